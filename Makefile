@@ -1,0 +1,40 @@
+# relctl: the two quick-start commands are `make demo` and `make test`.
+SWIFT ?= swift
+CONFIG ?= debug
+BIN = .build/$(CONFIG)/relctl
+EXAMPLE = Examples/velostream
+INFO = Sources/RelctlBuildInfo/build_info_generated.h
+
+.PHONY: demo test build deps test-deps buildinfo bench clean
+
+# Run relctl end to end on the bundled example project.
+demo: build
+	scripts/demo $(BIN)
+
+# The whole test suite (what .ci/run calls).
+test: test-deps buildinfo
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+build: deps buildinfo
+	$(SWIFT) build -c $(CONFIG) --product relctl
+
+deps:
+	scripts/install-deps
+
+test-deps:
+	scripts/install-deps --test
+
+# Record the commit and build date for `relctl --version` (a plain `swift build` reports "unknown").
+buildinfo:
+	@commit=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo ""); \
+	if [ -n "$$commit" ] && [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$$commit-dirty"; fi; \
+	date=$$(date -u $${SOURCE_DATE_EPOCH:+-d @$$SOURCE_DATE_EPOCH} +%Y-%m-%dT%H:%M:%SZ); \
+	new="#define RELCTL_COMMIT \"$$commit\"\n#define RELCTL_BUILD_DATE \"$$date\""; \
+	if [ ! -f $(INFO) ] || ! grep -q "\"$$commit\"" $(INFO); then printf "$$new\n" > $(INFO); fi
+
+bench:
+	scripts/bench
+
+clean:
+	rm -rf .build $(INFO)

@@ -1,0 +1,60 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "relctl",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "relctl", targets: ["relctl"]),
+        .library(name: "RelctlCore", targets: ["RelctlCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
+        .target(
+            name: "RelctlCore",
+            dependencies: [
+                "CArchive",
+                .product(name: "Crypto", package: "swift-crypto"),
+                "RelctlTOML",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .target(name: "RelctlBuildInfo"),
+        .target(
+            name: "RelctlTOML",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .executableTarget(
+            name: "relctl",
+            dependencies: [
+                "RelctlCore",
+                "RelctlBuildInfo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "RelctlTestSupport",
+            dependencies: ["RelctlCore"],
+            path: "Tests/Support"
+        ),
+        .testTarget(
+            name: "RelctlCoreTests",
+            dependencies: ["RelctlCore", "RelctlTestSupport"]
+        ),
+        .testTarget(
+            name: "RelctlCLITests",
+            dependencies: ["RelctlCore", "RelctlTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,236 @@
+import Foundation
+
+/// Reads `relctl.toml` and checks it whole: every problem is collected, then reported together.
+public enum ConfigLoader {
+    public static let defaultFileName = "relctl.toml"
+
+    /// Loads the config at `path` (default `./relctl.toml`). A missing file is exit 2 suggesting `relctl init`.
+    public static func load(path: String?, context: Context) throws -> RelctlConfig {
+        let shown = path ?? defaultFileName
+        let url = context.resolve(shown)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw SimpleError(.badInput, file: shown, "config file not found; run `relctl init` to create one, or pass --config PATH")
+        }
+        let document = try TOMLDocument(contentsOf: url, displayPath: shown)
+        return try parse(document, root: url.deletingLastPathComponent())
+    }
+
+    /// Loads the config if it exists, else the defaults (for commands that work without one).
+    public static func loadIfPresent(path: String?, context: Context) throws -> RelctlConfig {
+        if path == nil, !FileManager.default.fileExists(atPath: context.resolve(defaultFileName).path) {
+            return .defaults(root: context.workingDirectory)
+        }
+        return try load(path: path, context: context)
+    }
+
+    /// Parses a document already read; throws a `ProblemList` (exit 2) holding every problem.
+    public static func parse(_ document: TOMLDocument, root: URL) throws -> RelctlConfig {
+        let problems = DiagnosticCollector()
+        let top = TableReader(document: document, problems: problems)
+        var config = RelctlConfig.defaults(root: root)
+        config.path = document.path
+        config.isFromFile = true
+
+        readProject(top.table("project"), into: &config)
+        config.versions = top.tables("version").compactMap(readVersion)
+        if let build = top.table("build") { config.build = readBuild(build) }
+        config.targets = top.tables("target").compactMap(readTarget)
+        if let archive = top.table("archive") { config.archive = readArchive(archive) }
+        if let checksum = top.table("checksum") { config.checksum = readChecksum(checksum) }
+        if let notes = top.table("notes") { config.notes = readNotes(notes) }
+        if let release = top.table("release") { config.release = readRelease(release) }
+        if let ci = top.table("ci") { config.ci = readCI(ci) }
+        top.finish()
+
+        guard problems.isEmpty else {
+            throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics)
+        }
+        return config
+    }
+
+    // MARK: sections
+
+    private static func readProject(_ table: TableReader?, into config: inout RelctlConfig) {
+        guard let table else { return }
+        if let name = table.string("name") {
+            if name.isEmpty || name.contains("/") { table.report("name", "`project.name` must be a non-empty name without `/`") }
+            config.project.name = name
+        }
+        if let format = table.string("tag-format") {
+            do { config.project.tagFormat = try TagFormat(format, project: config.project.name) } catch let error as RelctlError {
+                table.report("tag-format", error.message)
+            } catch {}
+        }
+        table.finish()
+    }
+
+    private static func readVersion(_ table: TableReader) -> VersionSource? {
+        defer { table.finish() }
+        guard let path = table.string("path") else {
+            table.report(nil, "every [[version]] needs `path`, the manifest file holding the version")
+            return nil
+        }
+        let pattern = table.string("pattern")
+        let kind = table.string("kind") ?? ManifestReaders.kind(forFileName: path)
+        guard let kind else {
+            table.report("path", "cannot tell the manifest kind of `\(path)` from its name; add `kind = \"...\"` (known kinds: \(ManifestReaders.knownKinds.joined(separator: ", ")))")
+            return nil
+        }
+        guard ManifestReaders.knownKinds.contains(kind) else {
+            table.report("kind", "unknown manifest kind `\(kind)`\(Suggestion.hint(for: kind, in: ManifestReaders.knownKinds)); known kinds: \(ManifestReaders.knownKinds.joined(separator: ", "))")
+            return nil
+        }
+        if kind == "regex", pattern == nil {
+            table.report(nil, "[[version]] of kind `regex` needs `pattern` with a named group `version`, e.g. 'VERSION = \"(?<version>[^\"]+)\"'")
+        }
+        if let pattern {
+            if let problem = RegexManifestReader.checkPattern(pattern) { table.report("pattern", problem) }
+        }
+        return VersionSource(path: path, kind: kind, pattern: pattern, line: table.line)
+    }
+
+    private static func template(_ table: TableReader, _ key: String, allowed: [String] = Template.perTarget) -> Template? {
+        guard let text = table.string(key) else { return nil }
+        do { return try Template(text, allowed: allowed) } catch let error as RelctlError {
+            table.report(key, error.message)
+            return nil
+        } catch { return nil }
+    }
+
+    private static func readBuild(_ table: TableReader) -> BuildSettings {
+        var build = BuildSettings()
+        build.command = template(table, "command")
+        build.binaries = table.strings("binaries") ?? []
+        for binary in build.binaries where binary.isEmpty || binary.contains("/") || binary.contains("{") {
+            table.report("binaries", "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)")
+        }
+        if let directory = template(table, "binary-dir") { build.binaryDirectory = directory }
+        if let env = table.table("env") {
+            for key in env.values.keys.sorted() {
+                if let value = env.string(key) { build.environment[key] = value }
+            }
+        }
+        table.finish()
+        return build
+    }
+
+    private static func readTarget(_ table: TableReader) -> TargetSettings? {
+        defer { table.finish() }
+        guard let triple = table.string("triple") else {
+            table.report(nil, "every [[target]] needs `triple`, e.g. `x86_64-unknown-linux-musl`")
+            return nil
+        }
+        var target = TargetSettings(triple: triple, line: table.line)
+        target.runner = table.string("runner")
+        if let format = table.string("format") {
+            if ArchiveFormats.ids.contains(format) {
+                target.format = format
+            } else {
+                table.report("format", "unknown archive format `\(format)`\(Suggestion.hint(for: format, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))")
+            }
+        }
+        if let links = table.string("links") {
+            if let policy = LinksPolicy(rawValue: links) { target.links = policy } else {
+                table.report("links", "`links` must be `keep` (store symlinks) or `copy` (store the files they point to), found `\(links)`")
+            }
+        }
+        target.command = template(table, "command")
+        target.binaryDirectory = template(table, "binary-dir")
+        return target
+    }
+
+    private static func mapping(_ item: Either<String, TableReader>, allowed: [String], owner: TableReader, key: String) -> PathMapping? {
+        switch item {
+        case .left(let text):
+            guard let from = try? Template(text, allowed: allowed) else {
+                owner.report(key, "`\(text)` in `\(key)` has an unknown placeholder; allowed: \(allowed.map { "{\($0)}" }.joined(separator: " "))")
+                return nil
+            }
+            return PathMapping(from: from, to: from)
+        case .right(let table):
+            defer { table.finish() }
+            guard let from = template(table, "from", allowed: allowed) else {
+                table.report(nil, "each table in `\(key)` needs `from` (and optionally `to`)")
+                return nil
+            }
+            return PathMapping(from: from, to: template(table, "to", allowed: allowed) ?? from)
+        }
+    }
+
+    private static func readArchive(_ table: TableReader) -> ArchiveSettings {
+        var archive = ArchiveSettings()
+        if let name = template(table, "name") { archive.name = name }
+        archive.files = table.items("files").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "files") }
+        archive.trees = table.items("trees").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "trees") }
+        if let setupEnv = table.bool("setup-env") { archive.setupEnv = setupEnv }
+        archive.exclude = table.strings("exclude") ?? []
+        if let level = table.integer("compression-level") {
+            if (0...19).contains(level) { archive.compressionLevel = level } else {
+                table.report("compression-level", "`compression-level` must be between 0 and 19, found \(level)")
+            }
+        }
+        for rule in table.tables("symlink") {
+            let path = template(rule, "path", allowed: Template.all)
+            let to = template(rule, "to", allowed: Template.all)
+            if let path, let to {
+                archive.symlinks.append(SymlinkRule(path: path, to: to))
+            } else if rule.values["path"] == nil || rule.values["to"] == nil {
+                rule.report(nil, "every [[archive.symlink]] needs `path` (the link, inside the archive) and `to` (where it points, relative to the link)")
+            }
+            rule.finish()
+        }
+        table.finish()
+        return archive
+    }
+
+    private static func readChecksum(_ table: TableReader) -> ChecksumSettings {
+        var settings = ChecksumSettings()
+        if let algorithm = table.string("algorithm") {
+            if ["sha256", "sha512"].contains(algorithm) { settings.algorithm = algorithm } else {
+                table.report("algorithm", "unknown checksum algorithm `\(algorithm)`; known: sha256, sha512")
+            }
+        }
+        table.finish()
+        return settings
+    }
+
+    private static func readNotes(_ table: TableReader) -> NotesSettings {
+        var notes = NotesSettings()
+        notes.template = table.string("template")
+        let groups = table.tables("groups")
+        if !groups.isEmpty {
+            notes.groups = groups.compactMap { group in
+                defer { group.finish() }
+                guard let title = group.string("title"), let types = group.strings("types") else {
+                    group.report(nil, "each [[notes.groups]] needs `title` and `types`")
+                    return nil
+                }
+                return NotesGroup(title: title, types: types)
+            }
+        }
+        if let other = table.bool("include-other") { notes.includeOther = other }
+        if let merges = table.bool("include-merges") { notes.includeMerges = merges }
+        if let skip = table.bool("skip-prereleases") { notes.skipPrereleases = skip }
+        table.finish()
+        return notes
+    }
+
+    private static func readRelease(_ table: TableReader) -> ReleaseSettings {
+        var release = ReleaseSettings()
+        if let branches = table.strings("branches") { release.branches = branches }
+        if let remote = table.string("remote") { release.remote = remote }
+        if let sign = table.bool("sign") { release.sign = sign }
+        if let before = table.strings("before") { release.before = before }
+        if let after = table.strings("after") { release.after = after }
+        table.finish()
+        return release
+    }
+
+    private static func readCI(_ table: TableReader) -> CISettings {
+        var ci = CISettings()
+        if let setup = table.strings("setup") { ci.setup = setup }
+        if let workflow = table.string("workflow") { ci.workflow = workflow }
+        table.finish()
+        return ci
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+/// `relctl.toml`, read into typed values. Every field has the default a user gets by leaving it out.
+public struct RelctlConfig: Sendable {
+    /// The path as the user gave it, for messages.
+    public var path: String
+    /// The project root: the folder holding the config file.
+    public var root: URL
+    /// False when no file was read and these are the built-in defaults.
+    public var isFromFile: Bool
+
+    public var project: ProjectSettings
+    public var versions: [VersionSource]
+    public var build: BuildSettings
+    public var targets: [TargetSettings]
+    public var archive: ArchiveSettings
+    public var checksum: ChecksumSettings
+    public var notes: NotesSettings
+    public var release: ReleaseSettings
+    public var ci: CISettings
+
+    /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
+    public static func defaults(root: URL) -> RelctlConfig {
+        RelctlConfig(
+            path: root.appendingPathComponent(ConfigLoader.defaultFileName).path,
+            root: root,
+            isFromFile: false,
+            project: ProjectSettings(name: root.lastPathComponent, tagFormat: .default),
+            versions: [],
+            build: BuildSettings(),
+            targets: [],
+            archive: ArchiveSettings(),
+            checksum: ChecksumSettings(),
+            notes: NotesSettings(),
+            release: ReleaseSettings(),
+            ci: CISettings()
+        )
+    }
+}
+
+public struct ProjectSettings: Sendable {
+    public var name: String
+    public var tagFormat: TagFormat
+    public init(name: String, tagFormat: TagFormat) {
+        self.name = name
+        self.tagFormat = tagFormat
+    }
+}
+
+/// A manifest whose version must equal the tag's (`[[version]]`).
+public struct VersionSource: Sendable, Equatable {
+    /// Relative to the project root, as written.
+    public var path: String
+    /// A manifest reader id: `cargo`, `npm`, `python`, `swift`, `plain`, `regex`.
+    public var kind: String
+    /// For `regex` (and optionally `swift`): a pattern with a named group `version`.
+    public var pattern: String?
+    public var line: Int?
+
+    public init(path: String, kind: String, pattern: String? = nil, line: Int? = nil) {
+        self.path = path
+        self.kind = kind
+        self.pattern = pattern
+        self.line = line
+    }
+}
+
+public struct BuildSettings: Sendable {
+    /// Shell command run per target; nil means there is nothing to build (prebuilt binaries).
+    public var command: Template?
+    public var binaries: [String] = []
+    public var binaryDirectory: Template = Template("target/{target}/release")
+    /// Extra environment variables for the build command.
+    public var environment: [String: String] = [:]
+    public init() {}
+}
+
+/// How symlinks are stored: `keep` as links (tar), `copy` as the target's bytes (zip for Windows).
+public enum LinksPolicy: String, Sendable, CaseIterable, Codable {
+    case keep, copy
+}
+
+/// One `[[target]]` entry as written; `TargetResolver` turns it into a `Target` with defaults.
+public struct TargetSettings: Sendable {
+    public var triple: String
+    public var runner: String?
+    public var format: String?
+    public var links: LinksPolicy?
+    public var command: Template?
+    public var binaryDirectory: Template?
+    public var line: Int?
+
+    public init(triple: String, runner: String? = nil, format: String? = nil, links: LinksPolicy? = nil, command: Template? = nil, binaryDirectory: Template? = nil, line: Int? = nil) {
+        self.triple = triple
+        self.runner = runner
+        self.format = format
+        self.links = links
+        self.command = command
+        self.binaryDirectory = binaryDirectory
+        self.line = line
+    }
+}
+
+/// A file or tree copied into the archive: `from` in the project, `to` inside the archive folder.
+public struct PathMapping: Sendable, Equatable {
+    public var from: Template
+    public var to: Template
+    public init(from: Template, to: Template) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// `[[archive.symlink]]`: a link created per binary (`{binary}` expands to each binary name).
+public struct SymlinkRule: Sendable, Equatable {
+    public var path: Template
+    public var to: Template
+    public init(path: Template, to: Template) {
+        self.path = path
+        self.to = to
+    }
+}
+
+public struct ArchiveSettings: Sendable {
+    /// The file stem and the single top-level folder.
+    public var name: Template = Template("{project}-{tag}-{target}")
+    public var files: [PathMapping] = []
+    public var trees: [PathMapping] = []
+    public var setupEnv: Bool = true
+    public var symlinks: [SymlinkRule] = []
+    /// Compression level (format's default when nil): gzip/zip 1-9, xz 0-9, zstd 1-19.
+    public var compressionLevel: Int?
+    /// Glob patterns (relative to a tree's root) left out of trees.
+    public var exclude: [String] = []
+    public init() {}
+}
+
+public struct ChecksumSettings: Sendable {
+    /// `sha256` (default) or `sha512`.
+    public var algorithm: String = "sha256"
+    public init() {}
+}
+
+/// A section of the release notes and the commit types it collects.
+public struct NotesGroup: Sendable, Equatable {
+    public var title: String
+    public var types: [String]
+    public init(title: String, types: [String]) {
+        self.title = title
+        self.types = types
+    }
+}
+
+public struct NotesSettings: Sendable {
+    /// A Mustache template rendered over the notes data instead of the built-in Markdown.
+    public var template: String?
+    public var groups: [NotesGroup] = NotesSettings.defaultGroups
+    /// Non-conventional commits go to "Other changes" (true) or are dropped (false).
+    public var includeOther: Bool = true
+    public var includeMerges: Bool = false
+    /// For a final release, earlier prereleases are skipped when choosing the previous tag.
+    public var skipPrereleases: Bool = true
+
+    public static let defaultGroups: [NotesGroup] = [
+        NotesGroup(title: "Features", types: ["feat"]),
+        NotesGroup(title: "Bug fixes", types: ["fix"]),
+        NotesGroup(title: "Performance", types: ["perf"]),
+        NotesGroup(title: "Documentation", types: ["docs"]),
+        NotesGroup(title: "Refactoring", types: ["refactor"]),
+    ]
+    public init() {}
+}
+
+public struct ReleaseSettings: Sendable {
+    public var branches: [String] = ["main", "master"]
+    public var remote: String = "origin"
+    public var sign: Bool = false
+    public var before: [String] = []
+    public var after: [String] = []
+    public init() {}
+}
+
+/// `[ci]`: how the generated workflow prepares a runner.
+public struct CISettings: Sendable {
+    /// Shell lines that put `relctl` on PATH in every job (default: build it from source with Swift).
+    public var setup: [String] = []
+    /// Workflow file path, relative to the project root.
+    public var workflow: String = ".github/workflows/release.yml"
+    public init() {}
+}

@@ -1,0 +1,84 @@
+import Foundation
+@_exported import RelctlTOML
+
+/// A parsed TOML file: its tree, and where each key was written so errors can name the line.
+public struct TOMLDocument: Sendable {
+    public let path: String
+    public let text: String
+    public let root: [String: TOMLNode]
+    public let locator: SourceLocator
+
+    /// Parses `text`; a syntax error is `badInput` naming `path` and the line.
+    public init(text: String, path: String) throws {
+        self.path = path
+        self.text = text
+        do {
+            root = try TOMLParser.parse(text)
+        } catch {
+            throw SimpleError(.badInput, file: path, line: error.line > 0 ? error.line : nil, "TOML syntax error: \(error.message)")
+        }
+        locator = SourceLocator(text: text)
+    }
+
+    /// Reads and parses a file; a missing file is `badInput` naming it.
+    public init(contentsOf url: URL, displayPath: String? = nil) throws {
+        let shown = displayPath ?? url.path
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SimpleError(.badInput, file: shown, "file not found or unreadable")
+        }
+        try self.init(text: String(decoding: data, as: UTF8.self), path: shown)
+    }
+}
+
+/// Finds the line on which a key was written, by scanning the text for table headers and
+/// `key =` lines. TOMLKit does not report node positions, and a key's line is what a user
+/// needs to fix a typo. Paths look like `project.tag-format` or `target[1].triple`.
+public struct SourceLocator: Sendable {
+    private var lines: [String: Int] = [:]
+
+    public init(text: String) {
+        var header: String = ""
+        var arrayCounts: [String: Int] = [:]
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = index + 1
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[[") {
+                let name = Self.headerName(line.dropFirst(2))
+                let count = arrayCounts[name, default: -1] + 1
+                arrayCounts[name] = count
+                // Nested arrays of tables (`[[archive.symlink]]`) index their own last segment.
+                header = "\(name)[\(count)]"
+                lines[header] = lineNumber
+                if lines[name] == nil { lines[name] = lineNumber }
+            } else if line.hasPrefix("[") {
+                header = Self.headerName(line.dropFirst(1))
+                lines[header] = lineNumber
+            } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                let key = line[..<equals].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
+                guard !key.isEmpty, !key.contains(" ") else { continue }
+                let full = header.isEmpty ? key : "\(header).\(key)"
+                if lines[full] == nil { lines[full] = lineNumber }
+            }
+        }
+    }
+
+    private static func headerName(_ rest: Substring) -> String {
+        let name = rest.prefix(while: { $0 != "]" })
+        return name.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "") }.joined(separator: ".")
+    }
+
+    /// The line of `path`, or of the closest enclosing table that was written out.
+    public func line(of path: String) -> Int? {
+        var candidate = path
+        while true {
+            if let line = lines[candidate] { return line }
+            if let dot = candidate.lastIndex(of: ".") {
+                candidate = String(candidate[..<dot])
+            } else if let bracket = candidate.lastIndex(of: "[") {
+                candidate = String(candidate[..<bracket])
+            } else {
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// Problems talking to git, with the exit codes the contract gives them.
+public enum GitError: RelctlError, CustomStringConvertible {
+    case notARepository(String)
+    case unknownRef(String)
+    case failed(CommandError)
+
+    public var exitCode: ExitCode {
+        switch self {
+        case .notARepository, .unknownRef: return .badInput
+        case .failed: return .failure
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .notARepository(let path):
+            return [Diagnostic(file: path, "not inside a git repository; run relctl from a clone (or `git init` first)")]
+        case .unknownRef(let ref):
+            return [Diagnostic("git ref `\(ref)` does not exist; check the spelling, or `git fetch --tags` if it lives on the remote")]
+        case .failed(let error):
+            return error.diagnostics
+        }
+    }
+
+    public var description: String { message }
+}
+
+/// The real `git` binary, run in one repository. Areas add their own queries in extensions
+/// (`Git+Notes.swift`, `Git+Release.swift`); this file holds what everyone needs.
+public struct Git: Sendable {
+    public var directory: URL
+    public var context: Context
+
+    public init(directory: URL, context: Context) {
+        self.directory = directory
+        self.context = context
+    }
+
+    /// Runs `git ARGS` in the repository and returns stdout; a non-zero exit throws.
+    @discardableResult
+    public func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> String {
+        let result = try runUnchecked(arguments, environment: extra)
+        guard result.succeeded else {
+            let command = "git " + arguments.joined(separator: " ")
+            if result.stderrText.contains("not a git repository") { throw GitError.notARepository(directory.path) }
+            throw GitError.failed(CommandError(command: command, status: result.status, output: result.stderrText))
+        }
+        return result.stdoutText
+    }
+
+    /// Runs git and returns the whole result, for callers that treat failure as an answer.
+    public func runUnchecked(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ProcessResult {
+        var environment = context.environment
+        // Stable, parseable output whatever the user's locale and pager settings.
+        environment["LC_ALL"] = "C"
+        environment["GIT_PAGER"] = "cat"
+        environment["GIT_TERMINAL_PROMPT"] = "0"
+        for (key, value) in extra { environment[key] = value }
+        return try context.processes.run(Command("git", ["-C", directory.path] + arguments, environment: environment))
+    }
+
+    /// True when the directory is inside a work tree.
+    public func isRepository() -> Bool {
+        (try? runUnchecked(["rev-parse", "--is-inside-work-tree"]))?.stdoutText.hasPrefix("true") ?? false
+    }
+
+    /// The top of the work tree.
+    public func topLevel() throws -> URL {
+        URL(fileURLWithPath: try run(["rev-parse", "--show-toplevel"]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// The full commit hash a ref points to (tags peeled); `GitError.unknownRef` if there is none.
+    public func commit(of ref: String) throws -> String {
+        let result = try runUnchecked(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"])
+        guard result.succeeded else {
+            if !isRepository() { throw GitError.notARepository(directory.path) }
+            throw GitError.unknownRef(ref)
+        }
+        return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The committer time of a commit, in seconds since the epoch: the reproducible clock.
+    public func committerTime(of ref: String) throws -> Int {
+        let text = try run(["show", "-s", "--format=%ct", try commit(of: ref)]).trimmingCharacters(in: .whitespacesAndNewlines)
+        return Int(text) ?? 0
+    }
+
+    /// True if the ref exists as a local tag.
+    public func localTagExists(_ tag: String) -> Bool {
+        (try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]))?.succeeded ?? false
+    }
+
+    /// Every tag name in the repository.
+    public func tags() throws -> [String] {
+        try run(["tag", "--list"]).split(separator: "\n").map(String.init)
+    }
+
+    /// True when `ancestor` is reachable from `descendant`.
+    public func isAncestor(_ ancestor: String, of descendant: String) throws -> Bool {
+        let result = try runUnchecked(["merge-base", "--is-ancestor", ancestor, descendant])
+        return result.status == 0
+    }
+
+    /// The checked-out branch, or nil on a detached HEAD.
+    public func currentBranch() throws -> String? {
+        let result = try runUnchecked(["symbolic-ref", "--quiet", "--short", "HEAD"])
+        guard result.succeeded else { return nil }
+        return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `git status --porcelain` lines: empty when the work tree is clean.
+    public func dirtyPaths() throws -> [String] {
+        try run(["status", "--porcelain", "--untracked-files=normal"]).split(separator: "\n").map(String.init)
+    }
+
+    /// The URL of a remote, or nil when there is no such remote.
+    public func remoteURL(_ remote: String = "origin") -> String? {
+        guard let result = try? runUnchecked(["remote", "get-url", remote]), result.succeeded else { return nil }
+        return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,52 @@
+/// A target triple (`arch-vendor-os[-env]`) split into the parts relctl uses for defaults.
+public struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
+    public static let knownArchitectures: Set<String> = [
+        "x86_64", "aarch64", "arm64", "i686", "i586", "armv7", "arm", "riscv64gc", "riscv64",
+        "powerpc64le", "s390x", "wasm32", "loongarch64", "mips64", "thumbv7neon",
+    ]
+    /// OS spellings found in triples, mapped to the name relctl uses for `{os}`.
+    public static let knownSystems: [String: String] = [
+        "linux": "linux", "darwin": "macos", "macos": "macos", "windows": "windows", "freebsd": "freebsd",
+        "netbsd": "netbsd", "openbsd": "openbsd", "android": "android", "ios": "ios", "wasi": "wasi", "illumos": "illumos",
+    ]
+
+    public let raw: String
+    public let arch: String
+    public let vendor: String?
+    /// `linux`, `macos`, `windows`, … (`darwin` is reported as `macos`).
+    public let os: String
+    public let env: String?
+    /// False when the architecture or OS is not one relctl knows; defaults then cannot be chosen.
+    public let isRecognized: Bool
+
+    public init(_ raw: String) {
+        self.raw = raw
+        let parts = raw.split(separator: "-").map(String.init)
+        let archPart = parts.first ?? raw
+        var vendor: String?
+        var osPart: String?
+        var env: String?
+        if parts.count >= 3 {
+            if Self.knownSystems[parts[1]] != nil {
+                // `x86_64-linux-gnu`: the vendor is omitted.
+                osPart = parts[1]
+                env = parts.count > 2 ? parts[2...].joined(separator: "-") : nil
+            } else {
+                vendor = parts[1]
+                osPart = parts[2]
+                env = parts.count > 3 ? parts[3...].joined(separator: "-") : nil
+            }
+        } else if parts.count == 2 {
+            osPart = parts[1]
+        }
+        self.arch = archPart
+        self.vendor = vendor
+        self.env = env
+        let system = osPart.flatMap { Self.knownSystems[$0] }
+        self.os = system ?? osPart ?? "unknown"
+        self.isRecognized = Self.knownArchitectures.contains(archPart) && system != nil
+    }
+
+    public var isWindows: Bool { os == "windows" }
+    public var description: String { raw }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Synchronization
+
+/// A command line to run: no shell unless the caller asks for `/bin/sh -c`.
+public struct Command: Sendable, CustomStringConvertible {
+    public var executable: String
+    public var arguments: [String]
+    public var directory: URL?
+    /// The complete environment for the child; nil inherits relctl's own.
+    public var environment: [String: String]?
+
+    public init(_ executable: String, _ arguments: [String] = [], directory: URL? = nil, environment: [String: String]? = nil) {
+        self.executable = executable
+        self.arguments = arguments
+        self.directory = directory
+        self.environment = environment
+    }
+
+    /// A shell command line, run as `/bin/sh -c LINE`.
+    public static func shell(_ line: String, directory: URL?, environment: [String: String]?) -> Command {
+        Command("/bin/sh", ["-c", line], directory: directory, environment: environment)
+    }
+
+    public var description: String {
+        ([executable] + arguments).map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    }
+}
+
+/// What a finished process left behind.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: Data
+
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    public var succeeded: Bool { status == 0 }
+}
+
+/// A process that failed: it keeps the command, its exit status and the tail of its stderr so
+/// the user sees why without re-running it.
+public struct CommandError: RelctlError, CustomStringConvertible {
+    public var command: String
+    public var status: Int32
+    public var output: String
+    public var exitCode: ExitCode
+
+    public init(command: String, status: Int32, output: String, exitCode: ExitCode = .failure) {
+        self.command = command
+        self.status = status
+        self.output = output
+        self.exitCode = exitCode
+    }
+
+    public var diagnostics: [Diagnostic] {
+        let tail = output.split(separator: "\n", omittingEmptySubsequences: true).suffix(10).joined(separator: "\n    ")
+        let detail = tail.isEmpty ? "" : "\n    " + tail
+        let what = status == 127 ? "could not be started (exit 127: is it installed and on PATH?)" : "exited with status \(status)"
+        return [Diagnostic("`\(command)` \(what)\(detail)")]
+    }
+
+    public var description: String { message }
+}
+
+/// Which stream a line of child output came from.
+public enum OutputStream: Sendable { case stdout, stderr }
+
+/// Runs child processes. The real one uses Foundation's `Process`; every child is tracked so an
+/// interrupt can stop them all.
+public protocol ProcessRunning: Sendable {
+    /// Runs to completion and captures both streams.
+    func run(_ command: Command) throws -> ProcessResult
+    /// Runs to completion, handing each output line to `onLine` as it arrives; returns the exit status.
+    func stream(_ command: Command, onLine: @escaping @Sendable (OutputStream, String) -> Void) throws -> Int32
+}
+
+extension ProcessRunning {
+    /// Runs and throws `CommandError` on a non-zero exit; returns stdout.
+    @discardableResult
+    public func checked(_ command: Command) throws -> String {
+        let result = try run(command)
+        guard result.succeeded else {
+            throw CommandError(command: command.description, status: result.status, output: result.stderrText + result.stdoutText)
+        }
+        return result.stdoutText
+    }
+}
+
+public struct ProcessRunner: ProcessRunning {
+    public init() {}
+
+    public func run(_ command: Command) throws -> ProcessResult {
+        let process = try makeProcess(command)
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        let collected = Mutex<(Data, Data)>((Data(), Data()))
+        let group = DispatchGroup()
+        // Both pipes are drained concurrently so a chatty child cannot block on a full pipe.
+        for (index, pipe) in [outPipe, errPipe].enumerated() {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected.withLock { if index == 0 { $0.0 = data } else { $0.1 = data } }
+                group.leave()
+            }
+        }
+        try launch(process, command)
+        group.wait()
+        process.waitUntilExit()
+        ChildProcesses.shared.remove(process.processIdentifier)
+        let (out, err) = collected.withLock { $0 }
+        return ProcessResult(status: process.terminationStatus, stdout: out, stderr: err)
+    }
+
+    public func stream(_ command: Command, onLine: @escaping @Sendable (OutputStream, String) -> Void) throws -> Int32 {
+        let process = try makeProcess(command)
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        let group = DispatchGroup()
+        for (stream, pipe) in [(OutputStream.stdout, outPipe), (.stderr, errPipe)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let handle = pipe.fileHandleForReading
+                var pending = Data()
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    pending.append(chunk)
+                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                        onLine(stream, String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                        pending.removeSubrange(pending.startIndex...newline)
+                    }
+                }
+                if !pending.isEmpty { onLine(stream, String(decoding: pending, as: UTF8.self)) }
+                group.leave()
+            }
+        }
+        try launch(process, command)
+        group.wait()
+        process.waitUntilExit()
+        ChildProcesses.shared.remove(process.processIdentifier)
+        return process.terminationStatus
+    }
+
+    private func makeProcess(_ command: Command) throws -> Process {
+        let process = Process()
+        if command.executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: command.executable)
+            process.arguments = command.arguments
+        } else {
+            // Let env search PATH so callers can name `git` or `tar` as a user would.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [command.executable] + command.arguments
+        }
+        if let directory = command.directory { process.currentDirectoryURL = directory }
+        if let environment = command.environment { process.environment = environment }
+        return process
+    }
+
+    private func launch(_ process: Process, _ command: Command) throws {
+        do {
+            try ChildProcesses.shared.launch(process)
+        } catch {
+            throw CommandError(command: command.description, status: 127, output: "\(error)")
+        }
+    }
+}
+
+/// Every child relctl has started and not yet reaped, so Ctrl-C can stop them all.
+public final class ChildProcesses: Sendable {
+    public static let shared = ChildProcesses()
+    private let pids = Mutex<Set<Int32>>([])
+    private let stopping = Mutex<Bool>(false)
+
+    func launch(_ process: Process) throws {
+        // Registering under the lock means an interrupt either sees the child or prevents it.
+        try pids.withLock { set in
+            if stopping.withLock({ $0 }) { throw CancellationError() }
+            try process.run()
+            set.insert(process.processIdentifier)
+        }
+    }
+
+    func remove(_ pid: Int32) {
+        _ = pids.withLock { $0.remove(pid) }
+    }
+
+    /// Sends SIGTERM to every running child and its process group; later launches are refused.
+    public func terminateAll() {
+        stopping.withLock { $0 = true }
+        let current = pids.withLock { $0 }
+        for pid in current {
+            if getpgid(pid) == pid { kill(-pid, SIGTERM) }
+            kill(pid, SIGTERM)
+        }
+    }
+}

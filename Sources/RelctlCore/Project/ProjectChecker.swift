@@ -1,0 +1,108 @@
+import Foundation
+
+/// `relctl check`: the config, every manifest, every target and every packaged path, with all
+/// problems reported together.
+public struct CheckReport: Sendable, Encodable {
+    public struct Item: Sendable, Encodable, Equatable {
+        public var file: String?
+        public var line: Int?
+        public var message: String
+    }
+
+    public var ok: Bool { problems.isEmpty }
+    public var problems: [Item] = []
+    public var warnings: [Item] = []
+    public var manifests: Int = 0
+    public var targets: Int = 0
+
+    enum CodingKeys: String, CodingKey { case ok, problems, warnings, manifests, targets }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ok, forKey: .ok)
+        try container.encode(problems, forKey: .problems)
+        try container.encode(warnings, forKey: .warnings)
+        try container.encode(manifests, forKey: .manifests)
+        try container.encode(targets, forKey: .targets)
+    }
+
+    mutating func problem(_ d: Diagnostic) { problems.append(Item(file: d.file, line: d.line, message: d.message)) }
+    mutating func warning(_ d: Diagnostic) { warnings.append(Item(file: d.file, line: d.line, message: d.message)) }
+
+    /// The error to exit with (2: everything `check` finds is bad input), or nil.
+    public var error: ProblemList? {
+        ok ? nil : ProblemList(exitCode: .badInput, diagnostics: problems.map { Diagnostic(file: $0.file, line: $0.line, $0.message) })
+    }
+}
+
+public enum ProjectChecker {
+    /// Loads the config (a config that cannot be read is thrown, exit 2) and checks the rest.
+    public static func check(configPath: String?, context: Context) throws -> CheckReport {
+        let config = try ConfigLoader.load(path: configPath, context: context)
+        return check(config, context: context)
+    }
+
+    public static func check(_ config: RelctlConfig, context: Context) -> CheckReport {
+        var report = CheckReport()
+        // Manifests: readable, and their versions valid.
+        var seen: [(String, String)] = []
+        for source in config.versions {
+            do {
+                let found = try ManifestReaders.read(source, root: config.root)
+                let reader = try ManifestReaders.reader(for: source.kind)
+                switch reader.comparison {
+                case .semver:
+                    if (try? SemanticVersion(parsing: found.text)) == nil {
+                        report.problem(Diagnostic(file: found.foundIn, line: found.line, "version `\(found.text)` is not a valid SemVer 2.0.0 version"))
+                    }
+                case .pep440:
+                    if PEP440Version(found.text) == nil {
+                        report.problem(Diagnostic(file: found.foundIn, line: found.line, "version `\(found.text)` is not a valid PEP 440 version"))
+                    }
+                }
+                seen.append((source.path, found.text))
+                report.manifests += 1
+            } catch let error as RelctlError {
+                error.diagnostics.forEach { report.problem($0) }
+            } catch {}
+        }
+        if Set(seen.map(\.1)).count > 1 {
+            report.warning(Diagnostic(file: config.path, "manifests disagree: " + seen.map { "\($0.0) has \($0.1)" }.joined(separator: ", ") + "; no tag can match them all"))
+        }
+        if config.versions.isEmpty {
+            report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
+        }
+        // Targets: resolvable; unknown triples named even when they work.
+        for settings in config.targets {
+            do {
+                let target = try TargetResolver.resolve(settings)
+                if !target.isRecognized {
+                    report.warning(Diagnostic(file: config.path, line: settings.line, "unknown target triple `\(settings.triple)`: using the given runner `\(target.runner)` and format `\(target.format)`"))
+                }
+                report.targets += 1
+            } catch let error as RelctlError {
+                error.diagnostics.forEach { report.problem(Diagnostic(file: config.path, line: $0.line, $0.message)) }
+            } catch {}
+        }
+        let triples = config.targets.map(\.triple)
+        for triple in Set(triples) where triples.filter({ $0 == triple }).count > 1 {
+            report.problem(Diagnostic(file: config.path, "target `\(triple)` is listed more than once"))
+        }
+        if !config.targets.isEmpty, config.build.binaries.isEmpty {
+            report.warning(Diagnostic(file: config.path, "[build] lists no `binaries`: archives will have an empty bin/"))
+        }
+        // Packaged paths that do not depend on the target must exist now.
+        for mapping in config.archive.files + config.archive.trees where mapping.from.placeholders.isEmpty {
+            let path = mapping.from.text
+            if !FileManager.default.fileExists(atPath: config.root.appendingPathComponent(path).path) {
+                report.problem(Diagnostic(file: config.path, "archive path `\(path)` does not exist in the project; create it or remove it from [archive]"))
+            }
+        }
+        if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.root.appendingPathComponent(template).path) {
+            report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
+        }
+        if !Git(directory: config.root, context: context).isRepository() {
+            report.warning(Diagnostic(file: config.root.path, "not a git repository: tags, notes and release need one"))
+        }
+        return report
+    }
+}

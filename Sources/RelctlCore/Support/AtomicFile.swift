@@ -1,0 +1,85 @@
+import Foundation
+
+/// Writes that either complete or leave nothing: data goes to a hidden temporary file in the
+/// destination folder, which is renamed over the destination only once fully written.
+public enum AtomicFile {
+    /// Writes `data` to `url` atomically, creating the parent folder if needed.
+    public static func write(_ data: Data, to url: URL, permissions: Int = 0o644) throws {
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = temporaryURL(for: url)
+        CleanupRegistry.shared.register(temporary)
+        defer { CleanupRegistry.shared.unregister(temporary) }
+        do {
+            guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: permissions]) else {
+                throw SimpleError(.failure, file: url.path, "cannot write here (check the folder exists and is writable)")
+            }
+            try commit(temporary, to: url)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    public static func write(_ text: String, to url: URL, permissions: Int = 0o644) throws {
+        try write(Data(text.utf8), to: url, permissions: permissions)
+    }
+
+    /// A hidden sibling name for in-progress output: `.NAME.relctl-tmp-<random>`.
+    public static func temporaryURL(for url: URL) -> URL {
+        let name = ".\(url.lastPathComponent).relctl-tmp-\(UInt32.random(in: 0...UInt32.max))"
+        return url.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Renames a finished temporary file over its destination (rename(2) is atomic on one filesystem).
+    public static func commit(_ temporary: URL, to url: URL) throws {
+        if rename(temporary.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            throw SimpleError(.failure, file: url.path, "cannot move the finished file into place: \(reason)")
+        }
+    }
+}
+
+/// Paths to delete if relctl is interrupted: partial archives, temporary files, scratch folders.
+public final class CleanupRegistry: @unchecked Sendable {
+    public static let shared = CleanupRegistry()
+    private let lock = NSLock()
+    private var paths: [String: Int] = [:]
+
+    public func register(_ url: URL) {
+        lock.lock(); defer { lock.unlock() }
+        paths[url.path, default: 0] += 1
+    }
+
+    public func unregister(_ url: URL) {
+        lock.lock(); defer { lock.unlock() }
+        if let count = paths[url.path], count > 1 { paths[url.path] = count - 1 } else { paths[url.path] = nil }
+    }
+
+    /// Removes every registered path; called from the signal handler path.
+    public func removeAll() {
+        lock.lock(); let current = Array(paths.keys); paths.removeAll(); lock.unlock()
+        for path in current { try? FileManager.default.removeItem(atPath: path) }
+    }
+}
+
+/// Installs SIGINT/SIGTERM handling: stop every child, delete every registered partial file,
+/// then exit 130 (SIGINT) or 143 (SIGTERM) as shells expect.
+public enum Interrupts {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    public static func install(onInterrupt: @escaping @Sendable (Int32) -> Void = { _ in }) {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                ChildProcesses.shared.terminateAll()
+                CleanupRegistry.shared.removeAll()
+                onInterrupt(signalNumber)
+                exit(128 + signalNumber)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

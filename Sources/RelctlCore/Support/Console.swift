@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+
+/// How much human output to print on stderr.
+public enum Verbosity: Int, Sendable, Comparable {
+    case quiet = 0, normal = 1, verbose = 2
+    public static func < (lhs: Verbosity, rhs: Verbosity) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Where output goes. Human text and progress go to stderr, machine documents to stdout;
+/// tests capture both by running the binary or by handing in their own sinks.
+public final class Console: Sendable {
+    public let verbosity: Verbosity
+    public let color: Bool
+    /// True when stderr is a terminal, so a live progress display may redraw lines.
+    public let isInteractive: Bool
+    private let out: @Sendable (String) -> Void
+    private let err: @Sendable (String) -> Void
+    private let lock = Mutex<Void>(())
+
+    public init(
+        verbosity: Verbosity = .normal,
+        color: Bool = false,
+        isInteractive: Bool = false,
+        out: @escaping @Sendable (String) -> Void,
+        err: @escaping @Sendable (String) -> Void
+    ) {
+        self.verbosity = verbosity
+        self.color = color
+        self.isInteractive = isInteractive
+        self.out = out
+        self.err = err
+    }
+
+    /// The process's real stdout and stderr.
+    public static func standard(verbosity: Verbosity = .normal, color: Bool = false) -> Console {
+        Console(
+            verbosity: verbosity,
+            color: color,
+            isInteractive: isatty(STDERR_FILENO) == 1,
+            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            err: { FileHandle.standardError.write(Data($0.utf8)) }
+        )
+    }
+
+    /// A console that drops everything, for library callers that print nothing.
+    public static let silent = Console(verbosity: .quiet, out: { _ in }, err: { _ in })
+
+    /// A line of normal human output (stderr), suppressed by `-q`.
+    public func info(_ line: String) {
+        guard verbosity >= .normal else { return }
+        write(err, line + "\n")
+    }
+
+    /// Detail shown with `-v` only.
+    public func detail(_ line: String) {
+        guard verbosity >= .verbose else { return }
+        write(err, line + "\n")
+    }
+
+    public func warning(_ line: String) {
+        write(err, "relctl: " + paint("warning:", code: "33") + " " + line + "\n")
+    }
+
+    /// `relctl: error: …`, never suppressed.
+    public func error(_ line: String) {
+        write(err, "relctl: " + paint("error:", code: "31") + " " + line + "\n")
+    }
+
+    /// Raw text on stderr (progress redraws, streamed build output).
+    public func stderr(_ text: String) { write(err, text) }
+
+    /// Machine output on stdout (`--json` documents, `matrix --format github`).
+    public func stdout(_ text: String) { write(out, text) }
+
+    /// Wraps text in an ANSI colour when colour is on.
+    public func paint(_ text: String, code: String) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    private func write(_ sink: @Sendable (String) -> Void, _ text: String) {
+        lock.withLock { _ in sink(text) }
+    }
+}

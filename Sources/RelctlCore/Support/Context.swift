@@ -1,0 +1,52 @@
+import Foundation
+
+/// Everything core code needs from the outside world, handed in rather than reached for, so
+/// tests can run real commands against their own temporary directories and sinks.
+public struct Context: Sendable {
+    /// The directory relative paths are resolved against (the project root for most commands).
+    public var workingDirectory: URL
+    /// The environment child processes inherit and settings such as `SOURCE_DATE_EPOCH` come from.
+    public var environment: [String: String]
+    public var console: Console
+    public var processes: any ProcessRunning
+    public var clock: any WallClock
+
+    public init(
+        workingDirectory: URL,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        console: Console = .silent,
+        processes: any ProcessRunning = ProcessRunner(),
+        clock: any WallClock = SystemClock()
+    ) {
+        self.workingDirectory = workingDirectory.standardizedFileURL
+        self.environment = environment
+        self.console = console
+        self.processes = processes
+        self.clock = clock
+    }
+
+    /// Resolves a user-given path against the working directory.
+    public func resolve(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+        return workingDirectory.appendingPathComponent(path).standardizedFileURL
+    }
+
+    /// A git client rooted at the working directory.
+    public var git: Git { Git(directory: workingDirectory, context: self) }
+}
+
+/// The clock is used only for durations and progress, never for anything written into an
+/// artifact (those use `SOURCE_DATE_EPOCH` or commit times).
+public protocol WallClock: Sendable {
+    func now() -> Date
+}
+
+public struct SystemClock: WallClock {
+    public init() {}
+    public func now() -> Date { Date() }
+}
+
+extension WallClock {
+    /// Seconds elapsed since `start`, for reports.
+    public func seconds(since start: Date) -> Double { now().timeIntervalSince(start) }
+}

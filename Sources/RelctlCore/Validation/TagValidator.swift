@@ -1,0 +1,61 @@
+import Foundation
+
+/// The outcome of checking a tag against every configured manifest (`relctl validate-tag`).
+public struct TagValidation: Sendable, Encodable {
+    public struct Source: Sendable, Encodable, Equatable {
+        public var path: String
+        public var kind: String
+        public var version: String
+        public var matches: Bool
+    }
+
+    public var tag: String
+    public var version: String
+    public var sources: [Source]
+
+    public var isValid: Bool { sources.allSatisfy(\.matches) }
+
+    /// The mismatch error (exit 1) naming each file and the version it holds, or nil when all match.
+    public var mismatchError: SimpleError? {
+        let wrong = sources.filter { !$0.matches }
+        guard !wrong.isEmpty else { return nil }
+        var error = SimpleError(.failure, "tag \(tag) does not match every manifest")
+        error.diagnostics = wrong.map {
+            Diagnostic(file: $0.path, "holds version \($0.version), but tag \(tag) says \(version); update the manifest (or `relctl bump --write`) or tag the version it holds")
+        }
+        return error
+    }
+}
+
+/// Checks a tag's syntax against the tag format and its version against the manifests.
+public enum TagValidator {
+    /// Reads every manifest (collecting all read errors, exit 2) and compares.
+    public static func validate(tag: String, config: RelctlConfig) throws -> TagValidation {
+        let version = try config.project.tagFormat.version(of: tag)
+        var sources: [TagValidation.Source] = []
+        var errors: [any RelctlError] = []
+        for source in config.versions {
+            do {
+                let found = try ManifestReaders.read(source, root: config.root)
+                let reader = try ManifestReaders.reader(for: source.kind)
+                let shown = found.foundIn == source.path ? source.path : "\(source.path) (via \(found.foundIn))"
+                sources.append(.init(path: shown, kind: source.kind, version: found.text, matches: matches(found.text, version, reader.comparison)))
+            } catch let error as RelctlError {
+                errors.append(error)
+            }
+        }
+        if !errors.isEmpty { throw ProblemList(errors) }
+        return TagValidation(tag: tag, version: version.description, sources: sources)
+    }
+
+    /// Whether a manifest's version text equals the tag's version under the kind's rules.
+    public static func matches(_ text: String, _ version: SemanticVersion, _ comparison: VersionComparison) -> Bool {
+        switch comparison {
+        case .semver:
+            return (try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces))) == version
+        case .pep440:
+            guard let manifest = PEP440Version(text), let tag = PEP440Version(semver: version) else { return false }
+            return manifest == tag
+        }
+    }
+}

@@ -1,0 +1,188 @@
+/// A SemVer 2.0.0 version, parsed strictly and ordered by the spec's precedence rules.
+public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    /// One dot-separated prerelease identifier. Numeric ones keep their digits as text so
+    /// arbitrarily large numbers compare correctly without overflow.
+    public enum Identifier: Sendable, Hashable, Comparable, CustomStringConvertible {
+        case numeric(String)
+        case alphanumeric(String)
+
+        public var description: String {
+            switch self {
+            case .numeric(let digits): return digits
+            case .alphanumeric(let text): return text
+            }
+        }
+
+        public static func < (lhs: Identifier, rhs: Identifier) -> Bool {
+            switch (lhs, rhs) {
+            case let (.numeric(a), .numeric(b)):
+                return a.count != b.count ? a.count < b.count : a < b
+            case (.numeric, .alphanumeric):
+                return true
+            case (.alphanumeric, .numeric):
+                return false
+            case let (.alphanumeric(a), .alphanumeric(b)):
+                // ASCII order, as the spec says: compare bytes, not Unicode collation.
+                return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+            }
+        }
+
+        /// The value of a numeric identifier when it fits, for bumping counters.
+        public var number: Int? {
+            if case .numeric(let digits) = self { return Int(digits) }
+            return nil
+        }
+    }
+
+    public var major: String
+    public var minor: String
+    public var patch: String
+    public var prerelease: [Identifier]
+    public var build: [String]
+
+    public init(major: Int, minor: Int, patch: Int, prerelease: [Identifier] = [], build: [String] = []) {
+        self.major = String(major)
+        self.minor = String(minor)
+        self.patch = String(patch)
+        self.prerelease = prerelease
+        self.build = build
+    }
+
+    /// Parses `text` strictly; throws `VersionError.malformed` explaining the first rule broken.
+    public init(parsing text: String) throws {
+        func fail(_ why: String) -> VersionError { .malformed(text, why) }
+        guard !text.isEmpty else { throw fail("it is empty") }
+        var rest = Substring(text)
+        var buildPart: Substring?
+        if let plus = rest.firstIndex(of: "+") {
+            buildPart = rest[rest.index(after: plus)...]
+            rest = rest[..<plus]
+        }
+        var prereleasePart: Substring?
+        if let dash = rest.firstIndex(of: "-") {
+            prereleasePart = rest[rest.index(after: dash)...]
+            rest = rest[..<dash]
+        }
+        let core = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard core.count == 3 else {
+            throw fail("it needs exactly three numbers MAJOR.MINOR.PATCH, found \(core.count)")
+        }
+        var numbers: [String] = []
+        for (name, part) in zip(["major", "minor", "patch"], core) {
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw fail("the \(name) version `\(part)` is not a number")
+            }
+            guard part == "0" || part.first != "0" else {
+                throw fail("the \(name) version `\(part)` has a leading zero")
+            }
+            numbers.append(String(part))
+        }
+        var identifiers: [Identifier] = []
+        if let prereleasePart {
+            for part in prereleasePart.split(separator: ".", omittingEmptySubsequences: false) {
+                guard !part.isEmpty else { throw fail("it has an empty prerelease identifier") }
+                guard part.allSatisfy(Self.isIdentifierCharacter) else {
+                    throw fail("the prerelease identifier `\(part)` may only hold [0-9A-Za-z-]")
+                }
+                if part.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    guard part == "0" || part.first != "0" else {
+                        throw fail("the numeric prerelease identifier `\(part)` has a leading zero")
+                    }
+                    identifiers.append(.numeric(String(part)))
+                } else {
+                    identifiers.append(.alphanumeric(String(part)))
+                }
+            }
+        }
+        var metadata: [String] = []
+        if let buildPart {
+            for part in buildPart.split(separator: ".", omittingEmptySubsequences: false) {
+                guard !part.isEmpty else { throw fail("it has an empty build identifier") }
+                guard part.allSatisfy(Self.isIdentifierCharacter) else {
+                    throw fail("the build identifier `\(part)` may only hold [0-9A-Za-z-]")
+                }
+                metadata.append(String(part))
+            }
+        }
+        major = numbers[0]
+        minor = numbers[1]
+        patch = numbers[2]
+        prerelease = identifiers
+        build = metadata
+    }
+
+    private static func isIdentifierCharacter(_ c: Character) -> Bool {
+        c.isASCII && (c.isLetter || c.isNumber || c == "-")
+    }
+
+    public var isPrerelease: Bool { !prerelease.isEmpty }
+
+    /// The same version without prerelease and build parts.
+    public var final: SemanticVersion {
+        var copy = self
+        copy.prerelease = []
+        copy.build = []
+        return copy
+    }
+
+    public var description: String {
+        var text = "\(major).\(minor).\(patch)"
+        if !prerelease.isEmpty { text += "-" + prerelease.map(\.description).joined(separator: ".") }
+        if !build.isEmpty { text += "+" + build.joined(separator: ".") }
+        return text
+    }
+
+    /// Precedence per SemVer 2.0.0 §11; build metadata is ignored.
+    public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        for (a, b) in [(lhs.major, rhs.major), (lhs.minor, rhs.minor), (lhs.patch, rhs.patch)] where a != b {
+            return a.count != b.count ? a.count < b.count : a < b
+        }
+        switch (lhs.prerelease.isEmpty, rhs.prerelease.isEmpty) {
+        case (true, true), (true, false): return false
+        case (false, true): return true
+        case (false, false):
+            for (a, b) in zip(lhs.prerelease, rhs.prerelease) where a != b { return a < b }
+            return lhs.prerelease.count < rhs.prerelease.count
+        }
+    }
+
+    /// Equal precedence: build metadata does not count, as the spec says.
+    public func hasSamePrecedence(as other: SemanticVersion) -> Bool {
+        !(self < other) && !(other < self)
+    }
+
+    /// Hashing and `==` include build metadata (two spellings are different versions);
+    /// use `hasSamePrecedence` for ordering equality.
+    public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        lhs.major == rhs.major && lhs.minor == rhs.minor && lhs.patch == rhs.patch
+            && lhs.prerelease == rhs.prerelease && lhs.build == rhs.build
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        try self.init(parsing: text)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+public enum VersionError: RelctlError, CustomStringConvertible, Equatable {
+    case malformed(String, String)
+    case malformedTag(tag: String, format: String, reason: String)
+
+    public var exitCode: ExitCode { .badInput }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case let .malformed(text, why):
+            return [Diagnostic("`\(text)` is not a valid SemVer 2.0.0 version: \(why)")]
+        case let .malformedTag(tag, format, reason):
+            return [Diagnostic("tag `\(tag)` is malformed for tag format `\(format)`: \(reason)")]
+        }
+    }
+
+    public var description: String { message }
+}

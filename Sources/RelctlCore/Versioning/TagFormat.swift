@@ -1,0 +1,50 @@
+/// How a version is spelled as a git tag: a literal prefix and suffix around `{version}`
+/// (`v{version}` by default, `release-{version}`, `{project}-v{version}` for monorepos).
+public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
+    public static let `default` = TagFormat(validated: "v{version}", prefix: "v", suffix: "")
+
+    public let pattern: String
+    public let prefix: String
+    public let suffix: String
+
+    private init(validated pattern: String, prefix: String, suffix: String) {
+        self.pattern = pattern
+        self.prefix = prefix
+        self.suffix = suffix
+    }
+
+    /// Builds a format from `pattern`, expanding `{project}`; it must hold `{version}` exactly once.
+    public init(_ pattern: String, project: String = "") throws {
+        let expanded = pattern.replacingOccurrences(of: "{project}", with: project)
+        let pieces = expanded.components(separatedBy: "{version}")
+        guard pieces.count == 2 else {
+            throw SimpleError(.badInput, "tag format `\(pattern)` must contain `{version}` exactly once (for example `v{version}`)")
+        }
+        if let stray = pieces.joined().firstIndex(where: { $0 == "{" || $0 == "}" }) {
+            let rest = pieces.joined()[stray...]
+            throw SimpleError(.badInput, "tag format `\(pattern)` has an unknown placeholder near `\(rest.prefix(12))`; only `{version}` and `{project}` are allowed")
+        }
+        self.init(validated: pattern, prefix: pieces[0], suffix: pieces[1])
+    }
+
+    /// The version a tag names, or `VersionError.malformedTag` saying what is wrong.
+    public func version(of tag: String) throws -> SemanticVersion {
+        guard tag.hasPrefix(prefix), tag.hasSuffix(suffix), tag.count >= prefix.count + suffix.count else {
+            let expected = prefix.isEmpty ? "end with `\(suffix)`" : suffix.isEmpty ? "start with `\(prefix)`" : "look like `\(prefix)1.2.3\(suffix)`"
+            throw VersionError.malformedTag(tag: tag, format: pattern, reason: "it should \(expected), e.g. `\(self.tag(for: SemanticVersion(major: 1, minor: 2, patch: 3)))`")
+        }
+        let inner = String(tag.dropFirst(prefix.count).dropLast(suffix.count))
+        do {
+            return try SemanticVersion(parsing: inner)
+        } catch let VersionError.malformed(_, why) {
+            throw VersionError.malformedTag(tag: tag, format: pattern, reason: "`\(inner)` is not SemVer 2.0.0: \(why)")
+        }
+    }
+
+    /// True if the tag has this format's shape and a valid version.
+    public func matches(_ tag: String) -> Bool { (try? version(of: tag)) != nil }
+
+    public func tag(for version: SemanticVersion) -> String { prefix + version.description + suffix }
+
+    public var description: String { pattern }
+}

@@ -1,0 +1,80 @@
+import TOMLKit
+
+/// A TOML value converted out of TOMLKit's reference types into a plain Sendable tree, so the
+/// rest of relctl never touches toml++ pointers.
+public indirect enum TOMLNode: Sendable, Equatable {
+    case string(String)
+    case integer(Int)
+    case float(Double)
+    case bool(Bool)
+    case array([TOMLNode])
+    case table([String: TOMLNode])
+    /// Dates and times: relctl reads none, but keeps their text for error messages.
+    case other(String)
+
+    init(_ value: any TOMLValueConvertible) {
+        switch value.type {
+        case .string: self = .string(value.string ?? "")
+        case .int: self = .integer(value.int ?? 0)
+        case .double: self = .float(value.double ?? 0)
+        case .bool: self = .bool(value.bool ?? false)
+        case .array:
+            self = .array((value.array.map { Array($0) } ?? []).map { TOMLNode($0) })
+        case .table:
+            var result: [String: TOMLNode] = [:]
+            if let table = value.table {
+                for key in table.keys { if let child = table[key] { result[key] = TOMLNode(child) } }
+            }
+            self = .table(result)
+        default:
+            self = .other(value.debugDescription)
+        }
+    }
+
+    /// A short name of the value's type for "expected a string, found an array" messages.
+    public var typeName: String {
+        switch self {
+        case .string: return "a string"
+        case .integer: return "an integer"
+        case .float: return "a float"
+        case .bool: return "a boolean"
+        case .array: return "an array"
+        case .table: return "a table"
+        case .other: return "a date/time"
+        }
+    }
+
+    public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var table: [String: TOMLNode]? { if case .table(let t) = self { return t } else { return nil } }
+    public var array: [TOMLNode]? { if case .array(let a) = self { return a } else { return nil } }
+    public var bool: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    public var integer: Int? { if case .integer(let i) = self { return i } else { return nil } }
+
+    /// Follows a dotted path of table keys.
+    public subscript(path: String...) -> TOMLNode? {
+        var node: TOMLNode? = self
+        for key in path { node = node?.table?[key] }
+        return node
+    }
+}
+
+/// A TOML syntax error, with the line toml++ reported.
+public struct TOMLSyntaxError: Error, Sendable {
+    public let line: Int
+    public let message: String
+}
+
+/// The only door to TOMLKit. It lives in its own module because TOMLKit declares operator
+/// overloads (`+`, `??`) that would leak into every file of a module importing it.
+public enum TOMLParser {
+    public static func parse(_ text: String) throws(TOMLSyntaxError) -> [String: TOMLNode] {
+        do {
+            let table = try TOMLTable(string: text)
+            return TOMLNode(table).table ?? [:]
+        } catch let error as TOMLParseError {
+            throw TOMLSyntaxError(line: error.source.begin.line, message: error.description)
+        } catch {
+            throw TOMLSyntaxError(line: 0, message: "\(error)")
+        }
+    }
+}

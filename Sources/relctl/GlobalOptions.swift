@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import RelctlCore
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Path to the config file.", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .long, help: "Print one JSON document on stdout (human text still goes to stderr).")
+    var json = false
+
+    @Option(name: .long, help: "Colour in human output: auto, always or never (NO_COLOR is honoured).")
+    var color: ColorChoice = .auto
+
+    @Flag(name: [.customShort("q"), .long], help: "Print only errors.")
+    var quiet = false
+
+    @Flag(name: [.customShort("v"), .long], help: "Print more detail.")
+    var verbose = false
+
+    /// The real context for this invocation: cwd, environment, stdout/stderr.
+    func makeContext() -> Context {
+        let environment = ProcessInfo.processInfo.environment
+        let useColor: Bool
+        switch color {
+        case .always: useColor = true
+        case .never: useColor = false
+        case .auto: useColor = environment["NO_COLOR"].map(\.isEmpty) ?? true && isatty(STDERR_FILENO) == 1
+        }
+        let verbosity: Verbosity = quiet ? .quiet : verbose ? .verbose : .normal
+        return Context(
+            workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            environment: environment,
+            console: Console.standard(verbosity: verbosity, color: useColor)
+        )
+    }
+}
+
+/// Shared shape of a subcommand: parse, build the context, run core code, and turn a
+/// `RelctlError` into `relctl: error:` lines and the contract's exit code.
+protocol RelctlCommand: AsyncParsableCommand {
+    var global: GlobalOptions { get }
+    func execute(_ context: Context) async throws
+}
+
+extension RelctlCommand {
+    func run() async throws {
+        Interrupts.install()
+        let context = global.makeContext()
+        do {
+            try await execute(context)
+        } catch let error as RelctlError {
+            for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }
+            throw ExitCode(error.exitCode.rawValue)
+        }
+    }
+
+    /// Prints a JSON document on stdout.
+    func emitJSON(_ value: some Encodable, _ context: Context) throws {
+        context.console.stdout(try JSONOutput.encode(value))
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import RelctlCore
+
+/// A real temporary directory, removed when the value is released by `withTemporaryDirectory`.
+public struct TemporaryDirectory: Sendable {
+    public let url: URL
+
+    public init(prefix: String = "relctl-test") throws {
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        // Resolve /tmp symlinks so paths printed by tools compare equal.
+        url = base.resolvingSymlinksInPath()
+    }
+
+    public var path: String { url.path }
+
+    /// Writes a file (creating folders), returning its URL.
+    @discardableResult
+    public func write(_ relativePath: String, _ contents: String, executable: Bool = false) throws -> URL {
+        let file = url.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: file)
+        if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path) }
+        return file
+    }
+
+    public func read(_ relativePath: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(relativePath), encoding: .utf8)
+    }
+
+    public func exists(_ relativePath: String) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent(relativePath).path)
+    }
+
+    public func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Runs the body with a fresh temporary directory and removes it afterwards.
+public func withTemporaryDirectory<T>(_ body: (TemporaryDirectory) throws -> T) throws -> T {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    return try body(directory)
+}
+
+public func withTemporaryDirectory<T>(_ body: (TemporaryDirectory) async throws -> T) async throws -> T {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    return try await body(directory)
+}
+
+/// The result of running a command.
+public struct RunResult: Sendable, CustomStringConvertible {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+}
+
+/// Runs any program (searched on PATH) and captures its output.
+@discardableResult
+public func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    let result = try ProcessRunner().run(Command(executable, arguments, directory: directory, environment: env))
+    return RunResult(status: result.status, stdout: result.stdoutText, stderr: result.stderrText)
+}
+
+/// Runs a shell line with `/bin/sh -c`.
+@discardableResult
+public func sh(_ line: String, in directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    try run("/bin/sh", ["-c", line], in: directory, environment: environment)
+}
+
+/// The built `relctl` binary: `RELCTL_BIN` if set, else next to the test bundle in the build folder.
+public let relctlBinary: URL = {
+    if let path = ProcessInfo.processInfo.environment["RELCTL_BIN"] { return URL(fileURLWithPath: path) }
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = directory.appendingPathComponent("relctl")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue { return candidate }
+        directory = directory.deletingLastPathComponent()
+    }
+    // Fall back to the conventional debug build folder of this package.
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/debug/relctl")
+}()
+
+/// Runs the built relctl end to end, with a clean, colourless environment.
+@discardableResult
+public func relctl(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> RunResult {
+    var env = ["NO_COLOR": "1"]
+    for (key, value) in environment { env[key] = value }
+    return try run(relctlBinary.path, arguments, in: directory, environment: env)
+}
+
+/// A real git repository in a temporary directory, with a fixed identity and dates so hashes are stable.
+public struct GitRepository: Sendable {
+    public let directory: TemporaryDirectory
+    public var url: URL { directory.url }
+
+    /// Creates a repository on branch `main`.
+    public init(directory: TemporaryDirectory? = nil) throws {
+        self.directory = try directory ?? TemporaryDirectory(prefix: "relctl-git")
+        try git("init", "-q", "-b", "main")
+        try git("config", "user.name", "Test User")
+        try git("config", "user.email", "test@example.com")
+        try git("config", "commit.gpgsign", "false")
+        try git("config", "tag.gpgsign", "false")
+    }
+
+    public static let fixedEnvironment: [String: String] = [
+        "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z",
+        "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",
+    ]
+
+    /// Runs git in the repository; throws if it fails.
+    @discardableResult
+    public func git(_ arguments: String..., environment: [String: String] = [:]) throws -> String {
+        try git(arguments, environment: environment)
+    }
+
+    @discardableResult
+    public func git(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        var env = Self.fixedEnvironment
+        for (key, value) in environment { env[key] = value }
+        let result = try run("git", arguments, in: url, environment: env)
+        guard result.status == 0 else {
+            throw SimpleError(.failure, "git \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+        }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Writes files, stages everything and commits; returns the new commit hash.
+    @discardableResult
+    public func commit(_ message: String, files: [String: String] = [:], date: String? = nil) throws -> String {
+        for (path, contents) in files { try directory.write(path, contents) }
+        try git("add", "-A")
+        var env: [String: String] = [:]
+        if let date { env = ["GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date] }
+        try git(["commit", "-q", "--allow-empty", "-m", message], environment: env)
+        return try git("rev-parse", "HEAD")
+    }
+
+    /// Creates a bare repository and adds it as `origin`.
+    @discardableResult
+    public func addBareRemote(name: String = "origin") throws -> TemporaryDirectory {
+        let bare = try TemporaryDirectory(prefix: "relctl-remote")
+        let result = try run("git", ["init", "-q", "--bare", "-b", "main", bare.path])
+        guard result.status == 0 else { throw SimpleError(.failure, "git init --bare failed: \(result.stderr)") }
+        try git("remote", "add", name, bare.path)
+        return bare
+    }
+}
