@@ -1,0 +1,62 @@
+import Foundation
+
+/// Git queries and actions the release and train commands need: remote tags, annotated and
+/// signed tags, pushing and deleting a tag, and scratch clones for dry runs.
+extension Git {
+    /// The repository's real git directory (`.git`, or the main one for a linked worktree),
+    /// where the release lock lives so that `git status` never sees it.
+    public func commonDirectory() throws -> URL {
+        let text = try run(["rev-parse", "--git-common-dir"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("/") { return URL(fileURLWithPath: text).standardizedFileURL }
+        return directory.appendingPathComponent(text).standardizedFileURL
+    }
+
+    /// Whether `remote` already has `refs/tags/TAG`. Throws when the remote cannot be reached,
+    /// so an unreachable remote is reported rather than read as "no such tag".
+    public func remoteTagExists(_ tag: String, remote: String) throws -> Bool {
+        let result = try runUnchecked(["ls-remote", "--tags", remote, "refs/tags/\(tag)"])
+        guard result.succeeded else {
+            throw GitError.failed(CommandError(command: "git ls-remote --tags \(remote) refs/tags/\(tag)", status: result.status, output: result.stderrText))
+        }
+        return result.stdoutText.split(separator: "\n").contains { $0.hasSuffix("refs/tags/\(tag)") }
+    }
+
+    /// Creates an annotated tag (signed with `git tag -s` when `sign` is true) on `commit`.
+    public func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) throws {
+        let messageFile = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-tag-\(UUID().uuidString).txt")
+        try Data(message.utf8).write(to: messageFile)
+        defer { try? FileManager.default.removeItem(at: messageFile) }
+        try run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
+    }
+
+    /// The object type a tag ref points to: `tag` for annotated tags, `commit` for lightweight ones.
+    public func tagObjectType(_ tag: String) throws -> String {
+        try run(["cat-file", "-t", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Pushes exactly one tag; the result is returned so a rejection can be explained.
+    public func pushTag(_ tag: String, remote: String, dryRun: Bool = false) throws -> ProcessResult {
+        try runUnchecked(["push", "--porcelain"] + (dryRun ? ["--dry-run"] : []) + [remote, "refs/tags/\(tag):refs/tags/\(tag)"])
+    }
+
+    /// Deletes a tag on a remote; the result is returned so rollbacks can report what failed.
+    public func deleteRemoteTag(_ tag: String, remote: String) throws -> ProcessResult {
+        try runUnchecked(["push", "--porcelain", remote, ":refs/tags/\(tag)"])
+    }
+
+    /// Deletes a local tag; true when it is gone afterwards.
+    @discardableResult
+    public func deleteLocalTag(_ tag: String) -> Bool {
+        _ = try? runUnchecked(["tag", "-d", tag])
+        return !localTagExists(tag)
+    }
+
+    /// A clone of this repository in `destination` with `commit` checked out (detached). It
+    /// borrows the objects (`--shared`), so it is quick and writes nothing in this repository.
+    public func scratchClone(to destination: URL, commit: String) throws -> Git {
+        try run(["clone", "--quiet", "--shared", "--no-checkout", directory.path, destination.path])
+        let clone = Git(directory: destination, context: context)
+        try clone.run(["checkout", "--quiet", "--detach", commit])
+        return clone
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// `[release] before` / `after`: shell commands run with `sh -c` in the project root (the scratch
+/// clone on a dry run), with RELCTL_TAG, RELCTL_VERSION, RELCTL_DIST… in their environment.
+public struct HookStage: ReleaseStage {
+    public enum When: String, Sendable { case before, after }
+    public let when: When
+
+    public init(_ when: When) { self.when = when }
+
+    public var name: String { "\(when.rawValue)-hooks" }
+
+    private func commands(_ run: ReleaseRun) -> [String] {
+        when == .before ? run.config.release.before : run.config.release.after
+    }
+
+    public func skipReason(_ run: ReleaseRun) -> String? {
+        if commands(run).isEmpty { return "no [release] \(when.rawValue) commands" }
+        // After-hooks usually publish (upload, announce); a dry run must not do that.
+        if when == .after, run.isDryRun { return "dry run: would run \(commands(run).count) command(s)" }
+        return nil
+    }
+
+    public func perform(_ run: ReleaseRun) async throws -> String? {
+        let environment = run.hookEnvironment
+        for line in commands(run) {
+            run.progress.note("$ \(line)")
+            let progress = run.progress
+            let collected = OutputTail()
+            let status = try run.context.processes.stream(.shell(line, directory: run.config.root, environment: environment)) { _, text in
+                collected.append(text)
+                progress.note(text)
+            }
+            guard status == 0 else {
+                throw CommandError(command: line, status: status, output: collected.text)
+            }
+        }
+        return "\(commands(run).count) command(s)"
+    }
+}
+
+/// The last lines of a child's output, kept for the error message.
+final class OutputTail: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) {
+        lock.lock(); defer { lock.unlock() }
+        lines.append(line)
+        if lines.count > 40 { lines.removeFirst(lines.count - 40) }
+    }
+
+    var text: String {
+        lock.lock(); defer { lock.unlock() }
+        return lines.joined(separator: "\n")
+    }
+}

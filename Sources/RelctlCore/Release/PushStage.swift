@@ -1,0 +1,49 @@
+import Foundation
+
+/// `--push`: pushes exactly the new tag to `[release] remote`. A rejected push deletes the local
+/// tag, so the repository is as it was. On a dry run the push is `git push --dry-run` from the
+/// scratch clone to the real remote URL: it checks reachability and permissions, sends nothing.
+public struct PushStage: ReleaseStage {
+    public init() {}
+    public var name: String { "push" }
+
+    public func skipReason(_ run: ReleaseRun) -> String? {
+        run.options.push ? nil : "no --push (push later with `git push \(run.config.release.remote) \(run.tag)`)"
+    }
+
+    public func perform(_ run: ReleaseRun) async throws -> String? {
+        let remote = run.config.release.remote
+        let git = run.git
+        if run.isDryRun {
+            guard let url = Git(directory: run.projectRoot, context: run.context).remoteURL(remote) else {
+                throw SimpleError(.failure, "no remote `\(remote)` to push to")
+            }
+            _ = try? git.runUnchecked(["remote", "remove", "relctl-push"])
+            try git.run(["remote", "add", "relctl-push", url])
+            let result = try git.pushTag(run.tag, remote: "relctl-push", dryRun: true)
+            guard result.succeeded else {
+                throw SimpleError(.failure, "`git push --dry-run \(remote) \(run.tag)` failed: \(Self.tail(result))")
+            }
+            return "would push \(run.tag) to \(remote) (\(url))"
+        }
+        let directory = git.directory
+        let tag = run.tag
+        let guardID = InterruptActions.shared.add {
+            _ = InterruptActions.git(["push", remote, ":refs/tags/\(tag)"], in: directory)
+        }
+        run.interruptGuards.append(guardID)
+        let result = try git.pushTag(run.tag, remote: remote)
+        guard result.succeeded else {
+            InterruptActions.shared.remove(guardID)
+            let deleted = git.deleteLocalTag(run.tag)
+            run.tagCreated = !deleted
+            throw ReleaseError.pushRejected(tag: run.tag, remote: remote, output: result.stderrText + result.stdoutText, localTagDeleted: deleted)
+        }
+        run.tagPushed = true
+        return "pushed \(run.tag) to \(remote)"
+    }
+
+    static func tail(_ result: ProcessResult) -> String {
+        (result.stderrText + result.stdoutText).split(separator: "\n").filter { !$0.isEmpty }.suffix(4).joined(separator: " | ")
+    }
+}

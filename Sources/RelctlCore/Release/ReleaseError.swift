@@ -1,0 +1,41 @@
+import Foundation
+
+/// Why a release stopped, with the contract's exit code (1 unless the input itself was bad).
+public enum ReleaseError: RelctlError, CustomStringConvertible {
+    /// Every preflight problem, reported together.
+    case preflight([Diagnostic], exitCode: ExitCode)
+    /// Another release holds the repository's lock.
+    case locked(path: String, holder: ReleaseLock.Holder)
+    /// A stage failed; `cause` says why and `cleanup` what was undone.
+    case stageFailed(stage: String, cause: [Diagnostic], cleanup: [String], exitCode: ExitCode)
+    /// The remote refused the tag; the local tag has been deleted (or could not be).
+    case pushRejected(tag: String, remote: String, output: String, localTagDeleted: Bool)
+
+    public var exitCode: ExitCode {
+        switch self {
+        case .preflight(_, let code): return code
+        case .locked, .pushRejected: return .failure
+        case .stageFailed(_, _, _, let code): return code
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .preflight(let problems, _):
+            return problems
+        case .locked(let path, let holder):
+            return [Diagnostic(file: path, "another release is running: \(holder.summary); wait for it to finish (or, if that process is gone, delete this file)")]
+        case .stageFailed(let stage, let cause, let cleanup, _):
+            let first = cause.first.map { "stage `\(stage)` failed: \($0.description)" } ?? "stage `\(stage)` failed"
+            return [Diagnostic(first)] + cause.dropFirst() + cleanup.map { Diagnostic($0) }
+        case .pushRejected(let tag, let remote, let output, let deleted):
+            let tail = output.split(separator: "\n").filter { !$0.isEmpty }.suffix(6).joined(separator: "\n    ")
+            let undo = deleted
+                ? "the local tag \(tag) was deleted, so nothing was released; fix the remote (permissions, protected tags, hooks) and run again"
+                : "the local tag \(tag) could NOT be deleted; remove it with `git tag -d \(tag)` before running again"
+            return [Diagnostic("\(remote) rejected the push of tag \(tag); \(undo)" + (tail.isEmpty ? "" : "\n    " + tail))]
+        }
+    }
+
+    public var description: String { message }
+}

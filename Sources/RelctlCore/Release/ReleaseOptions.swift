@@ -1,0 +1,27 @@
+import Foundation
+
+/// What the user asked `relctl release` to do.
+public struct ReleaseOptions: Sendable {
+    /// The tag to create, e.g. `v1.2.0`.
+    public var tag: String
+    /// Run every stage in a scratch clone; create no tag, push nothing, write nothing in the project.
+    public var dryRun: Bool = false
+    /// Push the tag to `[release] remote` once it is created.
+    public var push: Bool = false
+    /// Keep the dry run's scratch folder (its path is printed) instead of removing it.
+    public var keep: Bool = false
+    /// Build only the target matching this machine.
+    public var hostOnly: Bool = false
+    /// Target globs (`--target`); empty means every configured target.
+    public var targets: [String] = []
+    /// Prebuilt binaries instead of building: `DIR/<target>/<binary>` (or `DIR/<binary>` for one target).
+    public var artifactsDirectory: URL?
+    /// Parallel jobs for build and package (nil: the stage's default).
+    public var jobs: Int?
+    /// Stop after the preflight (used by `relctl train run` to check every repository first).
+    public var preflightOnly: Bool = false
+
+    public init(tag: String) {
+        self.tag = tag
+    }
+}

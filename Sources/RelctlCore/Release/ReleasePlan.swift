@@ -1,0 +1,72 @@
+import Foundation
+
+/// What a release did, or on a dry run would do: the document `--json` prints and the plan a
+/// maintainer reads before the real run.
+public struct ReleasePlan: Sendable, Encodable {
+    public var project: String
+    public var tag: String
+    public var version: String?
+    public var commit: String?
+    public var branch: String?
+    public var dryRun: Bool
+    /// True when every check and stage passed: on a dry run, that the real run would succeed.
+    public var ok: Bool
+    /// One line per problem (preflight or the failed stage), as printed on stderr.
+    public var problems: [String] = []
+    public var warnings: [String] = []
+    public var stages: [StageRecord] = []
+    public var artifacts: [ReleaseManifest.Artifact] = []
+    /// The release notes (Markdown).
+    public var notes: String?
+    /// The annotated tag's message.
+    public var tagMessage: String?
+    public var signed: Bool
+    public var push: Bool
+    public var remote: String
+    /// Whether the tag now exists locally / on the remote (false on a dry run).
+    public var tagCreated: Bool = false
+    public var tagPushed: Bool = false
+    /// The dist folder (the scratch clone's on a dry run).
+    public var dist: String?
+    /// The scratch folder kept by `--keep`.
+    public var scratch: String?
+    /// Total wall-clock seconds.
+    public var seconds: Double = 0
+
+    /// The plan as a maintainer reads it after `--dry-run`.
+    public func rendered(color paint: (String, String) -> String = { text, _ in text }) -> String {
+        var lines: [String] = []
+        let mode = dryRun ? "Release plan (dry run: no tag, no push, nothing written in the project)" : "Release"
+        lines.append("\(mode): \(project) \(tag)")
+        if let version { lines.append("  version   \(version)") }
+        if let commit { lines.append("  commit    \(commit)" + (branch.map { " (\($0))" } ?? "")) }
+        let kind = signed ? "signed annotated tag" : "annotated tag"
+        let verb = dryRun ? "would create" : tagCreated ? "created" : "not created"
+        let pushText = push ? (dryRun ? ", would push to \(remote)" : tagPushed ? ", pushed to \(remote)" : ", not pushed") : ", not pushed (no --push)"
+        lines.append("  tag       \(verb) \(kind) \(tag)\(pushText)")
+        if !artifacts.isEmpty {
+            lines.append("  artifacts")
+            let width = artifacts.map(\.name.count).max() ?? 0
+            for artifact in artifacts {
+                let size = ByteCountFormatter.string(fromByteCount: artifact.size, countStyle: .binary)
+                lines.append("    \(artifact.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(size.padding(toLength: 9, withPad: " ", startingAt: 0))  sha256 \(artifact.sha256)")
+            }
+        }
+        if let dist { lines.append("  dist      \(dist)") }
+        if let scratch { lines.append("  scratch   \(scratch) (kept by --keep)") }
+        if let notes, !notes.isEmpty {
+            lines.append("  notes")
+            lines += notes.split(separator: "\n", omittingEmptySubsequences: false).map { "    | \($0)" }
+        }
+        if let tagMessage, dryRun {
+            lines.append("  tag message")
+            lines += tagMessage.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    | \($0)" }
+        }
+        if ok {
+            lines.append(paint(dryRun ? "The real run would succeed: relctl release \(tag)\(push ? " --push" : "")" : "Released \(project) \(tag).", "32"))
+        } else {
+            lines.append(paint(dryRun ? "The real run would FAIL (\(problems.count) problem\(problems.count == 1 ? "" : "s") above)." : "Release failed.", "31"))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Everything checked before a release does any work, with every problem collected so the
+/// user fixes them all in one go (the swift-format "diagnostics engine" style).
+public struct PreflightReport: Sendable {
+    public var tag: String
+    /// The tag's version, when the tag is well-formed.
+    public var version: SemanticVersion?
+    /// The commit being released (HEAD), when inside a repository.
+    public var commit: String?
+    public var branch: String?
+    /// The repository's top level, when inside one.
+    public var topLevel: URL?
+    public var problems: [Diagnostic] = []
+    /// The most severe exit code among the problems (1 unless the input itself was bad).
+    public var exitCode: ExitCode = .success
+    public var warnings: [String] = []
+
+    public var ok: Bool { problems.isEmpty }
+
+    mutating func fail(_ code: ExitCode, _ diagnostics: [Diagnostic]) {
+        problems += diagnostics
+        exitCode = max(exitCode, code)
+    }
+
+    mutating func fail(_ code: ExitCode = .failure, file: String? = nil, _ message: String) {
+        fail(code, [Diagnostic(file: file, message)])
+    }
+
+    /// The error to stop with, or nil when every check passed.
+    public var error: ReleaseError? { ok ? nil : .preflight(problems, exitCode: exitCode) }
+}
+
+/// `relctl release` preflight: repository, clean tree, allowed branch, tag syntax and manifest
+/// versions, tag absent locally and on the remote, nothing of the tag already in dist/.
+public enum ReleasePreflight {
+    /// Runs every check and returns them all; it never stops at the first problem.
+    public static func check(_ options: ReleaseOptions, config: RelctlConfig, context: Context) -> PreflightReport {
+        var report = PreflightReport(tag: options.tag)
+        checkTag(options.tag, config: config, into: &report)
+        let git = Git(directory: config.root, context: context)
+        if git.isRepository() {
+            checkRepository(options, config: config, git: git, into: &report)
+        } else {
+            report.fail(file: config.root.path, "not inside a git repository; relctl release tags a commit, so run it in a clone (or `git init` and commit first)")
+        }
+        checkDist(options.tag, config: config, into: &report)
+        if let directory = options.artifactsDirectory {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                report.fail(.badInput, file: directory.path, "--artifacts folder not found; pass the folder holding the prebuilt binaries")
+            }
+        }
+        return report
+    }
+
+    private static func checkTag(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
+        do {
+            let validation = try TagValidator.validate(tag: tag, config: config)
+            report.version = try config.project.tagFormat.version(of: tag)
+            if let mismatch = validation.mismatchError { report.fail(.failure, mismatch.diagnostics) }
+        } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+            // A well-formed tag whose manifests cannot be read still has a version to plan with.
+            if report.version == nil { report.version = try? config.project.tagFormat.version(of: tag) }
+        } catch {
+            report.fail(file: config.path, "\(error)")
+        }
+    }
+
+    private static func checkRepository(_ options: ReleaseOptions, config: RelctlConfig, git: Git, into report: inout PreflightReport) {
+        report.topLevel = try? git.topLevel()
+        do { report.commit = try git.commit(of: "HEAD") } catch {
+            report.fail(file: config.root.path, "the repository has no commit yet; commit the release first")
+            return
+        }
+        let distPrefix = distPathInRepository(config: config, topLevel: report.topLevel)
+        do {
+            // Our own output folder is not the user's uncommitted work.
+            let dirty = try git.dirtyPaths().filter { line in
+                let path = String(line.dropFirst(3))
+                return distPrefix.map { !(path == $0 || path.hasPrefix($0 + "/")) } ?? true
+            }
+            if !dirty.isEmpty {
+                let shown = dirty.prefix(10).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+                let more = dirty.count > 10 ? " and \(dirty.count - 10) more" : ""
+                report.fail(file: report.topLevel?.path, "working tree has uncommitted changes (\(shown)\(more)); commit or stash them so the tag matches what is built")
+            }
+        } catch let error as RelctlError { report.fail(error.exitCode, error.diagnostics) } catch {}
+
+        let branch = try? git.currentBranch()
+        report.branch = branch ?? nil
+        let allowed = config.release.branches
+        if let branch = report.branch {
+            if !allowed.isEmpty, !allowed.contains(where: { Glob.matches($0, branch) }) {
+                report.fail(file: config.path, "on branch `\(branch)`, but releases are made from \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches); check out one of those, or add this branch there")
+            }
+        } else if !allowed.isEmpty {
+            report.fail(file: config.path, "HEAD is detached; check out one of \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches) before releasing")
+        }
+
+        if git.localTagExists(options.tag) {
+            let target = (try? git.commit(of: options.tag)).map { " (on \($0.prefix(12)))" } ?? ""
+            report.fail(file: report.topLevel?.path, "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published")
+        }
+        let remote = config.release.remote
+        if git.remoteURL(remote) == nil {
+            if options.push {
+                report.fail(file: config.path, "--push needs the remote `\(remote)` ([release] remote), which this repository does not have; add it with `git remote add \(remote) URL`")
+            } else {
+                report.warnings.append("no remote `\(remote)`: could not check that \(options.tag) is absent there")
+            }
+        } else {
+            do {
+                if try git.remoteTagExists(options.tag, remote: remote) {
+                    report.fail(file: report.topLevel?.path, "tag \(options.tag) already exists on `\(remote)`; someone released it already: `git fetch --tags \(remote)` and bump the version")
+                }
+            } catch let error as RelctlError {
+                let why = error.diagnostics.map(\.message).joined(separator: " ")
+                report.fail(file: config.path, "cannot reach `\(remote)` to check that \(options.tag) is absent there: \(why)")
+            } catch {}
+        }
+    }
+
+    /// dist/ as a path relative to the repository top, to leave it out of the clean-tree check.
+    private static func distPathInRepository(config: RelctlConfig, topLevel: URL?) -> String? {
+        guard let top = topLevel?.resolvingSymlinksInPath().path else { return nil }
+        let dist = config.root.resolvingSymlinksInPath().appendingPathComponent("dist").path
+        guard dist.hasPrefix(top + "/") else { return nil }
+        return String(dist.dropFirst(top.count + 1))
+    }
+
+    /// Anything named for this tag, or a manifest recording it, means it was (partly) released.
+    private static func checkDist(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
+        let dist = config.root.appendingPathComponent("dist")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dist.path) else { return }
+        let clashes = names.filter { $0.contains(tag) && !$0.hasPrefix(".") }.sorted()
+        if !clashes.isEmpty {
+            let shown = clashes.prefix(5).joined(separator: ", ") + (clashes.count > 5 ? " and \(clashes.count - 5) more" : "")
+            report.fail(file: dist.path, "already holds files of \(tag) (\(shown)); move or delete them (a re-run must not mix two builds)")
+        } else if let manifest = try? ReleaseManifest.read(in: dist), manifest.tag == tag {
+            report.fail(file: dist.appendingPathComponent(ReleaseManifest.fileName).path, "already describes \(tag); delete dist/ (or move it) before releasing again")
+        } else if names.contains(where: { !$0.hasPrefix(".") }) {
+            report.warnings.append("dist/ holds files of other releases; they stay, while SHA256SUMS, manifest.json and RELEASE_NOTES.md will describe \(tag) only")
+        }
+    }
+}

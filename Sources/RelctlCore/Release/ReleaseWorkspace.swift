@@ -1,0 +1,100 @@
+import Foundation
+
+/// Where a release's stages run. A real release works in the project, writing into a staging
+/// folder inside dist/ under the repository lock. A dry run works in a scratch clone of the
+/// commit, so it builds, packages and even tags for real while the project stays untouched.
+public final class ReleaseWorkspace {
+    /// The config rooted where the stages work.
+    public let config: RelctlConfig
+    public let context: Context
+    /// Where stages write.
+    public let stagingDirectory: URL
+    /// dist/ of the tree the stages work in.
+    public let distDirectory: URL
+    /// The scratch folder of a dry run.
+    public let scratch: URL?
+    private let lock: ReleaseLock?
+
+    private init(config: RelctlConfig, context: Context, stagingDirectory: URL, distDirectory: URL, scratch: URL?, lock: ReleaseLock?) {
+        self.config = config
+        self.context = context
+        self.stagingDirectory = stagingDirectory
+        self.distDirectory = distDirectory
+        self.scratch = scratch
+        self.lock = lock
+    }
+
+    /// The project itself, locked; output is staged in `dist/.relctl-staging-TAG-PID/`.
+    public static func project(config: RelctlConfig, context: Context, tag: String, onStale: (ReleaseLock.Holder) -> Void) throws -> ReleaseWorkspace {
+        let git = Git(directory: config.root, context: context)
+        let lock = try ReleaseLock.acquire(at: try ReleaseLock.url(for: git), tag: tag, clock: context.clock, onStale: onStale)
+        let dist = config.root.appendingPathComponent("dist")
+        let staging = dist.appendingPathComponent(".relctl-staging-\(tag)-\(getpid())")
+        CleanupRegistry.shared.register(staging)
+        do {
+            try? FileManager.default.removeItem(at: staging)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        } catch {
+            lock.release()
+            CleanupRegistry.shared.unregister(staging)
+            throw SimpleError(.failure, file: staging.path, "cannot create the staging folder: \(error.localizedDescription)")
+        }
+        var rooted = context
+        rooted.workingDirectory = config.root
+        return ReleaseWorkspace(config: config, context: rooted, stagingDirectory: staging, distDirectory: dist, scratch: nil, lock: lock)
+    }
+
+    /// A scratch clone of `commit` in a temporary folder, with the project's git identity so
+    /// the tag can be made (and signed) there.
+    public static func scratch(config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String) throws -> ReleaseWorkspace {
+        let safeTag = tag.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("relctl-dry-run-\(String(safeTag))-\(UUID().uuidString.prefix(8))")
+        CleanupRegistry.shared.register(scratch)
+        let clone = scratch.appendingPathComponent(topLevel.lastPathComponent)
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let source = Git(directory: topLevel, context: context)
+            let cloned = try source.scratchClone(to: clone, commit: commit)
+            for key in ["user.name", "user.email", "user.signingkey", "gpg.format", "gpg.program", "gpg.ssh.program", "gpg.ssh.allowedSignersFile"] {
+                if let value = try? source.run(["config", "--get", key]).trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
+                    try cloned.run(["config", key, value])
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            CleanupRegistry.shared.unregister(scratch)
+            throw error
+        }
+        let relative = Self.relativePath(of: config.root, under: topLevel)
+        let root = relative.isEmpty ? clone : clone.appendingPathComponent(relative)
+        var rooted = config
+        rooted.root = root
+        var scratchContext = context
+        scratchContext.workingDirectory = root
+        let dist = root.appendingPathComponent("dist")
+        return ReleaseWorkspace(config: rooted, context: scratchContext, stagingDirectory: dist, distDirectory: dist, scratch: scratch, lock: nil)
+    }
+
+    /// Removes the staging folder (and the scratch clone unless kept) and releases the lock.
+    public func close(keep: Bool) {
+        if let scratch {
+            if !keep { try? FileManager.default.removeItem(at: scratch) }
+            CleanupRegistry.shared.unregister(scratch)
+        } else {
+            try? FileManager.default.removeItem(at: stagingDirectory)
+            CleanupRegistry.shared.unregister(stagingDirectory)
+            // An empty dist/ created only for staging is not worth leaving behind.
+            if let left = try? FileManager.default.contentsOfDirectory(atPath: distDirectory.path), left.isEmpty {
+                try? FileManager.default.removeItem(at: distDirectory)
+            }
+        }
+        lock?.release()
+    }
+
+    static func relativePath(of url: URL, under base: URL) -> String {
+        let path = url.resolvingSymlinksInPath().path
+        let top = base.resolvingSymlinksInPath().path
+        return path.hasPrefix(top + "/") ? String(path.dropFirst(top.count + 1)) : ""
+    }
+}
