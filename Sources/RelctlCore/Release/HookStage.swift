@@ -43,11 +43,14 @@ public struct HookStage: ReleaseStage {
 final class OutputTail: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
+    private let limit: Int
+
+    init(limit: Int = 40) { self.limit = limit }
 
     func append(_ line: String) {
         lock.lock(); defer { lock.unlock() }
         lines.append(line)
-        if lines.count > 40 { lines.removeFirst(lines.count - 40) }
+        if lines.count > limit { lines.removeFirst(lines.count - limit) }
     }
 
     var text: String {

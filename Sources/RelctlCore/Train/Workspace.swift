@@ -1,0 +1,130 @@
+import Foundation
+
+/// `relctl-workspace.toml`: the repositories a train releases and who waits for whom.
+public struct Workspace: Sendable {
+    /// One `[[repo]]`.
+    public struct Repository: Sendable, Equatable, Encodable {
+        public var name: String
+        /// As written, relative to the workspace file.
+        public var path: String
+        /// Absolute folder of the repository.
+        public var directory: URL
+        /// Names released (tagged) before this one.
+        public var after: [String]
+
+        enum CodingKeys: String, CodingKey { case name, path, after }
+    }
+
+    public static let defaultFileName = "relctl-workspace.toml"
+
+    /// The file as the user named it, for messages.
+    public var path: String
+    public var repositories: [Repository]
+
+    /// Reads and checks the workspace file; every problem (unknown key, missing `name`/`path`,
+    /// duplicate name, unknown name in `after`, a cycle) is bad input (exit 2), reported together.
+    public static func load(path: String, context: Context) throws -> Workspace {
+        let url = context.resolve(path)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw SimpleError(.badInput, file: path, "workspace file not found; create it with one [[repo]] (name, path, after) per repository, or pass --workspace PATH")
+        }
+        let document = try TOMLDocument(contentsOf: url, displayPath: path)
+        let workspace = try parse(document, base: url.deletingLastPathComponent())
+        let missing = workspace.repositories.filter { !FileManager.default.fileExists(atPath: $0.directory.path) }
+        if !missing.isEmpty {
+            throw ProblemList(exitCode: .badInput, diagnostics: missing.map {
+                Diagnostic(file: path, "[[repo]] `\($0.name)`: folder `\($0.path)` not found (\($0.directory.path)); paths are relative to the workspace file")
+            })
+        }
+        return workspace
+    }
+
+    public static func parse(_ document: TOMLDocument, base: URL) throws -> Workspace {
+        let problems = DiagnosticCollector()
+        let top = TableReader(document: document, problems: problems)
+        var repositories: [Repository] = []
+        var lines: [String: Int] = [:]
+        var seen: Set<String> = []
+        for table in top.tables("repo") {
+            defer { table.finish() }
+            guard let name = table.string("name"), !name.isEmpty else {
+                table.report(nil, "every [[repo]] needs `name`")
+                continue
+            }
+            guard let path = table.string("path") else {
+                table.report(nil, "[[repo]] `\(name)` needs `path`, the repository folder relative to this file")
+                continue
+            }
+            if seen.contains(name) {
+                table.report("name", "repository name `\(name)` is used twice; names must be unique")
+                continue
+            }
+            seen.insert(name)
+            lines[name] = table.line(of: "after") ?? table.line
+            let directory = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardizedFileURL
+            repositories.append(Repository(name: name, path: path, directory: directory, after: table.strings("after") ?? []))
+        }
+        top.finish()
+        if repositories.isEmpty, problems.isEmpty {
+            problems.add(file: document.path, line: nil, "no [[repo]] entries; add one per repository (name, path, after)")
+        }
+        let names = repositories.map(\.name)
+        for repository in repositories {
+            for dependency in repository.after where !names.contains(dependency) {
+                problems.add(file: document.path, line: lines[repository.name],
+                             "[[repo]] `\(repository.name)`: `after` names unknown repository `\(dependency)`\(Suggestion.hint(for: dependency, in: names)); known: \(names.joined(separator: ", "))")
+            }
+            if repository.after.contains(repository.name) {
+                problems.add(file: document.path, line: lines[repository.name], "[[repo]] `\(repository.name)` lists itself in `after`")
+            }
+        }
+        guard problems.isEmpty else { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics) }
+        let workspace = Workspace(path: document.path, repositories: repositories)
+        if let cycle = workspace.findCycle() {
+            throw SimpleError(.badInput, file: document.path, "`after` forms a cycle: \(cycle.joined(separator: " → ")); no order can release them, remove one of these dependencies")
+        }
+        return workspace
+    }
+
+    /// The repositories in waves: each wave's repositories depend only on earlier waves. Within
+    /// a wave, file order is kept.
+    public func waves() -> [[Repository]] {
+        var done: Set<String> = []
+        var remaining = repositories
+        var result: [[Repository]] = []
+        while !remaining.isEmpty {
+            let ready = remaining.filter { $0.after.allSatisfy(done.contains) }
+            guard !ready.isEmpty else { break }  // a cycle; `load` has rejected it already
+            result.append(ready)
+            done.formUnion(ready.map(\.name))
+            remaining.removeAll { repository in ready.contains { $0.name == repository.name } }
+        }
+        return result
+    }
+
+    /// One cycle in `after`, as names with the first repeated at the end, or nil.
+    public func findCycle() -> [String]? {
+        let byName = Dictionary(repositories.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var state: [String: Int] = [:]  // 1 visiting, 2 done
+        var stack: [String] = []
+        func visit(_ name: String) -> [String]? {
+            if state[name] == 2 { return nil }
+            if state[name] == 1 {
+                let start = stack.firstIndex(of: name) ?? 0
+                return Array(stack[start...]) + [name]
+            }
+            state[name] = 1
+            stack.append(name)
+            for dependency in byName[name]?.after ?? [] where byName[dependency] != nil {
+                if let cycle = visit(dependency) { return cycle }
+            }
+            stack.removeLast()
+            state[name] = 2
+            return nil
+        }
+        for repository in repositories {
+            if let cycle = visit(repository.name) { return cycle }
+        }
+        return nil
+    }
+}
