@@ -35,11 +35,13 @@ struct Release: RelctlCommand {
 
     func run() async throws {
         // A release must also undo its tag when interrupted, not only delete partial files.
-        Interrupts.install(onInterrupt: { _ in InterruptActions.shared.runAll() })
+        InterruptActions.install()
         let context = global.makeContext()
+        defer { InterruptActions.shared.parkIfInterrupted() }
         do {
             try await execute(context)
         } catch let error as RelctlError {
+            InterruptActions.shared.parkIfInterrupted()
             for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }
             throw ExitCode(error.exitCode.rawValue)
         }

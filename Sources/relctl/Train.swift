@@ -46,11 +46,13 @@ struct TrainRunCommand: RelctlCommand {
 
     func run() async throws {
         // Tags already pushed by this train are taken back if it is interrupted.
-        Interrupts.install(onInterrupt: { _ in InterruptActions.shared.runAll() })
+        InterruptActions.install()
         let context = global.makeContext()
+        defer { InterruptActions.shared.parkIfInterrupted() }
         do {
             try await execute(context)
         } catch let error as RelctlError {
+            InterruptActions.shared.parkIfInterrupted()
             for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }
             throw ExitCode(error.exitCode.rawValue)
         }

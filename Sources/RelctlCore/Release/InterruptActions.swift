@@ -10,6 +10,37 @@ public final class InterruptActions: Sendable {
     private let actions = Mutex<[(id: Int, action: @Sendable () -> Void)]>([])
     private let counter = Atomic<Int>(0)
 
+    private let interrupted = Atomic<Bool>(false)
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    /// True once SIGINT/SIGTERM arrived.
+    public var isInterrupted: Bool { interrupted.load(ordering: .acquiring) }
+
+    /// Installs SIGINT/SIGTERM handling for commands that create tags: mark the interrupt (so
+    /// the main flow, failing because its children died, does not exit first), stop every
+    /// child, run the undo actions, delete registered partial files, exit 130/143. Use it
+    /// instead of `Interrupts.install()`.
+    public static func install() {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                shared.interrupted.store(true, ordering: .releasing)
+                ChildProcesses.shared.terminateAll()
+                shared.runAll()
+                CleanupRegistry.shared.removeAll()
+                exit(128 + signalNumber)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Called by the main flow before it exits: after an interrupt, the handler owns the exit.
+    public func parkIfInterrupted() {
+        while isInterrupted { sleep(1) }
+    }
+
     /// Registers an action; keep the id to remove it once the risk has passed.
     @discardableResult
     public func add(_ action: @escaping @Sendable () -> Void) -> Int {

@@ -29,7 +29,10 @@ public struct PushStage: ReleaseStage {
         let directory = git.directory
         let tag = run.tag
         let guardID = InterruptActions.shared.add {
-            _ = InterruptActions.git(["push", remote, ":refs/tags/\(tag)"], in: directory)
+            // Only when the push got through: deleting needs no hook's blessing to be checked.
+            if InterruptActions.git(["ls-remote", "--exit-code", "--tags", remote, "refs/tags/\(tag)"], in: directory) {
+                _ = InterruptActions.git(["push", remote, ":refs/tags/\(tag)"], in: directory)
+            }
         }
         run.interruptGuards.append(guardID)
         let result = try git.pushTag(run.tag, remote: remote)

@@ -45,7 +45,8 @@ public final class ReleaseProgress: Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
                     guard !Task.isCancelled, let self else { return }
-                    let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18 + Double((ContinuousClock.now - start).components.seconds)
+                    let elapsed = (ContinuousClock.now - start).components
+                    let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
                     if let label = self.status.withLock({ $0 }) { self.redraw(label, elapsed: seconds) }
                 }
             }
@@ -81,13 +82,13 @@ public final class ReleaseProgress: Sendable {
         }
         switch style {
         case .plain:
-            console.info("    \(record.name): \(mark) (\(time))\(detail)")
+            console.info(record.status == .skipped ? "--  \(record.name): \(mark)\(detail)" : "    \(record.name): \(mark) (\(time))\(detail)")
         case .githubActions:
             console.info("    \(record.name): \(mark) (\(time))\(detail)")
             console.stderr("::endgroup::\n")
         case .live:
             clearLine()
-            console.info("  \(record.status == .ok ? "✓" : record.status == .failed ? "✗" : "–") \(record.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(mark) \(time)\(detail)")
+            console.info("  \(record.status == .ok ? "✓" : record.status == .failed ? "✗" : "–") \(record.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(mark) \(time)\(detail)")
         }
     }
 
@@ -100,15 +101,17 @@ public final class ReleaseProgress: Sendable {
 
     /// The stage list with status and timings, after everything ran.
     public func summary(_ records: [StageRecord], total: Double) {
+        // When only the preflight ran, its problems say everything.
+        guard records.contains(where: { $0.name != "preflight" && $0.status != .notRun }) else { return }
         guard style != .live else {
             console.info("  total \(Self.format(total))")
             return
         }
         console.info("stages:")
         for record in records {
-            console.info("  \(record.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(record.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(Self.format(record.seconds))")
+            console.info("  \(record.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(record.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(Self.format(record.seconds))")
         }
-        console.info("  total      \(Self.format(total))")
+        console.info("  total                 \(Self.format(total))")
     }
 
     static func format(_ seconds: Double) -> String {

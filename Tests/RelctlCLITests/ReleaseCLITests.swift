@@ -1,0 +1,240 @@
+import Foundation
+import RelctlCore
+import RelctlTestSupport
+import Testing
+
+/// The parts of `relctl release --json` these tests read.
+struct PlanDocument: Decodable {
+    struct Artifact: Decodable { var name: String; var size: Int; var sha256: String; var target: String }
+    struct Stage: Decodable { var name: String; var status: String }
+    var ok: Bool
+    var dryRun: Bool
+    var tag: String
+    var artifacts: [Artifact]
+    var notes: String?
+    var tagMessage: String?
+    var problems: [String]
+    var stages: [Stage]
+    var scratch: String?
+    var tagCreated: Bool
+    var tagPushed: Bool
+}
+
+@Suite("relctl release", .serialized)
+struct ReleaseCLITests {
+    @Test func dryRunRunsEverythingAndLeavesNoTrace() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let before = try fixture.statusIncludingIgnored()
+        let result = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        let plan = try JSONDecoder().decode(PlanDocument.self, from: Data(result.stdout.utf8))
+        #expect(plan.ok && plan.dryRun)
+        #expect(plan.artifacts.map(\.name) == [
+            "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz",
+        ])
+        #expect(plan.artifacts.allSatisfy { $0.sha256.count == 64 && $0.size > 0 })
+        #expect(plan.notes?.contains("say hello") == true)
+        #expect(plan.tagMessage?.contains(plan.artifacts[0].sha256) == true)
+        #expect(plan.stages.first { $0.name == "tag" }?.status == "ok")
+        #expect(plan.stages.first { $0.name == "push" }?.status == "ok", "push --dry-run to the real remote")
+        #expect(!plan.tagCreated && !plan.tagPushed)
+        #expect(plan.scratch == nil)
+        // No trace: same status (ignored files included), no dist/, no tag anywhere, no lock.
+        #expect(try fixture.statusIncludingIgnored() == before)
+        #expect(!fixture.repository.directory.exists("dist"))
+        #expect(!fixture.repository.directory.exists("out"))
+        #expect(try fixture.localTags().isEmpty)
+        #expect(try fixture.remoteTags().isEmpty)
+        #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
+    }
+
+    @Test func dryRunPrintsAReadablePlanAndKeepsScratchOnRequest() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let human = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
+        #expect(human.status == 0, "\(human)")
+        #expect(human.stderr.contains("would create annotated tag v1.0.0"))
+        #expect(human.stderr.contains("demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"))
+        #expect(human.stderr.contains("The real run would succeed"))
+        #expect(human.stdout.isEmpty)
+
+        let kept = try relctl(["release", "v1.0.0", "--dry-run", "--keep", "--json"], in: fixture.url)
+        let plan = try JSONDecoder().decode(PlanDocument.self, from: Data(kept.stdout.utf8))
+        let scratch = try #require(plan.scratch)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let sums = try sh("cd */dist && sha256sum -c SHA256SUMS", in: URL(fileURLWithPath: scratch))
+        #expect(sums.status == 0, "\(sums)")
+    }
+
+    @Test func realRunTagsPushesAndWritesACompleteDist() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let result = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(try fixture.repository.git("cat-file", "-t", "v1.0.0") == "tag")
+        #expect(try fixture.remoteGit("cat-file", "-t", "v1.0.0").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "tag")
+        #expect(try fixture.repository.git("rev-parse", "v1.0.0^{commit}") == fixture.repository.git("rev-parse", "HEAD"))
+        let message = try fixture.repository.git("tag", "-l", "--format=%(contents)", "v1.0.0")
+        #expect(message.contains("demo v1.0.0") && message.contains("demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"))
+
+        let dist = fixture.url.appendingPathComponent("dist")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dist.path).sorted()
+        #expect(names == [
+            "RELEASE_NOTES.md", "SHA256SUMS",
+            "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz.sha256",
+            "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256",
+            "manifest.json",
+        ])
+        #expect(try sh("sha256sum -c SHA256SUMS", in: dist).status == 0)
+        #expect(try sh("sha256sum -c demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256", in: dist).status == 0)
+        let manifest = try #require(try ReleaseManifest.read(in: dist))
+        #expect(manifest.tag == "v1.0.0" && manifest.artifacts.count == 2)
+        #expect(try fixture.repository.directory.read("dist/RELEASE_NOTES.md").contains("say it louder"))
+        #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
+
+        // A second run refuses: the tag exists (locally and remotely) and dist/ holds it.
+        let again = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("tag v1.0.0 already exists locally"))
+        #expect(again.stderr.contains("already exists on `origin`"))
+        #expect(again.stderr.contains("already holds files of v1.0.0"))
+    }
+
+    @Test func aTagOnlyOnTheRemoteIsCaughtInPreflight() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        try fixture.repository.git("tag", "v1.0.0")
+        try fixture.repository.git("push", "-q", "origin", "v1.0.0")
+        try fixture.repository.git("tag", "-d", "v1.0.0")
+        for arguments in [["release", "v1.0.0"], ["release", "v1.0.0", "--dry-run"]] {
+            let result = try relctl(arguments, in: fixture.url)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("tag v1.0.0 already exists on `origin`"))
+            #expect(!result.stderr.contains("already exists locally"))
+        }
+        #expect(!fixture.repository.directory.exists("dist"))
+        #expect(try fixture.localTags().isEmpty)
+    }
+
+    @Test func dirtyTreeAndWrongBranchAreBothReported() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        try fixture.repository.git("checkout", "-q", "-b", "feature")
+        try fixture.repository.directory.write("README.md", "changed\n")
+        try fixture.repository.directory.write("notes.txt", "untracked\n")
+        let result = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(result.status == 1, "\(result)")
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("relctl: error:") }
+        #expect(errors.count == 2, "\(result)")
+        #expect(result.stderr.contains("uncommitted changes (M README.md, ?? notes.txt)"))
+        #expect(result.stderr.contains("on branch `feature`"))
+        #expect(!fixture.repository.directory.exists("dist"))
+        #expect(!fixture.repository.directory.exists("out"), "nothing is built before preflight passes")
+    }
+
+    @Test func aRejectedPushLeavesNoLocalTag() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        try fixture.installRemoteHook("echo 'tags are frozen here' >&2; exit 1")
+        let result = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("rejected the push of tag v1.0.0"))
+        #expect(result.stderr.contains("the local tag v1.0.0 was deleted"))
+        #expect(result.stderr.contains("tags are frozen here"))
+        #expect(try fixture.localTags().isEmpty)
+        #expect(try fixture.remoteTags().isEmpty)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+        #expect(left.isEmpty, "nothing is published when the push fails: \(left)")
+    }
+
+    @Test func aHeldLockStopsASecondReleaseAndAStaleOneIsTakenOver() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let host = ProcessInfo.processInfo.hostName
+        let lock = ".git/relctl-release.lock"
+        try fixture.repository.directory.write(lock, #"{"pid":\#(getpid()),"host":"\#(host)","tag":"v0.9.0","started":"2026-01-01T00:00:00Z"}"#)
+        let held = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(held.status == 1, "\(held)")
+        #expect(held.stderr.contains("another release is running: relctl release v0.9.0 (pid \(getpid()) on \(host)"))
+        #expect(try fixture.localTags().isEmpty)
+
+        // A finished process's pid on this host: the lock is stale.
+        let gone = try sh("sh -c 'echo $$'").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try fixture.repository.directory.write(lock, #"{"pid":\#(gone),"host":"\#(host)","tag":"v0.9.0","started":"2026-01-01T00:00:00Z"}"#)
+        let stale = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(stale.status == 0, "\(stale)")
+        #expect(stale.stderr.contains("took over a stale release lock"))
+        #expect(try fixture.localTags() == ["v1.0.0"])
+        #expect(!fixture.repository.directory.exists(lock))
+    }
+
+    @Test func aFailingBuildOrBeforeHookLeavesNoTagAndNoFiles() throws {
+        let hook = try ReleaseFixture(release: #"before = ["echo preparing $RELCTL_VERSION", "exit 4"]"#)
+        defer { hook.remove() }
+        let hooked = try relctl(["release", "v1.0.0"], in: hook.url)
+        #expect(hooked.status == 1, "\(hooked)")
+        #expect(hooked.stderr.contains("stage `before-hooks` failed"))
+        #expect(hooked.stderr.contains("exit 4"))
+        #expect(try hook.localTags().isEmpty)
+
+        let broken = try ReleaseFixture(buildCommand: "echo 'cc: fatal error' >&2; exit 3")
+        defer { broken.remove() }
+        let built = try relctl(["release", "v1.0.0", "--push"], in: broken.url)
+        #expect(built.status == 1, "\(built)")
+        #expect(built.stderr.contains("stage `build` failed"))
+        #expect(built.stderr.contains("cc: fatal error"))
+        #expect(try broken.localTags().isEmpty)
+        #expect(try broken.remoteTags().isEmpty)
+        #expect(!broken.repository.directory.exists("dist"))
+    }
+
+    @Test func badInputAndManifestMismatch() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let syntax = try relctl(["release", "1.0"], in: fixture.url)
+        #expect(syntax.status == 2, "\(syntax)")
+        let mismatch = try relctl(["release", "v1.1.0", "--dry-run"], in: fixture.url)
+        #expect(mismatch.status == 1, "\(mismatch)")
+        #expect(mismatch.stderr.contains("VERSION: holds version 1.0.0, but tag v1.1.0 says 1.1.0"))
+        #expect(mismatch.stderr.contains("The real run would FAIL"))
+    }
+
+    @Test func githubActionsGetsGroupsAndErrorAnnotations() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        try fixture.repository.directory.write("README.md", "changed\n")
+        let result = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url, environment: ["GITHUB_ACTIONS": "true"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("::group::relctl: build"))
+        #expect(result.stderr.contains("::endgroup::"))
+        #expect(result.stderr.contains("::error title=relctl release::"))
+    }
+
+    @Test func ctrlCDuringThePushLeavesNoTag() async throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        // The remote stalls the push, so the interrupt lands while the new tag exists locally.
+        try fixture.installRemoteHook("sleep 20; exit 1")
+        let process = Process()
+        process.executableURL = relctlBinary
+        process.arguments = ["release", "v1.0.0", "--push"]
+        process.currentDirectoryURL = fixture.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var sawTag = false
+        for _ in 0..<200 where !sawTag {
+            try await Task.sleep(for: .milliseconds(50))
+            sawTag = (try? fixture.localTags())?.contains("v1.0.0") == true
+        }
+        #expect(sawTag, "the release reached the push")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(try fixture.localTags().isEmpty)
+        #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+        #expect(left.isEmpty, "\(left)")
+    }
+}
