@@ -1,0 +1,127 @@
+import Foundation
+import RelctlCore
+import RelctlTestSupport
+import Testing
+
+@Suite("relctl train", .serialized)
+struct TrainCLITests {
+    static let build = ReleaseFixture.standInBuild
+
+    @Test func planPrintsWavesInDependencyOrder() throws {
+        let train = try TrainFixture([
+            ("server", ["sdk-python", "sdk-core"], Self.build), ("sdk-python", ["sdk-core"], Self.build),
+            ("sdk-ts", ["sdk-core"], Self.build), ("sdk-core", [], Self.build),
+        ])
+        defer { train.remove() }
+        let human = try relctl(["train", "plan", "v1.0.0", "--workspace", train.file], in: train.workspace.url)
+        #expect(human.status == 0, "\(human)")
+        #expect(human.stdout.contains("wave 1: sdk-core"))
+        #expect(human.stdout.contains("wave 2: sdk-python"))
+        #expect(human.stdout.contains("sdk-ts"))
+        #expect(human.stdout.contains("wave 3: server"))
+
+        let json = try relctl(["train", "plan", "v1.0.0", "--workspace", "relctl-workspace.toml", "--json"], in: train.workspace.url)
+        struct Plan: Decodable { struct Repo: Decodable { var name: String }; var waves: [[Repo]] }
+        let plan = try JSONDecoder().decode(Plan.self, from: Data(json.stdout.utf8))
+        #expect(plan.waves.map { $0.map(\.name) } == [["sdk-core"], ["sdk-python", "sdk-ts"], ["server"]])
+    }
+
+    @Test func aCycleOrAnUnknownNameIsBadInput() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for name in ["a", "b", "c"] { try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(name), withIntermediateDirectories: true) }
+        try directory.write("cycle.toml", """
+        [[repo]]
+        name = "a"
+        path = "a"
+        after = ["c"]
+        [[repo]]
+        name = "b"
+        path = "b"
+        after = ["a"]
+        [[repo]]
+        name = "c"
+        path = "c"
+        after = ["b"]
+        """)
+        let cycle = try relctl(["train", "plan", "v1.0.0", "--workspace", "cycle.toml"], in: directory.url)
+        #expect(cycle.status == 2, "\(cycle)")
+        #expect(cycle.stderr.contains("cycle: a → c → b → a"))
+
+        try directory.write("unknown.toml", """
+        [[repo]]
+        name = "core"
+        path = "a"
+        [[repo]]
+        name = "py"
+        path = "b"
+        after = ["kore"]
+        """)
+        let unknown = try relctl(["train", "run", "v1.0.0", "--workspace", "unknown.toml"], in: directory.url)
+        #expect(unknown.status == 2, "\(unknown)")
+        #expect(unknown.stderr.contains("unknown.toml:7: [[repo]] `py`: `after` names unknown repository `kore`; did you mean `core`?"))
+    }
+
+    @Test func runReleasesEveryRepositoryInOrder() throws {
+        let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)])
+        defer { train.remove() }
+        let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file, "--json"], in: train.workspace.url)
+        #expect(result.status == 0, "\(result)")
+        for fixture in train.repositories.values {
+            #expect(try fixture.remoteTags() == ["v1.0.0"])
+            #expect(try fixture.repository.git("cat-file", "-t", "v1.0.0") == "tag")
+            #expect(try sh("sha256sum -c SHA256SUMS", in: fixture.url.appendingPathComponent("dist")).status == 0)
+        }
+        let core = try #require(result.stderr.range(of: "releasing core"))
+        let app = try #require(result.stderr.range(of: "releasing app"))
+        #expect(core.lowerBound < app.lowerBound)
+    }
+
+    @Test func aLaterFailureRollsBackEveryPushedTag() throws {
+        let train = try TrainFixture([
+            ("core", [], Self.build), ("sdk", ["core"], Self.build), ("server", ["sdk"], "echo 'linker exploded' >&2; exit 7"),
+        ])
+        defer { train.remove() }
+        let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file, "--json"], in: train.workspace.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("train v1.0.0 stopped at server"))
+        #expect(result.stderr.contains("linker exploded"))
+        #expect(result.stderr.contains("rolled back: sdk: deleted v1.0.0 on origin"))
+        #expect(result.stderr.contains("rolled back: core: deleted local tag v1.0.0"))
+        let sdkLine = try #require(result.stderr.range(of: "rolled back: sdk"))
+        let coreLine = try #require(result.stderr.range(of: "rolled back: core"))
+        #expect(sdkLine.lowerBound < coreLine.lowerBound, "reverse order")
+        for fixture in train.repositories.values {
+            #expect(try fixture.remoteTags().isEmpty, "\(fixture.name)")
+            #expect(try fixture.localTags().isEmpty, "\(fixture.name)")
+        }
+        struct Report: Decodable { var ok: Bool; var rolledBack: [String]; var notRolledBack: [String] }
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        #expect(!report.ok && report.rolledBack.count == 4 && report.notRolledBack.isEmpty)
+    }
+
+    @Test func preflightRunsEverywhereBeforeAnythingIsTagged() throws {
+        let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)])
+        defer { train.remove() }
+        let app = try #require(train.repositories["app"])
+        try app.repository.directory.write("README.md", "uncommitted\n")
+        let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("preflight failed; nothing was tagged"))
+        #expect(result.stderr.contains("app: "))
+        #expect(try train.repositories["core"]!.remoteTags().isEmpty)
+        #expect(try train.repositories["core"]!.localTags().isEmpty)
+    }
+
+    @Test func dryRunTouchesNoRepository() throws {
+        let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)])
+        defer { train.remove() }
+        let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file, "--dry-run"], in: train.workspace.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("the dry run passed in all 2 repositories"))
+        for fixture in train.repositories.values {
+            #expect(try fixture.remoteTags().isEmpty && fixture.localTags().isEmpty)
+            #expect(!fixture.repository.directory.exists("dist"))
+        }
+    }
+}
