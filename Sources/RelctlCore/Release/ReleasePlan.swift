@@ -65,7 +65,7 @@ public struct ReleasePlan: Sendable, Encodable {
         if ok {
             lines.append(paint(dryRun ? "The real run would succeed: relctl release \(tag)\(push ? " --push" : "")" : "Released \(project) \(tag).", "32"))
         } else {
-            lines.append(paint(dryRun ? "The real run would FAIL (\(problems.count) problem\(problems.count == 1 ? "" : "s") above)." : "Release failed.", "31"))
+            lines.append(paint(dryRun ? "The real run would FAIL (\(problems.count) problem\(problems.count == 1 ? "" : "s"), listed below)." : "Release failed.", "31"))
         }
         return lines.joined(separator: "\n") + "\n"
     }

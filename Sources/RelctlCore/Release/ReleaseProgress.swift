@@ -99,19 +99,13 @@ public final class ReleaseProgress: Sendable {
         }
     }
 
-    /// The stage list with status and timings, after everything ran.
+    /// The end of the stage list: what never ran (after a failure) and the total time.
     public func summary(_ records: [StageRecord], total: Double) {
         // When only the preflight ran, its problems say everything.
         guard records.contains(where: { $0.name != "preflight" && $0.status != .notRun }) else { return }
-        guard style != .live else {
-            console.info("  total \(Self.format(total))")
-            return
-        }
-        console.info("stages:")
-        for record in records {
-            console.info("  \(record.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(record.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(Self.format(record.seconds))")
-        }
-        console.info("  total                 \(Self.format(total))")
+        let notRun = records.filter { $0.status == .notRun }.map(\.name)
+        if !notRun.isEmpty { console.info("    not run: \(notRun.joined(separator: ", "))") }
+        console.info("    total \(Self.format(total))")
     }
 
     static func format(_ seconds: Double) -> String {

@@ -96,7 +96,6 @@ public struct TrainRunner: Sendable {
             rollBack(tag, attempted.reversed(), into: &report)
             var lines = [Diagnostic("train \(tag) stopped at \(repository.name) (wave \(wave))")]
             lines += result.problems.map { Diagnostic("\(repository.name): \(Self.strip($0))") }
-            lines += report.rolledBack.map { Diagnostic("rolled back: \($0)") }
             lines += report.notRolledBack.map { Diagnostic("NOT rolled back: \($0)") }
             throw TrainFailure(report: report, error: TrainError(diagnostics: lines))
         }

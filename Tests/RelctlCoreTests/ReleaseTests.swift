@@ -1,0 +1,133 @@
+import Foundation
+import RelctlCore
+import RelctlTestSupport
+import Testing
+
+@Suite("Workspace")
+struct WorkspaceTests {
+    func parse(_ text: String) throws -> Workspace {
+        try Workspace.parse(try TOMLDocument(text: text, path: "relctl-workspace.toml"), base: URL(fileURLWithPath: "/w"))
+    }
+
+    @Test func wavesKeepFileOrderWithinAWave() throws {
+        let workspace = try parse("""
+        [[repo]]
+        name = "server"
+        path = "server"
+        after = ["py", "core"]
+        [[repo]]
+        name = "py"
+        path = "sdk/py"
+        after = ["core"]
+        [[repo]]
+        name = "core"
+        path = "core"
+        [[repo]]
+        name = "ts"
+        path = "/abs/ts"
+        after = ["core"]
+        """)
+        #expect(workspace.waves().map { $0.map(\.name) } == [["core"], ["py", "ts"], ["server"]])
+        #expect(workspace.repositories[1].directory.path == "/w/sdk/py")
+        #expect(workspace.repositories[3].directory.path == "/abs/ts")
+    }
+
+    @Test func problemsAreBadInputNamingTheRepository() throws {
+        let cycle = #expect(throws: SimpleError.self) {
+            try parse("[[repo]]\nname = \"a\"\npath = \"a\"\nafter = [\"b\"]\n[[repo]]\nname = \"b\"\npath = \"b\"\nafter = [\"a\"]\n")
+        }
+        #expect(cycle?.exitCode == .badInput)
+        #expect(cycle?.message.contains("a → b → a") == true)
+
+        let several = #expect(throws: ProblemList.self) {
+            try parse("[[repo]]\nname = \"a\"\npath = \"a\"\nnmae = 1\n[[repo]]\nname = \"a\"\npath = \"b\"\n[[repo]]\nname = \"c\"\n")
+        }
+        #expect(several?.exitCode == .badInput)
+        let text = several?.message ?? ""
+        #expect(text.contains("unknown key `nmae`"))
+        #expect(text.contains("`a` is used twice"))
+        #expect(text.contains("`c` needs `path`"))
+        #expect(throws: ProblemList.self) { try parse("") }
+    }
+}
+
+@Suite("ReleaseLock")
+struct ReleaseLockTests {
+    @Test func aSecondHolderIsRefusedAndAStaleLockIsTakenOver() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("relctl-release.lock")
+            let first = try ReleaseLock.acquire(at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { _ in Issue.record("not stale") })
+            let refused = #expect(throws: ReleaseError.self) {
+                _ = try ReleaseLock.acquire(at: url, tag: "v1.0.1", clock: SystemClock(), onStale: { _ in })
+            }
+            #expect(refused?.message.contains("relctl release v1.0.0 (pid \(getpid())") == true)
+            first.release()
+            #expect(!FileManager.default.fileExists(atPath: url.path))
+
+            let dead = ReleaseLock.Holder(pid: Int32.max - 1, host: ProcessInfo.processInfo.hostName, tag: "v0.1.0", started: "then")
+            try JSONOutput.encode(dead).write(to: url, atomically: true, encoding: .utf8)
+            var takenFrom: ReleaseLock.Holder?
+            let second = try ReleaseLock.acquire(at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { takenFrom = $0 })
+            #expect(takenFrom == dead)
+            #expect(ReleaseLock.currentHolder(at: url)?.pid == getpid())
+            second.release()
+
+            // Another host's lock is never judged stale from here.
+            let remote = ReleaseLock.Holder(pid: Int32.max - 1, host: "build-box-7", tag: "v0.1.0", started: "then")
+            try JSONOutput.encode(remote).write(to: url, atomically: true, encoding: .utf8)
+            #expect(throws: ReleaseError.self) { _ = try ReleaseLock.acquire(at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { _ in }) }
+        }
+    }
+}
+
+/// A stage that always fails, to exercise the pipeline's undo.
+struct ExplodingStage: ReleaseStage {
+    var name: String { "explode" }
+    func perform(_ run: ReleaseRun) async throws -> String? { throw SimpleError(.failure, "boom") }
+}
+
+@Suite("ReleasePipeline")
+struct ReleasePipelineTests {
+    func config(_ repository: GitRepository, release: String = "") throws -> RelctlConfig {
+        try repository.commit("feat: x", files: ["relctl.toml": "[project]\nname = \"x\"\n[release]\n\(release)\n", "VERSION": "1.0.0\n"])
+        return try ConfigLoader.load(path: nil, context: Context(workingDirectory: repository.url))
+    }
+
+    @Test func preflightCollectsEveryProblem() throws {
+        let repository = try GitRepository()
+        defer { repository.directory.remove() }
+        let config = try config(repository, release: "branches = [\"release/*\"]")
+        try repository.git("tag", "v1.0.0")
+        try repository.directory.write("dirty.txt", "x")
+        var options = ReleaseOptions(tag: "v1.0.0")
+        options.push = true
+        let report = ReleasePreflight.check(options, config: config, context: Context(workingDirectory: repository.url))
+        #expect(report.exitCode == .failure)
+        let text = report.problems.map(\.message).joined(separator: "\n")
+        #expect(report.problems.count == 4, "\(text)")
+        #expect(text.contains("?? dirty.txt"))
+        #expect(text.contains("`release/*`"))
+        #expect(text.contains("already exists locally"))
+        #expect(text.contains("--push needs the remote `origin`"))
+
+        var bad = ReleaseOptions(tag: "1.0.0")
+        bad.dryRun = true
+        try repository.directory.write("dirty.txt", "x")
+        #expect(ReleasePreflight.check(bad, config: config, context: Context(workingDirectory: repository.url)).exitCode == .badInput)
+    }
+
+    @Test func aFailedStageUndoesTheTagAndReportsIt() async throws {
+        let repository = try GitRepository()
+        defer { repository.directory.remove() }
+        let config = try config(repository)
+        let pipeline = ReleasePipeline(stages: [TagStage(), ExplodingStage(), PushStage()])
+        let outcome = try await pipeline.run(ReleaseOptions(tag: "v1.0.0"), config: config, context: Context(workingDirectory: repository.url))
+        let error = try #require(outcome.error)
+        #expect(error.exitCode == .failure)
+        #expect(error.message.contains("stage `explode` failed: boom"))
+        #expect(error.message.contains("deleted the local tag v1.0.0"))
+        #expect(try repository.git("tag", "--list").isEmpty)
+        #expect(outcome.plan.stages.map(\.status) == [.ok, .ok, .failed, .notRun])
+        #expect(!FileManager.default.fileExists(atPath: repository.url.appendingPathComponent("dist").path))
+    }
+}
