@@ -127,7 +127,7 @@ struct ReleasePipelineTests {
         #expect(error.message.contains("stage `explode` failed: boom"))
         #expect(error.message.contains("deleted the local tag v1.0.0"))
         #expect(try repository.git("tag", "--list").isEmpty)
-        #expect(outcome.plan.stages.map(\.status) == [.ok, .ok, .failed, .notRun])
+        #expect(outcome.plan.stages.map(\.status) == [.ok, .ok, .ok, .failed, .notRun])
         #expect(!FileManager.default.fileExists(atPath: repository.url.appendingPathComponent("dist").path))
     }
 }

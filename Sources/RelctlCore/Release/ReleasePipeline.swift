@@ -31,7 +31,7 @@ public struct ReleasePipeline: Sendable {
             project: config.project.name, tag: options.tag, dryRun: options.dryRun, ok: false,
             signed: config.release.sign, push: options.push, remote: config.release.remote
         )
-        let total = stages.count + 1
+        let total = stages.count + 2
         func finish(_ error: (any RelctlError)?) -> ReleaseOutcome {
             plan.ok = error == nil
             plan.problems = error?.diagnostics.map(\.description) ?? []
@@ -76,7 +76,10 @@ public struct ReleasePipeline: Sendable {
             return finish(preflightError)
         }
 
-        // Where the stages work: the project itself, or a scratch clone.
+        // Where the stages work: the project itself (locked), or a scratch clone.
+        let workspaceName = options.dryRun ? "scratch" : "lock"
+        progress.begin(workspaceName, index: 2, of: total)
+        let workspaceStart = context.clock.now()
         let workspace: ReleaseWorkspace
         do {
             workspace = try options.dryRun
@@ -85,9 +88,19 @@ public struct ReleasePipeline: Sendable {
                     context.console.warning("took over a stale release lock left by \(holder.summary): that process is gone")
                 })
         } catch let error as RelctlError {
+            let record = StageRecord(name: workspaceName, status: .failed, seconds: context.clock.seconds(since: workspaceStart))
+            plan.stages.append(record)
+            progress.end(record)
+            plan.stages += stages.map { StageRecord(name: $0.name, status: .notRun) }
             return finish(error)
         }
         defer { workspace.close(keep: options.keep) }
+        let workspaceRecord = StageRecord(
+            name: workspaceName, status: .ok, seconds: context.clock.seconds(since: workspaceStart),
+            detail: options.dryRun ? "clone of \(commit.prefix(12)) in \(workspace.scratch?.path ?? "")" : "holding \(ReleaseLock.fileName)"
+        )
+        plan.stages.append(workspaceRecord)
+        progress.end(workspaceRecord)
         if options.dryRun, options.keep { plan.scratch = workspace.scratch?.path }
 
         let run = ReleaseRun(
@@ -114,7 +127,7 @@ public struct ReleasePipeline: Sendable {
                 progress.end(record)
                 continue
             }
-            progress.begin(stage.name, index: index + 2, of: total)
+            progress.begin(stage.name, index: index + 3, of: total)
             let stageStart = context.clock.now()
             do {
                 let detail = try await stage.perform(run)
