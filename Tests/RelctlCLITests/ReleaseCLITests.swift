@@ -238,3 +238,34 @@ struct ReleaseCLITests {
         #expect(left.isEmpty, "\(left)")
     }
 }
+
+@Suite("relctl release signing", .serialized)
+struct ReleaseSigningTests {
+    @Test func signTrueMakesASignedTagInDryRunAndRealRun() throws {
+        let fixture = try ReleaseFixture(release: "sign = true")
+        defer { fixture.remove() }
+        let key = fixture.repository.directory.url.deletingLastPathComponent().appendingPathComponent("relctl-test-key-\(UUID().uuidString.prefix(6))")
+        defer { try? FileManager.default.removeItem(at: key); try? FileManager.default.removeItem(atPath: key.path + ".pub") }
+        #expect(try run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key.path]).status == 0)
+        try fixture.repository.git("config", "gpg.format", "ssh")
+        try fixture.repository.git("config", "user.signingkey", key.path)
+
+        let dry = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.stderr.contains("would create signed annotated tag v1.0.0"))
+        #expect(try fixture.localTags().isEmpty)
+
+        let real = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(real.status == 0, "\(real)")
+        #expect(try fixture.repository.git("cat-file", "-p", "v1.0.0").contains("-----BEGIN SSH SIGNATURE-----"))
+
+        // A gpg key that does not exist: the dry run predicts the real run's failure.
+        let broken = try ReleaseFixture(release: "sign = true")
+        defer { broken.remove() }
+        try broken.repository.git("config", "user.signingkey", "DEADBEEF00000000")
+        let failing = try relctl(["release", "v1.0.0", "--dry-run"], in: broken.url)
+        #expect(failing.status == 1, "\(failing)")
+        #expect(failing.stderr.contains("stage `tag` failed"))
+        #expect(failing.stderr.contains("signing is on"))
+    }
+}
