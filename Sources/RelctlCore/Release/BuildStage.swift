@@ -36,7 +36,7 @@ public struct BuildStage: ReleaseStage {
                 for (key, value) in config.build.environment { environment[key] = value }
                 environment["RELCTL_TARGET"] = target.triple
                 let line = command.render(values)
-                let tail = OutputTail()
+                let tail = StageOutput()
                 let progress = run.progress
                 let status = try run.context.processes.stream(.shell(line, directory: config.root, environment: environment)) { _, text in
                     tail.append(text)

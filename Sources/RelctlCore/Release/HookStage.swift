@@ -26,7 +26,7 @@ public struct HookStage: ReleaseStage {
         for line in commands(run) {
             run.progress.note("$ \(line)")
             let progress = run.progress
-            let collected = OutputTail()
+            let collected = StageOutput()
             let status = try run.context.processes.stream(.shell(line, directory: run.config.root, environment: environment)) { _, text in
                 collected.append(text)
                 progress.note(text)
@@ -36,25 +36,5 @@ public struct HookStage: ReleaseStage {
             }
         }
         return "\(commands(run).count) command(s)"
-    }
-}
-
-/// The last lines of a child's output, kept for the error message.
-final class OutputTail: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    private let limit: Int
-
-    init(limit: Int = 40) { self.limit = limit }
-
-    func append(_ line: String) {
-        lock.lock(); defer { lock.unlock() }
-        lines.append(line)
-        if lines.count > limit { lines.removeFirst(lines.count - limit) }
-    }
-
-    var text: String {
-        lock.lock(); defer { lock.unlock() }
-        return lines.joined(separator: "\n")
     }
 }

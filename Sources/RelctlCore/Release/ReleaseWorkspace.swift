@@ -30,6 +30,10 @@ public final class ReleaseWorkspace {
         let lock = try ReleaseLock.acquire(at: try ReleaseLock.url(for: git), tag: tag, clock: context.clock, onStale: onStale)
         let dist = config.root.appendingPathComponent("dist")
         let staging = dist.appendingPathComponent(".relctl-staging-\(tag)-\(getpid())")
+        // Holding the lock, any other staging folder is a leftover of a killed release.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? [] where name.hasPrefix(".relctl-staging-") {
+            try? FileManager.default.removeItem(at: dist.appendingPathComponent(name))
+        }
         CleanupRegistry.shared.register(staging)
         do {
             try? FileManager.default.removeItem(at: staging)

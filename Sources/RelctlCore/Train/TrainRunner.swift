@@ -137,8 +137,8 @@ public struct TrainRunner: Sendable {
     /// with the repository's name.
     func release(_ tag: String, in repository: Workspace.Repository, extra: [String], echo: Bool) throws -> ChildResult {
         let start = context.clock.now()
-        let stdout = OutputTail(limit: 100_000)
-        let stderr = OutputTail(limit: 60)
+        let stdout = StageOutput(limit: 100_000)
+        let stderr = StageOutput(limit: 60)
         let console = context.console
         let name = repository.name
         var environment = context.environment
@@ -149,7 +149,8 @@ public struct TrainRunner: Sendable {
             case .stdout: stdout.append(line)
             case .stderr:
                 stderr.append(line)
-                if echo { console.info("    [\(name)] \(line)") }
+                // Workflow commands (`::group::`, `::error::`) only work at the start of a line.
+                if echo { console.info(line.hasPrefix("::") ? line : "    [\(name)] \(line)") }
             }
         }
         let plan = try? JSONDecoder().decode(ChildPlan.self, from: Data(stdout.text.utf8))
