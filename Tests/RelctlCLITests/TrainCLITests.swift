@@ -125,3 +125,29 @@ struct TrainCLITests {
         }
     }
 }
+
+@Suite("relctl train after-hooks", .serialized)
+struct TrainAfterHookTests {
+    @Test func aFailingAfterHookKeepsTheReleaseButTheTrainStillRollsBack() throws {
+        let single = try ReleaseFixture(release: #"after = ["echo announcing $RELCTL_TAG", "exit 5"]"#)
+        defer { single.remove() }
+        let result = try relctl(["release", "v1.0.0", "--push"], in: single.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("stage `after-hooks` failed"))
+        #expect(result.stderr.contains("v1.0.0 is released (tag pushed and dist/ complete)"))
+        #expect(try single.localTags() == ["v1.0.0"])
+        #expect(try single.remoteTags() == ["v1.0.0"])
+
+        // In a train, that repository's pushed tag is rolled back with the others.
+        let build = ReleaseFixture.standInBuild
+        let train = try TrainFixture([("core", [], build), ("app", ["core"], build)], release: ["app": #"after = ["exit 5"]"#])
+        defer { train.remove() }
+        let trained = try relctl(["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url)
+        #expect(trained.status == 1, "\(trained)")
+        #expect(trained.stderr.contains("rolled back: app: deleted v1.0.0 on origin"))
+        #expect(trained.stderr.contains("rolled back: core: deleted v1.0.0 on origin"))
+        for fixture in train.repositories.values {
+            #expect(try fixture.remoteTags().isEmpty && fixture.localTags().isEmpty, "\(fixture.name)")
+        }
+    }
+}

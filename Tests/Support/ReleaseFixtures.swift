@@ -86,13 +86,13 @@ public struct TrainFixture: Sendable {
     public let workspace: TemporaryDirectory
     public let repositories: [String: ReleaseFixture]
 
-    /// `repos` are (name, after, build command) in file order.
-    public init(_ repos: [(name: String, after: [String], build: String)]) throws {
+    /// `repos` are (name, after, build command) in file order; `release` adds `[release]` text per name.
+    public init(_ repos: [(name: String, after: [String], build: String)], release: [String: String] = [:]) throws {
         workspace = try TemporaryDirectory(prefix: "relctl-workspace")
         var fixtures: [String: ReleaseFixture] = [:]
         var text = ""
         for repo in repos {
-            let fixture = try ReleaseFixture(name: repo.name, buildCommand: repo.build)
+            let fixture = try ReleaseFixture(name: repo.name, buildCommand: repo.build, release: release[repo.name] ?? "")
             fixtures[repo.name] = fixture
             let after = repo.after.map { "\"\($0)\"" }.joined(separator: ", ")
             // Relative to the workspace file, as users write it; both live in the temp folder.

@@ -46,6 +46,17 @@ public struct PushStage: ReleaseStage {
         return "pushed \(run.tag) to \(remote)"
     }
 
+    public func undo(_ run: ReleaseRun) -> [String] {
+        guard run.tagPushed, !run.isDryRun else { return [] }
+        let remote = run.config.release.remote
+        let result = try? run.git.deleteRemoteTag(run.tag, remote: remote)
+        guard result?.succeeded == true else {
+            return ["could not delete \(run.tag) on \(remote): \(result.map(Self.tail) ?? "git did not run"); delete it with `git push \(remote) :refs/tags/\(run.tag)`"]
+        }
+        run.tagPushed = false
+        return ["deleted \(run.tag) on \(remote)"]
+    }
+
     static func tail(_ result: ProcessResult) -> String {
         (result.stderrText + result.stdoutText).split(separator: "\n").filter { !$0.isEmpty }.suffix(4).joined(separator: " | ")
     }

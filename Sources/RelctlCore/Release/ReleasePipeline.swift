@@ -148,6 +148,10 @@ public struct ReleasePipeline: Sendable {
                 let code = (error as? RelctlError)?.exitCode ?? .failure
                 if let rejected = error as? ReleaseError {
                     failure = rejected
+                } else if completed.contains(where: { $0 is PublishStage }) {
+                    // Tagged, pushed and in dist/: the release is out, so nothing is taken back.
+                    let done = "\(options.tag) is released (tag\(run.tagPushed ? " pushed" : " created") and dist/ complete); only what follows failed, so finish it by hand"
+                    failure = ReleaseError.stageFailed(stage: stage.name, cause: cause, cleanup: [done], exitCode: code)
                 } else {
                     let undone = options.dryRun ? [] : completed.reversed().flatMap { $0.undo(run) }
                     failure = ReleaseError.stageFailed(stage: stage.name, cause: cause, cleanup: undone, exitCode: code)
