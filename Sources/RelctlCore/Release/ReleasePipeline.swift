@@ -146,7 +146,8 @@ public struct ReleasePipeline: Sendable {
                 progress.end(record)
                 let cause = (error as? RelctlError)?.diagnostics ?? [Diagnostic("\(error)")]
                 let code = (error as? RelctlError)?.exitCode ?? .failure
-                if let rejected = error as? ReleaseError {
+                if let rejected = error as? ReleaseError, case .pushRejected = rejected {
+                    // The push stage has already deleted the local tag and says so itself.
                     failure = rejected
                 } else if completed.contains(where: { $0 is PublishStage }) {
                     // Tagged, pushed and in dist/: the release is out, so nothing is taken back.
