@@ -33,7 +33,7 @@ extension Git {
     /// newest first, read with a single `git log` call.
     public func commitLog(from: String?, to: String) throws -> [GitCommitRecord] {
         let range = from.map { "\($0)..\(to)" } ?? to
-        let result = try runUnchecked(["log", "-z", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat, range, "--"])
+        let result = try runUnchecked(["log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat, range, "--"])
         guard result.succeeded else {
             throw GitError.failed(CommandError(command: "git log \(range)", status: result.status, output: result.stderrText))
         }
