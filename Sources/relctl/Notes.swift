@@ -33,9 +33,21 @@ struct Notes: RelctlCommand {
             config: config, tag: tag, from: from, to: to, distDirectory: config.root.appendingPathComponent(dist)
         )
         let text = global.json ? try notes.json : notes.markdown
-        if let output {
-            try AtomicFile.write(text, to: context.resolve(output))
-            context.console.info("wrote \(output)")
+        if let output, output != "-" {
+            let url = context.resolve(output)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == false {
+                // A device or pipe (`/dev/stdout`): write through it, never rename over it.
+                guard let handle = FileHandle(forWritingAtPath: url.path) else {
+                    throw SimpleError(.badInput, file: output, "cannot write here; check the path and its permissions")
+                }
+                handle.write(Data(text.utf8))
+                try handle.close()
+            } else {
+                try AtomicFile.write(text, to: url)
+                context.console.info("wrote \(output)")
+            }
         } else {
             context.console.stdout(text)
         }

@@ -34,7 +34,7 @@ import RelctlTestSupport
         try repo.commit("feat(x): b")
         let minor = try VersionBump.compute(git: git, config: config(repo))
         #expect(minor.next == (try v("1.5.0")) && minor.level == .minor && minor.previousTag == "v1.4.2" && minor.commitCount == 2)
-        try repo.commit("fix: c\n\nBREAKING CHANGE: d")
+        try repo.commit("fix: c\n\nBREAKING CHANGE: d", files: ["c.txt": "c\n"])
         #expect(try VersionBump.compute(git: git, config: config(repo)).next == (try v("2.0.0")))
         // A reverted breaking change no longer counts.
         try repo.git("revert", "--no-edit", "HEAD")

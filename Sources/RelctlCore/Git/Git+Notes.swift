@@ -99,3 +99,13 @@ extension Git {
         try run(["tag", "--points-at", ref]).split(separator: "\n").map(String.init)
     }
 }
+
+extension Git {
+    /// The remote's URL as configured, before `url.<base>.insteadOf` rewriting (which
+    /// `git remote get-url` applies, and which can point at a local mirror); nil when absent.
+    public func configuredRemoteURL(_ remote: String) -> String? {
+        guard let result = try? runUnchecked(["config", "--get", "remote.\(remote).url"]), result.succeeded else { return nil }
+        let url = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        return url.isEmpty ? nil : url
+    }
+}

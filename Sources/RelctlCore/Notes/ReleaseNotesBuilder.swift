@@ -27,7 +27,7 @@ public struct ReleaseNotesBuilder: Sendable {
             targetCommit: range.targetCommit,
             sections: sections,
             contributors: Self.contributors(commits),
-            links: git.remoteURL(config.release.remote).flatMap(RepositoryLinks.init(remoteURL:)),
+            links: git.configuredRemoteURL(config.release.remote).flatMap(RepositoryLinks.init(remoteURL:)),
             manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) }
         )
         if let template = config.notes.template {
