@@ -166,6 +166,9 @@ import RelctlTestSupport
         #expect(second == "# Changes\n\nAll notable changes.\n\n## 1.0.0 - 2026-01-02\n\n- new\n\n## 0.9.0 - 2025-01-01\n\n- old\n")
         #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: second) == second)
         #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: "# Changes\n") == "# Changes\n\n## 1.0.0 - 2026-01-02\n\n- new\n")
+        let unreleased = Changelog.insert("## Unreleased - 2026-01-02\n\n- wip\n", into: existing)
+        #expect(unreleased.contains("## Unreleased - 2026-01-02\n\n- wip\n\n## 0.9.0"))
+        #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: unreleased) == second, "the release replaces Unreleased")
     }
 
     @Test func repositoryLinks() {

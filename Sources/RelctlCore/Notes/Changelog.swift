@@ -1,7 +1,8 @@
 import Foundation
 
 /// Keeps a `CHANGELOG.md`: a release's section goes below the title (before older releases),
-/// replacing an earlier section for the same release, so running twice changes nothing.
+/// replacing an earlier section for the same release (so running twice changes nothing) or the
+/// `Unreleased` section the release now ships.
 public enum Changelog {
     public static let defaultTitle = "# Changelog"
 
@@ -15,7 +16,10 @@ public enum Changelog {
         var lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         let headings = lines.indices.filter { lines[$0].hasPrefix("## ") }
-        if let key, let start = headings.first(where: { Self.key(ofHeading: lines[$0][...]) == key }) {
+        // A release replaces its own earlier section, or else the "Unreleased" section it now ships.
+        let existingKeys = headings.map { Self.key(ofHeading: lines[$0][...]) }
+        let replaceKey = existingKeys.contains(key) ? key : (key != nil && existingKeys.contains("unreleased") ? "unreleased" : nil)
+        if let replaceKey, let start = headings.first(where: { Self.key(ofHeading: lines[$0][...]) == replaceKey }) {
             let end = headings.first(where: { $0 > start }) ?? lines.count
             var replacement = sectionText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if replacement.last == "" { replacement.removeLast() }

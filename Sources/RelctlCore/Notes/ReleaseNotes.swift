@@ -1,33 +1,5 @@
 import Foundation
 
-/// One line of the notes: a commit, classified.
-public struct NotesEntry: Sendable, Equatable {
-    public var commit: String
-    /// The conventional type (`feat`, `fix`, …) or `other`.
-    public var type: String
-    public var scope: String?
-    /// The description as written (unescaped).
-    public var summary: String
-    public var breaking: Bool
-    /// The `BREAKING CHANGE:` footer text: what users must do.
-    public var migrationNote: String?
-    public var authorName: String
-    public var authorEmail: String
-
-    public var shortHash: String { String(commit.prefix(7)) }
-}
-
-/// A titled group of entries (`Breaking changes`, `Features`, …).
-public struct NotesSection: Sendable, Equatable {
-    public var title: String
-    public var entries: [NotesEntry]
-}
-
-public struct NotesContributor: Sendable, Equatable, Codable {
-    public var name: String
-    public var email: String
-}
-
 /// Release notes for one range of history, ready to render as Markdown, JSON or a user template.
 public struct ReleaseNotes: Sendable {
     public static let breakingTitle = "Breaking changes"
