@@ -41,6 +41,9 @@ struct Bump: RelctlCommand {
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let bump = try VersionBump.compute(git: Git(directory: config.root, context: context), config: config)
+        if bump.commitCount == 0, let previous = bump.previousTag {
+            context.console.warning("no commits since \(previous); the version printed is what a release now would get")
+        }
         var written: [String] = []
         if write {
             if config.versions.isEmpty {

@@ -59,3 +59,17 @@ import RelctlCore
         #expect(try repo.directory.read("package.json") == "{\n  \"name\": \"demo\",\n  \"version\": \"1.2.0\"\n}\n")
     }
 }
+
+@Suite struct NotesShallowCloneCLITests {
+    @Test func shallowCloneWarns() throws {
+        let fixture = try NotesFixture.make()
+        defer { fixture.repository.directory.remove() }
+        let clone = try TemporaryDirectory(prefix: "relctl-shallow")
+        defer { clone.remove() }
+        let result = try run("git", ["clone", "-q", "--depth", "1", "file://\(fixture.url.path)", clone.path + "/c"])
+        #expect(result.status == 0, "\(result)")
+        let notes = try relctl(["notes"], in: clone.url.appendingPathComponent("c"))
+        #expect(notes.status == 0, "\(notes)")
+        #expect(notes.stderr.contains("shallow clone"), "\(notes)")
+    }
+}

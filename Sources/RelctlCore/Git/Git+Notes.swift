@@ -109,3 +109,10 @@ extension Git {
         return url.isEmpty ? nil : url
     }
 }
+
+extension Git {
+    /// True in a shallow clone (CI checkouts default to depth 1), where history and tags are incomplete.
+    public func isShallow() -> Bool {
+        (try? runUnchecked(["rev-parse", "--is-shallow-repository"]))?.stdoutText.hasPrefix("true") ?? false
+    }
+}

@@ -17,6 +17,9 @@ public struct ReleaseNotesBuilder: Sendable {
         let range = try NotesRange.resolve(git: git, format: config.project.tagFormat, skipPrereleases: config.notes.skipPrereleases,
                                            tag: tag, from: from, to: to)
         let commits = try git.commitLog(from: range.previousCommit, to: range.targetCommit)
+        if range.previous == nil, git.isShallow() {
+            context.console.warning("\(config.root.path) is a shallow clone, so the previous release tag may be missing and the notes incomplete; fetch full history (`git fetch --unshallow --tags`, or `fetch-depth: 0` in actions/checkout)")
+        }
         let time = try commits.first(where: { $0.hash == range.targetCommit })?.time ?? git.committerTime(of: range.targetCommit)
         let sections = CommitClassifier(settings: config.notes).sections(for: commits)
         var notes = ReleaseNotes(
