@@ -9,6 +9,9 @@ public struct CommitClassifier: Sendable {
         self.settings = settings
     }
 
+    /// Conventional types that never reach the notes unless a group names them.
+    public static let housekeepingTypes: Set<String> = ["chore", "ci", "test", "tests", "build", "style"]
+
     /// `commits` newest first (as `git log` gives them); entries come out oldest first.
     public func sections(for commits: [GitCommitRecord]) -> [NotesSection] {
         let kept = Self.cancellingReverts(commits)
@@ -28,11 +31,12 @@ public struct CommitClassifier: Sendable {
                 breaking.append(item)
             } else if let group = settings.groups.first(where: { $0.types.contains(conventional.type) }) {
                 grouped[group.title, default: []].append(item)
-            } else if conventional.type == "revert" {
-                // A `revert:` naming nothing in this range is news for users: list it.
+            } else if !Self.housekeepingTypes.contains(conventional.type) {
+                // A `revert:` naming nothing in this range, or a type nobody grouped (`security:`,
+                // `Notes:`), may be news for users: list it rather than lose it.
                 if settings.includeOther { other.append(item) }
             }
-            // Other conventional types (chore, ci, test, build, style) are housekeeping: left out.
+            // Housekeeping types (chore, ci, test, build, style) are left out.
         }
         var sections: [NotesSection] = []
         if !breaking.isEmpty { sections.append(NotesSection(title: ReleaseNotes.breakingTitle, entries: breaking)) }
