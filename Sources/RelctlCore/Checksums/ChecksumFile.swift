@@ -112,16 +112,21 @@ public struct ChecksumFile: Sendable, Equatable {
         return Entry(name: name, digest: String(hex), algorithm: algorithm, line: number)
     }
 
-    /// `SHA256 (NAME) = HEX`; openssl 3 spells the tag `SHA2-256`.
+    /// `SHA256 (NAME) = HEX` (BSD, `shasum --tag`, `sha256sum --tag`) or `SHA2-256(NAME)= HEX`
+    /// (`openssl dgst`).
     private static func parseBSD(_ line: Substring, number: Int) -> Entry? {
         var rest = line
         let escaped = rest.first == "\\"
         if escaped { rest = rest.dropFirst() }
-        guard let open = rest.range(of: " ("), let close = rest.range(of: ") = ", options: .backwards), open.upperBound <= close.lowerBound else { return nil }
-        guard let algorithm = ChecksumAlgorithm.forBSDTag(String(rest[..<open.lowerBound])) else { return nil }
-        let hex = rest[close.upperBound...]
+        guard let open = rest.firstIndex(of: "(") else { return nil }
+        var tag = rest[..<open]
+        if tag.hasSuffix(" ") { tag = tag.dropLast() }
+        guard let algorithm = ChecksumAlgorithm.forBSDTag(String(tag)) else { return nil }
+        let hex = rest.suffix(algorithm.hexLength)
         guard hex.count == algorithm.hexLength, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
-        var name = String(rest[open.upperBound..<close.lowerBound])
+        var middle = rest[rest.index(after: open)..<hex.startIndex]
+        if middle.hasSuffix(") = ") { middle = middle.dropLast(4) } else if middle.hasSuffix(")= ") { middle = middle.dropLast(3) } else { return nil }
+        var name = String(middle)
         guard !name.isEmpty else { return nil }
         if escaped {
             guard let unescaped = unescape(name) else { return nil }
