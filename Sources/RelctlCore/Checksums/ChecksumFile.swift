@@ -72,7 +72,7 @@ public struct ChecksumFile: Sendable, Equatable {
             if line.hasSuffix("\r") { line = line.dropLast() }
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             guard let entry = parseLine(line, number: number) else {
-                let shown = line.count > 60 ? line.prefix(57) + "..." : line
+                let shown = line.count > 60 ? String(line.prefix(57)) + "..." : String(line)
                 problems.append(SimpleError(.badInput, file: path, line: number, "malformed checksum line `\(shown)`; expected `HEX  NAME` (sha256sum) or `SHA256 (NAME) = HEX` (BSD)"))
                 continue
             }

@@ -57,7 +57,8 @@ public enum ChecksumWriter {
                 continue
             }
             let directory = isDirectory.boolValue ? url : url.deletingLastPathComponent()
-            let shown = isDirectory.boolValue ? input : (input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : ".")
+            var shown = isDirectory.boolValue ? input : (input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : ".")
+            while shown.count > 1, shown.hasSuffix("/") { shown.removeLast() }
             var group = groups[directory.path] ?? Group(directory: directory, shown: shown, names: [], isScan: false)
             if groups[directory.path] == nil { order.append(directory.path) }
             if isDirectory.boolValue {
@@ -88,7 +89,7 @@ public enum ChecksumWriter {
         return names.filter { name in
             guard !name.hasPrefix("."), ArtifactName.format(of: name) != nil else { return false }
             var info = stat()
-            return stat(directory.appendingPathComponent(name).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            return stat(directory.appendingPathComponent(name).path, &info) == 0 && (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG)
         }.sorted(by: bytewise)
     }
 
@@ -112,7 +113,7 @@ public enum ChecksumWriter {
                 context.console.warning("\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)`; listed in \(ReleaseManifest.fileName) without a target")
             }
             if let project = parsed?.project { projects.insert(project) }
-            if let tag = parsed?.tag ?? parsed?.version.map({ "\(config.project.tagFormat.prefix)\($0)\(config.project.tagFormat.suffix)" }) {
+            if let tag = parsed?.tag ?? (parsed?.version).map({ "\(config.project.tagFormat.prefix)\($0)\(config.project.tagFormat.suffix)" }) {
                 tags[tag, default: []].append(name)
             }
             let entry = ChecksumFile.Entry(name: name, digest: digest[algorithm], algorithm: algorithm)

@@ -39,7 +39,7 @@ public enum FileHasher {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64)
             defer { buffer.deallocate() }
             while true {
-                let slot = next.add(1, ordering: .relaxed).oldValue
+                let slot = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard slot < order.count else { return }
                 let index = order[slot]
                 let result = Result { try digest(of: urls[index], algorithms: algorithms, buffer: buffer) }
@@ -56,7 +56,7 @@ public enum FileHasher {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw unreadable(url, errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
+        guard (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
             throw SimpleError(.badInput, file: url.path, "not a regular file; only files can be checksummed")
         }
         #if os(Linux)
