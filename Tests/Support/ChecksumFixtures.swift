@@ -20,13 +20,11 @@ public enum ChecksumFixtures {
     /// `count` pseudo-random bytes from a fixed seed (xorshift), the same on every run.
     public static func bytes(_ count: Int, seed: UInt64) -> Data {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        var data = Data(count: count)
-        data.withUnsafeMutableBytes { raw in
-            for index in 0..<count {
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                raw[index] = UInt8(truncatingIfNeeded: state)
-            }
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in 0..<count {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            bytes[index] = UInt8(truncatingIfNeeded: state)
         }
-        return data
+        return Data(bytes)
     }
 }
