@@ -66,7 +66,7 @@ public struct ChecksumFile: Sendable, Equatable {
         var entries: [Entry] = []
         var problems: [any RelctlError] = []
         var firstLine: [String: Int] = [:]
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = offset + 1
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
