@@ -69,6 +69,21 @@ import Testing
         #expect(result.stdout.contains("\"tag\" : \"v0.3.0\""))
     }
 
+    @Test func oddNamesAreListedWithAWarningAndStaleSidecarsNamed() throws {
+        try withTemporaryDirectory { dir in
+            try F.makeDist(in: dir, names: [F.linux, "odd.zip"])
+            _ = try dir.write("dist/gone.tar.gz.sha256", "x\n")
+            let result = try relctl(["checksum"], in: dir.url)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stderr.contains("warning: dist/odd.zip: does not fit the archive name template `{project}-{tag}-{target}`"))
+            #expect(result.stderr.contains("warning: dist/gone.tar.gz.sha256: its archive is gone"))
+            let manifest = try dir.read("dist/manifest.json")
+            #expect(manifest.contains("\"tag\" : \"v1.0.0\""))
+            #expect(manifest.contains("\"target\" : \"\""), "odd.zip has no target: \(manifest)")
+            #expect(try sh("sha256sum -c SHA256SUMS odd.zip.sha256", in: dir.url.appendingPathComponent("dist")).status == 0)
+        }
+    }
+
     @Test func sha512WritesSha512sumsThatCoreutilsAccepts() throws {
         try withTemporaryDirectory { dir in
             let dist = try F.makeDist(in: dir)

@@ -38,7 +38,6 @@ public enum ChecksumWriter {
     struct Plan {
         var group: Group
         var sums: ChecksumFile
-        var sidecars: [String: String]
         var manifest: ReleaseManifest
     }
 
@@ -102,7 +101,6 @@ public enum ChecksumWriter {
         let pinnedProject = config.isFromFile ? config.project.name : existing?.project
         let knownTargets = config.targets.map(\.triple)
         var artifacts: [ReleaseManifest.Artifact] = []
-        var sidecars: [String: String] = [:]
         var entries: [ChecksumFile.Entry] = []
         var projects: Set<String> = []
         var tags: [String: [String]] = [:]
@@ -118,7 +116,6 @@ public enum ChecksumWriter {
             }
             let entry = ChecksumFile.Entry(name: name, digest: digest[algorithm], algorithm: algorithm)
             entries.append(entry)
-            sidecars[name + algorithm.fileExtension] = ChecksumFile(entries: [entry]).render()
             artifacts.append(.init(name: name, target: parsed?.target ?? "", format: parsed?.format ?? "", size: digest.size, sha256: digest[.sha256]))
         }
         if tags.count > 1 {
@@ -126,6 +123,7 @@ public enum ChecksumWriter {
             throw SimpleError(.badInput, file: group.shown, "holds archives of more than one release: \(listing); remove the stale archives, then run `relctl checksum` again")
         }
 
+        if group.isScan { warnAboutStaleSidecars(in: group, algorithm: algorithm, context: context) }
         var sums = ChecksumFile(entries: entries)
         if !group.isScan {
             sums.entries += try keptEntries(in: group, algorithm: algorithm)
@@ -145,7 +143,28 @@ public enum ChecksumWriter {
             manifest.artifacts = existing.artifacts.filter { FileManager.default.fileExists(atPath: group.directory.appendingPathComponent($0.name).path) }
         }
         manifest.upsert(artifacts)
-        return Plan(group: group, sums: sums, sidecars: sidecars, manifest: manifest)
+        return Plan(group: group, sums: sums, manifest: manifest)
+    }
+
+    /// A `NAME.sha256` whose archive is gone would mislead a user checking by hand; relctl
+    /// does not delete what it did not write in this run, so it says so instead.
+    static func warnAboutStaleSidecars(in group: Group, algorithm: ChecksumAlgorithm, context: Context) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: group.directory.path)) ?? []
+        let archives = Set(group.names)
+        for name in names.sorted(by: bytewise) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".") {
+            let archive = String(name.dropLast(algorithm.fileExtension.count))
+            if ArtifactName.format(of: archive) != nil, !archives.contains(archive) {
+                context.console.warning("\(group.shown)/\(name): its archive is gone; delete it so nobody checks against it")
+            }
+        }
+    }
+
+    /// Writes `ARCHIVE.sha256` (or `.sha512`) next to an archive, atomically, in the format
+    /// `sha256sum -c` accepts; for `relctl package`, which hashes as it writes.
+    public static func writeSidecar(for archive: URL, digest: String, algorithm: ChecksumAlgorithm = .sha256) throws {
+        let entry = ChecksumFile.Entry(name: archive.lastPathComponent, digest: digest, algorithm: algorithm)
+        let url = archive.deletingLastPathComponent().appendingPathComponent(archive.lastPathComponent + algorithm.fileExtension)
+        try AtomicFile.write(ChecksumFile(entries: [entry]).render(), to: url)
     }
 
     /// Lines of the folder's current combined file kept in a merge: same algorithm, file still there.
@@ -167,8 +186,8 @@ public enum ChecksumWriter {
     }
 
     static func write(_ plan: Plan, algorithm: ChecksumAlgorithm) throws {
-        for (name, text) in plan.sidecars.sorted(by: { bytewise($0.key, $1.key) }) {
-            try AtomicFile.write(text, to: plan.group.directory.appendingPathComponent(name))
+        for entry in plan.sums.entries where plan.group.names.contains(entry.name) {
+            try writeSidecar(for: plan.group.directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
         }
         try AtomicFile.write(plan.sums.render(), to: plan.group.directory.appendingPathComponent(algorithm.sumsFileName))
         try plan.manifest.write(in: plan.group.directory)
