@@ -171,6 +171,13 @@ import Testing
             #expect(try relctl(["verify"], in: dir.url).status == 1)
             let allowed = try relctl(["verify", "--allow-unlisted"], in: dir.url)
             #expect(allowed.status == 0 && allowed.stderr.contains("warning: extra.zip: not listed"), "\(allowed)")
+            // A stale per-archive file fails the check too.
+            let sidecar = "dist/\(F.windows).sha256"
+            let good = try dir.read(sidecar)
+            _ = try dir.write(sidecar, String(repeating: "0", count: 64) + "  \(F.windows)\n")
+            let stale = try relctl(["verify", "--allow-unlisted"], in: dir.url)
+            #expect(stale.status == 1 && stale.stderr.contains("relctl: error: \(F.windows).sha256: does not match its archive"), "\(stale)")
+            _ = try dir.write(sidecar, good)
             // A per-archive file checks just its archive.
             #expect(try relctl(["verify", "dist/\(F.linux).sha256"], in: dir.url).status == 0)
         }

@@ -33,6 +33,9 @@ public struct VerifyReport: Codable, Sendable, Equatable {
     public var ok: Bool
     /// True when `--allow-unlisted` made unlisted archives a warning only.
     public var unlistedAllowed: Bool
+    /// Per-archive files (`NAME.sha256`) next to a listed archive that disagree with it; they
+    /// fail the check like a changed archive, since users verify with them too.
+    public var staleSidecars: [String] = []
 
     /// One problem per file that is not `ok`, naming the file and what to do; exit 1.
     public var failure: ProblemList? {
@@ -49,7 +52,10 @@ public struct VerifyReport: Codable, Sendable, Equatable {
                 return SimpleError(.failure, file: file.name, "unlisted: an archive next to \(self.file) that it does not list; run `relctl checksum` to list it or remove the file")
             }
         }
-        return ok || problems.isEmpty ? nil : ProblemList(problems)
+        let stale: [any RelctlError] = staleSidecars.map { name in
+            SimpleError(.failure, file: name, "does not match its archive (stale or altered); run `relctl checksum` to rewrite it")
+        }
+        return ok || (problems + stale).isEmpty ? nil : ProblemList(problems + stale)
     }
 }
 
@@ -93,8 +99,24 @@ public enum ChecksumVerifier {
                 files.append(VerifiedFile(name: name, status: .unlisted, algorithm: algorithm))
             }
         }
-        let ok = files.allSatisfy { $0.status == .ok || ($0.status == .unlisted && allowUnlisted) }
-        return VerifyReport(file: sums, files: files, ok: ok, unlistedAllowed: allowUnlisted)
+        let stale = isCombined(url.lastPathComponent) ? staleSidecars(of: list, targets: targets, actual: actual) : []
+        let ok = stale.isEmpty && files.allSatisfy { $0.status == .ok || ($0.status == .unlisted && allowUnlisted) }
+        return VerifyReport(file: sums, files: files, ok: ok, unlistedAllowed: allowUnlisted, staleSidecars: stale)
+    }
+
+    /// Sidecars next to hashed archives whose digest is not the archive's; an unreadable or
+    /// malformed one counts as stale.
+    static func staleSidecars(of list: ChecksumFile, targets: [URL], actual: [Int: FileDigest]) -> [String] {
+        var stale: [String] = []
+        for (index, entry) in list.entries.enumerated() {
+            guard let digest = actual[index] else { continue }
+            let sidecar = URL(fileURLWithPath: targets[index].path + entry.algorithm.fileExtension)
+            guard FileManager.default.fileExists(atPath: sidecar.path) else { continue }
+            let lines = (try? ChecksumFile.read(sidecar))?.entries ?? []
+            let own = lines.first { URL(fileURLWithPath: $0.name).lastPathComponent == targets[index].lastPathComponent }
+            if own?.digest != digest[entry.algorithm] { stale.append(entry.name + entry.algorithm.fileExtension) }
+        }
+        return stale
     }
 
     /// `SHA256SUMS`, `sha256sums.txt`, `checksums.txt`: anything but a per-archive `NAME.sha256`.
