@@ -100,6 +100,19 @@ import Testing
         }
     }
 
+    @Test func configChoosesTheAlgorithmAndTheFlagOverridesIt() throws {
+        try withTemporaryDirectory { dir in
+            try F.makeDist(in: dir)
+            _ = try dir.write("relctl.toml", "[project]\nname = \"velostream\"\n[checksum]\nalgorithm = \"sha512\"\n")
+            #expect(try relctl(["checksum", "--jobs", "1"], in: dir.url).status == 0)
+            #expect(dir.exists("dist/SHA512SUMS") && !dir.exists("dist/SHA256SUMS"))
+            #expect(try relctl(["checksum", "--algorithm", "sha256"], in: dir.url).status == 0)
+            #expect(dir.exists("dist/SHA256SUMS"))
+            #expect(try relctl(["verify"], in: dir.url).status == 0)
+            #expect(try relctl(["verify", "dist/SHA512SUMS"], in: dir.url).status == 0)
+        }
+    }
+
     @Test func checksumRejectsMissingEmptyAndMixedInputs() throws {
         try withTemporaryDirectory { dir in
             let missing = try relctl(["checksum"], in: dir.url)
