@@ -223,11 +223,13 @@ import Testing
         }
     }
 
-    @Test func killedMidHashLeavesPreviousSumsIntact() throws {
+    @Test(arguments: [SIGKILL, SIGTERM])
+    func killedMidHashLeavesPreviousSumsIntact(signal: Int32) throws {
         try withTemporaryDirectory { dir in
             let dist = try F.makeDist(in: dir)
             #expect(try relctl(["checksum"], in: dir.url).status == 0)
             let before = try Data(contentsOf: dist.appendingPathComponent("SHA256SUMS"))
+            let manifestBefore = try Data(contentsOf: dist.appendingPathComponent("manifest.json"))
             // A sparse 64 GiB archive: takes far longer to hash than the test waits, costs no disk.
             let big = dist.appendingPathComponent("velostream-v1.0.0-aarch64-apple-darwin.tar.gz")
             #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
@@ -239,13 +241,18 @@ import Testing
             process.executableURL = relctlBinary
             process.arguments = ["checksum"]
             process.currentDirectoryURL = dir.url
+            process.standardError = FileHandle.nullDevice
             try process.run()
             Thread.sleep(forTimeInterval: 1.5)
-            #expect(process.isRunning, "still hashing when killed")
-            kill(process.processIdentifier, SIGKILL)
+            #expect(process.isRunning, "still hashing when signalled")
+            kill(process.processIdentifier, signal)
             process.waitUntilExit()
+            if signal == SIGTERM {
+                #expect(process.terminationStatus == 128 + SIGTERM, "exits 143 as shells expect")
+            }
 
             #expect(try Data(contentsOf: dist.appendingPathComponent("SHA256SUMS")) == before)
+            #expect(try Data(contentsOf: dist.appendingPathComponent("manifest.json")) == manifestBefore)
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: dist.path).filter { $0.contains("relctl-tmp") }
             #expect(leftovers.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: big.path + ".sha256"))
