@@ -121,4 +121,26 @@ import Testing
         #expect(ChecksumAlgorithm.sha256.fileExtension == ".sha256")
         #expect(throws: SimpleError.self) { try ChecksumAlgorithm(id: "md5") }
     }
+
+    @Test func writerAndVerifierRunInProcess() throws {
+        try withTemporaryDirectory { dir in
+            let dist = try ChecksumFixtures.makeDist(in: dir)
+            let context = Context(workingDirectory: dir.url)
+            let config = RelctlConfig.defaults(root: dir.url)
+            let report = try ChecksumWriter.run(paths: [], algorithm: .sha256, config: config, context: context, jobs: 2)
+            #expect(report.folders.map(\.directory) == ["dist"])
+            #expect(report.folders[0].release.artifacts.map(\.target) == ["x86_64-pc-windows-msvc", "x86_64-unknown-linux-musl"])
+            #expect(report.folders[0].release.artifacts.map(\.format) == ["zip", "tar.gz"])
+
+            let clean = try ChecksumVerifier.verify(sums: "dist/SHA256SUMS", context: context)
+            #expect(clean.ok && clean.failure == nil)
+            #expect(clean.files.map(\.status) == [.ok, .ok])
+
+            try FileManager.default.removeItem(at: dist.appendingPathComponent(ChecksumFixtures.linux))
+            let broken = try ChecksumVerifier.verify(sums: "dist/SHA256SUMS", context: context)
+            #expect(!broken.ok)
+            #expect(broken.failure?.exitCode == .failure)
+            #expect(broken.files.map(\.status) == [.ok, .missing])
+        }
+    }
 }
