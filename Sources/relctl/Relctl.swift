@@ -10,7 +10,9 @@ struct Relctl: AsyncParsableCommand {
         discussion: "Run `relctl release vX.Y.Z --dry-run` first; see README.md for the CI flow.",
         version: versionText,
         subcommands: [
-            Init.self, Check.self, ValidateTag.self, Notes.self, Bump.self,
+            Init.self, Check.self, ValidateTag.self,
+            Checksum.self, Verify.self,
+            Notes.self, Bump.self,
         ]
     )
 
