@@ -1,0 +1,30 @@
+import ArgumentParser
+import RelctlCore
+
+extension MatrixFormat: ExpressibleByArgument {}
+
+struct Matrix: RelctlCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the expanded platform matrix.",
+        discussion: "`--format github` prints {\"include\":[{\"target\",\"runner\",\"format\",\"os\",\"arch\"}]} on one line for a GitHub Actions `fromJSON` matrix."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "table (default), json, or github.") var format: MatrixFormat?
+    @Option(name: .customLong("target"), help: ArgumentHelp("Only targets matching this glob (e.g. '*linux*'); repeatable.", valueName: "glob"))
+    var targets: [String] = []
+
+    func execute(_ context: Context) async throws {
+        let config = try ConfigLoader.load(path: global.config, context: context)
+        let all = try TargetResolver.resolveAll(config)
+        let selected = try TargetResolver.select(all, globs: targets)
+        for warning in TargetResolver.unrecognizedWarnings(selected, config: config) {
+            context.console.warning(warning.description)
+        }
+        switch format ?? (global.json ? .json : .table) {
+        case .table: context.console.stdout(MatrixRenderer.table(selected))
+        case .json: context.console.stdout(try MatrixRenderer.json(selected))
+        case .github: context.console.stdout(MatrixRenderer.github(selected))
+        }
+    }
+}
