@@ -106,7 +106,7 @@ struct CIGenerateCLITests {
         let which = try sh("command -v \(name)")
         guard which.status == 0 else {
             Issue.record("\(name) is not installed; run `scripts/install-deps --test`")
-            return RunResult(status: -1, stdout: "", stderr: "\(name) missing")
+            return which
         }
         return try run(name, arguments, in: directory)
     }

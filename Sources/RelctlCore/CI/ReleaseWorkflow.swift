@@ -3,11 +3,13 @@ import Foundation
 /// The GitHub Actions release workflow for a project: plan → build (one runner per target) → release.
 /// The text depends only on the config and relctl's version, so regenerating is byte-identical.
 public enum ReleaseWorkflow {
-    /// Versions are tags, not commit SHAs: relctl is generated offline and cannot look up real hashes
-    /// (see docs/matrix.md). Everything is from the `actions/` organisation.
-    public static let checkout = "actions/checkout@v4"
-    public static let uploadArtifact = "actions/upload-artifact@v4"
-    public static let downloadArtifact = "actions/download-artifact@v4"
+    /// Versions are tags, not commit SHAs: relctl generates the file offline and has no verified
+    /// hashes to pin (see docs/matrix.md). All three are GitHub's own `actions/` on the node24 runtime.
+    public static let checkout = "actions/checkout@v6"
+    public static let uploadArtifact = "actions/upload-artifact@v6"
+    public static let downloadArtifact = "actions/download-artifact@v7"
+    /// zizmor's `unpinned-uses` wants SHAs; the reason we use tags travels with each line.
+    static let pinComment = "# zizmor: ignore[unpinned-uses] -- version tag of GitHub's own action; relctl has no verified SHA to pin (docs/matrix.md)"
     /// Where the default setup fetches relctl's source (override with `[ci] setup`).
     public static let relctlRepository = "https://github.com/relctl/relctl"
 
@@ -95,7 +97,7 @@ public enum ReleaseWorkflow {
         step(&y, name: "Build", run: ["relctl build --target \"$TARGET\" --tag \"$TAG\""])
         step(&y, name: "Package", run: ["relctl package --tag \"$TAG\" --target \"$TARGET\""])
         y.add("      - name: Upload the archive")
-        y.add("        uses: \(uploadArtifact)")
+        y.add("        uses: \(uploadArtifact) \(pinComment)")
         y.add("        with:")
         y.add("          name: dist-${{ matrix.target }}")
         y.add("          path: |")
@@ -113,7 +115,7 @@ public enum ReleaseWorkflow {
         checkout(&y, fullHistory: true)
         setup(&y, config: config)
         y.add("      - name: Download the archives")
-        y.add("        uses: \(downloadArtifact)")
+        y.add("        uses: \(downloadArtifact) \(pinComment)")
         y.add("        with:")
         y.add("          pattern: dist-*")
         y.add("          path: dist")
@@ -135,7 +137,7 @@ public enum ReleaseWorkflow {
 
     private static func checkout(_ y: inout YAMLLines, fullHistory: Bool) {
         y.add("      - name: Check out")
-        y.add("        uses: \(checkout)")
+        y.add("        uses: \(checkout) \(pinComment)")
         y.add("        with:")
         // Notes need the previous tag; builds only need the tagged commit.
         if fullHistory { y.add("          fetch-depth: 0") }

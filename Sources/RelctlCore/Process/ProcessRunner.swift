@@ -171,31 +171,53 @@ public struct ProcessRunner: ProcessRunning {
 }
 
 /// Every child relctl has started and not yet reaped, so Ctrl-C can stop them all.
+///
+/// Foundation's `Process` starts each child in a process group of its own (POSIX_SPAWN_SETPGROUP on
+/// Linux), so a terminal's Ctrl-C reaches relctl only; stopping children is our job, and signalling
+/// the whole group also reaches grandchildren (`sh -c 'make'` → `cc`). The SIG_IGN that `Interrupts`
+/// sets is not inherited: libdispatch replaces it with a handler, and exec resets handlers.
 public final class ChildProcesses: Sendable {
     public static let shared = ChildProcesses()
-    private let pids = Mutex<Set<Int32>>([])
+    /// pid → the process group to signal (the pid itself when the child leads its own group).
+    private let pids = Mutex<[Int32: Int32?]>([:])
     private let stopping = Mutex<Bool>(false)
 
     func launch(_ process: Process) throws {
         // Registering under the lock means an interrupt either sees the child or prevents it.
-        try pids.withLock { set in
+        try pids.withLock { table in
             if stopping.withLock({ $0 }) { throw CancellationError() }
             try process.run()
-            set.insert(process.processIdentifier)
+            let pid = process.processIdentifier
+            // Remembered now: once the child is reaped getpgid fails, yet its children may still run.
+            table[pid] = getpgid(pid) == pid ? pid : nil
         }
     }
 
     func remove(_ pid: Int32) {
-        _ = pids.withLock { $0.remove(pid) }
+        _ = pids.withLock { $0.removeValue(forKey: pid) }
     }
 
-    /// Sends SIGTERM to every running child and its process group; later launches are refused.
-    public func terminateAll() {
+    /// Sends SIGTERM to every running child and its process group, waits up to `grace` seconds for
+    /// them to go, then SIGKILLs what is left (a child may ignore SIGTERM). Later launches are refused.
+    public func terminateAll(grace: Double = 2) {
         stopping.withLock { $0 = true }
         let current = pids.withLock { $0 }
-        for pid in current {
-            if getpgid(pid) == pid { kill(-pid, SIGTERM) }
-            kill(pid, SIGTERM)
+        guard !current.isEmpty else { return }
+        for (pid, group) in current { Self.signal(pid, group: group, SIGTERM) }
+        let deadline = Date().addingTimeInterval(grace)
+        while Date() < deadline, current.contains(where: { Self.isRunning($0.key, group: $0.value) }) {
+            usleep(20_000)
         }
+        for (pid, group) in current where Self.isRunning(pid, group: group) { Self.signal(pid, group: group, SIGKILL) }
+    }
+
+    private static func signal(_ pid: Int32, group: Int32?, _ number: Int32) {
+        if let group { kill(-group, number) }
+        kill(pid, number)
+    }
+
+    /// True while the group (or the lone child) has a member that can receive signals.
+    private static func isRunning(_ pid: Int32, group: Int32?) -> Bool {
+        kill(group.map { -$0 } ?? pid, 0) == 0
     }
 }
