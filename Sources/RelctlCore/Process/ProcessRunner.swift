@@ -110,6 +110,7 @@ public struct ProcessRunner: ProcessRunning {
         group.wait()
         process.waitUntilExit()
         ChildProcesses.shared.remove(process.processIdentifier)
+        Interrupts.parkIfInterrupted()
         let (out, err) = collected.withLock { $0 }
         return ProcessResult(status: process.terminationStatus, stdout: out, stderr: err)
     }
@@ -143,6 +144,7 @@ public struct ProcessRunner: ProcessRunning {
         group.wait()
         process.waitUntilExit()
         ChildProcesses.shared.remove(process.processIdentifier)
+        Interrupts.parkIfInterrupted()
         return process.terminationStatus
     }
 
@@ -218,6 +220,26 @@ public final class ChildProcesses: Sendable {
 
     /// True while the group (or the lone child) has a member that can receive signals.
     private static func isRunning(_ pid: Int32, group: Int32?) -> Bool {
-        kill(group.map { -$0 } ?? pid, 0) == 0
+        guard kill(group.map { -$0 } ?? pid, 0) == 0 else { return false }
+        #if os(Linux)
+        // kill(2) also succeeds for zombies nobody has reaped yet (common in containers whose
+        // PID 1 does not reap); only a live member is worth waiting for.
+        if let group { return groupHasLiveMember(group) }
+        #endif
+        return true
     }
+
+    #if os(Linux)
+    private static func groupHasLiveMember(_ group: Int32) -> Bool {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return true }
+        for entry in entries where entry.first?.isNumber == true {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After the command name: state, ppid, pgrp, …
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 2, Int32(fields[2]) == group, fields[0] != "Z" { return true }
+        }
+        return false
+    }
+    #endif
 }
