@@ -21,7 +21,14 @@ struct Matrix: RelctlCommand {
         for warning in TargetResolver.unrecognizedWarnings(selected, config: config) {
             context.console.warning(warning.description)
         }
-        switch format ?? (global.json ? .json : .table) {
+        let chosen = format ?? (global.json ? .json : .table)
+        if all.isEmpty {
+            // GitHub rejects an empty matrix with an obscure message; say what to do instead.
+            let problem = Diagnostic(file: config.path, "no [[target]] entries; add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\"")
+            if chosen == .github { throw SimpleError(.badInput, file: problem.file, problem.message) }
+            context.console.warning(problem.description)
+        }
+        switch chosen {
         case .table: context.console.stdout(MatrixRenderer.table(selected))
         case .json: context.console.stdout(try MatrixRenderer.json(selected))
         case .github: context.console.stdout(MatrixRenderer.github(selected))

@@ -17,6 +17,10 @@ public enum ReleaseWorkflow {
     /// that generated the workflow.
     public static var defaultSetup: [String] {
         [
+            "if [ \"$RUNNER_OS\" = Windows ]; then",
+            "  echo \"::error::the default relctl setup builds relctl with Swift on Linux and macOS runners only; set [ci] setup in relctl.toml to install relctl on Windows\"",
+            "  exit 1",
+            "fi",
             "if [ \"$RUNNER_OS\" = Linux ]; then",
             "  sudo apt-get update -qq && sudo apt-get install -y -qq libarchive-dev pkg-config",
             "elif [ \"$RUNNER_OS\" = macOS ]; then",
