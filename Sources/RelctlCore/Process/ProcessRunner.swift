@@ -100,7 +100,7 @@ public struct ProcessRunner: ProcessRunning {
         // Both pipes are drained concurrently so a chatty child cannot block on a full pipe.
         for (index, pipe) in [outPipe, errPipe].enumerated() {
             group.enter()
-            DispatchQueue.global().async {
+            Self.onOwnThread {
                 let data = pipe.fileHandleForReading.readDataToEndOfFile()
                 collected.withLock { if index == 0 { $0.0 = data } else { $0.1 = data } }
                 group.leave()
@@ -124,7 +124,7 @@ public struct ProcessRunner: ProcessRunning {
         let group = DispatchGroup()
         for (stream, pipe) in [(OutputStream.stdout, outPipe), (.stderr, errPipe)] {
             group.enter()
-            DispatchQueue.global().async {
+            Self.onOwnThread {
                 let handle = pipe.fileHandleForReading
                 var pending = Data()
                 while true {
@@ -146,6 +146,12 @@ public struct ProcessRunner: ProcessRunning {
         ChildProcesses.shared.remove(process.processIdentifier)
         Interrupts.parkIfInterrupted()
         return process.terminationStatus
+    }
+
+    /// Pipe readers block for as long as the child runs. On their own threads, parallel builds do not
+    /// wait for libdispatch's slowly growing global pool (measured: 8 parallel builds took 2.5x longer).
+    private static func onOwnThread(_ body: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread(body)
     }
 
     private func makeProcess(_ command: Command) throws -> Process {
