@@ -33,6 +33,9 @@ struct Build: RelctlCommand {
         } else {
             selected = try TargetResolver.select(all, globs: targets)
         }
+        for warning in TargetResolver.unrecognizedWarnings(selected, config: config) {
+            context.console.warning(warning.description)
+        }
         let report = try await BuildRunner(context: context).run(
             targets: selected, config: config, tag: tag, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount
         )

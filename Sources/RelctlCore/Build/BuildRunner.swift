@@ -90,7 +90,8 @@ public struct BuildRunner: Sendable {
             let console = context.console
             let prefix = "[\(target.triple)] "
             if !stream { console.info("\(prefix)started: \(command)") }
-            let shell = Command.shell(command, directory: config.root, environment: environment(for: target, config: config, inputs: inputs))
+            // One pipe for both streams keeps the lines in the order the build wrote them.
+            let shell = Command.shell("exec 2>&1\n" + command, directory: config.root, environment: environment(for: target, config: config, inputs: inputs))
             do {
                 result.exitStatus = try context.processes.stream(shell) { _, line in
                     tail.append(line)
