@@ -86,6 +86,8 @@ struct CIGenerateCLITests {
         try withTemporaryDirectory { dir in
             try MatrixFixtures.project(in: dir)
             #expect(try relctl(["ci", "generate"], in: dir.url).status == 0)
+            // Without shellcheck, actionlint silently skips the scripts; require it.
+            #expect(try Self.tool("shellcheck", ["--version"], in: dir.url).status == 0)
             let result = try Self.tool("actionlint", ["-no-color", Self.workflow], in: dir.url)
             #expect(result.status == 0, "actionlint findings:\n\(result)")
         }
