@@ -62,3 +62,25 @@ struct MatrixTests {
         #expect(throws: VersionError.self) { try BuildInputs.resolve(tag: "1.2.3", config: config, context: context) }
     }
 }
+
+@Suite("Release workflow YAML")
+struct ReleaseWorkflowYAMLTests {
+    /// Reads the generated YAML back with PyYAML (python3) and returns the `Install relctl` script of the plan job.
+    func installScript(setup: [String]) throws -> String {
+        var config = RelctlConfig.defaults(root: URL(fileURLWithPath: "/tmp/project"))
+        config.targets = [TargetSettings(triple: "x86_64-unknown-linux-gnu")]
+        config.ci.setup = setup
+        return try withTemporaryDirectory { dir in
+            try dir.write("w.yml", ReleaseWorkflow.render(config: config))
+            let result = try sh("python3 -c 'import yaml,sys; w=yaml.safe_load(open(\"w.yml\")); sys.stdout.write([s for s in w[\"jobs\"][\"plan\"][\"steps\"] if s[\"name\"]==\"Install relctl\"][0][\"run\"])'", in: dir.url)
+            #expect(result.status == 0, "\(result)")
+            return result.stdout
+        }
+    }
+
+    @Test func setupLinesSurviveYAMLExactly() throws {
+        #expect(try installScript(setup: ["  indented first", "second: with colon", "# comment"]) == "  indented first\nsecond: with colon\n# comment\n")
+        #expect(try installScript(setup: ["echo 'single' \"double\" #x"]) == "echo 'single' \"double\" #x")
+        #expect(try installScript(setup: ["-dash first"]) == "-dash first")
+    }
+}

@@ -170,7 +170,9 @@ public enum ReleaseWorkflow {
         if run.count == 1, !run[0].contains(": "), !run[0].hasPrefix(" ") {
             y.add("        run: \(YAMLLines.plainOrQuoted(run[0]))")
         } else {
-            y.add("        run: |")
+            // A first line that starts with blanks needs an explicit indentation indicator.
+            let indented = run.first { !$0.isEmpty }?.first?.isWhitespace ?? false
+            y.add("        run: |" + (indented ? "2" : ""))
             for line in run { y.add(line.isEmpty ? "" : "          \(line)") }
         }
     }
