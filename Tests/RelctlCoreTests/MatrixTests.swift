@@ -23,6 +23,7 @@ struct MatrixTests {
         let file = GeneratedFile.render(header: ["Generated."], body: body)
         #expect(GeneratedFile.state(existing: nil, generated: file) == .missing)
         #expect(GeneratedFile.state(existing: file, generated: file) == .current)
+        #expect(GeneratedFile.state(existing: file.replacingOccurrences(of: "\n", with: "\r\n"), generated: file) == .current)
         let older = GeneratedFile.render(header: ["Generated."], body: "name: Old\n")
         #expect(GeneratedFile.state(existing: older, generated: file) == .stale)
         let edited = older.replacingOccurrences(of: "Old", with: "Mine")

@@ -30,7 +30,9 @@ public enum GeneratedFile {
 
     /// Classifies `existing` (nil when there is no file) against `generated`.
     public static func state(existing: String?, generated: String) -> State {
-        guard let existing else { return .missing }
+        guard var existing else { return .missing }
+        // A checkout with core.autocrlf turns LF into CRLF; that is not an edit.
+        existing = existing.replacingOccurrences(of: "\r\n", with: "\n")
         if existing == generated { return .current }
         return isUnedited(existing) ? .stale : .handEdited
     }
