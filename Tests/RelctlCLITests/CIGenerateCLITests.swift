@@ -100,6 +100,9 @@ struct CIGenerateCLITests {
             let result = try Self.tool("zizmor", ["--offline", "--no-progress", Self.workflow], in: dir.url)
             #expect(result.status == 0, "zizmor findings:\n\(result)")
             #expect(result.stdout.contains("No findings") || result.stderr.contains("No findings"), "\(result)")
+            // Beyond the required default level: the pedantic persona finds nothing either.
+            let pedantic = try Self.tool("zizmor", ["--offline", "--no-progress", "--persona", "pedantic", Self.workflow], in: dir.url)
+            #expect(pedantic.status == 0, "zizmor --persona pedantic findings:\n\(pedantic)")
         }
     }
 

@@ -39,7 +39,7 @@ struct MatrixTests {
         config.targets = [TargetSettings(triple: "x86_64-unknown-linux-gnu")]
         let text = ReleaseWorkflow.render(config: config)
         #expect(text == ReleaseWorkflow.render(config: config))
-        #expect(text.contains("permissions:\n  contents: read\n"))
+        #expect(text.contains("permissions:\n  contents: read #"))
         #expect(text.components(separatedBy: "contents: write").count == 2)
         #expect(text.contains("matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}"))
         // Matrix values never appear inside a script: every `run:` line is free of `${{`.
