@@ -197,7 +197,9 @@ public final class ChildProcesses: Sendable {
             try process.run()
             let pid = process.processIdentifier
             // Remembered now: once the child is reaped getpgid fails, yet its children may still run.
-            table[pid] = getpgid(pid) == pid ? pid : nil
+            let group: Int32? = getpgid(pid) == pid ? pid : nil
+            // updateValue, not subscript assignment: assigning a nil group would drop the child.
+            table.updateValue(group, forKey: pid)
         }
     }
 
