@@ -11,6 +11,7 @@ struct Relctl: AsyncParsableCommand {
         version: versionText,
         subcommands: [
             Init.self, Check.self, ValidateTag.self,
+            Matrix.self, Build.self, CI.self,
             Checksum.self, Verify.self,
             Notes.self, Bump.self,
         ]
