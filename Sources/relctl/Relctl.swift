@@ -10,7 +10,7 @@ struct Relctl: AsyncParsableCommand {
         discussion: "Run `relctl release vX.Y.Z --dry-run` first; see README.md for the CI flow.",
         version: versionText,
         subcommands: [
-            Init.self, Check.self, ValidateTag.self,
+            Init.self, Check.self, ValidateTag.self, PackageCommand.self,
         ]
     )
 
