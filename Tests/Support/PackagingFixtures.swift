@@ -53,6 +53,9 @@ public struct PackagingFixture: Sendable {
 
     """
 
+    /// Longer than ustar's 100-byte name field, so pax headers are needed.
+    public static let longPath = "configs/nested/deep/" + String(repeating: "long-configuration-name-", count: 6) + "end.yaml"
+
     /// Files of the project, relative path → (contents, executable).
     public static func files(extraConfig: String = "") -> [(String, String, Bool)] {
         var files: [(String, String, Bool)] = [
@@ -67,6 +70,7 @@ public struct PackagingFixture: Sendable {
             ("demo/shared/data/prices.csv", "ACME,10\n", false),
             ("configs/app.yaml", "port: 8080\n", false),
             ("configs/nested/deep/log.yaml", "level: info\n", false),
+            (longPath, "long: true\n", false),
         ]
         for triple in triples {
             let suffix = triple.contains("windows") ? ".exe" : ""
