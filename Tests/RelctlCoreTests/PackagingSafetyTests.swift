@@ -70,7 +70,7 @@ import RelctlTestSupport
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }
         try link(fixture, "configs/nested/loop", to: "..")
-        // Fine for tar (a link), a cycle for the Windows zip, which would have to copy it forever.
+        // A loop for anything that follows links, and endless copying for the Windows zip.
         let message = try await refusal(fixture)
         #expect(message.contains("configs/nested/loop") && message.contains("cycle"), "\(message)")
     }

@@ -17,7 +17,12 @@ struct LinkResolver {
         var resolved: [String: String] = [:]
         for entry in entries {
             if case .symlink(let target) = entry.content {
-                resolved[entry.path] = try resolve(link: entry, target: target)
+                let path = try resolve(link: entry, target: target)
+                // A link to its own folder (or a parent) makes a loop for anything that follows links.
+                if byPath[path]?.isDirectory == true && entry.path.hasPrefix(path + "/") {
+                    throw PackagingError.linkCycle(path: entry.path, target: target, source: entry.origin.hasPrefix("/") ? entry.origin : nil)
+                }
+                resolved[entry.path] = path
             }
         }
         guard policy == .copy, !resolved.isEmpty else { return entries }

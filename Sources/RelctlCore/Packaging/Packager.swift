@@ -51,8 +51,12 @@ public struct Packager: Sendable {
         do { try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true) } catch {
             throw SimpleError(.badInput, file: outputDirectory.path, "cannot create the output folder: \(error.localizedDescription)")
         }
+        // Read before writing anything, so a damaged manifest.json stops the run early.
+        var existingManifest = try ReleaseManifest.read(in: outputDirectory)
         if clean {
             for plan in plans { removeArtifacts(named: plan.layout.name, in: outputDirectory) }
+            let removed = Set(plans.flatMap { plan in ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) } })
+            existingManifest?.artifacts.removeAll { removed.contains($0.name) }
         } else {
             let existing = plans.map { outputDirectory.appendingPathComponent($0.layout.fileName) }
                 .filter { FileManager.default.fileExists(atPath: $0.path) }
@@ -96,8 +100,8 @@ public struct Packager: Sendable {
         }
 
         let artifacts = plans.indices.compactMap { try? results[$0]?.get() }
-        if !artifacts.isEmpty {
-            try updateManifest(in: outputDirectory, config: config, tag: tag, version: validation.version, commit: commit, artifacts: artifacts)
+        if !artifacts.isEmpty || (clean && existingManifest != nil) {
+            try updateManifest(existingManifest, in: outputDirectory, config: config, tag: tag, version: validation.version, commit: commit, artifacts: artifacts)
         }
         let failures = plans.indices.compactMap { index -> (any RelctlError)? in
             guard case .failure(let error)? = results[index] else { return nil }
@@ -128,8 +132,8 @@ public struct Packager: Sendable {
         }
     }
 
-    private func updateManifest(in directory: URL, config: RelctlConfig, tag: String, version: String, commit: String, artifacts: [PackagedArtifact]) throws {
-        var manifest = (try? ReleaseManifest.read(in: directory)) ?? nil
+    private func updateManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, tag: String, version: String, commit: String, artifacts: [PackagedArtifact]) throws {
+        var manifest = existing
         if let existing = manifest, existing.tag != tag || existing.project != config.project.name {
             context.console.warning("\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(tag)")
             manifest = nil
