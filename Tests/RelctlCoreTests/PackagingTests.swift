@@ -91,6 +91,7 @@ import RelctlTestSupport
                 #expect(gnu.stdout.contains("root/root") || gnu.stdout.contains("0/0"), "\(gnu.stdout)")
                 #expect(listed.contains("\(name)/demo/trading/data link ../shared/data"), "\(listed)")
             }
+            #expect(listed.contains("\(name)/\(PackagingFixture.unicodePath) file"), "non-ASCII name lost: \(listed)")
             if artifact.format == "tar.gz" {
                 // gzip header: no FNAME flag, MTIME zero (`gzip -n`).
                 let header = try [UInt8](Data(contentsOf: URL(fileURLWithPath: artifact.path)).prefix(10))
@@ -172,7 +173,8 @@ import RelctlTestSupport
         for zone in ["America/Los_Angeles", "Asia/Kolkata"] {
             let third = try PackagingFixture(reversed: true)
             defer { third.directory.remove() }
-            let env = ["SOURCE_DATE_EPOCH": Self.epoch, "TZ": zone]
+            // The plain C locale too: names must still be stored as UTF-8.
+            let env = ["SOURCE_DATE_EPOCH": Self.epoch, "TZ": zone, "LC_ALL": "C"]
             let result = try relctl(["package", "--tag", "v1.0.0", "--target", "*windows*"], in: third.url, environment: env)
             #expect(result.status == 0, "\(result)")
             let digest = try String(contentsOf: third.dist.appendingPathComponent(third.archiveName(PackagingFixture.windows) + ".zip.sha256"), encoding: .utf8)

@@ -56,6 +56,9 @@ public struct PackagingFixture: Sendable {
     /// Longer than ustar's 100-byte name field, so pax headers are needed.
     public static let longPath = "configs/nested/deep/" + String(repeating: "long-configuration-name-", count: 6) + "end.yaml"
 
+    /// Non-ASCII, so names must be stored as UTF-8 whatever the locale.
+    public static let unicodePath = "demo/données/café-日本.csv"
+
     /// Files of the project, relative path → (contents, executable).
     public static func files(extraConfig: String = "") -> [(String, String, Bool)] {
         var files: [(String, String, Bool)] = [
@@ -71,6 +74,7 @@ public struct PackagingFixture: Sendable {
             ("configs/app.yaml", "port: 8080\n", false),
             ("configs/nested/deep/log.yaml", "level: info\n", false),
             (longPath, "long: true\n", false),
+            (unicodePath, "Zürich;9.2\n", false),
         ]
         for triple in triples {
             let suffix = triple.contains("windows") ? ".exe" : ""

@@ -46,3 +46,24 @@ enum UTCTimeZoneScope {
         }
     }
 }
+
+/// libarchive converts names through the C locale's character set, and in the plain "C" locale it
+/// cannot store non-ASCII names (it even crashes on them). relctl switches LC_CTYPE to a UTF-8
+/// locale once, so names are stored as UTF-8 whatever the user's locale: the same bytes everywhere.
+enum UTF8Locale {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var result: Bool?
+
+    /// True when a UTF-8 LC_CTYPE is active.
+    static func ensure() -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if let result { return result }
+        var found = false
+        for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8", "UTF-8"] where setlocale(LC_CTYPE, name) != nil {
+            found = true
+            break
+        }
+        result = found
+        return found
+    }
+}

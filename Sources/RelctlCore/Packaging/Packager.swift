@@ -32,7 +32,9 @@ public struct Packager: Sendable {
                 let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot)
                 plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
             } catch let error as RelctlError {
-                problems += error.diagnostics.map { Diagnostic(file: $0.file, line: $0.line, "\(target.triple): \($0.message)") }
+                problems += error.diagnostics.map {
+                    Diagnostic(file: $0.file, line: $0.line, $0.message.contains(target.triple) ? $0.message : "\(target.triple): \($0.message)")
+                }
             }
         }
         if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems) }
@@ -63,6 +65,13 @@ public struct Packager: Sendable {
             if !existing.isEmpty { throw ProblemList(existing.map { PackagingError.archiveExists(path: $0.path) }) }
         }
 
+        if !UTF8Locale.ensure() {
+            for plan in plans {
+                if let entry = plan.layout.entries.first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } }) {
+                    throw PackagingError.unsafePath(path: entry.path, reason: "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file")
+                }
+            }
+        }
         let usesZip = plans.contains { $0.format.earliestTime > 0 }
         if usesZip { UTCTimeZoneScope.enter() }
         defer { if usesZip { UTCTimeZoneScope.leave() } }
