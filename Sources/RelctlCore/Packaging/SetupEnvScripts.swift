@@ -12,15 +12,18 @@ enum SetupEnvScripts {
             _relctl_self=$BASH_SOURCE
         elif [ -n "${ZSH_VERSION:-}" ]; then
             eval '_relctl_self=${(%):-%x}'
-        elif [ -n "${KSH_VERSION:-}" ] && eval '[ -n "${.sh.file:-}" ]' 2>/dev/null; then
-            eval '_relctl_self=${.sh.file}'
         else
+            case ${KSH_VERSION:-} in
+                *93*) eval '_relctl_self=${.sh.file}' ;;
+            esac
+        fi
+        if [ -z "$_relctl_self" ]; then
             case $0 in
                 *setup-env.sh) _relctl_self=$0 ;;
                 *) _relctl_self=./setup-env.sh ;;
             esac
         fi
-        _relctl_dir=$(cd "$(dirname -- "$_relctl_self")" 2>/dev/null && pwd -P)
+        _relctl_dir=$(CDPATH= cd -- "$(dirname -- "$_relctl_self")" 2>/dev/null && pwd -P)
         if [ -n "$_relctl_dir" ] && [ -d "$_relctl_dir/bin" ] && [ -f "$_relctl_dir/setup-env.sh" ]; then
             case $PATH in
                 "$_relctl_dir/bin:"*) ;;
