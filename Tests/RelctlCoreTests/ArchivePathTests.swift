@@ -10,10 +10,6 @@ import Testing
         }
     }
 
-    @Test func checksumLineIsSha256sumFormat() {
-        #expect(ChecksumLine(hex: "ab12", name: "x.tar.gz").text == "ab12  x.tar.gz\n")
-    }
-
     @Test func unknownFormatListsKnownIds() {
         #expect(ArchiveWriterFormats.all.keys.sorted() == ArchiveFormats.ids.sorted())
         do {

@@ -91,7 +91,7 @@ public struct Packager: Sendable {
                     do {
                         let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
                         let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url)
-                        try AtomicFile.write(ChecksumLine(hex: written.sha256, name: plan.layout.fileName).text, to: outputDirectory.appendingPathComponent(plan.layout.fileName + ".sha256"))
+                        try ChecksumWriter.writeSidecar(for: outputDirectory.appendingPathComponent(plan.layout.fileName), digest: written.sha256)
                         return (index, .success(PackagedArtifact(
                             name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
                             size: written.size, sha256: written.sha256, entries: written.entries, seconds: context.clock.seconds(since: started))))
