@@ -121,8 +121,7 @@ public struct Packager: Sendable {
     }
 
     private func report(_ artifact: PackagedArtifact) {
-        let megabytes = Double(artifact.size) / 1_048_576
-        context.console.info("packaged \(artifact.name): \(String(format: "%.1f", megabytes)) MB, \(artifact.entries) entries, \(String(format: "%.2f", artifact.seconds)) s")
+        context.console.info("packaged \(artifact.name): \(ByteCount.format(artifact.size)), \(artifact.entries) entries, \(String(format: "%.2f", artifact.seconds)) s")
         context.console.detail("  sha256 \(artifact.sha256)")
     }
 
