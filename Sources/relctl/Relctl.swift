@@ -11,6 +11,10 @@ struct Relctl: AsyncParsableCommand {
         version: versionText,
         subcommands: [
             Init.self, Check.self, ValidateTag.self,
+            Matrix.self, Build.self, PackageCommand.self,
+            Checksum.self, Verify.self,
+            Notes.self, Bump.self,
+            CI.self,
             Release.self, Train.self,
         ]
     )

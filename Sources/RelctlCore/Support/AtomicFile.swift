@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes that either complete or leave nothing: data goes to a hidden temporary file in the
 /// destination folder, which is renamed over the destination only once fully written.
@@ -67,12 +68,23 @@ public final class CleanupRegistry: @unchecked Sendable {
 /// then exit 130 (SIGINT) or 143 (SIGTERM) as shells expect.
 public enum Interrupts {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    private static let interrupted = Mutex<Bool>(false)
+
+    /// True once SIGINT/SIGTERM arrived and relctl is stopping; the handler ends the process.
+    public static var isInterrupted: Bool { interrupted.withLock { $0 } }
+
+    /// Called by code that just saw a child die: if that was our own interrupt, this thread waits for
+    /// the handler's `exit(130)` instead of reporting a "failure" and exiting 1 first.
+    public static func parkIfInterrupted() {
+        while isInterrupted { sleep(1) }
+    }
 
     public static func install(onInterrupt: @escaping @Sendable (Int32) -> Void = { _ in }) {
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
+                interrupted.withLock { $0 = true }
                 ChildProcesses.shared.terminateAll()
                 CleanupRegistry.shared.removeAll()
                 onInterrupt(signalNumber)

@@ -14,10 +14,10 @@ public enum Suggestion {
         return best?.0
     }
 
-    /// `; did you mean `x`?`, or the empty string when nothing is close.
+    /// ` (did you mean `x`?)`, or the empty string when nothing is close.
     public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
         guard let match = closest(to: word, in: candidates) else { return "" }
-        return "; did you mean `\(match)`?"
+        return " (did you mean `\(match)`?)"
     }
 
     /// Damerau-Levenshtein (optimal string alignment): a swapped pair counts as one edit, which

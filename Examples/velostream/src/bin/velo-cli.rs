@@ -1,0 +1,3 @@
+fn main() {
+    println!("velo-cli {}", env!("CARGO_PKG_VERSION"));
+}

@@ -1,0 +1,3 @@
+fn main() {
+    println!("velo-sql {}", env!("CARGO_PKG_VERSION"));
+}

@@ -1,0 +1,55 @@
+/// Problems in `relctl build`.
+public enum BuildError: RelctlError, CustomStringConvertible {
+    /// One or more targets failed (exit 1).
+    case failed([TargetBuildResult])
+    /// `--host` found no configured target for this machine (exit 2).
+    case noHostTarget(configured: [String], file: String)
+    /// No targets to build (exit 2).
+    case noTargets(file: String)
+
+    public var exitCode: ExitCode {
+        switch self {
+        case .failed: return .failure
+        case .noHostTarget, .noTargets: return .badInput
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .failed(let results):
+            var lines = results.map { result -> Diagnostic in
+                switch result.outcome {
+                case .missingBinaries:
+                    return Diagnostic("build for \(result.target) produced no \(result.missing.map { "`\($0)`" }.joined(separator: ", ")); check `binaries` and `binary-dir` in [build] (or the target's `binary-dir`)")
+                default:
+                    return Diagnostic("build for \(result.target) failed: `\(result.command ?? "")` exited with status \(result.exitStatus)")
+                }
+            }
+            lines.append(Diagnostic("\(results.count) target\(results.count == 1 ? "" : "s") failed: \(results.map(\.target).joined(separator: ", "))"))
+            return lines
+        case let .noHostTarget(configured, file):
+            return [Diagnostic(file: file, "no configured target matches this machine (\(BuildError.hostDescription)); configured: \(configured.isEmpty ? "none" : configured.joined(separator: ", ")); add a [[target]] for it or use --target")]
+        case .noTargets(let file):
+            return [Diagnostic(file: file, "no [[target]] entries to build; add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\"")]
+        }
+    }
+
+    static var hostDescription: String {
+        #if os(Linux)
+        let os = "linux"
+        #elseif os(macOS)
+        let os = "macos"
+        #else
+        let os = "other"
+        #endif
+        #if arch(x86_64)
+        return "\(os) x86_64"
+        #elseif arch(arm64)
+        return "\(os) aarch64"
+        #else
+        return os
+        #endif
+    }
+
+    public var description: String { message }
+}

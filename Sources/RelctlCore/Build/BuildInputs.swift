@@ -1,0 +1,44 @@
+import Foundation
+
+/// What every build of one release shares: the tag, its version, the commit and the reproducible clock.
+public struct BuildInputs: Sendable, Equatable {
+    public var tag: String
+    public var version: String
+    /// The full hash of HEAD, or empty outside a git repository.
+    public var commit: String
+    /// `SOURCE_DATE_EPOCH` from the environment when set, else HEAD's committer time; nil without either.
+    public var sourceDateEpoch: String?
+
+    public init(tag: String, version: String, commit: String, sourceDateEpoch: String?) {
+        self.tag = tag
+        self.version = version
+        self.commit = commit
+        self.sourceDateEpoch = sourceDateEpoch
+    }
+
+    /// Resolves the inputs: `tag` if given (checked against the tag format), else the version of the
+    /// first `[[version]]` manifest spelled with the tag format. Bad input is exit 2.
+    public static func resolve(tag: String?, config: RelctlConfig, context: Context) throws -> BuildInputs {
+        let format = config.project.tagFormat
+        let resolvedTag: String
+        if let tag {
+            resolvedTag = tag
+        } else {
+            guard let source = config.versions.first else {
+                throw SimpleError(.badInput, file: config.path, "no [[version]] entry to take the version from; pass --tag TAG (e.g. --tag \(format.tag(for: SemanticVersion(major: 1, minor: 0, patch: 0)))) or add a [[version]] manifest")
+            }
+            let found = try ManifestReaders.read(source, root: config.root)
+            let version: SemanticVersion
+            do { version = try SemanticVersion(parsing: found.text) } catch {
+                throw SimpleError(.badInput, file: found.foundIn, line: found.line, "version `\(found.text)` is not SemVer 2.0.0, so no tag can be derived from it; pass --tag TAG")
+            }
+            resolvedTag = format.tag(for: version)
+        }
+        let version = try format.version(of: resolvedTag)
+        let git = Git(directory: config.root, context: context)
+        let commit = git.isRepository() ? ((try? git.commit(of: "HEAD")) ?? "") : ""
+        var epoch = context.environment["SOURCE_DATE_EPOCH"].flatMap { $0.isEmpty ? nil : $0 }
+        if epoch == nil, !commit.isEmpty, let time = try? git.committerTime(of: commit) { epoch = String(time) }
+        return BuildInputs(tag: resolvedTag, version: version.description, commit: commit, sourceDateEpoch: epoch)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Synchronization
+
+/// Runs the configured build for each target, in parallel up to a job limit, then checks that
+/// every expected binary exists. `relctl build` and `relctl release` both call it.
+public struct BuildRunner: Sendable {
+    /// How many output lines a failed build shows.
+    public static let tailLength = 40
+
+    public var context: Context
+
+    public init(context: Context) {
+        self.context = context
+    }
+
+    /// Builds `targets` and returns every result; a failed target never stops the others.
+    /// Throws only for bad input (an unresolvable tag). Check `report.failure` for build failures.
+    public func run(targets: [Target], config: RelctlConfig, tag: String?, jobs: Int) async throws -> BuildReport {
+        let inputs = try BuildInputs.resolve(tag: tag, config: config, context: context)
+        return await run(targets: targets, config: config, inputs: inputs, jobs: jobs)
+    }
+
+    /// Builds with inputs already resolved (the release command resolves them once for every step).
+    public func run(targets: [Target], config: RelctlConfig, inputs: BuildInputs, jobs: Int) async -> BuildReport {
+        let limit = max(1, min(jobs, targets.count))
+        // Streaming is readable only when one build runs at a time; parallel builds print a line
+        // per target and keep their output for the failure report.
+        let stream = limit == 1 || context.console.verbosity >= .verbose
+        let console = context.console
+        console.info("building \(targets.count) target\(targets.count == 1 ? "" : "s") for \(inputs.tag) (\(limit) at a time)")
+        var results = [TargetBuildResult?](repeating: nil, count: targets.count)
+        await withTaskGroup(of: (Int, TargetBuildResult).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < targets.count else { return }
+                let index = next, target = targets[index]
+                next += 1
+                group.addTask {
+                    let result = await Self.onThread { self.build(target, config: config, inputs: inputs, stream: stream) }
+                    return (index, result)
+                }
+            }
+            for _ in 0..<limit { startNext() }
+            for await (index, result) in group {
+                results[index] = result
+                report(result, streamed: stream)
+                startNext()
+            }
+        }
+        return BuildReport(tag: inputs.tag, version: inputs.version, commit: inputs.commit, results: results.compactMap { $0 })
+    }
+
+    /// The environment a target's build command sees.
+    public func environment(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
+        var environment = context.environment
+        let values = placeholders(for: target, config: config, inputs: inputs)
+        for (key, value) in config.build.environment { environment[key] = Template(value).render(values) }
+        environment["RELCTL_TARGET"] = target.triple
+        environment["RELCTL_VERSION"] = inputs.version
+        environment["RELCTL_TAG"] = inputs.tag
+        environment["RELCTL_COMMIT"] = inputs.commit
+        if let epoch = inputs.sourceDateEpoch { environment["SOURCE_DATE_EPOCH"] = epoch }
+        return environment
+    }
+
+    func placeholders(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
+        var values = target.placeholders
+        values["project"] = config.project.name
+        values["version"] = inputs.version
+        values["tag"] = inputs.tag
+        return values
+    }
+
+    /// The binary folder for a target, relative to the project root.
+    public func binaryDirectory(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> String {
+        let settings = config.targets.first { $0.triple == target.triple }
+        let template = settings?.binaryDirectory ?? config.build.binaryDirectory
+        return template.render(placeholders(for: target, config: config, inputs: inputs))
+    }
+
+    private func build(_ target: Target, config: RelctlConfig, inputs: BuildInputs, stream: Bool) -> TargetBuildResult {
+        let start = context.clock.now()
+        let values = placeholders(for: target, config: config, inputs: inputs)
+        let settings = config.targets.first { $0.triple == target.triple }
+        let command = (settings?.command ?? config.build.command)?.render(values)
+        let directory = binaryDirectory(for: target, config: config, inputs: inputs)
+        var result = TargetBuildResult(target: target.triple, outcome: .succeeded, command: command, exitStatus: 0, binaryDirectory: directory, missing: [], outputTail: [], seconds: 0)
+        if let command {
+            let tail = OutputTail(capacity: Self.tailLength)
+            let console = context.console
+            let prefix = "[\(target.triple)] "
+            if !stream { console.info("\(prefix)started: \(command)") }
+            // One pipe for both streams keeps the lines in the order the build wrote them.
+            let shell = Command.shell("exec 2>&1\n" + command, directory: config.root, environment: environment(for: target, config: config, inputs: inputs))
+            do {
+                result.exitStatus = try context.processes.stream(shell) { _, line in
+                    tail.append(line)
+                    if stream { console.info(prefix + line) }
+                }
+            } catch {
+                tail.append("\(error)")
+                result.exitStatus = 127
+            }
+            result.outputTail = tail.lines
+            if result.exitStatus != 0 { result.outcome = .failed }
+        }
+        if result.outcome == .succeeded {
+            let folder = config.root.appendingPathComponent(directory)
+            result.missing = config.build.binaries.map(target.executableName).filter { name in
+                var isDirectory: ObjCBool = false
+                return !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory) || isDirectory.boolValue
+            }.map { (directory as NSString).appendingPathComponent($0) }
+            if !result.missing.isEmpty { result.outcome = .missingBinaries }
+        }
+        result.seconds = context.clock.seconds(since: start)
+        return result
+    }
+
+    private func report(_ result: TargetBuildResult, streamed: Bool) {
+        let console = context.console
+        let time = String(format: "%.1fs", result.seconds)
+        switch result.outcome {
+        case .succeeded:
+            console.info("[\(result.target)] " + console.paint("ok", code: "32") + " (\(time))")
+        case .failed:
+            // Streamed output is already on screen; captured output is shown now, failures even with -q.
+            let shown = streamed && console.verbosity >= .normal ? [] : result.outputTail
+            console.stderr("[\(result.target)] " + console.paint("FAILED", code: "31") + " with status \(result.exitStatus) (\(time))" + (shown.isEmpty ? "\n" : "; last \(shown.count) lines of output:\n"))
+            for line in shown { console.stderr("    \(line)\n") }
+        case .missingBinaries:
+            console.info("[\(result.target)] " + console.paint("FAILED", code: "31") + ": missing \(result.missing.joined(separator: ", ")) (\(time))")
+        }
+    }
+
+    /// Runs blocking work (waiting on a child) on its own thread, keeping the cooperative pool free.
+    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
+    }
+}

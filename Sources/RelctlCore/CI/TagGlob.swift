@@ -1,0 +1,13 @@
+/// The GitHub Actions tag filter for a tag format: `v{version}` → `v*.*.*`.
+public enum TagGlob {
+    /// Characters GitHub's filter syntax treats specially; a literal one needs a backslash.
+    static let special: Set<Character> = ["*", "?", "+", "[", "]", "!", "\\"]
+
+    public static func pattern(for format: TagFormat) -> String {
+        escape(format.prefix) + "*.*.*" + escape(format.suffix)
+    }
+
+    static func escape(_ text: String) -> String {
+        String(text.flatMap { special.contains($0) ? ["\\", $0] : [$0] })
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// A checksum list in the `sha256sum`/`sha512sum` format (`HEX  NAME`), as relctl writes it in
+/// `NAME.sha256` and `SHA256SUMS`; reads GNU (`HEX  NAME`, `HEX *NAME`) and BSD
+/// (`SHA256 (NAME) = HEX`, as `shasum --tag` and `openssl dgst` print) lines.
+public struct ChecksumFile: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        /// The file name as listed, relative to the checksum file's folder.
+        public var name: String
+        /// Lowercase hex.
+        public var digest: String
+        public var algorithm: ChecksumAlgorithm
+        /// 1-based line in the file read; nil for entries made in memory.
+        public var line: Int?
+
+        public init(name: String, digest: String, algorithm: ChecksumAlgorithm, line: Int? = nil) {
+            self.name = name
+            self.digest = digest.lowercased()
+            self.algorithm = algorithm
+            self.line = line
+        }
+    }
+
+    public var entries: [Entry]
+
+    public init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// Entries sorted bytewise by name (the order `sort` gives with `LC_ALL=C`).
+    public var sorted: ChecksumFile {
+        ChecksumFile(entries: entries.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) })
+    }
+
+    /// The text `sha256sum -c` accepts: one `HEX  NAME` line per entry, each ending in a
+    /// newline, nothing after the last. Names holding `\` or a newline are escaped as GNU does.
+    public func render() -> String {
+        var text = ""
+        for entry in entries {
+            if entry.name.contains("\\") || entry.name.contains("\n") {
+                let escaped = entry.name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+                text += "\\\(entry.digest)  \(escaped)\n"
+            } else {
+                text += "\(entry.digest)  \(entry.name)\n"
+            }
+        }
+        return text
+    }
+
+    /// Reads a checksum file; bad input (exit 2) naming the file when it cannot be read.
+    public static func read(_ url: URL, displayPath: String? = nil) throws -> ChecksumFile {
+        let shown = displayPath ?? url.path
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw SimpleError(.badInput, file: shown, exists ? "cannot read the checksum file" : "checksum file not found; run `relctl checksum` first or pass its path")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SimpleError(.badInput, file: shown, "not UTF-8 text; is this really a checksum file?")
+        }
+        return try parse(text, path: shown)
+    }
+
+    /// Parses checksum text. Blank lines are skipped; any other line that is neither GNU nor
+    /// BSD style is bad input (exit 2), every such line reported with its number.
+    public static func parse(_ text: String, path: String) throws -> ChecksumFile {
+        var entries: [Entry] = []
+        var problems: [any RelctlError] = []
+        var firstLine: [String: Int] = [:]
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            let number = offset + 1
+            var line = Substring(rawLine)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            guard let entry = parseLine(line, number: number) else {
+                let shown = line.count > 60 ? String(line.prefix(57)) + "..." : String(line)
+                problems.append(SimpleError(.badInput, file: path, line: number, "malformed checksum line `\(shown)`; expected `HEX  NAME` (sha256sum) or `SHA256 (NAME) = HEX` (BSD)"))
+                continue
+            }
+            if let first = firstLine[entry.name] {
+                let previous = entries.first { $0.name == entry.name }!
+                if previous.digest != entry.digest || previous.algorithm != entry.algorithm {
+                    problems.append(SimpleError(.badInput, file: path, line: number, "`\(entry.name)` is listed again with a different checksum (first on line \(first)); keep one line per file"))
+                }
+                continue
+            }
+            firstLine[entry.name] = number
+            entries.append(entry)
+        }
+        if !problems.isEmpty { throw ProblemList(problems) }
+        return ChecksumFile(entries: entries)
+    }
+
+    private static func parseLine(_ line: Substring, number: Int) -> Entry? {
+        parseBSD(line, number: number) ?? parseGNU(line, number: number)
+    }
+
+    /// `HEX  NAME` or `HEX *NAME`; a leading `\` means the name is escaped.
+    private static func parseGNU(_ line: Substring, number: Int) -> Entry? {
+        var rest = line
+        let escaped = rest.first == "\\"
+        if escaped { rest = rest.dropFirst() }
+        let hex = rest.prefix { $0.isASCII && $0.isHexDigit }
+        guard let algorithm = ChecksumAlgorithm.forHexLength(hex.count) else { return nil }
+        rest = rest.dropFirst(hex.count)
+        guard rest.first == " ", let mode = rest.dropFirst().first, mode == " " || mode == "*" else { return nil }
+        var name = String(rest.dropFirst(2))
+        guard !name.isEmpty else { return nil }
+        if escaped {
+            guard let unescaped = unescape(name) else { return nil }
+            name = unescaped
+        }
+        return Entry(name: name, digest: String(hex), algorithm: algorithm, line: number)
+    }
+
+    /// `SHA256 (NAME) = HEX` (BSD, `shasum --tag`, `sha256sum --tag`) or `SHA2-256(NAME)= HEX`
+    /// (`openssl dgst`).
+    private static func parseBSD(_ line: Substring, number: Int) -> Entry? {
+        var rest = line
+        let escaped = rest.first == "\\"
+        if escaped { rest = rest.dropFirst() }
+        guard let open = rest.firstIndex(of: "(") else { return nil }
+        var tag = rest[..<open]
+        if tag.hasSuffix(" ") { tag = tag.dropLast() }
+        guard let algorithm = ChecksumAlgorithm.forBSDTag(String(tag)) else { return nil }
+        let hex = rest.suffix(algorithm.hexLength)
+        guard hex.count == algorithm.hexLength, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
+        var middle = rest[rest.index(after: open)..<hex.startIndex]
+        if middle.hasSuffix(") = ") { middle = middle.dropLast(4) } else if middle.hasSuffix(")= ") { middle = middle.dropLast(3) } else { return nil }
+        var name = String(middle)
+        guard !name.isEmpty else { return nil }
+        if escaped {
+            guard let unescaped = unescape(name) else { return nil }
+            name = unescaped
+        }
+        return Entry(name: name, digest: String(hex), algorithm: algorithm, line: number)
+    }
+
+    private static func unescape(_ name: String) -> String? {
+        var result = ""
+        var iterator = name.makeIterator()
+        while let character = iterator.next() {
+            guard character == "\\" else { result.append(character); continue }
+            switch iterator.next() {
+            case "\\": result.append("\\")
+            case "n": result.append("\n")
+            default: return nil
+            }
+        }
+        return result
+    }
+}

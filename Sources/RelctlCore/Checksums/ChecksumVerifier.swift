@@ -1,0 +1,67 @@
+import Foundation
+
+/// `relctl verify`: re-hashes every file a checksum file lists (GNU or BSD lines, SHA-256 or
+/// SHA-512) and looks for archives next to it that it does not list.
+public enum ChecksumVerifier {
+    /// Verifies `sums` (a path as the user gave it). Malformed lines are bad input (exit 2); the
+    /// report says which files are `ok`, `changed`, `missing` or `unlisted`. Unlisted archives are
+    /// only looked for next to a combined file (`*SUMS`), not a single `NAME.sha256`, and fail
+    /// the check unless `allowUnlisted`.
+    public static func verify(sums: String, allowUnlisted: Bool = false, context: Context, jobs: Int? = nil) throws -> VerifyReport {
+        let url = context.resolve(sums)
+        let list = try ChecksumFile.read(url, displayPath: sums)
+        let directory = url.deletingLastPathComponent()
+        guard !list.entries.isEmpty else {
+            throw SimpleError(.badInput, file: sums, "lists no files; run `relctl checksum` to fill it")
+        }
+
+        let targets = list.entries.map { entry in
+            entry.name.hasPrefix("/") ? URL(fileURLWithPath: entry.name) : directory.appendingPathComponent(entry.name)
+        }
+        let present = list.entries.indices.filter { FileManager.default.fileExists(atPath: targets[$0].path) }
+        let algorithms = Set(list.entries.map(\.algorithm))
+        let digests = try FileHasher.digests(of: present.map { targets[$0] }, algorithms: algorithms, jobs: jobs)
+        var actual: [Int: FileDigest] = [:]
+        for (index, digest) in zip(present, digests) { actual[index] = digest }
+
+        var files: [VerifiedFile] = list.entries.indices.map { index in
+            let entry = list.entries[index]
+            guard let digest = actual[index] else {
+                return VerifiedFile(name: entry.name, status: .missing, algorithm: entry.algorithm, expected: entry.digest, line: entry.line)
+            }
+            let now = digest[entry.algorithm]
+            return VerifiedFile(name: entry.name, status: now == entry.digest ? .ok : .changed, algorithm: entry.algorithm, expected: entry.digest, actual: now, line: entry.line)
+        }
+
+        if isCombined(url.lastPathComponent) {
+            let listed = Set(targets.map(\.standardizedFileURL.path))
+            let algorithm = list.entries[0].algorithm
+            for name in ChecksumWriter.archives(in: directory) where !listed.contains(directory.appendingPathComponent(name).standardizedFileURL.path) {
+                files.append(VerifiedFile(name: name, status: .unlisted, algorithm: algorithm))
+            }
+        }
+        let stale = isCombined(url.lastPathComponent) ? staleSidecars(of: list, targets: targets, actual: actual) : []
+        let ok = stale.isEmpty && files.allSatisfy { $0.status == .ok || ($0.status == .unlisted && allowUnlisted) }
+        return VerifyReport(file: sums, files: files, ok: ok, unlistedAllowed: allowUnlisted, staleSidecars: stale)
+    }
+
+    /// Sidecars next to hashed archives whose digest is not the archive's; an unreadable or
+    /// malformed one counts as stale.
+    static func staleSidecars(of list: ChecksumFile, targets: [URL], actual: [Int: FileDigest]) -> [String] {
+        var stale: [String] = []
+        for (index, entry) in list.entries.enumerated() {
+            guard let digest = actual[index] else { continue }
+            let sidecar = URL(fileURLWithPath: targets[index].path + entry.algorithm.fileExtension)
+            guard FileManager.default.fileExists(atPath: sidecar.path) else { continue }
+            let lines = (try? ChecksumFile.read(sidecar))?.entries ?? []
+            let own = lines.first { URL(fileURLWithPath: $0.name).lastPathComponent == targets[index].lastPathComponent }
+            if own?.digest != digest[entry.algorithm] { stale.append(entry.name + entry.algorithm.fileExtension) }
+        }
+        return stale
+    }
+
+    /// `SHA256SUMS`, `sha256sums.txt`, `checksums.txt`: anything but a per-archive `NAME.sha256`.
+    static func isCombined(_ fileName: String) -> Bool {
+        !ChecksumAlgorithm.allCases.contains { fileName.hasSuffix($0.fileExtension) }
+    }
+}

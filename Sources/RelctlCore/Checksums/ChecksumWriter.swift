@@ -1,0 +1,195 @@
+import Foundation
+
+/// `relctl checksum`: hashes the archives in folders (or given files) and writes
+/// `NAME.<alg>`, the combined `<ALG>SUMS` and `manifest.json` next to them. This is CI's merge
+/// step, so it relies on nothing but the archives' names and what is already in the folder.
+public enum ChecksumWriter {
+    /// The folder used when no path is given.
+    public static let defaultDirectory = "dist"
+
+    /// Hashes everything first and writes only once all inputs are known good, each file
+    /// atomically. A folder is a full rebuild of its lists; files given one by one are merged
+    /// into the lists already there (entries whose files are gone are dropped).
+    public static func run(paths: [String], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context, jobs: Int? = nil) throws -> ChecksumReport {
+        let groups = try collect(paths: paths, config: config, context: context)
+        let files = groups.flatMap { group in group.names.map { group.directory.appendingPathComponent($0) } }
+        let digests = try FileHasher.digests(of: files, algorithms: [algorithm, .sha256], jobs: jobs)
+        var byPath: [String: FileDigest] = [:]
+        for digest in digests { byPath[digest.url.path] = digest }
+
+        let plans = try groups.map { try plan($0, digests: byPath, algorithm: algorithm, config: config, context: context) }
+        for plan in plans { try write(plan, algorithm: algorithm) }
+        return ChecksumReport(algorithm: algorithm, folders: plans.map { plan in
+            ChecksumReport.Folder(directory: plan.group.shown, sums: algorithm.sumsFileName, manifest: ReleaseManifest.fileName, hashed: plan.group.names, release: plan.manifest)
+        })
+    }
+
+    /// Archives to hash in one folder.
+    struct Group {
+        var directory: URL
+        var shown: String
+        /// Sorted bytewise.
+        var names: [String]
+        /// True when the whole folder was scanned (a full rebuild).
+        var isScan: Bool
+    }
+
+    /// What will be written to one folder.
+    struct Plan {
+        var group: Group
+        var sums: ChecksumFile
+        var manifest: ReleaseManifest
+    }
+
+    static func collect(paths: [String], config: RelctlConfig, context: Context) throws -> [Group] {
+        var groups: [String: Group] = [:]
+        var order: [String] = []
+        var problems: [any RelctlError] = []
+        let defaultInput = config.root.standardizedFileURL == context.workingDirectory
+            ? defaultDirectory : config.root.appendingPathComponent(defaultDirectory).path
+        let inputs = paths.isEmpty ? [defaultInput] : paths
+        for input in inputs {
+            let url = context.resolve(input)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                problems.append(SimpleError(.badInput, file: input, "not found; run `relctl package` first or pass the folder holding the archives"))
+                continue
+            }
+            let directory = isDirectory.boolValue ? url : url.deletingLastPathComponent()
+            var shown = isDirectory.boolValue ? input : (input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : ".")
+            while shown.count > 1, shown.hasSuffix("/") { shown.removeLast() }
+            var group = groups[directory.path] ?? Group(directory: directory, shown: shown, names: [], isScan: false)
+            if groups[directory.path] == nil { order.append(directory.path) }
+            if isDirectory.boolValue {
+                let names = archives(in: url)
+                if names.isEmpty {
+                    problems.append(SimpleError(.badInput, file: input, "no archives here (\(extensionList)); run `relctl package` first"))
+                }
+                group.names += names
+                group.isScan = true
+            } else if ArtifactName.format(of: url.lastPathComponent) == nil {
+                problems.append(SimpleError(.badInput, file: input, "not an archive relctl checksums (\(extensionList))"))
+            } else {
+                group.names.append(url.lastPathComponent)
+            }
+            groups[directory.path] = group
+        }
+        if !problems.isEmpty { throw ProblemList(problems) }
+        return order.map { key in
+            var group = groups[key]!
+            group.names = Array(Set(group.names)).sorted(by: bytewise)
+            return group
+        }
+    }
+
+    /// Regular files directly in `directory` with a recognised archive extension, sorted bytewise.
+    public static func archives(in directory: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { name in
+            guard !name.hasPrefix("."), ArtifactName.format(of: name) != nil else { return false }
+            var info = stat()
+            return stat(directory.appendingPathComponent(name).path, &info) == 0 && (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG)
+        }.sorted(by: bytewise)
+    }
+
+    static var extensionList: String { ArchiveFormats.ids.map(ArchiveFormats.fileExtension).joined(separator: " ") }
+
+    static func bytewise(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }
+
+    static func plan(_ group: Group, digests: [String: FileDigest], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context) throws -> Plan {
+        let existing = try ReleaseManifest.read(in: group.directory)
+        let pinnedProject = config.isFromFile ? config.project.name : existing?.project
+        let knownTargets = config.targets.map(\.triple)
+        var artifacts: [ReleaseManifest.Artifact] = []
+        var entries: [ChecksumFile.Entry] = []
+        var projects: Set<String> = []
+        var tags: [String: [String]] = [:]
+        for name in group.names {
+            let digest = digests[group.directory.appendingPathComponent(name).path]!
+            let parsed = ArtifactName.parse(name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject, knownTargets: knownTargets)
+            if parsed == nil || (config.archive.name.placeholders.contains("target") && parsed?.target == nil) {
+                context.console.warning("\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)`; listed in \(ReleaseManifest.fileName) without a target")
+            }
+            if let project = parsed?.project { projects.insert(project) }
+            if let tag = parsed?.tag ?? (parsed?.version).map({ "\(config.project.tagFormat.prefix)\($0)\(config.project.tagFormat.suffix)" }) {
+                tags[tag, default: []].append(name)
+            }
+            let entry = ChecksumFile.Entry(name: name, digest: digest[algorithm], algorithm: algorithm)
+            entries.append(entry)
+            artifacts.append(.init(name: name, target: parsed?.target ?? "", format: parsed?.format ?? "", size: digest.size, sha256: digest[.sha256]))
+        }
+        if tags.count > 1 {
+            let listing = tags.keys.sorted(by: bytewise).map { "\($0) (\(tags[$0]!.first!))" }.joined(separator: ", ")
+            throw SimpleError(.badInput, file: group.shown, "holds archives of more than one release: \(listing); remove the stale archives, then run `relctl checksum` again")
+        }
+
+        if group.isScan { warnAboutStaleSidecars(in: group, algorithm: algorithm, context: context) }
+        var sums = ChecksumFile(entries: entries)
+        if !group.isScan {
+            sums.entries += try keptEntries(in: group, algorithm: algorithm)
+        }
+        sums = sums.sorted
+
+        let tag = tags.keys.first ?? existing?.tag ?? ""
+        if let existing, !existing.tag.isEmpty, existing.tag != tag, !group.isScan {
+            throw SimpleError(.badInput, file: "\(group.shown)/\(ReleaseManifest.fileName)", "is for \(existing.tag) but the archives given are for \(tag); checksum the whole folder or remove the stale files")
+        }
+        let version = tag.isEmpty ? "" : ((try? config.project.tagFormat.version(of: tag))?.description ?? existing?.version ?? "")
+        let project = config.isFromFile ? config.project.name : (projects.count == 1 ? projects.first! : existing?.project ?? config.project.name)
+        let commit = commitHash(of: tag, config: config, context: context) ?? (existing?.tag == tag ? existing?.commit : nil) ?? ""
+
+        var manifest = ReleaseManifest(project: project, tag: tag, version: version, commit: commit)
+        if !group.isScan, let existing {
+            manifest.artifacts = existing.artifacts.filter { FileManager.default.fileExists(atPath: group.directory.appendingPathComponent($0.name).path) }
+        }
+        manifest.upsert(artifacts)
+        return Plan(group: group, sums: sums, manifest: manifest)
+    }
+
+    /// A `NAME.sha256` whose archive is gone would mislead a user checking by hand; relctl
+    /// does not delete what it did not write in this run, so it says so instead.
+    static func warnAboutStaleSidecars(in group: Group, algorithm: ChecksumAlgorithm, context: Context) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: group.directory.path)) ?? []
+        let archives = Set(group.names)
+        for name in names.sorted(by: bytewise) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".") {
+            let archive = String(name.dropLast(algorithm.fileExtension.count))
+            if ArtifactName.format(of: archive) != nil, !archives.contains(archive) {
+                context.console.warning("\(group.shown)/\(name): its archive is gone; delete it so nobody checks against it")
+            }
+        }
+    }
+
+    /// Writes `ARCHIVE.sha256` (or `.sha512`) next to an archive, atomically, in the format
+    /// `sha256sum -c` accepts; for `relctl package`, which hashes as it writes.
+    public static func writeSidecar(for archive: URL, digest: String, algorithm: ChecksumAlgorithm = .sha256) throws {
+        let entry = ChecksumFile.Entry(name: archive.lastPathComponent, digest: digest, algorithm: algorithm)
+        let url = archive.deletingLastPathComponent().appendingPathComponent(archive.lastPathComponent + algorithm.fileExtension)
+        try AtomicFile.write(ChecksumFile(entries: [entry]).render(), to: url)
+    }
+
+    /// Lines of the folder's current combined file kept in a merge: same algorithm, file still there.
+    static func keptEntries(in group: Group, algorithm: ChecksumAlgorithm) throws -> [ChecksumFile.Entry] {
+        let url = group.directory.appendingPathComponent(algorithm.sumsFileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let current = try ChecksumFile.read(url, displayPath: "\(group.shown)/\(algorithm.sumsFileName)")
+        return current.entries.filter { entry in
+            entry.algorithm == algorithm && !group.names.contains(entry.name)
+                && FileManager.default.fileExists(atPath: group.directory.appendingPathComponent(entry.name).path)
+        }.map { ChecksumFile.Entry(name: $0.name, digest: $0.digest, algorithm: $0.algorithm) }
+    }
+
+    /// The tagged commit when this is a git checkout that has the tag; nil otherwise (CI merge
+    /// jobs often run on a shallow checkout or none at all).
+    static func commitHash(of tag: String, config: RelctlConfig, context: Context) -> String? {
+        guard !tag.isEmpty else { return nil }
+        return try? Git(directory: config.root, context: context).commit(of: "refs/tags/\(tag)")
+    }
+
+    static func write(_ plan: Plan, algorithm: ChecksumAlgorithm) throws {
+        for entry in plan.sums.entries where plan.group.names.contains(entry.name) {
+            try writeSidecar(for: plan.group.directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
+        }
+        try AtomicFile.write(plan.sums.render(), to: plan.group.directory.appendingPathComponent(algorithm.sumsFileName))
+        try plan.manifest.write(in: plan.group.directory)
+    }
+}

@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import Synchronization
+
+/// Streams files through swift-crypto (SHA-NI where the CPU has it) with one reused buffer per
+/// worker, and hashes many files in parallel. The reusable entry point for every area.
+public enum FileHasher {
+    /// Large enough to amortise the read(2) calls, small enough to stay in L2.
+    public static let bufferSize = 1 << 20
+
+    /// The lowercase hex SHA-256 of a file.
+    public static func sha256(of url: URL) throws -> String {
+        try digest(of: url, algorithms: [.sha256])[.sha256]
+    }
+
+    /// The lowercase hex SHA-512 of a file.
+    public static func sha512(of url: URL) throws -> String {
+        try digest(of: url, algorithms: [.sha512])[.sha512]
+    }
+
+    /// Hashes one file with every algorithm in one read pass.
+    public static func digest(of url: URL, algorithms: Set<ChecksumAlgorithm>) throws -> FileDigest {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64)
+        defer { buffer.deallocate() }
+        return try digest(of: url, algorithms: algorithms, buffer: buffer)
+    }
+
+    /// Hashes files in parallel (at most `jobs` at once, default one per core); results are in
+    /// the order of `urls`. The first unreadable file is reported after all workers stop.
+    public static func digests(of urls: [URL], algorithms: Set<ChecksumAlgorithm>, jobs: Int? = nil) throws -> [FileDigest] {
+        guard !urls.isEmpty else { return [] }
+        let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, urls.count))
+        // Largest first, so one big file does not start last and stretch the wall time.
+        let sizes = urls.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? 0 }
+        let order = urls.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+        let next = Atomic<Int>(0)
+        let results = Mutex<[Int: Result<FileDigest, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64)
+            defer { buffer.deallocate() }
+            while true {
+                let slot = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard slot < order.count else { return }
+                let index = order[slot]
+                let result = Result { try digest(of: urls[index], algorithms: algorithms, buffer: buffer) }
+                results.withLock { $0[index] = result }
+            }
+        }
+        let collected = results.withLock { $0 }
+        return try urls.indices.map { try collected[$0]!.get() }
+    }
+
+    private static func digest(of url: URL, algorithms: Set<ChecksumAlgorithm>, buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(url, errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw unreadable(url, errno) }
+        guard (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
+            throw SimpleError(.badInput, file: url.path, "not a regular file; only files can be checksummed")
+        }
+        #if os(Linux)
+        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+        #endif
+        // Optionals mutated in place: extracting a hasher from an enum would share its
+        // copy-on-write context and force a copy on every update.
+        var sha256: SHA256? = algorithms.contains(.sha256) ? SHA256() : nil
+        var sha512: SHA512? = algorithms.contains(.sha512) ? SHA512() : nil
+        var size: Int64 = 0
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw unreadable(url, errno)
+            }
+            if count == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            sha256?.update(bufferPointer: chunk)
+            sha512?.update(bufferPointer: chunk)
+            size += Int64(count)
+        }
+        var digests: [ChecksumAlgorithm: String] = [:]
+        if let sha256 { digests[.sha256] = hex(sha256.finalize()) }
+        if let sha512 { digests[.sha512] = hex(sha512.finalize()) }
+        return FileDigest(url: url, size: size, digests: digests)
+    }
+
+    private static func unreadable(_ url: URL, _ code: Int32) -> SimpleError {
+        let reason = String(cString: strerror(code))
+        return SimpleError(.badInput, file: url.path, "cannot read: \(reason)")
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Lowercase hex of a digest's bytes.
+    static func hex(_ digest: some Digest) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(SHA512.byteCount * 2)
+        digest.withUnsafeBytes { raw in
+            for byte in raw {
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The `relctl verify --json` document.
+public struct VerifyReport: Codable, Sendable, Equatable {
+    /// The checksum file checked, as the user named it.
+    public var file: String
+    public var files: [VerifiedFile]
+    /// True when every file is `ok` (unlisted files count as problems unless allowed).
+    public var ok: Bool
+    /// True when `--allow-unlisted` made unlisted archives a warning only.
+    public var unlistedAllowed: Bool
+    /// Per-archive files (`NAME.sha256`) next to a listed archive that disagree with it; they
+    /// fail the check like a changed archive, since users verify with them too.
+    public var staleSidecars: [String] = []
+
+    /// One problem per file that is not `ok`, naming the file and what to do; exit 1.
+    public var failure: ProblemList? {
+        let problems: [any RelctlError] = files.compactMap { file in
+            let where_ = file.line.map { "\(self.file):\($0)" } ?? self.file
+            switch file.status {
+            case .ok: return nil
+            case .unlisted where unlistedAllowed: return nil
+            case .changed:
+                return SimpleError(.failure, file: file.name, "checksum mismatch: \(file.algorithm.rawValue) is \(file.actual ?? "") but \(where_) lists \(file.expected ?? ""); the file was altered or the list is stale (rebuild it with `relctl checksum`)")
+            case .missing:
+                return SimpleError(.failure, file: file.name, "missing: listed in \(where_) but not on disk; download it again or rebuild the list with `relctl checksum`")
+            case .unlisted:
+                return SimpleError(.failure, file: file.name, "unlisted: an archive next to \(self.file) that it does not list; run `relctl checksum` to list it or remove the file")
+            }
+        }
+        let stale: [any RelctlError] = staleSidecars.map { name in
+            SimpleError(.failure, file: name, "does not match its archive (stale or altered); run `relctl checksum` to rewrite it")
+        }
+        return ok || (problems + stale).isEmpty ? nil : ProblemList(problems + stale)
+    }
+}

@@ -1,0 +1,46 @@
+/// `relctl matrix --format json`: the fully expanded targets.
+public struct MatrixDocument: Sendable, Encodable {
+    public struct Item: Sendable, Encodable {
+        public var target: String
+        public var runner: String
+        public var format: String
+        public var os: String
+        public var arch: String
+        public var env: String?
+        public var links: String
+        public var executableSuffix: String
+        public var recognized: Bool
+
+        init(_ target: Target) {
+            self.target = target.triple
+            self.runner = target.runner
+            self.format = target.format
+            self.os = target.os
+            self.arch = target.arch
+            self.env = target.env
+            self.links = target.links.rawValue
+            self.executableSuffix = target.executableSuffix
+            self.recognized = target.isRecognized
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case target, runner, format, os, arch, env, links, recognized
+            case executableSuffix = "executable-suffix"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(target, forKey: .target)
+            try container.encode(runner, forKey: .runner)
+            try container.encode(format, forKey: .format)
+            try container.encode(os, forKey: .os)
+            try container.encode(arch, forKey: .arch)
+            try container.encode(env, forKey: .env)
+            try container.encode(links, forKey: .links)
+            try container.encode(executableSuffix, forKey: .executableSuffix)
+            try container.encode(recognized, forKey: .recognized)
+        }
+    }
+
+    public var targets: [Item]
+}

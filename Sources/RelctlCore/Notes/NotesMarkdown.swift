@@ -1,0 +1,51 @@
+import Foundation
+
+/// The built-in Markdown layout of release notes.
+public enum NotesMarkdown {
+    public static func render(_ notes: ReleaseNotes) -> String {
+        var out = heading(notes) + "\n"
+        for section in notes.sections {
+            out += "\n### \(section.title)\n\n"
+            for entry in section.entries {
+                out += "- " + line(entry, links: notes.links) + "\n"
+                if let note = entry.migrationNote {
+                    out += "\n" + note.split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n") + "\n\n"
+                }
+            }
+        }
+        if notes.sections.isEmpty { out += "\nNo notable changes.\n" }
+        if !notes.contributors.isEmpty {
+            out += "\n### Contributors\n\n"
+            out += notes.contributors.map { "- " + MarkdownEscaper.escape($0.name) }.joined(separator: "\n") + "\n"
+        }
+        if let manifest = notes.manifest {
+            out += "\n" + InstallSection.render(manifest: manifest, links: notes.links)
+        }
+        if let compare = notes.compareURL, let previous = notes.previous {
+            out += "\n**Full changelog**: [\(MarkdownEscaper.escape(previous))...\(MarkdownEscaper.escape(notes.targetName))](\(compare))\n"
+        }
+        // Collapse the blank line doubled after a trailing migration note.
+        while out.contains("\n\n\n") { out = out.replacingOccurrences(of: "\n\n\n", with: "\n\n") }
+        return out
+    }
+
+    /// `## [1.2.0](compare) - 2026-01-02`, or `## Unreleased - …`.
+    public static func heading(_ notes: ReleaseNotes) -> String {
+        let title = notes.version?.description ?? "Unreleased"
+        if let compare = notes.compareURL { return "## [\(title)](\(compare)) - \(notes.date)" }
+        return "## \(title) - \(notes.date)"
+    }
+
+    static func line(_ entry: NotesEntry, links: RepositoryLinks?) -> String {
+        var text = ""
+        if let scope = entry.scope { text += "**\(MarkdownEscaper.escape(scope)):** " }
+        text += MarkdownEscaper.escape(entry.summary)
+        if let links {
+            text += " ([\(entry.shortHash)](\(links.commitURL(entry.commit))))"
+        } else {
+            text += " (\(entry.shortHash))"
+        }
+        return text
+    }
+}

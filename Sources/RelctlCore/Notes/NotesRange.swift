@@ -1,0 +1,46 @@
+import Foundation
+
+/// Which history a set of notes covers: after `previous` (exclusive) up to `targetCommit`.
+public struct NotesRange: Sendable, Equatable {
+    /// The release's tag (given, or found at the target); nil for unreleased changes.
+    public var tag: String?
+    public var version: SemanticVersion?
+    /// The previous release tag or the `--from` ref; nil means the whole history.
+    public var previous: String?
+    public var previousCommit: String?
+    public var targetCommit: String
+
+    /// Resolves the range by the rules in docs/notes.md:
+    /// the previous tag is the highest SemVer tag in the tag format that is an ancestor of the
+    /// target and lower than the release; for a final release, prereleases are skipped when
+    /// `skipPrereleases`. Unknown refs are `GitError.unknownRef` (exit 2).
+    public static func resolve(git: Git, format: TagFormat, skipPrereleases: Bool, tag: String?, from: String?, to: String?) throws -> NotesRange {
+        var version: SemanticVersion?
+        if let tag { version = try format.version(of: tag) }
+        let targetRef = to ?? (tag.map { git.localTagExists($0) ? $0 : "HEAD" } ?? "HEAD")
+        let targetCommit = try git.commit(of: targetRef)
+        var releaseTag = tag
+        if releaseTag == nil {
+            let here = try git.tagsPointing(at: targetCommit).compactMap { name in (try? format.version(of: name)).map { (name, $0) } }
+            if let best = here.max(by: { $0.1 < $1.1 }) {
+                releaseTag = best.0
+                version = best.1
+            }
+        }
+        if let from {
+            return NotesRange(tag: releaseTag, version: version, previous: from, previousCommit: try git.commit(of: from), targetCommit: targetCommit)
+        }
+        let candidates = try git.tagsMerged(into: targetCommit).compactMap { name -> (String, SemanticVersion)? in
+            guard name != releaseTag, let parsed = try? format.version(of: name) else { return nil }
+            if let version {
+                guard parsed < version else { return nil }
+                if skipPrereleases, !version.isPrerelease, parsed.isPrerelease { return nil }
+            }
+            return (name, parsed)
+        }
+        // Ties in precedence (build metadata) break by name so the choice is stable.
+        let previous = candidates.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
+        return NotesRange(tag: releaseTag, version: version, previous: previous?.0,
+                          previousCommit: try previous.map { try git.commit(of: $0.0) }, targetCommit: targetCommit)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Mustache
+
+/// A user's `[notes] template`: Mustache (hummingbird-project/swift-mustache) rendered over the
+/// same data as the built-in notes. Variables are listed in docs/notes.md.
+public struct NotesTemplate: Sendable {
+    public var template: MustacheTemplate
+    public var displayPath: String
+
+    /// Reads and parses the template; a missing file or syntax error is bad input naming file and line.
+    public static func load(_ url: URL, displayPath: String) throws -> NotesTemplate {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SimpleError(.badInput, file: displayPath, "notes template not found; fix `template` in [notes] or create the file")
+        }
+        return try NotesTemplate(text: String(decoding: data, as: UTF8.self), displayPath: displayPath)
+    }
+
+    public init(text: String, displayPath: String) throws {
+        self.displayPath = displayPath
+        do {
+            template = try MustacheTemplate(string: text)
+        } catch let error as MustacheTemplate.ParserError {
+            throw SimpleError(.badInput, file: displayPath, line: error.context.lineNumber,
+                              "invalid Mustache template (\(error.error)) at column \(error.context.columnNumber): `\(error.context.line.trimmingCharacters(in: .whitespaces))`")
+        }
+    }
+
+    public func render(_ notes: ReleaseNotes) -> String {
+        template.render(Self.data(for: notes))
+    }
+
+    /// The template's view of the notes. Text values come raw (`summary`) and Markdown-escaped
+    /// (`summaryMarkdown`); use triple braces `{{{…}}}` for the latter since Mustache escapes HTML.
+    public static func data(for notes: ReleaseNotes) -> [String: Any] {
+        func entryData(_ entry: NotesEntry) -> [String: Any] {
+            var data: [String: Any] = [
+                "commit": entry.commit, "shortHash": entry.shortHash, "type": entry.type,
+                "summary": entry.summary, "summaryMarkdown": MarkdownEscaper.escape(entry.summary),
+                "breaking": entry.breaking, "author": entry.authorName, "authorEmail": entry.authorEmail,
+            ]
+            if let scope = entry.scope { data["scope"] = scope }
+            if let note = entry.migrationNote { data["migrationNote"] = note }
+            if let links = notes.links { data["url"] = links.commitURL(entry.commit) }
+            return data
+        }
+        var data: [String: Any] = [
+            "date": notes.date,
+            "title": notes.version?.description ?? "Unreleased",
+            "commit": notes.targetCommit,
+            "sections": notes.sections.map { ["title": $0.title, "entries": $0.entries.map(entryData)] as [String: Any] },
+            "contributors": notes.contributors.map { ["name": $0.name, "email": $0.email] },
+            "markdown": NotesMarkdown.render(notes),
+        ]
+        if let tag = notes.tag { data["tag"] = tag }
+        if let version = notes.version { data["version"] = version.description }
+        if let previous = notes.previous { data["previous"] = previous }
+        if let compare = notes.compareURL { data["compareURL"] = compare }
+        if let links = notes.links { data["repositoryURL"] = links.baseURL }
+        if let manifest = notes.manifest {
+            data["install"] = InstallSection.render(manifest: manifest, links: notes.links)
+            data["artifacts"] = manifest.artifacts.map {
+                ["name": $0.name, "target": $0.target, "format": $0.format, "size": $0.size, "sha256": $0.sha256] as [String: Any]
+            }
+        }
+        return data
+    }
+}

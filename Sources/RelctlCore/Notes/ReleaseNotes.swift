@@ -1,0 +1,94 @@
+import Foundation
+
+/// Release notes for one range of history, ready to render as Markdown, JSON or a user template.
+public struct ReleaseNotes: Sendable {
+    public static let breakingTitle = "Breaking changes"
+    public static let otherTitle = "Other changes"
+
+    /// The release's tag; nil for unreleased changes.
+    public var tag: String?
+    public var version: SemanticVersion?
+    /// The tag (or `--from` ref) the range starts after; nil when it covers the whole history.
+    public var previous: String?
+    /// `YYYY-MM-DD` of the target commit (UTC), never the wall clock.
+    public var date: String
+    public var targetCommit: String
+    /// Breaking changes first, then the configured groups in order, then other changes; empty sections omitted.
+    public var sections: [NotesSection]
+    public var contributors: [NotesContributor]
+    public var links: RepositoryLinks?
+    /// `dist/manifest.json`, when present: drives the Install section.
+    public var manifest: ReleaseManifest?
+    /// Rendered with the user's `[notes] template` instead of the built-in Markdown, when set.
+    public var customMarkdown: String?
+
+    /// What the range ends at, in links: the tag when there is one.
+    public var targetName: String { tag ?? String(targetCommit.prefix(12)) }
+
+    public var compareURL: String? {
+        guard let links, let previous else { return nil }
+        return links.compareURL(from: previous, to: targetName)
+    }
+
+    /// Every commit shown, across sections.
+    public var entries: [NotesEntry] { sections.flatMap(\.entries) }
+
+    /// The Markdown section: the user's template output when configured, else the built-in layout.
+    public var markdown: String { customMarkdown ?? NotesMarkdown.render(self) }
+
+    /// The contract's machine output (`relctl notes --json`).
+    public var json: String {
+        get throws { try JSONOutput.encode(JSONForm(self)) }
+    }
+
+    struct JSONForm: Encodable {
+        struct Entry: Encodable {
+            var commit: String
+            var type: String
+            var scope: String?
+            var summary: String
+            var breaking: Bool
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(commit, forKey: .commit)
+                try container.encode(type, forKey: .type)
+                try container.encode(scope, forKey: .scope)
+                try container.encode(summary, forKey: .summary)
+                try container.encode(breaking, forKey: .breaking)
+            }
+            enum CodingKeys: String, CodingKey { case commit, type, scope, summary, breaking }
+        }
+        struct Section: Encodable {
+            var title: String
+            var entries: [Entry]
+        }
+        var tag: String?
+        var previous: String?
+        var date: String
+        var sections: [Section]
+        var contributors: [NotesContributor]
+
+        init(_ notes: ReleaseNotes) {
+            tag = notes.tag
+            previous = notes.previous
+            date = notes.date
+            sections = notes.sections.map { section in
+                Section(title: section.title, entries: section.entries.map {
+                    Entry(commit: $0.commit, type: $0.type, scope: $0.scope, summary: $0.summary, breaking: $0.breaking)
+                })
+            }
+            contributors = notes.contributors
+        }
+
+        // Explicit nulls: consumers can rely on every contract key being present.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(tag, forKey: .tag)
+            try container.encode(previous, forKey: .previous)
+            try container.encode(date, forKey: .date)
+            try container.encode(sections, forKey: .sections)
+            try container.encode(contributors, forKey: .contributors)
+        }
+        enum CodingKeys: String, CodingKey { case tag, previous, date, sections, contributors }
+    }
+}

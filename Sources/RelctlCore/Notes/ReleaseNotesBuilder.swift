@@ -1,0 +1,64 @@
+import Foundation
+
+/// The core entry point for release notes (`relctl notes` and `relctl release`).
+public struct ReleaseNotesBuilder: Sendable {
+    public var context: Context
+
+    public init(context: Context) {
+        self.context = context
+    }
+
+    /// Builds the notes for `tag` (or the tag at the target, or unreleased changes) over the range
+    /// `from..to` (defaults in `NotesRange.resolve`). `distDirectory` holding `manifest.json` adds
+    /// the Install section. Git runs in `config.root`.
+    public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, distDirectory: URL? = nil) throws -> ReleaseNotes {
+        let git = Git(directory: config.root, context: context)
+        guard git.isRepository() else { throw GitError.notARepository(config.root.path) }
+        let range = try NotesRange.resolve(git: git, format: config.project.tagFormat, skipPrereleases: config.notes.skipPrereleases,
+                                           tag: tag, from: from, to: to)
+        let commits = try git.commitLog(from: range.previousCommit, to: range.targetCommit)
+        if range.previous == nil, git.isShallow() {
+            context.console.warning("\(config.root.path) is a shallow clone, so the previous release tag may be missing and the notes incomplete; fetch full history (`git fetch --unshallow --tags`, or `fetch-depth: 0` in actions/checkout)")
+        }
+        let time = try commits.first(where: { $0.hash == range.targetCommit })?.time ?? git.committerTime(of: range.targetCommit)
+        let sections = CommitClassifier(settings: config.notes).sections(for: commits)
+        var notes = ReleaseNotes(
+            tag: range.tag,
+            version: range.version,
+            previous: range.previous,
+            date: Self.day(time),
+            targetCommit: range.targetCommit,
+            sections: sections,
+            contributors: Self.contributors(commits),
+            links: git.configuredRemoteURL(config.release.remote).flatMap(RepositoryLinks.init(remoteURL:)),
+            manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) }
+        )
+        if let template = config.notes.template {
+            let url = template.hasPrefix("/") ? URL(fileURLWithPath: template) : config.root.appendingPathComponent(template)
+            notes.customMarkdown = try NotesTemplate.load(url, displayPath: template).render(notes)
+        }
+        return notes
+    }
+
+    /// `YYYY-MM-DD` in UTC.
+    static func day(_ seconds: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+    }
+
+    /// Authors of the range's non-merge commits (names and emails already mapped by `.mailmap`),
+    /// one per email, sorted by name.
+    static func contributors(_ commits: [GitCommitRecord]) -> [NotesContributor] {
+        var byEmail: [String: NotesContributor] = [:]
+        for commit in commits.reversed() where !commit.isMerge {
+            let key = commit.authorEmail.lowercased()
+            if byEmail[key] == nil { byEmail[key] = NotesContributor(name: commit.authorName, email: commit.authorEmail) }
+        }
+        return byEmail.values.sorted {
+            let (a, b) = ($0.name.lowercased(), $1.name.lowercased())
+            return a != b ? a < b : ($0.name, $0.email) < ($1.name, $1.email)
+        }
+    }
+}

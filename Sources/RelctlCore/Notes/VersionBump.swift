@@ -1,0 +1,122 @@
+import Foundation
+
+/// The next version from the commits since the last release (`relctl bump`).
+public struct VersionBump: Sendable, Equatable {
+    public enum Level: String, Sendable, Codable, Comparable {
+        case patch, minor, major, prerelease
+        private var rank: Int { [.prerelease: 0, .patch: 1, .minor: 2, .major: 3][self] ?? 0 }
+        public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
+    }
+
+    /// The last release tag (any SemVer tag in the tag format reachable from HEAD); nil if none.
+    public var previousTag: String?
+    public var current: SemanticVersion?
+    public var next: SemanticVersion
+    public var level: Level
+    /// Commits considered (after dropping merges and cancelled reverts).
+    public var commitCount: Int
+
+    /// The first version of a project without release tags.
+    public static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
+
+    /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch; after a
+    /// prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`).
+    public static func compute(git: Git, config: RelctlConfig, target: String = "HEAD") throws -> VersionBump {
+        let targetCommit = try git.commit(of: target)
+        let format = config.project.tagFormat
+        let tags = try git.tagsMerged(into: targetCommit).compactMap { name in (try? format.version(of: name)).map { (name, $0) } }
+        let last = tags.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
+        let commits = CommitClassifier.cancellingReverts(
+            try git.commitLog(from: try last.map { try git.commit(of: $0.0) }, to: targetCommit)
+        ).filter { !$0.isMerge }
+        var level = Level.patch
+        for commit in commits {
+            guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else { continue }
+            if parsed.isBreaking { level = .major; break }
+            if parsed.type == "feat" { level = max(level, .minor) }
+        }
+        guard let current = last?.1 else {
+            return VersionBump(previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commits.count)
+        }
+        return VersionBump(previousTag: last?.0, current: current, next: next(after: current, level: level), level: current.isPrerelease ? .prerelease : level, commitCount: commits.count)
+    }
+
+    /// Applies the rules to one version.
+    public static func next(after current: SemanticVersion, level: Level) -> SemanticVersion {
+        if current.isPrerelease {
+            var next = current
+            next.build = []
+            if let index = next.prerelease.lastIndex(where: { $0.number != nil }), let number = next.prerelease[index].number {
+                next.prerelease[index] = .numeric(String(number + 1))
+            } else {
+                next.prerelease.append(.numeric("1"))
+            }
+            return next
+        }
+        let major = Int(current.major) ?? 0, minor = Int(current.minor) ?? 0, patch = Int(current.patch) ?? 0
+        switch level {
+        case .major where major == 0, .minor:
+            return SemanticVersion(major: major, minor: minor + 1, patch: 0)
+        case .major:
+            return SemanticVersion(major: major + 1, minor: 0, patch: 0)
+        case .patch, .prerelease:
+            return SemanticVersion(major: major, minor: minor, patch: patch + 1)
+        }
+    }
+
+    /// Rewrites the version in every configured manifest, touching only the version text on its
+    /// line (PEP 440 spelling for Python manifests). Returns the files written, relative to the root.
+    @discardableResult
+    public static func write(_ version: SemanticVersion, config: RelctlConfig) throws -> [String] {
+        struct Edit { var url: URL; var display: String; var line: Int; var old: String; var new: String }
+        var edits: [Edit] = []
+        for source in config.versions {
+            let found = try ManifestReaders.read(source, root: config.root)
+            let reader = try ManifestReaders.reader(for: source.kind)
+            var spelled = version.description
+            if reader.comparison == .pep440 {
+                guard let pep = PEP440Version(semver: version) else {
+                    throw SimpleError(.badInput, file: found.foundIn, "version \(version) has no PEP 440 spelling; use a prerelease such as -rc.1, -beta.2 or -alpha.1")
+                }
+                spelled = pep.description
+            }
+            guard let line = found.line else {
+                throw SimpleError(.badInput, file: found.foundIn, "cannot tell which line holds the version `\(found.text)`; edit it by hand")
+            }
+            let url = found.foundIn.hasPrefix("/") ? URL(fileURLWithPath: found.foundIn) : config.root.appendingPathComponent(found.foundIn)
+            if edits.contains(where: { $0.url.standardizedFileURL == url.standardizedFileURL && $0.line == line }) { continue }
+            edits.append(Edit(url: url, display: found.foundIn, line: line, old: found.text, new: spelled))
+        }
+        // Everything is checked before anything is written, so a bad manifest leaves all files as they were.
+        var contents: [URL: String] = [:]
+        var order: [(URL, String)] = []
+        for edit in edits {
+            let key = edit.url.standardizedFileURL
+            if contents[key] == nil {
+                guard let data = FileManager.default.contents(atPath: key.path) else { throw ManifestError.missing(path: edit.display) }
+                contents[key] = String(decoding: data, as: UTF8.self)
+                order.append((key, edit.display))
+            }
+            var lines = contents[key]!.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard edit.line >= 1, edit.line <= lines.count, let range = lines[edit.line - 1].range(of: edit.old) else {
+                throw SimpleError(.badInput, file: edit.display, line: edit.line, "version `\(edit.old)` not found on this line; edit it by hand")
+            }
+            lines[edit.line - 1].replaceSubrange(range, with: edit.new)
+            contents[key] = lines.joined(separator: "\n")
+        }
+        var written: [String] = []
+        for (url, display) in order {
+            let text = contents[url]!
+            let original = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+            if text != original {
+                try AtomicFile.write(text, to: url, permissions: Self.permissions(of: url))
+                written.append(display)
+            }
+        }
+        return written
+    }
+
+    private static func permissions(of url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o644
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// One entry of an archive, addressed by its path under the top-level folder.
+public struct ArchiveEntry: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        case directory
+        /// A regular file copied from disk in chunks.
+        case file(URL)
+        /// A file relctl generates (`setup-env.sh`).
+        case generated(Data)
+        /// A relative symlink, stored as a link (links `keep`) or replaced by a copy (`copy`).
+        case symlink(String)
+    }
+
+    /// Relative to the top-level folder, `/`-separated, normalised (`bin/velo-sql`).
+    public var path: String
+    public var content: Content
+    /// Permission bits as stored: 0755 for directories and executables, 0644 otherwise, 0777 for links.
+    public var mode: UInt32
+    /// Where the entry came from, for messages (`config`, a source path, `generated`).
+    public var origin: String
+
+    public init(path: String, content: Content, mode: UInt32, origin: String) {
+        self.path = path
+        self.content = content
+        self.mode = mode
+        self.origin = origin
+    }
+
+    public var isDirectory: Bool { content == .directory }
+}
+
+/// Byte-wise path order (not locale or Unicode order), so archives sort the same everywhere.
+func bytewiseLess(_ a: String, _ b: String) -> Bool {
+    a.utf8.lexicographicallyPrecedes(b.utf8)
+}

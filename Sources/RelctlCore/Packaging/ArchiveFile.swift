@@ -1,0 +1,45 @@
+import Foundation
+
+/// Writes one layout to disk atomically: a hidden temporary file in the output folder, linked
+/// into place only when complete (never replacing an existing archive).
+enum ArchiveFile {
+    struct Written {
+        var size: Int64
+        var sha256: String
+        var entries: Int
+    }
+
+    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, to url: URL) throws -> Written {
+        let temporary = AtomicFile.temporaryURL(for: url)
+        CleanupRegistry.shared.register(temporary)
+        defer { CleanupRegistry.shared.unregister(temporary) }
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw PackagingError.writeFailed(path: url.path, reason: "cannot create \(temporary.path): \(String(cString: strerror(errno)))")
+        }
+        var descriptorOpen = true
+        do {
+            let sink = HashingFileSink(descriptor: descriptor)
+            let writer = try LibArchiveWriter(format: format, level: level, sink: sink, destination: url.path)
+            let time = max(mtime, format.earliestTime)
+            try writer.write(ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name, mtime: time)
+            for entry in layout.entries { try writer.write(entry, top: layout.name, mtime: time) }
+            try writer.close()
+            descriptorOpen = false
+            if Foundation.close(descriptor) != 0 {
+                throw PackagingError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+            }
+            // link(2) fails with EEXIST instead of replacing: an archive is never overwritten.
+            if link(temporary.path, url.path) != 0 {
+                if errno == EEXIST { throw PackagingError.archiveExists(path: url.path) }
+                throw PackagingError.writeFailed(path: url.path, reason: "cannot move the finished archive into place: \(String(cString: strerror(errno)))")
+            }
+            unlink(temporary.path)
+            return Written(size: sink.byteCount, sha256: sink.finalizeHex(), entries: writer.entryCount)
+        } catch {
+            if descriptorOpen { Foundation.close(descriptor) }
+            unlink(temporary.path)
+            throw error
+        }
+    }
+}

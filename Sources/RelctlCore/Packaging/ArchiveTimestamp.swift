@@ -1,0 +1,69 @@
+import Foundation
+
+/// The one timestamp every entry gets: `SOURCE_DATE_EPOCH` when set, else the committer time of
+/// the tagged commit (or HEAD before the tag exists). Never the wall clock.
+public enum ArchiveTimestamp {
+    public static func resolve(tag: String, root: URL, context: Context) throws -> Int {
+        if let text = context.environment["SOURCE_DATE_EPOCH"], !text.isEmpty {
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+                throw PackagingError.invalidSourceDateEpoch(text)
+            }
+            return value
+        }
+        let git = Git(directory: root, context: context)
+        guard git.isRepository() else { throw PackagingError.noClock("\(root.path) is not a git repository") }
+        let ref = git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD"
+        do { return try git.committerTime(of: ref) } catch {
+            throw PackagingError.noClock("git has no commit for \(ref) (\(error))")
+        }
+    }
+}
+
+/// libarchive's zip writer turns times into MS-DOS times with localtime(3), so zips would differ
+/// by time zone. While any zip is being written the process runs with TZ=UTC; the previous value
+/// is restored when the last writer finishes.
+enum UTCTimeZoneScope {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var depth = 0
+    nonisolated(unsafe) private static var saved: String?
+
+    static func enter() {
+        lock.lock(); defer { lock.unlock() }
+        if depth == 0 {
+            saved = getenv("TZ").map { String(cString: $0) }
+            setenv("TZ", "UTC0", 1)
+            tzset()
+        }
+        depth += 1
+    }
+
+    static func leave() {
+        lock.lock(); defer { lock.unlock() }
+        depth -= 1
+        if depth == 0 {
+            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+    }
+}
+
+/// libarchive converts names through the C locale's character set, and in the plain "C" locale it
+/// cannot store non-ASCII names (it even crashes on them). relctl switches LC_CTYPE to a UTF-8
+/// locale once, so names are stored as UTF-8 whatever the user's locale: the same bytes everywhere.
+enum UTF8Locale {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var result: Bool?
+
+    /// True when a UTF-8 LC_CTYPE is active.
+    static func ensure() -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if let result { return result }
+        var found = false
+        for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8", "UTF-8"] where setlocale(LC_CTYPE, name) != nil {
+            found = true
+            break
+        }
+        result = found
+        return found
+    }
+}

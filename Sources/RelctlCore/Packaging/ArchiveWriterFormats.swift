@@ -1,0 +1,52 @@
+import CArchive
+
+/// How libarchive is set up for one archive format id; the registry behind `ArchiveFormats.ids`.
+public struct ArchiveWriterFormat: Sendable {
+    public let id: String
+    /// Used when `[archive] compression-level` is not set (gzip's and zip's 6, as `gzip -6`).
+    public let defaultLevel: Int
+    public let levels: ClosedRange<Int>
+    /// Zip stores MS-DOS times, which cannot go before 1980.
+    public let earliestTime: Int
+    let configure: @Sendable (OpaquePointer, Int) -> [Int32]
+
+    /// Sets the format, filter and options on a fresh `archive_write`; nil when all succeeded,
+    /// else libarchive's error text.
+    func apply(to archive: OpaquePointer, level: Int?) -> String? {
+        let clamped = min(max(level ?? defaultLevel, levels.lowerBound), levels.upperBound)
+        for status in configure(archive, clamped) where status < ARCHIVE_WARN {
+            return archive_error_string(archive).map { String(cString: $0) } ?? "libarchive status \(status)"
+        }
+        return nil
+    }
+}
+
+/// Writer formats keyed by id. An unknown id is bad input listing the known ones.
+public enum ArchiveWriterFormats {
+    public static let all: [String: ArchiveWriterFormat] = Dictionary(uniqueKeysWithValues: [
+        ArchiveWriterFormat(id: "tar.gz", defaultLevel: 6, levels: 1...9, earliestTime: 0) { archive, level in
+            // pax restricted: plain ustar headers unless a name, link or size needs an extension.
+            [archive_write_set_format_pax_restricted(archive), archive_write_add_filter_gzip(archive),
+             archive_write_set_options(archive, "gzip:!timestamp,gzip:compression-level=\(level)")]
+        },
+        ArchiveWriterFormat(id: "tar.xz", defaultLevel: 6, levels: 0...9, earliestTime: 0) { archive, level in
+            [archive_write_set_format_pax_restricted(archive), archive_write_add_filter_xz(archive),
+             archive_write_set_options(archive, "xz:compression-level=\(level)")]
+        },
+        ArchiveWriterFormat(id: "tar.zst", defaultLevel: 3, levels: 1...19, earliestTime: 0) { archive, level in
+            [archive_write_set_format_pax_restricted(archive), archive_write_add_filter_zstd(archive),
+             archive_write_set_options(archive, "zstd:compression-level=\(level)")]
+        },
+        ArchiveWriterFormat(id: "zip", defaultLevel: 6, levels: 1...9, earliestTime: 315_532_800) { archive, level in
+            [archive_write_set_format_zip(archive),
+             archive_write_set_options(archive, "zip:compression=deflate,zip:compression-level=\(level)")]
+        },
+    ].map { ($0.id, $0) })
+
+    public static func format(_ id: String) throws -> ArchiveWriterFormat {
+        guard let format = all[id] else {
+            throw SimpleError(.badInput, "unknown archive format `\(id)`\(Suggestion.hint(for: id, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))")
+        }
+        return format
+    }
+}

@@ -1,0 +1,40 @@
+import Crypto
+import Foundation
+
+/// Where libarchive's output bytes go: straight to a file descriptor, hashed on the way, so the
+/// checksum never needs a second read of the archive.
+final class HashingFileSink {
+    let descriptor: Int32
+    private var hasher = SHA256()
+    private(set) var byteCount: Int64 = 0
+    private(set) var failure: String?
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Writes all of `bytes`; false (with `failure` set) on an I/O error.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        hasher.update(bufferPointer: bytes)
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+                return false
+            }
+            offset += written
+        }
+        byteCount += Int64(bytes.count)
+        return true
+    }
+
+    /// The lowercase hex SHA256 of everything written.
+    func finalizeHex() -> String {
+        hasher.finalize().map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}

@@ -1,0 +1,114 @@
+import CArchive
+import Foundation
+
+/// One archive being written by libarchive into a `HashingFileSink`. The `struct archive *` is an
+/// OpaquePointer that libarchive does not let two threads share, so this class is deliberately not
+/// Sendable: it is created, used and closed inside one task.
+final class LibArchiveWriter {
+    private let archive: OpaquePointer
+    private let sink: HashingFileSink
+    private let destination: String
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var isOpen = false
+    private(set) var entryCount = 0
+
+    /// Copy buffer size: files stream through it, so memory stays bounded whatever their size.
+    static let chunkSize = 1 << 18
+
+    init(format: ArchiveWriterFormat, level: Int?, sink: HashingFileSink, destination: String) throws {
+        guard let archive = archive_write_new() else { throw PackagingError.writeFailed(path: destination, reason: "libarchive could not allocate a writer") }
+        self.archive = archive
+        self.sink = sink
+        self.destination = destination
+        self.buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
+        if let problem = format.apply(to: archive, level: level) {
+            throw PackagingError.writeFailed(path: destination, reason: "libarchive rejected the \(format.id) settings: \(problem)")
+        }
+        // Without this libarchive pads the last block with zeros after the compressed stream.
+        archive_write_set_bytes_in_last_block(archive, 1)
+        let client = Unmanaged.passUnretained(sink).toOpaque()
+        let status = archive_write_open2(archive, client, nil, { _, client, bytes, count in
+            guard let client, let bytes else { return -1 }
+            let sink = Unmanaged<HashingFileSink>.fromOpaque(client).takeUnretainedValue()
+            return sink.write(UnsafeRawBufferPointer(start: bytes, count: count)) ? count : -1
+        }, nil, nil)
+        try check(status, "open")
+        isOpen = true
+    }
+
+    deinit {
+        archive_write_free(archive)
+        buffer.deallocate()
+    }
+
+    /// Writes one entry under `top/`: header, then (for files) the data in chunks.
+    func write(_ entry: ArchiveEntry, top: String, mtime: Int) throws {
+        guard let header = archive_entry_new() else { throw PackagingError.writeFailed(path: destination, reason: "out of memory") }
+        defer { archive_entry_free(header) }
+        archive_entry_set_pathname_utf8(header, entry.path.isEmpty ? top : top + "/" + entry.path)
+        archive_entry_set_mtime(header, time_t(mtime), 0)
+        archive_entry_set_uid(header, 0)
+        archive_entry_set_gid(header, 0)
+        archive_entry_set_perm(header, mode_t(entry.mode))
+        entryCount += 1
+        switch entry.content {
+        case .directory:
+            archive_entry_set_filetype(header, RELCTL_AE_IFDIR)
+            archive_entry_set_size(header, 0)
+            try check(archive_write_header(archive, header), "write the header of \(entry.path)")
+        case .symlink(let target):
+            archive_entry_set_filetype(header, RELCTL_AE_IFLNK)
+            archive_entry_set_symlink_utf8(header, target)
+            archive_entry_set_size(header, 0)
+            try check(archive_write_header(archive, header), "write the link \(entry.path)")
+        case .generated(let data):
+            archive_entry_set_filetype(header, RELCTL_AE_IFREG)
+            archive_entry_set_size(header, la_int64_t(data.count))
+            try check(archive_write_header(archive, header), "write the header of \(entry.path)")
+            try data.withUnsafeBytes { bytes in
+                if bytes.count > 0 { try writeData(bytes.baseAddress!, bytes.count, entry.path) }
+            }
+        case .file(let source):
+            let descriptor = open(source.path, O_RDONLY)
+            guard descriptor >= 0 else {
+                throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source.path): \(String(cString: strerror(errno)))")
+            }
+            defer { Foundation.close(descriptor) }
+            var info = stat()
+            fstat(descriptor, &info)
+            let size = Int64(info.st_size)
+            archive_entry_set_filetype(header, RELCTL_AE_IFREG)
+            archive_entry_set_size(header, la_int64_t(size))
+            try check(archive_write_header(archive, header), "write the header of \(entry.path)")
+            var copied: Int64 = 0
+            while copied < size {
+                let count = read(descriptor, buffer.baseAddress!, min(buffer.count, Int(size - copied)))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                try writeData(buffer.baseAddress!, count, entry.path)
+                copied += Int64(count)
+            }
+            if copied != size {
+                throw PackagingError.writeFailed(path: destination, reason: "\(source.path) changed size while it was being archived; rebuild and retry")
+            }
+        }
+    }
+
+    /// Flushes the compressor and the archive trailer into the sink.
+    func close() throws {
+        guard isOpen else { return }
+        isOpen = false
+        try check(archive_write_close(archive), "finish")
+    }
+
+    private func writeData(_ bytes: UnsafeRawPointer, _ count: Int, _ path: String) throws {
+        let written = archive_write_data(archive, bytes, count)
+        if written < 0 { try check(Int32(truncatingIfNeeded: written), "write the data of \(path)") }
+    }
+
+    private func check(_ status: Int32, _ action: String) throws {
+        guard status < ARCHIVE_WARN else { return }
+        let reason = sink.failure ?? archive_error_string(archive).map { String(cString: $0) } ?? "libarchive status \(status)"
+        throw PackagingError.writeFailed(path: destination, reason: "cannot \(action): \(reason)")
+    }
+}

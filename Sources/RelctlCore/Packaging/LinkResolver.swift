@@ -1,0 +1,117 @@
+import Foundation
+
+/// Checks every symlink against the archive's own contents (not the disk): relative, resolving
+/// inside the top folder, to something that exists, without cycles. For links `copy` it replaces
+/// each link by a copy of what it resolves to (files, or whole folders).
+struct LinkResolver {
+    private let byPath: [String: ArchiveEntry]
+    private let entries: [ArchiveEntry]
+    private static let maximumHops = 40
+
+    init(entries: [ArchiveEntry]) {
+        self.entries = entries
+        self.byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func apply(_ policy: LinksPolicy) throws -> [ArchiveEntry] {
+        var resolved: [String: String] = [:]
+        for entry in entries {
+            if case .symlink(let target) = entry.content {
+                let path = try resolve(link: entry, target: target)
+                // A link to its own folder (or a parent) makes a loop for anything that follows links.
+                if byPath[path]?.isDirectory == true && entry.path.hasPrefix(path + "/") {
+                    throw PackagingError.linkCycle(path: entry.path, target: target, source: entry.origin.hasPrefix("/") ? entry.origin : nil)
+                }
+                resolved[entry.path] = path
+            }
+        }
+        guard policy == .copy, !resolved.isEmpty else { return entries }
+
+        var output: [String: ArchiveEntry] = [:]
+        for entry in entries {
+            guard resolved[entry.path] != nil else {
+                output[entry.path] = entry
+                continue
+            }
+            try copy(linkPath: entry.path, origin: entry.origin, into: &output, depth: 0)
+        }
+        return output.values.sorted { bytewiseLess($0.path, $1.path) }
+    }
+
+    /// The path (relative to the top folder) a link finally refers to.
+    func resolve(link: ArchiveEntry, target: String) throws -> String {
+        let source = link.origin.hasPrefix("/") ? link.origin : nil
+        if target.hasPrefix("/") {
+            throw PackagingError.absoluteSymlink(path: link.path, target: target, source: source)
+        }
+        if target.isEmpty { throw PackagingError.danglingLink(path: link.path, target: target, source: source) }
+        var physical: [Substring] = ArchivePath.parent(link.path).split(separator: "/")
+        var pending: [Substring] = target.split(separator: "/", omittingEmptySubsequences: true)
+        var hops = 0
+        while !pending.isEmpty {
+            let part = pending.removeFirst()
+            if part == "." { continue }
+            if part == ".." {
+                guard !physical.isEmpty else { throw PackagingError.linkOutside(path: link.path, target: target, source: source) }
+                physical.removeLast()
+                continue
+            }
+            let candidate = (physical + [part]).joined(separator: "/")
+            guard let node = byPath[candidate] else {
+                throw PackagingError.danglingLink(path: link.path, target: target, source: source)
+            }
+            if case .symlink(let next) = node.content {
+                hops += 1
+                if hops > Self.maximumHops { throw PackagingError.linkCycle(path: link.path, target: target, source: source) }
+                if next.hasPrefix("/") { throw PackagingError.absoluteSymlink(path: node.path, target: next, source: node.origin.hasPrefix("/") ? node.origin : nil) }
+                pending = next.split(separator: "/", omittingEmptySubsequences: true) + pending
+                continue
+            }
+            if !pending.isEmpty && !node.isDirectory {
+                throw PackagingError.danglingLink(path: link.path, target: target, source: source)
+            }
+            physical.append(part)
+        }
+        let path = physical.joined(separator: "/")
+        if path.isEmpty { throw PackagingError.linkCycle(path: link.path, target: target, source: source) }
+        return path
+    }
+
+    /// Materialises the link at `linkPath` as a copy of what it resolves to.
+    private func copy(linkPath: String, origin: String, into output: inout [String: ArchiveEntry], depth: Int) throws {
+        guard let link = byPath[linkPath], case .symlink(let target) = link.content else { return }
+        let resolvedPath = try resolve(link: link, target: target)
+        guard let node = byPath[resolvedPath] else { return }
+        if !node.isDirectory {
+            output[linkPath] = ArchiveEntry(path: linkPath, content: node.content, mode: node.mode, origin: "copy of \(resolvedPath) (link \(linkPath))")
+            return
+        }
+        // A folder link inside its own target would copy forever.
+        if linkPath.hasPrefix(resolvedPath + "/") {
+            throw PackagingError.linkCycle(path: linkPath, target: target, source: origin.hasPrefix("/") ? origin : nil)
+        }
+        try copyFolder(from: resolvedPath, to: linkPath, into: &output, depth: depth)
+    }
+
+    private func copyFolder(from source: String, to destination: String, into output: inout [String: ArchiveEntry], depth: Int) throws {
+        if destination.hasPrefix(source + "/") || depth > 8 {
+            throw PackagingError.linkCycle(path: destination, target: source, source: nil)
+        }
+        output[destination] = ArchiveEntry(path: destination, content: .directory, mode: 0o755, origin: "copy of \(source)")
+        let prefix = source + "/"
+        for entry in entries where entry.path.hasPrefix(prefix) {
+            let copiedPath = destination + "/" + entry.path.dropFirst(prefix.count)
+            if case .symlink(let target) = entry.content {
+                let inner = try resolve(link: entry, target: target)
+                guard let innerNode = byPath[inner] else { continue }
+                if innerNode.isDirectory {
+                    try copyFolder(from: inner, to: copiedPath, into: &output, depth: depth + 1)
+                } else {
+                    output[copiedPath] = ArchiveEntry(path: copiedPath, content: innerNode.content, mode: innerNode.mode, origin: "copy of \(inner)")
+                }
+            } else {
+                output[copiedPath] = ArchiveEntry(path: copiedPath, content: entry.content, mode: entry.mode, origin: "copy of \(entry.path)")
+            }
+        }
+    }
+}

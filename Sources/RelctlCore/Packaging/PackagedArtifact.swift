@@ -1,0 +1,15 @@
+import Foundation
+
+/// One archive written by `Packager`, with what `relctl package` reports about it.
+public struct PackagedArtifact: Sendable, Encodable, Equatable {
+    /// File name (`velostream-v1.0.0-x86_64-unknown-linux-musl.tar.gz`).
+    public var name: String
+    public var target: String
+    public var format: String
+    public var path: String
+    public var size: Int64
+    public var sha256: String
+    /// Entries in the archive, the top-level folder included.
+    public var entries: Int
+    public var seconds: Double
+}

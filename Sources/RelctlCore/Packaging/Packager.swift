@@ -1,0 +1,155 @@
+import Foundation
+
+/// Packages targets into reproducible archives in an output folder: the core of `relctl package`,
+/// also called by `relctl release`.
+public struct Packager: Sendable {
+    public var context: Context
+
+    public init(context: Context) {
+        self.context = context
+    }
+
+    /// Validates the tag, computes and checks every layout, then writes the archives concurrently
+    /// (at most `jobs` at a time), each with its `.sha256`, and updates `manifest.json`.
+    /// - Parameters:
+    ///   - binaryRoot: read binaries from here instead of the project (prebuilt artifacts).
+    ///   - jobs: concurrent archives; nil means one per core.
+    ///   - clean: remove this tag's archives for these targets first; without it an existing archive is an error.
+    /// - Returns: the artifacts in target order.
+    public func package(config: RelctlConfig, tag: String, targets: [Target], outputDirectory: URL,
+                        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false) async throws -> [PackagedArtifact] {
+        let validation = try TagValidator.validate(tag: tag, config: config)
+        if let error = validation.mismatchError { throw error }
+        guard !targets.isEmpty else {
+            throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
+        }
+        let placeholders = ["project": config.project.name, "version": validation.version, "tag": tag]
+
+        var plans: [(target: Target, layout: ArchiveLayout, format: ArchiveWriterFormat)] = []
+        var problems: [Diagnostic] = []
+        for target in targets {
+            do {
+                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot)
+                plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
+            } catch let error as RelctlError {
+                problems += error.diagnostics.map {
+                    Diagnostic(file: $0.file, line: $0.line, $0.message.contains(target.triple) ? $0.message : "\(target.triple): \($0.message)")
+                }
+            }
+        }
+        if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems) }
+        var seen: [String: String] = [:]
+        for plan in plans {
+            if let other = seen[plan.layout.fileName] {
+                throw PackagingError.collision(archivePath: plan.layout.fileName, first: "target \(other)", second: "target \(plan.target.triple) (add {target} to [archive] name)")
+            }
+            seen[plan.layout.fileName] = plan.target.triple
+        }
+
+        let mtime = try ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
+        let git = Git(directory: config.root, context: context)
+        let commit = (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
+
+        do { try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true) } catch {
+            throw SimpleError(.badInput, file: outputDirectory.path, "cannot create the output folder: \(error.localizedDescription)")
+        }
+        // Read before writing anything, so a damaged manifest.json stops the run early.
+        var existingManifest = try ReleaseManifest.read(in: outputDirectory)
+        if clean {
+            for plan in plans { removeArtifacts(named: plan.layout.name, in: outputDirectory) }
+            let removed = Set(plans.flatMap { plan in ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) } })
+            existingManifest?.artifacts.removeAll { removed.contains($0.name) }
+        } else {
+            let existing = plans.map { outputDirectory.appendingPathComponent($0.layout.fileName) }
+                .filter { FileManager.default.fileExists(atPath: $0.path) }
+            if !existing.isEmpty { throw ProblemList(existing.map { PackagingError.archiveExists(path: $0.path) }) }
+        }
+
+        if !UTF8Locale.ensure() {
+            for plan in plans {
+                if let entry = plan.layout.entries.first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } }) {
+                    throw PackagingError.unsafePath(path: entry.path, reason: "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file")
+                }
+            }
+        }
+        let usesZip = plans.contains { $0.format.earliestTime > 0 }
+        if usesZip { UTCTimeZoneScope.enter() }
+        defer { if usesZip { UTCTimeZoneScope.leave() } }
+
+        let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let level = config.archive.compressionLevel
+        let context = self.context
+        var results: [Int: Result<PackagedArtifact, Error>] = [:]
+        await withTaskGroup(of: (Int, Result<PackagedArtifact, Error>).self) { group in
+            var next = 0
+            func start() {
+                let index = next
+                let plan = plans[index]
+                next += 1
+                group.addTask {
+                    let started = context.clock.now()
+                    do {
+                        let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
+                        let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url)
+                        try ChecksumWriter.writeSidecar(for: outputDirectory.appendingPathComponent(plan.layout.fileName), digest: written.sha256)
+                        return (index, .success(PackagedArtifact(
+                            name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
+                            size: written.size, sha256: written.sha256, entries: written.entries, seconds: context.clock.seconds(since: started))))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while next < min(limit, plans.count) { start() }
+            for await (index, result) in group {
+                results[index] = result
+                if case .success(let artifact) = result { report(artifact) }
+                if next < plans.count { start() }
+            }
+        }
+
+        let artifacts = plans.indices.compactMap { try? results[$0]?.get() }
+        if !artifacts.isEmpty || (clean && existingManifest != nil) {
+            try updateManifest(existingManifest, in: outputDirectory, config: config, tag: tag, version: validation.version, commit: commit, artifacts: artifacts)
+        }
+        let failures = plans.indices.compactMap { index -> (any RelctlError)? in
+            guard case .failure(let error)? = results[index] else { return nil }
+            return error as? RelctlError ?? SimpleError(.failure, "\(plans[index].target.triple): \(error)")
+        }
+        if !failures.isEmpty { throw ProblemList(failures) }
+        return artifacts
+    }
+
+    private func report(_ artifact: PackagedArtifact) {
+        context.console.info("packaged \(artifact.name): \(ByteCount.format(artifact.size)), \(artifact.entries) entries, \(String(format: "%.2f", artifact.seconds)) s")
+        context.console.detail("  sha256 \(artifact.sha256)")
+    }
+
+    /// Removes `NAME.<ext>` and `NAME.<ext>.sha256` for every format, and leftover temporary files.
+    private func removeArtifacts(named name: String, in directory: URL) {
+        for id in ArchiveFormats.ids {
+            let file = name + ArchiveFormats.fileExtension(id)
+            for candidate in [file, file + ".sha256"] {
+                let url = directory.appendingPathComponent(candidate)
+                if (try? FileManager.default.removeItem(at: url)) != nil { context.console.detail("removed \(url.path)") }
+            }
+            let prefix = ".\(file).relctl-tmp-"
+            for leftover in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where leftover.hasPrefix(prefix) {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(leftover))
+            }
+        }
+    }
+
+    private func updateManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, tag: String, version: String, commit: String, artifacts: [PackagedArtifact]) throws {
+        var manifest = existing
+        if let existing = manifest, existing.tag != tag || existing.project != config.project.name {
+            context.console.warning("\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(tag)")
+            manifest = nil
+        }
+        var updated = manifest ?? ReleaseManifest(project: config.project.name, tag: tag, version: version, commit: commit)
+        updated.version = version
+        if !commit.isEmpty { updated.commit = commit }
+        updated.upsert(artifacts.map { ReleaseManifest.Artifact(name: $0.name, target: $0.target, format: $0.format, size: $0.size, sha256: $0.sha256) })
+        try updated.write(in: directory)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Why packaging refused or failed. Refusals about the input (unsafe links, missing files, name
+/// clashes) are bad input (exit 2); an existing archive or a failed write is a failed step (exit 1).
+public enum PackagingError: RelctlError, CustomStringConvertible {
+    case missingBinary(binary: String, path: String, target: String)
+    case missingSource(path: String, key: String)
+    case absoluteSymlink(path: String, target: String, source: String?)
+    case linkOutside(path: String, target: String, source: String?)
+    case danglingLink(path: String, target: String, source: String?)
+    case linkCycle(path: String, target: String, source: String?)
+    case specialFile(path: String, kind: String)
+    case controlCharacter(path: String)
+    case unsafePath(path: String, reason: String)
+    case collision(archivePath: String, first: String, second: String)
+    case archiveExists(path: String)
+    case writeFailed(path: String, reason: String)
+    case invalidSourceDateEpoch(String)
+    case noClock(String)
+
+    public var exitCode: ExitCode {
+        switch self {
+        case .archiveExists, .writeFailed: return .failure
+        default: return .badInput
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case let .missingBinary(binary, path, target):
+            return [Diagnostic(file: path, "binary `\(binary)` for target \(target) not found; run `relctl build --target \(target)` first, or check [build] binaries and binary-dir")]
+        case let .missingSource(path, key):
+            return [Diagnostic(file: path, "listed in [archive] \(key) but does not exist; fix the path in relctl.toml or create the file")]
+        case let .absoluteSymlink(path, target, source):
+            return [Diagnostic(file: source, "symlink `\(path)` points to the absolute path `\(target)`; archives may only hold relative links that stay inside the archive folder")]
+        case let .linkOutside(path, target, source):
+            return [Diagnostic(file: source, "symlink `\(path)` -> `\(target)` resolves outside the archive folder; point it at a file inside the archive or exclude it")]
+        case let .danglingLink(path, target, source):
+            return [Diagnostic(file: source, "symlink `\(path)` -> `\(target)` points to nothing in the archive (dangling); add the target to the archive or remove the link")]
+        case let .linkCycle(path, target, source):
+            return [Diagnostic(file: source, "symlink `\(path)` -> `\(target)` is part of a link cycle (or more than 40 links deep); break the cycle")]
+        case let .specialFile(path, kind):
+            return [Diagnostic(file: path, "is a \(kind); archives may only hold regular files, directories and symlinks; remove it or add it to [archive] exclude")]
+        case let .controlCharacter(path):
+            return [Diagnostic("archive path \(path.debugDescription) contains a control character; rename the file or exclude it")]
+        case let .unsafePath(path, reason):
+            return [Diagnostic("archive path `\(path)` \(reason)")]
+        case let .collision(archivePath, first, second):
+            return [Diagnostic("two sources map to the same archive path `\(archivePath)`: \(first) and \(second); rename one with `to` in relctl.toml")]
+        case let .archiveExists(path):
+            return [Diagnostic(file: path, "already exists and is never overwritten; pass --clean to remove this tag's artifacts first")]
+        case let .writeFailed(path, reason):
+            return [Diagnostic(file: path, "cannot write the archive: \(reason)")]
+        case let .invalidSourceDateEpoch(value):
+            return [Diagnostic("SOURCE_DATE_EPOCH=`\(value)` is not a whole number of seconds since 1970; unset it or set e.g. SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)")]
+        case let .noClock(reason):
+            return [Diagnostic("cannot choose the archive timestamp: \(reason); set SOURCE_DATE_EPOCH or run inside the project's git repository")]
+        }
+    }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

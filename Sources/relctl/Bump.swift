@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import RelctlCore
+
+struct Bump: RelctlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bump",
+        abstract: "Print the next version from the commits since the last release.",
+        discussion: """
+        Breaking change → major (minor below 1.0.0), feat → minor, anything else → patch; after a prerelease \
+        the prerelease counter continues (1.0.0-rc.1 → 1.0.0-rc.2). --write updates every configured manifest.
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Write the new version into every [[version]] manifest, changing only the version text.")
+    var write = false
+
+    struct Output: Encodable {
+        var previous: String?
+        var current: String?
+        var next: String
+        var tag: String
+        var level: String
+        var commits: Int
+        var written: [String]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(previous, forKey: .previous)
+            try container.encode(current, forKey: .current)
+            try container.encode(next, forKey: .next)
+            try container.encode(tag, forKey: .tag)
+            try container.encode(level, forKey: .level)
+            try container.encode(commits, forKey: .commits)
+            try container.encode(written, forKey: .written)
+        }
+        enum CodingKeys: String, CodingKey { case previous, current, next, tag, level, commits, written }
+    }
+
+    func execute(_ context: Context) async throws {
+        let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
+        let bump = try VersionBump.compute(git: Git(directory: config.root, context: context), config: config)
+        if bump.commitCount == 0, let previous = bump.previousTag {
+            context.console.warning("no commits since \(previous); the version printed is what a release now would get")
+        }
+        var written: [String] = []
+        if write {
+            if config.versions.isEmpty {
+                context.console.warning("\(config.path): no [[version]] entries; nothing to write")
+            }
+            written = try VersionBump.write(bump.next, config: config)
+            for file in written { context.console.info("\(file): version set to \(bump.next)") }
+        }
+        if global.json {
+            try emitJSON(Output(previous: bump.previousTag, current: bump.current?.description, next: bump.next.description,
+                                tag: config.project.tagFormat.tag(for: bump.next), level: bump.level.rawValue,
+                                commits: bump.commitCount, written: written), context)
+        } else {
+            context.console.stdout(bump.next.description + "\n")
+            context.console.detail("\(bump.level.rawValue) bump from \(bump.previousTag ?? "no previous release") over \(bump.commitCount) commit\(bump.commitCount == 1 ? "" : "s")")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import RelctlCore
+
+struct Notes: RelctlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notes",
+        abstract: "Release notes from the git history since the previous release tag.",
+        discussion: """
+        The range runs from the previous release tag (the highest SemVer tag in the tag format that is an ancestor \
+        of the target and lower than the release; prereleases are skipped for a final release) to the target. \
+        Works without relctl.toml. Exit 2 for an unknown ref, a malformed tag or a bad template.
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Start after this ref instead of the previous release tag.", valueName: "ref"))
+    var from: String?
+    @Option(help: ArgumentHelp("End at this ref (default: the tag when it exists, else HEAD).", valueName: "ref"))
+    var to: String?
+    @Option(help: ArgumentHelp("The release the notes describe (default: a tag at the target, else unreleased).", valueName: "tag"))
+    var tag: String?
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the notes to FILE (atomically) instead of stdout.", valueName: "file"))
+    var output: String?
+    @Option(help: ArgumentHelp("Insert (or replace) this release's section in FILE below its title.", valueName: "file"))
+    var changelog: String?
+    @Option(help: ArgumentHelp("Folder whose manifest.json adds an Install section.", valueName: "dir"))
+    var dist: String = "dist"
+
+    func execute(_ context: Context) async throws {
+        let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
+        let notes = try ReleaseNotesBuilder(context: context).build(
+            config: config, tag: tag, from: from, to: to, distDirectory: config.root.appendingPathComponent(dist)
+        )
+        let text = global.json ? try notes.json : notes.markdown
+        if let output, output != "-" {
+            let url = context.resolve(output)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == false {
+                // A device or pipe (`/dev/stdout`): write through it, never rename over it.
+                guard let handle = FileHandle(forWritingAtPath: url.path) else {
+                    throw SimpleError(.badInput, file: output, "cannot write here; check the path and its permissions")
+                }
+                handle.write(Data(text.utf8))
+                try handle.close()
+            } else {
+                try AtomicFile.write(text, to: url)
+                context.console.info("wrote \(output)")
+            }
+        } else {
+            context.console.stdout(text)
+        }
+        if let changelog {
+            try Changelog.update(context.resolve(changelog), with: notes.markdown)
+            context.console.info("updated \(changelog)")
+        }
+        let count = notes.entries.count
+        context.console.detail("\(count) entr\(count == 1 ? "y" : "ies") since \(notes.previous ?? "the first commit")")
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import RelctlCore
+
+struct Verify: RelctlCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-hash every file a checksum file lists; report changed, missing and unlisted files.",
+        discussion: """
+        Reads sha256sum/sha512sum lines (`HEX  NAME`, `HEX *NAME`) and BSD lines (`SHA256 (NAME) = HEX`). \
+        Exit 0 when all match, 1 when a file is changed, missing, or an archive next to a combined file is not \
+        listed (unless --allow-unlisted), 2 for a missing checksum file or a malformed line.
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("Checksum file (default: dist/SHA256SUMS, or dist/SHA512SUMS when that is the only one).", valueName: "sums")) var sums: String?
+    @Flag(help: "Report archives the file does not list, but do not fail because of them.") var allowUnlisted = false
+    @Option(help: ArgumentHelp("Files hashed at once (default: one per core).", valueName: "n")) var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func execute(_ context: Context) async throws {
+        let report = try ChecksumVerifier.verify(sums: sums ?? defaultSums(context), allowUnlisted: allowUnlisted, context: context, jobs: jobs)
+        if global.json { try emitJSON(report, context) }
+        for file in report.files {
+            switch file.status {
+            case .ok: context.console.detail("ok        \(file.name)")
+            case .unlisted where report.unlistedAllowed: context.console.warning("\(file.name): not listed in \(report.file)")
+            default: break
+            }
+        }
+        if let failure = report.failure { throw failure }
+        let count = report.files.filter { $0.status == .ok }.count
+        context.console.info("\(report.file): \(count) file\(count == 1 ? "" : "s") ok")
+    }
+
+    private func defaultSums(_ context: Context) -> String {
+        let sha256 = "\(ChecksumWriter.defaultDirectory)/\(ChecksumAlgorithm.sha256.sumsFileName)"
+        let sha512 = "\(ChecksumWriter.defaultDirectory)/\(ChecksumAlgorithm.sha512.sumsFileName)"
+        let has256 = FileManager.default.fileExists(atPath: context.resolve(sha256).path)
+        let has512 = FileManager.default.fileExists(atPath: context.resolve(sha512).path)
+        return !has256 && has512 ? sha512 : sha256
+    }
+}

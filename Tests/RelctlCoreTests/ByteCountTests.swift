@@ -1,0 +1,11 @@
+import Testing
+@testable import RelctlCore
+
+@Suite struct ByteCountTests {
+    @Test func humanSizes() {
+        #expect(ByteCount.format(512) == "512 B")
+        #expect(ByteCount.format(3_482) == "3.40 KiB")
+        #expect(ByteCount.format(85_899_345) == "81.9 MiB")
+        #expect(ByteCount.format(1_288_490_189) == "1.20 GiB")
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import RelctlTestSupport
+@testable import RelctlCore
+
+@Suite struct NotesTests {
+    func build(_ fixture: NotesFixture, tag: String? = "v0.2.0", from: String? = nil, to: String? = nil,
+               configure: (inout RelctlConfig) -> Void = { _ in }) throws -> ReleaseNotes {
+        var config = RelctlConfig.defaults(root: fixture.url)
+        configure(&config)
+        return try ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url)).build(config: config, tag: tag, from: from, to: to)
+    }
+
+    @Test func finalReleaseSkipsPrereleasesAndCategorises() throws {
+        let fixture = try NotesFixture.make()
+        defer { fixture.repository.directory.remove() }
+        let notes = try build(fixture)
+        #expect(notes.tag == "v0.2.0" && notes.previous == "v0.1.0")
+        #expect(notes.date == "2026-01-02")
+        #expect(notes.sections.map(\.title) == ["Breaking changes", "Features", "Bug fixes", "Performance", "Documentation", "Other changes"])
+        let h = fixture.hashes
+        func commits(_ title: String) -> [String] { notes.sections.first { $0.title == title }?.entries.map(\.commit) ?? [] }
+        #expect(commits("Breaking changes") == [h["bang"]!, h["footer"]!])
+        #expect(commits("Features") == [h["api"]!, h["dark"]!])
+        #expect(commits("Bug fixes") == [h["parser"]!, h["alice"]!])
+        #expect(commits("Other changes") == [h["outsideRevert"]!, h["readme"]!])
+        let all = Set(notes.entries.map(\.commit))
+        for cancelled in ["temporary", "gitRevert", "oops", "conventionalRevert", "merge", "chore", "initial"] {
+            #expect(!all.contains(h[cancelled]!), "\(cancelled) should not be listed")
+        }
+        let footer = try #require(notes.entries.first { $0.commit == h["footer"] })
+        #expect(footer.migrationNote == "`Engine` is now `Runtime`; rename your imports.")
+        #expect(footer.type == "refactor" && footer.scope == "core" && footer.breaking)
+        #expect(notes.contributors == [NotesContributor(name: "Alice Liddell", email: "alice@example.com"),
+                                       NotesContributor(name: "Test User", email: "test@example.com")])
+    }
+
+    @Test func prereleaseRangesAndSettings() throws {
+        let fixture = try NotesFixture.make()
+        defer { fixture.repository.directory.remove() }
+        let withRC = try build(fixture) { $0.notes.skipPrereleases = false }
+        #expect(withRC.previous == "v0.2.0-rc.1")
+        #expect(!withRC.entries.contains { $0.commit == fixture.hashes["api"] })
+        let rc = try build(fixture, tag: "v0.2.0-rc.1")
+        #expect(rc.previous == "v0.1.0" && rc.targetCommit == fixture.hashes["docs"])
+        #expect(rc.entries.map(\.commit) == ["api", "parser", "perf", "docs"].map { fixture.hashes[$0]! })
+        let noOther = try build(fixture) { $0.notes.includeOther = false; $0.notes.includeMerges = true }
+        #expect(!noOther.sections.contains { $0.title == "Other changes" })
+        let merges = try build(fixture) { $0.notes.includeMerges = true }
+        #expect(merges.entries.contains { $0.commit == fixture.hashes["merge"] && $0.type == "other" })
+        let groups = try build(fixture) { $0.notes.groups = [NotesGroup(title: "Fixes", types: ["fix"]), NotesGroup(title: "New", types: ["feat", "perf"])] }
+        #expect(groups.sections.map(\.title) == ["Breaking changes", "Fixes", "New", "Other changes"])
+    }
+
+    @Test func wholeHistoryTagAtTargetAndUnknownRef() throws {
+        let fixture = try NotesFixture.make()
+        defer { fixture.repository.directory.remove() }
+        let first = try build(fixture, tag: "v0.1.0")
+        #expect(first.previous == nil && first.entries.isEmpty)
+        let detected = try build(fixture, tag: nil)
+        #expect(detected.tag == "v0.2.0" && detected.previous == "v0.1.0")
+        try fixture.repository.commit("feat: after the release")
+        let unreleased = try build(fixture, tag: nil)
+        #expect(unreleased.tag == nil && unreleased.previous == "v0.2.0" && unreleased.entries.count == 1)
+        #expect(NotesMarkdown.heading(unreleased) == "## Unreleased - 2026-01-02")
+        let fromTo = try build(fixture, tag: nil, from: "v0.2.0-rc.1", to: "v0.2.0")
+        #expect(fromTo.previous == "v0.2.0-rc.1" && fromTo.tag == "v0.2.0")
+        #expect(throws: GitError.self) { try build(fixture, tag: nil, to: "no-such-ref") }
+        do {
+            _ = try build(fixture, tag: nil, from: "v9.9.9")
+            Issue.record("expected an error")
+        } catch let error as GitError {
+            #expect(error.exitCode == .badInput && error.message.contains("v9.9.9"))
+        }
+        #expect(throws: VersionError.self) { try build(fixture, tag: "release-1") }
+    }
+
+    @Test func markdownEscapesLinksAndHeading() throws {
+        let fixture = try NotesFixture.make()
+        defer { fixture.repository.directory.remove() }
+        try fixture.repository.git("remote", "add", "origin", "git@github.com:acme/widget.git")
+        let notes = try build(fixture)
+        let markdown = notes.markdown
+        let parser = fixture.hashes["parser"]!
+        #expect(markdown.hasPrefix("## [0.2.0](https://github.com/acme/widget/compare/v0.1.0...v0.2.0) - 2026-01-02\n"))
+        #expect(markdown.contains("- **parser:** handle \\*stars\\*, \\_underscores\\_ and \\<b\\>tags\\</b\\> in `code_span` \\[x\\] ([\(parser.prefix(7))](https://github.com/acme/widget/commit/\(parser)))\n"))
+        #expect(markdown.contains("\n  `Engine` is now `Runtime`; rename your imports.\n"))
+        #expect(markdown.contains("### Contributors\n\n- Alice Liddell\n- Test User\n"))
+        #expect(markdown.range(of: "### Breaking changes")!.lowerBound < markdown.range(of: "### Features")!.lowerBound)
+        #expect(!markdown.contains("\n\n\n"))
+        #expect(try build(fixture).markdown == markdown, "same inputs, same bytes")
+    }
+
+    @Test func jsonHasExactlyTheContractKeys() throws {
+        let fixture = try NotesFixture.make()
+        defer { fixture.repository.directory.remove() }
+        let json = try build(fixture).json
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["tag", "previous", "date", "sections", "contributors"])
+        let sections = try #require(object["sections"] as? [[String: Any]])
+        #expect(Set(sections[0].keys) == ["title", "entries"])
+        let entry = try #require((sections[0]["entries"] as? [[String: Any]])?.first)
+        #expect(Set(entry.keys) == ["commit", "type", "scope", "summary", "breaking"])
+        #expect(entry["commit"] as? String == fixture.hashes["bang"] && entry["breaking"] as? Bool == true && entry["scope"] as? String == "config")
+        let other = try #require(sections.last?["entries"] as? [[String: Any]])
+        #expect(other.last?["type"] as? String == "other" && other.last?["scope"] is NSNull)
+        let contributors = try #require(object["contributors"] as? [[String: String]])
+        #expect(contributors.first == ["name": "Alice Liddell", "email": "alice@example.com"])
+    }
+
+    @Test func installSectionFromManifest() throws {
+        let fixture = try NotesFixture.make()
+        defer { fixture.repository.directory.remove() }
+        try fixture.repository.git("remote", "add", "origin", "https://github.com/acme/widget.git")
+        let dist = fixture.url.appendingPathComponent("dist")
+        var manifest = ReleaseManifest(project: "widget", tag: "v0.2.0", version: "0.2.0", commit: fixture.hashes["chore"]!)
+        manifest.upsert([
+            .init(name: "widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz", target: "x86_64-unknown-linux-musl", format: "tar.gz", size: 2_400_000, sha256: String(repeating: "a", count: 64)),
+            .init(name: "widget-v0.2.0-aarch64-apple-darwin.tar.gz", target: "aarch64-apple-darwin", format: "tar.gz", size: 900, sha256: String(repeating: "b", count: 64)),
+            .init(name: "widget-v0.2.0-x86_64-pc-windows-msvc.zip", target: "x86_64-pc-windows-msvc", format: "zip", size: 3_000_000, sha256: String(repeating: "c", count: 64)),
+        ])
+        try manifest.write(in: dist)
+        let notes = try ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url))
+            .build(config: .defaults(root: fixture.url), tag: "v0.2.0", distDirectory: dist)
+        let md = notes.markdown
+        #expect(md.contains("curl -fLO https://github.com/acme/widget/releases/download/v0.2.0/widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz\n"))
+        #expect(md.contains("sha256sum -c widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz.sha256\n"))
+        #expect(md.contains("shasum -a 256 -c widget-v0.2.0-aarch64-apple-darwin.tar.gz.sha256\n"))
+        #expect(md.contains("(Get-FileHash widget-v0.2.0-x86_64-pc-windows-msvc.zip -Algorithm SHA256).Hash -ne '\(String(repeating: "C", count: 64))'"))
+        #expect(md.contains("| widget-v0.2.0-x86\\_64-unknown-linux-musl.tar.gz | x86\\_64-unknown-linux-musl | 2.3 MiB | `\(String(repeating: "a", count: 64))` |"))
+        #expect(md.contains("| 900 B |"))
+    }
+
+    @Test func userTemplateRendersAndReportsErrors() throws {
+        let fixture = try NotesFixture.make()
+        defer { fixture.repository.directory.remove() }
+        try fixture.repository.directory.write("notes.mustache", """
+            # {{version}} ({{date}}) since {{previous}}
+            {{#sections}}
+            ## {{title}}
+            {{#entries}}
+            * {{#scope}}[{{.}}] {{/scope}}{{{summaryMarkdown}}} {{shortHash}}
+            {{/entries}}
+            {{/sections}}
+            """)
+        let notes = try build(fixture) { $0.notes.template = "notes.mustache" }
+        #expect(notes.markdown.hasPrefix("# 0.2.0 (2026-01-02) since v0.1.0\n## Breaking changes\n* [config] drop the legacy `relctl.ini` format \(fixture.hashes["bang"]!.prefix(7))\n"))
+        try fixture.repository.directory.write("bad.mustache", "line one\n{{#sections}}\n{{title}}\n{{/entries}}\n")
+        do {
+            _ = try build(fixture) { $0.notes.template = "bad.mustache" }
+            Issue.record("expected a template error")
+        } catch let error as SimpleError {
+            #expect(error.exitCode == .badInput)
+            #expect(error.diagnostics.first?.file == "bad.mustache" && error.diagnostics.first?.line == 4)
+        }
+    }
+
+    @Test func changelogInsertIsIdempotent() {
+        let first = Changelog.insert("## [1.0.0](x) - 2026-01-02\n\n### Features\n\n- a\n", into: nil)
+        #expect(first == "# Changelog\n\n## [1.0.0](x) - 2026-01-02\n\n### Features\n\n- a\n")
+        #expect(Changelog.insert("## [1.0.0](x) - 2026-01-02\n\n### Features\n\n- a\n", into: first) == first)
+        let replaced = Changelog.insert("## [1.0.0](x) - 2026-01-02\n\n- b\n", into: first)
+        #expect(replaced == "# Changelog\n\n## [1.0.0](x) - 2026-01-02\n\n- b\n")
+        let existing = "# Changes\n\nAll notable changes.\n\n## 0.9.0 - 2025-01-01\n\n- old\n"
+        let second = Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: existing)
+        #expect(second == "# Changes\n\nAll notable changes.\n\n## 1.0.0 - 2026-01-02\n\n- new\n\n## 0.9.0 - 2025-01-01\n\n- old\n")
+        #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: second) == second)
+        #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: "# Changes\n") == "# Changes\n\n## 1.0.0 - 2026-01-02\n\n- new\n")
+        let unreleased = Changelog.insert("## Unreleased - 2026-01-02\n\n- wip\n", into: existing)
+        #expect(unreleased.contains("## Unreleased - 2026-01-02\n\n- wip\n\n## 0.9.0"))
+        #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: unreleased) == second, "the release replaces Unreleased")
+    }
+
+    @Test func repositoryLinks() {
+        let forms = ["https://github.com/acme/widget.git", "git@github.com:acme/widget.git", "ssh://git@github.com/acme/widget",
+                     "https://user:s3cret@github.com/acme/widget/"]
+        for form in forms {
+            #expect(RepositoryLinks(remoteURL: form) == RepositoryLinks(host: .github, baseURL: "https://github.com/acme/widget"), "\(form)")
+        }
+        let lab = RepositoryLinks(remoteURL: "git@gitlab.com:group/sub/app.git")
+        #expect(lab?.baseURL == "https://gitlab.com/group/sub/app")
+        #expect(lab?.commitURL("abc") == "https://gitlab.com/group/sub/app/-/commit/abc")
+        #expect(lab?.compareURL(from: "v1", to: "v2") == "https://gitlab.com/group/sub/app/-/compare/v1...v2")
+        #expect(RepositoryLinks(remoteURL: "/srv/git/app.git") == nil)
+        #expect(RepositoryLinks(remoteURL: "https://example.com/a/b.git") == nil)
+    }
+
+    @Test func markdownEscaper() {
+        #expect(MarkdownEscaper.escape("a*b_c [d](e) <f> | ~g~ \\") == "a\\*b\\_c \\[d\\](e) \\<f\\> \\| \\~g\\~ \\\\")
+        #expect(MarkdownEscaper.escape("keep `x_*y` and ``a`b`` but `lone") == "keep `x_*y` and ``a`b`` but \\`lone")
+    }
+}

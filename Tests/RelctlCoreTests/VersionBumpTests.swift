@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import RelctlTestSupport
+@testable import RelctlCore
+
+@Suite struct VersionBumpTests {
+    func v(_ text: String) throws -> SemanticVersion { try SemanticVersion(parsing: text) }
+
+    @Test func rules() throws {
+        #expect(VersionBump.next(after: try v("1.2.3"), level: .major) == (try v("2.0.0")))
+        #expect(VersionBump.next(after: try v("1.2.3"), level: .minor) == (try v("1.3.0")))
+        #expect(VersionBump.next(after: try v("1.2.3"), level: .patch) == (try v("1.2.4")))
+        #expect(VersionBump.next(after: try v("0.4.1"), level: .major) == (try v("0.5.0")), "below 1.0.0 breaking bumps minor")
+        #expect(VersionBump.next(after: try v("1.0.0-rc.1"), level: .major) == (try v("1.0.0-rc.2")))
+        #expect(VersionBump.next(after: try v("2.0.0-beta"), level: .patch) == (try v("2.0.0-beta.1")))
+        #expect(VersionBump.next(after: try v("1.0.0-rc.9+build.5"), level: .minor) == (try v("1.0.0-rc.10")))
+    }
+
+    func config(_ repo: GitRepository, _ versions: [VersionSource] = []) -> RelctlConfig {
+        var config = RelctlConfig.defaults(root: repo.url)
+        config.versions = versions
+        return config
+    }
+
+    @Test func computesFromHistory() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        let git = Git(directory: repo.url, context: Context(workingDirectory: repo.url))
+        try repo.commit("feat: first")
+        #expect(try VersionBump.compute(git: git, config: config(repo)).next == VersionBump.initialVersion)
+        try repo.git("tag", "v1.4.2")
+        try repo.commit("fix: a")
+        #expect(try VersionBump.compute(git: git, config: config(repo)).next == (try v("1.4.3")))
+        try repo.commit("feat(x): b")
+        let minor = try VersionBump.compute(git: git, config: config(repo))
+        #expect(minor.next == (try v("1.5.0")) && minor.level == .minor && minor.previousTag == "v1.4.2" && minor.commitCount == 2)
+        try repo.commit("fix: c\n\nBREAKING CHANGE: d", files: ["c.txt": "c\n"])
+        #expect(try VersionBump.compute(git: git, config: config(repo)).next == (try v("2.0.0")))
+        // A reverted breaking change no longer counts.
+        try repo.git("revert", "--no-edit", "HEAD")
+        #expect(try VersionBump.compute(git: git, config: config(repo)).next == (try v("1.5.0")))
+        try repo.git("tag", "v2.0.0-rc.1")
+        try repo.commit("feat!: e")
+        let rc = try VersionBump.compute(git: git, config: config(repo))
+        #expect(rc.next == (try v("2.0.0-rc.2")) && rc.level == .prerelease)
+    }
+
+    @Test func writesOnlyTheVersionText() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        let cargo = "[package]\nname = \"x\"\n# version = \"1.4.2\" stays a comment\nversion = \"1.4.2\"  # keep me\n\n[dependencies]\nfoo = { version = \"1.4.2\" }\n"
+        try repo.directory.write("Cargo.toml", cargo)
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"1.4.2\"\n")
+        try repo.directory.write("VERSION", "1.4.2\n")
+        let sources = [VersionSource(path: "Cargo.toml", kind: "cargo"), VersionSource(path: "pyproject.toml", kind: "python"),
+                       VersionSource(path: "VERSION", kind: "plain")]
+        let written = try VersionBump.write(try v("2.0.0-rc.1"), config: config(repo, sources))
+        #expect(written == ["Cargo.toml", "pyproject.toml", "VERSION"])
+        #expect(try repo.directory.read("Cargo.toml") == cargo.replacingOccurrences(of: "version = \"1.4.2\"  # keep", with: "version = \"2.0.0-rc.1\"  # keep"))
+        #expect(try repo.directory.read("pyproject.toml") == "[project]\nname = \"x\"\nversion = \"2.0.0rc1\"\n")
+        #expect(try repo.directory.read("VERSION") == "2.0.0-rc.1\n")
+        // Writing the same version again changes nothing.
+        #expect(try VersionBump.write(try v("2.0.0-rc.1"), config: config(repo, sources)).isEmpty)
+        // A missing manifest fails before anything is written.
+        let broken = sources + [VersionSource(path: "missing/Cargo.toml", kind: "cargo")]
+        #expect(throws: ManifestError.self) { try VersionBump.write(try v("3.0.0"), config: config(repo, broken)) }
+        #expect(try repo.directory.read("VERSION") == "2.0.0-rc.1\n")
+    }
+}
