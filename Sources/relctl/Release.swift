@@ -35,13 +35,13 @@ struct Release: RelctlCommand {
 
     func run() async throws {
         // A release must also undo its tag when interrupted, not only delete partial files.
-        InterruptActions.install()
+        Interrupts.install(onInterrupt: { _ in InterruptActions.shared.runAll() })
         let context = global.makeContext()
-        defer { InterruptActions.shared.parkIfInterrupted() }
+        defer { Interrupts.parkIfInterrupted() }
         do {
             try await execute(context)
         } catch let error as RelctlError {
-            InterruptActions.shared.parkIfInterrupted()
+            Interrupts.parkIfInterrupted()
             for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }
             throw ExitCode(error.exitCode.rawValue)
         }

@@ -46,13 +46,13 @@ struct TrainRunCommand: RelctlCommand {
 
     func run() async throws {
         // Tags already pushed by this train are taken back if it is interrupted.
-        InterruptActions.install()
+        Interrupts.install(onInterrupt: { _ in InterruptActions.shared.runAll() })
         let context = global.makeContext()
-        defer { InterruptActions.shared.parkIfInterrupted() }
+        defer { Interrupts.parkIfInterrupted() }
         do {
             try await execute(context)
         } catch let error as RelctlError {
-            InterruptActions.shared.parkIfInterrupted()
+            Interrupts.parkIfInterrupted()
             for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }
             throw ExitCode(error.exitCode.rawValue)
         }

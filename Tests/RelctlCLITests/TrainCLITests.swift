@@ -59,7 +59,7 @@ struct TrainCLITests {
         """)
         let unknown = try relctl(["train", "run", "v1.0.0", "--workspace", "unknown.toml"], in: directory.url)
         #expect(unknown.status == 2, "\(unknown)")
-        #expect(unknown.stderr.contains("unknown.toml:7: [[repo]] `py`: `after` names unknown repository `kore`; did you mean `core`?"))
+        #expect(unknown.stderr.contains("unknown.toml:7: [[repo]] `py`: `after` names unknown repository `kore` (did you mean `core`?)"))
     }
 
     @Test func runReleasesEveryRepositoryInOrder() throws {

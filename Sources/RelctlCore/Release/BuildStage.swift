@@ -1,61 +1,59 @@
 import Foundation
 
-/// Builds every selected target (or takes prebuilt binaries from `--artifacts DIR`) and checks
-/// that each expected binary exists.
+/// Builds every selected target with `BuildRunner` (or, with `--artifacts DIR`, checks the
+/// prebuilt binaries are there for the packager).
 public struct BuildStage: ReleaseStage {
     public init() {}
     public var name: String { "build" }
 
     public func perform(_ run: ReleaseRun) async throws -> String? {
         let config = run.config
-        var targets = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: run.options.targets)
+        let all = try TargetResolver.resolveAll(config)
+        guard !all.isEmpty else { throw BuildError.noTargets(file: config.path) }
+        let targets: [Target]
         if run.options.hostOnly {
-            guard let host = TargetResolver.host(in: targets) else {
-                throw SimpleError(.badInput, file: config.path, "--host: no configured target matches this machine; add its [[target]] or name one with --target")
+            guard let host = TargetResolver.host(in: all) else {
+                throw BuildError.noHostTarget(configured: all.map(\.triple), file: config.path)
             }
             targets = [host]
+        } else {
+            targets = try TargetResolver.select(all, globs: run.options.targets)
         }
         run.targets = targets
+        let runner = BuildRunner(context: run.context)
+        let inputs = try Self.inputs(run)
         if let artifacts = run.options.artifactsDirectory {
-            for target in targets {
-                let perTarget = artifacts.appendingPathComponent(target.triple)
-                let directory = FileManager.default.fileExists(atPath: perTarget.path) || targets.count > 1 ? perTarget : artifacts
-                try checkBinaries(config.build.binaries, target: target, in: directory, file: directory.path)
-                run.binaryDirectories[target.triple] = directory
-            }
-            return "\(targets.count) target(s) from \(artifacts.path)"
+            try checkPrebuilt(in: artifacts, targets: targets, runner: runner, inputs: inputs, config: config)
+            return "\(targets.count) target(s), prebuilt binaries from \(artifacts.path)"
         }
-        for (index, target) in targets.enumerated() {
-            var values = run.placeholders
-            for (key, value) in target.placeholders { values[key] = value }
-            let directoryTemplate = config.targets.first { $0.triple == target.triple }?.binaryDirectory ?? config.build.binaryDirectory
-            let directory = config.root.appendingPathComponent(directoryTemplate.render(values))
-            if let command = config.targets.first(where: { $0.triple == target.triple })?.command ?? config.build.command {
-                run.progress.update("building \(target.triple) (\(index + 1)/\(targets.count))")
-                var environment = run.hookEnvironment
-                for (key, value) in config.build.environment { environment[key] = value }
-                environment["RELCTL_TARGET"] = target.triple
-                let line = command.render(values)
-                let tail = StageOutput()
-                let progress = run.progress
-                let status = try run.context.processes.stream(.shell(line, directory: config.root, environment: environment)) { _, text in
-                    tail.append(text)
-                    progress.note(text)
-                }
-                guard status == 0 else {
-                    throw CommandError(command: line, status: status, output: "build of \(target.triple) failed\n" + tail.text)
-                }
-            }
-            try checkBinaries(config.build.binaries, target: target, in: directory, file: config.path)
-            run.binaryDirectories[target.triple] = directory
-        }
+        let jobs = run.options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let report = await runner.run(targets: targets, config: config, inputs: inputs, jobs: jobs)
+        if let failure = report.failure { throw failure }
         return "\(targets.count) target(s): " + targets.map(\.triple).joined(separator: ", ")
     }
 
-    private func checkBinaries(_ binaries: [String], target: Target, in directory: URL, file: String) throws {
-        let missing = binaries.map(target.executableName).filter { !FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+    /// What every build of this release shares; the clock is the released commit's time unless
+    /// SOURCE_DATE_EPOCH is set.
+    static func inputs(_ run: ReleaseRun) throws -> BuildInputs {
+        let committed = try run.git.committerTime(of: run.commit)
+        let epoch = run.context.environment["SOURCE_DATE_EPOCH"].flatMap { $0.isEmpty ? nil : $0 } ?? String(committed)
+        return BuildInputs(tag: run.tag, version: run.version.description, commit: run.commit, sourceDateEpoch: epoch)
+    }
+
+    /// The packager reads `DIR/<binary-dir>/NAME`, else `DIR/NAME`: every binary must be at one of them.
+    private func checkPrebuilt(in directory: URL, targets: [Target], runner: BuildRunner, inputs: BuildInputs, config: RelctlConfig) throws {
+        var missing: [String] = []
+        for target in targets {
+            let binaryDirectory = runner.binaryDirectory(for: target, config: config, inputs: inputs)
+            for binary in config.build.binaries.map(target.executableName) {
+                let candidates = [directory.appendingPathComponent(binaryDirectory).appendingPathComponent(binary), directory.appendingPathComponent(binary)]
+                if !candidates.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+                    missing.append("\(target.triple): \(binaryDirectory)/\(binary)")
+                }
+            }
+        }
         if !missing.isEmpty {
-            throw SimpleError(.failure, file: file, "\(target.triple): expected binaries missing in \(directory.path): \(missing.joined(separator: ", ")); check [build] binaries and binary-dir")
+            throw SimpleError(.badInput, file: directory.path, "prebuilt binaries missing (\(missing.joined(separator: ", "))); lay them out as DIR/<binary-dir>/<binary>, as the build leaves them (or DIR/<binary> for a single target)")
         }
     }
 }

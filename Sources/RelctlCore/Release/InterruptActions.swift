@@ -2,44 +2,14 @@ import Foundation
 import Synchronization
 
 /// Undo steps to run if relctl is interrupted (Ctrl-C) while it holds something that must not
-/// outlive it, such as a freshly created tag. The CLI runs them from its interrupt handler, after
-/// the children were stopped; they start git directly because the process runner refuses new
-/// children once an interrupt began.
+/// outlive it, such as a freshly created tag. Commands that create tags install
+/// `Interrupts.install(onInterrupt: { _ in InterruptActions.shared.runAll() })`, so the actions
+/// run after the children were stopped; they start git directly because the process runner
+/// refuses new children once an interrupt began.
 public final class InterruptActions: Sendable {
     public static let shared = InterruptActions()
     private let actions = Mutex<[(id: Int, action: @Sendable () -> Void)]>([])
     private let counter = Atomic<Int>(0)
-
-    private let interrupted = Atomic<Bool>(false)
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-
-    /// True once SIGINT/SIGTERM arrived.
-    public var isInterrupted: Bool { interrupted.load(ordering: .acquiring) }
-
-    /// Installs SIGINT/SIGTERM handling for commands that create tags: mark the interrupt (so
-    /// the main flow, failing because its children died, does not exit first), stop every
-    /// child, run the undo actions, delete registered partial files, exit 130/143. Use it
-    /// instead of `Interrupts.install()`.
-    public static func install() {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                shared.interrupted.store(true, ordering: .releasing)
-                ChildProcesses.shared.terminateAll()
-                shared.runAll()
-                CleanupRegistry.shared.removeAll()
-                exit(128 + signalNumber)
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    /// Called by the main flow before it exits: after an interrupt, the handler owns the exit.
-    public func parkIfInterrupted() {
-        while isInterrupted { sleep(1) }
-    }
 
     /// Registers an action; keep the id to remove it once the risk has passed.
     @discardableResult
@@ -49,7 +19,10 @@ public final class InterruptActions: Sendable {
         return id
     }
 
+    /// Drops an action whose risk has passed. Once an interrupt began this does nothing: the
+    /// main flow, failing because its children were stopped, must not disarm the undo.
     public func remove(_ id: Int) {
+        guard !Interrupts.isInterrupted else { return }
         actions.withLock { $0.removeAll { $0.id == id } }
     }
 
