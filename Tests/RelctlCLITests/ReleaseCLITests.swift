@@ -70,6 +70,8 @@ struct ReleaseCLITests {
     @Test func realRunTagsPushesAndWritesACompleteDist() throws {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        let predicted = try JSONDecoder().decode(PlanDocument.self, from: Data(dry.stdout.utf8))
         let result = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
         #expect(result.status == 0, "\(result)")
         #expect(try fixture.repository.git("cat-file", "-t", "v1.0.0") == "tag")
@@ -90,6 +92,8 @@ struct ReleaseCLITests {
         #expect(try sh("sha256sum -c demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256", in: dist).status == 0)
         let manifest = try #require(try ReleaseManifest.read(in: dist))
         #expect(manifest.tag == "v1.0.0" && manifest.artifacts.count == 2)
+        // Reproducible archives: the dry run predicted the real run's bytes exactly.
+        #expect(manifest.artifacts.map(\.sha256) == predicted.artifacts.map(\.sha256))
         #expect(try fixture.repository.directory.read("dist/RELEASE_NOTES.md").contains("say it louder"))
         #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
 
@@ -198,6 +202,29 @@ struct ReleaseCLITests {
         #expect(mismatch.status == 1, "\(mismatch)")
         #expect(mismatch.stderr.contains("VERSION: holds version 1.0.0, but tag v1.1.0 says 1.1.0"))
         #expect(mismatch.stderr.contains("The real run would FAIL"))
+    }
+
+    @Test func prebuiltArtifactsAndTargetSelection() throws {
+        // The configured build would fail: with --artifacts it must not run at all.
+        let fixture = try ReleaseFixture(buildCommand: "echo 'must not run' >&2; exit 9")
+        defer { fixture.remove() }
+        let prebuilt = try TemporaryDirectory(prefix: "relctl-prebuilt")
+        defer { prebuilt.remove() }
+        for triple in ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"] {
+            try prebuilt.write("out/\(triple)/hello", "#!/bin/sh\necho prebuilt \(triple)\n", executable: true)
+        }
+        let result = try relctl(["release", "v1.0.0", "--artifacts", prebuilt.path, "--target", "x86_64*"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stderr.contains("must not run"))
+        let dist = fixture.url.appendingPathComponent("dist")
+        let archives = try FileManager.default.contentsOfDirectory(atPath: dist.path).filter { $0.hasSuffix(".tar.gz") }
+        #expect(archives == ["demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"])
+        let listed = try sh("tar -xOzf demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz demo-v1.0.0-x86_64-unknown-linux-gnu/bin/hello", in: dist)
+        #expect(listed.stdout.contains("prebuilt x86_64-unknown-linux-gnu"), "\(listed)")
+
+        let missing = try relctl(["release", "v1.0.0", "--dry-run", "--artifacts", fixture.url.path], in: fixture.url)
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("prebuilt binaries missing"))
     }
 
     @Test func githubActionsGetsGroupsAndErrorAnnotations() throws {

@@ -16,6 +16,6 @@ public struct PackageStage: ReleaseStage {
             ReleaseManifest.Artifact(name: $0.name, target: $0.target, format: $0.format, size: $0.size, sha256: $0.sha256)
         }
         let bytes = packaged.reduce(Int64(0)) { $0 + $1.size }
-        return "\(packaged.count) archive(s), \(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .binary))"
+        return "\(packaged.count) archive(s), \(ByteCount.format(bytes))"
     }
 }

@@ -48,7 +48,7 @@ public struct ReleasePlan: Sendable, Encodable {
             lines.append("  artifacts")
             let width = artifacts.map(\.name.count).max() ?? 0
             for artifact in artifacts {
-                let size = ByteCountFormatter.string(fromByteCount: artifact.size, countStyle: .binary)
+                let size = ByteCount.format(artifact.size)
                 lines.append("    \(artifact.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(size.padding(toLength: 9, withPad: " ", startingAt: 0))  sha256 \(artifact.sha256)")
             }
         }
