@@ -57,13 +57,13 @@ public struct ReleasePipeline: Sendable {
         plan.commit = report.commit
         plan.branch = report.branch
         plan.warnings = report.warnings
-        for warning in report.warnings { context.console.warning(warning) }
         let preflightRecord = StageRecord(
             name: "preflight", status: report.ok ? .ok : .failed, seconds: context.clock.seconds(since: preflightStart),
             detail: report.ok ? "all checks passed" : "\(report.problems.count) problem(s)"
         )
         plan.stages.append(preflightRecord)
         progress.end(preflightRecord)
+        for warning in report.warnings { context.console.warning(warning) }
 
         let preflightError = report.error
         if options.preflightOnly {
@@ -103,8 +103,10 @@ public struct ReleasePipeline: Sendable {
         progress.end(workspaceRecord)
         if options.dryRun, options.keep { plan.scratch = workspace.scratch?.path }
 
+        var stageContext = workspace.context
+        stageContext.console = progress.stageConsole()
         let run = ReleaseRun(
-            options: options, config: workspace.config, context: workspace.context, projectRoot: config.root, version: version,
+            options: options, config: workspace.config, context: stageContext, projectRoot: config.root, version: version,
             commit: commit, branch: report.branch, distDirectory: workspace.stagingDirectory, finalDistDirectory: workspace.distDirectory,
             progress: progress
         )

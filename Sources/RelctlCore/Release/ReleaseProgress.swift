@@ -29,6 +29,18 @@ public final class ReleaseProgress: Sendable {
         }
     }
 
+    /// The console stages should print through. On a terminal, every line they print first
+    /// clears the live status line, so output never runs into it; the status is redrawn below.
+    public func stageConsole() -> Console {
+        guard style == .live else { return console }
+        let console = self.console
+        return Console(
+            verbosity: console.verbosity, color: console.color, isInteractive: console.isInteractive,
+            out: { console.stdout($0) },
+            err: { console.stderr("\r\u{1B}[K" + $0) }
+        )
+    }
+
     /// A stage begins.
     public func begin(_ stage: String, index: Int, of total: Int) {
         let label = "[\(index)/\(total)] \(stage)"
