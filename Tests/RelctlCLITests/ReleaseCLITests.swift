@@ -204,6 +204,17 @@ struct ReleaseCLITests {
         #expect(mismatch.stderr.contains("The real run would FAIL"))
     }
 
+    @Test func aDryRunPushesToARelativeRemoteFromTheProject() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        // `../name` is relative to the project, not to the scratch clone the dry run works in.
+        try fixture.repository.git("remote", "set-url", "origin", "../\(fixture.remote.url.lastPathComponent)")
+        let result = try relctl(["release", "v1.0.0", "--dry-run", "--push"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("would push v1.0.0 to origin"))
+        #expect(try fixture.remoteTags().isEmpty)
+    }
+
     @Test func prebuiltArtifactsAndTargetSelection() throws {
         // The configured build would fail: with --artifacts it must not run at all.
         let fixture = try ReleaseFixture(buildCommand: "echo 'must not run' >&2; exit 9")

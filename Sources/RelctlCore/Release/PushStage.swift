@@ -15,9 +15,11 @@ public struct PushStage: ReleaseStage {
         let remote = run.config.release.remote
         let git = run.git
         if run.isDryRun {
-            guard let url = Git(directory: run.projectRoot, context: run.context).remoteURL(remote) else {
+            let project = Git(directory: run.projectRoot, context: run.context)
+            guard let configured = project.remoteURL(remote) else {
                 throw SimpleError(.failure, "no remote `\(remote)` to push to")
             }
+            let url = Self.absolute(configured, base: (try? project.topLevel()) ?? run.projectRoot)
             _ = try? git.runUnchecked(["remote", "remove", "relctl-push"])
             try git.run(["remote", "add", "relctl-push", url])
             let result = try git.pushTag(run.tag, remote: "relctl-push", dryRun: true)
@@ -55,6 +57,13 @@ public struct PushStage: ReleaseStage {
         }
         run.tagPushed = false
         return ["deleted \(run.tag) on \(remote)"]
+    }
+
+    /// A remote given as a relative path (`../core.git`) is relative to the project, not to the
+    /// scratch clone the dry run pushes from.
+    static func absolute(_ url: String, base: URL) -> String {
+        let isPath = !url.contains("://") && !url.hasPrefix("/") && !(url.split(separator: "/").first?.contains(":") ?? false)
+        return isPath ? URL(fileURLWithPath: url, relativeTo: base).standardizedFileURL.path : url
     }
 
     static func tail(_ result: ProcessResult) -> String {
