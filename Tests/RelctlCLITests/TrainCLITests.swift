@@ -151,3 +151,33 @@ struct TrainAfterHookTests {
         }
     }
 }
+
+@Suite("relctl train interrupted", .serialized)
+struct TrainInterruptTests {
+    @Test func ctrlCRollsBackWhatTheTrainPushed() async throws {
+        let build = ReleaseFixture.standInBuild
+        let train = try TrainFixture([("core", [], build), ("app", ["core"], "sleep 30")])
+        defer { train.remove() }
+        let core = try #require(train.repositories["core"])
+        let process = Process()
+        process.executableURL = relctlBinary
+        process.arguments = ["train", "run", "v1.0.0", "--workspace", train.file]
+        process.currentDirectoryURL = train.workspace.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var pushed = false
+        for _ in 0..<300 where !pushed {
+            try await Task.sleep(for: .milliseconds(50))
+            pushed = (try? core.remoteTags()) == ["v1.0.0"]
+        }
+        #expect(pushed, "core was released before the interrupt")
+        try await Task.sleep(for: .milliseconds(500))  // app's build is sleeping now
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        for fixture in train.repositories.values {
+            #expect(try fixture.remoteTags().isEmpty && fixture.localTags().isEmpty, "\(fixture.name)")
+        }
+    }
+}

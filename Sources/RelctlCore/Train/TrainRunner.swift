@@ -77,17 +77,16 @@ public struct TrainRunner: Sendable {
         defer { for id in guards { InterruptActions.shared.remove(id) } }
         for (index, (wave, repository)) in ordered.enumerated() {
             context.console.info("==> wave \(wave): releasing \(repository.name)")
+            // Armed before the child starts: on Ctrl-C, whatever tag this repository has by then
+            // is this run's (the preflight proved it absent), even if the child was killed mid-way.
+            let configuredRemote = Self.remote(of: repository, context: context)
+            guards.append(InterruptActions.shared.add { Self.deleteTagNow(tag, remote: configuredRemote, in: repository.directory) })
             let result = try release(tag, in: repository, extra: ["--push"], echo: true)
-            let remote = result.plan?.remote ?? "origin"
+            let remote = result.plan?.remote ?? configuredRemote
             attempted.append((index, repository, remote))
             report.repositories[index].seconds = result.seconds
             if result.status == 0 {
                 report.repositories[index].status = .released
-                let directory = repository.directory
-                guards.append(InterruptActions.shared.add {
-                    _ = InterruptActions.git(["push", remote, ":refs/tags/\(tag)"], in: directory)
-                    _ = InterruptActions.git(["tag", "-d", tag], in: directory)
-                })
                 continue
             }
             report.repositories[index].status = .failed
@@ -131,6 +130,23 @@ public struct TrainRunner: Sendable {
         }
         for line in report.rolledBack { context.console.info("    rolled back: \(line)") }
         for line in report.notRolledBack { context.console.error("not rolled back: \(line)") }
+    }
+
+    /// The repository's `[release] remote` (origin when its config cannot be read).
+    static func remote(of repository: Workspace.Repository, context: Context) -> String {
+        var local = context
+        local.workingDirectory = repository.directory
+        return (try? ConfigLoader.load(path: nil, context: local))?.release.remote ?? "origin"
+    }
+
+    /// Interrupt-time rollback of one repository, with git started directly.
+    static func deleteTagNow(_ tag: String, remote: String, in directory: URL) {
+        if InterruptActions.git(["ls-remote", "--exit-code", "--tags", remote, "refs/tags/\(tag)"], in: directory) {
+            _ = InterruptActions.git(["push", remote, ":refs/tags/\(tag)"], in: directory)
+        }
+        if InterruptActions.git(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"], in: directory) {
+            _ = InterruptActions.git(["tag", "-d", tag], in: directory)
+        }
     }
 
     /// Runs `relctl release TAG ARGS --json` in the repository, echoing its progress prefixed
