@@ -215,6 +215,16 @@ struct ReleaseCLITests {
         #expect(try fixture.remoteTags().isEmpty)
     }
 
+    @Test func unpushedCommitsAreAWarningNotAFailure() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        try fixture.repository.git("branch", "-q", "--set-upstream-to=origin/main")
+        try fixture.repository.commit("docs: not pushed yet")
+        let result = try relctl(["release", "v1.0.0", "--preflight-only"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("HEAD has 1 commit(s) not on origin/main"))
+    }
+
     @Test func prebuiltArtifactsAndTargetSelection() throws {
         // The configured build would fail: with --artifacts it must not run at all.
         let fixture = try ReleaseFixture(buildCommand: "echo 'must not run' >&2; exit 9")

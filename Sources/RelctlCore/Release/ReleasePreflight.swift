@@ -99,6 +99,14 @@ public enum ReleasePreflight {
             report.fail(file: config.path, "HEAD is detached; check out one of \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches) before releasing")
         }
 
+        if let sync = git.aheadBehindUpstream() {
+            if sync.behind > 0 {
+                report.warnings.append("\(sync.upstream) has \(sync.behind) commit(s) HEAD lacks (as of the last fetch); `git pull` first unless you mean to release an older commit")
+            }
+            if sync.ahead > 0 {
+                report.warnings.append("HEAD has \(sync.ahead) commit(s) not on \(sync.upstream); the tag will publish them, so push the branch too")
+            }
+        }
         if git.localTagExists(options.tag) {
             let target = (try? git.commit(of: options.tag)).map { " (on \($0.prefix(12)))" } ?? ""
             report.fail(file: report.topLevel?.path, "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published")
