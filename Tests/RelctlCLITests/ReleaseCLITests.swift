@@ -257,6 +257,9 @@ struct ReleaseCLITests {
         #expect(result.stderr.contains("::group::relctl: build"))
         #expect(result.stderr.contains("::endgroup::"))
         #expect(result.stderr.contains("::error title=relctl release::"))
+        let opened = result.stderr.components(separatedBy: "::group::").count
+        let closed = result.stderr.components(separatedBy: "::endgroup::").count
+        #expect(opened == closed, "every group is closed once")
     }
 
     @Test func ctrlCDuringThePushLeavesNoTag() async throws {

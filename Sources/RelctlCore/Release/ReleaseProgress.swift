@@ -97,7 +97,8 @@ public final class ReleaseProgress: Sendable {
             console.info(record.status == .skipped ? "--  \(record.name): \(mark)\(detail)" : "    \(record.name): \(mark) (\(time))\(detail)")
         case .githubActions:
             console.info("    \(record.name): \(mark) (\(time))\(detail)")
-            console.stderr("::endgroup::\n")
+            // Skipped stages never opened a group.
+            if record.status != .skipped { console.stderr("::endgroup::\n") }
         case .live:
             clearLine()
             console.info("  \(record.status == .ok ? "✓" : record.status == .failed ? "✗" : "–") \(record.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(mark) \(time)\(detail)")
