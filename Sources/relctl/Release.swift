@@ -22,7 +22,7 @@ struct Release: RelctlCommand {
     @Flag(name: .long, help: "Build only the target matching this machine.") var host = false
     @Option(name: .long, help: ArgumentHelp("Release only targets matching this glob (repeatable).", valueName: "glob"))
     var target: [String] = []
-    @Option(name: .long, help: ArgumentHelp("Use prebuilt binaries from DIR (DIR/<target>/<binary>) instead of building.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Use prebuilt binaries from DIR (DIR/<binary-dir>/<binary>, as the build leaves them) instead of building.", valueName: "dir"))
     var artifacts: String?
     @Option(name: .long, help: "Parallel build/package jobs.") var jobs: Int?
     @Flag(name: .long, help: "Run only the preflight checks (used by `relctl train run`).") var preflightOnly = false

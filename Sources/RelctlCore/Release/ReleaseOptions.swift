@@ -14,7 +14,7 @@ public struct ReleaseOptions: Sendable {
     public var hostOnly: Bool = false
     /// Target globs (`--target`); empty means every configured target.
     public var targets: [String] = []
-    /// Prebuilt binaries instead of building: `DIR/<target>/<binary>` (or `DIR/<binary>` for one target).
+    /// Prebuilt binaries instead of building: `DIR/<binary-dir>/<binary>` (or `DIR/<binary>` for one target).
     public var artifactsDirectory: URL?
     /// Parallel jobs for build and package (nil: the stage's default).
     public var jobs: Int?
