@@ -14,7 +14,7 @@ import RelctlTestSupport
         for triple in PackagingFixture.triples {
             #expect(result.stderr.contains("packaged \(fixture.archiveName(triple))"), "\(result.stderr)")
         }
-        #expect(result.stderr.contains(" MB, ") && result.stderr.contains(" entries, "))
+        #expect(result.stderr.contains(" KiB, ") && result.stderr.contains(" entries, "))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(json.count == 4)
         #expect(json.allSatisfy { ($0["sha256"] as? String)?.count == 64 })
