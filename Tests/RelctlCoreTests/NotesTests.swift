@@ -127,7 +127,7 @@ import RelctlTestSupport
         #expect(md.contains("sha256sum -c widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz.sha256\n"))
         #expect(md.contains("shasum -a 256 -c widget-v0.2.0-aarch64-apple-darwin.tar.gz.sha256\n"))
         #expect(md.contains("(Get-FileHash widget-v0.2.0-x86_64-pc-windows-msvc.zip -Algorithm SHA256).Hash -ne '\(String(repeating: "C", count: 64))'"))
-        #expect(md.contains("| widget-v0.2.0-x86\\_64-unknown-linux-musl.tar.gz | x86\\_64-unknown-linux-musl | 2.3 MiB | `\(String(repeating: "a", count: 64))` |"))
+        #expect(md.contains("| `widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz` | `x86_64-unknown-linux-musl` | 2.3 MiB | `\(String(repeating: "a", count: 64))` |"))
         #expect(md.contains("| 900 B |"))
     }
 

@@ -33,7 +33,8 @@ public enum InstallSection {
         }
         out += "\n| Artifact | Target | Size | SHA256 |\n|---|---|---|---|\n"
         for artifact in manifest.artifacts {
-            out += "| \(MarkdownEscaper.escape(artifact.name)) | \(MarkdownEscaper.escape(artifact.target)) | \(size(artifact.size)) | `\(artifact.sha256)` |\n"
+            // Names and triples as code spans: no Markdown escapes to clutter them (neither can hold a backtick or `|`).
+            out += "| `\(artifact.name)` | `\(artifact.target)` | \(size(artifact.size)) | `\(artifact.sha256)` |\n"
         }
         return out
     }
