@@ -52,9 +52,12 @@ extension RelctlCommand {
     func run() async throws {
         Interrupts.install()
         let context = global.makeContext()
+        // A failure caused by our own Ctrl-C waits for the handler's exit 130 instead of exiting 1.
+        defer { Interrupts.parkIfInterrupted() }
         do {
             try await execute(context)
         } catch let error as RelctlError {
+            Interrupts.parkIfInterrupted()
             for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }
             throw ExitCode(error.exitCode.rawValue)
         }

@@ -33,20 +33,6 @@ struct Release: RelctlCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
-    func run() async throws {
-        // A release must also undo its tag when interrupted, not only delete partial files.
-        Interrupts.install(onInterrupt: { _ in InterruptActions.shared.runAll() })
-        let context = global.makeContext()
-        defer { Interrupts.parkIfInterrupted() }
-        do {
-            try await execute(context)
-        } catch let error as RelctlError {
-            Interrupts.parkIfInterrupted()
-            for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }
-            throw ExitCode(error.exitCode.rawValue)
-        }
-    }
-
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
         var options = ReleaseOptions(tag: tag)

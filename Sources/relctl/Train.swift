@@ -44,20 +44,6 @@ struct TrainRunCommand: RelctlCommand {
     @OptionGroup var train: TrainOptions
     @Flag(name: .long, help: "Run `relctl release TAG --dry-run --push` in every repository; tag nothing.") var dryRun = false
 
-    func run() async throws {
-        // Tags already pushed by this train are taken back if it is interrupted.
-        Interrupts.install(onInterrupt: { _ in InterruptActions.shared.runAll() })
-        let context = global.makeContext()
-        defer { Interrupts.parkIfInterrupted() }
-        do {
-            try await execute(context)
-        } catch let error as RelctlError {
-            Interrupts.parkIfInterrupted()
-            for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }
-            throw ExitCode(error.exitCode.rawValue)
-        }
-    }
-
     func execute(_ context: Context) async throws {
         let workspace = try Workspace.load(path: train.workspace, context: context)
         let runner = TrainRunner(executable: Self.selfExecutable, context: context)

@@ -65,7 +65,8 @@ public final class CleanupRegistry: @unchecked Sendable {
 }
 
 /// Installs SIGINT/SIGTERM handling: stop every child, delete every registered partial file,
-/// then exit 130 (SIGINT) or 143 (SIGTERM) as shells expect.
+/// run the registered undo steps (`InterruptActions`, e.g. deleting a fresh tag), then exit 130
+/// (SIGINT) or 143 (SIGTERM) as shells expect.
 public enum Interrupts {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
     private static let interrupted = Mutex<Bool>(false)
@@ -87,6 +88,7 @@ public enum Interrupts {
                 interrupted.withLock { $0 = true }
                 ChildProcesses.shared.terminateAll()
                 CleanupRegistry.shared.removeAll()
+                InterruptActions.shared.runAll()
                 onInterrupt(signalNumber)
                 exit(128 + signalNumber)
             }

@@ -2,10 +2,9 @@ import Foundation
 import Synchronization
 
 /// Undo steps to run if relctl is interrupted (Ctrl-C) while it holds something that must not
-/// outlive it, such as a freshly created tag. Commands that create tags install
-/// `Interrupts.install(onInterrupt: { _ in InterruptActions.shared.runAll() })`, so the actions
-/// run after the children were stopped; they start git directly because the process runner
-/// refuses new children once an interrupt began.
+/// outlive it, such as a freshly created tag. The handler `Interrupts.install` sets up runs them
+/// after the children were stopped; they start git directly because the process runner refuses
+/// new children once an interrupt began.
 public final class InterruptActions: Sendable {
     public static let shared = InterruptActions()
     private let actions = Mutex<[(id: Int, action: @Sendable () -> Void)]>([])
