@@ -1,11 +1,14 @@
 import Foundation
+import RelctlCore
 import RelctlTestSupport
 import Testing
 
 @Test func versionPrintsVersionCommitAndDate() throws {
     let result = try relctl(["--version"], in: URL(fileURLWithPath: NSTemporaryDirectory()))
     #expect(result.status == 0)
-    #expect(result.stdout.contains("relctl 0.1.0"))
-    #expect(result.stdout.contains("commit:"))
-    #expect(result.stdout.contains("built:"))
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "relctl \(RelctlVersion.version)")
+    #expect(lines.count == 3)
+    #expect(lines.dropFirst().first?.hasPrefix("commit: ") == true)
+    #expect(lines.last?.hasPrefix("built: ") == true)
 }
