@@ -290,6 +290,55 @@ struct ReleaseCLITests {
     }
 }
 
+extension ReleaseCLITests {
+    @Test func aPrereleaseInDistDoesNotBlockTheFinalRelease() throws {
+        let fixture = try ReleaseFixture(version: "1.0.0-rc.1")
+        defer { fixture.remove() }
+        let candidate = try relctl(["release", "v1.0.0-rc.1"], in: fixture.url)
+        #expect(candidate.status == 0, "\(candidate)")
+        try fixture.repository.commit("chore: 1.0.0", files: ["VERSION": "1.0.0\n"])
+        // `demo-v1.0.0-rc.1-….tar.gz` contains "v1.0.0" but is not one of v1.0.0's archives.
+        let final = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
+        #expect(final.status == 0, "\(final)")
+        #expect(!final.stderr.contains("already holds files of v1.0.0"))
+        // The final release's own archive name is still caught.
+        try fixture.repository.directory.write("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256", "x\n")
+        let clash = try relctl(["release", "v1.0.0", "--preflight-only"], in: fixture.url)
+        #expect(clash.status == 1, "\(clash)")
+        #expect(clash.stderr.contains("already holds files of v1.0.0 (demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256)"))
+    }
+
+    @Test func aDryRunsNotesLinkToTheRealRemoteLikeTheRealRun() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        // The notes' links come from the remote's URL; pushes still reach the bare remote.
+        try fixture.repository.git("remote", "set-url", "origin", "git@github.com:acme/demo.git")
+        try fixture.repository.git("config", "url.\(fixture.remote.path).insteadOf", "git@github.com:acme/demo.git")
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        let plan = try JSONDecoder().decode(PlanDocument.self, from: Data(dry.stdout.utf8))
+        #expect(plan.notes?.contains("](https://github.com/acme/demo/commit/") == true, "\(plan.notes ?? "")")
+        #expect(plan.notes?.contains("https://github.com/acme/demo/releases/download/v1.0.0/") == true)
+
+        let real = try relctl(["release", "v1.0.0", "--json"], in: fixture.url)
+        let released = try JSONDecoder().decode(PlanDocument.self, from: Data(real.stdout.utf8))
+        #expect(released.notes == plan.notes, "the dry run shows the notes the real run writes")
+    }
+
+    @Test func aDryRunDoesNotEvenRefreshTheIndex() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        // A touched file makes `git status` want to rewrite .git/index with fresh stat data.
+        let readme = fixture.url.appendingPathComponent("README.md")
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: readme.path)
+        let index = fixture.url.appendingPathComponent(".git/index").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: index))
+        let result = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == before)
+    }
+}
+
 @Suite("relctl release signing", .serialized)
 struct ReleaseSigningTests {
     @Test func signTrueMakesASignedTagInDryRunAndRealRun() throws {

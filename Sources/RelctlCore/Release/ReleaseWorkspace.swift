@@ -65,6 +65,14 @@ public final class ReleaseWorkspace {
                     try cloned.run(["config", key, value])
                 }
             }
+            // The clone's remotes would otherwise point at the project folder, and the notes
+            // would lose the commit and compare links the real run derives from the remote.
+            let remotes = (try? source.run(["config", "--get-regexp", #"^remote\..*\.url$"#])) ?? ""
+            for line in remotes.split(separator: "\n") {
+                guard let space = line.firstIndex(of: " ") else { continue }
+                let url = PushStage.absolute(String(line[line.index(after: space)...]), base: topLevel)
+                try cloned.run(["config", String(line[..<space]), url])
+            }
         } catch {
             try? FileManager.default.removeItem(at: scratch)
             CleanupRegistry.shared.unregister(scratch)
