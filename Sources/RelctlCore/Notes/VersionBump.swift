@@ -36,9 +36,19 @@ public struct VersionBump: Sendable, Equatable {
             if parsed.type == "feat" { level = max(level, .minor) }
         }
         guard let current = last?.1 else {
-            return VersionBump(previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commits.count)
+            return VersionBump(previousTag: nil, current: nil, next: unreleasedVersion(config) ?? initialVersion, level: level, commitCount: commits.count)
         }
         return VersionBump(previousTag: last?.0, current: current, next: next(after: current, level: level), level: current.isPrerelease ? .prerelease : level, commitCount: commits.count)
+    }
+
+    /// Before the first release tag, the version the first `[[version]]` manifest already declares
+    /// has not shipped yet, so it is the next one (`--write` must never lower it to 0.1.0); nil when
+    /// there is no readable SemVer version above 0.0.0.
+    static func unreleasedVersion(_ config: RelctlConfig) -> SemanticVersion? {
+        guard let source = config.versions.first, let found = try? ManifestReaders.read(source, root: config.root),
+              let version = try? SemanticVersion(parsing: found.text),
+              version > SemanticVersion(major: 0, minor: 0, patch: 0) else { return nil }
+        return version
     }
 
     /// Applies the rules to one version.
@@ -98,7 +108,7 @@ public struct VersionBump: Sendable, Equatable {
                 order.append((key, edit.display))
             }
             var lines = contents[key]!.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard edit.line >= 1, edit.line <= lines.count, let range = lines[edit.line - 1].range(of: edit.old) else {
+            guard edit.line >= 1, edit.line <= lines.count, let range = Self.versionRange(of: edit.old, in: lines[edit.line - 1]) else {
                 throw SimpleError(.badInput, file: edit.display, line: edit.line, "version `\(edit.old)` not found on this line; edit it by hand")
             }
             lines[edit.line - 1].replaceSubrange(range, with: edit.new)
@@ -114,6 +124,29 @@ public struct VersionBump: Sendable, Equatable {
             }
         }
         return written
+    }
+
+    /// Where the version `text` sits on `line`: a whole occurrence (not part of a longer version or
+    /// word), preferring the first after the word "version", so a dependency on the same line
+    /// (`{"dependencies":{"a":"^1.0.0"},"version":"1.0.0"}`) keeps its text.
+    static func versionRange(of text: String, in line: String) -> Range<String.Index>? {
+        func isVersionCharacter(_ character: Character?) -> Bool {
+            guard let character else { return false }
+            return character.isLetter || character.isNumber || ".-+_".contains(character)
+        }
+        var whole: [Range<String.Index>] = []
+        var searchStart = line.startIndex
+        while let found = line.range(of: text, range: searchStart..<line.endIndex) {
+            let before = found.lowerBound == line.startIndex ? nil : line[line.index(before: found.lowerBound)]
+            let after = found.upperBound == line.endIndex ? nil : line[found.upperBound]
+            if !isVersionCharacter(before), !isVersionCharacter(after) { whole.append(found) }
+            searchStart = line.index(after: found.lowerBound)
+        }
+        if let keyword = line.range(of: "version", options: .caseInsensitive),
+           let afterKeyword = whole.first(where: { $0.lowerBound >= keyword.upperBound }) {
+            return afterKeyword
+        }
+        return whole.first ?? line.range(of: text)
     }
 
     private static func permissions(of url: URL) -> Int {
