@@ -20,6 +20,13 @@ public struct TrainRunner: Sendable {
         var remote: String
         var tagPushed: Bool
         var problems: [String]
+        var stages: [StageRecord]
+
+        /// True when the child stopped before its tag stage ran, so any tag there now is not this run's.
+        var neverTagged: Bool {
+            guard let tag = stages.first(where: { $0.name == TagStage().name }) else { return false }
+            return tag.status == .notRun || tag.status == .skipped
+        }
     }
 
     struct ChildResult {
@@ -83,7 +90,11 @@ public struct TrainRunner: Sendable {
             guards.append(InterruptActions.shared.add { Self.deleteTagNow(tag, remote: configuredRemote, in: repository.directory) })
             let result = try release(tag, in: repository, extra: ["--push"], echo: true)
             let remote = result.plan?.remote ?? configuredRemote
-            attempted.append((index, repository, remote))
+            // A child that stopped before tagging (say, someone pushed the tag since the train's
+            // preflight) made nothing to roll back, and a tag found there is someone else's.
+            if result.status == 0 || result.plan?.neverTagged != true {
+                attempted.append((index, repository, remote))
+            }
             report.repositories[index].seconds = result.seconds
             if result.status == 0 {
                 report.repositories[index].status = .released
@@ -103,7 +114,8 @@ public struct TrainRunner: Sendable {
     }
 
     /// Deletes `tag` on the remote and locally in each repository, newest first. The preflight
-    /// proved the tag absent everywhere, so any tag found now was created by this run.
+    /// proved the tag absent everywhere and each of these children reached its tag stage (or
+    /// died without saying), so any tag found now was created by this run.
     func rollBack(_ tag: String, _ attempted: [(index: Int, repository: Workspace.Repository, remote: String)], into report: inout TrainReport) {
         for (index, repository, remote) in attempted {
             let git = Git(directory: repository.directory, context: context)
