@@ -325,6 +325,19 @@ extension ReleaseCLITests {
         #expect(released.notes == plan.notes, "the dry run shows the notes the real run writes")
     }
 
+    @Test func aTagWithASlashLeavesNoStagingFolderBehind() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        var config = try fixture.repository.directory.read("relctl.toml")
+        config = config.replacingOccurrences(of: "name = \"demo\"", with: "name = \"demo\"\ntag-format = \"release/{version}\"")
+        config = config.replacingOccurrences(of: "[archive]", with: "[archive]\nname = \"{project}-{version}-{target}\"")
+        try fixture.repository.commit("chore: slash tags", files: ["relctl.toml": config])
+        let result = try relctl(["release", "release/1.0.0"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        let dist = try FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)
+        #expect(!dist.contains { $0.hasPrefix(".") }, "\(dist)")
+    }
+
     @Test func aDryRunDoesNotEvenRefreshTheIndex() throws {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }

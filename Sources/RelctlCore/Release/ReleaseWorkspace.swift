@@ -29,7 +29,7 @@ public final class ReleaseWorkspace {
         let git = Git(directory: config.root, context: context)
         let lock = try ReleaseLock.acquire(at: try ReleaseLock.url(for: git), tag: tag, clock: context.clock, onStale: onStale)
         let dist = config.root.appendingPathComponent("dist")
-        let staging = dist.appendingPathComponent(".relctl-staging-\(tag)-\(getpid())")
+        let staging = dist.appendingPathComponent(".relctl-staging-\(fileNamePart(tag))-\(getpid())")
         // Holding the lock, any other staging folder is a leftover of a killed release.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? [] where name.hasPrefix(".relctl-staging-") {
             try? FileManager.default.removeItem(at: dist.appendingPathComponent(name))
@@ -51,9 +51,8 @@ public final class ReleaseWorkspace {
     /// A scratch clone of `commit` in a temporary folder, with the project's git identity so
     /// the tag can be made (and signed) there.
     public static func scratch(config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String) throws -> ReleaseWorkspace {
-        let safeTag = tag.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
         let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("relctl-dry-run-\(String(safeTag))-\(UUID().uuidString.prefix(8))")
+            .appendingPathComponent("relctl-dry-run-\(fileNamePart(tag))-\(UUID().uuidString.prefix(8))")
         CleanupRegistry.shared.register(scratch)
         let clone = scratch.appendingPathComponent(topLevel.lastPathComponent)
         do {
@@ -102,6 +101,11 @@ public final class ReleaseWorkspace {
             }
         }
         lock?.release()
+    }
+
+    /// The tag as one path component: a tag format such as `release/{version}` must not nest folders.
+    static func fileNamePart(_ tag: String) -> String {
+        String(tag.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
     }
 
     static func relativePath(of url: URL, under base: URL) -> String {
