@@ -338,6 +338,31 @@ extension ReleaseCLITests {
         #expect(!dist.contains { $0.hasPrefix(".") }, "\(dist)")
     }
 
+    @Test func ctrlCDuringTheBuildLeavesNoDistFolder() async throws {
+        let fixture = try ReleaseFixture(buildCommand: "sleep 30")
+        defer { fixture.remove() }
+        let process = Process()
+        process.executableURL = relctlBinary
+        process.arguments = ["release", "v1.0.0"]
+        process.currentDirectoryURL = fixture.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let dist = fixture.url.appendingPathComponent("dist").path
+        var staging = false
+        for _ in 0..<200 where !staging {
+            try await Task.sleep(for: .milliseconds(50))
+            staging = ((try? FileManager.default.contentsOfDirectory(atPath: dist)) ?? []).contains { $0.hasPrefix(".relctl-staging-") }
+        }
+        #expect(staging, "the release reached the build")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(!FileManager.default.fileExists(atPath: dist), "the dist/ made for staging is gone too")
+        #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
+        #expect(try fixture.localTags().isEmpty)
+    }
+
     @Test func aDryRunDoesNotEvenRefreshTheIndex() throws {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }

@@ -14,6 +14,8 @@ public final class ReleaseWorkspace {
     /// The scratch folder of a dry run.
     public let scratch: URL?
     private let lock: ReleaseLock?
+    /// The `InterruptActions` id that removes a dist/ this release created, if still empty.
+    private var emptyDistGuard: Int?
 
     private init(config: RelctlConfig, context: Context, stagingDirectory: URL, distDirectory: URL, scratch: URL?, lock: ReleaseLock?) {
         self.config = config
@@ -35,17 +37,24 @@ public final class ReleaseWorkspace {
             try? FileManager.default.removeItem(at: dist.appendingPathComponent(name))
         }
         CleanupRegistry.shared.register(staging)
+        // On Ctrl-C the staging folder goes; a dist/ made only to hold it must go too (rmdir
+        // removes nothing else: once files are published it is not empty).
+        let distPath = dist.path
+        let emptyDistGuard = FileManager.default.fileExists(atPath: distPath) ? nil : InterruptActions.shared.add { _ = rmdir(distPath) }
         do {
             try? FileManager.default.removeItem(at: staging)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
             lock.release()
             CleanupRegistry.shared.unregister(staging)
+            if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }
             throw SimpleError(.failure, file: staging.path, "cannot create the staging folder: \(error.localizedDescription)")
         }
         var rooted = context
         rooted.workingDirectory = config.root
-        return ReleaseWorkspace(config: config, context: rooted, stagingDirectory: staging, distDirectory: dist, scratch: nil, lock: lock)
+        let workspace = ReleaseWorkspace(config: config, context: rooted, stagingDirectory: staging, distDirectory: dist, scratch: nil, lock: lock)
+        workspace.emptyDistGuard = emptyDistGuard
+        return workspace
     }
 
     /// A scratch clone of `commit` in a temporary folder, with the project's git identity so
@@ -100,6 +109,7 @@ public final class ReleaseWorkspace {
                 try? FileManager.default.removeItem(at: distDirectory)
             }
         }
+        if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }
         lock?.release()
     }
 
