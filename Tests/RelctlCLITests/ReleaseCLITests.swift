@@ -363,6 +363,25 @@ extension ReleaseCLITests {
         #expect(try fixture.localTags().isEmpty)
     }
 
+    @Test func aDryRunChecksOutTheSubmodulesTheProjectHas() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let library = try GitRepository()
+        defer { library.directory.remove() }
+        try library.commit("lib", files: ["lib.txt": "LIB\n"])
+        try fixture.repository.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.url.path, "vendor/lib")
+        let config = try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(of: #"files = ["README.md"]"#, with: #"files = ["README.md", "vendor/lib/lib.txt"]"#)
+        try fixture.repository.commit("chore: vendor lib", files: ["relctl.toml": config])
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        let real = try relctl(["release", "v1.0.0", "--json"], in: fixture.url)
+        #expect(real.status == 0, "\(real)")
+        let predicted = try JSONDecoder().decode(PlanDocument.self, from: Data(dry.stdout.utf8)).artifacts.map(\.sha256)
+        let released = try JSONDecoder().decode(PlanDocument.self, from: Data(real.stdout.utf8)).artifacts.map(\.sha256)
+        #expect(!predicted.isEmpty && predicted == released)
+    }
+
     @Test func aDryRunDoesNotEvenRefreshTheIndex() throws {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }

@@ -67,6 +67,30 @@ extension Git {
         try run(["clone", "--quiet", "--shared", "--no-checkout", directory.path, destination.path])
         let clone = Git(directory: destination, context: context)
         try clone.run(["checkout", "--quiet", "--detach", commit])
+        try clone.checkoutSubmodules(like: directory)
         return clone
+    }
+
+    /// In a scratch clone: checks out the submodules `project` has checked out (and only those, so
+    /// a dry run builds what the real run builds), cloned from the project's checkouts without
+    /// network at the commits the released commit records; recursively.
+    func checkoutSubmodules(like project: URL) throws {
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(".gitmodules").path) else { return }
+        let listing = (try? run(["config", "--file", ".gitmodules", "--get-regexp", #"^submodule\..*\.path$"#])) ?? ""
+        var paths: [String] = []
+        for line in listing.split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            let name = line[..<space].dropFirst("submodule.".count).dropLast(".path".count)
+            let path = String(line[line.index(after: space)...])
+            let checkout = project.appendingPathComponent(path)
+            guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent(".git").path) else { continue }
+            try run(["config", "submodule.\(name).url", checkout.path])
+            paths.append(path)
+        }
+        guard !paths.isEmpty else { return }
+        try run(["-c", "protocol.file.allow=always", "submodule", "update", "--quiet", "--"] + paths)
+        for path in paths {
+            try Git(directory: directory.appendingPathComponent(path), context: context).checkoutSubmodules(like: project.appendingPathComponent(path))
+        }
     }
 }
