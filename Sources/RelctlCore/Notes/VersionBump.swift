@@ -22,7 +22,7 @@ public struct VersionBump: Sendable, Equatable {
     /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch; after a
     /// prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`).
     public static func compute(git: Git, config: RelctlConfig, target: String = "HEAD") throws -> VersionBump {
-        let targetCommit = try git.commit(of: target)
+        let targetCommit = try git.rangeEnd(target)
         let format = config.project.tagFormat
         let tags = try git.tagsMerged(into: targetCommit).compactMap { name in (try? format.version(of: name)).map { (name, $0) } }
         let last = tags.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
