@@ -109,6 +109,10 @@ struct TrainCLITests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("preflight failed; nothing was tagged"))
         #expect(result.stderr.contains("app: "))
+        // A malformed tag is bad input for the train as it is for each release.
+        let malformed = try relctl(["train", "run", "1.0", "--workspace", train.file], in: train.workspace.url)
+        #expect(malformed.status == 2, "\(malformed)")
+        #expect(malformed.stderr.contains("core: tag `1.0` is malformed"))
         #expect(try train.repositories["core"]!.remoteTags().isEmpty)
         #expect(try train.repositories["core"]!.localTags().isEmpty)
     }

@@ -35,6 +35,9 @@ public struct TrainRunner: Sendable {
         var stderrTail: String
         var seconds: Double
 
+        /// The child's exit code in contract terms: its bad input (2) stays bad input for the train.
+        var exitCode: ExitCode { status == ExitCode.badInput.rawValue ? .badInput : .failure }
+
         var problems: [String] {
             if let plan, !plan.problems.isEmpty { return plan.problems }
             return stderrTail.split(separator: "\n").filter { $0.hasPrefix("relctl: error:") }.map(String.init)
@@ -56,6 +59,7 @@ public struct TrainRunner: Sendable {
         let mode = dryRun ? ["--dry-run", "--push"] : ["--preflight-only", "--push"]
         context.console.info(dryRun ? "==> dry-running \(ordered.count) repositories" : "==> preflight of \(ordered.count) repositories")
         var firstFailures: [Diagnostic] = []
+        var worst = ExitCode.failure
         for (index, (_, repository)) in ordered.enumerated() {
             let result = try release(tag, in: repository, extra: mode, echo: dryRun)
             report.repositories[index].seconds = result.seconds
@@ -67,11 +71,12 @@ public struct TrainRunner: Sendable {
                 report.repositories[index].problems = result.problems
                 context.console.info("    \(repository.name): FAILED")
                 firstFailures += result.problems.map { Diagnostic("\(repository.name): \(Self.strip($0))") }
+                worst = max(worst, result.exitCode)
             }
         }
         if !firstFailures.isEmpty {
             let what = dryRun ? "the dry run found problems" : "preflight failed; nothing was tagged"
-            throw TrainFailure(report: report, error: TrainError(diagnostics: [Diagnostic("train \(tag): \(what)")] + firstFailures))
+            throw TrainFailure(report: report, error: TrainError(exitCode: worst, diagnostics: [Diagnostic("train \(tag): \(what)")] + firstFailures))
         }
         if dryRun {
             report.ok = true
@@ -107,7 +112,7 @@ public struct TrainRunner: Sendable {
             var lines = [Diagnostic("train \(tag) stopped at \(repository.name) (wave \(wave))")]
             lines += result.problems.map { Diagnostic("\(repository.name): \(Self.strip($0))") }
             lines += report.notRolledBack.map { Diagnostic("NOT rolled back: \($0)") }
-            throw TrainFailure(report: report, error: TrainError(diagnostics: lines))
+            throw TrainFailure(report: report, error: TrainError(exitCode: result.exitCode, diagnostics: lines))
         }
         report.ok = true
         return report
