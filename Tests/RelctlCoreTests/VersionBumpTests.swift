@@ -88,4 +88,15 @@ import RelctlTestSupport
         try repo.directory.write("VERSION", "0.0.0\n")
         #expect(try VersionBump.compute(git: git, config: config(repo, sources)).next == VersionBump.initialVersion)
     }
+
+    @Test func writeNeverLowersAManifestAlreadyAhead() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.directory.write("VERSION", "2.0.0\n")
+        try repo.directory.write("other.txt", "1.0.0\n")
+        let sources = [VersionSource(path: "other.txt", kind: "plain"), VersionSource(path: "VERSION", kind: "plain")]
+        #expect(throws: SimpleError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, sources)) }
+        #expect(try repo.directory.read("VERSION") == "2.0.0\n")
+        #expect(try repo.directory.read("other.txt") == "1.0.0\n", "nothing written when one manifest is refused")
+    }
 }

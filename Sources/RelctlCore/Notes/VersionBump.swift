@@ -75,7 +75,8 @@ public struct VersionBump: Sendable, Equatable {
     }
 
     /// Rewrites the version in every configured manifest, touching only the version text on its
-    /// line (PEP 440 spelling for Python manifests). Returns the files written, relative to the root.
+    /// line (PEP 440 spelling for Python manifests). A manifest already above `version` is an
+    /// error, never lowered. Returns the files written, relative to the root.
     @discardableResult
     public static func write(_ version: SemanticVersion, config: RelctlConfig) throws -> [String] {
         struct Edit { var url: URL; var display: String; var line: Int; var old: String; var new: String }
@@ -89,6 +90,9 @@ public struct VersionBump: Sendable, Equatable {
                     throw SimpleError(.badInput, file: found.foundIn, "version \(version) has no PEP 440 spelling; use a prerelease such as -rc.1, -beta.2 or -alpha.1")
                 }
                 spelled = pep.description
+            }
+            if let declared = try? SemanticVersion(parsing: found.text), declared > version {
+                throw SimpleError(.failure, file: found.foundIn, line: found.line, "holds \(declared), above \(version) from the commits since the last release; --write never lowers a version, so set it by hand (or tag \(declared) first)")
             }
             guard let line = found.line else {
                 throw SimpleError(.badInput, file: found.foundIn, "cannot tell which line holds the version `\(found.text)`; edit it by hand")
