@@ -56,7 +56,10 @@ struct ReleaseCLITests {
         #expect(human.status == 0, "\(human)")
         #expect(human.stderr.contains("would create annotated tag v1.0.0"))
         #expect(human.stderr.contains("demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"))
-        #expect(human.stderr.contains("The real run would succeed"))
+        #expect(human.stderr.contains("The real run would succeed: relctl release v1.0.0\n"))
+        // The command to run next keeps the dry run's selection, quoted for the shell.
+        let selected = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--target", "x86_64-*"], in: fixture.url)
+        #expect(selected.stderr.contains("The real run would succeed: relctl release v1.0.0 --push --target 'x86_64-*'\n"), "\(selected)")
         #expect(human.stdout.isEmpty)
 
         let kept = try relctl(["release", "v1.0.0", "--dry-run", "--keep", "--json"], in: fixture.url)
