@@ -39,11 +39,6 @@ extension Git {
         try run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
     }
 
-    /// The object type a tag ref points to: `tag` for annotated tags, `commit` for lightweight ones.
-    public func tagObjectType(_ tag: String) throws -> String {
-        try run(["cat-file", "-t", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// Pushes exactly one tag; the result is returned so a rejection can be explained.
     public func pushTag(_ tag: String, remote: String, dryRun: Bool = false) throws -> ProcessResult {
         try runUnchecked(["push", "--porcelain"] + (dryRun ? ["--dry-run"] : []) + [remote, "refs/tags/\(tag):refs/tags/\(tag)"])
