@@ -98,5 +98,11 @@ import RelctlTestSupport
         #expect(throws: SimpleError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, sources)) }
         #expect(try repo.directory.read("VERSION") == "2.0.0\n")
         #expect(try repo.directory.read("other.txt") == "1.0.0\n", "nothing written when one manifest is refused")
+        // Python's own spelling is compared too.
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"1.2.0rc1\"\n")
+        let python = [VersionSource(path: "pyproject.toml", kind: "python")]
+        #expect(throws: SimpleError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, python)) }
+        #expect(VersionBump.unreleasedVersion(config(repo, python)) == (try v("1.2.0-rc.1")))
+        #expect(VersionBump.semanticVersion(ofManifestText: "2.0") == (try v("2.0.0")))
     }
 }

@@ -46,9 +46,20 @@ public struct VersionBump: Sendable, Equatable {
     /// there is no readable SemVer version above 0.0.0.
     static func unreleasedVersion(_ config: RelctlConfig) -> SemanticVersion? {
         guard let source = config.versions.first, let found = try? ManifestReaders.read(source, root: config.root),
-              let version = try? SemanticVersion(parsing: found.text),
+              let version = semanticVersion(ofManifestText: found.text),
               version > SemanticVersion(major: 0, minor: 0, patch: 0) else { return nil }
         return version
+    }
+
+    /// A manifest's version as SemVer: as written, or a plain PEP 440 one (`1.2.0rc1` → `1.2.0-rc.1`);
+    /// nil for what has no SemVer reading (epochs, post and dev releases).
+    static func semanticVersion(ofManifestText text: String) -> SemanticVersion? {
+        if let version = try? SemanticVersion(parsing: text) { return version }
+        guard let pep = PEP440Version(text), pep.epoch == 0, pep.post == nil, pep.dev == nil, pep.local == nil,
+              (1...3).contains(pep.release.count) else { return nil }
+        let numbers = (pep.release + ["0", "0"]).prefix(3).joined(separator: ".")
+        let phase = pep.pre.map { ["a": "-alpha.", "b": "-beta.", "rc": "-rc."][$0.phase, default: "-\($0.phase)."] + $0.number } ?? ""
+        return try? SemanticVersion(parsing: numbers + phase)
     }
 
     /// Applies the rules to one version.
@@ -91,7 +102,7 @@ public struct VersionBump: Sendable, Equatable {
                 }
                 spelled = pep.description
             }
-            if let declared = try? SemanticVersion(parsing: found.text), declared > version {
+            if let declared = semanticVersion(ofManifestText: found.text), declared > version {
                 throw SimpleError(.failure, file: found.foundIn, line: found.line, "holds \(declared), above \(version) from the commits since the last release; --write never lowers a version, so set it by hand (or tag \(declared) first)")
             }
             guard let line = found.line else {
