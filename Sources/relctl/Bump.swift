@@ -16,26 +16,15 @@ struct Bump: RelctlCommand {
     @Flag(help: "Write the new version into every [[version]] manifest, changing only the version text.")
     var write = false
 
+    /// `--json`: every key present, `null` when there is no previous release.
     struct Output: Encodable {
-        var previous: String?
-        var current: String?
+        @NullEncoded var previous: String?
+        @NullEncoded var current: String?
         var next: String
         var tag: String
         var level: String
         var commits: Int
         var written: [String]
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(previous, forKey: .previous)
-            try container.encode(current, forKey: .current)
-            try container.encode(next, forKey: .next)
-            try container.encode(tag, forKey: .tag)
-            try container.encode(level, forKey: .level)
-            try container.encode(commits, forKey: .commits)
-            try container.encode(written, forKey: .written)
-        }
-        enum CodingKeys: String, CodingKey { case previous, current, next, tag, level, commits, written }
     }
 
     func execute(_ context: Context) async throws {

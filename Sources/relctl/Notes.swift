@@ -28,6 +28,14 @@ struct Notes: RelctlCommand {
     var dist: String = "dist"
 
     func execute(_ context: Context) async throws {
+        // Checked before the notes are built, so a wrong path costs nothing and writes nothing.
+        for (flag, path) in [("--output", output), ("--changelog", changelog)] {
+            guard let path, path != "-" else { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: context.resolve(path).path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw SimpleError(.badInput, file: path, "is a folder; \(flag) takes a file path, e.g. \(path.hasSuffix("/") ? path : path + "/")\(flag == "--output" ? "RELEASE_NOTES.md" : "CHANGELOG.md")")
+            }
+        }
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let notes = try ReleaseNotesBuilder(context: context).build(
             config: config, tag: tag, from: from, to: to, distDirectory: config.root.appendingPathComponent(dist)

@@ -39,6 +39,19 @@ import RelctlCore
         let template = try relctl(["notes", "--output", "NOTES.md"], in: fixture.url)
         #expect(template.status == 2 && template.stderr.contains("t.mustache:"), "\(template)")
         #expect(!fixture.repository.directory.exists("NOTES.md"))
+        let empty = try GitRepository()
+        defer { empty.directory.remove() }
+        for command in ["notes", "bump"] {
+            let unborn = try relctl([command], in: empty.url)
+            #expect(unborn.status == 2 && unborn.stderr.contains("the repository has no commits yet"), "\(unborn)")
+        }
+        try fixture.repository.directory.write("relctl.toml", "")
+        try FileManager.default.createDirectory(at: fixture.url.appendingPathComponent("docs"), withIntermediateDirectories: true)
+        for flag in ["--output", "--changelog"] {
+            let folder = try relctl(["notes", flag, "docs"], in: fixture.url)
+            #expect(folder.status == 2 && folder.stderr.contains("docs: is a folder; \(flag) takes a file path"), "\(folder)")
+            #expect(folder.stdout.isEmpty, "nothing printed when the notes cannot be written")
+        }
     }
 
     @Test func bumpPrintsAndWrites() throws {

@@ -56,7 +56,10 @@ struct ReleaseCLITests {
         #expect(human.status == 0, "\(human)")
         #expect(human.stderr.contains("would create annotated tag v1.0.0"))
         #expect(human.stderr.contains("demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"))
-        #expect(human.stderr.contains("The real run would succeed"))
+        #expect(human.stderr.contains("The real run would succeed: relctl release v1.0.0\n"))
+        // The command to run next keeps the dry run's selection, quoted for the shell.
+        let selected = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--target", "x86_64-*"], in: fixture.url)
+        #expect(selected.stderr.contains("The real run would succeed: relctl release v1.0.0 --push --target 'x86_64-*'\n"), "\(selected)")
         #expect(human.stdout.isEmpty)
 
         let kept = try relctl(["release", "v1.0.0", "--dry-run", "--keep", "--json"], in: fixture.url)
@@ -287,6 +290,112 @@ struct ReleaseCLITests {
         #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
         let left = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
         #expect(left.isEmpty, "\(left)")
+    }
+}
+
+extension ReleaseCLITests {
+    @Test func aPrereleaseInDistDoesNotBlockTheFinalRelease() throws {
+        let fixture = try ReleaseFixture(version: "1.0.0-rc.1")
+        defer { fixture.remove() }
+        let candidate = try relctl(["release", "v1.0.0-rc.1"], in: fixture.url)
+        #expect(candidate.status == 0, "\(candidate)")
+        try fixture.repository.commit("chore: 1.0.0", files: ["VERSION": "1.0.0\n"])
+        // `demo-v1.0.0-rc.1-….tar.gz` contains "v1.0.0" but is not one of v1.0.0's archives.
+        let final = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
+        #expect(final.status == 0, "\(final)")
+        #expect(!final.stderr.contains("already holds files of v1.0.0"))
+        // The final release's own archive name is still caught.
+        try fixture.repository.directory.write("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256", "x\n")
+        let clash = try relctl(["release", "v1.0.0", "--preflight-only"], in: fixture.url)
+        #expect(clash.status == 1, "\(clash)")
+        #expect(clash.stderr.contains("already holds files of v1.0.0 (demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256)"))
+    }
+
+    @Test func aDryRunsNotesLinkToTheRealRemoteLikeTheRealRun() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        // The notes' links come from the remote's URL; pushes still reach the bare remote.
+        try fixture.repository.git("remote", "set-url", "origin", "git@github.com:acme/demo.git")
+        try fixture.repository.git("config", "url.\(fixture.remote.path).insteadOf", "git@github.com:acme/demo.git")
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        let plan = try JSONDecoder().decode(PlanDocument.self, from: Data(dry.stdout.utf8))
+        #expect(plan.notes?.contains("](https://github.com/acme/demo/commit/") == true, "\(plan.notes ?? "")")
+        #expect(plan.notes?.contains("https://github.com/acme/demo/releases/download/v1.0.0/") == true)
+
+        let real = try relctl(["release", "v1.0.0", "--json"], in: fixture.url)
+        let released = try JSONDecoder().decode(PlanDocument.self, from: Data(real.stdout.utf8))
+        #expect(released.notes == plan.notes, "the dry run shows the notes the real run writes")
+    }
+
+    @Test func aTagWithASlashLeavesNoStagingFolderBehind() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        var config = try fixture.repository.directory.read("relctl.toml")
+        config = config.replacingOccurrences(of: "name = \"demo\"", with: "name = \"demo\"\ntag-format = \"release/{version}\"")
+        config = config.replacingOccurrences(of: "[archive]", with: "[archive]\nname = \"{project}-{version}-{target}\"")
+        try fixture.repository.commit("chore: slash tags", files: ["relctl.toml": config])
+        let result = try relctl(["release", "release/1.0.0"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        let dist = try FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)
+        #expect(!dist.contains { $0.hasPrefix(".") }, "\(dist)")
+    }
+
+    @Test func ctrlCDuringTheBuildLeavesNoDistFolder() async throws {
+        let fixture = try ReleaseFixture(buildCommand: "sleep 30")
+        defer { fixture.remove() }
+        let process = Process()
+        process.executableURL = relctlBinary
+        process.arguments = ["release", "v1.0.0"]
+        process.currentDirectoryURL = fixture.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let dist = fixture.url.appendingPathComponent("dist").path
+        var staging = false
+        for _ in 0..<200 where !staging {
+            try await Task.sleep(for: .milliseconds(50))
+            staging = ((try? FileManager.default.contentsOfDirectory(atPath: dist)) ?? []).contains { $0.hasPrefix(".relctl-staging-") }
+        }
+        #expect(staging, "the release reached the build")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(!FileManager.default.fileExists(atPath: dist), "the dist/ made for staging is gone too")
+        #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
+        #expect(try fixture.localTags().isEmpty)
+    }
+
+    @Test func aDryRunChecksOutTheSubmodulesTheProjectHas() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let library = try GitRepository()
+        defer { library.directory.remove() }
+        try library.commit("lib", files: ["lib.txt": "LIB\n"])
+        try fixture.repository.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.url.path, "vendor/lib")
+        let config = try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(of: #"files = ["README.md"]"#, with: #"files = ["README.md", "vendor/lib/lib.txt"]"#)
+        try fixture.repository.commit("chore: vendor lib", files: ["relctl.toml": config])
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        let real = try relctl(["release", "v1.0.0", "--json"], in: fixture.url)
+        #expect(real.status == 0, "\(real)")
+        let predicted = try JSONDecoder().decode(PlanDocument.self, from: Data(dry.stdout.utf8)).artifacts.map(\.sha256)
+        let released = try JSONDecoder().decode(PlanDocument.self, from: Data(real.stdout.utf8)).artifacts.map(\.sha256)
+        #expect(!predicted.isEmpty && predicted == released)
+    }
+
+    @Test func aDryRunDoesNotEvenRefreshTheIndex() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        // A touched file makes `git status` want to rewrite .git/index with fresh stat data.
+        let readme = fixture.url.appendingPathComponent("README.md")
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: readme.path)
+        let index = fixture.url.appendingPathComponent(".git/index").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: index))
+        let result = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == before)
     }
 }
 

@@ -109,8 +109,28 @@ struct TrainCLITests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("preflight failed; nothing was tagged"))
         #expect(result.stderr.contains("app: "))
+        // A malformed tag is bad input for the train as it is for each release.
+        let malformed = try relctl(["train", "run", "1.0", "--workspace", train.file], in: train.workspace.url)
+        #expect(malformed.status == 2, "\(malformed)")
+        #expect(malformed.stderr.contains("core: tag `1.0` is malformed"))
         #expect(try train.repositories["core"]!.remoteTags().isEmpty)
         #expect(try train.repositories["core"]!.localTags().isEmpty)
+    }
+
+    @Test func aTagSomeoneElsePushedMeanwhileIsNotRolledBack() throws {
+        // While core releases, a colleague pushes app's v1.0.0: app's release stops in preflight.
+        let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)],
+                                     release: ["core": #"before = ['git -C "$APP_REMOTE" tag v1.0.0 main']"#])
+        defer { train.remove() }
+        let app = try #require(train.repositories["app"])
+        let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url,
+                                environment: ["APP_REMOTE": app.remote.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("tag v1.0.0 already exists on `origin`"))
+        #expect(result.stderr.contains("rolled back: core: deleted v1.0.0 on origin"))
+        #expect(!result.stderr.contains("rolled back: app"))
+        #expect(try app.remoteTags() == ["v1.0.0"], "the colleague's tag stays")
+        #expect(try train.repositories["core"]!.remoteTags().isEmpty)
     }
 
     @Test func dryRunTouchesNoRepository() throws {

@@ -16,4 +16,16 @@ import Testing
         dropOther.includeOther = false
         #expect(CommitClassifier(settings: dropOther).sections(for: commits).map(\.title) == ["Features"])
     }
+
+    @Test func aReapplyRevertsTheRevertSoTheOriginalChangeStays() {
+        // What git 2.43+ writes when a revert is reverted.
+        let original = record(1, "feat: add x")
+        var revert = record(2, "Revert \"feat: add x\"")
+        revert.body = "This reverts commit \(original.hash)."
+        var reapply = record(3, "Reapply \"feat: add x\"")
+        reapply.body = "This reverts commit \(revert.hash)."
+        let sections = CommitClassifier(settings: NotesSettings()).sections(for: [reapply, revert, original])
+        #expect(sections.map(\.title) == ["Features"])
+        #expect(sections.flatMap(\.entries).map(\.commit) == [original.hash])
+    }
 }

@@ -169,6 +169,11 @@ import RelctlTestSupport
         let unreleased = Changelog.insert("## Unreleased - 2026-01-02\n\n- wip\n", into: existing)
         #expect(unreleased.contains("## Unreleased - 2026-01-02\n\n- wip\n\n## 0.9.0"))
         #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: unreleased) == second, "the release replaces Unreleased")
+        // A Windows-edited changelog: found sections, CRLF kept, still idempotent.
+        let crlf = unreleased.replacingOccurrences(of: "\n", with: "\r\n")
+        let released = Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: crlf)
+        #expect(released == second.replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: released) == released)
     }
 
     @Test func repositoryLinks() {

@@ -66,4 +66,43 @@ import RelctlTestSupport
         #expect(throws: ManifestError.self) { try VersionBump.write(try v("3.0.0"), config: config(repo, broken)) }
         #expect(try repo.directory.read("VERSION") == "2.0.0-rc.1\n")
     }
+
+    @Test func writeLeavesADependencyOnTheVersionsLineAlone() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.directory.write("package.json", #"{"name":"x","dependencies":{"left-pad":"^1.0.0"},"version":"1.0.0"}"# + "\n")
+        try VersionBump.write(try v("1.1.0"), config: config(repo, [VersionSource(path: "package.json", kind: "npm")]))
+        #expect(try repo.directory.read("package.json") == #"{"name":"x","dependencies":{"left-pad":"^1.0.0"},"version":"1.1.0"}"# + "\n")
+        #expect(VersionBump.versionRange(of: "1.0.0", in: "x = \"11.0.0\" # 1.0.0").map { "x = \"11.0.0\" # 1.0.0"[$0.lowerBound...] } == "1.0.0")
+    }
+
+    @Test func withoutATagTheManifestsUnreleasedVersionIsNext() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        let git = Git(directory: repo.url, context: Context(workingDirectory: repo.url))
+        try repo.commit("feat: first", files: ["VERSION": "2.3.0\n"])
+        let sources = [VersionSource(path: "VERSION", kind: "plain")]
+        let bump = try VersionBump.compute(git: git, config: config(repo, sources))
+        #expect(bump.next == (try v("2.3.0")), "never lower the manifest to 0.1.0")
+        #expect(try VersionBump.write(bump.next, config: config(repo, sources)).isEmpty)
+        try repo.directory.write("VERSION", "0.0.0\n")
+        #expect(try VersionBump.compute(git: git, config: config(repo, sources)).next == VersionBump.initialVersion)
+    }
+
+    @Test func writeNeverLowersAManifestAlreadyAhead() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.directory.write("VERSION", "2.0.0\n")
+        try repo.directory.write("other.txt", "1.0.0\n")
+        let sources = [VersionSource(path: "other.txt", kind: "plain"), VersionSource(path: "VERSION", kind: "plain")]
+        #expect(throws: SimpleError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, sources)) }
+        #expect(try repo.directory.read("VERSION") == "2.0.0\n")
+        #expect(try repo.directory.read("other.txt") == "1.0.0\n", "nothing written when one manifest is refused")
+        // Python's own spelling is compared too.
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"1.2.0rc1\"\n")
+        let python = [VersionSource(path: "pyproject.toml", kind: "python")]
+        #expect(throws: SimpleError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, python)) }
+        #expect(VersionBump.unreleasedVersion(config(repo, python)) == (try v("1.2.0-rc.1")))
+        #expect(VersionBump.semanticVersion(ofManifestText: "2.0") == (try v("2.0.0")))
+    }
 }

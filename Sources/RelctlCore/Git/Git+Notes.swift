@@ -89,6 +89,16 @@ extension Git {
         )
     }
 
+    /// `commit(of:)` for the end of a notes or bump range: in a repository without commits, an
+    /// unborn HEAD says so rather than "ref does not exist, try fetching".
+    public func rangeEnd(_ ref: String) throws -> String {
+        do {
+            return try commit(of: ref)
+        } catch GitError.unknownRef(let name) where name == "HEAD" {
+            throw SimpleError(.badInput, file: directory.path, "the repository has no commits yet; commit your work first (notes and versions come from the history)")
+        }
+    }
+
     /// Tags whose commits are ancestors of (or equal to) `ref`, via one `git tag --merged`.
     public func tagsMerged(into ref: String) throws -> [String] {
         try run(["tag", "--merged", ref]).split(separator: "\n").map(String.init)

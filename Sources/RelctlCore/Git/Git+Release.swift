@@ -39,11 +39,6 @@ extension Git {
         try run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
     }
 
-    /// The object type a tag ref points to: `tag` for annotated tags, `commit` for lightweight ones.
-    public func tagObjectType(_ tag: String) throws -> String {
-        try run(["cat-file", "-t", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// Pushes exactly one tag; the result is returned so a rejection can be explained.
     public func pushTag(_ tag: String, remote: String, dryRun: Bool = false) throws -> ProcessResult {
         try runUnchecked(["push", "--porcelain"] + (dryRun ? ["--dry-run"] : []) + [remote, "refs/tags/\(tag):refs/tags/\(tag)"])
@@ -67,6 +62,30 @@ extension Git {
         try run(["clone", "--quiet", "--shared", "--no-checkout", directory.path, destination.path])
         let clone = Git(directory: destination, context: context)
         try clone.run(["checkout", "--quiet", "--detach", commit])
+        try clone.checkoutSubmodules(like: directory)
         return clone
+    }
+
+    /// In a scratch clone: checks out the submodules `project` has checked out (and only those, so
+    /// a dry run builds what the real run builds), cloned from the project's checkouts without
+    /// network at the commits the released commit records; recursively.
+    func checkoutSubmodules(like project: URL) throws {
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(".gitmodules").path) else { return }
+        let listing = (try? run(["config", "--file", ".gitmodules", "--get-regexp", #"^submodule\..*\.path$"#])) ?? ""
+        var paths: [String] = []
+        for line in listing.split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            let name = line[..<space].dropFirst("submodule.".count).dropLast(".path".count)
+            let path = String(line[line.index(after: space)...])
+            let checkout = project.appendingPathComponent(path)
+            guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent(".git").path) else { continue }
+            try run(["config", "submodule.\(name).url", checkout.path])
+            paths.append(path)
+        }
+        guard !paths.isEmpty else { return }
+        try run(["-c", "protocol.file.allow=always", "submodule", "update", "--quiet", "--"] + paths)
+        for path in paths {
+            try Git(directory: directory.appendingPathComponent(path), context: context).checkoutSubmodules(like: project.appendingPathComponent(path))
+        }
     }
 }

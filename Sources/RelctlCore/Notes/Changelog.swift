@@ -7,7 +7,14 @@ public enum Changelog {
     public static let defaultTitle = "# Changelog"
 
     /// Returns the new file text with `section` (starting with a `## ` heading) inserted or replaced.
+    /// A CRLF file stays CRLF (Swift sees `"\r\n"` as one character, so lines are found on LF text).
     public static func insert(_ section: String, into existing: String?) -> String {
+        guard let existing, existing.contains("\r\n") else { return insertLF(section, into: existing) }
+        let updated = insertLF(section, into: existing.replacingOccurrences(of: "\r\n", with: "\n"))
+        return updated.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
+    }
+
+    private static func insertLF(_ section: String, into existing: String?) -> String {
         var sectionText = section
         while sectionText.hasSuffix("\n\n") { sectionText.removeLast() }
         if !sectionText.hasSuffix("\n") { sectionText += "\n" }
@@ -27,12 +34,11 @@ public enum Changelog {
             lines.replaceSubrange(start..<end, with: replacement)
             return lines.joined(separator: "\n") + "\n"
         }
-        var insertAt: Int
+        let insertAt: Int
         if let first = headings.first {
             insertAt = first
-        } else if let title = lines.firstIndex(where: { $0.hasPrefix("# ") }) {
+        } else if lines.contains(where: { $0.hasPrefix("# ") }) {
             insertAt = lines.count
-            _ = title
         } else {
             lines.insert(contentsOf: [defaultTitle, ""], at: 0)
             insertAt = lines.count

@@ -75,10 +75,12 @@ public struct CommitClassifier: Sendable {
         return cancelled.isEmpty ? commits : commits.filter { !cancelled.contains($0.hash) }
     }
 
-    /// The commits a revert names: git's `This reverts commit X.` line, and for a conventional
-    /// `revert:` commit also hashes in `Refs:` footers (the spec's example).
+    /// The commits a revert names: git's `This reverts commit X.` line (in `Revert "…"` and
+    /// `Reapply "…"` commits), and for a conventional `revert:` commit also hashes in `Refs:`
+    /// footers (the spec's example).
     public static func revertedHashes(of commit: GitCommitRecord) -> [String] {
-        let isGitRevert = commit.subject.hasPrefix("Revert \"")
+        // Git 2.43+ titles the revert of a revert `Reapply "…"`.
+        let isGitRevert = commit.subject.hasPrefix("Revert \"") || commit.subject.hasPrefix("Reapply \"")
         let isConventionalRevert = commit.subject.lowercased().hasPrefix("revert:") || commit.subject.lowercased().hasPrefix("revert(")
         guard isGitRevert || isConventionalRevert else { return [] }
         var found: [String] = []

@@ -18,7 +18,7 @@ public struct NotesRange: Sendable, Equatable {
         var version: SemanticVersion?
         if let tag { version = try format.version(of: tag) }
         let targetRef = to ?? (tag.map { git.localTagExists($0) ? $0 : "HEAD" } ?? "HEAD")
-        let targetCommit = try git.commit(of: targetRef)
+        let targetCommit = try git.rangeEnd(targetRef)
         var releaseTag = tag
         if releaseTag == nil {
             let here = try git.tagsPointing(at: targetCommit).compactMap { name in (try? format.version(of: name)).map { (name, $0) } }

@@ -41,29 +41,21 @@ public struct ReleaseNotes: Sendable {
         get throws { try JSONOutput.encode(JSONForm(self)) }
     }
 
+    /// Every contract key is present, `null` when empty, so consumers need not test for absence.
     struct JSONForm: Encodable {
         struct Entry: Encodable {
             var commit: String
             var type: String
-            var scope: String?
+            @NullEncoded var scope: String?
             var summary: String
             var breaking: Bool
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(commit, forKey: .commit)
-                try container.encode(type, forKey: .type)
-                try container.encode(scope, forKey: .scope)
-                try container.encode(summary, forKey: .summary)
-                try container.encode(breaking, forKey: .breaking)
-            }
-            enum CodingKeys: String, CodingKey { case commit, type, scope, summary, breaking }
         }
         struct Section: Encodable {
             var title: String
             var entries: [Entry]
         }
-        var tag: String?
-        var previous: String?
+        @NullEncoded var tag: String?
+        @NullEncoded var previous: String?
         var date: String
         var sections: [Section]
         var contributors: [NotesContributor]
@@ -79,16 +71,5 @@ public struct ReleaseNotes: Sendable {
             }
             contributors = notes.contributors
         }
-
-        // Explicit nulls: consumers can rely on every contract key being present.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(tag, forKey: .tag)
-            try container.encode(previous, forKey: .previous)
-            try container.encode(date, forKey: .date)
-            try container.encode(sections, forKey: .sections)
-            try container.encode(contributors, forKey: .contributors)
-        }
-        enum CodingKeys: String, CodingKey { case tag, previous, date, sections, contributors }
     }
 }

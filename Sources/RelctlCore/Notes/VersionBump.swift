@@ -22,7 +22,7 @@ public struct VersionBump: Sendable, Equatable {
     /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch; after a
     /// prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`).
     public static func compute(git: Git, config: RelctlConfig, target: String = "HEAD") throws -> VersionBump {
-        let targetCommit = try git.commit(of: target)
+        let targetCommit = try git.rangeEnd(target)
         let format = config.project.tagFormat
         let tags = try git.tagsMerged(into: targetCommit).compactMap { name in (try? format.version(of: name)).map { (name, $0) } }
         let last = tags.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
@@ -36,9 +36,30 @@ public struct VersionBump: Sendable, Equatable {
             if parsed.type == "feat" { level = max(level, .minor) }
         }
         guard let current = last?.1 else {
-            return VersionBump(previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commits.count)
+            return VersionBump(previousTag: nil, current: nil, next: unreleasedVersion(config) ?? initialVersion, level: level, commitCount: commits.count)
         }
         return VersionBump(previousTag: last?.0, current: current, next: next(after: current, level: level), level: current.isPrerelease ? .prerelease : level, commitCount: commits.count)
+    }
+
+    /// Before the first release tag, the version the first `[[version]]` manifest already declares
+    /// has not shipped yet, so it is the next one (`--write` must never lower it to 0.1.0); nil when
+    /// there is no readable SemVer version above 0.0.0.
+    static func unreleasedVersion(_ config: RelctlConfig) -> SemanticVersion? {
+        guard let source = config.versions.first, let found = try? ManifestReaders.read(source, root: config.root),
+              let version = semanticVersion(ofManifestText: found.text),
+              version > SemanticVersion(major: 0, minor: 0, patch: 0) else { return nil }
+        return version
+    }
+
+    /// A manifest's version as SemVer: as written, or a plain PEP 440 one (`1.2.0rc1` → `1.2.0-rc.1`);
+    /// nil for what has no SemVer reading (epochs, post and dev releases).
+    static func semanticVersion(ofManifestText text: String) -> SemanticVersion? {
+        if let version = try? SemanticVersion(parsing: text) { return version }
+        guard let pep = PEP440Version(text), pep.epoch == 0, pep.post == nil, pep.dev == nil, pep.local == nil,
+              (1...3).contains(pep.release.count) else { return nil }
+        let numbers = (pep.release + ["0", "0"]).prefix(3).joined(separator: ".")
+        let phase = pep.pre.map { ["a": "-alpha.", "b": "-beta.", "rc": "-rc."][$0.phase, default: "-\($0.phase)."] + $0.number } ?? ""
+        return try? SemanticVersion(parsing: numbers + phase)
     }
 
     /// Applies the rules to one version.
@@ -65,7 +86,8 @@ public struct VersionBump: Sendable, Equatable {
     }
 
     /// Rewrites the version in every configured manifest, touching only the version text on its
-    /// line (PEP 440 spelling for Python manifests). Returns the files written, relative to the root.
+    /// line (PEP 440 spelling for Python manifests). A manifest already above `version` is an
+    /// error, never lowered. Returns the files written, relative to the root.
     @discardableResult
     public static func write(_ version: SemanticVersion, config: RelctlConfig) throws -> [String] {
         struct Edit { var url: URL; var display: String; var line: Int; var old: String; var new: String }
@@ -79,6 +101,9 @@ public struct VersionBump: Sendable, Equatable {
                     throw SimpleError(.badInput, file: found.foundIn, "version \(version) has no PEP 440 spelling; use a prerelease such as -rc.1, -beta.2 or -alpha.1")
                 }
                 spelled = pep.description
+            }
+            if let declared = semanticVersion(ofManifestText: found.text), declared > version {
+                throw SimpleError(.failure, file: found.foundIn, line: found.line, "holds \(declared), above \(version) from the commits since the last release; --write never lowers a version, so set it by hand (or tag \(declared) first)")
             }
             guard let line = found.line else {
                 throw SimpleError(.badInput, file: found.foundIn, "cannot tell which line holds the version `\(found.text)`; edit it by hand")
@@ -98,7 +123,7 @@ public struct VersionBump: Sendable, Equatable {
                 order.append((key, edit.display))
             }
             var lines = contents[key]!.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard edit.line >= 1, edit.line <= lines.count, let range = lines[edit.line - 1].range(of: edit.old) else {
+            guard edit.line >= 1, edit.line <= lines.count, let range = Self.versionRange(of: edit.old, in: lines[edit.line - 1]) else {
                 throw SimpleError(.badInput, file: edit.display, line: edit.line, "version `\(edit.old)` not found on this line; edit it by hand")
             }
             lines[edit.line - 1].replaceSubrange(range, with: edit.new)
@@ -114,6 +139,29 @@ public struct VersionBump: Sendable, Equatable {
             }
         }
         return written
+    }
+
+    /// Where the version `text` sits on `line`: a whole occurrence (not part of a longer version or
+    /// word), preferring the first after the word "version", so a dependency on the same line
+    /// (`{"dependencies":{"a":"^1.0.0"},"version":"1.0.0"}`) keeps its text.
+    static func versionRange(of text: String, in line: String) -> Range<String.Index>? {
+        func isVersionCharacter(_ character: Character?) -> Bool {
+            guard let character else { return false }
+            return character.isLetter || character.isNumber || ".-+_".contains(character)
+        }
+        var whole: [Range<String.Index>] = []
+        var searchStart = line.startIndex
+        while let found = line.range(of: text, range: searchStart..<line.endIndex) {
+            let before = found.lowerBound == line.startIndex ? nil : line[line.index(before: found.lowerBound)]
+            let after = found.upperBound == line.endIndex ? nil : line[found.upperBound]
+            if !isVersionCharacter(before), !isVersionCharacter(after) { whole.append(found) }
+            searchStart = line.index(after: found.lowerBound)
+        }
+        if let keyword = line.range(of: "version", options: .caseInsensitive),
+           let afterKeyword = whole.first(where: { $0.lowerBound >= keyword.upperBound }) {
+            return afterKeyword
+        }
+        return whole.first ?? line.range(of: text)
     }
 
     private static func permissions(of url: URL) -> Int {

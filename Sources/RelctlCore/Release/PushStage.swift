@@ -19,10 +19,9 @@ public struct PushStage: ReleaseStage {
             guard let configured = project.remoteURL(remote) else {
                 throw SimpleError(.failure, "no remote `\(remote)` to push to")
             }
+            // The project's effective URL (after its `insteadOf` rules), pushed to directly.
             let url = Self.absolute(configured, base: (try? project.topLevel()) ?? run.projectRoot)
-            _ = try? git.runUnchecked(["remote", "remove", "relctl-push"])
-            try git.run(["remote", "add", "relctl-push", url])
-            let result = try git.pushTag(run.tag, remote: "relctl-push", dryRun: true)
+            let result = try git.pushTag(run.tag, remote: url, dryRun: true)
             guard result.succeeded else {
                 throw SimpleError(.failure, "`git push --dry-run \(remote) \(run.tag)` failed: \(Self.tail(result))")
             }

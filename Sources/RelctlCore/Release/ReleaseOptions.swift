@@ -24,4 +24,22 @@ public struct ReleaseOptions: Sendable {
     public init(tag: String) {
         self.tag = tag
     }
+
+    /// The command that makes this release for real, with the same selection (`--host`,
+    /// `--target`, `--artifacts`): what a dry run's plan tells the maintainer to run next.
+    public var realRunCommand: String {
+        var words = ["relctl", "release", tag]
+        if push { words.append("--push") }
+        if hostOnly { words.append("--host") }
+        for glob in targets { words += ["--target", glob] }
+        if let artifactsDirectory { words += ["--artifacts", artifactsDirectory.path] }
+        if let jobs { words += ["--jobs", String(jobs)] }
+        return words.map(Self.shellWord).joined(separator: " ")
+    }
+
+    /// Quotes a word for a POSIX shell unless it is plainly safe, so the line can be pasted as is.
+    static func shellWord(_ word: String) -> String {
+        let safe = !word.isEmpty && word.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./=:+@%".unicodeScalars.contains($0)) }
+        return safe ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
 }

@@ -29,7 +29,7 @@ public struct ReleasePipeline: Sendable {
         let started = context.clock.now()
         var plan = ReleasePlan(
             project: config.project.name, tag: options.tag, dryRun: options.dryRun, ok: false,
-            signed: config.release.sign, push: options.push, remote: config.release.remote
+            signed: config.release.sign, push: options.push, remote: config.release.remote, command: options.realRunCommand
         )
         let total = stages.count + 2
         func finish(_ error: (any RelctlError)?) -> ReleaseOutcome {

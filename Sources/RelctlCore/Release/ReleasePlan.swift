@@ -23,6 +23,8 @@ public struct ReleasePlan: Sendable, Encodable {
     public var signed: Bool
     public var push: Bool
     public var remote: String
+    /// The command that makes this release for real (same tag, push and target selection).
+    public var command: String
     /// Whether the tag now exists locally / on the remote (false on a dry run).
     public var tagCreated: Bool = false
     public var tagPushed: Bool = false
@@ -63,7 +65,7 @@ public struct ReleasePlan: Sendable, Encodable {
             lines += tagMessage.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    | \($0)" }
         }
         if ok {
-            lines.append(paint(dryRun ? "The real run would succeed: relctl release \(tag)\(push ? " --push" : "")" : "Released \(project) \(tag).", "32"))
+            lines.append(paint(dryRun ? "The real run would succeed: \(command)" : "Released \(project) \(tag).", "32"))
         } else {
             lines.append(paint(dryRun ? "The real run would FAIL (\(problems.count) problem\(problems.count == 1 ? "" : "s"), listed below)." : "Release failed.", "31"))
         }

@@ -38,7 +38,10 @@ public enum ReleasePreflight {
     public static func check(_ options: ReleaseOptions, config: RelctlConfig, context: Context) -> PreflightReport {
         var report = PreflightReport(tag: options.tag)
         checkTag(options.tag, config: config, into: &report)
-        let git = Git(directory: config.root, context: context)
+        // `git status` otherwise refreshes .git/index, a write a dry run promises not to make.
+        var readOnly = context
+        readOnly.environment["GIT_OPTIONAL_LOCKS"] = "0"
+        let git = Git(directory: config.root, context: readOnly)
         if git.isRepository() {
             checkRepository(options, config: config, git: git, into: &report)
         } else {
@@ -138,11 +141,12 @@ public enum ReleasePreflight {
         return String(dist.dropFirst(top.count + 1))
     }
 
-    /// Anything named for this tag, or a manifest recording it, means it was (partly) released.
+    /// An archive this release would write, or a manifest recording the tag, means it was (partly) released.
     private static func checkDist(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
         let dist = config.root.appendingPathComponent("dist")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dist.path) else { return }
-        let clashes = names.filter { $0.contains(tag) && !$0.hasPrefix(".") }.sorted()
+        let stems = archiveStems(tag: tag, config: config)
+        let clashes = names.filter { name in stems.contains { name == $0 || name.hasPrefix($0 + ".") } }.sorted()
         if !clashes.isEmpty {
             let shown = clashes.prefix(5).joined(separator: ", ") + (clashes.count > 5 ? " and \(clashes.count - 5) more" : "")
             report.fail(file: dist.path, "already holds files of \(tag) (\(shown)); move or delete them (a re-run must not mix two builds)")
@@ -151,5 +155,26 @@ public enum ReleasePreflight {
         } else if names.contains(where: { !$0.hasPrefix(".") }) {
             report.warnings.append("dist/ holds files of other releases; they stay, while SHA256SUMS, manifest.json and RELEASE_NOTES.md will describe \(tag) only")
         }
+    }
+
+    /// The archive names (`[archive] name`, before the extension) this tag's release writes for every
+    /// configured target. Matching whole names, not "contains the tag", keeps `demo-v1.0.0-rc.1-…`
+    /// from blocking v1.0.0 and `v1.0.10` files from blocking v1.0.1. Empty when the names do not
+    /// depend on the release (then older archives are simply replaced) or cannot be worked out
+    /// (a bad tag or target is reported by its own check).
+    static func archiveStems(tag: String, config: RelctlConfig) -> [String] {
+        guard let version = try? config.project.tagFormat.version(of: tag),
+              let targets = try? TargetResolver.resolveAll(config) else { return [] }
+        func stems(tag: String, version: String) -> [String] {
+            targets.map { target in
+                var values = ["project": config.project.name, "version": version, "tag": tag]
+                for (key, value) in target.placeholders { values[key] = value }
+                return config.archive.name.render(values)
+            }
+        }
+        let mine = stems(tag: tag, version: version.description)
+        guard let other = try? SemanticVersion(parsing: "0.0.0-relctl.probe") else { return mine }
+        let unrelated = stems(tag: config.project.tagFormat.tag(for: other), version: other.description)
+        return mine == unrelated ? [] : mine
     }
 }

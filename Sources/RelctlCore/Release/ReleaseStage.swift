@@ -73,7 +73,6 @@ public final class ReleaseRun {
     public var tagMessage: String?
     public var tagCreated = false
     public var tagPushed = false
-    public var warnings: [String] = []
     /// `InterruptActions` ids that undo this run's tag if it is interrupted.
     public var interruptGuards: [Int] = []
 

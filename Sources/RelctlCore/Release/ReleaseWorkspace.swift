@@ -14,6 +14,8 @@ public final class ReleaseWorkspace {
     /// The scratch folder of a dry run.
     public let scratch: URL?
     private let lock: ReleaseLock?
+    /// The `InterruptActions` id that removes a dist/ this release created, if still empty.
+    private var emptyDistGuard: Int?
 
     private init(config: RelctlConfig, context: Context, stagingDirectory: URL, distDirectory: URL, scratch: URL?, lock: ReleaseLock?) {
         self.config = config
@@ -29,31 +31,37 @@ public final class ReleaseWorkspace {
         let git = Git(directory: config.root, context: context)
         let lock = try ReleaseLock.acquire(at: try ReleaseLock.url(for: git), tag: tag, clock: context.clock, onStale: onStale)
         let dist = config.root.appendingPathComponent("dist")
-        let staging = dist.appendingPathComponent(".relctl-staging-\(tag)-\(getpid())")
+        let staging = dist.appendingPathComponent(".relctl-staging-\(fileNamePart(tag))-\(getpid())")
         // Holding the lock, any other staging folder is a leftover of a killed release.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? [] where name.hasPrefix(".relctl-staging-") {
             try? FileManager.default.removeItem(at: dist.appendingPathComponent(name))
         }
         CleanupRegistry.shared.register(staging)
+        // On Ctrl-C the staging folder goes; a dist/ made only to hold it must go too (rmdir
+        // removes nothing else: once files are published it is not empty).
+        let distPath = dist.path
+        let emptyDistGuard = FileManager.default.fileExists(atPath: distPath) ? nil : InterruptActions.shared.add { _ = rmdir(distPath) }
         do {
             try? FileManager.default.removeItem(at: staging)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
             lock.release()
             CleanupRegistry.shared.unregister(staging)
+            if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }
             throw SimpleError(.failure, file: staging.path, "cannot create the staging folder: \(error.localizedDescription)")
         }
         var rooted = context
         rooted.workingDirectory = config.root
-        return ReleaseWorkspace(config: config, context: rooted, stagingDirectory: staging, distDirectory: dist, scratch: nil, lock: lock)
+        let workspace = ReleaseWorkspace(config: config, context: rooted, stagingDirectory: staging, distDirectory: dist, scratch: nil, lock: lock)
+        workspace.emptyDistGuard = emptyDistGuard
+        return workspace
     }
 
     /// A scratch clone of `commit` in a temporary folder, with the project's git identity so
     /// the tag can be made (and signed) there.
     public static func scratch(config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String) throws -> ReleaseWorkspace {
-        let safeTag = tag.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
         let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("relctl-dry-run-\(String(safeTag))-\(UUID().uuidString.prefix(8))")
+            .appendingPathComponent("relctl-dry-run-\(fileNamePart(tag))-\(UUID().uuidString.prefix(8))")
         CleanupRegistry.shared.register(scratch)
         let clone = scratch.appendingPathComponent(topLevel.lastPathComponent)
         do {
@@ -64,6 +72,14 @@ public final class ReleaseWorkspace {
                 if let value = try? source.run(["config", "--get", key]).trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
                     try cloned.run(["config", key, value])
                 }
+            }
+            // The clone's remotes would otherwise point at the project folder, and the notes
+            // would lose the commit and compare links the real run derives from the remote.
+            let remotes = (try? source.run(["config", "--get-regexp", #"^remote\..*\.url$"#])) ?? ""
+            for line in remotes.split(separator: "\n") {
+                guard let space = line.firstIndex(of: " ") else { continue }
+                let url = PushStage.absolute(String(line[line.index(after: space)...]), base: topLevel)
+                try cloned.run(["config", String(line[..<space]), url])
             }
         } catch {
             try? FileManager.default.removeItem(at: scratch)
@@ -93,7 +109,13 @@ public final class ReleaseWorkspace {
                 try? FileManager.default.removeItem(at: distDirectory)
             }
         }
+        if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }
         lock?.release()
+    }
+
+    /// The tag as one path component: a tag format such as `release/{version}` must not nest folders.
+    static func fileNamePart(_ tag: String) -> String {
+        String(tag.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
     }
 
     static func relativePath(of url: URL, under base: URL) -> String {

@@ -20,6 +20,13 @@ public struct TrainRunner: Sendable {
         var remote: String
         var tagPushed: Bool
         var problems: [String]
+        var stages: [StageRecord]
+
+        /// True when the child stopped before its tag stage ran, so any tag there now is not this run's.
+        var neverTagged: Bool {
+            guard let tag = stages.first(where: { $0.name == TagStage().name }) else { return false }
+            return tag.status == .notRun || tag.status == .skipped
+        }
     }
 
     struct ChildResult {
@@ -27,6 +34,9 @@ public struct TrainRunner: Sendable {
         var plan: ChildPlan?
         var stderrTail: String
         var seconds: Double
+
+        /// The child's exit code in contract terms: its bad input (2) stays bad input for the train.
+        var exitCode: ExitCode { status == ExitCode.badInput.rawValue ? .badInput : .failure }
 
         var problems: [String] {
             if let plan, !plan.problems.isEmpty { return plan.problems }
@@ -49,6 +59,7 @@ public struct TrainRunner: Sendable {
         let mode = dryRun ? ["--dry-run", "--push"] : ["--preflight-only", "--push"]
         context.console.info(dryRun ? "==> dry-running \(ordered.count) repositories" : "==> preflight of \(ordered.count) repositories")
         var firstFailures: [Diagnostic] = []
+        var worst = ExitCode.failure
         for (index, (_, repository)) in ordered.enumerated() {
             let result = try release(tag, in: repository, extra: mode, echo: dryRun)
             report.repositories[index].seconds = result.seconds
@@ -60,11 +71,12 @@ public struct TrainRunner: Sendable {
                 report.repositories[index].problems = result.problems
                 context.console.info("    \(repository.name): FAILED")
                 firstFailures += result.problems.map { Diagnostic("\(repository.name): \(Self.strip($0))") }
+                worst = max(worst, result.exitCode)
             }
         }
         if !firstFailures.isEmpty {
             let what = dryRun ? "the dry run found problems" : "preflight failed; nothing was tagged"
-            throw TrainFailure(report: report, error: TrainError(diagnostics: [Diagnostic("train \(tag): \(what)")] + firstFailures))
+            throw TrainFailure(report: report, error: TrainError(exitCode: worst, diagnostics: [Diagnostic("train \(tag): \(what)")] + firstFailures))
         }
         if dryRun {
             report.ok = true
@@ -83,7 +95,11 @@ public struct TrainRunner: Sendable {
             guards.append(InterruptActions.shared.add { Self.deleteTagNow(tag, remote: configuredRemote, in: repository.directory) })
             let result = try release(tag, in: repository, extra: ["--push"], echo: true)
             let remote = result.plan?.remote ?? configuredRemote
-            attempted.append((index, repository, remote))
+            // A child that stopped before tagging (say, someone pushed the tag since the train's
+            // preflight) made nothing to roll back, and a tag found there is someone else's.
+            if result.status == 0 || result.plan?.neverTagged != true {
+                attempted.append((index, repository, remote))
+            }
             report.repositories[index].seconds = result.seconds
             if result.status == 0 {
                 report.repositories[index].status = .released
@@ -96,14 +112,15 @@ public struct TrainRunner: Sendable {
             var lines = [Diagnostic("train \(tag) stopped at \(repository.name) (wave \(wave))")]
             lines += result.problems.map { Diagnostic("\(repository.name): \(Self.strip($0))") }
             lines += report.notRolledBack.map { Diagnostic("NOT rolled back: \($0)") }
-            throw TrainFailure(report: report, error: TrainError(diagnostics: lines))
+            throw TrainFailure(report: report, error: TrainError(exitCode: result.exitCode, diagnostics: lines))
         }
         report.ok = true
         return report
     }
 
     /// Deletes `tag` on the remote and locally in each repository, newest first. The preflight
-    /// proved the tag absent everywhere, so any tag found now was created by this run.
+    /// proved the tag absent everywhere and each of these children reached its tag stage (or
+    /// died without saying), so any tag found now was created by this run.
     func rollBack(_ tag: String, _ attempted: [(index: Int, repository: Workspace.Repository, remote: String)], into report: inout TrainReport) {
         for (index, repository, remote) in attempted {
             let git = Git(directory: repository.directory, context: context)
