@@ -36,7 +36,7 @@ import Testing
         defer { dir.remove() }
         let result = try relctl(["validate-tag", "v1.2.3-rc.1"], in: dir.url)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("relctl: error: Cargo.toml: holds version 1.2.2, but tag v1.2.3-rc.1 says 1.2.3-rc.1"))
+        #expect(result.stderr.contains("relctl: error: Cargo.toml:3: holds version 1.2.2, but tag v1.2.3-rc.1 says 1.2.3-rc.1"))
         #expect(!result.stderr.contains("pyproject.toml: holds"))
     }
 
@@ -55,6 +55,29 @@ import Testing
         #expect(sources[0]["version"] as? String == "1.2.2")
         #expect(sources[0]["matches"] as? Bool == false)
         #expect(sources[1]["matches"] as? Bool == true)
+    }
+
+    @Test func inheritedCargoMismatchPointsAtTheWorkspaceRoot() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("relctl.toml", "[project]\nname = \"velo\"\n[[version]]\npath = \"crates/velo sql/Cargo.toml\"\n")
+            try dir.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n\n[workspace.package]\nversion = \"1.0.0\"\n")
+            try dir.write("crates/velo sql/Cargo.toml", "[package]\nname = \"velo-sql\"\nversion.workspace = true\n")
+            let result = try relctl(["validate-tag", "v1.1.0", "--json"], in: dir.url)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("relctl: error: Cargo.toml:5: (inherited by crates/velo sql/Cargo.toml) holds version 1.0.0"))
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let sources = try #require(json["sources"] as? [[String: Any]])
+            #expect(sources.first?["path"] as? String == "crates/velo sql/Cargo.toml")
+        }
+    }
+
+    @Test func tagFormatGitCannotCreateIsRejectedByCheck() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("relctl.toml", "[project]\nname = \"velo\"\ntag-format = \"release {version}\"\n")
+            let result = try relctl(["check"], in: dir.url)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("relctl: error: relctl.toml:3: tag format `release {version}` gives tags git cannot create (`release 1.2.3`: it contains a space)"))
+        }
     }
 
     @Test(arguments: ["1.2.3", "v1.2", "V1.2.3", "v01.2.3"])

@@ -95,6 +95,16 @@ import Testing
         #expect(!mono.matches("sdk-python@0.3.0"))
     }
 
+    @Test(arguments: ["rel {version}", "v{version}~", "-{version}", "v{version}.lock", "v{version}:x", "a//{version}", "{version}."])
+    func formatsGitCannotTagAreRejected(_ pattern: String) {
+        #expect(throws: SimpleError.self) { try TagFormat(pattern) }
+    }
+
+    @Test func projectNameThatGitCannotTagIsRejected() throws {
+        #expect(throws: SimpleError.self) { try TagFormat("{project}-v{version}", project: "my app") }
+        #expect(try TagFormat("{project}/v{version}", project: "sdk-core").matches("sdk-core/v1.0.0"))
+    }
+
     @Test func formatsWithoutExactlyOneVersionPlaceholderAreRejected() {
         #expect(throws: SimpleError.self) { try TagFormat("v{vresion}") }
         #expect(throws: SimpleError.self) { try TagFormat("{version}-{version}") }
