@@ -37,8 +37,8 @@ public struct BuildInputs: Sendable, Equatable {
         let version = try format.version(of: resolvedTag)
         let git = Git(directory: config.root, context: context)
         let commit = git.isRepository() ? ((try? git.commit(of: "HEAD")) ?? "") : ""
-        var epoch = context.environment["SOURCE_DATE_EPOCH"].flatMap { $0.isEmpty ? nil : $0 }
-        if epoch == nil, !commit.isEmpty, let time = try? git.committerTime(of: commit) { epoch = String(time) }
-        return BuildInputs(tag: resolvedTag, version: version.description, commit: commit, sourceDateEpoch: epoch)
+        var epoch = try SourceDateEpoch.from(context.environment)
+        if epoch == nil, !commit.isEmpty { epoch = try? git.committerTime(of: commit) }
+        return BuildInputs(tag: resolvedTag, version: version.description, commit: commit, sourceDateEpoch: epoch.map(String.init))
     }
 }
