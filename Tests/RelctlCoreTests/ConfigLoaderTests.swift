@@ -106,6 +106,35 @@ import Testing
         #expect(found.first?.contains("`{binary}` cannot be used here") == true)
     }
 
+    @Test func shellBracesInTemplatesStayLiteral() throws {
+        let command = try Template("cargo build --target ${RELCTL_TARGET} && awk '{print $1}' {a,b} && find . -exec ls {} ; # {target}", allowed: Template.perTarget)
+        #expect(command.placeholders == ["target"])
+        #expect(command.render(["target": "x86_64-unknown-linux-gnu", "RELCTL_TARGET": "no"])
+            == "cargo build --target ${RELCTL_TARGET} && awk '{print $1}' {a,b} && find . -exec ls {} ; # x86_64-unknown-linux-gnu")
+        // `${target}` is the shell's, not relctl's.
+        #expect(Template("echo ${target}-{target}").render(["target": "t"]) == "echo ${target}-t")
+        #expect(throws: SimpleError.self) { try Template("make {targt}", allowed: Template.perTarget) }
+        #expect(throws: SimpleError.self) { try Template("{project", allowed: Template.perTarget) }
+    }
+
+    @Test func buildEnvAndInlineTreeProblemsNameTheirLine() {
+        let found = problems("""
+        [build]
+        env = { TARGET_DIR = "out/{targt}" }
+
+        [archive]
+        files = ["{projct}.md"]
+        trees = [
+            { to = "demo" },
+        ]
+        """)
+        #expect(found == [
+            "relctl.toml:2: unknown placeholder `{targt}` in `out/{targt}`; did you mean `{target}`?",
+            "relctl.toml:5: `files`: unknown placeholder `{projct}` in `{projct}.md`; did you mean `{project}`?",
+            "relctl.toml:6: each table in `trees` needs `from` (and optionally `to`)",
+        ])
+    }
+
     @Test func syntaxErrorNamesTheLine() {
         #expect(throws: SimpleError.self) { try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml") }
         do {

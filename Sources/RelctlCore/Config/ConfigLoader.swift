@@ -107,7 +107,8 @@ public enum ConfigLoader {
         if let directory = template(table, "binary-dir") { build.binaryDirectory = directory }
         if let env = table.table("env") {
             for key in env.values.keys.sorted() {
-                if let value = env.string(key) { build.environment[key] = value }
+                // Values are rendered per target like `command`, so their placeholders are checked too.
+                if let value = template(env, key) { build.environment[key] = value.text }
             }
         }
         table.finish()
@@ -142,18 +143,22 @@ public enum ConfigLoader {
     private static func mapping(_ item: Either<String, TableReader>, allowed: [String], owner: TableReader, key: String) -> PathMapping? {
         switch item {
         case .left(let text):
-            guard let from = try? Template(text, allowed: allowed) else {
-                owner.report(key, "`\(text)` in `\(key)` has an unknown placeholder; allowed: \(allowed.map { "{\($0)}" }.joined(separator: " "))")
+            do {
+                let from = try Template(text, allowed: allowed)
+                return PathMapping(from: from, to: from)
+            } catch {
+                owner.report(key, "`\(key)`: \((error as? RelctlError)?.message ?? "\(error)")")
                 return nil
             }
-            return PathMapping(from: from, to: from)
         case .right(let table):
             defer { table.finish() }
-            guard let from = template(table, "from", allowed: allowed) else {
+            let to = template(table, "to", allowed: allowed)
+            guard table.values["from"] != nil else {
                 table.report(nil, "each table in `\(key)` needs `from` (and optionally `to`)")
                 return nil
             }
-            return PathMapping(from: from, to: template(table, "to", allowed: allowed) ?? from)
+            guard let from = template(table, "from", allowed: allowed) else { return nil }
+            return PathMapping(from: from, to: to ?? from)
         }
     }
 

@@ -72,13 +72,10 @@ public struct SourceLocator: Sendable {
         var candidate = path
         while true {
             if let line = lines[candidate] { return line }
-            if let dot = candidate.lastIndex(of: ".") {
-                candidate = String(candidate[..<dot])
-            } else if let bracket = candidate.lastIndex(of: "[") {
-                candidate = String(candidate[..<bracket])
-            } else {
-                return nil
-            }
+            // Strip the innermost step: `archive.trees[0]` falls back to `archive.trees` (the line
+            // of an inline array item), not to `archive`.
+            guard let cut = [candidate.lastIndex(of: "."), candidate.lastIndex(of: "[")].compactMap({ $0 }).max() else { return nil }
+            candidate = String(candidate[..<cut])
         }
     }
 }
