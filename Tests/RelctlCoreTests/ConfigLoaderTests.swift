@@ -135,6 +135,12 @@ import Testing
         ])
     }
 
+    @Test(arguments: ["../release.yml", "/etc/release.yml", ".github/../../x.yml", ""])
+    func workflowOutsideTheProjectIsRejected(_ path: String) {
+        let found = problems("[ci]\nworkflow = \"\(path)\"\n")
+        #expect(found == ["relctl.toml:2: `ci.workflow` must be a file path inside the project, relative to its root (e.g. `.github/workflows/release.yml`), found `\(path)`"])
+    }
+
     @Test func syntaxErrorNamesTheLine() {
         #expect(throws: SimpleError.self) { try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml") }
         do {

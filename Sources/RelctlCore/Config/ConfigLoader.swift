@@ -234,7 +234,15 @@ public enum ConfigLoader {
     private static func readCI(_ table: TableReader) -> CISettings {
         var ci = CISettings()
         if let setup = table.strings("setup") { ci.setup = setup }
-        if let workflow = table.string("workflow") { ci.workflow = workflow }
+        if let workflow = table.string("workflow") {
+            // `ci generate` writes this file and may replace it: keep it inside the project.
+            let parts = workflow.split(separator: "/", omittingEmptySubsequences: true)
+            if workflow.hasPrefix("/") || parts.isEmpty || parts.contains("..") {
+                table.report("workflow", "`ci.workflow` must be a file path inside the project, relative to its root (e.g. `.github/workflows/release.yml`), found `\(workflow)`")
+            } else {
+                ci.workflow = workflow
+            }
+        }
         table.finish()
         return ci
     }
