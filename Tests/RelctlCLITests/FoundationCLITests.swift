@@ -80,6 +80,21 @@ import Testing
         }
     }
 
+    @Test func missingGitIsNamedNotMistakenForMissingRepository() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.directory.write("relctl.toml", "[project]\nname = \"velo\"\n")
+        try repo.commit("initial")
+        let noGit = ["PATH": repo.directory.path + "/no-bin"]
+        let check = try relctl(["check"], in: repo.url, environment: noGit)
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stderr.contains("relctl: warning: git is not installed or not on PATH"))
+        #expect(!check.stderr.contains("not a git repository"))
+        let notes = try relctl(["notes"], in: repo.url, environment: noGit)
+        #expect(notes.status == 2, "\(notes)")
+        #expect(notes.stderr.contains("relctl: error: git is not installed or not on PATH"))
+    }
+
     @Test(arguments: ["1.2.3", "v1.2", "V1.2.3", "v01.2.3"])
     func malformedTagIsExitTwo(_ tag: String) throws {
         let dir = try project()

@@ -2,19 +2,22 @@ import Foundation
 
 /// Problems talking to git, with the exit codes the contract gives them.
 public enum GitError: RelctlError, CustomStringConvertible {
+    case notInstalled
     case notARepository(String)
     case unknownRef(String)
     case failed(CommandError)
 
     public var exitCode: ExitCode {
         switch self {
-        case .notARepository, .unknownRef: return .badInput
+        case .notInstalled, .notARepository, .unknownRef: return .badInput
         case .failed: return .failure
         }
     }
 
     public var diagnostics: [Diagnostic] {
         switch self {
+        case .notInstalled:
+            return [Diagnostic("git is not installed or not on PATH; install it (e.g. `apt-get install git`) and run relctl again")]
         case .notARepository(let path):
             return [Diagnostic(file: path, "not inside a git repository; run relctl from a clone (or `git init` first)")]
         case .unknownRef(let ref):
@@ -58,12 +61,16 @@ public struct Git: Sendable {
         environment["GIT_PAGER"] = "cat"
         environment["GIT_TERMINAL_PROMPT"] = "0"
         for (key, value) in extra { environment[key] = value }
-        return try context.processes.run(Command("git", ["-C", directory.path] + arguments, environment: environment))
+        let result = try context.processes.run(Command("git", ["-C", directory.path] + arguments, environment: environment))
+        // git itself never exits 127; `env` does when it cannot find git. Without this every
+        // caller would report "not a git repository" on a machine that lacks git.
+        if result.status == 127 { throw GitError.notInstalled }
+        return result
     }
 
-    /// True when the directory is inside a work tree.
-    public func isRepository() -> Bool {
-        (try? runUnchecked(["rev-parse", "--is-inside-work-tree"]))?.stdoutText.hasPrefix("true") ?? false
+    /// True when the directory is inside a work tree; throws `GitError.notInstalled` without git.
+    public func isRepository() throws -> Bool {
+        try runUnchecked(["rev-parse", "--is-inside-work-tree"]).stdoutText.hasPrefix("true")
     }
 
     /// The top of the work tree.
@@ -75,7 +82,7 @@ public struct Git: Sendable {
     public func commit(of ref: String) throws -> String {
         let result = try runUnchecked(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"])
         guard result.succeeded else {
-            if !isRepository() { throw GitError.notARepository(directory.path) }
+            if try !isRepository() { throw GitError.notARepository(directory.path) }
             throw GitError.unknownRef(ref)
         }
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -6,7 +6,7 @@ public enum ArchiveTimestamp {
     public static func resolve(tag: String, root: URL, context: Context) throws -> Int {
         if let value = try SourceDateEpoch.from(context.environment) { return value }
         let git = Git(directory: root, context: context)
-        guard git.isRepository() else { throw PackagingError.noClock("\(root.path) is not a git repository") }
+        guard try git.isRepository() else { throw PackagingError.noClock("\(root.path) is not a git repository") }
         let ref = git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD"
         do { return try git.committerTime(of: ref) } catch {
             throw PackagingError.noClock("git has no commit for \(ref) (\(error))")

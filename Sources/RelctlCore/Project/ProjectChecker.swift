@@ -100,8 +100,14 @@ public enum ProjectChecker {
         if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.root.appendingPathComponent(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
-        if !Git(directory: config.root, context: context).isRepository() {
-            report.warning(Diagnostic(file: config.root.path, "not a git repository: tags, notes and release need one"))
+        do {
+            if try !Git(directory: config.root, context: context).isRepository() {
+                report.warning(Diagnostic(file: config.root.path, "not a git repository: tags, notes and release need one"))
+            }
+        } catch let error as RelctlError {
+            error.diagnostics.forEach { report.warning($0) }
+        } catch {
+            report.warning(Diagnostic("\(error)"))
         }
         return report
     }
