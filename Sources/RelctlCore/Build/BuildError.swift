@@ -35,20 +35,7 @@ public enum BuildError: RelctlError, CustomStringConvertible {
     }
 
     static var hostDescription: String {
-        #if os(Linux)
-        let os = "linux"
-        #elseif os(macOS)
-        let os = "macos"
-        #else
-        let os = "other"
-        #endif
-        #if arch(x86_64)
-        return "\(os) x86_64"
-        #elseif arch(arm64)
-        return "\(os) aarch64"
-        #else
-        return os
-        #endif
+        ([TargetResolver.hostOS] + TargetResolver.hostArchitectures.prefix(1)).joined(separator: " ")
     }
 
     public var description: String { message }
