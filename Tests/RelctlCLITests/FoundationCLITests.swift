@@ -188,6 +188,21 @@ import Testing
         }
     }
 
+    @Test func initWritesValidTOMLForAnyDirectoryName() throws {
+        let dir = try TemporaryDirectory(prefix: "we\"ird\\dír")
+        defer { dir.remove() }
+        let result = try relctl(["init"], in: dir.url)
+        #expect(result.status == 0, "\(result)")
+        let check = try relctl(["check", "--json"], in: dir.url)
+        #expect(check.status == 0, "\(check)")
+        #expect(try dir.read("relctl.toml").contains(#"name = "we\"ird\\dír-"#))
+        // --config names where it went, not ./relctl.toml.
+        let elsewhere = try relctl(["init", "--config", "sub/release.toml"], in: dir.url)
+        #expect(elsewhere.status == 0, "\(elsewhere)")
+        #expect(elsewhere.stderr.contains("wrote sub/release.toml ("))
+        #expect(dir.exists("sub/release.toml"))
+    }
+
     @Test func colourAndQuietOptions() throws {
         let dir = try project(cargo: "9.9.9")
         defer { dir.remove() }
