@@ -30,7 +30,7 @@ public enum BuildError: RelctlError, CustomStringConvertible {
         case let .noHostTarget(configured, file):
             return [Diagnostic(file: file, "no configured target matches this machine (\(BuildError.hostDescription)); configured: \(configured.isEmpty ? "none" : configured.joined(separator: ", ")); add a [[target]] for it or use --target")]
         case .noTargets(let file):
-            return [Diagnostic(file: file, "no [[target]] entries to build; add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\"")]
+            return [Diagnostic(file: file, "no [[target]] entries to build; \(TargetResolver.addTargetHint)")]
         }
     }
 

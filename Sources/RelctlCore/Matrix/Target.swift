@@ -94,6 +94,9 @@ public enum TargetResolver {
         return targets.filter { selected.contains($0) }
     }
 
+    /// What to do about a config without targets; build, matrix, ci generate and check all say it.
+    public static let addTargetHint = "add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\""
+
     /// This machine's OS as relctl names it (`linux`, `macos`, `windows`).
     public static let hostOS: String = {
         #if os(Linux)
