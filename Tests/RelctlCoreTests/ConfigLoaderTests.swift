@@ -141,6 +141,12 @@ import Testing
         #expect(found == ["relctl.toml:2: `ci.workflow` must be a file path inside the project, relative to its root (e.g. `.github/workflows/release.yml`), found `\(path)`"])
     }
 
+    @Test func crlfConfigProblemsNameTheirLine() {
+        #expect(problems("[project]\r\nname = \"x\"\r\n\r\ntag-fromat = \"v{version}\"\r\n") == [
+            "relctl.toml:4: unknown key `tag-fromat` in [project] (did you mean `tag-format`?)",
+        ])
+    }
+
     @Test func syntaxErrorNamesTheLine() {
         #expect(throws: SimpleError.self) { try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml") }
         do {

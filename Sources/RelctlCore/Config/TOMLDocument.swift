@@ -26,7 +26,7 @@ public struct TOMLDocument: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw SimpleError(.badInput, file: shown, "file not found or unreadable")
         }
-        try self.init(text: String(decoding: data, as: UTF8.self), path: shown)
+        try self.init(text: TextFile.decode(data), path: shown)
     }
 }
 
@@ -39,7 +39,7 @@ public struct SourceLocator: Sendable {
     public init(text: String) {
         var header: String = ""
         var arrayCounts: [String: Int] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.fileLines.enumerated() {
             let lineNumber = index + 1
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("[[") {
