@@ -56,6 +56,9 @@ extension RelctlCommand {
         defer { Interrupts.parkIfInterrupted() }
         do {
             try await execute(context)
+            if let failure = context.console.stdoutError {
+                throw SimpleError(.failure, "cannot write to standard output: \(failure)")
+            }
         } catch let error as RelctlError {
             Interrupts.parkIfInterrupted()
             for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }

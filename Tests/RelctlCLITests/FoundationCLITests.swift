@@ -203,6 +203,15 @@ import Testing
         #expect(dir.exists("sub/release.toml"))
     }
 
+    @Test func unwritableStdoutIsAnErrorNotACrash() throws {
+        let dir = try project()
+        defer { dir.remove() }
+        let result = try sh("'\(relctlBinary.path)' validate-tag v1.2.3-rc.1 --json > /dev/full", in: dir.url, environment: ["NO_COLOR": "1"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("relctl: error: cannot write to standard output:"))
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
     @Test func colourAndQuietOptions() throws {
         let dir = try project(cargo: "9.9.9")
         defer { dir.remove() }
