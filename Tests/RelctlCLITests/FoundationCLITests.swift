@@ -212,6 +212,15 @@ import Testing
         #expect(!result.stderr.contains("Fatal error"))
     }
 
+    @Test func fileSystemErrorsAreOneRelctlErrorLine() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("relctl.toml", "# a file, where init is asked to make a folder\n")
+            let result = try relctl(["init", "--config", "relctl.toml/inner.toml"], in: dir.url)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr == "relctl: error: \(dir.path)/relctl.toml: cannot create the folder: File exists; check the path and its permissions\n")
+        }
+    }
+
     @Test func colourAndQuietOptions() throws {
         let dir = try project(cargo: "9.9.9")
         defer { dir.remove() }
