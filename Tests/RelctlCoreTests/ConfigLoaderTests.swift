@@ -147,6 +147,13 @@ import Testing
         ])
     }
 
+    @Test func absoluteBinaryDirIsRejected() {
+        #expect(problems("[build]\nbinary-dir = \"/tmp/out\"\n[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\nbinary-dir = \"/opt/{target}\"\n") == [
+            "relctl.toml:2: `binary-dir` must be relative to the project root (like `target/{target}/release`), found `/tmp/out`",
+            "relctl.toml:5: `binary-dir` must be relative to the project root (like `target/{target}/release`), found `/opt/{target}`",
+        ])
+    }
+
     @Test func syntaxErrorNamesTheLine() {
         #expect(throws: SimpleError.self) { try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml") }
         do {

@@ -97,6 +97,17 @@ public enum ConfigLoader {
         } catch { return nil }
     }
 
+    /// `binary-dir`: build, package and release (with prebuilt CI artifacts) all look for it
+    /// under a root of their own, so an absolute path would be looked up in the wrong place.
+    private static func binaryDirectory(_ table: TableReader) -> Template? {
+        guard let directory = template(table, "binary-dir") else { return nil }
+        guard !directory.text.hasPrefix("/") else {
+            table.report("binary-dir", "`binary-dir` must be relative to the project root (like `target/{target}/release`), found `\(directory.text)`")
+            return nil
+        }
+        return directory
+    }
+
     private static func readBuild(_ table: TableReader) -> BuildSettings {
         var build = BuildSettings()
         build.command = template(table, "command")
@@ -104,7 +115,7 @@ public enum ConfigLoader {
         for binary in build.binaries where binary.isEmpty || binary.contains("/") || binary.contains("{") {
             table.report("binaries", "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)")
         }
-        if let directory = template(table, "binary-dir") { build.binaryDirectory = directory }
+        if let directory = binaryDirectory(table) { build.binaryDirectory = directory }
         if let env = table.table("env") {
             for key in env.values.keys.sorted() {
                 // Values are rendered per target like `command`, so their placeholders are checked too.
@@ -136,7 +147,7 @@ public enum ConfigLoader {
             }
         }
         target.command = template(table, "command")
-        target.binaryDirectory = template(table, "binary-dir")
+        target.binaryDirectory = binaryDirectory(table)
         return target
     }
 
