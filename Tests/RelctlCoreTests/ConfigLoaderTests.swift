@@ -154,6 +154,13 @@ import Testing
         ])
     }
 
+    @Test func wrongTypeIsReportedOnce() {
+        #expect(problems("[[target]]\ntriple = 5\n[[version]]\npath = [\"VERSION\"]\n") == [
+            "relctl.toml:4: `version[0].path` must be a string, found an array",
+            "relctl.toml:2: `target[0].triple` must be a string, found an integer",
+        ])
+    }
+
     @Test func syntaxErrorNamesTheLine() {
         #expect(throws: SimpleError.self) { try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml") }
         do {

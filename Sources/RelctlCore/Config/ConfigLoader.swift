@@ -67,7 +67,8 @@ public enum ConfigLoader {
     private static func readVersion(_ table: TableReader) -> VersionSource? {
         defer { table.finish() }
         guard let path = table.string("path") else {
-            table.report(nil, "every [[version]] needs `path`, the manifest file holding the version")
+            // A `path` of the wrong type has been reported already.
+            if table.values["path"] == nil { table.report(nil, "every [[version]] needs `path`, the manifest file holding the version") }
             return nil
         }
         let pattern = table.string("pattern")
@@ -129,7 +130,7 @@ public enum ConfigLoader {
     private static func readTarget(_ table: TableReader) -> TargetSettings? {
         defer { table.finish() }
         guard let triple = table.string("triple") else {
-            table.report(nil, "every [[target]] needs `triple`, e.g. `x86_64-unknown-linux-musl`")
+            if table.values["triple"] == nil { table.report(nil, "every [[target]] needs `triple`, e.g. `x86_64-unknown-linux-musl`") }
             return nil
         }
         var target = TargetSettings(triple: triple, line: table.line)
