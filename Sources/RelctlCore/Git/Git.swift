@@ -104,12 +104,6 @@ public struct Git: Sendable {
         try run(["tag", "--list"]).split(separator: "\n").map(String.init)
     }
 
-    /// True when `ancestor` is reachable from `descendant`.
-    public func isAncestor(_ ancestor: String, of descendant: String) throws -> Bool {
-        let result = try runUnchecked(["merge-base", "--is-ancestor", ancestor, descendant])
-        return result.status == 0
-    }
-
     /// The checked-out branch, or nil on a detached HEAD.
     public func currentBranch() throws -> String? {
         let result = try runUnchecked(["symbolic-ref", "--quiet", "--short", "HEAD"])

@@ -20,8 +20,6 @@ public struct TagValidation: Sendable, Encodable {
     public var version: String
     public var sources: [Source]
 
-    public var isValid: Bool { sources.allSatisfy(\.matches) }
-
     /// The mismatch error (exit 1) naming each file and the version it holds, or nil when all match.
     public var mismatchError: SimpleError? {
         let wrong = sources.filter { !$0.matches }
