@@ -161,6 +161,16 @@ import Testing
         ])
     }
 
+    @Test func configThatIsADirectoryIsNamedAsOne() throws {
+        try withTemporaryDirectory { dir in
+            try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("relctl.toml"), withIntermediateDirectories: true)
+            let error = #expect(throws: SimpleError.self) {
+                try TOMLDocument(contentsOf: dir.url.appendingPathComponent("relctl.toml"), displayPath: "relctl.toml")
+            }
+            #expect(error?.diagnostics.map(\.description) == ["relctl.toml: is a directory, not a TOML file; name the file itself"])
+        }
+    }
+
     @Test func syntaxErrorNamesTheLine() {
         #expect(throws: SimpleError.self) { try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml") }
         do {

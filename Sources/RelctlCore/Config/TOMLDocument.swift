@@ -24,7 +24,9 @@ public struct TOMLDocument: Sendable {
     public init(contentsOf url: URL, displayPath: String? = nil) throws {
         let shown = displayPath ?? url.path
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SimpleError(.badInput, file: shown, "file not found or unreadable")
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            throw SimpleError(.badInput, file: shown, !exists ? "file not found" : isDirectory.boolValue ? "is a directory, not a TOML file; name the file itself" : "cannot be read; check its permissions")
         }
         try self.init(text: TextFile.decode(data), path: shown)
     }
