@@ -95,6 +95,19 @@ import Testing
         #expect(notes.stderr.contains("relctl: error: git is not installed or not on PATH"))
     }
 
+    /// CI containers often check out as one user and run as another; git then refuses the
+    /// repository, which must not read as "not a git repository". Needs root to chown.
+    @Test(.enabled(if: getuid() == 0)) func repositoryOwnedByAnotherUserNamesSafeDirectory() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.directory.write("relctl.toml", "[project]\nname = \"velo\"\n")
+        try repo.commit("initial")
+        #expect(try sh("chown -R nobody '\(repo.directory.path)'").status == 0)
+        let notes = try relctl(["notes"], in: repo.url, environment: ["HOME": repo.directory.path + "/no-home", "GIT_CONFIG_NOSYSTEM": "1"])
+        #expect(notes.status == 2, "\(notes)")
+        #expect(notes.stderr.contains("git refuses this repository because another user owns it; if you trust it, run `git config --global --add safe.directory '\(repo.directory.path)'`"))
+    }
+
     @Test(arguments: ["1.2.3", "v1.2", "V1.2.3", "v01.2.3"])
     func malformedTagIsExitTwo(_ tag: String) throws {
         let dir = try project()

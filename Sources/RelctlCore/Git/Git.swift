@@ -4,12 +4,13 @@ import Foundation
 public enum GitError: RelctlError, CustomStringConvertible {
     case notInstalled
     case notARepository(String)
+    case dubiousOwnership(String)
     case unknownRef(String)
     case failed(CommandError)
 
     public var exitCode: ExitCode {
         switch self {
-        case .notInstalled, .notARepository, .unknownRef: return .badInput
+        case .notInstalled, .notARepository, .dubiousOwnership, .unknownRef: return .badInput
         case .failed: return .failure
         }
     }
@@ -20,6 +21,8 @@ public enum GitError: RelctlError, CustomStringConvertible {
             return [Diagnostic("git is not installed or not on PATH; install it (e.g. `apt-get install git`) and run relctl again")]
         case .notARepository(let path):
             return [Diagnostic(file: path, "not inside a git repository; run relctl from a clone (or `git init` first)")]
+        case .dubiousOwnership(let path):
+            return [Diagnostic(file: path, "git refuses this repository because another user owns it; if you trust it, run `git config --global --add safe.directory '\(path)'`")]
         case .unknownRef(let ref):
             return [Diagnostic("git ref `\(ref)` does not exist; check the spelling, or `git fetch --tags` if it lives on the remote")]
         case .failed(let error):
@@ -48,6 +51,7 @@ public struct Git: Sendable {
         guard result.succeeded else {
             let command = "git " + arguments.joined(separator: " ")
             if result.stderrText.contains("not a git repository") { throw GitError.notARepository(directory.path) }
+            try checkOwnership(result)
             throw GitError.failed(CommandError(command: command, status: result.status, output: result.stderrText))
         }
         return result.stdoutText
@@ -68,9 +72,21 @@ public struct Git: Sendable {
         return result
     }
 
-    /// True when the directory is inside a work tree; throws `GitError.notInstalled` without git.
+    /// True when the directory is inside a work tree. Throws when git cannot answer: not
+    /// installed, or refusing a repository owned by another user (CI containers, mounted volumes).
     public func isRepository() throws -> Bool {
-        try runUnchecked(["rev-parse", "--is-inside-work-tree"]).stdoutText.hasPrefix("true")
+        let result = try runUnchecked(["rev-parse", "--is-inside-work-tree"])
+        try checkOwnership(result)
+        return result.stdoutText.hasPrefix("true")
+    }
+
+    /// git names the repository it refuses (`… dubious ownership in repository at '/repo'`);
+    /// that top-level folder, not relctl's working folder, is what `safe.directory` needs.
+    private func checkOwnership(_ result: ProcessResult) throws {
+        let text = result.stderrText
+        guard let marker = text.range(of: "dubious ownership in repository at '") else { return }
+        let path = text[marker.upperBound...].prefix { $0 != "'" }
+        throw GitError.dubiousOwnership(path.isEmpty ? directory.path : String(path))
     }
 
     /// The top of the work tree.
