@@ -171,6 +171,13 @@ import Testing
         }
     }
 
+    @Test(arguments: ["", "../../evil", "a b", "x86_64/linux"])
+    func tripleThatCannotNameAFileIsRejected(_ triple: String) {
+        #expect(problems("[[target]]\ntriple = \"\(triple)\"\nrunner = \"x\"\nformat = \"tar.gz\"\n") == [
+            "relctl.toml:2: target triple `\(triple)` may only hold letters, digits, `-`, `_` and `.` (e.g. `x86_64-unknown-linux-musl`)",
+        ])
+    }
+
     @Test func syntaxErrorNamesTheLine() {
         #expect(throws: SimpleError.self) { try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml") }
         do {

@@ -129,11 +129,9 @@ public enum ConfigLoader {
 
     private static func readTarget(_ table: TableReader) -> TargetSettings? {
         defer { table.finish() }
-        guard let triple = table.string("triple") else {
-            if table.values["triple"] == nil { table.report(nil, "every [[target]] needs `triple`, e.g. `x86_64-unknown-linux-musl`") }
-            return nil
-        }
-        var target = TargetSettings(triple: triple, line: table.line)
+        // Every key is read before the triple is judged, so a bad triple does not also turn the
+        // entry's other keys into "unknown key" reports.
+        var target = TargetSettings(triple: table.string("triple") ?? "", line: table.line)
         target.runner = table.string("runner")
         if let format = table.string("format") {
             if ArchiveFormats.ids.contains(format) {
@@ -149,6 +147,17 @@ public enum ConfigLoader {
         }
         target.command = template(table, "command")
         target.binaryDirectory = binaryDirectory(table)
+        guard let triple = table.values["triple"] else {
+            table.report(nil, "every [[target]] needs `triple`, e.g. `x86_64-unknown-linux-musl`")
+            return nil
+        }
+        // A `triple` of the wrong type has been reported already.
+        guard triple.string != nil else { return nil }
+        // The triple names archives, folders and CI jobs: keep it to what a file name can hold.
+        guard !target.triple.isEmpty, target.triple.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+            table.report("triple", "target triple `\(target.triple)` may only hold letters, digits, `-`, `_` and `.` (e.g. `x86_64-unknown-linux-musl`)")
+            return nil
+        }
         return target
     }
 
