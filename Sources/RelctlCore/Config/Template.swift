@@ -40,8 +40,9 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Only `{identifier}` is a slot. Templates include shell commands, so braces that cannot be
-    /// a placeholder stay literal: `${VAR}`, `awk '{print $1}'`, `{a,b}`, `find -exec {} ;`.
+    /// Only `{identifier}` (starting with a letter) is a slot. Templates include shell commands,
+    /// so braces that cannot be a placeholder stay literal: `${VAR}`, `awk '{print $1}'`, `{a,b}`,
+    /// `find -exec {} ;`, `grep -E 'a{2}'`.
     private static func scan(_ text: String) -> (segments: [Segment], problem: String?) {
         var segments: [Segment] = []
         var literal = ""
@@ -51,7 +52,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             let after = rest[rest.index(after: open)...]
             let name = after.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
             let isShellExpansion = open > text.startIndex && text[text.index(before: open)] == "$"
-            if !isShellExpansion, !name.isEmpty {
+            if !isShellExpansion, name.first?.isLetter == true {
                 if name.endIndex == after.endIndex { return (segments, "a `{` is never closed (`{\(name)`)") }
                 if after[name.endIndex] == "}" {
                     if !literal.isEmpty { segments.append(.literal(literal)) }
