@@ -56,10 +56,15 @@ extension RelctlCommand {
         defer { Interrupts.parkIfInterrupted() }
         do {
             try await execute(context)
-        } catch let error as RelctlError {
+            if let failure = context.console.stdoutError {
+                throw SimpleError(.failure, "cannot write to standard output: \(failure)")
+            }
+        } catch {
+            // ArgumentParser's own errors (usage, --help) keep their meaning and exit 64.
+            guard let failure = error as? RelctlError ?? ((error is CocoaError || error is POSIXError) ? FileSystemError(error) : nil) else { throw error }
             Interrupts.parkIfInterrupted()
-            for diagnostic in error.diagnostics { context.console.error(diagnostic.description) }
-            throw ExitCode(error.exitCode.rawValue)
+            for diagnostic in failure.diagnostics { context.console.error(diagnostic.description) }
+            throw ExitCode(failure.exitCode.rawValue)
         }
     }
 

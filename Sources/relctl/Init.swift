@@ -9,8 +9,9 @@ struct Init: RelctlCommand {
     @OptionGroup var global: GlobalOptions
 
     func execute(_ context: Context) async throws {
-        let (url, detected) = try StarterConfig.write(path: global.config, context: context)
+        let (_, detected) = try StarterConfig.write(path: global.config, context: context)
         let found = detected.isEmpty ? "no manifest found" : "found " + detected.joined(separator: ", ")
-        context.console.info("wrote \(url.lastPathComponent) (\(found)); review it, then run `relctl check`")
+        // The path as the user gave it: with --config the file is not ./relctl.toml.
+        context.console.info("wrote \(global.config ?? ConfigLoader.defaultFileName) (\(found)); review it, then run `relctl check`")
     }
 }

@@ -24,7 +24,7 @@ struct Matrix: RelctlCommand {
         let chosen = format ?? (global.json ? .json : .table)
         if all.isEmpty {
             // GitHub rejects an empty matrix with an obscure message; say what to do instead.
-            let problem = Diagnostic(file: config.path, "no [[target]] entries; add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\"")
+            let problem = Diagnostic(file: config.path, "no [[target]] entries; \(TargetResolver.addTargetHint)")
             if chosen == .github { throw SimpleError(.badInput, file: problem.file, problem.message) }
             context.console.warning(problem.description)
         }

@@ -98,6 +98,21 @@ struct BuildCLITests {
         }
     }
 
+    @Test func sourceDateEpochIsCheckedBeforeAnyBuildAndNeverPassedEmpty() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(in: dir, targets: ["x86_64-unknown-linux-gnu"], build: Self.buildSection)
+            try dir.write("build.sh", Self.goodScript)
+            let bad = try relctl(["build"], in: dir.url, environment: ["SOURCE_DATE_EPOCH": "yesterday"])
+            #expect(bad.status == 2, "\(bad)")
+            #expect(bad.stderr.contains("relctl: error: SOURCE_DATE_EPOCH=`yesterday` is not a whole number of seconds since 1970"))
+            #expect(!dir.exists("out"))
+            // Outside git there is no clock: the variable is unset, not inherited empty.
+            let empty = try relctl(["build"], in: dir.url, environment: ["SOURCE_DATE_EPOCH": ""])
+            #expect(empty.status == 0, "\(empty)")
+            #expect(try dir.read("out/x86_64-unknown-linux-gnu/env.txt") == "RELCTL_COMMIT=\nRELCTL_TAG=v1.2.3\nRELCTL_TARGET=x86_64-unknown-linux-gnu\nRELCTL_VERSION=1.2.3\n")
+        }
+    }
+
     @Test func hostBuildsOnlyThisMachinesTarget() throws {
         try withTemporaryDirectory { dir in
             #if arch(x86_64)

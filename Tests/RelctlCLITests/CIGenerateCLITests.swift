@@ -82,6 +82,30 @@ struct CIGenerateCLITests {
         }
     }
 
+    @Test func noTargetsIsBadInputAndWritesNothing() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(in: dir, targets: [])
+            let result = try relctl(["ci", "generate"], in: dir.url)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("relctl: error: relctl.toml: no [[target]] entries: the workflow's build matrix would be empty"))
+            #expect(!dir.exists(Self.workflow))
+            let check = try relctl(["check"], in: dir.url)
+            #expect(check.status == 0, "\(check)")
+            #expect(check.stderr.contains("relctl: warning: relctl.toml: no [[target]] entries: build, package, matrix and ci generate need at least one"))
+        }
+    }
+
+    @Test func duplicateTargetIsNamedAtItsLine() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(in: dir, targets: ["x86_64-unknown-linux-gnu", "x86_64-unknown-linux-gnu"])
+            let check = try relctl(["check"], in: dir.url)
+            #expect(check.status == 2, "\(check)")
+            let lines = try dir.read("relctl.toml").components(separatedBy: "\n")
+            let line = try #require(lines.lastIndex(of: "[[target]]")) + 1
+            #expect(check.stderr.contains("relctl: error: relctl.toml:\(line): target `x86_64-unknown-linux-gnu` is listed more than once"))
+        }
+    }
+
     @Test func generatedWorkflowPassesActionlint() throws {
         try withTemporaryDirectory { dir in
             try MatrixFixtures.project(in: dir)

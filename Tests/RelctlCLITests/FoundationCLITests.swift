@@ -36,8 +36,8 @@ import Testing
         defer { dir.remove() }
         let result = try relctl(["validate-tag", "v1.2.3-rc.1"], in: dir.url)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("relctl: error: Cargo.toml: holds version 1.2.2, but tag v1.2.3-rc.1 says 1.2.3-rc.1"))
-        #expect(!result.stderr.contains("pyproject.toml: holds"))
+        #expect(result.stderr.contains("relctl: error: Cargo.toml:3: holds version 1.2.2, but tag v1.2.3-rc.1 says 1.2.3-rc.1"))
+        #expect(!result.stderr.contains("pyproject.toml:3: holds"))
     }
 
     @Test func validateTagJSON() throws {
@@ -55,6 +55,57 @@ import Testing
         #expect(sources[0]["version"] as? String == "1.2.2")
         #expect(sources[0]["matches"] as? Bool == false)
         #expect(sources[1]["matches"] as? Bool == true)
+    }
+
+    @Test func inheritedCargoMismatchPointsAtTheWorkspaceRoot() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("relctl.toml", "[project]\nname = \"velo\"\n[[version]]\npath = \"crates/velo sql/Cargo.toml\"\n")
+            try dir.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n\n[workspace.package]\nversion = \"1.0.0\"\n")
+            try dir.write("crates/velo sql/Cargo.toml", "[package]\nname = \"velo-sql\"\nversion.workspace = true\n")
+            let result = try relctl(["validate-tag", "v1.1.0", "--json"], in: dir.url)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("relctl: error: Cargo.toml:5: (inherited by crates/velo sql/Cargo.toml) holds version 1.0.0"))
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let sources = try #require(json["sources"] as? [[String: Any]])
+            #expect(sources.first?["path"] as? String == "crates/velo sql/Cargo.toml")
+        }
+    }
+
+    @Test func tagFormatGitCannotCreateIsRejectedByCheck() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("relctl.toml", "[project]\nname = \"velo\"\ntag-format = \"release {version}\"\n")
+            let result = try relctl(["check"], in: dir.url)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("relctl: error: relctl.toml:3: tag format `release {version}` gives tags git cannot create (`release 1.2.3`: it contains a space)"))
+        }
+    }
+
+    @Test func missingGitIsNamedNotMistakenForMissingRepository() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.directory.write("relctl.toml", "[project]\nname = \"velo\"\n")
+        try repo.commit("initial")
+        let noGit = ["PATH": repo.directory.path + "/no-bin"]
+        let check = try relctl(["check"], in: repo.url, environment: noGit)
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stderr.contains("relctl: warning: git is not installed or not on PATH"))
+        #expect(!check.stderr.contains("not a git repository"))
+        let notes = try relctl(["notes"], in: repo.url, environment: noGit)
+        #expect(notes.status == 2, "\(notes)")
+        #expect(notes.stderr.contains("relctl: error: git is not installed or not on PATH"))
+    }
+
+    /// CI containers often check out as one user and run as another; git then refuses the
+    /// repository, which must not read as "not a git repository". Needs root to chown.
+    @Test(.enabled(if: getuid() == 0)) func repositoryOwnedByAnotherUserNamesSafeDirectory() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.directory.write("relctl.toml", "[project]\nname = \"velo\"\n")
+        try repo.commit("initial")
+        #expect(try sh("chown -R nobody '\(repo.directory.path)'").status == 0)
+        let notes = try relctl(["notes"], in: repo.url, environment: ["HOME": repo.directory.path + "/no-home", "GIT_CONFIG_NOSYSTEM": "1"])
+        #expect(notes.status == 2, "\(notes)")
+        #expect(notes.stderr.contains("git refuses this repository because another user owns it; if you trust it, run `git config --global --add safe.directory '\(repo.directory.path)'`"))
     }
 
     @Test(arguments: ["1.2.3", "v1.2", "V1.2.3", "v01.2.3"])
@@ -147,6 +198,39 @@ import Testing
             #expect(second.status == 2)
             #expect(second.stderr.contains("relctl.toml: already exists; relctl init never overwrites it"))
             #expect(try dir.read("relctl.toml") == "# mine\n")
+        }
+    }
+
+    @Test func initWritesValidTOMLForAnyDirectoryName() throws {
+        let dir = try TemporaryDirectory(prefix: "we\"ird\\dír")
+        defer { dir.remove() }
+        let result = try relctl(["init"], in: dir.url)
+        #expect(result.status == 0, "\(result)")
+        let check = try relctl(["check", "--json"], in: dir.url)
+        #expect(check.status == 0, "\(check)")
+        #expect(try dir.read("relctl.toml").contains(#"name = "we\"ird\\dír-"#))
+        // --config names where it went, not ./relctl.toml.
+        let elsewhere = try relctl(["init", "--config", "sub/release.toml"], in: dir.url)
+        #expect(elsewhere.status == 0, "\(elsewhere)")
+        #expect(elsewhere.stderr.contains("wrote sub/release.toml ("))
+        #expect(dir.exists("sub/release.toml"))
+    }
+
+    @Test func unwritableStdoutIsAnErrorNotACrash() throws {
+        let dir = try project()
+        defer { dir.remove() }
+        let result = try sh("'\(relctlBinary.path)' validate-tag v1.2.3-rc.1 --json > /dev/full", in: dir.url, environment: ["NO_COLOR": "1"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("relctl: error: cannot write to standard output:"))
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    @Test func fileSystemErrorsAreOneRelctlErrorLine() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("relctl.toml", "# a file, where init is asked to make a folder\n")
+            let result = try relctl(["init", "--config", "relctl.toml/inner.toml"], in: dir.url)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr == "relctl: error: \(dir.path)/relctl.toml: cannot create the folder: File exists; check the path and its permissions\n")
         }
     }
 

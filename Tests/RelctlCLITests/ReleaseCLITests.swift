@@ -203,7 +203,7 @@ struct ReleaseCLITests {
         #expect(syntax.status == 2, "\(syntax)")
         let mismatch = try relctl(["release", "v1.1.0", "--dry-run"], in: fixture.url)
         #expect(mismatch.status == 1, "\(mismatch)")
-        #expect(mismatch.stderr.contains("VERSION: holds version 1.0.0, but tag v1.1.0 says 1.1.0"))
+        #expect(mismatch.stderr.contains("VERSION:1: holds version 1.0.0, but tag v1.1.0 says 1.1.0"))
         #expect(mismatch.stderr.contains("The real run would FAIL"))
     }
 

@@ -106,6 +106,78 @@ import Testing
         #expect(found.first?.contains("`{binary}` cannot be used here") == true)
     }
 
+    @Test func shellBracesInTemplatesStayLiteral() throws {
+        let command = try Template("cargo build --target ${RELCTL_TARGET} && awk '{print $1}' {a,b} && grep -E 'x{2}' && find . -exec ls {} ; # {target}", allowed: Template.perTarget)
+        #expect(command.placeholders == ["target"])
+        #expect(command.render(["target": "x86_64-unknown-linux-gnu", "RELCTL_TARGET": "no"])
+            == "cargo build --target ${RELCTL_TARGET} && awk '{print $1}' {a,b} && grep -E 'x{2}' && find . -exec ls {} ; # x86_64-unknown-linux-gnu")
+        // `${target}` is the shell's, not relctl's.
+        #expect(Template("echo ${target}-{target}").render(["target": "t"]) == "echo ${target}-t")
+        #expect(throws: SimpleError.self) { try Template("make {targt}", allowed: Template.perTarget) }
+        #expect(throws: SimpleError.self) { try Template("{project", allowed: Template.perTarget) }
+    }
+
+    @Test func buildEnvAndInlineTreeProblemsNameTheirLine() {
+        let found = problems("""
+        [build]
+        env = { TARGET_DIR = "out/{targt}" }
+
+        [archive]
+        files = ["{projct}.md"]
+        trees = [
+            { to = "demo" },
+        ]
+        """)
+        #expect(found == [
+            "relctl.toml:2: unknown placeholder `{targt}` in `out/{targt}`; did you mean `{target}`?",
+            "relctl.toml:5: `files`: unknown placeholder `{projct}` in `{projct}.md`; did you mean `{project}`?",
+            "relctl.toml:6: each table in `trees` needs `from` (and optionally `to`)",
+        ])
+    }
+
+    @Test(arguments: ["../release.yml", "/etc/release.yml", ".github/../../x.yml", ""])
+    func workflowOutsideTheProjectIsRejected(_ path: String) {
+        let found = problems("[ci]\nworkflow = \"\(path)\"\n")
+        #expect(found == ["relctl.toml:2: `ci.workflow` must be a file path inside the project, relative to its root (e.g. `.github/workflows/release.yml`), found `\(path)`"])
+    }
+
+    @Test func crlfConfigProblemsNameTheirLine() {
+        #expect(problems("[project]\r\nname = \"x\"\r\n\r\ntag-fromat = \"v{version}\"\r\n") == [
+            "relctl.toml:4: unknown key `tag-fromat` in [project] (did you mean `tag-format`?)",
+        ])
+    }
+
+    @Test func absoluteBinaryDirIsRejected() {
+        #expect(problems("[build]\nbinary-dir = \"/tmp/out\"\n[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\nbinary-dir = \"/opt/{target}\"\n") == [
+            "relctl.toml:2: `binary-dir` must be relative to the project root (like `target/{target}/release`), found `/tmp/out`",
+            "relctl.toml:5: `binary-dir` must be relative to the project root (like `target/{target}/release`), found `/opt/{target}`",
+        ])
+    }
+
+    @Test func wrongTypeIsReportedOnce() {
+        #expect(problems("[[target]]\ntriple = 5\n[[version]]\npath = [\"VERSION\"]\n") == [
+            "relctl.toml:4: `version[0].path` must be a string, found an array",
+            "relctl.toml:2: `target[0].triple` must be a string, found an integer",
+        ])
+    }
+
+    @Test func configThatIsADirectoryIsNamedAsOne() throws {
+        try withTemporaryDirectory { dir in
+            try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("relctl.toml"), withIntermediateDirectories: true)
+            let error = #expect(throws: SimpleError.self) {
+                try TOMLDocument(contentsOf: dir.url.appendingPathComponent("relctl.toml"), displayPath: "relctl.toml")
+            }
+            #expect(error?.diagnostics.map(\.description) == ["relctl.toml: is a directory, not a TOML file; name the file itself"])
+        }
+    }
+
+    @Test(arguments: ["", "../../evil", "a b", "x86_64/linux"])
+    func tripleThatCannotNameAFileIsRejected(_ triple: String) {
+        #expect(problems("[[target]]\ntriple = \"\(triple)\"\nrunner = \"x\"\nformat = \"tar.gz\"\n") == [
+            "relctl.toml:2: target triple `\(triple)` may only hold letters, digits, `-`, `_` and `.` (e.g. `x86_64-unknown-linux-musl`)",
+        ])
+    }
+
     @Test func syntaxErrorNamesTheLine() {
         #expect(throws: SimpleError.self) { try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml") }
         do {

@@ -9,6 +9,27 @@ import Testing
         return try ManifestReaders.read(source, root: dir.url)
     }
 
+    @Test func crlfByteOrderMarkAndBlankLinesKeepTheRightLine() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("Cargo.toml", "[package]\r\nname = \"x\"\r\n\r\nversion = \"1.0.0\"\r\n")
+            try dir.write("VERSION", "\u{FEFF}\r\n\r\n 2.0.0 \r\n")
+            try dir.write("app.swift", "// x\r\nlet version = \"3.0.0\"\r\n")
+            let cargo = try read("Cargo.toml", in: dir)
+            #expect(cargo.text == "1.0.0" && cargo.line == 4)
+            let plain = try read("VERSION", in: dir)
+            #expect(plain.text == "2.0.0" && plain.line == 3)
+            let swift = try read("app.swift", in: dir)
+            #expect(swift.text == "3.0.0" && swift.line == 2)
+            try dir.write("two/VERSION", "1.0.0\n2.0.0\n")
+            #expect(throws: ManifestError.invalid(path: "two/VERSION", line: 2, reason: "a `plain` version file must hold only the version; use kind `regex` with a `pattern` for anything else")) {
+                try read("two/VERSION", in: dir)
+            }
+            #expect(throws: ManifestError.invalid(path: "two", line: nil, reason: "is a directory; point `path` in its [[version]] entry at the manifest file inside it")) {
+                try read("two", kind: "plain", in: dir)
+            }
+        }
+    }
+
     @Test func cargoPackageVersion() throws {
         try withTemporaryDirectory { dir in
             try dir.write("Cargo.toml", """

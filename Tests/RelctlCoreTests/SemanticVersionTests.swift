@@ -95,6 +95,16 @@ import Testing
         #expect(!mono.matches("sdk-python@0.3.0"))
     }
 
+    @Test(arguments: ["rel {version}", "v{version}~", "-{version}", "v{version}.lock", "v{version}:x", "a//{version}", "{version}."])
+    func formatsGitCannotTagAreRejected(_ pattern: String) {
+        #expect(throws: SimpleError.self) { try TagFormat(pattern) }
+    }
+
+    @Test func projectNameThatGitCannotTagIsRejected() throws {
+        #expect(throws: SimpleError.self) { try TagFormat("{project}-v{version}", project: "my app") }
+        #expect(try TagFormat("{project}/v{version}", project: "sdk-core").matches("sdk-core/v1.0.0"))
+    }
+
     @Test func formatsWithoutExactlyOneVersionPlaceholderAreRejected() {
         #expect(throws: SimpleError.self) { try TagFormat("v{vresion}") }
         #expect(throws: SimpleError.self) { try TagFormat("{version}-{version}") }
@@ -103,6 +113,16 @@ import Testing
 }
 
 @Suite struct PEP440Tests {
+    @Test func releaseSegmentsArePaddedWithZeros() throws {
+        #expect(PEP440Version("1.2") == PEP440Version("1.2.0"))
+        #expect(PEP440Version("2") == PEP440Version("2.0.0"))
+        #expect(PEP440Version("1.2rc1") == PEP440Version("1.2.0rc1"))
+        #expect(PEP440Version("1.2") != PEP440Version("1.2.1"))
+        #expect(PEP440Version("1.0.10") != PEP440Version("1.0.1"))
+        #expect(TagValidator.matches("1.2", try SemanticVersion(parsing: "1.2.0"), .pep440))
+        #expect(PEP440Version("1.2")?.description == "1.2")
+    }
+
     @Test(arguments: [
         ("1.2.3rc1", "1.2.3-rc.1"), ("1.2.3RC1", "1.2.3-rc.1"), ("1.2.3-rc.1", "1.2.3-rc.1"), ("1.2.3c1", "1.2.3-rc.1"),
         ("1.0.0a2", "1.0.0-alpha.2"), ("1.0.0.alpha.2", "1.0.0-a.2"), ("1.0.0b3", "1.0.0-beta.3"), ("2.0.0.dev4", "2.0.0-dev.4"),

@@ -105,4 +105,17 @@ import RelctlTestSupport
         #expect(VersionBump.unreleasedVersion(config(repo, python)) == (try v("1.2.0-rc.1")))
         #expect(VersionBump.semanticVersion(ofManifestText: "2.0") == (try v("2.0.0")))
     }
+
+    @Test func writesCRLFManifestsInPlaceKeepingTheirLineEndings() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        let cargo = "\u{FEFF}[package]\r\nname = \"x\"\r\n\r\nversion = \"1.4.2\"\r\n"
+        try repo.directory.write("Cargo.toml", cargo)
+        try repo.directory.write("VERSION", "\r\n1.4.2\r\n")
+        let sources = [VersionSource(path: "Cargo.toml", kind: "cargo"), VersionSource(path: "VERSION", kind: "plain")]
+        #expect(try VersionBump.write(try v("1.5.0"), config: config(repo, sources)) == ["Cargo.toml", "VERSION"])
+        // Bytes, not a String read: the byte-order mark must survive too.
+        #expect(try Data(contentsOf: repo.url.appendingPathComponent("Cargo.toml")) == Data(cargo.replacingOccurrences(of: "1.4.2", with: "1.5.0").utf8))
+        #expect(try repo.directory.read("VERSION") == "\r\n1.5.0\r\n")
+    }
 }

@@ -30,25 +30,12 @@ public enum BuildError: RelctlError, CustomStringConvertible {
         case let .noHostTarget(configured, file):
             return [Diagnostic(file: file, "no configured target matches this machine (\(BuildError.hostDescription)); configured: \(configured.isEmpty ? "none" : configured.joined(separator: ", ")); add a [[target]] for it or use --target")]
         case .noTargets(let file):
-            return [Diagnostic(file: file, "no [[target]] entries to build; add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\"")]
+            return [Diagnostic(file: file, "no [[target]] entries to build; \(TargetResolver.addTargetHint)")]
         }
     }
 
     static var hostDescription: String {
-        #if os(Linux)
-        let os = "linux"
-        #elseif os(macOS)
-        let os = "macos"
-        #else
-        let os = "other"
-        #endif
-        #if arch(x86_64)
-        return "\(os) x86_64"
-        #elseif arch(arm64)
-        return "\(os) aarch64"
-        #else
-        return os
-        #endif
+        ([TargetResolver.hostOS] + TargetResolver.hostArchitectures.prefix(1)).joined(separator: " ")
     }
 
     public var description: String { message }

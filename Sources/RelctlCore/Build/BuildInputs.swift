@@ -36,9 +36,10 @@ public struct BuildInputs: Sendable, Equatable {
         }
         let version = try format.version(of: resolvedTag)
         let git = Git(directory: config.root, context: context)
-        let commit = git.isRepository() ? ((try? git.commit(of: "HEAD")) ?? "") : ""
-        var epoch = context.environment["SOURCE_DATE_EPOCH"].flatMap { $0.isEmpty ? nil : $0 }
-        if epoch == nil, !commit.isEmpty, let time = try? git.committerTime(of: commit) { epoch = String(time) }
-        return BuildInputs(tag: resolvedTag, version: version.description, commit: commit, sourceDateEpoch: epoch)
+        // Building needs no git: without it (or outside a repository) RELCTL_COMMIT is empty.
+        let commit = (try? git.isRepository()) == true ? ((try? git.commit(of: "HEAD")) ?? "") : ""
+        var epoch = try SourceDateEpoch.from(context.environment)
+        if epoch == nil, !commit.isEmpty { epoch = try? git.committerTime(of: commit) }
+        return BuildInputs(tag: resolvedTag, version: version.description, commit: commit, sourceDateEpoch: epoch.map(String.init))
     }
 }

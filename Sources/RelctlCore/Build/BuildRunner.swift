@@ -59,7 +59,8 @@ public struct BuildRunner: Sendable {
         environment["RELCTL_VERSION"] = inputs.version
         environment["RELCTL_TAG"] = inputs.tag
         environment["RELCTL_COMMIT"] = inputs.commit
-        if let epoch = inputs.sourceDateEpoch { environment["SOURCE_DATE_EPOCH"] = epoch }
+        // Unset rather than empty when there is no clock: tools reading it reject an empty value.
+        environment["SOURCE_DATE_EPOCH"] = inputs.sourceDateEpoch
         return environment
     }
 

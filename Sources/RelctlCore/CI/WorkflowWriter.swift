@@ -4,7 +4,10 @@ import Foundation
 public enum WorkflowWriter {
     /// `check`: compare only, never write. `force`: replace even a hand-edited file.
     public static func generate(config: RelctlConfig, check: Bool, force: Bool) throws -> (path: String, outcome: WorkflowOutcome) {
-        let url = config.ci.workflow.hasPrefix("/") ? URL(fileURLWithPath: config.ci.workflow) : config.root.appendingPathComponent(config.ci.workflow)
+        guard !config.targets.isEmpty else {
+            throw SimpleError(.badInput, file: config.path, "no [[target]] entries: the workflow's build matrix would be empty and its plan job would fail; \(TargetResolver.addTargetHint)")
+        }
+        let url = config.root.appendingPathComponent(config.ci.workflow)
         let shown = config.ci.workflow
         let generated = ReleaseWorkflow.render(config: config)
         let existing = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }

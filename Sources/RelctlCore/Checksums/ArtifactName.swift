@@ -35,7 +35,7 @@ public struct ArtifactName: Sendable, Equatable {
     ) -> ArtifactName? {
         guard let format = format(of: fileName) else { return nil }
         let stem = String(fileName.dropLast(ArchiveFormats.fileExtension(format).count))
-        let pieces = segments(of: template.text)
+        let pieces = template.segments
         var best: (score: Int, values: [String: String])?
         match(Array(stem), from: 0, pieces: pieces[...], values: [:]) { values in
             guard let score = score(values, tagFormat: tagFormat, project: project, knownTargets: knownTargets) else { return }
@@ -48,29 +48,16 @@ public struct ArtifactName: Sendable, Equatable {
         return result
     }
 
-    private enum Piece { case literal([Character]), placeholder(String) }
-
-    private static func segments(of text: String) -> [Piece] {
-        var pieces: [Piece] = []
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            if open > rest.startIndex { pieces.append(.literal(Array(rest[..<open]))) }
-            pieces.append(.placeholder(String(rest[rest.index(after: open)..<close])))
-            rest = rest[rest.index(after: close)...]
-        }
-        if !rest.isEmpty { pieces.append(.literal(Array(rest))) }
-        return pieces
-    }
-
     /// Every way the stem splits into the template's pieces; names are short and templates
     /// have a handful of placeholders, so plain backtracking is enough.
-    private static func match(_ stem: [Character], from start: Int, pieces: ArraySlice<Piece>, values: [String: String], found: (([String: String]) -> Void)) {
+    private static func match(_ stem: [Character], from start: Int, pieces: ArraySlice<Template.Segment>, values: [String: String], found: (([String: String]) -> Void)) {
         guard let piece = pieces.first else {
             if start == stem.count { found(values) }
             return
         }
         switch piece {
         case .literal(let text):
+            let text = Array(text)
             guard start + text.count <= stem.count, Array(stem[start..<start + text.count]) == text else { return }
             match(stem, from: start + text.count, pieces: pieces.dropFirst(), values: values, found: found)
         case .placeholder(let name):

@@ -67,7 +67,8 @@ public enum ConfigLoader {
     private static func readVersion(_ table: TableReader) -> VersionSource? {
         defer { table.finish() }
         guard let path = table.string("path") else {
-            table.report(nil, "every [[version]] needs `path`, the manifest file holding the version")
+            // A `path` of the wrong type has been reported already.
+            if table.values["path"] == nil { table.report(nil, "every [[version]] needs `path`, the manifest file holding the version") }
             return nil
         }
         let pattern = table.string("pattern")
@@ -97,6 +98,17 @@ public enum ConfigLoader {
         } catch { return nil }
     }
 
+    /// `binary-dir`: build, package and release (with prebuilt CI artifacts) all look for it
+    /// under a root of their own, so an absolute path would be looked up in the wrong place.
+    private static func binaryDirectory(_ table: TableReader) -> Template? {
+        guard let directory = template(table, "binary-dir") else { return nil }
+        guard !directory.text.hasPrefix("/") else {
+            table.report("binary-dir", "`binary-dir` must be relative to the project root (like `target/{target}/release`), found `\(directory.text)`")
+            return nil
+        }
+        return directory
+    }
+
     private static func readBuild(_ table: TableReader) -> BuildSettings {
         var build = BuildSettings()
         build.command = template(table, "command")
@@ -104,10 +116,11 @@ public enum ConfigLoader {
         for binary in build.binaries where binary.isEmpty || binary.contains("/") || binary.contains("{") {
             table.report("binaries", "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)")
         }
-        if let directory = template(table, "binary-dir") { build.binaryDirectory = directory }
+        if let directory = binaryDirectory(table) { build.binaryDirectory = directory }
         if let env = table.table("env") {
             for key in env.values.keys.sorted() {
-                if let value = env.string(key) { build.environment[key] = value }
+                // Values are rendered per target like `command`, so their placeholders are checked too.
+                if let value = template(env, key) { build.environment[key] = value.text }
             }
         }
         table.finish()
@@ -116,11 +129,9 @@ public enum ConfigLoader {
 
     private static func readTarget(_ table: TableReader) -> TargetSettings? {
         defer { table.finish() }
-        guard let triple = table.string("triple") else {
-            table.report(nil, "every [[target]] needs `triple`, e.g. `x86_64-unknown-linux-musl`")
-            return nil
-        }
-        var target = TargetSettings(triple: triple, line: table.line)
+        // Every key is read before the triple is judged, so a bad triple does not also turn the
+        // entry's other keys into "unknown key" reports.
+        var target = TargetSettings(triple: table.string("triple") ?? "", line: table.line)
         target.runner = table.string("runner")
         if let format = table.string("format") {
             if ArchiveFormats.ids.contains(format) {
@@ -135,25 +146,40 @@ public enum ConfigLoader {
             }
         }
         target.command = template(table, "command")
-        target.binaryDirectory = template(table, "binary-dir")
+        target.binaryDirectory = binaryDirectory(table)
+        guard let triple = table.values["triple"] else {
+            table.report(nil, "every [[target]] needs `triple`, e.g. `x86_64-unknown-linux-musl`")
+            return nil
+        }
+        // A `triple` of the wrong type has been reported already.
+        guard triple.string != nil else { return nil }
+        // The triple names archives, folders and CI jobs: keep it to what a file name can hold.
+        guard !target.triple.isEmpty, target.triple.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+            table.report("triple", "target triple `\(target.triple)` may only hold letters, digits, `-`, `_` and `.` (e.g. `x86_64-unknown-linux-musl`)")
+            return nil
+        }
         return target
     }
 
     private static func mapping(_ item: Either<String, TableReader>, allowed: [String], owner: TableReader, key: String) -> PathMapping? {
         switch item {
         case .left(let text):
-            guard let from = try? Template(text, allowed: allowed) else {
-                owner.report(key, "`\(text)` in `\(key)` has an unknown placeholder; allowed: \(allowed.map { "{\($0)}" }.joined(separator: " "))")
+            do {
+                let from = try Template(text, allowed: allowed)
+                return PathMapping(from: from, to: from)
+            } catch {
+                owner.report(key, "`\(key)`: \((error as? RelctlError)?.message ?? "\(error)")")
                 return nil
             }
-            return PathMapping(from: from, to: from)
         case .right(let table):
             defer { table.finish() }
-            guard let from = template(table, "from", allowed: allowed) else {
+            let to = template(table, "to", allowed: allowed)
+            guard table.values["from"] != nil else {
                 table.report(nil, "each table in `\(key)` needs `from` (and optionally `to`)")
                 return nil
             }
-            return PathMapping(from: from, to: template(table, "to", allowed: allowed) ?? from)
+            guard let from = template(table, "from", allowed: allowed) else { return nil }
+            return PathMapping(from: from, to: to ?? from)
         }
     }
 
@@ -229,7 +255,15 @@ public enum ConfigLoader {
     private static func readCI(_ table: TableReader) -> CISettings {
         var ci = CISettings()
         if let setup = table.strings("setup") { ci.setup = setup }
-        if let workflow = table.string("workflow") { ci.workflow = workflow }
+        if let workflow = table.string("workflow") {
+            // `ci generate` writes this file and may replace it: keep it inside the project.
+            let parts = workflow.split(separator: "/", omittingEmptySubsequences: true)
+            if workflow.hasPrefix("/") || parts.isEmpty || parts.contains("..") {
+                table.report("workflow", "`ci.workflow` must be a file path inside the project, relative to its root (e.g. `.github/workflows/release.yml`), found `\(workflow)`")
+            } else {
+                ci.workflow = workflow
+            }
+        }
         table.finish()
         return ci
     }

@@ -24,9 +24,11 @@ public struct TOMLDocument: Sendable {
     public init(contentsOf url: URL, displayPath: String? = nil) throws {
         let shown = displayPath ?? url.path
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SimpleError(.badInput, file: shown, "file not found or unreadable")
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            throw SimpleError(.badInput, file: shown, !exists ? "file not found" : isDirectory.boolValue ? "is a directory, not a TOML file; name the file itself" : "cannot be read; check its permissions")
         }
-        try self.init(text: String(decoding: data, as: UTF8.self), path: shown)
+        try self.init(text: TextFile.decode(data), path: shown)
     }
 }
 
@@ -39,7 +41,7 @@ public struct SourceLocator: Sendable {
     public init(text: String) {
         var header: String = ""
         var arrayCounts: [String: Int] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.fileLines.enumerated() {
             let lineNumber = index + 1
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("[[") {
@@ -72,13 +74,10 @@ public struct SourceLocator: Sendable {
         var candidate = path
         while true {
             if let line = lines[candidate] { return line }
-            if let dot = candidate.lastIndex(of: ".") {
-                candidate = String(candidate[..<dot])
-            } else if let bracket = candidate.lastIndex(of: "[") {
-                candidate = String(candidate[..<bracket])
-            } else {
-                return nil
-            }
+            // Strip the innermost step: `archive.trees[0]` falls back to `archive.trees` (the line
+            // of an inline array item), not to `archive`.
+            guard let cut = [candidate.lastIndex(of: "."), candidate.lastIndex(of: "[")].compactMap({ $0 }).max() else { return nil }
+            candidate = String(candidate[..<cut])
         }
     }
 }

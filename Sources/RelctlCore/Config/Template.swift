@@ -5,51 +5,79 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Placeholders available wherever a target is known, but not per binary.
     public static let perTarget: [String] = ["project", "version", "tag", "target", "os", "arch"]
 
+    /// A piece of a template: text kept as written, or a `{name}` slot.
+    public enum Segment: Sendable, Hashable {
+        case literal(String)
+        case placeholder(String)
+    }
+
     public let text: String
-    public let placeholders: [String]
+    public let segments: [Segment]
+
+    /// The placeholder names, in order of appearance.
+    public var placeholders: [String] {
+        segments.compactMap { if case .placeholder(let name) = $0 { name } else { nil } }
+    }
 
     /// A template whose placeholders have already been checked (defaults, tests).
     public init(_ text: String) {
         self.text = text
-        self.placeholders = Self.scan(text).names
+        self.segments = Self.scan(text).segments
     }
 
     /// Checks every `{name}` against `allowed`; throws naming the first unknown one and the closest valid one.
     public init(_ text: String, allowed: [String]) throws {
         let scan = Self.scan(text)
         if let problem = scan.problem { throw SimpleError(.badInput, "`\(text)`: \(problem)") }
-        for name in scan.names where !allowed.contains(name) {
+        self.text = text
+        self.segments = scan.segments
+        for name in placeholders where !allowed.contains(name) {
             if Self.all.contains(name) {
                 throw SimpleError(.badInput, "placeholder `{\(name)}` cannot be used here; allowed: \(allowed.map { "{\($0)}" }.joined(separator: " "))")
             }
             let hint = Suggestion.closest(to: name, in: allowed).map { "; did you mean `{\($0)}`?" } ?? "; known: \(allowed.map { "{\($0)}" }.joined(separator: " "))"
             throw SimpleError(.badInput, "unknown placeholder `{\(name)}` in `\(text)`\(hint)")
         }
-        self.text = text
-        self.placeholders = scan.names
     }
 
-    private static func scan(_ text: String) -> (names: [String], problem: String?) {
-        var names: [String] = []
+    /// Only `{identifier}` (starting with a letter) is a slot. Templates include shell commands,
+    /// so braces that cannot be a placeholder stay literal: `${VAR}`, `awk '{print $1}'`, `{a,b}`,
+    /// `find -exec {} ;`, `grep -E 'a{2}'`.
+    private static func scan(_ text: String) -> (segments: [Segment], problem: String?) {
+        var segments: [Segment] = []
+        var literal = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
+            literal += rest[..<open]
             let after = rest[rest.index(after: open)...]
-            guard let close = after.firstIndex(of: "}") else { return (names, "a `{` is never closed") }
-            let name = String(after[..<close])
-            if name.isEmpty || name.contains("{") { return (names, "`{\(name)}` is not a placeholder") }
-            names.append(name)
-            rest = after[after.index(after: close)...]
+            let name = after.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+            let isShellExpansion = open > text.startIndex && text[text.index(before: open)] == "$"
+            if !isShellExpansion, name.first?.isLetter == true {
+                if name.endIndex == after.endIndex { return (segments, "a `{` is never closed (`{\(name)`)") }
+                if after[name.endIndex] == "}" {
+                    if !literal.isEmpty { segments.append(.literal(literal)) }
+                    literal = ""
+                    segments.append(.placeholder(String(name)))
+                    rest = after[after.index(after: name.endIndex)...]
+                    continue
+                }
+            }
+            literal.append("{")
+            rest = after
         }
-        return (names, nil)
+        literal += rest
+        if !literal.isEmpty { segments.append(.literal(literal)) }
+        return (segments, nil)
     }
 
     /// Replaces each placeholder with its value; placeholders without a value stay as written.
     public func render(_ values: [String: String]) -> String {
-        var result = text
-        for name in placeholders {
-            if let value = values[name] { result = result.replacingOccurrences(of: "{\(name)}", with: value) }
-        }
-        return result
+        segments.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .placeholder(let name): values[name] ?? "{\(name)}"
+            }
+        }.joined()
     }
 
     public var description: String { text }

@@ -2,21 +2,27 @@ import Foundation
 
 /// Problems talking to git, with the exit codes the contract gives them.
 public enum GitError: RelctlError, CustomStringConvertible {
+    case notInstalled
     case notARepository(String)
+    case dubiousOwnership(String)
     case unknownRef(String)
     case failed(CommandError)
 
     public var exitCode: ExitCode {
         switch self {
-        case .notARepository, .unknownRef: return .badInput
+        case .notInstalled, .notARepository, .dubiousOwnership, .unknownRef: return .badInput
         case .failed: return .failure
         }
     }
 
     public var diagnostics: [Diagnostic] {
         switch self {
+        case .notInstalled:
+            return [Diagnostic("git is not installed or not on PATH; install it (e.g. `apt-get install git`) and run relctl again")]
         case .notARepository(let path):
             return [Diagnostic(file: path, "not inside a git repository; run relctl from a clone (or `git init` first)")]
+        case .dubiousOwnership(let path):
+            return [Diagnostic(file: path, "git refuses this repository because another user owns it; if you trust it, run `git config --global --add safe.directory '\(path)'`")]
         case .unknownRef(let ref):
             return [Diagnostic("git ref `\(ref)` does not exist; check the spelling, or `git fetch --tags` if it lives on the remote")]
         case .failed(let error):
@@ -45,6 +51,7 @@ public struct Git: Sendable {
         guard result.succeeded else {
             let command = "git " + arguments.joined(separator: " ")
             if result.stderrText.contains("not a git repository") { throw GitError.notARepository(directory.path) }
+            try checkOwnership(result)
             throw GitError.failed(CommandError(command: command, status: result.status, output: result.stderrText))
         }
         return result.stdoutText
@@ -58,12 +65,28 @@ public struct Git: Sendable {
         environment["GIT_PAGER"] = "cat"
         environment["GIT_TERMINAL_PROMPT"] = "0"
         for (key, value) in extra { environment[key] = value }
-        return try context.processes.run(Command("git", ["-C", directory.path] + arguments, environment: environment))
+        let result = try context.processes.run(Command("git", ["-C", directory.path] + arguments, environment: environment))
+        // git itself never exits 127; `env` does when it cannot find git. Without this every
+        // caller would report "not a git repository" on a machine that lacks git.
+        if result.status == 127 { throw GitError.notInstalled }
+        return result
     }
 
-    /// True when the directory is inside a work tree.
-    public func isRepository() -> Bool {
-        (try? runUnchecked(["rev-parse", "--is-inside-work-tree"]))?.stdoutText.hasPrefix("true") ?? false
+    /// True when the directory is inside a work tree. Throws when git cannot answer: not
+    /// installed, or refusing a repository owned by another user (CI containers, mounted volumes).
+    public func isRepository() throws -> Bool {
+        let result = try runUnchecked(["rev-parse", "--is-inside-work-tree"])
+        try checkOwnership(result)
+        return result.stdoutText.hasPrefix("true")
+    }
+
+    /// git names the repository it refuses (`… dubious ownership in repository at '/repo'`);
+    /// that top-level folder, not relctl's working folder, is what `safe.directory` needs.
+    private func checkOwnership(_ result: ProcessResult) throws {
+        let text = result.stderrText
+        guard let marker = text.range(of: "dubious ownership in repository at '") else { return }
+        let path = text[marker.upperBound...].prefix { $0 != "'" }
+        throw GitError.dubiousOwnership(path.isEmpty ? directory.path : String(path))
     }
 
     /// The top of the work tree.
@@ -75,7 +98,7 @@ public struct Git: Sendable {
     public func commit(of ref: String) throws -> String {
         let result = try runUnchecked(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"])
         guard result.succeeded else {
-            if !isRepository() { throw GitError.notARepository(directory.path) }
+            if try !isRepository() { throw GitError.notARepository(directory.path) }
             throw GitError.unknownRef(ref)
         }
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -95,12 +118,6 @@ public struct Git: Sendable {
     /// Every tag name in the repository.
     public func tags() throws -> [String] {
         try run(["tag", "--list"]).split(separator: "\n").map(String.init)
-    }
-
-    /// True when `ancestor` is reachable from `descendant`.
-    public func isAncestor(_ ancestor: String, of descendant: String) throws -> Bool {
-        let result = try runUnchecked(["merge-base", "--is-ancestor", ancestor, descendant])
-        return result.status == 0
     }
 
     /// The checked-out branch, or nil on a detached HEAD.

@@ -92,7 +92,11 @@ public enum ManifestReaders {
     /// Reads a source's version from the project at `root`.
     public static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
         let url = source.path.hasPrefix("/") ? URL(fileURLWithPath: source.path) : root.appendingPathComponent(source.path)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw ManifestError.missing(path: source.path) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw ManifestError.missing(path: source.path) }
+        if isDirectory.boolValue {
+            throw ManifestError.invalid(path: source.path, line: nil, reason: "is a directory; point `path` in its [[version]] entry at the manifest file inside it")
+        }
         return try reader(for: source.kind).readVersion(at: url, source: source, displayPath: source.path)
     }
 }
@@ -101,18 +105,18 @@ public enum ManifestReaders {
 enum ManifestText {
     static func read(_ url: URL, displayPath: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: url.path) else { throw ManifestError.missing(path: displayPath) }
-        return String(decoding: data, as: UTF8.self)
+        return TextFile.decode(data)
     }
 
     /// The 1-based line holding the character offset.
     static func line(of index: String.Index, in text: String) -> Int {
-        text[..<index].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        text[..<index].reduce(1) { $1.isLineBreak ? $0 + 1 : $0 }
     }
 
     /// The line of the first `version = "…"` assignment inside the `[header]` table of a TOML file.
     static func tomlVersionLine(in text: String, table header: String) -> Int? {
         var inside = header.isEmpty
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in text.fileLines.enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("[") {
                 inside = line.hasPrefix("[\(header)]")

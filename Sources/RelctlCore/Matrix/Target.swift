@@ -94,24 +94,36 @@ public enum TargetResolver {
         return targets.filter { selected.contains($0) }
     }
 
+    /// What to do about a config without targets; build, matrix, ci generate and check all say it.
+    public static let addTargetHint = "add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\""
+
+    /// This machine's OS as relctl names it (`linux`, `macos`, `windows`).
+    public static let hostOS: String = {
+        #if os(Linux)
+        "linux"
+        #elseif os(macOS)
+        "macos"
+        #elseif os(Windows)
+        "windows"
+        #else
+        "unknown"
+        #endif
+    }()
+
+    /// The architecture names a triple may use for this machine's CPU.
+    public static let hostArchitectures: [String] = {
+        #if arch(x86_64)
+        ["x86_64"]
+        #elseif arch(arm64)
+        ["aarch64", "arm64"]
+        #else
+        []
+        #endif
+    }()
+
     /// The target that matches this machine's OS and architecture, for `--host`.
     public static func host(in targets: [Target]) -> Target? {
-        #if os(Linux)
-        let os = "linux"
-        #elseif os(macOS)
-        let os = "macos"
-        #elseif os(Windows)
-        let os = "windows"
-        #else
-        let os = "unknown"
-        #endif
-        #if arch(x86_64)
-        let arches = ["x86_64"]
-        #elseif arch(arm64)
-        let arches = ["aarch64", "arm64"]
-        #else
-        let arches: [String] = []
-        #endif
+        let os = hostOS, arches = hostArchitectures
         let candidates = targets.filter { $0.os == os && arches.contains($0.arch) }
         // Prefer the platform's usual C library (gnu) when there are several.
         return candidates.first { $0.env == "gnu" } ?? candidates.first

@@ -13,7 +13,7 @@ public struct ReleaseNotesBuilder: Sendable {
     /// the Install section. Git runs in `config.root`.
     public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, distDirectory: URL? = nil) throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
-        guard git.isRepository() else { throw GitError.notARepository(config.root.path) }
+        guard try git.isRepository() else { throw GitError.notARepository(config.root.path) }
         let range = try NotesRange.resolve(git: git, format: config.project.tagFormat, skipPrereleases: config.notes.skipPrereleases,
                                            tag: tag, from: from, to: to)
         let commits = try git.commitLog(from: range.previousCommit, to: range.targetCommit)

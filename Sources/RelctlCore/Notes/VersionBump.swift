@@ -122,7 +122,9 @@ public struct VersionBump: Sendable, Equatable {
                 contents[key] = String(decoding: data, as: UTF8.self)
                 order.append((key, edit.display))
             }
-            var lines = contents[key]!.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            // Split on the "\n" byte, not the Character ("\r\n" is one Character): CRLF lines keep
+            // their "\r", and line numbers agree with the readers', which count CRLF as one break.
+            var lines = contents[key]!.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             guard edit.line >= 1, edit.line <= lines.count, let range = Self.versionRange(of: edit.old, in: lines[edit.line - 1]) else {
                 throw SimpleError(.badInput, file: edit.display, line: edit.line, "version `\(edit.old)` not found on this line; edit it by hand")
             }

@@ -4,14 +4,9 @@ import Foundation
 /// the tagged commit (or HEAD before the tag exists). Never the wall clock.
 public enum ArchiveTimestamp {
     public static func resolve(tag: String, root: URL, context: Context) throws -> Int {
-        if let text = context.environment["SOURCE_DATE_EPOCH"], !text.isEmpty {
-            guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-                throw PackagingError.invalidSourceDateEpoch(text)
-            }
-            return value
-        }
+        if let value = try SourceDateEpoch.from(context.environment) { return value }
         let git = Git(directory: root, context: context)
-        guard git.isRepository() else { throw PackagingError.noClock("\(root.path) is not a git repository") }
+        guard try git.isRepository() else { throw PackagingError.noClock("\(root.path) is not a git repository") }
         let ref = git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD"
         do { return try git.committerTime(of: ref) } catch {
             throw PackagingError.noClock("git has no commit for \(ref) (\(error))")

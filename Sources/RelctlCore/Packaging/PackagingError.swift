@@ -15,7 +15,6 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
     case collision(archivePath: String, first: String, second: String)
     case archiveExists(path: String)
     case writeFailed(path: String, reason: String)
-    case invalidSourceDateEpoch(String)
     case noClock(String)
 
     public var exitCode: ExitCode {
@@ -51,8 +50,6 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
             return [Diagnostic(file: path, "already exists and is never overwritten; pass --clean to remove this tag's artifacts first")]
         case let .writeFailed(path, reason):
             return [Diagnostic(file: path, "cannot write the archive: \(reason)")]
-        case let .invalidSourceDateEpoch(value):
-            return [Diagnostic("SOURCE_DATE_EPOCH=`\(value)` is not a whole number of seconds since 1970; unset it or set e.g. SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)")]
         case let .noClock(reason):
             return [Diagnostic("cannot choose the archive timestamp: \(reason); set SOURCE_DATE_EPOCH or run inside the project's git repository")]
         }

@@ -90,32 +90,35 @@ public struct ProcessRunner: ProcessRunning {
     public init() {}
 
     public func run(_ command: Command) throws -> ProcessResult {
-        let process = try makeProcess(command)
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        let collected = Mutex<(Data, Data)>((Data(), Data()))
-        let group = DispatchGroup()
-        // Both pipes are drained concurrently so a chatty child cannot block on a full pipe.
-        for (index, pipe) in [outPipe, errPipe].enumerated() {
-            group.enter()
-            Self.onOwnThread {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.withLock { if index == 0 { $0.0 = data } else { $0.1 = data } }
-                group.leave()
-            }
+        let collected = Mutex<[OutputStream: Data]>([:])
+        let status = try execute(command) { stream, handle in
+            let data = handle.readDataToEndOfFile()
+            collected.withLock { $0[stream] = data }
         }
-        try launch(process, command)
-        group.wait()
-        process.waitUntilExit()
-        ChildProcesses.shared.remove(process.processIdentifier)
-        Interrupts.parkIfInterrupted()
-        let (out, err) = collected.withLock { $0 }
-        return ProcessResult(status: process.terminationStatus, stdout: out, stderr: err)
+        let output = collected.withLock { $0 }
+        return ProcessResult(status: status, stdout: output[.stdout] ?? Data(), stderr: output[.stderr] ?? Data())
     }
 
     public func stream(_ command: Command, onLine: @escaping @Sendable (OutputStream, String) -> Void) throws -> Int32 {
+        try execute(command) { stream, handle in
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    onLine(stream, String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            if !pending.isEmpty { onLine(stream, String(decoding: pending, as: UTF8.self)) }
+        }
+    }
+
+    /// Starts the child with stdin closed, hands each output pipe to `drain` on a thread of its
+    /// own (both at once, so a chatty child cannot block on a full pipe), and waits for the child
+    /// and both readers.
+    private func execute(_ command: Command, drain: @escaping @Sendable (OutputStream, FileHandle) -> Void) throws -> Int32 {
         let process = try makeProcess(command)
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe
@@ -125,18 +128,7 @@ public struct ProcessRunner: ProcessRunning {
         for (stream, pipe) in [(OutputStream.stdout, outPipe), (.stderr, errPipe)] {
             group.enter()
             Self.onOwnThread {
-                let handle = pipe.fileHandleForReading
-                var pending = Data()
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    pending.append(chunk)
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        onLine(stream, String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                        pending.removeSubrange(pending.startIndex...newline)
-                    }
-                }
-                if !pending.isEmpty { onLine(stream, String(decoding: pending, as: UTF8.self)) }
+                drain(stream, pipe.fileHandleForReading)
                 group.leave()
             }
         }

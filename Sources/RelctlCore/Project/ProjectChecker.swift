@@ -83,9 +83,12 @@ public enum ProjectChecker {
                 error.diagnostics.forEach { report.problem(Diagnostic(file: config.path, line: $0.line, $0.message)) }
             } catch {}
         }
-        let triples = config.targets.map(\.triple)
-        for triple in Set(triples) where triples.filter({ $0 == triple }).count > 1 {
-            report.problem(Diagnostic(file: config.path, "target `\(triple)` is listed more than once"))
+        var listed: Set<String> = []
+        for settings in config.targets where !listed.insert(settings.triple).inserted {
+            report.problem(Diagnostic(file: config.path, line: settings.line, "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first"))
+        }
+        if config.targets.isEmpty {
+            report.warning(Diagnostic(file: config.path, "no [[target]] entries: build, package, matrix and ci generate need at least one; \(TargetResolver.addTargetHint)"))
         }
         if !config.targets.isEmpty, config.build.binaries.isEmpty {
             report.warning(Diagnostic(file: config.path, "[build] lists no `binaries`: archives will have an empty bin/"))
@@ -100,8 +103,14 @@ public enum ProjectChecker {
         if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.root.appendingPathComponent(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
-        if !Git(directory: config.root, context: context).isRepository() {
-            report.warning(Diagnostic(file: config.root.path, "not a git repository: tags, notes and release need one"))
+        do {
+            if try !Git(directory: config.root, context: context).isRepository() {
+                report.warning(Diagnostic(file: config.root.path, "not a git repository: tags, notes and release need one"))
+            }
+        } catch let error as RelctlError {
+            error.diagnostics.forEach { report.warning($0) }
+        } catch {
+            report.warning(Diagnostic("\(error)"))
         }
         return report
     }

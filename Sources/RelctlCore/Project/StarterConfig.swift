@@ -25,7 +25,7 @@ public enum StarterConfig {
         # Check it with `relctl check`, then try `relctl release vX.Y.Z --dry-run`.
 
         [project]
-        name = "\(name)"
+        name = \(quoted(name))
         tag-format = "v{version}"          # tags look like v1.2.3
 
         # Every manifest whose version must equal the tag's. The kind is inferred from the
@@ -38,10 +38,11 @@ public enum StarterConfig {
             # [[version]]
             # path = "Sources/App/Version.swift"   # kind "swift": let version = "1.2.3"
 
+
             """
         }
         for file in detected {
-            text += "[[version]]\npath = \"\(file)\"\n\n"
+            text += "[[version]]\npath = \(quoted(file))\n\n"
         }
         let binaries = binaryNames(root: root, detected: detected, fallback: name)
         let isCargo = detected.contains("Cargo.toml")
@@ -51,7 +52,7 @@ public enum StarterConfig {
         # {project} {version} {tag} {target} {os} {arch}; RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG,
         # RELCTL_COMMIT and SOURCE_DATE_EPOCH are in its environment.
         command = "\(isCargo ? "cargo build --release --locked --target {target}" : "./build.sh {target}")"
-        binaries = [\(binaries.map { "\"\($0)\"" }.joined(separator: ", "))]
+        binaries = [\(binaries.map(quoted).joined(separator: ", "))]
         binary-dir = "target/{target}/release"
 
         # One [[target]] per platform; runner, archive format and links policy default by OS.
@@ -64,7 +65,7 @@ public enum StarterConfig {
 
         [archive]
         name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
-        files = [\(["README.md", "LICENSE"].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }.map { "\"\($0)\"" }.joined(separator: ", "))]
+        files = [\(["README.md", "LICENSE"].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }.map(quoted).joined(separator: ", "))]
         # trees = [{ from = "demo", to = "demo" }]
         setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
 
@@ -77,6 +78,23 @@ public enum StarterConfig {
 
         """
         return text
+    }
+
+    /// A TOML basic string: names come from directory and manifest names, which may hold
+    /// quotes, backslashes or control characters.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\u%04X", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 
     private static func projectName(root: URL, detected: [String]) -> String {

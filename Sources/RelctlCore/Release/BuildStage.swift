@@ -36,8 +36,8 @@ public struct BuildStage: ReleaseStage {
     /// SOURCE_DATE_EPOCH is set.
     static func inputs(_ run: ReleaseRun) throws -> BuildInputs {
         let committed = try run.git.committerTime(of: run.commit)
-        let epoch = run.context.environment["SOURCE_DATE_EPOCH"].flatMap { $0.isEmpty ? nil : $0 } ?? String(committed)
-        return BuildInputs(tag: run.tag, version: run.version.description, commit: run.commit, sourceDateEpoch: epoch)
+        let epoch = try SourceDateEpoch.from(run.context.environment) ?? committed
+        return BuildInputs(tag: run.tag, version: run.version.description, commit: run.commit, sourceDateEpoch: String(epoch))
     }
 
     /// The packager reads `DIR/<binary-dir>/NAME`, else `DIR/NAME`: every binary must be at one of them.

@@ -42,10 +42,15 @@ public enum ReleasePreflight {
         var readOnly = context
         readOnly.environment["GIT_OPTIONAL_LOCKS"] = "0"
         let git = Git(directory: config.root, context: readOnly)
-        if git.isRepository() {
+        switch Result(catching: { try git.isRepository() }) {
+        case .success(true):
             checkRepository(options, config: config, git: git, into: &report)
-        } else {
+        case .success(false):
             report.fail(file: config.root.path, "not inside a git repository; relctl release tags a commit, so run it in a clone (or `git init` and commit first)")
+        case .failure(let error as RelctlError):
+            report.fail(error.exitCode, error.diagnostics)
+        case .failure(let error):
+            report.fail(file: nil, "\(error)")
         }
         checkDist(options.tag, config: config, into: &report)
         if let directory = options.artifactsDirectory {

@@ -14,16 +14,17 @@ public final class Console: Sendable {
     public let color: Bool
     /// True when stderr is a terminal, so a live progress display may redraw lines.
     public let isInteractive: Bool
-    private let out: @Sendable (String) -> Void
-    private let err: @Sendable (String) -> Void
+    private let out: @Sendable (String) throws -> Void
+    private let err: @Sendable (String) throws -> Void
     private let lock = Mutex<Void>(())
+    private let stdoutFailure = Mutex<String?>(nil)
 
     public init(
         verbosity: Verbosity = .normal,
         color: Bool = false,
         isInteractive: Bool = false,
-        out: @escaping @Sendable (String) -> Void,
-        err: @escaping @Sendable (String) -> Void
+        out: @escaping @Sendable (String) throws -> Void,
+        err: @escaping @Sendable (String) throws -> Void
     ) {
         self.verbosity = verbosity
         self.color = color
@@ -38,8 +39,9 @@ public final class Console: Sendable {
             verbosity: verbosity,
             color: color,
             isInteractive: isatty(STDERR_FILENO) == 1,
-            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            err: { FileHandle.standardError.write(Data($0.utf8)) }
+            // The throwing writes: the old `write(_:)` traps on a full disk or a closed pipe.
+            out: { try FileHandle.standardOutput.write(contentsOf: Data($0.utf8)) },
+            err: { try FileHandle.standardError.write(contentsOf: Data($0.utf8)) }
         )
     }
 
@@ -71,14 +73,25 @@ public final class Console: Sendable {
     public func stderr(_ text: String) { write(err, text) }
 
     /// Machine output on stdout (`--json` documents, `matrix --format github`).
-    public func stdout(_ text: String) { write(out, text) }
+    public func stdout(_ text: String) {
+        lock.withLock { _ in
+            do { try out(text) } catch {
+                stdoutFailure.withLock { $0 = $0 ?? error.localizedDescription }
+            }
+        }
+    }
+
+    /// Why writing to stdout failed (disk full, closed pipe), if it did: the command must not
+    /// exit 0 with its machine output lost.
+    public var stdoutError: String? { stdoutFailure.withLock { $0 } }
 
     /// Wraps text in an ANSI colour when colour is on.
     public func paint(_ text: String, code: String) -> String {
         color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
-    private func write(_ sink: @Sendable (String) -> Void, _ text: String) {
-        lock.withLock { _ in sink(text) }
+    /// Writes human text to stderr; if even that fails there is nowhere left to say so.
+    private func write(_ sink: @Sendable (String) throws -> Void, _ text: String) {
+        lock.withLock { _ in try? sink(text) }
     }
 }

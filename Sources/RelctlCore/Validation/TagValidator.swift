@@ -3,17 +3,22 @@ import Foundation
 /// The outcome of checking a tag against every configured manifest (`relctl validate-tag`).
 public struct TagValidation: Sendable, Encodable {
     public struct Source: Sendable, Encodable, Equatable {
+        /// The manifest as configured in `[[version]] path`.
         public var path: String
         public var kind: String
         public var version: String
         public var matches: Bool
+        /// Where the version text really is (a Cargo workspace root for an inherited version) and
+        /// its line: the place a user has to edit, so mismatch messages point there.
+        public var foundIn: String
+        public var line: Int?
+
+        enum CodingKeys: String, CodingKey { case path, kind, version, matches }
     }
 
     public var tag: String
     public var version: String
     public var sources: [Source]
-
-    public var isValid: Bool { sources.allSatisfy(\.matches) }
 
     /// The mismatch error (exit 1) naming each file and the version it holds, or nil when all match.
     public var mismatchError: SimpleError? {
@@ -21,7 +26,7 @@ public struct TagValidation: Sendable, Encodable {
         guard !wrong.isEmpty else { return nil }
         var error = SimpleError(.failure, "tag \(tag) does not match every manifest")
         error.diagnostics = wrong.map {
-            Diagnostic(file: $0.path, "holds version \($0.version), but tag \(tag) says \(version); update the manifest (or `relctl bump --write`) or tag the version it holds")
+            Diagnostic(file: $0.foundIn, line: $0.line, "\($0.foundIn == $0.path ? "" : "(inherited by \($0.path)) ")holds version \($0.version), but tag \(tag) says \(version); update the manifest (or `relctl bump --write`) or tag the version it holds")
         }
         return error
     }
@@ -38,8 +43,9 @@ public enum TagValidator {
             do {
                 let found = try ManifestReaders.read(source, root: config.root)
                 let reader = try ManifestReaders.reader(for: source.kind)
-                let shown = found.foundIn == source.path ? source.path : "\(source.path) (via \(found.foundIn))"
-                sources.append(.init(path: shown, kind: source.kind, version: found.text, matches: matches(found.text, version, reader.comparison)))
+                sources.append(.init(
+                    path: source.path, kind: source.kind, version: found.text,
+                    matches: matches(found.text, version, reader.comparison), foundIn: found.foundIn, line: found.line))
             } catch let error as RelctlError {
                 errors.append(error)
             }

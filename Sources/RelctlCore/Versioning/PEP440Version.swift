@@ -8,8 +8,15 @@ public struct PEP440Version: Sendable, Hashable, CustomStringConvertible {
     public var dev: String?
     public var local: String?
 
-    public static func == (a: PEP440Version, b: PEP440Version) -> Bool { a.description == b.description }
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+    /// PEP 440 pads release segments with zeros before comparing: `1.2` equals `1.2.0`.
+    public static func == (a: PEP440Version, b: PEP440Version) -> Bool { a.comparisonKey == b.comparisonKey }
+    public func hash(into hasher: inout Hasher) { hasher.combine(comparisonKey) }
+
+    private var comparisonKey: String {
+        var padded = self
+        while padded.release.count > 1, padded.release.last == "0" { padded.release.removeLast() }
+        return padded.description
+    }
 
     /// Parses and normalises a PEP 440 version (`1.2.3RC1`, `v1.2.3-rc.1`, `1.2.3.post2`…); nil if it is not one.
     public init?(_ raw: String) {

@@ -24,14 +24,19 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
             let rest = pieces.joined()[stray...]
             throw SimpleError(.badInput, "tag format `\(pattern)` has an unknown placeholder near `\(rest.prefix(12))`; only `{version}` and `{project}` are allowed")
         }
+        let sample = pieces[0] + "1.2.3" + pieces[1]
+        if let why = GitRefName.problem(in: sample) {
+            throw SimpleError(.badInput, "tag format `\(pattern)` gives tags git cannot create (`\(sample)`: \(why)); use letters, digits, `-`, `_`, `.` and `/` around `{version}`")
+        }
         self.init(validated: pattern, prefix: pieces[0], suffix: pieces[1])
     }
 
     /// The version a tag names, or `VersionError.malformedTag` saying what is wrong.
     public func version(of tag: String) throws -> SemanticVersion {
         guard tag.hasPrefix(prefix), tag.hasSuffix(suffix), tag.count >= prefix.count + suffix.count else {
-            let expected = prefix.isEmpty ? "end with `\(suffix)`" : suffix.isEmpty ? "start with `\(prefix)`" : "look like `\(prefix)1.2.3\(suffix)`"
-            throw VersionError.malformedTag(tag: tag, format: pattern, reason: "it should \(expected), e.g. `\(self.tag(for: SemanticVersion(major: 1, minor: 2, patch: 3)))`")
+            let example = self.tag(for: SemanticVersion(major: 1, minor: 2, patch: 3))
+            let expected = prefix.isEmpty ? "end with `\(suffix)`, e.g." : suffix.isEmpty ? "start with `\(prefix)`, e.g." : "look like"
+            throw VersionError.malformedTag(tag: tag, format: pattern, reason: "it should \(expected) `\(example)`")
         }
         let inner = String(tag.dropFirst(prefix.count).dropLast(suffix.count))
         do {

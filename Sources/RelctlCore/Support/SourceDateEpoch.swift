@@ -1,0 +1,13 @@
+/// `SOURCE_DATE_EPOCH` as the reproducible-builds spec defines it: whole seconds since 1970.
+/// Builds, archives and releases read it through here so a bad value fails before any work
+/// starts instead of reaching a build script or stopping a release at the packaging step.
+public enum SourceDateEpoch {
+    /// The value from `environment`, nil when unset or empty; bad input (exit 2) when not a number.
+    public static func from(_ environment: [String: String]) throws -> Int? {
+        guard let text = environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+            throw SimpleError(.badInput, "SOURCE_DATE_EPOCH=`\(text)` is not a whole number of seconds since 1970; unset it or set e.g. SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)")
+        }
+        return value
+    }
+}
