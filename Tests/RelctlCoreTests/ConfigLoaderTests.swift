@@ -101,6 +101,13 @@ import Testing
         #expect(found.contains { $0.hasPrefix("relctl.toml:16:") && $0.contains("must be true or false") })
     }
 
+    @Test func ciSetupRefusesTemplateExpressions() {
+        let found = problems("[ci]\nsetup = [\n  'echo ok',\n  'echo ${{ github.ref_name }}',\n]\n")
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("relctl.toml:2:") == true)
+        #expect(found.first?.contains("template injection") == true)
+    }
+
     @Test func binaryPlaceholderOnlyInSymlinks() {
         let found = problems("[archive]\nname = \"{project}-{binary}\"\n")
         #expect(found.first?.contains("`{binary}` cannot be used here") == true)

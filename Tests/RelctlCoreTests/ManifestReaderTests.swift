@@ -93,6 +93,22 @@ import Testing
         }
     }
 
+    @Test func npmLineIsTheTopLevelVersionNotANestedOne() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("package.json", """
+            {
+              "name": "velo",
+              "engines": { "version": "9.9.9" },
+              "description": "has \\"version\\": in a string",
+              "version": "0.9.1"
+            }
+            """)
+            let found = try read("package.json", in: dir)
+            #expect(found.text == "0.9.1")
+            #expect(found.line == 5)
+        }
+    }
+
     @Test func pep621AndPoetry() throws {
         try withTemporaryDirectory { dir in
             try dir.write("pyproject.toml", """
@@ -160,4 +176,15 @@ import Testing
 
 extension ManifestError: Equatable {
     public static func == (a: ManifestError, b: ManifestError) -> Bool { a.message == b.message }
+}
+
+@Suite struct GitStatusTests {
+    @Test func dirtyPathsAreListedAsWritten() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.commit("first", files: ["a.txt": "a"])
+        try repo.directory.write("café.txt", "x")
+        let dirty = try Git(directory: repo.url, context: Context(workingDirectory: repo.url)).dirtyPaths()
+        #expect(dirty == ["?? café.txt"])
+    }
 }

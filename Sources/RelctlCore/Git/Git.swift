@@ -129,7 +129,8 @@ public struct Git: Sendable {
 
     /// `git status --porcelain` lines: empty when the work tree is clean.
     public func dirtyPaths() throws -> [String] {
-        try run(["status", "--porcelain", "--untracked-files=normal"]).split(separator: "\n").map(String.init)
+        // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".
+        try run(["-c", "core.quotePath=false", "status", "--porcelain", "--untracked-files=normal"]).split(separator: "\n").map(String.init)
     }
 
     /// The URL of a remote, or nil when there is no such remote.

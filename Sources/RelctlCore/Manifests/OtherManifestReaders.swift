@@ -14,8 +14,41 @@ public struct NpmManifestReader: ManifestReader {
         guard let dictionary = object as? [String: Any], let version = dictionary["version"] as? String else {
             throw ManifestError.noVersion(path: displayPath, hint: "expected a top-level \"version\" string")
         }
-        let line = text.range(of: "\"version\"").map { ManifestText.line(of: $0.lowerBound, in: text) }
-        return ManifestVersion(text: version, foundIn: displayPath, line: line)
+        return ManifestVersion(text: version, foundIn: displayPath, line: Self.topLevelVersionLine(in: text))
+    }
+
+    /// The line of the top-level `"version"` key: a nested one (`"engines": {"version": …}`)
+    /// must not be the line `bump --write` edits. A small scan tracks strings and nesting depth.
+    static func topLevelVersionLine(in text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        var depth = 0, line = 1, index = 0
+        var inString = false, stringStart = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") { line += 1 }
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    let key = bytes[(stringStart + 1)..<index]
+                    if depth == 1, key.elementsEqual("version".utf8) {
+                        var next = index + 1
+                        while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+                        if next < bytes.count, bytes[next] == UInt8(ascii: ":") { return line }
+                    }
+                }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true; stringStart = index
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+                default: break
+                }
+            }
+            index += 1
+        }
+        return nil
     }
 }
 
