@@ -182,6 +182,21 @@ import RelctlTestSupport
         }
     }
 
+    @Test func outputFolderInsideATreeIsLeftOut() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        let context = context(fixture)
+        let config = try ConfigLoader.load(path: nil, context: context)
+        let targets = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: [PackagingFixture.linuxGNU])
+        // Spelled through `.` so only the folder's identity, not its path, can match.
+        let output = fixture.url.appendingPathComponent("demo/./out")
+        let first = try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: targets, outputDirectory: output)
+        let again = try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: targets, outputDirectory: output, clean: true)
+        #expect(again.map(\.sha256) == first.map(\.sha256))
+        let listing = try sh("tar -tzf \(again[0].name)", in: output)
+        #expect(listing.status == 0 && listing.stdout.contains("/demo/1brc/") && !listing.stdout.contains("/demo/out"), "\(listing)")
+    }
+
     @Test func timestampComesFromTheTaggedCommit() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

@@ -18,7 +18,8 @@ public struct ArchiveLayout: Sendable {
     ///   - placeholders: `project`, `version`, `tag` (the target adds its own).
     ///   - binaryRoot: where prebuilt binaries are read from instead of the project root:
     ///     `ROOT/<binary-dir>/NAME` when that exists, else `ROOT/NAME`.
-    public static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil) throws -> ArchiveLayout {
+    ///   - outputDirectory: left out of every tree, so archives never contain earlier archives.
+    public static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil, outputDirectory: URL? = nil) throws -> ArchiveLayout {
         var values = placeholders
         for (key, value) in target.placeholders { values[key] = value }
         let name = config.archive.name.render(values)
@@ -56,7 +57,8 @@ public struct ArchiveLayout: Sendable {
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] trees")
             var info = stat()
             guard stat(source.path, &info) == 0 else { throw PackagingError.missingSource(path: source.path, key: "trees") }
-            try TreeWalker(exclude: config.archive.exclude).walk(source, into: destination, builder: &builder)
+            let skipping = outputDirectory.flatMap { FileIdentity(path: $0.path) }
+            try TreeWalker(exclude: config.archive.exclude, skipping: skipping).walk(source, into: destination, builder: &builder)
         }
 
         for binary in config.build.binaries {
@@ -65,7 +67,7 @@ public struct ArchiveLayout: Sendable {
             for rule in config.archive.symlinks {
                 let path = try ArchivePath.normalize(rule.path.render(perBinary), what: "[[archive.symlink]] path")
                 let destination = rule.to.render(perBinary)
-                try ArchivePath.checkName(destination)
+                try ArchivePath.checkName("\(path) -> \(destination)")
                 try builder.add(ArchiveEntry(path: path, content: .symlink(destination), mode: 0o777, origin: "[[archive.symlink]] in \(config.path)"))
             }
         }
@@ -100,6 +102,7 @@ struct LayoutBuilder {
         guard !entry.path.isEmpty else {
             throw PackagingError.unsafePath(path: entry.origin, reason: "maps onto the archive folder itself; give it a name with `to`")
         }
+        try ArchivePath.checkName(entry.path)
         if let existing = byPath[entry.path] {
             if existing.isDirectory && entry.isDirectory { return }
             throw PackagingError.collision(archivePath: entry.path, first: existing.origin, second: entry.origin)

@@ -29,7 +29,7 @@ public struct Packager: Sendable {
         var problems: [Diagnostic] = []
         for target in targets {
             do {
-                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot)
+                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
                 plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
             } catch let error as RelctlError {
                 problems += error.diagnostics.map {
