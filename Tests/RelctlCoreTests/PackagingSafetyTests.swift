@@ -98,6 +98,23 @@ import RelctlTestSupport
         #expect(message.contains("control character") && message.contains("demo/bad"), "\(message)")
     }
 
+    @Test func backslashInNameCouldLeaveTheFolderOnWindows() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        try fixture.directory.write("demo/..\\..\\..\\evil.txt", "x")
+        let message = try await refusal(fixture)
+        #expect(message.contains("demo/..\\..\\..\\evil.txt") && message.contains("backslash"), "\(message)")
+    }
+
+    @Test func treeThatIsAFifoIsNamedAsOne() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("configs"))
+        #expect(mkfifo(fixture.url.appendingPathComponent("configs").path, 0o644) == 0)
+        let message = try await refusal(fixture)
+        #expect(message.contains("/configs") && message.contains("FIFO") && !message.contains("does not exist"), "\(message)")
+    }
+
     @Test func twoSourcesForOnePath() async throws {
         let fixture = try PackagingFixture(extraConfig: "\n[[archive.symlink]]\npath = \"README.md\"\nto = \"bin/{binary}\"\n")
         defer { fixture.directory.remove() }
