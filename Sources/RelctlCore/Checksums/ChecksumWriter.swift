@@ -116,7 +116,7 @@ public enum ChecksumWriter {
             }
             let entry = ChecksumFile.Entry(name: name, digest: digest[algorithm], algorithm: algorithm)
             entries.append(entry)
-            artifacts.append(.init(name: name, target: parsed?.target ?? "", format: parsed?.format ?? "", size: digest.size, sha256: digest[.sha256]))
+            artifacts.append(.init(name: name, target: parsed?.target ?? "", format: parsed?.format ?? ArtifactName.format(of: name) ?? "", size: digest.size, sha256: digest[.sha256]))
         }
         if tags.count > 1 {
             let listing = tags.keys.sorted(by: bytewise).map { "\($0) (\(tags[$0]!.first!))" }.joined(separator: ", ")
