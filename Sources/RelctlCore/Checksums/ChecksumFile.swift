@@ -50,8 +50,13 @@ public struct ChecksumFile: Sendable, Equatable {
     /// Reads a checksum file; bad input (exit 2) naming the file when it cannot be read.
     public static func read(_ url: URL, displayPath: String? = nil) throws -> ChecksumFile {
         let shown = displayPath ?? url.path
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if isDirectory.boolValue {
+            let example = (shown.hasSuffix("/") ? shown : shown + "/") + ChecksumAlgorithm.sha256.sumsFileName
+            throw SimpleError(.badInput, file: shown, "is a folder; pass the checksum file in it, e.g. \(example)")
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            let exists = FileManager.default.fileExists(atPath: url.path)
             throw SimpleError(.badInput, file: shown, exists ? "cannot read the checksum file" : "checksum file not found; run `relctl checksum` first or pass its path")
         }
         guard let text = String(data: data, encoding: .utf8) else {
