@@ -26,18 +26,16 @@ public struct Packager: Sendable {
         let placeholders = ["project": config.project.name, "version": validation.version, "tag": tag]
 
         var plans: [(target: Target, layout: ArchiveLayout, format: ArchiveWriterFormat)] = []
-        var problems: [Diagnostic] = []
+        var problems = TargetProblems()
         for target in targets {
             do {
                 let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
                 plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
             } catch let error as RelctlError {
-                problems += error.diagnostics.map {
-                    Diagnostic(file: $0.file, line: $0.line, $0.message.contains(target.triple) ? $0.message : "\(target.triple): \($0.message)")
-                }
+                for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
             }
         }
-        if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems) }
+        if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics(targetCount: targets.count)) }
         var seen: [String: String] = [:]
         for plan in plans {
             if let other = seen[plan.layout.fileName] {
@@ -151,5 +149,31 @@ public struct Packager: Sendable {
         if !commit.isEmpty { updated.commit = commit }
         updated.upsert(artifacts.map { ReleaseManifest.Artifact(name: $0.name, target: $0.target, format: $0.format, size: $0.size, sha256: $0.sha256) })
         try updated.write(in: directory)
+    }
+}
+
+/// Layout problems of several targets, one line per distinct problem: an unsafe link in a shared
+/// demo tree is one problem, not one per target.
+struct TargetProblems {
+    private var problems: [(diagnostic: Diagnostic, targets: [String])] = []
+
+    var isEmpty: Bool { problems.isEmpty }
+
+    mutating func add(_ diagnostic: Diagnostic, target: String) {
+        if let index = problems.firstIndex(where: { $0.diagnostic == diagnostic }) {
+            problems[index].targets.append(target)
+        } else {
+            problems.append((diagnostic, [target]))
+        }
+    }
+
+    /// Each problem prefixed with the targets it concerns, unless it names its target already or
+    /// concerns every one of `targetCount` (> 1) targets.
+    func diagnostics(targetCount: Int) -> [Diagnostic] {
+        problems.map { diagnostic, targets in
+            let message = diagnostic.message
+            if targets.contains(where: message.contains) || (targetCount > 1 && targets.count == targetCount) { return diagnostic }
+            return Diagnostic(file: diagnostic.file, line: diagnostic.line, "\(targets.joined(separator: ", ")): \(message)")
+        }
     }
 }
