@@ -182,6 +182,23 @@ import RelctlTestSupport
         }
     }
 
+    @Test func cleanDropsTheRemovedArchivesFromSHA256SUMS() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        let first = try await package(fixture, triples: [PackagingFixture.linuxGNU])
+        let other = String(repeating: "a", count: 64) + "  other.zip\n"
+        _ = try fixture.directory.write("dist/SHA256SUMS", "\(first[0].sha256)  \(first[0].name)\n" + other)
+        // The README changes, so the new archive's digest differs from the listed one.
+        _ = try fixture.directory.write("README.md", "# velostream 2\n")
+        let again = try await package(fixture, triples: [PackagingFixture.linuxGNU], clean: true)
+        #expect(again[0].sha256 != first[0].sha256)
+        #expect(try fixture.directory.read("dist/SHA256SUMS") == other)
+        // Nothing else listed: the file goes.
+        _ = try fixture.directory.write("dist/SHA256SUMS", "\(again[0].sha256)  \(again[0].name)\n")
+        _ = try await package(fixture, triples: [PackagingFixture.linuxGNU], clean: true)
+        #expect(!fixture.directory.exists("dist/SHA256SUMS"))
+    }
+
     @Test func outputFolderInsideATreeIsLeftOut() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

@@ -57,6 +57,7 @@ public struct Packager: Sendable {
             for plan in plans { removeArtifacts(named: plan.layout.name, in: outputDirectory) }
             let removed = Set(plans.flatMap { plan in ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) } })
             existingManifest?.artifacts.removeAll { removed.contains($0.name) }
+            try dropSumsLines(for: removed, in: outputDirectory)
         } else {
             let existing = plans.map { outputDirectory.appendingPathComponent($0.layout.fileName) }
                 .filter { FileManager.default.fileExists(atPath: $0.path) }
@@ -134,6 +135,26 @@ public struct Packager: Sendable {
             let prefix = ".\(file).relctl-tmp-"
             for leftover in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where leftover.hasPrefix(prefix) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(leftover))
+            }
+        }
+    }
+
+    /// A combined `SHA256SUMS` must not keep the digests of archives `--clean` removed: the new
+    /// archives may differ, and a stale line fails every user's check. Their lines go (the file
+    /// too when nothing is left); `relctl checksum` lists the new archives.
+    private func dropSumsLines(for removed: Set<String>, in directory: URL) throws {
+        for algorithm in ChecksumAlgorithm.allCases {
+            let url = directory.appendingPathComponent(algorithm.sumsFileName)
+            // A file relctl cannot parse is not relctl's to rewrite; `verify` reports it.
+            guard FileManager.default.fileExists(atPath: url.path), let sums = try? ChecksumFile.read(url) else { continue }
+            let kept = sums.entries.filter { !removed.contains($0.name) }
+            guard kept.count < sums.entries.count else { continue }
+            if kept.isEmpty {
+                try FileManager.default.removeItem(at: url)
+                context.console.detail("removed \(url.path)")
+            } else {
+                try AtomicFile.write(ChecksumFile(entries: kept).render(), to: url)
+                context.console.warning("\(url.path) no longer lists the archives --clean removed; run `relctl checksum` once packaging is done")
             }
         }
     }
