@@ -199,6 +199,18 @@ import RelctlTestSupport
         #expect(!fixture.directory.exists("dist/SHA256SUMS"))
     }
 
+    @Test func noArchiveIsLeftWithoutItsChecksum() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        let name = fixture.archiveName(PackagingFixture.linuxGNU) + ".tar.gz"
+        // A folder where the .sha256 goes makes writing it fail after the archive is in place.
+        try FileManager.default.createDirectory(at: fixture.dist.appendingPathComponent(name + ".sha256"), withIntermediateDirectories: true)
+        await #expect(throws: (any Error).self) {
+            _ = try await package(fixture, triples: [PackagingFixture.linuxGNU])
+        }
+        #expect(fixture.distContents() == [name + ".sha256"], "\(fixture.distContents())")
+    }
+
     @Test func outputFolderInsideATreeIsLeftOut() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

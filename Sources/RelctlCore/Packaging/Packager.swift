@@ -89,8 +89,9 @@ public struct Packager: Sendable {
                     let started = context.clock.now()
                     do {
                         let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
-                        let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url)
-                        try ChecksumWriter.writeSidecar(for: outputDirectory.appendingPathComponent(plan.layout.fileName), digest: written.sha256)
+                        let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url) { written in
+                            try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                        }
                         return (index, .success(PackagedArtifact(
                             name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
                             size: written.size, sha256: written.sha256, entries: written.entries, seconds: context.clock.seconds(since: started))))
