@@ -29,7 +29,7 @@ public struct ChecksumFile: Sendable, Equatable {
 
     /// Entries sorted bytewise by name (the order `sort` gives with `LC_ALL=C`).
     public var sorted: ChecksumFile {
-        ChecksumFile(entries: entries.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) })
+        ChecksumFile(entries: entries.sorted { bytewiseLess($0.name, $1.name) })
     }
 
     /// The text `sha256sum -c` accepts: one `HEX  NAME` line per entry, each ending in a

@@ -20,7 +20,7 @@ public enum ChecksumVerifier {
         }
         // A folder (or device) where a listed file should be is reported per file like a missing
         // one, not as an error that hides every other file's result.
-        let present = list.entries.indices.filter { isRegularFile(targets[$0].path) }
+        let present = list.entries.indices.filter { FileKind.isRegularFile(targets[$0].path) }
         let algorithms = Set(list.entries.map(\.algorithm))
         let digests = try FileHasher.digests(of: present.map { targets[$0] }, algorithms: algorithms, jobs: jobs)
         var actual: [Int: FileDigest] = [:]
@@ -60,11 +60,6 @@ public enum ChecksumVerifier {
             if own?.digest != digest[entry.algorithm] { stale.append(entry.name + entry.algorithm.fileExtension) }
         }
         return stale
-    }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG)
     }
 
     /// `SHA256SUMS`, `sha256sums.txt`, `checksums.txt`: anything but a per-archive `NAME.sha256`.

@@ -34,7 +34,7 @@ public struct ArchiveLayout: Sendable {
         for binary in config.build.binaries {
             let fileName = target.executableName(binary)
             let source = locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
-            guard isRegularFile(source.path) else {
+            guard FileKind.isRegularFile(source.path) else {
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
             try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
@@ -85,12 +85,7 @@ public struct ArchiveLayout: Sendable {
     static func locateBinary(_ fileName: String, directory: String, root: URL, override: URL?) -> URL {
         guard let override else { return root.appendingPathComponent(directory).appendingPathComponent(fileName) }
         let nested = override.appendingPathComponent(directory).appendingPathComponent(fileName)
-        return isRegularFile(nested.path) ? nested : override.appendingPathComponent(fileName)
-    }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return FileKind.isRegularFile(nested.path) ? nested : override.appendingPathComponent(fileName)
     }
 }
 
@@ -127,22 +122,5 @@ struct LayoutBuilder {
             }
         }
         return all.values.sorted { bytewiseLess($0.path, $1.path) }
-    }
-}
-
-/// File-type helpers over stat(2) modes.
-enum FileKind {
-    static func normalizedMode(_ mode: mode_t) -> UInt32 {
-        (mode & 0o111) != 0 ? 0o755 : 0o644
-    }
-
-    static func describe(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFCHR: return "character device"
-        case S_IFBLK: return "block device"
-        case S_IFIFO: return "FIFO (named pipe)"
-        case S_IFSOCK: return "socket"
-        default: return "special file"
-        }
     }
 }
