@@ -51,6 +51,15 @@ import RelctlTestSupport
         #expect(message.contains("configs/current") && message.contains("missing.yaml") && message.contains("dangling"), "\(message)")
     }
 
+    @Test func linkToAFileWithATrailingSlashIsDangling() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        // `cat demo/readme` fails with "Not a directory" after extraction.
+        try link(fixture, "demo/readme", to: "../README.md/")
+        let message = try await refusal(fixture)
+        #expect(message.contains("demo/readme") && message.contains("../README.md/") && message.contains("dangling"), "\(message)")
+    }
+
     @Test func linkToAnExcludedFileIsDangling() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

@@ -52,7 +52,7 @@ struct LinkResolver {
         }
         if target.isEmpty { throw PackagingError.danglingLink(path: link.path, target: target, source: source) }
         var physical: [Substring] = ArchivePath.parent(link.path).split(separator: "/")
-        var pending: [Substring] = target.split(separator: "/", omittingEmptySubsequences: true)
+        var pending = Self.components(target)
         var hops = 0
         while !pending.isEmpty {
             let part = pending.removeFirst()
@@ -70,7 +70,7 @@ struct LinkResolver {
                 hops += 1
                 if hops > Self.maximumHops { throw PackagingError.linkCycle(path: link.path, target: target, source: source) }
                 if next.hasPrefix("/") { throw PackagingError.absoluteSymlink(path: node.path, target: next, source: Self.sourceFile(node)) }
-                pending = next.split(separator: "/", omittingEmptySubsequences: true) + pending
+                pending = Self.components(next) + pending
                 continue
             }
             if !pending.isEmpty && !node.isDirectory {
@@ -81,6 +81,12 @@ struct LinkResolver {
         let path = physical.joined(separator: "/")
         if path.isEmpty { throw PackagingError.linkCycle(path: link.path, target: target, source: source) }
         return path
+    }
+
+    /// A target's parts; a trailing `/` becomes a trailing `.`, which only a folder satisfies
+    /// (`README.md/` does not open on disk, so it must not pass here either).
+    private static func components(_ target: String) -> [Substring] {
+        target.split(separator: "/", omittingEmptySubsequences: true) + (target.hasSuffix("/") ? ["."] : [])
     }
 
     /// Materialises the link at `linkPath` as a copy of what it resolves to. `apply` has already
