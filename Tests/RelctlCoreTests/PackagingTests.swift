@@ -211,6 +211,19 @@ import RelctlTestSupport
         #expect(fixture.distContents() == [name + ".sha256"], "\(fixture.distContents())")
     }
 
+    @Test func aFileInThePlaceOfTheOutputFolderIsNamed() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        _ = try fixture.directory.write("dist", "not a folder\n")
+        do {
+            _ = try await package(fixture, triples: [PackagingFixture.linuxGNU])
+            Issue.record("packaged into a file")
+        } catch let error as RelctlError {
+            #expect(error.exitCode == .badInput)
+            #expect("\(error.diagnostics)".contains("\(fixture.dist.path): is a file"), "\(error.diagnostics)")
+        }
+    }
+
     @Test func outputFolderInsideATreeIsLeftOut() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

@@ -48,9 +48,7 @@ public struct Packager: Sendable {
         let git = Git(directory: config.root, context: context)
         let commit = (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
 
-        do { try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true) } catch {
-            throw SimpleError(.badInput, file: outputDirectory.path, "cannot create the output folder: \(error.localizedDescription)")
-        }
+        try createOutputFolder(outputDirectory)
         // Read before writing anything, so a damaged manifest.json stops the run early.
         var existingManifest = try ReleaseManifest.read(in: outputDirectory)
         if clean {
@@ -118,6 +116,25 @@ public struct Packager: Sendable {
         }
         if !failures.isEmpty { throw ProblemList(failures) }
         return artifacts
+    }
+
+    /// Foundation's own error here is "NSCocoaErrorDomain error 512"; say which path is in the way.
+    private func createOutputFolder(_ url: URL) throws {
+        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+            var probe = url
+            while probe.path != "/" {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory) {
+                    if !isDirectory.boolValue {
+                        throw SimpleError(.badInput, file: probe.path, "is a file, so the output folder \(url.path) cannot be created; pass another --out or move the file")
+                    }
+                    break
+                }
+                probe = probe.deletingLastPathComponent()
+            }
+            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+            throw SimpleError(.badInput, file: url.path, "cannot create the output folder (\(reason)); pass another --out")
+        }
     }
 
     private func report(_ artifact: PackagedArtifact) {
