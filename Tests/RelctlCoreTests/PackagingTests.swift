@@ -211,6 +211,22 @@ import RelctlTestSupport
         #expect(fixture.distContents() == [name + ".sha256"], "\(fixture.distContents())")
     }
 
+    @Test func aRepositoryWithoutCommitsSaysSo() throws {
+        try withTemporaryDirectory { dir in
+            #expect(try sh("git init -q", in: dir.url).status == 0)
+            var environment = ProcessInfo.processInfo.environment
+            environment["SOURCE_DATE_EPOCH"] = nil
+            let context = Context(workingDirectory: dir.url, environment: environment)
+            do {
+                _ = try ArchiveTimestamp.resolve(tag: "v1.0.0", root: dir.url, context: context)
+                Issue.record("a timestamp without any commit")
+            } catch let error as PackagingError {
+                #expect(error.exitCode == .badInput)
+                #expect(error.description.contains("has no commit yet") && error.description.contains("SOURCE_DATE_EPOCH"), "\(error)")
+            }
+        }
+    }
+
     @Test func aFileInThePlaceOfTheOutputFolderIsNamed() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

@@ -11,10 +11,15 @@ public enum ArchiveTimestamp {
             return value
         }
         let git = Git(directory: root, context: context)
-        guard git.isRepository() else { throw PackagingError.noClock("\(root.path) is not a git repository") }
+        guard git.isRepository() else {
+            throw PackagingError.noClock("\(root.path) is not a git repository; set SOURCE_DATE_EPOCH or run inside the project's git repository")
+        }
         let ref = git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD"
         do { return try git.committerTime(of: ref) } catch {
-            throw PackagingError.noClock("git has no commit for \(ref) (\(error))")
+            if ref == "HEAD" {
+                throw PackagingError.noClock("the repository at \(root.path) has no commit yet; commit the project first, or set SOURCE_DATE_EPOCH")
+            }
+            throw PackagingError.noClock("git has no commit for \(ref) (\(error)); set SOURCE_DATE_EPOCH")
         }
     }
 }

@@ -57,7 +57,7 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
         case let .invalidSourceDateEpoch(value):
             return [Diagnostic("SOURCE_DATE_EPOCH=`\(value)` is not a whole number of seconds since 1970; unset it or set e.g. SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)")]
         case let .noClock(reason):
-            return [Diagnostic("cannot choose the archive timestamp: \(reason); set SOURCE_DATE_EPOCH or run inside the project's git repository")]
+            return [Diagnostic("cannot choose the archive timestamp: \(reason)")]
         }
     }
 
