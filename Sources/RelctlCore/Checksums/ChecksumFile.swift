@@ -71,6 +71,8 @@ public struct ChecksumFile: Sendable, Equatable {
         var entries: [Entry] = []
         var problems: [any RelctlError] = []
         var firstLine: [String: Int] = [:]
+        // Notepad and PowerShell start UTF-8 files with a byte-order mark; it is not part of a digest.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = offset + 1
             var line = Substring(rawLine)
