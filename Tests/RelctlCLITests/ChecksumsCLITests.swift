@@ -192,6 +192,21 @@ import Testing
         }
     }
 
+    @Test func verifyFindsTheListsOfTheConfigGiven() throws {
+        try withTemporaryDirectory { dir in
+            _ = try dir.write("sub/relctl.toml", "[project]\nname = \"velostream\"\n")
+            let dist = dir.url.appendingPathComponent("sub/dist")
+            try FileManager.default.createDirectory(at: dist, withIntermediateDirectories: true)
+            for (index, name) in [F.linux, F.windows].enumerated() {
+                try F.bytes(1000, seed: UInt64(index + 1)).write(to: dist.appendingPathComponent(name))
+            }
+            #expect(try relctl(["checksum", "--config", "sub/relctl.toml"], in: dir.url).status == 0)
+            #expect(dir.exists("sub/dist/SHA256SUMS"))
+            let result = try relctl(["verify", "--config", "sub/relctl.toml"], in: dir.url)
+            #expect(result.status == 0 && result.stderr.contains("sub/dist/SHA256SUMS: 2 files ok"), "\(result)")
+        }
+    }
+
     @Test func unlistedAloneFailsUnlessAllowed() throws {
         try withTemporaryDirectory { dir in
             let dist = try F.makeDist(in: dir)

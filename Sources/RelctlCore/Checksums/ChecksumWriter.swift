@@ -41,13 +41,18 @@ public enum ChecksumWriter {
         var manifest: ReleaseManifest
     }
 
+    /// `dist` in the project: as `dist` when that is the working folder (shorter messages), else
+    /// the full path.
+    public static func defaultFolder(config: RelctlConfig, context: Context) -> String {
+        config.root.standardizedFileURL == context.workingDirectory
+            ? defaultDirectory : config.root.appendingPathComponent(defaultDirectory).path
+    }
+
     static func collect(paths: [String], config: RelctlConfig, context: Context) throws -> [Group] {
         var groups: [String: Group] = [:]
         var order: [String] = []
         var problems: [any RelctlError] = []
-        let defaultInput = config.root.standardizedFileURL == context.workingDirectory
-            ? defaultDirectory : config.root.appendingPathComponent(defaultDirectory).path
-        let inputs = paths.isEmpty ? [defaultInput] : paths
+        let inputs = paths.isEmpty ? [defaultFolder(config: config, context: context)] : paths
         for input in inputs {
             let url = context.resolve(input)
             var isDirectory: ObjCBool = false
