@@ -35,6 +35,14 @@ import RelctlTestSupport
         #expect(message.split(separator: "\n").count == 1, "\(message)")
     }
 
+    @Test func absoluteLinkFromASymlinkRuleNamesTheConfig() async throws {
+        let fixture = try PackagingFixture(extraConfig: "\n[[archive.symlink]]\npath = \"usr/{binary}\"\nto = \"/usr/bin/{binary}\"\n")
+        defer { fixture.directory.remove() }
+        let message = try await refusal(fixture)
+        #expect(message.hasPrefix("relctl.toml: "), "\(message)")
+        #expect(message.contains("usr/velo-cli") && message.contains("/usr/bin/velo-cli") && message.contains("absolute"), "\(message)")
+    }
+
     @Test func linkLeavingTheArchive() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

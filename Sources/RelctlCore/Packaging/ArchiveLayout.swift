@@ -68,7 +68,7 @@ public struct ArchiveLayout: Sendable {
                 let path = try ArchivePath.normalize(rule.path.render(perBinary), what: "[[archive.symlink]] path")
                 let destination = rule.to.render(perBinary)
                 try ArchivePath.checkName("\(path) -> \(destination)")
-                try builder.add(ArchiveEntry(path: path, content: .symlink(destination), mode: 0o777, origin: "[[archive.symlink]] in \(config.path)"))
+                try builder.add(ArchiveEntry(path: path, content: .symlink(destination), mode: 0o777, origin: symlinkRuleOrigin + config.path))
             }
         }
 
@@ -81,6 +81,9 @@ public struct ArchiveLayout: Sendable {
         let entries = try LinkResolver(entries: try builder.finish()).apply(target.links)
         return ArchiveLayout(name: name, format: target.format, links: target.links, entries: entries)
     }
+
+    /// How a link made by `[[archive.symlink]]` names its origin; followed by the config's path.
+    static let symlinkRuleOrigin = "[[archive.symlink]] in "
 
     static func locateBinary(_ fileName: String, directory: String, root: URL, override: URL?) -> URL {
         guard let override else { return root.appendingPathComponent(directory).appendingPathComponent(fileName) }

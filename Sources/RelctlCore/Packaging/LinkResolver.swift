@@ -38,10 +38,12 @@ struct LinkResolver {
         return output.values.sorted { bytewiseLess($0.path, $1.path) }
     }
 
-    /// The file on disk a link came from, for the message's `FILE:` prefix; nil for links made by
-    /// `[[archive.symlink]]`, whose origin names the config instead.
+    /// The file to fix, for the message's `FILE:` prefix: the link on disk, or relctl.toml for a
+    /// link made by `[[archive.symlink]]`.
     static func sourceFile(_ entry: ArchiveEntry) -> String? {
-        entry.origin.hasPrefix("/") ? entry.origin : nil
+        if entry.origin.hasPrefix("/") { return entry.origin }
+        if entry.origin.hasPrefix(ArchiveLayout.symlinkRuleOrigin) { return String(entry.origin.dropFirst(ArchiveLayout.symlinkRuleOrigin.count)) }
+        return nil
     }
 
     /// The path (relative to the top folder) a link finally refers to.
