@@ -24,51 +24,15 @@ public struct Packager: Sendable {
             throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
         }
         let placeholders = ["project": config.project.name, "version": validation.version, "tag": tag]
-
-        var plans: [(target: Target, layout: ArchiveLayout, format: ArchiveWriterFormat)] = []
-        var problems = TargetProblems()
-        for target in targets {
-            do {
-                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
-                plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
-            } catch let error as RelctlError {
-                for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
-            }
-        }
-        if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics(targetCount: targets.count)) }
-        var seen: [String: String] = [:]
-        for plan in plans {
-            if let other = seen[plan.layout.fileName] {
-                throw PackagingError.collision(archivePath: plan.layout.fileName, first: "target \(other)", second: "target \(plan.target.triple) (add {target} to [archive] name)")
-            }
-            seen[plan.layout.fileName] = plan.target.triple
-        }
+        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
 
         let mtime = try ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
         let git = Git(directory: config.root, context: context)
         let commit = (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
 
-        try createOutputFolder(outputDirectory)
-        // Read before writing anything, so a damaged manifest.json stops the run early.
-        var existingManifest = try ReleaseManifest.read(in: outputDirectory)
-        if clean {
-            for plan in plans { removeArtifacts(named: plan.layout.name, in: outputDirectory) }
-            let removed = Set(plans.flatMap { plan in ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) } })
-            existingManifest?.artifacts.removeAll { removed.contains($0.name) }
-            try dropSumsLines(for: removed, in: outputDirectory)
-        } else {
-            let existing = plans.map { outputDirectory.appendingPathComponent($0.layout.fileName) }
-                .filter { FileManager.default.fileExists(atPath: $0.path) }
-            if !existing.isEmpty { throw ProblemList(existing.map { PackagingError.archiveExists(path: $0.path) }) }
-        }
+        // Every check that can refuse the run is done: only now may --clean delete anything.
+        let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
 
-        if !UTF8Locale.ensure() {
-            for plan in plans {
-                if let entry = plan.layout.entries.first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } }) {
-                    throw PackagingError.unsafePath(path: entry.path, reason: "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file")
-                }
-            }
-        }
         let usesZip = plans.contains { $0.format.earliestTime > 0 }
         if usesZip { UTCTimeZoneScope.enter() }
         defer { if usesZip { UTCTimeZoneScope.leave() } }
@@ -135,6 +99,58 @@ public struct Packager: Sendable {
             let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
             throw SimpleError(.badInput, file: url.path, "cannot create the output folder (\(reason)); pass another --out")
         }
+    }
+
+    private typealias Plan = (target: Target, layout: ArchiveLayout, format: ArchiveWriterFormat)
+
+    /// Every target's layout, computed and checked before anything is written; bad input (exit 2)
+    /// lists the problems of all targets at once.
+    private func plan(config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL) throws -> [Plan] {
+        var plans: [Plan] = []
+        var problems = TargetProblems()
+        for target in targets {
+            do {
+                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
+                plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
+            } catch let error as RelctlError {
+                for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
+            }
+        }
+        if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics(targetCount: targets.count)) }
+        var seen: [String: String] = [:]
+        for plan in plans {
+            if let other = seen[plan.layout.fileName] {
+                throw PackagingError.collision(archivePath: plan.layout.fileName, first: "target \(other)", second: "target \(plan.target.triple) (add {target} to [archive] name)")
+            }
+            seen[plan.layout.fileName] = plan.target.triple
+        }
+        if !UTF8Locale.ensure() {
+            for plan in plans {
+                if let entry = plan.layout.entries.first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } }) {
+                    throw PackagingError.unsafePath(path: entry.path, reason: "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file")
+                }
+            }
+        }
+        return plans
+    }
+
+    /// Creates the folder, reads its manifest.json (a damaged one stops the run before anything is
+    /// written), then either removes these layouts' artifacts (`clean`) or refuses existing ones.
+    /// - Returns: the manifest to update, without the removed artifacts.
+    private func prepareOutputFolder(_ directory: URL, for layouts: [ArchiveLayout], clean: Bool) throws -> ReleaseManifest? {
+        try createOutputFolder(directory)
+        var manifest = try ReleaseManifest.read(in: directory)
+        if clean {
+            for layout in layouts { removeArtifacts(named: layout.name, in: directory) }
+            let removed = Set(layouts.flatMap { layout in ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } })
+            manifest?.artifacts.removeAll { removed.contains($0.name) }
+            try dropSumsLines(for: removed, in: directory)
+        } else {
+            let existing = layouts.map { directory.appendingPathComponent($0.fileName) }
+                .filter { FileManager.default.fileExists(atPath: $0.path) }
+            if !existing.isEmpty { throw ProblemList(existing.map { PackagingError.archiveExists(path: $0.path) }) }
+        }
+        return manifest
     }
 
     private func report(_ artifact: PackagedArtifact) {
