@@ -52,13 +52,11 @@ public struct ArchiveLayout: Sendable {
             try builder.add(ArchiveEntry(path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
         }
 
+        let walker = TreeWalker(exclude: config.archive.exclude, skipping: outputDirectory.flatMap { FileIdentity(path: $0.path) })
         for mapping in config.archive.trees {
             let source = config.root.appendingPathComponent(mapping.from.render(values))
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] trees")
-            var info = stat()
-            guard stat(source.path, &info) == 0 else { throw PackagingError.missingSource(path: source.path, key: "trees") }
-            let skipping = outputDirectory.flatMap { FileIdentity(path: $0.path) }
-            try TreeWalker(exclude: config.archive.exclude, skipping: skipping).walk(source, into: destination, builder: &builder)
+            try walker.walk(source, into: destination, builder: &builder)
         }
 
         for binary in config.build.binaries {
