@@ -22,7 +22,7 @@ struct Verify: RelctlCommand {
     }
 
     func execute(_ context: Context) async throws {
-        let report = try ChecksumVerifier.verify(sums: sums ?? defaultSums(context), allowUnlisted: allowUnlisted, context: context, jobs: jobs)
+        let report = try ChecksumVerifier.verify(sums: try sums ?? defaultSums(context), allowUnlisted: allowUnlisted, context: context, jobs: jobs)
         if global.json { try emitJSON(report, context) }
         for file in report.files {
             switch file.status {
@@ -36,9 +36,12 @@ struct Verify: RelctlCommand {
         context.console.info("\(report.file): \(count) file\(count == 1 ? "" : "s") ok")
     }
 
-    private func defaultSums(_ context: Context) -> String {
-        let sha256 = "\(ChecksumWriter.defaultDirectory)/\(ChecksumAlgorithm.sha256.sumsFileName)"
-        let sha512 = "\(ChecksumWriter.defaultDirectory)/\(ChecksumAlgorithm.sha512.sumsFileName)"
+    /// In the dist folder `relctl checksum` writes to: the one of `--config`'s project when given.
+    private func defaultSums(_ context: Context) throws -> String {
+        let folder = global.config == nil ? ChecksumWriter.defaultDirectory
+            : ChecksumWriter.defaultFolder(config: try ConfigLoader.load(path: global.config, context: context), context: context)
+        let sha256 = "\(folder)/\(ChecksumAlgorithm.sha256.sumsFileName)"
+        let sha512 = "\(folder)/\(ChecksumAlgorithm.sha512.sumsFileName)"
         let has256 = FileManager.default.fileExists(atPath: context.resolve(sha256).path)
         let has512 = FileManager.default.fileExists(atPath: context.resolve(sha512).path)
         return !has256 && has512 ? sha512 : sha256

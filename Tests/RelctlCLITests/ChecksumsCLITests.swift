@@ -80,6 +80,8 @@ import Testing
             let manifest = try dir.read("dist/manifest.json")
             #expect(manifest.contains("\"tag\" : \"v1.0.0\""))
             #expect(manifest.contains("\"target\" : \"\""), "odd.zip has no target: \(manifest)")
+            // The extension still tells the format.
+            #expect(!manifest.contains("\"format\" : \"\""), "odd.zip is a zip: \(manifest)")
             #expect(try sh("sha256sum -c SHA256SUMS odd.zip.sha256", in: dir.url.appendingPathComponent("dist")).status == 0)
         }
     }
@@ -176,6 +178,35 @@ import Testing
         }
     }
 
+    @Test func aFolderInPlaceOfAListedFileIsReportedNotFatal() throws {
+        try withTemporaryDirectory { dir in
+            let dist = try F.makeDist(in: dir)
+            #expect(try relctl(["checksum"], in: dir.url).status == 0)
+            try FileManager.default.removeItem(at: dist.appendingPathComponent(F.windows))
+            try FileManager.default.createDirectory(at: dist.appendingPathComponent(F.windows), withIntermediateDirectories: false)
+            let result = try relctl(["verify", "--json"], in: dir.url)
+            // Exit 1 with every file's result, as for a deleted file; the other archive still checked.
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("\(F.windows): missing: listed in dist/SHA256SUMS:1"), "\(result)")
+            #expect(result.stdout.contains("\"status\" : \"ok\""), "\(result.stdout)")
+        }
+    }
+
+    @Test func verifyFindsTheListsOfTheConfigGiven() throws {
+        try withTemporaryDirectory { dir in
+            _ = try dir.write("sub/relctl.toml", "[project]\nname = \"velostream\"\n")
+            let dist = dir.url.appendingPathComponent("sub/dist")
+            try FileManager.default.createDirectory(at: dist, withIntermediateDirectories: true)
+            for (index, name) in [F.linux, F.windows].enumerated() {
+                try F.bytes(1000, seed: UInt64(index + 1)).write(to: dist.appendingPathComponent(name))
+            }
+            #expect(try relctl(["checksum", "--config", "sub/relctl.toml"], in: dir.url).status == 0)
+            #expect(dir.exists("sub/dist/SHA256SUMS"))
+            let result = try relctl(["verify", "--config", "sub/relctl.toml"], in: dir.url)
+            #expect(result.status == 0 && result.stderr.contains("sub/dist/SHA256SUMS: 2 files ok"), "\(result)")
+        }
+    }
+
     @Test func unlistedAloneFailsUnlessAllowed() throws {
         try withTemporaryDirectory { dir in
             let dist = try F.makeDist(in: dir)
@@ -208,6 +239,9 @@ import Testing
 
             let absent = try relctl(["verify", "nope/SHA256SUMS"], in: dir.url)
             #expect(absent.status == 2 && absent.stderr.contains("nope/SHA256SUMS: checksum file not found"))
+
+            let folder = try relctl(["verify", "dist"], in: dir.url)
+            #expect(folder.status == 2 && folder.stderr.contains("dist: is a folder; pass the checksum file in it, e.g. dist/SHA256SUMS"), "\(folder)")
         }
     }
 

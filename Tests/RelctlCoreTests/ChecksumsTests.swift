@@ -67,6 +67,12 @@ import Testing
         #expect(try ChecksumFile.parse(ChecksumFile(entries: [file.entries[5]]).render(), path: "x").entries[0].name == "back\\slash\nnewline.zip")
     }
 
+    @Test func byteOrderMarkFromWindowsEditorsIsSkipped() throws {
+        let h = String(repeating: "ab", count: 32)
+        let file = try ChecksumFile.parse("\u{FEFF}\(h)  a.zip\r\n", path: "SHA256SUMS")
+        #expect(file.entries == [ChecksumFile.Entry(name: "a.zip", digest: h, algorithm: .sha256, line: 1)])
+    }
+
     @Test func malformedLinesAreBadInputNamingEachLine() throws {
         let h = String(repeating: "a", count: 64)
         let text = "\(h)  ok.tar.gz\n\(h.dropLast())  short.tar.gz\nnot a checksum\n\(h) one-space.zip\n"

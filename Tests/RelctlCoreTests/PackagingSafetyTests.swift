@@ -31,6 +31,16 @@ import RelctlTestSupport
         try link(fixture, "demo/passwd", to: "/etc/passwd")
         let message = try await refusal(fixture)
         #expect(message.contains("demo/passwd") && message.contains("/etc/passwd") && message.contains("absolute"), "\(message)")
+        // The demo tree is shared: one line for all four targets, not one per target.
+        #expect(message.split(separator: "\n").count == 1, "\(message)")
+    }
+
+    @Test func absoluteLinkFromASymlinkRuleNamesTheConfig() async throws {
+        let fixture = try PackagingFixture(extraConfig: "\n[[archive.symlink]]\npath = \"usr/{binary}\"\nto = \"/usr/bin/{binary}\"\n")
+        defer { fixture.directory.remove() }
+        let message = try await refusal(fixture)
+        #expect(message.hasPrefix("relctl.toml: "), "\(message)")
+        #expect(message.contains("usr/velo-cli") && message.contains("/usr/bin/velo-cli") && message.contains("absolute"), "\(message)")
     }
 
     @Test func linkLeavingTheArchive() async throws {
@@ -47,6 +57,15 @@ import RelctlTestSupport
         try link(fixture, "configs/current", to: "missing.yaml")
         let message = try await refusal(fixture)
         #expect(message.contains("configs/current") && message.contains("missing.yaml") && message.contains("dangling"), "\(message)")
+    }
+
+    @Test func linkToAFileWithATrailingSlashIsDangling() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        // `cat demo/readme` fails with "Not a directory" after extraction.
+        try link(fixture, "demo/readme", to: "../README.md/")
+        let message = try await refusal(fixture)
+        #expect(message.contains("demo/readme") && message.contains("../README.md/") && message.contains("dangling"), "\(message)")
     }
 
     @Test func linkToAnExcludedFileIsDangling() async throws {
@@ -96,6 +115,23 @@ import RelctlTestSupport
         try fixture.directory.write("demo/bad\u{1b}[31mname.txt", "x")
         let message = try await refusal(fixture)
         #expect(message.contains("control character") && message.contains("demo/bad"), "\(message)")
+    }
+
+    @Test func backslashInNameCouldLeaveTheFolderOnWindows() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        try fixture.directory.write("demo/..\\..\\..\\evil.txt", "x")
+        let message = try await refusal(fixture)
+        #expect(message.contains("demo/..\\..\\..\\evil.txt") && message.contains("backslash"), "\(message)")
+    }
+
+    @Test func treeThatIsAFifoIsNamedAsOne() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("configs"))
+        #expect(mkfifo(fixture.url.appendingPathComponent("configs").path, 0o644) == 0)
+        let message = try await refusal(fixture)
+        #expect(message.contains("/configs") && message.contains("FIFO") && !message.contains("does not exist"), "\(message)")
     }
 
     @Test func twoSourcesForOnePath() async throws {

@@ -182,6 +182,79 @@ import RelctlTestSupport
         }
     }
 
+    @Test func cleanDropsTheRemovedArchivesFromSHA256SUMS() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        let first = try await package(fixture, triples: [PackagingFixture.linuxGNU])
+        let other = String(repeating: "a", count: 64) + "  other.zip\n"
+        _ = try fixture.directory.write("dist/SHA256SUMS", "\(first[0].sha256)  \(first[0].name)\n" + other)
+        // The README changes, so the new archive's digest differs from the listed one.
+        _ = try fixture.directory.write("README.md", "# velostream 2\n")
+        let again = try await package(fixture, triples: [PackagingFixture.linuxGNU], clean: true)
+        #expect(again[0].sha256 != first[0].sha256)
+        #expect(try fixture.directory.read("dist/SHA256SUMS") == other)
+        // Nothing else listed: the file goes.
+        _ = try fixture.directory.write("dist/SHA256SUMS", "\(again[0].sha256)  \(again[0].name)\n")
+        _ = try await package(fixture, triples: [PackagingFixture.linuxGNU], clean: true)
+        #expect(!fixture.directory.exists("dist/SHA256SUMS"))
+    }
+
+    @Test func noArchiveIsLeftWithoutItsChecksum() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        let name = fixture.archiveName(PackagingFixture.linuxGNU) + ".tar.gz"
+        // A folder where the .sha256 goes makes writing it fail after the archive is in place.
+        try FileManager.default.createDirectory(at: fixture.dist.appendingPathComponent(name + ".sha256"), withIntermediateDirectories: true)
+        await #expect(throws: (any Error).self) {
+            _ = try await package(fixture, triples: [PackagingFixture.linuxGNU])
+        }
+        #expect(fixture.distContents() == [name + ".sha256"], "\(fixture.distContents())")
+    }
+
+    @Test func aRepositoryWithoutCommitsSaysSo() throws {
+        try withTemporaryDirectory { dir in
+            #expect(try sh("git init -q", in: dir.url).status == 0)
+            var environment = ProcessInfo.processInfo.environment
+            environment["SOURCE_DATE_EPOCH"] = nil
+            let context = Context(workingDirectory: dir.url, environment: environment)
+            do {
+                _ = try ArchiveTimestamp.resolve(tag: "v1.0.0", root: dir.url, context: context)
+                Issue.record("a timestamp without any commit")
+            } catch let error as PackagingError {
+                #expect(error.exitCode == .badInput)
+                #expect(error.description.contains("has no commit yet") && error.description.contains("SOURCE_DATE_EPOCH"), "\(error)")
+            }
+        }
+    }
+
+    @Test func aFileInThePlaceOfTheOutputFolderIsNamed() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        _ = try fixture.directory.write("dist", "not a folder\n")
+        do {
+            _ = try await package(fixture, triples: [PackagingFixture.linuxGNU])
+            Issue.record("packaged into a file")
+        } catch let error as RelctlError {
+            #expect(error.exitCode == .badInput)
+            #expect("\(error.diagnostics)".contains("\(fixture.dist.path): is a file"), "\(error.diagnostics)")
+        }
+    }
+
+    @Test func outputFolderInsideATreeIsLeftOut() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        let context = context(fixture)
+        let config = try ConfigLoader.load(path: nil, context: context)
+        let targets = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: [PackagingFixture.linuxGNU])
+        // Spelled through `.` so only the folder's identity, not its path, can match.
+        let output = fixture.url.appendingPathComponent("demo/./out")
+        let first = try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: targets, outputDirectory: output)
+        let again = try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: targets, outputDirectory: output, clean: true)
+        #expect(again.map(\.sha256) == first.map(\.sha256))
+        let listing = try sh("tar -tzf \(again[0].name)", in: output)
+        #expect(listing.status == 0 && listing.stdout.contains("/demo/1brc/") && !listing.stdout.contains("/demo/out"), "\(listing)")
+    }
+
     @Test func timestampComesFromTheTaggedCommit() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

@@ -29,7 +29,7 @@ public struct ChecksumFile: Sendable, Equatable {
 
     /// Entries sorted bytewise by name (the order `sort` gives with `LC_ALL=C`).
     public var sorted: ChecksumFile {
-        ChecksumFile(entries: entries.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) })
+        ChecksumFile(entries: entries.sorted { bytewiseLess($0.name, $1.name) })
     }
 
     /// The text `sha256sum -c` accepts: one `HEX  NAME` line per entry, each ending in a
@@ -50,8 +50,13 @@ public struct ChecksumFile: Sendable, Equatable {
     /// Reads a checksum file; bad input (exit 2) naming the file when it cannot be read.
     public static func read(_ url: URL, displayPath: String? = nil) throws -> ChecksumFile {
         let shown = displayPath ?? url.path
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if isDirectory.boolValue {
+            let example = (shown.hasSuffix("/") ? shown : shown + "/") + ChecksumAlgorithm.sha256.sumsFileName
+            throw SimpleError(.badInput, file: shown, "is a folder; pass the checksum file in it, e.g. \(example)")
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            let exists = FileManager.default.fileExists(atPath: url.path)
             throw SimpleError(.badInput, file: shown, exists ? "cannot read the checksum file" : "checksum file not found; run `relctl checksum` first or pass its path")
         }
         guard let text = String(data: data, encoding: .utf8) else {
@@ -66,6 +71,8 @@ public struct ChecksumFile: Sendable, Equatable {
         var entries: [Entry] = []
         var problems: [any RelctlError] = []
         var firstLine: [String: Int] = [:]
+        // Notepad and PowerShell start UTF-8 files with a byte-order mark; it is not part of a digest.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = offset + 1
             var line = Substring(rawLine)

@@ -18,7 +18,9 @@ public enum ChecksumVerifier {
         let targets = list.entries.map { entry in
             entry.name.hasPrefix("/") ? URL(fileURLWithPath: entry.name) : directory.appendingPathComponent(entry.name)
         }
-        let present = list.entries.indices.filter { FileManager.default.fileExists(atPath: targets[$0].path) }
+        // A folder (or device) where a listed file should be is reported per file like a missing
+        // one, not as an error that hides every other file's result.
+        let present = list.entries.indices.filter { FileKind.isRegularFile(targets[$0].path) }
         let algorithms = Set(list.entries.map(\.algorithm))
         let digests = try FileHasher.digests(of: present.map { targets[$0] }, algorithms: algorithms, jobs: jobs)
         var actual: [Int: FileDigest] = [:]

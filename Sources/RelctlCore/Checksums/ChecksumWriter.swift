@@ -41,13 +41,18 @@ public enum ChecksumWriter {
         var manifest: ReleaseManifest
     }
 
+    /// `dist` in the project: as `dist` when that is the working folder (shorter messages), else
+    /// the full path.
+    public static func defaultFolder(config: RelctlConfig, context: Context) -> String {
+        config.root.standardizedFileURL == context.workingDirectory
+            ? defaultDirectory : config.root.appendingPathComponent(defaultDirectory).path
+    }
+
     static func collect(paths: [String], config: RelctlConfig, context: Context) throws -> [Group] {
         var groups: [String: Group] = [:]
         var order: [String] = []
         var problems: [any RelctlError] = []
-        let defaultInput = config.root.standardizedFileURL == context.workingDirectory
-            ? defaultDirectory : config.root.appendingPathComponent(defaultDirectory).path
-        let inputs = paths.isEmpty ? [defaultInput] : paths
+        let inputs = paths.isEmpty ? [defaultFolder(config: config, context: context)] : paths
         for input in inputs {
             let url = context.resolve(input)
             var isDirectory: ObjCBool = false
@@ -77,7 +82,7 @@ public enum ChecksumWriter {
         if !problems.isEmpty { throw ProblemList(problems) }
         return order.map { key in
             var group = groups[key]!
-            group.names = Array(Set(group.names)).sorted(by: bytewise)
+            group.names = Array(Set(group.names)).sorted(by: bytewiseLess)
             return group
         }
     }
@@ -86,15 +91,11 @@ public enum ChecksumWriter {
     public static func archives(in directory: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { name in
-            guard !name.hasPrefix("."), ArtifactName.format(of: name) != nil else { return false }
-            var info = stat()
-            return stat(directory.appendingPathComponent(name).path, &info) == 0 && (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG)
-        }.sorted(by: bytewise)
+            !name.hasPrefix(".") && ArtifactName.format(of: name) != nil && FileKind.isRegularFile(directory.appendingPathComponent(name).path)
+        }.sorted(by: bytewiseLess)
     }
 
     static var extensionList: String { ArchiveFormats.ids.map(ArchiveFormats.fileExtension).joined(separator: " ") }
-
-    static func bytewise(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }
 
     static func plan(_ group: Group, digests: [String: FileDigest], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context) throws -> Plan {
         let existing = try ReleaseManifest.read(in: group.directory)
@@ -116,10 +117,10 @@ public enum ChecksumWriter {
             }
             let entry = ChecksumFile.Entry(name: name, digest: digest[algorithm], algorithm: algorithm)
             entries.append(entry)
-            artifacts.append(.init(name: name, target: parsed?.target ?? "", format: parsed?.format ?? "", size: digest.size, sha256: digest[.sha256]))
+            artifacts.append(.init(name: name, target: parsed?.target ?? "", format: parsed?.format ?? ArtifactName.format(of: name) ?? "", size: digest.size, sha256: digest[.sha256]))
         }
         if tags.count > 1 {
-            let listing = tags.keys.sorted(by: bytewise).map { "\($0) (\(tags[$0]!.first!))" }.joined(separator: ", ")
+            let listing = tags.keys.sorted(by: bytewiseLess).map { "\($0) (\(tags[$0]!.first!))" }.joined(separator: ", ")
             throw SimpleError(.badInput, file: group.shown, "holds archives of more than one release: \(listing); remove the stale archives, then run `relctl checksum` again")
         }
 
@@ -151,7 +152,7 @@ public enum ChecksumWriter {
     static func warnAboutStaleSidecars(in group: Group, algorithm: ChecksumAlgorithm, context: Context) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: group.directory.path)) ?? []
         let archives = Set(group.names)
-        for name in names.sorted(by: bytewise) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".") {
+        for name in names.sorted(by: bytewiseLess) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".") {
             let archive = String(name.dropLast(algorithm.fileExtension.count))
             if ArtifactName.format(of: archive) != nil, !archives.contains(archive) {
                 context.console.warning("\(group.shown)/\(name): its archive is gone; delete it so nobody checks against it")

@@ -50,7 +50,7 @@ public struct ReleaseManifest: Codable, Sendable, Equatable {
     public mutating func upsert(_ new: [Artifact]) {
         var byName = Dictionary(artifacts.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
         for artifact in new { byName[artifact.name] = artifact }
-        artifacts = byName.values.sorted { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+        artifacts = byName.values.sorted { bytewiseLess($0.name, $1.name) }
     }
 
     /// Writes `DIR/manifest.json` atomically.

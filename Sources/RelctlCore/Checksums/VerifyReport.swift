@@ -23,7 +23,7 @@ public struct VerifyReport: Codable, Sendable, Equatable {
             case .changed:
                 return SimpleError(.failure, file: file.name, "checksum mismatch: \(file.algorithm.rawValue) is \(file.actual ?? "") but \(where_) lists \(file.expected ?? ""); the file was altered or the list is stale (rebuild it with `relctl checksum`)")
             case .missing:
-                return SimpleError(.failure, file: file.name, "missing: listed in \(where_) but not on disk; download it again or rebuild the list with `relctl checksum`")
+                return SimpleError(.failure, file: file.name, "missing: listed in \(where_) but not on disk as a file; download it again or rebuild the list with `relctl checksum`")
             case .unlisted:
                 return SimpleError(.failure, file: file.name, "unlisted: an archive next to \(self.file) that it does not list; run `relctl checksum` to list it or remove the file")
             }

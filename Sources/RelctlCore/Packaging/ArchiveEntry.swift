@@ -30,7 +30,8 @@ public struct ArchiveEntry: Sendable, Equatable {
     public var isDirectory: Bool { content == .directory }
 }
 
-/// Byte-wise path order (not locale or Unicode order), so archives sort the same everywhere.
+/// Byte-wise order (not locale or Unicode order), so archives and checksum lists sort the same
+/// everywhere, as `LC_ALL=C sort` does.
 func bytewiseLess(_ a: String, _ b: String) -> Bool {
     a.utf8.lexicographicallyPrecedes(b.utf8)
 }

@@ -9,7 +9,11 @@ enum ArchiveFile {
         var entries: Int
     }
 
-    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, to url: URL) throws -> Written {
+    /// - Parameter finish: runs once the archive is in place (writes its `.sha256`); if it throws
+    ///   or relctl is interrupted meanwhile, the archive is removed again, so no archive is left
+    ///   without its checksum.
+    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, to url: URL,
+                      finish: (Written) throws -> Void = { _ in }) throws -> Written {
         let temporary = AtomicFile.temporaryURL(for: url)
         CleanupRegistry.shared.register(temporary)
         defer { CleanupRegistry.shared.unregister(temporary) }
@@ -34,8 +38,16 @@ enum ArchiveFile {
                 if errno == EEXIST { throw PackagingError.archiveExists(path: url.path) }
                 throw PackagingError.writeFailed(path: url.path, reason: "cannot move the finished archive into place: \(String(cString: strerror(errno)))")
             }
+            // Registered only now: before the link succeeded the path may be someone else's archive.
+            CleanupRegistry.shared.register(url)
+            defer { CleanupRegistry.shared.unregister(url) }
             unlink(temporary.path)
-            return Written(size: sink.byteCount, sha256: sink.finalizeHex(), entries: writer.entryCount)
+            let written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), entries: writer.entryCount)
+            do { try finish(written) } catch {
+                unlink(url.path)
+                throw error
+            }
+            return written
         } catch {
             if descriptorOpen { Foundation.close(descriptor) }
             unlink(temporary.path)

@@ -18,7 +18,8 @@ public struct ArchiveLayout: Sendable {
     ///   - placeholders: `project`, `version`, `tag` (the target adds its own).
     ///   - binaryRoot: where prebuilt binaries are read from instead of the project root:
     ///     `ROOT/<binary-dir>/NAME` when that exists, else `ROOT/NAME`.
-    public static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil) throws -> ArchiveLayout {
+    ///   - outputDirectory: left out of every tree, so archives never contain earlier archives.
+    public static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil, outputDirectory: URL? = nil) throws -> ArchiveLayout {
         var values = placeholders
         for (key, value) in target.placeholders { values[key] = value }
         let name = config.archive.name.render(values)
@@ -33,7 +34,7 @@ public struct ArchiveLayout: Sendable {
         for binary in config.build.binaries {
             let fileName = target.executableName(binary)
             let source = locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
-            guard isRegularFile(source.path) else {
+            guard FileKind.isRegularFile(source.path) else {
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
             try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
@@ -51,12 +52,11 @@ public struct ArchiveLayout: Sendable {
             try builder.add(ArchiveEntry(path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
         }
 
+        let walker = TreeWalker(exclude: config.archive.exclude, skipping: outputDirectory.flatMap { FileIdentity(path: $0.path) })
         for mapping in config.archive.trees {
             let source = config.root.appendingPathComponent(mapping.from.render(values))
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] trees")
-            var info = stat()
-            guard stat(source.path, &info) == 0 else { throw PackagingError.missingSource(path: source.path, key: "trees") }
-            try TreeWalker(exclude: config.archive.exclude).walk(source, into: destination, builder: &builder)
+            try walker.walk(source, into: destination, builder: &builder)
         }
 
         for binary in config.build.binaries {
@@ -65,8 +65,8 @@ public struct ArchiveLayout: Sendable {
             for rule in config.archive.symlinks {
                 let path = try ArchivePath.normalize(rule.path.render(perBinary), what: "[[archive.symlink]] path")
                 let destination = rule.to.render(perBinary)
-                try ArchivePath.checkName(destination)
-                try builder.add(ArchiveEntry(path: path, content: .symlink(destination), mode: 0o777, origin: "[[archive.symlink]] in \(config.path)"))
+                try ArchivePath.checkName("\(path) -> \(destination)")
+                try builder.add(ArchiveEntry(path: path, content: .symlink(destination), mode: 0o777, origin: symlinkRuleOrigin + config.path))
             }
         }
 
@@ -80,15 +80,13 @@ public struct ArchiveLayout: Sendable {
         return ArchiveLayout(name: name, format: target.format, links: target.links, entries: entries)
     }
 
+    /// How a link made by `[[archive.symlink]]` names its origin; followed by the config's path.
+    static let symlinkRuleOrigin = "[[archive.symlink]] in "
+
     static func locateBinary(_ fileName: String, directory: String, root: URL, override: URL?) -> URL {
         guard let override else { return root.appendingPathComponent(directory).appendingPathComponent(fileName) }
         let nested = override.appendingPathComponent(directory).appendingPathComponent(fileName)
-        return isRegularFile(nested.path) ? nested : override.appendingPathComponent(fileName)
-    }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return FileKind.isRegularFile(nested.path) ? nested : override.appendingPathComponent(fileName)
     }
 }
 
@@ -100,6 +98,7 @@ struct LayoutBuilder {
         guard !entry.path.isEmpty else {
             throw PackagingError.unsafePath(path: entry.origin, reason: "maps onto the archive folder itself; give it a name with `to`")
         }
+        try ArchivePath.checkName(entry.path)
         if let existing = byPath[entry.path] {
             if existing.isDirectory && entry.isDirectory { return }
             throw PackagingError.collision(archivePath: entry.path, first: existing.origin, second: entry.origin)
@@ -124,22 +123,5 @@ struct LayoutBuilder {
             }
         }
         return all.values.sorted { bytewiseLess($0.path, $1.path) }
-    }
-}
-
-/// File-type helpers over stat(2) modes.
-enum FileKind {
-    static func normalizedMode(_ mode: mode_t) -> UInt32 {
-        (mode & 0o111) != 0 ? 0o755 : 0o644
-    }
-
-    static func describe(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFCHR: return "character device"
-        case S_IFBLK: return "block device"
-        case S_IFIFO: return "FIFO (named pipe)"
-        case S_IFSOCK: return "socket"
-        default: return "special file"
-        }
     }
 }

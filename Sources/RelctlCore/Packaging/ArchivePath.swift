@@ -24,9 +24,14 @@ enum ArchivePath {
         return path
     }
 
+    /// Refuses control characters and backslashes: Windows (Explorer, tar.exe, most unzip
+    /// tools there) reads `\` as a folder separator, so `a\..\..\x` would land outside the folder.
     static func checkName(_ path: String) throws {
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
             throw PackagingError.controlCharacter(path: path)
+        }
+        if path.contains("\\") {
+            throw PackagingError.unsafePath(path: path, reason: "contains a backslash, which Windows reads as a folder separator (it could leave the archive folder there); rename the file or exclude it")
         }
     }
 

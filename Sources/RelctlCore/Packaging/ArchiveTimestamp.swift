@@ -6,10 +6,15 @@ public enum ArchiveTimestamp {
     public static func resolve(tag: String, root: URL, context: Context) throws -> Int {
         if let value = try SourceDateEpoch.from(context.environment) { return value }
         let git = Git(directory: root, context: context)
-        guard try git.isRepository() else { throw PackagingError.noClock("\(root.path) is not a git repository") }
+        guard try git.isRepository() else {
+            throw PackagingError.noClock("\(root.path) is not a git repository; set SOURCE_DATE_EPOCH or run inside the project's git repository")
+        }
         let ref = git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD"
         do { return try git.committerTime(of: ref) } catch {
-            throw PackagingError.noClock("git has no commit for \(ref) (\(error))")
+            if ref == "HEAD" {
+                throw PackagingError.noClock("the repository at \(root.path) has no commit yet; commit the project first, or set SOURCE_DATE_EPOCH")
+            }
+            throw PackagingError.noClock("git has no commit for \(ref) (\(error)); set SOURCE_DATE_EPOCH")
         }
     }
 }

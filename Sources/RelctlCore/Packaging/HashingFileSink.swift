@@ -32,9 +32,6 @@ final class HashingFileSink {
 
     /// The lowercase hex SHA256 of everything written.
     func finalizeHex() -> String {
-        hasher.finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        FileHasher.hex(hasher.finalize())
     }
 }

@@ -20,7 +20,7 @@ struct LinkResolver {
                 let path = try resolve(link: entry, target: target)
                 // A link to its own folder (or a parent) makes a loop for anything that follows links.
                 if byPath[path]?.isDirectory == true && entry.path.hasPrefix(path + "/") {
-                    throw PackagingError.linkCycle(path: entry.path, target: target, source: entry.origin.hasPrefix("/") ? entry.origin : nil)
+                    throw PackagingError.linkCycle(path: entry.path, target: target, source: Self.sourceFile(entry))
                 }
                 resolved[entry.path] = path
             }
@@ -33,20 +33,28 @@ struct LinkResolver {
                 output[entry.path] = entry
                 continue
             }
-            try copy(linkPath: entry.path, origin: entry.origin, into: &output, depth: 0)
+            try copy(linkPath: entry.path, into: &output)
         }
         return output.values.sorted { bytewiseLess($0.path, $1.path) }
     }
 
+    /// The file to fix, for the message's `FILE:` prefix: the link on disk, or relctl.toml for a
+    /// link made by `[[archive.symlink]]`.
+    static func sourceFile(_ entry: ArchiveEntry) -> String? {
+        if entry.origin.hasPrefix("/") { return entry.origin }
+        if entry.origin.hasPrefix(ArchiveLayout.symlinkRuleOrigin) { return String(entry.origin.dropFirst(ArchiveLayout.symlinkRuleOrigin.count)) }
+        return nil
+    }
+
     /// The path (relative to the top folder) a link finally refers to.
     func resolve(link: ArchiveEntry, target: String) throws -> String {
-        let source = link.origin.hasPrefix("/") ? link.origin : nil
+        let source = Self.sourceFile(link)
         if target.hasPrefix("/") {
             throw PackagingError.absoluteSymlink(path: link.path, target: target, source: source)
         }
         if target.isEmpty { throw PackagingError.danglingLink(path: link.path, target: target, source: source) }
         var physical: [Substring] = ArchivePath.parent(link.path).split(separator: "/")
-        var pending: [Substring] = target.split(separator: "/", omittingEmptySubsequences: true)
+        var pending = Self.components(target)
         var hops = 0
         while !pending.isEmpty {
             let part = pending.removeFirst()
@@ -63,8 +71,8 @@ struct LinkResolver {
             if case .symlink(let next) = node.content {
                 hops += 1
                 if hops > Self.maximumHops { throw PackagingError.linkCycle(path: link.path, target: target, source: source) }
-                if next.hasPrefix("/") { throw PackagingError.absoluteSymlink(path: node.path, target: next, source: node.origin.hasPrefix("/") ? node.origin : nil) }
-                pending = next.split(separator: "/", omittingEmptySubsequences: true) + pending
+                if next.hasPrefix("/") { throw PackagingError.absoluteSymlink(path: node.path, target: next, source: Self.sourceFile(node)) }
+                pending = Self.components(next) + pending
                 continue
             }
             if !pending.isEmpty && !node.isDirectory {
@@ -77,8 +85,15 @@ struct LinkResolver {
         return path
     }
 
-    /// Materialises the link at `linkPath` as a copy of what it resolves to.
-    private func copy(linkPath: String, origin: String, into output: inout [String: ArchiveEntry], depth: Int) throws {
+    /// A target's parts; a trailing `/` becomes a trailing `.`, which only a folder satisfies
+    /// (`README.md/` does not open on disk, so it must not pass here either).
+    private static func components(_ target: String) -> [Substring] {
+        target.split(separator: "/", omittingEmptySubsequences: true) + (target.hasSuffix("/") ? ["."] : [])
+    }
+
+    /// Materialises the link at `linkPath` as a copy of what it resolves to. `apply` has already
+    /// refused folder links inside their own target.
+    private func copy(linkPath: String, into output: inout [String: ArchiveEntry]) throws {
         guard let link = byPath[linkPath], case .symlink(let target) = link.content else { return }
         let resolvedPath = try resolve(link: link, target: target)
         guard let node = byPath[resolvedPath] else { return }
@@ -86,11 +101,7 @@ struct LinkResolver {
             output[linkPath] = ArchiveEntry(path: linkPath, content: node.content, mode: node.mode, origin: "copy of \(resolvedPath) (link \(linkPath))")
             return
         }
-        // A folder link inside its own target would copy forever.
-        if linkPath.hasPrefix(resolvedPath + "/") {
-            throw PackagingError.linkCycle(path: linkPath, target: target, source: origin.hasPrefix("/") ? origin : nil)
-        }
-        try copyFolder(from: resolvedPath, to: linkPath, into: &output, depth: depth)
+        try copyFolder(from: resolvedPath, to: linkPath, into: &output, depth: 0)
     }
 
     private func copyFolder(from source: String, to destination: String, into output: inout [String: ArchiveEntry], depth: Int) throws {

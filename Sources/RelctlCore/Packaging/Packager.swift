@@ -24,54 +24,15 @@ public struct Packager: Sendable {
             throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
         }
         let placeholders = ["project": config.project.name, "version": validation.version, "tag": tag]
-
-        var plans: [(target: Target, layout: ArchiveLayout, format: ArchiveWriterFormat)] = []
-        var problems: [Diagnostic] = []
-        for target in targets {
-            do {
-                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot)
-                plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
-            } catch let error as RelctlError {
-                problems += error.diagnostics.map {
-                    Diagnostic(file: $0.file, line: $0.line, $0.message.contains(target.triple) ? $0.message : "\(target.triple): \($0.message)")
-                }
-            }
-        }
-        if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems) }
-        var seen: [String: String] = [:]
-        for plan in plans {
-            if let other = seen[plan.layout.fileName] {
-                throw PackagingError.collision(archivePath: plan.layout.fileName, first: "target \(other)", second: "target \(plan.target.triple) (add {target} to [archive] name)")
-            }
-            seen[plan.layout.fileName] = plan.target.triple
-        }
+        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
 
         let mtime = try ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
         let git = Git(directory: config.root, context: context)
         let commit = (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
 
-        do { try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true) } catch {
-            throw SimpleError(.badInput, file: outputDirectory.path, "cannot create the output folder: \(error.localizedDescription)")
-        }
-        // Read before writing anything, so a damaged manifest.json stops the run early.
-        var existingManifest = try ReleaseManifest.read(in: outputDirectory)
-        if clean {
-            for plan in plans { removeArtifacts(named: plan.layout.name, in: outputDirectory) }
-            let removed = Set(plans.flatMap { plan in ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) } })
-            existingManifest?.artifacts.removeAll { removed.contains($0.name) }
-        } else {
-            let existing = plans.map { outputDirectory.appendingPathComponent($0.layout.fileName) }
-                .filter { FileManager.default.fileExists(atPath: $0.path) }
-            if !existing.isEmpty { throw ProblemList(existing.map { PackagingError.archiveExists(path: $0.path) }) }
-        }
+        // Every check that can refuse the run is done: only now may --clean delete anything.
+        let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
 
-        if !UTF8Locale.ensure() {
-            for plan in plans {
-                if let entry = plan.layout.entries.first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } }) {
-                    throw PackagingError.unsafePath(path: entry.path, reason: "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file")
-                }
-            }
-        }
         let usesZip = plans.contains { $0.format.earliestTime > 0 }
         if usesZip { UTCTimeZoneScope.enter() }
         defer { if usesZip { UTCTimeZoneScope.leave() } }
@@ -90,8 +51,9 @@ public struct Packager: Sendable {
                     let started = context.clock.now()
                     do {
                         let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
-                        let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url)
-                        try ChecksumWriter.writeSidecar(for: outputDirectory.appendingPathComponent(plan.layout.fileName), digest: written.sha256)
+                        let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url) { written in
+                            try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                        }
                         return (index, .success(PackagedArtifact(
                             name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
                             size: written.size, sha256: written.sha256, entries: written.entries, seconds: context.clock.seconds(since: started))))
@@ -120,6 +82,77 @@ public struct Packager: Sendable {
         return artifacts
     }
 
+    /// Foundation's own error here is "NSCocoaErrorDomain error 512"; say which path is in the way.
+    private func createOutputFolder(_ url: URL) throws {
+        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+            var probe = url
+            while probe.path != "/" {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory) {
+                    if !isDirectory.boolValue {
+                        throw SimpleError(.badInput, file: probe.path, "is a file, so the output folder \(url.path) cannot be created; pass another --out or move the file")
+                    }
+                    break
+                }
+                probe = probe.deletingLastPathComponent()
+            }
+            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+            throw SimpleError(.badInput, file: url.path, "cannot create the output folder (\(reason)); pass another --out")
+        }
+    }
+
+    private typealias Plan = (target: Target, layout: ArchiveLayout, format: ArchiveWriterFormat)
+
+    /// Every target's layout, computed and checked before anything is written; bad input (exit 2)
+    /// lists the problems of all targets at once.
+    private func plan(config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL) throws -> [Plan] {
+        var plans: [Plan] = []
+        var problems = TargetProblems()
+        for target in targets {
+            do {
+                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
+                plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
+            } catch let error as RelctlError {
+                for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
+            }
+        }
+        if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics(targetCount: targets.count)) }
+        var seen: [String: String] = [:]
+        for plan in plans {
+            if let other = seen[plan.layout.fileName] {
+                throw PackagingError.collision(archivePath: plan.layout.fileName, first: "target \(other)", second: "target \(plan.target.triple) (add {target} to [archive] name)")
+            }
+            seen[plan.layout.fileName] = plan.target.triple
+        }
+        if !UTF8Locale.ensure() {
+            for plan in plans {
+                if let entry = plan.layout.entries.first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } }) {
+                    throw PackagingError.unsafePath(path: entry.path, reason: "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file")
+                }
+            }
+        }
+        return plans
+    }
+
+    /// Creates the folder, reads its manifest.json (a damaged one stops the run before anything is
+    /// written), then either removes these layouts' artifacts (`clean`) or refuses existing ones.
+    /// - Returns: the manifest to update, without the removed artifacts.
+    private func prepareOutputFolder(_ directory: URL, for layouts: [ArchiveLayout], clean: Bool) throws -> ReleaseManifest? {
+        try createOutputFolder(directory)
+        var manifest = try ReleaseManifest.read(in: directory)
+        if clean {
+            for layout in layouts { removeArtifacts(named: layout.name, in: directory) }
+            let removed = Set(layouts.flatMap { layout in ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } })
+            manifest?.artifacts.removeAll { removed.contains($0.name) }
+            try dropSumsLines(for: removed, in: directory)
+        } else {
+            let existing = layouts.map { directory.appendingPathComponent($0.fileName) }
+                .filter { FileManager.default.fileExists(atPath: $0.path) }
+            if !existing.isEmpty { throw ProblemList(existing.map { PackagingError.archiveExists(path: $0.path) }) }
+        }
+        return manifest
+    }
+
     private func report(_ artifact: PackagedArtifact) {
         context.console.info("packaged \(artifact.name): \(ByteCount.format(artifact.size)), \(artifact.entries) entries, \(String(format: "%.2f", artifact.seconds)) s")
         context.console.detail("  sha256 \(artifact.sha256)")
@@ -140,6 +173,26 @@ public struct Packager: Sendable {
         }
     }
 
+    /// A combined `SHA256SUMS` must not keep the digests of archives `--clean` removed: the new
+    /// archives may differ, and a stale line fails every user's check. Their lines go (the file
+    /// too when nothing is left); `relctl checksum` lists the new archives.
+    private func dropSumsLines(for removed: Set<String>, in directory: URL) throws {
+        for algorithm in ChecksumAlgorithm.allCases {
+            let url = directory.appendingPathComponent(algorithm.sumsFileName)
+            // A file relctl cannot parse is not relctl's to rewrite; `verify` reports it.
+            guard FileManager.default.fileExists(atPath: url.path), let sums = try? ChecksumFile.read(url) else { continue }
+            let kept = sums.entries.filter { !removed.contains($0.name) }
+            guard kept.count < sums.entries.count else { continue }
+            if kept.isEmpty {
+                try FileManager.default.removeItem(at: url)
+                context.console.detail("removed \(url.path)")
+            } else {
+                try AtomicFile.write(ChecksumFile(entries: kept).render(), to: url)
+                context.console.warning("\(url.path) no longer lists the archives --clean removed; run `relctl checksum` once packaging is done")
+            }
+        }
+    }
+
     private func updateManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, tag: String, version: String, commit: String, artifacts: [PackagedArtifact]) throws {
         var manifest = existing
         if let existing = manifest, existing.tag != tag || existing.project != config.project.name {
@@ -151,5 +204,31 @@ public struct Packager: Sendable {
         if !commit.isEmpty { updated.commit = commit }
         updated.upsert(artifacts.map { ReleaseManifest.Artifact(name: $0.name, target: $0.target, format: $0.format, size: $0.size, sha256: $0.sha256) })
         try updated.write(in: directory)
+    }
+}
+
+/// Layout problems of several targets, one line per distinct problem: an unsafe link in a shared
+/// demo tree is one problem, not one per target.
+struct TargetProblems {
+    private var problems: [(diagnostic: Diagnostic, targets: [String])] = []
+
+    var isEmpty: Bool { problems.isEmpty }
+
+    mutating func add(_ diagnostic: Diagnostic, target: String) {
+        if let index = problems.firstIndex(where: { $0.diagnostic == diagnostic }) {
+            problems[index].targets.append(target)
+        } else {
+            problems.append((diagnostic, [target]))
+        }
+    }
+
+    /// Each problem prefixed with the targets it concerns, unless it names its target already or
+    /// concerns every one of `targetCount` (> 1) targets.
+    func diagnostics(targetCount: Int) -> [Diagnostic] {
+        problems.map { diagnostic, targets in
+            let message = diagnostic.message
+            if targets.contains(where: message.contains) || (targetCount > 1 && targets.count == targetCount) { return diagnostic }
+            return Diagnostic(file: diagnostic.file, line: diagnostic.line, "\(targets.joined(separator: ", ")): \(message)")
+        }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 public enum PackagingError: RelctlError, CustomStringConvertible {
     case missingBinary(binary: String, path: String, target: String)
     case missingSource(path: String, key: String)
+    case unreadable(path: String, reason: String)
     case absoluteSymlink(path: String, target: String, source: String?)
     case linkOutside(path: String, target: String, source: String?)
     case danglingLink(path: String, target: String, source: String?)
@@ -30,6 +31,8 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
             return [Diagnostic(file: path, "binary `\(binary)` for target \(target) not found; run `relctl build --target \(target)` first, or check [build] binaries and binary-dir")]
         case let .missingSource(path, key):
             return [Diagnostic(file: path, "listed in [archive] \(key) but does not exist; fix the path in relctl.toml or create the file")]
+        case let .unreadable(path, reason):
+            return [Diagnostic(file: path, "cannot be read (\(reason)); fix its permissions or add it to [archive] exclude")]
         case let .absoluteSymlink(path, target, source):
             return [Diagnostic(file: source, "symlink `\(path)` points to the absolute path `\(target)`; archives may only hold relative links that stay inside the archive folder")]
         case let .linkOutside(path, target, source):
@@ -51,7 +54,7 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
         case let .writeFailed(path, reason):
             return [Diagnostic(file: path, "cannot write the archive: \(reason)")]
         case let .noClock(reason):
-            return [Diagnostic("cannot choose the archive timestamp: \(reason); set SOURCE_DATE_EPOCH or run inside the project's git repository")]
+            return [Diagnostic("cannot choose the archive timestamp: \(reason)")]
         }
     }
 

@@ -4,13 +4,19 @@ import Foundation
 /// (checked later by `LinkResolver`), anything else refused.
 struct TreeWalker {
     var exclude: [String]
+    /// The output folder, when it lies inside a tree: its earlier archives must not be packaged
+    /// into the next ones (and `--clean` deletes them while the layout still lists them).
+    var skipping: FileIdentity? = nil
 
     func walk(_ source: URL, into destination: String, builder: inout LayoutBuilder) throws {
         var info = stat()
         guard stat(source.path, &info) == 0 else { throw PackagingError.missingSource(path: source.path, key: "trees") }
-        if (info.st_mode & S_IFMT) == S_IFREG {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
             try builder.add(ArchiveEntry(path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
             return
+        case S_IFDIR: break
+        default: throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode))
         }
         if !destination.isEmpty {
             try builder.add(ArchiveEntry(path: destination, content: .directory, mode: 0o755, origin: source.path))
@@ -21,25 +27,25 @@ struct TreeWalker {
     private func walkDirectory(_ directory: String, relative: String, destination: String, builder: inout LayoutBuilder) throws {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
-            throw PackagingError.missingSource(path: directory, key: "trees (unreadable folder)")
+            throw PackagingError.unreadable(path: directory, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
         }
         for name in names {
             let path = directory + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             if isExcluded(relativePath, name: name) { continue }
             let archivePath = ArchivePath.join(destination, relativePath)
-            try ArchivePath.checkName(archivePath)
             var info = stat()
             guard lstat(path, &info) == 0 else { throw PackagingError.missingSource(path: path, key: "trees") }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
+                if let skipping, skipping == FileIdentity(info) { continue }
                 try builder.add(ArchiveEntry(path: archivePath, content: .directory, mode: 0o755, origin: path))
                 try walkDirectory(path, relative: relativePath, destination: destination, builder: &builder)
             case S_IFREG:
                 try builder.add(ArchiveEntry(path: archivePath, content: .file(URL(fileURLWithPath: path)), mode: FileKind.normalizedMode(info.st_mode), origin: path))
             case S_IFLNK:
                 let target = try readLink(path)
-                try ArchivePath.checkName(target)
+                try ArchivePath.checkName("\(archivePath) -> \(target)")
                 try builder.add(ArchiveEntry(path: archivePath, content: .symlink(target), mode: 0o777, origin: path))
             default:
                 throw PackagingError.specialFile(path: path, kind: FileKind.describe(info.st_mode))
@@ -54,7 +60,7 @@ struct TreeWalker {
     private func readLink(_ path: String) throws -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { throw PackagingError.missingSource(path: path, key: "trees (unreadable symlink)") }
+        guard count >= 0 else { throw PackagingError.unreadable(path: path, reason: String(cString: strerror(errno))) }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

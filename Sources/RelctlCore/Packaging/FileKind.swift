@@ -1,0 +1,42 @@
+import Foundation
+
+/// File-type helpers over stat(2) modes.
+enum FileKind {
+    /// True for a regular file at `path`, following symlinks.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    static func normalizedMode(_ mode: mode_t) -> UInt32 {
+        (mode & 0o111) != 0 ? 0o755 : 0o644
+    }
+
+    static func describe(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        case S_IFIFO: return "FIFO (named pipe)"
+        case S_IFSOCK: return "socket"
+        default: return "special file"
+        }
+    }
+}
+
+/// A file's device and inode: names the same folder however the path to it is spelled.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// Nil when nothing is at `path` yet.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+}
