@@ -34,6 +34,23 @@ import RelctlTestSupport
         #expect(cleaned.status == 0, "\(cleaned)")
     }
 
+    @Test func zipTimesStayInsideTheDOSRangeAndLevelsAreExplained() throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        let config = try fixture.directory.read("relctl.toml").replacingOccurrences(of: "[archive]\n", with: "[archive]\ncompression-level = 15\n")
+        try fixture.directory.write("relctl.toml", config)
+        // 2200-01-01: past what zip's 32-bit extended timestamp holds, which would wrap to 2063.
+        let result = try relctl(["package", "--tag", "v1.0.0", "--target", "*windows*"], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "7258118400"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("compression-level 15 is outside zip's 1-9; zip archives use 9"), "\(result.stderr)")
+        let zip = fixture.dist.appendingPathComponent(fixture.archiveName(PackagingFixture.windows) + ".zip").path
+        let listing = try run("python3", ["-c", "import sys, zipfile; print(min(i.date_time[0] for i in zipfile.ZipFile(sys.argv[1]).infolist()))", zip])
+        #expect(listing.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2106", "\(listing)")
+        let unzip = try run("unzip", ["-l", zip])
+        #expect(unzip.stdout.contains("2106-02-07"), "\(unzip.stdout)")
+        #expect(!unzip.stdout.contains("2063"))
+    }
+
     @Test func tagMismatchAndUnknownTarget() throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

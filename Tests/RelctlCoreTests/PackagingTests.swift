@@ -255,6 +255,21 @@ import RelctlTestSupport
         #expect(listing.status == 0 && listing.stdout.contains("/demo/1brc/") && !listing.stdout.contains("/demo/out"), "\(listing)")
     }
 
+    @Test func versionControlFoldersAreLeftOutOfTrees() async throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        try fixture.directory.write("demo/.git/config", "[core]\n")
+        try fixture.directory.write("demo/sub/.svn/entries", "x")
+        try fixture.directory.write("demo/.gitignore", "*.log\n")
+        let context = context(fixture)
+        let config = try ConfigLoader.load(path: nil, context: context)
+        let targets = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: [PackagingFixture.linuxGNU])
+        let artifacts = try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: targets, outputDirectory: fixture.dist)
+        let listing = try sh("tar -tzf \(artifacts[0].name)", in: fixture.dist)
+        #expect(listing.status == 0 && listing.stdout.contains("/demo/.gitignore"), "\(listing)")
+        #expect(!listing.stdout.contains("/.git/") && !listing.stdout.contains("/.svn/"), "\(listing)")
+    }
+
     @Test func timestampComesFromTheTaggedCommit() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

@@ -25,7 +25,7 @@ enum ArchiveFile {
         do {
             let sink = HashingFileSink(descriptor: descriptor)
             let writer = try LibArchiveWriter(format: format, level: level, sink: sink, destination: url.path)
-            let time = max(mtime, format.earliestTime)
+            let time = min(max(mtime, format.earliestTime), format.latestTime)
             try writer.write(ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name, mtime: time)
             for entry in layout.entries { try writer.write(entry, top: layout.name, mtime: time) }
             try writer.close()
@@ -35,8 +35,17 @@ enum ArchiveFile {
             }
             // link(2) fails with EEXIST instead of replacing: an archive is never overwritten.
             if link(temporary.path, url.path) != 0 {
-                if errno == EEXIST { throw PackagingError.archiveExists(path: url.path) }
-                throw PackagingError.writeFailed(path: url.path, reason: "cannot move the finished archive into place: \(String(cString: strerror(errno)))")
+                let linkError = errno
+                if linkError == EEXIST { throw PackagingError.archiveExists(path: url.path) }
+                // Filesystems without hard links (vfat, some network mounts): check, then rename.
+                // The window between the two is the price of writing there at all.
+                guard [EPERM, EOPNOTSUPP, EMLINK, ENOSYS].contains(linkError) else {
+                    throw PackagingError.writeFailed(path: url.path, reason: "cannot move the finished archive into place: \(String(cString: strerror(linkError)))")
+                }
+                if FileManager.default.fileExists(atPath: url.path) { throw PackagingError.archiveExists(path: url.path) }
+                if rename(temporary.path, url.path) != 0 {
+                    throw PackagingError.writeFailed(path: url.path, reason: "cannot move the finished archive into place: \(String(cString: strerror(errno)))")
+                }
             }
             // Registered only now: before the link succeeded the path may be someone else's archive.
             CleanupRegistry.shared.register(url)

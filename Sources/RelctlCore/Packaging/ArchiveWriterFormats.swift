@@ -8,6 +8,9 @@ public struct ArchiveWriterFormat: Sendable {
     public let levels: ClosedRange<Int>
     /// Zip stores MS-DOS times, which cannot go before 1980.
     public let earliestTime: Int
+    /// ...and its extended timestamp field is an unsigned 32-bit Unix time, which wraps after
+    /// 2106-02-07 (unzip would show 2063 for 2200); clamp there so both times agree.
+    public var latestTime: Int { earliestTime > 0 ? 4_294_967_294 : Int.max }
     let configure: @Sendable (OpaquePointer, Int) -> [Int32]
 
     /// Sets the format, filter and options on a fresh `archive_write`; nil when all succeeded,

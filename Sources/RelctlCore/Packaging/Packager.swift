@@ -39,6 +39,13 @@ public struct Packager: Sendable {
 
         let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let level = config.archive.compressionLevel
+        if let level {
+            for format in Set(plans.map(\.format.id)).sorted() {
+                guard let range = ArchiveWriterFormats.all[format]?.levels, !range.contains(level) else { continue }
+                let used = min(max(level, range.lowerBound), range.upperBound)
+                context.console.warning("\(config.path): compression-level \(level) is outside \(format)'s \(range.lowerBound)-\(range.upperBound); \(format) archives use \(used)")
+            }
+        }
         let context = self.context
         var results: [Int: Result<PackagedArtifact, Error>] = [:]
         await withTaskGroup(of: (Int, Result<PackagedArtifact, Error>).self) { group in

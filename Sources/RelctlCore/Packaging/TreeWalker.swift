@@ -53,8 +53,12 @@ struct TreeWalker {
         }
     }
 
+    /// Version-control metadata is never release content (a tree of `.` would otherwise ship
+    /// the whole `.git`), so it is left out like `exclude` entries.
+    static let versionControlNames: Set<String> = [".git", ".hg", ".svn"]
+
     private func isExcluded(_ relativePath: String, name: String) -> Bool {
-        exclude.contains { Glob.matches($0, relativePath) || Glob.matches($0, name) }
+        Self.versionControlNames.contains(name) || exclude.contains { Glob.matches($0, relativePath) || Glob.matches($0, name) }
     }
 
     private func readLink(_ path: String) throws -> String {
