@@ -51,6 +51,19 @@ import RelctlTestSupport
         #expect(!unzip.stdout.contains("2063"))
     }
 
+    @Test func namesDifferingOnlyInCaseAreRefusedForWindowsOnly() throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        try fixture.directory.write("demo/Notes.txt", "a")
+        try fixture.directory.write("demo/notes.txt", "b")
+        let windows = try relctl(["package", "--tag", "v1.0.0", "--target", "*windows*"], in: fixture.url, environment: env)
+        #expect(windows.status == 2, "\(windows)")
+        #expect(windows.stderr.contains("`demo/Notes.txt` and `demo/notes.txt` differ only in letter case"), "\(windows.stderr)")
+        #expect(fixture.distContents().filter { $0.hasSuffix(".zip") }.isEmpty)
+        let linux = try relctl(["package", "--tag", "v1.0.0", "--target", PackagingFixture.linuxGNU], in: fixture.url, environment: env)
+        #expect(linux.status == 0, "\(linux)")
+    }
+
     @Test func tagMismatchAndUnknownTarget() throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }

@@ -77,7 +77,21 @@ public struct ArchiveLayout: Sendable {
         }
 
         let entries = try LinkResolver(entries: try builder.finish()).apply(target.links)
+        if target.os == "windows" || target.os == "macos" { try refuseCaseCollisions(entries, target: target.triple) }
         return ArchiveLayout(name: name, format: target.format, links: target.links, entries: entries)
+    }
+
+    /// Case-insensitive file systems (Windows, and macOS by default) merge `README` and `readme`
+    /// on extraction, so an archive for them must not hold both.
+    static func refuseCaseCollisions(_ entries: [ArchiveEntry], target: String) throws {
+        var seen: [String: String] = [:]
+        for entry in entries {
+            let folded = entry.path.lowercased()
+            if let other = seen[folded], other != entry.path {
+                throw PackagingError.caseCollision(first: other, second: entry.path, target: target)
+            }
+            seen[folded] = entry.path
+        }
     }
 
     /// How a link made by `[[archive.symlink]]` names its origin; followed by the config's path.

@@ -14,6 +14,7 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
     case controlCharacter(path: String)
     case unsafePath(path: String, reason: String)
     case collision(archivePath: String, first: String, second: String)
+    case caseCollision(first: String, second: String, target: String)
     case archiveExists(path: String)
     case writeFailed(path: String, reason: String)
     case noClock(String)
@@ -49,6 +50,8 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
             return [Diagnostic("archive path `\(path)` \(reason)")]
         case let .collision(archivePath, first, second):
             return [Diagnostic("two sources map to the same archive path `\(archivePath)`: \(first) and \(second); rename one with `to` in relctl.toml")]
+        case let .caseCollision(first, second, target):
+            return [Diagnostic("archive paths `\(first)` and `\(second)` differ only in letter case; Windows and macOS treat them as one file, so extracting the \(target) archive would silently keep only one; rename one with `to`, or leave one out with [archive] exclude")]
         case let .archiveExists(path):
             return [Diagnostic(file: path, "already exists and is never overwritten; pass --clean to remove this tag's artifacts first")]
         case let .writeFailed(path, reason):
