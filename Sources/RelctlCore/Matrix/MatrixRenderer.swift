@@ -25,7 +25,7 @@ public enum MatrixRenderer {
         let entries = targets.map { entry -> String in
             let e = GitHubMatrixEntry(entry)
             let fields = [("target", e.target), ("runner", e.runner), ("format", e.format), ("os", e.os), ("arch", e.arch)]
-            return "{" + fields.map { "\(quote($0.0)):\(quote($0.1))" }.joined(separator: ",") + "}"
+            return "{" + fields.map { "\(QuotedString.basic($0.0)):\(QuotedString.basic($0.1))" }.joined(separator: ",") + "}"
         }
         return "{\"include\":[" + entries.joined(separator: ",") + "]}\n"
     }
@@ -46,21 +46,5 @@ public enum MatrixRenderer {
                 index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
-    }
-
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 { result += String(format: "\\u%04x", scalar.value) } else { result.unicodeScalars.append(scalar) }
-            }
-        }
-        return result + "\""
     }
 }

@@ -25,7 +25,7 @@ public enum StarterConfig {
         # Check it with `relctl check`, then try `relctl release vX.Y.Z --dry-run`.
 
         [project]
-        name = \(quoted(name))
+        name = \(QuotedString.basic(name))
         tag-format = "v{version}"          # tags look like v1.2.3
 
         # Every manifest whose version must equal the tag's. The kind is inferred from the
@@ -42,7 +42,7 @@ public enum StarterConfig {
             """
         }
         for file in detected {
-            text += "[[version]]\npath = \(quoted(file))\n\n"
+            text += "[[version]]\npath = \(QuotedString.basic(file))\n\n"
         }
         let binaries = binaryNames(root: root, detected: detected, fallback: name)
         let isCargo = detected.contains("Cargo.toml")
@@ -52,7 +52,7 @@ public enum StarterConfig {
         # {project} {version} {tag} {target} {os} {arch}; RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG,
         # RELCTL_COMMIT and SOURCE_DATE_EPOCH are in its environment.
         command = "\(isCargo ? "cargo build --release --locked --target {target}" : "./build.sh {target}")"
-        binaries = [\(binaries.map(quoted).joined(separator: ", "))]
+        binaries = [\(binaries.map(QuotedString.basic).joined(separator: ", "))]
         binary-dir = "target/{target}/release"
 
         # One [[target]] per platform; runner, archive format and links policy default by OS.
@@ -65,7 +65,7 @@ public enum StarterConfig {
 
         [archive]
         name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
-        files = [\(["README.md", "LICENSE"].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }.map(quoted).joined(separator: ", "))]
+        files = [\(["README.md", "LICENSE"].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }.map(QuotedString.basic).joined(separator: ", "))]
         # trees = [{ from = "demo", to = "demo" }]
         setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
 
@@ -80,22 +80,6 @@ public enum StarterConfig {
         return text
     }
 
-    /// A TOML basic string: names come from directory and manifest names, which may hold
-    /// quotes, backslashes or control characters.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\u%04X", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
 
     private static func projectName(root: URL, detected: [String]) -> String {
         if detected.contains("Cargo.toml"),
