@@ -104,6 +104,17 @@ public struct Git: Sendable {
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The full hash and the committer time of a commit, in one call.
+    public func commitAndTime(of ref: String) throws -> (String, Int) {
+        let result = try runUnchecked(["show", "-s", "--format=%H %ct", "\(ref)^{commit}", "--"])
+        let fields = result.stdoutText.split(separator: " ")
+        guard result.succeeded, fields.count == 2, let time = Int(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            if try !isRepository() { throw GitError.notARepository(directory.path) }
+            throw GitError.unknownRef(ref)
+        }
+        return (String(fields[0]), time)
+    }
+
     /// The committer time of a commit, in seconds since the epoch: the reproducible clock.
     public func committerTime(of ref: String) throws -> Int {
         let text = try run(["show", "-s", "--format=%ct", try commit(of: ref)]).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -8,6 +8,12 @@ public struct PreflightReport: Sendable {
     public var version: SemanticVersion?
     /// The commit being released (HEAD), when inside a repository.
     public var commit: String?
+    /// Its committer time.
+    public var commitTime: Int?
+    /// SOURCE_DATE_EPOCH when set (and valid).
+    public var sourceDateEpoch: Int?
+    /// The selected targets (empty: a tag-only release); nil when they could not be resolved.
+    public var targets: [Target]?
     public var branch: String?
     /// The repository's top level, when inside one.
     public var topLevel: URL?
@@ -29,6 +35,16 @@ public struct PreflightReport: Sendable {
 
     /// The error to stop with, or nil when every check passed.
     public var error: ReleaseError? { ok ? nil : .preflight(problems, exitCode: exitCode) }
+
+    /// The release's identity, when the preflight learnt enough to name it (a dry run carries on
+    /// with it even when other checks failed, to show everything it finds).
+    func identity(config: RelctlConfig) -> ReleaseIdentity? {
+        guard let version, let commit, let commitTime, let targets else { return nil }
+        return ReleaseIdentity(
+            project: config.project.name, tag: tag, version: version, commit: commit, commitTime: commitTime,
+            sourceDateEpoch: sourceDateEpoch ?? commitTime, branch: branch, targets: targets
+        )
+    }
 }
 
 /// `relctl release` preflight: repository, clean tree, allowed branch, tag syntax and manifest
@@ -38,6 +54,10 @@ public enum ReleasePreflight {
     public static func check(_ options: ReleaseOptions, config: RelctlConfig, context: Context) -> PreflightReport {
         var report = PreflightReport(tag: options.tag)
         checkTag(options.tag, config: config, into: &report)
+        checkTargets(options, config: config, into: &report)
+        do { report.sourceDateEpoch = try SourceDateEpoch.from(context.environment) } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+        } catch {}
         // `git status` otherwise refreshes .git/index, a write a dry run promises not to make.
         var readOnly = context
         readOnly.environment["GIT_OPTIONAL_LOCKS"] = "0"
@@ -62,6 +82,27 @@ public enum ReleasePreflight {
         return report
     }
 
+    /// `--host` or `--target` globs over the configured targets; none configured is a tag-only release.
+    private static func checkTargets(_ options: ReleaseOptions, config: RelctlConfig, into report: inout PreflightReport) {
+        do {
+            let all = try TargetResolver.resolveAll(config)
+            if options.hostOnly {
+                guard let host = TargetResolver.host(in: all) else {
+                    throw BuildError.noHostTarget(configured: all.map(\.triple), file: config.path)
+                }
+                report.targets = [host]
+            } else if all.isEmpty, options.targets.isEmpty {
+                report.targets = []
+            } else {
+                report.targets = try TargetResolver.select(all, globs: options.targets)
+            }
+        } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+        } catch {
+            report.fail(file: config.path, "\(error)")
+        }
+    }
+
     private static func checkTag(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
         do {
             let validation = try TagValidator.validate(tag: tag, config: config)
@@ -78,7 +119,7 @@ public enum ReleasePreflight {
 
     private static func checkRepository(_ options: ReleaseOptions, config: RelctlConfig, git: Git, into report: inout PreflightReport) {
         report.topLevel = try? git.topLevel()
-        do { report.commit = try git.commit(of: "HEAD") } catch {
+        do { (report.commit, report.commitTime) = try git.commitAndTime(of: "HEAD") } catch {
             report.fail(file: config.root.path, "the repository has no commit yet; commit the release first")
             return
         }
@@ -141,14 +182,14 @@ public enum ReleasePreflight {
     /// dist/ as a path relative to the repository top, to leave it out of the clean-tree check.
     private static func distPathInRepository(config: RelctlConfig, topLevel: URL?) -> String? {
         guard let top = topLevel?.resolvingSymlinksInPath().path else { return nil }
-        let dist = config.root.resolvingSymlinksInPath().appendingPathComponent("dist").path
+        let dist = config.distDirectory.resolvingSymlinksInPath().path
         guard dist.hasPrefix(top + "/") else { return nil }
         return String(dist.dropFirst(top.count + 1))
     }
 
     /// An archive this release would write, or a manifest recording the tag, means it was (partly) released.
     private static func checkDist(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
-        let dist = config.root.appendingPathComponent("dist")
+        let dist = config.distDirectory
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dist.path) else { return }
         let stems = archiveStems(tag: tag, config: config)
         let clashes = names.filter { name in stems.contains { name == $0 || name.hasPrefix($0 + ".") } }.sorted()
