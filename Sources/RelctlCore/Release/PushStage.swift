@@ -20,8 +20,7 @@ public struct PushStage: ReleaseStage {
         let git = run.git
         let tag = run.tag
         if run.isDryRun {
-            let project = Git(directory: run.projectRoot, context: run.context)
-            guard let configured = project.remoteURL(remote) else {
+            guard let configured = run.remoteURL else {
                 throw SimpleError(.failure, "no remote `\(remote)` to push to")
             }
             // The project's effective URL (after its `insteadOf` rules), pushed to directly.

@@ -73,8 +73,8 @@ public struct ReleasePipeline: Sendable {
         stageContext.console = report.progress.stageConsole()
         let run = ReleaseRun(
             options: options, identity: identity, config: workspace.config, context: stageContext, projectRoot: config.root,
-            stagingDirectory: workspace.stagingDirectory, distDirectory: workspace.distDirectory, progress: report.progress,
-            guards: InterruptGuards()
+            stagingDirectory: workspace.stagingDirectory, distDirectory: workspace.distDirectory, remoteURL: preflight.remoteURL,
+            progress: report.progress, guards: InterruptGuards()
         )
         defer { run.guards.releaseAll() }
         var outputs = ReleaseOutputs()
@@ -146,8 +146,7 @@ public struct ReleasePipeline: Sendable {
 
     private static func preflight(_ options: ReleaseOptions, config: RelctlConfig, context: Context) -> (PreflightReport, StageRecordDraft) {
         var report = ReleasePreflight.check(options, config: config, context: context)
-        let git = Git(directory: config.root, context: context)
-        if let lockURL = try? ReleaseLock.url(for: git), let holder = ReleaseLock.currentHolder(at: lockURL), !holder.isStale {
+        if let lockURL = report.lockFile, let holder = ReleaseLock.currentHolder(at: lockURL), !holder.isStale {
             if options.dryRun {
                 report.warnings.append("another release holds \(lockURL.path): \(holder.summary)")
             } else {
@@ -166,7 +165,8 @@ public struct ReleasePipeline: Sendable {
                 let workspace = try ReleaseWorkspace.scratch(config: config, context: context, topLevel: topLevel, commit: commit, tag: options.tag)
                 return (.opened(workspace), StageRecordDraft(ok: true, detail: "clone of \(commit.prefix(12)) in \(workspace.scratch?.path ?? "")"))
             }
-            let workspace = try ReleaseWorkspace.project(config: config, context: context, tag: options.tag, onStale: { holder in
+            guard let lockFile = preflight.lockFile else { throw SimpleError(.failure, file: config.root.path, "not inside a git repository") }
+            let workspace = try ReleaseWorkspace.project(config: config, context: context, tag: options.tag, lockFile: lockFile, onStale: { holder in
                 context.console.warning("took over a stale release lock left by \(holder.summary): that process is gone")
             })
             return (.opened(workspace), StageRecordDraft(ok: true, detail: "holding \(ReleaseLock.fileName)"))

@@ -17,6 +17,10 @@ public struct PreflightReport: Sendable {
     public var branch: String?
     /// The repository's top level, when inside one.
     public var topLevel: URL?
+    /// Where the release lock of this repository lives.
+    public var lockFile: URL?
+    /// The URL of `[release] remote` (after `insteadOf` rules), when the repository has it.
+    public var remoteURL: String?
     public var problems: [Diagnostic] = []
     /// The most severe exit code among the problems (1 unless the input itself was bad).
     public var exitCode: ExitCode = .success
@@ -62,10 +66,12 @@ public enum ReleasePreflight {
         var readOnly = context
         readOnly.environment["GIT_OPTIONAL_LOCKS"] = "0"
         let git = Git(directory: config.root, context: readOnly)
-        switch Result(catching: { try git.isRepository() }) {
-        case .success(true):
+        switch Result(catching: { try git.layout() }) {
+        case .success(let layout?):
+            report.topLevel = layout.topLevel
+            report.lockFile = ReleaseLock.url(commonDirectory: layout.commonDirectory)
             checkRepository(options, config: config, git: git, into: &report)
-        case .success(false):
+        case .success(nil):
             report.fail(file: config.root.path, "not inside a git repository; relctl release tags a commit, so run it in a clone (or `git init` and commit first)")
         case .failure(let error as RelctlError):
             report.fail(error.exitCode, error.diagnostics)
@@ -118,15 +124,19 @@ public enum ReleasePreflight {
     }
 
     private static func checkRepository(_ options: ReleaseOptions, config: RelctlConfig, git: Git, into report: inout PreflightReport) {
-        report.topLevel = try? git.topLevel()
         do { (report.commit, report.commitTime) = try git.commitAndTime(of: "HEAD") } catch {
             report.fail(file: config.root.path, "the repository has no commit yet; commit the release first")
             return
         }
         let distPrefix = distPathInRepository(config: config, topLevel: report.topLevel)
+        let status: GitStatus
+        do { status = try git.status() } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+            return
+        } catch { return }
         do {
             // Our own output folder is not the user's uncommitted work.
-            let dirty = try git.dirtyPaths().filter { line in
+            let dirty = status.dirty.filter { line in
                 let path = String(line.dropFirst(3))
                 return distPrefix.map { !(path == $0 || path.hasPrefix($0 + "/")) } ?? true
             }
@@ -135,10 +145,9 @@ public enum ReleasePreflight {
                 let more = dirty.count > 10 ? " and \(dirty.count - 10) more" : ""
                 report.fail(file: report.topLevel?.path, "working tree has uncommitted changes (\(shown)\(more)); commit or stash them so the tag matches what is built")
             }
-        } catch let error as RelctlError { report.fail(error.exitCode, error.diagnostics) } catch {}
+        }
 
-        let branch = try? git.currentBranch()
-        report.branch = branch ?? nil
+        report.branch = status.branch
         let allowed = config.release.branches
         if let branch = report.branch {
             if !allowed.isEmpty, !allowed.contains(where: { Glob.matches($0, branch) }) {
@@ -148,12 +157,12 @@ public enum ReleasePreflight {
             report.fail(file: config.path, "HEAD is detached; check out one of \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches) before releasing")
         }
 
-        if let sync = git.aheadBehindUpstream() {
-            if sync.behind > 0 {
-                report.warnings.append("\(sync.upstream) has \(sync.behind) commit(s) HEAD lacks (as of the last fetch); `git pull` first unless you mean to release an older commit")
+        if let upstream = status.upstream {
+            if status.behind > 0 {
+                report.warnings.append("\(upstream) has \(status.behind) commit(s) HEAD lacks (as of the last fetch); `git pull` first unless you mean to release an older commit")
             }
-            if sync.ahead > 0 {
-                report.warnings.append("HEAD has \(sync.ahead) commit(s) not on \(sync.upstream); the tag will publish them, so push the branch too")
+            if status.ahead > 0 {
+                report.warnings.append("HEAD has \(status.ahead) commit(s) not on \(upstream); the tag will publish them, so push the branch too")
             }
         }
         if git.localTagExists(options.tag) {
@@ -161,7 +170,8 @@ public enum ReleasePreflight {
             report.fail(file: report.topLevel?.path, "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published")
         }
         let remote = config.release.remote
-        if git.remoteURL(remote) == nil {
+        report.remoteURL = git.remoteURL(remote)
+        if report.remoteURL == nil {
             if options.push {
                 report.fail(file: config.path, "--push needs the remote `\(remote)` ([release] remote), which this repository does not have; add it with `git remote add \(remote) URL`")
             } else {

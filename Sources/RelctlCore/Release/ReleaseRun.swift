@@ -16,12 +16,14 @@ public struct ReleaseRun: Sendable {
     public let stagingDirectory: URL
     /// `dist/` of the tree the stages work in.
     public let distDirectory: URL
+    /// The URL of `[release] remote` in the project, as the preflight found it.
+    public let remoteURL: String?
     public let progress: ReleaseProgress
     /// Undo steps for Ctrl-C, dropped once the release is sealed.
     public let guards: InterruptGuards
 
     public init(options: ReleaseOptions, identity: ReleaseIdentity, config: RelctlConfig, context: Context, projectRoot: URL,
-                stagingDirectory: URL, distDirectory: URL, progress: ReleaseProgress, guards: InterruptGuards) {
+                stagingDirectory: URL, distDirectory: URL, remoteURL: String?, progress: ReleaseProgress, guards: InterruptGuards) {
         self.options = options
         self.identity = identity
         self.config = config
@@ -29,6 +31,7 @@ public struct ReleaseRun: Sendable {
         self.projectRoot = projectRoot
         self.stagingDirectory = stagingDirectory
         self.distDirectory = distDirectory
+        self.remoteURL = remoteURL
         self.progress = progress
         self.guards = guards
     }

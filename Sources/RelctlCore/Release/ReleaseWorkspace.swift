@@ -27,9 +27,8 @@ public final class ReleaseWorkspace {
     }
 
     /// The project itself, locked; output is staged in `dist/.relctl-staging-TAG-PID/`.
-    public static func project(config: RelctlConfig, context: Context, tag: String, onStale: (ReleaseLock.Holder) -> Void) throws -> ReleaseWorkspace {
-        let git = Git(directory: config.root, context: context)
-        let lock = try ReleaseLock.acquire(at: try ReleaseLock.url(for: git), tag: tag, clock: context.clock, onStale: onStale)
+    public static func project(config: RelctlConfig, context: Context, tag: String, lockFile: URL, onStale: (ReleaseLock.Holder) -> Void) throws -> ReleaseWorkspace {
+        let lock = try ReleaseLock.acquire(at: lockFile, tag: tag, clock: context.clock, onStale: onStale)
         let dist = config.distDirectory
         let staging = dist.appendingPathComponent(".relctl-staging-\(fileNamePart(tag))-\(getpid())")
         // Holding the lock, any other staging folder is a leftover of a killed release.
