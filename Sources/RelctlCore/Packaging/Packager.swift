@@ -69,6 +69,7 @@ public struct Packager: Sendable {
         }) { plan -> Result<PackagedArtifact, any Error> in
             do {
                 return .success(try await BlockingWork.run {
+                    context.console.detail("writing \(plan.layout.fileName)")
                     let started = context.clock.now()
                     let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
                     let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url, alsoSHA512: alsoSHA512) { written in
