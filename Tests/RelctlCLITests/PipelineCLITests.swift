@@ -122,3 +122,33 @@ final class Captured: Sendable {
     func append(_ text: String) { storage.withLock { $0 += text } }
     var text: String { storage.withLock { $0 } }
 }
+
+/// Warnings reach the terminal and the command's JSON document alike.
+@Suite("warnings in JSON")
+struct WarningsCLITests {
+    @Test func aStageWarningReachesTheReleasePlansJSON() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let config = try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(of: "[archive]\n", with: "[archive]\ncompression-level = 12\n")
+        try fixture.repository.commit("chore: level", files: ["relctl.toml": config])
+        let result = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("compression-level 12 is outside"))
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let warnings = try #require(plan["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("compression-level 12 is outside") }, "\(warnings)")
+    }
+
+    @Test func checksumJSONCarriesItsWarnings() throws {
+        try withTemporaryDirectory { dir in
+            _ = try ChecksumFixtures.makeDist(in: dir)
+            try dir.write("dist/gone.tar.gz.sha256", "\(String(repeating: "0", count: 64))  gone.tar.gz\n")
+            let result = try relctl(["checksum", "--json"], in: dir.url)
+            #expect(result.status == 0, "\(result)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let warnings = try #require(document["warnings"] as? [String], "\(result.stdout)")
+            #expect(warnings.count == 1 && warnings[0].contains("gone.tar.gz.sha256: its archive is gone"), "\(warnings)")
+        }
+    }
+}

@@ -7,6 +7,7 @@ struct ReleaseReporter {
     var plan: ReleasePlan
     let progress: ReleaseProgress
     private let clock: any WallClock
+    private let diagnostics: DiagnosticsEngine
     private let started: Date
     /// Preflight and workspace, then the stages.
     private let total: Int
@@ -15,6 +16,7 @@ struct ReleaseReporter {
     init(options: ReleaseOptions, config: RelctlConfig, context: Context, stageCount: Int) {
         progress = ReleaseProgress(console: context.console, environment: context.environment)
         clock = context.clock
+        diagnostics = context.console.diagnostics
         started = context.clock.now()
         total = stageCount + 2
         plan = ReleasePlan(
@@ -37,7 +39,6 @@ struct ReleaseReporter {
         plan.version = report.version?.description
         plan.commit = report.commit
         plan.branch = report.branch
-        plan.warnings = report.warnings
         return report
     }
 
@@ -80,6 +81,8 @@ struct ReleaseReporter {
         plan.ok = error == nil
         plan.problems = error?.diagnostics.map(\.description) ?? []
         plan.seconds = (clock.seconds(since: started) * 1000).rounded() / 1000
+        // Every warning of the run, the stages' as well as the preflight's.
+        plan.warnings = diagnostics.warnings.map(\.description)
         if error != nil { for line in plan.problems { progress.error(line) } }
         progress.summary(plan.stages, total: plan.seconds)
         return ReleaseOutcome(plan: plan, error: error)
