@@ -15,8 +15,10 @@ public struct ReleaseNotesBuilder: Sendable {
         try build(config: config, tag: tag, from: from, to: to, manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) })
     }
 
-    /// The same, with the release's manifest already in memory (`relctl release`).
-    public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?) throws -> ReleaseNotes {
+    /// The same, with the release's manifest already in memory (`relctl release`), and the
+    /// remote's URL when the caller knows it already (`.some(nil)`: there is no such remote).
+    public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
+                      remoteURL known: String?? = nil) throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
         let range: NotesRange
         do {
@@ -41,7 +43,7 @@ public struct ReleaseNotesBuilder: Sendable {
             targetCommit: range.targetCommit,
             sections: sections,
             contributors: Self.contributors(commits),
-            links: git.configuredRemoteURL(config.release.remote).flatMap(RepositoryLinks.init(remoteURL:)),
+            links: (known ?? git.configuredRemoteURL(config.release.remote)).flatMap(RepositoryLinks.init(remoteURL:)),
             manifest: manifest
         )
         if let template = config.notes.template {

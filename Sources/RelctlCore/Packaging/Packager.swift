@@ -126,9 +126,11 @@ public struct Packager: Sendable {
     private func plan(config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL) throws -> [Plan] {
         var plans: [Plan] = []
         var problems = TargetProblems()
+        let ignored = IgnoredPaths.load(root: config.root, context: context)
         for target in targets {
             do {
-                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
+                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
+                                                       outputDirectory: outputDirectory, ignored: ignored)
                 plans.append(Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
             } catch let error as RelctlError {
                 for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }

@@ -162,7 +162,8 @@ public struct ReleasePipeline: Sendable {
                                       preflight: PreflightReport) -> (WorkspaceOpening, StageRecordDraft) {
         do {
             if options.dryRun, let topLevel = preflight.topLevel, let commit = preflight.commit {
-                let workspace = try ReleaseWorkspace.scratch(config: config, context: context, topLevel: topLevel, commit: commit, tag: options.tag)
+                let workspace = try ReleaseWorkspace.scratch(config: config, context: context, topLevel: topLevel, commit: commit, tag: options.tag,
+                                                             settings: preflight.gitSettings)
                 return (.opened(workspace), StageRecordDraft(ok: true, detail: "clone of \(commit.prefix(12)) in \(workspace.scratch?.path ?? "")"))
             }
             guard let lockFile = preflight.lockFile else { throw SimpleError(.failure, file: config.root.path, "not inside a git repository") }
