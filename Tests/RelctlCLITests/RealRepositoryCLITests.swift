@@ -196,3 +196,31 @@ struct RealRepositoryCLITests {
         }
     }
 }
+
+/// A `before` hook that commits: the tag goes on what is there, never on the stale commit.
+@Suite("tag what is there")
+struct TagWhatIsThereCLITests {
+    @Test func aHookThatCommitsMovesTheTagToTheNewHead() throws {
+        let fixture = try ReleaseFixture(release: #"before = ["echo 'released' > CHANGES.txt && git add CHANGES.txt && git commit -qm 'docs: changes for the release'"]"#)
+        defer { fixture.remove() }
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.stderr.contains("goes on the new HEAD"), "\(dry)")
+        let real = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(real.status == 0, "\(real)")
+        let head = try fixture.repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+        let tagged = try fixture.repository.git("rev-parse", "v1.0.0^{commit}").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(tagged == head, "the tag is on the hook's commit")
+        #expect(try fixture.repository.git("show", "v1.0.0:CHANGES.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "released")
+        #expect(try fixture.remoteGit("rev-parse", "v1.0.0^{commit}").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == head)
+    }
+
+    @Test func aHookThatCommitsAnotherVersionIsRefused() throws {
+        let fixture = try ReleaseFixture(release: #"before = ["echo 1.0.1 > VERSION && git commit -qam 'chore: bump'"]"#)
+        defer { fixture.remove() }
+        let real = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(real.status == 1, "\(real)")
+        #expect(real.stderr.contains("no longer match v1.0.0"), "\(real)")
+        #expect(try fixture.localTags().isEmpty)
+    }
+}
