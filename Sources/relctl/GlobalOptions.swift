@@ -55,6 +55,7 @@ extension RelctlCommand {
         // A failure caused by our own Ctrl-C waits for the handler's exit 130 instead of exiting 1.
         defer { Interrupts.parkIfInterrupted() }
         do {
+            if let limit = DescriptorLimit.prepare() { throw limit }
             try await execute(context)
             if let failure = context.console.stdoutError {
                 throw SimpleError(.failure, "cannot write to standard output: \(failure)")

@@ -32,6 +32,7 @@ public struct ArchiveLayout: Sendable {
         }
         try ArchivePath.checkName(name)
         var builder = LayoutBuilder()
+        let containment = Containment(root: config.root, binaryRoot: binaryRoot)
 
         let settings = config.targets.first { $0.triple == target.triple }
         let binaryDirectory = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
@@ -45,6 +46,7 @@ public struct ArchiveLayout: Sendable {
                 }
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
+            try containment.check(source, key: "binaries")
             try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
         }
 
@@ -57,6 +59,7 @@ public struct ArchiveLayout: Sendable {
                 throw PackagingError.unsafePath(path: destination, reason: "comes from the folder \(source.path), listed in [archive] files; list folders in [archive] trees")
             }
             guard (info.st_mode & S_IFMT) == S_IFREG else { throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode)) }
+            try containment.check(source, key: "[archive] files")
             try builder.add(ArchiveEntry(path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
         }
 
@@ -65,6 +68,7 @@ public struct ArchiveLayout: Sendable {
         for mapping in config.archive.trees {
             let source = config.root.appendingPathComponent(mapping.from.render(values)).standardizedFileURL
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] trees")
+            if FileManager.default.fileExists(atPath: source.path) { try containment.check(source, key: "[archive] trees") }
             try walker.walk(source, into: destination, builder: &builder)
         }
 
@@ -111,6 +115,30 @@ public struct ArchiveLayout: Sendable {
         guard let override else { return root.appendingPathComponent(directory).appendingPathComponent(fileName) }
         let nested = override.appendingPathComponent(directory).appendingPathComponent(fileName)
         return FileKind.isRegularFile(nested.path) ? nested : override.appendingPathComponent(fileName)
+    }
+}
+
+/// Where packaged inputs may come from once symlinks are resolved: the project (the repository's
+/// files), or, for binaries read with `--artifacts`, that folder. A committed `LICENSE ->
+/// /etc/secret` or a tree root linking elsewhere is refused like a link inside a tree.
+struct Containment {
+    let roots: [String]
+
+    init(root: URL, binaryRoot: URL?) {
+        roots = ([root] + (binaryRoot.map { [$0] } ?? [])).map { Self.realPath($0.path) ?? $0.standardizedFileURL.path }
+    }
+
+    func check(_ source: URL, key: String) throws {
+        guard let resolved = Self.realPath(source.path) else { return }
+        guard roots.contains(where: { resolved == $0 || resolved.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
+            throw PackagingError.outsideProject(path: source.path, resolved: resolved, key: key)
+        }
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
 
