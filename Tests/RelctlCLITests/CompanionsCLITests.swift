@@ -172,7 +172,7 @@ import RelctlCore
         try repo.commit("feat: more")
         let bump = try relctl(["bump", "--write", "--json"], in: repo.url)
         #expect(bump.status == 0, "\(bump)")
-        #expect(bump.stdout.contains("\"next\":\"2.7.0\""), "\(bump)")
+        #expect(bump.stdout.contains("\"next\" : \"2.7.0\""), "\(bump)")
         #expect(try repo.directory.read("git-cliff/Cargo.toml").contains("git-cliff-core = { version = \"2.7.0\", path = \"../git-cliff-core\" }"))
         let pins = try repo.directory.read("npm/git-cliff/package.json")
         #expect(pins == npm.replacingOccurrences(of: "\"version\": \"2.6.1\",", with: "\"version\": \"2.7.0\",")
