@@ -55,7 +55,7 @@ struct Bump: RelctlCommand {
         }
         if global.json {
             try emitJSON(Output(previous: bump.previousTag, current: bump.current?.description, next: bump.next.description,
-                                tag: config.project.tagFormat.tag(for: bump.next), level: setVersion != nil ? "set" : bump.level.rawValue,
+                                tag: bump.nextTag, level: setVersion != nil ? "set" : bump.level.rawValue,
                                 commits: bump.commitCount, written: written, notes: bump.notes), context)
         } else {
             context.console.stdout(bump.next.description + "\n")

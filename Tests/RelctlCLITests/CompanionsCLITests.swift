@@ -267,4 +267,34 @@ import RelctlCore
         #expect(next.status == 0 && next.stdout == "0.15.1\n", "\(next)")
         #expect(next.stderr.contains("v0.14.0") && next.stderr.contains("Cargo.toml holds 0.15.1"), "\(next)")
     }
+
+    @Test func helixCalendarVersions() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"helix-term\"]\nresolver = \"2\"\n")
+        try repo.directory.write("helix-term/Cargo.toml", "[package]\nname = \"helix-term\"\nversion = \"25.7.1\"\n")
+        try repo.directory.write("relctl.toml", "[project]\nname = \"helix\"\ntag-format = \"{version}\"\n\n[[version]]\npath = \"helix-term/Cargo.toml\"\n")
+        try repo.commit("chore: start", date: "2025-07-15T10:00:00Z")
+        for tag in ["24.07", "25.01", "25.01.1", "25.07", "25.07.1"] { try repo.git("tag", tag) }
+        // Without the scheme, the refusal says how to fix it in one line.
+        let refused = try relctl(["validate-tag", "25.07.1"], in: repo.url)
+        #expect(refused.status == 2 && refused.stderr.contains("set `version-scheme = \"calver\"` in [project]"), "\(refused)")
+        try repo.directory.write("relctl.toml", "[project]\nname = \"helix\"\ntag-format = \"{version}\"\nversion-scheme = \"calver\"\n\n[[version]]\npath = \"helix-term/Cargo.toml\"\n")
+        let matched = try relctl(["validate-tag", "25.07.1"], in: repo.url)
+        #expect(matched.status == 0, "25.07.1 equals Cargo's 25.7.1: \(matched)")
+        #expect(try relctl(["validate-tag", "25.07"], in: repo.url).status == 1)
+        let notes = try relctl(["notes", "--tag", "25.07.1", "--json"], in: repo.url)
+        #expect(notes.stdout.contains("\"previous\" : \"25.07\""), "numeric order, leading zeros allowed: \(notes)")
+        // The next release follows the commit's month, spelled like the existing tags.
+        try repo.commit("fix: later", date: "2026-03-02T10:00:00Z")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.stdout.contains("\"next\" : \"26.3.0\"") && bump.stdout.contains("\"tag\" : \"26.03\""), "\(bump)")
+        try repo.commit("fix: same month", date: "2026-03-20T10:00:00Z")
+        try repo.git("tag", "26.03")
+        try repo.commit("fix: again", date: "2026-03-21T10:00:00Z")
+        let patch = try relctl(["bump", "--write"], in: repo.url)
+        let member = try repo.directory.read("helix-term/Cargo.toml")
+        #expect(patch.stdout == "26.3.1\n" && member.contains("version = \"26.3.1\""), "\(patch)")
+        #expect(try relctl(["validate-tag", "26.03.1"], in: repo.url).status == 0)
+    }
 }

@@ -18,6 +18,8 @@ public struct VersionBump: Sendable, Equatable {
     /// What moved the version away from the commit rules, for the user to read: the manifest's
     /// version as a floor, tags that already exist, tags that are not ancestors of the target.
     public var notes: [String] = []
+    /// The tag the next version gets (calendar tags spelled like the existing ones).
+    public var nextTag: String = ""
 
     /// The first version of a project without release tags.
     public static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
@@ -29,9 +31,10 @@ public struct VersionBump: Sendable, Equatable {
     /// names, on any branch (it moves up until free).
     public static func compute(git: Git, config: RelctlConfig, target: String = "HEAD") throws -> VersionBump {
         let targetCommit = try git.rangeEnd(target)
-        let format = config.project.tagFormat
+        let names = try git.tags()
+        let format = config.project.tagFormat.learningSpelling(from: names)
         let reachableNames = Set(try git.tagsMerged(into: targetCommit))
-        let allTags = try git.tags().compactMap { name in (try? format.version(of: name)).map { (name: name, version: $0) } }
+        let allTags = names.compactMap { name in (try? format.version(of: name)).map { (name: name, version: $0) } }
         let tags = allTags.filter { reachableNames.contains($0.name) }
         let last = tags.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
         let commits = CommitClassifier.cancellingReverts(
@@ -44,7 +47,19 @@ public struct VersionBump: Sendable, Equatable {
             if parsed.type == "feat" { level = max(level, .minor) }
         }
         var bump: VersionBump
-        if let last {
+        if format.scheme == .calver {
+            // Calendar versions follow the target commit's date (reproducible, not the wall clock):
+            // this month's first release, else the next patch of this month's last one.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+            let date = Date(timeIntervalSince1970: TimeInterval(try git.committerTime(of: targetCommit)))
+            let year = calendar.component(.year, from: date), month = calendar.component(.month, from: date)
+            let fullYear = last.map { $0.version.major.count >= 4 } ?? false
+            let month1 = SemanticVersion(major: fullYear ? year : year % 100, minor: month, patch: 0)
+            var next = month1
+            if let last, !(last.version < month1) { next = Self.next(after: last.version.final, level: .patch) }
+            bump = VersionBump(previousTag: last?.name, current: last?.version, next: next, level: .patch, commitCount: commits.count)
+        } else if let last {
             bump = VersionBump(previousTag: last.0, current: last.1, next: next(after: last.1, level: level),
                                level: last.1.isPrerelease ? .prerelease : level, commitCount: commits.count)
         } else {
@@ -75,6 +90,7 @@ public struct VersionBump: Sendable, Equatable {
             skipped.append(format.tag(for: bump.next))
             bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : .patch)
         }
+        bump.nextTag = format.tag(for: bump.next)
         if !skipped.isEmpty {
             bump.notes.append("\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (not ancestor\(skipped.count == 1 ? "" : "s") of \(target)); moved up to \(bump.next)")
         }
@@ -92,7 +108,9 @@ public struct VersionBump: Sendable, Equatable {
         } else {
             version = try SemanticVersion(parsing: text)
         }
-        return VersionBump(previousTag: nil, current: nil, next: version, level: version.isPrerelease ? .prerelease : .patch, commitCount: 0)
+        var bump = VersionBump(previousTag: nil, current: nil, next: version, level: version.isPrerelease ? .prerelease : .patch, commitCount: 0)
+        bump.nextTag = config.project.tagFormat.tag(for: version)
+        return bump
     }
 
     /// Whether `version` is below what a manifest declares, in the manifest's own order (PEP 440
