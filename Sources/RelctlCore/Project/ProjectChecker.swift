@@ -107,7 +107,7 @@ public enum ProjectChecker {
             report.problem(Diagnostic(file: config.path, line: settings.line, "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first"))
         }
         if config.targets.isEmpty {
-            report.warning(Diagnostic(file: config.path, "no [[target]] entries: a tag-only release (versions, notes, tag); build, package, matrix and ci generate need at least one; \(TargetResolver.addTargetHint)"))
+            report.warning(Diagnostic(file: config.path, "no [[target]] entries: build, package, matrix and ci generate need at least one; \(TargetResolver.addTargetHint)"))
         }
         if !config.targets.isEmpty, config.build.binaries.isEmpty {
             report.warning(Diagnostic(file: config.path, "[build] lists no `binaries`: archives will have an empty bin/"))
