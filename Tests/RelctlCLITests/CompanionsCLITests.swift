@@ -46,7 +46,14 @@ import RelctlCore
         #expect(bump.status == 0 && bump.stdout == "0.4.0\n", "\(bump)")
         #expect(try repo.directory.read("Cargo.lock") == lock.replacingOccurrences(of: "version = \"0.3.0\"", with: "version = \"0.4.0\""))
         try tool("cargo build --locked --offline -q", in: repo, target: target)
-        #expect(try relctl(["validate-tag", "v0.4.0"], in: repo.url).status == 0)
+        let validated = try relctl(["validate-tag", "v0.4.0"], in: repo.url)
+        #expect(validated.status == 0 && validated.stderr.contains("matches 1 manifest and 1 lock/pin entry"), "\(validated)")
+        // --set never lowers, and refuses what is not a version; nothing is written either way.
+        let before = try repo.directory.read("Cargo.lock")
+        let lower = try relctl(["bump", "--set", "0.3.5", "--write"], in: repo.url)
+        #expect(lower.status == 1 && lower.stderr.contains("Cargo.toml:3: holds 0.4.0, above 0.3.5"), "\(lower)")
+        #expect(try relctl(["bump", "--set", "banana"], in: repo.url).status == 2)
+        #expect(try repo.directory.read("Cargo.lock") == before)
     }
 
     @Test func typstWorkspaceDependenciesFollowTheSharedVersion() throws {

@@ -40,4 +40,16 @@ import RelctlTestSupport
                 "\(result.contributors)")
         #expect(result.contributors.count == 2)
     }
+
+    @Test func noBoundIsSaidOutLoud() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.commit("feat: one")
+        try repo.commit("fix: two")
+        let result = try relctl(["notes", "--tag", "v0.1.0"], in: repo.url)
+        #expect(result.status == 0 && result.stderr.contains("so the notes cover the whole history (2 commits)"), "\(result)")
+        try repo.git("tag", "v0.1.0")
+        try repo.commit("fix: three")
+        #expect(!(try relctl(["notes", "--tag", "v0.2.0"], in: repo.url)).stderr.contains("whole history"))
+    }
 }

@@ -201,6 +201,11 @@ public enum StarterConfig {
         guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("package.json").path),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
         if object["version"] is String { found.versions.append(("package.json", nil, nil)) }
+        // `bin` entries are scripts npm links on install, not per-platform binaries to archive.
+        let bins = (object["bin"] as? [String: Any]).map { $0.keys.sorted() } ?? ((object["bin"] is String) ? [(object["name"] as? String).map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "bin"] : [])
+        if !bins.isEmpty {
+            found.versionNotes.append("package.json's bin (\(bins.joined(separator: ", "))) is installed by npm from the published package; add [build] only if you also ship native binaries.")
+        }
     }
 
     private static func python(root: URL, into found: inout Findings) {

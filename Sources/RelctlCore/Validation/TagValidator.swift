@@ -24,6 +24,8 @@ public struct TagValidation: Sendable, Encodable {
     public var sources: [Source]
     /// Lock and pin entries that do not follow the tag's version (see `Companion`).
     public var staleCompanions: [StaleCompanion] = []
+    /// How many companions were compared (stale or not), for the summary line.
+    public var companionCount = 0
 
     enum CodingKeys: String, CodingKey { case tag, version, sources, staleCompanions = "stale-companions" }
 
@@ -50,6 +52,7 @@ public enum TagValidator {
         let version = try config.project.tagFormat.version(of: tag)
         var sources: [TagValidation.Source] = []
         var stale: [StaleCompanion] = []
+        var companionCount = 0
         var errors: [any RelctlError] = []
         for source in config.versions {
             do {
@@ -60,6 +63,7 @@ public enum TagValidator {
                     path: source.path, kind: source.kind, version: found.text,
                     matches: matches(found.text, version, reader.comparison), foundIn: found.foundIn, line: found.line, note: note))
                 for companion in try CompanionFinder.companions(of: source, found: found, root: config.root) {
+                    companionCount += 1
                     if let expected = companion.expectedText(for: version), !stale.contains(where: { $0.companion == companion }) {
                         stale.append(StaleCompanion(companion: companion, manifest: source.path, expected: expected))
                     }
@@ -69,7 +73,7 @@ public enum TagValidator {
             }
         }
         if !errors.isEmpty { throw ProblemList(errors) }
-        return TagValidation(tag: tag, version: version.description, sources: sources, staleCompanions: stale)
+        return TagValidation(tag: tag, version: version.description, sources: sources, staleCompanions: stale, companionCount: companionCount)
     }
 
     /// Whether a manifest's version text equals the tag's version under the kind's rules.
