@@ -210,7 +210,7 @@ public struct VersionBump: Sendable, Equatable {
                 throw SimpleError(.badInput, file: found.foundIn, "cannot tell which line holds the version `\(found.text)`; edit it by hand")
             }
             if found.text != spelled {
-                add(Edit(url: CompanionFinder.url(found.foundIn, root: config.root), display: found.foundIn, line: line, old: found.text, new: spelled))
+                add(Edit(url: config.resolve(found.foundIn), display: found.foundIn, line: line, old: found.text, new: spelled))
             }
             for companion in try CompanionFinder.companions(of: source, found: found, root: config.root) {
                 guard let expected = companion.expectedText(for: version) else { continue }
