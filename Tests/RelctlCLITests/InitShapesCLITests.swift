@@ -107,4 +107,30 @@ import RelctlCore
         let npm = try initThenCheck(axios)
         #expect(npm.contains("path = \"package.json\"") && !npm.contains("\n[[target]]"), "\(npm)")
     }
+
+    @Test func typstAndGitCliffWorkspacesWithTheirLocks() throws {
+        let typst = try GitRepository()
+        defer { typst.directory.remove() }
+        try typst.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n\n[workspace.package]\nversion = \"0.15.1\"\nedition = \"2021\"\n\n[workspace.dependencies]\ntypst = { path = \"crates/typst\", version = \"0.15.1\" }\n")
+        try typst.directory.write("crates/typst/Cargo.toml", "[package]\nname = \"typst\"\nversion.workspace = true\nedition.workspace = true\n")
+        try typst.directory.write("crates/typst/src/lib.rs", "\n")
+        try typst.directory.write("crates/typst-cli/Cargo.toml", "[package]\nname = \"typst-cli\"\nversion.workspace = true\nedition.workspace = true\n\n[[bin]]\nname = \"typst\"\npath = \"src/main.rs\"\n\n[dependencies]\ntypst.workspace = true\n")
+        try typst.directory.write("crates/typst-cli/src/main.rs", "fn main() {}\n")
+        #expect(try sh("cargo generate-lockfile --offline", in: typst.url).status == 0)
+        try typst.commit("chore: start")
+        try typst.git("tag", "v0.15.1")
+        let config = try initThenCheck(typst)
+        #expect(config.contains("path = \"Cargo.toml\"") && config.contains("binaries = [\"typst\"]"), "\(config)")
+        let validated = try relctl(["validate-tag", "v0.15.1"], in: typst.url)
+        #expect(validated.status == 0 && validated.stderr.contains("and 3 lock/pin entries"), "\(validated)")
+
+        let commitizen = try GitRepository()
+        defer { commitizen.directory.remove() }
+        try commitizen.directory.write("pyproject.toml", "[project]\nname = \"commitizen\"\nversion = \"4.1.0\"\nrequires-python = \">=3.9\"\ndependencies = []\n")
+        #expect(try sh("uv lock --offline -q", in: commitizen.url).status == 0)
+        try commitizen.commit("chore: start")
+        try commitizen.git("tag", "v4.1.0")
+        let python = try initThenCheck(commitizen)
+        #expect(python.contains("path = \"pyproject.toml\"") && !python.contains("\n[[target]]"), "\(python)")
+    }
 }
