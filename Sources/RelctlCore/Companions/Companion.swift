@@ -42,11 +42,15 @@ public struct Companion: Sendable, Equatable, Encodable {
     enum CodingKeys: String, CodingKey { case kind, file, line, text, what }
 
     /// The text this companion must hold for the manifest version `version`, or nil when the
-    /// current text already agrees. Lock entries and pins are exact. A requirement written with
-    /// all three numbers (`0.15.1`, `=0.15.1`, `^0.15.1`, `~0.15.1`) moves in lockstep; a shorter
-    /// one (`0.15`, `^0.15`, `~1`) is rewritten only when it no longer admits the version, keeping
-    /// its precision (`^0.15` → `^0.16`).
-    public func expectedText(for version: SemanticVersion) -> String? {
+    /// current text is fine. Lock entries and pins are exact.
+    ///
+    /// A requirement is stale only when Cargo would refuse it (it no longer admits the version),
+    /// so a compatible requirement that lags (`0.3.1` for 0.3.5) is not a mismatch. When written
+    /// (`previous` is the manifest's version before the bump), a requirement that was in lockstep
+    /// with it (`0.15.1`, `=0.15.1`, `^0.15.1` for 0.15.1) stays in lockstep; any other is rewritten
+    /// only when it no longer admits the version. The operator is kept, and a shorter requirement
+    /// keeps its precision (`^0.15` → `^0.16`); a prerelease always gets the full version.
+    public func expectedText(for version: SemanticVersion, previous: String? = nil) -> String? {
         switch kind {
         case .uvLock:
             // uv writes the PEP 440 normalised spelling; any spelling equal under PEP 440 is current.
@@ -57,11 +61,15 @@ public struct Companion: Sendable, Equatable, Encodable {
             return text == version.description ? nil : version.description
         case .cargoRequirement:
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            if parts.count >= 3 || text.contains("-") || version.isPrerelease {
-                return text == version.description ? nil : version.description
+            let full = parts.count >= 3 || text.contains("-")
+            let rewritten = full || version.isPrerelease
+                ? version.description
+                : [version.major, version.minor, version.patch].prefix(parts.count).joined(separator: ".")
+            if let previous, full, text == previous.trimmingCharacters(in: .whitespaces) {
+                return text == rewritten ? nil : rewritten
             }
             if CargoRequirement.admits(operator: requirementOperator ?? "", text: text, version: version) { return nil }
-            return [version.major, version.minor, version.patch].prefix(parts.count).joined(separator: ".")
+            return text == rewritten ? nil : rewritten
         }
     }
 }

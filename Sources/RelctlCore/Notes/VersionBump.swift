@@ -213,7 +213,7 @@ public struct VersionBump: Sendable, Equatable {
                 add(Edit(url: config.resolve(found.foundIn), display: found.foundIn, line: line, old: found.text, new: spelled))
             }
             for companion in try CompanionFinder.companions(of: source, found: found, root: config.root) {
-                guard let expected = companion.expectedText(for: version) else { continue }
+                guard let expected = companion.expectedText(for: version, previous: found.text) else { continue }
                 add(Edit(url: CompanionFinder.url(companion.file, root: config.root), display: companion.file, line: companion.line, old: companion.text, new: expected))
             }
         }
