@@ -126,6 +126,10 @@ public enum ConfigLoader {
         for binary in build.binaries where binary.isEmpty || binary.contains("/") || binary.contains("{") {
             table.report("binaries", "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)")
         }
+        build.optionalBinaries = table.strings("optional-binaries") ?? []
+        for binary in build.optionalBinaries where !build.binaries.contains(binary) {
+            table.report("optional-binaries", "optional binary `\(binary)` is not in `binaries`; list it there too (optional-binaries only marks which may be missing)")
+        }
         if let directory = binaryDirectory(table) { build.binaryDirectory = directory }
         if let env = table.table("env") {
             for key in env.values.keys.sorted() {
@@ -199,6 +203,7 @@ public enum ConfigLoader {
         archive.files = table.items("files").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "files") }
         archive.trees = table.items("trees").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "trees") }
         if let setupEnv = table.bool("setup-env") { archive.setupEnv = setupEnv }
+        archive.stage = template(table, "stage")
         archive.exclude = table.strings("exclude") ?? []
         if let level = table.integer("compression-level") {
             if (0...19).contains(level) { archive.compressionLevel = level } else {

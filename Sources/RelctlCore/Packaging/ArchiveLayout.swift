@@ -22,8 +22,9 @@ public struct ArchiveLayout: Sendable {
     ///   - ignored: what git ignores in the project; left out of trees (a file named in `files` is kept).
     ///   - probe: for `relctl check`, before anything is built: a missing binary stands in as an
     ///     empty file, so every other conflict `package` would hit is found now.
+    ///   - staged: the folder `[archive] stage` filled for this archive; its files go to the root.
     static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil,
-                        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false) throws -> ArchiveLayout {
+                        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false, staged: URL? = nil) throws -> ArchiveLayout {
         var values = placeholders
         for (key, value) in target.placeholders { values[key] = value }
         let name = config.archive.name.render(values)
@@ -36,18 +37,23 @@ public struct ArchiveLayout: Sendable {
 
         let settings = config.targets.first { $0.triple == target.triple }
         let binaryDirectory = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
+        var packagedBinaries: [String] = []
         for binary in config.build.binaries {
             let fileName = target.executableName(binary)
             let source = locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
             guard FileKind.isRegularFile(source.path) else {
+                // An optional binary the build did not make is simply not shipped.
+                if config.build.optionalBinaries.contains(binary), !probe { continue }
                 if probe {
                     try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .generated(Data()), mode: 0o755, origin: source.path))
+                    packagedBinaries.append(binary)
                     continue
                 }
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
             try containment.check(source, key: "binaries")
             try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
+            packagedBinaries.append(binary)
         }
 
         for mapping in config.archive.files {
@@ -73,7 +79,7 @@ public struct ArchiveLayout: Sendable {
         }
 
         // A rule naming `{binary}` is made once per binary; a literal rule once.
-        for (index, binary) in config.build.binaries.enumerated() {
+        for (index, binary) in packagedBinaries.enumerated() {
             var perBinary = values
             perBinary["binary"] = target.executableName(binary)
             for rule in config.archive.symlinks where index == 0 || rule.mentionsBinary {
@@ -82,6 +88,10 @@ public struct ArchiveLayout: Sendable {
                 try ArchivePath.checkName("\(path) -> \(destination)")
                 try builder.add(ArchiveEntry(path: path, content: .symlink(destination), mode: 0o777, origin: symlinkRuleOrigin + config.path))
             }
+        }
+
+        if let staged {
+            try walker.walk(staged, into: "", builder: &builder)
         }
 
         if config.archive.setupEnv {
