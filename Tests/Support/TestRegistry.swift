@@ -36,8 +36,9 @@ public final class TestRegistry {
           addr: 127.0.0.1:\(port)
         \(auth)
         """)
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
+        let logFile = directory.url.appendingPathComponent("registry.log")
+        guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else { throw SimpleError(.failure, "cannot create \(logFile.path)") }
+        let handle = try FileHandle(forWritingTo: logFile)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/docker-registry")
         process.arguments = ["serve", directory.url.appendingPathComponent("config.yml").path]

@@ -13,6 +13,7 @@ final class RegistryClient: Sendable {
     /// `repository:NAME:pull,push` and any other repositories read from (cross-repository mounts).
     let scopes: [String]
     private let session: URLSession
+    private let delegate = RegistrySessionDelegate()
     private let state = Mutex<State>(State())
 
     private struct State {
@@ -29,7 +30,7 @@ final class RegistryClient: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 60
         configuration.httpAdditionalHeaders = ["User-Agent": "relctl/\(RelctlVersion.version)"]
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -203,15 +204,27 @@ final class RegistryClient: Sendable {
     }
 
     private func raw(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
-        try await withCheckedThrowingContinuation { continuation in
-            session.dataTask(with: request) { data, response, error in
-                if let error { continuation.resume(throwing: error); return }
+        let delegate = self.delegate
+        return try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: request) { data, response, error in
+                if let error {
+                    // A challenged request comes back cancelled; its 401 is what we asked for.
+                    if let url = request.url, (error as NSError).code == NSURLErrorCancelled,
+                       let challenged = delegate.takeChallenged(url),
+                       let response = HTTPURLResponse(url: url, statusCode: challenged.status, httpVersion: "HTTP/1.1", headerFields: challenged.headers) {
+                        continuation.resume(returning: (response, Data()))
+                        return
+                    }
+                    continuation.resume(throwing: error)
+                    return
+                }
                 guard let response = response as? HTTPURLResponse else {
                     continuation.resume(throwing: URLError(.badServerResponse))
                     return
                 }
                 continuation.resume(returning: (response, data ?? Data()))
-            }.resume()
+            }
+            task.resume()
         }
     }
 }
