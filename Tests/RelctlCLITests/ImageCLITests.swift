@@ -185,7 +185,7 @@ import RelctlTestSupport
         #expect(base.status == 0, "\(base)")
         let baseDigest = try imageDigest(base)
 
-        let fixture = try ImageFixture(repository: "\(registry.host)/acme/app", extra: "base = \"\(registry.host)/acme/base@\(baseDigest)\"\nbinaries = [\"velo-cli\"]\nentrypoint = [\"velo-cli\"]")
+        let fixture = try ImageFixture(repository: "\(registry.host)/acme/app", entrypoint: #"["velo-cli"]"#, extra: "base = \"\(registry.host)/acme/base@\(baseDigest)\"\nbinaries = [\"velo-cli\"]")
         defer { fixture.repository.directory.remove() }
         let built = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
         #expect(built.status == 0, "\(built)")
@@ -218,10 +218,10 @@ import RelctlTestSupport
         #expect(result.status == 2, "\(result)")
         let lines = result.stderr
         #expect(lines.contains("relctl.toml:22:") && lines.contains("repository paths must be lowercase; write `acme`"), "\(lines)")
-        #expect(lines.contains("entrypoint `velo-sqll` is not one of this image's binaries; did you mean `velo-sql`?"), "\(lines)")
+        #expect(lines.contains("entrypoint `velo-sqll` is not one of this image's binaries (did you mean `velo-sql`?)"), "\(lines)")
         #expect(lines.contains("image target `x86_64-pc-windows-msvc` is not Linux"), "\(lines)")
         #expect(lines.contains("image target `riscv64gc-unknown-linux-gnu` is not a configured [[target]]"), "\(lines)")
         #expect(lines.contains("must be pinned by digest"), "\(lines)")
-        #expect(lines.contains("unknown key `tagz` in [image]; did you mean `tags`?"), "\(lines)")
+        #expect(lines.contains("unknown key `tagz` in [image] (did you mean `tags`?)"), "\(lines)")
     }
 }

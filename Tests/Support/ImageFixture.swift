@@ -13,7 +13,7 @@ public struct ImageFixture: Sendable {
     public static let windows = "x86_64-pc-windows-msvc"
     public static let greeting = "velo-sql serving"
 
-    public static func config(repository: String, extra: String = "") -> String {
+    public static func config(repository: String, entrypoint: String = #"["velo-sql", "--serve"]"#, extra: String = "") -> String {
         """
         [project]
         name = "velostream"
@@ -37,7 +37,7 @@ public struct ImageFixture: Sendable {
 
         [[image]]
         repository = "\(repository)"
-        entrypoint = ["velo-sql", "--serve"]
+        entrypoint = \(entrypoint)
         files = ["README.md", { from = "LICENSE", to = "LICENSE.txt" }]
         labels = { "org.opencontainers.image.licenses" = "Apache-2.0" }
         \(extra)
@@ -58,11 +58,11 @@ public struct ImageFixture: Sendable {
         return nil
     }()
 
-    public init(repository reference: String, extra: String = "", reversed: Bool = false, umask mask: mode_t = 0o022, fileTime: Date? = nil) throws {
+    public init(repository reference: String, entrypoint: String = #"["velo-sql", "--serve"]"#, extra: String = "", reversed: Bool = false, umask mask: mode_t = 0o022, fileTime: Date? = nil) throws {
         repository = try GitRepository()
         let executable = Self.staticExecutable ?? Data("#!/bin/sh\necho \(Self.greeting)\n".utf8)
         var files: [(String, Data, Bool)] = [
-            ("relctl.toml", Data(Self.config(repository: reference, extra: extra).utf8), false),
+            ("relctl.toml", Data(Self.config(repository: reference, entrypoint: entrypoint, extra: extra).utf8), false),
             ("Cargo.toml", Data("[package]\nname = \"velostream\"\nversion = \"1.0.0\"\n".utf8), false),
             ("README.md", Data("# velostream\n\nA streaming SQL engine.\n".utf8), false),
             ("LICENSE", Data("Apache License 2.0\n".utf8), false),
