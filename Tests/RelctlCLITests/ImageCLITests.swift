@@ -74,11 +74,17 @@ import RelctlTestSupport
             #expect(execution["Entrypoint"] as? [String] == ["/usr/local/bin/velo-sql", "--serve"])
             #expect(execution["User"] as? String == "65532:65532")
         }
-        // The layer: 0:0, the commit time, normalised modes, sorted, under /usr only.
-        let layer = try run("/bin/sh", ["-c", "for f in blobs/sha256/*; do if gzip -t \"$f\" 2>/dev/null; then tar -tvzf \"$f\" --numeric-owner; fi; done | head -n 9"], in: first.layout)
-        #expect(layer.stdout.contains("0/0") && !layer.stdout.contains("65532"), "\(layer.stdout)")
-        #expect(layer.stdout.contains("2026-01-02 03:04 usr/local/bin/velo-cli") || layer.stdout.contains("usr/local/bin/velo-cli"), "\(layer.stdout)")
-        #expect(layer.stdout.contains("-rw-r--r-- 0/0") && layer.stdout.contains("usr/local/share/velostream/LICENSE.txt"), "\(layer.stdout)")
+        // The layers: 0:0, the commit time, normalised modes, sorted, everything under /usr.
+        let listing = try run("/bin/sh", ["-c", "for f in blobs/sha256/*; do if gzip -t \"$f\" 2>/dev/null; then tar -tvzf \"$f\" --numeric-owner; fi; done"],
+                              in: first.layout, environment: ["TZ": "UTC"])
+        let entries = listing.stdout.split(separator: "\n").map(String.init)
+        #expect(entries.count == 18, "two layers of 9 entries: \(listing)")
+        #expect(entries.allSatisfy { $0.contains(" 0/0 ") && $0.contains(" 2026-01-02 03:04 usr/") }, "\(listing.stdout)")
+        #expect(entries.contains { $0.hasPrefix("-rwxr-xr-x 0/0") && $0.hasSuffix(" usr/local/bin/velo-cli") }, "\(listing.stdout)")
+        // LICENSE was written 0600 in the second copy; README and LICENSE are 0644 in the image.
+        #expect(entries.contains { $0.hasPrefix("-rw-r--r-- 0/0") && $0.hasSuffix(" usr/local/share/velostream/LICENSE.txt") }, "\(listing.stdout)")
+        let paths = entries.prefix(9).compactMap { $0.split(separator: " ").last.map(String.init) }
+        #expect(paths == paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } && paths.first == "usr/", "\(paths)")
     }
 
     @Test(.enabled(if: ImageCLITests.hasTools)) func pushIsPullableRunnableAndIdempotent() throws {
