@@ -70,4 +70,60 @@ import RelctlTestSupport
             #expect(try credentials.lookup(registry: "docker.io") == nil)
         }
     }
+
+    @Test func imageTablesGetTheirDefaults() throws {
+        let config = try ConfigLoader.parse(try TOMLDocument(text: """
+        [project]
+        name = "velostream"
+        [build]
+        binaries = ["velo-sql", "velo-cli"]
+        [[target]]
+        triple = "x86_64-unknown-linux-musl"
+        [[target]]
+        triple = "aarch64-apple-darwin"
+        [[image]]
+        repository = "ghcr.io/acme/velostream"
+        [[image]]
+        name = "tools"
+        repository = "localhost:5000/acme/tools"
+        tags = ["{major}.{minor}", "{version}"]
+        binaries = ["velo-cli"]
+        user = "0:0"
+        base = "localhost:5000/base@sha256:\(String(repeating: "0", count: 64))"
+        """, path: "relctl.toml"), root: URL(fileURLWithPath: "/project"))
+        let main = try #require(config.images.first)
+        #expect(main.name == "velostream" && main.tags == ImageSettings.defaultTags && main.user == "65532:65532" && main.base == nil)
+        #expect(main.imageBinaries(config.build.binaries) == ["velo-sql", "velo-cli"])
+        let targets = try TargetResolver.resolveAll(config)
+        #expect(main.selectTargets(targets).map(\.triple) == ["x86_64-unknown-linux-musl"])
+        let tools = try #require(config.images.last)
+        #expect(tools.name == "tools" && tools.tags.map(\.text) == ["{major}.{minor}", "{version}"] && tools.user == "0:0")
+        #expect(tools.base?.registry == "localhost:5000" && tools.base?.repository == "base")
+        #expect(tools.imageBinaries(config.build.binaries) == ["velo-cli"])
+    }
+
+    @Test func duplicateNamesAndTaggedRepositoriesAreRefused() throws {
+        let text = """
+        [project]
+        name = "velostream"
+        [build]
+        binaries = ["velo-sql"]
+        [[target]]
+        triple = "x86_64-unknown-linux-musl"
+        [[image]]
+        repository = "ghcr.io/acme/velostream:latest"
+        [[image]]
+        repository = "ghcr.io/acme/other"
+        tags = ["{nope}"]
+        [[image]]
+        repository = "ghcr.io/acme/third"
+        """
+        #expect(throws: ProblemList.self) { try ConfigLoader.parse(try TOMLDocument(text: text, path: "relctl.toml"), root: URL(fileURLWithPath: "/p")) }
+        do { _ = try ConfigLoader.parse(try TOMLDocument(text: text, path: "relctl.toml"), root: URL(fileURLWithPath: "/p")) } catch let error as ProblemList {
+            let lines = error.diagnostics.map(\.description)
+            #expect(lines.contains { $0.hasPrefix("relctl.toml:8:") && $0.contains("must not carry a tag or digest; write `ghcr.io/acme/velostream`") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("relctl.toml:11:") && $0.contains("unknown placeholder `{nope}`") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("relctl.toml:12:") && $0.contains("two [[image]] tables are named `velostream`") }, "\(lines)")
+        }
+    }
 }

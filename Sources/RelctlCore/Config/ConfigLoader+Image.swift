@@ -9,7 +9,7 @@ extension ConfigLoader {
         for table in tables {
             guard let image = readImage(table, config: config) else { continue }
             if !names.insert(image.name).inserted {
-                table.report("name", "two [[image]] tables are named `\(image.name)` (both would write dist/oci/\(image.name)/); give one a different `name`")
+                table.report(table.values["name"] == nil ? nil : "name", "two [[image]] tables are named `\(image.name)` (both would write dist/oci/\(image.name)/); give one a different `name`")
                 continue
             }
             images.append(image)
