@@ -55,6 +55,7 @@ extension RelctlCommand {
         // A failure caused by our own Ctrl-C waits for the handler's exit 130 instead of exiting 1.
         defer { Interrupts.parkIfInterrupted() }
         do {
+            if let limit = DescriptorLimit.prepare() { throw limit }
             try await execute(context)
             if let failure = context.console.stdoutError {
                 throw SimpleError(.failure, "cannot write to standard output: \(failure)")
@@ -70,6 +71,6 @@ extension RelctlCommand {
 
     /// Prints a JSON document on stdout.
     func emitJSON(_ value: some Encodable, _ context: Context) throws {
-        context.console.stdout(try JSONOutput.encode(value))
+        context.console.stdout(try JSONDocument.render(value, warnings: context.console.diagnostics.warnings))
     }
 }

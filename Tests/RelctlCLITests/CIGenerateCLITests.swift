@@ -75,7 +75,7 @@ struct CIGenerateCLITests {
             try MatrixFixtures.project(in: dir, extra: "[ci]\nworkflow = \"ci/release.yaml\"\n")
             var config = try dir.read("relctl.toml")
             config = config.replacingOccurrences(of: "name = \"demo\"", with: "name = \"demo\"\ntag-format = \"{project}-v{version}\"")
-            try dir.write("relctl.toml", config)
+            try dir.write("relctl.toml", "\(config)")
             #expect(try relctl(["ci", "generate"], in: dir.url).status == 0)
             let text = try dir.read("ci/release.yaml")
             #expect(text.contains("      - 'demo-v*.*.*'\n"))

@@ -57,10 +57,20 @@ public enum ConfigLoader {
             if name.isEmpty || name.contains("/") { table.report("name", "`project.name` must be a non-empty name without `/`") }
             config.project.name = name
         }
+        var scheme = VersionScheme.semver
+        if let text = table.string("version-scheme") {
+            if let known = VersionScheme(rawValue: text) {
+                scheme = known
+            } else {
+                table.report("version-scheme", "unknown version-scheme `\(text)`; use \(VersionScheme.allCases.map { "`\($0.rawValue)`" }.joined(separator: " or "))")
+            }
+        }
         if let format = table.string("tag-format") {
-            do { config.project.tagFormat = try TagFormat(format, project: config.project.name) } catch let error as RelctlError {
+            do { config.project.tagFormat = try TagFormat(format, project: config.project.name, scheme: scheme) } catch let error as RelctlError {
                 table.report("tag-format", error.message)
             } catch {}
+        } else {
+            config.project.tagFormat.scheme = scheme
         }
         table.finish()
     }
