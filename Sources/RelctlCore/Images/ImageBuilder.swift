@@ -71,7 +71,7 @@ public struct ImageBuilder: Sendable {
             // One layer per platform, written concurrently: deflate is the whole cost.
             let layers = try await withThrowingTaskGroup(of: (Int, ImageLayer.Written).self) { group in
                 for (index, plan) in plans.enumerated() {
-                    group.addTask { (index, try ImageLayer.write(plan.entries, mtime: release.time, level: level, into: blobs)) }
+                    group.addTask { (index, try await BlockingWork.run { try ImageLayer.write(plan.entries, mtime: release.time, level: level, into: blobs) }) }
                 }
                 var results: [Int: ImageLayer.Written] = [:]
                 for try await (index, layer) in group { results[index] = layer }
