@@ -44,6 +44,8 @@ public struct ImagePusher: Sendable {
             // A HEAD is a read: it proves the registry answers and the credentials are accepted.
             _ = try await blobExists(client, index.manifests.first?.digest ?? image.digest)
             if let actions = client.grantedActions, !actions.contains("push") {
+                // Anonymous tokens grant pull at most: that is a missing login, not a missing permission.
+                if credentials == nil { throw ImageError.unauthorized(registry: client.registry, repository: client.repository, detail: "no credentials stored for it") }
                 throw ImageError.denied(registry: client.registry, repository: client.repository, detail: "the token grants \(actions.isEmpty ? "no access" : actions.joined(separator: ","))")
             }
             context.console.info("image \(image.name): \(client.registry) accepts the credentials for \(client.repository); would push \(image.digest) as \(image.tags.joined(separator: ", "))")
