@@ -132,7 +132,11 @@ public struct ImageBuilder: Sendable {
         var builder = LayoutBuilder()
         for binary in image.imageBinaries(config.build.binaries) {
             let fileName = target.executableName(binary)
-            let source = ArchiveLayout.locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
+            var source = ArchiveLayout.locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
+            // CI hands each target's binaries over in a folder named after the target.
+            if let binaryRoot, !FileKind.isRegularFile(source.path) {
+                source = binaryRoot.appendingPathComponent(target.triple).appendingPathComponent(fileName)
+            }
             guard FileKind.isRegularFile(source.path) else {
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
