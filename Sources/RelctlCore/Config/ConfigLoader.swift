@@ -40,6 +40,7 @@ public enum ConfigLoader {
         if let notes = top.table("notes") { config.notes = readNotes(notes) }
         if let release = top.table("release") { config.release = readRelease(release) }
         if let ci = top.table("ci") { config.ci = readCI(ci) }
+        config.images = readImages(top.tables("image"), config: config)
         top.finish()
 
         guard problems.isEmpty else {

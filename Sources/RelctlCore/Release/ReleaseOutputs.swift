@@ -21,6 +21,10 @@ public struct ReleaseOutputs: Sendable {
     public var pushedObject: String?
     /// `.dist`: the files moved into `dist/`.
     public var distFiles: [String]?
+    /// `.images`: the image layouts built, with their index digests.
+    public var images: [BuiltImage]?
+    /// `.pushedImages`: the images pushed (or, on a dry run, whose registries accept the credentials).
+    public var pushedImages: [BuiltImage]?
 
     public init() {}
 
@@ -39,6 +43,8 @@ public struct ReleaseOutputs: Sendable {
         case .tag: return tag != nil
         case .pushedTag: return pushedTo != nil
         case .dist: return distFiles != nil
+        case .images: return images != nil
+        case .pushedImages: return pushedImages != nil
         }
     }
 }
