@@ -38,6 +38,9 @@ public struct Packager: Sendable {
         defer { if usesZip { UTCTimeZoneScope.leave() } }
 
         let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        // Cores left over when there are fewer archives than `limit` (the CI case: one target per
+        // runner) compress inside each archive; the total stays `limit`.
+        let workers = max(1, limit / min(limit, plans.count))
         let level = config.archive.compressionLevel
         if let level {
             for format in Set(plans.map(\.format.id)).sorted() {
@@ -58,7 +61,7 @@ public struct Packager: Sendable {
                     let started = context.clock.now()
                     do {
                         let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
-                        let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url) { written in
+                        let written = try await ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, workers: workers, to: url) { written in
                             try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
                         }
                         return (index, .success(PackagedArtifact(

@@ -1,0 +1,33 @@
+import Dispatch
+import Synchronization
+
+/// Bounds how many chunks of one archive are in memory at once (filled, compressing, or compressed
+/// and waiting for an earlier one): the producer thread takes a permit per chunk and blocks when
+/// none is left; the writer returns it once the chunk is on disk. This keeps memory flat whatever
+/// the file sizes. `cancel` lets a producer blocked here stop when the writer has failed.
+final class ChunkGate: Sendable {
+    private let permits: DispatchSemaphore
+    private let cancelled = Atomic<Bool>(false)
+
+    init(capacity: Int) {
+        permits = DispatchSemaphore(value: capacity)
+    }
+
+    /// Blocks (on a thread of its own: see `BlockingWork`) until a permit is free; false once
+    /// cancelled, and the caller must stop producing.
+    func acquire() -> Bool {
+        if cancelled.load(ordering: .acquiring) { return false }
+        permits.wait()
+        return !cancelled.load(ordering: .acquiring)
+    }
+
+    func release() {
+        permits.signal()
+    }
+
+    /// Wakes a blocked producer, which then sees the flag; every later `acquire` fails at once.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        permits.signal()
+    }
+}

@@ -1,0 +1,47 @@
+/// The producer side of `ChunkedGzipCompressor`: takes libarchive's tar stream in whatever pieces
+/// it comes and hands it on in chunks of exactly `size` bytes (the last one shorter). Chunk
+/// boundaries depend on nothing but the stream, so the archive is the same for any worker count.
+/// Lives on the producer's thread.
+final class GzipChunker: ArchiveByteSink {
+    private let size: Int
+    private let gate: ChunkGate
+    private let deliver: ([UInt8]) -> Void
+    private var current: [UInt8]
+    private(set) var failure: String?
+
+    /// - Parameter deliver: called with each full chunk, in stream order, once a permit is held.
+    init(size: Int, gate: ChunkGate, deliver: @escaping ([UInt8]) -> Void) {
+        self.size = size
+        self.gate = gate
+        self.deliver = deliver
+        current = []
+        current.reserveCapacity(size)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let take = min(size - current.count, rest.count)
+            current.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest.prefix(take)))
+            rest = rest.dropFirst(take)
+            if current.count == size, !emit() { return false }
+        }
+        return true
+    }
+
+    /// Hands on the last, partial chunk.
+    func finish() -> Bool {
+        current.isEmpty || emit()
+    }
+
+    private func emit() -> Bool {
+        guard gate.acquire() else {
+            failure = "stopped because writing the archive failed"
+            return false
+        }
+        deliver(current)
+        current = []
+        current.reserveCapacity(size)
+        return true
+    }
+}
