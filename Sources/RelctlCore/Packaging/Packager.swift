@@ -10,10 +10,11 @@ public struct Packager: Sendable {
     }
 
     /// Validates the tag, computes and checks every layout, then writes the archives concurrently
-    /// (at most `jobs` at a time), each with its `.sha256`, and updates `manifest.json`.
+    /// (at most `jobs` at a time, each with `jobs / archives` compression threads when there are
+    /// fewer archives than `jobs`), each with its `.sha256`, and updates `manifest.json`.
     /// - Parameters:
     ///   - binaryRoot: read binaries from here instead of the project (prebuilt artifacts).
-    ///   - jobs: concurrent archives; nil means one per core.
+    ///   - jobs: compression threads in total; nil means one per core. The bytes do not depend on it.
     ///   - clean: remove this tag's archives for these targets first; without it an existing archive is an error.
     /// - Returns: the artifacts in target order.
     public func package(config: RelctlConfig, tag: String, targets: [Target], outputDirectory: URL,
