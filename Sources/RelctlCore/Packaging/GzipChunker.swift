@@ -7,6 +7,7 @@ final class GzipChunker: ArchiveByteSink {
     private let gate: ChunkGate
     private let deliver: ([UInt8]) -> Void
     private var current: [UInt8]
+    private var filled = 0
     private(set) var failure: String?
 
     /// - Parameter deliver: called with each full chunk, in stream order, once a permit is held.
@@ -14,24 +15,26 @@ final class GzipChunker: ArchiveByteSink {
         self.size = size
         self.gate = gate
         self.deliver = deliver
-        current = []
-        current.reserveCapacity(size)
+        current = [UInt8](repeating: 0, count: size)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            let take = min(size - current.count, rest.count)
-            current.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest.prefix(take)))
-            rest = rest.dropFirst(take)
-            if current.count == size, !emit() { return false }
+        var offset = 0
+        while offset < bytes.count {
+            let take = min(size - filled, bytes.count - offset)
+            current.withUnsafeMutableBytes { chunk in
+                (chunk.baseAddress! + filled).copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+            }
+            filled += take
+            offset += take
+            if filled == size, !emit() { return false }
         }
         return true
     }
 
     /// Hands on the last, partial chunk.
     func finish() -> Bool {
-        current.isEmpty || emit()
+        filled == 0 || emit()
     }
 
     private func emit() -> Bool {
@@ -39,9 +42,10 @@ final class GzipChunker: ArchiveByteSink {
             failure = "stopped because writing the archive failed"
             return false
         }
+        if filled < size { current.removeSubrange(filled...) }
         deliver(current)
-        current = []
-        current.reserveCapacity(size)
+        current = [UInt8](repeating: 0, count: size)
+        filled = 0
         return true
     }
 }
