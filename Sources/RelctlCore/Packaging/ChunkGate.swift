@@ -10,7 +10,10 @@ final class ChunkGate: Sendable {
     private let cancelled = Atomic<Bool>(false)
 
     init(capacity: Int) {
-        permits = DispatchSemaphore(value: capacity)
+        // libdispatch traps when a semaphore is freed holding fewer permits than it was created
+        // with, which is the normal state after a failure: start at zero and add them.
+        permits = DispatchSemaphore(value: 0)
+        for _ in 0..<capacity { permits.signal() }
     }
 
     /// Blocks (on a thread of its own: see `BlockingWork`) until a permit is free; false once
