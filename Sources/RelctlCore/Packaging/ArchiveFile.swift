@@ -6,6 +6,7 @@ enum ArchiveFile {
     struct Written: Sendable {
         var size: Int64
         var sha256: String
+        var sha512: String?
         var entries: Int
     }
 
@@ -15,7 +16,7 @@ enum ArchiveFile {
     ///   - workers: compression threads for this archive (tar.gz chunks, zstd); the bytes written
     ///     do not depend on it.
     static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, workers: Int = 1, to url: URL,
-                      finish: (Written) throws -> Void = { _ in }) async throws -> Written {
+                      alsoSHA512: Bool = false, finish: (Written) throws -> Void = { _ in }) async throws -> Written {
         let temporary = AtomicFile.temporaryURL(for: url)
         CleanupRegistry.shared.register(temporary)
         defer { CleanupRegistry.shared.unregister(temporary) }
@@ -29,17 +30,17 @@ enum ArchiveFile {
             let destination = url.path
             let written: Written
             if format.chunkedGzip {
-                let sink = HashingFileSink(descriptor: descriptor)
+                let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
                 let compressor = ChunkedGzipCompressor(level: format.effectiveLevel(level), workers: workers)
                 let entries = try await compressor.compress(into: sink, destination: destination) { tarStream in
                     try writeEntries(layout, format: format, level: level, workers: 1, mtime: time, into: tarStream, destination: destination)
                 }
-                written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), entries: entries)
+                written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: entries)
             } else {
                 written = try await BlockingWork.run {
-                    let sink = HashingFileSink(descriptor: descriptor)
+                    let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
                     let entries = try writeEntries(layout, format: format, level: level, workers: workers, mtime: time, into: sink, destination: destination)
-                    return Written(size: sink.byteCount, sha256: sink.finalizeHex(), entries: entries)
+                    return Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: entries)
                 }
             }
             descriptorOpen = false

@@ -10,26 +10,35 @@ public struct Packager: Sendable {
     }
 
     /// Validates the tag, computes and checks every layout, then writes the archives concurrently
-    /// (at most `jobs` at a time, each with `jobs / archives` compression threads when there are
-    /// fewer archives than `jobs`), each with its `.sha256`, and updates `manifest.json`.
+    /// (at most `jobs` at a time), each with its `.sha256`, and updates `manifest.json`.
     /// - Parameters:
     ///   - binaryRoot: read binaries from here instead of the project (prebuilt artifacts).
-    ///   - jobs: compression threads in total; nil means one per core. The bytes do not depend on it.
+    ///   - jobs: concurrent archives; nil means one per core.
     ///   - clean: remove this tag's archives for these targets first; without it an existing archive is an error.
     /// - Returns: the artifacts in target order.
     public func package(config: RelctlConfig, tag: String, targets: [Target], outputDirectory: URL,
                         binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false) async throws -> [PackagedArtifact] {
         let validation = try TagValidator.validate(tag: tag, config: config)
         if let error = validation.mismatchError { throw error }
-        guard !targets.isEmpty else {
-            throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
-        }
-        let placeholders = ["project": config.project.name, "version": validation.version, "tag": tag]
-        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
-
         let mtime = try ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
         let git = Git(directory: config.root, context: context)
         let commit = (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
+        let inputs = PackagingInputs(tag: tag, version: validation.version, commit: commit, mtime: mtime)
+        return try await package(config: config, inputs: inputs, targets: targets, outputDirectory: outputDirectory,
+                                 binaryRoot: binaryRoot, jobs: jobs, clean: clean, updateManifest: true)
+    }
+
+    /// Packages with the release's identity already resolved (`relctl release` checked the tag and
+    /// read the commit once). With `updateManifest` false the caller writes `manifest.json` itself,
+    /// from the returned artifacts, so it is written once per release.
+    public func package(config: RelctlConfig, inputs: PackagingInputs, targets: [Target], outputDirectory: URL,
+                        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false,
+                        updateManifest: Bool, onArchive: @escaping @Sendable (PackagedArtifact) -> Void = { _ in }) async throws -> [PackagedArtifact] {
+        guard !targets.isEmpty else {
+            throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
+        }
+        let placeholders = ["project": config.project.name, "version": inputs.version, "tag": inputs.tag]
+        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
 
         // Every check that can refuse the run is done: only now may --clean delete anything.
         let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
@@ -38,10 +47,6 @@ public struct Packager: Sendable {
         if usesZip { UTCTimeZoneScope.enter() }
         defer { if usesZip { UTCTimeZoneScope.leave() } }
 
-        let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        // Cores left over when there are fewer archives than `limit` (the CI case: one target per
-        // runner) compress inside each archive; the total stays `limit`.
-        let workers = max(1, limit / min(limit, plans.count))
         let level = config.archive.compressionLevel
         if let level {
             for format in Set(plans.map(\.format.id)).sorted() {
@@ -51,42 +56,42 @@ public struct Packager: Sendable {
             }
         }
         let context = self.context
-        var results: [Int: Result<PackagedArtifact, Error>] = [:]
-        await withTaskGroup(of: (Int, Result<PackagedArtifact, Error>).self) { group in
-            var next = 0
-            func start() {
-                let index = next
-                let plan = plans[index]
-                next += 1
-                group.addTask {
-                    let started = context.clock.now()
-                    do {
-                        let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
-                        let written = try await ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, workers: workers, to: url) { written in
-                            try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
-                        }
-                        return (index, .success(PackagedArtifact(
-                            name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
-                            size: written.size, sha256: written.sha256, entries: written.entries, seconds: context.clock.seconds(since: started))))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+        let mtime = inputs.mtime
+        let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        // Cores left over when there are fewer archives than `limit` (the CI case: one target per
+        // runner) compress inside each archive; the total stays `limit`.
+        let workers = max(1, limit / min(limit, plans.count))
+        let alsoSHA512 = config.checksum.algorithm.lowercased().replacingOccurrences(of: "-", with: "") == ChecksumAlgorithm.sha512.rawValue
+        // ArchiveFile runs libarchive and libdeflate on threads of their own (BlockingWork), so
+        // `limit` archives really are written at once and the cooperative pool stays free for progress.
+        let results = await ParallelJobs.map(plans, limit: limit, finished: { _, result in
+            if case .success(let artifact) = result {
+                report(artifact)
+                onArchive(artifact)
             }
-            while next < min(limit, plans.count) { start() }
-            for await (index, result) in group {
-                results[index] = result
-                if case .success(let artifact) = result { report(artifact) }
-                if next < plans.count { start() }
+        }) { plan -> Result<PackagedArtifact, any Error> in
+            do {
+                context.console.detail("writing \(plan.layout.fileName)")
+                let started = context.clock.now()
+                let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
+                let written = try await ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, workers: workers,
+                                                          to: url, alsoSHA512: alsoSHA512) { written in
+                    try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                }
+                return .success(PackagedArtifact(
+                    name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
+                    size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started)))
+            } catch {
+                return .failure(error)
             }
         }
 
-        let artifacts = plans.indices.compactMap { try? results[$0]?.get() }
-        if !artifacts.isEmpty || (clean && existingManifest != nil) {
-            try updateManifest(existingManifest, in: outputDirectory, config: config, tag: tag, version: validation.version, commit: commit, artifacts: artifacts)
+        let artifacts = results.compactMap { try? $0.get() }
+        if updateManifest, !artifacts.isEmpty || (clean && existingManifest != nil) {
+            try self.updateManifest(existingManifest, in: outputDirectory, config: config, inputs: inputs, artifacts: artifacts)
         }
-        let failures = plans.indices.compactMap { index -> (any RelctlError)? in
-            guard case .failure(let error)? = results[index] else { return nil }
+        let failures = results.indices.compactMap { index -> (any RelctlError)? in
+            guard case .failure(let error) = results[index] else { return nil }
             return error as? RelctlError ?? SimpleError(.failure, "\(plans[index].target.triple): \(error)")
         }
         if !failures.isEmpty { throw ProblemList(failures) }
@@ -112,7 +117,11 @@ public struct Packager: Sendable {
         }
     }
 
-    private typealias Plan = (target: Target, layout: ArchiveLayout, format: ArchiveWriterFormat)
+    private struct Plan: Sendable {
+        var target: Target
+        var layout: ArchiveLayout
+        var format: ArchiveWriterFormat
+    }
 
     /// Every target's layout, computed and checked before anything is written; bad input (exit 2)
     /// lists the problems of all targets at once.
@@ -122,7 +131,7 @@ public struct Packager: Sendable {
         for target in targets {
             do {
                 let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
-                plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
+                plans.append(Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
             } catch let error as RelctlError {
                 for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
             }
@@ -204,16 +213,16 @@ public struct Packager: Sendable {
         }
     }
 
-    private func updateManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, tag: String, version: String, commit: String, artifacts: [PackagedArtifact]) throws {
+    private func updateManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
         var manifest = existing
-        if let existing = manifest, existing.tag != tag || existing.project != config.project.name {
-            context.console.warning("\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(tag)")
+        if let existing = manifest, existing.tag != inputs.tag || existing.project != config.project.name {
+            context.console.warning("\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(inputs.tag)")
             manifest = nil
         }
-        var updated = manifest ?? ReleaseManifest(project: config.project.name, tag: tag, version: version, commit: commit)
-        updated.version = version
-        if !commit.isEmpty { updated.commit = commit }
-        updated.upsert(artifacts.map { ReleaseManifest.Artifact(name: $0.name, target: $0.target, format: $0.format, size: $0.size, sha256: $0.sha256) })
+        var updated = manifest ?? ReleaseManifest(project: config.project.name, tag: inputs.tag, version: inputs.version, commit: inputs.commit)
+        updated.version = inputs.version
+        if !inputs.commit.isEmpty { updated.commit = inputs.commit }
+        updated.upsert(artifacts.map(\.manifestEntry))
         try updated.write(in: directory)
     }
 }

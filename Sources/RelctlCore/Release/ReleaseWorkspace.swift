@@ -27,10 +27,9 @@ public final class ReleaseWorkspace {
     }
 
     /// The project itself, locked; output is staged in `dist/.relctl-staging-TAG-PID/`.
-    public static func project(config: RelctlConfig, context: Context, tag: String, onStale: (ReleaseLock.Holder) -> Void) throws -> ReleaseWorkspace {
-        let git = Git(directory: config.root, context: context)
-        let lock = try ReleaseLock.acquire(at: try ReleaseLock.url(for: git), tag: tag, clock: context.clock, onStale: onStale)
-        let dist = config.root.appendingPathComponent("dist")
+    public static func project(config: RelctlConfig, context: Context, tag: String, lockFile: URL, onStale: (ReleaseLock.Holder) -> Void) throws -> ReleaseWorkspace {
+        let lock = try ReleaseLock.acquire(at: lockFile, tag: tag, clock: context.clock, onStale: onStale)
+        let dist = config.distDirectory
         let staging = dist.appendingPathComponent(".relctl-staging-\(fileNamePart(tag))-\(getpid())")
         // Holding the lock, any other staging folder is a leftover of a killed release.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? [] where name.hasPrefix(".relctl-staging-") {
@@ -67,20 +66,7 @@ public final class ReleaseWorkspace {
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             let source = Git(directory: topLevel, context: context)
-            let cloned = try source.scratchClone(to: clone, commit: commit)
-            for key in ["user.name", "user.email", "user.signingkey", "gpg.format", "gpg.program", "gpg.ssh.program", "gpg.ssh.allowedSignersFile"] {
-                if let value = try? source.run(["config", "--get", key]).trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
-                    try cloned.run(["config", key, value])
-                }
-            }
-            // The clone's remotes would otherwise point at the project folder, and the notes
-            // would lose the commit and compare links the real run derives from the remote.
-            let remotes = (try? source.run(["config", "--get-regexp", #"^remote\..*\.url$"#])) ?? ""
-            for line in remotes.split(separator: "\n") {
-                guard let space = line.firstIndex(of: " ") else { continue }
-                let url = PushStage.absolute(String(line[line.index(after: space)...]), base: topLevel)
-                try cloned.run(["config", String(line[..<space]), url])
-            }
+            _ = try source.scratchClone(to: clone, commit: commit, settings: Self.borrowedSettings(from: source, topLevel: topLevel))
         } catch {
             try? FileManager.default.removeItem(at: scratch)
             CleanupRegistry.shared.unregister(scratch)
@@ -94,6 +80,22 @@ public final class ReleaseWorkspace {
         scratchContext.workingDirectory = root
         let dist = root.appendingPathComponent("dist")
         return ReleaseWorkspace(config: rooted, context: scratchContext, stagingDirectory: dist, distDirectory: dist, scratch: scratch, lock: nil)
+    }
+
+    /// The project's git identity and signing setup, so the tag can be made (and signed) in the
+    /// clone, and its remotes: the clone's would otherwise point at the project folder, and the
+    /// notes would lose the commit and compare links the real run derives from the remote. One
+    /// `git config` call reads them all.
+    static func borrowedSettings(from source: Git, topLevel: URL) -> [(key: String, value: String)] {
+        let pattern = #"^(user\.(name|email|signingkey)|gpg\.(format|program|ssh\.program|ssh\.allowedsignersfile)|remote\..*\.url)$"#
+        let listing = (try? source.run(["config", "--get-regexp", pattern])) ?? ""
+        return listing.split(separator: "\n").compactMap { (line: Substring) -> (key: String, value: String)? in
+            guard let space = line.firstIndex(of: " ") else { return nil }
+            let key = String(line[..<space])
+            let value = String(line[line.index(after: space)...])
+            guard !value.isEmpty else { return nil }
+            return (key, key.hasPrefix("remote.") ? PushStage.absolute(value, base: topLevel) : value)
+        }
     }
 
     /// Removes the staging folder (and the scratch clone unless kept) and releases the lock.
