@@ -1,3 +1,5 @@
+import CDeflate
+
 /// tar.gz on every core: libarchive writes the plain tar stream on a thread of its own, cut into
 /// fixed 1 MiB chunks (`GzipChunker`); up to `workers` chunks are compressed at once with libdeflate,
 /// each into a complete gzip member, and the members are written in stream order. A gzip file may
@@ -21,6 +23,14 @@ struct ChunkedGzipCompressor {
         self.workers = max(1, workers)
     }
 
+    /// glibc raises its mmap threshold each time a mapped block is freed, so after the first
+    /// chunk, 1 MiB chunks come from the heaps of whichever threads compressed them and freed ones
+    /// stay resident (measured: 64 MB peak RSS packaging five targets, 52 MB with the threshold
+    /// fixed). A fixed 256 KiB threshold keeps every chunk its own mapping, returned when freed.
+    private static let chunksAreMappings: Void = {
+        relctl_fix_mmap_threshold(256 * 1024)
+    }()
+
     private enum Step: Sendable {
         case produced(Int)
         case compressed(index: Int, member: [UInt8])
@@ -31,6 +41,7 @@ struct ChunkedGzipCompressor {
     /// - Returns: what `produce` returned (the entry count).
     func compress(into sink: HashingFileSink, destination: String,
                   produce: @escaping @Sendable (any ArchiveByteSink) throws -> Int) async throws -> Int {
+        _ = Self.chunksAreMappings
         let capacity = 2 * workers + 1
         let gate = ChunkGate(capacity: capacity)
         let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self)
