@@ -60,7 +60,7 @@ public struct Packager: Sendable {
         let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         // Cores left over when there are fewer archives than `limit` (the CI case: one target per
         // runner) compress inside each archive; the total stays `limit`.
-        let workers = max(1, limit / min(limit, plans.count))
+        let workers = max(1, limit / max(1, min(limit, plans.count)))
         let alsoSHA512 = config.checksum.algorithm.lowercased().replacingOccurrences(of: "-", with: "") == ChecksumAlgorithm.sha512.rawValue
         // ArchiveFile runs libarchive and libdeflate on threads of their own (BlockingWork), so
         // `limit` archives really are written at once and the cooperative pool stays free for progress.
