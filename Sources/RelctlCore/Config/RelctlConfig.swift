@@ -69,6 +69,9 @@ public struct BuildSettings: Sendable {
     /// Shell command run per target; nil means there is nothing to build (prebuilt binaries).
     public var command: Template?
     public var binaries: [String] = []
+    /// Binaries packaged when the build made them and skipped (with a note) when it did not: a
+    /// tool built only on some platforms.
+    public var optionalBinaries: [String] = []
     public var binaryDirectory: Template = Template("target/{target}/release")
     /// Extra environment variables for the build command.
     public var environment: [String: String] = [:]
@@ -111,7 +114,8 @@ public struct PathMapping: Sendable, Equatable {
     }
 }
 
-/// `[[archive.symlink]]`: a link created per binary (`{binary}` expands to each binary name).
+/// `[[archive.symlink]]`: a link created per binary (`{binary}` expands to each binary name),
+/// or once when neither side names `{binary}`.
 public struct SymlinkRule: Sendable, Equatable {
     public var path: Template
     public var to: Template
@@ -119,6 +123,9 @@ public struct SymlinkRule: Sendable, Equatable {
         self.path = path
         self.to = to
     }
+
+    /// True when the rule makes one link per binary.
+    public var mentionsBinary: Bool { path.placeholders.contains("binary") || to.placeholders.contains("binary") }
 }
 
 public struct ArchiveSettings: Sendable {
@@ -128,6 +135,9 @@ public struct ArchiveSettings: Sendable {
     public var trees: [PathMapping] = []
     public var setupEnv: Bool = true
     public var symlinks: [SymlinkRule] = []
+    /// A shell command run once per archive in an empty staging folder (cwd), with RELCTL_TARGET,
+    /// RELCTL_VERSION… set; every file it writes there is added at the archive's root.
+    public var stage: Template?
     /// Compression level (format's default when nil): gzip/zip 1-9, xz 0-9, zstd 1-19.
     public var compressionLevel: Int?
     /// Glob patterns (relative to a tree's root) left out of trees.
@@ -167,6 +177,8 @@ public struct NotesSettings: Sendable {
         NotesGroup(title: "Performance", types: ["perf"]),
         NotesGroup(title: "Documentation", types: ["docs"]),
         NotesGroup(title: "Refactoring", types: ["refactor"]),
+        // A revert that cancels nothing in the range undoes something users already had.
+        NotesGroup(title: "Reverts", types: ["revert"]),
     ]
     public init() {}
 }

@@ -91,6 +91,16 @@ public struct Git: Sendable {
         return (URL(fileURLWithPath: lines[1]), common.standardizedFileURL)
     }
 
+    /// Config entries whose keys match `pattern` (`git config --get-regexp`), in order; keys come
+    /// back as git prints them (section and name lowercased).
+    public func settings(matching pattern: String) -> [(key: String, value: String)] {
+        let listing = (try? run(["config", "--get-regexp", pattern])) ?? ""
+        return listing.split(separator: "\n").compactMap { (line: Substring) -> (key: String, value: String)? in
+            guard let space = line.firstIndex(of: " ") else { return nil }
+            return (String(line[..<space]), String(line[line.index(after: space)...]))
+        }
+    }
+
     /// Branch, upstream, ahead/behind and uncommitted paths in one `git status`.
     public func status() throws -> GitStatus {
         // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".

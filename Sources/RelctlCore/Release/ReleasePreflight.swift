@@ -19,8 +19,10 @@ public struct PreflightReport: Sendable {
     public var topLevel: URL?
     /// Where the release lock of this repository lives.
     public var lockFile: URL?
-    /// The URL of `[release] remote` (after `insteadOf` rules), when the repository has it.
+    /// The URL of `[release] remote` as configured, when the repository has it.
     public var remoteURL: String?
+    /// The project's config a dry run's scratch clone borrows (`ReleaseWorkspace.borrowedSettings`).
+    public var gitSettings: [(key: String, value: String)] = []
     public var problems: [Diagnostic] = []
     /// The most severe exit code among the problems (1 unless the input itself was bad).
     public var exitCode: ExitCode = .success
@@ -46,7 +48,7 @@ public struct PreflightReport: Sendable {
         guard let version, let commit, let commitTime, let targets else { return nil }
         return ReleaseIdentity(
             project: config.project.name, tag: tag, version: version, commit: commit, commitTime: commitTime,
-            sourceDateEpoch: sourceDateEpoch ?? commitTime, branch: branch, targets: targets
+            environmentEpoch: sourceDateEpoch, branch: branch, targets: targets
         )
     }
 }
@@ -170,7 +172,8 @@ public enum ReleasePreflight {
             report.fail(file: report.topLevel?.path, "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published")
         }
         let remote = config.release.remote
-        report.remoteURL = git.remoteURL(remote)
+        report.gitSettings = git.settings(matching: ReleaseWorkspace.borrowedSettings)
+        report.remoteURL = report.gitSettings.last { $0.key == "remote.\(remote).url" }?.value
         if report.remoteURL == nil {
             if options.push {
                 report.fail(file: config.path, "--push needs the remote `\(remote)` ([release] remote), which this repository does not have; add it with `git remote add \(remote) URL`")

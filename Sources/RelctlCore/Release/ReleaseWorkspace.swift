@@ -58,7 +58,8 @@ public final class ReleaseWorkspace {
 
     /// A scratch clone of `commit` in a temporary folder, with the project's git identity so
     /// the tag can be made (and signed) there.
-    public static func scratch(config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String) throws -> ReleaseWorkspace {
+    public static func scratch(config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String,
+                               settings: [(key: String, value: String)]) throws -> ReleaseWorkspace {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("relctl-dry-run-\(fileNamePart(tag))-\(UUID().uuidString.prefix(8))")
         CleanupRegistry.shared.register(scratch)
@@ -66,7 +67,9 @@ public final class ReleaseWorkspace {
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             let source = Git(directory: topLevel, context: context)
-            _ = try source.scratchClone(to: clone, commit: commit, settings: Self.borrowedSettings(from: source, topLevel: topLevel))
+            // A remote given as a relative path is relative to the project, not to the clone.
+            let borrowed = settings.map { (key: $0.key, value: $0.key.hasPrefix("remote.") ? PushStage.absolute($0.value, base: topLevel) : $0.value) }
+            _ = try source.scratchClone(to: clone, commit: commit, settings: borrowed)
         } catch {
             try? FileManager.default.removeItem(at: scratch)
             CleanupRegistry.shared.unregister(scratch)
@@ -82,21 +85,12 @@ public final class ReleaseWorkspace {
         return ReleaseWorkspace(config: rooted, context: scratchContext, stagingDirectory: dist, distDirectory: dist, scratch: scratch, lock: nil)
     }
 
-    /// The project's git identity and signing setup, so the tag can be made (and signed) in the
-    /// clone, and its remotes: the clone's would otherwise point at the project folder, and the
-    /// notes would lose the commit and compare links the real run derives from the remote. One
-    /// `git config` call reads them all.
-    static func borrowedSettings(from source: Git, topLevel: URL) -> [(key: String, value: String)] {
-        let pattern = #"^(user\.(name|email|signingkey)|gpg\.(format|program|ssh\.program|ssh\.allowedsignersfile)|remote\..*\.url)$"#
-        let listing = (try? source.run(["config", "--get-regexp", pattern])) ?? ""
-        return listing.split(separator: "\n").compactMap { (line: Substring) -> (key: String, value: String)? in
-            guard let space = line.firstIndex(of: " ") else { return nil }
-            let key = String(line[..<space])
-            let value = String(line[line.index(after: space)...])
-            guard !value.isEmpty else { return nil }
-            return (key, key.hasPrefix("remote.") ? PushStage.absolute(value, base: topLevel) : value)
-        }
-    }
+    /// What a scratch clone borrows from the project's config: the git identity and signing setup,
+    /// so the tag can be made (and signed) there; the remotes, which would otherwise point at the
+    /// project folder (the notes would lose the links the real run derives from the remote); and
+    /// URL rewriting rules, so a dry-run push goes where the real one would. The preflight reads
+    /// them with one `git config` call.
+    public static let borrowedSettings = #"^(user\.(name|email|signingkey)|gpg\.(format|program|ssh\.program|ssh\.allowedsignersfile)|remote\..*\.url|url\..*\.(insteadof|pushinsteadof))$"#
 
     /// Removes the staging folder (and the scratch clone unless kept) and releases the lock.
     public func close(keep: Bool) {
