@@ -91,6 +91,8 @@ struct ChunkedGzipCompressor {
                     case .compressed(let index, let member):
                         running -= 1
                         finished[index] = member
+                        // Written here, on the pool: one write(2) of ~0.4 MiB per chunk into the
+                        // page cache, hashed on the way, is microseconds next to compressing it.
                         while let next = finished.removeValue(forKey: written) {
                             let ok = next.withUnsafeBytes { sink.write($0) }
                             guard ok else {
