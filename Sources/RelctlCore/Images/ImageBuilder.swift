@@ -68,10 +68,12 @@ public struct ImageBuilder: Sendable {
         do {
             let level = config.archive.compressionLevel.map { min(max($0, 1), 9) }
             let blobs = writer.blobs
-            // One layer per platform, written concurrently: deflate is the whole cost.
+            // One layer per platform, written concurrently, each gzipped on its share of the cores:
+            // deflate is the whole cost, and the bytes do not depend on the split.
+            let workers = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, plans.count))
             let layers = try await withThrowingTaskGroup(of: (Int, ImageLayer.Written).self) { group in
                 for (index, plan) in plans.enumerated() {
-                    group.addTask { (index, try await BlockingWork.run { try ImageLayer.write(plan.entries, mtime: release.time, level: level, into: blobs) }) }
+                    group.addTask { (index, try await ImageLayer.write(plan.entries, mtime: release.time, level: level, workers: workers, into: blobs)) }
                 }
                 var results: [Int: ImageLayer.Written] = [:]
                 for try await (index, layer) in group { results[index] = layer }
