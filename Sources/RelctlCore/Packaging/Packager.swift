@@ -46,6 +46,11 @@ public struct Packager: Sendable {
                 context.console.warning("\(config.path): compression-level \(level) is outside \(format)'s \(range.lowerBound)-\(range.upperBound); \(format) archives use \(used)")
             }
         }
+        // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
+        let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
+        let sbomEnabled = config.sbom.enabled
+        let project = config.project.name
+        let version = validation.version
         let context = self.context
         var results: [Int: Result<PackagedArtifact, Error>] = [:]
         await withTaskGroup(of: (Int, Result<PackagedArtifact, Error>).self) { group in
@@ -58,12 +63,19 @@ public struct Packager: Sendable {
                     let started = context.clock.now()
                     do {
                         let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
-                        let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url) { written in
+                        var sbom: URL?
+                        let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url, recordFiles: sbomEnabled) { written in
+                            if sbomEnabled {
+                                let subject = SBOMBuilder.Subject(project: project, tag: tag, version: version, archiveName: plan.layout.fileName,
+                                                                  archiveSHA256: written.sha256, time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files)
+                                sbom = try SBOMBuilder.write(subject, dependencies: dependencies, stem: plan.layout.name, in: outputDirectory)
+                            }
                             try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
                         }
                         return (index, .success(PackagedArtifact(
                             name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
-                            size: written.size, sha256: written.sha256, entries: written.entries, seconds: context.clock.seconds(since: started))))
+                            size: written.size, sha256: written.sha256, entries: written.entries, seconds: context.clock.seconds(since: started),
+                            files: written.files, sbom: sbom?.path)))
                     } catch {
                         return (index, .failure(error))
                     }
@@ -149,7 +161,7 @@ public struct Packager: Sendable {
         var manifest = try ReleaseManifest.read(in: directory)
         if clean {
             for layout in layouts { removeArtifacts(named: layout.name, in: directory) }
-            let removed = Set(layouts.flatMap { layout in ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } })
+            let removed = Set(layouts.flatMap { layout in ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } + [layout.name + SBOMBuilder.fileExtension] })
             manifest?.artifacts.removeAll { removed.contains($0.name) }
             try dropSumsLines(for: removed, in: directory)
         } else {
@@ -167,6 +179,9 @@ public struct Packager: Sendable {
 
     /// Removes `NAME.<ext>` and `NAME.<ext>.sha256` for every format, and leftover temporary files.
     private func removeArtifacts(named name: String, in directory: URL) {
+        if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name + SBOMBuilder.fileExtension))) != nil {
+            context.console.detail("removed \(name)\(SBOMBuilder.fileExtension)")
+        }
         for id in ArchiveFormats.ids {
             let file = name + ArchiveFormats.fileExtension(id)
             for candidate in [file, file + ".sha256"] {
