@@ -151,12 +151,21 @@ extension InstallerScript {
             fail "$APP $TAG has no archive for this machine ($machine); build from source instead"
         fi
     }
+    # The first archive this machine can unpack.
     archive=""
     for candidate in $candidates; do
-        archive=$candidate
-        break
+        case "$candidate" in
+            *.tar.gz) tool=gzip ;;
+            *.tar.xz) tool=xz ;;
+            *.tar.zst) tool=zstd ;;
+            *) tool=unzip ;;
+        esac
+        if command -v "$tool" >/dev/null 2>&1; then
+            archive=$candidate
+            break
+        fi
     done
-    [ -n "$archive" ] || fail "$APP $TAG has no archive for this machine ($machine)"
+    [ -n "$archive" ] || fail "cannot unpack any of $APP's archives for $machine ($candidates): install gzip, xz, zstd or unzip"
 
     tmp=$(mktemp -d 2>/dev/null || mktemp -d -t "$APP-install")
     if [ -z "$tmp" ] || [ ! -d "$tmp" ]; then

@@ -33,6 +33,9 @@ public struct ReleaseNotesBuilder: Sendable {
             links: git.configuredRemoteURL(config.release.remote).flatMap(RepositoryLinks.init(remoteURL:)),
             manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) }
         )
+        if let dist = distDirectory, let manifest = notes.manifest {
+            notes.verification = InstallVerification.find(in: dist, project: manifest.project, settings: config.sign, root: config.root)
+        }
         if let template = config.notes.template {
             let url = template.hasPrefix("/") ? URL(fileURLWithPath: template) : config.root.appendingPathComponent(template)
             notes.customMarkdown = try NotesTemplate.load(url, displayPath: template).render(notes)

@@ -30,6 +30,8 @@ public struct Packager: Sendable {
         let git = Git(directory: config.root, context: context)
         let commit = (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
 
+        // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
+        let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
         // Every check that can refuse the run is done: only now may --clean delete anything.
         let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
 
@@ -46,8 +48,6 @@ public struct Packager: Sendable {
                 context.console.warning("\(config.path): compression-level \(level) is outside \(format)'s \(range.lowerBound)-\(range.upperBound); \(format) archives use \(used)")
             }
         }
-        // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
-        let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
         let sbomEnabled = config.sbom.enabled
         let project = config.project.name
         let version = validation.version
@@ -65,12 +65,15 @@ public struct Packager: Sendable {
                         let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
                         var sbom: URL?
                         let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url, recordFiles: sbomEnabled) { written in
-                            if sbomEnabled {
-                                let subject = SBOMBuilder.Subject(project: project, tag: tag, version: version, archiveName: plan.layout.fileName,
-                                                                  archiveSHA256: written.sha256, time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files)
-                                sbom = try SBOMBuilder.write(subject, dependencies: dependencies, stem: plan.layout.name, in: outputDirectory)
-                            }
                             try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                            guard sbomEnabled else { return }
+                            let subject = SBOMBuilder.Subject(project: project, tag: tag, version: version, archiveName: plan.layout.fileName,
+                                                              archiveSHA256: written.sha256, time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files)
+                            do { sbom = try SBOMBuilder.write(subject, dependencies: dependencies, stem: plan.layout.name, in: outputDirectory) } catch {
+                                // The archive goes too (ArchiveFile removes it): no sidecar without its archive.
+                                unlink(url.path + ChecksumAlgorithm.sha256.fileExtension)
+                                throw error
+                            }
                         }
                         return (index, .success(PackagedArtifact(
                             name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
