@@ -48,7 +48,7 @@ public struct InstallerScript: Sendable {
             return (env.hasPrefix("musl") ? 0 : env.hasPrefix("gnu") ? 1 : 2) * 10 + (artifact.format == "tar.gz" ? 0 : artifact.format == "zip" ? 2 : 1)
         }
         return byMachine.keys.sorted(by: bytewiseLess).map { machine in
-            (machine, byMachine[machine]!.sorted { (rank($0), $0.name.utf8.count) < (rank($1), $1.name.utf8.count) || (rank($0) == rank($1) && bytewiseLess($0.name, $1.name)) })
+            (machine, byMachine[machine]!.sorted { rank($0) != rank($1) ? rank($0) < rank($1) : bytewiseLess($0.name, $1.name) })
         }
     }
 
@@ -74,8 +74,13 @@ public struct InstallerScript: Sendable {
             .replacingOccurrences(of: "@BASE_URL@", with: Self.shellQuoted(baseURL ?? ""))
             .replacingOccurrences(of: "@MINISIGN_KEY@", with: Self.shellQuoted(minisignPublicKey ?? ""))
             .replacingOccurrences(of: "@TABLE@\n", with: table)
-            .replacingOccurrences(of: "@COMMENT_PROJECT@", with: manifest.project)
-            .replacingOccurrences(of: "@COMMENT_TAG@", with: manifest.tag)
+            .replacingOccurrences(of: "@COMMENT_PROJECT@", with: Self.commentSafe(manifest.project))
+            .replacingOccurrences(of: "@COMMENT_TAG@", with: Self.commentSafe(manifest.tag))
+    }
+
+    /// Names shown in comments: a line break there would end the comment and run as code.
+    static func commentSafe(_ text: String) -> String {
+        String(text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) && !CharacterSet.newlines.contains($0) })
     }
 
     public var powerShell: String {
@@ -96,7 +101,7 @@ public struct InstallerScript: Sendable {
             .replacingOccurrences(of: "@BASE_URL@", with: Self.powerShellQuoted(baseURL ?? ""))
             .replacingOccurrences(of: "@MINISIGN_KEY@", with: Self.powerShellQuoted(minisignPublicKey ?? ""))
             .replacingOccurrences(of: "@TABLE@\n", with: table)
-            .replacingOccurrences(of: "@COMMENT_PROJECT@", with: manifest.project)
-            .replacingOccurrences(of: "@COMMENT_TAG@", with: manifest.tag)
+            .replacingOccurrences(of: "@COMMENT_PROJECT@", with: Self.commentSafe(manifest.project))
+            .replacingOccurrences(of: "@COMMENT_TAG@", with: Self.commentSafe(manifest.tag))
     }
 }

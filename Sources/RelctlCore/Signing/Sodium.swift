@@ -6,15 +6,24 @@ enum Sodium {
     /// libsodium must be initialised once before use; it is idempotent and thread-safe.
     static let ready: Bool = sodium_init() >= 0
 
+    /// libsodium declares the BLAKE2b state 64-byte aligned, which Swift imports as an opaque
+    /// type: it is allocated here with the size and alignment libsodium asks for.
+    static func withHashState<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+        _ = ready
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: crypto_generichash_statebytes(), alignment: 64)
+        defer { memory.deallocate() }
+        return try body(OpaquePointer(memory))
+    }
+
     /// BLAKE2b of `count` output bytes (minisign: 64 to prehash a file, 32 for the key checksum).
     static func blake2b(_ parts: [[UInt8]], count: Int) -> [UInt8] {
-        _ = ready
-        var state = crypto_generichash_state()
-        var output = [UInt8](repeating: 0, count: count)
-        crypto_generichash_init(&state, nil, 0, count)
-        for part in parts { crypto_generichash_update(&state, part, UInt64(part.count)) }
-        crypto_generichash_final(&state, &output, count)
-        return output
+        withHashState { state in
+            var output = [UInt8](repeating: 0, count: count)
+            crypto_generichash_init(state, nil, 0, count)
+            for part in parts { crypto_generichash_update(state, part, UInt64(part.count)) }
+            crypto_generichash_final(state, &output, count)
+            return output
+        }
     }
 
     /// BLAKE2b-512 of a file, read in chunks (minisign's prehashed "ED" signatures).
@@ -24,16 +33,17 @@ enum Sodium {
             throw SigningError.missingFile(path: url.path, reason: "cannot be read")
         }
         defer { try? handle.close() }
-        var state = crypto_generichash_state()
-        crypto_generichash_init(&state, nil, 0, 64)
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { bytes in
-                _ = crypto_generichash_update(&state, bytes.bindMemory(to: UInt8.self).baseAddress, UInt64(bytes.count))
+        return try withHashState { state in
+            crypto_generichash_init(state, nil, 0, 64)
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                chunk.withUnsafeBytes { bytes in
+                    _ = crypto_generichash_update(state, bytes.bindMemory(to: UInt8.self).baseAddress, UInt64(bytes.count))
+                }
             }
+            var output = [UInt8](repeating: 0, count: 64)
+            crypto_generichash_final(state, &output, 64)
+            return output
         }
-        var output = [UInt8](repeating: 0, count: 64)
-        crypto_generichash_final(&state, &output, 64)
-        return output
     }
 
     /// Ed25519 detached signature with a 64-byte libsodium secret key (seed + public key).
@@ -56,8 +66,9 @@ enum Sodium {
         _ = ready
         var output = [UInt8](repeating: 0, count: count)
         let status = password.withUnsafeBufferPointer { pass in
-            pass.withMemoryRebound(to: CChar.self) { chars in
-                crypto_pwhash_scryptsalsa208sha256(&output, UInt64(count), chars.baseAddress, UInt64(pass.count), salt, opsLimit, Int(memLimit))
+            pass.withMemoryRebound(to: CChar.self) { chars -> Int32 in
+                guard let base = chars.baseAddress else { return -1 }
+                return crypto_pwhash_scryptsalsa208sha256(&output, UInt64(count), base, UInt64(pass.count), salt, opsLimit, Int(memLimit))
             }
         }
         return status == 0 ? output : nil
