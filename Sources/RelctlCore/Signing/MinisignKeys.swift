@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A minisign public key (`minisign -G`'s `.pub`): "Ed", an 8-byte key id and the Ed25519 key.
@@ -75,9 +76,16 @@ public struct MinisignSecretKey: Sendable {
         secretKey = Array(sealed[8..<72])
         let checksum = Array(sealed[72..<104])
         Sodium.wipe(&sealed)
-        guard Sodium.blake2b([Array("Ed".utf8), keyID, secretKey], count: 32) == checksum else {
+        // `minisign -G -W` leaves the checksum of an unencrypted key zeroed; then the key pair's
+        // own consistency (below) is the only check.
+        let unchecked = kdf == [0, 0] && checksum.allSatisfy { $0 == 0 }
+        if !unchecked, Sodium.blake2b([Array("Ed".utf8), keyID, secretKey], count: 32) != checksum {
             if kdf == [0, 0] { throw bad("the minisign secret key's checksum does not match (damaged key)") }
             throw SigningError.password(source: source, reason: "wrong password for the encrypted minisign key (its checksum does not match); check \(passwordVariable)")
+        }
+        guard let seed = try? Curve25519.Signing.PrivateKey(rawRepresentation: secretKey[0..<32]),
+              Array(seed.publicKey.rawRepresentation) == Array(secretKey[32...]) else {
+            throw bad("the minisign secret key does not match its own public half (damaged key)")
         }
     }
 
