@@ -9,7 +9,9 @@ public final class LoopbackServer: Sendable {
     public var baseURL: String { "http://127.0.0.1:\(port)/" }
 
     static let script = """
-    import functools, http.server, sys
+    import functools, http.server, signal, sys
+    # The test runner's threads block signals and children inherit that mask: unblock SIGTERM.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
     handler.func.log_message = lambda *args: None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -45,8 +47,9 @@ public final class LoopbackServer: Sendable {
         port = found
     }
 
+    /// SIGKILL, which no inherited signal mask can hold back, then reaps the process.
     public func stop() {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
