@@ -35,6 +35,9 @@ public enum InstallerWriter {
         if baseURL == nil {
             context.console.warning("the repository is unknown (no [publish] github, GITHUB_REPOSITORY or GitHub/GitLab remote): the installers will require INSTALLER_BASE_URL")
         }
+        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent(ChecksumAlgorithm.sha256.sumsFileName).path) {
+            context.console.warning("\(shown)/\(ChecksumAlgorithm.sha256.sumsFileName) is missing: the installers download and check it; run `relctl checksum` (sha256) before publishing")
+        }
         let script = InstallerScript(manifest: manifest, baseURL: baseURL, minisignPublicKey: key)
         let machines = script.unixChoices.map(\.machine)
         if machines.isEmpty {
