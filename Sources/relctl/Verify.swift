@@ -27,7 +27,7 @@ struct Verify: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let shown = try sums ?? defaultSums(context)
-        var report = try ChecksumVerifier.verify(sums: shown, allowUnlisted: allowUnlisted, context: context, jobs: jobs)
+        var report = try await ChecksumVerifier.verify(sums: shown, allowUnlisted: allowUnlisted, context: context, jobs: jobs)
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         report.signatures = try SignatureVerifier.verify(
             sums: shown, flags: .init(allowedSigners: allowedSigners, minisignPublicKey: minisignKey),

@@ -9,6 +9,8 @@ public struct PackagedArtifact: Sendable, Encodable, Equatable {
     public var path: String
     public var size: Int64
     public var sha256: String
+    /// Only when `[checksum] algorithm = "sha512"`, hashed from the same stream.
+    public var sha512: String?
     /// Entries in the archive, the top-level folder included.
     public var entries: Int
     public var seconds: Double
@@ -18,6 +20,13 @@ public struct PackagedArtifact: Sendable, Encodable, Equatable {
     public var sbom: String?
 
     enum CodingKeys: String, CodingKey {
-        case name, target, format, path, size, sha256, entries, seconds, sbom
+        case name, target, format, path, size, sha256, sha512, entries, seconds, sbom
+    }
+}
+
+extension PackagedArtifact {
+    /// The artifact's line in `manifest.json`.
+    public var manifestEntry: ReleaseManifest.Artifact {
+        ReleaseManifest.Artifact(name: name, target: target, format: format, size: size, sha256: sha256)
     }
 }
