@@ -37,9 +37,11 @@ public enum ChecksumWriter {
             }
             entries.append(ChecksumFile.Entry(name: archive.name, digest: digest, algorithm: algorithm))
         }
-        let sums = ChecksumFile(entries: entries).sorted
+        // SBOMs are listed (and so signed) with the archives, but get no sidecar of their own.
+        let sboms = archives.compactMap(\.sbom).map { ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm) }
+        let sums = ChecksumFile(entries: entries + sboms).sorted
         if algorithm != .sha256 {
-            for entry in sums.entries {
+            for entry in sums.entries where !entry.name.hasSuffix(SBOMBuilder.fileExtension) {
                 try writeSidecar(for: directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
             }
         }

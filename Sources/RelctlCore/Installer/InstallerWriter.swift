@@ -15,6 +15,7 @@ public enum InstallerWriter {
     public static func shellFileName(project: String) -> String { "\(project)-installer.sh" }
     public static func powerShellFileName(project: String) -> String { "\(project)-installer.ps1" }
 
+    /// `relctl installer`: from `DIR/manifest.json`.
     /// - Parameter repository: `OWNER/REPO` on GitHub when known from `[publish] github`; else
     ///   `GITHUB_REPOSITORY`, else the release remote's URL.
     public static func write(dist shown: String, config: RelctlConfig, repository: String? = nil, context: Context) throws -> Report {
@@ -22,16 +23,25 @@ public enum InstallerWriter {
         guard let manifest = try ReleaseManifest.read(in: directory) else {
             throw SimpleError(.badInput, file: "\(shown)/\(ReleaseManifest.fileName)", "not found; run `relctl package` and `relctl checksum` first")
         }
+        let remote = Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
+        return try write(manifest: manifest, into: directory, shown: shown, config: config, keysRoot: config.root,
+                         repository: repository, remoteURL: remote, context: context)
+    }
+
+    /// The installers for `manifest`, written into `directory` (the release stage's staging
+    /// folder, or dist/). `keysRoot` is where `[sign]` paths resolve: the project, also on a dry run.
+    public static func write(manifest: ReleaseManifest, into directory: URL, shown: String, config: RelctlConfig, keysRoot: URL,
+                             repository: String?, remoteURL: String?, context: Context) throws -> Report {
         guard !manifest.tag.isEmpty, !manifest.artifacts.isEmpty else {
             throw SimpleError(.badInput, file: "\(shown)/\(ReleaseManifest.fileName)", "lists no tagged archives; run `relctl checksum` over the release's archives first")
         }
         var key: String?
         if let path = config.sign.minisignPublicKey {
-            let text = try SigningKeys.readFile(path, key: "minisign-public-key", root: config.root)
+            let text = try SigningKeys.readFile(path, key: "minisign-public-key", root: keysRoot)
             let parsed = try MinisignPublicKey(text: text, source: path)
             key = Data(Array("Ed".utf8) + parsed.keyID + parsed.key).base64EncodedString()
         }
-        let baseURL = downloadBase(tag: manifest.tag, repository: repository, config: config, context: context)
+        let baseURL = downloadBase(tag: manifest.tag, repository: repository, remoteURL: remoteURL, context: context)
         if baseURL == nil {
             context.console.warning("the repository is unknown (no [publish] github, GITHUB_REPOSITORY or GitHub/GitLab remote): the installers will require INSTALLER_BASE_URL")
         }
@@ -51,13 +61,12 @@ public enum InstallerWriter {
     }
 
     /// The release's download folder URL, ending in `/`; nil when the repository is unknown.
-    static func downloadBase(tag: String, repository: String?, config: RelctlConfig, context: Context) -> String? {
+    static func downloadBase(tag: String, repository: String?, remoteURL: String?, context: Context) -> String? {
         let fromEnvironment = context.environment["GITHUB_REPOSITORY"].flatMap { $0.isEmpty ? nil : $0 }
         if let slug = repository ?? fromEnvironment {
             return "https://github.com/\(slug)/releases/download/\(tag)/"
         }
-        guard let remote = Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote),
-              let links = RepositoryLinks(remoteURL: remote) else { return nil }
+        guard let remoteURL, let links = RepositoryLinks(remoteURL: remoteURL) else { return nil }
         return links.downloadURL(tag: tag, file: "")
     }
 }

@@ -17,9 +17,10 @@ public struct ReleaseNotesBuilder: Sendable {
 
     /// The same, with the release's manifest already in memory (`relctl release`), and the
     /// remote's URL when the caller knows it already (`.some(nil)`: there is no such remote).
-    /// `distDirectory`, when given, is where installers and signatures are looked for.
+    /// `distDirectory`, when given, is where installers and signatures are looked for;
+    /// `keysRoot` is where `[sign]` paths resolve (the project, also on a dry run).
     public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
-                      remoteURL known: String?? = nil, distDirectory: URL? = nil) throws -> ReleaseNotes {
+                      remoteURL known: String?? = nil, distDirectory: URL? = nil, keysRoot: URL? = nil) throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
         let range: NotesRange
         do {
@@ -48,7 +49,7 @@ public struct ReleaseNotesBuilder: Sendable {
             manifest: manifest
         )
         if let dist = distDirectory, let manifest = notes.manifest {
-            notes.verification = InstallVerification.find(in: dist, project: manifest.project, settings: config.sign, root: config.root)
+            notes.verification = InstallVerification.find(in: dist, project: manifest.project, settings: config.sign, root: keysRoot ?? config.root)
         }
         if let template = config.notes.template {
             let url = config.resolve(template)

@@ -17,7 +17,7 @@ public struct PackagedArtifact: Sendable, Encodable, Equatable {
     /// Regular files in the archive with their SHA-256 (recorded for the SBOM; not in `--json`).
     public var files: [ArchivedFile] = []
     /// `NAME.cdx.json` next to the archive, when an SBOM was written.
-    public var sbom: String?
+    public var sbom: SBOMFile?
 
     enum CodingKeys: String, CodingKey {
         case name, target, format, path, size, sha256, sha512, entries, seconds, sbom

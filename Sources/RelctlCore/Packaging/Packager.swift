@@ -81,7 +81,7 @@ public struct Packager: Sendable {
                     context.console.detail("writing \(plan.layout.fileName)")
                     let started = context.clock.now()
                     let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
-                    var sbom: URL?
+                    var sbom: SBOMFile?
                     let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url, alsoSHA512: alsoSHA512, recordFiles: sbomEnabled) { written in
                         try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
                         guard sbomEnabled else { return }
@@ -96,7 +96,7 @@ public struct Packager: Sendable {
                     return PackagedArtifact(
                         name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
                         size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started),
-                        files: written.files, sbom: sbom?.path)
+                        files: written.files, sbom: sbom)
                 })
             } catch {
                 return .failure(error)

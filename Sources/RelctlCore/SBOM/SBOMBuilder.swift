@@ -48,12 +48,13 @@ public enum SBOMBuilder {
         )
     }
 
-    /// Writes `DIR/NAME.cdx.json` atomically and returns its URL.
+    /// Writes `DIR/NAME.cdx.json` atomically; returns it with the digests of what was written.
     @discardableResult
-    public static func write(_ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL) throws -> URL {
+    public static func write(_ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL) throws -> SBOMFile {
         let url = directory.appendingPathComponent(stem + fileExtension)
-        try AtomicFile.write(try JSONOutput.encode(document(for: subject, dependencies: dependencies)), to: url)
-        return url
+        let bytes = Data(try JSONOutput.encode(document(for: subject, dependencies: dependencies)).utf8)
+        try AtomicFile.write(bytes, to: url)
+        return SBOMFile(url: url, bytes: bytes)
     }
 
     /// An RFC 4122 version-5 UUID (SHA-1, URL namespace) of `relctl:PROJECT/TAG/SHA256`: the same

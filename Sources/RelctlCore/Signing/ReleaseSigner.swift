@@ -7,6 +7,12 @@ public enum ReleaseSigner {
     public static let sshExtension = ".sig"
     public static let minisignExtension = ".minisig"
 
+    /// True when a key is configured in `[sign]` or given in the environment.
+    public static func hasKeys(_ settings: SignSettings, environment: [String: String]) -> Bool {
+        settings.sshKey != nil || settings.minisignKey != nil
+            || [SigningKeys.sshKeyVariable, SigningKeys.minisignKeyVariable].contains { !(environment[$0] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+    }
+
     /// What `relctl sign --json` prints.
     public struct Report: Codable, Sendable, Equatable {
         public var file: String
@@ -16,8 +22,10 @@ public enum ReleaseSigner {
         public var minisignKeyID: String?
     }
 
-    public static func sign(sums shown: String, config: RelctlConfig, context: Context) throws -> Report {
-        let keys = try SigningKeys.load(settings: config.sign, root: config.root, environment: context.environment)
+    /// - Parameter keysRoot: where `[sign]` paths resolve (default: the config's root); the
+    ///   release passes the project, since a dry run's scratch clone lacks git-ignored key folders.
+    public static func sign(sums shown: String, config: RelctlConfig, context: Context, keysRoot: URL? = nil) throws -> Report {
+        let keys = try SigningKeys.load(settings: config.sign, root: keysRoot ?? config.root, environment: context.environment)
         guard !keys.isEmpty else { throw SigningError.noKey(config: config.path) }
         let url = context.resolve(shown)
         guard FileKind.isRegularFile(url.path), let data = FileManager.default.contents(atPath: url.path) else {
