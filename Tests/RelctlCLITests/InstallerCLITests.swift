@@ -5,7 +5,9 @@ import RelctlTestSupport
 
 /// The generated installer, run for real under dash and `bash --posix` against a loopback
 /// http.server serving a dist/ made by relctl (package, checksum, sign, installer).
-@Suite struct InstallerCLITests {
+/// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
+/// several at once would starve the cooperative pool the async tests of the suite need.
+@Suite(.serialized) struct InstallerCLITests {
     static let signConfig = """
 
     [sign]

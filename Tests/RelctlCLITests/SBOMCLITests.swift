@@ -6,7 +6,9 @@ import RelctlTestSupport
 /// CycloneDX SBOMs written by `relctl package`: schema-valid (cyclonedx-python-lib), listing
 /// exactly the archive's files with the hashes the extracted files have, the lockfiles'
 /// packages, byte-identical across runs, and listed in SHA256SUMS.
-@Suite struct SBOMCLITests {
+/// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
+/// several at once would starve the cooperative pool the async tests of the suite need.
+@Suite(.serialized) struct SBOMCLITests {
     static let env = ["SOURCE_DATE_EPOCH": "1700000000"]
 
     func fixtureWithLockfiles() throws -> PackagingFixture {

@@ -6,7 +6,9 @@ import RelctlTestSupport
 /// `relctl sign` and the signature half of `relctl verify`, checked against the stock tools:
 /// what relctl signs, `ssh-keygen -Y verify` and `minisign -V` accept (and reject after a
 /// one-byte change); what they sign, relctl's verify accepts.
-@Suite struct SigningCLITests {
+/// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
+/// several at once would starve the cooperative pool the async tests of the suite need.
+@Suite(.serialized) struct SigningCLITests {
     /// A release in dist/ and stock-tool keys in keys/ (a folder a project would git-ignore).
     func project(extraConfig: String = "", encrypted: Bool = false) throws -> (PackagingFixture, SigningKeysFixture) {
         let fixture = try PackagingFixture(extraConfig: extraConfig)
