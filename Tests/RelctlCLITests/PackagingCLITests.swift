@@ -22,9 +22,13 @@ import RelctlTestSupport
         #expect((manifest?["artifacts"] as? [Any])?.count == 4)
         #expect(fixture.distContents() == [
             "manifest.json",
+            "velostream-v1.0.0-aarch64-unknown-linux-gnu.cdx.json",
             "velostream-v1.0.0-aarch64-unknown-linux-gnu.tar.xz", "velostream-v1.0.0-aarch64-unknown-linux-gnu.tar.xz.sha256",
+            "velostream-v1.0.0-x86_64-pc-windows-msvc.cdx.json",
             "velostream-v1.0.0-x86_64-pc-windows-msvc.zip", "velostream-v1.0.0-x86_64-pc-windows-msvc.zip.sha256",
+            "velostream-v1.0.0-x86_64-unknown-linux-gnu.cdx.json",
             "velostream-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "velostream-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256",
+            "velostream-v1.0.0-x86_64-unknown-linux-musl.cdx.json",
             "velostream-v1.0.0-x86_64-unknown-linux-musl.tar.zst", "velostream-v1.0.0-x86_64-unknown-linux-musl.tar.zst.sha256",
         ])
         // Existing archives are never overwritten without --clean.

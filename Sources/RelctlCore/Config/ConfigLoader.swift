@@ -41,6 +41,15 @@ public enum ConfigLoader {
         if let release = top.table("release") { config.release = readRelease(release) }
         if let ci = top.table("ci") { config.ci = readCI(ci) }
         config.images = readImages(top.tables("image"), config: config)
+        if let sign = top.table("sign") { config.sign = readSign(sign) }
+        if let sbom = top.table("sbom") {
+            if let enabled = sbom.bool("enabled") { config.sbom.enabled = enabled }
+            sbom.finish()
+        }
+        if let installer = top.table("installer") {
+            if let enabled = installer.bool("enabled") { config.installer.enabled = enabled }
+            installer.finish()
+        }
         top.finish()
 
         guard problems.isEmpty else {
@@ -287,7 +296,24 @@ public enum ConfigLoader {
                 ci.workflow = workflow
             }
         }
+        if let attest = table.bool("attest") { ci.attest = attest }
         table.finish()
         return ci
+    }
+
+    private static func readSign(_ table: TableReader) -> SignSettings {
+        var sign = SignSettings()
+        for key in ["ssh-key", "minisign-key", "allowed-signers", "minisign-public-key"] {
+            guard let path = table.string(key) else { continue }
+            if path.isEmpty { table.report(key, "`sign.\(key)` must be a file path (relative to the project root)"); continue }
+            switch key {
+            case "ssh-key": sign.sshKey = path
+            case "minisign-key": sign.minisignKey = path
+            case "allowed-signers": sign.allowedSigners = path
+            default: sign.minisignPublicKey = path
+            }
+        }
+        table.finish()
+        return sign
     }
 }

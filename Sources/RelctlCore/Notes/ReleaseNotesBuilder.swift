@@ -12,13 +12,15 @@ public struct ReleaseNotesBuilder: Sendable {
     /// `from..to` (defaults in `NotesRange.resolve`). `distDirectory` holding `manifest.json` adds
     /// the Install section. Git runs in `config.root`.
     public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, distDirectory: URL? = nil) throws -> ReleaseNotes {
-        try build(config: config, tag: tag, from: from, to: to, manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) })
+        try build(config: config, tag: tag, from: from, to: to, manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) }, distDirectory: distDirectory)
     }
 
     /// The same, with the release's manifest already in memory (`relctl release`), and the
     /// remote's URL when the caller knows it already (`.some(nil)`: there is no such remote).
+    /// `distDirectory`, when given, is where installers and signatures are looked for;
+    /// `keysRoot` is where `[sign]` paths resolve (the project, also on a dry run).
     public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
-                      remoteURL known: String?? = nil) throws -> ReleaseNotes {
+                      remoteURL known: String?? = nil, distDirectory: URL? = nil, keysRoot: URL? = nil) throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
         let range: NotesRange
         do {
@@ -50,6 +52,9 @@ public struct ReleaseNotesBuilder: Sendable {
             links: (known ?? git.configuredRemoteURL(config.release.remote)).flatMap(RepositoryLinks.init(remoteURL:)),
             manifest: manifest
         )
+        if let dist = distDirectory, let manifest = notes.manifest {
+            notes.verification = InstallVerification.find(in: dist, project: manifest.project, settings: config.sign, root: keysRoot ?? config.root)
+        }
         if let template = config.notes.template {
             let url = config.resolve(template)
             notes.customMarkdown = try NotesTemplate.load(url, displayPath: template).render(notes)

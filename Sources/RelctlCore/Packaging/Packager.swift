@@ -51,6 +51,8 @@ public struct Packager: Sendable {
         let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot,
                              outputDirectory: outputDirectory, staged: staged)
 
+        // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
+        let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
         // Every check that can refuse the run is done: only now may --clean delete anything.
         let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
 
@@ -66,6 +68,10 @@ public struct Packager: Sendable {
                 context.console.warning("\(config.path): compression-level \(level) is outside \(format)'s \(range.lowerBound)-\(range.upperBound); \(format) archives use \(used)")
             }
         }
+        let sbomEnabled = config.sbom.enabled
+        let project = config.project.name
+        let version = inputs.version
+        let tag = inputs.tag
         let context = self.context
         let mtime = inputs.mtime
         let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -85,13 +91,23 @@ public struct Packager: Sendable {
                 context.console.detail("writing \(plan.layout.fileName)")
                 let started = context.clock.now()
                 let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
+                let sbomBox = SBOMBox()
                 let written = try await ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, workers: workers,
-                                                          to: url, alsoSHA512: alsoSHA512) { written in
+                                                          to: url, alsoSHA512: alsoSHA512, recordFiles: sbomEnabled) { written in
                     try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                    guard sbomEnabled else { return }
+                    let subject = SBOMBuilder.Subject(project: project, tag: tag, version: version, archiveName: plan.layout.fileName,
+                                                      archiveSHA256: written.sha256, time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files)
+                    do { sbomBox.set(try SBOMBuilder.write(subject, dependencies: dependencies, stem: plan.layout.name, in: outputDirectory)) } catch {
+                        // The archive goes too (ArchiveFile removes it): no sidecar without its archive.
+                        unlink(url.path + ChecksumAlgorithm.sha256.fileExtension)
+                        throw error
+                    }
                 }
                 return .success(PackagedArtifact(
                     name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
-                    size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started)))
+                    size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started),
+                    files: written.files, sbom: sbomBox.value))
             } catch {
                 return .failure(error)
             }
@@ -214,7 +230,7 @@ public struct Packager: Sendable {
         var manifest = try ReleaseManifest.read(in: directory)
         if clean {
             for layout in layouts { removeArtifacts(named: layout.name, in: directory) }
-            let removed = Set(layouts.flatMap { layout in ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } })
+            let removed = Set(layouts.flatMap { layout in ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } + [layout.name + SBOMBuilder.fileExtension] })
             manifest?.artifacts.removeAll { removed.contains($0.name) }
             try dropSumsLines(for: removed, in: directory)
         } else {
@@ -232,6 +248,9 @@ public struct Packager: Sendable {
 
     /// Removes `NAME.<ext>` and `NAME.<ext>.sha256` for every format, and leftover temporary files.
     private func removeArtifacts(named name: String, in directory: URL) {
+        if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name + SBOMBuilder.fileExtension))) != nil {
+            context.console.detail("removed \(name)\(SBOMBuilder.fileExtension)")
+        }
         for id in ArchiveFormats.ids {
             let file = name + ArchiveFormats.fileExtension(id)
             for candidate in [file, file + ".sha256"] {

@@ -11,6 +11,10 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case images
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
     case checksums
+    /// `SHA256SUMS.sig` and/or `SHA256SUMS.minisig`.
+    case signatures
+    /// `{project}-installer.sh` and `.ps1`.
+    case installers
     /// `RELEASE_NOTES.md`.
     case notes
     /// The annotated tag, created locally.

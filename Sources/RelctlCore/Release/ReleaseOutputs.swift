@@ -11,6 +11,10 @@ public struct ReleaseOutputs: Sendable {
     public var archives: [PackagedArtifact]?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
     public var checksums: ChecksumSet?
+    /// `.signatures`: the signature files written next to the checksum file.
+    public var signatures: [String]?
+    /// `.installers`: the installer scripts written.
+    public var installers: [String]?
     /// `.notes`: the release notes in Markdown.
     public var notes: String?
     /// `.tag`: the annotated tag.
@@ -39,6 +43,8 @@ public struct ReleaseOutputs: Sendable {
         case .binaries: return builtTargets != nil
         case .archives: return archives != nil
         case .checksums: return checksums != nil
+        case .signatures: return signatures != nil
+        case .installers: return installers != nil
         case .notes: return notes != nil
         case .tag: return tag != nil
         case .pushedTag: return pushedTo != nil
