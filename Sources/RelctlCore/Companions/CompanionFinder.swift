@@ -44,6 +44,34 @@ public enum CompanionFinder {
         return String(value[value.index(after: value.startIndex)..<close])
     }
 
+    /// One `[[package]]` entry of a TOML lockfile (Cargo.lock, uv.lock): its name, its version
+    /// with the line it is on, and its `source` line as written.
+    struct LockPackage {
+        var name: String?
+        var version: (line: Int, text: String)?
+        var source: String?
+    }
+
+    /// Every `[[package]]` entry of a TOML lockfile, read line by line (the files are generated
+    /// and flat, and the version's line number is what a stale entry must be reported with).
+    static func lockPackages(_ lines: [String]) -> [LockPackage] {
+        var entries: [LockPackage] = []
+        var current: LockPackage?
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") {
+                if let current { entries.append(current) }
+                current = trimmed == "[[package]]" ? LockPackage() : nil
+            } else if current != nil {
+                if let value = tomlString(line, key: "name") { current?.name = value }
+                else if let value = tomlString(line, key: "version") { current?.version = (index + 1, value) }
+                else if trimmed.hasPrefix("source") { current?.source = trimmed }
+            }
+        }
+        if let current { entries.append(current) }
+        return entries
+    }
+
     // MARK: Cargo
 
     private static func cargo(manifest: URL, found: ManifestVersion, root: URL) throws -> [Companion] {
@@ -55,25 +83,11 @@ public enum CompanionFinder {
         let lock = workspace.root.appendingPathComponent("Cargo.lock")
         if let lines = lines(of: lock) {
             let shown = display(lock, root: root)
-            var name: String?, version: (Int, String)?, hasSource = false, inPackage = false
-            func flush() {
-                if inPackage, let name, names.contains(name), !hasSource, let (line, text) = version {
-                    companions.append(Companion(kind: .cargoLock, file: shown, line: line, text: text, what: "Cargo.lock entry of `\(name)`"))
-                }
-                name = nil; version = nil; hasSource = false
+            // The workspace's own packages are the entries without a `source` (registry, git).
+            for entry in lockPackages(lines) where entry.source == nil {
+                guard let name = entry.name, names.contains(name), let (line, text) = entry.version else { continue }
+                companions.append(Companion(kind: .cargoLock, file: shown, line: line, text: text, what: "Cargo.lock entry of `\(name)`"))
             }
-            for (index, line) in lines.enumerated() {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if trimmed.hasPrefix("[") {
-                    flush()
-                    inPackage = trimmed == "[[package]]"
-                } else if inPackage {
-                    if let value = tomlString(line, key: "name") { name = value }
-                    else if let value = tomlString(line, key: "version") { version = (index + 1, value) }
-                    else if trimmed.hasPrefix("source") { hasSource = true }
-                }
-            }
-            flush()
         }
         for file in workspace.manifests {
             companions += requirements(in: file, on: names, root: root)
@@ -245,27 +259,13 @@ public enum CompanionFinder {
         let shown = display(lock, root: root)
         let wanted = normalisedName(name)
         var companions: [Companion] = []
-        var entryName: String?, version: (Int, String)?, ownSource = false, inPackage = false
-        func flush() {
-            if inPackage, ownSource, let entryName, normalisedName(entryName) == wanted, let (line, text) = version {
-                companions.append(Companion(kind: .uvLock, file: shown, line: line, text: text, what: "uv.lock entry of `\(entryName)`"))
-            }
-            entryName = nil; version = nil; ownSource = false
+        // The project's own entry is the editable (or virtual) one whose path is the project.
+        for entry in lockPackages(lines) {
+            guard let entryName = entry.name, normalisedName(entryName) == wanted, let (line, text) = entry.version,
+                  let source = entry.source, let path = editablePath(source),
+                  lock.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL.path == projectFolder.path else { continue }
+            companions.append(Companion(kind: .uvLock, file: shown, line: line, text: text, what: "uv.lock entry of `\(entryName)`"))
         }
-        for (index, line) in lines.enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("[") {
-                flush()
-                inPackage = trimmed == "[[package]]"
-            } else if inPackage {
-                if let value = tomlString(line, key: "name") { entryName = value }
-                else if let value = tomlString(line, key: "version") { version = (index + 1, value) }
-                else if trimmed.hasPrefix("source"), let path = editablePath(trimmed) {
-                    ownSource = lock.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL.path == projectFolder.path
-                }
-            }
-        }
-        flush()
         return companions
     }
 
