@@ -40,6 +40,7 @@ public enum ConfigLoader {
         if let notes = top.table("notes") { config.notes = readNotes(notes) }
         if let release = top.table("release") { config.release = readRelease(release) }
         if let ci = top.table("ci") { config.ci = readCI(ci) }
+        if let publish = top.table("publish") { config.publish = readPublish(publish) }
         top.finish()
 
         guard problems.isEmpty else {
@@ -273,5 +274,17 @@ public enum ConfigLoader {
         }
         table.finish()
         return ci
+    }
+
+    private static func readPublish(_ table: TableReader) -> PublishSettings {
+        var publish = PublishSettings()
+        if let github = table.string("github") {
+            if GitHubRepository(github) == nil {
+                table.report("github", "`publish.github` must be OWNER/REPO (e.g. \"acme/velostream\"), found `\(github)`")
+            }
+            publish.github = github
+        }
+        table.finish()
+        return publish
     }
 }

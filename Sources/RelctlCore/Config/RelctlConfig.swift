@@ -18,6 +18,7 @@ public struct RelctlConfig: Sendable {
     public var notes: NotesSettings
     public var release: ReleaseSettings
     public var ci: CISettings
+    public var publish: PublishSettings
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     public static func defaults(root: URL) -> RelctlConfig {
@@ -33,7 +34,8 @@ public struct RelctlConfig: Sendable {
             checksum: ChecksumSettings(),
             notes: NotesSettings(),
             release: ReleaseSettings(),
-            ci: CISettings()
+            ci: CISettings(),
+            publish: PublishSettings()
         )
     }
 }
@@ -186,5 +188,12 @@ public struct CISettings: Sendable {
     public var setup: [String] = []
     /// Workflow file path, relative to the project root.
     public var workflow: String = ".github/workflows/release.yml"
+    public init() {}
+}
+
+/// `[publish]`: where `relctl publish` sends the release.
+public struct PublishSettings: Sendable {
+    /// `OWNER/REPO` on GitHub; nil means `GITHUB_REPOSITORY`, else the release remote's URL.
+    public var github: String?
     public init() {}
 }
