@@ -40,7 +40,7 @@ public enum RetryAdvice: Equatable, Sendable {
     public static func of(_ response: HTTPResponse, now: Date, policy: RetryPolicy, attempt: Int) -> RetryAdvice {
         let status = response.status
         if status == 429 || status == 403 {
-            if let retryAfter = response.header("Retry-After").flatMap(Self.seconds(fromRetryAfter:now:)) {
+            if let retryAfter = response.header("Retry-After").flatMap({ Self.seconds(fromRetryAfter: $0, now: now) }) {
                 return .rateLimited(until: now.addingTimeInterval(retryAfter))
             }
             if response.header("x-ratelimit-remaining") == "0", let reset = response.header("x-ratelimit-reset").flatMap(Double.init) {

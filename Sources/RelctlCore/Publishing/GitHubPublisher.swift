@@ -181,6 +181,9 @@ public struct GitHubPublisher: Publisher {
                     if current.isUploaded, current.matches(asset) { return }
                     try await api.deleteAsset(id: current.id)
                 }
+            } catch let error as NetworkError {
+                // Name the file: the transport error only knows the upload URL.
+                throw SimpleError(.failure, "uploading `\(asset.name)` to release \(release.tagName) (id \(release.id)): \(error.message); the release stays a draft; run the same command again to finish it")
             }
         }
     }
