@@ -24,7 +24,8 @@ struct Publish: RelctlCommand {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let version = try config.project.tagFormat.version(of: tag)
         let publisher = try PublisherRegistry.publisher(for: GitHubPublisher.id)
-        let remoteURL = Git(directory: config.root, context: context).remoteURL(config.release.remote)
+        // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
+        let remoteURL = Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
         let dist = ChecksumWriter.defaultFolder(config: config, context: context)
         let distURL = context.resolve(dist)
 
