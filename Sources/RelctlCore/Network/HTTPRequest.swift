@@ -17,6 +17,8 @@ public struct HTTPRequest: Sendable {
     /// Seconds without progress before the request fails (an idle timeout, so large uploads on a
     /// slow link still finish).
     public var timeout: TimeInterval
+    /// Called with the body bytes sent so far, for file bodies (progress on a terminal).
+    public var progress: (@Sendable (Int64) -> Void)?
 
     public init(method: String, url: URL, headers: [String: String] = [:], body: Body = .none, timeout: TimeInterval = 60) {
         self.method = method

@@ -7,12 +7,14 @@ import FoundationNetworking
 /// session as files, which it reads in chunks: a 1 GiB asset does not grow the process by 1 GiB.
 public struct URLSessionHTTPClient: HTTPClient {
     private let session: URLSession
+    private let configuration: URLSessionConfiguration
 
     public init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
+        self.configuration = configuration
         session = URLSession(configuration: configuration)
     }
 
@@ -31,7 +33,7 @@ public struct URLSessionHTTPClient: HTTPClient {
                 (data, response) = try await session.upload(for: urlRequest, from: body)
             case .file(let file, let size):
                 urlRequest.setValue(String(size), forHTTPHeaderField: "Content-Length")
-                (data, response) = try await session.upload(for: urlRequest, fromFile: file)
+                (data, response) = try await UploadTaskDelegate.upload(urlRequest, fromFile: file, configuration: configuration, progress: request.progress ?? { _ in })
             }
         } catch let error as URLError {
             throw NetworkError.transport(request: request.summary, reason: Self.describe(error))

@@ -161,8 +161,13 @@ public struct GitHubPublisher: Publisher {
             attempt += 1
             console.info("uploading \(asset.name) (\(ByteCount.format(asset.size)))")
             let start = Date()
+            let progress = UploadProgress(console: console, name: asset.name, total: asset.size)
             do {
-                let stored = try await api.upload(asset, to: release)
+                let stored: GitHubAsset
+                do {
+                    defer { progress.finish() }
+                    stored = try await api.upload(asset, to: release, progress: { progress.update($0) })
+                }
                 if stored.isUploaded, stored.matches(asset) {
                     console.detail("uploaded \(asset.name) in \(String(format: "%.1f", Date().timeIntervalSince(start)))s")
                     return

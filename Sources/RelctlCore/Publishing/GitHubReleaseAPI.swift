@@ -74,13 +74,14 @@ public struct GitHubReleaseAPI: Sendable {
     }
 
     /// Uploads one file, streamed from disk, to the release's expanded `upload_url`.
-    public func upload(_ asset: LocalAsset, to release: GitHubRelease) async throws -> GitHubAsset {
+    public func upload(_ asset: LocalAsset, to release: GitHubRelease, progress: (@Sendable (Int64) -> Void)? = nil) async throws -> GitHubAsset {
         let target = URITemplate(release.uploadURL).expand(["name": asset.name])
         guard let url = URL(string: target) else {
             throw PublishError.api(request: "upload \(asset.name)", status: 0, message: "the release's upload_url `\(release.uploadURL)` is not a URL template", documentationURL: nil, details: [])
         }
         var request = HTTPRequest(method: "POST", url: url, headers: headers(), body: .file(asset.url, size: asset.size), timeout: timeout)
         request.headers["Content-Type"] = asset.contentType
+        request.progress = progress
         let response = try await http.send(request)
         try check(response, request: request, expect: [201])
         return try decode(GitHubAsset.self, response, request: "upload \(asset.name)")
