@@ -93,3 +93,12 @@ import Testing
         #expect(set.assets.first { $0.name == "a.tar.gz" }?.sha256 == hash)
     }
 }
+
+@Suite struct PublishWorkflowTests {
+    @Test func theGeneratedReleaseJobPublishesWithRelctl() {
+        let text = ReleaseWorkflow.body(config: RelctlConfig.defaults(root: URL(fileURLWithPath: "/tmp/velostream")))
+        #expect(text.contains("run: relctl publish \"$TAG\""))
+        #expect(text.contains("GITHUB_TOKEN: ${{ github.token }}"))
+        #expect(!text.contains("gh release"))
+    }
+}
