@@ -9,10 +9,10 @@ import Testing
     typealias Request = GitHubStandIn.Request
 
     /// Runs one test with a fresh project and stand-in, stopping both afterwards.
-    private func withStandIn(prefix: String = "", maxPerPage: Int = 100, tag: String = "v1.0.0",
+    private func withStandIn(prefix: String = "", maxPerPage: Int = 100, tag: String = "v1.0.0", pushed: Bool = true,
                              _ body: (PublishFixture, GitHubStandIn) async throws -> Void) async throws {
         let fixture = try PublishFixture(tag: tag)
-        let server = try GitHubStandIn(prefix: prefix, maxPerPage: maxPerPage)
+        let server = try GitHubStandIn(prefix: prefix, maxPerPage: maxPerPage, tags: pushed ? [tag] : [])
         defer {
             server.stop()
             fixture.remove()
@@ -255,6 +255,25 @@ import Testing
             #expect(!log.contains { $0.kind == "create" })
             #expect(log.filter { $0.kind == "upload" }.allSatisfy { $0.path.hasPrefix("/api/uploads/repos/") })
             #expect(log.allSatisfy { $0.path.hasPrefix("/api/") })
+        }
+    }
+
+    @Test func aTagNotOnGitHubIsRefusedBeforeAnyWrite() async throws {
+        try await withStandIn(pushed: false) { fixture, server in
+            let result = try publish(["v1.0.0"], fixture, server)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("tag v1.0.0 is not in acme/velostream; push it first"), "\(result)")
+            #expect(try await server.log().allSatisfy { $0.method == "GET" })
+            #expect(try await server.releases().isEmpty)
+        }
+    }
+
+    @Test func apiErrorsCarryGitHubsMessageAndDocumentation() async throws {
+        try await withStandIn { fixture, server in
+            let result = try publish(["v1.0.0"], fixture, server, environment: server.environment(token: "ghp_wrong", repository: nil))
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("HTTP 401: Bad credentials (check GITHUB_TOKEN / GH_TOKEN) — see https://docs.github.com/"), "\(result)")
+            #expect(try await server.log().count == 1, "a 401 is not retried")
         }
     }
 

@@ -72,10 +72,11 @@ public final class GitHubStandIn: Sendable {
         public var assets: [Asset]
     }
 
-    public init(repository: String = "acme/velostream", prefix: String = "", maxPerPage: Int = 100) throws {
+    /// `tags` are the tags the repository holds (a release's tag must be pushed before it is published).
+    public init(repository: String = "acme/velostream", prefix: String = "", maxPerPage: Int = 100, tags: [String] = ["v1.0.0"]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, "--token", Self.token, "--repo", repository, "--prefix", prefix, "--max-per-page", String(maxPerPage)]
+        process.arguments = ["python3", Self.script.path, "--token", Self.token, "--repo", repository, "--prefix", prefix, "--max-per-page", String(maxPerPage)] + tags.flatMap { ["--tag", $0] }
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -17,6 +17,7 @@ What it enforces like GitHub:
     name, a Content-Type and a Content-Length (411 without); 422 already_exists for a name already
     on the release. While the body streams the asset is in state "starter"; it becomes "uploaded"
     (with size and digest "sha256:HEX") only when every byte arrived.
+  - GET .../git/ref/tags/TAG: 200 for the tags given with --tag (and seeded releases'), else 404.
   - Lists paginate with per_page (max 100, or --max-per-page) and page, with a Link header.
 
 Test-only endpoints (no auth), under /_standin/:
@@ -44,7 +45,7 @@ DOCS = "https://docs.github.com/rest/releases"
 API_VERSIONS = {"2022-11-28", "2026-03-10"}
 
 lock = threading.RLock()
-state = {"next_release": 1, "next_asset": 1, "releases": [], "log": [], "faults": []}
+state = {"next_release": 1, "next_asset": 1, "releases": [], "log": [], "faults": [], "tags": set()}
 options = None
 
 
@@ -296,6 +297,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.list_releases(repo)
         if rest == ["releases"] and method == "POST":
             return self.create_release(repo)
+        if len(rest) >= 4 and rest[:3] == ["git", "ref", "tags"] and method == "GET":
+            return self.tag_ref(repo, urllib.parse.unquote("/".join(rest[3:])))
         if len(rest) == 3 and rest[:2] == ["releases", "tags"] and method == "GET":
             return self.release_by_tag(repo, urllib.parse.unquote(rest[2]))
         if len(rest) == 3 and rest[:2] == ["releases", "assets"]:
@@ -326,6 +329,7 @@ class Handler(BaseHTTPRequestHandler):
             seed = self.read_json() or {}
             with lock:
                 release = self.new_release(seed.get("repo", options.repo[0]), seed)
+                state["tags"].add(seed["tag_name"])
                 for asset in seed.get("assets", []):
                     content = base64.b64decode(asset.get("data", ""))
                     release["assets"].append(self.new_asset(asset["name"], "application/octet-stream",
@@ -402,6 +406,17 @@ class Handler(BaseHTTPRequestHandler):
         if chunk is None:
             return self.error(400, "Invalid per_page or page")
         self.send_json(200, chunk, headers=headers, kind="list")
+
+    def tag_ref(self, repo, tag):
+        with lock:
+            known = tag in state["tags"]
+        if not known:
+            return self.error(404, "Not Found", doc="https://docs.github.com/rest/git/refs#get-a-reference", kind="tag")
+        sha = hashlib.sha1(tag.encode()).hexdigest()
+        self.send_json(200, {"ref": f"refs/tags/{tag}", "node_id": "REF_" + sha[:8],
+                             "url": f"http://{self.host()}{options.prefix}/repos/{repo}/git/refs/tags/{tag}",
+                             "object": {"sha": sha, "type": "tag", "url": f"http://{self.host()}{options.prefix}/repos/{repo}/git/tags/{sha}"}},
+                       kind="tag")
 
     def release_by_tag(self, repo, tag):
         with lock:
@@ -554,7 +569,9 @@ def main():
     parser.add_argument("--prefix", default="")
     parser.add_argument("--upload-prefix", default=None)
     parser.add_argument("--max-per-page", type=int, default=100)
+    parser.add_argument("--tag", action="append", default=[], help="a tag the repository holds (repeatable)")
     options = parser.parse_args()
+    state["tags"].update(options.tag)
     options.prefix = options.prefix.rstrip("/")
     if options.upload_prefix is None:
         # GitHub: uploads.github.com; GitHub Enterprise Server: https://HOST/api/uploads.

@@ -45,6 +45,7 @@ public struct GitHubPublisher: Publisher {
         let tag = request.tag
 
         console.info("publishing \(tag) to \(repository) (\(base.absoluteString))")
+        guard try await api.tagExists(tag) else { throw PublishError.tagNotPushed(tag: tag, repository: repository.description) }
         let releases = try await api.listReleases()
         var created = false
         let release: GitHubRelease

@@ -36,6 +36,16 @@ public struct GitHubReleaseAPI: Sendable {
         baseURL.appendingPathComponent("repos").appendingPathComponent(repository.owner).appendingPathComponent(repository.name)
     }
 
+    // MARK: tags
+
+    /// Whether the tag exists on GitHub (`GET /repos/{owner}/{repo}/git/ref/tags/{tag}`, an exact
+    /// match). Publishing a release whose tag is missing would make GitHub create the tag on the
+    /// default branch's head: never what a release of a tested commit wants.
+    public func tagExists(_ tag: String) async throws -> Bool {
+        let response = try await send("GET", repositoryURL.appendingPathComponent("git/ref/tags/\(tag)"), expect: [200, 404])
+        return response.status == 200
+    }
+
     // MARK: releases
 
     /// Every release, drafts included (the token must be able to push to see drafts), all pages.

@@ -15,13 +15,15 @@ public enum PublishError: RelctlError, CustomStringConvertible {
     case differingAssets(release: String, names: [String])
     /// The API answered with an error: its message and documentation URL, as given.
     case api(request: String, status: Int, message: String, documentationURL: String?, details: [String])
+    /// The tag is not on the server: publishing would create it on the default branch.
+    case tagNotPushed(tag: String, repository: String)
     /// After uploading, the release does not hold the full asset set.
     case incomplete(release: String, problems: [String])
 
     public var exitCode: ExitCode {
         switch self {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName: return .badInput
-        case .changedFiles, .differingAssets, .api, .incomplete: return .failure
+        case .changedFiles, .differingAssets, .api, .incomplete, .tagNotPushed: return .failure
         }
     }
 
@@ -50,6 +52,8 @@ public enum PublishError: RelctlError, CustomStringConvertible {
             if !details.isEmpty { line += " (\(details.joined(separator: "; ")))" }
             if let documentationURL { line += " — see \(documentationURL)" }
             return [Diagnostic(line)]
+        case let .tagNotPushed(tag, repository):
+            return [Diagnostic("tag \(tag) is not in \(repository); push it first (`git push origin \(tag)`, or `relctl release \(tag) --push`): a release of a missing tag would tag the default branch instead; nothing was changed")]
         case let .incomplete(release, problems):
             return problems.map { Diagnostic("\(release): \($0); the release stays a draft; run the same command again") }
         }
