@@ -25,7 +25,8 @@ struct Publish: RelctlCommand {
         let version = try config.project.tagFormat.version(of: tag)
         let publisher = try PublisherRegistry.publisher(for: GitHubPublisher.id)
         // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
-        let remoteURL = Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
+        let git = Git(directory: config.root, context: context)
+        let remoteURL = git.configuredRemoteURL(config.release.remote)
         let dist = ChecksumWriter.defaultFolder(config: config, context: context)
         let distURL = context.resolve(dist)
 
@@ -36,6 +37,7 @@ struct Publish: RelctlCommand {
         )
         // Credentials and repository first: a missing token must not cost a 1 GiB hash.
         try publisher.preflight(request, context: context)
+        request.localTagObject = git.localTagExists(tag) ? try? git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines) : nil
         request.assets = try ReleaseAssetSet.collect(dist: distURL, shownDist: dist)
         let notes = distURL.appendingPathComponent(NotesStage.fileName)
         if let body = try? String(contentsOf: notes, encoding: .utf8) {

@@ -268,6 +268,23 @@ import Testing
         }
     }
 
+    @Test func aTagThatDiffersFromTheLocalOneIsRefused() async throws {
+        try await withStandIn { fixture, server in
+            // The local tag is a real one; the stand-in's v1.0.0 points elsewhere.
+            try fixture.repository.git("tag", "-a", "v1.0.0", "-m", "v1.0.0")
+            let result = try publish(["v1.0.0"], fixture, server)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("tag v1.0.0 in acme/velostream is object"), "\(result)")
+            #expect(try await server.releases().isEmpty)
+
+            let local = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0")
+            let matching = try GitHubStandIn(tags: ["v1.0.0=\(local)"])
+            defer { matching.stop() }
+            let published = try publish(["v1.0.0"], fixture, matching)
+            #expect(published.status == 0, "\(published)")
+        }
+    }
+
     @Test func apiErrorsCarryGitHubsMessageAndDocumentation() async throws {
         try await withStandIn { fixture, server in
             let result = try publish(["v1.0.0"], fixture, server, environment: server.environment(token: "ghp_wrong", repository: nil))

@@ -17,7 +17,7 @@ What it enforces like GitHub:
     name, a Content-Type and a Content-Length (411 without); 422 already_exists for a name already
     on the release. While the body streams the asset is in state "starter"; it becomes "uploaded"
     (with size and digest "sha256:HEX") only when every byte arrived.
-  - GET .../git/ref/tags/TAG: 200 for the tags given with --tag (and seeded releases'), else 404.
+  - GET .../git/ref/tags/TAG: 200 for the tags given with --tag NAME[=SHA] (and seeded releases'), else 404.
   - Lists paginate with per_page (max 100, or --max-per-page) and page, with a Link header.
 
 Test-only endpoints (no auth), under /_standin/:
@@ -45,7 +45,7 @@ DOCS = "https://docs.github.com/rest/releases"
 API_VERSIONS = {"2022-11-28", "2026-03-10"}
 
 lock = threading.RLock()
-state = {"next_release": 1, "next_asset": 1, "releases": [], "log": [], "faults": [], "tags": set()}
+state = {"next_release": 1, "next_asset": 1, "releases": [], "log": [], "faults": [], "tags": {}}
 options = None
 
 
@@ -329,7 +329,7 @@ class Handler(BaseHTTPRequestHandler):
             seed = self.read_json() or {}
             with lock:
                 release = self.new_release(seed.get("repo", options.repo[0]), seed)
-                state["tags"].add(seed["tag_name"])
+                state["tags"].setdefault(seed["tag_name"], hashlib.sha1(seed["tag_name"].encode()).hexdigest())
                 for asset in seed.get("assets", []):
                     content = base64.b64decode(asset.get("data", ""))
                     release["assets"].append(self.new_asset(asset["name"], "application/octet-stream",
@@ -409,10 +409,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def tag_ref(self, repo, tag):
         with lock:
-            known = tag in state["tags"]
-        if not known:
+            sha = state["tags"].get(tag)
+        if sha is None:
             return self.error(404, "Not Found", doc="https://docs.github.com/rest/git/refs#get-a-reference", kind="tag")
-        sha = hashlib.sha1(tag.encode()).hexdigest()
         self.send_json(200, {"ref": f"refs/tags/{tag}", "node_id": "REF_" + sha[:8],
                              "url": f"http://{self.host()}{options.prefix}/repos/{repo}/git/refs/tags/{tag}",
                              "object": {"sha": sha, "type": "tag", "url": f"http://{self.host()}{options.prefix}/repos/{repo}/git/tags/{sha}"}},
@@ -569,9 +568,11 @@ def main():
     parser.add_argument("--prefix", default="")
     parser.add_argument("--upload-prefix", default=None)
     parser.add_argument("--max-per-page", type=int, default=100)
-    parser.add_argument("--tag", action="append", default=[], help="a tag the repository holds (repeatable)")
+    parser.add_argument("--tag", action="append", default=[], help="NAME[=SHA]: a tag the repository holds (repeatable)")
     options = parser.parse_args()
-    state["tags"].update(options.tag)
+    for tag in options.tag:
+        name, _, sha = tag.partition("=")
+        state["tags"][name] = sha or hashlib.sha1(name.encode()).hexdigest()
     options.prefix = options.prefix.rstrip("/")
     if options.upload_prefix is None:
         # GitHub: uploads.github.com; GitHub Enterprise Server: https://HOST/api/uploads.

@@ -45,7 +45,10 @@ public struct GitHubPublisher: Publisher {
         let tag = request.tag
 
         console.info("publishing \(tag) to \(repository) (\(base.absoluteString))")
-        guard try await api.tagExists(tag) else { throw PublishError.tagNotPushed(tag: tag, repository: repository.description) }
+        guard let remoteTag = try await api.tagObject(tag) else { throw PublishError.tagNotPushed(tag: tag, repository: repository.description) }
+        if let local = request.localTagObject, local.lowercased() != remoteTag.lowercased() {
+            throw PublishError.tagDiffers(tag: tag, repository: repository.description, remote: remoteTag, local: local)
+        }
         let releases = try await api.listReleases()
         var created = false
         let release: GitHubRelease

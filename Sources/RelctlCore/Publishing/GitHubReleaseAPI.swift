@@ -38,12 +38,18 @@ public struct GitHubReleaseAPI: Sendable {
 
     // MARK: tags
 
-    /// Whether the tag exists on GitHub (`GET /repos/{owner}/{repo}/git/ref/tags/{tag}`, an exact
-    /// match). Publishing a release whose tag is missing would make GitHub create the tag on the
-    /// default branch's head: never what a release of a tested commit wants.
-    public func tagExists(_ tag: String) async throws -> Bool {
+    /// The object the tag ref points at on GitHub (`GET /repos/{owner}/{repo}/git/ref/tags/{tag}`,
+    /// an exact match): the tag object of an annotated tag, the commit of a lightweight one; nil
+    /// when the tag is not there. Publishing a release whose tag is missing would make GitHub
+    /// create the tag on the default branch's head: never what a release of a tested commit wants.
+    public func tagObject(_ tag: String) async throws -> String? {
+        struct Ref: Decodable {
+            struct Object: Decodable { var sha: String }
+            var object: Object
+        }
         let response = try await send("GET", repositoryURL.appendingPathComponent("git/ref/tags/\(tag)"), expect: [200, 404])
-        return response.status == 200
+        guard response.status == 200 else { return nil }
+        return try decode(Ref.self, response, request: "GET git/ref/tags/\(tag)").object.sha
     }
 
     // MARK: releases

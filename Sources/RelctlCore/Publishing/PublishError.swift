@@ -17,13 +17,15 @@ public enum PublishError: RelctlError, CustomStringConvertible {
     case api(request: String, status: Int, message: String, documentationURL: String?, details: [String])
     /// The tag is not on the server: publishing would create it on the default branch.
     case tagNotPushed(tag: String, repository: String)
+    /// The tag on the server is not the local one: the assets were built from another commit.
+    case tagDiffers(tag: String, repository: String, remote: String, local: String)
     /// After uploading, the release does not hold the full asset set.
     case incomplete(release: String, problems: [String])
 
     public var exitCode: ExitCode {
         switch self {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName: return .badInput
-        case .changedFiles, .differingAssets, .api, .incomplete, .tagNotPushed: return .failure
+        case .changedFiles, .differingAssets, .api, .incomplete, .tagNotPushed, .tagDiffers: return .failure
         }
     }
 
@@ -54,6 +56,8 @@ public enum PublishError: RelctlError, CustomStringConvertible {
             return [Diagnostic(line)]
         case let .tagNotPushed(tag, repository):
             return [Diagnostic("tag \(tag) is not in \(repository); push it first (`git push origin \(tag)`, or `relctl release \(tag) --push`): a release of a missing tag would tag the default branch instead; nothing was changed")]
+        case let .tagDiffers(tag, repository, remote, local):
+            return [Diagnostic("tag \(tag) in \(repository) is object \(remote.prefix(12)), here it is \(local.prefix(12)): dist/ was not built from the tag that would be published; fetch the tag (`git fetch --tags --force`) and rebuild; nothing was changed")]
         case let .incomplete(release, problems):
             return problems.map { Diagnostic("\(release): \($0); the release stays a draft; run the same command again") }
         }

@@ -18,6 +18,8 @@ public struct PublishRequest: Sendable {
     public var configuredRepository: String?
     /// The URL of the remote the release pushes to, for the repository when nothing else names it.
     public var remoteURL: String?
+    /// `git rev-parse refs/tags/TAG` here, when the tag exists locally: the server's must match.
+    public var localTagObject: String?
     /// Stop with a complete draft instead of publishing it.
     public var draftOnly: Bool
     /// Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.
