@@ -23,7 +23,7 @@ struct Checksum: RelctlCommand {
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let chosen = try ChecksumAlgorithm(id: algorithm ?? config.checksum.algorithm, file: algorithm == nil ? config.path : nil)
-        let report = try ChecksumWriter.run(paths: paths, algorithm: chosen, config: config, context: context, jobs: jobs)
+        let report = try await ChecksumWriter.run(paths: paths, algorithm: chosen, config: config, context: context, jobs: jobs)
         if global.json { try emitJSON(report, context) }
         for folder in report.folders {
             let count = folder.release.artifacts.count

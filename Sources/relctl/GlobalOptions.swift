@@ -70,6 +70,6 @@ extension RelctlCommand {
 
     /// Prints a JSON document on stdout.
     func emitJSON(_ value: some Encodable, _ context: Context) throws {
-        context.console.stdout(try JSONOutput.encode(value))
+        context.console.stdout(try JSONDocument.render(value, warnings: context.console.diagnostics.warnings))
     }
 }

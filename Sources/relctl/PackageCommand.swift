@@ -29,7 +29,7 @@ struct PackageCommand: RelctlCommand {
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
         let selected = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: targets)
-        let output = out.map { context.resolve($0) } ?? config.root.appendingPathComponent("dist")
+        let output = out.map { context.resolve($0) } ?? config.distDirectory
         let artifactList = try await Packager(context: context).package(
             config: config, tag: tag, targets: selected, outputDirectory: output,
             binaryRoot: artifacts.map { context.resolve($0) }, jobs: jobs, clean: clean)

@@ -22,7 +22,7 @@ struct Verify: RelctlCommand {
     }
 
     func execute(_ context: Context) async throws {
-        let report = try ChecksumVerifier.verify(sums: try sums ?? defaultSums(context), allowUnlisted: allowUnlisted, context: context, jobs: jobs)
+        let report = try await ChecksumVerifier.verify(sums: try sums ?? defaultSums(context), allowUnlisted: allowUnlisted, context: context, jobs: jobs)
         if global.json { try emitJSON(report, context) }
         for file in report.files {
             switch file.status {

@@ -4,8 +4,8 @@ import RelctlTestSupport
 import Testing
 
 @Suite struct ChecksumsTests {
-    @Test func fileHasherMatchesCoreutilsAcrossBufferBoundaries() throws {
-        try withTemporaryDirectory { dir in
+    @Test func fileHasherMatchesCoreutilsAcrossBufferBoundaries() async throws {
+        try await withTemporaryDirectory { dir in
             // One byte past three buffers, an exact buffer, and an empty file.
             let sizes = [3 * FileHasher.bufferSize + 1, FileHasher.bufferSize, 0]
             var urls: [URL] = []
@@ -20,7 +20,7 @@ import Testing
                 #expect(try FileHasher.sha256(of: url) == String(sha256))
                 #expect(try FileHasher.sha512(of: url) == String(sha512))
             }
-            let parallel = try FileHasher.digests(of: urls, algorithms: [.sha256, .sha512], jobs: 3)
+            let parallel = try await FileHasher.digests(of: urls, algorithms: [.sha256, .sha512], jobs: 3)
             #expect(parallel.map(\.url) == urls)
             #expect(parallel.map(\.size) == sizes.map(Int64.init))
             let oneByOne = try urls.map { try FileHasher.sha256(of: $0) }
@@ -128,22 +128,22 @@ import Testing
         #expect(throws: SimpleError.self) { try ChecksumAlgorithm(id: "md5") }
     }
 
-    @Test func writerAndVerifierRunInProcess() throws {
-        try withTemporaryDirectory { dir in
+    @Test func writerAndVerifierRunInProcess() async throws {
+        try await withTemporaryDirectory { dir in
             let dist = try ChecksumFixtures.makeDist(in: dir)
             let context = Context(workingDirectory: dir.url)
             let config = RelctlConfig.defaults(root: dir.url)
-            let report = try ChecksumWriter.run(paths: [], algorithm: .sha256, config: config, context: context, jobs: 2)
+            let report = try await ChecksumWriter.run(paths: [], algorithm: .sha256, config: config, context: context, jobs: 2)
             #expect(report.folders.map(\.directory) == ["dist"])
             #expect(report.folders[0].release.artifacts.map(\.target) == ["x86_64-pc-windows-msvc", "x86_64-unknown-linux-musl"])
             #expect(report.folders[0].release.artifacts.map(\.format) == ["zip", "tar.gz"])
 
-            let clean = try ChecksumVerifier.verify(sums: "dist/SHA256SUMS", context: context)
+            let clean = try await ChecksumVerifier.verify(sums: "dist/SHA256SUMS", context: context)
             #expect(clean.ok && clean.failure == nil)
             #expect(clean.files.map(\.status) == [.ok, .ok])
 
             try FileManager.default.removeItem(at: dist.appendingPathComponent(ChecksumFixtures.linux))
-            let broken = try ChecksumVerifier.verify(sums: "dist/SHA256SUMS", context: context)
+            let broken = try await ChecksumVerifier.verify(sums: "dist/SHA256SUMS", context: context)
             #expect(!broken.ok)
             #expect(broken.failure?.exitCode == .failure)
             #expect(broken.files.map(\.status) == [.ok, .missing])

@@ -83,7 +83,15 @@ struct ReleaseLockTests {
 /// A stage that always fails, to exercise the pipeline's undo.
 struct ExplodingStage: ReleaseStage {
     var name: String { "explode" }
-    func perform(_ run: ReleaseRun) async throws -> String? { throw SimpleError(.failure, "boom") }
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? { throw SimpleError(.failure, "boom") }
+}
+
+/// A stage that claims to need what nobody before it produces.
+struct NeedyStage: ReleaseStage {
+    var name: String { "needy" }
+    var needs: Set<ReleaseFact> { [.archives] }
+    var produces: Set<ReleaseFact> { [.tag] }
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? { nil }
 }
 
 @Suite("ReleasePipeline")
@@ -114,6 +122,18 @@ struct ReleasePipelineTests {
         bad.dryRun = true
         try repository.directory.write("dirty.txt", "x")
         #expect(ReleasePreflight.check(bad, config: config, context: Context(workingDirectory: repository.url)).exitCode == .badInput)
+    }
+
+    @Test func theStandardStagesKeepTheirContract() {
+        #expect(ReleasePipeline.contractProblems(ReleasePipeline.standardStages).isEmpty)
+        let names = ReleasePipeline.standardStages.map(\.name)
+        #expect(names == ["before-hooks", "build", "package", "checksum", "notes", "tag", "push", "dist", "after-hooks"])
+        #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])
+    }
+
+    @Test func aStageListThatBreaksTheContractIsNamed() {
+        let problems = ReleasePipeline.contractProblems([NeedyStage(), TagStage()])
+        #expect(problems == ["`needy` needs archives, which no earlier stage produces", "`tag` produces tag again"])
     }
 
     @Test func aFailedStageUndoesTheTagAndReportsIt() async throws {

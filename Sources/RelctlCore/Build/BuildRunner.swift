@@ -28,26 +28,10 @@ public struct BuildRunner: Sendable {
         let stream = limit == 1 || context.console.verbosity >= .verbose
         let console = context.console
         console.info("building \(targets.count) target\(targets.count == 1 ? "" : "s") for \(inputs.tag) (\(limit) at a time)")
-        var results = [TargetBuildResult?](repeating: nil, count: targets.count)
-        await withTaskGroup(of: (Int, TargetBuildResult).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < targets.count else { return }
-                let index = next, target = targets[index]
-                next += 1
-                group.addTask {
-                    let result = await Self.onThread { self.build(target, config: config, inputs: inputs, stream: stream) }
-                    return (index, result)
-                }
-            }
-            for _ in 0..<limit { startNext() }
-            for await (index, result) in group {
-                results[index] = result
-                report(result, streamed: stream)
-                startNext()
-            }
+        let results = await ParallelJobs.map(targets, limit: limit, finished: { _, result in report(result, streamed: stream) }) { target in
+            await BlockingWork.run { self.build(target, config: config, inputs: inputs, stream: stream) }
         }
-        return BuildReport(tag: inputs.tag, version: inputs.version, commit: inputs.commit, results: results.compactMap { $0 })
+        return BuildReport(tag: inputs.tag, version: inputs.version, commit: inputs.commit, results: results)
     }
 
     /// The environment a target's build command sees.
@@ -130,13 +114,6 @@ public struct BuildRunner: Sendable {
             for line in shown { console.stderr("    \(line)\n") }
         case .missingBinaries:
             console.info("[\(result.target)] " + console.paint("FAILED", code: "31") + ": missing \(result.missing.joined(separator: ", ")) (\(time))")
-        }
-    }
-
-    /// Runs blocking work (waiting on a child) on its own thread, keeping the cooperative pool free.
-    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: work()) }
         }
     }
 }

@@ -7,7 +7,7 @@ public enum ChecksumVerifier {
     /// report says which files are `ok`, `changed`, `missing` or `unlisted`. Unlisted archives are
     /// only looked for next to a combined file (`*SUMS`), not a single `NAME.sha256`, and fail
     /// the check unless `allowUnlisted`.
-    public static func verify(sums: String, allowUnlisted: Bool = false, context: Context, jobs: Int? = nil) throws -> VerifyReport {
+    public static func verify(sums: String, allowUnlisted: Bool = false, context: Context, jobs: Int? = nil) async throws -> VerifyReport {
         let url = context.resolve(sums)
         let list = try ChecksumFile.read(url, displayPath: sums)
         let directory = url.deletingLastPathComponent()
@@ -22,7 +22,7 @@ public enum ChecksumVerifier {
         // one, not as an error that hides every other file's result.
         let present = list.entries.indices.filter { FileKind.isRegularFile(targets[$0].path) }
         let algorithms = Set(list.entries.map(\.algorithm))
-        let digests = try FileHasher.digests(of: present.map { targets[$0] }, algorithms: algorithms, jobs: jobs)
+        let digests = try await FileHasher.digests(of: present.map { targets[$0] }, algorithms: algorithms, jobs: jobs)
         var actual: [Int: FileDigest] = [:]
         for (index, digest) in zip(present, digests) { actual[index] = digest }
 

@@ -5,15 +5,15 @@ import Foundation
 /// step, so it relies on nothing but the archives' names and what is already in the folder.
 public enum ChecksumWriter {
     /// The folder used when no path is given.
-    public static let defaultDirectory = "dist"
+    public static let defaultDirectory = RelctlConfig.distFolderName
 
     /// Hashes everything first and writes only once all inputs are known good, each file
     /// atomically. A folder is a full rebuild of its lists; files given one by one are merged
     /// into the lists already there (entries whose files are gone are dropped).
-    public static func run(paths: [String], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context, jobs: Int? = nil) throws -> ChecksumReport {
+    public static func run(paths: [String], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context, jobs: Int? = nil) async throws -> ChecksumReport {
         let groups = try collect(paths: paths, config: config, context: context)
         let files = groups.flatMap { group in group.names.map { group.directory.appendingPathComponent($0) } }
-        let digests = try FileHasher.digests(of: files, algorithms: [algorithm, .sha256], jobs: jobs)
+        let digests = try await FileHasher.digests(of: files, algorithms: [algorithm, .sha256], jobs: jobs)
         var byPath: [String: FileDigest] = [:]
         for digest in digests { byPath[digest.url.path] = digest }
 
@@ -22,6 +22,33 @@ public enum ChecksumWriter {
         return ChecksumReport(algorithm: algorithm, folders: plans.map { plan in
             ChecksumReport.Folder(directory: plan.group.shown, sums: algorithm.sumsFileName, manifest: ReleaseManifest.fileName, hashed: plan.group.names, release: plan.manifest)
         })
+    }
+
+    /// `relctl release`'s checksum step: the combined file and `manifest.json` for archives this
+    /// run just wrote, from the digests their write streams computed. Nothing is read again and no
+    /// name is parsed back; the `.sha256` files were written by the packager already.
+    public static func writeRelease(_ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
+                                    in directory: URL) throws -> ChecksumSet {
+        var entries: [ChecksumFile.Entry] = []
+        for archive in archives {
+            let digest = algorithm == .sha256 ? archive.sha256 : archive.sha512
+            guard let digest else {
+                throw SimpleError(.failure, file: archive.path, "no \(algorithm.rawValue) digest was computed while writing it; run `relctl checksum` on the folder")
+            }
+            entries.append(ChecksumFile.Entry(name: archive.name, digest: digest, algorithm: algorithm))
+        }
+        let sums = ChecksumFile(entries: entries).sorted
+        if algorithm != .sha256 {
+            for entry in sums.entries {
+                try writeSidecar(for: directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
+            }
+        }
+        let sumsFile = directory.appendingPathComponent(algorithm.sumsFileName)
+        try AtomicFile.write(sums.render(), to: sumsFile)
+        var manifest = ReleaseManifest(project: identity.project, tag: identity.tag, version: identity.version.description, commit: identity.commit)
+        manifest.upsert(archives.map(\.manifestEntry))
+        try manifest.write(in: directory)
+        return ChecksumSet(algorithm: algorithm, sumsFile: sumsFile, manifest: manifest)
     }
 
     /// Archives to hash in one folder.

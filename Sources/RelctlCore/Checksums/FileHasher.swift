@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 
 /// Streams files through swift-crypto (SHA-NI where the CPU has it) with one reused buffer per
 /// worker, and hashes many files in parallel. The reusable entry point for every area.
@@ -27,27 +26,20 @@ public enum FileHasher {
 
     /// Hashes files in parallel (at most `jobs` at once, default one per core); results are in
     /// the order of `urls`. The first unreadable file is reported after all workers stop.
-    public static func digests(of urls: [URL], algorithms: Set<ChecksumAlgorithm>, jobs: Int? = nil) throws -> [FileDigest] {
+    public static func digests(of urls: [URL], algorithms: Set<ChecksumAlgorithm>, jobs: Int? = nil) async throws -> [FileDigest] {
         guard !urls.isEmpty else { return [] }
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, urls.count))
         // Largest first, so one big file does not start last and stretch the wall time.
         let sizes = urls.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? 0 }
         let order = urls.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
-        let next = Atomic<Int>(0)
-        let results = Mutex<[Int: Result<FileDigest, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64)
-            defer { buffer.deallocate() }
-            while true {
-                let slot = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard slot < order.count else { return }
-                let index = order[slot]
-                let result = Result { try digest(of: urls[index], algorithms: algorithms, buffer: buffer) }
-                results.withLock { $0[index] = result }
+        let results = await ParallelJobs.map(order, limit: workers) { index -> Result<FileDigest, any Error> in
+            do { return .success(try await BlockingWork.run { try digest(of: urls[index], algorithms: algorithms) }) } catch {
+                return .failure(error)
             }
         }
-        let collected = results.withLock { $0 }
-        return try urls.indices.map { try collected[$0]!.get() }
+        var byIndex: [Int: Result<FileDigest, any Error>] = [:]
+        for (slot, index) in order.enumerated() { byIndex[index] = results[slot] }
+        return try urls.indices.map { try byIndex[$0]!.get() }
     }
 
     private static func digest(of url: URL, algorithms: Set<ChecksumAlgorithm>, buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {

@@ -92,6 +92,8 @@ extension Git {
     /// `commit(of:)` for the end of a notes or bump range: in a repository without commits, an
     /// unborn HEAD says so rather than "ref does not exist, try fetching".
     public func rangeEnd(_ ref: String) throws -> String {
+        // A full commit id (the release's own commit) needs no lookup: `git log` checks it.
+        if ref.utf8.count == 40, ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) { return ref }
         do {
             return try commit(of: ref)
         } catch GitError.unknownRef(let name) where name == "HEAD" {

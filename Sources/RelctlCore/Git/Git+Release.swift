@@ -58,8 +58,12 @@ extension Git {
 
     /// A clone of this repository in `destination` with `commit` checked out (detached). It
     /// borrows the objects (`--shared`), so it is quick and writes nothing in this repository.
-    public func scratchClone(to destination: URL, commit: String) throws -> Git {
-        try run(["clone", "--quiet", "--shared", "--no-checkout", directory.path, destination.path])
+    /// `settings` become the clone's own config (`git clone --config`), at no extra call; the
+    /// clone's link back to this repository gets a remote name of its own, so `settings` may set
+    /// `remote.origin.url` without clone overwriting it.
+    public func scratchClone(to destination: URL, commit: String, settings: [(key: String, value: String)] = []) throws -> Git {
+        let configs = settings.flatMap { ["--config", "\($0.key)=\($0.value)"] }
+        try run(["clone", "--quiet", "--shared", "--no-checkout", "--origin", "relctl-scratch-source"] + configs + [directory.path, destination.path])
         let clone = Git(directory: destination, context: context)
         try clone.run(["checkout", "--quiet", "--detach", commit])
         try clone.checkoutSubmodules(like: directory)

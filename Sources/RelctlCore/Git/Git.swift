@@ -80,6 +80,33 @@ public struct Git: Sendable {
         return result.stdoutText.hasPrefix("true")
     }
 
+    /// The work tree's top and the real git directory (where the release lock lives), in one
+    /// call; nil outside a work tree. Throws when git cannot answer (not installed, dubious ownership).
+    public func layout() throws -> (topLevel: URL, commonDirectory: URL)? {
+        let result = try runUnchecked(["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--git-common-dir"])
+        try checkOwnership(result)
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        guard result.succeeded, lines.count == 3, lines[0] == "true" else { return nil }
+        let common = lines[2].hasPrefix("/") ? URL(fileURLWithPath: lines[2]) : directory.appendingPathComponent(lines[2])
+        return (URL(fileURLWithPath: lines[1]), common.standardizedFileURL)
+    }
+
+    /// Config entries whose keys match `pattern` (`git config --get-regexp`), in order; keys come
+    /// back as git prints them (section and name lowercased).
+    public func settings(matching pattern: String) -> [(key: String, value: String)] {
+        let listing = (try? run(["config", "--get-regexp", pattern])) ?? ""
+        return listing.split(separator: "\n").compactMap { (line: Substring) -> (key: String, value: String)? in
+            guard let space = line.firstIndex(of: " ") else { return nil }
+            return (String(line[..<space]), String(line[line.index(after: space)...]))
+        }
+    }
+
+    /// Branch, upstream, ahead/behind and uncommitted paths in one `git status`.
+    public func status() throws -> GitStatus {
+        // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".
+        GitStatus(porcelainV2: try run(["-c", "core.quotePath=false", "status", "--porcelain=v2", "--branch", "--untracked-files=normal"]))
+    }
+
     /// git names the repository it refuses (`… dubious ownership in repository at '/repo'`);
     /// that top-level folder, not relctl's working folder, is what `safe.directory` needs.
     private func checkOwnership(_ result: ProcessResult) throws {
@@ -102,6 +129,17 @@ public struct Git: Sendable {
             throw GitError.unknownRef(ref)
         }
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The full hash and the committer time of a commit, in one call.
+    public func commitAndTime(of ref: String) throws -> (String, Int) {
+        let result = try runUnchecked(["show", "-s", "--format=%H %ct", "\(ref)^{commit}", "--"])
+        let fields = result.stdoutText.split(separator: " ")
+        guard result.succeeded, fields.count == 2, let time = Int(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            if try !isRepository() { throw GitError.notARepository(directory.path) }
+            throw GitError.unknownRef(ref)
+        }
+        return (String(fields[0]), time)
     }
 
     /// The committer time of a commit, in seconds since the epoch: the reproducible clock.

@@ -91,7 +91,7 @@ public enum ManifestReaders {
 
     /// Reads a source's version from the project at `root`.
     public static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
-        let url = source.path.hasPrefix("/") ? URL(fileURLWithPath: source.path) : root.appendingPathComponent(source.path)
+        let url = RelctlConfig.resolve(source.path, root: root)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw ManifestError.missing(path: source.path) }
         if isDirectory.boolValue {

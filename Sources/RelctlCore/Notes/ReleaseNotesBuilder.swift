@@ -12,10 +12,23 @@ public struct ReleaseNotesBuilder: Sendable {
     /// `from..to` (defaults in `NotesRange.resolve`). `distDirectory` holding `manifest.json` adds
     /// the Install section. Git runs in `config.root`.
     public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, distDirectory: URL? = nil) throws -> ReleaseNotes {
+        try build(config: config, tag: tag, from: from, to: to, manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) })
+    }
+
+    /// The same, with the release's manifest already in memory (`relctl release`), and the
+    /// remote's URL when the caller knows it already (`.some(nil)`: there is no such remote).
+    public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
+                      remoteURL known: String?? = nil) throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
-        guard try git.isRepository() else { throw GitError.notARepository(config.root.path) }
-        let range = try NotesRange.resolve(git: git, format: config.project.tagFormat, skipPrereleases: config.notes.skipPrereleases,
+        let range: NotesRange
+        do {
+            range = try NotesRange.resolve(git: git, format: config.project.tagFormat, skipPrereleases: config.notes.skipPrereleases,
                                            tag: tag, from: from, to: to)
+        } catch {
+            // Asked only when something failed: outside a repository that is the whole story.
+            guard try git.isRepository() else { throw GitError.notARepository(config.root.path) }
+            throw error
+        }
         let commits = try git.commitLog(from: range.previousCommit, to: range.targetCommit)
         if range.previous == nil, git.isShallow() {
             context.console.warning("\(config.root.path) is a shallow clone, so the previous release tag may be missing and the notes incomplete; fetch full history (`git fetch --unshallow --tags`, or `fetch-depth: 0` in actions/checkout)")
@@ -30,11 +43,11 @@ public struct ReleaseNotesBuilder: Sendable {
             targetCommit: range.targetCommit,
             sections: sections,
             contributors: Self.contributors(commits),
-            links: git.configuredRemoteURL(config.release.remote).flatMap(RepositoryLinks.init(remoteURL:)),
-            manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) }
+            links: (known ?? git.configuredRemoteURL(config.release.remote)).flatMap(RepositoryLinks.init(remoteURL:)),
+            manifest: manifest
         )
         if let template = config.notes.template {
-            let url = template.hasPrefix("/") ? URL(fileURLWithPath: template) : config.root.appendingPathComponent(template)
+            let url = config.resolve(template)
             notes.customMarkdown = try NotesTemplate.load(url, displayPath: template).render(notes)
         }
         return notes

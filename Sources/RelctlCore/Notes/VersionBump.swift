@@ -108,7 +108,7 @@ public struct VersionBump: Sendable, Equatable {
             guard let line = found.line else {
                 throw SimpleError(.badInput, file: found.foundIn, "cannot tell which line holds the version `\(found.text)`; edit it by hand")
             }
-            let url = found.foundIn.hasPrefix("/") ? URL(fileURLWithPath: found.foundIn) : config.root.appendingPathComponent(found.foundIn)
+            let url = config.resolve(found.foundIn)
             if edits.contains(where: { $0.url.standardizedFileURL == url.standardizedFileURL && $0.line == line }) { continue }
             edits.append(Edit(url: url, display: found.foundIn, line: line, old: found.text, new: spelled))
         }

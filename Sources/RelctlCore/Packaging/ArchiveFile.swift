@@ -6,13 +6,14 @@ enum ArchiveFile {
     struct Written {
         var size: Int64
         var sha256: String
+        var sha512: String?
         var entries: Int
     }
 
     /// - Parameter finish: runs once the archive is in place (writes its `.sha256`); if it throws
     ///   or relctl is interrupted meanwhile, the archive is removed again, so no archive is left
     ///   without its checksum.
-    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, to url: URL,
+    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, to url: URL, alsoSHA512: Bool = false,
                       finish: (Written) throws -> Void = { _ in }) throws -> Written {
         let temporary = AtomicFile.temporaryURL(for: url)
         CleanupRegistry.shared.register(temporary)
@@ -23,7 +24,7 @@ enum ArchiveFile {
         }
         var descriptorOpen = true
         do {
-            let sink = HashingFileSink(descriptor: descriptor)
+            let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
             let writer = try LibArchiveWriter(format: format, level: level, sink: sink, destination: url.path)
             let time = min(max(mtime, format.earliestTime), format.latestTime)
             try writer.write(ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name, mtime: time)
@@ -51,7 +52,7 @@ enum ArchiveFile {
             CleanupRegistry.shared.register(url)
             defer { CleanupRegistry.shared.unregister(url) }
             unlink(temporary.path)
-            let written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), entries: writer.entryCount)
+            let written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: writer.entryCount)
             do { try finish(written) } catch {
                 unlink(url.path)
                 throw error

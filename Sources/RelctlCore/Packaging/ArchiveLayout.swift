@@ -19,7 +19,9 @@ public struct ArchiveLayout: Sendable {
     ///   - binaryRoot: where prebuilt binaries are read from instead of the project root:
     ///     `ROOT/<binary-dir>/NAME` when that exists, else `ROOT/NAME`.
     ///   - outputDirectory: left out of every tree, so archives never contain earlier archives.
-    public static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil, outputDirectory: URL? = nil) throws -> ArchiveLayout {
+    ///   - ignored: what git ignores in the project; left out of trees (a file named in `files` is kept).
+    static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil,
+                        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil) throws -> ArchiveLayout {
         var values = placeholders
         for (key, value) in target.placeholders { values[key] = value }
         let name = config.archive.name.render(values)
@@ -52,9 +54,10 @@ public struct ArchiveLayout: Sendable {
             try builder.add(ArchiveEntry(path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
         }
 
-        let walker = TreeWalker(exclude: config.archive.exclude, skipping: outputDirectory.flatMap { FileIdentity(path: $0.path) })
+        let walker = TreeWalker(exclude: config.archive.exclude, skipping: outputDirectory.flatMap { FileIdentity(path: $0.path) },
+                                ignored: ignored.map { ($0, config.root.standardizedFileURL.path) })
         for mapping in config.archive.trees {
-            let source = config.root.appendingPathComponent(mapping.from.render(values))
+            let source = config.root.appendingPathComponent(mapping.from.render(values)).standardizedFileURL
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] trees")
             try walker.walk(source, into: destination, builder: &builder)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one timestamp every entry gets: `SOURCE_DATE_EPOCH` when set, else the committer time of
 /// the tagged commit (or HEAD before the tag exists). Never the wall clock.
@@ -23,26 +24,27 @@ public enum ArchiveTimestamp {
 /// by time zone. While any zip is being written the process runs with TZ=UTC; the previous value
 /// is restored when the last writer finishes.
 enum UTCTimeZoneScope {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var depth = 0
-    nonisolated(unsafe) private static var saved: String?
+    /// How many writers are inside, and the TZ value to restore when the last one leaves.
+    private static let state = Mutex<(depth: Int, saved: String?)>((0, nil))
 
     static func enter() {
-        lock.lock(); defer { lock.unlock() }
-        if depth == 0 {
-            saved = getenv("TZ").map { String(cString: $0) }
-            setenv("TZ", "UTC0", 1)
-            tzset()
+        state.withLock { state in
+            if state.depth == 0 {
+                state.saved = getenv("TZ").map { String(cString: $0) }
+                setenv("TZ", "UTC0", 1)
+                tzset()
+            }
+            state.depth += 1
         }
-        depth += 1
     }
 
     static func leave() {
-        lock.lock(); defer { lock.unlock() }
-        depth -= 1
-        if depth == 0 {
-            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
-            tzset()
+        state.withLock { state in
+            state.depth -= 1
+            if state.depth == 0 {
+                if let saved = state.saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+                tzset()
+            }
         }
     }
 }
@@ -51,19 +53,16 @@ enum UTCTimeZoneScope {
 /// cannot store non-ASCII names (it even crashes on them). relctl switches LC_CTYPE to a UTF-8
 /// locale once, so names are stored as UTF-8 whatever the user's locale: the same bytes everywhere.
 enum UTF8Locale {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var result: Bool?
+    private static let result = Mutex<Bool?>(nil)
 
     /// True when a UTF-8 LC_CTYPE is active.
     static func ensure() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        if let result { return result }
-        var found = false
-        for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8", "UTF-8"] where setlocale(LC_CTYPE, name) != nil {
-            found = true
-            break
+        result.withLock { result in
+            if let result { return result }
+            let names: [String] = ["C.UTF-8", "C.utf8", "en_US.UTF-8", "UTF-8"]
+            let found = names.contains { name in setlocale(LC_CTYPE, name) != nil }
+            result = found
+            return found
         }
-        result = found
-        return found
     }
 }

@@ -8,6 +8,12 @@ enum FileKind {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// True for a directory (not following a final symlink).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     static func normalizedMode(_ mode: mode_t) -> UInt32 {
         (mode & 0o111) != 0 ? 0o755 : 0o644
     }

@@ -6,16 +6,20 @@ import Foundation
 final class HashingFileSink {
     let descriptor: Int32
     private var hasher = SHA256()
+    /// Only when the release's checksum algorithm is SHA-512.
+    private var sha512: SHA512?
     private(set) var byteCount: Int64 = 0
     private(set) var failure: String?
 
-    init(descriptor: Int32) {
+    init(descriptor: Int32, alsoSHA512: Bool = false) {
         self.descriptor = descriptor
+        self.sha512 = alsoSHA512 ? SHA512() : nil
     }
 
     /// Writes all of `bytes`; false (with `failure` set) on an I/O error.
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         hasher.update(bufferPointer: bytes)
+        sha512?.update(bufferPointer: bytes)
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -33,5 +37,10 @@ final class HashingFileSink {
     /// The lowercase hex SHA256 of everything written.
     func finalizeHex() -> String {
         FileHasher.hex(hasher.finalize())
+    }
+
+    /// The lowercase hex SHA-512 of everything written, when it was asked for.
+    func finalizeSHA512Hex() -> String? {
+        sha512.map { FileHasher.hex($0.finalize()) }
     }
 }

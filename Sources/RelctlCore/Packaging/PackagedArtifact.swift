@@ -9,7 +9,16 @@ public struct PackagedArtifact: Sendable, Encodable, Equatable {
     public var path: String
     public var size: Int64
     public var sha256: String
+    /// Only when `[checksum] algorithm = "sha512"`, hashed from the same stream.
+    public var sha512: String?
     /// Entries in the archive, the top-level folder included.
     public var entries: Int
     public var seconds: Double
+}
+
+extension PackagedArtifact {
+    /// The artifact's line in `manifest.json`.
+    public var manifestEntry: ReleaseManifest.Artifact {
+        ReleaseManifest.Artifact(name: name, target: target, format: format, size: size, sha256: sha256)
+    }
 }

@@ -20,15 +20,25 @@ public struct Packager: Sendable {
                         binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false) async throws -> [PackagedArtifact] {
         let validation = try TagValidator.validate(tag: tag, config: config)
         if let error = validation.mismatchError { throw error }
-        guard !targets.isEmpty else {
-            throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
-        }
-        let placeholders = ["project": config.project.name, "version": validation.version, "tag": tag]
-        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
-
         let mtime = try ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
         let git = Git(directory: config.root, context: context)
         let commit = (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
+        let inputs = PackagingInputs(tag: tag, version: validation.version, commit: commit, mtime: mtime)
+        return try await package(config: config, inputs: inputs, targets: targets, outputDirectory: outputDirectory,
+                                 binaryRoot: binaryRoot, jobs: jobs, clean: clean, updateManifest: true)
+    }
+
+    /// Packages with the release's identity already resolved (`relctl release` checked the tag and
+    /// read the commit once). With `updateManifest` false the caller writes `manifest.json` itself,
+    /// from the returned artifacts, so it is written once per release.
+    public func package(config: RelctlConfig, inputs: PackagingInputs, targets: [Target], outputDirectory: URL,
+                        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false,
+                        updateManifest: Bool, onArchive: @escaping @Sendable (PackagedArtifact) -> Void = { _ in }) async throws -> [PackagedArtifact] {
+        guard !targets.isEmpty else {
+            throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
+        }
+        let placeholders = ["project": config.project.name, "version": inputs.version, "tag": inputs.tag]
+        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
 
         // Every check that can refuse the run is done: only now may --clean delete anything.
         let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
@@ -37,7 +47,6 @@ public struct Packager: Sendable {
         if usesZip { UTCTimeZoneScope.enter() }
         defer { if usesZip { UTCTimeZoneScope.leave() } }
 
-        let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let level = config.archive.compressionLevel
         if let level {
             for format in Set(plans.map(\.format.id)).sorted() {
@@ -47,42 +56,40 @@ public struct Packager: Sendable {
             }
         }
         let context = self.context
-        var results: [Int: Result<PackagedArtifact, Error>] = [:]
-        await withTaskGroup(of: (Int, Result<PackagedArtifact, Error>).self) { group in
-            var next = 0
-            func start() {
-                let index = next
-                let plan = plans[index]
-                next += 1
-                group.addTask {
-                    let started = context.clock.now()
-                    do {
-                        let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
-                        let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url) { written in
-                            try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
-                        }
-                        return (index, .success(PackagedArtifact(
-                            name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
-                            size: written.size, sha256: written.sha256, entries: written.entries, seconds: context.clock.seconds(since: started))))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+        let mtime = inputs.mtime
+        let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let alsoSHA512 = config.checksum.algorithm.lowercased().replacingOccurrences(of: "-", with: "") == ChecksumAlgorithm.sha512.rawValue
+        // Each archive is written on a thread of its own (libarchive blocks), so `limit` archives
+        // really are written at once and the cooperative pool stays free for progress.
+        let results = await ParallelJobs.map(plans, limit: limit, finished: { _, result in
+            if case .success(let artifact) = result {
+                report(artifact)
+                onArchive(artifact)
             }
-            while next < min(limit, plans.count) { start() }
-            for await (index, result) in group {
-                results[index] = result
-                if case .success(let artifact) = result { report(artifact) }
-                if next < plans.count { start() }
+        }) { plan -> Result<PackagedArtifact, any Error> in
+            do {
+                return .success(try await BlockingWork.run {
+                    context.console.detail("writing \(plan.layout.fileName)")
+                    let started = context.clock.now()
+                    let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
+                    let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url, alsoSHA512: alsoSHA512) { written in
+                        try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                    }
+                    return PackagedArtifact(
+                        name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
+                        size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started))
+                })
+            } catch {
+                return .failure(error)
             }
         }
 
-        let artifacts = plans.indices.compactMap { try? results[$0]?.get() }
-        if !artifacts.isEmpty || (clean && existingManifest != nil) {
-            try updateManifest(existingManifest, in: outputDirectory, config: config, tag: tag, version: validation.version, commit: commit, artifacts: artifacts)
+        let artifacts = results.compactMap { try? $0.get() }
+        if updateManifest, !artifacts.isEmpty || (clean && existingManifest != nil) {
+            try self.updateManifest(existingManifest, in: outputDirectory, config: config, inputs: inputs, artifacts: artifacts)
         }
-        let failures = plans.indices.compactMap { index -> (any RelctlError)? in
-            guard case .failure(let error)? = results[index] else { return nil }
+        let failures = results.indices.compactMap { index -> (any RelctlError)? in
+            guard case .failure(let error) = results[index] else { return nil }
             return error as? RelctlError ?? SimpleError(.failure, "\(plans[index].target.triple): \(error)")
         }
         if !failures.isEmpty { throw ProblemList(failures) }
@@ -108,17 +115,23 @@ public struct Packager: Sendable {
         }
     }
 
-    private typealias Plan = (target: Target, layout: ArchiveLayout, format: ArchiveWriterFormat)
+    private struct Plan: Sendable {
+        var target: Target
+        var layout: ArchiveLayout
+        var format: ArchiveWriterFormat
+    }
 
     /// Every target's layout, computed and checked before anything is written; bad input (exit 2)
     /// lists the problems of all targets at once.
     private func plan(config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL) throws -> [Plan] {
         var plans: [Plan] = []
         var problems = TargetProblems()
+        let ignored = IgnoredPaths.load(root: config.root, context: context)
         for target in targets {
             do {
-                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
-                plans.append((target, layout, try ArchiveWriterFormats.format(target.format)))
+                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
+                                                       outputDirectory: outputDirectory, ignored: ignored)
+                plans.append(Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
             } catch let error as RelctlError {
                 for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
             }
@@ -200,16 +213,16 @@ public struct Packager: Sendable {
         }
     }
 
-    private func updateManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, tag: String, version: String, commit: String, artifacts: [PackagedArtifact]) throws {
+    private func updateManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
         var manifest = existing
-        if let existing = manifest, existing.tag != tag || existing.project != config.project.name {
-            context.console.warning("\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(tag)")
+        if let existing = manifest, existing.tag != inputs.tag || existing.project != config.project.name {
+            context.console.warning("\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(inputs.tag)")
             manifest = nil
         }
-        var updated = manifest ?? ReleaseManifest(project: config.project.name, tag: tag, version: version, commit: commit)
-        updated.version = version
-        if !commit.isEmpty { updated.commit = commit }
-        updated.upsert(artifacts.map { ReleaseManifest.Artifact(name: $0.name, target: $0.target, format: $0.format, size: $0.size, sha256: $0.sha256) })
+        var updated = manifest ?? ReleaseManifest(project: config.project.name, tag: inputs.tag, version: inputs.version, commit: inputs.commit)
+        updated.version = inputs.version
+        if !inputs.commit.isEmpty { updated.commit = inputs.commit }
+        updated.upsert(artifacts.map(\.manifestEntry))
         try updated.write(in: directory)
     }
 }

@@ -1,12 +1,15 @@
 import Foundation
 
-/// Walks a configured tree with lstat(2): files and folders are added, symlinks kept as links
-/// (checked later by `LinkResolver`), anything else refused.
+/// Walks a configured tree with lstat(2): files are added, symlinks kept as links (checked later
+/// by `LinkResolver`), anything else refused. Folders come in through the files they hold: git
+/// keeps no empty folder, so a fresh clone has none, and neither does an archive.
 struct TreeWalker {
     var exclude: [String]
     /// The output folder, when it lies inside a tree: its earlier archives must not be packaged
     /// into the next ones (and `--clean` deletes them while the layout still lists them).
     var skipping: FileIdentity? = nil
+    /// What git ignores, with the project root its paths are relative to.
+    var ignored: (paths: IgnoredPaths, root: String)? = nil
 
     func walk(_ source: URL, into destination: String, builder: inout LayoutBuilder) throws {
         var info = stat()
@@ -17,9 +20,6 @@ struct TreeWalker {
             return
         case S_IFDIR: break
         default: throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode))
-        }
-        if !destination.isEmpty {
-            try builder.add(ArchiveEntry(path: destination, content: .directory, mode: 0o755, origin: source.path))
         }
         try walkDirectory(source.path, relative: "", destination: destination, builder: &builder)
     }
@@ -32,14 +32,13 @@ struct TreeWalker {
         for name in names {
             let path = directory + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
-            if isExcluded(relativePath, name: name) { continue }
+            if isExcluded(relativePath, name: name) || isIgnored(path) { continue }
             let archivePath = ArchivePath.join(destination, relativePath)
             var info = stat()
             guard lstat(path, &info) == 0 else { throw PackagingError.missingSource(path: path, key: "trees") }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 if let skipping, skipping == FileIdentity(info) { continue }
-                try builder.add(ArchiveEntry(path: archivePath, content: .directory, mode: 0o755, origin: path))
                 try walkDirectory(path, relative: relativePath, destination: destination, builder: &builder)
             case S_IFREG:
                 try builder.add(ArchiveEntry(path: archivePath, content: .file(URL(fileURLWithPath: path)), mode: FileKind.normalizedMode(info.st_mode), origin: path))
@@ -59,6 +58,11 @@ struct TreeWalker {
 
     private func isExcluded(_ relativePath: String, name: String) -> Bool {
         Self.versionControlNames.contains(name) || exclude.contains { Glob.matches($0, relativePath) || Glob.matches($0, name) }
+    }
+
+    private func isIgnored(_ path: String) -> Bool {
+        guard let ignored, path.hasPrefix(ignored.root + "/") else { return false }
+        return ignored.paths.contains(String(path.dropFirst(ignored.root.count + 1)))
     }
 
     private func readLink(_ path: String) throws -> String {

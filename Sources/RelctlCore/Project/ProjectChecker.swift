@@ -100,7 +100,7 @@ public enum ProjectChecker {
                 report.problem(Diagnostic(file: config.path, "archive path `\(path)` does not exist in the project; create it or remove it from [archive]"))
             }
         }
-        if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.root.appendingPathComponent(template).path) {
+        if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
         do {

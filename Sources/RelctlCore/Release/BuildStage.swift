@@ -5,39 +5,26 @@ import Foundation
 public struct BuildStage: ReleaseStage {
     public init() {}
     public var name: String { "build" }
+    public var produces: Set<ReleaseFact> { [.binaries] }
 
-    public func perform(_ run: ReleaseRun) async throws -> String? {
-        let config = run.config
-        let all = try TargetResolver.resolveAll(config)
-        guard !all.isEmpty else { throw BuildError.noTargets(file: config.path) }
-        let targets: [Target]
-        if run.options.hostOnly {
-            guard let host = TargetResolver.host(in: all) else {
-                throw BuildError.noHostTarget(configured: all.map(\.triple), file: config.path)
-            }
-            targets = [host]
-        } else {
-            targets = try TargetResolver.select(all, globs: run.options.targets)
-        }
-        run.targets = targets
+    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+        run.identity.isTagOnly ? "tag-only release (no [[target]] in \(run.config.path))" : nil
+    }
+
+    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+        let targets = run.identity.targets
         let runner = BuildRunner(context: run.context)
-        let inputs = try Self.inputs(run)
+        let inputs = run.identity.buildInputs
         if let artifacts = run.options.artifactsDirectory {
-            try checkPrebuilt(in: artifacts, targets: targets, runner: runner, inputs: inputs, config: config)
+            try checkPrebuilt(in: artifacts, targets: targets, runner: runner, inputs: inputs, config: run.config)
+            outputs.builtTargets = targets
             return "\(targets.count) target(s), prebuilt binaries from \(artifacts.path)"
         }
         let jobs = run.options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        let report = await runner.run(targets: targets, config: config, inputs: inputs, jobs: jobs)
+        let report = await runner.run(targets: targets, config: run.config, inputs: inputs, jobs: jobs)
         if let failure = report.failure { throw failure }
+        outputs.builtTargets = targets
         return "\(targets.count) target(s): " + targets.map(\.triple).joined(separator: ", ")
-    }
-
-    /// What every build of this release shares; the clock is the released commit's time unless
-    /// SOURCE_DATE_EPOCH is set.
-    static func inputs(_ run: ReleaseRun) throws -> BuildInputs {
-        let committed = try run.git.committerTime(of: run.commit)
-        let epoch = try SourceDateEpoch.from(run.context.environment) ?? committed
-        return BuildInputs(tag: run.tag, version: run.version.description, commit: run.commit, sourceDateEpoch: String(epoch))
     }
 
     /// The packager reads `DIR/<binary-dir>/NAME`, else `DIR/NAME`: every binary must be at one of them.

@@ -1,15 +1,18 @@
 import Foundation
 
-/// Writes the combined `SHA256SUMS` (per `[checksum] algorithm`) and `manifest.json` for the
-/// run's archives with `ChecksumWriter`, the same code as `relctl checksum`.
+/// Writes the combined checksum file (per `[checksum] algorithm`) and `manifest.json` from the
+/// packaged archives held in memory: no archive is read again and no name is parsed back.
 public struct ChecksumStage: ReleaseStage {
     public init() {}
     public var name: String { "checksum" }
+    public var needs: Set<ReleaseFact> { [.archives] }
+    public var produces: Set<ReleaseFact> { [.checksums] }
 
-    public func perform(_ run: ReleaseRun) async throws -> String? {
+    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let algorithm = try ChecksumAlgorithm(id: run.config.checksum.algorithm, file: run.config.path)
-        let report = try ChecksumWriter.run(paths: [run.distDirectory.path], algorithm: algorithm, config: run.config, context: run.context, jobs: run.options.jobs)
-        if let manifest = report.folders.first?.release { run.artifacts = manifest.artifacts }
-        return "\(algorithm.sumsFileName) and \(ReleaseManifest.fileName) (\(run.artifacts.count) archive(s))"
+        let archives = outputs.archives ?? []
+        let set = try ChecksumWriter.writeRelease(archives, identity: run.identity, algorithm: algorithm, in: run.stagingDirectory)
+        outputs.checksums = set
+        return "\(algorithm.sumsFileName) and \(ReleaseManifest.fileName) (\(archives.count) archive(s))"
     }
 }

@@ -9,25 +9,26 @@ public struct HookStage: ReleaseStage {
     public init(_ when: When) { self.when = when }
 
     public var name: String { "\(when.rawValue)-hooks" }
+    // After-hooks usually publish (upload, announce); a dry run must not do that.
+    public var dryRun: DryRunBehaviour { when == .after ? .skipped : .same }
 
     private func commands(_ run: ReleaseRun) -> [String] {
         when == .before ? run.config.release.before : run.config.release.after
     }
 
-    public func skipReason(_ run: ReleaseRun) -> String? {
+    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         if commands(run).isEmpty { return "no [release] \(when.rawValue) commands" }
-        // After-hooks usually publish (upload, announce); a dry run must not do that.
-        if when == .after, run.isDryRun { return "dry run: would run \(commands(run).count) command(s)" }
+        if dryRun == .skipped, run.isDryRun { return "dry run: would run \(commands(run).count) command(s)" }
         return nil
     }
 
-    public func perform(_ run: ReleaseRun) async throws -> String? {
+    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let environment = run.hookEnvironment
         for line in commands(run) {
             run.progress.note("$ \(line)")
             let progress = run.progress
             let collected = StageOutput()
-            let status = try run.context.processes.stream(.shell(line, directory: run.config.root, environment: environment)) { _, text in
+            let status = try await run.context.processes.stream(.shell(line, directory: run.config.root, environment: environment)) { _, text in
                 collected.append(text)
                 progress.note(text)
             }

@@ -1,20 +1,25 @@
 import Foundation
 
 /// Packages one reproducible archive (and its `.sha256`) per target with `Packager`, into the
-/// run's dist folder.
+/// staging folder. Sizes and digests come from the write stream; `manifest.json` is left to the
+/// checksum stage, which writes it once.
 public struct PackageStage: ReleaseStage {
     public init() {}
     public var name: String { "package" }
+    public var needs: Set<ReleaseFact> { [.binaries] }
+    public var produces: Set<ReleaseFact> { [.archives] }
 
-    public func perform(_ run: ReleaseRun) async throws -> String? {
-        run.progress.update("packaging \(run.targets.count) archive(s)")
+    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+        let targets = outputs.builtTargets ?? run.identity.targets
+        let progress = run.progress
+        let done = Counter()
+        progress.update("packaging \(targets.count) archive(s)")
         let packaged = try await Packager(context: run.context).package(
-            config: run.config, tag: run.tag, targets: run.targets, outputDirectory: run.distDirectory,
-            binaryRoot: run.options.artifactsDirectory, jobs: run.options.jobs, clean: false
+            config: run.config, inputs: run.identity.packagingInputs, targets: targets, outputDirectory: run.stagingDirectory,
+            binaryRoot: run.options.artifactsDirectory, jobs: run.options.jobs, updateManifest: false,
+            onArchive: { _ in progress.update("packaging: \(done.increment())/\(targets.count) archive(s) written") }
         )
-        run.artifacts = packaged.map {
-            ReleaseManifest.Artifact(name: $0.name, target: $0.target, format: $0.format, size: $0.size, sha256: $0.sha256)
-        }
+        outputs.archives = packaged
         let bytes = packaged.reduce(Int64(0)) { $0 + $1.size }
         return "\(packaged.count) archive(s), \(ByteCount.format(bytes))"
     }

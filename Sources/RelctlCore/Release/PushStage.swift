@@ -6,55 +6,58 @@ import Foundation
 public struct PushStage: ReleaseStage {
     public init() {}
     public var name: String { "push" }
+    public var needs: Set<ReleaseFact> { [.tag] }
+    public var produces: Set<ReleaseFact> { [.pushedTag] }
+    public var dryRun: DryRunBehaviour { .rehearsal }
+    public var needsPassingPreflight: Bool { true }
 
-    public func skipReason(_ run: ReleaseRun) -> String? {
+    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.options.push ? nil : "no --push (push later with `git push \(run.config.release.remote) \(run.tag)`)"
     }
 
-    public func perform(_ run: ReleaseRun) async throws -> String? {
+    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let remote = run.config.release.remote
         let git = run.git
+        let tag = run.tag
         if run.isDryRun {
-            let project = Git(directory: run.projectRoot, context: run.context)
-            guard let configured = project.remoteURL(remote) else {
+            guard let configured = run.remoteURL else {
                 throw SimpleError(.failure, "no remote `\(remote)` to push to")
             }
             // The project's effective URL (after its `insteadOf` rules), pushed to directly.
-            let url = Self.absolute(configured, base: (try? project.topLevel()) ?? run.projectRoot)
-            let result = try git.pushTag(run.tag, remote: url, dryRun: true)
+            let url = Self.absolute(configured, base: run.projectRoot)
+            let result = try await BlockingWork.run { try git.pushTag(tag, remote: url, dryRun: true) }
             guard result.succeeded else {
-                throw SimpleError(.failure, "`git push --dry-run \(remote) \(run.tag)` failed: \(Self.tail(result))")
+                throw SimpleError(.failure, "`git push --dry-run \(remote) \(tag)` failed: \(Self.tail(result))")
             }
-            return "would push \(run.tag) to \(remote) (\(url))"
+            outputs.pushedTo = url
+            return "would push \(tag) to \(remote) (\(url))"
         }
         let directory = git.directory
-        let tag = run.tag
-        let guardID = InterruptActions.shared.add {
+        let guardID = run.guards.add {
             // Only when the push got through: deleting needs no hook's blessing to be checked.
             if InterruptActions.git(["ls-remote", "--exit-code", "--tags", remote, "refs/tags/\(tag)"], in: directory) {
                 _ = InterruptActions.git(["push", remote, ":refs/tags/\(tag)"], in: directory)
             }
         }
-        run.interruptGuards.append(guardID)
-        let result = try git.pushTag(run.tag, remote: remote)
+        let result = try await BlockingWork.run { try git.pushTag(tag, remote: remote) }
         guard result.succeeded else {
-            InterruptActions.shared.remove(guardID)
-            let deleted = git.deleteLocalTag(run.tag)
-            run.tagCreated = !deleted
-            throw ReleaseError.pushRejected(tag: run.tag, remote: remote, output: result.stderrText + result.stdoutText, localTagDeleted: deleted)
+            run.guards.remove(guardID)
+            let deleted = git.deleteLocalTag(tag)
+            if deleted { outputs.tag = nil }
+            throw ReleaseError.pushRejected(tag: tag, remote: remote, output: result.stderrText + result.stdoutText, localTagDeleted: deleted)
         }
-        run.tagPushed = true
-        return "pushed \(run.tag) to \(remote)"
+        outputs.pushedTo = remote
+        return "pushed \(tag) to \(remote)"
     }
 
-    public func undo(_ run: ReleaseRun) -> [String] {
-        guard run.tagPushed, !run.isDryRun else { return [] }
+    public func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
+        guard outputs.pushedTo != nil, !run.isDryRun else { return [] }
         let remote = run.config.release.remote
         let result = try? run.git.deleteRemoteTag(run.tag, remote: remote)
         guard result?.succeeded == true else {
             return ["could not delete \(run.tag) on \(remote): \(result.map(Self.tail) ?? "git did not run"); delete it with `git push \(remote) :refs/tags/\(run.tag)`"]
         }
-        run.tagPushed = false
+        outputs.pushedTo = nil
         return ["deleted \(run.tag) on \(remote)"]
     }
 

@@ -41,7 +41,12 @@ public final class ReleaseLock: Sendable {
 
     /// The lock's path for the repository holding `directory`.
     public static func url(for git: Git) throws -> URL {
-        try git.commonDirectory().appendingPathComponent(fileName)
+        url(commonDirectory: try git.commonDirectory())
+    }
+
+    /// The lock in a repository whose git directory is already known.
+    public static func url(commonDirectory: URL) -> URL {
+        commonDirectory.appendingPathComponent(fileName)
     }
 
     /// Reads the current holder, if any (an unreadable file counts as held by an unknown process).

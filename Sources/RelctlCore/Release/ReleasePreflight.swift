@@ -8,9 +8,21 @@ public struct PreflightReport: Sendable {
     public var version: SemanticVersion?
     /// The commit being released (HEAD), when inside a repository.
     public var commit: String?
+    /// Its committer time.
+    public var commitTime: Int?
+    /// SOURCE_DATE_EPOCH when set (and valid).
+    public var sourceDateEpoch: Int?
+    /// The selected targets (empty: a tag-only release); nil when they could not be resolved.
+    public var targets: [Target]?
     public var branch: String?
     /// The repository's top level, when inside one.
     public var topLevel: URL?
+    /// Where the release lock of this repository lives.
+    public var lockFile: URL?
+    /// The URL of `[release] remote` as configured, when the repository has it.
+    public var remoteURL: String?
+    /// The project's config a dry run's scratch clone borrows (`ReleaseWorkspace.borrowedSettings`).
+    public var gitSettings: [(key: String, value: String)] = []
     public var problems: [Diagnostic] = []
     /// The most severe exit code among the problems (1 unless the input itself was bad).
     public var exitCode: ExitCode = .success
@@ -29,6 +41,16 @@ public struct PreflightReport: Sendable {
 
     /// The error to stop with, or nil when every check passed.
     public var error: ReleaseError? { ok ? nil : .preflight(problems, exitCode: exitCode) }
+
+    /// The release's identity, when the preflight learnt enough to name it (a dry run carries on
+    /// with it even when other checks failed, to show everything it finds).
+    func identity(config: RelctlConfig) -> ReleaseIdentity? {
+        guard let version, let commit, let commitTime, let targets else { return nil }
+        return ReleaseIdentity(
+            project: config.project.name, tag: tag, version: version, commit: commit, commitTime: commitTime,
+            sourceDateEpoch: sourceDateEpoch ?? commitTime, branch: branch, targets: targets
+        )
+    }
 }
 
 /// `relctl release` preflight: repository, clean tree, allowed branch, tag syntax and manifest
@@ -38,14 +60,20 @@ public enum ReleasePreflight {
     public static func check(_ options: ReleaseOptions, config: RelctlConfig, context: Context) -> PreflightReport {
         var report = PreflightReport(tag: options.tag)
         checkTag(options.tag, config: config, into: &report)
+        checkTargets(options, config: config, into: &report)
+        do { report.sourceDateEpoch = try SourceDateEpoch.from(context.environment) } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+        } catch {}
         // `git status` otherwise refreshes .git/index, a write a dry run promises not to make.
         var readOnly = context
         readOnly.environment["GIT_OPTIONAL_LOCKS"] = "0"
         let git = Git(directory: config.root, context: readOnly)
-        switch Result(catching: { try git.isRepository() }) {
-        case .success(true):
+        switch Result(catching: { try git.layout() }) {
+        case .success(let layout?):
+            report.topLevel = layout.topLevel
+            report.lockFile = ReleaseLock.url(commonDirectory: layout.commonDirectory)
             checkRepository(options, config: config, git: git, into: &report)
-        case .success(false):
+        case .success(nil):
             report.fail(file: config.root.path, "not inside a git repository; relctl release tags a commit, so run it in a clone (or `git init` and commit first)")
         case .failure(let error as RelctlError):
             report.fail(error.exitCode, error.diagnostics)
@@ -60,6 +88,27 @@ public enum ReleasePreflight {
             }
         }
         return report
+    }
+
+    /// `--host` or `--target` globs over the configured targets; none configured is a tag-only release.
+    private static func checkTargets(_ options: ReleaseOptions, config: RelctlConfig, into report: inout PreflightReport) {
+        do {
+            let all = try TargetResolver.resolveAll(config)
+            if options.hostOnly {
+                guard let host = TargetResolver.host(in: all) else {
+                    throw BuildError.noHostTarget(configured: all.map(\.triple), file: config.path)
+                }
+                report.targets = [host]
+            } else if all.isEmpty, options.targets.isEmpty {
+                report.targets = []
+            } else {
+                report.targets = try TargetResolver.select(all, globs: options.targets)
+            }
+        } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+        } catch {
+            report.fail(file: config.path, "\(error)")
+        }
     }
 
     private static func checkTag(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
@@ -77,15 +126,19 @@ public enum ReleasePreflight {
     }
 
     private static func checkRepository(_ options: ReleaseOptions, config: RelctlConfig, git: Git, into report: inout PreflightReport) {
-        report.topLevel = try? git.topLevel()
-        do { report.commit = try git.commit(of: "HEAD") } catch {
+        do { (report.commit, report.commitTime) = try git.commitAndTime(of: "HEAD") } catch {
             report.fail(file: config.root.path, "the repository has no commit yet; commit the release first")
             return
         }
         let distPrefix = distPathInRepository(config: config, topLevel: report.topLevel)
+        let status: GitStatus
+        do { status = try git.status() } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+            return
+        } catch { return }
         do {
             // Our own output folder is not the user's uncommitted work.
-            let dirty = try git.dirtyPaths().filter { line in
+            let dirty = status.dirty.filter { line in
                 let path = String(line.dropFirst(3))
                 return distPrefix.map { !(path == $0 || path.hasPrefix($0 + "/")) } ?? true
             }
@@ -94,10 +147,9 @@ public enum ReleasePreflight {
                 let more = dirty.count > 10 ? " and \(dirty.count - 10) more" : ""
                 report.fail(file: report.topLevel?.path, "working tree has uncommitted changes (\(shown)\(more)); commit or stash them so the tag matches what is built")
             }
-        } catch let error as RelctlError { report.fail(error.exitCode, error.diagnostics) } catch {}
+        }
 
-        let branch = try? git.currentBranch()
-        report.branch = branch ?? nil
+        report.branch = status.branch
         let allowed = config.release.branches
         if let branch = report.branch {
             if !allowed.isEmpty, !allowed.contains(where: { Glob.matches($0, branch) }) {
@@ -107,12 +159,12 @@ public enum ReleasePreflight {
             report.fail(file: config.path, "HEAD is detached; check out one of \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches) before releasing")
         }
 
-        if let sync = git.aheadBehindUpstream() {
-            if sync.behind > 0 {
-                report.warnings.append("\(sync.upstream) has \(sync.behind) commit(s) HEAD lacks (as of the last fetch); `git pull` first unless you mean to release an older commit")
+        if let upstream = status.upstream {
+            if status.behind > 0 {
+                report.warnings.append("\(upstream) has \(status.behind) commit(s) HEAD lacks (as of the last fetch); `git pull` first unless you mean to release an older commit")
             }
-            if sync.ahead > 0 {
-                report.warnings.append("HEAD has \(sync.ahead) commit(s) not on \(sync.upstream); the tag will publish them, so push the branch too")
+            if status.ahead > 0 {
+                report.warnings.append("HEAD has \(status.ahead) commit(s) not on \(upstream); the tag will publish them, so push the branch too")
             }
         }
         if git.localTagExists(options.tag) {
@@ -120,7 +172,9 @@ public enum ReleasePreflight {
             report.fail(file: report.topLevel?.path, "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published")
         }
         let remote = config.release.remote
-        if git.remoteURL(remote) == nil {
+        report.gitSettings = git.settings(matching: ReleaseWorkspace.borrowedSettings)
+        report.remoteURL = report.gitSettings.last { $0.key == "remote.\(remote).url" }?.value
+        if report.remoteURL == nil {
             if options.push {
                 report.fail(file: config.path, "--push needs the remote `\(remote)` ([release] remote), which this repository does not have; add it with `git remote add \(remote) URL`")
             } else {
@@ -141,14 +195,14 @@ public enum ReleasePreflight {
     /// dist/ as a path relative to the repository top, to leave it out of the clean-tree check.
     private static func distPathInRepository(config: RelctlConfig, topLevel: URL?) -> String? {
         guard let top = topLevel?.resolvingSymlinksInPath().path else { return nil }
-        let dist = config.root.resolvingSymlinksInPath().appendingPathComponent("dist").path
+        let dist = config.distDirectory.resolvingSymlinksInPath().path
         guard dist.hasPrefix(top + "/") else { return nil }
         return String(dist.dropFirst(top.count + 1))
     }
 
     /// An archive this release would write, or a manifest recording the tag, means it was (partly) released.
     private static func checkDist(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
-        let dist = config.root.appendingPathComponent("dist")
+        let dist = config.distDirectory
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dist.path) else { return }
         let stems = archiveStems(tag: tag, config: config)
         let clashes = names.filter { name in stems.contains { name == $0 || name.hasPrefix($0 + ".") } }.sorted()

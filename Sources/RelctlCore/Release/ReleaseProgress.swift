@@ -36,7 +36,7 @@ public final class ReleaseProgress: Sendable {
         let console = self.console
         return Console(
             verbosity: console.verbosity, color: console.color, isInteractive: console.isInteractive,
-            out: { console.stdout($0) },
+            diagnostics: console.diagnostics, out: { console.stdout($0) },
             err: { console.stderr("\r\u{1B}[K" + $0) }
         )
     }

@@ -27,10 +27,9 @@ public final class ReleaseWorkspace {
     }
 
     /// The project itself, locked; output is staged in `dist/.relctl-staging-TAG-PID/`.
-    public static func project(config: RelctlConfig, context: Context, tag: String, onStale: (ReleaseLock.Holder) -> Void) throws -> ReleaseWorkspace {
-        let git = Git(directory: config.root, context: context)
-        let lock = try ReleaseLock.acquire(at: try ReleaseLock.url(for: git), tag: tag, clock: context.clock, onStale: onStale)
-        let dist = config.root.appendingPathComponent("dist")
+    public static func project(config: RelctlConfig, context: Context, tag: String, lockFile: URL, onStale: (ReleaseLock.Holder) -> Void) throws -> ReleaseWorkspace {
+        let lock = try ReleaseLock.acquire(at: lockFile, tag: tag, clock: context.clock, onStale: onStale)
+        let dist = config.distDirectory
         let staging = dist.appendingPathComponent(".relctl-staging-\(fileNamePart(tag))-\(getpid())")
         // Holding the lock, any other staging folder is a leftover of a killed release.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? [] where name.hasPrefix(".relctl-staging-") {
@@ -59,7 +58,8 @@ public final class ReleaseWorkspace {
 
     /// A scratch clone of `commit` in a temporary folder, with the project's git identity so
     /// the tag can be made (and signed) there.
-    public static func scratch(config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String) throws -> ReleaseWorkspace {
+    public static func scratch(config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String,
+                               settings: [(key: String, value: String)]) throws -> ReleaseWorkspace {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("relctl-dry-run-\(fileNamePart(tag))-\(UUID().uuidString.prefix(8))")
         CleanupRegistry.shared.register(scratch)
@@ -67,20 +67,9 @@ public final class ReleaseWorkspace {
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             let source = Git(directory: topLevel, context: context)
-            let cloned = try source.scratchClone(to: clone, commit: commit)
-            for key in ["user.name", "user.email", "user.signingkey", "gpg.format", "gpg.program", "gpg.ssh.program", "gpg.ssh.allowedSignersFile"] {
-                if let value = try? source.run(["config", "--get", key]).trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
-                    try cloned.run(["config", key, value])
-                }
-            }
-            // The clone's remotes would otherwise point at the project folder, and the notes
-            // would lose the commit and compare links the real run derives from the remote.
-            let remotes = (try? source.run(["config", "--get-regexp", #"^remote\..*\.url$"#])) ?? ""
-            for line in remotes.split(separator: "\n") {
-                guard let space = line.firstIndex(of: " ") else { continue }
-                let url = PushStage.absolute(String(line[line.index(after: space)...]), base: topLevel)
-                try cloned.run(["config", String(line[..<space]), url])
-            }
+            // A remote given as a relative path is relative to the project, not to the clone.
+            let borrowed = settings.map { (key: $0.key, value: $0.key.hasPrefix("remote.") ? PushStage.absolute($0.value, base: topLevel) : $0.value) }
+            _ = try source.scratchClone(to: clone, commit: commit, settings: borrowed)
         } catch {
             try? FileManager.default.removeItem(at: scratch)
             CleanupRegistry.shared.unregister(scratch)
@@ -95,6 +84,13 @@ public final class ReleaseWorkspace {
         let dist = root.appendingPathComponent("dist")
         return ReleaseWorkspace(config: rooted, context: scratchContext, stagingDirectory: dist, distDirectory: dist, scratch: scratch, lock: nil)
     }
+
+    /// What a scratch clone borrows from the project's config: the git identity and signing setup,
+    /// so the tag can be made (and signed) there; the remotes, which would otherwise point at the
+    /// project folder (the notes would lose the links the real run derives from the remote); and
+    /// URL rewriting rules, so a dry-run push goes where the real one would. The preflight reads
+    /// them with one `git config` call.
+    public static let borrowedSettings = #"^(user\.(name|email|signingkey)|gpg\.(format|program|ssh\.program|ssh\.allowedsignersfile)|remote\..*\.url|url\..*\.(insteadof|pushinsteadof))$"#
 
     /// Removes the staging folder (and the scratch clone unless kept) and releases the lock.
     public func close(keep: Bool) {

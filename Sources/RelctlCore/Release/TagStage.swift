@@ -6,46 +6,51 @@ import Foundation
 public struct TagStage: ReleaseStage {
     public init() {}
     public var name: String { "tag" }
+    public var produces: Set<ReleaseFact> { [.tag] }
+    public var needsPassingPreflight: Bool { true }
 
-    public func perform(_ run: ReleaseRun) async throws -> String? {
-        let message = Self.message(for: run)
-        run.tagMessage = message
+    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+        let message = Self.message(identity: run.identity, artifacts: outputs.artifacts)
         let git = run.git
         let directory = git.directory
         let tag = run.tag
+        let sign = run.config.release.sign
         // Registered before the tag exists so a Ctrl-C at any moment leaves none behind.
-        let guardID = InterruptActions.shared.add {
+        let guardID = run.guards.add {
             _ = InterruptActions.git(["tag", "-d", tag], in: directory)
         }
-        run.interruptGuards.append(guardID)
         do {
-            try git.createAnnotatedTag(tag, commit: run.commit, message: message, sign: run.config.release.sign)
+            try await BlockingWork.run { try git.createAnnotatedTag(tag, commit: run.identity.commit, message: message, sign: sign) }
         } catch let error as RelctlError {
-            InterruptActions.shared.remove(guardID)
-            let hint = run.config.release.sign ? " (signing is on: check `git config user.signingkey` and that gpg/ssh signing works)" : ""
+            run.guards.remove(guardID)
+            let hint = sign ? " (signing is on: check `git config user.signingkey` and that gpg/ssh signing works)" : ""
             throw SimpleError(error.exitCode, error.message + hint)
         }
-        run.tagCreated = true
-        let kind = run.config.release.sign ? "signed annotated" : "annotated"
-        return "\(kind) \(tag) on \(run.commit.prefix(12))" + (run.isDryRun ? " (in the scratch clone)" : "")
+        outputs.tag = CreatedTag(name: tag, message: message, signed: sign)
+        let kind = sign ? "signed annotated" : "annotated"
+        return "\(kind) \(tag) on \(run.identity.commit.prefix(12))" + (run.isDryRun ? " (in the scratch clone)" : "")
     }
 
-    public func undo(_ run: ReleaseRun) -> [String] {
-        guard run.tagCreated, !run.isDryRun else { return [] }
-        run.tagCreated = !run.git.deleteLocalTag(run.tag)
-        return [run.tagCreated ? "could not delete the local tag \(run.tag); remove it with `git tag -d \(run.tag)`" : "deleted the local tag \(run.tag)"]
+    public func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
+        // A rejected push deletes the tag itself (and says so).
+        guard outputs.tag != nil, !run.isDryRun, run.git.localTagExists(run.tag) else { return [] }
+        guard run.git.deleteLocalTag(run.tag) else {
+            return ["could not delete the local tag \(run.tag); remove it with `git tag -d \(run.tag)`"]
+        }
+        outputs.tag = nil
+        return ["deleted the local tag \(run.tag)"]
     }
 
     /// `<project> <tag>`, a line with version and commit, then one `SHA256  NAME` line per artifact.
-    public static func message(for run: ReleaseRun) -> String {
-        var lines = ["\(run.config.project.name) \(run.tag)", ""]
-        lines.append("Release \(run.version) of \(run.config.project.name), commit \(run.commit).")
-        if run.artifacts.isEmpty {
+    public static func message(identity: ReleaseIdentity, artifacts: [ReleaseManifest.Artifact]) -> String {
+        var lines = ["\(identity.project) \(identity.tag)", ""]
+        lines.append("Release \(identity.version) of \(identity.project), commit \(identity.commit).")
+        if artifacts.isEmpty {
             lines.append("No archives.")
         } else {
             lines.append("")
             lines.append("Artifacts (SHA256):")
-            for artifact in run.artifacts { lines.append("\(artifact.sha256)  \(artifact.name)") }
+            for artifact in artifacts { lines.append("\(artifact.sha256)  \(artifact.name)") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

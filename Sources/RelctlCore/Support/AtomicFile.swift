@@ -44,24 +44,26 @@ public enum AtomicFile {
 }
 
 /// Paths to delete if relctl is interrupted: partial archives, temporary files, scratch folders.
-public final class CleanupRegistry: @unchecked Sendable {
+public final class CleanupRegistry: Sendable {
     public static let shared = CleanupRegistry()
-    private let lock = NSLock()
-    private var paths: [String: Int] = [:]
+    private let paths = Mutex<[String: Int]>([:])
 
     public func register(_ url: URL) {
-        lock.lock(); defer { lock.unlock() }
-        paths[url.path, default: 0] += 1
+        paths.withLock { $0[url.path, default: 0] += 1 }
     }
 
     public func unregister(_ url: URL) {
-        lock.lock(); defer { lock.unlock() }
-        if let count = paths[url.path], count > 1 { paths[url.path] = count - 1 } else { paths[url.path] = nil }
+        paths.withLock { paths in
+            if let count = paths[url.path], count > 1 { paths[url.path] = count - 1 } else { paths[url.path] = nil }
+        }
     }
 
     /// Removes every registered path; called from the signal handler path.
     public func removeAll() {
-        lock.lock(); let current = Array(paths.keys); paths.removeAll(); lock.unlock()
+        let current = paths.withLock { paths in
+            defer { paths.removeAll() }
+            return Array(paths.keys)
+        }
         for path in current { try? FileManager.default.removeItem(atPath: path) }
     }
 }

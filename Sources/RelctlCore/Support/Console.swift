@@ -14,6 +14,8 @@ public final class Console: Sendable {
     public let color: Bool
     /// True when stderr is a terminal, so a live progress display may redraw lines.
     public let isInteractive: Bool
+    /// Where warnings are recorded for the command's JSON document; shared by derived consoles.
+    public let diagnostics: DiagnosticsEngine
     private let out: @Sendable (String) throws -> Void
     private let err: @Sendable (String) throws -> Void
     private let lock = Mutex<Void>(())
@@ -23,12 +25,14 @@ public final class Console: Sendable {
         verbosity: Verbosity = .normal,
         color: Bool = false,
         isInteractive: Bool = false,
+        diagnostics: DiagnosticsEngine = DiagnosticsEngine(),
         out: @escaping @Sendable (String) throws -> Void,
         err: @escaping @Sendable (String) throws -> Void
     ) {
         self.verbosity = verbosity
         self.color = color
         self.isInteractive = isInteractive
+        self.diagnostics = diagnostics
         self.out = out
         self.err = err
     }
@@ -46,7 +50,7 @@ public final class Console: Sendable {
     }
 
     /// A console that drops everything, for library callers that print nothing.
-    public static let silent = Console(verbosity: .quiet, out: { _ in }, err: { _ in })
+    public static var silent: Console { Console(verbosity: .quiet, out: { _ in }, err: { _ in }) }
 
     /// A line of normal human output (stderr), suppressed by `-q`.
     public func info(_ line: String) {
@@ -60,8 +64,14 @@ public final class Console: Sendable {
         write(err, line + "\n")
     }
 
+    /// A warning: printed now (even with `-q`) and recorded for the `--json` document.
     public func warning(_ line: String) {
-        write(err, "relctl: " + paint("warning:", code: "33") + " " + line + "\n")
+        warning(Diagnostic(line, severity: .warning))
+    }
+
+    public func warning(_ diagnostic: Diagnostic) {
+        diagnostics.record(diagnostic)
+        write(err, "relctl: " + paint("warning:", code: "33") + " " + diagnostic.description + "\n")
     }
 
     /// `relctl: error: …`, never suppressed.

@@ -13,13 +13,20 @@ public enum ExitCode: Int32, Sendable, Comparable {
     public static func < (lhs: ExitCode, rhs: ExitCode) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// One problem a user must act on, optionally tied to a file and line.
+/// One finding for the user, optionally tied to a file and line: an error to act on, or a
+/// warning that does not stop the command.
 public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Codable {
+        case error, warning
+    }
+
+    public var severity: Severity
     public var file: String?
     public var line: Int?
     public var message: String
 
-    public init(file: String? = nil, line: Int? = nil, _ message: String) {
+    public init(file: String? = nil, line: Int? = nil, _ message: String, severity: Severity = .error) {
+        self.severity = severity
         self.file = file
         self.line = line
         self.message = message

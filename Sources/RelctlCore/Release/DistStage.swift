@@ -1,0 +1,34 @@
+import Foundation
+
+/// Moves the staged files into `dist/` once the tag is safe. Stages write into a staging folder
+/// inside dist/ so a failed or interrupted release leaves dist/ exactly as it was. After this
+/// stage the release is out: a later failure (an after hook) undoes nothing.
+public struct DistStage: ReleaseStage {
+    public init() {}
+    public var name: String { "dist" }
+    public var produces: Set<ReleaseFact> { [.dist] }
+    public var sealsRelease: Bool { true }
+
+    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+        run.stagingDirectory == run.distDirectory ? "written in place" : nil
+    }
+
+    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+        let fileManager = FileManager.default
+        let names = try fileManager.contentsOfDirectory(atPath: run.stagingDirectory.path).filter { !$0.hasPrefix(".") }.sorted()
+        for name in names {
+            let source = run.stagingDirectory.appendingPathComponent(name)
+            let destination = run.distDirectory.appendingPathComponent(name)
+            if FileKind.isDirectory(destination.path) { try fileManager.removeItem(at: destination) }
+            // rename(2) replaces files atomically; staging and dist/ share a filesystem.
+            try AtomicFile.commit(source, to: destination)
+        }
+        try? fileManager.removeItem(at: run.stagingDirectory)
+        outputs.distFiles = names
+        return "\(names.count) file(s) in \(Self.shown(run.distDirectory, root: run.projectRoot))"
+    }
+
+    static func shown(_ url: URL, root: URL) -> String {
+        url.path.hasPrefix(root.path + "/") ? String(url.path.dropFirst(root.path.count + 1)) + "/" : url.path
+    }
+}

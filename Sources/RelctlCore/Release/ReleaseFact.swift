@@ -1,0 +1,24 @@
+/// A result one release stage hands to the later ones. Stages declare the facts they need and
+/// produce; the pipeline checks the order once, records each fact as it is produced, and skips
+/// a stage whose needs were not produced (a tag-only release builds nothing, so nothing is
+/// packaged or checksummed).
+public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
+    /// The targets were built (or their prebuilt binaries found).
+    case binaries
+    /// Archives in the staging folder, with their sizes and digests.
+    case archives
+    /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
+    case checksums
+    /// `RELEASE_NOTES.md`.
+    case notes
+    /// The annotated tag, created locally.
+    case tag
+    /// The tag, on the remote.
+    case pushedTag
+    /// The staged files, moved into `dist/`.
+    case dist
+
+    public static func < (lhs: ReleaseFact, rhs: ReleaseFact) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

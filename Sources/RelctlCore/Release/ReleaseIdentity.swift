@@ -1,0 +1,49 @@
+import Foundation
+
+/// What a release is about, resolved once before any stage runs and handed down unchanged:
+/// nothing after the preflight asks git for the commit, the time or the targets again.
+public struct ReleaseIdentity: Sendable {
+    public var project: String
+    public var tag: String
+    public var version: SemanticVersion
+    /// The commit being released (HEAD when the release started).
+    public var commit: String
+    /// Its committer time, seconds since the epoch.
+    public var commitTime: Int
+    /// The clock written into archives and handed to builds: SOURCE_DATE_EPOCH when set, else
+    /// the commit time. Never the wall clock.
+    public var sourceDateEpoch: Int
+    public var branch: String?
+    /// The selected targets (`--target`, `--host`); empty for a tag-only release.
+    public var targets: [Target]
+
+    public init(project: String, tag: String, version: SemanticVersion, commit: String, commitTime: Int,
+                sourceDateEpoch: Int, branch: String?, targets: [Target]) {
+        self.project = project
+        self.tag = tag
+        self.version = version
+        self.commit = commit
+        self.commitTime = commitTime
+        self.sourceDateEpoch = sourceDateEpoch
+        self.branch = branch
+        self.targets = targets
+    }
+
+    /// True when the project configures no `[[target]]`: check, notes, tag and push only.
+    public var isTagOnly: Bool { targets.isEmpty }
+
+    /// The placeholder values every template may use for this release.
+    public var placeholders: [String: String] {
+        ["project": project, "version": version.description, "tag": tag]
+    }
+
+    /// What the packager needs, without asking git again.
+    public var packagingInputs: PackagingInputs {
+        PackagingInputs(tag: tag, version: version.description, commit: commit, mtime: sourceDateEpoch)
+    }
+
+    /// What the build commands see, likewise.
+    public var buildInputs: BuildInputs {
+        BuildInputs(tag: tag, version: version.description, commit: commit, sourceDateEpoch: String(sourceDateEpoch))
+    }
+}

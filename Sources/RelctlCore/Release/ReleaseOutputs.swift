@@ -1,0 +1,56 @@
+import Foundation
+
+/// The typed results of the stages that have run, held in memory: later stages read archives,
+/// digests and notes from here instead of re-reading files or re-parsing names they produced.
+public struct ReleaseOutputs: Sendable {
+    /// `.binaries`: the targets built.
+    public var builtTargets: [Target]?
+    /// `.archives`: every archive written, with size and SHA-256 from the write stream.
+    public var archives: [PackagedArtifact]?
+    /// `.checksums`: the combined checksum file and the manifest written from `archives`.
+    public var checksums: ChecksumSet?
+    /// `.notes`: the release notes in Markdown.
+    public var notes: String?
+    /// `.tag`: the annotated tag.
+    public var tag: CreatedTag?
+    /// `.pushedTag`: the remote the tag was pushed to.
+    public var pushedTo: String?
+    /// `.dist`: the files moved into `dist/`.
+    public var distFiles: [String]?
+
+    public init() {}
+
+    /// The archives as `manifest.json` lists them (sorted by name), once packaged.
+    public var artifacts: [ReleaseManifest.Artifact] {
+        checksums?.manifest.artifacts ?? archives?.map(\.manifestEntry) ?? []
+    }
+
+    /// Whether the stage that produces `fact` has run.
+    public func has(_ fact: ReleaseFact) -> Bool {
+        switch fact {
+        case .binaries: return builtTargets != nil
+        case .archives: return archives != nil
+        case .checksums: return checksums != nil
+        case .notes: return notes != nil
+        case .tag: return tag != nil
+        case .pushedTag: return pushedTo != nil
+        case .dist: return distFiles != nil
+        }
+    }
+}
+
+/// The tag the tag stage created.
+public struct CreatedTag: Sendable {
+    public var name: String
+    /// The annotated tag's message.
+    public var message: String
+    public var signed: Bool
+}
+
+/// What the checksum stage wrote.
+public struct ChecksumSet: Sendable {
+    public var algorithm: ChecksumAlgorithm
+    /// The combined file (`SHA256SUMS`).
+    public var sumsFile: URL
+    public var manifest: ReleaseManifest
+}

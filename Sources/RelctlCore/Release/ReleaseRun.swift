@@ -1,0 +1,56 @@
+import Foundation
+
+/// Everything a stage reads about the release it is part of, fixed before the first stage runs.
+/// Stages never share mutable state through it: what they produce goes into `ReleaseOutputs`.
+public struct ReleaseRun: Sendable {
+    public let options: ReleaseOptions
+    public let identity: ReleaseIdentity
+    /// The config, rooted where the stages work: the project, or the scratch clone on a dry run.
+    public let config: RelctlConfig
+    /// A context whose working directory is `config.root` and whose console draws around progress.
+    public let context: Context
+    /// The project the user ran relctl in (never written to on a dry run).
+    public let projectRoot: URL
+    /// Where stages write. On a real run a staging folder inside `dist/`, moved into place only
+    /// once the tag is safe; on a dry run the scratch clone's `dist/`.
+    public let stagingDirectory: URL
+    /// `dist/` of the tree the stages work in.
+    public let distDirectory: URL
+    /// The URL of `[release] remote` in the project, as the preflight found it.
+    public let remoteURL: String?
+    public let progress: ReleaseProgress
+    /// Undo steps for Ctrl-C, dropped once the release is sealed.
+    public let guards: InterruptGuards
+
+    public init(options: ReleaseOptions, identity: ReleaseIdentity, config: RelctlConfig, context: Context, projectRoot: URL,
+                stagingDirectory: URL, distDirectory: URL, remoteURL: String?, progress: ReleaseProgress, guards: InterruptGuards) {
+        self.options = options
+        self.identity = identity
+        self.config = config
+        self.context = context
+        self.projectRoot = projectRoot
+        self.stagingDirectory = stagingDirectory
+        self.distDirectory = distDirectory
+        self.remoteURL = remoteURL
+        self.progress = progress
+        self.guards = guards
+    }
+
+    public var tag: String { identity.tag }
+    public var isDryRun: Bool { options.dryRun }
+
+    /// Git in the tree the stages work in.
+    public var git: Git { Git(directory: config.root, context: context) }
+
+    /// The environment hooks and builds see: the user's, plus the release's identity.
+    public var hookEnvironment: [String: String] {
+        var environment = context.environment
+        environment["RELCTL_TAG"] = identity.tag
+        environment["RELCTL_VERSION"] = identity.version.description
+        environment["RELCTL_PROJECT"] = identity.project
+        environment["RELCTL_COMMIT"] = identity.commit
+        environment["RELCTL_DIST"] = stagingDirectory.path
+        environment["RELCTL_DRY_RUN"] = isDryRun ? "1" : "0"
+        return environment
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import RelctlCore
+import RelctlTestSupport
+import Synchronization
+import Testing
+
+/// The release pipeline's promises about its own work: how often it starts git, that it never
+/// reads back an archive it wrote, that `--jobs` means parallel writes, and that progress moves.
+@Suite("release pipeline", .serialized)
+struct PipelineCLITests {
+    /// A fixture whose build writes `megabytes` of incompressible bytes per target, so each
+    /// archive takes long enough to watch.
+    static func heavyFixture(targets: [String], megabytes: Int) throws -> ReleaseFixture {
+        let build = "mkdir -p out/{target} && head -c \(megabytes)M /dev/urandom > out/{target}/hello && chmod +x out/{target}/hello"
+        let fixture = try ReleaseFixture(buildCommand: build)
+        let extra = targets.dropFirst(2).map { "[[target]]\ntriple = \"\($0)\"\n" }.joined(separator: "\n")
+        if !extra.isEmpty {
+            let config = try fixture.repository.directory.read("relctl.toml")
+            try fixture.repository.commit("chore: more targets", files: ["relctl.toml": config.replacingOccurrences(of: "[archive]", with: extra + "\n[archive]")])
+        }
+        return fixture
+    }
+
+    @Test func aTwoTargetDryRunStartsGitAtMostFifteenTimes() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        try withTemporaryDirectory { shim in
+            let log = shim.url.appendingPathComponent("calls.log").path
+            let realGit = try sh("command -v git").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            try shim.write("bin/git", "#!/bin/sh\necho \"$*\" >> '\(log)'\nexec '\(realGit)' \"$@\"\n", executable: true)
+            let path = shim.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            let result = try relctl(["release", "v1.0.0", "--dry-run", "--push"], in: fixture.url, environment: ["PATH": path])
+            #expect(result.status == 0, "\(result)")
+            let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            #expect(calls.contains { $0.contains("tag -a") }, "the shim saw the dry run's tag: \(calls)")
+            #expect(calls.count <= 15, "\(calls.count) git calls:\n\(calls.joined(separator: "\n"))")
+        }
+    }
+
+    @Test func aReleaseNeverOpensAnArchiveAfterWritingIt() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        try withTemporaryDirectory { scratch in
+            let trace = scratch.url.appendingPathComponent("trace.log").path
+            let result = try run("strace", ["-f", "-e", "trace=openat,open", "-o", trace, relctlBinary.path, "release", "v1.0.0"], in: fixture.url)
+            #expect(result.status == 0, "\(result)")
+            let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains(".tar.gz") }
+            // The only opens of an archive: creating its hidden temporary file, write-only.
+            let created = opens.filter { $0.contains("O_WRONLY") && $0.contains("O_CREAT") && $0.contains(".relctl-tmp-") }
+            #expect(created.count == 2, "\(opens.joined(separator: "\n"))")
+            let reads = opens.filter { !$0.contains("O_WRONLY") }
+            #expect(reads.isEmpty, "archives opened again after writing:\n\(reads.joined(separator: "\n"))")
+            #expect(fixture.repository.directory.exists("dist/SHA256SUMS"))
+            #expect(try run("sha256sum", ["-c", "SHA256SUMS"], in: fixture.url.appendingPathComponent("dist")).status == 0)
+        }
+    }
+
+    @Test func packageJobsFourWritesFourArchivesAtOnce() throws {
+        let targets = ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu", "x86_64-unknown-linux-musl", "aarch64-unknown-linux-musl"]
+        let fixture = try Self.heavyFixture(targets: targets, megabytes: 12)
+        defer { fixture.remove() }
+        #expect(try relctl(["build"], in: fixture.url).status == 0)
+
+        func order(jobs: Int) throws -> [String] {
+            let result = try relctl(["package", "--tag", "v1.0.0", "--jobs", String(jobs), "--clean", "-v"], in: fixture.url)
+            #expect(result.status == 0, "\(result)")
+            return result.stderr.split(separator: "\n").compactMap { line in
+                line.hasPrefix("writing ") ? "start" : line.hasPrefix("packaged ") ? "end" : nil
+            }
+        }
+        // Four writers: every archive starts before the first one ends.
+        #expect(try order(jobs: 4) == ["start", "start", "start", "start", "end", "end", "end", "end"])
+        // One writer: strictly one after another (the log tells the two apart).
+        #expect(try order(jobs: 1) == ["start", "end", "start", "end", "start", "end", "start", "end"])
+    }
+
+    @Test func theProgressLineKeepsMovingWhileArchivesAreWritten() async throws {
+        let fixture = try Self.heavyFixture(targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"], megabytes: 48)
+        defer { fixture.remove() }
+        let captured = Captured()
+        let console = Console(verbosity: .normal, isInteractive: true, out: { _ in }, err: { captured.append($0) })
+        var environment = ProcessInfo.processInfo.environment
+        environment["GITHUB_ACTIONS"] = nil
+        let context = Context(workingDirectory: fixture.url, environment: environment, console: console)
+        let config = try ConfigLoader.load(path: nil, context: context)
+        let outcome = try await ReleasePipeline().run(ReleaseOptions(tag: "v1.0.0"), config: config, context: context)
+        #expect(outcome.error == nil, "\(outcome.error?.message ?? "")")
+        let package = try #require(outcome.plan.stages.first { $0.name == "package" })
+        let redraws = captured.text.components(separatedBy: "\r\u{1B}[K  … ").filter { $0.hasPrefix("packaging") || $0.hasPrefix("[5/11] package") }
+        // The ticker redraws every 250 ms; a blocked cooperative pool would freeze it at one.
+        #expect(package.seconds > 1, "packaging took \(package.seconds) s: too quick to judge")
+        #expect(redraws.count >= 3, "\(redraws.count) redraws in \(package.seconds) s of packaging")
+    }
+}
+
+/// Every command resolves a path from relctl.toml the same way (`RelctlConfig.resolve`).
+@Suite("config paths")
+struct ConfigPathCLITests {
+    @Test(arguments: [false, true]) func checkAndNotesAgreeOnTheTemplatePath(absolute: Bool) throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let template = try fixture.repository.directory.write("docs/notes.mustache", "CUSTOM NOTES {{title}}\n")
+        let written = absolute ? template.path : "docs/notes.mustache"
+        let config = try fixture.repository.directory.read("relctl.toml") + "\n[notes]\ntemplate = \"\(written)\"\n"
+        try fixture.repository.commit("chore: notes template", files: ["relctl.toml": config])
+        let check = try relctl(["check"], in: fixture.url)
+        #expect(check.status == 0, "\(check)")
+        let notes = try relctl(["notes"], in: fixture.url)
+        #expect(notes.status == 0 && notes.stdout.contains("CUSTOM NOTES"), "\(notes)")
+
+        try FileManager.default.removeItem(at: template)
+        let missingCheck = try relctl(["check"], in: fixture.url)
+        let missingNotes = try relctl(["notes"], in: fixture.url)
+        #expect(missingCheck.status != 0 && missingCheck.stderr.contains("notes template"), "\(missingCheck)")
+        #expect(missingNotes.status == 2, "\(missingNotes)")
+    }
+}
+
+/// stderr text captured from a console, safe to append to from any thread.
+final class Captured: Sendable {
+    private let storage = Mutex<String>("")
+    func append(_ text: String) { storage.withLock { $0 += text } }
+    var text: String { storage.withLock { $0 } }
+}
+
+/// Warnings reach the terminal and the command's JSON document alike.
+@Suite("warnings in JSON")
+struct WarningsCLITests {
+    @Test func aStageWarningReachesTheReleasePlansJSON() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let config = try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(of: "[archive]\n", with: "[archive]\ncompression-level = 12\n")
+        try fixture.repository.commit("chore: level", files: ["relctl.toml": config])
+        let result = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("compression-level 12 is outside"))
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let warnings = try #require(plan["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("compression-level 12 is outside") }, "\(warnings)")
+    }
+
+    @Test func checksumJSONCarriesItsWarnings() throws {
+        try withTemporaryDirectory { dir in
+            _ = try ChecksumFixtures.makeDist(in: dir)
+            try dir.write("dist/gone.tar.gz.sha256", "\(String(repeating: "0", count: 64))  gone.tar.gz\n")
+            let result = try relctl(["checksum", "--json"], in: dir.url)
+            #expect(result.status == 0, "\(result)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let warnings = try #require(document["warnings"] as? [String], "\(result.stdout)")
+            #expect(warnings.count == 1 && warnings[0].contains("gone.tar.gz.sha256: its archive is gone"), "\(warnings)")
+        }
+    }
+}
