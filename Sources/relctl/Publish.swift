@@ -38,7 +38,7 @@ struct Publish: RelctlCommand {
         // Credentials and repository first: a missing token must not cost a 1 GiB hash.
         try publisher.preflight(request, context: context)
         request.localTagObject = git.localTagExists(tag) ? try? git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines) : nil
-        request.assets = try ReleaseAssetSet.collect(dist: distURL, shownDist: dist)
+        request.assets = try await ReleaseAssetSet.collect(dist: distURL, shownDist: dist)
         let notes = distURL.appendingPathComponent(NotesStage.fileName)
         if let body = try? String(contentsOf: notes, encoding: .utf8) {
             request.body = body

@@ -76,7 +76,7 @@ import Testing
         #expect((try? PublisherRegistry.publisher(for: "github"))?.id == "github")
     }
 
-    @Test func assetsAreEveryListedFileAndTheCompanions() throws {
+    @Test func assetsAreEveryListedFileAndTheCompanions() async throws {
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("relctl-assets-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -88,7 +88,7 @@ import Testing
         try Data("stray".utf8).write(to: directory.appendingPathComponent("b.zip"))
         let hash = try FileHasher.sha256(of: directory.appendingPathComponent("a.tar.gz"))
         try Data("\(hash)  a.tar.gz\n".utf8).write(to: directory.appendingPathComponent("SHA256SUMS"))
-        let set = try ReleaseAssetSet.collect(dist: directory, shownDist: "dist")
+        let set = try await ReleaseAssetSet.collect(dist: directory, shownDist: "dist")
         #expect(set.names == ["SHA256SUMS", "SHA256SUMS.minisig", "a.tar.gz", "a.tar.gz.cdx.json"])
         #expect(set.assets.first { $0.name == "a.tar.gz" }?.sha256 == hash)
     }

@@ -127,6 +127,28 @@ public struct GitHubPublisher: Publisher {
         return report
     }
 
+    public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
+        let (token, base, repository) = try settings(request, context: context)
+        let console = context.console
+        let policy = try Self.policy(self.policy, environment: context.environment)
+        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
+        let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client)
+        // Listing releases needs the token to be valid and to see the repository; drafts are
+        // listed only to tokens that can write, so a draft seen here also proves write access.
+        let releases = try await api.listReleases()
+        let release = choose(releases, tag: request.tag, console: console)
+        var remote: [GitHubAsset] = []
+        if let release { remote = try await api.listAssets(releaseID: release.id) }
+        let plan = AssetPlan(local: request.assets.assets, remote: remote)
+        if !plan.differing.isEmpty, !request.replace, let release {
+            throw PublishError.differingAssets(release: "release \(request.tag) (id \(release.id))", names: plan.differing.map(\.local.name))
+        }
+        let missing = plan.toUpload.map(\.name)
+        return PublishReport(publisher: id, repository: repository.description, tag: request.tag, releaseID: release?.id ?? 0, url: release?.htmlURL ?? "",
+                             outcome: .rehearsed, created: false, prerelease: request.version.isPrerelease, latest: isLatest(request, among: releases),
+                             uploaded: missing, unchanged: request.assets.names.filter { !missing.contains($0) }, replaced: [], repaired: plan.unfinished.map(\.name))
+    }
+
     /// This tag's release: the published one when there is one (GitHub allows only one), else
     /// the oldest draft (lowest id), so every run picks the same among several drafts.
     private func choose(_ releases: [GitHubRelease], tag: String, console: Console) -> GitHubRelease? {

@@ -11,6 +11,8 @@ public struct PublishReport: Codable, Sendable, Equatable {
         case alreadyPublished = "already-published"
         /// Already public, and this run added or replaced assets on it.
         case updated
+        /// A dry run: nothing was written; `uploaded` lists what a real run would upload.
+        case rehearsed = "dry-run"
     }
 
     public var publisher: String
@@ -47,6 +49,17 @@ public struct PublishReport: Codable, Sendable, Equatable {
         self.unchanged = unchanged
         self.replaced = replaced
         self.repaired = repaired
+    }
+
+    /// One line for plans and logs.
+    public var summary: String {
+        switch outcome {
+        case .rehearsed:
+            let release = releaseID == 0 ? "no release for \(tag) yet" : "release \(releaseID) for \(tag)"
+            return "\(release); \(uploaded.count) to upload, \(unchanged.count) already there"
+        case .alreadyPublished: return "already published"
+        default: return "\(outcome.rawValue), \(uploaded.count + replaced.count + repaired.count) uploaded"
+        }
     }
 
     enum CodingKeys: String, CodingKey {

@@ -10,4 +10,7 @@ public protocol Publisher: Sendable {
     /// setup fails with exit 2 before anything is sent.
     func preflight(_ request: PublishRequest, context: Context) throws
     func publish(_ request: PublishRequest, context: Context) async throws -> PublishReport
+    /// A dry run: read-only requests proving the API answers with these credentials, and what a
+    /// real run would find (the release, which assets it lacks, any differing asset as an error).
+    func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport
 }

@@ -19,7 +19,7 @@ public struct ReleaseAssetSet: Sendable, Equatable {
 
     /// Reads `dist/SHA256SUMS`, checks every listed file exists and still has its listed SHA256,
     /// and hashes the companions. `shownDist` is the folder as the user should read it.
-    public static func collect(dist: URL, shownDist: String, jobs: Int? = nil) throws -> ReleaseAssetSet {
+    public static func collect(dist: URL, shownDist: String, jobs: Int? = nil) async throws -> ReleaseAssetSet {
         let sumsURL = dist.appendingPathComponent(sumsFileName)
         let shownSums = (shownDist.hasSuffix("/") ? shownDist : shownDist + "/") + sumsFileName
         let list = try ChecksumFile.read(sumsURL, displayPath: shownSums)
@@ -46,7 +46,7 @@ public struct ReleaseAssetSet: Sendable, Equatable {
         for name in entries where name.hasSuffix(".cdx.json") { names.insert(name) }
 
         let ordered = names.sorted()
-        let digests = try FileHasher.digests(of: ordered.map { dist.appendingPathComponent($0) }, algorithms: [.sha256], jobs: jobs)
+        let digests = try await FileHasher.digests(of: ordered.map { dist.appendingPathComponent($0) }, algorithms: [.sha256], jobs: jobs)
         var changed: [String] = []
         var assets: [LocalAsset] = []
         for (name, digest) in zip(ordered, digests) {

@@ -17,6 +17,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case pushedTag
     /// The staged files, moved into `dist/`.
     case dist
+    /// The GitHub release, public with every asset (`--publish`).
+    case published
 
     public static func < (lhs: ReleaseFact, rhs: ReleaseFact) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -17,6 +17,8 @@ public struct ReleaseOutputs: Sendable {
     public var pushedTo: String?
     /// `.dist`: the files moved into `dist/`.
     public var distFiles: [String]?
+    /// `.published`: what the publish stage did (on a dry run, what it checked).
+    public var published: PublishReport?
 
     public init() {}
 
@@ -35,6 +37,7 @@ public struct ReleaseOutputs: Sendable {
         case .tag: return tag != nil
         case .pushedTag: return pushedTo != nil
         case .dist: return distFiles != nil
+        case .published: return published != nil
         }
     }
 }

@@ -16,7 +16,7 @@ public struct ReleasePipeline: Sendable {
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
         HookStage(.before), BuildStage(), PackageStage(), ChecksumStage(), NotesStage(),
-        TagStage(), PushStage(), DistStage(), HookStage(.after),
+        TagStage(), PushStage(), DistStage(), HookStage(.after), PublishStage(),
     ]
 
     public init(stages: [any ReleaseStage] = ReleasePipeline.standardStages) {
