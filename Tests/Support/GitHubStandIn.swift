@@ -73,10 +73,12 @@ public final class GitHubStandIn: Sendable {
     }
 
     /// `tags` are the tags the repository holds (a release's tag must be pushed before it is published).
-    public init(repository: String = "acme/velostream", prefix: String = "", maxPerPage: Int = 100, tags: [String] = ["v1.0.0"]) throws {
+    /// `gitDirectory`: a bare repository whose tags the API reports (where `release --push` pushes).
+    public init(repository: String = "acme/velostream", prefix: String = "", maxPerPage: Int = 100, tags: [String] = ["v1.0.0"], gitDirectory: URL? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script.path, "--token", Self.token, "--repo", repository, "--prefix", prefix, "--max-per-page", String(maxPerPage)] + tags.flatMap { ["--tag", $0] }
+            + (gitDirectory.map { ["--git-dir", $0.path] } ?? [])
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

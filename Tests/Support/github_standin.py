@@ -17,7 +17,8 @@ What it enforces like GitHub:
     name, a Content-Type and a Content-Length (411 without); 422 already_exists for a name already
     on the release. While the body streams the asset is in state "starter"; it becomes "uploaded"
     (with size and digest "sha256:HEX") only when every byte arrived.
-  - GET .../git/ref/tags/TAG: 200 for the tags given with --tag NAME[=SHA] (and seeded releases'), else 404.
+  - GET .../git/ref/tags/TAG: 200 for the tags given with --tag NAME[=SHA], seeded releases' and
+    those in --git-dir (the bare repository the tests push to), else 404.
   - Lists paginate with per_page (max 100, or --max-per-page) and page, with a Link header.
 
 Test-only endpoints (no auth), under /_standin/:
@@ -410,6 +411,12 @@ class Handler(BaseHTTPRequestHandler):
     def tag_ref(self, repo, tag):
         with lock:
             sha = state["tags"].get(tag)
+        if sha is None and options.git_dir:
+            # Like GitHub, read the tag from the repository the tests push to.
+            import subprocess
+            found = subprocess.run(["git", "--git-dir", options.git_dir, "rev-parse", "--verify", "-q", f"refs/tags/{tag}"],
+                                   capture_output=True, text=True)
+            sha = found.stdout.strip() if found.returncode == 0 else None
         if sha is None:
             return self.error(404, "Not Found", doc="https://docs.github.com/rest/git/refs#get-a-reference", kind="tag")
         self.send_json(200, {"ref": f"refs/tags/{tag}", "node_id": "REF_" + sha[:8],
@@ -568,6 +575,7 @@ def main():
     parser.add_argument("--prefix", default="")
     parser.add_argument("--upload-prefix", default=None)
     parser.add_argument("--max-per-page", type=int, default=100)
+    parser.add_argument("--git-dir", default=None, help="a (bare) repository whose tags the API reports")
     parser.add_argument("--tag", action="append", default=[], help="NAME[=SHA]: a tag the repository holds (repeatable)")
     options = parser.parse_args()
     for tag in options.tag:
