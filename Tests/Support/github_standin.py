@@ -43,7 +43,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DOCS = "https://docs.github.com/rest/releases"
-API_VERSIONS = {"2022-11-28", "2026-03-10"}
+API_VERSIONS = {"2022-11-28"}
 
 lock = threading.RLock()
 state = {"next_release": 1, "next_asset": 1, "releases": [], "log": [], "faults": [], "tags": {}}

@@ -91,7 +91,7 @@ public struct GitHubPublisher: Publisher {
             replaced.append(pair.local.name)
         }
         for asset in plan.toUpload {
-            try await upload(asset, to: release, api: api, client: client, console: console, policy: policy)
+            try await upload(asset, to: release, api: api, client: client, console: console, policy: policy, replace: request.replace)
             if !repaired.contains(asset.name), !replaced.contains(asset.name) { uploaded.append(asset.name) }
         }
 
@@ -181,7 +181,7 @@ public struct GitHubPublisher: Publisher {
 
     /// Uploads one asset. When an attempt fails without a clear answer, the asset list says
     /// what happened: complete and identical (done), unfinished (deleted), or absent (upload again).
-    private func upload(_ asset: LocalAsset, to release: GitHubRelease, api: GitHubReleaseAPI, client: RetryingHTTPClient, console: Console, policy: RetryPolicy) async throws {
+    private func upload(_ asset: LocalAsset, to release: GitHubRelease, api: GitHubReleaseAPI, client: RetryingHTTPClient, console: Console, policy: RetryPolicy, replace: Bool) async throws {
         var attempt = 0
         while true {
             attempt += 1
@@ -210,6 +210,10 @@ public struct GitHubPublisher: Publisher {
                 let current = try await api.listAssets(releaseID: release.id).first { $0.name == asset.name }
                 if let current {
                     if current.isUploaded, current.matches(asset) { return }
+                    // Complete but different: someone else uploaded it meanwhile. Never replace that silently.
+                    if current.isUploaded, !replace {
+                        throw PublishError.differingAssets(release: "release \(release.tagName) (id \(release.id))", names: [asset.name])
+                    }
                     try await api.deleteAsset(id: current.id)
                 }
             } catch let error as NetworkError {
