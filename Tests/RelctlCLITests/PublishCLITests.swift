@@ -294,6 +294,37 @@ import Testing
         }
     }
 
+    /// The stand-in is only worth its tests if it refuses what GitHub refuses.
+    @Test func theStandInIsStrictWhereGitHubIs() async throws {
+        let server = try GitHubStandIn()
+        defer { server.stop() }
+        let auth = ["Authorization": "Bearer \(GitHubStandIn.token)", "User-Agent": "test"]
+        let releases = "/repos/acme/velostream/releases"
+        #expect(try await server.send("GET", releases, headers: ["User-Agent": "test"]).0 == 401)
+        #expect(try await server.send("GET", releases, headers: ["Authorization": "Bearer nope", "User-Agent": "test"]).1.contains("Bad credentials"))
+        // An empty User-Agent is no User-Agent.
+        #expect(try await server.send("GET", releases, headers: ["Authorization": "Bearer \(GitHubStandIn.token)", "User-Agent": ""]).0 == 403)
+        #expect(try await server.send("GET", "/repos/acme/other/releases", headers: auth).0 == 404)
+
+        let draft = try await server.send("POST", releases, headers: auth, body: #"{"tag_name":"v1.0.0","draft":true}"#)
+        #expect(draft.0 == 201 && draft.1.contains(#""upload_url": "http://127.0.0.1:\#(server.port)/uploads/repos/acme/velostream/releases/1/assets{?name,label}""#), "\(draft)")
+        #expect(try await server.send("GET", releases + "/tags/v1.0.0", headers: auth).0 == 404, "drafts are invisible by tag")
+        #expect(try await server.send("POST", releases, headers: auth, body: #"{"tag_name":"v1.0.0","draft":true}"#).0 == 201, "several drafts per tag")
+        #expect(try await server.send("PATCH", releases + "/1", headers: auth, body: #"{"draft":false}"#).0 == 200)
+        #expect(try await server.send("GET", releases + "/tags/v1.0.0", headers: auth).0 == 200)
+        let duplicate = try await server.send("POST", releases, headers: auth, body: #"{"tag_name":"v1.0.0"}"#)
+        #expect(duplicate.0 == 422 && duplicate.1.contains("already_exists"), "\(duplicate)")
+        #expect(try await server.send("PATCH", releases + "/2", headers: auth, body: #"{"draft":false}"#).1.contains("already_exists"))
+        #expect(try await server.send("PATCH", releases + "/1", headers: auth, body: #"{"make_latest":true}"#).0 == 422, "make_latest is a string")
+
+        let upload = "/uploads/repos/acme/velostream/releases/1/assets?name=a.txt"
+        let first = try await server.send("POST", upload, headers: auth.merging(["Content-Type": "text/plain"]) { $1 }, body: "hello\n")
+        #expect(first.0 == 201 && first.1.contains(#""digest": "sha256:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03""#), "\(first)")
+        #expect(first.1.contains(#""state": "uploaded""#))
+        let again = try await server.send("POST", upload, headers: auth.merging(["Content-Type": "text/plain"]) { $1 }, body: "hello\n")
+        #expect(again.0 == 422 && again.1.contains("already_exists"))
+    }
+
     @Test func aDraftIsLeftCompleteAndInvisibleWithDraft() async throws {
         try await withStandIn { fixture, server in
             let result = try publish(["v1.0.0", "--draft"], fixture, server)

@@ -142,6 +142,17 @@ public final class GitHubStandIn: Sendable {
         _ = try await control("POST", "seed", body: String(decoding: try JSONEncoder().encode(seed), as: UTF8.self))
     }
 
+    /// Sends a raw request to the API (for tests of the stand-in's own strictness): status and body.
+    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) async throws -> (Int, String) {
+        guard let url = URL(string: apiURL + path) else { throw SimpleError(.failure, "bad path \(path)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body { request.httpBody = Data(body.utf8) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
     private func control(_ method: String, _ name: String, body: String? = nil) async throws -> Data {
         guard let url = URL(string: "http://127.0.0.1:\(port)/_standin/\(name)") else { throw SimpleError(.failure, "bad stand-in URL") }
         var request = URLRequest(url: url)
