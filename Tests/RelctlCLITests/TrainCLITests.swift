@@ -184,14 +184,16 @@ struct TrainInterruptTests {
         process.arguments = ["train", "run", "v1.0.0", "--workspace", train.file]
         process.currentDirectoryURL = train.workspace.url
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let log = train.workspace.url.appendingPathComponent("train.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         var pushed = false
         for _ in 0..<1200 where !pushed {  // up to a minute: the whole suite runs in parallel on two cores
             try await Task.sleep(for: .milliseconds(50))
             pushed = (try? core.remoteTags()) == ["v1.0.0"]
         }
-        #expect(pushed, "core was released before the interrupt")
+        #expect(pushed, "core was released before the interrupt: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         try await Task.sleep(for: .milliseconds(500))  // app's build is sleeping now
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()

@@ -17,13 +17,15 @@ import RelctlTestSupport
         let notes = try build(fixture)
         #expect(notes.tag == "v0.2.0" && notes.previous == "v0.1.0")
         #expect(notes.date == "2026-01-02")
-        #expect(notes.sections.map(\.title) == ["Breaking changes", "Features", "Bug fixes", "Performance", "Documentation", "Other changes"])
+        #expect(notes.sections.map(\.title) == ["Breaking changes", "Features", "Bug fixes", "Performance", "Documentation", "Reverts", "Other changes"])
         let h = fixture.hashes
         func commits(_ title: String) -> [String] { notes.sections.first { $0.title == title }?.entries.map(\.commit) ?? [] }
         #expect(commits("Breaking changes") == [h["bang"]!, h["footer"]!])
         #expect(commits("Features") == [h["api"]!, h["dark"]!])
         #expect(commits("Bug fixes") == [h["parser"]!, h["alice"]!])
-        #expect(commits("Other changes") == [h["outsideRevert"]!, h["readme"]!])
+        // A revert of something released earlier stays labelled as a revert.
+        #expect(commits("Reverts") == [h["outsideRevert"]!])
+        #expect(commits("Other changes") == [h["readme"]!])
         let all = Set(notes.entries.map(\.commit))
         for cancelled in ["temporary", "gitRevert", "oops", "conventionalRevert", "merge", "chore", "initial"] {
             #expect(!all.contains(h[cancelled]!), "\(cancelled) should not be listed")

@@ -33,12 +33,21 @@ public struct ChecksumFile: Sendable, Equatable {
     }
 
     /// The text `sha256sum -c` accepts: one `HEX  NAME` line per entry, each ending in a
-    /// newline, nothing after the last. Names holding `\` or a newline are escaped as GNU does.
+    /// newline, nothing after the last. Names holding `\`, a newline or a carriage return are
+    /// escaped as GNU coreutils 9 does (a leading `\`, then `\\`, `\n`, `\r`).
     public func render() -> String {
         var text = ""
         for entry in entries {
-            if entry.name.contains("\\") || entry.name.contains("\n") {
-                let escaped = entry.name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+            if entry.name.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\n" || $0 == "\r" }) {
+                var escaped = ""
+                for scalar in entry.name.unicodeScalars {
+                    switch scalar {
+                    case "\\": escaped += "\\\\"
+                    case "\n": escaped += "\\n"
+                    case "\r": escaped += "\\r"
+                    default: escaped.unicodeScalars.append(scalar)
+                    }
+                }
                 text += "\\\(entry.digest)  \(escaped)\n"
             } else {
                 text += "\(entry.digest)  \(entry.name)\n"
@@ -142,17 +151,19 @@ public struct ChecksumFile: Sendable, Equatable {
         return Entry(name: name, digest: String(hex), algorithm: algorithm, line: number)
     }
 
+    /// Reads every escape coreutils writes in a name: `\\`, `\n` and (coreutils 9) `\r`.
     private static func unescape(_ name: String) -> String? {
-        var result = ""
-        var iterator = name.makeIterator()
-        while let character = iterator.next() {
-            guard character == "\\" else { result.append(character); continue }
+        var result = String.UnicodeScalarView()
+        var iterator = name.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "\\" else { result.append(scalar); continue }
             switch iterator.next() {
             case "\\": result.append("\\")
             case "n": result.append("\n")
+            case "r": result.append("\r")
             default: return nil
             }
         }
-        return result
+        return String(result)
     }
 }

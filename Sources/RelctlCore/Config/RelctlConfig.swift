@@ -113,7 +113,8 @@ public struct PathMapping: Sendable, Equatable {
     }
 }
 
-/// `[[archive.symlink]]`: a link created per binary (`{binary}` expands to each binary name).
+/// `[[archive.symlink]]`: a link created per binary (`{binary}` expands to each binary name),
+/// or once when neither side names `{binary}`.
 public struct SymlinkRule: Sendable, Equatable {
     public var path: Template
     public var to: Template
@@ -121,6 +122,9 @@ public struct SymlinkRule: Sendable, Equatable {
         self.path = path
         self.to = to
     }
+
+    /// True when the rule makes one link per binary.
+    public var mentionsBinary: Bool { path.placeholders.contains("binary") || to.placeholders.contains("binary") }
 }
 
 public struct ArchiveSettings: Sendable {
@@ -169,6 +173,8 @@ public struct NotesSettings: Sendable {
         NotesGroup(title: "Performance", types: ["perf"]),
         NotesGroup(title: "Documentation", types: ["docs"]),
         NotesGroup(title: "Refactoring", types: ["refactor"]),
+        // A revert that cancels nothing in the range undoes something users already had.
+        NotesGroup(title: "Reverts", types: ["revert"]),
     ]
     public init() {}
 }

@@ -29,6 +29,22 @@ public enum MarkdownEscaper {
         return output
     }
 
+    /// Makes text that opens a list item, already escaped with `escape`, stay inline: at the start
+    /// of a line `#`, `-`, `+`, `=` and `10.` would open a heading, a nested list or a rule, and
+    /// leading blanks an indented code block. Subjects such as `- fixing tests` or
+    /// `# Modernize SQL` render as written.
+    public static func escapeBlockStart(_ escaped: String) -> String {
+        let text = escaped.drop { $0 == " " || $0 == "\t" }
+        guard let first = text.first else { return String(text) }
+        if "#-+=".contains(first) { return "\\" + text }
+        // An ordered-list marker: at most nine digits, then `.` or `)`.
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        if !digits.isEmpty, digits.count <= 9, let next = text.dropFirst(digits.count).first, next == "." || next == ")" {
+            return digits + "\\" + text.dropFirst(digits.count)
+        }
+        return String(text)
+    }
+
     private static func closingRun(of length: Int, in characters: [Character], from start: Int) -> Int? {
         var index = start
         while index < characters.count {

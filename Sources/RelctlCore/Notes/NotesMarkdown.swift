@@ -17,7 +17,7 @@ public enum NotesMarkdown {
         if notes.sections.isEmpty { out += "\nNo notable changes.\n" }
         if !notes.contributors.isEmpty {
             out += "\n### Contributors\n\n"
-            out += notes.contributors.map { "- " + MarkdownEscaper.escape($0.name) }.joined(separator: "\n") + "\n"
+            out += notes.contributors.map { "- " + MarkdownEscaper.escapeBlockStart(MarkdownEscaper.escape($0.name)) }.joined(separator: "\n") + "\n"
         }
         if let manifest = notes.manifest {
             out += "\n" + InstallSection.render(manifest: manifest, links: notes.links)
@@ -40,7 +40,8 @@ public enum NotesMarkdown {
     static func line(_ entry: NotesEntry, links: RepositoryLinks?) -> String {
         var text = ""
         if let scope = entry.scope { text += "**\(MarkdownEscaper.escape(scope)):** " }
-        text += MarkdownEscaper.escape(entry.summary)
+        let summary = MarkdownEscaper.escape(entry.summary)
+        text += entry.scope == nil ? MarkdownEscaper.escapeBlockStart(summary) : summary
         if let links {
             text += " ([\(entry.shortHash)](\(links.commitURL(entry.commit))))"
         } else {

@@ -20,8 +20,10 @@ public struct ArchiveLayout: Sendable {
     ///     `ROOT/<binary-dir>/NAME` when that exists, else `ROOT/NAME`.
     ///   - outputDirectory: left out of every tree, so archives never contain earlier archives.
     ///   - ignored: what git ignores in the project; left out of trees (a file named in `files` is kept).
+    ///   - probe: for `relctl check`, before anything is built: a missing binary stands in as an
+    ///     empty file, so every other conflict `package` would hit is found now.
     static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil,
-                        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil) throws -> ArchiveLayout {
+                        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false) throws -> ArchiveLayout {
         var values = placeholders
         for (key, value) in target.placeholders { values[key] = value }
         let name = config.archive.name.render(values)
@@ -37,6 +39,10 @@ public struct ArchiveLayout: Sendable {
             let fileName = target.executableName(binary)
             let source = locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
             guard FileKind.isRegularFile(source.path) else {
+                if probe {
+                    try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .generated(Data()), mode: 0o755, origin: source.path))
+                    continue
+                }
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
             try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
@@ -62,10 +68,11 @@ public struct ArchiveLayout: Sendable {
             try walker.walk(source, into: destination, builder: &builder)
         }
 
-        for binary in config.build.binaries {
+        // A rule naming `{binary}` is made once per binary; a literal rule once.
+        for (index, binary) in config.build.binaries.enumerated() {
             var perBinary = values
             perBinary["binary"] = target.executableName(binary)
-            for rule in config.archive.symlinks {
+            for rule in config.archive.symlinks where index == 0 || rule.mentionsBinary {
                 let path = try ArchivePath.normalize(rule.path.render(perBinary), what: "[[archive.symlink]] path")
                 let destination = rule.to.render(perBinary)
                 try ArchivePath.checkName("\(path) -> \(destination)")

@@ -22,7 +22,10 @@ public struct Packager: Sendable {
         if let error = validation.mismatchError { throw error }
         let mtime = try ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
         let git = Git(directory: config.root, context: context)
-        let commit = (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
+        let head = try? git.commit(of: "HEAD")
+        let tagged = git.localTagExists(tag) ? try? git.commit(of: "refs/tags/\(tag)") : nil
+        if let tagged, let head, tagged != head { throw PackagingError.notAtTag(tag: tag, tagged: tagged, head: head) }
+        let commit = tagged ?? head ?? ""
         let inputs = PackagingInputs(tag: tag, version: validation.version, commit: commit, mtime: mtime)
         return try await package(config: config, inputs: inputs, targets: targets, outputDirectory: outputDirectory,
                                  binaryRoot: binaryRoot, jobs: jobs, clean: clean, updateManifest: true)

@@ -18,16 +18,20 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
     case archiveExists(path: String)
     case writeFailed(path: String, reason: String)
     case noClock(String)
+    /// The tag exists and HEAD is another commit: its files are not the tag's.
+    case notAtTag(tag: String, tagged: String, head: String)
 
     public var exitCode: ExitCode {
         switch self {
-        case .archiveExists, .writeFailed: return .failure
+        case .archiveExists, .writeFailed, .notAtTag: return .failure
         default: return .badInput
         }
     }
 
     public var diagnostics: [Diagnostic] {
         switch self {
+        case .notAtTag(let tag, let tagged, let head):
+            return [Diagnostic("tag \(tag) is commit \(tagged.prefix(12)) but HEAD is \(head.prefix(12)); the archives would hold HEAD's files under \(tag)'s name: `git checkout \(tag)` first, or package a new tag")]
         case let .missingBinary(binary, path, target):
             return [Diagnostic(file: path, "binary `\(binary)` for target \(target) not found; run `relctl build --target \(target)` first, or check [build] binaries and binary-dir")]
         case let .missingSource(path, key):

@@ -100,6 +100,7 @@ public enum ProjectChecker {
                 report.problem(Diagnostic(file: config.path, "archive path `\(path)` does not exist in the project; create it or remove it from [archive]"))
             }
         }
+        checkLayouts(config, context: context, into: &report)
         if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
@@ -113,5 +114,30 @@ public enum ProjectChecker {
             report.warning(Diagnostic("\(error)"))
         }
         return report
+    }
+
+    /// Every target's archive layout, computed as `package` would before anything is built (a
+    /// missing binary stands in as an empty file): two sources for one path, unsafe or dangling
+    /// links and names a target's file system cannot hold are found now, not after the build.
+    /// Paths the build may still create are not judged here.
+    static func checkLayouts(_ config: RelctlConfig, context: Context, into report: inout CheckReport) {
+        guard let targets = try? TargetResolver.resolveAll(config), !targets.isEmpty else { return }
+        let ignored = IgnoredPaths.load(root: config.root, context: context)
+        let placeholders = ["project": config.project.name, "version": "0.0.0", "tag": config.project.tagFormat.tag(for: SemanticVersion(major: 0, minor: 0, patch: 0))]
+        var seen: Set<String> = []
+        for target in targets {
+            do {
+                _ = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, ignored: ignored, probe: true)
+            } catch let error as PackagingError {
+                if case .missingSource = error { continue }
+                for diagnostic in error.diagnostics where seen.insert(diagnostic.message).inserted {
+                    report.problem(Diagnostic(file: config.path, "\(target.triple): \(diagnostic.message)"))
+                }
+            } catch let error as RelctlError {
+                for diagnostic in error.diagnostics where seen.insert(diagnostic.message).inserted {
+                    report.problem(Diagnostic(file: config.path, "\(target.triple): \(diagnostic.message)"))
+                }
+            } catch {}
+        }
     }
 }

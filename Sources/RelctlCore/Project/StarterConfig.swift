@@ -92,7 +92,9 @@ public enum StarterConfig {
         if detected.contains("pyproject.toml"),
            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")),
            let name = document.root["project"]?.table?["name"]?.string ?? document.root["tool"]?.table?["poetry"]?.table?["name"]?.string { return name }
-        return root.lastPathComponent
+        // The name becomes archive and folder names: a folder called `a\b` must not give archives
+        // that Windows would unpack into two folders.
+        return String(root.lastPathComponent.map { $0 == "\\" || $0 == "/" || ($0.asciiValue.map { $0 < 0x20 } ?? false) ? "-" : $0 })
     }
 
     private static func binaryNames(root: URL, detected: [String], fallback: String) -> [String] {

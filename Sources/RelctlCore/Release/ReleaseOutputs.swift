@@ -3,6 +3,8 @@ import Foundation
 /// The typed results of the stages that have run, held in memory: later stages read archives,
 /// digests and notes from here instead of re-reading files or re-parsing names they produced.
 public struct ReleaseOutputs: Sendable {
+    /// A `before` hook committed: HEAD is now this commit, and the release is of it.
+    public var movedHead: (commit: String, time: Int)?
     /// `.binaries`: the targets built.
     public var builtTargets: [Target]?
     /// `.archives`: every archive written, with size and SHA-256 from the write stream.

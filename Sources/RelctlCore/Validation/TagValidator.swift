@@ -36,6 +36,10 @@ public struct TagValidation: Sendable, Encodable {
 public enum TagValidator {
     /// Reads every manifest (collecting all read errors, exit 2) and compares.
     public static func validate(tag: String, config: RelctlConfig) throws -> TagValidation {
+        // Refused before the version is even read: git would refuse the tag at the very end.
+        if let why = GitRefName.problem(in: tag) {
+            throw SimpleError(.badInput, "`\(tag)` cannot be a git tag: \(why); choose a tag `git check-ref-format refs/tags/TAG` accepts")
+        }
         let version = try config.project.tagFormat.version(of: tag)
         var sources: [TagValidation.Source] = []
         var errors: [any RelctlError] = []

@@ -1,0 +1,226 @@
+import Foundation
+import RelctlCore
+import RelctlTestSupport
+import Testing
+
+/// Cases found by trying relctl on real public projects, each reproduced on a generated
+/// repository shaped like the project it came from.
+@Suite("real repositories")
+struct RealRepositoryCLITests {
+    /// velostream-shaped: a demo tree whose demo writes an ignored data file, a cache folder the
+    /// demo fills, and an empty folder its scripts expect.
+    static func velostreamShaped() throws -> ReleaseFixture {
+        let fixture = try ReleaseFixture(name: "velostream")
+        let config = try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(of: "files = [\"README.md\"]", with: "files = [\"README.md\"]\ntrees = [{ from = \"demo\", to = \"demo\" }]")
+        try fixture.repository.commit("chore: ship the demo", files: [
+            "relctl.toml": config,
+            ".gitignore": "out/\ndist/\ndemo/1brc/measurements.txt\ndemo/**/*.log\ndemo/cache/\n",
+            "demo/1brc/run.sh": "#!/bin/sh\necho generating\n",
+            "demo/trading/README.md": "# trading demo\n",
+        ])
+        try fixture.repository.git("push", "-q", "origin", "main")
+        let demo = fixture.url.appendingPathComponent("demo")
+        try Data(repeating: 0x41, count: 200_000).write(to: demo.appendingPathComponent("1brc/measurements.txt"))
+        try Data("debug\n".utf8).write(to: demo.appendingPathComponent("trading/run.log"))
+        try FileManager.default.createDirectory(at: demo.appendingPathComponent("cache/deep"), withIntermediateDirectories: true)
+        try Data("cached\n".utf8).write(to: demo.appendingPathComponent("cache/deep/blob.bin"))
+        try FileManager.default.createDirectory(at: demo.appendingPathComponent("trading/data"), withIntermediateDirectories: true)
+        return fixture
+    }
+
+    static func sha256s(_ json: String) throws -> [String: String] {
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let artifacts = try #require(plan["artifacts"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: artifacts.map { ($0["name"] as? String ?? "", $0["sha256"] as? String ?? "") })
+    }
+
+    @Test func ignoredFilesAndEmptyFoldersNeverReachAnArchive() throws {
+        let fixture = try Self.velostreamShaped()
+        defer { fixture.remove() }
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        // `package` in place, into another folder, before the tag exists.
+        #expect(try relctl(["build"], in: fixture.url).status == 0)
+        let inPlace = try relctl(["package", "--tag", "v1.0.0", "--out", "elsewhere", "--json"], in: fixture.url)
+        #expect(inPlace.status == 0, "\(inPlace)")
+        try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("elsewhere"))
+        let real = try relctl(["release", "v1.0.0", "--json"], in: fixture.url)
+        #expect(real.status == 0, "\(real)")
+
+        let dryDigests = try Self.sha256s(dry.stdout)
+        #expect(dryDigests.count == 2)
+        #expect(try Self.sha256s(real.stdout) == dryDigests, "the dry run predicted other archives than the real run wrote")
+        let packaged = try #require(try JSONSerialization.jsonObject(with: Data(inPlace.stdout.utf8)) as? [[String: Any]])
+        #expect(Dictionary(uniqueKeysWithValues: packaged.map { ($0["name"] as? String ?? "", $0["sha256"] as? String ?? "") }) == dryDigests)
+
+        let archive = fixture.url.appendingPathComponent("dist/velostream-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path
+        let listing = try run("tar", ["-tzf", archive]).stdout
+        #expect(listing.contains("demo/1brc/run.sh") && listing.contains("demo/trading/README.md"), "\(listing)")
+        for absent in ["measurements.txt", "run.log", "cache", "trading/data"] {
+            #expect(!listing.contains(absent), "\(absent) was packaged:\n\(listing)")
+        }
+    }
+
+    @Test func anIgnoredFileNamedInFilesIsPackaged() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let config = try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(of: "files = [\"README.md\"]", with: "files = [\"README.md\", \"GENERATED.txt\"]")
+        try fixture.repository.commit("chore: ship a generated file", files: ["relctl.toml": config, ".gitignore": "out/\ndist/\nGENERATED.txt\n"])
+        try fixture.repository.directory.write("GENERATED.txt", "made by a hook\n")
+        #expect(try relctl(["build"], in: fixture.url).status == 0)
+        #expect(try relctl(["package", "--tag", "v1.0.0"], in: fixture.url).status == 0)
+        let listing = try run("tar", ["-tzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path]).stdout
+        #expect(listing.contains("GENERATED.txt"), "\(listing)")
+    }
+
+    @Test func packagingAnOlderTagFromALaterHeadIsRefused() throws {
+        let fixture = try ReleaseFixture(version: "0.1.0")
+        defer { fixture.remove() }
+        try fixture.repository.git("tag", "v0.1.0")
+        let tagged = try fixture.repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+        try fixture.repository.commit("feat: later work", files: ["src/later.txt": "later\n"])
+        let head = try fixture.repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try relctl(["build", "--tag", "v0.1.0"], in: fixture.url).status == 0)
+        let result = try relctl(["package", "--tag", "v0.1.0"], in: fixture.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains(String(tagged.prefix(12))) && result.stderr.contains(String(head.prefix(12))), "\(result)")
+        #expect(!fixture.repository.directory.exists("dist/demo-v0.1.0-x86_64-unknown-linux-gnu.tar.gz"))
+        // At the tag it works.
+        try fixture.repository.git("checkout", "-q", "v0.1.0")
+        #expect(try relctl(["package", "--tag", "v0.1.0"], in: fixture.url).status == 0)
+    }
+
+    @Test func aProjectWithoutTargetsIsATagOnlyRelease() throws {
+        let repository = try GitRepository()
+        let remote = try repository.addBareRemote()
+        defer { repository.directory.remove(); remote.remove() }
+        try repository.commit("chore: start", files: ["relctl.toml": "[project]\nname = \"sdk-python\"\n\n[[version]]\npath = \"VERSION\"\n", "VERSION": "0.2.0\n"])
+        try repository.commit("feat: retries")
+        try repository.git("push", "-q", "origin", "main")
+        let dry = try relctl(["release", "v0.2.0", "--dry-run", "--push"], in: repository.url)
+        #expect(dry.status == 0, "\(dry)")
+        let real = try relctl(["release", "v0.2.0", "--push", "--json"], in: repository.url)
+        #expect(real.status == 0, "\(real)")
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(real.stdout.utf8)) as? [String: Any])
+        let stages = try #require(plan["stages"] as? [[String: Any]])
+        let status = Dictionary(uniqueKeysWithValues: stages.map { ($0["name"] as? String ?? "", $0["status"] as? String ?? "") })
+        #expect(status["build"] == "skipped" && status["package"] == "skipped" && status["checksum"] == "skipped", "\(status)")
+        #expect(status["notes"] == "ok" && status["tag"] == "ok" && status["push"] == "ok", "\(status)")
+        #expect(try run("git", ["-C", remote.path, "tag", "--list"]).stdout == "v0.2.0\n")
+        let dist = try FileManager.default.contentsOfDirectory(atPath: repository.url.appendingPathComponent("dist").path)
+        #expect(dist == ["RELEASE_NOTES.md"], "\(dist)")
+    }
+
+    @Test func blockMarkdownInSubjectsStaysOneListItem() throws {
+        let repository = try GitRepository()
+        defer { repository.directory.remove() }
+        let subjects = ["- fixing tests", "# Modernize SQL parsing", "10. **Add NULL handling", "+ plus sign", "--- three dashes",
+                        "1) parenthesis", "    indented four", "> quoted", "=== equals", "feat: # heading after a type"]
+        try repository.commit("chore: start", files: ["VERSION": "1.0.0\n"])
+        for subject in subjects { try repository.commit(subject) }
+        let notes = try relctl(["notes"], in: repository.url)
+        #expect(notes.status == 0, "\(notes)")
+        let file = repository.url.appendingPathComponent("NOTES.md")
+        try notes.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let html = try run("cmark", [file.path]).stdout
+        func count(_ tag: String) -> Int { html.components(separatedBy: tag).count - 1 }
+        // Every subject and the one contributor is one list item; one list per section.
+        #expect(count("<li>") == subjects.count + 1, "\(count("<li>")) list items:\n\(html)")
+        #expect(count("<ul>") == count("<h3>"), "a nested list:\n\(html)")
+        #expect(count("<h2>") == 1, "a heading from a subject:\n\(html)")
+        for tag in ["<h1", "<h4", "<ol", "<hr", "<pre", "<blockquote", "<p>"] {
+            #expect(!html.contains(tag), "\(tag) in:\n\(html)")
+        }
+    }
+
+    @Test func aRevertStaysLabelledAsARevert() throws {
+        let repository = try GitRepository()
+        defer { repository.directory.remove() }
+        try repository.commit("chore: start", files: ["VERSION": "1.0.0\n"])
+        try repository.git("tag", "v1.0.0")
+        try repository.commit("revert(parser): support for tabs")
+        let notes = try relctl(["notes"], in: repository.url)
+        #expect(notes.status == 0, "\(notes)")
+        #expect(notes.stdout.contains("### Reverts\n\n- **parser:** support for tabs"), "\(notes.stdout)")
+        #expect(!notes.stdout.contains("Other changes"), "\(notes.stdout)")
+    }
+
+    @Test func aLiteralSymlinkRuleIsMadeOnceAndCheckFindsLayoutConflicts() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        var config = try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(of: "binaries = [\"hello\"]", with: "binaries = [\"hello\", \"hello-cli\"]")
+            .replacingOccurrences(of: "chmod +x out/{target}/hello", with: "chmod +x out/{target}/hello && cp out/{target}/hello out/{target}/hello-cli")
+        config += "\n[[archive.symlink]]\npath = \"run\"\nto = \"bin/hello\"\n"
+        try fixture.repository.commit("chore: a run shortcut", files: ["relctl.toml": config])
+        #expect(try relctl(["check"], in: fixture.url).status == 0)
+        #expect(try relctl(["build"], in: fixture.url).status == 0)
+        let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(packaged.status == 0, "\(packaged)")
+        let listing = try run("tar", ["-tvzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path]).stdout
+        #expect(listing.contains("demo-v1.0.0-x86_64-unknown-linux-gnu/run -> bin/hello"), "\(listing)")
+
+        // A rule that puts a link where a packaged file already is: check says so before any build.
+        try fixture.repository.commit("chore: clash", files: ["relctl.toml": config + "\n[[archive.symlink]]\npath = \"README.md\"\nto = \"bin/{binary}\"\n"])
+        let check = try relctl(["check"], in: fixture.url)
+        #expect(check.status == 2 && check.stderr.contains("README.md"), "\(check)")
+    }
+
+    @Test func tagsGitCannotCreateAreRefusedUpFront() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        for tag in ["v1.0.0-x.lock", "v1.0.0-rc..1"] {
+            let validate = try relctl(["validate-tag", tag], in: fixture.url)
+            #expect(validate.status == 2 && validate.stderr.contains("cannot be a git tag"), "\(validate)")
+            let release = try relctl(["release", tag, "--dry-run"], in: fixture.url)
+            #expect(release.status == 2, "\(release)")
+            #expect(!release.stderr.contains("stage `build`"), "refused only after building: \(release)")
+        }
+    }
+
+    @Test func verifyReadsCoreutilsCarriageReturnEscapes() throws {
+        try withTemporaryDirectory { dir in
+            let name = "odd\rname.tar.gz"
+            try Data("payload\n".utf8).write(to: dir.url.appendingPathComponent(name))
+            let sums = try run("sha256sum", [name], in: dir.url).stdout
+            #expect(sums.hasPrefix("\\"), "coreutils escapes the name: \(sums)")
+            try sums.write(to: dir.url.appendingPathComponent("SHA256SUMS"), atomically: true, encoding: .utf8)
+            let verify = try relctl(["verify", "SHA256SUMS"], in: dir.url)
+            #expect(verify.status == 0, "\(verify)")
+            // And what relctl writes, coreutils reads.
+            try FileManager.default.removeItem(at: dir.url.appendingPathComponent("SHA256SUMS"))
+            #expect(try relctl(["checksum", name], in: dir.url).status == 0)
+            #expect(try run("sha256sum", ["-c", "SHA256SUMS"], in: dir.url).status == 0)
+        }
+    }
+}
+
+/// A `before` hook that commits: the tag goes on what is there, never on the stale commit.
+@Suite("tag what is there")
+struct TagWhatIsThereCLITests {
+    @Test func aHookThatCommitsMovesTheTagToTheNewHead() throws {
+        let fixture = try ReleaseFixture(release: #"before = ["echo 'released' > CHANGES.txt && git add CHANGES.txt && git commit -qm 'docs: changes for the release'"]"#)
+        defer { fixture.remove() }
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.stderr.contains("goes on the new HEAD"), "\(dry)")
+        let real = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(real.status == 0, "\(real)")
+        let head = try fixture.repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+        let tagged = try fixture.repository.git("rev-parse", "v1.0.0^{commit}").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(tagged == head, "the tag is on the hook's commit")
+        #expect(try fixture.repository.git("show", "v1.0.0:CHANGES.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "released")
+        #expect(try fixture.remoteGit("rev-parse", "v1.0.0^{commit}").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == head)
+    }
+
+    @Test func aHookThatCommitsAnotherVersionIsRefused() throws {
+        let fixture = try ReleaseFixture(release: #"before = ["echo 1.0.1 > VERSION && git commit -qam 'chore: bump'"]"#)
+        defer { fixture.remove() }
+        let real = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(real.status == 1, "\(real)")
+        #expect(real.stderr.contains("no longer match v1.0.0"), "\(real)")
+        #expect(try fixture.localTags().isEmpty)
+    }
+}
