@@ -294,6 +294,19 @@ import Testing
         }
     }
 
+    @Test func aTerminalShowsEachUploadsProgress() async throws {
+        try await withStandIn { fixture, server in
+            // `script` gives relctl a pseudo-terminal for stderr, as an interactive shell would.
+            let environment = server.environment(repository: nil).merging(["NO_COLOR": "1"]) { $1 }
+            let result = try run("script", ["-qec", "\(relctlBinary.path) publish v1.0.0", "/dev/null"], in: fixture.url, environment: environment)
+            #expect(result.status == 0, "\(result)")
+            for name in try fixture.expectedAssets() {
+                #expect(result.stdout.contains("\r\u{1B}[K  \(name)  "), "a progress line for \(name): \(result.stdout.debugDescription)")
+            }
+            #expect(result.stdout.contains("% of 97.7 KiB"), "\(result.stdout.debugDescription)")
+        }
+    }
+
     /// The stand-in is only worth its tests if it refuses what GitHub refuses.
     @Test func theStandInIsStrictWhereGitHubIs() async throws {
         let server = try GitHubStandIn()
