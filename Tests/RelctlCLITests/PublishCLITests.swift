@@ -11,7 +11,7 @@ import Testing
     /// Runs one test with a fresh project and stand-in, stopping both afterwards.
     private func withStandIn(prefix: String = "", maxPerPage: Int = 100, tag: String = "v1.0.0", pushed: Bool = true,
                              _ body: (PublishFixture, GitHubStandIn) async throws -> Void) async throws {
-        let fixture = try PublishFixture(tag: tag)
+        let fixture = try await BlockingWork.run { try PublishFixture(tag: tag) }
         let server = try GitHubStandIn(prefix: prefix, maxPerPage: maxPerPage, tags: pushed ? [tag] : [])
         defer {
             server.stop()
@@ -20,8 +20,11 @@ import Testing
         try await body(fixture, server)
     }
 
-    private func publish(_ arguments: [String], _ fixture: PublishFixture, _ server: GitHubStandIn, environment: [String: String]? = nil) throws -> RunResult {
-        try relctl(["publish"] + arguments, in: fixture.url, environment: environment ?? server.environment(repository: nil))
+    /// Runs `relctl publish` on a thread of its own: a blocking wait on the cooperative pool
+    /// (one thread per core) would starve the other suites' async tests.
+    private func publish(_ arguments: [String], _ fixture: PublishFixture, _ server: GitHubStandIn, environment: [String: String]? = nil) async throws -> RunResult {
+        let environment = environment ?? server.environment(repository: nil)
+        return try await BlockingWork.run { try relctl(["publish"] + arguments, in: fixture.url, environment: environment) }
     }
 
     private func successfulUploads(_ log: [Request]) -> [String] {
@@ -44,7 +47,7 @@ import Testing
 
     @Test func firstPublishAttachesEverythingThenARerunIsANoOp() async throws {
         try await withStandIn { fixture, server in
-            let result = try publish(["v1.0.0", "--json"], fixture, server)
+            let result = try await publish(["v1.0.0", "--json"], fixture, server)
             #expect(result.status == 0, "\(result)")
             let report = try JSONDecoder().decode(PublishReport.self, from: Data(result.stdout.utf8))
             #expect(report.outcome == .published && report.created && report.repository == "acme/velostream")
@@ -78,7 +81,7 @@ import Testing
 
             // Again: nothing sent but reads, exit 0, "already published".
             let count = log.count
-            let again = try publish(["v1.0.0", "--json"], fixture, server)
+            let again = try await publish(["v1.0.0", "--json"], fixture, server)
             #expect(again.status == 0, "\(again)")
             #expect(again.stderr.contains("already published"), "\(again)")
             #expect(try JSONDecoder().decode(PublishReport.self, from: Data(again.stdout.utf8)).outcome == .alreadyPublished)
@@ -91,7 +94,7 @@ import Testing
         try await withStandIn { fixture, server in
             // Every attempt at the Linux archive dies after 30 kB: the run fails, the release stays a draft.
             try await server.setFaults(#"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"drop","after_bytes":30000,"times":100}]"#)
-            let failed = try publish(["v1.0.0"], fixture, server, environment: server.environment(repository: nil).merging(["RELCTL_HTTP_RETRIES": "2"]) { $1 })
+            let failed = try await publish(["v1.0.0"], fixture, server, environment: server.environment(repository: nil).merging(["RELCTL_HTTP_RETRIES": "2"]) { $1 })
             #expect(failed.status == 1, "\(failed)")
             #expect(failed.stderr.contains(ChecksumFixtures.linux), "\(failed)")
             var releases = try await server.releases()
@@ -100,7 +103,7 @@ import Testing
 
             // The network recovers; one drop more, healed within the run.
             try await server.setFaults(#"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"drop","after_bytes":50000,"times":1}]"#)
-            let result = try publish(["v1.0.0"], fixture, server)
+            let result = try await publish(["v1.0.0"], fixture, server)
             #expect(result.status == 0, "\(result)")
             let log = try await server.log()
             let uploads = successfulUploads(log)
@@ -118,7 +121,7 @@ import Testing
         try await withStandIn { fixture, server in
             // Larger than loopback socket buffers, so the kill really cuts the body short.
             try ChecksumFixtures.bytes(24 << 20, seed: 9).write(to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
-            #expect(try relctl(["checksum", "dist"], in: fixture.url).status == 0)
+            #expect(try await BlockingWork.run { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
             try await server.setFaults(#"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":30}]"#)
             let process = Process()
             process.executableURL = relctlBinary
@@ -134,13 +137,13 @@ import Testing
             }
             #expect(stalled, "the upload reached the stall")
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await BlockingWork.run { process.waitUntilExit() }
             #expect(process.terminationReason == .uncaughtSignal)
             let draft = try #require(try await server.releases().first)
             #expect(draft.draft && draft.assets.contains { $0.name == ChecksumFixtures.linux && $0.state == "starter" }, "\(draft.assets)")
 
             try await server.setFaults("[]")
-            let result = try publish(["v1.0.0", "--json"], fixture, server)
+            let result = try await publish(["v1.0.0", "--json"], fixture, server)
             #expect(result.status == 0, "\(result)")
             #expect(try JSONDecoder().decode(PublishReport.self, from: Data(result.stdout.utf8)).repaired == [ChecksumFixtures.linux])
             let log = try await server.log()
@@ -157,7 +160,7 @@ import Testing
              {"kind":"upload","action":"ratelimit","seconds":2,"times":1},
              {"kind":"assets","action":"status","status":502,"times":1}]
             """)
-            let result = try publish(["v1.0.0"], fixture, server)
+            let result = try await publish(["v1.0.0"], fixture, server)
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.contains("rate limited"), "\(result)")
             let log = try await server.log()
@@ -178,14 +181,14 @@ import Testing
     @Test func aDifferingAssetIsRefusedUnlessReplaceIsGiven() async throws {
         try await withStandIn { fixture, server in
             try await server.seed(tag: "v1.0.0", draft: true, assets: [ChecksumFixtures.linux: Data("other bytes".utf8)])
-            let refused = try publish(["v1.0.0"], fixture, server)
+            let refused = try await publish(["v1.0.0"], fixture, server)
             #expect(refused.status == 1, "\(refused)")
             #expect(refused.stderr.contains("asset `\(ChecksumFixtures.linux)` is already there with a different SHA256"), "\(refused)")
             #expect(refused.stderr.contains("--replace"))
             var log = try await server.log()
             #expect(log.allSatisfy { $0.method == "GET" }, "nothing changed: \(log.map { "\($0.method) \($0.path)" })")
 
-            let replaced = try publish(["v1.0.0", "--replace", "--json"], fixture, server)
+            let replaced = try await publish(["v1.0.0", "--replace", "--json"], fixture, server)
             #expect(replaced.status == 0, "\(replaced)")
             #expect(replaced.stderr.contains("warning:") && replaced.stderr.contains("replacing `\(ChecksumFixtures.linux)`"), "\(replaced)")
             #expect(try JSONDecoder().decode(PublishReport.self, from: Data(replaced.stdout.utf8)).replaced == [ChecksumFixtures.linux])
@@ -198,7 +201,7 @@ import Testing
 
     @Test func withoutATokenNothingIsSent() async throws {
         try await withStandIn { fixture, server in
-            let result = try publish(["v1.0.0"], fixture, server, environment: server.environment(token: nil))
+            let result = try await publish(["v1.0.0"], fixture, server, environment: server.environment(token: nil))
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains("GITHUB_TOKEN or GH_TOKEN"), "\(result)")
             #expect(try await server.log().isEmpty)
@@ -208,12 +211,12 @@ import Testing
     @Test func aMissingListedFileIsRefusedBeforeAnyRequest() async throws {
         try await withStandIn { fixture, server in
             try FileManager.default.removeItem(at: fixture.dist.appendingPathComponent(ChecksumFixtures.windows))
-            let result = try publish(["v1.0.0"], fixture, server)
+            let result = try await publish(["v1.0.0"], fixture, server)
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains("dist/SHA256SUMS: lists `\(ChecksumFixtures.windows)`"), "\(result)")
             // A changed file is refused too (exit 1), also before any request.
             try Data("tampered".utf8).write(to: fixture.dist.appendingPathComponent(ChecksumFixtures.windows))
-            let changed = try publish(["v1.0.0"], fixture, server)
+            let changed = try await publish(["v1.0.0"], fixture, server)
             #expect(changed.status == 1 && changed.stderr.contains("no longer has the SHA256"), "\(changed)")
             #expect(try await server.log().isEmpty)
         }
@@ -222,7 +225,7 @@ import Testing
     @Test func aPrereleaseIsFlaggedAndNeverMadeLatest() async throws {
         try await withStandIn(tag: "v1.1.0-rc.1") { fixture, server in
             try await server.seed(tag: "v1.0.0", draft: false)
-            let result = try publish(["v1.1.0-rc.1"], fixture, server)
+            let result = try await publish(["v1.1.0-rc.1"], fixture, server)
             #expect(result.status == 0, "\(result)")
             let release = try #require(try await server.releases().first { $0.tag_name == "v1.1.0-rc.1" })
             #expect(release.prerelease && !release.draft && release.make_latest == "false")
@@ -232,7 +235,7 @@ import Testing
     @Test func anOlderFinalVersionIsNotMadeLatest() async throws {
         try await withStandIn(tag: "v0.9.1") { fixture, server in
             try await server.seed(tag: "v1.0.0", draft: false)
-            let result = try publish(["v0.9.1"], fixture, server)
+            let result = try await publish(["v0.9.1"], fixture, server)
             #expect(result.status == 0, "\(result)")
             let release = try #require(try await server.releases().first { $0.tag_name == "v0.9.1" })
             #expect(!release.prerelease && release.make_latest == "false")
@@ -245,7 +248,7 @@ import Testing
             try await server.seed(tag: "v1.0.0", draft: true)   // id 1: the oldest, listed last
             try await server.seed(tag: "v1.0.0", draft: true)   // id 2
             for minor in 1...4 { try await server.seed(tag: "v0.\(minor).0", draft: false) }
-            let result = try publish(["v1.0.0", "--json"], fixture, server, environment: server.environment())
+            let result = try await publish(["v1.0.0", "--json"], fixture, server, environment: server.environment())
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.contains("2 drafts exist for v1.0.0 (ids 1, 2); using the oldest, 1"), "\(result)")
             let report = try JSONDecoder().decode(PublishReport.self, from: Data(result.stdout.utf8))
@@ -260,7 +263,7 @@ import Testing
 
     @Test func aTagNotOnGitHubIsRefusedBeforeAnyWrite() async throws {
         try await withStandIn(pushed: false) { fixture, server in
-            let result = try publish(["v1.0.0"], fixture, server)
+            let result = try await publish(["v1.0.0"], fixture, server)
             #expect(result.status == 1, "\(result)")
             #expect(result.stderr.contains("tag v1.0.0 is not in acme/velostream; push it first"), "\(result)")
             #expect(try await server.log().allSatisfy { $0.method == "GET" })
@@ -272,7 +275,7 @@ import Testing
         try await withStandIn { fixture, server in
             // The local tag is a real one; the stand-in's v1.0.0 points elsewhere.
             try fixture.repository.git("tag", "-a", "v1.0.0", "-m", "v1.0.0")
-            let result = try publish(["v1.0.0"], fixture, server)
+            let result = try await publish(["v1.0.0"], fixture, server)
             #expect(result.status == 1, "\(result)")
             #expect(result.stderr.contains("tag v1.0.0 in acme/velostream is object"), "\(result)")
             #expect(try await server.releases().isEmpty)
@@ -280,14 +283,14 @@ import Testing
             let local = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0")
             let matching = try GitHubStandIn(tags: ["v1.0.0=\(local)"])
             defer { matching.stop() }
-            let published = try publish(["v1.0.0"], fixture, matching)
+            let published = try await publish(["v1.0.0"], fixture, matching)
             #expect(published.status == 0, "\(published)")
         }
     }
 
     @Test func apiErrorsCarryGitHubsMessageAndDocumentation() async throws {
         try await withStandIn { fixture, server in
-            let result = try publish(["v1.0.0"], fixture, server, environment: server.environment(token: "ghp_wrong", repository: nil))
+            let result = try await publish(["v1.0.0"], fixture, server, environment: server.environment(token: "ghp_wrong", repository: nil))
             #expect(result.status == 1, "\(result)")
             #expect(result.stderr.contains("HTTP 401: Bad credentials (check GITHUB_TOKEN / GH_TOKEN) — see https://docs.github.com/"), "\(result)")
             #expect(try await server.log().count == 1, "a 401 is not retried")
@@ -298,7 +301,9 @@ import Testing
         try await withStandIn { fixture, server in
             // `script` gives relctl a pseudo-terminal for stderr, as an interactive shell would.
             let environment = server.environment(repository: nil).merging(["NO_COLOR": "1"]) { $1 }
-            let result = try run("script", ["-qec", "\(relctlBinary.path) publish v1.0.0", "/dev/null"], in: fixture.url, environment: environment)
+            let result = try await BlockingWork.run {
+                try run("script", ["-qec", "\(relctlBinary.path) publish v1.0.0", "/dev/null"], in: fixture.url, environment: environment)
+            }
             #expect(result.status == 0, "\(result)")
             for name in try fixture.expectedAssets() {
                 #expect(result.stdout.contains("\r\u{1B}[K  \(name)  "), "a progress line for \(name): \(result.stdout.debugDescription)")
@@ -340,7 +345,7 @@ import Testing
 
     @Test func aDraftIsLeftCompleteAndInvisibleWithDraft() async throws {
         try await withStandIn { fixture, server in
-            let result = try publish(["v1.0.0", "--draft"], fixture, server)
+            let result = try await publish(["v1.0.0", "--draft"], fixture, server)
             #expect(result.status == 0, "\(result)")
             let release = try #require(try await server.releases().first)
             let expectedCount = try fixture.expectedAssets().count
