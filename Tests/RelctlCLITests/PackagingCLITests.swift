@@ -38,7 +38,7 @@ import RelctlTestSupport
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }
         let config = try fixture.directory.read("relctl.toml").replacingOccurrences(of: "[archive]\n", with: "[archive]\ncompression-level = 15\n")
-        try fixture.directory.write("relctl.toml", config)
+        try fixture.directory.write("relctl.toml", "\(config)")
         // 2200-01-01: past what zip's 32-bit extended timestamp holds, which would wrap to 2063.
         let result = try relctl(["package", "--tag", "v1.0.0", "--target", "*windows*"], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "7258118400"])
         #expect(result.status == 0, "\(result)")

@@ -185,7 +185,7 @@ struct TrainInterruptTests {
         process.currentDirectoryURL = train.workspace.url
         process.standardOutput = FileHandle.nullDevice
         let log = train.workspace.url.appendingPathComponent("train.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         var pushed = false

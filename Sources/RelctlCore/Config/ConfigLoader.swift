@@ -57,10 +57,20 @@ public enum ConfigLoader {
             if name.isEmpty || name.contains("/") { table.report("name", "`project.name` must be a non-empty name without `/`") }
             config.project.name = name
         }
+        var scheme = VersionScheme.semver
+        if let text = table.string("version-scheme") {
+            if let known = VersionScheme(rawValue: text) {
+                scheme = known
+            } else {
+                table.report("version-scheme", "unknown version-scheme `\(text)`; use \(VersionScheme.allCases.map { "`\($0.rawValue)`" }.joined(separator: " or "))")
+            }
+        }
         if let format = table.string("tag-format") {
-            do { config.project.tagFormat = try TagFormat(format, project: config.project.name) } catch let error as RelctlError {
+            do { config.project.tagFormat = try TagFormat(format, project: config.project.name, scheme: scheme) } catch let error as RelctlError {
                 table.report("tag-format", error.message)
             } catch {}
+        } else {
+            config.project.tagFormat.scheme = scheme
         }
         table.finish()
     }
@@ -116,6 +126,10 @@ public enum ConfigLoader {
         build.binaries = table.strings("binaries") ?? []
         for binary in build.binaries where binary.isEmpty || binary.contains("/") || binary.contains("{") {
             table.report("binaries", "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)")
+        }
+        build.optionalBinaries = table.strings("optional-binaries") ?? []
+        for binary in build.optionalBinaries where !build.binaries.contains(binary) {
+            table.report("optional-binaries", "optional binary `\(binary)` is not in `binaries`; list it there too (optional-binaries only marks which may be missing)")
         }
         if let directory = binaryDirectory(table) { build.binaryDirectory = directory }
         if let env = table.table("env") {
@@ -190,6 +204,7 @@ public enum ConfigLoader {
         archive.files = table.items("files").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "files") }
         archive.trees = table.items("trees").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "trees") }
         if let setupEnv = table.bool("setup-env") { archive.setupEnv = setupEnv }
+        archive.stage = template(table, "stage")
         archive.exclude = table.strings("exclude") ?? []
         if let level = table.integer("compression-level") {
             if (0...19).contains(level) { archive.compressionLevel = level } else {

@@ -71,6 +71,9 @@ public struct BuildSettings: Sendable {
     /// Shell command run per target; nil means there is nothing to build (prebuilt binaries).
     public var command: Template?
     public var binaries: [String] = []
+    /// Binaries packaged when the build made them and skipped (with a note) when it did not: a
+    /// tool built only on some platforms.
+    public var optionalBinaries: [String] = []
     public var binaryDirectory: Template = Template("target/{target}/release")
     /// Extra environment variables for the build command.
     public var environment: [String: String] = [:]
@@ -134,6 +137,9 @@ public struct ArchiveSettings: Sendable {
     public var trees: [PathMapping] = []
     public var setupEnv: Bool = true
     public var symlinks: [SymlinkRule] = []
+    /// A shell command run once per archive in an empty staging folder (cwd), with RELCTL_TARGET,
+    /// RELCTL_VERSION… set; every file it writes there is added at the archive's root.
+    public var stage: Template?
     /// Compression level (format's default when nil): gzip/zip 1-9, xz 0-9, zstd 1-19.
     public var compressionLevel: Int?
     /// Glob patterns (relative to a tree's root) left out of trees.

@@ -30,6 +30,10 @@ public struct ReleaseNotesBuilder: Sendable {
             throw error
         }
         let commits = try git.commitLog(from: range.previousCommit, to: range.targetCommit)
+        if range.previous == nil, from == nil, !commits.isEmpty {
+            // Say so: notes over the whole history are rarely what a release wants.
+            context.console.warning("no earlier release tag in the format `\(config.project.tagFormat)` is an ancestor of \(range.tag ?? "the target"), so the notes cover the whole history (\(commits.count) commit\(commits.count == 1 ? "" : "s")); pass --from REF to start elsewhere")
+        }
         if range.previous == nil, git.isShallow() {
             context.console.warning("\(config.root.path) is a shallow clone, so the previous release tag may be missing and the notes incomplete; fetch full history (`git fetch --unshallow --tags`, or `fetch-depth: 0` in actions/checkout)")
         }
@@ -61,15 +65,19 @@ public struct ReleaseNotesBuilder: Sendable {
         return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 
-    /// Authors of the range's non-merge commits (names and emails already mapped by `.mailmap`),
-    /// one per email, sorted by name.
+    /// Authors of the range's non-merge commits, names and emails already mapped by `.mailmap`.
+    /// One person is one name: the same name under several emails (work and personal addresses,
+    /// a GitHub noreply one) is listed once, with the email of their earliest commit in the
+    /// range; names compare case-insensitively, with surrounding spaces ignored. Sorted by name.
     static func contributors(_ commits: [GitCommitRecord]) -> [NotesContributor] {
-        var byEmail: [String: NotesContributor] = [:]
+        var byName: [String: NotesContributor] = [:]
+        // The log is newest first: walk it oldest first so the earliest commit gives the email.
         for commit in commits.reversed() where !commit.isMerge {
-            let key = commit.authorEmail.lowercased()
-            if byEmail[key] == nil { byEmail[key] = NotesContributor(name: commit.authorName, email: commit.authorEmail) }
+            let name = commit.authorName.trimmingCharacters(in: .whitespaces)
+            let key = name.isEmpty ? "<" + commit.authorEmail.lowercased() + ">" : name.lowercased()
+            if byName[key] == nil { byName[key] = NotesContributor(name: name.isEmpty ? commit.authorEmail : name, email: commit.authorEmail) }
         }
-        return byEmail.values.sorted {
+        return byName.values.sorted {
             let (a, b) = ($0.name.lowercased(), $1.name.lowercased())
             return a != b ? a < b : ($0.name, $0.email) < ($1.name, $1.email)
         }

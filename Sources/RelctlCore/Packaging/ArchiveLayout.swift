@@ -22,8 +22,9 @@ public struct ArchiveLayout: Sendable {
     ///   - ignored: what git ignores in the project; left out of trees (a file named in `files` is kept).
     ///   - probe: for `relctl check`, before anything is built: a missing binary stands in as an
     ///     empty file, so every other conflict `package` would hit is found now.
+    ///   - staged: the folder `[archive] stage` filled for this archive; its files go to the root.
     static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil,
-                        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false) throws -> ArchiveLayout {
+                        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false, staged: URL? = nil) throws -> ArchiveLayout {
         var values = placeholders
         for (key, value) in target.placeholders { values[key] = value }
         let name = config.archive.name.render(values)
@@ -32,20 +33,27 @@ public struct ArchiveLayout: Sendable {
         }
         try ArchivePath.checkName(name)
         var builder = LayoutBuilder()
+        let containment = Containment(root: config.root, binaryRoot: binaryRoot)
 
         let settings = config.targets.first { $0.triple == target.triple }
         let binaryDirectory = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
+        var packagedBinaries: [String] = []
         for binary in config.build.binaries {
             let fileName = target.executableName(binary)
             let source = locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
             guard FileKind.isRegularFile(source.path) else {
+                // An optional binary the build did not make is simply not shipped.
+                if config.build.optionalBinaries.contains(binary), !probe { continue }
                 if probe {
                     try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .generated(Data()), mode: 0o755, origin: source.path))
+                    packagedBinaries.append(binary)
                     continue
                 }
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
+            try containment.check(source, key: "binaries")
             try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
+            packagedBinaries.append(binary)
         }
 
         for mapping in config.archive.files {
@@ -57,6 +65,7 @@ public struct ArchiveLayout: Sendable {
                 throw PackagingError.unsafePath(path: destination, reason: "comes from the folder \(source.path), listed in [archive] files; list folders in [archive] trees")
             }
             guard (info.st_mode & S_IFMT) == S_IFREG else { throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode)) }
+            try containment.check(source, key: "[archive] files")
             try builder.add(ArchiveEntry(path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
         }
 
@@ -65,11 +74,12 @@ public struct ArchiveLayout: Sendable {
         for mapping in config.archive.trees {
             let source = config.root.appendingPathComponent(mapping.from.render(values)).standardizedFileURL
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] trees")
+            if FileManager.default.fileExists(atPath: source.path) { try containment.check(source, key: "[archive] trees") }
             try walker.walk(source, into: destination, builder: &builder)
         }
 
         // A rule naming `{binary}` is made once per binary; a literal rule once.
-        for (index, binary) in config.build.binaries.enumerated() {
+        for (index, binary) in packagedBinaries.enumerated() {
             var perBinary = values
             perBinary["binary"] = target.executableName(binary)
             for rule in config.archive.symlinks where index == 0 || rule.mentionsBinary {
@@ -78,6 +88,10 @@ public struct ArchiveLayout: Sendable {
                 try ArchivePath.checkName("\(path) -> \(destination)")
                 try builder.add(ArchiveEntry(path: path, content: .symlink(destination), mode: 0o777, origin: symlinkRuleOrigin + config.path))
             }
+        }
+
+        if let staged {
+            try walker.walk(staged, into: "", builder: &builder)
         }
 
         if config.archive.setupEnv {
@@ -111,6 +125,30 @@ public struct ArchiveLayout: Sendable {
         guard let override else { return root.appendingPathComponent(directory).appendingPathComponent(fileName) }
         let nested = override.appendingPathComponent(directory).appendingPathComponent(fileName)
         return FileKind.isRegularFile(nested.path) ? nested : override.appendingPathComponent(fileName)
+    }
+}
+
+/// Where packaged inputs may come from once symlinks are resolved: the project (the repository's
+/// files), or, for binaries read with `--artifacts`, that folder. A committed `LICENSE ->
+/// /etc/secret` or a tree root linking elsewhere is refused like a link inside a tree.
+struct Containment {
+    let roots: [String]
+
+    init(root: URL, binaryRoot: URL?) {
+        roots = ([root] + (binaryRoot.map { [$0] } ?? [])).map { Self.realPath($0.path) ?? $0.standardizedFileURL.path }
+    }
+
+    func check(_ source: URL, key: String) throws {
+        guard let resolved = Self.realPath(source.path) else { return }
+        guard roots.contains(where: { resolved == $0 || resolved.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
+            throw PackagingError.outsideProject(path: source.path, resolved: resolved, key: key)
+        }
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
 

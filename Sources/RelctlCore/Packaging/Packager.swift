@@ -41,7 +41,15 @@ public struct Packager: Sendable {
             throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
         }
         let placeholders = ["project": config.project.name, "version": inputs.version, "tag": inputs.tag]
-        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
+        let staged = try await stage(config: config, targets: targets, placeholders: placeholders)
+        defer {
+            for folder in staged.values {
+                try? FileManager.default.removeItem(at: folder)
+                CleanupRegistry.shared.unregister(folder)
+            }
+        }
+        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot,
+                             outputDirectory: outputDirectory, staged: staged)
 
         // Every check that can refuse the run is done: only now may --clean delete anything.
         let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
@@ -99,6 +107,43 @@ public struct Packager: Sendable {
         return artifacts
     }
 
+    /// `[archive] stage`: runs the command once per target in an empty folder of its own (what it
+    /// writes there goes to the archive's root), before any layout is computed, so its files are
+    /// checked like every other entry. Returns the folders by triple.
+    private func stage(config: RelctlConfig, targets: [Target], placeholders: [String: String]) async throws -> [String: URL] {
+        guard let command = config.archive.stage else { return [:] }
+        var folders: [String: URL] = [:]
+        do {
+            for target in targets {
+                var values = placeholders
+                for (key, value) in target.placeholders { values[key] = value }
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-stage-\(target.triple)-\(UUID().uuidString.prefix(8))")
+                CleanupRegistry.shared.register(folder)
+                folders[target.triple] = folder
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                var environment = context.environment
+                environment["RELCTL_TARGET"] = target.triple
+                environment["RELCTL_VERSION"] = values["version"]
+                environment["RELCTL_TAG"] = values["tag"]
+                environment["RELCTL_PROJECT"] = values["project"]
+                environment["RELCTL_ROOT"] = config.root.path
+                environment["RELCTL_ARCHIVE"] = config.archive.name.render(values)
+                let line = command.render(values)
+                let result = try await context.processes.run(.shell(line, directory: folder, environment: environment))
+                guard result.succeeded else {
+                    throw CommandError(command: "[archive] stage for \(target.triple): \(line)", status: result.status, output: result.stderrText + result.stdoutText)
+                }
+            }
+        } catch {
+            for folder in folders.values {
+                try? FileManager.default.removeItem(at: folder)
+                CleanupRegistry.shared.unregister(folder)
+            }
+            throw error
+        }
+        return folders
+    }
+
     /// Foundation's own error here is "NSCocoaErrorDomain error 512"; say which path is in the way.
     private func createOutputFolder(_ url: URL) throws {
         do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
@@ -126,14 +171,15 @@ public struct Packager: Sendable {
 
     /// Every target's layout, computed and checked before anything is written; bad input (exit 2)
     /// lists the problems of all targets at once.
-    private func plan(config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL) throws -> [Plan] {
+    private func plan(config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL,
+                      staged: [String: URL]) throws -> [Plan] {
         var plans: [Plan] = []
         var problems = TargetProblems()
         let ignored = IgnoredPaths.load(root: config.root, context: context)
         for target in targets {
             do {
                 let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
-                                                       outputDirectory: outputDirectory, ignored: ignored)
+                                                       outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple])
                 plans.append(Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
             } catch let error as RelctlError {
                 for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }

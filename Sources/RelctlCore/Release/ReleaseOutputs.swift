@@ -17,6 +17,8 @@ public struct ReleaseOutputs: Sendable {
     public var tag: CreatedTag?
     /// `.pushedTag`: the remote the tag was pushed to.
     public var pushedTo: String?
+    /// The tag object pushed, so a rollback deletes only that.
+    public var pushedObject: String?
     /// `.dist`: the files moved into `dist/`.
     public var distFiles: [String]?
     /// `.published`: what the publish stage did (on a dry run, what it checked).
