@@ -1,6 +1,7 @@
 import Foundation
 import RelctlCore
 import RelctlTestSupport
+import Synchronization
 import Testing
 
 /// Inputs an attacker (or an accident) controls: nothing outside the repository is packaged or
@@ -91,5 +92,110 @@ struct HostileInputCLITests {
         let deleted = try git.deleteRemoteTag("v1.0.0", remote: "origin", ifAt: theirs)
         #expect(deleted.succeeded, "\(deleted.stderrText)")
         #expect(try fixture.remoteTags().isEmpty)
+    }
+}
+
+@Suite("hostile input: files and names")
+struct HostileFilesCLITests {
+    @Test func aNulByteOrBadUTF8InTheConfigNamesTheLine() throws {
+        try withTemporaryDirectory { dir in
+            var bytes = Data("[project]\nname = \"x\"\n".utf8)
+            bytes.append(0)
+            bytes.append(contentsOf: Array("\n[build]\nbogus-key = 1\n".utf8))
+            try bytes.write(to: dir.url.appendingPathComponent("relctl.toml"))
+            let check = try relctl(["check"], in: dir.url)
+            #expect(check.status == 2 && check.stderr.contains("relctl.toml:3: contains a NUL byte"), "\(check)")
+            try Data([0x5B, 0x70, 0x72, 0x6F, 0x6A, 0x65, 0x63, 0x74, 0x5D, 0x0A, 0x6E, 0x61, 0x6D, 0x65, 0x20, 0x3D, 0x20, 0x22, 0xFF, 0x22, 0x0A])
+                .write(to: dir.url.appendingPathComponent("relctl.toml"))
+            let utf8 = try relctl(["check"], in: dir.url)
+            #expect(utf8.status == 2 && utf8.stderr.contains("relctl.toml:2: is not valid UTF-8"), "\(utf8)")
+        }
+    }
+
+    @Test func anOversizedManifestIsRefusedQuicklyWithoutEchoingIt() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("relctl.toml", "[project]\nname = \"x\"\n[[version]]\npath = \"VERSION\"\n")
+            // Sparse: 1 GiB on paper, no disk used.
+            #expect(try sh("truncate -s 1G VERSION", in: dir.url).status == 0)
+            let started = Date()
+            let result = try relctl(["validate-tag", "v1.0.0"], in: dir.url)
+            #expect(Date().timeIntervalSince(started) < 30, "read a 1 GiB file instead of refusing it")
+            #expect(result.status == 2 && result.stderr.contains("more than relctl reads"), "\(result.stderr.prefix(500))")
+            #expect(result.stderr.utf8.count < 2000)
+        }
+    }
+
+    @Test func controlCharactersInATagAreShownEscaped() throws {
+        try withTemporaryDirectory { dir in
+            try dir.write("relctl.toml", "[project]\nname = \"x\"\n")
+            let result = try relctl(["validate-tag", "v1.0.0\u{1B}[2J\nrelctl: ok"], in: dir.url)
+            #expect(result.status == 2, "\(result)")
+            #expect(!result.stderr.contains("\u{1B}"), "raw ESC reached the terminal")
+            #expect(result.stderr.contains("\\u{1B}"), "\(result)")
+        }
+    }
+
+    @Test func windowsZipsRefuseNamesWindowsCannotCreate() throws {
+        for name in ["CON", "aux.txt", "trail.", "a:b", "q?.txt", String(repeating: "n", count: 300)] {
+            let fixture = try PackagingFixture()
+            defer { fixture.directory.remove() }
+            try fixture.directory.write("demo/" + (name.count > 255 ? "x" : name), "x\n")
+            if name.count > 255 {
+                // Too long for this file system to hold as well: name it through a link instead.
+                try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("demo/x"))
+                try fixture.directory.write("demo/x", "x\n")
+                try FileManager.default.createSymbolicLink(atPath: fixture.url.appendingPathComponent("demo/short").path, withDestinationPath: name)
+            }
+            let result = try relctl(["package", "--tag", "v1.0.0", "--target", "x86_64-pc-windows-msvc"], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+            #expect(result.status == 2, "\(name): \(result)")
+            if name.count <= 255 {
+                #expect(result.stderr.contains("cannot be extracted on Windows"), "\(name): \(result)")
+            }
+            let dist = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+            #expect(!dist.contains { $0.hasSuffix(".zip") }, "\(name): \(dist)")
+        }
+    }
+
+    @Test func aSourceDateEpochPastTarsLimitIsRefused() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        #expect(try relctl(["build"], in: fixture.url).status == 0)
+        let result = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "99999999999"])
+        #expect(result.status == 2 && result.stderr.contains("later than tar readers handle"), "\(result)")
+    }
+
+    @Test func anACLMaskDoesNotMakeAFileExecutable() throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        // Group and other execute bits, as an ACL mask shows them, but not the owner's.
+        let file = fixture.url.appendingPathComponent("demo/data.csv")
+        try fixture.directory.write("demo/data.csv", "a,b\n")
+        #expect(chmod(file.path, 0o655) == 0)
+        let result = try relctl(["package", "--tag", "v1.0.0", "--target", PackagingFixture.linuxGNU], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(result.status == 0, "\(result)")
+        let archive = fixture.url.appendingPathComponent("dist").appendingPathComponent("velostream-v1.0.0-\(PackagingFixture.linuxGNU).tar.gz")
+        let listing = try run("tar", ["-tvzf", archive.path]).stdout
+        let line = try #require(listing.split(separator: "\n").first { $0.hasSuffix("demo/data.csv") })
+        #expect(line.hasPrefix("-rw-r--r--"), "\(line)")
+    }
+
+    @Test func concurrentPackagesIntoOneFolderKeepEveryManifestEntry() throws {
+        let fixture = try PackagingFixture()
+        defer { fixture.directory.remove() }
+        let triples = PackagingFixture.triples
+        let group = DispatchGroup()
+        let statuses = Mutex<[Int32]>([])
+        for triple in triples {
+            group.enter()
+            DispatchQueue.global().async {
+                let result = try? relctl(["package", "--tag", "v1.0.0", "--target", triple], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+                statuses.withLock { $0.append(result?.status ?? -1) }
+                group.leave()
+            }
+        }
+        group.wait()
+        #expect(statuses.withLock { $0 } == [0, 0, 0, 0])
+        let manifest = try #require(try ReleaseManifest.read(in: fixture.url.appendingPathComponent("dist")))
+        #expect(Set(manifest.artifacts.map(\.target)) == Set(triples), "\(manifest.artifacts.map(\.name))")
     }
 }

@@ -102,6 +102,13 @@ public struct ArchiveLayout: Sendable {
 
         let entries = try LinkResolver(entries: try builder.finish()).apply(target.links)
         if target.os == "windows" || target.os == "macos" { try refuseCaseCollisions(entries, target: target.triple) }
+        if target.os == "windows" {
+            for entry in entries {
+                if let why = ArchivePath.windowsProblem(entry.path) {
+                    throw PackagingError.unsafePath(path: entry.path, reason: "cannot be extracted on Windows (\(target.triple)): \(why); rename it or exclude it")
+                }
+            }
+        }
         return ArchiveLayout(name: name, format: target.format, links: target.links, entries: entries)
     }
 

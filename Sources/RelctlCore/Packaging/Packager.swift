@@ -97,7 +97,8 @@ public struct Packager: Sendable {
 
         let artifacts = results.compactMap { try? $0.get() }
         if updateManifest, !artifacts.isEmpty || (clean && existingManifest != nil) {
-            try self.updateManifest(existingManifest, in: outputDirectory, config: config, inputs: inputs, artifacts: artifacts)
+            let cleaned: Set<String> = clean ? Set(plans.flatMap { plan in ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) } }) : []
+            try self.updateManifest(in: outputDirectory, cleaned: cleaned, config: config, inputs: inputs, artifacts: artifacts)
         }
         let failures = results.indices.compactMap { index -> (any RelctlError)? in
             guard case .failure(let error) = results[index] else { return nil }
@@ -262,7 +263,18 @@ public struct Packager: Sendable {
         }
     }
 
-    private func updateManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
+    private func updateManifest(in directory: URL, cleaned: Set<String>, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
+        // `package` runs into one folder lock it, so none loses the others' manifest entries.
+        try FileLock.withLock(directory) {
+            // Read under the lock: another `package` may have added its archives meanwhile.
+            var current = try ReleaseManifest.read(in: directory)
+            // What --clean removed at the start stays removed.
+            current?.artifacts.removeAll { cleaned.contains($0.name) }
+            try writeManifest(current, in: directory, config: config, inputs: inputs, artifacts: artifacts)
+        }
+    }
+
+    private func writeManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
         var manifest = existing
         if let existing = manifest, existing.tag != inputs.tag || existing.project != config.project.name {
             context.console.warning("\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(inputs.tag)")
