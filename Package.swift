@@ -20,10 +20,16 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        .systemLibrary(
+            name: "CDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
+        ),
         .target(
             name: "RelctlCore",
             dependencies: [
                 "CArchive",
+                "CDeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "RelctlTOML",
                 .product(name: "Mustache", package: "swift-mustache"),

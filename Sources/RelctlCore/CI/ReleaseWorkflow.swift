@@ -108,6 +108,7 @@ public enum ReleaseWorkflow {
         y.add("          path: |")
         for pattern in ArchiveFormats.ids.map({ "dist/*.\($0)" }) + ["dist/*.sha256"] { y.add("            \(pattern)") }
         y.add("          if-no-files-found: error")
+        if !config.images.isEmpty { uploadImageBinaries(&y, config: config) }
         y.blank()
 
         y.add("  release:")
@@ -116,6 +117,7 @@ public enum ReleaseWorkflow {
         y.add("    runs-on: ubuntu-latest")
         y.add("    permissions:")
         y.add("      contents: write # relctl publish: the release and its assets")
+        if pushesToGHCR(config) { y.add("      packages: write # relctl image --push to ghcr.io with the job's token") }
         y.add("    steps:")
         checkout(&y, fullHistory: true)
         setup(&y, config: config)
@@ -131,7 +133,48 @@ public enum ReleaseWorkflow {
         // A draft first, public only once every asset is attached; a re-run of a failed job
         // finishes the same release (the runner sets GITHUB_REPOSITORY and GITHUB_API_URL).
         step(&y, name: "Publish the GitHub release", env: ["GITHUB_TOKEN": "${{ github.token }}"], run: ["relctl publish \"$TAG\""])
+        if !config.images.isEmpty { pushImages(&y, config: config) }
         return y.text
+    }
+
+    /// True when an `[[image]]` goes to GHCR, where the job's own token may push.
+    static func pushesToGHCR(_ config: RelctlConfig) -> Bool {
+        config.images.contains { $0.repository.registry == "ghcr.io" }
+    }
+
+    /// Build jobs of Linux targets also hand their binaries to the release job, which builds
+    /// the multi-platform images once every platform is there.
+    private static func uploadImageBinaries(_ y: inout YAMLLines, config: RelctlConfig) {
+        let directory = config.build.binaryDirectory.render(["target": "${{ matrix.target }}", "project": config.project.name])
+        y.add("      - name: Upload the binaries for the container images")
+        y.add("        if: contains(matrix.target, '-linux')")
+        y.add("        uses: \(uploadArtifact) \(pinComment)")
+        y.add("        with:")
+        y.add("          name: bin-${{ matrix.target }}")
+        y.add("          path: |")
+        for binary in config.build.binaries { y.add("            \(directory)/\(binary)") }
+        y.add("          if-no-files-found: error")
+    }
+
+    /// The release job builds the images from the Linux binaries and pushes them last, after the
+    /// GitHub release exists: `relctl image` reads `image-binaries/<target>/`.
+    private static func pushImages(_ y: inout YAMLLines, config: RelctlConfig) {
+        y.add("      - name: Download the binaries for the container images")
+        y.add("        uses: \(downloadArtifact) \(pinComment)")
+        y.add("        with:")
+        y.add("          pattern: bin-*")
+        y.add("          path: image-binaries")
+        if pushesToGHCR(config) {
+            step(&y, name: "Log in to ghcr.io", env: ["GH_TOKEN": "${{ github.token }}"], run: [
+                "mkdir -p \"$RUNNER_TEMP/docker\"",
+                "auth=\"$(printf '%s:%s' \"$GITHUB_ACTOR\" \"$GH_TOKEN\" | base64 -w0)\"",
+                "printf '{\"auths\":{\"ghcr.io\":{\"auth\":\"%s\"}}}\\n' \"$auth\" > \"$RUNNER_TEMP/docker/config.json\"",
+            ])
+        }
+        step(&y, name: "Build and push the container images", run: [
+            "for folder in image-binaries/bin-*; do mv \"$folder\" \"image-binaries/${folder#image-binaries/bin-}\"; done",
+            "DOCKER_CONFIG=\"$RUNNER_TEMP/docker\" relctl image --tag \"$TAG\" --push --artifacts image-binaries",
+        ])
     }
 
     private static func checkout(_ y: inout YAMLLines, fullHistory: Bool) {

@@ -41,6 +41,7 @@ public enum ConfigLoader {
         if let release = top.table("release") { config.release = readRelease(release) }
         if let ci = top.table("ci") { config.ci = readCI(ci) }
         if let publish = top.table("publish") { config.publish = readPublish(publish) }
+        config.images = readImages(top.tables("image"), config: config)
         top.finish()
 
         guard problems.isEmpty else {

@@ -19,6 +19,8 @@ public struct RelctlConfig: Sendable {
     public var release: ReleaseSettings
     public var ci: CISettings
     public var publish: PublishSettings
+    /// `[[image]]`: container images built from the Linux binaries.
+    public var images: [ImageSettings] = []
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     public static func defaults(root: URL) -> RelctlConfig {

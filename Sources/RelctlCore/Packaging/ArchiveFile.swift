@@ -3,7 +3,7 @@ import Foundation
 /// Writes one layout to disk atomically: a hidden temporary file in the output folder, linked
 /// into place only when complete (never replacing an existing archive).
 enum ArchiveFile {
-    struct Written {
+    struct Written: Sendable {
         var size: Int64
         var sha256: String
         var sha512: String?
@@ -13,8 +13,10 @@ enum ArchiveFile {
     /// - Parameter finish: runs once the archive is in place (writes its `.sha256`); if it throws
     ///   or relctl is interrupted meanwhile, the archive is removed again, so no archive is left
     ///   without its checksum.
-    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, to url: URL, alsoSHA512: Bool = false,
-                      finish: (Written) throws -> Void = { _ in }) throws -> Written {
+    ///   - workers: compression threads for this archive (tar.gz chunks, zstd); the bytes written
+    ///     do not depend on it.
+    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, workers: Int = 1, to url: URL,
+                      alsoSHA512: Bool = false, finish: (Written) throws -> Void = { _ in }) async throws -> Written {
         let temporary = AtomicFile.temporaryURL(for: url)
         CleanupRegistry.shared.register(temporary)
         defer { CleanupRegistry.shared.unregister(temporary) }
@@ -24,12 +26,23 @@ enum ArchiveFile {
         }
         var descriptorOpen = true
         do {
-            let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
-            let writer = try LibArchiveWriter(format: format, level: level, sink: sink, destination: url.path)
             let time = min(max(mtime, format.earliestTime), format.latestTime)
-            try writer.write(ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name, mtime: time)
-            for entry in layout.entries { try writer.write(entry, top: layout.name, mtime: time) }
-            try writer.close()
+            let destination = url.path
+            let written: Written
+            if format.chunkedGzip {
+                let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
+                let compressor = ChunkedGzipCompressor(level: format.effectiveLevel(level), workers: workers)
+                let entries = try await compressor.compress(into: sink, destination: destination) { tarStream in
+                    try writeEntries(layout, format: format, level: level, workers: 1, mtime: time, into: tarStream, destination: destination)
+                }
+                written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: entries)
+            } else {
+                written = try await BlockingWork.run {
+                    let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
+                    let entries = try writeEntries(layout, format: format, level: level, workers: workers, mtime: time, into: sink, destination: destination)
+                    return Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: entries)
+                }
+            }
             descriptorOpen = false
             if Foundation.close(descriptor) != 0 {
                 throw PackagingError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
@@ -52,7 +65,6 @@ enum ArchiveFile {
             CleanupRegistry.shared.register(url)
             defer { CleanupRegistry.shared.unregister(url) }
             unlink(temporary.path)
-            let written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: writer.entryCount)
             do { try finish(written) } catch {
                 unlink(url.path)
                 throw error
@@ -63,5 +75,16 @@ enum ArchiveFile {
             unlink(temporary.path)
             throw error
         }
+    }
+
+    /// The archive folder entry, then every entry of the layout, through libarchive into `sink`.
+    /// - Returns: the number of entries.
+    private static func writeEntries(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, workers: Int, mtime: Int,
+                                     into sink: any ArchiveByteSink, destination: String) throws -> Int {
+        let writer = try LibArchiveWriter(format: format, level: level, workers: workers, sink: sink, destination: destination)
+        try writer.write(ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name, mtime: mtime)
+        for entry in layout.entries { try writer.write(entry, top: layout.name, mtime: mtime) }
+        try writer.close()
+        return writer.entryCount
     }
 }

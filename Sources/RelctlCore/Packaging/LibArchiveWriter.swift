@@ -1,12 +1,12 @@
 import CArchive
 import Foundation
 
-/// One archive being written by libarchive into a `HashingFileSink`. The `struct archive *` is an
+/// One archive being written by libarchive into an `ArchiveByteSink`. The `struct archive *` is an
 /// OpaquePointer that libarchive does not let two threads share, so this class is deliberately not
 /// Sendable: it is created, used and closed inside one task.
 final class LibArchiveWriter {
     private let archive: OpaquePointer
-    private let sink: HashingFileSink
+    private let sink: any ArchiveByteSink
     private let destination: String
     private let buffer: UnsafeMutableRawBufferPointer
     private var isOpen = false
@@ -15,22 +15,24 @@ final class LibArchiveWriter {
     /// Copy buffer size: files stream through it, so memory stays bounded whatever their size.
     static let chunkSize = 1 << 18
 
-    init(format: ArchiveWriterFormat, level: Int?, sink: HashingFileSink, destination: String) throws {
+    /// - Parameter workers: compression threads libarchive's filter may use (zstd).
+    init(format: ArchiveWriterFormat, level: Int?, workers: Int = 1, sink: any ArchiveByteSink, destination: String) throws {
         guard let archive = archive_write_new() else { throw PackagingError.writeFailed(path: destination, reason: "libarchive could not allocate a writer") }
         self.archive = archive
         self.sink = sink
         self.destination = destination
         self.buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
-        if let problem = format.apply(to: archive, level: level) {
+        if let problem = format.apply(to: archive, level: level, workers: workers) {
             throw PackagingError.writeFailed(path: destination, reason: "libarchive rejected the \(format.id) settings: \(problem)")
         }
         // Without this libarchive pads the last block with zeros after the compressed stream.
         archive_write_set_bytes_in_last_block(archive, 1)
-        let client = Unmanaged.passUnretained(sink).toOpaque()
+        // The writer itself is the callback's client: it outlives the archive it frees in deinit.
+        let client = Unmanaged.passUnretained(self).toOpaque()
         let status = archive_write_open2(archive, client, nil, { _, client, bytes, count in
             guard let client, let bytes else { return -1 }
-            let sink = Unmanaged<HashingFileSink>.fromOpaque(client).takeUnretainedValue()
-            return sink.write(UnsafeRawBufferPointer(start: bytes, count: count)) ? count : -1
+            let writer = Unmanaged<LibArchiveWriter>.fromOpaque(client).takeUnretainedValue()
+            return writer.sink.write(UnsafeRawBufferPointer(start: bytes, count: count)) ? count : -1
         }, nil, nil)
         try check(status, "open")
         isOpen = true

@@ -69,9 +69,12 @@ public struct Packager: Sendable {
         let context = self.context
         let mtime = inputs.mtime
         let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        // Cores left over when there are fewer archives than `limit` (the CI case: one target per
+        // runner) compress inside each archive; the total stays `limit`.
+        let workers = max(1, limit / max(1, min(limit, plans.count)))
         let alsoSHA512 = config.checksum.algorithm.lowercased().replacingOccurrences(of: "-", with: "") == ChecksumAlgorithm.sha512.rawValue
-        // Each archive is written on a thread of its own (libarchive blocks), so `limit` archives
-        // really are written at once and the cooperative pool stays free for progress.
+        // ArchiveFile runs libarchive and libdeflate on threads of their own (BlockingWork), so
+        // `limit` archives really are written at once and the cooperative pool stays free for progress.
         let results = await ParallelJobs.map(plans, limit: limit, finished: { _, result in
             if case .success(let artifact) = result {
                 report(artifact)
@@ -79,17 +82,16 @@ public struct Packager: Sendable {
             }
         }) { plan -> Result<PackagedArtifact, any Error> in
             do {
-                return .success(try await BlockingWork.run {
-                    context.console.detail("writing \(plan.layout.fileName)")
-                    let started = context.clock.now()
-                    let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
-                    let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url, alsoSHA512: alsoSHA512) { written in
-                        try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
-                    }
-                    return PackagedArtifact(
-                        name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
-                        size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started))
-                })
+                context.console.detail("writing \(plan.layout.fileName)")
+                let started = context.clock.now()
+                let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
+                let written = try await ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, workers: workers,
+                                                          to: url, alsoSHA512: alsoSHA512) { written in
+                    try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                }
+                return .success(PackagedArtifact(
+                    name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
+                    size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started)))
             } catch {
                 return .failure(error)
             }

@@ -7,6 +7,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case binaries
     /// Archives in the staging folder, with their sizes and digests.
     case archives
+    /// `[[image]]` OCI image layouts, with their index digests.
+    case images
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
     case checksums
     /// `RELEASE_NOTES.md`.
@@ -17,6 +19,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case pushedTag
     /// The staged files, moved into `dist/`.
     case dist
+    /// The images, in their registries (blobs, manifests, then tags).
+    case pushedImages
     /// The GitHub release, public with every asset (`--publish`).
     case published
 

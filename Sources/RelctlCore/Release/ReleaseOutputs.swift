@@ -23,6 +23,10 @@ public struct ReleaseOutputs: Sendable {
     public var distFiles: [String]?
     /// `.published`: what the publish stage did (on a dry run, what it checked).
     public var published: PublishReport?
+    /// `.images`: the image layouts built, with their index digests.
+    public var images: [BuiltImage]?
+    /// `.pushedImages`: the images pushed (or, on a dry run, whose registries accept the credentials).
+    public var pushedImages: [BuiltImage]?
 
     public init() {}
 
@@ -42,6 +46,8 @@ public struct ReleaseOutputs: Sendable {
         case .pushedTag: return pushedTo != nil
         case .dist: return distFiles != nil
         case .published: return published != nil
+        case .images: return images != nil
+        case .pushedImages: return pushedImages != nil
         }
     }
 }

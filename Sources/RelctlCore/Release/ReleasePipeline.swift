@@ -15,8 +15,8 @@ public struct ReleasePipeline: Sendable {
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
-        HookStage(.before), BuildStage(), PackageStage(), ChecksumStage(), NotesStage(),
-        TagStage(), PushStage(), DistStage(), HookStage(.after), PublishStage(),
+        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), NotesStage(),
+        TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
     ]
 
     public init(stages: [any ReleaseStage] = ReleasePipeline.standardStages) {

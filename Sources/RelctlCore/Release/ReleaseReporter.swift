@@ -74,6 +74,7 @@ struct ReleaseReporter {
     /// What the stages produced, for the plan.
     mutating func record(_ outputs: ReleaseOutputs, identity: ReleaseIdentity, dist: String?) {
         plan.artifacts = outputs.artifacts
+        plan.images = outputs.pushedImages ?? outputs.images ?? []
         plan.notes = outputs.notes
         plan.tagMessage = outputs.tag?.message
         plan.tagCreated = outputs.tag != nil && !plan.dryRun
