@@ -18,6 +18,7 @@ struct Release: RelctlCommand {
     @Flag(name: .long, help: "Run every stage in a scratch clone and print the plan; no tag, no push, nothing written here.")
     var dryRun = false
     @Flag(name: .long, help: "Push the tag to [release] remote after creating it.") var push = false
+    @Flag(name: .long, help: "Last: publish dist/ as the GitHub release of TAG, like `relctl publish` (needs --push).") var publish = false
     @Flag(name: .long, help: "With --dry-run: keep the scratch clone (its path is printed).") var keep = false
     @Flag(name: .long, help: "Build only the target matching this machine.") var host = false
     @Option(name: .long, help: ArgumentHelp("Release only targets matching this glob (repeatable).", valueName: "glob"))
@@ -29,6 +30,7 @@ struct Release: RelctlCommand {
 
     func validate() throws {
         if keep && !dryRun { throw ValidationError("--keep only applies with --dry-run") }
+        if publish && !push { throw ValidationError("--publish needs --push: a GitHub release needs its tag on GitHub first") }
         if host && !target.isEmpty { throw ValidationError("--host and --target cannot be combined") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
@@ -38,6 +40,7 @@ struct Release: RelctlCommand {
         var options = ReleaseOptions(tag: tag)
         options.dryRun = dryRun
         options.push = push
+        options.publish = publish
         options.keep = keep
         options.hostOnly = host
         options.targets = target

@@ -118,7 +118,7 @@ public enum ReleaseWorkflow {
         y.add("    needs: [plan, build]")
         y.add("    runs-on: ubuntu-latest")
         y.add("    permissions:")
-        y.add("      contents: write # gh release create: the release and its assets")
+        y.add("      contents: write # relctl publish: the release and its assets")
         if pushesToGHCR(config) { y.add("      packages: write # relctl image --push to ghcr.io with the job's token") }
         if config.ci.attest {
             y.add("      id-token: write # attest-build-provenance: the OIDC token Sigstore signs with")
@@ -147,15 +147,9 @@ public enum ReleaseWorkflow {
             y.add("          subject-checksums: dist/SHA256SUMS")
         }
         step(&y, name: "Write the release notes", run: ["relctl notes --tag \"$TAG\" --output dist/RELEASE_NOTES.md"])
-        step(&y, name: "Create the GitHub release", env: ["GH_TOKEN": "${{ github.token }}"], run: [
-            "files=()",
-            "for file in dist/*; do",
-            "  [ \"$file\" = dist/RELEASE_NOTES.md ] || files+=(\"$file\")",
-            "done",
-            "prerelease=()",
-            "case \"$TAG\" in *-*) prerelease=(--prerelease) ;; esac",
-            "gh release create \"$TAG\" --verify-tag --title \"$TAG\" --notes-file dist/RELEASE_NOTES.md \"${prerelease[@]}\" \"${files[@]}\"",
-        ])
+        // A draft first, public only once every asset is attached; a re-run of a failed job
+        // finishes the same release (the runner sets GITHUB_REPOSITORY and GITHUB_API_URL).
+        step(&y, name: "Publish the GitHub release", env: ["GITHUB_TOKEN": "${{ github.token }}"], run: ["relctl publish \"$TAG\""])
         if !config.images.isEmpty { pushImages(&y, config: config) }
         return y.text
     }

@@ -40,6 +40,7 @@ public enum ConfigLoader {
         if let notes = top.table("notes") { config.notes = readNotes(notes) }
         if let release = top.table("release") { config.release = readRelease(release) }
         if let ci = top.table("ci") { config.ci = readCI(ci) }
+        if let publish = top.table("publish") { config.publish = readPublish(publish) }
         config.images = readImages(top.tables("image"), config: config)
         if let sign = top.table("sign") { config.sign = readSign(sign) }
         if let sbom = top.table("sbom") {
@@ -315,5 +316,17 @@ public enum ConfigLoader {
         }
         table.finish()
         return sign
+    }
+
+    private static func readPublish(_ table: TableReader) -> PublishSettings {
+        var publish = PublishSettings()
+        if let github = table.string("github") {
+            if GitHubRepository(github) == nil {
+                table.report("github", "`publish.github` must be OWNER/REPO (e.g. \"acme/velostream\"), found `\(github)`")
+            }
+            publish.github = github
+        }
+        table.finish()
+        return publish
     }
 }

@@ -18,6 +18,7 @@ public struct RelctlConfig: Sendable {
     public var notes: NotesSettings
     public var release: ReleaseSettings
     public var ci: CISettings
+    public var publish: PublishSettings
     /// `[[image]]`: container images built from the Linux binaries.
     public var images: [ImageSettings] = []
     public var sign: SignSettings = SignSettings()
@@ -38,7 +39,8 @@ public struct RelctlConfig: Sendable {
             checksum: ChecksumSettings(),
             notes: NotesSettings(),
             release: ReleaseSettings(),
-            ci: CISettings()
+            ci: CISettings(),
+            publish: PublishSettings()
         )
     }
 }
@@ -233,5 +235,12 @@ public struct SBOMSettings: Sendable, Equatable {
 /// `[installer]`: `{project}-installer.sh` / `.ps1` in dist/ during `relctl release`.
 public struct InstallerSettings: Sendable, Equatable {
     public var enabled: Bool = false
+    public init() {}
+}
+
+/// `[publish]`: where `relctl publish` sends the release.
+public struct PublishSettings: Sendable {
+    /// `OWNER/REPO` on GitHub; nil means `GITHUB_REPOSITORY`, else the release remote's URL.
+    public var github: String?
     public init() {}
 }

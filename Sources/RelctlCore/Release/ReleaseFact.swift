@@ -25,6 +25,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case dist
     /// The images, in their registries (blobs, manifests, then tags).
     case pushedImages
+    /// The GitHub release, public with every asset (`--publish`).
+    case published
 
     public static func < (lhs: ReleaseFact, rhs: ReleaseFact) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -18,6 +18,8 @@ public struct ReleaseOptions: Sendable {
     public var artifactsDirectory: URL?
     /// Parallel jobs for build and package (nil: the stage's default).
     public var jobs: Int?
+    /// Publish the GitHub release as the last stage (`relctl publish`); needs `push`.
+    public var publish: Bool = false
     /// Stop after the preflight (used by `relctl train run` to check every repository first).
     public var preflightOnly: Bool = false
 
@@ -30,6 +32,7 @@ public struct ReleaseOptions: Sendable {
     public var realRunCommand: String {
         var words = ["relctl", "release", tag]
         if push { words.append("--push") }
+        if publish { words.append("--publish") }
         if hostOnly { words.append("--host") }
         for glob in targets { words += ["--target", glob] }
         if let artifactsDirectory { words += ["--artifacts", artifactsDirectory.path] }

@@ -25,6 +25,8 @@ public struct ReleaseOutputs: Sendable {
     public var pushedObject: String?
     /// `.dist`: the files moved into `dist/`.
     public var distFiles: [String]?
+    /// `.published`: what the publish stage did (on a dry run, what it checked).
+    public var published: PublishReport?
     /// `.images`: the image layouts built, with their index digests.
     public var images: [BuiltImage]?
     /// `.pushedImages`: the images pushed (or, on a dry run, whose registries accept the credentials).
@@ -49,6 +51,7 @@ public struct ReleaseOutputs: Sendable {
         case .tag: return tag != nil
         case .pushedTag: return pushedTo != nil
         case .dist: return distFiles != nil
+        case .published: return published != nil
         case .images: return images != nil
         case .pushedImages: return pushedImages != nil
         }

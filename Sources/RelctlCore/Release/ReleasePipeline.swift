@@ -16,7 +16,7 @@ public struct ReleasePipeline: Sendable {
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
         HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), SignStage(), InstallerStage(), NotesStage(),
-        TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after),
+        TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
     ]
 
     public init(stages: [any ReleaseStage] = ReleasePipeline.standardStages) {

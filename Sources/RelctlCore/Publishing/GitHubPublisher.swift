@@ -1,0 +1,264 @@
+import Foundation
+
+/// Publishes to GitHub Releases, draft first: find this tag's release (drafts included) or
+/// create a draft, bring its assets to exactly the local set, check the whole set, then make it
+/// public in one request. Each step starts from what the API reports, so the same command run
+/// again after a crash, a kill or a network failure finishes the job without uploading twice.
+public struct GitHubPublisher: Publisher {
+    public static let id = "github"
+    public static let tokenVariables = ["GITHUB_TOKEN", "GH_TOKEN"]
+
+    public var id: String { Self.id }
+    private let http: any HTTPClient
+    private let policy: RetryPolicy
+
+    public init(http: any HTTPClient, policy: RetryPolicy = .standard) {
+        self.http = http
+        self.policy = policy
+    }
+
+    public func preflight(_ request: PublishRequest, context: Context) throws {
+        _ = try settings(request, context: context)
+    }
+
+    /// Token, API base and repository, all checked before the first request.
+    private func settings(_ request: PublishRequest, context: Context) throws -> (token: String, base: URL, repository: GitHubRepository) {
+        guard let token = Self.tokenVariables.lazy.compactMap({ context.environment[$0] }).first(where: { !$0.isEmpty }) else {
+            throw PublishError.noToken(publisher: "GitHub", variables: Self.tokenVariables)
+        }
+        let base = try GitHubReleaseAPI.baseURL(environment: context.environment)
+        _ = try Self.policy(policy, environment: context.environment)
+        _ = try Self.seconds("RELCTL_HTTP_TIMEOUT", context.environment)
+        let repository = try GitHubRepository.resolve(configured: request.configuredRepository, environment: context.environment,
+                                                      remoteURL: request.remoteURL, remoteName: "origin")
+        return (token, base, repository)
+    }
+
+    public func publish(_ request: PublishRequest, context: Context) async throws -> PublishReport {
+        let (token, base, repository) = try settings(request, context: context)
+        let console = context.console
+        let policy = try Self.policy(self.policy, environment: context.environment)
+        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
+        let timeout = try Self.seconds("RELCTL_HTTP_TIMEOUT", context.environment) ?? 60
+        let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client, timeout: timeout)
+        let prerelease = request.version.isPrerelease
+        let tag = request.tag
+
+        console.info("publishing \(tag) to \(repository) (\(base.absoluteString))")
+        guard let remoteTag = try await api.tagObject(tag) else { throw PublishError.tagNotPushed(tag: tag, repository: repository.description) }
+        if let local = request.localTagObject, local.lowercased() != remoteTag.lowercased() {
+            throw PublishError.tagDiffers(tag: tag, repository: repository.description, remote: remoteTag, local: local)
+        }
+        let releases = try await api.listReleases()
+        var created = false
+        let release: GitHubRelease
+        if let found = choose(releases, tag: tag, console: console) {
+            release = found
+            console.detail("found release \(found.id) for \(tag) (\(found.draft ? "draft" : "published"))")
+        } else {
+            release = try await createDraft(api: api, client: client, request: request, prerelease: prerelease, policy: policy)
+            created = true
+            console.info("created draft release \(release.id) for \(tag)")
+        }
+        let shown = "release \(tag) (id \(release.id))"
+
+        // Decide everything before changing anything: a differing asset stops the run untouched.
+        var remote = try await api.listAssets(releaseID: release.id)
+        var plan = AssetPlan(local: request.assets.assets, remote: remote)
+        if remote.contains(where: { $0.isUploaded && $0.digest == nil }) {
+            console.warning("\(shown): the server reports no SHA256 digest for some assets (an older GitHub Enterprise Server?); those are compared by size only")
+        }
+        if !plan.differing.isEmpty {
+            guard request.replace else { throw PublishError.differingAssets(release: shown, names: plan.differing.map(\.local.name)) }
+            for pair in plan.differing {
+                console.warning("\(shown): replacing `\(pair.local.name)` (SHA256 \(pair.remote.sha256 ?? "unknown") there, \(pair.local.sha256) here) because of --replace")
+            }
+        }
+        for extra in plan.extra {
+            console.warning("\(shown): asset `\(extra)` is not in this dist/ folder; left as it is")
+        }
+
+        var repaired: [String] = []
+        var replaced: [String] = []
+        var uploaded: [String] = []
+        for stale in plan.unfinished {
+            console.info("deleting `\(stale.name)`: an earlier upload never finished (state \(stale.state))")
+            try await api.deleteAsset(id: stale.id)
+            repaired.append(stale.name)
+        }
+        for pair in plan.differing {
+            try await api.deleteAsset(id: pair.remote.id)
+            replaced.append(pair.local.name)
+        }
+        for asset in plan.toUpload {
+            try await upload(asset, to: release, api: api, client: client, console: console, policy: policy, replace: request.replace)
+            if !repaired.contains(asset.name), !replaced.contains(asset.name) { uploaded.append(asset.name) }
+        }
+
+        // The complete set, as the API now reports it, before anything becomes visible.
+        remote = try await api.listAssets(releaseID: release.id)
+        plan = AssetPlan(local: request.assets.assets, remote: remote)
+        let problems = plan.missing.map { "`\($0.name)` is missing" } + plan.unfinished.map { "`\($0.name)` is still in state \($0.state)" }
+            + plan.differing.map { "`\($0.local.name)` has a different SHA256 there" }
+        if !problems.isEmpty { throw PublishError.incomplete(release: shown, problems: problems) }
+
+        let unchanged = request.assets.names.filter { name in !uploaded.contains(name) && !repaired.contains(name) && !replaced.contains(name) }
+        let changedSomething = !(uploaded.isEmpty && repaired.isEmpty && replaced.isEmpty)
+        var report = PublishReport(publisher: id, repository: repository.description, tag: tag, releaseID: release.id, url: release.htmlURL,
+                                   outcome: .published, created: created, prerelease: prerelease, latest: nil,
+                                   uploaded: uploaded, unchanged: unchanged, replaced: replaced, repaired: repaired)
+        if !release.draft {
+            report.prerelease = release.prerelease
+            report.outcome = changedSomething ? .updated : .alreadyPublished
+            if changedSomething { console.warning("\(shown) was already public; its assets were completed in place") }
+            console.info(changedSomething ? "\(shown): assets updated, \(release.htmlURL)" : "\(tag) is already published with the same \(unchanged.count) assets: nothing to do (\(release.htmlURL))")
+            return report
+        }
+        if request.draftOnly {
+            report.outcome = .draft
+            console.info("draft \(tag) is complete (\(request.assets.assets.count) assets) and not public: \(release.htmlURL)")
+            return report
+        }
+        let latest = isLatest(request, among: releases)
+        let published = try await api.publish(releaseID: release.id, title: request.title, body: request.body, prerelease: prerelease, makeLatest: latest)
+        report.url = published.htmlURL
+        report.latest = latest
+        console.info("published \(tag)\(prerelease ? " as a prerelease" : "")\(latest ? ", marked latest" : "") with \(request.assets.assets.count) assets: \(published.htmlURL)")
+        return report
+    }
+
+    public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
+        let (token, base, repository) = try settings(request, context: context)
+        let console = context.console
+        let policy = try Self.policy(self.policy, environment: context.environment)
+        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
+        let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client)
+        // Listing releases needs the token to be valid and to see the repository; drafts are
+        // listed only to tokens that can write, so a draft seen here also proves write access.
+        let releases = try await api.listReleases()
+        let release = choose(releases, tag: request.tag, console: console)
+        var remote: [GitHubAsset] = []
+        if let release { remote = try await api.listAssets(releaseID: release.id) }
+        let plan = AssetPlan(local: request.assets.assets, remote: remote)
+        if !plan.differing.isEmpty, !request.replace, let release {
+            throw PublishError.differingAssets(release: "release \(request.tag) (id \(release.id))", names: plan.differing.map(\.local.name))
+        }
+        let missing = plan.toUpload.map(\.name)
+        return PublishReport(publisher: id, repository: repository.description, tag: request.tag, releaseID: release?.id ?? 0, url: release?.htmlURL ?? "",
+                             outcome: .rehearsed, created: false, prerelease: request.version.isPrerelease, latest: isLatest(request, among: releases),
+                             uploaded: missing, unchanged: request.assets.names.filter { !missing.contains($0) }, replaced: [], repaired: plan.unfinished.map(\.name))
+    }
+
+    /// This tag's release: the published one when there is one (GitHub allows only one), else
+    /// the oldest draft (lowest id), so every run picks the same among several drafts.
+    private func choose(_ releases: [GitHubRelease], tag: String, console: Console) -> GitHubRelease? {
+        let matching = releases.filter { $0.tagName == tag }
+        let drafts = matching.filter(\.draft).sorted { $0.id < $1.id }
+        if let published = matching.first(where: { !$0.draft }) {
+            if !drafts.isEmpty { console.warning("\(tag) is published (release \(published.id)); ignoring \(drafts.count) other draft(s) for it: \(drafts.map { String($0.id) }.joined(separator: ", "))") }
+            return published
+        }
+        if drafts.count > 1 {
+            console.warning("\(drafts.count) drafts exist for \(tag) (ids \(drafts.map { String($0.id) }.joined(separator: ", "))); using the oldest, \(drafts[0].id); delete the others on the releases page")
+        }
+        return drafts.first
+    }
+
+    /// Creates the draft. If the answer is lost (reset, 5xx), the draft may exist anyway: look
+    /// before creating again, so a flaky network does not leave several drafts behind.
+    private func createDraft(api: GitHubReleaseAPI, client: RetryingHTTPClient, request: PublishRequest, prerelease: Bool, policy: RetryPolicy) async throws -> GitHubRelease {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await api.createDraft(tag: request.tag, title: request.title, body: request.body, prerelease: prerelease)
+            } catch let error where Self.outcomeUnknown(error) && attempt < policy.maxAttempts {
+                try await client.backoff(after: attempt, reason: "creating the draft for \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")")
+                if let found = choose(try await api.listReleases(), tag: request.tag, console: .silent) { return found }
+            }
+        }
+    }
+
+    /// Uploads one asset. When an attempt fails without a clear answer, the asset list says
+    /// what happened: complete and identical (done), unfinished (deleted), or absent (upload again).
+    private func upload(_ asset: LocalAsset, to release: GitHubRelease, api: GitHubReleaseAPI, client: RetryingHTTPClient, console: Console, policy: RetryPolicy, replace: Bool) async throws {
+        var attempt = 0
+        while true {
+            attempt += 1
+            console.info("uploading \(asset.name) (\(ByteCount.format(asset.size)))")
+            let start = Date()
+            let progress = UploadProgress(console: console, name: asset.name, total: asset.size)
+            do {
+                let stored: GitHubAsset
+                do {
+                    defer { progress.finish() }
+                    stored = try await api.upload(asset, to: release, progress: { progress.update($0) })
+                }
+                if stored.isUploaded, stored.matches(asset) {
+                    console.detail("uploaded \(asset.name) in \(String(format: "%.1f", Date().timeIntervalSince(start)))s")
+                    return
+                }
+                // Bytes changed in transit, or the server kept a partial file: never leave it.
+                try await api.deleteAsset(id: stored.id)
+                guard attempt < policy.maxAttempts else {
+                    throw PublishError.incomplete(release: "release \(release.tagName) (id \(release.id))", problems: ["`\(asset.name)` arrived with SHA256 \(stored.sha256 ?? "unknown") instead of \(asset.sha256)"])
+                }
+            } catch let error where (Self.outcomeUnknown(error) || Self.alreadyExists(error)) && attempt < policy.maxAttempts {
+                if Self.outcomeUnknown(error) {
+                    try await client.backoff(after: attempt, reason: "uploading \(asset.name): \((error as? any RelctlError)?.message ?? "\(error)")")
+                }
+                let current = try await api.listAssets(releaseID: release.id).first { $0.name == asset.name }
+                if let current {
+                    if current.isUploaded, current.matches(asset) { return }
+                    // Complete but different: someone else uploaded it meanwhile. Never replace that silently.
+                    if current.isUploaded, !replace {
+                        throw PublishError.differingAssets(release: "release \(release.tagName) (id \(release.id))", names: [asset.name])
+                    }
+                    try await api.deleteAsset(id: current.id)
+                }
+            } catch let error as NetworkError {
+                // Name the file: the transport error only knows the upload URL.
+                throw SimpleError(.failure, "uploading `\(asset.name)` to release \(release.tagName) (id \(release.id)): \(error.message); the release stays a draft; run the same command again to finish it")
+            }
+        }
+    }
+
+    /// `RELCTL_HTTP_RETRIES` (attempts per request, at least 1) over the built-in policy.
+    static func policy(_ policy: RetryPolicy, environment: [String: String]) throws -> RetryPolicy {
+        var policy = policy
+        if let attempts = try seconds("RELCTL_HTTP_RETRIES", environment) {
+            guard attempts >= 1, attempts == attempts.rounded() else { throw SimpleError(.badInput, "RELCTL_HTTP_RETRIES must be a whole number of attempts, at least 1") }
+            policy.maxAttempts = Int(attempts)
+        }
+        return policy
+    }
+
+    /// A positive number from the environment, or nil when unset.
+    static func seconds(_ name: String, _ environment: [String: String]) throws -> Double? {
+        guard let raw = environment[name], !raw.isEmpty else { return nil }
+        guard let value = Double(raw), value > 0, value.isFinite else { throw SimpleError(.badInput, "\(name) must be a positive number, found `\(raw)`") }
+        return value
+    }
+
+    /// A failure after which the server may or may not have acted: no answer, or a 5xx.
+    static func outcomeUnknown(_ error: any Error) -> Bool {
+        if error is NetworkError { return true }
+        if case let PublishError.api(_, status, _, _, _)? = error as? PublishError { return (500...599).contains(status) }
+        return false
+    }
+
+    /// 422 `already_exists` on an upload: an earlier attempt got there after all.
+    static func alreadyExists(_ error: any Error) -> Bool {
+        if case let PublishError.api(_, status, _, _, details)? = error as? PublishError { return status == 422 && details.contains { $0.contains("already_exists") } }
+        return false
+    }
+
+    /// `make_latest` only for a final version at least as high as every other published final one.
+    func isLatest(_ request: PublishRequest, among releases: [GitHubRelease]) -> Bool {
+        guard !request.version.isPrerelease else { return false }
+        let others = releases.filter { !$0.draft && !$0.prerelease && $0.tagName != request.tag }
+            .compactMap { try? request.tagFormat.version(of: $0.tagName) }
+            .filter { !$0.isPrerelease }
+        return others.allSatisfy { $0 < request.version || $0.hasSamePrecedence(as: request.version) }
+    }
+}

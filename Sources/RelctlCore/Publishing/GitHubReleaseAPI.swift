@@ -1,0 +1,183 @@
+import Foundation
+
+/// The REST calls for releases and their assets (docs.github.com: "REST API endpoints for
+/// releases" and "… for release assets"), with GitHub's headers on every request.
+public struct GitHubReleaseAPI: Sendable {
+    public static let defaultBaseURL = "https://api.github.com"
+    public static let apiVersion = "2022-11-28"
+
+    public var baseURL: URL
+    public var repository: GitHubRepository
+    private var token: String
+    private var http: any HTTPClient
+    /// Per-request idle timeout, in seconds.
+    public var timeout: TimeInterval
+
+    public init(baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60) {
+        self.baseURL = baseURL
+        self.repository = repository
+        self.token = token
+        self.http = http
+        self.timeout = timeout
+    }
+
+    /// `GITHUB_API_URL` when set (GitHub Enterprise Server: `https://HOST/api/v3`), else api.github.com.
+    public static func baseURL(environment: [String: String]) throws -> URL {
+        let raw = environment["GITHUB_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultBaseURL
+        var trimmed = raw
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
+            throw PublishError.badAPIURL(value: raw)
+        }
+        return url
+    }
+
+    private var repositoryURL: URL {
+        baseURL.appendingPathComponent("repos").appendingPathComponent(repository.owner).appendingPathComponent(repository.name)
+    }
+
+    // MARK: tags
+
+    /// The object the tag ref points at on GitHub (`GET /repos/{owner}/{repo}/git/ref/tags/{tag}`,
+    /// an exact match): the tag object of an annotated tag, the commit of a lightweight one; nil
+    /// when the tag is not there. Publishing a release whose tag is missing would make GitHub
+    /// create the tag on the default branch's head: never what a release of a tested commit wants.
+    public func tagObject(_ tag: String) async throws -> String? {
+        struct Ref: Decodable {
+            struct Object: Decodable { var sha: String }
+            var object: Object
+        }
+        let response = try await send("GET", repositoryURL.appendingPathComponent("git/ref/tags/\(tag)"), expect: [200, 404])
+        guard response.status == 200 else { return nil }
+        return try decode(Ref.self, response, request: "GET git/ref/tags/\(tag)").object.sha
+    }
+
+    // MARK: releases
+
+    /// Every release, drafts included (the token must be able to push to see drafts), all pages.
+    public func listReleases() async throws -> [GitHubRelease] {
+        try await listAll(repositoryURL.appendingPathComponent("releases"))
+    }
+
+    /// A draft for `tag`: invisible to the public, and creating it creates no tag.
+    public func createDraft(tag: String, title: String, body: String, prerelease: Bool) async throws -> GitHubRelease {
+        struct Fields: Encodable {
+            var tag_name: String, name: String, body: String, draft: Bool, prerelease: Bool
+        }
+        let response = try await send("POST", repositoryURL.appendingPathComponent("releases"), json: Fields(tag_name: tag, name: title, body: body, draft: true, prerelease: prerelease), expect: [201])
+        return try decode(GitHubRelease.self, response, request: "POST releases")
+    }
+
+    /// Publishes a draft (or updates a release) in one request.
+    public func publish(releaseID: Int, title: String, body: String, prerelease: Bool, makeLatest: Bool) async throws -> GitHubRelease {
+        struct Fields: Encodable {
+            var draft: Bool, name: String, body: String, prerelease: Bool, make_latest: String
+        }
+        let fields = Fields(draft: false, name: title, body: body, prerelease: prerelease, make_latest: makeLatest ? "true" : "false")
+        let response = try await send("PATCH", repositoryURL.appendingPathComponent("releases/\(releaseID)"), json: fields, expect: [200])
+        return try decode(GitHubRelease.self, response, request: "PATCH release")
+    }
+
+    // MARK: assets
+
+    public func listAssets(releaseID: Int) async throws -> [GitHubAsset] {
+        try await listAll(repositoryURL.appendingPathComponent("releases/\(releaseID)/assets"))
+    }
+
+    public func deleteAsset(id: Int) async throws {
+        // 404: already gone (an earlier attempt whose answer was lost), which is what we wanted.
+        _ = try await send("DELETE", repositoryURL.appendingPathComponent("releases/assets/\(id)"), expect: [204, 404])
+    }
+
+    /// Uploads one file, streamed from disk, to the release's expanded `upload_url`.
+    public func upload(_ asset: LocalAsset, to release: GitHubRelease, progress: (@Sendable (Int64) -> Void)? = nil) async throws -> GitHubAsset {
+        let target = URITemplate(release.uploadURL).expand(["name": asset.name])
+        guard let url = URL(string: target) else {
+            throw PublishError.api(request: "upload \(asset.name)", status: 0, message: "the release's upload_url `\(release.uploadURL)` is not a URL template", documentationURL: nil, details: [])
+        }
+        var request = HTTPRequest(method: "POST", url: url, headers: headers(), body: .file(asset.url, size: asset.size), timeout: timeout)
+        request.headers["Content-Type"] = asset.contentType
+        request.progress = progress
+        let response = try await http.send(request)
+        try check(response, request: request, expect: [201])
+        return try decode(GitHubAsset.self, response, request: "upload \(asset.name)")
+    }
+
+    // MARK: plumbing
+
+    private func headers() -> [String: String] {
+        [
+            "Authorization": "Bearer \(token)",
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": Self.apiVersion,
+            "User-Agent": "relctl/\(RelctlVersion.version)",
+        ]
+    }
+
+    private func listAll<T: Decodable>(_ url: URL) async throws -> [T] {
+        var next: URL? = URLComponents(url: url, resolvingAgainstBaseURL: false).flatMap { components in
+            var components = components
+            components.queryItems = [URLQueryItem(name: "per_page", value: "100")]
+            return components.url
+        }
+        var items: [T] = []
+        var pages = 0
+        while let page = next {
+            pages += 1
+            // A server that links page after page forever must not keep us here.
+            guard pages <= 1000 else { break }
+            let response = try await send("GET", page, expect: [200])
+            items += try decode([T].self, response, request: "GET \(url.lastPathComponent)")
+            next = LinkHeader.url(response.header("Link"), rel: "next")
+            // Follow links only on the API's own host: the token goes with every request.
+            if let candidate = next, candidate.host != baseURL.host || candidate.port != baseURL.port { next = nil }
+        }
+        return items
+    }
+
+    private func send(_ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>) async throws -> HTTPResponse {
+        var request = HTTPRequest(method: method, url: url, headers: headers(), timeout: timeout)
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            request.body = .data(try encoder.encode(json))
+            request.headers["Content-Type"] = "application/json"
+        }
+        let response = try await http.send(request)
+        try check(response, request: request, expect: expect)
+        return response
+    }
+
+    private func check(_ response: HTTPResponse, request: HTTPRequest, expect: Set<Int>) throws {
+        guard !expect.contains(response.status) else { return }
+        throw Self.apiError(response, request: request.summary)
+    }
+
+    /// GitHub's error document: `message`, `documentation_url` and, for 422, `errors[]`.
+    static func apiError(_ response: HTTPResponse, request: String) -> PublishError {
+        struct Body: Decodable {
+            struct Item: Decodable { var resource: String?, code: String?, field: String?, message: String? }
+            var message: String?
+            var documentation_url: String?
+            var errors: [Item]?
+        }
+        let body = try? JSONDecoder().decode(Body.self, from: response.body)
+        var message = body?.message ?? (response.text.isEmpty ? "no message" : String(response.text.prefix(300)))
+        switch response.status {
+        case 401: message += " (check GITHUB_TOKEN / GH_TOKEN)"
+        case 403: message += " (the token needs `contents: write` on the repository)"
+        case 404: message += " (no such repository, or the token cannot see it)"
+        default: break
+        }
+        let details = (body?.errors ?? []).map { item in
+            [item.resource, item.field, item.code, item.message].compactMap { $0 }.joined(separator: " ")
+        }
+        return .api(request: request, status: response.status, message: message, documentationURL: body?.documentation_url, details: details)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
+        do { return try JSONDecoder().decode(type, from: response.body) } catch {
+            throw PublishError.api(request: request, status: response.status, message: "unexpected answer: \(String(response.text.prefix(200)))", documentationURL: nil, details: [])
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// `OWNER/REPO` of a GitHub (or GitHub Enterprise Server) repository.
+public struct GitHubRepository: Sendable, Equatable, CustomStringConvertible {
+    public var owner: String
+    public var name: String
+
+    public init?(_ text: String) {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ Self.isValidPart($0) }) else { return nil }
+        owner = String(parts[0])
+        name = String(parts[1])
+    }
+
+    public var description: String { "\(owner)/\(name)" }
+
+    /// The repository a git remote URL points at, for any host (GHES included): `https://host/o/r(.git)`,
+    /// `ssh://git@host[:port]/o/r(.git)`, `git@host:o/r(.git)`. Nil for local paths.
+    public init?(remoteURL raw: String) {
+        var url = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let path: Substring
+        if let scheme = url.range(of: "://") {
+            url = String(url[scheme.upperBound...])
+            guard let slash = url.firstIndex(of: "/"), url.startIndex != slash else { return nil }
+            path = url[url.index(after: slash)...]
+        } else if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/"), colon != url.startIndex {
+            path = url[url.index(after: colon)...]
+        } else {
+            return nil
+        }
+        var parts = path.split(separator: "/").map(String.init)
+        guard parts.count >= 2, var last = parts.popLast() else { return nil }
+        if last.hasSuffix(".git") { last.removeLast(4) }
+        guard let owner = parts.last, Self.isValidPart(Substring(owner)), Self.isValidPart(Substring(last)) else { return nil }
+        self.owner = owner
+        self.name = last
+    }
+
+    /// GitHub names: letters, digits, `-`, `_`, `.`; never `.` or `..` alone.
+    private static func isValidPart(_ part: Substring) -> Bool {
+        !part.isEmpty && part != "." && part != ".." && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+    }
+
+    /// `[publish] github`, else `GITHUB_REPOSITORY` (set by GitHub Actions), else the remote's URL.
+    public static func resolve(configured: String?, environment: [String: String], remoteURL: String?, remoteName: String) throws -> GitHubRepository {
+        if let configured {
+            guard let repository = GitHubRepository(configured) else { throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] github") }
+            return repository
+        }
+        if let fromEnvironment = environment["GITHUB_REPOSITORY"], !fromEnvironment.isEmpty {
+            guard let repository = GitHubRepository(fromEnvironment) else { throw PublishError.badRepository(value: fromEnvironment, source: "GITHUB_REPOSITORY") }
+            return repository
+        }
+        if let remoteURL, let repository = GitHubRepository(remoteURL: remoteURL) { return repository }
+        let why = remoteURL.map { "the remote `\(remoteName)` (\($0)) is not a GitHub URL" } ?? "there is no remote `\(remoteName)`"
+        throw PublishError.noRepository(hint: "\(why); set `github = \"OWNER/REPO\"` in relctl.toml's [publish] section or GITHUB_REPOSITORY")
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The files a release carries: every file `SHA256SUMS` lists, `SHA256SUMS` itself, and, when
+/// present, `manifest.json`, the signatures of `SHA256SUMS` and the CycloneDX SBOMs. Built and
+/// checked entirely before any request: a listed file that is missing or changed stops here.
+public struct ReleaseAssetSet: Sendable, Equatable {
+    public static let sumsFileName = ChecksumAlgorithm.sha256.sumsFileName
+    /// Companions of the list that are attached when they exist.
+    public static let companions = [ReleaseManifest.fileName, sumsFileName + ".sig", sumsFileName + ".minisig"]
+
+    /// Sorted by name, so uploads happen in the same order on every run.
+    public var assets: [LocalAsset]
+
+    public init(assets: [LocalAsset]) {
+        self.assets = assets.sorted { $0.name < $1.name }
+    }
+
+    public var names: [String] { assets.map(\.name) }
+
+    /// Reads `dist/SHA256SUMS`, checks every listed file exists and still has its listed SHA256,
+    /// and hashes the companions. `shownDist` is the folder as the user should read it.
+    public static func collect(dist: URL, shownDist: String, jobs: Int? = nil) async throws -> ReleaseAssetSet {
+        let sumsURL = dist.appendingPathComponent(sumsFileName)
+        let shownSums = (shownDist.hasSuffix("/") ? shownDist : shownDist + "/") + sumsFileName
+        let list = try ChecksumFile.read(sumsURL, displayPath: shownSums)
+        let fileManager = FileManager.default
+
+        var listed: [String: String] = [:]
+        var missing: [String] = []
+        for entry in list.entries where entry.algorithm == .sha256 {
+            guard !entry.name.isEmpty, !entry.name.contains("/"), entry.name != ".", entry.name != ".." else {
+                throw PublishError.badAssetName(sums: shownSums, name: entry.name, line: entry.line)
+            }
+            var isDirectory: ObjCBool = false
+            if !fileManager.fileExists(atPath: dist.appendingPathComponent(entry.name).path, isDirectory: &isDirectory) || isDirectory.boolValue {
+                missing.append(entry.name)
+            }
+            listed[entry.name] = entry.digest.lowercased()
+        }
+        if !missing.isEmpty { throw PublishError.missingFiles(sums: shownSums, names: missing.sorted()) }
+
+        var names = Set(listed.keys)
+        names.insert(sumsFileName)
+        for name in companions where fileManager.fileExists(atPath: dist.appendingPathComponent(name).path) { names.insert(name) }
+        let entries = (try? fileManager.contentsOfDirectory(atPath: dist.path)) ?? []
+        for name in entries where name.hasSuffix(".cdx.json") { names.insert(name) }
+
+        let ordered = names.sorted()
+        let digests = try await FileHasher.digests(of: ordered.map { dist.appendingPathComponent($0) }, algorithms: [.sha256], jobs: jobs)
+        var changed: [String] = []
+        var assets: [LocalAsset] = []
+        for (name, digest) in zip(ordered, digests) {
+            if let expected = listed[name], expected != digest[.sha256] { changed.append(name) }
+            assets.append(LocalAsset(name: name, url: digest.url, size: digest.size, sha256: digest[.sha256]))
+        }
+        if !changed.isEmpty { throw PublishError.changedFiles(sums: shownSums, names: changed) }
+        return ReleaseAssetSet(assets: assets)
+    }
+}
