@@ -25,8 +25,8 @@ import Testing
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
         let stage = try #require(plan.stages.last)
         #expect(stage.name == "publish" && stage.status == "ok", "\(plan.stages)")
-        // Two archives, SHA256SUMS and manifest.json.
-        #expect(stage.detail?.contains("would publish 4 assets to acme/velostream (no release for v1.0.0 yet; 4 to upload") == true, "\(stage)")
+        // Two archives, their two SBOMs, SHA256SUMS and manifest.json.
+        #expect(stage.detail?.contains("would publish 6 assets to acme/velostream (no release for v1.0.0 yet; 6 to upload") == true, "\(stage)")
         let log = try await server.log()
         #expect(!log.isEmpty && log.allSatisfy { $0.method == "GET" && $0.authorized })
         #expect(try await server.releases().isEmpty)
@@ -54,7 +54,8 @@ import Testing
         #expect(!release.draft && release.tag_name == "v1.0.0" && release.name == "demo v1.0.0")
         #expect(release.body == (try fixture.repository.directory.read("dist/RELEASE_NOTES.md")))
         #expect(release.assets.map(\.name).sorted() == [
-            "SHA256SUMS", "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "manifest.json",
+            "SHA256SUMS", "demo-v1.0.0-aarch64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz",
+            "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "manifest.json",
         ])
     }
 
@@ -67,9 +68,10 @@ import Testing
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
         #expect(plan.stages.last?.name == "publish" && plan.stages.last?.status == "ok", "\(plan.stages)")
         let release = try #require(try await server.releases().first)
-        #expect(!release.draft && release.assets.count == 4 && release.assets.allSatisfy { $0.state == "uploaded" })
+        // Archives, SBOMs, SHA256SUMS and manifest.json.
+        #expect(!release.draft && release.assets.count == 6 && release.assets.allSatisfy { $0.state == "uploaded" })
         let log = try await server.log()
-        #expect(log.filter { $0.published == true }.first?.assets_at_publish?.count == 4, "public only with every asset")
+        #expect(log.filter { $0.published == true }.first?.assets_at_publish?.count == 6, "public only with every asset")
 
         let usage = try await BlockingWork.run { try relctl(["release", "v1.0.1", "--publish"], in: fixture.url, environment: environment(server)) }
         #expect(usage.status == 64 && usage.stderr.contains("--publish needs --push"), "\(usage)")
