@@ -100,6 +100,22 @@ struct TrainPinCLITests {
         }
     }
 
+    @Test func theRollbackLeavesATagItDidNotMakeAlone() throws {
+        // While the server releases, someone moves sdk-python's tag on its remote; then the server fails.
+        let seed = try SeedTrainFixture(before: ["flovyn-server": #"git -C "$PY_REMOTE" tag -f v0.2.0 main~1 >/dev/null && exit 4"#])
+        defer { seed.remove() }
+        let python = seed["sdk-python"]
+        let result = try relctl(["train", "run", "v0.2.0", "--workspace", seed.file], in: seed.workspace.url,
+                                environment: ["PY_REMOTE": python.remote.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("sdk-python: v0.2.0 on origin is"))
+        #expect(result.stderr.contains("not the tag this run made; left alone"))
+        #expect(try python.remoteTags() == ["v0.2.0"], "the foreign tag stays")
+        #expect(try python.remoteGit("rev-parse", "v0.2.0") == python.remoteGit("rev-parse", "main~2"), "main~1 then, before the revert")
+        #expect(try python.localTags().isEmpty, "this run's local tag is gone")
+        #expect(try seed["sdk-kotlin"].remoteTags().isEmpty && seed["sdk-rust"].remoteTags().isEmpty)
+    }
+
     @Test func aKilledTrainCompletesWhenRunAgainWithoutTaggingTwice() async throws {
         let marker = try TemporaryDirectory(prefix: "relctl-marker")
         defer { marker.remove() }
@@ -188,5 +204,27 @@ struct TrainPinCLITests {
         #expect(dry.stderr.contains("sdk-python: "))
         #expect(dry.stderr.contains("flovyn-server: "))
         #expect(dry.stderr.contains("nmae"))
+    }
+
+    /// `--set-version` runs `relctl bump --set VERSION --write` (issue 12) in each repository;
+    /// this test runs once that command exists in the binary under test.
+    static var bumpSetAvailable: Bool {
+        guard let help = try? run(relctlBinary.path, ["bump", "--help"]) else { return false }
+        return help.stdout.contains("--set")
+    }
+
+    @Test(.enabled(if: TrainPinCLITests.bumpSetAvailable, "needs `relctl bump --set` (issue 12)"))
+    func setVersionCommitsTheManifestsWithThePins() throws {
+        let seed = try SeedTrainFixture(version: "0.1.0")
+        defer { seed.remove() }
+        let result = try relctl(["train", "run", "v0.2.0", "--workspace", seed.file, "--set-version"], in: seed.workspace.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(try seed["sdk-rust"].remoteGit("show", "v0.2.0:Cargo.toml").contains(#"version = "0.2.0""#))
+        for name in SeedTrainFixture.sdks {
+            #expect(try seed[name].remoteGit("show", "v0.2.0:VERSION") == "0.2.0")
+            let files = try seed[name].remoteGit("show", "--name-only", "--format=", "v0.2.0^{commit}")
+            #expect(files.split(separator: "\n").sorted() == [".github/workflows/ci.yml", "VERSION"], "one commit with pins and version")
+        }
+        #expect(try seed["flovyn-server"].remoteGit("log", "-1", "--format=%s", "v0.2.0^{commit}") == "chore(release): set version 0.2.0 for v0.2.0")
     }
 }
