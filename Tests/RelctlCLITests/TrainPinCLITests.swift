@@ -168,6 +168,9 @@ struct TrainPinCLITests {
         let seed = try SeedTrainFixture()
         defer { seed.remove() }
         let heads = try SeedTrainFixture.names.map { try seed[$0].repository.git("rev-parse", "HEAD") }
+        let plan = try relctl(["train", "plan", "v0.2.0", "--workspace", seed.file], in: seed.workspace.url)
+        #expect(plan.stdout.contains("after sdk-rust, pins .github/workflows/ci.yml), sdk-kotlin ("), "\(plan.stdout)")
+        #expect(plan.stdout.contains("wave 3: flovyn-server"))
         let dry = try relctl(["train", "run", "v0.2.0", "--workspace", seed.file, "--dry-run"], in: seed.workspace.url)
         #expect(dry.status == 0, "\(dry)")
         #expect(dry.stderr.contains(#"sdk-python: would pin .github/workflows/ci.yml:4: v0.1.0 → v0.2.0"#))

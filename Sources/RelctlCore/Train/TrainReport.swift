@@ -17,7 +17,10 @@ public struct TrainPlan: Sendable, Encodable {
         var lines = ["train \(tag): \(count) repositor\(count == 1 ? "y" : "ies") in \(waves.count) wave\(waves.count == 1 ? "" : "s") (\(workspace))"]
         for (index, wave) in waves.enumerated() {
             let names = wave.map { repository in
-                repository.after.isEmpty ? "\(repository.name) (\(repository.path))" : "\(repository.name) (\(repository.path), after \(repository.after.joined(separator: ", ")))"
+                var details = [repository.path]
+                if !repository.after.isEmpty { details.append("after \(repository.after.joined(separator: ", "))") }
+                if !repository.pins.isEmpty { details.append("pins \(repository.pins.map(\.path).joined(separator: ", "))") }
+                return "\(repository.name) (\(details.joined(separator: ", ")))"
             }
             lines.append("  wave \(index + 1): " + names.joined(separator: ", "))
         }
