@@ -116,6 +116,21 @@ struct TrainPinCLITests {
         #expect(try seed["sdk-kotlin"].remoteTags().isEmpty && seed["sdk-rust"].remoteTags().isEmpty)
     }
 
+    @Test func aTagLeftUnpushedAtTheCommitToTagIsPushedNotMadeAgain() throws {
+        let seed = try SeedTrainFixture()
+        defer { seed.remove() }
+        // As a train killed between sdk-rust's release and its push would leave it.
+        let core = seed["sdk-rust"]
+        let local = try relctl(["release", "v0.2.0"], in: core.url)
+        #expect(local.status == 0, "\(local)")
+        let object = try core.repository.git("rev-parse", "v0.2.0")
+        let result = try relctl(["train", "run", "v0.2.0", "--workspace", seed.file], in: seed.workspace.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("sdk-rust: v0.2.0 is already tagged locally at HEAD"))
+        #expect(try core.remoteGit("rev-parse", "v0.2.0") == object, "the same tag object, pushed")
+        #expect(try seed["flovyn-server"].remoteTags() == ["v0.2.0"])
+    }
+
     @Test func aKilledTrainCompletesWhenRunAgainWithoutTaggingTwice() async throws {
         let marker = try TemporaryDirectory(prefix: "relctl-marker")
         defer { marker.remove() }
