@@ -126,7 +126,7 @@ public struct TrainRunner: Sendable {
         let mode = options.dryRun ? ["--dry-run", "--push"] : ["--preflight-only", "--push"]
         context.console.info(options.dryRun ? "==> dry-running \(pending.count) repositories" : "==> preflight of \(pending.count) repositories")
         let checks = await ParallelJobs.map(pending, limit: options.jobs) { step in
-            (step, (try? release(tag, in: step.repository, extra: mode, echo: options.dryRun)))
+            (step, try? await BlockingWork.run { try release(tag, in: step.repository, extra: mode, echo: options.dryRun) })
         }
         var worstChild: ExitCode?
         for (step, result) in checks {
@@ -173,8 +173,9 @@ public struct TrainRunner: Sendable {
                 let remote = step.remote, directory = step.repository.directory
                 _ = guards.add { Self.deleteTagNow(tag, remote: remote, in: directory) }
             }
+            // Each repository's git calls and child wait on a thread of their own (BlockingWork).
             let outcomes = await ParallelJobs.map(members, limit: options.jobs) { step in
-                await releaseOne(step, options: options)
+                await BlockingWork.run { releaseOne(step, options: options) }
             }
             attempts += outcomes
             for outcome in outcomes { report.repositories[outcome.step.index] = outcome.result }
@@ -235,7 +236,7 @@ public struct TrainRunner: Sendable {
     }
 
     /// Pins, release and push of one repository; never throws: the outcome says what happened.
-    func releaseOne(_ step: TrainStep, options: TrainRunOptions) async -> TrainAttempt {
+    func releaseOne(_ step: TrainStep, options: TrainRunOptions) -> TrainAttempt {
         let tag = options.tag
         let name = step.repository.name
         let git = Git(directory: step.repository.directory, context: context)
@@ -256,7 +257,7 @@ public struct TrainRunner: Sendable {
                 var paths: [String] = []
                 var pinPlan: PinPlan?
                 if options.setVersion {
-                    let bump = try await context.processes.run(Command(executable.path, ["bump", "--set", step.version, "--write"], directory: step.repository.directory, environment: context.environment))
+                    let bump = try context.processes.run(Command(executable.path, ["bump", "--set", step.version, "--write"], directory: step.repository.directory, environment: context.environment))
                     guard bump.succeeded else {
                         return fail(["`relctl bump --set \(step.version) --write` failed: \(PushStage.tail(bump))"])
                     }
@@ -288,7 +289,7 @@ public struct TrainRunner: Sendable {
             let trainPushes = step.trainPushes(options)
             let result: ChildResult
             do {
-                result = try await BlockingWork.run { try release(tag, in: step.repository, extra: trainPushes ? [] : ["--push"], echo: true) }
+                result = try release(tag, in: step.repository, extra: trainPushes ? [] : ["--push"], echo: true)
             } catch {
                 return fail(["could not run relctl: \(error)"])
             }
