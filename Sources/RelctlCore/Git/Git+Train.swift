@@ -62,6 +62,14 @@ extension Git {
         try runUnchecked(["push", "--porcelain", remote, "HEAD:refs/heads/\(branch)"])
     }
 
+    /// Paths (relative to the top) changed or added since HEAD, ignored files left out: what a
+    /// command such as `bump --write` just wrote.
+    public func changedPaths() throws -> [String] {
+        let changed = try run(["diff", "--name-only", "-z", "HEAD"])
+        let added = try run(["ls-files", "--others", "--exclude-standard", "-z"])
+        return Set((changed + added).split(separator: "\0").map(String.init)).sorted()
+    }
+
     /// True when `ancestor` is an ancestor of (or equal to) `descendant`.
     public func isAncestor(_ ancestor: String, of descendant: String) -> Bool {
         (try? runUnchecked(["merge-base", "--is-ancestor", ancestor, descendant]))?.succeeded ?? false

@@ -261,7 +261,7 @@ public struct TrainRunner: Sendable {
                     guard bump.succeeded else {
                         return fail(["`relctl bump --set \(step.version) --write` failed: \(PushStage.tail(bump))"])
                     }
-                    paths += try git.dirtyPaths()
+                    paths += try git.changedPaths()
                 }
                 if step.pins != nil {
                     // Read afresh: the files are the same unless someone edited them meanwhile.
