@@ -20,10 +20,22 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        .systemLibrary(
+            name: "CDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
         .target(
             name: "RelctlCore",
             dependencies: [
                 "CArchive",
+                "CDeflate",
+                "CSodium",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "RelctlTOML",
                 .product(name: "Mustache", package: "swift-mustache"),

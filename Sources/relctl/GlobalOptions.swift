@@ -8,7 +8,9 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Path to the config file.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Path to the config file (default ./relctl.toml). The folder holding it is the project root: paths in it, dist/ and git run there.",
+        valueName: "path"))
     var config: String?
 
     @Flag(name: .long, help: "Print one JSON document on stdout (human text still goes to stderr).")
@@ -22,6 +24,15 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: [.customShort("v"), .long], help: "Print more detail.")
     var verbose = false
+
+    /// When `--config` lives in another folder, that folder is the project root: said after a
+    /// bad-input error, since a path that "does not exist" is then often relative to the wrong place.
+    func projectRootNote(_ context: Context) -> String? {
+        guard let config else { return nil }
+        let folder = context.resolve(config).deletingLastPathComponent().standardizedFileURL
+        guard folder.path != context.workingDirectory.standardizedFileURL.path else { return nil }
+        return "relctl: note: --config \(config) makes \(folder.path) the project root; paths in it are relative to that folder"
+    }
 
     /// The real context for this invocation: cwd, environment, stdout/stderr.
     func makeContext() -> Context {
@@ -55,6 +66,7 @@ extension RelctlCommand {
         // A failure caused by our own Ctrl-C waits for the handler's exit 130 instead of exiting 1.
         defer { Interrupts.parkIfInterrupted() }
         do {
+            if let limit = DescriptorLimit.prepare() { throw limit }
             try await execute(context)
             if let failure = context.console.stdoutError {
                 throw SimpleError(.failure, "cannot write to standard output: \(failure)")
@@ -64,6 +76,7 @@ extension RelctlCommand {
             guard let failure = error as? RelctlError ?? ((error is CocoaError || error is POSIXError) ? FileSystemError(error) : nil) else { throw error }
             Interrupts.parkIfInterrupted()
             for diagnostic in failure.diagnostics { context.console.error(diagnostic.description) }
+            if failure.exitCode == .badInput, let note = global.projectRootNote(context) { context.console.info(note) }
             throw ExitCode(failure.exitCode.rawValue)
         }
     }

@@ -19,7 +19,7 @@ struct PackageCommand: RelctlCommand {
     var targets: [String] = []
     @Option(help: ArgumentHelp("Output folder (default: dist/ in the project).", valueName: "dir")) var out: String?
     @Option(help: ArgumentHelp("Read prebuilt binaries from here instead of the project's binary-dir.", valueName: "dir")) var artifacts: String?
-    @Option(help: "Archives written at the same time (default: number of cores).") var jobs: Int?
+    @Option(help: "Compression threads in total, shared by the archives (default: number of cores); the archives are the same for any value.") var jobs: Int?
     @Flag(help: "Remove this tag's existing archives for these targets first.") var clean = false
 
     func validate() throws {

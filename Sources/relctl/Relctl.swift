@@ -11,8 +11,8 @@ struct Relctl: AsyncParsableCommand {
         version: versionText,
         subcommands: [
             Init.self, Check.self, ValidateTag.self,
-            Matrix.self, Build.self, PackageCommand.self,
-            Checksum.self, Verify.self,
+            Matrix.self, Build.self, PackageCommand.self, Image.self,
+            Checksum.self, Verify.self, Sign.self, Installer.self,
             Notes.self, Bump.self,
             CI.self,
             Release.self, Train.self,

@@ -19,6 +19,7 @@ struct ValidateTag: RelctlCommand {
         if config.versions.isEmpty {
             context.console.warning("\(config.path): no [[version]] entries; only the tag's syntax was checked")
         }
-        context.console.info("tag \(tag) matches \(validation.sources.count) manifest\(validation.sources.count == 1 ? "" : "s") (version \(validation.version))")
+        let companions = validation.companionCount == 0 ? "" : " and \(validation.companionCount) lock/pin entr\(validation.companionCount == 1 ? "y" : "ies")"
+        context.console.info("tag \(tag) matches \(validation.sources.count) manifest\(validation.sources.count == 1 ? "" : "s")\(companions) (version \(validation.version))")
     }
 }

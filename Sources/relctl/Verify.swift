@@ -8,7 +8,9 @@ struct Verify: RelctlCommand {
         discussion: """
         Reads sha256sum/sha512sum lines (`HEX  NAME`, `HEX *NAME`) and BSD lines (`SHA256 (NAME) = HEX`). \
         Exit 0 when all match, 1 when a file is changed, missing, or an archive next to a combined file is not \
-        listed (unless --allow-unlisted), 2 for a missing checksum file or a malformed line.
+        listed (unless --allow-unlisted), 2 for a missing checksum file or a malformed line. \
+        With --allowed-signers / --minisign-key (or [sign] allowed-signers / minisign-public-key), SUMS.sig and \
+        SUMS.minisig are verified too: a missing or bad signature is exit 1.
         """
     )
 
@@ -16,13 +18,20 @@ struct Verify: RelctlCommand {
     @Argument(help: ArgumentHelp("Checksum file (default: dist/SHA256SUMS, or dist/SHA512SUMS when that is the only one).", valueName: "sums")) var sums: String?
     @Flag(help: "Report archives the file does not list, but do not fail because of them.") var allowUnlisted = false
     @Option(help: ArgumentHelp("Files hashed at once (default: one per core).", valueName: "n")) var jobs: Int?
+    @Option(help: ArgumentHelp("ssh-keygen allowed-signers file: SUMS.sig must be signed by one of its keys.", valueName: "file")) var allowedSigners: String?
+    @Option(help: ArgumentHelp("minisign public key (.pub): SUMS.minisig must verify with it.", valueName: "pub")) var minisignKey: String?
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func execute(_ context: Context) async throws {
-        let report = try await ChecksumVerifier.verify(sums: try sums ?? defaultSums(context), allowUnlisted: allowUnlisted, context: context, jobs: jobs)
+        let shown = try sums ?? defaultSums(context)
+        var report = try await ChecksumVerifier.verify(sums: shown, allowUnlisted: allowUnlisted, context: context, jobs: jobs)
+        let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
+        report.signatures = try SignatureVerifier.verify(
+            sums: shown, flags: .init(allowedSigners: allowedSigners, minisignPublicKey: minisignKey),
+            settings: config.sign, root: config.root, context: context)
         if global.json { try emitJSON(report, context) }
         for file in report.files {
             switch file.status {
@@ -34,6 +43,9 @@ struct Verify: RelctlCommand {
         if let failure = report.failure { throw failure }
         let count = report.files.filter { $0.status == .ok }.count
         context.console.info("\(report.file): \(count) file\(count == 1 ? "" : "s") ok")
+        for check in report.signatures {
+            context.console.info("\(check.file): good \(check.kind) signature by \(check.signer ?? "the given key")")
+        }
     }
 
     /// In the dist folder `relctl checksum` writes to: the one of `--config`'s project when given.

@@ -22,9 +22,13 @@ import RelctlTestSupport
         #expect((manifest?["artifacts"] as? [Any])?.count == 4)
         #expect(fixture.distContents() == [
             "manifest.json",
+            "velostream-v1.0.0-aarch64-unknown-linux-gnu.cdx.json",
             "velostream-v1.0.0-aarch64-unknown-linux-gnu.tar.xz", "velostream-v1.0.0-aarch64-unknown-linux-gnu.tar.xz.sha256",
+            "velostream-v1.0.0-x86_64-pc-windows-msvc.cdx.json",
             "velostream-v1.0.0-x86_64-pc-windows-msvc.zip", "velostream-v1.0.0-x86_64-pc-windows-msvc.zip.sha256",
+            "velostream-v1.0.0-x86_64-unknown-linux-gnu.cdx.json",
             "velostream-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "velostream-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256",
+            "velostream-v1.0.0-x86_64-unknown-linux-musl.cdx.json",
             "velostream-v1.0.0-x86_64-unknown-linux-musl.tar.zst", "velostream-v1.0.0-x86_64-unknown-linux-musl.tar.zst.sha256",
         ])
         // Existing archives are never overwritten without --clean.
@@ -38,7 +42,7 @@ import RelctlTestSupport
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }
         let config = try fixture.directory.read("relctl.toml").replacingOccurrences(of: "[archive]\n", with: "[archive]\ncompression-level = 15\n")
-        try fixture.directory.write("relctl.toml", config)
+        try fixture.directory.write("relctl.toml", "\(config)")
         // 2200-01-01: past what zip's 32-bit extended timestamp holds, which would wrap to 2063.
         let result = try relctl(["package", "--tag", "v1.0.0", "--target", "*windows*"], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "7258118400"])
         #expect(result.status == 0, "\(result)")

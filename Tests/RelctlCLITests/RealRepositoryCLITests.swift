@@ -196,3 +196,74 @@ struct RealRepositoryCLITests {
         }
     }
 }
+
+/// A `before` hook that commits: the tag goes on what is there, never on the stale commit.
+@Suite("tag what is there")
+struct TagWhatIsThereCLITests {
+    @Test func aHookThatCommitsMovesTheTagToTheNewHead() throws {
+        let fixture = try ReleaseFixture(release: #"before = ["echo 'released' > CHANGES.txt && git add CHANGES.txt && git commit -qm 'docs: changes for the release'"]"#)
+        defer { fixture.remove() }
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.stderr.contains("goes on the new HEAD"), "\(dry)")
+        let real = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(real.status == 0, "\(real)")
+        let head = try fixture.repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+        let tagged = try fixture.repository.git("rev-parse", "v1.0.0^{commit}").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(tagged == head, "the tag is on the hook's commit")
+        #expect(try fixture.repository.git("show", "v1.0.0:CHANGES.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "released")
+        #expect(try fixture.remoteGit("rev-parse", "v1.0.0^{commit}").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == head)
+    }
+
+    @Test func aHookThatCommitsAnotherVersionIsRefused() throws {
+        let fixture = try ReleaseFixture(release: #"before = ["echo 1.0.1 > VERSION && git commit -qam 'chore: bump'"]"#)
+        defer { fixture.remove() }
+        let real = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(real.status == 1, "\(real)")
+        #expect(real.stderr.contains("no longer match v1.0.0"), "\(real)")
+        #expect(try fixture.localTags().isEmpty)
+    }
+}
+
+/// What velostream's hand-written pipeline does that relctl must express: `{exe}` in file names,
+/// binaries built only on some platforms, and a generator run inside each archive's staging folder.
+@Suite("velostream's pipeline")
+struct VelostreamPipelineCLITests {
+    @Test func exeOptionalBinariesAndAStageHook() throws {
+        let build = #"mkdir -p out/{target} && printf '#!/bin/sh\necho hi\n' > out/{target}/hello && chmod +x out/{target}/hello && case {target} in x86_64*) cp out/{target}/hello out/{target}/hello-bench ;; esac && cp out/{target}/hello out/{target}/launcher"#
+        let fixture = try ReleaseFixture(buildCommand: build)
+        defer { fixture.remove() }
+        let config = try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(of: "binaries = [\"hello\"]", with: "binaries = [\"hello\", \"hello-bench\"]\noptional-binaries = [\"hello-bench\"]")
+            .replacingOccurrences(of: "files = [\"README.md\"]", with: #"files = ["README.md", { from = "out/{target}/launcher", to = "launcher{exe}" }]"# + "\nstage = '''printf 'install %s for %s\\n' \"$RELCTL_ARCHIVE\" \"$RELCTL_TARGET\" > INSTALL.txt'''")
+            + "\n[[archive.symlink]]\npath = \"{binary}\"\nto = \"bin/{binary}\"\n"
+        try fixture.repository.commit("chore: velostream-like packaging", files: ["relctl.toml": config])
+        #expect(try relctl(["check"], in: fixture.url).status == 0)
+        let built = try relctl(["build"], in: fixture.url)
+        #expect(built.status == 0, "an optional binary the build did not make is not a failure: \(built)")
+        let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(packaged.status == 0, "\(packaged)")
+
+        let x86 = try run("tar", ["-tvzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path]).stdout
+        let arm = try run("tar", ["-tvzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz").path]).stdout
+        #expect(x86.contains("bin/hello-bench") && x86.contains("hello-bench -> bin/hello-bench"), "\(x86)")
+        #expect(!arm.contains("hello-bench"), "no binary and no dangling link where the build made none: \(arm)")
+        #expect(arm.contains("demo-v1.0.0-aarch64-unknown-linux-gnu/launcher\n") || arm.hasSuffix("launcher"), "\(arm)")
+        let install = try run("tar", ["-xzOf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz").path,
+                                      "demo-v1.0.0-aarch64-unknown-linux-gnu/INSTALL.txt"]).stdout
+        #expect(install == "install demo-v1.0.0-aarch64-unknown-linux-gnu for aarch64-unknown-linux-gnu\n", "\(install)")
+    }
+
+    @Test func aFailingStageHookWritesNoArchive() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let config = try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(of: "files = [\"README.md\"]", with: "files = [\"README.md\"]\nstage = \"echo generator broke >&2; exit 3\"")
+        try fixture.repository.commit("chore: broken generator", files: ["relctl.toml": config])
+        #expect(try relctl(["build"], in: fixture.url).status == 0)
+        let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(packaged.status == 1 && packaged.stderr.contains("generator broke"), "\(packaged)")
+        let dist = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+        #expect(!dist.contains { $0.hasSuffix(".tar.gz") }, "\(dist)")
+    }
+}

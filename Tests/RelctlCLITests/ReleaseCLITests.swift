@@ -87,7 +87,9 @@ struct ReleaseCLITests {
         let names = try FileManager.default.contentsOfDirectory(atPath: dist.path).sorted()
         #expect(names == [
             "RELEASE_NOTES.md", "SHA256SUMS",
+            "demo-v1.0.0-aarch64-unknown-linux-gnu.cdx.json",
             "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz.sha256",
+            "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json",
             "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256",
             "manifest.json",
         ])

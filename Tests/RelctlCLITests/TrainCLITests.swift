@@ -190,15 +190,20 @@ struct TrainInterruptTests {
         process.arguments = ["train", "run", "v1.0.0", "--workspace", train.file]
         process.currentDirectoryURL = train.workspace.url
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let log = train.workspace.url.appendingPathComponent("train.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         var pushed = false
+        // The waits keep their thread (usleep, not Task.sleep): with the whole suite running, a
+        // cooperative pool busy with blocking tests could otherwise resume this one only after
+        // app's 30 s build has already failed.
         for _ in 0..<1200 where !pushed {  // up to a minute: the whole suite runs in parallel on two cores
-            try await Task.sleep(for: .milliseconds(50))
+            usleep(50_000)
             pushed = (try? core.remoteTags()) == ["v1.0.0"]
         }
-        #expect(pushed, "core was released before the interrupt")
-        try await Task.sleep(for: .milliseconds(500))  // app's build is sleeping now
+        #expect(pushed, "core was released before the interrupt: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        usleep(500_000)  // app's build is sleeping now
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)

@@ -28,7 +28,8 @@ struct MatrixTests {
         #expect(GeneratedFile.state(existing: older, generated: file) == .stale)
         let edited = older.replacingOccurrences(of: "Old", with: "Mine")
         #expect(GeneratedFile.state(existing: edited, generated: file) == .handEdited)
-        #expect(GeneratedFile.state(existing: body, generated: file) == .handEdited)
+        // No digest header at all: relctl never wrote it.
+        #expect(GeneratedFile.state(existing: body, generated: file) == .handWritten)
         // The header itself may not be tampered with either.
         #expect(!GeneratedFile.isUnedited(older.replacingOccurrences(of: "sha256:", with: "sha256:0")))
     }

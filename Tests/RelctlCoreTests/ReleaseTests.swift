@@ -127,7 +127,7 @@ struct ReleasePipelineTests {
     @Test func theStandardStagesKeepTheirContract() {
         #expect(ReleasePipeline.contractProblems(ReleasePipeline.standardStages).isEmpty)
         let names = ReleasePipeline.standardStages.map(\.name)
-        #expect(names == ["before-hooks", "build", "package", "checksum", "notes", "tag", "push", "dist", "after-hooks"])
+        #expect(names == ["before-hooks", "build", "package", "image", "checksum", "sign", "installer", "notes", "tag", "push", "dist", "image-push", "after-hooks"])
         #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])
     }
 

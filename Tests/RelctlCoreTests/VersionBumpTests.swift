@@ -45,6 +45,29 @@ import RelctlTestSupport
         #expect(rc.next == (try v("2.0.0-rc.2")) && rc.level == .prerelease)
     }
 
+    @Test func devVersionsAreNeverLowered() throws {
+        // flask 3.2.0.dev, and 1.1.0.dev0 / 2.0.0.dev0 once became 3.1.4 / 1.0.1.
+        for (manifest, lastTag, expected) in [("3.2.0.dev", "v3.1.3", "3.2.0"), ("1.1.0.dev0", "v1.0.0", "1.1.0"), ("2.0.0.dev0", "v1.0.0", "2.0.0"),
+                                              ("1.0rc1.dev2", "v0.9.0", "1.0.0-rc.1"), ("1.0.0.post1", "v1.0.0", "1.0.1")] {
+            let repo = try GitRepository()
+            defer { repo.directory.remove() }
+            try repo.directory.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"\(manifest)\"\n")
+            try repo.commit("chore: start")
+            try repo.git("tag", lastTag)
+            try repo.commit("fix: a")
+            let cfg = config(repo, [VersionSource(path: "pyproject.toml", kind: "python")])
+            let bump = try VersionBump.compute(git: Git(directory: repo.url, context: Context(workingDirectory: repo.url)), config: cfg)
+            #expect(bump.next == (try v(expected)), "\(manifest) after \(lastTag)")
+            #expect(throws: SimpleError.self, "\(manifest) is above 1.0.0") { try VersionBump.write(try v("0.0.9"), config: cfg) }
+            try VersionBump.write(bump.next, config: cfg)
+            #expect(VersionBump.isBelow(bump.next, manifestText: try ManifestReaders.read(cfg.versions[0], root: repo.url).text, comparison: .pep440) == false)
+        }
+    }
+
+    @Test func hugeNumbersMoveUp() throws {
+        #expect(VersionBump.next(after: try v("1.2.99999999999999999999"), level: .patch) == (try v("1.2.100000000000000000000")))
+    }
+
     @Test func writesOnlyTheVersionText() throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
@@ -102,7 +125,7 @@ import RelctlTestSupport
         try repo.directory.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"1.2.0rc1\"\n")
         let python = [VersionSource(path: "pyproject.toml", kind: "python")]
         #expect(throws: SimpleError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, python)) }
-        #expect(VersionBump.unreleasedVersion(config(repo, python)) == (try v("1.2.0-rc.1")))
+        #expect(VersionBump.releasableVersion(ofManifestText: "1.2.0rc1", comparison: .pep440) == (try v("1.2.0-rc.1")))
         #expect(VersionBump.semanticVersion(ofManifestText: "2.0") == (try v("2.0.0")))
     }
 

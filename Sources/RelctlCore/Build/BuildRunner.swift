@@ -91,7 +91,8 @@ public struct BuildRunner: Sendable {
         }
         if result.outcome == .succeeded {
             let folder = config.root.appendingPathComponent(directory)
-            result.missing = config.build.binaries.map(target.executableName).filter { name in
+            let required = config.build.binaries.filter { !config.build.optionalBinaries.contains($0) }
+            result.missing = required.map(target.executableName).filter { name in
                 var isDirectory: ObjCBool = false
                 return !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory) || isDirectory.boolValue
             }.map { (directory as NSString).appendingPathComponent($0) }

@@ -8,6 +8,8 @@ public enum ReleaseWorkflow {
     public static let checkout = "actions/checkout@v6"
     public static let uploadArtifact = "actions/upload-artifact@v6"
     public static let downloadArtifact = "actions/download-artifact@v7"
+    /// `[ci] attest = true`: GitHub build-provenance attestations for every file in SHA256SUMS.
+    public static let attestBuildProvenance = "actions/attest-build-provenance@v3"
     /// zizmor's `unpinned-uses` wants SHAs; the reason we use tags travels with each line.
     static let pinComment = "# zizmor: ignore[unpinned-uses] -- version tag of GitHub's own action; relctl has no verified SHA to pin (docs/matrix.md)"
     /// Where the default setup fetches relctl's source (override with `[ci] setup`).
@@ -22,9 +24,9 @@ public enum ReleaseWorkflow {
             "  exit 1",
             "fi",
             "if [ \"$RUNNER_OS\" = Linux ]; then",
-            "  sudo apt-get update -qq && sudo apt-get install -y -qq libarchive-dev pkg-config",
+            "  sudo apt-get update -qq && sudo apt-get install -y -qq libarchive-dev libsodium-dev pkg-config",
             "elif [ \"$RUNNER_OS\" = macOS ]; then",
-            "  brew install libarchive pkg-config",
+            "  brew install libarchive libsodium pkg-config",
             "  PKG_CONFIG_PATH=\"$(brew --prefix libarchive)/lib/pkgconfig\"",
             "  export PKG_CONFIG_PATH",
             "fi",
@@ -106,8 +108,9 @@ public enum ReleaseWorkflow {
         y.add("        with:")
         y.add("          name: dist-${{ matrix.target }}")
         y.add("          path: |")
-        for pattern in ArchiveFormats.ids.map({ "dist/*.\($0)" }) + ["dist/*.sha256"] { y.add("            \(pattern)") }
+        for pattern in ArchiveFormats.ids.map({ "dist/*.\($0)" }) + ["dist/*.sha256", "dist/*\(SBOMBuilder.fileExtension)"] { y.add("            \(pattern)") }
         y.add("          if-no-files-found: error")
+        if !config.images.isEmpty { uploadImageBinaries(&y, config: config) }
         y.blank()
 
         y.add("  release:")
@@ -116,6 +119,11 @@ public enum ReleaseWorkflow {
         y.add("    runs-on: ubuntu-latest")
         y.add("    permissions:")
         y.add("      contents: write # gh release create: the release and its assets")
+        if pushesToGHCR(config) { y.add("      packages: write # relctl image --push to ghcr.io with the job's token") }
+        if config.ci.attest {
+            y.add("      id-token: write # attest-build-provenance: the OIDC token Sigstore signs with")
+            y.add("      attestations: write # attest-build-provenance: store the attestations")
+        }
         y.add("    steps:")
         checkout(&y, fullHistory: true)
         setup(&y, config: config)
@@ -126,7 +134,18 @@ public enum ReleaseWorkflow {
         y.add("          path: dist")
         y.add("          merge-multiple: true")
         step(&y, name: "Write SHA256SUMS", run: ["relctl checksum dist"])
+        signing(&y, config: config)
         step(&y, name: "Verify the checksums", run: ["relctl verify dist/SHA256SUMS"])
+        if config.installer.enabled {
+            // GITHUB_REPOSITORY (set by Actions) gives the installers their download URL.
+            step(&y, name: "Write the installers", run: ["relctl installer"])
+        }
+        if config.ci.attest {
+            y.add("      - name: Attest build provenance")
+            y.add("        uses: \(attestBuildProvenance) \(pinComment)")
+            y.add("        with:")
+            y.add("          subject-checksums: dist/SHA256SUMS")
+        }
         step(&y, name: "Write the release notes", run: ["relctl notes --tag \"$TAG\" --output dist/RELEASE_NOTES.md"])
         step(&y, name: "Create the GitHub release", env: ["GH_TOKEN": "${{ github.token }}"], run: [
             "files=()",
@@ -137,7 +156,62 @@ public enum ReleaseWorkflow {
             "case \"$TAG\" in *-*) prerelease=(--prerelease) ;; esac",
             "gh release create \"$TAG\" --verify-tag --title \"$TAG\" --notes-file dist/RELEASE_NOTES.md \"${prerelease[@]}\" \"${files[@]}\"",
         ])
+        if !config.images.isEmpty { pushImages(&y, config: config) }
         return y.text
+    }
+
+    /// True when an `[[image]]` goes to GHCR, where the job's own token may push.
+    static func pushesToGHCR(_ config: RelctlConfig) -> Bool {
+        config.images.contains { $0.repository.registry == "ghcr.io" }
+    }
+
+    /// Build jobs of Linux targets also hand their binaries to the release job, which builds
+    /// the multi-platform images once every platform is there.
+    private static func uploadImageBinaries(_ y: inout YAMLLines, config: RelctlConfig) {
+        let directory = config.build.binaryDirectory.render(["target": "${{ matrix.target }}", "project": config.project.name])
+        y.add("      - name: Upload the binaries for the container images")
+        y.add("        if: contains(matrix.target, '-linux')")
+        y.add("        uses: \(uploadArtifact) \(pinComment)")
+        y.add("        with:")
+        y.add("          name: bin-${{ matrix.target }}")
+        y.add("          path: |")
+        for binary in config.build.binaries { y.add("            \(directory)/\(binary)") }
+        y.add("          if-no-files-found: error")
+    }
+
+    /// The release job builds the images from the Linux binaries and pushes them last, after the
+    /// GitHub release exists: `relctl image` reads `image-binaries/<target>/`.
+    private static func pushImages(_ y: inout YAMLLines, config: RelctlConfig) {
+        y.add("      - name: Download the binaries for the container images")
+        y.add("        uses: \(downloadArtifact) \(pinComment)")
+        y.add("        with:")
+        y.add("          pattern: bin-*")
+        y.add("          path: image-binaries")
+        if pushesToGHCR(config) {
+            step(&y, name: "Log in to ghcr.io", env: ["GH_TOKEN": "${{ github.token }}"], run: [
+                "mkdir -p \"$RUNNER_TEMP/docker\"",
+                "auth=\"$(printf '%s:%s' \"$GITHUB_ACTOR\" \"$GH_TOKEN\" | base64 -w0)\"",
+                "printf '{\"auths\":{\"ghcr.io\":{\"auth\":\"%s\"}}}\\n' \"$auth\" > \"$RUNNER_TEMP/docker/config.json\"",
+            ])
+        }
+        step(&y, name: "Build and push the container images", run: [
+            "for folder in image-binaries/bin-*; do mv \"$folder\" \"image-binaries/${folder#image-binaries/bin-}\"; done",
+            "DOCKER_CONFIG=\"$RUNNER_TEMP/docker\" relctl image --tag \"$TAG\" --push --artifacts image-binaries",
+        ])
+    }
+
+    /// Signs SHA256SUMS with the keys `[sign]` names, taken from repository secrets of the
+    /// same names as relctl's variables. They reach the step only through `env:`; nothing is
+    /// expanded into the script.
+    private static func signing(_ y: inout YAMLLines, config: RelctlConfig) {
+        var env: [String: String] = [:]
+        if config.sign.sshKey != nil { env[SigningKeys.sshKeyVariable] = "${{ secrets.\(SigningKeys.sshKeyVariable) }}" }
+        if config.sign.minisignKey != nil {
+            env[SigningKeys.minisignKeyVariable] = "${{ secrets.\(SigningKeys.minisignKeyVariable) }}"
+            env[SigningKeys.minisignPasswordVariable] = "${{ secrets.\(SigningKeys.minisignPasswordVariable) }}"
+        }
+        guard !env.isEmpty else { return }
+        step(&y, name: "Sign SHA256SUMS", env: env, run: ["relctl sign dist/SHA256SUMS"])
     }
 
     private static func checkout(_ y: inout YAMLLines, fullHistory: Bool) {

@@ -21,8 +21,8 @@ public enum WorkflowWriter {
         case .current: return (shown, .unchanged)
         case .missing: outcome = .created
         case .stale: outcome = .updated
-        case .handEdited:
-            guard force else { throw CIError.handEdited(path: shown) }
+        case .handEdited, .handWritten:
+            guard force else { throw CIError.handEdited(path: shown, state: state) }
             outcome = .replaced
         }
         try AtomicFile.write(generated, to: url)

@@ -65,11 +65,8 @@ public struct ChecksumFile: Sendable, Equatable {
             let example = (shown.hasSuffix("/") ? shown : shown + "/") + ChecksumAlgorithm.sha256.sumsFileName
             throw SimpleError(.badInput, file: shown, "is a folder; pass the checksum file in it, e.g. \(example)")
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let text = try TextFile.read(url, displayPath: shown) else {
             throw SimpleError(.badInput, file: shown, exists ? "cannot read the checksum file" : "checksum file not found; run `relctl checksum` first or pass its path")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw SimpleError(.badInput, file: shown, "not UTF-8 text; is this really a checksum file?")
         }
         return try parse(text, path: shown)
     }

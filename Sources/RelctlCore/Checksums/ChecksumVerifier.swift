@@ -15,9 +15,15 @@ public enum ChecksumVerifier {
             throw SimpleError(.badInput, file: sums, "lists no files; run `relctl checksum` to fill it")
         }
 
-        let targets = list.entries.map { entry in
-            entry.name.hasPrefix("/") ? URL(fileURLWithPath: entry.name) : directory.appendingPathComponent(entry.name)
+        // Only files inside the checksum file's folder are read: a list naming `../x` or `/etc/x`
+        // must not make relctl read (and print the digest of) whatever an attacker names.
+        let outside = list.entries.filter { !Self.staysInside($0.name) }
+        if !outside.isEmpty {
+            throw ProblemList(exitCode: .badInput, diagnostics: outside.map { entry in
+                Diagnostic(file: sums, line: entry.line, "names `\(entry.name)`, outside this folder; relctl verify reads only files next to \(url.lastPathComponent)")
+            })
         }
+        let targets = list.entries.map { directory.appendingPathComponent($0.name) }
         // A folder (or device) where a listed file should be is reported per file like a missing
         // one, not as an error that hides every other file's result.
         let present = list.entries.indices.filter { FileKind.isRegularFile(targets[$0].path) }
@@ -60,6 +66,11 @@ public enum ChecksumVerifier {
             if own?.digest != digest[entry.algorithm] { stale.append(entry.name + entry.algorithm.fileExtension) }
         }
         return stale
+    }
+
+    /// A relative name with no `..` component: it cannot leave the folder it is read from.
+    static func staysInside(_ name: String) -> Bool {
+        !name.hasPrefix("/") && !name.split(separator: "/", omittingEmptySubsequences: false).contains("..")
     }
 
     /// `SHA256SUMS`, `sha256sums.txt`, `checksums.txt`: anything but a per-archive `NAME.sha256`.

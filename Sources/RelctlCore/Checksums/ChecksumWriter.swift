@@ -12,7 +12,7 @@ public enum ChecksumWriter {
     /// into the lists already there (entries whose files are gone are dropped).
     public static func run(paths: [String], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context, jobs: Int? = nil) async throws -> ChecksumReport {
         let groups = try collect(paths: paths, config: config, context: context)
-        let files = groups.flatMap { group in group.names.map { group.directory.appendingPathComponent($0) } }
+        let files = groups.flatMap { group in (group.names + group.sboms).map { group.directory.appendingPathComponent($0) } }
         let digests = try await FileHasher.digests(of: files, algorithms: [algorithm, .sha256], jobs: jobs)
         var byPath: [String: FileDigest] = [:]
         for digest in digests { byPath[digest.url.path] = digest }
@@ -37,9 +37,11 @@ public enum ChecksumWriter {
             }
             entries.append(ChecksumFile.Entry(name: archive.name, digest: digest, algorithm: algorithm))
         }
-        let sums = ChecksumFile(entries: entries).sorted
+        // SBOMs are listed (and so signed) with the archives, but get no sidecar of their own.
+        let sboms = archives.compactMap(\.sbom).map { ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm) }
+        let sums = ChecksumFile(entries: entries + sboms).sorted
         if algorithm != .sha256 {
-            for entry in sums.entries {
+            for entry in sums.entries where !entry.name.hasSuffix(SBOMBuilder.fileExtension) {
                 try writeSidecar(for: directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
             }
         }
@@ -59,6 +61,9 @@ public enum ChecksumWriter {
         var names: [String]
         /// True when the whole folder was scanned (a full rebuild).
         var isScan: Bool
+        /// The archives' CycloneDX SBOMs (`NAME.cdx.json`) found next to them: listed in the
+        /// combined file (so they are signed with it), but not artifacts of their own.
+        var sboms: [String] = []
     }
 
     /// What will be written to one folder.
@@ -110,6 +115,7 @@ public enum ChecksumWriter {
         return order.map { key in
             var group = groups[key]!
             group.names = Array(Set(group.names)).sorted(by: bytewiseLess)
+            group.sboms = group.names.compactMap { sbomName(of: $0, in: group.directory) }
             return group
         }
     }
@@ -120,6 +126,13 @@ public enum ChecksumWriter {
         return names.filter { name in
             !name.hasPrefix(".") && ArtifactName.format(of: name) != nil && FileKind.isRegularFile(directory.appendingPathComponent(name).path)
         }.sorted(by: bytewiseLess)
+    }
+
+    /// `NAME.cdx.json` for the archive `NAME.<ext>` when that file exists.
+    static func sbomName(of archive: String, in directory: URL) -> String? {
+        guard let format = ArtifactName.format(of: archive) else { return nil }
+        let name = String(archive.dropLast(ArchiveFormats.fileExtension(format).count)) + SBOMBuilder.fileExtension
+        return FileKind.isRegularFile(directory.appendingPathComponent(name).path) ? name : nil
     }
 
     static var extensionList: String { ArchiveFormats.ids.map(ArchiveFormats.fileExtension).joined(separator: " ") }
@@ -152,6 +165,9 @@ public enum ChecksumWriter {
         }
 
         if group.isScan { warnAboutStaleSidecars(in: group, algorithm: algorithm, context: context) }
+        for name in group.sboms {
+            entries.append(ChecksumFile.Entry(name: name, digest: digests[group.directory.appendingPathComponent(name).path]![algorithm], algorithm: algorithm))
+        }
         var sums = ChecksumFile(entries: entries)
         if !group.isScan {
             sums.entries += try keptEntries(in: group, algorithm: algorithm)
@@ -201,7 +217,7 @@ public enum ChecksumWriter {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         let current = try ChecksumFile.read(url, displayPath: "\(group.shown)/\(algorithm.sumsFileName)")
         return current.entries.filter { entry in
-            entry.algorithm == algorithm && !group.names.contains(entry.name)
+            entry.algorithm == algorithm && !group.names.contains(entry.name) && !group.sboms.contains(entry.name)
                 && FileManager.default.fileExists(atPath: group.directory.appendingPathComponent(entry.name).path)
         }.map { ChecksumFile.Entry(name: $0.name, digest: $0.digest, algorithm: $0.algorithm) }
     }

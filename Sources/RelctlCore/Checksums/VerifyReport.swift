@@ -12,6 +12,9 @@ public struct VerifyReport: Codable, Sendable, Equatable {
     /// Per-archive files (`NAME.sha256`) next to a listed archive that disagree with it; they
     /// fail the check like a changed archive, since users verify with them too.
     public var staleSidecars: [String] = []
+    /// Signatures of the checksum file checked against a given or configured public key; any
+    /// not `ok` fails the check (exit 1).
+    public var signatures: [SignatureVerifier.Check] = []
 
     /// One problem per file that is not `ok`, naming the file and what to do; exit 1.
     public var failure: ProblemList? {
@@ -31,6 +34,10 @@ public struct VerifyReport: Codable, Sendable, Equatable {
         let stale: [any RelctlError] = staleSidecars.map { name in
             SimpleError(.failure, file: name, "does not match its archive (stale or altered); run `relctl checksum` to rewrite it")
         }
-        return ok || (problems + stale).isEmpty ? nil : ProblemList(problems + stale)
+        let unsigned: [any RelctlError] = signatures.filter { $0.status != .ok }.map { check in
+            SigningError.badSignature(file: check.file, reason: check.reason ?? "does not verify")
+        }
+        let signaturesOK = unsigned.isEmpty
+        return (ok && signaturesOK) || (problems + stale + unsigned).isEmpty ? nil : ProblemList(problems + stale + unsigned)
     }
 }

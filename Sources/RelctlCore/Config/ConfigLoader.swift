@@ -40,6 +40,16 @@ public enum ConfigLoader {
         if let notes = top.table("notes") { config.notes = readNotes(notes) }
         if let release = top.table("release") { config.release = readRelease(release) }
         if let ci = top.table("ci") { config.ci = readCI(ci) }
+        config.images = readImages(top.tables("image"), config: config)
+        if let sign = top.table("sign") { config.sign = readSign(sign) }
+        if let sbom = top.table("sbom") {
+            if let enabled = sbom.bool("enabled") { config.sbom.enabled = enabled }
+            sbom.finish()
+        }
+        if let installer = top.table("installer") {
+            if let enabled = installer.bool("enabled") { config.installer.enabled = enabled }
+            installer.finish()
+        }
         top.finish()
 
         guard problems.isEmpty else {
@@ -56,10 +66,20 @@ public enum ConfigLoader {
             if name.isEmpty || name.contains("/") { table.report("name", "`project.name` must be a non-empty name without `/`") }
             config.project.name = name
         }
+        var scheme = VersionScheme.semver
+        if let text = table.string("version-scheme") {
+            if let known = VersionScheme(rawValue: text) {
+                scheme = known
+            } else {
+                table.report("version-scheme", "unknown version-scheme `\(text)`; use \(VersionScheme.allCases.map { "`\($0.rawValue)`" }.joined(separator: " or "))")
+            }
+        }
         if let format = table.string("tag-format") {
-            do { config.project.tagFormat = try TagFormat(format, project: config.project.name) } catch let error as RelctlError {
+            do { config.project.tagFormat = try TagFormat(format, project: config.project.name, scheme: scheme) } catch let error as RelctlError {
                 table.report("tag-format", error.message)
             } catch {}
+        } else {
+            config.project.tagFormat.scheme = scheme
         }
         table.finish()
     }
@@ -115,6 +135,10 @@ public enum ConfigLoader {
         build.binaries = table.strings("binaries") ?? []
         for binary in build.binaries where binary.isEmpty || binary.contains("/") || binary.contains("{") {
             table.report("binaries", "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)")
+        }
+        build.optionalBinaries = table.strings("optional-binaries") ?? []
+        for binary in build.optionalBinaries where !build.binaries.contains(binary) {
+            table.report("optional-binaries", "optional binary `\(binary)` is not in `binaries`; list it there too (optional-binaries only marks which may be missing)")
         }
         if let directory = binaryDirectory(table) { build.binaryDirectory = directory }
         if let env = table.table("env") {
@@ -189,6 +213,7 @@ public enum ConfigLoader {
         archive.files = table.items("files").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "files") }
         archive.trees = table.items("trees").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "trees") }
         if let setupEnv = table.bool("setup-env") { archive.setupEnv = setupEnv }
+        archive.stage = template(table, "stage")
         archive.exclude = table.strings("exclude") ?? []
         if let level = table.integer("compression-level") {
             if (0...19).contains(level) { archive.compressionLevel = level } else {
@@ -271,7 +296,24 @@ public enum ConfigLoader {
                 ci.workflow = workflow
             }
         }
+        if let attest = table.bool("attest") { ci.attest = attest }
         table.finish()
         return ci
+    }
+
+    private static func readSign(_ table: TableReader) -> SignSettings {
+        var sign = SignSettings()
+        for key in ["ssh-key", "minisign-key", "allowed-signers", "minisign-public-key"] {
+            guard let path = table.string(key) else { continue }
+            if path.isEmpty { table.report(key, "`sign.\(key)` must be a file path (relative to the project root)"); continue }
+            switch key {
+            case "ssh-key": sign.sshKey = path
+            case "minisign-key": sign.minisignKey = path
+            case "allowed-signers": sign.allowedSigners = path
+            default: sign.minisignPublicKey = path
+            }
+        }
+        table.finish()
+        return sign
     }
 }

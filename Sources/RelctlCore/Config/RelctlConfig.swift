@@ -18,6 +18,11 @@ public struct RelctlConfig: Sendable {
     public var notes: NotesSettings
     public var release: ReleaseSettings
     public var ci: CISettings
+    /// `[[image]]`: container images built from the Linux binaries.
+    public var images: [ImageSettings] = []
+    public var sign: SignSettings = SignSettings()
+    public var sbom: SBOMSettings = SBOMSettings()
+    public var installer: InstallerSettings = InstallerSettings()
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     public static func defaults(root: URL) -> RelctlConfig {
@@ -69,6 +74,9 @@ public struct BuildSettings: Sendable {
     /// Shell command run per target; nil means there is nothing to build (prebuilt binaries).
     public var command: Template?
     public var binaries: [String] = []
+    /// Binaries packaged when the build made them and skipped (with a note) when it did not: a
+    /// tool built only on some platforms.
+    public var optionalBinaries: [String] = []
     public var binaryDirectory: Template = Template("target/{target}/release")
     /// Extra environment variables for the build command.
     public var environment: [String: String] = [:]
@@ -132,6 +140,9 @@ public struct ArchiveSettings: Sendable {
     public var trees: [PathMapping] = []
     public var setupEnv: Bool = true
     public var symlinks: [SymlinkRule] = []
+    /// A shell command run once per archive in an empty staging folder (cwd), with RELCTL_TARGET,
+    /// RELCTL_VERSION… set; every file it writes there is added at the archive's root.
+    public var stage: Template?
     /// Compression level (format's default when nil): gzip/zip 1-9, xz 0-9, zstd 1-19.
     public var compressionLevel: Int?
     /// Glob patterns (relative to a tree's root) left out of trees.
@@ -192,5 +203,35 @@ public struct CISettings: Sendable {
     public var setup: [String] = []
     /// Workflow file path, relative to the project root.
     public var workflow: String = ".github/workflows/release.yml"
+    /// Attach GitHub build-provenance attestations to the release files (`actions/attest-build-provenance`).
+    public var attest: Bool = false
+    public init() {}
+}
+
+/// `[sign]`: keys that sign `SHA256SUMS` and the public keys `verify` checks against. Paths are
+/// relative to the project root; the environment variables in `SigningKeys` take precedence
+/// for the secret keys (CI keeps them in secrets, not files).
+public struct SignSettings: Sendable, Equatable {
+    public var sshKey: String?
+    public var minisignKey: String?
+    public var allowedSigners: String?
+    public var minisignPublicKey: String?
+    public init(sshKey: String? = nil, minisignKey: String? = nil, allowedSigners: String? = nil, minisignPublicKey: String? = nil) {
+        self.sshKey = sshKey
+        self.minisignKey = minisignKey
+        self.allowedSigners = allowedSigners
+        self.minisignPublicKey = minisignPublicKey
+    }
+}
+
+/// `[sbom]`: a CycloneDX SBOM (`NAME.cdx.json`) next to each archive.
+public struct SBOMSettings: Sendable, Equatable {
+    public var enabled: Bool = true
+    public init() {}
+}
+
+/// `[installer]`: `{project}-installer.sh` / `.ps1` in dist/ during `relctl release`.
+public struct InstallerSettings: Sendable, Equatable {
+    public var enabled: Bool = false
     public init() {}
 }

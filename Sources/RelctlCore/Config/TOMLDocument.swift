@@ -23,12 +23,13 @@ public struct TOMLDocument: Sendable {
     /// Reads and parses a file; a missing file is `badInput` naming it.
     public init(contentsOf url: URL, displayPath: String? = nil) throws {
         let shown = displayPath ?? url.path
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            throw SimpleError(.badInput, file: shown, !exists ? "file not found" : isDirectory.boolValue ? "is a directory, not a TOML file; name the file itself" : "cannot be read; check its permissions")
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if isDirectory.boolValue { throw SimpleError(.badInput, file: shown, "is a directory, not a TOML file; name the file itself") }
+        guard let text = try TextFile.read(url, displayPath: shown) else {
+            throw SimpleError(.badInput, file: shown, !exists ? "file not found" : "cannot be read; check its permissions")
         }
-        try self.init(text: TextFile.decode(data), path: shown)
+        try self.init(text: text, path: shown)
     }
 }
 

@@ -1,9 +1,9 @@
 /// A string with `{placeholder}` slots, checked against the placeholders its field allows.
 public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Every placeholder relctl knows, in the contract's order.
-    public static let all: [String] = ["project", "version", "tag", "target", "os", "arch", "binary"]
+    public static let all: [String] = ["project", "version", "tag", "target", "os", "arch", "exe", "binary"]
     /// Placeholders available wherever a target is known, but not per binary.
-    public static let perTarget: [String] = ["project", "version", "tag", "target", "os", "arch"]
+    public static let perTarget: [String] = ["project", "version", "tag", "target", "os", "arch", "exe"]
 
     /// A piece of a template: text kept as written, or a `{name}` slot.
     public enum Segment: Sendable, Hashable {

@@ -45,8 +45,11 @@ extension Git {
     }
 
     /// Deletes a tag on a remote; the result is returned so rollbacks can report what failed.
-    public func deleteRemoteTag(_ tag: String, remote: String) throws -> ProcessResult {
-        try runUnchecked(["push", "--porcelain", remote, ":refs/tags/\(tag)"])
+    /// With `object`, only while the remote's tag is still that object (`--force-with-lease`):
+    /// a tag someone else pushed meanwhile is never deleted.
+    public func deleteRemoteTag(_ tag: String, remote: String, ifAt object: String? = nil) throws -> ProcessResult {
+        let lease = object.map { ["--force-with-lease=refs/tags/\(tag):\($0)"] } ?? []
+        return try runUnchecked(["push", "--porcelain"] + lease + [remote, ":refs/tags/\(tag)"])
     }
 
     /// Deletes a local tag; true when it is gone afterwards.

@@ -104,8 +104,14 @@ public enum ManifestReaders {
 /// Shared helpers for readers.
 enum ManifestText {
     static func read(_ url: URL, displayPath: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw ManifestError.missing(path: displayPath) }
-        return TextFile.decode(data)
+        guard let text = try TextFile.read(url, displayPath: displayPath) else {
+            // Present but unopenable is not "missing": say what it is.
+            if FileManager.default.fileExists(atPath: url.path) {
+                throw ManifestError.invalid(path: displayPath, line: nil, reason: "cannot be read; check its permissions")
+            }
+            throw ManifestError.missing(path: displayPath)
+        }
+        return text
     }
 
     /// The 1-based line holding the character offset.

@@ -21,7 +21,7 @@ public struct Target: Sendable, Equatable, Codable {
     }
 
     /// The placeholder values a target contributes (`{target}`, `{os}`, `{arch}`).
-    public var placeholders: [String: String] { ["target": triple, "os": os, "arch": arch] }
+    public var placeholders: [String: String] { ["target": triple, "os": os, "arch": arch, "exe": executableSuffix] }
 }
 
 /// Turns `[[target]]` entries into `Target`s with per-OS defaults, and reports triples it does not know.

@@ -3,8 +3,9 @@ import Foundation
 /// The Install part of the notes, from `dist/manifest.json`: per-platform download and checksum
 /// verification commands, then a table of every artifact with its size and SHA256.
 public enum InstallSection {
-    public static func render(manifest: ReleaseManifest, links: RepositoryLinks?) -> String {
+    public static func render(manifest: ReleaseManifest, links: RepositoryLinks?, verification: InstallVerification? = nil) -> String {
         var out = "### Install\n\n"
+        if let verification { out += installers(verification, tag: manifest.tag, links: links) }
         out += links == nil
             ? "Download the archive for your platform and its `.sha256` file from the release page, then verify and unpack it:\n"
             : "Download the archive for your platform, verify its checksum, and unpack it:\n"
@@ -31,11 +32,52 @@ public enum InstallSection {
             for artifact in rest { out += commands(for: artifact, platform: "Linux", tag: manifest.tag, links: links) }
             out += "```\n"
         }
+        if let verification, verification.hasSignatures { out += signatures(verification, tag: manifest.tag, links: links) }
         out += "\n| Artifact | Target | Size | SHA256 |\n|---|---|---|---|\n"
         for artifact in manifest.artifacts {
             // Names and triples as code spans: no Markdown escapes to clutter them (neither can hold a backtick or `|`).
             out += "| `\(artifact.name)` | `\(artifact.target)` | \(size(artifact.size)) | `\(artifact.sha256)` |\n"
         }
+        return out
+    }
+
+    /// The one-line installers, which verify the checksum (and the signature, where minisign is
+    /// installed) before installing.
+    static func installers(_ verification: InstallVerification, tag: String, links: RepositoryLinks?) -> String {
+        var out = ""
+        if let sh = verification.shellInstaller {
+            out += "Install with one command (Linux, macOS; checks the SHA-256\(verification.minisignKey == nil ? "" : " and, when minisign is installed, the signature") before installing into `~/.local/bin`, or `--to DIR`):\n\n```sh\n"
+            out += links.map { "curl -fsSL \($0.downloadURL(tag: tag, file: sh)) | sh\n" } ?? "sh \(sh)\n"
+            out += "```\n\n"
+        }
+        if let ps1 = verification.powerShellInstaller {
+            out += "On Windows (PowerShell):\n\n```powershell\n"
+            if let links { out += "Invoke-WebRequest -Uri \(links.downloadURL(tag: tag, file: ps1)) -OutFile \(ps1)\n" }
+            out += "powershell -ExecutionPolicy Bypass -File .\\\(ps1)\n```\n\n"
+        }
+        if !out.isEmpty { out += "Or by hand:\n" }
+        return out
+    }
+
+    /// Checking SHA256SUMS's signatures with the stock tools, then the files against it.
+    static func signatures(_ verification: InstallVerification, tag: String, links: RepositoryLinks?) -> String {
+        let sums = ChecksumAlgorithm.sha256.sumsFileName
+        var out = "\n**Verify the signature** of `\(sums)`, then the files you downloaded against it:\n\n```sh\n"
+        if let links {
+            var files = [sums]
+            if verification.minisignKey != nil { files.append(sums + ReleaseSigner.minisignExtension) }
+            if verification.allowedSigner != nil { files.append(sums + ReleaseSigner.sshExtension) }
+            for file in files { out += "curl -fLO \(links.downloadURL(tag: tag, file: file))\n" }
+        }
+        if let key = verification.minisignKey {
+            out += "minisign -Vm \(sums) -P \(key)\n"
+        }
+        if let signer = verification.allowedSigner {
+            let principal = signer.split(separator: " ").first.map { String($0.split(separator: ",").first ?? $0) } ?? signer
+            out += "echo '\(signer)' > allowed_signers\n"
+            out += "ssh-keygen -Y verify -f allowed_signers -I \(principal) -n file -s \(sums)\(ReleaseSigner.sshExtension) < \(sums)\n"
+        }
+        out += "sha256sum -c --ignore-missing \(sums)\n```\n"
         return out
     }
 

@@ -20,7 +20,7 @@ public enum NotesMarkdown {
             out += notes.contributors.map { "- " + MarkdownEscaper.escapeBlockStart(MarkdownEscaper.escape($0.name)) }.joined(separator: "\n") + "\n"
         }
         if let manifest = notes.manifest {
-            out += "\n" + InstallSection.render(manifest: manifest, links: notes.links)
+            out += "\n" + InstallSection.render(manifest: manifest, links: notes.links, verification: notes.verification)
         }
         if let compare = notes.compareURL, let previous = notes.previous {
             out += "\n**Full changelog**: [\(MarkdownEscaper.escape(previous))...\(MarkdownEscaper.escape(notes.targetName))](\(compare))\n"

@@ -12,8 +12,10 @@ public struct NotesRange: Sendable, Equatable {
 
     /// Resolves the range by the rules in docs/notes.md:
     /// the previous tag is the highest SemVer tag in the tag format that is an ancestor of the
-    /// target and lower than the release; for a final release, prereleases are skipped when
-    /// `skipPrereleases`. Unknown refs are `GitError.unknownRef` (exit 2).
+    /// target and lower than the release; for a final release, the prereleases *of that same
+    /// version* are skipped when `skipPrereleases` (notes for `v1.0.0` start at `v0.9.0`, not at
+    /// `v1.0.0-rc.2`), while prereleases of other versions (`v0.0.1-test.9` before `v0.1.0`) are
+    /// real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
     public static func resolve(git: Git, format: TagFormat, skipPrereleases: Bool, tag: String?, from: String?, to: String?) throws -> NotesRange {
         var version: SemanticVersion?
         if let tag { version = try format.version(of: tag) }
@@ -34,7 +36,8 @@ public struct NotesRange: Sendable, Equatable {
             guard name != releaseTag, let parsed = try? format.version(of: name) else { return nil }
             if let version {
                 guard parsed < version else { return nil }
-                if skipPrereleases, !version.isPrerelease, parsed.isPrerelease { return nil }
+                if skipPrereleases, !version.isPrerelease, parsed.isPrerelease,
+                   parsed.final.hasSamePrecedence(as: version.final) { return nil }
             }
             return (name, parsed)
         }

@@ -57,7 +57,7 @@ public struct NotesTemplate: Sendable {
         if let compare = notes.compareURL { data["compareURL"] = compare }
         if let links = notes.links { data["repositoryURL"] = links.baseURL }
         if let manifest = notes.manifest {
-            data["install"] = InstallSection.render(manifest: manifest, links: notes.links)
+            data["install"] = InstallSection.render(manifest: manifest, links: notes.links, verification: notes.verification)
             data["artifacts"] = manifest.artifacts.map {
                 ["name": $0.name, "target": $0.target, "format": $0.format, "size": $0.size, "sha256": $0.sha256] as [String: Any]
             }

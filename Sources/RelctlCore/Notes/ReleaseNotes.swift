@@ -19,6 +19,8 @@ public struct ReleaseNotes: Sendable {
     public var links: RepositoryLinks?
     /// `dist/manifest.json`, when present: drives the Install section.
     public var manifest: ReleaseManifest?
+    /// Installers and signatures found next to the manifest, for the Install section.
+    public var verification: InstallVerification?
     /// Rendered with the user's `[notes] template` instead of the built-in Markdown, when set.
     public var customMarkdown: String?
 

@@ -12,13 +12,15 @@ public struct ReleaseNotesBuilder: Sendable {
     /// `from..to` (defaults in `NotesRange.resolve`). `distDirectory` holding `manifest.json` adds
     /// the Install section. Git runs in `config.root`.
     public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, distDirectory: URL? = nil) throws -> ReleaseNotes {
-        try build(config: config, tag: tag, from: from, to: to, manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) })
+        try build(config: config, tag: tag, from: from, to: to, manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) }, distDirectory: distDirectory)
     }
 
     /// The same, with the release's manifest already in memory (`relctl release`), and the
     /// remote's URL when the caller knows it already (`.some(nil)`: there is no such remote).
+    /// `distDirectory`, when given, is where installers and signatures are looked for;
+    /// `keysRoot` is where `[sign]` paths resolve (the project, also on a dry run).
     public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
-                      remoteURL known: String?? = nil) throws -> ReleaseNotes {
+                      remoteURL known: String?? = nil, distDirectory: URL? = nil, keysRoot: URL? = nil) throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
         let range: NotesRange
         do {
@@ -30,6 +32,10 @@ public struct ReleaseNotesBuilder: Sendable {
             throw error
         }
         let commits = try git.commitLog(from: range.previousCommit, to: range.targetCommit)
+        if range.previous == nil, from == nil, !commits.isEmpty {
+            // Say so: notes over the whole history are rarely what a release wants.
+            context.console.warning("no earlier release tag in the format `\(config.project.tagFormat)` is an ancestor of \(range.tag ?? "the target"), so the notes cover the whole history (\(commits.count) commit\(commits.count == 1 ? "" : "s")); pass --from REF to start elsewhere")
+        }
         if range.previous == nil, git.isShallow() {
             context.console.warning("\(config.root.path) is a shallow clone, so the previous release tag may be missing and the notes incomplete; fetch full history (`git fetch --unshallow --tags`, or `fetch-depth: 0` in actions/checkout)")
         }
@@ -46,6 +52,9 @@ public struct ReleaseNotesBuilder: Sendable {
             links: (known ?? git.configuredRemoteURL(config.release.remote)).flatMap(RepositoryLinks.init(remoteURL:)),
             manifest: manifest
         )
+        if let dist = distDirectory, let manifest = notes.manifest {
+            notes.verification = InstallVerification.find(in: dist, project: manifest.project, settings: config.sign, root: keysRoot ?? config.root)
+        }
         if let template = config.notes.template {
             let url = config.resolve(template)
             notes.customMarkdown = try NotesTemplate.load(url, displayPath: template).render(notes)
@@ -61,15 +70,19 @@ public struct ReleaseNotesBuilder: Sendable {
         return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 
-    /// Authors of the range's non-merge commits (names and emails already mapped by `.mailmap`),
-    /// one per email, sorted by name.
+    /// Authors of the range's non-merge commits, names and emails already mapped by `.mailmap`.
+    /// One person is one name: the same name under several emails (work and personal addresses,
+    /// a GitHub noreply one) is listed once, with the email of their earliest commit in the
+    /// range; names compare case-insensitively, with surrounding spaces ignored. Sorted by name.
     static func contributors(_ commits: [GitCommitRecord]) -> [NotesContributor] {
-        var byEmail: [String: NotesContributor] = [:]
+        var byName: [String: NotesContributor] = [:]
+        // The log is newest first: walk it oldest first so the earliest commit gives the email.
         for commit in commits.reversed() where !commit.isMerge {
-            let key = commit.authorEmail.lowercased()
-            if byEmail[key] == nil { byEmail[key] = NotesContributor(name: commit.authorName, email: commit.authorEmail) }
+            let name = commit.authorName.trimmingCharacters(in: .whitespaces)
+            let key = name.isEmpty ? "<" + commit.authorEmail.lowercased() + ">" : name.lowercased()
+            if byName[key] == nil { byName[key] = NotesContributor(name: name.isEmpty ? commit.authorEmail : name, email: commit.authorEmail) }
         }
-        return byEmail.values.sorted {
+        return byName.values.sorted {
             let (a, b) = ($0.name.lowercased(), $1.name.lowercased())
             return a != b ? a < b : ($0.name, $0.email) < ($1.name, $1.email)
         }

@@ -15,16 +15,27 @@ public struct VersionBump: Sendable, Equatable {
     public var level: Level
     /// Commits considered (after dropping merges and cancelled reverts).
     public var commitCount: Int
+    /// What moved the version away from the commit rules, for the user to read: the manifest's
+    /// version as a floor, tags that already exist, tags that are not ancestors of the target.
+    public var notes: [String] = []
+    /// The tag the next version gets (calendar tags spelled like the existing ones).
+    public var nextTag: String = ""
 
     /// The first version of a project without release tags.
     public static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
 
     /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch; after a
-    /// prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`).
+    /// prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`). Then two floors:
+    /// the result is never below the first manifest's version (compared in the manifest's own
+    /// scheme, so `3.2.0.dev0` gives 3.2.0, not 3.1.4), and never a version some tag already
+    /// names, on any branch (it moves up until free).
     public static func compute(git: Git, config: RelctlConfig, target: String = "HEAD") throws -> VersionBump {
         let targetCommit = try git.rangeEnd(target)
-        let format = config.project.tagFormat
-        let tags = try git.tagsMerged(into: targetCommit).compactMap { name in (try? format.version(of: name)).map { (name, $0) } }
+        let names = try git.tags()
+        let format = config.project.tagFormat.learningSpelling(from: names)
+        let reachableNames = Set(try git.tagsMerged(into: targetCommit))
+        let allTags = names.compactMap { name in (try? format.version(of: name)).map { (name: name, version: $0) } }
+        let tags = allTags.filter { reachableNames.contains($0.name) }
         let last = tags.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
         let commits = CommitClassifier.cancellingReverts(
             try git.commitLog(from: try last.map { try git.commit(of: $0.0) }, to: targetCommit)
@@ -35,31 +46,109 @@ public struct VersionBump: Sendable, Equatable {
             if parsed.isBreaking { level = .major; break }
             if parsed.type == "feat" { level = max(level, .minor) }
         }
-        guard let current = last?.1 else {
-            return VersionBump(previousTag: nil, current: nil, next: unreleasedVersion(config) ?? initialVersion, level: level, commitCount: commits.count)
+        var bump: VersionBump
+        if format.scheme == .calver {
+            // Calendar versions follow the target commit's date (reproducible, not the wall clock):
+            // this month's first release, else the next patch of this month's last one.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+            let date = Date(timeIntervalSince1970: TimeInterval(try git.committerTime(of: targetCommit)))
+            let year = calendar.component(.year, from: date), month = calendar.component(.month, from: date)
+            let fullYear = last.map { $0.version.major.count >= 4 } ?? false
+            let month1 = SemanticVersion(major: fullYear ? year : year % 100, minor: month, patch: 0)
+            var next = month1
+            if let last, !(last.version < month1) { next = Self.next(after: last.version.final, level: .patch) }
+            bump = VersionBump(previousTag: last?.name, current: last?.version, next: next, level: .patch, commitCount: commits.count)
+        } else if let last {
+            bump = VersionBump(previousTag: last.0, current: last.1, next: next(after: last.1, level: level),
+                               level: last.1.isPrerelease ? .prerelease : level, commitCount: commits.count)
+        } else {
+            bump = VersionBump(previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commits.count)
         }
-        return VersionBump(previousTag: last?.0, current: current, next: next(after: current, level: level), level: current.isPrerelease ? .prerelease : level, commitCount: commits.count)
+        let exists: (SemanticVersion) -> Bool = { candidate in allTags.contains { $0.version.hasSamePrecedence(as: candidate) } }
+        let elsewhere = allTags.filter { !reachableNames.contains($0.name) && (last == nil || last!.version < $0.version) }
+        if let highest = elsewhere.max(by: { $0.version < $1.version }) {
+            bump.notes.append("\(elsewhere.count) tag\(elsewhere.count == 1 ? " is" : "s are") above \(last?.name ?? "every ancestor") but not an ancestor of \(target) (highest: \(highest.name), on another branch?); the version is computed from \(last?.name ?? "the manifest") and never reuses one of them")
+        }
+        // The manifest's version is a floor: it may already name the release in preparation.
+        let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
+        if let source = config.versions.first, let found = try? ManifestReaders.read(source, root: config.root),
+           let reader = try? ManifestReaders.reader(for: source.kind),
+           let floor = releasableVersion(ofManifestText: found.text, comparison: reader.comparison), floor > zero {
+            let below = isBelow(bump.next, manifestText: found.text, comparison: reader.comparison)
+            // Before the first tag the manifest's version has not shipped: it is the next one.
+            if below || last == nil {
+                let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
+                if below {
+                    bump.notes.append("\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(format.tag(for: floor)) exists already)" : "")")
+                }
+                bump.next = chosen
+            }
+        }
+        var skipped: [String] = []
+        while exists(bump.next) {
+            skipped.append(format.tag(for: bump.next))
+            bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : .patch)
+        }
+        bump.nextTag = format.tag(for: bump.next)
+        if !skipped.isEmpty {
+            bump.notes.append("\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (not ancestor\(skipped.count == 1 ? "" : "s") of \(target)); moved up to \(bump.next)")
+        }
+        return bump
     }
 
-    /// Before the first release tag, the version the first `[[version]]` manifest already declares
-    /// has not shipped yet, so it is the next one (`--write` must never lower it to 0.1.0); nil when
-    /// there is no readable SemVer version above 0.0.0.
-    static func unreleasedVersion(_ config: RelctlConfig) -> SemanticVersion? {
-        guard let source = config.versions.first, let found = try? ManifestReaders.read(source, root: config.root),
-              let version = semanticVersion(ofManifestText: found.text),
-              version > SemanticVersion(major: 0, minor: 0, patch: 0) else { return nil }
-        return version
+    /// `bump --set`: `text` as the next version (a SemVer version, or a tag in the tag format),
+    /// for a lockstep train; bad input when it is neither.
+    public static func set(_ text: String, config: RelctlConfig) throws -> VersionBump {
+        let version: SemanticVersion
+        if let parsed = try? SemanticVersion(parsing: text) {
+            version = parsed
+        } else if let fromTag = try? config.project.tagFormat.version(of: text) {
+            version = fromTag
+        } else {
+            version = try SemanticVersion(parsing: text)
+        }
+        var bump = VersionBump(previousTag: nil, current: nil, next: version, level: version.isPrerelease ? .prerelease : .patch, commitCount: 0)
+        bump.nextTag = config.project.tagFormat.tag(for: version)
+        return bump
+    }
+
+    /// Whether `version` is below what a manifest declares, in the manifest's own order (PEP 440
+    /// for Python: `3.1.4` is below `3.2.0.dev0`, `3.2.0` above it).
+    static func isBelow(_ version: SemanticVersion, manifestText text: String, comparison: VersionComparison) -> Bool {
+        switch comparison {
+        case .semver:
+            guard let declared = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) else { return false }
+            return version < declared
+        case .pep440:
+            guard let declared = PEP440Version(text) else { return false }
+            guard let mine = PEP440Version(semver: version) ?? PEP440Version(version.final.description) else { return false }
+            return mine < declared
+        }
+    }
+
+    /// The lowest version a release may carry given what a manifest declares: the version itself
+    /// for SemVer; for PEP 440, `3.2.0.dev0` → 3.2.0 (a dev release precedes its final),
+    /// `1.0rc1.dev2` → 1.0.0-rc.1, `1.0.post1` → 1.0.1 (a post-release follows 1.0.0). Nil when
+    /// there is no SemVer reading (epochs, more than three release numbers).
+    static func releasableVersion(ofManifestText text: String, comparison: VersionComparison) -> SemanticVersion? {
+        if let version = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) { return version }
+        guard comparison == .pep440 || PEP440Version(text) != nil, let pep = PEP440Version(text), pep.epoch == "0",
+              (1...3).contains(pep.release.count) else { return nil }
+        let numbers: [String] = Array((pep.release + ["0", "0"])[0..<3])
+        if pep.post != nil, pep.pre == nil {
+            return try? SemanticVersion(parsing: "\(numbers[0]).\(numbers[1]).\(SemanticVersion.increment(numbers[2]))")
+        }
+        let phase = pep.pre.map { ["a": "-alpha.", "b": "-beta.", "rc": "-rc."][$0.phase.rawValue, default: "-rc."] + $0.number } ?? ""
+        return try? SemanticVersion(parsing: numbers.joined(separator: ".") + phase)
     }
 
     /// A manifest's version as SemVer: as written, or a plain PEP 440 one (`1.2.0rc1` → `1.2.0-rc.1`);
     /// nil for what has no SemVer reading (epochs, post and dev releases).
     static func semanticVersion(ofManifestText text: String) -> SemanticVersion? {
         if let version = try? SemanticVersion(parsing: text) { return version }
-        guard let pep = PEP440Version(text), pep.epoch == 0, pep.post == nil, pep.dev == nil, pep.local == nil,
-              (1...3).contains(pep.release.count) else { return nil }
-        let numbers = (pep.release + ["0", "0"]).prefix(3).joined(separator: ".")
-        let phase = pep.pre.map { ["a": "-alpha.", "b": "-beta.", "rc": "-rc."][$0.phase, default: "-\($0.phase)."] + $0.number } ?? ""
-        return try? SemanticVersion(parsing: numbers + phase)
+        guard let pep = PEP440Version(text), pep.post == nil, pep.dev == nil, pep.local == nil else { return nil }
+        return releasableVersion(ofManifestText: text, comparison: .pep440)
     }
 
     /// Applies the rules to one version.
@@ -74,45 +163,60 @@ public struct VersionBump: Sendable, Equatable {
             }
             return next
         }
-        let major = Int(current.major) ?? 0, minor = Int(current.minor) ?? 0, patch = Int(current.patch) ?? 0
+        let (major, minor, patch) = (current.major, current.minor, current.patch)
+        // Digit strings, not Int: a version number past Int64 still moves up, never to 0.
+        func version(_ a: String, _ b: String, _ c: String) -> SemanticVersion {
+            var v = current.final
+            (v.major, v.minor, v.patch) = (a, b, c)
+            return v
+        }
         switch level {
-        case .major where major == 0, .minor:
-            return SemanticVersion(major: major, minor: minor + 1, patch: 0)
+        case .major where major == "0", .minor:
+            return version(major, SemanticVersion.increment(minor), "0")
         case .major:
-            return SemanticVersion(major: major + 1, minor: 0, patch: 0)
+            return version(SemanticVersion.increment(major), "0", "0")
         case .patch, .prerelease:
-            return SemanticVersion(major: major, minor: minor, patch: patch + 1)
+            return version(major, minor, SemanticVersion.increment(patch))
         }
     }
 
-    /// Rewrites the version in every configured manifest, touching only the version text on its
-    /// line (PEP 440 spelling for Python manifests). A manifest already above `version` is an
-    /// error, never lowered. Returns the files written, relative to the root.
+    /// Rewrites the version in every configured manifest and in its companions (lock entries,
+    /// requirements and pins; see `Companion`), touching only the version text on its line (PEP 440
+    /// spelling for Python manifests). A manifest already above `version` is an error, never
+    /// lowered. Everything is checked before anything is written, and each file is replaced
+    /// atomically. Returns the files written, relative to the root.
     @discardableResult
     public static func write(_ version: SemanticVersion, config: RelctlConfig) throws -> [String] {
         struct Edit { var url: URL; var display: String; var line: Int; var old: String; var new: String }
         var edits: [Edit] = []
+        func add(_ edit: Edit) {
+            if edits.contains(where: { $0.url.standardizedFileURL == edit.url.standardizedFileURL && $0.line == edit.line }) { return }
+            edits.append(edit)
+        }
         for source in config.versions {
             let found = try ManifestReaders.read(source, root: config.root)
             let reader = try ManifestReaders.reader(for: source.kind)
             var spelled = version.description
             if reader.comparison == .pep440 {
                 guard let pep = PEP440Version(semver: version) else {
-                    throw SimpleError(.badInput, file: found.foundIn, "version \(version) has no PEP 440 spelling; use a prerelease such as -rc.1, -beta.2 or -alpha.1")
+                    throw SimpleError(.badInput, file: found.foundIn, "version \(version) cannot be written here: \(PEP440Version.refusal(for: version) ?? "it has no PEP 440 spelling")")
                 }
                 spelled = pep.description
             }
-            if let declared = semanticVersion(ofManifestText: found.text), declared > version {
-                throw SimpleError(.failure, file: found.foundIn, line: found.line, "holds \(declared), above \(version) from the commits since the last release; --write never lowers a version, so set it by hand (or tag \(declared) first)")
+            if isBelow(version, manifestText: found.text, comparison: reader.comparison) {
+                throw SimpleError(.failure, file: found.foundIn, line: found.line, "holds \(found.text), above \(version); relctl never lowers a version, so set it by hand if you really mean to")
             }
             guard let line = found.line else {
                 throw SimpleError(.badInput, file: found.foundIn, "cannot tell which line holds the version `\(found.text)`; edit it by hand")
             }
-            let url = config.resolve(found.foundIn)
-            if edits.contains(where: { $0.url.standardizedFileURL == url.standardizedFileURL && $0.line == line }) { continue }
-            edits.append(Edit(url: url, display: found.foundIn, line: line, old: found.text, new: spelled))
+            if found.text != spelled {
+                add(Edit(url: config.resolve(found.foundIn), display: found.foundIn, line: line, old: found.text, new: spelled))
+            }
+            for companion in try CompanionFinder.companions(of: source, found: found, root: config.root) {
+                guard let expected = companion.expectedText(for: version, previous: found.text) else { continue }
+                add(Edit(url: CompanionFinder.url(companion.file, root: config.root), display: companion.file, line: companion.line, old: companion.text, new: expected))
+            }
         }
-        // Everything is checked before anything is written, so a bad manifest leaves all files as they were.
         var contents: [URL: String] = [:]
         var order: [(URL, String)] = []
         for edit in edits {
@@ -124,7 +228,7 @@ public struct VersionBump: Sendable, Equatable {
             }
             // Split on the "\n" byte, not the Character ("\r\n" is one Character): CRLF lines keep
             // their "\r", and line numbers agree with the readers', which count CRLF as one break.
-            var lines = contents[key]!.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            var lines = (contents[key] ?? "").utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             guard edit.line >= 1, edit.line <= lines.count, let range = Self.versionRange(of: edit.old, in: lines[edit.line - 1]) else {
                 throw SimpleError(.badInput, file: edit.display, line: edit.line, "version `\(edit.old)` not found on this line; edit it by hand")
             }
@@ -133,7 +237,7 @@ public struct VersionBump: Sendable, Equatable {
         }
         var written: [String] = []
         for (url, display) in order {
-            let text = contents[url]!
+            guard let text = contents[url] else { continue }
             let original = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
             if text != original {
                 try AtomicFile.write(text, to: url, permissions: Self.permissions(of: url))

@@ -1,20 +1,26 @@
 import Foundation
+import Synchronization
 
 /// Writes one layout to disk atomically: a hidden temporary file in the output folder, linked
 /// into place only when complete (never replacing an existing archive).
 enum ArchiveFile {
-    struct Written {
+    struct Written: Sendable {
         var size: Int64
         var sha256: String
         var sha512: String?
         var entries: Int
+        /// Regular files and their SHA-256, when asked for (`recordFiles`).
+        var files: [ArchivedFile] = []
     }
 
     /// - Parameter finish: runs once the archive is in place (writes its `.sha256`); if it throws
     ///   or relctl is interrupted meanwhile, the archive is removed again, so no archive is left
     ///   without its checksum.
-    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, to url: URL, alsoSHA512: Bool = false,
-                      finish: (Written) throws -> Void = { _ in }) throws -> Written {
+    ///   - workers: compression threads for this archive (tar.gz chunks, zstd); the bytes written
+    ///     do not depend on it.
+    ///   - recordFiles: keep every file's path, size and SHA-256 as written (for the SBOM).
+    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, workers: Int = 1, to url: URL,
+                      alsoSHA512: Bool = false, recordFiles: Bool = false, finish: (Written) throws -> Void = { _ in }) async throws -> Written {
         let temporary = AtomicFile.temporaryURL(for: url)
         CleanupRegistry.shared.register(temporary)
         defer { CleanupRegistry.shared.unregister(temporary) }
@@ -24,12 +30,28 @@ enum ArchiveFile {
         }
         var descriptorOpen = true
         do {
-            let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
-            let writer = try LibArchiveWriter(format: format, level: level, sink: sink, destination: url.path)
             let time = min(max(mtime, format.earliestTime), format.latestTime)
-            try writer.write(ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name, mtime: time)
-            for entry in layout.entries { try writer.write(entry, top: layout.name, mtime: time) }
-            try writer.close()
+            let destination = url.path
+            let written: Written
+            if format.chunkedGzip {
+                let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
+                let compressor = ChunkedGzipCompressor(level: format.effectiveLevel(level), workers: workers)
+                let recorded = RecordedFiles()
+                let entries = try await compressor.compress(into: sink, destination: destination) { tarStream in
+                    let (count, files) = try writeEntries(layout, format: format, level: level, workers: 1, mtime: time, into: tarStream,
+                                                          destination: destination, recordFiles: recordFiles)
+                    recorded.set(files)
+                    return count
+                }
+                written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: entries, files: recorded.value ?? [])
+            } else {
+                written = try await BlockingWork.run {
+                    let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
+                    let (entries, files) = try writeEntries(layout, format: format, level: level, workers: workers, mtime: time, into: sink,
+                                                            destination: destination, recordFiles: recordFiles)
+                    return Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: entries, files: files)
+                }
+            }
             descriptorOpen = false
             if Foundation.close(descriptor) != 0 {
                 throw PackagingError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
@@ -52,7 +74,6 @@ enum ArchiveFile {
             CleanupRegistry.shared.register(url)
             defer { CleanupRegistry.shared.unregister(url) }
             unlink(temporary.path)
-            let written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: writer.entryCount)
             do { try finish(written) } catch {
                 unlink(url.path)
                 throw error
@@ -64,4 +85,27 @@ enum ArchiveFile {
             throw error
         }
     }
+
+    /// The archive folder entry, then every entry of the layout, through libarchive into `sink`.
+    /// - Returns: the number of entries, and the files with their SHA-256 when `recordFiles`.
+    private static func writeEntries(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, workers: Int, mtime: Int,
+                                     into sink: any ArchiveByteSink, destination: String, recordFiles: Bool) throws -> (Int, [ArchivedFile]) {
+        let writer = try LibArchiveWriter(format: format, level: level, workers: workers, sink: sink, destination: destination, recordFiles: recordFiles)
+        try writer.write(ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name, mtime: mtime)
+        for entry in layout.entries { try writer.write(entry, top: layout.name, mtime: mtime) }
+        try writer.close()
+        return (writer.entryCount, writer.files)
+    }
 }
+
+/// A value handed out of a `@Sendable` closure (the files the tar producer recorded, the SBOM the
+/// finishing step wrote).
+final class SendableBox<Value: Sendable>: Sendable {
+    private let stored: Mutex<Value?>
+    init() { stored = Mutex(nil) }
+    func set(_ value: Value) { stored.withLock { $0 = value } }
+    var value: Value? { stored.withLock { $0 } }
+}
+
+typealias RecordedFiles = SendableBox<[ArchivedFile]>
+typealias SBOMBox = SendableBox<SBOMFile>

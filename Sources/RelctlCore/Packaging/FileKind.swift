@@ -14,8 +14,10 @@ enum FileKind {
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// 0755 when the owner may execute it, else 0644: the owner's bit, as git records it. (With
+    /// a POSIX ACL the group bits show the ACL mask, which can carry `x` on a plain file.)
     static func normalizedMode(_ mode: mode_t) -> UInt32 {
-        (mode & 0o111) != 0 ? 0o755 : 0o644
+        (mode & 0o100) != 0 ? 0o755 : 0o644
     }
 
     static func describe(_ mode: mode_t) -> String {

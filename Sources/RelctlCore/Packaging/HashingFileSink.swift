@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 
-/// Where libarchive's output bytes go: straight to a file descriptor, hashed on the way, so the
+/// Where an archive's final bytes go: straight to a file descriptor, hashed on the way, so the
 /// checksum never needs a second read of the archive.
-final class HashingFileSink {
+final class HashingFileSink: ArchiveByteSink {
     let descriptor: Int32
     private var hasher = SHA256()
     /// Only when the release's checksum algorithm is SHA-512.

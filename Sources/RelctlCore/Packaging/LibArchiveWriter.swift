@@ -1,36 +1,45 @@
 import CArchive
+import Crypto
 import Foundation
 
-/// One archive being written by libarchive into a `HashingFileSink`. The `struct archive *` is an
+/// One archive being written by libarchive into an `ArchiveByteSink`. The `struct archive *` is an
 /// OpaquePointer that libarchive does not let two threads share, so this class is deliberately not
 /// Sendable: it is created, used and closed inside one task.
 final class LibArchiveWriter {
     private let archive: OpaquePointer
-    private let sink: HashingFileSink
+    private let sink: any ArchiveByteSink
     private let destination: String
     private let buffer: UnsafeMutableRawBufferPointer
     private var isOpen = false
     private(set) var entryCount = 0
+    /// Regular files written, with their SHA-256, when `recordFiles` (for the SBOM).
+    private(set) var files: [ArchivedFile] = []
+    private let recordFiles: Bool
 
     /// Copy buffer size: files stream through it, so memory stays bounded whatever their size.
     static let chunkSize = 1 << 18
 
-    init(format: ArchiveWriterFormat, level: Int?, sink: HashingFileSink, destination: String) throws {
+    /// - Parameters:
+    ///   - workers: compression threads libarchive's filter may use (zstd).
+    ///   - recordFiles: keep each file's path, size and SHA-256 as written (for the SBOM).
+    init(format: ArchiveWriterFormat, level: Int?, workers: Int = 1, sink: any ArchiveByteSink, destination: String, recordFiles: Bool = false) throws {
         guard let archive = archive_write_new() else { throw PackagingError.writeFailed(path: destination, reason: "libarchive could not allocate a writer") }
         self.archive = archive
         self.sink = sink
         self.destination = destination
+        self.recordFiles = recordFiles
         self.buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
-        if let problem = format.apply(to: archive, level: level) {
+        if let problem = format.apply(to: archive, level: level, workers: workers) {
             throw PackagingError.writeFailed(path: destination, reason: "libarchive rejected the \(format.id) settings: \(problem)")
         }
         // Without this libarchive pads the last block with zeros after the compressed stream.
         archive_write_set_bytes_in_last_block(archive, 1)
-        let client = Unmanaged.passUnretained(sink).toOpaque()
+        // The writer itself is the callback's client: it outlives the archive it frees in deinit.
+        let client = Unmanaged.passUnretained(self).toOpaque()
         let status = archive_write_open2(archive, client, nil, { _, client, bytes, count in
             guard let client, let bytes else { return -1 }
-            let sink = Unmanaged<HashingFileSink>.fromOpaque(client).takeUnretainedValue()
-            return sink.write(UnsafeRawBufferPointer(start: bytes, count: count)) ? count : -1
+            let writer = Unmanaged<LibArchiveWriter>.fromOpaque(client).takeUnretainedValue()
+            return writer.sink.write(UnsafeRawBufferPointer(start: bytes, count: count)) ? count : -1
         }, nil, nil)
         try check(status, "open")
         isOpen = true
@@ -45,7 +54,8 @@ final class LibArchiveWriter {
     func write(_ entry: ArchiveEntry, top: String, mtime: Int) throws {
         guard let header = archive_entry_new() else { throw PackagingError.writeFailed(path: destination, reason: "out of memory") }
         defer { archive_entry_free(header) }
-        archive_entry_set_pathname_utf8(header, entry.path.isEmpty ? top : top + "/" + entry.path)
+        let fullPath = entry.path.isEmpty ? top : top + "/" + entry.path
+        archive_entry_set_pathname_utf8(header, fullPath)
         archive_entry_set_mtime(header, time_t(mtime), 0)
         archive_entry_set_uid(header, 0)
         archive_entry_set_gid(header, 0)
@@ -68,6 +78,7 @@ final class LibArchiveWriter {
             try data.withUnsafeBytes { bytes in
                 if bytes.count > 0 { try writeData(bytes.baseAddress!, bytes.count, entry.path) }
             }
+            if recordFiles { files.append(ArchivedFile(path: fullPath, sha256: FileHasher.hex(SHA256.hash(data: data)), size: Int64(data.count))) }
         case .file(let source):
             let descriptor = open(source.path, O_RDONLY)
             guard descriptor >= 0 else {
@@ -81,16 +92,19 @@ final class LibArchiveWriter {
             archive_entry_set_size(header, la_int64_t(size))
             try check(archive_write_header(archive, header), "write the header of \(entry.path)")
             var copied: Int64 = 0
+            var hasher = SHA256()
             while copied < size {
                 let count = read(descriptor, buffer.baseAddress!, min(buffer.count, Int(size - copied)))
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
+                if recordFiles { hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count)) }
                 try writeData(buffer.baseAddress!, count, entry.path)
                 copied += Int64(count)
             }
             if copied != size {
                 throw PackagingError.writeFailed(path: destination, reason: "\(source.path) changed size while it was being archived; rebuild and retry")
             }
+            if recordFiles { files.append(ArchivedFile(path: fullPath, sha256: FileHasher.hex(hasher.finalize()), size: size)) }
         }
     }
 

@@ -14,6 +14,14 @@ public struct PackagedArtifact: Sendable, Encodable, Equatable {
     /// Entries in the archive, the top-level folder included.
     public var entries: Int
     public var seconds: Double
+    /// Regular files in the archive with their SHA-256 (recorded for the SBOM; not in `--json`).
+    public var files: [ArchivedFile] = []
+    /// `NAME.cdx.json` next to the archive, when an SBOM was written.
+    public var sbom: SBOMFile?
+
+    enum CodingKeys: String, CodingKey {
+        case name, target, format, path, size, sha256, sha512, entries, seconds, sbom
+    }
 }
 
 extension PackagedArtifact {

@@ -41,8 +41,18 @@ public struct Packager: Sendable {
             throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
         }
         let placeholders = ["project": config.project.name, "version": inputs.version, "tag": inputs.tag]
-        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot, outputDirectory: outputDirectory)
+        let staged = try await stage(config: config, targets: targets, placeholders: placeholders)
+        defer {
+            for folder in staged.values {
+                try? FileManager.default.removeItem(at: folder)
+                CleanupRegistry.shared.unregister(folder)
+            }
+        }
+        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot,
+                             outputDirectory: outputDirectory, staged: staged)
 
+        // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
+        let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
         // Every check that can refuse the run is done: only now may --clean delete anything.
         let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
 
@@ -58,12 +68,19 @@ public struct Packager: Sendable {
                 context.console.warning("\(config.path): compression-level \(level) is outside \(format)'s \(range.lowerBound)-\(range.upperBound); \(format) archives use \(used)")
             }
         }
+        let sbomEnabled = config.sbom.enabled
+        let project = config.project.name
+        let version = inputs.version
+        let tag = inputs.tag
         let context = self.context
         let mtime = inputs.mtime
         let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        // Cores left over when there are fewer archives than `limit` (the CI case: one target per
+        // runner) compress inside each archive; the total stays `limit`.
+        let workers = max(1, limit / max(1, min(limit, plans.count)))
         let alsoSHA512 = config.checksum.algorithm.lowercased().replacingOccurrences(of: "-", with: "") == ChecksumAlgorithm.sha512.rawValue
-        // Each archive is written on a thread of its own (libarchive blocks), so `limit` archives
-        // really are written at once and the cooperative pool stays free for progress.
+        // ArchiveFile runs libarchive and libdeflate on threads of their own (BlockingWork), so
+        // `limit` archives really are written at once and the cooperative pool stays free for progress.
         let results = await ParallelJobs.map(plans, limit: limit, finished: { _, result in
             if case .success(let artifact) = result {
                 report(artifact)
@@ -71,17 +88,26 @@ public struct Packager: Sendable {
             }
         }) { plan -> Result<PackagedArtifact, any Error> in
             do {
-                return .success(try await BlockingWork.run {
-                    context.console.detail("writing \(plan.layout.fileName)")
-                    let started = context.clock.now()
-                    let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
-                    let written = try ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, to: url, alsoSHA512: alsoSHA512) { written in
-                        try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                context.console.detail("writing \(plan.layout.fileName)")
+                let started = context.clock.now()
+                let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
+                let sbomBox = SBOMBox()
+                let written = try await ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, workers: workers,
+                                                          to: url, alsoSHA512: alsoSHA512, recordFiles: sbomEnabled) { written in
+                    try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                    guard sbomEnabled else { return }
+                    let subject = SBOMBuilder.Subject(project: project, tag: tag, version: version, archiveName: plan.layout.fileName,
+                                                      archiveSHA256: written.sha256, time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files)
+                    do { sbomBox.set(try SBOMBuilder.write(subject, dependencies: dependencies, stem: plan.layout.name, in: outputDirectory)) } catch {
+                        // The archive goes too (ArchiveFile removes it): no sidecar without its archive.
+                        unlink(url.path + ChecksumAlgorithm.sha256.fileExtension)
+                        throw error
                     }
-                    return PackagedArtifact(
-                        name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
-                        size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started))
-                })
+                }
+                return .success(PackagedArtifact(
+                    name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
+                    size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started),
+                    files: written.files, sbom: sbomBox.value))
             } catch {
                 return .failure(error)
             }
@@ -89,7 +115,8 @@ public struct Packager: Sendable {
 
         let artifacts = results.compactMap { try? $0.get() }
         if updateManifest, !artifacts.isEmpty || (clean && existingManifest != nil) {
-            try self.updateManifest(existingManifest, in: outputDirectory, config: config, inputs: inputs, artifacts: artifacts)
+            let cleaned: Set<String> = clean ? Set(plans.flatMap { plan in ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) } }) : []
+            try self.updateManifest(in: outputDirectory, cleaned: cleaned, config: config, inputs: inputs, artifacts: artifacts)
         }
         let failures = results.indices.compactMap { index -> (any RelctlError)? in
             guard case .failure(let error) = results[index] else { return nil }
@@ -97,6 +124,43 @@ public struct Packager: Sendable {
         }
         if !failures.isEmpty { throw ProblemList(failures) }
         return artifacts
+    }
+
+    /// `[archive] stage`: runs the command once per target in an empty folder of its own (what it
+    /// writes there goes to the archive's root), before any layout is computed, so its files are
+    /// checked like every other entry. Returns the folders by triple.
+    private func stage(config: RelctlConfig, targets: [Target], placeholders: [String: String]) async throws -> [String: URL] {
+        guard let command = config.archive.stage else { return [:] }
+        var folders: [String: URL] = [:]
+        do {
+            for target in targets {
+                var values = placeholders
+                for (key, value) in target.placeholders { values[key] = value }
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-stage-\(target.triple)-\(UUID().uuidString.prefix(8))")
+                CleanupRegistry.shared.register(folder)
+                folders[target.triple] = folder
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                var environment = context.environment
+                environment["RELCTL_TARGET"] = target.triple
+                environment["RELCTL_VERSION"] = values["version"]
+                environment["RELCTL_TAG"] = values["tag"]
+                environment["RELCTL_PROJECT"] = values["project"]
+                environment["RELCTL_ROOT"] = config.root.path
+                environment["RELCTL_ARCHIVE"] = config.archive.name.render(values)
+                let line = command.render(values)
+                let result = try await context.processes.run(.shell(line, directory: folder, environment: environment))
+                guard result.succeeded else {
+                    throw CommandError(command: "[archive] stage for \(target.triple): \(line)", status: result.status, output: result.stderrText + result.stdoutText)
+                }
+            }
+        } catch {
+            for folder in folders.values {
+                try? FileManager.default.removeItem(at: folder)
+                CleanupRegistry.shared.unregister(folder)
+            }
+            throw error
+        }
+        return folders
     }
 
     /// Foundation's own error here is "NSCocoaErrorDomain error 512"; say which path is in the way.
@@ -126,14 +190,15 @@ public struct Packager: Sendable {
 
     /// Every target's layout, computed and checked before anything is written; bad input (exit 2)
     /// lists the problems of all targets at once.
-    private func plan(config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL) throws -> [Plan] {
+    private func plan(config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL,
+                      staged: [String: URL]) throws -> [Plan] {
         var plans: [Plan] = []
         var problems = TargetProblems()
         let ignored = IgnoredPaths.load(root: config.root, context: context)
         for target in targets {
             do {
                 let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
-                                                       outputDirectory: outputDirectory, ignored: ignored)
+                                                       outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple])
                 plans.append(Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
             } catch let error as RelctlError {
                 for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
@@ -165,7 +230,7 @@ public struct Packager: Sendable {
         var manifest = try ReleaseManifest.read(in: directory)
         if clean {
             for layout in layouts { removeArtifacts(named: layout.name, in: directory) }
-            let removed = Set(layouts.flatMap { layout in ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } })
+            let removed = Set(layouts.flatMap { layout in ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } + [layout.name + SBOMBuilder.fileExtension] })
             manifest?.artifacts.removeAll { removed.contains($0.name) }
             try dropSumsLines(for: removed, in: directory)
         } else {
@@ -183,6 +248,9 @@ public struct Packager: Sendable {
 
     /// Removes `NAME.<ext>` and `NAME.<ext>.sha256` for every format, and leftover temporary files.
     private func removeArtifacts(named name: String, in directory: URL) {
+        if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name + SBOMBuilder.fileExtension))) != nil {
+            context.console.detail("removed \(name)\(SBOMBuilder.fileExtension)")
+        }
         for id in ArchiveFormats.ids {
             let file = name + ArchiveFormats.fileExtension(id)
             for candidate in [file, file + ".sha256"] {
@@ -216,7 +284,18 @@ public struct Packager: Sendable {
         }
     }
 
-    private func updateManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
+    private func updateManifest(in directory: URL, cleaned: Set<String>, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
+        // `package` runs into one folder lock it, so none loses the others' manifest entries.
+        try FileLock.withLock(directory) {
+            // Read under the lock: another `package` may have added its archives meanwhile.
+            var current = try ReleaseManifest.read(in: directory)
+            // What --clean removed at the start stays removed.
+            current?.artifacts.removeAll { cleaned.contains($0.name) }
+            try writeManifest(current, in: directory, config: config, inputs: inputs, artifacts: artifacts)
+        }
+    }
+
+    private func writeManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
         var manifest = existing
         if let existing = manifest, existing.tag != inputs.tag || existing.project != config.project.name {
             context.console.warning("\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(inputs.tag)")

@@ -20,6 +20,8 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
     case noClock(String)
     /// The tag exists and HEAD is another commit: its files are not the tag's.
     case notAtTag(tag: String, tagged: String, head: String)
+    /// An input that resolves (through a symlink) outside the project or the build output.
+    case outsideProject(path: String, resolved: String, key: String)
 
     public var exitCode: ExitCode {
         switch self {
@@ -30,6 +32,8 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
 
     public var diagnostics: [Diagnostic] {
         switch self {
+        case .outsideProject(let path, let resolved, let key):
+            return [Diagnostic(file: path, "resolves to \(resolved), outside the project (\(key)); a release packages only what the repository and its build hold: replace the link with the file itself")]
         case .notAtTag(let tag, let tagged, let head):
             return [Diagnostic("tag \(tag) is commit \(tagged.prefix(12)) but HEAD is \(head.prefix(12)); the archives would hold HEAD's files under \(tag)'s name: `git checkout \(tag)` first, or package a new tag")]
         case let .missingBinary(binary, path, target):

@@ -41,6 +41,22 @@ public enum ProjectChecker {
         return check(config, context: context)
     }
 
+    /// The companions of a manifest that do not follow the version it holds now.
+    static func staleCompanions(of source: VersionSource, found: ManifestVersion, comparison: VersionComparison, root: URL) -> [StaleCompanion] {
+        guard let companions = try? CompanionFinder.companions(of: source, found: found, root: root) else { return [] }
+        return companions.compactMap { companion in
+            switch comparison {
+            case .semver:
+                guard let version = try? SemanticVersion(parsing: found.text.trimmingCharacters(in: .whitespaces)),
+                      let expected = companion.expectedText(for: version) else { return nil }
+                return StaleCompanion(companion: companion, manifest: source.path, expected: expected)
+            case .pep440:
+                guard let declared = PEP440Version(found.text), PEP440Version(companion.text) != declared else { return nil }
+                return StaleCompanion(companion: companion, manifest: source.path, expected: declared.description)
+            }
+        }
+    }
+
     public static func check(_ config: RelctlConfig, context: Context) -> CheckReport {
         var report = CheckReport()
         // Manifests: readable, and their versions valid.
@@ -58,6 +74,9 @@ public enum ProjectChecker {
                     if PEP440Version(found.text) == nil {
                         report.problem(Diagnostic(file: found.foundIn, line: found.line, "version `\(found.text)` is not a valid PEP 440 version"))
                     }
+                }
+                for stale in staleCompanions(of: source, found: found, comparison: reader.comparison, root: config.root) {
+                    report.problem(stale.diagnostic)
                 }
                 seen.append((source.path, found.text))
                 report.manifests += 1

@@ -1,9 +1,12 @@
 import Foundation
 
-/// `relctl init`: a commented starter `relctl.toml` built from the manifests found in the project.
+/// `relctl init`: a commented starter `relctl.toml` built from the repository as it is: the tag
+/// format its tags already use, the manifests that really hold a version, the binaries the
+/// build really produces and the ecosystem's own build command. A project that produces no
+/// binary (a library) gets a tag-only configuration: versions, notes and tags, no `[[target]]`.
 public enum StarterConfig {
     /// Manifest files relctl recognises at the project root, in the order they are listed.
-    public static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "VERSION"]
+    public static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "VERSION"]
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
     @discardableResult
@@ -14,46 +17,74 @@ public enum StarterConfig {
         }
         let root = url.deletingLastPathComponent()
         let detected = detectable.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
-        try AtomicFile.write(render(root: root, detected: detected), to: url)
+        let tags = (try? Git(directory: root, context: context).isRepository()) == true ? ((try? Git(directory: root, context: context).tags()) ?? []) : []
+        try AtomicFile.write(render(root: root, detected: detected, tags: tags), to: url)
         return (url, detected)
     }
 
-    public static func render(root: URL, detected: [String]) -> String {
-        let name = projectName(root: root, detected: detected)
+    /// What `init` learnt about the project, rendered by `render`.
+    struct Findings {
+        var name: String
+        var tagFormat = "v{version}"
+        var tagNote = "no tags yet: tags will look like v1.2.3"
+        var versions: [(path: String, kind: String?, pattern: String?)] = []
+        var versionNotes: [String] = []
+        var binaries: [String] = []
+        var build: (command: String, directory: String)?
+    }
+
+    public static func render(root: URL, detected: [String], tags: [String] = []) -> String {
+        let found = findings(root: root, detected: detected, tags: tags)
         var text = """
         # relctl.toml: how this project is released. Reference: relctl's README.
-        # Check it with `relctl check`, then try `relctl release vX.Y.Z --dry-run`.
+        # Check it with `relctl check`, then try `relctl release X.Y.Z --dry-run`.
 
         [project]
-        name = \(QuotedString.basic(name))
-        tag-format = "v{version}"          # tags look like v1.2.3
+        name = \(QuotedString.basic(found.name))
+        tag-format = \(QuotedString.basic(found.tagFormat))   # \(found.tagNote)
 
         # Every manifest whose version must equal the tag's. The kind is inferred from the
         # file name (cargo, npm, python, plain, swift); use kind = "regex" with a pattern otherwise.
+        # Lock files and pins that follow a manifest (Cargo.lock, package-lock.json, uv.lock) are
+        # found and updated automatically.
 
         """
-        if detected.isEmpty {
+        for note in found.versionNotes { text += "# \(note)\n" }
+        if found.versions.isEmpty && found.versionNotes.isEmpty {
             text += """
-            # No manifest was found. For example:
+            # No manifest holding a version was found. For example:
             # [[version]]
             # path = "Sources/App/Version.swift"   # kind "swift": let version = "1.2.3"
 
-
             """
         }
-        for file in detected {
-            text += "[[version]]\npath = \(QuotedString.basic(file))\n\n"
+        text += "\n"
+        for entry in found.versions {
+            text += "[[version]]\npath = \(QuotedString.basic(entry.path))\n"
+            if let kind = entry.kind { text += "kind = \(QuotedString.basic(kind))\n" }
+            if let pattern = entry.pattern { text += "pattern = \(QuotedString.basic(pattern))\n" }
+            text += "\n"
         }
-        let binaries = binaryNames(root: root, detected: detected, fallback: name)
-        let isCargo = detected.contains("Cargo.toml")
+        guard let build = found.build, !found.binaries.isEmpty else {
+            text += """
+            # No binary is built here, so this is a tag-only release: `relctl release TAG` checks the
+            # versions, writes the notes and tags. To ship archives, add a [build] section with
+            # `command` and `binaries`, and one [[target]] per platform.
+
+            [release]
+            branches = ["main", "master"]
+
+            """
+            return text
+        }
         text += """
         [build]
         # Run once per target through /bin/sh, in the project root. Placeholders:
         # {project} {version} {tag} {target} {os} {arch}; RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG,
         # RELCTL_COMMIT and SOURCE_DATE_EPOCH are in its environment.
-        command = "\(isCargo ? "cargo build --release --locked --target {target}" : "./build.sh {target}")"
-        binaries = [\(binaries.map(QuotedString.basic).joined(separator: ", "))]
-        binary-dir = "target/{target}/release"
+        command = \(QuotedString.basic(build.command))
+        binaries = [\(found.binaries.map(QuotedString.basic).joined(separator: ", "))]
+        binary-dir = \(QuotedString.basic(build.directory))
 
         # One [[target]] per platform; runner, archive format and links policy default by OS.
         [[target]]
@@ -69,10 +100,6 @@ public enum StarterConfig {
         # trees = [{ from = "demo", to = "demo" }]
         setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
 
-        # [[archive.symlink]]                # repeated for each binary
-        # path = "target/release/{binary}"
-        # to = "../../bin/{binary}"
-
         [release]
         branches = ["main", "master"]
 
@@ -80,6 +107,142 @@ public enum StarterConfig {
         return text
     }
 
+    static func findings(root: URL, detected: [String], tags: [String]) -> Findings {
+        var found = Findings(name: projectName(root: root, detected: detected))
+        (found.tagFormat, found.tagNote) = tagFormat(from: tags)
+        if detected.contains("Cargo.toml") { cargo(root: root, into: &found) }
+        if detected.contains("package.json") { npm(root: root, into: &found) }
+        if detected.contains("pyproject.toml") { python(root: root, into: &found) }
+        if detected.contains("Package.swift") { swift(root: root, into: &found) }
+        if detected.contains("VERSION") { found.versions.append(("VERSION", nil, nil)) }
+        var seen: Set<String> = []
+        found.binaries = found.binaries.filter { seen.insert($0).inserted }
+        return found
+    }
+
+    /// The format the existing tags use: bare (`1.2.3`, as flask, black and helix tag) or
+    /// `v`-prefixed, whichever most version-like tags have; `v{version}` when there are none.
+    static func tagFormat(from tags: [String]) -> (String, String) {
+        func isVersion(_ text: Substring) -> Bool {
+            guard let first = text.first, first.isNumber else { return false }
+            let core = text.prefix(while: { $0.isNumber || $0 == "." })
+            return core.split(separator: ".").count >= 2
+        }
+        let bare = tags.filter { isVersion(Substring($0)) }.count
+        let prefixed = tags.filter { $0.hasPrefix("v") && isVersion($0.dropFirst()) }.count
+        if bare == 0 && prefixed == 0 { return ("v{version}", tags.isEmpty ? "no tags yet: tags will look like v1.2.3" : "no version tag yet: tags will look like v1.2.3") }
+        if bare > prefixed { return ("{version}", "like the \(bare) existing tag\(bare == 1 ? "" : "s") (1.2.3)") }
+        return ("v{version}", "like the \(prefixed) existing tag\(prefixed == 1 ? "" : "s") (v1.2.3)")
+    }
+
+    // MARK: Cargo
+
+    private static func cargo(root: URL, into found: inout Findings) {
+        let manifest = root.appendingPathComponent("Cargo.toml")
+        guard let document = try? TOMLDocument(contentsOf: manifest) else { return }
+        let workspace = try? CargoWorkspace.load(containing: manifest, projectRoot: root)
+        if document.root["package"]?.table?["version"] != nil || document.root["workspace"]?.table?["package"]?.table?["version"]?.string != nil {
+            found.versions.append(("Cargo.toml", nil, nil))
+        }
+        // A virtual workspace without a shared version: each member's own version is a manifest.
+        if document.root["package"] == nil, document.root["workspace"]?.table?["package"]?.table?["version"]?.string == nil {
+            let members = (workspace?.packages ?? []).filter { $0.versionFile == $0.manifest }
+            for member in members {
+                found.versions.append((CompanionFinder.display(member.manifest, root: root), nil, nil))
+            }
+            if !members.isEmpty {
+                found.versionNotes.append("A virtual workspace: each member with its own version is listed; remove those you do not tag.")
+            }
+        }
+        for package in workspace?.packages ?? [] {
+            found.binaries += cargoBinaries(of: package.manifest, name: package.name)
+        }
+        if !found.binaries.isEmpty {
+            found.build = ("cargo build --release --locked --target {target}", "target/{target}/release")
+        }
+    }
+
+    /// A crate's binaries as Cargo finds them: `[[bin]]` names, then (unless `autobins = false`)
+    /// `src/main.rs` (named after the package), `src/bin/NAME.rs` and `src/bin/NAME/main.rs`.
+    static func cargoBinaries(of manifest: URL, name: String) -> [String] {
+        guard let document = try? TOMLDocument(contentsOf: manifest) else { return [] }
+        let folder = manifest.deletingLastPathComponent()
+        var names: [String] = []
+        var explicitPaths: Set<String> = []
+        for bin in document.root["bin"]?.array ?? [] {
+            guard let table = bin.table else { continue }
+            if let path = table["path"]?.string { explicitPaths.insert(folder.appendingPathComponent(path).standardizedFileURL.path) }
+            names.append(table["name"]?.string ?? name)
+        }
+        guard document.root["package"]?.table?["autobins"]?.bool != false else { return names }
+        let fileManager = FileManager.default
+        let main = folder.appendingPathComponent("src/main.rs")
+        if fileManager.fileExists(atPath: main.path), !explicitPaths.contains(main.standardizedFileURL.path), !names.contains(name) {
+            names.insert(name, at: 0)
+        }
+        let binFolder = folder.appendingPathComponent("src/bin")
+        for entry in ((try? fileManager.contentsOfDirectory(atPath: binFolder.path)) ?? []).sorted() {
+            let url = binFolder.appendingPathComponent(entry)
+            var isDirectory: ObjCBool = false
+            _ = fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            let candidate: (String, URL)? = isDirectory.boolValue
+                ? (fileManager.fileExists(atPath: url.appendingPathComponent("main.rs").path) ? (entry, url.appendingPathComponent("main.rs")) : nil)
+                : (entry.hasSuffix(".rs") ? (String(entry.dropLast(3)), url) : nil)
+            if let (binary, path) = candidate, !explicitPaths.contains(path.standardizedFileURL.path), !names.contains(binary) {
+                names.append(binary)
+            }
+        }
+        return names
+    }
+
+    // MARK: npm, Python, Swift
+
+    private static func npm(root: URL, into found: inout Findings) {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("package.json").path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+        if object["version"] is String { found.versions.append(("package.json", nil, nil)) }
+        // `bin` entries are scripts npm links on install, not per-platform binaries to archive.
+        let bins = (object["bin"] as? [String: Any]).map { $0.keys.sorted() } ?? ((object["bin"] is String) ? [(object["name"] as? String).map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "bin"] : [])
+        if !bins.isEmpty {
+            found.versionNotes.append("package.json's bin (\(bins.joined(separator: ", "))) is installed by npm from the published package; add [build] only if you also ship native binaries.")
+        }
+    }
+
+    private static func python(root: URL, into found: inout Findings) {
+        guard let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")) else { return }
+        let project = document.root["project"]?.table
+        if project?["version"]?.string != nil || document.root["tool"]?.table?["poetry"]?.table?["version"]?.string != nil {
+            found.versions.append(("pyproject.toml", nil, nil))
+            return
+        }
+        guard project?["dynamic"]?.array?.contains(.string("version")) == true else { return }
+        let hatch = document.root["tool"]?.table?["hatch"]?.table?["version"]?.table
+        if let path = hatch?["path"]?.string, FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) {
+            found.versions.append((path, "regex", #"__version__\s*=\s*["'](?<version>[^"']+)["']"#))
+            found.versionNotes.append("pyproject.toml reads its version from \(path) ([tool.hatch.version] path).")
+        } else {
+            found.versionNotes.append("pyproject.toml's version is dynamic (hatch-vcs, setuptools-scm…): it comes from the git tag, so no file holds one to check.")
+        }
+    }
+
+    /// SwiftPM: `.executable(name: "x", …)` products, else `.executableTarget(name: "x", …)` targets.
+    private static func swift(root: URL, into found: inout Findings) {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("Package.swift").path) else { return }
+        let text = TextFile.decode(data)
+        func names(_ pattern: String) -> [String] {
+            guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+            return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+                Range($0.range(at: 1), in: text).map { String(text[$0]) }
+            }
+        }
+        var binaries = names(#"\.executable\(\s*name:\s*"([^"]+)""#)
+        if binaries.isEmpty { binaries = names(#"\.executableTarget\(\s*name:\s*"([^"]+)""#) }
+        found.binaries += binaries
+        if !binaries.isEmpty, found.build == nil {
+            found.build = ("swift build -c release --product \(binaries[0])", ".build/release")
+            if binaries.count > 1 { found.build?.command = "swift build -c release" }
+        }
+    }
 
     private static func projectName(root: URL, detected: [String]) -> String {
         if detected.contains("Cargo.toml"),
@@ -95,14 +258,5 @@ public enum StarterConfig {
         // The name becomes archive and folder names: a folder called `a\b` must not give archives
         // that Windows would unpack into two folders.
         return String(root.lastPathComponent.map { $0 == "\\" || $0 == "/" || ($0.asciiValue.map { $0 < 0x20 } ?? false) ? "-" : $0 })
-    }
-
-    private static func binaryNames(root: URL, detected: [String], fallback: String) -> [String] {
-        if detected.contains("Cargo.toml"),
-           let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("Cargo.toml")) {
-            let bins = document.root["bin"]?.array?.compactMap { $0.table?["name"]?.string } ?? []
-            if !bins.isEmpty { return bins }
-        }
-        return [fallback]
     }
 }

@@ -32,7 +32,7 @@ public struct BuildStage: ReleaseStage {
         var missing: [String] = []
         for target in targets {
             let binaryDirectory = runner.binaryDirectory(for: target, config: config, inputs: inputs)
-            for binary in config.build.binaries.map(target.executableName) {
+            for binary in config.build.binaries.filter({ !config.build.optionalBinaries.contains($0) }).map(target.executableName) {
                 let candidates = [directory.appendingPathComponent(binaryDirectory).appendingPathComponent(binary), directory.appendingPathComponent(binary)]
                 if !candidates.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
                     missing.append("\(target.triple): \(binaryDirectory)/\(binary)")

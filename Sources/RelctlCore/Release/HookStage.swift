@@ -36,6 +36,25 @@ public struct HookStage: ReleaseStage {
                 throw CommandError(command: line, status: status, output: collected.text)
             }
         }
-        return "\(commands(run).count) command(s)"
+        let summary = "\(commands(run).count) command(s)"
+        guard when == .before else { return summary }
+        return try await followHead(run, &outputs).map { summary + "; " + $0 } ?? summary
+    }
+
+    /// A `before` hook may commit (a changelog, a version file). The release then tags the new
+    /// HEAD, never the stale commit, once the tag still matches the manifests there; it says so.
+    private func followHead(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+        let git = run.git
+        let (head, time) = try await BlockingWork.run { try git.commitAndTime(of: "HEAD") }
+        guard head != run.identity.commit else { return nil }
+        let validation = try TagValidator.validate(tag: run.tag, config: run.config)
+        if let mismatch = validation.mismatchError {
+            let moved = Diagnostic("the hooks committed \(head.prefix(12)), where the manifests no longer match \(run.tag); release the version they set, or make the hooks leave it")
+            throw ProblemList(exitCode: .failure, diagnostics: [moved] + mismatch.diagnostics)
+        }
+        outputs.movedHead = (head, time)
+        let message = "the hooks committed: \(run.tag) goes on the new HEAD \(head.prefix(12)) (was \(run.identity.commit.prefix(12))); push the branch as well as the tag"
+        run.context.console.warning(message)
+        return message
     }
 }

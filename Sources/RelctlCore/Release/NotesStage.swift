@@ -13,7 +13,7 @@ public struct NotesStage: ReleaseStage {
     public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let notes = try ReleaseNotesBuilder(context: run.context).build(
             config: run.config, tag: run.tag, to: run.identity.commit, manifest: outputs.checksums?.manifest,
-            remoteURL: .some(run.remoteURL)
+            remoteURL: .some(run.remoteURL), distDirectory: run.stagingDirectory, keysRoot: run.projectRoot
         )
         let markdown = notes.markdown
         try AtomicFile.write(markdown, to: run.stagingDirectory.appendingPathComponent(Self.fileName))

@@ -33,11 +33,11 @@ public struct PushStage: ReleaseStage {
             return "would push \(tag) to \(remote) (\(url))"
         }
         let directory = git.directory
+        // Our own tag object: a rollback deletes the remote tag only while it is this object, so a
+        // tag another maintainer pushed after our preflight is never touched.
+        let object = try await BlockingWork.run { try git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines) }
         let guardID = run.guards.add {
-            // Only when the push got through: deleting needs no hook's blessing to be checked.
-            if InterruptActions.git(["ls-remote", "--exit-code", "--tags", remote, "refs/tags/\(tag)"], in: directory) {
-                _ = InterruptActions.git(["push", remote, ":refs/tags/\(tag)"], in: directory)
-            }
+            _ = InterruptActions.git(["push", "--force-with-lease=refs/tags/\(tag):\(object)", remote, ":refs/tags/\(tag)"], in: directory)
         }
         let result = try await BlockingWork.run { try git.pushTag(tag, remote: remote) }
         guard result.succeeded else {
@@ -47,15 +47,16 @@ public struct PushStage: ReleaseStage {
             throw ReleaseError.pushRejected(tag: tag, remote: remote, output: result.stderrText + result.stdoutText, localTagDeleted: deleted)
         }
         outputs.pushedTo = remote
+        outputs.pushedObject = object
         return "pushed \(tag) to \(remote)"
     }
 
     public func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
         guard outputs.pushedTo != nil, !run.isDryRun else { return [] }
         let remote = run.config.release.remote
-        let result = try? run.git.deleteRemoteTag(run.tag, remote: remote)
+        let result = try? run.git.deleteRemoteTag(run.tag, remote: remote, ifAt: outputs.pushedObject)
         guard result?.succeeded == true else {
-            return ["could not delete \(run.tag) on \(remote): \(result.map(Self.tail) ?? "git did not run"); delete it with `git push \(remote) :refs/tags/\(run.tag)`"]
+            return ["could not delete \(run.tag) on \(remote) (it may no longer be the tag this run pushed): \(result.map(Self.tail) ?? "git did not run"); if it is ours, delete it with `git push \(remote) :refs/tags/\(run.tag)`"]
         }
         outputs.pushedTo = nil
         return ["deleted \(run.tag) on \(remote)"]

@@ -7,8 +7,14 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case binaries
     /// Archives in the staging folder, with their sizes and digests.
     case archives
+    /// `[[image]]` OCI image layouts, with their index digests.
+    case images
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
     case checksums
+    /// `SHA256SUMS.sig` and/or `SHA256SUMS.minisig`.
+    case signatures
+    /// `{project}-installer.sh` and `.ps1`.
+    case installers
     /// `RELEASE_NOTES.md`.
     case notes
     /// The annotated tag, created locally.
@@ -17,6 +23,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case pushedTag
     /// The staged files, moved into `dist/`.
     case dist
+    /// The images, in their registries (blobs, manifests, then tags).
+    case pushedImages
 
     public static func < (lhs: ReleaseFact, rhs: ReleaseFact) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

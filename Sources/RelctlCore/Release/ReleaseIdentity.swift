@@ -10,23 +10,34 @@ public struct ReleaseIdentity: Sendable {
     public var commit: String
     /// Its committer time, seconds since the epoch.
     public var commitTime: Int
-    /// The clock written into archives and handed to builds: SOURCE_DATE_EPOCH when set, else
-    /// the commit time. Never the wall clock.
-    public var sourceDateEpoch: Int
+    /// SOURCE_DATE_EPOCH, when the environment sets it.
+    public var environmentEpoch: Int?
     public var branch: String?
     /// The selected targets (`--target`, `--host`); empty for a tag-only release.
     public var targets: [Target]
 
     public init(project: String, tag: String, version: SemanticVersion, commit: String, commitTime: Int,
-                sourceDateEpoch: Int, branch: String?, targets: [Target]) {
+                environmentEpoch: Int?, branch: String?, targets: [Target]) {
         self.project = project
         self.tag = tag
         self.version = version
         self.commit = commit
         self.commitTime = commitTime
-        self.sourceDateEpoch = sourceDateEpoch
+        self.environmentEpoch = environmentEpoch
         self.branch = branch
         self.targets = targets
+    }
+
+    /// The clock written into archives and handed to builds: SOURCE_DATE_EPOCH when set, else
+    /// the commit time. Never the wall clock.
+    public var sourceDateEpoch: Int { environmentEpoch ?? commitTime }
+
+    /// The same release of another commit: a `before` hook committed, and the tag goes on what is there.
+    public func moved(to commit: String, time: Int) -> ReleaseIdentity {
+        var moved = self
+        moved.commit = commit
+        moved.commitTime = time
+        return moved
     }
 
     /// True when the project configures no `[[target]]`: check, notes, tag and push only.

@@ -15,8 +15,8 @@ public struct ReleasePipeline: Sendable {
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
-        HookStage(.before), BuildStage(), PackageStage(), ChecksumStage(), NotesStage(),
-        TagStage(), PushStage(), DistStage(), HookStage(.after),
+        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), SignStage(), InstallerStage(), NotesStage(),
+        TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after),
     ]
 
     public init(stages: [any ReleaseStage] = ReleasePipeline.standardStages) {
@@ -80,7 +80,7 @@ public struct ReleasePipeline: Sendable {
         var outputs = ReleaseOutputs()
         let failure = await runStages(run, &outputs, report: &report, preflightFailed: preflightError != nil)
 
-        report.record(outputs, identity: identity, dist: (options.dryRun && !options.keep) ? nil : workspace.distDirectory.path)
+        report.record(outputs, identity: outputs.movedHead.map { identity.moved(to: $0.commit, time: $0.time) } ?? identity, dist: (options.dryRun && !options.keep) ? nil : workspace.distDirectory.path)
         let problems: [any RelctlError] = (preflightError.map { [$0] } ?? []) + (failure.map { [$0] } ?? [])
         return report.finish(problems.isEmpty ? nil : problems.count == 1 ? problems[0] : ProblemList(problems))
     }
@@ -89,6 +89,7 @@ public struct ReleasePipeline: Sendable {
     /// produced, or (on a dry run whose preflight failed) when it would create the tag. The first
     /// failure undoes what the completed stages did, newest first, unless the release was sealed.
     private func runStages(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs, report: inout ReleaseReporter, preflightFailed: Bool) async -> (any RelctlError)? {
+        var run = run
         var completed: [any ReleaseStage] = []
         for (index, stage) in stages.enumerated() {
             if let skip = skipReason(stage, run, outputs, preflightFailed: preflightFailed) {
@@ -103,6 +104,11 @@ public struct ReleasePipeline: Sendable {
                 }
                 report.ended(stage.name, .ok, since: started, detail: detail)
                 completed.append(stage)
+                // Tag what is there: a hook that committed moves the release to its commit.
+                if let moved = outputs.movedHead, moved.commit != run.identity.commit {
+                    run = run.releasing(run.identity.moved(to: moved.commit, time: moved.time))
+                    report.moved(to: moved.commit)
+                }
                 // The release is out: an interrupt from here on must not take the tag back.
                 if stage.sealsRelease { run.guards.releaseAll() }
             } catch {

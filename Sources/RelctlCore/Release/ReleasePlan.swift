@@ -16,6 +16,9 @@ public struct ReleasePlan: Sendable, Encodable {
     public var warnings: [String] = []
     public var stages: [StageRecord] = []
     public var artifacts: [ReleaseManifest.Artifact] = []
+    /// `[[image]]`s built: name, repository, index digest, tags, platforms (the same digest on a
+    /// dry run and the real run of one commit).
+    public var images: [BuiltImage] = []
     /// The release notes (Markdown).
     public var notes: String?
     /// The annotated tag's message.
@@ -54,6 +57,13 @@ public struct ReleasePlan: Sendable, Encodable {
             for artifact in artifacts {
                 let size = ByteCount.format(artifact.size)
                 lines.append("    \(artifact.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(size.padding(toLength: 9, withPad: " ", startingAt: 0))  sha256 \(artifact.sha256)")
+            }
+        }
+        if !images.isEmpty {
+            lines.append("  images")
+            for image in images {
+                let state = image.pushed ? "pushed" : dryRun && push ? "would push" : "built"
+                lines.append("    \(image.repository)@\(image.digest)  \(state) as \(image.tags.joined(separator: ", ")) (\(image.platforms.joined(separator: ", ")))")
             }
         }
         if let dist { lines.append("  dist      \(dist)") }

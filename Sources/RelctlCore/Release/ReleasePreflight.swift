@@ -48,7 +48,7 @@ public struct PreflightReport: Sendable {
         guard let version, let commit, let commitTime, let targets else { return nil }
         return ReleaseIdentity(
             project: config.project.name, tag: tag, version: version, commit: commit, commitTime: commitTime,
-            sourceDateEpoch: sourceDateEpoch ?? commitTime, branch: branch, targets: targets
+            environmentEpoch: sourceDateEpoch, branch: branch, targets: targets
         )
     }
 }

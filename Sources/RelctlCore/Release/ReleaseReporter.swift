@@ -66,9 +66,15 @@ struct ReleaseReporter {
         plan.stages += stages.map { StageRecord(name: $0.name, status: .notRun, detail: detail) }
     }
 
+    /// The release moved to another commit (a hook committed).
+    mutating func moved(to commit: String) {
+        plan.commit = commit
+    }
+
     /// What the stages produced, for the plan.
     mutating func record(_ outputs: ReleaseOutputs, identity: ReleaseIdentity, dist: String?) {
         plan.artifacts = outputs.artifacts
+        plan.images = outputs.pushedImages ?? outputs.images ?? []
         plan.notes = outputs.notes
         plan.tagMessage = outputs.tag?.message
         plan.tagCreated = outputs.tag != nil && !plan.dryRun

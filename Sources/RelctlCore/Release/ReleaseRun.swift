@@ -37,6 +37,12 @@ public struct ReleaseRun: Sendable {
     }
 
     public var tag: String { identity.tag }
+
+    /// This run, releasing another commit (see `ReleaseOutputs.movedHead`).
+    func releasing(_ identity: ReleaseIdentity) -> ReleaseRun {
+        ReleaseRun(options: options, identity: identity, config: config, context: context, projectRoot: projectRoot,
+                   stagingDirectory: stagingDirectory, distDirectory: distDirectory, remoteURL: remoteURL, progress: progress, guards: guards)
+    }
     public var isDryRun: Bool { options.dryRun }
 
     /// Git in the tree the stages work in.

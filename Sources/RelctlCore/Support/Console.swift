@@ -71,12 +71,12 @@ public final class Console: Sendable {
 
     public func warning(_ diagnostic: Diagnostic) {
         diagnostics.record(diagnostic)
-        write(err, "relctl: " + paint("warning:", code: "33") + " " + diagnostic.description + "\n")
+        write(err, "relctl: " + paint("warning:", code: "33") + " " + Self.printable(diagnostic.description) + "\n")
     }
 
     /// `relctl: error: …`, never suppressed.
     public func error(_ line: String) {
-        write(err, "relctl: " + paint("error:", code: "31") + " " + line + "\n")
+        write(err, "relctl: " + paint("error:", code: "31") + " " + Self.printable(line) + "\n")
     }
 
     /// Raw text on stderr (progress redraws, streamed build output).
@@ -94,6 +94,22 @@ public final class Console: Sendable {
     /// Why writing to stdout failed (disk full, closed pipe), if it did: the command must not
     /// exit 0 with its machine output lost.
     public var stdoutError: String? { stdoutFailure.withLock { $0 } }
+
+    /// Text from outside (tags, file names, subjects, checksum lines) made safe for a terminal:
+    /// control characters other than newline and tab are shown as `\u{1B}`-style escapes, so a
+    /// hostile name can neither move the cursor nor forge a line; very long text is cut.
+    public static func printable(_ text: String, limit: Int = 4000) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars.prefix(limit) {
+            if (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        if text.unicodeScalars.count > limit { out += "… (\(text.unicodeScalars.count - limit) more characters)" }
+        return out
+    }
 
     /// Wraps text in an ANSI colour when colour is on.
     public func paint(_ text: String, code: String) -> String {

@@ -12,22 +12,35 @@ public struct TagValidation: Sendable, Encodable {
         /// its line: the place a user has to edit, so mismatch messages point there.
         public var foundIn: String
         public var line: Int?
+        /// Why the tag cannot match this manifest whatever it holds (a SemVer prerelease with no
+        /// PEP 440 meaning), for the message.
+        public var note: String?
 
-        enum CodingKeys: String, CodingKey { case path, kind, version, matches }
+        enum CodingKeys: String, CodingKey { case path, kind, version, matches, note }
     }
 
     public var tag: String
     public var version: String
     public var sources: [Source]
+    /// Lock and pin entries that do not follow the tag's version (see `Companion`).
+    public var staleCompanions: [StaleCompanion] = []
+    /// How many companions were compared (stale or not), for the summary line.
+    public var companionCount = 0
+
+    enum CodingKeys: String, CodingKey { case tag, version, sources, staleCompanions = "stale-companions" }
 
     /// The mismatch error (exit 1) naming each file and the version it holds, or nil when all match.
     public var mismatchError: SimpleError? {
         let wrong = sources.filter { !$0.matches }
-        guard !wrong.isEmpty else { return nil }
+        guard !wrong.isEmpty || !staleCompanions.isEmpty else { return nil }
         var error = SimpleError(.failure, "tag \(tag) does not match every manifest")
         error.diagnostics = wrong.map {
-            Diagnostic(file: $0.foundIn, line: $0.line, "\($0.foundIn == $0.path ? "" : "(inherited by \($0.path)) ")holds version \($0.version), but tag \(tag) says \(version); update the manifest (or `relctl bump --write`) or tag the version it holds")
-        }
+            let inherited = $0.foundIn == $0.path ? "" : "(inherited by \($0.path)) "
+            if let note = $0.note {
+                return Diagnostic(file: $0.foundIn, line: $0.line, "\(inherited)holds version \($0.version), which tag \(tag) cannot match: \(note)")
+            }
+            return Diagnostic(file: $0.foundIn, line: $0.line, "\(inherited)holds version \($0.version), but tag \(tag) says \(version); update the manifest (or `relctl bump --write`) or tag the version it holds")
+        } + staleCompanions.map(\.diagnostic)
         return error
     }
 }
@@ -42,20 +55,29 @@ public enum TagValidator {
         }
         let version = try config.project.tagFormat.version(of: tag)
         var sources: [TagValidation.Source] = []
+        var stale: [StaleCompanion] = []
+        var companionCount = 0
         var errors: [any RelctlError] = []
         for source in config.versions {
             do {
                 let found = try ManifestReaders.read(source, root: config.root)
                 let reader = try ManifestReaders.reader(for: source.kind)
+                let note = reader.comparison == .pep440 ? PEP440Version.refusal(for: version) : nil
                 sources.append(.init(
                     path: source.path, kind: source.kind, version: found.text,
-                    matches: matches(found.text, version, reader.comparison), foundIn: found.foundIn, line: found.line))
+                    matches: matches(found.text, version, reader.comparison), foundIn: found.foundIn, line: found.line, note: note))
+                for companion in try CompanionFinder.companions(of: source, found: found, root: config.root) {
+                    companionCount += 1
+                    if let expected = companion.expectedText(for: version), !stale.contains(where: { $0.companion == companion }) {
+                        stale.append(StaleCompanion(companion: companion, manifest: source.path, expected: expected))
+                    }
+                }
             } catch let error as RelctlError {
                 errors.append(error)
             }
         }
         if !errors.isEmpty { throw ProblemList(errors) }
-        return TagValidation(tag: tag, version: version.description, sources: sources)
+        return TagValidation(tag: tag, version: version.description, sources: sources, staleCompanions: stale, companionCount: companionCount)
     }
 
     /// Whether a manifest's version text equals the tag's version under the kind's rules.

@@ -1,100 +1,106 @@
-/// A Python package version under PEP 440, reduced to the parts relctl compares with a tag:
-/// release numbers, pre-release phase, post and dev releases, and local label.
-public struct PEP440Version: Sendable, Hashable, CustomStringConvertible {
-    public var epoch: Int
+import Foundation
+
+/// A Python package version under PEP 440, parsed with the specification's own grammar (the
+/// one `packaging.version` uses) and compared the way PEP 440 orders and equates versions.
+///
+/// Numbers are kept as digit strings without leading zeros, so `1.0.99999999999999999999`
+/// compares correctly past Int64.
+public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public enum Phase: String, Sendable, Comparable {
+        case a, b, rc
+        public static func < (x: Phase, y: Phase) -> Bool {
+            let rank: [Phase: Int] = [.a: 0, .b: 1, .rc: 2]
+            return rank[x, default: 0] < rank[y, default: 0]
+        }
+    }
+
+    /// One dot-separated part of a local label: numbers compare as numbers and above words.
+    public enum LocalPart: Sendable, Hashable, Comparable, CustomStringConvertible {
+        case number(String)
+        case word(String)
+
+        public var description: String {
+            switch self {
+            case .number(let digits): return digits
+            case .word(let text): return text
+            }
+        }
+
+        public static func < (x: LocalPart, y: LocalPart) -> Bool {
+            switch (x, y) {
+            case let (.number(a), .number(b)): return PEP440Version.lessDigits(a, b)
+            case (.word, .number): return true
+            case (.number, .word): return false
+            case let (.word(a), .word(b)): return a < b
+            }
+        }
+    }
+
+    public var epoch: String
     public var release: [String]
-    public var pre: (phase: String, number: String)?
+    public var pre: (phase: Phase, number: String)?
     public var post: String?
     public var dev: String?
-    public var local: String?
+    public var local: [LocalPart]?
 
-    /// PEP 440 pads release segments with zeros before comparing: `1.2` equals `1.2.0`.
-    public static func == (a: PEP440Version, b: PEP440Version) -> Bool { a.comparisonKey == b.comparisonKey }
-    public func hash(into hasher: inout Hasher) { hasher.combine(comparisonKey) }
+    /// The grammar of PEP 440's appendix, anchored, case-insensitive, surrounding spaces allowed.
+    private static let grammar: NSRegularExpression? = try? NSRegularExpression(pattern: #"""
+        ^\s*v?
+        (?:(?<epoch>[0-9]+)!)?
+        (?<release>[0-9]+(?:\.[0-9]+)*)
+        (?<pre>[-_.]?(?<prel>alpha|a|beta|b|preview|pre|c|rc)[-_.]?(?<pren>[0-9]+)?)?
+        (?<post>(?:-(?<postn1>[0-9]+))|(?:[-_.]?(?<postl>post|rev|r)[-_.]?(?<postn2>[0-9]+)?))?
+        (?<dev>[-_.]?(?<devl>dev)[-_.]?(?<devn>[0-9]+)?)?
+        (?:\+(?<local>[a-z0-9]+(?:[-_.][a-z0-9]+)*))?
+        \s*$
+        """#, options: [.caseInsensitive, .allowCommentsAndWhitespace])
 
-    private var comparisonKey: String {
-        var padded = self
-        while padded.release.count > 1, padded.release.last == "0" { padded.release.removeLast() }
-        return padded.description
-    }
-
-    /// Parses and normalises a PEP 440 version (`1.2.3RC1`, `v1.2.3-rc.1`, `1.2.3.post2`…); nil if it is not one.
+    /// Parses a PEP 440 version (`1.2.3RC1`, `v1.2.3-rc.1`, `1.2.3.post2`, `1!2.0+ubuntu.1`…);
+    /// nil for anything PEP 440 refuses (`1.0.`, `1.2.3-`, `1.0+`, `1.0-rc.1.0`).
     public init?(_ raw: String) {
-        var text = Substring(raw.trimmingCharacters(in: .whitespaces).lowercased())
-        if text.first == "v" { text = text.dropFirst() }
-        epoch = 0
-        if let bang = text.firstIndex(of: "!") {
-            guard let e = Int(text[..<bang]) else { return nil }
-            epoch = e
-            text = text[text.index(after: bang)...]
+        guard let grammar = Self.grammar else { return nil }
+        let range = NSRange(raw.startIndex..., in: raw)
+        guard let match = grammar.firstMatch(in: raw, range: range) else { return nil }
+        func group(_ name: String) -> String? {
+            Range(match.range(withName: name), in: raw).map { String(raw[$0]).lowercased() }
         }
-        if let plus = text.firstIndex(of: "+") {
-            let label = text[text.index(after: plus)...]
-            guard !label.isEmpty else { return nil }
-            local = label.replacingOccurrences(of: "-", with: ".").replacingOccurrences(of: "_", with: ".")
-            text = text[..<plus]
+        epoch = Self.trim(group("epoch") ?? "0")
+        release = (group("release") ?? "0").split(separator: ".").map { Self.trim(String($0)) }
+        if let label = group("prel") {
+            let phase: Phase = ["alpha": .a, "a": .a, "beta": .b, "b": .b][label] ?? .rc
+            pre = (phase, Self.trim(group("pren") ?? "0"))
         }
-        var scanner = Scanner440(text)
-        var numbers: [String] = []
-        guard let first = scanner.number() else { return nil }
-        numbers.append(first)
-        while scanner.peek(".") && scanner.peekNumber(afterSeparator: true) {
-            scanner.advance()
-            numbers.append(scanner.number()!)
+        if group("post") != nil { post = Self.trim(group("postn1") ?? group("postn2") ?? "0") }
+        if group("dev") != nil { dev = Self.trim(group("devn") ?? "0") }
+        if let label = group("local") {
+            local = label.split(whereSeparator: { "-_.".contains($0) }).map { part in
+                part.allSatisfy(\.isNumber) ? .number(Self.trim(String(part))) : .word(String(part))
+            }
         }
-        release = numbers.map { String($0.drop(while: { $0 == "0" }).isEmpty ? "0" : $0.drop(while: { $0 == "0" })) }
-        let phases: [(String, String)] = [("alpha", "a"), ("beta", "b"), ("preview", "rc"), ("pre", "rc"), ("rc", "rc"), ("c", "rc"), ("a", "a"), ("b", "b")]
-        scanner.skipSeparator()
-        if let (_, canonical) = phases.first(where: { scanner.consume($0.0) }) {
-            scanner.skipSeparator()
-            pre = (canonical, Self.trim(scanner.number() ?? "0"))
-        }
-        scanner.skipSeparator()
-        if scanner.consume("post") || scanner.consume("rev") || scanner.consume("r") {
-            scanner.skipSeparator()
-            post = Self.trim(scanner.number() ?? "0")
-        }
-        scanner.skipSeparator()
-        if scanner.consume("dev") {
-            scanner.skipSeparator()
-            dev = Self.trim(scanner.number() ?? "0")
-        }
-        guard scanner.atEnd else { return nil }
     }
 
-    /// The PEP 440 spelling of a SemVer version, when one exists: `1.2.3-rc.1` → `1.2.3rc1`,
-    /// `1.0.0-alpha.2` → `1.0.0a2`, `1.0.0-dev.3` → `1.0.0.dev3`.
+    /// The PEP 440 reading of a SemVer version, when it has one that means the same thing:
+    /// `1.2.3-rc.1` → `1.2.3rc1`, `1.0.0-alpha.2` → `1.0.0a2`, `1.0.0-dev.3` → `1.0.0.dev3`,
+    /// `1.2.3-rc.1-dev.1` → `1.2.3rc1.dev1`, build metadata → local label.
+    ///
+    /// Nil when PEP 440 reads the text as something else or not at all: `1.2.3-0` and
+    /// `1.2.3-post.1` are post-releases to PEP 440 (above 1.2.3) but prereleases to SemVer (below
+    /// it), and relctl orders tags by SemVer, so they have no spelling; `1.2.3-rc.1.0` and
+    /// `1.2.3-x.7` have none either.
     public init?(semver: SemanticVersion) {
-        var text = "\(semver.major).\(semver.minor).\(semver.patch)"
-        let ids = semver.prerelease.map(\.description)
-        var index = 0
-        while index < ids.count {
-            let id = ids[index].lowercased()
-            let next: String? = index + 1 < ids.count && semver.prerelease[index + 1].number != nil ? ids[index + 1] : nil
-            let mapped: String
-            switch id {
-            case "alpha", "a": mapped = "a"
-            case "beta", "b": mapped = "b"
-            case "rc", "c", "pre", "preview": mapped = "rc"
-            case "post": mapped = ".post"
-            case "dev": mapped = ".dev"
-            default:
-                // `rc1`, `a2` written as one identifier also map.
-                if let parsed = PEP440Version("0" + id), parsed.release == ["0"] {
-                    text += parsed.description.dropFirst(1)
-                    index += 1
-                    continue
-                }
-                return nil
-            }
-            var counter = "0"
-            if let next { counter = next }
-            text += mapped
-            text += counter
-            index += next == nil ? 1 : 2
+        guard let parsed = PEP440Version(semver.description), parsed.post == nil else { return nil }
+        self = parsed
+    }
+
+    /// Why a SemVer version has no PEP 440 reading, for messages; nil when it has one.
+    public static func refusal(for semver: SemanticVersion) -> String? {
+        guard PEP440Version(semver: semver) == nil else { return nil }
+        if let parsed = PEP440Version(semver.description), let post = parsed.post {
+            var final = semver.final
+            final.build = []
+            return "SemVer orders \(semver) below \(final), but PEP 440 reads it as the post-release \(final).post\(post), above it; release the fix as a new patch version instead"
         }
-        if !semver.build.isEmpty { text += "+" + semver.build.joined(separator: ".") }
-        self.init(text)
+        return "its prerelease `\(semver.prerelease.map(\.description).joined(separator: "."))` has no PEP 440 spelling; use -alpha.N, -beta.N, -rc.N or -dev.N"
     }
 
     private static func trim(_ digits: String) -> String {
@@ -102,40 +108,95 @@ public struct PEP440Version: Sendable, Hashable, CustomStringConvertible {
         return trimmed.isEmpty ? "0" : String(trimmed)
     }
 
-    /// The normalised form (`1.2.3rc1.post2.dev3+local`), as `packaging.version` prints it.
+    static func lessDigits(_ a: String, _ b: String) -> Bool {
+        a.count != b.count ? a.count < b.count : a < b
+    }
+
+    /// The normalised form (`1!1.2.3rc1.post2.dev3+local.7`), as `packaging.version` prints it.
     public var description: String {
-        var text = epoch == 0 ? "" : "\(epoch)!"
+        var text = epoch == "0" ? "" : "\(epoch)!"
         text += release.joined(separator: ".")
-        if let pre { text += pre.phase + pre.number }
+        if let pre { text += pre.phase.rawValue + pre.number }
         if let post { text += ".post" + post }
         if let dev { text += ".dev" + dev }
-        if let local { text += "+" + local }
+        if let local { text += "+" + local.map(\.description).joined(separator: ".") }
         return text
     }
-}
 
-private struct Scanner440 {
-    private var rest: Substring
-    init(_ text: Substring) { rest = text }
-    var atEnd: Bool { rest.isEmpty }
-    func peek(_ s: String) -> Bool { rest.hasPrefix(s) }
-    func peekNumber(afterSeparator: Bool) -> Bool {
-        let after = afterSeparator ? rest.dropFirst() : rest
-        return after.first.map { $0.isASCII && $0.isNumber } ?? false
+    /// The release segment without trailing zeros: `1.2.0` and `1.2` are the same release.
+    private var trimmedRelease: [String] {
+        var numbers = release
+        while numbers.count > 1, numbers.last == "0" { numbers.removeLast() }
+        return numbers
     }
-    mutating func advance() { rest = rest.dropFirst() }
-    mutating func number() -> String? {
-        let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
-        guard !digits.isEmpty else { return nil }
-        rest = rest.dropFirst(digits.count)
-        return String(digits)
+
+    /// PEP 440 equality: equal after normalisation and zero padding of the release.
+    public static func == (x: PEP440Version, y: PEP440Version) -> Bool { !(x < y) && !(y < x) }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(epoch)
+        hasher.combine(trimmedRelease)
+        hasher.combine(pre?.phase)
+        hasher.combine(pre?.number)
+        hasher.combine(post)
+        hasher.combine(dev)
+        hasher.combine(local)
     }
-    mutating func consume(_ word: String) -> Bool {
-        guard rest.hasPrefix(word) else { return false }
-        rest = rest.dropFirst(word.count)
-        return true
+
+    /// PEP 440 ordering (the key `packaging.version` sorts by): epoch, release, then
+    /// `.devN` < `aN` < `bN` < `rcN` < final < `.postN`, a dev release below its parent,
+    /// and a local label above the same version without one.
+    public static func < (x: PEP440Version, y: PEP440Version) -> Bool {
+        if x.epoch != y.epoch { return lessDigits(x.epoch, y.epoch) }
+        let (rx, ry) = (x.trimmedRelease, y.trimmedRelease)
+        for index in 0..<max(rx.count, ry.count) {
+            let a = index < rx.count ? rx[index] : "0", b = index < ry.count ? ry[index] : "0"
+            if a != b { return lessDigits(a, b) }
+        }
+        let (px, py) = (x.preKey, y.preKey)
+        if px != py { return px < py }
+        let (ox, oy) = (x.post.map { Bound.value($0) } ?? .low, y.post.map { Bound.value($0) } ?? .low)
+        if ox != oy { return ox < oy }
+        let (dx, dy) = (x.dev.map { Bound.value($0) } ?? .high, y.dev.map { Bound.value($0) } ?? .high)
+        if dx != dy { return dx < dy }
+        switch (x.local, y.local) {
+        case (nil, nil), (_?, nil): return false
+        case (nil, _?): return true
+        case let (a?, b?):
+            for (p, q) in zip(a, b) where p != q { return p < q }
+            return a.count < b.count
+        }
     }
-    mutating func skipSeparator() {
-        if let c = rest.first, c == "." || c == "-" || c == "_" { rest = rest.dropFirst() }
+
+    /// A segment's sort key with PEP 440's implicit infinities.
+    private enum Bound: Comparable {
+        case low
+        case value(String)
+        case high
+        static func < (x: Bound, y: Bound) -> Bool {
+            switch (x, y) {
+            case (.low, .low), (.high, .high): return false
+            case (.low, _), (_, .high): return true
+            case (_, .low), (.high, _): return false
+            case let (.value(a), .value(b)): return PEP440Version.lessDigits(a, b)
+            }
+        }
+    }
+
+    private struct PreKey: Comparable {
+        var bound: Int // 0: a dev release of the final (below every pre), 1: a pre, 2: no pre
+        var phase: Phase
+        var number: String
+        static func < (x: PreKey, y: PreKey) -> Bool {
+            if x.bound != y.bound { return x.bound < y.bound }
+            if x.phase != y.phase { return x.phase < y.phase }
+            return PEP440Version.lessDigits(x.number, y.number)
+        }
+    }
+
+    private var preKey: PreKey {
+        if let pre { return PreKey(bound: 1, phase: pre.phase, number: pre.number) }
+        if post == nil, dev != nil { return PreKey(bound: 0, phase: .a, number: "0") }
+        return PreKey(bound: 2, phase: .a, number: "0")
     }
 }

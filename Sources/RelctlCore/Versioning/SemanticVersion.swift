@@ -132,6 +132,21 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         return text
     }
 
+    /// A digit string plus one, however long (`"9"` → `"10"`).
+    static func increment(_ digits: String) -> String {
+        var bytes = Array(digits.utf8)
+        var index = bytes.count - 1
+        while index >= 0 {
+            if bytes[index] == UInt8(ascii: "9") { bytes[index] = UInt8(ascii: "0"); index -= 1 } else { bytes[index] += 1; return String(decoding: bytes, as: UTF8.self) }
+        }
+        return "1" + String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Numeric order of two digit strings without leading zeros, however long.
+    static func lessNumber(_ a: String, _ b: String) -> Bool {
+        a.count != b.count ? a.count < b.count : a < b
+    }
+
     /// Precedence per SemVer 2.0.0 §11; build metadata is ignored.
     public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         for (a, b) in [(lhs.major, rhs.major), (lhs.minor, rhs.minor), (lhs.patch, rhs.patch)] where a != b {

@@ -6,11 +6,32 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     public let pattern: String
     public let prefix: String
     public let suffix: String
+    /// How the version inside a tag is read (`[project] version-scheme`).
+    public var scheme: VersionScheme = .semver
+    /// For calendar versions: how tags are spelled (learnt from the existing ones, see `learningSpelling`).
+    var calendarSpelling = VersionScheme.CalendarSpelling()
 
     private init(validated pattern: String, prefix: String, suffix: String) {
         self.pattern = pattern
         self.prefix = prefix
         self.suffix = suffix
+    }
+
+    /// Builds a format from `pattern`, expanding `{project}`; it must hold `{version}` exactly once.
+    public init(_ pattern: String, project: String = "", scheme: VersionScheme) throws {
+        try self.init(pattern, project: project)
+        self.scheme = scheme
+    }
+
+    /// This format spelling calendar versions the way `tags` (existing tag names) do.
+    public func learningSpelling(from tags: [String]) -> TagFormat {
+        guard scheme == .calver else { return self }
+        var copy = self
+        let inner = tags.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) && $0.count > prefix.count + suffix.count }
+            .map { String($0.dropFirst(prefix.count).dropLast(suffix.count)) }
+            .filter { (try? VersionScheme.calendarVersion($0)) != nil }
+        copy.calendarSpelling = VersionScheme.CalendarSpelling(learningFrom: inner)
+        return copy
     }
 
     /// Builds a format from `pattern`, expanding `{project}`; it must hold `{version}` exactly once.
@@ -39,17 +60,28 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
             throw VersionError.malformedTag(tag: tag, format: pattern, reason: "it should \(expected) `\(example)`")
         }
         let inner = String(tag.dropFirst(prefix.count).dropLast(suffix.count))
+        if scheme == .calver {
+            do {
+                return try VersionScheme.calendarVersion(inner)
+            } catch let VersionError.malformed(_, why) {
+                throw VersionError.malformedTag(tag: tag, format: pattern, reason: "`\(inner)` is not a calendar version: \(why)")
+            }
+        }
         do {
             return try SemanticVersion(parsing: inner)
         } catch let VersionError.malformed(_, why) {
-            throw VersionError.malformedTag(tag: tag, format: pattern, reason: "`\(inner)` is not SemVer 2.0.0: \(why)")
+            // A calendar version (helix's 25.07.1) fails on its leading zero or its two numbers: say how to use one.
+            let calendar = (try? VersionScheme.calendarVersion(inner)) != nil
+            throw VersionError.malformedTag(tag: tag, format: pattern, reason: "`\(inner)` is not SemVer 2.0.0: \(why)\(calendar ? "; for calendar versions set `version-scheme = \"calver\"` in [project]" : "")")
         }
     }
 
     /// True if the tag has this format's shape and a valid version.
     public func matches(_ tag: String) -> Bool { (try? version(of: tag)) != nil }
 
-    public func tag(for version: SemanticVersion) -> String { prefix + version.description + suffix }
+    public func tag(for version: SemanticVersion) -> String {
+        prefix + (scheme == .calver ? calendarSpelling.spell(version) : version.description) + suffix
+    }
 
     public var description: String { pattern }
 }

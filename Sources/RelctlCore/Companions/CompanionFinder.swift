@@ -1,0 +1,278 @@
+import Foundation
+
+/// Finds the companions of a `[[version]]` manifest by its kind: Cargo (Cargo.lock entries and
+/// path-dependency requirements of the workspace's packages that share the manifest's version),
+/// npm (package-lock.json root entries, pins on the package's own per-platform packages) and
+/// Python (uv.lock's editable root package). Other kinds have none.
+public enum CompanionFinder {
+    /// The companions of `source`, whose version `found` was just read, in the project at `root`.
+    public static func companions(of source: VersionSource, found: ManifestVersion, root: URL) throws -> [Companion] {
+        let manifest = url(source.path, root: root)
+        switch source.kind {
+        case "cargo": return try cargo(manifest: manifest, found: found, root: root)
+        case "npm": return npm(manifest: manifest, root: root)
+        case "python": return python(manifest: manifest, root: root)
+        default: return []
+        }
+    }
+
+    static func url(_ path: String, root: URL) -> URL {
+        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)).standardizedFileURL
+    }
+
+    /// `url` relative to `root` when inside it, as messages show paths.
+    static func display(_ url: URL, root: URL) -> String {
+        let base = root.standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+    }
+
+    private static func lines(of url: URL) -> [String]? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return TextFile.decode(data).utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `key = "value"` on one line of TOML, or nil.
+    static func tomlString(_ line: String, key: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix(key) else { return nil }
+        let rest = trimmed.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
+        guard rest.hasPrefix("=") else { return nil }
+        let value = rest.dropFirst().trimmingCharacters(in: .whitespaces)
+        guard value.hasPrefix("\""), let close = value.dropFirst().firstIndex(of: "\"") else { return nil }
+        return String(value[value.index(after: value.startIndex)..<close])
+    }
+
+    // MARK: Cargo
+
+    private static func cargo(manifest: URL, found: ManifestVersion, root: URL) throws -> [Companion] {
+        let workspace = try CargoWorkspace.load(containing: manifest, projectRoot: root)
+        let location = url(found.foundIn, root: root)
+        let names = Set(workspace.packages.filter { $0.versionFile?.path == location.path && $0.versionLine == found.line }.map(\.name))
+        guard !names.isEmpty else { return [] }
+        var companions: [Companion] = []
+        let lock = workspace.root.appendingPathComponent("Cargo.lock")
+        if let lines = lines(of: lock) {
+            let shown = display(lock, root: root)
+            var name: String?, version: (Int, String)?, hasSource = false, inPackage = false
+            func flush() {
+                if inPackage, let name, names.contains(name), !hasSource, let (line, text) = version {
+                    companions.append(Companion(kind: .cargoLock, file: shown, line: line, text: text, what: "Cargo.lock entry of `\(name)`"))
+                }
+                name = nil; version = nil; hasSource = false
+            }
+            for (index, line) in lines.enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("[") {
+                    flush()
+                    inPackage = trimmed == "[[package]]"
+                } else if inPackage {
+                    if let value = tomlString(line, key: "name") { name = value }
+                    else if let value = tomlString(line, key: "version") { version = (index + 1, value) }
+                    else if trimmed.hasPrefix("source") { hasSource = true }
+                }
+            }
+            flush()
+        }
+        for file in workspace.manifests {
+            companions += requirements(in: file, on: names, root: root)
+        }
+        return companions
+    }
+
+    private static let dependencyTables = ["dependencies", "dev-dependencies", "build-dependencies"]
+
+    /// `version` requirements of path dependencies on the crates in `names`, inline
+    /// (`core = { path = "…", version = "0.15.1" }`) or as a `[dependencies.core]` table.
+    private static func requirements(in manifest: URL, on names: Set<String>, root: URL) -> [Companion] {
+        guard let lines = lines(of: manifest) else { return [] }
+        let shown = display(manifest, root: root)
+        var companions: [Companion] = []
+        var inlineTable = false
+        var block: (name: String, package: String?, version: (Int, String)?, hasPath: Bool)?
+        func flushBlock() {
+            if let current = block, current.hasPath, let (line, text) = current.version {
+                let crate = current.package ?? current.name
+                if names.contains(crate), let companion = requirement(text, crate: crate, file: shown, line: line) { companions.append(companion) }
+            }
+            block = nil
+        }
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") {
+                flushBlock()
+                let header = String(trimmed.dropFirst().prefix(while: { $0 != "]" })).trimmingCharacters(in: .whitespaces)
+                inlineTable = dependencyTables.contains { header == $0 || header.hasSuffix("." + $0) }
+                if !inlineTable, let dot = header.lastIndex(of: "."),
+                   dependencyTables.contains(where: { header[..<dot] == $0 || header[..<dot].hasSuffix("." + $0) }) {
+                    block = (String(header[header.index(after: dot)...]).replacingOccurrences(of: "\"", with: ""), nil, nil, false)
+                }
+                continue
+            }
+            if block != nil {
+                if let value = tomlString(line, key: "version") { block?.version = (index + 1, value) }
+                if let value = tomlString(line, key: "package") { block?.package = value }
+                if trimmed.hasPrefix("path") && trimmed.dropFirst(4).trimmingCharacters(in: .whitespaces).hasPrefix("=") { block?.hasPath = true }
+                continue
+            }
+            guard inlineTable, let equals = trimmed.firstIndex(of: "="), let open = trimmed.firstIndex(of: "{"), equals < open,
+                  let close = trimmed.lastIndex(of: "}") else { continue }
+            let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
+            let body = String(trimmed[trimmed.index(after: open)..<close])
+            let fields = inlineFields(body)
+            guard fields["path"] != nil, let version = fields["version"] else { continue }
+            let crate = fields["package"] ?? key
+            if names.contains(crate), let companion = requirement(version, crate: crate, file: shown, line: index + 1) { companions.append(companion) }
+        }
+        flushBlock()
+        return companions
+    }
+
+    /// The string fields of a one-line inline table (`path = "x", version = "1"`).
+    private static func inlineFields(_ body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        var rest = Substring(body)
+        while let equals = rest.firstIndex(of: "=") {
+            let key = rest[..<equals].trimmingCharacters(in: CharacterSet(charactersIn: " ,\t\""))
+            rest = rest[rest.index(after: equals)...].drop(while: { $0 == " " || $0 == "\t" })
+            if rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") {
+                fields[key] = String(rest[rest.index(after: rest.startIndex)..<close])
+                rest = rest[rest.index(after: close)...]
+            } else {
+                // Not a string (a bool, an array): skip to the next comma at this level.
+                var depth = 0
+                var cut = rest.endIndex
+                for position in rest.indices {
+                    let c = rest[position]
+                    if c == "[" || c == "{" { depth += 1 } else if c == "]" || c == "}" { depth -= 1 } else if c == ",", depth == 0 { cut = position; break }
+                }
+                rest = rest[cut...]
+            }
+        }
+        return fields
+    }
+
+    /// A requirement relctl keeps following: an operator of `=`, `^`, `~` or none, then a version
+    /// (`0.15.1`, `0.15`, `1`); ranges (`>=1, <2`) and wildcards are left to their author.
+    private static func requirement(_ raw: String, crate: String, file: String, line: Int) -> Companion? {
+        var text = Substring(raw.trimmingCharacters(in: .whitespaces))
+        var op = ""
+        if let first = text.first, "=^~".contains(first) {
+            op = String(first)
+            text = text.dropFirst().drop(while: { $0 == " " })
+        }
+        let core = text.prefix(while: { $0 != "-" && $0 != "+" })
+        let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard !numbers.isEmpty, numbers.count <= 3, numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              core.count == text.count || numbers.count == 3 else { return nil }
+        return Companion(kind: .cargoRequirement, file: file, line: line, text: String(text),
+                         what: "requirement on `\(crate)`", requirementOperator: op)
+    }
+
+    // MARK: npm
+
+    private static let npmDependencyTables = ["dependencies", "optionalDependencies", "peerDependencies", "devDependencies"]
+
+    private static func npm(manifest: URL, root: URL) -> [Companion] {
+        guard let data = FileManager.default.contents(atPath: manifest.path) else { return [] }
+        let text = TextFile.decode(data)
+        let scan = JSONStringLines(text)
+        guard let name = scan.entry(at: ["name"])?.value else { return [] }
+        var companions = pins(in: scan, prefix: [], own: name, file: display(manifest, root: root))
+        let lock = manifest.deletingLastPathComponent().appendingPathComponent("package-lock.json")
+        if let lockData = FileManager.default.contents(atPath: lock.path) {
+            let lockScan = JSONStringLines(TextFile.decode(lockData))
+            let shown = display(lock, root: root)
+            // lockfileVersion 1 has only the top-level entry; 2 and 3 also `packages[""]`.
+            if let top = lockScan.entry(at: ["version"]) {
+                companions.append(Companion(kind: .npmLock, file: shown, line: top.line, text: top.value, what: "package-lock.json version"))
+            }
+            if let entry = lockScan.entry(at: ["packages", "", "version"]) {
+                companions.append(Companion(kind: .npmLock, file: shown, line: entry.line, text: entry.value, what: "package-lock.json packages[\"\"] version"))
+            }
+            companions += pins(in: lockScan, prefix: ["packages", ""], own: name, file: shown)
+        }
+        return companions
+    }
+
+    /// Exact pins on the package's own per-platform packages (`"git-cliff-linux-x64": "2.6.1"`
+    /// in `git-cliff`'s optionalDependencies): names that start with the package's own name and a dash.
+    private static func pins(in scan: JSONStringLines, prefix: [String], own name: String, file: String) -> [Companion] {
+        let bare = name.split(separator: "/").last.map(String.init) ?? name
+        return scan.entries.compactMap { entry in
+            guard entry.path.count == prefix.count + 2, Array(entry.path.prefix(prefix.count)) == prefix,
+                  npmDependencyTables.contains(entry.path[prefix.count]) else { return nil }
+            let dependency = entry.path[prefix.count + 1]
+            let dependencyBare = dependency.split(separator: "/").last.map(String.init) ?? dependency
+            guard dependencyBare.hasPrefix(bare + "-"), (try? SemanticVersion(parsing: entry.value)) != nil else { return nil }
+            return Companion(kind: .npmPin, file: file, line: entry.line, text: entry.value, what: "pin on `\(dependency)`")
+        }
+    }
+
+    // MARK: uv
+
+    /// PEP 503 name normalisation, as uv compares names.
+    static func normalisedName(_ name: String) -> String {
+        var out = ""
+        var lastWasSeparator = false
+        for c in name.lowercased() {
+            if "-_.".contains(c) {
+                if !lastWasSeparator { out.append("-") }
+                lastWasSeparator = true
+            } else {
+                out.append(c)
+                lastWasSeparator = false
+            }
+        }
+        return out
+    }
+
+    private static func python(manifest: URL, root: URL) -> [Companion] {
+        guard let document = try? TOMLDocument(contentsOf: manifest),
+              let name = document.root["project"]?.table?["name"]?.string else { return [] }
+        let projectFolder = manifest.deletingLastPathComponent().standardizedFileURL
+        // The lock sits next to the project or at a uv workspace root above it.
+        var folder = projectFolder
+        var lock: URL?
+        while folder.path.hasPrefix(root.standardizedFileURL.path) {
+            let candidate = folder.appendingPathComponent("uv.lock")
+            if FileManager.default.fileExists(atPath: candidate.path) { lock = candidate; break }
+            if folder.path == root.standardizedFileURL.path || folder.path == "/" { break }
+            folder = folder.deletingLastPathComponent()
+        }
+        guard let lock, let lines = lines(of: lock) else { return [] }
+        let shown = display(lock, root: root)
+        let wanted = normalisedName(name)
+        var companions: [Companion] = []
+        var entryName: String?, version: (Int, String)?, ownSource = false, inPackage = false
+        func flush() {
+            if inPackage, ownSource, let entryName, normalisedName(entryName) == wanted, let (line, text) = version {
+                companions.append(Companion(kind: .uvLock, file: shown, line: line, text: text, what: "uv.lock entry of `\(entryName)`"))
+            }
+            entryName = nil; version = nil; ownSource = false
+        }
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") {
+                flush()
+                inPackage = trimmed == "[[package]]"
+            } else if inPackage {
+                if let value = tomlString(line, key: "name") { entryName = value }
+                else if let value = tomlString(line, key: "version") { version = (index + 1, value) }
+                else if trimmed.hasPrefix("source"), let path = editablePath(trimmed) {
+                    ownSource = lock.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL.path == projectFolder.path
+                }
+            }
+        }
+        flush()
+        return companions
+    }
+
+    /// The path of `source = { editable = "." }` or `{ virtual = "." }`, or nil.
+    private static func editablePath(_ line: String) -> String? {
+        guard let open = line.firstIndex(of: "{"), let close = line.lastIndex(of: "}") else { return nil }
+        let fields = inlineFields(String(line[line.index(after: open)..<close]))
+        return fields["editable"] ?? fields["virtual"]
+    }
+}

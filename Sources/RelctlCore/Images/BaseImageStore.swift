@@ -1,0 +1,126 @@
+import Crypto
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A base image for one platform: its manifest, its config, and where its blobs are cached.
+struct BaseImage: Sendable {
+    var manifest: OCIManifest
+    var manifestDigest: String
+    var config: OCIImageConfig
+    var cache: URL
+
+    func blob(_ digest: String) -> URL { cache.appendingPathComponent(String(digest.dropFirst("sha256:".count))) }
+}
+
+/// Pulls base images pinned by digest into a local cache (the blob store of an OCI layout under
+/// `$XDG_CACHE_HOME/relctl/oci`, else `~/.cache/relctl/oci`). Every blob is checked against its
+/// digest before it is kept, so a cached blob is trusted and never fetched again.
+struct BaseImageStore: Sendable {
+    var context: Context
+
+    var cacheFolder: URL {
+        if let cache = context.environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return URL(fileURLWithPath: cache).appendingPathComponent("relctl/oci")
+        }
+        let home = context.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/relctl/oci")
+    }
+
+    /// The base for each platform (empty for `scratch`). A multi-platform base is matched per
+    /// platform; a single-platform base must be that platform.
+    func resolve(_ base: ImageReference?, platforms: [ImagePlatform]) async throws -> [ImagePlatform: BaseImage] {
+        guard let base, let digest = base.digest else { return [:] }
+        let blobs = cacheFolder.appendingPathComponent("blobs/sha256")
+        do { try FileManager.default.createDirectory(at: blobs, withIntermediateDirectories: true) } catch {
+            throw ImageError.writeFailed(path: blobs.path, reason: "cannot create the base image cache")
+        }
+        if !FileManager.default.fileExists(atPath: cacheFolder.appendingPathComponent("oci-layout").path) {
+            try AtomicFile.write(Data(#"{"imageLayoutVersion":"1.0.0"}"#.utf8), to: cacheFolder.appendingPathComponent("oci-layout"))
+        }
+        let credentials = try DockerCredentials(environment: context.environment).lookup(registry: base.registry)
+        let client = RegistryClient(reference: base, credentials: credentials, push: false)
+        let fetcher = Fetcher(client: client, blobs: blobs, base: base)
+
+        let top = try await fetcher.manifest(digest)
+        struct Probe: Decodable {
+            var mediaType: String?
+            var manifests: [OCIDescriptor]?
+        }
+        let probe = try OCIJSON.decode(Probe.self, from: top, what: "base image \(base)")
+        var result: [ImagePlatform: BaseImage] = [:]
+        for platform in platforms {
+            var manifestDigest = digest
+            var body = top
+            if let entries = probe.manifests {
+                let candidates = entries.filter { ($0.platform?.os, $0.platform?.architecture) == (platform.os, platform.architecture) }
+                guard let chosen = candidates.first(where: { platform.accepts($0.platform ?? platform) && $0.platform?.variant == platform.variant }) ?? candidates.first(where: { platform.accepts($0.platform ?? platform) }) else {
+                    throw ImageError.noBasePlatform(base: base.description, platform: platform.description, available: entries.compactMap { $0.platform?.description })
+                }
+                manifestDigest = chosen.digest
+                body = try await fetcher.manifest(chosen.digest)
+            }
+            let manifest = try OCIJSON.decode(OCIManifest.self, from: body, what: "base image manifest \(manifestDigest)")
+            let config = try OCIJSON.decode(OCIImageConfig.self, from: try await fetcher.blob(manifest.config.digest), what: "base image config \(manifest.config.digest)")
+            guard config.os == platform.os, config.architecture == platform.architecture else {
+                throw ImageError.noBasePlatform(base: base.description, platform: platform.description, available: [ImagePlatform(os: config.os, architecture: config.architecture, variant: config.variant).description])
+            }
+            for layer in manifest.layers { _ = try await fetcher.blobFile(layer.digest) }
+            result[platform] = BaseImage(manifest: manifest, manifestDigest: manifestDigest, config: config, cache: blobs)
+        }
+        return result
+    }
+
+    /// Fetches and verifies manifests and blobs through the cache.
+    private final class Fetcher: Sendable {
+        let client: RegistryClient
+        let blobs: URL
+        let base: ImageReference
+        /// Nothing is asked of the registry when everything is cached (offline rebuilds work).
+        private let pinged = Mutex(false)
+
+        init(client: RegistryClient, blobs: URL, base: ImageReference) {
+            self.client = client
+            self.blobs = blobs
+            self.base = base
+        }
+
+        static let accept = [OCIMediaType.index, OCIMediaType.manifest, OCIMediaType.dockerList, OCIMediaType.dockerManifest].joined(separator: ", ")
+
+        func manifest(_ digest: String) async throws -> Data {
+            try await cached(digest) { try await get("manifests/\(digest)", accept: Self.accept, digest: digest) }
+        }
+
+        func blob(_ digest: String) async throws -> Data {
+            try await cached(digest) { try await get("blobs/\(digest)", accept: nil, digest: digest) }
+        }
+
+        func blobFile(_ digest: String) async throws -> URL {
+            _ = try await blob(digest)
+            return blobs.appendingPathComponent(String(digest.dropFirst(7)))
+        }
+
+        private func cached(_ digest: String, fetch: () async throws -> Data) async throws -> Data {
+            let url = blobs.appendingPathComponent(String(digest.dropFirst(7)))
+            if let data = FileManager.default.contents(atPath: url.path) { return data }
+            if !pinged.withLock({ pinged in defer { pinged = true }; return pinged }) { try await client.ping() }
+            let data = try await fetch()
+            try AtomicFile.write(data, to: url)
+            return data
+        }
+
+        private func get(_ path: String, accept: String?, digest: String) async throws -> Data {
+            let (response, data) = try await client.send("GET", path, headers: accept.map { ["Accept": $0] } ?? [:])
+            guard response.statusCode == 200 else {
+                throw ImageError.registry(registry: client.registry, repository: client.repository, action: "GET \(path) of the base image", status: response.statusCode, detail: RegistryClient.detail(data))
+            }
+            let actual = "sha256:" + FileHasher.hex(SHA256.hash(data: data))
+            guard actual == digest else {
+                throw ImageError.badContent(what: "base image \(base) from \(client.registry)", reason: "\(path) has digest \(actual), not \(digest)")
+            }
+            return data
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// A user name and secret for one registry, from the Docker config file or a credential helper.
+public struct RegistryCredentials: Sendable, Equatable {
+    public var username: String
+    public var password: String
+
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+
+    /// `Basic base64(user:password)`.
+    var basicHeader: String { "Basic " + Data("\(username):\(password)".utf8).base64EncodedString() }
+}
+
+/// Reads credentials the way `docker login` and CI login actions store them:
+/// `$DOCKER_CONFIG/config.json` (else `~/.docker/config.json`), `credHelpers` per registry,
+/// `credsStore` for all, then inline `auths`.
+public struct DockerCredentials: Sendable {
+    public var environment: [String: String]
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// The config file consulted, for messages.
+    public var configFile: URL {
+        if let folder = environment["DOCKER_CONFIG"], !folder.isEmpty {
+            return URL(fileURLWithPath: folder).appendingPathComponent("config.json")
+        }
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return URL(fileURLWithPath: home).appendingPathComponent(".docker/config.json")
+    }
+
+    private struct ConfigFile: Decodable {
+        struct Entry: Decodable {
+            var auth: String?
+            var username: String?
+            var password: String?
+            var identitytoken: String?
+        }
+        var auths: [String: Entry]?
+        var credHelpers: [String: String]?
+        var credsStore: String?
+    }
+
+    /// Credentials for `registry` (`host[:port]`), or nil when none are stored (anonymous access).
+    public func lookup(registry: String) throws -> RegistryCredentials? {
+        let url = configFile
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let file: ConfigFile
+        do { file = try JSONDecoder().decode(ConfigFile.self, from: data) } catch {
+            throw SimpleError(.badInput, file: url.path, "is not a valid Docker config file (\(error)); fix it or run `docker login \(registry)` again")
+        }
+        let keys = Self.keys(for: registry)
+        if let helper = keys.lazy.compactMap({ file.credHelpers?[$0] }).first ?? file.credsStore, !helper.isEmpty {
+            if let found = try helperCredentials(helper, server: keys[0] == "docker.io" ? Self.dockerHubKey : registry) { return found }
+        }
+        for key in keys {
+            guard let entry = file.auths?[key] else { continue }
+            if let auth = entry.auth, !auth.isEmpty {
+                guard let decoded = Data(base64Encoded: auth).map({ String(decoding: $0, as: UTF8.self) }), let colon = decoded.firstIndex(of: ":") else {
+                    throw SimpleError(.badInput, file: url.path, "the `auth` of \(key) is not base64 of `user:password`; run `docker login \(registry)` again")
+                }
+                return RegistryCredentials(username: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
+            }
+            if let username = entry.username, let password = entry.password { return RegistryCredentials(username: username, password: password) }
+            if entry.identitytoken != nil {
+                throw SimpleError(.badInput, file: url.path, "holds only an identity token for \(key), which relctl cannot use; log in with a user name and password or token (`docker login \(registry) -u USER`)")
+            }
+        }
+        return nil
+    }
+
+    static let dockerHubKey = "https://index.docker.io/v1/"
+
+    /// The spellings under which `docker login` may have stored a registry.
+    static func keys(for registry: String) -> [String] {
+        if ["docker.io", "index.docker.io", "registry-1.docker.io"].contains(registry) {
+            return ["docker.io", dockerHubKey, "index.docker.io", "registry-1.docker.io", "https://index.docker.io/v1"]
+        }
+        return [registry, "https://\(registry)", "http://\(registry)", "https://\(registry)/v1/", "https://\(registry)/v2/"]
+    }
+
+    /// Runs `docker-credential-NAME get` with the server on stdin (the helper protocol).
+    func helperCredentials(_ helper: String, server: String) throws -> RegistryCredentials? {
+        let name = "docker-credential-" + helper
+        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        guard let path else {
+            throw ImageError.credentialHelper(helper: helper, registry: server, reason: "\(name) is not on PATH (named in \(configFile.path))")
+        }
+        let process = Process()
+        process.executableURL = path
+        process.arguments = ["get"]
+        process.environment = environment
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch {
+            throw ImageError.credentialHelper(helper: helper, registry: server, reason: "cannot start \(path.path): \(error)")
+        }
+        input.fileHandleForWriting.write(Data(server.utf8))
+        try? input.fileHandleForWriting.close()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let said = (String(decoding: stdout, as: UTF8.self) + String(decoding: stderr, as: UTF8.self)).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0 else {
+            // The helper protocol's answer for "nothing stored": anonymous access, like docker.
+            if said.lowercased().contains("credentials not found") { return nil }
+            throw ImageError.credentialHelper(helper: helper, registry: server, reason: "exit \(process.terminationStatus): \(said.split(separator: "\n").last.map(String.init) ?? "")")
+        }
+        struct Answer: Decodable {
+            var Username: String
+            var Secret: String
+        }
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: stdout) else {
+            throw ImageError.credentialHelper(helper: helper, registry: server, reason: "its answer is not the helper protocol's JSON ({\"Username\",\"Secret\"})")
+        }
+        return RegistryCredentials(username: answer.Username, password: answer.Secret)
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Talks the OCI distribution API to one repository of one registry: answers 401 challenges
+/// (Basic, or a Bearer token from the realm) once per client and retries, and turns refusals into
+/// messages that name the registry, the repository and what to do.
+final class RegistryClient: Sendable {
+    let reference: ImageReference
+    let credentials: RegistryCredentials?
+    /// `repository:NAME:pull,push` and any other repositories read from (cross-repository mounts).
+    let scopes: [String]
+    private let session: URLSession
+    private let delegate = RegistrySessionDelegate()
+    private let state = Mutex<State>(State())
+
+    private struct State {
+        var base: URL?
+        var authorization: String?
+        /// The Bearer token's claims, to tell "logged in" from "may push" without writing.
+        var tokenActions: [String]?
+    }
+
+    init(reference: ImageReference, credentials: RegistryCredentials?, push: Bool, alsoPull: [String] = []) {
+        self.reference = reference
+        self.credentials = credentials
+        scopes = ["repository:\(reference.repository):\(push ? "pull,push" : "pull")"] + alsoPull.filter { $0 != reference.repository }.map { "repository:\($0):pull" }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 60
+        configuration.httpAdditionalHeaders = ["User-Agent": "relctl/\(RelctlVersion.version)"]
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    var registry: String { reference.registry }
+    var repository: String { reference.repository }
+
+    /// `GET /v2/`: finds the scheme (HTTPS; plain HTTP only for loopback, after HTTPS failed) and
+    /// learns how the registry wants to be authenticated.
+    func ping() async throws {
+        let schemes = reference.isLoopback ? ["https", "http"] : ["https"]
+        var lastError: Error?
+        for scheme in schemes {
+            guard let url = URL(string: "\(scheme)://\(reference.apiHost)/v2/") else { continue }
+            do {
+                let (response, _) = try await raw(URLRequest(url: url))
+                state.withLock { $0.base = URL(string: "\(scheme)://\(reference.apiHost)") }
+                if response.statusCode == 401 {
+                    try await authenticate(AuthChallenge(header: response.value(forHTTPHeaderField: "WWW-Authenticate")))
+                } else if response.statusCode == 404 {
+                    throw ImageError.unreachable(registry: registry, reason: "\(url) answered 404: this host does not serve the registry API")
+                }
+                return
+            } catch let error as ImageError {
+                throw error
+            } catch {
+                lastError = error
+            }
+        }
+        throw ImageError.unreachable(registry: registry, reason: lastError.map { ($0 as NSError).localizedDescription } ?? "no answer")
+    }
+
+    /// The push permission a Bearer token was granted, when the token says (nil: unknown).
+    var grantedActions: [String]? { state.withLock { $0.tokenActions } }
+
+    /// Sends a request to `path` (under `/v2/<repository>/`) or an absolute URL, authenticating on a 401.
+    func send(_ method: String, _ path: String, absolute: URL? = nil, headers: [String: String] = [:], body: Data? = nil) async throws -> (HTTPURLResponse, Data) {
+        guard let url = absolute ?? self.url(path) else {
+            throw ImageError.registry(registry: registry, repository: repository, action: "\(method) \(path)", status: 0, detail: "cannot form the URL")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (key, value) in headers { request.setValue(value, forHTTPHeaderField: key) }
+        if let body {
+            request.httpBody = body
+            request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
+        }
+        var (response, data) = try await authorized(request)
+        if response.statusCode == 401 {
+            try await authenticate(AuthChallenge(header: response.value(forHTTPHeaderField: "WWW-Authenticate")))
+            (response, data) = try await authorized(request)
+            if response.statusCode == 401 { throw ImageError.unauthorized(registry: registry, repository: repository, detail: Self.detail(data)) }
+        }
+        if response.statusCode == 403 { throw ImageError.denied(registry: registry, repository: repository, detail: Self.detail(data)) }
+        return (response, data)
+    }
+
+    /// A URL under `/v2/<repository>/`, resolved against the scheme `ping` chose.
+    func url(_ path: String) -> URL? {
+        let base = state.withLock { $0.base } ?? URL(string: "https://\(reference.apiHost)")
+        return URL(string: "/v2/\(repository)/\(path)", relativeTo: base)?.absoluteURL
+    }
+
+    /// Resolves an upload `Location` (often relative) and adds a query item.
+    func url(location: String, adding item: URLQueryItem) -> URL? {
+        let base = state.withLock { $0.base }
+        guard let resolved = URL(string: location, relativeTo: base)?.absoluteURL,
+              var components = URLComponents(url: resolved, resolvingAgainstBaseURL: true) else { return nil }
+        components.queryItems = (components.queryItems ?? []) + [item]
+        // `+` in a query means a space to some servers; digests never hold one, upload states might.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.url
+    }
+
+    private func authorized(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
+        var request = request
+        if let authorization = state.withLock({ $0.authorization }) { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
+        do { return try await raw(request) } catch {
+            throw ImageError.unreachable(registry: registry, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    private func authenticate(_ challenge: AuthChallenge?) async throws {
+        guard let challenge else {
+            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "the registry sent no WWW-Authenticate challenge")
+        }
+        switch challenge.scheme {
+        case "basic":
+            guard let credentials else { throw ImageError.unauthorized(registry: registry, repository: repository, detail: "no credentials stored for it") }
+            state.withLock { $0.authorization = credentials.basicHeader }
+        case "bearer":
+            let token = try await fetchToken(challenge)
+            state.withLock {
+                $0.authorization = "Bearer " + token
+                $0.tokenActions = Self.actions(inToken: token, repository: repository)
+            }
+        default:
+            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "unsupported authentication scheme `\(challenge.scheme)`")
+        }
+    }
+
+    /// The token dance: GET the realm with service and scopes, with Basic credentials when we have them.
+    private func fetchToken(_ challenge: AuthChallenge) async throws -> String {
+        guard let realm = challenge.realm, var components = URLComponents(string: realm) else {
+            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "the Bearer challenge names no token realm")
+        }
+        if components.scheme != "https", !(ImageReference(registry: components.host ?? "", repository: "").isLoopback) {
+            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "the token realm \(realm) is not HTTPS; relctl sends credentials only over HTTPS")
+        }
+        var items = components.queryItems ?? []
+        if let service = challenge.parameters["service"] { items.append(URLQueryItem(name: "service", value: service)) }
+        for scope in scopes { items.append(URLQueryItem(name: "scope", value: scope)) }
+        components.queryItems = items
+        guard let url = components.url else {
+            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "cannot form the token URL from \(realm)")
+        }
+        var request = URLRequest(url: url)
+        if let credentials { request.setValue(credentials.basicHeader, forHTTPHeaderField: "Authorization") }
+        let (response, data): (HTTPURLResponse, Data)
+        do { (response, data) = try await raw(request) } catch {
+            throw ImageError.unreachable(registry: registry, reason: "token service \(realm): \((error as NSError).localizedDescription)")
+        }
+        guard response.statusCode == 200 else {
+            if response.statusCode == 401 || response.statusCode == 403 {
+                throw ImageError.unauthorized(registry: registry, repository: repository, detail: credentials == nil ? "no credentials stored for it" : "the token service refused the stored credentials")
+            }
+            throw ImageError.registry(registry: registry, repository: repository, action: "a token request", status: response.statusCode, detail: Self.detail(data))
+        }
+        struct Answer: Decodable {
+            var token: String?
+            var access_token: String?
+        }
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: data), let token = answer.token ?? answer.access_token, !token.isEmpty else {
+            throw ImageError.registry(registry: registry, repository: repository, action: "a token request", status: response.statusCode, detail: "the answer holds no token")
+        }
+        return token
+    }
+
+    /// The actions a JWT access token grants on `repository` (Docker's token format), or nil when
+    /// the token is opaque.
+    static func actions(inToken token: String, repository: String) -> [String]? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while payload.count % 4 != 0 { payload += "=" }
+        struct Claims: Decodable {
+            struct Access: Decodable {
+                var type: String?
+                var name: String?
+                var actions: [String]?
+            }
+            var access: [Access]?
+        }
+        guard let data = Data(base64Encoded: payload), let claims = try? JSONDecoder().decode(Claims.self, from: data), let access = claims.access else { return nil }
+        return access.filter { $0.name == repository }.flatMap { $0.actions ?? [] }
+    }
+
+    /// The registry's own error text (`{"errors":[{"code","message"}]}`), else the body's start.
+    static func detail(_ data: Data) -> String {
+        struct Errors: Decodable {
+            struct Item: Decodable {
+                var code: String?
+                var message: String?
+            }
+            var errors: [Item]?
+        }
+        if let errors = try? JSONDecoder().decode(Errors.self, from: data).errors, !errors.isEmpty {
+            return errors.map { [$0.code, $0.message].compactMap { $0 }.joined(separator: ": ") }.joined(separator: "; ")
+        }
+        return String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func raw(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
+        let delegate = self.delegate
+        return try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: request) { data, response, error in
+                if let error {
+                    // A challenged request comes back cancelled; its 401 is what we asked for.
+                    if let url = request.url, (error as NSError).code == NSURLErrorCancelled,
+                       let challenged = delegate.takeChallenged(url),
+                       let response = HTTPURLResponse(url: url, statusCode: challenged.status, httpVersion: "HTTP/1.1", headerFields: challenged.headers) {
+                        continuation.resume(returning: (response, Data()))
+                        return
+                    }
+                    continuation.resume(throwing: error)
+                    return
+                }
+                guard let response = response as? HTTPURLResponse else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
+                    return
+                }
+                continuation.resume(returning: (response, data ?? Data()))
+            }
+            task.resume()
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Hands 401 answers back to relctl instead of letting URLSession handle them. relctl answers
+/// registry challenges itself (Bearer tokens are not something URLSession knows), and on Linux a
+/// 401 with a Basic challenge and no delegate never completes its task at all. So each challenge's
+/// failure response is kept and the task cancelled; `RegistryClient` turns the cancellation
+/// back into that response.
+final class RegistrySessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    struct Captured: Sendable {
+        var status: Int
+        var headers: [String: String]
+    }
+
+    /// By request URL: a client sends its requests one after another.
+    private let captured = Mutex<[String: Captured]>([:])
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        guard let response = challenge.failureResponse as? HTTPURLResponse else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        var headers: [String: String] = [:]
+        for (key, value) in response.allHeaderFields {
+            if let key = key as? String, let value = value as? String { headers[key] = value }
+        }
+        let entry = Captured(status: response.statusCode, headers: headers)
+        let key = task.originalRequest?.url?.absoluteString ?? ""
+        captured.withLock { $0[key] = entry }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    /// The challenged response of a request, once (nil when it was not challenged).
+    func takeChallenged(_ url: URL) -> Captured? {
+        captured.withLock { $0.removeValue(forKey: url.absoluteString) }
+    }
+}

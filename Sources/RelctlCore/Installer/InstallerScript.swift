@@ -1,0 +1,107 @@
+import Foundation
+
+/// The text of `{project}-installer.sh` (POSIX sh) and `{project}-installer.ps1` for one
+/// release, from its `manifest.json`. The scripts carry the release's archive table and (when
+/// configured) the minisign public key, and verify before they install: SHA-256 against
+/// `SHA256SUMS` always, the minisign signature of `SHA256SUMS` where `minisign` is installed.
+public struct InstallerScript: Sendable {
+    public var manifest: ReleaseManifest
+    /// `https://github.com/OWNER/REPO/releases/download/TAG/`, or nil when the repository is
+    /// unknown (the script then requires `INSTALLER_BASE_URL`).
+    public var baseURL: String?
+    /// The base64 minisign public key (the `.pub` file's key line), or nil.
+    public var minisignPublicKey: String?
+
+    public init(manifest: ReleaseManifest, baseURL: String?, minisignPublicKey: String?) {
+        self.manifest = manifest
+        self.baseURL = baseURL
+        self.minisignPublicKey = minisignPublicKey
+    }
+
+    /// `os-arch` as the shell script computes it from `uname`, or nil for a target it cannot run on.
+    static func machine(of triple: TargetTriple) -> String? {
+        guard ["linux", "macos", "freebsd", "netbsd", "openbsd", "illumos"].contains(triple.os) else { return nil }
+        let arch: String
+        switch triple.arch {
+        case "x86_64": arch = "x86_64"
+        case "aarch64", "arm64": arch = "aarch64"
+        case "i686", "i586": arch = "i686"
+        case "armv7", "thumbv7neon": arch = "armv7"
+        case "riscv64gc", "riscv64": arch = "riscv64"
+        case "powerpc64le": arch = "ppc64le"
+        case "s390x": arch = "s390x"
+        case "loongarch64": arch = "loongarch64"
+        default: return nil
+        }
+        return "\(triple.os)-\(arch)"
+    }
+
+    /// Archives per machine, best first: statically linked (musl) before glibc, tarballs before zip.
+    var unixChoices: [(machine: String, archives: [ReleaseManifest.Artifact])] {
+        var byMachine: [String: [ReleaseManifest.Artifact]] = [:]
+        for artifact in manifest.artifacts {
+            guard let machine = Self.machine(of: TargetTriple(artifact.target)) else { continue }
+            byMachine[machine, default: []].append(artifact)
+        }
+        func rank(_ artifact: ReleaseManifest.Artifact) -> Int {
+            let env = TargetTriple(artifact.target).env ?? ""
+            return (env.hasPrefix("musl") ? 0 : env.hasPrefix("gnu") ? 1 : 2) * 10 + (artifact.format == "tar.gz" ? 0 : artifact.format == "zip" ? 2 : 1)
+        }
+        return byMachine.keys.sorted(by: bytewiseLess).map { machine in
+            (machine, byMachine[machine]!.sorted { rank($0) != rank($1) ? rank($0) < rank($1) : bytewiseLess($0.name, $1.name) })
+        }
+    }
+
+    /// Quotes for sh: single quotes, an embedded `'` closed and escaped.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Quotes for PowerShell: single quotes doubled.
+    static func powerShellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    public var shell: String {
+        var table = ""
+        for (machine, archives) in unixChoices {
+            let names = archives.map(\.name).joined(separator: " ")
+            table += "        \(machine)) printf '%s\\n' \(Self.shellQuoted(names)) ;;\n"
+        }
+        return Self.shellTemplate
+            .replacingOccurrences(of: "@PROJECT@", with: Self.shellQuoted(manifest.project))
+            .replacingOccurrences(of: "@TAG@", with: Self.shellQuoted(manifest.tag))
+            .replacingOccurrences(of: "@BASE_URL@", with: Self.shellQuoted(baseURL ?? ""))
+            .replacingOccurrences(of: "@MINISIGN_KEY@", with: Self.shellQuoted(minisignPublicKey ?? ""))
+            .replacingOccurrences(of: "@TABLE@\n", with: table)
+            .replacingOccurrences(of: "@COMMENT_PROJECT@", with: Self.commentSafe(manifest.project))
+            .replacingOccurrences(of: "@COMMENT_TAG@", with: Self.commentSafe(manifest.tag))
+    }
+
+    /// Names shown in comments: a line break there would end the comment and run as code.
+    static func commentSafe(_ text: String) -> String {
+        String(text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) && !CharacterSet.newlines.contains($0) })
+    }
+
+    public var powerShell: String {
+        var table = ""
+        for artifact in manifest.artifacts where TargetTriple(artifact.target).isWindows && artifact.format == "zip" {
+            let arch: String
+            switch TargetTriple(artifact.target).arch {
+            case "x86_64": arch = "AMD64"
+            case "aarch64", "arm64": arch = "ARM64"
+            case "i686", "i586": arch = "x86"
+            default: continue
+            }
+            table += "    @{ Arch = '\(arch)'; Name = \(Self.powerShellQuoted(artifact.name)) }\n"
+        }
+        return Self.powerShellTemplate
+            .replacingOccurrences(of: "@PROJECT@", with: Self.powerShellQuoted(manifest.project))
+            .replacingOccurrences(of: "@TAG@", with: Self.powerShellQuoted(manifest.tag))
+            .replacingOccurrences(of: "@BASE_URL@", with: Self.powerShellQuoted(baseURL ?? ""))
+            .replacingOccurrences(of: "@MINISIGN_KEY@", with: Self.powerShellQuoted(minisignPublicKey ?? ""))
+            .replacingOccurrences(of: "@TABLE@\n", with: table)
+            .replacingOccurrences(of: "@COMMENT_PROJECT@", with: Self.commentSafe(manifest.project))
+            .replacingOccurrences(of: "@COMMENT_TAG@", with: Self.commentSafe(manifest.tag))
+    }
+}

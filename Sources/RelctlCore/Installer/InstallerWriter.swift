@@ -1,0 +1,72 @@
+import Foundation
+
+/// `relctl installer`: writes `{project}-installer.sh` and `{project}-installer.ps1` into the
+/// dist folder from its `manifest.json`.
+public enum InstallerWriter {
+    public struct Report: Codable, Sendable, Equatable {
+        public var files: [String]
+        /// Where the scripts download from by default; nil when only `INSTALLER_BASE_URL` works.
+        public var baseURL: String?
+        /// Machines (`os-arch`) the sh installer has an archive for.
+        public var machines: [String]
+        public var minisignKey: Bool
+    }
+
+    public static func shellFileName(project: String) -> String { "\(project)-installer.sh" }
+    public static func powerShellFileName(project: String) -> String { "\(project)-installer.ps1" }
+
+    /// `relctl installer`: from `DIR/manifest.json`.
+    /// - Parameter repository: `OWNER/REPO` on GitHub when known from `[publish] github`; else
+    ///   `GITHUB_REPOSITORY`, else the release remote's URL.
+    public static func write(dist shown: String, config: RelctlConfig, repository: String? = nil, context: Context) throws -> Report {
+        let directory = context.resolve(shown)
+        guard let manifest = try ReleaseManifest.read(in: directory) else {
+            throw SimpleError(.badInput, file: "\(shown)/\(ReleaseManifest.fileName)", "not found; run `relctl package` and `relctl checksum` first")
+        }
+        let remote = Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
+        return try write(manifest: manifest, into: directory, shown: shown, config: config, keysRoot: config.root,
+                         repository: repository, remoteURL: remote, context: context)
+    }
+
+    /// The installers for `manifest`, written into `directory` (the release stage's staging
+    /// folder, or dist/). `keysRoot` is where `[sign]` paths resolve: the project, also on a dry run.
+    public static func write(manifest: ReleaseManifest, into directory: URL, shown: String, config: RelctlConfig, keysRoot: URL,
+                             repository: String?, remoteURL: String?, context: Context) throws -> Report {
+        guard !manifest.tag.isEmpty, !manifest.artifacts.isEmpty else {
+            throw SimpleError(.badInput, file: "\(shown)/\(ReleaseManifest.fileName)", "lists no tagged archives; run `relctl checksum` over the release's archives first")
+        }
+        var key: String?
+        if let path = config.sign.minisignPublicKey {
+            let text = try SigningKeys.readFile(path, key: "minisign-public-key", root: keysRoot)
+            let parsed = try MinisignPublicKey(text: text, source: path)
+            key = Data(Array("Ed".utf8) + parsed.keyID + parsed.key).base64EncodedString()
+        }
+        let baseURL = downloadBase(tag: manifest.tag, repository: repository, remoteURL: remoteURL, context: context)
+        if baseURL == nil {
+            context.console.warning("the repository is unknown (no [publish] github, GITHUB_REPOSITORY or GitHub/GitLab remote): the installers will require INSTALLER_BASE_URL")
+        }
+        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent(ChecksumAlgorithm.sha256.sumsFileName).path) {
+            context.console.warning("\(shown)/\(ChecksumAlgorithm.sha256.sumsFileName) is missing: the installers download and check it; run `relctl checksum` (sha256) before publishing")
+        }
+        let script = InstallerScript(manifest: manifest, baseURL: baseURL, minisignPublicKey: key)
+        let machines = script.unixChoices.map(\.machine)
+        if machines.isEmpty {
+            context.console.warning("no archive in \(shown) is for Linux, macOS or a BSD: \(shellFileName(project: manifest.project)) will refuse every machine")
+        }
+        let sh = directory.appendingPathComponent(shellFileName(project: manifest.project))
+        let ps1 = directory.appendingPathComponent(powerShellFileName(project: manifest.project))
+        try AtomicFile.write(script.shell, to: sh, permissions: 0o755)
+        try AtomicFile.write(script.powerShell, to: ps1)
+        return Report(files: [sh.lastPathComponent, ps1.lastPathComponent].map { "\(shown)/\($0)" }, baseURL: baseURL, machines: machines, minisignKey: key != nil)
+    }
+
+    /// The release's download folder URL, ending in `/`; nil when the repository is unknown.
+    static func downloadBase(tag: String, repository: String?, remoteURL: String?, context: Context) -> String? {
+        let fromEnvironment = context.environment["GITHUB_REPOSITORY"].flatMap { $0.isEmpty ? nil : $0 }
+        if let slug = repository ?? fromEnvironment {
+            return "https://github.com/\(slug)/releases/download/\(tag)/"
+        }
+        guard let remoteURL, let links = RepositoryLinks(remoteURL: remoteURL) else { return nil }
+        return links.downloadURL(tag: tag, file: "")
+    }
+}

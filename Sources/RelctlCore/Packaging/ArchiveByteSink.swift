@@ -1,0 +1,7 @@
+/// Where `LibArchiveWriter` sends the bytes libarchive produces: a file (`HashingFileSink`) or the
+/// chunker that feeds the parallel gzip compressor (`GzipChunker`). Used from one thread.
+protocol ArchiveByteSink: AnyObject {
+    /// Takes all of `bytes`; false (with `failure` set) when they cannot be taken.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool
+    var failure: String? { get }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The SSH wire encoding (RFC 4251 §5) used by OpenSSH keys and SSHSIG: big-endian `uint32`
+/// and length-prefixed `string`s.
+struct SSHWireWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func raw(_ data: some Sequence<UInt8>) { bytes.append(contentsOf: data) }
+
+    mutating func uint32(_ value: UInt32) {
+        bytes += [UInt8(value >> 24), UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff), UInt8(value & 0xff)]
+    }
+
+    mutating func string(_ data: some Collection<UInt8>) {
+        uint32(UInt32(data.count))
+        bytes.append(contentsOf: data)
+    }
+
+    mutating func string(_ text: String) { string(Array(text.utf8)) }
+}
+
+/// Reads the SSH wire encoding; every read is bounds-checked and a short buffer throws.
+struct SSHWireReader {
+    struct Truncated: Error {}
+
+    private let bytes: [UInt8]
+    private(set) var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset == bytes.count }
+    var remaining: ArraySlice<UInt8> { bytes[offset...] }
+
+    mutating func raw(_ count: Int) throws -> [UInt8] {
+        guard count >= 0, bytes.count - offset >= count else { throw Truncated() }
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    mutating func uint32() throws -> UInt32 {
+        let b = try raw(4)
+        return UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
+    }
+
+    mutating func string() throws -> [UInt8] { try raw(Int(try uint32())) }
+
+    mutating func text() throws -> String { String(decoding: try string(), as: UTF8.self) }
+}

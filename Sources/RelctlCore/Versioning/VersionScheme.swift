@@ -1,0 +1,63 @@
+/// How the versions in tags are written and ordered (`[project] version-scheme`).
+public enum VersionScheme: String, Sendable, Hashable, CaseIterable {
+    /// SemVer 2.0.0, strictly (the default).
+    case semver
+    /// Calendar versions (`25.07`, `25.07.1`, `2024.1.2`): two or three numbers, leading zeros
+    /// allowed, compared numerically per number; a missing third number is 0. An optional SemVer
+    /// prerelease and build part may follow.
+    case calver
+
+    /// Parses a calendar version into the SemVer value relctl compares with (`25.07` → 25.7.0),
+    /// or explains what is wrong.
+    static func calendarVersion(_ text: String) throws -> SemanticVersion {
+        var core = Substring(text)
+        var rest = ""
+        if let cut = core.firstIndex(where: { $0 == "-" || $0 == "+" }) {
+            rest = String(core[cut...])
+            core = core[..<cut]
+        }
+        let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard (2...3).contains(numbers.count) else {
+            throw VersionError.malformed(text, "a calendar version has two or three numbers (25.07 or 25.07.1), found \(numbers.count)")
+        }
+        var trimmed: [String] = []
+        for part in numbers {
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw VersionError.malformed(text, "`\(part)` is not a number")
+            }
+            let digits = part.drop(while: { $0 == "0" })
+            trimmed.append(digits.isEmpty ? "0" : String(digits))
+        }
+        if trimmed.count == 2 { trimmed.append("0") }
+        return try SemanticVersion(parsing: trimmed.joined(separator: ".") + rest)
+    }
+
+    /// How existing calendar tags are spelled, so a computed one looks like them: the month
+    /// padded to two digits (`25.07`) and a zero third number left out (`25.07` for 25.7.0).
+    struct CalendarSpelling: Sendable, Hashable {
+        var padsMinor = false
+        var omitsZeroPatch = false
+
+        init(padsMinor: Bool = false, omitsZeroPatch: Bool = false) {
+            self.padsMinor = padsMinor
+            self.omitsZeroPatch = omitsZeroPatch
+        }
+
+        /// Learnt from the inner version texts of existing tags.
+        init(learningFrom texts: [String]) {
+            for text in texts {
+                let numbers = text.prefix(while: { $0 != "-" && $0 != "+" }).split(separator: ".")
+                if numbers.count == 2 { omitsZeroPatch = true }
+                if numbers.count >= 2, numbers[1].count == 2, numbers[1].first == "0" { padsMinor = true }
+            }
+        }
+
+        func spell(_ version: SemanticVersion) -> String {
+            var text = version.major + "." + (padsMinor && version.minor.count == 1 ? "0" + version.minor : version.minor)
+            if !(omitsZeroPatch && version.patch == "0") { text += "." + version.patch }
+            if !version.prerelease.isEmpty { text += "-" + version.prerelease.map(\.description).joined(separator: ".") }
+            if !version.build.isEmpty { text += "+" + version.build.joined(separator: ".") }
+            return text
+        }
+    }
+}
