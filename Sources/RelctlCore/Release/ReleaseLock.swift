@@ -25,7 +25,17 @@ public final class ReleaseLock: Sendable {
         /// True when the holder ran on this host and its process no longer exists.
         public var isStale: Bool {
             guard host == ReleaseLock.hostName else { return false }
-            return kill(pid, 0) != 0 && errno == ESRCH
+            if kill(pid, 0) != 0 && errno == ESRCH { return true }
+            return Self.isZombie(pid)
+        }
+
+        /// A killed release whose parent died too (a train killed with it) stays a zombie until
+        /// something reaps it, and some container inits never do; it has exited all the same.
+        static func isZombie(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+            return state == "Z" || state == "X"
         }
     }
 

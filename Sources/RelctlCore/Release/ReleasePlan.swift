@@ -33,6 +33,8 @@ public struct ReleasePlan: Sendable, Encodable {
     public var tagPushed: Bool = false
     /// The dist folder (the scratch clone's on a dry run).
     public var dist: String?
+    /// The names the dist stage moved into it (what a train's rollback removes).
+    public var distFiles: [String] = []
     /// The scratch folder kept by `--keep`.
     public var scratch: String?
     /// Total wall-clock seconds.

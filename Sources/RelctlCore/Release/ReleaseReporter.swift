@@ -80,6 +80,7 @@ struct ReleaseReporter {
         plan.tagCreated = outputs.tag != nil && !plan.dryRun
         plan.tagPushed = outputs.pushedTo != nil && !plan.dryRun
         plan.dist = dist
+        plan.distFiles = outputs.distFiles ?? []
     }
 
     /// Closes the plan: status, problems, total time, and the summary lines.

@@ -17,7 +17,10 @@ public struct TrainPlan: Sendable, Encodable {
         var lines = ["train \(tag): \(count) repositor\(count == 1 ? "y" : "ies") in \(waves.count) wave\(waves.count == 1 ? "" : "s") (\(workspace))"]
         for (index, wave) in waves.enumerated() {
             let names = wave.map { repository in
-                repository.after.isEmpty ? "\(repository.name) (\(repository.path))" : "\(repository.name) (\(repository.path), after \(repository.after.joined(separator: ", ")))"
+                var details = [repository.path]
+                if !repository.after.isEmpty { details.append("after \(repository.after.joined(separator: ", "))") }
+                if !repository.pins.isEmpty { details.append("pins \(repository.pins.map(\.path).joined(separator: ", "))") }
+                return "\(repository.name) (\(details.joined(separator: ", ")))"
             }
             lines.append("  wave \(index + 1): " + names.joined(separator: ", "))
         }
@@ -29,6 +32,8 @@ public struct TrainPlan: Sendable, Encodable {
 public struct TrainRepositoryResult: Sendable, Encodable {
     public enum Status: String, Sendable, Encodable {
         case released, dryRunOK = "dry-run-ok", preflightOK = "preflight-ok", failed, notRun = "not-run", rolledBack = "rolled-back"
+        /// Resumed train: the tag already points at the commit this run would tag; nothing done.
+        case alreadyReleased = "already-released"
     }
     public var name: String
     public var path: String
@@ -37,6 +42,17 @@ public struct TrainRepositoryResult: Sendable, Encodable {
     public var seconds: Double = 0
     /// The child release's problems, one line each.
     public var problems: [String] = []
+    /// What each `[[repo.pin]]` changes (on a dry run: would change).
+    public var pins: [PinChange] = []
+    /// The pin commit this run made (full hash), if any.
+    public var pinCommit: String?
+    /// The commit the tag points at.
+    public var commit: String?
+    /// How the tag reached the remote: `atomic` (branch and tag in one push), `separate` (the
+    /// remote refused --atomic), `release` (the child's own `--push`), or nil.
+    public var push: String?
+    /// Why the repository was skipped or resumed, when it was.
+    public var note: String?
 }
 
 /// The outcome of `relctl train run`.
@@ -45,9 +61,11 @@ public struct TrainReport: Sendable, Encodable {
     public var dryRun: Bool
     public var ok: Bool = false
     public var repositories: [TrainRepositoryResult] = []
-    /// One line per tag deleted during rollback.
+    /// Parallel repositories per wave (`--jobs`).
+    public var jobs: Int = 1
+    /// One line per action of the rollback (tag deleted, pin commit reverted, dist/ files removed).
     public var rolledBack: [String] = []
-    /// One line per tag that could not be deleted: the user must remove it by hand.
+    /// One line per thing the rollback could not undo, with the exact command to run.
     public var notRolledBack: [String] = []
     public var seconds: Double = 0
 }

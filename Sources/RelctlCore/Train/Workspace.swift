@@ -11,8 +11,10 @@ public struct Workspace: Sendable {
         public var directory: URL
         /// Names released (tagged) before this one.
         public var after: [String]
+        /// `[[repo.pin]]`: values set (and committed) before this repository is tagged.
+        public var pins: [RepositoryPin] = []
 
-        enum CodingKeys: String, CodingKey { case name, path, after }
+        enum CodingKeys: String, CodingKey { case name, path, after, pins }
     }
 
     public static let defaultFileName = "relctl-workspace.toml"
@@ -62,7 +64,9 @@ public struct Workspace: Sendable {
             seen.insert(name)
             lines[name] = table.line(of: "after") ?? table.line
             let directory = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardizedFileURL
-            repositories.append(Repository(name: name, path: path, directory: directory, after: table.strings("after") ?? []))
+            var repository = Repository(name: name, path: path, directory: directory, after: table.strings("after") ?? [])
+            repository.pins = pins(of: table, repository: name)
+            repositories.append(repository)
         }
         top.finish()
         if repositories.isEmpty, problems.isEmpty {
@@ -84,6 +88,41 @@ public struct Workspace: Sendable {
             throw SimpleError(.badInput, file: document.path, "`after` forms a cycle: \(cycle.joined(separator: " → ")); no order can release them, remove one of these dependencies")
         }
         return workspace
+    }
+
+    /// The `[[repo.pin]]` tables of one `[[repo]]`, each checked: a relative `path`, a pattern with
+    /// a `version` group, a value made of `{tag}` / `{version}`.
+    static func pins(of table: TableReader, repository name: String) -> [RepositoryPin] {
+        var pins: [RepositoryPin] = []
+        for pin in table.tables("pin") {
+            defer { pin.finish() }
+            guard let path = pin.string("path"), !path.isEmpty else {
+                pin.report(nil, "[[repo.pin]] of `\(name)` needs `path`, the file relative to the repository (e.g. \".github/workflows/ci.yml\")")
+                continue
+            }
+            if path.hasPrefix("/") || path.split(separator: "/").contains("..") {
+                pin.report("path", "[[repo.pin]] of `\(name)`: `path` must stay inside the repository (relative, no `..`): \(path)")
+                continue
+            }
+            guard let pattern = pin.string("pattern") else {
+                pin.report(nil, "[[repo.pin]] of `\(name)` needs `pattern`, a regular expression with a group `(?<version>…)`")
+                continue
+            }
+            if let problem = RepositoryPin.patternProblem(pattern) {
+                pin.report("pattern", "[[repo.pin]] of `\(name)`: \(problem)")
+                continue
+            }
+            guard let value = pin.string("value") else {
+                pin.report(nil, "[[repo.pin]] of `\(name)` needs `value`: \"{tag}\" (v0.2.0) or \"{version}\" (0.2.0)")
+                continue
+            }
+            if let problem = RepositoryPin.valueProblem(value) {
+                pin.report("value", "[[repo.pin]] of `\(name)`: \(problem)")
+                continue
+            }
+            pins.append(RepositoryPin(path: path, pattern: pattern, value: value))
+        }
+        return pins
     }
 
     /// The repositories in waves: each wave's repositories depend only on earlier waves. Within

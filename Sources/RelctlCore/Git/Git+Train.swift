@@ -1,0 +1,77 @@
+import Foundation
+
+/// Git actions the train needs beyond a single release: pin commits, atomic branch-and-tag
+/// pushes, and the reverts and checks of its rollback.
+extension Git {
+    /// `refs/tags/TAG` on `remote` (peeled to its commit), or nil when absent. Throws when the
+    /// remote cannot be reached, so an outage is never read as "no such tag".
+    public func remoteTag(_ tag: String, remote: String) throws -> TagRef? {
+        let result = try runUnchecked(["ls-remote", remote, "refs/tags/\(tag)", "refs/tags/\(tag)^{}"])
+        guard result.succeeded else {
+            throw GitError.failed(CommandError(command: "git ls-remote \(remote) refs/tags/\(tag)", status: result.status, output: result.stderrText))
+        }
+        var object: String?
+        var peeled: String?
+        for line in result.stdoutText.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            if parts[1] == "refs/tags/\(tag)" { object = String(parts[0]) }
+            if parts[1] == "refs/tags/\(tag)^{}" { peeled = String(parts[0]) }
+        }
+        guard let object else { return nil }
+        return TagRef(object: object, commit: peeled ?? object)
+    }
+
+    /// The local `refs/tags/TAG`, or nil.
+    public func localTag(_ tag: String) -> TagRef? {
+        guard let object = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]), object.succeeded,
+              let commit = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)^{commit}"]), commit.succeeded else { return nil }
+        return TagRef(object: object.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines),
+                      commit: commit.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Commits exactly `paths` with `message`; returns the new commit.
+    public func commitPaths(_ paths: [String], message: String) throws -> String {
+        try run(["add", "--"] + paths)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-commit-\(UUID().uuidString).txt")
+        try Data(message.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try run(["commit", "--quiet", "--no-verify", "--cleanup=verbatim", "-F", file.path, "--"] + paths)
+        return try commit(of: "HEAD")
+    }
+
+    /// Pushes HEAD to `branch` and the tag in one `git push --atomic`: both land or neither. When
+    /// the remote cannot do atomic pushes, the branch then the tag are pushed one after the other
+    /// (`atomic` false in the answer) so the caller can say so.
+    public func pushBranchAndTag(branch: String, tag: String, remote: String) throws -> (result: ProcessResult, atomic: Bool) {
+        let refspecs = ["HEAD:refs/heads/\(branch)", "refs/tags/\(tag):refs/tags/\(tag)"]
+        let atomic = try runUnchecked(["push", "--porcelain", "--atomic", remote] + refspecs)
+        guard !atomic.succeeded, Self.refusesAtomic(atomic.stderrText) else { return (atomic, true) }
+        let first = try runUnchecked(["push", "--porcelain", remote, refspecs[0]])
+        guard first.succeeded else { return (first, false) }
+        return (try runUnchecked(["push", "--porcelain", remote, refspecs[1]]), false)
+    }
+
+    /// git's words when the receiving end lacks the `atomic` capability.
+    static func refusesAtomic(_ stderr: String) -> Bool {
+        stderr.contains("does not support --atomic")
+    }
+
+    /// Pushes HEAD to `branch` (a plain fast-forward push, never forced).
+    public func pushBranch(_ branch: String, remote: String) throws -> ProcessResult {
+        try runUnchecked(["push", "--porcelain", remote, "HEAD:refs/heads/\(branch)"])
+    }
+
+    /// Paths (relative to the top) changed or added since HEAD, ignored files left out: what a
+    /// command such as `bump --write` just wrote.
+    public func changedPaths() throws -> [String] {
+        let changed = try run(["diff", "--name-only", "-z", "HEAD"])
+        let added = try run(["ls-files", "--others", "--exclude-standard", "-z"])
+        return Set((changed + added).split(separator: "\0").map(String.init)).sorted()
+    }
+
+    /// True when `ancestor` is an ancestor of (or equal to) `descendant`.
+    public func isAncestor(_ ancestor: String, of descendant: String) -> Bool {
+        (try? runUnchecked(["merge-base", "--is-ancestor", ancestor, descendant]))?.succeeded ?? false
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// How `relctl train run` runs.
+public struct TrainRunOptions: Sendable {
+    public var tag: String
+    public var dryRun = false
+    /// Repositories of one wave released at once.
+    public var jobs = 1
+    /// `--set-version`: set every repository's manifests to the train's version first
+    /// (`relctl bump --set VERSION --write`), committed with the pins.
+    public var setVersion = false
+
+    public init(tag: String, dryRun: Bool = false, jobs: Int = 1, setVersion: Bool = false) {
+        self.tag = tag
+        self.dryRun = dryRun
+        self.jobs = max(1, jobs)
+        self.setVersion = setVersion
+    }
+}
