@@ -7,7 +7,7 @@ public enum BuildError: RelctlError, CustomStringConvertible {
     /// No targets to build (exit 2).
     case noTargets(file: String)
 
-    public var exitCode: ExitCode {
+    public var exitCode: RelctlExitCode {
         switch self {
         case .failed: return .failure
         case .noHostTarget, .noTargets: return .badInput

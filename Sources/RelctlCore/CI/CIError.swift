@@ -3,7 +3,7 @@ public enum CIError: RelctlError, CustomStringConvertible {
     case handEdited(path: String, state: GeneratedFile.State)
     case outOfDate(path: String, state: GeneratedFile.State)
 
-    public var exitCode: ExitCode { .failure }
+    public var exitCode: RelctlExitCode { .failure }
 
     public var diagnostics: [Diagnostic] {
         switch self {

@@ -17,8 +17,6 @@ public enum ChecksumAlgorithm: String, Sendable, CaseIterable, Codable, Hashable
     public var sumsFileName: String { rawValue.uppercased() + "SUMS" }
     /// The per-archive file's suffix: `.sha256`.
     public var fileExtension: String { "." + rawValue }
-    /// The tag in BSD-style lines: `SHA256 (NAME) = HEX`.
-    public var bsdTag: String { rawValue.uppercased() }
     /// Length of the lowercase hex digest.
     public var hexLength: Int { self == .sha256 ? 64 : 128 }
 

@@ -21,16 +21,6 @@ extension Git {
         return result.stdoutText.split(separator: "\n").contains { $0.hasSuffix("refs/tags/\(tag)") }
     }
 
-    /// Commits HEAD has that its upstream branch lacks, and the reverse, from the local
-    /// remote-tracking ref (no fetch); nil without an upstream.
-    public func aheadBehindUpstream() -> (upstream: String, ahead: Int, behind: Int)? {
-        guard let upstream = try? runUnchecked(["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"]), upstream.succeeded,
-              let counts = try? runUnchecked(["rev-list", "--left-right", "--count", "HEAD...@{upstream}"]), counts.succeeded else { return nil }
-        let numbers = counts.stdoutText.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
-        guard numbers.count == 2 else { return nil }
-        return (upstream.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), numbers[0], numbers[1])
-    }
-
     /// Creates an annotated tag (signed with `git tag -s` when `sign` is true) on `commit`.
     public func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) throws {
         let messageFile = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-tag-\(UUID().uuidString).txt")

@@ -70,8 +70,4 @@ extension Git {
         return Set((changed + added).split(separator: "\0").map(String.init)).sorted()
     }
 
-    /// True when `ancestor` is an ancestor of (or equal to) `descendant`.
-    public func isAncestor(_ ancestor: String, of descendant: String) -> Bool {
-        (try? runUnchecked(["merge-base", "--is-ancestor", ancestor, descendant]))?.succeeded ?? false
-    }
 }

@@ -8,7 +8,7 @@ public enum GitError: RelctlError, CustomStringConvertible {
     case unknownRef(String)
     case failed(CommandError)
 
-    public var exitCode: ExitCode {
+    public var exitCode: RelctlExitCode {
         switch self {
         case .notInstalled, .notARepository, .dubiousOwnership, .unknownRef: return .badInput
         case .failed: return .failure

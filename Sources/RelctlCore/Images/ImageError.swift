@@ -18,7 +18,7 @@ public enum ImageError: RelctlError, CustomStringConvertible {
     case noBasePlatform(base: String, platform: String, available: [String])
     case credentialHelper(helper: String, registry: String, reason: String)
 
-    public var exitCode: ExitCode {
+    public var exitCode: RelctlExitCode {
         switch self {
         case .noImages, .unknownImage, .noTargets, .unsupportedPlatform, .badTag, .noBasePlatform: return .badInput
         default: return .failure

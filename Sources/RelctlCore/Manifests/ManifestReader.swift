@@ -37,7 +37,7 @@ public enum ManifestError: RelctlError, CustomStringConvertible {
     case dynamicVersion(path: String)
     case invalid(path: String, line: Int?, reason: String)
 
-    public var exitCode: ExitCode { .badInput }
+    public var exitCode: RelctlExitCode { .badInput }
 
     public var diagnostics: [Diagnostic] {
         switch self {

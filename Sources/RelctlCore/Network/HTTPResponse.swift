@@ -16,7 +16,5 @@ public struct HTTPResponse: Sendable {
 
     public func header(_ name: String) -> String? { fields[name.lowercased()] }
 
-    public var isSuccess: Bool { (200..<300).contains(status) }
-
     public var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -9,7 +9,7 @@ public enum NetworkError: RelctlError, CustomStringConvertible {
     /// The server asks us to wait longer than we are willing to.
     case waitTooLong(request: String, seconds: Int, until: Date)
 
-    public var exitCode: ExitCode { .failure }
+    public var exitCode: RelctlExitCode { .failure }
 
     public var diagnostics: [Diagnostic] {
         switch self {

@@ -23,7 +23,7 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
     /// An input that resolves (through a symlink) outside the project or the build output.
     case outsideProject(path: String, resolved: String, key: String)
 
-    public var exitCode: ExitCode {
+    public var exitCode: RelctlExitCode {
         switch self {
         case .archiveExists, .writeFailed, .notAtTag: return .failure
         default: return .badInput

@@ -43,9 +43,9 @@ public struct CommandError: RelctlError, CustomStringConvertible {
     public var command: String
     public var status: Int32
     public var output: String
-    public var exitCode: ExitCode
+    public var exitCode: RelctlExitCode
 
-    public init(command: String, status: Int32, output: String, exitCode: ExitCode = .failure) {
+    public init(command: String, status: Int32, output: String, exitCode: RelctlExitCode = .failure) {
         self.command = command
         self.status = status
         self.output = output
@@ -63,7 +63,7 @@ public struct CommandError: RelctlError, CustomStringConvertible {
 }
 
 /// Which stream a line of child output came from.
-public enum OutputStream: Sendable { case stdout, stderr }
+public enum OutputChannel: Sendable { case stdout, stderr }
 
 /// Runs child processes. The real one uses Foundation's `Process`; every child is tracked so an
 /// interrupt can stop them all.
@@ -71,7 +71,7 @@ public protocol ProcessRunning: Sendable {
     /// Runs to completion and captures both streams.
     func run(_ command: Command) throws -> ProcessResult
     /// Runs to completion, handing each output line to `onLine` as it arrives; returns the exit status.
-    func stream(_ command: Command, onLine: @escaping @Sendable (OutputStream, String) -> Void) throws -> Int32
+    func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) throws -> Int32
 }
 
 extension ProcessRunning {
@@ -81,7 +81,7 @@ extension ProcessRunning {
     }
 
     /// `stream` from async code, likewise off the cooperative pool.
-    public func stream(_ command: Command, onLine: @escaping @Sendable (OutputStream, String) -> Void) async throws -> Int32 {
+    public func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) async throws -> Int32 {
         try await BlockingWork.run { try self.stream(command, onLine: onLine) }
     }
 
@@ -100,7 +100,7 @@ public struct ProcessRunner: ProcessRunning {
     public init() {}
 
     public func run(_ command: Command) throws -> ProcessResult {
-        let collected = Mutex<[OutputStream: Data]>([:])
+        let collected = Mutex<[OutputChannel: Data]>([:])
         let status = try execute(command) { stream, handle in
             let data = handle.readDataToEndOfFile()
             collected.withLock { $0[stream] = data }
@@ -109,7 +109,7 @@ public struct ProcessRunner: ProcessRunning {
         return ProcessResult(status: status, stdout: output[.stdout] ?? Data(), stderr: output[.stderr] ?? Data())
     }
 
-    public func stream(_ command: Command, onLine: @escaping @Sendable (OutputStream, String) -> Void) throws -> Int32 {
+    public func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) throws -> Int32 {
         try execute(command) { stream, handle in
             var pending = Data()
             while true {
@@ -127,14 +127,14 @@ public struct ProcessRunner: ProcessRunning {
 
     /// Starts the child with stdin closed, drains both output pipes at once (so a chatty child
     /// cannot block on a full pipe), and waits for the child and both readers.
-    private func execute(_ command: Command, drain: @escaping @Sendable (OutputStream, FileHandle) -> Void) throws -> Int32 {
+    private func execute(_ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle) -> Void) throws -> Int32 {
         let process = try makeProcess(command)
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
         try launch(process, command)
-        BlockingWork.together([(OutputStream.stdout, outPipe), (.stderr, errPipe)].map { stream, pipe in
+        BlockingWork.together([(OutputChannel.stdout, outPipe), (.stderr, errPipe)].map { stream, pipe in
             { drain(stream, pipe.fileHandleForReading) }
         })
         process.waitUntilExit()

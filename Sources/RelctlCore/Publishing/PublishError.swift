@@ -22,7 +22,7 @@ public enum PublishError: RelctlError, CustomStringConvertible {
     /// After uploading, the release does not hold the full asset set.
     case incomplete(release: String, problems: [String])
 
-    public var exitCode: ExitCode {
+    public var exitCode: RelctlExitCode {
         switch self {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName: return .badInput
         case .changedFiles, .differingAssets, .api, .incomplete, .tagNotPushed, .tagDiffers: return .failure

@@ -3,15 +3,15 @@ import Foundation
 /// Why a release stopped, with the contract's exit code (1 unless the input itself was bad).
 public enum ReleaseError: RelctlError, CustomStringConvertible {
     /// Every preflight problem, reported together.
-    case preflight([Diagnostic], exitCode: ExitCode)
+    case preflight([Diagnostic], exitCode: RelctlExitCode)
     /// Another release holds the repository's lock.
     case locked(path: String, holder: ReleaseLock.Holder)
     /// A stage failed; `cause` says why and `cleanup` what was undone.
-    case stageFailed(stage: String, cause: [Diagnostic], cleanup: [String], exitCode: ExitCode)
+    case stageFailed(stage: String, cause: [Diagnostic], cleanup: [String], exitCode: RelctlExitCode)
     /// The remote refused the tag; the local tag has been deleted (or could not be).
     case pushRejected(tag: String, remote: String, output: String, localTagDeleted: Bool)
 
-    public var exitCode: ExitCode {
+    public var exitCode: RelctlExitCode {
         switch self {
         case .preflight(_, let code): return code
         case .locked, .pushRejected: return .failure

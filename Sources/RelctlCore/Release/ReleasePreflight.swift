@@ -25,17 +25,17 @@ public struct PreflightReport: Sendable {
     public var gitSettings: [(key: String, value: String)] = []
     public var problems: [Diagnostic] = []
     /// The most severe exit code among the problems (1 unless the input itself was bad).
-    public var exitCode: ExitCode = .success
+    public var exitCode: RelctlExitCode = .success
     public var warnings: [String] = []
 
     public var ok: Bool { problems.isEmpty }
 
-    mutating func fail(_ code: ExitCode, _ diagnostics: [Diagnostic]) {
+    mutating func fail(_ code: RelctlExitCode, _ diagnostics: [Diagnostic]) {
         problems += diagnostics
         exitCode = max(exitCode, code)
     }
 
-    mutating func fail(_ code: ExitCode = .failure, file: String? = nil, _ message: String) {
+    mutating func fail(_ code: RelctlExitCode = .failure, file: String? = nil, _ message: String) {
         fail(code, [Diagnostic(file: file, message)])
     }
 

@@ -8,7 +8,7 @@ public struct SBOMError: RelctlError {
         self.reason = reason
     }
 
-    public var exitCode: ExitCode { .badInput }
+    public var exitCode: RelctlExitCode { .badInput }
     public var diagnostics: [Diagnostic] {
         [Diagnostic(file: file, "\(reason); fix the lockfile or set `[sbom] enabled = false`")]
     }

@@ -14,7 +14,7 @@ public enum SigningError: RelctlError, Equatable {
     /// A file to sign or verify that is not there.
     case missingFile(path: String, reason: String)
 
-    public var exitCode: ExitCode {
+    public var exitCode: RelctlExitCode {
         switch self {
         case .badSignature: return .failure
         case .badKey, .password, .noKey, .missingFile: return .badInput

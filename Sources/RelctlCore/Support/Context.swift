@@ -31,8 +31,6 @@ public struct Context: Sendable {
         return workingDirectory.appendingPathComponent(path).standardizedFileURL
     }
 
-    /// A git client rooted at the working directory.
-    public var git: Git { Git(directory: workingDirectory, context: self) }
 }
 
 /// The clock is used only for durations and progress, never for anything written into an

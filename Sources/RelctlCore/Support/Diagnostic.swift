@@ -1,7 +1,7 @@
 import Foundation
 
 /// The exit codes fixed by the product contract.
-public enum ExitCode: Int32, Sendable, Comparable {
+public enum RelctlExitCode: Int32, Sendable, Comparable {
     case success = 0
     /// The thing checked is wrong or a step failed (tag mismatch, checksum mismatch, build failed).
     case failure = 1
@@ -10,7 +10,7 @@ public enum ExitCode: Int32, Sendable, Comparable {
     /// Command-line usage (ArgumentParser's own).
     case usage = 64
 
-    public static func < (lhs: ExitCode, rhs: ExitCode) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: RelctlExitCode, rhs: RelctlExitCode) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// One finding for the user, optionally tied to a file and line: an error to act on, or a
@@ -45,7 +45,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 /// Every error relctl reports conforms to this: it knows its contract exit code and the
 /// lines to print, one per problem.
 public protocol RelctlError: Error, Sendable {
-    var exitCode: ExitCode { get }
+    var exitCode: RelctlExitCode { get }
     var diagnostics: [Diagnostic] { get }
 }
 
@@ -57,10 +57,10 @@ extension RelctlError {
 /// Several problems collected before deciding to stop, in the swift-format style: the exit
 /// code is the most severe among them.
 public struct ProblemList: RelctlError, CustomStringConvertible {
-    public var exitCode: ExitCode
+    public var exitCode: RelctlExitCode
     public var diagnostics: [Diagnostic]
 
-    public init(exitCode: ExitCode, diagnostics: [Diagnostic]) {
+    public init(exitCode: RelctlExitCode, diagnostics: [Diagnostic]) {
         self.exitCode = exitCode
         self.diagnostics = diagnostics
     }
@@ -76,10 +76,10 @@ public struct ProblemList: RelctlError, CustomStringConvertible {
 /// A single problem with an explicit exit code, for the many places where a dedicated case
 /// would add nothing.
 public struct SimpleError: RelctlError, CustomStringConvertible {
-    public var exitCode: ExitCode
+    public var exitCode: RelctlExitCode
     public var diagnostics: [Diagnostic]
 
-    public init(_ exitCode: ExitCode, file: String? = nil, line: Int? = nil, _ message: String) {
+    public init(_ exitCode: RelctlExitCode, file: String? = nil, line: Int? = nil, _ message: String) {
         self.exitCode = exitCode
         self.diagnostics = [Diagnostic(file: file, line: line, message)]
     }

@@ -3,7 +3,7 @@ import Foundation
 /// Foundation's file errors as relctl errors: `relctl: error: PATH: reason` with exit 1 instead
 /// of ArgumentParser printing `Error: Error Domain=NSCocoaErrorDomain Code=512 "(null)"…`.
 public struct FileSystemError: RelctlError {
-    public var exitCode: ExitCode { .failure }
+    public var exitCode: RelctlExitCode { .failure }
     public var diagnostics: [Diagnostic]
 
     /// Wraps `error`; `path` names the file when Foundation's error does not, `action` says

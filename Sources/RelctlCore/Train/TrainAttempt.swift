@@ -14,7 +14,7 @@ struct TrainAttempt: Sendable {
     var distFiles: [URL] = []
     /// The problems to report when this repository failed (already prefixed by its name).
     var failure: [Diagnostic] = []
-    var exitCode: ExitCode = .failure
+    var exitCode: RelctlExitCode = .failure
     /// Whether anything of this attempt may need undoing.
     var touched: Bool { createdTag != nil || pinCommit != nil || !distFiles.isEmpty }
 }

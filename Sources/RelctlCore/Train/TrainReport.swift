@@ -72,6 +72,6 @@ public struct TrainReport: Sendable, Encodable {
 
 /// Why a train stopped.
 public struct TrainError: RelctlError {
-    public var exitCode: ExitCode = .failure
+    public var exitCode: RelctlExitCode = .failure
     public var diagnostics: [Diagnostic]
 }

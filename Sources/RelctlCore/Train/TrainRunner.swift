@@ -59,7 +59,7 @@ public struct TrainRunner: Sendable {
         var seconds: Double
 
         /// The child's exit code in contract terms: its bad input (2) stays bad input for the train.
-        var exitCode: ExitCode { status == ExitCode.badInput.rawValue ? .badInput : .failure }
+        var exitCode: RelctlExitCode { status == RelctlExitCode.badInput.rawValue ? .badInput : .failure }
 
         var problems: [String] {
             if let plan, !plan.problems.isEmpty { return plan.problems }
@@ -128,7 +128,7 @@ public struct TrainRunner: Sendable {
         let checks = await ParallelJobs.map(pending, limit: options.jobs) { step in
             (step, try? await BlockingWork.run { try release(tag, in: step.repository, extra: mode, echo: options.dryRun) })
         }
-        var worstChild: ExitCode?
+        var worstChild: RelctlExitCode?
         for (step, result) in checks {
             let index = step.index
             guard let result else {
@@ -195,7 +195,7 @@ public struct TrainRunner: Sendable {
     /// 1 (a check failed: the thing checked is wrong) is more telling than 2 (bad input) when
     /// several repositories fail differently: the user learns a real check failed, and every
     /// bad input line is still printed. Exit 2 only when every failure is bad input.
-    static func moreMeaningful(_ lhs: ExitCode, _ rhs: ExitCode) -> ExitCode {
+    static func moreMeaningful(_ lhs: RelctlExitCode, _ rhs: RelctlExitCode) -> RelctlExitCode {
         lhs == .failure || rhs == .failure ? .failure : max(lhs, rhs)
     }
 
@@ -243,7 +243,7 @@ public struct TrainRunner: Sendable {
         var attempt = TrainAttempt(step: step, result: TrainRepositoryResult(name: name, path: step.repository.path, wave: step.wave, status: .failed))
         attempt.result.pins = step.pins?.changes ?? []
         attempt.result.note = step.note
-        func fail(_ lines: [String], _ code: ExitCode = .failure) -> TrainAttempt {
+        func fail(_ lines: [String], _ code: RelctlExitCode = .failure) -> TrainAttempt {
             attempt.result.status = .failed
             attempt.result.problems = lines
             attempt.failure = lines.map { Diagnostic("\(name): \(Self.strip($0))") }

@@ -188,7 +188,7 @@ public enum VersionError: RelctlError, CustomStringConvertible, Equatable {
     case malformed(String, String)
     case malformedTag(tag: String, format: String, reason: String)
 
-    public var exitCode: ExitCode { .badInput }
+    public var exitCode: RelctlExitCode { .badInput }
 
     public var diagnostics: [Diagnostic] {
         switch self {
