@@ -5,15 +5,20 @@ import RelctlCore
 struct Build: RelctlCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the configured build for each target and check the expected binaries exist.",
-        discussion: "The command runs through /bin/sh -c in the project root with RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG, RELCTL_COMMIT and SOURCE_DATE_EPOCH set. Exit 1 when any target fails."
+        discussion:
+            "The command runs through /bin/sh -c in the project root with RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG, RELCTL_COMMIT and SOURCE_DATE_EPOCH set. Exit 1 when any target fails."
     )
 
     @OptionGroup var global: GlobalOptions
-    @Option(name: .customLong("target"), help: ArgumentHelp("A target triple or glob (e.g. '*linux*'); repeatable. Default: every target.", valueName: "triple"))
+    @Option(
+        name: .customLong("target"),
+        help: ArgumentHelp(
+            "A target triple or glob (e.g. '*linux*'); repeatable. Default: every target.", valueName: "triple"))
     var targets: [String] = []
     @Option(help: "How many builds run at once (default: the number of cores).") var jobs: Int?
     @Flag(help: "Build only the target matching this machine.") var host = false
-    @Option(help: "The tag being built (default: the first [[version]] manifest's version in the tag format).") var tag: String?
+    @Option(help: "The tag being built (default: the first [[version]] manifest's version in the tag format).") var tag:
+        String?
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -41,6 +46,7 @@ struct Build: RelctlCommand {
         )
         if global.json { try emitJSON(report, context) }
         if let failure = report.failure { throw failure }
-        context.console.info("built \(report.results.count) target\(report.results.count == 1 ? "" : "s") for \(report.tag)")
+        context.console.info(
+            "built \(report.results.count) target\(report.results.count == 1 ? "" : "s") for \(report.tag)")
     }
 }

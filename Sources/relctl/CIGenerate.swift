@@ -14,7 +14,8 @@ struct CIGenerate: RelctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write .github/workflows/release.yml (path from [ci] workflow).",
-        discussion: "A file edited by hand is left alone (exit 1) unless --force. --check writes nothing and exits 1 when the file differs from what would be generated."
+        discussion:
+            "A file edited by hand is left alone (exit 1) unless --force. --check writes nothing and exits 1 when the file differs from what would be generated."
     )
 
     @OptionGroup var global: GlobalOptions

@@ -8,9 +8,11 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Path to the config file (default ./relctl.toml). The folder holding it is the project root: paths in it, dist/ and git run there.",
-        valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Path to the config file (default ./relctl.toml). The folder holding it is the project root: paths in it, dist/ and git run there.",
+            valueName: "path"))
     var config: String?
 
     @Flag(name: .long, help: "Print one JSON document on stdout (human text still goes to stderr).")
@@ -31,7 +33,8 @@ struct GlobalOptions: ParsableArguments {
         guard let config else { return nil }
         let folder = context.resolve(config).deletingLastPathComponent().standardizedFileURL
         guard folder.path != context.workingDirectory.standardizedFileURL.path else { return nil }
-        return "relctl: note: --config \(config) makes \(folder.path) the project root; paths in it are relative to that folder"
+        return
+            "relctl: note: --config \(config) makes \(folder.path) the project root; paths in it are relative to that folder"
     }
 
     /// The real context for this invocation: cwd, environment, stdout/stderr.
@@ -73,7 +76,10 @@ extension RelctlCommand {
             }
         } catch {
             // ArgumentParser's own errors (usage, --help) keep their meaning and exit 64.
-            guard let failure = error as? RelctlError ?? ((error is CocoaError || error is POSIXError) ? FileSystemError(error) : nil) else { throw error }
+            guard
+                let failure = error as? RelctlError
+                    ?? ((error is CocoaError || error is POSIXError) ? FileSystemError(error) : nil)
+            else { throw error }
             Interrupts.parkIfInterrupted()
             for diagnostic in failure.diagnostics { context.console.error(diagnostic.description) }
             if failure.exitCode == .badInput, let note = global.projectRootNote(context) { context.console.info(note) }

@@ -7,27 +7,43 @@ struct Image: RelctlCommand {
         commandName: "image",
         abstract: "Build the [[image]] container images from the built binaries (no container engine), and push them.",
         discussion: """
-        One image per Linux target and one OCI index over them, written as an OCI image layout in \
-        dist/oci/<name>/. Layers are reproducible: the same binaries give the same digests anywhere. \
-        --push uploads what the registry lacks, then the manifests, then the tags; run it again to \
-        finish a failed push. Credentials come from $DOCKER_CONFIG/config.json (docker login). \
-        Exit 1 when the registry refuses, 2 for bad config or missing binaries.
-        """
+            One image per Linux target and one OCI index over them, written as an OCI image layout in \
+            dist/oci/<name>/. Layers are reproducible: the same binaries give the same digests anywhere. \
+            --push uploads what the registry lacks, then the manifests, then the tags; run it again to \
+            finish a failed push. Credentials come from $DOCKER_CONFIG/config.json (docker login). \
+            Exit 1 when the registry refuses, 2 for bad config or missing binaries.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The release tag, e.g. v1.2.0 (checked against the manifests first).") var tag: String
-    @Option(name: .customLong("target"), help: ArgumentHelp("A target triple or glob; repeat for several (default: every Linux target of each image).", valueName: "triple|glob"))
+    @Option(
+        name: .customLong("target"),
+        help: ArgumentHelp(
+            "A target triple or glob; repeat for several (default: every Linux target of each image).",
+            valueName: "triple|glob"))
     var targets: [String] = []
-    @Option(name: .customLong("image"), help: ArgumentHelp("Only the [[image]] with this name; repeat for several.", valueName: "name"))
+    @Option(
+        name: .customLong("image"),
+        help: ArgumentHelp("Only the [[image]] with this name; repeat for several.", valueName: "name"))
     var names: [String] = []
-    @Option(help: ArgumentHelp("Output folder (default: dist/ in the project); layouts go to <dir>/oci/<name>/.", valueName: "dir")) var out: String?
-    @Option(help: ArgumentHelp("Read prebuilt binaries from here instead of the project's binary-dir.", valueName: "dir")) var artifacts: String?
+    @Option(
+        help: ArgumentHelp(
+            "Output folder (default: dist/ in the project); layouts go to <dir>/oci/<name>/.", valueName: "dir"))
+    var out: String?
+    @Option(
+        help: ArgumentHelp("Read prebuilt binaries from here instead of the project's binary-dir.", valueName: "dir"))
+    var artifacts: String?
     @Flag(help: "Push each image to its repository: blobs and manifests first, tags last.") var push = false
-    @Flag(name: .customLong("dry-run"), help: "With --push: build, check the registry accepts the credentials for push, and push nothing.") var dryRun = false
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "With --push: build, check the registry accepts the credentials for push, and push nothing.") var dryRun =
+        false
 
     func validate() throws {
-        if dryRun && !push { throw ValidationError("--dry-run only makes sense with --push (without --push nothing is pushed anyway)") }
+        if dryRun && !push {
+            throw ValidationError("--dry-run only makes sense with --push (without --push nothing is pushed anyway)")
+        }
     }
 
     struct Output: Encodable {
@@ -40,8 +56,9 @@ struct Image: RelctlCommand {
         let output = out.map { context.resolve($0) } ?? config.root.appendingPathComponent("dist")
         let builder = ImageBuilder(context: context)
         let release = try builder.release(config: config, tag: tag)
-        var images = try await builder.build(config: config, release: release, targets: selected, outputDirectory: output,
-                                             binaryRoot: artifacts.map { context.resolve($0) }, names: names)
+        var images = try await builder.build(
+            config: config, release: release, targets: selected, outputDirectory: output,
+            binaryRoot: artifacts.map { context.resolve($0) }, names: names)
         if push {
             let pusher = ImagePusher(context: context)
             for index in images.indices {

@@ -12,6 +12,7 @@ struct Init: RelctlCommand {
         let (_, detected) = try StarterConfig.write(path: global.config, context: context)
         let found = detected.isEmpty ? "no manifest found" : "found " + detected.joined(separator: ", ")
         // The path as the user gave it: with --config the file is not ./relctl.toml.
-        context.console.info("wrote \(global.config ?? ConfigLoader.defaultFileName) (\(found)); review it, then run `relctl check`")
+        context.console.info(
+            "wrote \(global.config ?? ConfigLoader.defaultFileName) (\(found)); review it, then run `relctl check`")
     }
 }

@@ -6,12 +6,15 @@ extension MatrixFormat: ExpressibleByArgument {}
 struct Matrix: RelctlCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the expanded platform matrix.",
-        discussion: "`--format github` prints {\"include\":[{\"target\",\"runner\",\"format\",\"os\",\"arch\"}]} on one line for a GitHub Actions `fromJSON` matrix."
+        discussion:
+            "`--format github` prints {\"include\":[{\"target\",\"runner\",\"format\",\"os\",\"arch\"}]} on one line for a GitHub Actions `fromJSON` matrix."
     )
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "table (default), json, or github.") var format: MatrixFormat?
-    @Option(name: .customLong("target"), help: ArgumentHelp("Only targets matching this glob (e.g. '*linux*'); repeatable.", valueName: "glob"))
+    @Option(
+        name: .customLong("target"),
+        help: ArgumentHelp("Only targets matching this glob (e.g. '*linux*'); repeatable.", valueName: "glob"))
     var targets: [String] = []
 
     func execute(_ context: Context) async throws {

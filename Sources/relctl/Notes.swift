@@ -7,10 +7,10 @@ struct Notes: RelctlCommand {
         commandName: "notes",
         abstract: "Release notes from the git history since the previous release tag.",
         discussion: """
-        The range runs from the previous release tag (the highest SemVer tag in the tag format that is an ancestor \
-        of the target and lower than the release; prereleases are skipped for a final release) to the target. \
-        Works without relctl.toml. Exit 2 for an unknown ref, a malformed tag or a bad template.
-        """
+            The range runs from the previous release tag (the highest SemVer tag in the tag format that is an ancestor \
+            of the target and lower than the release; prereleases are skipped for a final release) to the target. \
+            Works without relctl.toml. Exit 2 for an unknown ref, a malformed tag or a bad template.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
@@ -18,11 +18,16 @@ struct Notes: RelctlCommand {
     var from: String?
     @Option(help: ArgumentHelp("End at this ref (default: the tag when it exists, else HEAD).", valueName: "ref"))
     var to: String?
-    @Option(help: ArgumentHelp("The release the notes describe (default: a tag at the target, else unreleased).", valueName: "tag"))
+    @Option(
+        help: ArgumentHelp(
+            "The release the notes describe (default: a tag at the target, else unreleased).", valueName: "tag"))
     var tag: String?
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the notes to FILE (atomically) instead of stdout.", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write the notes to FILE (atomically) instead of stdout.", valueName: "file"))
     var output: String?
-    @Option(help: ArgumentHelp("Insert (or replace) this release's section in FILE below its title.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Insert (or replace) this release's section in FILE below its title.", valueName: "file"))
     var changelog: String?
     @Option(help: ArgumentHelp("Folder whose manifest.json adds an Install section.", valueName: "dir"))
     var dist: String = "dist"
@@ -32,8 +37,13 @@ struct Notes: RelctlCommand {
         for (flag, path) in [("--output", output), ("--changelog", changelog)] {
             guard let path, path != "-" else { continue }
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: context.resolve(path).path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw SimpleError(.badInput, file: path, "is a folder; \(flag) takes a file path, e.g. \(path.hasSuffix("/") ? path : path + "/")\(flag == "--output" ? "RELEASE_NOTES.md" : "CHANGELOG.md")")
+            if FileManager.default.fileExists(atPath: context.resolve(path).path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
+                throw SimpleError(
+                    .badInput, file: path,
+                    "is a folder; \(flag) takes a file path, e.g. \(path.hasSuffix("/") ? path : path + "/")\(flag == "--output" ? "RELEASE_NOTES.md" : "CHANGELOG.md")"
+                )
             }
         }
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
@@ -45,7 +55,8 @@ struct Notes: RelctlCommand {
             let url = context.resolve(output)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == false {
+                (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == false
+            {
                 // A device or pipe (`/dev/stdout`): write through it, never rename over it.
                 guard let handle = FileHandle(forWritingAtPath: url.path) else {
                     throw SimpleError(.badInput, file: output, "cannot write here; check the path and its permissions")

@@ -23,9 +23,9 @@ struct Relctl: AsyncParsableCommand {
         let commit = String(cString: relctl_build_commit())
         let date = String(cString: relctl_build_date())
         return """
-        relctl \(RelctlVersion.version)
-        commit: \(commit.isEmpty ? "unknown (built without `make build`)" : commit)
-        built: \(date.isEmpty ? "unknown" : date)
-        """
+            relctl \(RelctlVersion.version)
+            commit: \(commit.isEmpty ? "unknown (built without `make build`)" : commit)
+            built: \(date.isEmpty ? "unknown" : date)
+            """
     }
 }

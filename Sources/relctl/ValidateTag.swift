@@ -5,7 +5,8 @@ struct ValidateTag: RelctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate-tag",
         abstract: "Check that TAG is well-formed and equals the version in every configured manifest.",
-        discussion: "Exit 0 when all match, 1 on a mismatch (each file named with the version it holds), 2 for a malformed tag, bad config or missing manifest."
+        discussion:
+            "Exit 0 when all match, 1 on a mismatch (each file named with the version it holds), 2 for a malformed tag, bad config or missing manifest."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -19,7 +20,11 @@ struct ValidateTag: RelctlCommand {
         if config.versions.isEmpty {
             context.console.warning("\(config.path): no [[version]] entries; only the tag's syntax was checked")
         }
-        let companions = validation.companionCount == 0 ? "" : " and \(validation.companionCount) lock/pin entr\(validation.companionCount == 1 ? "y" : "ies")"
-        context.console.info("tag \(tag) matches \(validation.sources.count) manifest\(validation.sources.count == 1 ? "" : "s")\(companions) (version \(validation.version))")
+        let companions =
+            validation.companionCount == 0
+            ? "" : " and \(validation.companionCount) lock/pin entr\(validation.companionCount == 1 ? "y" : "ies")"
+        context.console.info(
+            "tag \(tag) matches \(validation.sources.count) manifest\(validation.sources.count == 1 ? "" : "s")\(companions) (version \(validation.version))"
+        )
     }
 }

@@ -6,20 +6,27 @@ struct Verify: RelctlCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-hash every file a checksum file lists; report changed, missing and unlisted files.",
         discussion: """
-        Reads sha256sum/sha512sum lines (`HEX  NAME`, `HEX *NAME`) and BSD lines (`SHA256 (NAME) = HEX`). \
-        Exit 0 when all match, 1 when a file is changed, missing, or an archive next to a combined file is not \
-        listed (unless --allow-unlisted), 2 for a missing checksum file or a malformed line. \
-        With --allowed-signers / --minisign-key (or [sign] allowed-signers / minisign-public-key), SUMS.sig and \
-        SUMS.minisig are verified too: a missing or bad signature is exit 1.
-        """
+            Reads sha256sum/sha512sum lines (`HEX  NAME`, `HEX *NAME`) and BSD lines (`SHA256 (NAME) = HEX`). \
+            Exit 0 when all match, 1 when a file is changed, missing, or an archive next to a combined file is not \
+            listed (unless --allow-unlisted), 2 for a missing checksum file or a malformed line. \
+            With --allowed-signers / --minisign-key (or [sign] allowed-signers / minisign-public-key), SUMS.sig and \
+            SUMS.minisig are verified too: a missing or bad signature is exit 1.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("Checksum file (default: dist/SHA256SUMS, or dist/SHA512SUMS when that is the only one).", valueName: "sums")) var sums: String?
+    @Argument(
+        help: ArgumentHelp(
+            "Checksum file (default: dist/SHA256SUMS, or dist/SHA512SUMS when that is the only one).", valueName: "sums"
+        )) var sums: String?
     @Flag(help: "Report archives the file does not list, but do not fail because of them.") var allowUnlisted = false
     @Option(help: ArgumentHelp("Files hashed at once (default: one per core).", valueName: "n")) var jobs: Int?
-    @Option(help: ArgumentHelp("ssh-keygen allowed-signers file: SUMS.sig must be signed by one of its keys.", valueName: "file")) var allowedSigners: String?
-    @Option(help: ArgumentHelp("minisign public key (.pub): SUMS.minisig must verify with it.", valueName: "pub")) var minisignKey: String?
+    @Option(
+        help: ArgumentHelp(
+            "ssh-keygen allowed-signers file: SUMS.sig must be signed by one of its keys.", valueName: "file"))
+    var allowedSigners: String?
+    @Option(help: ArgumentHelp("minisign public key (.pub): SUMS.minisig must verify with it.", valueName: "pub"))
+    var minisignKey: String?
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -27,7 +34,8 @@ struct Verify: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let shown = try sums ?? defaultSums(context)
-        var report = try await ChecksumVerifier.verify(sums: shown, allowUnlisted: allowUnlisted, context: context, jobs: jobs)
+        var report = try await ChecksumVerifier.verify(
+            sums: shown, allowUnlisted: allowUnlisted, context: context, jobs: jobs)
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         report.signatures = try SignatureVerifier.verify(
             sums: shown, flags: .init(allowedSigners: allowedSigners, minisignPublicKey: minisignKey),
@@ -36,7 +44,8 @@ struct Verify: RelctlCommand {
         for file in report.files {
             switch file.status {
             case .ok: context.console.detail("ok        \(file.name)")
-            case .unlisted where report.unlistedAllowed: context.console.warning("\(file.name): not listed in \(report.file)")
+            case .unlisted where report.unlistedAllowed:
+                context.console.warning("\(file.name): not listed in \(report.file)")
             default: break
             }
         }
@@ -50,8 +59,11 @@ struct Verify: RelctlCommand {
 
     /// In the dist folder `relctl checksum` writes to: the one of `--config`'s project when given.
     private func defaultSums(_ context: Context) throws -> String {
-        let folder = global.config == nil ? ChecksumWriter.defaultDirectory
-            : ChecksumWriter.defaultFolder(config: try ConfigLoader.load(path: global.config, context: context), context: context)
+        let folder =
+            global.config == nil
+            ? ChecksumWriter.defaultDirectory
+            : ChecksumWriter.defaultFolder(
+                config: try ConfigLoader.load(path: global.config, context: context), context: context)
         let sha256 = "\(folder)/\(ChecksumAlgorithm.sha256.sumsFileName)"
         let sha512 = "\(folder)/\(ChecksumAlgorithm.sha512.sumsFileName)"
         let has256 = FileManager.default.fileExists(atPath: context.resolve(sha256).path)

@@ -6,45 +6,49 @@ import Testing
 @Suite("relctl build")
 struct BuildCLITests {
     static let buildSection = """
-    [build]
-    command = "sh build.sh {target} {os}"
-    binaries = ["demo-cli", "demo-sql"]
-    binary-dir = "out/{target}"
-    """
+        [build]
+        command = "sh build.sh {target} {os}"
+        binaries = ["demo-cli", "demo-sql"]
+        binary-dir = "out/{target}"
+        """
 
     /// A build script that makes both binaries and records its environment.
     static let goodScript = """
-    set -e
-    mkdir -p "out/$1"
-    suffix=""; [ "$2" = windows ] && suffix=.exe
-    touch "out/$1/demo-cli$suffix" "out/$1/demo-sql$suffix"
-    env | grep -E '^(RELCTL_|SOURCE_DATE_EPOCH|EXTRA=)' | sort > "out/$1/env.txt"
-    echo "built $1"
-    """
+        set -e
+        mkdir -p "out/$1"
+        suffix=""; [ "$2" = windows ] && suffix=.exe
+        touch "out/$1/demo-cli$suffix" "out/$1/demo-sql$suffix"
+        env | grep -E '^(RELCTL_|SOURCE_DATE_EPOCH|EXTRA=)' | sort > "out/$1/env.txt"
+        echo "built $1"
+        """
 
     @Test func buildsEveryTargetWithItsEnvironment() throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
-        try MatrixFixtures.project(in: repo.directory, build: Self.buildSection + "\nenv = { EXTRA = \"{project}-{arch}\" }")
+        try MatrixFixtures.project(
+            in: repo.directory, build: Self.buildSection + "\nenv = { EXTRA = \"{project}-{arch}\" }")
         try repo.directory.write("build.sh", Self.goodScript)
         let head = try repo.commit("initial")
         let result = try relctl(["build", "--jobs", "2"], in: repo.url)
         #expect(result.status == 0, "\(result)")
         #expect(repo.directory.exists("out/x86_64-pc-windows-msvc/demo-cli.exe"))
         let env = try repo.directory.read("out/aarch64-apple-darwin/env.txt")
-        #expect(env == """
-        EXTRA=demo-aarch64
-        RELCTL_COMMIT=\(head)
-        RELCTL_TAG=v1.2.3
-        RELCTL_TARGET=aarch64-apple-darwin
-        RELCTL_VERSION=1.2.3
-        SOURCE_DATE_EPOCH=1767323045
+        #expect(
+            env == """
+                EXTRA=demo-aarch64
+                RELCTL_COMMIT=\(head)
+                RELCTL_TAG=v1.2.3
+                RELCTL_TARGET=aarch64-apple-darwin
+                RELCTL_VERSION=1.2.3
+                SOURCE_DATE_EPOCH=1767323045
 
-        """)
+                """)
         #expect(result.stderr.contains("[x86_64-unknown-linux-gnu] ok"))
 
         // --tag wins over the manifest; SOURCE_DATE_EPOCH from the environment wins over the commit time.
-        let tagged = try relctl(["build", "--target", "*linux*", "--tag", "v2.0.0-rc.1"], in: repo.url, environment: ["SOURCE_DATE_EPOCH": "42"])
+        let tagged = try relctl(
+            ["build", "--target", "*linux*", "--tag", "v2.0.0-rc.1"], in: repo.url,
+            environment: ["SOURCE_DATE_EPOCH": "42"])
         #expect(tagged.status == 0, "\(tagged)")
         let linuxEnv = try repo.directory.read("out/x86_64-unknown-linux-gnu/env.txt")
         #expect(linuxEnv.contains("RELCTL_VERSION=2.0.0-rc.1\n") && linuxEnv.contains("SOURCE_DATE_EPOCH=42\n"))
@@ -60,14 +64,16 @@ struct BuildCLITests {
         try withTemporaryDirectory { dir in
             try MatrixFixtures.project(in: dir, build: Self.buildSection)
             // The Windows build prints 50 numbered lines and fails; the others succeed.
-            try dir.write("build.sh", """
-            if [ "$2" = windows ]; then
-              i=1; while [ $i -le 50 ]; do echo "noise-$(printf %02d $i)"; i=$((i+1)); done
-              echo "error: linker exploded" >&2
-              exit 3
-            fi
-            \(Self.goodScript)
-            """)
+            try dir.write(
+                "build.sh",
+                """
+                if [ "$2" = windows ]; then
+                  i=1; while [ $i -le 50 ]; do echo "noise-$(printf %02d $i)"; i=$((i+1)); done
+                  echo "error: linker exploded" >&2
+                  exit 3
+                fi
+                \(Self.goodScript)
+                """)
             let result = try relctl(["build", "--jobs", "3"], in: dir.url)
             #expect(result.status == 1, "\(result)")
             #expect(result.stderr.contains("error: linker exploded"))
@@ -77,7 +83,10 @@ struct BuildCLITests {
             #expect(!result.stderr.contains("noise-11"))
             #expect(result.stderr.contains("[x86_64-unknown-linux-gnu] ok"))
             #expect(result.stderr.contains("[aarch64-apple-darwin] ok"))
-            #expect(result.stderr.contains("build for x86_64-pc-windows-msvc failed: `sh build.sh x86_64-pc-windows-msvc windows` exited with status 3"))
+            #expect(
+                result.stderr.contains(
+                    "build for x86_64-pc-windows-msvc failed: `sh build.sh x86_64-pc-windows-msvc windows` exited with status 3"
+                ))
             #expect(result.stderr.contains("1 target failed: x86_64-pc-windows-msvc"))
         }
     }
@@ -89,12 +98,19 @@ struct BuildCLITests {
             try dir.write("build.sh", "mkdir -p out/$1 && touch out/$1/demo-cli\n")
             let result = try relctl(["build", "--json"], in: dir.url)
             #expect(result.status == 1, "\(result)")
-            #expect(result.stderr.contains("build for x86_64-unknown-linux-gnu produced no `out/x86_64-unknown-linux-gnu/demo-sql`"))
-            #expect(result.stderr.contains("`out/x86_64-pc-windows-msvc/demo-cli.exe`, `out/x86_64-pc-windows-msvc/demo-sql.exe`"))
+            #expect(
+                result.stderr.contains(
+                    "build for x86_64-unknown-linux-gnu produced no `out/x86_64-unknown-linux-gnu/demo-sql`"))
+            #expect(
+                result.stderr.contains(
+                    "`out/x86_64-pc-windows-msvc/demo-cli.exe`, `out/x86_64-pc-windows-msvc/demo-sql.exe`"))
             #expect(result.stderr.contains("3 targets failed"))
             let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             let results = report?["results"] as? [[String: Any]]
-            #expect(results?.map { $0["outcome"] as? String } == ["missing-binaries", "missing-binaries", "missing-binaries"])
+            #expect(
+                results?.map { $0["outcome"] as? String } == [
+                    "missing-binaries", "missing-binaries", "missing-binaries",
+                ])
         }
     }
 
@@ -104,12 +120,17 @@ struct BuildCLITests {
             try dir.write("build.sh", Self.goodScript)
             let bad = try relctl(["build"], in: dir.url, environment: ["SOURCE_DATE_EPOCH": "yesterday"])
             #expect(bad.status == 2, "\(bad)")
-            #expect(bad.stderr.contains("relctl: error: SOURCE_DATE_EPOCH=`yesterday` is not a whole number of seconds since 1970"))
+            #expect(
+                bad.stderr.contains(
+                    "relctl: error: SOURCE_DATE_EPOCH=`yesterday` is not a whole number of seconds since 1970"))
             #expect(!dir.exists("out"))
             // Outside git there is no clock: the variable is unset, not inherited empty.
             let empty = try relctl(["build"], in: dir.url, environment: ["SOURCE_DATE_EPOCH": ""])
             #expect(empty.status == 0, "\(empty)")
-            #expect(try dir.read("out/x86_64-unknown-linux-gnu/env.txt") == "RELCTL_COMMIT=\nRELCTL_TAG=v1.2.3\nRELCTL_TARGET=x86_64-unknown-linux-gnu\nRELCTL_VERSION=1.2.3\n")
+            #expect(
+                try dir.read("out/x86_64-unknown-linux-gnu/env.txt")
+                    == "RELCTL_COMMIT=\nRELCTL_TAG=v1.2.3\nRELCTL_TARGET=x86_64-unknown-linux-gnu\nRELCTL_VERSION=1.2.3\n"
+            )
         }
     }
 
@@ -120,7 +141,8 @@ struct BuildCLITests {
             #else
             let hostTriple = "aarch64-unknown-linux-gnu"
             #endif
-            try MatrixFixtures.project(in: dir, targets: ["x86_64-pc-windows-msvc", hostTriple], build: Self.buildSection)
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-pc-windows-msvc", hostTriple], build: Self.buildSection)
             try dir.write("build.sh", Self.goodScript)
             let result = try relctl(["build", "--host"], in: dir.url)
             #expect(result.status == 0, "\(result)")
@@ -138,15 +160,18 @@ struct BuildCLITests {
         try withTemporaryDirectory { dir in
             // The aarch64 build ignores SIGTERM (inherited by its sleep), so only the SIGKILL that
             // follows the grace period stops it.
-            try MatrixFixtures.project(in: dir, targets: ["x86_64-unknown-linux-gnu"], extraTargets: """
-            [[target]]
-            triple = "aarch64-unknown-linux-gnu"
-            command = "sh -c 'trap \\"\\" TERM; echo $$ > sh-{arch}.pid; sleep 100 & echo $! > sleep-{arch}.pid; wait'"
-            """, build: """
-            [build]
-            command = "sh -c 'echo $$ > sh-{arch}.pid; sleep 100 & echo $! > sleep-{arch}.pid; wait'"
-            binaries = []
-            """)
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"],
+                extraTargets: """
+                    [[target]]
+                    triple = "aarch64-unknown-linux-gnu"
+                    command = "sh -c 'trap \\"\\" TERM; echo $$ > sh-{arch}.pid; sleep 100 & echo $! > sleep-{arch}.pid; wait'"
+                    """,
+                build: """
+                    [build]
+                    command = "sh -c 'echo $$ > sh-{arch}.pid; sleep 100 & echo $! > sleep-{arch}.pid; wait'"
+                    binaries = []
+                    """)
             let process = Process()
             process.executableURL = relctlBinary
             process.arguments = ["build", "--jobs", "2", "--tag", "v1.0.0"]
@@ -159,7 +184,9 @@ struct BuildCLITests {
                 files.allSatisfy { ((try? dir.read($0)) ?? "").hasSuffix("\n") }
             }
             #expect(started)
-            let pids = files.compactMap { Int32((try? dir.read($0))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") }
+            let pids = files.compactMap {
+                Int32((try? dir.read($0))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+            }
             #expect(pids.count == 4)
             #expect(pids.allSatisfy(MatrixFixtures.isAlive))
 

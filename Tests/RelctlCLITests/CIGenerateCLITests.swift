@@ -28,7 +28,9 @@ struct CIGenerateCLITests {
             #expect(try dir.read(Self.workflow) == text)
 
             // A config change makes the file stale: --check fails, plain generate updates it freely.
-            try MatrixFixtures.project(in: dir, targets: ["x86_64-unknown-linux-gnu"], extra: "[ci]\nsetup = [\"pip install relctl-from-somewhere\"]\n")
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"],
+                extra: "[ci]\nsetup = [\"pip install relctl-from-somewhere\"]\n")
             let stale = try relctl(["ci", "generate", "--check"], in: dir.url)
             #expect(stale.status == 1)
             #expect(stale.stderr.contains("out of date with relctl.toml; run `relctl ci generate`"))
@@ -61,7 +63,8 @@ struct CIGenerateCLITests {
             #expect(forced.status == 0, "\(forced)")
             #expect(try dir.read(Self.workflow) == generated)
             // No temporary files left next to it.
-            let siblings = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(".github/workflows").path)
+            let siblings = try FileManager.default.contentsOfDirectory(
+                atPath: dir.url.appendingPathComponent(".github/workflows").path)
             #expect(siblings == ["release.yml"])
 
             // A file relctl never generated (no digest) is hand-written too.
@@ -74,7 +77,8 @@ struct CIGenerateCLITests {
         try withTemporaryDirectory { dir in
             try MatrixFixtures.project(in: dir, extra: "[ci]\nworkflow = \"ci/release.yaml\"\n")
             var config = try dir.read("relctl.toml")
-            config = config.replacingOccurrences(of: "name = \"demo\"", with: "name = \"demo\"\ntag-format = \"{project}-v{version}\"")
+            config = config.replacingOccurrences(
+                of: "name = \"demo\"", with: "name = \"demo\"\ntag-format = \"{project}-v{version}\"")
             try dir.write("relctl.toml", "\(config)")
             #expect(try relctl(["ci", "generate"], in: dir.url).status == 0)
             let text = try dir.read("ci/release.yaml")
@@ -87,11 +91,16 @@ struct CIGenerateCLITests {
             try MatrixFixtures.project(in: dir, targets: [])
             let result = try relctl(["ci", "generate"], in: dir.url)
             #expect(result.status == 2, "\(result)")
-            #expect(result.stderr.contains("relctl: error: relctl.toml: no [[target]] entries: the workflow's build matrix would be empty"))
+            #expect(
+                result.stderr.contains(
+                    "relctl: error: relctl.toml: no [[target]] entries: the workflow's build matrix would be empty"))
             #expect(!dir.exists(Self.workflow))
             let check = try relctl(["check"], in: dir.url)
             #expect(check.status == 0, "\(check)")
-            #expect(check.stderr.contains("relctl: warning: relctl.toml: no [[target]] entries: build, package, matrix and ci generate need at least one"))
+            #expect(
+                check.stderr.contains(
+                    "relctl: warning: relctl.toml: no [[target]] entries: build, package, matrix and ci generate need at least one"
+                ))
         }
     }
 
@@ -102,7 +111,9 @@ struct CIGenerateCLITests {
             #expect(check.status == 2, "\(check)")
             let lines = try dir.read("relctl.toml").components(separatedBy: "\n")
             let line = try #require(lines.lastIndex(of: "[[target]]")) + 1
-            #expect(check.stderr.contains("relctl: error: relctl.toml:\(line): target `x86_64-unknown-linux-gnu` is listed more than once"))
+            #expect(
+                check.stderr.contains(
+                    "relctl: error: relctl.toml:\(line): target `x86_64-unknown-linux-gnu` is listed more than once"))
         }
     }
 
@@ -125,7 +136,8 @@ struct CIGenerateCLITests {
             #expect(result.status == 0, "zizmor findings:\n\(result)")
             #expect(result.stdout.contains("No findings") || result.stderr.contains("No findings"), "\(result)")
             // Beyond the required default level: the pedantic persona finds nothing either.
-            let pedantic = try Self.tool("zizmor", ["--offline", "--no-progress", "--persona", "pedantic", Self.workflow], in: dir.url)
+            let pedantic = try Self.tool(
+                "zizmor", ["--offline", "--no-progress", "--persona", "pedantic", Self.workflow], in: dir.url)
             #expect(pedantic.status == 0, "zizmor --persona pedantic findings:\n\(pedantic)")
         }
     }
@@ -152,7 +164,8 @@ struct HandWrittenWorkflowTests {
             #expect(refused.stderr.contains("was written by hand (relctl did not generate it)"), "\(refused)")
             #expect(!refused.stderr.contains("since relctl generated it"), "\(refused)")
             let check = try relctl(["ci", "generate", "--check"], in: dir.url)
-            #expect(check.status == 1 && check.stderr.contains("was written by hand, not generated by relctl"), "\(check)")
+            #expect(
+                check.status == 1 && check.stderr.contains("was written by hand, not generated by relctl"), "\(check)")
         }
     }
 
@@ -161,7 +174,9 @@ struct HandWrittenWorkflowTests {
             try dir.write("other/relctl.toml", "[project]\nname = \"x\"\n[[version]]\npath = \"VERSION\"\n")
             let result = try relctl(["validate-tag", "v1.0.0", "--config", "other/relctl.toml"], in: dir.url)
             #expect(result.status == 2, "\(result)")
-            #expect(result.stderr.contains("makes \(dir.url.appendingPathComponent("other").path) the project root"), "\(result)")
+            #expect(
+                result.stderr.contains("makes \(dir.url.appendingPathComponent("other").path) the project root"),
+                "\(result)")
         }
     }
 }

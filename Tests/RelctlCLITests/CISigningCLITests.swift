@@ -8,18 +8,18 @@ import Testing
 /// actionlint and zizmor still find nothing.
 @Suite struct CISigningCLITests {
     static let extra = """
-    [sign]
-    ssh-key = "keys/release_ed25519"
-    minisign-key = "keys/release.key"
-    allowed-signers = "keys/allowed_signers"
+        [sign]
+        ssh-key = "keys/release_ed25519"
+        minisign-key = "keys/release.key"
+        allowed-signers = "keys/allowed_signers"
 
-    [installer]
-    enabled = true
+        [installer]
+        enabled = true
 
-    [ci]
-    attest = true
+        [ci]
+        attest = true
 
-    """
+        """
 
     @Test func signingInstallersAndAttestationsStayLintClean() throws {
         try withTemporaryDirectory { dir in
@@ -27,14 +27,16 @@ import Testing
             let generated = try relctl(["ci", "generate"], in: dir.url)
             #expect(generated.status == 0, "\(generated)")
             let text = try dir.read(CIGenerateCLITests.workflow)
-            #expect(text.contains("""
-                  - name: Sign SHA256SUMS
-                    env:
-                      RELCTL_MINISIGN_KEY: ${{ secrets.RELCTL_MINISIGN_KEY }}
-                      RELCTL_MINISIGN_PASSWORD: ${{ secrets.RELCTL_MINISIGN_PASSWORD }}
-                      RELCTL_SSH_KEY: ${{ secrets.RELCTL_SSH_KEY }}
-                    run: relctl sign dist/SHA256SUMS
-            """), "\(text)")
+            #expect(
+                text.contains(
+                    """
+                          - name: Sign SHA256SUMS
+                            env:
+                              RELCTL_MINISIGN_KEY: ${{ secrets.RELCTL_MINISIGN_KEY }}
+                              RELCTL_MINISIGN_PASSWORD: ${{ secrets.RELCTL_MINISIGN_PASSWORD }}
+                              RELCTL_SSH_KEY: ${{ secrets.RELCTL_SSH_KEY }}
+                            run: relctl sign dist/SHA256SUMS
+                    """), "\(text)")
             #expect(text.contains("run: relctl installer"))
             #expect(text.contains("uses: actions/attest-build-provenance@v3"))
             #expect(text.contains("subject-checksums: dist/SHA256SUMS"))
@@ -52,11 +54,15 @@ import Testing
                 if inRun || line.hasPrefix("        run: ") { #expect(!line.contains("${{"), "\(line)") }
             }
 
-            let actionlint = try CIGenerateCLITests.tool("actionlint", ["-no-color", CIGenerateCLITests.workflow], in: dir.url)
+            let actionlint = try CIGenerateCLITests.tool(
+                "actionlint", ["-no-color", CIGenerateCLITests.workflow], in: dir.url)
             #expect(actionlint.status == 0, "actionlint findings:\n\(actionlint)")
-            let zizmor = try CIGenerateCLITests.tool("zizmor", ["--offline", "--no-progress", CIGenerateCLITests.workflow], in: dir.url)
+            let zizmor = try CIGenerateCLITests.tool(
+                "zizmor", ["--offline", "--no-progress", CIGenerateCLITests.workflow], in: dir.url)
             #expect(zizmor.status == 0, "zizmor findings:\n\(zizmor)")
-            let pedantic = try CIGenerateCLITests.tool("zizmor", ["--offline", "--no-progress", "--persona", "pedantic", CIGenerateCLITests.workflow], in: dir.url)
+            let pedantic = try CIGenerateCLITests.tool(
+                "zizmor", ["--offline", "--no-progress", "--persona", "pedantic", CIGenerateCLITests.workflow],
+                in: dir.url)
             #expect(pedantic.status == 0, "zizmor --persona pedantic findings:\n\(pedantic)")
         }
     }
@@ -66,7 +72,9 @@ import Testing
             try MatrixFixtures.project(in: dir)
             #expect(try relctl(["ci", "generate"], in: dir.url).status == 0)
             let text = try dir.read(CIGenerateCLITests.workflow)
-            #expect(!text.contains("secrets.") && !text.contains("id-token") && !text.contains("attest") && !text.contains("relctl installer"))
+            #expect(
+                !text.contains("secrets.") && !text.contains("id-token") && !text.contains("attest")
+                    && !text.contains("relctl installer"))
         }
     }
 }

@@ -13,13 +13,17 @@ import Testing
 
             let sums = try dir.read("dist/SHA256SUMS")
             let lines = sums.split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.count == 3 && lines.last == "", "one line per archive, newline-terminated, no blank line: \(sums)")
+            #expect(
+                lines.count == 3 && lines.last == "", "one line per archive, newline-terminated, no blank line: \(sums)"
+            )
             // Bytewise: "x86_64-pc-…" sorts before "x86_64-unknown-…".
             #expect(lines[0].hasSuffix("  \(F.windows)"))
             #expect(lines[1].hasSuffix("  \(F.linux)"))
             #expect(try dir.read("dist/\(F.linux).sha256") == String(lines[1]) + "\n")
 
-            let check = try sh("sha256sum -c SHA256SUMS && sha256sum -c \(F.linux).sha256 && sha256sum -c \(F.windows).sha256", in: dist)
+            let check = try sh(
+                "sha256sum -c SHA256SUMS && sha256sum -c \(F.linux).sha256 && sha256sum -c \(F.windows).sha256",
+                in: dist)
             #expect(check.status == 0, "\(check)")
             #expect(check.stdout.components(separatedBy: ": OK").count == 5)
 
@@ -36,11 +40,11 @@ import Testing
             try F.makeDist(in: dir, size: 4321)
             #expect(try relctl(["checksum", "dist/"], in: dir.url).status == 0)
             let script = """
-            import json, sys
-            m = json.load(open('dist/manifest.json'))
-            print(m['schema'], m['project'], m['tag'], m['version'], repr(m['commit']))
-            for a in m['artifacts']: print(a['name'], a['target'], a['format'], a['size'], a['sha256'])
-            """
+                import json, sys
+                m = json.load(open('dist/manifest.json'))
+                print(m['schema'], m['project'], m['tag'], m['version'], repr(m['commit']))
+                for a in m['artifacts']: print(a['name'], a['target'], a['format'], a['size'], a['sha256'])
+                """
             let out = try run("python3", ["-c", script], in: dir.url)
             let lines = out.stdout.split(separator: "\n").map(String.init)
             #expect(lines.first == "1 velostream v1.0.0 1.0.0 ''", "\(out)")
@@ -53,12 +57,14 @@ import Testing
     @Test func manifestTakesCommitFromTheTagAndHonoursTheNameTemplate() throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
-        try repo.directory.write("relctl.toml", """
-        [project]
-        name = "demo"
-        [archive]
-        name = "{project}_{version}_{target}"
-        """)
+        try repo.directory.write(
+            "relctl.toml",
+            """
+            [project]
+            name = "demo"
+            [archive]
+            name = "{project}_{version}_{target}"
+            """)
         let commit = try repo.commit("feat: first", files: ["a.txt": "a"])
         _ = try repo.git("tag", "v0.3.0")
         try F.makeDist(in: repo.directory, names: ["demo_0.3.0_aarch64-unknown-linux-gnu.tar.xz"])
@@ -75,14 +81,18 @@ import Testing
             _ = try dir.write("dist/gone.tar.gz.sha256", "x\n")
             let result = try relctl(["checksum"], in: dir.url)
             #expect(result.status == 0, "\(result)")
-            #expect(result.stderr.contains("warning: dist/odd.zip: does not fit the archive name template `{project}-{tag}-{target}`"))
+            #expect(
+                result.stderr.contains(
+                    "warning: dist/odd.zip: does not fit the archive name template `{project}-{tag}-{target}`"))
             #expect(result.stderr.contains("warning: dist/gone.tar.gz.sha256: its archive is gone"))
             let manifest = try dir.read("dist/manifest.json")
             #expect(manifest.contains("\"tag\" : \"v1.0.0\""))
             #expect(manifest.contains("\"target\" : \"\""), "odd.zip has no target: \(manifest)")
             // The extension still tells the format.
             #expect(!manifest.contains("\"format\" : \"\""), "odd.zip is a zip: \(manifest)")
-            #expect(try sh("sha256sum -c SHA256SUMS odd.zip.sha256", in: dir.url.appendingPathComponent("dist")).status == 0)
+            #expect(
+                try sh("sha256sum -c SHA256SUMS odd.zip.sha256", in: dir.url.appendingPathComponent("dist")).status == 0
+            )
         }
     }
 
@@ -90,7 +100,8 @@ import Testing
         try withTemporaryDirectory { dir in
             let dist = try F.makeDist(in: dir)
             #expect(try relctl(["checksum", "--algorithm", "sha512"], in: dir.url).status == 0)
-            #expect(dir.exists("dist/SHA512SUMS") && dir.exists("dist/\(F.linux).sha512") && !dir.exists("dist/SHA256SUMS"))
+            #expect(
+                dir.exists("dist/SHA512SUMS") && dir.exists("dist/\(F.linux).sha512") && !dir.exists("dist/SHA256SUMS"))
             let check = try sh("sha512sum -c SHA512SUMS && sha512sum -c \(F.windows).sha512", in: dist)
             #expect(check.status == 0, "\(check)")
             // manifest.json still carries SHA-256, as its schema says.
@@ -121,7 +132,8 @@ import Testing
             #expect(missing.status == 2)
             #expect(missing.stderr.contains("relctl: error: dist: not found"))
 
-            try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("empty"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: dir.url.appendingPathComponent("empty"), withIntermediateDirectories: true)
             let empty = try relctl(["checksum", "empty"], in: dir.url)
             #expect(empty.status == 2 && empty.stderr.contains("empty: no archives here"), "\(empty)")
 
@@ -173,7 +185,12 @@ import Testing
             #expect(json.stderr.contains("\(F.windows): missing: listed in dist/SHA256SUMS:1"), "\(json)")
             #expect(json.stderr.contains("\(stray): unlisted"))
             _ = try dir.write("verify.json", json.stdout)
-            let statuses = try run("python3", ["-c", "import json; print(' '.join(f['name'] + '=' + f['status'] for f in json.load(open('verify.json'))['files']))"], in: dir.url)
+            let statuses = try run(
+                "python3",
+                [
+                    "-c",
+                    "import json; print(' '.join(f['name'] + '=' + f['status'] for f in json.load(open('verify.json'))['files']))",
+                ], in: dir.url)
             #expect(statuses.stdout == "\(F.windows)=missing \(F.linux)=changed \(stray)=unlisted\n", "\(statuses)")
         }
     }
@@ -183,7 +200,8 @@ import Testing
             let dist = try F.makeDist(in: dir)
             #expect(try relctl(["checksum"], in: dir.url).status == 0)
             try FileManager.default.removeItem(at: dist.appendingPathComponent(F.windows))
-            try FileManager.default.createDirectory(at: dist.appendingPathComponent(F.windows), withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(
+                at: dist.appendingPathComponent(F.windows), withIntermediateDirectories: false)
             let result = try relctl(["verify", "--json"], in: dir.url)
             // Exit 1 with every file's result, as for a deleted file; the other archive still checked.
             #expect(result.status == 1, "\(result)")
@@ -220,7 +238,10 @@ import Testing
             let good = try dir.read(sidecar)
             _ = try dir.write(sidecar, String(repeating: "0", count: 64) + "  \(F.windows)\n")
             let stale = try relctl(["verify", "--allow-unlisted"], in: dir.url)
-            #expect(stale.status == 1 && stale.stderr.contains("relctl: error: \(F.windows).sha256: does not match its archive"), "\(stale)")
+            #expect(
+                stale.status == 1
+                    && stale.stderr.contains("relctl: error: \(F.windows).sha256: does not match its archive"),
+                "\(stale)")
             _ = try dir.write(sidecar, good)
             // A per-archive file checks just its archive.
             #expect(try relctl(["verify", "dist/\(F.linux).sha256"], in: dir.url).status == 0)
@@ -235,20 +256,26 @@ import Testing
             _ = try dir.write("dist/SHA256SUMS", sums + "garbage line here\n")
             let result = try relctl(["verify"], in: dir.url)
             #expect(result.status == 2)
-            #expect(result.stderr.contains("relctl: error: dist/SHA256SUMS:3: malformed checksum line `garbage line here`"), "\(result)")
+            #expect(
+                result.stderr.contains("relctl: error: dist/SHA256SUMS:3: malformed checksum line `garbage line here`"),
+                "\(result)")
 
             let absent = try relctl(["verify", "nope/SHA256SUMS"], in: dir.url)
             #expect(absent.status == 2 && absent.stderr.contains("nope/SHA256SUMS: checksum file not found"))
 
             let folder = try relctl(["verify", "dist"], in: dir.url)
-            #expect(folder.status == 2 && folder.stderr.contains("dist: is a folder; pass the checksum file in it, e.g. dist/SHA256SUMS"), "\(folder)")
+            #expect(
+                folder.status == 2
+                    && folder.stderr.contains("dist: is a folder; pass the checksum file in it, e.g. dist/SHA256SUMS"),
+                "\(folder)")
         }
     }
 
     @Test func verifyAcceptsBSDLinesFromRealTools() throws {
         try withTemporaryDirectory { dir in
             let dist = try F.makeDist(in: dir)
-            let made = try sh("shasum -a 256 --tag \(F.linux) > BSD256 && openssl dgst -sha512 \(F.windows) >> BSD256", in: dist)
+            let made = try sh(
+                "shasum -a 256 --tag \(F.linux) > BSD256 && openssl dgst -sha512 \(F.windows) >> BSD256", in: dist)
             #expect(made.status == 0, "\(made)")
             let result = try relctl(["verify", "dist/BSD256"], in: dir.url)
             let listing = try dir.read("dist/BSD256")
@@ -287,7 +314,9 @@ import Testing
 
             #expect(try Data(contentsOf: dist.appendingPathComponent("SHA256SUMS")) == before)
             #expect(try Data(contentsOf: dist.appendingPathComponent("manifest.json")) == manifestBefore)
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dist.path).filter { $0.contains("relctl-tmp") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dist.path).filter {
+                $0.contains("relctl-tmp")
+            }
             #expect(leftovers.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: big.path + ".sha256"))
             #expect(try sh("sha256sum -c SHA256SUMS", in: dist).status == 0)

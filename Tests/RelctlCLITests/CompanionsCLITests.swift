@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import RelctlTestSupport
 import RelctlCore
+import RelctlTestSupport
+import Testing
 
 /// `bump --write`, `bump --set` and `validate-tag` on projects shaped like the real ones of issue
 /// 12, with the ecosystems' own tools (cargo, uv, npm) run after the bump: the build and lock
@@ -23,31 +23,41 @@ import RelctlCore
         let repo = try GitRepository()
         let target = try TemporaryDirectory()
         defer { repo.directory.remove(); target.remove() }
-        try repo.directory.write("Cargo.toml", "[package]\nname = \"velostream\"\nversion = \"0.3.0\"\nedition = \"2021\"\n")
+        try repo.directory.write(
+            "Cargo.toml", "[package]\nname = \"velostream\"\nversion = \"0.3.0\"\nedition = \"2021\"\n")
         try repo.directory.write("src/main.rs", "fn main() {}\n")
         try repo.directory.write("src/bin/velo-cli.rs", "fn main() {}\n")
-        try repo.directory.write("relctl.toml", "[project]\nname = \"velostream\"\n\n[[version]]\npath = \"Cargo.toml\"\n")
+        try repo.directory.write(
+            "relctl.toml", "[project]\nname = \"velostream\"\n\n[[version]]\npath = \"Cargo.toml\"\n")
         try tool("cargo generate-lockfile --offline", in: repo)
         try repo.commit("chore: start")
         try repo.git("tag", "v0.3.0")
         try repo.commit("feat: streams", files: ["src/lib.rs": "\n"])
         // A stale lock is a mismatch naming Cargo.lock and its line.
         let lock = try repo.directory.read("Cargo.lock")
-        try repo.directory.write("Cargo.lock", lock.replacingOccurrences(of: "version = \"0.3.0\"", with: "version = \"0.2.9\""))
+        try repo.directory.write(
+            "Cargo.lock", lock.replacingOccurrences(of: "version = \"0.3.0\"", with: "version = \"0.2.9\""))
         let stale = try relctl(["validate-tag", "v0.3.0"], in: repo.url)
         #expect(stale.status == 1, "\(stale)")
         let lockLine = try #require(line(of: "0.2.9", in: try repo.directory.read("Cargo.lock")))
-        #expect(stale.stderr.contains("Cargo.lock:\(lockLine): Cargo.lock entry of `velostream` holds 0.2.9, but Cargo.toml needs 0.3.0"), "\(stale)")
+        #expect(
+            stale.stderr.contains(
+                "Cargo.lock:\(lockLine): Cargo.lock entry of `velostream` holds 0.2.9, but Cargo.toml needs 0.3.0"),
+            "\(stale)")
         let check = try relctl(["check"], in: repo.url)
         #expect(check.status == 2 && check.stderr.contains("Cargo.lock:\(lockLine)"), "\(check)")
         try repo.directory.write("Cargo.lock", "\(lock)")
 
         let bump = try relctl(["bump", "--write"], in: repo.url)
         #expect(bump.status == 0 && bump.stdout == "0.4.0\n", "\(bump)")
-        #expect(try repo.directory.read("Cargo.lock") == lock.replacingOccurrences(of: "version = \"0.3.0\"", with: "version = \"0.4.0\""))
+        #expect(
+            try repo.directory.read("Cargo.lock")
+                == lock.replacingOccurrences(of: "version = \"0.3.0\"", with: "version = \"0.4.0\""))
         try tool("cargo build --locked --offline -q", in: repo, target: target)
         let validated = try relctl(["validate-tag", "v0.4.0"], in: repo.url)
-        #expect(validated.status == 0 && validated.stderr.contains("matches 1 manifest and 1 lock/pin entry"), "\(validated)")
+        #expect(
+            validated.status == 0 && validated.stderr.contains("matches 1 manifest and 1 lock/pin entry"),
+            "\(validated)")
         // --set never lowers, and refuses what is not a version; nothing is written either way.
         let before = try repo.directory.read("Cargo.lock")
         let lower = try relctl(["bump", "--set", "0.3.5", "--write"], in: repo.url)
@@ -60,7 +70,9 @@ import RelctlCore
         let repo = try GitRepository()
         let target = try TemporaryDirectory()
         defer { repo.directory.remove(); target.remove() }
-        try repo.directory.write("Cargo.toml", """
+        try repo.directory.write(
+            "Cargo.toml",
+            """
             [workspace]
             members = ["crates/*"]
             resolver = "2"
@@ -77,10 +89,14 @@ import RelctlCore
 
             """)
         for crate in ["typst-syntax", "typst-library", "typst-utils", "typst-pdf"] {
-            try repo.directory.write("crates/\(crate)/Cargo.toml", "[package]\nname = \"\(crate)\"\nversion.workspace = true\nedition.workspace = true\n")
+            try repo.directory.write(
+                "crates/\(crate)/Cargo.toml",
+                "[package]\nname = \"\(crate)\"\nversion.workspace = true\nedition.workspace = true\n")
             try repo.directory.write("crates/\(crate)/src/lib.rs", "\n")
         }
-        try repo.directory.write("crates/typst-cli/Cargo.toml", """
+        try repo.directory.write(
+            "crates/typst-cli/Cargo.toml",
+            """
             [package]
             name = "typst-cli"
             version = { workspace = true }
@@ -102,9 +118,14 @@ import RelctlCore
 
             """)
         try repo.directory.write("crates/typst-cli/src/main.rs", "fn main() {}\n")
-        try repo.directory.write("crates/typst-macros/Cargo.toml", "[package]\nname = \"typst-macros\"\nversion = \"0.15.1\"\nedition = \"2021\"\n")
+        try repo.directory.write(
+            "crates/typst-macros/Cargo.toml",
+            "[package]\nname = \"typst-macros\"\nversion = \"0.15.1\"\nedition = \"2021\"\n")
         try repo.directory.write("crates/typst-macros/src/lib.rs", "\n")
-        try repo.directory.write("relctl.toml", "[project]\nname = \"typst\"\n\n[[version]]\npath = \"Cargo.toml\"\n\n[[version]]\npath = \"crates/typst-macros/Cargo.toml\"\n")
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"typst\"\n\n[[version]]\npath = \"Cargo.toml\"\n\n[[version]]\npath = \"crates/typst-macros/Cargo.toml\"\n"
+        )
         try tool("cargo generate-lockfile --offline", in: repo)
         try repo.commit("chore: start")
         #expect(try relctl(["validate-tag", "v0.15.1"], in: repo.url).status == 0)
@@ -114,10 +135,17 @@ import RelctlCore
         let root = try repo.directory.read("Cargo.toml")
         #expect(root.contains("version = \"0.16.0\"\nedition"))
         #expect(root.contains("typst-syntax = { path = \"crates/typst-syntax\", version = \"0.16.0\" }"))
-        #expect(root.contains("typst-library = { path = \"crates/typst-library\", version = \"=0.16.0\" }"), "the operator is kept")
-        #expect(root.contains("typst-utils = { version = \"^0.16\", path = \"crates/typst-utils\" }"), "a partial requirement keeps its precision")
-        #expect(root.contains("typst-pdf = { path = \"crates/typst-pdf\", version = \">=0.1\" }"), "ranges are left alone")
-        #expect(try repo.directory.read("crates/typst-cli/Cargo.toml").contains("path = \"../typst-macros\"\nversion = \"0.16.0\""))
+        #expect(
+            root.contains("typst-library = { path = \"crates/typst-library\", version = \"=0.16.0\" }"),
+            "the operator is kept")
+        #expect(
+            root.contains("typst-utils = { version = \"^0.16\", path = \"crates/typst-utils\" }"),
+            "a partial requirement keeps its precision")
+        #expect(
+            root.contains("typst-pdf = { path = \"crates/typst-pdf\", version = \">=0.1\" }"), "ranges are left alone")
+        #expect(
+            try repo.directory.read("crates/typst-cli/Cargo.toml").contains(
+                "path = \"../typst-macros\"\nversion = \"0.16.0\""))
         let lock = try repo.directory.read("Cargo.lock")
         #expect(!lock.contains("0.15.1") && lock.components(separatedBy: "version = \"0.16.0\"").count == 7, "\(lock)")
         try tool("cargo build --locked --offline -q", in: repo, target: target)
@@ -133,10 +161,15 @@ import RelctlCore
         let repo = try GitRepository()
         let target = try TemporaryDirectory()
         defer { repo.directory.remove(); target.remove() }
-        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"git-cliff-core\", \"git-cliff\"]\nresolver = \"2\"\n")
-        try repo.directory.write("git-cliff-core/Cargo.toml", "[package]\nname = \"git-cliff-core\"\nversion = \"2.6.1\"\nedition = \"2021\"\n")
+        try repo.directory.write(
+            "Cargo.toml", "[workspace]\nmembers = [\"git-cliff-core\", \"git-cliff\"]\nresolver = \"2\"\n")
+        try repo.directory.write(
+            "git-cliff-core/Cargo.toml",
+            "[package]\nname = \"git-cliff-core\"\nversion = \"2.6.1\"\nedition = \"2021\"\n")
         try repo.directory.write("git-cliff-core/src/lib.rs", "\n")
-        try repo.directory.write("git-cliff/Cargo.toml", """
+        try repo.directory.write(
+            "git-cliff/Cargo.toml",
+            """
             [package]
             name = "git-cliff"
             version = "2.6.1"
@@ -161,7 +194,9 @@ import RelctlCore
 
             """
         try repo.directory.write("npm/git-cliff/package.json", "\(npm)")
-        try repo.directory.write("relctl.toml", """
+        try repo.directory.write(
+            "relctl.toml",
+            """
             [project]
             name = "git-cliff"
 
@@ -180,10 +215,15 @@ import RelctlCore
         let bump = try relctl(["bump", "--write", "--json"], in: repo.url)
         #expect(bump.status == 0, "\(bump)")
         #expect(bump.stdout.contains("\"next\" : \"2.7.0\""), "\(bump)")
-        #expect(try repo.directory.read("git-cliff/Cargo.toml").contains("git-cliff-core = { version = \"2.7.0\", path = \"../git-cliff-core\" }"))
+        #expect(
+            try repo.directory.read("git-cliff/Cargo.toml").contains(
+                "git-cliff-core = { version = \"2.7.0\", path = \"../git-cliff-core\" }"))
         let pins = try repo.directory.read("npm/git-cliff/package.json")
-        #expect(pins == npm.replacingOccurrences(of: "\"version\": \"2.6.1\",", with: "\"version\": \"2.7.0\",")
-            .replacingOccurrences(of: "-x64\": \"2.6.1\"", with: "-x64\": \"2.7.0\"").replacingOccurrences(of: "-arm64\": \"2.6.1\"", with: "-arm64\": \"2.7.0\""),
+        #expect(
+            pins
+                == npm.replacingOccurrences(of: "\"version\": \"2.6.1\",", with: "\"version\": \"2.7.0\",")
+                .replacingOccurrences(of: "-x64\": \"2.6.1\"", with: "-x64\": \"2.7.0\"").replacingOccurrences(
+                    of: "-arm64\": \"2.6.1\"", with: "-arm64\": \"2.7.0\""),
             "own per-platform pins follow; engines and other packages keep their text:\n\(pins)")
         #expect(!(try repo.directory.read("Cargo.lock")).contains("2.6.1"))
         try tool("cargo build --locked --offline -q", in: repo, target: target)
@@ -193,7 +233,9 @@ import RelctlCore
     @Test func commitizenUvLockStaysCurrent() throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
-        try repo.directory.write("pyproject.toml", """
+        try repo.directory.write(
+            "pyproject.toml",
+            """
             [project]
             name = "Commitizen"
             version = "4.1.0"
@@ -205,7 +247,8 @@ import RelctlCore
             build-backend = "hatchling.build"
 
             """)
-        try repo.directory.write("relctl.toml", "[project]\nname = \"commitizen\"\n\n[[version]]\npath = \"pyproject.toml\"\n")
+        try repo.directory.write(
+            "relctl.toml", "[project]\nname = \"commitizen\"\n\n[[version]]\npath = \"pyproject.toml\"\n")
         try tool("uv lock --offline -q", in: repo)
         try repo.commit("chore: start")
         try repo.git("tag", "v4.1.0")
@@ -227,7 +270,8 @@ import RelctlCore
     @Test func axiosPackageLockRootEntries() throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
-        try repo.directory.write("package.json", "{\n  \"name\": \"axios\",\n  \"version\": \"1.7.2\",\n  \"description\": \"x\"\n}\n")
+        try repo.directory.write(
+            "package.json", "{\n  \"name\": \"axios\",\n  \"version\": \"1.7.2\",\n  \"description\": \"x\"\n}\n")
         try repo.directory.write("relctl.toml", "[project]\nname = \"axios\"\n\n[[version]]\npath = \"package.json\"\n")
         try tool("npm install --offline --package-lock-only --no-audit --no-fund -q", in: repo)
         try repo.commit("chore: start")
@@ -238,9 +282,14 @@ import RelctlCore
         try tool("npm ci --offline --no-audit --no-fund -q", in: repo)
         #expect(try relctl(["validate-tag", "v1.8.0"], in: repo.url).status == 0)
         // lockfileVersion 1: only the top-level entry.
-        try repo.directory.write("package-lock.json", "{\n  \"name\": \"axios\",\n  \"version\": \"1.7.0\",\n  \"lockfileVersion\": 1,\n  \"requires\": true\n}\n")
+        try repo.directory.write(
+            "package-lock.json",
+            "{\n  \"name\": \"axios\",\n  \"version\": \"1.7.0\",\n  \"lockfileVersion\": 1,\n  \"requires\": true\n}\n"
+        )
         let stale = try relctl(["validate-tag", "v1.8.0"], in: repo.url)
-        #expect(stale.status == 1 && stale.stderr.contains("package-lock.json:3: package-lock.json version holds 1.7.0"), "\(stale)")
+        #expect(
+            stale.status == 1 && stale.stderr.contains("package-lock.json:3: package-lock.json version holds 1.7.0"),
+            "\(stale)")
     }
 
     @Test func bumpRespectsTheManifestAndEveryExistingTag() throws {
@@ -256,7 +305,9 @@ import RelctlCore
         try repo.git("checkout", "-q", "main")
         let black = try relctl(["bump"], in: repo.url)
         #expect(black.status == 0 && black.stdout == "26.5.2\n", "\(black)")
-        #expect(black.stderr.contains("not an ancestor of HEAD") && black.stderr.contains("26.5.1 exists already"), "\(black)")
+        #expect(
+            black.stderr.contains("not an ancestor of HEAD") && black.stderr.contains("26.5.1 exists already"),
+            "\(black)")
 
         // typst main: manifest 0.15.1 while the tags since 0.11 live on release branches.
         let typst = try GitRepository()
@@ -280,13 +331,21 @@ import RelctlCore
         defer { repo.directory.remove() }
         try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"helix-term\"]\nresolver = \"2\"\n")
         try repo.directory.write("helix-term/Cargo.toml", "[package]\nname = \"helix-term\"\nversion = \"25.7.1\"\n")
-        try repo.directory.write("relctl.toml", "[project]\nname = \"helix\"\ntag-format = \"{version}\"\n\n[[version]]\npath = \"helix-term/Cargo.toml\"\n")
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"helix\"\ntag-format = \"{version}\"\n\n[[version]]\npath = \"helix-term/Cargo.toml\"\n"
+        )
         try repo.commit("chore: start", date: "2025-07-15T10:00:00Z")
         for tag in ["24.07", "25.01", "25.01.1", "25.07", "25.07.1"] { try repo.git("tag", tag) }
         // Without the scheme, the refusal says how to fix it in one line.
         let refused = try relctl(["validate-tag", "25.07.1"], in: repo.url)
-        #expect(refused.status == 2 && refused.stderr.contains("set `version-scheme = \"calver\"` in [project]"), "\(refused)")
-        try repo.directory.write("relctl.toml", "[project]\nname = \"helix\"\ntag-format = \"{version}\"\nversion-scheme = \"calver\"\n\n[[version]]\npath = \"helix-term/Cargo.toml\"\n")
+        #expect(
+            refused.status == 2 && refused.stderr.contains("set `version-scheme = \"calver\"` in [project]"),
+            "\(refused)")
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"helix\"\ntag-format = \"{version}\"\nversion-scheme = \"calver\"\n\n[[version]]\npath = \"helix-term/Cargo.toml\"\n"
+        )
         let matched = try relctl(["validate-tag", "25.07.1"], in: repo.url)
         #expect(matched.status == 0, "25.07.1 equals Cargo's 25.7.1: \(matched)")
         #expect(try relctl(["validate-tag", "25.07"], in: repo.url).status == 1)

@@ -9,11 +9,15 @@ struct DemoCLITests {
     @Test func demoPassesWithoutGitIdentityAndWithSigningRequired() throws {
         try withTemporaryDirectory { home in
             // `gpg.program = false` makes any signing attempt fail, as it would without a key.
-            try home.write(".gitconfig", "[commit]\n\tgpgSign = true\n[tag]\n\tgpgSign = true\n[gpg]\n\tprogram = false\n")
+            try home.write(
+                ".gitconfig", "[commit]\n\tgpgSign = true\n[tag]\n\tgpgSign = true\n[gpg]\n\tprogram = false\n")
             let result = try run(
                 DogfoodCLITests.repositoryRoot.appendingPathComponent("scripts/demo").path, [relctlBinary.path],
                 in: DogfoodCLITests.repositoryRoot,
-                environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1", "EMAIL": "", "NO_COLOR": "1"]
+                environment: [
+                    "HOME": home.path, "XDG_CONFIG_HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1", "EMAIL": "",
+                    "NO_COLOR": "1",
+                ]
             )
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.contains("The real run would succeed: relctl release v1.0.0"))

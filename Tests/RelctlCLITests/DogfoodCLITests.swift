@@ -4,11 +4,14 @@ import Testing
 
 @Suite("relctl's own release config")
 struct DogfoodCLITests {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test func ownWorkflowIsCurrent() throws {
         let result = try relctl(["ci", "generate", "--check"], in: Self.repositoryRoot)
-        #expect(result.status == 0, "the committed workflow is stale; run `swift run relctl ci generate` at the repository root\n\(result)")
+        #expect(
+            result.status == 0,
+            "the committed workflow is stale; run `swift run relctl ci generate` at the repository root\n\(result)")
     }
 
     @Test func ownMatrixHasLinuxAndMacOS() throws {
@@ -22,7 +25,8 @@ struct DogfoodCLITests {
         let workflow = ".github/workflows/release.yml"
         let lint = try CIGenerateCLITests.tool("actionlint", ["-no-color", workflow], in: Self.repositoryRoot)
         #expect(lint.status == 0, "\(lint)")
-        let audit = try CIGenerateCLITests.tool("zizmor", ["--offline", "--no-progress", workflow], in: Self.repositoryRoot)
+        let audit = try CIGenerateCLITests.tool(
+            "zizmor", ["--offline", "--no-progress", workflow], in: Self.repositoryRoot)
         #expect(audit.status == 0, "\(audit)")
     }
 }

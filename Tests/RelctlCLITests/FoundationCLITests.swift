@@ -5,14 +5,14 @@ import Testing
 /// End-to-end: the built binary on temporary projects, asserting exit codes and messages.
 @Suite struct FoundationCLITests {
     static let config = """
-    [project]
-    name = "velo"
+        [project]
+        name = "velo"
 
-    [[version]]
-    path = "Cargo.toml"
-    [[version]]
-    path = "python/pyproject.toml"
-    """
+        [[version]]
+        path = "Cargo.toml"
+        [[version]]
+        path = "python/pyproject.toml"
+        """
 
     func project(cargo: String = "1.2.3-rc.1", python: String = "1.2.3rc1") throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()
@@ -36,7 +36,9 @@ import Testing
         defer { dir.remove() }
         let result = try relctl(["validate-tag", "v1.2.3-rc.1"], in: dir.url)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("relctl: error: Cargo.toml:3: holds version 1.2.2, but tag v1.2.3-rc.1 says 1.2.3-rc.1"))
+        #expect(
+            result.stderr.contains(
+                "relctl: error: Cargo.toml:3: holds version 1.2.2, but tag v1.2.3-rc.1 says 1.2.3-rc.1"))
         #expect(!result.stderr.contains("pyproject.toml:3: holds"))
     }
 
@@ -59,12 +61,16 @@ import Testing
 
     @Test func inheritedCargoMismatchPointsAtTheWorkspaceRoot() throws {
         try withTemporaryDirectory { dir in
-            try dir.write("relctl.toml", "[project]\nname = \"velo\"\n[[version]]\npath = \"crates/velo sql/Cargo.toml\"\n")
-            try dir.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n\n[workspace.package]\nversion = \"1.0.0\"\n")
+            try dir.write(
+                "relctl.toml", "[project]\nname = \"velo\"\n[[version]]\npath = \"crates/velo sql/Cargo.toml\"\n")
+            try dir.write(
+                "Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n\n[workspace.package]\nversion = \"1.0.0\"\n")
             try dir.write("crates/velo sql/Cargo.toml", "[package]\nname = \"velo-sql\"\nversion.workspace = true\n")
             let result = try relctl(["validate-tag", "v1.1.0", "--json"], in: dir.url)
             #expect(result.status == 1, "\(result)")
-            #expect(result.stderr.contains("relctl: error: Cargo.toml:5: (inherited by crates/velo sql/Cargo.toml) holds version 1.0.0"))
+            #expect(
+                result.stderr.contains(
+                    "relctl: error: Cargo.toml:5: (inherited by crates/velo sql/Cargo.toml) holds version 1.0.0"))
             let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let sources = try #require(json["sources"] as? [[String: Any]])
             #expect(sources.first?["path"] as? String == "crates/velo sql/Cargo.toml")
@@ -76,7 +82,10 @@ import Testing
             try dir.write("relctl.toml", "[project]\nname = \"velo\"\ntag-format = \"release {version}\"\n")
             let result = try relctl(["check"], in: dir.url)
             #expect(result.status == 2, "\(result)")
-            #expect(result.stderr.contains("relctl: error: relctl.toml:3: tag format `release {version}` gives tags git cannot create (`release 1.2.3`: it contains a space)"))
+            #expect(
+                result.stderr.contains(
+                    "relctl: error: relctl.toml:3: tag format `release {version}` gives tags git cannot create (`release 1.2.3`: it contains a space)"
+                ))
         }
     }
 
@@ -103,9 +112,14 @@ import Testing
         try repo.directory.write("relctl.toml", "[project]\nname = \"velo\"\n")
         try repo.commit("initial")
         #expect(try sh("chown -R nobody '\(repo.directory.path)'").status == 0)
-        let notes = try relctl(["notes"], in: repo.url, environment: ["HOME": repo.directory.path + "/no-home", "GIT_CONFIG_NOSYSTEM": "1"])
+        let notes = try relctl(
+            ["notes"], in: repo.url,
+            environment: ["HOME": repo.directory.path + "/no-home", "GIT_CONFIG_NOSYSTEM": "1"])
         #expect(notes.status == 2, "\(notes)")
-        #expect(notes.stderr.contains("git refuses this repository because another user owns it; if you trust it, run `git config --global --add safe.directory '\(repo.directory.path)'`"))
+        #expect(
+            notes.stderr.contains(
+                "git refuses this repository because another user owns it; if you trust it, run `git config --global --add safe.directory '\(repo.directory.path)'`"
+            ))
     }
 
     @Test(arguments: ["1.2.3", "v1.2", "V1.2.3", "v01.2.3"])
@@ -131,12 +145,19 @@ import Testing
 
     @Test func badConfigListsEveryProblemWithLines() throws {
         try withTemporaryDirectory { dir in
-            try dir.write("relctl.toml", "[project]\ntag-fromat = \"v{version}\"\n\n[build]\ncommand = \"make {targt}\"\n")
+            try dir.write(
+                "relctl.toml", "[project]\ntag-fromat = \"v{version}\"\n\n[build]\ncommand = \"make {targt}\"\n")
             for command in [["check"], ["validate-tag", "v1.0.0"]] {
                 let result = try relctl(command, in: dir.url)
                 #expect(result.status == 2, "\(result)")
-                #expect(result.stderr.contains("relctl: error: relctl.toml:2: unknown key `tag-fromat` in [project] (did you mean `tag-format`?)"))
-                #expect(result.stderr.contains("relctl: error: relctl.toml:5: unknown placeholder `{targt}` in `make {targt}`; did you mean `{target}`?"))
+                #expect(
+                    result.stderr.contains(
+                        "relctl: error: relctl.toml:2: unknown key `tag-fromat` in [project] (did you mean `tag-format`?)"
+                    ))
+                #expect(
+                    result.stderr.contains(
+                        "relctl: error: relctl.toml:5: unknown placeholder `{targt}` in `make {targt}`; did you mean `{target}`?"
+                    ))
             }
             try dir.write("relctl.toml", "[project\nname = 1\n")
             let syntax = try relctl(["check"], in: dir.url)
@@ -147,22 +168,24 @@ import Testing
 
     @Test func checkReportsManifestAndTargetProblemsTogether() throws {
         try withTemporaryDirectory { dir in
-            try dir.write("relctl.toml", """
-            [[version]]
-            path = "Cargo.toml"
-            [[version]]
-            path = "pyproject.toml"
-            [[target]]
-            triple = "x86_64-unknown-linux-gnu"
-            [[target]]
-            triple = "sparc-sun-plan9"
-            [[target]]
-            triple = "riscv64-custom-elf"
-            runner = "self-hosted"
-            format = "tar.xz"
-            [archive]
-            files = ["README.md"]
-            """)
+            try dir.write(
+                "relctl.toml",
+                """
+                [[version]]
+                path = "Cargo.toml"
+                [[version]]
+                path = "pyproject.toml"
+                [[target]]
+                triple = "x86_64-unknown-linux-gnu"
+                [[target]]
+                triple = "sparc-sun-plan9"
+                [[target]]
+                triple = "riscv64-custom-elf"
+                runner = "self-hosted"
+                format = "tar.xz"
+                [archive]
+                files = ["README.md"]
+                """)
             try dir.write("Cargo.toml", "[package]\nname = \"x\"\nversion = \"1.0\"\n")
             try dir.write("pyproject.toml", "[project]\nname = \"x\"\ndynamic = [\"version\"]\n")
             let result = try relctl(["check", "--json"], in: dir.url)
@@ -180,7 +203,8 @@ import Testing
 
     @Test func initDetectsManifestsAndNeverOverwrites() throws {
         try withTemporaryDirectory { dir in
-            try dir.write("Cargo.toml", "[package]\nname = \"velo\"\nversion = \"0.3.0\"\n\n[[bin]]\nname = \"velo-sql\"\n")
+            try dir.write(
+                "Cargo.toml", "[package]\nname = \"velo\"\nversion = \"0.3.0\"\n\n[[bin]]\nname = \"velo-sql\"\n")
             try dir.write("package.json", "{\"name\": \"velo\", \"version\": \"0.3.0\"}")
             try dir.write("README.md", "# velo\n")
             let first = try relctl(["init"], in: dir.url)
@@ -208,7 +232,9 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let check = try relctl(["check", "--json"], in: dir.url)
         #expect(check.status == 0, "\(check)")
-        #expect(try dir.read("relctl.toml").contains(#"name = "we\"ird-dír-"#), "a backslash would split archive names on Windows")
+        #expect(
+            try dir.read("relctl.toml").contains(#"name = "we\"ird-dír-"#),
+            "a backslash would split archive names on Windows")
         // --config names where it went, not ./relctl.toml.
         let elsewhere = try relctl(["init", "--config", "sub/release.toml"], in: dir.url)
         #expect(elsewhere.status == 0, "\(elsewhere)")
@@ -219,7 +245,9 @@ import Testing
     @Test func unwritableStdoutIsAnErrorNotACrash() throws {
         let dir = try project()
         defer { dir.remove() }
-        let result = try sh("'\(relctlBinary.path)' validate-tag v1.2.3-rc.1 --json > /dev/full", in: dir.url, environment: ["NO_COLOR": "1"])
+        let result = try sh(
+            "'\(relctlBinary.path)' validate-tag v1.2.3-rc.1 --json > /dev/full", in: dir.url,
+            environment: ["NO_COLOR": "1"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("relctl: error: cannot write to standard output:"))
         #expect(!result.stderr.contains("Fatal error"))
@@ -230,7 +258,10 @@ import Testing
             try dir.write("relctl.toml", "# a file, where init is asked to make a folder\n")
             let result = try relctl(["init", "--config", "relctl.toml/inner.toml"], in: dir.url)
             #expect(result.status == 1, "\(result)")
-            #expect(result.stderr == "relctl: error: \(dir.path)/relctl.toml: cannot create the folder: File exists; check the path and its permissions\n")
+            #expect(
+                result.stderr
+                    == "relctl: error: \(dir.path)/relctl.toml: cannot create the folder: File exists; check the path and its permissions\n"
+            )
         }
     }
 

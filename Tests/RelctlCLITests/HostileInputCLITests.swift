@@ -25,21 +25,38 @@ struct HostileInputCLITests {
             try outside.write("secret.txt", "top secret\n")
             try outside.write("configs/db.yaml", "password: hunter2\n")
             for (what, setUp) in [
-                ("[archive] files", { (fixture: ReleaseFixture) in
-                    try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("README.md"))
-                    try FileManager.default.createSymbolicLink(atPath: fixture.url.appendingPathComponent("README.md").path, withDestinationPath: outside.url.appendingPathComponent("secret.txt").path)
-                }),
-                ("[archive] trees", { (fixture: ReleaseFixture) in
-                    try FileManager.default.createSymbolicLink(atPath: fixture.url.appendingPathComponent("configs").path, withDestinationPath: outside.url.appendingPathComponent("configs").path)
-                    let config = try fixture.repository.directory.read("relctl.toml")
-                        .replacingOccurrences(of: "files = [\"README.md\"]", with: "files = [\"README.md\"]\ntrees = [{ from = \"configs\", to = \"configs\" }]")
-                    try fixture.repository.directory.write("relctl.toml", config)
-                }),
-                ("binaries", { (fixture: ReleaseFixture) in
-                    let binary = fixture.url.appendingPathComponent("out/x86_64-unknown-linux-gnu/hello")
-                    try FileManager.default.removeItem(at: binary)
-                    try FileManager.default.createSymbolicLink(atPath: binary.path, withDestinationPath: outside.url.appendingPathComponent("secret.txt").path)
-                }),
+                (
+                    "[archive] files",
+                    { (fixture: ReleaseFixture) in
+                        try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("README.md"))
+                        try FileManager.default.createSymbolicLink(
+                            atPath: fixture.url.appendingPathComponent("README.md").path,
+                            withDestinationPath: outside.url.appendingPathComponent("secret.txt").path)
+                    }
+                ),
+                (
+                    "[archive] trees",
+                    { (fixture: ReleaseFixture) in
+                        try FileManager.default.createSymbolicLink(
+                            atPath: fixture.url.appendingPathComponent("configs").path,
+                            withDestinationPath: outside.url.appendingPathComponent("configs").path)
+                        let config = try fixture.repository.directory.read("relctl.toml")
+                            .replacingOccurrences(
+                                of: "files = [\"README.md\"]",
+                                with: "files = [\"README.md\"]\ntrees = [{ from = \"configs\", to = \"configs\" }]")
+                        try fixture.repository.directory.write("relctl.toml", config)
+                    }
+                ),
+                (
+                    "binaries",
+                    { (fixture: ReleaseFixture) in
+                        let binary = fixture.url.appendingPathComponent("out/x86_64-unknown-linux-gnu/hello")
+                        try FileManager.default.removeItem(at: binary)
+                        try FileManager.default.createSymbolicLink(
+                            atPath: binary.path,
+                            withDestinationPath: outside.url.appendingPathComponent("secret.txt").path)
+                    }
+                ),
             ] as [(String, (ReleaseFixture) throws -> Void)] {
                 let fixture = try ReleaseFixture()
                 defer { fixture.remove() }
@@ -48,7 +65,9 @@ struct HostileInputCLITests {
                 let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
                 #expect(packaged.status == 2, "\(what): \(packaged)")
                 #expect(packaged.stderr.contains("outside the project (\(what))"), "\(what): \(packaged)")
-                let archives = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+                let archives =
+                    (try? FileManager.default.contentsOfDirectory(
+                        atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
                 #expect(!archives.contains { $0.hasSuffix(".tar.gz") }, "\(what): \(archives)")
                 if what != "binaries" {
                     let check = try relctl(["check"], in: fixture.url)
@@ -67,9 +86,11 @@ struct HostileInputCLITests {
             try dir.write("dist/SHA256SUMS", "\(digest)  a.tar.gz\n\(zero)  ../secret.txt\n\(zero)  /etc/hostname\n")
             let verify = try relctl(["verify", "dist/SHA256SUMS", "--json"], in: dir.url)
             #expect(verify.status == 2, "\(verify)")
-            #expect(verify.stderr.contains("dist/SHA256SUMS:2: names `../secret.txt`, outside this folder"), "\(verify)")
+            #expect(
+                verify.stderr.contains("dist/SHA256SUMS:2: names `../secret.txt`, outside this folder"), "\(verify)")
             #expect(verify.stderr.contains("dist/SHA256SUMS:3: names `/etc/hostname`"), "\(verify)")
-            let secretDigest = try run("sha256sum", [dir.url.appendingPathComponent("secret.txt").path]).stdout.prefix(64)
+            let secretDigest = try run("sha256sum", [dir.url.appendingPathComponent("secret.txt").path]).stdout.prefix(
+                64)
             #expect(!verify.stdout.contains(String(secretDigest)) && !verify.stderr.contains(String(secretDigest)))
         }
     }
@@ -78,16 +99,20 @@ struct HostileInputCLITests {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }
         try fixture.repository.git("tag", "-a", "-m", "ours", "v1.0.0")
-        let ours = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0").trimmingCharacters(in: .whitespacesAndNewlines)
+        let ours = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         try fixture.repository.git("push", "-q", "origin", "refs/tags/v1.0.0")
         // Another maintainer replaces it with their own tag object.
         try fixture.remoteGit("tag", "-f", "-a", "-m", "theirs", "v1.0.0", "main")
-        let theirs = try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let theirs = try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(theirs != ours)
         let git = Git(directory: fixture.url, context: Context(workingDirectory: fixture.url))
         let refused = try git.deleteRemoteTag("v1.0.0", remote: "origin", ifAt: ours)
         #expect(!refused.succeeded)
-        #expect(try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == theirs)
+        #expect(
+            try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines) == theirs)
         // Our own object is deleted.
         let deleted = try git.deleteRemoteTag("v1.0.0", remote: "origin", ifAt: theirs)
         #expect(deleted.succeeded, "\(deleted.stderrText)")
@@ -105,8 +130,11 @@ struct HostileFilesCLITests {
             try bytes.write(to: dir.url.appendingPathComponent("relctl.toml"))
             let check = try relctl(["check"], in: dir.url)
             #expect(check.status == 2 && check.stderr.contains("relctl.toml:3: contains a NUL byte"), "\(check)")
-            try Data([0x5B, 0x70, 0x72, 0x6F, 0x6A, 0x65, 0x63, 0x74, 0x5D, 0x0A, 0x6E, 0x61, 0x6D, 0x65, 0x20, 0x3D, 0x20, 0x22, 0xFF, 0x22, 0x0A])
-                .write(to: dir.url.appendingPathComponent("relctl.toml"))
+            try Data([
+                0x5B, 0x70, 0x72, 0x6F, 0x6A, 0x65, 0x63, 0x74, 0x5D, 0x0A, 0x6E, 0x61, 0x6D, 0x65, 0x20, 0x3D, 0x20,
+                0x22, 0xFF, 0x22, 0x0A,
+            ])
+            .write(to: dir.url.appendingPathComponent("relctl.toml"))
             let utf8 = try relctl(["check"], in: dir.url)
             #expect(utf8.status == 2 && utf8.stderr.contains("relctl.toml:2: is not valid UTF-8"), "\(utf8)")
         }
@@ -120,7 +148,8 @@ struct HostileFilesCLITests {
             let started = Date()
             let result = try relctl(["validate-tag", "v1.0.0"], in: dir.url)
             #expect(Date().timeIntervalSince(started) < 30, "read a 1 GiB file instead of refusing it")
-            #expect(result.status == 2 && result.stderr.contains("more than relctl reads"), "\(result.stderr.prefix(500))")
+            #expect(
+                result.status == 2 && result.stderr.contains("more than relctl reads"), "\(result.stderr.prefix(500))")
             #expect(result.stderr.utf8.count < 2000)
         }
     }
@@ -144,14 +173,19 @@ struct HostileFilesCLITests {
                 // Too long for this file system to hold as well: name it through a link instead.
                 try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("demo/x"))
                 try fixture.directory.write("demo/x", "x\n")
-                try FileManager.default.createSymbolicLink(atPath: fixture.url.appendingPathComponent("demo/short").path, withDestinationPath: name)
+                try FileManager.default.createSymbolicLink(
+                    atPath: fixture.url.appendingPathComponent("demo/short").path, withDestinationPath: name)
             }
-            let result = try relctl(["package", "--tag", "v1.0.0", "--target", "x86_64-pc-windows-msvc"], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+            let result = try relctl(
+                ["package", "--tag", "v1.0.0", "--target", "x86_64-pc-windows-msvc"], in: fixture.url,
+                environment: ["SOURCE_DATE_EPOCH": "1700000000"])
             #expect(result.status == 2, "\(name): \(result)")
             if name.count <= 255 {
                 #expect(result.stderr.contains("cannot be extracted on Windows"), "\(name): \(result)")
             }
-            let dist = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+            let dist =
+                (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
+                ?? []
             #expect(!dist.contains { $0.hasSuffix(".zip") }, "\(name): \(dist)")
         }
     }
@@ -160,7 +194,8 @@ struct HostileFilesCLITests {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }
         #expect(try relctl(["build"], in: fixture.url).status == 0)
-        let result = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "99999999999"])
+        let result = try relctl(
+            ["package", "--tag", "v1.0.0"], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "99999999999"])
         #expect(result.status == 2 && result.stderr.contains("later than tar readers handle"), "\(result)")
     }
 
@@ -171,9 +206,12 @@ struct HostileFilesCLITests {
         let file = fixture.url.appendingPathComponent("demo/data.csv")
         try fixture.directory.write("demo/data.csv", "a,b\n")
         #expect(chmod(file.path, 0o655) == 0)
-        let result = try relctl(["package", "--tag", "v1.0.0", "--target", PackagingFixture.linuxGNU], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        let result = try relctl(
+            ["package", "--tag", "v1.0.0", "--target", PackagingFixture.linuxGNU], in: fixture.url,
+            environment: ["SOURCE_DATE_EPOCH": "1700000000"])
         #expect(result.status == 0, "\(result)")
-        let archive = fixture.url.appendingPathComponent("dist").appendingPathComponent("velostream-v1.0.0-\(PackagingFixture.linuxGNU).tar.gz")
+        let archive = fixture.url.appendingPathComponent("dist").appendingPathComponent(
+            "velostream-v1.0.0-\(PackagingFixture.linuxGNU).tar.gz")
         let listing = try run("tar", ["-tvzf", archive.path]).stdout
         let line = try #require(listing.split(separator: "\n").first { $0.hasSuffix("demo/data.csv") })
         #expect(line.hasPrefix("-rw-r--r--"), "\(line)")
@@ -188,7 +226,9 @@ struct HostileFilesCLITests {
         for triple in triples {
             group.enter()
             DispatchQueue.global().async {
-                let result = try? relctl(["package", "--tag", "v1.0.0", "--target", triple], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+                let result = try? relctl(
+                    ["package", "--tag", "v1.0.0", "--target", triple], in: fixture.url,
+                    environment: ["SOURCE_DATE_EPOCH": "1700000000"])
                 statuses.withLock { $0.append(result?.status ?? -1) }
                 group.leave()
             }

@@ -1,14 +1,16 @@
 import Foundation
-import Testing
 import RelctlCore
 import RelctlTestSupport
+import Testing
 
 /// `relctl image` end to end against a real registry (Debian's docker-registry), judged by
 /// skopeo and umoci, and by running the pulled entrypoint with chroot.
 @Suite(.serialized) struct ImageCLITests {
-    static let hasTools = TestRegistry.available() && ["skopeo", "umoci", "htpasswd"].allSatisfy { tool in
-        (try? run("/bin/sh", ["-c", "command -v \(tool)"]))?.status == 0
-    }
+    static let hasTools =
+        TestRegistry.available()
+        && ["skopeo", "umoci", "htpasswd"].allSatisfy { tool in
+            (try? run("/bin/sh", ["-c", "command -v \(tool)"]))?.status == 0
+        }
 
     /// Every blob named by its digest, every referenced blob present.
     func checkLayout(_ layout: URL) throws -> [String: Any] {
@@ -21,21 +23,27 @@ import RelctlTestSupport
             let data = try Data(contentsOf: blobs.appendingPathComponent(String(digest.dropFirst(7))))
             return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         }
-        let top = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: layout.appendingPathComponent("index.json"))) as? [String: Any])
+        let top = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: layout.appendingPathComponent("index.json")))
+                as? [String: Any])
         let entry = try #require((top["manifests"] as? [[String: Any]])?.first)
         let index = try load(try #require(entry["digest"] as? String))
         for manifest in try #require(index["manifests"] as? [[String: Any]]) {
             let body = try load(try #require(manifest["digest"] as? String))
             for blob in (body["layers"] as? [[String: Any]] ?? []) + [try #require(body["config"] as? [String: Any])] {
                 let digest = try #require(blob["digest"] as? String)
-                #expect(FileManager.default.fileExists(atPath: blobs.appendingPathComponent(String(digest.dropFirst(7))).path), "missing blob \(digest)")
+                #expect(
+                    FileManager.default.fileExists(
+                        atPath: blobs.appendingPathComponent(String(digest.dropFirst(7))).path),
+                    "missing blob \(digest)")
             }
         }
         return index
     }
 
     func imageDigest(_ result: RunResult) throws -> String {
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
         let image = try #require((json["images"] as? [[String: Any]])?.first)
         return try #require(image["digest"] as? String)
     }
@@ -43,7 +51,9 @@ import RelctlTestSupport
     @Test func layoutIsValidMultiPlatformAndIdenticalAcrossCopies() throws {
         let first = try ImageFixture(repository: "ghcr.io/acme/velostream")
         defer { first.repository.directory.remove() }
-        let second = try ImageFixture(repository: "ghcr.io/acme/velostream", reversed: true, umask: 0o077, fileTime: Date(timeIntervalSince1970: 1_000_000_000))
+        let second = try ImageFixture(
+            repository: "ghcr.io/acme/velostream", reversed: true, umask: 0o077,
+            fileTime: Date(timeIntervalSince1970: 1_000_000_000))
         defer { second.repository.directory.remove() }
 
         let a = try relctl(["image", "--tag", "v1.0.0", "--json"], in: first.url)
@@ -52,12 +62,19 @@ import RelctlTestSupport
         #expect(b.status == 0, "\(b)")
         let digest = try imageDigest(a)
         #expect(digest == (try imageDigest(b)), "same inputs, same digest")
-        #expect(a.stdout.contains("\"linux/amd64\"") && a.stdout.contains("\"linux/arm64/v8\"") && !a.stdout.contains("windows"), "\(a.stdout)")
+        #expect(
+            a.stdout.contains("\"linux/amd64\"") && a.stdout.contains("\"linux/arm64/v8\"")
+                && !a.stdout.contains("windows"), "\(a.stdout)")
         #expect(a.stdout.contains("\"1.0.0\"") && a.stdout.contains("\"latest\""), "\(a.stdout)")
 
         let index = try checkLayout(first.layout)
-        let platforms = (index["manifests"] as? [[String: Any]] ?? []).compactMap { $0["platform"] as? [String: String] }
-        #expect(platforms == [["os": "linux", "architecture": "amd64"], ["os": "linux", "architecture": "arm64", "variant": "v8"]])
+        let platforms = (index["manifests"] as? [[String: Any]] ?? []).compactMap {
+            $0["platform"] as? [String: String]
+        }
+        #expect(
+            platforms == [
+                ["os": "linux", "architecture": "amd64"], ["os": "linux", "architecture": "arm64", "variant": "v8"],
+            ])
         let annotations = index["annotations"] as? [String: String] ?? [:]
         #expect(annotations["org.opencontainers.image.version"] == "1.0.0")
         #expect(annotations["org.opencontainers.image.created"] == "2026-01-02T03:04:05Z")
@@ -66,25 +83,39 @@ import RelctlTestSupport
 
         // skopeo reads the layout, and the arm64 config says what it runs and as whom.
         if Self.hasTools {
-            let inspect = try run("skopeo", ["inspect", "--override-arch", "arm64", "--config", "oci:\(first.layout.path):1.0.0"])
+            let inspect = try run(
+                "skopeo", ["inspect", "--override-arch", "arm64", "--config", "oci:\(first.layout.path):1.0.0"])
             #expect(inspect.status == 0, "\(inspect)")
-            let config = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+            let config = try #require(
+                try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
             #expect(config["architecture"] as? String == "arm64" && config["variant"] as? String == "v8")
             let execution = config["config"] as? [String: Any] ?? [:]
             #expect(execution["Entrypoint"] as? [String] == ["/usr/local/bin/velo-sql", "--serve"])
             #expect(execution["User"] as? String == "65532:65532")
         }
         // The layers: 0:0, the commit time, normalised modes, sorted, everything under /usr.
-        let listing = try run("/bin/sh", ["-c", "for f in blobs/sha256/*; do if gzip -t \"$f\" 2>/dev/null; then tar -tvzf \"$f\" --numeric-owner; fi; done"],
-                              in: first.layout, environment: ["TZ": "UTC"])
+        let listing = try run(
+            "/bin/sh",
+            [
+                "-c",
+                "for f in blobs/sha256/*; do if gzip -t \"$f\" 2>/dev/null; then tar -tvzf \"$f\" --numeric-owner; fi; done",
+            ],
+            in: first.layout, environment: ["TZ": "UTC"])
         let entries = listing.stdout.split(separator: "\n").map(String.init)
         #expect(entries.count == 18, "two layers of 9 entries: \(listing)")
-        #expect(entries.allSatisfy { $0.contains(" 0/0 ") && $0.contains(" 2026-01-02 03:04 usr/") }, "\(listing.stdout)")
-        #expect(entries.contains { $0.hasPrefix("-rwxr-xr-x 0/0") && $0.hasSuffix(" usr/local/bin/velo-cli") }, "\(listing.stdout)")
+        #expect(
+            entries.allSatisfy { $0.contains(" 0/0 ") && $0.contains(" 2026-01-02 03:04 usr/") }, "\(listing.stdout)")
+        #expect(
+            entries.contains { $0.hasPrefix("-rwxr-xr-x 0/0") && $0.hasSuffix(" usr/local/bin/velo-cli") },
+            "\(listing.stdout)")
         // LICENSE was written 0600 in the second copy; README and LICENSE are 0644 in the image.
-        #expect(entries.contains { $0.hasPrefix("-rw-r--r-- 0/0") && $0.hasSuffix(" usr/local/share/velostream/LICENSE.txt") }, "\(listing.stdout)")
+        #expect(
+            entries.contains {
+                $0.hasPrefix("-rw-r--r-- 0/0") && $0.hasSuffix(" usr/local/share/velostream/LICENSE.txt")
+            }, "\(listing.stdout)")
         let paths = entries.prefix(9).compactMap { $0.split(separator: " ").last.map(String.init) }
-        #expect(paths == paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } && paths.first == "usr/", "\(paths)")
+        #expect(
+            paths == paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } && paths.first == "usr/", "\(paths)")
     }
 
     @Test(.enabled(if: ImageCLITests.hasTools)) func pushIsPullableRunnableAndIdempotent() throws {
@@ -95,9 +126,12 @@ import RelctlTestSupport
         let docker = ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path]
 
         // The dry run checks the registry and writes nothing.
-        let dry = try relctl(["image", "--tag", "v1.0.0", "--push", "--dry-run", "--json"], in: fixture.url, environment: docker)
+        let dry = try relctl(
+            ["image", "--tag", "v1.0.0", "--push", "--dry-run", "--json"], in: fixture.url, environment: docker)
         #expect(dry.status == 0, "\(dry)")
-        #expect(!registry.requests().contains { $0.hasPrefix("POST ") || $0.hasPrefix("PUT ") || $0.hasPrefix("PATCH ") }, "\(registry.requests())")
+        #expect(
+            !registry.requests().contains { $0.hasPrefix("POST ") || $0.hasPrefix("PUT ") || $0.hasPrefix("PATCH ") },
+            "\(registry.requests())")
 
         let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: docker)
         #expect(pushed.status == 0, "\(pushed)")
@@ -106,20 +140,35 @@ import RelctlTestSupport
 
         // Tags only after every manifest.
         let requests = registry.requests()
-        let manifestPuts = requests.indices.filter { requests[$0].hasPrefix("PUT /v2/acme/velostream/manifests/sha256:") }
-        let tagPuts = requests.indices.filter { requests[$0].hasPrefix("PUT /v2/acme/velostream/manifests/") && !requests[$0].contains("sha256:") }
+        let manifestPuts = requests.indices.filter {
+            requests[$0].hasPrefix("PUT /v2/acme/velostream/manifests/sha256:")
+        }
+        let tagPuts = requests.indices.filter {
+            requests[$0].hasPrefix("PUT /v2/acme/velostream/manifests/") && !requests[$0].contains("sha256:")
+        }
         #expect(manifestPuts.count == 3 && tagPuts.count == 2, "\(requests)")
         #expect((manifestPuts.max() ?? .max) < (tagPuts.min() ?? 0), "\(requests)")
 
-        let inspect = try run("skopeo", ["inspect", "--tls-verify=false", "--raw", "docker://\(registry.host)/acme/velostream:latest"])
+        let inspect = try run(
+            "skopeo", ["inspect", "--tls-verify=false", "--raw", "docker://\(registry.host)/acme/velostream:latest"])
         #expect(inspect.status == 0, "\(inspect)")
-        let raw = try run("/bin/sh", ["-c", "skopeo inspect --tls-verify=false --raw docker://\(registry.host)/acme/velostream:1.0.0 | sha256sum"])
+        let raw = try run(
+            "/bin/sh",
+            [
+                "-c",
+                "skopeo inspect --tls-verify=false --raw docker://\(registry.host)/acme/velostream:1.0.0 | sha256sum",
+            ])
         #expect("sha256:" + raw.stdout.prefix(64) == digest, "the registry serves the index relctl built")
 
         // Pull the amd64 image, unpack it and run its entrypoint in the unpacked root.
         let work = try TemporaryDirectory(prefix: "relctl-pull")
         defer { work.remove() }
-        let copy = try run("skopeo", ["copy", "--src-tls-verify=false", "--override-arch", "amd64", "docker://\(registry.host)/acme/velostream:1.0.0", "oci:\(work.path)/pulled:1.0.0"])
+        let copy = try run(
+            "skopeo",
+            [
+                "copy", "--src-tls-verify=false", "--override-arch", "amd64",
+                "docker://\(registry.host)/acme/velostream:1.0.0", "oci:\(work.path)/pulled:1.0.0",
+            ])
         #expect(copy.status == 0, "\(copy)")
         let unpack = try run("umoci", ["unpack", "--image", "\(work.path)/pulled:1.0.0", "\(work.path)/bundle"])
         #expect(unpack.status == 0, "\(unpack)")
@@ -134,7 +183,8 @@ import RelctlTestSupport
         let again = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: docker)
         #expect(again.status == 0, "\(again)")
         #expect(try imageDigest(again) == digest)
-        #expect(registry.requests().filter { $0.hasPrefix("POST ") }.count == before, "\(registry.requests().suffix(12))")
+        #expect(
+            registry.requests().filter { $0.hasPrefix("POST ") }.count == before, "\(registry.requests().suffix(12))")
         #expect(again.stderr.contains("0 blob(s) uploaded"), "\(again.stderr)")
     }
 
@@ -149,32 +199,52 @@ import RelctlTestSupport
         // No credentials at all.
         let anonymous = try relctl(["image", "--tag", "v1.0.0", "--push"], in: fixture.url, environment: env)
         #expect(anonymous.status == 1, "\(anonymous)")
-        #expect(anonymous.stderr.contains("401 from \(registry.host) for acme/velostream") && anonymous.stderr.contains("docker login \(registry.host)"), "\(anonymous.stderr)")
+        #expect(
+            anonymous.stderr.contains("401 from \(registry.host) for acme/velostream")
+                && anonymous.stderr.contains("docker login \(registry.host)"), "\(anonymous.stderr)")
 
         // A wrong password in `auths`: refused, and no tag exists afterwards.
         let wrong = Data("relctl:wrong".utf8).base64EncodedString()
-        try fixture.repository.directory.write(".docker/config.json", #"{"auths":{"\#(registry.host)":{"auth":"\#(wrong)"}}}"#)
+        try fixture.repository.directory.write(
+            ".docker/config.json", #"{"auths":{"\#(registry.host)":{"auth":"\#(wrong)"}}}"#)
         let refused = try relctl(["image", "--tag", "v1.0.0", "--push"], in: fixture.url, environment: env)
         #expect(refused.status == 1 && refused.stderr.contains("401 from \(registry.host)"), "\(refused)")
-        let dryRefused = try relctl(["image", "--tag", "v1.0.0", "--push", "--dry-run"], in: fixture.url, environment: env)
+        let dryRefused = try relctl(
+            ["image", "--tag", "v1.0.0", "--push", "--dry-run"], in: fixture.url, environment: env)
         #expect(dryRefused.status == 1 && dryRefused.stderr.contains("401 from \(registry.host)"), "\(dryRefused)")
-        let tags = try run("skopeo", ["list-tags", "--tls-verify=false", "--creds", "relctl:s3cret", "docker://\(registry.host)/acme/velostream"])
+        let tags = try run(
+            "skopeo",
+            [
+                "list-tags", "--tls-verify=false", "--creds", "relctl:s3cret",
+                "docker://\(registry.host)/acme/velostream",
+            ])
         #expect(tags.status != 0 || !tags.stdout.contains("1.0.0"), "\(tags)")
         #expect(!registry.requests().contains { $0.hasPrefix("PUT /v2/acme/velostream/manifests/") })
 
         // The right password through a credential helper (the docker-credential protocol).
         let bin = fixture.url.appendingPathComponent("helpers")
-        try fixture.repository.directory.write("helpers/docker-credential-relctltest", """
-        #!/bin/sh
-        read -r server
-        [ "$1" = get ] && [ "$server" = "\(registry.host)" ] || { echo "credentials not found in native keychain"; exit 1; }
-        printf '{"ServerURL":"%s","Username":"relctl","Secret":"s3cret"}\\n' "$server"
-        """, executable: true)
-        try fixture.repository.directory.write(".docker/config.json", #"{"auths":{"\#(registry.host)":{"auth":"\#(wrong)"}},"credHelpers":{"\#(registry.host)":"relctltest"}}"#)
+        try fixture.repository.directory.write(
+            "helpers/docker-credential-relctltest",
+            """
+            #!/bin/sh
+            read -r server
+            [ "$1" = get ] && [ "$server" = "\(registry.host)" ] || { echo "credentials not found in native keychain"; exit 1; }
+            printf '{"ServerURL":"%s","Username":"relctl","Secret":"s3cret"}\\n' "$server"
+            """, executable: true)
+        try fixture.repository.directory.write(
+            ".docker/config.json",
+            #"{"auths":{"\#(registry.host)":{"auth":"\#(wrong)"}},"credHelpers":{"\#(registry.host)":"relctltest"}}"#)
         let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(["PATH": path]) { $1 })
+        let pushed = try relctl(
+            ["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url,
+            environment: env.merging(["PATH": path]) { $1 })
         #expect(pushed.status == 0, "\(pushed)")
-        let listed = try run("skopeo", ["list-tags", "--tls-verify=false", "--creds", "relctl:s3cret", "docker://\(registry.host)/acme/velostream"])
+        let listed = try run(
+            "skopeo",
+            [
+                "list-tags", "--tls-verify=false", "--creds", "relctl:s3cret",
+                "docker://\(registry.host)/acme/velostream",
+            ])
         #expect(listed.stdout.contains("\"1.0.0\"") && listed.stdout.contains("\"latest\""), "\(listed)")
     }
 
@@ -184,23 +254,32 @@ import RelctlTestSupport
         let cache = try TemporaryDirectory(prefix: "relctl-cache")
         defer { cache.remove() }
         // The base: a two-platform image pushed to the registry (by relctl, judged by skopeo below).
-        let baseProject = try ImageFixture(repository: "\(registry.host)/acme/base", extra: "name = \"base\"\ntags = [\"stable\"]")
+        let baseProject = try ImageFixture(
+            repository: "\(registry.host)/acme/base", extra: "name = \"base\"\ntags = [\"stable\"]")
         defer { baseProject.repository.directory.remove() }
-        let env = ["DOCKER_CONFIG": baseProject.url.appendingPathComponent(".docker").path, "XDG_CACHE_HOME": cache.path]
+        let env = [
+            "DOCKER_CONFIG": baseProject.url.appendingPathComponent(".docker").path, "XDG_CACHE_HOME": cache.path,
+        ]
         let base = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: baseProject.url, environment: env)
         #expect(base.status == 0, "\(base)")
         let baseDigest = try imageDigest(base)
 
-        let fixture = try ImageFixture(repository: "\(registry.host)/acme/app", entrypoint: #"["velo-cli"]"#, extra: "base = \"\(registry.host)/acme/base@\(baseDigest)\"\nbinaries = [\"velo-cli\"]")
+        let fixture = try ImageFixture(
+            repository: "\(registry.host)/acme/app", entrypoint: #"["velo-cli"]"#,
+            extra: "base = \"\(registry.host)/acme/base@\(baseDigest)\"\nbinaries = [\"velo-cli\"]")
         defer { fixture.repository.directory.remove() }
         let built = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
         #expect(built.status == 0, "\(built)")
         #expect(FileManager.default.fileExists(atPath: cache.url.appendingPathComponent("relctl/oci/oci-layout").path))
         // Base layers were mounted from acme/base, not uploaded again.
-        #expect(registry.requests().contains { $0.contains("/v2/acme/app/blobs/uploads/?mount=") }, "\(registry.requests())")
+        #expect(
+            registry.requests().contains { $0.contains("/v2/acme/app/blobs/uploads/?mount=") }, "\(registry.requests())"
+        )
         #expect(built.stderr.contains("2 mounted"), "\(built.stderr)")
 
-        let inspect = try run("skopeo", ["inspect", "--tls-verify=false", "--override-arch", "arm64", "docker://\(registry.host)/acme/app:1.0.0"])
+        let inspect = try run(
+            "skopeo",
+            ["inspect", "--tls-verify=false", "--override-arch", "arm64", "docker://\(registry.host)/acme/app:1.0.0"])
         #expect(inspect.status == 0, "\(inspect)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         #expect((json["Layers"] as? [String])?.count == 2, "\(inspect.stdout)")
@@ -213,18 +292,27 @@ import RelctlTestSupport
     }
 
     @Test func checkReportsEveryImageProblemWithItsLine() throws {
-        let fixture = try ImageFixture(repository: "ghcr.io/Acme/velostream", extra: """
-        targets = ["x86_64-pc-windows-msvc", "riscv64gc-unknown-linux-gnu"]
-        base = "alpine:3.20"
-        tagz = ["x"]
-        """)
+        let fixture = try ImageFixture(
+            repository: "ghcr.io/Acme/velostream",
+            extra: """
+                targets = ["x86_64-pc-windows-msvc", "riscv64gc-unknown-linux-gnu"]
+                base = "alpine:3.20"
+                tagz = ["x"]
+                """)
         defer { fixture.repository.directory.remove() }
-        try fixture.repository.directory.write("relctl.toml", try fixture.repository.directory.read("relctl.toml").replacingOccurrences(of: "entrypoint = [\"velo-sql\", \"--serve\"]", with: "entrypoint = [\"velo-sqll\"]"))
+        try fixture.repository.directory.write(
+            "relctl.toml",
+            try fixture.repository.directory.read("relctl.toml").replacingOccurrences(
+                of: "entrypoint = [\"velo-sql\", \"--serve\"]", with: "entrypoint = [\"velo-sqll\"]"))
         let result = try relctl(["check"], in: fixture.url)
         #expect(result.status == 2, "\(result)")
         let lines = result.stderr
-        #expect(lines.contains("relctl.toml:22:") && lines.contains("repository paths must be lowercase; write `acme`"), "\(lines)")
-        #expect(lines.contains("entrypoint `velo-sqll` is not one of this image's binaries (did you mean `velo-sql`?)"), "\(lines)")
+        #expect(
+            lines.contains("relctl.toml:22:") && lines.contains("repository paths must be lowercase; write `acme`"),
+            "\(lines)")
+        #expect(
+            lines.contains("entrypoint `velo-sqll` is not one of this image's binaries (did you mean `velo-sql`?)"),
+            "\(lines)")
         #expect(lines.contains("image target `x86_64-pc-windows-msvc` is not Linux"), "\(lines)")
         #expect(lines.contains("image target `riscv64gc-unknown-linux-gnu` is not a configured [[target]]"), "\(lines)")
         #expect(lines.contains("must be pinned by digest"), "\(lines)")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import RelctlTestSupport
 import RelctlCore
+import RelctlTestSupport
+import Testing
 
 /// `relctl init` then `relctl check` on repositories shaped like the real projects of issue 12:
 /// the starter file reads the repository as it is, and passes `check` the first time.
@@ -38,7 +38,9 @@ import RelctlCore
     @Test func blackHatchVcsHasNoVersionEntry() throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
-        try repo.directory.write("pyproject.toml", """
+        try repo.directory.write(
+            "pyproject.toml",
+            """
             [project]
             name = "black"
             dynamic = ["version"]
@@ -57,15 +59,20 @@ import RelctlCore
     @Test func helixVirtualWorkspaceWithBinaryHx() throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
-        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"helix-core\", \"helix-term\"]\nresolver = \"2\"\n")
+        try repo.directory.write(
+            "Cargo.toml", "[workspace]\nmembers = [\"helix-core\", \"helix-term\"]\nresolver = \"2\"\n")
         try repo.directory.write("helix-core/Cargo.toml", "[package]\nname = \"helix-core\"\nversion = \"25.7.1\"\n")
         try repo.directory.write("helix-core/src/lib.rs", "\n")
-        try repo.directory.write("helix-term/Cargo.toml", "[package]\nname = \"helix-term\"\nversion = \"25.7.1\"\n\n[[bin]]\nname = \"hx\"\npath = \"src/main.rs\"\n")
+        try repo.directory.write(
+            "helix-term/Cargo.toml",
+            "[package]\nname = \"helix-term\"\nversion = \"25.7.1\"\n\n[[bin]]\nname = \"hx\"\npath = \"src/main.rs\"\n"
+        )
         try repo.directory.write("helix-term/src/main.rs", "fn main() {}\n")
         try repo.commit("chore: start")
         let config = try initThenCheck(repo)
         #expect(config.contains("binaries = [\"hx\"]"), "\(config)")
-        #expect(config.contains("path = \"helix-core/Cargo.toml\"") && config.contains("path = \"helix-term/Cargo.toml\""))
+        #expect(
+            config.contains("path = \"helix-core/Cargo.toml\"") && config.contains("path = \"helix-term/Cargo.toml\""))
         #expect(!config.contains("path = \"Cargo.toml\""), "a virtual workspace root holds no version")
         #expect(config.contains("command = \"cargo build --release --locked --target {target}\""))
     }
@@ -89,7 +96,9 @@ import RelctlCore
     @Test func swiftPackageExecutableProductAndNpmLibrary() throws {
         let swift = try GitRepository()
         defer { swift.directory.remove() }
-        try swift.directory.write("Package.swift", """
+        try swift.directory.write(
+            "Package.swift",
+            """
             // swift-tools-version: 6.0
             import PackageDescription
             let package = Package(name: "tool", products: [.executable(name: "mytool", targets: ["Tool"]), .library(name: "Lib", targets: ["Lib"])])
@@ -97,12 +106,15 @@ import RelctlCore
             """)
         try swift.commit("chore: start")
         let config = try initThenCheck(swift)
-        #expect(config.contains("binaries = [\"mytool\"]") && config.contains("command = \"swift build -c release --product mytool\""), "\(config)")
+        #expect(
+            config.contains("binaries = [\"mytool\"]")
+                && config.contains("command = \"swift build -c release --product mytool\""), "\(config)")
         #expect(!config.contains("build.sh"))
 
         let axios = try GitRepository()
         defer { axios.directory.remove() }
-        try axios.directory.write("package.json", "{\"name\": \"axios\", \"version\": \"1.7.2\", \"main\": \"index.js\"}\n")
+        try axios.directory.write(
+            "package.json", "{\"name\": \"axios\", \"version\": \"1.7.2\", \"main\": \"index.js\"}\n")
         try axios.commit("chore: start")
         let npm = try initThenCheck(axios)
         #expect(npm.contains("path = \"package.json\"") && !npm.contains("\n[[target]]"), "\(npm)")
@@ -111,10 +123,18 @@ import RelctlCore
     @Test func typstAndGitCliffWorkspacesWithTheirLocks() throws {
         let typst = try GitRepository()
         defer { typst.directory.remove() }
-        try typst.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n\n[workspace.package]\nversion = \"0.15.1\"\nedition = \"2021\"\n\n[workspace.dependencies]\ntypst = { path = \"crates/typst\", version = \"0.15.1\" }\n")
-        try typst.directory.write("crates/typst/Cargo.toml", "[package]\nname = \"typst\"\nversion.workspace = true\nedition.workspace = true\n")
+        try typst.directory.write(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n\n[workspace.package]\nversion = \"0.15.1\"\nedition = \"2021\"\n\n[workspace.dependencies]\ntypst = { path = \"crates/typst\", version = \"0.15.1\" }\n"
+        )
+        try typst.directory.write(
+            "crates/typst/Cargo.toml",
+            "[package]\nname = \"typst\"\nversion.workspace = true\nedition.workspace = true\n")
         try typst.directory.write("crates/typst/src/lib.rs", "\n")
-        try typst.directory.write("crates/typst-cli/Cargo.toml", "[package]\nname = \"typst-cli\"\nversion.workspace = true\nedition.workspace = true\n\n[[bin]]\nname = \"typst\"\npath = \"src/main.rs\"\n\n[dependencies]\ntypst.workspace = true\n")
+        try typst.directory.write(
+            "crates/typst-cli/Cargo.toml",
+            "[package]\nname = \"typst-cli\"\nversion.workspace = true\nedition.workspace = true\n\n[[bin]]\nname = \"typst\"\npath = \"src/main.rs\"\n\n[dependencies]\ntypst.workspace = true\n"
+        )
         try typst.directory.write("crates/typst-cli/src/main.rs", "fn main() {}\n")
         #expect(try sh("cargo generate-lockfile --offline", in: typst.url).status == 0)
         try typst.commit("chore: start")
@@ -126,7 +146,9 @@ import RelctlCore
 
         let commitizen = try GitRepository()
         defer { commitizen.directory.remove() }
-        try commitizen.directory.write("pyproject.toml", "[project]\nname = \"commitizen\"\nversion = \"4.1.0\"\nrequires-python = \">=3.9\"\ndependencies = []\n")
+        try commitizen.directory.write(
+            "pyproject.toml",
+            "[project]\nname = \"commitizen\"\nversion = \"4.1.0\"\nrequires-python = \">=3.9\"\ndependencies = []\n")
         #expect(try sh("uv lock --offline -q", in: commitizen.url).status == 0)
         try commitizen.commit("chore: start")
         try commitizen.git("tag", "v4.1.0")

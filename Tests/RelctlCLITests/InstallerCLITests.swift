@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import RelctlCore
 import RelctlTestSupport
+import Testing
 
 /// The generated installer, run for real under dash and `bash --posix` against a loopback
 /// http.server serving a dist/ made by relctl (package, checksum, sign, installer).
@@ -10,17 +10,21 @@ import RelctlTestSupport
 @Suite(.serialized) struct InstallerCLITests {
     static let signConfig = """
 
-    [sign]
-    minisign-key = "keys/release.key"
-    minisign-public-key = "keys/release.pub"
+        [sign]
+        minisign-key = "keys/release.key"
+        minisign-public-key = "keys/release.pub"
 
-    [installer]
-    enabled = true
+        [installer]
+        enabled = true
 
-    """
+        """
 
     /// A signed release with its installers; `targets` limits what is packaged.
-    func release(targets: [String] = [PackagingFixture.linuxGNU, PackagingFixture.linuxMusl, PackagingFixture.linuxARM, PackagingFixture.windows]) throws -> PackagingFixture {
+    func release(
+        targets: [String] = [
+            PackagingFixture.linuxGNU, PackagingFixture.linuxMusl, PackagingFixture.linuxARM, PackagingFixture.windows,
+        ]
+    ) throws -> PackagingFixture {
         let fixture = try PackagingFixture(extraConfig: Self.signConfig)
         _ = try SigningKeysFixture(in: fixture.url.appendingPathComponent("keys"))
         try makeRelease(fixture, targets: targets)
@@ -32,11 +36,17 @@ import RelctlTestSupport
     }
 
     /// Runs the installer from dist/ with `shell` against `server`, installing into `to`.
-    func install(_ fixture: PackagingFixture, shell: [String], server: LoopbackServer, to: URL, path: String? = nil) throws -> RunResult {
+    func install(
+        _ fixture: PackagingFixture, shell: [String], server: LoopbackServer, to: URL, path: String? = nil
+    ) throws -> RunResult {
         var environment = ["INSTALLER_BASE_URL": server.baseURL, "HOME": fixture.url.path]
         if let path { environment["PATH"] = path }
-        return try run(shell[0], Array(shell.dropFirst()) + [fixture.dist.appendingPathComponent("velostream-installer.sh").path, "--to", to.path],
-                       in: fixture.url, environment: environment)
+        return try run(
+            shell[0],
+            Array(shell.dropFirst()) + [
+                fixture.dist.appendingPathComponent("velostream-installer.sh").path, "--to", to.path,
+            ],
+            in: fixture.url, environment: environment)
     }
 
     func installed(_ folder: URL) -> [String] {
@@ -53,7 +63,10 @@ import RelctlTestSupport
         #expect(text.contains("DEFAULT_BASE_URL='https://github.com/acme/velostream/releases/download/v1.0.0/'"))
         let publicKey = try fixture.directory.read("keys/release.pub").split(separator: "\n")[1]
         #expect(text.contains("MINISIGN_PUBLIC_KEY='\(publicKey)'"))
-        #expect(text.contains("linux-x86_64) printf '%s\\n' 'velostream-v1.0.0-x86_64-unknown-linux-musl.tar.zst velostream-v1.0.0-x86_64-unknown-linux-gnu.tar.gz'"), "\(text)")
+        #expect(
+            text.contains(
+                "linux-x86_64) printf '%s\\n' 'velostream-v1.0.0-x86_64-unknown-linux-musl.tar.zst velostream-v1.0.0-x86_64-unknown-linux-gnu.tar.gz'"
+            ), "\(text)")
         #expect(!text.contains("windows-msvc"))
         let attributes = try FileManager.default.attributesOfItem(atPath: script.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o755)
@@ -112,10 +125,13 @@ import RelctlTestSupport
         try serve { dir in
             let sums = dir.appendingPathComponent("SHA256SUMS")
             try FileManager.default.removeItem(at: sums)
-            try "0000000000000000000000000000000000000000000000000000000000000000  x\n".write(to: sums, atomically: true, encoding: .utf8)
+            try "0000000000000000000000000000000000000000000000000000000000000000  x\n".write(
+                to: sums, atomically: true, encoding: .utf8)
         }
         let forged = try install(fixture, shell: ["dash"], server: server, to: target)
-        #expect(forged.status != 0 && forged.stderr.contains("minisign signature of SHA256SUMS does not verify"), "\(forged)")
+        #expect(
+            forged.status != 0 && forged.stderr.contains("minisign signature of SHA256SUMS does not verify"),
+            "\(forged)")
         #expect(!FileManager.default.fileExists(atPath: target.path))
 
         try serve { dir in try FileManager.default.removeItem(at: dir.appendingPathComponent("SHA256SUMS.minisig")) }
@@ -127,16 +143,21 @@ import RelctlTestSupport
         try serve { _ in }
         let tools = fixture.url.appendingPathComponent("tools")
         try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
-        for tool in ["uname", "mktemp", "mkdir", "cp", "mv", "chmod", "rm", "awk", "tar", "gzip", "xz", "zstd", "curl", "minisign", "cat", "dash"] {
+        for tool in [
+            "uname", "mktemp", "mkdir", "cp", "mv", "chmod", "rm", "awk", "tar", "gzip", "xz", "zstd", "curl",
+            "minisign", "cat", "dash",
+        ] {
             let found = try sh("command -v \(tool)").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            try FileManager.default.createSymbolicLink(atPath: tools.appendingPathComponent(tool).path, withDestinationPath: found)
+            try FileManager.default.createSymbolicLink(
+                atPath: tools.appendingPathComponent(tool).path, withDestinationPath: found)
         }
         let noHash = try install(fixture, shell: ["/usr/bin/dash"], server: server, to: target, path: tools.path)
         #expect(noHash.status != 0 && noHash.stderr.contains("no SHA-256 tool found"), "\(noHash)")
         #expect(!FileManager.default.fileExists(atPath: target.path))
         // The same PATH plus sha256sum installs: the tool list above is complete.
         let sha256sum = try sh("command -v sha256sum").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try FileManager.default.createSymbolicLink(atPath: tools.appendingPathComponent("sha256sum").path, withDestinationPath: sha256sum)
+        try FileManager.default.createSymbolicLink(
+            atPath: tools.appendingPathComponent("sha256sum").path, withDestinationPath: sha256sum)
         let withHash = try install(fixture, shell: ["/usr/bin/dash"], server: server, to: target, path: tools.path)
         #expect(withHash.status == 0, "\(withHash)")
         #expect(installed(target) == ["velo-cli", "velo-sql"])
@@ -149,13 +170,16 @@ import RelctlTestSupport
         defer { server.stop() }
         let target = fixture.url.appendingPathComponent("out")
         let result = try install(fixture, shell: ["dash"], server: server, to: target)
-        #expect(result.status != 0 && result.stderr.contains("has no archive for this machine (linux-x86_64)"), "\(result)")
+        #expect(
+            result.status != 0 && result.stderr.contains("has no archive for this machine (linux-x86_64)"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: target.path))
 
         // No [publish] github, no GITHUB_REPOSITORY, no GitHub remote: only INSTALLER_BASE_URL can work, and the script says so.
         let generated = try relctl(["installer"], in: fixture.url, environment: ["GITHUB_REPOSITORY": ""])
         #expect(generated.status == 0 && generated.stderr.contains("will require INSTALLER_BASE_URL"), "\(generated)")
-        let bare = try run("dash", [fixture.dist.appendingPathComponent("velostream-installer.sh").path, "--to", target.path], environment: ["INSTALLER_BASE_URL": ""])
+        let bare = try run(
+            "dash", [fixture.dist.appendingPathComponent("velostream-installer.sh").path, "--to", target.path],
+            environment: ["INSTALLER_BASE_URL": ""])
         #expect(bare.status != 0 && bare.stderr.contains("set INSTALLER_BASE_URL"), "\(bare)")
         // Without manifest.json there is nothing to generate from.
         try FileManager.default.removeItem(at: fixture.dist.appendingPathComponent("manifest.json"))

@@ -10,25 +10,33 @@ struct MatrixCLITests {
             try MatrixFixtures.project(in: dir)
             let result = try relctl(["matrix", "--format", "github"], in: dir.url)
             #expect(result.status == 0, "\(result)")
-            #expect(result.stdout == """
-            {"include":[{"target":"x86_64-unknown-linux-gnu","runner":"ubuntu-latest","format":"tar.gz","os":"linux","arch":"x86_64"},\
-            {"target":"aarch64-apple-darwin","runner":"macos-14","format":"tar.gz","os":"macos","arch":"aarch64"},\
-            {"target":"x86_64-pc-windows-msvc","runner":"windows-latest","format":"zip","os":"windows","arch":"x86_64"}]}
+            #expect(
+                result.stdout == """
+                    {"include":[{"target":"x86_64-unknown-linux-gnu","runner":"ubuntu-latest","format":"tar.gz","os":"linux","arch":"x86_64"},\
+                    {"target":"aarch64-apple-darwin","runner":"macos-14","format":"tar.gz","os":"macos","arch":"aarch64"},\
+                    {"target":"x86_64-pc-windows-msvc","runner":"windows-latest","format":"zip","os":"windows","arch":"x86_64"}]}
 
-            """)
+                    """)
             // python3 reads it as a GitHub `fromJSON` would.
-            let parsed = try sh("python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d[\"include\"]), d[\"include\"][2][\"format\"])' <<'EOF'\n\(result.stdout)EOF", in: dir.url)
+            let parsed = try sh(
+                "python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d[\"include\"]), d[\"include\"][2][\"format\"])' <<'EOF'\n\(result.stdout)EOF",
+                in: dir.url)
             #expect(parsed.stdout == "3 zip\n")
         }
     }
 
     @Test func globsSelectTargetsInConfiguredOrder() throws {
         try withTemporaryDirectory { dir in
-            try MatrixFixtures.project(in: dir, targets: ["x86_64-unknown-linux-gnu", "aarch64-apple-darwin", "aarch64-unknown-linux-musl"])
-            let result = try relctl(["matrix", "--format", "github", "--target", "*apple*", "--target", "*linux*"], in: dir.url)
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu", "aarch64-apple-darwin", "aarch64-unknown-linux-musl"])
+            let result = try relctl(
+                ["matrix", "--format", "github", "--target", "*apple*", "--target", "*linux*"], in: dir.url)
             #expect(result.status == 0, "\(result)")
             let data = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [[String: String]]]
-            #expect(data?["include"]?.map { $0["target"] ?? "" } == ["x86_64-unknown-linux-gnu", "aarch64-apple-darwin", "aarch64-unknown-linux-musl"])
+            #expect(
+                data?["include"]?.map { $0["target"] ?? "" } == [
+                    "x86_64-unknown-linux-gnu", "aarch64-apple-darwin", "aarch64-unknown-linux-musl",
+                ])
 
             let musl = try relctl(["matrix", "--format", "github", "--target", "*-musl"], in: dir.url)
             #expect(musl.stdout.contains("aarch64-unknown-linux-musl") && !musl.stdout.contains("gnu"))
@@ -61,17 +69,22 @@ struct MatrixCLITests {
 
     @Test func unknownTripleIsWarnedOnStderrAndStillListed() throws {
         try withTemporaryDirectory { dir in
-            try MatrixFixtures.project(in: dir, targets: ["x86_64-unknown-linux-gnu"], extraTargets: """
-            [[target]]
-            triple = "sparc64-sun-solaris"
-            runner = "self-hosted"
-            format = "tar.xz"
-            """)
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"],
+                extraTargets: """
+                    [[target]]
+                    triple = "sparc64-sun-solaris"
+                    runner = "self-hosted"
+                    format = "tar.xz"
+                    """)
             let result = try relctl(["matrix", "--format", "github"], in: dir.url)
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.contains("warning: relctl.toml:"))
             #expect(result.stderr.contains("unknown target triple `sparc64-sun-solaris`"))
-            #expect(result.stdout.contains(#"{"target":"sparc64-sun-solaris","runner":"self-hosted","format":"tar.xz","os":"solaris","arch":"sparc64"}"#))
+            #expect(
+                result.stdout.contains(
+                    #"{"target":"sparc64-sun-solaris","runner":"self-hosted","format":"tar.xz","os":"solaris","arch":"sparc64"}"#
+                ))
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import RelctlTestSupport
 import RelctlCore
+import RelctlTestSupport
+import Testing
 
 @Suite struct NotesCLITests {
     @Test func notesWithoutConfigJSONOutputAndChangelog() throws {
@@ -23,7 +23,9 @@ import RelctlCore
         #expect(changelog == "# Changelog\n\n" + markdown.stdout)
         #expect(try relctl(["notes", "--changelog", "CHANGELOG.md"], in: fixture.url).status == 0)
         #expect(try fixture.repository.directory.read("CHANGELOG.md") == changelog, "a second run does not duplicate")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.url.path).filter { $0.contains("relctl-tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.url.path).filter {
+            $0.contains("relctl-tmp")
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -46,10 +48,13 @@ import RelctlCore
             #expect(unborn.status == 2 && unborn.stderr.contains("the repository has no commits yet"), "\(unborn)")
         }
         try fixture.repository.directory.write("relctl.toml", "")
-        try FileManager.default.createDirectory(at: fixture.url.appendingPathComponent("docs"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: fixture.url.appendingPathComponent("docs"), withIntermediateDirectories: true)
         for flag in ["--output", "--changelog"] {
             let folder = try relctl(["notes", flag, "docs"], in: fixture.url)
-            #expect(folder.status == 2 && folder.stderr.contains("docs: is a folder; \(flag) takes a file path"), "\(folder)")
+            #expect(
+                folder.status == 2 && folder.stderr.contains("docs: is a folder; \(flag) takes a file path"),
+                "\(folder)")
             #expect(folder.stdout.isEmpty, "nothing printed when the notes cannot be written")
         }
     }
@@ -67,7 +72,9 @@ import RelctlCore
         let json = try relctl(["bump", "--write", "--json"], in: repo.url)
         #expect(json.status == 0, "\(json)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(object["next"] as? String == "1.2.0" && object["tag"] as? String == "v1.2.0" && object["level"] as? String == "minor")
+        #expect(
+            object["next"] as? String == "1.2.0" && object["tag"] as? String == "v1.2.0"
+                && object["level"] as? String == "minor")
         #expect(object["written"] as? [String] == ["package.json"])
         #expect(try repo.directory.read("package.json") == "{\n  \"name\": \"demo\",\n  \"version\": \"1.2.0\"\n}\n")
     }

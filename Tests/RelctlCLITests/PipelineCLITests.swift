@@ -11,12 +11,15 @@ struct PipelineCLITests {
     /// A fixture whose build writes `megabytes` of incompressible bytes per target, so each
     /// archive takes long enough to watch.
     static func heavyFixture(targets: [String], megabytes: Int) throws -> ReleaseFixture {
-        let build = "mkdir -p out/{target} && head -c \(megabytes)M /dev/urandom > out/{target}/hello && chmod +x out/{target}/hello"
+        let build =
+            "mkdir -p out/{target} && head -c \(megabytes)M /dev/urandom > out/{target}/hello && chmod +x out/{target}/hello"
         let fixture = try ReleaseFixture(buildCommand: build)
         let extra = targets.dropFirst(2).map { "[[target]]\ntriple = \"\($0)\"\n" }.joined(separator: "\n")
         if !extra.isEmpty {
             let config = try fixture.repository.directory.read("relctl.toml")
-            try fixture.repository.commit("chore: more targets", files: ["relctl.toml": config.replacingOccurrences(of: "[archive]", with: extra + "\n[archive]")])
+            try fixture.repository.commit(
+                "chore: more targets",
+                files: ["relctl.toml": config.replacingOccurrences(of: "[archive]", with: extra + "\n[archive]")])
         }
         return fixture
     }
@@ -27,9 +30,13 @@ struct PipelineCLITests {
         try withTemporaryDirectory { shim in
             let log = shim.url.appendingPathComponent("calls.log").path
             let realGit = try sh("command -v git").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            try shim.write("bin/git", "#!/bin/sh\necho \"$*\" >> '\(log)'\nexec '\(realGit)' \"$@\"\n", executable: true)
-            let path = shim.url.appendingPathComponent("bin").path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-            let result = try relctl(["release", "v1.0.0", "--dry-run", "--push"], in: fixture.url, environment: ["PATH": path])
+            try shim.write(
+                "bin/git", "#!/bin/sh\necho \"$*\" >> '\(log)'\nexec '\(realGit)' \"$@\"\n", executable: true)
+            let path =
+                shim.url.appendingPathComponent("bin").path + ":"
+                + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            let result = try relctl(
+                ["release", "v1.0.0", "--dry-run", "--push"], in: fixture.url, environment: ["PATH": path])
             #expect(result.status == 0, "\(result)")
             let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             #expect(calls.contains { $0.contains("tag -a") }, "the shim saw the dry run's tag: \(calls)")
@@ -42,27 +49,38 @@ struct PipelineCLITests {
         defer { fixture.remove() }
         try withTemporaryDirectory { scratch in
             let trace = scratch.url.appendingPathComponent("trace.log").path
-            let result = try run("strace", ["-f", "-e", "trace=openat,open", "-o", trace, relctlBinary.path, "release", "v1.0.0"], in: fixture.url)
+            let result = try run(
+                "strace", ["-f", "-e", "trace=openat,open", "-o", trace, relctlBinary.path, "release", "v1.0.0"],
+                in: fixture.url)
             #expect(result.status == 0, "\(result)")
-            let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains(".tar.gz") }
+            let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
+                $0.contains(".tar.gz")
+            }
             // The only opens of an archive: creating its hidden temporary file, write-only.
-            let created = opens.filter { $0.contains("O_WRONLY") && $0.contains("O_CREAT") && $0.contains(".relctl-tmp-") }
+            let created = opens.filter {
+                $0.contains("O_WRONLY") && $0.contains("O_CREAT") && $0.contains(".relctl-tmp-")
+            }
             #expect(created.count == 2, "\(opens.joined(separator: "\n"))")
             let reads = opens.filter { !$0.contains("O_WRONLY") }
             #expect(reads.isEmpty, "archives opened again after writing:\n\(reads.joined(separator: "\n"))")
             #expect(fixture.repository.directory.exists("dist/SHA256SUMS"))
-            #expect(try run("sha256sum", ["-c", "SHA256SUMS"], in: fixture.url.appendingPathComponent("dist")).status == 0)
+            #expect(
+                try run("sha256sum", ["-c", "SHA256SUMS"], in: fixture.url.appendingPathComponent("dist")).status == 0)
         }
     }
 
     @Test func packageJobsFourWritesFourArchivesAtOnce() throws {
-        let targets = ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu", "x86_64-unknown-linux-musl", "aarch64-unknown-linux-musl"]
+        let targets = [
+            "x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu", "x86_64-unknown-linux-musl",
+            "aarch64-unknown-linux-musl",
+        ]
         let fixture = try Self.heavyFixture(targets: targets, megabytes: 12)
         defer { fixture.remove() }
         #expect(try relctl(["build"], in: fixture.url).status == 0)
 
         func order(jobs: Int) throws -> [String] {
-            let result = try relctl(["package", "--tag", "v1.0.0", "--jobs", String(jobs), "--clean", "-v"], in: fixture.url)
+            let result = try relctl(
+                ["package", "--tag", "v1.0.0", "--jobs", String(jobs), "--clean", "-v"], in: fixture.url)
             #expect(result.status == 0, "\(result)")
             return result.stderr.split(separator: "\n").compactMap { line in
                 line.hasPrefix("writing ") ? "start" : line.hasPrefix("packaged ") ? "end" : nil
@@ -75,7 +93,8 @@ struct PipelineCLITests {
     }
 
     @Test func theProgressLineKeepsMovingWhileArchivesAreWritten() async throws {
-        let fixture = try Self.heavyFixture(targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"], megabytes: 48)
+        let fixture = try Self.heavyFixture(
+            targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"], megabytes: 48)
         defer { fixture.remove() }
         let captured = Captured()
         let console = Console(verbosity: .normal, isInteractive: true, out: { _ in }, err: { captured.append($0) })
@@ -86,7 +105,9 @@ struct PipelineCLITests {
         let outcome = try await ReleasePipeline().run(ReleaseOptions(tag: "v1.0.0"), config: config, context: context)
         #expect(outcome.error == nil, "\(outcome.error?.message ?? "")")
         let package = try #require(outcome.plan.stages.first { $0.name == "package" })
-        let redraws = captured.text.components(separatedBy: "\r\u{1B}[K  … ").filter { $0.hasPrefix("packaging") || ($0.hasPrefix("[5/") && $0.contains("] package")) }
+        let redraws = captured.text.components(separatedBy: "\r\u{1B}[K  … ").filter {
+            $0.hasPrefix("packaging") || ($0.hasPrefix("[5/") && $0.contains("] package"))
+        }
         // The ticker redraws every 250 ms; a blocked cooperative pool would freeze it at one.
         #expect(package.seconds > 1, "packaging took \(package.seconds) s: too quick to judge")
         #expect(redraws.count >= 3, "\(redraws.count) redraws in \(package.seconds) s of packaging")
@@ -146,9 +167,11 @@ struct WarningsCLITests {
             try dir.write("dist/gone.tar.gz.sha256", "\(String(repeating: "0", count: 64))  gone.tar.gz\n")
             let result = try relctl(["checksum", "--json"], in: dir.url)
             #expect(result.status == 0, "\(result)")
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let warnings = try #require(document["warnings"] as? [String], "\(result.stdout)")
-            #expect(warnings.count == 1 && warnings[0].contains("gone.tar.gz.sha256: its archive is gone"), "\(warnings)")
+            #expect(
+                warnings.count == 1 && warnings[0].contains("gone.tar.gz.sha256: its archive is gone"), "\(warnings)")
         }
     }
 }

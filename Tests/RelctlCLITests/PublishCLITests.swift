@@ -9,8 +9,10 @@ import Testing
     typealias Request = GitHubStandIn.Request
 
     /// Runs one test with a fresh project and stand-in, stopping both afterwards.
-    private func withStandIn(prefix: String = "", maxPerPage: Int = 100, tag: String = "v1.0.0", pushed: Bool = true,
-                             _ body: (PublishFixture, GitHubStandIn) async throws -> Void) async throws {
+    private func withStandIn(
+        prefix: String = "", maxPerPage: Int = 100, tag: String = "v1.0.0", pushed: Bool = true,
+        _ body: (PublishFixture, GitHubStandIn) async throws -> Void
+    ) async throws {
         let fixture = try await BlockingWork.run { try PublishFixture(tag: tag) }
         let server = try GitHubStandIn(prefix: prefix, maxPerPage: maxPerPage, tags: pushed ? [tag] : [])
         defer {
@@ -22,9 +24,13 @@ import Testing
 
     /// Runs `relctl publish` on a thread of its own: a blocking wait on the cooperative pool
     /// (one thread per core) would starve the other suites' async tests.
-    private func publish(_ arguments: [String], _ fixture: PublishFixture, _ server: GitHubStandIn, environment: [String: String]? = nil) async throws -> RunResult {
+    private func publish(
+        _ arguments: [String], _ fixture: PublishFixture, _ server: GitHubStandIn, environment: [String: String]? = nil
+    ) async throws -> RunResult {
         let environment = environment ?? server.environment(repository: nil)
-        return try await BlockingWork.run { try relctl(["publish"] + arguments, in: fixture.url, environment: environment) }
+        return try await BlockingWork.run {
+            try relctl(["publish"] + arguments, in: fixture.url, environment: environment)
+        }
     }
 
     private func successfulUploads(_ log: [Request]) -> [String] {
@@ -57,10 +63,13 @@ import Testing
             let releases = try await server.releases()
             #expect(releases.count == 1)
             let release = try #require(releases.first)
-            #expect(!release.draft && !release.prerelease && release.tag_name == "v1.0.0" && release.make_latest == "true")
+            #expect(
+                !release.draft && !release.prerelease && release.tag_name == "v1.0.0" && release.make_latest == "true")
             #expect(release.body == PublishFixture.notes && release.name == "velostream v1.0.0")
             #expect(release.assets.map(\.name).sorted() == (try fixture.expectedAssets()))
-            #expect(try fixture.expectedAssets().contains("manifest.json") && (try fixture.expectedAssets()).contains("SHA256SUMS"))
+            #expect(
+                try fixture.expectedAssets().contains("manifest.json")
+                    && (try fixture.expectedAssets()).contains("SHA256SUMS"))
             for asset in release.assets {
                 let expected = try fixture.digest(asset.name)
                 #expect(asset.state == "uploaded" && asset.digest == expected)
@@ -69,13 +78,17 @@ import Testing
             var log = try await server.log()
             // GitHub's headers on every request, and the token.
             for request in log {
-                #expect(request.user_agent?.hasPrefix("relctl/") == true && request.accept == "application/vnd.github+json")
+                #expect(
+                    request.user_agent?.hasPrefix("relctl/") == true && request.accept == "application/vnd.github+json")
                 #expect(request.api_version == "2022-11-28" && request.authorized, "\(request.method) \(request.path)")
             }
             // A draft first; uploads to the upload_url path, not the API path.
             let create = try #require(log.first { $0.kind == "create" })
             #expect(create.status == 201)
-            #expect(log.filter { $0.kind == "upload" }.allSatisfy { $0.path.hasPrefix("/uploads/repos/acme/velostream/releases/") })
+            #expect(
+                log.filter { $0.kind == "upload" }.allSatisfy {
+                    $0.path.hasPrefix("/uploads/repos/acme/velostream/releases/")
+                })
             #expect(successfulUploads(log) == (try fixture.expectedAssets()))
             try expectNeverVisibleIncomplete(log, fixture)
 
@@ -84,32 +97,45 @@ import Testing
             let again = try await publish(["v1.0.0", "--json"], fixture, server)
             #expect(again.status == 0, "\(again)")
             #expect(again.stderr.contains("already published"), "\(again)")
-            #expect(try JSONDecoder().decode(PublishReport.self, from: Data(again.stdout.utf8)).outcome == .alreadyPublished)
+            #expect(
+                try JSONDecoder().decode(PublishReport.self, from: Data(again.stdout.utf8)).outcome == .alreadyPublished
+            )
             log = try await server.log()
-            #expect(log.dropFirst(count).allSatisfy { $0.method == "GET" }, "\(log.dropFirst(count).map { "\($0.method) \($0.path)" })")
+            #expect(
+                log.dropFirst(count).allSatisfy { $0.method == "GET" },
+                "\(log.dropFirst(count).map { "\($0.method) \($0.path)" })")
         }
     }
 
     @Test func aConnectionDroppedMidUploadIsFinishedWithoutUploadingTwice() async throws {
         try await withStandIn { fixture, server in
             // Every attempt at the Linux archive dies after 30 kB: the run fails, the release stays a draft.
-            try await server.setFaults(#"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"drop","after_bytes":30000,"times":100}]"#)
-            let failed = try await publish(["v1.0.0"], fixture, server, environment: server.environment(repository: nil).merging(["RELCTL_HTTP_RETRIES": "2"]) { $1 })
+            try await server.setFaults(
+                #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"drop","after_bytes":30000,"times":100}]"#
+            )
+            let failed = try await publish(
+                ["v1.0.0"], fixture, server,
+                environment: server.environment(repository: nil).merging(["RELCTL_HTTP_RETRIES": "2"]) { $1 })
             #expect(failed.status == 1, "\(failed)")
             #expect(failed.stderr.contains(ChecksumFixtures.linux), "\(failed)")
             var releases = try await server.releases()
             #expect(releases.count == 1 && releases.first?.draft == true, "never public while incomplete")
-            #expect(releases.first?.assets.contains { $0.name == ChecksumFixtures.linux && $0.state == "starter" } == true)
+            #expect(
+                releases.first?.assets.contains { $0.name == ChecksumFixtures.linux && $0.state == "starter" } == true)
 
             // The network recovers; one drop more, healed within the run.
-            try await server.setFaults(#"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"drop","after_bytes":50000,"times":1}]"#)
+            try await server.setFaults(
+                #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"drop","after_bytes":50000,"times":1}]"#
+            )
             let result = try await publish(["v1.0.0"], fixture, server)
             #expect(result.status == 0, "\(result)")
             let log = try await server.log()
             let uploads = successfulUploads(log)
             #expect(uploads == (try fixture.expectedAssets()), "each asset uploaded once: \(uploads)")
             #expect(log.filter { $0.kind == "create" }.count == 1, "the draft of the failed run was reused")
-            #expect(log.contains { $0.method == "DELETE" && $0.name == ChecksumFixtures.linux }, "the unfinished asset was deleted")
+            #expect(
+                log.contains { $0.method == "DELETE" && $0.name == ChecksumFixtures.linux },
+                "the unfinished asset was deleted")
             try expectNeverVisibleIncomplete(log, fixture)
             releases = try await server.releases()
             let expectedCount = try fixture.expectedAssets().count
@@ -120,14 +146,19 @@ import Testing
     @Test func aRunKilledMidUploadIsFinishedByTheNextOne() async throws {
         try await withStandIn { fixture, server in
             // Larger than loopback socket buffers, so the kill really cuts the body short.
-            try ChecksumFixtures.bytes(24 << 20, seed: 9).write(to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
+            try ChecksumFixtures.bytes(24 << 20, seed: 9).write(
+                to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
             #expect(try await BlockingWork.run { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
-            try await server.setFaults(#"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":30}]"#)
+            try await server.setFaults(
+                #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":30}]"#
+            )
             let process = Process()
             process.executableURL = relctlBinary
             process.arguments = ["publish", "v1.0.0"]
             process.currentDirectoryURL = fixture.url
-            process.environment = ProcessInfo.processInfo.environment.merging(server.environment(repository: nil)) { $1 }
+            process.environment = ProcessInfo.processInfo.environment.merging(server.environment(repository: nil)) {
+                $1
+            }
             process.standardError = FileHandle.nullDevice
             try process.run()
             var stalled = false
@@ -140,12 +171,17 @@ import Testing
             await BlockingWork.run { process.waitUntilExit() }
             #expect(process.terminationReason == .uncaughtSignal)
             let draft = try #require(try await server.releases().first)
-            #expect(draft.draft && draft.assets.contains { $0.name == ChecksumFixtures.linux && $0.state == "starter" }, "\(draft.assets)")
+            #expect(
+                draft.draft && draft.assets.contains { $0.name == ChecksumFixtures.linux && $0.state == "starter" },
+                "\(draft.assets)")
 
             try await server.setFaults("[]")
             let result = try await publish(["v1.0.0", "--json"], fixture, server)
             #expect(result.status == 0, "\(result)")
-            #expect(try JSONDecoder().decode(PublishReport.self, from: Data(result.stdout.utf8)).repaired == [ChecksumFixtures.linux])
+            #expect(
+                try JSONDecoder().decode(PublishReport.self, from: Data(result.stdout.utf8)).repaired == [
+                    ChecksumFixtures.linux
+                ])
             let log = try await server.log()
             #expect(successfulUploads(log) == (try fixture.expectedAssets()), "nothing uploaded twice")
             #expect(log.filter { $0.kind == "create" }.count == 1)
@@ -155,11 +191,12 @@ import Testing
 
     @Test func rateLimitsAreWaitedOutBeforeAnyOtherRequest() async throws {
         try await withStandIn { fixture, server in
-            try await server.setFaults("""
-            [{"kind":"list","action":"retry_after","seconds":2,"times":1},
-             {"kind":"upload","action":"ratelimit","seconds":2,"times":1},
-             {"kind":"assets","action":"status","status":502,"times":1}]
-            """)
+            try await server.setFaults(
+                """
+                [{"kind":"list","action":"retry_after","seconds":2,"times":1},
+                 {"kind":"upload","action":"ratelimit","seconds":2,"times":1},
+                 {"kind":"assets","action":"status","status":502,"times":1}]
+                """)
             let result = try await publish(["v1.0.0"], fixture, server)
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.contains("rate limited"), "\(result)")
@@ -167,7 +204,11 @@ import Testing
             let limited = try #require(log.firstIndex { $0.status == 429 })
             let after = log[(limited + 1)...]
             #expect(!after.isEmpty)
-            for request in after { #expect(request.time >= log[limited].time + 2, "Retry-After: 2 honoured (\(request.time - log[limited].time)s)") }
+            for request in after {
+                #expect(
+                    request.time >= log[limited].time + 2,
+                    "Retry-After: 2 honoured (\(request.time - log[limited].time)s)")
+            }
 
             let forbidden = try #require(log.firstIndex { $0.status == 403 && $0.fault == "ratelimit" })
             let reset = try #require(log[forbidden].reset)
@@ -180,20 +221,30 @@ import Testing
 
     @Test func aDifferingAssetIsRefusedUnlessReplaceIsGiven() async throws {
         try await withStandIn { fixture, server in
-            try await server.seed(tag: "v1.0.0", draft: true, assets: [ChecksumFixtures.linux: Data("other bytes".utf8)])
+            try await server.seed(
+                tag: "v1.0.0", draft: true, assets: [ChecksumFixtures.linux: Data("other bytes".utf8)])
             let refused = try await publish(["v1.0.0"], fixture, server)
             #expect(refused.status == 1, "\(refused)")
-            #expect(refused.stderr.contains("asset `\(ChecksumFixtures.linux)` is already there with a different SHA256"), "\(refused)")
+            #expect(
+                refused.stderr.contains("asset `\(ChecksumFixtures.linux)` is already there with a different SHA256"),
+                "\(refused)")
             #expect(refused.stderr.contains("--replace"))
             var log = try await server.log()
             #expect(log.allSatisfy { $0.method == "GET" }, "nothing changed: \(log.map { "\($0.method) \($0.path)" })")
 
             let replaced = try await publish(["v1.0.0", "--replace", "--json"], fixture, server)
             #expect(replaced.status == 0, "\(replaced)")
-            #expect(replaced.stderr.contains("warning:") && replaced.stderr.contains("replacing `\(ChecksumFixtures.linux)`"), "\(replaced)")
-            #expect(try JSONDecoder().decode(PublishReport.self, from: Data(replaced.stdout.utf8)).replaced == [ChecksumFixtures.linux])
+            #expect(
+                replaced.stderr.contains("warning:")
+                    && replaced.stderr.contains("replacing `\(ChecksumFixtures.linux)`"), "\(replaced)")
+            #expect(
+                try JSONDecoder().decode(PublishReport.self, from: Data(replaced.stdout.utf8)).replaced == [
+                    ChecksumFixtures.linux
+                ])
             let release = try #require(try await server.releases().first)
-            #expect(release.assets.first { $0.name == ChecksumFixtures.linux }?.digest == (try fixture.digest(ChecksumFixtures.linux)))
+            #expect(
+                release.assets.first { $0.name == ChecksumFixtures.linux }?.digest
+                    == (try fixture.digest(ChecksumFixtures.linux)))
             log = try await server.log()
             try expectNeverVisibleIncomplete(log, fixture)
         }
@@ -245,8 +296,8 @@ import Testing
     @Test func enterpriseServerPaginationAndTheOldestOfSeveralDrafts() async throws {
         // GHES: API under /api/v3, uploads under /api/uploads; two releases per page.
         try await withStandIn(prefix: "/api/v3", maxPerPage: 2) { fixture, server in
-            try await server.seed(tag: "v1.0.0", draft: true)   // id 1: the oldest, listed last
-            try await server.seed(tag: "v1.0.0", draft: true)   // id 2
+            try await server.seed(tag: "v1.0.0", draft: true)  // id 1: the oldest, listed last
+            try await server.seed(tag: "v1.0.0", draft: true)  // id 2
             for minor in 1...4 { try await server.seed(tag: "v0.\(minor).0", draft: false) }
             let result = try await publish(["v1.0.0", "--json"], fixture, server, environment: server.environment())
             #expect(result.status == 0, "\(result)")
@@ -290,9 +341,13 @@ import Testing
 
     @Test func apiErrorsCarryGitHubsMessageAndDocumentation() async throws {
         try await withStandIn { fixture, server in
-            let result = try await publish(["v1.0.0"], fixture, server, environment: server.environment(token: "ghp_wrong", repository: nil))
+            let result = try await publish(
+                ["v1.0.0"], fixture, server, environment: server.environment(token: "ghp_wrong", repository: nil))
             #expect(result.status == 1, "\(result)")
-            #expect(result.stderr.contains("HTTP 401: Bad credentials (check GITHUB_TOKEN / GH_TOKEN) — see https://docs.github.com/"), "\(result)")
+            #expect(
+                result.stderr.contains(
+                    "HTTP 401: Bad credentials (check GITHUB_TOKEN / GH_TOKEN) — see https://docs.github.com/"),
+                "\(result)")
             #expect(try await server.log().count == 1, "a 401 is not retried")
         }
     }
@@ -302,11 +357,15 @@ import Testing
             // `script` gives relctl a pseudo-terminal for stderr, as an interactive shell would.
             let environment = server.environment(repository: nil).merging(["NO_COLOR": "1"]) { $1 }
             let result = try await BlockingWork.run {
-                try run("script", ["-qec", "\(relctlBinary.path) publish v1.0.0", "/dev/null"], in: fixture.url, environment: environment)
+                try run(
+                    "script", ["-qec", "\(relctlBinary.path) publish v1.0.0", "/dev/null"], in: fixture.url,
+                    environment: environment)
             }
             #expect(result.status == 0, "\(result)")
             for name in try fixture.expectedAssets() {
-                #expect(result.stdout.contains("\r\u{1B}[K  \(name)  "), "a progress line for \(name): \(result.stdout.debugDescription)")
+                #expect(
+                    result.stdout.contains("\r\u{1B}[K  \(name)  "),
+                    "a progress line for \(name): \(result.stdout.debugDescription)")
             }
             #expect(result.stdout.contains("% of 97.7 KiB"), "\(result.stdout.debugDescription)")
         }
@@ -319,27 +378,50 @@ import Testing
         let auth = ["Authorization": "Bearer \(GitHubStandIn.token)", "User-Agent": "test"]
         let releases = "/repos/acme/velostream/releases"
         #expect(try await server.send("GET", releases, headers: ["User-Agent": "test"]).0 == 401)
-        #expect(try await server.send("GET", releases, headers: ["Authorization": "Bearer nope", "User-Agent": "test"]).1.contains("Bad credentials"))
+        #expect(
+            try await server.send("GET", releases, headers: ["Authorization": "Bearer nope", "User-Agent": "test"]).1
+                .contains("Bad credentials"))
         // An empty User-Agent is no User-Agent.
-        #expect(try await server.send("GET", releases, headers: ["Authorization": "Bearer \(GitHubStandIn.token)", "User-Agent": ""]).0 == 403)
+        #expect(
+            try await server.send(
+                "GET", releases, headers: ["Authorization": "Bearer \(GitHubStandIn.token)", "User-Agent": ""]
+            ).0 == 403)
         #expect(try await server.send("GET", "/repos/acme/other/releases", headers: auth).0 == 404)
 
         let draft = try await server.send("POST", releases, headers: auth, body: #"{"tag_name":"v1.0.0","draft":true}"#)
-        #expect(draft.0 == 201 && draft.1.contains(#""upload_url": "http://127.0.0.1:\#(server.port)/uploads/repos/acme/velostream/releases/1/assets{?name,label}""#), "\(draft)")
-        #expect(try await server.send("GET", releases + "/tags/v1.0.0", headers: auth).0 == 404, "drafts are invisible by tag")
-        #expect(try await server.send("POST", releases, headers: auth, body: #"{"tag_name":"v1.0.0","draft":true}"#).0 == 201, "several drafts per tag")
+        #expect(
+            draft.0 == 201
+                && draft.1.contains(
+                    #""upload_url": "http://127.0.0.1:\#(server.port)/uploads/repos/acme/velostream/releases/1/assets{?name,label}""#
+                ), "\(draft)")
+        #expect(
+            try await server.send("GET", releases + "/tags/v1.0.0", headers: auth).0 == 404,
+            "drafts are invisible by tag")
+        #expect(
+            try await server.send("POST", releases, headers: auth, body: #"{"tag_name":"v1.0.0","draft":true}"#).0
+                == 201, "several drafts per tag")
         #expect(try await server.send("PATCH", releases + "/1", headers: auth, body: #"{"draft":false}"#).0 == 200)
         #expect(try await server.send("GET", releases + "/tags/v1.0.0", headers: auth).0 == 200)
         let duplicate = try await server.send("POST", releases, headers: auth, body: #"{"tag_name":"v1.0.0"}"#)
         #expect(duplicate.0 == 422 && duplicate.1.contains("already_exists"), "\(duplicate)")
-        #expect(try await server.send("PATCH", releases + "/2", headers: auth, body: #"{"draft":false}"#).1.contains("already_exists"))
-        #expect(try await server.send("PATCH", releases + "/1", headers: auth, body: #"{"make_latest":true}"#).0 == 422, "make_latest is a string")
+        #expect(
+            try await server.send("PATCH", releases + "/2", headers: auth, body: #"{"draft":false}"#).1.contains(
+                "already_exists"))
+        #expect(
+            try await server.send("PATCH", releases + "/1", headers: auth, body: #"{"make_latest":true}"#).0 == 422,
+            "make_latest is a string")
 
         let upload = "/uploads/repos/acme/velostream/releases/1/assets?name=a.txt"
-        let first = try await server.send("POST", upload, headers: auth.merging(["Content-Type": "text/plain"]) { $1 }, body: "hello\n")
-        #expect(first.0 == 201 && first.1.contains(#""digest": "sha256:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03""#), "\(first)")
+        let first = try await server.send(
+            "POST", upload, headers: auth.merging(["Content-Type": "text/plain"]) { $1 }, body: "hello\n")
+        #expect(
+            first.0 == 201
+                && first.1.contains(
+                    #""digest": "sha256:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03""#),
+            "\(first)")
         #expect(first.1.contains(#""state": "uploaded""#))
-        let again = try await server.send("POST", upload, headers: auth.merging(["Content-Type": "text/plain"]) { $1 }, body: "hello\n")
+        let again = try await server.send(
+            "POST", upload, headers: auth.merging(["Content-Type": "text/plain"]) { $1 }, body: "hello\n")
         #expect(again.0 == 422 && again.1.contains("already_exists"))
     }
 

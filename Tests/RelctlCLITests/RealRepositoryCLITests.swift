@@ -12,27 +12,34 @@ struct RealRepositoryCLITests {
     static func velostreamShaped() throws -> ReleaseFixture {
         let fixture = try ReleaseFixture(name: "velostream")
         let config = try fixture.repository.directory.read("relctl.toml")
-            .replacingOccurrences(of: "files = [\"README.md\"]", with: "files = [\"README.md\"]\ntrees = [{ from = \"demo\", to = \"demo\" }]")
-        try fixture.repository.commit("chore: ship the demo", files: [
-            "relctl.toml": config,
-            ".gitignore": "out/\ndist/\ndemo/1brc/measurements.txt\ndemo/**/*.log\ndemo/cache/\n",
-            "demo/1brc/run.sh": "#!/bin/sh\necho generating\n",
-            "demo/trading/README.md": "# trading demo\n",
-        ])
+            .replacingOccurrences(
+                of: "files = [\"README.md\"]",
+                with: "files = [\"README.md\"]\ntrees = [{ from = \"demo\", to = \"demo\" }]")
+        try fixture.repository.commit(
+            "chore: ship the demo",
+            files: [
+                "relctl.toml": config,
+                ".gitignore": "out/\ndist/\ndemo/1brc/measurements.txt\ndemo/**/*.log\ndemo/cache/\n",
+                "demo/1brc/run.sh": "#!/bin/sh\necho generating\n",
+                "demo/trading/README.md": "# trading demo\n",
+            ])
         try fixture.repository.git("push", "-q", "origin", "main")
         let demo = fixture.url.appendingPathComponent("demo")
         try Data(repeating: 0x41, count: 200_000).write(to: demo.appendingPathComponent("1brc/measurements.txt"))
         try Data("debug\n".utf8).write(to: demo.appendingPathComponent("trading/run.log"))
-        try FileManager.default.createDirectory(at: demo.appendingPathComponent("cache/deep"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: demo.appendingPathComponent("cache/deep"), withIntermediateDirectories: true)
         try Data("cached\n".utf8).write(to: demo.appendingPathComponent("cache/deep/blob.bin"))
-        try FileManager.default.createDirectory(at: demo.appendingPathComponent("trading/data"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: demo.appendingPathComponent("trading/data"), withIntermediateDirectories: true)
         return fixture
     }
 
     static func sha256s(_ json: String) throws -> [String: String] {
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let artifacts = try #require(plan["artifacts"] as? [[String: Any]])
-        return Dictionary(uniqueKeysWithValues: artifacts.map { ($0["name"] as? String ?? "", $0["sha256"] as? String ?? "") })
+        return Dictionary(
+            uniqueKeysWithValues: artifacts.map { ($0["name"] as? String ?? "", $0["sha256"] as? String ?? "") })
     }
 
     @Test func ignoredFilesAndEmptyFoldersNeverReachAnArchive() throws {
@@ -50,9 +57,14 @@ struct RealRepositoryCLITests {
 
         let dryDigests = try Self.sha256s(dry.stdout)
         #expect(dryDigests.count == 2)
-        #expect(try Self.sha256s(real.stdout) == dryDigests, "the dry run predicted other archives than the real run wrote")
-        let packaged = try #require(try JSONSerialization.jsonObject(with: Data(inPlace.stdout.utf8)) as? [[String: Any]])
-        #expect(Dictionary(uniqueKeysWithValues: packaged.map { ($0["name"] as? String ?? "", $0["sha256"] as? String ?? "") }) == dryDigests)
+        #expect(
+            try Self.sha256s(real.stdout) == dryDigests, "the dry run predicted other archives than the real run wrote")
+        let packaged = try #require(
+            try JSONSerialization.jsonObject(with: Data(inPlace.stdout.utf8)) as? [[String: Any]])
+        #expect(
+            Dictionary(
+                uniqueKeysWithValues: packaged.map { ($0["name"] as? String ?? "", $0["sha256"] as? String ?? "") })
+                == dryDigests)
 
         let archive = fixture.url.appendingPathComponent("dist/velostream-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path
         let listing = try run("tar", ["-tzf", archive]).stdout
@@ -67,11 +79,16 @@ struct RealRepositoryCLITests {
         defer { fixture.remove() }
         let config = try fixture.repository.directory.read("relctl.toml")
             .replacingOccurrences(of: "files = [\"README.md\"]", with: "files = [\"README.md\", \"GENERATED.txt\"]")
-        try fixture.repository.commit("chore: ship a generated file", files: ["relctl.toml": config, ".gitignore": "out/\ndist/\nGENERATED.txt\n"])
+        try fixture.repository.commit(
+            "chore: ship a generated file",
+            files: ["relctl.toml": config, ".gitignore": "out/\ndist/\nGENERATED.txt\n"])
         try fixture.repository.directory.write("GENERATED.txt", "made by a hook\n")
         #expect(try relctl(["build"], in: fixture.url).status == 0)
         #expect(try relctl(["package", "--tag", "v1.0.0"], in: fixture.url).status == 0)
-        let listing = try run("tar", ["-tzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path]).stdout
+        let listing = try run(
+            "tar",
+            ["-tzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path]
+        ).stdout
         #expect(listing.contains("GENERATED.txt"), "\(listing)")
     }
 
@@ -85,7 +102,9 @@ struct RealRepositoryCLITests {
         #expect(try relctl(["build", "--tag", "v0.1.0"], in: fixture.url).status == 0)
         let result = try relctl(["package", "--tag", "v0.1.0"], in: fixture.url)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains(String(tagged.prefix(12))) && result.stderr.contains(String(head.prefix(12))), "\(result)")
+        #expect(
+            result.stderr.contains(String(tagged.prefix(12))) && result.stderr.contains(String(head.prefix(12))),
+            "\(result)")
         #expect(!fixture.repository.directory.exists("dist/demo-v0.1.0-x86_64-unknown-linux-gnu.tar.gz"))
         // At the tag it works.
         try fixture.repository.git("checkout", "-q", "v0.1.0")
@@ -96,7 +115,12 @@ struct RealRepositoryCLITests {
         let repository = try GitRepository()
         let remote = try repository.addBareRemote()
         defer { repository.directory.remove(); remote.remove() }
-        try repository.commit("chore: start", files: ["relctl.toml": "[project]\nname = \"sdk-python\"\n\n[[version]]\npath = \"VERSION\"\n", "VERSION": "0.2.0\n"])
+        try repository.commit(
+            "chore: start",
+            files: [
+                "relctl.toml": "[project]\nname = \"sdk-python\"\n\n[[version]]\npath = \"VERSION\"\n",
+                "VERSION": "0.2.0\n",
+            ])
         try repository.commit("feat: retries")
         try repository.git("push", "-q", "origin", "main")
         let dry = try relctl(["release", "v0.2.0", "--dry-run", "--push"], in: repository.url)
@@ -105,19 +129,25 @@ struct RealRepositoryCLITests {
         #expect(real.status == 0, "\(real)")
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(real.stdout.utf8)) as? [String: Any])
         let stages = try #require(plan["stages"] as? [[String: Any]])
-        let status = Dictionary(uniqueKeysWithValues: stages.map { ($0["name"] as? String ?? "", $0["status"] as? String ?? "") })
-        #expect(status["build"] == "skipped" && status["package"] == "skipped" && status["checksum"] == "skipped", "\(status)")
+        let status = Dictionary(
+            uniqueKeysWithValues: stages.map { ($0["name"] as? String ?? "", $0["status"] as? String ?? "") })
+        #expect(
+            status["build"] == "skipped" && status["package"] == "skipped" && status["checksum"] == "skipped",
+            "\(status)")
         #expect(status["notes"] == "ok" && status["tag"] == "ok" && status["push"] == "ok", "\(status)")
         #expect(try run("git", ["-C", remote.path, "tag", "--list"]).stdout == "v0.2.0\n")
-        let dist = try FileManager.default.contentsOfDirectory(atPath: repository.url.appendingPathComponent("dist").path)
+        let dist = try FileManager.default.contentsOfDirectory(
+            atPath: repository.url.appendingPathComponent("dist").path)
         #expect(dist == ["RELEASE_NOTES.md"], "\(dist)")
     }
 
     @Test func blockMarkdownInSubjectsStaysOneListItem() throws {
         let repository = try GitRepository()
         defer { repository.directory.remove() }
-        let subjects = ["- fixing tests", "# Modernize SQL parsing", "10. **Add NULL handling", "+ plus sign", "--- three dashes",
-                        "1) parenthesis", "    indented four", "> quoted", "=== equals", "feat: # heading after a type"]
+        let subjects = [
+            "- fixing tests", "# Modernize SQL parsing", "10. **Add NULL handling", "+ plus sign", "--- three dashes",
+            "1) parenthesis", "    indented four", "> quoted", "=== equals", "feat: # heading after a type",
+        ]
         try repository.commit("chore: start", files: ["VERSION": "1.0.0\n"])
         for subject in subjects { try repository.commit(subject) }
         let notes = try relctl(["notes"], in: repository.url)
@@ -152,18 +182,25 @@ struct RealRepositoryCLITests {
         defer { fixture.remove() }
         var config = try fixture.repository.directory.read("relctl.toml")
             .replacingOccurrences(of: "binaries = [\"hello\"]", with: "binaries = [\"hello\", \"hello-cli\"]")
-            .replacingOccurrences(of: "chmod +x out/{target}/hello", with: "chmod +x out/{target}/hello && cp out/{target}/hello out/{target}/hello-cli")
+            .replacingOccurrences(
+                of: "chmod +x out/{target}/hello",
+                with: "chmod +x out/{target}/hello && cp out/{target}/hello out/{target}/hello-cli")
         config += "\n[[archive.symlink]]\npath = \"run\"\nto = \"bin/hello\"\n"
         try fixture.repository.commit("chore: a run shortcut", files: ["relctl.toml": config])
         #expect(try relctl(["check"], in: fixture.url).status == 0)
         #expect(try relctl(["build"], in: fixture.url).status == 0)
         let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
         #expect(packaged.status == 0, "\(packaged)")
-        let listing = try run("tar", ["-tvzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path]).stdout
+        let listing = try run(
+            "tar",
+            ["-tvzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path]
+        ).stdout
         #expect(listing.contains("demo-v1.0.0-x86_64-unknown-linux-gnu/run -> bin/hello"), "\(listing)")
 
         // A rule that puts a link where a packaged file already is: check says so before any build.
-        try fixture.repository.commit("chore: clash", files: ["relctl.toml": config + "\n[[archive.symlink]]\npath = \"README.md\"\nto = \"bin/{binary}\"\n"])
+        try fixture.repository.commit(
+            "chore: clash",
+            files: ["relctl.toml": config + "\n[[archive.symlink]]\npath = \"README.md\"\nto = \"bin/{binary}\"\n"])
         let check = try relctl(["check"], in: fixture.url)
         #expect(check.status == 2 && check.stderr.contains("README.md"), "\(check)")
     }
@@ -201,7 +238,10 @@ struct RealRepositoryCLITests {
 @Suite("tag what is there")
 struct TagWhatIsThereCLITests {
     @Test func aHookThatCommitsMovesTheTagToTheNewHead() throws {
-        let fixture = try ReleaseFixture(release: #"before = ["echo 'released' > CHANGES.txt && git add CHANGES.txt && git commit -qm 'docs: changes for the release'"]"#)
+        let fixture = try ReleaseFixture(
+            release:
+                #"before = ["echo 'released' > CHANGES.txt && git add CHANGES.txt && git commit -qm 'docs: changes for the release'"]"#
+        )
         defer { fixture.remove() }
         let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
         #expect(dry.status == 0, "\(dry)")
@@ -209,14 +249,20 @@ struct TagWhatIsThereCLITests {
         let real = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
         #expect(real.status == 0, "\(real)")
         let head = try fixture.repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
-        let tagged = try fixture.repository.git("rev-parse", "v1.0.0^{commit}").trimmingCharacters(in: .whitespacesAndNewlines)
+        let tagged = try fixture.repository.git("rev-parse", "v1.0.0^{commit}").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(tagged == head, "the tag is on the hook's commit")
-        #expect(try fixture.repository.git("show", "v1.0.0:CHANGES.txt").trimmingCharacters(in: .whitespacesAndNewlines) == "released")
-        #expect(try fixture.remoteGit("rev-parse", "v1.0.0^{commit}").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == head)
+        #expect(
+            try fixture.repository.git("show", "v1.0.0:CHANGES.txt").trimmingCharacters(in: .whitespacesAndNewlines)
+                == "released")
+        #expect(
+            try fixture.remoteGit("rev-parse", "v1.0.0^{commit}").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == head)
     }
 
     @Test func aHookThatCommitsAnotherVersionIsRefused() throws {
-        let fixture = try ReleaseFixture(release: #"before = ["echo 1.0.1 > VERSION && git commit -qam 'chore: bump'"]"#)
+        let fixture = try ReleaseFixture(
+            release: #"before = ["echo 1.0.1 > VERSION && git commit -qam 'chore: bump'"]"#)
         defer { fixture.remove() }
         let real = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(real.status == 1, "\(real)")
@@ -230,12 +276,21 @@ struct TagWhatIsThereCLITests {
 @Suite("velostream's pipeline")
 struct VelostreamPipelineCLITests {
     @Test func exeOptionalBinariesAndAStageHook() throws {
-        let build = #"mkdir -p out/{target} && printf '#!/bin/sh\necho hi\n' > out/{target}/hello && chmod +x out/{target}/hello && case {target} in x86_64*) cp out/{target}/hello out/{target}/hello-bench ;; esac && cp out/{target}/hello out/{target}/launcher"#
+        let build =
+            #"mkdir -p out/{target} && printf '#!/bin/sh\necho hi\n' > out/{target}/hello && chmod +x out/{target}/hello && case {target} in x86_64*) cp out/{target}/hello out/{target}/hello-bench ;; esac && cp out/{target}/hello out/{target}/launcher"#
         let fixture = try ReleaseFixture(buildCommand: build)
         defer { fixture.remove() }
-        let config = try fixture.repository.directory.read("relctl.toml")
-            .replacingOccurrences(of: "binaries = [\"hello\"]", with: "binaries = [\"hello\", \"hello-bench\"]\noptional-binaries = [\"hello-bench\"]")
-            .replacingOccurrences(of: "files = [\"README.md\"]", with: #"files = ["README.md", { from = "out/{target}/launcher", to = "launcher{exe}" }]"# + "\nstage = '''printf 'install %s for %s\\n' \"$RELCTL_ARCHIVE\" \"$RELCTL_TARGET\" > INSTALL.txt'''")
+        let config =
+            try fixture.repository.directory.read("relctl.toml")
+            .replacingOccurrences(
+                of: "binaries = [\"hello\"]",
+                with: "binaries = [\"hello\", \"hello-bench\"]\noptional-binaries = [\"hello-bench\"]"
+            )
+            .replacingOccurrences(
+                of: "files = [\"README.md\"]",
+                with: #"files = ["README.md", { from = "out/{target}/launcher", to = "launcher{exe}" }]"#
+                    + "\nstage = '''printf 'install %s for %s\\n' \"$RELCTL_ARCHIVE\" \"$RELCTL_TARGET\" > INSTALL.txt'''"
+            )
             + "\n[[archive.symlink]]\npath = \"{binary}\"\nto = \"bin/{binary}\"\n"
         try fixture.repository.commit("chore: velostream-like packaging", files: ["relctl.toml": config])
         #expect(try relctl(["check"], in: fixture.url).status == 0)
@@ -244,26 +299,42 @@ struct VelostreamPipelineCLITests {
         let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
         #expect(packaged.status == 0, "\(packaged)")
 
-        let x86 = try run("tar", ["-tvzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path]).stdout
-        let arm = try run("tar", ["-tvzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz").path]).stdout
+        let x86 = try run(
+            "tar",
+            ["-tvzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz").path]
+        ).stdout
+        let arm = try run(
+            "tar",
+            ["-tvzf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz").path]
+        ).stdout
         #expect(x86.contains("bin/hello-bench") && x86.contains("hello-bench -> bin/hello-bench"), "\(x86)")
         #expect(!arm.contains("hello-bench"), "no binary and no dangling link where the build made none: \(arm)")
         #expect(arm.contains("demo-v1.0.0-aarch64-unknown-linux-gnu/launcher\n") || arm.hasSuffix("launcher"), "\(arm)")
-        let install = try run("tar", ["-xzOf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz").path,
-                                      "demo-v1.0.0-aarch64-unknown-linux-gnu/INSTALL.txt"]).stdout
-        #expect(install == "install demo-v1.0.0-aarch64-unknown-linux-gnu for aarch64-unknown-linux-gnu\n", "\(install)")
+        let install = try run(
+            "tar",
+            [
+                "-xzOf", fixture.url.appendingPathComponent("dist/demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz").path,
+                "demo-v1.0.0-aarch64-unknown-linux-gnu/INSTALL.txt",
+            ]
+        ).stdout
+        #expect(
+            install == "install demo-v1.0.0-aarch64-unknown-linux-gnu for aarch64-unknown-linux-gnu\n", "\(install)")
     }
 
     @Test func aFailingStageHookWritesNoArchive() throws {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }
         let config = try fixture.repository.directory.read("relctl.toml")
-            .replacingOccurrences(of: "files = [\"README.md\"]", with: "files = [\"README.md\"]\nstage = \"echo generator broke >&2; exit 3\"")
+            .replacingOccurrences(
+                of: "files = [\"README.md\"]",
+                with: "files = [\"README.md\"]\nstage = \"echo generator broke >&2; exit 3\"")
         try fixture.repository.commit("chore: broken generator", files: ["relctl.toml": config])
         #expect(try relctl(["build"], in: fixture.url).status == 0)
         let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
         #expect(packaged.status == 1 && packaged.stderr.contains("generator broke"), "\(packaged)")
-        let dist = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+        let dist =
+            (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
+            ?? []
         #expect(!dist.contains { $0.hasSuffix(".tar.gz") }, "\(dist)")
     }
 }

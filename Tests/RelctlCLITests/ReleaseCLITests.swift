@@ -30,9 +30,10 @@ struct ReleaseCLITests {
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(PlanDocument.self, from: Data(result.stdout.utf8))
         #expect(plan.ok && plan.dryRun)
-        #expect(plan.artifacts.map(\.name) == [
-            "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz",
-        ])
+        #expect(
+            plan.artifacts.map(\.name) == [
+                "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz",
+            ])
         #expect(plan.artifacts.allSatisfy { $0.sha256.count == 64 && $0.size > 0 })
         #expect(plan.notes?.contains("say hello") == true)
         #expect(plan.tagMessage?.contains(plan.artifacts[0].sha256) == true)
@@ -58,8 +59,11 @@ struct ReleaseCLITests {
         #expect(human.stderr.contains("demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"))
         #expect(human.stderr.contains("The real run would succeed: relctl release v1.0.0\n"))
         // The command to run next keeps the dry run's selection, quoted for the shell.
-        let selected = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--target", "x86_64-*"], in: fixture.url)
-        #expect(selected.stderr.contains("The real run would succeed: relctl release v1.0.0 --push --target 'x86_64-*'\n"), "\(selected)")
+        let selected = try relctl(
+            ["release", "v1.0.0", "--dry-run", "--push", "--target", "x86_64-*"], in: fixture.url)
+        #expect(
+            selected.stderr.contains("The real run would succeed: relctl release v1.0.0 --push --target 'x86_64-*'\n"),
+            "\(selected)")
         #expect(human.stdout.isEmpty)
 
         let kept = try relctl(["release", "v1.0.0", "--dry-run", "--keep", "--json"], in: fixture.url)
@@ -78,21 +82,25 @@ struct ReleaseCLITests {
         let result = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
         #expect(result.status == 0, "\(result)")
         #expect(try fixture.repository.git("cat-file", "-t", "v1.0.0") == "tag")
-        #expect(try fixture.remoteGit("cat-file", "-t", "v1.0.0").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "tag")
-        #expect(try fixture.repository.git("rev-parse", "v1.0.0^{commit}") == fixture.repository.git("rev-parse", "HEAD"))
+        #expect(
+            try fixture.remoteGit("cat-file", "-t", "v1.0.0").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "tag")
+        #expect(
+            try fixture.repository.git("rev-parse", "v1.0.0^{commit}") == fixture.repository.git("rev-parse", "HEAD"))
         let message = try fixture.repository.git("tag", "-l", "--format=%(contents)", "v1.0.0")
         #expect(message.contains("demo v1.0.0") && message.contains("demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"))
 
         let dist = fixture.url.appendingPathComponent("dist")
         let names = try FileManager.default.contentsOfDirectory(atPath: dist.path).sorted()
-        #expect(names == [
-            "RELEASE_NOTES.md", "SHA256SUMS",
-            "demo-v1.0.0-aarch64-unknown-linux-gnu.cdx.json",
-            "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz.sha256",
-            "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json",
-            "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256",
-            "manifest.json",
-        ])
+        #expect(
+            names == [
+                "RELEASE_NOTES.md", "SHA256SUMS",
+                "demo-v1.0.0-aarch64-unknown-linux-gnu.cdx.json",
+                "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz.sha256",
+                "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json",
+                "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256",
+                "manifest.json",
+            ])
         #expect(try sh("sha256sum -c SHA256SUMS", in: dist).status == 0)
         #expect(try sh("sha256sum -c demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256", in: dist).status == 0)
         let manifest = try #require(try ReleaseManifest.read(in: dist))
@@ -153,7 +161,9 @@ struct ReleaseCLITests {
         #expect(result.stderr.contains("tags are frozen here"))
         #expect(try fixture.localTags().isEmpty)
         #expect(try fixture.remoteTags().isEmpty)
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+        let left =
+            (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
+            ?? []
         #expect(left.isEmpty, "nothing is published when the push fails: \(left)")
     }
 
@@ -162,7 +172,8 @@ struct ReleaseCLITests {
         defer { fixture.remove() }
         let host = ProcessInfo.processInfo.hostName
         let lock = ".git/relctl-release.lock"
-        try fixture.repository.directory.write(lock, #"{"pid":\#(getpid()),"host":"\#(host)","tag":"v0.9.0","started":"2026-01-01T00:00:00Z"}"#)
+        try fixture.repository.directory.write(
+            lock, #"{"pid":\#(getpid()),"host":"\#(host)","tag":"v0.9.0","started":"2026-01-01T00:00:00Z"}"#)
         let held = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(held.status == 1, "\(held)")
         #expect(held.stderr.contains("another release is running: relctl release v0.9.0 (pid \(getpid()) on \(host)"))
@@ -170,7 +181,8 @@ struct ReleaseCLITests {
 
         // A finished process's pid on this host: the lock is stale.
         let gone = try sh("sh -c 'echo $$'").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try fixture.repository.directory.write(lock, #"{"pid":\#(gone),"host":"\#(host)","tag":"v0.9.0","started":"2026-01-01T00:00:00Z"}"#)
+        try fixture.repository.directory.write(
+            lock, #"{"pid":\#(gone),"host":"\#(host)","tag":"v0.9.0","started":"2026-01-01T00:00:00Z"}"#)
         let stale = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(stale.status == 0, "\(stale)")
         #expect(stale.stderr.contains("took over a stale release lock"))
@@ -239,13 +251,16 @@ struct ReleaseCLITests {
         for triple in ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"] {
             try prebuilt.write("out/\(triple)/hello", "#!/bin/sh\necho prebuilt \(triple)\n", executable: true)
         }
-        let result = try relctl(["release", "v1.0.0", "--artifacts", prebuilt.path, "--target", "x86_64*"], in: fixture.url)
+        let result = try relctl(
+            ["release", "v1.0.0", "--artifacts", prebuilt.path, "--target", "x86_64*"], in: fixture.url)
         #expect(result.status == 0, "\(result)")
         #expect(!result.stderr.contains("must not run"))
         let dist = fixture.url.appendingPathComponent("dist")
         let archives = try FileManager.default.contentsOfDirectory(atPath: dist.path).filter { $0.hasSuffix(".tar.gz") }
         #expect(archives == ["demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"])
-        let listed = try sh("tar -xOzf demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz demo-v1.0.0-x86_64-unknown-linux-gnu/bin/hello", in: dist)
+        let listed = try sh(
+            "tar -xOzf demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz demo-v1.0.0-x86_64-unknown-linux-gnu/bin/hello",
+            in: dist)
         #expect(listed.stdout.contains("prebuilt x86_64-unknown-linux-gnu"), "\(listed)")
 
         let missing = try relctl(["release", "v1.0.0", "--dry-run", "--artifacts", fixture.url.path], in: fixture.url)
@@ -257,7 +272,8 @@ struct ReleaseCLITests {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }
         try fixture.repository.directory.write("README.md", "changed\n")
-        let result = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url, environment: ["GITHUB_ACTIONS": "true"])
+        let result = try relctl(
+            ["release", "v1.0.0", "--dry-run"], in: fixture.url, environment: ["GITHUB_ACTIONS": "true"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("::group::relctl: build"))
         #expect(result.stderr.contains("::endgroup::"))
@@ -290,7 +306,9 @@ struct ReleaseCLITests {
         #expect(process.terminationStatus == 130)
         #expect(try fixture.localTags().isEmpty)
         #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+        let left =
+            (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
+            ?? []
         #expect(left.isEmpty, "\(left)")
     }
 }
@@ -310,7 +328,8 @@ extension ReleaseCLITests {
         try fixture.repository.directory.write("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256", "x\n")
         let clash = try relctl(["release", "v1.0.0", "--preflight-only"], in: fixture.url)
         #expect(clash.status == 1, "\(clash)")
-        #expect(clash.stderr.contains("already holds files of v1.0.0 (demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256)"))
+        #expect(
+            clash.stderr.contains("already holds files of v1.0.0 (demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz.sha256)"))
     }
 
     @Test func aDryRunsNotesLinkToTheRealRemoteLikeTheRealRun() throws {
@@ -334,8 +353,10 @@ extension ReleaseCLITests {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }
         var config = try fixture.repository.directory.read("relctl.toml")
-        config = config.replacingOccurrences(of: "name = \"demo\"", with: "name = \"demo\"\ntag-format = \"release/{version}\"")
-        config = config.replacingOccurrences(of: "[archive]", with: "[archive]\nname = \"{project}-{version}-{target}\"")
+        config = config.replacingOccurrences(
+            of: "name = \"demo\"", with: "name = \"demo\"\ntag-format = \"release/{version}\"")
+        config = config.replacingOccurrences(
+            of: "[archive]", with: "[archive]\nname = \"{project}-{version}-{target}\"")
         try fixture.repository.commit("chore: slash tags", files: ["relctl.toml": config])
         let result = try relctl(["release", "release/1.0.0"], in: fixture.url)
         #expect(result.status == 0, "\(result)")
@@ -357,7 +378,9 @@ extension ReleaseCLITests {
         var staging = false
         for _ in 0..<200 where !staging {
             try await Task.sleep(for: .milliseconds(50))
-            staging = ((try? FileManager.default.contentsOfDirectory(atPath: dist)) ?? []).contains { $0.hasPrefix(".relctl-staging-") }
+            staging = ((try? FileManager.default.contentsOfDirectory(atPath: dist)) ?? []).contains {
+                $0.hasPrefix(".relctl-staging-")
+            }
         }
         #expect(staging, "the release reached the build")
         kill(process.processIdentifier, SIGINT)
@@ -374,7 +397,8 @@ extension ReleaseCLITests {
         let library = try GitRepository()
         defer { library.directory.remove() }
         try library.commit("lib", files: ["lib.txt": "LIB\n"])
-        try fixture.repository.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.url.path, "vendor/lib")
+        try fixture.repository.git(
+            "-c", "protocol.file.allow=always", "submodule", "add", "-q", library.url.path, "vendor/lib")
         let config = try fixture.repository.directory.read("relctl.toml")
             .replacingOccurrences(of: #"files = ["README.md"]"#, with: #"files = ["README.md", "vendor/lib/lib.txt"]"#)
         try fixture.repository.commit("chore: vendor lib", files: ["relctl.toml": config])
@@ -392,7 +416,8 @@ extension ReleaseCLITests {
         defer { fixture.remove() }
         // A touched file makes `git status` want to rewrite .git/index with fresh stat data.
         let readme = fixture.url.appendingPathComponent("README.md")
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: readme.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: readme.path)
         let index = fixture.url.appendingPathComponent(".git/index").path
         let before = try Data(contentsOf: URL(fileURLWithPath: index))
         let result = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
@@ -406,8 +431,11 @@ struct ReleaseSigningTests {
     @Test func signTrueMakesASignedTagInDryRunAndRealRun() throws {
         let fixture = try ReleaseFixture(release: "sign = true")
         defer { fixture.remove() }
-        let key = fixture.repository.directory.url.deletingLastPathComponent().appendingPathComponent("relctl-test-key-\(UUID().uuidString.prefix(6))")
-        defer { try? FileManager.default.removeItem(at: key); try? FileManager.default.removeItem(atPath: key.path + ".pub") }
+        let key = fixture.repository.directory.url.deletingLastPathComponent().appendingPathComponent(
+            "relctl-test-key-\(UUID().uuidString.prefix(6))")
+        defer {
+            try? FileManager.default.removeItem(at: key); try? FileManager.default.removeItem(atPath: key.path + ".pub")
+        }
         #expect(try run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key.path]).status == 0)
         try fixture.repository.git("config", "gpg.format", "ssh")
         try fixture.repository.git("config", "user.signingkey", key.path)

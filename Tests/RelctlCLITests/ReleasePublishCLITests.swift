@@ -20,19 +20,29 @@ import Testing
         let fixture = try await BlockingWork.run { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop(); fixture.remove() }
-        let result = try await BlockingWork.run { try relctl(["release", "v1.0.0", "--dry-run", "--push", "--publish", "--json"], in: fixture.url, environment: environment(server)) }
+        let result = try await BlockingWork.run {
+            try relctl(
+                ["release", "v1.0.0", "--dry-run", "--push", "--publish", "--json"], in: fixture.url,
+                environment: environment(server))
+        }
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
         let stage = try #require(plan.stages.last)
         #expect(stage.name == "publish" && stage.status == "ok", "\(plan.stages)")
         // Two archives, their two SBOMs, SHA256SUMS and manifest.json.
-        #expect(stage.detail?.contains("would publish 6 assets to acme/velostream (no release for v1.0.0 yet; 6 to upload") == true, "\(stage)")
+        #expect(
+            stage.detail?.contains("would publish 6 assets to acme/velostream (no release for v1.0.0 yet; 6 to upload")
+                == true, "\(stage)")
         let log = try await server.log()
         #expect(!log.isEmpty && log.allSatisfy { $0.method == "GET" && $0.authorized })
         #expect(try await server.releases().isEmpty)
 
         // A dry run with a bad token fails on the publish stage, as the real run would.
-        let bad = try await BlockingWork.run { try relctl(["release", "v1.0.0", "--dry-run", "--push", "--publish"], in: fixture.url, environment: environment(server, token: "nope")) }
+        let bad = try await BlockingWork.run {
+            try relctl(
+                ["release", "v1.0.0", "--dry-run", "--push", "--publish"], in: fixture.url,
+                environment: environment(server, token: "nope"))
+        }
         #expect(bad.status == 1 && bad.stderr.contains("Bad credentials"), "\(bad)")
     }
 
@@ -42,28 +52,41 @@ import Testing
         defer { server.stop(); fixture.remove() }
 
         // Wrong token: tag pushed and dist/ sealed, the publish stage fails and says how to finish.
-        let failed = try await BlockingWork.run { try relctl(["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: environment(server, token: "nope")) }
+        let failed = try await BlockingWork.run {
+            try relctl(
+                ["release", "v1.0.0", "--push", "--publish"], in: fixture.url,
+                environment: environment(server, token: "nope"))
+        }
         #expect(failed.status == 1, "\(failed)")
         #expect(failed.stderr.contains("finish publishing with `relctl publish v1.0.0`"), "\(failed)")
         #expect(try fixture.remoteTags() == ["v1.0.0"], "the release is sealed: the pushed tag stays")
         #expect(try await server.releases().isEmpty)
 
-        let finished = try await BlockingWork.run { try relctl(["publish", "v1.0.0"], in: fixture.url, environment: environment(server)) }
+        let finished = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.0"], in: fixture.url, environment: environment(server))
+        }
         #expect(finished.status == 0, "\(finished)")
         let release = try #require(try await server.releases().first)
         #expect(!release.draft && release.tag_name == "v1.0.0" && release.name == "demo v1.0.0")
         #expect(release.body == (try fixture.repository.directory.read("dist/RELEASE_NOTES.md")))
-        #expect(release.assets.map(\.name).sorted() == [
-            "SHA256SUMS", "demo-v1.0.0-aarch64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz",
-            "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "manifest.json",
-        ])
+        #expect(
+            release.assets.map(\.name).sorted() == [
+                "SHA256SUMS", "demo-v1.0.0-aarch64-unknown-linux-gnu.cdx.json",
+                "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz",
+                "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz",
+                "manifest.json",
+            ])
     }
 
     @Test func publishIsTheLastStageOfARealRelease() async throws {
         let fixture = try await BlockingWork.run { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop(); fixture.remove() }
-        let result = try await BlockingWork.run { try relctl(["release", "v1.0.0", "--push", "--publish", "--json"], in: fixture.url, environment: environment(server)) }
+        let result = try await BlockingWork.run {
+            try relctl(
+                ["release", "v1.0.0", "--push", "--publish", "--json"], in: fixture.url,
+                environment: environment(server))
+        }
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
         #expect(plan.stages.last?.name == "publish" && plan.stages.last?.status == "ok", "\(plan.stages)")
@@ -71,9 +94,12 @@ import Testing
         // Archives, SBOMs, SHA256SUMS and manifest.json.
         #expect(!release.draft && release.assets.count == 6 && release.assets.allSatisfy { $0.state == "uploaded" })
         let log = try await server.log()
-        #expect(log.filter { $0.published == true }.first?.assets_at_publish?.count == 6, "public only with every asset")
+        #expect(
+            log.filter { $0.published == true }.first?.assets_at_publish?.count == 6, "public only with every asset")
 
-        let usage = try await BlockingWork.run { try relctl(["release", "v1.0.1", "--publish"], in: fixture.url, environment: environment(server)) }
+        let usage = try await BlockingWork.run {
+            try relctl(["release", "v1.0.1", "--publish"], in: fixture.url, environment: environment(server))
+        }
         #expect(usage.status == 64 && usage.stderr.contains("--publish needs --push"), "\(usage)")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import RelctlCore
 import RelctlTestSupport
+import Testing
 
 /// `relctl release` with `[sign]` keys in a git-ignored folder and `[installer] enabled`: the
 /// sign and installer stages run (for real in the dry run's scratch clone too, with the keys
@@ -10,20 +10,21 @@ import RelctlTestSupport
 struct ReleaseSigningCLITests {
     static let extra = """
 
-    [sign]
-    ssh-key = "keys/release_ed25519"
-    minisign-key = "keys/release.key"
-    allowed-signers = "keys/allowed_signers"
-    minisign-public-key = "keys/release.pub"
+        [sign]
+        ssh-key = "keys/release_ed25519"
+        minisign-key = "keys/release.key"
+        allowed-signers = "keys/allowed_signers"
+        minisign-public-key = "keys/release.pub"
 
-    [installer]
-    enabled = true
-    """
+        [installer]
+        enabled = true
+        """
 
     @Test func releaseSignsAndWritesInstallersAndSBOMs() throws {
         let fixture = try ReleaseFixture(release: Self.extra)
         defer { fixture.remove() }
-        try fixture.repository.commit("chore: keep release keys out of git", files: [".gitignore": "out/\ndist/\nkeys/\n"])
+        try fixture.repository.commit(
+            "chore: keep release keys out of git", files: [".gitignore": "out/\ndist/\nkeys/\n"])
         try fixture.repository.git("push", "-q", "origin", "main")
         let keys = try SigningKeysFixture(in: fixture.url.appendingPathComponent("keys"))
 
@@ -39,21 +40,27 @@ struct ReleaseSigningCLITests {
         #expect(real.status == 0, "\(real)")
         let dist = fixture.url.appendingPathComponent("dist")
         let names = try FileManager.default.contentsOfDirectory(atPath: dist.path).sorted()
-        for name in ["SHA256SUMS.sig", "SHA256SUMS.minisig", "demo-installer.sh", "demo-installer.ps1",
-                     "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-aarch64-unknown-linux-gnu.cdx.json"] {
+        for name in [
+            "SHA256SUMS.sig", "SHA256SUMS.minisig", "demo-installer.sh", "demo-installer.ps1",
+            "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-aarch64-unknown-linux-gnu.cdx.json",
+        ] {
             #expect(names.contains(name), "\(name) missing from \(names)")
         }
         let sums = try String(contentsOf: dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
         #expect(sums.contains("demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json"), "\(sums)")
         #expect(try run("sha256sum", ["-c", "SHA256SUMS"], in: dist).status == 0)
-        let ssh = try sh("ssh-keygen -Y verify -f \"$SIGNERS\" -I \(SigningKeysFixture.principal) -n file -s SHA256SUMS.sig < SHA256SUMS",
-                         in: dist, environment: ["SIGNERS": keys.allowedSigners.path])
+        let ssh = try sh(
+            "ssh-keygen -Y verify -f \"$SIGNERS\" -I \(SigningKeysFixture.principal) -n file -s SHA256SUMS.sig < SHA256SUMS",
+            in: dist, environment: ["SIGNERS": keys.allowedSigners.path])
         #expect(ssh.status == 0, "\(ssh)")
         #expect(try run("minisign", ["-Vm", "SHA256SUMS", "-p", keys.minisignPublicKey.path], in: dist).status == 0)
         let verify = try relctl(["verify"], in: fixture.url)
-        #expect(verify.status == 0 && verify.stderr.contains("good ssh signature") && verify.stderr.contains("good minisign signature"), "\(verify)")
+        #expect(
+            verify.status == 0 && verify.stderr.contains("good ssh signature")
+                && verify.stderr.contains("good minisign signature"), "\(verify)")
         let notes = try String(contentsOf: dist.appendingPathComponent("RELEASE_NOTES.md"), encoding: .utf8)
-        #expect(notes.contains("ssh-keygen -Y verify -f allowed_signers -I \(SigningKeysFixture.principal)"), "\(notes)")
+        #expect(
+            notes.contains("ssh-keygen -Y verify -f allowed_signers -I \(SigningKeysFixture.principal)"), "\(notes)")
         #expect(try run("shellcheck", ["-s", "sh", dist.appendingPathComponent("demo-installer.sh").path]).status == 0)
     }
 
@@ -61,7 +68,11 @@ struct ReleaseSigningCLITests {
         let fixture = try ReleaseFixture(release: "\n[sign]\nminisign-key = \"keys/missing.key\"\n")
         defer { fixture.remove() }
         let result = try relctl(["release", "v1.0.0"], in: fixture.url)
-        #expect(result.status == 2 && result.stderr.contains("keys/missing.key: `[sign] minisign-key` names this file but it cannot be read"), "\(result)")
+        #expect(
+            result.status == 2
+                && result.stderr.contains(
+                    "keys/missing.key: `[sign] minisign-key` names this file but it cannot be read"),
+            "\(result)")
         #expect(try fixture.localTags().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: fixture.url.appendingPathComponent("dist/SHA256SUMS").path))
     }

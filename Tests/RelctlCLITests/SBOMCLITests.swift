@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import RelctlCore
 import RelctlTestSupport
+import Testing
 
 /// CycloneDX SBOMs written by `relctl package`: schema-valid (cyclonedx-python-lib), listing
 /// exactly the archive's files with the hashes the extracted files have, the lockfiles'
@@ -21,19 +21,19 @@ import RelctlTestSupport
     }
 
     static let validator = """
-    import sys
-    from cyclonedx.schema import SchemaVersion
-    from cyclonedx.validation.json import JsonStrictValidator
-    validator = JsonStrictValidator(SchemaVersion.V1_6)
-    failed = 0
-    for path in sys.argv[1:]:
-        with open(path) as handle:
-            error = validator.validate_str(handle.read())
-        if error is not None:
-            print(path, error)
-            failed = 1
-    sys.exit(failed)
-    """
+        import sys
+        from cyclonedx.schema import SchemaVersion
+        from cyclonedx.validation.json import JsonStrictValidator
+        validator = JsonStrictValidator(SchemaVersion.V1_6)
+        failed = 0
+        for path in sys.argv[1:]:
+            with open(path) as handle:
+                error = validator.validate_str(handle.read())
+            if error is not None:
+                print(path, error)
+                failed = 1
+        sys.exit(failed)
+        """
 
     func sbom(_ fixture: PackagingFixture, _ triple: String) throws -> [String: Any] {
         let url = fixture.dist.appendingPathComponent(fixture.archiveName(triple) + ".cdx.json")
@@ -45,12 +45,18 @@ import RelctlTestSupport
         defer { fixture.directory.remove() }
         let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url, environment: Self.env)
         #expect(packaged.status == 0, "\(packaged)")
-        let sboms = PackagingFixture.triples.map { fixture.dist.appendingPathComponent(fixture.archiveName($0) + ".cdx.json").path }
+        let sboms = PackagingFixture.triples.map {
+            fixture.dist.appendingPathComponent(fixture.archiveName($0) + ".cdx.json").path
+        }
         let validation = try run("python3", ["-c", Self.validator] + sboms)
         #expect(validation.status == 0, "\(validation)")
         // The validator does reject an invalid document (so the pass above means something).
-        try fixture.directory.write("invalid.cdx.json", #"{"bomFormat":"CycloneDX","specVersion":"1.6","version":1,"components":[{"type":"nonsense","name":"x"}]}"#)
-        #expect(try run("python3", ["-c", Self.validator, fixture.url.appendingPathComponent("invalid.cdx.json").path]).status == 1)
+        try fixture.directory.write(
+            "invalid.cdx.json",
+            #"{"bomFormat":"CycloneDX","specVersion":"1.6","version":1,"components":[{"type":"nonsense","name":"x"}]}"#)
+        #expect(
+            try run("python3", ["-c", Self.validator, fixture.url.appendingPathComponent("invalid.cdx.json").path])
+                .status == 1)
 
         let manifest = try #require(try ReleaseManifest.read(in: fixture.dist))
         for triple in PackagingFixture.triples {
@@ -62,19 +68,25 @@ import RelctlTestSupport
             #expect((subject["hashes"] as? [[String: String]])?.first?["content"] == archive.sha256)
             #expect(metadata["timestamp"] as? String == "2023-11-14T22:13:20Z")
             let serial = try #require(document["serialNumber"] as? String)
-            #expect(serial.wholeMatch(of: /urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil, "\(serial)")
+            #expect(
+                serial.wholeMatch(of: /urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/)
+                    != nil, "\(serial)")
 
             // The files relctl lists are the regular files an independent extractor finds, with their SHA-256.
             let components = try #require(document["components"] as? [[String: Any]])
             var listed: [String: String] = [:]
             for component in components where component["type"] as? String == "file" {
-                listed[component["name"] as? String ?? ""] = (component["hashes"] as? [[String: String]])?.first?["content"]
+                listed[component["name"] as? String ?? ""] =
+                    (component["hashes"] as? [[String: String]])?.first?["content"]
             }
             let extracted = fixture.url.appendingPathComponent("extracted-\(triple)")
             try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
-            let unpack = try run("bsdtar", ["-xf", fixture.dist.appendingPathComponent(archive.name).path, "-C", extracted.path])
+            let unpack = try run(
+                "bsdtar", ["-xf", fixture.dist.appendingPathComponent(archive.name).path, "-C", extracted.path])
             #expect(unpack.status == 0, "\(unpack)")
-            let hashed = try sh("find . -type f | sed 's|^\\./||' | LC_ALL=C sort | while IFS= read -r f; do printf '%s\\t' \"$f\"; sha256sum \"$f\" | cut -d' ' -f1; done", in: extracted)
+            let hashed = try sh(
+                "find . -type f | sed 's|^\\./||' | LC_ALL=C sort | while IFS= read -r f; do printf '%s\\t' \"$f\"; sha256sum \"$f\" | cut -d' ' -f1; done",
+                in: extracted)
             var expected: [String: String] = [:]
             for line in hashed.stdout.split(separator: "\n") {
                 let parts = line.split(separator: "\t")
@@ -87,9 +99,14 @@ import RelctlTestSupport
             let libraries = components.filter { $0["type"] as? String == "library" }
             #expect(libraries.compactMap { $0["purl"] as? String } == LockfileFixtures.purls)
             let types = try #require(libraries.first { $0["purl"] as? String == "pkg:npm/%40types/node@20.11.5" })
-            #expect((types["hashes"] as? [[String: String]]) == [["alg": "SHA-512", "content": LockfileFixtures.typesNodeSHA512]])
+            #expect(
+                (types["hashes"] as? [[String: String]]) == [
+                    ["alg": "SHA-512", "content": LockfileFixtures.typesNodeSHA512]
+                ])
             let cargo = try #require(libraries.first { ($0["purl"] as? String)?.hasPrefix("pkg:cargo/") == true })
-            #expect((cargo["hashes"] as? [[String: String]])?.first?["content"] == "49f1f14873335454500d59611f1cf4a4b0f786f9ac11f4312a78e4cf2566695b")
+            #expect(
+                (cargo["hashes"] as? [[String: String]])?.first?["content"]
+                    == "49f1f14873335454500d59611f1cf4a4b0f786f9ac11f4312a78e4cf2566695b")
             let pypi = try #require(libraries.first { ($0["purl"] as? String)?.hasPrefix("pkg:pypi/") == true })
             #expect((pypi["externalReferences"] as? [Any])?.count == 2)
             let dependencies = try #require(document["dependencies"] as? [[String: Any]])
@@ -100,13 +117,16 @@ import RelctlTestSupport
         let summed = try relctl(["checksum"], in: fixture.url, environment: Self.env)
         #expect(summed.status == 0, "\(summed)")
         let sums = try fixture.directory.read("dist/SHA256SUMS")
-        for triple in PackagingFixture.triples { #expect(sums.contains("  \(fixture.archiveName(triple)).cdx.json\n"), "\(sums)") }
+        for triple in PackagingFixture.triples {
+            #expect(sums.contains("  \(fixture.archiveName(triple)).cdx.json\n"), "\(sums)")
+        }
         #expect(try run("sha256sum", ["-c", "SHA256SUMS"], in: fixture.dist).status == 0)
         // manifest.json still lists the archives only.
         #expect(try ReleaseManifest.read(in: fixture.dist)?.artifacts.count == 4)
         #expect(try relctl(["verify"], in: fixture.url).status == 0)
         // A changed SBOM is caught like a changed archive.
-        try flipOneByte(fixture.dist.appendingPathComponent(fixture.archiveName(PackagingFixture.linuxGNU) + ".cdx.json"))
+        try flipOneByte(
+            fixture.dist.appendingPathComponent(fixture.archiveName(PackagingFixture.linuxGNU) + ".cdx.json"))
         let changed = try relctl(["verify"], in: fixture.url)
         #expect(changed.status == 1 && changed.stderr.contains(".cdx.json: checksum mismatch"), "\(changed)")
     }
@@ -119,15 +139,24 @@ import RelctlTestSupport
         #expect(try relctl(["package", "--tag", "v1.0.0"], in: first.url, environment: Self.env).status == 0)
         let name = first.archiveName(PackagingFixture.linuxMusl) + ".cdx.json"
         let original = try Data(contentsOf: first.dist.appendingPathComponent(name))
-        #expect(try relctl(["package", "--tag", "v1.0.0", "--clean"], in: first.url, environment: Self.env).status == 0)
+        #expect(
+            try relctl(["package", "--tag", "v1.0.0", "--clean"], in: first.url, environment: Self.env).status == 0)
         #expect(try Data(contentsOf: first.dist.appendingPathComponent(name)) == original)
-        #expect(try relctl(["package", "--tag", "v1.0.0", "--jobs", "1"], in: second.url, environment: Self.env).status == 0)
+        #expect(
+            try relctl(["package", "--tag", "v1.0.0", "--jobs", "1"], in: second.url, environment: Self.env).status == 0
+        )
         for triple in PackagingFixture.triples {
             let file = first.archiveName(triple) + ".cdx.json"
-            #expect(try Data(contentsOf: first.dist.appendingPathComponent(file)) == Data(contentsOf: second.dist.appendingPathComponent(file)), "\(file)")
+            #expect(
+                try Data(contentsOf: first.dist.appendingPathComponent(file))
+                    == Data(contentsOf: second.dist.appendingPathComponent(file)), "\(file)")
         }
         // A different archive time is a different SBOM timestamp, not a wall-clock one.
-        #expect(try relctl(["package", "--tag", "v1.0.0", "--clean"], in: second.url, environment: ["SOURCE_DATE_EPOCH": "1700000060"]).status == 0)
+        #expect(
+            try relctl(
+                ["package", "--tag", "v1.0.0", "--clean"], in: second.url,
+                environment: ["SOURCE_DATE_EPOCH": "1700000060"]
+            ).status == 0)
         let later = try String(contentsOf: second.dist.appendingPathComponent(name), encoding: .utf8)
         #expect(later.contains("\"timestamp\" : \"2023-11-14T22:14:20Z\""), "\(later.prefix(600))")
     }
@@ -135,7 +164,9 @@ import RelctlTestSupport
     @Test func disabledOrBrokenLockfiles() throws {
         let fixture = try PackagingFixture(extraConfig: "\n[sbom]\nenabled = false\n")
         defer { fixture.directory.remove() }
-        #expect(try relctl(["package", "--tag", "v1.0.0", "--target", "*gnu"], in: fixture.url, environment: Self.env).status == 0)
+        #expect(
+            try relctl(["package", "--tag", "v1.0.0", "--target", "*gnu"], in: fixture.url, environment: Self.env)
+                .status == 0)
         #expect(!fixture.distContents().contains { $0.hasSuffix(".cdx.json") }, "\(fixture.distContents())")
 
         let broken = try PackagingFixture()

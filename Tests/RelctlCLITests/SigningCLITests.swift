@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import RelctlCore
 import RelctlTestSupport
+import Testing
 
 /// `relctl sign` and the signature half of `relctl verify`, checked against the stock tools:
 /// what relctl signs, `ssh-keygen -Y verify` and `minisign -V` accept (and reject after a
@@ -19,15 +19,16 @@ import RelctlTestSupport
 
     static let signConfig = """
 
-    [sign]
-    ssh-key = "keys/release_ed25519"
-    minisign-key = "keys/release.key"
+        [sign]
+        ssh-key = "keys/release_ed25519"
+        minisign-key = "keys/release.key"
 
-    """
+        """
 
     func sshKeygenVerify(_ fixture: PackagingFixture, _ keys: SigningKeysFixture) throws -> RunResult {
-        try sh("ssh-keygen -Y verify -f \"$SIGNERS\" -I \(SigningKeysFixture.principal) -n file -s dist/SHA256SUMS.sig < dist/SHA256SUMS",
-               in: fixture.url, environment: ["SIGNERS": keys.allowedSigners.path])
+        try sh(
+            "ssh-keygen -Y verify -f \"$SIGNERS\" -I \(SigningKeysFixture.principal) -n file -s dist/SHA256SUMS.sig < dist/SHA256SUMS",
+            in: fixture.url, environment: ["SIGNERS": keys.allowedSigners.path])
     }
 
     @Test func stockToolsAcceptWhatRelctlSignsAndRejectAOneByteChange() throws {
@@ -35,7 +36,9 @@ import RelctlTestSupport
         defer { fixture.directory.remove() }
         let signed = try relctl(["sign", "--json"], in: fixture.url)
         #expect(signed.status == 0, "\(signed)")
-        #expect(signed.stderr.contains("signed dist/SHA256SUMS: dist/SHA256SUMS.sig") && signed.stderr.contains("dist/SHA256SUMS.minisig"), "\(signed.stderr)")
+        #expect(
+            signed.stderr.contains("signed dist/SHA256SUMS: dist/SHA256SUMS.sig")
+                && signed.stderr.contains("dist/SHA256SUMS.minisig"), "\(signed.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(signed.stdout.utf8)) as? [String: Any])
         #expect((report["signatures"] as? [String]) == ["dist/SHA256SUMS.sig", "dist/SHA256SUMS.minisig"])
 
@@ -45,12 +48,20 @@ import RelctlTestSupport
         #expect(armor.dropFirst().dropLast().dropLast().allSatisfy { $0.count == 70 })
 
         let ssh = try sshKeygenVerify(fixture, keys)
-        #expect(ssh.status == 0 && ssh.stdout.contains("Good \"file\" signature for \(SigningKeysFixture.principal)"), "\(ssh)")
+        #expect(
+            ssh.status == 0 && ssh.stdout.contains("Good \"file\" signature for \(SigningKeysFixture.principal)"),
+            "\(ssh)")
         let mini = try run("minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url)
-        #expect(mini.status == 0 && mini.stdout.contains("Trusted comment: file:SHA256SUMS project:velostream tag:v1.0.0"), "\(mini)")
-        let ours = try relctl(["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub"], in: fixture.url)
+        #expect(
+            mini.status == 0 && mini.stdout.contains("Trusted comment: file:SHA256SUMS project:velostream tag:v1.0.0"),
+            "\(mini)")
+        let ours = try relctl(
+            ["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub"],
+            in: fixture.url)
         #expect(ours.status == 0, "\(ours)")
-        #expect(ours.stderr.contains("dist/SHA256SUMS.sig: good ssh signature by \(SigningKeysFixture.principal)"), "\(ours.stderr)")
+        #expect(
+            ours.stderr.contains("dist/SHA256SUMS.sig: good ssh signature by \(SigningKeysFixture.principal)"),
+            "\(ours.stderr)")
         #expect(ours.stderr.contains("dist/SHA256SUMS.minisig: good minisign signature"), "\(ours.stderr)")
 
         // One byte of the signed list changes: a digest's hex digit, so the list still parses.
@@ -60,11 +71,16 @@ import RelctlTestSupport
         text.replaceSubrange(first...first, with: text[first] == "0" ? "1" : "0")
         try text.write(to: sums, atomically: true, encoding: .utf8)
         #expect(try sshKeygenVerify(fixture, keys).status != 0)
-        #expect(try run("minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url).status != 0)
-        let tampered = try relctl(["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub"], in: fixture.url)
+        #expect(
+            try run("minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url).status
+                != 0)
+        let tampered = try relctl(
+            ["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub"],
+            in: fixture.url)
         #expect(tampered.status == 1, "\(tampered)")
         #expect(tampered.stderr.contains("dist/SHA256SUMS.sig: signature verification failed"), "\(tampered.stderr)")
-        #expect(tampered.stderr.contains("dist/SHA256SUMS.minisig: signature verification failed"), "\(tampered.stderr)")
+        #expect(
+            tampered.stderr.contains("dist/SHA256SUMS.minisig: signature verification failed"), "\(tampered.stderr)")
     }
 
     @Test func aOneByteChangeInTheSignaturesIsRejectedByAllThree() throws {
@@ -76,11 +92,16 @@ import RelctlTestSupport
         let armor = try Data(contentsOf: sig)
         try flipOneByte(sig, at: armor.count - "-----END SSH SIGNATURE-----\n".count - 10)
         let minisig = fixture.dist.appendingPathComponent("SHA256SUMS.minisig")
-        let lines = try String(contentsOf: minisig, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: minisig, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         try flipOneByte(minisig, at: lines[0].utf8.count + 1 + 40)
         #expect(try sshKeygenVerify(fixture, keys).status != 0)
-        #expect(try run("minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url).status != 0)
-        let verify = try relctl(["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub", "--json"], in: fixture.url)
+        #expect(
+            try run("minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url).status
+                != 0)
+        let verify = try relctl(
+            ["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub", "--json"],
+            in: fixture.url)
         #expect(verify.status == 1, "\(verify)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
         let statuses = (report["signatures"] as? [[String: Any]])?.map { $0["status"] as? String }
@@ -92,25 +113,40 @@ import RelctlTestSupport
     @Test func relctlVerifiesWhatTheStockToolsSign() throws {
         let (fixture, keys) = try project()
         defer { fixture.directory.remove() }
-        let ssh = try run("ssh-keygen", ["-Y", "sign", "-q", "-f", keys.sshKey.path, "-n", "file", "dist/SHA256SUMS"], in: fixture.url)
+        let ssh = try run(
+            "ssh-keygen", ["-Y", "sign", "-q", "-f", keys.sshKey.path, "-n", "file", "dist/SHA256SUMS"], in: fixture.url
+        )
         #expect(ssh.status == 0, "\(ssh)")
         let mini = try run("minisign", ["-S", "-s", keys.minisignKey.path, "-m", "dist/SHA256SUMS"], in: fixture.url)
         #expect(mini.status == 0, "\(mini)")
-        let verify = try relctl(["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub"], in: fixture.url)
+        let verify = try relctl(
+            ["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub"],
+            in: fixture.url)
         #expect(verify.status == 0, "\(verify)")
-        #expect(verify.stderr.contains("good ssh signature") && verify.stderr.contains("good minisign signature"), "\(verify.stderr)")
+        #expect(
+            verify.stderr.contains("good ssh signature") && verify.stderr.contains("good minisign signature"),
+            "\(verify.stderr)")
 
         // Signed by a key the allowed-signers file does not list: ssh-keygen and relctl both refuse.
         let other = try keys.otherSSHKey()
         try FileManager.default.removeItem(at: fixture.dist.appendingPathComponent("SHA256SUMS.sig"))
-        #expect(try run("ssh-keygen", ["-Y", "sign", "-q", "-f", other.path, "-n", "file", "dist/SHA256SUMS"], in: fixture.url).status == 0)
+        #expect(
+            try run(
+                "ssh-keygen", ["-Y", "sign", "-q", "-f", other.path, "-n", "file", "dist/SHA256SUMS"], in: fixture.url
+            ).status == 0)
         #expect(try sshKeygenVerify(fixture, keys).status != 0)
         let unknown = try relctl(["verify", "--allowed-signers", "keys/allowed_signers"], in: fixture.url)
-        #expect(unknown.status == 1 && unknown.stderr.contains("signed by a key the allowed-signers file does not list"), "\(unknown)")
+        #expect(
+            unknown.status == 1 && unknown.stderr.contains("signed by a key the allowed-signers file does not list"),
+            "\(unknown)")
 
         // Another namespace: not a release-file signature.
         try FileManager.default.removeItem(at: fixture.dist.appendingPathComponent("SHA256SUMS.sig"))
-        #expect(try run("ssh-keygen", ["-Y", "sign", "-q", "-f", keys.sshKey.path, "-n", "git", "dist/SHA256SUMS"], in: fixture.url).status == 0)
+        #expect(
+            try run(
+                "ssh-keygen", ["-Y", "sign", "-q", "-f", keys.sshKey.path, "-n", "git", "dist/SHA256SUMS"],
+                in: fixture.url
+            ).status == 0)
         let git = try relctl(["verify", "--allowed-signers", "keys/allowed_signers"], in: fixture.url)
         #expect(git.status == 1 && git.stderr.contains("namespace `git`"), "\(git)")
     }
@@ -123,18 +159,29 @@ import RelctlTestSupport
         let base = ["RELCTL_SSH_KEY": sshText, "RELCTL_MINISIGN_KEY": miniText]
 
         let noPassword = try relctl(["sign"], in: fixture.url, environment: base)
-        #expect(noPassword.status == 2 && noPassword.stderr.contains("$RELCTL_MINISIGN_KEY: the minisign key is encrypted; put its password in RELCTL_MINISIGN_PASSWORD"), "\(noPassword)")
+        #expect(
+            noPassword.status == 2
+                && noPassword.stderr.contains(
+                    "$RELCTL_MINISIGN_KEY: the minisign key is encrypted; put its password in RELCTL_MINISIGN_PASSWORD"),
+            "\(noPassword)")
         #expect(!fixture.directory.exists("dist/SHA256SUMS.sig"), "nothing is written when one key fails")
-        let wrong = try relctl(["sign"], in: fixture.url, environment: base.merging(["RELCTL_MINISIGN_PASSWORD": "wrong"]) { $1 })
+        let wrong = try relctl(
+            ["sign"], in: fixture.url, environment: base.merging(["RELCTL_MINISIGN_PASSWORD": "wrong"]) { $1 })
         #expect(wrong.status == 2 && wrong.stderr.contains("wrong password"), "\(wrong)")
 
-        let signed = try relctl(["sign"], in: fixture.url, environment: base.merging(["RELCTL_MINISIGN_PASSWORD": SigningKeysFixture.password]) { $1 })
+        let signed = try relctl(
+            ["sign"], in: fixture.url,
+            environment: base.merging(["RELCTL_MINISIGN_PASSWORD": SigningKeysFixture.password]) { $1 })
         #expect(signed.status == 0, "\(signed)")
-        let mini = try run("minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.encryptedMinisignPublicKey.path], in: fixture.url)
+        let mini = try run(
+            "minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.encryptedMinisignPublicKey.path], in: fixture.url)
         #expect(mini.status == 0, "\(mini)")
         #expect(try sshKeygenVerify(fixture, keys).status == 0)
         // The [sign] public keys are used when no flag is given; a wrong one fails.
-        try fixture.directory.write("relctl.toml", PackagingFixture.config + "\n[sign]\nallowed-signers = \"keys/allowed_signers\"\nminisign-public-key = \"keys/release.pub\"\n")
+        try fixture.directory.write(
+            "relctl.toml",
+            PackagingFixture.config
+                + "\n[sign]\nallowed-signers = \"keys/allowed_signers\"\nminisign-public-key = \"keys/release.pub\"\n")
         let mismatch = try relctl(["verify"], in: fixture.url)
         #expect(mismatch.status == 1 && mismatch.stderr.contains("not by the given key"), "\(mismatch)")
         let right = try relctl(["verify", "--minisign-key", "keys/encrypted.pub"], in: fixture.url)
@@ -149,20 +196,31 @@ import RelctlTestSupport
 
         let locked = keys.directory.appendingPathComponent("locked_ed25519")
         #expect(try run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "secret", "-f", locked.path]).status == 0)
-        try fixture.directory.write("relctl.toml", PackagingFixture.config + "\n[sign]\nssh-key = \"keys/locked_ed25519\"\n")
+        try fixture.directory.write(
+            "relctl.toml", PackagingFixture.config + "\n[sign]\nssh-key = \"keys/locked_ed25519\"\n")
         let encrypted = try relctl(["sign"], in: fixture.url)
-        #expect(encrypted.status == 2 && encrypted.stderr.contains("keys/locked_ed25519: the key is protected by a passphrase"), "\(encrypted)")
+        #expect(
+            encrypted.status == 2
+                && encrypted.stderr.contains("keys/locked_ed25519: the key is protected by a passphrase"),
+            "\(encrypted)")
 
-        try fixture.directory.write("relctl.toml", PackagingFixture.config + "\n[sign]\nssh-key = \"keys/absent\"\nminisign-key = \"keys/release.pub\"\n")
+        try fixture.directory.write(
+            "relctl.toml",
+            PackagingFixture.config + "\n[sign]\nssh-key = \"keys/absent\"\nminisign-key = \"keys/release.pub\"\n")
         let bad = try relctl(["sign"], in: fixture.url)
         #expect(bad.status == 2, "\(bad)")
-        #expect(bad.stderr.contains("keys/absent: `[sign] ssh-key` names this file but it cannot be read"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains("keys/absent: `[sign] ssh-key` names this file but it cannot be read"), "\(bad.stderr)")
         #expect(bad.stderr.contains("keys/release.pub: not a minisign secret key"), "\(bad.stderr)")
 
         // A key is given but the release carries no signature: exit 1, like a bad one.
-        let missing = try relctl(["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub"], in: fixture.url)
+        let missing = try relctl(
+            ["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub"],
+            in: fixture.url)
         #expect(missing.status == 1, "\(missing)")
-        #expect(missing.stderr.contains("dist/SHA256SUMS.sig: missing") && missing.stderr.contains("dist/SHA256SUMS.minisig: missing"), "\(missing.stderr)")
+        #expect(
+            missing.stderr.contains("dist/SHA256SUMS.sig: missing")
+                && missing.stderr.contains("dist/SHA256SUMS.minisig: missing"), "\(missing.stderr)")
         // Without keys, verify checks the checksums only and passes.
         try fixture.directory.write("relctl.toml", PackagingFixture.config)
         #expect(try relctl(["verify"], in: fixture.url).status == 0)

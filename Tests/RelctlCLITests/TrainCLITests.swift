@@ -20,7 +20,8 @@ struct TrainCLITests {
         #expect(human.stdout.contains("sdk-ts"))
         #expect(human.stdout.contains("wave 3: server"))
 
-        let json = try relctl(["train", "plan", "v1.0.0", "--workspace", "relctl-workspace.toml", "--json"], in: train.workspace.url)
+        let json = try relctl(
+            ["train", "plan", "v1.0.0", "--workspace", "relctl-workspace.toml", "--json"], in: train.workspace.url)
         struct Plan: Decodable { struct Repo: Decodable { var name: String }; var waves: [[Repo]] }
         let plan = try JSONDecoder().decode(Plan.self, from: Data(json.stdout.utf8))
         #expect(plan.waves.map { $0.map(\.name) } == [["sdk-core"], ["sdk-python", "sdk-ts"], ["server"]])
@@ -29,43 +30,53 @@ struct TrainCLITests {
     @Test func aCycleOrAnUnknownNameIsBadInput() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        for name in ["a", "b", "c"] { try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(name), withIntermediateDirectories: true) }
-        try directory.write("cycle.toml", """
-        [[repo]]
-        name = "a"
-        path = "a"
-        after = ["c"]
-        [[repo]]
-        name = "b"
-        path = "b"
-        after = ["a"]
-        [[repo]]
-        name = "c"
-        path = "c"
-        after = ["b"]
-        """)
+        for name in ["a", "b", "c"] {
+            try FileManager.default.createDirectory(
+                at: directory.url.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        try directory.write(
+            "cycle.toml",
+            """
+            [[repo]]
+            name = "a"
+            path = "a"
+            after = ["c"]
+            [[repo]]
+            name = "b"
+            path = "b"
+            after = ["a"]
+            [[repo]]
+            name = "c"
+            path = "c"
+            after = ["b"]
+            """)
         let cycle = try relctl(["train", "plan", "v1.0.0", "--workspace", "cycle.toml"], in: directory.url)
         #expect(cycle.status == 2, "\(cycle)")
         #expect(cycle.stderr.contains("cycle: a → c → b → a"))
 
-        try directory.write("unknown.toml", """
-        [[repo]]
-        name = "core"
-        path = "a"
-        [[repo]]
-        name = "py"
-        path = "b"
-        after = ["kore"]
-        """)
+        try directory.write(
+            "unknown.toml",
+            """
+            [[repo]]
+            name = "core"
+            path = "a"
+            [[repo]]
+            name = "py"
+            path = "b"
+            after = ["kore"]
+            """)
         let unknown = try relctl(["train", "run", "v1.0.0", "--workspace", "unknown.toml"], in: directory.url)
         #expect(unknown.status == 2, "\(unknown)")
-        #expect(unknown.stderr.contains("unknown.toml:7: [[repo]] `py`: `after` names unknown repository `kore` (did you mean `core`?)"))
+        #expect(
+            unknown.stderr.contains(
+                "unknown.toml:7: [[repo]] `py`: `after` names unknown repository `kore` (did you mean `core`?)"))
     }
 
     @Test func runReleasesEveryRepositoryInOrder() throws {
         let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)])
         defer { train.remove() }
-        let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file, "--json"], in: train.workspace.url)
+        let result = try relctl(
+            ["train", "run", "v1.0.0", "--workspace", train.file, "--json"], in: train.workspace.url)
         #expect(result.status == 0, "\(result)")
         for fixture in train.repositories.values {
             #expect(try fixture.remoteTags() == ["v1.0.0"])
@@ -79,10 +90,12 @@ struct TrainCLITests {
 
     @Test func aLaterFailureRollsBackEveryPushedTag() throws {
         let train = try TrainFixture([
-            ("core", [], Self.build), ("sdk", ["core"], Self.build), ("server", ["sdk"], "echo 'linker exploded' >&2; exit 7"),
+            ("core", [], Self.build), ("sdk", ["core"], Self.build),
+            ("server", ["sdk"], "echo 'linker exploded' >&2; exit 7"),
         ])
         defer { train.remove() }
-        let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file, "--json"], in: train.workspace.url)
+        let result = try relctl(
+            ["train", "run", "v1.0.0", "--workspace", train.file, "--json"], in: train.workspace.url)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("train v1.0.0 stopped at server"))
         #expect(result.stderr.contains("linker exploded"))
@@ -97,11 +110,15 @@ struct TrainCLITests {
         }
         struct Report: Decodable { var ok: Bool; var rolledBack: [String]; var notRolledBack: [String] }
         let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
-        #expect(!report.ok && report.rolledBack.filter { $0.contains("deleted") }.count == 4 && report.notRolledBack.isEmpty)
+        #expect(
+            !report.ok && report.rolledBack.filter { $0.contains("deleted") }.count == 4 && report.notRolledBack.isEmpty
+        )
         // The released repositories' dist/ files went too, so the same command can run again.
         #expect(report.rolledBack.contains { $0.hasPrefix("sdk: removed") && $0.contains("SHA256SUMS") })
         for fixture in train.repositories.values {
-            let left = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+            let left =
+                (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
+                ?? []
             #expect(left.filter { !$0.hasPrefix(".") }.isEmpty, "\(fixture.name): \(left)")
         }
     }
@@ -125,12 +142,14 @@ struct TrainCLITests {
 
     @Test func aTagSomeoneElsePushedMeanwhileIsNotRolledBack() throws {
         // While core releases, a colleague pushes app's v1.0.0: app's release stops in preflight.
-        let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)],
-                                     release: ["core": #"before = ['git -C "$APP_REMOTE" tag v1.0.0 main']"#])
+        let train = try TrainFixture(
+            [("core", [], Self.build), ("app", ["core"], Self.build)],
+            release: ["core": #"before = ['git -C "$APP_REMOTE" tag v1.0.0 main']"#])
         defer { train.remove() }
         let app = try #require(train.repositories["app"])
-        let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url,
-                                environment: ["APP_REMOTE": app.remote.path])
+        let result = try relctl(
+            ["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url,
+            environment: ["APP_REMOTE": app.remote.path])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("tag v1.0.0 already exists on `origin`"))
         #expect(result.stderr.contains("rolled back: core: deleted v1.0.0 on origin"))
@@ -142,7 +161,8 @@ struct TrainCLITests {
     @Test func dryRunTouchesNoRepository() throws {
         let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)])
         defer { train.remove() }
-        let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file, "--dry-run"], in: train.workspace.url)
+        let result = try relctl(
+            ["train", "run", "v1.0.0", "--workspace", train.file, "--dry-run"], in: train.workspace.url)
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("the dry run passed in all 2 repositories"))
         for fixture in train.repositories.values {
@@ -166,7 +186,8 @@ struct TrainAfterHookTests {
 
         // In a train, that repository's pushed tag is rolled back with the others.
         let build = ReleaseFixture.standInBuild
-        let train = try TrainFixture([("core", [], build), ("app", ["core"], build)], release: ["app": #"after = ["exit 5"]"#])
+        let train = try TrainFixture(
+            [("core", [], build), ("app", ["core"], build)], release: ["app": #"after = ["exit 5"]"#])
         defer { train.remove() }
         let trained = try relctl(["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url)
         #expect(trained.status == 1, "\(trained)")
@@ -202,7 +223,8 @@ struct TrainInterruptTests {
             usleep(50_000)
             pushed = (try? core.remoteTags()) == ["v1.0.0"]
         }
-        #expect(pushed, "core was released before the interrupt: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        #expect(
+            pushed, "core was released before the interrupt: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         usleep(500_000)  // app's build is sleeping now
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()

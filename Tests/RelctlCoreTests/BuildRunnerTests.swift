@@ -9,18 +9,22 @@ struct BuildRunnerTests {
     @Test func reportsEveryTargetThroughTheGivenConsole() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try MatrixFixtures.project(in: directory, targets: ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc"], build: """
-        [build]
-        command = "mkdir -p bin/{target} && echo made {os} && touch bin/{target}/tool"
-        binaries = ["tool"]
-        binary-dir = "bin/{target}"
-        """)
+        try MatrixFixtures.project(
+            in: directory, targets: ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc"],
+            build: """
+                [build]
+                command = "mkdir -p bin/{target} && echo made {os} && touch bin/{target}/tool"
+                binaries = ["tool"]
+                binary-dir = "bin/{target}"
+                """)
         let captured = Mutex<String>("")
         let console = Console(verbosity: .verbose, out: { _ in }, err: { text in captured.withLock { $0 += text } })
-        let context = Context(workingDirectory: directory.url, environment: ProcessInfo.processInfo.environment, console: console)
+        let context = Context(
+            workingDirectory: directory.url, environment: ProcessInfo.processInfo.environment, console: console)
         let config = try ConfigLoader.load(path: nil, context: context)
         let targets = try TargetResolver.resolveAll(config)
-        let report = try await BuildRunner(context: context).run(targets: targets, config: config, tag: "v3.0.0", jobs: 2)
+        let report = try await BuildRunner(context: context).run(
+            targets: targets, config: config, tag: "v3.0.0", jobs: 2)
 
         #expect(report.tag == "v3.0.0" && report.version == "3.0.0")
         #expect(report.results.map(\.target) == ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc"])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RelctlCore
 
 @Suite struct ByteCountTests {

@@ -50,21 +50,27 @@ import Testing
         let h256 = String(repeating: "0123456789abcdef", count: 4)
         let h512 = String(repeating: "fedcba9876543210", count: 8)
         let text = """
-        \(h256)  plain.tar.gz
-        \(h256.uppercased()) *binary.zip\r
-        SHA256 (bsd name.tar.xz) = \(h256)
-        SHA2-256(openssl.tar.zst)= \(h256)
-        \(h512)  big.tar.gz
-        \\\(h256)  back\\\\slash\\nnewline.zip
+            \(h256)  plain.tar.gz
+            \(h256.uppercased()) *binary.zip\r
+            SHA256 (bsd name.tar.xz) = \(h256)
+            SHA2-256(openssl.tar.zst)= \(h256)
+            \(h512)  big.tar.gz
+            \\\(h256)  back\\\\slash\\nnewline.zip
 
-        """
+            """
         let file = try ChecksumFile.parse(text, path: "SUMS")
-        #expect(file.entries.map(\.name) == ["plain.tar.gz", "binary.zip", "bsd name.tar.xz", "openssl.tar.zst", "big.tar.gz", "back\\slash\nnewline.zip"])
+        #expect(
+            file.entries.map(\.name) == [
+                "plain.tar.gz", "binary.zip", "bsd name.tar.xz", "openssl.tar.zst", "big.tar.gz",
+                "back\\slash\nnewline.zip",
+            ])
         #expect(file.entries.map(\.algorithm) == [.sha256, .sha256, .sha256, .sha256, .sha512, .sha256])
         #expect(file.entries.allSatisfy { $0.digest == $0.digest.lowercased() })
         #expect(file.entries.map(\.line) == [1, 2, 3, 4, 5, 6])
         // GNU escaping round-trips.
-        #expect(try ChecksumFile.parse(ChecksumFile(entries: [file.entries[5]]).render(), path: "x").entries[0].name == "back\\slash\nnewline.zip")
+        #expect(
+            try ChecksumFile.parse(ChecksumFile(entries: [file.entries[5]]).render(), path: "x").entries[0].name
+                == "back\\slash\nnewline.zip")
     }
 
     @Test func byteOrderMarkFromWindowsEditorsIsSkipped() throws {
@@ -95,28 +101,40 @@ import Testing
 
     @Test func artifactNameRecoversTargetTagAndFormat() throws {
         let template = Template("{project}-{tag}-{target}")
-        let name = try #require(ArtifactName.parse("velostream-v1.0.0-rc.1-aarch64-apple-darwin.tar.zst", template: template, tagFormat: .default))
+        let name = try #require(
+            ArtifactName.parse(
+                "velostream-v1.0.0-rc.1-aarch64-apple-darwin.tar.zst", template: template, tagFormat: .default))
         #expect(name.project == "velostream")
         #expect(name.tag == "v1.0.0-rc.1")
         #expect(name.version == "1.0.0-rc.1")
         #expect(name.target == "aarch64-apple-darwin")
         #expect(name.format == "tar.zst")
 
-        let hyphenated = try #require(ArtifactName.parse("my-tool-v2.3.4-x86_64-pc-windows-msvc.zip", template: template, tagFormat: .default))
+        let hyphenated = try #require(
+            ArtifactName.parse("my-tool-v2.3.4-x86_64-pc-windows-msvc.zip", template: template, tagFormat: .default))
         #expect(hyphenated.project == "my-tool")
         #expect(hyphenated.target == "x86_64-pc-windows-msvc")
 
         // A configured target wins over a split into a recognised triple.
-        let custom = try #require(ArtifactName.parse("tool-v1.0.0-beta-linux.tar.gz", template: template, tagFormat: .default, project: "tool", knownTargets: ["beta-linux"]))
+        let custom = try #require(
+            ArtifactName.parse(
+                "tool-v1.0.0-beta-linux.tar.gz", template: template, tagFormat: .default, project: "tool",
+                knownTargets: ["beta-linux"]))
         #expect(custom.tag == "v1.0.0")
         #expect(custom.target == "beta-linux")
 
-        let versioned = try #require(ArtifactName.parse("tool_1.2.3_x86_64-unknown-linux-gnu.tar.xz", template: Template("{project}_{version}_{target}"), tagFormat: .default))
+        let versioned = try #require(
+            ArtifactName.parse(
+                "tool_1.2.3_x86_64-unknown-linux-gnu.tar.xz", template: Template("{project}_{version}_{target}"),
+                tagFormat: .default))
         #expect(versioned.version == "1.2.3")
         #expect(versioned.tag == nil)
         #expect(versioned.target == "x86_64-unknown-linux-gnu")
 
-        #expect(ArtifactName.parse("velostream-v1.0.0-x86_64-unknown-linux-musl.tar.gz", template: template, tagFormat: .default, project: "other") == nil)
+        #expect(
+            ArtifactName.parse(
+                "velostream-v1.0.0-x86_64-unknown-linux-musl.tar.gz", template: template, tagFormat: .default,
+                project: "other") == nil)
         #expect(ArtifactName.parse("notes.txt", template: template, tagFormat: .default) == nil)
         #expect(ArtifactName.format(of: ".tar.gz") == nil)
     }
@@ -133,9 +151,13 @@ import Testing
             let dist = try ChecksumFixtures.makeDist(in: dir)
             let context = Context(workingDirectory: dir.url)
             let config = RelctlConfig.defaults(root: dir.url)
-            let report = try await ChecksumWriter.run(paths: [], algorithm: .sha256, config: config, context: context, jobs: 2)
+            let report = try await ChecksumWriter.run(
+                paths: [], algorithm: .sha256, config: config, context: context, jobs: 2)
             #expect(report.folders.map(\.directory) == ["dist"])
-            #expect(report.folders[0].release.artifacts.map(\.target) == ["x86_64-pc-windows-msvc", "x86_64-unknown-linux-musl"])
+            #expect(
+                report.folders[0].release.artifacts.map(\.target) == [
+                    "x86_64-pc-windows-msvc", "x86_64-unknown-linux-musl",
+                ])
             #expect(report.folders[0].release.artifacts.map(\.format) == ["zip", "tar.gz"])
 
             let clean = try await ChecksumVerifier.verify(sums: "dist/SHA256SUMS", context: context)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RelctlCore
 import RelctlTestSupport
+import Testing
+
+@testable import RelctlCore
 
 /// The parallel gzip pipeline's own guarantees: chunk boundaries, and that a failure on either
 /// side stops the other instead of hanging.
@@ -35,7 +36,9 @@ import RelctlTestSupport
         let descriptor = open(path.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         try #require(descriptor >= 0)
         let sink = HashingFileSink(descriptor: descriptor)
-        let result = try await ChunkedGzipCompressor(level: 6, workers: workers).compress(into: sink, destination: path.path) { chunker in
+        let result = try await ChunkedGzipCompressor(level: 6, workers: workers).compress(
+            into: sink, destination: path.path
+        ) { chunker in
             try Self.feed(input, chunker)
         }
         close(descriptor)
@@ -54,17 +57,22 @@ import RelctlTestSupport
             let four = try await compress(input, workers: 4, into: directory.url.appendingPathComponent("4.gz"))
             #expect(one.bytes == four.bytes)
             #expect(one.result > 300, "the producer's result is returned")
-            let check = try run("python3", ["-c", """
-            import sys, zlib
-            data = open(sys.argv[1], 'rb').read()
-            sizes = []
-            while data:
-                d = zlib.decompressobj(31)
-                sizes.append(len(d.decompress(data)))
-                assert d.eof
-                data = d.unused_data
-            print(sizes)
-            """, directory.url.appendingPathComponent("4.gz").path])
+            let check = try run(
+                "python3",
+                [
+                    "-c",
+                    """
+                    import sys, zlib
+                    data = open(sys.argv[1], 'rb').read()
+                    sizes = []
+                    while data:
+                        d = zlib.decompressobj(31)
+                        sizes.append(len(d.decompress(data)))
+                        assert d.eof
+                        data = d.unused_data
+                    print(sizes)
+                    """, directory.url.appendingPathComponent("4.gz").path,
+                ])
             #expect(check.stdout == "[1048576, 1048576, 1048576, 524288]\n", "\(check)")
             let unzipped = try run("sh", ["-c", "zcat 4.gz | cksum"], in: directory.url)
             let expected = directory.url.appendingPathComponent("plain")
@@ -79,7 +87,8 @@ import RelctlTestSupport
             defer { close(descriptor) }
             let sink = HashingFileSink(descriptor: descriptor)
             await #expect(throws: PackagingError.self) {
-                try await ChunkedGzipCompressor(level: 6, workers: 2).compress(into: sink, destination: "x.gz") { chunker in
+                try await ChunkedGzipCompressor(level: 6, workers: 2).compress(into: sink, destination: "x.gz") {
+                    chunker in
                     _ = try Self.feed(Self.sample(5 << 20), chunker)
                     throw PackagingError.writeFailed(path: "x.gz", reason: "cannot read bin/velo-sql")
                 }
@@ -95,7 +104,8 @@ import RelctlTestSupport
         defer { close(descriptor) }
         let sink = HashingFileSink(descriptor: descriptor)
         do {
-            _ = try await ChunkedGzipCompressor(level: 1, workers: 1).compress(into: sink, destination: "/dev/full") { chunker in
+            _ = try await ChunkedGzipCompressor(level: 1, workers: 1).compress(into: sink, destination: "/dev/full") {
+                chunker in
                 try Self.feed(Self.sample(40 << 20), chunker)
             }
             Issue.record("writing to /dev/full succeeded")

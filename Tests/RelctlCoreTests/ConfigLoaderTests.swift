@@ -1,11 +1,13 @@
 import Foundation
 import RelctlTestSupport
 import Testing
+
 @testable import RelctlCore
 
 @Suite struct ConfigLoaderTests {
     func parse(_ text: String) throws -> RelctlConfig {
-        try ConfigLoader.parse(try TOMLDocument(text: text, path: "relctl.toml"), root: URL(fileURLWithPath: "/project"))
+        try ConfigLoader.parse(
+            try TOMLDocument(text: text, path: "relctl.toml"), root: URL(fileURLWithPath: "/project"))
     }
 
     func problems(_ text: String) -> [String] {
@@ -21,37 +23,38 @@ import Testing
     }
 
     @Test func fullConfigIsTyped() throws {
-        let config = try parse("""
-        [project]
-        name = "velostream"
-        tag-format = "release-{version}"
+        let config = try parse(
+            """
+            [project]
+            name = "velostream"
+            tag-format = "release-{version}"
 
-        [[version]]
-        path = "Cargo.toml"
-        [[version]]
-        path = "sdk/version.txt"
-        kind = "regex"
-        pattern = 'VERSION = "(?<version>[^"]+)"'
+            [[version]]
+            path = "Cargo.toml"
+            [[version]]
+            path = "sdk/version.txt"
+            kind = "regex"
+            pattern = 'VERSION = "(?<version>[^"]+)"'
 
-        [build]
-        command = "cargo build --release --target {target}"
-        binaries = ["velo-sql", "velo-cli"]
-        binary-dir = "target/{target}/release"
+            [build]
+            command = "cargo build --release --target {target}"
+            binaries = ["velo-sql", "velo-cli"]
+            binary-dir = "target/{target}/release"
 
-        [[target]]
-        triple = "x86_64-unknown-linux-musl"
-        [[target]]
-        triple = "x86_64-pc-windows-msvc"
-        links = "copy"
+            [[target]]
+            triple = "x86_64-unknown-linux-musl"
+            [[target]]
+            triple = "x86_64-pc-windows-msvc"
+            links = "copy"
 
-        [archive]
-        files = ["README.md", { from = "docs/INSTALL.md", to = "INSTALL.md" }]
-        trees = [{ from = "demo", to = "demo" }]
+            [archive]
+            files = ["README.md", { from = "docs/INSTALL.md", to = "INSTALL.md" }]
+            trees = [{ from = "demo", to = "demo" }]
 
-        [[archive.symlink]]
-        path = "target/release/{binary}"
-        to = "../../bin/{binary}"
-        """)
+            [[archive.symlink]]
+            path = "target/release/{binary}"
+            to = "../../bin/{binary}"
+            """)
         #expect(config.project.name == "velostream")
         #expect(config.project.tagFormat.prefix == "release-")
         #expect(config.versions.map(\.kind) == ["cargo", "regex"])
@@ -65,34 +68,41 @@ import Testing
     }
 
     @Test func unknownKeySuggestsTheClosestWithItsLine() {
-        #expect(problems("[project]\nname = \"x\"\ntag-fromat = \"v{version}\"\n") == [
-            "relctl.toml:3: unknown key `tag-fromat` in [project] (did you mean `tag-format`?)",
-        ])
-        #expect(problems("[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\n[[target]]\ntriple = \"aarch64-apple-darwin\"\nrunnner = \"x\"\n") == [
-            "relctl.toml:5: unknown key `runnner` in [target] (did you mean `runner`?)",
-        ])
-        #expect(problems("[achive]\nname = \"x\"\n").first?.contains("unknown key `achive` at the top level (did you mean `archive`?)") == true)
+        #expect(
+            problems("[project]\nname = \"x\"\ntag-fromat = \"v{version}\"\n") == [
+                "relctl.toml:3: unknown key `tag-fromat` in [project] (did you mean `tag-format`?)"
+            ])
+        #expect(
+            problems(
+                "[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\n[[target]]\ntriple = \"aarch64-apple-darwin\"\nrunnner = \"x\"\n"
+            ) == [
+                "relctl.toml:5: unknown key `runnner` in [target] (did you mean `runner`?)"
+            ])
+        #expect(
+            problems("[achive]\nname = \"x\"\n").first?.contains(
+                "unknown key `achive` at the top level (did you mean `archive`?)") == true)
     }
 
     @Test func everyProblemIsReportedAtOnce() {
-        let found = problems("""
-        [project]
-        tag-format = "v{vers}"
+        let found = problems(
+            """
+            [project]
+            tag-format = "v{vers}"
 
-        [[version]]
-        path = "x.cfg"
+            [[version]]
+            path = "x.cfg"
 
-        [build]
-        command = "make {targt}"
-        binaries = "velo"
+            [build]
+            command = "make {targt}"
+            binaries = "velo"
 
-        [[target]]
-        triple = "x86_64-unknown-linux-gnu"
-        format = "tar.bz2"
+            [[target]]
+            triple = "x86_64-unknown-linux-gnu"
+            format = "tar.bz2"
 
-        [archive]
-        setup-env = "yes"
-        """)
+            [archive]
+            setup-env = "yes"
+            """)
         #expect(found.count == 5, "\(found)")
         #expect(found.contains { $0.hasPrefix("relctl.toml:2:") && $0.contains("{version}") })
         #expect(found.contains { $0.hasPrefix("relctl.toml:5:") && $0.contains("cannot tell the manifest kind") })
@@ -114,10 +124,14 @@ import Testing
     }
 
     @Test func shellBracesInTemplatesStayLiteral() throws {
-        let command = try Template("cargo build --target ${RELCTL_TARGET} && awk '{print $1}' {a,b} && grep -E 'x{2}' && find . -exec ls {} ; # {target}", allowed: Template.perTarget)
+        let command = try Template(
+            "cargo build --target ${RELCTL_TARGET} && awk '{print $1}' {a,b} && grep -E 'x{2}' && find . -exec ls {} ; # {target}",
+            allowed: Template.perTarget)
         #expect(command.placeholders == ["target"])
-        #expect(command.render(["target": "x86_64-unknown-linux-gnu", "RELCTL_TARGET": "no"])
-            == "cargo build --target ${RELCTL_TARGET} && awk '{print $1}' {a,b} && grep -E 'x{2}' && find . -exec ls {} ; # x86_64-unknown-linux-gnu")
+        #expect(
+            command.render(["target": "x86_64-unknown-linux-gnu", "RELCTL_TARGET": "no"])
+                == "cargo build --target ${RELCTL_TARGET} && awk '{print $1}' {a,b} && grep -E 'x{2}' && find . -exec ls {} ; # x86_64-unknown-linux-gnu"
+        )
         // `${target}` is the shell's, not relctl's.
         #expect(Template("echo ${target}-{target}").render(["target": "t"]) == "echo ${target}-t")
         #expect(throws: SimpleError.self) { try Template("make {targt}", allowed: Template.perTarget) }
@@ -125,68 +139,85 @@ import Testing
     }
 
     @Test func buildEnvAndInlineTreeProblemsNameTheirLine() {
-        let found = problems("""
-        [build]
-        env = { TARGET_DIR = "out/{targt}" }
+        let found = problems(
+            """
+            [build]
+            env = { TARGET_DIR = "out/{targt}" }
 
-        [archive]
-        files = ["{projct}.md"]
-        trees = [
-            { to = "demo" },
-        ]
-        """)
-        #expect(found == [
-            "relctl.toml:2: unknown placeholder `{targt}` in `out/{targt}`; did you mean `{target}`?",
-            "relctl.toml:5: `files`: unknown placeholder `{projct}` in `{projct}.md`; did you mean `{project}`?",
-            "relctl.toml:6: each table in `trees` needs `from` (and optionally `to`)",
-        ])
+            [archive]
+            files = ["{projct}.md"]
+            trees = [
+                { to = "demo" },
+            ]
+            """)
+        #expect(
+            found == [
+                "relctl.toml:2: unknown placeholder `{targt}` in `out/{targt}`; did you mean `{target}`?",
+                "relctl.toml:5: `files`: unknown placeholder `{projct}` in `{projct}.md`; did you mean `{project}`?",
+                "relctl.toml:6: each table in `trees` needs `from` (and optionally `to`)",
+            ])
     }
 
     @Test(arguments: ["../release.yml", "/etc/release.yml", ".github/../../x.yml", ""])
     func workflowOutsideTheProjectIsRejected(_ path: String) {
         let found = problems("[ci]\nworkflow = \"\(path)\"\n")
-        #expect(found == ["relctl.toml:2: `ci.workflow` must be a file path inside the project, relative to its root (e.g. `.github/workflows/release.yml`), found `\(path)`"])
+        #expect(
+            found == [
+                "relctl.toml:2: `ci.workflow` must be a file path inside the project, relative to its root (e.g. `.github/workflows/release.yml`), found `\(path)`"
+            ])
     }
 
     @Test func crlfConfigProblemsNameTheirLine() {
-        #expect(problems("[project]\r\nname = \"x\"\r\n\r\ntag-fromat = \"v{version}\"\r\n") == [
-            "relctl.toml:4: unknown key `tag-fromat` in [project] (did you mean `tag-format`?)",
-        ])
+        #expect(
+            problems("[project]\r\nname = \"x\"\r\n\r\ntag-fromat = \"v{version}\"\r\n") == [
+                "relctl.toml:4: unknown key `tag-fromat` in [project] (did you mean `tag-format`?)"
+            ])
     }
 
     @Test func absoluteBinaryDirIsRejected() {
-        #expect(problems("[build]\nbinary-dir = \"/tmp/out\"\n[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\nbinary-dir = \"/opt/{target}\"\n") == [
-            "relctl.toml:2: `binary-dir` must be relative to the project root (like `target/{target}/release`), found `/tmp/out`",
-            "relctl.toml:5: `binary-dir` must be relative to the project root (like `target/{target}/release`), found `/opt/{target}`",
-        ])
+        #expect(
+            problems(
+                "[build]\nbinary-dir = \"/tmp/out\"\n[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\nbinary-dir = \"/opt/{target}\"\n"
+            ) == [
+                "relctl.toml:2: `binary-dir` must be relative to the project root (like `target/{target}/release`), found `/tmp/out`",
+                "relctl.toml:5: `binary-dir` must be relative to the project root (like `target/{target}/release`), found `/opt/{target}`",
+            ])
     }
 
     @Test func wrongTypeIsReportedOnce() {
-        #expect(problems("[[target]]\ntriple = 5\n[[version]]\npath = [\"VERSION\"]\n") == [
-            "relctl.toml:4: `version[0].path` must be a string, found an array",
-            "relctl.toml:2: `target[0].triple` must be a string, found an integer",
-        ])
+        #expect(
+            problems("[[target]]\ntriple = 5\n[[version]]\npath = [\"VERSION\"]\n") == [
+                "relctl.toml:4: `version[0].path` must be a string, found an array",
+                "relctl.toml:2: `target[0].triple` must be a string, found an integer",
+            ])
     }
 
     @Test func configThatIsADirectoryIsNamedAsOne() throws {
         try withTemporaryDirectory { dir in
-            try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("relctl.toml"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: dir.url.appendingPathComponent("relctl.toml"), withIntermediateDirectories: true)
             let error = #expect(throws: SimpleError.self) {
                 try TOMLDocument(contentsOf: dir.url.appendingPathComponent("relctl.toml"), displayPath: "relctl.toml")
             }
-            #expect(error?.diagnostics.map(\.description) == ["relctl.toml: is a directory, not a TOML file; name the file itself"])
+            #expect(
+                error?.diagnostics.map(\.description) == [
+                    "relctl.toml: is a directory, not a TOML file; name the file itself"
+                ])
         }
     }
 
     @Test(arguments: ["", "../../evil", "a b", "x86_64/linux"])
     func tripleThatCannotNameAFileIsRejected(_ triple: String) {
-        #expect(problems("[[target]]\ntriple = \"\(triple)\"\nrunner = \"x\"\nformat = \"tar.gz\"\n") == [
-            "relctl.toml:2: target triple `\(triple)` may only hold letters, digits, `-`, `_` and `.` (e.g. `x86_64-unknown-linux-musl`)",
-        ])
+        #expect(
+            problems("[[target]]\ntriple = \"\(triple)\"\nrunner = \"x\"\nformat = \"tar.gz\"\n") == [
+                "relctl.toml:2: target triple `\(triple)` may only hold letters, digits, `-`, `_` and `.` (e.g. `x86_64-unknown-linux-musl`)"
+            ])
     }
 
     @Test func syntaxErrorNamesTheLine() {
-        #expect(throws: SimpleError.self) { try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml") }
+        #expect(throws: SimpleError.self) {
+            try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml")
+        }
         do {
             _ = try TOMLDocument(text: "[project]\nname = \"x\"\n\nname = \"y\"\n", path: "relctl.toml")
             Issue.record("a duplicate key must not parse")
@@ -206,7 +237,9 @@ import Testing
                 try ConfigLoader.load(path: nil, context: context)
             } throws: { error in
                 let error = error as? SimpleError
-                return error?.exitCode == .badInput && error?.message == "relctl.toml: config file not found; run `relctl init` to create one, or pass --config PATH"
+                return error?.exitCode == .badInput
+                    && error?.message
+                        == "relctl.toml: config file not found; run `relctl init` to create one, or pass --config PATH"
             }
             // Commands that work without a config get the defaults.
             let defaults = try ConfigLoader.loadIfPresent(path: nil, context: context)
@@ -216,7 +249,9 @@ import Testing
     }
 
     @Test func unknownTripleNeedsRunnerAndFormat() throws {
-        let config = try parse("[[target]]\ntriple = \"mips-weird-plan9\"\n[[target]]\ntriple = \"riscv64-custom-elf\"\nrunner = \"self-hosted\"\nformat = \"tar.xz\"\n")
+        let config = try parse(
+            "[[target]]\ntriple = \"mips-weird-plan9\"\n[[target]]\ntriple = \"riscv64-custom-elf\"\nrunner = \"self-hosted\"\nformat = \"tar.xz\"\n"
+        )
         #expect(throws: ProblemList.self) { try TargetResolver.resolveAll(config) }
         let resolved = try TargetResolver.resolve(config.targets[1])
         #expect(!resolved.isRecognized)

@@ -1,14 +1,17 @@
 import Testing
+
 @testable import RelctlCore
 
 /// The examples from conventionalcommits.org/en/v1.0.0.
 @Suite struct ConventionalCommitTests {
     @Test func descriptionAndBreakingFooter() throws {
-        let commit = try #require(ConventionalCommit(message: """
-            feat: allow provided config object to extend other configs
+        let commit = try #require(
+            ConventionalCommit(
+                message: """
+                    feat: allow provided config object to extend other configs
 
-            BREAKING CHANGE: `extends` key in config file is now used for extending other config files
-            """))
+                    BREAKING CHANGE: `extends` key in config file is now used for extending other config files
+                    """))
         #expect(commit.type == "feat")
         #expect(commit.scope == nil)
         #expect(commit.description == "allow provided config object to extend other configs")
@@ -18,18 +21,22 @@ import Testing
     }
 
     @Test func bangDrawsAttention() throws {
-        let commit = try #require(ConventionalCommit(message: "feat!: send an email to the customer when a product is shipped"))
+        let commit = try #require(
+            ConventionalCommit(message: "feat!: send an email to the customer when a product is shipped"))
         #expect(commit.isBreaking && commit.hasBang && commit.breakingNote == nil)
-        let scoped = try #require(ConventionalCommit(message: "feat(api)!: send an email to the customer when a product is shipped"))
+        let scoped = try #require(
+            ConventionalCommit(message: "feat(api)!: send an email to the customer when a product is shipped"))
         #expect(scoped.scope == "api" && scoped.isBreaking)
     }
 
     @Test func bangAndFooter() throws {
-        let commit = try #require(ConventionalCommit(message: """
-            chore!: drop support for Node 6
+        let commit = try #require(
+            ConventionalCommit(
+                message: """
+                    chore!: drop support for Node 6
 
-            BREAKING CHANGE: use JavaScript features not available in Node 6.
-            """))
+                    BREAKING CHANGE: use JavaScript features not available in Node 6.
+                    """))
         #expect(commit.type == "chore" && commit.hasBang)
         #expect(commit.breakingNote == "use JavaScript features not available in Node 6.")
     }
@@ -45,46 +52,53 @@ import Testing
     }
 
     @Test func multiParagraphBodyAndFooters() throws {
-        let commit = try #require(ConventionalCommit(message: """
-            fix: prevent racing of requests
+        let commit = try #require(
+            ConventionalCommit(
+                message: """
+                    fix: prevent racing of requests
 
-            Introduce a request id and a reference to latest request. Dismiss
-            incoming responses other than from latest request.
+                    Introduce a request id and a reference to latest request. Dismiss
+                    incoming responses other than from latest request.
 
-            Remove timeouts which were used to mitigate the racing issue but are
-            obsolete now.
+                    Remove timeouts which were used to mitigate the racing issue but are
+                    obsolete now.
 
-            Reviewed-by: Z
-            Refs: #123
-            """))
+                    Reviewed-by: Z
+                    Refs: #123
+                    """))
         #expect(commit.type == "fix")
         #expect(commit.body?.hasPrefix("Introduce a request id") == true)
         #expect(commit.body?.hasSuffix("obsolete now.") == true)
-        #expect(commit.footers == [
-            .init(token: "Reviewed-by", separator: ": ", value: "Z"),
-            .init(token: "Refs", separator: ": ", value: "#123"),
-        ])
+        #expect(
+            commit.footers == [
+                .init(token: "Reviewed-by", separator: ": ", value: "Z"),
+                .init(token: "Refs", separator: ": ", value: "#123"),
+            ])
         #expect(!commit.isBreaking)
     }
 
     @Test func revertExample() throws {
-        let commit = try #require(ConventionalCommit(message: """
-            revert: let us never again speak of the noodle incident
+        let commit = try #require(
+            ConventionalCommit(
+                message: """
+                    revert: let us never again speak of the noodle incident
 
-            Refs: 676104e, a215868
-            """))
+                    Refs: 676104e, a215868
+                    """))
         #expect(commit.type == "revert")
         #expect(commit.footers.first?.value == "676104e, a215868")
     }
 
     @Test func hashSeparatorAndSynonymAndMultilineValue() throws {
-        let commit = try #require(ConventionalCommit(message: """
-            fix(io): close files
+        let commit = try #require(
+            ConventionalCommit(
+                message: """
+                    fix(io): close files
 
-            Closes #42
-            BREAKING-CHANGE: handles are no longer
-              reused between calls
-            """))
+                    Closes #42
+                    BREAKING-CHANGE: handles are no longer
+                      reused between calls
+                    """))
         #expect(commit.footers[0] == .init(token: "Closes", separator: " #", value: "42"))
         #expect(commit.breakingNote == "handles are no longer\n  reused between calls")
     }

@@ -1,11 +1,15 @@
 import Foundation
 import RelctlTestSupport
 import Testing
+
 @testable import RelctlCore
 
 @Suite struct ManifestReaderTests {
-    func read(_ path: String, kind: String? = nil, pattern: String? = nil, in dir: TemporaryDirectory) throws -> ManifestVersion {
-        let source = VersionSource(path: path, kind: kind ?? ManifestReaders.kind(forFileName: path) ?? "?", pattern: pattern)
+    func read(
+        _ path: String, kind: String? = nil, pattern: String? = nil, in dir: TemporaryDirectory
+    ) throws -> ManifestVersion {
+        let source = VersionSource(
+            path: path, kind: kind ?? ManifestReaders.kind(forFileName: path) ?? "?", pattern: pattern)
         return try ManifestReaders.read(source, root: dir.url)
     }
 
@@ -21,10 +25,20 @@ import Testing
             let swift = try read("app.swift", in: dir)
             #expect(swift.text == "3.0.0" && swift.line == 2)
             try dir.write("two/VERSION", "1.0.0\n2.0.0\n")
-            #expect(throws: ManifestError.invalid(path: "two/VERSION", line: 2, reason: "a `plain` version file must hold only the version; use kind `regex` with a `pattern` for anything else")) {
+            #expect(
+                throws: ManifestError.invalid(
+                    path: "two/VERSION", line: 2,
+                    reason:
+                        "a `plain` version file must hold only the version; use kind `regex` with a `pattern` for anything else"
+                )
+            ) {
                 try read("two/VERSION", in: dir)
             }
-            #expect(throws: ManifestError.invalid(path: "two", line: nil, reason: "is a directory; point `path` in its [[version]] entry at the manifest file inside it")) {
+            #expect(
+                throws: ManifestError.invalid(
+                    path: "two", line: nil,
+                    reason: "is a directory; point `path` in its [[version]] entry at the manifest file inside it")
+            ) {
                 try read("two", kind: "plain", in: dir)
             }
         }
@@ -32,15 +46,17 @@ import Testing
 
     @Test func cargoPackageVersion() throws {
         try withTemporaryDirectory { dir in
-            try dir.write("Cargo.toml", """
-            [package]
-            name = "velostream"
-            version = "1.4.0-beta.2"
-            edition = "2021"
+            try dir.write(
+                "Cargo.toml",
+                """
+                [package]
+                name = "velostream"
+                version = "1.4.0-beta.2"
+                edition = "2021"
 
-            [dependencies]
-            serde = { version = "1.0", features = ["derive"] }
-            """)
+                [dependencies]
+                serde = { version = "1.0", features = ["derive"] }
+                """)
             let found = try read("Cargo.toml", in: dir)
             #expect(found.text == "1.4.0-beta.2")
             #expect(found.line == 3)
@@ -50,21 +66,25 @@ import Testing
     @Test(arguments: ["version.workspace = true", "version = { workspace = true }"])
     func cargoWorkspaceInheritance(_ spelling: String) throws {
         try withTemporaryDirectory { dir in
-            try dir.write("Cargo.toml", """
-            [workspace]
-            members = ["crates/*"]
-            resolver = "2"
+            try dir.write(
+                "Cargo.toml",
+                """
+                [workspace]
+                members = ["crates/*"]
+                resolver = "2"
 
-            [workspace.package]
-            version = "2.3.4"
-            edition = "2021"
-            """)
-            try dir.write("crates/velo-sql/Cargo.toml", """
-            [package]
-            name = "velo-sql"
-            \(spelling)
-            edition.workspace = true
-            """)
+                [workspace.package]
+                version = "2.3.4"
+                edition = "2021"
+                """)
+            try dir.write(
+                "crates/velo-sql/Cargo.toml",
+                """
+                [package]
+                name = "velo-sql"
+                \(spelling)
+                edition.workspace = true
+                """)
             let member = try read("crates/velo-sql/Cargo.toml", in: dir)
             #expect(member.text == "2.3.4")
             #expect(member.foundIn == "Cargo.toml")
@@ -88,21 +108,25 @@ import Testing
 
     @Test func npmPackageJSON() throws {
         try withTemporaryDirectory { dir in
-            try dir.write("package.json", #"{ "name": "@velo/sdk", "private": false, "version": "0.9.1", "dependencies": { "x": "1.0.0" } }"#)
+            try dir.write(
+                "package.json",
+                #"{ "name": "@velo/sdk", "private": false, "version": "0.9.1", "dependencies": { "x": "1.0.0" } }"#)
             #expect(try read("package.json", in: dir).text == "0.9.1")
         }
     }
 
     @Test func npmLineIsTheTopLevelVersionNotANestedOne() throws {
         try withTemporaryDirectory { dir in
-            try dir.write("package.json", """
-            {
-              "name": "velo",
-              "engines": { "version": "9.9.9" },
-              "description": "has \\"version\\": in a string",
-              "version": "0.9.1"
-            }
-            """)
+            try dir.write(
+                "package.json",
+                """
+                {
+                  "name": "velo",
+                  "engines": { "version": "9.9.9" },
+                  "description": "has \\"version\\": in a string",
+                  "version": "0.9.1"
+                }
+                """)
             let found = try read("package.json", in: dir)
             #expect(found.text == "0.9.1")
             #expect(found.line == 5)
@@ -111,26 +135,30 @@ import Testing
 
     @Test func pep621AndPoetry() throws {
         try withTemporaryDirectory { dir in
-            try dir.write("pyproject.toml", """
-            [build-system]
-            requires = ["hatchling"]
-            build-backend = "hatchling.build"
+            try dir.write(
+                "pyproject.toml",
+                """
+                [build-system]
+                requires = ["hatchling"]
+                build-backend = "hatchling.build"
 
-            [project]
-            name = "velo"
-            version = "1.2.3rc1"
-            dependencies = ["requests>=2"]
-            """)
+                [project]
+                name = "velo"
+                version = "1.2.3rc1"
+                dependencies = ["requests>=2"]
+                """)
             #expect(try read("pyproject.toml", in: dir).text == "1.2.3rc1")
-            try dir.write("poetry/pyproject.toml", """
-            [tool.poetry]
-            name = "velo"
-            version = "0.4.0"
-            description = ""
+            try dir.write(
+                "poetry/pyproject.toml",
+                """
+                [tool.poetry]
+                name = "velo"
+                version = "0.4.0"
+                description = ""
 
-            [tool.poetry.dependencies]
-            python = "^3.11"
-            """)
+                [tool.poetry.dependencies]
+                python = "^3.11"
+                """)
             #expect(try read("poetry/pyproject.toml", kind: "python", in: dir).text == "0.4.0")
         }
     }
@@ -155,7 +183,8 @@ import Testing
             let regex = try read("sdk/version.py", kind: "regex", pattern: #"VERSION = "(?<version>[^"]+)""#, in: dir)
             #expect(regex.text == "0.2.0")
             #expect(regex.line == 2)
-            try dir.write("Sources/App/Version.swift", "public enum AppVersion {\n    public static let version = \"5.0.0\"\n}\n")
+            try dir.write(
+                "Sources/App/Version.swift", "public enum AppVersion {\n    public static let version = \"5.0.0\"\n}\n")
             #expect(try read("Sources/App/Version.swift", in: dir).text == "5.0.0")
         }
     }
@@ -168,7 +197,8 @@ import Testing
                 try read("x.cfg", kind: "cargoo", in: dir)
             } throws: { error in
                 let message = (error as? RelctlError)?.message ?? ""
-                return message.contains("did you mean `cargo`") && message.contains("known kinds: cargo, npm, plain, python, regex, swift")
+                return message.contains("did you mean `cargo`")
+                    && message.contains("known kinds: cargo, npm, plain, python, regex, swift")
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 @Suite("Matrix, tag globs and generated files")
 struct MatrixTests {
@@ -13,8 +14,12 @@ struct MatrixTests {
     }
 
     @Test func githubMatrixEscapesAndKeepsOrder() throws {
-        let target = try TargetResolver.resolve(TargetSettings(triple: "x86_64-unknown-linux-musl", runner: "my \"runner\""))
-        #expect(MatrixRenderer.github([target]) == #"{"include":[{"target":"x86_64-unknown-linux-musl","runner":"my \"runner\"","format":"tar.gz","os":"linux","arch":"x86_64"}]}"# + "\n")
+        let target = try TargetResolver.resolve(
+            TargetSettings(triple: "x86_64-unknown-linux-musl", runner: "my \"runner\""))
+        #expect(
+            MatrixRenderer.github([target])
+                == #"{"include":[{"target":"x86_64-unknown-linux-musl","runner":"my \"runner\"","format":"tar.gz","os":"linux","arch":"x86_64"}]}"#
+                + "\n")
         #expect(MatrixRenderer.github([]) == "{\"include\":[]}\n")
     }
 
@@ -23,7 +28,9 @@ struct MatrixTests {
         let file = GeneratedFile.render(header: ["Generated."], body: body)
         #expect(GeneratedFile.state(existing: nil, generated: file) == .missing)
         #expect(GeneratedFile.state(existing: file, generated: file) == .current)
-        #expect(GeneratedFile.state(existing: file.replacingOccurrences(of: "\n", with: "\r\n"), generated: file) == .current)
+        #expect(
+            GeneratedFile.state(existing: file.replacingOccurrences(of: "\n", with: "\r\n"), generated: file)
+                == .current)
         let older = GeneratedFile.render(header: ["Generated."], body: "name: Old\n")
         #expect(GeneratedFile.state(existing: older, generated: file) == .stale)
         let edited = older.replacingOccurrences(of: "Old", with: "Mine")
@@ -48,7 +55,9 @@ struct MatrixTests {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.contains("run: |") { inRun = true; continue }
             if inRun, !line.hasPrefix("          ") { inRun = false }
-            if inRun || line.contains("run: ") { #expect(!line.contains("${{"), "template expansion in a script: \(line)") }
+            if inRun || line.contains("run: ") {
+                #expect(!line.contains("${{"), "template expansion in a script: \(line)")
+            }
         }
     }
 
@@ -74,14 +83,18 @@ struct ReleaseWorkflowYAMLTests {
         config.ci.setup = setup
         return try withTemporaryDirectory { dir in
             try dir.write("w.yml", ReleaseWorkflow.render(config: config))
-            let result = try sh("python3 -c 'import yaml,sys; w=yaml.safe_load(open(\"w.yml\")); sys.stdout.write([s for s in w[\"jobs\"][\"plan\"][\"steps\"] if s[\"name\"]==\"Install relctl\"][0][\"run\"])'", in: dir.url)
+            let result = try sh(
+                "python3 -c 'import yaml,sys; w=yaml.safe_load(open(\"w.yml\")); sys.stdout.write([s for s in w[\"jobs\"][\"plan\"][\"steps\"] if s[\"name\"]==\"Install relctl\"][0][\"run\"])'",
+                in: dir.url)
             #expect(result.status == 0, "\(result)")
             return result.stdout
         }
     }
 
     @Test func setupLinesSurviveYAMLExactly() throws {
-        #expect(try installScript(setup: ["  indented first", "second: with colon", "# comment"]) == "  indented first\nsecond: with colon\n# comment\n")
+        #expect(
+            try installScript(setup: ["  indented first", "second: with colon", "# comment"])
+                == "  indented first\nsecond: with colon\n# comment\n")
         #expect(try installScript(setup: ["echo 'single' \"double\" #x"]) == "echo 'single' \"double\" #x")
         #expect(try installScript(setup: ["-dash first"]) == "-dash first")
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RelctlTestSupport
+import Testing
+
 @testable import RelctlCore
 
 /// The feat/fix/breaking categorisation agrees with git-cliff's on the same range, except for
@@ -25,7 +26,8 @@ import RelctlTestSupport
         let revertPairs = Set(["temporary", "gitRevert", "oops", "conventionalRevert"].map { fixture.hashes[$0]! })
         var compared = 0
         for commit in cliffCommits {
-            guard let id = commit["id"] as? String, commit["conventional"] as? Bool == true, !revertPairs.contains(id) else { continue }
+            guard let id = commit["id"] as? String, commit["conventional"] as? Bool == true, !revertPairs.contains(id)
+            else { continue }
             let group = commit["group"] as? String ?? ""
             let cliffBreaking = commit["breaking"] as? Bool ?? false
             let cliffFeat = group.contains("Features"), cliffFix = group.contains("Bug Fixes")
@@ -37,7 +39,9 @@ import RelctlTestSupport
             compared += 1
         }
         for entry in notes.entries where entry.breaking || entry.type == "feat" || entry.type == "fix" {
-            #expect(cliffCommits.contains { $0["id"] as? String == entry.commit }, "relctl lists \(entry.commit), git-cliff does not")
+            #expect(
+                cliffCommits.contains { $0["id"] as? String == entry.commit },
+                "relctl lists \(entry.commit), git-cliff does not")
         }
         #expect(compared >= 6)
     }

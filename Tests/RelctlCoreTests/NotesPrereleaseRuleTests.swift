@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import RelctlTestSupport
+import Testing
+
 @testable import RelctlCore
 
 /// The prerelease-skip rule and contributor merging, on histories shaped like real projects.
 @Suite struct NotesPrereleaseRuleTests {
     func notes(_ repo: GitRepository, tag: String?) throws -> ReleaseNotes {
-        try ReleaseNotesBuilder(context: Context(workingDirectory: repo.url)).build(config: RelctlConfig.defaults(root: repo.url), tag: tag)
+        try ReleaseNotesBuilder(context: Context(workingDirectory: repo.url)).build(
+            config: RelctlConfig.defaults(root: repo.url), tag: tag)
     }
 
     @Test func firstFinalAfterUnrelatedPrereleasesStartsAtTheLastOfThem() throws {
@@ -22,7 +24,9 @@ import RelctlTestSupport
         let after = try repo.commit("fix: after the rc")
         let final = try notes(repo, tag: "v0.1.0")
         #expect(final.previous == "v0.0.1-test.9", "prereleases of other versions are real bounds")
-        #expect(Set(final.entries.map(\.commit)) == [since, after], "its own rc is skipped, so the notes cover the whole 0.1.0 cycle")
+        #expect(
+            Set(final.entries.map(\.commit)) == [since, after],
+            "its own rc is skipped, so the notes cover the whole 0.1.0 cycle")
     }
 
     @Test func contributorsAreMergedByNameAfterMailmap() throws {
@@ -32,12 +36,18 @@ import RelctlTestSupport
         try repo.git("tag", "v1.0.0")
         try repo.git(["commit", "-q", "--allow-empty", "-m", "fix: one", "--author", "Ada Lovelace <ada@work.example>"])
         try repo.git(["commit", "-q", "--allow-empty", "-m", "fix: two", "--author", "Ada Lovelace <ada@home.example>"])
-        try repo.git(["commit", "-q", "--allow-empty", "-m", "fix: three", "--author", "ada <12345+ada@users.noreply.github.com>"])
-        try repo.directory.write(".mailmap", "Ada Lovelace <ada@work.example> ada <12345+ada@users.noreply.github.com>\n")
+        try repo.git([
+            "commit", "-q", "--allow-empty", "-m", "fix: three", "--author", "ada <12345+ada@users.noreply.github.com>",
+        ])
+        try repo.directory.write(
+            ".mailmap", "Ada Lovelace <ada@work.example> ada <12345+ada@users.noreply.github.com>\n")
         try repo.commit("docs: mailmap")
         let result = try notes(repo, tag: "v1.1.0")
-        #expect(result.contributors.filter { $0.name == "Ada Lovelace" } == [NotesContributor(name: "Ada Lovelace", email: "ada@work.example")],
-                "\(result.contributors)")
+        #expect(
+            result.contributors.filter { $0.name == "Ada Lovelace" } == [
+                NotesContributor(name: "Ada Lovelace", email: "ada@work.example")
+            ],
+            "\(result.contributors)")
         #expect(result.contributors.count == 2)
     }
 
@@ -47,7 +57,9 @@ import RelctlTestSupport
         try repo.commit("feat: one")
         try repo.commit("fix: two")
         let result = try relctl(["notes", "--tag", "v0.1.0"], in: repo.url)
-        #expect(result.status == 0 && result.stderr.contains("so the notes cover the whole history (2 commits)"), "\(result)")
+        #expect(
+            result.status == 0 && result.stderr.contains("so the notes cover the whole history (2 commits)"),
+            "\(result)")
         try repo.git("tag", "v0.1.0")
         try repo.commit("fix: three")
         #expect(!(try relctl(["notes", "--tag", "v0.2.0"], in: repo.url)).stderr.contains("whole history"))

@@ -1,14 +1,18 @@
 import Foundation
-import Testing
 import RelctlTestSupport
+import Testing
+
 @testable import RelctlCore
 
 @Suite struct NotesTests {
-    func build(_ fixture: NotesFixture, tag: String? = "v0.2.0", from: String? = nil, to: String? = nil,
-               configure: (inout RelctlConfig) -> Void = { _ in }) throws -> ReleaseNotes {
+    func build(
+        _ fixture: NotesFixture, tag: String? = "v0.2.0", from: String? = nil, to: String? = nil,
+        configure: (inout RelctlConfig) -> Void = { _ in }
+    ) throws -> ReleaseNotes {
         var config = RelctlConfig.defaults(root: fixture.url)
         configure(&config)
-        return try ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url)).build(config: config, tag: tag, from: from, to: to)
+        return try ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url)).build(
+            config: config, tag: tag, from: from, to: to)
     }
 
     @Test func finalReleaseSkipsPrereleasesAndCategorises() throws {
@@ -17,9 +21,14 @@ import RelctlTestSupport
         let notes = try build(fixture)
         #expect(notes.tag == "v0.2.0" && notes.previous == "v0.1.0")
         #expect(notes.date == "2026-01-02")
-        #expect(notes.sections.map(\.title) == ["Breaking changes", "Features", "Bug fixes", "Performance", "Documentation", "Reverts", "Other changes"])
+        #expect(
+            notes.sections.map(\.title) == [
+                "Breaking changes", "Features", "Bug fixes", "Performance", "Documentation", "Reverts", "Other changes",
+            ])
         let h = fixture.hashes
-        func commits(_ title: String) -> [String] { notes.sections.first { $0.title == title }?.entries.map(\.commit) ?? [] }
+        func commits(_ title: String) -> [String] {
+            notes.sections.first { $0.title == title }?.entries.map(\.commit) ?? []
+        }
         #expect(commits("Breaking changes") == [h["bang"]!, h["footer"]!])
         #expect(commits("Features") == [h["api"]!, h["dark"]!])
         #expect(commits("Bug fixes") == [h["parser"]!, h["alice"]!])
@@ -33,8 +42,11 @@ import RelctlTestSupport
         let footer = try #require(notes.entries.first { $0.commit == h["footer"] })
         #expect(footer.migrationNote == "`Engine` is now `Runtime`; rename your imports.")
         #expect(footer.type == "refactor" && footer.scope == "core" && footer.breaking)
-        #expect(notes.contributors == [NotesContributor(name: "Alice Liddell", email: "alice@example.com"),
-                                       NotesContributor(name: "Test User", email: "test@example.com")])
+        #expect(
+            notes.contributors == [
+                NotesContributor(name: "Alice Liddell", email: "alice@example.com"),
+                NotesContributor(name: "Test User", email: "test@example.com"),
+            ])
     }
 
     @Test func prereleaseRangesAndSettings() throws {
@@ -46,11 +58,17 @@ import RelctlTestSupport
         let rc = try build(fixture, tag: "v0.2.0-rc.1")
         #expect(rc.previous == "v0.1.0" && rc.targetCommit == fixture.hashes["docs"])
         #expect(rc.entries.map(\.commit) == ["api", "parser", "perf", "docs"].map { fixture.hashes[$0]! })
-        let noOther = try build(fixture) { $0.notes.includeOther = false; $0.notes.includeMerges = true }
+        let noOther = try build(fixture) {
+            $0.notes.includeOther = false; $0.notes.includeMerges = true
+        }
         #expect(!noOther.sections.contains { $0.title == "Other changes" })
         let merges = try build(fixture) { $0.notes.includeMerges = true }
         #expect(merges.entries.contains { $0.commit == fixture.hashes["merge"] && $0.type == "other" })
-        let groups = try build(fixture) { $0.notes.groups = [NotesGroup(title: "Fixes", types: ["fix"]), NotesGroup(title: "New", types: ["feat", "perf"])] }
+        let groups = try build(fixture) {
+            $0.notes.groups = [
+                NotesGroup(title: "Fixes", types: ["fix"]), NotesGroup(title: "New", types: ["feat", "perf"]),
+            ]
+        }
         #expect(groups.sections.map(\.title) == ["Breaking changes", "Fixes", "New", "Other changes"])
     }
 
@@ -85,7 +103,10 @@ import RelctlTestSupport
         let markdown = notes.markdown
         let parser = fixture.hashes["parser"]!
         #expect(markdown.hasPrefix("## [0.2.0](https://github.com/acme/widget/compare/v0.1.0...v0.2.0) - 2026-01-02\n"))
-        #expect(markdown.contains("- **parser:** handle \\*stars\\*, \\_underscores\\_ and \\<b\\>tags\\</b\\> in `code_span` \\[x\\] ([\(parser.prefix(7))](https://github.com/acme/widget/commit/\(parser)))\n"))
+        #expect(
+            markdown.contains(
+                "- **parser:** handle \\*stars\\*, \\_underscores\\_ and \\<b\\>tags\\</b\\> in `code_span` \\[x\\] ([\(parser.prefix(7))](https://github.com/acme/widget/commit/\(parser)))\n"
+            ))
         #expect(markdown.contains("\n  `Engine` is now `Runtime`; rename your imports.\n"))
         #expect(markdown.contains("### Contributors\n\n- Alice Liddell\n- Test User\n"))
         #expect(markdown.range(of: "### Breaking changes")!.lowerBound < markdown.range(of: "### Features")!.lowerBound)
@@ -103,7 +124,9 @@ import RelctlTestSupport
         #expect(Set(sections[0].keys) == ["title", "entries"])
         let entry = try #require((sections[0]["entries"] as? [[String: Any]])?.first)
         #expect(Set(entry.keys) == ["commit", "type", "scope", "summary", "breaking"])
-        #expect(entry["commit"] as? String == fixture.hashes["bang"] && entry["breaking"] as? Bool == true && entry["scope"] as? String == "config")
+        #expect(
+            entry["commit"] as? String == fixture.hashes["bang"] && entry["breaking"] as? Bool == true
+                && entry["scope"] as? String == "config")
         let other = try #require(sections.last?["entries"] as? [[String: Any]])
         #expect(other.last?["type"] as? String == "other" && other.last?["scope"] is NSNull)
         let contributors = try #require(object["contributors"] as? [[String: String]])
@@ -115,28 +138,46 @@ import RelctlTestSupport
         defer { fixture.repository.directory.remove() }
         try fixture.repository.git("remote", "add", "origin", "https://github.com/acme/widget.git")
         let dist = fixture.url.appendingPathComponent("dist")
-        var manifest = ReleaseManifest(project: "widget", tag: "v0.2.0", version: "0.2.0", commit: fixture.hashes["chore"]!)
+        var manifest = ReleaseManifest(
+            project: "widget", tag: "v0.2.0", version: "0.2.0", commit: fixture.hashes["chore"]!)
         manifest.upsert([
-            .init(name: "widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz", target: "x86_64-unknown-linux-musl", format: "tar.gz", size: 2_400_000, sha256: String(repeating: "a", count: 64)),
-            .init(name: "widget-v0.2.0-aarch64-apple-darwin.tar.gz", target: "aarch64-apple-darwin", format: "tar.gz", size: 900, sha256: String(repeating: "b", count: 64)),
-            .init(name: "widget-v0.2.0-x86_64-pc-windows-msvc.zip", target: "x86_64-pc-windows-msvc", format: "zip", size: 3_000_000, sha256: String(repeating: "c", count: 64)),
+            .init(
+                name: "widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz", target: "x86_64-unknown-linux-musl",
+                format: "tar.gz", size: 2_400_000, sha256: String(repeating: "a", count: 64)),
+            .init(
+                name: "widget-v0.2.0-aarch64-apple-darwin.tar.gz", target: "aarch64-apple-darwin", format: "tar.gz",
+                size: 900, sha256: String(repeating: "b", count: 64)),
+            .init(
+                name: "widget-v0.2.0-x86_64-pc-windows-msvc.zip", target: "x86_64-pc-windows-msvc", format: "zip",
+                size: 3_000_000, sha256: String(repeating: "c", count: 64)),
         ])
         try manifest.write(in: dist)
         let notes = try ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url))
             .build(config: .defaults(root: fixture.url), tag: "v0.2.0", distDirectory: dist)
         let md = notes.markdown
-        #expect(md.contains("curl -fLO https://github.com/acme/widget/releases/download/v0.2.0/widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz\n"))
+        #expect(
+            md.contains(
+                "curl -fLO https://github.com/acme/widget/releases/download/v0.2.0/widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz\n"
+            ))
         #expect(md.contains("sha256sum -c widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz.sha256\n"))
         #expect(md.contains("shasum -a 256 -c widget-v0.2.0-aarch64-apple-darwin.tar.gz.sha256\n"))
-        #expect(md.contains("(Get-FileHash widget-v0.2.0-x86_64-pc-windows-msvc.zip -Algorithm SHA256).Hash -ne '\(String(repeating: "C", count: 64))'"))
-        #expect(md.contains("| `widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz` | `x86_64-unknown-linux-musl` | 2.3 MiB | `\(String(repeating: "a", count: 64))` |"))
+        #expect(
+            md.contains(
+                "(Get-FileHash widget-v0.2.0-x86_64-pc-windows-msvc.zip -Algorithm SHA256).Hash -ne '\(String(repeating: "C", count: 64))'"
+            ))
+        #expect(
+            md.contains(
+                "| `widget-v0.2.0-x86_64-unknown-linux-musl.tar.gz` | `x86_64-unknown-linux-musl` | 2.3 MiB | `\(String(repeating: "a", count: 64))` |"
+            ))
         #expect(md.contains("| 900 B |"))
     }
 
     @Test func userTemplateRendersAndReportsErrors() throws {
         let fixture = try NotesFixture.make()
         defer { fixture.repository.directory.remove() }
-        try fixture.repository.directory.write("notes.mustache", """
+        try fixture.repository.directory.write(
+            "notes.mustache",
+            """
             # {{version}} ({{date}}) since {{previous}}
             {{#sections}}
             ## {{title}}
@@ -146,7 +187,10 @@ import RelctlTestSupport
             {{/sections}}
             """)
         let notes = try build(fixture) { $0.notes.template = "notes.mustache" }
-        #expect(notes.markdown.hasPrefix("# 0.2.0 (2026-01-02) since v0.1.0\n## Breaking changes\n* [config] drop the legacy `relctl.ini` format \(fixture.hashes["bang"]!.prefix(7))\n"))
+        #expect(
+            notes.markdown.hasPrefix(
+                "# 0.2.0 (2026-01-02) since v0.1.0\n## Breaking changes\n* [config] drop the legacy `relctl.ini` format \(fixture.hashes["bang"]!.prefix(7))\n"
+            ))
         try fixture.repository.directory.write("bad.mustache", "line one\n{{#sections}}\n{{title}}\n{{/entries}}\n")
         do {
             _ = try build(fixture) { $0.notes.template = "bad.mustache" }
@@ -165,12 +209,19 @@ import RelctlTestSupport
         #expect(replaced == "# Changelog\n\n## [1.0.0](x) - 2026-01-02\n\n- b\n")
         let existing = "# Changes\n\nAll notable changes.\n\n## 0.9.0 - 2025-01-01\n\n- old\n"
         let second = Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: existing)
-        #expect(second == "# Changes\n\nAll notable changes.\n\n## 1.0.0 - 2026-01-02\n\n- new\n\n## 0.9.0 - 2025-01-01\n\n- old\n")
+        #expect(
+            second
+                == "# Changes\n\nAll notable changes.\n\n## 1.0.0 - 2026-01-02\n\n- new\n\n## 0.9.0 - 2025-01-01\n\n- old\n"
+        )
         #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: second) == second)
-        #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: "# Changes\n") == "# Changes\n\n## 1.0.0 - 2026-01-02\n\n- new\n")
+        #expect(
+            Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: "# Changes\n")
+                == "# Changes\n\n## 1.0.0 - 2026-01-02\n\n- new\n")
         let unreleased = Changelog.insert("## Unreleased - 2026-01-02\n\n- wip\n", into: existing)
         #expect(unreleased.contains("## Unreleased - 2026-01-02\n\n- wip\n\n## 0.9.0"))
-        #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: unreleased) == second, "the release replaces Unreleased")
+        #expect(
+            Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: unreleased) == second,
+            "the release replaces Unreleased")
         // A Windows-edited changelog: found sections, CRLF kept, still idempotent.
         let crlf = unreleased.replacingOccurrences(of: "\n", with: "\r\n")
         let released = Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: crlf)
@@ -179,10 +230,14 @@ import RelctlTestSupport
     }
 
     @Test func repositoryLinks() {
-        let forms = ["https://github.com/acme/widget.git", "git@github.com:acme/widget.git", "ssh://git@github.com/acme/widget",
-                     "https://user:s3cret@github.com/acme/widget/"]
+        let forms = [
+            "https://github.com/acme/widget.git", "git@github.com:acme/widget.git", "ssh://git@github.com/acme/widget",
+            "https://user:s3cret@github.com/acme/widget/",
+        ]
         for form in forms {
-            #expect(RepositoryLinks(remoteURL: form) == RepositoryLinks(host: .github, baseURL: "https://github.com/acme/widget"), "\(form)")
+            #expect(
+                RepositoryLinks(remoteURL: form)
+                    == RepositoryLinks(host: .github, baseURL: "https://github.com/acme/widget"), "\(form)")
         }
         let lab = RepositoryLinks(remoteURL: "git@gitlab.com:group/sub/app.git")
         #expect(lab?.baseURL == "https://gitlab.com/group/sub/app")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RelctlTestSupport
+import Testing
+
 @testable import RelctlCore
 
 /// PEP 440 parsing, normalisation, ordering and equality checked against `packaging.version`
@@ -12,17 +13,20 @@ import RelctlTestSupport
         "1", "1.0", "1.0.0", "1.0.0.0", "01.02.03", "1.2", "1.2.3", "1.10", "1.9", "0", "0.0.0",
         "1.0.99999999999999999999", "1.0.100000000000000000000", "99999999999999999999999.0",
         // pre-releases in every spelling
-        "1.0a1", "1.0.0a1", "1.0alpha1", "1.0-a1", "1.0_a_1", "1.0.a.1", "1.0a", "1.0A1", "1.0b2", "1.0beta2", "1.0-beta.2",
+        "1.0a1", "1.0.0a1", "1.0alpha1", "1.0-a1", "1.0_a_1", "1.0.a.1", "1.0a", "1.0A1", "1.0b2", "1.0beta2",
+        "1.0-beta.2",
         "1.0c1", "1.0rc1", "1.0pre1", "1.0preview1", "1.0-rc.1", "1.0RC1", "1.0rc01", "1.0rc",
         // post and dev releases, implicit forms
         "1.0.post1", "1.0post1", "1.0-post1", "1.0_post_1", "1.0.post", "1.0-1", "1.0.rev1", "1.0r1", "1.0-r-1",
         "1.0.dev1", "1.0dev1", "1.0-dev1", "1.0.dev", "1.0dev", "1.0.DEV2",
         "1.0a1.dev1", "1.0rc1.post1", "1.0rc1.post1.dev2", "1.0.post1.dev1", "1.0-rc.1-dev.1",
         // epochs and local labels
-        "1!1.0", "0!1.0", "2!0.1", "1.0+abc", "1.0+ABC.5", "1.0+5", "1.0+00", "1.0+0", "1.0+abc-def_1", "1.0+1.abc", "1.0+abc.1",
+        "1!1.0", "0!1.0", "2!0.1", "1.0+abc", "1.0+ABC.5", "1.0+5", "1.0+00", "1.0+0", "1.0+abc-def_1", "1.0+1.abc",
+        "1.0+abc.1",
         "v1.0", "V1.0rc1", " 1.0 ", "\t1.0rc1\n",
         // refused by PEP 440
-        "1.0.", "1.2.3-", "1.0+", "1.0+abc.", "1.0-rc.1.0", "1.0..0", ".1.0", "1.0a1a2", "1.0-rc.1.2", "1.0.post1.post2",
+        "1.0.", "1.2.3-", "1.0+", "1.0+abc.", "1.0-rc.1.0", "1.0..0", ".1.0", "1.0a1a2", "1.0-rc.1.2",
+        "1.0.post1.post2",
         "1.0+a+b", "1.0-", "", "abc", "1.0 rc1", "1.0-dev.1.2", "1.0_", "1.0rc1-", "1!", "!1.0", "1.0+-abc",
         "1.0.dev1.post1", "1.0.0-alpha.beta", "1.0-0.0", "1.2.3-x.7",
     ]
@@ -30,7 +34,8 @@ import RelctlTestSupport
     /// SemVer spellings of tags, checked against every valid Python version above.
     static let semverTags = [
         "1.0.0", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-a.1", "1.0.0-beta.2", "1.0.0-rc.1", "1.0.0-RC.1", "1.0.0-rc1",
-        "1.0.0-c.1", "1.0.0-pre.1", "1.0.0-preview.1", "1.0.0-dev", "1.0.0-dev.1", "1.0.0-rc.1-dev.1", "1.0.0-0", "1.0.0-0.0",
+        "1.0.0-c.1", "1.0.0-pre.1", "1.0.0-preview.1", "1.0.0-dev", "1.0.0-dev.1", "1.0.0-rc.1-dev.1", "1.0.0-0",
+        "1.0.0-0.0",
         "1.0.0-1", "1.0.0-post.1", "1.0.0-rc.1.0", "1.0.0+abc", "1.0.0+5", "1.0.0-x.7", "1.2.3", "1.0.0-alpha.beta",
     ]
 
@@ -43,28 +48,33 @@ import RelctlTestSupport
 
     static func oracle(_ valid: [String]) throws -> Oracle {
         let script = #"""
-        import json, sys
-        from packaging.version import Version, InvalidVersion
-        data = json.load(sys.stdin)
-        parsed = {}
-        for text in data["versions"]:
-            try:
-                parsed[text] = Version(text)
-            except InvalidVersion:
-                pass
-        valid = data["valid"]
-        tags = [Version(t) for t in data["tags"]]
-        print(json.dumps({
-            "valid": {k: str(v) for k, v in parsed.items()},
-            "less": [[parsed[a] < parsed[b] for b in valid] for a in valid],
-            "equal": [[parsed[a] == parsed[b] for b in valid] for a in valid],
-            "tagEquals": [[parsed[a] == t for t in tags] for a in valid],
-        }))
-        """#
-        let input = try JSONSerialization.data(withJSONObject: ["versions": versions, "valid": valid, "tags": semverTags.map { semver -> String in
-            // The oracle reads the tag text as PEP 440; tags it refuses compare as a sentinel nothing equals.
-            (try? SemanticVersion(parsing: semver)).flatMap { PEP440Version($0.description) != nil ? $0.description : nil } ?? "0!0.0.0.dev0+nomatch"
-        }])
+            import json, sys
+            from packaging.version import Version, InvalidVersion
+            data = json.load(sys.stdin)
+            parsed = {}
+            for text in data["versions"]:
+                try:
+                    parsed[text] = Version(text)
+                except InvalidVersion:
+                    pass
+            valid = data["valid"]
+            tags = [Version(t) for t in data["tags"]]
+            print(json.dumps({
+                "valid": {k: str(v) for k, v in parsed.items()},
+                "less": [[parsed[a] < parsed[b] for b in valid] for a in valid],
+                "equal": [[parsed[a] == parsed[b] for b in valid] for a in valid],
+                "tagEquals": [[parsed[a] == t for t in tags] for a in valid],
+            }))
+            """#
+        let input = try JSONSerialization.data(withJSONObject: [
+            "versions": versions, "valid": valid,
+            "tags": semverTags.map { semver -> String in
+                // The oracle reads the tag text as PEP 440; tags it refuses compare as a sentinel nothing equals.
+                (try? SemanticVersion(parsing: semver)).flatMap {
+                    PEP440Version($0.description) != nil ? $0.description : nil
+                } ?? "0!0.0.0.dev0+nomatch"
+            },
+        ])
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try dir.write("in.json", String(decoding: input, as: UTF8.self))
@@ -80,14 +90,20 @@ import RelctlTestSupport
         var disagreements: [String] = []
         for text in Self.versions {
             let mine = PEP440Version(text)?.description
-            if mine != oracle.valid[text] { disagreements.append("parse \(text.debugDescription): ours \(mine ?? "refused"), packaging \(oracle.valid[text] ?? "refused")") }
+            if mine != oracle.valid[text] {
+                disagreements.append(
+                    "parse \(text.debugDescription): ours \(mine ?? "refused"), packaging \(oracle.valid[text] ?? "refused")"
+                )
+            }
         }
         for (i, a) in ours.enumerated() {
             for (j, b) in ours.enumerated() {
                 guard let x = PEP440Version(a), let y = PEP440Version(b) else { continue }
                 if (x < y) != oracle.less[i][j] { disagreements.append("\(a) < \(b): ours \(x < y)") }
                 if (x == y) != oracle.equal[i][j] { disagreements.append("\(a) == \(b): ours \(x == y)") }
-                if (x == y) && x.hashValue != y.hashValue { disagreements.append("\(a) and \(b) are equal but hash differently") }
+                if (x == y) && x.hashValue != y.hashValue {
+                    disagreements.append("\(a) and \(b) are equal but hash differently")
+                }
             }
         }
         for (i, text) in ours.enumerated() {
@@ -101,8 +117,12 @@ import RelctlTestSupport
                 }
             }
         }
-        #expect(disagreements.isEmpty, "\(disagreements.count) disagreements:\n\(disagreements.prefix(40).joined(separator: "\n"))")
-        #expect(ours.count > 60 && Self.versions.count - ours.count > 20, "the list covers both accepted and refused spellings")
+        #expect(
+            disagreements.isEmpty,
+            "\(disagreements.count) disagreements:\n\(disagreements.prefix(40).joined(separator: "\n"))")
+        #expect(
+            ours.count > 60 && Self.versions.count - ours.count > 20,
+            "the list covers both accepted and refused spellings")
     }
 
     @Test func reportedCasesFromRealProjects() throws {
@@ -114,8 +134,12 @@ import RelctlTestSupport
         #expect(PEP440Version("1.0.") == nil && PEP440Version("1.2.3-") == nil)
         #expect(PEP440Version("1.0+00") == PEP440Version("1.0+0"))
         #expect(TagValidator.matches("1.0.99999999999999999999", try v("1.0.99999999999999999999"), .pep440))
-        #expect(!TagValidator.matches("1.0.0.post1", try v("1.0.0-post.1"), .pep440), "-post.1 is below 1.0.0 in SemVer, above it in PEP 440: refused")
+        #expect(
+            !TagValidator.matches("1.0.0.post1", try v("1.0.0-post.1"), .pep440),
+            "-post.1 is below 1.0.0 in SemVer, above it in PEP 440: refused")
         #expect(PEP440Version.refusal(for: try v("1.0.0-post.1"))?.contains("post-release") == true)
-        #expect(PEP440Version("3.2.0.dev")! < PEP440Version("3.2.0")! && PEP440Version("3.1.4")! < PEP440Version("3.2.0.dev")!)
+        #expect(
+            PEP440Version("3.2.0.dev")! < PEP440Version("3.2.0")!
+                && PEP440Version("3.1.4")! < PEP440Version("3.2.0.dev")!)
     }
 }

@@ -1,28 +1,35 @@
 import Foundation
-import Testing
-@testable import RelctlCore
 import RelctlTestSupport
+import Testing
+
+@testable import RelctlCore
 
 /// Every refusal: exit 2, a message naming the path and what it points to, and nothing written.
 @Suite struct PackagingSafetyTests {
-    func refusal(_ fixture: PackagingFixture, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    func refusal(_ fixture: PackagingFixture, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String
+    {
         var env = ProcessInfo.processInfo.environment
         env["SOURCE_DATE_EPOCH"] = "1700000000"
         let context = Context(workingDirectory: fixture.url, environment: env)
         let config = try ConfigLoader.load(path: nil, context: context)
         do {
-            _ = try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: try TargetResolver.resolveAll(config), outputDirectory: fixture.dist)
+            _ = try await Packager(context: context).package(
+                config: config, tag: "v1.0.0", targets: try TargetResolver.resolveAll(config),
+                outputDirectory: fixture.dist)
             Issue.record("packaging succeeded", sourceLocation: sourceLocation)
             return ""
         } catch let error as RelctlError {
             #expect(error.exitCode == .badInput, sourceLocation: sourceLocation)
-            #expect(fixture.distContents().isEmpty, "left behind: \(fixture.distContents())", sourceLocation: sourceLocation)
+            #expect(
+                fixture.distContents().isEmpty, "left behind: \(fixture.distContents())", sourceLocation: sourceLocation
+            )
             return error.diagnostics.map(\.description).joined(separator: "\n")
         }
     }
 
     func link(_ fixture: PackagingFixture, _ path: String, to target: String) throws {
-        try FileManager.default.createSymbolicLink(atPath: fixture.url.appendingPathComponent(path).path, withDestinationPath: target)
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.url.appendingPathComponent(path).path, withDestinationPath: target)
     }
 
     @Test func absoluteSymlink() async throws {
@@ -30,17 +37,22 @@ import RelctlTestSupport
         defer { fixture.directory.remove() }
         try link(fixture, "demo/passwd", to: "/etc/passwd")
         let message = try await refusal(fixture)
-        #expect(message.contains("demo/passwd") && message.contains("/etc/passwd") && message.contains("absolute"), "\(message)")
+        #expect(
+            message.contains("demo/passwd") && message.contains("/etc/passwd") && message.contains("absolute"),
+            "\(message)")
         // The demo tree is shared: one line for all four targets, not one per target.
         #expect(message.split(separator: "\n").count == 1, "\(message)")
     }
 
     @Test func absoluteLinkFromASymlinkRuleNamesTheConfig() async throws {
-        let fixture = try PackagingFixture(extraConfig: "\n[[archive.symlink]]\npath = \"usr/{binary}\"\nto = \"/usr/bin/{binary}\"\n")
+        let fixture = try PackagingFixture(
+            extraConfig: "\n[[archive.symlink]]\npath = \"usr/{binary}\"\nto = \"/usr/bin/{binary}\"\n")
         defer { fixture.directory.remove() }
         let message = try await refusal(fixture)
         #expect(message.hasPrefix("relctl.toml: "), "\(message)")
-        #expect(message.contains("usr/velo-cli") && message.contains("/usr/bin/velo-cli") && message.contains("absolute"), "\(message)")
+        #expect(
+            message.contains("usr/velo-cli") && message.contains("/usr/bin/velo-cli") && message.contains("absolute"),
+            "\(message)")
     }
 
     @Test func linkLeavingTheArchive() async throws {
@@ -48,7 +60,9 @@ import RelctlTestSupport
         defer { fixture.directory.remove() }
         try link(fixture, "demo/1brc/escape", to: "../../../README.md")
         let message = try await refusal(fixture)
-        #expect(message.contains("demo/1brc/escape") && message.contains("../../../README.md") && message.contains("outside"), "\(message)")
+        #expect(
+            message.contains("demo/1brc/escape") && message.contains("../../../README.md")
+                && message.contains("outside"), "\(message)")
     }
 
     @Test func danglingLink() async throws {
@@ -56,7 +70,9 @@ import RelctlTestSupport
         defer { fixture.directory.remove() }
         try link(fixture, "configs/current", to: "missing.yaml")
         let message = try await refusal(fixture)
-        #expect(message.contains("configs/current") && message.contains("missing.yaml") && message.contains("dangling"), "\(message)")
+        #expect(
+            message.contains("configs/current") && message.contains("missing.yaml") && message.contains("dangling"),
+            "\(message)")
     }
 
     @Test func linkToAFileWithATrailingSlashIsDangling() async throws {
@@ -65,7 +81,9 @@ import RelctlTestSupport
         // `cat demo/readme` fails with "Not a directory" after extraction.
         try link(fixture, "demo/readme", to: "../README.md/")
         let message = try await refusal(fixture)
-        #expect(message.contains("demo/readme") && message.contains("../README.md/") && message.contains("dangling"), "\(message)")
+        #expect(
+            message.contains("demo/readme") && message.contains("../README.md/") && message.contains("dangling"),
+            "\(message)")
     }
 
     @Test func linkToAnExcludedFileIsDangling() async throws {
@@ -103,7 +121,9 @@ import RelctlTestSupport
 
         let other = try PackagingFixture()
         defer { other.directory.remove() }
-        let socket = try run("python3", ["-c", "import socket; s = socket.socket(socket.AF_UNIX); s.bind('configs/control.sock')"], in: other.url)
+        let socket = try run(
+            "python3", ["-c", "import socket; s = socket.socket(socket.AF_UNIX); s.bind('configs/control.sock')"],
+            in: other.url)
         #expect(socket.status == 0, "\(socket)")
         let socketMessage = try await refusal(other)
         #expect(socketMessage.contains("configs/control.sock") && socketMessage.contains("socket"), "\(socketMessage)")
@@ -131,21 +151,29 @@ import RelctlTestSupport
         try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("configs"))
         #expect(mkfifo(fixture.url.appendingPathComponent("configs").path, 0o644) == 0)
         let message = try await refusal(fixture)
-        #expect(message.contains("/configs") && message.contains("FIFO") && !message.contains("does not exist"), "\(message)")
+        #expect(
+            message.contains("/configs") && message.contains("FIFO") && !message.contains("does not exist"),
+            "\(message)")
     }
 
     @Test func twoSourcesForOnePath() async throws {
-        let fixture = try PackagingFixture(extraConfig: "\n[[archive.symlink]]\npath = \"README.md\"\nto = \"bin/{binary}\"\n")
+        let fixture = try PackagingFixture(
+            extraConfig: "\n[[archive.symlink]]\npath = \"README.md\"\nto = \"bin/{binary}\"\n")
         defer { fixture.directory.remove() }
         let message = try await refusal(fixture)
-        #expect(message.contains("README.md") && message.contains(fixture.url.appendingPathComponent("README.md").path) && message.contains("[[archive.symlink]]"), "\(message)")
+        #expect(
+            message.contains("README.md") && message.contains(fixture.url.appendingPathComponent("README.md").path)
+                && message.contains("[[archive.symlink]]"), "\(message)")
     }
 
     @Test func missingBinaryIsNamed() async throws {
         let fixture = try PackagingFixture()
         defer { fixture.directory.remove() }
-        try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("target/x86_64-pc-windows-msvc/release/velo-cli.exe"))
+        try FileManager.default.removeItem(
+            at: fixture.url.appendingPathComponent("target/x86_64-pc-windows-msvc/release/velo-cli.exe"))
         let message = try await refusal(fixture)
-        #expect(message.contains("velo-cli.exe") && message.contains("x86_64-pc-windows-msvc") && message.contains("relctl build"), "\(message)")
+        #expect(
+            message.contains("velo-cli.exe") && message.contains("x86_64-pc-windows-msvc")
+                && message.contains("relctl build"), "\(message)")
     }
 }

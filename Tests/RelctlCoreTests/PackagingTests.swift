@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RelctlCore
 import RelctlTestSupport
+import Testing
+
+@testable import RelctlCore
 
 /// Packages the velostream-shaped fixture with the real libarchive and reads the results back
 /// with GNU tar, bsdtar, unzip and Python.
@@ -15,19 +16,24 @@ import RelctlTestSupport
         return Context(workingDirectory: fixture.url, environment: env)
     }
 
-    func package(_ fixture: PackagingFixture, triples: [String] = PackagingFixture.triples, clean: Bool = false,
-                 environment: [String: String] = [:], jobs: Int? = nil) async throws -> [PackagedArtifact] {
+    func package(
+        _ fixture: PackagingFixture, triples: [String] = PackagingFixture.triples, clean: Bool = false,
+        environment: [String: String] = [:], jobs: Int? = nil
+    ) async throws -> [PackagedArtifact] {
         let context = context(fixture, environment: environment)
         let config = try ConfigLoader.load(path: nil, context: context)
         let targets = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: triples)
-        return try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: targets, outputDirectory: fixture.dist, jobs: jobs, clean: clean)
+        return try await Packager(context: context).package(
+            config: config, tag: "v1.0.0", targets: targets, outputDirectory: fixture.dist, jobs: jobs, clean: clean)
     }
 
     func layout(_ fixture: PackagingFixture, triple: String = PackagingFixture.linuxGNU) throws -> ArchiveLayout {
         let context = context(fixture)
         let config = try ConfigLoader.load(path: nil, context: context)
         let target = try #require(try TargetResolver.resolveAll(config).first { $0.triple == triple })
-        return try ArchiveLayout.compute(config: config, target: target, placeholders: ["project": "velostream", "tag": "v1.0.0", "version": "1.0.0"])
+        return try ArchiveLayout.compute(
+            config: config, target: target,
+            placeholders: ["project": "velostream", "tag": "v1.0.0", "version": "1.0.0"])
     }
 
     @Test func layoutIsSortedWithExplicitFoldersAndLinks() throws {
@@ -37,8 +43,11 @@ import RelctlTestSupport
         #expect(layout.name == "velostream-v1.0.0-x86_64-unknown-linux-gnu")
         let paths = layout.entries.map(\.path)
         #expect(paths == paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-        for required in ["bin", "bin/velo-cli", "bin/velo-sql", "target", "target/release", "target/release/velo-sql", "velo-sql",
-                         "setup-env.sh", "setup-env.bat", "README.md", "LICENSE.txt", "demo/trading/data", "configs/nested/deep/log.yaml"] {
+        for required in [
+            "bin", "bin/velo-cli", "bin/velo-sql", "target", "target/release", "target/release/velo-sql", "velo-sql",
+            "setup-env.sh", "setup-env.bat", "README.md", "LICENSE.txt", "demo/trading/data",
+            "configs/nested/deep/log.yaml",
+        ] {
             #expect(paths.contains(required), "missing \(required)")
         }
         #expect(!paths.contains("demo/1brc/scratch.tmp"), "exclude glob ignored")
@@ -54,7 +63,9 @@ import RelctlTestSupport
         let layout = try layout(fixture, triple: PackagingFixture.windows)
         #expect(layout.format == "zip")
         let linked = try #require(layout.entries.first { $0.path == "target/release/velo-sql.exe" })
-        guard case .file(let source) = linked.content else { Issue.record("expected a copy, got \(linked.content)"); return }
+        guard case .file(let source) = linked.content else {
+            Issue.record("expected a copy, got \(linked.content)"); return
+        }
         #expect(source.path.hasSuffix("x86_64-pc-windows-msvc/release/velo-sql.exe"))
         #expect(layout.entries.first { $0.path == "velo-cli.exe" } != nil)
         // A folder link becomes a copied folder.
@@ -104,34 +115,36 @@ import RelctlTestSupport
         }
         let manifest = try #require(try ReleaseManifest.read(in: fixture.dist))
         #expect(manifest.tag == "v1.0.0" && manifest.version == "1.0.0")
-        #expect(manifest.artifacts.map(\.name) == artifacts.map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(
+            manifest.artifacts.map(\.name)
+                == artifacts.map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         #expect(fixture.distContents().allSatisfy { !$0.hasPrefix(".") })
     }
 
     /// Lists `path type [link]` per member, in archive order, checking owners and times.
     static let pythonLister = """
-    import io, subprocess, sys, tarfile, zipfile
-    p = sys.argv[1]
-    if p.endswith('.zip'):
-        with zipfile.ZipFile(p) as z:
-            assert z.testzip() is None
-            for i in z.infolist():
-                assert i.date_time == (2023, 11, 14, 22, 13, 20), i.date_time
-                print(i.filename if i.is_dir() else i.filename + ' file')
-    else:
-        # Python's tarfile has no zstd before 3.14: decompress with the zstd tool.
-        src = io.BytesIO(subprocess.run(['zstd', '-dc', p], check=True, capture_output=True).stdout) if p.endswith('.zst') else None
-        with (tarfile.open(fileobj=src) if src else tarfile.open(p)) as t:
-            for m in t.getmembers():
-                assert m.uid == 0 and m.gid == 0 and m.uname == '' and m.gname == '', (m.name, m.uid, m.uname)
-                assert m.mtime == 1700000000, m.mtime
-                if m.isdir():
-                    assert m.mode == 0o755; print(m.name + '/')
-                elif m.issym():
-                    print(m.name + ' link ' + m.linkname)
-                else:
-                    assert m.mode in (0o644, 0o755); print(m.name + ' file')
-    """
+        import io, subprocess, sys, tarfile, zipfile
+        p = sys.argv[1]
+        if p.endswith('.zip'):
+            with zipfile.ZipFile(p) as z:
+                assert z.testzip() is None
+                for i in z.infolist():
+                    assert i.date_time == (2023, 11, 14, 22, 13, 20), i.date_time
+                    print(i.filename if i.is_dir() else i.filename + ' file')
+        else:
+            # Python's tarfile has no zstd before 3.14: decompress with the zstd tool.
+            src = io.BytesIO(subprocess.run(['zstd', '-dc', p], check=True, capture_output=True).stdout) if p.endswith('.zst') else None
+            with (tarfile.open(fileobj=src) if src else tarfile.open(p)) as t:
+                for m in t.getmembers():
+                    assert m.uid == 0 and m.gid == 0 and m.uname == '' and m.gname == '', (m.name, m.uid, m.uname)
+                    assert m.mtime == 1700000000, m.mtime
+                    if m.isdir():
+                        assert m.mode == 0o755; print(m.name + '/')
+                    elif m.issym():
+                        print(m.name + ' link ' + m.linkname)
+                    else:
+                        assert m.mode in (0o644, 0o755); print(m.name + ' file')
+        """
 
     @Test func demoScriptsRunFromTheExtractedArchive() async throws {
         let fixture = try PackagingFixture()
@@ -140,7 +153,9 @@ import RelctlTestSupport
         let extract = try TemporaryDirectory(prefix: "relctl-extract")
         defer { extract.remove() }
         let name = fixture.archiveName(PackagingFixture.linuxGNU)
-        #expect(try run("tar", ["-xzf", fixture.dist.appendingPathComponent(name + ".tar.gz").path, "-C", extract.path]).status == 0)
+        #expect(
+            try run("tar", ["-xzf", fixture.dist.appendingPathComponent(name + ".tar.gz").path, "-C", extract.path])
+                .status == 0)
         let root = extract.url.appendingPathComponent(name)
         let brc = try sh("sh demo/1brc/run-1brc.sh", in: root)
         #expect(brc.status == 0 && brc.stdout == "velo-sql --demo 1brc\n", "\(brc)")
@@ -154,7 +169,9 @@ import RelctlTestSupport
         #expect(dash.stdout.hasPrefix("velo-sql hi\n\(root.path)/bin:"), "\(dash)")
 
         let zipName = fixture.archiveName(PackagingFixture.windows)
-        #expect(try run("unzip", ["-q", fixture.dist.appendingPathComponent(zipName + ".zip").path, "-d", extract.path]).status == 0)
+        #expect(
+            try run("unzip", ["-q", fixture.dist.appendingPathComponent(zipName + ".zip").path, "-d", extract.path])
+                .status == 0)
         let copied = extract.url.appendingPathComponent(zipName + "/target/release/velo-sql.exe")
         let attributes = try FileManager.default.attributesOfItem(atPath: copied.path)
         #expect(attributes[.type] as? FileAttributeType == .typeRegular)
@@ -175,9 +192,12 @@ import RelctlTestSupport
             defer { third.directory.remove() }
             // The plain C locale too: names must still be stored as UTF-8.
             let env = ["SOURCE_DATE_EPOCH": Self.epoch, "TZ": zone, "LC_ALL": "C"]
-            let result = try relctl(["package", "--tag", "v1.0.0", "--target", "*windows*"], in: third.url, environment: env)
+            let result = try relctl(
+                ["package", "--tag", "v1.0.0", "--target", "*windows*"], in: third.url, environment: env)
             #expect(result.status == 0, "\(result)")
-            let digest = try String(contentsOf: third.dist.appendingPathComponent(third.archiveName(PackagingFixture.windows) + ".zip.sha256"), encoding: .utf8)
+            let digest = try String(
+                contentsOf: third.dist.appendingPathComponent(
+                    third.archiveName(PackagingFixture.windows) + ".zip.sha256"), encoding: .utf8)
             #expect(digest.hasPrefix(try #require(a.first { $0.format == "zip" }).sha256), "TZ=\(zone)")
         }
     }
@@ -204,7 +224,8 @@ import RelctlTestSupport
         defer { fixture.directory.remove() }
         let name = fixture.archiveName(PackagingFixture.linuxGNU) + ".tar.gz"
         // A folder where the .sha256 goes makes writing it fail after the archive is in place.
-        try FileManager.default.createDirectory(at: fixture.dist.appendingPathComponent(name + ".sha256"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: fixture.dist.appendingPathComponent(name + ".sha256"), withIntermediateDirectories: true)
         await #expect(throws: (any Error).self) {
             _ = try await package(fixture, triples: [PackagingFixture.linuxGNU])
         }
@@ -222,7 +243,9 @@ import RelctlTestSupport
                 Issue.record("a timestamp without any commit")
             } catch let error as PackagingError {
                 #expect(error.exitCode == .badInput)
-                #expect(error.description.contains("has no commit yet") && error.description.contains("SOURCE_DATE_EPOCH"), "\(error)")
+                #expect(
+                    error.description.contains("has no commit yet") && error.description.contains("SOURCE_DATE_EPOCH"),
+                    "\(error)")
             }
         }
     }
@@ -245,14 +268,19 @@ import RelctlTestSupport
         defer { fixture.directory.remove() }
         let context = context(fixture)
         let config = try ConfigLoader.load(path: nil, context: context)
-        let targets = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: [PackagingFixture.linuxGNU])
+        let targets = try TargetResolver.select(
+            try TargetResolver.resolveAll(config), globs: [PackagingFixture.linuxGNU])
         // Spelled through `.` so only the folder's identity, not its path, can match.
         let output = fixture.url.appendingPathComponent("demo/./out")
-        let first = try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: targets, outputDirectory: output)
-        let again = try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: targets, outputDirectory: output, clean: true)
+        let first = try await Packager(context: context).package(
+            config: config, tag: "v1.0.0", targets: targets, outputDirectory: output)
+        let again = try await Packager(context: context).package(
+            config: config, tag: "v1.0.0", targets: targets, outputDirectory: output, clean: true)
         #expect(again.map(\.sha256) == first.map(\.sha256))
         let listing = try sh("tar -tzf \(again[0].name)", in: output)
-        #expect(listing.status == 0 && listing.stdout.contains("/demo/1brc/") && !listing.stdout.contains("/demo/out"), "\(listing)")
+        #expect(
+            listing.status == 0 && listing.stdout.contains("/demo/1brc/") && !listing.stdout.contains("/demo/out"),
+            "\(listing)")
     }
 
     @Test func versionControlFoldersAreLeftOutOfTrees() async throws {
@@ -263,8 +291,10 @@ import RelctlTestSupport
         try fixture.directory.write("demo/.gitignore", "*.log\n")
         let context = context(fixture)
         let config = try ConfigLoader.load(path: nil, context: context)
-        let targets = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: [PackagingFixture.linuxGNU])
-        let artifacts = try await Packager(context: context).package(config: config, tag: "v1.0.0", targets: targets, outputDirectory: fixture.dist)
+        let targets = try TargetResolver.select(
+            try TargetResolver.resolveAll(config), globs: [PackagingFixture.linuxGNU])
+        let artifacts = try await Packager(context: context).package(
+            config: config, tag: "v1.0.0", targets: targets, outputDirectory: fixture.dist)
         let listing = try sh("tar -tzf \(artifacts[0].name)", in: fixture.dist)
         #expect(listing.status == 0 && listing.stdout.contains("/demo/.gitignore"), "\(listing)")
         #expect(!listing.stdout.contains("/.git/") && !listing.stdout.contains("/.svn/"), "\(listing)")
@@ -284,7 +314,9 @@ import RelctlTestSupport
         #expect(time == 1_741_064_767)
         #expect(try ArchiveTimestamp.resolve(tag: "v9.9.9", root: fixture.url, context: context) == 1_748_736_000)
         #expect(throws: SimpleError.self) {
-            try ArchiveTimestamp.resolve(tag: "v1.0.0", root: fixture.url, context: Context(workingDirectory: fixture.url, environment: ["SOURCE_DATE_EPOCH": "yesterday"]))
+            try ArchiveTimestamp.resolve(
+                tag: "v1.0.0", root: fixture.url,
+                context: Context(workingDirectory: fixture.url, environment: ["SOURCE_DATE_EPOCH": "yesterday"]))
         }
     }
 

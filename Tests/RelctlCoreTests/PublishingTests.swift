@@ -5,16 +5,23 @@ import Testing
 @Suite struct PublishingTests {
     @Test func uploadURLTemplatesExpandLikeRFC6570() {
         let template = URITemplate("https://uploads.github.com/repos/acme/velo/releases/7/assets{?name,label}")
-        #expect(template.expand(["name": "velo-v1.0.0-x86_64.tar.gz"]) == "https://uploads.github.com/repos/acme/velo/releases/7/assets?name=velo-v1.0.0-x86_64.tar.gz")
-        #expect(template.expand(["name": "a b+c&d.zip", "label": "Linux (x86)"])
-                == "https://uploads.github.com/repos/acme/velo/releases/7/assets?name=a%20b%2Bc%26d.zip&label=Linux%20%28x86%29")
+        #expect(
+            template.expand(["name": "velo-v1.0.0-x86_64.tar.gz"])
+                == "https://uploads.github.com/repos/acme/velo/releases/7/assets?name=velo-v1.0.0-x86_64.tar.gz")
+        #expect(
+            template.expand(["name": "a b+c&d.zip", "label": "Linux (x86)"])
+                == "https://uploads.github.com/repos/acme/velo/releases/7/assets?name=a%20b%2Bc%26d.zip&label=Linux%20%28x86%29"
+        )
         #expect(template.expand([:]) == "https://uploads.github.com/repos/acme/velo/releases/7/assets")
         #expect(URITemplate("https://h/{owner}/x{?q}").expand(["owner": "é"]) == "https://h/%C3%A9/x")
     }
 
     @Test func linkHeadersGiveTheNextPage() {
-        let header = #"<https://api.github.com/repositories/1/releases?per_page=100&page=2>; rel="next", <https://api.github.com/repositories/1/releases?per_page=100&page=5>; rel="last""#
-        #expect(LinkHeader.url(header, rel: "next")?.absoluteString == "https://api.github.com/repositories/1/releases?per_page=100&page=2")
+        let header =
+            #"<https://api.github.com/repositories/1/releases?per_page=100&page=2>; rel="next", <https://api.github.com/repositories/1/releases?per_page=100&page=5>; rel="last""#
+        #expect(
+            LinkHeader.url(header, rel: "next")?.absoluteString
+                == "https://api.github.com/repositories/1/releases?per_page=100&page=2")
         #expect(LinkHeader.url(header, rel: "last")?.absoluteString.hasSuffix("page=5") == true)
         #expect(LinkHeader.url(#"<https://x/?page=1>; rel="prev first""#, rel: "next") == nil)
         #expect(LinkHeader.url(#"<https://x/?page=1>; rel="prev first""#, rel: "first") != nil)
@@ -22,44 +29,70 @@ import Testing
     }
 
     @Test func repositoriesFromRemoteURLsInEveryForm() throws {
-        for remote in ["https://github.com/acme/velostream.git", "https://github.com/acme/velostream", "https://x-access-token:abc@github.com/acme/velostream.git",
-                       "git@github.com:acme/velostream.git", "git@github.com:acme/velostream", "ssh://git@github.com/acme/velostream.git",
-                       "ssh://git@ghe.example.com:2222/acme/velostream.git", "https://ghe.example.com/acme/velostream/"] {
+        for remote in [
+            "https://github.com/acme/velostream.git", "https://github.com/acme/velostream",
+            "https://x-access-token:abc@github.com/acme/velostream.git",
+            "git@github.com:acme/velostream.git", "git@github.com:acme/velostream",
+            "ssh://git@github.com/acme/velostream.git",
+            "ssh://git@ghe.example.com:2222/acme/velostream.git", "https://ghe.example.com/acme/velostream/",
+        ] {
             #expect(GitHubRepository(remoteURL: remote)?.description == "acme/velostream", "\(remote)")
         }
         for remote in ["/srv/git/velostream.git", "../velostream", "https://github.com/velostream"] {
             #expect(GitHubRepository(remoteURL: remote) == nil, "\(remote)")
         }
         #expect(GitHubRepository("acme/velo.stream")?.name == "velo.stream")
-        #expect(GitHubRepository("acme") == nil && GitHubRepository("acme/velo/x") == nil && GitHubRepository("acme/..") == nil)
+        #expect(
+            GitHubRepository("acme") == nil && GitHubRepository("acme/velo/x") == nil
+                && GitHubRepository("acme/..") == nil)
 
         // Config, then GITHUB_REPOSITORY, then the remote.
-        let fromConfig = try GitHubRepository.resolve(configured: "a/b", environment: ["GITHUB_REPOSITORY": "c/d"], remoteURL: "git@github.com:e/f.git", remoteName: "origin")
+        let fromConfig = try GitHubRepository.resolve(
+            configured: "a/b", environment: ["GITHUB_REPOSITORY": "c/d"], remoteURL: "git@github.com:e/f.git",
+            remoteName: "origin")
         #expect(fromConfig.description == "a/b")
-        let fromEnvironment = try GitHubRepository.resolve(configured: nil, environment: ["GITHUB_REPOSITORY": "c/d"], remoteURL: "git@github.com:e/f.git", remoteName: "origin")
+        let fromEnvironment = try GitHubRepository.resolve(
+            configured: nil, environment: ["GITHUB_REPOSITORY": "c/d"], remoteURL: "git@github.com:e/f.git",
+            remoteName: "origin")
         #expect(fromEnvironment.description == "c/d")
-        let fromRemote = try GitHubRepository.resolve(configured: nil, environment: [:], remoteURL: "git@github.com:e/f.git", remoteName: "origin")
+        let fromRemote = try GitHubRepository.resolve(
+            configured: nil, environment: [:], remoteURL: "git@github.com:e/f.git", remoteName: "origin")
         #expect(fromRemote.description == "e/f")
-        #expect(throws: PublishError.self) { try GitHubRepository.resolve(configured: nil, environment: [:], remoteURL: "/srv/x.git", remoteName: "origin") }
+        #expect(throws: PublishError.self) {
+            try GitHubRepository.resolve(
+                configured: nil, environment: [:], remoteURL: "/srv/x.git", remoteName: "origin")
+        }
     }
 
     @Test func rateLimitSignalsAreReadAsGitHubDocumentsThem() {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let policy = RetryPolicy.standard
         let retryAfter = HTTPResponse(status: 429, headers: ["retry-after": "7"], body: Data())
-        #expect(RetryAdvice.of(retryAfter, now: now, policy: policy, attempt: 1) == .rateLimited(until: now.addingTimeInterval(7)))
-        let primary = HTTPResponse(status: 403, headers: ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1800000100"], body: Data())
-        #expect(RetryAdvice.of(primary, now: now, policy: policy, attempt: 1) == .rateLimited(until: Date(timeIntervalSince1970: 1_800_000_101)))
-        let httpDate = HTTPResponse(status: 429, headers: ["Retry-After": "Fri, 15 Jan 2027 08:00:10 GMT"], body: Data())
+        #expect(
+            RetryAdvice.of(retryAfter, now: now, policy: policy, attempt: 1)
+                == .rateLimited(until: now.addingTimeInterval(7)))
+        let primary = HTTPResponse(
+            status: 403, headers: ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1800000100"], body: Data())
+        #expect(
+            RetryAdvice.of(primary, now: now, policy: policy, attempt: 1)
+                == .rateLimited(until: Date(timeIntervalSince1970: 1_800_000_101)))
+        let httpDate = HTTPResponse(
+            status: 429, headers: ["Retry-After": "Fri, 15 Jan 2027 08:00:10 GMT"], body: Data())
         if case .rateLimited(let until) = RetryAdvice.of(httpDate, now: now, policy: policy, attempt: 1) {
             #expect(abs(until.timeIntervalSince1970 - 1_800_000_010) < 1, "\(until.timeIntervalSince1970)")
         } else {
             Issue.record("an HTTP-date Retry-After is a rate limit")
         }
         // A 403 without rate-limit headers is a permission problem: not retried.
-        #expect(RetryAdvice.of(HTTPResponse(status: 403, headers: [:], body: Data()), now: now, policy: policy, attempt: 1) == .final)
-        #expect(RetryAdvice.of(HTTPResponse(status: 502, headers: [:], body: Data()), now: now, policy: policy, attempt: 1) == .serverError)
-        #expect(RetryAdvice.of(HTTPResponse(status: 422, headers: [:], body: Data()), now: now, policy: policy, attempt: 1) == .final)
+        #expect(
+            RetryAdvice.of(HTTPResponse(status: 403, headers: [:], body: Data()), now: now, policy: policy, attempt: 1)
+                == .final)
+        #expect(
+            RetryAdvice.of(HTTPResponse(status: 502, headers: [:], body: Data()), now: now, policy: policy, attempt: 1)
+                == .serverError)
+        #expect(
+            RetryAdvice.of(HTTPResponse(status: 422, headers: [:], body: Data()), now: now, policy: policy, attempt: 1)
+                == .final)
     }
 
     @Test func anUnknownPublisherListsTheKnownOnes() {
@@ -69,7 +102,9 @@ import Testing
             Issue.record("expected an error")
         } catch let error as PublishError {
             #expect(error.exitCode == .badInput)
-            #expect(error.message.contains("known publishers: github") && error.message.contains("github"), "\(error.message)")
+            #expect(
+                error.message.contains("known publishers: github") && error.message.contains("github"),
+                "\(error.message)")
         } catch {
             Issue.record("unexpected \(error)")
         }
@@ -77,7 +112,8 @@ import Testing
     }
 
     @Test func assetsAreEveryListedFileAndTheCompanions() async throws {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("relctl-assets-\(UUID().uuidString.prefix(8))")
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "relctl-assets-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let archive = Data("archive".utf8)

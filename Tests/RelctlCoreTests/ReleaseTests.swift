@@ -6,27 +6,29 @@ import Testing
 @Suite("Workspace")
 struct WorkspaceTests {
     func parse(_ text: String) throws -> Workspace {
-        try Workspace.parse(try TOMLDocument(text: text, path: "relctl-workspace.toml"), base: URL(fileURLWithPath: "/w"))
+        try Workspace.parse(
+            try TOMLDocument(text: text, path: "relctl-workspace.toml"), base: URL(fileURLWithPath: "/w"))
     }
 
     @Test func wavesKeepFileOrderWithinAWave() throws {
-        let workspace = try parse("""
-        [[repo]]
-        name = "server"
-        path = "server"
-        after = ["py", "core"]
-        [[repo]]
-        name = "py"
-        path = "sdk/py"
-        after = ["core"]
-        [[repo]]
-        name = "core"
-        path = "core"
-        [[repo]]
-        name = "ts"
-        path = "/abs/ts"
-        after = ["core"]
-        """)
+        let workspace = try parse(
+            """
+            [[repo]]
+            name = "server"
+            path = "server"
+            after = ["py", "core"]
+            [[repo]]
+            name = "py"
+            path = "sdk/py"
+            after = ["core"]
+            [[repo]]
+            name = "core"
+            path = "core"
+            [[repo]]
+            name = "ts"
+            path = "/abs/ts"
+            after = ["core"]
+            """)
         #expect(workspace.waves().map { $0.map(\.name) } == [["core"], ["py", "ts"], ["server"]])
         #expect(workspace.repositories[1].directory.path == "/w/sdk/py")
         #expect(workspace.repositories[3].directory.path == "/abs/ts")
@@ -34,13 +36,17 @@ struct WorkspaceTests {
 
     @Test func problemsAreBadInputNamingTheRepository() throws {
         let cycle = #expect(throws: SimpleError.self) {
-            try parse("[[repo]]\nname = \"a\"\npath = \"a\"\nafter = [\"b\"]\n[[repo]]\nname = \"b\"\npath = \"b\"\nafter = [\"a\"]\n")
+            try parse(
+                "[[repo]]\nname = \"a\"\npath = \"a\"\nafter = [\"b\"]\n[[repo]]\nname = \"b\"\npath = \"b\"\nafter = [\"a\"]\n"
+            )
         }
         #expect(cycle?.exitCode == .badInput)
         #expect(cycle?.message.contains("a → b → a") == true)
 
         let several = #expect(throws: ProblemList.self) {
-            try parse("[[repo]]\nname = \"a\"\npath = \"a\"\nnmae = 1\n[[repo]]\nname = \"a\"\npath = \"b\"\n[[repo]]\nname = \"c\"\n")
+            try parse(
+                "[[repo]]\nname = \"a\"\npath = \"a\"\nnmae = 1\n[[repo]]\nname = \"a\"\npath = \"b\"\n[[repo]]\nname = \"c\"\n"
+            )
         }
         #expect(several?.exitCode == .badInput)
         let text = several?.message ?? ""
@@ -56,7 +62,8 @@ struct ReleaseLockTests {
     @Test func aSecondHolderIsRefusedAndAStaleLockIsTakenOver() throws {
         try withTemporaryDirectory { directory in
             let url = directory.url.appendingPathComponent("relctl-release.lock")
-            let first = try ReleaseLock.acquire(at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { _ in Issue.record("not stale") })
+            let first = try ReleaseLock.acquire(
+                at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { _ in Issue.record("not stale") })
             let refused = #expect(throws: ReleaseError.self) {
                 _ = try ReleaseLock.acquire(at: url, tag: "v1.0.1", clock: SystemClock(), onStale: { _ in })
             }
@@ -64,10 +71,12 @@ struct ReleaseLockTests {
             first.release()
             #expect(!FileManager.default.fileExists(atPath: url.path))
 
-            let dead = ReleaseLock.Holder(pid: Int32.max - 1, host: ProcessInfo.processInfo.hostName, tag: "v0.1.0", started: "then")
+            let dead = ReleaseLock.Holder(
+                pid: Int32.max - 1, host: ProcessInfo.processInfo.hostName, tag: "v0.1.0", started: "then")
             try JSONOutput.encode(dead).write(to: url, atomically: true, encoding: .utf8)
             var takenFrom: ReleaseLock.Holder?
-            let second = try ReleaseLock.acquire(at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { takenFrom = $0 })
+            let second = try ReleaseLock.acquire(
+                at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { takenFrom = $0 })
             #expect(takenFrom == dead)
             #expect(ReleaseLock.currentHolder(at: url)?.pid == getpid())
             second.release()
@@ -75,7 +84,9 @@ struct ReleaseLockTests {
             // Another host's lock is never judged stale from here.
             let remote = ReleaseLock.Holder(pid: Int32.max - 1, host: "build-box-7", tag: "v0.1.0", started: "then")
             try JSONOutput.encode(remote).write(to: url, atomically: true, encoding: .utf8)
-            #expect(throws: ReleaseError.self) { _ = try ReleaseLock.acquire(at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { _ in }) }
+            #expect(throws: ReleaseError.self) {
+                _ = try ReleaseLock.acquire(at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { _ in })
+            }
         }
     }
 }
@@ -83,7 +94,9 @@ struct ReleaseLockTests {
 /// A stage that always fails, to exercise the pipeline's undo.
 struct ExplodingStage: ReleaseStage {
     var name: String { "explode" }
-    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? { throw SimpleError(.failure, "boom") }
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+        throw SimpleError(.failure, "boom")
+    }
 }
 
 /// A stage that claims to need what nobody before it produces.
@@ -97,7 +110,8 @@ struct NeedyStage: ReleaseStage {
 @Suite("ReleasePipeline")
 struct ReleasePipelineTests {
     func config(_ repository: GitRepository, release: String = "") throws -> RelctlConfig {
-        try repository.commit("feat: x", files: ["relctl.toml": "[project]\nname = \"x\"\n[release]\n\(release)\n", "VERSION": "1.0.0\n"])
+        try repository.commit(
+            "feat: x", files: ["relctl.toml": "[project]\nname = \"x\"\n[release]\n\(release)\n", "VERSION": "1.0.0\n"])
         return try ConfigLoader.load(path: nil, context: Context(workingDirectory: repository.url))
     }
 
@@ -121,13 +135,19 @@ struct ReleasePipelineTests {
         var bad = ReleaseOptions(tag: "1.0.0")
         bad.dryRun = true
         try repository.directory.write("dirty.txt", "x")
-        #expect(ReleasePreflight.check(bad, config: config, context: Context(workingDirectory: repository.url)).exitCode == .badInput)
+        #expect(
+            ReleasePreflight.check(bad, config: config, context: Context(workingDirectory: repository.url)).exitCode
+                == .badInput)
     }
 
     @Test func theStandardStagesKeepTheirContract() {
         #expect(ReleasePipeline.contractProblems(ReleasePipeline.standardStages).isEmpty)
         let names = ReleasePipeline.standardStages.map(\.name)
-        #expect(names == ["before-hooks", "build", "package", "image", "checksum", "sign", "installer", "notes", "tag", "push", "dist", "image-push", "after-hooks", "publish"])
+        #expect(
+            names == [
+                "before-hooks", "build", "package", "image", "checksum", "sign", "installer", "notes", "tag", "push",
+                "dist", "image-push", "after-hooks", "publish",
+            ])
         #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])
     }
 
@@ -141,7 +161,8 @@ struct ReleasePipelineTests {
         defer { repository.directory.remove() }
         let config = try config(repository)
         let pipeline = ReleasePipeline(stages: [TagStage(), ExplodingStage(), PushStage()])
-        let outcome = try await pipeline.run(ReleaseOptions(tag: "v1.0.0"), config: config, context: Context(workingDirectory: repository.url))
+        let outcome = try await pipeline.run(
+            ReleaseOptions(tag: "v1.0.0"), config: config, context: Context(workingDirectory: repository.url))
         let error = try #require(outcome.error)
         #expect(error.exitCode == .failure)
         #expect(error.message.contains("stage `explode` failed: boom"))

@@ -11,7 +11,9 @@ struct RepositoryPinTests {
         let result = try pin.apply(to: text, newValue: pin.resolvedValue(tag: "v0.2.0", version: "0.2.0"))
         #expect(result.text == "env:\n  FFI_VERSION: \"v0.2.0\"  # keep\nother: 1\n")
         #expect(result.old == "v0.1.0" && result.line == 2)
-        #expect(RepositoryPin(path: "x", pattern: "x", value: "ffi-{version}").resolvedValue(tag: "v1.0.0", version: "1.0.0") == "ffi-1.0.0")
+        #expect(
+            RepositoryPin(path: "x", pattern: "x", value: "ffi-{version}").resolvedValue(
+                tag: "v1.0.0", version: "1.0.0") == "ffi-1.0.0")
     }
 
     @Test func noMatchOrTwoMatchesAreRefused() {
@@ -29,37 +31,45 @@ struct RepositoryPinTests {
         #expect(RepositoryPin.patternProblem(#"FFI_VERSION: "([^"]+)""#)?.contains("named group `version`") == true)
         #expect(RepositoryPin.patternProblem("(?<version>[") != nil)
         #expect(RepositoryPin.patternProblem(#"X=(?<version>\S+)"#) == nil)
-        #expect(RepositoryPin.valueProblem("{tga}")?.contains("did you mean `{tag}`") == true || RepositoryPin.valueProblem("{tga}")?.contains("unknown placeholder") == true)
+        #expect(
+            RepositoryPin.valueProblem("{tga}")?.contains("did you mean `{tag}`") == true
+                || RepositoryPin.valueProblem("{tga}")?.contains("unknown placeholder") == true)
         #expect(RepositoryPin.valueProblem("{version}") == nil)
     }
 
     @Test func workspaceReadsPinsAndReportsBadOnes() throws {
         let base = URL(fileURLWithPath: "/tmp")
-        let good = try TOMLDocument(text: """
-        [[repo]]
-        name = "py"
-        path = "py"
-        [[repo.pin]]
-        path = ".github/workflows/ci.yml"
-        pattern = 'FFI_VERSION: "(?<version>[^"]+)"'
-        value = "{tag}"
-        """, path: "ws.toml")
+        let good = try TOMLDocument(
+            text: """
+                [[repo]]
+                name = "py"
+                path = "py"
+                [[repo.pin]]
+                path = ".github/workflows/ci.yml"
+                pattern = 'FFI_VERSION: "(?<version>[^"]+)"'
+                value = "{tag}"
+                """, path: "ws.toml")
         let workspace = try Workspace.parse(good, base: base)
-        #expect(workspace.repositories.first?.pins == [RepositoryPin(path: ".github/workflows/ci.yml", pattern: #"FFI_VERSION: "(?<version>[^"]+)""#, value: "{tag}")])
+        #expect(
+            workspace.repositories.first?.pins == [
+                RepositoryPin(
+                    path: ".github/workflows/ci.yml", pattern: #"FFI_VERSION: "(?<version>[^"]+)""#, value: "{tag}")
+            ])
 
-        let bad = try TOMLDocument(text: """
-        [[repo]]
-        name = "py"
-        path = "py"
-        [[repo.pin]]
-        path = "../other/ci.yml"
-        pattern = 'x'
-        value = "{tag}"
-        [[repo.pin]]
-        path = "ci.yml"
-        pattern = 'FFI: (\\S+)'
-        value = "{tag}"
-        """, path: "ws.toml")
+        let bad = try TOMLDocument(
+            text: """
+                [[repo]]
+                name = "py"
+                path = "py"
+                [[repo.pin]]
+                path = "../other/ci.yml"
+                pattern = 'x'
+                value = "{tag}"
+                [[repo.pin]]
+                path = "ci.yml"
+                pattern = 'FFI: (\\S+)'
+                value = "{tag}"
+                """, path: "ws.toml")
         do {
             _ = try Workspace.parse(bad, base: base)
             Issue.record("bad pins must be refused")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RelctlCore
 
 @Suite struct SemanticVersionTests {
@@ -27,7 +28,9 @@ import Testing
         #expect(try SemanticVersion(parsing: "9.0.0") < big)
         #expect(big < bigger)
         #expect(bigger.description == "99999999999999999999999.0.0")
-        #expect(try SemanticVersion(parsing: "1.0.0-123456789012345678901234567890") > SemanticVersion(parsing: "1.0.0-99999999999999999999"))
+        #expect(
+            try SemanticVersion(parsing: "1.0.0-123456789012345678901234567890")
+                > SemanticVersion(parsing: "1.0.0-99999999999999999999"))
     }
 
     @Test func buildMetadataIsParsedButIgnoredInPrecedence() throws {
@@ -63,7 +66,8 @@ import Testing
         #expect(throws: VersionError.malformed("01.1.1", "the major version `01` has a leading zero")) {
             try SemanticVersion(parsing: "01.1.1")
         }
-        #expect(throws: VersionError.malformed("1.2.3-01", "the numeric prerelease identifier `01` has a leading zero")) {
+        #expect(throws: VersionError.malformed("1.2.3-01", "the numeric prerelease identifier `01` has a leading zero"))
+        {
             try SemanticVersion(parsing: "1.2.3-01")
         }
         #expect(throws: VersionError.malformed("1.0.0-alpha..1", "it has an empty prerelease identifier")) {
@@ -95,7 +99,9 @@ import Testing
         #expect(!mono.matches("sdk-python@0.3.0"))
     }
 
-    @Test(arguments: ["rel {version}", "v{version}~", "-{version}", "v{version}.lock", "v{version}:x", "a//{version}", "{version}."])
+    @Test(arguments: [
+        "rel {version}", "v{version}~", "-{version}", "v{version}.lock", "v{version}:x", "a//{version}", "{version}.",
+    ])
     func formatsGitCannotTagAreRejected(_ pattern: String) {
         #expect(throws: SimpleError.self) { try TagFormat(pattern) }
     }
@@ -125,7 +131,8 @@ import Testing
 
     @Test(arguments: [
         ("1.2.3rc1", "1.2.3-rc.1"), ("1.2.3RC1", "1.2.3-rc.1"), ("1.2.3-rc.1", "1.2.3-rc.1"), ("1.2.3c1", "1.2.3-rc.1"),
-        ("1.0.0a2", "1.0.0-alpha.2"), ("1.0.0.alpha.2", "1.0.0-a.2"), ("1.0.0b3", "1.0.0-beta.3"), ("2.0.0.dev4", "2.0.0-dev.4"),
+        ("1.0.0a2", "1.0.0-alpha.2"), ("1.0.0.alpha.2", "1.0.0-a.2"), ("1.0.0b3", "1.0.0-beta.3"),
+        ("2.0.0.dev4", "2.0.0-dev.4"),
         ("1.2.3", "1.2.3"), ("v1.2.3", "1.2.3"), ("1.02.3", "1.2.3"),
     ])
     func equalAfterNormalisation(_ python: String, _ semver: String) throws {
@@ -133,7 +140,10 @@ import Testing
         #expect(TagValidator.matches(python, version, .pep440), "\(python) == \(semver)")
     }
 
-    @Test(arguments: [("1.2.3rc2", "1.2.3-rc.1"), ("1.2.3", "1.2.3-rc.1"), ("1.2.3rc1", "1.2.3"), ("1.2.4", "1.2.3"), ("1.2.3a1", "1.2.3-beta.1")])
+    @Test(arguments: [
+        ("1.2.3rc2", "1.2.3-rc.1"), ("1.2.3", "1.2.3-rc.1"), ("1.2.3rc1", "1.2.3"), ("1.2.4", "1.2.3"),
+        ("1.2.3a1", "1.2.3-beta.1"),
+    ])
     func differentVersionsDoNotMatch(_ python: String, _ semver: String) throws {
         #expect(!TagValidator.matches(python, try SemanticVersion(parsing: semver), .pep440))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RelctlCore
 
 /// Parsing details of the signing formats that the end-to-end tests do not reach.
@@ -8,13 +9,13 @@ import Testing
 
     @Test func allowedSignersOptionsAndSkippedLines() throws {
         let text = """
-        # comment
-        ci@example.org,release@example.org namespaces="git,file" ssh-ed25519 \(Self.key) laptop
-        git-only@example.org namespaces="git" ssh-ed25519 \(Self.key)
-        ca@example.org cert-authority ssh-ed25519 \(Self.key)
-        old@example.org valid-before="20000101" ssh-ed25519 \(Self.key)
-        rsa@example.org ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC
-        """
+            # comment
+            ci@example.org,release@example.org namespaces="git,file" ssh-ed25519 \(Self.key) laptop
+            git-only@example.org namespaces="git" ssh-ed25519 \(Self.key)
+            ca@example.org cert-authority ssh-ed25519 \(Self.key)
+            old@example.org valid-before="20000101" ssh-ed25519 \(Self.key)
+            rsa@example.org ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC
+            """
         let signers = try AllowedSigners(text: text, file: "allowed_signers")
         #expect(signers.signers.map(\.principals) == ["ci@example.org,release@example.org", "git-only@example.org"])
         let blob = try #require(Data(base64Encoded: Self.key))
@@ -23,7 +24,8 @@ import Testing
     }
 
     @Test func swiftPMFormatOneAndSCPRemotes() throws {
-        let resolved = #"{"object":{"pins":[{"package":"Yams","repositoryURL":"git@github.com:jpsim/Yams.git","state":{"branch":null,"revision":"01835dc202670b5bb90d07f3eae41867e9ed29f6","version":"5.0.6"}}]},"version":1}"#
+        let resolved =
+            #"{"object":{"pins":[{"package":"Yams","repositoryURL":"git@github.com:jpsim/Yams.git","state":{"branch":null,"revision":"01835dc202670b5bb90d07f3eae41867e9ed29f6","version":"5.0.6"}}]},"version":1}"#
         let components = try LockfileDependencies.swiftPM(Data(resolved.utf8), file: "Package.resolved")
         #expect(components.map(\.purl) == ["pkg:swift/github.com/jpsim/Yams@5.0.6"])
     }

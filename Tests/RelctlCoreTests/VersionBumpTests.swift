@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RelctlTestSupport
+import Testing
+
 @testable import RelctlCore
 
 @Suite struct VersionBumpTests {
@@ -10,7 +11,9 @@ import RelctlTestSupport
         #expect(VersionBump.next(after: try v("1.2.3"), level: .major) == (try v("2.0.0")))
         #expect(VersionBump.next(after: try v("1.2.3"), level: .minor) == (try v("1.3.0")))
         #expect(VersionBump.next(after: try v("1.2.3"), level: .patch) == (try v("1.2.4")))
-        #expect(VersionBump.next(after: try v("0.4.1"), level: .major) == (try v("0.5.0")), "below 1.0.0 breaking bumps minor")
+        #expect(
+            VersionBump.next(after: try v("0.4.1"), level: .major) == (try v("0.5.0")),
+            "below 1.0.0 breaking bumps minor")
         #expect(VersionBump.next(after: try v("1.0.0-rc.1"), level: .major) == (try v("1.0.0-rc.2")))
         #expect(VersionBump.next(after: try v("2.0.0-beta"), level: .patch) == (try v("2.0.0-beta.1")))
         #expect(VersionBump.next(after: try v("1.0.0-rc.9+build.5"), level: .minor) == (try v("1.0.0-rc.10")))
@@ -33,7 +36,9 @@ import RelctlTestSupport
         #expect(try VersionBump.compute(git: git, config: config(repo)).next == (try v("1.4.3")))
         try repo.commit("feat(x): b")
         let minor = try VersionBump.compute(git: git, config: config(repo))
-        #expect(minor.next == (try v("1.5.0")) && minor.level == .minor && minor.previousTag == "v1.4.2" && minor.commitCount == 2)
+        #expect(
+            minor.next == (try v("1.5.0")) && minor.level == .minor && minor.previousTag == "v1.4.2"
+                && minor.commitCount == 2)
         try repo.commit("fix: c\n\nBREAKING CHANGE: d", files: ["c.txt": "c\n"])
         #expect(try VersionBump.compute(git: git, config: config(repo)).next == (try v("2.0.0")))
         // A reverted breaking change no longer counts.
@@ -47,8 +52,10 @@ import RelctlTestSupport
 
     @Test func devVersionsAreNeverLowered() throws {
         // flask 3.2.0.dev, and 1.1.0.dev0 / 2.0.0.dev0 once became 3.1.4 / 1.0.1.
-        for (manifest, lastTag, expected) in [("3.2.0.dev", "v3.1.3", "3.2.0"), ("1.1.0.dev0", "v1.0.0", "1.1.0"), ("2.0.0.dev0", "v1.0.0", "2.0.0"),
-                                              ("1.0rc1.dev2", "v0.9.0", "1.0.0-rc.1"), ("1.0.0.post1", "v1.0.0", "1.0.1")] {
+        for (manifest, lastTag, expected) in [
+            ("3.2.0.dev", "v3.1.3", "3.2.0"), ("1.1.0.dev0", "v1.0.0", "1.1.0"), ("2.0.0.dev0", "v1.0.0", "2.0.0"),
+            ("1.0rc1.dev2", "v0.9.0", "1.0.0-rc.1"), ("1.0.0.post1", "v1.0.0", "1.0.1"),
+        ] {
             let repo = try GitRepository()
             defer { repo.directory.remove() }
             try repo.directory.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"\(manifest)\"\n")
@@ -56,30 +63,44 @@ import RelctlTestSupport
             try repo.git("tag", lastTag)
             try repo.commit("fix: a")
             let cfg = config(repo, [VersionSource(path: "pyproject.toml", kind: "python")])
-            let bump = try VersionBump.compute(git: Git(directory: repo.url, context: Context(workingDirectory: repo.url)), config: cfg)
+            let bump = try VersionBump.compute(
+                git: Git(directory: repo.url, context: Context(workingDirectory: repo.url)), config: cfg)
             #expect(bump.next == (try v(expected)), "\(manifest) after \(lastTag)")
-            #expect(throws: SimpleError.self, "\(manifest) is above 1.0.0") { try VersionBump.write(try v("0.0.9"), config: cfg) }
+            #expect(throws: SimpleError.self, "\(manifest) is above 1.0.0") {
+                try VersionBump.write(try v("0.0.9"), config: cfg)
+            }
             try VersionBump.write(bump.next, config: cfg)
-            #expect(VersionBump.isBelow(bump.next, manifestText: try ManifestReaders.read(cfg.versions[0], root: repo.url).text, comparison: .pep440) == false)
+            #expect(
+                VersionBump.isBelow(
+                    bump.next, manifestText: try ManifestReaders.read(cfg.versions[0], root: repo.url).text,
+                    comparison: .pep440) == false)
         }
     }
 
     @Test func hugeNumbersMoveUp() throws {
-        #expect(VersionBump.next(after: try v("1.2.99999999999999999999"), level: .patch) == (try v("1.2.100000000000000000000")))
+        #expect(
+            VersionBump.next(after: try v("1.2.99999999999999999999"), level: .patch)
+                == (try v("1.2.100000000000000000000")))
     }
 
     @Test func writesOnlyTheVersionText() throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
-        let cargo = "[package]\nname = \"x\"\n# version = \"1.4.2\" stays a comment\nversion = \"1.4.2\"  # keep me\n\n[dependencies]\nfoo = { version = \"1.4.2\" }\n"
+        let cargo =
+            "[package]\nname = \"x\"\n# version = \"1.4.2\" stays a comment\nversion = \"1.4.2\"  # keep me\n\n[dependencies]\nfoo = { version = \"1.4.2\" }\n"
         try repo.directory.write("Cargo.toml", cargo)
         try repo.directory.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"1.4.2\"\n")
         try repo.directory.write("VERSION", "1.4.2\n")
-        let sources = [VersionSource(path: "Cargo.toml", kind: "cargo"), VersionSource(path: "pyproject.toml", kind: "python"),
-                       VersionSource(path: "VERSION", kind: "plain")]
+        let sources = [
+            VersionSource(path: "Cargo.toml", kind: "cargo"), VersionSource(path: "pyproject.toml", kind: "python"),
+            VersionSource(path: "VERSION", kind: "plain"),
+        ]
         let written = try VersionBump.write(try v("2.0.0-rc.1"), config: config(repo, sources))
         #expect(written == ["Cargo.toml", "pyproject.toml", "VERSION"])
-        #expect(try repo.directory.read("Cargo.toml") == cargo.replacingOccurrences(of: "version = \"1.4.2\"  # keep", with: "version = \"2.0.0-rc.1\"  # keep"))
+        #expect(
+            try repo.directory.read("Cargo.toml")
+                == cargo.replacingOccurrences(
+                    of: "version = \"1.4.2\"  # keep", with: "version = \"2.0.0-rc.1\"  # keep"))
         #expect(try repo.directory.read("pyproject.toml") == "[project]\nname = \"x\"\nversion = \"2.0.0rc1\"\n")
         #expect(try repo.directory.read("VERSION") == "2.0.0-rc.1\n")
         // Writing the same version again changes nothing.
@@ -93,10 +114,16 @@ import RelctlTestSupport
     @Test func writeLeavesADependencyOnTheVersionsLineAlone() throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
-        try repo.directory.write("package.json", #"{"name":"x","dependencies":{"left-pad":"^1.0.0"},"version":"1.0.0"}"# + "\n")
+        try repo.directory.write(
+            "package.json", #"{"name":"x","dependencies":{"left-pad":"^1.0.0"},"version":"1.0.0"}"# + "\n")
         try VersionBump.write(try v("1.1.0"), config: config(repo, [VersionSource(path: "package.json", kind: "npm")]))
-        #expect(try repo.directory.read("package.json") == #"{"name":"x","dependencies":{"left-pad":"^1.0.0"},"version":"1.1.0"}"# + "\n")
-        #expect(VersionBump.versionRange(of: "1.0.0", in: "x = \"11.0.0\" # 1.0.0").map { "x = \"11.0.0\" # 1.0.0"[$0.lowerBound...] } == "1.0.0")
+        #expect(
+            try repo.directory.read("package.json")
+                == #"{"name":"x","dependencies":{"left-pad":"^1.0.0"},"version":"1.1.0"}"# + "\n")
+        #expect(
+            VersionBump.versionRange(of: "1.0.0", in: "x = \"11.0.0\" # 1.0.0").map {
+                "x = \"11.0.0\" # 1.0.0"[$0.lowerBound...]
+            } == "1.0.0")
     }
 
     @Test func withoutATagTheManifestsUnreleasedVersionIsNext() throws {
@@ -138,7 +165,9 @@ import RelctlTestSupport
         let sources = [VersionSource(path: "Cargo.toml", kind: "cargo"), VersionSource(path: "VERSION", kind: "plain")]
         #expect(try VersionBump.write(try v("1.5.0"), config: config(repo, sources)) == ["Cargo.toml", "VERSION"])
         // Bytes, not a String read: the byte-order mark must survive too.
-        #expect(try Data(contentsOf: repo.url.appendingPathComponent("Cargo.toml")) == Data(cargo.replacingOccurrences(of: "1.4.2", with: "1.5.0").utf8))
+        #expect(
+            try Data(contentsOf: repo.url.appendingPathComponent("Cargo.toml"))
+                == Data(cargo.replacingOccurrences(of: "1.4.2", with: "1.5.0").utf8))
         #expect(try repo.directory.read("VERSION") == "\r\n1.5.0\r\n")
     }
 }

@@ -8,7 +8,9 @@ public enum ChecksumFixtures {
 
     /// Writes `dist/` under `directory` with the given archives, each holding `size` stable bytes.
     @discardableResult
-    public static func makeDist(in directory: TemporaryDirectory, names: [String] = [linux, windows], size: Int = 100_000) throws -> URL {
+    public static func makeDist(
+        in directory: TemporaryDirectory, names: [String] = [linux, windows], size: Int = 100_000
+    ) throws -> URL {
         let dist = directory.url.appendingPathComponent("dist")
         try FileManager.default.createDirectory(at: dist, withIntermediateDirectories: true)
         for (index, name) in names.enumerated() {

@@ -1,15 +1,17 @@
 import Foundation
+import RelctlCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import RelctlCore
 
 /// Runs `github_standin.py` (a strict stand-in for GitHub's releases API) on a free loopback
 /// port for one test, and reads back what it received. Stop it with `stop()`; it also exits on
 /// its own when this process goes away (its stdin closes).
 public final class GitHubStandIn: Sendable {
     public static let token = "ghp_standin0123456789"
-    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("github_standin.py")
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "github_standin.py")
 
     public let port: Int
     public let prefix: String
@@ -49,8 +51,15 @@ public final class GitHubStandIn: Sendable {
         case bool(Bool), string(String), number(Double), null
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null } else if let bool = try? container.decode(Bool.self) { self = .bool(bool) }
-            else if let number = try? container.decode(Double.self) { self = .number(number) } else { self = .string(try container.decode(String.self)) }
+            if container.decodeNil() {
+                self = .null
+            } else if let bool = try? container.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let number = try? container.decode(Double.self) {
+                self = .number(number)
+            } else {
+                self = .string(try container.decode(String.self))
+            }
         }
     }
 
@@ -74,10 +83,17 @@ public final class GitHubStandIn: Sendable {
 
     /// `tags` are the tags the repository holds (a release's tag must be pushed before it is published).
     /// `gitDirectory`: a bare repository whose tags the API reports (where `release --push` pushes).
-    public init(repository: String = "acme/velostream", prefix: String = "", maxPerPage: Int = 100, tags: [String] = ["v1.0.0"], gitDirectory: URL? = nil) throws {
+    public init(
+        repository: String = "acme/velostream", prefix: String = "", maxPerPage: Int = 100, tags: [String] = ["v1.0.0"],
+        gitDirectory: URL? = nil
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, "--token", Self.token, "--repo", repository, "--prefix", prefix, "--max-per-page", String(maxPerPage)] + tags.flatMap { ["--tag", $0] }
+        process.arguments =
+            [
+                "python3", Self.script.path, "--token", Self.token, "--repo", repository, "--prefix", prefix,
+                "--max-per-page", String(maxPerPage),
+            ] + tags.flatMap { ["--tag", $0] }
             + (gitDirectory.map { ["--git-dir", $0.path] } ?? [])
         let input = Pipe()
         let output = Pipe()
@@ -105,7 +121,9 @@ public final class GitHubStandIn: Sendable {
     public var apiURL: String { "http://127.0.0.1:\(port)\(prefix)" }
 
     /// The environment for `relctl publish` against this stand-in.
-    public func environment(token: String? = GitHubStandIn.token, repository: String? = "acme/velostream") -> [String: String] {
+    public func environment(
+        token: String? = GitHubStandIn.token, repository: String? = "acme/velostream"
+    ) -> [String: String] {
         var environment = ["GITHUB_API_URL": apiURL, "GITHUB_TOKEN": "", "GH_TOKEN": "", "GITHUB_REPOSITORY": ""]
         if let token { environment["GITHUB_TOKEN"] = token }
         if let repository { environment["GITHUB_REPOSITORY"] = repository }
@@ -132,18 +150,25 @@ public final class GitHubStandIn: Sendable {
     }
 
     /// Adds a release as if made earlier: `assets` maps names to contents.
-    public func seed(tag: String, draft: Bool, prerelease: Bool = false, assets: [String: Data] = [:], state: String = "uploaded") async throws {
+    public func seed(
+        tag: String, draft: Bool, prerelease: Bool = false, assets: [String: Data] = [:], state: String = "uploaded"
+    ) async throws {
         struct Seed: Encodable {
             struct Asset: Encodable { var name: String, data: String, state: String }
             var tag_name: String, draft: Bool, prerelease: Bool, assets: [Asset]
         }
-        let seed = Seed(tag_name: tag, draft: draft, prerelease: prerelease,
-                        assets: assets.sorted { $0.key < $1.key }.map { Seed.Asset(name: $0.key, data: $0.value.base64EncodedString(), state: state) })
+        let seed = Seed(
+            tag_name: tag, draft: draft, prerelease: prerelease,
+            assets: assets.sorted { $0.key < $1.key }.map {
+                Seed.Asset(name: $0.key, data: $0.value.base64EncodedString(), state: state)
+            })
         _ = try await control("POST", "seed", body: String(decoding: try JSONEncoder().encode(seed), as: UTF8.self))
     }
 
     /// Sends a raw request to the API (for tests of the stand-in's own strictness): status and body.
-    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) async throws -> (Int, String) {
+    public func send(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil
+    ) async throws -> (Int, String) {
         guard let url = URL(string: apiURL + path) else { throw SimpleError(.failure, "bad path \(path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -154,7 +179,9 @@ public final class GitHubStandIn: Sendable {
     }
 
     private func control(_ method: String, _ name: String, body: String? = nil) async throws -> Data {
-        guard let url = URL(string: "http://127.0.0.1:\(port)/_standin/\(name)") else { throw SimpleError(.failure, "bad stand-in URL") }
+        guard let url = URL(string: "http://127.0.0.1:\(port)/_standin/\(name)") else {
+            throw SimpleError(.failure, "bad stand-in URL")
+        }
         var request = URLRequest(url: url)
         request.httpMethod = method
         if let body { request.httpBody = Data(body.utf8) }

@@ -13,7 +13,9 @@ public struct ImageFixture: Sendable {
     public static let windows = "x86_64-pc-windows-msvc"
     public static let greeting = "velo-sql serving"
 
-    public static func config(repository: String, entrypoint: String = #"["velo-sql", "--serve"]"#, extra: String = "") -> String {
+    public static func config(
+        repository: String, entrypoint: String = #"["velo-sql", "--serve"]"#, extra: String = ""
+    ) -> String {
         """
         [project]
         name = "velostream"
@@ -48,17 +50,23 @@ public struct ImageFixture: Sendable {
     public static let staticExecutable: Data? = {
         guard let directory = try? TemporaryDirectory(prefix: "relctl-cc") else { return nil }
         defer { directory.remove() }
-        let source = "#include <stdio.h>\nint main(int argc, char **argv) { printf(\"\(greeting) %s\\n\", argc > 1 ? argv[1] : \"\"); return 0; }\n"
+        let source =
+            "#include <stdio.h>\nint main(int argc, char **argv) { printf(\"\(greeting) %s\\n\", argc > 1 ? argv[1] : \"\"); return 0; }\n"
         guard (try? directory.write("main.c", source)) != nil else { return nil }
         for compiler in ["cc", "gcc", "clang"] {
-            if let result = try? run(compiler, ["-static", "-O2", "-o", "velo-sql", "main.c"], in: directory.url), result.status == 0 {
+            if let result = try? run(compiler, ["-static", "-O2", "-o", "velo-sql", "main.c"], in: directory.url),
+                result.status == 0
+            {
                 return FileManager.default.contents(atPath: directory.url.appendingPathComponent("velo-sql").path)
             }
         }
         return nil
     }()
 
-    public init(repository reference: String, entrypoint: String = #"["velo-sql", "--serve"]"#, extra: String = "", reversed: Bool = false, umask mask: mode_t = 0o022, fileTime: Date? = nil) throws {
+    public init(
+        repository reference: String, entrypoint: String = #"["velo-sql", "--serve"]"#, extra: String = "",
+        reversed: Bool = false, umask mask: mode_t = 0o022, fileTime: Date? = nil
+    ) throws {
         repository = try GitRepository()
         let executable = Self.staticExecutable ?? Data("#!/bin/sh\necho \(Self.greeting)\n".utf8)
         var files: [(String, Data, Bool)] = [
@@ -78,11 +86,16 @@ public struct ImageFixture: Sendable {
         if reversed { files.reverse() }
         for (path, data, executable) in files {
             let file = url.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: file.path, contents: data) else { throw SimpleError(.failure, "cannot write \(file.path)") }
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: file.path, contents: data) else {
+                throw SimpleError(.failure, "cannot write \(file.path)")
+            }
             // As if created under `mask` (umask itself is process-wide, and other suites run meanwhile).
             chmod(file.path, (executable ? 0o777 : 0o666) & ~mask)
-            if let fileTime { try FileManager.default.setAttributes([.modificationDate: fileTime], ofItemAtPath: file.path) }
+            if let fileTime {
+                try FileManager.default.setAttributes([.modificationDate: fileTime], ofItemAtPath: file.path)
+            }
         }
         try repository.commit("feat: velostream 1.0.0")
     }

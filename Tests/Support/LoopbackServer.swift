@@ -9,18 +9,18 @@ public final class LoopbackServer: Sendable {
     public var baseURL: String { "http://127.0.0.1:\(port)/" }
 
     static let script = """
-    import functools, http.server, signal, sys
-    # The test runner's threads block signals and children inherit that mask: unblock SIGTERM.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-    handler.func.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    with open(sys.argv[2] + ".tmp", "w") as out:
-        out.write(str(server.server_address[1]))
-    import os
-    os.rename(sys.argv[2] + ".tmp", sys.argv[2])
-    server.serve_forever()
-    """
+        import functools, http.server, signal, sys
+        # The test runner's threads block signals and children inherit that mask: unblock SIGTERM.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+        handler.func.log_message = lambda *args: None
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        with open(sys.argv[2] + ".tmp", "w") as out:
+            out.write(str(server.server_address[1]))
+        import os
+        os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+        server.serve_forever()
+        """
 
     public init(serving directory: URL) throws {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-http-\(UUID().uuidString)")
@@ -42,7 +42,8 @@ public final class LoopbackServer: Sendable {
         try? FileManager.default.removeItem(at: portFile)
         guard let found else {
             process.terminate()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "python3 http.server did not start"])
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "python3 http.server did not start"])
         }
         port = found
     }

@@ -13,19 +13,21 @@ public enum MatrixFixtures {
     ) throws {
         let targetTables = targets.map { "[[target]]\ntriple = \"\($0)\"\n" }.joined(separator: "\n")
         try directory.write("VERSION", "1.2.3\n")
-        try directory.write("relctl.toml", """
-        [project]
-        name = "demo"
+        try directory.write(
+            "relctl.toml",
+            """
+            [project]
+            name = "demo"
 
-        [[version]]
-        path = "VERSION"
+            [[version]]
+            path = "VERSION"
 
-        \(build)
+            \(build)
 
-        \(targetTables)
-        \(extraTargets)
-        \(extra)
-        """)
+            \(targetTables)
+            \(extraTargets)
+            \(extra)
+            """)
     }
 
     /// True while a process exists and is not a zombie.

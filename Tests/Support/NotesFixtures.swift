@@ -16,12 +16,15 @@ public struct NotesFixture: Sendable {
         hashes["initial"] = try repo.commit("chore: initial import", files: ["README.md": "demo\n"])
         try repo.git("tag", "v0.1.0")
         hashes["api"] = try repo.commit("feat(api): add the /health endpoint", files: ["api.txt": "1\n"])
-        hashes["parser"] = try repo.commit("fix(parser): handle *stars*, _underscores_ and <b>tags</b> in `code_span` [x]", files: ["p.txt": "1\n"])
+        hashes["parser"] = try repo.commit(
+            "fix(parser): handle *stars*, _underscores_ and <b>tags</b> in `code_span` [x]", files: ["p.txt": "1\n"])
         hashes["perf"] = try repo.commit("perf: cache the token table", files: ["perf.txt": "1\n"])
         hashes["docs"] = try repo.commit("docs: explain the config file", files: ["docs.txt": "1\n"])
         try repo.git("tag", "v0.2.0-rc.1")
-        hashes["bang"] = try repo.commit("feat(config)!: drop the legacy `relctl.ini` format", files: ["config.txt": "1\n"])
-        hashes["footer"] = try repo.commit("""
+        hashes["bang"] = try repo.commit(
+            "feat(config)!: drop the legacy `relctl.ini` format", files: ["config.txt": "1\n"])
+        hashes["footer"] = try repo.commit(
+            """
             refactor(core): rename Engine to Runtime
 
             The old name confused everyone.
@@ -34,8 +37,10 @@ public struct NotesFixture: Sendable {
         hashes["gitRevert"] = try repo.git("rev-parse", "HEAD")
         hashes["oops"] = try repo.commit("fix: oops that broke logging", files: ["oops.txt": "1\n"])
         let oopsShort = String(hashes["oops"]!.prefix(8))
-        hashes["conventionalRevert"] = try repo.commit("revert: undo the logging fix\n\nRefs: \(oopsShort)", files: ["oops.txt": "2\n"])
-        hashes["outsideRevert"] = try repo.commit("revert: bring back the old banner\n\nRefs: \(hashes["initial"]!.prefix(10))", files: ["banner.txt": "1\n"])
+        hashes["conventionalRevert"] = try repo.commit(
+            "revert: undo the logging fix\n\nRefs: \(oopsShort)", files: ["oops.txt": "2\n"])
+        hashes["outsideRevert"] = try repo.commit(
+            "revert: bring back the old banner\n\nRefs: \(hashes["initial"]!.prefix(10))", files: ["banner.txt": "1\n"])
         try repo.git("checkout", "-q", "-b", "feature")
         hashes["dark"] = try repo.commit("feat(ui): dark mode", files: ["ui.txt": "1\n"])
         try repo.git("checkout", "-q", "main")
@@ -44,7 +49,9 @@ public struct NotesFixture: Sendable {
         hashes["merge"] = try repo.git("rev-parse", "HEAD")
         try repo.directory.write(".mailmap", "Alice Liddell <alice@example.com> <alice@old.example>\n")
         try repo.git("add", ".mailmap")
-        try repo.git(["commit", "-q", "-m", "fix(cli): exit 2 on a bad flag"], environment: ["GIT_AUTHOR_NAME": "alice", "GIT_AUTHOR_EMAIL": "alice@old.example"])
+        try repo.git(
+            ["commit", "-q", "-m", "fix(cli): exit 2 on a bad flag"],
+            environment: ["GIT_AUTHOR_NAME": "alice", "GIT_AUTHOR_EMAIL": "alice@old.example"])
         hashes["alice"] = try repo.git("rev-parse", "HEAD")
         hashes["chore"] = try repo.commit("chore: bump dependencies", files: ["deps.txt": "1\n"])
         try repo.git("tag", "v0.2.0")

@@ -16,45 +16,46 @@ public struct PackagingFixture: Sendable {
     public static let binaries = ["velo-sql", "velo-cli"]
 
     public static let config = """
-    [project]
-    name = "velostream"
+        [project]
+        name = "velostream"
 
-    [[version]]
-    path = "Cargo.toml"
+        [[version]]
+        path = "Cargo.toml"
 
-    [build]
-    binaries = ["velo-sql", "velo-cli"]
-    binary-dir = "target/{target}/release"
+        [build]
+        binaries = ["velo-sql", "velo-cli"]
+        binary-dir = "target/{target}/release"
 
-    [[target]]
-    triple = "x86_64-unknown-linux-gnu"
-    [[target]]
-    triple = "x86_64-unknown-linux-musl"
-    format = "tar.zst"
-    [[target]]
-    triple = "aarch64-unknown-linux-gnu"
-    format = "tar.xz"
-    [[target]]
-    triple = "x86_64-pc-windows-msvc"
+        [[target]]
+        triple = "x86_64-unknown-linux-gnu"
+        [[target]]
+        triple = "x86_64-unknown-linux-musl"
+        format = "tar.zst"
+        [[target]]
+        triple = "aarch64-unknown-linux-gnu"
+        format = "tar.xz"
+        [[target]]
+        triple = "x86_64-pc-windows-msvc"
 
-    [archive]
-    name = "{project}-{tag}-{target}"
-    files = ["README.md", { from = "LICENSE", to = "LICENSE.txt" }]
-    trees = [{ from = "demo", to = "demo" }, { from = "configs", to = "configs" }]
-    exclude = ["*.tmp"]
+        [archive]
+        name = "{project}-{tag}-{target}"
+        files = ["README.md", { from = "LICENSE", to = "LICENSE.txt" }]
+        trees = [{ from = "demo", to = "demo" }, { from = "configs", to = "configs" }]
+        exclude = ["*.tmp"]
 
-    [[archive.symlink]]
-    path = "target/release/{binary}"
-    to = "../../bin/{binary}"
+        [[archive.symlink]]
+        path = "target/release/{binary}"
+        to = "../../bin/{binary}"
 
-    [[archive.symlink]]
-    path = "{binary}"
-    to = "bin/{binary}"
+        [[archive.symlink]]
+        path = "{binary}"
+        to = "bin/{binary}"
 
-    """
+        """
 
     /// Longer than ustar's 100-byte name field, so pax headers are needed.
-    public static let longPath = "configs/nested/deep/" + String(repeating: "long-configuration-name-", count: 6) + "end.yaml"
+    public static let longPath =
+        "configs/nested/deep/" + String(repeating: "long-configuration-name-", count: 6) + "end.yaml"
 
     /// Non-ASCII, so names must be stored as UTF-8 whatever the locale.
     public static let unicodePath = "demo/données/café-日本.csv"
@@ -69,7 +70,11 @@ public struct PackagingFixture: Sendable {
             ("demo/1brc/run-1brc.sh", "#!/bin/sh\nset -e\n./target/release/velo-sql --demo 1brc\n", true),
             ("demo/1brc/measurements.csv", "station;temp\nOslo;3.1\n", false),
             ("demo/1brc/scratch.tmp", "excluded\n", false),
-            ("demo/trading/start-demo.sh", "#!/bin/sh\nset -e\ncd \"$(dirname \"$0\")\"\n../../target/release/velo-cli trading\ncat data/prices.csv\n", true),
+            (
+                "demo/trading/start-demo.sh",
+                "#!/bin/sh\nset -e\ncd \"$(dirname \"$0\")\"\n../../target/release/velo-cli trading\ncat data/prices.csv\n",
+                true
+            ),
             ("demo/shared/data/prices.csv", "ACME,10\n", false),
             ("configs/app.yaml", "port: 8080\n", false),
             ("configs/nested/deep/log.yaml", "level: info\n", false),
@@ -79,7 +84,8 @@ public struct PackagingFixture: Sendable {
         for triple in triples {
             let suffix = triple.contains("windows") ? ".exe" : ""
             for binary in binaries {
-                files.append(("target/\(triple)/release/\(binary)\(suffix)", "#!/bin/sh\necho \"\(binary) $*\"\n", true))
+                files.append(
+                    ("target/\(triple)/release/\(binary)\(suffix)", "#!/bin/sh\necho \"\(binary) $*\"\n", true))
             }
         }
         return files
@@ -95,7 +101,8 @@ public struct PackagingFixture: Sendable {
             _ = try directory.write(path, contents, executable: executable)
         }
         // A link inside the demo tree that stays inside: kept as a link.
-        try FileManager.default.createSymbolicLink(atPath: url.appendingPathComponent("demo/trading/data").path, withDestinationPath: "../shared/data")
+        try FileManager.default.createSymbolicLink(
+            atPath: url.appendingPathComponent("demo/trading/data").path, withDestinationPath: "../shared/data")
         if restrictive { _ = try sh("chmod -R go-rwx .", in: url) }
         if let mtime { _ = try sh("find . -exec touch -h -d @\(mtime) {} +", in: url) }
     }

@@ -11,7 +11,9 @@ public struct PublishFixture: Sendable {
     public static let notes = "## Features\n\n- streaming joins (abc1234)\n"
 
     /// `remote` is the origin URL (the repository is found from it when nothing else names one).
-    public init(remote: String = "git@github.com:acme/velostream.git", size: Int = 100_000, tag: String = "v1.0.0") throws {
+    public init(
+        remote: String = "git@github.com:acme/velostream.git", size: Int = 100_000, tag: String = "v1.0.0"
+    ) throws {
         repository = try GitRepository()
         try repository.directory.write("relctl.toml", "[project]\nname = \"velostream\"\n")
         try repository.directory.write(".gitignore", "dist/\n")

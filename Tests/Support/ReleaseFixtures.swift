@@ -10,42 +10,49 @@ public struct ReleaseFixture: Sendable {
     public var name: String
 
     /// The default build: one `hello` script per target in `out/<target>/`.
-    public static let standInBuild = #"mkdir -p out/{target} && printf '#!/bin/sh\necho hello {version} {target}\n' > out/{target}/hello && chmod +x out/{target}/hello"#
+    public static let standInBuild =
+        #"mkdir -p out/{target} && printf '#!/bin/sh\necho hello {version} {target}\n' > out/{target}/hello && chmod +x out/{target}/hello"#
 
     /// Creates the project at `version`, commits it, and pushes `main` to the bare remote.
     /// `buildCommand` replaces the stand-in build; `release` is extra text for `[release]`.
-    public init(name: String = "demo", version: String = "1.0.0", buildCommand: String = ReleaseFixture.standInBuild, release: String = "") throws {
+    public init(
+        name: String = "demo", version: String = "1.0.0", buildCommand: String = ReleaseFixture.standInBuild,
+        release: String = ""
+    ) throws {
         self.name = name
         repository = try GitRepository()
         remote = try repository.addBareRemote()
         let config = """
-        [project]
-        name = "\(name)"
+            [project]
+            name = "\(name)"
 
-        [[version]]
-        path = "VERSION"
+            [[version]]
+            path = "VERSION"
 
-        [build]
-        command = '''\(buildCommand)'''
-        binaries = ["hello"]
-        binary-dir = "out/{target}"
+            [build]
+            command = '''\(buildCommand)'''
+            binaries = ["hello"]
+            binary-dir = "out/{target}"
 
-        [[target]]
-        triple = "x86_64-unknown-linux-gnu"
+            [[target]]
+            triple = "x86_64-unknown-linux-gnu"
 
-        [[target]]
-        triple = "aarch64-unknown-linux-gnu"
+            [[target]]
+            triple = "aarch64-unknown-linux-gnu"
 
-        [archive]
-        files = ["README.md"]
+            [archive]
+            files = ["README.md"]
 
-        [release]
-        \(release)
+            [release]
+            \(release)
 
-        """
-        try repository.commit("chore: start", files: [
-            "relctl.toml": config, "VERSION": version + "\n", "README.md": "# \(name)\n", ".gitignore": "out/\ndist/\n",
-        ])
+            """
+        try repository.commit(
+            "chore: start",
+            files: [
+                "relctl.toml": config, "VERSION": version + "\n", "README.md": "# \(name)\n",
+                ".gitignore": "out/\ndist/\n",
+            ])
         try repository.commit("feat: say hello", files: ["src/hello.txt": "hello\n"])
         try repository.commit("fix: say it louder", files: ["src/hello.txt": "HELLO\n"])
         try repository.git("push", "-q", "origin", "main")
@@ -92,11 +99,13 @@ public struct TrainFixture: Sendable {
         var fixtures: [String: ReleaseFixture] = [:]
         var text = ""
         for repo in repos {
-            let fixture = try ReleaseFixture(name: repo.name, buildCommand: repo.build, release: release[repo.name] ?? "")
+            let fixture = try ReleaseFixture(
+                name: repo.name, buildCommand: repo.build, release: release[repo.name] ?? "")
             fixtures[repo.name] = fixture
             let after = repo.after.map { "\"\($0)\"" }.joined(separator: ", ")
             // Relative to the workspace file, as users write it; both live in the temp folder.
-            text += "[[repo]]\nname = \"\(repo.name)\"\npath = \"../\(fixture.url.lastPathComponent)\"\nafter = [\(after)]\n\n"
+            text +=
+                "[[repo]]\nname = \"\(repo.name)\"\npath = \"../\(fixture.url.lastPathComponent)\"\nafter = [\(after)]\n\n"
         }
         try workspace.write("relctl-workspace.toml", text)
         repositories = fixtures

@@ -24,46 +24,48 @@ public struct SeedTrainFixture: Sendable {
             case "sdk-rust":
                 files["Cargo.toml"] = "[package]\nname = \"flovyn-sdk\"\nversion = \"\(version)\"\nedition = \"2021\"\n"
                 files["relctl.toml"] = """
-                [project]
-                name = "flovyn-ffi"
+                    [project]
+                    name = "flovyn-ffi"
 
-                [[version]]
-                path = "Cargo.toml"
+                    [[version]]
+                    path = "Cargo.toml"
 
-                [build]
-                command = '''\(ReleaseFixture.standInBuild)'''
-                binaries = ["hello"]
-                binary-dir = "out/{target}"
+                    [build]
+                    command = '''\(ReleaseFixture.standInBuild)'''
+                    binaries = ["hello"]
+                    binary-dir = "out/{target}"
 
-                [[target]]
-                triple = "x86_64-unknown-linux-gnu"
+                    [[target]]
+                    triple = "x86_64-unknown-linux-gnu"
 
-                [archive]
-                files = ["README.md"]
+                    [archive]
+                    files = ["README.md"]
 
-                [release]
-                \(hook)
+                    [release]
+                    \(hook)
 
-                """
+                    """
             case "sdk-python", "sdk-kotlin":
                 files["VERSION"] = version + "\n"
                 files[".github/workflows/ci.yml"] = """
-                name: CI
-                on: [push]
-                env:
-                  FFI_VERSION: "v0.1.0"
-                jobs:
-                  test:
-                    runs-on: ubuntu-latest
-                    steps:
-                      - uses: actions/checkout@v4
-                      - run: ./scripts/download-ffi.sh "$FFI_VERSION"
+                    name: CI
+                    on: [push]
+                    env:
+                      FFI_VERSION: "v0.1.0"
+                    jobs:
+                      test:
+                        runs-on: ubuntu-latest
+                        steps:
+                          - uses: actions/checkout@v4
+                          - run: ./scripts/download-ffi.sh "$FFI_VERSION"
 
-                """
-                files["relctl.toml"] = "[project]\nname = \"\(name)\"\n\n[[version]]\npath = \"VERSION\"\n\n[release]\n\(hook)\n"
+                    """
+                files["relctl.toml"] =
+                    "[project]\nname = \"\(name)\"\n\n[[version]]\npath = \"VERSION\"\n\n[release]\n\(hook)\n"
             default:
                 files["VERSION"] = version + "\n"
-                files["relctl.toml"] = "[project]\nname = \"\(name)\"\n\n[[version]]\npath = \"VERSION\"\n\n[release]\n\(hook)\n"
+                files["relctl.toml"] =
+                    "[project]\nname = \"\(name)\"\n\n[[version]]\npath = \"VERSION\"\n\n[release]\n\(hook)\n"
             }
             try repository.commit("chore: start", files: files)
             try repository.commit("feat: the \(name) part", files: ["src/lib.txt": "\(name)\n"])
@@ -72,34 +74,36 @@ public struct SeedTrainFixture: Sendable {
         }
         self.repositories = repositories
         let pin = """
-        [[repo.pin]]
-        path = ".github/workflows/ci.yml"
-        pattern = 'FFI_VERSION: "(?<version>[^"]+)"'
-        value = "{tag}"
-        """
-        try workspace.write("relctl-workspace.toml", """
-        [[repo]]
-        name = "sdk-rust"
-        path = "\(repositories["sdk-rust"]!.url.path)"
+            [[repo.pin]]
+            path = ".github/workflows/ci.yml"
+            pattern = 'FFI_VERSION: "(?<version>[^"]+)"'
+            value = "{tag}"
+            """
+        try workspace.write(
+            "relctl-workspace.toml",
+            """
+            [[repo]]
+            name = "sdk-rust"
+            path = "\(repositories["sdk-rust"]!.url.path)"
 
-        [[repo]]
-        name = "sdk-python"
-        path = "\(repositories["sdk-python"]!.url.path)"
-        after = ["sdk-rust"]
-        \(pin)
+            [[repo]]
+            name = "sdk-python"
+            path = "\(repositories["sdk-python"]!.url.path)"
+            after = ["sdk-rust"]
+            \(pin)
 
-        [[repo]]
-        name = "sdk-kotlin"
-        path = "\(repositories["sdk-kotlin"]!.url.path)"
-        after = ["sdk-rust"]
-        \(pin)
+            [[repo]]
+            name = "sdk-kotlin"
+            path = "\(repositories["sdk-kotlin"]!.url.path)"
+            after = ["sdk-rust"]
+            \(pin)
 
-        [[repo]]
-        name = "flovyn-server"
-        path = "\(repositories["flovyn-server"]!.url.path)"
-        after = ["sdk-python", "sdk-kotlin"]
+            [[repo]]
+            name = "flovyn-server"
+            path = "\(repositories["flovyn-server"]!.url.path)"
+            after = ["sdk-python", "sdk-kotlin"]
 
-        """)
+            """)
     }
 
     public var file: String { workspace.url.appendingPathComponent("relctl-workspace.toml").path }

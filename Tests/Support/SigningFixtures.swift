@@ -21,10 +21,14 @@ public struct SigningKeysFixture: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Self.check(run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", Self.principal, "-f", sshKey.path]))
         let publicKey = try String(contentsOf: URL(fileURLWithPath: sshKey.path + ".pub"), encoding: .utf8)
-        try "\(Self.principal) namespaces=\"file\" \(publicKey)".write(to: allowedSigners, atomically: true, encoding: .utf8)
+        try "\(Self.principal) namespaces=\"file\" \(publicKey)".write(
+            to: allowedSigners, atomically: true, encoding: .utf8)
         try Self.check(run("minisign", ["-G", "-W", "-p", minisignPublicKey.path, "-s", minisignKey.path]))
         if encrypted {
-            try Self.check(sh("printf '%s\\n%s\\n' \"$PW\" \"$PW\" | minisign -G -p \(encryptedMinisignPublicKey.path) -s \(encryptedMinisignKey.path)", environment: ["PW": Self.password]))
+            try Self.check(
+                sh(
+                    "printf '%s\\n%s\\n' \"$PW\" \"$PW\" | minisign -G -p \(encryptedMinisignPublicKey.path) -s \(encryptedMinisignKey.path)",
+                    environment: ["PW": Self.password]))
         }
     }
 
@@ -50,7 +54,8 @@ public func flipOneByte(_ url: URL, at offset: Int? = nil) throws {
 }
 
 /// A packaged, checksummed release of the packaging fixture in `fixture.dist`.
-public func makeRelease(_ fixture: PackagingFixture, targets: [String] = [], environment: [String: String] = [:]) throws {
+public func makeRelease(_ fixture: PackagingFixture, targets: [String] = [], environment: [String: String] = [:]) throws
+{
     var env = ["SOURCE_DATE_EPOCH": "1700000000"]
     for (key, value) in environment { env[key] = value }
     var arguments = ["package", "--tag", "v1.0.0"]

@@ -22,22 +22,26 @@ public final class TestRegistry {
             try directory.write("htpasswd", htpasswd.stdout)
             auth = "auth:\n  htpasswd:\n    realm: relctl-test\n    path: \(directory.path)/htpasswd\n"
         }
-        try directory.write("config.yml", """
-        version: 0.1
-        log:
-          level: info
-          formatter: text
-        storage:
-          filesystem:
-            rootdirectory: \(directory.path)/data
-          delete:
-            enabled: true
-        http:
-          addr: 127.0.0.1:\(port)
-        \(auth)
-        """)
+        try directory.write(
+            "config.yml",
+            """
+            version: 0.1
+            log:
+              level: info
+              formatter: text
+            storage:
+              filesystem:
+                rootdirectory: \(directory.path)/data
+              delete:
+                enabled: true
+            http:
+              addr: 127.0.0.1:\(port)
+            \(auth)
+            """)
         let logFile = directory.url.appendingPathComponent("registry.log")
-        guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else { throw SimpleError(.failure, "cannot create \(logFile.path)") }
+        guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
+            throw SimpleError(.failure, "cannot create \(logFile.path)")
+        }
         let handle = try FileHandle(forWritingTo: logFile)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/docker-registry")
@@ -51,7 +55,9 @@ public final class TestRegistry {
             usleep(50_000)
         }
         stop()
-        throw SimpleError(.failure, "docker-registry did not start on \(host): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        throw SimpleError(
+            .failure,
+            "docker-registry did not start on \(host): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
     public func stop() {
@@ -66,9 +72,11 @@ public final class TestRegistry {
     public func requests() -> [String] {
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
-            guard let start = line.range(of: "\"")?.upperBound, let end = line[start...].range(of: " HTTP/")?.lowerBound else { return nil }
+            guard let start = line.range(of: "\"")?.upperBound, let end = line[start...].range(of: " HTTP/")?.lowerBound
+            else { return nil }
             let request = line[start..<end]
-            return ["GET ", "HEAD ", "POST ", "PUT ", "PATCH ", "DELETE "].contains(where: request.hasPrefix) ? String(request) : nil
+            return ["GET ", "HEAD ", "POST ", "PUT ", "PATCH ", "DELETE "].contains(where: request.hasPrefix)
+                ? String(request) : nil
         }
     }
 
@@ -85,7 +93,9 @@ public final class TestRegistry {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw SimpleError(.failure, "cannot find a free port") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -99,7 +109,9 @@ public final class TestRegistry {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
         return withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 }

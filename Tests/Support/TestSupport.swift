@@ -6,7 +6,8 @@ public struct TemporaryDirectory: Sendable {
     public let url: URL
 
     public init(prefix: String = "relctl-test") throws {
-        let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
+        let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "\(prefix)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         // Resolve /tmp symlinks so paths printed by tools compare equal.
         url = base.resolvingSymlinksInPath()
@@ -58,7 +59,9 @@ public struct RunResult: Sendable, CustomStringConvertible {
 
 /// Runs any program (searched on PATH) and captures its output.
 @discardableResult
-public func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
+public func run(
+    _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+) throws -> RunResult {
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }
     let result = try ProcessRunner().run(Command(executable, arguments, directory: directory, environment: env))
@@ -78,11 +81,14 @@ public let relctlBinary: URL = {
     for _ in 0..<4 {
         let candidate = directory.appendingPathComponent("relctl")
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue { return candidate }
+        if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return candidate
+        }
         directory = directory.deletingLastPathComponent()
     }
     // Fall back to the conventional debug build folder of this package.
-    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent(".build/debug/relctl")
 }()
 

@@ -20,15 +20,27 @@ public enum BuildError: RelctlError, CustomStringConvertible {
             var lines = results.map { result -> Diagnostic in
                 switch result.outcome {
                 case .missingBinaries:
-                    return Diagnostic("build for \(result.target) produced no \(result.missing.map { "`\($0)`" }.joined(separator: ", ")); check `binaries` and `binary-dir` in [build] (or the target's `binary-dir`)")
+                    return Diagnostic(
+                        "build for \(result.target) produced no \(result.missing.map { "`\($0)`" }.joined(separator: ", ")); check `binaries` and `binary-dir` in [build] (or the target's `binary-dir`)"
+                    )
                 default:
-                    return Diagnostic("build for \(result.target) failed: `\(result.command ?? "")` exited with status \(result.exitStatus)")
+                    return Diagnostic(
+                        "build for \(result.target) failed: `\(result.command ?? "")` exited with status \(result.exitStatus)"
+                    )
                 }
             }
-            lines.append(Diagnostic("\(results.count) target\(results.count == 1 ? "" : "s") failed: \(results.map(\.target).joined(separator: ", "))"))
+            lines.append(
+                Diagnostic(
+                    "\(results.count) target\(results.count == 1 ? "" : "s") failed: \(results.map(\.target).joined(separator: ", "))"
+                ))
             return lines
         case let .noHostTarget(configured, file):
-            return [Diagnostic(file: file, "no configured target matches this machine (\(BuildError.hostDescription)); configured: \(configured.isEmpty ? "none" : configured.joined(separator: ", ")); add a [[target]] for it or use --target")]
+            return [
+                Diagnostic(
+                    file: file,
+                    "no configured target matches this machine (\(BuildError.hostDescription)); configured: \(configured.isEmpty ? "none" : configured.joined(separator: ", ")); add a [[target]] for it or use --target"
+                )
+            ]
         case .noTargets(let file):
             return [Diagnostic(file: file, "no [[target]] entries to build; \(TargetResolver.addTargetHint)")]
         }

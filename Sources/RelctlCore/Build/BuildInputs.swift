@@ -25,12 +25,17 @@ public struct BuildInputs: Sendable, Equatable {
             resolvedTag = tag
         } else {
             guard let source = config.versions.first else {
-                throw SimpleError(.badInput, file: config.path, "no [[version]] entry to take the version from; pass --tag TAG (e.g. --tag \(format.tag(for: SemanticVersion(major: 1, minor: 0, patch: 0)))) or add a [[version]] manifest")
+                throw SimpleError(
+                    .badInput, file: config.path,
+                    "no [[version]] entry to take the version from; pass --tag TAG (e.g. --tag \(format.tag(for: SemanticVersion(major: 1, minor: 0, patch: 0)))) or add a [[version]] manifest"
+                )
             }
             let found = try ManifestReaders.read(source, root: config.root)
             let version: SemanticVersion
             do { version = try SemanticVersion(parsing: found.text) } catch {
-                throw SimpleError(.badInput, file: found.foundIn, line: found.line, "version `\(found.text)` is not SemVer 2.0.0, so no tag can be derived from it; pass --tag TAG")
+                throw SimpleError(
+                    .badInput, file: found.foundIn, line: found.line,
+                    "version `\(found.text)` is not SemVer 2.0.0, so no tag can be derived from it; pass --tag TAG")
             }
             resolvedTag = format.tag(for: version)
         }
@@ -40,6 +45,7 @@ public struct BuildInputs: Sendable, Equatable {
         let commit = (try? git.isRepository()) == true ? ((try? git.commit(of: "HEAD")) ?? "") : ""
         var epoch = try SourceDateEpoch.from(context.environment)
         if epoch == nil, !commit.isEmpty { epoch = try? git.committerTime(of: commit) }
-        return BuildInputs(tag: resolvedTag, version: version.description, commit: commit, sourceDateEpoch: epoch.map(String.init))
+        return BuildInputs(
+            tag: resolvedTag, version: version.description, commit: commit, sourceDateEpoch: epoch.map(String.init))
     }
 }

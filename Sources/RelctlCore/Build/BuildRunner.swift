@@ -27,8 +27,11 @@ public struct BuildRunner: Sendable {
         // per target and keep their output for the failure report.
         let stream = limit == 1 || context.console.verbosity >= .verbose
         let console = context.console
-        console.info("building \(targets.count) target\(targets.count == 1 ? "" : "s") for \(inputs.tag) (\(limit) at a time)")
-        let results = await ParallelJobs.map(targets, limit: limit, finished: { _, result in report(result, streamed: stream) }) { target in
+        console.info(
+            "building \(targets.count) target\(targets.count == 1 ? "" : "s") for \(inputs.tag) (\(limit) at a time)")
+        let results = await ParallelJobs.map(
+            targets, limit: limit, finished: { _, result in report(result, streamed: stream) }
+        ) { target in
             await BlockingWork.run { self.build(target, config: config, inputs: inputs, stream: stream) }
         }
         return BuildReport(tag: inputs.tag, version: inputs.version, commit: inputs.commit, results: results)
@@ -69,14 +72,18 @@ public struct BuildRunner: Sendable {
         let settings = config.targets.first { $0.triple == target.triple }
         let command = (settings?.command ?? config.build.command)?.render(values)
         let directory = binaryDirectory(for: target, config: config, inputs: inputs)
-        var result = TargetBuildResult(target: target.triple, outcome: .succeeded, command: command, exitStatus: 0, binaryDirectory: directory, missing: [], outputTail: [], seconds: 0)
+        var result = TargetBuildResult(
+            target: target.triple, outcome: .succeeded, command: command, exitStatus: 0, binaryDirectory: directory,
+            missing: [], outputTail: [], seconds: 0)
         if let command {
             let tail = OutputTail(capacity: Self.tailLength)
             let console = context.console
             let prefix = "[\(target.triple)] "
             if !stream { console.info("\(prefix)started: \(command)") }
             // One pipe for both streams keeps the lines in the order the build wrote them.
-            let shell = Command.shell("exec 2>&1\n" + command, directory: config.root, environment: environment(for: target, config: config, inputs: inputs))
+            let shell = Command.shell(
+                "exec 2>&1\n" + command, directory: config.root,
+                environment: environment(for: target, config: config, inputs: inputs))
             do {
                 result.exitStatus = try context.processes.stream(shell) { _, line in
                     tail.append(line)
@@ -94,7 +101,9 @@ public struct BuildRunner: Sendable {
             let required = config.build.binaries.filter { !config.build.optionalBinaries.contains($0) }
             result.missing = required.map(target.executableName).filter { name in
                 var isDirectory: ObjCBool = false
-                return !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory) || isDirectory.boolValue
+                return !FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                    || isDirectory.boolValue
             }.map { (directory as NSString).appendingPathComponent($0) }
             if !result.missing.isEmpty { result.outcome = .missingBinaries }
         }
@@ -111,10 +120,15 @@ public struct BuildRunner: Sendable {
         case .failed:
             // Streamed output is already on screen; captured output is shown now, failures even with -q.
             let shown = streamed && console.verbosity >= .normal ? [] : result.outputTail
-            console.stderr("[\(result.target)] " + console.paint("FAILED", code: "31") + " with status \(result.exitStatus) (\(time))" + (shown.isEmpty ? "\n" : "; last \(shown.count) lines of output:\n"))
+            console.stderr(
+                "[\(result.target)] " + console.paint("FAILED", code: "31")
+                    + " with status \(result.exitStatus) (\(time))"
+                    + (shown.isEmpty ? "\n" : "; last \(shown.count) lines of output:\n"))
             for line in shown { console.stderr("    \(line)\n") }
         case .missingBinaries:
-            console.info("[\(result.target)] " + console.paint("FAILED", code: "31") + ": missing \(result.missing.joined(separator: ", ")) (\(time))")
+            console.info(
+                "[\(result.target)] " + console.paint("FAILED", code: "31")
+                    + ": missing \(result.missing.joined(separator: ", ")) (\(time))")
         }
     }
 }

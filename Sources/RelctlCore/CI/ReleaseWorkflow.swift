@@ -11,7 +11,8 @@ public enum ReleaseWorkflow {
     /// `[ci] attest = true`: GitHub build-provenance attestations for every file in SHA256SUMS.
     public static let attestBuildProvenance = "actions/attest-build-provenance@v3"
     /// zizmor's `unpinned-uses` wants SHAs; the reason we use tags travels with each line.
-    static let pinComment = "# zizmor: ignore[unpinned-uses] -- version tag of GitHub's own action; relctl has no verified SHA to pin (docs/matrix.md)"
+    static let pinComment =
+        "# zizmor: ignore[unpinned-uses] -- version tag of GitHub's own action; relctl has no verified SHA to pin (docs/matrix.md)"
     /// Where the default setup fetches relctl's source (override with `[ci] setup`).
     public static let relctlRepository = "https://github.com/relctl/relctl"
 
@@ -82,10 +83,12 @@ public enum ReleaseWorkflow {
         checkout(&y, fullHistory: false)
         setup(&y, config: config)
         step(&y, name: "Check the tag against the manifests", run: ["relctl validate-tag \"$TAG\""])
-        step(&y, name: "Expand the target matrix", id: "matrix", run: [
-            "matrix=\"$(relctl matrix --format github)\"",
-            "echo \"matrix=$matrix\" >> \"$GITHUB_OUTPUT\"",
-        ])
+        step(
+            &y, name: "Expand the target matrix", id: "matrix",
+            run: [
+                "matrix=\"$(relctl matrix --format github)\"",
+                "echo \"matrix=$matrix\" >> \"$GITHUB_OUTPUT\"",
+            ])
         y.blank()
 
         y.add("  build:")
@@ -108,7 +111,9 @@ public enum ReleaseWorkflow {
         y.add("        with:")
         y.add("          name: dist-${{ matrix.target }}")
         y.add("          path: |")
-        for pattern in ArchiveFormats.ids.map({ "dist/*.\($0)" }) + ["dist/*.sha256", "dist/*\(SBOMBuilder.fileExtension)"] { y.add("            \(pattern)") }
+        for pattern in ArchiveFormats.ids.map({ "dist/*.\($0)" }) + [
+            "dist/*.sha256", "dist/*\(SBOMBuilder.fileExtension)",
+        ] { y.add("            \(pattern)") }
         y.add("          if-no-files-found: error")
         if !config.images.isEmpty { uploadImageBinaries(&y, config: config) }
         y.blank()
@@ -149,7 +154,9 @@ public enum ReleaseWorkflow {
         step(&y, name: "Write the release notes", run: ["relctl notes --tag \"$TAG\" --output dist/RELEASE_NOTES.md"])
         // A draft first, public only once every asset is attached; a re-run of a failed job
         // finishes the same release (the runner sets GITHUB_REPOSITORY and GITHUB_API_URL).
-        step(&y, name: "Publish the GitHub release", env: ["GITHUB_TOKEN": "${{ github.token }}"], run: ["relctl publish \"$TAG\""])
+        step(
+            &y, name: "Publish the GitHub release", env: ["GITHUB_TOKEN": "${{ github.token }}"],
+            run: ["relctl publish \"$TAG\""])
         if !config.images.isEmpty { pushImages(&y, config: config) }
         return y.text
     }
@@ -162,7 +169,9 @@ public enum ReleaseWorkflow {
     /// Build jobs of Linux targets also hand their binaries to the release job, which builds
     /// the multi-platform images once every platform is there.
     private static func uploadImageBinaries(_ y: inout YAMLLines, config: RelctlConfig) {
-        let directory = config.build.binaryDirectory.render(["target": "${{ matrix.target }}", "project": config.project.name])
+        let directory = config.build.binaryDirectory.render([
+            "target": "${{ matrix.target }}", "project": config.project.name,
+        ])
         y.add("      - name: Upload the binaries for the container images")
         y.add("        if: contains(matrix.target, '-linux')")
         y.add("        uses: \(uploadArtifact) \(pinComment)")
@@ -182,16 +191,20 @@ public enum ReleaseWorkflow {
         y.add("          pattern: bin-*")
         y.add("          path: image-binaries")
         if pushesToGHCR(config) {
-            step(&y, name: "Log in to ghcr.io", env: ["GH_TOKEN": "${{ github.token }}"], run: [
-                "mkdir -p \"$RUNNER_TEMP/docker\"",
-                "auth=\"$(printf '%s:%s' \"$GITHUB_ACTOR\" \"$GH_TOKEN\" | base64 -w0)\"",
-                "printf '{\"auths\":{\"ghcr.io\":{\"auth\":\"%s\"}}}\\n' \"$auth\" > \"$RUNNER_TEMP/docker/config.json\"",
-            ])
+            step(
+                &y, name: "Log in to ghcr.io", env: ["GH_TOKEN": "${{ github.token }}"],
+                run: [
+                    "mkdir -p \"$RUNNER_TEMP/docker\"",
+                    "auth=\"$(printf '%s:%s' \"$GITHUB_ACTOR\" \"$GH_TOKEN\" | base64 -w0)\"",
+                    "printf '{\"auths\":{\"ghcr.io\":{\"auth\":\"%s\"}}}\\n' \"$auth\" > \"$RUNNER_TEMP/docker/config.json\"",
+                ])
         }
-        step(&y, name: "Build and push the container images", run: [
-            "for folder in image-binaries/bin-*; do mv \"$folder\" \"image-binaries/${folder#image-binaries/bin-}\"; done",
-            "DOCKER_CONFIG=\"$RUNNER_TEMP/docker\" relctl image --tag \"$TAG\" --push --artifacts image-binaries",
-        ])
+        step(
+            &y, name: "Build and push the container images",
+            run: [
+                "for folder in image-binaries/bin-*; do mv \"$folder\" \"image-binaries/${folder#image-binaries/bin-}\"; done",
+                "DOCKER_CONFIG=\"$RUNNER_TEMP/docker\" relctl image --tag \"$TAG\" --push --artifacts image-binaries",
+            ])
     }
 
     /// Signs SHA256SUMS with the keys `[sign]` names, taken from repository secrets of the
@@ -199,7 +212,9 @@ public enum ReleaseWorkflow {
     /// expanded into the script.
     private static func signing(_ y: inout YAMLLines, config: RelctlConfig) {
         var env: [String: String] = [:]
-        if config.sign.sshKey != nil { env[SigningKeys.sshKeyVariable] = "${{ secrets.\(SigningKeys.sshKeyVariable) }}" }
+        if config.sign.sshKey != nil {
+            env[SigningKeys.sshKeyVariable] = "${{ secrets.\(SigningKeys.sshKeyVariable) }}"
+        }
         if config.sign.minisignKey != nil {
             env[SigningKeys.minisignKeyVariable] = "${{ secrets.\(SigningKeys.minisignKeyVariable) }}"
             env[SigningKeys.minisignPasswordVariable] = "${{ secrets.\(SigningKeys.minisignPasswordVariable) }}"
@@ -219,16 +234,20 @@ public enum ReleaseWorkflow {
 
     private static func setup(_ y: inout YAMLLines, config: RelctlConfig) {
         if config.ci.setup.isEmpty {
-            step(&y, name: "Install relctl", env: [
-                "RELCTL_INSTALL_VERSION": RelctlVersion.version,
-                "RELCTL_INSTALL_REPOSITORY": relctlRepository,
-            ], run: defaultSetup)
+            step(
+                &y, name: "Install relctl",
+                env: [
+                    "RELCTL_INSTALL_VERSION": RelctlVersion.version,
+                    "RELCTL_INSTALL_REPOSITORY": relctlRepository,
+                ], run: defaultSetup)
         } else {
             step(&y, name: "Install relctl", run: config.ci.setup)
         }
     }
 
-    private static func step(_ y: inout YAMLLines, name: String, id: String? = nil, env: [String: String] = [:], run: [String]) {
+    private static func step(
+        _ y: inout YAMLLines, name: String, id: String? = nil, env: [String: String] = [:], run: [String]
+    ) {
         y.add("      - name: \(name)")
         if let id { y.add("        id: \(id)") }
         if !env.isEmpty {

@@ -3,9 +3,14 @@ import Foundation
 /// Writes, checks or force-replaces the release workflow following the generated-file rules.
 public enum WorkflowWriter {
     /// `check`: compare only, never write. `force`: replace even a hand-edited file.
-    public static func generate(config: RelctlConfig, check: Bool, force: Bool) throws -> (path: String, outcome: WorkflowOutcome) {
+    public static func generate(
+        config: RelctlConfig, check: Bool, force: Bool
+    ) throws -> (path: String, outcome: WorkflowOutcome) {
         guard !config.targets.isEmpty else {
-            throw SimpleError(.badInput, file: config.path, "no [[target]] entries: the workflow's build matrix would be empty and its plan job would fail; \(TargetResolver.addTargetHint)")
+            throw SimpleError(
+                .badInput, file: config.path,
+                "no [[target]] entries: the workflow's build matrix would be empty and its plan job would fail; \(TargetResolver.addTargetHint)"
+            )
         }
         let url = config.root.appendingPathComponent(config.ci.workflow)
         let shown = config.ci.workflow

@@ -38,19 +38,28 @@ public struct ArtifactName: Sendable, Equatable {
         let pieces = template.segments
         var best: (score: Int, values: [String: String])?
         match(Array(stem), from: 0, pieces: pieces[...], values: [:]) { values in
-            guard let score = score(values, tagFormat: tagFormat, project: project, knownTargets: knownTargets) else { return }
+            guard let score = score(values, tagFormat: tagFormat, project: project, knownTargets: knownTargets) else {
+                return
+            }
             // Ties keep the first found: placeholders are tried shortest first.
             if best == nil || score > best!.score { best = (score, values) }
         }
         guard let values = best?.values else { return nil }
-        var result = ArtifactName(format: format, stem: stem, project: values["project"], tag: values["tag"], version: values["version"], target: values["target"])
-        if result.version == nil, let tag = result.tag { result.version = (try? tagFormat.version(of: tag))?.description }
+        var result = ArtifactName(
+            format: format, stem: stem, project: values["project"], tag: values["tag"], version: values["version"],
+            target: values["target"])
+        if result.version == nil, let tag = result.tag {
+            result.version = (try? tagFormat.version(of: tag))?.description
+        }
         return result
     }
 
     /// Every way the stem splits into the template's pieces; names are short and templates
     /// have a handful of placeholders, so plain backtracking is enough.
-    private static func match(_ stem: [Character], from start: Int, pieces: ArraySlice<Template.Segment>, values: [String: String], found: (([String: String]) -> Void)) {
+    private static func match(
+        _ stem: [Character], from start: Int, pieces: ArraySlice<Template.Segment>, values: [String: String],
+        found: (([String: String]) -> Void)
+    ) {
         guard let piece = pieces.first else {
             if start == stem.count { found(values) }
             return
@@ -65,7 +74,9 @@ public struct ArtifactName: Sendable, Equatable {
             for end in (start + 1)...stem.count {
                 let value = String(stem[start..<end])
                 if let earlier = values[name] {
-                    if earlier == value { match(stem, from: end, pieces: pieces.dropFirst(), values: values, found: found) }
+                    if earlier == value {
+                        match(stem, from: end, pieces: pieces.dropFirst(), values: values, found: found)
+                    }
                     continue
                 }
                 var next = values
@@ -76,11 +87,17 @@ public struct ArtifactName: Sendable, Equatable {
     }
 
     /// Nil rejects a split; higher is a more plausible one.
-    private static func score(_ values: [String: String], tagFormat: TagFormat, project: String?, knownTargets: [String]) -> Int? {
+    private static func score(
+        _ values: [String: String], tagFormat: TagFormat, project: String?, knownTargets: [String]
+    ) -> Int? {
         if let project, let value = values["project"], value != project { return nil }
         if let tag = values["tag"], !tagFormat.matches(tag) { return nil }
         if let version = values["version"], (try? SemanticVersion(parsing: version)) == nil { return nil }
-        if let tag = values["tag"], let version = values["version"], (try? tagFormat.version(of: tag))?.description != version { return nil }
+        if let tag = values["tag"], let version = values["version"],
+            (try? tagFormat.version(of: tag))?.description != version
+        {
+            return nil
+        }
         var score = 0
         if let target = values["target"] {
             if knownTargets.contains(target) { score += 4 } else if TargetTriple(target).isRecognized { score += 2 }

@@ -66,7 +66,11 @@ public struct ChecksumFile: Sendable, Equatable {
             throw SimpleError(.badInput, file: shown, "is a folder; pass the checksum file in it, e.g. \(example)")
         }
         guard let text = try TextFile.read(url, displayPath: shown) else {
-            throw SimpleError(.badInput, file: shown, exists ? "cannot read the checksum file" : "checksum file not found; run `relctl checksum` first or pass its path")
+            throw SimpleError(
+                .badInput, file: shown,
+                exists
+                    ? "cannot read the checksum file"
+                    : "checksum file not found; run `relctl checksum` first or pass its path")
         }
         return try parse(text, path: shown)
     }
@@ -79,20 +83,30 @@ public struct ChecksumFile: Sendable, Equatable {
         var firstLine: [String: Int] = [:]
         // Notepad and PowerShell start UTF-8 files with a byte-order mark; it is not part of a digest.
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+        for (offset, rawLine) in text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+        ).enumerated() {
             let number = offset + 1
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             guard let entry = parseLine(line, number: number) else {
                 let shown = line.count > 60 ? String(line.prefix(57)) + "..." : String(line)
-                problems.append(SimpleError(.badInput, file: path, line: number, "malformed checksum line `\(shown)`; expected `HEX  NAME` (sha256sum) or `SHA256 (NAME) = HEX` (BSD)"))
+                problems.append(
+                    SimpleError(
+                        .badInput, file: path, line: number,
+                        "malformed checksum line `\(shown)`; expected `HEX  NAME` (sha256sum) or `SHA256 (NAME) = HEX` (BSD)"
+                    ))
                 continue
             }
             if let first = firstLine[entry.name] {
                 let previous = entries.first { $0.name == entry.name }!
                 if previous.digest != entry.digest || previous.algorithm != entry.algorithm {
-                    problems.append(SimpleError(.badInput, file: path, line: number, "`\(entry.name)` is listed again with a different checksum (first on line \(first)); keep one line per file"))
+                    problems.append(
+                        SimpleError(
+                            .badInput, file: path, line: number,
+                            "`\(entry.name)` is listed again with a different checksum (first on line \(first)); keep one line per file"
+                        ))
                 }
                 continue
             }
@@ -138,7 +152,13 @@ public struct ChecksumFile: Sendable, Equatable {
         let hex = rest.suffix(algorithm.hexLength)
         guard hex.count == algorithm.hexLength, hex.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         var middle = rest[rest.index(after: open)..<hex.startIndex]
-        if middle.hasSuffix(") = ") { middle = middle.dropLast(4) } else if middle.hasSuffix(")= ") { middle = middle.dropLast(3) } else { return nil }
+        if middle.hasSuffix(") = ") {
+            middle = middle.dropLast(4)
+        } else if middle.hasSuffix(")= ") {
+            middle = middle.dropLast(3)
+        } else {
+            return nil
+        }
         var name = String(middle)
         guard !name.isEmpty else { return nil }
         if escaped {

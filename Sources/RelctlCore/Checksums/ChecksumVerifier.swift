@@ -7,7 +7,9 @@ public enum ChecksumVerifier {
     /// report says which files are `ok`, `changed`, `missing` or `unlisted`. Unlisted archives are
     /// only looked for next to a combined file (`*SUMS`), not a single `NAME.sha256`, and fail
     /// the check unless `allowUnlisted`.
-    public static func verify(sums: String, allowUnlisted: Bool = false, context: Context, jobs: Int? = nil) async throws -> VerifyReport {
+    public static func verify(
+        sums: String, allowUnlisted: Bool = false, context: Context, jobs: Int? = nil
+    ) async throws -> VerifyReport {
         let url = context.resolve(sums)
         let list = try ChecksumFile.read(url, displayPath: sums)
         let directory = url.deletingLastPathComponent()
@@ -19,9 +21,14 @@ public enum ChecksumVerifier {
         // must not make relctl read (and print the digest of) whatever an attacker names.
         let outside = list.entries.filter { !Self.staysInside($0.name) }
         if !outside.isEmpty {
-            throw ProblemList(exitCode: .badInput, diagnostics: outside.map { entry in
-                Diagnostic(file: sums, line: entry.line, "names `\(entry.name)`, outside this folder; relctl verify reads only files next to \(url.lastPathComponent)")
-            })
+            throw ProblemList(
+                exitCode: .badInput,
+                diagnostics: outside.map { entry in
+                    Diagnostic(
+                        file: sums, line: entry.line,
+                        "names `\(entry.name)`, outside this folder; relctl verify reads only files next to \(url.lastPathComponent)"
+                    )
+                })
         }
         let targets = list.entries.map { directory.appendingPathComponent($0.name) }
         // A folder (or device) where a listed file should be is reported per file like a missing
@@ -35,16 +42,21 @@ public enum ChecksumVerifier {
         var files: [VerifiedFile] = list.entries.indices.map { index in
             let entry = list.entries[index]
             guard let digest = actual[index] else {
-                return VerifiedFile(name: entry.name, status: .missing, algorithm: entry.algorithm, expected: entry.digest, line: entry.line)
+                return VerifiedFile(
+                    name: entry.name, status: .missing, algorithm: entry.algorithm, expected: entry.digest,
+                    line: entry.line)
             }
             let now = digest[entry.algorithm]
-            return VerifiedFile(name: entry.name, status: now == entry.digest ? .ok : .changed, algorithm: entry.algorithm, expected: entry.digest, actual: now, line: entry.line)
+            return VerifiedFile(
+                name: entry.name, status: now == entry.digest ? .ok : .changed, algorithm: entry.algorithm,
+                expected: entry.digest, actual: now, line: entry.line)
         }
 
         if isCombined(url.lastPathComponent) {
             let listed = Set(targets.map(\.standardizedFileURL.path))
             let algorithm = list.entries[0].algorithm
-            for name in ChecksumWriter.archives(in: directory) where !listed.contains(directory.appendingPathComponent(name).standardizedFileURL.path) {
+            for name in ChecksumWriter.archives(in: directory)
+            where !listed.contains(directory.appendingPathComponent(name).standardizedFileURL.path) {
                 files.append(VerifiedFile(name: name, status: .unlisted, algorithm: algorithm))
             }
         }
@@ -62,7 +74,9 @@ public enum ChecksumVerifier {
             let sidecar = URL(fileURLWithPath: targets[index].path + entry.algorithm.fileExtension)
             guard FileManager.default.fileExists(atPath: sidecar.path) else { continue }
             let lines = (try? ChecksumFile.read(sidecar))?.entries ?? []
-            let own = lines.first { URL(fileURLWithPath: $0.name).lastPathComponent == targets[index].lastPathComponent }
+            let own = lines.first {
+                URL(fileURLWithPath: $0.name).lastPathComponent == targets[index].lastPathComponent
+            }
             if own?.digest != digest[entry.algorithm] { stale.append(entry.name + entry.algorithm.fileExtension) }
         }
         return stale

@@ -10,44 +10,64 @@ public enum ChecksumWriter {
     /// Hashes everything first and writes only once all inputs are known good, each file
     /// atomically. A folder is a full rebuild of its lists; files given one by one are merged
     /// into the lists already there (entries whose files are gone are dropped).
-    public static func run(paths: [String], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context, jobs: Int? = nil) async throws -> ChecksumReport {
+    public static func run(
+        paths: [String], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context, jobs: Int? = nil
+    ) async throws -> ChecksumReport {
         let groups = try collect(paths: paths, config: config, context: context)
-        let files = groups.flatMap { group in (group.names + group.sboms).map { group.directory.appendingPathComponent($0) } }
+        let files = groups.flatMap { group in
+            (group.names + group.sboms).map { group.directory.appendingPathComponent($0) }
+        }
         let digests = try await FileHasher.digests(of: files, algorithms: [algorithm, .sha256], jobs: jobs)
         var byPath: [String: FileDigest] = [:]
         for digest in digests { byPath[digest.url.path] = digest }
 
-        let plans = try groups.map { try plan($0, digests: byPath, algorithm: algorithm, config: config, context: context) }
+        let plans = try groups.map {
+            try plan($0, digests: byPath, algorithm: algorithm, config: config, context: context)
+        }
         for plan in plans { try write(plan, algorithm: algorithm) }
-        return ChecksumReport(algorithm: algorithm, folders: plans.map { plan in
-            ChecksumReport.Folder(directory: plan.group.shown, sums: algorithm.sumsFileName, manifest: ReleaseManifest.fileName, hashed: plan.group.names, release: plan.manifest)
-        })
+        return ChecksumReport(
+            algorithm: algorithm,
+            folders: plans.map { plan in
+                ChecksumReport.Folder(
+                    directory: plan.group.shown, sums: algorithm.sumsFileName, manifest: ReleaseManifest.fileName,
+                    hashed: plan.group.names, release: plan.manifest)
+            })
     }
 
     /// `relctl release`'s checksum step: the combined file and `manifest.json` for archives this
     /// run just wrote, from the digests their write streams computed. Nothing is read again and no
     /// name is parsed back; the `.sha256` files were written by the packager already.
-    public static func writeRelease(_ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
-                                    in directory: URL) throws -> ChecksumSet {
+    public static func writeRelease(
+        _ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
+        in directory: URL
+    ) throws -> ChecksumSet {
         var entries: [ChecksumFile.Entry] = []
         for archive in archives {
             let digest = algorithm == .sha256 ? archive.sha256 : archive.sha512
             guard let digest else {
-                throw SimpleError(.failure, file: archive.path, "no \(algorithm.rawValue) digest was computed while writing it; run `relctl checksum` on the folder")
+                throw SimpleError(
+                    .failure, file: archive.path,
+                    "no \(algorithm.rawValue) digest was computed while writing it; run `relctl checksum` on the folder"
+                )
             }
             entries.append(ChecksumFile.Entry(name: archive.name, digest: digest, algorithm: algorithm))
         }
         // SBOMs are listed (and so signed) with the archives, but get no sidecar of their own.
-        let sboms = archives.compactMap(\.sbom).map { ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm) }
+        let sboms = archives.compactMap(\.sbom).map {
+            ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm)
+        }
         let sums = ChecksumFile(entries: entries + sboms).sorted
         if algorithm != .sha256 {
             for entry in sums.entries where !entry.name.hasSuffix(SBOMBuilder.fileExtension) {
-                try writeSidecar(for: directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
+                try writeSidecar(
+                    for: directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
             }
         }
         let sumsFile = directory.appendingPathComponent(algorithm.sumsFileName)
         try AtomicFile.write(sums.render(), to: sumsFile)
-        var manifest = ReleaseManifest(project: identity.project, tag: identity.tag, version: identity.version.description, commit: identity.commit)
+        var manifest = ReleaseManifest(
+            project: identity.project, tag: identity.tag, version: identity.version.description, commit: identity.commit
+        )
         manifest.upsert(archives.map(\.manifestEntry))
         try manifest.write(in: directory)
         return ChecksumSet(algorithm: algorithm, sumsFile: sumsFile, manifest: manifest)
@@ -89,23 +109,31 @@ public enum ChecksumWriter {
             let url = context.resolve(input)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                problems.append(SimpleError(.badInput, file: input, "not found; run `relctl package` first or pass the folder holding the archives"))
+                problems.append(
+                    SimpleError(
+                        .badInput, file: input,
+                        "not found; run `relctl package` first or pass the folder holding the archives"))
                 continue
             }
             let directory = isDirectory.boolValue ? url : url.deletingLastPathComponent()
-            var shown = isDirectory.boolValue ? input : (input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : ".")
+            var shown =
+                isDirectory.boolValue
+                ? input : (input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : ".")
             while shown.count > 1, shown.hasSuffix("/") { shown.removeLast() }
             var group = groups[directory.path] ?? Group(directory: directory, shown: shown, names: [], isScan: false)
             if groups[directory.path] == nil { order.append(directory.path) }
             if isDirectory.boolValue {
                 let names = archives(in: url)
                 if names.isEmpty {
-                    problems.append(SimpleError(.badInput, file: input, "no archives here (\(extensionList)); run `relctl package` first"))
+                    problems.append(
+                        SimpleError(
+                            .badInput, file: input, "no archives here (\(extensionList)); run `relctl package` first"))
                 }
                 group.names += names
                 group.isScan = true
             } else if ArtifactName.format(of: url.lastPathComponent) == nil {
-                problems.append(SimpleError(.badInput, file: input, "not an archive relctl checksums (\(extensionList))"))
+                problems.append(
+                    SimpleError(.badInput, file: input, "not an archive relctl checksums (\(extensionList))"))
             } else {
                 group.names.append(url.lastPathComponent)
             }
@@ -124,7 +152,8 @@ public enum ChecksumWriter {
     public static func archives(in directory: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { name in
-            !name.hasPrefix(".") && ArtifactName.format(of: name) != nil && FileKind.isRegularFile(directory.appendingPathComponent(name).path)
+            !name.hasPrefix(".") && ArtifactName.format(of: name) != nil
+                && FileKind.isRegularFile(directory.appendingPathComponent(name).path)
         }.sorted(by: bytewiseLess)
     }
 
@@ -137,7 +166,10 @@ public enum ChecksumWriter {
 
     static var extensionList: String { ArchiveFormats.ids.map(ArchiveFormats.fileExtension).joined(separator: " ") }
 
-    static func plan(_ group: Group, digests: [String: FileDigest], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context) throws -> Plan {
+    static func plan(
+        _ group: Group, digests: [String: FileDigest], algorithm: ChecksumAlgorithm, config: RelctlConfig,
+        context: Context
+    ) throws -> Plan {
         let existing = try ReleaseManifest.read(in: group.directory)
         let pinnedProject = config.isFromFile ? config.project.name : existing?.project
         let knownTargets = config.targets.map(\.triple)
@@ -147,26 +179,44 @@ public enum ChecksumWriter {
         var tags: [String: [String]] = [:]
         for name in group.names {
             let digest = digests[group.directory.appendingPathComponent(name).path]!
-            let parsed = ArtifactName.parse(name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject, knownTargets: knownTargets)
+            let parsed = ArtifactName.parse(
+                name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject,
+                knownTargets: knownTargets)
             if parsed == nil || (config.archive.name.placeholders.contains("target") && parsed?.target == nil) {
-                context.console.warning("\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)`; listed in \(ReleaseManifest.fileName) without a target")
+                context.console.warning(
+                    "\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)`; listed in \(ReleaseManifest.fileName) without a target"
+                )
             }
             if let project = parsed?.project { projects.insert(project) }
-            if let tag = parsed?.tag ?? (parsed?.version).map({ "\(config.project.tagFormat.prefix)\($0)\(config.project.tagFormat.suffix)" }) {
+            if let tag = parsed?.tag
+                ?? (parsed?.version).map({ "\(config.project.tagFormat.prefix)\($0)\(config.project.tagFormat.suffix)" }
+                )
+            {
                 tags[tag, default: []].append(name)
             }
             let entry = ChecksumFile.Entry(name: name, digest: digest[algorithm], algorithm: algorithm)
             entries.append(entry)
-            artifacts.append(.init(name: name, target: parsed?.target ?? "", format: parsed?.format ?? ArtifactName.format(of: name) ?? "", size: digest.size, sha256: digest[.sha256]))
+            artifacts.append(
+                .init(
+                    name: name, target: parsed?.target ?? "",
+                    format: parsed?.format ?? ArtifactName.format(of: name) ?? "", size: digest.size,
+                    sha256: digest[.sha256]))
         }
         if tags.count > 1 {
-            let listing = tags.keys.sorted(by: bytewiseLess).map { "\($0) (\(tags[$0]!.first!))" }.joined(separator: ", ")
-            throw SimpleError(.badInput, file: group.shown, "holds archives of more than one release: \(listing); remove the stale archives, then run `relctl checksum` again")
+            let listing = tags.keys.sorted(by: bytewiseLess).map { "\($0) (\(tags[$0]!.first!))" }.joined(
+                separator: ", ")
+            throw SimpleError(
+                .badInput, file: group.shown,
+                "holds archives of more than one release: \(listing); remove the stale archives, then run `relctl checksum` again"
+            )
         }
 
         if group.isScan { warnAboutStaleSidecars(in: group, algorithm: algorithm, context: context) }
         for name in group.sboms {
-            entries.append(ChecksumFile.Entry(name: name, digest: digests[group.directory.appendingPathComponent(name).path]![algorithm], algorithm: algorithm))
+            entries.append(
+                ChecksumFile.Entry(
+                    name: name, digest: digests[group.directory.appendingPathComponent(name).path]![algorithm],
+                    algorithm: algorithm))
         }
         var sums = ChecksumFile(entries: entries)
         if !group.isScan {
@@ -176,15 +226,26 @@ public enum ChecksumWriter {
 
         let tag = tags.keys.first ?? existing?.tag ?? ""
         if let existing, !existing.tag.isEmpty, existing.tag != tag, !group.isScan {
-            throw SimpleError(.badInput, file: "\(group.shown)/\(ReleaseManifest.fileName)", "is for \(existing.tag) but the archives given are for \(tag); checksum the whole folder or remove the stale files")
+            throw SimpleError(
+                .badInput, file: "\(group.shown)/\(ReleaseManifest.fileName)",
+                "is for \(existing.tag) but the archives given are for \(tag); checksum the whole folder or remove the stale files"
+            )
         }
-        let version = tag.isEmpty ? "" : ((try? config.project.tagFormat.version(of: tag))?.description ?? existing?.version ?? "")
-        let project = config.isFromFile ? config.project.name : (projects.count == 1 ? projects.first! : existing?.project ?? config.project.name)
-        let commit = commitHash(of: tag, config: config, context: context) ?? (existing?.tag == tag ? existing?.commit : nil) ?? ""
+        let version =
+            tag.isEmpty
+            ? "" : ((try? config.project.tagFormat.version(of: tag))?.description ?? existing?.version ?? "")
+        let project =
+            config.isFromFile
+            ? config.project.name : (projects.count == 1 ? projects.first! : existing?.project ?? config.project.name)
+        let commit =
+            commitHash(of: tag, config: config, context: context) ?? (existing?.tag == tag ? existing?.commit : nil)
+            ?? ""
 
         var manifest = ReleaseManifest(project: project, tag: tag, version: version, commit: commit)
         if !group.isScan, let existing {
-            manifest.artifacts = existing.artifacts.filter { FileManager.default.fileExists(atPath: group.directory.appendingPathComponent($0.name).path) }
+            manifest.artifacts = existing.artifacts.filter {
+                FileManager.default.fileExists(atPath: group.directory.appendingPathComponent($0.name).path)
+            }
         }
         manifest.upsert(artifacts)
         return Plan(group: group, sums: sums, manifest: manifest)
@@ -195,10 +256,12 @@ public enum ChecksumWriter {
     static func warnAboutStaleSidecars(in group: Group, algorithm: ChecksumAlgorithm, context: Context) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: group.directory.path)) ?? []
         let archives = Set(group.names)
-        for name in names.sorted(by: bytewiseLess) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".") {
+        for name in names.sorted(by: bytewiseLess) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".")
+        {
             let archive = String(name.dropLast(algorithm.fileExtension.count))
             if ArtifactName.format(of: archive) != nil, !archives.contains(archive) {
-                context.console.warning("\(group.shown)/\(name): its archive is gone; delete it so nobody checks against it")
+                context.console.warning(
+                    "\(group.shown)/\(name): its archive is gone; delete it so nobody checks against it")
             }
         }
     }
@@ -207,7 +270,8 @@ public enum ChecksumWriter {
     /// `sha256sum -c` accepts; for `relctl package`, which hashes as it writes.
     public static func writeSidecar(for archive: URL, digest: String, algorithm: ChecksumAlgorithm = .sha256) throws {
         let entry = ChecksumFile.Entry(name: archive.lastPathComponent, digest: digest, algorithm: algorithm)
-        let url = archive.deletingLastPathComponent().appendingPathComponent(archive.lastPathComponent + algorithm.fileExtension)
+        let url = archive.deletingLastPathComponent().appendingPathComponent(
+            archive.lastPathComponent + algorithm.fileExtension)
         try AtomicFile.write(ChecksumFile(entries: [entry]).render(), to: url)
     }
 
@@ -231,9 +295,12 @@ public enum ChecksumWriter {
 
     static func write(_ plan: Plan, algorithm: ChecksumAlgorithm) throws {
         for entry in plan.sums.entries where plan.group.names.contains(entry.name) {
-            try writeSidecar(for: plan.group.directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
+            try writeSidecar(
+                for: plan.group.directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm
+            )
         }
-        try AtomicFile.write(plan.sums.render(), to: plan.group.directory.appendingPathComponent(algorithm.sumsFileName))
+        try AtomicFile.write(
+            plan.sums.render(), to: plan.group.directory.appendingPathComponent(algorithm.sumsFileName))
         try plan.manifest.write(in: plan.group.directory)
     }
 }

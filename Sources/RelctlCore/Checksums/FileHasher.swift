@@ -26,14 +26,18 @@ public enum FileHasher {
 
     /// Hashes files in parallel (at most `jobs` at once, default one per core); results are in
     /// the order of `urls`. The first unreadable file is reported after all workers stop.
-    public static func digests(of urls: [URL], algorithms: Set<ChecksumAlgorithm>, jobs: Int? = nil) async throws -> [FileDigest] {
+    public static func digests(
+        of urls: [URL], algorithms: Set<ChecksumAlgorithm>, jobs: Int? = nil
+    ) async throws -> [FileDigest] {
         guard !urls.isEmpty else { return [] }
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, urls.count))
         // Largest first, so one big file does not start last and stretch the wall time.
         let sizes = urls.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? 0 }
         let order = urls.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         let results = await ParallelJobs.map(order, limit: workers) { index -> Result<FileDigest, any Error> in
-            do { return .success(try await BlockingWork.run { try digest(of: urls[index], algorithms: algorithms) }) } catch {
+            do {
+                return .success(try await BlockingWork.run { try digest(of: urls[index], algorithms: algorithms) })
+            } catch {
                 return .failure(error)
             }
         }
@@ -42,7 +46,9 @@ public enum FileHasher {
         return try urls.indices.map { try byIndex[$0]!.get() }
     }
 
-    private static func digest(of url: URL, algorithms: Set<ChecksumAlgorithm>, buffer: UnsafeMutableRawBufferPointer) throws -> FileDigest {
+    private static func digest(
+        of url: URL, algorithms: Set<ChecksumAlgorithm>, buffer: UnsafeMutableRawBufferPointer
+    ) throws -> FileDigest {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw unreadable(url, errno) }
         defer { close(descriptor) }

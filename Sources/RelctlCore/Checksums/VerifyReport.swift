@@ -24,20 +24,32 @@ public struct VerifyReport: Codable, Sendable, Equatable {
             case .ok: return nil
             case .unlisted where unlistedAllowed: return nil
             case .changed:
-                return SimpleError(.failure, file: file.name, "checksum mismatch: \(file.algorithm.rawValue) is \(file.actual ?? "") but \(where_) lists \(file.expected ?? ""); the file was altered or the list is stale (rebuild it with `relctl checksum`)")
+                return SimpleError(
+                    .failure, file: file.name,
+                    "checksum mismatch: \(file.algorithm.rawValue) is \(file.actual ?? "") but \(where_) lists \(file.expected ?? ""); the file was altered or the list is stale (rebuild it with `relctl checksum`)"
+                )
             case .missing:
-                return SimpleError(.failure, file: file.name, "missing: listed in \(where_) but not on disk as a file; download it again or rebuild the list with `relctl checksum`")
+                return SimpleError(
+                    .failure, file: file.name,
+                    "missing: listed in \(where_) but not on disk as a file; download it again or rebuild the list with `relctl checksum`"
+                )
             case .unlisted:
-                return SimpleError(.failure, file: file.name, "unlisted: an archive next to \(self.file) that it does not list; run `relctl checksum` to list it or remove the file")
+                return SimpleError(
+                    .failure, file: file.name,
+                    "unlisted: an archive next to \(self.file) that it does not list; run `relctl checksum` to list it or remove the file"
+                )
             }
         }
         let stale: [any RelctlError] = staleSidecars.map { name in
-            SimpleError(.failure, file: name, "does not match its archive (stale or altered); run `relctl checksum` to rewrite it")
+            SimpleError(
+                .failure, file: name,
+                "does not match its archive (stale or altered); run `relctl checksum` to rewrite it")
         }
         let unsigned: [any RelctlError] = signatures.filter { $0.status != .ok }.map { check in
             SigningError.badSignature(file: check.file, reason: check.reason ?? "does not verify")
         }
         let signaturesOK = unsigned.isEmpty
-        return (ok && signaturesOK) || (problems + stale + unsigned).isEmpty ? nil : ProblemList(problems + stale + unsigned)
+        return (ok && signaturesOK) || (problems + stale + unsigned).isEmpty
+            ? nil : ProblemList(problems + stale + unsigned)
     }
 }

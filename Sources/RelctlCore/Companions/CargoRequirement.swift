@@ -6,7 +6,8 @@ enum CargoRequirement {
         let have = [version.major, version.minor, version.patch]
         // Cargo admits a prerelease only to a requirement naming a prerelease of the same version.
         guard !wanted.isEmpty, wanted.count <= 3, wanted.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
-              !version.isPrerelease else { return false }
+            !version.isPrerelease
+        else { return false }
         switch op {
         case "=":
             // `=1.2` is >=1.2.0, <1.3.0; `=1.2.3` is exactly 1.2.3.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,12 +40,17 @@ struct CargoWorkspace {
         }
         guard let (rootManifest, rootDocument) = found else {
             let package = try Self.package(at: manifest.standardizedFileURL, workspace: nil)
-            return CargoWorkspace(root: manifest.deletingLastPathComponent().standardizedFileURL, rootManifest: manifest.standardizedFileURL,
-                                  packages: package.map { [$0] } ?? [])
+            return CargoWorkspace(
+                root: manifest.deletingLastPathComponent().standardizedFileURL,
+                rootManifest: manifest.standardizedFileURL,
+                packages: package.map { [$0] } ?? [])
         }
         let rootDirectory = rootManifest.deletingLastPathComponent()
         let workspace = rootDocument.root["workspace"]?.table ?? [:]
-        let excluded = Set((workspace["exclude"]?.array ?? []).compactMap(\.string).map { rootDirectory.appendingPathComponent($0).standardizedFileURL.path })
+        let excluded = Set(
+            (workspace["exclude"]?.array ?? []).compactMap(\.string).map {
+                rootDirectory.appendingPathComponent($0).standardizedFileURL.path
+            })
         var queue: [URL] = []
         if rootDocument.root["package"]?.table != nil { queue.append(rootManifest) }
         for pattern in (workspace["members"]?.array ?? []).compactMap(\.string) {
@@ -59,13 +65,18 @@ struct CargoWorkspace {
         while !queue.isEmpty {
             let next = queue.removeFirst().standardizedFileURL
             guard seen.insert(next.path).inserted else { continue }
-            if let package = try Self.package(at: next, workspace: (rootManifest, rootDocument)) { packages.append(package) }
-            for dependency in Self.pathDependencies(of: next) where dependency.path.hasPrefix(rootDirectory.standardizedFileURL.path + "/")
-                && !excluded.contains(dependency.deletingLastPathComponent().path) {
+            if let package = try Self.package(at: next, workspace: (rootManifest, rootDocument)) {
+                packages.append(package)
+            }
+            for dependency in Self.pathDependencies(of: next)
+            where dependency.path.hasPrefix(rootDirectory.standardizedFileURL.path + "/")
+                && !excluded.contains(dependency.deletingLastPathComponent().path)
+            {
                 queue.append(dependency)
             }
         }
-        return CargoWorkspace(root: rootDirectory.standardizedFileURL, rootManifest: rootManifest.standardizedFileURL, packages: packages)
+        return CargoWorkspace(
+            root: rootDirectory.standardizedFileURL, rootManifest: rootManifest.standardizedFileURL, packages: packages)
     }
 
     /// Every Cargo.toml whose dependency tables may name an own crate.
@@ -77,7 +88,8 @@ struct CargoWorkspace {
 
     private static func package(at manifest: URL, workspace: (URL, TOMLDocument)?) throws -> Package? {
         guard let document = try? TOMLDocument(contentsOf: manifest), let table = document.root["package"]?.table,
-              let name = table["name"]?.string else { return nil }
+            let name = table["name"]?.string
+        else { return nil }
         var package = Package(name: name, manifest: manifest)
         if table["version"]?.string != nil {
             package.versionFile = manifest
@@ -118,7 +130,11 @@ struct CargoWorkspace {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
                 return names.sorted().filter { fnmatch(component, $0, 0) == 0 && !$0.hasPrefix(".") }
                     .map { folder.appendingPathComponent($0) }
-                    .filter { var isDirectory: ObjCBool = false; return FileManager.default.fileExists(atPath: $0.path, isDirectory: &isDirectory) && isDirectory.boolValue }
+                    .filter {
+                        var isDirectory: ObjCBool = false;
+                        return FileManager.default.fileExists(atPath: $0.path, isDirectory: &isDirectory)
+                            && isDirectory.boolValue
+                    }
             }
         }
         return current

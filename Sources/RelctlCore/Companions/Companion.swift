@@ -62,7 +62,8 @@ public struct Companion: Sendable, Equatable, Encodable {
         case .cargoRequirement:
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
             let full = parts.count >= 3 || text.contains("-")
-            let rewritten = full || version.isPrerelease
+            let rewritten =
+                full || version.isPrerelease
                 ? version.description
                 : [version.major, version.minor, version.patch].prefix(parts.count).joined(separator: ".")
             if let previous, full, text == previous.trimmingCharacters(in: .whitespaces) {

@@ -63,9 +63,13 @@ public enum CompanionFinder {
                 if let current { entries.append(current) }
                 current = trimmed == "[[package]]" ? LockPackage() : nil
             } else if current != nil {
-                if let value = tomlString(line, key: "name") { current?.name = value }
-                else if let value = tomlString(line, key: "version") { current?.version = (index + 1, value) }
-                else if trimmed.hasPrefix("source") { current?.source = trimmed }
+                if let value = tomlString(line, key: "name") {
+                    current?.name = value
+                } else if let value = tomlString(line, key: "version") {
+                    current?.version = (index + 1, value)
+                } else if trimmed.hasPrefix("source") {
+                    current?.source = trimmed
+                }
             }
         }
         if let current { entries.append(current) }
@@ -77,7 +81,9 @@ public enum CompanionFinder {
     private static func cargo(manifest: URL, found: ManifestVersion, root: URL) throws -> [Companion] {
         let workspace = try CargoWorkspace.load(containing: manifest, projectRoot: root)
         let location = url(found.foundIn, root: root)
-        let names = Set(workspace.packages.filter { $0.versionFile?.path == location.path && $0.versionLine == found.line }.map(\.name))
+        let names = Set(
+            workspace.packages.filter { $0.versionFile?.path == location.path && $0.versionLine == found.line }.map(
+                \.name))
         guard !names.isEmpty else { return [] }
         var companions: [Companion] = []
         let lock = workspace.root.appendingPathComponent("Cargo.lock")
@@ -86,7 +92,9 @@ public enum CompanionFinder {
             // The workspace's own packages are the entries without a `source` (registry, git).
             for entry in lockPackages(lines) where entry.source == nil {
                 guard let name = entry.name, names.contains(name), let (line, text) = entry.version else { continue }
-                companions.append(Companion(kind: .cargoLock, file: shown, line: line, text: text, what: "Cargo.lock entry of `\(name)`"))
+                companions.append(
+                    Companion(
+                        kind: .cargoLock, file: shown, line: line, text: text, what: "Cargo.lock entry of `\(name)`"))
             }
         }
         for file in workspace.manifests {
@@ -108,7 +116,9 @@ public enum CompanionFinder {
         func flushBlock() {
             if let current = block, current.hasPath, let (line, text) = current.version {
                 let crate = current.package ?? current.name
-                if names.contains(crate), let companion = requirement(text, crate: crate, file: shown, line: line) { companions.append(companion) }
+                if names.contains(crate), let companion = requirement(text, crate: crate, file: shown, line: line) {
+                    companions.append(companion)
+                }
             }
             block = nil
         }
@@ -116,28 +126,40 @@ public enum CompanionFinder {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("[") {
                 flushBlock()
-                let header = String(trimmed.dropFirst().prefix(while: { $0 != "]" })).trimmingCharacters(in: .whitespaces)
+                let header = String(trimmed.dropFirst().prefix(while: { $0 != "]" })).trimmingCharacters(
+                    in: .whitespaces)
                 inlineTable = dependencyTables.contains { header == $0 || header.hasSuffix("." + $0) }
                 if !inlineTable, let dot = header.lastIndex(of: "."),
-                   dependencyTables.contains(where: { header[..<dot] == $0 || header[..<dot].hasSuffix("." + $0) }) {
-                    block = (String(header[header.index(after: dot)...]).replacingOccurrences(of: "\"", with: ""), nil, nil, false)
+                    dependencyTables.contains(where: { header[..<dot] == $0 || header[..<dot].hasSuffix("." + $0) })
+                {
+                    block = (
+                        String(header[header.index(after: dot)...]).replacingOccurrences(of: "\"", with: ""), nil, nil,
+                        false
+                    )
                 }
                 continue
             }
             if block != nil {
                 if let value = tomlString(line, key: "version") { block?.version = (index + 1, value) }
                 if let value = tomlString(line, key: "package") { block?.package = value }
-                if trimmed.hasPrefix("path") && trimmed.dropFirst(4).trimmingCharacters(in: .whitespaces).hasPrefix("=") { block?.hasPath = true }
+                if trimmed.hasPrefix("path") && trimmed.dropFirst(4).trimmingCharacters(in: .whitespaces).hasPrefix("=")
+                {
+                    block?.hasPath = true
+                }
                 continue
             }
-            guard inlineTable, let equals = trimmed.firstIndex(of: "="), let open = trimmed.firstIndex(of: "{"), equals < open,
-                  let close = trimmed.lastIndex(of: "}") else { continue }
+            guard inlineTable, let equals = trimmed.firstIndex(of: "="), let open = trimmed.firstIndex(of: "{"),
+                equals < open,
+                let close = trimmed.lastIndex(of: "}")
+            else { continue }
             let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
             let body = String(trimmed[trimmed.index(after: open)..<close])
             let fields = inlineFields(body)
             guard fields["path"] != nil, let version = fields["version"] else { continue }
             let crate = fields["package"] ?? key
-            if names.contains(crate), let companion = requirement(version, crate: crate, file: shown, line: index + 1) { companions.append(companion) }
+            if names.contains(crate), let companion = requirement(version, crate: crate, file: shown, line: index + 1) {
+                companions.append(companion)
+            }
         }
         flushBlock()
         return companions
@@ -159,7 +181,13 @@ public enum CompanionFinder {
                 var cut = rest.endIndex
                 for position in rest.indices {
                     let c = rest[position]
-                    if c == "[" || c == "{" { depth += 1 } else if c == "]" || c == "}" { depth -= 1 } else if c == ",", depth == 0 { cut = position; break }
+                    if c == "[" || c == "{" {
+                        depth += 1
+                    } else if c == "]" || c == "}" {
+                        depth -= 1
+                    } else if c == ",", depth == 0 {
+                        cut = position; break
+                    }
                 }
                 rest = rest[cut...]
             }
@@ -178,15 +206,20 @@ public enum CompanionFinder {
         }
         let core = text.prefix(while: { $0 != "-" && $0 != "+" })
         let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
-        guard !numbers.isEmpty, numbers.count <= 3, numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              core.count == text.count || numbers.count == 3 else { return nil }
-        return Companion(kind: .cargoRequirement, file: file, line: line, text: String(text),
-                         what: "requirement on `\(crate)`", requirementOperator: op)
+        guard !numbers.isEmpty, numbers.count <= 3,
+            numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            core.count == text.count || numbers.count == 3
+        else { return nil }
+        return Companion(
+            kind: .cargoRequirement, file: file, line: line, text: String(text),
+            what: "requirement on `\(crate)`", requirementOperator: op)
     }
 
     // MARK: npm
 
-    private static let npmDependencyTables = ["dependencies", "optionalDependencies", "peerDependencies", "devDependencies"]
+    private static let npmDependencyTables = [
+        "dependencies", "optionalDependencies", "peerDependencies", "devDependencies",
+    ]
 
     private static func npm(manifest: URL, root: URL) -> [Companion] {
         guard let data = FileManager.default.contents(atPath: manifest.path) else { return [] }
@@ -200,10 +233,16 @@ public enum CompanionFinder {
             let shown = display(lock, root: root)
             // lockfileVersion 1 has only the top-level entry; 2 and 3 also `packages[""]`.
             if let top = lockScan.entry(at: ["version"]) {
-                companions.append(Companion(kind: .npmLock, file: shown, line: top.line, text: top.value, what: "package-lock.json version"))
+                companions.append(
+                    Companion(
+                        kind: .npmLock, file: shown, line: top.line, text: top.value, what: "package-lock.json version")
+                )
             }
             if let entry = lockScan.entry(at: ["packages", "", "version"]) {
-                companions.append(Companion(kind: .npmLock, file: shown, line: entry.line, text: entry.value, what: "package-lock.json packages[\"\"] version"))
+                companions.append(
+                    Companion(
+                        kind: .npmLock, file: shown, line: entry.line, text: entry.value,
+                        what: "package-lock.json packages[\"\"] version"))
             }
             companions += pins(in: lockScan, prefix: ["packages", ""], own: name, file: shown)
         }
@@ -212,15 +251,20 @@ public enum CompanionFinder {
 
     /// Exact pins on the package's own per-platform packages (`"git-cliff-linux-x64": "2.6.1"`
     /// in `git-cliff`'s optionalDependencies): names that start with the package's own name and a dash.
-    private static func pins(in scan: JSONStringLines, prefix: [String], own name: String, file: String) -> [Companion] {
+    private static func pins(in scan: JSONStringLines, prefix: [String], own name: String, file: String) -> [Companion]
+    {
         let bare = name.split(separator: "/").last.map(String.init) ?? name
         return scan.entries.compactMap { entry in
             guard entry.path.count == prefix.count + 2, Array(entry.path.prefix(prefix.count)) == prefix,
-                  npmDependencyTables.contains(entry.path[prefix.count]) else { return nil }
+                npmDependencyTables.contains(entry.path[prefix.count])
+            else { return nil }
             let dependency = entry.path[prefix.count + 1]
             let dependencyBare = dependency.split(separator: "/").last.map(String.init) ?? dependency
-            guard dependencyBare.hasPrefix(bare + "-"), (try? SemanticVersion(parsing: entry.value)) != nil else { return nil }
-            return Companion(kind: .npmPin, file: file, line: entry.line, text: entry.value, what: "pin on `\(dependency)`")
+            guard dependencyBare.hasPrefix(bare + "-"), (try? SemanticVersion(parsing: entry.value)) != nil else {
+                return nil
+            }
+            return Companion(
+                kind: .npmPin, file: file, line: entry.line, text: entry.value, what: "pin on `\(dependency)`")
         }
     }
 
@@ -244,7 +288,8 @@ public enum CompanionFinder {
 
     private static func python(manifest: URL, root: URL) -> [Companion] {
         guard let document = try? TOMLDocument(contentsOf: manifest),
-              let name = document.root["project"]?.table?["name"]?.string else { return [] }
+            let name = document.root["project"]?.table?["name"]?.string
+        else { return [] }
         let projectFolder = manifest.deletingLastPathComponent().standardizedFileURL
         // The lock sits next to the project or at a uv workspace root above it.
         var folder = projectFolder
@@ -262,9 +307,12 @@ public enum CompanionFinder {
         // The project's own entry is the editable (or virtual) one whose path is the project.
         for entry in lockPackages(lines) {
             guard let entryName = entry.name, normalisedName(entryName) == wanted, let (line, text) = entry.version,
-                  let source = entry.source, let path = editablePath(source),
-                  lock.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL.path == projectFolder.path else { continue }
-            companions.append(Companion(kind: .uvLock, file: shown, line: line, text: text, what: "uv.lock entry of `\(entryName)`"))
+                let source = entry.source, let path = editablePath(source),
+                lock.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL.path
+                    == projectFolder.path
+            else { continue }
+            companions.append(
+                Companion(kind: .uvLock, file: shown, line: line, text: text, what: "uv.lock entry of `\(entryName)`"))
         }
         return companions
     }

@@ -14,12 +14,14 @@ struct JSONStringLines {
     init(_ text: String) {
         enum Container { case object(key: String?), array(index: Int) }
         var stack: [Container] = []
-        var path: [String] { stack.compactMap { frame -> String? in
-            switch frame {
-            case .object(let key): return key
-            case .array(let index): return String(index)
+        var path: [String] {
+            stack.compactMap { frame -> String? in
+                switch frame {
+                case .object(let key): return key
+                case .array(let index): return String(index)
+                }
             }
-        } }
+        }
         let bytes = Array(text.utf8)
         var index = 0, line = 1
         var expectingKey = false

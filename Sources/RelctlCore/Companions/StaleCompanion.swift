@@ -19,7 +19,9 @@ public struct StaleCompanion: Sendable, Equatable, Encodable {
     }
 
     public var diagnostic: Diagnostic {
-        Diagnostic(file: companion.file, line: companion.line,
-                   "\(companion.what) holds \(companion.text), but \(manifest) needs \(expected); run `relctl bump --write` (or `bump --set VERSION --write`), which updates companions with their manifest")
+        Diagnostic(
+            file: companion.file, line: companion.line,
+            "\(companion.what) holds \(companion.text), but \(manifest) needs \(expected); run `relctl bump --write` (or `bump --set VERSION --write`), which updates companions with their manifest"
+        )
     }
 }

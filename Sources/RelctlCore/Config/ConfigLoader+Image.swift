@@ -9,7 +9,10 @@ extension ConfigLoader {
         for table in tables {
             guard let image = readImage(table, config: config) else { continue }
             if !names.insert(image.name).inserted {
-                table.report(table.values["name"] == nil ? nil : "name", "two [[image]] tables are named `\(image.name)` (both would write dist/oci/\(image.name)/); give one a different `name`")
+                table.report(
+                    table.values["name"] == nil ? nil : "name",
+                    "two [[image]] tables are named `\(image.name)` (both would write dist/oci/\(image.name)/); give one a different `name`"
+                )
                 continue
             }
             images.append(image)
@@ -22,7 +25,10 @@ extension ConfigLoader {
         let name = table.string("name") ?? config.project.name
         var valid = true
         if name.isEmpty || name.contains("/") || name.hasPrefix(".") {
-            table.report("name", "image `name` `\(name)` must be a plain folder name (no `/`, not starting with `.`); it names dist/oci/<name>/")
+            table.report(
+                "name",
+                "image `name` `\(name)` must be a plain folder name (no `/`, not starting with `.`); it names dist/oci/<name>/"
+            )
             valid = false
         }
         var repository: ImageReference?
@@ -30,7 +36,10 @@ extension ConfigLoader {
             do {
                 let reference = try ImageReference(parsing: text)
                 if reference.tag != nil || reference.digest != nil {
-                    table.report("repository", "`repository` `\(text)` must not carry a tag or digest; write `\(reference.name)` and list tags in `tags`")
+                    table.report(
+                        "repository",
+                        "`repository` `\(text)` must not carry a tag or digest; write `\(reference.name)` and list tags in `tags`"
+                    )
                 } else {
                     repository = reference
                 }
@@ -38,13 +47,22 @@ extension ConfigLoader {
                 table.report("repository", "image repository \(error.message)")
             } catch {}
         } else if table.values["repository"] == nil {
-            table.report(nil, "every [[image]] needs `repository`, the registry path it is pushed to (e.g. `ghcr.io/acme/\(config.project.name.lowercased())`)")
+            table.report(
+                nil,
+                "every [[image]] needs `repository`, the registry path it is pushed to (e.g. `ghcr.io/acme/\(config.project.name.lowercased())`)"
+            )
         }
         var tags = ImageSettings.defaultTags
         if let texts = table.strings("tags") {
-            if texts.isEmpty { table.report("tags", "`tags` is empty: the image would be pushed without a name; list at least one, e.g. [\"{version}\"]") }
+            if texts.isEmpty {
+                table.report(
+                    "tags",
+                    "`tags` is empty: the image would be pushed without a name; list at least one, e.g. [\"{version}\"]"
+                )
+            }
             tags = texts.compactMap { text in
-                do { return try Template(text, allowed: ImageSettings.tagPlaceholders) } catch let error as RelctlError {
+                do { return try Template(text, allowed: ImageSettings.tagPlaceholders) } catch let error as RelctlError
+                {
                     table.report("tags", "image tag \(error.message)")
                 } catch {}
                 return nil
@@ -55,28 +73,45 @@ extension ConfigLoader {
         for triple in targets ?? [] {
             if let configured = config.targets.first(where: { $0.triple == triple }) {
                 if TargetTriple(configured.triple).os != "linux" {
-                    table.report("targets", "image target `\(triple)` is not Linux; container images run Linux binaries only (Linux targets: \(linux.isEmpty ? "none" : linux.joined(separator: ", ")))")
+                    table.report(
+                        "targets",
+                        "image target `\(triple)` is not Linux; container images run Linux binaries only (Linux targets: \(linux.isEmpty ? "none" : linux.joined(separator: ", ")))"
+                    )
                 }
             } else {
-                table.report("targets", "image target `\(triple)` is not a configured [[target]]\(Suggestion.hint(for: triple, in: linux)); add it as a [[target]] or remove it here")
+                table.report(
+                    "targets",
+                    "image target `\(triple)` is not a configured [[target]]\(Suggestion.hint(for: triple, in: linux)); add it as a [[target]] or remove it here"
+                )
             }
         }
         if targets == nil, linux.isEmpty, !config.targets.isEmpty {
-            table.report(nil, "this [[image]] has no Linux target to build from; add a [[target]] such as `x86_64-unknown-linux-musl`")
+            table.report(
+                nil,
+                "this [[image]] has no Linux target to build from; add a [[target]] such as `x86_64-unknown-linux-musl`"
+            )
         }
         let binaries = table.strings("binaries")
         for binary in binaries ?? [] where !config.build.binaries.contains(binary) {
-            table.report("binaries", "image binary `\(binary)` is not a [build] binary\(Suggestion.hint(for: binary, in: config.build.binaries)); known: \(config.build.binaries.joined(separator: ", "))")
+            table.report(
+                "binaries",
+                "image binary `\(binary)` is not a [build] binary\(Suggestion.hint(for: binary, in: config.build.binaries)); known: \(config.build.binaries.joined(separator: ", "))"
+            )
         }
         let imageBinaries = binaries ?? config.build.binaries
         let entrypoint = table.strings("entrypoint")
         if let entrypoint {
             if let first = entrypoint.first {
                 if !imageBinaries.contains(first) {
-                    table.report("entrypoint", "entrypoint `\(first)` is not one of this image's binaries\(Suggestion.hint(for: first, in: imageBinaries)); they are: \(imageBinaries.isEmpty ? "none" : imageBinaries.joined(separator: ", "))")
+                    table.report(
+                        "entrypoint",
+                        "entrypoint `\(first)` is not one of this image's binaries\(Suggestion.hint(for: first, in: imageBinaries)); they are: \(imageBinaries.isEmpty ? "none" : imageBinaries.joined(separator: ", "))"
+                    )
                 }
             } else {
-                table.report("entrypoint", "`entrypoint` is empty; name the binary to run, e.g. [\"\(imageBinaries.first ?? "app")\"]")
+                table.report(
+                    "entrypoint",
+                    "`entrypoint` is empty; name the binary to run, e.g. [\"\(imageBinaries.first ?? "app")\"]")
             }
         } else if imageBinaries.isEmpty {
             table.report(nil, "this [[image]] has no binary to run: list [build] binaries (or `binaries` here)")
@@ -85,8 +120,13 @@ extension ConfigLoader {
         for item in table.items("files") {
             switch item {
             case .left(let text):
-                if let from = try? Template(text, allowed: Template.perTarget) { files.append(PathMapping(from: from, to: from)) } else {
-                    table.report("files", "image file `\(text)` has an unknown placeholder; allowed: \(Template.perTarget.map { "{\($0)}" }.joined(separator: " "))")
+                if let from = try? Template(text, allowed: Template.perTarget) {
+                    files.append(PathMapping(from: from, to: from))
+                } else {
+                    table.report(
+                        "files",
+                        "image file `\(text)` has an unknown placeholder; allowed: \(Template.perTarget.map { "{\($0)}" }.joined(separator: " "))"
+                    )
                 }
             case .right(let entry):
                 defer { entry.finish() }
@@ -107,7 +147,10 @@ extension ConfigLoader {
             do {
                 let reference = try ImageReference(parsing: text)
                 if reference.digest == nil {
-                    table.report("base", "base image `\(text)` must be pinned by digest so every build gets the same bytes; write `\(reference.name)@sha256:…` (`skopeo inspect docker://\(reference) | grep Digest`), or `scratch`")
+                    table.report(
+                        "base",
+                        "base image `\(text)` must be pinned by digest so every build gets the same bytes; write `\(reference.name)@sha256:…` (`skopeo inspect docker://\(reference) | grep Digest`), or `scratch`"
+                    )
                 } else {
                     base = reference
                 }
@@ -119,13 +162,17 @@ extension ConfigLoader {
         if let labelTable = table.table("labels") {
             for key in labelTable.values.keys.sorted() {
                 labelTable.allow(key)
-                if let value = labelTable.values[key]?.string { labels[key] = value } else {
+                if let value = labelTable.values[key]?.string {
+                    labels[key] = value
+                } else {
                     labelTable.report(key, "label `\(key)` must be a string")
                 }
             }
         }
         guard valid, let repository else { return nil }
-        return ImageSettings(name: name, repository: repository, tags: tags, targets: targets, binaries: binaries, entrypoint: entrypoint,
-                             files: files, user: user, base: base, labels: labels, line: table.line)
+        return ImageSettings(
+            name: name, repository: repository, tags: tags, targets: targets, binaries: binaries,
+            entrypoint: entrypoint,
+            files: files, user: user, base: base, labels: labels, line: table.line)
     }
 }

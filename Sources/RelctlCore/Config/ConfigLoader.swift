@@ -9,7 +9,8 @@ public enum ConfigLoader {
         let shown = path ?? defaultFileName
         let url = context.resolve(shown)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw SimpleError(.badInput, file: shown, "config file not found; run `relctl init` to create one, or pass --config PATH")
+            throw SimpleError(
+                .badInput, file: shown, "config file not found; run `relctl init` to create one, or pass --config PATH")
         }
         let document = try TOMLDocument(contentsOf: url, displayPath: shown)
         return try parse(document, root: url.deletingLastPathComponent())
@@ -64,7 +65,9 @@ public enum ConfigLoader {
     private static func readProject(_ table: TableReader?, into config: inout RelctlConfig) {
         guard let table else { return }
         if let name = table.string("name") {
-            if name.isEmpty || name.contains("/") { table.report("name", "`project.name` must be a non-empty name without `/`") }
+            if name.isEmpty || name.contains("/") {
+                table.report("name", "`project.name` must be a non-empty name without `/`")
+            }
             config.project.name = name
         }
         var scheme = VersionScheme.semver
@@ -72,11 +75,16 @@ public enum ConfigLoader {
             if let known = VersionScheme(rawValue: text) {
                 scheme = known
             } else {
-                table.report("version-scheme", "unknown version-scheme `\(text)`; use \(VersionScheme.allCases.map { "`\($0.rawValue)`" }.joined(separator: " or "))")
+                table.report(
+                    "version-scheme",
+                    "unknown version-scheme `\(text)`; use \(VersionScheme.allCases.map { "`\($0.rawValue)`" }.joined(separator: " or "))"
+                )
             }
         }
         if let format = table.string("tag-format") {
-            do { config.project.tagFormat = try TagFormat(format, project: config.project.name, scheme: scheme) } catch let error as RelctlError {
+            do {
+                config.project.tagFormat = try TagFormat(format, project: config.project.name, scheme: scheme)
+            } catch let error as RelctlError {
                 table.report("tag-format", error.message)
             } catch {}
         } else {
@@ -89,21 +97,32 @@ public enum ConfigLoader {
         defer { table.finish() }
         guard let path = table.string("path") else {
             // A `path` of the wrong type has been reported already.
-            if table.values["path"] == nil { table.report(nil, "every [[version]] needs `path`, the manifest file holding the version") }
+            if table.values["path"] == nil {
+                table.report(nil, "every [[version]] needs `path`, the manifest file holding the version")
+            }
             return nil
         }
         let pattern = table.string("pattern")
         let kind = table.string("kind") ?? ManifestReaders.kind(forFileName: path)
         guard let kind else {
-            table.report("path", "cannot tell the manifest kind of `\(path)` from its name; add `kind = \"...\"` (known kinds: \(ManifestReaders.knownKinds.joined(separator: ", ")))")
+            table.report(
+                "path",
+                "cannot tell the manifest kind of `\(path)` from its name; add `kind = \"...\"` (known kinds: \(ManifestReaders.knownKinds.joined(separator: ", ")))"
+            )
             return nil
         }
         guard ManifestReaders.knownKinds.contains(kind) else {
-            table.report("kind", "unknown manifest kind `\(kind)`\(Suggestion.hint(for: kind, in: ManifestReaders.knownKinds)); known kinds: \(ManifestReaders.knownKinds.joined(separator: ", "))")
+            table.report(
+                "kind",
+                "unknown manifest kind `\(kind)`\(Suggestion.hint(for: kind, in: ManifestReaders.knownKinds)); known kinds: \(ManifestReaders.knownKinds.joined(separator: ", "))"
+            )
             return nil
         }
         if kind == "regex", pattern == nil {
-            table.report(nil, "[[version]] of kind `regex` needs `pattern` with a named group `version`, e.g. 'VERSION = \"(?<version>[^\"]+)\"'")
+            table.report(
+                nil,
+                "[[version]] of kind `regex` needs `pattern` with a named group `version`, e.g. 'VERSION = \"(?<version>[^\"]+)\"'"
+            )
         }
         if let pattern {
             if let problem = RegexManifestReader.checkPattern(pattern) { table.report("pattern", problem) }
@@ -111,7 +130,9 @@ public enum ConfigLoader {
         return VersionSource(path: path, kind: kind, pattern: pattern, line: table.line)
     }
 
-    private static func template(_ table: TableReader, _ key: String, allowed: [String] = Template.perTarget) -> Template? {
+    private static func template(
+        _ table: TableReader, _ key: String, allowed: [String] = Template.perTarget
+    ) -> Template? {
         guard let text = table.string(key) else { return nil }
         do { return try Template(text, allowed: allowed) } catch let error as RelctlError {
             table.report(key, error.message)
@@ -124,7 +145,10 @@ public enum ConfigLoader {
     private static func binaryDirectory(_ table: TableReader) -> Template? {
         guard let directory = template(table, "binary-dir") else { return nil }
         guard !directory.text.hasPrefix("/") else {
-            table.report("binary-dir", "`binary-dir` must be relative to the project root (like `target/{target}/release`), found `\(directory.text)`")
+            table.report(
+                "binary-dir",
+                "`binary-dir` must be relative to the project root (like `target/{target}/release`), found `\(directory.text)`"
+            )
             return nil
         }
         return directory
@@ -135,11 +159,17 @@ public enum ConfigLoader {
         build.command = template(table, "command")
         build.binaries = table.strings("binaries") ?? []
         for binary in build.binaries where binary.isEmpty || binary.contains("/") || binary.contains("{") {
-            table.report("binaries", "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)")
+            table.report(
+                "binaries",
+                "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)"
+            )
         }
         build.optionalBinaries = table.strings("optional-binaries") ?? []
         for binary in build.optionalBinaries where !build.binaries.contains(binary) {
-            table.report("optional-binaries", "optional binary `\(binary)` is not in `binaries`; list it there too (optional-binaries only marks which may be missing)")
+            table.report(
+                "optional-binaries",
+                "optional binary `\(binary)` is not in `binaries`; list it there too (optional-binaries only marks which may be missing)"
+            )
         }
         if let directory = binaryDirectory(table) { build.binaryDirectory = directory }
         if let env = table.table("env") {
@@ -162,12 +192,20 @@ public enum ConfigLoader {
             if ArchiveFormats.ids.contains(format) {
                 target.format = format
             } else {
-                table.report("format", "unknown archive format `\(format)`\(Suggestion.hint(for: format, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))")
+                table.report(
+                    "format",
+                    "unknown archive format `\(format)`\(Suggestion.hint(for: format, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))"
+                )
             }
         }
         if let links = table.string("links") {
-            if let policy = LinksPolicy(rawValue: links) { target.links = policy } else {
-                table.report("links", "`links` must be `keep` (store symlinks) or `copy` (store the files they point to), found `\(links)`")
+            if let policy = LinksPolicy(rawValue: links) {
+                target.links = policy
+            } else {
+                table.report(
+                    "links",
+                    "`links` must be `keep` (store symlinks) or `copy` (store the files they point to), found `\(links)`"
+                )
             }
         }
         target.command = template(table, "command")
@@ -179,14 +217,21 @@ public enum ConfigLoader {
         // A `triple` of the wrong type has been reported already.
         guard triple.string != nil else { return nil }
         // The triple names archives, folders and CI jobs: keep it to what a file name can hold.
-        guard !target.triple.isEmpty, target.triple.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
-            table.report("triple", "target triple `\(target.triple)` may only hold letters, digits, `-`, `_` and `.` (e.g. `x86_64-unknown-linux-musl`)")
+        guard !target.triple.isEmpty,
+            target.triple.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else {
+            table.report(
+                "triple",
+                "target triple `\(target.triple)` may only hold letters, digits, `-`, `_` and `.` (e.g. `x86_64-unknown-linux-musl`)"
+            )
             return nil
         }
         return target
     }
 
-    private static func mapping(_ item: Either<String, TableReader>, allowed: [String], owner: TableReader, key: String) -> PathMapping? {
+    private static func mapping(
+        _ item: Either<String, TableReader>, allowed: [String], owner: TableReader, key: String
+    ) -> PathMapping? {
         switch item {
         case .left(let text):
             do {
@@ -211,13 +256,19 @@ public enum ConfigLoader {
     private static func readArchive(_ table: TableReader) -> ArchiveSettings {
         var archive = ArchiveSettings()
         if let name = template(table, "name") { archive.name = name }
-        archive.files = table.items("files").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "files") }
-        archive.trees = table.items("trees").compactMap { mapping($0, allowed: Template.perTarget, owner: table, key: "trees") }
+        archive.files = table.items("files").compactMap {
+            mapping($0, allowed: Template.perTarget, owner: table, key: "files")
+        }
+        archive.trees = table.items("trees").compactMap {
+            mapping($0, allowed: Template.perTarget, owner: table, key: "trees")
+        }
         if let setupEnv = table.bool("setup-env") { archive.setupEnv = setupEnv }
         archive.stage = template(table, "stage")
         archive.exclude = table.strings("exclude") ?? []
         if let level = table.integer("compression-level") {
-            if (0...19).contains(level) { archive.compressionLevel = level } else {
+            if (0...19).contains(level) {
+                archive.compressionLevel = level
+            } else {
                 table.report("compression-level", "`compression-level` must be between 0 and 19, found \(level)")
             }
         }
@@ -227,7 +278,10 @@ public enum ConfigLoader {
             if let path, let to {
                 archive.symlinks.append(SymlinkRule(path: path, to: to))
             } else if rule.values["path"] == nil || rule.values["to"] == nil {
-                rule.report(nil, "every [[archive.symlink]] needs `path` (the link, inside the archive) and `to` (where it points, relative to the link)")
+                rule.report(
+                    nil,
+                    "every [[archive.symlink]] needs `path` (the link, inside the archive) and `to` (where it points, relative to the link)"
+                )
             }
             rule.finish()
         }
@@ -238,7 +292,9 @@ public enum ConfigLoader {
     private static func readChecksum(_ table: TableReader) -> ChecksumSettings {
         var settings = ChecksumSettings()
         if let algorithm = table.string("algorithm") {
-            if ["sha256", "sha512"].contains(algorithm) { settings.algorithm = algorithm } else {
+            if ["sha256", "sha512"].contains(algorithm) {
+                settings.algorithm = algorithm
+            } else {
                 table.report("algorithm", "unknown checksum algorithm `\(algorithm)`; known: sha256, sha512")
             }
         }
@@ -284,7 +340,10 @@ public enum ConfigLoader {
             // These lines become `run:` scripts; an expression there is expanded before the shell
             // sees it, which is the template injection the generated workflow is built to avoid.
             for line in setup where line.contains("${{") {
-                table.report("setup", "`[ci] setup` line `\(line)` uses a `${{ … }}` expression, which GitHub pastes into the script unquoted (template injection); read the value from the environment instead (`$GITHUB_REF_NAME`, `$RUNNER_OS`, …)")
+                table.report(
+                    "setup",
+                    "`[ci] setup` line `\(line)` uses a `${{ … }}` expression, which GitHub pastes into the script unquoted (template injection); read the value from the environment instead (`$GITHUB_REF_NAME`, `$RUNNER_OS`, …)"
+                )
             }
             ci.setup = setup
         }
@@ -292,7 +351,10 @@ public enum ConfigLoader {
             // `ci generate` writes this file and may replace it: keep it inside the project.
             let parts = workflow.split(separator: "/", omittingEmptySubsequences: true)
             if workflow.hasPrefix("/") || parts.isEmpty || parts.contains("..") {
-                table.report("workflow", "`ci.workflow` must be a file path inside the project, relative to its root (e.g. `.github/workflows/release.yml`), found `\(workflow)`")
+                table.report(
+                    "workflow",
+                    "`ci.workflow` must be a file path inside the project, relative to its root (e.g. `.github/workflows/release.yml`), found `\(workflow)`"
+                )
             } else {
                 ci.workflow = workflow
             }
@@ -306,7 +368,9 @@ public enum ConfigLoader {
         var sign = SignSettings()
         for key in ["ssh-key", "minisign-key", "allowed-signers", "minisign-public-key"] {
             guard let path = table.string(key) else { continue }
-            if path.isEmpty { table.report(key, "`sign.\(key)` must be a file path (relative to the project root)"); continue }
+            if path.isEmpty {
+                table.report(key, "`sign.\(key)` must be a file path (relative to the project root)"); continue
+            }
             switch key {
             case "ssh-key": sign.sshKey = path
             case "minisign-key": sign.minisignKey = path
@@ -322,7 +386,8 @@ public enum ConfigLoader {
         var publish = PublishSettings()
         if let github = table.string("github") {
             if GitHubRepository(github) == nil {
-                table.report("github", "`publish.github` must be OWNER/REPO (e.g. \"acme/velostream\"), found `\(github)`")
+                table.report(
+                    "github", "`publish.github` must be OWNER/REPO (e.g. \"acme/velostream\"), found `\(github)`")
             }
             publish.github = github
         }

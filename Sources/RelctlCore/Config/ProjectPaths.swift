@@ -16,6 +16,7 @@ extension RelctlConfig {
 
     /// A config path resolved against `root`, for code that holds the root but not the config.
     public static func resolve(_ path: String, root: URL) -> URL {
-        path.hasPrefix("/") ? URL(fileURLWithPath: path).standardizedFileURL : root.appendingPathComponent(path).standardizedFileURL
+        path.hasPrefix("/")
+            ? URL(fileURLWithPath: path).standardizedFileURL : root.appendingPathComponent(path).standardizedFileURL
     }
 }

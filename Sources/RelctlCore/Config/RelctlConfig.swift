@@ -100,7 +100,10 @@ public struct TargetSettings: Sendable {
     public var binaryDirectory: Template?
     public var line: Int?
 
-    public init(triple: String, runner: String? = nil, format: String? = nil, links: LinksPolicy? = nil, command: Template? = nil, binaryDirectory: Template? = nil, line: Int? = nil) {
+    public init(
+        triple: String, runner: String? = nil, format: String? = nil, links: LinksPolicy? = nil,
+        command: Template? = nil, binaryDirectory: Template? = nil, line: Int? = nil
+    ) {
         self.triple = triple
         self.runner = runner
         self.format = format
@@ -218,7 +221,10 @@ public struct SignSettings: Sendable, Equatable {
     public var minisignKey: String?
     public var allowedSigners: String?
     public var minisignPublicKey: String?
-    public init(sshKey: String? = nil, minisignKey: String? = nil, allowedSigners: String? = nil, minisignPublicKey: String? = nil) {
+    public init(
+        sshKey: String? = nil, minisignKey: String? = nil, allowedSigners: String? = nil,
+        minisignPublicKey: String? = nil
+    ) {
         self.sshKey = sshKey
         self.minisignKey = minisignKey
         self.allowedSigners = allowedSigners

@@ -15,7 +15,8 @@ public struct TOMLDocument: Sendable {
         do {
             root = try TOMLParser.parse(text)
         } catch {
-            throw SimpleError(.badInput, file: path, line: error.line > 0 ? error.line : nil, "TOML syntax error: \(error.message)")
+            throw SimpleError(
+                .badInput, file: path, line: error.line > 0 ? error.line : nil, "TOML syntax error: \(error.message)")
         }
         locator = SourceLocator(text: text)
     }
@@ -25,9 +26,12 @@ public struct TOMLDocument: Sendable {
         let shown = displayPath ?? url.path
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        if isDirectory.boolValue { throw SimpleError(.badInput, file: shown, "is a directory, not a TOML file; name the file itself") }
+        if isDirectory.boolValue {
+            throw SimpleError(.badInput, file: shown, "is a directory, not a TOML file; name the file itself")
+        }
         guard let text = try TextFile.read(url, displayPath: shown) else {
-            throw SimpleError(.badInput, file: shown, !exists ? "file not found" : "cannot be read; check its permissions")
+            throw SimpleError(
+                .badInput, file: shown, !exists ? "file not found" : "cannot be read; check its permissions")
         }
         try self.init(text: text, path: shown)
     }
@@ -67,7 +71,9 @@ public struct SourceLocator: Sendable {
 
     private static func headerName(_ rest: Substring) -> String {
         let name = rest.prefix(while: { $0 != "]" })
-        return name.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "") }.joined(separator: ".")
+        return name.split(separator: ".").map {
+            $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
+        }.joined(separator: ".")
     }
 
     /// The line of `path`, or of the closest enclosing table that was written out.
@@ -77,7 +83,9 @@ public struct SourceLocator: Sendable {
             if let line = lines[candidate] { return line }
             // Strip the innermost step: `archive.trees[0]` falls back to `archive.trees` (the line
             // of an inline array item), not to `archive`.
-            guard let cut = [candidate.lastIndex(of: "."), candidate.lastIndex(of: "[")].compactMap({ $0 }).max() else { return nil }
+            guard let cut = [candidate.lastIndex(of: "."), candidate.lastIndex(of: "[")].compactMap({ $0 }).max() else {
+                return nil
+            }
             candidate = String(candidate[..<cut])
         }
     }

@@ -5,7 +5,9 @@ public final class DiagnosticCollector {
     public private(set) var diagnostics: [Diagnostic] = []
     public init() {}
     public func add(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
-    public func add(file: String?, line: Int?, _ message: String) { diagnostics.append(Diagnostic(file: file, line: line, message)) }
+    public func add(file: String?, line: Int?, _ message: String) {
+        diagnostics.append(Diagnostic(file: file, line: line, message))
+    }
     public var isEmpty: Bool { diagnostics.isEmpty }
 }
 
@@ -98,7 +100,8 @@ public final class TableReader {
         var result: [TableReader] = []
         for (index, item) in items.enumerated() {
             guard let values = item.table else { mismatch(key, "an array of tables", item); continue }
-            result.append(TableReader(document: document, path: "\(keyPath(key))[\(index)]", values: values, problems: problems))
+            result.append(
+                TableReader(document: document, path: "\(keyPath(key))[\(index)]", values: values, problems: problems))
         }
         return result
     }
@@ -112,7 +115,10 @@ public final class TableReader {
             if let text = item.string {
                 result.append(.left(text))
             } else if let values = item.table {
-                result.append(.right(TableReader(document: document, path: "\(keyPath(key))[\(index)]", values: values, problems: problems)))
+                result.append(
+                    .right(
+                        TableReader(
+                            document: document, path: "\(keyPath(key))[\(index)]", values: values, problems: problems)))
             } else {
                 mismatch(key, "an array of strings or tables", item)
             }
@@ -126,7 +132,10 @@ public final class TableReader {
     /// Reports every key that was not asked for, suggesting the closest known key.
     public func finish() {
         for key in values.keys.sorted() where !known.contains(key) {
-            let scope = path.isEmpty ? "at the top level" : "in [\(path.replacingOccurrences(of: #"\[\d+\]"#, with: "", options: .regularExpression))]"
+            let scope =
+                path.isEmpty
+                ? "at the top level"
+                : "in [\(path.replacingOccurrences(of: #"\[\d+\]"#, with: "", options: .regularExpression))]"
             report(key, "unknown key `\(key)` \(scope)\(Suggestion.hint(for: key, in: known))")
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A string with `{placeholder}` slots, checked against the placeholders its field allows.
 public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Every placeholder relctl knows, in the contract's order.
@@ -33,9 +35,14 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         self.segments = scan.segments
         for name in placeholders where !allowed.contains(name) {
             if Self.all.contains(name) {
-                throw SimpleError(.badInput, "placeholder `{\(name)}` cannot be used here; allowed: \(allowed.map { "{\($0)}" }.joined(separator: " "))")
+                throw SimpleError(
+                    .badInput,
+                    "placeholder `{\(name)}` cannot be used here; allowed: \(allowed.map { "{\($0)}" }.joined(separator: " "))"
+                )
             }
-            let hint = Suggestion.closest(to: name, in: allowed).map { "; did you mean `{\($0)}`?" } ?? "; known: \(allowed.map { "{\($0)}" }.joined(separator: " "))"
+            let hint =
+                Suggestion.closest(to: name, in: allowed).map { "; did you mean `{\($0)}`?" }
+                ?? "; known: \(allowed.map { "{\($0)}" }.joined(separator: " "))"
             throw SimpleError(.badInput, "unknown placeholder `{\(name)}` in `\(text)`\(hint)")
         }
     }
@@ -82,5 +89,3 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 }
-
-import Foundation

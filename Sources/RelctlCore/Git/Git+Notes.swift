@@ -14,7 +14,10 @@ public struct GitCommitRecord: Sendable, Equatable {
     public var isMerge: Bool { parents.count > 1 }
     public var shortHash: String { String(hash.prefix(7)) }
 
-    public init(hash: String, parents: [String], authorName: String, authorEmail: String, time: Int, subject: String, body: String) {
+    public init(
+        hash: String, parents: [String], authorName: String, authorEmail: String, time: Int, subject: String,
+        body: String
+    ) {
         self.hash = hash
         self.parents = parents
         self.authorName = authorName
@@ -33,9 +36,13 @@ extension Git {
     /// newest first, read with a single `git log` call.
     public func commitLog(from: String?, to: String) throws -> [GitCommitRecord] {
         let range = from.map { "\($0)..\(to)" } ?? to
-        let result = try runUnchecked(["log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat, range, "--"])
+        let result = try runUnchecked([
+            "log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat, range,
+            "--",
+        ])
         guard result.succeeded else {
-            throw GitError.failed(CommandError(command: "git log \(range)", status: result.status, output: result.stderrText))
+            throw GitError.failed(
+                CommandError(command: "git log \(range)", status: result.status, output: result.stderrText))
         }
         return Self.parseLog(result.stdout)
     }
@@ -93,11 +100,15 @@ extension Git {
     /// unborn HEAD says so rather than "ref does not exist, try fetching".
     public func rangeEnd(_ ref: String) throws -> String {
         // A full commit id (the release's own commit) needs no lookup: `git log` checks it.
-        if ref.utf8.count == 40, ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) { return ref }
+        if ref.utf8.count == 40, ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
+            return ref
+        }
         do {
             return try commit(of: ref)
         } catch GitError.unknownRef(let name) where name == "HEAD" {
-            throw SimpleError(.badInput, file: directory.path, "the repository has no commits yet; commit your work first (notes and versions come from the history)")
+            throw SimpleError(
+                .badInput, file: directory.path,
+                "the repository has no commits yet; commit your work first (notes and versions come from the history)")
         }
     }
 
@@ -116,7 +127,9 @@ extension Git {
     /// The remote's URL as configured, before `url.<base>.insteadOf` rewriting (which
     /// `git remote get-url` applies, and which can point at a local mirror); nil when absent.
     public func configuredRemoteURL(_ remote: String) -> String? {
-        guard let result = try? runUnchecked(["config", "--get", "remote.\(remote).url"]), result.succeeded else { return nil }
+        guard let result = try? runUnchecked(["config", "--get", "remote.\(remote).url"]), result.succeeded else {
+            return nil
+        }
         let url = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         return url.isEmpty ? nil : url
     }

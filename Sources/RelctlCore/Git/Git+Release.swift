@@ -16,14 +16,18 @@ extension Git {
     public func remoteTagExists(_ tag: String, remote: String) throws -> Bool {
         let result = try runUnchecked(["ls-remote", "--tags", remote, "refs/tags/\(tag)"])
         guard result.succeeded else {
-            throw GitError.failed(CommandError(command: "git ls-remote --tags \(remote) refs/tags/\(tag)", status: result.status, output: result.stderrText))
+            throw GitError.failed(
+                CommandError(
+                    command: "git ls-remote --tags \(remote) refs/tags/\(tag)", status: result.status,
+                    output: result.stderrText))
         }
         return result.stdoutText.split(separator: "\n").contains { $0.hasSuffix("refs/tags/\(tag)") }
     }
 
     /// Creates an annotated tag (signed with `git tag -s` when `sign` is true) on `commit`.
     public func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) throws {
-        let messageFile = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-tag-\(UUID().uuidString).txt")
+        let messageFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "relctl-tag-\(UUID().uuidString).txt")
         try Data(message.utf8).write(to: messageFile)
         defer { try? FileManager.default.removeItem(at: messageFile) }
         try run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
@@ -31,7 +35,8 @@ extension Git {
 
     /// Pushes exactly one tag; the result is returned so a rejection can be explained.
     public func pushTag(_ tag: String, remote: String, dryRun: Bool = false) throws -> ProcessResult {
-        try runUnchecked(["push", "--porcelain"] + (dryRun ? ["--dry-run"] : []) + [remote, "refs/tags/\(tag):refs/tags/\(tag)"])
+        try runUnchecked(
+            ["push", "--porcelain"] + (dryRun ? ["--dry-run"] : []) + [remote, "refs/tags/\(tag):refs/tags/\(tag)"])
     }
 
     /// Deletes a tag on a remote; the result is returned so rollbacks can report what failed.
@@ -54,9 +59,14 @@ extension Git {
     /// `settings` become the clone's own config (`git clone --config`), at no extra call; the
     /// clone's link back to this repository gets a remote name of its own, so `settings` may set
     /// `remote.origin.url` without clone overwriting it.
-    public func scratchClone(to destination: URL, commit: String, settings: [(key: String, value: String)] = []) throws -> Git {
+    public func scratchClone(
+        to destination: URL, commit: String, settings: [(key: String, value: String)] = []
+    ) throws -> Git {
         let configs = settings.flatMap { ["--config", "\($0.key)=\($0.value)"] }
-        try run(["clone", "--quiet", "--shared", "--no-checkout", "--origin", "relctl-scratch-source"] + configs + [directory.path, destination.path])
+        try run(
+            ["clone", "--quiet", "--shared", "--no-checkout", "--origin", "relctl-scratch-source"] + configs + [
+                directory.path, destination.path,
+            ])
         let clone = Git(directory: destination, context: context)
         try clone.run(["checkout", "--quiet", "--detach", commit])
         try clone.checkoutSubmodules(like: directory)
@@ -67,7 +77,9 @@ extension Git {
     /// a dry run builds what the real run builds), cloned from the project's checkouts without
     /// network at the commits the released commit records; recursively.
     func checkoutSubmodules(like project: URL) throws {
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(".gitmodules").path) else { return }
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(".gitmodules").path) else {
+            return
+        }
         let listing = (try? run(["config", "--file", ".gitmodules", "--get-regexp", #"^submodule\..*\.path$"#])) ?? ""
         var paths: [String] = []
         for line in listing.split(separator: "\n") {
@@ -82,7 +94,8 @@ extension Git {
         guard !paths.isEmpty else { return }
         try run(["-c", "protocol.file.allow=always", "submodule", "update", "--quiet", "--"] + paths)
         for path in paths {
-            try Git(directory: directory.appendingPathComponent(path), context: context).checkoutSubmodules(like: project.appendingPathComponent(path))
+            try Git(directory: directory.appendingPathComponent(path), context: context).checkoutSubmodules(
+                like: project.appendingPathComponent(path))
         }
     }
 }

@@ -8,7 +8,10 @@ extension Git {
     public func remoteTag(_ tag: String, remote: String) throws -> TagRef? {
         let result = try runUnchecked(["ls-remote", remote, "refs/tags/\(tag)", "refs/tags/\(tag)^{}"])
         guard result.succeeded else {
-            throw GitError.failed(CommandError(command: "git ls-remote \(remote) refs/tags/\(tag)", status: result.status, output: result.stderrText))
+            throw GitError.failed(
+                CommandError(
+                    command: "git ls-remote \(remote) refs/tags/\(tag)", status: result.status,
+                    output: result.stderrText))
         }
         var object: String?
         var peeled: String?
@@ -24,16 +27,21 @@ extension Git {
 
     /// The local `refs/tags/TAG`, or nil.
     public func localTag(_ tag: String) -> TagRef? {
-        guard let object = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]), object.succeeded,
-              let commit = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)^{commit}"]), commit.succeeded else { return nil }
-        return TagRef(object: object.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines),
-                      commit: commit.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let object = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]),
+            object.succeeded,
+            let commit = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)^{commit}"]),
+            commit.succeeded
+        else { return nil }
+        return TagRef(
+            object: object.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines),
+            commit: commit.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Commits exactly `paths` with `message`; returns the new commit.
     public func commitPaths(_ paths: [String], message: String) throws -> String {
         try run(["add", "--"] + paths)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-commit-\(UUID().uuidString).txt")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "relctl-commit-\(UUID().uuidString).txt")
         try Data(message.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try run(["commit", "--quiet", "--no-verify", "--cleanup=verbatim", "-F", file.path, "--"] + paths)
@@ -43,7 +51,9 @@ extension Git {
     /// Pushes HEAD to `branch` and the tag in one `git push --atomic`: both land or neither. When
     /// the remote cannot do atomic pushes, the branch then the tag are pushed one after the other
     /// (`atomic` false in the answer) so the caller can say so.
-    public func pushBranchAndTag(branch: String, tag: String, remote: String) throws -> (result: ProcessResult, atomic: Bool) {
+    public func pushBranchAndTag(
+        branch: String, tag: String, remote: String
+    ) throws -> (result: ProcessResult, atomic: Bool) {
         let refspecs = ["HEAD:refs/heads/\(branch)", "refs/tags/\(tag):refs/tags/\(tag)"]
         let atomic = try runUnchecked(["push", "--porcelain", "--atomic", remote] + refspecs)
         guard !atomic.succeeded, Self.refusesAtomic(atomic.stderrText) else { return (atomic, true) }

@@ -18,13 +18,27 @@ public enum GitError: RelctlError, CustomStringConvertible {
     public var diagnostics: [Diagnostic] {
         switch self {
         case .notInstalled:
-            return [Diagnostic("git is not installed or not on PATH; install it (e.g. `apt-get install git`) and run relctl again")]
+            return [
+                Diagnostic(
+                    "git is not installed or not on PATH; install it (e.g. `apt-get install git`) and run relctl again")
+            ]
         case .notARepository(let path):
-            return [Diagnostic(file: path, "not inside a git repository; run relctl from a clone (or `git init` first)")]
+            return [
+                Diagnostic(file: path, "not inside a git repository; run relctl from a clone (or `git init` first)")
+            ]
         case .dubiousOwnership(let path):
-            return [Diagnostic(file: path, "git refuses this repository because another user owns it; if you trust it, run `git config --global --add safe.directory '\(path)'`")]
+            return [
+                Diagnostic(
+                    file: path,
+                    "git refuses this repository because another user owns it; if you trust it, run `git config --global --add safe.directory '\(path)'`"
+                )
+            ]
         case .unknownRef(let ref):
-            return [Diagnostic("git ref `\(ref)` does not exist; check the spelling, or `git fetch --tags` if it lives on the remote")]
+            return [
+                Diagnostic(
+                    "git ref `\(ref)` does not exist; check the spelling, or `git fetch --tags` if it lives on the remote"
+                )
+            ]
         case .failed(let error):
             return error.diagnostics
         }
@@ -65,7 +79,8 @@ public struct Git: Sendable {
         environment["GIT_PAGER"] = "cat"
         environment["GIT_TERMINAL_PROMPT"] = "0"
         for (key, value) in extra { environment[key] = value }
-        let result = try context.processes.run(Command("git", ["-C", directory.path] + arguments, environment: environment))
+        let result = try context.processes.run(
+            Command("git", ["-C", directory.path] + arguments, environment: environment))
         // git itself never exits 127; `env` does when it cannot find git. Without this every
         // caller would report "not a git repository" on a machine that lacks git.
         if result.status == 127 { throw GitError.notInstalled }
@@ -87,7 +102,8 @@ public struct Git: Sendable {
         try checkOwnership(result)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         guard result.succeeded, lines.count == 3, lines[0] == "true" else { return nil }
-        let common = lines[2].hasPrefix("/") ? URL(fileURLWithPath: lines[2]) : directory.appendingPathComponent(lines[2])
+        let common =
+            lines[2].hasPrefix("/") ? URL(fileURLWithPath: lines[2]) : directory.appendingPathComponent(lines[2])
         return (URL(fileURLWithPath: lines[1]), common.standardizedFileURL)
     }
 
@@ -104,7 +120,10 @@ public struct Git: Sendable {
     /// Branch, upstream, ahead/behind and uncommitted paths in one `git status`.
     public func status() throws -> GitStatus {
         // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".
-        GitStatus(porcelainV2: try run(["-c", "core.quotePath=false", "status", "--porcelain=v2", "--branch", "--untracked-files=normal"]))
+        GitStatus(
+            porcelainV2: try run([
+                "-c", "core.quotePath=false", "status", "--porcelain=v2", "--branch", "--untracked-files=normal",
+            ]))
     }
 
     /// git names the repository it refuses (`… dubious ownership in repository at '/repo'`);
@@ -135,7 +154,9 @@ public struct Git: Sendable {
     public func commitAndTime(of ref: String) throws -> (String, Int) {
         let result = try runUnchecked(["show", "-s", "--format=%H %ct", "\(ref)^{commit}", "--"])
         let fields = result.stdoutText.split(separator: " ")
-        guard result.succeeded, fields.count == 2, let time = Int(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard result.succeeded, fields.count == 2,
+            let time = Int(fields[1].trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             if try !isRepository() { throw GitError.notARepository(directory.path) }
             throw GitError.unknownRef(ref)
         }
@@ -144,7 +165,8 @@ public struct Git: Sendable {
 
     /// The committer time of a commit, in seconds since the epoch: the reproducible clock.
     public func committerTime(of ref: String) throws -> Int {
-        let text = try run(["show", "-s", "--format=%ct", try commit(of: ref)]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try run(["show", "-s", "--format=%ct", try commit(of: ref)]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         return Int(text) ?? 0
     }
 
@@ -168,7 +190,9 @@ public struct Git: Sendable {
     /// `git status --porcelain` lines: empty when the work tree is clean.
     public func dirtyPaths() throws -> [String] {
         // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".
-        try run(["-c", "core.quotePath=false", "status", "--porcelain", "--untracked-files=normal"]).split(separator: "\n").map(String.init)
+        try run(["-c", "core.quotePath=false", "status", "--porcelain", "--untracked-files=normal"]).split(
+            separator: "\n"
+        ).map(String.init)
     }
 
     /// The URL of a remote, or nil when there is no such remote.

@@ -20,7 +20,9 @@ public struct GitStatus: Sendable, Equatable {
             } else if line.hasPrefix("# branch.upstream ") {
                 upstream = String(line.dropFirst("# branch.upstream ".count))
             } else if line.hasPrefix("# branch.ab ") {
-                let numbers = line.dropFirst("# branch.ab ".count).split(separator: " ").compactMap { Int($0.dropFirst()) }
+                let numbers = line.dropFirst("# branch.ab ".count).split(separator: " ").compactMap {
+                    Int($0.dropFirst())
+                }
                 if numbers.count == 2 { (ahead, behind) = (numbers[0], numbers[1]) }
             } else if let entry = Self.shortForm(line) {
                 dirty.append(entry)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -38,7 +39,8 @@ struct BaseImageStore: Sendable {
             throw ImageError.writeFailed(path: blobs.path, reason: "cannot create the base image cache")
         }
         if !FileManager.default.fileExists(atPath: cacheFolder.appendingPathComponent("oci-layout").path) {
-            try AtomicFile.write(Data(#"{"imageLayoutVersion":"1.0.0"}"#.utf8), to: cacheFolder.appendingPathComponent("oci-layout"))
+            try AtomicFile.write(
+                Data(#"{"imageLayoutVersion":"1.0.0"}"#.utf8), to: cacheFolder.appendingPathComponent("oci-layout"))
         }
         let credentials = try DockerCredentials(environment: context.environment).lookup(registry: base.registry)
         let client = RegistryClient(reference: base, credentials: credentials, push: false)
@@ -55,20 +57,37 @@ struct BaseImageStore: Sendable {
             var manifestDigest = digest
             var body = top
             if let entries = probe.manifests {
-                let candidates = entries.filter { ($0.platform?.os, $0.platform?.architecture) == (platform.os, platform.architecture) }
-                guard let chosen = candidates.first(where: { platform.accepts($0.platform ?? platform) && $0.platform?.variant == platform.variant }) ?? candidates.first(where: { platform.accepts($0.platform ?? platform) }) else {
-                    throw ImageError.noBasePlatform(base: base.description, platform: platform.description, available: entries.compactMap { $0.platform?.description })
+                let candidates = entries.filter {
+                    ($0.platform?.os, $0.platform?.architecture) == (platform.os, platform.architecture)
+                }
+                guard
+                    let chosen = candidates.first(where: {
+                        platform.accepts($0.platform ?? platform) && $0.platform?.variant == platform.variant
+                    }) ?? candidates.first(where: { platform.accepts($0.platform ?? platform) })
+                else {
+                    throw ImageError.noBasePlatform(
+                        base: base.description, platform: platform.description,
+                        available: entries.compactMap { $0.platform?.description })
                 }
                 manifestDigest = chosen.digest
                 body = try await fetcher.manifest(chosen.digest)
             }
-            let manifest = try OCIJSON.decode(OCIManifest.self, from: body, what: "base image manifest \(manifestDigest)")
-            let config = try OCIJSON.decode(OCIImageConfig.self, from: try await fetcher.blob(manifest.config.digest), what: "base image config \(manifest.config.digest)")
+            let manifest = try OCIJSON.decode(
+                OCIManifest.self, from: body, what: "base image manifest \(manifestDigest)")
+            let config = try OCIJSON.decode(
+                OCIImageConfig.self, from: try await fetcher.blob(manifest.config.digest),
+                what: "base image config \(manifest.config.digest)")
             guard config.os == platform.os, config.architecture == platform.architecture else {
-                throw ImageError.noBasePlatform(base: base.description, platform: platform.description, available: [ImagePlatform(os: config.os, architecture: config.architecture, variant: config.variant).description])
+                throw ImageError.noBasePlatform(
+                    base: base.description, platform: platform.description,
+                    available: [
+                        ImagePlatform(os: config.os, architecture: config.architecture, variant: config.variant)
+                            .description
+                    ])
             }
             for layer in manifest.layers { _ = try await fetcher.blobFile(layer.digest) }
-            result[platform] = BaseImage(manifest: manifest, manifestDigest: manifestDigest, config: config, cache: blobs)
+            result[platform] = BaseImage(
+                manifest: manifest, manifestDigest: manifestDigest, config: config, cache: blobs)
         }
         return result
     }
@@ -87,7 +106,9 @@ struct BaseImageStore: Sendable {
             self.base = base
         }
 
-        static let accept = [OCIMediaType.index, OCIMediaType.manifest, OCIMediaType.dockerList, OCIMediaType.dockerManifest].joined(separator: ", ")
+        static let accept = [
+            OCIMediaType.index, OCIMediaType.manifest, OCIMediaType.dockerList, OCIMediaType.dockerManifest,
+        ].joined(separator: ", ")
 
         func manifest(_ digest: String) async throws -> Data {
             try await cached(digest) { try await get("manifests/\(digest)", accept: Self.accept, digest: digest) }
@@ -105,7 +126,11 @@ struct BaseImageStore: Sendable {
         private func cached(_ digest: String, fetch: () async throws -> Data) async throws -> Data {
             let url = blobs.appendingPathComponent(String(digest.dropFirst(7)))
             if let data = FileManager.default.contents(atPath: url.path) { return data }
-            if !pinged.withLock({ pinged in defer { pinged = true }; return pinged }) { try await client.ping() }
+            if !pinged.withLock({ pinged in
+                defer { pinged = true }; return pinged
+            }) {
+                try await client.ping()
+            }
             let data = try await fetch()
             try AtomicFile.write(data, to: url)
             return data
@@ -114,11 +139,15 @@ struct BaseImageStore: Sendable {
         private func get(_ path: String, accept: String?, digest: String) async throws -> Data {
             let (response, data) = try await client.send("GET", path, headers: accept.map { ["Accept": $0] } ?? [:])
             guard response.statusCode == 200 else {
-                throw ImageError.registry(registry: client.registry, repository: client.repository, action: "GET \(path) of the base image", status: response.statusCode, detail: RegistryClient.detail(data))
+                throw ImageError.registry(
+                    registry: client.registry, repository: client.repository, action: "GET \(path) of the base image",
+                    status: response.statusCode, detail: RegistryClient.detail(data))
             }
             let actual = "sha256:" + FileHasher.hex(SHA256.hash(data: data))
             guard actual == digest else {
-                throw ImageError.badContent(what: "base image \(base) from \(client.registry)", reason: "\(path) has digest \(actual), not \(digest)")
+                throw ImageError.badContent(
+                    what: "base image \(base) from \(client.registry)",
+                    reason: "\(path) has digest \(actual), not \(digest)")
             }
             return data
         }

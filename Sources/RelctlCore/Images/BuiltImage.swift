@@ -74,7 +74,9 @@ public struct ImageRelease: Sendable {
         }
         var tags: [String] = []
         for template in templates {
-            if isPrerelease, !template.placeholders.contains("version"), !template.placeholders.contains("tag") { continue }
+            if isPrerelease, !template.placeholders.contains("version"), !template.placeholders.contains("tag") {
+                continue
+            }
             let tag = template.render(values).replacingOccurrences(of: "+", with: "_")
             guard ImageReference.isTag(tag) else { throw ImageError.badTag(tag: tag, image: image) }
             if !tags.contains(tag) { tags.append(tag) }

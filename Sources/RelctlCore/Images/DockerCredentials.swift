@@ -51,23 +51,38 @@ public struct DockerCredentials: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         let file: ConfigFile
         do { file = try JSONDecoder().decode(ConfigFile.self, from: data) } catch {
-            throw SimpleError(.badInput, file: url.path, "is not a valid Docker config file (\(error)); fix it or run `docker login \(registry)` again")
+            throw SimpleError(
+                .badInput, file: url.path,
+                "is not a valid Docker config file (\(error)); fix it or run `docker login \(registry)` again")
         }
         let keys = Self.keys(for: registry)
         if let helper = keys.lazy.compactMap({ file.credHelpers?[$0] }).first ?? file.credsStore, !helper.isEmpty {
-            if let found = try helperCredentials(helper, server: keys[0] == "docker.io" ? Self.dockerHubKey : registry) { return found }
+            if let found = try helperCredentials(helper, server: keys[0] == "docker.io" ? Self.dockerHubKey : registry)
+            {
+                return found
+            }
         }
         for key in keys {
             guard let entry = file.auths?[key] else { continue }
             if let auth = entry.auth, !auth.isEmpty {
-                guard let decoded = Data(base64Encoded: auth).map({ String(decoding: $0, as: UTF8.self) }), let colon = decoded.firstIndex(of: ":") else {
-                    throw SimpleError(.badInput, file: url.path, "the `auth` of \(key) is not base64 of `user:password`; run `docker login \(registry)` again")
+                guard let decoded = Data(base64Encoded: auth).map({ String(decoding: $0, as: UTF8.self) }),
+                    let colon = decoded.firstIndex(of: ":")
+                else {
+                    throw SimpleError(
+                        .badInput, file: url.path,
+                        "the `auth` of \(key) is not base64 of `user:password`; run `docker login \(registry)` again")
                 }
-                return RegistryCredentials(username: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
+                return RegistryCredentials(
+                    username: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
             }
-            if let username = entry.username, let password = entry.password { return RegistryCredentials(username: username, password: password) }
+            if let username = entry.username, let password = entry.password {
+                return RegistryCredentials(username: username, password: password)
+            }
             if entry.identitytoken != nil {
-                throw SimpleError(.badInput, file: url.path, "holds only an identity token for \(key), which relctl cannot use; log in with a user name and password or token (`docker login \(registry) -u USER`)")
+                throw SimpleError(
+                    .badInput, file: url.path,
+                    "holds only an identity token for \(key), which relctl cannot use; log in with a user name and password or token (`docker login \(registry) -u USER`)"
+                )
             }
         }
         return nil
@@ -80,7 +95,9 @@ public struct DockerCredentials: Sendable {
         if ["docker.io", "index.docker.io", "registry-1.docker.io"].contains(registry) {
             return ["docker.io", dockerHubKey, "index.docker.io", "registry-1.docker.io", "https://index.docker.io/v1"]
         }
-        return [registry, "https://\(registry)", "http://\(registry)", "https://\(registry)/v1/", "https://\(registry)/v2/"]
+        return [
+            registry, "https://\(registry)", "http://\(registry)", "https://\(registry)/v1/", "https://\(registry)/v2/",
+        ]
     }
 
     /// Runs `docker-credential-NAME get` with the server on stdin (the helper protocol).
@@ -90,7 +107,8 @@ public struct DockerCredentials: Sendable {
             .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
         guard let path else {
-            throw ImageError.credentialHelper(helper: helper, registry: server, reason: "\(name) is not on PATH (named in \(configFile.path))")
+            throw ImageError.credentialHelper(
+                helper: helper, registry: server, reason: "\(name) is not on PATH (named in \(configFile.path))")
         }
         let process = Process()
         process.executableURL = path
@@ -101,25 +119,31 @@ public struct DockerCredentials: Sendable {
         process.standardOutput = output
         process.standardError = errors
         do { try process.run() } catch {
-            throw ImageError.credentialHelper(helper: helper, registry: server, reason: "cannot start \(path.path): \(error)")
+            throw ImageError.credentialHelper(
+                helper: helper, registry: server, reason: "cannot start \(path.path): \(error)")
         }
         input.fileHandleForWriting.write(Data(server.utf8))
         try? input.fileHandleForWriting.close()
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let said = (String(decoding: stdout, as: UTF8.self) + String(decoding: stderr, as: UTF8.self)).trimmingCharacters(in: .whitespacesAndNewlines)
+        let said = (String(decoding: stdout, as: UTF8.self) + String(decoding: stderr, as: UTF8.self))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         guard process.terminationStatus == 0 else {
             // The helper protocol's answer for "nothing stored": anonymous access, like docker.
             if said.lowercased().contains("credentials not found") { return nil }
-            throw ImageError.credentialHelper(helper: helper, registry: server, reason: "exit \(process.terminationStatus): \(said.split(separator: "\n").last.map(String.init) ?? "")")
+            throw ImageError.credentialHelper(
+                helper: helper, registry: server,
+                reason: "exit \(process.terminationStatus): \(said.split(separator: "\n").last.map(String.init) ?? "")")
         }
         struct Answer: Decodable {
             var Username: String
             var Secret: String
         }
         guard let answer = try? JSONDecoder().decode(Answer.self, from: stdout) else {
-            throw ImageError.credentialHelper(helper: helper, registry: server, reason: "its answer is not the helper protocol's JSON ({\"Username\",\"Secret\"})")
+            throw ImageError.credentialHelper(
+                helper: helper, registry: server,
+                reason: "its answer is not the helper protocol's JSON ({\"Username\",\"Secret\"})")
         }
         return RegistryCredentials(username: answer.Username, password: answer.Secret)
     }

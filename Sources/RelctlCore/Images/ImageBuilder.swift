@@ -26,15 +26,20 @@ public struct ImageBuilder: Sendable {
     ///   - targets: the selected targets; each image uses those among its own Linux targets.
     ///   - outputDirectory: `dist/`; layouts go to `dist/oci/<name>/`.
     ///   - binaryRoot: read binaries from here instead of the project (prebuilt CI artifacts).
-    public func build(config: RelctlConfig, release: ImageRelease, targets: [Target], outputDirectory: URL,
-                      binaryRoot: URL? = nil, names: [String] = []) async throws -> [BuiltImage] {
+    public func build(
+        config: RelctlConfig, release: ImageRelease, targets: [Target], outputDirectory: URL,
+        binaryRoot: URL? = nil, names: [String] = []
+    ) async throws -> [BuiltImage] {
         guard !config.images.isEmpty else { throw ImageError.noImages(config: config.path) }
         let known = config.images.map(\.name)
         for name in names where !known.contains(name) { throw ImageError.unknownImage(name: name, known: known) }
         let images = names.isEmpty ? config.images : config.images.filter { names.contains($0.name) }
         var built: [BuiltImage] = []
         for image in images {
-            built.append(try await build(image, config: config, release: release, targets: targets, outputDirectory: outputDirectory, binaryRoot: binaryRoot))
+            built.append(
+                try await build(
+                    image, config: config, release: release, targets: targets, outputDirectory: outputDirectory,
+                    binaryRoot: binaryRoot))
         }
         return built
     }
@@ -45,24 +50,38 @@ public struct ImageBuilder: Sendable {
         var entries: [ArchiveEntry]
     }
 
-    private func build(_ image: ImageSettings, config: RelctlConfig, release: ImageRelease, targets: [Target],
-                       outputDirectory: URL, binaryRoot: URL?) async throws -> BuiltImage {
+    private func build(
+        _ image: ImageSettings, config: RelctlConfig, release: ImageRelease, targets: [Target],
+        outputDirectory: URL, binaryRoot: URL?
+    ) async throws -> BuiltImage {
         let started = context.clock.now()
         let chosen = image.selectTargets(targets)
         guard !chosen.isEmpty else { throw ImageError.noTargets(image: image.name) }
         let tags = try release.tags(image.tags, project: config.project.name, image: image.name)
         let plans = try chosen.map { target in
-            guard let platform = ImagePlatform(target: target) else { throw ImageError.unsupportedPlatform(target: target.triple) }
-            return PlatformPlan(target: target, platform: platform, entries: try layerEntries(image, config: config, target: target, release: release, binaryRoot: binaryRoot))
+            guard let platform = ImagePlatform(target: target) else {
+                throw ImageError.unsupportedPlatform(target: target.triple)
+            }
+            return PlatformPlan(
+                target: target, platform: platform,
+                entries: try layerEntries(
+                    image, config: config, target: target, release: release, binaryRoot: binaryRoot))
         }
         let bases = try await BaseImageStore(context: context).resolve(image.base, platforms: plans.map(\.platform))
-        if !UTF8Locale.ensure(), let entry = plans.flatMap(\.entries).first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } }) {
-            throw PackagingError.unsafePath(path: entry.path, reason: "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file")
+        if !UTF8Locale.ensure(),
+            let entry = plans.flatMap(\.entries).first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } })
+        {
+            throw PackagingError.unsafePath(
+                path: entry.path,
+                reason:
+                    "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file"
+            )
         }
 
         let folder = outputDirectory.appendingPathComponent("oci")
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw ImageError.writeFailed(path: folder.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+            throw ImageError.writeFailed(
+                path: folder.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
         }
         let writer = try OCILayoutWriter(destination: folder.appendingPathComponent(image.name))
         do {
@@ -73,7 +92,13 @@ public struct ImageBuilder: Sendable {
             let workers = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, plans.count))
             let layers = try await withThrowingTaskGroup(of: (Int, ImageLayer.Written).self) { group in
                 for (index, plan) in plans.enumerated() {
-                    group.addTask { (index, try await ImageLayer.write(plan.entries, mtime: release.time, level: level, workers: workers, into: blobs)) }
+                    group.addTask {
+                        (
+                            index,
+                            try await ImageLayer.write(
+                                plan.entries, mtime: release.time, level: level, workers: workers, into: blobs)
+                        )
+                    }
                 }
                 var results: [Int: ImageLayer.Written] = [:]
                 for try await (index, layer) in group { results[index] = layer }
@@ -88,37 +113,56 @@ public struct ImageBuilder: Sendable {
                 imageConfig.created = release.created
                 var execution = imageConfig.config ?? OCIImageConfig.Execution()
                 let entrypoint = image.entrypoint ?? Array(image.imageBinaries(config.build.binaries).prefix(1))
-                execution.Entrypoint = ["/usr/local/bin/" + plan.target.executableName(entrypoint.first ?? "")] + entrypoint.dropFirst()
+                execution.Entrypoint =
+                    ["/usr/local/bin/" + plan.target.executableName(entrypoint.first ?? "")] + entrypoint.dropFirst()
                 // A base's CMD would become arguments of our entrypoint.
                 execution.Cmd = nil
                 execution.User = image.user
                 if execution.Env?.contains(where: { $0.hasPrefix("PATH=") }) != true {
-                    execution.Env = (execution.Env ?? []) + ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
+                    execution.Env =
+                        (execution.Env ?? []) + ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
                 }
                 execution.Labels = (execution.Labels ?? [:]).merging(annotations) { _, ours in ours }
                 imageConfig.config = execution
                 imageConfig.rootfs.diff_ids.append(layer.diffID)
                 // A base without history stays without: a history shorter than the layers confuses tools.
                 if base == nil || imageConfig.history != nil {
-                    imageConfig.history = (imageConfig.history ?? []) + [OCIImageConfig.History(created: release.created, created_by: "relctl image", comment: nil, empty_layer: nil)]
+                    imageConfig.history =
+                        (imageConfig.history ?? []) + [
+                            OCIImageConfig.History(
+                                created: release.created, created_by: "relctl image", comment: nil, empty_layer: nil)
+                        ]
                 }
                 var manifestAnnotations = annotations
                 if let base, let reference = image.base {
                     manifestAnnotations["org.opencontainers.image.base.name"] = reference.name
                     manifestAnnotations["org.opencontainers.image.base.digest"] = base.manifestDigest
-                    for layer in base.manifest.layers { try writer.add(cached: base.blob(layer.digest), digest: layer.digest) }
+                    for layer in base.manifest.layers {
+                        try writer.add(cached: base.blob(layer.digest), digest: layer.digest)
+                    }
                 }
                 let configDescriptor = try writer.add(json: imageConfig, mediaType: OCIMediaType.config)
-                let baseLayers = base?.manifest.layers.map { OCIDescriptor(mediaType: OCIMediaType.ociLayer($0.mediaType), digest: $0.digest, size: $0.size, annotations: $0.annotations) } ?? []
-                let manifest = OCIManifest(config: configDescriptor, layers: baseLayers + [layer.descriptor], annotations: manifestAnnotations)
-                manifests.append(try writer.add(json: manifest, mediaType: OCIMediaType.manifest, platform: plan.platform))
+                let baseLayers =
+                    base?.manifest.layers.map {
+                        OCIDescriptor(
+                            mediaType: OCIMediaType.ociLayer($0.mediaType), digest: $0.digest, size: $0.size,
+                            annotations: $0.annotations)
+                    } ?? []
+                let manifest = OCIManifest(
+                    config: configDescriptor, layers: baseLayers + [layer.descriptor], annotations: manifestAnnotations)
+                manifests.append(
+                    try writer.add(json: manifest, mediaType: OCIMediaType.manifest, platform: plan.platform))
             }
-            let index = try writer.add(json: OCIIndex(manifests: manifests, annotations: annotations), mediaType: OCIMediaType.index)
+            let index = try writer.add(
+                json: OCIIndex(manifests: manifests, annotations: annotations), mediaType: OCIMediaType.index)
             try writer.finish(index: index, tags: tags)
-            context.console.info("image \(image.name): \(index.digest) (\(plans.map(\.platform.description).joined(separator: ", "))), \(String(format: "%.2f", context.clock.seconds(since: started))) s")
-            return BuiltImage(name: image.name, repository: image.repository.name, digest: index.digest, tags: tags,
-                              platforms: plans.map(\.platform.description), layout: writer.destination.path,
-                              base: image.base, reference: image.repository)
+            context.console.info(
+                "image \(image.name): \(index.digest) (\(plans.map(\.platform.description).joined(separator: ", "))), \(String(format: "%.2f", context.clock.seconds(since: started))) s"
+            )
+            return BuiltImage(
+                name: image.name, repository: image.repository.name, digest: index.digest, tags: tags,
+                platforms: plans.map(\.platform.description), layout: writer.destination.path,
+                base: image.base, reference: image.repository)
         } catch {
             writer.discard()
             throw error
@@ -126,7 +170,9 @@ public struct ImageBuilder: Sendable {
     }
 
     /// Binaries in `usr/local/bin`, files in `usr/local/share/<name>` (paths relative to `/usr`).
-    private func layerEntries(_ image: ImageSettings, config: RelctlConfig, target: Target, release: ImageRelease, binaryRoot: URL?) throws -> [ArchiveEntry] {
+    private func layerEntries(
+        _ image: ImageSettings, config: RelctlConfig, target: Target, release: ImageRelease, binaryRoot: URL?
+    ) throws -> [ArchiveEntry] {
         var values = ["project": config.project.name, "version": release.version, "tag": release.tag]
         for (key, value) in target.placeholders { values[key] = value }
         let settings = config.targets.first { $0.triple == target.triple }
@@ -134,7 +180,8 @@ public struct ImageBuilder: Sendable {
         var builder = LayoutBuilder()
         for binary in image.imageBinaries(config.build.binaries) {
             let fileName = target.executableName(binary)
-            var source = ArchiveLayout.locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
+            var source = ArchiveLayout.locateBinary(
+                fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
             // CI hands each target's binaries over in a folder named after the target.
             if let binaryRoot, !FileKind.isRegularFile(source.path) {
                 source = binaryRoot.appendingPathComponent(target.triple).appendingPathComponent(fileName)
@@ -142,16 +189,22 @@ public struct ImageBuilder: Sendable {
             guard FileKind.isRegularFile(source.path) else {
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
-            try builder.add(ArchiveEntry(path: "local/bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
+            try builder.add(
+                ArchiveEntry(path: "local/bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
         }
         for mapping in image.files {
             let source = config.root.appendingPathComponent(mapping.from.render(values))
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[[image]] files")
             var info = stat()
             guard stat(source.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                throw SimpleError(.badInput, file: source.path, "listed in [[image]] `\(image.name)` files but is not a regular file; fix the path in relctl.toml")
+                throw SimpleError(
+                    .badInput, file: source.path,
+                    "listed in [[image]] `\(image.name)` files but is not a regular file; fix the path in relctl.toml")
             }
-            try builder.add(ArchiveEntry(path: "local/share/\(image.name)/\(destination)", content: .file(source), mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
+            try builder.add(
+                ArchiveEntry(
+                    path: "local/share/\(image.name)/\(destination)", content: .file(source),
+                    mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
         }
         return try builder.finish()
     }

@@ -21,7 +21,9 @@ struct ImageLayer {
     /// the uncompressed tar) is hashed from that same stream on its way to the compressor, so the
     /// layer is produced in one pass and nothing written is read back.
     /// - Parameter entries: paths relative to `/usr`, sorted and with parents, as `LayoutBuilder` gives them.
-    static func write(_ entries: [ArchiveEntry], mtime: Int, level: Int?, workers: Int, into blobs: URL) async throws -> Written {
+    static func write(
+        _ entries: [ArchiveEntry], mtime: Int, level: Int?, workers: Int, into blobs: URL
+    ) async throws -> Written {
         let temporary = blobs.appendingPathComponent(".layer.relctl-tmp-\(UInt64.random(in: 0...UInt64.max))")
         CleanupRegistry.shared.register(temporary)
         defer { CleanupRegistry.shared.unregister(temporary) }
@@ -29,15 +31,20 @@ struct ImageLayer {
 
         let path = temporary.path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ImageError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            throw ImageError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+        }
         defer { close(descriptor) }
         let format = try ArchiveWriterFormats.format("tar.gz")
         let sink = HashingFileSink(descriptor: descriptor)
         let diffID = DigestBox()
-        _ = try await ChunkedGzipCompressor(level: format.effectiveLevel(level), workers: workers).compress(into: sink, destination: path) { tarStream in
+        _ = try await ChunkedGzipCompressor(level: format.effectiveLevel(level), workers: workers).compress(
+            into: sink, destination: path
+        ) { tarStream in
             let tee = DigestingSink(forwardingTo: tarStream)
             let writer = try LibArchiveWriter(format: format, level: level, workers: 1, sink: tee, destination: path)
-            try writer.write(ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "image layer"), top: top, mtime: mtime)
+            try writer.write(
+                ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "image layer"), top: top, mtime: mtime)
             for entry in entries { try writer.write(entry, top: top, mtime: mtime) }
             try writer.close()
             diffID.set(tee.finalizeHex())
@@ -48,7 +55,9 @@ struct ImageLayer {
         if rename(temporary.path, destination.path) != 0 {
             throw ImageError.writeFailed(path: destination.path, reason: String(cString: strerror(errno)))
         }
-        return Written(descriptor: OCIDescriptor(mediaType: OCIMediaType.layerGzip, digest: "sha256:" + compressed.sha256, size: compressed.size),
-                       diffID: "sha256:" + (diffID.value ?? ""))
+        return Written(
+            descriptor: OCIDescriptor(
+                mediaType: OCIMediaType.layerGzip, digest: "sha256:" + compressed.sha256, size: compressed.size),
+            diffID: "sha256:" + (diffID.value ?? ""))
     }
 }

@@ -33,6 +33,7 @@ public struct ImagePlatform: Sendable, Hashable, Codable, CustomStringConvertibl
 
     /// True when a base image's platform can carry this one (a missing variant matches any).
     func accepts(_ other: ImagePlatform) -> Bool {
-        os == other.os && architecture == other.architecture && (variant == nil || other.variant == nil || variant == other.variant)
+        os == other.os && architecture == other.architecture
+            && (variant == nil || other.variant == nil || variant == other.variant)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -27,17 +28,26 @@ public struct ImagePusher: Sendable {
     @discardableResult
     public func push(_ image: BuiltImage, dryRun: Bool = false) async throws -> Report {
         let layout = URL(fileURLWithPath: image.layout)
-        let credentials = try DockerCredentials(environment: context.environment).lookup(registry: image.reference.registry)
+        let credentials = try DockerCredentials(environment: context.environment).lookup(
+            registry: image.reference.registry)
         let mountFrom = image.base.flatMap { $0.registry == image.reference.registry ? $0.repository : nil }
-        let client = RegistryClient(reference: image.reference, credentials: credentials, push: true, alsoPull: mountFrom.map { [$0] } ?? [])
+        let client = RegistryClient(
+            reference: image.reference, credentials: credentials, push: true, alsoPull: mountFrom.map { [$0] } ?? [])
         try await client.ping()
 
         let blobs = layout.appendingPathComponent("blobs/sha256")
-        let index = try OCIJSON.decode(OCIIndex.self, from: try read(blobs, image.digest), what: "the image index \(image.digest) in \(layout.path)")
+        let index = try OCIJSON.decode(
+            OCIIndex.self, from: try read(blobs, image.digest),
+            what: "the image index \(image.digest) in \(layout.path)")
         var manifests: [(descriptor: OCIDescriptor, body: Data, manifest: OCIManifest)] = []
         for descriptor in index.manifests {
             let body = try read(blobs, descriptor.digest)
-            manifests.append((descriptor, body, try OCIJSON.decode(OCIManifest.self, from: body, what: "the manifest \(descriptor.digest) in \(layout.path)")))
+            manifests.append(
+                (
+                    descriptor, body,
+                    try OCIJSON.decode(
+                        OCIManifest.self, from: body, what: "the manifest \(descriptor.digest) in \(layout.path)")
+                ))
         }
 
         if dryRun {
@@ -45,10 +55,18 @@ public struct ImagePusher: Sendable {
             _ = try await blobExists(client, index.manifests.first?.digest ?? image.digest)
             if let actions = client.grantedActions, !actions.contains("push") {
                 // Anonymous tokens grant pull at most: that is a missing login, not a missing permission.
-                if credentials == nil { throw ImageError.unauthorized(registry: client.registry, repository: client.repository, detail: "no credentials stored for it") }
-                throw ImageError.denied(registry: client.registry, repository: client.repository, detail: "the token grants \(actions.isEmpty ? "no access" : actions.joined(separator: ","))")
+                if credentials == nil {
+                    throw ImageError.unauthorized(
+                        registry: client.registry, repository: client.repository, detail: "no credentials stored for it"
+                    )
+                }
+                throw ImageError.denied(
+                    registry: client.registry, repository: client.repository,
+                    detail: "the token grants \(actions.isEmpty ? "no access" : actions.joined(separator: ","))")
             }
-            context.console.info("image \(image.name): \(client.registry) accepts the credentials for \(client.repository); would push \(image.digest) as \(image.tags.joined(separator: ", "))")
+            context.console.info(
+                "image \(image.name): \(client.registry) accepts the credentials for \(client.repository); would push \(image.digest) as \(image.tags.joined(separator: ", "))"
+            )
             return Report()
         }
 
@@ -61,7 +79,9 @@ public struct ImagePusher: Sendable {
                     report.present += 1
                     continue
                 }
-                if let mountFrom, baseLayers.contains(blob.digest), try await mount(client, blob.digest, from: mountFrom) {
+                if let mountFrom, baseLayers.contains(blob.digest),
+                    try await mount(client, blob.digest, from: mountFrom)
+                {
                     report.mounted += 1
                     continue
                 }
@@ -71,7 +91,8 @@ public struct ImagePusher: Sendable {
             }
         }
         for entry in manifests {
-            try await putManifest(client, reference: entry.descriptor.digest, body: entry.body, mediaType: OCIMediaType.manifest)
+            try await putManifest(
+                client, reference: entry.descriptor.digest, body: entry.body, mediaType: OCIMediaType.manifest)
         }
         let indexBody = try read(blobs, image.digest)
         try await putManifest(client, reference: image.digest, body: indexBody, mediaType: OCIMediaType.index)
@@ -79,14 +100,18 @@ public struct ImagePusher: Sendable {
         for tag in image.tags {
             try await putManifest(client, reference: tag, body: indexBody, mediaType: OCIMediaType.index)
         }
-        context.console.info("pushed \(image.reference.name)@\(image.digest) as \(image.tags.joined(separator: ", ")): \(report.uploaded) blob(s) uploaded (\(ByteCount.format(report.uploadedBytes))), \(report.mounted) mounted, \(report.present) already there")
+        context.console.info(
+            "pushed \(image.reference.name)@\(image.digest) as \(image.tags.joined(separator: ", ")): \(report.uploaded) blob(s) uploaded (\(ByteCount.format(report.uploadedBytes))), \(report.mounted) mounted, \(report.present) already there"
+        )
         return report
     }
 
     private func read(_ blobs: URL, _ digest: String) throws -> Data {
         let url = blobs.appendingPathComponent(String(digest.dropFirst("sha256:".count)))
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ImageError.badContent(what: "the image layout \(blobs.deletingLastPathComponent().deletingLastPathComponent().path)", reason: "blob \(digest) is missing; run `relctl image` again to rebuild it")
+            throw ImageError.badContent(
+                what: "the image layout \(blobs.deletingLastPathComponent().deletingLastPathComponent().path)",
+                reason: "blob \(digest) is missing; run `relctl image` again to rebuild it")
         }
         return data
     }
@@ -96,17 +121,22 @@ public struct ImagePusher: Sendable {
         switch response.statusCode {
         case 200: return true
         case 404: return false
-        default: throw ImageError.registry(registry: client.registry, repository: client.repository, action: "HEAD blob \(digest)", status: response.statusCode, detail: RegistryClient.detail(data))
+        default:
+            throw ImageError.registry(
+                registry: client.registry, repository: client.repository, action: "HEAD blob \(digest)",
+                status: response.statusCode, detail: RegistryClient.detail(data))
         }
     }
 
     /// `POST …/blobs/uploads/?mount=D&from=R`: 201 means the registry linked the blob without an
     /// upload; anything else (202 opens an upload session we cancel) means upload it.
     private func mount(_ client: RegistryClient, _ digest: String, from repository: String) async throws -> Bool {
-        let (response, _) = try await client.send("POST", "blobs/uploads/?mount=\(digest)&from=\(repository)", headers: ["Content-Length": "0"])
+        let (response, _) = try await client.send(
+            "POST", "blobs/uploads/?mount=\(digest)&from=\(repository)", headers: ["Content-Length": "0"])
         if response.statusCode == 201 { return true }
         if response.statusCode == 202, let location = response.value(forHTTPHeaderField: "Location"),
-           let url = client.url(location: location, adding: URLQueryItem(name: "cancel", value: "1")) {
+            let url = client.url(location: location, adding: URLQueryItem(name: "cancel", value: "1"))
+        {
             _ = try? await client.send("DELETE", "", absolute: url)
         }
         return false
@@ -116,19 +146,28 @@ public struct ImagePusher: Sendable {
     private func upload(_ client: RegistryClient, _ digest: String, data: Data) async throws {
         let (opened, openedBody) = try await client.send("POST", "blobs/uploads/", headers: ["Content-Length": "0"])
         guard opened.statusCode == 202, let location = opened.value(forHTTPHeaderField: "Location"),
-              let url = client.url(location: location, adding: URLQueryItem(name: "digest", value: digest)) else {
-            throw ImageError.registry(registry: client.registry, repository: client.repository, action: "starting the upload of \(digest)", status: opened.statusCode, detail: RegistryClient.detail(openedBody))
+            let url = client.url(location: location, adding: URLQueryItem(name: "digest", value: digest))
+        else {
+            throw ImageError.registry(
+                registry: client.registry, repository: client.repository, action: "starting the upload of \(digest)",
+                status: opened.statusCode, detail: RegistryClient.detail(openedBody))
         }
-        let (response, body) = try await client.send("PUT", "", absolute: url, headers: ["Content-Type": "application/octet-stream"], body: data)
+        let (response, body) = try await client.send(
+            "PUT", "", absolute: url, headers: ["Content-Type": "application/octet-stream"], body: data)
         guard response.statusCode == 201 else {
-            throw ImageError.registry(registry: client.registry, repository: client.repository, action: "uploading \(digest)", status: response.statusCode, detail: RegistryClient.detail(body))
+            throw ImageError.registry(
+                registry: client.registry, repository: client.repository, action: "uploading \(digest)",
+                status: response.statusCode, detail: RegistryClient.detail(body))
         }
     }
 
     private func putManifest(_ client: RegistryClient, reference: String, body: Data, mediaType: String) async throws {
-        let (response, answer) = try await client.send("PUT", "manifests/\(reference)", headers: ["Content-Type": mediaType], body: body)
+        let (response, answer) = try await client.send(
+            "PUT", "manifests/\(reference)", headers: ["Content-Type": mediaType], body: body)
         guard response.statusCode == 201 || response.statusCode == 200 else {
-            throw ImageError.registry(registry: client.registry, repository: client.repository, action: "PUT manifest \(reference)", status: response.statusCode, detail: RegistryClient.detail(answer))
+            throw ImageError.registry(
+                registry: client.registry, repository: client.repository, action: "PUT manifest \(reference)",
+                status: response.statusCode, detail: RegistryClient.detail(answer))
         }
     }
 }

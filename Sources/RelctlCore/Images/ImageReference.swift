@@ -26,7 +26,8 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
         if let at = rest.firstIndex(of: "@") {
             let value = String(rest[rest.index(after: at)...])
             guard Self.isDigest(value) else {
-                throw SimpleError(.badInput, "`\(text)`: the digest must be `sha256:` and 64 lowercase hex digits, found `\(value)`")
+                throw SimpleError(
+                    .badInput, "`\(text)`: the digest must be `sha256:` and 64 lowercase hex digits, found `\(value)`")
             }
             digest = value
             rest = rest[..<at]
@@ -36,32 +37,47 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
             let value = String(rest[rest.index(after: colon)...])
             // `localhost:5000/app` has its colon before a slash: that is a port, handled below.
             guard Self.isTag(value) else {
-                throw SimpleError(.badInput, "`\(text)`: `\(value)` is not a valid tag (letters, digits, `_`, `.`, `-`, at most 128, not starting with `.` or `-`)")
+                throw SimpleError(
+                    .badInput,
+                    "`\(text)`: `\(value)` is not a valid tag (letters, digits, `_`, `.`, `-`, at most 128, not starting with `.` or `-`)"
+                )
             }
             tag = value
             rest = rest[..<colon]
         }
         var components = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var registry = "docker.io"
-        if components.count > 1, let first = components.first, first.contains(".") || first.contains(":") || first == "localhost" {
+        if components.count > 1, let first = components.first,
+            first.contains(".") || first.contains(":") || first == "localhost"
+        {
             registry = first
             components.removeFirst()
             guard Self.isHost(registry) else {
-                throw SimpleError(.badInput, "`\(text)`: `\(registry)` is not a valid registry host (`host` or `host:port`, e.g. `ghcr.io` or `localhost:5000`)")
+                throw SimpleError(
+                    .badInput,
+                    "`\(text)`: `\(registry)` is not a valid registry host (`host` or `host:port`, e.g. `ghcr.io` or `localhost:5000`)"
+                )
             }
         }
         guard !components.isEmpty, components != [""] else {
-            throw SimpleError(.badInput, "`\(text)`: no repository path; write `host/path`, e.g. `ghcr.io/acme/velostream`")
+            throw SimpleError(
+                .badInput, "`\(text)`: no repository path; write `host/path`, e.g. `ghcr.io/acme/velostream`")
         }
         for component in components where !Self.isPathComponent(component) {
             if component.lowercased() != component, Self.isPathComponent(component.lowercased()) {
-                throw SimpleError(.badInput, "`\(text)`: repository paths must be lowercase; write `\(component.lowercased())`")
+                throw SimpleError(
+                    .badInput, "`\(text)`: repository paths must be lowercase; write `\(component.lowercased())`")
             }
-            throw SimpleError(.badInput, "`\(text)`: `\(component)` is not a valid repository path component (lowercase letters and digits, separated by `.`, `_`, `__` or `-`)")
+            throw SimpleError(
+                .badInput,
+                "`\(text)`: `\(component)` is not a valid repository path component (lowercase letters and digits, separated by `.`, `_`, `__` or `-`)"
+            )
         }
         if registry == "docker.io", components.count == 1 { components.insert("library", at: 0) }
         let repository = components.joined(separator: "/")
-        guard repository.utf8.count <= 255 else { throw SimpleError(.badInput, "`\(text)`: the repository path is longer than 255 characters") }
+        guard repository.utf8.count <= 255 else {
+            throw SimpleError(.badInput, "`\(text)`: the repository path is longer than 255 characters")
+        }
         self.init(registry: registry, repository: repository, tag: tag, digest: digest)
     }
 
@@ -73,7 +89,9 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The host serving the API (Docker Hub's API is not on `docker.io` itself).
-    public var apiHost: String { registry == "docker.io" || registry == "index.docker.io" ? "registry-1.docker.io" : registry }
+    public var apiHost: String {
+        registry == "docker.io" || registry == "index.docker.io" ? "registry-1.docker.io" : registry
+    }
 
     /// Plain HTTP is allowed only for loopback registries, as Docker does.
     public var isLoopback: Bool {
@@ -99,7 +117,8 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
         guard parts.count <= 2, let host = parts.first, !host.isEmpty else { return false }
         if parts.count == 2 { guard let port = Int(parts[1]), (1...65535).contains(port) else { return false } }
         return host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
-            !label.isEmpty && label.first != "-" && label.last != "-" && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            !label.isEmpty && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
         }
     }
 

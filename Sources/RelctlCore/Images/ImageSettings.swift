@@ -31,9 +31,13 @@ public struct ImageSettings: Sendable {
     /// Placeholders a tag may use.
     public static let tagPlaceholders = ["project", "version", "tag", "major", "minor", "patch", "prerelease"]
 
-    public init(name: String, repository: ImageReference, tags: [Template] = ImageSettings.defaultTags, targets: [String]? = nil,
-                binaries: [String]? = nil, entrypoint: [String]? = nil, files: [PathMapping] = [], user: String = ImageSettings.defaultUser,
-                base: ImageReference? = nil, labels: [String: String] = [:], line: Int? = nil) {
+    public init(
+        name: String, repository: ImageReference, tags: [Template] = ImageSettings.defaultTags,
+        targets: [String]? = nil,
+        binaries: [String]? = nil, entrypoint: [String]? = nil, files: [PathMapping] = [],
+        user: String = ImageSettings.defaultUser,
+        base: ImageReference? = nil, labels: [String: String] = [:], line: Int? = nil
+    ) {
         self.name = name
         self.repository = repository
         self.tags = tags

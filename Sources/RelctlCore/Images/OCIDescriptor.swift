@@ -8,7 +8,10 @@ public struct OCIDescriptor: Sendable, Codable, Equatable {
     public var platform: ImagePlatform?
     public var annotations: [String: String]?
 
-    public init(mediaType: String, digest: String, size: Int64, platform: ImagePlatform? = nil, annotations: [String: String]? = nil) {
+    public init(
+        mediaType: String, digest: String, size: Int64, platform: ImagePlatform? = nil,
+        annotations: [String: String]? = nil
+    ) {
         self.mediaType = mediaType
         self.digest = digest
         self.size = size

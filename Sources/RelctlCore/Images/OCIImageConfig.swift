@@ -40,7 +40,8 @@ public struct OCIImageConfig: Sendable, Codable, Equatable {
 
     /// An empty image for a platform (what `scratch` means).
     static func scratch(_ platform: ImagePlatform) -> OCIImageConfig {
-        OCIImageConfig(created: nil, architecture: platform.architecture, os: platform.os, variant: platform.variant,
-                       config: Execution(), rootfs: RootFS(diff_ids: []), history: nil)
+        OCIImageConfig(
+            created: nil, architecture: platform.architecture, os: platform.os, variant: platform.variant,
+            config: Execution(), rootfs: RootFS(diff_ids: []), history: nil)
     }
 }

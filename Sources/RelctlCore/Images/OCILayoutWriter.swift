@@ -11,18 +11,24 @@ final class OCILayoutWriter: Sendable {
 
     init(destination: URL) throws {
         self.destination = destination
-        staging = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).relctl-tmp-\(UInt32.random(in: 0...UInt32.max))")
+        staging = destination.deletingLastPathComponent().appendingPathComponent(
+            ".\(destination.lastPathComponent).relctl-tmp-\(UInt32.random(in: 0...UInt32.max))")
         CleanupRegistry.shared.register(staging)
         do {
-            try FileManager.default.createDirectory(at: staging.appendingPathComponent("blobs/sha256"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: staging.appendingPathComponent("blobs/sha256"), withIntermediateDirectories: true)
         } catch {
             CleanupRegistry.shared.unregister(staging)
-            throw ImageError.writeFailed(path: destination.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+            throw ImageError.writeFailed(
+                path: destination.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
         }
     }
 
     /// Stores a JSON document as a blob and describes it.
-    func add(json value: some Encodable, mediaType: String, platform: ImagePlatform? = nil, annotations: [String: String]? = nil) throws -> OCIDescriptor {
+    func add(
+        json value: some Encodable, mediaType: String, platform: ImagePlatform? = nil,
+        annotations: [String: String]? = nil
+    ) throws -> OCIDescriptor {
         let data = try OCIJSON.encode(value)
         let hex = FileHasher.hex(SHA256.hash(data: data))
         let url = blobs.appendingPathComponent(hex)
@@ -31,7 +37,9 @@ final class OCILayoutWriter: Sendable {
                 throw ImageError.writeFailed(path: url.path, reason: "cannot create the blob")
             }
         }
-        return OCIDescriptor(mediaType: mediaType, digest: "sha256:" + hex, size: Int64(data.count), platform: platform, annotations: annotations)
+        return OCIDescriptor(
+            mediaType: mediaType, digest: "sha256:" + hex, size: Int64(data.count), platform: platform,
+            annotations: annotations)
     }
 
     /// Brings a blob from the local cache in (a hard link where the file system allows).
@@ -47,19 +55,24 @@ final class OCILayoutWriter: Sendable {
     /// Writes `oci-layout` and `index.json` (one entry per tag, so `skopeo copy oci:DIR:TAG` and
     /// `umoci` find the image by tag), then moves the layout into place.
     func finish(index: OCIDescriptor, tags: [String]) throws {
-        try AtomicFile.write(Data(#"{"imageLayoutVersion":"1.0.0"}"#.utf8), to: staging.appendingPathComponent("oci-layout"))
+        try AtomicFile.write(
+            Data(#"{"imageLayoutVersion":"1.0.0"}"#.utf8), to: staging.appendingPathComponent("oci-layout"))
         let entries = (tags.isEmpty ? [nil] : tags.map { Optional($0) }).map { tag in
             var descriptor = index
             descriptor.annotations = tag.map { ["org.opencontainers.image.ref.name": $0] }
             return descriptor
         }
-        try AtomicFile.write(try OCIJSON.encode(OCIIndex(manifests: entries, annotations: nil)), to: staging.appendingPathComponent("index.json"))
-        let old = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).relctl-old-\(UInt32.random(in: 0...UInt32.max))")
+        try AtomicFile.write(
+            try OCIJSON.encode(OCIIndex(manifests: entries, annotations: nil)),
+            to: staging.appendingPathComponent("index.json"))
+        let old = destination.deletingLastPathComponent().appendingPathComponent(
+            ".\(destination.lastPathComponent).relctl-old-\(UInt32.random(in: 0...UInt32.max))")
         let hadOld = rename(destination.path, old.path) == 0
         if rename(staging.path, destination.path) != 0 {
             let reason = String(cString: strerror(errno))
             if hadOld { rename(old.path, destination.path) }
-            throw ImageError.writeFailed(path: destination.path, reason: "cannot move the finished layout into place: \(reason)")
+            throw ImageError.writeFailed(
+                path: destination.path, reason: "cannot move the finished layout into place: \(reason)")
         }
         CleanupRegistry.shared.unregister(staging)
         if hadOld { try? FileManager.default.removeItem(at: old) }

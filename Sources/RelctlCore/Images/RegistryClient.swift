@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// Talks the OCI distribution API to one repository of one registry: answers 401 challenges
 /// (Basic, or a Bearer token from the realm) once per client and retries, and turns refusals into
@@ -26,7 +27,9 @@ final class RegistryClient: Sendable {
     init(reference: ImageReference, credentials: RegistryCredentials?, push: Bool, alsoPull: [String] = []) {
         self.reference = reference
         self.credentials = credentials
-        scopes = ["repository:\(reference.repository):\(push ? "pull,push" : "pull")"] + alsoPull.filter { $0 != reference.repository }.map { "repository:\($0):pull" }
+        scopes =
+            ["repository:\(reference.repository):\(push ? "pull,push" : "pull")"]
+            + alsoPull.filter { $0 != reference.repository }.map { "repository:\($0):pull" }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 60
         configuration.httpAdditionalHeaders = ["User-Agent": "relctl/\(RelctlVersion.version)"]
@@ -49,9 +52,11 @@ final class RegistryClient: Sendable {
                 let (response, _) = try await raw(URLRequest(url: url))
                 state.withLock { $0.base = URL(string: "\(scheme)://\(reference.apiHost)") }
                 if response.statusCode == 401 {
-                    try await authenticate(AuthChallenge(header: response.value(forHTTPHeaderField: "WWW-Authenticate")))
+                    try await authenticate(
+                        AuthChallenge(header: response.value(forHTTPHeaderField: "WWW-Authenticate")))
                 } else if response.statusCode == 404 {
-                    throw ImageError.unreachable(registry: registry, reason: "\(url) answered 404: this host does not serve the registry API")
+                    throw ImageError.unreachable(
+                        registry: registry, reason: "\(url) answered 404: this host does not serve the registry API")
                 }
                 return
             } catch let error as ImageError {
@@ -60,16 +65,21 @@ final class RegistryClient: Sendable {
                 lastError = error
             }
         }
-        throw ImageError.unreachable(registry: registry, reason: lastError.map { ($0 as NSError).localizedDescription } ?? "no answer")
+        throw ImageError.unreachable(
+            registry: registry, reason: lastError.map { ($0 as NSError).localizedDescription } ?? "no answer")
     }
 
     /// The push permission a Bearer token was granted, when the token says (nil: unknown).
     var grantedActions: [String]? { state.withLock { $0.tokenActions } }
 
     /// Sends a request to `path` (under `/v2/<repository>/`) or an absolute URL, authenticating on a 401.
-    func send(_ method: String, _ path: String, absolute: URL? = nil, headers: [String: String] = [:], body: Data? = nil) async throws -> (HTTPURLResponse, Data) {
+    func send(
+        _ method: String, _ path: String, absolute: URL? = nil, headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> (HTTPURLResponse, Data) {
         guard let url = absolute ?? self.url(path) else {
-            throw ImageError.registry(registry: registry, repository: repository, action: "\(method) \(path)", status: 0, detail: "cannot form the URL")
+            throw ImageError.registry(
+                registry: registry, repository: repository, action: "\(method) \(path)", status: 0,
+                detail: "cannot form the URL")
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -82,9 +92,13 @@ final class RegistryClient: Sendable {
         if response.statusCode == 401 {
             try await authenticate(AuthChallenge(header: response.value(forHTTPHeaderField: "WWW-Authenticate")))
             (response, data) = try await authorized(request)
-            if response.statusCode == 401 { throw ImageError.unauthorized(registry: registry, repository: repository, detail: Self.detail(data)) }
+            if response.statusCode == 401 {
+                throw ImageError.unauthorized(registry: registry, repository: repository, detail: Self.detail(data))
+            }
         }
-        if response.statusCode == 403 { throw ImageError.denied(registry: registry, repository: repository, detail: Self.detail(data)) }
+        if response.statusCode == 403 {
+            throw ImageError.denied(registry: registry, repository: repository, detail: Self.detail(data))
+        }
         return (response, data)
     }
 
@@ -98,7 +112,8 @@ final class RegistryClient: Sendable {
     func url(location: String, adding item: URLQueryItem) -> URL? {
         let base = state.withLock { $0.base }
         guard let resolved = URL(string: location, relativeTo: base)?.absoluteURL,
-              var components = URLComponents(url: resolved, resolvingAgainstBaseURL: true) else { return nil }
+            var components = URLComponents(url: resolved, resolvingAgainstBaseURL: true)
+        else { return nil }
         components.queryItems = (components.queryItems ?? []) + [item]
         // `+` in a query means a space to some servers; digests never hold one, upload states might.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
@@ -107,7 +122,9 @@ final class RegistryClient: Sendable {
 
     private func authorized(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
         var request = request
-        if let authorization = state.withLock({ $0.authorization }) { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
+        if let authorization = state.withLock({ $0.authorization }) {
+            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        }
         do { return try await raw(request) } catch {
             throw ImageError.unreachable(registry: registry, reason: (error as NSError).localizedDescription)
         }
@@ -115,11 +132,15 @@ final class RegistryClient: Sendable {
 
     private func authenticate(_ challenge: AuthChallenge?) async throws {
         guard let challenge else {
-            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "the registry sent no WWW-Authenticate challenge")
+            throw ImageError.unauthorized(
+                registry: registry, repository: repository, detail: "the registry sent no WWW-Authenticate challenge")
         }
         switch challenge.scheme {
         case "basic":
-            guard let credentials else { throw ImageError.unauthorized(registry: registry, repository: repository, detail: "no credentials stored for it") }
+            guard let credentials else {
+                throw ImageError.unauthorized(
+                    registry: registry, repository: repository, detail: "no credentials stored for it")
+            }
             state.withLock { $0.authorization = credentials.basicHeader }
         case "bearer":
             let token = try await fetchToken(challenge)
@@ -128,43 +149,59 @@ final class RegistryClient: Sendable {
                 $0.tokenActions = Self.actions(inToken: token, repository: repository)
             }
         default:
-            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "unsupported authentication scheme `\(challenge.scheme)`")
+            throw ImageError.unauthorized(
+                registry: registry, repository: repository,
+                detail: "unsupported authentication scheme `\(challenge.scheme)`")
         }
     }
 
     /// The token dance: GET the realm with service and scopes, with Basic credentials when we have them.
     private func fetchToken(_ challenge: AuthChallenge) async throws -> String {
         guard let realm = challenge.realm, var components = URLComponents(string: realm) else {
-            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "the Bearer challenge names no token realm")
+            throw ImageError.unauthorized(
+                registry: registry, repository: repository, detail: "the Bearer challenge names no token realm")
         }
         if components.scheme != "https", !(ImageReference(registry: components.host ?? "", repository: "").isLoopback) {
-            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "the token realm \(realm) is not HTTPS; relctl sends credentials only over HTTPS")
+            throw ImageError.unauthorized(
+                registry: registry, repository: repository,
+                detail: "the token realm \(realm) is not HTTPS; relctl sends credentials only over HTTPS")
         }
         var items = components.queryItems ?? []
         if let service = challenge.parameters["service"] { items.append(URLQueryItem(name: "service", value: service)) }
         for scope in scopes { items.append(URLQueryItem(name: "scope", value: scope)) }
         components.queryItems = items
         guard let url = components.url else {
-            throw ImageError.unauthorized(registry: registry, repository: repository, detail: "cannot form the token URL from \(realm)")
+            throw ImageError.unauthorized(
+                registry: registry, repository: repository, detail: "cannot form the token URL from \(realm)")
         }
         var request = URLRequest(url: url)
         if let credentials { request.setValue(credentials.basicHeader, forHTTPHeaderField: "Authorization") }
         let (response, data): (HTTPURLResponse, Data)
         do { (response, data) = try await raw(request) } catch {
-            throw ImageError.unreachable(registry: registry, reason: "token service \(realm): \((error as NSError).localizedDescription)")
+            throw ImageError.unreachable(
+                registry: registry, reason: "token service \(realm): \((error as NSError).localizedDescription)")
         }
         guard response.statusCode == 200 else {
             if response.statusCode == 401 || response.statusCode == 403 {
-                throw ImageError.unauthorized(registry: registry, repository: repository, detail: credentials == nil ? "no credentials stored for it" : "the token service refused the stored credentials")
+                throw ImageError.unauthorized(
+                    registry: registry, repository: repository,
+                    detail: credentials == nil
+                        ? "no credentials stored for it" : "the token service refused the stored credentials")
             }
-            throw ImageError.registry(registry: registry, repository: repository, action: "a token request", status: response.statusCode, detail: Self.detail(data))
+            throw ImageError.registry(
+                registry: registry, repository: repository, action: "a token request", status: response.statusCode,
+                detail: Self.detail(data))
         }
         struct Answer: Decodable {
             var token: String?
             var access_token: String?
         }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: data), let token = answer.token ?? answer.access_token, !token.isEmpty else {
-            throw ImageError.registry(registry: registry, repository: repository, action: "a token request", status: response.statusCode, detail: "the answer holds no token")
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: data),
+            let token = answer.token ?? answer.access_token, !token.isEmpty
+        else {
+            throw ImageError.registry(
+                registry: registry, repository: repository, action: "a token request", status: response.statusCode,
+                detail: "the answer holds no token")
         }
         return token
     }
@@ -184,7 +221,9 @@ final class RegistryClient: Sendable {
             }
             var access: [Access]?
         }
-        guard let data = Data(base64Encoded: payload), let claims = try? JSONDecoder().decode(Claims.self, from: data), let access = claims.access else { return nil }
+        guard let data = Data(base64Encoded: payload), let claims = try? JSONDecoder().decode(Claims.self, from: data),
+            let access = claims.access
+        else { return nil }
         return access.filter { $0.name == repository }.flatMap { $0.actions ?? [] }
     }
 
@@ -198,7 +237,8 @@ final class RegistryClient: Sendable {
             var errors: [Item]?
         }
         if let errors = try? JSONDecoder().decode(Errors.self, from: data).errors, !errors.isEmpty {
-            return errors.map { [$0.code, $0.message].compactMap { $0 }.joined(separator: ": ") }.joined(separator: "; ")
+            return errors.map { [$0.code, $0.message].compactMap { $0 }.joined(separator: ": ") }.joined(
+                separator: "; ")
         }
         return String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -210,8 +250,11 @@ final class RegistryClient: Sendable {
                 if let error {
                     // A challenged request comes back cancelled; its 401 is what we asked for.
                     if let url = request.url, (error as NSError).code == NSURLErrorCancelled,
-                       let challenged = delegate.takeChallenged(url),
-                       let response = HTTPURLResponse(url: url, statusCode: challenged.status, httpVersion: "HTTP/1.1", headerFields: challenged.headers) {
+                        let challenged = delegate.takeChallenged(url),
+                        let response = HTTPURLResponse(
+                            url: url, statusCode: challenged.status, httpVersion: "HTTP/1.1",
+                            headerFields: challenged.headers)
+                    {
                         continuation.resume(returning: (response, Data()))
                         return
                     }

@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// Hands 401 answers back to relctl instead of letting URLSession handle them. relctl answers
 /// registry challenges itself (Bearer tokens are not something URLSession knows), and on Linux a
@@ -18,8 +19,10 @@ final class RegistrySessionDelegate: NSObject, URLSessionTaskDelegate, Sendable 
     /// By request URL: a client sends its requests one after another.
     private let captured = Mutex<[String: Captured]>([:])
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         guard let response = challenge.failureResponse as? HTTPURLResponse else {
             completionHandler(.performDefaultHandling, nil)
             return

@@ -45,10 +45,16 @@ public struct InstallerScript: Sendable {
         }
         func rank(_ artifact: ReleaseManifest.Artifact) -> Int {
             let env = TargetTriple(artifact.target).env ?? ""
-            return (env.hasPrefix("musl") ? 0 : env.hasPrefix("gnu") ? 1 : 2) * 10 + (artifact.format == "tar.gz" ? 0 : artifact.format == "zip" ? 2 : 1)
+            return (env.hasPrefix("musl") ? 0 : env.hasPrefix("gnu") ? 1 : 2) * 10
+                + (artifact.format == "tar.gz" ? 0 : artifact.format == "zip" ? 2 : 1)
         }
         return byMachine.keys.sorted(by: bytewiseLess).map { machine in
-            (machine, byMachine[machine]!.sorted { rank($0) != rank($1) ? rank($0) < rank($1) : bytewiseLess($0.name, $1.name) })
+            (
+                machine,
+                byMachine[machine]!.sorted {
+                    rank($0) != rank($1) ? rank($0) < rank($1) : bytewiseLess($0.name, $1.name)
+                }
+            )
         }
     }
 
@@ -80,7 +86,10 @@ public struct InstallerScript: Sendable {
 
     /// Names shown in comments: a line break there would end the comment and run as code.
     static func commentSafe(_ text: String) -> String {
-        String(text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) && !CharacterSet.newlines.contains($0) })
+        String(
+            text.unicodeScalars.filter {
+                !CharacterSet.controlCharacters.contains($0) && !CharacterSet.newlines.contains($0)
+            })
     }
 
     public var powerShell: String {

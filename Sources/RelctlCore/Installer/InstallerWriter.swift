@@ -18,22 +18,31 @@ public enum InstallerWriter {
     /// `relctl installer`: from `DIR/manifest.json`.
     /// - Parameter repository: `OWNER/REPO` on GitHub when known from `[publish] github`; else
     ///   `GITHUB_REPOSITORY`, else the release remote's URL.
-    public static func write(dist shown: String, config: RelctlConfig, repository: String? = nil, context: Context) throws -> Report {
+    public static func write(
+        dist shown: String, config: RelctlConfig, repository: String? = nil, context: Context
+    ) throws -> Report {
         let directory = context.resolve(shown)
         guard let manifest = try ReleaseManifest.read(in: directory) else {
-            throw SimpleError(.badInput, file: "\(shown)/\(ReleaseManifest.fileName)", "not found; run `relctl package` and `relctl checksum` first")
+            throw SimpleError(
+                .badInput, file: "\(shown)/\(ReleaseManifest.fileName)",
+                "not found; run `relctl package` and `relctl checksum` first")
         }
         let remote = Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
-        return try write(manifest: manifest, into: directory, shown: shown, config: config, keysRoot: config.root,
-                         repository: repository, remoteURL: remote, context: context)
+        return try write(
+            manifest: manifest, into: directory, shown: shown, config: config, keysRoot: config.root,
+            repository: repository, remoteURL: remote, context: context)
     }
 
     /// The installers for `manifest`, written into `directory` (the release stage's staging
     /// folder, or dist/). `keysRoot` is where `[sign]` paths resolve: the project, also on a dry run.
-    public static func write(manifest: ReleaseManifest, into directory: URL, shown: String, config: RelctlConfig, keysRoot: URL,
-                             repository: String?, remoteURL: String?, context: Context) throws -> Report {
+    public static func write(
+        manifest: ReleaseManifest, into directory: URL, shown: String, config: RelctlConfig, keysRoot: URL,
+        repository: String?, remoteURL: String?, context: Context
+    ) throws -> Report {
         guard !manifest.tag.isEmpty, !manifest.artifacts.isEmpty else {
-            throw SimpleError(.badInput, file: "\(shown)/\(ReleaseManifest.fileName)", "lists no tagged archives; run `relctl checksum` over the release's archives first")
+            throw SimpleError(
+                .badInput, file: "\(shown)/\(ReleaseManifest.fileName)",
+                "lists no tagged archives; run `relctl checksum` over the release's archives first")
         }
         var key: String?
         if let path = config.sign.minisignPublicKey {
@@ -43,21 +52,31 @@ public enum InstallerWriter {
         }
         let baseURL = downloadBase(tag: manifest.tag, repository: repository, remoteURL: remoteURL, context: context)
         if baseURL == nil {
-            context.console.warning("the repository is unknown (no [publish] github, GITHUB_REPOSITORY or GitHub/GitLab remote): the installers will require INSTALLER_BASE_URL")
+            context.console.warning(
+                "the repository is unknown (no [publish] github, GITHUB_REPOSITORY or GitHub/GitLab remote): the installers will require INSTALLER_BASE_URL"
+            )
         }
-        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent(ChecksumAlgorithm.sha256.sumsFileName).path) {
-            context.console.warning("\(shown)/\(ChecksumAlgorithm.sha256.sumsFileName) is missing: the installers download and check it; run `relctl checksum` (sha256) before publishing")
+        if !FileManager.default.fileExists(
+            atPath: directory.appendingPathComponent(ChecksumAlgorithm.sha256.sumsFileName).path)
+        {
+            context.console.warning(
+                "\(shown)/\(ChecksumAlgorithm.sha256.sumsFileName) is missing: the installers download and check it; run `relctl checksum` (sha256) before publishing"
+            )
         }
         let script = InstallerScript(manifest: manifest, baseURL: baseURL, minisignPublicKey: key)
         let machines = script.unixChoices.map(\.machine)
         if machines.isEmpty {
-            context.console.warning("no archive in \(shown) is for Linux, macOS or a BSD: \(shellFileName(project: manifest.project)) will refuse every machine")
+            context.console.warning(
+                "no archive in \(shown) is for Linux, macOS or a BSD: \(shellFileName(project: manifest.project)) will refuse every machine"
+            )
         }
         let sh = directory.appendingPathComponent(shellFileName(project: manifest.project))
         let ps1 = directory.appendingPathComponent(powerShellFileName(project: manifest.project))
         try AtomicFile.write(script.shell, to: sh, permissions: 0o755)
         try AtomicFile.write(script.powerShell, to: ps1)
-        return Report(files: [sh.lastPathComponent, ps1.lastPathComponent].map { "\(shown)/\($0)" }, baseURL: baseURL, machines: machines, minisignKey: key != nil)
+        return Report(
+            files: [sh.lastPathComponent, ps1.lastPathComponent].map { "\(shown)/\($0)" }, baseURL: baseURL,
+            machines: machines, minisignKey: key != nil)
     }
 
     /// The release's download folder URL, ending in `/`; nil when the repository is unknown.

@@ -10,17 +10,24 @@ public struct CargoManifestReader: ManifestReader {
         let document = try TOMLDocument(contentsOf: url, displayPath: displayPath)
         if let package = document.root["package"]?.table, let version = package["version"] {
             if let text = version.string {
-                return ManifestVersion(text: text, foundIn: displayPath, line: ManifestText.tomlVersionLine(in: document.text, table: "package"))
+                return ManifestVersion(
+                    text: text, foundIn: displayPath,
+                    line: ManifestText.tomlVersionLine(in: document.text, table: "package"))
             }
             if version.table?["workspace"]?.bool == true {
                 return try inherited(from: url, displayPath: displayPath)
             }
-            throw ManifestError.invalid(path: displayPath, line: document.locator.line(of: "package.version"), reason: "`package.version` must be a string or `{ workspace = true }`")
+            throw ManifestError.invalid(
+                path: displayPath, line: document.locator.line(of: "package.version"),
+                reason: "`package.version` must be a string or `{ workspace = true }`")
         }
         if let text = document.root["workspace"]?.table?["package"]?.table?["version"]?.string {
-            return ManifestVersion(text: text, foundIn: displayPath, line: ManifestText.tomlVersionLine(in: document.text, table: "workspace.package"))
+            return ManifestVersion(
+                text: text, foundIn: displayPath,
+                line: ManifestText.tomlVersionLine(in: document.text, table: "workspace.package"))
         }
-        throw ManifestError.noVersion(path: displayPath, hint: "expected `version` under [package] or [workspace.package]")
+        throw ManifestError.noVersion(
+            path: displayPath, hint: "expected `version` under [package] or [workspace.package]")
     }
 
     /// Walks up from the member's folder to the first Cargo.toml with a `[workspace]` table.
@@ -33,14 +40,22 @@ public struct CargoManifestReader: ManifestReader {
                 let document = try TOMLDocument(contentsOf: candidate, displayPath: shown)
                 if let workspace = document.root["workspace"]?.table {
                     guard let text = workspace["package"]?.table?["version"]?.string else {
-                        throw ManifestError.noVersion(path: shown, hint: "\(displayPath) inherits `version.workspace = true`, but this workspace root has no [workspace.package] version")
+                        throw ManifestError.noVersion(
+                            path: shown,
+                            hint:
+                                "\(displayPath) inherits `version.workspace = true`, but this workspace root has no [workspace.package] version"
+                        )
                     }
-                    return ManifestVersion(text: text, foundIn: shown, line: ManifestText.tomlVersionLine(in: document.text, table: "workspace.package"))
+                    return ManifestVersion(
+                        text: text, foundIn: shown,
+                        line: ManifestText.tomlVersionLine(in: document.text, table: "workspace.package"))
                 }
             }
             directory = directory.deletingLastPathComponent()
         }
-        throw ManifestError.noVersion(path: displayPath, hint: "it inherits `version.workspace = true`, but no parent Cargo.toml has a [workspace] table")
+        throw ManifestError.noVersion(
+            path: displayPath,
+            hint: "it inherits `version.workspace = true`, but no parent Cargo.toml has a [workspace] table")
     }
 
     private func relativePath(_ url: URL, from member: URL, display: String) -> String {

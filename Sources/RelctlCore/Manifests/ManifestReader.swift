@@ -42,11 +42,18 @@ public enum ManifestError: RelctlError, CustomStringConvertible {
     public var diagnostics: [Diagnostic] {
         switch self {
         case .missing(let path):
-            return [Diagnostic(file: path, "manifest not found; fix `path` in its [[version]] entry or create the file")]
+            return [
+                Diagnostic(file: path, "manifest not found; fix `path` in its [[version]] entry or create the file")
+            ]
         case let .noVersion(path, hint):
             return [Diagnostic(file: path, "no version found: \(hint)")]
         case .dynamicVersion(let path):
-            return [Diagnostic(file: path, "the version is dynamic (`dynamic = [\"version\"]`), so this file holds none to compare; the tag is then the source of truth: point [[version]] at the file your build backend reads it from, with kind `regex` and a `pattern`, or kind `plain` for a VERSION file")]
+            return [
+                Diagnostic(
+                    file: path,
+                    "the version is dynamic (`dynamic = [\"version\"]`), so this file holds none to compare; the tag is then the source of truth: point [[version]] at the file your build backend reads it from, with kind `regex` and a `pattern`, or kind `plain` for a VERSION file"
+                )
+            ]
         case let .invalid(path, line, reason):
             return [Diagnostic(file: path, line: line, reason)]
         }
@@ -72,7 +79,10 @@ public enum ManifestReaders {
     /// The reader for `kind`, or bad input listing the known kinds.
     public static func reader(for kind: String) throws -> any ManifestReader {
         guard let reader = registry[kind] else {
-            throw SimpleError(.badInput, "unknown manifest kind `\(kind)`\(Suggestion.hint(for: kind, in: knownKinds)); known kinds: \(knownKinds.joined(separator: ", "))")
+            throw SimpleError(
+                .badInput,
+                "unknown manifest kind `\(kind)`\(Suggestion.hint(for: kind, in: knownKinds)); known kinds: \(knownKinds.joined(separator: ", "))"
+            )
         }
         return reader
     }
@@ -93,9 +103,13 @@ public enum ManifestReaders {
     public static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
         let url = RelctlConfig.resolve(source.path, root: root)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw ManifestError.missing(path: source.path) }
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ManifestError.missing(path: source.path)
+        }
         if isDirectory.boolValue {
-            throw ManifestError.invalid(path: source.path, line: nil, reason: "is a directory; point `path` in its [[version]] entry at the manifest file inside it")
+            throw ManifestError.invalid(
+                path: source.path, line: nil,
+                reason: "is a directory; point `path` in its [[version]] entry at the manifest file inside it")
         }
         return try reader(for: source.kind).readVersion(at: url, source: source, displayPath: source.path)
     }
@@ -107,7 +121,8 @@ enum ManifestText {
         guard let text = try TextFile.read(url, displayPath: displayPath) else {
             // Present but unopenable is not "missing": say what it is.
             if FileManager.default.fileExists(atPath: url.path) {
-                throw ManifestError.invalid(path: displayPath, line: nil, reason: "cannot be read; check its permissions")
+                throw ManifestError.invalid(
+                    path: displayPath, line: nil, reason: "cannot be read; check its permissions")
             }
             throw ManifestError.missing(path: displayPath)
         }
@@ -126,7 +141,9 @@ enum ManifestText {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("[") {
                 inside = line.hasPrefix("[\(header)]")
-            } else if inside, line.hasPrefix("version"), line.dropFirst(7).trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+            } else if inside, line.hasPrefix("version"),
+                line.dropFirst(7).trimmingCharacters(in: .whitespaces).hasPrefix("=")
+            {
                 return index + 1
             }
         }

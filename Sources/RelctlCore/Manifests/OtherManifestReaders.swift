@@ -9,7 +9,8 @@ public struct NpmManifestReader: ManifestReader {
         let text = try ManifestText.read(url, displayPath: displayPath)
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: Data(text.utf8)) } catch {
-            throw ManifestError.invalid(path: displayPath, line: nil, reason: "not valid JSON: \((error as NSError).localizedDescription)")
+            throw ManifestError.invalid(
+                path: displayPath, line: nil, reason: "not valid JSON: \((error as NSError).localizedDescription)")
         }
         guard let dictionary = object as? [String: Any], let version = dictionary["version"] as? String else {
             throw ManifestError.noVersion(path: displayPath, hint: "expected a top-level \"version\" string")
@@ -61,16 +62,21 @@ public struct PythonManifestReader: ManifestReader {
         let document = try TOMLDocument(contentsOf: url, displayPath: displayPath)
         if let project = document.root["project"]?.table {
             if let version = project["version"]?.string {
-                return ManifestVersion(text: version, foundIn: displayPath, line: ManifestText.tomlVersionLine(in: document.text, table: "project"))
+                return ManifestVersion(
+                    text: version, foundIn: displayPath,
+                    line: ManifestText.tomlVersionLine(in: document.text, table: "project"))
             }
             if project["dynamic"]?.array?.contains(.string("version")) == true {
                 throw ManifestError.dynamicVersion(path: displayPath)
             }
         }
         if let version = document.root["tool"]?.table?["poetry"]?.table?["version"]?.string {
-            return ManifestVersion(text: version, foundIn: displayPath, line: ManifestText.tomlVersionLine(in: document.text, table: "tool.poetry"))
+            return ManifestVersion(
+                text: version, foundIn: displayPath,
+                line: ManifestText.tomlVersionLine(in: document.text, table: "tool.poetry"))
         }
-        throw ManifestError.noVersion(path: displayPath, hint: "expected `version` under [project] (PEP 621) or [tool.poetry]")
+        throw ManifestError.noVersion(
+            path: displayPath, hint: "expected `version` under [project] (PEP 621) or [tool.poetry]")
     }
 }
 
@@ -87,7 +93,11 @@ public struct PlainManifestReader: ManifestReader {
         let text = content[start...].trimmingCharacters(in: .whitespacesAndNewlines)
         let line = ManifestText.line(of: start, in: content)
         if text.contains(where: \.isNewline) {
-            throw ManifestError.invalid(path: displayPath, line: line + 1, reason: "a `plain` version file must hold only the version; use kind `regex` with a `pattern` for anything else")
+            throw ManifestError.invalid(
+                path: displayPath, line: line + 1,
+                reason:
+                    "a `plain` version file must hold only the version; use kind `regex` with a `pattern` for anything else"
+            )
         }
         return ManifestVersion(text: text, foundIn: displayPath, line: line)
     }
@@ -113,7 +123,8 @@ public struct RegexManifestReader: ManifestReader {
 
     public func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         guard let pattern = source.pattern else {
-            throw ManifestError.invalid(path: displayPath, line: nil, reason: "kind `regex` needs a `pattern` with a named group `version`")
+            throw ManifestError.invalid(
+                path: displayPath, line: nil, reason: "kind `regex` needs a `pattern` with a named group `version`")
         }
         return try Self.match(pattern, in: url, displayPath: displayPath)
     }
@@ -126,11 +137,13 @@ public struct RegexManifestReader: ManifestReader {
         }
         let range = NSRange(text.startIndex..., in: text)
         guard let found = regex.firstMatch(in: text, range: range),
-              let versionRange = Range(found.range(withName: "version"), in: text)
+            let versionRange = Range(found.range(withName: "version"), in: text)
         else {
             throw ManifestError.noVersion(path: displayPath, hint: "pattern `\(rawPattern)` matches nothing")
         }
-        return ManifestVersion(text: String(text[versionRange]), foundIn: displayPath, line: ManifestText.line(of: versionRange.lowerBound, in: text))
+        return ManifestVersion(
+            text: String(text[versionRange]), foundIn: displayPath,
+            line: ManifestText.line(of: versionRange.lowerBound, in: text))
     }
 }
 
@@ -143,9 +156,11 @@ public struct SwiftManifestReader: ManifestReader {
 
     public func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         do {
-            return try RegexManifestReader.match(source.pattern ?? Self.defaultPattern, in: url, displayPath: displayPath)
+            return try RegexManifestReader.match(
+                source.pattern ?? Self.defaultPattern, in: url, displayPath: displayPath)
         } catch ManifestError.noVersion where source.pattern == nil {
-            throw ManifestError.noVersion(path: displayPath, hint: "expected a declaration like `let version = \"1.2.3\"`, or give a `pattern`")
+            throw ManifestError.noVersion(
+                path: displayPath, hint: "expected a declaration like `let version = \"1.2.3\"`, or give a `pattern`")
         }
     }
 }

@@ -24,8 +24,11 @@ public enum MatrixRenderer {
         // Hand-built so the key order is exactly the documented one and there is no whitespace.
         let entries = targets.map { entry -> String in
             let e = GitHubMatrixEntry(entry)
-            let fields = [("target", e.target), ("runner", e.runner), ("format", e.format), ("os", e.os), ("arch", e.arch)]
-            return "{" + fields.map { "\(QuotedString.basic($0.0)):\(QuotedString.basic($0.1))" }.joined(separator: ",") + "}"
+            let fields = [
+                ("target", e.target), ("runner", e.runner), ("format", e.format), ("os", e.os), ("arch", e.arch),
+            ]
+            return "{" + fields.map { "\(QuotedString.basic($0.0)):\(QuotedString.basic($0.1))" }.joined(separator: ",")
+                + "}"
         }
         return "{\"include\":[" + entries.joined(separator: ",") + "]}\n"
     }

@@ -44,8 +44,12 @@ public enum TargetResolver {
         let runner = settings.runner ?? (triple.isRecognized ? defaultRunner(for: triple) : nil)
         let format = settings.format ?? (triple.isRecognized ? (windows ? "zip" : "tar.gz") : nil)
         guard let runner, let format else {
-            let missing = [settings.runner == nil ? "`runner`" : nil, settings.format == nil ? "`format`" : nil].compactMap { $0 }.joined(separator: " and ")
-            throw SimpleError(.badInput, line: settings.line, "unknown target triple `\(settings.triple)`: relctl cannot choose its defaults; give \(missing) in its [[target]] entry, or fix the triple (e.g. `x86_64-unknown-linux-gnu`)")
+            let missing = [settings.runner == nil ? "`runner`" : nil, settings.format == nil ? "`format`" : nil]
+                .compactMap { $0 }.joined(separator: " and ")
+            throw SimpleError(
+                .badInput, line: settings.line,
+                "unknown target triple `\(settings.triple)`: relctl cannot choose its defaults; give \(missing) in its [[target]] entry, or fix the triple (e.g. `x86_64-unknown-linux-gnu`)"
+            )
         }
         return Target(
             triple: settings.triple,
@@ -66,7 +70,9 @@ public enum TargetResolver {
         var problems: [Diagnostic] = []
         for settings in config.targets {
             do { targets.append(try resolve(settings)) } catch let error as RelctlError {
-                problems += error.diagnostics.map { Diagnostic(file: config.path, line: $0.line ?? settings.line, $0.message) }
+                problems += error.diagnostics.map {
+                    Diagnostic(file: config.path, line: $0.line ?? settings.line, $0.message)
+                }
             }
         }
         if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems) }
@@ -86,9 +92,13 @@ public enum TargetResolver {
         }
         if !unmatched.isEmpty {
             let known = targets.map(\.triple).joined(separator: ", ")
-            throw ProblemList(exitCode: .badInput, diagnostics: unmatched.map {
-                Diagnostic("--target `\($0)` matches no configured target\(Suggestion.hint(for: $0, in: targets.map(\.triple))); configured: \(known.isEmpty ? "none (add [[target]] entries to relctl.toml)" : known)")
-            })
+            throw ProblemList(
+                exitCode: .badInput,
+                diagnostics: unmatched.map {
+                    Diagnostic(
+                        "--target `\($0)` matches no configured target\(Suggestion.hint(for: $0, in: targets.map(\.triple))); configured: \(known.isEmpty ? "none (add [[target]] entries to relctl.toml)" : known)"
+                    )
+                })
         }
         // Keep the configured order, whatever order the globs came in.
         return targets.filter { selected.contains($0) }

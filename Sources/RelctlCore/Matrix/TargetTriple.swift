@@ -7,7 +7,8 @@ public struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
     /// OS spellings found in triples, mapped to the name relctl uses for `{os}`.
     public static let knownSystems: [String: String] = [
         "linux": "linux", "darwin": "macos", "macos": "macos", "windows": "windows", "freebsd": "freebsd",
-        "netbsd": "netbsd", "openbsd": "openbsd", "android": "android", "ios": "ios", "wasi": "wasi", "illumos": "illumos",
+        "netbsd": "netbsd", "openbsd": "openbsd", "android": "android", "ios": "ios", "wasi": "wasi",
+        "illumos": "illumos",
     ]
 
     public let raw: String

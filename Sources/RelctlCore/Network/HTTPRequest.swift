@@ -20,7 +20,9 @@ public struct HTTPRequest: Sendable {
     /// Called with the body bytes sent so far, for file bodies (progress on a terminal).
     public var progress: (@Sendable (Int64) -> Void)?
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Body = .none, timeout: TimeInterval = 60) {
+    public init(
+        method: String, url: URL, headers: [String: String] = [:], body: Body = .none, timeout: TimeInterval = 60
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -16,9 +16,17 @@ public enum NetworkError: RelctlError, CustomStringConvertible {
         case let .transport(request, reason):
             return [Diagnostic("\(request): \(reason)")]
         case let .gaveUp(request, attempts, last):
-            return [Diagnostic("\(request): still failing after \(attempts) attempts (\(last)); run the same command again later, it resumes where it stopped")]
+            return [
+                Diagnostic(
+                    "\(request): still failing after \(attempts) attempts (\(last)); run the same command again later, it resumes where it stopped"
+                )
+            ]
         case let .waitTooLong(request, seconds, until):
-            return [Diagnostic("\(request): rate limited for \(seconds)s (until \(ISO8601DateFormatter().string(from: until))); run the same command again after that, it resumes where it stopped")]
+            return [
+                Diagnostic(
+                    "\(request): rate limited for \(seconds)s (until \(ISO8601DateFormatter().string(from: until))); run the same command again after that, it resumes where it stopped"
+                )
+            ]
         }
     }
 

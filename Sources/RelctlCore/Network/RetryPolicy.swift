@@ -10,7 +10,10 @@ public struct RetryPolicy: Sendable {
     /// A server asking for a longer wait than this fails the command instead (with when to retry).
     public var maxServerWait: TimeInterval
 
-    public init(maxAttempts: Int = 5, baseDelay: TimeInterval = 1, maxDelay: TimeInterval = 30, maxServerWait: TimeInterval = 900) {
+    public init(
+        maxAttempts: Int = 5, baseDelay: TimeInterval = 1, maxDelay: TimeInterval = 30,
+        maxServerWait: TimeInterval = 900
+    ) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
@@ -43,12 +46,16 @@ public enum RetryAdvice: Equatable, Sendable {
             if let retryAfter = response.header("Retry-After").flatMap({ Self.seconds(fromRetryAfter: $0, now: now) }) {
                 return .rateLimited(until: now.addingTimeInterval(retryAfter))
             }
-            if response.header("x-ratelimit-remaining") == "0", let reset = response.header("x-ratelimit-reset").flatMap(Double.init) {
+            if response.header("x-ratelimit-remaining") == "0",
+                let reset = response.header("x-ratelimit-reset").flatMap(Double.init)
+            {
                 // One extra second: the reset is a whole second and clocks differ a little.
                 return .rateLimited(until: max(now, Date(timeIntervalSince1970: reset + 1)))
             }
             // GitHub's advice for a secondary limit without headers: wait at least a minute.
-            if status == 429 { return .rateLimited(until: now.addingTimeInterval(max(60, policy.backoff(after: attempt)))) }
+            if status == 429 {
+                return .rateLimited(until: now.addingTimeInterval(max(60, policy.backoff(after: attempt))))
+            }
             return .final
         }
         if (500...599).contains(status) { return .serverError }

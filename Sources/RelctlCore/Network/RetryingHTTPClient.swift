@@ -11,7 +11,9 @@ public final class RetryingHTTPClient: HTTPClient {
     private let notBefore = Mutex<Date>(.distantPast)
     private let onWait: @Sendable (String) -> Void
 
-    public init(base: any HTTPClient, policy: RetryPolicy = .standard, onWait: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        base: any HTTPClient, policy: RetryPolicy = .standard, onWait: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.base = base
         self.policy = policy
         self.onWait = onWait
@@ -27,11 +29,15 @@ public final class RetryingHTTPClient: HTTPClient {
                 response = try await base.send(request)
             } catch let error as NetworkError {
                 guard request.isIdempotent, attempt < policy.maxAttempts else {
-                    if attempt > 1 { throw NetworkError.gaveUp(request: request.summary, attempts: attempt, last: error.message) }
+                    if attempt > 1 {
+                        throw NetworkError.gaveUp(request: request.summary, attempts: attempt, last: error.message)
+                    }
                     throw error
                 }
                 let delay = policy.backoff(after: attempt)
-                onWait("\(request.summary): \(error.message.replacingOccurrences(of: request.summary + ": ", with: "")); retrying in \(Self.shown(delay))")
+                onWait(
+                    "\(request.summary): \(error.message.replacingOccurrences(of: request.summary + ": ", with: "")); retrying in \(Self.shown(delay))"
+                )
                 try await Task.sleep(for: .seconds(delay))
                 continue
             }
@@ -41,11 +47,14 @@ public final class RetryingHTTPClient: HTTPClient {
             case .rateLimited(let until):
                 let wait = until.timeIntervalSinceNow
                 if wait > policy.maxServerWait {
-                    throw NetworkError.waitTooLong(request: request.summary, seconds: Int(wait.rounded(.up)), until: until)
+                    throw NetworkError.waitTooLong(
+                        request: request.summary, seconds: Int(wait.rounded(.up)), until: until)
                 }
                 guard attempt < policy.maxAttempts else { return response }
                 notBefore.withLock { $0 = max($0, until) }
-                onWait("\(request.summary): rate limited (HTTP \(response.status)); waiting \(Self.shown(max(0, wait))) as the server asks")
+                onWait(
+                    "\(request.summary): rate limited (HTTP \(response.status)); waiting \(Self.shown(max(0, wait))) as the server asks"
+                )
             case .serverError:
                 guard request.isIdempotent, attempt < policy.maxAttempts else { return response }
                 let delay = policy.backoff(after: attempt)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,7 +34,8 @@ public struct URLSessionHTTPClient: HTTPClient {
                 (data, response) = try await session.upload(for: urlRequest, from: body)
             case .file(let file, let size):
                 urlRequest.setValue(String(size), forHTTPHeaderField: "Content-Length")
-                (data, response) = try await UploadTaskDelegate.upload(urlRequest, fromFile: file, configuration: configuration, progress: request.progress ?? { _ in })
+                (data, response) = try await UploadTaskDelegate.upload(
+                    urlRequest, fromFile: file, configuration: configuration, progress: request.progress ?? { _ in })
             }
         } catch let error as URLError {
             throw NetworkError.transport(request: request.summary, reason: Self.describe(error))

@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// Runs one file upload as a delegate-driven task, so the bytes sent so far can be reported
 /// while the session streams the file from disk.
@@ -21,8 +22,10 @@ final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Uploads `file` with `request` on a session of its own (invalidated afterwards).
-    static func upload(_ request: URLRequest, fromFile file: URL, configuration: URLSessionConfiguration,
-                       progress: @escaping @Sendable (Int64) -> Void) async throws -> (Data, URLResponse) {
+    static func upload(
+        _ request: URLRequest, fromFile file: URL, configuration: URLSessionConfiguration,
+        progress: @escaping @Sendable (Int64) -> Void
+    ) async throws -> (Data, URLResponse) {
         let delegate = UploadTaskDelegate(progress: progress)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -32,12 +35,17 @@ final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
         progress(totalBytesSent)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         state.withLock { $0.response = response }
         completionHandler(.allow)
     }

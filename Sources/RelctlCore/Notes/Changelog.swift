@@ -25,7 +25,8 @@ public enum Changelog {
         let headings = lines.indices.filter { lines[$0].hasPrefix("## ") }
         // A release replaces its own earlier section, or else the "Unreleased" section it now ships.
         let existingKeys = headings.map { Self.key(ofHeading: lines[$0][...]) }
-        let replaceKey = existingKeys.contains(key) ? key : (key != nil && existingKeys.contains("unreleased") ? "unreleased" : nil)
+        let replaceKey =
+            existingKeys.contains(key) ? key : (key != nil && existingKeys.contains("unreleased") ? "unreleased" : nil)
         if let replaceKey, let start = headings.first(where: { Self.key(ofHeading: lines[$0][...]) == replaceKey }) {
             let end = headings.first(where: { $0 > start }) ?? lines.count
             var replacement = sectionText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -21,10 +21,13 @@ public struct CommitClassifier: Sendable {
         for commit in kept.reversed() {
             if commit.isMerge && !settings.includeMerges { continue }
             guard let conventional = ConventionalCommit(subject: commit.subject, body: commit.body) else {
-                if settings.includeOther { other.append(entry(commit, type: "other", scope: nil, summary: commit.subject)) }
+                if settings.includeOther {
+                    other.append(entry(commit, type: "other", scope: nil, summary: commit.subject))
+                }
                 continue
             }
-            var item = entry(commit, type: conventional.type, scope: conventional.scope, summary: conventional.description)
+            var item = entry(
+                commit, type: conventional.type, scope: conventional.scope, summary: conventional.description)
             if conventional.isBreaking {
                 item.breaking = true
                 item.migrationNote = conventional.breakingNote
@@ -42,15 +45,18 @@ public struct CommitClassifier: Sendable {
         if !breaking.isEmpty { sections.append(NotesSection(title: ReleaseNotes.breakingTitle, entries: breaking)) }
         var seenTitles: Set<String> = []
         for group in settings.groups where seenTitles.insert(group.title).inserted {
-            if let entries = grouped[group.title], !entries.isEmpty { sections.append(NotesSection(title: group.title, entries: entries)) }
+            if let entries = grouped[group.title], !entries.isEmpty {
+                sections.append(NotesSection(title: group.title, entries: entries))
+            }
         }
         if !other.isEmpty { sections.append(NotesSection(title: ReleaseNotes.otherTitle, entries: other)) }
         return sections
     }
 
     private func entry(_ commit: GitCommitRecord, type: String, scope: String?, summary: String) -> NotesEntry {
-        NotesEntry(commit: commit.hash, type: type, scope: scope, summary: summary, breaking: false, migrationNote: nil,
-                   authorName: commit.authorName, authorEmail: commit.authorEmail)
+        NotesEntry(
+            commit: commit.hash, type: type, scope: scope, summary: summary, breaking: false, migrationNote: nil,
+            authorName: commit.authorName, authorEmail: commit.authorEmail)
     }
 
     /// Removes every revert whose target is in the range, together with that target. Newest first,
@@ -81,7 +87,8 @@ public struct CommitClassifier: Sendable {
     public static func revertedHashes(of commit: GitCommitRecord) -> [String] {
         // Git 2.43+ titles the revert of a revert `Reapply "…"`.
         let isGitRevert = commit.subject.hasPrefix("Revert \"") || commit.subject.hasPrefix("Reapply \"")
-        let isConventionalRevert = commit.subject.lowercased().hasPrefix("revert:") || commit.subject.lowercased().hasPrefix("revert(")
+        let isConventionalRevert =
+            commit.subject.lowercased().hasPrefix("revert:") || commit.subject.lowercased().hasPrefix("revert(")
         guard isGitRevert || isConventionalRevert else { return [] }
         var found: [String] = []
         var search = commit.body[...]
@@ -92,7 +99,8 @@ public struct CommitClassifier: Sendable {
         }
         if isConventionalRevert, let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) {
             for footer in parsed.footers where footer.token.lowercased() == "refs" {
-                for word in footer.value.split(whereSeparator: { $0 == "," || $0.isWhitespace }) where word.count >= 7 && word.allSatisfy(\.isHexDigit) {
+                for word in footer.value.split(whereSeparator: { $0 == "," || $0.isWhitespace })
+                where word.count >= 7 && word.allSatisfy(\.isHexDigit) {
                     found.append(word.lowercased())
                 }
             }

@@ -38,7 +38,10 @@ public struct ConventionalCommit: Sendable, Equatable {
         return notes.isEmpty ? nil : notes.joined(separator: "\n\n")
     }
 
-    public init(type: String, scope: String? = nil, description: String, body: String? = nil, footers: [Footer] = [], hasBang: Bool = false) {
+    public init(
+        type: String, scope: String? = nil, description: String, body: String? = nil, footers: [Footer] = [],
+        hasBang: Bool = false
+    ) {
         self.type = type
         self.scope = scope
         self.description = description
@@ -81,7 +84,8 @@ public struct ConventionalCommit: Sendable, Equatable {
         let bytes = Array(subject.utf8)
         var index = 0
         while index < bytes.count, isTypeCharacter(bytes[index]) { index += 1 }
-        guard index > 0, let first = bytes.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A) else { return nil }
+        guard index > 0, let first = bytes.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A)
+        else { return nil }
         let type = String(decoding: bytes[0..<index], as: UTF8.self).lowercased()
         var scope: String?
         if index < bytes.count, bytes[index] == UInt8(ascii: "(") {
@@ -96,7 +100,9 @@ public struct ConventionalCommit: Sendable, Equatable {
             bang = true
             index += 1
         }
-        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: " ") else { return nil }
+        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: " ") else {
+            return nil
+        }
         let description = String(decoding: bytes[(index + 2)...], as: UTF8.self).trimmingSpaces()
         guard !description.isEmpty else { return nil }
         return (type, scope, bang, description)
@@ -107,16 +113,24 @@ public struct ConventionalCommit: Sendable, Equatable {
         let breakingPrefixes = ["BREAKING CHANGE", "BREAKING-CHANGE"]
         for prefix in breakingPrefixes where line.hasPrefix(prefix) {
             let rest = line.dropFirst(prefix.count)
-            if rest.hasPrefix(": ") || rest == ":" { return Footer(token: prefix, separator: ": ", value: String(rest.dropFirst(1)).trimmingSpaces()) }
+            if rest.hasPrefix(": ") || rest == ":" {
+                return Footer(token: prefix, separator: ": ", value: String(rest.dropFirst(1)).trimmingSpaces())
+            }
             if rest.hasPrefix(" #") { return Footer(token: prefix, separator: " #", value: String(rest.dropFirst(2))) }
         }
         var end = line.startIndex
-        while end < line.endIndex, let ascii = line[end].asciiValue, isTypeCharacter(ascii), ascii != 0x5F { end = line.index(after: end) }
+        while end < line.endIndex, let ascii = line[end].asciiValue, isTypeCharacter(ascii), ascii != 0x5F {
+            end = line.index(after: end)
+        }
         guard end > line.startIndex else { return nil }
         let token = String(line[..<end])
         let rest = line[end...]
-        if rest.hasPrefix(": ") { return Footer(token: token, separator: ": ", value: String(rest.dropFirst(2)).trimmingSpaces()) }
-        if rest.hasPrefix(" #"), rest.count > 2 { return Footer(token: token, separator: " #", value: String(rest.dropFirst(2))) }
+        if rest.hasPrefix(": ") {
+            return Footer(token: token, separator: ": ", value: String(rest.dropFirst(2)).trimmingSpaces())
+        }
+        if rest.hasPrefix(" #"), rest.count > 2 {
+            return Footer(token: token, separator: " #", value: String(rest.dropFirst(2)))
+        }
         return nil
     }
 
@@ -125,7 +139,8 @@ public struct ConventionalCommit: Sendable, Equatable {
     static func parseBody(_ text: String) -> (body: String?, footers: [Footer]) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var footerStartLine: Int?
-        for (index, line) in lines.enumerated() where index == 0 || lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty {
+        for (index, line) in lines.enumerated()
+        where index == 0 || lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty {
             if footerStart(line) != nil {
                 footerStartLine = index
                 break

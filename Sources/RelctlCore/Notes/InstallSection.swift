@@ -3,10 +3,13 @@ import Foundation
 /// The Install part of the notes, from `dist/manifest.json`: per-platform download and checksum
 /// verification commands, then a table of every artifact with its size and SHA256.
 public enum InstallSection {
-    public static func render(manifest: ReleaseManifest, links: RepositoryLinks?, verification: InstallVerification? = nil) -> String {
+    public static func render(
+        manifest: ReleaseManifest, links: RepositoryLinks?, verification: InstallVerification? = nil
+    ) -> String {
         var out = "### Install\n\n"
         if let verification { out += installers(verification, tag: manifest.tag, links: links) }
-        out += links == nil
+        out +=
+            links == nil
             ? "Download the archive for your platform and its `.sha256` file from the release page, then verify and unpack it:\n"
             : "Download the archive for your platform, verify its checksum, and unpack it:\n"
         let platforms: [(String, (TargetTriple) -> Bool)] = [
@@ -32,7 +35,9 @@ public enum InstallSection {
             for artifact in rest { out += commands(for: artifact, platform: "Linux", tag: manifest.tag, links: links) }
             out += "```\n"
         }
-        if let verification, verification.hasSignatures { out += signatures(verification, tag: manifest.tag, links: links) }
+        if let verification, verification.hasSignatures {
+            out += signatures(verification, tag: manifest.tag, links: links)
+        }
         out += "\n| Artifact | Target | Size | SHA256 |\n|---|---|---|---|\n"
         for artifact in manifest.artifacts {
             // Names and triples as code spans: no Markdown escapes to clutter them (neither can hold a backtick or `|`).
@@ -46,7 +51,8 @@ public enum InstallSection {
     static func installers(_ verification: InstallVerification, tag: String, links: RepositoryLinks?) -> String {
         var out = ""
         if let sh = verification.shellInstaller {
-            out += "Install with one command (Linux, macOS; checks the SHA-256\(verification.minisignKey == nil ? "" : " and, when minisign is installed, the signature") before installing into `~/.local/bin`, or `--to DIR`):\n\n```sh\n"
+            out +=
+                "Install with one command (Linux, macOS; checks the SHA-256\(verification.minisignKey == nil ? "" : " and, when minisign is installed, the signature") before installing into `~/.local/bin`, or `--to DIR`):\n\n```sh\n"
             out += links.map { "curl -fsSL \($0.downloadURL(tag: tag, file: sh)) | sh\n" } ?? "sh \(sh)\n"
             out += "```\n\n"
         }
@@ -73,15 +79,19 @@ public enum InstallSection {
             out += "minisign -Vm \(sums) -P \(key)\n"
         }
         if let signer = verification.allowedSigner {
-            let principal = signer.split(separator: " ").first.map { String($0.split(separator: ",").first ?? $0) } ?? signer
+            let principal =
+                signer.split(separator: " ").first.map { String($0.split(separator: ",").first ?? $0) } ?? signer
             out += "echo '\(signer)' > allowed_signers\n"
-            out += "ssh-keygen -Y verify -f allowed_signers -I \(principal) -n file -s \(sums)\(ReleaseSigner.sshExtension) < \(sums)\n"
+            out +=
+                "ssh-keygen -Y verify -f allowed_signers -I \(principal) -n file -s \(sums)\(ReleaseSigner.sshExtension) < \(sums)\n"
         }
         out += "sha256sum -c --ignore-missing \(sums)\n```\n"
         return out
     }
 
-    static func commands(for artifact: ReleaseManifest.Artifact, platform: String, tag: String, links: RepositoryLinks?) -> String {
+    static func commands(
+        for artifact: ReleaseManifest.Artifact, platform: String, tag: String, links: RepositoryLinks?
+    ) -> String {
         let name = artifact.name
         let url = links?.downloadURL(tag: tag, file: name) ?? name
         let unpack = artifact.format == "zip" ? "unzip \(name)" : "tar -xf \(name)"
@@ -89,7 +99,8 @@ public enum InstallSection {
         case "Windows":
             var text = ""
             if links != nil { text += "Invoke-WebRequest -Uri \(url) -OutFile \(name)\n" }
-            text += "if ((Get-FileHash \(name) -Algorithm SHA256).Hash -ne '\(artifact.sha256.uppercased())') { throw 'checksum mismatch: \(name)' }\n"
+            text +=
+                "if ((Get-FileHash \(name) -Algorithm SHA256).Hash -ne '\(artifact.sha256.uppercased())') { throw 'checksum mismatch: \(name)' }\n"
             text += (artifact.format == "zip" ? "Expand-Archive \(name) -DestinationPath .\n" : "tar -xf \(name)\n")
             return text
         case "macOS":

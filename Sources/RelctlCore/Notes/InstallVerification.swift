@@ -14,7 +14,10 @@ public struct InstallVerification: Sendable, Equatable {
     /// True when there is a signature to check by hand.
     public var hasSignatures: Bool { allowedSigner != nil || minisignKey != nil }
 
-    public init(shellInstaller: String? = nil, powerShellInstaller: String? = nil, allowedSigner: String? = nil, minisignKey: String? = nil) {
+    public init(
+        shellInstaller: String? = nil, powerShellInstaller: String? = nil, allowedSigner: String? = nil,
+        minisignKey: String? = nil
+    ) {
         self.shellInstaller = shellInstaller
         self.powerShellInstaller = powerShellInstaller
         self.allowedSigner = allowedSigner
@@ -23,7 +26,9 @@ public struct InstallVerification: Sendable, Equatable {
 
     /// Looks at `dist` and the `[sign]` public keys; nil when there is nothing to say.
     public static func find(in dist: URL, project: String, settings: SignSettings, root: URL) -> InstallVerification? {
-        func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: dist.appendingPathComponent(name).path) }
+        func exists(_ name: String) -> Bool {
+            FileManager.default.fileExists(atPath: dist.appendingPathComponent(name).path)
+        }
         var result = InstallVerification()
         let sh = InstallerWriter.shellFileName(project: project)
         let ps1 = InstallerWriter.powerShellFileName(project: project)
@@ -31,13 +36,15 @@ public struct InstallVerification: Sendable, Equatable {
         if exists(ps1) { result.powerShellInstaller = ps1 }
         let sums = ChecksumAlgorithm.sha256.sumsFileName
         if exists(sums + ReleaseSigner.sshExtension), let path = settings.allowedSigners,
-           let text = try? SigningKeys.readFile(path, key: "allowed-signers", root: root) {
+            let text = try? SigningKeys.readFile(path, key: "allowed-signers", root: root)
+        {
             result.allowedSigner = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                 .first { !$0.isEmpty && !$0.hasPrefix("#") && !$0.contains("'") }
         }
         if exists(sums + ReleaseSigner.minisignExtension), let path = settings.minisignPublicKey,
-           let text = try? SigningKeys.readFile(path, key: "minisign-public-key", root: root),
-           let key = try? MinisignPublicKey(text: text, source: path) {
+            let text = try? SigningKeys.readFile(path, key: "minisign-public-key", root: root),
+            let key = try? MinisignPublicKey(text: text, source: path)
+        {
             result.minisignKey = Data(Array("Ed".utf8) + key.keyID + key.key).base64EncodedString()
         }
         return result == InstallVerification() ? nil : result

@@ -39,7 +39,8 @@ public enum MarkdownEscaper {
         if "#-+=".contains(first) { return "\\" + text }
         // An ordered-list marker: at most nine digits, then `.` or `)`.
         let digits = text.prefix { $0.isASCII && $0.isNumber }
-        if !digits.isEmpty, digits.count <= 9, let next = text.dropFirst(digits.count).first, next == "." || next == ")" {
+        if !digits.isEmpty, digits.count <= 9, let next = text.dropFirst(digits.count).first, next == "." || next == ")"
+        {
             return digits + "\\" + text.dropFirst(digits.count)
         }
         return String(text)

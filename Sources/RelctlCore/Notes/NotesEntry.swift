@@ -16,7 +16,10 @@ public struct NotesEntry: Sendable, Equatable {
 
     public var shortHash: String { String(commit.prefix(7)) }
 
-    public init(commit: String, type: String, scope: String?, summary: String, breaking: Bool, migrationNote: String?, authorName: String, authorEmail: String) {
+    public init(
+        commit: String, type: String, scope: String?, summary: String, breaking: Bool, migrationNote: String?,
+        authorName: String, authorEmail: String
+    ) {
         self.commit = commit
         self.type = type
         self.scope = scope

@@ -9,7 +9,9 @@ public enum NotesMarkdown {
             for entry in section.entries {
                 out += "- " + line(entry, links: notes.links) + "\n"
                 if let note = entry.migrationNote {
-                    out += "\n" + note.split(separator: "\n", omittingEmptySubsequences: false)
+                    out +=
+                        "\n"
+                        + note.split(separator: "\n", omittingEmptySubsequences: false)
                         .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n") + "\n\n"
                 }
             }
@@ -17,13 +19,17 @@ public enum NotesMarkdown {
         if notes.sections.isEmpty { out += "\nNo notable changes.\n" }
         if !notes.contributors.isEmpty {
             out += "\n### Contributors\n\n"
-            out += notes.contributors.map { "- " + MarkdownEscaper.escapeBlockStart(MarkdownEscaper.escape($0.name)) }.joined(separator: "\n") + "\n"
+            out +=
+                notes.contributors.map { "- " + MarkdownEscaper.escapeBlockStart(MarkdownEscaper.escape($0.name)) }
+                .joined(separator: "\n") + "\n"
         }
         if let manifest = notes.manifest {
-            out += "\n" + InstallSection.render(manifest: manifest, links: notes.links, verification: notes.verification)
+            out +=
+                "\n" + InstallSection.render(manifest: manifest, links: notes.links, verification: notes.verification)
         }
         if let compare = notes.compareURL, let previous = notes.previous {
-            out += "\n**Full changelog**: [\(MarkdownEscaper.escape(previous))...\(MarkdownEscaper.escape(notes.targetName))](\(compare))\n"
+            out +=
+                "\n**Full changelog**: [\(MarkdownEscaper.escape(previous))...\(MarkdownEscaper.escape(notes.targetName))](\(compare))\n"
         }
         // Collapse the blank line doubled after a trailing migration note.
         while out.contains("\n\n\n") { out = out.replacingOccurrences(of: "\n\n\n", with: "\n\n") }

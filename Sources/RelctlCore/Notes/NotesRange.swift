@@ -16,34 +16,44 @@ public struct NotesRange: Sendable, Equatable {
     /// version* are skipped when `skipPrereleases` (notes for `v1.0.0` start at `v0.9.0`, not at
     /// `v1.0.0-rc.2`), while prereleases of other versions (`v0.0.1-test.9` before `v0.1.0`) are
     /// real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
-    public static func resolve(git: Git, format: TagFormat, skipPrereleases: Bool, tag: String?, from: String?, to: String?) throws -> NotesRange {
+    public static func resolve(
+        git: Git, format: TagFormat, skipPrereleases: Bool, tag: String?, from: String?, to: String?
+    ) throws -> NotesRange {
         var version: SemanticVersion?
         if let tag { version = try format.version(of: tag) }
         let targetRef = to ?? (tag.map { git.localTagExists($0) ? $0 : "HEAD" } ?? "HEAD")
         let targetCommit = try git.rangeEnd(targetRef)
         var releaseTag = tag
         if releaseTag == nil {
-            let here = try git.tagsPointing(at: targetCommit).compactMap { name in (try? format.version(of: name)).map { (name, $0) } }
+            let here = try git.tagsPointing(at: targetCommit).compactMap { name in
+                (try? format.version(of: name)).map { (name, $0) }
+            }
             if let best = here.max(by: { $0.1 < $1.1 }) {
                 releaseTag = best.0
                 version = best.1
             }
         }
         if let from {
-            return NotesRange(tag: releaseTag, version: version, previous: from, previousCommit: try git.commit(of: from), targetCommit: targetCommit)
+            return NotesRange(
+                tag: releaseTag, version: version, previous: from, previousCommit: try git.commit(of: from),
+                targetCommit: targetCommit)
         }
         let candidates = try git.tagsMerged(into: targetCommit).compactMap { name -> (String, SemanticVersion)? in
             guard name != releaseTag, let parsed = try? format.version(of: name) else { return nil }
             if let version {
                 guard parsed < version else { return nil }
                 if skipPrereleases, !version.isPrerelease, parsed.isPrerelease,
-                   parsed.final.hasSamePrecedence(as: version.final) { return nil }
+                    parsed.final.hasSamePrecedence(as: version.final)
+                {
+                    return nil
+                }
             }
             return (name, parsed)
         }
         // Ties in precedence (build metadata) break by name so the choice is stable.
         let previous = candidates.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
-        return NotesRange(tag: releaseTag, version: version, previous: previous?.0,
-                          previousCommit: try previous.map { try git.commit(of: $0.0) }, targetCommit: targetCommit)
+        return NotesRange(
+            tag: releaseTag, version: version, previous: previous?.0,
+            previousCommit: try previous.map { try git.commit(of: $0.0) }, targetCommit: targetCommit)
     }
 }

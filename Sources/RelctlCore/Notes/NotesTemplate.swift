@@ -10,7 +10,8 @@ public struct NotesTemplate: Sendable {
     /// Reads and parses the template; a missing file or syntax error is bad input naming file and line.
     public static func load(_ url: URL, displayPath: String) throws -> NotesTemplate {
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SimpleError(.badInput, file: displayPath, "notes template not found; fix `template` in [notes] or create the file")
+            throw SimpleError(
+                .badInput, file: displayPath, "notes template not found; fix `template` in [notes] or create the file")
         }
         return try NotesTemplate(text: String(decoding: data, as: UTF8.self), displayPath: displayPath)
     }
@@ -20,8 +21,10 @@ public struct NotesTemplate: Sendable {
         do {
             template = try MustacheTemplate(string: text)
         } catch let error as MustacheTemplate.ParserError {
-            throw SimpleError(.badInput, file: displayPath, line: error.context.lineNumber,
-                              "invalid Mustache template (\(error.error)) at column \(error.context.columnNumber): `\(error.context.line.trimmingCharacters(in: .whitespaces))`")
+            throw SimpleError(
+                .badInput, file: displayPath, line: error.context.lineNumber,
+                "invalid Mustache template (\(error.error)) at column \(error.context.columnNumber): `\(error.context.line.trimmingCharacters(in: .whitespaces))`"
+            )
         }
     }
 
@@ -47,7 +50,9 @@ public struct NotesTemplate: Sendable {
             "date": notes.date,
             "title": notes.version?.description ?? "Unreleased",
             "commit": notes.targetCommit,
-            "sections": notes.sections.map { ["title": $0.title, "entries": $0.entries.map(entryData)] as [String: Any] },
+            "sections": notes.sections.map {
+                ["title": $0.title, "entries": $0.entries.map(entryData)] as [String: Any]
+            },
             "contributors": notes.contributors.map { ["name": $0.name, "email": $0.email] },
             "markdown": NotesMarkdown.render(notes),
         ]
@@ -57,9 +62,11 @@ public struct NotesTemplate: Sendable {
         if let compare = notes.compareURL { data["compareURL"] = compare }
         if let links = notes.links { data["repositoryURL"] = links.baseURL }
         if let manifest = notes.manifest {
-            data["install"] = InstallSection.render(manifest: manifest, links: notes.links, verification: notes.verification)
+            data["install"] = InstallSection.render(
+                manifest: manifest, links: notes.links, verification: notes.verification)
             data["artifacts"] = manifest.artifacts.map {
-                ["name": $0.name, "target": $0.target, "format": $0.format, "size": $0.size, "sha256": $0.sha256] as [String: Any]
+                ["name": $0.name, "target": $0.target, "format": $0.format, "size": $0.size, "sha256": $0.sha256]
+                    as [String: Any]
             }
         }
         return data

@@ -67,9 +67,13 @@ public struct ReleaseNotes: Sendable {
             previous = notes.previous
             date = notes.date
             sections = notes.sections.map { section in
-                Section(title: section.title, entries: section.entries.map {
-                    Entry(commit: $0.commit, type: $0.type, scope: $0.scope, summary: $0.summary, breaking: $0.breaking)
-                })
+                Section(
+                    title: section.title,
+                    entries: section.entries.map {
+                        Entry(
+                            commit: $0.commit, type: $0.type, scope: $0.scope, summary: $0.summary,
+                            breaking: $0.breaking)
+                    })
             }
             contributors = notes.contributors
         }

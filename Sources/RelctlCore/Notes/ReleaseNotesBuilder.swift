@@ -11,21 +11,28 @@ public struct ReleaseNotesBuilder: Sendable {
     /// Builds the notes for `tag` (or the tag at the target, or unreleased changes) over the range
     /// `from..to` (defaults in `NotesRange.resolve`). `distDirectory` holding `manifest.json` adds
     /// the Install section. Git runs in `config.root`.
-    public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, distDirectory: URL? = nil) throws -> ReleaseNotes {
-        try build(config: config, tag: tag, from: from, to: to, manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) }, distDirectory: distDirectory)
+    public func build(
+        config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, distDirectory: URL? = nil
+    ) throws -> ReleaseNotes {
+        try build(
+            config: config, tag: tag, from: from, to: to,
+            manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) }, distDirectory: distDirectory)
     }
 
     /// The same, with the release's manifest already in memory (`relctl release`), and the
     /// remote's URL when the caller knows it already (`.some(nil)`: there is no such remote).
     /// `distDirectory`, when given, is where installers and signatures are looked for;
     /// `keysRoot` is where `[sign]` paths resolve (the project, also on a dry run).
-    public func build(config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
-                      remoteURL known: String?? = nil, distDirectory: URL? = nil, keysRoot: URL? = nil) throws -> ReleaseNotes {
+    public func build(
+        config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
+        remoteURL known: String?? = nil, distDirectory: URL? = nil, keysRoot: URL? = nil
+    ) throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
         let range: NotesRange
         do {
-            range = try NotesRange.resolve(git: git, format: config.project.tagFormat, skipPrereleases: config.notes.skipPrereleases,
-                                           tag: tag, from: from, to: to)
+            range = try NotesRange.resolve(
+                git: git, format: config.project.tagFormat, skipPrereleases: config.notes.skipPrereleases,
+                tag: tag, from: from, to: to)
         } catch {
             // Asked only when something failed: outside a repository that is the whole story.
             guard try git.isRepository() else { throw GitError.notARepository(config.root.path) }
@@ -34,12 +41,18 @@ public struct ReleaseNotesBuilder: Sendable {
         let commits = try git.commitLog(from: range.previousCommit, to: range.targetCommit)
         if range.previous == nil, from == nil, !commits.isEmpty {
             // Say so: notes over the whole history are rarely what a release wants.
-            context.console.warning("no earlier release tag in the format `\(config.project.tagFormat)` is an ancestor of \(range.tag ?? "the target"), so the notes cover the whole history (\(commits.count) commit\(commits.count == 1 ? "" : "s")); pass --from REF to start elsewhere")
+            context.console.warning(
+                "no earlier release tag in the format `\(config.project.tagFormat)` is an ancestor of \(range.tag ?? "the target"), so the notes cover the whole history (\(commits.count) commit\(commits.count == 1 ? "" : "s")); pass --from REF to start elsewhere"
+            )
         }
         if range.previous == nil, git.isShallow() {
-            context.console.warning("\(config.root.path) is a shallow clone, so the previous release tag may be missing and the notes incomplete; fetch full history (`git fetch --unshallow --tags`, or `fetch-depth: 0` in actions/checkout)")
+            context.console.warning(
+                "\(config.root.path) is a shallow clone, so the previous release tag may be missing and the notes incomplete; fetch full history (`git fetch --unshallow --tags`, or `fetch-depth: 0` in actions/checkout)"
+            )
         }
-        let time = try commits.first(where: { $0.hash == range.targetCommit })?.time ?? git.committerTime(of: range.targetCommit)
+        let time =
+            try commits.first(where: { $0.hash == range.targetCommit })?.time
+            ?? git.committerTime(of: range.targetCommit)
         let sections = CommitClassifier(settings: config.notes).sections(for: commits)
         var notes = ReleaseNotes(
             tag: range.tag,
@@ -53,7 +66,8 @@ public struct ReleaseNotesBuilder: Sendable {
             manifest: manifest
         )
         if let dist = distDirectory, let manifest = notes.manifest {
-            notes.verification = InstallVerification.find(in: dist, project: manifest.project, settings: config.sign, root: keysRoot ?? config.root)
+            notes.verification = InstallVerification.find(
+                in: dist, project: manifest.project, settings: config.sign, root: keysRoot ?? config.root)
         }
         if let template = config.notes.template {
             let url = config.resolve(template)
@@ -66,7 +80,8 @@ public struct ReleaseNotesBuilder: Sendable {
     static func day(_ seconds: Int) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        let parts = calendar.dateComponents(
+            [.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
         return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 
@@ -80,7 +95,10 @@ public struct ReleaseNotesBuilder: Sendable {
         for commit in commits.reversed() where !commit.isMerge {
             let name = commit.authorName.trimmingCharacters(in: .whitespaces)
             let key = name.isEmpty ? "<" + commit.authorEmail.lowercased() + ">" : name.lowercased()
-            if byName[key] == nil { byName[key] = NotesContributor(name: name.isEmpty ? commit.authorEmail : name, email: commit.authorEmail) }
+            if byName[key] == nil {
+                byName[key] = NotesContributor(
+                    name: name.isEmpty ? commit.authorEmail : name, email: commit.authorEmail)
+            }
         }
         return byName.values.sorted {
             let (a, b) = ($0.name.lowercased(), $1.name.lowercased())

@@ -58,29 +58,41 @@ public struct VersionBump: Sendable, Equatable {
             let month1 = SemanticVersion(major: fullYear ? year : year % 100, minor: month, patch: 0)
             var next = month1
             if let last, !(last.version < month1) { next = Self.next(after: last.version.final, level: .patch) }
-            bump = VersionBump(previousTag: last?.name, current: last?.version, next: next, level: .patch, commitCount: commits.count)
+            bump = VersionBump(
+                previousTag: last?.name, current: last?.version, next: next, level: .patch, commitCount: commits.count)
         } else if let last {
-            bump = VersionBump(previousTag: last.0, current: last.1, next: next(after: last.1, level: level),
-                               level: last.1.isPrerelease ? .prerelease : level, commitCount: commits.count)
+            bump = VersionBump(
+                previousTag: last.0, current: last.1, next: next(after: last.1, level: level),
+                level: last.1.isPrerelease ? .prerelease : level, commitCount: commits.count)
         } else {
-            bump = VersionBump(previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commits.count)
+            bump = VersionBump(
+                previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commits.count)
         }
-        let exists: (SemanticVersion) -> Bool = { candidate in allTags.contains { $0.version.hasSamePrecedence(as: candidate) } }
-        let elsewhere = allTags.filter { !reachableNames.contains($0.name) && (last == nil || last!.version < $0.version) }
+        let exists: (SemanticVersion) -> Bool = { candidate in
+            allTags.contains { $0.version.hasSamePrecedence(as: candidate) }
+        }
+        let elsewhere = allTags.filter {
+            !reachableNames.contains($0.name) && (last == nil || last!.version < $0.version)
+        }
         if let highest = elsewhere.max(by: { $0.version < $1.version }) {
-            bump.notes.append("\(elsewhere.count) tag\(elsewhere.count == 1 ? " is" : "s are") above \(last?.name ?? "every ancestor") but not an ancestor of \(target) (highest: \(highest.name), on another branch?); the version is computed from \(last?.name ?? "the manifest") and never reuses one of them")
+            bump.notes.append(
+                "\(elsewhere.count) tag\(elsewhere.count == 1 ? " is" : "s are") above \(last?.name ?? "every ancestor") but not an ancestor of \(target) (highest: \(highest.name), on another branch?); the version is computed from \(last?.name ?? "the manifest") and never reuses one of them"
+            )
         }
         // The manifest's version is a floor: it may already name the release in preparation.
         let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
         if let source = config.versions.first, let found = try? ManifestReaders.read(source, root: config.root),
-           let reader = try? ManifestReaders.reader(for: source.kind),
-           let floor = releasableVersion(ofManifestText: found.text, comparison: reader.comparison), floor > zero {
+            let reader = try? ManifestReaders.reader(for: source.kind),
+            let floor = releasableVersion(ofManifestText: found.text, comparison: reader.comparison), floor > zero
+        {
             let below = isBelow(bump.next, manifestText: found.text, comparison: reader.comparison)
             // Before the first tag the manifest's version has not shipped: it is the next one.
             if below || last == nil {
                 let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
                 if below {
-                    bump.notes.append("\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(format.tag(for: floor)) exists already)" : "")")
+                    bump.notes.append(
+                        "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(format.tag(for: floor)) exists already)" : "")"
+                    )
                 }
                 bump.next = chosen
             }
@@ -92,7 +104,9 @@ public struct VersionBump: Sendable, Equatable {
         }
         bump.nextTag = format.tag(for: bump.next)
         if !skipped.isEmpty {
-            bump.notes.append("\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (not ancestor\(skipped.count == 1 ? "" : "s") of \(target)); moved up to \(bump.next)")
+            bump.notes.append(
+                "\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (not ancestor\(skipped.count == 1 ? "" : "s") of \(target)); moved up to \(bump.next)"
+            )
         }
         return bump
     }
@@ -108,7 +122,9 @@ public struct VersionBump: Sendable, Equatable {
         } else {
             version = try SemanticVersion(parsing: text)
         }
-        var bump = VersionBump(previousTag: nil, current: nil, next: version, level: version.isPrerelease ? .prerelease : .patch, commitCount: 0)
+        var bump = VersionBump(
+            previousTag: nil, current: nil, next: version, level: version.isPrerelease ? .prerelease : .patch,
+            commitCount: 0)
         bump.nextTag = config.project.tagFormat.tag(for: version)
         return bump
     }
@@ -118,11 +134,15 @@ public struct VersionBump: Sendable, Equatable {
     static func isBelow(_ version: SemanticVersion, manifestText text: String, comparison: VersionComparison) -> Bool {
         switch comparison {
         case .semver:
-            guard let declared = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) else { return false }
+            guard let declared = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) else {
+                return false
+            }
             return version < declared
         case .pep440:
             guard let declared = PEP440Version(text) else { return false }
-            guard let mine = PEP440Version(semver: version) ?? PEP440Version(version.final.description) else { return false }
+            guard let mine = PEP440Version(semver: version) ?? PEP440Version(version.final.description) else {
+                return false
+            }
             return mine < declared
         }
     }
@@ -134,12 +154,16 @@ public struct VersionBump: Sendable, Equatable {
     static func releasableVersion(ofManifestText text: String, comparison: VersionComparison) -> SemanticVersion? {
         if let version = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) { return version }
         guard comparison == .pep440 || PEP440Version(text) != nil, let pep = PEP440Version(text), pep.epoch == "0",
-              (1...3).contains(pep.release.count) else { return nil }
+            (1...3).contains(pep.release.count)
+        else { return nil }
         let numbers: [String] = Array((pep.release + ["0", "0"])[0..<3])
         if pep.post != nil, pep.pre == nil {
             return try? SemanticVersion(parsing: "\(numbers[0]).\(numbers[1]).\(SemanticVersion.increment(numbers[2]))")
         }
-        let phase = pep.pre.map { ["a": "-alpha.", "b": "-beta.", "rc": "-rc."][$0.phase.rawValue, default: "-rc."] + $0.number } ?? ""
+        let phase =
+            pep.pre.map {
+                ["a": "-alpha.", "b": "-beta.", "rc": "-rc."][$0.phase.rawValue, default: "-rc."] + $0.number
+            } ?? ""
         return try? SemanticVersion(parsing: numbers.joined(separator: ".") + phase)
     }
 
@@ -156,7 +180,9 @@ public struct VersionBump: Sendable, Equatable {
         if current.isPrerelease {
             var next = current
             next.build = []
-            if let index = next.prerelease.lastIndex(where: { $0.number != nil }), let number = next.prerelease[index].number {
+            if let index = next.prerelease.lastIndex(where: { $0.number != nil }),
+                let number = next.prerelease[index].number
+            {
                 next.prerelease[index] = .numeric(String(number + 1))
             } else {
                 next.prerelease.append(.numeric("1"))
@@ -190,7 +216,11 @@ public struct VersionBump: Sendable, Equatable {
         struct Edit { var url: URL; var display: String; var line: Int; var old: String; var new: String }
         var edits: [Edit] = []
         func add(_ edit: Edit) {
-            if edits.contains(where: { $0.url.standardizedFileURL == edit.url.standardizedFileURL && $0.line == edit.line }) { return }
+            if edits.contains(where: {
+                $0.url.standardizedFileURL == edit.url.standardizedFileURL && $0.line == edit.line
+            }) {
+                return
+            }
             edits.append(edit)
         }
         for source in config.versions {
@@ -199,22 +229,36 @@ public struct VersionBump: Sendable, Equatable {
             var spelled = version.description
             if reader.comparison == .pep440 {
                 guard let pep = PEP440Version(semver: version) else {
-                    throw SimpleError(.badInput, file: found.foundIn, "version \(version) cannot be written here: \(PEP440Version.refusal(for: version) ?? "it has no PEP 440 spelling")")
+                    throw SimpleError(
+                        .badInput, file: found.foundIn,
+                        "version \(version) cannot be written here: \(PEP440Version.refusal(for: version) ?? "it has no PEP 440 spelling")"
+                    )
                 }
                 spelled = pep.description
             }
             if isBelow(version, manifestText: found.text, comparison: reader.comparison) {
-                throw SimpleError(.failure, file: found.foundIn, line: found.line, "holds \(found.text), above \(version); relctl never lowers a version, so set it by hand if you really mean to")
+                throw SimpleError(
+                    .failure, file: found.foundIn, line: found.line,
+                    "holds \(found.text), above \(version); relctl never lowers a version, so set it by hand if you really mean to"
+                )
             }
             guard let line = found.line else {
-                throw SimpleError(.badInput, file: found.foundIn, "cannot tell which line holds the version `\(found.text)`; edit it by hand")
+                throw SimpleError(
+                    .badInput, file: found.foundIn,
+                    "cannot tell which line holds the version `\(found.text)`; edit it by hand")
             }
             if found.text != spelled {
-                add(Edit(url: config.resolve(found.foundIn), display: found.foundIn, line: line, old: found.text, new: spelled))
+                add(
+                    Edit(
+                        url: config.resolve(found.foundIn), display: found.foundIn, line: line, old: found.text,
+                        new: spelled))
             }
             for companion in try CompanionFinder.companions(of: source, found: found, root: config.root) {
                 guard let expected = companion.expectedText(for: version, previous: found.text) else { continue }
-                add(Edit(url: CompanionFinder.url(companion.file, root: config.root), display: companion.file, line: companion.line, old: companion.text, new: expected))
+                add(
+                    Edit(
+                        url: CompanionFinder.url(companion.file, root: config.root), display: companion.file,
+                        line: companion.line, old: companion.text, new: expected))
             }
         }
         var contents: [URL: String] = [:]
@@ -222,15 +266,23 @@ public struct VersionBump: Sendable, Equatable {
         for edit in edits {
             let key = edit.url.standardizedFileURL
             if contents[key] == nil {
-                guard let data = FileManager.default.contents(atPath: key.path) else { throw ManifestError.missing(path: edit.display) }
+                guard let data = FileManager.default.contents(atPath: key.path) else {
+                    throw ManifestError.missing(path: edit.display)
+                }
                 contents[key] = String(decoding: data, as: UTF8.self)
                 order.append((key, edit.display))
             }
             // Split on the "\n" byte, not the Character ("\r\n" is one Character): CRLF lines keep
             // their "\r", and line numbers agree with the readers', which count CRLF as one break.
-            var lines = (contents[key] ?? "").utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-            guard edit.line >= 1, edit.line <= lines.count, let range = Self.versionRange(of: edit.old, in: lines[edit.line - 1]) else {
-                throw SimpleError(.badInput, file: edit.display, line: edit.line, "version `\(edit.old)` not found on this line; edit it by hand")
+            var lines = (contents[key] ?? "").utf8.split(
+                separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
+            ).map { String(decoding: $0, as: UTF8.self) }
+            guard edit.line >= 1, edit.line <= lines.count,
+                let range = Self.versionRange(of: edit.old, in: lines[edit.line - 1])
+            else {
+                throw SimpleError(
+                    .badInput, file: edit.display, line: edit.line,
+                    "version `\(edit.old)` not found on this line; edit it by hand")
             }
             lines[edit.line - 1].replaceSubrange(range, with: edit.new)
             contents[key] = lines.joined(separator: "\n")
@@ -264,13 +316,15 @@ public struct VersionBump: Sendable, Equatable {
             searchStart = line.index(after: found.lowerBound)
         }
         if let keyword = line.range(of: "version", options: .caseInsensitive),
-           let afterKeyword = whole.first(where: { $0.lowerBound >= keyword.upperBound }) {
+            let afterKeyword = whole.first(where: { $0.lowerBound >= keyword.upperBound })
+        {
             return afterKeyword
         }
         return whole.first ?? line.range(of: text)
     }
 
     private static func permissions(of url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue ?? 0o644
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue
+            ?? 0o644
     }
 }

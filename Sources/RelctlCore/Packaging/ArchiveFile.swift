@@ -19,14 +19,17 @@ enum ArchiveFile {
     ///   - workers: compression threads for this archive (tar.gz chunks, zstd); the bytes written
     ///     do not depend on it.
     ///   - recordFiles: keep every file's path, size and SHA-256 as written (for the SBOM).
-    static func write(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, workers: Int = 1, to url: URL,
-                      alsoSHA512: Bool = false, recordFiles: Bool = false, finish: (Written) throws -> Void = { _ in }) async throws -> Written {
+    static func write(
+        _ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, workers: Int = 1, to url: URL,
+        alsoSHA512: Bool = false, recordFiles: Bool = false, finish: (Written) throws -> Void = { _ in }
+    ) async throws -> Written {
         let temporary = AtomicFile.temporaryURL(for: url)
         CleanupRegistry.shared.register(temporary)
         defer { CleanupRegistry.shared.unregister(temporary) }
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw PackagingError.writeFailed(path: url.path, reason: "cannot create \(temporary.path): \(String(cString: strerror(errno)))")
+            throw PackagingError.writeFailed(
+                path: url.path, reason: "cannot create \(temporary.path): \(String(cString: strerror(errno)))")
         }
         var descriptorOpen = true
         do {
@@ -38,18 +41,24 @@ enum ArchiveFile {
                 let compressor = ChunkedGzipCompressor(level: format.effectiveLevel(level), workers: workers)
                 let recorded = RecordedFiles()
                 let entries = try await compressor.compress(into: sink, destination: destination) { tarStream in
-                    let (count, files) = try writeEntries(layout, format: format, level: level, workers: 1, mtime: time, into: tarStream,
-                                                          destination: destination, recordFiles: recordFiles)
+                    let (count, files) = try writeEntries(
+                        layout, format: format, level: level, workers: 1, mtime: time, into: tarStream,
+                        destination: destination, recordFiles: recordFiles)
                     recorded.set(files)
                     return count
                 }
-                written = Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: entries, files: recorded.value ?? [])
+                written = Written(
+                    size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(),
+                    entries: entries, files: recorded.value ?? [])
             } else {
                 written = try await BlockingWork.run {
                     let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
-                    let (entries, files) = try writeEntries(layout, format: format, level: level, workers: workers, mtime: time, into: sink,
-                                                            destination: destination, recordFiles: recordFiles)
-                    return Written(size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(), entries: entries, files: files)
+                    let (entries, files) = try writeEntries(
+                        layout, format: format, level: level, workers: workers, mtime: time, into: sink,
+                        destination: destination, recordFiles: recordFiles)
+                    return Written(
+                        size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(),
+                        entries: entries, files: files)
                 }
             }
             descriptorOpen = false
@@ -63,11 +72,17 @@ enum ArchiveFile {
                 // Filesystems without hard links (vfat, some network mounts): check, then rename.
                 // The window between the two is the price of writing there at all.
                 guard [EPERM, EOPNOTSUPP, EMLINK, ENOSYS].contains(linkError) else {
-                    throw PackagingError.writeFailed(path: url.path, reason: "cannot move the finished archive into place: \(String(cString: strerror(linkError)))")
+                    throw PackagingError.writeFailed(
+                        path: url.path,
+                        reason: "cannot move the finished archive into place: \(String(cString: strerror(linkError)))")
                 }
-                if FileManager.default.fileExists(atPath: url.path) { throw PackagingError.archiveExists(path: url.path) }
+                if FileManager.default.fileExists(atPath: url.path) {
+                    throw PackagingError.archiveExists(path: url.path)
+                }
                 if rename(temporary.path, url.path) != 0 {
-                    throw PackagingError.writeFailed(path: url.path, reason: "cannot move the finished archive into place: \(String(cString: strerror(errno)))")
+                    throw PackagingError.writeFailed(
+                        path: url.path,
+                        reason: "cannot move the finished archive into place: \(String(cString: strerror(errno)))")
                 }
             }
             // Registered only now: before the link succeeded the path may be someone else's archive.
@@ -88,10 +103,16 @@ enum ArchiveFile {
 
     /// The archive folder entry, then every entry of the layout, through libarchive into `sink`.
     /// - Returns: the number of entries, and the files with their SHA-256 when `recordFiles`.
-    private static func writeEntries(_ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, workers: Int, mtime: Int,
-                                     into sink: any ArchiveByteSink, destination: String, recordFiles: Bool) throws -> (Int, [ArchivedFile]) {
-        let writer = try LibArchiveWriter(format: format, level: level, workers: workers, sink: sink, destination: destination, recordFiles: recordFiles)
-        try writer.write(ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name, mtime: mtime)
+    private static func writeEntries(
+        _ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, workers: Int, mtime: Int,
+        into sink: any ArchiveByteSink, destination: String, recordFiles: Bool
+    ) throws -> (Int, [ArchivedFile]) {
+        let writer = try LibArchiveWriter(
+            format: format, level: level, workers: workers, sink: sink, destination: destination,
+            recordFiles: recordFiles)
+        try writer.write(
+            ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name,
+            mtime: mtime)
         for entry in layout.entries { try writer.write(entry, top: layout.name, mtime: mtime) }
         try writer.close()
         return (writer.entryCount, writer.files)

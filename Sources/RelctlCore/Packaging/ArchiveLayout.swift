@@ -23,13 +23,16 @@ public struct ArchiveLayout: Sendable {
     ///   - probe: for `relctl check`, before anything is built: a missing binary stands in as an
     ///     empty file, so every other conflict `package` would hit is found now.
     ///   - staged: the folder `[archive] stage` filled for this archive; its files go to the root.
-    static func compute(config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil,
-                        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false, staged: URL? = nil) throws -> ArchiveLayout {
+    static func compute(
+        config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil,
+        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false, staged: URL? = nil
+    ) throws -> ArchiveLayout {
         var values = placeholders
         for (key, value) in target.placeholders { values[key] = value }
         let name = config.archive.name.render(values)
         if name.isEmpty || name.contains("/") || name == "." || name == ".." {
-            throw PackagingError.unsafePath(path: name, reason: "is not a usable archive name; fix [archive] name in relctl.toml")
+            throw PackagingError.unsafePath(
+                path: name, reason: "is not a usable archive name; fix [archive] name in relctl.toml")
         }
         try ArchivePath.checkName(name)
         var builder = LayoutBuilder()
@@ -45,14 +48,17 @@ public struct ArchiveLayout: Sendable {
                 // An optional binary the build did not make is simply not shipped.
                 if config.build.optionalBinaries.contains(binary), !probe { continue }
                 if probe {
-                    try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .generated(Data()), mode: 0o755, origin: source.path))
+                    try builder.add(
+                        ArchiveEntry(
+                            path: "bin/" + fileName, content: .generated(Data()), mode: 0o755, origin: source.path))
                     packagedBinaries.append(binary)
                     continue
                 }
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
             try containment.check(source, key: "binaries")
-            try builder.add(ArchiveEntry(path: "bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
+            try builder.add(
+                ArchiveEntry(path: "bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
             packagedBinaries.append(binary)
         }
 
@@ -60,21 +66,35 @@ public struct ArchiveLayout: Sendable {
             let source = config.root.appendingPathComponent(mapping.from.render(values))
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] files")
             var info = stat()
-            guard stat(source.path, &info) == 0 else { throw PackagingError.missingSource(path: source.path, key: "files") }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                throw PackagingError.unsafePath(path: destination, reason: "comes from the folder \(source.path), listed in [archive] files; list folders in [archive] trees")
+            guard stat(source.path, &info) == 0 else {
+                throw PackagingError.missingSource(path: source.path, key: "files")
             }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode)) }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                throw PackagingError.unsafePath(
+                    path: destination,
+                    reason:
+                        "comes from the folder \(source.path), listed in [archive] files; list folders in [archive] trees"
+                )
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode))
+            }
             try containment.check(source, key: "[archive] files")
-            try builder.add(ArchiveEntry(path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
+            try builder.add(
+                ArchiveEntry(
+                    path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode),
+                    origin: source.path))
         }
 
-        let walker = TreeWalker(exclude: config.archive.exclude, skipping: outputDirectory.flatMap { FileIdentity(path: $0.path) },
-                                ignored: ignored.map { ($0, config.root.standardizedFileURL.path) })
+        let walker = TreeWalker(
+            exclude: config.archive.exclude, skipping: outputDirectory.flatMap { FileIdentity(path: $0.path) },
+            ignored: ignored.map { ($0, config.root.standardizedFileURL.path) })
         for mapping in config.archive.trees {
             let source = config.root.appendingPathComponent(mapping.from.render(values)).standardizedFileURL
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] trees")
-            if FileManager.default.fileExists(atPath: source.path) { try containment.check(source, key: "[archive] trees") }
+            if FileManager.default.fileExists(atPath: source.path) {
+                try containment.check(source, key: "[archive] trees")
+            }
             try walker.walk(source, into: destination, builder: &builder)
         }
 
@@ -86,7 +106,10 @@ public struct ArchiveLayout: Sendable {
                 let path = try ArchivePath.normalize(rule.path.render(perBinary), what: "[[archive.symlink]] path")
                 let destination = rule.to.render(perBinary)
                 try ArchivePath.checkName("\(path) -> \(destination)")
-                try builder.add(ArchiveEntry(path: path, content: .symlink(destination), mode: 0o777, origin: symlinkRuleOrigin + config.path))
+                try builder.add(
+                    ArchiveEntry(
+                        path: path, content: .symlink(destination), mode: 0o777, origin: symlinkRuleOrigin + config.path
+                    ))
             }
         }
 
@@ -96,8 +119,14 @@ public struct ArchiveLayout: Sendable {
 
         if config.archive.setupEnv {
             let origin = "generated by relctl"
-            try builder.add(ArchiveEntry(path: "setup-env.sh", content: .generated(Data(SetupEnvScripts.posix(name: name).utf8)), mode: 0o755, origin: origin))
-            try builder.add(ArchiveEntry(path: "setup-env.bat", content: .generated(Data(SetupEnvScripts.windows(name: name).utf8)), mode: 0o644, origin: origin))
+            try builder.add(
+                ArchiveEntry(
+                    path: "setup-env.sh", content: .generated(Data(SetupEnvScripts.posix(name: name).utf8)),
+                    mode: 0o755, origin: origin))
+            try builder.add(
+                ArchiveEntry(
+                    path: "setup-env.bat", content: .generated(Data(SetupEnvScripts.windows(name: name).utf8)),
+                    mode: 0o644, origin: origin))
         }
 
         let entries = try LinkResolver(entries: try builder.finish()).apply(target.links)
@@ -105,7 +134,9 @@ public struct ArchiveLayout: Sendable {
         if target.os == "windows" {
             for entry in entries {
                 if let why = ArchivePath.windowsProblem(entry.path) {
-                    throw PackagingError.unsafePath(path: entry.path, reason: "cannot be extracted on Windows (\(target.triple)): \(why); rename it or exclude it")
+                    throw PackagingError.unsafePath(
+                        path: entry.path,
+                        reason: "cannot be extracted on Windows (\(target.triple)): \(why); rename it or exclude it")
                 }
             }
         }
@@ -165,7 +196,8 @@ struct LayoutBuilder {
 
     mutating func add(_ entry: ArchiveEntry) throws {
         guard !entry.path.isEmpty else {
-            throw PackagingError.unsafePath(path: entry.origin, reason: "maps onto the archive folder itself; give it a name with `to`")
+            throw PackagingError.unsafePath(
+                path: entry.origin, reason: "maps onto the archive folder itself; give it a name with `to`")
         }
         try ArchivePath.checkName(entry.path)
         if let existing = byPath[entry.path] {
@@ -183,11 +215,13 @@ struct LayoutBuilder {
             while !parent.isEmpty {
                 if let existing = all[parent] {
                     guard existing.isDirectory else {
-                        throw PackagingError.collision(archivePath: parent, first: existing.origin, second: "the folder holding \(entry.origin)")
+                        throw PackagingError.collision(
+                            archivePath: parent, first: existing.origin, second: "the folder holding \(entry.origin)")
                     }
                     break
                 }
-                all[parent] = ArchiveEntry(path: parent, content: .directory, mode: 0o755, origin: "folder of \(entry.path)")
+                all[parent] = ArchiveEntry(
+                    path: parent, content: .directory, mode: 0o755, origin: "folder of \(entry.path)")
                 parent = ArchivePath.parent(parent)
             }
         }

@@ -5,7 +5,8 @@ enum ArchivePath {
     /// `./a//b/` → `a/b`; refuses absolute paths, `..` escapes and control characters.
     static func normalize(_ raw: String, what: String) throws -> String {
         if raw.hasPrefix("/") || raw.hasPrefix("\\") {
-            throw PackagingError.unsafePath(path: raw, reason: "is absolute (\(what)); use a path relative to the archive folder")
+            throw PackagingError.unsafePath(
+                path: raw, reason: "is absolute (\(what)); use a path relative to the archive folder")
         }
         var parts: [Substring] = []
         for part in raw.split(separator: "/", omittingEmptySubsequences: true) {
@@ -32,7 +33,11 @@ enum ArchivePath {
         }
         try checkComponentLengths(path)
         if path.contains("\\") {
-            throw PackagingError.unsafePath(path: path, reason: "contains a backslash, which Windows reads as a folder separator (it could leave the archive folder there); rename the file or exclude it")
+            throw PackagingError.unsafePath(
+                path: path,
+                reason:
+                    "contains a backslash, which Windows reads as a folder separator (it could leave the archive folder there); rename the file or exclude it"
+            )
         }
     }
 
@@ -40,7 +45,11 @@ enum ArchivePath {
     /// archive could not be extracted.
     static func checkComponentLengths(_ path: String) throws {
         if let long = path.split(separator: "/").first(where: { $0.utf8.count > 255 }) {
-            throw PackagingError.unsafePath(path: path, reason: "has a name of \(long.utf8.count) bytes (`\(long.prefix(40))…`); file systems hold at most 255, so it could not be extracted")
+            throw PackagingError.unsafePath(
+                path: path,
+                reason:
+                    "has a name of \(long.utf8.count) bytes (`\(long.prefix(40))…`); file systems hold at most 255, so it could not be extracted"
+            )
         }
     }
 
@@ -48,15 +57,23 @@ enum ArchivePath {
     /// `aux.txt`), names ending in a dot or a space, and the characters `<>:"|?*`.
     static func windowsProblem(_ path: String) -> String? {
         for component in path.split(separator: "/") {
-            if let bad = component.first(where: { "<>:\"|?*".contains($0) }) { return "`\(component)` contains `\(bad)`" }
-            if component.hasSuffix(".") || component.hasSuffix(" ") { return "`\(component)` ends with a dot or a space" }
-            let stem = component.split(separator: ".", maxSplits: 1).first.map { $0.uppercased().trimmingCharacters(in: .whitespaces) } ?? ""
+            if let bad = component.first(where: { "<>:\"|?*".contains($0) }) {
+                return "`\(component)` contains `\(bad)`"
+            }
+            if component.hasSuffix(".") || component.hasSuffix(" ") {
+                return "`\(component)` ends with a dot or a space"
+            }
+            let stem =
+                component.split(separator: ".", maxSplits: 1).first.map {
+                    $0.uppercased().trimmingCharacters(in: .whitespaces)
+                } ?? ""
             if reservedWindowsNames.contains(stem) { return "`\(component)` is a reserved device name on Windows" }
         }
         return nil
     }
 
-    static let reservedWindowsNames: Set<String> = Set(["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
+    static let reservedWindowsNames: Set<String> = Set(
+        ["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
     static func parent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }

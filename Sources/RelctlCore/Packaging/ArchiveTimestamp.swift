@@ -8,12 +8,16 @@ public enum ArchiveTimestamp {
         if let value = try SourceDateEpoch.from(context.environment) { return value }
         let git = Git(directory: root, context: context)
         guard try git.isRepository() else {
-            throw PackagingError.noClock("\(root.path) is not a git repository; set SOURCE_DATE_EPOCH or run inside the project's git repository")
+            throw PackagingError.noClock(
+                "\(root.path) is not a git repository; set SOURCE_DATE_EPOCH or run inside the project's git repository"
+            )
         }
         let ref = git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD"
         do { return try git.committerTime(of: ref) } catch {
             if ref == "HEAD" {
-                throw PackagingError.noClock("the repository at \(root.path) has no commit yet; commit the project first, or set SOURCE_DATE_EPOCH")
+                throw PackagingError.noClock(
+                    "the repository at \(root.path) has no commit yet; commit the project first, or set SOURCE_DATE_EPOCH"
+                )
             }
             throw PackagingError.noClock("git has no commit for \(ref) (\(error)); set SOURCE_DATE_EPOCH")
         }

@@ -18,8 +18,10 @@ public struct ArchiveWriterFormat: Sendable {
     /// archive may use; a format may only use it where the output does not depend on it.
     let configure: @Sendable (OpaquePointer, Int, Int) -> [Int32]
 
-    init(id: String, defaultLevel: Int, levels: ClosedRange<Int>, earliestTime: Int, chunkedGzip: Bool = false,
-         configure: @escaping @Sendable (OpaquePointer, Int, Int) -> [Int32]) {
+    init(
+        id: String, defaultLevel: Int, levels: ClosedRange<Int>, earliestTime: Int, chunkedGzip: Bool = false,
+        configure: @escaping @Sendable (OpaquePointer, Int, Int) -> [Int32]
+    ) {
         self.id = id
         self.defaultLevel = defaultLevel
         self.levels = levels
@@ -45,32 +47,45 @@ public struct ArchiveWriterFormat: Sendable {
 
 /// Writer formats keyed by id. An unknown id is bad input listing the known ones.
 public enum ArchiveWriterFormats {
-    public static let all: [String: ArchiveWriterFormat] = Dictionary(uniqueKeysWithValues: [
-        // pax restricted: plain ustar headers unless a name, link or size needs an extension. No
-        // libarchive filter: the tar stream is gzipped in parallel chunks (ChunkedGzipCompressor).
-        ArchiveWriterFormat(id: "tar.gz", defaultLevel: 6, levels: 1...9, earliestTime: 0, chunkedGzip: true) { archive, _, _ in
-            [archive_write_set_format_pax_restricted(archive)]
-        },
-        ArchiveWriterFormat(id: "tar.xz", defaultLevel: 6, levels: 0...9, earliestTime: 0) { archive, level, _ in
-            [archive_write_set_format_pax_restricted(archive), archive_write_add_filter_xz(archive),
-             archive_write_set_options(archive, "xz:compression-level=\(level)")]
-        },
-        // zstd's multi-threaded mode writes the same frames for any number of threads >= 1 (zstd
-        // documents it; PackagingTests checks 1 vs 4), unlike its single-threaded mode (0), so
-        // threads is never 0 and the archive does not depend on the core count.
-        ArchiveWriterFormat(id: "tar.zst", defaultLevel: 3, levels: 1...19, earliestTime: 0) { archive, level, workers in
-            [archive_write_set_format_pax_restricted(archive), archive_write_add_filter_zstd(archive),
-             archive_write_set_options(archive, "zstd:compression-level=\(level),zstd:threads=\(workers)")]
-        },
-        ArchiveWriterFormat(id: "zip", defaultLevel: 6, levels: 1...9, earliestTime: 315_532_800) { archive, level, _ in
-            [archive_write_set_format_zip(archive),
-             archive_write_set_options(archive, "zip:compression=deflate,zip:compression-level=\(level)")]
-        },
-    ].map { ($0.id, $0) })
+    public static let all: [String: ArchiveWriterFormat] = Dictionary(
+        uniqueKeysWithValues: [
+            // pax restricted: plain ustar headers unless a name, link or size needs an extension. No
+            // libarchive filter: the tar stream is gzipped in parallel chunks (ChunkedGzipCompressor).
+            ArchiveWriterFormat(id: "tar.gz", defaultLevel: 6, levels: 1...9, earliestTime: 0, chunkedGzip: true) {
+                archive, _, _ in
+                [archive_write_set_format_pax_restricted(archive)]
+            },
+            ArchiveWriterFormat(id: "tar.xz", defaultLevel: 6, levels: 0...9, earliestTime: 0) { archive, level, _ in
+                [
+                    archive_write_set_format_pax_restricted(archive), archive_write_add_filter_xz(archive),
+                    archive_write_set_options(archive, "xz:compression-level=\(level)"),
+                ]
+            },
+            // zstd's multi-threaded mode writes the same frames for any number of threads >= 1 (zstd
+            // documents it; PackagingTests checks 1 vs 4), unlike its single-threaded mode (0), so
+            // threads is never 0 and the archive does not depend on the core count.
+            ArchiveWriterFormat(id: "tar.zst", defaultLevel: 3, levels: 1...19, earliestTime: 0) {
+                archive, level, workers in
+                [
+                    archive_write_set_format_pax_restricted(archive), archive_write_add_filter_zstd(archive),
+                    archive_write_set_options(archive, "zstd:compression-level=\(level),zstd:threads=\(workers)"),
+                ]
+            },
+            ArchiveWriterFormat(id: "zip", defaultLevel: 6, levels: 1...9, earliestTime: 315_532_800) {
+                archive, level, _ in
+                [
+                    archive_write_set_format_zip(archive),
+                    archive_write_set_options(archive, "zip:compression=deflate,zip:compression-level=\(level)"),
+                ]
+            },
+        ].map { ($0.id, $0) })
 
     public static func format(_ id: String) throws -> ArchiveWriterFormat {
         guard let format = all[id] else {
-            throw SimpleError(.badInput, "unknown archive format `\(id)`\(Suggestion.hint(for: id, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))")
+            throw SimpleError(
+                .badInput,
+                "unknown archive format `\(id)`\(Suggestion.hint(for: id, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))"
+            )
         }
         return format
     }

@@ -39,8 +39,10 @@ struct ChunkedGzipCompressor {
     /// Runs `produce` on a thread of its own with a sink taking the uncompressed stream, compresses
     /// what it writes, and writes the gzip members into `sink` in order.
     /// - Returns: what `produce` returned (the entry count).
-    func compress(into sink: HashingFileSink, destination: String,
-                  produce: @escaping @Sendable (any ArchiveByteSink) throws -> Int) async throws -> Int {
+    func compress(
+        into sink: HashingFileSink, destination: String,
+        produce: @escaping @Sendable (any ArchiveByteSink) throws -> Int
+    ) async throws -> Int {
         _ = Self.chunksAreMappings
         let capacity = 2 * workers + 1
         let gate = ChunkGate(capacity: capacity)
@@ -53,7 +55,8 @@ struct ChunkedGzipCompressor {
                     let chunker = GzipChunker(size: Self.chunkSize, gate: gate) { continuation.yield($0) }
                     let count = try produce(chunker)
                     guard chunker.finish() else {
-                        throw PackagingError.writeFailed(path: destination, reason: chunker.failure ?? "cannot finish the gzip stream")
+                        throw PackagingError.writeFailed(
+                            path: destination, reason: chunker.failure ?? "cannot finish the gzip stream")
                     }
                     return count
                 }
@@ -78,9 +81,11 @@ struct ChunkedGzipCompressor {
                         received += 1
                         running += 1
                         group.addTask {
-                            .compressed(index: index, member: try await BlockingWork.run {
-                                try GzipMember.compress(chunk, level: level, destination: destination)
-                            })
+                            .compressed(
+                                index: index,
+                                member: try await BlockingWork.run {
+                                    try GzipMember.compress(chunk, level: level, destination: destination)
+                                })
                         }
                         continue
                     }
@@ -96,7 +101,8 @@ struct ChunkedGzipCompressor {
                         while let next = finished.removeValue(forKey: written) {
                             let ok = next.withUnsafeBytes { sink.write($0) }
                             guard ok else {
-                                throw PackagingError.writeFailed(path: destination, reason: sink.failure ?? "write failed")
+                                throw PackagingError.writeFailed(
+                                    path: destination, reason: sink.failure ?? "write failed")
                             }
                             written += 1
                             gate.release()

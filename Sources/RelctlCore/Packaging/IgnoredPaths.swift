@@ -13,8 +13,12 @@ struct IgnoredPaths: Sendable {
     /// The ignored paths under `root`; nil outside a git work tree, where nothing is filtered.
     static func load(root: URL, context: Context) -> IgnoredPaths? {
         let git = Git(directory: root, context: context)
-        guard let result = try? git.runUnchecked(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]),
-              result.succeeded else { return nil }
+        guard
+            let result = try? git.runUnchecked([
+                "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory",
+            ]),
+            result.succeeded
+        else { return nil }
         let names = result.stdout.split(separator: 0).map { entry -> String in
             var name = String(decoding: entry, as: UTF8.self)
             while name.hasSuffix("/") { name.removeLast() }

@@ -22,25 +22,33 @@ final class LibArchiveWriter {
     /// - Parameters:
     ///   - workers: compression threads libarchive's filter may use (zstd).
     ///   - recordFiles: keep each file's path, size and SHA-256 as written (for the SBOM).
-    init(format: ArchiveWriterFormat, level: Int?, workers: Int = 1, sink: any ArchiveByteSink, destination: String, recordFiles: Bool = false) throws {
-        guard let archive = archive_write_new() else { throw PackagingError.writeFailed(path: destination, reason: "libarchive could not allocate a writer") }
+    init(
+        format: ArchiveWriterFormat, level: Int?, workers: Int = 1, sink: any ArchiveByteSink, destination: String,
+        recordFiles: Bool = false
+    ) throws {
+        guard let archive = archive_write_new() else {
+            throw PackagingError.writeFailed(path: destination, reason: "libarchive could not allocate a writer")
+        }
         self.archive = archive
         self.sink = sink
         self.destination = destination
         self.recordFiles = recordFiles
         self.buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
         if let problem = format.apply(to: archive, level: level, workers: workers) {
-            throw PackagingError.writeFailed(path: destination, reason: "libarchive rejected the \(format.id) settings: \(problem)")
+            throw PackagingError.writeFailed(
+                path: destination, reason: "libarchive rejected the \(format.id) settings: \(problem)")
         }
         // Without this libarchive pads the last block with zeros after the compressed stream.
         archive_write_set_bytes_in_last_block(archive, 1)
         // The writer itself is the callback's client: it outlives the archive it frees in deinit.
         let client = Unmanaged.passUnretained(self).toOpaque()
-        let status = archive_write_open2(archive, client, nil, { _, client, bytes, count in
-            guard let client, let bytes else { return -1 }
-            let writer = Unmanaged<LibArchiveWriter>.fromOpaque(client).takeUnretainedValue()
-            return writer.sink.write(UnsafeRawBufferPointer(start: bytes, count: count)) ? count : -1
-        }, nil, nil)
+        let status = archive_write_open2(
+            archive, client, nil,
+            { _, client, bytes, count in
+                guard let client, let bytes else { return -1 }
+                let writer = Unmanaged<LibArchiveWriter>.fromOpaque(client).takeUnretainedValue()
+                return writer.sink.write(UnsafeRawBufferPointer(start: bytes, count: count)) ? count : -1
+            }, nil, nil)
         try check(status, "open")
         isOpen = true
     }
@@ -52,7 +60,9 @@ final class LibArchiveWriter {
 
     /// Writes one entry under `top/`: header, then (for files) the data in chunks.
     func write(_ entry: ArchiveEntry, top: String, mtime: Int) throws {
-        guard let header = archive_entry_new() else { throw PackagingError.writeFailed(path: destination, reason: "out of memory") }
+        guard let header = archive_entry_new() else {
+            throw PackagingError.writeFailed(path: destination, reason: "out of memory")
+        }
         defer { archive_entry_free(header) }
         let fullPath = entry.path.isEmpty ? top : top + "/" + entry.path
         archive_entry_set_pathname_utf8(header, fullPath)
@@ -78,11 +88,16 @@ final class LibArchiveWriter {
             try data.withUnsafeBytes { bytes in
                 if bytes.count > 0 { try writeData(bytes.baseAddress!, bytes.count, entry.path) }
             }
-            if recordFiles { files.append(ArchivedFile(path: fullPath, sha256: FileHasher.hex(SHA256.hash(data: data)), size: Int64(data.count))) }
+            if recordFiles {
+                files.append(
+                    ArchivedFile(
+                        path: fullPath, sha256: FileHasher.hex(SHA256.hash(data: data)), size: Int64(data.count)))
+            }
         case .file(let source):
             let descriptor = open(source.path, O_RDONLY)
             guard descriptor >= 0 else {
-                throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source.path): \(String(cString: strerror(errno)))")
+                throw PackagingError.writeFailed(
+                    path: destination, reason: "cannot read \(source.path): \(String(cString: strerror(errno)))")
             }
             defer { Foundation.close(descriptor) }
             var info = stat()
@@ -97,14 +112,20 @@ final class LibArchiveWriter {
                 let count = read(descriptor, buffer.baseAddress!, min(buffer.count, Int(size - copied)))
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
-                if recordFiles { hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count)) }
+                if recordFiles {
+                    hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count))
+                }
                 try writeData(buffer.baseAddress!, count, entry.path)
                 copied += Int64(count)
             }
             if copied != size {
-                throw PackagingError.writeFailed(path: destination, reason: "\(source.path) changed size while it was being archived; rebuild and retry")
+                throw PackagingError.writeFailed(
+                    path: destination,
+                    reason: "\(source.path) changed size while it was being archived; rebuild and retry")
             }
-            if recordFiles { files.append(ArchivedFile(path: fullPath, sha256: FileHasher.hex(hasher.finalize()), size: size)) }
+            if recordFiles {
+                files.append(ArchivedFile(path: fullPath, sha256: FileHasher.hex(hasher.finalize()), size: size))
+            }
         }
     }
 
@@ -122,7 +143,8 @@ final class LibArchiveWriter {
 
     private func check(_ status: Int32, _ action: String) throws {
         guard status < ARCHIVE_WARN else { return }
-        let reason = sink.failure ?? archive_error_string(archive).map { String(cString: $0) } ?? "libarchive status \(status)"
+        let reason =
+            sink.failure ?? archive_error_string(archive).map { String(cString: $0) } ?? "libarchive status \(status)"
         throw PackagingError.writeFailed(path: destination, reason: "cannot \(action): \(reason)")
     }
 }

@@ -42,7 +42,9 @@ struct LinkResolver {
     /// link made by `[[archive.symlink]]`.
     static func sourceFile(_ entry: ArchiveEntry) -> String? {
         if entry.origin.hasPrefix("/") { return entry.origin }
-        if entry.origin.hasPrefix(ArchiveLayout.symlinkRuleOrigin) { return String(entry.origin.dropFirst(ArchiveLayout.symlinkRuleOrigin.count)) }
+        if entry.origin.hasPrefix(ArchiveLayout.symlinkRuleOrigin) {
+            return String(entry.origin.dropFirst(ArchiveLayout.symlinkRuleOrigin.count))
+        }
         return nil
     }
 
@@ -60,7 +62,9 @@ struct LinkResolver {
             let part = pending.removeFirst()
             if part == "." { continue }
             if part == ".." {
-                guard !physical.isEmpty else { throw PackagingError.linkOutside(path: link.path, target: target, source: source) }
+                guard !physical.isEmpty else {
+                    throw PackagingError.linkOutside(path: link.path, target: target, source: source)
+                }
                 physical.removeLast()
                 continue
             }
@@ -70,8 +74,12 @@ struct LinkResolver {
             }
             if case .symlink(let next) = node.content {
                 hops += 1
-                if hops > Self.maximumHops { throw PackagingError.linkCycle(path: link.path, target: target, source: source) }
-                if next.hasPrefix("/") { throw PackagingError.absoluteSymlink(path: node.path, target: next, source: Self.sourceFile(node)) }
+                if hops > Self.maximumHops {
+                    throw PackagingError.linkCycle(path: link.path, target: target, source: source)
+                }
+                if next.hasPrefix("/") {
+                    throw PackagingError.absoluteSymlink(path: node.path, target: next, source: Self.sourceFile(node))
+                }
                 pending = Self.components(next) + pending
                 continue
             }
@@ -98,17 +106,22 @@ struct LinkResolver {
         let resolvedPath = try resolve(link: link, target: target)
         guard let node = byPath[resolvedPath] else { return }
         if !node.isDirectory {
-            output[linkPath] = ArchiveEntry(path: linkPath, content: node.content, mode: node.mode, origin: "copy of \(resolvedPath) (link \(linkPath))")
+            output[linkPath] = ArchiveEntry(
+                path: linkPath, content: node.content, mode: node.mode,
+                origin: "copy of \(resolvedPath) (link \(linkPath))")
             return
         }
         try copyFolder(from: resolvedPath, to: linkPath, into: &output, depth: 0)
     }
 
-    private func copyFolder(from source: String, to destination: String, into output: inout [String: ArchiveEntry], depth: Int) throws {
+    private func copyFolder(
+        from source: String, to destination: String, into output: inout [String: ArchiveEntry], depth: Int
+    ) throws {
         if destination.hasPrefix(source + "/") || depth > 8 {
             throw PackagingError.linkCycle(path: destination, target: source, source: nil)
         }
-        output[destination] = ArchiveEntry(path: destination, content: .directory, mode: 0o755, origin: "copy of \(source)")
+        output[destination] = ArchiveEntry(
+            path: destination, content: .directory, mode: 0o755, origin: "copy of \(source)")
         let prefix = source + "/"
         for entry in entries where entry.path.hasPrefix(prefix) {
             let copiedPath = destination + "/" + entry.path.dropFirst(prefix.count)
@@ -118,10 +131,12 @@ struct LinkResolver {
                 if innerNode.isDirectory {
                     try copyFolder(from: inner, to: copiedPath, into: &output, depth: depth + 1)
                 } else {
-                    output[copiedPath] = ArchiveEntry(path: copiedPath, content: innerNode.content, mode: innerNode.mode, origin: "copy of \(inner)")
+                    output[copiedPath] = ArchiveEntry(
+                        path: copiedPath, content: innerNode.content, mode: innerNode.mode, origin: "copy of \(inner)")
                 }
             } else {
-                output[copiedPath] = ArchiveEntry(path: copiedPath, content: entry.content, mode: entry.mode, origin: "copy of \(entry.path)")
+                output[copiedPath] = ArchiveEntry(
+                    path: copiedPath, content: entry.content, mode: entry.mode, origin: "copy of \(entry.path)")
             }
         }
     }

@@ -16,8 +16,10 @@ public struct Packager: Sendable {
     ///   - jobs: concurrent archives; nil means one per core.
     ///   - clean: remove this tag's archives for these targets first; without it an existing archive is an error.
     /// - Returns: the artifacts in target order.
-    public func package(config: RelctlConfig, tag: String, targets: [Target], outputDirectory: URL,
-                        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false) async throws -> [PackagedArtifact] {
+    public func package(
+        config: RelctlConfig, tag: String, targets: [Target], outputDirectory: URL,
+        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false
+    ) async throws -> [PackagedArtifact] {
         let validation = try TagValidator.validate(tag: tag, config: config)
         if let error = validation.mismatchError { throw error }
         let mtime = try ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
@@ -27,18 +29,22 @@ public struct Packager: Sendable {
         if let tagged, let head, tagged != head { throw PackagingError.notAtTag(tag: tag, tagged: tagged, head: head) }
         let commit = tagged ?? head ?? ""
         let inputs = PackagingInputs(tag: tag, version: validation.version, commit: commit, mtime: mtime)
-        return try await package(config: config, inputs: inputs, targets: targets, outputDirectory: outputDirectory,
-                                 binaryRoot: binaryRoot, jobs: jobs, clean: clean, updateManifest: true)
+        return try await package(
+            config: config, inputs: inputs, targets: targets, outputDirectory: outputDirectory,
+            binaryRoot: binaryRoot, jobs: jobs, clean: clean, updateManifest: true)
     }
 
     /// Packages with the release's identity already resolved (`relctl release` checked the tag and
     /// read the commit once). With `updateManifest` false the caller writes `manifest.json` itself,
     /// from the returned artifacts, so it is written once per release.
-    public func package(config: RelctlConfig, inputs: PackagingInputs, targets: [Target], outputDirectory: URL,
-                        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false,
-                        updateManifest: Bool, onArchive: @escaping @Sendable (PackagedArtifact) -> Void = { _ in }) async throws -> [PackagedArtifact] {
+    public func package(
+        config: RelctlConfig, inputs: PackagingInputs, targets: [Target], outputDirectory: URL,
+        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false,
+        updateManifest: Bool, onArchive: @escaping @Sendable (PackagedArtifact) -> Void = { _ in }
+    ) async throws -> [PackagedArtifact] {
         guard !targets.isEmpty else {
-            throw SimpleError(.badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
+            throw SimpleError(
+                .badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
         }
         let placeholders = ["project": config.project.name, "version": inputs.version, "tag": inputs.tag]
         let staged = try await stage(config: config, targets: targets, placeholders: placeholders)
@@ -48,8 +54,9 @@ public struct Packager: Sendable {
                 CleanupRegistry.shared.unregister(folder)
             }
         }
-        let plans = try plan(config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot,
-                             outputDirectory: outputDirectory, staged: staged)
+        let plans = try plan(
+            config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot,
+            outputDirectory: outputDirectory, staged: staged)
 
         // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
         let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
@@ -65,7 +72,9 @@ public struct Packager: Sendable {
             for format in Set(plans.map(\.format.id)).sorted() {
                 guard let range = ArchiveWriterFormats.all[format]?.levels, !range.contains(level) else { continue }
                 let used = min(max(level, range.lowerBound), range.upperBound)
-                context.console.warning("\(config.path): compression-level \(level) is outside \(format)'s \(range.lowerBound)-\(range.upperBound); \(format) archives use \(used)")
+                context.console.warning(
+                    "\(config.path): compression-level \(level) is outside \(format)'s \(range.lowerBound)-\(range.upperBound); \(format) archives use \(used)"
+                )
             }
         }
         let sbomEnabled = config.sbom.enabled
@@ -78,36 +87,51 @@ public struct Packager: Sendable {
         // Cores left over when there are fewer archives than `limit` (the CI case: one target per
         // runner) compress inside each archive; the total stays `limit`.
         let workers = max(1, limit / max(1, min(limit, plans.count)))
-        let alsoSHA512 = config.checksum.algorithm.lowercased().replacingOccurrences(of: "-", with: "") == ChecksumAlgorithm.sha512.rawValue
+        let alsoSHA512 =
+            config.checksum.algorithm.lowercased().replacingOccurrences(of: "-", with: "")
+            == ChecksumAlgorithm.sha512.rawValue
         // ArchiveFile runs libarchive and libdeflate on threads of their own (BlockingWork), so
         // `limit` archives really are written at once and the cooperative pool stays free for progress.
-        let results = await ParallelJobs.map(plans, limit: limit, finished: { _, result in
-            if case .success(let artifact) = result {
-                report(artifact)
-                onArchive(artifact)
+        let results = await ParallelJobs.map(
+            plans, limit: limit,
+            finished: { _, result in
+                if case .success(let artifact) = result {
+                    report(artifact)
+                    onArchive(artifact)
+                }
             }
-        }) { plan -> Result<PackagedArtifact, any Error> in
+        ) { plan -> Result<PackagedArtifact, any Error> in
             do {
                 context.console.detail("writing \(plan.layout.fileName)")
                 let started = context.clock.now()
                 let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
                 let sbomBox = SBOMBox()
-                let written = try await ArchiveFile.write(plan.layout, format: plan.format, level: level, mtime: mtime, workers: workers,
-                                                          to: url, alsoSHA512: alsoSHA512, recordFiles: sbomEnabled) { written in
+                let written = try await ArchiveFile.write(
+                    plan.layout, format: plan.format, level: level, mtime: mtime, workers: workers,
+                    to: url, alsoSHA512: alsoSHA512, recordFiles: sbomEnabled
+                ) { written in
                     try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
                     guard sbomEnabled else { return }
-                    let subject = SBOMBuilder.Subject(project: project, tag: tag, version: version, archiveName: plan.layout.fileName,
-                                                      archiveSHA256: written.sha256, time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files)
-                    do { sbomBox.set(try SBOMBuilder.write(subject, dependencies: dependencies, stem: plan.layout.name, in: outputDirectory)) } catch {
+                    let subject = SBOMBuilder.Subject(
+                        project: project, tag: tag, version: version, archiveName: plan.layout.fileName,
+                        archiveSHA256: written.sha256,
+                        time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files)
+                    do {
+                        sbomBox.set(
+                            try SBOMBuilder.write(
+                                subject, dependencies: dependencies, stem: plan.layout.name, in: outputDirectory))
+                    } catch {
                         // The archive goes too (ArchiveFile removes it): no sidecar without its archive.
                         unlink(url.path + ChecksumAlgorithm.sha256.fileExtension)
                         throw error
                     }
                 }
-                return .success(PackagedArtifact(
-                    name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
-                    size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries, seconds: context.clock.seconds(since: started),
-                    files: written.files, sbom: sbomBox.value))
+                return .success(
+                    PackagedArtifact(
+                        name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
+                        size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries,
+                        seconds: context.clock.seconds(since: started),
+                        files: written.files, sbom: sbomBox.value))
             } catch {
                 return .failure(error)
             }
@@ -115,8 +139,14 @@ public struct Packager: Sendable {
 
         let artifacts = results.compactMap { try? $0.get() }
         if updateManifest, !artifacts.isEmpty || (clean && existingManifest != nil) {
-            let cleaned: Set<String> = clean ? Set(plans.flatMap { plan in ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) } }) : []
-            try self.updateManifest(in: outputDirectory, cleaned: cleaned, config: config, inputs: inputs, artifacts: artifacts)
+            let cleaned: Set<String> =
+                clean
+                ? Set(
+                    plans.flatMap { plan in
+                        ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) }
+                    }) : []
+            try self.updateManifest(
+                in: outputDirectory, cleaned: cleaned, config: config, inputs: inputs, artifacts: artifacts)
         }
         let failures = results.indices.compactMap { index -> (any RelctlError)? in
             guard case .failure(let error) = results[index] else { return nil }
@@ -129,14 +159,17 @@ public struct Packager: Sendable {
     /// `[archive] stage`: runs the command once per target in an empty folder of its own (what it
     /// writes there goes to the archive's root), before any layout is computed, so its files are
     /// checked like every other entry. Returns the folders by triple.
-    private func stage(config: RelctlConfig, targets: [Target], placeholders: [String: String]) async throws -> [String: URL] {
+    private func stage(
+        config: RelctlConfig, targets: [Target], placeholders: [String: String]
+    ) async throws -> [String: URL] {
         guard let command = config.archive.stage else { return [:] }
         var folders: [String: URL] = [:]
         do {
             for target in targets {
                 var values = placeholders
                 for (key, value) in target.placeholders { values[key] = value }
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-stage-\(target.triple)-\(UUID().uuidString.prefix(8))")
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "relctl-stage-\(target.triple)-\(UUID().uuidString.prefix(8))")
                 CleanupRegistry.shared.register(folder)
                 folders[target.triple] = folder
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -150,7 +183,9 @@ public struct Packager: Sendable {
                 let line = command.render(values)
                 let result = try await context.processes.run(.shell(line, directory: folder, environment: environment))
                 guard result.succeeded else {
-                    throw CommandError(command: "[archive] stage for \(target.triple): \(line)", status: result.status, output: result.stderrText + result.stdoutText)
+                    throw CommandError(
+                        command: "[archive] stage for \(target.triple): \(line)", status: result.status,
+                        output: result.stderrText + result.stdoutText)
                 }
             }
         } catch {
@@ -171,14 +206,18 @@ public struct Packager: Sendable {
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory) {
                     if !isDirectory.boolValue {
-                        throw SimpleError(.badInput, file: probe.path, "is a file, so the output folder \(url.path) cannot be created; pass another --out or move the file")
+                        throw SimpleError(
+                            .badInput, file: probe.path,
+                            "is a file, so the output folder \(url.path) cannot be created; pass another --out or move the file"
+                        )
                     }
                     break
                 }
                 probe = probe.deletingLastPathComponent()
             }
             let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-            throw SimpleError(.badInput, file: url.path, "cannot create the output folder (\(reason)); pass another --out")
+            throw SimpleError(
+                .badInput, file: url.path, "cannot create the output folder (\(reason)); pass another --out")
         }
     }
 
@@ -190,32 +229,44 @@ public struct Packager: Sendable {
 
     /// Every target's layout, computed and checked before anything is written; bad input (exit 2)
     /// lists the problems of all targets at once.
-    private func plan(config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL,
-                      staged: [String: URL]) throws -> [Plan] {
+    private func plan(
+        config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL,
+        staged: [String: URL]
+    ) throws -> [Plan] {
         var plans: [Plan] = []
         var problems = TargetProblems()
         let ignored = IgnoredPaths.load(root: config.root, context: context)
         for target in targets {
             do {
-                let layout = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
-                                                       outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple])
-                plans.append(Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
+                let layout = try ArchiveLayout.compute(
+                    config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
+                    outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple])
+                plans.append(
+                    Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
             } catch let error as RelctlError {
                 for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
             }
         }
-        if !problems.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics(targetCount: targets.count)) }
+        if !problems.isEmpty {
+            throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics(targetCount: targets.count))
+        }
         var seen: [String: String] = [:]
         for plan in plans {
             if let other = seen[plan.layout.fileName] {
-                throw PackagingError.collision(archivePath: plan.layout.fileName, first: "target \(other)", second: "target \(plan.target.triple) (add {target} to [archive] name)")
+                throw PackagingError.collision(
+                    archivePath: plan.layout.fileName, first: "target \(other)",
+                    second: "target \(plan.target.triple) (add {target} to [archive] name)")
             }
             seen[plan.layout.fileName] = plan.target.triple
         }
         if !UTF8Locale.ensure() {
             for plan in plans {
                 if let entry = plan.layout.entries.first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } }) {
-                    throw PackagingError.unsafePath(path: entry.path, reason: "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file")
+                    throw PackagingError.unsafePath(
+                        path: entry.path,
+                        reason:
+                            "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file"
+                    )
                 }
             }
         }
@@ -225,12 +276,19 @@ public struct Packager: Sendable {
     /// Creates the folder, reads its manifest.json (a damaged one stops the run before anything is
     /// written), then either removes these layouts' artifacts (`clean`) or refuses existing ones.
     /// - Returns: the manifest to update, without the removed artifacts.
-    private func prepareOutputFolder(_ directory: URL, for layouts: [ArchiveLayout], clean: Bool) throws -> ReleaseManifest? {
+    private func prepareOutputFolder(
+        _ directory: URL, for layouts: [ArchiveLayout], clean: Bool
+    ) throws -> ReleaseManifest? {
         try createOutputFolder(directory)
         var manifest = try ReleaseManifest.read(in: directory)
         if clean {
             for layout in layouts { removeArtifacts(named: layout.name, in: directory) }
-            let removed = Set(layouts.flatMap { layout in ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } + [layout.name + SBOMBuilder.fileExtension] })
+            let removed = Set(
+                layouts.flatMap { layout in
+                    ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } + [
+                        layout.name + SBOMBuilder.fileExtension
+                    ]
+                })
             manifest?.artifacts.removeAll { removed.contains($0.name) }
             try dropSumsLines(for: removed, in: directory)
         } else {
@@ -242,23 +300,30 @@ public struct Packager: Sendable {
     }
 
     private func report(_ artifact: PackagedArtifact) {
-        context.console.info("packaged \(artifact.name): \(ByteCount.format(artifact.size)), \(artifact.entries) entries, \(String(format: "%.2f", artifact.seconds)) s")
+        context.console.info(
+            "packaged \(artifact.name): \(ByteCount.format(artifact.size)), \(artifact.entries) entries, \(String(format: "%.2f", artifact.seconds)) s"
+        )
         context.console.detail("  sha256 \(artifact.sha256)")
     }
 
     /// Removes `NAME.<ext>` and `NAME.<ext>.sha256` for every format, and leftover temporary files.
     private func removeArtifacts(named name: String, in directory: URL) {
-        if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name + SBOMBuilder.fileExtension))) != nil {
+        if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name + SBOMBuilder.fileExtension)))
+            != nil
+        {
             context.console.detail("removed \(name)\(SBOMBuilder.fileExtension)")
         }
         for id in ArchiveFormats.ids {
             let file = name + ArchiveFormats.fileExtension(id)
             for candidate in [file, file + ".sha256"] {
                 let url = directory.appendingPathComponent(candidate)
-                if (try? FileManager.default.removeItem(at: url)) != nil { context.console.detail("removed \(url.path)") }
+                if (try? FileManager.default.removeItem(at: url)) != nil {
+                    context.console.detail("removed \(url.path)")
+                }
             }
             let prefix = ".\(file).relctl-tmp-"
-            for leftover in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where leftover.hasPrefix(prefix) {
+            for leftover in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            where leftover.hasPrefix(prefix) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(leftover))
             }
         }
@@ -271,7 +336,9 @@ public struct Packager: Sendable {
         for algorithm in ChecksumAlgorithm.allCases {
             let url = directory.appendingPathComponent(algorithm.sumsFileName)
             // A file relctl cannot parse is not relctl's to rewrite; `verify` reports it.
-            guard FileManager.default.fileExists(atPath: url.path), let sums = try? ChecksumFile.read(url) else { continue }
+            guard FileManager.default.fileExists(atPath: url.path), let sums = try? ChecksumFile.read(url) else {
+                continue
+            }
             let kept = sums.entries.filter { !removed.contains($0.name) }
             guard kept.count < sums.entries.count else { continue }
             if kept.isEmpty {
@@ -279,12 +346,17 @@ public struct Packager: Sendable {
                 context.console.detail("removed \(url.path)")
             } else {
                 try AtomicFile.write(ChecksumFile(entries: kept).render(), to: url)
-                context.console.warning("\(url.path) no longer lists the archives --clean removed; run `relctl checksum` once packaging is done")
+                context.console.warning(
+                    "\(url.path) no longer lists the archives --clean removed; run `relctl checksum` once packaging is done"
+                )
             }
         }
     }
 
-    private func updateManifest(in directory: URL, cleaned: Set<String>, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
+    private func updateManifest(
+        in directory: URL, cleaned: Set<String>, config: RelctlConfig, inputs: PackagingInputs,
+        artifacts: [PackagedArtifact]
+    ) throws {
         // `package` runs into one folder lock it, so none loses the others' manifest entries.
         try FileLock.withLock(directory) {
             // Read under the lock: another `package` may have added its archives meanwhile.
@@ -295,13 +367,21 @@ public struct Packager: Sendable {
         }
     }
 
-    private func writeManifest(_ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, inputs: PackagingInputs, artifacts: [PackagedArtifact]) throws {
+    private func writeManifest(
+        _ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, inputs: PackagingInputs,
+        artifacts: [PackagedArtifact]
+    ) throws {
         var manifest = existing
         if let existing = manifest, existing.tag != inputs.tag || existing.project != config.project.name {
-            context.console.warning("\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(inputs.tag)")
+            context.console.warning(
+                "\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(inputs.tag)"
+            )
             manifest = nil
         }
-        var updated = manifest ?? ReleaseManifest(project: config.project.name, tag: inputs.tag, version: inputs.version, commit: inputs.commit)
+        var updated =
+            manifest
+            ?? ReleaseManifest(
+                project: config.project.name, tag: inputs.tag, version: inputs.version, commit: inputs.commit)
         updated.version = inputs.version
         if !inputs.commit.isEmpty { updated.commit = inputs.commit }
         updated.upsert(artifacts.map(\.manifestEntry))
@@ -329,8 +409,11 @@ struct TargetProblems {
     func diagnostics(targetCount: Int) -> [Diagnostic] {
         problems.map { diagnostic, targets in
             let message = diagnostic.message
-            if targets.contains(where: message.contains) || (targetCount > 1 && targets.count == targetCount) { return diagnostic }
-            return Diagnostic(file: diagnostic.file, line: diagnostic.line, "\(targets.joined(separator: ", ")): \(message)")
+            if targets.contains(where: message.contains) || (targetCount > 1 && targets.count == targetCount) {
+                return diagnostic
+            }
+            return Diagnostic(
+                file: diagnostic.file, line: diagnostic.line, "\(targets.joined(separator: ", ")): \(message)")
         }
     }
 }

@@ -33,35 +33,95 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
     public var diagnostics: [Diagnostic] {
         switch self {
         case .outsideProject(let path, let resolved, let key):
-            return [Diagnostic(file: path, "resolves to \(resolved), outside the project (\(key)); a release packages only what the repository and its build hold: replace the link with the file itself")]
+            return [
+                Diagnostic(
+                    file: path,
+                    "resolves to \(resolved), outside the project (\(key)); a release packages only what the repository and its build hold: replace the link with the file itself"
+                )
+            ]
         case .notAtTag(let tag, let tagged, let head):
-            return [Diagnostic("tag \(tag) is commit \(tagged.prefix(12)) but HEAD is \(head.prefix(12)); the archives would hold HEAD's files under \(tag)'s name: `git checkout \(tag)` first, or package a new tag")]
+            return [
+                Diagnostic(
+                    "tag \(tag) is commit \(tagged.prefix(12)) but HEAD is \(head.prefix(12)); the archives would hold HEAD's files under \(tag)'s name: `git checkout \(tag)` first, or package a new tag"
+                )
+            ]
         case let .missingBinary(binary, path, target):
-            return [Diagnostic(file: path, "binary `\(binary)` for target \(target) not found; run `relctl build --target \(target)` first, or check [build] binaries and binary-dir")]
+            return [
+                Diagnostic(
+                    file: path,
+                    "binary `\(binary)` for target \(target) not found; run `relctl build --target \(target)` first, or check [build] binaries and binary-dir"
+                )
+            ]
         case let .missingSource(path, key):
-            return [Diagnostic(file: path, "listed in [archive] \(key) but does not exist; fix the path in relctl.toml or create the file")]
+            return [
+                Diagnostic(
+                    file: path,
+                    "listed in [archive] \(key) but does not exist; fix the path in relctl.toml or create the file")
+            ]
         case let .unreadable(path, reason):
-            return [Diagnostic(file: path, "cannot be read (\(reason)); fix its permissions or add it to [archive] exclude")]
+            return [
+                Diagnostic(file: path, "cannot be read (\(reason)); fix its permissions or add it to [archive] exclude")
+            ]
         case let .absoluteSymlink(path, target, source):
-            return [Diagnostic(file: source, "symlink `\(path)` points to the absolute path `\(target)`; archives may only hold relative links that stay inside the archive folder")]
+            return [
+                Diagnostic(
+                    file: source,
+                    "symlink `\(path)` points to the absolute path `\(target)`; archives may only hold relative links that stay inside the archive folder"
+                )
+            ]
         case let .linkOutside(path, target, source):
-            return [Diagnostic(file: source, "symlink `\(path)` -> `\(target)` resolves outside the archive folder; point it at a file inside the archive or exclude it")]
+            return [
+                Diagnostic(
+                    file: source,
+                    "symlink `\(path)` -> `\(target)` resolves outside the archive folder; point it at a file inside the archive or exclude it"
+                )
+            ]
         case let .danglingLink(path, target, source):
-            return [Diagnostic(file: source, "symlink `\(path)` -> `\(target)` points to nothing in the archive (dangling); add the target to the archive or remove the link")]
+            return [
+                Diagnostic(
+                    file: source,
+                    "symlink `\(path)` -> `\(target)` points to nothing in the archive (dangling); add the target to the archive or remove the link"
+                )
+            ]
         case let .linkCycle(path, target, source):
-            return [Diagnostic(file: source, "symlink `\(path)` -> `\(target)` is part of a link cycle (or more than 40 links deep); break the cycle")]
+            return [
+                Diagnostic(
+                    file: source,
+                    "symlink `\(path)` -> `\(target)` is part of a link cycle (or more than 40 links deep); break the cycle"
+                )
+            ]
         case let .specialFile(path, kind):
-            return [Diagnostic(file: path, "is a \(kind); archives may only hold regular files, directories and symlinks; remove it or add it to [archive] exclude")]
+            return [
+                Diagnostic(
+                    file: path,
+                    "is a \(kind); archives may only hold regular files, directories and symlinks; remove it or add it to [archive] exclude"
+                )
+            ]
         case let .controlCharacter(path):
-            return [Diagnostic("archive path \(path.debugDescription) contains a control character; rename the file or exclude it")]
+            return [
+                Diagnostic(
+                    "archive path \(path.debugDescription) contains a control character; rename the file or exclude it")
+            ]
         case let .unsafePath(path, reason):
             return [Diagnostic("archive path `\(path)` \(reason)")]
         case let .collision(archivePath, first, second):
-            return [Diagnostic("two sources map to the same archive path `\(archivePath)`: \(first) and \(second); rename one with `to` in relctl.toml")]
+            return [
+                Diagnostic(
+                    "two sources map to the same archive path `\(archivePath)`: \(first) and \(second); rename one with `to` in relctl.toml"
+                )
+            ]
         case let .caseCollision(first, second, target):
-            return [Diagnostic("archive paths `\(first)` and `\(second)` differ only in letter case; Windows and macOS treat them as one file, so extracting the \(target) archive would silently keep only one; rename one with `to`, or leave one out with [archive] exclude")]
+            return [
+                Diagnostic(
+                    "archive paths `\(first)` and `\(second)` differ only in letter case; Windows and macOS treat them as one file, so extracting the \(target) archive would silently keep only one; rename one with `to`, or leave one out with [archive] exclude"
+                )
+            ]
         case let .archiveExists(path):
-            return [Diagnostic(file: path, "already exists and is never overwritten; pass --clean to remove this tag's artifacts first")]
+            return [
+                Diagnostic(
+                    file: path,
+                    "already exists and is never overwritten; pass --clean to remove this tag's artifacts first")
+            ]
         case let .writeFailed(path, reason):
             return [Diagnostic(file: path, "cannot write the archive: \(reason)")]
         case let .noClock(reason):

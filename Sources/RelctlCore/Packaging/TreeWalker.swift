@@ -16,7 +16,10 @@ struct TreeWalker {
         guard stat(source.path, &info) == 0 else { throw PackagingError.missingSource(path: source.path, key: "trees") }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
-            try builder.add(ArchiveEntry(path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
+            try builder.add(
+                ArchiveEntry(
+                    path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode),
+                    origin: source.path))
             return
         case S_IFDIR: break
         default: throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode))
@@ -24,10 +27,13 @@ struct TreeWalker {
         try walkDirectory(source.path, relative: "", destination: destination, builder: &builder)
     }
 
-    private func walkDirectory(_ directory: String, relative: String, destination: String, builder: inout LayoutBuilder) throws {
+    private func walkDirectory(
+        _ directory: String, relative: String, destination: String, builder: inout LayoutBuilder
+    ) throws {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
-            throw PackagingError.unreadable(path: directory, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+            throw PackagingError.unreadable(
+                path: directory, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
         }
         for name in names {
             let path = directory + "/" + name
@@ -41,7 +47,10 @@ struct TreeWalker {
                 if let skipping, skipping == FileIdentity(info) { continue }
                 try walkDirectory(path, relative: relativePath, destination: destination, builder: &builder)
             case S_IFREG:
-                try builder.add(ArchiveEntry(path: archivePath, content: .file(URL(fileURLWithPath: path)), mode: FileKind.normalizedMode(info.st_mode), origin: path))
+                try builder.add(
+                    ArchiveEntry(
+                        path: archivePath, content: .file(URL(fileURLWithPath: path)),
+                        mode: FileKind.normalizedMode(info.st_mode), origin: path))
             case S_IFLNK:
                 let target = try readLink(path)
                 try ArchivePath.checkName("\(archivePath) -> \(target)")
@@ -57,7 +66,8 @@ struct TreeWalker {
     static let versionControlNames: Set<String> = [".git", ".hg", ".svn"]
 
     private func isExcluded(_ relativePath: String, name: String) -> Bool {
-        Self.versionControlNames.contains(name) || exclude.contains { Glob.matches($0, relativePath) || Glob.matches($0, name) }
+        Self.versionControlNames.contains(name)
+            || exclude.contains { Glob.matches($0, relativePath) || Glob.matches($0, name) }
     }
 
     private func isIgnored(_ path: String) -> Bool {

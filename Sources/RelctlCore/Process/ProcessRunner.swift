@@ -9,7 +9,9 @@ public struct Command: Sendable, CustomStringConvertible {
     /// The complete environment for the child; nil inherits relctl's own.
     public var environment: [String: String]?
 
-    public init(_ executable: String, _ arguments: [String] = [], directory: URL? = nil, environment: [String: String]? = nil) {
+    public init(
+        _ executable: String, _ arguments: [String] = [], directory: URL? = nil, environment: [String: String]? = nil
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.directory = directory
@@ -55,7 +57,9 @@ public struct CommandError: RelctlError, CustomStringConvertible {
     public var diagnostics: [Diagnostic] {
         let tail = output.split(separator: "\n", omittingEmptySubsequences: true).suffix(10).joined(separator: "\n    ")
         let detail = tail.isEmpty ? "" : "\n    " + tail
-        let what = status == 127 ? "could not be started (exit 127: is it installed and on PATH?)" : "exited with status \(status)"
+        let what =
+            status == 127
+            ? "could not be started (exit 127: is it installed and on PATH?)" : "exited with status \(status)"
         return [Diagnostic("`\(command)` \(what)\(detail)")]
     }
 
@@ -81,7 +85,9 @@ extension ProcessRunning {
     }
 
     /// `stream` from async code, likewise off the cooperative pool.
-    public func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) async throws -> Int32 {
+    public func stream(
+        _ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void
+    ) async throws -> Int32 {
         try await BlockingWork.run { try self.stream(command, onLine: onLine) }
     }
 
@@ -90,7 +96,8 @@ extension ProcessRunning {
     public func checked(_ command: Command) throws -> String {
         let result = try run(command)
         guard result.succeeded else {
-            throw CommandError(command: command.description, status: result.status, output: result.stderrText + result.stdoutText)
+            throw CommandError(
+                command: command.description, status: result.status, output: result.stderrText + result.stdoutText)
         }
         return result.stdoutText
     }
@@ -109,7 +116,8 @@ public struct ProcessRunner: ProcessRunning {
         return ProcessResult(status: status, stdout: output[.stdout] ?? Data(), stderr: output[.stderr] ?? Data())
     }
 
-    public func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) throws -> Int32 {
+    public func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) throws -> Int32
+    {
         try execute(command) { stream, handle in
             var pending = Data()
             while true {
@@ -127,16 +135,19 @@ public struct ProcessRunner: ProcessRunning {
 
     /// Starts the child with stdin closed, drains both output pipes at once (so a chatty child
     /// cannot block on a full pipe), and waits for the child and both readers.
-    private func execute(_ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle) -> Void) throws -> Int32 {
+    private func execute(
+        _ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle) -> Void
+    ) throws -> Int32 {
         let process = try makeProcess(command)
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
         try launch(process, command)
-        BlockingWork.together([(OutputChannel.stdout, outPipe), (.stderr, errPipe)].map { stream, pipe in
-            { drain(stream, pipe.fileHandleForReading) }
-        })
+        BlockingWork.together(
+            [(OutputChannel.stdout, outPipe), (.stderr, errPipe)].map { stream, pipe in
+                { drain(stream, pipe.fileHandleForReading) }
+            })
         process.waitUntilExit()
         ChildProcesses.shared.remove(process.processIdentifier)
         Interrupts.parkIfInterrupted()
@@ -231,7 +242,8 @@ public final class ChildProcesses: Sendable {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return true }
         for entry in entries where entry.first?.isNumber == true {
             guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             // After the command name: state, ppid, pgrp, …
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if fields.count > 2, Int32(fields[2]) == group, fields[0] != "Z" { return true }

@@ -30,7 +30,10 @@ public struct CheckReport: Sendable, Encodable {
 
     /// The error to exit with (2: everything `check` finds is bad input), or nil.
     public var error: ProblemList? {
-        ok ? nil : ProblemList(exitCode: .badInput, diagnostics: problems.map { Diagnostic(file: $0.file, line: $0.line, $0.message) })
+        ok
+            ? nil
+            : ProblemList(
+                exitCode: .badInput, diagnostics: problems.map { Diagnostic(file: $0.file, line: $0.line, $0.message) })
     }
 }
 
@@ -42,16 +45,21 @@ public enum ProjectChecker {
     }
 
     /// The companions of a manifest that do not follow the version it holds now.
-    static func staleCompanions(of source: VersionSource, found: ManifestVersion, comparison: VersionComparison, root: URL) -> [StaleCompanion] {
+    static func staleCompanions(
+        of source: VersionSource, found: ManifestVersion, comparison: VersionComparison, root: URL
+    ) -> [StaleCompanion] {
         guard let companions = try? CompanionFinder.companions(of: source, found: found, root: root) else { return [] }
         return companions.compactMap { companion in
             switch comparison {
             case .semver:
                 guard let version = try? SemanticVersion(parsing: found.text.trimmingCharacters(in: .whitespaces)),
-                      let expected = companion.expectedText(for: version) else { return nil }
+                    let expected = companion.expectedText(for: version)
+                else { return nil }
                 return StaleCompanion(companion: companion, manifest: source.path, expected: expected)
             case .pep440:
-                guard let declared = PEP440Version(found.text), PEP440Version(companion.text) != declared else { return nil }
+                guard let declared = PEP440Version(found.text), PEP440Version(companion.text) != declared else {
+                    return nil
+                }
                 return StaleCompanion(companion: companion, manifest: source.path, expected: declared.description)
             }
         }
@@ -68,14 +76,21 @@ public enum ProjectChecker {
                 switch reader.comparison {
                 case .semver:
                     if (try? SemanticVersion(parsing: found.text)) == nil {
-                        report.problem(Diagnostic(file: found.foundIn, line: found.line, "version `\(found.text)` is not a valid SemVer 2.0.0 version"))
+                        report.problem(
+                            Diagnostic(
+                                file: found.foundIn, line: found.line,
+                                "version `\(found.text)` is not a valid SemVer 2.0.0 version"))
                     }
                 case .pep440:
                     if PEP440Version(found.text) == nil {
-                        report.problem(Diagnostic(file: found.foundIn, line: found.line, "version `\(found.text)` is not a valid PEP 440 version"))
+                        report.problem(
+                            Diagnostic(
+                                file: found.foundIn, line: found.line,
+                                "version `\(found.text)` is not a valid PEP 440 version"))
                     }
                 }
-                for stale in staleCompanions(of: source, found: found, comparison: reader.comparison, root: config.root) {
+                for stale in staleCompanions(of: source, found: found, comparison: reader.comparison, root: config.root)
+                {
                     report.problem(stale.diagnostic)
                 }
                 seen.append((source.path, found.text))
@@ -85,7 +100,11 @@ public enum ProjectChecker {
             } catch {}
         }
         if Set(seen.map(\.1)).count > 1 {
-            report.warning(Diagnostic(file: config.path, "manifests disagree: " + seen.map { "\($0.0) has \($0.1)" }.joined(separator: ", ") + "; no tag can match them all"))
+            report.warning(
+                Diagnostic(
+                    file: config.path,
+                    "manifests disagree: " + seen.map { "\($0.0) has \($0.1)" }.joined(separator: ", ")
+                        + "; no tag can match them all"))
         }
         if config.versions.isEmpty {
             report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
@@ -95,7 +114,11 @@ public enum ProjectChecker {
             do {
                 let target = try TargetResolver.resolve(settings)
                 if !target.isRecognized {
-                    report.warning(Diagnostic(file: config.path, line: settings.line, "unknown target triple `\(settings.triple)`: using the given runner `\(target.runner)` and format `\(target.format)`"))
+                    report.warning(
+                        Diagnostic(
+                            file: config.path, line: settings.line,
+                            "unknown target triple `\(settings.triple)`: using the given runner `\(target.runner)` and format `\(target.format)`"
+                        ))
                 }
                 report.targets += 1
             } catch let error as RelctlError {
@@ -104,28 +127,42 @@ public enum ProjectChecker {
         }
         var listed: Set<String> = []
         for settings in config.targets where !listed.insert(settings.triple).inserted {
-            report.problem(Diagnostic(file: config.path, line: settings.line, "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first"))
+            report.problem(
+                Diagnostic(
+                    file: config.path, line: settings.line,
+                    "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first"
+                ))
         }
         if config.targets.isEmpty {
-            report.warning(Diagnostic(file: config.path, "no [[target]] entries: build, package, matrix and ci generate need at least one; \(TargetResolver.addTargetHint)"))
+            report.warning(
+                Diagnostic(
+                    file: config.path,
+                    "no [[target]] entries: build, package, matrix and ci generate need at least one; \(TargetResolver.addTargetHint)"
+                ))
         }
         if !config.targets.isEmpty, config.build.binaries.isEmpty {
-            report.warning(Diagnostic(file: config.path, "[build] lists no `binaries`: archives will have an empty bin/"))
+            report.warning(
+                Diagnostic(file: config.path, "[build] lists no `binaries`: archives will have an empty bin/"))
         }
         // Packaged paths that do not depend on the target must exist now.
         for mapping in config.archive.files + config.archive.trees where mapping.from.placeholders.isEmpty {
             let path = mapping.from.text
             if !FileManager.default.fileExists(atPath: config.root.appendingPathComponent(path).path) {
-                report.problem(Diagnostic(file: config.path, "archive path `\(path)` does not exist in the project; create it or remove it from [archive]"))
+                report.problem(
+                    Diagnostic(
+                        file: config.path,
+                        "archive path `\(path)` does not exist in the project; create it or remove it from [archive]"))
             }
         }
         checkLayouts(config, context: context, into: &report)
-        if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.resolve(template).path) {
+        if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.resolve(template).path)
+        {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
         do {
             if try !Git(directory: config.root, context: context).isRepository() {
-                report.warning(Diagnostic(file: config.root.path, "not a git repository: tags, notes and release need one"))
+                report.warning(
+                    Diagnostic(file: config.root.path, "not a git repository: tags, notes and release need one"))
             }
         } catch let error as RelctlError {
             error.diagnostics.forEach { report.warning($0) }
@@ -142,11 +179,15 @@ public enum ProjectChecker {
     static func checkLayouts(_ config: RelctlConfig, context: Context, into report: inout CheckReport) {
         guard let targets = try? TargetResolver.resolveAll(config), !targets.isEmpty else { return }
         let ignored = IgnoredPaths.load(root: config.root, context: context)
-        let placeholders = ["project": config.project.name, "version": "0.0.0", "tag": config.project.tagFormat.tag(for: SemanticVersion(major: 0, minor: 0, patch: 0))]
+        let placeholders = [
+            "project": config.project.name, "version": "0.0.0",
+            "tag": config.project.tagFormat.tag(for: SemanticVersion(major: 0, minor: 0, patch: 0)),
+        ]
         var seen: Set<String> = []
         for target in targets {
             do {
-                _ = try ArchiveLayout.compute(config: config, target: target, placeholders: placeholders, ignored: ignored, probe: true)
+                _ = try ArchiveLayout.compute(
+                    config: config, target: target, placeholders: placeholders, ignored: ignored, probe: true)
             } catch let error as PackagingError {
                 if case .missingSource = error { continue }
                 for diagnostic in error.diagnostics where seen.insert(diagnostic.message).inserted {

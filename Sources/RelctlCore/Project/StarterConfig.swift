@@ -13,11 +13,17 @@ public enum StarterConfig {
     public static func write(path: String?, context: Context) throws -> (url: URL, detected: [String]) {
         let url = context.resolve(path ?? ConfigLoader.defaultFileName)
         if FileManager.default.fileExists(atPath: url.path) {
-            throw SimpleError(.badInput, file: path ?? ConfigLoader.defaultFileName, "already exists; relctl init never overwrites it (edit it, or remove it first)")
+            throw SimpleError(
+                .badInput, file: path ?? ConfigLoader.defaultFileName,
+                "already exists; relctl init never overwrites it (edit it, or remove it first)")
         }
         let root = url.deletingLastPathComponent()
-        let detected = detectable.filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
-        let tags = (try? Git(directory: root, context: context).isRepository()) == true ? ((try? Git(directory: root, context: context).tags()) ?? []) : []
+        let detected = detectable.filter {
+            FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+        }
+        let tags =
+            (try? Git(directory: root, context: context).isRepository()) == true
+            ? ((try? Git(directory: root, context: context).tags()) ?? []) : []
         try AtomicFile.write(render(root: root, detected: detected, tags: tags), to: url)
         return (url, detected)
     }
@@ -36,27 +42,27 @@ public enum StarterConfig {
     public static func render(root: URL, detected: [String], tags: [String] = []) -> String {
         let found = findings(root: root, detected: detected, tags: tags)
         var text = """
-        # relctl.toml: how this project is released. Reference: relctl's README.
-        # Check it with `relctl check`, then try `relctl release X.Y.Z --dry-run`.
+            # relctl.toml: how this project is released. Reference: relctl's README.
+            # Check it with `relctl check`, then try `relctl release X.Y.Z --dry-run`.
 
-        [project]
-        name = \(QuotedString.basic(found.name))
-        tag-format = \(QuotedString.basic(found.tagFormat))   # \(found.tagNote)
+            [project]
+            name = \(QuotedString.basic(found.name))
+            tag-format = \(QuotedString.basic(found.tagFormat))   # \(found.tagNote)
 
-        # Every manifest whose version must equal the tag's. The kind is inferred from the
-        # file name (cargo, npm, python, plain, swift); use kind = "regex" with a pattern otherwise.
-        # Lock files and pins that follow a manifest (Cargo.lock, package-lock.json, uv.lock) are
-        # found and updated automatically.
+            # Every manifest whose version must equal the tag's. The kind is inferred from the
+            # file name (cargo, npm, python, plain, swift); use kind = "regex" with a pattern otherwise.
+            # Lock files and pins that follow a manifest (Cargo.lock, package-lock.json, uv.lock) are
+            # found and updated automatically.
 
-        """
+            """
         for note in found.versionNotes { text += "# \(note)\n" }
         if found.versions.isEmpty && found.versionNotes.isEmpty {
             text += """
-            # No manifest holding a version was found. For example:
-            # [[version]]
-            # path = "Sources/App/Version.swift"   # kind "swift": let version = "1.2.3"
+                # No manifest holding a version was found. For example:
+                # [[version]]
+                # path = "Sources/App/Version.swift"   # kind "swift": let version = "1.2.3"
 
-            """
+                """
         }
         text += "\n"
         for entry in found.versions {
@@ -67,43 +73,43 @@ public enum StarterConfig {
         }
         guard let build = found.build, !found.binaries.isEmpty else {
             text += """
-            # No binary is built here, so this is a tag-only release: `relctl release TAG` checks the
-            # versions, writes the notes and tags. To ship archives, add a [build] section with
-            # `command` and `binaries`, and one [[target]] per platform.
+                # No binary is built here, so this is a tag-only release: `relctl release TAG` checks the
+                # versions, writes the notes and tags. To ship archives, add a [build] section with
+                # `command` and `binaries`, and one [[target]] per platform.
+
+                [release]
+                branches = ["main", "master"]
+
+                """
+            return text
+        }
+        text += """
+            [build]
+            # Run once per target through /bin/sh, in the project root. Placeholders:
+            # {project} {version} {tag} {target} {os} {arch}; RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG,
+            # RELCTL_COMMIT and SOURCE_DATE_EPOCH are in its environment.
+            command = \(QuotedString.basic(build.command))
+            binaries = [\(found.binaries.map(QuotedString.basic).joined(separator: ", "))]
+            binary-dir = \(QuotedString.basic(build.directory))
+
+            # One [[target]] per platform; runner, archive format and links policy default by OS.
+            [[target]]
+            triple = "x86_64-unknown-linux-gnu"
+            [[target]]
+            triple = "aarch64-apple-darwin"
+            [[target]]
+            triple = "x86_64-pc-windows-msvc"   # zip, symlinks stored as copies, .exe added
+
+            [archive]
+            name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
+            files = [\(["README.md", "LICENSE"].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }.map(QuotedString.basic).joined(separator: ", "))]
+            # trees = [{ from = "demo", to = "demo" }]
+            setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
 
             [release]
             branches = ["main", "master"]
 
             """
-            return text
-        }
-        text += """
-        [build]
-        # Run once per target through /bin/sh, in the project root. Placeholders:
-        # {project} {version} {tag} {target} {os} {arch}; RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG,
-        # RELCTL_COMMIT and SOURCE_DATE_EPOCH are in its environment.
-        command = \(QuotedString.basic(build.command))
-        binaries = [\(found.binaries.map(QuotedString.basic).joined(separator: ", "))]
-        binary-dir = \(QuotedString.basic(build.directory))
-
-        # One [[target]] per platform; runner, archive format and links policy default by OS.
-        [[target]]
-        triple = "x86_64-unknown-linux-gnu"
-        [[target]]
-        triple = "aarch64-apple-darwin"
-        [[target]]
-        triple = "x86_64-pc-windows-msvc"   # zip, symlinks stored as copies, .exe added
-
-        [archive]
-        name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
-        files = [\(["README.md", "LICENSE"].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }.map(QuotedString.basic).joined(separator: ", "))]
-        # trees = [{ from = "demo", to = "demo" }]
-        setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
-
-        [release]
-        branches = ["main", "master"]
-
-        """
         return text
     }
 
@@ -130,7 +136,13 @@ public enum StarterConfig {
         }
         let bare = tags.filter { isVersion(Substring($0)) }.count
         let prefixed = tags.filter { $0.hasPrefix("v") && isVersion($0.dropFirst()) }.count
-        if bare == 0 && prefixed == 0 { return ("v{version}", tags.isEmpty ? "no tags yet: tags will look like v1.2.3" : "no version tag yet: tags will look like v1.2.3") }
+        if bare == 0 && prefixed == 0 {
+            return (
+                "v{version}",
+                tags.isEmpty
+                    ? "no tags yet: tags will look like v1.2.3" : "no version tag yet: tags will look like v1.2.3"
+            )
+        }
         if bare > prefixed { return ("{version}", "like the \(bare) existing tag\(bare == 1 ? "" : "s") (1.2.3)") }
         return ("v{version}", "like the \(prefixed) existing tag\(prefixed == 1 ? "" : "s") (v1.2.3)")
     }
@@ -141,17 +153,22 @@ public enum StarterConfig {
         let manifest = root.appendingPathComponent("Cargo.toml")
         guard let document = try? TOMLDocument(contentsOf: manifest) else { return }
         let workspace = try? CargoWorkspace.load(containing: manifest, projectRoot: root)
-        if document.root["package"]?.table?["version"] != nil || document.root["workspace"]?.table?["package"]?.table?["version"]?.string != nil {
+        if document.root["package"]?.table?["version"] != nil
+            || document.root["workspace"]?.table?["package"]?.table?["version"]?.string != nil
+        {
             found.versions.append(("Cargo.toml", nil, nil))
         }
         // A virtual workspace without a shared version: each member's own version is a manifest.
-        if document.root["package"] == nil, document.root["workspace"]?.table?["package"]?.table?["version"]?.string == nil {
+        if document.root["package"] == nil,
+            document.root["workspace"]?.table?["package"]?.table?["version"]?.string == nil
+        {
             let members = (workspace?.packages ?? []).filter { $0.versionFile == $0.manifest }
             for member in members {
                 found.versions.append((CompanionFinder.display(member.manifest, root: root), nil, nil))
             }
             if !members.isEmpty {
-                found.versionNotes.append("A virtual workspace: each member with its own version is listed; remove those you do not tag.")
+                found.versionNotes.append(
+                    "A virtual workspace: each member with its own version is listed; remove those you do not tag.")
             }
         }
         for package in workspace?.packages ?? [] {
@@ -171,13 +188,17 @@ public enum StarterConfig {
         var explicitPaths: Set<String> = []
         for bin in document.root["bin"]?.array ?? [] {
             guard let table = bin.table else { continue }
-            if let path = table["path"]?.string { explicitPaths.insert(folder.appendingPathComponent(path).standardizedFileURL.path) }
+            if let path = table["path"]?.string {
+                explicitPaths.insert(folder.appendingPathComponent(path).standardizedFileURL.path)
+            }
             names.append(table["name"]?.string ?? name)
         }
         guard document.root["package"]?.table?["autobins"]?.bool != false else { return names }
         let fileManager = FileManager.default
         let main = folder.appendingPathComponent("src/main.rs")
-        if fileManager.fileExists(atPath: main.path), !explicitPaths.contains(main.standardizedFileURL.path), !names.contains(name) {
+        if fileManager.fileExists(atPath: main.path), !explicitPaths.contains(main.standardizedFileURL.path),
+            !names.contains(name)
+        {
             names.insert(name, at: 0)
         }
         let binFolder = folder.appendingPathComponent("src/bin")
@@ -185,10 +206,14 @@ public enum StarterConfig {
             let url = binFolder.appendingPathComponent(entry)
             var isDirectory: ObjCBool = false
             _ = fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            let candidate: (String, URL)? = isDirectory.boolValue
-                ? (fileManager.fileExists(atPath: url.appendingPathComponent("main.rs").path) ? (entry, url.appendingPathComponent("main.rs")) : nil)
+            let candidate: (String, URL)? =
+                isDirectory.boolValue
+                ? (fileManager.fileExists(atPath: url.appendingPathComponent("main.rs").path)
+                    ? (entry, url.appendingPathComponent("main.rs")) : nil)
                 : (entry.hasSuffix(".rs") ? (String(entry.dropLast(3)), url) : nil)
-            if let (binary, path) = candidate, !explicitPaths.contains(path.standardizedFileURL.path), !names.contains(binary) {
+            if let (binary, path) = candidate, !explicitPaths.contains(path.standardizedFileURL.path),
+                !names.contains(binary)
+            {
                 names.append(binary)
             }
         }
@@ -199,35 +224,52 @@ public enum StarterConfig {
 
     private static func npm(root: URL, into found: inout Findings) {
         guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("package.json").path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return }
         if object["version"] is String { found.versions.append(("package.json", nil, nil)) }
         // `bin` entries are scripts npm links on install, not per-platform binaries to archive.
-        let bins = (object["bin"] as? [String: Any]).map { $0.keys.sorted() } ?? ((object["bin"] is String) ? [(object["name"] as? String).map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "bin"] : [])
+        let bins =
+            (object["bin"] as? [String: Any]).map { $0.keys.sorted() }
+            ?? ((object["bin"] is String)
+                ? [(object["name"] as? String).map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "bin"]
+                : [])
         if !bins.isEmpty {
-            found.versionNotes.append("package.json's bin (\(bins.joined(separator: ", "))) is installed by npm from the published package; add [build] only if you also ship native binaries.")
+            found.versionNotes.append(
+                "package.json's bin (\(bins.joined(separator: ", "))) is installed by npm from the published package; add [build] only if you also ship native binaries."
+            )
         }
     }
 
     private static func python(root: URL, into found: inout Findings) {
-        guard let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")) else { return }
+        guard let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")) else {
+            return
+        }
         let project = document.root["project"]?.table
-        if project?["version"]?.string != nil || document.root["tool"]?.table?["poetry"]?.table?["version"]?.string != nil {
+        if project?["version"]?.string != nil
+            || document.root["tool"]?.table?["poetry"]?.table?["version"]?.string != nil
+        {
             found.versions.append(("pyproject.toml", nil, nil))
             return
         }
         guard project?["dynamic"]?.array?.contains(.string("version")) == true else { return }
         let hatch = document.root["tool"]?.table?["hatch"]?.table?["version"]?.table
-        if let path = hatch?["path"]?.string, FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) {
+        if let path = hatch?["path"]?.string,
+            FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+        {
             found.versions.append((path, "regex", #"__version__\s*=\s*["'](?<version>[^"']+)["']"#))
             found.versionNotes.append("pyproject.toml reads its version from \(path) ([tool.hatch.version] path).")
         } else {
-            found.versionNotes.append("pyproject.toml's version is dynamic (hatch-vcs, setuptools-scm…): it comes from the git tag, so no file holds one to check.")
+            found.versionNotes.append(
+                "pyproject.toml's version is dynamic (hatch-vcs, setuptools-scm…): it comes from the git tag, so no file holds one to check."
+            )
         }
     }
 
     /// SwiftPM: `.executable(name: "x", …)` products, else `.executableTarget(name: "x", …)` targets.
     private static func swift(root: URL, into found: inout Findings) {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("Package.swift").path) else { return }
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("Package.swift").path) else {
+            return
+        }
         let text = TextFile.decode(data)
         func names(_ pattern: String) -> [String] {
             guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
@@ -246,17 +288,30 @@ public enum StarterConfig {
 
     private static func projectName(root: URL, detected: [String]) -> String {
         if detected.contains("Cargo.toml"),
-           let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("Cargo.toml")),
-           let name = document.root["package"]?.table?["name"]?.string { return name }
+            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("Cargo.toml")),
+            let name = document.root["package"]?.table?["name"]?.string
+        {
+            return name
+        }
         if detected.contains("package.json"),
-           let data = FileManager.default.contents(atPath: root.appendingPathComponent("package.json").path),
-           let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-           let name = object["name"] as? String { return name.split(separator: "/").last.map(String.init) ?? name }
+            let data = FileManager.default.contents(atPath: root.appendingPathComponent("package.json").path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let name = object["name"] as? String
+        {
+            return name.split(separator: "/").last.map(String.init) ?? name
+        }
         if detected.contains("pyproject.toml"),
-           let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")),
-           let name = document.root["project"]?.table?["name"]?.string ?? document.root["tool"]?.table?["poetry"]?.table?["name"]?.string { return name }
+            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")),
+            let name = document.root["project"]?.table?["name"]?.string
+                ?? document.root["tool"]?.table?["poetry"]?.table?["name"]?.string
+        {
+            return name
+        }
         // The name becomes archive and folder names: a folder called `a\b` must not give archives
         // that Windows would unpack into two folders.
-        return String(root.lastPathComponent.map { $0 == "\\" || $0 == "/" || ($0.asciiValue.map { $0 < 0x20 } ?? false) ? "-" : $0 })
+        return String(
+            root.lastPathComponent.map {
+                $0 == "\\" || $0 == "/" || ($0.asciiValue.map { $0 < 0x20 } ?? false) ? "-" : $0
+            })
     }
 }

@@ -19,7 +19,8 @@ struct AssetPlan {
     init(local: [LocalAsset], remote: [GitHubAsset]) {
         let localNames = Set(local.map(\.name))
         for asset in remote where !asset.isUploaded { unfinished.append(asset) }
-        let complete = Dictionary(remote.filter(\.isUploaded).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let complete = Dictionary(
+            remote.filter(\.isUploaded).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for asset in local {
             if let there = complete[asset.name] {
                 if !there.matches(asset) { differing.append(Pair(local: asset, remote: there)) }

@@ -22,15 +22,19 @@ public struct GitHubPublisher: Publisher {
     }
 
     /// Token, API base and repository, all checked before the first request.
-    private func settings(_ request: PublishRequest, context: Context) throws -> (token: String, base: URL, repository: GitHubRepository) {
-        guard let token = Self.tokenVariables.lazy.compactMap({ context.environment[$0] }).first(where: { !$0.isEmpty }) else {
+    private func settings(
+        _ request: PublishRequest, context: Context
+    ) throws -> (token: String, base: URL, repository: GitHubRepository) {
+        guard let token = Self.tokenVariables.lazy.compactMap({ context.environment[$0] }).first(where: { !$0.isEmpty })
+        else {
             throw PublishError.noToken(publisher: "GitHub", variables: Self.tokenVariables)
         }
         let base = try GitHubReleaseAPI.baseURL(environment: context.environment)
         _ = try Self.policy(policy, environment: context.environment)
         _ = try Self.seconds("RELCTL_HTTP_TIMEOUT", context.environment)
-        let repository = try GitHubRepository.resolve(configured: request.configuredRepository, environment: context.environment,
-                                                      remoteURL: request.remoteURL, remoteName: "origin")
+        let repository = try GitHubRepository.resolve(
+            configured: request.configuredRepository, environment: context.environment,
+            remoteURL: request.remoteURL, remoteName: "origin")
         return (token, base, repository)
     }
 
@@ -45,7 +49,9 @@ public struct GitHubPublisher: Publisher {
         let tag = request.tag
 
         console.info("publishing \(tag) to \(repository) (\(base.absoluteString))")
-        guard let remoteTag = try await api.tagObject(tag) else { throw PublishError.tagNotPushed(tag: tag, repository: repository.description) }
+        guard let remoteTag = try await api.tagObject(tag) else {
+            throw PublishError.tagNotPushed(tag: tag, repository: repository.description)
+        }
         if let local = request.localTagObject, local.lowercased() != remoteTag.lowercased() {
             throw PublishError.tagDiffers(tag: tag, repository: repository.description, remote: remoteTag, local: local)
         }
@@ -56,7 +62,8 @@ public struct GitHubPublisher: Publisher {
             release = found
             console.detail("found release \(found.id) for \(tag) (\(found.draft ? "draft" : "published"))")
         } else {
-            release = try await createDraft(api: api, client: client, request: request, prerelease: prerelease, policy: policy)
+            release = try await createDraft(
+                api: api, client: client, request: request, prerelease: prerelease, policy: policy)
             created = true
             console.info("created draft release \(release.id) for \(tag)")
         }
@@ -66,12 +73,18 @@ public struct GitHubPublisher: Publisher {
         var remote = try await api.listAssets(releaseID: release.id)
         var plan = AssetPlan(local: request.assets.assets, remote: remote)
         if remote.contains(where: { $0.isUploaded && $0.digest == nil }) {
-            console.warning("\(shown): the server reports no SHA256 digest for some assets (an older GitHub Enterprise Server?); those are compared by size only")
+            console.warning(
+                "\(shown): the server reports no SHA256 digest for some assets (an older GitHub Enterprise Server?); those are compared by size only"
+            )
         }
         if !plan.differing.isEmpty {
-            guard request.replace else { throw PublishError.differingAssets(release: shown, names: plan.differing.map(\.local.name)) }
+            guard request.replace else {
+                throw PublishError.differingAssets(release: shown, names: plan.differing.map(\.local.name))
+            }
             for pair in plan.differing {
-                console.warning("\(shown): replacing `\(pair.local.name)` (SHA256 \(pair.remote.sha256 ?? "unknown") there, \(pair.local.sha256) here) because of --replace")
+                console.warning(
+                    "\(shown): replacing `\(pair.local.name)` (SHA256 \(pair.remote.sha256 ?? "unknown") there, \(pair.local.sha256) here) because of --replace"
+                )
             }
         }
         for extra in plan.extra {
@@ -91,39 +104,54 @@ public struct GitHubPublisher: Publisher {
             replaced.append(pair.local.name)
         }
         for asset in plan.toUpload {
-            try await upload(asset, to: release, api: api, client: client, console: console, policy: policy, replace: request.replace)
+            try await upload(
+                asset, to: release, api: api, client: client, console: console, policy: policy, replace: request.replace
+            )
             if !repaired.contains(asset.name), !replaced.contains(asset.name) { uploaded.append(asset.name) }
         }
 
         // The complete set, as the API now reports it, before anything becomes visible.
         remote = try await api.listAssets(releaseID: release.id)
         plan = AssetPlan(local: request.assets.assets, remote: remote)
-        let problems = plan.missing.map { "`\($0.name)` is missing" } + plan.unfinished.map { "`\($0.name)` is still in state \($0.state)" }
+        let problems =
+            plan.missing.map { "`\($0.name)` is missing" }
+            + plan.unfinished.map { "`\($0.name)` is still in state \($0.state)" }
             + plan.differing.map { "`\($0.local.name)` has a different SHA256 there" }
         if !problems.isEmpty { throw PublishError.incomplete(release: shown, problems: problems) }
 
-        let unchanged = request.assets.names.filter { name in !uploaded.contains(name) && !repaired.contains(name) && !replaced.contains(name) }
+        let unchanged = request.assets.names.filter { name in
+            !uploaded.contains(name) && !repaired.contains(name) && !replaced.contains(name)
+        }
         let changedSomething = !(uploaded.isEmpty && repaired.isEmpty && replaced.isEmpty)
-        var report = PublishReport(publisher: id, repository: repository.description, tag: tag, releaseID: release.id, url: release.htmlURL,
-                                   outcome: .published, created: created, prerelease: prerelease, latest: nil,
-                                   uploaded: uploaded, unchanged: unchanged, replaced: replaced, repaired: repaired)
+        var report = PublishReport(
+            publisher: id, repository: repository.description, tag: tag, releaseID: release.id, url: release.htmlURL,
+            outcome: .published, created: created, prerelease: prerelease, latest: nil,
+            uploaded: uploaded, unchanged: unchanged, replaced: replaced, repaired: repaired)
         if !release.draft {
             report.prerelease = release.prerelease
             report.outcome = changedSomething ? .updated : .alreadyPublished
             if changedSomething { console.warning("\(shown) was already public; its assets were completed in place") }
-            console.info(changedSomething ? "\(shown): assets updated, \(release.htmlURL)" : "\(tag) is already published with the same \(unchanged.count) assets: nothing to do (\(release.htmlURL))")
+            console.info(
+                changedSomething
+                    ? "\(shown): assets updated, \(release.htmlURL)"
+                    : "\(tag) is already published with the same \(unchanged.count) assets: nothing to do (\(release.htmlURL))"
+            )
             return report
         }
         if request.draftOnly {
             report.outcome = .draft
-            console.info("draft \(tag) is complete (\(request.assets.assets.count) assets) and not public: \(release.htmlURL)")
+            console.info(
+                "draft \(tag) is complete (\(request.assets.assets.count) assets) and not public: \(release.htmlURL)")
             return report
         }
         let latest = isLatest(request, among: releases)
-        let published = try await api.publish(releaseID: release.id, title: request.title, body: request.body, prerelease: prerelease, makeLatest: latest)
+        let published = try await api.publish(
+            releaseID: release.id, title: request.title, body: request.body, prerelease: prerelease, makeLatest: latest)
         report.url = published.htmlURL
         report.latest = latest
-        console.info("published \(tag)\(prerelease ? " as a prerelease" : "")\(latest ? ", marked latest" : "") with \(request.assets.assets.count) assets: \(published.htmlURL)")
+        console.info(
+            "published \(tag)\(prerelease ? " as a prerelease" : "")\(latest ? ", marked latest" : "") with \(request.assets.assets.count) assets: \(published.htmlURL)"
+        )
         return report
     }
 
@@ -141,12 +169,17 @@ public struct GitHubPublisher: Publisher {
         if let release { remote = try await api.listAssets(releaseID: release.id) }
         let plan = AssetPlan(local: request.assets.assets, remote: remote)
         if !plan.differing.isEmpty, !request.replace, let release {
-            throw PublishError.differingAssets(release: "release \(request.tag) (id \(release.id))", names: plan.differing.map(\.local.name))
+            throw PublishError.differingAssets(
+                release: "release \(request.tag) (id \(release.id))", names: plan.differing.map(\.local.name))
         }
         let missing = plan.toUpload.map(\.name)
-        return PublishReport(publisher: id, repository: repository.description, tag: request.tag, releaseID: release?.id ?? 0, url: release?.htmlURL ?? "",
-                             outcome: .rehearsed, created: false, prerelease: request.version.isPrerelease, latest: isLatest(request, among: releases),
-                             uploaded: missing, unchanged: request.assets.names.filter { !missing.contains($0) }, replaced: [], repaired: plan.unfinished.map(\.name))
+        return PublishReport(
+            publisher: id, repository: repository.description, tag: request.tag, releaseID: release?.id ?? 0,
+            url: release?.htmlURL ?? "",
+            outcome: .rehearsed, created: false, prerelease: request.version.isPrerelease,
+            latest: isLatest(request, among: releases),
+            uploaded: missing, unchanged: request.assets.names.filter { !missing.contains($0) }, replaced: [],
+            repaired: plan.unfinished.map(\.name))
     }
 
     /// This tag's release: the published one when there is one (GitHub allows only one), else
@@ -155,25 +188,38 @@ public struct GitHubPublisher: Publisher {
         let matching = releases.filter { $0.tagName == tag }
         let drafts = matching.filter(\.draft).sorted { $0.id < $1.id }
         if let published = matching.first(where: { !$0.draft }) {
-            if !drafts.isEmpty { console.warning("\(tag) is published (release \(published.id)); ignoring \(drafts.count) other draft(s) for it: \(drafts.map { String($0.id) }.joined(separator: ", "))") }
+            if !drafts.isEmpty {
+                console.warning(
+                    "\(tag) is published (release \(published.id)); ignoring \(drafts.count) other draft(s) for it: \(drafts.map { String($0.id) }.joined(separator: ", "))"
+                )
+            }
             return published
         }
         if drafts.count > 1 {
-            console.warning("\(drafts.count) drafts exist for \(tag) (ids \(drafts.map { String($0.id) }.joined(separator: ", "))); using the oldest, \(drafts[0].id); delete the others on the releases page")
+            console.warning(
+                "\(drafts.count) drafts exist for \(tag) (ids \(drafts.map { String($0.id) }.joined(separator: ", "))); using the oldest, \(drafts[0].id); delete the others on the releases page"
+            )
         }
         return drafts.first
     }
 
     /// Creates the draft. If the answer is lost (reset, 5xx), the draft may exist anyway: look
     /// before creating again, so a flaky network does not leave several drafts behind.
-    private func createDraft(api: GitHubReleaseAPI, client: RetryingHTTPClient, request: PublishRequest, prerelease: Bool, policy: RetryPolicy) async throws -> GitHubRelease {
+    private func createDraft(
+        api: GitHubReleaseAPI, client: RetryingHTTPClient, request: PublishRequest, prerelease: Bool,
+        policy: RetryPolicy
+    ) async throws -> GitHubRelease {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await api.createDraft(tag: request.tag, title: request.title, body: request.body, prerelease: prerelease)
+                return try await api.createDraft(
+                    tag: request.tag, title: request.title, body: request.body, prerelease: prerelease)
             } catch let error where Self.outcomeUnknown(error) && attempt < policy.maxAttempts {
-                try await client.backoff(after: attempt, reason: "creating the draft for \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")")
+                try await client.backoff(
+                    after: attempt,
+                    reason:
+                        "creating the draft for \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")")
                 if let found = choose(try await api.listReleases(), tag: request.tag, console: .silent) { return found }
             }
         }
@@ -181,7 +227,10 @@ public struct GitHubPublisher: Publisher {
 
     /// Uploads one asset. When an attempt fails without a clear answer, the asset list says
     /// what happened: complete and identical (done), unfinished (deleted), or absent (upload again).
-    private func upload(_ asset: LocalAsset, to release: GitHubRelease, api: GitHubReleaseAPI, client: RetryingHTTPClient, console: Console, policy: RetryPolicy, replace: Bool) async throws {
+    private func upload(
+        _ asset: LocalAsset, to release: GitHubRelease, api: GitHubReleaseAPI, client: RetryingHTTPClient,
+        console: Console, policy: RetryPolicy, replace: Bool
+    ) async throws {
         var attempt = 0
         while true {
             attempt += 1
@@ -195,30 +244,43 @@ public struct GitHubPublisher: Publisher {
                     stored = try await api.upload(asset, to: release, progress: { progress.update($0) })
                 }
                 if stored.isUploaded, stored.matches(asset) {
-                    console.detail("uploaded \(asset.name) in \(String(format: "%.1f", Date().timeIntervalSince(start)))s")
+                    console.detail(
+                        "uploaded \(asset.name) in \(String(format: "%.1f", Date().timeIntervalSince(start)))s")
                     return
                 }
                 // Bytes changed in transit, or the server kept a partial file: never leave it.
                 try await api.deleteAsset(id: stored.id)
                 guard attempt < policy.maxAttempts else {
-                    throw PublishError.incomplete(release: "release \(release.tagName) (id \(release.id))", problems: ["`\(asset.name)` arrived with SHA256 \(stored.sha256 ?? "unknown") instead of \(asset.sha256)"])
+                    throw PublishError.incomplete(
+                        release: "release \(release.tagName) (id \(release.id))",
+                        problems: [
+                            "`\(asset.name)` arrived with SHA256 \(stored.sha256 ?? "unknown") instead of \(asset.sha256)"
+                        ])
                 }
-            } catch let error where (Self.outcomeUnknown(error) || Self.alreadyExists(error)) && attempt < policy.maxAttempts {
+            } catch let error
+                where (Self.outcomeUnknown(error) || Self.alreadyExists(error)) && attempt < policy.maxAttempts
+            {
                 if Self.outcomeUnknown(error) {
-                    try await client.backoff(after: attempt, reason: "uploading \(asset.name): \((error as? any RelctlError)?.message ?? "\(error)")")
+                    try await client.backoff(
+                        after: attempt,
+                        reason: "uploading \(asset.name): \((error as? any RelctlError)?.message ?? "\(error)")")
                 }
                 let current = try await api.listAssets(releaseID: release.id).first { $0.name == asset.name }
                 if let current {
                     if current.isUploaded, current.matches(asset) { return }
                     // Complete but different: someone else uploaded it meanwhile. Never replace that silently.
                     if current.isUploaded, !replace {
-                        throw PublishError.differingAssets(release: "release \(release.tagName) (id \(release.id))", names: [asset.name])
+                        throw PublishError.differingAssets(
+                            release: "release \(release.tagName) (id \(release.id))", names: [asset.name])
                     }
                     try await api.deleteAsset(id: current.id)
                 }
             } catch let error as NetworkError {
                 // Name the file: the transport error only knows the upload URL.
-                throw SimpleError(.failure, "uploading `\(asset.name)` to release \(release.tagName) (id \(release.id)): \(error.message); the release stays a draft; run the same command again to finish it")
+                throw SimpleError(
+                    .failure,
+                    "uploading `\(asset.name)` to release \(release.tagName) (id \(release.id)): \(error.message); the release stays a draft; run the same command again to finish it"
+                )
             }
         }
     }
@@ -227,7 +289,9 @@ public struct GitHubPublisher: Publisher {
     static func policy(_ policy: RetryPolicy, environment: [String: String]) throws -> RetryPolicy {
         var policy = policy
         if let attempts = try seconds("RELCTL_HTTP_RETRIES", environment) {
-            guard attempts >= 1, attempts == attempts.rounded() else { throw SimpleError(.badInput, "RELCTL_HTTP_RETRIES must be a whole number of attempts, at least 1") }
+            guard attempts >= 1, attempts == attempts.rounded() else {
+                throw SimpleError(.badInput, "RELCTL_HTTP_RETRIES must be a whole number of attempts, at least 1")
+            }
             policy.maxAttempts = Int(attempts)
         }
         return policy
@@ -236,20 +300,26 @@ public struct GitHubPublisher: Publisher {
     /// A positive number from the environment, or nil when unset.
     static func seconds(_ name: String, _ environment: [String: String]) throws -> Double? {
         guard let raw = environment[name], !raw.isEmpty else { return nil }
-        guard let value = Double(raw), value > 0, value.isFinite else { throw SimpleError(.badInput, "\(name) must be a positive number, found `\(raw)`") }
+        guard let value = Double(raw), value > 0, value.isFinite else {
+            throw SimpleError(.badInput, "\(name) must be a positive number, found `\(raw)`")
+        }
         return value
     }
 
     /// A failure after which the server may or may not have acted: no answer, or a 5xx.
     static func outcomeUnknown(_ error: any Error) -> Bool {
         if error is NetworkError { return true }
-        if case let PublishError.api(_, status, _, _, _)? = error as? PublishError { return (500...599).contains(status) }
+        if case let PublishError.api(_, status, _, _, _)? = error as? PublishError {
+            return (500...599).contains(status)
+        }
         return false
     }
 
     /// 422 `already_exists` on an upload: an earlier attempt got there after all.
     static func alreadyExists(_ error: any Error) -> Bool {
-        if case let PublishError.api(_, status, _, _, details)? = error as? PublishError { return status == 422 && details.contains { $0.contains("already_exists") } }
+        if case let PublishError.api(_, status, _, _, details)? = error as? PublishError {
+            return status == 422 && details.contains { $0.contains("already_exists") }
+        }
         return false
     }
 

@@ -13,7 +13,9 @@ public struct GitHubReleaseAPI: Sendable {
     /// Per-request idle timeout, in seconds.
     public var timeout: TimeInterval
 
-    public init(baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60) {
+    public init(
+        baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60
+    ) {
         self.baseURL = baseURL
         self.repository = repository
         self.token = token
@@ -26,14 +28,17 @@ public struct GitHubReleaseAPI: Sendable {
         let raw = environment["GITHUB_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultBaseURL
         var trimmed = raw
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil else {
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
+            scheme == "https" || scheme == "http", url.host != nil
+        else {
             throw PublishError.badAPIURL(value: raw)
         }
         return url
     }
 
     private var repositoryURL: URL {
-        baseURL.appendingPathComponent("repos").appendingPathComponent(repository.owner).appendingPathComponent(repository.name)
+        baseURL.appendingPathComponent("repos").appendingPathComponent(repository.owner).appendingPathComponent(
+            repository.name)
     }
 
     // MARK: tags
@@ -47,7 +52,8 @@ public struct GitHubReleaseAPI: Sendable {
             struct Object: Decodable { var sha: String }
             var object: Object
         }
-        let response = try await send("GET", repositoryURL.appendingPathComponent("git/ref/tags/\(tag)"), expect: [200, 404])
+        let response = try await send(
+            "GET", repositoryURL.appendingPathComponent("git/ref/tags/\(tag)"), expect: [200, 404])
         guard response.status == 200 else { return nil }
         return try decode(Ref.self, response, request: "GET git/ref/tags/\(tag)").object.sha
     }
@@ -64,17 +70,23 @@ public struct GitHubReleaseAPI: Sendable {
         struct Fields: Encodable {
             var tag_name: String, name: String, body: String, draft: Bool, prerelease: Bool
         }
-        let response = try await send("POST", repositoryURL.appendingPathComponent("releases"), json: Fields(tag_name: tag, name: title, body: body, draft: true, prerelease: prerelease), expect: [201])
+        let response = try await send(
+            "POST", repositoryURL.appendingPathComponent("releases"),
+            json: Fields(tag_name: tag, name: title, body: body, draft: true, prerelease: prerelease), expect: [201])
         return try decode(GitHubRelease.self, response, request: "POST releases")
     }
 
     /// Publishes a draft (or updates a release) in one request.
-    public func publish(releaseID: Int, title: String, body: String, prerelease: Bool, makeLatest: Bool) async throws -> GitHubRelease {
+    public func publish(
+        releaseID: Int, title: String, body: String, prerelease: Bool, makeLatest: Bool
+    ) async throws -> GitHubRelease {
         struct Fields: Encodable {
             var draft: Bool, name: String, body: String, prerelease: Bool, make_latest: String
         }
-        let fields = Fields(draft: false, name: title, body: body, prerelease: prerelease, make_latest: makeLatest ? "true" : "false")
-        let response = try await send("PATCH", repositoryURL.appendingPathComponent("releases/\(releaseID)"), json: fields, expect: [200])
+        let fields = Fields(
+            draft: false, name: title, body: body, prerelease: prerelease, make_latest: makeLatest ? "true" : "false")
+        let response = try await send(
+            "PATCH", repositoryURL.appendingPathComponent("releases/\(releaseID)"), json: fields, expect: [200])
         return try decode(GitHubRelease.self, response, request: "PATCH release")
     }
 
@@ -90,12 +102,18 @@ public struct GitHubReleaseAPI: Sendable {
     }
 
     /// Uploads one file, streamed from disk, to the release's expanded `upload_url`.
-    public func upload(_ asset: LocalAsset, to release: GitHubRelease, progress: (@Sendable (Int64) -> Void)? = nil) async throws -> GitHubAsset {
+    public func upload(
+        _ asset: LocalAsset, to release: GitHubRelease, progress: (@Sendable (Int64) -> Void)? = nil
+    ) async throws -> GitHubAsset {
         let target = URITemplate(release.uploadURL).expand(["name": asset.name])
         guard let url = URL(string: target) else {
-            throw PublishError.api(request: "upload \(asset.name)", status: 0, message: "the release's upload_url `\(release.uploadURL)` is not a URL template", documentationURL: nil, details: [])
+            throw PublishError.api(
+                request: "upload \(asset.name)", status: 0,
+                message: "the release's upload_url `\(release.uploadURL)` is not a URL template", documentationURL: nil,
+                details: [])
         }
-        var request = HTTPRequest(method: "POST", url: url, headers: headers(), body: .file(asset.url, size: asset.size), timeout: timeout)
+        var request = HTTPRequest(
+            method: "POST", url: url, headers: headers(), body: .file(asset.url, size: asset.size), timeout: timeout)
         request.headers["Content-Type"] = asset.contentType
         request.progress = progress
         let response = try await http.send(request)
@@ -135,7 +153,9 @@ public struct GitHubReleaseAPI: Sendable {
         return items
     }
 
-    private func send(_ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>) async throws -> HTTPResponse {
+    private func send(
+        _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
+    ) async throws -> HTTPResponse {
         var request = HTTPRequest(method: method, url: url, headers: headers(), timeout: timeout)
         if let json {
             let encoder = JSONEncoder()
@@ -172,12 +192,16 @@ public struct GitHubReleaseAPI: Sendable {
         let details = (body?.errors ?? []).map { item in
             [item.resource, item.field, item.code, item.message].compactMap { $0 }.joined(separator: " ")
         }
-        return .api(request: request, status: response.status, message: message, documentationURL: body?.documentation_url, details: details)
+        return .api(
+            request: request, status: response.status, message: message, documentationURL: body?.documentation_url,
+            details: details)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
         do { return try JSONDecoder().decode(type, from: response.body) } catch {
-            throw PublishError.api(request: request, status: response.status, message: "unexpected answer: \(String(response.text.prefix(200)))", documentationURL: nil, details: [])
+            throw PublishError.api(
+                request: request, status: response.status,
+                message: "unexpected answer: \(String(response.text.prefix(200)))", documentationURL: nil, details: [])
         }
     }
 }

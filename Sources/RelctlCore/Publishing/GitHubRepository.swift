@@ -31,28 +31,40 @@ public struct GitHubRepository: Sendable, Equatable, CustomStringConvertible {
         var parts = path.split(separator: "/").map(String.init)
         guard parts.count >= 2, var last = parts.popLast() else { return nil }
         if last.hasSuffix(".git") { last.removeLast(4) }
-        guard let owner = parts.last, Self.isValidPart(Substring(owner)), Self.isValidPart(Substring(last)) else { return nil }
+        guard let owner = parts.last, Self.isValidPart(Substring(owner)), Self.isValidPart(Substring(last)) else {
+            return nil
+        }
         self.owner = owner
         self.name = last
     }
 
     /// GitHub names: letters, digits, `-`, `_`, `.`; never `.` or `..` alone.
     private static func isValidPart(_ part: Substring) -> Bool {
-        !part.isEmpty && part != "." && part != ".." && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+        !part.isEmpty && part != "." && part != ".."
+            && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
     }
 
     /// `[publish] github`, else `GITHUB_REPOSITORY` (set by GitHub Actions), else the remote's URL.
-    public static func resolve(configured: String?, environment: [String: String], remoteURL: String?, remoteName: String) throws -> GitHubRepository {
+    public static func resolve(
+        configured: String?, environment: [String: String], remoteURL: String?, remoteName: String
+    ) throws -> GitHubRepository {
         if let configured {
-            guard let repository = GitHubRepository(configured) else { throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] github") }
+            guard let repository = GitHubRepository(configured) else {
+                throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] github")
+            }
             return repository
         }
         if let fromEnvironment = environment["GITHUB_REPOSITORY"], !fromEnvironment.isEmpty {
-            guard let repository = GitHubRepository(fromEnvironment) else { throw PublishError.badRepository(value: fromEnvironment, source: "GITHUB_REPOSITORY") }
+            guard let repository = GitHubRepository(fromEnvironment) else {
+                throw PublishError.badRepository(value: fromEnvironment, source: "GITHUB_REPOSITORY")
+            }
             return repository
         }
         if let remoteURL, let repository = GitHubRepository(remoteURL: remoteURL) { return repository }
-        let why = remoteURL.map { "the remote `\(remoteName)` (\($0)) is not a GitHub URL" } ?? "there is no remote `\(remoteName)`"
-        throw PublishError.noRepository(hint: "\(why); set `github = \"OWNER/REPO\"` in relctl.toml's [publish] section or GITHUB_REPOSITORY")
+        let why =
+            remoteURL.map { "the remote `\(remoteName)` (\($0)) is not a GitHub URL" }
+            ?? "there is no remote `\(remoteName)`"
+        throw PublishError.noRepository(
+            hint: "\(why); set `github = \"OWNER/REPO\"` in relctl.toml's [publish] section or GITHUB_REPOSITORY")
     }
 }

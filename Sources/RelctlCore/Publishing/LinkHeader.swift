@@ -11,7 +11,8 @@ public enum LinkHeader {
             let relations = parts.dropFirst().compactMap { part -> [String]? in
                 let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard pair.count == 2, pair[0].lowercased() == "rel" else { return nil }
-                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).split(separator: " ").map(String.init)
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).split(separator: " ").map(
+                    String.init)
             }.flatMap { $0 }
             if relations.contains(rel) { return URL(string: String(target.dropFirst().dropLast())) }
         }

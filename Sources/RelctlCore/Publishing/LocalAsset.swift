@@ -23,7 +23,9 @@ public struct LocalAsset: Sendable, Equatable {
         if name.hasSuffix(".zip") { return "application/zip" }
         if name.hasSuffix(".tar.xz") { return "application/x-xz" }
         if name.hasSuffix(".tar.zst") { return "application/zstd" }
-        if name == "SHA256SUMS" || name == "SHA512SUMS" || name.hasSuffix(".sha256") || name.hasSuffix(".sig") || name.hasSuffix(".minisig") {
+        if name == "SHA256SUMS" || name == "SHA512SUMS" || name.hasSuffix(".sha256") || name.hasSuffix(".sig")
+            || name.hasSuffix(".minisig")
+        {
             return "text/plain"
         }
         return "application/octet-stream"

@@ -24,7 +24,8 @@ public enum PublishError: RelctlError, CustomStringConvertible {
 
     public var exitCode: RelctlExitCode {
         switch self {
-        case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName: return .badInput
+        case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName:
+            return .badInput
         case .changedFiles, .differingAssets, .api, .incomplete, .tagNotPushed, .tagDiffers: return .failure
         }
     }
@@ -32,34 +33,74 @@ public enum PublishError: RelctlError, CustomStringConvertible {
     public var diagnostics: [Diagnostic] {
         switch self {
         case let .noToken(publisher, variables):
-            return [Diagnostic("no \(publisher) token: set \(variables.joined(separator: " or ")) (a token allowed to write the repository's contents); nothing was sent")]
+            return [
+                Diagnostic(
+                    "no \(publisher) token: set \(variables.joined(separator: " or ")) (a token allowed to write the repository's contents); nothing was sent"
+                )
+            ]
         case .noRepository(let hint):
             return [Diagnostic("cannot tell which repository to publish to: \(hint)")]
         case let .badRepository(value, source):
             return [Diagnostic("\(source): `\(value)` is not OWNER/REPO")]
         case .badAPIURL(let value):
-            return [Diagnostic("GITHUB_API_URL `\(value)` is not an http(s) URL (e.g. https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server)")]
+            return [
+                Diagnostic(
+                    "GITHUB_API_URL `\(value)` is not an http(s) URL (e.g. https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server)"
+                )
+            ]
         case let .unknownPublisher(id, known):
-            return [Diagnostic("unknown publisher `\(id)`\(Suggestion.hint(for: id, in: known)); known publishers: \(known.joined(separator: ", "))")]
+            return [
+                Diagnostic(
+                    "unknown publisher `\(id)`\(Suggestion.hint(for: id, in: known)); known publishers: \(known.joined(separator: ", "))"
+                )
+            ]
         case let .missingFiles(sums, names):
-            return names.map { Diagnostic(file: sums, "lists `\($0)`, which is not in its folder; rebuild it (`relctl package`) or rewrite the list (`relctl checksum`); nothing was sent") }
+            return names.map {
+                Diagnostic(
+                    file: sums,
+                    "lists `\($0)`, which is not in its folder; rebuild it (`relctl package`) or rewrite the list (`relctl checksum`); nothing was sent"
+                )
+            }
         case let .badAssetName(sums, name, line):
-            return [Diagnostic(file: sums, line: line, "`\(name)` is not a plain file name; a release asset cannot live in a folder")]
+            return [
+                Diagnostic(
+                    file: sums, line: line,
+                    "`\(name)` is not a plain file name; a release asset cannot live in a folder")
+            ]
         case let .changedFiles(sums, names):
-            return names.map { Diagnostic(file: sums, "`\($0)` no longer has the SHA256 listed here; rebuild it or rewrite the list (`relctl checksum`); nothing was sent") }
+            return names.map {
+                Diagnostic(
+                    file: sums,
+                    "`\($0)` no longer has the SHA256 listed here; rebuild it or rewrite the list (`relctl checksum`); nothing was sent"
+                )
+            }
         case let .differingAssets(release, names):
-            return names.map { Diagnostic("\(release): asset `\($0)` is already there with a different SHA256; it is never replaced silently: delete it on the release page, or run again with --replace") }
+            return names.map {
+                Diagnostic(
+                    "\(release): asset `\($0)` is already there with a different SHA256; it is never replaced silently: delete it on the release page, or run again with --replace"
+                )
+            }
         case let .api(request, status, message, documentationURL, details):
             var line = "\(request): HTTP \(status): \(message)"
             if !details.isEmpty { line += " (\(details.joined(separator: "; ")))" }
             if let documentationURL { line += " — see \(documentationURL)" }
             return [Diagnostic(line)]
         case let .tagNotPushed(tag, repository):
-            return [Diagnostic("tag \(tag) is not in \(repository); push it first (`git push origin \(tag)`, or `relctl release \(tag) --push`): a release of a missing tag would tag the default branch instead; nothing was changed")]
+            return [
+                Diagnostic(
+                    "tag \(tag) is not in \(repository); push it first (`git push origin \(tag)`, or `relctl release \(tag) --push`): a release of a missing tag would tag the default branch instead; nothing was changed"
+                )
+            ]
         case let .tagDiffers(tag, repository, remote, local):
-            return [Diagnostic("tag \(tag) in \(repository) is object \(remote.prefix(12)), here it is \(local.prefix(12)): dist/ was not built from the tag that would be published; fetch the tag (`git fetch --tags --force`) and rebuild; nothing was changed")]
+            return [
+                Diagnostic(
+                    "tag \(tag) in \(repository) is object \(remote.prefix(12)), here it is \(local.prefix(12)): dist/ was not built from the tag that would be published; fetch the tag (`git fetch --tags --force`) and rebuild; nothing was changed"
+                )
+            ]
         case let .incomplete(release, problems):
-            return problems.map { Diagnostic("\(release): \($0); the release stays a draft; run the same command again") }
+            return problems.map {
+                Diagnostic("\(release): \($0); the release stays a draft; run the same command again")
+            }
         }
     }
 

@@ -34,8 +34,11 @@ public struct PublishReport: Codable, Sendable, Equatable {
     /// Assets left unfinished by an earlier run, deleted and uploaded again.
     public var repaired: [String]
 
-    public init(publisher: String, repository: String, tag: String, releaseID: Int, url: String, outcome: Outcome, created: Bool, prerelease: Bool,
-                latest: Bool?, uploaded: [String], unchanged: [String], replaced: [String], repaired: [String]) {
+    public init(
+        publisher: String, repository: String, tag: String, releaseID: Int, url: String, outcome: Outcome,
+        created: Bool, prerelease: Bool,
+        latest: Bool?, uploaded: [String], unchanged: [String], replaced: [String], repaired: [String]
+    ) {
         self.publisher = publisher
         self.repository = repository
         self.tag = tag
@@ -63,7 +66,8 @@ public struct PublishReport: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case publisher, repository, tag, url, outcome, created, prerelease, latest, uploaded, unchanged, replaced, repaired
+        case publisher, repository, tag, url, outcome, created, prerelease, latest, uploaded, unchanged, replaced,
+            repaired
         case releaseID = "release_id"
     }
 }

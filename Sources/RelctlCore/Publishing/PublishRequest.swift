@@ -25,8 +25,11 @@ public struct PublishRequest: Sendable {
     /// Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.
     public var replace: Bool
 
-    public init(tag: String, version: SemanticVersion, tagFormat: TagFormat, projectName: String, title: String, body: String, assets: ReleaseAssetSet,
-                configuredRepository: String? = nil, remoteURL: String? = nil, draftOnly: Bool = false, replace: Bool = false) {
+    public init(
+        tag: String, version: SemanticVersion, tagFormat: TagFormat, projectName: String, title: String, body: String,
+        assets: ReleaseAssetSet,
+        configuredRepository: String? = nil, remoteURL: String? = nil, draftOnly: Bool = false, replace: Bool = false
+    ) {
         self.tag = tag
         self.version = version
         self.tagFormat = tagFormat

@@ -5,7 +5,7 @@ public enum PublisherRegistry {
     public typealias Factory = @Sendable (_ http: any HTTPClient) -> any Publisher
 
     public static let factories: [String: Factory] = [
-        GitHubPublisher.id: { GitHubPublisher(http: $0) },
+        GitHubPublisher.id: { GitHubPublisher(http: $0) }
     ]
 
     public static var knownIDs: [String] { factories.keys.sorted() }

@@ -32,7 +32,9 @@ public struct ReleaseAssetSet: Sendable, Equatable {
                 throw PublishError.badAssetName(sums: shownSums, name: entry.name, line: entry.line)
             }
             var isDirectory: ObjCBool = false
-            if !fileManager.fileExists(atPath: dist.appendingPathComponent(entry.name).path, isDirectory: &isDirectory) || isDirectory.boolValue {
+            if !fileManager.fileExists(atPath: dist.appendingPathComponent(entry.name).path, isDirectory: &isDirectory)
+                || isDirectory.boolValue
+            {
                 missing.append(entry.name)
             }
             listed[entry.name] = entry.digest.lowercased()
@@ -41,12 +43,15 @@ public struct ReleaseAssetSet: Sendable, Equatable {
 
         var names = Set(listed.keys)
         names.insert(sumsFileName)
-        for name in companions where fileManager.fileExists(atPath: dist.appendingPathComponent(name).path) { names.insert(name) }
+        for name in companions where fileManager.fileExists(atPath: dist.appendingPathComponent(name).path) {
+            names.insert(name)
+        }
         let entries = (try? fileManager.contentsOfDirectory(atPath: dist.path)) ?? []
         for name in entries where name.hasSuffix(".cdx.json") { names.insert(name) }
 
         let ordered = names.sorted()
-        let digests = try await FileHasher.digests(of: ordered.map { dist.appendingPathComponent($0) }, algorithms: [.sha256], jobs: jobs)
+        let digests = try await FileHasher.digests(
+            of: ordered.map { dist.appendingPathComponent($0) }, algorithms: [.sha256], jobs: jobs)
         var changed: [String] = []
         var assets: [LocalAsset] = []
         for (name, digest) in zip(ordered, digests) {

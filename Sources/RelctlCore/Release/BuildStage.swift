@@ -28,19 +28,29 @@ public struct BuildStage: ReleaseStage {
     }
 
     /// The packager reads `DIR/<binary-dir>/NAME`, else `DIR/NAME`: every binary must be at one of them.
-    private func checkPrebuilt(in directory: URL, targets: [Target], runner: BuildRunner, inputs: BuildInputs, config: RelctlConfig) throws {
+    private func checkPrebuilt(
+        in directory: URL, targets: [Target], runner: BuildRunner, inputs: BuildInputs, config: RelctlConfig
+    ) throws {
         var missing: [String] = []
         for target in targets {
             let binaryDirectory = runner.binaryDirectory(for: target, config: config, inputs: inputs)
-            for binary in config.build.binaries.filter({ !config.build.optionalBinaries.contains($0) }).map(target.executableName) {
-                let candidates = [directory.appendingPathComponent(binaryDirectory).appendingPathComponent(binary), directory.appendingPathComponent(binary)]
+            for binary in config.build.binaries.filter({ !config.build.optionalBinaries.contains($0) }).map(
+                target.executableName)
+            {
+                let candidates = [
+                    directory.appendingPathComponent(binaryDirectory).appendingPathComponent(binary),
+                    directory.appendingPathComponent(binary),
+                ]
                 if !candidates.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
                     missing.append("\(target.triple): \(binaryDirectory)/\(binary)")
                 }
             }
         }
         if !missing.isEmpty {
-            throw SimpleError(.badInput, file: directory.path, "prebuilt binaries missing (\(missing.joined(separator: ", "))); lay them out as DIR/<binary-dir>/<binary>, as the build leaves them (or DIR/<binary> for a single target)")
+            throw SimpleError(
+                .badInput, file: directory.path,
+                "prebuilt binaries missing (\(missing.joined(separator: ", "))); lay them out as DIR/<binary-dir>/<binary>, as the build leaves them (or DIR/<binary> for a single target)"
+            )
         }
     }
 }

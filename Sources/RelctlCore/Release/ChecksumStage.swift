@@ -11,7 +11,8 @@ public struct ChecksumStage: ReleaseStage {
     public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let algorithm = try ChecksumAlgorithm(id: run.config.checksum.algorithm, file: run.config.path)
         let archives = outputs.archives ?? []
-        let set = try ChecksumWriter.writeRelease(archives, identity: run.identity, algorithm: algorithm, in: run.stagingDirectory)
+        let set = try ChecksumWriter.writeRelease(
+            archives, identity: run.identity, algorithm: algorithm, in: run.stagingDirectory)
         outputs.checksums = set
         return "\(algorithm.sumsFileName) and \(ReleaseManifest.fileName) (\(archives.count) archive(s))"
     }

@@ -28,7 +28,9 @@ public struct HookStage: ReleaseStage {
             run.progress.note("$ \(line)")
             let progress = run.progress
             let collected = StageOutput()
-            let status = try await run.context.processes.stream(.shell(line, directory: run.config.root, environment: environment)) { _, text in
+            let status = try await run.context.processes.stream(
+                .shell(line, directory: run.config.root, environment: environment)
+            ) { _, text in
                 collected.append(text)
                 progress.note(text)
             }
@@ -49,11 +51,14 @@ public struct HookStage: ReleaseStage {
         guard head != run.identity.commit else { return nil }
         let validation = try TagValidator.validate(tag: run.tag, config: run.config)
         if let mismatch = validation.mismatchError {
-            let moved = Diagnostic("the hooks committed \(head.prefix(12)), where the manifests no longer match \(run.tag); release the version they set, or make the hooks leave it")
+            let moved = Diagnostic(
+                "the hooks committed \(head.prefix(12)), where the manifests no longer match \(run.tag); release the version they set, or make the hooks leave it"
+            )
             throw ProblemList(exitCode: .failure, diagnostics: [moved] + mismatch.diagnostics)
         }
         outputs.movedHead = (head, time)
-        let message = "the hooks committed: \(run.tag) goes on the new HEAD \(head.prefix(12)) (was \(run.identity.commit.prefix(12))); push the branch as well as the tag"
+        let message =
+            "the hooks committed: \(run.tag) goes on the new HEAD \(head.prefix(12)) (was \(run.identity.commit.prefix(12))); push the branch as well as the tag"
         run.context.console.warning(message)
         return message
     }

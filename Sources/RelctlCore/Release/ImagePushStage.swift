@@ -28,8 +28,13 @@ public struct ImagePushStage: ReleaseStage {
             do {
                 try await pusher.push(image, dryRun: run.isDryRun)
             } catch let error as RelctlError where !run.isDryRun {
-                throw ProblemList(exitCode: error.exitCode, diagnostics: error.diagnostics + [Diagnostic(
-                    "the tag \(run.tag) stays pushed (others may have fetched it); once fixed, finish with `relctl image --tag \(run.tag) --push` (it uploads only what is missing)")])
+                throw ProblemList(
+                    exitCode: error.exitCode,
+                    diagnostics: error.diagnostics + [
+                        Diagnostic(
+                            "the tag \(run.tag) stays pushed (others may have fetched it); once fixed, finish with `relctl image --tag \(run.tag) --push` (it uploads only what is missing)"
+                        )
+                    ])
             }
             image.pushed = !run.isDryRun
             pushed.append(image)

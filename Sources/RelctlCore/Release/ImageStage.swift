@@ -32,7 +32,9 @@ public struct ImageStage: ReleaseStage {
 
     /// The release facts an image records, from the identity the preflight resolved.
     static func release(_ run: ReleaseRun) -> ImageRelease {
-        ImageRelease(tag: run.tag, version: run.identity.version.description, commit: run.identity.commit,
-                     time: run.identity.sourceDateEpoch, source: run.remoteURL.flatMap { RepositoryLinks(remoteURL: $0)?.baseURL })
+        ImageRelease(
+            tag: run.tag, version: run.identity.version.description, commit: run.identity.commit,
+            time: run.identity.sourceDateEpoch,
+            source: run.remoteURL.flatMap { RepositoryLinks(remoteURL: $0)?.baseURL })
     }
 }

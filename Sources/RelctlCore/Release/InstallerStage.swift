@@ -15,8 +15,10 @@ public struct InstallerStage: ReleaseStage {
 
     public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         guard let manifest = outputs.checksums?.manifest else { return nil }
-        let report = try InstallerWriter.write(manifest: manifest, into: run.stagingDirectory, shown: ChecksumWriter.defaultDirectory,
-                                               config: run.config, keysRoot: run.projectRoot, repository: nil, remoteURL: run.remoteURL, context: run.context)
+        let report = try InstallerWriter.write(
+            manifest: manifest, into: run.stagingDirectory, shown: ChecksumWriter.defaultDirectory,
+            config: run.config, keysRoot: run.projectRoot, repository: nil, remoteURL: run.remoteURL,
+            context: run.context)
         let names = report.files.map { URL(fileURLWithPath: $0).lastPathComponent }
         outputs.installers = names
         return names.joined(separator: ", ")

@@ -22,6 +22,8 @@ public final class InterruptGuards: Sendable {
 
     /// Drops every step: the release is out, or over.
     public func releaseAll() {
-        for id in ids.withLock({ ids in defer { ids.removeAll() }; return ids }) { InterruptActions.shared.remove(id) }
+        for id in ids.withLock({ ids in
+            defer { ids.removeAll() }; return ids
+        }) { InterruptActions.shared.remove(id) }
     }
 }

@@ -19,6 +19,7 @@ public struct NotesStage: ReleaseStage {
         try AtomicFile.write(markdown, to: run.stagingDirectory.appendingPathComponent(Self.fileName))
         outputs.notes = markdown
         let count = notes.entries.count
-        return "\(Self.fileName): \(count) entr\(count == 1 ? "y" : "ies") since \(notes.previous ?? "the first commit")"
+        return
+            "\(Self.fileName): \(count) entr\(count == 1 ? "y" : "ies") since \(notes.previous ?? "the first commit")"
     }
 }

@@ -15,7 +15,8 @@ public struct PackageStage: ReleaseStage {
         let done = Counter()
         progress.update("packaging \(targets.count) archive(s)")
         let packaged = try await Packager(context: run.context).package(
-            config: run.config, inputs: run.identity.packagingInputs, targets: targets, outputDirectory: run.stagingDirectory,
+            config: run.config, inputs: run.identity.packagingInputs, targets: targets,
+            outputDirectory: run.stagingDirectory,
             binaryRoot: run.options.artifactsDirectory, jobs: run.options.jobs, updateManifest: false,
             onArchive: { _ in progress.update("packaging: \(done.increment())/\(targets.count) archive(s) written") }
         )

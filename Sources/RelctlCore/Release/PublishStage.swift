@@ -22,8 +22,10 @@ public struct PublishStage: ReleaseStage {
         let identity = run.identity
         let project = Git(directory: run.projectRoot, context: run.context)
         var request = PublishRequest(
-            tag: identity.tag, version: identity.version, tagFormat: run.config.project.tagFormat, projectName: identity.project,
-            title: "\(identity.project) \(identity.tag)", body: outputs.notes ?? "", assets: ReleaseAssetSet(assets: []),
+            tag: identity.tag, version: identity.version, tagFormat: run.config.project.tagFormat,
+            projectName: identity.project,
+            title: "\(identity.project) \(identity.tag)", body: outputs.notes ?? "",
+            assets: ReleaseAssetSet(assets: []),
             configuredRepository: run.config.publish.github,
             // As configured: an insteadOf rewrite (a mirror) must not hide the GitHub repository.
             remoteURL: project.configuredRemoteURL(run.config.release.remote)
@@ -38,16 +40,21 @@ public struct PublishStage: ReleaseStage {
             return "would publish \(request.assets.assets.count) assets to \(report.repository) (\(report.summary))"
         }
         if let tag = outputs.tag?.name {
-            request.localTagObject = try? run.git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            request.localTagObject = try? run.git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(
+                in: .whitespacesAndNewlines)
         }
         do {
             let report = try await publisher.publish(request, context: run.context)
             outputs.published = report
             return "\(report.outcome.rawValue): \(report.url)"
         } catch let error as any RelctlError {
-            throw ProblemList(exitCode: error.exitCode, diagnostics: error.diagnostics + [
-                Diagnostic("\(identity.tag) is tagged, pushed and in dist/; finish publishing with `relctl publish \(identity.tag)` (it resumes where this stopped)"),
-            ])
+            throw ProblemList(
+                exitCode: error.exitCode,
+                diagnostics: error.diagnostics + [
+                    Diagnostic(
+                        "\(identity.tag) is tagged, pushed and in dist/; finish publishing with `relctl publish \(identity.tag)` (it resumes where this stopped)"
+                    )
+                ])
         }
     }
 }

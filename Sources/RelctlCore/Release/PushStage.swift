@@ -35,16 +35,20 @@ public struct PushStage: ReleaseStage {
         let directory = git.directory
         // Our own tag object: a rollback deletes the remote tag only while it is this object, so a
         // tag another maintainer pushed after our preflight is never touched.
-        let object = try await BlockingWork.run { try git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let object = try await BlockingWork.run {
+            try git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         let guardID = run.guards.add {
-            _ = InterruptActions.git(["push", "--force-with-lease=refs/tags/\(tag):\(object)", remote, ":refs/tags/\(tag)"], in: directory)
+            _ = InterruptActions.git(
+                ["push", "--force-with-lease=refs/tags/\(tag):\(object)", remote, ":refs/tags/\(tag)"], in: directory)
         }
         let result = try await BlockingWork.run { try git.pushTag(tag, remote: remote) }
         guard result.succeeded else {
             run.guards.remove(guardID)
             let deleted = git.deleteLocalTag(tag)
             if deleted { outputs.tag = nil }
-            throw ReleaseError.pushRejected(tag: tag, remote: remote, output: result.stderrText + result.stdoutText, localTagDeleted: deleted)
+            throw ReleaseError.pushRejected(
+                tag: tag, remote: remote, output: result.stderrText + result.stdoutText, localTagDeleted: deleted)
         }
         outputs.pushedTo = remote
         outputs.pushedObject = object
@@ -56,7 +60,9 @@ public struct PushStage: ReleaseStage {
         let remote = run.config.release.remote
         let result = try? run.git.deleteRemoteTag(run.tag, remote: remote, ifAt: outputs.pushedObject)
         guard result?.succeeded == true else {
-            return ["could not delete \(run.tag) on \(remote) (it may no longer be the tag this run pushed): \(result.map(Self.tail) ?? "git did not run"); if it is ours, delete it with `git push \(remote) :refs/tags/\(run.tag)`"]
+            return [
+                "could not delete \(run.tag) on \(remote) (it may no longer be the tag this run pushed): \(result.map(Self.tail) ?? "git did not run"); if it is ours, delete it with `git push \(remote) :refs/tags/\(run.tag)`"
+            ]
         }
         outputs.pushedTo = nil
         return ["deleted \(run.tag) on \(remote)"]
@@ -65,11 +71,13 @@ public struct PushStage: ReleaseStage {
     /// A remote given as a relative path (`../core.git`) is relative to the project, not to the
     /// scratch clone the dry run pushes from.
     static func absolute(_ url: String, base: URL) -> String {
-        let isPath = !url.contains("://") && !url.hasPrefix("/") && !(url.split(separator: "/").first?.contains(":") ?? false)
+        let isPath =
+            !url.contains("://") && !url.hasPrefix("/") && !(url.split(separator: "/").first?.contains(":") ?? false)
         return isPath ? URL(fileURLWithPath: url, relativeTo: base).standardizedFileURL.path : url
     }
 
     static func tail(_ result: ProcessResult) -> String {
-        (result.stderrText + result.stdoutText).split(separator: "\n").filter { !$0.isEmpty }.suffix(4).joined(separator: " | ")
+        (result.stderrText + result.stdoutText).split(separator: "\n").filter { !$0.isEmpty }.suffix(4).joined(
+            separator: " | ")
     }
 }

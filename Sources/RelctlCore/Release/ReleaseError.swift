@@ -24,16 +24,24 @@ public enum ReleaseError: RelctlError, CustomStringConvertible {
         case .preflight(let problems, _):
             return problems
         case .locked(let path, let holder):
-            return [Diagnostic(file: path, "another release is running: \(holder.summary); wait for it to finish (or, if that process is gone, delete this file)")]
+            return [
+                Diagnostic(
+                    file: path,
+                    "another release is running: \(holder.summary); wait for it to finish (or, if that process is gone, delete this file)"
+                )
+            ]
         case .stageFailed(let stage, let cause, let cleanup, _):
             let first = cause.first.map { "stage `\(stage)` failed: \($0.description)" } ?? "stage `\(stage)` failed"
             return [Diagnostic(first)] + cause.dropFirst() + cleanup.map { Diagnostic($0) }
         case .pushRejected(let tag, let remote, let output, let deleted):
             let tail = output.split(separator: "\n").filter { !$0.isEmpty }.suffix(6).joined(separator: "\n    ")
-            let undo = deleted
+            let undo =
+                deleted
                 ? "the local tag \(tag) was deleted, so nothing was released; fix the remote (permissions, protected tags, hooks) and run again"
                 : "the local tag \(tag) could NOT be deleted; remove it with `git tag -d \(tag)` before running again"
-            return [Diagnostic("\(remote) rejected the push of tag \(tag); \(undo)" + (tail.isEmpty ? "" : "\n    " + tail))]
+            return [
+                Diagnostic("\(remote) rejected the push of tag \(tag); \(undo)" + (tail.isEmpty ? "" : "\n    " + tail))
+            ]
         }
     }
 

@@ -16,8 +16,10 @@ public struct ReleaseIdentity: Sendable {
     /// The selected targets (`--target`, `--host`); empty for a tag-only release.
     public var targets: [Target]
 
-    public init(project: String, tag: String, version: SemanticVersion, commit: String, commitTime: Int,
-                environmentEpoch: Int?, branch: String?, targets: [Target]) {
+    public init(
+        project: String, tag: String, version: SemanticVersion, commit: String, commitTime: Int,
+        environmentEpoch: Int?, branch: String?, targets: [Target]
+    ) {
         self.project = project
         self.tag = tag
         self.version = version

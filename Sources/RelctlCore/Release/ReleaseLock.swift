@@ -33,7 +33,8 @@ public final class ReleaseLock: Sendable {
         /// something reaps it, and some container inits never do; it has exited all the same.
         static func isZombie(_ pid: Int32) -> Bool {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
+                let close = stat.lastIndex(of: ")")
+            else { return false }
             let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
             return state == "Z" || state == "X"
         }
@@ -68,8 +69,11 @@ public final class ReleaseLock: Sendable {
 
     /// Takes the lock or throws `ReleaseError.locked` naming the holder. A stale lock is taken
     /// over and `onStale` is told whose it was.
-    public static func acquire(at url: URL, tag: String, clock: any WallClock, onStale: (Holder) -> Void) throws -> ReleaseLock {
-        let me = Holder(pid: getpid(), host: hostName, tag: tag, started: ISO8601DateFormatter().string(from: clock.now()))
+    public static func acquire(
+        at url: URL, tag: String, clock: any WallClock, onStale: (Holder) -> Void
+    ) throws -> ReleaseLock {
+        let me = Holder(
+            pid: getpid(), host: hostName, tag: tag, started: ISO8601DateFormatter().string(from: clock.now()))
         let data = try JSONOutput.encode(me)
         for _ in 0..<2 {
             // O_EXCL makes creation the test: two releases racing cannot both succeed.
@@ -81,14 +85,16 @@ public final class ReleaseLock: Sendable {
                 return ReleaseLock(url: url, holder: me)
             }
             guard errno == EEXIST else {
-                throw SimpleError(.failure, file: url.path, "cannot create the release lock: \(String(cString: strerror(errno)))")
+                throw SimpleError(
+                    .failure, file: url.path, "cannot create the release lock: \(String(cString: strerror(errno)))")
             }
             guard let holder = currentHolder(at: url) else { continue }
             guard holder.isStale else { throw ReleaseError.locked(path: url.path, holder: holder) }
             onStale(holder)
             try? FileManager.default.removeItem(at: url)
         }
-        throw SimpleError(.failure, file: url.path, "cannot take the release lock; another relctl release started at the same moment")
+        throw SimpleError(
+            .failure, file: url.path, "cannot take the release lock; another relctl release started at the same moment")
     }
 
     /// Removes the lock (only if it is still ours).

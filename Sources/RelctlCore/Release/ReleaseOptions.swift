@@ -42,7 +42,11 @@ public struct ReleaseOptions: Sendable {
 
     /// Quotes a word for a POSIX shell unless it is plainly safe, so the line can be pasted as is.
     static func shellWord(_ word: String) -> String {
-        let safe = !word.isEmpty && word.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./=:+@%".unicodeScalars.contains($0)) }
+        let safe =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./=:+@%".unicodeScalars.contains($0))
+            }
         return safe ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

@@ -15,7 +15,8 @@ public struct ReleasePipeline: Sendable {
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
-        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), SignStage(), InstallerStage(), NotesStage(),
+        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), SignStage(), InstallerStage(),
+        NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
     ]
 
@@ -59,7 +60,10 @@ public struct ReleasePipeline: Sendable {
 
         // Where the stages work: the project itself (locked), or a scratch clone.
         let workspace: ReleaseWorkspace
-        switch report.step(options.dryRun ? "scratch" : "lock", { Self.openWorkspace(options, config: config, context: context, preflight: preflight) }) {
+        switch report.step(
+            options.dryRun ? "scratch" : "lock",
+            { Self.openWorkspace(options, config: config, context: context, preflight: preflight) })
+        {
         case .opened(let opened): workspace = opened
         case .failed(let error):
             report.notRun(stages)
@@ -72,15 +76,19 @@ public struct ReleasePipeline: Sendable {
         var stageContext = workspace.context
         stageContext.console = report.progress.stageConsole()
         let run = ReleaseRun(
-            options: options, identity: identity, config: workspace.config, context: stageContext, projectRoot: config.root,
-            stagingDirectory: workspace.stagingDirectory, distDirectory: workspace.distDirectory, remoteURL: preflight.remoteURL,
+            options: options, identity: identity, config: workspace.config, context: stageContext,
+            projectRoot: config.root,
+            stagingDirectory: workspace.stagingDirectory, distDirectory: workspace.distDirectory,
+            remoteURL: preflight.remoteURL,
             progress: report.progress, guards: InterruptGuards()
         )
         defer { run.guards.releaseAll() }
         var outputs = ReleaseOutputs()
         let failure = await runStages(run, &outputs, report: &report, preflightFailed: preflightError != nil)
 
-        report.record(outputs, identity: outputs.movedHead.map { identity.moved(to: $0.commit, time: $0.time) } ?? identity, dist: (options.dryRun && !options.keep) ? nil : workspace.distDirectory.path)
+        report.record(
+            outputs, identity: outputs.movedHead.map { identity.moved(to: $0.commit, time: $0.time) } ?? identity,
+            dist: (options.dryRun && !options.keep) ? nil : workspace.distDirectory.path)
         let problems: [any RelctlError] = (preflightError.map { [$0] } ?? []) + (failure.map { [$0] } ?? [])
         return report.finish(problems.isEmpty ? nil : problems.count == 1 ? problems[0] : ProblemList(problems))
     }
@@ -88,7 +96,9 @@ public struct ReleasePipeline: Sendable {
     /// Every stage in order. A stage is skipped when it says so, when a fact it needs was not
     /// produced, or (on a dry run whose preflight failed) when it would create the tag. The first
     /// failure undoes what the completed stages did, newest first, unless the release was sealed.
-    private func runStages(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs, report: inout ReleaseReporter, preflightFailed: Bool) async -> (any RelctlError)? {
+    private func runStages(
+        _ run: ReleaseRun, _ outputs: inout ReleaseOutputs, report: inout ReleaseReporter, preflightFailed: Bool
+    ) async -> (any RelctlError)? {
         var run = run
         var completed: [any ReleaseStage] = []
         for (index, stage) in stages.enumerated() {
@@ -120,7 +130,9 @@ public struct ReleasePipeline: Sendable {
         return nil
     }
 
-    private func skipReason(_ stage: any ReleaseStage, _ run: ReleaseRun, _ outputs: ReleaseOutputs, preflightFailed: Bool) -> String? {
+    private func skipReason(
+        _ stage: any ReleaseStage, _ run: ReleaseRun, _ outputs: ReleaseOutputs, preflightFailed: Bool
+    ) -> String? {
         if let reason = stage.skipReason(run, outputs) { return reason }
         if let missing = stage.needs.sorted().first(where: { !outputs.has($0) }) {
             return "no \(missing.rawValue) (\(run.identity.isTagOnly ? "tag-only release" : "not produced"))"
@@ -129,8 +141,10 @@ public struct ReleasePipeline: Sendable {
         return nil
     }
 
-    private func failure(of stage: any ReleaseStage, _ error: any Error, completed: [any ReleaseStage],
-                         _ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> any RelctlError {
+    private func failure(
+        of stage: any ReleaseStage, _ error: any Error, completed: [any ReleaseStage],
+        _ run: ReleaseRun, _ outputs: inout ReleaseOutputs
+    ) -> any RelctlError {
         let cause = (error as? RelctlError)?.diagnostics ?? [Diagnostic("\(error)")]
         let code = (error as? RelctlError)?.exitCode ?? .failure
         if let rejected = error as? ReleaseError, case .pushRejected = rejected {
@@ -140,7 +154,8 @@ public struct ReleasePipeline: Sendable {
         if completed.contains(where: \.sealsRelease) {
             // Tagged and in dist/: the release is out, so nothing is taken back.
             let how = outputs.pushedTo != nil ? "tag pushed" : "tag created"
-            let done = "\(run.tag) is released (\(how) and dist/ complete); only what follows failed, so finish it by hand"
+            let done =
+                "\(run.tag) is released (\(how) and dist/ complete); only what follows failed, so finish it by hand"
             return ReleaseError.stageFailed(stage: stage.name, cause: cause, cleanup: [done], exitCode: code)
         }
         var undone: [String] = []
@@ -150,7 +165,9 @@ public struct ReleasePipeline: Sendable {
         return ReleaseError.stageFailed(stage: stage.name, cause: cause, cleanup: undone, exitCode: code)
     }
 
-    private static func preflight(_ options: ReleaseOptions, config: RelctlConfig, context: Context) -> (PreflightReport, StageRecordDraft) {
+    private static func preflight(
+        _ options: ReleaseOptions, config: RelctlConfig, context: Context
+    ) -> (PreflightReport, StageRecordDraft) {
         var report = ReleasePreflight.check(options, config: config, context: context)
         if let lockURL = report.lockFile, let holder = ReleaseLock.currentHolder(at: lockURL), !holder.isStale {
             if options.dryRun {
@@ -160,22 +177,35 @@ public struct ReleasePipeline: Sendable {
             }
         }
         for warning in report.warnings { context.console.warning(warning) }
-        let draft = StageRecordDraft(ok: report.ok, detail: report.ok ? "all checks passed" : "\(report.problems.count) problem(s)")
+        let draft = StageRecordDraft(
+            ok: report.ok, detail: report.ok ? "all checks passed" : "\(report.problems.count) problem(s)")
         return (report, draft)
     }
 
-    private static func openWorkspace(_ options: ReleaseOptions, config: RelctlConfig, context: Context,
-                                      preflight: PreflightReport) -> (WorkspaceOpening, StageRecordDraft) {
+    private static func openWorkspace(
+        _ options: ReleaseOptions, config: RelctlConfig, context: Context,
+        preflight: PreflightReport
+    ) -> (WorkspaceOpening, StageRecordDraft) {
         do {
             if options.dryRun, let topLevel = preflight.topLevel, let commit = preflight.commit {
-                let workspace = try ReleaseWorkspace.scratch(config: config, context: context, topLevel: topLevel, commit: commit, tag: options.tag,
-                                                             settings: preflight.gitSettings)
-                return (.opened(workspace), StageRecordDraft(ok: true, detail: "clone of \(commit.prefix(12)) in \(workspace.scratch?.path ?? "")"))
+                let workspace = try ReleaseWorkspace.scratch(
+                    config: config, context: context, topLevel: topLevel, commit: commit, tag: options.tag,
+                    settings: preflight.gitSettings)
+                return (
+                    .opened(workspace),
+                    StageRecordDraft(
+                        ok: true, detail: "clone of \(commit.prefix(12)) in \(workspace.scratch?.path ?? "")")
+                )
             }
-            guard let lockFile = preflight.lockFile else { throw SimpleError(.failure, file: config.root.path, "not inside a git repository") }
-            let workspace = try ReleaseWorkspace.project(config: config, context: context, tag: options.tag, lockFile: lockFile, onStale: { holder in
-                context.console.warning("took over a stale release lock left by \(holder.summary): that process is gone")
-            })
+            guard let lockFile = preflight.lockFile else {
+                throw SimpleError(.failure, file: config.root.path, "not inside a git repository")
+            }
+            let workspace = try ReleaseWorkspace.project(
+                config: config, context: context, tag: options.tag, lockFile: lockFile,
+                onStale: { holder in
+                    context.console.warning(
+                        "took over a stale release lock left by \(holder.summary): that process is gone")
+                })
             return (.opened(workspace), StageRecordDraft(ok: true, detail: "holding \(ReleaseLock.fileName)"))
         } catch let error as RelctlError {
             return (.failed(error), StageRecordDraft(ok: false))

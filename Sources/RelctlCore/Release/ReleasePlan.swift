@@ -49,21 +49,28 @@ public struct ReleasePlan: Sendable, Encodable {
         if let commit { lines.append("  commit    \(commit)" + (branch.map { " (\($0))" } ?? "")) }
         let kind = signed ? "signed annotated tag" : "annotated tag"
         let verb = dryRun ? "would create" : tagCreated ? "created" : "not created"
-        let pushText = push ? (dryRun ? ", would push to \(remote)" : tagPushed ? ", pushed to \(remote)" : ", not pushed") : ", not pushed (no --push)"
+        let pushText =
+            push
+            ? (dryRun ? ", would push to \(remote)" : tagPushed ? ", pushed to \(remote)" : ", not pushed")
+            : ", not pushed (no --push)"
         lines.append("  tag       \(verb) \(kind) \(tag)\(pushText)")
         if !artifacts.isEmpty {
             lines.append("  artifacts")
             let width = artifacts.map(\.name.count).max() ?? 0
             for artifact in artifacts {
                 let size = ByteCount.format(artifact.size)
-                lines.append("    \(artifact.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(size.padding(toLength: 9, withPad: " ", startingAt: 0))  sha256 \(artifact.sha256)")
+                lines.append(
+                    "    \(artifact.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(size.padding(toLength: 9, withPad: " ", startingAt: 0))  sha256 \(artifact.sha256)"
+                )
             }
         }
         if !images.isEmpty {
             lines.append("  images")
             for image in images {
                 let state = image.pushed ? "pushed" : dryRun && push ? "would push" : "built"
-                lines.append("    \(image.repository)@\(image.digest)  \(state) as \(image.tags.joined(separator: ", ")) (\(image.platforms.joined(separator: ", ")))")
+                lines.append(
+                    "    \(image.repository)@\(image.digest)  \(state) as \(image.tags.joined(separator: ", ")) (\(image.platforms.joined(separator: ", ")))"
+                )
             }
         }
         if let dist { lines.append("  dist      \(dist)") }
@@ -74,12 +81,18 @@ public struct ReleasePlan: Sendable, Encodable {
         }
         if let tagMessage, dryRun {
             lines.append("  tag message")
-            lines += tagMessage.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    | \($0)" }
+            lines += tagMessage.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
+                "    | \($0)"
+            }
         }
         if ok {
             lines.append(paint(dryRun ? "The real run would succeed: \(command)" : "Released \(project) \(tag).", "32"))
         } else {
-            lines.append(paint(dryRun ? "The real run would FAIL (\(problems.count) problem\(problems.count == 1 ? "" : "s"), listed below)." : "Release failed.", "31"))
+            lines.append(
+                paint(
+                    dryRun
+                        ? "The real run would FAIL (\(problems.count) problem\(problems.count == 1 ? "" : "s"), listed below)."
+                        : "Release failed.", "31"))
         }
         return lines.joined(separator: "\n") + "\n"
     }

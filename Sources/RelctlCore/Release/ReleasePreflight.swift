@@ -74,7 +74,10 @@ public enum ReleasePreflight {
             report.lockFile = ReleaseLock.url(commonDirectory: layout.commonDirectory)
             checkRepository(options, config: config, git: git, into: &report)
         case .success(nil):
-            report.fail(file: config.root.path, "not inside a git repository; relctl release tags a commit, so run it in a clone (or `git init` and commit first)")
+            report.fail(
+                file: config.root.path,
+                "not inside a git repository; relctl release tags a commit, so run it in a clone (or `git init` and commit first)"
+            )
         case .failure(let error as RelctlError):
             report.fail(error.exitCode, error.diagnostics)
         case .failure(let error):
@@ -83,15 +86,21 @@ public enum ReleasePreflight {
         checkDist(options.tag, config: config, into: &report)
         if let directory = options.artifactsDirectory {
             var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                report.fail(.badInput, file: directory.path, "--artifacts folder not found; pass the folder holding the prebuilt binaries")
+            if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory)
+                || !isDirectory.boolValue
+            {
+                report.fail(
+                    .badInput, file: directory.path,
+                    "--artifacts folder not found; pass the folder holding the prebuilt binaries")
             }
         }
         return report
     }
 
     /// `--host` or `--target` globs over the configured targets; none configured is a tag-only release.
-    private static func checkTargets(_ options: ReleaseOptions, config: RelctlConfig, into report: inout PreflightReport) {
+    private static func checkTargets(
+        _ options: ReleaseOptions, config: RelctlConfig, into report: inout PreflightReport
+    ) {
         do {
             let all = try TargetResolver.resolveAll(config)
             if options.hostOnly {
@@ -125,7 +134,9 @@ public enum ReleasePreflight {
         }
     }
 
-    private static func checkRepository(_ options: ReleaseOptions, config: RelctlConfig, git: Git, into report: inout PreflightReport) {
+    private static func checkRepository(
+        _ options: ReleaseOptions, config: RelctlConfig, git: Git, into report: inout PreflightReport
+    ) {
         do { (report.commit, report.commitTime) = try git.commitAndTime(of: "HEAD") } catch {
             report.fail(file: config.root.path, "the repository has no commit yet; commit the release first")
             return
@@ -145,7 +156,10 @@ public enum ReleasePreflight {
             if !dirty.isEmpty {
                 let shown = dirty.prefix(10).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
                 let more = dirty.count > 10 ? " and \(dirty.count - 10) more" : ""
-                report.fail(file: report.topLevel?.path, "working tree has uncommitted changes (\(shown)\(more)); commit or stash them so the tag matches what is built")
+                report.fail(
+                    file: report.topLevel?.path,
+                    "working tree has uncommitted changes (\(shown)\(more)); commit or stash them so the tag matches what is built"
+                )
             }
         }
 
@@ -153,41 +167,61 @@ public enum ReleasePreflight {
         let allowed = config.release.branches
         if let branch = report.branch {
             if !allowed.isEmpty, !allowed.contains(where: { Glob.matches($0, branch) }) {
-                report.fail(file: config.path, "on branch `\(branch)`, but releases are made from \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches); check out one of those, or add this branch there")
+                report.fail(
+                    file: config.path,
+                    "on branch `\(branch)`, but releases are made from \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches); check out one of those, or add this branch there"
+                )
             }
         } else if !allowed.isEmpty {
-            report.fail(file: config.path, "HEAD is detached; check out one of \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches) before releasing")
+            report.fail(
+                file: config.path,
+                "HEAD is detached; check out one of \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches) before releasing"
+            )
         }
 
         if let upstream = status.upstream {
             if status.behind > 0 {
-                report.warnings.append("\(upstream) has \(status.behind) commit(s) HEAD lacks (as of the last fetch); `git pull` first unless you mean to release an older commit")
+                report.warnings.append(
+                    "\(upstream) has \(status.behind) commit(s) HEAD lacks (as of the last fetch); `git pull` first unless you mean to release an older commit"
+                )
             }
             if status.ahead > 0 {
-                report.warnings.append("HEAD has \(status.ahead) commit(s) not on \(upstream); the tag will publish them, so push the branch too")
+                report.warnings.append(
+                    "HEAD has \(status.ahead) commit(s) not on \(upstream); the tag will publish them, so push the branch too"
+                )
             }
         }
         if git.localTagExists(options.tag) {
             let target = (try? git.commit(of: options.tag)).map { " (on \($0.prefix(12)))" } ?? ""
-            report.fail(file: report.topLevel?.path, "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published")
+            report.fail(
+                file: report.topLevel?.path,
+                "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published"
+            )
         }
         let remote = config.release.remote
         report.gitSettings = git.settings(matching: ReleaseWorkspace.borrowedSettings)
         report.remoteURL = report.gitSettings.last { $0.key == "remote.\(remote).url" }?.value
         if report.remoteURL == nil {
             if options.push {
-                report.fail(file: config.path, "--push needs the remote `\(remote)` ([release] remote), which this repository does not have; add it with `git remote add \(remote) URL`")
+                report.fail(
+                    file: config.path,
+                    "--push needs the remote `\(remote)` ([release] remote), which this repository does not have; add it with `git remote add \(remote) URL`"
+                )
             } else {
                 report.warnings.append("no remote `\(remote)`: could not check that \(options.tag) is absent there")
             }
         } else {
             do {
                 if try git.remoteTagExists(options.tag, remote: remote) {
-                    report.fail(file: report.topLevel?.path, "tag \(options.tag) already exists on `\(remote)`; someone released it already: `git fetch --tags \(remote)` and bump the version")
+                    report.fail(
+                        file: report.topLevel?.path,
+                        "tag \(options.tag) already exists on `\(remote)`; someone released it already: `git fetch --tags \(remote)` and bump the version"
+                    )
                 }
             } catch let error as RelctlError {
                 let why = error.diagnostics.map(\.message).joined(separator: " ")
-                report.fail(file: config.path, "cannot reach `\(remote)` to check that \(options.tag) is absent there: \(why)")
+                report.fail(
+                    file: config.path, "cannot reach `\(remote)` to check that \(options.tag) is absent there: \(why)")
             } catch {}
         }
     }
@@ -207,12 +241,19 @@ public enum ReleasePreflight {
         let stems = archiveStems(tag: tag, config: config)
         let clashes = names.filter { name in stems.contains { name == $0 || name.hasPrefix($0 + ".") } }.sorted()
         if !clashes.isEmpty {
-            let shown = clashes.prefix(5).joined(separator: ", ") + (clashes.count > 5 ? " and \(clashes.count - 5) more" : "")
-            report.fail(file: dist.path, "already holds files of \(tag) (\(shown)); move or delete them (a re-run must not mix two builds)")
+            let shown =
+                clashes.prefix(5).joined(separator: ", ") + (clashes.count > 5 ? " and \(clashes.count - 5) more" : "")
+            report.fail(
+                file: dist.path,
+                "already holds files of \(tag) (\(shown)); move or delete them (a re-run must not mix two builds)")
         } else if let manifest = try? ReleaseManifest.read(in: dist), manifest.tag == tag {
-            report.fail(file: dist.appendingPathComponent(ReleaseManifest.fileName).path, "already describes \(tag); delete dist/ (or move it) before releasing again")
+            report.fail(
+                file: dist.appendingPathComponent(ReleaseManifest.fileName).path,
+                "already describes \(tag); delete dist/ (or move it) before releasing again")
         } else if names.contains(where: { !$0.hasPrefix(".") }) {
-            report.warnings.append("dist/ holds files of other releases; they stay, while SHA256SUMS, manifest.json and RELEASE_NOTES.md will describe \(tag) only")
+            report.warnings.append(
+                "dist/ holds files of other releases; they stay, while SHA256SUMS, manifest.json and RELEASE_NOTES.md will describe \(tag) only"
+            )
         }
     }
 
@@ -223,7 +264,8 @@ public enum ReleasePreflight {
     /// (a bad tag or target is reported by its own check).
     static func archiveStems(tag: String, config: RelctlConfig) -> [String] {
         guard let version = try? config.project.tagFormat.version(of: tag),
-              let targets = try? TargetResolver.resolveAll(config) else { return [] }
+            let targets = try? TargetResolver.resolveAll(config)
+        else { return [] }
         func stems(tag: String, version: String) -> [String] {
             targets.map { target in
                 var values = ["project": config.project.name, "version": version, "tag": tag]

@@ -62,7 +62,9 @@ public final class ReleaseProgress: Sendable {
                     if let label = self.status.withLock({ $0 }) { self.redraw(label, elapsed: seconds) }
                 }
             }
-            ticker.withLock { $0?.cancel(); $0 = task }
+            ticker.withLock {
+                $0?.cancel(); $0 = task
+            }
         }
     }
 
@@ -94,14 +96,18 @@ public final class ReleaseProgress: Sendable {
         }
         switch style {
         case .plain:
-            console.info(record.status == .skipped ? "--  \(record.name): \(mark)\(detail)" : "    \(record.name): \(mark) (\(time))\(detail)")
+            console.info(
+                record.status == .skipped
+                    ? "--  \(record.name): \(mark)\(detail)" : "    \(record.name): \(mark) (\(time))\(detail)")
         case .githubActions:
             console.info("    \(record.name): \(mark) (\(time))\(detail)")
             // Skipped stages never opened a group.
             if record.status != .skipped { console.stderr("::endgroup::\n") }
         case .live:
             clearLine()
-            console.info("  \(record.status == .ok ? "✓" : record.status == .failed ? "✗" : "–") \(record.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(mark) \(time)\(detail)")
+            console.info(
+                "  \(record.status == .ok ? "✓" : record.status == .failed ? "✗" : "–") \(record.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(mark) \(time)\(detail)"
+            )
         }
     }
 
@@ -127,7 +133,8 @@ public final class ReleaseProgress: Sendable {
 
     /// GitHub workflow commands end at a newline; `%`, CR and LF must be escaped in the message.
     static func escapeAnnotation(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     private func redraw(_ label: String, elapsed: Double) {
@@ -139,7 +146,9 @@ public final class ReleaseProgress: Sendable {
     }
 
     private func stopTicker() {
-        ticker.withLock { $0?.cancel(); $0 = nil }
+        ticker.withLock {
+            $0?.cancel(); $0 = nil
+        }
         status.withLock { $0 = nil }
     }
 }

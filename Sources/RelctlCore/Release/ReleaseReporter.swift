@@ -21,7 +21,8 @@ struct ReleaseReporter {
         total = stageCount + 2
         plan = ReleasePlan(
             project: config.project.name, tag: options.tag, dryRun: options.dryRun, ok: false,
-            signed: config.release.sign, push: options.push, remote: config.release.remote, command: options.realRunCommand
+            signed: config.release.sign, push: options.push, remote: config.release.remote,
+            command: options.realRunCommand
         )
     }
 

@@ -22,8 +22,11 @@ public struct ReleaseRun: Sendable {
     /// Undo steps for Ctrl-C, dropped once the release is sealed.
     public let guards: InterruptGuards
 
-    public init(options: ReleaseOptions, identity: ReleaseIdentity, config: RelctlConfig, context: Context, projectRoot: URL,
-                stagingDirectory: URL, distDirectory: URL, remoteURL: String?, progress: ReleaseProgress, guards: InterruptGuards) {
+    public init(
+        options: ReleaseOptions, identity: ReleaseIdentity, config: RelctlConfig, context: Context, projectRoot: URL,
+        stagingDirectory: URL, distDirectory: URL, remoteURL: String?, progress: ReleaseProgress,
+        guards: InterruptGuards
+    ) {
         self.options = options
         self.identity = identity
         self.config = config
@@ -40,8 +43,10 @@ public struct ReleaseRun: Sendable {
 
     /// This run, releasing another commit (see `ReleaseOutputs.movedHead`).
     func releasing(_ identity: ReleaseIdentity) -> ReleaseRun {
-        ReleaseRun(options: options, identity: identity, config: config, context: context, projectRoot: projectRoot,
-                   stagingDirectory: stagingDirectory, distDirectory: distDirectory, remoteURL: remoteURL, progress: progress, guards: guards)
+        ReleaseRun(
+            options: options, identity: identity, config: config, context: context, projectRoot: projectRoot,
+            stagingDirectory: stagingDirectory, distDirectory: distDirectory, remoteURL: remoteURL, progress: progress,
+            guards: guards)
     }
     public var isDryRun: Bool { options.dryRun }
 

@@ -17,7 +17,10 @@ public final class ReleaseWorkspace {
     /// The `InterruptActions` id that removes a dist/ this release created, if still empty.
     private var emptyDistGuard: Int?
 
-    private init(config: RelctlConfig, context: Context, stagingDirectory: URL, distDirectory: URL, scratch: URL?, lock: ReleaseLock?) {
+    private init(
+        config: RelctlConfig, context: Context, stagingDirectory: URL, distDirectory: URL, scratch: URL?,
+        lock: ReleaseLock?
+    ) {
         self.config = config
         self.context = context
         self.stagingDirectory = stagingDirectory
@@ -27,19 +30,23 @@ public final class ReleaseWorkspace {
     }
 
     /// The project itself, locked; output is staged in `dist/.relctl-staging-TAG-PID/`.
-    public static func project(config: RelctlConfig, context: Context, tag: String, lockFile: URL, onStale: (ReleaseLock.Holder) -> Void) throws -> ReleaseWorkspace {
+    public static func project(
+        config: RelctlConfig, context: Context, tag: String, lockFile: URL, onStale: (ReleaseLock.Holder) -> Void
+    ) throws -> ReleaseWorkspace {
         let lock = try ReleaseLock.acquire(at: lockFile, tag: tag, clock: context.clock, onStale: onStale)
         let dist = config.distDirectory
         let staging = dist.appendingPathComponent(".relctl-staging-\(fileNamePart(tag))-\(getpid())")
         // Holding the lock, any other staging folder is a leftover of a killed release.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? [] where name.hasPrefix(".relctl-staging-") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? []
+        where name.hasPrefix(".relctl-staging-") {
             try? FileManager.default.removeItem(at: dist.appendingPathComponent(name))
         }
         CleanupRegistry.shared.register(staging)
         // On Ctrl-C the staging folder goes; a dist/ made only to hold it must go too (rmdir
         // removes nothing else: once files are published it is not empty).
         let distPath = dist.path
-        let emptyDistGuard = FileManager.default.fileExists(atPath: distPath) ? nil : InterruptActions.shared.add { _ = rmdir(distPath) }
+        let emptyDistGuard =
+            FileManager.default.fileExists(atPath: distPath) ? nil : InterruptActions.shared.add { _ = rmdir(distPath) }
         do {
             try? FileManager.default.removeItem(at: staging)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -47,19 +54,23 @@ public final class ReleaseWorkspace {
             lock.release()
             CleanupRegistry.shared.unregister(staging)
             if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }
-            throw SimpleError(.failure, file: staging.path, "cannot create the staging folder: \(error.localizedDescription)")
+            throw SimpleError(
+                .failure, file: staging.path, "cannot create the staging folder: \(error.localizedDescription)")
         }
         var rooted = context
         rooted.workingDirectory = config.root
-        let workspace = ReleaseWorkspace(config: config, context: rooted, stagingDirectory: staging, distDirectory: dist, scratch: nil, lock: lock)
+        let workspace = ReleaseWorkspace(
+            config: config, context: rooted, stagingDirectory: staging, distDirectory: dist, scratch: nil, lock: lock)
         workspace.emptyDistGuard = emptyDistGuard
         return workspace
     }
 
     /// A scratch clone of `commit` in a temporary folder, with the project's git identity so
     /// the tag can be made (and signed) there.
-    public static func scratch(config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String,
-                               settings: [(key: String, value: String)]) throws -> ReleaseWorkspace {
+    public static func scratch(
+        config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String,
+        settings: [(key: String, value: String)]
+    ) throws -> ReleaseWorkspace {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("relctl-dry-run-\(fileNamePart(tag))-\(UUID().uuidString.prefix(8))")
         CleanupRegistry.shared.register(scratch)
@@ -68,7 +79,12 @@ public final class ReleaseWorkspace {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             let source = Git(directory: topLevel, context: context)
             // A remote given as a relative path is relative to the project, not to the clone.
-            let borrowed = settings.map { (key: $0.key, value: $0.key.hasPrefix("remote.") ? PushStage.absolute($0.value, base: topLevel) : $0.value) }
+            let borrowed = settings.map {
+                (
+                    key: $0.key,
+                    value: $0.key.hasPrefix("remote.") ? PushStage.absolute($0.value, base: topLevel) : $0.value
+                )
+            }
             _ = try source.scratchClone(to: clone, commit: commit, settings: borrowed)
         } catch {
             try? FileManager.default.removeItem(at: scratch)
@@ -82,7 +98,9 @@ public final class ReleaseWorkspace {
         var scratchContext = context
         scratchContext.workingDirectory = root
         let dist = root.appendingPathComponent("dist")
-        return ReleaseWorkspace(config: rooted, context: scratchContext, stagingDirectory: dist, distDirectory: dist, scratch: scratch, lock: nil)
+        return ReleaseWorkspace(
+            config: rooted, context: scratchContext, stagingDirectory: dist, distDirectory: dist, scratch: scratch,
+            lock: nil)
     }
 
     /// What a scratch clone borrows from the project's config: the git identity and signing setup,
@@ -90,7 +108,8 @@ public final class ReleaseWorkspace {
     /// project folder (the notes would lose the links the real run derives from the remote); and
     /// URL rewriting rules, so a dry-run push goes where the real one would. The preflight reads
     /// them with one `git config` call.
-    public static let borrowedSettings = #"^(user\.(name|email|signingkey)|gpg\.(format|program|ssh\.program|ssh\.allowedsignersfile)|remote\..*\.url|url\..*\.(insteadof|pushinsteadof))$"#
+    public static let borrowedSettings =
+        #"^(user\.(name|email|signingkey)|gpg\.(format|program|ssh\.program|ssh\.allowedsignersfile)|remote\..*\.url|url\..*\.(insteadof|pushinsteadof))$"#
 
     /// Removes the staging folder (and the scratch clone unless kept) and releases the lock.
     public func close(keep: Bool) {

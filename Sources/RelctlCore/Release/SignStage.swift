@@ -16,7 +16,8 @@ public struct SignStage: ReleaseStage {
 
     public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         guard let sums = outputs.checksums?.sumsFile else { return nil }
-        let report = try ReleaseSigner.sign(sums: sums.path, config: run.config, context: run.context, keysRoot: run.projectRoot)
+        let report = try ReleaseSigner.sign(
+            sums: sums.path, config: run.config, context: run.context, keysRoot: run.projectRoot)
         let names = report.signatures.map { URL(fileURLWithPath: $0).lastPathComponent }
         outputs.signatures = names
         return names.joined(separator: ", ")

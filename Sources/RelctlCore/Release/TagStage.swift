@@ -20,7 +20,9 @@ public struct TagStage: ReleaseStage {
             _ = InterruptActions.git(["tag", "-d", tag], in: directory)
         }
         do {
-            try await BlockingWork.run { try git.createAnnotatedTag(tag, commit: run.identity.commit, message: message, sign: sign) }
+            try await BlockingWork.run {
+                try git.createAnnotatedTag(tag, commit: run.identity.commit, message: message, sign: sign)
+            }
         } catch let error as RelctlError {
             run.guards.remove(guardID)
             let hint = sign ? " (signing is on: check `git config user.signingkey` and that gpg/ssh signing works)" : ""

@@ -28,13 +28,19 @@ public enum LockfileDependencies {
         return byReference.keys.sorted(by: bytewiseLess).compactMap { byReference[$0] }
     }
 
-    static func library(name: String, version: String, purl: String, hashes: [SBOMDocument.Hash] = [], references: [SBOMDocument.ExternalReference] = []) -> SBOMDocument.Component {
-        SBOMDocument.Component(type: "library", bomRef: purl, name: name, version: version, purl: purl,
-                               hashes: hashes.isEmpty ? nil : hashes, externalReferences: references.isEmpty ? nil : references)
+    static func library(
+        name: String, version: String, purl: String, hashes: [SBOMDocument.Hash] = [],
+        references: [SBOMDocument.ExternalReference] = []
+    ) -> SBOMDocument.Component {
+        SBOMDocument.Component(
+            type: "library", bomRef: purl, name: name, version: version, purl: purl,
+            hashes: hashes.isEmpty ? nil : hashes, externalReferences: references.isEmpty ? nil : references)
     }
 
     static func toml(_ data: Data, file: String) throws -> [String: TOMLNode] {
-        do { return try TOMLDocument(text: String(decoding: data, as: UTF8.self), path: file).root } catch let error as RelctlError {
+        do { return try TOMLDocument(text: String(decoding: data, as: UTF8.self), path: file).root } catch let error
+            as RelctlError
+        {
             throw SBOMError(file: file, reason: "cannot be read: \(error.diagnostics.first?.message ?? "invalid TOML")")
         }
     }
@@ -57,11 +63,17 @@ public enum LockfileDependencies {
     /// `[[package]]` entries with a `source` (registry or git); `checksum` is the crate's SHA-256.
     static func cargo(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
         try (toml(data, file: file)["package"]?.array ?? []).compactMap { node in
-            guard let package = node.table, let name = package["name"]?.string, let version = package["version"]?.string,
-                  package["source"]?.string != nil else { return nil }
+            guard let package = node.table, let name = package["name"]?.string,
+                let version = package["version"]?.string,
+                package["source"]?.string != nil
+            else { return nil }
             var hashes: [SBOMDocument.Hash] = []
-            if let checksum = package["checksum"]?.string, checksum.count == 64 { hashes.append(.init(alg: "SHA-256", content: checksum.lowercased())) }
-            return library(name: name, version: version, purl: "pkg:cargo/\(purlSegment(name))@\(purlSegment(version))", hashes: hashes)
+            if let checksum = package["checksum"]?.string, checksum.count == 64 {
+                hashes.append(.init(alg: "SHA-256", content: checksum.lowercased()))
+            }
+            return library(
+                name: name, version: version, purl: "pkg:cargo/\(purlSegment(name))@\(purlSegment(version))",
+                hashes: hashes)
         }
     }
 
@@ -69,20 +81,31 @@ public enum LockfileDependencies {
     static func npm(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
         let lock = try json(data, file: file)
         guard let packages = lock["packages"] as? [String: Any] else {
-            throw SBOMError(file: file, reason: "has no `packages` map (lockfileVersion 1 is not read; run `npm install --lockfile-version 3`)")
+            throw SBOMError(
+                file: file,
+                reason: "has no `packages` map (lockfileVersion 1 is not read; run `npm install --lockfile-version 3`)")
         }
         return packages.keys.sorted(by: bytewiseLess).compactMap { key in
-            guard let range = key.range(of: "node_modules/", options: .backwards), let entry = packages[key] as? [String: Any],
-                  entry["link"] as? Bool != true, let version = entry["version"] as? String else { return nil }
+            guard let range = key.range(of: "node_modules/", options: .backwards),
+                let entry = packages[key] as? [String: Any],
+                entry["link"] as? Bool != true, let version = entry["version"] as? String
+            else { return nil }
             let name = (entry["name"] as? String) ?? String(key[range.upperBound...])
-            let purlName = name.hasPrefix("@") ? name.split(separator: "/", maxSplits: 1).map { purlSegment(String($0)) }.joined(separator: "/") : purlSegment(name)
+            let purlName =
+                name.hasPrefix("@")
+                ? name.split(separator: "/", maxSplits: 1).map { purlSegment(String($0)) }.joined(separator: "/")
+                : purlSegment(name)
             var hashes: [SBOMDocument.Hash] = []
             for token in ((entry["integrity"] as? String) ?? "").split(separator: " ") {
-                guard let dash = token.firstIndex(of: "-"), let bytes = Data(base64Encoded: String(token[token.index(after: dash)...])) else { continue }
-                let alg = ["sha512": "SHA-512", "sha384": "SHA-384", "sha256": "SHA-256", "sha1": "SHA-1"][String(token[..<dash])]
+                guard let dash = token.firstIndex(of: "-"),
+                    let bytes = Data(base64Encoded: String(token[token.index(after: dash)...]))
+                else { continue }
+                let alg = ["sha512": "SHA-512", "sha384": "SHA-384", "sha256": "SHA-256", "sha1": "SHA-1"][
+                    String(token[..<dash])]
                 if let alg { hashes.append(.init(alg: alg, content: hex(bytes))) }
             }
-            return library(name: name, version: version, purl: "pkg:npm/\(purlName)@\(purlSegment(version))", hashes: hashes)
+            return library(
+                name: name, version: version, purl: "pkg:npm/\(purlName)@\(purlSegment(version))", hashes: hashes)
         }
     }
 
@@ -90,8 +113,11 @@ public enum LockfileDependencies {
     /// wheels) is a distribution reference with its own hash.
     static func uv(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
         try (toml(data, file: file)["package"]?.array ?? []).compactMap { node in
-            guard let package = node.table, let name = package["name"]?.string, let version = package["version"]?.string,
-                  let source = package["source"]?.table, source["registry"] != nil || source["url"] != nil || source["git"] != nil else { return nil }
+            guard let package = node.table, let name = package["name"]?.string,
+                let version = package["version"]?.string,
+                let source = package["source"]?.table,
+                source["registry"] != nil || source["url"] != nil || source["git"] != nil
+            else { return nil }
             func hash(_ text: String?) -> [SBOMDocument.Hash] {
                 guard let text, text.hasPrefix("sha256:") else { return [] }
                 return [.init(alg: "SHA-256", content: String(text.dropFirst(7)).lowercased())]
@@ -107,8 +133,11 @@ public enum LockfileDependencies {
                 let wheelHash = hash(wheel["hash"]?.string)
                 references.append(.init(type: "distribution", url: url, hashes: wheelHash.isEmpty ? nil : wheelHash))
             }
-            let normalized = name.lowercased().replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: ".", with: "-")
-            return library(name: name, version: version, purl: "pkg:pypi/\(purlSegment(normalized))@\(purlSegment(version))", hashes: hashes, references: references)
+            let normalized = name.lowercased().replacingOccurrences(of: "_", with: "-").replacingOccurrences(
+                of: ".", with: "-")
+            return library(
+                name: name, version: version, purl: "pkg:pypi/\(purlSegment(normalized))@\(purlSegment(version))",
+                hashes: hashes, references: references)
         }
     }
 
@@ -116,19 +145,26 @@ public enum LockfileDependencies {
     /// branch or revision gets the revision as its version.
     static func swiftPM(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
         let resolved = try json(data, file: file)
-        let pins = (resolved["pins"] as? [[String: Any]]) ?? ((resolved["object"] as? [String: Any])?["pins"] as? [[String: Any]]) ?? []
+        let pins =
+            (resolved["pins"] as? [[String: Any]])
+            ?? ((resolved["object"] as? [String: Any])?["pins"] as? [[String: Any]]) ?? []
         return pins.compactMap { pin in
-            guard let location = (pin["location"] ?? pin["repositoryURL"]) as? String, let state = pin["state"] as? [String: Any],
-                  let version = (state["version"] as? String) ?? (state["revision"] as? String) else { return nil }
+            guard let location = (pin["location"] ?? pin["repositoryURL"]) as? String,
+                let state = pin["state"] as? [String: Any],
+                let version = (state["version"] as? String) ?? (state["revision"] as? String)
+            else { return nil }
             var path = location
-            for prefix in ["https://", "http://", "ssh://", "git@"] where path.hasPrefix(prefix) { path.removeFirst(prefix.count) }
+            for prefix in ["https://", "http://", "ssh://", "git@"] where path.hasPrefix(prefix) {
+                path.removeFirst(prefix.count)
+            }
             path = path.replacingOccurrences(of: ":", with: "/")
             if path.hasSuffix(".git") { path.removeLast(4) }
             while path.hasSuffix("/") { path.removeLast() }
             let segments = path.split(separator: "/").map { purlSegment(String($0)) }
             guard let name = segments.last else { return nil }
             let purl = "pkg:swift/\(segments.joined(separator: "/"))@\(purlSegment(version))"
-            return library(name: String(name), version: version, purl: purl, references: [.init(type: "vcs", url: location)])
+            return library(
+                name: String(name), version: version, purl: purl, references: [.init(type: "vcs", url: location)])
         }
     }
 }

@@ -21,7 +21,10 @@ public enum SBOMBuilder {
         public var time: Int
         public var files: [ArchivedFile]
 
-        public init(project: String, tag: String, version: String, archiveName: String, archiveSHA256: String, time: Int, files: [ArchivedFile]) {
+        public init(
+            project: String, tag: String, version: String, archiveName: String, archiveSHA256: String, time: Int,
+            files: [ArchivedFile]
+        ) {
             self.project = project
             self.tag = tag
             self.version = version
@@ -34,14 +37,18 @@ public enum SBOMBuilder {
 
     public static func document(for subject: Subject, dependencies: [SBOMDocument.Component]) -> SBOMDocument {
         let archiveReference = "archive:\(subject.archiveName)"
-        let archive = SBOMDocument.Component(type: "file", bomRef: archiveReference, name: subject.archiveName, version: subject.version,
-                                             hashes: [.init(alg: "SHA-256", content: subject.archiveSHA256)])
+        let archive = SBOMDocument.Component(
+            type: "file", bomRef: archiveReference, name: subject.archiveName, version: subject.version,
+            hashes: [.init(alg: "SHA-256", content: subject.archiveSHA256)])
         let files = subject.files.sorted { bytewiseLess($0.path, $1.path) }.map { file in
-            SBOMDocument.Component(type: "file", bomRef: "file:\(file.path)", name: file.path, hashes: [.init(alg: "SHA-256", content: file.sha256)])
+            SBOMDocument.Component(
+                type: "file", bomRef: "file:\(file.path)", name: file.path,
+                hashes: [.init(alg: "SHA-256", content: file.sha256)])
         }
         let tool = SBOMDocument.Component(type: "application", name: "relctl", version: RelctlVersion.version)
         return SBOMDocument(
-            serialNumber: serialNumber(project: subject.project, tag: subject.tag, archiveSHA256: subject.archiveSHA256),
+            serialNumber: serialNumber(
+                project: subject.project, tag: subject.tag, archiveSHA256: subject.archiveSHA256),
             metadata: .init(timestamp: timestamp(subject.time), tools: .init(components: [tool]), component: archive),
             components: files + dependencies,
             dependencies: [.init(ref: archiveReference, dependsOn: dependencies.compactMap(\.bomRef))]
@@ -50,7 +57,9 @@ public enum SBOMBuilder {
 
     /// Writes `DIR/NAME.cdx.json` atomically; returns it with the digests of what was written.
     @discardableResult
-    public static func write(_ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL) throws -> SBOMFile {
+    public static func write(
+        _ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL
+    ) throws -> SBOMFile {
         let url = directory.appendingPathComponent(stem + fileExtension)
         let bytes = Data(try JSONOutput.encode(document(for: subject, dependencies: dependencies)).utf8)
         try AtomicFile.write(bytes, to: url)
@@ -60,12 +69,19 @@ public enum SBOMBuilder {
     /// An RFC 4122 version-5 UUID (SHA-1, URL namespace) of `relctl:PROJECT/TAG/SHA256`: the same
     /// release and archive always get the same serial number, a different archive another.
     static func serialNumber(project: String, tag: String, archiveSHA256: String) -> String {
-        let namespace: [UInt8] = [0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]
-        var bytes = Array(Insecure.SHA1.hash(data: Data(namespace + Array("relctl:\(project)/\(tag)/\(archiveSHA256)".utf8))).prefix(16))
+        let namespace: [UInt8] = [
+            0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8,
+        ]
+        var bytes = Array(
+            Insecure.SHA1.hash(data: Data(namespace + Array("relctl:\(project)/\(tag)/\(archiveSHA256)".utf8))).prefix(
+                16))
         bytes[6] = (bytes[6] & 0x0f) | 0x50
         bytes[8] = (bytes[8] & 0x3f) | 0x80
         let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        let parts = [
+            hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4),
+            hex.dropFirst(20),
+        ]
         return "urn:uuid:" + parts.joined(separator: "-")
     }
 

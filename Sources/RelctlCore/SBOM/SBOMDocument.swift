@@ -31,7 +31,10 @@ public struct SBOMDocument: Codable, Sendable, Equatable {
             case bomRef = "bom-ref"
         }
 
-        public init(type: String, bomRef: String? = nil, name: String, version: String? = nil, purl: String? = nil, hashes: [Hash]? = nil, externalReferences: [ExternalReference]? = nil) {
+        public init(
+            type: String, bomRef: String? = nil, name: String, version: String? = nil, purl: String? = nil,
+            hashes: [Hash]? = nil, externalReferences: [ExternalReference]? = nil
+        ) {
             self.type = type
             self.bomRef = bomRef
             self.name = name

@@ -20,19 +20,27 @@ public struct AllowedSigners: Sendable {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = Self.fields(line)
             guard fields.count >= 3 else {
-                throw SigningError.badKey(source: "\(file):\(number + 1)", reason: "an allowed-signers line needs `PRINCIPALS [OPTIONS] KEYTYPE BASE64KEY`")
+                throw SigningError.badKey(
+                    source: "\(file):\(number + 1)",
+                    reason: "an allowed-signers line needs `PRINCIPALS [OPTIONS] KEYTYPE BASE64KEY`")
             }
             let hasOptions = !Self.isKeyType(fields[1])
             let options = hasOptions ? Self.options(fields[1]) : [:]
             let typeIndex = hasOptions ? 2 : 1
             guard fields.count > typeIndex + 1 else {
-                throw SigningError.badKey(source: "\(file):\(number + 1)", reason: "no key after the options; expected `PRINCIPALS OPTIONS KEYTYPE BASE64KEY`")
+                throw SigningError.badKey(
+                    source: "\(file):\(number + 1)",
+                    reason: "no key after the options; expected `PRINCIPALS OPTIONS KEYTYPE BASE64KEY`")
             }
             guard fields[typeIndex] == "ssh-ed25519", options["cert-authority"] == nil else { continue }
             if let after = options["valid-after"], let time = Self.time(after), time > Date() { continue }
             if let before = options["valid-before"], let time = Self.time(before), time < Date() { continue }
-            guard let blob = Data(base64Encoded: fields[typeIndex + 1]), SSHSignature.ed25519Key(fromBlob: Array(blob)) != nil else {
-                throw SigningError.badKey(source: "\(file):\(number + 1)", reason: "the ssh-ed25519 key is not valid base64 of an Ed25519 public key")
+            guard let blob = Data(base64Encoded: fields[typeIndex + 1]),
+                SSHSignature.ed25519Key(fromBlob: Array(blob)) != nil
+            else {
+                throw SigningError.badKey(
+                    source: "\(file):\(number + 1)",
+                    reason: "the ssh-ed25519 key is not valid base64 of an Ed25519 public key")
             }
             let namespaces = options["namespaces"].map { $0.split(separator: ",").map(String.init) }
             signers.append(Signer(principals: fields[0], keyBlob: Array(blob), namespaces: namespaces))

@@ -13,8 +13,12 @@ public struct MinisignPublicKey: Sendable, Equatable {
     public init(text: String, source: String) throws {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("untrusted comment:") }
-        guard let line = lines.first, let data = Data(base64Encoded: line), data.count == 42, Array(data.prefix(2)) == Array("Ed".utf8) else {
-            throw SigningError.badKey(source: source, reason: "not a minisign public key (expected the base64 line `minisign -G` writes to the .pub file)")
+        guard let line = lines.first, let data = Data(base64Encoded: line), data.count == 42,
+            Array(data.prefix(2)) == Array("Ed".utf8)
+        else {
+            throw SigningError.badKey(
+                source: source,
+                reason: "not a minisign public key (expected the base64 line `minisign -G` writes to the .pub file)")
         }
         keyID = Array(data[2..<10])
         key = Array(data[10..<42])
@@ -62,9 +66,14 @@ public struct MinisignSecretKey: Sendable {
         var sealed = Array(bytes[54..<158])
         if kdf == Array("Sc".utf8) {
             guard let password, !password.isEmpty else {
-                throw SigningError.password(source: source, reason: "the minisign key is encrypted; put its password in \(passwordVariable)")
+                throw SigningError.password(
+                    source: source, reason: "the minisign key is encrypted; put its password in \(passwordVariable)")
             }
-            guard memLimit <= 1 << 32, var stream = Sodium.scrypt(password: Array(password.utf8), salt: salt, opsLimit: opsLimit, memLimit: memLimit, count: sealed.count) else {
+            guard memLimit <= 1 << 32,
+                var stream = Sodium.scrypt(
+                    password: Array(password.utf8), salt: salt, opsLimit: opsLimit, memLimit: memLimit,
+                    count: sealed.count)
+            else {
                 throw bad("cannot derive the key's decryption key (scrypt memlimit \(memLimit) refused)")
             }
             for index in sealed.indices { sealed[index] ^= stream[index] }
@@ -81,10 +90,15 @@ public struct MinisignSecretKey: Sendable {
         let unchecked = kdf == [0, 0] && checksum.allSatisfy { $0 == 0 }
         if !unchecked, Sodium.blake2b([Array("Ed".utf8), keyID, secretKey], count: 32) != checksum {
             if kdf == [0, 0] { throw bad("the minisign secret key's checksum does not match (damaged key)") }
-            throw SigningError.password(source: source, reason: "wrong password for the encrypted minisign key (its checksum does not match); check \(passwordVariable)")
+            throw SigningError.password(
+                source: source,
+                reason:
+                    "wrong password for the encrypted minisign key (its checksum does not match); check \(passwordVariable)"
+            )
         }
         guard let seed = try? Curve25519.Signing.PrivateKey(rawRepresentation: secretKey[0..<32]),
-              Array(seed.publicKey.rawRepresentation) == Array(secretKey[32...]) else {
+            Array(seed.publicKey.rawRepresentation) == Array(secretKey[32...])
+        else {
             throw bad("the minisign secret key does not match its own public half (damaged key)")
         }
     }

@@ -19,11 +19,15 @@ public struct MinisignSignature: Sendable, Equatable {
         let digest = try Sodium.blake2b512(file: url)
         let signature = Sodium.sign(digest, secretKey: key.secretKey)
         let global = Sodium.sign(signature + Array(trustedComment.utf8), secretKey: key.secretKey)
-        return MinisignSignature(algorithm: prehashed, keyID: key.keyID, signature: signature, trustedComment: trustedComment,
-                                 globalSignature: global, untrustedComment: "signature from relctl secret key \(key.publicKey.keyIDText)")
+        return MinisignSignature(
+            algorithm: prehashed, keyID: key.keyID, signature: signature, trustedComment: trustedComment,
+            globalSignature: global, untrustedComment: "signature from relctl secret key \(key.publicKey.keyIDText)")
     }
 
-    init(algorithm: [UInt8], keyID: [UInt8], signature: [UInt8], trustedComment: String, globalSignature: [UInt8], untrustedComment: String) {
+    init(
+        algorithm: [UInt8], keyID: [UInt8], signature: [UInt8], trustedComment: String, globalSignature: [UInt8],
+        untrustedComment: String
+    ) {
         self.algorithm = algorithm
         self.keyID = keyID
         self.signature = signature
@@ -45,14 +49,20 @@ public struct MinisignSignature: Sendable, Equatable {
     /// Parses a `.minisig`; a malformed one is a bad signature (exit 1) naming `file`.
     public init(text: String, file: String) throws {
         func bad(_ reason: String) -> SigningError { .badSignature(file: file, reason: reason) }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+        }
         guard lines.count >= 4, lines[0].hasPrefix("untrusted comment:"), lines[2].hasPrefix("trusted comment: "),
-              let main = Data(base64Encoded: lines[1]), main.count == 74,
-              let global = Data(base64Encoded: lines[3]), global.count == 64 else {
-            throw bad("not a minisign signature (expected untrusted comment, signature, trusted comment, global signature)")
+            let main = Data(base64Encoded: lines[1]), main.count == 74,
+            let global = Data(base64Encoded: lines[3]), global.count == 64
+        else {
+            throw bad(
+                "not a minisign signature (expected untrusted comment, signature, trusted comment, global signature)")
         }
         algorithm = Array(main[0..<2])
-        guard algorithm == Self.prehashed || algorithm == Self.legacy else { throw bad("unknown minisign signature algorithm") }
+        guard algorithm == Self.prehashed || algorithm == Self.legacy else {
+            throw bad("unknown minisign signature algorithm")
+        }
         keyID = Array(main[2..<10])
         signature = Array(main[10..<74])
         untrustedComment = String(lines[0].dropFirst("untrusted comment:".count)).trimmingCharacters(in: .whitespaces)
@@ -63,7 +73,8 @@ public struct MinisignSignature: Sendable, Equatable {
     /// Nil when the signature of the file at `url` and its trusted comment verify with `key`; else why not.
     public func problem(verifying url: URL, with key: MinisignPublicKey) throws -> String? {
         guard keyID == key.keyID else {
-            return "signed by key \(MinisignPublicKey(keyID: keyID, key: key.key).keyIDText), not by the given key \(key.keyIDText)"
+            return
+                "signed by key \(MinisignPublicKey(keyID: keyID, key: key.key).keyIDText), not by the given key \(key.keyIDText)"
         }
         let message: [UInt8]
         if algorithm == Self.prehashed {

@@ -26,11 +26,16 @@ public struct OpenSSHPrivateKey: Sendable {
         func bad(_ reason: String) -> SigningError { .badKey(source: source, reason: reason) }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let begin = lines.firstIndex(of: "-----BEGIN OPENSSH PRIVATE KEY-----"),
-              let end = lines.firstIndex(of: "-----END OPENSSH PRIVATE KEY-----"), begin < end else {
+            let end = lines.firstIndex(of: "-----END OPENSSH PRIVATE KEY-----"), begin < end
+        else {
             if lines.contains(where: { $0.hasPrefix("-----BEGIN") && $0.contains("PRIVATE KEY") }) {
-                throw bad("not an OpenSSH-format private key (PEM/PKCS#8); relctl signs with Ed25519 keys from `ssh-keygen -t ed25519`")
+                throw bad(
+                    "not an OpenSSH-format private key (PEM/PKCS#8); relctl signs with Ed25519 keys from `ssh-keygen -t ed25519`"
+                )
             }
-            throw bad("not an OpenSSH private key (no `-----BEGIN OPENSSH PRIVATE KEY-----` line); create one with `ssh-keygen -t ed25519 -N '' -f KEYFILE`")
+            throw bad(
+                "not an OpenSSH private key (no `-----BEGIN OPENSSH PRIVATE KEY-----` line); create one with `ssh-keygen -t ed25519 -N '' -f KEYFILE`"
+            )
         }
         guard let data = Data(base64Encoded: lines[(begin + 1)..<end].joined()) else {
             throw bad("the OpenSSH private key's base64 body is damaged")
@@ -42,12 +47,18 @@ public struct OpenSSHPrivateKey: Sendable {
             let kdf = try reader.text()
             _ = try reader.string()
             guard cipher == "none", kdf == "none" else {
-                throw bad("the key is protected by a passphrase (\(cipher), \(kdf)), which relctl does not decrypt; sign with an unencrypted copy kept in a secret: `cp KEY COPY && ssh-keygen -p -N '' -f COPY`")
+                throw bad(
+                    "the key is protected by a passphrase (\(cipher), \(kdf)), which relctl does not decrypt; sign with an unencrypted copy kept in a secret: `cp KEY COPY && ssh-keygen -p -N '' -f COPY`"
+                )
             }
-            guard try reader.uint32() == 1 else { throw bad("holds more than one key; relctl expects exactly one Ed25519 key") }
+            guard try reader.uint32() == 1 else {
+                throw bad("holds more than one key; relctl expects exactly one Ed25519 key")
+            }
             _ = try reader.string()
             var section = SSHWireReader(try reader.string())
-            guard try section.uint32() == (try section.uint32()) else { throw bad("the private section's check numbers differ (damaged key)") }
+            guard try section.uint32() == (try section.uint32()) else {
+                throw bad("the private section's check numbers differ (damaged key)")
+            }
             let type = try section.text()
             guard type == "ssh-ed25519" else {
                 throw bad("is a `\(type)` key; relctl signs with Ed25519 only (`ssh-keygen -t ed25519`)")

@@ -10,7 +10,9 @@ public enum ReleaseSigner {
     /// True when a key is configured in `[sign]` or given in the environment.
     public static func hasKeys(_ settings: SignSettings, environment: [String: String]) -> Bool {
         settings.sshKey != nil || settings.minisignKey != nil
-            || [SigningKeys.sshKeyVariable, SigningKeys.minisignKeyVariable].contains { !(environment[$0] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+            || [SigningKeys.sshKeyVariable, SigningKeys.minisignKeyVariable].contains {
+                !(environment[$0] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            }
     }
 
     /// What `relctl sign --json` prints.
@@ -24,8 +26,11 @@ public enum ReleaseSigner {
 
     /// - Parameter keysRoot: where `[sign]` paths resolve (default: the config's root); the
     ///   release passes the project, since a dry run's scratch clone lacks git-ignored key folders.
-    public static func sign(sums shown: String, config: RelctlConfig, context: Context, keysRoot: URL? = nil) throws -> Report {
-        let keys = try SigningKeys.load(settings: config.sign, root: keysRoot ?? config.root, environment: context.environment)
+    public static func sign(
+        sums shown: String, config: RelctlConfig, context: Context, keysRoot: URL? = nil
+    ) throws -> Report {
+        let keys = try SigningKeys.load(
+            settings: config.sign, root: keysRoot ?? config.root, environment: context.environment)
         guard !keys.isEmpty else { throw SigningError.noKey(config: config.path) }
         let url = context.resolve(shown)
         guard FileKind.isRegularFile(url.path), let data = FileManager.default.contents(atPath: url.path) else {
@@ -39,7 +44,8 @@ public enum ReleaseSigner {
             report.sshPublicKey = ssh.publicKeyLine
         }
         if let minisign = keys.minisign {
-            let signature = try MinisignSignature.sign(file: url, key: minisign, trustedComment: trustedComment(for: url))
+            let signature = try MinisignSignature.sign(
+                file: url, key: minisign, trustedComment: trustedComment(for: url))
             outputs.append((URL(fileURLWithPath: url.path + minisignExtension), signature.fileText))
             report.minisignKeyID = minisign.publicKey.keyIDText
         }
@@ -48,11 +54,14 @@ public enum ReleaseSigner {
             report.signatures.append(shown + output.lastPathComponent.dropFirst(url.lastPathComponent.count))
         }
         // A signature of the other kind left from an earlier run signs an older list.
-        for (ext, present) in [(sshExtension, keys.ssh != nil), (minisignExtension, keys.minisign != nil)] where !present {
+        for (ext, present) in [(sshExtension, keys.ssh != nil), (minisignExtension, keys.minisign != nil)]
+        where !present {
             let stale = url.path + ext
             if FileManager.default.fileExists(atPath: stale) {
                 try FileManager.default.removeItem(atPath: stale)
-                context.console.warning("\(shown)\(ext): removed, it signed an earlier \(url.lastPathComponent) and no key of its kind is configured now")
+                context.console.warning(
+                    "\(shown)\(ext): removed, it signed an earlier \(url.lastPathComponent) and no key of its kind is configured now"
+                )
             }
         }
         return report

@@ -19,15 +19,19 @@ public struct SSHSignature: Sendable, Equatable {
     public var signature: [UInt8]
 
     /// Signs `message` under `namespace` with SHA-512, as `ssh-keygen -Y sign -n NAMESPACE` does.
-    public static func sign(_ message: Data, key: OpenSSHPrivateKey, namespace: String = fileNamespace) throws -> SSHSignature {
+    public static func sign(
+        _ message: Data, key: OpenSSHPrivateKey, namespace: String = fileNamespace
+    ) throws -> SSHSignature {
         let signed = signedData(message: message, namespace: namespace, hashAlgorithm: "sha512")
         let raw = try key.privateKey.signature(for: Data(signed))
-        return SSHSignature(publicKeyBlob: key.publicKeyBlob, namespace: namespace, hashAlgorithm: "sha512", signature: Array(raw))
+        return SSHSignature(
+            publicKeyBlob: key.publicKeyBlob, namespace: namespace, hashAlgorithm: "sha512", signature: Array(raw))
     }
 
     /// The blob that is actually signed: magic, namespace, reserved, hash name, H(message).
     static func signedData(message: Data, namespace: String, hashAlgorithm: String) -> [UInt8] {
-        let digest: [UInt8] = hashAlgorithm == "sha256" ? Array(SHA256.hash(data: message)) : Array(SHA512.hash(data: message))
+        let digest: [UInt8] =
+            hashAlgorithm == "sha256" ? Array(SHA256.hash(data: message)) : Array(SHA512.hash(data: message))
         var writer = SSHWireWriter()
         writer.raw(magic)
         writer.string(namespace)
@@ -74,24 +78,31 @@ public struct SSHSignature: Sendable, Equatable {
         func bad(_ reason: String) -> SigningError { .badSignature(file: file, reason: reason) }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let first = lines.firstIndex(of: Self.begin), let last = lines.firstIndex(of: Self.end), first < last,
-              let data = Data(base64Encoded: lines[(first + 1)..<last].joined()) else {
+            let data = Data(base64Encoded: lines[(first + 1)..<last].joined())
+        else {
             throw bad("not an SSH signature (no valid `\(Self.begin)` block)")
         }
         var reader = SSHWireReader(Array(data))
         do {
-            guard try reader.raw(6) == Self.magic, try reader.uint32() == 1 else { throw bad("not an SSHSIG version 1 signature") }
+            guard try reader.raw(6) == Self.magic, try reader.uint32() == 1 else {
+                throw bad("not an SSHSIG version 1 signature")
+            }
             publicKeyBlob = try reader.string()
             namespace = try reader.text()
             _ = try reader.string()
             hashAlgorithm = try reader.text()
             var signatureReader = SSHWireReader(try reader.string())
             let type = try signatureReader.text()
-            guard type == "ssh-ed25519" else { throw bad("signed with a `\(type)` key; relctl verifies Ed25519 signatures only") }
+            guard type == "ssh-ed25519" else {
+                throw bad("signed with a `\(type)` key; relctl verifies Ed25519 signatures only")
+            }
             signature = try signatureReader.string()
         } catch is SSHWireReader.Truncated {
             throw bad("the SSH signature is truncated")
         }
-        guard ["sha256", "sha512"].contains(hashAlgorithm) else { throw bad("unknown hash algorithm `\(hashAlgorithm)` in the signature") }
+        guard ["sha256", "sha512"].contains(hashAlgorithm) else {
+            throw bad("unknown hash algorithm `\(hashAlgorithm)` in the signature")
+        }
     }
 
     init(publicKeyBlob: [UInt8], namespace: String, hashAlgorithm: String, signature: [UInt8]) {

@@ -26,7 +26,12 @@ public enum SigningError: RelctlError, Equatable {
         case .badKey(let source, let reason): return [Diagnostic(file: source, reason)]
         case .password(let source, let reason): return [Diagnostic(file: source, reason)]
         case .noKey(let config):
-            return [Diagnostic(file: config, "no signing key: set `ssh-key` and/or `minisign-key` in [sign], or put the key's text in \(SigningKeys.sshKeyVariable) / \(SigningKeys.minisignKeyVariable)")]
+            return [
+                Diagnostic(
+                    file: config,
+                    "no signing key: set `ssh-key` and/or `minisign-key` in [sign], or put the key's text in \(SigningKeys.sshKeyVariable) / \(SigningKeys.minisignKeyVariable)"
+                )
+            ]
         case .badSignature(let file, let reason): return [Diagnostic(file: file, reason)]
         case .missingFile(let path, let reason): return [Diagnostic(file: path, reason)]
         }

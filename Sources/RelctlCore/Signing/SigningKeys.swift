@@ -21,13 +21,20 @@ public struct SigningKeys: Sendable {
         var keys = SigningKeys()
         var problems: [any RelctlError] = []
         do {
-            if let (text, source) = try text(variable: sshKeyVariable, path: settings.sshKey, key: "ssh-key", root: root, environment: environment) {
+            if let (text, source) = try text(
+                variable: sshKeyVariable, path: settings.sshKey, key: "ssh-key", root: root, environment: environment)
+            {
                 keys.ssh = try OpenSSHPrivateKey(text: text, source: source)
             }
         } catch let error as RelctlError { problems.append(error) }
         do {
-            if let (text, source) = try text(variable: minisignKeyVariable, path: settings.minisignKey, key: "minisign-key", root: root, environment: environment) {
-                keys.minisign = try MinisignSecretKey(text: text, source: source, password: environment[minisignPasswordVariable], passwordVariable: minisignPasswordVariable)
+            if let (text, source) = try text(
+                variable: minisignKeyVariable, path: settings.minisignKey, key: "minisign-key", root: root,
+                environment: environment)
+            {
+                keys.minisign = try MinisignSecretKey(
+                    text: text, source: source, password: environment[minisignPasswordVariable],
+                    passwordVariable: minisignPasswordVariable)
             }
         } catch let error as RelctlError { problems.append(error) }
         if !problems.isEmpty { throw ProblemList(problems) }
@@ -35,7 +42,9 @@ public struct SigningKeys: Sendable {
     }
 
     /// The key text and where it came from (for messages), or nil when neither is set.
-    static func text(variable: String, path: String?, key: String, root: URL, environment: [String: String]) throws -> (String, String)? {
+    static func text(
+        variable: String, path: String?, key: String, root: URL, environment: [String: String]
+    ) throws -> (String, String)? {
         if let value = environment[variable], !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             return (value, "$\(variable)")
         }
@@ -47,7 +56,11 @@ public struct SigningKeys: Sendable {
     static func readFile(_ path: String, key: String, root: URL) throws -> String {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SigningError.missingFile(path: path, reason: "`[sign] \(key)` names this file but it cannot be read (paths are relative to the project root, \(root.path))")
+            throw SigningError.missingFile(
+                path: path,
+                reason:
+                    "`[sign] \(key)` names this file but it cannot be read (paths are relative to the project root, \(root.path))"
+            )
         }
         return String(decoding: data, as: UTF8.self)
     }

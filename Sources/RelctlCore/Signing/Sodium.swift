@@ -37,7 +37,8 @@ enum Sodium {
             crypto_generichash_init(state, nil, 0, 64)
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 chunk.withUnsafeBytes { bytes in
-                    _ = crypto_generichash_update(state, bytes.bindMemory(to: UInt8.self).baseAddress, UInt64(bytes.count))
+                    _ = crypto_generichash_update(
+                        state, bytes.bindMemory(to: UInt8.self).baseAddress, UInt64(bytes.count))
                 }
             }
             var output = [UInt8](repeating: 0, count: 64)
@@ -56,7 +57,9 @@ enum Sodium {
 
     static func verify(_ signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
         _ = ready
-        guard signature.count == Int(crypto_sign_BYTES), publicKey.count == Int(crypto_sign_PUBLICKEYBYTES) else { return false }
+        guard signature.count == Int(crypto_sign_BYTES), publicKey.count == Int(crypto_sign_PUBLICKEYBYTES) else {
+            return false
+        }
         return crypto_sign_verify_detached(signature, message, UInt64(message.count), publicKey) == 0
     }
 
@@ -68,7 +71,8 @@ enum Sodium {
         let status = password.withUnsafeBufferPointer { pass in
             pass.withMemoryRebound(to: CChar.self) { chars -> Int32 in
                 guard let base = chars.baseAddress else { return -1 }
-                return crypto_pwhash_scryptsalsa208sha256(&output, UInt64(count), base, UInt64(pass.count), salt, opsLimit, Int(memLimit))
+                return crypto_pwhash_scryptsalsa208sha256(
+                    &output, UInt64(count), base, UInt64(pass.count), salt, opsLimit, Int(memLimit))
             }
         }
         return status == 0 ? output : nil

@@ -14,8 +14,12 @@ public enum AtomicFile {
         CleanupRegistry.shared.register(temporary)
         defer { CleanupRegistry.shared.unregister(temporary) }
         do {
-            guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: permissions]) else {
-                throw SimpleError(.failure, file: url.path, "cannot write here (check the folder exists and is writable)")
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary.path, contents: data, attributes: [.posixPermissions: permissions])
+            else {
+                throw SimpleError(
+                    .failure, file: url.path, "cannot write here (check the folder exists and is writable)")
             }
             try commit(temporary, to: url)
         } catch {

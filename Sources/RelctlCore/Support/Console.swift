@@ -101,7 +101,9 @@ public final class Console: Sendable {
     public static func printable(_ text: String, limit: Int = 4000) -> String {
         var out = ""
         for scalar in text.unicodeScalars.prefix(limit) {
-            if (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+            if (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || scalar.value == 0x7F
+                || (0x80...0x9F).contains(scalar.value)
+            {
                 out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             } else {
                 out.unicodeScalars.append(scalar)

@@ -10,16 +10,21 @@ public struct FileSystemError: RelctlError {
     /// what relctl was doing ("cannot create the folder").
     public init(_ error: any Error, path: String? = nil, action: String? = nil) {
         let nsError = error as NSError
-        let file = path ?? nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
+        let file =
+            path ?? nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
         // The POSIX cause ("Not a directory") says more than Cocoa's summary, which may be "(null)".
         let reason: String
-        if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }), underlying.domain == NSPOSIXErrorDomain {
+        if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
+            underlying.domain == NSPOSIXErrorDomain
+        {
             reason = String(cString: strerror(Int32(underlying.code)))
         } else if nsError.domain == NSPOSIXErrorDomain {
             reason = String(cString: strerror(Int32(nsError.code)))
         } else {
             reason = nsError.localizedDescription
         }
-        diagnostics = [Diagnostic(file: file, (action.map { "\($0): " } ?? "") + "\(reason); check the path and its permissions")]
+        diagnostics = [
+            Diagnostic(file: file, (action.map { "\($0): " } ?? "") + "\(reason); check the path and its permissions")
+        ]
     }
 }

@@ -7,8 +7,9 @@ public enum JSONDocument {
     public static func render(_ value: some Encodable, warnings: [Diagnostic]) throws -> String {
         let plain = try JSONOutput.encode(value)
         guard !warnings.isEmpty, plain.hasPrefix("{"),
-              let object = try? JSONSerialization.jsonObject(with: Data(plain.utf8)) as? [String: Any],
-              object["warnings"] == nil else { return plain }
+            let object = try? JSONSerialization.jsonObject(with: Data(plain.utf8)) as? [String: Any],
+            object["warnings"] == nil
+        else { return plain }
         return try JSONOutput.encode(WithWarnings(value: value, warnings: warnings.map(\.description)))
     }
 

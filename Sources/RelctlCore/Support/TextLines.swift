@@ -26,10 +26,15 @@ enum TextFile {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return nil }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw SimpleError(.badInput, file: displayPath, "is not a regular file (\(FileKind.describe(info.st_mode))); point relctl at the file itself")
+            throw SimpleError(
+                .badInput, file: displayPath,
+                "is not a regular file (\(FileKind.describe(info.st_mode))); point relctl at the file itself")
         }
         guard Int(info.st_size) <= sizeLimit else {
-            throw SimpleError(.badInput, file: displayPath, "is \(ByteCount.format(Int64(info.st_size))), more than relctl reads (\(ByteCount.format(Int64(sizeLimit)))); is this the right file?")
+            throw SimpleError(
+                .badInput, file: displayPath,
+                "is \(ByteCount.format(Int64(info.st_size))), more than relctl reads (\(ByteCount.format(Int64(sizeLimit)))); is this the right file?"
+            )
         }
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         return try decodeStrict(data, displayPath: displayPath)
@@ -38,11 +43,14 @@ enum TextFile {
     /// `decode`, refusing NUL bytes and invalid UTF-8 with the line they are on.
     static func decodeStrict(_ data: Data, displayPath: String) throws -> String {
         if let nul = data.firstIndex(of: 0) {
-            throw SimpleError(.badInput, file: displayPath, line: line(ofByte: nul, in: data), "contains a NUL byte; relctl reads text files only (remove the byte, or check this is the right file)")
+            throw SimpleError(
+                .badInput, file: displayPath, line: line(ofByte: nul, in: data),
+                "contains a NUL byte; relctl reads text files only (remove the byte, or check this is the right file)")
         }
         guard let text = String(validatingUTF8Data: data) else {
             let bad = firstInvalidUTF8(in: data) ?? data.startIndex
-            throw SimpleError(.badInput, file: displayPath, line: line(ofByte: bad, in: data), "is not valid UTF-8; save it as UTF-8")
+            throw SimpleError(
+                .badInput, file: displayPath, line: line(ofByte: bad, in: data), "is not valid UTF-8; save it as UTF-8")
         }
         return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
     }
@@ -55,9 +63,11 @@ enum TextFile {
         var index = data.startIndex
         while index < data.endIndex {
             let byte = data[index]
-            let length = byte < 0x80 ? 1 : byte >> 5 == 0b110 ? 2 : byte >> 4 == 0b1110 ? 3 : byte >> 3 == 0b11110 ? 4 : 0
+            let length =
+                byte < 0x80 ? 1 : byte >> 5 == 0b110 ? 2 : byte >> 4 == 0b1110 ? 3 : byte >> 3 == 0b11110 ? 4 : 0
             guard length > 0, index + length <= data.endIndex,
-                  String(bytes: data[index..<(index + length)], encoding: .utf8) != nil else { return index }
+                String(bytes: data[index..<(index + length)], encoding: .utf8) != nil
+            else { return index }
             index += length
         }
         return nil

@@ -17,7 +17,9 @@ public struct PinPlan: Sendable {
 
     /// Reads each pinned file of `repository` and applies its pins in order (several pins may
     /// share a file). Every problem is bad input naming the repository and the file.
-    public static func make(for repository: Workspace.Repository, tag: String, version: String, workspaceFile: String) throws -> PinPlan {
+    public static func make(
+        for repository: Workspace.Repository, tag: String, version: String, workspaceFile: String
+    ) throws -> PinPlan {
         var plan = PinPlan(repository: repository.name)
         var problems: [Diagnostic] = []
         var texts: [String: String] = [:]
@@ -26,9 +28,17 @@ public struct PinPlan: Sendable {
             let url = repository.directory.appendingPathComponent(pin.path)
             let shown = "\(repository.path)/\(pin.path)"
             if texts[pin.path] == nil {
-                guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-                    let why = FileManager.default.fileExists(atPath: url.path) ? "cannot be read as UTF-8 text" : "does not exist"
-                    problems.append(Diagnostic(file: workspaceFile, "[[repo]] `\(repository.name)`: pinned file \(shown) \(why); fix `path` in its [[repo.pin]]"))
+                guard let data = FileManager.default.contents(atPath: url.path),
+                    let text = String(data: data, encoding: .utf8)
+                else {
+                    let why =
+                        FileManager.default.fileExists(atPath: url.path)
+                        ? "cannot be read as UTF-8 text" : "does not exist"
+                    problems.append(
+                        Diagnostic(
+                            file: workspaceFile,
+                            "[[repo]] `\(repository.name)`: pinned file \(shown) \(why); fix `path` in its [[repo.pin]]"
+                        ))
                     continue
                 }
                 texts[pin.path] = text
@@ -46,9 +56,11 @@ public struct PinPlan: Sendable {
                 case .badPattern: why = "its pattern does not compile"
                 case .noMatch: why = "the pattern `\(pin.pattern)` matches nothing"
                 case .manyMatches(let lines):
-                    why = "the pattern `\(pin.pattern)` matches \(lines.count) times (lines \(lines.map(String.init).joined(separator: ", "))); make it match exactly one"
+                    why =
+                        "the pattern `\(pin.pattern)` matches \(lines.count) times (lines \(lines.map(String.init).joined(separator: ", "))); make it match exactly one"
                 }
-                problems.append(Diagnostic(file: workspaceFile, "[[repo]] `\(repository.name)`: pin in \(shown): \(why)"))
+                problems.append(
+                    Diagnostic(file: workspaceFile, "[[repo]] `\(repository.name)`: pin in \(shown): \(why)"))
             }
         }
         guard problems.isEmpty else { throw ProblemList(exitCode: .badInput, diagnostics: problems) }

@@ -31,7 +31,8 @@ public struct RepositoryPin: Sendable, Equatable, Encodable {
             return "`pattern` is not a valid regular expression (\(error)); e.g. 'FFI_VERSION: \"(?<version>[^\"]+)\"'"
         }
         if !regex.contains(captureNamed: "version") {
-            return "`pattern` needs a named group `version` marking the part to replace, e.g. 'FFI_VERSION: \"(?<version>[^\"]+)\"'"
+            return
+                "`pattern` needs a named group `version` marking the part to replace, e.g. 'FFI_VERSION: \"(?<version>[^\"]+)\"'"
         }
         return nil
     }
@@ -40,10 +41,13 @@ public struct RepositoryPin: Sendable, Equatable, Encodable {
     public static func valueProblem(_ value: String) -> String? {
         var rest = Substring(value)
         while let open = rest.firstIndex(of: "{") {
-            guard let close = rest[open...].firstIndex(of: "}") else { return "`value` has an unclosed `{`; use \"{tag}\" or \"{version}\"" }
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                return "`value` has an unclosed `{`; use \"{tag}\" or \"{version}\""
+            }
             let name = String(rest[rest.index(after: open)..<close])
             if !placeholders.contains(name) {
-                return "`value` uses unknown placeholder `{\(name)}`\(Suggestion.hint(for: name, in: placeholders)); use \"{tag}\" or \"{version}\""
+                return
+                    "`value` uses unknown placeholder `{\(name)}`\(Suggestion.hint(for: name, in: placeholders)); use \"{tag}\" or \"{version}\""
             }
             rest = rest[rest.index(after: close)...]
         }
@@ -57,7 +61,8 @@ public struct RepositoryPin: Sendable, Equatable, Encodable {
         guard let regex = try? Regex(pattern).anchorsMatchLineEndings() else { throw .badPattern }
         let matches = text.matches(of: regex)
         guard matches.count == 1, let match = matches.first else {
-            throw matches.isEmpty ? .noMatch : .manyMatches(matches.map { Self.line(of: $0.range.lowerBound, in: text) })
+            throw matches.isEmpty
+                ? .noMatch : .manyMatches(matches.map { Self.line(of: $0.range.lowerBound, in: text) })
         }
         guard let range = match.output["version"]?.range else { throw .noMatch }
         let old = String(text[range])

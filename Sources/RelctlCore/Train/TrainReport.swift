@@ -14,12 +14,16 @@ public struct TrainPlan: Sendable, Encodable {
 
     public func rendered() -> String {
         let count = waves.reduce(0) { $0 + $1.count }
-        var lines = ["train \(tag): \(count) repositor\(count == 1 ? "y" : "ies") in \(waves.count) wave\(waves.count == 1 ? "" : "s") (\(workspace))"]
+        var lines = [
+            "train \(tag): \(count) repositor\(count == 1 ? "y" : "ies") in \(waves.count) wave\(waves.count == 1 ? "" : "s") (\(workspace))"
+        ]
         for (index, wave) in waves.enumerated() {
             let names = wave.map { repository in
                 var details = [repository.path]
                 if !repository.after.isEmpty { details.append("after \(repository.after.joined(separator: ", "))") }
-                if !repository.pins.isEmpty { details.append("pins \(repository.pins.map(\.path).joined(separator: ", "))") }
+                if !repository.pins.isEmpty {
+                    details.append("pins \(repository.pins.map(\.path).joined(separator: ", "))")
+                }
                 return "\(repository.name) (\(details.joined(separator: ", ")))"
             }
             lines.append("  wave \(index + 1): " + names.joined(separator: ", "))
@@ -31,7 +35,8 @@ public struct TrainPlan: Sendable, Encodable {
 /// What `relctl train run` did in one repository.
 public struct TrainRepositoryResult: Sendable, Encodable {
     public enum Status: String, Sendable, Encodable {
-        case released, dryRunOK = "dry-run-ok", preflightOK = "preflight-ok", failed, notRun = "not-run", rolledBack = "rolled-back"
+        case released, dryRunOK = "dry-run-ok", preflightOK = "preflight-ok", failed, notRun = "not-run", rolledBack =
+            "rolled-back"
         /// Resumed train: the tag already points at the commit this run would tag; nothing done.
         case alreadyReleased = "already-released"
     }

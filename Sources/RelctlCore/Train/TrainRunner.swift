@@ -29,8 +29,9 @@ public struct TrainRunner: Sendable {
         /// The names the dist stage moved (newer children report them).
         var distNames: [String]?
 
-        enum CodingKeys: String, CodingKey { case ok, remote, tagPushed, problems, stages, commit, dist, artifacts, distNames = "distFiles" }
-
+        enum CodingKeys: String, CodingKey {
+            case ok, remote, tagPushed, problems, stages, commit, dist, artifacts, distNames = "distFiles"
+        }
 
         /// True when the child stopped before its tag stage ran, so any tag there now is not this run's.
         var neverTagged: Bool {
@@ -41,14 +42,21 @@ public struct TrainRunner: Sendable {
         /// The files the child's dist stage moved into dist/: the archives, their `.sha256`, and
         /// the release-wide files (SHA256SUMS, manifest.json, RELEASE_NOTES.md) that exist.
         func distFiles() -> [URL] {
-            guard let dist, stages.contains(where: { $0.name == DistStage().name && $0.status == .ok }) else { return [] }
+            guard let dist, stages.contains(where: { $0.name == DistStage().name && $0.status == .ok }) else {
+                return []
+            }
             let folder = URL(fileURLWithPath: dist)
             if let distNames, !distNames.isEmpty {
-                return distNames.map { folder.appendingPathComponent($0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+                return distNames.map { folder.appendingPathComponent($0) }.filter {
+                    FileManager.default.fileExists(atPath: $0.path)
+                }
             }
             let archives = (artifacts ?? []).flatMap { [$0.name, $0.name + ".sha256"] }
-            let names = archives + [ChecksumAlgorithm.sha256.sumsFileName, ReleaseManifest.fileName, NotesStage.fileName]
-            return names.map { folder.appendingPathComponent($0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+            let names =
+                archives + [ChecksumAlgorithm.sha256.sumsFileName, ReleaseManifest.fileName, NotesStage.fileName]
+            return names.map { folder.appendingPathComponent($0) }.filter {
+                FileManager.default.fileExists(atPath: $0.path)
+            }
         }
     }
 
@@ -88,7 +96,9 @@ public struct TrainRunner: Sendable {
     private func run(workspace: Workspace, options: TrainRunOptions, into report: inout TrainReport) async throws {
         let tag = options.tag
         let ordered = workspace.waves().enumerated().flatMap { index, wave in wave.map { (index + 1, $0) } }
-        report.repositories = ordered.map { TrainRepositoryResult(name: $1.name, path: $1.path, wave: $0, status: .notRun) }
+        report.repositories = ordered.map {
+            TrainRepositoryResult(name: $1.name, path: $1.path, wave: $0, status: .notRun)
+        }
 
         // 1. What the train itself can check: pins match exactly once, a branch to push, and
         //    whether an earlier run of this train already released the repository.
@@ -101,7 +111,10 @@ public struct TrainRunner: Sendable {
                 report.repositories[index].pins = step.pins?.changes ?? []
                 report.repositories[index].note = step.note
                 if step.trainPushes(options), step.branch == nil, step.action != .skip {
-                    checkProblems.append(Diagnostic("\(repository.name): HEAD is detached; check out the branch the pin commit belongs on (the train pushes HEAD to it)"))
+                    checkProblems.append(
+                        Diagnostic(
+                            "\(repository.name): HEAD is detached; check out the branch the pin commit belongs on (the train pushes HEAD to it)"
+                        ))
                 }
                 steps.append(step)
             } catch let error as RelctlError {
@@ -111,11 +124,17 @@ public struct TrainRunner: Sendable {
             }
         }
         if !inputProblems.isEmpty {
-            throw TrainFailure(report: report, error: TrainError(exitCode: .badInput, diagnostics: [Diagnostic("train \(tag): the workspace's pins are wrong; nothing was changed")] + inputProblems))
+            throw TrainFailure(
+                report: report,
+                error: TrainError(
+                    exitCode: .badInput,
+                    diagnostics: [Diagnostic("train \(tag): the workspace's pins are wrong; nothing was changed")]
+                        + inputProblems))
         }
         for step in steps {
             for change in step.pins?.changes ?? [] {
-                context.console.info("    \(step.repository.name): \(options.dryRun ? "would pin" : "will pin") \(change.rendered)")
+                context.console.info(
+                    "    \(step.repository.name): \(options.dryRun ? "would pin" : "will pin") \(change.rendered)")
             }
             if let note = step.note { context.console.info("    \(step.repository.name): \(note)") }
             if step.action == .skip { report.repositories[step.index].status = .alreadyReleased }
@@ -124,15 +143,21 @@ public struct TrainRunner: Sendable {
         // 2. The preflight (or dry run) of every repository still to release, before anything is tagged.
         let pending = steps.filter { $0.action == .release }
         let mode = options.dryRun ? ["--dry-run", "--push"] : ["--preflight-only", "--push"]
-        context.console.info(options.dryRun ? "==> dry-running \(pending.count) repositories" : "==> preflight of \(pending.count) repositories")
+        context.console.info(
+            options.dryRun
+                ? "==> dry-running \(pending.count) repositories" : "==> preflight of \(pending.count) repositories")
         let checks = await ParallelJobs.map(pending, limit: options.jobs) { step in
-            (step, try? await BlockingWork.run { try release(tag, in: step.repository, extra: mode, echo: options.dryRun) })
+            (
+                step,
+                try? await BlockingWork.run { try release(tag, in: step.repository, extra: mode, echo: options.dryRun) }
+            )
         }
         var worstChild: RelctlExitCode?
         for (step, result) in checks {
             let index = step.index
             guard let result else {
-                checkProblems.append(Diagnostic("\(step.repository.name): could not run relctl in \(step.repository.directory.path)"))
+                checkProblems.append(
+                    Diagnostic("\(step.repository.name): could not run relctl in \(step.repository.directory.path)"))
                 report.repositories[index].status = .failed
                 continue
             }
@@ -152,7 +177,11 @@ public struct TrainRunner: Sendable {
         }
         if !checkProblems.isEmpty {
             let what = options.dryRun ? "the dry run found problems" : "preflight failed; nothing was tagged"
-            throw TrainFailure(report: report, error: TrainError(exitCode: worstChild ?? .failure, diagnostics: [Diagnostic("train \(tag): \(what)")] + checkProblems))
+            throw TrainFailure(
+                report: report,
+                error: TrainError(
+                    exitCode: worstChild ?? .failure, diagnostics: [Diagnostic("train \(tag): \(what)")] + checkProblems
+                ))
         }
         if options.dryRun {
             report.ok = true
@@ -166,7 +195,8 @@ public struct TrainRunner: Sendable {
         defer { guards.releaseAll() }
         let waves = Dictionary(grouping: steps.filter { $0.action != .skip }, by: \.wave).sorted { $0.key < $1.key }
         for (wave, members) in waves {
-            context.console.info("==> wave \(wave): releasing \(members.map(\.repository.name).joined(separator: ", "))")
+            context.console.info(
+                "==> wave \(wave): releasing \(members.map(\.repository.name).joined(separator: ", "))")
             for step in members {
                 // Armed before the child starts: on Ctrl-C, whatever tag this repository has by
                 // then is this run's (the preflight proved it absent), even if the child was killed.
@@ -184,10 +214,17 @@ public struct TrainRunner: Sendable {
             for failure in failed { context.console.error("\(failure.step.repository.name): release failed") }
             context.console.error("rolling back what this train pushed")
             rollBack(tag, attempts.reversed(), into: &report)
-            var lines = [Diagnostic("train \(tag) stopped at \(failed.map(\.step.repository.name).joined(separator: ", ")) (wave \(wave))")]
+            var lines = [
+                Diagnostic(
+                    "train \(tag) stopped at \(failed.map(\.step.repository.name).joined(separator: ", ")) (wave \(wave))"
+                )
+            ]
             lines += failed.flatMap(\.failure)
             lines += report.notRolledBack.map { Diagnostic("NOT rolled back: \($0)") }
-            throw TrainFailure(report: report, error: TrainError(exitCode: failed.map(\.exitCode).reduce(first.exitCode, Self.moreMeaningful), diagnostics: lines))
+            throw TrainFailure(
+                report: report,
+                error: TrainError(
+                    exitCode: failed.map(\.exitCode).reduce(first.exitCode, Self.moreMeaningful), diagnostics: lines))
         }
         report.ok = true
     }
@@ -200,15 +237,18 @@ public struct TrainRunner: Sendable {
     }
 
     /// Reads what the train needs from one repository before changing anything.
-    func prepare(_ repository: Workspace.Repository, index: Int, wave: Int, workspace: Workspace, options: TrainRunOptions) throws -> TrainStep {
+    func prepare(
+        _ repository: Workspace.Repository, index: Int, wave: Int, workspace: Workspace, options: TrainRunOptions
+    ) throws -> TrainStep {
         var local = context
         local.workingDirectory = repository.directory
         let config = try? ConfigLoader.load(path: nil, context: local)
         let tag = options.tag
         let version = (try? config?.project.tagFormat.version(of: tag))?.description ?? Self.plainVersion(of: tag)
         let git = Git(directory: repository.directory, context: context)
-        var step = TrainStep(index: index, wave: wave, repository: repository, remote: config?.release.remote ?? "origin",
-                             branch: try? git.currentBranch(), version: version)
+        var step = TrainStep(
+            index: index, wave: wave, repository: repository, remote: config?.release.remote ?? "origin",
+            branch: try? git.currentBranch(), version: version)
         if !repository.pins.isEmpty {
             step.pins = try PinPlan.make(for: repository, tag: tag, version: version, workspaceFile: workspace.path)
         }
@@ -221,10 +261,12 @@ public struct TrainRunner: Sendable {
         let remoteTag = try? git.remoteTag(tag, remote: step.remote)
         if let remoteTag, remoteTag.commit == head {
             step.action = .skip
-            step.note = "\(tag) is already on \(step.remote) at HEAD \(head.prefix(12)), the commit this run would tag; skipped"
+            step.note =
+                "\(tag) is already on \(step.remote) at HEAD \(head.prefix(12)), the commit this run would tag; skipped"
         } else if remoteTag == nil, let localTag = git.localTag(tag), localTag.commit == head {
             step.action = .pushOnly
-            step.note = "\(tag) is already tagged locally at HEAD \(head.prefix(12)) (an interrupted run?); the train pushes it"
+            step.note =
+                "\(tag) is already tagged locally at HEAD \(head.prefix(12)) (an interrupted run?); the train pushes it"
         }
         return step
     }
@@ -240,7 +282,9 @@ public struct TrainRunner: Sendable {
         let tag = options.tag
         let name = step.repository.name
         let git = Git(directory: step.repository.directory, context: context)
-        var attempt = TrainAttempt(step: step, result: TrainRepositoryResult(name: name, path: step.repository.path, wave: step.wave, status: .failed))
+        var attempt = TrainAttempt(
+            step: step,
+            result: TrainRepositoryResult(name: name, path: step.repository.path, wave: step.wave, status: .failed))
         attempt.result.pins = step.pins?.changes ?? []
         attempt.result.note = step.note
         func fail(_ lines: [String], _ code: RelctlExitCode = .failure) -> TrainAttempt {
@@ -257,7 +301,10 @@ public struct TrainRunner: Sendable {
                 var paths: [String] = []
                 var pinPlan: PinPlan?
                 if options.setVersion {
-                    let bump = try context.processes.run(Command(executable.path, ["bump", "--set", step.version, "--write"], directory: step.repository.directory, environment: context.environment))
+                    let bump = try context.processes.run(
+                        Command(
+                            executable.path, ["bump", "--set", step.version, "--write"],
+                            directory: step.repository.directory, environment: context.environment))
                     guard bump.succeeded else {
                         return fail(["`relctl bump --set \(step.version) --write` failed: \(PushStage.tail(bump))"])
                     }
@@ -265,7 +312,8 @@ public struct TrainRunner: Sendable {
                 }
                 if step.pins != nil {
                     // Read afresh: the files are the same unless someone edited them meanwhile.
-                    let plan = try PinPlan.make(for: step.repository, tag: tag, version: step.version, workspaceFile: step.repository.path)
+                    let plan = try PinPlan.make(
+                        for: step.repository, tag: tag, version: step.version, workspaceFile: step.repository.path)
                     try plan.write(in: step.repository.directory)
                     attempt.result.pins = plan.changes
                     paths += plan.changedPaths
@@ -273,12 +321,19 @@ public struct TrainRunner: Sendable {
                 }
                 paths = Array(Set(paths)).sorted()
                 if !paths.isEmpty {
-                    let message = pinPlan.map { $0.satisfied ? "chore(release): set version \(step.version) for \(tag)\n" : $0.commitMessage(tag: tag) }
+                    let message =
+                        pinPlan.map {
+                            $0.satisfied
+                                ? "chore(release): set version \(step.version) for \(tag)\n"
+                                : $0.commitMessage(tag: tag)
+                        }
                         ?? "chore(release): set version \(step.version) for \(tag)\n"
                     let pinCommit = try git.commitPaths(paths, message: message)
                     attempt.pinCommit = pinCommit
                     attempt.result.pinCommit = pinCommit
-                    context.console.info("    [\(name)] committed \(paths.joined(separator: ", ")) as \(pinCommit.prefix(12)) (chore(release): pin … to \(tag))")
+                    context.console.info(
+                        "    [\(name)] committed \(paths.joined(separator: ", ")) as \(pinCommit.prefix(12)) (chore(release): pin … to \(tag))"
+                    )
                 }
             } catch let error as RelctlError {
                 return fail(error.diagnostics.map(\.description), error.exitCode)
@@ -314,19 +369,31 @@ public struct TrainRunner: Sendable {
         guard let branch = step.branch else { return fail(["HEAD is detached; nothing pushed"]) }
         do {
             let (result, atomic) = try git.pushBranchAndTag(branch: branch, tag: tag, remote: step.remote)
-            if !atomic { context.console.warning("\(name): \(step.remote) does not support `git push --atomic`; pushed \(branch) then \(tag) one after the other") }
+            if !atomic {
+                context.console.warning(
+                    "\(name): \(step.remote) does not support `git push --atomic`; pushed \(branch) then \(tag) one after the other"
+                )
+            }
             // Whatever reached the remote must be known to the rollback, even on a failure.
-            if let remoteTag = try? git.remoteTag(tag, remote: step.remote), remoteTag.object == attempt.createdTag?.object {
+            if let remoteTag = try? git.remoteTag(tag, remote: step.remote),
+                remoteTag.object == attempt.createdTag?.object
+            {
                 attempt.result.push = atomic ? "atomic" : "separate"
             }
-            if let pin = attempt.pinCommit, (try? git.runUnchecked(["ls-remote", "--exit-code", step.remote, "refs/heads/\(branch)"]))?.stdoutText.hasPrefix(pin) == true {
+            if let pin = attempt.pinCommit,
+                (try? git.runUnchecked(["ls-remote", "--exit-code", step.remote, "refs/heads/\(branch)"]))?.stdoutText
+                    .hasPrefix(pin) == true
+            {
                 attempt.pinPushed = true
             }
             guard result.succeeded else {
-                return fail(["\(step.remote) refused the push of \(branch) and \(tag): \(PushStage.tail(result)); pull, then run the train again"])
+                return fail([
+                    "\(step.remote) refused the push of \(branch) and \(tag): \(PushStage.tail(result)); pull, then run the train again"
+                ])
             }
             attempt.pinPushed = attempt.pinCommit != nil
-            context.console.info("    [\(name)] pushed \(branch) and \(tag) to \(step.remote)\(atomic ? " (atomic)" : "")")
+            context.console.info(
+                "    [\(name)] pushed \(branch) and \(tag) to \(step.remote)\(atomic ? " (atomic)" : "")")
         } catch {
             return fail(["could not push \(branch) and \(tag): \(error)"])
         }
@@ -353,21 +420,28 @@ public struct TrainRunner: Sendable {
                         undone = true
                     } else {
                         let why = result.map { PushStage.tail($0) } ?? "git could not run"
-                        report.notRolledBack.append("\(name): \(tag) on \(remote) (\(why)); delete it with `git -C \(directory) push \(remote) :refs/tags/\(tag)`")
+                        report.notRolledBack.append(
+                            "\(name): \(tag) on \(remote) (\(why)); delete it with `git -C \(directory) push \(remote) :refs/tags/\(tag)`"
+                        )
                     }
                 case .success(let found?):
-                    context.console.info("    \(name): \(tag) on \(remote) is \(found.object.prefix(12)), not the tag this run made; left alone")
+                    context.console.info(
+                        "    \(name): \(tag) on \(remote) is \(found.object.prefix(12)), not the tag this run made; left alone"
+                    )
                 case .success(nil):
                     break
                 case .failure:
-                    report.notRolledBack.append("\(name): could not reach \(remote) to check \(tag); if it is \(created.object.prefix(12)) delete it with `git -C \(directory) push \(remote) :refs/tags/\(tag)`")
+                    report.notRolledBack.append(
+                        "\(name): could not reach \(remote) to check \(tag); if it is \(created.object.prefix(12)) delete it with `git -C \(directory) push \(remote) :refs/tags/\(tag)`"
+                    )
                 }
                 if git.localTag(tag)?.object == created.object {
                     if git.deleteLocalTag(tag) {
                         report.rolledBack.append("\(name): deleted local tag \(tag)")
                         undone = true
                     } else {
-                        report.notRolledBack.append("\(name): local tag \(tag); delete it with `git -C \(directory) tag -d \(tag)`")
+                        report.notRolledBack.append(
+                            "\(name): local tag \(tag); delete it with `git -C \(directory) tag -d \(tag)`")
                     }
                 }
             }
@@ -377,16 +451,22 @@ public struct TrainRunner: Sendable {
             if !attempt.distFiles.isEmpty {
                 var removed: [String] = []
                 for file in attempt.distFiles {
-                    if (try? FileManager.default.removeItem(at: file)) != nil { removed.append(file.lastPathComponent) } else {
+                    if (try? FileManager.default.removeItem(at: file)) != nil {
+                        removed.append(file.lastPathComponent)
+                    } else {
                         report.notRolledBack.append("\(name): \(file.path); remove it with `rm -f '\(file.path)'`")
                     }
                 }
                 if !removed.isEmpty {
-                    report.rolledBack.append("\(name): removed \(removed.count) file(s) of \(tag) from dist/ (\(removed.joined(separator: ", ")))")
+                    report.rolledBack.append(
+                        "\(name): removed \(removed.count) file(s) of \(tag) from dist/ (\(removed.joined(separator: ", ")))"
+                    )
                     undone = true
                 }
             }
-            if undone, report.repositories[attempt.step.index].status == .released { report.repositories[attempt.step.index].status = .rolledBack }
+            if undone, report.repositories[attempt.step.index].status == .released {
+                report.repositories[attempt.step.index].status = .rolledBack
+            }
         }
         for line in report.rolledBack { context.console.info("    rolled back: \(line)") }
         for line in report.notRolledBack { context.console.error("not rolled back: \(line)") }
@@ -401,26 +481,34 @@ public struct TrainRunner: Sendable {
         let branch = attempt.step.branch ?? "HEAD"
         let short = String(pin.prefix(12))
         if !attempt.pinPushed {
-            if (try? git.commit(of: "HEAD")) == pin, (try? git.runUnchecked(["reset", "--quiet", "--keep", "HEAD~1"]))?.succeeded == true {
+            if (try? git.commit(of: "HEAD")) == pin,
+                (try? git.runUnchecked(["reset", "--quiet", "--keep", "HEAD~1"]))?.succeeded == true
+            {
                 report.rolledBack.append("\(name): dropped the unpushed pin commit \(short)")
                 return true
             }
-            report.notRolledBack.append("\(name): the unpushed pin commit \(short); drop it with `git -C \(directory) revert --no-edit \(pin)`")
+            report.notRolledBack.append(
+                "\(name): the unpushed pin commit \(short); drop it with `git -C \(directory) revert --no-edit \(pin)`")
             return false
         }
         let revert = try? git.runUnchecked(["revert", "--no-edit", pin])
         guard revert?.succeeded == true, let head = try? git.commit(of: "HEAD") else {
             _ = try? git.runUnchecked(["revert", "--abort"])
-            report.notRolledBack.append("\(name): pin commit \(short) on \(remote)/\(branch); revert it with `git -C \(directory) revert --no-edit \(pin) && git -C \(directory) push \(remote) HEAD:refs/heads/\(branch)`")
+            report.notRolledBack.append(
+                "\(name): pin commit \(short) on \(remote)/\(branch); revert it with `git -C \(directory) revert --no-edit \(pin) && git -C \(directory) push \(remote) HEAD:refs/heads/\(branch)`"
+            )
             return false
         }
         let push = try? git.pushBranch(branch, remote: remote)
         guard push?.succeeded == true else {
             let why = push.map { PushStage.tail($0) } ?? "git could not run"
-            report.notRolledBack.append("\(name): the revert \(head.prefix(12)) of pin commit \(short) is committed but not pushed (\(why)); push it with `git -C \(directory) pull --rebase \(remote) \(branch) && git -C \(directory) push \(remote) HEAD:refs/heads/\(branch)`")
+            report.notRolledBack.append(
+                "\(name): the revert \(head.prefix(12)) of pin commit \(short) is committed but not pushed (\(why)); push it with `git -C \(directory) pull --rebase \(remote) \(branch) && git -C \(directory) push \(remote) HEAD:refs/heads/\(branch)`"
+            )
             return true
         }
-        report.rolledBack.append("\(name): reverted pin commit \(short) with \(head.prefix(12)) and pushed \(branch) to \(remote)")
+        report.rolledBack.append(
+            "\(name): reverted pin commit \(short) with \(head.prefix(12)) and pushed \(branch) to \(remote)")
         return true
     }
 
@@ -436,7 +524,8 @@ public struct TrainRunner: Sendable {
 
     /// Runs `relctl release TAG ARGS --json` in the repository, echoing its progress prefixed
     /// with the repository's name.
-    func release(_ tag: String, in repository: Workspace.Repository, extra: [String], echo: Bool) throws -> ChildResult {
+    func release(_ tag: String, in repository: Workspace.Repository, extra: [String], echo: Bool) throws -> ChildResult
+    {
         let start = context.clock.now()
         let stdout = StageOutput(limit: 100_000)
         let stderr = StageOutput(limit: 60)
@@ -444,7 +533,9 @@ public struct TrainRunner: Sendable {
         let name = repository.name
         var environment = context.environment
         environment["NO_COLOR"] = "1"
-        let command = Command(executable.path, ["release", tag, "--json"] + extra, directory: repository.directory, environment: environment)
+        let command = Command(
+            executable.path, ["release", tag, "--json"] + extra, directory: repository.directory,
+            environment: environment)
         let status = try context.processes.stream(command) { stream, line in
             switch stream {
             case .stdout: stdout.append(line)
@@ -455,7 +546,9 @@ public struct TrainRunner: Sendable {
             }
         }
         let plan = try? JSONDecoder().decode(ChildPlan.self, from: Data(stdout.text.utf8))
-        return ChildResult(status: status, plan: plan, stderrTail: stderr.text, seconds: (context.clock.seconds(since: start) * 1000).rounded() / 1000)
+        return ChildResult(
+            status: status, plan: plan, stderrTail: stderr.text,
+            seconds: (context.clock.seconds(since: start) * 1000).rounded() / 1000)
     }
 
     /// `relctl: error: MSG` → `MSG`.

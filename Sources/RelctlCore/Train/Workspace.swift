@@ -28,15 +28,23 @@ public struct Workspace: Sendable {
     public static func load(path: String, context: Context) throws -> Workspace {
         let url = context.resolve(path)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw SimpleError(.badInput, file: path, "workspace file not found; create it with one [[repo]] (name, path, after) per repository, or pass --workspace PATH")
+            throw SimpleError(
+                .badInput, file: path,
+                "workspace file not found; create it with one [[repo]] (name, path, after) per repository, or pass --workspace PATH"
+            )
         }
         let document = try TOMLDocument(contentsOf: url, displayPath: path)
         let workspace = try parse(document, base: url.deletingLastPathComponent())
         let missing = workspace.repositories.filter { !FileManager.default.fileExists(atPath: $0.directory.path) }
         if !missing.isEmpty {
-            throw ProblemList(exitCode: .badInput, diagnostics: missing.map {
-                Diagnostic(file: path, "[[repo]] `\($0.name)`: folder `\($0.path)` not found (\($0.directory.path)); paths are relative to the workspace file")
-            })
+            throw ProblemList(
+                exitCode: .badInput,
+                diagnostics: missing.map {
+                    Diagnostic(
+                        file: path,
+                        "[[repo]] `\($0.name)`: folder `\($0.path)` not found (\($0.directory.path)); paths are relative to the workspace file"
+                    )
+                })
         }
         return workspace
     }
@@ -63,29 +71,39 @@ public struct Workspace: Sendable {
             }
             seen.insert(name)
             lines[name] = table.line(of: "after") ?? table.line
-            let directory = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardizedFileURL
-            var repository = Repository(name: name, path: path, directory: directory, after: table.strings("after") ?? [])
+            let directory =
+                path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardizedFileURL
+            var repository = Repository(
+                name: name, path: path, directory: directory, after: table.strings("after") ?? [])
             repository.pins = pins(of: table, repository: name)
             repositories.append(repository)
         }
         top.finish()
         if repositories.isEmpty, problems.isEmpty {
-            problems.add(file: document.path, line: nil, "no [[repo]] entries; add one per repository (name, path, after)")
+            problems.add(
+                file: document.path, line: nil, "no [[repo]] entries; add one per repository (name, path, after)")
         }
         let names = repositories.map(\.name)
         for repository in repositories {
             for dependency in repository.after where !names.contains(dependency) {
-                problems.add(file: document.path, line: lines[repository.name],
-                             "[[repo]] `\(repository.name)`: `after` names unknown repository `\(dependency)`\(Suggestion.hint(for: dependency, in: names)); known: \(names.joined(separator: ", "))")
+                problems.add(
+                    file: document.path, line: lines[repository.name],
+                    "[[repo]] `\(repository.name)`: `after` names unknown repository `\(dependency)`\(Suggestion.hint(for: dependency, in: names)); known: \(names.joined(separator: ", "))"
+                )
             }
             if repository.after.contains(repository.name) {
-                problems.add(file: document.path, line: lines[repository.name], "[[repo]] `\(repository.name)` lists itself in `after`")
+                problems.add(
+                    file: document.path, line: lines[repository.name],
+                    "[[repo]] `\(repository.name)` lists itself in `after`")
             }
         }
         guard problems.isEmpty else { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics) }
         let workspace = Workspace(path: document.path, repositories: repositories)
         if let cycle = workspace.findCycle() {
-            throw SimpleError(.badInput, file: document.path, "`after` forms a cycle: \(cycle.joined(separator: " → ")); no order can release them, remove one of these dependencies")
+            throw SimpleError(
+                .badInput, file: document.path,
+                "`after` forms a cycle: \(cycle.joined(separator: " → ")); no order can release them, remove one of these dependencies"
+            )
         }
         return workspace
     }
@@ -97,15 +115,21 @@ public struct Workspace: Sendable {
         for pin in table.tables("pin") {
             defer { pin.finish() }
             guard let path = pin.string("path"), !path.isEmpty else {
-                pin.report(nil, "[[repo.pin]] of `\(name)` needs `path`, the file relative to the repository (e.g. \".github/workflows/ci.yml\")")
+                pin.report(
+                    nil,
+                    "[[repo.pin]] of `\(name)` needs `path`, the file relative to the repository (e.g. \".github/workflows/ci.yml\")"
+                )
                 continue
             }
             if path.hasPrefix("/") || path.split(separator: "/").contains("..") {
-                pin.report("path", "[[repo.pin]] of `\(name)`: `path` must stay inside the repository (relative, no `..`): \(path)")
+                pin.report(
+                    "path",
+                    "[[repo.pin]] of `\(name)`: `path` must stay inside the repository (relative, no `..`): \(path)")
                 continue
             }
             guard let pattern = pin.string("pattern") else {
-                pin.report(nil, "[[repo.pin]] of `\(name)` needs `pattern`, a regular expression with a group `(?<version>…)`")
+                pin.report(
+                    nil, "[[repo.pin]] of `\(name)` needs `pattern`, a regular expression with a group `(?<version>…)`")
                 continue
             }
             if let problem = RepositoryPin.patternProblem(pattern) {

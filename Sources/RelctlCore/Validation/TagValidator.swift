@@ -34,13 +34,19 @@ public struct TagValidation: Sendable, Encodable {
         let wrong = sources.filter { !$0.matches }
         guard !wrong.isEmpty || !staleCompanions.isEmpty else { return nil }
         var error = SimpleError(.failure, "tag \(tag) does not match every manifest")
-        error.diagnostics = wrong.map {
-            let inherited = $0.foundIn == $0.path ? "" : "(inherited by \($0.path)) "
-            if let note = $0.note {
-                return Diagnostic(file: $0.foundIn, line: $0.line, "\(inherited)holds version \($0.version), which tag \(tag) cannot match: \(note)")
-            }
-            return Diagnostic(file: $0.foundIn, line: $0.line, "\(inherited)holds version \($0.version), but tag \(tag) says \(version); update the manifest (or `relctl bump --write`) or tag the version it holds")
-        } + staleCompanions.map(\.diagnostic)
+        error.diagnostics =
+            wrong.map {
+                let inherited = $0.foundIn == $0.path ? "" : "(inherited by \($0.path)) "
+                if let note = $0.note {
+                    return Diagnostic(
+                        file: $0.foundIn, line: $0.line,
+                        "\(inherited)holds version \($0.version), which tag \(tag) cannot match: \(note)")
+                }
+                return Diagnostic(
+                    file: $0.foundIn, line: $0.line,
+                    "\(inherited)holds version \($0.version), but tag \(tag) says \(version); update the manifest (or `relctl bump --write`) or tag the version it holds"
+                )
+            } + staleCompanions.map(\.diagnostic)
         return error
     }
 }
@@ -51,7 +57,9 @@ public enum TagValidator {
     public static func validate(tag: String, config: RelctlConfig) throws -> TagValidation {
         // Refused before the version is even read: git would refuse the tag at the very end.
         if let why = GitRefName.problem(in: tag) {
-            throw SimpleError(.badInput, "`\(tag)` cannot be a git tag: \(why); choose a tag `git check-ref-format refs/tags/TAG` accepts")
+            throw SimpleError(
+                .badInput,
+                "`\(tag)` cannot be a git tag: \(why); choose a tag `git check-ref-format refs/tags/TAG` accepts")
         }
         let version = try config.project.tagFormat.version(of: tag)
         var sources: [TagValidation.Source] = []
@@ -63,12 +71,16 @@ public enum TagValidator {
                 let found = try ManifestReaders.read(source, root: config.root)
                 let reader = try ManifestReaders.reader(for: source.kind)
                 let note = reader.comparison == .pep440 ? PEP440Version.refusal(for: version) : nil
-                sources.append(.init(
-                    path: source.path, kind: source.kind, version: found.text,
-                    matches: matches(found.text, version, reader.comparison), foundIn: found.foundIn, line: found.line, note: note))
+                sources.append(
+                    .init(
+                        path: source.path, kind: source.kind, version: found.text,
+                        matches: matches(found.text, version, reader.comparison), foundIn: found.foundIn,
+                        line: found.line, note: note))
                 for companion in try CompanionFinder.companions(of: source, found: found, root: config.root) {
                     companionCount += 1
-                    if let expected = companion.expectedText(for: version), !stale.contains(where: { $0.companion == companion }) {
+                    if let expected = companion.expectedText(for: version),
+                        !stale.contains(where: { $0.companion == companion })
+                    {
                         stale.append(StaleCompanion(companion: companion, manifest: source.path, expected: expected))
                     }
                 }
@@ -77,7 +89,9 @@ public enum TagValidator {
             }
         }
         if !errors.isEmpty { throw ProblemList(errors) }
-        return TagValidation(tag: tag, version: version.description, sources: sources, staleCompanions: stale, companionCount: companionCount)
+        return TagValidation(
+            tag: tag, version: version.description, sources: sources, staleCompanions: stale,
+            companionCount: companionCount)
     }
 
     /// Whether a manifest's version text equals the tag's version under the kind's rules.

@@ -44,16 +44,17 @@ public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvert
     public var local: [LocalPart]?
 
     /// The grammar of PEP 440's appendix, anchored, case-insensitive, surrounding spaces allowed.
-    private static let grammar: NSRegularExpression? = try? NSRegularExpression(pattern: #"""
-        ^\s*v?
-        (?:(?<epoch>[0-9]+)!)?
-        (?<release>[0-9]+(?:\.[0-9]+)*)
-        (?<pre>[-_.]?(?<prel>alpha|a|beta|b|preview|pre|c|rc)[-_.]?(?<pren>[0-9]+)?)?
-        (?<post>(?:-(?<postn1>[0-9]+))|(?:[-_.]?(?<postl>post|rev|r)[-_.]?(?<postn2>[0-9]+)?))?
-        (?<dev>[-_.]?(?<devl>dev)[-_.]?(?<devn>[0-9]+)?)?
-        (?:\+(?<local>[a-z0-9]+(?:[-_.][a-z0-9]+)*))?
-        \s*$
-        """#, options: [.caseInsensitive, .allowCommentsAndWhitespace])
+    private static let grammar: NSRegularExpression? = try? NSRegularExpression(
+        pattern: #"""
+            ^\s*v?
+            (?:(?<epoch>[0-9]+)!)?
+            (?<release>[0-9]+(?:\.[0-9]+)*)
+            (?<pre>[-_.]?(?<prel>alpha|a|beta|b|preview|pre|c|rc)[-_.]?(?<pren>[0-9]+)?)?
+            (?<post>(?:-(?<postn1>[0-9]+))|(?:[-_.]?(?<postl>post|rev|r)[-_.]?(?<postn2>[0-9]+)?))?
+            (?<dev>[-_.]?(?<devl>dev)[-_.]?(?<devn>[0-9]+)?)?
+            (?:\+(?<local>[a-z0-9]+(?:[-_.][a-z0-9]+)*))?
+            \s*$
+            """#, options: [.caseInsensitive, .allowCommentsAndWhitespace])
 
     /// Parses a PEP 440 version (`1.2.3RC1`, `v1.2.3-rc.1`, `1.2.3.post2`, `1!2.0+ubuntu.1`…);
     /// nil for anything PEP 440 refuses (`1.0.`, `1.2.3-`, `1.0+`, `1.0-rc.1.0`).
@@ -98,9 +99,11 @@ public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvert
         if let parsed = PEP440Version(semver.description), let post = parsed.post {
             var final = semver.final
             final.build = []
-            return "SemVer orders \(semver) below \(final), but PEP 440 reads it as the post-release \(final).post\(post), above it; release the fix as a new patch version instead"
+            return
+                "SemVer orders \(semver) below \(final), but PEP 440 reads it as the post-release \(final).post\(post), above it; release the fix as a new patch version instead"
         }
-        return "its prerelease `\(semver.prerelease.map(\.description).joined(separator: "."))` has no PEP 440 spelling; use -alpha.N, -beta.N, -rc.N or -dev.N"
+        return
+            "its prerelease `\(semver.prerelease.map(\.description).joined(separator: "."))` has no PEP 440 spelling; use -alpha.N, -beta.N, -rc.N or -dev.N"
     }
 
     private static func trim(_ digits: String) -> String {
@@ -184,7 +187,7 @@ public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     private struct PreKey: Comparable {
-        var bound: Int // 0: a dev release of the final (below every pre), 1: a pre, 2: no pre
+        var bound: Int  // 0: a dev release of the final (below every pre), 1: a pre, 2: no pre
         var phase: Phase
         var number: String
         static func < (x: PreKey, y: PreKey) -> Bool {

@@ -137,7 +137,11 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         var bytes = Array(digits.utf8)
         var index = bytes.count - 1
         while index >= 0 {
-            if bytes[index] == UInt8(ascii: "9") { bytes[index] = UInt8(ascii: "0"); index -= 1 } else { bytes[index] += 1; return String(decoding: bytes, as: UTF8.self) }
+            if bytes[index] == UInt8(ascii: "9") {
+                bytes[index] = UInt8(ascii: "0"); index -= 1
+            } else {
+                bytes[index] += 1; return String(decoding: bytes, as: UTF8.self)
+            }
         }
         return "1" + String(decoding: bytes, as: UTF8.self)
     }

@@ -27,9 +27,11 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     public func learningSpelling(from tags: [String]) -> TagFormat {
         guard scheme == .calver else { return self }
         var copy = self
-        let inner = tags.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) && $0.count > prefix.count + suffix.count }
-            .map { String($0.dropFirst(prefix.count).dropLast(suffix.count)) }
-            .filter { (try? VersionScheme.calendarVersion($0)) != nil }
+        let inner = tags.filter {
+            $0.hasPrefix(prefix) && $0.hasSuffix(suffix) && $0.count > prefix.count + suffix.count
+        }
+        .map { String($0.dropFirst(prefix.count).dropLast(suffix.count)) }
+        .filter { (try? VersionScheme.calendarVersion($0)) != nil }
         copy.calendarSpelling = VersionScheme.CalendarSpelling(learningFrom: inner)
         return copy
     }
@@ -39,15 +41,22 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
         let expanded = pattern.replacingOccurrences(of: "{project}", with: project)
         let pieces = expanded.components(separatedBy: "{version}")
         guard pieces.count == 2 else {
-            throw SimpleError(.badInput, "tag format `\(pattern)` must contain `{version}` exactly once (for example `v{version}`)")
+            throw SimpleError(
+                .badInput, "tag format `\(pattern)` must contain `{version}` exactly once (for example `v{version}`)")
         }
         if let stray = pieces.joined().firstIndex(where: { $0 == "{" || $0 == "}" }) {
             let rest = pieces.joined()[stray...]
-            throw SimpleError(.badInput, "tag format `\(pattern)` has an unknown placeholder near `\(rest.prefix(12))`; only `{version}` and `{project}` are allowed")
+            throw SimpleError(
+                .badInput,
+                "tag format `\(pattern)` has an unknown placeholder near `\(rest.prefix(12))`; only `{version}` and `{project}` are allowed"
+            )
         }
         let sample = pieces[0] + "1.2.3" + pieces[1]
         if let why = GitRefName.problem(in: sample) {
-            throw SimpleError(.badInput, "tag format `\(pattern)` gives tags git cannot create (`\(sample)`: \(why)); use letters, digits, `-`, `_`, `.` and `/` around `{version}`")
+            throw SimpleError(
+                .badInput,
+                "tag format `\(pattern)` gives tags git cannot create (`\(sample)`: \(why)); use letters, digits, `-`, `_`, `.` and `/` around `{version}`"
+            )
         }
         self.init(validated: pattern, prefix: pieces[0], suffix: pieces[1])
     }
@@ -56,7 +65,9 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     public func version(of tag: String) throws -> SemanticVersion {
         guard tag.hasPrefix(prefix), tag.hasSuffix(suffix), tag.count >= prefix.count + suffix.count else {
             let example = self.tag(for: SemanticVersion(major: 1, minor: 2, patch: 3))
-            let expected = prefix.isEmpty ? "end with `\(suffix)`, e.g." : suffix.isEmpty ? "start with `\(prefix)`, e.g." : "look like"
+            let expected =
+                prefix.isEmpty
+                ? "end with `\(suffix)`, e.g." : suffix.isEmpty ? "start with `\(prefix)`, e.g." : "look like"
             throw VersionError.malformedTag(tag: tag, format: pattern, reason: "it should \(expected) `\(example)`")
         }
         let inner = String(tag.dropFirst(prefix.count).dropLast(suffix.count))
@@ -64,7 +75,8 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
             do {
                 return try VersionScheme.calendarVersion(inner)
             } catch let VersionError.malformed(_, why) {
-                throw VersionError.malformedTag(tag: tag, format: pattern, reason: "`\(inner)` is not a calendar version: \(why)")
+                throw VersionError.malformedTag(
+                    tag: tag, format: pattern, reason: "`\(inner)` is not a calendar version: \(why)")
             }
         }
         do {
@@ -72,7 +84,11 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
         } catch let VersionError.malformed(_, why) {
             // A calendar version (helix's 25.07.1) fails on its leading zero or its two numbers: say how to use one.
             let calendar = (try? VersionScheme.calendarVersion(inner)) != nil
-            throw VersionError.malformedTag(tag: tag, format: pattern, reason: "`\(inner)` is not SemVer 2.0.0: \(why)\(calendar ? "; for calendar versions set `version-scheme = \"calver\"` in [project]" : "")")
+            throw VersionError.malformedTag(
+                tag: tag, format: pattern,
+                reason:
+                    "`\(inner)` is not SemVer 2.0.0: \(why)\(calendar ? "; for calendar versions set `version-scheme = \"calver\"` in [project]" : "")"
+            )
         }
     }
 

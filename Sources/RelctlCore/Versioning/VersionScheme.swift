@@ -18,7 +18,8 @@ public enum VersionScheme: String, Sendable, Hashable, CaseIterable {
         }
         let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
         guard (2...3).contains(numbers.count) else {
-            throw VersionError.malformed(text, "a calendar version has two or three numbers (25.07 or 25.07.1), found \(numbers.count)")
+            throw VersionError.malformed(
+                text, "a calendar version has two or three numbers (25.07 or 25.07.1), found \(numbers.count)")
         }
         var trimmed: [String] = []
         for part in numbers {
@@ -53,9 +54,12 @@ public enum VersionScheme: String, Sendable, Hashable, CaseIterable {
         }
 
         func spell(_ version: SemanticVersion) -> String {
-            var text = version.major + "." + (padsMinor && version.minor.count == 1 ? "0" + version.minor : version.minor)
+            var text =
+                version.major + "." + (padsMinor && version.minor.count == 1 ? "0" + version.minor : version.minor)
             if !(omitsZeroPatch && version.patch == "0") { text += "." + version.patch }
-            if !version.prerelease.isEmpty { text += "-" + version.prerelease.map(\.description).joined(separator: ".") }
+            if !version.prerelease.isEmpty {
+                text += "-" + version.prerelease.map(\.description).joined(separator: ".")
+            }
             if !version.build.isEmpty { text += "+" + version.build.joined(separator: ".") }
             return text
         }
