@@ -5,7 +5,7 @@ BIN = .build/$(CONFIG)/relctl
 EXAMPLE = Examples/velostream
 INFO = Sources/RelctlBuildInfo/build_info_generated.h
 
-.PHONY: demo test build deps test-deps buildinfo bench clean
+.PHONY: demo test build deps test-deps buildinfo bench clean format
 
 # Run relctl end to end on the bundled example project.
 demo: build
@@ -38,3 +38,7 @@ bench:
 
 clean:
 	rm -rf .build $(INFO)
+
+# Apply the checked-in .swift-format to the tree.
+format:
+	$(SWIFT) format format -i -r Sources Tests Package.swift
