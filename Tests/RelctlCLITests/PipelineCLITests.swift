@@ -74,7 +74,7 @@ struct PipelineCLITests {
             "x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu", "x86_64-unknown-linux-musl",
             "aarch64-unknown-linux-musl",
         ]
-        let fixture = try Self.heavyFixture(targets: targets, megabytes: 12)
+        let fixture = try Self.heavyFixture(targets: targets, megabytes: 24)
         defer { fixture.remove() }
         #expect(try relctl(["build"], in: fixture.url).status == 0)
 
@@ -94,7 +94,7 @@ struct PipelineCLITests {
 
     @Test func theProgressLineKeepsMovingWhileArchivesAreWritten() async throws {
         let fixture = try Self.heavyFixture(
-            targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"], megabytes: 48)
+            targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"], megabytes: 160)
         defer { fixture.remove() }
         let captured = Captured()
         let console = Console(verbosity: .normal, isInteractive: true, out: { _ in }, err: { captured.append($0) })

@@ -92,8 +92,14 @@ public struct Packager: Sendable {
             == ChecksumAlgorithm.sha512.rawValue
         // ArchiveFile runs libarchive and libdeflate on threads of their own (BlockingWork), so
         // `limit` archives really are written at once and the cooperative pool stays free for progress.
-        let results = await ParallelJobs.map(
-            plans, limit: limit,
+        // Slowest formats first (zip and xz compress on one thread; tar.gz in parallel chunks), so
+        // the longest archive is not the last to start and the wall time is the longest, not a sum.
+        let order = plans.indices.sorted {
+            Self.startOrder(plans[$0].format.id) < Self.startOrder(plans[$1].format.id)
+                || (Self.startOrder(plans[$0].format.id) == Self.startOrder(plans[$1].format.id) && $0 < $1)
+        }
+        let started = await ParallelJobs.map(
+            order.map { plans[$0] }, limit: limit,
             finished: { _, result in
                 if case .success(let artifact) = result {
                     report(artifact)
@@ -136,6 +142,8 @@ public struct Packager: Sendable {
                 return .failure(error)
             }
         }
+        var results = started
+        for (slot, index) in order.enumerated() { results[index] = started[slot] }
 
         let artifacts = results.compactMap { try? $0.get() }
         if updateManifest, !artifacts.isEmpty || (clean && existingManifest != nil) {
@@ -196,6 +204,16 @@ public struct Packager: Sendable {
             throw error
         }
         return folders
+    }
+
+    /// When an archive of this format starts among others: single-threaded compressors first.
+    static func startOrder(_ format: String) -> Int {
+        switch format {
+        case "zip": return 0
+        case "tar.xz": return 1
+        case "tar.zst": return 2
+        default: return 3
+        }
     }
 
     /// Foundation's own error here is "NSCocoaErrorDomain error 512"; say which path is in the way.
