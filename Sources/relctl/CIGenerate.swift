@@ -24,6 +24,7 @@ struct CIGenerate: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
+        for problem in ReleaseWorkflow.problems(config: config) { context.console.warning(problem) }
         let (path, outcome) = try WorkflowWriter.generate(config: config, check: check, force: force)
         if global.json { try emitJSON(["path": path, "outcome": outcome.rawValue], context) }
         switch outcome {

@@ -180,3 +180,25 @@ struct HandWrittenWorkflowTests {
         }
     }
 }
+
+@Suite("ci generate warns about jobs that cannot work")
+struct UnworkableJobTests {
+    @Test func aWindowsTargetWithTheDefaultSetupIsNamedByCheckAndGenerate() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(in: dir, targets: ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc"])
+            let generate = try relctl(["ci", "generate"], in: dir.url)
+            #expect(generate.status == 0, "\(generate)")
+            #expect(
+                generate.stderr.contains(
+                    "x86_64-pc-windows-msvc: its build job runs on windows-latest, where the default `Install relctl` step cannot work"
+                ), "\(generate)")
+            let check = try relctl(["check", "--json"], in: dir.url)
+            #expect(check.stdout.contains("its build job runs on windows-latest"), "\(check)")
+            // With a setup of its own, nothing to say.
+            let config = try dir.read("relctl.toml") + "\n[ci]\nsetup = [\"pip install relctl-bin\"]\n"
+            try dir.write("relctl.toml", config)
+            let quiet = try relctl(["ci", "generate", "--force"], in: dir.url)
+            #expect(!quiet.stderr.contains("cannot work"), "\(quiet)")
+        }
+    }
+}
