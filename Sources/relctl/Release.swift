@@ -34,6 +34,7 @@ struct Release: RelctlCommand {
     var artifacts: String?
     @Option(name: .long, help: "Parallel build/package jobs.") var jobs: Int?
     @Flag(name: .long, help: "Run only the preflight checks (used by `relctl train run`).") var preflightOnly = false
+    @Flag(name: .long, help: .hidden) var inTrain = false
 
     func validate() throws {
         if keep && !dryRun { throw ValidationError("--keep only applies with --dry-run") }
@@ -56,6 +57,7 @@ struct Release: RelctlCommand {
         options.artifactsDirectory = artifacts.map { context.resolve($0) }
         options.jobs = jobs
         options.preflightOnly = preflightOnly
+        options.inTrain = inTrain
         let outcome = try await ReleasePipeline().run(options, config: config, context: context)
         if global.json {
             try emitJSON(outcome.plan, context)

@@ -192,6 +192,13 @@ struct TrainAfterHookTests {
         let trained = try relctl(["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url)
         #expect(trained.status == 1, "\(trained)")
         #expect(trained.stderr.contains("rolled back: app: deleted v1.0.0 on origin"))
+        // The message says what happens next, not "finish it by hand" (issue 11, item 8).
+        #expect(!trained.stderr.contains("finish it by hand"), "\(trained)")
+        #expect(
+            trained.stderr.contains(
+                "v1.0.0 was tagged (tag pushed, dist/ complete) before `after-hooks` failed; `relctl train run` started this release, so the train now rolls it back"
+            ), "\(trained)")
+        #expect(trained.stderr.contains("the tag here and on the remote, any pin commit, the files in dist/"), "\(trained)")
         #expect(trained.stderr.contains("rolled back: core: deleted v1.0.0 on origin"))
         for fixture in train.repositories.values {
             #expect(try fixture.remoteTags().isEmpty && fixture.localTags().isEmpty, "\(fixture.name)")

@@ -42,7 +42,59 @@ public enum ReleaseWorkflow {
     /// and `check` to say before a release fails on CI: a Windows runner with the default setup,
     /// which builds relctl with Swift on Linux and macOS runners only.
     public static func problems(config: RelctlConfig) -> [Diagnostic] {
-        guard config.ci.setup.isEmpty, let targets = try? TargetResolver.resolveAll(config) else { return [] }
+        setupProblems(config: config) + windowsProblems(config: config)
+    }
+
+    /// Actions that cache by default, with the input that turns it off: a release built from a
+    /// cache another workflow (a pull request's) wrote can be poisoned, and zizmor says so
+    /// (`cache-poisoning`) for a workflow that runs on tags.
+    static let cachingActions: [String: (input: String, off: String)] = [
+        "actions/setup-node": ("package-manager-cache", "false"),
+        "actions/setup-go": ("cache", "false"),
+        "actions/cache": ("lookup-only", "true"),
+        "swatinem/rust-cache": ("lookup-only", "true"),
+        "actions-rust-lang/setup-rust-toolchain": ("cache", "false"),
+        "astral-sh/setup-uv": ("enable-cache", "false"),
+        "oven-sh/setup-bun": ("no-cache", "true"),
+        "mlugg/setup-zig": ("use-cache", "false"),
+        "jdx/mise-action": ("cache", "false"),
+    ]
+
+    /// `[[ci.setup]]` steps that cannot work or weaken the release: a local action that is not
+    /// in the project (an error for `check`), an action that caches (a warning).
+    public static func setupProblems(config: RelctlConfig) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for (index, setupStep) in config.ci.setupSteps.enumerated() {
+            guard case .uses(let action) = setupStep.body else { continue }
+            let label = "[[ci.setup]] step \(index + 1) (`uses = \"\(action.text)\"`)"
+            switch action.kind {
+            case .local(let path):
+                let folder = config.root.appendingPathComponent(path)
+                let files = ["action.yml", "action.yaml"].map { folder.appendingPathComponent($0).path }
+                if !files.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
+                    found.append(
+                        Diagnostic(
+                            file: config.path,
+                            "\(label): \(path)/action.yml does not exist in the project; the step would fail on every runner (a local action is a folder of this repository holding action.yml)"
+                        ))
+                }
+            case .repository(let owner, let repository, let path, _):
+                let name = "\(owner)/\(repository)\(path.map { "/\($0)" } ?? "")".lowercased()
+                guard let cache = cachingActions[name], setupStep.with[cache.input] != cache.off else { continue }
+                found.append(
+                    Diagnostic(
+                        file: config.path,
+                        "\(label) caches by default: a release built from a cache another workflow wrote can be poisoned (zizmor: cache-poisoning); add `with = { \(cache.input) = \(cache.off) }`",
+                        severity: .warning))
+            case .docker:
+                continue
+            }
+        }
+        return found
+    }
+
+    static func windowsProblems(config: RelctlConfig) -> [Diagnostic] {
+        guard config.ci.usesDefaultSetup, let targets = try? TargetResolver.resolveAll(config) else { return [] }
         return targets.filter { $0.runner.lowercased().contains("windows") }.map { target in
             Diagnostic(
                 file: config.path,
@@ -248,7 +300,9 @@ public enum ReleaseWorkflow {
     }
 
     private static func setup(_ y: inout YAMLLines, config: RelctlConfig) {
-        if config.ci.setup.isEmpty {
+        if !config.ci.setupSteps.isEmpty {
+            for (index, setupStep) in config.ci.setupSteps.enumerated() { self.setupStep(&y, setupStep, index: index) }
+        } else if config.ci.setup.isEmpty {
             step(
                 &y, name: "Install relctl",
                 env: [
@@ -260,15 +314,48 @@ public enum ReleaseWorkflow {
         }
     }
 
-    private static func step(
-        _ y: inout YAMLLines, name: String, id: String? = nil, env: [String: String] = [:], run: [String]
-    ) {
-        y.add("      - name: \(name)")
-        if let id { y.add("        id: \(id)") }
-        if !env.isEmpty {
-            y.add("        env:")
-            for key in env.keys.sorted() { y.add("          \(key): \(YAMLLines.quote(env[key]!))") }
+    /// The comment on a `uses:` of GitHub's own action that `[[ci.setup]]` names by version tag.
+    static let setupPinComment =
+        "# zizmor: ignore[unpinned-uses] -- version tag of GitHub's own action, named so by ci.setup in relctl.toml"
+
+    /// One `[[ci.setup]]` step. Secrets reach it only through `env:`, never pasted into a script.
+    private static func setupStep(_ y: inout YAMLLines, _ setupStep: CISetupStep, index: Int) {
+        var env = setupStep.env
+        for (variable, secret) in setupStep.secrets { env[variable] = "${{ secrets.\(secret) }}" }
+        switch setupStep.body {
+        case .run(let lines):
+            step(&y, name: setupStep.displayName(index: index), condition: setupStep.condition, env: env, run: lines)
+        case .uses(let action):
+            y.add("      - name: \(YAMLLines.plainOrQuoted(setupStep.displayName(index: index)))")
+            if let condition = setupStep.condition { y.add("        if: \(YAMLLines.scalar(condition))") }
+            y.add("        uses: \(action.text)" + (action.isVersionTagOfOwnAction ? " \(setupPinComment)" : ""))
+            environment(&y, env)
+            if !setupStep.with.isEmpty {
+                y.add("        with:")
+                for key in setupStep.with.keys.sorted() {
+                    y.add("          \(key): \(YAMLLines.scalar(setupStep.with[key]!))")
+                }
+            }
         }
+    }
+
+    private static func environment(_ y: inout YAMLLines, _ env: [String: String]) {
+        guard !env.isEmpty else { return }
+        y.add("        env:")
+        for key in env.keys.sorted() { y.add("          \(key): \(YAMLLines.scalar(env[key]!))") }
+    }
+
+    private static func step(
+        _ y: inout YAMLLines, name: String, id: String? = nil, condition: String? = nil, env: [String: String] = [:],
+        run: [String]
+    ) {
+        y.add("      - name: \(YAMLLines.plainOrQuoted(name))")
+        if let id { y.add("        id: \(id)") }
+        if let condition { y.add("        if: \(YAMLLines.scalar(condition))") }
+        environment(&y, env)
+        // A line holding line breaks is several lines of the script (issue 18: a quoted scalar
+        // or a block line with a raw break in it is not the script the user wrote, or not YAML).
+        let run = run.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init) }
         if run.count == 1, !run[0].contains(": "), !run[0].hasPrefix(" ") {
             y.add("        run: \(YAMLLines.plainOrQuoted(run[0]))")
         } else {

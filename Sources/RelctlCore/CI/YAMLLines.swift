@@ -14,7 +14,21 @@ struct YAMLLines {
 
     /// Plain when YAML reads it back unchanged, else single-quoted.
     static func plainOrQuoted(_ text: String) -> String {
-        let risky = text.first.map { "!&*-?[]{}|>'\"%@`#,:".contains($0) } ?? true
-        return risky || text.contains(" #") || text.hasSuffix(":") ? quote(text) : text
+        let risky = text.first.map { "!&*-?[]{}|>'\"%@`#,: ".contains($0) } ?? true
+        // Words YAML reads as something other than a string (`true`, `null`, `1.0`) stay text.
+        let special = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"].contains(text.lowercased())
+            || Double(text) != nil || Int(text) != nil
+        return risky || special || text.contains(" #") || text.contains(": ") || text.hasSuffix(":")
+            || text.hasSuffix(" ") || text.contains("\t") || !isPrintable(text) ? scalar(text) : text
+    }
+
+    /// Any text as one scalar: single-quoted, or double-quoted with escapes when it holds line
+    /// breaks or other characters a single-quoted scalar would fold or cannot carry.
+    static func scalar(_ text: String) -> String {
+        isPrintable(text) ? quote(text) : QuotedString.basic(text)
+    }
+
+    static func isPrintable(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
     }
 }

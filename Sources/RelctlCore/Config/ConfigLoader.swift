@@ -336,16 +336,11 @@ public enum ConfigLoader {
 
     private static func readCI(_ table: TableReader) -> CISettings {
         var ci = CISettings()
-        if let setup = table.strings("setup") {
-            // These lines become `run:` scripts; an expression there is expanded before the shell
-            // sees it, which is the template injection the generated workflow is built to avoid.
-            for line in setup where line.contains("${{") {
-                table.report(
-                    "setup",
-                    "`[ci] setup` line `\(line)` uses a `${{ … }}` expression, which GitHub pastes into the script unquoted (template injection); read the value from the environment instead (`$GITHUB_REF_NAME`, `$RUNNER_OS`, …)"
-                )
-            }
-            ci.setup = setup
+        if let node = table.values["setup"], node.table != nil || node.array?.contains(where: { $0.table != nil }) == true {
+            // `[[ci.setup]]`: steps with `run` or `uses`, `with`, `env` and `secrets`.
+            ci.setupSteps = readSetupSteps(table)
+        } else if let setup = table.strings("setup") {
+            ci.setup = readSetupLines(setup, table: table, key: "setup", what: "`[ci] setup` line")
         }
         if let workflow = table.string("workflow") {
             // `ci generate` writes this file and may replace it: keep it inside the project.

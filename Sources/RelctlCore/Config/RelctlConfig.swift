@@ -206,6 +206,11 @@ public struct ReleaseSettings: Sendable {
 public struct CISettings: Sendable {
     /// Shell lines that put `relctl` on PATH in every job (default: build it from source with Swift).
     public var setup: [String] = []
+    /// `[[ci.setup]]`: steps (shell or `uses:` actions, with inputs, env and secrets) that put
+    /// `relctl` on PATH in every job; replaces `setup` and the default.
+    public var setupSteps: [CISetupStep] = []
+    /// True when neither form is set: the workflow builds relctl from source.
+    public var usesDefaultSetup: Bool { setup.isEmpty && setupSteps.isEmpty }
     /// Workflow file path, relative to the project root.
     public var workflow: String = ".github/workflows/release.yml"
     /// Attach GitHub build-provenance attestations to the release files (`actions/attest-build-provenance`).

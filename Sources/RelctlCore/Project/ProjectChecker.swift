@@ -155,7 +155,9 @@ public enum ProjectChecker {
             }
         }
         checkLayouts(config, context: context, into: &report)
-        for problem in ReleaseWorkflow.problems(config: config) { report.warning(problem) }
+        for problem in ReleaseWorkflow.problems(config: config) {
+            if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
+        }
         if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.resolve(template).path)
         {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))

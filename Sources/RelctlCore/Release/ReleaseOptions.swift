@@ -22,6 +22,9 @@ public struct ReleaseOptions: Sendable {
     public var publish: Bool = false
     /// Stop after the preflight (used by `relctl train run` to check every repository first).
     public var preflightOnly: Bool = false
+    /// Run by `relctl train run`, which takes the release back when it fails after the tag
+    /// (even in the stages after it): failure messages say so instead of "finish it by hand".
+    public var inTrain: Bool = false
 
     public init(tag: String) {
         self.tag = tag

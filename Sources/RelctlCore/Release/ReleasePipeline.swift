@@ -155,7 +155,12 @@ public struct ReleasePipeline: Sendable {
             // Tagged and in dist/: the release is out, so nothing is taken back.
             let how = outputs.pushedTo != nil ? "tag pushed" : "tag created"
             let done =
-                "\(run.tag) is released (\(how) and dist/ complete); only what follows failed, so finish it by hand"
+                run.options.inTrain
+                ? "\(run.tag) was tagged (\(how), dist/ complete) before `\(stage.name)` failed; `relctl train run` "
+                    + "started this release, so the train now rolls it back with the rest of the train (the tag"
+                    + (outputs.pushedTo != nil ? " here and on the remote" : "")
+                    + ", any pin commit, the files in dist/); fix what failed and run the train again"
+                : "\(run.tag) is released (\(how) and dist/ complete); only what follows failed, so finish it by hand"
             return ReleaseError.stageFailed(stage: stage.name, cause: cause, cleanup: [done], exitCode: code)
         }
         var undone: [String] = []

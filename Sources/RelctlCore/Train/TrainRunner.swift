@@ -344,7 +344,9 @@ public struct TrainRunner: Sendable {
             let trainPushes = step.trainPushes(options)
             let result: ChildResult
             do {
-                result = try release(tag, in: step.repository, extra: trainPushes ? [] : ["--push"], echo: true)
+                // `--in-train`: the child's failure messages say the train takes the release back.
+                result = try release(
+                    tag, in: step.repository, extra: (trainPushes ? [] : ["--push"]) + ["--in-train"], echo: true)
             } catch {
                 return fail(["could not run relctl: \(error)"])
             }
