@@ -202,3 +202,240 @@ struct UnworkableJobTests {
         }
     }
 }
+
+@Suite("ci generate: [[ci.setup]] steps")
+struct CISetupStepTests {
+    static let workflow = CIGenerateCLITests.workflow
+    static let sha = "0b1efabc08b657293548b77fb76cc02d26091c7e"
+
+    /// A velostream-like setup: a toolchain action with inputs, a SHA-pinned third-party action,
+    /// a local composite action, and a script that gets a secret through its environment.
+    static let steps = """
+        [[ci.setup]]
+        uses = "actions/setup-node@v6"
+        with = { node-version = "22", package-manager-cache = false }
+
+        [[ci.setup]]
+        name = "Install cargo-about"
+        uses = "taiki-e/install-action@\(sha)"
+        with = { tool = "cargo-about\\ncargo-deny" }
+
+        [[ci.setup]]
+        uses = "./.github/actions/install-relctl"
+
+        [[ci.setup]]
+        if = "runner.os == 'Windows'"
+        run = ["echo \\"windows: $RUNNER_OS\\"", "printf '%s' \\"$REGISTRY_TOKEN\\" | wc -c"]
+        env = { MODE = "it's: #not a comment" }
+        secrets = { REGISTRY_TOKEN = "CARGO_REGISTRY_TOKEN" }
+
+        [[ci.setup]]
+        run = "relctl --version"
+        secrets = ["NPM_TOKEN"]
+        """
+
+    static func project(_ dir: TemporaryDirectory, setup: String = steps) throws {
+        try MatrixFixtures.project(
+            in: dir, targets: ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc"], extra: setup)
+        try dir.write(
+            ".github/actions/install-relctl/action.yml",
+            "name: install relctl\ndescription: puts relctl on PATH\nruns:\n  using: composite\n  steps:\n    - run: echo installing\n      shell: bash\n"
+        )
+    }
+
+    /// The steps of one job, read back with PyYAML, as JSON.
+    static func jobSteps(_ job: String, in dir: TemporaryDirectory) throws -> [[String: Any]] {
+        let read = try sh(
+            "python3 -c 'import json,sys,yaml; w=yaml.safe_load(open(\"\(workflow)\")); json.dump(w[\"jobs\"][\"\(job)\"][\"steps\"], sys.stdout)'",
+            in: dir.url)
+        #expect(read.status == 0, "\(read)")
+        return try #require(JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [[String: Any]])
+    }
+
+    @Test func usesStepsWithInputsAndSecretsAreGeneratedLintClean() throws {
+        try withTemporaryDirectory { dir in
+            try Self.project(dir)
+            let check = try relctl(["check"], in: dir.url)
+            #expect(check.status == 0, "\(check)")
+            // A setup of its own: no warning about the Windows job's default setup.
+            #expect(!check.stderr.contains("cannot work"), "\(check)")
+            let generate = try relctl(["ci", "generate"], in: dir.url)
+            #expect(generate.status == 0 && !generate.stderr.contains("warning"), "\(generate)")
+
+            for job in ["plan", "build", "release"] {
+                let steps = try Self.jobSteps(job, in: dir)
+                // Checkout first (a local action and every script need the repository), then the setup in order.
+                #expect(steps.count > 6)
+                #expect((steps[0]["uses"] as? String)?.hasPrefix("actions/checkout@") == true)
+                #expect(steps[1]["uses"] as? String == "actions/setup-node@v6")
+                #expect(
+                    steps[1]["with"] as? [String: String] == ["node-version": "22", "package-manager-cache": "false"])
+                #expect(steps[2]["name"] as? String == "Install cargo-about")
+                #expect(steps[2]["uses"] as? String == "taiki-e/install-action@\(Self.sha)")
+                #expect(steps[2]["with"] as? [String: String] == ["tool": "cargo-about\ncargo-deny"])
+                #expect(steps[3]["uses"] as? String == "$/.github/actions/install-relctl")
+                #expect(steps[4]["if"] as? String == "runner.os == 'Windows'")
+                #expect(
+                    steps[4]["env"] as? [String: String] == [
+                        "MODE": "it's: #not a comment", "REGISTRY_TOKEN": "${{ secrets.CARGO_REGISTRY_TOKEN }}",
+                    ])
+                #expect(
+                    steps[4]["run"] as? String
+                        == "echo \"windows: $RUNNER_OS\"\nprintf '%s' \"$REGISTRY_TOKEN\" | wc -c\n")
+                #expect(steps[5]["env"] as? [String: String] == ["NPM_TOKEN": "${{ secrets.NPM_TOKEN }}"])
+                #expect(steps[5]["run"] as? String == "relctl --version")
+                // The default install is replaced, and no secret is ever pasted into a script.
+                #expect(!steps.contains { ($0["name"] as? String) == "Install relctl" })
+                #expect(!steps.contains { ($0["run"] as? String)?.contains("${{") == true })
+            }
+
+            #expect(try CIGenerateCLITests.tool("shellcheck", ["--version"], in: dir.url).status == 0)
+            let lint = try CIGenerateCLITests.tool("actionlint", ["-no-color", Self.workflow], in: dir.url)
+            #expect(lint.status == 0, "actionlint findings:\n\(lint)")
+            for persona in ["regular", "pedantic"] {
+                let audit = try CIGenerateCLITests.tool(
+                    "zizmor", ["--offline", "--no-progress", "--persona", persona, Self.workflow], in: dir.url)
+                #expect(audit.status == 0, "zizmor --persona \(persona) findings:\n\(audit)")
+                #expect((audit.stdout + audit.stderr).contains("No findings"), "\(audit)")
+            }
+            // Regenerating is byte-identical.
+            #expect(try relctl(["ci", "generate", "--check"], in: dir.url).status == 0)
+        }
+    }
+
+    @Test func badStepsAreRefusedAtTheirLine() throws {
+        try withTemporaryDirectory { dir in
+            try Self.project(
+                dir,
+                setup: """
+                    [[ci.setup]]
+                    uses = "dtolnay/rust-toolchain@stable"
+
+                    [[ci.setup]]
+                    uses = "actions/setup-go@main"
+
+                    [[ci.setup]]
+                    run = "cargo install relctl"
+                    secrets = ["GITHUB_TOKEN", "9LIVES"]
+                    env = { TOKEN = "${{ secrets.X }}" }
+
+                    [[ci.setup]]
+                    uses = "docker://alpine:3"
+                    with = { token = "${{ github.token }}" }
+
+                    [[ci.setup]]
+                    uses = "../outside"
+
+                    [[ci.setup]]
+                    run = "echo hi"
+                    uses = "actions/setup-go@v6"
+                    """)
+            let check = try relctl(["check"], in: dir.url)
+            #expect(check.status == 2, "\(check)")
+            let config = try dir.read("relctl.toml").components(separatedBy: "\n")
+            func line(_ text: String) -> Int { (config.firstIndex { $0.contains(text) } ?? -2) + 1 }
+            for (text, message) in [
+                (
+                    "rust-toolchain@stable",
+                    "[[ci.setup]] step 1: `uses = \"dtolnay/rust-toolchain@stable\"`: `stable` is not a commit SHA"
+                ),
+                (
+                    "setup-go@main",
+                    "[[ci.setup]] step 2: `uses = \"actions/setup-go@main\"`: GitHub's own actions are used by version tag"
+                ),
+                (
+                    "secrets = [",
+                    "[[ci.setup]] step 3: `GITHUB_TOKEN` is not a GitHub secret name: names starting with `GITHUB_` are reserved"
+                ),
+                ("secrets = [", "[[ci.setup]] step 3: `9LIVES` is not a GitHub secret name"),
+                ("env = {", "[[ci.setup]] step 3: `TOKEN` holds a `${{ … }}` expression"),
+                ("alpine:3", "[[ci.setup]] step 4: `uses = \"docker://alpine:3\"`: pin the image by digest"),
+                ("github.token", "[[ci.setup]] step 4: input `token` holds a `${{ … }}` expression"),
+                ("../outside", "[[ci.setup]] step 5: `uses = \"../outside\"`: write `OWNER/REPO@REF`"),
+            ] {
+                #expect(
+                    check.stderr.contains("relctl: error: relctl.toml:\(line(text)): \(message)"),
+                    "\(message)\n\(check)")
+            }
+            #expect(check.stderr.contains("[[ci.setup]] step 6: has both `run` and `uses`"), "\(check)")
+            // `ci generate` reads the same config and writes nothing.
+            #expect(try relctl(["ci", "generate"], in: dir.url).status == 2)
+            #expect(!dir.exists(Self.workflow))
+        }
+    }
+
+    @Test func aMissingLocalActionFailsCheck() throws {
+        try withTemporaryDirectory { dir in
+            try Self.project(dir, setup: "[[ci.setup]]\nuses = \"./.github/actions/not-there\"\n")
+            let check = try relctl(["check"], in: dir.url)
+            #expect(check.status == 2, "a missing file is bad input: \(check)")
+            #expect(
+                check.stderr.contains(
+                    "[[ci.setup]] step 1 (`uses = \"$/.github/actions/not-there\"`): .github/actions/not-there/action.yml does not exist in the project"
+                ), "\(check)")
+            let generate = try relctl(["ci", "generate"], in: dir.url)
+            #expect(
+                generate.status == 0 && generate.stderr.contains("warning: relctl.toml: [[ci.setup]] step 1"),
+                "\(generate)")
+        }
+    }
+
+    @Test func anActionThatCachesIsNamedAndZizmorAgrees() throws {
+        try withTemporaryDirectory { dir in
+            try Self.project(
+                dir, setup: "[[ci.setup]]\nuses = \"actions/setup-go@v6\"\nwith = { go-version = \"1.25\" }\n")
+            let check = try relctl(["check"], in: dir.url)
+            #expect(check.status == 0, "\(check)")
+            #expect(
+                check.stderr.contains(
+                    "[[ci.setup]] step 1 (`uses = \"actions/setup-go@v6\"`) caches by default: a release built from a cache another workflow wrote can be poisoned (zizmor: cache-poisoning); add `with = { cache = false }`"
+                ), "\(check)")
+            #expect(try relctl(["ci", "generate"], in: dir.url).status == 0)
+            let flagged = try CIGenerateCLITests.tool(
+                "zizmor", ["--offline", "--no-progress", Self.workflow], in: dir.url)
+            #expect(flagged.status != 0 && flagged.stdout.contains("cache-poisoning"), "\(flagged)")
+
+            // As the warning says: zizmor finds nothing, check says nothing.
+            try Self.project(
+                dir,
+                setup: "[[ci.setup]]\nuses = \"actions/setup-go@v6\"\nwith = { go-version = \"1.25\", cache = false }\n"
+            )
+            let quiet = try relctl(["check"], in: dir.url)
+            #expect(quiet.status == 0 && !quiet.stderr.contains("caches by default"), "\(quiet)")
+            #expect(try relctl(["ci", "generate"], in: dir.url).status == 0)
+            let clean = try CIGenerateCLITests.tool(
+                "zizmor", ["--offline", "--no-progress", Self.workflow], in: dir.url)
+            #expect(clean.status == 0, "\(clean)")
+        }
+    }
+
+    /// Issue 18: a `[ci] setup` line holding line breaks made the workflow invalid YAML.
+    @Test func setupLinesWithLineBreaksStayValidYAML() throws {
+        try withTemporaryDirectory { dir in
+            let lines =
+                #"["if [ \"$RUNNER_OS\" = Linux ]; then\n  pip install relctl-bin\nfi", "echo one\r\necho two", "relctl --version"]"#
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"], extra: "[ci]\nsetup = \(lines)\n")
+            #expect(try relctl(["check"], in: dir.url).status == 0)
+            #expect(try relctl(["ci", "generate"], in: dir.url).status == 0)
+            for job in ["plan", "build", "release"] {
+                let install = try Self.jobSteps(job, in: dir).first { $0["name"] as? String == "Install relctl" }
+                #expect(
+                    install?["run"] as? String
+                        == "if [ \"$RUNNER_OS\" = Linux ]; then\n  pip install relctl-bin\nfi\necho one\necho two\nrelctl --version\n",
+                    "\(job)")
+            }
+            let lint = try CIGenerateCLITests.tool("actionlint", ["-no-color", Self.workflow], in: dir.url)
+            #expect(lint.status == 0, "actionlint findings:\n\(lint)")
+
+            // What a workflow file cannot carry is refused, naming the line.
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"], extra: "[ci]\nsetup = [\"echo \\u001b[31mred\"]\n")
+            let refused = try relctl(["check"], in: dir.url)
+            #expect(refused.status == 2, "\(refused)")
+            #expect(
+                refused.stderr.contains("holds the control character U+001B, which a workflow file cannot carry"),
+                "\(refused)")
+        }
+    }
+}

@@ -198,7 +198,8 @@ struct TrainAfterHookTests {
             trained.stderr.contains(
                 "v1.0.0 was tagged (tag pushed, dist/ complete) before `after-hooks` failed; `relctl train run` started this release, so the train now rolls it back"
             ), "\(trained)")
-        #expect(trained.stderr.contains("the tag here and on the remote, any pin commit, the files in dist/"), "\(trained)")
+        #expect(
+            trained.stderr.contains("the tag here and on the remote, any pin commit, the files in dist/"), "\(trained)")
         #expect(trained.stderr.contains("rolled back: core: deleted v1.0.0 on origin"))
         for fixture in train.repositories.values {
             #expect(try fixture.remoteTags().isEmpty && fixture.localTags().isEmpty, "\(fixture.name)")

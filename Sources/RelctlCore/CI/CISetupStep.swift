@@ -35,7 +35,8 @@ public struct CISetupStep: Sendable, Equatable {
         case .run(let lines):
             let first = lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
             let short = first.count > 60 ? String(first.prefix(57)) + "..." : first
-            return short.isEmpty ? "Set up (step \(index + 1))" : "Set up: \(short.trimmingCharacters(in: .whitespaces))"
+            return short.isEmpty
+                ? "Set up (step \(index + 1))" : "Set up: \(short.trimmingCharacters(in: .whitespaces))"
         }
     }
 
@@ -54,7 +55,9 @@ public struct CISetupStep: Sendable, Equatable {
     public static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCII, first == "_" || first.properties.isAlphabetic
         else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+        }
     }
 
     /// An action input name: letters, digits, `_` and `-`, not starting with `-`.
@@ -120,7 +123,8 @@ public struct ActionReference: Sendable, Equatable {
 
     var displayName: String {
         switch kind {
-        case .repository(let owner, let repository, let path, _): return "\(owner)/\(repository)\(path.map { "/\($0)" } ?? "")"
+        case .repository(let owner, let repository, let path, _):
+            return "\(owner)/\(repository)\(path.map { "/\($0)" } ?? "")"
         case .local(let path): return path
         case .docker(let image): return image.split(separator: "@").first.map(String.init) ?? image
         }
@@ -182,7 +186,8 @@ public struct ActionReference: Sendable, Equatable {
         let namePart: (String) -> Bool = { part in
             !part.isEmpty && part != "." && part != ".."
                 && part.unicodeScalars.allSatisfy {
-                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
+                    $0.isASCII
+                        && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
                 }
         }
         guard slug.count >= 2, slug.allSatisfy(namePart) else {

@@ -355,7 +355,9 @@ public enum ReleaseWorkflow {
         environment(&y, env)
         // A line holding line breaks is several lines of the script (issue 18: a quoted scalar
         // or a block line with a raw break in it is not the script the user wrote, or not YAML).
-        let run = run.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init) }
+        let run = run.flatMap {
+            $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        }
         if run.count == 1, !run[0].contains(": "), !run[0].hasPrefix(" ") {
             y.add("        run: \(YAMLLines.plainOrQuoted(run[0]))")
         } else {

@@ -16,7 +16,8 @@ struct YAMLLines {
     static func plainOrQuoted(_ text: String) -> String {
         let risky = text.first.map { "!&*-?[]{}|>'\"%@`#,: ".contains($0) } ?? true
         // Words YAML reads as something other than a string (`true`, `null`, `1.0`) stay text.
-        let special = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"].contains(text.lowercased())
+        let special =
+            ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"].contains(text.lowercased())
             || Double(text) != nil || Int(text) != nil
         return risky || special || text.contains(" #") || text.contains(": ") || text.hasSuffix(":")
             || text.hasSuffix(" ") || text.contains("\t") || !isPrintable(text) ? scalar(text) : text

@@ -87,7 +87,9 @@ extension ConfigLoader {
         }
         var with: [String: String] = [:]
         if let inputs = table.table("with") {
-            if case .run = body { refuse("with", "`with` gives inputs to an action; a `run` step has none (use `env`)") }
+            if case .run = body {
+                refuse("with", "`with` gives inputs to an action; a `run` step has none (use `env`)")
+            }
             for key in inputs.values.keys.sorted() {
                 guard let node = inputs.values[key] else { continue }
                 let value: String

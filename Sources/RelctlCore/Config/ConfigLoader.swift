@@ -336,7 +336,9 @@ public enum ConfigLoader {
 
     private static func readCI(_ table: TableReader) -> CISettings {
         var ci = CISettings()
-        if let node = table.values["setup"], node.table != nil || node.array?.contains(where: { $0.table != nil }) == true {
+        if let node = table.values["setup"],
+            node.table != nil || node.array?.contains(where: { $0.table != nil }) == true
+        {
             // `[[ci.setup]]`: steps with `run` or `uses`, `with`, `env` and `secrets`.
             ci.setupSteps = readSetupSteps(table)
         } else if let setup = table.strings("setup") {
