@@ -16,7 +16,7 @@ struct Check: RelctlCommand {
         if global.json { try emitJSON(report, context) }
         if let error = report.error { throw error }
         context.console.info(
-            "\(global.config ?? "relctl.toml"): ok (\(report.manifests) manifest\(report.manifests == 1 ? "" : "s"), \(report.targets) target\(report.targets == 1 ? "" : "s"))"
+            "\(global.config ?? "relctl.toml"): ok (\(report.manifests) manifest\(report.manifests == 1 ? "" : "s"), \(report.targets) target\(report.targets == 1 ? "" : "s")\(report.targets == 0 ? ": a tag-only release" : ""))"
         )
     }
 }

@@ -99,7 +99,7 @@ struct CIGenerateCLITests {
             #expect(check.status == 0, "\(check)")
             #expect(
                 check.stderr.contains(
-                    "relctl: warning: relctl.toml: no [[target]] entries: build, package, matrix and ci generate need at least one"
+                    "relctl: warning: relctl.toml: no [[target]] entries, so `relctl release` is a tag-only release (versions, notes, tag, push; nothing built or packaged); build, package, matrix and ci generate need at least one"
                 ))
         }
     }

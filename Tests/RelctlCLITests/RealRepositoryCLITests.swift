@@ -338,3 +338,83 @@ struct VelostreamPipelineCLITests {
         #expect(!dist.contains { $0.hasSuffix(".tar.gz") }, "\(dist)")
     }
 }
+
+/// Issue 11's done-when: `Examples/workspace-tag-only`, a Cargo workspace (three member crates
+/// inheriting `[workspace.package] version`, Cargo.lock) whose own CI builds on tag push, made
+/// into a repository by `scripts/workspace-example` (history with block-Markdown subjects, a
+/// bare remote, a 256 MiB ignored demo file) and released as a new user would.
+@Suite("Examples/workspace-tag-only")
+struct WorkspaceExampleTests {
+    static func stageStatus(_ json: String) throws -> [String: String] {
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let stages = try #require(plan["stages"] as? [[String: Any]])
+        return Dictionary(
+            uniqueKeysWithValues: stages.map { ($0["name"] as? String ?? "", $0["status"] as? String ?? "") })
+    }
+
+    @Test func aTagOnlyWorkspaceReleaseTagsPushesAndWritesOneListItemPerSubject() throws {
+        try withTemporaryDirectory { dir in
+            let project = dir.url.appendingPathComponent("tally")
+            let made = try run(
+                DogfoodCLITests.repositoryRoot.appendingPathComponent("scripts/workspace-example").path,
+                [project.path])
+            #expect(made.status == 0, "\(made)")
+            let remote = project.path + ".git"
+            let ignored = project.appendingPathComponent("demo/data/measurements.txt")
+            let before = try Data(contentsOf: ignored, options: .alwaysMapped).prefix(64)
+            #expect(try run("git", ["-C", project.path, "status", "--porcelain"]).stdout.isEmpty)
+
+            // check names the configuration for what it is; the tag is checked against the
+            // workspace version and every member's Cargo.lock entry.
+            let check = try relctl(["check"], in: project)
+            #expect(check.status == 0, "\(check)")
+            #expect(check.stderr.contains("relctl.toml: ok (1 manifest, 0 targets: a tag-only release)"), "\(check)")
+            let validate = try relctl(["validate-tag", "v0.3.0"], in: project)
+            #expect(validate.status == 0 && validate.stderr.contains("1 manifest and 5 lock/pin entries"), "\(validate)")
+
+            let dry = try relctl(["release", "v0.3.0", "--dry-run", "--push", "--json"], in: project)
+            #expect(dry.status == 0, "\(dry)")
+            let real = try relctl(["release", "v0.3.0", "--push", "--json"], in: project)
+            #expect(real.status == 0, "\(real)")
+
+            // Check, notes, tag, push: nothing built, packaged, checksummed or signed.
+            for json in [dry.stdout, real.stdout] {
+                let status = try Self.stageStatus(json)
+                let ran = Set(status.filter { $0.value == "ok" }.keys)
+                #expect(ran.isSubset(of: ["preflight", "scratch", "lock", "notes", "tag", "push", "dist"]), "\(status)")
+                #expect(ran.isSuperset(of: ["preflight", "notes", "tag", "push"]), "\(status)")
+                for stage in ["build", "package", "checksum", "sign", "image", "installer"] {
+                    #expect(status[stage] == "skipped", "\(stage): \(status)")
+                }
+            }
+            let plan = try #require(try JSONSerialization.jsonObject(with: Data(real.stdout.utf8)) as? [String: Any])
+            let dryPlan = try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
+            #expect((plan["artifacts"] as? [Any])?.isEmpty == true)
+            #expect(plan["tagPushed"] as? Bool == true)
+            #expect(plan["notes"] as? String == dryPlan["notes"] as? String, "the dry run predicted other notes")
+            #expect(try run("git", ["-C", remote, "tag", "--list"]).stdout == "v0.2.0\nv0.3.0\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: project.appendingPathComponent("dist").path) == ["RELEASE_NOTES.md"])
+            #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("target").path), "something was built")
+
+            // The ignored demo file is in no commit and untouched, and the tree is as clean as before.
+            let tree = try run("git", ["-C", project.path, "ls-tree", "-r", "--name-only", "v0.3.0"]).stdout
+            #expect(tree.contains("demo/1brc/run-1brc.sh") && !tree.contains("demo/data"), "\(tree)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: ignored.path)
+            #expect((attributes[.size] as? NSNumber)?.intValue == 256 << 20)
+            #expect(try Data(contentsOf: ignored, options: .alwaysMapped).prefix(64) == before)
+            #expect(try run("git", ["-C", project.path, "status", "--porcelain"]).stdout.isEmpty)
+
+            // Each subject is one list item of plain text, as cmark renders the notes.
+            let html = try run("cmark", [project.appendingPathComponent("dist/RELEASE_NOTES.md").path]).stdout
+            func count(_ tag: String) -> Int { html.components(separatedBy: tag).count - 1 }
+            for subject in ["- fixing tests", "# Modernize SQL parsing", "10. **Add NULL handling"] {
+                #expect(html.contains("<li>\(subject) ("), "\(subject):\n\(html)")
+            }
+            #expect(count("<li>") == 7, "6 entries and 1 contributor:\n\(html)")
+            #expect(count("<ul>") == count("<h3>") && count("<h2>") == 1, "\(html)")
+            for tag in ["<h1", "<h4", "<ol", "<hr", "<pre", "<blockquote", "<strong>Add", "<p>"] {
+                #expect(!html.contains(tag), "\(tag) in:\n\(html)")
+            }
+        }
+    }
+}

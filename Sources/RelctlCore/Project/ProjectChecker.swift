@@ -137,7 +137,7 @@ public enum ProjectChecker {
             report.warning(
                 Diagnostic(
                     file: config.path,
-                    "no [[target]] entries: build, package, matrix and ci generate need at least one; \(TargetResolver.addTargetHint)"
+                    "no [[target]] entries, so `relctl release` is a tag-only release (versions, notes, tag, push; nothing built or packaged); build, package, matrix and ci generate need at least one; \(TargetResolver.addTargetHint)"
                 ))
         }
         if !config.targets.isEmpty, config.build.binaries.isEmpty {
