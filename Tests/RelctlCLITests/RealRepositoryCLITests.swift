@@ -370,7 +370,8 @@ struct WorkspaceExampleTests {
             #expect(check.status == 0, "\(check)")
             #expect(check.stderr.contains("relctl.toml: ok (1 manifest, 0 targets: a tag-only release)"), "\(check)")
             let validate = try relctl(["validate-tag", "v0.3.0"], in: project)
-            #expect(validate.status == 0 && validate.stderr.contains("1 manifest and 5 lock/pin entries"), "\(validate)")
+            #expect(
+                validate.status == 0 && validate.stderr.contains("1 manifest and 5 lock/pin entries"), "\(validate)")
 
             let dry = try relctl(["release", "v0.3.0", "--dry-run", "--push", "--json"], in: project)
             #expect(dry.status == 0, "\(dry)")
@@ -381,7 +382,8 @@ struct WorkspaceExampleTests {
             for json in [dry.stdout, real.stdout] {
                 let status = try Self.stageStatus(json)
                 let ran = Set(status.filter { $0.value == "ok" }.keys)
-                #expect(ran.isSubset(of: ["preflight", "scratch", "lock", "notes", "tag", "push", "dist"]), "\(status)")
+                #expect(
+                    ran.isSubset(of: ["preflight", "scratch", "lock", "notes", "tag", "push", "dist"]), "\(status)")
                 #expect(ran.isSuperset(of: ["preflight", "notes", "tag", "push"]), "\(status)")
                 for stage in ["build", "package", "checksum", "sign", "image", "installer"] {
                     #expect(status[stage] == "skipped", "\(stage): \(status)")
@@ -393,8 +395,13 @@ struct WorkspaceExampleTests {
             #expect(plan["tagPushed"] as? Bool == true)
             #expect(plan["notes"] as? String == dryPlan["notes"] as? String, "the dry run predicted other notes")
             #expect(try run("git", ["-C", remote, "tag", "--list"]).stdout == "v0.2.0\nv0.3.0\n")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: project.appendingPathComponent("dist").path) == ["RELEASE_NOTES.md"])
-            #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("target").path), "something was built")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: project.appendingPathComponent("dist").path) == [
+                    "RELEASE_NOTES.md"
+                ])
+            #expect(
+                !FileManager.default.fileExists(atPath: project.appendingPathComponent("target").path),
+                "something was built")
 
             // The ignored demo file is in no commit and untouched, and the tree is as clean as before.
             let tree = try run("git", ["-C", project.path, "ls-tree", "-r", "--name-only", "v0.3.0"]).stdout
