@@ -99,3 +99,41 @@ struct ReleaseWorkflowYAMLTests {
         #expect(try installScript(setup: ["-dash first"]) == "-dash first")
     }
 }
+
+@Suite("[[ci.setup]] action references")
+struct ActionReferenceTests {
+    static let sha = "0b1efabc08b657293548b77fb76cc02d26091c7e"
+
+    func text(_ uses: String) -> String? { try? ActionReference.parse(uses).get().text }
+
+    @Test func pinnedReferencesAreAccepted() {
+        #expect(text("actions/setup-node@v6") == "actions/setup-node@v6")
+        #expect(text("actions/setup-node@v6.1.0") == "actions/setup-node@v6.1.0")
+        #expect(text("github/codeql-action/init@v3") == "github/codeql-action/init@v3")
+        #expect(text("dtolnay/rust-toolchain@\(Self.sha)") == "dtolnay/rust-toolchain@\(Self.sha)")
+        #expect(text("Owner/Repo@\(Self.sha.uppercased())") != nil)
+        #expect(text("./.github/actions/x") == "$/.github/actions/x")
+        #expect(text("$/.github/actions/x") == "$/.github/actions/x")
+        let digest = String(repeating: "ab", count: 32)
+        #expect(text("docker://alpine@sha256:\(digest)") == "docker://alpine@sha256:\(digest)")
+    }
+
+    @Test func movableOrMalformedReferencesAreRefused() {
+        for uses in [
+            "dtolnay/rust-toolchain@stable", "dtolnay/rust-toolchain@v1", "owner/repo@0b1efab", "owner/repo",
+            "actions/setup-node@main", "actions/setup-node", "actions/setup-node@", "./", "./a/../b", "./a@v1",
+            "docker://alpine:3", "docker://alpine@sha256:abc", "repo@v1", "owner/repo@v1 extra", "../x", "",
+            "owner/../x@\(Self.sha)",
+        ] {
+            #expect(text(uses) == nil, "\(uses)")
+        }
+    }
+
+    @Test func secretNamesFollowGitHubsRules() {
+        #expect(CISetupStep.secretNameProblem("CARGO_REGISTRY_TOKEN") == nil)
+        #expect(CISetupStep.secretNameProblem("_x1") == nil)
+        for bad in ["GITHUB_TOKEN", "github_pat", "1ABC", "A-B", "A B", "", "ÄB"] {
+            #expect(CISetupStep.secretNameProblem(bad) != nil, "\(bad)")
+        }
+    }
+}

@@ -138,7 +138,10 @@ public struct ActionReference: Sendable, Equatable {
     }
 
     static func isCommitSHA(_ ref: String) -> Bool {
-        ref.count == 40 && ref.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+        ref.count == 40
+            && ref.unicodeScalars.allSatisfy {
+                ("0"..."9").contains($0) || ("a"..."f").contains($0) || ("A"..."F").contains($0)
+            }
     }
 
     /// `v5`, `v5.1`, `v5.1.0`.
