@@ -329,6 +329,10 @@ struct CISetupStepTests {
                     [[ci.setup]]
                     run = "echo hi"
                     uses = "actions/setup-go@v6"
+
+                    [[ci.setup]]
+                    uses = "actions/setup-python@v6"
+                    with = { python-version = 3.10 }
                     """)
             let check = try relctl(["check"], in: dir.url)
             #expect(check.status == 2, "\(check)")
@@ -358,6 +362,10 @@ struct CISetupStepTests {
                     "\(message)\n\(check)")
             }
             #expect(check.stderr.contains("[[ci.setup]] step 6: has both `run` and `uses`"), "\(check)")
+            #expect(
+                check.stderr.contains(
+                    "[[ci.setup]] step 7: input `python-version` is a TOML float (3.1); write it as a string"),
+                "\(check)")
             // `ci generate` reads the same config and writes nothing.
             #expect(try relctl(["ci", "generate"], in: dir.url).status == 2)
             #expect(!dir.exists(Self.workflow))

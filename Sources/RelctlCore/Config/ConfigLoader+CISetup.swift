@@ -97,6 +97,12 @@ extension ConfigLoader {
                 case .string(let text): value = text
                 case .bool(let flag): value = flag ? "true" : "false"
                 case .integer(let number): value = String(number)
+                case .float(let number):
+                    refuse(
+                        "with",
+                        "input `\(key)` is a TOML float (\(number)); write it as a string, `\(key) = \"\(number)\"`, since a float loses digits (3.10 reads as 3.1)"
+                    )
+                    continue
                 default:
                     refuse("with", "input `\(key)` must be a string, a boolean or an integer, found \(node.typeName)")
                     continue
