@@ -232,6 +232,12 @@ struct CISetupStepTests {
         [[ci.setup]]
         run = "relctl --version"
         secrets = ["NPM_TOKEN"]
+
+        [[ci.setup]]
+        name = "Registry login"
+        jobs = ["release"]
+        run = "printf '%s' \\"$REGISTRY_TOKEN\\" > \\"$RUNNER_TEMP/token\\""
+        secrets = { REGISTRY_TOKEN = "CARGO_REGISTRY_TOKEN" }
         """
 
     static func project(_ dir: TemporaryDirectory, setup: String = steps) throws {
@@ -284,6 +290,12 @@ struct CISetupStepTests {
                         == "echo \"windows: $RUNNER_OS\"\nprintf '%s' \"$REGISTRY_TOKEN\" | wc -c\n")
                 #expect(steps[5]["env"] as? [String: String] == ["NPM_TOKEN": "${{ secrets.NPM_TOKEN }}"])
                 #expect(steps[5]["run"] as? String == "relctl --version")
+                // A step limited to the release job, with its secret, is in no other job.
+                let login = steps.first { $0["name"] as? String == "Registry login" }
+                #expect((login != nil) == (job == "release"), "\(job)")
+                #expect(
+                    login?["env"] as? [String: String] ?? [:]
+                        == (job == "release" ? ["REGISTRY_TOKEN": "${{ secrets.CARGO_REGISTRY_TOKEN }}"] : [:]))
                 // The default install is replaced, and no secret is ever pasted into a script.
                 #expect(!steps.contains { ($0["name"] as? String) == "Install relctl" })
                 #expect(!steps.contains { ($0["run"] as? String)?.contains("${{") == true })
@@ -333,6 +345,10 @@ struct CISetupStepTests {
                     [[ci.setup]]
                     uses = "actions/setup-python@v6"
                     with = { python-version = 3.10 }
+
+                    [[ci.setup]]
+                    run = "echo hi"
+                    jobs = ["release", "publish"]
                     """)
             let check = try relctl(["check"], in: dir.url)
             #expect(check.status == 2, "\(check)")
@@ -366,6 +382,10 @@ struct CISetupStepTests {
                 check.stderr.contains(
                     "[[ci.setup]] step 7: input `python-version` is a TOML float (3.1); write it as a string"),
                 "\(check)")
+            #expect(
+                check.stderr.contains(
+                    "[[ci.setup]] step 8: `jobs` lists the jobs that run the step, some of `plan`, `build`, `release`; found `publish`"
+                ), "\(check)")
             // `ci generate` reads the same config and writes nothing.
             #expect(try relctl(["ci", "generate"], in: dir.url).status == 2)
             #expect(!dir.exists(Self.workflow))

@@ -21,6 +21,14 @@ public struct CISetupStep: Sendable, Equatable {
     public var secrets: [String: String] = [:]
     /// `if:`, a GitHub expression (e.g. `runner.os == 'Windows'`).
     public var condition: String?
+    /// The jobs that run the step (default: all three); a secret only the release job needs
+    /// stays out of the build jobs.
+    public var jobs: Set<Job> = Set(Job.allCases)
+
+    /// The jobs of the generated workflow.
+    public enum Job: String, Sendable, CaseIterable, Hashable {
+        case plan, build, release
+    }
 
     public init(name: String? = nil, body: Body) {
         self.name = name

@@ -148,7 +148,7 @@ public enum ReleaseWorkflow {
         y.add("      matrix: ${{ steps.matrix.outputs.matrix }}")
         y.add("    steps:")
         checkout(&y, fullHistory: false)
-        setup(&y, config: config)
+        setup(&y, config: config, job: .plan)
         step(&y, name: "Check the tag against the manifests", run: ["relctl validate-tag \"$TAG\""])
         step(
             &y, name: "Expand the target matrix", id: "matrix",
@@ -170,7 +170,7 @@ public enum ReleaseWorkflow {
         y.add("      TARGET: ${{ matrix.target }}")
         y.add("    steps:")
         checkout(&y, fullHistory: false)
-        setup(&y, config: config)
+        setup(&y, config: config, job: .build)
         step(&y, name: "Build", run: ["relctl build --target \"$TARGET\" --tag \"$TAG\""])
         step(&y, name: "Package", run: ["relctl package --tag \"$TAG\" --target \"$TARGET\""])
         y.add("      - name: Upload the archive")
@@ -198,7 +198,7 @@ public enum ReleaseWorkflow {
         }
         y.add("    steps:")
         checkout(&y, fullHistory: true)
-        setup(&y, config: config)
+        setup(&y, config: config, job: .release)
         y.add("      - name: Download the archives")
         y.add("        uses: \(downloadArtifact) \(pinComment)")
         y.add("        with:")
@@ -299,9 +299,11 @@ public enum ReleaseWorkflow {
         y.add("          persist-credentials: false")
     }
 
-    private static func setup(_ y: inout YAMLLines, config: RelctlConfig) {
+    private static func setup(_ y: inout YAMLLines, config: RelctlConfig, job: CISetupStep.Job) {
         if !config.ci.setupSteps.isEmpty {
-            for (index, setupStep) in config.ci.setupSteps.enumerated() { self.setupStep(&y, setupStep, index: index) }
+            for (index, setupStep) in config.ci.setupSteps.enumerated() where setupStep.jobs.contains(job) {
+                self.setupStep(&y, setupStep, index: index)
+            }
         } else if config.ci.setup.isEmpty {
             step(
                 &y, name: "Install relctl",

@@ -121,6 +121,19 @@ extension ConfigLoader {
                 }
             }
         }
+        var jobs = Set(CISetupStep.Job.allCases)
+        if let names = table.strings("jobs") {
+            let known = CISetupStep.Job.allCases.map(\.rawValue)
+            let unknown = names.filter { CISetupStep.Job(rawValue: $0) == nil }
+            if names.isEmpty || !unknown.isEmpty {
+                refuse(
+                    "jobs",
+                    "`jobs` lists the jobs that run the step, some of \(known.map { "`\($0)`" }.joined(separator: ", "))"
+                        + (unknown.isEmpty ? "" : "; found \(unknown.map { "`\($0)`" }.joined(separator: ", "))"))
+            } else {
+                jobs = Set(names.compactMap(CISetupStep.Job.init(rawValue:)))
+            }
+        }
         var env: [String: String] = [:]
         if let variables = table.table("env") {
             for key in variables.values.keys.sorted() {
@@ -168,6 +181,7 @@ extension ConfigLoader {
         step.env = env
         step.secrets = secrets
         step.condition = condition
+        step.jobs = jobs
         return step
     }
 }
