@@ -408,6 +408,20 @@ struct CISetupStepTests {
         }
     }
 
+    @Test func aJobWithoutAnySetupStepIsNamed() throws {
+        try withTemporaryDirectory { dir in
+            try Self.project(
+                dir, setup: "[[ci.setup]]\nrun = \"pip install relctl-bin\"\njobs = [\"build\", \"release\"]\n")
+            let check = try relctl(["check"], in: dir.url)
+            #expect(check.status == 0, "\(check)")
+            #expect(
+                check.stderr.contains(
+                    "warning: relctl.toml: no [[ci.setup]] step runs in the `plan` job (each step's `jobs` leaves it out), so relctl is not on PATH there"
+                ), "\(check)")
+            #expect(!check.stderr.contains("`build` job") && !check.stderr.contains("`release` job"), "\(check)")
+        }
+    }
+
     @Test func anActionThatCachesIsNamedAndZizmorAgrees() throws {
         try withTemporaryDirectory { dir in
             try Self.project(

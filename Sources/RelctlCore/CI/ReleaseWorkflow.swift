@@ -64,6 +64,16 @@ public enum ReleaseWorkflow {
     /// in the project (an error for `check`), an action that caches (a warning).
     public static func setupProblems(config: RelctlConfig) -> [Diagnostic] {
         var found: [Diagnostic] = []
+        if !config.ci.setupSteps.isEmpty {
+            // Every job runs relctl, so every job needs a step that installs it.
+            for job in CISetupStep.Job.allCases where !config.ci.setupSteps.contains(where: { $0.jobs.contains(job) }) {
+                found.append(
+                    Diagnostic(
+                        file: config.path,
+                        "no [[ci.setup]] step runs in the `\(job.rawValue)` job (each step's `jobs` leaves it out), so relctl is not on PATH there and the job fails; add `\(job.rawValue)` to the `jobs` of the steps that install relctl",
+                        severity: .warning))
+            }
+        }
         for (index, setupStep) in config.ci.setupSteps.enumerated() {
             guard case .uses(let action) = setupStep.body else { continue }
             let label = "[[ci.setup]] step \(index + 1) (`uses = \"\(action.text)\"`)"
