@@ -28,11 +28,13 @@ struct HostileLeftoversCLITests {
         #expect(bump.status == 0, "\(bump)")
         #expect(bump.stderr.contains("VERSION is a link: writing the version through it to meta/VERSION"), "\(bump)")
         #expect(bump.stdout.contains("\"meta/VERSION\""), "the file really written is reported: \(bump.stdout)")
-        let link = try FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent("VERSION").path)
+        let link = try FileManager.default.destinationOfSymbolicLink(
+            atPath: root.appendingPathComponent("VERSION").path)
         #expect(link == "meta/VERSION", "the link was replaced")
         #expect(try fixture.repository.directory.read("meta/VERSION") == "1.1.0\n")
-        let mode = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("meta/VERSION").path)[
-            .posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("meta/VERSION").path)[
+                .posixPermissions] as? Int
         #expect(mode == 0o640, "mode \(String(mode ?? 0, radix: 8))")
 
         // A link out of the repository is refused before anything is written.
@@ -43,7 +45,8 @@ struct HostileLeftoversCLITests {
                 atPath: root.appendingPathComponent("VERSION").path, withDestinationPath: target.path)
             let refused = try relctl(["bump", "--set", "1.2.0", "--write"], in: root)
             #expect(refused.status == 2, "\(refused)")
-            #expect(refused.stderr.contains("VERSION: is a link to \(target.path), outside the repository"), "\(refused)")
+            #expect(
+                refused.stderr.contains("VERSION: is a link to \(target.path), outside the repository"), "\(refused)")
             #expect(try outside.read("VERSION") == "1.1.0\n")
             #expect(
                 (try? FileManager.default.destinationOfSymbolicLink(
@@ -94,7 +97,8 @@ struct HostileLeftoversCLITests {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }
         try fixture.repository.commit(
-            "feat!: new config format\n\nBREAKING CHANGE: convert your config:\n```sh\nrelctl migrate", files: ["a": "1"])
+            "feat!: new config format\n\nBREAKING CHANGE: convert your config:\n```sh\nrelctl migrate",
+            files: ["a": "1"])
         try fixture.repository.commit(
             "refactor!: drop the old API\n\nBREAKING-CHANGE: <!-- the old API is gone", files: ["b": "1"])
         try fixture.repository.commit("fix: keep the last section visible", files: ["c": "1"])
@@ -180,7 +184,9 @@ struct HostileLeftoversCLITests {
         #expect(result.status == 1, "\(result)")
         #expect(
             result.stderr.contains("\(binary.path) changed size while it was being archived"), "\(result)")
-        let dist = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+        let dist =
+            (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
+            ?? []
         #expect(!dist.contains { $0.contains(".tar.gz") }, "\(dist)")
     }
 
@@ -221,7 +227,8 @@ struct HostileLeftoversCLITests {
             // A FIFO and a device are not regular files (and reading them would never end).
             for special in ["fifo", "/dev/zero"] {
                 if special == "fifo" { #expect(try sh("mkfifo fifo", in: dir.url).status == 0) }
-                try dir.write("relctl.toml", "[project]\nname = \"x\"\n[[version]]\npath = \"\(special)\"\nkind = \"plain\"\n")
+                try dir.write(
+                    "relctl.toml", "[project]\nname = \"x\"\n[[version]]\npath = \"\(special)\"\nkind = \"plain\"\n")
                 let result = try sh("timeout 60 '\(relctlBinary.path)' validate-tag v1.0.0", in: dir.url)
                 #expect(result.status == 2 && result.stderr.contains("is not a regular file"), "\(special): \(result)")
             }
@@ -271,7 +278,8 @@ struct HostileLeftoversCLITests {
         for arguments in [["check"], ["package", "--tag", "v1.0.0"], ["release", "v1.0.0"]] {
             let result = try relctl(arguments, in: fixture.url)
             #expect(result.status == 2, "\(arguments): \(result.stderr.prefix(600))")
-            #expect(result.stderr.contains("`project.name` is 100000 bytes"), "\(arguments): \(result.stderr.prefix(600))")
+            #expect(
+                result.stderr.contains("`project.name` is 100000 bytes"), "\(arguments): \(result.stderr.prefix(600))")
             #expect(result.stderr.utf8.count < 4000, "\(arguments): the name is echoed whole")
         }
         #expect(try fixture.localTags().isEmpty)
@@ -285,7 +293,8 @@ struct HostileLeftoversCLITests {
             "relctl.toml", config.replacingOccurrences(of: #"["hello"]"#, with: #"["hello", "hello"]"#))
         let duplicate = try relctl(["check"], in: fixture.url)
         #expect(duplicate.status == 2, "\(duplicate)")
-        #expect(duplicate.stderr.contains("binary `hello` is listed more than once in [build] binaries"), "\(duplicate)")
+        #expect(
+            duplicate.stderr.contains("binary `hello` is listed more than once in [build] binaries"), "\(duplicate)")
 
         // 240 bytes fit a file name, but not `.NAME.cdx.json.relctl-tmp-N` beside it.
         // `demo-v1.0.0-x86_64-unknown-linux-gnu-` is 37 bytes, `.tar.gz` 7.
@@ -299,7 +308,9 @@ struct HostileLeftoversCLITests {
         let package = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
         #expect(package.status == 2, "\(package)")
         #expect(package.stderr.contains("is 240 bytes"), "\(package)")
-        let dist = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+        let dist =
+            (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
+            ?? []
         #expect(dist.isEmpty, "\(dist)")
     }
 }

@@ -140,7 +140,8 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// empty, as `{exe}` is on Linux), else in '…'.
     static func shellWord(_ value: String) -> String {
         let safe = value.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "@%+=:,./-_".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (CharacterSet.alphanumerics.contains(scalar) || "@%+=:,./-_".unicodeScalars.contains(scalar))
         }
         return safe ? value : "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

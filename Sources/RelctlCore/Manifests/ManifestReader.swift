@@ -110,7 +110,8 @@ public enum ManifestReaders {
             if code == ENOENT || code == ENOTDIR { throw ManifestError.missing(path: source.path) }
             throw ManifestError.invalid(
                 path: source.path, line: nil,
-                reason: "cannot be read: \(String(cString: strerror(code))); check the permissions of it and its folders")
+                reason:
+                    "cannot be read: \(String(cString: strerror(code))); check the permissions of it and its folders")
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw ManifestError.invalid(
