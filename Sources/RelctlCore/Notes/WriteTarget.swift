@@ -22,14 +22,15 @@ struct WriteTarget {
         let direct = (parent as NSString).appendingPathComponent(url.lastPathComponent)
         let realRoot = Self.realPath(root.path) ?? root.path
         let top = Self.repositoryTop(of: realRoot) ?? realRoot
+        let isLink = resolved != direct && resolved != url.standardizedFileURL.path
         guard resolved.hasPrefix(top + "/") else {
             throw SimpleError(
                 .badInput, file: display,
-                "is a link to \(resolved), outside the repository; relctl does not write there: set the version in that file yourself, or replace the link with the file"
+                "\(isLink ? "is a link to" : "is") \(resolved), outside the repository; relctl does not write there: set the version in that file yourself\(isLink ? ", or replace the link with the file" : "")"
             )
         }
         self.url = URL(fileURLWithPath: resolved)
-        if resolved == direct || resolved == url.standardizedFileURL.path {
+        guard isLink else {
             self.display = display
             return
         }
