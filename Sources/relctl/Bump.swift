@@ -54,7 +54,10 @@ struct Bump: RelctlCommand {
             if config.versions.isEmpty {
                 context.console.warning("\(config.path): no [[version]] entries; nothing to write")
             }
-            written = try VersionBump.write(bump.next, config: config)
+            written = try VersionBump.write(bump.next, config: config) { note in
+                context.console.info(note)
+                bump.notes.append(note)
+            }
             for file in written { context.console.info("\(file): version set to \(bump.next)") }
         }
         if global.json {

@@ -70,7 +70,7 @@ public struct BuildRunner: Sendable {
         let start = context.clock.now()
         let values = placeholders(for: target, config: config, inputs: inputs)
         let settings = config.targets.first { $0.triple == target.triple }
-        let command = (settings?.command ?? config.build.command)?.render(values)
+        let command = (settings?.command ?? config.build.command)?.renderForShell(values)
         let directory = binaryDirectory(for: target, config: config, inputs: inputs)
         var result = TargetBuildResult(
             target: target.triple, outcome: .succeeded, command: command, exitStatus: 0, binaryDirectory: directory,

@@ -67,6 +67,11 @@ public enum ConfigLoader {
         if let name = table.string("name") {
             if name.isEmpty || name.contains("/") {
                 table.report("name", "`project.name` must be a non-empty name without `/`")
+            } else if name.utf8.count > ProjectSettings.maximumNameLength {
+                table.report(
+                    "name",
+                    "`project.name` is \(name.utf8.count) bytes (`\(name.prefix(40))…`); relctl names files after it (archives, `NAME-installer.sh`) and a file name holds at most 255 bytes: keep it within \(ProjectSettings.maximumNameLength)"
+                )
             }
             config.project.name = name
         }
@@ -163,6 +168,11 @@ public enum ConfigLoader {
                 "binaries",
                 "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)"
             )
+        }
+        var listed: Set<String> = []
+        for binary in build.binaries where !listed.insert(binary).inserted {
+            table.report(
+                "binaries", "binary `\(binary)` is listed more than once in [build] binaries; list each binary once")
         }
         build.optionalBinaries = table.strings("optional-binaries") ?? []
         for binary in build.optionalBinaries where !build.binaries.contains(binary) {

@@ -46,6 +46,10 @@ public struct RelctlConfig: Sendable {
 }
 
 public struct ProjectSettings: Sendable {
+    /// The longest `[project] name`, in bytes: file names hold 255, and relctl writes files named
+    /// after the project (archives with a tag and a target triple, `NAME-installer.ps1`, temporaries).
+    public static let maximumNameLength = 128
+
     public var name: String
     public var tagFormat: TagFormat
     public init(name: String, tagFormat: TagFormat) {

@@ -87,5 +87,64 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         }.joined()
     }
 
+    /// For a shell command (`sh -c`): each value is quoted for where its placeholder stands, so a
+    /// project name such as `x; rm -rf ~` or `$(id)` stays one literal word. Inside '…' a `'` is
+    /// closed and reopened around; inside "…" the characters special there are escaped; elsewhere
+    /// a value of safe characters (every tag, version and triple) is pasted as is and anything
+    /// else single-quoted.
+    public func renderForShell(_ values: [String: String]) -> String {
+        enum Quote { case none, single, double }
+        var quote = Quote.none
+        var escaped = false
+        var output = ""
+        for segment in segments {
+            switch segment {
+            case .literal(let text):
+                output += text
+                for character in text {
+                    if escaped {
+                        escaped = false
+                        continue
+                    }
+                    switch (quote, character) {
+                    case (.none, "\\"), (.double, "\\"): escaped = true
+                    case (.none, "'"): quote = .single
+                    case (.single, "'"): quote = .none
+                    case (.none, "\""): quote = .double
+                    case (.double, "\""): quote = .none
+                    default: break
+                    }
+                }
+            case .placeholder(let name):
+                guard let value = values[name] else {
+                    output += "{\(name)}"
+                    continue
+                }
+                switch quote {
+                case .single:
+                    output += value.replacingOccurrences(of: "'", with: "'\\''")
+                case .double:
+                    for character in value {
+                        if "$`\"\\".contains(character) { output.append("\\") }
+                        output.append(character)
+                    }
+                case .none:
+                    output += Self.shellWord(value)
+                }
+            }
+        }
+        return output
+    }
+
+    /// `value` as one shell word: as is when every character is safe unquoted (an empty value stays
+    /// empty, as `{exe}` is on Linux), else in '…'.
+    static func shellWord(_ value: String) -> String {
+        let safe = value.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (CharacterSet.alphanumerics.contains(scalar) || "@%+=:,./-_".unicodeScalars.contains(scalar))
+        }
+        return safe ? value : "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     public var description: String { text }
 }

@@ -102,11 +102,18 @@ public enum ManifestReaders {
     /// Reads a source's version from the project at `root`.
     public static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
         let url = RelctlConfig.resolve(source.path, root: root)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ManifestError.missing(path: source.path)
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            let code = errno
+            // Only a name that is not there is "not found": a folder on the way that may not be
+            // entered is a permission problem, and says so.
+            if code == ENOENT || code == ENOTDIR { throw ManifestError.missing(path: source.path) }
+            throw ManifestError.invalid(
+                path: source.path, line: nil,
+                reason:
+                    "cannot be read: \(String(cString: strerror(code))); check the permissions of it and its folders")
         }
-        if isDirectory.boolValue {
+        if (info.st_mode & S_IFMT) == S_IFDIR {
             throw ManifestError.invalid(
                 path: source.path, line: nil,
                 reason: "is a directory; point `path` in its [[version]] entry at the manifest file inside it")
@@ -120,11 +127,13 @@ enum ManifestText {
     static func read(_ url: URL, displayPath: String) throws -> String {
         guard let text = try TextFile.read(url, displayPath: displayPath) else {
             // Present but unopenable is not "missing": say what it is.
-            if FileManager.default.fileExists(atPath: url.path) {
-                throw ManifestError.invalid(
-                    path: displayPath, line: nil, reason: "cannot be read; check its permissions")
-            }
-            throw ManifestError.missing(path: displayPath)
+            let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+            let code = descriptor < 0 ? errno : EIO
+            if descriptor >= 0 { close(descriptor) }
+            if code == ENOENT || code == ENOTDIR { throw ManifestError.missing(path: displayPath) }
+            throw ManifestError.invalid(
+                path: displayPath, line: nil,
+                reason: "cannot be read: \(String(cString: strerror(code))); check its permissions")
         }
         return text
     }

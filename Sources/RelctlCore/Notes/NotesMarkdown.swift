@@ -11,7 +11,7 @@ public enum NotesMarkdown {
                 if let note = entry.migrationNote {
                     out +=
                         "\n"
-                        + note.split(separator: "\n", omittingEmptySubsequences: false)
+                        + MarkdownEscaper.containBlock(note).split(separator: "\n", omittingEmptySubsequences: false)
                         .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n") + "\n\n"
                 }
             }

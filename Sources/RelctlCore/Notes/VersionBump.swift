@@ -211,8 +211,14 @@ public struct VersionBump: Sendable, Equatable {
     /// spelling for Python manifests). A manifest already above `version` is an error, never
     /// lowered. Everything is checked before anything is written, and each file is replaced
     /// atomically. Returns the files written, relative to the root.
+    ///
+    /// A manifest that is a symlink is written through: the file it resolves to is updated (and
+    /// keeps its own mode; the link stays a link) when it is inside the repository, and `onLink` is
+    /// told so; a link that leaves the repository is refused before anything is written.
     @discardableResult
-    public static func write(_ version: SemanticVersion, config: RelctlConfig) throws -> [String] {
+    public static func write(
+        _ version: SemanticVersion, config: RelctlConfig, onLink: (String) -> Void = { _ in }
+    ) throws -> [String] {
         struct Edit { var url: URL; var display: String; var line: Int; var old: String; var new: String }
         var edits: [Edit] = []
         func add(_ edit: Edit) {
@@ -263,14 +269,17 @@ public struct VersionBump: Sendable, Equatable {
         }
         var contents: [URL: String] = [:]
         var order: [(URL, String)] = []
+        var linkNotes: [String] = []
         for edit in edits {
-            let key = edit.url.standardizedFileURL
+            let target = try WriteTarget(edit.url, display: edit.display, root: config.root)
+            let key = target.url
+            if let note = target.note, !linkNotes.contains(note) { linkNotes.append(note) }
             if contents[key] == nil {
                 guard let data = FileManager.default.contents(atPath: key.path) else {
                     throw ManifestError.missing(path: edit.display)
                 }
                 contents[key] = String(decoding: data, as: UTF8.self)
-                order.append((key, edit.display))
+                order.append((key, target.display))
             }
             // Split on the "\n" byte, not the Character ("\r\n" is one Character): CRLF lines keep
             // their "\r", and line numbers agree with the readers', which count CRLF as one break.
@@ -287,6 +296,7 @@ public struct VersionBump: Sendable, Equatable {
             lines[edit.line - 1].replaceSubrange(range, with: edit.new)
             contents[key] = lines.joined(separator: "\n")
         }
+        for note in linkNotes { onLink(note) }
         var written: [String] = []
         for (url, display) in order {
             guard let text = contents[url] else { continue }

@@ -35,6 +35,7 @@ public struct ArchiveLayout: Sendable {
                 path: name, reason: "is not a usable archive name; fix [archive] name in relctl.toml")
         }
         try ArchivePath.checkName(name)
+        try ArchivePath.checkArchiveFileName(name + ArchiveFormats.fileExtension(target.format))
         var builder = LayoutBuilder()
         let containment = Containment(root: config.root, binaryRoot: binaryRoot)
 

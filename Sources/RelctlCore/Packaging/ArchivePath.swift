@@ -53,6 +53,25 @@ enum ArchivePath {
         }
     }
 
+    /// What relctl adds to an archive's file name for the files it writes beside it, at the
+    /// longest: the hidden temporary of its SBOM, `.NAME.cdx.json.relctl-tmp-4294967295`.
+    static let siblingOverhead = ".".utf8.count + ".cdx.json".utf8.count + ".relctl-tmp-".utf8.count + 10
+
+    /// The longest archive file name (`NAME.tar.gz`) relctl can write with everything beside it.
+    public static let maximumArchiveFileName = 255 - siblingOverhead
+
+    /// Refuses an archive file name that fits in 255 bytes alone but not once relctl writes its
+    /// checksum, SBOM and their temporaries beside it: `package` would fail half-way.
+    static func checkArchiveFileName(_ fileName: String) throws {
+        let length = fileName.utf8.count
+        guard length > maximumArchiveFileName else { return }
+        throw PackagingError.unsafePath(
+            path: fileName,
+            reason:
+                "is \(length) bytes; relctl writes files named after it (`.\u{2026}.cdx.json.relctl-tmp-N`, \(siblingOverhead) bytes more) and a file name holds at most 255 bytes: shorten [archive] name or the project name so the archive's name stays within \(maximumArchiveFileName) bytes"
+        )
+    }
+
     /// Why Windows could not create `path` on extraction, or nil: reserved device names (`CON`,
     /// `aux.txt`), names ending in a dot or a space, and the characters `<>:"|?*`.
     static func windowsProblem(_ path: String) -> String? {

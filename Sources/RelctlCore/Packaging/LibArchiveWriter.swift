@@ -118,10 +118,17 @@ final class LibArchiveWriter {
                 try writeData(buffer.baseAddress!, count, entry.path)
                 copied += Int64(count)
             }
-            if copied != size {
+            // The header already holds `size`: bytes beyond it (a file still being written) would be
+            // dropped silently, so look for one more byte and compare the size once read.
+            var after = stat()
+            let grew = copied == size && (read(descriptor, buffer.baseAddress!, 1) > 0)
+            if copied != size || grew || (fstat(descriptor, &after) == 0 && Int64(after.st_size) != size) {
+                let now = fstat(descriptor, &after) == 0 ? Int64(after.st_size) : copied
                 throw PackagingError.writeFailed(
                     path: destination,
-                    reason: "\(source.path) changed size while it was being archived; rebuild and retry")
+                    reason:
+                        "\(source.path) changed size while it was being archived (\(size) bytes when started, \(grew && now <= size ? "more" : String(now)) now); something is still writing it: wait for it to finish (or stop it) and package again"
+                )
             }
             if recordFiles {
                 files.append(ArchivedFile(path: fullPath, sha256: FileHasher.hex(hasher.finalize()), size: size))

@@ -188,7 +188,7 @@ public struct Packager: Sendable {
                 environment["RELCTL_PROJECT"] = values["project"]
                 environment["RELCTL_ROOT"] = config.root.path
                 environment["RELCTL_ARCHIVE"] = config.archive.name.render(values)
-                let line = command.render(values)
+                let line = command.renderForShell(values)
                 let result = try await context.processes.run(.shell(line, directory: folder, environment: environment))
                 guard result.succeeded else {
                     throw CommandError(

@@ -103,7 +103,8 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
                     "archive path \(path.debugDescription) contains a control character; rename the file or exclude it")
             ]
         case let .unsafePath(path, reason):
-            return [Diagnostic("archive path `\(path)` \(reason)")]
+            let shown = path.utf8.count > 200 ? "\(path.prefix(60))… (\(path.utf8.count) bytes)" : path
+            return [Diagnostic("archive path `\(shown)` \(reason)")]
         case let .collision(archivePath, first, second):
             return [
                 Diagnostic(

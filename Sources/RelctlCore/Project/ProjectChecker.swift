@@ -154,7 +154,9 @@ public enum ProjectChecker {
                         "archive path `\(path)` does not exist in the project; create it or remove it from [archive]"))
             }
         }
-        checkLayouts(config, context: context, into: &report)
+        checkLayouts(
+            config, context: context, version: seen.lazy.compactMap { try? SemanticVersion(parsing: $0.1) }.first,
+            into: &report)
         for problem in ReleaseWorkflow.problems(config: config) {
             if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
         }
@@ -179,12 +181,17 @@ public enum ProjectChecker {
     /// missing binary stands in as an empty file): two sources for one path, unsafe or dangling
     /// links and names a target's file system cannot hold are found now, not after the build.
     /// Paths the build may still create are not judged here.
-    static func checkLayouts(_ config: RelctlConfig, context: Context, into report: inout CheckReport) {
+    /// `version` (the manifests' version, when they hold one) names the archives as the next
+    /// release would, so a name too long for that tag is found now.
+    static func checkLayouts(
+        _ config: RelctlConfig, context: Context, version: SemanticVersion? = nil, into report: inout CheckReport
+    ) {
         guard let targets = try? TargetResolver.resolveAll(config), !targets.isEmpty else { return }
         let ignored = IgnoredPaths.load(root: config.root, context: context)
+        let named = version ?? SemanticVersion(major: 0, minor: 0, patch: 0)
         let placeholders = [
-            "project": config.project.name, "version": "0.0.0",
-            "tag": config.project.tagFormat.tag(for: SemanticVersion(major: 0, minor: 0, patch: 0)),
+            "project": config.project.name, "version": named.description,
+            "tag": config.project.tagFormat.tag(for: named),
         ]
         var seen: Set<String> = []
         for target in targets {

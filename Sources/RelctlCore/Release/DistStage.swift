@@ -17,16 +17,46 @@ public struct DistStage: ReleaseStage {
         let fileManager = FileManager.default
         let names = try fileManager.contentsOfDirectory(atPath: run.stagingDirectory.path).filter { !$0.hasPrefix(".") }
             .sorted()
+        // Checked for every name before anything moves, so a refusal leaves dist/ as it was.
+        let stems = ReleasePreflight.archiveStems(tag: run.tag, config: run.config)
+        let blocked = names.compactMap { name in
+            Self.obstruction(at: run.distDirectory.appendingPathComponent(name), name: name, stems: stems)
+        }
+        if !blocked.isEmpty {
+            throw ProblemList(exitCode: .failure, diagnostics: blocked)
+        }
         for name in names {
             let source = run.stagingDirectory.appendingPathComponent(name)
             let destination = run.distDirectory.appendingPathComponent(name)
-            if FileKind.isDirectory(destination.path) { try fileManager.removeItem(at: destination) }
             // rename(2) replaces files atomically; staging and dist/ share a filesystem.
             try AtomicFile.commit(source, to: destination)
         }
         try? fileManager.removeItem(at: run.stagingDirectory)
         outputs.distFiles = names
         return "\(names.count) file(s) in \(Self.shown(run.distDirectory, root: run.projectRoot))"
+    }
+
+    /// Why `destination` must not be replaced, or nil. The preflight found none of this tag's
+    /// files in dist/, so anything now at one of their names, or anything that is not a plain file
+    /// (a folder, a link), appeared during the release: relctl did not create it and never deletes it.
+    /// Plain files of other names (an older SHA256SUMS, manifest.json) are replaced, as documented.
+    static func obstruction(at destination: URL, name: String, stems: [String]) -> Diagnostic? {
+        var info = stat()
+        guard lstat(destination.path, &info) == 0 else { return nil }
+        let isPlainFile = (info.st_mode & S_IFMT) == S_IFREG
+        let isThisTags = stems.contains { name == $0 || name.hasPrefix($0 + ".") }
+        guard !isPlainFile || isThisTags else { return nil }
+        let what: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: what = "a file"
+        case S_IFDIR: what = "a folder"
+        case S_IFLNK: what = "a symbolic link"
+        default: what = "a " + FileKind.describe(info.st_mode)
+        }
+        return Diagnostic(
+            file: destination.path,
+            "\(what) appeared here during the release (the preflight found nothing at this name); relctl did not create it, so it leaves it alone: move or delete it, then run the release again"
+        )
     }
 
     static func shown(_ url: URL, root: URL) -> String {

@@ -30,7 +30,8 @@ public struct PushStage: ReleaseStage {
                 throw SimpleError(.failure, "`git push --dry-run \(remote) \(tag)` failed: \(Self.tail(result))")
             }
             outputs.pushedTo = url
-            return "would push \(tag) to \(remote) (\(url))"
+            run.context.console.warning(Self.serverHooksUnseen(remote: remote))
+            return "would push \(tag) to \(remote) (\(url)); server-side hooks not run"
         }
         let directory = git.directory
         // Our own tag object: a rollback deletes the remote tag only while it is this object, so a
@@ -66,6 +67,12 @@ public struct PushStage: ReleaseStage {
         }
         outputs.pushedTo = nil
         return ["deleted \(run.tag) on \(remote)"]
+    }
+
+    /// What a dry run cannot promise: `git push --dry-run` stops before the remote receives
+    /// anything, so its pre-receive and update hooks and its tag protection rules never run.
+    static func serverHooksUnseen(remote: String) -> String {
+        "the dry run cannot see \(remote)'s server-side hooks (pre-receive, update) or tag protection rules: `git push --dry-run` runs none of them, so the real push may still be refused (the local tag is then deleted again)"
     }
 
     /// A remote given as a relative path (`../core.git`) is relative to the project, not to the

@@ -88,6 +88,7 @@ public final class ReleaseLock: Sendable {
                 throw SimpleError(
                     .failure, file: url.path, "cannot create the release lock: \(String(cString: strerror(errno)))")
             }
+            if let unreadable = unreadableLock(at: url) { throw unreadable }
             guard let holder = currentHolder(at: url) else { continue }
             guard holder.isStale else { throw ReleaseError.locked(path: url.path, holder: holder) }
             onStale(holder)

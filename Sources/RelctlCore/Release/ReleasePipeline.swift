@@ -174,7 +174,13 @@ public struct ReleasePipeline: Sendable {
         _ options: ReleaseOptions, config: RelctlConfig, context: Context
     ) -> (PreflightReport, StageRecordDraft) {
         var report = ReleasePreflight.check(options, config: config, context: context)
-        if let lockURL = report.lockFile, let holder = ReleaseLock.currentHolder(at: lockURL), !holder.isStale {
+        if let lockURL = report.lockFile, let unreadable = ReleaseLock.unreadableLock(at: lockURL) {
+            if options.dryRun {
+                report.warnings += unreadable.diagnostics.map(\.description)
+            } else {
+                report.fail(.failure, unreadable.diagnostics)
+            }
+        } else if let lockURL = report.lockFile, let holder = ReleaseLock.currentHolder(at: lockURL), !holder.isStale {
             if options.dryRun {
                 report.warnings.append("another release holds \(lockURL.path): \(holder.summary)")
             } else {

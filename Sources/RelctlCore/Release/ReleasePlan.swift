@@ -51,7 +51,9 @@ public struct ReleasePlan: Sendable, Encodable {
         let verb = dryRun ? "would create" : tagCreated ? "created" : "not created"
         let pushText =
             push
-            ? (dryRun ? ", would push to \(remote)" : tagPushed ? ", pushed to \(remote)" : ", not pushed")
+            ? (dryRun
+                ? ", would push to \(remote) (its server-side hooks cannot be seen from a dry run)"
+                : tagPushed ? ", pushed to \(remote)" : ", not pushed")
             : ", not pushed (no --push)"
         lines.append("  tag       \(verb) \(kind) \(tag)\(pushText)")
         if !artifacts.isEmpty {

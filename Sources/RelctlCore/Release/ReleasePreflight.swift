@@ -61,6 +61,7 @@ public enum ReleasePreflight {
         var report = PreflightReport(tag: options.tag)
         checkTag(options.tag, config: config, into: &report)
         checkTargets(options, config: config, into: &report)
+        checkArchiveNames(options.tag, config: config, into: &report)
         do { report.sourceDateEpoch = try SourceDateEpoch.from(context.environment) } catch let error as RelctlError {
             report.fail(error.exitCode, error.diagnostics)
         } catch {}
@@ -117,6 +118,23 @@ public enum ReleasePreflight {
             report.fail(error.exitCode, error.diagnostics)
         } catch {
             report.fail(file: config.path, "\(error)")
+        }
+    }
+
+    /// Every archive name this tag gives, short enough for what `package` writes beside it: found
+    /// here rather than after the build.
+    private static func checkArchiveNames(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
+        guard let targets = report.targets, let version = try? config.project.tagFormat.version(of: tag) else {
+            return
+        }
+        for target in targets {
+            var values = ["project": config.project.name, "version": version.description, "tag": tag]
+            for (key, value) in target.placeholders { values[key] = value }
+            let fileName = config.archive.name.render(values) + ArchiveFormats.fileExtension(target.format)
+            do { try ArchivePath.checkArchiveFileName(fileName) } catch let error as RelctlError {
+                report.fail(error.exitCode, error.diagnostics.map { Diagnostic(file: config.path, $0.message) })
+                return
+            } catch {}
         }
     }
 

@@ -128,9 +128,13 @@ public final class ReleaseWorkspace {
         lock?.release()
     }
 
-    /// The tag as one path component: a tag format such as `release/{version}` must not nest folders.
+    /// The tag as one path component: a tag format such as `release/{version}` must not nest
+    /// folders, and a tag too long to release (refused by the preflight) must not make the dry
+    /// run's scratch folder name too long to create before the plan can say so.
     static func fileNamePart(_ tag: String) -> String {
-        String(tag.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        var part = String(tag.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        while part.utf8.count > TagValidator.maximumTagLength { part.removeLast() }
+        return part
     }
 
     static func relativePath(of url: URL, under base: URL) -> String {

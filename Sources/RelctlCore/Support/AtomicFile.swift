@@ -14,13 +14,7 @@ public enum AtomicFile {
         CleanupRegistry.shared.register(temporary)
         defer { CleanupRegistry.shared.unregister(temporary) }
         do {
-            guard
-                FileManager.default.createFile(
-                    atPath: temporary.path, contents: data, attributes: [.posixPermissions: permissions])
-            else {
-                throw SimpleError(
-                    .failure, file: url.path, "cannot write here (check the folder exists and is writable)")
-            }
+            try writeNew(data, at: temporary, permissions: permissions, reportedAs: url)
             try commit(temporary, to: url)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
@@ -36,6 +30,43 @@ public enum AtomicFile {
     public static func temporaryURL(for url: URL) -> URL {
         let name = ".\(url.lastPathComponent).relctl-tmp-\(UInt32.random(in: 0...UInt32.max))"
         return url.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Creates `file` holding `data`, reporting what actually failed (a full disk is not a
+    /// permission problem) under the name of the file the caller means, `reported`.
+    private static func writeNew(_ data: Data, at file: URL, permissions: Int, reportedAs reported: URL) throws {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw writeError(errno, reported) }
+        var failure: Int32?
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += count
+            }
+        }
+        if failure == nil, fchmod(descriptor, mode_t(permissions)) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if let failure { throw writeError(failure, reported) }
+    }
+
+    /// One line for a failed write: what happened and what to do.
+    static func writeError(_ code: Int32, _ url: URL) -> SimpleError {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOSPC, EDQUOT:
+            return SimpleError(.failure, file: url.path, "cannot write: \(reason); free some space and run again")
+        case EACCES, EPERM, EROFS:
+            return SimpleError(
+                .failure, file: url.path, "cannot write: \(reason); check the folder exists and is writable")
+        default:
+            return SimpleError(.failure, file: url.path, "cannot write: \(reason)")
+        }
     }
 
     /// Renames a finished temporary file over its destination (rename(2) is atomic on one filesystem).

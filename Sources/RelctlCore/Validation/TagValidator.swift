@@ -53,8 +53,19 @@ public struct TagValidation: Sendable, Encodable {
 
 /// Checks a tag's syntax against the tag format and its version against the manifests.
 public enum TagValidator {
+    /// The longest tag relctl releases, in bytes. A release names folders after its tag
+    /// (`dist/.relctl-staging-TAG-PID`, the dry run's `relctl-dry-run-TAG-XXXXXXXX`), and a file
+    /// name holds at most 255 bytes; a longer tag would fail half-way with "file name too long".
+    public static let maximumTagLength = 255 - ".relctl-staging-".utf8.count - "-".utf8.count - 10
+
     /// Reads every manifest (collecting all read errors, exit 2) and compares.
     public static func validate(tag: String, config: RelctlConfig) throws -> TagValidation {
+        if tag.utf8.count > maximumTagLength {
+            throw SimpleError(
+                .badInput,
+                "tag `\(tag.prefix(40))…` is \(tag.utf8.count) bytes long; relctl names folders after the tag and a file name holds at most 255 bytes, so a tag may have at most \(maximumTagLength): choose a shorter one"
+            )
+        }
         // Refused before the version is even read: git would refuse the tag at the very end.
         if let why = GitRefName.problem(in: tag) {
             throw SimpleError(
