@@ -72,7 +72,7 @@ extension RelctlCommand {
             if let limit = DescriptorLimit.prepare() { throw limit }
             try await execute(context)
             if let failure = context.console.stdoutError {
-                throw SimpleError(.failure, "cannot write to standard output: \(failure)")
+                throw FileSystemError(path: nil, action: "cannot write to standard output", reason: "\(failure)")
             }
         } catch {
             // ArgumentParser's own errors (usage, --help) keep their meaning and exit 64.

@@ -40,10 +40,7 @@ struct Notes: RelctlCommand {
             if FileManager.default.fileExists(atPath: context.resolve(path).path, isDirectory: &isDirectory),
                 isDirectory.boolValue
             {
-                throw SimpleError(
-                    .badInput, file: path,
-                    "is a folder; \(flag) takes a file path, e.g. \(path.hasSuffix("/") ? path : path + "/")\(flag == "--output" ? "RELEASE_NOTES.md" : "CHANGELOG.md")"
-                )
+                throw NotesError.outputIsFolder(path: path, flag: flag)
             }
         }
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
@@ -59,7 +56,7 @@ struct Notes: RelctlCommand {
             {
                 // A device or pipe (`/dev/stdout`): write through it, never rename over it.
                 guard let handle = FileHandle(forWritingAtPath: url.path) else {
-                    throw SimpleError(.badInput, file: output, "cannot write here; check the path and its permissions")
+                    throw NotesError.cannotWrite(path: output)
                 }
                 handle.write(Data(text.utf8))
                 try handle.close()

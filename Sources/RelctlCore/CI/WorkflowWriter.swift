@@ -7,10 +7,7 @@ public enum WorkflowWriter {
         config: RelctlConfig, check: Bool, force: Bool
     ) throws -> (path: String, outcome: WorkflowOutcome) {
         guard !config.targets.isEmpty else {
-            throw SimpleError(
-                .badInput, file: config.path,
-                "no [[target]] entries: the workflow's build matrix would be empty and its plan job would fail; \(TargetResolver.addTargetHint)"
-            )
+            throw CIError.noTargets(config: config.path)
         }
         let url = config.root.appendingPathComponent(config.ci.workflow)
         let shown = config.ci.workflow

@@ -14,7 +14,7 @@ public enum ChecksumVerifier {
         let list = try ChecksumFile.read(url, displayPath: sums)
         let directory = url.deletingLastPathComponent()
         guard !list.entries.isEmpty else {
-            throw SimpleError(.badInput, file: sums, "lists no files; run `relctl checksum` to fill it")
+            throw ChecksumError.emptyList(path: sums)
         }
 
         // Only files inside the checksum file's folder are read: a list naming `../x` or `/etc/x`

@@ -45,10 +45,7 @@ public enum ChecksumWriter {
         for archive in archives {
             let digest = algorithm == .sha256 ? archive.sha256 : archive.sha512
             guard let digest else {
-                throw SimpleError(
-                    .failure, file: archive.path,
-                    "no \(algorithm.rawValue) digest was computed while writing it; run `relctl checksum` on the folder"
-                )
+                throw ChecksumError.noDigest(path: archive.path, algorithm: algorithm.rawValue)
             }
             entries.append(ChecksumFile.Entry(name: archive.name, digest: digest, algorithm: algorithm))
         }
@@ -109,10 +106,7 @@ public enum ChecksumWriter {
             let url = context.resolve(input)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                problems.append(
-                    SimpleError(
-                        .badInput, file: input,
-                        "not found; run `relctl package` first or pass the folder holding the archives"))
+                problems.append(ChecksumError.inputNotFound(path: input))
                 continue
             }
             let directory = isDirectory.boolValue ? url : url.deletingLastPathComponent()
@@ -125,15 +119,12 @@ public enum ChecksumWriter {
             if isDirectory.boolValue {
                 let names = archives(in: url)
                 if names.isEmpty {
-                    problems.append(
-                        SimpleError(
-                            .badInput, file: input, "no archives here (\(extensionList)); run `relctl package` first"))
+                    problems.append(ChecksumError.noArchives(path: input))
                 }
                 group.names += names
                 group.isScan = true
             } else if ArtifactName.format(of: url.lastPathComponent) == nil {
-                problems.append(
-                    SimpleError(.badInput, file: input, "not an archive relctl checksums (\(extensionList))"))
+                problems.append(ChecksumError.notAnArchive(path: input))
             } else {
                 group.names.append(url.lastPathComponent)
             }
@@ -205,10 +196,7 @@ public enum ChecksumWriter {
         if tags.count > 1 {
             let listing = tags.keys.sorted(by: bytewiseLess).map { "\($0) (\(tags[$0]!.first!))" }.joined(
                 separator: ", ")
-            throw SimpleError(
-                .badInput, file: group.shown,
-                "holds archives of more than one release: \(listing); remove the stale archives, then run `relctl checksum` again"
-            )
+            throw ChecksumError.severalReleases(path: group.shown, listing: listing)
         }
 
         if group.isScan { warnAboutStaleSidecars(in: group, algorithm: algorithm, context: context) }
@@ -226,10 +214,8 @@ public enum ChecksumWriter {
 
         let tag = tags.keys.first ?? existing?.tag ?? ""
         if let existing, !existing.tag.isEmpty, existing.tag != tag, !group.isScan {
-            throw SimpleError(
-                .badInput, file: "\(group.shown)/\(ReleaseManifest.fileName)",
-                "is for \(existing.tag) but the archives given are for \(tag); checksum the whole folder or remove the stale files"
-            )
+            throw ChecksumError.manifestForOtherTag(
+                path: "\(group.shown)/\(ReleaseManifest.fileName)", manifestTag: existing.tag, tag: tag)
         }
         let version =
             tag.isEmpty

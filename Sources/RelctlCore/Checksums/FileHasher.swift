@@ -55,7 +55,7 @@ public enum FileHasher {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw unreadable(url, errno) }
         guard (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
-            throw SimpleError(.badInput, file: url.path, "not a regular file; only files can be checksummed")
+            throw ChecksumError.notRegularFile(path: url.path)
         }
         #if os(Linux)
         _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
@@ -83,9 +83,9 @@ public enum FileHasher {
         return FileDigest(url: url, size: size, digests: digests)
     }
 
-    private static func unreadable(_ url: URL, _ code: Int32) -> SimpleError {
+    private static func unreadable(_ url: URL, _ code: Int32) -> ChecksumError {
         let reason = String(cString: strerror(code))
-        return SimpleError(.badInput, file: url.path, "cannot read: \(reason)")
+        return ChecksumError.unreadable(path: url.path, reason: reason)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -42,9 +42,7 @@ public struct ReleaseManifest: Codable, Sendable, Equatable {
         let url = directory.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         do { return try JSONDecoder().decode(ReleaseManifest.self, from: data) } catch {
-            throw SimpleError(
-                .badInput, file: url.path,
-                "not a relctl manifest.json (schema 1): \(error); delete it and run `relctl checksum` to rebuild it")
+            throw ChecksumError.notAManifest(path: url.path, reason: "\(error)")
         }
     }
 

@@ -9,8 +9,7 @@ public enum ConfigLoader {
         let shown = path ?? defaultFileName
         let url = context.resolve(shown)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw SimpleError(
-                .badInput, file: shown, "config file not found; run `relctl init` to create one, or pass --config PATH")
+            throw ConfigError.notFound(path: shown)
         }
         let document = try TOMLDocument(contentsOf: url, displayPath: shown)
         return try parse(document, root: url.deletingLastPathComponent())

@@ -15,8 +15,7 @@ public struct TOMLDocument: Sendable {
         do {
             root = try TOMLParser.parse(text)
         } catch {
-            throw SimpleError(
-                .badInput, file: path, line: error.line > 0 ? error.line : nil, "TOML syntax error: \(error.message)")
+            throw ConfigError.syntax(path: path, line: error.line > 0 ? error.line : nil, message: error.message)
         }
         locator = SourceLocator(text: text)
     }
@@ -27,11 +26,10 @@ public struct TOMLDocument: Sendable {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
         if isDirectory.boolValue {
-            throw SimpleError(.badInput, file: shown, "is a directory, not a TOML file; name the file itself")
+            throw ConfigError.isDirectory(path: shown)
         }
         guard let text = try TextFile.read(url, displayPath: shown) else {
-            throw SimpleError(
-                .badInput, file: shown, !exists ? "file not found" : "cannot be read; check its permissions")
+            throw ConfigError.unreadable(path: shown, exists: exists)
         }
         try self.init(text: text, path: shown)
     }

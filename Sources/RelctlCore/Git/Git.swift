@@ -6,11 +6,13 @@ public enum GitError: RelctlError, CustomStringConvertible {
     case notARepository(String)
     case dubiousOwnership(String)
     case unknownRef(String)
+    /// A repository without a single commit.
+    case noCommits(String)
     case failed(CommandError)
 
     public var exitCode: RelctlExitCode {
         switch self {
-        case .notInstalled, .notARepository, .dubiousOwnership, .unknownRef: return .badInput
+        case .notInstalled, .notARepository, .dubiousOwnership, .unknownRef, .noCommits: return .badInput
         case .failed: return .failure
         }
     }
@@ -37,6 +39,13 @@ public enum GitError: RelctlError, CustomStringConvertible {
             return [
                 Diagnostic(
                     "git ref `\(ref)` does not exist; check the spelling, or `git fetch --tags` if it lives on the remote"
+                )
+            ]
+        case .noCommits(let path):
+            return [
+                Diagnostic(
+                    file: path,
+                    "the repository has no commits yet; commit your work first (notes and versions come from the history)"
                 )
             ]
         case .failed(let error):

@@ -197,9 +197,7 @@ public struct ImageBuilder: Sendable {
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[[image]] files")
             var info = stat()
             guard stat(source.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                throw SimpleError(
-                    .badInput, file: source.path,
-                    "listed in [[image]] `\(image.name)` files but is not a regular file; fix the path in relctl.toml")
+                throw ImageError.notAFile(path: source.path, image: image.name)
             }
             try builder.add(
                 ArchiveEntry(

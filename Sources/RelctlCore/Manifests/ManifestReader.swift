@@ -36,6 +36,7 @@ public enum ManifestError: RelctlError, CustomStringConvertible {
     case noVersion(path: String, hint: String)
     case dynamicVersion(path: String)
     case invalid(path: String, line: Int?, reason: String)
+    case unknownKind(String)
 
     public var exitCode: RelctlExitCode { .badInput }
 
@@ -56,6 +57,13 @@ public enum ManifestError: RelctlError, CustomStringConvertible {
             ]
         case let .invalid(path, line, reason):
             return [Diagnostic(file: path, line: line, reason)]
+        case .unknownKind(let kind):
+            let known = ManifestReaders.knownKinds
+            return [
+                Diagnostic(
+                    "unknown manifest kind `\(kind)`\(Suggestion.hint(for: kind, in: known)); known kinds: \(known.joined(separator: ", "))"
+                )
+            ]
         }
     }
 
@@ -79,10 +87,7 @@ public enum ManifestReaders {
     /// The reader for `kind`, or bad input listing the known kinds.
     public static func reader(for kind: String) throws -> any ManifestReader {
         guard let reader = registry[kind] else {
-            throw SimpleError(
-                .badInput,
-                "unknown manifest kind `\(kind)`\(Suggestion.hint(for: kind, in: knownKinds)); known kinds: \(knownKinds.joined(separator: ", "))"
-            )
+            throw ManifestError.unknownKind(kind)
         }
         return reader
     }

@@ -46,10 +46,7 @@ public enum TargetResolver {
         guard let runner, let format else {
             let missing = [settings.runner == nil ? "`runner`" : nil, settings.format == nil ? "`format`" : nil]
                 .compactMap { $0 }.joined(separator: " and ")
-            throw SimpleError(
-                .badInput, line: settings.line,
-                "unknown target triple `\(settings.triple)`: relctl cannot choose its defaults; give \(missing) in its [[target]] entry, or fix the triple (e.g. `x86_64-unknown-linux-gnu`)"
-            )
+            throw MatrixError.unknownTriple(triple: settings.triple, missing: missing, line: settings.line)
         }
         return Target(
             triple: settings.triple,

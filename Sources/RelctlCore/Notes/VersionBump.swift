@@ -229,23 +229,18 @@ public struct VersionBump: Sendable, Equatable {
             var spelled = version.description
             if reader.comparison == .pep440 {
                 guard let pep = PEP440Version(semver: version) else {
-                    throw SimpleError(
-                        .badInput, file: found.foundIn,
-                        "version \(version) cannot be written here: \(PEP440Version.refusal(for: version) ?? "it has no PEP 440 spelling")"
-                    )
+                    throw NotesError.noPEP440Spelling(
+                        path: found.foundIn, version: version.description,
+                        reason: PEP440Version.refusal(for: version) ?? "it has no PEP 440 spelling")
                 }
                 spelled = pep.description
             }
             if isBelow(version, manifestText: found.text, comparison: reader.comparison) {
-                throw SimpleError(
-                    .failure, file: found.foundIn, line: found.line,
-                    "holds \(found.text), above \(version); relctl never lowers a version, so set it by hand if you really mean to"
-                )
+                throw NotesError.wouldLower(
+                    path: found.foundIn, line: found.line, found: found.text, version: version.description)
             }
             guard let line = found.line else {
-                throw SimpleError(
-                    .badInput, file: found.foundIn,
-                    "cannot tell which line holds the version `\(found.text)`; edit it by hand")
+                throw NotesError.versionLineUnknown(path: found.foundIn, found: found.text)
             }
             if found.text != spelled {
                 add(
@@ -280,9 +275,7 @@ public struct VersionBump: Sendable, Equatable {
             guard edit.line >= 1, edit.line <= lines.count,
                 let range = Self.versionRange(of: edit.old, in: lines[edit.line - 1])
             else {
-                throw SimpleError(
-                    .badInput, file: edit.display, line: edit.line,
-                    "version `\(edit.old)` not found on this line; edit it by hand")
+                throw NotesError.versionNotOnLine(path: edit.display, line: edit.line, old: edit.old)
             }
             lines[edit.line - 1].replaceSubrange(range, with: edit.new)
             contents[key] = lines.joined(separator: "\n")

@@ -43,8 +43,7 @@ public struct Packager: Sendable {
         updateManifest: Bool, onArchive: @escaping @Sendable (PackagedArtifact) -> Void = { _ in }
     ) async throws -> [PackagedArtifact] {
         guard !targets.isEmpty else {
-            throw SimpleError(
-                .badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
+            throw PackagingError.noTargets(config: config.path)
         }
         let placeholders = ["project": config.project.name, "version": inputs.version, "tag": inputs.tag]
         let staged = try await stage(config: config, targets: targets, placeholders: placeholders)
@@ -158,7 +157,8 @@ public struct Packager: Sendable {
         }
         let failures = results.indices.compactMap { index -> (any RelctlError)? in
             guard case .failure(let error) = results[index] else { return nil }
-            return error as? RelctlError ?? SimpleError(.failure, "\(plans[index].target.triple): \(error)")
+            return error as? RelctlError
+                ?? PackagingError.targetFailed(target: plans[index].target.triple, reason: "\(error)")
         }
         if !failures.isEmpty { throw ProblemList(failures) }
         return artifacts
@@ -224,18 +224,14 @@ public struct Packager: Sendable {
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory) {
                     if !isDirectory.boolValue {
-                        throw SimpleError(
-                            .badInput, file: probe.path,
-                            "is a file, so the output folder \(url.path) cannot be created; pass another --out or move the file"
-                        )
+                        throw PackagingError.outputBlocked(file: probe.path, folder: url.path)
                     }
                     break
                 }
                 probe = probe.deletingLastPathComponent()
             }
             let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-            throw SimpleError(
-                .badInput, file: url.path, "cannot create the output folder (\(reason)); pass another --out")
+            throw PackagingError.outputUncreatable(path: url.path, reason: reason)
         }
     }
 

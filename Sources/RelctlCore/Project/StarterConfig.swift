@@ -13,9 +13,7 @@ public enum StarterConfig {
     public static func write(path: String?, context: Context) throws -> (url: URL, detected: [String]) {
         let url = context.resolve(path ?? ConfigLoader.defaultFileName)
         if FileManager.default.fileExists(atPath: url.path) {
-            throw SimpleError(
-                .badInput, file: path ?? ConfigLoader.defaultFileName,
-                "already exists; relctl init never overwrites it (edit it, or remove it first)")
+            throw ConfigError.alreadyExists(path: path ?? ConfigLoader.defaultFileName)
         }
         let root = url.deletingLastPathComponent()
         let detected = detectable.filter {

@@ -47,10 +47,7 @@ public struct BuildStage: ReleaseStage {
             }
         }
         if !missing.isEmpty {
-            throw SimpleError(
-                .badInput, file: directory.path,
-                "prebuilt binaries missing (\(missing.joined(separator: ", "))); lay them out as DIR/<binary-dir>/<binary>, as the build leaves them (or DIR/<binary> for a single target)"
-            )
+            throw BuildError.prebuiltMissing(directory: directory.path, missing: missing)
         }
     }
 }

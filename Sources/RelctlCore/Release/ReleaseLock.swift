@@ -85,16 +85,14 @@ public final class ReleaseLock: Sendable {
                 return ReleaseLock(url: url, holder: me)
             }
             guard errno == EEXIST else {
-                throw SimpleError(
-                    .failure, file: url.path, "cannot create the release lock: \(String(cString: strerror(errno)))")
+                throw FileSystemError(path: url.path, action: "cannot create the release lock", errno: errno)
             }
             guard let holder = currentHolder(at: url) else { continue }
             guard holder.isStale else { throw ReleaseError.locked(path: url.path, holder: holder) }
             onStale(holder)
             try? FileManager.default.removeItem(at: url)
         }
-        throw SimpleError(
-            .failure, file: url.path, "cannot take the release lock; another relctl release started at the same moment")
+        throw ReleaseError.lockRace(path: url.path)
     }
 
     /// Removes the lock (only if it is still ours).

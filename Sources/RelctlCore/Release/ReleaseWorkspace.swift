@@ -54,8 +54,8 @@ public final class ReleaseWorkspace {
             lock.release()
             CleanupRegistry.shared.unregister(staging)
             if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }
-            throw SimpleError(
-                .failure, file: staging.path, "cannot create the staging folder: \(error.localizedDescription)")
+            throw FileSystemError(
+                path: staging.path, action: "cannot create the staging folder", reason: error.localizedDescription)
         }
         var rooted = context
         rooted.workingDirectory = config.root

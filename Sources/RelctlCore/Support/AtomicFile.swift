@@ -18,8 +18,8 @@ public enum AtomicFile {
                 FileManager.default.createFile(
                     atPath: temporary.path, contents: data, attributes: [.posixPermissions: permissions])
             else {
-                throw SimpleError(
-                    .failure, file: url.path, "cannot write here (check the folder exists and is writable)")
+                throw FileSystemError(
+                    path: url.path, action: "cannot write here (check the folder exists and is writable)")
             }
             try commit(temporary, to: url)
         } catch {
@@ -41,8 +41,7 @@ public enum AtomicFile {
     /// Renames a finished temporary file over its destination (rename(2) is atomic on one filesystem).
     public static func commit(_ temporary: URL, to url: URL) throws {
         if rename(temporary.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            throw SimpleError(.failure, file: url.path, "cannot move the finished file into place: \(reason)")
+            throw FileSystemError(path: url.path, action: "cannot move the finished file into place", errno: errno)
         }
     }
 }

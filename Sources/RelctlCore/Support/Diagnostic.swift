@@ -72,17 +72,3 @@ public struct ProblemList: RelctlError, CustomStringConvertible {
 
     public var description: String { message }
 }
-
-/// A single problem with an explicit exit code, for the many places where a dedicated case
-/// would add nothing.
-public struct SimpleError: RelctlError, CustomStringConvertible {
-    public var exitCode: RelctlExitCode
-    public var diagnostics: [Diagnostic]
-
-    public init(_ exitCode: RelctlExitCode, file: String? = nil, line: Int? = nil, _ message: String) {
-        self.exitCode = exitCode
-        self.diagnostics = [Diagnostic(file: file, line: line, message)]
-    }
-
-    public var description: String { message }
-}

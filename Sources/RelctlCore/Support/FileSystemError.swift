@@ -1,19 +1,45 @@
 import Foundation
 
-/// Foundation's file errors as relctl errors: `relctl: error: PATH: reason` with exit 1 instead
-/// of ArgumentParser printing `Error: Error Domain=NSCocoaErrorDomain Code=512 "(null)"…`.
+/// A file operation that failed: `relctl: error: PATH: what relctl was doing: why` with exit 1,
+/// instead of ArgumentParser printing `Error: Error Domain=NSCocoaErrorDomain Code=512 "(null)"…`.
 public struct FileSystemError: RelctlError {
-    public var exitCode: RelctlExitCode { .failure }
-    public var diagnostics: [Diagnostic]
+    /// The file or folder concerned, when known.
+    public var path: String?
+    /// What relctl was doing ("cannot create the folder").
+    public var action: String?
+    /// Why it failed: the POSIX error text ("Permission denied") when there is one.
+    public var reason: String?
+    /// What to do about it, appended as written ("; check the path and its permissions").
+    public var advice: String
 
-    /// Wraps `error`; `path` names the file when Foundation's error does not, `action` says
-    /// what relctl was doing ("cannot create the folder").
+    public var exitCode: RelctlExitCode { .failure }
+
+    public var diagnostics: [Diagnostic] {
+        let text = [action, reason].compactMap { $0 }.joined(separator: ": ") + advice
+        return [Diagnostic(file: path, text)]
+    }
+
+    /// A failure described by relctl: `action: reason` (or just `action`).
+    public init(path: String?, action: String, reason: String? = nil, advice: String = "") {
+        self.path = path
+        self.action = action
+        self.reason = reason
+        self.advice = advice
+    }
+
+    /// A failed system call: `action: ` and the text of the POSIX error `code` (`errno`).
+    public init(path: String?, action: String, errno code: Int32) {
+        self.init(path: path, action: action, reason: String(cString: strerror(code)))
+    }
+
+    /// Wraps Foundation's `error`; `path` names the file when Foundation's error does not, `action`
+    /// says what relctl was doing ("cannot create the folder").
     public init(_ error: any Error, path: String? = nil, action: String? = nil) {
         let nsError = error as NSError
-        let file =
+        self.path =
             path ?? nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
+        self.action = action
         // The POSIX cause ("Not a directory") says more than Cocoa's summary, which may be "(null)".
-        let reason: String
         if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
             underlying.domain == NSPOSIXErrorDomain
         {
@@ -23,8 +49,6 @@ public struct FileSystemError: RelctlError {
         } else {
             reason = nsError.localizedDescription
         }
-        diagnostics = [
-            Diagnostic(file: file, (action.map { "\($0): " } ?? "") + "\(reason); check the path and its permissions")
-        ]
+        advice = "; check the path and its permissions"
     }
 }

@@ -28,10 +28,7 @@ public struct Workspace: Sendable {
     public static func load(path: String, context: Context) throws -> Workspace {
         let url = context.resolve(path)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw SimpleError(
-                .badInput, file: path,
-                "workspace file not found; create it with one [[repo]] (name, path, after) per repository, or pass --workspace PATH"
-            )
+            throw WorkspaceError.notFound(path: path)
         }
         let document = try TOMLDocument(contentsOf: url, displayPath: path)
         let workspace = try parse(document, base: url.deletingLastPathComponent())
@@ -100,10 +97,7 @@ public struct Workspace: Sendable {
         guard problems.isEmpty else { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics) }
         let workspace = Workspace(path: document.path, repositories: repositories)
         if let cycle = workspace.findCycle() {
-            throw SimpleError(
-                .badInput, file: document.path,
-                "`after` forms a cycle: \(cycle.joined(separator: " → ")); no order can release them, remove one of these dependencies"
-            )
+            throw WorkspaceError.cycle(path: document.path, cycle: cycle)
         }
         return workspace
     }

@@ -30,11 +30,10 @@ public struct TagValidation: Sendable, Encodable {
     enum CodingKeys: String, CodingKey { case tag, version, sources, staleCompanions = "stale-companions" }
 
     /// The mismatch error (exit 1) naming each file and the version it holds, or nil when all match.
-    public var mismatchError: SimpleError? {
+    public var mismatchError: TagValidationError? {
         let wrong = sources.filter { !$0.matches }
         guard !wrong.isEmpty || !staleCompanions.isEmpty else { return nil }
-        var error = SimpleError(.failure, "tag \(tag) does not match every manifest")
-        error.diagnostics =
+        let problems: [Diagnostic] =
             wrong.map {
                 let inherited = $0.foundIn == $0.path ? "" : "(inherited by \($0.path)) "
                 if let note = $0.note {
@@ -47,7 +46,7 @@ public struct TagValidation: Sendable, Encodable {
                     "\(inherited)holds version \($0.version), but tag \(tag) says \(version); update the manifest (or `relctl bump --write`) or tag the version it holds"
                 )
             } + staleCompanions.map(\.diagnostic)
-        return error
+        return .mismatch(tag: tag, problems: problems)
     }
 }
 
@@ -57,9 +56,7 @@ public enum TagValidator {
     public static func validate(tag: String, config: RelctlConfig) throws -> TagValidation {
         // Refused before the version is even read: git would refuse the tag at the very end.
         if let why = GitRefName.problem(in: tag) {
-            throw SimpleError(
-                .badInput,
-                "`\(tag)` cannot be a git tag: \(why); choose a tag `git check-ref-format refs/tags/TAG` accepts")
+            throw TagValidationError.notARefName(tag: tag, reason: why)
         }
         let version = try config.project.tagFormat.version(of: tag)
         var sources: [TagValidation.Source] = []
