@@ -7,23 +7,20 @@ public enum AtomicFile {
     /// Writes `data` to `url` atomically, creating the parent folder if needed.
     public static func write(_ data: Data, to url: URL, permissions: Int = 0o644) throws {
         let directory = url.deletingLastPathComponent()
-        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+        do { try FileSystem.createDirectory(directory) } catch {
             throw FileSystemError(error, path: directory.path, action: "cannot create the folder")
         }
         let temporary = temporaryURL(for: url)
         CleanupRegistry.shared.register(temporary)
         defer { CleanupRegistry.shared.unregister(temporary) }
         do {
-            guard
-                FileManager.default.createFile(
-                    atPath: temporary.path, contents: data, attributes: [.posixPermissions: permissions])
-            else {
+            do { try FileSystem.createFile(temporary, contents: data, permissions: permissions) } catch {
                 throw FileSystemError(
                     path: url.path, action: "cannot write here (check the folder exists and is writable)")
             }
             try commit(temporary, to: url)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            try? FileSystem.remove(temporary)
             throw error
         }
     }
@@ -67,7 +64,7 @@ public final class CleanupRegistry: Sendable {
             defer { paths.removeAll() }
             return Array(paths.keys)
         }
-        for path in current { try? FileManager.default.removeItem(atPath: path) }
+        for path in current { try? FileSystem.remove(atPath: path) }
     }
 }
 

@@ -11,6 +11,8 @@ public struct FileSystemError: RelctlError {
     public var reason: String?
     /// What to do about it, appended as written ("; check the path and its permissions").
     public var advice: String
+    /// Foundation's error, when this wraps one.
+    public var underlying: (any Error)?
 
     public var exitCode: RelctlExitCode { .failure }
 
@@ -19,8 +21,14 @@ public struct FileSystemError: RelctlError {
         return [Diagnostic(file: path, text)]
     }
 
+    /// Foundation's error behind `error` when it is a wrapped one, else `error` itself: for
+    /// messages that quote Foundation's own wording.
+    public static func cause(of error: any Error) -> any Error {
+        (error as? FileSystemError)?.underlying ?? error
+    }
+
     /// A failure described by relctl: `action: reason` (or just `action`).
-    public init(path: String?, action: String, reason: String? = nil, advice: String = "") {
+    public init(path: String?, action: String?, reason: String? = nil, advice: String = "") {
         self.path = path
         self.action = action
         self.reason = reason
@@ -35,11 +43,19 @@ public struct FileSystemError: RelctlError {
     /// Wraps Foundation's `error`; `path` names the file when Foundation's error does not, `action`
     /// says what relctl was doing ("cannot create the folder").
     public init(_ error: any Error, path: String? = nil, action: String? = nil) {
+        let wrapped = error as? FileSystemError
+        if let wrapped, wrapped.underlying == nil {
+            self = wrapped
+            self.path = path ?? wrapped.path
+            self.action = action ?? wrapped.action
+            return
+        }
+        let error = wrapped?.underlying ?? error
         let nsError = error as NSError
-        self.path =
-            path ?? nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
-        self.action = action
+        let foundationPath =
+            nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
         // The POSIX cause ("Not a directory") says more than Cocoa's summary, which may be "(null)".
+        let reason: String
         if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
             underlying.domain == NSPOSIXErrorDomain
         {
@@ -49,6 +65,9 @@ public struct FileSystemError: RelctlError {
         } else {
             reason = nsError.localizedDescription
         }
-        advice = "; check the path and its permissions"
+        self.init(
+            path: path ?? wrapped?.path ?? foundationPath, action: action ?? wrapped?.action, reason: reason,
+            advice: "; check the path and its permissions")
+        underlying = error
     }
 }

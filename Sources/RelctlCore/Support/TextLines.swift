@@ -31,7 +31,7 @@ enum TextFile {
         guard Int(info.st_size) <= sizeLimit else {
             throw TextFileError.tooLarge(path: displayPath, size: Int64(info.st_size), limit: Int64(sizeLimit))
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = FileSystem.contents(of: url) else { return nil }
         return try decodeStrict(data, displayPath: displayPath)
     }
 
