@@ -12,7 +12,7 @@ public enum WorkflowWriter {
         let url = config.root.appendingPathComponent(config.ci.workflow)
         let shown = config.ci.workflow
         let generated = ReleaseWorkflow.render(config: config)
-        let existing = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+        let existing = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
         let state = GeneratedFile.state(existing: existing, generated: generated)
         if check {
             guard state == .current else { throw CIError.outOfDate(path: shown, state: state) }
