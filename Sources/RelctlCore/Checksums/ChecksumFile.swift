@@ -59,13 +59,10 @@ public struct ChecksumFile: Sendable, Equatable {
     /// Reads a checksum file; bad input (exit 2) naming the file when it cannot be read.
     public static func read(_ url: URL, displayPath: String? = nil) throws -> ChecksumFile {
         let shown = displayPath ?? url.path
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        if isDirectory.boolValue {
-            throw ChecksumError.listIsFolder(path: shown)
-        }
+        let kind = FileSystem.kind(of: url)
+        if kind == .directory { throw ChecksumError.listIsFolder(path: shown) }
         guard let text = try TextFile.read(url, displayPath: shown) else {
-            throw ChecksumError.listUnreadable(path: shown, exists: exists)
+            throw ChecksumError.listUnreadable(path: shown, exists: kind != nil)
         }
         return try parse(text, path: shown)
     }

@@ -72,7 +72,7 @@ public enum ChecksumVerifier {
         for (index, entry) in list.entries.enumerated() {
             guard let digest = actual[index] else { continue }
             let sidecar = URL(fileURLWithPath: targets[index].path + entry.algorithm.fileExtension)
-            guard FileManager.default.fileExists(atPath: sidecar.path) else { continue }
+            guard FileSystem.exists(sidecar) else { continue }
             let lines = (try? ChecksumFile.read(sidecar))?.entries ?? []
             let own = lines.first {
                 URL(fileURLWithPath: $0.name).lastPathComponent == targets[index].lastPathComponent

@@ -104,19 +104,18 @@ public enum ChecksumWriter {
         let inputs = paths.isEmpty ? [defaultFolder(config: config, context: context)] : paths
         for input in inputs {
             let url = context.resolve(input)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            guard let kind = FileSystem.kind(of: url) else {
                 problems.append(ChecksumError.inputNotFound(path: input))
                 continue
             }
-            let directory = isDirectory.boolValue ? url : url.deletingLastPathComponent()
+            let directory = kind == .directory ? url : url.deletingLastPathComponent()
             var shown =
-                isDirectory.boolValue
+                kind == .directory
                 ? input : (input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : ".")
             while shown.count > 1, shown.hasSuffix("/") { shown.removeLast() }
             var group = groups[directory.path] ?? Group(directory: directory, shown: shown, names: [], isScan: false)
             if groups[directory.path] == nil { order.append(directory.path) }
-            if isDirectory.boolValue {
+            if kind == .directory {
                 let names = archives(in: url)
                 if names.isEmpty {
                     problems.append(ChecksumError.noArchives(path: input))
@@ -141,7 +140,7 @@ public enum ChecksumWriter {
 
     /// Regular files directly in `directory` with a recognised archive extension, sorted bytewise.
     public static func archives(in directory: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let names = (try? FileSystem.names(in: directory)) ?? []
         return names.filter { name in
             !name.hasPrefix(".") && ArtifactName.format(of: name) != nil
                 && FileKind.isRegularFile(directory.appendingPathComponent(name).path)
@@ -230,7 +229,7 @@ public enum ChecksumWriter {
         var manifest = ReleaseManifest(project: project, tag: tag, version: version, commit: commit)
         if !group.isScan, let existing {
             manifest.artifacts = existing.artifacts.filter {
-                FileManager.default.fileExists(atPath: group.directory.appendingPathComponent($0.name).path)
+                FileSystem.exists(atPath: group.directory.appendingPathComponent($0.name).path)
             }
         }
         manifest.upsert(artifacts)
@@ -240,7 +239,7 @@ public enum ChecksumWriter {
     /// A `NAME.sha256` whose archive is gone would mislead a user checking by hand; relctl
     /// does not delete what it did not write in this run, so it says so instead.
     static func warnAboutStaleSidecars(in group: Group, algorithm: ChecksumAlgorithm, context: Context) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: group.directory.path)) ?? []
+        let names = (try? FileSystem.names(in: group.directory)) ?? []
         let archives = Set(group.names)
         for name in names.sorted(by: bytewiseLess) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".")
         {
@@ -264,11 +263,11 @@ public enum ChecksumWriter {
     /// Lines of the folder's current combined file kept in a merge: same algorithm, file still there.
     static func keptEntries(in group: Group, algorithm: ChecksumAlgorithm) throws -> [ChecksumFile.Entry] {
         let url = group.directory.appendingPathComponent(algorithm.sumsFileName)
-        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        guard FileSystem.exists(url) else { return [] }
         let current = try ChecksumFile.read(url, displayPath: "\(group.shown)/\(algorithm.sumsFileName)")
         return current.entries.filter { entry in
             entry.algorithm == algorithm && !group.names.contains(entry.name) && !group.sboms.contains(entry.name)
-                && FileManager.default.fileExists(atPath: group.directory.appendingPathComponent(entry.name).path)
+                && FileSystem.exists(atPath: group.directory.appendingPathComponent(entry.name).path)
         }.map { ChecksumFile.Entry(name: $0.name, digest: $0.digest, algorithm: $0.algorithm) }
     }
 

@@ -32,7 +32,7 @@ public enum FileHasher {
         guard !urls.isEmpty else { return [] }
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, urls.count))
         // Largest first, so one big file does not start last and stretch the wall time.
-        let sizes = urls.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? 0 }
+        let sizes = urls.map { FileSystem.size(of: $0) ?? 0 }
         let order = urls.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         let results = await ParallelJobs.map(order, limit: workers) { index -> Result<FileDigest, any Error> in
             do {
