@@ -23,13 +23,10 @@ public struct TOMLDocument: Sendable {
     /// Reads and parses a file; a missing file is `badInput` naming it.
     public init(contentsOf url: URL, displayPath: String? = nil) throws {
         let shown = displayPath ?? url.path
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        if isDirectory.boolValue {
-            throw ConfigError.isDirectory(path: shown)
-        }
+        let kind = FileSystem.kind(of: url)
+        if kind == .directory { throw ConfigError.isDirectory(path: shown) }
         guard let text = try TextFile.read(url, displayPath: shown) else {
-            throw ConfigError.unreadable(path: shown, exists: exists)
+            throw ConfigError.unreadable(path: shown, exists: kind != nil)
         }
         try self.init(text: text, path: shown)
     }
