@@ -29,7 +29,7 @@ public struct DockerCredentials: Sendable {
         if let folder = environment["DOCKER_CONFIG"], !folder.isEmpty {
             return URL(fileURLWithPath: folder).appendingPathComponent("config.json")
         }
-        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home = environment["HOME"] ?? FileSystem.homeDirectory.path
         return URL(fileURLWithPath: home).appendingPathComponent(".docker/config.json")
     }
 
@@ -48,7 +48,7 @@ public struct DockerCredentials: Sendable {
     /// Credentials for `registry` (`host[:port]`), or nil when none are stored (anonymous access).
     public func lookup(registry: String) throws -> RegistryCredentials? {
         let url = configFile
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = FileSystem.contents(of: url) else { return nil }
         let file: ConfigFile
         do { file = try JSONDecoder().decode(ConfigFile.self, from: data) } catch {
             throw ImageError.badDockerConfig(path: url.path, registry: registry, problem: .invalid(reason: "\(error)"))
@@ -99,7 +99,7 @@ public struct DockerCredentials: Sendable {
         let name = "docker-credential-" + helper
         let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
             .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            .first { FileSystem.isExecutable($0) }
         guard let path else {
             throw ImageError.credentialHelper(
                 helper: helper, registry: server, reason: "\(name) is not on PATH (named in \(configFile.path))")

@@ -79,9 +79,10 @@ public struct ImageBuilder: Sendable {
         }
 
         let folder = outputDirectory.appendingPathComponent("oci")
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+        do { try FileSystem.createDirectory(folder) } catch {
+            let cause = FileSystemError.cause(of: error)
             throw ImageError.writeFailed(
-                path: folder.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+                path: folder.path, reason: (cause as NSError).localizedFailureReason ?? "\(cause)")
         }
         let writer = try OCILayoutWriter(destination: folder.appendingPathComponent(image.name))
         do {
