@@ -52,9 +52,7 @@ public enum InstallerWriter {
                 "the repository is unknown (no [publish] github, GITHUB_REPOSITORY or GitHub/GitLab remote): the installers will require INSTALLER_BASE_URL"
             )
         }
-        if !FileManager.default.fileExists(
-            atPath: directory.appendingPathComponent(ChecksumAlgorithm.sha256.sumsFileName).path)
-        {
+        if !FileSystem.exists(directory.appendingPathComponent(ChecksumAlgorithm.sha256.sumsFileName)) {
             context.console.warning(
                 "\(shown)/\(ChecksumAlgorithm.sha256.sumsFileName) is missing: the installers download and check it; run `relctl checksum` (sha256) before publishing"
             )
