@@ -9,7 +9,7 @@ public struct NotesTemplate: Sendable {
 
     /// Reads and parses the template; a missing file or syntax error is bad input naming file and line.
     public static func load(_ url: URL, displayPath: String) throws -> NotesTemplate {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = FileSystem.contents(of: url) else {
             throw NotesError.templateNotFound(path: displayPath)
         }
         return try NotesTemplate(text: String(decoding: data, as: UTF8.self), displayPath: displayPath)

@@ -261,7 +261,7 @@ public struct VersionBump: Sendable, Equatable {
         for edit in edits {
             let key = edit.url.standardizedFileURL
             if contents[key] == nil {
-                guard let data = FileManager.default.contents(atPath: key.path) else {
+                guard let data = FileSystem.contents(of: key) else {
                     throw ManifestError.missing(path: edit.display)
                 }
                 contents[key] = String(decoding: data, as: UTF8.self)
@@ -283,7 +283,7 @@ public struct VersionBump: Sendable, Equatable {
         var written: [String] = []
         for (url, display) in order {
             guard let text = contents[url] else { continue }
-            let original = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+            let original = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
             if text != original {
                 try AtomicFile.write(text, to: url, permissions: Self.permissions(of: url))
                 written.append(display)
@@ -317,7 +317,6 @@ public struct VersionBump: Sendable, Equatable {
     }
 
     private static func permissions(of url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue
-            ?? 0o644
+        FileSystem.permissions(of: url) ?? 0o644
     }
 }
