@@ -76,7 +76,7 @@ enum ArchiveFile {
                         path: url.path,
                         reason: "cannot move the finished archive into place: \(String(cString: strerror(linkError)))")
                 }
-                if FileManager.default.fileExists(atPath: url.path) {
+                if FileSystem.exists(url) {
                     throw PackagingError.archiveExists(path: url.path)
                 }
                 if rename(temporary.path, url.path) != 0 {

@@ -31,9 +31,10 @@ struct TreeWalker {
         _ directory: String, relative: String, destination: String, builder: inout LayoutBuilder
     ) throws {
         let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+        do { names = try FileSystem.names(atPath: directory) } catch {
+            let cause = FileSystemError.cause(of: error)
             throw PackagingError.unreadable(
-                path: directory, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+                path: directory, reason: (cause as NSError).localizedFailureReason ?? cause.localizedDescription)
         }
         for name in names {
             let path = directory + "/" + name
