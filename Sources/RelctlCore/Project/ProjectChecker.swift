@@ -147,7 +147,7 @@ public enum ProjectChecker {
         // Packaged paths that do not depend on the target must exist now.
         for mapping in config.archive.files + config.archive.trees where mapping.from.placeholders.isEmpty {
             let path = mapping.from.text
-            if !FileManager.default.fileExists(atPath: config.root.appendingPathComponent(path).path) {
+            if !FileSystem.exists(atPath: config.root.appendingPathComponent(path).path) {
                 report.problem(
                     Diagnostic(
                         file: config.path,
@@ -156,8 +156,7 @@ public enum ProjectChecker {
         }
         checkLayouts(config, context: context, into: &report)
         for problem in ReleaseWorkflow.problems(config: config) { report.warning(problem) }
-        if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.resolve(template).path)
-        {
+        if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
         do {
