@@ -41,7 +41,7 @@ public struct BuildStage: ReleaseStage {
                     directory.appendingPathComponent(binaryDirectory).appendingPathComponent(binary),
                     directory.appendingPathComponent(binary),
                 ]
-                if !candidates.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+                if !candidates.contains(where: { FileSystem.exists($0) }) {
                     missing.append("\(target.triple): \(binaryDirectory)/\(binary)")
                 }
             }

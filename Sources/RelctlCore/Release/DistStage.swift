@@ -14,17 +14,15 @@ public struct DistStage: ReleaseStage {
     }
 
     public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        let fileManager = FileManager.default
-        let names = try fileManager.contentsOfDirectory(atPath: run.stagingDirectory.path).filter { !$0.hasPrefix(".") }
-            .sorted()
+        let names = try FileSystem.names(in: run.stagingDirectory).filter { !$0.hasPrefix(".") }.sorted()
         for name in names {
             let source = run.stagingDirectory.appendingPathComponent(name)
             let destination = run.distDirectory.appendingPathComponent(name)
-            if FileKind.isDirectory(destination.path) { try fileManager.removeItem(at: destination) }
+            if FileKind.isDirectory(destination.path) { try FileSystem.remove(destination) }
             // rename(2) replaces files atomically; staging and dist/ share a filesystem.
             try AtomicFile.commit(source, to: destination)
         }
-        try? fileManager.removeItem(at: run.stagingDirectory)
+        try? FileSystem.remove(run.stagingDirectory)
         outputs.distFiles = names
         return "\(names.count) file(s) in \(Self.shown(run.distDirectory, root: run.projectRoot))"
     }

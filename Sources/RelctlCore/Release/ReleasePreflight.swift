@@ -85,10 +85,7 @@ public enum ReleasePreflight {
         }
         checkDist(options.tag, config: config, into: &report)
         if let directory = options.artifactsDirectory {
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory)
-                || !isDirectory.boolValue
-            {
+            if !FileSystem.isDirectory(directory) {
                 report.fail(
                     .badInput, file: directory.path,
                     "--artifacts folder not found; pass the folder holding the prebuilt binaries")
@@ -237,7 +234,7 @@ public enum ReleasePreflight {
     /// An archive this release would write, or a manifest recording the tag, means it was (partly) released.
     private static func checkDist(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
         let dist = config.distDirectory
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dist.path) else { return }
+        guard let names = try? FileSystem.names(in: dist) else { return }
         let stems = archiveStems(tag: tag, config: config)
         let clashes = names.filter { name in stems.contains { name == $0 || name.hasPrefix($0 + ".") } }.sorted()
         if !clashes.isEmpty {
