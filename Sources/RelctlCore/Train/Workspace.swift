@@ -27,12 +27,12 @@ public struct Workspace: Sendable {
     /// duplicate name, unknown name in `after`, a cycle) is bad input (exit 2), reported together.
     public static func load(path: String, context: Context) throws -> Workspace {
         let url = context.resolve(path)
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        guard FileSystem.exists(url) else {
             throw WorkspaceError.notFound(path: path)
         }
         let document = try TOMLDocument(contentsOf: url, displayPath: path)
         let workspace = try parse(document, base: url.deletingLastPathComponent())
-        let missing = workspace.repositories.filter { !FileManager.default.fileExists(atPath: $0.directory.path) }
+        let missing = workspace.repositories.filter { !FileSystem.exists($0.directory) }
         if !missing.isEmpty {
             throw ProblemList(
                 exitCode: .badInput,
