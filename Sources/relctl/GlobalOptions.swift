@@ -48,7 +48,7 @@ struct GlobalOptions: ParsableArguments {
         }
         let verbosity: Verbosity = quiet ? .quiet : verbose ? .verbose : .normal
         return Context(
-            workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            workingDirectory: FileSystem.currentDirectory,
             environment: environment,
             console: Console.standard(verbosity: verbosity, color: useColor)
         )

@@ -93,14 +93,14 @@ struct TrainRunCommand: RelctlCommand {
     /// This relctl binary, so each repository is released by exactly the same version.
     static var selfExecutable: URL {
         #if os(Linux)
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        if let path = try? FileSystem.symlinkDestination(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: path)
         }
         #endif
         let argument = CommandLine.arguments[0]
         if argument.contains("/") {
             return URL(
-                fileURLWithPath: argument, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                fileURLWithPath: argument, relativeTo: FileSystem.currentDirectory
             ).standardizedFileURL
         }
         return URL(fileURLWithPath: "/usr/bin/env").deletingLastPathComponent().appendingPathComponent(argument)
