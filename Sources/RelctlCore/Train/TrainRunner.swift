@@ -556,9 +556,3 @@ public struct TrainRunner: Sendable {
         line.hasPrefix("relctl: error: ") ? String(line.dropFirst("relctl: error: ".count)) : line
     }
 }
-
-/// A failed train: the report (for `--json`) and the error to exit with.
-public struct TrainFailure: Error, Sendable {
-    public var report: TrainReport
-    public var error: TrainError
-}
