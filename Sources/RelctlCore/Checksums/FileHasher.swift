@@ -84,7 +84,7 @@ public enum FileHasher {
     }
 
     private static func unreadable(_ url: URL, _ code: Int32) -> ChecksumError {
-        let reason = String(cString: strerror(code))
+        let reason = FileSystem.describe(errno: code)
         return ChecksumError.unreadable(path: url.path, reason: reason)
     }
 

@@ -69,7 +69,7 @@ final class OCILayoutWriter: Sendable {
             ".\(destination.lastPathComponent).relctl-old-\(UInt32.random(in: 0...UInt32.max))")
         let hadOld = rename(destination.path, old.path) == 0
         if rename(staging.path, destination.path) != 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = FileSystem.describe(errno: errno)
             if hadOld { rename(old.path, destination.path) }
             throw ImageError.writeFailed(
                 path: destination.path, reason: "cannot move the finished layout into place: \(reason)")

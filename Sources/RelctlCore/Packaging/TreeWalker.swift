@@ -79,7 +79,7 @@ struct TreeWalker {
     private func readLink(_ path: String) throws -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { throw PackagingError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard count >= 0 else { throw PackagingError.unreadable(path: path, reason: FileSystem.describe(errno: errno)) }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

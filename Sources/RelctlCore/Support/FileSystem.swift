@@ -100,6 +100,9 @@ public enum FileSystem {
         }
     }
 
+    /// The text of the POSIX error `code` ("Permission denied"), for messages about a failed call.
+    public static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
+
     // MARK: Places
 
     /// The system's folder for temporary files.

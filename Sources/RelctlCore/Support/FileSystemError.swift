@@ -37,7 +37,7 @@ public struct FileSystemError: RelctlError {
 
     /// A failed system call: `action: ` and the text of the POSIX error `code` (`errno`).
     public init(path: String?, action: String, errno code: Int32) {
-        self.init(path: path, action: action, reason: String(cString: strerror(code)))
+        self.init(path: path, action: action, reason: FileSystem.describe(errno: code))
     }
 
     /// Wraps Foundation's `error`; `path` names the file when Foundation's error does not, `action`
@@ -59,9 +59,9 @@ public struct FileSystemError: RelctlError {
         if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
             underlying.domain == NSPOSIXErrorDomain
         {
-            reason = String(cString: strerror(Int32(underlying.code)))
+            reason = FileSystem.describe(errno: Int32(underlying.code))
         } else if nsError.domain == NSPOSIXErrorDomain {
-            reason = String(cString: strerror(Int32(nsError.code)))
+            reason = FileSystem.describe(errno: Int32(nsError.code))
         } else {
             reason = nsError.localizedDescription
         }
