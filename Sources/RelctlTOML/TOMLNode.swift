@@ -57,24 +57,3 @@ public indirect enum TOMLNode: Sendable, Equatable {
         return node
     }
 }
-
-/// A TOML syntax error, with the line toml++ reported.
-public struct TOMLSyntaxError: Error, Sendable {
-    public let line: Int
-    public let message: String
-}
-
-/// The only door to TOMLKit. It lives in its own module because TOMLKit declares operator
-/// overloads (`+`, `??`) that would leak into every file of a module importing it.
-public enum TOMLParser {
-    public static func parse(_ text: String) throws(TOMLSyntaxError) -> [String: TOMLNode] {
-        do {
-            let table = try TOMLTable(string: text)
-            return TOMLNode(table).table ?? [:]
-        } catch let error as TOMLParseError {
-            throw TOMLSyntaxError(line: error.source.begin.line, message: error.description)
-        } catch {
-            throw TOMLSyntaxError(line: 0, message: "\(error)")
-        }
-    }
-}

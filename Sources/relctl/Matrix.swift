@@ -27,9 +27,9 @@ struct Matrix: RelctlCommand {
         let chosen = format ?? (global.json ? .json : .table)
         if all.isEmpty {
             // GitHub rejects an empty matrix with an obscure message; say what to do instead.
-            let problem = Diagnostic(file: config.path, "no [[target]] entries; \(TargetResolver.addTargetHint)")
-            if chosen == .github { throw SimpleError(.badInput, file: problem.file, problem.message) }
-            context.console.warning(problem.description)
+            let problem = MatrixError.noTargets(config: config.path)
+            if chosen == .github { throw problem }
+            context.console.warning(problem.message)
         }
         switch chosen {
         case .table: context.console.stdout(MatrixRenderer.table(selected))

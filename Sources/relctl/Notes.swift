@@ -36,15 +36,7 @@ struct Notes: RelctlCommand {
         // Checked before the notes are built, so a wrong path costs nothing and writes nothing.
         for (flag, path) in [("--output", output), ("--changelog", changelog)] {
             guard let path, path != "-" else { continue }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: context.resolve(path).path, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            {
-                throw SimpleError(
-                    .badInput, file: path,
-                    "is a folder; \(flag) takes a file path, e.g. \(path.hasSuffix("/") ? path : path + "/")\(flag == "--output" ? "RELEASE_NOTES.md" : "CHANGELOG.md")"
-                )
-            }
+            if FileSystem.isDirectory(context.resolve(path)) { throw NotesError.outputIsFolder(path: path, flag: flag) }
         }
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let notes = try ReleaseNotesBuilder(context: context).build(
@@ -53,13 +45,12 @@ struct Notes: RelctlCommand {
         let text = global.json ? try notes.json : notes.markdown
         if let output, output != "-" {
             let url = context.resolve(output)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            if FileSystem.kind(of: url) == .file,
                 (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == false
             {
                 // A device or pipe (`/dev/stdout`): write through it, never rename over it.
                 guard let handle = FileHandle(forWritingAtPath: url.path) else {
-                    throw SimpleError(.badInput, file: output, "cannot write here; check the path and its permissions")
+                    throw NotesError.cannotWrite(path: output)
                 }
                 handle.write(Data(text.utf8))
                 try handle.close()

@@ -66,8 +66,8 @@ struct Verify: RelctlCommand {
                 config: try ConfigLoader.load(path: global.config, context: context), context: context)
         let sha256 = "\(folder)/\(ChecksumAlgorithm.sha256.sumsFileName)"
         let sha512 = "\(folder)/\(ChecksumAlgorithm.sha512.sumsFileName)"
-        let has256 = FileManager.default.fileExists(atPath: context.resolve(sha256).path)
-        let has512 = FileManager.default.fileExists(atPath: context.resolve(sha512).path)
+        let has256 = FileSystem.exists(atPath: context.resolve(sha256).path)
+        let has512 = FileSystem.exists(atPath: context.resolve(sha512).path)
         return !has256 && has512 ? sha512 : sha256
     }
 }

@@ -322,7 +322,7 @@ struct TmpfsMount {
     init(at url: URL, size: String) throws {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let result = try run("mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", url.path])
-        guard result.status == 0 else { throw SimpleError(.failure, "cannot mount a tmpfs: \(result.stderr)") }
+        guard result.status == 0 else { throw TestFailure("cannot mount a tmpfs: \(result.stderr)") }
         self.url = url
     }
 

@@ -29,9 +29,9 @@ import Testing
         _ = try SigningKeysFixture(in: fixture.url.appendingPathComponent("keys"))
         try makeRelease(fixture, targets: targets)
         let signed = try relctl(["sign"], in: fixture.url)
-        guard signed.status == 0 else { throw SimpleError(.failure, "sign failed: \(signed)") }
+        guard signed.status == 0 else { throw TestFailure("sign failed: \(signed)") }
         let installer = try relctl(["installer", "--repository", "acme/velostream"], in: fixture.url)
-        guard installer.status == 0 else { throw SimpleError(.failure, "installer failed: \(installer)") }
+        guard installer.status == 0 else { throw TestFailure("installer failed: \(installer)") }
         return fixture
     }
 

@@ -32,7 +32,7 @@ import Testing
         #expect {
             try FileHasher.sha256(of: URL(fileURLWithPath: "/nonexistent/relctl.tar.gz"))
         } throws: { error in
-            let error = error as? SimpleError
+            let error = error as? ChecksumError
             return error?.exitCode == .badInput && error?.message.contains("/nonexistent/relctl.tar.gz") == true
         }
     }
@@ -143,7 +143,7 @@ import Testing
         #expect(try ChecksumAlgorithm(id: "SHA-512") == .sha512)
         #expect(ChecksumAlgorithm.sha512.sumsFileName == "SHA512SUMS")
         #expect(ChecksumAlgorithm.sha256.fileExtension == ".sha256")
-        #expect(throws: SimpleError.self) { try ChecksumAlgorithm(id: "md5") }
+        #expect(throws: ChecksumError.self) { try ChecksumAlgorithm(id: "md5") }
     }
 
     @Test func writerAndVerifierRunInProcess() async throws {

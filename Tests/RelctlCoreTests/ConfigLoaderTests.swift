@@ -134,8 +134,8 @@ import Testing
         )
         // `${target}` is the shell's, not relctl's.
         #expect(Template("echo ${target}-{target}").render(["target": "t"]) == "echo ${target}-t")
-        #expect(throws: SimpleError.self) { try Template("make {targt}", allowed: Template.perTarget) }
-        #expect(throws: SimpleError.self) { try Template("{project", allowed: Template.perTarget) }
+        #expect(throws: ConfigError.self) { try Template("make {targt}", allowed: Template.perTarget) }
+        #expect(throws: ConfigError.self) { try Template("{project", allowed: Template.perTarget) }
     }
 
     @Test func buildEnvAndInlineTreeProblemsNameTheirLine() {
@@ -196,7 +196,7 @@ import Testing
         try withTemporaryDirectory { dir in
             try FileManager.default.createDirectory(
                 at: dir.url.appendingPathComponent("relctl.toml"), withIntermediateDirectories: true)
-            let error = #expect(throws: SimpleError.self) {
+            let error = #expect(throws: ConfigError.self) {
                 try TOMLDocument(contentsOf: dir.url.appendingPathComponent("relctl.toml"), displayPath: "relctl.toml")
             }
             #expect(
@@ -215,13 +215,13 @@ import Testing
     }
 
     @Test func syntaxErrorNamesTheLine() {
-        #expect(throws: SimpleError.self) {
+        #expect(throws: ConfigError.self) {
             try TOMLDocument(text: "[project]\nname = \"x\nother = 1\n", path: "relctl.toml")
         }
         do {
             _ = try TOMLDocument(text: "[project]\nname = \"x\"\n\nname = \"y\"\n", path: "relctl.toml")
             Issue.record("a duplicate key must not parse")
-        } catch let error as SimpleError {
+        } catch let error as ConfigError {
             #expect(error.diagnostics.first?.file == "relctl.toml")
             #expect(error.diagnostics.first?.line == 4)
             #expect(error.message.contains("TOML syntax error"))
@@ -236,7 +236,7 @@ import Testing
             #expect {
                 try ConfigLoader.load(path: nil, context: context)
             } throws: { error in
-                let error = error as? SimpleError
+                let error = error as? ConfigError
                 return error?.exitCode == .badInput
                     && error?.message
                         == "relctl.toml: config file not found; run `relctl init` to create one, or pass --config PATH"

@@ -195,7 +195,7 @@ import Testing
         do {
             _ = try build(fixture) { $0.notes.template = "bad.mustache" }
             Issue.record("expected a template error")
-        } catch let error as SimpleError {
+        } catch let error as NotesError {
             #expect(error.exitCode == .badInput)
             #expect(error.diagnostics.first?.file == "bad.mustache" && error.diagnostics.first?.line == 4)
         }

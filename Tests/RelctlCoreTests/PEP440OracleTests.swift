@@ -80,7 +80,7 @@ import Testing
         try dir.write("in.json", String(decoding: input, as: UTF8.self))
         try dir.write("oracle.py", script)
         let result = try run("/bin/sh", ["-c", "python3 oracle.py < in.json"], in: dir.url)
-        guard result.status == 0 else { throw SimpleError(.failure, "packaging oracle failed: \(result)") }
+        guard result.status == 0 else { throw TestFailure("packaging oracle failed: \(result)") }
         return try JSONDecoder().decode(Oracle.self, from: Data(result.stdout.utf8))
     }
 

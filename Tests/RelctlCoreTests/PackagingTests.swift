@@ -313,7 +313,7 @@ import Testing
         let time = try ArchiveTimestamp.resolve(tag: "v1.0.0", root: fixture.url, context: context)
         #expect(time == 1_741_064_767)
         #expect(try ArchiveTimestamp.resolve(tag: "v9.9.9", root: fixture.url, context: context) == 1_748_736_000)
-        #expect(throws: SimpleError.self) {
+        #expect(throws: EnvironmentError.self) {
             try ArchiveTimestamp.resolve(
                 tag: "v1.0.0", root: fixture.url,
                 context: Context(workingDirectory: fixture.url, environment: ["SOURCE_DATE_EPOCH": "yesterday"]))

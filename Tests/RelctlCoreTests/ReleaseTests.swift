@@ -35,7 +35,7 @@ struct WorkspaceTests {
     }
 
     @Test func problemsAreBadInputNamingTheRepository() throws {
-        let cycle = #expect(throws: SimpleError.self) {
+        let cycle = #expect(throws: WorkspaceError.self) {
             try parse(
                 "[[repo]]\nname = \"a\"\npath = \"a\"\nafter = [\"b\"]\n[[repo]]\nname = \"b\"\npath = \"b\"\nafter = [\"a\"]\n"
             )
@@ -95,7 +95,7 @@ struct ReleaseLockTests {
 struct ExplodingStage: ReleaseStage {
     var name: String { "explode" }
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        throw SimpleError(.failure, "boom")
+        throw TestFailure("boom")
     }
 }
 

@@ -103,18 +103,18 @@ import Testing
         "rel {version}", "v{version}~", "-{version}", "v{version}.lock", "v{version}:x", "a//{version}", "{version}.",
     ])
     func formatsGitCannotTagAreRejected(_ pattern: String) {
-        #expect(throws: SimpleError.self) { try TagFormat(pattern) }
+        #expect(throws: VersionError.self) { try TagFormat(pattern) }
     }
 
     @Test func projectNameThatGitCannotTagIsRejected() throws {
-        #expect(throws: SimpleError.self) { try TagFormat("{project}-v{version}", project: "my app") }
+        #expect(throws: VersionError.self) { try TagFormat("{project}-v{version}", project: "my app") }
         #expect(try TagFormat("{project}/v{version}", project: "sdk-core").matches("sdk-core/v1.0.0"))
     }
 
     @Test func formatsWithoutExactlyOneVersionPlaceholderAreRejected() {
-        #expect(throws: SimpleError.self) { try TagFormat("v{vresion}") }
-        #expect(throws: SimpleError.self) { try TagFormat("{version}-{version}") }
-        #expect(throws: SimpleError.self) { try TagFormat("{version}-{target}") }
+        #expect(throws: VersionError.self) { try TagFormat("v{vresion}") }
+        #expect(throws: VersionError.self) { try TagFormat("{version}-{version}") }
+        #expect(throws: VersionError.self) { try TagFormat("{version}-{target}") }
     }
 }
 

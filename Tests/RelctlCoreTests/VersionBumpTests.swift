@@ -66,7 +66,7 @@ import Testing
             let bump = try VersionBump.compute(
                 git: Git(directory: repo.url, context: Context(workingDirectory: repo.url)), config: cfg)
             #expect(bump.next == (try v(expected)), "\(manifest) after \(lastTag)")
-            #expect(throws: SimpleError.self, "\(manifest) is above 1.0.0") {
+            #expect(throws: NotesError.self, "\(manifest) is above 1.0.0") {
                 try VersionBump.write(try v("0.0.9"), config: cfg)
             }
             try VersionBump.write(bump.next, config: cfg)
@@ -145,13 +145,13 @@ import Testing
         try repo.directory.write("VERSION", "2.0.0\n")
         try repo.directory.write("other.txt", "1.0.0\n")
         let sources = [VersionSource(path: "other.txt", kind: "plain"), VersionSource(path: "VERSION", kind: "plain")]
-        #expect(throws: SimpleError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, sources)) }
+        #expect(throws: NotesError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, sources)) }
         #expect(try repo.directory.read("VERSION") == "2.0.0\n")
         #expect(try repo.directory.read("other.txt") == "1.0.0\n", "nothing written when one manifest is refused")
         // Python's own spelling is compared too.
         try repo.directory.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"1.2.0rc1\"\n")
         let python = [VersionSource(path: "pyproject.toml", kind: "python")]
-        #expect(throws: SimpleError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, python)) }
+        #expect(throws: NotesError.self) { try VersionBump.write(try v("1.1.0"), config: config(repo, python)) }
         #expect(VersionBump.releasableVersion(ofManifestText: "1.2.0rc1", comparison: .pep440) == (try v("1.2.0-rc.1")))
         #expect(VersionBump.semanticVersion(ofManifestText: "2.0") == (try v("2.0.0")))
     }

@@ -103,7 +103,7 @@ public final class GitHubStandIn: Sendable {
         let line = Self.readLine(output.fileHandleForReading)
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
             process.terminate()
-            throw SimpleError(.failure, "the GitHub stand-in did not start (said `\(line)`)")
+            throw TestFailure("the GitHub stand-in did not start (said `\(line)`)")
         }
         self.process = process
         self.stdin = input.fileHandleForWriting
@@ -169,7 +169,7 @@ public final class GitHubStandIn: Sendable {
     public func send(
         _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil
     ) async throws -> (Int, String) {
-        guard let url = URL(string: apiURL + path) else { throw SimpleError(.failure, "bad path \(path)") }
+        guard let url = URL(string: apiURL + path) else { throw TestFailure("bad path \(path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -180,7 +180,7 @@ public final class GitHubStandIn: Sendable {
 
     private func control(_ method: String, _ name: String, body: String? = nil) async throws -> Data {
         guard let url = URL(string: "http://127.0.0.1:\(port)/_standin/\(name)") else {
-            throw SimpleError(.failure, "bad stand-in URL")
+            throw TestFailure("bad stand-in URL")
         }
         var request = URLRequest(url: url)
         request.httpMethod = method

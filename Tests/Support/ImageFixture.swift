@@ -89,7 +89,7 @@ public struct ImageFixture: Sendable {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard FileManager.default.createFile(atPath: file.path, contents: data) else {
-                throw SimpleError(.failure, "cannot write \(file.path)")
+                throw TestFailure("cannot write \(file.path)")
             }
             // As if created under `mask` (umask itself is process-wide, and other suites run meanwhile).
             chmod(file.path, (executable ? 0o777 : 0o666) & ~mask)

@@ -22,7 +22,7 @@ public struct PublishFixture: Sendable {
         let names = Self.archives.map { $0.replacingOccurrences(of: "v1.0.0", with: tag) }
         try ChecksumFixtures.makeDist(in: repository.directory, names: names, size: size)
         let checksum = try relctl(["checksum", "dist"], in: repository.url)
-        guard checksum.status == 0 else { throw SimpleError(.failure, "relctl checksum failed: \(checksum)") }
+        guard checksum.status == 0 else { throw TestFailure("relctl checksum failed: \(checksum)") }
         try repository.directory.write("dist/RELEASE_NOTES.md", Self.notes)
     }
 

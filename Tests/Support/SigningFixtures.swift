@@ -34,7 +34,7 @@ public struct SigningKeysFixture: Sendable {
 
     /// `minisign -G` refuses to overwrite, and keys are made once per fixture; a failure here is the tool's.
     static func check(_ result: RunResult) throws {
-        guard result.status == 0 else { throw SimpleError(.failure, "key generation failed: \(result)") }
+        guard result.status == 0 else { throw TestFailure("key generation failed: \(result)") }
     }
 
     /// A different SSH key pair (for "signed by an unknown key").
@@ -61,7 +61,7 @@ public func makeRelease(_ fixture: PackagingFixture, targets: [String] = [], env
     var arguments = ["package", "--tag", "v1.0.0"]
     for target in targets { arguments += ["--target", target] }
     let packaged = try relctl(arguments, in: fixture.url, environment: env)
-    guard packaged.status == 0 else { throw SimpleError(.failure, "package failed: \(packaged)") }
+    guard packaged.status == 0 else { throw TestFailure("package failed: \(packaged)") }
     let summed = try relctl(["checksum"], in: fixture.url, environment: env)
-    guard summed.status == 0 else { throw SimpleError(.failure, "checksum failed: \(summed)") }
+    guard summed.status == 0 else { throw TestFailure("checksum failed: \(summed)") }
 }

@@ -18,7 +18,7 @@ public final class TestRegistry {
         var auth = ""
         if let user {
             let htpasswd = try run("htpasswd", ["-Bbn", user.name, user.password])
-            guard htpasswd.status == 0 else { throw SimpleError(.failure, "htpasswd failed: \(htpasswd)") }
+            guard htpasswd.status == 0 else { throw TestFailure("htpasswd failed: \(htpasswd)") }
             try directory.write("htpasswd", htpasswd.stdout)
             auth = "auth:\n  htpasswd:\n    realm: relctl-test\n    path: \(directory.path)/htpasswd\n"
         }
@@ -40,7 +40,7 @@ public final class TestRegistry {
             """)
         let logFile = directory.url.appendingPathComponent("registry.log")
         guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
-            throw SimpleError(.failure, "cannot create \(logFile.path)")
+            throw TestFailure("cannot create \(logFile.path)")
         }
         let handle = try FileHandle(forWritingTo: logFile)
         process = Process()
@@ -55,8 +55,7 @@ public final class TestRegistry {
             usleep(50_000)
         }
         stop()
-        throw SimpleError(
-            .failure,
+        throw TestFailure(
             "docker-registry did not start on \(host): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
@@ -97,7 +96,7 @@ public final class TestRegistry {
                 bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
-        guard bound else { throw SimpleError(.failure, "cannot find a free port") }
+        guard bound else { throw TestFailure("cannot find a free port") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 

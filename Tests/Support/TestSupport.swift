@@ -132,7 +132,7 @@ public struct GitRepository: Sendable {
         for (key, value) in environment { env[key] = value }
         let result = try run("git", arguments, in: url, environment: env)
         guard result.status == 0 else {
-            throw SimpleError(.failure, "git \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+            throw TestFailure("git \(arguments.joined(separator: " ")) failed: \(result.stderr)")
         }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -153,7 +153,7 @@ public struct GitRepository: Sendable {
     public func addBareRemote(name: String = "origin") throws -> TemporaryDirectory {
         let bare = try TemporaryDirectory(prefix: "relctl-remote")
         let result = try run("git", ["init", "-q", "--bare", "-b", "main", bare.path])
-        guard result.status == 0 else { throw SimpleError(.failure, "git init --bare failed: \(result.stderr)") }
+        guard result.status == 0 else { throw TestFailure("git init --bare failed: \(result.stderr)") }
         try git("remote", "add", name, bare.path)
         return bare
     }

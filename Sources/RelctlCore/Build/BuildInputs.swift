@@ -25,17 +25,13 @@ public struct BuildInputs: Sendable, Equatable {
             resolvedTag = tag
         } else {
             guard let source = config.versions.first else {
-                throw SimpleError(
-                    .badInput, file: config.path,
-                    "no [[version]] entry to take the version from; pass --tag TAG (e.g. --tag \(format.tag(for: SemanticVersion(major: 1, minor: 0, patch: 0)))) or add a [[version]] manifest"
-                )
+                throw BuildError.noVersionSource(
+                    config: config.path, example: format.tag(for: SemanticVersion(major: 1, minor: 0, patch: 0)))
             }
             let found = try ManifestReaders.read(source, root: config.root)
             let version: SemanticVersion
             do { version = try SemanticVersion(parsing: found.text) } catch {
-                throw SimpleError(
-                    .badInput, file: found.foundIn, line: found.line,
-                    "version `\(found.text)` is not SemVer 2.0.0, so no tag can be derived from it; pass --tag TAG")
+                throw BuildError.versionNotSemVer(path: found.foundIn, line: found.line, version: found.text)
             }
             resolvedTag = format.tag(for: version)
         }

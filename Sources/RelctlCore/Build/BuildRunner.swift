@@ -100,10 +100,7 @@ public struct BuildRunner: Sendable {
             let folder = config.root.appendingPathComponent(directory)
             let required = config.build.binaries.filter { !config.build.optionalBinaries.contains($0) }
             result.missing = required.map(target.executableName).filter { name in
-                var isDirectory: ObjCBool = false
-                return !FileManager.default.fileExists(
-                    atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                    || isDirectory.boolValue
+                FileSystem.kind(of: folder.appendingPathComponent(name)) != .file
             }.map { (directory as NSString).appendingPathComponent($0) }
             if !result.missing.isEmpty { result.outcome = .missingBinaries }
         }

@@ -1,12 +1,26 @@
-/// Problems in `relctl ci generate` (all exit 1: the file checked is wrong).
+/// Problems in `relctl ci generate`: the file checked is wrong (exit 1), or the config has no
+/// targets to build a matrix from (exit 2).
 public enum CIError: RelctlError, CustomStringConvertible {
     case handEdited(path: String, state: GeneratedFile.State)
     case outOfDate(path: String, state: GeneratedFile.State)
+    case noTargets(config: String)
 
-    public var exitCode: RelctlExitCode { .failure }
+    public var exitCode: RelctlExitCode {
+        switch self {
+        case .handEdited, .outOfDate: return .failure
+        case .noTargets: return .badInput
+        }
+    }
 
     public var diagnostics: [Diagnostic] {
         switch self {
+        case .noTargets(let config):
+            return [
+                Diagnostic(
+                    file: config,
+                    "no [[target]] entries: the workflow's build matrix would be empty and its plan job would fail; \(TargetResolver.addTargetHint)"
+                )
+            ]
         case .handEdited(let path, .handWritten):
             return [
                 Diagnostic(

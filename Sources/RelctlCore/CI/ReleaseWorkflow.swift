@@ -81,7 +81,7 @@ public enum ReleaseWorkflow {
             case .local(let path):
                 let folder = config.root.appendingPathComponent(path)
                 let files = ["action.yml", "action.yaml"].map { folder.appendingPathComponent($0).path }
-                if !files.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
+                if !files.contains(where: { FileSystem.exists(atPath: $0) }) {
                     found.append(
                         Diagnostic(
                             file: config.path,

@@ -7,15 +7,12 @@ public enum WorkflowWriter {
         config: RelctlConfig, check: Bool, force: Bool
     ) throws -> (path: String, outcome: WorkflowOutcome) {
         guard !config.targets.isEmpty else {
-            throw SimpleError(
-                .badInput, file: config.path,
-                "no [[target]] entries: the workflow's build matrix would be empty and its plan job would fail; \(TargetResolver.addTargetHint)"
-            )
+            throw CIError.noTargets(config: config.path)
         }
         let url = config.root.appendingPathComponent(config.ci.workflow)
         let shown = config.ci.workflow
         let generated = ReleaseWorkflow.render(config: config)
-        let existing = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+        let existing = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
         let state = GeneratedFile.state(existing: existing, generated: generated)
         if check {
             guard state == .current else { throw CIError.outOfDate(path: shown, state: state) }

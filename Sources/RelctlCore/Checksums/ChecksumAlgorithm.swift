@@ -7,8 +7,7 @@ public enum ChecksumAlgorithm: String, Sendable, CaseIterable, Codable, Hashable
     public init(id: String, file: String? = nil) throws {
         let normal = id.lowercased().replacingOccurrences(of: "-", with: "")
         guard let algorithm = ChecksumAlgorithm(rawValue: normal) else {
-            let known = Self.allCases.map(\.rawValue).joined(separator: ", ")
-            throw SimpleError(.badInput, file: file, "unknown checksum algorithm `\(id)`; known: \(known)")
+            throw ChecksumError.unknownAlgorithm(id: id, file: file)
         }
         self = algorithm
     }

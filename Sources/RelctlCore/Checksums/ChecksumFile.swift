@@ -59,18 +59,10 @@ public struct ChecksumFile: Sendable, Equatable {
     /// Reads a checksum file; bad input (exit 2) naming the file when it cannot be read.
     public static func read(_ url: URL, displayPath: String? = nil) throws -> ChecksumFile {
         let shown = displayPath ?? url.path
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        if isDirectory.boolValue {
-            let example = (shown.hasSuffix("/") ? shown : shown + "/") + ChecksumAlgorithm.sha256.sumsFileName
-            throw SimpleError(.badInput, file: shown, "is a folder; pass the checksum file in it, e.g. \(example)")
-        }
+        let kind = FileSystem.kind(of: url)
+        if kind == .directory { throw ChecksumError.listIsFolder(path: shown) }
         guard let text = try TextFile.read(url, displayPath: shown) else {
-            throw SimpleError(
-                .badInput, file: shown,
-                exists
-                    ? "cannot read the checksum file"
-                    : "checksum file not found; run `relctl checksum` first or pass its path")
+            throw ChecksumError.listUnreadable(path: shown, exists: kind != nil)
         }
         return try parse(text, path: shown)
     }
@@ -92,21 +84,14 @@ public struct ChecksumFile: Sendable, Equatable {
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             guard let entry = parseLine(line, number: number) else {
                 let shown = line.count > 60 ? String(line.prefix(57)) + "..." : String(line)
-                problems.append(
-                    SimpleError(
-                        .badInput, file: path, line: number,
-                        "malformed checksum line `\(shown)`; expected `HEX  NAME` (sha256sum) or `SHA256 (NAME) = HEX` (BSD)"
-                    ))
+                problems.append(ChecksumError.malformedLine(path: path, line: number, text: shown))
                 continue
             }
             if let first = firstLine[entry.name] {
                 let previous = entries.first { $0.name == entry.name }!
                 if previous.digest != entry.digest || previous.algorithm != entry.algorithm {
                     problems.append(
-                        SimpleError(
-                            .badInput, file: path, line: number,
-                            "`\(entry.name)` is listed again with a different checksum (first on line \(first)); keep one line per file"
-                        ))
+                        ChecksumError.listedTwice(path: path, line: number, name: entry.name, firstLine: first))
                 }
                 continue
             }

@@ -14,7 +14,7 @@ public enum ChecksumVerifier {
         let list = try ChecksumFile.read(url, displayPath: sums)
         let directory = url.deletingLastPathComponent()
         guard !list.entries.isEmpty else {
-            throw SimpleError(.badInput, file: sums, "lists no files; run `relctl checksum` to fill it")
+            throw ChecksumError.emptyList(path: sums)
         }
 
         // Only files inside the checksum file's folder are read: a list naming `../x` or `/etc/x`
@@ -72,7 +72,7 @@ public enum ChecksumVerifier {
         for (index, entry) in list.entries.enumerated() {
             guard let digest = actual[index] else { continue }
             let sidecar = URL(fileURLWithPath: targets[index].path + entry.algorithm.fileExtension)
-            guard FileManager.default.fileExists(atPath: sidecar.path) else { continue }
+            guard FileSystem.exists(sidecar) else { continue }
             let lines = (try? ChecksumFile.read(sidecar))?.entries ?? []
             let own = lines.first {
                 URL(fileURLWithPath: $0.name).lastPathComponent == targets[index].lastPathComponent

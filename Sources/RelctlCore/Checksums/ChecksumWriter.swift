@@ -45,10 +45,7 @@ public enum ChecksumWriter {
         for archive in archives {
             let digest = algorithm == .sha256 ? archive.sha256 : archive.sha512
             guard let digest else {
-                throw SimpleError(
-                    .failure, file: archive.path,
-                    "no \(algorithm.rawValue) digest was computed while writing it; run `relctl checksum` on the folder"
-                )
+                throw ChecksumError.noDigest(path: archive.path, algorithm: algorithm.rawValue)
             }
             entries.append(ChecksumFile.Entry(name: archive.name, digest: digest, algorithm: algorithm))
         }
@@ -107,33 +104,26 @@ public enum ChecksumWriter {
         let inputs = paths.isEmpty ? [defaultFolder(config: config, context: context)] : paths
         for input in inputs {
             let url = context.resolve(input)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                problems.append(
-                    SimpleError(
-                        .badInput, file: input,
-                        "not found; run `relctl package` first or pass the folder holding the archives"))
+            guard let kind = FileSystem.kind(of: url) else {
+                problems.append(ChecksumError.inputNotFound(path: input))
                 continue
             }
-            let directory = isDirectory.boolValue ? url : url.deletingLastPathComponent()
+            let directory = kind == .directory ? url : url.deletingLastPathComponent()
             var shown =
-                isDirectory.boolValue
+                kind == .directory
                 ? input : (input.contains("/") ? String(input[..<input.lastIndex(of: "/")!]) : ".")
             while shown.count > 1, shown.hasSuffix("/") { shown.removeLast() }
             var group = groups[directory.path] ?? Group(directory: directory, shown: shown, names: [], isScan: false)
             if groups[directory.path] == nil { order.append(directory.path) }
-            if isDirectory.boolValue {
+            if kind == .directory {
                 let names = archives(in: url)
                 if names.isEmpty {
-                    problems.append(
-                        SimpleError(
-                            .badInput, file: input, "no archives here (\(extensionList)); run `relctl package` first"))
+                    problems.append(ChecksumError.noArchives(path: input))
                 }
                 group.names += names
                 group.isScan = true
             } else if ArtifactName.format(of: url.lastPathComponent) == nil {
-                problems.append(
-                    SimpleError(.badInput, file: input, "not an archive relctl checksums (\(extensionList))"))
+                problems.append(ChecksumError.notAnArchive(path: input))
             } else {
                 group.names.append(url.lastPathComponent)
             }
@@ -150,7 +140,7 @@ public enum ChecksumWriter {
 
     /// Regular files directly in `directory` with a recognised archive extension, sorted bytewise.
     public static func archives(in directory: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let names = (try? FileSystem.names(in: directory)) ?? []
         return names.filter { name in
             !name.hasPrefix(".") && ArtifactName.format(of: name) != nil
                 && FileKind.isRegularFile(directory.appendingPathComponent(name).path)
@@ -205,10 +195,7 @@ public enum ChecksumWriter {
         if tags.count > 1 {
             let listing = tags.keys.sorted(by: bytewiseLess).map { "\($0) (\(tags[$0]!.first!))" }.joined(
                 separator: ", ")
-            throw SimpleError(
-                .badInput, file: group.shown,
-                "holds archives of more than one release: \(listing); remove the stale archives, then run `relctl checksum` again"
-            )
+            throw ChecksumError.severalReleases(path: group.shown, listing: listing)
         }
 
         if group.isScan { warnAboutStaleSidecars(in: group, algorithm: algorithm, context: context) }
@@ -226,10 +213,8 @@ public enum ChecksumWriter {
 
         let tag = tags.keys.first ?? existing?.tag ?? ""
         if let existing, !existing.tag.isEmpty, existing.tag != tag, !group.isScan {
-            throw SimpleError(
-                .badInput, file: "\(group.shown)/\(ReleaseManifest.fileName)",
-                "is for \(existing.tag) but the archives given are for \(tag); checksum the whole folder or remove the stale files"
-            )
+            throw ChecksumError.manifestForOtherTag(
+                path: "\(group.shown)/\(ReleaseManifest.fileName)", manifestTag: existing.tag, tag: tag)
         }
         let version =
             tag.isEmpty
@@ -244,7 +229,7 @@ public enum ChecksumWriter {
         var manifest = ReleaseManifest(project: project, tag: tag, version: version, commit: commit)
         if !group.isScan, let existing {
             manifest.artifacts = existing.artifacts.filter {
-                FileManager.default.fileExists(atPath: group.directory.appendingPathComponent($0.name).path)
+                FileSystem.exists(atPath: group.directory.appendingPathComponent($0.name).path)
             }
         }
         manifest.upsert(artifacts)
@@ -254,7 +239,7 @@ public enum ChecksumWriter {
     /// A `NAME.sha256` whose archive is gone would mislead a user checking by hand; relctl
     /// does not delete what it did not write in this run, so it says so instead.
     static func warnAboutStaleSidecars(in group: Group, algorithm: ChecksumAlgorithm, context: Context) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: group.directory.path)) ?? []
+        let names = (try? FileSystem.names(in: group.directory)) ?? []
         let archives = Set(group.names)
         for name in names.sorted(by: bytewiseLess) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".")
         {
@@ -278,11 +263,11 @@ public enum ChecksumWriter {
     /// Lines of the folder's current combined file kept in a merge: same algorithm, file still there.
     static func keptEntries(in group: Group, algorithm: ChecksumAlgorithm) throws -> [ChecksumFile.Entry] {
         let url = group.directory.appendingPathComponent(algorithm.sumsFileName)
-        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        guard FileSystem.exists(url) else { return [] }
         let current = try ChecksumFile.read(url, displayPath: "\(group.shown)/\(algorithm.sumsFileName)")
         return current.entries.filter { entry in
             entry.algorithm == algorithm && !group.names.contains(entry.name) && !group.sboms.contains(entry.name)
-                && FileManager.default.fileExists(atPath: group.directory.appendingPathComponent(entry.name).path)
+                && FileSystem.exists(atPath: group.directory.appendingPathComponent(entry.name).path)
         }.map { ChecksumFile.Entry(name: $0.name, digest: $0.digest, algorithm: $0.algorithm) }
     }
 

@@ -32,7 +32,7 @@ public enum FileHasher {
         guard !urls.isEmpty else { return [] }
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, urls.count))
         // Largest first, so one big file does not start last and stretch the wall time.
-        let sizes = urls.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? 0 }
+        let sizes = urls.map { FileSystem.size(of: $0) ?? 0 }
         let order = urls.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         let results = await ParallelJobs.map(order, limit: workers) { index -> Result<FileDigest, any Error> in
             do {
@@ -55,7 +55,7 @@ public enum FileHasher {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw unreadable(url, errno) }
         guard (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
-            throw SimpleError(.badInput, file: url.path, "not a regular file; only files can be checksummed")
+            throw ChecksumError.notRegularFile(path: url.path)
         }
         #if os(Linux)
         _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
@@ -83,9 +83,9 @@ public enum FileHasher {
         return FileDigest(url: url, size: size, digests: digests)
     }
 
-    private static func unreadable(_ url: URL, _ code: Int32) -> SimpleError {
-        let reason = String(cString: strerror(code))
-        return SimpleError(.badInput, file: url.path, "cannot read: \(reason)")
+    private static func unreadable(_ url: URL, _ code: Int32) -> ChecksumError {
+        let reason = FileSystem.describe(errno: code)
+        return ChecksumError.unreadable(path: url.path, reason: reason)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

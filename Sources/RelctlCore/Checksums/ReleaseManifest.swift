@@ -40,11 +40,9 @@ public struct ReleaseManifest: Codable, Sendable, Equatable {
     /// Reads `DIR/manifest.json`; nil when absent, bad input (exit 2) when unreadable.
     public static func read(in directory: URL) throws -> ReleaseManifest? {
         let url = directory.appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = FileSystem.contents(of: url) else { return nil }
         do { return try JSONDecoder().decode(ReleaseManifest.self, from: data) } catch {
-            throw SimpleError(
-                .badInput, file: url.path,
-                "not a relctl manifest.json (schema 1): \(error); delete it and run `relctl checksum` to rebuild it")
+            throw ChecksumError.notAManifest(path: url.path, reason: "\(error)")
         }
     }
 

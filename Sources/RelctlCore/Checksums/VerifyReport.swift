@@ -24,26 +24,17 @@ public struct VerifyReport: Codable, Sendable, Equatable {
             case .ok: return nil
             case .unlisted where unlistedAllowed: return nil
             case .changed:
-                return SimpleError(
-                    .failure, file: file.name,
-                    "checksum mismatch: \(file.algorithm.rawValue) is \(file.actual ?? "") but \(where_) lists \(file.expected ?? ""); the file was altered or the list is stale (rebuild it with `relctl checksum`)"
-                )
+                return ChecksumError.mismatch(
+                    file: file.name, algorithm: file.algorithm.rawValue, actual: file.actual ?? "",
+                    expected: file.expected ?? "", listedAt: where_)
             case .missing:
-                return SimpleError(
-                    .failure, file: file.name,
-                    "missing: listed in \(where_) but not on disk as a file; download it again or rebuild the list with `relctl checksum`"
-                )
+                return ChecksumError.missing(file: file.name, listedAt: where_)
             case .unlisted:
-                return SimpleError(
-                    .failure, file: file.name,
-                    "unlisted: an archive next to \(self.file) that it does not list; run `relctl checksum` to list it or remove the file"
-                )
+                return ChecksumError.unlisted(file: file.name, list: self.file)
             }
         }
         let stale: [any RelctlError] = staleSidecars.map { name in
-            SimpleError(
-                .failure, file: name,
-                "does not match its archive (stale or altered); run `relctl checksum` to rewrite it")
+            ChecksumError.staleSidecar(file: name)
         }
         let unsigned: [any RelctlError] = signatures.filter { $0.status != .ok }.map { check in
             SigningError.badSignature(file: check.file, reason: check.reason ?? "does not verify")

@@ -56,7 +56,7 @@ struct CargoWorkspace {
         for pattern in (workspace["members"]?.array ?? []).compactMap(\.string) {
             for folder in Self.expand(pattern, in: rootDirectory) where !excluded.contains(folder.path) {
                 let member = folder.appendingPathComponent("Cargo.toml")
-                if FileManager.default.fileExists(atPath: member.path) { queue.append(member) }
+                if FileSystem.exists(member) { queue.append(member) }
             }
         }
         // Path dependencies inside the workspace folder are members too, as Cargo treats them.
@@ -115,7 +115,7 @@ struct CargoWorkspace {
         let folder = manifest.deletingLastPathComponent()
         return tables.flatMap { $0.values }.compactMap { $0.table?["path"]?.string }
             .map { folder.appendingPathComponent($0).appendingPathComponent("Cargo.toml").standardizedFileURL }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
+            .filter { FileSystem.exists($0) }
     }
 
     /// Expands a `members` entry (`crates/*`, `tools/xtask`) one path component at a time.
@@ -127,14 +127,10 @@ struct CargoWorkspace {
                 continue
             }
             current = current.flatMap { folder -> [URL] in
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                let names = (try? FileSystem.names(in: folder)) ?? []
                 return names.sorted().filter { fnmatch(component, $0, 0) == 0 && !$0.hasPrefix(".") }
                     .map { folder.appendingPathComponent($0) }
-                    .filter {
-                        var isDirectory: ObjCBool = false;
-                        return FileManager.default.fileExists(atPath: $0.path, isDirectory: &isDirectory)
-                            && isDirectory.boolValue
-                    }
+                    .filter { FileSystem.isDirectory($0) }
             }
         }
         return current

@@ -28,7 +28,7 @@ public enum CompanionFinder {
     }
 
     private static func lines(of url: URL) -> [String]? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = FileSystem.contents(of: url) else { return nil }
         return TextFile.decode(data).utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
     }
@@ -222,13 +222,13 @@ public enum CompanionFinder {
     ]
 
     private static func npm(manifest: URL, root: URL) -> [Companion] {
-        guard let data = FileManager.default.contents(atPath: manifest.path) else { return [] }
+        guard let data = FileSystem.contents(of: manifest) else { return [] }
         let text = TextFile.decode(data)
         let scan = JSONStringLines(text)
         guard let name = scan.entry(at: ["name"])?.value else { return [] }
         var companions = pins(in: scan, prefix: [], own: name, file: display(manifest, root: root))
         let lock = manifest.deletingLastPathComponent().appendingPathComponent("package-lock.json")
-        if let lockData = FileManager.default.contents(atPath: lock.path) {
+        if let lockData = FileSystem.contents(of: lock) {
             let lockScan = JSONStringLines(TextFile.decode(lockData))
             let shown = display(lock, root: root)
             // lockfileVersion 1 has only the top-level entry; 2 and 3 also `packages[""]`.
@@ -296,7 +296,7 @@ public enum CompanionFinder {
         var lock: URL?
         while folder.path.hasPrefix(root.standardizedFileURL.path) {
             let candidate = folder.appendingPathComponent("uv.lock")
-            if FileManager.default.fileExists(atPath: candidate.path) { lock = candidate; break }
+            if FileSystem.exists(candidate) { lock = candidate; break }
             if folder.path == root.standardizedFileURL.path || folder.path == "/" { break }
             folder = folder.deletingLastPathComponent()
         }

@@ -8,9 +8,8 @@ public enum ConfigLoader {
     public static func load(path: String?, context: Context) throws -> RelctlConfig {
         let shown = path ?? defaultFileName
         let url = context.resolve(shown)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw SimpleError(
-                .badInput, file: shown, "config file not found; run `relctl init` to create one, or pass --config PATH")
+        guard FileSystem.exists(url) else {
+            throw ConfigError.notFound(path: shown)
         }
         let document = try TOMLDocument(contentsOf: url, displayPath: shown)
         return try parse(document, root: url.deletingLastPathComponent())
@@ -18,7 +17,7 @@ public enum ConfigLoader {
 
     /// Loads the config if it exists, else the defaults (for commands that work without one).
     public static func loadIfPresent(path: String?, context: Context) throws -> RelctlConfig {
-        if path == nil, !FileManager.default.fileExists(atPath: context.resolve(defaultFileName).path) {
+        if path == nil, !FileSystem.exists(atPath: context.resolve(defaultFileName).path) {
             return .defaults(root: context.workingDirectory)
         }
         return try load(path: path, context: context)

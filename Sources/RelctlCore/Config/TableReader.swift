@@ -1,16 +1,5 @@
 import Foundation
 
-/// Collects problems while a file is read, so every one of them is reported at once.
-public final class DiagnosticCollector {
-    public private(set) var diagnostics: [Diagnostic] = []
-    public init() {}
-    public func add(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
-    public func add(file: String?, line: Int?, _ message: String) {
-        diagnostics.append(Diagnostic(file: file, line: line, message))
-    }
-    public var isEmpty: Bool { diagnostics.isEmpty }
-}
-
 /// Typed, checked access to one TOML table. Every key asked for becomes a known key; `finish()`
 /// then reports the keys nobody asked for, with the closest known one as a suggestion.
 public final class TableReader {
@@ -139,10 +128,4 @@ public final class TableReader {
             report(key, "unknown key `\(key)` \(scope)\(Suggestion.hint(for: key, in: known))")
         }
     }
-}
-
-/// One of two shapes a config value may take.
-public enum Either<Left, Right> {
-    case left(Left)
-    case right(Right)
 }

@@ -30,20 +30,12 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Checks every `{name}` against `allowed`; throws naming the first unknown one and the closest valid one.
     public init(_ text: String, allowed: [String]) throws {
         let scan = Self.scan(text)
-        if let problem = scan.problem { throw SimpleError(.badInput, "`\(text)`: \(problem)") }
+        if let problem = scan.problem { throw ConfigError.templateSyntax(template: text, problem: problem) }
         self.text = text
         self.segments = scan.segments
         for name in placeholders where !allowed.contains(name) {
-            if Self.all.contains(name) {
-                throw SimpleError(
-                    .badInput,
-                    "placeholder `{\(name)}` cannot be used here; allowed: \(allowed.map { "{\($0)}" }.joined(separator: " "))"
-                )
-            }
-            let hint =
-                Suggestion.closest(to: name, in: allowed).map { "; did you mean `{\($0)}`?" }
-                ?? "; known: \(allowed.map { "{\($0)}" }.joined(separator: " "))"
-            throw SimpleError(.badInput, "unknown placeholder `{\(name)}` in `\(text)`\(hint)")
+            if Self.all.contains(name) { throw ConfigError.placeholderNotAllowed(name: name, allowed: allowed) }
+            throw ConfigError.unknownPlaceholder(name: name, template: text, allowed: allowed)
         }
     }
 

@@ -106,9 +106,7 @@ extension Git {
         do {
             return try commit(of: ref)
         } catch GitError.unknownRef(let name) where name == "HEAD" {
-            throw SimpleError(
-                .badInput, file: directory.path,
-                "the repository has no commits yet; commit your work first (notes and versions come from the history)")
+            throw GitError.noCommits(directory.path)
         }
     }
 

@@ -26,10 +26,10 @@ extension Git {
 
     /// Creates an annotated tag (signed with `git tag -s` when `sign` is true) on `commit`.
     public func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) throws {
-        let messageFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let messageFile = FileSystem.temporaryDirectory.appendingPathComponent(
             "relctl-tag-\(UUID().uuidString).txt")
         try Data(message.utf8).write(to: messageFile)
-        defer { try? FileManager.default.removeItem(at: messageFile) }
+        defer { try? FileSystem.remove(messageFile) }
         try run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
     }
 
@@ -77,7 +77,7 @@ extension Git {
     /// a dry run builds what the real run builds), cloned from the project's checkouts without
     /// network at the commits the released commit records; recursively.
     func checkoutSubmodules(like project: URL) throws {
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(".gitmodules").path) else {
+        guard FileSystem.exists(atPath: directory.appendingPathComponent(".gitmodules").path) else {
             return
         }
         let listing = (try? run(["config", "--file", ".gitmodules", "--get-regexp", #"^submodule\..*\.path$"#])) ?? ""
@@ -87,7 +87,7 @@ extension Git {
             let name = line[..<space].dropFirst("submodule.".count).dropLast(".path".count)
             let path = String(line[line.index(after: space)...])
             let checkout = project.appendingPathComponent(path)
-            guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent(".git").path) else { continue }
+            guard FileSystem.exists(atPath: checkout.appendingPathComponent(".git").path) else { continue }
             try run(["config", "submodule.\(name).url", checkout.path])
             paths.append(path)
         }

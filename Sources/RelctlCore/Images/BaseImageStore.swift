@@ -26,7 +26,7 @@ struct BaseImageStore: Sendable {
         if let cache = context.environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
             return URL(fileURLWithPath: cache).appendingPathComponent("relctl/oci")
         }
-        let home = context.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home = context.environment["HOME"] ?? FileSystem.homeDirectory.path
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/relctl/oci")
     }
 
@@ -35,10 +35,10 @@ struct BaseImageStore: Sendable {
     func resolve(_ base: ImageReference?, platforms: [ImagePlatform]) async throws -> [ImagePlatform: BaseImage] {
         guard let base, let digest = base.digest else { return [:] }
         let blobs = cacheFolder.appendingPathComponent("blobs/sha256")
-        do { try FileManager.default.createDirectory(at: blobs, withIntermediateDirectories: true) } catch {
+        do { try FileSystem.createDirectory(blobs) } catch {
             throw ImageError.writeFailed(path: blobs.path, reason: "cannot create the base image cache")
         }
-        if !FileManager.default.fileExists(atPath: cacheFolder.appendingPathComponent("oci-layout").path) {
+        if !FileSystem.exists(atPath: cacheFolder.appendingPathComponent("oci-layout").path) {
             try AtomicFile.write(
                 Data(#"{"imageLayoutVersion":"1.0.0"}"#.utf8), to: cacheFolder.appendingPathComponent("oci-layout"))
         }
@@ -125,7 +125,7 @@ struct BaseImageStore: Sendable {
 
         private func cached(_ digest: String, fetch: () async throws -> Data) async throws -> Data {
             let url = blobs.appendingPathComponent(String(digest.dropFirst(7)))
-            if let data = FileManager.default.contents(atPath: url.path) { return data }
+            if let data = FileSystem.contents(of: url) { return data }
             if !pinged.withLock({ pinged in
                 defer { pinged = true }; return pinged
             }) {

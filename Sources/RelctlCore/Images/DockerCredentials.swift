@@ -29,7 +29,7 @@ public struct DockerCredentials: Sendable {
         if let folder = environment["DOCKER_CONFIG"], !folder.isEmpty {
             return URL(fileURLWithPath: folder).appendingPathComponent("config.json")
         }
-        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home = environment["HOME"] ?? FileSystem.homeDirectory.path
         return URL(fileURLWithPath: home).appendingPathComponent(".docker/config.json")
     }
 
@@ -48,12 +48,10 @@ public struct DockerCredentials: Sendable {
     /// Credentials for `registry` (`host[:port]`), or nil when none are stored (anonymous access).
     public func lookup(registry: String) throws -> RegistryCredentials? {
         let url = configFile
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = FileSystem.contents(of: url) else { return nil }
         let file: ConfigFile
         do { file = try JSONDecoder().decode(ConfigFile.self, from: data) } catch {
-            throw SimpleError(
-                .badInput, file: url.path,
-                "is not a valid Docker config file (\(error)); fix it or run `docker login \(registry)` again")
+            throw ImageError.badDockerConfig(path: url.path, registry: registry, problem: .invalid(reason: "\(error)"))
         }
         let keys = Self.keys(for: registry)
         if let helper = keys.lazy.compactMap({ file.credHelpers?[$0] }).first ?? file.credsStore, !helper.isEmpty {
@@ -68,9 +66,7 @@ public struct DockerCredentials: Sendable {
                 guard let decoded = Data(base64Encoded: auth).map({ String(decoding: $0, as: UTF8.self) }),
                     let colon = decoded.firstIndex(of: ":")
                 else {
-                    throw SimpleError(
-                        .badInput, file: url.path,
-                        "the `auth` of \(key) is not base64 of `user:password`; run `docker login \(registry)` again")
+                    throw ImageError.badDockerConfig(path: url.path, registry: registry, problem: .badAuth(key: key))
                 }
                 return RegistryCredentials(
                     username: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
@@ -79,10 +75,8 @@ public struct DockerCredentials: Sendable {
                 return RegistryCredentials(username: username, password: password)
             }
             if entry.identitytoken != nil {
-                throw SimpleError(
-                    .badInput, file: url.path,
-                    "holds only an identity token for \(key), which relctl cannot use; log in with a user name and password or token (`docker login \(registry) -u USER`)"
-                )
+                throw ImageError.badDockerConfig(
+                    path: url.path, registry: registry, problem: .identityTokenOnly(key: key))
             }
         }
         return nil
@@ -105,7 +99,7 @@ public struct DockerCredentials: Sendable {
         let name = "docker-credential-" + helper
         let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
             .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            .first { FileSystem.isExecutable($0) }
         guard let path else {
             throw ImageError.credentialHelper(
                 helper: helper, registry: server, reason: "\(name) is not on PATH (named in \(configFile.path))")

@@ -79,9 +79,10 @@ public struct ImageBuilder: Sendable {
         }
 
         let folder = outputDirectory.appendingPathComponent("oci")
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+        do { try FileSystem.createDirectory(folder) } catch {
+            let cause = FileSystemError.cause(of: error)
             throw ImageError.writeFailed(
-                path: folder.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+                path: folder.path, reason: (cause as NSError).localizedFailureReason ?? "\(cause)")
         }
         let writer = try OCILayoutWriter(destination: folder.appendingPathComponent(image.name))
         do {
@@ -197,9 +198,7 @@ public struct ImageBuilder: Sendable {
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[[image]] files")
             var info = stat()
             guard stat(source.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                throw SimpleError(
-                    .badInput, file: source.path,
-                    "listed in [[image]] `\(image.name)` files but is not a regular file; fix the path in relctl.toml")
+                throw ImageError.notAFile(path: source.path, image: image.name)
             }
             try builder.add(
                 ArchiveEntry(

@@ -17,10 +17,36 @@ public enum ImageError: RelctlError, CustomStringConvertible {
     case registry(registry: String, repository: String, action: String, status: Int, detail: String)
     case noBasePlatform(base: String, platform: String, available: [String])
     case credentialHelper(helper: String, registry: String, reason: String)
+    /// An image reference (`host/path[:tag][@digest]`) that does not parse.
+    case badReference(text: String, problem: ReferenceProblem)
+    /// A Docker `config.json` relctl cannot use.
+    case badDockerConfig(path: String, registry: String, problem: DockerConfigProblem)
+    /// An `[[image]] files` source that is not a regular file.
+    case notAFile(path: String, image: String)
+
+    /// What is wrong with an image reference.
+    public enum ReferenceProblem: Sendable {
+        case digest(String)
+        case tag(String)
+        case registry(String)
+        case noRepository
+        case uppercase(String)
+        case component(String)
+        case tooLong
+    }
+
+    /// What is wrong with a Docker config file.
+    public enum DockerConfigProblem: Sendable {
+        case invalid(reason: String)
+        case badAuth(key: String)
+        case identityTokenOnly(key: String)
+    }
 
     public var exitCode: RelctlExitCode {
         switch self {
-        case .noImages, .unknownImage, .noTargets, .unsupportedPlatform, .badTag, .noBasePlatform: return .badInput
+        case .noImages, .unknownImage, .noTargets, .unsupportedPlatform, .badTag, .noBasePlatform, .badReference,
+            .badDockerConfig, .notAFile:
+            return .badInput
         default: return .failure
         }
     }
@@ -95,8 +121,56 @@ public enum ImageError: RelctlError, CustomStringConvertible {
                     "credential helper docker-credential-\(helper) failed for \(registry): \(reason); check it is installed and logged in (`docker login \(registry)`)"
                 )
             ]
+        case let .badReference(text, problem):
+            return [Diagnostic("`\(text)`: \(problem.explanation)")]
+        case let .badDockerConfig(path, registry, problem):
+            return [Diagnostic(file: path, problem.explanation(registry: registry))]
+        case let .notAFile(path, image):
+            return [
+                Diagnostic(
+                    file: path,
+                    "listed in [[image]] `\(image)` files but is not a regular file; fix the path in relctl.toml")
+            ]
         }
     }
 
     public var description: String { message }
+}
+
+extension ImageError.ReferenceProblem {
+    var explanation: String {
+        switch self {
+        case .digest(let value):
+            return "the digest must be `sha256:` and 64 lowercase hex digits, found `\(value)`"
+        case .tag(let value):
+            return
+                "`\(value)` is not a valid tag (letters, digits, `_`, `.`, `-`, at most 128, not starting with `.` or `-`)"
+        case .registry(let registry):
+            return
+                "`\(registry)` is not a valid registry host (`host` or `host:port`, e.g. `ghcr.io` or `localhost:5000`)"
+        case .noRepository:
+            return "no repository path; write `host/path`, e.g. `ghcr.io/acme/velostream`"
+        case .uppercase(let component):
+            return "repository paths must be lowercase; write `\(component.lowercased())`"
+        case .component(let component):
+            return
+                "`\(component)` is not a valid repository path component (lowercase letters and digits, separated by `.`, `_`, `__` or `-`)"
+        case .tooLong:
+            return "the repository path is longer than 255 characters"
+        }
+    }
+}
+
+extension ImageError.DockerConfigProblem {
+    func explanation(registry: String) -> String {
+        switch self {
+        case .invalid(let reason):
+            return "is not a valid Docker config file (\(reason)); fix it or run `docker login \(registry)` again"
+        case .badAuth(let key):
+            return "the `auth` of \(key) is not base64 of `user:password`; run `docker login \(registry)` again"
+        case .identityTokenOnly(let key):
+            return
+                "holds only an identity token for \(key), which relctl cannot use; log in with a user name and password or token (`docker login \(registry) -u USER`)"
+        }
+    }
 }

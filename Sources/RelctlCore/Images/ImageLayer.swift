@@ -32,7 +32,7 @@ struct ImageLayer {
         let path = temporary.path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw ImageError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+            throw ImageError.writeFailed(path: path, reason: FileSystem.describe(errno: errno))
         }
         defer { close(descriptor) }
         let format = try ArchiveWriterFormats.format("tar.gz")
@@ -53,7 +53,7 @@ struct ImageLayer {
         let compressed = (sha256: sink.finalizeHex(), size: sink.byteCount)
         let destination = blobs.appendingPathComponent(compressed.sha256)
         if rename(temporary.path, destination.path) != 0 {
-            throw ImageError.writeFailed(path: destination.path, reason: String(cString: strerror(errno)))
+            throw ImageError.writeFailed(path: destination.path, reason: FileSystem.describe(errno: errno))
         }
         return Written(
             descriptor: OCIDescriptor(

@@ -108,7 +108,7 @@ public struct ImagePusher: Sendable {
 
     private func read(_ blobs: URL, _ digest: String) throws -> Data {
         let url = blobs.appendingPathComponent(String(digest.dropFirst("sha256:".count)))
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = FileSystem.contents(of: url) else {
             throw ImageError.badContent(
                 what: "the image layout \(blobs.deletingLastPathComponent().deletingLastPathComponent().path)",
                 reason: "blob \(digest) is missing; run `relctl image` again to rebuild it")

@@ -26,8 +26,7 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
         if let at = rest.firstIndex(of: "@") {
             let value = String(rest[rest.index(after: at)...])
             guard Self.isDigest(value) else {
-                throw SimpleError(
-                    .badInput, "`\(text)`: the digest must be `sha256:` and 64 lowercase hex digits, found `\(value)`")
+                throw ImageError.badReference(text: text, problem: .digest(String(value)))
             }
             digest = value
             rest = rest[..<at]
@@ -37,10 +36,7 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
             let value = String(rest[rest.index(after: colon)...])
             // `localhost:5000/app` has its colon before a slash: that is a port, handled below.
             guard Self.isTag(value) else {
-                throw SimpleError(
-                    .badInput,
-                    "`\(text)`: `\(value)` is not a valid tag (letters, digits, `_`, `.`, `-`, at most 128, not starting with `.` or `-`)"
-                )
+                throw ImageError.badReference(text: text, problem: .tag(String(value)))
             }
             tag = value
             rest = rest[..<colon]
@@ -53,30 +49,22 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
             registry = first
             components.removeFirst()
             guard Self.isHost(registry) else {
-                throw SimpleError(
-                    .badInput,
-                    "`\(text)`: `\(registry)` is not a valid registry host (`host` or `host:port`, e.g. `ghcr.io` or `localhost:5000`)"
-                )
+                throw ImageError.badReference(text: text, problem: .registry(String(registry)))
             }
         }
         guard !components.isEmpty, components != [""] else {
-            throw SimpleError(
-                .badInput, "`\(text)`: no repository path; write `host/path`, e.g. `ghcr.io/acme/velostream`")
+            throw ImageError.badReference(text: text, problem: .noRepository)
         }
         for component in components where !Self.isPathComponent(component) {
             if component.lowercased() != component, Self.isPathComponent(component.lowercased()) {
-                throw SimpleError(
-                    .badInput, "`\(text)`: repository paths must be lowercase; write `\(component.lowercased())`")
+                throw ImageError.badReference(text: text, problem: .uppercase(String(component)))
             }
-            throw SimpleError(
-                .badInput,
-                "`\(text)`: `\(component)` is not a valid repository path component (lowercase letters and digits, separated by `.`, `_`, `__` or `-`)"
-            )
+            throw ImageError.badReference(text: text, problem: .component(String(component)))
         }
         if registry == "docker.io", components.count == 1 { components.insert("library", at: 0) }
         let repository = components.joined(separator: "/")
         guard repository.utf8.count <= 255 else {
-            throw SimpleError(.badInput, "`\(text)`: the repository path is longer than 255 characters")
+            throw ImageError.badReference(text: text, problem: .tooLong)
         }
         self.init(registry: registry, repository: repository, tag: tag, digest: digest)
     }

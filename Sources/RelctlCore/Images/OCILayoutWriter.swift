@@ -15,12 +15,12 @@ final class OCILayoutWriter: Sendable {
             ".\(destination.lastPathComponent).relctl-tmp-\(UInt32.random(in: 0...UInt32.max))")
         CleanupRegistry.shared.register(staging)
         do {
-            try FileManager.default.createDirectory(
-                at: staging.appendingPathComponent("blobs/sha256"), withIntermediateDirectories: true)
+            try FileSystem.createDirectory(staging.appendingPathComponent("blobs/sha256"))
         } catch {
             CleanupRegistry.shared.unregister(staging)
+            let cause = FileSystemError.cause(of: error)
             throw ImageError.writeFailed(
-                path: destination.path, reason: (error as NSError).localizedFailureReason ?? "\(error)")
+                path: destination.path, reason: (cause as NSError).localizedFailureReason ?? "\(cause)")
         }
     }
 
@@ -32,8 +32,8 @@ final class OCILayoutWriter: Sendable {
         let data = try OCIJSON.encode(value)
         let hex = FileHasher.hex(SHA256.hash(data: data))
         let url = blobs.appendingPathComponent(hex)
-        if !FileManager.default.fileExists(atPath: url.path) {
-            guard FileManager.default.createFile(atPath: url.path, contents: data) else {
+        if !FileSystem.exists(url) {
+            do { try FileSystem.createFile(url, contents: data) } catch {
                 throw ImageError.writeFailed(path: url.path, reason: "cannot create the blob")
             }
         }
@@ -45,9 +45,9 @@ final class OCILayoutWriter: Sendable {
     /// Brings a blob from the local cache in (a hard link where the file system allows).
     func add(cached source: URL, digest: String) throws {
         let url = blobs.appendingPathComponent(String(digest.dropFirst(7)))
-        if FileManager.default.fileExists(atPath: url.path) { return }
+        if FileSystem.exists(url) { return }
         if link(source.path, url.path) == 0 { return }
-        do { try FileManager.default.copyItem(at: source, to: url) } catch {
+        do { try FileSystem.copy(source, to: url) } catch {
             throw ImageError.writeFailed(path: url.path, reason: "cannot copy the cached base layer \(source.path)")
         }
     }
@@ -69,18 +69,18 @@ final class OCILayoutWriter: Sendable {
             ".\(destination.lastPathComponent).relctl-old-\(UInt32.random(in: 0...UInt32.max))")
         let hadOld = rename(destination.path, old.path) == 0
         if rename(staging.path, destination.path) != 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = FileSystem.describe(errno: errno)
             if hadOld { rename(old.path, destination.path) }
             throw ImageError.writeFailed(
                 path: destination.path, reason: "cannot move the finished layout into place: \(reason)")
         }
         CleanupRegistry.shared.unregister(staging)
-        if hadOld { try? FileManager.default.removeItem(at: old) }
+        if hadOld { try? FileSystem.remove(old) }
     }
 
     /// Removes the staging folder after a failure.
     func discard() {
-        try? FileManager.default.removeItem(at: staging)
+        try? FileSystem.remove(staging)
         CleanupRegistry.shared.unregister(staging)
     }
 }

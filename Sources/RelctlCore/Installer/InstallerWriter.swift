@@ -23,9 +23,7 @@ public enum InstallerWriter {
     ) throws -> Report {
         let directory = context.resolve(shown)
         guard let manifest = try ReleaseManifest.read(in: directory) else {
-            throw SimpleError(
-                .badInput, file: "\(shown)/\(ReleaseManifest.fileName)",
-                "not found; run `relctl package` and `relctl checksum` first")
+            throw InstallerError.noManifest(path: "\(shown)/\(ReleaseManifest.fileName)")
         }
         let remote = Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
         return try write(
@@ -40,9 +38,7 @@ public enum InstallerWriter {
         repository: String?, remoteURL: String?, context: Context
     ) throws -> Report {
         guard !manifest.tag.isEmpty, !manifest.artifacts.isEmpty else {
-            throw SimpleError(
-                .badInput, file: "\(shown)/\(ReleaseManifest.fileName)",
-                "lists no tagged archives; run `relctl checksum` over the release's archives first")
+            throw InstallerError.noTaggedArchives(path: "\(shown)/\(ReleaseManifest.fileName)")
         }
         var key: String?
         if let path = config.sign.minisignPublicKey {
@@ -56,9 +52,7 @@ public enum InstallerWriter {
                 "the repository is unknown (no [publish] github, GITHUB_REPOSITORY or GitHub/GitLab remote): the installers will require INSTALLER_BASE_URL"
             )
         }
-        if !FileManager.default.fileExists(
-            atPath: directory.appendingPathComponent(ChecksumAlgorithm.sha256.sumsFileName).path)
-        {
+        if !FileSystem.exists(directory.appendingPathComponent(ChecksumAlgorithm.sha256.sumsFileName)) {
             context.console.warning(
                 "\(shown)/\(ChecksumAlgorithm.sha256.sumsFileName) is missing: the installers download and check it; run `relctl checksum` (sha256) before publishing"
             )

@@ -35,7 +35,7 @@ public struct CargoManifestReader: ManifestReader {
         var directory = member.deletingLastPathComponent().deletingLastPathComponent()
         while directory.path != "/" && !directory.path.isEmpty {
             let candidate = directory.appendingPathComponent("Cargo.toml")
-            if FileManager.default.fileExists(atPath: candidate.path) {
+            if FileSystem.exists(candidate) {
                 let shown = relativePath(candidate, from: member, display: displayPath)
                 let document = try TOMLDocument(contentsOf: candidate, displayPath: shown)
                 if let workspace = document.root["workspace"]?.table {

@@ -63,7 +63,7 @@ public enum Changelog {
 
     /// Reads, updates and atomically rewrites the changelog file.
     public static func update(_ url: URL, with section: String) throws {
-        let existing = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+        let existing = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
         let updated = insert(section, into: existing)
         if updated != existing { try AtomicFile.write(updated, to: url) }
     }

@@ -27,7 +27,7 @@ public struct InstallVerification: Sendable, Equatable {
     /// Looks at `dist` and the `[sign]` public keys; nil when there is nothing to say.
     public static func find(in dist: URL, project: String, settings: SignSettings, root: URL) -> InstallVerification? {
         func exists(_ name: String) -> Bool {
-            FileManager.default.fileExists(atPath: dist.appendingPathComponent(name).path)
+            FileSystem.exists(atPath: dist.appendingPathComponent(name).path)
         }
         var result = InstallVerification()
         let sh = InstallerWriter.shellFileName(project: project)

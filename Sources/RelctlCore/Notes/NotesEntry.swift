@@ -30,25 +30,3 @@ public struct NotesEntry: Sendable, Equatable {
         self.authorEmail = authorEmail
     }
 }
-
-/// A titled group of entries (`Breaking changes`, `Features`, …).
-public struct NotesSection: Sendable, Equatable {
-    public var title: String
-    public var entries: [NotesEntry]
-
-    public init(title: String, entries: [NotesEntry]) {
-        self.title = title
-        self.entries = entries
-    }
-}
-
-/// A commit author, after `.mailmap`.
-public struct NotesContributor: Sendable, Equatable, Codable {
-    public var name: String
-    public var email: String
-
-    public init(name: String, email: String) {
-        self.name = name
-        self.email = email
-    }
-}

@@ -9,9 +9,8 @@ public struct NotesTemplate: Sendable {
 
     /// Reads and parses the template; a missing file or syntax error is bad input naming file and line.
     public static func load(_ url: URL, displayPath: String) throws -> NotesTemplate {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SimpleError(
-                .badInput, file: displayPath, "notes template not found; fix `template` in [notes] or create the file")
+        guard let data = FileSystem.contents(of: url) else {
+            throw NotesError.templateNotFound(path: displayPath)
         }
         return try NotesTemplate(text: String(decoding: data, as: UTF8.self), displayPath: displayPath)
     }
@@ -21,10 +20,9 @@ public struct NotesTemplate: Sendable {
         do {
             template = try MustacheTemplate(string: text)
         } catch let error as MustacheTemplate.ParserError {
-            throw SimpleError(
-                .badInput, file: displayPath, line: error.context.lineNumber,
-                "invalid Mustache template (\(error.error)) at column \(error.context.columnNumber): `\(error.context.line.trimmingCharacters(in: .whitespaces))`"
-            )
+            throw NotesError.invalidTemplate(
+                path: displayPath, line: error.context.lineNumber, column: error.context.columnNumber,
+                reason: "\(error.error)", text: error.context.line.trimmingCharacters(in: .whitespaces))
         }
     }
 

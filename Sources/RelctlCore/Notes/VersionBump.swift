@@ -235,23 +235,18 @@ public struct VersionBump: Sendable, Equatable {
             var spelled = version.description
             if reader.comparison == .pep440 {
                 guard let pep = PEP440Version(semver: version) else {
-                    throw SimpleError(
-                        .badInput, file: found.foundIn,
-                        "version \(version) cannot be written here: \(PEP440Version.refusal(for: version) ?? "it has no PEP 440 spelling")"
-                    )
+                    throw NotesError.noPEP440Spelling(
+                        path: found.foundIn, version: version.description,
+                        reason: PEP440Version.refusal(for: version) ?? "it has no PEP 440 spelling")
                 }
                 spelled = pep.description
             }
             if isBelow(version, manifestText: found.text, comparison: reader.comparison) {
-                throw SimpleError(
-                    .failure, file: found.foundIn, line: found.line,
-                    "holds \(found.text), above \(version); relctl never lowers a version, so set it by hand if you really mean to"
-                )
+                throw NotesError.wouldLower(
+                    path: found.foundIn, line: found.line, found: found.text, version: version.description)
             }
             guard let line = found.line else {
-                throw SimpleError(
-                    .badInput, file: found.foundIn,
-                    "cannot tell which line holds the version `\(found.text)`; edit it by hand")
+                throw NotesError.versionLineUnknown(path: found.foundIn, found: found.text)
             }
             if found.text != spelled {
                 add(
@@ -275,7 +270,7 @@ public struct VersionBump: Sendable, Equatable {
             let key = target.url
             if let note = target.note, !linkNotes.contains(note) { linkNotes.append(note) }
             if contents[key] == nil {
-                guard let data = FileManager.default.contents(atPath: key.path) else {
+                guard let data = FileSystem.contents(of: key) else {
                     throw ManifestError.missing(path: edit.display)
                 }
                 contents[key] = String(decoding: data, as: UTF8.self)
@@ -289,9 +284,7 @@ public struct VersionBump: Sendable, Equatable {
             guard edit.line >= 1, edit.line <= lines.count,
                 let range = Self.versionRange(of: edit.old, in: lines[edit.line - 1])
             else {
-                throw SimpleError(
-                    .badInput, file: edit.display, line: edit.line,
-                    "version `\(edit.old)` not found on this line; edit it by hand")
+                throw NotesError.versionNotOnLine(path: edit.display, line: edit.line, old: edit.old)
             }
             lines[edit.line - 1].replaceSubrange(range, with: edit.new)
             contents[key] = lines.joined(separator: "\n")
@@ -300,7 +293,7 @@ public struct VersionBump: Sendable, Equatable {
         var written: [String] = []
         for (url, display) in order {
             guard let text = contents[url] else { continue }
-            let original = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+            let original = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
             if text != original {
                 try AtomicFile.write(text, to: url, permissions: Self.permissions(of: url))
                 written.append(display)
@@ -334,7 +327,6 @@ public struct VersionBump: Sendable, Equatable {
     }
 
     private static func permissions(of url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue
-            ?? 0o644
+        FileSystem.permissions(of: url) ?? 0o644
     }
 }

@@ -24,9 +24,10 @@ struct WriteTarget {
         let top = Self.repositoryTop(of: realRoot) ?? realRoot
         let isLink = resolved != direct && resolved != url.standardizedFileURL.path
         guard resolved.hasPrefix(top + "/") else {
-            throw SimpleError(
-                .badInput, file: display,
-                "\(isLink ? "is a link to" : "is") \(resolved), outside the repository; relctl does not write there: set the version in that file yourself\(isLink ? ", or replace the link with the file" : "")"
+            throw NotesError.writeOutsideRepository(
+                path: display,
+                reason:
+                    "\(isLink ? "is a link to" : "is") \(resolved), outside the repository; relctl does not write there: set the version in that file yourself\(isLink ? ", or replace the link with the file" : "")"
             )
         }
         self.url = URL(fileURLWithPath: resolved)
@@ -48,7 +49,7 @@ struct WriteTarget {
     static func repositoryTop(of path: String) -> String? {
         var current = path
         while true {
-            if FileManager.default.fileExists(atPath: (current as NSString).appendingPathComponent(".git")) {
+            if FileSystem.exists(atPath: (current as NSString).appendingPathComponent(".git")) {
                 return current
             }
             let parent = (current as NSString).deletingLastPathComponent

@@ -29,7 +29,7 @@ enum ArchiveFile {
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw PackagingError.writeFailed(
-                path: url.path, reason: "cannot create \(temporary.path): \(String(cString: strerror(errno)))")
+                path: url.path, reason: "cannot create \(temporary.path): \(FileSystem.describe(errno: errno))")
         }
         var descriptorOpen = true
         do {
@@ -63,7 +63,7 @@ enum ArchiveFile {
             }
             descriptorOpen = false
             if Foundation.close(descriptor) != 0 {
-                throw PackagingError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+                throw PackagingError.writeFailed(path: url.path, reason: FileSystem.describe(errno: errno))
             }
             // link(2) fails with EEXIST instead of replacing: an archive is never overwritten.
             if link(temporary.path, url.path) != 0 {
@@ -74,15 +74,15 @@ enum ArchiveFile {
                 guard [EPERM, EOPNOTSUPP, EMLINK, ENOSYS].contains(linkError) else {
                     throw PackagingError.writeFailed(
                         path: url.path,
-                        reason: "cannot move the finished archive into place: \(String(cString: strerror(linkError)))")
+                        reason: "cannot move the finished archive into place: \(FileSystem.describe(errno: linkError))")
                 }
-                if FileManager.default.fileExists(atPath: url.path) {
+                if FileSystem.exists(url) {
                     throw PackagingError.archiveExists(path: url.path)
                 }
                 if rename(temporary.path, url.path) != 0 {
                     throw PackagingError.writeFailed(
                         path: url.path,
-                        reason: "cannot move the finished archive into place: \(String(cString: strerror(errno)))")
+                        reason: "cannot move the finished archive into place: \(FileSystem.describe(errno: errno))")
                 }
             }
             // Registered only now: before the link succeeded the path may be someone else's archive.

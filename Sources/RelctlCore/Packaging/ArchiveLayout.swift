@@ -93,7 +93,7 @@ public struct ArchiveLayout: Sendable {
         for mapping in config.archive.trees {
             let source = config.root.appendingPathComponent(mapping.from.render(values)).standardizedFileURL
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] trees")
-            if FileManager.default.fileExists(atPath: source.path) {
+            if FileSystem.exists(source) {
                 try containment.check(source, key: "[archive] trees")
             }
             try walker.walk(source, into: destination, builder: &builder)

@@ -82,10 +82,7 @@ public enum ArchiveWriterFormats {
 
     public static func format(_ id: String) throws -> ArchiveWriterFormat {
         guard let format = all[id] else {
-            throw SimpleError(
-                .badInput,
-                "unknown archive format `\(id)`\(Suggestion.hint(for: id, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))"
-            )
+            throw PackagingError.unknownFormat(id: id)
         }
         return format
     }

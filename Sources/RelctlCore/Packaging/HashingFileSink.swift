@@ -25,7 +25,7 @@ final class HashingFileSink: ArchiveByteSink {
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                failure = String(cString: strerror(errno))
+                failure = FileSystem.describe(errno: errno)
                 return false
             }
             offset += written

@@ -97,7 +97,7 @@ final class LibArchiveWriter {
             let descriptor = open(source.path, O_RDONLY)
             guard descriptor >= 0 else {
                 throw PackagingError.writeFailed(
-                    path: destination, reason: "cannot read \(source.path): \(String(cString: strerror(errno)))")
+                    path: destination, reason: "cannot read \(source.path): \(FileSystem.describe(errno: errno))")
             }
             defer { Foundation.close(descriptor) }
             var info = stat()

@@ -43,14 +43,13 @@ public struct Packager: Sendable {
         updateManifest: Bool, onArchive: @escaping @Sendable (PackagedArtifact) -> Void = { _ in }
     ) async throws -> [PackagedArtifact] {
         guard !targets.isEmpty else {
-            throw SimpleError(
-                .badInput, file: config.path, "no targets to package; add [[target]] entries to relctl.toml")
+            throw PackagingError.noTargets(config: config.path)
         }
         let placeholders = ["project": config.project.name, "version": inputs.version, "tag": inputs.tag]
         let staged = try await stage(config: config, targets: targets, placeholders: placeholders)
         defer {
             for folder in staged.values {
-                try? FileManager.default.removeItem(at: folder)
+                try? FileSystem.remove(folder)
                 CleanupRegistry.shared.unregister(folder)
             }
         }
@@ -158,7 +157,8 @@ public struct Packager: Sendable {
         }
         let failures = results.indices.compactMap { index -> (any RelctlError)? in
             guard case .failure(let error) = results[index] else { return nil }
-            return error as? RelctlError ?? SimpleError(.failure, "\(plans[index].target.triple): \(error)")
+            return error as? RelctlError
+                ?? PackagingError.targetFailed(target: plans[index].target.triple, reason: "\(error)")
         }
         if !failures.isEmpty { throw ProblemList(failures) }
         return artifacts
@@ -176,11 +176,11 @@ public struct Packager: Sendable {
             for target in targets {
                 var values = placeholders
                 for (key, value) in target.placeholders { values[key] = value }
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                let folder = FileSystem.temporaryDirectory.appendingPathComponent(
                     "relctl-stage-\(target.triple)-\(UUID().uuidString.prefix(8))")
                 CleanupRegistry.shared.register(folder)
                 folders[target.triple] = folder
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try FileSystem.createDirectory(folder)
                 var environment = context.environment
                 environment["RELCTL_TARGET"] = target.triple
                 environment["RELCTL_VERSION"] = values["version"]
@@ -198,7 +198,7 @@ public struct Packager: Sendable {
             }
         } catch {
             for folder in folders.values {
-                try? FileManager.default.removeItem(at: folder)
+                try? FileSystem.remove(folder)
                 CleanupRegistry.shared.unregister(folder)
             }
             throw error
@@ -218,24 +218,18 @@ public struct Packager: Sendable {
 
     /// Foundation's own error here is "NSCocoaErrorDomain error 512"; say which path is in the way.
     private func createOutputFolder(_ url: URL) throws {
-        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+        do { try FileSystem.createDirectory(url) } catch {
             var probe = url
             while probe.path != "/" {
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: probe.path, isDirectory: &isDirectory) {
-                    if !isDirectory.boolValue {
-                        throw SimpleError(
-                            .badInput, file: probe.path,
-                            "is a file, so the output folder \(url.path) cannot be created; pass another --out or move the file"
-                        )
-                    }
+                if let kind = FileSystem.kind(of: probe) {
+                    if kind != .directory { throw PackagingError.outputBlocked(file: probe.path, folder: url.path) }
                     break
                 }
                 probe = probe.deletingLastPathComponent()
             }
-            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-            throw SimpleError(
-                .badInput, file: url.path, "cannot create the output folder (\(reason)); pass another --out")
+            let cause = FileSystemError.cause(of: error)
+            let reason = (cause as NSError).localizedFailureReason ?? cause.localizedDescription
+            throw PackagingError.outputUncreatable(path: url.path, reason: reason)
         }
     }
 
@@ -311,7 +305,7 @@ public struct Packager: Sendable {
             try dropSumsLines(for: removed, in: directory)
         } else {
             let existing = layouts.map { directory.appendingPathComponent($0.fileName) }
-                .filter { FileManager.default.fileExists(atPath: $0.path) }
+                .filter { FileSystem.exists($0) }
             if !existing.isEmpty { throw ProblemList(existing.map { PackagingError.archiveExists(path: $0.path) }) }
         }
         return manifest
@@ -326,7 +320,7 @@ public struct Packager: Sendable {
 
     /// Removes `NAME.<ext>` and `NAME.<ext>.sha256` for every format, and leftover temporary files.
     private func removeArtifacts(named name: String, in directory: URL) {
-        if (try? FileManager.default.removeItem(at: directory.appendingPathComponent(name + SBOMBuilder.fileExtension)))
+        if (try? FileSystem.remove(directory.appendingPathComponent(name + SBOMBuilder.fileExtension)))
             != nil
         {
             context.console.detail("removed \(name)\(SBOMBuilder.fileExtension)")
@@ -335,14 +329,14 @@ public struct Packager: Sendable {
             let file = name + ArchiveFormats.fileExtension(id)
             for candidate in [file, file + ".sha256"] {
                 let url = directory.appendingPathComponent(candidate)
-                if (try? FileManager.default.removeItem(at: url)) != nil {
+                if (try? FileSystem.remove(url)) != nil {
                     context.console.detail("removed \(url.path)")
                 }
             }
             let prefix = ".\(file).relctl-tmp-"
-            for leftover in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for leftover in (try? FileSystem.names(in: directory)) ?? []
             where leftover.hasPrefix(prefix) {
-                try? FileManager.default.removeItem(at: directory.appendingPathComponent(leftover))
+                try? FileSystem.remove(directory.appendingPathComponent(leftover))
             }
         }
     }
@@ -354,13 +348,13 @@ public struct Packager: Sendable {
         for algorithm in ChecksumAlgorithm.allCases {
             let url = directory.appendingPathComponent(algorithm.sumsFileName)
             // A file relctl cannot parse is not relctl's to rewrite; `verify` reports it.
-            guard FileManager.default.fileExists(atPath: url.path), let sums = try? ChecksumFile.read(url) else {
+            guard FileSystem.exists(url), let sums = try? ChecksumFile.read(url) else {
                 continue
             }
             let kept = sums.entries.filter { !removed.contains($0.name) }
             guard kept.count < sums.entries.count else { continue }
             if kept.isEmpty {
-                try FileManager.default.removeItem(at: url)
+                try FileSystem.remove(url)
                 context.console.detail("removed \(url.path)")
             } else {
                 try AtomicFile.write(ChecksumFile(entries: kept).render(), to: url)

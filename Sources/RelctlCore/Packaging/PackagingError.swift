@@ -22,10 +22,20 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
     case notAtTag(tag: String, tagged: String, head: String)
     /// An input that resolves (through a symlink) outside the project or the build output.
     case outsideProject(path: String, resolved: String, key: String)
+    /// An `[archive] format` id relctl does not know.
+    case unknownFormat(id: String)
+    /// No `[[target]]` to package.
+    case noTargets(config: String)
+    /// A file stands where the output folder (or one of its parents) must be.
+    case outputBlocked(file: String, folder: String)
+    /// The output folder cannot be created.
+    case outputUncreatable(path: String, reason: String)
+    /// A target failed with an error that is not relctl's own.
+    case targetFailed(target: String, reason: String)
 
     public var exitCode: RelctlExitCode {
         switch self {
-        case .archiveExists, .writeFailed, .notAtTag: return .failure
+        case .archiveExists, .writeFailed, .notAtTag, .targetFailed: return .failure
         default: return .badInput
         }
     }
@@ -127,6 +137,24 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
             return [Diagnostic(file: path, "cannot write the archive: \(reason)")]
         case let .noClock(reason):
             return [Diagnostic("cannot choose the archive timestamp: \(reason)")]
+        case let .unknownFormat(id):
+            return [
+                Diagnostic(
+                    "unknown archive format `\(id)`\(Suggestion.hint(for: id, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))"
+                )
+            ]
+        case let .noTargets(config):
+            return [Diagnostic(file: config, "no targets to package; add [[target]] entries to relctl.toml")]
+        case let .outputBlocked(file, folder):
+            return [
+                Diagnostic(
+                    file: file,
+                    "is a file, so the output folder \(folder) cannot be created; pass another --out or move the file")
+            ]
+        case let .outputUncreatable(path, reason):
+            return [Diagnostic(file: path, "cannot create the output folder (\(reason)); pass another --out")]
+        case let .targetFailed(target, reason):
+            return [Diagnostic("\(target): \(reason)")]
         }
     }
 

@@ -31,9 +31,10 @@ struct TreeWalker {
         _ directory: String, relative: String, destination: String, builder: inout LayoutBuilder
     ) throws {
         let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+        do { names = try FileSystem.names(atPath: directory) } catch {
+            let cause = FileSystemError.cause(of: error)
             throw PackagingError.unreadable(
-                path: directory, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
+                path: directory, reason: (cause as NSError).localizedFailureReason ?? cause.localizedDescription)
         }
         for name in names {
             let path = directory + "/" + name
@@ -78,7 +79,7 @@ struct TreeWalker {
     private func readLink(_ path: String) throws -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { throw PackagingError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard count >= 0 else { throw PackagingError.unreadable(path: path, reason: FileSystem.describe(errno: errno)) }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,42 +1,5 @@
 import Foundation
 
-/// `relctl check`: the config, every manifest, every target and every packaged path, with all
-/// problems reported together.
-public struct CheckReport: Sendable, Encodable {
-    public struct Item: Sendable, Encodable, Equatable {
-        public var file: String?
-        public var line: Int?
-        public var message: String
-    }
-
-    public var ok: Bool { problems.isEmpty }
-    public var problems: [Item] = []
-    public var warnings: [Item] = []
-    public var manifests: Int = 0
-    public var targets: Int = 0
-
-    enum CodingKeys: String, CodingKey { case ok, problems, warnings, manifests, targets }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(ok, forKey: .ok)
-        try container.encode(problems, forKey: .problems)
-        try container.encode(warnings, forKey: .warnings)
-        try container.encode(manifests, forKey: .manifests)
-        try container.encode(targets, forKey: .targets)
-    }
-
-    mutating func problem(_ d: Diagnostic) { problems.append(Item(file: d.file, line: d.line, message: d.message)) }
-    mutating func warning(_ d: Diagnostic) { warnings.append(Item(file: d.file, line: d.line, message: d.message)) }
-
-    /// The error to exit with (2: everything `check` finds is bad input), or nil.
-    public var error: ProblemList? {
-        ok
-            ? nil
-            : ProblemList(
-                exitCode: .badInput, diagnostics: problems.map { Diagnostic(file: $0.file, line: $0.line, $0.message) })
-    }
-}
-
 public enum ProjectChecker {
     /// Loads the config (a config that cannot be read is thrown, exit 2) and checks the rest.
     public static func check(configPath: String?, context: Context) throws -> CheckReport {
@@ -147,7 +110,7 @@ public enum ProjectChecker {
         // Packaged paths that do not depend on the target must exist now.
         for mapping in config.archive.files + config.archive.trees where mapping.from.placeholders.isEmpty {
             let path = mapping.from.text
-            if !FileManager.default.fileExists(atPath: config.root.appendingPathComponent(path).path) {
+            if !FileSystem.exists(atPath: config.root.appendingPathComponent(path).path) {
                 report.problem(
                     Diagnostic(
                         file: config.path,
@@ -160,8 +123,7 @@ public enum ProjectChecker {
         for problem in ReleaseWorkflow.problems(config: config) {
             if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
         }
-        if let template = config.notes.template, !FileManager.default.fileExists(atPath: config.resolve(template).path)
-        {
+        if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
         do {

@@ -12,14 +12,12 @@ public enum StarterConfig {
     @discardableResult
     public static func write(path: String?, context: Context) throws -> (url: URL, detected: [String]) {
         let url = context.resolve(path ?? ConfigLoader.defaultFileName)
-        if FileManager.default.fileExists(atPath: url.path) {
-            throw SimpleError(
-                .badInput, file: path ?? ConfigLoader.defaultFileName,
-                "already exists; relctl init never overwrites it (edit it, or remove it first)")
+        if FileSystem.exists(url) {
+            throw ConfigError.alreadyExists(path: path ?? ConfigLoader.defaultFileName)
         }
         let root = url.deletingLastPathComponent()
         let detected = detectable.filter {
-            FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+            FileSystem.exists(atPath: root.appendingPathComponent($0).path)
         }
         let tags =
             (try? Git(directory: root, context: context).isRepository()) == true
@@ -102,7 +100,7 @@ public enum StarterConfig {
 
             [archive]
             name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
-            files = [\(["README.md", "LICENSE"].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }.map(QuotedString.basic).joined(separator: ", "))]
+            files = [\(["README.md", "LICENSE"].filter { FileSystem.exists(atPath: root.appendingPathComponent($0).path) }.map(QuotedString.basic).joined(separator: ", "))]
             # trees = [{ from = "demo", to = "demo" }]
             setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
 
@@ -194,21 +192,18 @@ public enum StarterConfig {
             names.append(table["name"]?.string ?? name)
         }
         guard document.root["package"]?.table?["autobins"]?.bool != false else { return names }
-        let fileManager = FileManager.default
         let main = folder.appendingPathComponent("src/main.rs")
-        if fileManager.fileExists(atPath: main.path), !explicitPaths.contains(main.standardizedFileURL.path),
+        if FileSystem.exists(main), !explicitPaths.contains(main.standardizedFileURL.path),
             !names.contains(name)
         {
             names.insert(name, at: 0)
         }
         let binFolder = folder.appendingPathComponent("src/bin")
-        for entry in ((try? fileManager.contentsOfDirectory(atPath: binFolder.path)) ?? []).sorted() {
+        for entry in ((try? FileSystem.names(in: binFolder)) ?? []).sorted() {
             let url = binFolder.appendingPathComponent(entry)
-            var isDirectory: ObjCBool = false
-            _ = fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory)
             let candidate: (String, URL)? =
-                isDirectory.boolValue
-                ? (fileManager.fileExists(atPath: url.appendingPathComponent("main.rs").path)
+                FileSystem.isDirectory(url)
+                ? (FileSystem.exists(url.appendingPathComponent("main.rs"))
                     ? (entry, url.appendingPathComponent("main.rs")) : nil)
                 : (entry.hasSuffix(".rs") ? (String(entry.dropLast(3)), url) : nil)
             if let (binary, path) = candidate, !explicitPaths.contains(path.standardizedFileURL.path),
@@ -223,7 +218,7 @@ public enum StarterConfig {
     // MARK: npm, Python, Swift
 
     private static func npm(root: URL, into found: inout Findings) {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("package.json").path),
+        guard let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return }
         if object["version"] is String { found.versions.append(("package.json", nil, nil)) }
@@ -254,7 +249,7 @@ public enum StarterConfig {
         guard project?["dynamic"]?.array?.contains(.string("version")) == true else { return }
         let hatch = document.root["tool"]?.table?["hatch"]?.table?["version"]?.table
         if let path = hatch?["path"]?.string,
-            FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+            FileSystem.exists(atPath: root.appendingPathComponent(path).path)
         {
             found.versions.append((path, "regex", #"__version__\s*=\s*["'](?<version>[^"']+)["']"#))
             found.versionNotes.append("pyproject.toml reads its version from \(path) ([tool.hatch.version] path).")
@@ -267,7 +262,7 @@ public enum StarterConfig {
 
     /// SwiftPM: `.executable(name: "x", …)` products, else `.executableTarget(name: "x", …)` targets.
     private static func swift(root: URL, into found: inout Findings) {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent("Package.swift").path) else {
+        guard let data = FileSystem.contents(atPath: root.appendingPathComponent("Package.swift").path) else {
             return
         }
         let text = TextFile.decode(data)
@@ -294,7 +289,7 @@ public enum StarterConfig {
             return name
         }
         if detected.contains("package.json"),
-            let data = FileManager.default.contents(atPath: root.appendingPathComponent("package.json").path),
+            let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let name = object["name"] as? String
         {

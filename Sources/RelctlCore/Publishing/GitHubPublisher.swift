@@ -277,10 +277,8 @@ public struct GitHubPublisher: Publisher {
                 }
             } catch let error as NetworkError {
                 // Name the file: the transport error only knows the upload URL.
-                throw SimpleError(
-                    .failure,
-                    "uploading `\(asset.name)` to release \(release.tagName) (id \(release.id)): \(error.message); the release stays a draft; run the same command again to finish it"
-                )
+                throw PublishError.uploadFailed(
+                    asset: asset.name, release: "\(release.tagName) (id \(release.id))", reason: error.message)
             }
         }
     }
@@ -290,7 +288,7 @@ public struct GitHubPublisher: Publisher {
         var policy = policy
         if let attempts = try seconds("RELCTL_HTTP_RETRIES", environment) {
             guard attempts >= 1, attempts == attempts.rounded() else {
-                throw SimpleError(.badInput, "RELCTL_HTTP_RETRIES must be a whole number of attempts, at least 1")
+                throw PublishError.badRetries
             }
             policy.maxAttempts = Int(attempts)
         }
@@ -301,7 +299,7 @@ public struct GitHubPublisher: Publisher {
     static func seconds(_ name: String, _ environment: [String: String]) throws -> Double? {
         guard let raw = environment[name], !raw.isEmpty else { return nil }
         guard let value = Double(raw), value > 0, value.isFinite else {
-            throw SimpleError(.badInput, "\(name) must be a positive number, found `\(raw)`")
+            throw PublishError.badNumber(variable: name, value: raw)
         }
         return value
     }

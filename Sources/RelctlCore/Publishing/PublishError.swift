@@ -21,17 +21,35 @@ public enum PublishError: RelctlError, CustomStringConvertible {
     case tagDiffers(tag: String, repository: String, remote: String, local: String)
     /// After uploading, the release does not hold the full asset set.
     case incomplete(release: String, problems: [String])
+    /// An upload failed in transport; `release` is `TAG (id N)`, the release stays a draft.
+    case uploadFailed(asset: String, release: String, reason: String)
+    /// `RELCTL_HTTP_RETRIES` is not a whole number of at least 1.
+    case badRetries
+    /// A timing variable that is not a positive number.
+    case badNumber(variable: String, value: String)
 
     public var exitCode: RelctlExitCode {
         switch self {
-        case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName:
+        case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName,
+            .badRetries, .badNumber:
             return .badInput
-        case .changedFiles, .differingAssets, .api, .incomplete, .tagNotPushed, .tagDiffers: return .failure
+        case .changedFiles, .differingAssets, .api, .incomplete, .tagNotPushed, .tagDiffers, .uploadFailed:
+            return .failure
         }
     }
 
     public var diagnostics: [Diagnostic] {
         switch self {
+        case let .uploadFailed(asset, release, reason):
+            return [
+                Diagnostic(
+                    "uploading `\(asset)` to release \(release): \(reason); the release stays a draft; run the same command again to finish it"
+                )
+            ]
+        case .badRetries:
+            return [Diagnostic("RELCTL_HTTP_RETRIES must be a whole number of attempts, at least 1")]
+        case let .badNumber(variable, value):
+            return [Diagnostic("\(variable) must be a positive number, found `\(value)`")]
         case let .noToken(publisher, variables):
             return [
                 Diagnostic(

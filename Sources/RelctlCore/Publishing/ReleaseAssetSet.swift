@@ -23,7 +23,6 @@ public struct ReleaseAssetSet: Sendable, Equatable {
         let sumsURL = dist.appendingPathComponent(sumsFileName)
         let shownSums = (shownDist.hasSuffix("/") ? shownDist : shownDist + "/") + sumsFileName
         let list = try ChecksumFile.read(sumsURL, displayPath: shownSums)
-        let fileManager = FileManager.default
 
         var listed: [String: String] = [:]
         var missing: [String] = []
@@ -31,22 +30,17 @@ public struct ReleaseAssetSet: Sendable, Equatable {
             guard !entry.name.isEmpty, !entry.name.contains("/"), entry.name != ".", entry.name != ".." else {
                 throw PublishError.badAssetName(sums: shownSums, name: entry.name, line: entry.line)
             }
-            var isDirectory: ObjCBool = false
-            if !fileManager.fileExists(atPath: dist.appendingPathComponent(entry.name).path, isDirectory: &isDirectory)
-                || isDirectory.boolValue
-            {
-                missing.append(entry.name)
-            }
+            if FileSystem.kind(of: dist.appendingPathComponent(entry.name)) != .file { missing.append(entry.name) }
             listed[entry.name] = entry.digest.lowercased()
         }
         if !missing.isEmpty { throw PublishError.missingFiles(sums: shownSums, names: missing.sorted()) }
 
         var names = Set(listed.keys)
         names.insert(sumsFileName)
-        for name in companions where fileManager.fileExists(atPath: dist.appendingPathComponent(name).path) {
+        for name in companions where FileSystem.exists(dist.appendingPathComponent(name)) {
             names.insert(name)
         }
-        let entries = (try? fileManager.contentsOfDirectory(atPath: dist.path)) ?? []
+        let entries = (try? FileSystem.names(in: dist)) ?? []
         for name in entries where name.hasSuffix(".cdx.json") { names.insert(name) }
 
         let ordered = names.sorted()

@@ -41,16 +41,13 @@ public struct BuildStage: ReleaseStage {
                     directory.appendingPathComponent(binaryDirectory).appendingPathComponent(binary),
                     directory.appendingPathComponent(binary),
                 ]
-                if !candidates.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+                if !candidates.contains(where: { FileSystem.exists($0) }) {
                     missing.append("\(target.triple): \(binaryDirectory)/\(binary)")
                 }
             }
         }
         if !missing.isEmpty {
-            throw SimpleError(
-                .badInput, file: directory.path,
-                "prebuilt binaries missing (\(missing.joined(separator: ", "))); lay them out as DIR/<binary-dir>/<binary>, as the build leaves them (or DIR/<binary> for a single target)"
-            )
+            throw BuildError.prebuiltMissing(directory: directory.path, missing: missing)
         }
     }
 }

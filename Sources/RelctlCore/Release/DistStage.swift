@@ -14,9 +14,7 @@ public struct DistStage: ReleaseStage {
     }
 
     public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        let fileManager = FileManager.default
-        let names = try fileManager.contentsOfDirectory(atPath: run.stagingDirectory.path).filter { !$0.hasPrefix(".") }
-            .sorted()
+        let names = try FileSystem.names(in: run.stagingDirectory).filter { !$0.hasPrefix(".") }.sorted()
         // Checked for every name before anything moves, so a refusal leaves dist/ as it was.
         let stems = ReleasePreflight.archiveStems(tag: run.tag, config: run.config)
         let blocked = names.compactMap { name in
@@ -31,7 +29,7 @@ public struct DistStage: ReleaseStage {
             // rename(2) replaces files atomically; staging and dist/ share a filesystem.
             try AtomicFile.commit(source, to: destination)
         }
-        try? fileManager.removeItem(at: run.stagingDirectory)
+        try? FileSystem.remove(run.stagingDirectory)
         outputs.distFiles = names
         return "\(names.count) file(s) in \(Self.shown(run.distDirectory, root: run.projectRoot))"
     }

@@ -21,13 +21,13 @@ public struct PushStage: ReleaseStage {
         let tag = run.tag
         if run.isDryRun {
             guard let configured = run.remoteURL else {
-                throw SimpleError(.failure, "no remote `\(remote)` to push to")
+                throw ReleaseError.noRemote(remote)
             }
             // The project's effective URL (after its `insteadOf` rules), pushed to directly.
             let url = Self.absolute(configured, base: run.projectRoot)
             let result = try await BlockingWork.run { try git.pushTag(tag, remote: url, dryRun: true) }
             guard result.succeeded else {
-                throw SimpleError(.failure, "`git push --dry-run \(remote) \(tag)` failed: \(Self.tail(result))")
+                throw ReleaseError.pushRehearsalFailed(tag: tag, remote: remote, output: Self.tail(result))
             }
             outputs.pushedTo = url
             run.context.console.warning(Self.serverHooksUnseen(remote: remote))

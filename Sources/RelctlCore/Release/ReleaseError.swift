@@ -10,17 +10,51 @@ public enum ReleaseError: RelctlError, CustomStringConvertible {
     case stageFailed(stage: String, cause: [Diagnostic], cleanup: [String], exitCode: RelctlExitCode)
     /// The remote refused the tag; the local tag has been deleted (or could not be).
     case pushRejected(tag: String, remote: String, output: String, localTagDeleted: Bool)
+    /// Something other than a lock relctl wrote sits at the lock's path; `reason` says what and how to remove it.
+    case unreadableLock(path: String, reason: String)
+    /// Another release created the lock between our check and our attempt.
+    case lockRace(path: String)
+    /// The project is not in a git repository, so there is nothing to lock.
+    case notInRepository(path: String)
+    /// The workspace could not be opened, for a reason that is not relctl's own error.
+    case workspaceFailed(reason: String)
+    /// `git tag` failed; `hint` says what to check (signing).
+    case tagNotCreated(cause: any RelctlError, hint: String)
+    /// `[release] remote` does not exist in the repository.
+    case noRemote(String)
+    /// `git push --dry-run` of the tag failed; `output` is the tail of git's output.
+    case pushRehearsalFailed(tag: String, remote: String, output: String)
 
     public var exitCode: RelctlExitCode {
         switch self {
         case .preflight(_, let code): return code
-        case .locked, .pushRejected: return .failure
+        case .locked, .pushRejected, .lockRace, .unreadableLock, .notInRepository, .workspaceFailed, .noRemote,
+            .pushRehearsalFailed:
+            return .failure
         case .stageFailed(_, _, _, let code): return code
+        case .tagNotCreated(let cause, _): return cause.exitCode
         }
     }
 
     public var diagnostics: [Diagnostic] {
         switch self {
+        case .lockRace(let path):
+            return [
+                Diagnostic(
+                    file: path, "cannot take the release lock; another relctl release started at the same moment")
+            ]
+        case .notInRepository(let path):
+            return [Diagnostic(file: path, "not inside a git repository")]
+        case let .unreadableLock(path, reason):
+            return [Diagnostic(file: path, reason)]
+        case .workspaceFailed(let reason):
+            return [Diagnostic(reason)]
+        case let .tagNotCreated(cause, hint):
+            return [Diagnostic(cause.message + hint)]
+        case .noRemote(let remote):
+            return [Diagnostic("no remote `\(remote)` to push to")]
+        case let .pushRehearsalFailed(tag, remote, output):
+            return [Diagnostic("`git push --dry-run \(remote) \(tag)` failed: \(output)")]
         case .preflight(let problems, _):
             return problems
         case .locked(let path, let holder):

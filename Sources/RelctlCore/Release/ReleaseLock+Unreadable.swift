@@ -5,43 +5,45 @@ extension ReleaseLock {
     /// garbage, a file nobody may read, an empty file left by a release killed as it started), the
     /// error saying what it is and how to remove it; nil when there is no lock or it names a holder.
     /// Reporting such a thing as "another release is running" would send the user waiting.
-    public static func unreadableLock(at url: URL) -> SimpleError? {
+    public static func unreadableLock(at url: URL) -> ReleaseError? {
         var info = stat()
         guard lstat(url.path, &info) == 0 else { return nil }
         let removal = "if no relctl release is running in this repository, remove it"
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR:
-            return SimpleError(
-                .failure, file: url.path,
-                "is a folder, not a lock file relctl wrote; \(removal): `rm -r '\(url.path)'`")
+            return ReleaseError.unreadableLock(
+                path: url.path, reason: "is a folder, not a lock file relctl wrote; \(removal): `rm -r '\(url.path)'`")
         default:
             let what = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "a " + FileKind.describe(info.st_mode)
-            return SimpleError(
-                .failure, file: url.path, "is \(what), not a lock file relctl wrote; \(removal): `rm '\(url.path)'`")
+            return ReleaseError.unreadableLock(
+                path: url.path, reason: "is \(what), not a lock file relctl wrote; \(removal): `rm '\(url.path)'`")
         }
-        guard var data = FileManager.default.contents(atPath: url.path) else {
-            let reason = access(url.path, R_OK) == 0 ? "cannot be read" : String(cString: strerror(errno))
-            return SimpleError(
-                .failure, file: url.path,
-                "the release lock cannot be read (\(reason)), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
+        guard var data = FileSystem.contents(atPath: url.path) else {
+            let reason = access(url.path, R_OK) == 0 ? "cannot be read" : FileSystem.describe(errno: errno)
+            return ReleaseError.unreadableLock(
+                path: url.path,
+                reason:
+                    "the release lock cannot be read (\(reason)), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
             )
         }
         if data.isEmpty {
             // A release that is taking the lock writes it right after creating it.
             usleep(200_000)
-            data = FileManager.default.contents(atPath: url.path) ?? Data()
+            data = FileSystem.contents(atPath: url.path) ?? Data()
             if data.isEmpty {
-                return SimpleError(
-                    .failure, file: url.path,
-                    "the release lock is empty (a release killed as it started leaves one), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
+                return ReleaseError.unreadableLock(
+                    path: url.path,
+                    reason:
+                        "the release lock is empty (a release killed as it started leaves one), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
                 )
             }
         }
         if (try? JSONDecoder().decode(Holder.self, from: data)) != nil { return nil }
-        return SimpleError(
-            .failure, file: url.path,
-            "the release lock is corrupt (\(data.count) bytes that are not a lock record relctl wrote), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
+        return ReleaseError.unreadableLock(
+            path: url.path,
+            reason:
+                "the release lock is corrupt (\(data.count) bytes that are not a lock record relctl wrote), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
         )
     }
 }

@@ -62,7 +62,7 @@ public final class ReleaseLock: Sendable {
 
     /// Reads the current holder, if any (an unreadable file counts as held by an unknown process).
     public static func currentHolder(at url: URL) -> Holder? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = FileSystem.contents(of: url) else { return nil }
         return (try? JSONDecoder().decode(Holder.self, from: data))
             ?? Holder(pid: 0, host: "unknown host", tag: "unknown tag", started: "unknown time")
     }
@@ -85,22 +85,20 @@ public final class ReleaseLock: Sendable {
                 return ReleaseLock(url: url, holder: me)
             }
             guard errno == EEXIST else {
-                throw SimpleError(
-                    .failure, file: url.path, "cannot create the release lock: \(String(cString: strerror(errno)))")
+                throw FileSystemError(path: url.path, action: "cannot create the release lock", errno: errno)
             }
             if let unreadable = unreadableLock(at: url) { throw unreadable }
             guard let holder = currentHolder(at: url) else { continue }
             guard holder.isStale else { throw ReleaseError.locked(path: url.path, holder: holder) }
             onStale(holder)
-            try? FileManager.default.removeItem(at: url)
+            try? FileSystem.remove(url)
         }
-        throw SimpleError(
-            .failure, file: url.path, "cannot take the release lock; another relctl release started at the same moment")
+        throw ReleaseError.lockRace(path: url.path)
     }
 
     /// Removes the lock (only if it is still ours).
     public func release() {
-        if ReleaseLock.currentHolder(at: url) == holder { try? FileManager.default.removeItem(at: url) }
+        if ReleaseLock.currentHolder(at: url) == holder { try? FileSystem.remove(url) }
         CleanupRegistry.shared.unregister(url)
     }
 }

@@ -57,19 +57,3 @@ public struct ReleaseOutputs: Sendable {
         }
     }
 }
-
-/// The tag the tag stage created.
-public struct CreatedTag: Sendable {
-    public var name: String
-    /// The annotated tag's message.
-    public var message: String
-    public var signed: Bool
-}
-
-/// What the checksum stage wrote.
-public struct ChecksumSet: Sendable {
-    public var algorithm: ChecksumAlgorithm
-    /// The combined file (`SHA256SUMS`).
-    public var sumsFile: URL
-    public var manifest: ReleaseManifest
-}

@@ -209,7 +209,7 @@ public struct ReleasePipeline: Sendable {
                 )
             }
             guard let lockFile = preflight.lockFile else {
-                throw SimpleError(.failure, file: config.root.path, "not inside a git repository")
+                throw ReleaseError.notInRepository(path: config.root.path)
             }
             let workspace = try ReleaseWorkspace.project(
                 config: config, context: context, tag: options.tag, lockFile: lockFile,
@@ -221,7 +221,7 @@ public struct ReleasePipeline: Sendable {
         } catch let error as RelctlError {
             return (.failed(error), StageRecordDraft(ok: false))
         } catch {
-            return (.failed(SimpleError(.failure, "\(error)")), StageRecordDraft(ok: false))
+            return (.failed(ReleaseError.workspaceFailed(reason: "\(error)")), StageRecordDraft(ok: false))
         }
     }
 }

@@ -1,58 +1,5 @@
 import Foundation
 
-/// Everything checked before a release does any work, with every problem collected so the
-/// user fixes them all in one go (the swift-format "diagnostics engine" style).
-public struct PreflightReport: Sendable {
-    public var tag: String
-    /// The tag's version, when the tag is well-formed.
-    public var version: SemanticVersion?
-    /// The commit being released (HEAD), when inside a repository.
-    public var commit: String?
-    /// Its committer time.
-    public var commitTime: Int?
-    /// SOURCE_DATE_EPOCH when set (and valid).
-    public var sourceDateEpoch: Int?
-    /// The selected targets (empty: a tag-only release); nil when they could not be resolved.
-    public var targets: [Target]?
-    public var branch: String?
-    /// The repository's top level, when inside one.
-    public var topLevel: URL?
-    /// Where the release lock of this repository lives.
-    public var lockFile: URL?
-    /// The URL of `[release] remote` as configured, when the repository has it.
-    public var remoteURL: String?
-    /// The project's config a dry run's scratch clone borrows (`ReleaseWorkspace.borrowedSettings`).
-    public var gitSettings: [(key: String, value: String)] = []
-    public var problems: [Diagnostic] = []
-    /// The most severe exit code among the problems (1 unless the input itself was bad).
-    public var exitCode: RelctlExitCode = .success
-    public var warnings: [String] = []
-
-    public var ok: Bool { problems.isEmpty }
-
-    mutating func fail(_ code: RelctlExitCode, _ diagnostics: [Diagnostic]) {
-        problems += diagnostics
-        exitCode = max(exitCode, code)
-    }
-
-    mutating func fail(_ code: RelctlExitCode = .failure, file: String? = nil, _ message: String) {
-        fail(code, [Diagnostic(file: file, message)])
-    }
-
-    /// The error to stop with, or nil when every check passed.
-    public var error: ReleaseError? { ok ? nil : .preflight(problems, exitCode: exitCode) }
-
-    /// The release's identity, when the preflight learnt enough to name it (a dry run carries on
-    /// with it even when other checks failed, to show everything it finds).
-    func identity(config: RelctlConfig) -> ReleaseIdentity? {
-        guard let version, let commit, let commitTime, let targets else { return nil }
-        return ReleaseIdentity(
-            project: config.project.name, tag: tag, version: version, commit: commit, commitTime: commitTime,
-            environmentEpoch: sourceDateEpoch, branch: branch, targets: targets
-        )
-    }
-}
-
 /// `relctl release` preflight: repository, clean tree, allowed branch, tag syntax and manifest
 /// versions, tag absent locally and on the remote, nothing of the tag already in dist/.
 public enum ReleasePreflight {
@@ -86,10 +33,7 @@ public enum ReleasePreflight {
         }
         checkDist(options.tag, config: config, into: &report)
         if let directory = options.artifactsDirectory {
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory)
-                || !isDirectory.boolValue
-            {
+            if !FileSystem.isDirectory(directory) {
                 report.fail(
                     .badInput, file: directory.path,
                     "--artifacts folder not found; pass the folder holding the prebuilt binaries")
@@ -255,7 +199,7 @@ public enum ReleasePreflight {
     /// An archive this release would write, or a manifest recording the tag, means it was (partly) released.
     private static func checkDist(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
         let dist = config.distDirectory
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dist.path) else { return }
+        guard let names = try? FileSystem.names(in: dist) else { return }
         let stems = archiveStems(tag: tag, config: config)
         let clashes = names.filter { name in stems.contains { name == $0 || name.hasPrefix($0 + ".") } }.sorted()
         if !clashes.isEmpty {

@@ -37,25 +37,26 @@ public final class ReleaseWorkspace {
         let dist = config.distDirectory
         let staging = dist.appendingPathComponent(".relctl-staging-\(fileNamePart(tag))-\(getpid())")
         // Holding the lock, any other staging folder is a leftover of a killed release.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? []
+        for name in (try? FileSystem.names(in: dist)) ?? []
         where name.hasPrefix(".relctl-staging-") {
-            try? FileManager.default.removeItem(at: dist.appendingPathComponent(name))
+            try? FileSystem.remove(dist.appendingPathComponent(name))
         }
         CleanupRegistry.shared.register(staging)
         // On Ctrl-C the staging folder goes; a dist/ made only to hold it must go too (rmdir
         // removes nothing else: once files are published it is not empty).
         let distPath = dist.path
         let emptyDistGuard =
-            FileManager.default.fileExists(atPath: distPath) ? nil : InterruptActions.shared.add { _ = rmdir(distPath) }
+            FileSystem.exists(atPath: distPath) ? nil : InterruptActions.shared.add { _ = rmdir(distPath) }
         do {
-            try? FileManager.default.removeItem(at: staging)
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            try? FileSystem.remove(staging)
+            try FileSystem.createDirectory(staging)
         } catch {
             lock.release()
             CleanupRegistry.shared.unregister(staging)
             if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }
-            throw SimpleError(
-                .failure, file: staging.path, "cannot create the staging folder: \(error.localizedDescription)")
+            throw FileSystemError(
+                path: staging.path, action: "cannot create the staging folder",
+                reason: FileSystemError.cause(of: error).localizedDescription)
         }
         var rooted = context
         rooted.workingDirectory = config.root
@@ -71,12 +72,12 @@ public final class ReleaseWorkspace {
         config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String,
         settings: [(key: String, value: String)]
     ) throws -> ReleaseWorkspace {
-        let scratch = FileManager.default.temporaryDirectory
+        let scratch = FileSystem.temporaryDirectory
             .appendingPathComponent("relctl-dry-run-\(fileNamePart(tag))-\(UUID().uuidString.prefix(8))")
         CleanupRegistry.shared.register(scratch)
         let clone = scratch.appendingPathComponent(topLevel.lastPathComponent)
         do {
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            try FileSystem.createDirectory(scratch)
             let source = Git(directory: topLevel, context: context)
             // A remote given as a relative path is relative to the project, not to the clone.
             let borrowed = settings.map {
@@ -87,7 +88,7 @@ public final class ReleaseWorkspace {
             }
             _ = try source.scratchClone(to: clone, commit: commit, settings: borrowed)
         } catch {
-            try? FileManager.default.removeItem(at: scratch)
+            try? FileSystem.remove(scratch)
             CleanupRegistry.shared.unregister(scratch)
             throw error
         }
@@ -114,14 +115,14 @@ public final class ReleaseWorkspace {
     /// Removes the staging folder (and the scratch clone unless kept) and releases the lock.
     public func close(keep: Bool) {
         if let scratch {
-            if !keep { try? FileManager.default.removeItem(at: scratch) }
+            if !keep { try? FileSystem.remove(scratch) }
             CleanupRegistry.shared.unregister(scratch)
         } else {
-            try? FileManager.default.removeItem(at: stagingDirectory)
+            try? FileSystem.remove(stagingDirectory)
             CleanupRegistry.shared.unregister(stagingDirectory)
             // An empty dist/ created only for staging is not worth leaving behind.
-            if let left = try? FileManager.default.contentsOfDirectory(atPath: distDirectory.path), left.isEmpty {
-                try? FileManager.default.removeItem(at: distDirectory)
+            if let left = try? FileSystem.names(in: distDirectory), left.isEmpty {
+                try? FileSystem.remove(distDirectory)
             }
         }
         if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }

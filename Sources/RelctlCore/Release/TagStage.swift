@@ -26,7 +26,7 @@ public struct TagStage: ReleaseStage {
         } catch let error as RelctlError {
             run.guards.remove(guardID)
             let hint = sign ? " (signing is on: check `git config user.signingkey` and that gpg/ssh signing works)" : ""
-            throw SimpleError(error.exitCode, error.message + hint)
+            throw ReleaseError.tagNotCreated(cause: error, hint: hint)
         }
         outputs.tag = CreatedTag(name: tag, message: message, signed: sign)
         let kind = sign ? "signed annotated" : "annotated"

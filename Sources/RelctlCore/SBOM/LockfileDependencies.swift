@@ -12,7 +12,7 @@ public enum LockfileDependencies {
         var byReference: [String: SBOMDocument.Component] = [:]
         for name in fileNames {
             let url = root.appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            guard let data = FileSystem.contents(of: url) else { continue }
             let components: [SBOMDocument.Component]
             switch name {
             case "Cargo.lock": components = try cargo(data, file: name)

@@ -80,7 +80,7 @@ public struct MinisignSignature: Sendable, Equatable {
         if algorithm == Self.prehashed {
             message = try Sodium.blake2b512(file: url)
         } else {
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            guard let data = FileSystem.contents(of: url) else {
                 throw SigningError.missingFile(path: url.path, reason: "cannot be read")
             }
             message = Array(data)

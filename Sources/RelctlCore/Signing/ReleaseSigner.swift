@@ -33,7 +33,7 @@ public enum ReleaseSigner {
             settings: config.sign, root: keysRoot ?? config.root, environment: context.environment)
         guard !keys.isEmpty else { throw SigningError.noKey(config: config.path) }
         let url = context.resolve(shown)
-        guard FileKind.isRegularFile(url.path), let data = FileManager.default.contents(atPath: url.path) else {
+        guard FileKind.isRegularFile(url.path), let data = FileSystem.contents(of: url) else {
             throw SigningError.missingFile(path: shown, reason: "not found; run `relctl checksum` first")
         }
         var outputs: [(URL, String)] = []
@@ -57,8 +57,8 @@ public enum ReleaseSigner {
         for (ext, present) in [(sshExtension, keys.ssh != nil), (minisignExtension, keys.minisign != nil)]
         where !present {
             let stale = url.path + ext
-            if FileManager.default.fileExists(atPath: stale) {
-                try FileManager.default.removeItem(atPath: stale)
+            if FileSystem.exists(atPath: stale) {
+                try FileSystem.remove(atPath: stale)
                 context.console.warning(
                     "\(shown)\(ext): removed, it signed an earlier \(url.lastPathComponent) and no key of its kind is configured now"
                 )

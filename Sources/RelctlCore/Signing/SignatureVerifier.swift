@@ -56,7 +56,7 @@ public enum SignatureVerifier {
         if let (text, source) = allowedText {
             let signers = try AllowedSigners(text: text, file: source)
             checks.append(try checkSSH(url: url, shown: shown, signers: signers))
-        } else if FileManager.default.fileExists(atPath: url.path + ReleaseSigner.sshExtension) {
+        } else if FileSystem.exists(atPath: url.path + ReleaseSigner.sshExtension) {
             context.console.info(
                 "\(shown)\(ReleaseSigner.sshExtension): not checked; pass --allowed-signers FILE or set [sign] allowed-signers"
             )
@@ -64,7 +64,7 @@ public enum SignatureVerifier {
         if let (text, source) = minisignText {
             let key = try MinisignPublicKey(text: text, source: source)
             checks.append(try checkMinisign(url: url, shown: shown, key: key))
-        } else if FileManager.default.fileExists(atPath: url.path + ReleaseSigner.minisignExtension) {
+        } else if FileSystem.exists(atPath: url.path + ReleaseSigner.minisignExtension) {
             context.console.info(
                 "\(shown)\(ReleaseSigner.minisignExtension): not checked; pass --minisign-key PUB or set [sign] minisign-public-key"
             )
@@ -73,7 +73,7 @@ public enum SignatureVerifier {
     }
 
     static func read(_ path: String, shown: String, flag: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileSystem.contents(atPath: path) else {
             throw SigningError.missingFile(path: shown, reason: "\(flag) names this file but it cannot be read")
         }
         return String(decoding: data, as: UTF8.self)
@@ -81,14 +81,14 @@ public enum SignatureVerifier {
 
     static func checkSSH(url: URL, shown: String, signers: AllowedSigners) throws -> Check {
         let file = shown + ReleaseSigner.sshExtension
-        guard let text = FileManager.default.contents(atPath: url.path + ReleaseSigner.sshExtension) else {
+        guard let text = FileSystem.contents(atPath: url.path + ReleaseSigner.sshExtension) else {
             return Check(
                 kind: "ssh", file: file, status: .missing,
                 reason:
                     "missing: an allowed-signers file is given but there is no SSH signature; download it with the release or run `relctl sign`"
             )
         }
-        guard let message = FileManager.default.contents(atPath: url.path) else {
+        guard let message = FileSystem.contents(of: url) else {
             throw SigningError.missingFile(path: shown, reason: "cannot be read")
         }
         let signature: SSHSignature
@@ -117,7 +117,7 @@ public enum SignatureVerifier {
 
     static func checkMinisign(url: URL, shown: String, key: MinisignPublicKey) throws -> Check {
         let file = shown + ReleaseSigner.minisignExtension
-        guard let text = FileManager.default.contents(atPath: url.path + ReleaseSigner.minisignExtension) else {
+        guard let text = FileSystem.contents(atPath: url.path + ReleaseSigner.minisignExtension) else {
             return Check(
                 kind: "minisign", file: file, status: .missing,
                 reason:

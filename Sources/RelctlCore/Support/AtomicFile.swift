@@ -7,7 +7,7 @@ public enum AtomicFile {
     /// Writes `data` to `url` atomically, creating the parent folder if needed.
     public static func write(_ data: Data, to url: URL, permissions: Int = 0o644) throws {
         let directory = url.deletingLastPathComponent()
-        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+        do { try FileSystem.createDirectory(directory) } catch {
             throw FileSystemError(error, path: directory.path, action: "cannot create the folder")
         }
         let temporary = temporaryURL(for: url)
@@ -17,7 +17,7 @@ public enum AtomicFile {
             try writeNew(data, at: temporary, permissions: permissions, reportedAs: url)
             try commit(temporary, to: url)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            try? FileSystem.remove(temporary)
             throw error
         }
     }
@@ -56,24 +56,25 @@ public enum AtomicFile {
     }
 
     /// One line for a failed write: what happened and what to do.
-    static func writeError(_ code: Int32, _ url: URL) -> SimpleError {
-        let reason = String(cString: strerror(code))
+    static func writeError(_ code: Int32, _ url: URL) -> FileSystemError {
+        let reason = FileSystem.describe(errno: code)
         switch code {
         case ENOSPC, EDQUOT:
-            return SimpleError(.failure, file: url.path, "cannot write: \(reason); free some space and run again")
+            return FileSystemError(
+                path: url.path, action: "cannot write", reason: reason, advice: "; free some space and run again")
         case EACCES, EPERM, EROFS:
-            return SimpleError(
-                .failure, file: url.path, "cannot write: \(reason); check the folder exists and is writable")
+            return FileSystemError(
+                path: url.path, action: "cannot write", reason: reason,
+                advice: "; check the folder exists and is writable")
         default:
-            return SimpleError(.failure, file: url.path, "cannot write: \(reason)")
+            return FileSystemError(path: url.path, action: "cannot write", reason: reason)
         }
     }
 
     /// Renames a finished temporary file over its destination (rename(2) is atomic on one filesystem).
     public static func commit(_ temporary: URL, to url: URL) throws {
         if rename(temporary.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            throw SimpleError(.failure, file: url.path, "cannot move the finished file into place: \(reason)")
+            throw FileSystemError(path: url.path, action: "cannot move the finished file into place", errno: errno)
         }
     }
 }
@@ -99,7 +100,7 @@ public final class CleanupRegistry: Sendable {
             defer { paths.removeAll() }
             return Array(paths.keys)
         }
-        for path in current { try? FileManager.default.removeItem(atPath: path) }
+        for path in current { try? FileSystem.remove(atPath: path) }
     }
 }
 

@@ -1,12 +1,6 @@
 import Foundation
 import Synchronization
 
-/// How much human output to print on stderr.
-public enum Verbosity: Int, Sendable, Comparable {
-    case quiet = 0, normal = 1, verbose = 2
-    public static func < (lhs: Verbosity, rhs: Verbosity) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// Where output goes. Human text and progress go to stderr, machine documents to stdout;
 /// tests capture both by running the binary or by handing in their own sinks.
 public final class Console: Sendable {

@@ -18,10 +18,7 @@ public enum DescriptorLimit {
             if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limits = raised }
         }
         guard limits.rlim_cur >= minimum else {
-            return SimpleError(
-                .badInput,
-                "the open-file limit is \(limits.rlim_cur), and relctl needs at least \(minimum) (pipes for git and builds, archives, hashes); raise it, e.g. `ulimit -n 1024`"
-            )
+            return EnvironmentError.descriptorLimit(current: UInt64(limits.rlim_cur), minimum: UInt64(minimum))
         }
         return nil
     }

@@ -1,18 +1,5 @@
 import Foundation
 
-/// The exit codes fixed by the product contract.
-public enum RelctlExitCode: Int32, Sendable, Comparable {
-    case success = 0
-    /// The thing checked is wrong or a step failed (tag mismatch, checksum mismatch, build failed).
-    case failure = 1
-    /// Bad input: unreadable or invalid config, bad tag syntax, missing file, unknown id.
-    case badInput = 2
-    /// Command-line usage (ArgumentParser's own).
-    case usage = 64
-
-    public static func < (lhs: RelctlExitCode, rhs: RelctlExitCode) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// One finding for the user, optionally tied to a file and line: an error to act on, or a
 /// warning that does not stop the command.
 public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
@@ -40,49 +27,4 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         default: return message
         }
     }
-}
-
-/// Every error relctl reports conforms to this: it knows its contract exit code and the
-/// lines to print, one per problem.
-public protocol RelctlError: Error, Sendable {
-    var exitCode: RelctlExitCode { get }
-    var diagnostics: [Diagnostic] { get }
-}
-
-extension RelctlError {
-    /// The diagnostics joined, one per line, for tests and logs.
-    public var message: String { diagnostics.map(\.description).joined(separator: "\n") }
-}
-
-/// Several problems collected before deciding to stop, in the swift-format style: the exit
-/// code is the most severe among them.
-public struct ProblemList: RelctlError, CustomStringConvertible {
-    public var exitCode: RelctlExitCode
-    public var diagnostics: [Diagnostic]
-
-    public init(exitCode: RelctlExitCode, diagnostics: [Diagnostic]) {
-        self.exitCode = exitCode
-        self.diagnostics = diagnostics
-    }
-
-    public init(_ errors: [any RelctlError]) {
-        self.exitCode = errors.map(\.exitCode).max() ?? .failure
-        self.diagnostics = errors.flatMap(\.diagnostics)
-    }
-
-    public var description: String { message }
-}
-
-/// A single problem with an explicit exit code, for the many places where a dedicated case
-/// would add nothing.
-public struct SimpleError: RelctlError, CustomStringConvertible {
-    public var exitCode: RelctlExitCode
-    public var diagnostics: [Diagnostic]
-
-    public init(_ exitCode: RelctlExitCode, file: String? = nil, line: Int? = nil, _ message: String) {
-        self.exitCode = exitCode
-        self.diagnostics = [Diagnostic(file: file, line: line, message)]
-    }
-
-    public var description: String { message }
 }

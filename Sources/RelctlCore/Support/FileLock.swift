@@ -9,13 +9,12 @@ enum FileLock {
     static func withLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw SimpleError(
-                .failure, file: url.path, "cannot open the folder to lock it: \(String(cString: strerror(errno)))")
+            throw FileSystemError(path: url.path, action: "cannot open the folder to lock it", errno: errno)
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw SimpleError(.failure, file: url.path, "cannot lock: \(String(cString: strerror(errno)))")
+                throw FileSystemError(path: url.path, action: "cannot lock", errno: errno)
             }
         }
         defer { flock(descriptor, LOCK_UN) }

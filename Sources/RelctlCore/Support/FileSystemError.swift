@@ -1,30 +1,73 @@
 import Foundation
 
-/// Foundation's file errors as relctl errors: `relctl: error: PATH: reason` with exit 1 instead
-/// of ArgumentParser printing `Error: Error Domain=NSCocoaErrorDomain Code=512 "(null)"…`.
+/// A file operation that failed: `relctl: error: PATH: what relctl was doing: why` with exit 1,
+/// instead of ArgumentParser printing `Error: Error Domain=NSCocoaErrorDomain Code=512 "(null)"…`.
 public struct FileSystemError: RelctlError {
-    public var exitCode: RelctlExitCode { .failure }
-    public var diagnostics: [Diagnostic]
+    /// The file or folder concerned, when known.
+    public var path: String?
+    /// What relctl was doing ("cannot create the folder").
+    public var action: String?
+    /// Why it failed: the POSIX error text ("Permission denied") when there is one.
+    public var reason: String?
+    /// What to do about it, appended as written ("; check the path and its permissions").
+    public var advice: String
+    /// Foundation's error, when this wraps one.
+    public var underlying: (any Error)?
 
-    /// Wraps `error`; `path` names the file when Foundation's error does not, `action` says
-    /// what relctl was doing ("cannot create the folder").
+    public var exitCode: RelctlExitCode { .failure }
+
+    public var diagnostics: [Diagnostic] {
+        let text = [action, reason].compactMap { $0 }.joined(separator: ": ") + advice
+        return [Diagnostic(file: path, text)]
+    }
+
+    /// Foundation's error behind `error` when it is a wrapped one, else `error` itself: for
+    /// messages that quote Foundation's own wording.
+    public static func cause(of error: any Error) -> any Error {
+        (error as? FileSystemError)?.underlying ?? error
+    }
+
+    /// A failure described by relctl: `action: reason` (or just `action`).
+    public init(path: String?, action: String?, reason: String? = nil, advice: String = "") {
+        self.path = path
+        self.action = action
+        self.reason = reason
+        self.advice = advice
+    }
+
+    /// A failed system call: `action: ` and the text of the POSIX error `code` (`errno`).
+    public init(path: String?, action: String, errno code: Int32) {
+        self.init(path: path, action: action, reason: FileSystem.describe(errno: code))
+    }
+
+    /// Wraps Foundation's `error`; `path` names the file when Foundation's error does not, `action`
+    /// says what relctl was doing ("cannot create the folder").
     public init(_ error: any Error, path: String? = nil, action: String? = nil) {
+        let wrapped = error as? FileSystemError
+        if let wrapped, wrapped.underlying == nil {
+            self = wrapped
+            self.path = path ?? wrapped.path
+            self.action = action ?? wrapped.action
+            return
+        }
+        let error = wrapped?.underlying ?? error
         let nsError = error as NSError
-        let file =
-            path ?? nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
+        let foundationPath =
+            nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
         // The POSIX cause ("Not a directory") says more than Cocoa's summary, which may be "(null)".
         let reason: String
         if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
             underlying.domain == NSPOSIXErrorDomain
         {
-            reason = String(cString: strerror(Int32(underlying.code)))
+            reason = FileSystem.describe(errno: Int32(underlying.code))
         } else if nsError.domain == NSPOSIXErrorDomain {
-            reason = String(cString: strerror(Int32(nsError.code)))
+            reason = FileSystem.describe(errno: Int32(nsError.code))
         } else {
             reason = nsError.localizedDescription
         }
-        diagnostics = [
-            Diagnostic(file: file, (action.map { "\($0): " } ?? "") + "\(reason); check the path and its permissions")
-        ]
+        self.init(
+            path: path ?? wrapped?.path ?? foundationPath, action: action ?? wrapped?.action, reason: reason,
+            advice: "; check the path and its permissions")
+        underlying = error
     }
 }

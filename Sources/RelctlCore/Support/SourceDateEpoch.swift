@@ -6,17 +6,11 @@ public enum SourceDateEpoch {
     public static func from(_ environment: [String: String]) throws -> Int? {
         guard let text = environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return nil }
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-            throw SimpleError(
-                .badInput,
-                "SOURCE_DATE_EPOCH=`\(text)` is not a whole number of seconds since 1970; unset it or set e.g. SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)"
-            )
+            throw EnvironmentError.sourceDateEpochNotANumber(text)
         }
         // Past 11 octal digits (the year 2242) GNU tar refuses the archive and bsdtar crashes.
         guard value <= maximum else {
-            throw SimpleError(
-                .badInput,
-                "SOURCE_DATE_EPOCH=\(value) is later than tar readers handle (at most \(maximum), in 2242); set the commit's time, e.g. SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)"
-            )
+            throw EnvironmentError.sourceDateEpochTooLate(value, maximum: maximum)
         }
         return value
     }

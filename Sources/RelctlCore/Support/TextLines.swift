@@ -26,31 +26,23 @@ enum TextFile {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return nil }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw SimpleError(
-                .badInput, file: displayPath,
-                "is not a regular file (\(FileKind.describe(info.st_mode))); point relctl at the file itself")
+            throw TextFileError.notRegularFile(path: displayPath, kind: FileKind.describe(info.st_mode))
         }
         guard Int(info.st_size) <= sizeLimit else {
-            throw SimpleError(
-                .badInput, file: displayPath,
-                "is \(ByteCount.format(Int64(info.st_size))), more than relctl reads (\(ByteCount.format(Int64(sizeLimit)))); is this the right file?"
-            )
+            throw TextFileError.tooLarge(path: displayPath, size: Int64(info.st_size), limit: Int64(sizeLimit))
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = FileSystem.contents(of: url) else { return nil }
         return try decodeStrict(data, displayPath: displayPath)
     }
 
     /// `decode`, refusing NUL bytes and invalid UTF-8 with the line they are on.
     static func decodeStrict(_ data: Data, displayPath: String) throws -> String {
         if let nul = data.firstIndex(of: 0) {
-            throw SimpleError(
-                .badInput, file: displayPath, line: line(ofByte: nul, in: data),
-                "contains a NUL byte; relctl reads text files only (remove the byte, or check this is the right file)")
+            throw TextFileError.nulByte(path: displayPath, line: line(ofByte: nul, in: data))
         }
         guard let text = String(validatingUTF8Data: data) else {
             let bad = firstInvalidUTF8(in: data) ?? data.startIndex
-            throw SimpleError(
-                .badInput, file: displayPath, line: line(ofByte: bad, in: data), "is not valid UTF-8; save it as UTF-8")
+            throw TextFileError.invalidUTF8(path: displayPath, line: line(ofByte: bad, in: data))
         }
         return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
     }

@@ -28,11 +28,11 @@ public struct PinPlan: Sendable {
             let url = repository.directory.appendingPathComponent(pin.path)
             let shown = "\(repository.path)/\(pin.path)"
             if texts[pin.path] == nil {
-                guard let data = FileManager.default.contents(atPath: url.path),
+                guard let data = FileSystem.contents(of: url),
                     let text = String(data: data, encoding: .utf8)
                 else {
                     let why =
-                        FileManager.default.fileExists(atPath: url.path)
+                        FileSystem.exists(url)
                         ? "cannot be read as UTF-8 text" : "does not exist"
                     problems.append(
                         Diagnostic(
@@ -73,7 +73,7 @@ public struct PinPlan: Sendable {
         for path in changedPaths {
             guard let text = contents[path] else { continue }
             let url = directory.appendingPathComponent(path)
-            let mode = (try? FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) ?? 0o644
+            let mode = FileSystem.permissions(of: url) ?? 0o644
             try AtomicFile.write(text, to: url, permissions: mode)
         }
     }

@@ -48,14 +48,14 @@ public struct TrainRunner: Sendable {
             let folder = URL(fileURLWithPath: dist)
             if let distNames, !distNames.isEmpty {
                 return distNames.map { folder.appendingPathComponent($0) }.filter {
-                    FileManager.default.fileExists(atPath: $0.path)
+                    FileSystem.exists($0)
                 }
             }
             let archives = (artifacts ?? []).flatMap { [$0.name, $0.name + ".sha256"] }
             let names =
                 archives + [ChecksumAlgorithm.sha256.sumsFileName, ReleaseManifest.fileName, NotesStage.fileName]
             return names.map { folder.appendingPathComponent($0) }.filter {
-                FileManager.default.fileExists(atPath: $0.path)
+                FileSystem.exists($0)
             }
         }
     }
@@ -453,7 +453,7 @@ public struct TrainRunner: Sendable {
             if !attempt.distFiles.isEmpty {
                 var removed: [String] = []
                 for file in attempt.distFiles {
-                    if (try? FileManager.default.removeItem(at: file)) != nil {
+                    if (try? FileSystem.remove(file)) != nil {
                         removed.append(file.lastPathComponent)
                     } else {
                         report.notRolledBack.append("\(name): \(file.path); remove it with `rm -f '\(file.path)'`")
@@ -557,10 +557,4 @@ public struct TrainRunner: Sendable {
     static func strip(_ line: String) -> String {
         line.hasPrefix("relctl: error: ") ? String(line.dropFirst("relctl: error: ".count)) : line
     }
-}
-
-/// A failed train: the report (for `--json`) and the error to exit with.
-public struct TrainFailure: Error, Sendable {
-    public var report: TrainReport
-    public var error: TrainError
 }

@@ -27,15 +27,12 @@ public struct Workspace: Sendable {
     /// duplicate name, unknown name in `after`, a cycle) is bad input (exit 2), reported together.
     public static func load(path: String, context: Context) throws -> Workspace {
         let url = context.resolve(path)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw SimpleError(
-                .badInput, file: path,
-                "workspace file not found; create it with one [[repo]] (name, path, after) per repository, or pass --workspace PATH"
-            )
+        guard FileSystem.exists(url) else {
+            throw WorkspaceError.notFound(path: path)
         }
         let document = try TOMLDocument(contentsOf: url, displayPath: path)
         let workspace = try parse(document, base: url.deletingLastPathComponent())
-        let missing = workspace.repositories.filter { !FileManager.default.fileExists(atPath: $0.directory.path) }
+        let missing = workspace.repositories.filter { !FileSystem.exists($0.directory) }
         if !missing.isEmpty {
             throw ProblemList(
                 exitCode: .badInput,
@@ -100,10 +97,7 @@ public struct Workspace: Sendable {
         guard problems.isEmpty else { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics) }
         let workspace = Workspace(path: document.path, repositories: repositories)
         if let cycle = workspace.findCycle() {
-            throw SimpleError(
-                .badInput, file: document.path,
-                "`after` forms a cycle: \(cycle.joined(separator: " → ")); no order can release them, remove one of these dependencies"
-            )
+            throw WorkspaceError.cycle(path: document.path, cycle: cycle)
         }
         return workspace
     }

@@ -187,21 +187,3 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         try container.encode(description)
     }
 }
-
-public enum VersionError: RelctlError, CustomStringConvertible, Equatable {
-    case malformed(String, String)
-    case malformedTag(tag: String, format: String, reason: String)
-
-    public var exitCode: RelctlExitCode { .badInput }
-
-    public var diagnostics: [Diagnostic] {
-        switch self {
-        case let .malformed(text, why):
-            return [Diagnostic("`\(text)` is not a valid SemVer 2.0.0 version: \(why)")]
-        case let .malformedTag(tag, format, reason):
-            return [Diagnostic("tag `\(tag)` is malformed for tag format `\(format)`: \(reason)")]
-        }
-    }
-
-    public var description: String { message }
-}

@@ -41,22 +41,15 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
         let expanded = pattern.replacingOccurrences(of: "{project}", with: project)
         let pieces = expanded.components(separatedBy: "{version}")
         guard pieces.count == 2 else {
-            throw SimpleError(
-                .badInput, "tag format `\(pattern)` must contain `{version}` exactly once (for example `v{version}`)")
+            throw VersionError.formatVersionCount(format: pattern)
         }
         if let stray = pieces.joined().firstIndex(where: { $0 == "{" || $0 == "}" }) {
             let rest = pieces.joined()[stray...]
-            throw SimpleError(
-                .badInput,
-                "tag format `\(pattern)` has an unknown placeholder near `\(rest.prefix(12))`; only `{version}` and `{project}` are allowed"
-            )
+            throw VersionError.formatPlaceholder(format: pattern, near: String(rest.prefix(12)))
         }
         let sample = pieces[0] + "1.2.3" + pieces[1]
         if let why = GitRefName.problem(in: sample) {
-            throw SimpleError(
-                .badInput,
-                "tag format `\(pattern)` gives tags git cannot create (`\(sample)`: \(why)); use letters, digits, `-`, `_`, `.` and `/` around `{version}`"
-            )
+            throw VersionError.formatNotARefName(format: pattern, sample: sample, reason: why)
         }
         self.init(validated: pattern, prefix: pieces[0], suffix: pieces[1])
     }

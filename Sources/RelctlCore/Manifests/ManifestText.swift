@@ -1,0 +1,39 @@
+import Foundation
+
+/// Shared helpers for readers.
+enum ManifestText {
+    static func read(_ url: URL, displayPath: String) throws -> String {
+        guard let text = try TextFile.read(url, displayPath: displayPath) else {
+            // Present but unopenable is not "missing": say what it is.
+            let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+            let code = descriptor < 0 ? errno : EIO
+            if descriptor >= 0 { close(descriptor) }
+            if code == ENOENT || code == ENOTDIR { throw ManifestError.missing(path: displayPath) }
+            throw ManifestError.invalid(
+                path: displayPath, line: nil,
+                reason: "cannot be read: \(FileSystem.describe(errno: code)); check its permissions")
+        }
+        return text
+    }
+
+    /// The 1-based line holding the character offset.
+    static func line(of index: String.Index, in text: String) -> Int {
+        text[..<index].reduce(1) { $1.isLineBreak ? $0 + 1 : $0 }
+    }
+
+    /// The line of the first `version = "…"` assignment inside the `[header]` table of a TOML file.
+    static func tomlVersionLine(in text: String, table header: String) -> Int? {
+        var inside = header.isEmpty
+        for (index, raw) in text.fileLines.enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                inside = line.hasPrefix("[\(header)]")
+            } else if inside, line.hasPrefix("version"),
+                line.dropFirst(7).trimmingCharacters(in: .whitespaces).hasPrefix("=")
+            {
+                return index + 1
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Synchronization
+
+/// A command line to run: no shell unless the caller asks for `/bin/sh -c`.
+public struct Command: Sendable, CustomStringConvertible {
+    public var executable: String
+    public var arguments: [String]
+    public var directory: URL?
+    /// The complete environment for the child; nil inherits relctl's own.
+    public var environment: [String: String]?
+
+    public init(
+        _ executable: String, _ arguments: [String] = [], directory: URL? = nil, environment: [String: String]? = nil
+    ) {
+        self.executable = executable
+        self.arguments = arguments
+        self.directory = directory
+        self.environment = environment
+    }
+
+    /// A shell command line, run as `/bin/sh -c LINE`.
+    public static func shell(_ line: String, directory: URL?, environment: [String: String]?) -> Command {
+        Command("/bin/sh", ["-c", line], directory: directory, environment: environment)
+    }
+
+    public var description: String {
+        ([executable] + arguments).map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,12 @@
+import Foundation
+
+/// The clock is used only for durations and progress, never for anything written into an
+/// artifact (those use `SOURCE_DATE_EPOCH` or commit times).
+public protocol WallClock: Sendable {
+    func now() -> Date
+}
+
+extension WallClock {
+    /// Seconds elapsed since `start`, for reports.
+    public func seconds(since start: Date) -> Double { now().timeIntervalSince(start) }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The outcome of checking a tag against every configured manifest (`relctl validate-tag`).
+public struct TagValidation: Sendable, Encodable {
+    public struct Source: Sendable, Encodable, Equatable {
+        /// The manifest as configured in `[[version]] path`.
+        public var path: String
+        public var kind: String
+        public var version: String
+        public var matches: Bool
+        /// Where the version text really is (a Cargo workspace root for an inherited version) and
+        /// its line: the place a user has to edit, so mismatch messages point there.
+        public var foundIn: String
+        public var line: Int?
+        /// Why the tag cannot match this manifest whatever it holds (a SemVer prerelease with no
+        /// PEP 440 meaning), for the message.
+        public var note: String?
+
+        enum CodingKeys: String, CodingKey { case path, kind, version, matches, note }
+    }
+
+    public var tag: String
+    public var version: String
+    public var sources: [Source]
+    /// Lock and pin entries that do not follow the tag's version (see `Companion`).
+    public var staleCompanions: [StaleCompanion] = []
+    /// How many companions were compared (stale or not), for the summary line.
+    public var companionCount = 0
+
+    enum CodingKeys: String, CodingKey { case tag, version, sources, staleCompanions = "stale-companions" }
+
+    /// The mismatch error (exit 1) naming each file and the version it holds, or nil when all match.
+    public var mismatchError: TagValidationError? {
+        let wrong = sources.filter { !$0.matches }
+        guard !wrong.isEmpty || !staleCompanions.isEmpty else { return nil }
+        let problems: [Diagnostic] =
+            wrong.map {
+                let inherited = $0.foundIn == $0.path ? "" : "(inherited by \($0.path)) "
+                if let note = $0.note {
+                    return Diagnostic(
+                        file: $0.foundIn, line: $0.line,
+                        "\(inherited)holds version \($0.version), which tag \(tag) cannot match: \(note)")
+                }
+                return Diagnostic(
+                    file: $0.foundIn, line: $0.line,
+                    "\(inherited)holds version \($0.version), but tag \(tag) says \(version); update the manifest (or `relctl bump --write`) or tag the version it holds"
+                )
+            } + staleCompanions.map(\.diagnostic)
+        return .mismatch(tag: tag, problems: problems)
+    }
+}
