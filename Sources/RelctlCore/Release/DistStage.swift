@@ -17,6 +17,8 @@ public struct DistStage: ReleaseStage {
         let fileManager = FileManager.default
         let names = try fileManager.contentsOfDirectory(atPath: run.stagingDirectory.path).filter { !$0.hasPrefix(".") }
             .sorted()
+        // If this process is killed while moving, the next release knows which files were ours.
+        run.lock?.record { $0.distFiles = names }
         for name in names {
             let source = run.stagingDirectory.appendingPathComponent(name)
             let destination = run.distDirectory.appendingPathComponent(name)
@@ -25,6 +27,7 @@ public struct DistStage: ReleaseStage {
             try AtomicFile.commit(source, to: destination)
         }
         try? fileManager.removeItem(at: run.stagingDirectory)
+        run.lock?.record { $0.sealed = true }
         outputs.distFiles = names
         return "\(names.count) file(s) in \(Self.shown(run.distDirectory, root: run.projectRoot))"
     }

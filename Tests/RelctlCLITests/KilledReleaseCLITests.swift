@@ -1,0 +1,185 @@
+import Foundation
+import RelctlCore
+import RelctlTestSupport
+import Testing
+
+/// relctl killed outright (SIGKILL: no handler runs) in the middle of a release, and what the next
+/// run does with what it left: roll back an unpushed tag, resume a pushed one, refuse another tag
+/// while a pushed one is unfinished; and temporaries of killed runs reclaimed, live ones kept.
+@Suite("killed releases", .serialized)
+struct KilledReleaseCLITests {
+    /// Starts `relctl ARGS` in the background (output discarded).
+    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = relctlBinary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Polls `condition` every 20 ms for up to `seconds`.
+    static func waitFor(seconds: Double = 20, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    /// Kills a release with SIGKILL as soon as its tag exists locally (the push is under way,
+    /// stalled by the remote's hook); returns the tag object it created.
+    static func killAfterTag(_ fixture: ReleaseFixture, tag: String = "v1.0.0") async throws -> String {
+        let process = try start(["release", tag, "--push"], in: fixture.url)
+        let tagged = try await waitFor { (try? fixture.localTags())?.contains(tag) == true }
+        #expect(tagged, "the release reached the tag")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        return try fixture.repository.git("rev-parse", "refs/tags/\(tag)")
+    }
+
+    @Test func aTagTheKilledRunNeverPushedIsRolledBackAndTheReleaseStartsOver() async throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        // The remote stalls, then refuses: the killed run's push never lands.
+        try fixture.installRemoteHook("sleep 2; exit 1")
+        let killedObject = try await Self.killAfterTag(fixture)
+        #expect(fixture.repository.directory.exists(".git/relctl-release.lock"))
+        try fixture.installRemoteHook("exit 0")
+
+        let next = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(next.status == 0, "\(next)")
+        #expect(next.stderr.contains("rolled back the release of v1.0.0 killed at pid"), "\(next.stderr)")
+        #expect(next.stderr.contains("deleted its unpushed tag v1.0.0"), "\(next.stderr)")
+        #expect(next.stderr.contains("releasing v1.0.0 from the start"), "\(next.stderr)")
+        let object = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0")
+        #expect(object != killedObject, "a new tag was made")
+        #expect(try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.hasPrefix(object))
+        let check = try sh("sha256sum -c SHA256SUMS", in: fixture.url.appendingPathComponent("dist"))
+        #expect(check.status == 0, "\(check)")
+        #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
+    }
+
+    @Test func aTagTheKilledRunPushedIsResumedAndAnotherTagIsRefusedMeanwhile() async throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        // Someone else's tag on the remote, which nothing may touch.
+        try fixture.remoteGit("tag", "someone-else", "main")
+        let foreign = try fixture.remoteGit("rev-parse", "refs/tags/someone-else").stdout
+        // The remote accepts after a pause: the push lands after relctl is gone.
+        try fixture.installRemoteHook("sleep 2; exit 0")
+        let killedObject = try await Self.killAfterTag(fixture)
+
+        // Another tag is refused until the pushed one is finished or removed; the lock stays.
+        let other = try relctl(["release", "v1.0.1", "--push"], in: fixture.url)
+        #expect(other.status == 1, "\(other)")
+        #expect(other.stderr.contains("pushed v1.0.0 to `origin` but did not finish dist/"), "\(other.stderr)")
+        #expect(other.stderr.contains("relctl release v1.0.0 --push"), "\(other.stderr)")
+        #expect(try fixture.repository.directory.read(".git/relctl-release.lock").contains("\"v1.0.0\""))
+
+        let next = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(next.status == 0, "\(next)")
+        #expect(next.stderr.contains("resuming the release of v1.0.0 killed at pid"), "\(next.stderr)")
+        #expect(next.stderr.contains("kept v1.0.0, created and pushed by the killed release"), "\(next.stderr)")
+        #expect(try fixture.repository.git("rev-parse", "refs/tags/v1.0.0") == killedObject, "the tag is kept")
+        #expect(try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.hasPrefix(killedObject))
+        #expect(try fixture.remoteGit("rev-parse", "refs/tags/someone-else").stdout == foreign)
+        let dist = fixture.url.appendingPathComponent("dist")
+        #expect(try sh("sha256sum -c SHA256SUMS", in: dist).status == 0)
+        // The tag lists exactly the archives now in dist/.
+        let message = try fixture.repository.git("cat-file", "tag", "v1.0.0")
+        for line in try String(contentsOf: dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
+            .split(separator: "\n") where line.hasSuffix(".tar.gz")
+        {
+            #expect(message.contains(String(line)))
+        }
+        #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
+    }
+
+    @Test func aLockFromBeforeRecoveryRecordsIsStillTakenOver() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let dead = try deadPid()
+        // The lock format of earlier versions: no progress fields.
+        try fixture.repository.directory.write(
+            ".git/relctl-release.lock",
+            #"{"host":"\#(ProcessInfo.processInfo.hostName)","pid":\#(dead),"started":"then","tag":"v1.0.0"}"#)
+        let next = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(next.status == 0, "\(next)")
+        #expect(next.stderr.contains("took over a stale release lock"), "\(next.stderr)")
+    }
+
+    @Test func temporariesOfKilledRunsAreReclaimedAndALiveRunsAreKept() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let scratch = try TemporaryDirectory(prefix: "relctl-tmpdir")
+        defer { scratch.remove() }
+        #expect(try relctl(["build"], in: fixture.url).status == 0)
+        let dead = try deadPid()
+        let live = getpid()
+        let archive = "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"
+        let deadFiles = [
+            "dist/.\(archive).relctl-tmp-\(dead)-1a2b3c4d", "dist/.\(archive).sha256.relctl-tmp-\(dead)-99",
+            "dist/.manifest.json.relctl-tmp-\(dead)-abc", "dist/.relctl-staging-v1.0.0.relctl-tmp-\(dead)-5/x",
+        ]
+        let liveFiles = ["dist/.SHA256SUMS.relctl-tmp-\(live)-77", "dist/.notes.relctl-tmp-beef"]
+        for file in deadFiles + liveFiles { try fixture.repository.directory.write(file, "partial") }
+        try scratch.write("relctl-dry-run-v1.0.0.relctl-tmp-\(dead)-0f/clone/file", "x")
+        try scratch.write("relctl-stage-x.relctl-tmp-\(live)-0f/file", "x")
+        try scratch.write("relctl-unrelated/file", "x")
+        try scratch.write("other.relctl-tmp-\(dead)-0f", "not relctl's: no relctl- prefix in a shared folder")
+
+        let result = try relctl(
+            ["package", "--tag", "v1.0.0", "-v"], in: fixture.url, environment: ["TMPDIR": scratch.path])
+        #expect(result.status == 0, "\(result)")
+        for file in deadFiles {
+            let top = file.split(separator: "/").prefix(2).joined(separator: "/")
+            #expect(!fixture.repository.directory.exists(top), "\(top) of a killed run is reclaimed")
+        }
+        for file in liveFiles { #expect(fixture.repository.directory.exists(file), "\(file) is kept") }
+        #expect(!scratch.exists("relctl-dry-run-v1.0.0.relctl-tmp-\(dead)-0f"))
+        #expect(scratch.exists("relctl-stage-x.relctl-tmp-\(live)-0f/file"))
+        #expect(scratch.exists("relctl-unrelated/file"))
+        #expect(scratch.exists("other.relctl-tmp-\(dead)-0f"))
+        #expect(result.stderr.contains("temporary file(s) that killed relctl runs left"), "\(result.stderr)")
+    }
+
+    @Test func ctrlCWhileChecksummingLeavesNoTemporaryOfAnyLibrary() async throws {
+        // Many archives, so an interrupt lands while checksum files are being written.
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for index in 0..<400 {
+            try directory.write("dist/demo-v1.0.0-target\(index)-unknown-linux-gnu.tar.gz", "archive \(index)\n")
+        }
+        let dist = directory.url.appendingPathComponent("dist")
+        var interrupted = 0
+        for attempt in 0..<6 {
+            let process = try Self.start(["checksum"], in: directory.url)
+            try await Task.sleep(for: .milliseconds(40 + 30 * attempt))
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            if process.terminationStatus == 130 { interrupted += 1 }
+            let hidden = try FileManager.default.contentsOfDirectory(atPath: dist.path).filter { $0.hasPrefix(".") }
+            #expect(hidden.isEmpty, "Ctrl-C left \(hidden.prefix(5))")
+        }
+        #expect(interrupted > 0, "at least one run was interrupted while working")
+    }
+
+    /// A pid that belonged to a process which has exited.
+    func deadPid() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+}
