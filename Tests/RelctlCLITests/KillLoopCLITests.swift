@@ -109,8 +109,10 @@ struct KillLoopCLITests {
         if command.name == "release" {
             let lock = fixture.url.appendingPathComponent(".git/relctl-release.lock")
             let sealed = ReleaseLock.currentHolder(at: lock)?.sealed == true
-            let released = finished || sealed || (!FileManager.default.fileExists(atPath: lock.path)
-                && (try? fixture.localTags().contains("v1.0.0")) == true)
+            let released =
+                finished || sealed
+                || (!FileManager.default.fileExists(atPath: lock.path)
+                    && (try? fixture.localTags().contains("v1.0.0")) == true)
             let next = try relctl(command.arguments, in: fixture.url, environment: environment)
             if released {
                 // The killed run had released it (only its after hooks could be missing): done.
@@ -137,7 +139,8 @@ struct KillLoopCLITests {
     func prepare(_ command: Command) throws {
         switch command.name {
         case "checksum":
-            let archives = (try? FileManager.default.contentsOfDirectory(atPath: dist.path))?
+            let archives =
+                (try? FileManager.default.contentsOfDirectory(atPath: dist.path))?
                 .filter { $0.hasSuffix(".tar.gz") } ?? []
             if archives.count < 2 {
                 #expect(try relctl(["package", "--tag", "v1.0.0", "--clean"], in: fixture.url).status == 0)
@@ -181,7 +184,8 @@ struct KillLoopCLITests {
             $0.hasPrefix(".")
         }
         let temporary = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []
-        let git = ((try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent(".git").path))
+        let git =
+            ((try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent(".git").path))
             ?? []).filter { $0.contains("relctl") }
         return hidden.map { "dist/" + $0 } + temporary.map { "$TMPDIR/" + $0 } + git.map { ".git/" + $0 }
     }

@@ -153,25 +153,47 @@ struct KilledReleaseCLITests {
         #expect(result.stderr.contains("temporary file(s) that killed relctl runs left"), "\(result.stderr)")
     }
 
-    @Test func ctrlCWhileChecksummingLeavesNoTemporaryOfAnyLibrary() async throws {
-        // Many archives, so an interrupt lands while checksum files are being written.
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        for index in 0..<400 {
-            try directory.write("dist/demo-v1.0.0-target\(index)-unknown-linux-gnu.tar.gz", "archive \(index)\n")
+    @Test func everyTemporaryAReleaseCreatesIsRelctlsOwnAndNamesItsPid() throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let scratch = try TemporaryDirectory(prefix: "relctl-tmpdir")
+        defer { scratch.remove() }
+        let trace = scratch.url.deletingLastPathComponent().appendingPathComponent("relctl-trace-\(getpid()).txt")
+        defer { try? FileManager.default.removeItem(at: trace) }
+        var created: [String] = []
+        for arguments in [["release", "v1.0.0", "--dry-run"], ["release", "v1.0.0"], ["checksum"]] {
+            let result = try run(
+                "strace",
+                ["-f", "-e", "trace=openat,open,mkdir,mkdirat", "-o", trace.path, relctlBinary.path] + arguments,
+                in: fixture.url, environment: ["TMPDIR": scratch.path, "NO_COLOR": "1"])
+            #expect(result.status == 0, "\(arguments): \(result)")
+            let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+            for line in lines where (line.contains("O_CREAT") || line.contains("mkdir")) && !line.contains("= -1") {
+                guard let open = line.firstIndex(of: "\""),
+                    let close = line[line.index(after: open)...].firstIndex(of: "\"")
+                else { continue }
+                created.append(String(line[line.index(after: open)..<close]))
+            }
         }
-        let dist = directory.url.appendingPathComponent("dist")
-        var interrupted = 0
-        for attempt in 0..<6 {
-            let process = try Self.start(["checksum"], in: directory.url)
-            try await Task.sleep(for: .milliseconds(40 + 30 * attempt))
-            kill(process.processIdentifier, SIGINT)
-            process.waitUntilExit()
-            if process.terminationStatus == 130 { interrupted += 1 }
-            let hidden = try FileManager.default.contentsOfDirectory(atPath: dist.path).filter { $0.hasPrefix(".") }
-            #expect(hidden.isEmpty, "Ctrl-C left \(hidden.prefix(5))")
+        let dist = fixture.url.appendingPathComponent("dist").path + "/"
+        var checked = 0
+        for path in created {
+            // Hidden names in dist/ and whatever sits at the top of $TMPDIR are temporaries: they
+            // must follow relctl's naming, with a pid, so that a later run can tell whose they are.
+            let temporaries: [Substring]
+            if path.hasPrefix(dist) {
+                temporaries = path.dropFirst(dist.count).split(separator: "/").filter { $0.hasPrefix(".") }
+            } else if path.hasPrefix(scratch.path + "/") {
+                temporaries = Array(path.dropFirst(scratch.path.count + 1).split(separator: "/").prefix(1))
+            } else {
+                continue
+            }
+            checked += 1
+            for name in temporaries {
+                #expect(Temporaries.owner(of: String(name)) != nil, "\(path): a temporary relctl cannot recognise")
+            }
         }
-        #expect(interrupted > 0, "at least one run was interrupted while working")
+        #expect(checked > 10, "the trace saw the files written (\(checked))")
     }
 
     /// A pid that belonged to a process which has exited.

@@ -48,7 +48,7 @@ public struct ReleaseRecovery: Sendable {
         guard let lockURL = try? ReleaseLock.url(for: git), let dead = ReleaseLock.currentHolder(at: lockURL),
             dead.pid != 0, dead.isStale
         else { return nil }
-        var recovery = judge(dead, tag: options.tag, config: config, git: git, context: context)
+        var recovery = judge(dead, tag: options.tag, lock: lockURL, config: config, git: git, context: context)
         guard !options.dryRun else {
             if recovery.decision != .refuse {
                 context.console.warning(recovery.summary + " (dry run: nothing done; the real run will do this)")
@@ -93,7 +93,7 @@ public struct ReleaseRecovery: Sendable {
 
     /// Decides what to do, reading only (it waits for the killed run's `git tag`/`git push` to end).
     static func judge(
-        _ dead: ReleaseLock.Holder, tag: String, config: RelctlConfig, git: Git, context: Context
+        _ dead: ReleaseLock.Holder, tag: String, lock: URL, config: RelctlConfig, git: Git, context: Context
     ) -> ReleaseRecovery {
         let who = "the release of \(dead.tag) killed at pid \(dead.pid) (started \(dead.started))"
         var recovery = ReleaseRecovery(
@@ -116,12 +116,15 @@ public struct ReleaseRecovery: Sendable {
         guard let object = ownTagObject(dead, config: config, git: git) else { return recovery }
         recovery.tagObject = object
         let commit = (dead.commit ?? "").prefix(12)
-        if let remote = dead.pushing {
+        // Asked even when the killed run never got to its push: the tag may have been pushed by
+        // hand (or by `relctl train`) since, and a published tag is never rolled back.
+        let remote = dead.pushing ?? config.release.remote
+        if dead.pushing != nil || (try? git.runUnchecked(["remote", "get-url", remote]))?.succeeded == true {
             let onRemote: TagRef?
             do { onRemote = try git.remoteTag(dead.tag, remote: remote) } catch {
                 recovery.decision = .refuse
                 recovery.summary =
-                    "\(who) was pushing \(dead.tag) to `\(remote)`, which cannot be reached now to see whether the push went through; run again once it can"
+                    "\(who) had created \(dead.tag); `\(remote)` cannot be reached now to see whether that tag was pushed, which decides whether it may be deleted; run again once it can"
                 return recovery
             }
             if onRemote?.object == object {
@@ -133,7 +136,7 @@ public struct ReleaseRecovery: Sendable {
                 } else {
                     recovery.decision = .refuse
                     recovery.summary =
-                        "\(who) pushed \(dead.tag) to `\(remote)` but did not finish dist/; finish it first with `relctl release \(dead.tag) --push` on commit \(commit), or, if nobody uses that tag, delete it on both sides (`git push \(remote) :refs/tags/\(dead.tag) && git tag -d \(dead.tag)`) and then the lock file"
+                        "\(who) pushed \(dead.tag) to `\(remote)` but did not finish dist/; finish it first with `relctl release \(dead.tag) --push` on commit \(commit), or, if nobody uses that tag, delete it on both sides (`git push \(remote) :refs/tags/\(dead.tag) && git tag -d \(dead.tag)`), then delete \(lock.path)"
                 }
                 return recovery
             }
