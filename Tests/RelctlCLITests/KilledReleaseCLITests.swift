@@ -26,7 +26,7 @@ struct KilledReleaseCLITests {
     }
 
     /// Polls `condition` every 20 ms for up to `seconds`.
-    static func waitFor(seconds: Double = 20, _ condition: () -> Bool) async throws -> Bool {
+    static func waitFor(seconds: Double = 120, _ condition: () -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }
@@ -35,24 +35,34 @@ struct KilledReleaseCLITests {
         return condition()
     }
 
-    /// Kills a release with SIGKILL as soon as its tag exists locally (the push is under way,
-    /// stalled by the remote's hook); returns the tag object it created.
-    static func killAfterTag(_ fixture: ReleaseFixture, tag: String = "v1.0.0") async throws -> String {
+    /// Kills a release with SIGKILL while its push is under way (the remote's hook holds it until
+    /// the kill is done), then lets the orphaned push go on to `hookEnd` (`exit 0` lands it,
+    /// `exit 1` refuses it); returns the tag object the killed run created.
+    static func killDuringPush(
+        _ fixture: ReleaseFixture, hookEnd: String, tag: String = "v1.0.0"
+    ) async throws -> String {
+        let go = fixture.remote.url.appendingPathComponent("go")
+        let waiting = fixture.remote.url.appendingPathComponent("hooks/waiting")
+        try fixture.installRemoteHook(
+            "touch '\(waiting.path)'; while [ ! -e '\(go.path)' ]; do sleep 0.05; done; \(hookEnd)")
         let process = try start(["release", tag, "--push"], in: fixture.url)
-        let tagged = try await waitFor { (try? fixture.localTags())?.contains(tag) == true }
-        #expect(tagged, "the release reached the tag")
+        // The hook runs only once `git push` started, so the tag exists and the lock says so.
+        let pushing = try await waitFor {
+            FileManager.default.fileExists(atPath: waiting.path)
+        }
+        #expect(pushing, "the release reached the push")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
+        try fixture.remote.write("go", "")
         return try fixture.repository.git("rev-parse", "refs/tags/\(tag)")
     }
 
     @Test func aTagTheKilledRunNeverPushedIsRolledBackAndTheReleaseStartsOver() async throws {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }
-        // The remote stalls, then refuses: the killed run's push never lands.
-        try fixture.installRemoteHook("sleep 2; exit 1")
-        let killedObject = try await Self.killAfterTag(fixture)
+        // The remote refuses the killed run's push once it is dead: that push never lands.
+        let killedObject = try await Self.killDuringPush(fixture, hookEnd: "exit 1")
         #expect(fixture.repository.directory.exists(".git/relctl-release.lock"))
         try fixture.installRemoteHook("exit 0")
 
@@ -75,9 +85,8 @@ struct KilledReleaseCLITests {
         // Someone else's tag on the remote, which nothing may touch.
         try fixture.remoteGit("tag", "someone-else", "main")
         let foreign = try fixture.remoteGit("rev-parse", "refs/tags/someone-else").stdout
-        // The remote accepts after a pause: the push lands after relctl is gone.
-        try fixture.installRemoteHook("sleep 2; exit 0")
-        let killedObject = try await Self.killAfterTag(fixture)
+        // The remote accepts the push once relctl is gone.
+        let killedObject = try await Self.killDuringPush(fixture, hookEnd: "exit 0")
 
         // Another tag is refused until the pushed one is finished or removed; the lock stays.
         let other = try relctl(["release", "v1.0.1", "--push"], in: fixture.url)

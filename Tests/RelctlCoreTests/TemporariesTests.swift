@@ -61,3 +61,22 @@ struct TemporariesTests {
         }
     }
 }
+
+@Suite("ReleaseLock discovery")
+struct ReleaseLockDiscoveryTests {
+    @Test func theLockIsFoundWithoutGitInARepositoryAndInALinkedWorktree() throws {
+        let repository = try GitRepository()
+        defer { repository.directory.remove() }
+        try repository.commit("start", files: ["a/b/file.txt": "x\n"])
+        let expected = repository.url.appendingPathComponent(".git/relctl-release.lock").standardizedFileURL.path
+        #expect(ReleaseLock.url(near: repository.url.appendingPathComponent("a/b"))?.path == expected)
+        let worktree = repository.url.deletingLastPathComponent().appendingPathComponent(
+            repository.url.lastPathComponent + "-wt")
+        defer { try? FileManager.default.removeItem(at: worktree) }
+        try repository.git("worktree", "add", "-q", worktree.path)
+        #expect(ReleaseLock.url(near: worktree.appendingPathComponent("a"))?.path == expected)
+        #expect(
+            try ReleaseLock.url(for: Git(directory: worktree, context: Context(workingDirectory: worktree))).path
+                == expected)
+    }
+}

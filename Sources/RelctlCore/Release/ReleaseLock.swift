@@ -78,6 +78,39 @@ public final class ReleaseLock: Sendable {
         commonDirectory.appendingPathComponent(fileName)
     }
 
+    /// The lock of the repository holding `directory`, found without starting git: the nearest
+    /// `.git` folder, or the common git directory a linked worktree's `.git` file leads to. Nil
+    /// when there is none (then no release can have left a lock there).
+    public static func url(near directory: URL) -> URL? {
+        var folder = directory.standardizedFileURL
+        while true {
+            let dotGit = folder.appendingPathComponent(".git")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: dotGit.path, isDirectory: &isDirectory) {
+                guard !isDirectory.boolValue else { return url(commonDirectory: dotGit) }
+                // A linked worktree: `gitdir: PATH`, whose `commondir` names the shared git directory.
+                guard let text = try? String(contentsOf: dotGit, encoding: .utf8), text.hasPrefix("gitdir: ") else {
+                    return nil
+                }
+                let path = text.dropFirst("gitdir: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+                let gitDirectory = resolve(path, in: folder)
+                guard
+                    let common = try? String(
+                        contentsOf: gitDirectory.appendingPathComponent("commondir"), encoding: .utf8)
+                else { return url(commonDirectory: gitDirectory) }
+                let commonPath = common.trimmingCharacters(in: .whitespacesAndNewlines)
+                return url(commonDirectory: resolve(commonPath, in: gitDirectory))
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { return nil }
+            folder = parent
+        }
+    }
+
+    private static func resolve(_ path: String, in base: URL) -> URL {
+        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL
+    }
+
     /// Reads the current holder, if any (an unreadable file counts as held by an unknown process).
     public static func currentHolder(at url: URL) -> Holder? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }

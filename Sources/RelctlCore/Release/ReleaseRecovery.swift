@@ -44,10 +44,11 @@ public struct ReleaseRecovery: Sendable {
     /// Looks for a killed release's lock; when there is one, judges it and (unless `dryRun`) takes
     /// the lock over and acts. Returns nil when there is nothing to recover.
     static func run(_ options: ReleaseOptions, config: RelctlConfig, context: Context) -> ReleaseRecovery? {
-        let git = Git(directory: config.root, context: context)
-        guard let lockURL = try? ReleaseLock.url(for: git), let dead = ReleaseLock.currentHolder(at: lockURL),
+        // Found without starting git: most releases find no lock and cost nothing here.
+        guard let lockURL = ReleaseLock.url(near: config.root), let dead = ReleaseLock.currentHolder(at: lockURL),
             dead.pid != 0, dead.isStale
         else { return nil }
+        let git = Git(directory: config.root, context: context)
         var recovery = judge(dead, tag: options.tag, lock: lockURL, config: config, git: git, context: context)
         guard !options.dryRun else {
             if recovery.decision != .refuse {
