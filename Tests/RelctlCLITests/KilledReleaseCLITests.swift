@@ -95,6 +95,15 @@ struct KilledReleaseCLITests {
         #expect(other.stderr.contains("relctl release v1.0.0 --push"), "\(other.stderr)")
         #expect(try fixture.repository.directory.read(".git/relctl-release.lock").contains("\"v1.0.0\""))
 
+        // A resume that fails (here its preflight: the tree is dirty) keeps the record, so the
+        // next run still resumes.
+        try fixture.repository.directory.write("README.md", "edited\n")
+        let failed = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(failed.status == 1, "\(failed)")
+        #expect(failed.stderr.contains("resuming the release of v1.0.0 killed at pid"), "\(failed.stderr)")
+        #expect(try fixture.repository.directory.read(".git/relctl-release.lock").contains("\"pushed\" : true"))
+        try fixture.repository.git("checkout", "README.md")
+
         let next = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
         #expect(next.status == 0, "\(next)")
         #expect(next.stderr.contains("resuming the release of v1.0.0 killed at pid"), "\(next.stderr)")

@@ -79,6 +79,7 @@ public struct PushStage: ReleaseStage {
             ]
         }
         outputs.pushedTo = nil
+        run.lock?.record { $0.pushed = false }
         return ["deleted \(run.tag) on \(remote)"]
     }
 

@@ -180,10 +180,24 @@ public final class ReleaseLock: Sendable {
         CleanupRegistry.shared.unregister(url)
     }
 
-    /// Removes the lock (only if it is still ours).
+    /// True while the record says a tag is out (pushed) but the release is not finished: then the
+    /// lock must outlive this process, so that the next release resumes it.
+    public var holdsUnfinishedPushedTag: Bool {
+        let me = holder
+        return me.pushed == true && me.sealed != true
+    }
+
+    /// Keeps the lock file when relctl is interrupted (a resumed release: its tag is out, and only
+    /// the record in the lock lets the next run finish it).
+    public func keepOnInterrupt() {
+        CleanupRegistry.shared.unregister(url)
+    }
+
+    /// Removes the lock (only if it is still ours), unless it records a pushed tag whose release
+    /// is unfinished: then it stays, and the next release resumes from it.
     public func release() {
         let me = holder
-        if let current = ReleaseLock.currentHolder(at: url), current.isSameHolder(as: me) {
+        if !holdsUnfinishedPushedTag, let current = ReleaseLock.currentHolder(at: url), current.isSameHolder(as: me) {
             try? FileManager.default.removeItem(at: url)
         }
         CleanupRegistry.shared.unregister(url)

@@ -76,7 +76,8 @@ public struct ReleaseRecovery: Sendable {
         case .rollBack:
             recovery.summary = rollBack(recovery, tag: options.tag, config: config, git: git)
         case .resume:
-            // A resumed release killed in turn is resumed again by the next run.
+            // A resumed release killed, interrupted or failing in turn is resumed again by the next run.
+            lock.keepOnInterrupt()
             lock.record {
                 $0.commit = dead.commit
                 $0.tagging = true
