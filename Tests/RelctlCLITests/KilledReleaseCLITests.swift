@@ -66,6 +66,14 @@ struct KilledReleaseCLITests {
         #expect(fixture.repository.directory.exists(".git/relctl-release.lock"))
         try fixture.installRemoteHook("exit 0")
 
+        // A dry run says what the real run will do, predicts its success, and does nothing.
+        let dry = try relctl(["release", "v1.0.0", "--push", "--dry-run"], in: fixture.url)
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.stderr.contains("rolling back the release of v1.0.0 killed at pid"), "\(dry.stderr)")
+        #expect(dry.stderr.contains("dry run: nothing done"), "\(dry.stderr)")
+        #expect(try fixture.repository.git("rev-parse", "refs/tags/v1.0.0") == killedObject)
+        #expect(fixture.repository.directory.exists(".git/relctl-release.lock"))
+
         let next = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
         #expect(next.status == 0, "\(next)")
         #expect(next.stderr.contains("rolled back the release of v1.0.0 killed at pid"), "\(next.stderr)")
