@@ -131,6 +131,24 @@ struct KilledReleaseCLITests {
         #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
     }
 
+    @Test func aPushedTagIsNeverRewrittenWhenTheRebuildDiffers() async throws {
+        // A build that is not reproducible: each run's binary differs.
+        let fixture = try ReleaseFixture(
+            buildCommand:
+                #"mkdir -p out/{target} && printf '#!/bin/sh\necho %s\n' "$(date +%s%N)" > out/{target}/hello && chmod +x out/{target}/hello"#
+        )
+        defer { fixture.remove() }
+        let killedObject = try await Self.killDuringPush(fixture, hookEnd: "exit 0")
+        let next = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        #expect(next.status == 1, "\(next)")
+        #expect(next.stderr.contains("resuming the release of v1.0.0"), "\(next.stderr)")
+        #expect(next.stderr.contains("lists other archives or SHA256s than this run built"), "\(next.stderr)")
+        #expect(fixture.repository.directory.exists(".git/relctl-release.lock"), "the record stays for a later resume")
+        #expect(try fixture.repository.git("rev-parse", "refs/tags/v1.0.0") == killedObject)
+        #expect(try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.hasPrefix(killedObject))
+        #expect(!fixture.repository.directory.exists("dist/SHA256SUMS"), "dist/ was not filled with other archives")
+    }
+
     @Test func aLockFromBeforeRecoveryRecordsIsStillTakenOver() throws {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }

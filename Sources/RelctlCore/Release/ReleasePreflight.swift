@@ -90,8 +90,9 @@ public enum ReleasePreflight {
         case .failure(let error):
             report.fail(file: nil, "\(error)")
         }
-        // The killed run's own files of this tag are replaced (resume) or removed (roll back).
-        if !(recovery.map { $0.resumes(options.tag) || $0.rollsBack(options.tag) } ?? false) {
+        // The killed run's own files of this tag are replaced (resume) or, after this dry run,
+        // removed by the real run's roll back (which has removed them already when it gets here).
+        if !(recovery.map { $0.resumes(options.tag) || (options.dryRun && $0.rollsBack(options.tag)) } ?? false) {
             checkDist(options.tag, config: config, into: &report)
         }
         if let directory = options.artifactsDirectory {
@@ -210,7 +211,7 @@ public enum ReleasePreflight {
                 "\(options.tag) was pushed by the killed release on \(commit.prefix(12)), but HEAD is \(report.commit?.prefix(12) ?? "unknown"); check out \(commit.prefix(12)) to finish that release"
             )
         }
-        if let local = git.localTag(options.tag), local.object == adopted {
+        if let adopted, git.localTag(options.tag)?.object == adopted {
             // Ours from the killed run.
         } else if git.localTagExists(options.tag) {
             let target = (try? git.commit(of: options.tag)).map { " (on \($0.prefix(12)))" } ?? ""
