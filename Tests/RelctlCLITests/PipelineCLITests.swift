@@ -56,8 +56,8 @@ struct PipelineCLITests {
             let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
                 $0.contains(".tar.gz")
             }
-            // The only opens of an archive: creating its hidden temporary file, write-only. (Its
-            // `.sha256` is written through a hidden temporary of its own, named after the archive.)
+            // The only opens of an archive: creating its hidden temporary file, write-only (its
+            // checksum file's temporary, `.NAME.tar.gz.sha256.relctl-tmp-…`, is another file).
             let created = opens.filter {
                 $0.contains("O_WRONLY") && $0.contains("O_CREAT") && $0.contains(".tar.gz.relctl-tmp-")
             }

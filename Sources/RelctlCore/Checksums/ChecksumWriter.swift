@@ -14,6 +14,9 @@ public enum ChecksumWriter {
         paths: [String], algorithm: ChecksumAlgorithm, config: RelctlConfig, context: Context, jobs: Int? = nil
     ) async throws -> ChecksumReport {
         let groups = try collect(paths: paths, config: config, context: context)
+        // What killed runs left in these folders (checksum files in the making) goes first.
+        for directory in Set(groups.map(\.directory)) { Temporaries.reclaim(in: directory, console: context.console) }
+        Temporaries.reclaimScratch(console: context.console)
         let files = groups.flatMap { group in
             (group.names + group.sboms).map { group.directory.appendingPathComponent($0) }
         }

@@ -26,10 +26,8 @@ extension Git {
 
     /// Creates an annotated tag (signed with `git tag -s` when `sign` is true) on `commit`.
     public func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) throws {
-        let messageFile = FileSystem.temporaryDirectory.appendingPathComponent(
-            "relctl-tag-\(UUID().uuidString).txt")
-        try Data(message.utf8).write(to: messageFile)
-        defer { try? FileSystem.remove(messageFile) }
+        let messageFile = try Temporaries.writeScratchFile("tag-message", message)
+        defer { Temporaries.removeScratchFile(messageFile) }
         try run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
     }
 

@@ -40,10 +40,8 @@ extension Git {
     /// Commits exactly `paths` with `message`; returns the new commit.
     public func commitPaths(_ paths: [String], message: String) throws -> String {
         try run(["add", "--"] + paths)
-        let file = FileSystem.temporaryDirectory.appendingPathComponent(
-            "relctl-commit-\(UUID().uuidString).txt")
-        try Data(message.utf8).write(to: file)
-        defer { try? FileSystem.remove(file) }
+        let file = try Temporaries.writeScratchFile("commit-message", message)
+        defer { Temporaries.removeScratchFile(file) }
         try run(["commit", "--quiet", "--no-verify", "--cleanup=verbatim", "-F", file.path, "--"] + paths)
         return try commit(of: "HEAD")
     }

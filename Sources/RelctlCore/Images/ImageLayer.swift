@@ -24,16 +24,14 @@ struct ImageLayer {
     static func write(
         _ entries: [ArchiveEntry], mtime: Int, level: Int?, workers: Int, into blobs: URL
     ) async throws -> Written {
-        let temporary = blobs.appendingPathComponent(".layer.relctl-tmp-\(UInt64.random(in: 0...UInt64.max))")
-        CleanupRegistry.shared.register(temporary)
-        defer { CleanupRegistry.shared.unregister(temporary) }
-        defer { unlink(temporary.path) }
-
+        let temporary = blobs.appendingPathComponent(Temporaries.name(".layer"))
         let path = temporary.path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = CleanupRegistry.shared.create(temporary)
         guard descriptor >= 0 else {
             throw ImageError.writeFailed(path: path, reason: FileSystem.describe(errno: errno))
         }
+        defer { CleanupRegistry.shared.unregister(temporary) }
+        defer { unlink(temporary.path) }
         defer { close(descriptor) }
         let format = try ArchiveWriterFormats.format("tar.gz")
         let sink = HashingFileSink(descriptor: descriptor)

@@ -11,9 +11,14 @@ final class OCILayoutWriter: Sendable {
 
     init(destination: URL) throws {
         self.destination = destination
-        staging = destination.deletingLastPathComponent().appendingPathComponent(
-            ".\(destination.lastPathComponent).relctl-tmp-\(UInt32.random(in: 0...UInt32.max))")
-        CleanupRegistry.shared.register(staging)
+        staging = AtomicFile.temporaryURL(for: destination)
+        do {
+            try FileSystem.createDirectory(destination.deletingLastPathComponent())
+            try CleanupRegistry.shared.makeDirectory(staging)
+        } catch {
+            throw ImageError.writeFailed(
+                path: destination.path, reason: (error as? RelctlError)?.message ?? "\(error)")
+        }
         do {
             try FileSystem.createDirectory(staging.appendingPathComponent("blobs/sha256"))
         } catch {
@@ -33,8 +38,8 @@ final class OCILayoutWriter: Sendable {
         let hex = FileHasher.hex(SHA256.hash(data: data))
         let url = blobs.appendingPathComponent(hex)
         if !FileSystem.exists(url) {
-            do { try FileSystem.createFile(url, contents: data) } catch {
-                throw ImageError.writeFailed(path: url.path, reason: "cannot create the blob")
+            do { try AtomicFile.write(data, to: url) } catch let error as RelctlError {
+                throw ImageError.writeFailed(path: url.path, reason: "cannot create the blob: \(error.message)")
             }
         }
         return OCIDescriptor(
@@ -66,7 +71,7 @@ final class OCILayoutWriter: Sendable {
             try OCIJSON.encode(OCIIndex(manifests: entries, annotations: nil)),
             to: staging.appendingPathComponent("index.json"))
         let old = destination.deletingLastPathComponent().appendingPathComponent(
-            ".\(destination.lastPathComponent).relctl-old-\(UInt32.random(in: 0...UInt32.max))")
+            Temporaries.name(".\(destination.lastPathComponent).old"))
         let hadOld = rename(destination.path, old.path) == 0
         if rename(staging.path, destination.path) != 0 {
             let reason = FileSystem.describe(errno: errno)

@@ -24,13 +24,13 @@ enum ArchiveFile {
         alsoSHA512: Bool = false, recordFiles: Bool = false, finish: (Written) throws -> Void = { _ in }
     ) async throws -> Written {
         let temporary = AtomicFile.temporaryURL(for: url)
-        CleanupRegistry.shared.register(temporary)
-        defer { CleanupRegistry.shared.unregister(temporary) }
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // Created and registered in one step: an interrupt at any moment leaves no temporary.
+        let descriptor = CleanupRegistry.shared.create(temporary)
         guard descriptor >= 0 else {
             throw PackagingError.writeFailed(
                 path: url.path, reason: "cannot create \(temporary.path): \(FileSystem.describe(errno: errno))")
         }
+        defer { CleanupRegistry.shared.unregister(temporary) }
         var descriptorOpen = true
         do {
             let time = min(max(mtime, format.earliestTime), format.latestTime)
@@ -65,8 +65,10 @@ enum ArchiveFile {
             if Foundation.close(descriptor) != 0 {
                 throw PackagingError.writeFailed(path: url.path, reason: FileSystem.describe(errno: errno))
             }
-            // link(2) fails with EEXIST instead of replacing: an archive is never overwritten.
-            if link(temporary.path, url.path) != 0 {
+            // link(2) fails with EEXIST instead of replacing: an archive is never overwritten. The
+            // archive is registered (only once linked: before, the path may be someone else's) in
+            // the same step, so an interrupt cannot leave it without its checksum file.
+            if CleanupRegistry.shared.appear(url, by: { link(temporary.path, url.path) }) != 0 {
                 let linkError = errno
                 if linkError == EEXIST { throw PackagingError.archiveExists(path: url.path) }
                 // Filesystems without hard links (vfat, some network mounts): check, then rename.
@@ -79,14 +81,12 @@ enum ArchiveFile {
                 if FileSystem.exists(url) {
                     throw PackagingError.archiveExists(path: url.path)
                 }
-                if rename(temporary.path, url.path) != 0 {
+                if CleanupRegistry.shared.appear(url, by: { rename(temporary.path, url.path) }) != 0 {
                     throw PackagingError.writeFailed(
                         path: url.path,
                         reason: "cannot move the finished archive into place: \(FileSystem.describe(errno: errno))")
                 }
             }
-            // Registered only now: before the link succeeded the path may be someone else's archive.
-            CleanupRegistry.shared.register(url)
             defer { CleanupRegistry.shared.unregister(url) }
             unlink(temporary.path)
             do { try finish(written) } catch {

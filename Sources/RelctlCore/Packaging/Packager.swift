@@ -176,11 +176,9 @@ public struct Packager: Sendable {
             for target in targets {
                 var values = placeholders
                 for (key, value) in target.placeholders { values[key] = value }
-                let folder = FileSystem.temporaryDirectory.appendingPathComponent(
-                    "relctl-stage-\(target.triple)-\(UUID().uuidString.prefix(8))")
-                CleanupRegistry.shared.register(folder)
+                let folder = Temporaries.scratchURL("stage-\(target.triple)")
+                try CleanupRegistry.shared.makeDirectory(folder)
                 folders[target.triple] = folder
-                try FileSystem.createDirectory(folder)
                 var environment = context.environment
                 environment["RELCTL_TARGET"] = target.triple
                 environment["RELCTL_VERSION"] = values["version"]
@@ -292,6 +290,9 @@ public struct Packager: Sendable {
         _ directory: URL, for layouts: [ArchiveLayout], clean: Bool
     ) throws -> ReleaseManifest? {
         try createOutputFolder(directory)
+        // What killed runs left here (partial archives, checksum files in the making) goes first.
+        Temporaries.reclaim(in: directory, console: context.console)
+        Temporaries.reclaimScratch(console: context.console)
         var manifest = try ReleaseManifest.read(in: directory)
         if clean {
             for layout in layouts { removeArtifacts(named: layout.name, in: directory) }

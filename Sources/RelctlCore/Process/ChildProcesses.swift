@@ -12,6 +12,18 @@ public final class ChildProcesses: Sendable {
     /// pid → the process group to signal (the pid itself when the child leads its own group).
     private let pids = Mutex<[Int32: Int32?]>([:])
     private let stopping = Mutex<Bool>(false)
+    private let observer = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+
+    /// Tells `observer` the pid (its own process group) of every child started from now on; nil stops.
+    public func observeLaunches(_ observer: (@Sendable (Int32) -> Void)?) {
+        self.observer.withLock { $0 = observer }
+    }
+
+    /// True while the process group `group` has a live member (children a killed relctl left running).
+    public static func isGroupAlive(_ group: Int32) -> Bool {
+        guard group > 0 else { return false }
+        return isRunning(group, group: group)
+    }
 
     func launch(_ process: Process) throws {
         // Registering under the lock means an interrupt either sees the child or prevents it.
@@ -24,6 +36,7 @@ public final class ChildProcesses: Sendable {
             // updateValue, not subscript assignment: assigning a nil group would drop the child.
             table.updateValue(group, forKey: pid)
         }
+        if let observe = observer.withLock({ $0 }) { observe(process.processIdentifier) }
     }
 
     func remove(_ pid: Int32) {

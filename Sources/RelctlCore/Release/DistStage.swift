@@ -23,13 +23,25 @@ public struct DistStage: ReleaseStage {
         if !blocked.isEmpty {
             throw ProblemList(exitCode: .failure, diagnostics: blocked)
         }
+        // If this process is killed while moving, the next release knows which files were ours.
+        run.lock?.record { $0.distFiles = names }
+        // Until the release is sealed, Ctrl-C takes the tag back: the files moved so far go too
+        // (each is registered in the same step as its rename), so dist/ holds no files of a tag
+        // that does not exist.
+        var moved: [URL] = []
+        defer { for url in moved { CleanupRegistry.shared.unregister(url) } }
         for name in names {
             let source = run.stagingDirectory.appendingPathComponent(name)
             let destination = run.distDirectory.appendingPathComponent(name)
             // rename(2) replaces files atomically; staging and dist/ share a filesystem.
-            try AtomicFile.commit(source, to: destination)
+            guard CleanupRegistry.shared.appear(destination, by: { rename(source.path, destination.path) }) == 0 else {
+                throw FileSystemError(
+                    path: destination.path, action: "cannot move the finished file into place", errno: errno)
+            }
+            moved.append(destination)
         }
         try? FileSystem.remove(run.stagingDirectory)
+        run.lock?.record { $0.sealed = true }
         outputs.distFiles = names
         return "\(names.count) file(s) in \(Self.shown(run.distDirectory, root: run.projectRoot))"
     }

@@ -34,6 +34,14 @@ public struct PushStage: ReleaseStage {
             return "would push \(tag) to \(remote) (\(url)); server-side hooks not run"
         }
         let directory = git.directory
+        if run.resumesTag, let recovery = run.recovery, let pushedTo = recovery.pushedTo,
+            let object = recovery.tagObject,
+            (try? await BlockingWork.run { try git.remoteTag(tag, remote: pushedTo) })??.object == object
+        {
+            outputs.pushedTo = pushedTo
+            outputs.pushedObject = object
+            return "\(tag) is on \(pushedTo) already (pushed by the killed release, pid \(recovery.dead.pid))"
+        }
         // Our own tag object: a rollback deletes the remote tag only while it is this object, so a
         // tag another maintainer pushed after our preflight is never touched.
         let object = try await BlockingWork.run {
@@ -43,7 +51,11 @@ public struct PushStage: ReleaseStage {
             _ = InterruptActions.git(
                 ["push", "--force-with-lease=refs/tags/\(tag):\(object)", remote, ":refs/tags/\(tag)"], in: directory)
         }
-        let result = try await BlockingWork.run { try git.pushTag(tag, remote: remote) }
+        let lock = run.lock
+        lock?.record { $0.pushing = remote }
+        let result = try await BlockingWork.run {
+            try TagStage.recording(lock) { try git.pushTag(tag, remote: remote) }
+        }
         guard result.succeeded else {
             run.guards.remove(guardID)
             let deleted = git.deleteLocalTag(tag)
@@ -51,13 +63,15 @@ public struct PushStage: ReleaseStage {
             throw ReleaseError.pushRejected(
                 tag: tag, remote: remote, output: result.stderrText + result.stdoutText, localTagDeleted: deleted)
         }
+        lock?.record { $0.pushed = true }
         outputs.pushedTo = remote
         outputs.pushedObject = object
         return "pushed \(tag) to \(remote)"
     }
 
     public func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
-        guard outputs.pushedTo != nil, !run.isDryRun else { return [] }
+        // A tag the killed release pushed is not this run's to take back.
+        guard outputs.pushedTo != nil, !run.isDryRun, !run.resumesTag else { return [] }
         let remote = run.config.release.remote
         let result = try? run.git.deleteRemoteTag(run.tag, remote: remote, ifAt: outputs.pushedObject)
         guard result?.succeeded == true else {
@@ -66,6 +80,7 @@ public struct PushStage: ReleaseStage {
             ]
         }
         outputs.pushedTo = nil
+        run.lock?.record { $0.pushed = false }
         return ["deleted \(run.tag) on \(remote)"]
     }
 

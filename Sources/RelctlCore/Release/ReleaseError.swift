@@ -12,6 +12,8 @@ public enum ReleaseError: RelctlError, CustomStringConvertible {
     case pushRejected(tag: String, remote: String, output: String, localTagDeleted: Bool)
     /// Something other than a lock relctl wrote sits at the lock's path; `reason` says what and how to remove it.
     case unreadableLock(path: String, reason: String)
+    /// A resumed release built other archives than the tag the killed run pushed lists.
+    case resumedTagDiffers(reason: String)
     /// Another release created the lock between our check and our attempt.
     case lockRace(path: String)
     /// The project is not in a git repository, so there is nothing to lock.
@@ -28,7 +30,8 @@ public enum ReleaseError: RelctlError, CustomStringConvertible {
     public var exitCode: RelctlExitCode {
         switch self {
         case .preflight(_, let code): return code
-        case .locked, .pushRejected, .lockRace, .unreadableLock, .notInRepository, .workspaceFailed, .noRemote,
+        case .locked, .pushRejected, .lockRace, .unreadableLock, .resumedTagDiffers, .notInRepository, .workspaceFailed,
+            .noRemote,
             .pushRehearsalFailed:
             return .failure
         case .stageFailed(_, _, _, let code): return code
@@ -47,6 +50,8 @@ public enum ReleaseError: RelctlError, CustomStringConvertible {
             return [Diagnostic(file: path, "not inside a git repository")]
         case let .unreadableLock(path, reason):
             return [Diagnostic(file: path, reason)]
+        case .resumedTagDiffers(let reason):
+            return [Diagnostic(reason)]
         case .workspaceFailed(let reason):
             return [Diagnostic(reason)]
         case let .tagNotCreated(cause, hint):

@@ -1,23 +1,44 @@
 import Foundation
+import Synchronization
 
 /// `.git/relctl-release.lock`: stops a second release in the same repository. It records who
-/// holds it; a lock left by a dead process on this host is taken over with a warning.
+/// holds it and, as the release goes on, how far it got (the commit, the tag object it created,
+/// where it pushed it, the files it moved into dist/), so that a release killed outright (SIGKILL,
+/// power loss) can be recovered by the next one (`ReleaseRecovery`). A lock left by a dead process
+/// on this host is taken over with a warning.
 public final class ReleaseLock: Sendable {
     public static let fileName = "relctl-release.lock"
 
-    /// Who holds a lock, as written in the file.
+    /// Who holds a lock, as written in the file, and how far its release got.
     public struct Holder: Sendable, Equatable, Codable {
         public var pid: Int32
         public var host: String
         public var tag: String
         /// ISO 8601 time the holder started.
         public var started: String
+        /// The commit being released.
+        public var commit: String?
+        /// True from just before `git tag` runs: a tag may exist without `tagObject` recorded yet.
+        public var tagging: Bool?
+        /// The annotated tag object this release created.
+        public var tagObject: String?
+        /// The remote a push of the tag was started to.
+        public var pushing: String?
+        /// True once the push went through.
+        public var pushed: Bool?
+        /// Process groups of children (`git tag`, `git push`) that outlive a killed holder.
+        public var children: [Int32]?
+        /// The files being moved from the staging folder into dist/.
+        public var distFiles: [String]?
+        /// True once dist/ is complete: the release is out.
+        public var sealed: Bool?
 
-        public init(pid: Int32, host: String, tag: String, started: String) {
+        public init(pid: Int32, host: String, tag: String, started: String, commit: String? = nil) {
             self.pid = pid
             self.host = host
             self.tag = tag
             self.started = started
+            self.commit = commit
         }
 
         public var summary: String { "relctl release \(tag) (pid \(pid) on \(host), started \(started))" }
@@ -25,27 +46,24 @@ public final class ReleaseLock: Sendable {
         /// True when the holder ran on this host and its process no longer exists.
         public var isStale: Bool {
             guard host == ReleaseLock.hostName else { return false }
-            if kill(pid, 0) != 0 && errno == ESRCH { return true }
-            return Self.isZombie(pid)
+            return Temporaries.isGone(pid)
         }
 
-        /// A killed release whose parent died too (a train killed with it) stays a zombie until
-        /// something reaps it, and some container inits never do; it has exited all the same.
-        static func isZombie(_ pid: Int32) -> Bool {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return false }
-            let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
-            return state == "Z" || state == "X"
+        /// The same holder, whatever progress it recorded since.
+        public func isSameHolder(as other: Holder) -> Bool {
+            pid == other.pid && host == other.host && started == other.started
         }
     }
 
     public let url: URL
-    public let holder: Holder
+    private let state: Mutex<Holder>
+
+    /// The holder as last recorded.
+    public var holder: Holder { state.withLock { $0 } }
 
     private init(url: URL, holder: Holder) {
         self.url = url
-        self.holder = holder
+        self.state = Mutex(holder)
     }
 
     static var hostName: String { ProcessInfo.processInfo.hostName }
@@ -60,6 +78,38 @@ public final class ReleaseLock: Sendable {
         commonDirectory.appendingPathComponent(fileName)
     }
 
+    /// The lock of the repository holding `directory`, found without starting git: the nearest
+    /// `.git` folder, or the common git directory a linked worktree's `.git` file leads to. Nil
+    /// when there is none (then no release can have left a lock there).
+    public static func url(near directory: URL) -> URL? {
+        var folder = directory.standardizedFileURL
+        while true {
+            let dotGit = folder.appendingPathComponent(".git")
+            if let kind = FileSystem.kind(of: dotGit) {
+                guard kind != .directory else { return url(commonDirectory: dotGit) }
+                // A linked worktree: `gitdir: PATH`, whose `commondir` names the shared git directory.
+                guard let text = try? String(contentsOf: dotGit, encoding: .utf8), text.hasPrefix("gitdir: ") else {
+                    return nil
+                }
+                let path = text.dropFirst("gitdir: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+                let gitDirectory = resolve(path, in: folder)
+                guard
+                    let common = try? String(
+                        contentsOf: gitDirectory.appendingPathComponent("commondir"), encoding: .utf8)
+                else { return url(commonDirectory: gitDirectory) }
+                let commonPath = common.trimmingCharacters(in: .whitespacesAndNewlines)
+                return url(commonDirectory: resolve(commonPath, in: gitDirectory))
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { return nil }
+            folder = parent
+        }
+    }
+
+    private static func resolve(_ path: String, in base: URL) -> URL {
+        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL
+    }
+
     /// Reads the current holder, if any (an unreadable file counts as held by an unknown process).
     public static func currentHolder(at url: URL) -> Holder? {
         guard let data = FileSystem.contents(of: url) else { return nil }
@@ -70,18 +120,21 @@ public final class ReleaseLock: Sendable {
     /// Takes the lock or throws `ReleaseError.locked` naming the holder. A stale lock is taken
     /// over and `onStale` is told whose it was.
     public static func acquire(
-        at url: URL, tag: String, clock: any WallClock, onStale: (Holder) -> Void
+        at url: URL, tag: String, commit: String? = nil, clock: any WallClock, onStale: (Holder) -> Void
     ) throws -> ReleaseLock {
         let me = Holder(
-            pid: getpid(), host: hostName, tag: tag, started: ISO8601DateFormatter().string(from: clock.now()))
+            pid: getpid(), host: hostName, tag: tag, started: ISO8601DateFormatter().string(from: clock.now()),
+            commit: commit)
         let data = try JSONOutput.encode(me)
+        // Updates of a killed holder's lock that never reached their rename.
+        Temporaries.reclaim(in: url.deletingLastPathComponent(), prefix: ".\(fileName)")
         for _ in 0..<2 {
-            // O_EXCL makes creation the test: two releases racing cannot both succeed.
-            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            // O_EXCL makes creation the test: two releases racing cannot both succeed. Created and
+            // registered for cleanup in one step, so Ctrl-C at any moment leaves no lock behind.
+            let fd = CleanupRegistry.shared.create(url)
             if fd >= 0 {
                 _ = data.withCString { write(fd, $0, strlen($0)) }
                 close(fd)
-                CleanupRegistry.shared.register(url)
                 return ReleaseLock(url: url, holder: me)
             }
             guard errno == EEXIST else {
@@ -96,9 +149,55 @@ public final class ReleaseLock: Sendable {
         throw ReleaseError.lockRace(path: url.path)
     }
 
-    /// Removes the lock (only if it is still ours).
+    /// Records progress in the lock file (atomically), for the recovery of a killed release. A
+    /// lock that cannot be rewritten loses only that: the release goes on.
+    public func record(_ change: (inout Holder) -> Void) {
+        state.withLock { holder in
+            change(&holder)
+            guard let data = try? JSONOutput.encode(holder) else { return }
+            try? AtomicFile.write(data, to: url)
+        }
+    }
+
+    /// Records the process group of every child started while `body` runs (a `git push` goes on
+    /// after relctl is killed; the next release waits for it before judging what it left).
+    public func recordingChildren<T>(_ body: () throws -> T) rethrows -> T {
+        ChildProcesses.shared.observeLaunches { [self] pid in
+            record { $0.children = ($0.children ?? []) + [pid] }
+        }
+        defer { ChildProcesses.shared.observeLaunches(nil) }
+        return try body()
+    }
+
+    /// Puts `holder` (a killed release's record this run will not recover) back into the file and
+    /// lets go of it without removing it, so the release that can recover it still finds it.
+    public func handBack(_ holder: Holder) {
+        state.withLock { _ in
+            if let data = try? JSONOutput.encode(holder) { try? AtomicFile.write(data, to: url) }
+        }
+        CleanupRegistry.shared.unregister(url)
+    }
+
+    /// True while the record says a tag is out (pushed) but the release is not finished: then the
+    /// lock must outlive this process, so that the next release resumes it.
+    public var holdsUnfinishedPushedTag: Bool {
+        let me = holder
+        return me.pushed == true && me.sealed != true
+    }
+
+    /// Keeps the lock file when relctl is interrupted (a resumed release: its tag is out, and only
+    /// the record in the lock lets the next run finish it).
+    public func keepOnInterrupt() {
+        CleanupRegistry.shared.unregister(url)
+    }
+
+    /// Removes the lock (only if it is still ours), unless it records a pushed tag whose release
+    /// is unfinished: then it stays, and the next release resumes from it.
     public func release() {
-        if ReleaseLock.currentHolder(at: url) == holder { try? FileSystem.remove(url) }
+        let me = holder
+        if !holdsUnfinishedPushedTag, let current = ReleaseLock.currentHolder(at: url), current.isSameHolder(as: me) {
+            try? FileSystem.remove(url)
+        }
         CleanupRegistry.shared.unregister(url)
     }
 }

@@ -47,7 +47,15 @@ public struct ReleasePipeline: Sendable {
     public func run(_ options: ReleaseOptions, config: RelctlConfig, context: Context) async throws -> ReleaseOutcome {
         var report = ReleaseReporter(options: options, config: config, context: context, stageCount: stages.count)
 
-        let preflight = report.preflight { Self.preflight(options, config: config, context: context) }
+        // A release killed outright left its lock: roll back or resume what it did, and say which.
+        let recovery = options.preflightOnly ? nil : ReleaseRecovery.run(options, config: config, context: context)
+        // The lock taken over from the killed release, until the workspace holds it.
+        var heldLock = recovery?.lock
+        defer { heldLock?.release() }
+
+        let preflight = report.preflight {
+            Self.preflight(options, config: config, context: context, recovery: recovery)
+        }
         let preflightError = preflight.error
         guard !options.preflightOnly else {
             report.notRun(stages, detail: "preflight only")
@@ -62,9 +70,13 @@ public struct ReleasePipeline: Sendable {
         let workspace: ReleaseWorkspace
         switch report.step(
             options.dryRun ? "scratch" : "lock",
-            { Self.openWorkspace(options, config: config, context: context, preflight: preflight) })
+            {
+                Self.openWorkspace(options, config: config, context: context, preflight: preflight, heldLock: heldLock)
+            })
         {
-        case .opened(let opened): workspace = opened
+        case .opened(let opened):
+            workspace = opened
+            heldLock = nil
         case .failed(let error):
             report.notRun(stages)
             let problems: [any RelctlError] = (preflightError.map { [$0] } ?? []) + [error]
@@ -80,7 +92,7 @@ public struct ReleasePipeline: Sendable {
             projectRoot: config.root,
             stagingDirectory: workspace.stagingDirectory, distDirectory: workspace.distDirectory,
             remoteURL: preflight.remoteURL,
-            progress: report.progress, guards: InterruptGuards()
+            progress: report.progress, guards: InterruptGuards(), lock: workspace.lock, recovery: recovery
         )
         defer { run.guards.releaseAll() }
         var outputs = ReleaseOutputs()
@@ -171,16 +183,18 @@ public struct ReleasePipeline: Sendable {
     }
 
     private static func preflight(
-        _ options: ReleaseOptions, config: RelctlConfig, context: Context
+        _ options: ReleaseOptions, config: RelctlConfig, context: Context, recovery: ReleaseRecovery?
     ) -> (PreflightReport, StageRecordDraft) {
-        var report = ReleasePreflight.check(options, config: config, context: context)
+        var report = ReleasePreflight.check(options, config: config, context: context, recovery: recovery)
         if let lockURL = report.lockFile, let unreadable = ReleaseLock.unreadableLock(at: lockURL) {
             if options.dryRun {
                 report.warnings += unreadable.diagnostics.map(\.description)
             } else {
                 report.fail(.failure, unreadable.diagnostics)
             }
-        } else if let lockURL = report.lockFile, let holder = ReleaseLock.currentHolder(at: lockURL), !holder.isStale {
+        } else if let lockURL = report.lockFile, let holder = ReleaseLock.currentHolder(at: lockURL), !holder.isStale,
+            recovery?.lock.map({ holder.isSameHolder(as: $0.holder) }) != true
+        {
             if options.dryRun {
                 report.warnings.append("another release holds \(lockURL.path): \(holder.summary)")
             } else {
@@ -195,7 +209,7 @@ public struct ReleasePipeline: Sendable {
 
     private static func openWorkspace(
         _ options: ReleaseOptions, config: RelctlConfig, context: Context,
-        preflight: PreflightReport
+        preflight: PreflightReport, heldLock: ReleaseLock?
     ) -> (WorkspaceOpening, StageRecordDraft) {
         do {
             if options.dryRun, let topLevel = preflight.topLevel, let commit = preflight.commit {
@@ -212,7 +226,8 @@ public struct ReleasePipeline: Sendable {
                 throw ReleaseError.notInRepository(path: config.root.path)
             }
             let workspace = try ReleaseWorkspace.project(
-                config: config, context: context, tag: options.tag, lockFile: lockFile,
+                config: config, context: context, tag: options.tag, commit: preflight.commit, lockFile: lockFile,
+                heldLock: heldLock,
                 onStale: { holder in
                     context.console.warning(
                         "took over a stale release lock left by \(holder.summary): that process is gone")

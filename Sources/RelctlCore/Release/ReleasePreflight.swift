@@ -4,8 +4,15 @@ import Foundation
 /// versions, tag absent locally and on the remote, nothing of the tag already in dist/.
 public enum ReleasePreflight {
     /// Runs every check and returns them all; it never stops at the first problem.
-    public static func check(_ options: ReleaseOptions, config: RelctlConfig, context: Context) -> PreflightReport {
+    /// With `recovery` (a killed release's leftovers), its tag is accepted when this run resumes it
+    /// (or, on a dry run, will roll it back), and a refusal is one of the problems.
+    public static func check(
+        _ options: ReleaseOptions, config: RelctlConfig, context: Context, recovery: ReleaseRecovery? = nil
+    ) -> PreflightReport {
         var report = PreflightReport(tag: options.tag)
+        if let recovery, recovery.decision == .refuse {
+            report.fail(file: recovery.lock?.url.path, recovery.summary)
+        }
         checkTag(options.tag, config: config, into: &report)
         checkTargets(options, config: config, into: &report)
         checkArchiveNames(options.tag, config: config, into: &report)
@@ -20,7 +27,7 @@ public enum ReleasePreflight {
         case .success(let layout?):
             report.topLevel = layout.topLevel
             report.lockFile = ReleaseLock.url(commonDirectory: layout.commonDirectory)
-            checkRepository(options, config: config, git: git, into: &report)
+            checkRepository(options, config: config, git: git, recovery: recovery, into: &report)
         case .success(nil):
             report.fail(
                 file: config.root.path,
@@ -31,7 +38,11 @@ public enum ReleasePreflight {
         case .failure(let error):
             report.fail(file: nil, "\(error)")
         }
-        checkDist(options.tag, config: config, into: &report)
+        // The killed run's own files of this tag are replaced (resume) or, after this dry run,
+        // removed by the real run's roll back (which has removed them already when it gets here).
+        if !(recovery.map { $0.resumes(options.tag) || (options.dryRun && $0.rollsBack(options.tag)) } ?? false) {
+            checkDist(options.tag, config: config, into: &report)
+        }
         if let directory = options.artifactsDirectory {
             if !FileSystem.isDirectory(directory) {
                 report.fail(
@@ -97,7 +108,8 @@ public enum ReleasePreflight {
     }
 
     private static func checkRepository(
-        _ options: ReleaseOptions, config: RelctlConfig, git: Git, into report: inout PreflightReport
+        _ options: ReleaseOptions, config: RelctlConfig, git: Git, recovery: ReleaseRecovery?,
+        into report: inout PreflightReport
     ) {
         do { (report.commit, report.commitTime) = try git.commitAndTime(of: "HEAD") } catch {
             report.fail(file: config.root.path, "the repository has no commit yet; commit the release first")
@@ -153,7 +165,17 @@ public enum ReleasePreflight {
                 )
             }
         }
-        if git.localTagExists(options.tag) {
+        // The killed run's tag: kept when resuming (on the commit it tags), deleted first on a roll back.
+        let adopted = recovery.flatMap { $0.resumes(options.tag) || $0.rollsBack(options.tag) ? $0.tagObject : nil }
+        if let recovery, recovery.resumes(options.tag), let commit = recovery.dead.commit, report.commit != commit {
+            report.fail(
+                file: report.topLevel?.path,
+                "\(options.tag) was pushed by the killed release on \(commit.prefix(12)), but HEAD is \(report.commit?.prefix(12) ?? "unknown"); check out \(commit.prefix(12)) to finish that release"
+            )
+        }
+        if let adopted, git.localTag(options.tag)?.object == adopted {
+            // Ours from the killed run.
+        } else if git.localTagExists(options.tag) {
             let target = (try? git.commit(of: options.tag)).map { " (on \($0.prefix(12)))" } ?? ""
             report.fail(
                 file: report.topLevel?.path,
@@ -174,7 +196,8 @@ public enum ReleasePreflight {
             }
         } else {
             do {
-                if try git.remoteTagExists(options.tag, remote: remote) {
+                let onRemote = try git.remoteTag(options.tag, remote: remote)
+                if let onRemote, !(recovery?.resumes(options.tag) == true && onRemote.object == adopted) {
                     report.fail(
                         file: report.topLevel?.path,
                         "tag \(options.tag) already exists on `\(remote)`; someone released it already: `git fetch --tags \(remote)` and bump the version"

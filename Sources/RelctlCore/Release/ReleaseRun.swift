@@ -21,11 +21,16 @@ public struct ReleaseRun: Sendable {
     public let progress: ReleaseProgress
     /// Undo steps for Ctrl-C, dropped once the release is sealed.
     public let guards: InterruptGuards
+    /// The repository's release lock (nil on a dry run), where stages record how far the release
+    /// got, so that the next run can recover it if this one is killed.
+    public let lock: ReleaseLock?
+    /// What this run does about a killed release's leftovers (resuming its pushed tag, for one).
+    public let recovery: ReleaseRecovery?
 
     public init(
         options: ReleaseOptions, identity: ReleaseIdentity, config: RelctlConfig, context: Context, projectRoot: URL,
         stagingDirectory: URL, distDirectory: URL, remoteURL: String?, progress: ReleaseProgress,
-        guards: InterruptGuards
+        guards: InterruptGuards, lock: ReleaseLock? = nil, recovery: ReleaseRecovery? = nil
     ) {
         self.options = options
         self.identity = identity
@@ -37,7 +42,12 @@ public struct ReleaseRun: Sendable {
         self.remoteURL = remoteURL
         self.progress = progress
         self.guards = guards
+        self.lock = lock
+        self.recovery = recovery
     }
+
+    /// True when this run goes on with the tag a killed release created and pushed.
+    public var resumesTag: Bool { recovery?.resumes(tag) == true }
 
     public var tag: String { identity.tag }
 
@@ -46,7 +56,7 @@ public struct ReleaseRun: Sendable {
         ReleaseRun(
             options: options, identity: identity, config: config, context: context, projectRoot: projectRoot,
             stagingDirectory: stagingDirectory, distDirectory: distDirectory, remoteURL: remoteURL, progress: progress,
-            guards: guards)
+            guards: guards, lock: lock, recovery: recovery)
     }
     public var isDryRun: Bool { options.dryRun }
 

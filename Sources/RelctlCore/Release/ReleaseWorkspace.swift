@@ -13,7 +13,8 @@ public final class ReleaseWorkspace {
     public let distDirectory: URL
     /// The scratch folder of a dry run.
     public let scratch: URL?
-    private let lock: ReleaseLock?
+    /// The release lock (nil on a dry run).
+    let lock: ReleaseLock?
     /// The `InterruptActions` id that removes a dist/ this release created, if still empty.
     private var emptyDistGuard: Int?
 
@@ -29,30 +30,39 @@ public final class ReleaseWorkspace {
         self.lock = lock
     }
 
-    /// The project itself, locked; output is staged in `dist/.relctl-staging-TAG-PID/`.
+    /// The project itself, locked (`heldLock`, taken over from a killed release, or taken now);
+    /// output is staged in `dist/.relctl-staging-TAG.relctl-tmp-PID-RANDOM/`.
     public static func project(
-        config: RelctlConfig, context: Context, tag: String, lockFile: URL, onStale: (ReleaseLock.Holder) -> Void
+        config: RelctlConfig, context: Context, tag: String, commit: String? = nil, lockFile: URL,
+        heldLock: ReleaseLock? = nil, onStale: (ReleaseLock.Holder) -> Void
     ) throws -> ReleaseWorkspace {
-        let lock = try ReleaseLock.acquire(at: lockFile, tag: tag, clock: context.clock, onStale: onStale)
+        let lock: ReleaseLock
+        if let heldLock {
+            lock = heldLock
+            lock.record { $0.commit = $0.commit ?? commit }
+        } else {
+            lock = try ReleaseLock.acquire(
+                at: lockFile, tag: tag, commit: commit, clock: context.clock, onStale: onStale)
+        }
         let dist = config.distDirectory
-        let staging = dist.appendingPathComponent(".relctl-staging-\(fileNamePart(tag))-\(getpid())")
+        let staging = dist.appendingPathComponent(Temporaries.name(".relctl-staging-\(fileNamePart(tag))"))
         // Holding the lock, any other staging folder is a leftover of a killed release.
         for name in (try? FileSystem.names(in: dist)) ?? []
         where name.hasPrefix(".relctl-staging-") {
             try? FileSystem.remove(dist.appendingPathComponent(name))
         }
-        CleanupRegistry.shared.register(staging)
+        Temporaries.reclaim(in: dist, console: context.console)
+        Temporaries.reclaimScratch(console: context.console)
         // On Ctrl-C the staging folder goes; a dist/ made only to hold it must go too (rmdir
         // removes nothing else: once files are published it is not empty).
         let distPath = dist.path
         let emptyDistGuard =
             FileSystem.exists(atPath: distPath) ? nil : InterruptActions.shared.add { _ = rmdir(distPath) }
         do {
-            try? FileSystem.remove(staging)
-            try FileSystem.createDirectory(staging)
+            try FileSystem.createDirectory(dist)
+            try CleanupRegistry.shared.makeDirectory(staging)
         } catch {
             lock.release()
-            CleanupRegistry.shared.unregister(staging)
             if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }
             throw FileSystemError(
                 path: staging.path, action: "cannot create the staging folder",
@@ -72,12 +82,11 @@ public final class ReleaseWorkspace {
         config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String,
         settings: [(key: String, value: String)]
     ) throws -> ReleaseWorkspace {
-        let scratch = FileSystem.temporaryDirectory
-            .appendingPathComponent("relctl-dry-run-\(fileNamePart(tag))-\(UUID().uuidString.prefix(8))")
-        CleanupRegistry.shared.register(scratch)
+        Temporaries.reclaimScratch(console: context.console)
+        let scratch = Temporaries.scratchURL("dry-run-\(fileNamePart(tag))")
+        try CleanupRegistry.shared.makeDirectory(scratch)
         let clone = scratch.appendingPathComponent(topLevel.lastPathComponent)
         do {
-            try FileSystem.createDirectory(scratch)
             let source = Git(directory: topLevel, context: context)
             // A remote given as a relative path is relative to the project, not to the clone.
             let borrowed = settings.map {

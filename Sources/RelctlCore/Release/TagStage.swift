@@ -15,25 +15,70 @@ public struct TagStage: ReleaseStage {
         let directory = git.directory
         let tag = run.tag
         let sign = run.config.release.sign
+        if let recovery = run.recovery, recovery.resumes(tag) {
+            return try await keep(recovery, message: message, run, &outputs)
+        }
+        if run.isDryRun, run.recovery?.rollsBack(tag) == true {
+            // The scratch clone copied the killed release's tag, which the real run deletes first.
+            _ = git.deleteLocalTag(tag)
+        }
         // Registered before the tag exists so a Ctrl-C at any moment leaves none behind.
         let guardID = run.guards.add {
             _ = InterruptActions.git(["tag", "-d", tag], in: directory)
         }
+        // Recorded before `git tag` runs: if this process is killed, the next release knows the
+        // tag may be ours, and which process group to wait for.
+        let lock = run.lock
+        lock?.record { $0.tagging = true }
         do {
             try await BlockingWork.run {
-                try git.createAnnotatedTag(tag, commit: run.identity.commit, message: message, sign: sign)
+                try Self.recording(lock) {
+                    try git.createAnnotatedTag(tag, commit: run.identity.commit, message: message, sign: sign)
+                }
             }
         } catch let error as RelctlError {
             run.guards.remove(guardID)
             let hint = sign ? " (signing is on: check `git config user.signingkey` and that gpg/ssh signing works)" : ""
             throw ReleaseError.tagNotCreated(cause: error, hint: hint)
         }
+        if let lock, let object = git.localTag(tag)?.object { lock.record { $0.tagObject = object } }
         outputs.tag = CreatedTag(name: tag, message: message, signed: sign)
         let kind = sign ? "signed annotated" : "annotated"
         return "\(kind) \(tag) on \(run.identity.commit.prefix(12))" + (run.isDryRun ? " (in the scratch clone)" : "")
     }
 
+    /// Resuming a killed release whose tag is out: the tag is kept, provided its message lists
+    /// exactly the archives this run built (a build that is not reproducible cannot finish it).
+    private func keep(
+        _ recovery: ReleaseRecovery, message: String, _ run: ReleaseRun, _ outputs: inout ReleaseOutputs
+    ) async throws -> String {
+        let git = run.git
+        let tag = run.tag
+        let existing = try await BlockingWork.run { () throws -> String in
+            guard let object = git.localTag(tag)?.object else { return "" }
+            let body = try git.run(["cat-file", "tag", object])
+            return body.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n")
+        }
+        guard existing.hasPrefix(message) else {
+            throw ReleaseError.resumedTagDiffers(
+                reason:
+                    "\(tag), pushed by the killed release (pid \(recovery.dead.pid)), lists other archives or SHA256s than this run built (is the build reproducible?); dist/ is left as it was. Release a new version, or, if nobody uses \(tag), delete it on both sides and release again"
+            )
+        }
+        outputs.tag = CreatedTag(name: tag, message: message, signed: run.config.release.sign)
+        return
+            "kept \(tag), created and pushed by the killed release (pid \(recovery.dead.pid)); it lists the same archives"
+    }
+
+    /// Runs `body` recording the children it starts in the lock (a dry run has none).
+    static func recording<T>(_ lock: ReleaseLock?, _ body: () throws -> T) rethrows -> T {
+        guard let lock else { return try body() }
+        return try lock.recordingChildren(body)
+    }
+
     public func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
+        // A resumed release's tag is out already: it stays.
+        if run.resumesTag, !run.isDryRun { return ["kept \(run.tag): the killed release had pushed it already"] }
         // A rejected push deletes the tag itself (and says so).
         guard outputs.tag != nil, !run.isDryRun, run.git.localTagExists(run.tag) else { return [] }
         guard run.git.deleteLocalTag(run.tag) else {

@@ -4,21 +4,47 @@ import Synchronization
 /// Writes that either complete or leave nothing: data goes to a hidden temporary file in the
 /// destination folder, which is renamed over the destination only once fully written.
 public enum AtomicFile {
-    /// Writes `data` to `url` atomically, creating the parent folder if needed.
+    /// Writes `data` to `url` atomically, creating the parent folder if needed. The temporary is
+    /// relctl's own (`Temporaries` naming, created with open(2), registered for cleanup before it
+    /// exists): no library writes a temporary of its own whose name relctl would not know.
     public static func write(_ data: Data, to url: URL, permissions: Int = 0o644) throws {
         let directory = url.deletingLastPathComponent()
         do { try FileSystem.createDirectory(directory) } catch {
             throw FileSystemError(error, path: directory.path, action: "cannot create the folder")
         }
         let temporary = temporaryURL(for: url)
-        CleanupRegistry.shared.register(temporary)
+        let descriptor = CleanupRegistry.shared.create(temporary, mode: mode_t(permissions))
+        guard descriptor >= 0 else { throw writeError(errno, url) }
         defer { CleanupRegistry.shared.unregister(temporary) }
         do {
-            try writeNew(data, at: temporary, permissions: permissions, reportedAs: url)
+            try writeAll(data, to: descriptor, reportedAs: url)
+            // The mode asked for, whatever the umask.
+            _ = fchmod(descriptor, mode_t(permissions))
+            if close(descriptor) != 0 { throw writeError(errno, url) }
             try commit(temporary, to: url)
         } catch {
-            try? FileSystem.remove(temporary)
+            unlink(temporary.path)
             throw error
+        }
+    }
+
+    /// write(2) until every byte is out; closes the descriptor on failure.
+    static func writeAll(_ data: Data, to descriptor: Int32, reportedAs url: URL) throws {
+        let failure: Int32? = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure {
+            close(descriptor)
+            throw writeError(failure, url)
         }
     }
 
@@ -26,33 +52,9 @@ public enum AtomicFile {
         try write(Data(text.utf8), to: url, permissions: permissions)
     }
 
-    /// A hidden sibling name for in-progress output: `.NAME.relctl-tmp-<random>`.
+    /// A hidden sibling name for in-progress output: `.NAME.relctl-tmp-<pid>-<random>` (`Temporaries`).
     public static func temporaryURL(for url: URL) -> URL {
-        let name = ".\(url.lastPathComponent).relctl-tmp-\(UInt32.random(in: 0...UInt32.max))"
-        return url.deletingLastPathComponent().appendingPathComponent(name)
-    }
-
-    /// Creates `file` holding `data`, reporting what actually failed (a full disk is not a
-    /// permission problem) under the name of the file the caller means, `reported`.
-    private static func writeNew(_ data: Data, at file: URL, permissions: Int, reportedAs reported: URL) throws {
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw writeError(errno, reported) }
-        var failure: Int32?
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += count
-            }
-        }
-        if failure == nil, fchmod(descriptor, mode_t(permissions)) != 0 { failure = errno }
-        if close(descriptor) != 0, failure == nil { failure = errno }
-        if let failure { throw writeError(failure, reported) }
+        url.deletingLastPathComponent().appendingPathComponent(Temporaries.name(".\(url.lastPathComponent)"))
     }
 
     /// One line for a failed write: what happened and what to do.
@@ -80,25 +82,86 @@ public enum AtomicFile {
 }
 
 /// Paths to delete if relctl is interrupted: partial archives, temporary files, scratch folders.
+/// Once an interrupt began removing them, nothing new is registered or created through here: the
+/// thread asking waits for the handler's exit, so no temporary appears after the cleanup.
 public final class CleanupRegistry: Sendable {
     public static let shared = CleanupRegistry()
-    private let paths = Mutex<[String: Int]>([:])
+    private struct State {
+        var paths: [String: Int] = [:]
+        var closed = false
+    }
+    private let state = Mutex(State())
 
     public func register(_ url: URL) {
-        paths.withLock { $0[url.path, default: 0] += 1 }
+        let closed = state.withLock { state in
+            if !state.closed { state.paths[url.path, default: 0] += 1 }
+            return state.closed
+        }
+        if closed { Interrupts.parkIfInterrupted() }
     }
 
     public func unregister(_ url: URL) {
-        paths.withLock { paths in
-            if let count = paths[url.path], count > 1 { paths[url.path] = count - 1 } else { paths[url.path] = nil }
+        state.withLock { state in
+            if let count = state.paths[url.path], count > 1 {
+                state.paths[url.path] = count - 1
+            } else {
+                state.paths[url.path] = nil
+            }
         }
+    }
+
+    /// Creates a new file with open(2) (`O_CREAT | O_EXCL`, write-only, close-on-exec) and registers
+    /// it, in one step an interrupt cannot split: either the file exists and the cleanup removes it,
+    /// or it is never created. Returns the descriptor, or -1 with `errno` set.
+    public func create(_ url: URL, mode: mode_t = 0o644) -> Int32 {
+        let (descriptor, error, closed) = state.withLock { state -> (Int32, Int32, Bool) in
+            guard !state.closed else { return (-1, EINTR, true) }
+            let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            let error = errno
+            if descriptor >= 0 { state.paths[url.path, default: 0] += 1 }
+            return (descriptor, error, false)
+        }
+        if closed { Interrupts.parkIfInterrupted() }
+        errno = error
+        return descriptor
+    }
+
+    /// Creates a new folder (its parents must exist) and registers it, in one step as `create`.
+    public func makeDirectory(_ url: URL, mode: mode_t = 0o755) throws {
+        let (result, error, closed) = state.withLock { state -> (Int32, Int32, Bool) in
+            guard !state.closed else { return (-1, EINTR, true) }
+            let result = mkdir(url.path, mode)
+            let error = errno
+            if result == 0 { state.paths[url.path, default: 0] += 1 }
+            return (result, error, false)
+        }
+        if closed { Interrupts.parkIfInterrupted() }
+        guard result == 0 else {
+            throw FileSystemError(path: url.path, action: "cannot create the folder", errno: error)
+        }
+    }
+
+    /// Runs `body`, a link(2) or rename(2) that makes `url` appear, and registers `url` when it
+    /// returns 0, in one step as `create`. Returns what `body` returned, with its `errno`.
+    public func appear(_ url: URL, by body: () -> Int32) -> Int32 {
+        let (result, error, closed) = state.withLock { state -> (Int32, Int32, Bool) in
+            guard !state.closed else { return (-1, EINTR, true) }
+            let result = body()
+            let error = errno
+            if result == 0 { state.paths[url.path, default: 0] += 1 }
+            return (result, error, false)
+        }
+        if closed { Interrupts.parkIfInterrupted() }
+        errno = error
+        return result
     }
 
     /// Removes every registered path; called from the signal handler path.
     public func removeAll() {
-        let current = paths.withLock { paths in
-            defer { paths.removeAll() }
-            return Array(paths.keys)
+        let current = state.withLock { state in
+            state.closed = true
+            defer { state.paths.removeAll() }
+            return Array(state.paths.keys)
         }
         for path in current { try? FileSystem.remove(atPath: path) }
     }

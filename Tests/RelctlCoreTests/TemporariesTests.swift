@@ -1,0 +1,82 @@
+import Foundation
+import RelctlTestSupport
+import Testing
+
+@testable import RelctlCore
+
+@Suite("Temporaries")
+struct TemporariesTests {
+    @Test func everyTemporaryNameCarriesItsPid() {
+        let name = Temporaries.name(".demo.tar.gz.sha256")
+        #expect(name.hasPrefix(".demo.tar.gz.sha256.relctl-tmp-\(getpid())-"))
+        #expect(Temporaries.owner(of: name) == getpid())
+        #expect(
+            Temporaries.owner(of: AtomicFile.temporaryURL(for: URL(fileURLWithPath: "/x/SHA256SUMS")).lastPathComponent)
+                == getpid())
+        // Names of other schemes (or of older relctl versions, without a pid) are nobody's to reclaim.
+        for other in [
+            ".notes.relctl-tmp-12345", "relctl-dry-run-v1-1A2B3C4D", ".dat.nosync1a2b", "a.relctl-tmp--ff",
+            "a.relctl-tmp-12-", "a.relctl-tmp-12-xyz",
+        ] {
+            #expect(Temporaries.owner(of: other) == nil, "\(other)")
+        }
+    }
+
+    @Test func nothingIsCreatedOnceTheInterruptCleanupRan() throws {
+        try withTemporaryDirectory { directory in
+            let registry = CleanupRegistry()
+            let before = directory.url.appendingPathComponent("before")
+            let descriptor = registry.create(before)
+            #expect(descriptor >= 0)
+            close(descriptor)
+            registry.removeAll()
+            #expect(!directory.exists("before"), "what was registered is removed")
+            // After the cleanup began, a late writer can neither create nor link anything into place.
+            #expect(registry.create(directory.url.appendingPathComponent("late")) == -1)
+            #expect(throws: (any Error).self) {
+                try registry.makeDirectory(directory.url.appendingPathComponent("dir"))
+            }
+            try directory.write("done", "x")
+            let linked = registry.appear(directory.url.appendingPathComponent("linked")) {
+                link(
+                    directory.url.appendingPathComponent("done").path,
+                    directory.url.appendingPathComponent("linked").path)
+            }
+            #expect(linked == -1)
+            #expect(!directory.exists("late") && !directory.exists("dir") && !directory.exists("linked"))
+        }
+    }
+
+    @Test func atomicWritesLeaveNoForeignTemporaryAndKeepTheMode() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent("out/file.txt")
+            try AtomicFile.write("hello\n", to: url, permissions: 0o640)
+            #expect(try directory.read("out/file.txt") == "hello\n")
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o640)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == [
+                    "file.txt"
+                ])
+        }
+    }
+}
+
+@Suite("ReleaseLock discovery")
+struct ReleaseLockDiscoveryTests {
+    @Test func theLockIsFoundWithoutGitInARepositoryAndInALinkedWorktree() throws {
+        let repository = try GitRepository()
+        defer { repository.directory.remove() }
+        try repository.commit("start", files: ["a/b/file.txt": "x\n"])
+        let expected = repository.url.appendingPathComponent(".git/relctl-release.lock").standardizedFileURL.path
+        #expect(ReleaseLock.url(near: repository.url.appendingPathComponent("a/b"))?.path == expected)
+        let worktree = repository.url.deletingLastPathComponent().appendingPathComponent(
+            repository.url.lastPathComponent + "-wt")
+        defer { try? FileManager.default.removeItem(at: worktree) }
+        try repository.git("worktree", "add", "-q", worktree.path)
+        #expect(ReleaseLock.url(near: worktree.appendingPathComponent("a"))?.path == expected)
+        #expect(
+            try ReleaseLock.url(for: Git(directory: worktree, context: Context(workingDirectory: worktree))).path
+                == expected)
+    }
+}
