@@ -73,8 +73,10 @@ final class RegistryClient: Sendable {
     var grantedActions: [String]? { state.withLock { $0.tokenActions } }
 
     /// Sends a request to `path` (under `/v2/<repository>/`) or an absolute URL, authenticating on a 401.
+    /// A `.file` body is streamed from disk by the session, so a large layer never sits in memory.
     func send(
-        _ method: String, _ path: String, absolute: URL? = nil, headers: [String: String] = [:], body: Data? = nil
+        _ method: String, _ path: String, absolute: URL? = nil, headers: [String: String] = [:],
+        body: HTTPRequest.Body = .none
     ) async throws -> (HTTPURLResponse, Data) {
         guard let url = absolute ?? self.url(path) else {
             throw ImageError.registry(
@@ -84,14 +86,18 @@ final class RegistryClient: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = method
         for (key, value) in headers { request.setValue(value, forHTTPHeaderField: key) }
-        if let body {
-            request.httpBody = body
-            request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
+        switch body {
+        case .none: break
+        case .data(let data):
+            request.httpBody = data
+            request.setValue(String(data.count), forHTTPHeaderField: "Content-Length")
+        case .file(_, let size):
+            request.setValue(String(size), forHTTPHeaderField: "Content-Length")
         }
-        var (response, data) = try await authorized(request)
+        var (response, data) = try await authorized(request, body: body)
         if response.statusCode == 401 {
             try await authenticate(AuthChallenge(header: response.value(forHTTPHeaderField: "WWW-Authenticate")))
-            (response, data) = try await authorized(request)
+            (response, data) = try await authorized(request, body: body)
             if response.statusCode == 401 {
                 throw ImageError.unauthorized(registry: registry, repository: repository, detail: Self.detail(data))
             }
@@ -120,12 +126,14 @@ final class RegistryClient: Sendable {
         return components.url
     }
 
-    private func authorized(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
+    private func authorized(_ request: URLRequest, body: HTTPRequest.Body) async throws -> (HTTPURLResponse, Data) {
         var request = request
         if let authorization = state.withLock({ $0.authorization }) {
             request.setValue(authorization, forHTTPHeaderField: "Authorization")
         }
-        do { return try await raw(request) } catch {
+        var file: URL?
+        if case .file(let url, _) = body { file = url }
+        do { return try await raw(request, file: file) } catch {
             throw ImageError.unreachable(registry: registry, reason: (error as NSError).localizedDescription)
         }
     }
@@ -243,10 +251,12 @@ final class RegistryClient: Sendable {
         return String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private func raw(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
+    /// One request on the shared session (its connections are reused); with `file`, the body is
+    /// read from that file in chunks as it is sent.
+    private func raw(_ request: URLRequest, file: URL? = nil) async throws -> (HTTPURLResponse, Data) {
         let delegate = self.delegate
         return try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: request) { data, response, error in
+            let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                 if let error {
                     // A challenged request comes back cancelled; its 401 is what we asked for.
                     if let url = request.url, (error as NSError).code == NSURLErrorCancelled,
@@ -267,6 +277,12 @@ final class RegistryClient: Sendable {
                 }
                 continuation.resume(returning: (response, data ?? Data()))
             }
+            let task: URLSessionTask =
+                if let file {
+                    session.uploadTask(with: request, fromFile: file, completionHandler: completion)
+                } else {
+                    session.dataTask(with: request, completionHandler: completion)
+                }
             task.resume()
         }
     }

@@ -16,8 +16,9 @@ final class RegistrySessionDelegate: NSObject, URLSessionTaskDelegate, Sendable 
         var headers: [String: String]
     }
 
-    /// By request URL: a client sends its requests one after another.
-    private let captured = Mutex<[String: Captured]>([:])
+    /// By request URL, oldest first: a push sends requests concurrently, sometimes to the same URL
+    /// (two uploads open sessions at `…/blobs/uploads/` at once), and their challenges are alike.
+    private let captured = Mutex<[String: [Captured]]>([:])
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
@@ -33,12 +34,17 @@ final class RegistrySessionDelegate: NSObject, URLSessionTaskDelegate, Sendable 
         }
         let entry = Captured(status: response.statusCode, headers: headers)
         let key = task.originalRequest?.url?.absoluteString ?? ""
-        captured.withLock { $0[key] = entry }
+        captured.withLock { $0[key, default: []].append(entry) }
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     /// The challenged response of a request, once (nil when it was not challenged).
     func takeChallenged(_ url: URL) -> Captured? {
-        captured.withLock { $0.removeValue(forKey: url.absoluteString) }
+        captured.withLock { captured in
+            guard var entries = captured[url.absoluteString], !entries.isEmpty else { return nil }
+            let first = entries.removeFirst()
+            captured[url.absoluteString] = entries.isEmpty ? nil : entries
+            return first
+        }
     }
 }
