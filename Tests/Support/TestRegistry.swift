@@ -64,7 +64,10 @@ public final class TestRegistry {
                     rootcertbundle: \(directory.path)/token.crt
 
                 """
-            for _ in 0..<200 where !Self.accepts(tokenPort) { usleep(50_000) }
+            for _ in 0..<200 {
+                if Self.accepts(tokenPort) { break }
+                usleep(50_000)
+            }
         }
         if case .basic(let name, let password) = authentication {
             let user = (name: name, password: password)
