@@ -192,24 +192,24 @@ public struct ImagePusher: Sendable {
     }
 
     private func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
-        let (response, data) = try await client.send("HEAD", "blobs/\(digest)")
-        switch response.statusCode {
+        let response = try await client.send("HEAD", "blobs/\(digest)")
+        switch response.status {
         case 200: return true
         case 404: return false
         default:
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "HEAD blob \(digest)",
-                status: response.statusCode, detail: RegistryClient.detail(data))
+                status: response.status, detail: RegistryClient.detail(response.body))
         }
     }
 
     /// `POST …/blobs/uploads/?mount=D&from=R`: 201 means the registry linked the blob without an
     /// upload; anything else (202 opens an upload session we cancel) means upload it.
     private func mount(_ client: RegistryClient, _ digest: String, from repository: String) async throws -> Bool {
-        let (response, _) = try await client.send(
+        let response = try await client.send(
             "POST", "blobs/uploads/?mount=\(digest)&from=\(repository)", headers: ["Content-Length": "0"])
-        if response.statusCode == 201 { return true }
-        if response.statusCode == 202, let location = response.value(forHTTPHeaderField: "Location"),
+        if response.status == 201 { return true }
+        if response.status == 202, let location = response.header("Location"),
             let url = client.url(location: location, adding: URLQueryItem(name: "cancel", value: "1"))
         {
             _ = try? await client.send("DELETE", "", absolute: url)
@@ -221,31 +221,31 @@ public struct ImagePusher: Sendable {
     /// closes it. The bytes are streamed from the blob's file in chunks, never held in memory whole.
     private func upload(_ client: RegistryClient, _ blob: OCIDescriptor, from file: URL) async throws {
         let digest = blob.digest
-        let (opened, openedBody) = try await client.send("POST", "blobs/uploads/", headers: ["Content-Length": "0"])
-        guard opened.statusCode == 202, let location = opened.value(forHTTPHeaderField: "Location"),
+        let opened = try await client.send("POST", "blobs/uploads/", headers: ["Content-Length": "0"])
+        guard opened.status == 202, let location = opened.header("Location"),
             let url = client.url(location: location, adding: URLQueryItem(name: "digest", value: digest))
         else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "starting the upload of \(digest)",
-                status: opened.statusCode, detail: RegistryClient.detail(openedBody))
+                status: opened.status, detail: RegistryClient.detail(opened.body))
         }
-        let (response, body) = try await client.send(
+        let response = try await client.send(
             "PUT", "", absolute: url, headers: ["Content-Type": "application/octet-stream"],
             body: .file(file, size: blob.size))
-        guard response.statusCode == 201 else {
+        guard response.status == 201 else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "uploading \(digest)",
-                status: response.statusCode, detail: RegistryClient.detail(body))
+                status: response.status, detail: RegistryClient.detail(response.body))
         }
     }
 
     private func putManifest(_ client: RegistryClient, reference: String, body: Data, mediaType: String) async throws {
-        let (response, answer) = try await client.send(
+        let response = try await client.send(
             "PUT", "manifests/\(reference)", headers: ["Content-Type": mediaType], body: .data(body))
-        guard response.statusCode == 201 || response.statusCode == 200 else {
+        guard response.status == 201 || response.status == 200 else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "PUT manifest \(reference)",
-                status: response.statusCode, detail: RegistryClient.detail(answer))
+                status: response.status, detail: RegistryClient.detail(response.body))
         }
     }
 }

@@ -6,11 +6,11 @@ import FoundationNetworking
 #endif
 
 /// Hands 401 answers back to relctl instead of letting URLSession handle them. relctl answers
-/// registry challenges itself (Bearer tokens are not something URLSession knows), and on Linux a
+/// challenges itself (registry Bearer tokens are not something URLSession knows), and on Linux a
 /// 401 with a Basic challenge and no delegate never completes its task at all. So each challenge's
-/// failure response is kept and the task cancelled; `RegistryClient` turns the cancellation
+/// failure response is kept and the task cancelled; `URLSessionHTTPClient` turns the cancellation
 /// back into that response.
-final class RegistrySessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+final class ChallengeCapture: NSObject, URLSessionTaskDelegate, Sendable {
     struct Captured: Sendable {
         var status: Int
         var headers: [String: String]
