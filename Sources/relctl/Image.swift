@@ -55,14 +55,21 @@ struct Image: RelctlCommand {
         let selected = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: targets)
         let output = out.map { context.resolve($0) } ?? config.root.appendingPathComponent("dist")
         let builder = ImageBuilder(context: context)
+        let pusher = ImagePusher(context: context)
+        // Log in to each registry while the layers are compressed: the round trips cost no time.
+        var connections: [String: ImagePusher.Connection] = [:]
+        if push {
+            for image in config.images where names.isEmpty || names.contains(image.name) {
+                connections[image.name] = pusher.connect(to: image.repository, base: image.base)
+            }
+        }
         let release = try builder.release(config: config, tag: tag)
         var images = try await builder.build(
             config: config, release: release, targets: selected, outputDirectory: output,
             binaryRoot: artifacts.map { context.resolve($0) }, names: names)
         if push {
-            let pusher = ImagePusher(context: context)
             for index in images.indices {
-                try await pusher.push(images[index], dryRun: dryRun)
+                try await pusher.push(images[index], dryRun: dryRun, connection: connections[images[index].name])
                 images[index].pushed = !dryRun
             }
         }

@@ -248,6 +248,118 @@ import Testing
         #expect(listed.stdout.contains("\"1.0.0\"") && listed.stdout.contains("\"latest\""), "\(listed)")
     }
 
+    @Test(.enabled(if: ImageCLITests.hasTools)) func bearerTokenPushFollowsTheChallengeAndAWrongPasswordLeavesNoTag()
+        throws
+    {
+        let registry = try TestRegistry(auth: .token(name: "relctl", password: "t0ken-s3cret"))
+        defer { registry.stop() }
+        let fixture = try ImageFixture(repository: "\(registry.host)/acme/velostream")
+        defer { fixture.repository.directory.remove() }
+        let env = ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path]
+        func login(_ password: String) throws {
+            let auth = Data("relctl:\(password)".utf8).base64EncodedString()
+            try fixture.repository.directory.write(
+                ".docker/config.json", #"{"auths":{"\#(registry.host)":{"auth":"\#(auth)"}}}"#)
+        }
+        func tokenRequests() -> [String] {
+            ((try? String(contentsOf: registry.tokenLog, encoding: .utf8)) ?? "").split(separator: "\n").map(
+                String.init)
+        }
+
+        // A wrong password: the token server refuses it, relctl says where and what to do, and
+        // nothing at all is written to the registry.
+        try login("wrong")
+        let refused = try relctl(["image", "--tag", "v1.0.0", "--push"], in: fixture.url, environment: env)
+        #expect(refused.status == 1, "\(refused)")
+        #expect(
+            refused.stderr.contains("401 from \(registry.host) for acme/velostream")
+                && refused.stderr.contains("the token service refused the stored credentials")
+                && refused.stderr.contains("docker login \(registry.host)"), "\(refused.stderr)")
+        #expect(
+            tokenRequests().contains("401 scope=repository:acme/velostream:pull,push"), "\(tokenRequests())")
+        #expect(
+            !registry.requests().contains { $0.hasPrefix("POST ") || $0.hasPrefix("PUT ") || $0.hasPrefix("PATCH ") },
+            "\(registry.requests())")
+
+        // The right password: the dry run gets a token granting push and writes nothing; the push
+        // sends every request with that token.
+        try login("t0ken-s3cret")
+        let dry = try relctl(
+            ["image", "--tag", "v1.0.0", "--push", "--dry-run", "--json"], in: fixture.url, environment: env)
+        #expect(dry.status == 0, "\(dry)")
+        #expect(!registry.requests().contains { $0.hasPrefix("PUT ") }, "\(registry.requests())")
+        let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
+        #expect(pushed.status == 0, "\(pushed)")
+        let digest = try imageDigest(pushed)
+        #expect(digest == (try imageDigest(dry)))
+        #expect(
+            tokenRequests().filter { $0 == "200 scope=repository:acme/velostream:pull,push" }.count == 2,
+            "\(tokenRequests())")
+
+        // The registry really is behind tokens: without credentials skopeo is refused; with them
+        // it gets its own token and reads the index relctl pushed.
+        let anonymous = try run(
+            "skopeo", ["inspect", "--tls-verify=false", "--raw", "docker://\(registry.host)/acme/velostream:1.0.0"])
+        #expect(anonymous.status != 0, "\(anonymous)")
+        let raw = try run(
+            "/bin/sh",
+            [
+                "-c",
+                "skopeo inspect --tls-verify=false --creds relctl:t0ken-s3cret --raw docker://\(registry.host)/acme/velostream:1.0.0 | sha256sum",
+            ])
+        #expect("sha256:" + raw.stdout.prefix(64) == digest, "\(raw)")
+    }
+
+    /// A layer much larger than the memory relctl may use: uploads stream from the blob's file.
+    @Test(.enabled(if: ImageCLITests.hasTools)) func largeLayerIsStreamedToTheRegistryInFlatMemory() throws {
+        let registry = try TestRegistry()
+        defer { registry.stop() }
+        let fixture = try ImageFixture(repository: "\(registry.host)/acme/large")
+        defer { fixture.repository.directory.remove() }
+        // 160 MiB of random bytes (incompressible: the layer stays that large), gzipped at level 1
+        // to keep the test quick.
+        let size = 160 << 20
+        let random = try run(
+            "/bin/sh",
+            [
+                "-c",
+                "head -c \(size) /dev/urandom > target/\(ImageFixture.amd64)/release/velo-cli && sed -i 's/^\\[archive\\]$/[archive]\\ncompression-level = 1/' relctl.toml",
+            ], in: fixture.url)
+        #expect(random.status == 0, "\(random)")
+        // Peak RSS of the whole `relctl image --push`, measured by its parent (python3) with getrusage.
+        let measured = try run(
+            "python3",
+            [
+                "-c",
+                "import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+                relctlBinary.path, "image", "--tag", "v1.0.0", "--push", "--target", ImageFixture.amd64,
+            ], in: fixture.url,
+            environment: ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "NO_COLOR": "1"])
+        let fields = measured.stdout.split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        #expect(fields.count == 2 && fields[0] == 0, "\(measured)")
+        let peakKB = fields.last ?? 0
+
+        let blobs = fixture.url.appendingPathComponent("dist/oci/velostream/blobs/sha256")
+        let largest = try FileManager.default.contentsOfDirectory(atPath: blobs.path).map {
+            (
+                name: $0,
+                size:
+                    (try? FileManager.default.attributesOfItem(atPath: blobs.appendingPathComponent($0).path)[.size]
+                    as? Int) ?? 0
+            )
+        }.max { $0.size < $1.size }
+        let layer = try #require(largest)
+        #expect(layer.size > size, "the layer holds the random file: \(layer)")
+        let stored = registry.directory.url.appendingPathComponent(
+            "data/docker/registry/v2/blobs/sha256/\(layer.name.prefix(2))/\(layer.name)/data")
+        #expect(
+            (try? FileManager.default.attributesOfItem(atPath: stored.path)[.size] as? Int) == layer.size,
+            "the registry holds the whole layer")
+        #expect(peakKB > 0 && peakKB < 112 * 1024, "peak RSS \(peakKB) kB for a \(layer.size)-byte layer")
+    }
+
     @Test(.enabled(if: ImageCLITests.hasTools)) func baseImageByDigestIsPulledCachedAndMounted() throws {
         let registry = try TestRegistry()
         defer { registry.stop() }

@@ -3,20 +3,74 @@ import RelctlCore
 
 /// A real CNCF distribution registry (Debian's `docker-registry`) on a free loopback port, with
 /// filesystem storage in a temporary folder and its access log in a file; optionally behind
-/// htpasswd basic auth. Stopped by `stop()`.
+/// htpasswd basic auth, or behind bearer tokens from a token server of its own (`token_server.py`
+/// below: Python's standard library, JWTs signed RS256 by the `openssl` CLI with a key whose
+/// self-signed certificate is the registry's `rootcertbundle`, sent in the JWT's `x5c` header,
+/// which is how distribution 2.8 finds and trusts the signing key). Stopped by `stop()`.
 public final class TestRegistry {
     public let directory: TemporaryDirectory
     public let port: Int
     public let process: Process
+    /// The token server, for a registry behind bearer tokens.
+    public private(set) var tokenServer: Process?
     public var host: String { "127.0.0.1:\(port)" }
     public var log: URL { directory.url.appendingPathComponent("registry.log") }
+    /// One line per token request: `200 scope=… ` or `401 …` (bearer-token registries only).
+    public var tokenLog: URL { directory.url.appendingPathComponent("token.log") }
+
+    public enum Auth {
+        /// htpasswd basic auth: every request needs the user and password.
+        case basic(name: String, password: String)
+        /// Bearer tokens: the registry sends clients to its token server, which hands a signed
+        /// token granting the scopes asked for to this user and password, and 401 to anyone else.
+        case token(name: String, password: String)
+    }
 
     /// - Parameter user: with a user and password, every request needs them (htpasswd, bcrypt).
-    public init(user: (name: String, password: String)? = nil) throws {
+    public convenience init(user: (name: String, password: String)? = nil) throws {
+        try self.init(auth: user.map { .basic(name: $0.name, password: $0.password) })
+    }
+
+    public init(auth authentication: Auth?) throws {
         directory = try TemporaryDirectory(prefix: "relctl-registry")
         port = try Self.freePort()
         var auth = ""
-        if let user {
+        if case .token(let name, let password) = authentication {
+            let tokenPort = try Self.freePort()
+            let made = try run(
+                "openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(directory.path)/token.key", "-out",
+                    "\(directory.path)/token.crt", "-days", "2", "-subj", "/CN=relctl-test-token-issuer",
+                ])
+            guard made.status == 0 else { throw SimpleError(.failure, "openssl req failed: \(made)") }
+            try directory.write("token_server.py", Self.tokenServerSource)
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            server.arguments = [
+                "\(directory.path)/token_server.py", String(tokenPort), "\(directory.path)/token.key",
+                "\(directory.path)/token.crt", name, password, "\(directory.path)/token.log",
+            ]
+            server.standardOutput = FileHandle.nullDevice
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            tokenServer = server
+            auth = """
+                auth:
+                  token:
+                    realm: http://127.0.0.1:\(tokenPort)/token
+                    service: relctl-test-registry
+                    issuer: relctl-test-token-issuer
+                    rootcertbundle: \(directory.path)/token.crt
+
+                """
+            for _ in 0..<200 {
+                if Self.accepts(tokenPort) { break }
+                usleep(50_000)
+            }
+        }
+        if case .basic(let name, let password) = authentication {
+            let user = (name: name, password: password)
             let htpasswd = try run("htpasswd", ["-Bbn", user.name, user.password])
             guard htpasswd.status == 0 else { throw TestFailure("htpasswd failed: \(htpasswd)") }
             try directory.write("htpasswd", htpasswd.stdout)
@@ -64,8 +118,77 @@ public final class TestRegistry {
             process.terminate()
             process.waitUntilExit()
         }
+        // SIGKILL: python3 keeps the signal mask it inherits, in which SIGTERM may be blocked.
+        if let tokenServer, tokenServer.isRunning {
+            kill(tokenServer.processIdentifier, SIGKILL)
+            tokenServer.waitUntilExit()
+        }
         directory.remove()
     }
+
+    /// The token server: `GET /token?service=S&scope=repository:NAME:ACTIONS` with Basic
+    /// credentials answers `{"token": JWT}`; the JWT names the issuer and service the registry
+    /// trusts and grants exactly the scopes asked for. Arguments: port, key, certificate, user,
+    /// password, log file.
+    static let tokenServerSource = #"""
+        import base64, json, subprocess, sys, time
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import urlparse, parse_qs
+
+        port, key, cert, user, password, log = sys.argv[1:7]
+        pem = open(cert).read()
+        der = "".join(l for l in pem.splitlines() if l and not l.startswith("-----"))
+        expected = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+        def b64(data):
+            return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                url = urlparse(self.path)
+                query = parse_qs(url.query)
+                scopes = query.get("scope", [])
+                if url.path != "/token" or self.headers.get("Authorization") != expected:
+                    with open(log, "a") as f:
+                        f.write(f"401 scope={' '.join(scopes)}\n")
+                    body = b'{"errors":[{"code":"UNAUTHORIZED","message":"bad credentials"}]}'
+                    self.send_response(401)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                access = []
+                for scope in scopes:
+                    kind, rest = scope.split(":", 1)
+                    name, actions = rest.rsplit(":", 1)
+                    access.append({"type": kind, "name": name, "actions": actions.split(",")})
+                now = int(time.time())
+                header = {"typ": "JWT", "alg": "RS256", "x5c": [der]}
+                claims = {
+                    "iss": "relctl-test-token-issuer", "sub": user, "aud": query.get("service", [""])[0],
+                    "exp": now + 600, "nbf": now - 10, "iat": now, "jti": str(time.monotonic_ns()),
+                    "access": access,
+                }
+                signing = b64(json.dumps(header).encode()) + "." + b64(json.dumps(claims).encode())
+                signature = subprocess.run(
+                    ["openssl", "dgst", "-sha256", "-sign", key], input=signing.encode(), capture_output=True,
+                    check=True).stdout
+                token = signing + "." + b64(signature)
+                with open(log, "a") as f:
+                    f.write(f"200 scope={' '.join(scopes)}\n")
+                body = json.dumps({"token": token, "expires_in": 600}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        ThreadingHTTPServer(("127.0.0.1", int(port)), Handler).serve_forever()
+        """#
 
     /// The access log's request lines (`METHOD /v2/… `), in order.
     public func requests() -> [String] {

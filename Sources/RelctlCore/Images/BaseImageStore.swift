@@ -137,12 +137,13 @@ struct BaseImageStore: Sendable {
         }
 
         private func get(_ path: String, accept: String?, digest: String) async throws -> Data {
-            let (response, data) = try await client.send("GET", path, headers: accept.map { ["Accept": $0] } ?? [:])
-            guard response.statusCode == 200 else {
+            let response = try await client.send("GET", path, headers: accept.map { ["Accept": $0] } ?? [:])
+            guard response.status == 200 else {
                 throw ImageError.registry(
                     registry: client.registry, repository: client.repository, action: "GET \(path) of the base image",
-                    status: response.statusCode, detail: RegistryClient.detail(data))
+                    status: response.status, detail: RegistryClient.detail(response.body))
             }
+            let data = response.body
             let actual = "sha256:" + FileHasher.hex(SHA256.hash(data: data))
             guard actual == digest else {
                 throw ImageError.badContent(

@@ -88,9 +88,11 @@ public struct ImageBuilder: Sendable {
         do {
             let level = config.archive.compressionLevel.map { min(max($0, 1), 9) }
             let blobs = writer.blobs
-            // One layer per platform, written concurrently, each gzipped on its share of the cores:
-            // deflate is the whole cost, and the bytes do not depend on the split.
-            let workers = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, plans.count))
+            // One layer per platform, written concurrently, each allowed every core: deflate is
+            // the whole cost, the bytes do not depend on the split, and when one platform's layer
+            // is smaller (an arm64 binary rarely matches its amd64 twin), the other one's chunks
+            // take over the cores it leaves, instead of half the machine idling until the end.
+            let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
             let layers = try await withThrowingTaskGroup(of: (Int, ImageLayer.Written).self) { group in
                 for (index, plan) in plans.enumerated() {
                     group.addTask {

@@ -23,22 +23,61 @@ public struct ImagePusher: Sendable {
         public var present = 0
     }
 
+    /// A registry connection opened ahead of the push: the credentials looked up, the API checked
+    /// (`GET /v2/`) and the login done (Basic, or a Bearer token), while the layers are still being
+    /// compressed. `push` awaits it; an error surfaces there.
+    public final class Connection: Sendable {
+        let reference: ImageReference
+        let base: ImageReference?
+        let opened: Task<Opened, any Error>
+
+        struct Opened: Sendable {
+            var client: RegistryClient
+            var credentials: RegistryCredentials?
+            var mountFrom: String?
+        }
+
+        init(reference: ImageReference, base: ImageReference?, environment: [String: String]) {
+            self.reference = reference
+            self.base = base
+            opened = Task {
+                let credentials = try DockerCredentials(environment: environment).lookup(registry: reference.registry)
+                let mountFrom = base.flatMap { $0.registry == reference.registry ? $0.repository : nil }
+                let client = RegistryClient(
+                    reference: reference, credentials: credentials, push: true,
+                    alsoPull: mountFrom.map { [$0] } ?? [])
+                try await client.ping()
+                return Opened(client: client, credentials: credentials, mountFrom: mountFrom)
+            }
+        }
+    }
+
+    /// Starts connecting to `reference` (and logging in) now, for a push later.
+    public func connect(to reference: ImageReference, base: ImageReference?) -> Connection {
+        Connection(reference: reference, base: base, environment: context.environment)
+    }
+
+    /// At most this many blob requests at once: enough to overlap round trips and keep the
+    /// registry busy, few enough not to look like abuse to a public registry.
+    static let concurrentBlobs = 4
+
     /// Pushes `image`. With `dryRun`, only checks that the registry answers and accepts the
     /// credentials for push (nothing is written) and returns an empty report.
+    /// - Parameter connection: from `connect(to:base:)` for this image's repository, when the
+    ///   caller opened it early; otherwise one is opened here.
     @discardableResult
-    public func push(_ image: BuiltImage, dryRun: Bool = false) async throws -> Report {
+    public func push(_ image: BuiltImage, dryRun: Bool = false, connection: Connection? = nil) async throws -> Report {
         let layout = URL(fileURLWithPath: image.layout)
-        let credentials = try DockerCredentials(environment: context.environment).lookup(
-            registry: image.reference.registry)
-        let mountFrom = image.base.flatMap { $0.registry == image.reference.registry ? $0.repository : nil }
-        let client = RegistryClient(
-            reference: image.reference, credentials: credentials, push: true, alsoPull: mountFrom.map { [$0] } ?? [])
-        try await client.ping()
+        let connection =
+            connection.flatMap { $0.reference == image.reference && $0.base == image.base ? $0 : nil }
+            ?? connect(to: image.reference, base: image.base)
+        let opened = try await connection.opened.value
+        let client = opened.client, credentials = opened.credentials, mountFrom = opened.mountFrom
 
         let blobs = layout.appendingPathComponent("blobs/sha256")
+        let indexBody = try read(blobs, image.digest)
         let index = try OCIJSON.decode(
-            OCIIndex.self, from: try read(blobs, image.digest),
-            what: "the image index \(image.digest) in \(layout.path)")
+            OCIIndex.self, from: indexBody, what: "the image index \(image.digest) in \(layout.path)")
         var manifests: [(descriptor: OCIDescriptor, body: Data, manifest: OCIManifest)] = []
         for descriptor in index.manifests {
             let body = try read(blobs, descriptor.digest)
@@ -70,40 +109,76 @@ public struct ImagePusher: Sendable {
             return Report()
         }
 
-        var report = Report()
+        // Every distinct blob, HEAD first and then mounted or uploaded, several at once; each
+        // upload streams its file, so memory stays flat however large the layer.
         let baseLayers = Set(manifests.flatMap { $0.manifest.layers.dropLast().map(\.digest) })
         var seen: Set<String> = []
-        for entry in manifests {
-            for blob in entry.manifest.layers + [entry.manifest.config] where seen.insert(blob.digest).inserted {
-                if try await blobExists(client, blob.digest) {
-                    report.present += 1
-                    continue
-                }
+        let distinct = manifests.flatMap { $0.manifest.layers + [$0.manifest.config] }.filter {
+            seen.insert($0.digest).inserted
+        }
+        enum Outcome: Sendable {
+            case present, mounted, uploaded(Int64)
+        }
+        let outcomes = await ParallelJobs.map(distinct, limit: Self.concurrentBlobs) {
+            blob -> Result<Outcome, any Error> in
+            do {
+                if try await blobExists(client, blob.digest) { return .success(.present) }
                 if let mountFrom, baseLayers.contains(blob.digest),
                     try await mount(client, blob.digest, from: mountFrom)
                 {
-                    report.mounted += 1
-                    continue
+                    return .success(.mounted)
                 }
-                try await upload(client, blob.digest, data: try read(blobs, blob.digest))
-                report.uploaded += 1
-                report.uploadedBytes += blob.size
+                try await upload(client, blob, from: try file(blobs, blob.digest))
+                return .success(.uploaded(blob.size))
+            } catch {
+                return .failure(error)
             }
         }
-        for entry in manifests {
-            try await putManifest(
-                client, reference: entry.descriptor.digest, body: entry.body, mediaType: OCIMediaType.manifest)
+        var report = Report()
+        for outcome in outcomes {
+            switch try outcome.get() {
+            case .present: report.present += 1
+            case .mounted: report.mounted += 1
+            case .uploaded(let size):
+                report.uploaded += 1
+                report.uploadedBytes += size
+            }
         }
-        let indexBody = try read(blobs, image.digest)
+        // The platform manifests at once, then the index by digest, and only then the tags: a tag
+        // never points at an index whose parts the registry does not hold yet.
+        try await putAll(
+            client, manifests.map { ($0.descriptor.digest, $0.body, OCIMediaType.manifest) })
         try await putManifest(client, reference: image.digest, body: indexBody, mediaType: OCIMediaType.index)
-        // Tags last: a tag never points at an index whose parts the registry does not hold yet.
-        for tag in image.tags {
-            try await putManifest(client, reference: tag, body: indexBody, mediaType: OCIMediaType.index)
-        }
+        try await putAll(client, image.tags.map { ($0, indexBody, OCIMediaType.index) })
         context.console.info(
             "pushed \(image.reference.name)@\(image.digest) as \(image.tags.joined(separator: ", ")): \(report.uploaded) blob(s) uploaded (\(ByteCount.format(report.uploadedBytes))), \(report.mounted) mounted, \(report.present) already there"
         )
         return report
+    }
+
+    /// PUTs several manifests at once; the first failure (in input order) is thrown.
+    private func putAll(_ client: RegistryClient, _ puts: [(String, Data, String)]) async throws {
+        let results = await ParallelJobs.map(puts, limit: Self.concurrentBlobs) {
+            put -> Result<Void, any Error> in
+            do {
+                try await putManifest(client, reference: put.0, body: put.1, mediaType: put.2)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        for result in results { try result.get() }
+    }
+
+    /// A blob's file in the layout, checked to exist.
+    private func file(_ blobs: URL, _ digest: String) throws -> URL {
+        let url = blobs.appendingPathComponent(String(digest.dropFirst("sha256:".count)))
+        guard FileKind.isRegularFile(url.path) else {
+            throw ImageError.badContent(
+                what: "the image layout \(blobs.deletingLastPathComponent().deletingLastPathComponent().path)",
+                reason: "blob \(digest) is missing; run `relctl image` again to rebuild it")
+        }
+        return url
     }
 
     private func read(_ blobs: URL, _ digest: String) throws -> Data {
@@ -117,24 +192,24 @@ public struct ImagePusher: Sendable {
     }
 
     private func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
-        let (response, data) = try await client.send("HEAD", "blobs/\(digest)")
-        switch response.statusCode {
+        let response = try await client.send("HEAD", "blobs/\(digest)")
+        switch response.status {
         case 200: return true
         case 404: return false
         default:
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "HEAD blob \(digest)",
-                status: response.statusCode, detail: RegistryClient.detail(data))
+                status: response.status, detail: RegistryClient.detail(response.body))
         }
     }
 
     /// `POST …/blobs/uploads/?mount=D&from=R`: 201 means the registry linked the blob without an
     /// upload; anything else (202 opens an upload session we cancel) means upload it.
     private func mount(_ client: RegistryClient, _ digest: String, from repository: String) async throws -> Bool {
-        let (response, _) = try await client.send(
+        let response = try await client.send(
             "POST", "blobs/uploads/?mount=\(digest)&from=\(repository)", headers: ["Content-Length": "0"])
-        if response.statusCode == 201 { return true }
-        if response.statusCode == 202, let location = response.value(forHTTPHeaderField: "Location"),
+        if response.status == 201 { return true }
+        if response.status == 202, let location = response.header("Location"),
             let url = client.url(location: location, adding: URLQueryItem(name: "cancel", value: "1"))
         {
             _ = try? await client.send("DELETE", "", absolute: url)
@@ -142,32 +217,35 @@ public struct ImagePusher: Sendable {
         return false
     }
 
-    /// A monolithic upload: POST opens the session, one PUT with `?digest=` sends the bytes and closes it.
-    private func upload(_ client: RegistryClient, _ digest: String, data: Data) async throws {
-        let (opened, openedBody) = try await client.send("POST", "blobs/uploads/", headers: ["Content-Length": "0"])
-        guard opened.statusCode == 202, let location = opened.value(forHTTPHeaderField: "Location"),
+    /// A monolithic upload: POST opens the session, one PUT with `?digest=` sends the bytes and
+    /// closes it. The bytes are streamed from the blob's file in chunks, never held in memory whole.
+    private func upload(_ client: RegistryClient, _ blob: OCIDescriptor, from file: URL) async throws {
+        let digest = blob.digest
+        let opened = try await client.send("POST", "blobs/uploads/", headers: ["Content-Length": "0"])
+        guard opened.status == 202, let location = opened.header("Location"),
             let url = client.url(location: location, adding: URLQueryItem(name: "digest", value: digest))
         else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "starting the upload of \(digest)",
-                status: opened.statusCode, detail: RegistryClient.detail(openedBody))
+                status: opened.status, detail: RegistryClient.detail(opened.body))
         }
-        let (response, body) = try await client.send(
-            "PUT", "", absolute: url, headers: ["Content-Type": "application/octet-stream"], body: data)
-        guard response.statusCode == 201 else {
+        let response = try await client.send(
+            "PUT", "", absolute: url, headers: ["Content-Type": "application/octet-stream"],
+            body: .file(file, size: blob.size))
+        guard response.status == 201 else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "uploading \(digest)",
-                status: response.statusCode, detail: RegistryClient.detail(body))
+                status: response.status, detail: RegistryClient.detail(response.body))
         }
     }
 
     private func putManifest(_ client: RegistryClient, reference: String, body: Data, mediaType: String) async throws {
-        let (response, answer) = try await client.send(
-            "PUT", "manifests/\(reference)", headers: ["Content-Type": mediaType], body: body)
-        guard response.statusCode == 201 || response.statusCode == 200 else {
+        let response = try await client.send(
+            "PUT", "manifests/\(reference)", headers: ["Content-Type": mediaType], body: .data(body))
+        guard response.status == 201 || response.status == 200 else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "PUT manifest \(reference)",
-                status: response.statusCode, detail: RegistryClient.detail(answer))
+                status: response.status, detail: RegistryClient.detail(response.body))
         }
     }
 }

@@ -7,14 +7,17 @@ import FoundationNetworking
 
 /// Talks the OCI distribution API to one repository of one registry: answers 401 challenges
 /// (Basic, or a Bearer token from the realm) once per client and retries, and turns refusals into
-/// messages that name the registry, the repository and what to do.
+/// messages that name the registry, the repository and what to do. Requests go through the
+/// Network layer publishing uses (`URLSessionHTTPClient`, one session with reused connections,
+/// under `RetryingHTTPClient`'s policy: 5xx and 429 retried for idempotent requests).
 final class RegistryClient: Sendable {
     let reference: ImageReference
     let credentials: RegistryCredentials?
     /// `repository:NAME:pull,push` and any other repositories read from (cross-repository mounts).
     let scopes: [String]
-    private let session: URLSession
-    private let delegate = RegistrySessionDelegate()
+    /// Without retries: the scheme probe of `ping`, where a failure means "try plain HTTP".
+    private let transport: any HTTPClient
+    private let http: any HTTPClient
     private let state = Mutex<State>(State())
 
     private struct State {
@@ -30,13 +33,9 @@ final class RegistryClient: Sendable {
         scopes =
             ["repository:\(reference.repository):\(push ? "pull,push" : "pull")"]
             + alsoPull.filter { $0 != reference.repository }.map { "repository:\($0):pull" }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 60
-        configuration.httpAdditionalHeaders = ["User-Agent": "relctl/\(RelctlVersion.version)"]
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        transport = URLSessionHTTPClient(userAgent: "relctl/\(RelctlVersion.version)")
+        http = RetryingHTTPClient(base: transport)
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     var registry: String { reference.registry }
     var repository: String { reference.repository }
@@ -49,12 +48,11 @@ final class RegistryClient: Sendable {
         for scheme in schemes {
             guard let url = URL(string: "\(scheme)://\(reference.apiHost)/v2/") else { continue }
             do {
-                let (response, _) = try await raw(URLRequest(url: url))
+                let response = try await transport.send(HTTPRequest(method: "GET", url: url))
                 state.withLock { $0.base = URL(string: "\(scheme)://\(reference.apiHost)") }
-                if response.statusCode == 401 {
-                    try await authenticate(
-                        AuthChallenge(header: response.value(forHTTPHeaderField: "WWW-Authenticate")))
-                } else if response.statusCode == 404 {
+                if response.status == 401 {
+                    try await authenticate(AuthChallenge(header: response.header("WWW-Authenticate")))
+                } else if response.status == 404 {
                     throw ImageError.unreachable(
                         registry: registry, reason: "\(url) answered 404: this host does not serve the registry API")
                 }
@@ -65,41 +63,42 @@ final class RegistryClient: Sendable {
                 lastError = error
             }
         }
-        throw ImageError.unreachable(
-            registry: registry, reason: lastError.map { ($0 as NSError).localizedDescription } ?? "no answer")
+        throw ImageError.unreachable(registry: registry, reason: lastError.map(Self.reason) ?? "no answer")
+    }
+
+    /// A transport failure in words, without repeating the request the message names anyway.
+    static func reason(_ error: any Error) -> String {
+        (error as? RelctlError)?.message ?? (error as NSError).localizedDescription
     }
 
     /// The push permission a Bearer token was granted, when the token says (nil: unknown).
     var grantedActions: [String]? { state.withLock { $0.tokenActions } }
 
     /// Sends a request to `path` (under `/v2/<repository>/`) or an absolute URL, authenticating on a 401.
+    /// A `.file` body is streamed from disk by the session, so a large layer never sits in memory.
     func send(
-        _ method: String, _ path: String, absolute: URL? = nil, headers: [String: String] = [:], body: Data? = nil
-    ) async throws -> (HTTPURLResponse, Data) {
+        _ method: String, _ path: String, absolute: URL? = nil, headers: [String: String] = [:],
+        body: HTTPRequest.Body = .none
+    ) async throws -> HTTPResponse {
         guard let url = absolute ?? self.url(path) else {
             throw ImageError.registry(
                 registry: registry, repository: repository, action: "\(method) \(path)", status: 0,
                 detail: "cannot form the URL")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        for (key, value) in headers { request.setValue(value, forHTTPHeaderField: key) }
-        if let body {
-            request.httpBody = body
-            request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
-        }
-        var (response, data) = try await authorized(request)
-        if response.statusCode == 401 {
-            try await authenticate(AuthChallenge(header: response.value(forHTTPHeaderField: "WWW-Authenticate")))
-            (response, data) = try await authorized(request)
-            if response.statusCode == 401 {
-                throw ImageError.unauthorized(registry: registry, repository: repository, detail: Self.detail(data))
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        var response = try await authorized(request)
+        if response.status == 401 {
+            try await authenticate(AuthChallenge(header: response.header("WWW-Authenticate")))
+            response = try await authorized(request)
+            if response.status == 401 {
+                throw ImageError.unauthorized(
+                    registry: registry, repository: repository, detail: Self.detail(response.body))
             }
         }
-        if response.statusCode == 403 {
-            throw ImageError.denied(registry: registry, repository: repository, detail: Self.detail(data))
+        if response.status == 403 {
+            throw ImageError.denied(registry: registry, repository: repository, detail: Self.detail(response.body))
         }
-        return (response, data)
+        return response
     }
 
     /// A URL under `/v2/<repository>/`, resolved against the scheme `ping` chose.
@@ -120,13 +119,13 @@ final class RegistryClient: Sendable {
         return components.url
     }
 
-    private func authorized(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
+    private func authorized(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         if let authorization = state.withLock({ $0.authorization }) {
-            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+            request.headers["Authorization"] = authorization
         }
-        do { return try await raw(request) } catch {
-            throw ImageError.unreachable(registry: registry, reason: (error as NSError).localizedDescription)
+        do { return try await http.send(request) } catch {
+            throw ImageError.unreachable(registry: registry, reason: Self.reason(error))
         }
     }
 
@@ -174,22 +173,22 @@ final class RegistryClient: Sendable {
             throw ImageError.unauthorized(
                 registry: registry, repository: repository, detail: "cannot form the token URL from \(realm)")
         }
-        var request = URLRequest(url: url)
-        if let credentials { request.setValue(credentials.basicHeader, forHTTPHeaderField: "Authorization") }
-        let (response, data): (HTTPURLResponse, Data)
-        do { (response, data) = try await raw(request) } catch {
-            throw ImageError.unreachable(
-                registry: registry, reason: "token service \(realm): \((error as NSError).localizedDescription)")
+        var request = HTTPRequest(method: "GET", url: url)
+        if let credentials { request.headers["Authorization"] = credentials.basicHeader }
+        let response: HTTPResponse
+        do { response = try await http.send(request) } catch {
+            throw ImageError.unreachable(registry: registry, reason: "token service \(realm): \(Self.reason(error))")
         }
-        guard response.statusCode == 200 else {
-            if response.statusCode == 401 || response.statusCode == 403 {
+        let data = response.body
+        guard response.status == 200 else {
+            if response.status == 401 || response.status == 403 {
                 throw ImageError.unauthorized(
                     registry: registry, repository: repository,
                     detail: credentials == nil
                         ? "no credentials stored for it" : "the token service refused the stored credentials")
             }
             throw ImageError.registry(
-                registry: registry, repository: repository, action: "a token request", status: response.statusCode,
+                registry: registry, repository: repository, action: "a token request", status: response.status,
                 detail: Self.detail(data))
         }
         struct Answer: Decodable {
@@ -200,7 +199,7 @@ final class RegistryClient: Sendable {
             let token = answer.token ?? answer.access_token, !token.isEmpty
         else {
             throw ImageError.registry(
-                registry: registry, repository: repository, action: "a token request", status: response.statusCode,
+                registry: registry, repository: repository, action: "a token request", status: response.status,
                 detail: "the answer holds no token")
         }
         return token
@@ -241,33 +240,5 @@ final class RegistryClient: Sendable {
                 separator: "; ")
         }
         return String(decoding: data.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    private func raw(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
-        let delegate = self.delegate
-        return try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
-                    // A challenged request comes back cancelled; its 401 is what we asked for.
-                    if let url = request.url, (error as NSError).code == NSURLErrorCancelled,
-                        let challenged = delegate.takeChallenged(url),
-                        let response = HTTPURLResponse(
-                            url: url, statusCode: challenged.status, httpVersion: "HTTP/1.1",
-                            headerFields: challenged.headers)
-                    {
-                        continuation.resume(returning: (response, Data()))
-                        return
-                    }
-                    continuation.resume(throwing: error)
-                    return
-                }
-                guard let response = response as? HTTPURLResponse else {
-                    continuation.resume(throwing: URLError(.badServerResponse))
-                    return
-                }
-                continuation.resume(returning: (response, data ?? Data()))
-            }
-            task.resume()
-        }
     }
 }

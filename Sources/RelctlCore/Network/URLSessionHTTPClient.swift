@@ -4,19 +4,23 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// `HTTPClient` over Foundation's URLSession (libcurl on Linux). File bodies are handed to the
-/// session as files, which it reads in chunks: a 1 GiB asset does not grow the process by 1 GiB.
+/// `HTTPClient` over Foundation's URLSession (libcurl on Linux), for GitHub and the container
+/// registries alike. File bodies are handed to the session as files, which it reads in chunks: a
+/// 1 GiB asset does not grow the process by 1 GiB. One session, so connections are reused. A 401
+/// is a response like any other, whatever challenge it carries (the caller answers it).
 public struct URLSessionHTTPClient: HTTPClient {
     private let session: URLSession
     private let configuration: URLSessionConfiguration
+    private let challenges = ChallengeCapture()
 
-    public init() {
+    public init(userAgent: String? = nil) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
+        if let userAgent { configuration.httpAdditionalHeaders = ["User-Agent": userAgent] }
         self.configuration = configuration
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -29,13 +33,19 @@ public struct URLSessionHTTPClient: HTTPClient {
         do {
             switch request.body {
             case .none:
-                (data, response) = try await session.data(for: urlRequest)
+                (data, response) = try await task(urlRequest, file: nil)
             case .data(let body):
-                (data, response) = try await session.upload(for: urlRequest, from: body)
+                urlRequest.httpBody = body
+                urlRequest.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
+                (data, response) = try await task(urlRequest, file: nil)
             case .file(let file, let size):
                 urlRequest.setValue(String(size), forHTTPHeaderField: "Content-Length")
-                (data, response) = try await UploadTaskDelegate.upload(
-                    urlRequest, fromFile: file, configuration: configuration, progress: request.progress ?? { _ in })
+                if let progress = request.progress {
+                    (data, response) = try await UploadTaskDelegate.upload(
+                        urlRequest, fromFile: file, configuration: configuration, progress: progress)
+                } else {
+                    (data, response) = try await task(urlRequest, file: file)
+                }
             }
         } catch let error as URLError {
             throw NetworkError.transport(request: request.summary, reason: Self.describe(error))
@@ -50,6 +60,41 @@ public struct URLSessionHTTPClient: HTTPClient {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// One task on the shared session; a challenged request comes back cancelled, and its 401
+    /// (kept by `ChallengeCapture`) is the answer.
+    private func task(_ request: URLRequest, file: URL?) async throws -> (Data, URLResponse) {
+        let challenges = self.challenges
+        return try await withCheckedThrowingContinuation { continuation in
+            let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+                if let error {
+                    if let url = request.url, (error as NSError).code == NSURLErrorCancelled,
+                        let challenged = challenges.takeChallenged(url),
+                        let response = HTTPURLResponse(
+                            url: url, statusCode: challenged.status, httpVersion: "HTTP/1.1",
+                            headerFields: challenged.headers)
+                    {
+                        continuation.resume(returning: (Data(), response))
+                        return
+                    }
+                    continuation.resume(throwing: error)
+                    return
+                }
+                guard let response else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
+                    return
+                }
+                continuation.resume(returning: (data ?? Data(), response))
+            }
+            let task: URLSessionTask =
+                if let file {
+                    session.uploadTask(with: request, fromFile: file, completionHandler: completion)
+                } else {
+                    session.dataTask(with: request, completionHandler: completion)
+                }
+            task.resume()
+        }
     }
 
     private static func describe(_ error: URLError) -> String {

@@ -6,18 +6,19 @@ import FoundationNetworking
 #endif
 
 /// Hands 401 answers back to relctl instead of letting URLSession handle them. relctl answers
-/// registry challenges itself (Bearer tokens are not something URLSession knows), and on Linux a
+/// challenges itself (registry Bearer tokens are not something URLSession knows), and on Linux a
 /// 401 with a Basic challenge and no delegate never completes its task at all. So each challenge's
-/// failure response is kept and the task cancelled; `RegistryClient` turns the cancellation
+/// failure response is kept and the task cancelled; `URLSessionHTTPClient` turns the cancellation
 /// back into that response.
-final class RegistrySessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+final class ChallengeCapture: NSObject, URLSessionTaskDelegate, Sendable {
     struct Captured: Sendable {
         var status: Int
         var headers: [String: String]
     }
 
-    /// By request URL: a client sends its requests one after another.
-    private let captured = Mutex<[String: Captured]>([:])
+    /// By request URL, oldest first: a push sends requests concurrently, sometimes to the same URL
+    /// (two uploads open sessions at `…/blobs/uploads/` at once), and their challenges are alike.
+    private let captured = Mutex<[String: [Captured]]>([:])
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
@@ -33,12 +34,17 @@ final class RegistrySessionDelegate: NSObject, URLSessionTaskDelegate, Sendable 
         }
         let entry = Captured(status: response.statusCode, headers: headers)
         let key = task.originalRequest?.url?.absoluteString ?? ""
-        captured.withLock { $0[key] = entry }
+        captured.withLock { $0[key, default: []].append(entry) }
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     /// The challenged response of a request, once (nil when it was not challenged).
     func takeChallenged(_ url: URL) -> Captured? {
-        captured.withLock { $0.removeValue(forKey: url.absoluteString) }
+        captured.withLock { captured in
+            guard var entries = captured[url.absoluteString], !entries.isEmpty else { return nil }
+            let first = entries.removeFirst()
+            captured[url.absoluteString] = entries.isEmpty ? nil : entries
+            return first
+        }
     }
 }
