@@ -43,7 +43,7 @@ public final class TestRegistry {
                     "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(directory.path)/token.key", "-out",
                     "\(directory.path)/token.crt", "-days", "2", "-subj", "/CN=relctl-test-token-issuer",
                 ])
-            guard made.status == 0 else { throw SimpleError(.failure, "openssl req failed: \(made)") }
+            guard made.status == 0 else { throw TestFailure("openssl req failed: \(made)") }
             try directory.write("token_server.py", Self.tokenServerSource)
             let server = Process()
             server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
