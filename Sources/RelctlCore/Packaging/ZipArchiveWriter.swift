@@ -21,6 +21,23 @@ import Foundation
 enum ZipArchiveWriter {
     static let chunkSize = 1 << 20
 
+    /// MS-DOS date and time, in UTC (libarchive used local time, which relctl sets to UTC for zip),
+    /// clamped to 1980-2107 as libarchive does.
+    static func dosTime(_ time: Int) -> UInt32 {
+        var seconds = time_t(time)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        if parts.tm_year < 80 { return 0x0021_0000 }
+        if parts.tm_year > 207 { return 0xFF9F_BF7D }
+        let date =
+            UInt32((parts.tm_year - 80) & 0x7F) << 9 | UInt32((parts.tm_mon + 1) & 0x0F) << 5
+            | UInt32(parts.tm_mday & 0x1F)
+        let clock =
+            UInt32(parts.tm_hour & 0x1F) << 11 | UInt32(parts.tm_min & 0x3F) << 5
+            | UInt32((parts.tm_sec & 0x3E) >> 1)
+        return date << 16 | clock
+    }
+
     /// Writes the top folder, then every entry of `layout`, into `sink`.
     /// - Returns: the number of entries, and the files with their SHA-256 when `recordFiles`.
     static func write(
@@ -303,7 +320,7 @@ private final class ZipContainer: ChunkWriter {
             local.u16(zip64 ? 45 : 20)
             local.u16(Self.flags(header) | 0x0008)
             local.u16(8)
-            local.u32(Self.dosTime(header.mtime))
+            local.u32(ZipArchiveWriter.dosTime(header.mtime))
             local.u32(0)
             local.u32(zip64 ? 0xFFFF_FFFF : 0)
             local.u32(zip64 ? 0xFFFF_FFFF : UInt32(size))
@@ -312,7 +329,7 @@ private final class ZipContainer: ChunkWriter {
             local.u16(20)
             local.u16(Self.flags(header))
             local.u16(0)
-            local.u32(Self.dosTime(header.mtime))
+            local.u32(ZipArchiveWriter.dosTime(header.mtime))
             local.u32(crc)
             local.u32(UInt32(data.count))
             local.u32(UInt32(data.count))
@@ -375,7 +392,7 @@ private final class ZipContainer: ChunkWriter {
         record.u16(needed)
         record.u16(flags)
         record.u16(method)
-        record.u32(Self.dosTime(header.mtime))
+        record.u32(ZipArchiveWriter.dosTime(header.mtime))
         record.u32(crc)
         record.u32(UInt32(min(compressed, 0xFFFF_FFFF)))
         record.u32(UInt32(min(uncompressed, 0xFFFF_FFFF)))
@@ -424,23 +441,6 @@ private final class ZipContainer: ChunkWriter {
         bytes.u16(0x7875)
         bytes.u16(11)
         bytes.append([1, 4, 0, 0, 0, 0, 4, 0, 0, 0, 0])
-    }
-
-    /// MS-DOS date and time, in UTC (libarchive used local time, which relctl sets to UTC for zip),
-    /// clamped to 1980-2107 as libarchive does.
-    static func dosTime(_ time: Int) -> UInt32 {
-        var seconds = time_t(time)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        if parts.tm_year < 80 { return 0x0021_0000 }
-        if parts.tm_year > 207 { return 0xFF9F_BF7D }
-        let date =
-            UInt32((parts.tm_year - 80) & 0x7F) << 9 | UInt32((parts.tm_mon + 1) & 0x0F) << 5
-            | UInt32(parts.tm_mday & 0x1F)
-        let clock =
-            UInt32(parts.tm_hour & 0x1F) << 11 | UInt32(parts.tm_min & 0x3F) << 5
-            | UInt32((parts.tm_sec & 0x3E) >> 1)
-        return date << 16 | clock
     }
 }
 
