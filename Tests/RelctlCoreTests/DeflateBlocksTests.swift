@@ -62,8 +62,8 @@ import Testing
         return (try [UInt8](Data(contentsOf: output)), result.stdout == "True\n")
     }
 
-    @Test func chunksJoinIntoOneStreamAtEveryLevel() async throws {
-        try await withTemporaryDirectory { directory in
+    @Test func chunksJoinIntoOneStreamAtEveryLevel() throws {
+        try withTemporaryDirectory { directory in
             let blocks = DeflateBlocks()
             let inputs = Self.inputs()
             for level: Int32 in [0, 1, 6, 9, 12] {
