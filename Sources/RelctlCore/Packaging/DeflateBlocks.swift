@@ -25,6 +25,9 @@ final class DeflateBlocks {
     private let fixedLiterals: UnsafeMutablePointer<UInt16>
     private let fixedDistances: UnsafeMutablePointer<UInt16>
     private let lengths: UnsafeMutablePointer<UInt8>
+    /// `lengthExtraBits` and `distanceExtraBits`, where the decoding loop reads them without checks.
+    private let lengthExtra: UnsafeMutablePointer<UInt8>
+    private let distanceExtra: UnsafeMutablePointer<UInt8>
 
     private static let lengthExtraBits: [UInt8] = [
         0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
@@ -42,6 +45,10 @@ final class DeflateBlocks {
         fixedLiterals = .allocate(capacity: 1 << 9)
         fixedDistances = .allocate(capacity: 1 << 5)
         lengths = .allocate(capacity: 288 + 32)
+        lengthExtra = .allocate(capacity: Self.lengthExtraBits.count)
+        lengthExtra.initialize(from: Self.lengthExtraBits, count: Self.lengthExtraBits.count)
+        distanceExtra = .allocate(capacity: Self.distanceExtraBits.count)
+        distanceExtra.initialize(from: Self.distanceExtraBits, count: Self.distanceExtraBits.count)
         // RFC 1951 3.2.6: the fixed codes.
         for symbol in 0..<288 { lengths[symbol] = symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8 }
         _ = Self.buildTable(lengths, count: 288, into: fixedLiterals)
@@ -56,6 +63,8 @@ final class DeflateBlocks {
         fixedLiterals.deallocate()
         fixedDistances.deallocate()
         lengths.deallocate()
+        lengthExtra.deallocate()
+        distanceExtra.deallocate()
     }
 
     /// Clears the final-block bit of the stream in `buffer[..<count]` and appends an empty stored
@@ -157,14 +166,44 @@ final class DeflateBlocks {
         _ reader: inout BitReader, literals: UnsafeMutablePointer<UInt16>, _ literalBits: Int,
         distances: UnsafeMutablePointer<UInt16>, _ distanceBits: Int
     ) -> Bool {
+        // Fast path while 8 bytes can be loaded: one load holds a whole literal, or a length and its
+        // distance with their extra bits (at most 15 + 5 + 15 + 13 = 48 of the 57 bits it gives).
+        let base = reader.base
+        let fastEnd = 8 * (reader.count - 8)
+        let literalMask = (1 << literalBits) - 1, distanceMask = (1 << distanceBits) - 1
+        var position = reader.position
+        while position <= fastEnd {
+            let word =
+                UInt64(littleEndian: UnsafeRawPointer(base + (position >> 3)).loadUnaligned(as: UInt64.self))
+                >> UInt64(position & 7)
+            let entry = Int(literals[Int(truncatingIfNeeded: word) & literalMask])
+            // 0 is no code; any code has a length of at least 1.
+            guard entry != 0 else { return false }
+            let symbol = entry >> 4
+            if symbol < 256 {
+                position += entry & 15
+                continue
+            }
+            if symbol == 256 {
+                reader.position = position + (entry & 15)
+                return true
+            }
+            guard symbol <= 285, distanceBits > 0 else { return false }
+            var used = (entry & 15) + Int(lengthExtra[symbol - 257])
+            let distance = Int(distances[Int(truncatingIfNeeded: word >> UInt64(used)) & distanceMask])
+            guard distance != 0, distance >> 4 < 30 else { return false }
+            used += (distance & 15) + Int(distanceExtra[distance >> 4])
+            position += used
+        }
+        reader.position = position
         while true {
             guard let symbol = reader.decode(literals, literalBits) else { return false }
             if symbol < 256 { continue }
             if symbol == 256 { return true }
             guard symbol <= 285, distanceBits > 0 else { return false }
-            reader.position += Int(Self.lengthExtraBits[symbol - 257])
+            reader.position += Int(lengthExtra[symbol - 257])
             guard let distance = reader.decode(distances, distanceBits), distance < 30 else { return false }
-            reader.position += Int(Self.distanceExtraBits[distance])
+            reader.position += Int(distanceExtra[distance])
         }
     }
 
