@@ -1,11 +1,11 @@
 #ifndef RELCTL_CDEFLATE_SHIM_H
 #define RELCTL_CDEFLATE_SHIM_H
 
-// libdeflate: whole-buffer DEFLATE/gzip compression, used for tar.gz chunks compressed in parallel.
+// libdeflate: whole-buffer DEFLATE/gzip compression, used for tar.gz chunks and zip entries compressed in parallel.
 #include <libdeflate.h>
 #include <stdlib.h>
 
-// The chunks' memory policy (see ChunkedGzipCompressor.chunksAreMappings): mallopt lives in
+// The chunks' memory policy (see ChunkPipeline.buffersAreMappings): mallopt lives in
 // <malloc.h>, which Swift's Glibc module does not export, and exists only in glibc.
 #if defined(__GLIBC__)
 #include <malloc.h>

@@ -16,7 +16,7 @@ enum ArchiveFile {
     /// - Parameter finish: runs once the archive is in place (writes its `.sha256`); if it throws
     ///   or relctl is interrupted meanwhile, the archive is removed again, so no archive is left
     ///   without its checksum.
-    ///   - workers: compression threads for this archive (tar.gz chunks, zstd); the bytes written
+    ///   - workers: compression threads for this archive (tar.gz and zip chunks, zstd); the bytes written
     ///     do not depend on it.
     ///   - recordFiles: keep every file's path, size and SHA-256 as written (for the SBOM).
     static func write(
@@ -50,6 +50,14 @@ enum ArchiveFile {
                 written = Written(
                     size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(),
                     entries: entries, files: recorded.value ?? [])
+            } else if format.parallelZip {
+                let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
+                let (entries, files) = try await ZipArchiveWriter.write(
+                    layout, level: format.effectiveLevel(level), workers: workers, mtime: time, into: sink,
+                    destination: destination, recordFiles: recordFiles)
+                written = Written(
+                    size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(),
+                    entries: entries, files: files)
             } else {
                 written = try await BlockingWork.run {
                     let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)

@@ -14,19 +14,23 @@ public struct ArchiveWriterFormat: Sendable {
     /// libarchive writes the plain tar stream and `ChunkedGzipCompressor` gzips it with libdeflate
     /// on `workers` threads (tar.gz); otherwise libarchive's own filter compresses.
     let chunkedGzip: Bool
+    /// relctl writes the zip container itself and deflates entries with libdeflate on `workers`
+    /// threads (`ZipArchiveWriter`); libarchive's zip writer would use zlib on one.
+    let parallelZip: Bool
     /// (archive, level, workers) → libarchive statuses. `workers` is the compression threads the
     /// archive may use; a format may only use it where the output does not depend on it.
     let configure: @Sendable (OpaquePointer, Int, Int) -> [Int32]
 
     init(
         id: String, defaultLevel: Int, levels: ClosedRange<Int>, earliestTime: Int, chunkedGzip: Bool = false,
-        configure: @escaping @Sendable (OpaquePointer, Int, Int) -> [Int32]
+        parallelZip: Bool = false, configure: @escaping @Sendable (OpaquePointer, Int, Int) -> [Int32]
     ) {
         self.id = id
         self.defaultLevel = defaultLevel
         self.levels = levels
         self.earliestTime = earliestTime
         self.chunkedGzip = chunkedGzip
+        self.parallelZip = parallelZip
         self.configure = configure
     }
 
@@ -71,7 +75,9 @@ public enum ArchiveWriterFormats {
                     archive_write_set_options(archive, "zstd:compression-level=\(level),zstd:threads=\(workers)"),
                 ]
             },
-            ArchiveWriterFormat(id: "zip", defaultLevel: 6, levels: 1...9, earliestTime: 315_532_800) {
+            // Written by ZipArchiveWriter; libarchive's settings stay for anything that asks for them.
+            ArchiveWriterFormat(id: "zip", defaultLevel: 6, levels: 1...9, earliestTime: 315_532_800, parallelZip: true)
+            {
                 archive, level, _ in
                 [
                     archive_write_set_format_zip(archive),

@@ -40,6 +40,10 @@ final class LibArchiveWriter {
         }
         // Without this libarchive pads the last block with zeros after the compressed stream.
         archive_write_set_bytes_in_last_block(archive, 1)
+        // A plain tar stream for the chunked gzip: no 10 KiB blocking, so file data reaches the
+        // chunker in the pieces it was written in, without a copy through libarchive's block buffer
+        // (the bytes are the same: the last block is not padded either way).
+        if format.chunkedGzip { archive_write_set_bytes_per_block(archive, 0) }
         // The writer itself is the callback's client: it outlives the archive it frees in deinit.
         let client = Unmanaged.passUnretained(self).toOpaque()
         let status = archive_write_open2(

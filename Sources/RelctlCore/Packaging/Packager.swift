@@ -91,8 +91,9 @@ public struct Packager: Sendable {
             == ChecksumAlgorithm.sha512.rawValue
         // ArchiveFile runs libarchive and libdeflate on threads of their own (BlockingWork), so
         // `limit` archives really are written at once and the cooperative pool stays free for progress.
-        // Slowest formats first (zip and xz compress on one thread; tar.gz in parallel chunks), so
-        // the longest archive is not the last to start and the wall time is the longest, not a sum.
+        // Slowest formats first (xz compresses on one thread; zip, per byte, a little slower than
+        // tar.gz: its chunks are also walked to join them), so the longest archive is not the last
+        // to start and the wall time is the longest, not a sum.
         let order = plans.indices.sorted {
             Self.startOrder(plans[$0].format.id) < Self.startOrder(plans[$1].format.id)
                 || (Self.startOrder(plans[$0].format.id) == Self.startOrder(plans[$1].format.id) && $0 < $1)
@@ -204,11 +205,11 @@ public struct Packager: Sendable {
         return folders
     }
 
-    /// When an archive of this format starts among others: single-threaded compressors first.
+    /// When an archive of this format starts among others: the slowest per byte first.
     static func startOrder(_ format: String) -> Int {
         switch format {
-        case "zip": return 0
-        case "tar.xz": return 1
+        case "tar.xz": return 0
+        case "zip": return 1
         case "tar.zst": return 2
         default: return 3
         }
