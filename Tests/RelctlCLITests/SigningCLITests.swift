@@ -1,5 +1,5 @@
 import Foundation
-import RelctlCore
+@testable import RelctlCore
 import RelctlTestSupport
 import Testing
 

@@ -1,15 +1,15 @@
 import Foundation
 
 /// What every build of one release shares: the tag, its version, the commit and the reproducible clock.
-public struct BuildInputs: Sendable, Equatable {
-    public var tag: String
-    public var version: String
+struct BuildInputs: Sendable, Equatable {
+    var tag: String
+    var version: String
     /// The full hash of HEAD, or empty outside a git repository.
-    public var commit: String
+    var commit: String
     /// `SOURCE_DATE_EPOCH` from the environment when set, else HEAD's committer time; nil without either.
-    public var sourceDateEpoch: String?
+    var sourceDateEpoch: String?
 
-    public init(tag: String, version: String, commit: String, sourceDateEpoch: String?) {
+    init(tag: String, version: String, commit: String, sourceDateEpoch: String?) {
         self.tag = tag
         self.version = version
         self.commit = commit
@@ -18,7 +18,7 @@ public struct BuildInputs: Sendable, Equatable {
 
     /// Resolves the inputs: `tag` if given (checked against the tag format), else the version of the
     /// first `[[version]]` manifest spelled with the tag format. Bad input is exit 2.
-    public static func resolve(tag: String?, config: RelctlConfig, context: Context) throws -> BuildInputs {
+    static func resolve(tag: String?, config: RelctlConfig, context: Context) throws -> BuildInputs {
         let format = config.project.tagFormat
         let resolvedTag: String
         if let tag {

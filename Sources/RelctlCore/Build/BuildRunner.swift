@@ -5,9 +5,9 @@ import Synchronization
 /// every expected binary exists. `relctl build` and `relctl release` both call it.
 public struct BuildRunner: Sendable {
     /// How many output lines a failed build shows.
-    public static let tailLength = 40
+    static let tailLength = 40
 
-    public var context: Context
+    var context: Context
 
     public init(context: Context) {
         self.context = context
@@ -21,7 +21,7 @@ public struct BuildRunner: Sendable {
     }
 
     /// Builds with inputs already resolved (the release command resolves them once for every step).
-    public func run(targets: [Target], config: RelctlConfig, inputs: BuildInputs, jobs: Int) async -> BuildReport {
+    func run(targets: [Target], config: RelctlConfig, inputs: BuildInputs, jobs: Int) async -> BuildReport {
         let limit = max(1, min(jobs, targets.count))
         // Streaming is readable only when one build runs at a time; parallel builds print a line
         // per target and keep their output for the failure report.
@@ -38,7 +38,7 @@ public struct BuildRunner: Sendable {
     }
 
     /// The environment a target's build command sees.
-    public func environment(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
+    func environment(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
         var environment = context.environment
         let values = placeholders(for: target, config: config, inputs: inputs)
         for (key, value) in config.build.environment { environment[key] = Template(value).render(values) }
@@ -60,7 +60,7 @@ public struct BuildRunner: Sendable {
     }
 
     /// The binary folder for a target, relative to the project root.
-    public func binaryDirectory(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> String {
+    func binaryDirectory(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> String {
         let settings = config.targets.first { $0.triple == target.triple }
         let template = settings?.binaryDirectory ?? config.build.binaryDirectory
         return template.render(placeholders(for: target, config: config, inputs: inputs))

@@ -1,18 +1,18 @@
 /// Problems in `relctl ci generate`: the file checked is wrong (exit 1), or the config has no
 /// targets to build a matrix from (exit 2).
-public enum CIError: RelctlError, CustomStringConvertible {
+enum CIError: RelctlError, CustomStringConvertible {
     case handEdited(path: String, state: GeneratedFile.State)
     case outOfDate(path: String, state: GeneratedFile.State)
     case noTargets(config: String)
 
-    public var exitCode: RelctlExitCode {
+    var exitCode: RelctlExitCode {
         switch self {
         case .handEdited, .outOfDate: return .failure
         case .noTargets: return .badInput
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .noTargets(let config):
             return [
@@ -62,5 +62,5 @@ public enum CIError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

@@ -3,40 +3,40 @@ import Foundation
 /// One step of `[[ci.setup]]`: a shell script or an action, with the action's inputs, plain
 /// environment values and repository secrets. The steps run in every job of the generated
 /// workflow, after the checkout, and must leave `relctl` on PATH.
-public struct CISetupStep: Sendable, Equatable {
-    public enum Body: Sendable, Equatable {
+struct CISetupStep: Sendable, Equatable {
+    enum Body: Sendable, Equatable {
         /// Shell lines, one `run:` script (bash, like every step of the workflow).
         case run([String])
         /// An action.
         case uses(ActionReference)
     }
 
-    public var name: String?
-    public var body: Body
+    var name: String?
+    var body: Body
     /// `with:` inputs of a `uses` step, as strings (TOML booleans and integers are written as text).
-    public var with: [String: String] = [:]
+    var with: [String: String] = [:]
     /// Plain environment values.
-    public var env: [String: String] = [:]
+    var env: [String: String] = [:]
     /// Environment variable → repository secret: `env: { VAR: ${{ secrets.NAME }} }`.
-    public var secrets: [String: String] = [:]
+    var secrets: [String: String] = [:]
     /// `if:`, a GitHub expression (e.g. `runner.os == 'Windows'`).
-    public var condition: String?
+    var condition: String?
     /// The jobs that run the step (default: all three); a secret only the release job needs
     /// stays out of the build jobs.
-    public var jobs: Set<Job> = Set(Job.allCases)
+    var jobs: Set<Job> = Set(Job.allCases)
 
     /// The jobs of the generated workflow.
-    public enum Job: String, Sendable, CaseIterable, Hashable {
+    enum Job: String, Sendable, CaseIterable, Hashable {
         case plan, build, release
     }
 
-    public init(name: String? = nil, body: Body) {
+    init(name: String? = nil, body: Body) {
         self.name = name
         self.body = body
     }
 
     /// The name the step has in the workflow: its own, or one made from what it does.
-    public func displayName(index: Int) -> String {
+    func displayName(index: Int) -> String {
         if let name { return name }
         switch body {
         case .uses(let action): return "Set up: \(action.displayName)"
@@ -49,7 +49,7 @@ public struct CISetupStep: Sendable, Equatable {
     }
 
     /// A GitHub secret name: letters, digits and underscores, not starting with a digit or `GITHUB_`.
-    public static func secretNameProblem(_ name: String) -> String? {
+    static func secretNameProblem(_ name: String) -> String? {
         if !isIdentifier(name) {
             return "`\(name)` is not a GitHub secret name (letters, digits and `_`, not starting with a digit)"
         }
@@ -60,7 +60,7 @@ public struct CISetupStep: Sendable, Equatable {
     }
 
     /// An environment variable name a shell can read: `[A-Za-z_][A-Za-z0-9_]*`.
-    public static func isIdentifier(_ name: String) -> Bool {
+    static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCII, first == "_" || first.properties.isAlphabetic
         else { return false }
         return name.unicodeScalars.allSatisfy {
@@ -69,7 +69,7 @@ public struct CISetupStep: Sendable, Equatable {
     }
 
     /// An action input name: letters, digits, `_` and `-`, not starting with `-`.
-    public static func isInputName(_ name: String) -> Bool {
+    static func isInputName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first != "-" else { return false }
         return name.unicodeScalars.allSatisfy {
             $0.isASCII && ($0 == "_" || $0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
@@ -78,7 +78,7 @@ public struct CISetupStep: Sendable, Equatable {
 
     /// Characters no generated YAML scalar may carry as they are: the C0 and C1 controls but tab
     /// and the line breaks, DEL, U+2028/U+2029 (YAML 1.1 readers break lines there) and a BOM.
-    public static func unwritableCharacter(in text: String, allowingLineBreaks: Bool) -> Unicode.Scalar? {
+    static func unwritableCharacter(in text: String, allowingLineBreaks: Bool) -> Unicode.Scalar? {
         text.unicodeScalars.first { scalar in
             switch scalar.value {
             case 0x09: return false
@@ -102,8 +102,8 @@ public struct CISetupStep: Sendable, Equatable {
 
 /// What `uses:` names: an action in a repository at a ref, a local action of this repository,
 /// or a Docker image. Parsed (and refused) when relctl.toml is read.
-public struct ActionReference: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+struct ActionReference: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         /// `OWNER/REPO[/PATH]@REF`.
         case repository(owner: String, repository: String, path: String?, ref: String)
         /// `./PATH` or `$/PATH`: an action of this repository at the commit being released.
@@ -112,15 +112,15 @@ public struct ActionReference: Sendable, Equatable {
         case docker(image: String)
     }
 
-    public var kind: Kind
+    var kind: Kind
 
     /// GitHub's own actions, which the generated workflow itself uses by version tag.
-    public static let ownOrganisations: Set<String> = ["actions", "github"]
+    static let ownOrganisations: Set<String> = ["actions", "github"]
 
     /// What the workflow says after `uses:`. A local action is written with GitHub's
     /// self-repository syntax `$/`, which resolves to the commit being released whatever the
     /// checkout left in the workspace.
-    public var text: String {
+    var text: String {
         switch kind {
         case .repository(let owner, let repository, let path, let ref):
             return "\(owner)/\(repository)\(path.map { "/\($0)" } ?? "")@\(ref)"
@@ -161,7 +161,7 @@ public struct ActionReference: Sendable, Equatable {
     }
 
     /// Reads a `uses` value; the error says what is wrong and what to write instead.
-    public static func parse(_ text: String) -> Result<ActionReference, ActionReferenceProblem> {
+    static func parse(_ text: String) -> Result<ActionReference, ActionReferenceProblem> {
         func refused(_ why: String) -> Result<ActionReference, ActionReferenceProblem> {
             .failure(ActionReferenceProblem(message: "`uses = \"\(text)\"`: \(why)"))
         }
@@ -232,6 +232,6 @@ public struct ActionReference: Sendable, Equatable {
     }
 }
 
-public struct ActionReferenceProblem: Error, Sendable, Equatable {
-    public var message: String
+struct ActionReferenceProblem: Error, Sendable, Equatable {
+    var message: String
 }

@@ -1,9 +1,9 @@
 /// The GitHub Actions tag filter for a tag format: `v{version}` → `v*.*.*`.
-public enum TagGlob {
+enum TagGlob {
     /// Characters GitHub's filter syntax treats specially; a literal one needs a backslash.
     static let special: Set<Character> = ["*", "?", "+", "[", "]", "!", "\\"]
 
-    public static func pattern(for format: TagFormat) -> String {
+    static func pattern(for format: TagFormat) -> String {
         escape(format.prefix) + "*.*.*" + escape(format.suffix)
     }
 

@@ -3,18 +3,18 @@ import Foundation
 /// What an archive's file name says about it, recovered through the `[archive] name` template
 /// (`{project}-{tag}-{target}` by default), so archives packaged on other machines can be
 /// checksummed and listed in `manifest.json` without any record of how they were made.
-public struct ArtifactName: Sendable, Equatable {
+struct ArtifactName: Sendable, Equatable {
     /// The archive format id (`tar.gz`, `zip`, …).
-    public var format: String
+    var format: String
     /// The name without the format's extension.
-    public var stem: String
-    public var project: String?
-    public var tag: String?
-    public var version: String?
-    public var target: String?
+    var stem: String
+    var project: String?
+    var tag: String?
+    var version: String?
+    var target: String?
 
     /// The format id a file name ends with, or nil when it is not a recognised archive.
-    public static func format(of fileName: String) -> String? {
+    static func format(of fileName: String) -> String? {
         // Longest extension first, so `.tar.gz` wins over a hypothetical `.gz`.
         ArchiveFormats.ids.sorted { $0.count > $1.count }.first { id in
             let ext = ArchiveFormats.fileExtension(id)
@@ -26,7 +26,7 @@ public struct ArtifactName: Sendable, Equatable {
     /// known; `knownTargets` (the configured triples) are preferred when a name splits more
     /// than one way, then recognised triples. Nil when the name is not an archive or does not
     /// fit the template.
-    public static func parse(
+    static func parse(
         _ fileName: String,
         template: Template,
         tagFormat: TagFormat,

@@ -15,17 +15,17 @@ public enum ChecksumAlgorithm: String, Sendable, CaseIterable, Codable, Hashable
     /// The combined file's name: `SHA256SUMS`.
     public var sumsFileName: String { rawValue.uppercased() + "SUMS" }
     /// The per-archive file's suffix: `.sha256`.
-    public var fileExtension: String { "." + rawValue }
+    var fileExtension: String { "." + rawValue }
     /// Length of the lowercase hex digest.
-    public var hexLength: Int { self == .sha256 ? 64 : 128 }
+    var hexLength: Int { self == .sha256 ? 64 : 128 }
 
     /// The algorithm a GNU line's digest length implies.
-    public static func forHexLength(_ length: Int) -> ChecksumAlgorithm? {
+    static func forHexLength(_ length: Int) -> ChecksumAlgorithm? {
         allCases.first { $0.hexLength == length }
     }
 
     /// The algorithm named by a BSD tag (`SHA256`, `SHA2-256` as openssl 3 spells it).
-    public static func forBSDTag(_ tag: String) -> ChecksumAlgorithm? {
+    static func forBSDTag(_ tag: String) -> ChecksumAlgorithm? {
         switch tag.uppercased() {
         case "SHA256", "SHA2-256": return .sha256
         case "SHA512", "SHA2-512": return .sha512

@@ -1,6 +1,6 @@
 /// Problems writing and verifying checksums. Unreadable or malformed inputs are bad input (exit 2);
 /// a file that does not match its checksum, or a digest missing after packaging, fails the check (exit 1).
-public enum ChecksumError: RelctlError, CustomStringConvertible {
+enum ChecksumError: RelctlError, CustomStringConvertible {
     /// A listed file whose digest differs; `listedAt` is `FILE:LINE` of the checksum file.
     case mismatch(file: String, algorithm: String, actual: String, expected: String, listedAt: String)
     /// A listed file that is not on disk.
@@ -40,14 +40,14 @@ public enum ChecksumError: RelctlError, CustomStringConvertible {
     /// A `manifest.json` for another tag than the archives given.
     case manifestForOtherTag(path: String, manifestTag: String, tag: String)
 
-    public var exitCode: RelctlExitCode {
+    var exitCode: RelctlExitCode {
         switch self {
         case .mismatch, .missing, .unlisted, .staleSidecar, .noDigest: return .failure
         default: return .badInput
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case let .mismatch(file, algorithm, actual, expected, listedAt):
             return [
@@ -150,5 +150,5 @@ public enum ChecksumError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

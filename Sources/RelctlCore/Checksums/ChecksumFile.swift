@@ -3,17 +3,17 @@ import Foundation
 /// A checksum list in the `sha256sum`/`sha512sum` format (`HEX  NAME`), as relctl writes it in
 /// `NAME.sha256` and `SHA256SUMS`; reads GNU (`HEX  NAME`, `HEX *NAME`) and BSD
 /// (`SHA256 (NAME) = HEX`, as `shasum --tag` and `openssl dgst` print) lines.
-public struct ChecksumFile: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
+struct ChecksumFile: Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
         /// The file name as listed, relative to the checksum file's folder.
-        public var name: String
+        var name: String
         /// Lowercase hex.
-        public var digest: String
-        public var algorithm: ChecksumAlgorithm
+        var digest: String
+        var algorithm: ChecksumAlgorithm
         /// 1-based line in the file read; nil for entries made in memory.
-        public var line: Int?
+        var line: Int?
 
-        public init(name: String, digest: String, algorithm: ChecksumAlgorithm, line: Int? = nil) {
+        init(name: String, digest: String, algorithm: ChecksumAlgorithm, line: Int? = nil) {
             self.name = name
             self.digest = digest.lowercased()
             self.algorithm = algorithm
@@ -21,21 +21,21 @@ public struct ChecksumFile: Sendable, Equatable {
         }
     }
 
-    public var entries: [Entry]
+    var entries: [Entry]
 
-    public init(entries: [Entry]) {
+    init(entries: [Entry]) {
         self.entries = entries
     }
 
     /// Entries sorted bytewise by name (the order `sort` gives with `LC_ALL=C`).
-    public var sorted: ChecksumFile {
+    var sorted: ChecksumFile {
         ChecksumFile(entries: entries.sorted { bytewiseLess($0.name, $1.name) })
     }
 
     /// The text `sha256sum -c` accepts: one `HEX  NAME` line per entry, each ending in a
     /// newline, nothing after the last. Names holding `\`, a newline or a carriage return are
     /// escaped as GNU coreutils 9 does (a leading `\`, then `\\`, `\n`, `\r`).
-    public func render() -> String {
+    func render() -> String {
         var text = ""
         for entry in entries {
             if entry.name.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\n" || $0 == "\r" }) {
@@ -57,7 +57,7 @@ public struct ChecksumFile: Sendable, Equatable {
     }
 
     /// Reads a checksum file; bad input (exit 2) naming the file when it cannot be read.
-    public static func read(_ url: URL, displayPath: String? = nil) throws -> ChecksumFile {
+    static func read(_ url: URL, displayPath: String? = nil) throws -> ChecksumFile {
         let shown = displayPath ?? url.path
         let kind = FileSystem.kind(of: url)
         if kind == .directory { throw ChecksumError.listIsFolder(path: shown) }
@@ -69,7 +69,7 @@ public struct ChecksumFile: Sendable, Equatable {
 
     /// Parses checksum text. Blank lines are skipped; any other line that is neither GNU nor
     /// BSD style is bad input (exit 2), every such line reported with its number.
-    public static func parse(_ text: String, path: String) throws -> ChecksumFile {
+    static func parse(_ text: String, path: String) throws -> ChecksumFile {
         var entries: [Entry] = []
         var problems: [any RelctlError] = []
         var firstLine: [String: Int] = [:]

@@ -13,6 +13,6 @@ public struct ChecksumReport: Codable, Sendable, Equatable {
         public var release: ReleaseManifest
     }
 
-    public var algorithm: ChecksumAlgorithm
+    var algorithm: ChecksumAlgorithm
     public var folders: [Folder]
 }

@@ -40,7 +40,7 @@ public enum ChecksumWriter {
     /// `relctl release`'s checksum step: the combined file and `manifest.json` for archives this
     /// run just wrote, from the digests their write streams computed. Nothing is read again and no
     /// name is parsed back; the `.sha256` files were written by the packager already.
-    public static func writeRelease(
+    static func writeRelease(
         _ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
         in directory: URL
     ) throws -> ChecksumSet {
@@ -142,7 +142,7 @@ public enum ChecksumWriter {
     }
 
     /// Regular files directly in `directory` with a recognised archive extension, sorted bytewise.
-    public static func archives(in directory: URL) -> [String] {
+    static func archives(in directory: URL) -> [String] {
         let names = (try? FileSystem.names(in: directory)) ?? []
         return names.filter { name in
             !name.hasPrefix(".") && ArtifactName.format(of: name) != nil
@@ -256,7 +256,7 @@ public enum ChecksumWriter {
 
     /// Writes `ARCHIVE.sha256` (or `.sha512`) next to an archive, atomically, in the format
     /// `sha256sum -c` accepts; for `relctl package`, which hashes as it writes.
-    public static func writeSidecar(for archive: URL, digest: String, algorithm: ChecksumAlgorithm = .sha256) throws {
+    static func writeSidecar(for archive: URL, digest: String, algorithm: ChecksumAlgorithm = .sha256) throws {
         let entry = ChecksumFile.Entry(name: archive.lastPathComponent, digest: digest, algorithm: algorithm)
         let url = archive.deletingLastPathComponent().appendingPathComponent(
             archive.lastPathComponent + algorithm.fileExtension)

@@ -5,7 +5,7 @@ import Foundation
 /// worker, and hashes many files in parallel. The reusable entry point for every area.
 public enum FileHasher {
     /// Large enough to amortise the read(2) calls, small enough to stay in L2.
-    public static let bufferSize = 1 << 20
+    static let bufferSize = 1 << 20
 
     /// The lowercase hex SHA-256 of a file.
     public static func sha256(of url: URL) throws -> String {
@@ -13,12 +13,12 @@ public enum FileHasher {
     }
 
     /// The lowercase hex SHA-512 of a file.
-    public static func sha512(of url: URL) throws -> String {
+    static func sha512(of url: URL) throws -> String {
         try digest(of: url, algorithms: [.sha512])[.sha512]
     }
 
     /// Hashes one file with every algorithm in one read pass.
-    public static func digest(of url: URL, algorithms: Set<ChecksumAlgorithm>) throws -> FileDigest {
+    static func digest(of url: URL, algorithms: Set<ChecksumAlgorithm>) throws -> FileDigest {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64)
         defer { buffer.deallocate() }
         return try digest(of: url, algorithms: algorithms, buffer: buffer)
@@ -26,7 +26,7 @@ public enum FileHasher {
 
     /// Hashes files in parallel (at most `jobs` at once, default one per core); results are in
     /// the order of `urls`. The first unreadable file is reported after all workers stop.
-    public static func digests(
+    static func digests(
         of urls: [URL], algorithms: Set<ChecksumAlgorithm>, jobs: Int? = nil
     ) async throws -> [FileDigest] {
         guard !urls.isEmpty else { return [] }

@@ -13,11 +13,11 @@ public struct VerifiedFile: Codable, Sendable, Equatable {
 
     public var name: String
     public var status: Status
-    public var algorithm: ChecksumAlgorithm
+    var algorithm: ChecksumAlgorithm
     /// The listed digest (nil for unlisted files).
-    public var expected: String?
+    var expected: String?
     /// The digest now on disk (nil for missing files).
-    public var actual: String?
+    var actual: String?
     /// The line in the checksum file (nil for unlisted files).
-    public var line: Int?
+    var line: Int?
 }

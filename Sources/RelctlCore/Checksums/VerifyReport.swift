@@ -6,12 +6,12 @@ public struct VerifyReport: Codable, Sendable, Equatable {
     public var file: String
     public var files: [VerifiedFile]
     /// True when every file is `ok` (unlisted files count as problems unless allowed).
-    public var ok: Bool
+    var ok: Bool
     /// True when `--allow-unlisted` made unlisted archives a warning only.
     public var unlistedAllowed: Bool
     /// Per-archive files (`NAME.sha256`) next to a listed archive that disagree with it; they
     /// fail the check like a changed archive, since users verify with them too.
-    public var staleSidecars: [String] = []
+    var staleSidecars: [String] = []
     /// Signatures of the checksum file checked against a given or configured public key; any
     /// not `ok` fails the check (exit 1).
     public var signatures: [SignatureVerifier.Check] = []

@@ -4,8 +4,8 @@ import Foundation
 /// a lock file's entry for the project's own package, or a requirement on one of the
 /// workspace's own crates. Found automatically (`CompanionFinder`), checked by `validate-tag`
 /// and `check`, and written with the manifest by `bump --write` / `bump --set`.
-public struct Companion: Sendable, Equatable, Encodable {
-    public enum Kind: String, Sendable, Encodable {
+struct Companion: Sendable, Equatable, Encodable {
+    enum Kind: String, Sendable, Encodable {
         /// A `[[package]]` entry of a workspace package in `Cargo.lock`.
         case cargoLock = "cargo-lock"
         /// A `version = "…"` requirement on a path dependency to an own crate.
@@ -18,19 +18,19 @@ public struct Companion: Sendable, Equatable, Encodable {
         case uvLock = "uv-lock"
     }
 
-    public var kind: Kind
+    var kind: Kind
     /// Relative to the project root, as messages show it.
-    public var file: String
+    var file: String
     /// 1-based line of the version text.
-    public var line: Int
+    var line: Int
     /// The version text as written (for a requirement: without its operator, `0.15.1` of `=0.15.1`).
-    public var text: String
+    var text: String
     /// What it is, for messages: "Cargo.lock entry of `velo-core`".
-    public var what: String
+    var what: String
     /// For a requirement: its operator as written (`""`, `=`, `^`, `~`), kept on rewrite.
-    public var requirementOperator: String?
+    var requirementOperator: String?
 
-    public init(kind: Kind, file: String, line: Int, text: String, what: String, requirementOperator: String? = nil) {
+    init(kind: Kind, file: String, line: Int, text: String, what: String, requirementOperator: String? = nil) {
         self.kind = kind
         self.file = file
         self.line = line
@@ -50,7 +50,7 @@ public struct Companion: Sendable, Equatable, Encodable {
     /// with it (`0.15.1`, `=0.15.1`, `^0.15.1` for 0.15.1) stays in lockstep; any other is rewritten
     /// only when it no longer admits the version. The operator is kept, and a shorter requirement
     /// keeps its precision (`^0.15` → `^0.16`); a prerelease always gets the full version.
-    public func expectedText(for version: SemanticVersion, previous: String? = nil) -> String? {
+    func expectedText(for version: SemanticVersion, previous: String? = nil) -> String? {
         switch kind {
         case .uvLock:
             // uv writes the PEP 440 normalised spelling; any spelling equal under PEP 440 is current.

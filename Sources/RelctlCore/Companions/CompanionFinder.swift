@@ -4,9 +4,9 @@ import Foundation
 /// path-dependency requirements of the workspace's packages that share the manifest's version),
 /// npm (package-lock.json root entries, pins on the package's own per-platform packages) and
 /// Python (uv.lock's editable root package). Other kinds have none.
-public enum CompanionFinder {
+enum CompanionFinder {
     /// The companions of `source`, whose version `found` was just read, in the project at `root`.
-    public static func companions(of source: VersionSource, found: ManifestVersion, root: URL) throws -> [Companion] {
+    static func companions(of source: VersionSource, found: ManifestVersion, root: URL) throws -> [Companion] {
         let manifest = url(source.path, root: root)
         switch source.kind {
         case "cargo": return try cargo(manifest: manifest, found: found, root: root)

@@ -1,13 +1,13 @@
 /// A companion whose text does not follow its manifest's version: what it holds, what it
 /// should hold, and where.
-public struct StaleCompanion: Sendable, Equatable, Encodable {
-    public var companion: Companion
+struct StaleCompanion: Sendable, Equatable, Encodable {
+    var companion: Companion
     /// The manifest it follows, as configured in `[[version]] path`.
-    public var manifest: String
-    public var expected: String
+    var manifest: String
+    var expected: String
 
     enum CodingKeys: String, CodingKey { case kind, file, line, text, expected, what, manifest }
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(companion.kind, forKey: .kind)
         try container.encode(companion.file, forKey: .file)
@@ -18,7 +18,7 @@ public struct StaleCompanion: Sendable, Equatable, Encodable {
         try container.encode(manifest, forKey: .manifest)
     }
 
-    public var diagnostic: Diagnostic {
+    var diagnostic: Diagnostic {
         Diagnostic(
             file: companion.file, line: companion.line,
             "\(companion.what) holds \(companion.text), but \(manifest) needs \(expected); run `relctl bump --write` (or `bump --set VERSION --write`), which updates companions with their manifest"

@@ -1,5 +1,5 @@
 /// Problems with `relctl.toml` and the TOML files and templates it names; all are bad input (exit 2).
-public enum ConfigError: RelctlError, CustomStringConvertible {
+enum ConfigError: RelctlError, CustomStringConvertible {
     /// No config file where one was expected.
     case notFound(path: String)
     /// `relctl init` found a config already there.
@@ -17,9 +17,9 @@ public enum ConfigError: RelctlError, CustomStringConvertible {
     /// A placeholder relctl does not know.
     case unknownPlaceholder(name: String, template: String, allowed: [String])
 
-    public var exitCode: RelctlExitCode { .badInput }
+    var exitCode: RelctlExitCode { .badInput }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .notFound(let path):
             return [
@@ -51,5 +51,5 @@ public enum ConfigError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

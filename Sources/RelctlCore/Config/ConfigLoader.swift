@@ -24,7 +24,7 @@ public enum ConfigLoader {
     }
 
     /// Parses a document already read; throws a `ProblemList` (exit 2) holding every problem.
-    public static func parse(_ document: TOMLDocument, root: URL) throws -> RelctlConfig {
+    static func parse(_ document: TOMLDocument, root: URL) throws -> RelctlConfig {
         let problems = DiagnosticCollector()
         let top = TableReader(document: document, problems: problems)
         var config = RelctlConfig.defaults(root: root)

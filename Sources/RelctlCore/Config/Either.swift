@@ -1,7 +1,7 @@
 import Foundation
 
 /// One of two shapes a config value may take.
-public enum Either<Left, Right> {
+enum Either<Left, Right> {
     case left(Left)
     case right(Right)
 }

@@ -6,16 +6,16 @@ import Foundation
 /// disagree about where it is.
 extension RelctlConfig {
     /// The release output folder of the project.
-    public static let distFolderName = "dist"
+    static let distFolderName = "dist"
 
     /// `dist/` in the project.
     public var distDirectory: URL { root.appendingPathComponent(Self.distFolderName) }
 
     /// A config path resolved against the project root (absolute paths kept).
-    public func resolve(_ path: String) -> URL { Self.resolve(path, root: root) }
+    func resolve(_ path: String) -> URL { Self.resolve(path, root: root) }
 
     /// A config path resolved against `root`, for code that holds the root but not the config.
-    public static func resolve(_ path: String, root: URL) -> URL {
+    static func resolve(_ path: String, root: URL) -> URL {
         path.hasPrefix("/")
             ? URL(fileURLWithPath: path).standardizedFileURL : root.appendingPathComponent(path).standardizedFileURL
     }

@@ -7,26 +7,26 @@ public struct RelctlConfig: Sendable {
     /// The project root: the folder holding the config file.
     public var root: URL
     /// False when no file was read and these are the built-in defaults.
-    public var isFromFile: Bool
+    var isFromFile: Bool
 
     public var project: ProjectSettings
     public var versions: [VersionSource]
-    public var build: BuildSettings
-    public var targets: [TargetSettings]
-    public var archive: ArchiveSettings
+    var build: BuildSettings
+    var targets: [TargetSettings]
+    var archive: ArchiveSettings
     public var checksum: ChecksumSettings
-    public var notes: NotesSettings
+    var notes: NotesSettings
     public var release: ReleaseSettings
-    public var ci: CISettings
+    var ci: CISettings
     public var publish: PublishSettings
     /// `[[image]]`: container images built from the Linux binaries.
     public var images: [ImageSettings] = []
     public var sign: SignSettings = SignSettings()
-    public var sbom: SBOMSettings = SBOMSettings()
-    public var installer: InstallerSettings = InstallerSettings()
+    var sbom: SBOMSettings = SBOMSettings()
+    var installer: InstallerSettings = InstallerSettings()
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
-    public static func defaults(root: URL) -> RelctlConfig {
+    static func defaults(root: URL) -> RelctlConfig {
         RelctlConfig(
             path: root.appendingPathComponent(ConfigLoader.defaultFileName).path,
             root: root,
@@ -48,11 +48,11 @@ public struct RelctlConfig: Sendable {
 public struct ProjectSettings: Sendable {
     /// The longest `[project] name`, in bytes: file names hold 255, and relctl writes files named
     /// after the project (archives with a tag and a target triple, `NAME-installer.ps1`, temporaries).
-    public static let maximumNameLength = 128
+    static let maximumNameLength = 128
 
     public var name: String
     public var tagFormat: TagFormat
-    public init(name: String, tagFormat: TagFormat) {
+    init(name: String, tagFormat: TagFormat) {
         self.name = name
         self.tagFormat = tagFormat
     }
@@ -63,12 +63,12 @@ public struct VersionSource: Sendable, Equatable {
     /// Relative to the project root, as written.
     public var path: String
     /// A manifest reader id: `cargo`, `npm`, `python`, `swift`, `plain`, `regex`.
-    public var kind: String
+    var kind: String
     /// For `regex` (and optionally `swift`): a pattern with a named group `version`.
-    public var pattern: String?
-    public var line: Int?
+    var pattern: String?
+    var line: Int?
 
-    public init(path: String, kind: String, pattern: String? = nil, line: Int? = nil) {
+    init(path: String, kind: String, pattern: String? = nil, line: Int? = nil) {
         self.path = path
         self.kind = kind
         self.pattern = pattern
@@ -76,35 +76,35 @@ public struct VersionSource: Sendable, Equatable {
     }
 }
 
-public struct BuildSettings: Sendable {
+struct BuildSettings: Sendable {
     /// Shell command run per target; nil means there is nothing to build (prebuilt binaries).
-    public var command: Template?
-    public var binaries: [String] = []
+    var command: Template?
+    var binaries: [String] = []
     /// Binaries packaged when the build made them and skipped (with a note) when it did not: a
     /// tool built only on some platforms.
-    public var optionalBinaries: [String] = []
-    public var binaryDirectory: Template = Template("target/{target}/release")
+    var optionalBinaries: [String] = []
+    var binaryDirectory: Template = Template("target/{target}/release")
     /// Extra environment variables for the build command.
-    public var environment: [String: String] = [:]
-    public init() {}
+    var environment: [String: String] = [:]
+    init() {}
 }
 
 /// How symlinks are stored: `keep` as links (tar), `copy` as the target's bytes (zip for Windows).
-public enum LinksPolicy: String, Sendable, CaseIterable, Codable {
+enum LinksPolicy: String, Sendable, CaseIterable, Codable {
     case keep, copy
 }
 
 /// One `[[target]]` entry as written; `TargetResolver` turns it into a `Target` with defaults.
-public struct TargetSettings: Sendable {
-    public var triple: String
-    public var runner: String?
-    public var format: String?
-    public var links: LinksPolicy?
-    public var command: Template?
-    public var binaryDirectory: Template?
-    public var line: Int?
+struct TargetSettings: Sendable {
+    var triple: String
+    var runner: String?
+    var format: String?
+    var links: LinksPolicy?
+    var command: Template?
+    var binaryDirectory: Template?
+    var line: Int?
 
-    public init(
+    init(
         triple: String, runner: String? = nil, format: String? = nil, links: LinksPolicy? = nil,
         command: Template? = nil, binaryDirectory: Template? = nil, line: Int? = nil
     ) {
@@ -119,10 +119,10 @@ public struct TargetSettings: Sendable {
 }
 
 /// A file or tree copied into the archive: `from` in the project, `to` inside the archive folder.
-public struct PathMapping: Sendable, Equatable {
-    public var from: Template
-    public var to: Template
-    public init(from: Template, to: Template) {
+struct PathMapping: Sendable, Equatable {
+    var from: Template
+    var to: Template
+    init(from: Template, to: Template) {
         self.from = from
         self.to = to
     }
@@ -130,62 +130,62 @@ public struct PathMapping: Sendable, Equatable {
 
 /// `[[archive.symlink]]`: a link created per binary (`{binary}` expands to each binary name),
 /// or once when neither side names `{binary}`.
-public struct SymlinkRule: Sendable, Equatable {
-    public var path: Template
-    public var to: Template
-    public init(path: Template, to: Template) {
+struct SymlinkRule: Sendable, Equatable {
+    var path: Template
+    var to: Template
+    init(path: Template, to: Template) {
         self.path = path
         self.to = to
     }
 
     /// True when the rule makes one link per binary.
-    public var mentionsBinary: Bool { path.placeholders.contains("binary") || to.placeholders.contains("binary") }
+    var mentionsBinary: Bool { path.placeholders.contains("binary") || to.placeholders.contains("binary") }
 }
 
-public struct ArchiveSettings: Sendable {
+struct ArchiveSettings: Sendable {
     /// The file stem and the single top-level folder.
-    public var name: Template = Template("{project}-{tag}-{target}")
-    public var files: [PathMapping] = []
-    public var trees: [PathMapping] = []
-    public var setupEnv: Bool = true
-    public var symlinks: [SymlinkRule] = []
+    var name: Template = Template("{project}-{tag}-{target}")
+    var files: [PathMapping] = []
+    var trees: [PathMapping] = []
+    var setupEnv: Bool = true
+    var symlinks: [SymlinkRule] = []
     /// A shell command run once per archive in an empty staging folder (cwd), with RELCTL_TARGET,
     /// RELCTL_VERSION… set; every file it writes there is added at the archive's root.
-    public var stage: Template?
+    var stage: Template?
     /// Compression level (format's default when nil): gzip/zip 1-9, xz 0-9, zstd 1-19.
-    public var compressionLevel: Int?
+    var compressionLevel: Int?
     /// Glob patterns (relative to a tree's root) left out of trees.
-    public var exclude: [String] = []
-    public init() {}
+    var exclude: [String] = []
+    init() {}
 }
 
 public struct ChecksumSettings: Sendable {
     /// `sha256` (default) or `sha512`.
     public var algorithm: String = "sha256"
-    public init() {}
+    init() {}
 }
 
 /// A section of the release notes and the commit types it collects.
-public struct NotesGroup: Sendable, Equatable {
-    public var title: String
-    public var types: [String]
-    public init(title: String, types: [String]) {
+struct NotesGroup: Sendable, Equatable {
+    var title: String
+    var types: [String]
+    init(title: String, types: [String]) {
         self.title = title
         self.types = types
     }
 }
 
-public struct NotesSettings: Sendable {
+struct NotesSettings: Sendable {
     /// A Mustache template rendered over the notes data instead of the built-in Markdown.
-    public var template: String?
-    public var groups: [NotesGroup] = NotesSettings.defaultGroups
+    var template: String?
+    var groups: [NotesGroup] = NotesSettings.defaultGroups
     /// Non-conventional commits go to "Other changes" (true) or are dropped (false).
-    public var includeOther: Bool = true
-    public var includeMerges: Bool = false
+    var includeOther: Bool = true
+    var includeMerges: Bool = false
     /// For a final release, earlier prereleases are skipped when choosing the previous tag.
-    public var skipPrereleases: Bool = true
+    var skipPrereleases: Bool = true
 
-    public static let defaultGroups: [NotesGroup] = [
+    static let defaultGroups: [NotesGroup] = [
         NotesGroup(title: "Features", types: ["feat"]),
         NotesGroup(title: "Bug fixes", types: ["fix"]),
         NotesGroup(title: "Performance", types: ["perf"]),
@@ -194,43 +194,43 @@ public struct NotesSettings: Sendable {
         // A revert that cancels nothing in the range undoes something users already had.
         NotesGroup(title: "Reverts", types: ["revert"]),
     ]
-    public init() {}
+    init() {}
 }
 
 public struct ReleaseSettings: Sendable {
-    public var branches: [String] = ["main", "master"]
+    var branches: [String] = ["main", "master"]
     public var remote: String = "origin"
-    public var sign: Bool = false
-    public var before: [String] = []
-    public var after: [String] = []
-    public init() {}
+    var sign: Bool = false
+    var before: [String] = []
+    var after: [String] = []
+    init() {}
 }
 
 /// `[ci]`: how the generated workflow prepares a runner.
-public struct CISettings: Sendable {
+struct CISettings: Sendable {
     /// Shell lines that put `relctl` on PATH in every job (default: build it from source with Swift).
-    public var setup: [String] = []
+    var setup: [String] = []
     /// `[[ci.setup]]`: steps (shell or `uses:` actions, with inputs, env and secrets) that put
     /// `relctl` on PATH in every job; replaces `setup` and the default.
-    public var setupSteps: [CISetupStep] = []
+    var setupSteps: [CISetupStep] = []
     /// True when neither form is set: the workflow builds relctl from source.
-    public var usesDefaultSetup: Bool { setup.isEmpty && setupSteps.isEmpty }
+    var usesDefaultSetup: Bool { setup.isEmpty && setupSteps.isEmpty }
     /// Workflow file path, relative to the project root.
-    public var workflow: String = ".github/workflows/release.yml"
+    var workflow: String = ".github/workflows/release.yml"
     /// Attach GitHub build-provenance attestations to the release files (`actions/attest-build-provenance`).
-    public var attest: Bool = false
-    public init() {}
+    var attest: Bool = false
+    init() {}
 }
 
 /// `[sign]`: keys that sign `SHA256SUMS` and the public keys `verify` checks against. Paths are
 /// relative to the project root; the environment variables in `SigningKeys` take precedence
 /// for the secret keys (CI keeps them in secrets, not files).
 public struct SignSettings: Sendable, Equatable {
-    public var sshKey: String?
-    public var minisignKey: String?
-    public var allowedSigners: String?
-    public var minisignPublicKey: String?
-    public init(
+    var sshKey: String?
+    var minisignKey: String?
+    var allowedSigners: String?
+    var minisignPublicKey: String?
+    init(
         sshKey: String? = nil, minisignKey: String? = nil, allowedSigners: String? = nil,
         minisignPublicKey: String? = nil
     ) {
@@ -242,20 +242,20 @@ public struct SignSettings: Sendable, Equatable {
 }
 
 /// `[sbom]`: a CycloneDX SBOM (`NAME.cdx.json`) next to each archive.
-public struct SBOMSettings: Sendable, Equatable {
-    public var enabled: Bool = true
-    public init() {}
+struct SBOMSettings: Sendable, Equatable {
+    var enabled: Bool = true
+    init() {}
 }
 
 /// `[installer]`: `{project}-installer.sh` / `.ps1` in dist/ during `relctl release`.
-public struct InstallerSettings: Sendable, Equatable {
-    public var enabled: Bool = false
-    public init() {}
+struct InstallerSettings: Sendable, Equatable {
+    var enabled: Bool = false
+    init() {}
 }
 
 /// `[publish]`: where `relctl publish` sends the release.
 public struct PublishSettings: Sendable {
     /// `OWNER/REPO` on GitHub; nil means `GITHUB_REPOSITORY`, else the release remote's URL.
     public var github: String?
-    public init() {}
+    init() {}
 }

@@ -3,10 +3,10 @@ import Foundation
 /// Finds the line on which a key was written, by scanning the text for table headers and
 /// `key =` lines. TOMLKit does not report node positions, and a key's line is what a user
 /// needs to fix a typo. Paths look like `project.tag-format` or `target[1].triple`.
-public struct SourceLocator: Sendable {
+struct SourceLocator: Sendable {
     private var lines: [String: Int] = [:]
 
-    public init(text: String) {
+    init(text: String) {
         var header: String = ""
         var arrayCounts: [String: Int] = [:]
         for (index, rawLine) in text.fileLines.enumerated() {
@@ -40,7 +40,7 @@ public struct SourceLocator: Sendable {
     }
 
     /// The line of `path`, or of the closest enclosing table that was written out.
-    public func line(of path: String) -> Int? {
+    func line(of path: String) -> Int? {
         var candidate = path
         while true {
             if let line = lines[candidate] { return line }

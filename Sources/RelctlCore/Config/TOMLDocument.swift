@@ -2,14 +2,14 @@ import Foundation
 @_exported import RelctlTOML
 
 /// A parsed TOML file: its tree, and where each key was written so errors can name the line.
-public struct TOMLDocument: Sendable {
-    public let path: String
-    public let text: String
-    public let root: [String: TOMLNode]
-    public let locator: SourceLocator
+struct TOMLDocument: Sendable {
+    let path: String
+    let text: String
+    let root: [String: TOMLNode]
+    let locator: SourceLocator
 
     /// Parses `text`; a syntax error is `badInput` naming `path` and the line.
-    public init(text: String, path: String) throws {
+    init(text: String, path: String) throws {
         self.path = path
         self.text = text
         do {
@@ -21,7 +21,7 @@ public struct TOMLDocument: Sendable {
     }
 
     /// Reads and parses a file; a missing file is `badInput` naming it.
-    public init(contentsOf url: URL, displayPath: String? = nil) throws {
+    init(contentsOf url: URL, displayPath: String? = nil) throws {
         let shown = displayPath ?? url.path
         let kind = FileSystem.kind(of: url)
         if kind == .directory { throw ConfigError.isDirectory(path: shown) }

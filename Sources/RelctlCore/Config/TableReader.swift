@@ -2,15 +2,15 @@ import Foundation
 
 /// Typed, checked access to one TOML table. Every key asked for becomes a known key; `finish()`
 /// then reports the keys nobody asked for, with the closest known one as a suggestion.
-public final class TableReader {
-    public let document: TOMLDocument
+final class TableReader {
+    let document: TOMLDocument
     /// The table's path for messages and line lookup: `project`, `target[2]`, `archive.symlink[0]`.
-    public let path: String
-    public let values: [String: TOMLNode]
-    public let problems: DiagnosticCollector
+    let path: String
+    let values: [String: TOMLNode]
+    let problems: DiagnosticCollector
     private var known: [String] = []
 
-    public init(document: TOMLDocument, path: String, values: [String: TOMLNode], problems: DiagnosticCollector) {
+    init(document: TOMLDocument, path: String, values: [String: TOMLNode], problems: DiagnosticCollector) {
         self.document = document
         self.path = path
         self.values = values
@@ -18,17 +18,17 @@ public final class TableReader {
     }
 
     /// The reader for the whole document.
-    public convenience init(document: TOMLDocument, problems: DiagnosticCollector) {
+    convenience init(document: TOMLDocument, problems: DiagnosticCollector) {
         self.init(document: document, path: "", values: document.root, problems: problems)
     }
 
-    public func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-    public func line(of key: String) -> Int? { document.locator.line(of: keyPath(key)) }
+    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func line(of key: String) -> Int? { document.locator.line(of: keyPath(key)) }
     /// The line of this table's header (or its first key).
-    public var line: Int? { document.locator.line(of: path) }
+    var line: Int? { document.locator.line(of: path) }
 
     /// Reports a problem about `key` at its line.
-    public func report(_ key: String?, _ message: String) {
+    func report(_ key: String?, _ message: String) {
         problems.add(file: document.path, line: key.map(line(of:)) ?? line, message)
     }
 
@@ -41,26 +41,26 @@ public final class TableReader {
         report(key, "`\(keyPath(key))` must be \(expected), found \(found.typeName)")
     }
 
-    public func string(_ key: String) -> String? {
+    func string(_ key: String) -> String? {
         guard let node = value(key) else { return nil }
         guard let text = node.string else { mismatch(key, "a string", node); return nil }
         return text
     }
 
-    public func bool(_ key: String) -> Bool? {
+    func bool(_ key: String) -> Bool? {
         guard let node = value(key) else { return nil }
         guard let flag = node.bool else { mismatch(key, "true or false", node); return nil }
         return flag
     }
 
-    public func integer(_ key: String) -> Int? {
+    func integer(_ key: String) -> Int? {
         guard let node = value(key) else { return nil }
         guard let number = node.integer else { mismatch(key, "an integer", node); return nil }
         return number
     }
 
     /// An array of strings; a lone string is accepted as a one-element array.
-    public func strings(_ key: String) -> [String]? {
+    func strings(_ key: String) -> [String]? {
         guard let node = value(key) else { return nil }
         if let text = node.string { return [text] }
         guard let items = node.array else { mismatch(key, "an array of strings", node); return nil }
@@ -73,14 +73,14 @@ public final class TableReader {
     }
 
     /// A sub-table (`[archive]` or an inline table).
-    public func table(_ key: String) -> TableReader? {
+    func table(_ key: String) -> TableReader? {
         guard let node = value(key) else { return nil }
         guard let values = node.table else { mismatch(key, "a table", node); return nil }
         return TableReader(document: document, path: keyPath(key), values: values, problems: problems)
     }
 
     /// An array of tables (`[[target]]`, or an array of inline tables).
-    public func tables(_ key: String) -> [TableReader] {
+    func tables(_ key: String) -> [TableReader] {
         guard let node = value(key) else { return [] }
         if let single = node.table {
             return [TableReader(document: document, path: keyPath(key), values: single, problems: problems)]
@@ -96,7 +96,7 @@ public final class TableReader {
     }
 
     /// An array whose items may be plain strings or tables (`files = ["README.md", { from = "a", to = "b" }]`).
-    public func items(_ key: String) -> [Either<String, TableReader>] {
+    func items(_ key: String) -> [Either<String, TableReader>] {
         guard let node = value(key) else { return [] }
         guard let items = node.array else { mismatch(key, "an array", node); return [] }
         var result: [Either<String, TableReader>] = []
@@ -116,10 +116,10 @@ public final class TableReader {
     }
 
     /// Declares keys as known without reading them (read elsewhere, or reserved).
-    public func allow(_ keys: String...) { known.append(contentsOf: keys) }
+    func allow(_ keys: String...) { known.append(contentsOf: keys) }
 
     /// Reports every key that was not asked for, suggesting the closest known key.
-    public func finish() {
+    func finish() {
         for key in values.keys.sorted() where !known.contains(key) {
             let scope =
                 path.isEmpty

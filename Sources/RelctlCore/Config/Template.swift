@@ -1,34 +1,34 @@
 import Foundation
 
 /// A string with `{placeholder}` slots, checked against the placeholders its field allows.
-public struct Template: Sendable, Hashable, CustomStringConvertible {
+struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Every placeholder relctl knows, in the contract's order.
-    public static let all: [String] = ["project", "version", "tag", "target", "os", "arch", "exe", "binary"]
+    static let all: [String] = ["project", "version", "tag", "target", "os", "arch", "exe", "binary"]
     /// Placeholders available wherever a target is known, but not per binary.
-    public static let perTarget: [String] = ["project", "version", "tag", "target", "os", "arch", "exe"]
+    static let perTarget: [String] = ["project", "version", "tag", "target", "os", "arch", "exe"]
 
     /// A piece of a template: text kept as written, or a `{name}` slot.
-    public enum Segment: Sendable, Hashable {
+    enum Segment: Sendable, Hashable {
         case literal(String)
         case placeholder(String)
     }
 
-    public let text: String
-    public let segments: [Segment]
+    let text: String
+    let segments: [Segment]
 
     /// The placeholder names, in order of appearance.
-    public var placeholders: [String] {
+    var placeholders: [String] {
         segments.compactMap { if case .placeholder(let name) = $0 { name } else { nil } }
     }
 
     /// A template whose placeholders have already been checked (defaults, tests).
-    public init(_ text: String) {
+    init(_ text: String) {
         self.text = text
         self.segments = Self.scan(text).segments
     }
 
     /// Checks every `{name}` against `allowed`; throws naming the first unknown one and the closest valid one.
-    public init(_ text: String, allowed: [String]) throws {
+    init(_ text: String, allowed: [String]) throws {
         let scan = Self.scan(text)
         if let problem = scan.problem { throw ConfigError.templateSyntax(template: text, problem: problem) }
         self.text = text
@@ -70,7 +70,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Replaces each placeholder with its value; placeholders without a value stay as written.
-    public func render(_ values: [String: String]) -> String {
+    func render(_ values: [String: String]) -> String {
         segments.map { segment in
             switch segment {
             case .literal(let text): text
@@ -84,7 +84,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// closed and reopened around; inside "…" the characters special there are escaped; elsewhere
     /// a value of safe characters (every tag, version and triple) is pasted as is and anything
     /// else single-quoted.
-    public func renderForShell(_ values: [String: String]) -> String {
+    func renderForShell(_ values: [String: String]) -> String {
         enum Quote { case none, single, double }
         var quote = Quote.none
         var escaped = false
@@ -138,5 +138,5 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         return safe ? value : "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    public var description: String { text }
+    var description: String { text }
 }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// One commit as read by `Git.commitLog`: the fields release notes need, author via `.mailmap`.
-public struct GitCommitRecord: Sendable, Equatable {
-    public var hash: String
-    public var parents: [String]
-    public var authorName: String
-    public var authorEmail: String
+struct GitCommitRecord: Sendable, Equatable {
+    var hash: String
+    var parents: [String]
+    var authorName: String
+    var authorEmail: String
     /// Committer time, seconds since the epoch.
-    public var time: Int
-    public var subject: String
-    public var body: String
+    var time: Int
+    var subject: String
+    var body: String
 
-    public var isMerge: Bool { parents.count > 1 }
-    public var shortHash: String { String(hash.prefix(7)) }
+    var isMerge: Bool { parents.count > 1 }
+    var shortHash: String { String(hash.prefix(7)) }
 
-    public init(
+    init(
         hash: String, parents: [String], authorName: String, authorEmail: String, time: Int, subject: String,
         body: String
     ) {
@@ -34,7 +34,7 @@ extension Git {
 
     /// Every commit reachable from `to` and not from `from` (the whole history when `from` is nil),
     /// newest first, read with a single `git log` call.
-    public func commitLog(from: String?, to: String) throws -> [GitCommitRecord] {
+    func commitLog(from: String?, to: String) throws -> [GitCommitRecord] {
         let range = from.map { "\($0)..\(to)" } ?? to
         let result = try runUnchecked([
             "log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat, range,
@@ -98,7 +98,7 @@ extension Git {
 
     /// `commit(of:)` for the end of a notes or bump range: in a repository without commits, an
     /// unborn HEAD says so rather than "ref does not exist, try fetching".
-    public func rangeEnd(_ ref: String) throws -> String {
+    func rangeEnd(_ ref: String) throws -> String {
         // A full commit id (the release's own commit) needs no lookup: `git log` checks it.
         if ref.utf8.count == 40, ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
             return ref
@@ -111,12 +111,12 @@ extension Git {
     }
 
     /// Tags whose commits are ancestors of (or equal to) `ref`, via one `git tag --merged`.
-    public func tagsMerged(into ref: String) throws -> [String] {
+    func tagsMerged(into ref: String) throws -> [String] {
         try run(["tag", "--merged", ref]).split(separator: "\n").map(String.init)
     }
 
     /// Tags pointing exactly at `ref`.
-    public func tagsPointing(at ref: String) throws -> [String] {
+    func tagsPointing(at ref: String) throws -> [String] {
         try run(["tag", "--points-at", ref]).split(separator: "\n").map(String.init)
     }
 }
@@ -135,7 +135,7 @@ extension Git {
 
 extension Git {
     /// True in a shallow clone (CI checkouts default to depth 1), where history and tags are incomplete.
-    public func isShallow() -> Bool {
+    func isShallow() -> Bool {
         (try? runUnchecked(["rev-parse", "--is-shallow-repository"]))?.stdoutText.hasPrefix("true") ?? false
     }
 }

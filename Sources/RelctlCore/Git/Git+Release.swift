@@ -5,7 +5,7 @@ import Foundation
 extension Git {
     /// The repository's real git directory (`.git`, or the main one for a linked worktree),
     /// where the release lock lives so that `git status` never sees it.
-    public func commonDirectory() throws -> URL {
+    func commonDirectory() throws -> URL {
         let text = try run(["rev-parse", "--git-common-dir"]).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("/") { return URL(fileURLWithPath: text).standardizedFileURL }
         return directory.appendingPathComponent(text).standardizedFileURL
@@ -13,7 +13,7 @@ extension Git {
 
     /// Whether `remote` already has `refs/tags/TAG`. Throws when the remote cannot be reached,
     /// so an unreachable remote is reported rather than read as "no such tag".
-    public func remoteTagExists(_ tag: String, remote: String) throws -> Bool {
+    func remoteTagExists(_ tag: String, remote: String) throws -> Bool {
         let result = try runUnchecked(["ls-remote", "--tags", remote, "refs/tags/\(tag)"])
         guard result.succeeded else {
             throw GitError.failed(
@@ -25,14 +25,14 @@ extension Git {
     }
 
     /// Creates an annotated tag (signed with `git tag -s` when `sign` is true) on `commit`.
-    public func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) throws {
+    func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) throws {
         let messageFile = try Temporaries.writeScratchFile("tag-message", message)
         defer { Temporaries.removeScratchFile(messageFile) }
         try run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
     }
 
     /// Pushes exactly one tag; the result is returned so a rejection can be explained.
-    public func pushTag(_ tag: String, remote: String, dryRun: Bool = false) throws -> ProcessResult {
+    func pushTag(_ tag: String, remote: String, dryRun: Bool = false) throws -> ProcessResult {
         try runUnchecked(
             ["push", "--porcelain"] + (dryRun ? ["--dry-run"] : []) + [remote, "refs/tags/\(tag):refs/tags/\(tag)"])
     }
@@ -40,14 +40,14 @@ extension Git {
     /// Deletes a tag on a remote; the result is returned so rollbacks can report what failed.
     /// With `object`, only while the remote's tag is still that object (`--force-with-lease`):
     /// a tag someone else pushed meanwhile is never deleted.
-    public func deleteRemoteTag(_ tag: String, remote: String, ifAt object: String? = nil) throws -> ProcessResult {
+    func deleteRemoteTag(_ tag: String, remote: String, ifAt object: String? = nil) throws -> ProcessResult {
         let lease = object.map { ["--force-with-lease=refs/tags/\(tag):\($0)"] } ?? []
         return try runUnchecked(["push", "--porcelain"] + lease + [remote, ":refs/tags/\(tag)"])
     }
 
     /// Deletes a local tag; true when it is gone afterwards.
     @discardableResult
-    public func deleteLocalTag(_ tag: String) -> Bool {
+    func deleteLocalTag(_ tag: String) -> Bool {
         _ = try? runUnchecked(["tag", "-d", tag])
         return !localTagExists(tag)
     }
@@ -57,7 +57,7 @@ extension Git {
     /// `settings` become the clone's own config (`git clone --config`), at no extra call; the
     /// clone's link back to this repository gets a remote name of its own, so `settings` may set
     /// `remote.origin.url` without clone overwriting it.
-    public func scratchClone(
+    func scratchClone(
         to destination: URL, commit: String, settings: [(key: String, value: String)] = []
     ) throws -> Git {
         let configs = settings.flatMap { ["--config", "\($0.key)=\($0.value)"] }

@@ -5,7 +5,7 @@ import Foundation
 extension Git {
     /// `refs/tags/TAG` on `remote` (peeled to its commit), or nil when absent. Throws when the
     /// remote cannot be reached, so an outage is never read as "no such tag".
-    public func remoteTag(_ tag: String, remote: String) throws -> TagRef? {
+    func remoteTag(_ tag: String, remote: String) throws -> TagRef? {
         let result = try runUnchecked(["ls-remote", remote, "refs/tags/\(tag)", "refs/tags/\(tag)^{}"])
         guard result.succeeded else {
             throw GitError.failed(
@@ -26,7 +26,7 @@ extension Git {
     }
 
     /// The local `refs/tags/TAG`, or nil.
-    public func localTag(_ tag: String) -> TagRef? {
+    func localTag(_ tag: String) -> TagRef? {
         guard let object = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]),
             object.succeeded,
             let commit = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)^{commit}"]),
@@ -38,7 +38,7 @@ extension Git {
     }
 
     /// Commits exactly `paths` with `message`; returns the new commit.
-    public func commitPaths(_ paths: [String], message: String) throws -> String {
+    func commitPaths(_ paths: [String], message: String) throws -> String {
         try run(["add", "--"] + paths)
         let file = try Temporaries.writeScratchFile("commit-message", message)
         defer { Temporaries.removeScratchFile(file) }
@@ -49,7 +49,7 @@ extension Git {
     /// Pushes HEAD to `branch` and the tag in one `git push --atomic`: both land or neither. When
     /// the remote cannot do atomic pushes, the branch then the tag are pushed one after the other
     /// (`atomic` false in the answer) so the caller can say so.
-    public func pushBranchAndTag(
+    func pushBranchAndTag(
         branch: String, tag: String, remote: String
     ) throws -> (result: ProcessResult, atomic: Bool) {
         let refspecs = ["HEAD:refs/heads/\(branch)", "refs/tags/\(tag):refs/tags/\(tag)"]
@@ -66,13 +66,13 @@ extension Git {
     }
 
     /// Pushes HEAD to `branch` (a plain fast-forward push, never forced).
-    public func pushBranch(_ branch: String, remote: String) throws -> ProcessResult {
+    func pushBranch(_ branch: String, remote: String) throws -> ProcessResult {
         try runUnchecked(["push", "--porcelain", remote, "HEAD:refs/heads/\(branch)"])
     }
 
     /// Paths (relative to the top) changed or added since HEAD, ignored files left out: what a
     /// command such as `bump --write` just wrote.
-    public func changedPaths() throws -> [String] {
+    func changedPaths() throws -> [String] {
         let changed = try run(["diff", "--name-only", "-z", "HEAD"])
         let added = try run(["ls-files", "--others", "--exclude-standard", "-z"])
         return Set((changed + added).split(separator: "\0").map(String.init)).sorted()

@@ -3,8 +3,8 @@ import Foundation
 /// The real `git` binary, run in one repository. Areas add their own queries in extensions
 /// (`Git+Notes.swift`, `Git+Release.swift`); this file holds what everyone needs.
 public struct Git: Sendable {
-    public var directory: URL
-    public var context: Context
+    var directory: URL
+    var context: Context
 
     public init(directory: URL, context: Context) {
         self.directory = directory
@@ -25,7 +25,7 @@ public struct Git: Sendable {
     }
 
     /// Runs git and returns the whole result, for callers that treat failure as an answer.
-    public func runUnchecked(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ProcessResult {
+    func runUnchecked(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ProcessResult {
         var environment = context.environment
         // Stable, parseable output whatever the user's locale and pager settings.
         environment["LC_ALL"] = "C"
@@ -42,7 +42,7 @@ public struct Git: Sendable {
 
     /// True when the directory is inside a work tree. Throws when git cannot answer: not
     /// installed, or refusing a repository owned by another user (CI containers, mounted volumes).
-    public func isRepository() throws -> Bool {
+    func isRepository() throws -> Bool {
         let result = try runUnchecked(["rev-parse", "--is-inside-work-tree"])
         try checkOwnership(result)
         return result.stdoutText.hasPrefix("true")
@@ -50,7 +50,7 @@ public struct Git: Sendable {
 
     /// The work tree's top and the real git directory (where the release lock lives), in one
     /// call; nil outside a work tree. Throws when git cannot answer (not installed, dubious ownership).
-    public func layout() throws -> (topLevel: URL, commonDirectory: URL)? {
+    func layout() throws -> (topLevel: URL, commonDirectory: URL)? {
         let result = try runUnchecked(["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--git-common-dir"])
         try checkOwnership(result)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
@@ -62,7 +62,7 @@ public struct Git: Sendable {
 
     /// Config entries whose keys match `pattern` (`git config --get-regexp`), in order; keys come
     /// back as git prints them (section and name lowercased).
-    public func settings(matching pattern: String) -> [(key: String, value: String)] {
+    func settings(matching pattern: String) -> [(key: String, value: String)] {
         let listing = (try? run(["config", "--get-regexp", pattern])) ?? ""
         return listing.split(separator: "\n").compactMap { (line: Substring) -> (key: String, value: String)? in
             guard let space = line.firstIndex(of: " ") else { return nil }
@@ -71,7 +71,7 @@ public struct Git: Sendable {
     }
 
     /// Branch, upstream, ahead/behind and uncommitted paths in one `git status`.
-    public func status() throws -> GitStatus {
+    func status() throws -> GitStatus {
         // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".
         GitStatus(
             porcelainV2: try run([
@@ -89,12 +89,12 @@ public struct Git: Sendable {
     }
 
     /// The top of the work tree.
-    public func topLevel() throws -> URL {
+    func topLevel() throws -> URL {
         URL(fileURLWithPath: try run(["rev-parse", "--show-toplevel"]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The full commit hash a ref points to (tags peeled); `GitError.unknownRef` if there is none.
-    public func commit(of ref: String) throws -> String {
+    func commit(of ref: String) throws -> String {
         let result = try runUnchecked(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"])
         guard result.succeeded else {
             if try !isRepository() { throw GitError.notARepository(directory.path) }
@@ -104,7 +104,7 @@ public struct Git: Sendable {
     }
 
     /// The full hash and the committer time of a commit, in one call.
-    public func commitAndTime(of ref: String) throws -> (String, Int) {
+    func commitAndTime(of ref: String) throws -> (String, Int) {
         let result = try runUnchecked(["show", "-s", "--format=%H %ct", "\(ref)^{commit}", "--"])
         let fields = result.stdoutText.split(separator: " ")
         guard result.succeeded, fields.count == 2,
@@ -117,7 +117,7 @@ public struct Git: Sendable {
     }
 
     /// The committer time of a commit, in seconds since the epoch: the reproducible clock.
-    public func committerTime(of ref: String) throws -> Int {
+    func committerTime(of ref: String) throws -> Int {
         let text = try run(["show", "-s", "--format=%ct", try commit(of: ref)]).trimmingCharacters(
             in: .whitespacesAndNewlines)
         return Int(text) ?? 0
@@ -129,19 +129,19 @@ public struct Git: Sendable {
     }
 
     /// Every tag name in the repository.
-    public func tags() throws -> [String] {
+    func tags() throws -> [String] {
         try run(["tag", "--list"]).split(separator: "\n").map(String.init)
     }
 
     /// The checked-out branch, or nil on a detached HEAD.
-    public func currentBranch() throws -> String? {
+    func currentBranch() throws -> String? {
         let result = try runUnchecked(["symbolic-ref", "--quiet", "--short", "HEAD"])
         guard result.succeeded else { return nil }
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `git status --porcelain` lines: empty when the work tree is clean.
-    public func dirtyPaths() throws -> [String] {
+    func dirtyPaths() throws -> [String] {
         // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".
         try run(["-c", "core.quotePath=false", "status", "--porcelain", "--untracked-files=normal"]).split(
             separator: "\n"
@@ -149,7 +149,7 @@ public struct Git: Sendable {
     }
 
     /// The URL of a remote, or nil when there is no such remote.
-    public func remoteURL(_ remote: String = "origin") -> String? {
+    func remoteURL(_ remote: String = "origin") -> String? {
         guard let result = try? runUnchecked(["remote", "get-url", remote]), result.succeeded else { return nil }
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Problems talking to git, with the exit codes the contract gives them.
-public enum GitError: RelctlError, CustomStringConvertible {
+enum GitError: RelctlError, CustomStringConvertible {
     case notInstalled
     case notARepository(String)
     case dubiousOwnership(String)
@@ -10,14 +10,14 @@ public enum GitError: RelctlError, CustomStringConvertible {
     case noCommits(String)
     case failed(CommandError)
 
-    public var exitCode: RelctlExitCode {
+    var exitCode: RelctlExitCode {
         switch self {
         case .notInstalled, .notARepository, .dubiousOwnership, .unknownRef, .noCommits: return .badInput
         case .failed: return .failure
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .notInstalled:
             return [
@@ -53,5 +53,5 @@ public enum GitError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

@@ -2,17 +2,17 @@ import Foundation
 
 /// One `git status --porcelain=v2 --branch` read: the branch, its upstream and how far apart they
 /// are, and the uncommitted paths. The release preflight needs all four; one call gives them.
-public struct GitStatus: Sendable, Equatable {
+struct GitStatus: Sendable, Equatable {
     /// The checked-out branch; nil on a detached HEAD.
-    public var branch: String?
-    public var upstream: String?
-    public var ahead = 0
-    public var behind = 0
+    var branch: String?
+    var upstream: String?
+    var ahead = 0
+    var behind = 0
     /// Uncommitted paths as `git status --short` shows them (`?? new.txt`, ` M changed.txt`).
-    public var dirty: [String] = []
+    var dirty: [String] = []
 
     /// Parses porcelain v2 output (headers `# branch.*`, then one line per path).
-    public init(porcelainV2 text: String) {
+    init(porcelainV2 text: String) {
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.hasPrefix("# branch.head ") {
                 let name = String(line.dropFirst("# branch.head ".count))

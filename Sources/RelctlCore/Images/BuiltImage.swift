@@ -4,14 +4,14 @@ import Foundation
 public struct BuiltImage: Sendable, Encodable, Equatable {
     public var name: String
     /// `host/path` the image is pushed to.
-    public var repository: String
+    var repository: String
     /// The OCI index's digest, `sha256:…`: the multi-platform image's identity.
-    public var digest: String
-    public var tags: [String]
+    var digest: String
+    var tags: [String]
     /// `linux/amd64`, `linux/arm64/v8`, … in target order.
-    public var platforms: [String]
+    var platforms: [String]
     /// The OCI image layout folder.
-    public var layout: String
+    var layout: String
     /// True once every blob, manifest and tag is in the registry.
     public var pushed: Bool = false
 
@@ -24,15 +24,15 @@ public struct BuiltImage: Sendable, Encodable, Equatable {
 
 /// The facts of the release every image records: version, commit, source, time.
 public struct ImageRelease: Sendable {
-    public var tag: String
-    public var version: String
-    public var commit: String
+    var tag: String
+    var version: String
+    var commit: String
     /// Unix time of the commit (or `SOURCE_DATE_EPOCH`): every file time and `created`.
-    public var time: Int
+    var time: Int
     /// The repository's web address, when the remote is a known forge.
-    public var source: String?
+    var source: String?
 
-    public init(tag: String, version: String, commit: String, time: Int, source: String?) {
+    init(tag: String, version: String, commit: String, time: Int, source: String?) {
         self.tag = tag
         self.version = version
         self.commit = commit
@@ -41,7 +41,7 @@ public struct ImageRelease: Sendable {
     }
 
     /// RFC 3339 in UTC (`2024-05-01T12:00:00Z`).
-    public var created: String {
+    var created: String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.formatOptions = [.withInternetDateTime]

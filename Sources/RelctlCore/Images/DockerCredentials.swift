@@ -1,11 +1,11 @@
 import Foundation
 
 /// A user name and secret for one registry, from the Docker config file or a credential helper.
-public struct RegistryCredentials: Sendable, Equatable {
-    public var username: String
-    public var password: String
+struct RegistryCredentials: Sendable, Equatable {
+    var username: String
+    var password: String
 
-    public init(username: String, password: String) {
+    init(username: String, password: String) {
         self.username = username
         self.password = password
     }
@@ -17,15 +17,15 @@ public struct RegistryCredentials: Sendable, Equatable {
 /// Reads credentials the way `docker login` and CI login actions store them:
 /// `$DOCKER_CONFIG/config.json` (else `~/.docker/config.json`), `credHelpers` per registry,
 /// `credsStore` for all, then inline `auths`.
-public struct DockerCredentials: Sendable {
-    public var environment: [String: String]
+struct DockerCredentials: Sendable {
+    var environment: [String: String]
 
-    public init(environment: [String: String]) {
+    init(environment: [String: String]) {
         self.environment = environment
     }
 
     /// The config file consulted, for messages.
-    public var configFile: URL {
+    var configFile: URL {
         if let folder = environment["DOCKER_CONFIG"], !folder.isEmpty {
             return URL(fileURLWithPath: folder).appendingPathComponent("config.json")
         }
@@ -46,7 +46,7 @@ public struct DockerCredentials: Sendable {
     }
 
     /// Credentials for `registry` (`host[:port]`), or nil when none are stored (anonymous access).
-    public func lookup(registry: String) throws -> RegistryCredentials? {
+    func lookup(registry: String) throws -> RegistryCredentials? {
         let url = configFile
         guard let data = FileSystem.contents(of: url) else { return nil }
         let file: ConfigFile

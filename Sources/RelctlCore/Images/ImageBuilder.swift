@@ -4,7 +4,7 @@ import Foundation
 /// one image per Linux target and one OCI index over them, as an OCI image layout in
 /// `dist/oci/<name>/`. The core of `relctl image`.
 public struct ImageBuilder: Sendable {
-    public var context: Context
+    var context: Context
 
     public init(context: Context) {
         self.context = context

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why building or pushing an image failed. Registry refusals name the registry, the repository
 /// and what to do; they are failed steps (exit 1), as is a build that cannot write.
-public enum ImageError: RelctlError, CustomStringConvertible {
+enum ImageError: RelctlError, CustomStringConvertible {
     case noImages(config: String)
     case unknownImage(name: String, known: [String])
     case noTargets(image: String)
@@ -25,7 +25,7 @@ public enum ImageError: RelctlError, CustomStringConvertible {
     case notAFile(path: String, image: String)
 
     /// What is wrong with an image reference.
-    public enum ReferenceProblem: Sendable {
+    enum ReferenceProblem: Sendable {
         case digest(String)
         case tag(String)
         case registry(String)
@@ -36,13 +36,13 @@ public enum ImageError: RelctlError, CustomStringConvertible {
     }
 
     /// What is wrong with a Docker config file.
-    public enum DockerConfigProblem: Sendable {
+    enum DockerConfigProblem: Sendable {
         case invalid(reason: String)
         case badAuth(key: String)
         case identityTokenOnly(key: String)
     }
 
-    public var exitCode: RelctlExitCode {
+    var exitCode: RelctlExitCode {
         switch self {
         case .noImages, .unknownImage, .noTargets, .unsupportedPlatform, .badTag, .noBasePlatform, .badReference,
             .badDockerConfig, .notAFile:
@@ -51,7 +51,7 @@ public enum ImageError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case let .noImages(config):
             return [
@@ -134,7 +134,7 @@ public enum ImageError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }
 
 extension ImageError.ReferenceProblem {

@@ -1,19 +1,19 @@
 import Foundation
 
 /// An OCI platform (`linux/arm64/v8`) derived from a target triple, as Go's GOOS/GOARCH name it.
-public struct ImagePlatform: Sendable, Hashable, Codable, CustomStringConvertible {
-    public var os: String
-    public var architecture: String
-    public var variant: String?
+struct ImagePlatform: Sendable, Hashable, Codable, CustomStringConvertible {
+    var os: String
+    var architecture: String
+    var variant: String?
 
-    public init(os: String, architecture: String, variant: String? = nil) {
+    init(os: String, architecture: String, variant: String? = nil) {
         self.os = os
         self.architecture = architecture
         self.variant = variant
     }
 
     /// Nil when the triple's OS is not Linux or its CPU has no OCI name.
-    public init?(target: Target) {
+    init?(target: Target) {
         guard target.os == "linux" else { return nil }
         switch target.arch {
         case "x86_64": self.init(os: "linux", architecture: "amd64")
@@ -29,7 +29,7 @@ public struct ImagePlatform: Sendable, Hashable, Codable, CustomStringConvertibl
         }
     }
 
-    public var description: String { [os, architecture, variant].compactMap { $0 }.joined(separator: "/") }
+    var description: String { [os, architecture, variant].compactMap { $0 }.joined(separator: "/") }
 
     /// True when a base image's platform can carry this one (a missing variant matches any).
     func accepts(_ other: ImagePlatform) -> Bool {

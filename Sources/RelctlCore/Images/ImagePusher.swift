@@ -9,7 +9,7 @@ import FoundationNetworking
 /// platform manifest, then the index by digest, and only then the tags. Running it again uploads
 /// nothing that is already there, so a failed push is finished by running it again.
 public struct ImagePusher: Sendable {
-    public var context: Context
+    var context: Context
 
     public init(context: Context) {
         self.context = context
@@ -17,10 +17,10 @@ public struct ImagePusher: Sendable {
 
     /// What a push did, for the summary line and the tests.
     public struct Report: Sendable, Equatable {
-        public var uploaded = 0
-        public var uploadedBytes: Int64 = 0
-        public var mounted = 0
-        public var present = 0
+        var uploaded = 0
+        var uploadedBytes: Int64 = 0
+        var mounted = 0
+        var present = 0
     }
 
     /// A registry connection opened ahead of the push: the credentials looked up, the API checked

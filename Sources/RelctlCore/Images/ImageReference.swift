@@ -5,14 +5,14 @@ import Foundation
 /// `docker.io/library/alpine`).
 public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
     /// `host[:port]` as written (`docker.io` for short names).
-    public var registry: String
+    var registry: String
     /// The repository path inside the registry (`acme/velostream`).
-    public var repository: String
-    public var tag: String?
+    var repository: String
+    var tag: String?
     /// `sha256:<64 hex>`.
-    public var digest: String?
+    var digest: String?
 
-    public init(registry: String, repository: String, tag: String? = nil, digest: String? = nil) {
+    init(registry: String, repository: String, tag: String? = nil, digest: String? = nil) {
         self.registry = registry
         self.repository = repository
         self.tag = tag
@@ -20,7 +20,7 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses and checks a reference; the error text says what is wrong and how a valid one looks.
-    public init(parsing text: String) throws {
+    init(parsing text: String) throws {
         var rest = Substring(text)
         var digest: String?
         if let at = rest.firstIndex(of: "@") {
@@ -70,32 +70,32 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `host/path` without tag or digest.
-    public var name: String { "\(registry)/\(repository)" }
+    var name: String { "\(registry)/\(repository)" }
 
     public var description: String {
         name + (tag.map { ":" + $0 } ?? "") + (digest.map { "@" + $0 } ?? "")
     }
 
     /// The host serving the API (Docker Hub's API is not on `docker.io` itself).
-    public var apiHost: String {
+    var apiHost: String {
         registry == "docker.io" || registry == "index.docker.io" ? "registry-1.docker.io" : registry
     }
 
     /// Plain HTTP is allowed only for loopback registries, as Docker does.
-    public var isLoopback: Bool {
+    var isLoopback: Bool {
         let host = registry.split(separator: ":").first.map(String.init) ?? registry
         if host == "localhost" || registry.hasPrefix("[::1]") { return true }
         let parts = host.split(separator: ".")
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
-    public static func isDigest(_ text: String) -> Bool {
+    static func isDigest(_ text: String) -> Bool {
         guard text.hasPrefix("sha256:") else { return false }
         let hex = text.dropFirst(7)
         return hex.count == 64 && hex.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
     }
 
-    public static func isTag(_ text: String) -> Bool {
+    static func isTag(_ text: String) -> Bool {
         guard let first = text.first, text.count <= 128, first != ".", first != "-" else { return false }
         return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
     }

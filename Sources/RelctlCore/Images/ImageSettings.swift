@@ -7,31 +7,31 @@ public struct ImageSettings: Sendable {
     /// Where `--push` sends it: `host[:port]/path`, no tag or digest.
     public var repository: ImageReference
     /// Tag templates; a prerelease keeps only those naming its exact version (`{version}`, `{tag}`).
-    public var tags: [Template]
+    var tags: [Template]
     /// Target triples; nil means every configured Linux target.
-    public var targets: [String]?
+    var targets: [String]?
     /// Binaries copied to `/usr/local/bin`; nil means every `[build]` binary.
-    public var binaries: [String]?
+    var binaries: [String]?
     /// The binary to run and its arguments; nil means the first binary.
-    public var entrypoint: [String]?
+    var entrypoint: [String]?
     /// Project files copied under `/usr/local/share/<name>/`.
-    public var files: [PathMapping]
+    var files: [PathMapping]
     /// `uid:gid` (or a name the base image knows) the entrypoint runs as.
-    public var user: String
+    var user: String
     /// `scratch`, or a base image pinned by digest.
     public var base: ImageReference?
     /// Extra labels in the image config (and annotations on the manifests and the index).
-    public var labels: [String: String]
+    var labels: [String: String]
     /// The line of the `[[image]]` header, for messages.
-    public var line: Int?
+    var line: Int?
 
-    public static let defaultTags = [Template("{version}"), Template("latest")]
+    static let defaultTags = [Template("{version}"), Template("latest")]
     /// distroless' `nonroot`: an unprivileged id with no meaning on the host.
-    public static let defaultUser = "65532:65532"
+    static let defaultUser = "65532:65532"
     /// Placeholders a tag may use.
-    public static let tagPlaceholders = ["project", "version", "tag", "major", "minor", "patch", "prerelease"]
+    static let tagPlaceholders = ["project", "version", "tag", "major", "minor", "patch", "prerelease"]
 
-    public init(
+    init(
         name: String, repository: ImageReference, tags: [Template] = ImageSettings.defaultTags,
         targets: [String]? = nil,
         binaries: [String]? = nil, entrypoint: [String]? = nil, files: [PathMapping] = [],
@@ -52,10 +52,10 @@ public struct ImageSettings: Sendable {
     }
 
     /// The binaries this image holds, given the `[build]` ones.
-    public func imageBinaries(_ build: [String]) -> [String] { binaries ?? build }
+    func imageBinaries(_ build: [String]) -> [String] { binaries ?? build }
 
     /// The configured targets this image is built for: its `targets`, else every Linux one.
-    public func selectTargets(_ all: [Target]) -> [Target] {
+    func selectTargets(_ all: [Target]) -> [Target] {
         if let targets { return all.filter { targets.contains($0.triple) } }
         return all.filter { $0.os == "linux" }
     }

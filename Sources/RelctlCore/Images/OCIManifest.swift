@@ -1,14 +1,14 @@
 import Foundation
 
 /// An OCI image manifest: one platform's config and layers.
-public struct OCIManifest: Sendable, Codable, Equatable {
-    public var schemaVersion = 2
-    public var mediaType: String? = OCIMediaType.manifest
-    public var config: OCIDescriptor
-    public var layers: [OCIDescriptor]
-    public var annotations: [String: String]?
+struct OCIManifest: Sendable, Codable, Equatable {
+    var schemaVersion = 2
+    var mediaType: String? = OCIMediaType.manifest
+    var config: OCIDescriptor
+    var layers: [OCIDescriptor]
+    var annotations: [String: String]?
 
-    public init(config: OCIDescriptor, layers: [OCIDescriptor], annotations: [String: String]?) {
+    init(config: OCIDescriptor, layers: [OCIDescriptor], annotations: [String: String]?) {
         self.config = config
         self.layers = layers
         self.annotations = annotations
@@ -16,13 +16,13 @@ public struct OCIManifest: Sendable, Codable, Equatable {
 }
 
 /// An OCI image index: the multi-platform entry point (and the shape of a layout's `index.json`).
-public struct OCIIndex: Sendable, Codable, Equatable {
-    public var schemaVersion = 2
-    public var mediaType: String? = OCIMediaType.index
-    public var manifests: [OCIDescriptor]
-    public var annotations: [String: String]?
+struct OCIIndex: Sendable, Codable, Equatable {
+    var schemaVersion = 2
+    var mediaType: String? = OCIMediaType.index
+    var manifests: [OCIDescriptor]
+    var annotations: [String: String]?
 
-    public init(manifests: [OCIDescriptor], annotations: [String: String]?) {
+    init(manifests: [OCIDescriptor], annotations: [String: String]?) {
         self.manifests = manifests
         self.annotations = annotations
     }

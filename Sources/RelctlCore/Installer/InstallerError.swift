@@ -1,14 +1,14 @@
 /// Problems writing the install scripts; all are bad input (exit 2): the release folder lacks
 /// what the scripts are built from.
-public enum InstallerError: RelctlError, CustomStringConvertible {
+enum InstallerError: RelctlError, CustomStringConvertible {
     /// No `manifest.json` in the folder (`path` names it).
     case noManifest(path: String)
     /// A `manifest.json` listing no tagged archive.
     case noTaggedArchives(path: String)
 
-    public var exitCode: RelctlExitCode { .badInput }
+    var exitCode: RelctlExitCode { .badInput }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .noManifest(let path):
             return [Diagnostic(file: path, "not found; run `relctl package` and `relctl checksum` first")]
@@ -20,5 +20,5 @@ public enum InstallerError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

@@ -4,15 +4,15 @@ import Foundation
 /// release, from its `manifest.json`. The scripts carry the release's archive table and (when
 /// configured) the minisign public key, and verify before they install: SHA-256 against
 /// `SHA256SUMS` always, the minisign signature of `SHA256SUMS` where `minisign` is installed.
-public struct InstallerScript: Sendable {
-    public var manifest: ReleaseManifest
+struct InstallerScript: Sendable {
+    var manifest: ReleaseManifest
     /// `https://github.com/OWNER/REPO/releases/download/TAG/`, or nil when the repository is
     /// unknown (the script then requires `INSTALLER_BASE_URL`).
-    public var baseURL: String?
+    var baseURL: String?
     /// The base64 minisign public key (the `.pub` file's key line), or nil.
-    public var minisignPublicKey: String?
+    var minisignPublicKey: String?
 
-    public init(manifest: ReleaseManifest, baseURL: String?, minisignPublicKey: String?) {
+    init(manifest: ReleaseManifest, baseURL: String?, minisignPublicKey: String?) {
         self.manifest = manifest
         self.baseURL = baseURL
         self.minisignPublicKey = minisignPublicKey
@@ -68,7 +68,7 @@ public struct InstallerScript: Sendable {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    public var shell: String {
+    var shell: String {
         var table = ""
         for (machine, archives) in unixChoices {
             let names = archives.map(\.name).joined(separator: " ")
@@ -92,7 +92,7 @@ public struct InstallerScript: Sendable {
             })
     }
 
-    public var powerShell: String {
+    var powerShell: String {
         var table = ""
         for artifact in manifest.artifacts where TargetTriple(artifact.target).isWindows && artifact.format == "zip" {
             let arch: String

@@ -6,14 +6,14 @@ public enum InstallerWriter {
     public struct Report: Codable, Sendable, Equatable {
         public var files: [String]
         /// Where the scripts download from by default; nil when only `INSTALLER_BASE_URL` works.
-        public var baseURL: String?
+        var baseURL: String?
         /// Machines (`os-arch`) the sh installer has an archive for.
         public var machines: [String]
-        public var minisignKey: Bool
+        var minisignKey: Bool
     }
 
-    public static func shellFileName(project: String) -> String { "\(project)-installer.sh" }
-    public static func powerShellFileName(project: String) -> String { "\(project)-installer.ps1" }
+    static func shellFileName(project: String) -> String { "\(project)-installer.sh" }
+    static func powerShellFileName(project: String) -> String { "\(project)-installer.ps1" }
 
     /// `relctl installer`: from `DIR/manifest.json`.
     /// - Parameter repository: `OWNER/REPO` on GitHub when known from `[publish] github`; else

@@ -2,11 +2,11 @@ import Foundation
 
 /// `Cargo.toml`: `[package] version`, or `version.workspace = true` (either spelling) resolved
 /// from the workspace root's `[workspace.package] version`; a virtual root manifest reads that directly.
-public struct CargoManifestReader: ManifestReader {
-    public var comparison: VersionComparison { .semver }
-    public init() {}
+struct CargoManifestReader: ManifestReader {
+    var comparison: VersionComparison { .semver }
+    init() {}
 
-    public func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         let document = try TOMLDocument(contentsOf: url, displayPath: displayPath)
         if let package = document.root["package"]?.table, let version = package["version"] {
             if let text = version.string {

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Problems reading a manifest; all are bad input (exit 2).
-public enum ManifestError: RelctlError, CustomStringConvertible {
+enum ManifestError: RelctlError, CustomStringConvertible {
     case missing(path: String)
     case noVersion(path: String, hint: String)
     case dynamicVersion(path: String)
     case invalid(path: String, line: Int?, reason: String)
     case unknownKind(String)
 
-    public var exitCode: RelctlExitCode { .badInput }
+    var exitCode: RelctlExitCode { .badInput }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .missing(let path):
             return [
@@ -37,5 +37,5 @@ public enum ManifestError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

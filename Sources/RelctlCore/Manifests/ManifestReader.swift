@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads the version out of one kind of manifest.
-public protocol ManifestReader: Sendable {
+protocol ManifestReader: Sendable {
     /// How versions of this kind compare with a tag's.
     var comparison: VersionComparison { get }
     /// Reads the version. `url` is the manifest; `source` carries kind-specific settings (pattern).

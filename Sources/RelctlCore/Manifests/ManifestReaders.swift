@@ -2,8 +2,8 @@ import Foundation
 
 /// The registry of manifest readers, keyed by kind. Built-ins are registered here; an unknown
 /// kind fails with the list of known ones.
-public enum ManifestReaders {
-    public static let registry: [String: any ManifestReader] = [
+enum ManifestReaders {
+    static let registry: [String: any ManifestReader] = [
         "cargo": CargoManifestReader(),
         "npm": NpmManifestReader(),
         "python": PythonManifestReader(),
@@ -12,10 +12,10 @@ public enum ManifestReaders {
         "regex": RegexManifestReader(),
     ]
 
-    public static var knownKinds: [String] { registry.keys.sorted() }
+    static var knownKinds: [String] { registry.keys.sorted() }
 
     /// The reader for `kind`, or bad input listing the known kinds.
-    public static func reader(for kind: String) throws -> any ManifestReader {
+    static func reader(for kind: String) throws -> any ManifestReader {
         guard let reader = registry[kind] else {
             throw ManifestError.unknownKind(kind)
         }
@@ -23,7 +23,7 @@ public enum ManifestReaders {
     }
 
     /// The kind a file name implies, or nil when it must be given.
-    public static func kind(forFileName path: String) -> String? {
+    static func kind(forFileName path: String) -> String? {
         let name = (path as NSString).lastPathComponent
         switch name {
         case "Cargo.toml": return "cargo"
@@ -35,7 +35,7 @@ public enum ManifestReaders {
     }
 
     /// Reads a source's version from the project at `root`.
-    public static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
+    static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
         let url = RelctlConfig.resolve(source.path, root: root)
         var info = stat()
         guard stat(url.path, &info) == 0 else {

@@ -1,11 +1,11 @@
 import Foundation
 
 /// `package.json`: the top-level `version` string.
-public struct NpmManifestReader: ManifestReader {
-    public var comparison: VersionComparison { .semver }
-    public init() {}
+struct NpmManifestReader: ManifestReader {
+    var comparison: VersionComparison { .semver }
+    init() {}
 
-    public func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         let text = try ManifestText.read(url, displayPath: displayPath)
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: Data(text.utf8)) } catch {

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A `VERSION` file: its whole content, trimmed.
-public struct PlainManifestReader: ManifestReader {
-    public var comparison: VersionComparison { .semver }
-    public init() {}
+struct PlainManifestReader: ManifestReader {
+    var comparison: VersionComparison { .semver }
+    init() {}
 
-    public func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         let content = try ManifestText.read(url, displayPath: displayPath)
         guard let start = content.firstIndex(where: { !$0.isWhitespace }) else {
             throw ManifestError.noVersion(path: displayPath, hint: "the file is empty")

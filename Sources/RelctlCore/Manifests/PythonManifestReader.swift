@@ -1,11 +1,11 @@
 import Foundation
 
 /// `pyproject.toml`: PEP 621 `[project] version` or Poetry `[tool.poetry] version`, compared by PEP 440.
-public struct PythonManifestReader: ManifestReader {
-    public var comparison: VersionComparison { .pep440 }
-    public init() {}
+struct PythonManifestReader: ManifestReader {
+    var comparison: VersionComparison { .pep440 }
+    init() {}
 
-    public func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         let document = try TOMLDocument(contentsOf: url, displayPath: displayPath)
         if let project = document.root["project"]?.table {
             if let version = project["version"]?.string {

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Any file plus a `pattern` whose named group `version` captures the version.
-public struct RegexManifestReader: ManifestReader {
-    public var comparison: VersionComparison { .semver }
-    public init() {}
+struct RegexManifestReader: ManifestReader {
+    var comparison: VersionComparison { .semver }
+    init() {}
 
     /// A problem with the pattern itself, or nil when it compiles and has a `version` group.
-    public static func checkPattern(_ pattern: String) -> String? {
+    static func checkPattern(_ pattern: String) -> String? {
         do {
             _ = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
         } catch {
@@ -18,7 +18,7 @@ public struct RegexManifestReader: ManifestReader {
         return nil
     }
 
-    public func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         guard let pattern = source.pattern else {
             throw ManifestError.invalid(
                 path: displayPath, line: nil, reason: "kind `regex` needs a `pattern` with a named group `version`")

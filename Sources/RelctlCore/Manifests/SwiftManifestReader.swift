@@ -2,12 +2,12 @@ import Foundation
 
 /// A Swift source file (Swift packages have no version field in Package.swift): the first
 /// `let version = "…"` (or `var`, or with `: String`), or a custom `pattern`.
-public struct SwiftManifestReader: ManifestReader {
-    public static let defaultPattern = #"(?:let|var)\s+version\s*(?::\s*String\s*)?=\s*"(?<version>[^"]+)""#
-    public var comparison: VersionComparison { .semver }
-    public init() {}
+struct SwiftManifestReader: ManifestReader {
+    static let defaultPattern = #"(?:let|var)\s+version\s*(?::\s*String\s*)?=\s*"(?<version>[^"]+)""#
+    var comparison: VersionComparison { .semver }
+    init() {}
 
-    public func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         do {
             return try RegexManifestReader.match(
                 source.pattern ?? Self.defaultPattern, in: url, displayPath: displayPath)

@@ -1,6 +1,6 @@
 import Foundation
 
-public enum VersionComparison: Sendable {
+enum VersionComparison: Sendable {
     /// SemVer 2.0.0 equality (build metadata included).
     case semver
     /// PEP 440 normalisation: `1.2.3rc1` equals `v1.2.3-rc.1`.

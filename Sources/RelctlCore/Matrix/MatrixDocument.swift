@@ -1,15 +1,15 @@
 /// `relctl matrix --format json`: the fully expanded targets.
-public struct MatrixDocument: Sendable, Encodable {
-    public struct Item: Sendable, Encodable {
-        public var target: String
-        public var runner: String
-        public var format: String
-        public var os: String
-        public var arch: String
-        public var env: String?
-        public var links: String
-        public var executableSuffix: String
-        public var recognized: Bool
+struct MatrixDocument: Sendable, Encodable {
+    struct Item: Sendable, Encodable {
+        var target: String
+        var runner: String
+        var format: String
+        var os: String
+        var arch: String
+        var env: String?
+        var links: String
+        var executableSuffix: String
+        var recognized: Bool
 
         init(_ target: Target) {
             self.target = target.triple
@@ -28,7 +28,7 @@ public struct MatrixDocument: Sendable, Encodable {
             case executableSuffix = "executable-suffix"
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(target, forKey: .target)
             try container.encode(runner, forKey: .runner)
@@ -42,5 +42,5 @@ public struct MatrixDocument: Sendable, Encodable {
         }
     }
 
-    public var targets: [Item]
+    var targets: [Item]
 }

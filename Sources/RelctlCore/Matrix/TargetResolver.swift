@@ -3,7 +3,7 @@ import Foundation
 /// Turns `[[target]]` entries into `Target`s with per-OS defaults, and reports triples it does not know.
 public enum TargetResolver {
     /// The default runner for a triple, as in the seed's matrix.
-    public static func defaultRunner(for triple: TargetTriple) -> String? {
+    static func defaultRunner(for triple: TargetTriple) -> String? {
         switch triple.os {
         case "linux": return "ubuntu-latest"
         case "macos": return triple.arch == "x86_64" ? "macos-13" : "macos-14"
@@ -14,7 +14,7 @@ public enum TargetResolver {
 
     /// Resolves one entry. An unrecognised triple needs `runner` and `format`; without them this
     /// throws (exit 2) naming the triple.
-    public static func resolve(_ settings: TargetSettings) throws -> Target {
+    static func resolve(_ settings: TargetSettings) throws -> Target {
         let triple = TargetTriple(settings.triple)
         let windows = triple.isWindows
         let runner = settings.runner ?? (triple.isRecognized ? defaultRunner(for: triple) : nil)
@@ -78,10 +78,10 @@ public enum TargetResolver {
     }
 
     /// What to do about a config without targets; build, matrix, ci generate and check all say it.
-    public static let addTargetHint = "add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\""
+    static let addTargetHint = "add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\""
 
     /// This machine's OS as relctl names it (`linux`, `macos`, `windows`).
-    public static let hostOS: String = {
+    static let hostOS: String = {
         #if os(Linux)
         "linux"
         #elseif os(macOS)
@@ -94,7 +94,7 @@ public enum TargetResolver {
     }()
 
     /// The architecture names a triple may use for this machine's CPU.
-    public static let hostArchitectures: [String] = {
+    static let hostArchitectures: [String] = {
         #if arch(x86_64)
         ["x86_64"]
         #elseif arch(arm64)

@@ -1,26 +1,26 @@
 /// A target triple (`arch-vendor-os[-env]`) split into the parts relctl uses for defaults.
-public struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
-    public static let knownArchitectures: Set<String> = [
+struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
+    static let knownArchitectures: Set<String> = [
         "x86_64", "aarch64", "arm64", "i686", "i586", "armv7", "arm", "riscv64gc", "riscv64",
         "powerpc64le", "s390x", "wasm32", "loongarch64", "mips64", "thumbv7neon",
     ]
     /// OS spellings found in triples, mapped to the name relctl uses for `{os}`.
-    public static let knownSystems: [String: String] = [
+    static let knownSystems: [String: String] = [
         "linux": "linux", "darwin": "macos", "macos": "macos", "windows": "windows", "freebsd": "freebsd",
         "netbsd": "netbsd", "openbsd": "openbsd", "android": "android", "ios": "ios", "wasi": "wasi",
         "illumos": "illumos",
     ]
 
-    public let raw: String
-    public let arch: String
-    public let vendor: String?
+    let raw: String
+    let arch: String
+    let vendor: String?
     /// `linux`, `macos`, `windows`, … (`darwin` is reported as `macos`).
-    public let os: String
-    public let env: String?
+    let os: String
+    let env: String?
     /// False when the architecture or OS is not one relctl knows; defaults then cannot be chosen.
-    public let isRecognized: Bool
+    let isRecognized: Bool
 
-    public init(_ raw: String) {
+    init(_ raw: String) {
         self.raw = raw
         let parts = raw.split(separator: "-").map(String.init)
         let archPart = parts.first ?? raw
@@ -48,6 +48,6 @@ public struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
         self.isRecognized = Self.knownArchitectures.contains(archPart) && system != nil
     }
 
-    public var isWindows: Bool { os == "windows" }
-    public var description: String { raw }
+    var isWindows: Bool { os == "windows" }
+    var description: String { raw }
 }

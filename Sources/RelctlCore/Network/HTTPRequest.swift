@@ -3,24 +3,24 @@ import Foundation
 /// One HTTP request, independent of the transport, so publishers and registries can share a client.
 public struct HTTPRequest: Sendable {
     /// What goes after the headers: nothing, bytes in memory, or a file streamed from disk.
-    public enum Body: Sendable {
+    enum Body: Sendable {
         case none
         case data(Data)
         /// Streamed by the transport in chunks; the file is never read into memory whole.
         case file(URL, size: Int64)
     }
 
-    public var method: String
-    public var url: URL
-    public var headers: [String: String]
-    public var body: Body
+    var method: String
+    var url: URL
+    var headers: [String: String]
+    var body: Body
     /// Seconds without progress before the request fails (an idle timeout, so large uploads on a
     /// slow link still finish).
-    public var timeout: TimeInterval
+    var timeout: TimeInterval
     /// Called with the body bytes sent so far, for file bodies (progress on a terminal).
-    public var progress: (@Sendable (Int64) -> Void)?
+    var progress: (@Sendable (Int64) -> Void)?
 
-    public init(
+    init(
         method: String, url: URL, headers: [String: String] = [:], body: Body = .none, timeout: TimeInterval = 60
     ) {
         self.method = method
@@ -32,10 +32,10 @@ public struct HTTPRequest: Sendable {
 
     /// Sending it twice leaves the server as sending it once: such requests may be retried after
     /// a failure whose outcome is unknown (a reset connection, a 502).
-    public var isIdempotent: Bool { ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(method) }
+    var isIdempotent: Bool { ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(method) }
 
     /// `GET https://host/path` for messages, never with the query's credentials.
-    public var summary: String {
+    var summary: String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.query = nil
         components?.user = nil

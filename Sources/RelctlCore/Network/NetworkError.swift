@@ -1,7 +1,7 @@
 import Foundation
 
 /// Failures below HTTP or after every retry: exit 1 (the step failed), never bad input.
-public enum NetworkError: RelctlError, CustomStringConvertible {
+enum NetworkError: RelctlError, CustomStringConvertible {
     /// No response at all: connection refused or reset, DNS, TLS, timeout.
     case transport(request: String, reason: String)
     /// Still failing after the retries the policy allows.
@@ -9,9 +9,9 @@ public enum NetworkError: RelctlError, CustomStringConvertible {
     /// The server asks us to wait longer than we are willing to.
     case waitTooLong(request: String, seconds: Int, until: Date)
 
-    public var exitCode: RelctlExitCode { .failure }
+    var exitCode: RelctlExitCode { .failure }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case let .transport(request, reason):
             return [Diagnostic("\(request): \(reason)")]
@@ -30,5 +30,5 @@ public enum NetworkError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

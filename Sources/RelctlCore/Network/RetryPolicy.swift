@@ -3,14 +3,14 @@ import Foundation
 /// How often and how long to retry. Backoff doubles from `baseDelay` up to `maxDelay`, with a
 /// little jitter so parallel jobs do not retry in lockstep; a server's own wait
 /// (`Retry-After`, `x-ratelimit-reset`) always wins over the computed one.
-public struct RetryPolicy: Sendable {
-    public var maxAttempts: Int
-    public var baseDelay: TimeInterval
-    public var maxDelay: TimeInterval
+struct RetryPolicy: Sendable {
+    var maxAttempts: Int
+    var baseDelay: TimeInterval
+    var maxDelay: TimeInterval
     /// A server asking for a longer wait than this fails the command instead (with when to retry).
-    public var maxServerWait: TimeInterval
+    var maxServerWait: TimeInterval
 
-    public init(
+    init(
         maxAttempts: Int = 5, baseDelay: TimeInterval = 1, maxDelay: TimeInterval = 30,
         maxServerWait: TimeInterval = 900
     ) {
@@ -20,17 +20,17 @@ public struct RetryPolicy: Sendable {
         self.maxServerWait = maxServerWait
     }
 
-    public static let standard = RetryPolicy()
+    static let standard = RetryPolicy()
 
     /// The wait before attempt `attempt + 1` (attempt counts from 1).
-    public func backoff(after attempt: Int) -> TimeInterval {
+    func backoff(after attempt: Int) -> TimeInterval {
         let exponential = min(maxDelay, baseDelay * pow(2, Double(max(0, attempt - 1))))
         return exponential * Double.random(in: 0.8...1.2)
     }
 }
 
 /// What a response says about retrying it.
-public enum RetryAdvice: Equatable, Sendable {
+enum RetryAdvice: Equatable, Sendable {
     /// Success, or a failure that will not change by asking again (404, 422, 401…).
     case final
     /// A rate limit: the server did not act on the request; wait until the date, then ask again.
@@ -40,7 +40,7 @@ public enum RetryAdvice: Equatable, Sendable {
 
     /// Reads GitHub's documented rate-limit signals: 429, or 403 with `Retry-After` or with
     /// `x-ratelimit-remaining: 0` (then `x-ratelimit-reset` is the epoch second it lifts).
-    public static func of(_ response: HTTPResponse, now: Date, policy: RetryPolicy, attempt: Int) -> RetryAdvice {
+    static func of(_ response: HTTPResponse, now: Date, policy: RetryPolicy, attempt: Int) -> RetryAdvice {
         let status = response.status
         if status == 429 || status == 403 {
             if let retryAfter = response.header("Retry-After").flatMap({ Self.seconds(fromRetryAfter: $0, now: now) }) {

@@ -5,13 +5,13 @@ import Synchronization
 /// client: once the server says "not before T", no request of any kind leaves before T.
 /// Requests whose outcome is unknown after a failure (a POST cut off, a 502 on a POST) are not
 /// retried here: the caller must first look at what the server now holds.
-public final class RetryingHTTPClient: HTTPClient {
-    public let base: any HTTPClient
-    public let policy: RetryPolicy
+final class RetryingHTTPClient: HTTPClient {
+    let base: any HTTPClient
+    let policy: RetryPolicy
     private let notBefore = Mutex<Date>(.distantPast)
     private let onWait: @Sendable (String) -> Void
 
-    public init(
+    init(
         base: any HTTPClient, policy: RetryPolicy = .standard, onWait: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.base = base
@@ -19,7 +19,7 @@ public final class RetryingHTTPClient: HTTPClient {
         self.onWait = onWait
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var attempt = 0
         while true {
             attempt += 1
@@ -65,7 +65,7 @@ public final class RetryingHTTPClient: HTTPClient {
     }
 
     /// Sleeps until the latest rate-limit deadline any response has announced.
-    public func waitForGate() async throws {
+    func waitForGate() async throws {
         while true {
             let wait = notBefore.withLock { $0 }.timeIntervalSinceNow
             guard wait > 0 else { return }
@@ -74,7 +74,7 @@ public final class RetryingHTTPClient: HTTPClient {
     }
 
     /// Waits the policy's backoff for `attempt`, for callers that retry a request themselves.
-    public func backoff(after attempt: Int, reason: String) async throws {
+    func backoff(after attempt: Int, reason: String) async throws {
         let delay = policy.backoff(after: attempt)
         onWait("\(reason); retrying in \(Self.shown(delay))")
         try await Task.sleep(for: .seconds(delay))

@@ -8,12 +8,12 @@ import FoundationNetworking
 /// registries alike. File bodies are handed to the session as files, which it reads in chunks: a
 /// 1 GiB asset does not grow the process by 1 GiB. One session, so connections are reused. A 401
 /// is a response like any other, whatever challenge it carries (the caller answers it).
-public struct URLSessionHTTPClient: HTTPClient {
+struct URLSessionHTTPClient: HTTPClient {
     private let session: URLSession
     private let configuration: URLSessionConfiguration
     private let challenges = ChallengeCapture()
 
-    public init(userAgent: String? = nil) {
+    init(userAgent: String? = nil) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -23,7 +23,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout

@@ -4,11 +4,11 @@ import Foundation
 /// replacing an earlier section for the same release (so running twice changes nothing) or the
 /// `Unreleased` section the release now ships.
 public enum Changelog {
-    public static let defaultTitle = "# Changelog"
+    static let defaultTitle = "# Changelog"
 
     /// Returns the new file text with `section` (starting with a `## ` heading) inserted or replaced.
     /// A CRLF file stays CRLF (Swift sees `"\r\n"` as one character, so lines are found on LF text).
-    public static func insert(_ section: String, into existing: String?) -> String {
+    static func insert(_ section: String, into existing: String?) -> String {
         guard let existing, existing.contains("\r\n") else { return insertLF(section, into: existing) }
         let updated = insertLF(section, into: existing.replacingOccurrences(of: "\r\n", with: "\n"))
         return updated.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")

@@ -2,18 +2,18 @@ import Foundation
 
 /// Turns the commits of a range into notes sections: drops merges (unless configured), cancels
 /// revert pairs, parses Conventional Commits and sorts entries into the configured groups.
-public struct CommitClassifier: Sendable {
-    public var settings: NotesSettings
+struct CommitClassifier: Sendable {
+    var settings: NotesSettings
 
-    public init(settings: NotesSettings) {
+    init(settings: NotesSettings) {
         self.settings = settings
     }
 
     /// Conventional types that never reach the notes unless a group names them.
-    public static let housekeepingTypes: Set<String> = ["chore", "ci", "test", "tests", "build", "style"]
+    static let housekeepingTypes: Set<String> = ["chore", "ci", "test", "tests", "build", "style"]
 
     /// `commits` newest first (as `git log` gives them); entries come out oldest first.
-    public func sections(for commits: [GitCommitRecord]) -> [NotesSection] {
+    func sections(for commits: [GitCommitRecord]) -> [NotesSection] {
         let kept = Self.cancellingReverts(commits)
         var breaking: [NotesEntry] = []
         var grouped: [String: [NotesEntry]] = [:]
@@ -61,7 +61,7 @@ public struct CommitClassifier: Sendable {
 
     /// Removes every revert whose target is in the range, together with that target. Newest first,
     /// so a revert of a revert cancels the revert and the original change stays.
-    public static func cancellingReverts(_ commits: [GitCommitRecord]) -> [GitCommitRecord] {
+    static func cancellingReverts(_ commits: [GitCommitRecord]) -> [GitCommitRecord] {
         let hashes = commits.map(\.hash)
         let inRange = Set(hashes)
         var cancelled: Set<String> = []
@@ -84,7 +84,7 @@ public struct CommitClassifier: Sendable {
     /// The commits a revert names: git's `This reverts commit X.` line (in `Revert "…"` and
     /// `Reapply "…"` commits), and for a conventional `revert:` commit also hashes in `Refs:`
     /// footers (the spec's example).
-    public static func revertedHashes(of commit: GitCommitRecord) -> [String] {
+    static func revertedHashes(of commit: GitCommitRecord) -> [String] {
         // Git 2.43+ titles the revert of a revert `Reapply "…"`.
         let isGitRevert = commit.subject.hasPrefix("Revert \"") || commit.subject.hasPrefix("Reapply \"")
         let isConventionalRevert =

@@ -2,43 +2,43 @@ import Foundation
 
 /// A commit message parsed by the Conventional Commits 1.0.0 grammar:
 /// `type(scope)!: description`, an optional body, and optional footers (`Token: value`, `Token #value`).
-public struct ConventionalCommit: Sendable, Equatable {
+struct ConventionalCommit: Sendable, Equatable {
     /// One trailer-style footer; `BREAKING CHANGE` keeps its space.
-    public struct Footer: Sendable, Equatable {
-        public var token: String
+    struct Footer: Sendable, Equatable {
+        var token: String
         /// `": "` or `" #"`.
-        public var separator: String
-        public var value: String
+        var separator: String
+        var value: String
 
-        public init(token: String, separator: String, value: String) {
+        init(token: String, separator: String, value: String) {
             self.token = token
             self.separator = separator
             self.value = value
         }
 
         /// True for `BREAKING CHANGE` and its synonym `BREAKING-CHANGE`.
-        public var isBreaking: Bool { token == "BREAKING CHANGE" || token == "BREAKING-CHANGE" }
+        var isBreaking: Bool { token == "BREAKING CHANGE" || token == "BREAKING-CHANGE" }
     }
 
     /// Lowercased (the spec makes types case-insensitive).
-    public var type: String
-    public var scope: String?
-    public var description: String
-    public var body: String?
-    public var footers: [Footer]
+    var type: String
+    var scope: String?
+    var description: String
+    var body: String?
+    var footers: [Footer]
     /// `!` after the type/scope.
-    public var hasBang: Bool
+    var hasBang: Bool
 
     /// `!` or a `BREAKING CHANGE` footer.
-    public var isBreaking: Bool { hasBang || footers.contains(where: \.isBreaking) }
+    var isBreaking: Bool { hasBang || footers.contains(where: \.isBreaking) }
 
     /// The text of the breaking-change footers: the migration note for users.
-    public var breakingNote: String? {
+    var breakingNote: String? {
         let notes = footers.filter(\.isBreaking).map(\.value).filter { !$0.isEmpty }
         return notes.isEmpty ? nil : notes.joined(separator: "\n\n")
     }
 
-    public init(
+    init(
         type: String, scope: String? = nil, description: String, body: String? = nil, footers: [Footer] = [],
         hasBang: Bool = false
     ) {
@@ -51,13 +51,13 @@ public struct ConventionalCommit: Sendable, Equatable {
     }
 
     /// Parses a whole message (subject, blank line, rest); nil when the subject is not conventional.
-    public init?(message: String) {
+    init?(message: String) {
         let (subject, rest) = Self.splitMessage(message)
         self.init(subject: subject, body: rest)
     }
 
     /// Parses a subject line and the text after it (what `git log %s` and `%b` give).
-    public init?(subject: String, body rawBody: String) {
+    init?(subject: String, body rawBody: String) {
         guard let header = Self.parseHeader(subject) else { return nil }
         type = header.type
         scope = header.scope

@@ -2,8 +2,8 @@ import Foundation
 
 /// The Install part of the notes, from `dist/manifest.json`: per-platform download and checksum
 /// verification commands, then a table of every artifact with its size and SHA256.
-public enum InstallSection {
-    public static func render(
+enum InstallSection {
+    static func render(
         manifest: ReleaseManifest, links: RepositoryLinks?, verification: InstallVerification? = nil
     ) -> String {
         var out = "### Install\n\n"

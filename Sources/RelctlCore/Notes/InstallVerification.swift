@@ -3,18 +3,18 @@ import Foundation
 /// What the Install section says beyond the per-archive commands: the one-line installer and
 /// how to check the signatures of SHA256SUMS by hand. Found in the dist folder, never guessed:
 /// a line appears only when its file is there.
-public struct InstallVerification: Sendable, Equatable {
+struct InstallVerification: Sendable, Equatable {
     /// `{project}-installer.sh` / `.ps1` when written.
-    public var shellInstaller: String?
-    public var powerShellInstaller: String?
+    var shellInstaller: String?
+    var powerShellInstaller: String?
     /// One allowed-signers line (from `[sign] allowed-signers`) when `SHA256SUMS.sig` exists.
-    public var allowedSigner: String?
+    var allowedSigner: String?
     /// The base64 minisign public key when `SHA256SUMS.minisig` exists and the key is configured.
-    public var minisignKey: String?
+    var minisignKey: String?
     /// True when there is a signature to check by hand.
-    public var hasSignatures: Bool { allowedSigner != nil || minisignKey != nil }
+    var hasSignatures: Bool { allowedSigner != nil || minisignKey != nil }
 
-    public init(
+    init(
         shellInstaller: String? = nil, powerShellInstaller: String? = nil, allowedSigner: String? = nil,
         minisignKey: String? = nil
     ) {
@@ -25,7 +25,7 @@ public struct InstallVerification: Sendable, Equatable {
     }
 
     /// Looks at `dist` and the `[sign]` public keys; nil when there is nothing to say.
-    public static func find(in dist: URL, project: String, settings: SignSettings, root: URL) -> InstallVerification? {
+    static func find(in dist: URL, project: String, settings: SignSettings, root: URL) -> InstallVerification? {
         func exists(_ name: String) -> Bool {
             FileSystem.exists(atPath: dist.appendingPathComponent(name).path)
         }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A commit author, after `.mailmap`.
-public struct NotesContributor: Sendable, Equatable, Codable {
-    public var name: String
-    public var email: String
+struct NotesContributor: Sendable, Equatable, Codable {
+    var name: String
+    var email: String
 
-    public init(name: String, email: String) {
+    init(name: String, email: String) {
         self.name = name
         self.email = email
     }

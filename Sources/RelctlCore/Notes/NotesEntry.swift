@@ -2,21 +2,21 @@ import Foundation
 
 /// One line of the notes: a commit, classified.
 public struct NotesEntry: Sendable, Equatable {
-    public var commit: String
+    var commit: String
     /// The conventional type (`feat`, `fix`, …) or `other`.
-    public var type: String
-    public var scope: String?
+    var type: String
+    var scope: String?
     /// The description as written (unescaped).
-    public var summary: String
-    public var breaking: Bool
+    var summary: String
+    var breaking: Bool
     /// The `BREAKING CHANGE:` footer text: what users must do.
-    public var migrationNote: String?
-    public var authorName: String
-    public var authorEmail: String
+    var migrationNote: String?
+    var authorName: String
+    var authorEmail: String
 
-    public var shortHash: String { String(commit.prefix(7)) }
+    var shortHash: String { String(commit.prefix(7)) }
 
-    public init(
+    init(
         commit: String, type: String, scope: String?, summary: String, breaking: Bool, migrationNote: String?,
         authorName: String, authorEmail: String
     ) {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The built-in Markdown layout of release notes.
-public enum NotesMarkdown {
-    public static func render(_ notes: ReleaseNotes) -> String {
+enum NotesMarkdown {
+    static func render(_ notes: ReleaseNotes) -> String {
         var out = heading(notes) + "\n"
         for section in notes.sections {
             out += "\n### \(section.title)\n\n"
@@ -37,7 +37,7 @@ public enum NotesMarkdown {
     }
 
     /// `## [1.2.0](compare) - 2026-01-02`, or `## Unreleased - …`.
-    public static func heading(_ notes: ReleaseNotes) -> String {
+    static func heading(_ notes: ReleaseNotes) -> String {
         let title = notes.version?.description ?? "Unreleased"
         if let compare = notes.compareURL { return "## [\(title)](\(compare)) - \(notes.date)" }
         return "## \(title) - \(notes.date)"

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Which history a set of notes covers: after `previous` (exclusive) up to `targetCommit`.
-public struct NotesRange: Sendable, Equatable {
+struct NotesRange: Sendable, Equatable {
     /// The release's tag (given, or found at the target); nil for unreleased changes.
-    public var tag: String?
-    public var version: SemanticVersion?
+    var tag: String?
+    var version: SemanticVersion?
     /// The previous release tag or the `--from` ref; nil means the whole history.
-    public var previous: String?
-    public var previousCommit: String?
-    public var targetCommit: String
+    var previous: String?
+    var previousCommit: String?
+    var targetCommit: String
 
     /// Resolves the range by the rules in docs/notes.md:
     /// the previous tag is the highest SemVer tag in the tag format that is an ancestor of the
@@ -16,7 +16,7 @@ public struct NotesRange: Sendable, Equatable {
     /// version* are skipped when `skipPrereleases` (notes for `v1.0.0` start at `v0.9.0`, not at
     /// `v1.0.0-rc.2`), while prereleases of other versions (`v0.0.1-test.9` before `v0.1.0`) are
     /// real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
-    public static func resolve(
+    static func resolve(
         git: Git, format: TagFormat, skipPrereleases: Bool, tag: String?, from: String?, to: String?
     ) throws -> NotesRange {
         var version: SemanticVersion?

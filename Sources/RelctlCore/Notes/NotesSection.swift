@@ -1,11 +1,11 @@
 import Foundation
 
 /// A titled group of entries (`Breaking changes`, `Features`, …).
-public struct NotesSection: Sendable, Equatable {
-    public var title: String
-    public var entries: [NotesEntry]
+struct NotesSection: Sendable, Equatable {
+    var title: String
+    var entries: [NotesEntry]
 
-    public init(title: String, entries: [NotesEntry]) {
+    init(title: String, entries: [NotesEntry]) {
         self.title = title
         self.entries = entries
     }

@@ -3,19 +3,19 @@ import Mustache
 
 /// A user's `[notes] template`: Mustache (hummingbird-project/swift-mustache) rendered over the
 /// same data as the built-in notes. Variables are listed in docs/notes.md.
-public struct NotesTemplate: Sendable {
-    public var template: MustacheTemplate
-    public var displayPath: String
+struct NotesTemplate: Sendable {
+    var template: MustacheTemplate
+    var displayPath: String
 
     /// Reads and parses the template; a missing file or syntax error is bad input naming file and line.
-    public static func load(_ url: URL, displayPath: String) throws -> NotesTemplate {
+    static func load(_ url: URL, displayPath: String) throws -> NotesTemplate {
         guard let data = FileSystem.contents(of: url) else {
             throw NotesError.templateNotFound(path: displayPath)
         }
         return try NotesTemplate(text: String(decoding: data, as: UTF8.self), displayPath: displayPath)
     }
 
-    public init(text: String, displayPath: String) throws {
+    init(text: String, displayPath: String) throws {
         self.displayPath = displayPath
         do {
             template = try MustacheTemplate(string: text)
@@ -26,13 +26,13 @@ public struct NotesTemplate: Sendable {
         }
     }
 
-    public func render(_ notes: ReleaseNotes) -> String {
+    func render(_ notes: ReleaseNotes) -> String {
         template.render(Self.data(for: notes))
     }
 
     /// The template's view of the notes. Text values come raw (`summary`) and Markdown-escaped
     /// (`summaryMarkdown`); use triple braces `{{{…}}}` for the latter since Mustache escapes HTML.
-    public static func data(for notes: ReleaseNotes) -> [String: Any] {
+    static func data(for notes: ReleaseNotes) -> [String: Any] {
         func entryData(_ entry: NotesEntry) -> [String: Any] {
             var data: [String: Any] = [
                 "commit": entry.commit, "shortHash": entry.shortHash, "type": entry.type,

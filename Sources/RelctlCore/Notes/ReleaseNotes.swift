@@ -2,32 +2,32 @@ import Foundation
 
 /// Release notes for one range of history, ready to render as Markdown, JSON or a user template.
 public struct ReleaseNotes: Sendable {
-    public static let breakingTitle = "Breaking changes"
-    public static let otherTitle = "Other changes"
+    static let breakingTitle = "Breaking changes"
+    static let otherTitle = "Other changes"
 
     /// The release's tag; nil for unreleased changes.
-    public var tag: String?
-    public var version: SemanticVersion?
+    var tag: String?
+    var version: SemanticVersion?
     /// The tag (or `--from` ref) the range starts after; nil when it covers the whole history.
     public var previous: String?
     /// `YYYY-MM-DD` of the target commit (UTC), never the wall clock.
-    public var date: String
-    public var targetCommit: String
+    var date: String
+    var targetCommit: String
     /// Breaking changes first, then the configured groups in order, then other changes; empty sections omitted.
-    public var sections: [NotesSection]
-    public var contributors: [NotesContributor]
-    public var links: RepositoryLinks?
+    var sections: [NotesSection]
+    var contributors: [NotesContributor]
+    var links: RepositoryLinks?
     /// `dist/manifest.json`, when present: drives the Install section.
-    public var manifest: ReleaseManifest?
+    var manifest: ReleaseManifest?
     /// Installers and signatures found next to the manifest, for the Install section.
-    public var verification: InstallVerification?
+    var verification: InstallVerification?
     /// Rendered with the user's `[notes] template` instead of the built-in Markdown, when set.
-    public var customMarkdown: String?
+    var customMarkdown: String?
 
     /// What the range ends at, in links: the tag when there is one.
-    public var targetName: String { tag ?? String(targetCommit.prefix(12)) }
+    var targetName: String { tag ?? String(targetCommit.prefix(12)) }
 
-    public var compareURL: String? {
+    var compareURL: String? {
         guard let links, let previous else { return nil }
         return links.compareURL(from: previous, to: targetName)
     }

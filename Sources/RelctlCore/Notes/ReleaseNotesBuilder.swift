@@ -2,7 +2,7 @@ import Foundation
 
 /// The core entry point for release notes (`relctl notes` and `relctl release`).
 public struct ReleaseNotesBuilder: Sendable {
-    public var context: Context
+    var context: Context
 
     public init(context: Context) {
         self.context = context

@@ -2,20 +2,20 @@ import Foundation
 
 /// Web links for a repository hosted on GitHub or GitLab, derived from the `origin` URL
 /// (https, `ssh://` and scp-like `git@host:owner/repo.git` forms). Credentials are never kept.
-public struct RepositoryLinks: Sendable, Equatable {
-    public enum Host: String, Sendable { case github, gitlab }
+struct RepositoryLinks: Sendable, Equatable {
+    enum Host: String, Sendable { case github, gitlab }
 
-    public var host: Host
+    var host: Host
     /// `https://github.com/owner/repo` (no trailing slash, no `.git`).
-    public var baseURL: String
+    var baseURL: String
 
-    public init(host: Host, baseURL: String) {
+    init(host: Host, baseURL: String) {
         self.host = host
         self.baseURL = baseURL
     }
 
     /// Nil when the URL is not a recognisable GitHub or GitLab remote (local paths, other hosts).
-    public init?(remoteURL raw: String) {
+    init?(remoteURL raw: String) {
         var url = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         var hostName: String
         var path: String
@@ -52,12 +52,12 @@ public struct RepositoryLinks: Sendable, Equatable {
 
     private var separator: String { host == .gitlab ? "/-" : "" }
 
-    public func commitURL(_ hash: String) -> String { "\(baseURL)\(separator)/commit/\(hash)" }
+    func commitURL(_ hash: String) -> String { "\(baseURL)\(separator)/commit/\(hash)" }
 
-    public func compareURL(from: String, to: String) -> String { "\(baseURL)\(separator)/compare/\(from)...\(to)" }
+    func compareURL(from: String, to: String) -> String { "\(baseURL)\(separator)/compare/\(from)...\(to)" }
 
     /// Where a release's uploaded asset is downloaded from.
-    public func downloadURL(tag: String, file: String) -> String {
+    func downloadURL(tag: String, file: String) -> String {
         switch host {
         case .github: return "\(baseURL)/releases/download/\(tag)/\(file)"
         case .gitlab: return "\(baseURL)/-/releases/\(tag)/downloads/\(file)"

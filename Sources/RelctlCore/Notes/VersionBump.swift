@@ -22,7 +22,7 @@ public struct VersionBump: Sendable, Equatable {
     public var nextTag: String = ""
 
     /// The first version of a project without release tags.
-    public static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
+    static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
 
     /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch; after a
     /// prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`). Then two floors:
@@ -176,7 +176,7 @@ public struct VersionBump: Sendable, Equatable {
     }
 
     /// Applies the rules to one version.
-    public static func next(after current: SemanticVersion, level: Level) -> SemanticVersion {
+    static func next(after current: SemanticVersion, level: Level) -> SemanticVersion {
         if current.isPrerelease {
             var next = current
             next.build = []

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One entry of an archive, addressed by its path under the top-level folder.
-public struct ArchiveEntry: Sendable, Equatable {
-    public enum Content: Sendable, Equatable {
+struct ArchiveEntry: Sendable, Equatable {
+    enum Content: Sendable, Equatable {
         case directory
         /// A regular file copied from disk in chunks.
         case file(URL)
@@ -13,21 +13,21 @@ public struct ArchiveEntry: Sendable, Equatable {
     }
 
     /// Relative to the top-level folder, `/`-separated, normalised (`bin/velo-sql`).
-    public var path: String
-    public var content: Content
+    var path: String
+    var content: Content
     /// Permission bits as stored: 0755 for directories and executables, 0644 otherwise, 0777 for links.
-    public var mode: UInt32
+    var mode: UInt32
     /// Where the entry came from, for messages (`config`, a source path, `generated`).
-    public var origin: String
+    var origin: String
 
-    public init(path: String, content: Content, mode: UInt32, origin: String) {
+    init(path: String, content: Content, mode: UInt32, origin: String) {
         self.path = path
         self.content = content
         self.mode = mode
         self.origin = origin
     }
 
-    public var isDirectory: Bool { content == .directory }
+    var isDirectory: Bool { content == .directory }
 }
 
 /// Byte-wise order (not locale or Unicode order), so archives and checksum lists sort the same

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Everything an archive will hold, computed and checked before a byte is written.
-public struct ArchiveLayout: Sendable {
+struct ArchiveLayout: Sendable {
     /// The file stem and the single top-level folder (`velostream-v1.0.0-x86_64-unknown-linux-musl`).
-    public var name: String
-    public var format: String
-    public var links: LinksPolicy
+    var name: String
+    var format: String
+    var links: LinksPolicy
     /// Entries in bytewise path order, directories explicit, paths relative to the top folder.
-    public var entries: [ArchiveEntry]
+    var entries: [ArchiveEntry]
 
     /// The archive's file name (`NAME.tar.gz`).
-    public var fileName: String { name + ArchiveFormats.fileExtension(format) }
+    var fileName: String { name + ArchiveFormats.fileExtension(format) }
 
     /// Builds the layout for one target from the config: `bin/`, `files`, `trees`,
     /// `[[archive.symlink]]` per binary and the setup-env scripts, refusing anything unsafe.

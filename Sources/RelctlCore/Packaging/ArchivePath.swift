@@ -58,7 +58,7 @@ enum ArchivePath {
     static let siblingOverhead = ".".utf8.count + ".cdx.json".utf8.count + ".relctl-tmp-".utf8.count + 10
 
     /// The longest archive file name (`NAME.tar.gz`) relctl can write with everything beside it.
-    public static let maximumArchiveFileName = 255 - siblingOverhead
+    static let maximumArchiveFileName = 255 - siblingOverhead
 
     /// Refuses an archive file name that fits in 255 bytes alone but not once relctl writes its
     /// checksum, SBOM and their temporaries beside it: `package` would fail half-way.

@@ -3,8 +3,8 @@ import Synchronization
 
 /// The one timestamp every entry gets: `SOURCE_DATE_EPOCH` when set, else the committer time of
 /// the tagged commit (or HEAD before the tag exists). Never the wall clock.
-public enum ArchiveTimestamp {
-    public static func resolve(tag: String, root: URL, context: Context) throws -> Int {
+enum ArchiveTimestamp {
+    static func resolve(tag: String, root: URL, context: Context) throws -> Int {
         if let value = try SourceDateEpoch.from(context.environment) { return value }
         let git = Git(directory: root, context: context)
         guard try git.isRepository() else {

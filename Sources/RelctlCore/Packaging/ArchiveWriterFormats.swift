@@ -1,16 +1,16 @@
 import CArchive
 
 /// How libarchive is set up for one archive format id; the registry behind `ArchiveFormats.ids`.
-public struct ArchiveWriterFormat: Sendable {
-    public let id: String
+struct ArchiveWriterFormat: Sendable {
+    let id: String
     /// Used when `[archive] compression-level` is not set (gzip's and zip's 6, as `gzip -6`).
-    public let defaultLevel: Int
-    public let levels: ClosedRange<Int>
+    let defaultLevel: Int
+    let levels: ClosedRange<Int>
     /// Zip stores MS-DOS times, which cannot go before 1980.
-    public let earliestTime: Int
+    let earliestTime: Int
     /// ...and its extended timestamp field is an unsigned 32-bit Unix time, which wraps after
     /// 2106-02-07 (unzip would show 2063 for 2200); clamp there so both times agree.
-    public var latestTime: Int { earliestTime > 0 ? 4_294_967_294 : Int.max }
+    var latestTime: Int { earliestTime > 0 ? 4_294_967_294 : Int.max }
     /// libarchive writes the plain tar stream and `ChunkedGzipCompressor` gzips it with libdeflate
     /// on `workers` threads (tar.gz); otherwise libarchive's own filter compresses.
     let chunkedGzip: Bool
@@ -50,8 +50,8 @@ public struct ArchiveWriterFormat: Sendable {
 }
 
 /// Writer formats keyed by id. An unknown id is bad input listing the known ones.
-public enum ArchiveWriterFormats {
-    public static let all: [String: ArchiveWriterFormat] = Dictionary(
+enum ArchiveWriterFormats {
+    static let all: [String: ArchiveWriterFormat] = Dictionary(
         uniqueKeysWithValues: [
             // pax restricted: plain ustar headers unless a name, link or size needs an extension. No
             // libarchive filter: the tar stream is gzipped in parallel chunks (ChunkedGzipCompressor).
@@ -86,7 +86,7 @@ public enum ArchiveWriterFormats {
             },
         ].map { ($0.id, $0) })
 
-    public static func format(_ id: String) throws -> ArchiveWriterFormat {
+    static func format(_ id: String) throws -> ArchiveWriterFormat {
         guard let format = all[id] else {
             throw PackagingError.unknownFormat(id: id)
         }

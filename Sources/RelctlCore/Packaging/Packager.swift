@@ -3,7 +3,7 @@ import Foundation
 /// Packages targets into reproducible archives in an output folder: the core of `relctl package`,
 /// also called by `relctl release`.
 public struct Packager: Sendable {
-    public var context: Context
+    var context: Context
 
     public init(context: Context) {
         self.context = context

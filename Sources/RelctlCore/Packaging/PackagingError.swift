@@ -2,7 +2,7 @@ import Foundation
 
 /// Why packaging refused or failed. Refusals about the input (unsafe links, missing files, name
 /// clashes) are bad input (exit 2); an existing archive or a failed write is a failed step (exit 1).
-public enum PackagingError: RelctlError, CustomStringConvertible {
+enum PackagingError: RelctlError, CustomStringConvertible {
     case missingBinary(binary: String, path: String, target: String)
     case missingSource(path: String, key: String)
     case unreadable(path: String, reason: String)
@@ -33,14 +33,14 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
     /// A target failed with an error that is not relctl's own.
     case targetFailed(target: String, reason: String)
 
-    public var exitCode: RelctlExitCode {
+    var exitCode: RelctlExitCode {
         switch self {
         case .archiveExists, .writeFailed, .notAtTag, .targetFailed: return .failure
         default: return .badInput
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .outsideProject(let path, let resolved, let key):
             return [
@@ -158,5 +158,5 @@ public enum PackagingError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

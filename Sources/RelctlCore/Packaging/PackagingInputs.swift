@@ -3,14 +3,14 @@ import Foundation
 /// What every archive of one release shares: resolved once, by `relctl package` from the tag and
 /// the repository, or handed down by `relctl release` from its `ReleaseIdentity`.
 public struct PackagingInputs: Sendable {
-    public var tag: String
-    public var version: String
+    var tag: String
+    var version: String
     /// The commit the archives are built from ("" outside a repository).
-    public var commit: String
+    var commit: String
     /// The one timestamp every entry gets (SOURCE_DATE_EPOCH or the commit's time).
-    public var mtime: Int
+    var mtime: Int
 
-    public init(tag: String, version: String, commit: String, mtime: Int) {
+    init(tag: String, version: String, commit: String, mtime: Int) {
         self.tag = tag
         self.version = version
         self.commit = commit

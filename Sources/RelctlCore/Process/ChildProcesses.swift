@@ -7,20 +7,20 @@ import Synchronization
 /// Linux), so a terminal's Ctrl-C reaches relctl only; stopping children is our job, and signalling
 /// the whole group also reaches grandchildren (`sh -c 'make'` → `cc`). The SIG_IGN that `Interrupts`
 /// sets is not inherited: libdispatch replaces it with a handler, and exec resets handlers.
-public final class ChildProcesses: Sendable {
-    public static let shared = ChildProcesses()
+final class ChildProcesses: Sendable {
+    static let shared = ChildProcesses()
     /// pid → the process group to signal (the pid itself when the child leads its own group).
     private let pids = Mutex<[Int32: Int32?]>([:])
     private let stopping = Mutex<Bool>(false)
     private let observer = Mutex<(@Sendable (Int32) -> Void)?>(nil)
 
     /// Tells `observer` the pid (its own process group) of every child started from now on; nil stops.
-    public func observeLaunches(_ observer: (@Sendable (Int32) -> Void)?) {
+    func observeLaunches(_ observer: (@Sendable (Int32) -> Void)?) {
         self.observer.withLock { $0 = observer }
     }
 
     /// True while the process group `group` has a live member (children a killed relctl left running).
-    public static func isGroupAlive(_ group: Int32) -> Bool {
+    static func isGroupAlive(_ group: Int32) -> Bool {
         guard group > 0 else { return false }
         return isRunning(group, group: group)
     }
@@ -45,7 +45,7 @@ public final class ChildProcesses: Sendable {
 
     /// Sends SIGTERM to every running child and its process group, waits up to `grace` seconds for
     /// them to go, then SIGKILLs what is left (a child may ignore SIGTERM). Later launches are refused.
-    public func terminateAll(grace: Double = 2) {
+    func terminateAll(grace: Double = 2) {
         stopping.withLock { $0 = true }
         let current = pids.withLock { $0 }
         guard !current.isEmpty else { return }

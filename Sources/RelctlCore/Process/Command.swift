@@ -3,11 +3,11 @@ import Synchronization
 
 /// A command line to run: no shell unless the caller asks for `/bin/sh -c`.
 public struct Command: Sendable, CustomStringConvertible {
-    public var executable: String
-    public var arguments: [String]
-    public var directory: URL?
+    var executable: String
+    var arguments: [String]
+    var directory: URL?
     /// The complete environment for the child; nil inherits relctl's own.
-    public var environment: [String: String]?
+    var environment: [String: String]?
 
     public init(
         _ executable: String, _ arguments: [String] = [], directory: URL? = nil, environment: [String: String]? = nil
@@ -19,7 +19,7 @@ public struct Command: Sendable, CustomStringConvertible {
     }
 
     /// A shell command line, run as `/bin/sh -c LINE`.
-    public static func shell(_ line: String, directory: URL?, environment: [String: String]?) -> Command {
+    static func shell(_ line: String, directory: URL?, environment: [String: String]?) -> Command {
         Command("/bin/sh", ["-c", line], directory: directory, environment: environment)
     }
 

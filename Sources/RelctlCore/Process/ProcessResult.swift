@@ -4,10 +4,10 @@ import Synchronization
 /// What a finished process left behind.
 public struct ProcessResult: Sendable {
     public var status: Int32
-    public var stdout: Data
-    public var stderr: Data
+    var stdout: Data
+    var stderr: Data
 
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
-    public var succeeded: Bool { status == 0 }
+    var succeeded: Bool { status == 0 }
 }

@@ -12,12 +12,12 @@ public protocol ProcessRunning: Sendable {
 
 extension ProcessRunning {
     /// `run` from async code: the wait happens on a thread of its own, not the cooperative pool.
-    public func run(_ command: Command) async throws -> ProcessResult {
+    func run(_ command: Command) async throws -> ProcessResult {
         try await BlockingWork.run { try self.run(command) }
     }
 
     /// `stream` from async code, likewise off the cooperative pool.
-    public func stream(
+    func stream(
         _ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void
     ) async throws -> Int32 {
         try await BlockingWork.run { try self.stream(command, onLine: onLine) }
@@ -25,7 +25,7 @@ extension ProcessRunning {
 
     /// Runs and throws `CommandError` on a non-zero exit; returns stdout.
     @discardableResult
-    public func checked(_ command: Command) throws -> String {
+    func checked(_ command: Command) throws -> String {
         let result = try run(command)
         guard result.succeeded else {
             throw CommandError(

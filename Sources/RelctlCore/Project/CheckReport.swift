@@ -9,8 +9,8 @@ public struct CheckReport: Sendable, Encodable {
         public var message: String
     }
 
-    public var ok: Bool { problems.isEmpty }
-    public var problems: [Item] = []
+    var ok: Bool { problems.isEmpty }
+    var problems: [Item] = []
     public var warnings: [Item] = []
     public var manifests: Int = 0
     public var targets: Int = 0

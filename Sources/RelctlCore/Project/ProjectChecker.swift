@@ -28,7 +28,7 @@ public enum ProjectChecker {
         }
     }
 
-    public static func check(_ config: RelctlConfig, context: Context) -> CheckReport {
+    static func check(_ config: RelctlConfig, context: Context) -> CheckReport {
         var report = CheckReport()
         // Manifests: readable, and their versions valid.
         var seen: [(String, String)] = []

@@ -6,7 +6,7 @@ import Foundation
 /// binary (a library) gets a tag-only configuration: versions, notes and tags, no `[[target]]`.
 public enum StarterConfig {
     /// Manifest files relctl recognises at the project root, in the order they are listed.
-    public static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "VERSION"]
+    static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "VERSION"]
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
     @discardableResult
@@ -37,7 +37,7 @@ public enum StarterConfig {
         var build: (command: String, directory: String)?
     }
 
-    public static func render(root: URL, detected: [String], tags: [String] = []) -> String {
+    static func render(root: URL, detected: [String], tags: [String] = []) -> String {
         let found = findings(root: root, detected: detected, tags: tags)
         var text = """
             # relctl.toml: how this project is released. Reference: relctl's README.

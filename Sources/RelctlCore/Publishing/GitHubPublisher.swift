@@ -6,13 +6,13 @@ import Foundation
 /// again after a crash, a kill or a network failure finishes the job without uploading twice.
 public struct GitHubPublisher: Publisher {
     public static let id = "github"
-    public static let tokenVariables = ["GITHUB_TOKEN", "GH_TOKEN"]
+    static let tokenVariables = ["GITHUB_TOKEN", "GH_TOKEN"]
 
     public var id: String { Self.id }
     private let http: any HTTPClient
     private let policy: RetryPolicy
 
-    public init(http: any HTTPClient, policy: RetryPolicy = .standard) {
+    init(http: any HTTPClient, policy: RetryPolicy = .standard) {
         self.http = http
         self.policy = policy
     }

@@ -1,15 +1,15 @@
 import Foundation
 
 /// A release as the REST API returns it (the fields relctl reads).
-public struct GitHubRelease: Decodable, Sendable, Equatable {
-    public var id: Int
-    public var tagName: String
-    public var name: String?
-    public var draft: Bool
-    public var prerelease: Bool
-    public var htmlURL: String
+struct GitHubRelease: Decodable, Sendable, Equatable {
+    var id: Int
+    var tagName: String
+    var name: String?
+    var draft: Bool
+    var prerelease: Bool
+    var htmlURL: String
     /// A URI template (`…/assets{?name,label}`), usually on another host than the API.
-    public var uploadURL: String
+    var uploadURL: String
 
     enum CodingKeys: String, CodingKey {
         case id, name, draft, prerelease

@@ -2,18 +2,18 @@ import Foundation
 
 /// The REST calls for releases and their assets (docs.github.com: "REST API endpoints for
 /// releases" and "… for release assets"), with GitHub's headers on every request.
-public struct GitHubReleaseAPI: Sendable {
-    public static let defaultBaseURL = "https://api.github.com"
-    public static let apiVersion = "2022-11-28"
+struct GitHubReleaseAPI: Sendable {
+    static let defaultBaseURL = "https://api.github.com"
+    static let apiVersion = "2022-11-28"
 
-    public var baseURL: URL
-    public var repository: GitHubRepository
+    var baseURL: URL
+    var repository: GitHubRepository
     private var token: String
     private var http: any HTTPClient
     /// Per-request idle timeout, in seconds.
-    public var timeout: TimeInterval
+    var timeout: TimeInterval
 
-    public init(
+    init(
         baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60
     ) {
         self.baseURL = baseURL
@@ -24,7 +24,7 @@ public struct GitHubReleaseAPI: Sendable {
     }
 
     /// `GITHUB_API_URL` when set (GitHub Enterprise Server: `https://HOST/api/v3`), else api.github.com.
-    public static func baseURL(environment: [String: String]) throws -> URL {
+    static func baseURL(environment: [String: String]) throws -> URL {
         let raw = environment["GITHUB_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultBaseURL
         var trimmed = raw
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -47,7 +47,7 @@ public struct GitHubReleaseAPI: Sendable {
     /// an exact match): the tag object of an annotated tag, the commit of a lightweight one; nil
     /// when the tag is not there. Publishing a release whose tag is missing would make GitHub
     /// create the tag on the default branch's head: never what a release of a tested commit wants.
-    public func tagObject(_ tag: String) async throws -> String? {
+    func tagObject(_ tag: String) async throws -> String? {
         struct Ref: Decodable {
             struct Object: Decodable { var sha: String }
             var object: Object
@@ -61,12 +61,12 @@ public struct GitHubReleaseAPI: Sendable {
     // MARK: releases
 
     /// Every release, drafts included (the token must be able to push to see drafts), all pages.
-    public func listReleases() async throws -> [GitHubRelease] {
+    func listReleases() async throws -> [GitHubRelease] {
         try await listAll(repositoryURL.appendingPathComponent("releases"))
     }
 
     /// A draft for `tag`: invisible to the public, and creating it creates no tag.
-    public func createDraft(tag: String, title: String, body: String, prerelease: Bool) async throws -> GitHubRelease {
+    func createDraft(tag: String, title: String, body: String, prerelease: Bool) async throws -> GitHubRelease {
         struct Fields: Encodable {
             var tag_name: String, name: String, body: String, draft: Bool, prerelease: Bool
         }
@@ -77,7 +77,7 @@ public struct GitHubReleaseAPI: Sendable {
     }
 
     /// Publishes a draft (or updates a release) in one request.
-    public func publish(
+    func publish(
         releaseID: Int, title: String, body: String, prerelease: Bool, makeLatest: Bool
     ) async throws -> GitHubRelease {
         struct Fields: Encodable {
@@ -92,17 +92,17 @@ public struct GitHubReleaseAPI: Sendable {
 
     // MARK: assets
 
-    public func listAssets(releaseID: Int) async throws -> [GitHubAsset] {
+    func listAssets(releaseID: Int) async throws -> [GitHubAsset] {
         try await listAll(repositoryURL.appendingPathComponent("releases/\(releaseID)/assets"))
     }
 
-    public func deleteAsset(id: Int) async throws {
+    func deleteAsset(id: Int) async throws {
         // 404: already gone (an earlier attempt whose answer was lost), which is what we wanted.
         _ = try await send("DELETE", repositoryURL.appendingPathComponent("releases/assets/\(id)"), expect: [204, 404])
     }
 
     /// Uploads one file, streamed from disk, to the release's expanded `upload_url`.
-    public func upload(
+    func upload(
         _ asset: LocalAsset, to release: GitHubRelease, progress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> GitHubAsset {
         let target = URITemplate(release.uploadURL).expand(["name": asset.name])

@@ -1,9 +1,9 @@
 import Foundation
 
 /// RFC 8288 `Link` header, as GitHub paginates with it: `<url>; rel="next", <url>; rel="last"`.
-public enum LinkHeader {
+enum LinkHeader {
     /// The URL with the given relation, or nil.
-    public static func url(_ header: String?, rel: String) -> URL? {
+    static func url(_ header: String?, rel: String) -> URL? {
         guard let header else { return nil }
         for link in header.split(separator: ",") {
             let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }

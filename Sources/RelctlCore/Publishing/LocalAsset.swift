@@ -3,13 +3,13 @@ import Foundation
 /// One file to attach to a release, hashed locally.
 public struct LocalAsset: Sendable, Equatable {
     /// The asset name: the file's name in dist/.
-    public var name: String
-    public var url: URL
-    public var size: Int64
+    var name: String
+    var url: URL
+    var size: Int64
     /// Lowercase hex SHA256 of the file as it is now.
-    public var sha256: String
+    var sha256: String
 
-    public init(name: String, url: URL, size: Int64, sha256: String) {
+    init(name: String, url: URL, size: Int64, sha256: String) {
         self.name = name
         self.url = url
         self.size = size
@@ -17,7 +17,7 @@ public struct LocalAsset: Sendable, Equatable {
     }
 
     /// The media type announced on upload; GitHub serves the asset with it.
-    public var contentType: String {
+    var contentType: String {
         if name.hasSuffix(".json") { return "application/json" }
         if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") { return "application/gzip" }
         if name.hasSuffix(".zip") { return "application/zip" }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Problems publishing a release. Missing credentials or inputs are bad input (exit 2) and are
 /// found before any request; whatever the API refuses is a failed step (exit 1).
-public enum PublishError: RelctlError, CustomStringConvertible {
+enum PublishError: RelctlError, CustomStringConvertible {
     case noToken(publisher: String, variables: [String])
     case noRepository(hint: String)
     case badRepository(value: String, source: String)
@@ -28,7 +28,7 @@ public enum PublishError: RelctlError, CustomStringConvertible {
     /// A timing variable that is not a positive number.
     case badNumber(variable: String, value: String)
 
-    public var exitCode: RelctlExitCode {
+    var exitCode: RelctlExitCode {
         switch self {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName,
             .badRetries, .badNumber:
@@ -38,7 +38,7 @@ public enum PublishError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case let .uploadFailed(asset, release, reason):
             return [
@@ -122,5 +122,5 @@ public enum PublishError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

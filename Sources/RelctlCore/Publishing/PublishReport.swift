@@ -2,7 +2,7 @@ import Foundation
 
 /// What `publish` did, for `--json` and the summary line.
 public struct PublishReport: Codable, Sendable, Equatable {
-    public enum Outcome: String, Codable, Sendable {
+    enum Outcome: String, Codable, Sendable {
         /// Made public by this run.
         case published
         /// Left as a complete draft (`--draft`).
@@ -15,26 +15,26 @@ public struct PublishReport: Codable, Sendable, Equatable {
         case rehearsed = "dry-run"
     }
 
-    public var publisher: String
-    public var repository: String
-    public var tag: String
-    public var releaseID: Int
-    public var url: String
-    public var outcome: Outcome
+    var publisher: String
+    var repository: String
+    var tag: String
+    var releaseID: Int
+    var url: String
+    var outcome: Outcome
     /// True when this run created the draft.
-    public var created: Bool
-    public var prerelease: Bool
+    var created: Bool
+    var prerelease: Bool
     /// Whether this run asked for the release to be marked latest (nil: not decided by this run).
-    public var latest: Bool?
-    public var uploaded: [String]
+    var latest: Bool?
+    var uploaded: [String]
     /// Assets already there with the same SHA256.
-    public var unchanged: [String]
+    var unchanged: [String]
     /// Same-name assets with a different SHA256, replaced because of `--replace`.
-    public var replaced: [String]
+    var replaced: [String]
     /// Assets left unfinished by an earlier run, deleted and uploaded again.
-    public var repaired: [String]
+    var repaired: [String]
 
-    public init(
+    init(
         publisher: String, repository: String, tag: String, releaseID: Int, url: String, outcome: Outcome,
         created: Bool, prerelease: Bool,
         latest: Bool?, uploaded: [String], unchanged: [String], replaced: [String], repaired: [String]
@@ -55,7 +55,7 @@ public struct PublishReport: Codable, Sendable, Equatable {
     }
 
     /// One line for plans and logs.
-    public var summary: String {
+    var summary: String {
         switch outcome {
         case .rehearsed:
             let release = releaseID == 0 ? "no release for \(tag) yet" : "release \(releaseID) for \(tag)"

@@ -3,27 +3,27 @@ import Foundation
 /// What to publish, as plain values: any caller (the `publish` command, a release stage) fills
 /// it in from its own sources.
 public struct PublishRequest: Sendable {
-    public var tag: String
+    var tag: String
     /// The tag's version, for the prerelease flag and for "latest".
-    public var version: SemanticVersion
+    var version: SemanticVersion
     /// How other releases' tags read as versions (to decide whether this one is the latest).
-    public var tagFormat: TagFormat
-    public var projectName: String
+    var tagFormat: TagFormat
+    var projectName: String
     /// The release title.
-    public var title: String
+    var title: String
     /// The release body (Markdown); empty when there are no notes.
     public var body: String
     public var assets: ReleaseAssetSet
     /// `[publish] github` as configured, or nil.
-    public var configuredRepository: String?
+    var configuredRepository: String?
     /// The URL of the remote the release pushes to, for the repository when nothing else names it.
-    public var remoteURL: String?
+    var remoteURL: String?
     /// `git rev-parse refs/tags/TAG` here, when the tag exists locally: the server's must match.
     public var localTagObject: String?
     /// Stop with a complete draft instead of publishing it.
-    public var draftOnly: Bool
+    var draftOnly: Bool
     /// Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.
-    public var replace: Bool
+    var replace: Bool
 
     public init(
         tag: String, version: SemanticVersion, tagFormat: TagFormat, projectName: String, title: String, body: String,

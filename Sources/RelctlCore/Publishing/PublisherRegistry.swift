@@ -2,13 +2,13 @@ import Foundation
 
 /// Publishers keyed by id. Built-ins register here; an unknown id lists the known ones.
 public enum PublisherRegistry {
-    public typealias Factory = @Sendable (_ http: any HTTPClient) -> any Publisher
+    typealias Factory = @Sendable (_ http: any HTTPClient) -> any Publisher
 
-    public static let factories: [String: Factory] = [
+    static let factories: [String: Factory] = [
         GitHubPublisher.id: { GitHubPublisher(http: $0) }
     ]
 
-    public static var knownIDs: [String] { factories.keys.sorted() }
+    static var knownIDs: [String] { factories.keys.sorted() }
 
     /// The publisher for `id` over `http` (the real network when nil).
     public static func publisher(for id: String, http: (any HTTPClient)? = nil) throws -> any Publisher {

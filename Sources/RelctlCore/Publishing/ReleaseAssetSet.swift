@@ -4,18 +4,18 @@ import Foundation
 /// present, `manifest.json`, the signatures of `SHA256SUMS` and the CycloneDX SBOMs. Built and
 /// checked entirely before any request: a listed file that is missing or changed stops here.
 public struct ReleaseAssetSet: Sendable, Equatable {
-    public static let sumsFileName = ChecksumAlgorithm.sha256.sumsFileName
+    static let sumsFileName = ChecksumAlgorithm.sha256.sumsFileName
     /// Companions of the list that are attached when they exist.
-    public static let companions = [ReleaseManifest.fileName, sumsFileName + ".sig", sumsFileName + ".minisig"]
+    static let companions = [ReleaseManifest.fileName, sumsFileName + ".sig", sumsFileName + ".minisig"]
 
     /// Sorted by name, so uploads happen in the same order on every run.
-    public var assets: [LocalAsset]
+    var assets: [LocalAsset]
 
     public init(assets: [LocalAsset]) {
         self.assets = assets.sorted { $0.name < $1.name }
     }
 
-    public var names: [String] { assets.map(\.name) }
+    var names: [String] { assets.map(\.name) }
 
     /// Reads `dist/SHA256SUMS`, checks every listed file exists and still has its listed SHA256,
     /// and hashes the companions. `shownDist` is the folder as the user should read it.

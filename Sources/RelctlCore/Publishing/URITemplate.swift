@@ -2,12 +2,12 @@ import Foundation
 
 /// The part of RFC 6570 that GitHub's hypermedia URLs use: simple `{var}` and form-style
 /// `{?a,b}` / `{&a,b}` expressions. Undefined variables are left out, as the RFC says.
-public struct URITemplate: Sendable, Equatable {
-    public var template: String
+struct URITemplate: Sendable, Equatable {
+    var template: String
 
-    public init(_ template: String) { self.template = template }
+    init(_ template: String) { self.template = template }
 
-    public func expand(_ values: [String: String]) -> String {
+    func expand(_ values: [String: String]) -> String {
         var result = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {

@@ -2,16 +2,16 @@ import Foundation
 
 /// Builds every selected target with `BuildRunner` (or, with `--artifacts DIR`, checks the
 /// prebuilt binaries are there for the packager).
-public struct BuildStage: ReleaseStage {
-    public init() {}
-    public var name: String { "build" }
-    public var produces: Set<ReleaseFact> { [.binaries] }
+struct BuildStage: ReleaseStage {
+    init() {}
+    var name: String { "build" }
+    var produces: Set<ReleaseFact> { [.binaries] }
 
-    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.identity.isTagOnly ? "tag-only release (no [[target]] in \(run.config.path))" : nil
     }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let targets = run.identity.targets
         let runner = BuildRunner(context: run.context)
         let inputs = run.identity.buildInputs

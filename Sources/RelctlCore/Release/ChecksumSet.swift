@@ -1,9 +1,9 @@
 import Foundation
 
 /// What the checksum stage wrote.
-public struct ChecksumSet: Sendable {
-    public var algorithm: ChecksumAlgorithm
+struct ChecksumSet: Sendable {
+    var algorithm: ChecksumAlgorithm
     /// The combined file (`SHA256SUMS`).
-    public var sumsFile: URL
-    public var manifest: ReleaseManifest
+    var sumsFile: URL
+    var manifest: ReleaseManifest
 }

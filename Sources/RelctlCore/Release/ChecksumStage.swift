@@ -2,13 +2,13 @@ import Foundation
 
 /// Writes the combined checksum file (per `[checksum] algorithm`) and `manifest.json` from the
 /// packaged archives held in memory: no archive is read again and no name is parsed back.
-public struct ChecksumStage: ReleaseStage {
-    public init() {}
-    public var name: String { "checksum" }
-    public var needs: Set<ReleaseFact> { [.archives] }
-    public var produces: Set<ReleaseFact> { [.checksums] }
+struct ChecksumStage: ReleaseStage {
+    init() {}
+    var name: String { "checksum" }
+    var needs: Set<ReleaseFact> { [.archives] }
+    var produces: Set<ReleaseFact> { [.checksums] }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let algorithm = try ChecksumAlgorithm(id: run.config.checksum.algorithm, file: run.config.path)
         let archives = outputs.archives ?? []
         let set = try ChecksumWriter.writeRelease(

@@ -3,17 +3,17 @@ import Foundation
 /// Moves the staged files into `dist/` once the tag is safe. Stages write into a staging folder
 /// inside dist/ so a failed or interrupted release leaves dist/ exactly as it was. After this
 /// stage the release is out: a later failure (an after hook) undoes nothing.
-public struct DistStage: ReleaseStage {
-    public init() {}
-    public var name: String { "dist" }
-    public var produces: Set<ReleaseFact> { [.dist] }
-    public var sealsRelease: Bool { true }
+struct DistStage: ReleaseStage {
+    init() {}
+    var name: String { "dist" }
+    var produces: Set<ReleaseFact> { [.dist] }
+    var sealsRelease: Bool { true }
 
-    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.stagingDirectory == run.distDirectory ? "written in place" : nil
     }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let names = try FileSystem.names(in: run.stagingDirectory).filter { !$0.hasPrefix(".") }.sorted()
         // Checked for every name before anything moves, so a refusal leaves dist/ as it was.
         let stems = ReleasePreflight.archiveStems(tag: run.tag, config: run.config)

@@ -2,27 +2,27 @@ import Foundation
 
 /// `[release] before` / `after`: shell commands run with `sh -c` in the project root (the scratch
 /// clone on a dry run), with RELCTL_TAG, RELCTL_VERSION, RELCTL_DIST… in their environment.
-public struct HookStage: ReleaseStage {
-    public enum When: String, Sendable { case before, after }
-    public let when: When
+struct HookStage: ReleaseStage {
+    enum When: String, Sendable { case before, after }
+    let when: When
 
-    public init(_ when: When) { self.when = when }
+    init(_ when: When) { self.when = when }
 
-    public var name: String { "\(when.rawValue)-hooks" }
+    var name: String { "\(when.rawValue)-hooks" }
     // After-hooks usually publish (upload, announce); a dry run must not do that.
-    public var dryRun: DryRunBehaviour { when == .after ? .skipped : .same }
+    var dryRun: DryRunBehaviour { when == .after ? .skipped : .same }
 
     private func commands(_ run: ReleaseRun) -> [String] {
         when == .before ? run.config.release.before : run.config.release.after
     }
 
-    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         if commands(run).isEmpty { return "no [release] \(when.rawValue) commands" }
         if dryRun == .skipped, run.isDryRun { return "dry run: would run \(commands(run).count) command(s)" }
         return nil
     }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let environment = run.hookEnvironment
         for line in commands(run) {
             run.progress.note("$ \(line)")

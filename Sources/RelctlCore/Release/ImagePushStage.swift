@@ -4,19 +4,19 @@ import Foundation
 /// image push never takes the tag back (others may have fetched it); it says how to finish
 /// instead. On a dry run it only checks that each registry answers and accepts the credentials
 /// for push, writing nothing.
-public struct ImagePushStage: ReleaseStage {
-    public init() {}
-    public var name: String { "image-push" }
-    public var needs: Set<ReleaseFact> { [.images, .pushedTag] }
-    public var produces: Set<ReleaseFact> { [.pushedImages] }
-    public var dryRun: DryRunBehaviour { .rehearsal }
-    public var needsPassingPreflight: Bool { true }
+struct ImagePushStage: ReleaseStage {
+    init() {}
+    var name: String { "image-push" }
+    var needs: Set<ReleaseFact> { [.images, .pushedTag] }
+    var produces: Set<ReleaseFact> { [.pushedImages] }
+    var dryRun: DryRunBehaviour { .rehearsal }
+    var needsPassingPreflight: Bool { true }
 
-    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.options.push ? nil : "no --push (push later with `relctl image --tag \(run.tag) --push`)"
     }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let pusher = ImagePusher(context: run.context)
         var pushed: [BuiltImage] = []
         for var image in outputs.images ?? [] {

@@ -3,18 +3,18 @@ import Foundation
 /// Builds the `[[image]]` container images from the built binaries into the staging folder
 /// (`oci/<name>/`), after `package`. The dry run builds them for real in the scratch clone, so
 /// it prints the index digests the real run will push.
-public struct ImageStage: ReleaseStage {
-    public init() {}
-    public var name: String { "image" }
-    public var needs: Set<ReleaseFact> { [.binaries] }
-    public var produces: Set<ReleaseFact> { [.images] }
+struct ImageStage: ReleaseStage {
+    init() {}
+    var name: String { "image" }
+    var needs: Set<ReleaseFact> { [.binaries] }
+    var produces: Set<ReleaseFact> { [.images] }
 
-    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         if run.config.images.isEmpty { return "no [[image]] in relctl.toml" }
         return Self.imageNames(run, outputs).isEmpty ? "no Linux target of any [[image]] is selected" : nil
     }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let targets = outputs.builtTargets ?? run.identity.targets
         run.progress.update("building \(run.config.images.count) image(s)")
         let images = try await ImageBuilder(context: run.context).build(

@@ -3,17 +3,17 @@ import Foundation
 /// Writes `{project}-installer.sh` and `.ps1` into the staging folder from the manifest the
 /// checksum stage produced (in memory), when `[installer] enabled`; before the notes, whose
 /// Install section shows the one-line command.
-public struct InstallerStage: ReleaseStage {
-    public init() {}
-    public var name: String { "installer" }
-    public var needs: Set<ReleaseFact> { [.checksums] }
-    public var produces: Set<ReleaseFact> { [.installers] }
+struct InstallerStage: ReleaseStage {
+    init() {}
+    var name: String { "installer" }
+    var needs: Set<ReleaseFact> { [.checksums] }
+    var produces: Set<ReleaseFact> { [.installers] }
 
-    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.config.installer.enabled ? nil : "[installer] enabled is false"
     }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         guard let manifest = outputs.checksums?.manifest else { return nil }
         let report = try InstallerWriter.write(
             manifest: manifest, into: run.stagingDirectory, shown: ChecksumWriter.defaultDirectory,

@@ -4,7 +4,7 @@ import Foundation
 /// the previous release tag to the released commit, with the Install section from the manifest
 /// the checksum stage produced.
 public struct NotesStage: ReleaseStage {
-    public init() {}
+    init() {}
     public var name: String { "notes" }
     public var produces: Set<ReleaseFact> { [.notes] }
 

@@ -3,13 +3,13 @@ import Foundation
 /// Packages one reproducible archive (and its `.sha256`) per target with `Packager`, into the
 /// staging folder. Sizes and digests come from the write stream; `manifest.json` is left to the
 /// checksum stage, which writes it once.
-public struct PackageStage: ReleaseStage {
-    public init() {}
-    public var name: String { "package" }
-    public var needs: Set<ReleaseFact> { [.binaries] }
-    public var produces: Set<ReleaseFact> { [.archives] }
+struct PackageStage: ReleaseStage {
+    init() {}
+    var name: String { "package" }
+    var needs: Set<ReleaseFact> { [.binaries] }
+    var produces: Set<ReleaseFact> { [.archives] }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let targets = outputs.builtTargets ?? run.identity.targets
         let progress = run.progress
         let done = Counter()

@@ -2,33 +2,33 @@ import Foundation
 
 /// Everything checked before a release does any work, with every problem collected so the
 /// user fixes them all in one go (the swift-format "diagnostics engine" style).
-public struct PreflightReport: Sendable {
-    public var tag: String
+struct PreflightReport: Sendable {
+    var tag: String
     /// The tag's version, when the tag is well-formed.
-    public var version: SemanticVersion?
+    var version: SemanticVersion?
     /// The commit being released (HEAD), when inside a repository.
-    public var commit: String?
+    var commit: String?
     /// Its committer time.
-    public var commitTime: Int?
+    var commitTime: Int?
     /// SOURCE_DATE_EPOCH when set (and valid).
-    public var sourceDateEpoch: Int?
+    var sourceDateEpoch: Int?
     /// The selected targets (empty: a tag-only release); nil when they could not be resolved.
-    public var targets: [Target]?
-    public var branch: String?
+    var targets: [Target]?
+    var branch: String?
     /// The repository's top level, when inside one.
-    public var topLevel: URL?
+    var topLevel: URL?
     /// Where the release lock of this repository lives.
-    public var lockFile: URL?
+    var lockFile: URL?
     /// The URL of `[release] remote` as configured, when the repository has it.
-    public var remoteURL: String?
+    var remoteURL: String?
     /// The project's config a dry run's scratch clone borrows (`ReleaseWorkspace.borrowedSettings`).
-    public var gitSettings: [(key: String, value: String)] = []
-    public var problems: [Diagnostic] = []
+    var gitSettings: [(key: String, value: String)] = []
+    var problems: [Diagnostic] = []
     /// The most severe exit code among the problems (1 unless the input itself was bad).
-    public var exitCode: RelctlExitCode = .success
-    public var warnings: [String] = []
+    var exitCode: RelctlExitCode = .success
+    var warnings: [String] = []
 
-    public var ok: Bool { problems.isEmpty }
+    var ok: Bool { problems.isEmpty }
 
     mutating func fail(_ code: RelctlExitCode, _ diagnostics: [Diagnostic]) {
         problems += diagnostics
@@ -40,7 +40,7 @@ public struct PreflightReport: Sendable {
     }
 
     /// The error to stop with, or nil when every check passed.
-    public var error: ReleaseError? { ok ? nil : .preflight(problems, exitCode: exitCode) }
+    var error: ReleaseError? { ok ? nil : .preflight(problems, exitCode: exitCode) }
 
     /// The release's identity, when the preflight learnt enough to name it (a dry run carries on
     /// with it even when other checks failed, to show everything it finds).

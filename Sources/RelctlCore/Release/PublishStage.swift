@@ -5,19 +5,19 @@ import Foundation
 /// undoes nothing: the tag is pushed and `dist/` complete, and `relctl publish TAG` finishes the
 /// job (it resumes from what GitHub holds). On a dry run it checks what can be checked without
 /// writing: the token, the repository, the asset set, and that the API answers with them.
-public struct PublishStage: ReleaseStage {
-    public init() {}
-    public var name: String { "publish" }
-    public var needs: Set<ReleaseFact> { [.pushedTag] }
-    public var produces: Set<ReleaseFact> { [.published] }
-    public var dryRun: DryRunBehaviour { .rehearsal }
-    public var needsPassingPreflight: Bool { true }
+struct PublishStage: ReleaseStage {
+    init() {}
+    var name: String { "publish" }
+    var needs: Set<ReleaseFact> { [.pushedTag] }
+    var produces: Set<ReleaseFact> { [.published] }
+    var dryRun: DryRunBehaviour { .rehearsal }
+    var needsPassingPreflight: Bool { true }
 
-    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.options.publish ? nil : "no --publish (publish later with `relctl publish \(run.tag)`)"
     }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let publisher = try PublisherRegistry.publisher(for: GitHubPublisher.id)
         let identity = run.identity
         let project = Git(directory: run.projectRoot, context: run.context)

@@ -3,19 +3,19 @@ import Foundation
 /// `--push`: pushes exactly the new tag to `[release] remote`. A rejected push deletes the local
 /// tag, so the repository is as it was. On a dry run the push is `git push --dry-run` from the
 /// scratch clone to the real remote URL: it checks reachability and permissions, sends nothing.
-public struct PushStage: ReleaseStage {
-    public init() {}
-    public var name: String { "push" }
-    public var needs: Set<ReleaseFact> { [.tag] }
-    public var produces: Set<ReleaseFact> { [.pushedTag] }
-    public var dryRun: DryRunBehaviour { .rehearsal }
-    public var needsPassingPreflight: Bool { true }
+struct PushStage: ReleaseStage {
+    init() {}
+    var name: String { "push" }
+    var needs: Set<ReleaseFact> { [.tag] }
+    var produces: Set<ReleaseFact> { [.pushedTag] }
+    var dryRun: DryRunBehaviour { .rehearsal }
+    var needsPassingPreflight: Bool { true }
 
-    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.options.push ? nil : "no --push (push later with `git push \(run.config.release.remote) \(run.tag)`)"
     }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let remote = run.config.release.remote
         let git = run.git
         let tag = run.tag
@@ -69,7 +69,7 @@ public struct PushStage: ReleaseStage {
         return "pushed \(tag) to \(remote)"
     }
 
-    public func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
+    func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
         // A tag the killed release pushed is not this run's to take back.
         guard outputs.pushedTo != nil, !run.isDryRun, !run.resumesTag else { return [] }
         let remote = run.config.release.remote

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a release stopped, with the contract's exit code (1 unless the input itself was bad).
-public enum ReleaseError: RelctlError, CustomStringConvertible {
+enum ReleaseError: RelctlError, CustomStringConvertible {
     /// Every preflight problem, reported together.
     case preflight([Diagnostic], exitCode: RelctlExitCode)
     /// Another release holds the repository's lock.
@@ -27,7 +27,7 @@ public enum ReleaseError: RelctlError, CustomStringConvertible {
     /// `git push --dry-run` of the tag failed; `output` is the tail of git's output.
     case pushRehearsalFailed(tag: String, remote: String, output: String)
 
-    public var exitCode: RelctlExitCode {
+    var exitCode: RelctlExitCode {
         switch self {
         case .preflight(_, let code): return code
         case .locked, .pushRejected, .lockRace, .unreadableLock, .resumedTagDiffers, .notInRepository, .workspaceFailed,
@@ -39,7 +39,7 @@ public enum ReleaseError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .lockRace(let path):
             return [
@@ -84,5 +84,5 @@ public enum ReleaseError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

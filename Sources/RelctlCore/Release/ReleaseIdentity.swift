@@ -2,21 +2,21 @@ import Foundation
 
 /// What a release is about, resolved once before any stage runs and handed down unchanged:
 /// nothing after the preflight asks git for the commit, the time or the targets again.
-public struct ReleaseIdentity: Sendable {
-    public var project: String
-    public var tag: String
-    public var version: SemanticVersion
+struct ReleaseIdentity: Sendable {
+    var project: String
+    var tag: String
+    var version: SemanticVersion
     /// The commit being released (HEAD when the release started).
-    public var commit: String
+    var commit: String
     /// Its committer time, seconds since the epoch.
-    public var commitTime: Int
+    var commitTime: Int
     /// SOURCE_DATE_EPOCH, when the environment sets it.
-    public var environmentEpoch: Int?
-    public var branch: String?
+    var environmentEpoch: Int?
+    var branch: String?
     /// The selected targets (`--target`, `--host`); empty for a tag-only release.
-    public var targets: [Target]
+    var targets: [Target]
 
-    public init(
+    init(
         project: String, tag: String, version: SemanticVersion, commit: String, commitTime: Int,
         environmentEpoch: Int?, branch: String?, targets: [Target]
     ) {
@@ -32,10 +32,10 @@ public struct ReleaseIdentity: Sendable {
 
     /// The clock written into archives and handed to builds: SOURCE_DATE_EPOCH when set, else
     /// the commit time. Never the wall clock.
-    public var sourceDateEpoch: Int { environmentEpoch ?? commitTime }
+    var sourceDateEpoch: Int { environmentEpoch ?? commitTime }
 
     /// The same release of another commit: a `before` hook committed, and the tag goes on what is there.
-    public func moved(to commit: String, time: Int) -> ReleaseIdentity {
+    func moved(to commit: String, time: Int) -> ReleaseIdentity {
         var moved = self
         moved.commit = commit
         moved.commitTime = time
@@ -43,20 +43,20 @@ public struct ReleaseIdentity: Sendable {
     }
 
     /// True when the project configures no `[[target]]`: check, notes, tag and push only.
-    public var isTagOnly: Bool { targets.isEmpty }
+    var isTagOnly: Bool { targets.isEmpty }
 
     /// The placeholder values every template may use for this release.
-    public var placeholders: [String: String] {
+    var placeholders: [String: String] {
         ["project": project, "version": version.description, "tag": tag]
     }
 
     /// What the packager needs, without asking git again.
-    public var packagingInputs: PackagingInputs {
+    var packagingInputs: PackagingInputs {
         PackagingInputs(tag: tag, version: version.description, commit: commit, mtime: sourceDateEpoch)
     }
 
     /// What the build commands see, likewise.
-    public var buildInputs: BuildInputs {
+    var buildInputs: BuildInputs {
         BuildInputs(tag: tag, version: version.description, commit: commit, sourceDateEpoch: String(sourceDateEpoch))
     }
 }

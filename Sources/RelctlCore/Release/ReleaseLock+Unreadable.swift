@@ -5,7 +5,7 @@ extension ReleaseLock {
     /// garbage, a file nobody may read, an empty file left by a release killed as it started), the
     /// error saying what it is and how to remove it; nil when there is no lock or it names a holder.
     /// Reporting such a thing as "another release is running" would send the user waiting.
-    public static func unreadableLock(at url: URL) -> ReleaseError? {
+    static func unreadableLock(at url: URL) -> ReleaseError? {
         var info = stat()
         guard lstat(url.path, &info) == 0 else { return nil }
         let removal = "if no relctl release is running in this repository, remove it"

@@ -6,34 +6,34 @@ import Synchronization
 /// where it pushed it, the files it moved into dist/), so that a release killed outright (SIGKILL,
 /// power loss) can be recovered by the next one (`ReleaseRecovery`). A lock left by a dead process
 /// on this host is taken over with a warning.
-public final class ReleaseLock: Sendable {
-    public static let fileName = "relctl-release.lock"
+final class ReleaseLock: Sendable {
+    static let fileName = "relctl-release.lock"
 
     /// Who holds a lock, as written in the file, and how far its release got.
-    public struct Holder: Sendable, Equatable, Codable {
-        public var pid: Int32
-        public var host: String
-        public var tag: String
+    struct Holder: Sendable, Equatable, Codable {
+        var pid: Int32
+        var host: String
+        var tag: String
         /// ISO 8601 time the holder started.
-        public var started: String
+        var started: String
         /// The commit being released.
-        public var commit: String?
+        var commit: String?
         /// True from just before `git tag` runs: a tag may exist without `tagObject` recorded yet.
-        public var tagging: Bool?
+        var tagging: Bool?
         /// The annotated tag object this release created.
-        public var tagObject: String?
+        var tagObject: String?
         /// The remote a push of the tag was started to.
-        public var pushing: String?
+        var pushing: String?
         /// True once the push went through.
-        public var pushed: Bool?
+        var pushed: Bool?
         /// Process groups of children (`git tag`, `git push`) that outlive a killed holder.
-        public var children: [Int32]?
+        var children: [Int32]?
         /// The files being moved from the staging folder into dist/.
-        public var distFiles: [String]?
+        var distFiles: [String]?
         /// True once dist/ is complete: the release is out.
-        public var sealed: Bool?
+        var sealed: Bool?
 
-        public init(pid: Int32, host: String, tag: String, started: String, commit: String? = nil) {
+        init(pid: Int32, host: String, tag: String, started: String, commit: String? = nil) {
             self.pid = pid
             self.host = host
             self.tag = tag
@@ -41,25 +41,25 @@ public final class ReleaseLock: Sendable {
             self.commit = commit
         }
 
-        public var summary: String { "relctl release \(tag) (pid \(pid) on \(host), started \(started))" }
+        var summary: String { "relctl release \(tag) (pid \(pid) on \(host), started \(started))" }
 
         /// True when the holder ran on this host and its process no longer exists.
-        public var isStale: Bool {
+        var isStale: Bool {
             guard host == ReleaseLock.hostName else { return false }
             return Temporaries.isGone(pid)
         }
 
         /// The same holder, whatever progress it recorded since.
-        public func isSameHolder(as other: Holder) -> Bool {
+        func isSameHolder(as other: Holder) -> Bool {
             pid == other.pid && host == other.host && started == other.started
         }
     }
 
-    public let url: URL
+    let url: URL
     private let state: Mutex<Holder>
 
     /// The holder as last recorded.
-    public var holder: Holder { state.withLock { $0 } }
+    var holder: Holder { state.withLock { $0 } }
 
     private init(url: URL, holder: Holder) {
         self.url = url
@@ -69,19 +69,19 @@ public final class ReleaseLock: Sendable {
     static var hostName: String { ProcessInfo.processInfo.hostName }
 
     /// The lock's path for the repository holding `directory`.
-    public static func url(for git: Git) throws -> URL {
+    static func url(for git: Git) throws -> URL {
         url(commonDirectory: try git.commonDirectory())
     }
 
     /// The lock in a repository whose git directory is already known.
-    public static func url(commonDirectory: URL) -> URL {
+    static func url(commonDirectory: URL) -> URL {
         commonDirectory.appendingPathComponent(fileName)
     }
 
     /// The lock of the repository holding `directory`, found without starting git: the nearest
     /// `.git` folder, or the common git directory a linked worktree's `.git` file leads to. Nil
     /// when there is none (then no release can have left a lock there).
-    public static func url(near directory: URL) -> URL? {
+    static func url(near directory: URL) -> URL? {
         var folder = directory.standardizedFileURL
         while true {
             let dotGit = folder.appendingPathComponent(".git")
@@ -111,7 +111,7 @@ public final class ReleaseLock: Sendable {
     }
 
     /// Reads the current holder, if any (an unreadable file counts as held by an unknown process).
-    public static func currentHolder(at url: URL) -> Holder? {
+    static func currentHolder(at url: URL) -> Holder? {
         guard let data = FileSystem.contents(of: url) else { return nil }
         return (try? JSONDecoder().decode(Holder.self, from: data))
             ?? Holder(pid: 0, host: "unknown host", tag: "unknown tag", started: "unknown time")
@@ -119,7 +119,7 @@ public final class ReleaseLock: Sendable {
 
     /// Takes the lock or throws `ReleaseError.locked` naming the holder. A stale lock is taken
     /// over and `onStale` is told whose it was.
-    public static func acquire(
+    static func acquire(
         at url: URL, tag: String, commit: String? = nil, clock: any WallClock, onStale: (Holder) -> Void
     ) throws -> ReleaseLock {
         let me = Holder(
@@ -151,7 +151,7 @@ public final class ReleaseLock: Sendable {
 
     /// Records progress in the lock file (atomically), for the recovery of a killed release. A
     /// lock that cannot be rewritten loses only that: the release goes on.
-    public func record(_ change: (inout Holder) -> Void) {
+    func record(_ change: (inout Holder) -> Void) {
         state.withLock { holder in
             change(&holder)
             guard let data = try? JSONOutput.encode(holder) else { return }
@@ -161,7 +161,7 @@ public final class ReleaseLock: Sendable {
 
     /// Records the process group of every child started while `body` runs (a `git push` goes on
     /// after relctl is killed; the next release waits for it before judging what it left).
-    public func recordingChildren<T>(_ body: () throws -> T) rethrows -> T {
+    func recordingChildren<T>(_ body: () throws -> T) rethrows -> T {
         ChildProcesses.shared.observeLaunches { [self] pid in
             record { $0.children = ($0.children ?? []) + [pid] }
         }
@@ -171,7 +171,7 @@ public final class ReleaseLock: Sendable {
 
     /// Puts `holder` (a killed release's record this run will not recover) back into the file and
     /// lets go of it without removing it, so the release that can recover it still finds it.
-    public func handBack(_ holder: Holder) {
+    func handBack(_ holder: Holder) {
         state.withLock { _ in
             if let data = try? JSONOutput.encode(holder) { try? AtomicFile.write(data, to: url) }
         }
@@ -180,20 +180,20 @@ public final class ReleaseLock: Sendable {
 
     /// True while the record says a tag is out (pushed) but the release is not finished: then the
     /// lock must outlive this process, so that the next release resumes it.
-    public var holdsUnfinishedPushedTag: Bool {
+    var holdsUnfinishedPushedTag: Bool {
         let me = holder
         return me.pushed == true && me.sealed != true
     }
 
     /// Keeps the lock file when relctl is interrupted (a resumed release: its tag is out, and only
     /// the record in the lock lets the next run finish it).
-    public func keepOnInterrupt() {
+    func keepOnInterrupt() {
         CleanupRegistry.shared.unregister(url)
     }
 
     /// Removes the lock (only if it is still ours), unless it records a pushed tag whose release
     /// is unfinished: then it stays, and the next release resumes from it.
-    public func release() {
+    func release() {
         let me = holder
         if !holdsUnfinishedPushedTag, let current = ReleaseLock.currentHolder(at: url), current.isSameHolder(as: me) {
             try? FileSystem.remove(url)

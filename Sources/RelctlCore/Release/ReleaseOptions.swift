@@ -3,7 +3,7 @@ import Foundation
 /// What the user asked `relctl release` to do.
 public struct ReleaseOptions: Sendable {
     /// The tag to create, e.g. `v1.2.0`.
-    public var tag: String
+    var tag: String
     /// Run every stage in a scratch clone; create no tag, push nothing, write nothing in the project.
     public var dryRun: Bool = false
     /// Push the tag to `[release] remote` once it is created.
@@ -32,7 +32,7 @@ public struct ReleaseOptions: Sendable {
 
     /// The command that makes this release for real, with the same selection (`--host`,
     /// `--target`, `--artifacts`): what a dry run's plan tells the maintainer to run next.
-    public var realRunCommand: String {
+    var realRunCommand: String {
         var words = ["relctl", "release", tag]
         if push { words.append("--push") }
         if publish { words.append("--publish") }

@@ -4,43 +4,43 @@ import Foundation
 /// digests and notes from here instead of re-reading files or re-parsing names they produced.
 public struct ReleaseOutputs: Sendable {
     /// A `before` hook committed: HEAD is now this commit, and the release is of it.
-    public var movedHead: (commit: String, time: Int)?
+    var movedHead: (commit: String, time: Int)?
     /// `.binaries`: the targets built.
-    public var builtTargets: [Target]?
+    var builtTargets: [Target]?
     /// `.archives`: every archive written, with size and SHA-256 from the write stream.
-    public var archives: [PackagedArtifact]?
+    var archives: [PackagedArtifact]?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
-    public var checksums: ChecksumSet?
+    var checksums: ChecksumSet?
     /// `.signatures`: the signature files written next to the checksum file.
-    public var signatures: [String]?
+    var signatures: [String]?
     /// `.installers`: the installer scripts written.
-    public var installers: [String]?
+    var installers: [String]?
     /// `.notes`: the release notes in Markdown.
-    public var notes: String?
+    var notes: String?
     /// `.tag`: the annotated tag.
-    public var tag: CreatedTag?
+    var tag: CreatedTag?
     /// `.pushedTag`: the remote the tag was pushed to.
-    public var pushedTo: String?
+    var pushedTo: String?
     /// The tag object pushed, so a rollback deletes only that.
-    public var pushedObject: String?
+    var pushedObject: String?
     /// `.dist`: the files moved into `dist/`.
-    public var distFiles: [String]?
+    var distFiles: [String]?
     /// `.published`: what the publish stage did (on a dry run, what it checked).
-    public var published: PublishReport?
+    var published: PublishReport?
     /// `.images`: the image layouts built, with their index digests.
-    public var images: [BuiltImage]?
+    var images: [BuiltImage]?
     /// `.pushedImages`: the images pushed (or, on a dry run, whose registries accept the credentials).
-    public var pushedImages: [BuiltImage]?
+    var pushedImages: [BuiltImage]?
 
-    public init() {}
+    init() {}
 
     /// The archives as `manifest.json` lists them (sorted by name), once packaged.
-    public var artifacts: [ReleaseManifest.Artifact] {
+    var artifacts: [ReleaseManifest.Artifact] {
         checksums?.manifest.artifacts ?? archives?.map(\.manifestEntry) ?? []
     }
 
     /// Whether the stage that produces `fact` has run.
-    public func has(_ fact: ReleaseFact) -> Bool {
+    func has(_ fact: ReleaseFact) -> Bool {
         switch fact {
         case .binaries: return builtTargets != nil
         case .archives: return archives != nil

@@ -11,7 +11,7 @@ public struct ReleaseOutcome: Sendable {
 /// reported; on a failure the completed stages are undone in reverse, unless the release was
 /// already sealed. A dry run runs the same stages in the scratch clone, so it predicts the real run.
 public struct ReleasePipeline: Sendable {
-    public let stages: [any ReleaseStage]
+    let stages: [any ReleaseStage]
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
@@ -27,7 +27,7 @@ public struct ReleasePipeline: Sendable {
     }
 
     /// Needs no earlier stage produces, and facts produced twice: a stage list with either cannot run.
-    public static func contractProblems(_ stages: [any ReleaseStage]) -> [String] {
+    static func contractProblems(_ stages: [any ReleaseStage]) -> [String] {
         var produced: Set<ReleaseFact> = []
         var problems: [String] = []
         for stage in stages {

@@ -3,42 +3,42 @@ import Foundation
 /// What a release did, or on a dry run would do: the document `--json` prints and the plan a
 /// maintainer reads before the real run.
 public struct ReleasePlan: Sendable, Encodable {
-    public var project: String
-    public var tag: String
-    public var version: String?
-    public var commit: String?
-    public var branch: String?
-    public var dryRun: Bool
+    var project: String
+    var tag: String
+    var version: String?
+    var commit: String?
+    var branch: String?
+    var dryRun: Bool
     /// True when every check and stage passed: on a dry run, that the real run would succeed.
-    public var ok: Bool
+    var ok: Bool
     /// One line per problem (preflight or the failed stage), as printed on stderr.
-    public var problems: [String] = []
-    public var warnings: [String] = []
-    public var stages: [StageRecord] = []
-    public var artifacts: [ReleaseManifest.Artifact] = []
+    var problems: [String] = []
+    var warnings: [String] = []
+    var stages: [StageRecord] = []
+    var artifacts: [ReleaseManifest.Artifact] = []
     /// `[[image]]`s built: name, repository, index digest, tags, platforms (the same digest on a
     /// dry run and the real run of one commit).
-    public var images: [BuiltImage] = []
+    var images: [BuiltImage] = []
     /// The release notes (Markdown).
-    public var notes: String?
+    var notes: String?
     /// The annotated tag's message.
-    public var tagMessage: String?
-    public var signed: Bool
-    public var push: Bool
-    public var remote: String
+    var tagMessage: String?
+    var signed: Bool
+    var push: Bool
+    var remote: String
     /// The command that makes this release for real (same tag, push and target selection).
-    public var command: String
+    var command: String
     /// Whether the tag now exists locally / on the remote (false on a dry run).
-    public var tagCreated: Bool = false
-    public var tagPushed: Bool = false
+    var tagCreated: Bool = false
+    var tagPushed: Bool = false
     /// The dist folder (the scratch clone's on a dry run).
-    public var dist: String?
+    var dist: String?
     /// The names the dist stage moved into it (what a train's rollback removes).
-    public var distFiles: [String] = []
+    var distFiles: [String] = []
     /// The scratch folder kept by `--keep`.
-    public var scratch: String?
+    var scratch: String?
     /// Total wall-clock seconds.
-    public var seconds: Double = 0
+    var seconds: Double = 0
 
     /// The plan as a maintainer reads it after `--dry-run`.
     public func rendered(color paint: (String, String) -> String = { text, _ in text }) -> String {

@@ -2,11 +2,11 @@ import Foundation
 
 /// `relctl release` preflight: repository, clean tree, allowed branch, tag syntax and manifest
 /// versions, tag absent locally and on the remote, nothing of the tag already in dist/.
-public enum ReleasePreflight {
+enum ReleasePreflight {
     /// Runs every check and returns them all; it never stops at the first problem.
     /// With `recovery` (a killed release's leftovers), its tag is accepted when this run resumes it
     /// (or, on a dry run, will roll it back), and a refusal is one of the problems.
-    public static func check(
+    static func check(
         _ options: ReleaseOptions, config: RelctlConfig, context: Context, recovery: ReleaseRecovery? = nil
     ) -> PreflightReport {
         var report = PreflightReport(tag: options.tag)

@@ -3,8 +3,8 @@ import Synchronization
 
 /// Shows a release's stages as they run: plain lines in logs, `::group::`/`::error::` workflow
 /// commands under GitHub Actions, and a live, redrawn line with the elapsed time on a terminal.
-public final class ReleaseProgress: Sendable {
-    public enum Style: Sendable, Equatable {
+final class ReleaseProgress: Sendable {
+    enum Style: Sendable, Equatable {
         /// One line per stage start and end (logs, pipes).
         case plain
         /// GitHub Actions: each stage folds into a group, failures become annotations.
@@ -13,12 +13,12 @@ public final class ReleaseProgress: Sendable {
         case live
     }
 
-    public let style: Style
+    let style: Style
     private let console: Console
     private let ticker = Mutex<Task<Void, Never>?>(nil)
     private let status = Mutex<String?>(nil)
 
-    public init(console: Console, environment: [String: String]) {
+    init(console: Console, environment: [String: String]) {
         self.console = console
         if environment["GITHUB_ACTIONS"] == "true" {
             style = .githubActions
@@ -31,7 +31,7 @@ public final class ReleaseProgress: Sendable {
 
     /// The console stages should print through. On a terminal, every line they print first
     /// clears the live status line, so output never runs into it; the status is redrawn below.
-    public func stageConsole() -> Console {
+    func stageConsole() -> Console {
         guard style == .live else { return console }
         let console = self.console
         return Console(
@@ -42,7 +42,7 @@ public final class ReleaseProgress: Sendable {
     }
 
     /// A stage begins.
-    public func begin(_ stage: String, index: Int, of total: Int) {
+    func begin(_ stage: String, index: Int, of total: Int) {
         let label = "[\(index)/\(total)] \(stage)"
         switch style {
         case .plain:
@@ -69,7 +69,7 @@ public final class ReleaseProgress: Sendable {
     }
 
     /// Replaces the live status text (e.g. "packaging 2/5"); a plain line otherwise at `-v`.
-    public func update(_ text: String) {
+    func update(_ text: String) {
         switch style {
         case .live: status.withLock { $0 = text }
         case .plain, .githubActions: console.detail("    \(text)")
@@ -77,13 +77,13 @@ public final class ReleaseProgress: Sendable {
     }
 
     /// A line of detail inside the running stage (build output, hook output).
-    public func note(_ line: String) {
+    func note(_ line: String) {
         clearLine()
         console.detail("    \(line)")
     }
 
     /// A stage ended.
-    public func end(_ record: StageRecord) {
+    func end(_ record: StageRecord) {
         stopTicker()
         let time = Self.format(record.seconds)
         let detail = record.detail.map { " — \($0)" } ?? ""
@@ -112,14 +112,14 @@ public final class ReleaseProgress: Sendable {
     }
 
     /// An error line; under GitHub Actions it also becomes an annotation on the run.
-    public func error(_ message: String) {
+    func error(_ message: String) {
         if style == .githubActions {
             console.stderr("::error title=relctl release::\(Self.escapeAnnotation(message))\n")
         }
     }
 
     /// The end of the stage list: what never ran (after a failure) and the total time.
-    public func summary(_ records: [StageRecord], total: Double) {
+    func summary(_ records: [StageRecord], total: Double) {
         // When only the preflight ran, its problems say everything.
         guard records.contains(where: { $0.name != "preflight" && $0.status != .notRun }) else { return }
         let notRun = records.filter { $0.status == .notRun }.map(\.name)

@@ -14,8 +14,8 @@ import Foundation
 /// - it had finished (dist/ complete): nothing to undo; only its after hooks and publish may not have run.
 ///
 /// A tag the killed run did not create, and any remote tag that is not its object, is never touched.
-public struct ReleaseRecovery: Sendable {
-    public enum Decision: String, Sendable {
+struct ReleaseRecovery: Sendable {
+    enum Decision: String, Sendable {
         case nothingToUndo = "nothing-to-undo"
         case rollBack = "rolled-back"
         case resume = "resumed"
@@ -24,22 +24,22 @@ public struct ReleaseRecovery: Sendable {
     }
 
     /// The killed release's lock record.
-    public var dead: ReleaseLock.Holder
-    public var decision: Decision
+    var dead: ReleaseLock.Holder
+    var decision: Decision
     /// The killed release's tag object, when it created its tag and the tag is still that object.
-    public var tagObject: String?
+    var tagObject: String?
     /// The remote the killed release pushed its tag to.
-    public var pushedTo: String?
+    var pushedTo: String?
     /// What was (or, on a dry run, will be) done, for a warning; for `refuse` the problem.
-    public var summary: String
+    var summary: String
     /// The lock this (real) run took over from the killed one; the workspace keeps it.
-    public var lock: ReleaseLock?
+    var lock: ReleaseLock?
 
     /// True when this release (of `tag`) goes on with a tag the killed run created and pushed.
-    public func resumes(_ tag: String) -> Bool { decision == .resume && dead.tag == tag }
+    func resumes(_ tag: String) -> Bool { decision == .resume && dead.tag == tag }
 
     /// True when the killed run's tag `tag` is (or on a dry run, will be) deleted before this release.
-    public func rollsBack(_ tag: String) -> Bool { decision == .rollBack && dead.tag == tag }
+    func rollsBack(_ tag: String) -> Bool { decision == .rollBack && dead.tag == tag }
 
     /// Looks for a killed release's lock; when there is one, judges it and (unless `dryRun`) takes
     /// the lock over and acts. Returns nil when there is nothing to recover.

@@ -3,31 +3,31 @@ import Foundation
 /// Everything a stage reads about the release it is part of, fixed before the first stage runs.
 /// Stages never share mutable state through it: what they produce goes into `ReleaseOutputs`.
 public struct ReleaseRun: Sendable {
-    public let options: ReleaseOptions
-    public let identity: ReleaseIdentity
+    let options: ReleaseOptions
+    let identity: ReleaseIdentity
     /// The config, rooted where the stages work: the project, or the scratch clone on a dry run.
-    public let config: RelctlConfig
+    let config: RelctlConfig
     /// A context whose working directory is `config.root` and whose console draws around progress.
-    public let context: Context
+    let context: Context
     /// The project the user ran relctl in (never written to on a dry run).
-    public let projectRoot: URL
+    let projectRoot: URL
     /// Where stages write. On a real run a staging folder inside `dist/`, moved into place only
     /// once the tag is safe; on a dry run the scratch clone's `dist/`.
-    public let stagingDirectory: URL
+    let stagingDirectory: URL
     /// `dist/` of the tree the stages work in.
-    public let distDirectory: URL
+    let distDirectory: URL
     /// The URL of `[release] remote` in the project, as the preflight found it.
-    public let remoteURL: String?
-    public let progress: ReleaseProgress
+    let remoteURL: String?
+    let progress: ReleaseProgress
     /// Undo steps for Ctrl-C, dropped once the release is sealed.
-    public let guards: InterruptGuards
+    let guards: InterruptGuards
     /// The repository's release lock (nil on a dry run), where stages record how far the release
     /// got, so that the next run can recover it if this one is killed.
-    public let lock: ReleaseLock?
+    let lock: ReleaseLock?
     /// What this run does about a killed release's leftovers (resuming its pushed tag, for one).
-    public let recovery: ReleaseRecovery?
+    let recovery: ReleaseRecovery?
 
-    public init(
+    init(
         options: ReleaseOptions, identity: ReleaseIdentity, config: RelctlConfig, context: Context, projectRoot: URL,
         stagingDirectory: URL, distDirectory: URL, remoteURL: String?, progress: ReleaseProgress,
         guards: InterruptGuards, lock: ReleaseLock? = nil, recovery: ReleaseRecovery? = nil
@@ -47,9 +47,9 @@ public struct ReleaseRun: Sendable {
     }
 
     /// True when this run goes on with the tag a killed release created and pushed.
-    public var resumesTag: Bool { recovery?.resumes(tag) == true }
+    var resumesTag: Bool { recovery?.resumes(tag) == true }
 
-    public var tag: String { identity.tag }
+    var tag: String { identity.tag }
 
     /// This run, releasing another commit (see `ReleaseOutputs.movedHead`).
     func releasing(_ identity: ReleaseIdentity) -> ReleaseRun {
@@ -58,13 +58,13 @@ public struct ReleaseRun: Sendable {
             stagingDirectory: stagingDirectory, distDirectory: distDirectory, remoteURL: remoteURL, progress: progress,
             guards: guards, lock: lock, recovery: recovery)
     }
-    public var isDryRun: Bool { options.dryRun }
+    var isDryRun: Bool { options.dryRun }
 
     /// Git in the tree the stages work in.
-    public var git: Git { Git(directory: config.root, context: context) }
+    var git: Git { Git(directory: config.root, context: context) }
 
     /// The environment hooks and builds see: the user's, plus the release's identity.
-    public var hookEnvironment: [String: String] {
+    var hookEnvironment: [String: String] {
         var environment = context.environment
         environment["RELCTL_TAG"] = identity.tag
         environment["RELCTL_VERSION"] = identity.version.description

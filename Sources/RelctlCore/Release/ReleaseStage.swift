@@ -30,7 +30,7 @@ public protocol ReleaseStage: Sendable {
 
 extension ReleaseStage {
     public var needs: Set<ReleaseFact> { [] }
-    public var produces: Set<ReleaseFact> { [] }
+    var produces: Set<ReleaseFact> { [] }
     public var dryRun: DryRunBehaviour { .same }
     public var needsPassingPreflight: Bool { false }
     public var sealsRelease: Bool { false }

@@ -3,16 +3,16 @@ import Foundation
 /// Where a release's stages run. A real release works in the project, writing into a staging
 /// folder inside dist/ under the repository lock. A dry run works in a scratch clone of the
 /// commit, so it builds, packages and even tags for real while the project stays untouched.
-public final class ReleaseWorkspace {
+final class ReleaseWorkspace {
     /// The config rooted where the stages work.
-    public let config: RelctlConfig
-    public let context: Context
+    let config: RelctlConfig
+    let context: Context
     /// Where stages write.
-    public let stagingDirectory: URL
+    let stagingDirectory: URL
     /// dist/ of the tree the stages work in.
-    public let distDirectory: URL
+    let distDirectory: URL
     /// The scratch folder of a dry run.
-    public let scratch: URL?
+    let scratch: URL?
     /// The release lock (nil on a dry run).
     let lock: ReleaseLock?
     /// The `InterruptActions` id that removes a dist/ this release created, if still empty.
@@ -32,7 +32,7 @@ public final class ReleaseWorkspace {
 
     /// The project itself, locked (`heldLock`, taken over from a killed release, or taken now);
     /// output is staged in `dist/.relctl-staging-TAG.relctl-tmp-PID-RANDOM/`.
-    public static func project(
+    static func project(
         config: RelctlConfig, context: Context, tag: String, commit: String? = nil, lockFile: URL,
         heldLock: ReleaseLock? = nil, onStale: (ReleaseLock.Holder) -> Void
     ) throws -> ReleaseWorkspace {
@@ -78,7 +78,7 @@ public final class ReleaseWorkspace {
 
     /// A scratch clone of `commit` in a temporary folder, with the project's git identity so
     /// the tag can be made (and signed) there.
-    public static func scratch(
+    static func scratch(
         config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String,
         settings: [(key: String, value: String)]
     ) throws -> ReleaseWorkspace {
@@ -118,11 +118,11 @@ public final class ReleaseWorkspace {
     /// project folder (the notes would lose the links the real run derives from the remote); and
     /// URL rewriting rules, so a dry-run push goes where the real one would. The preflight reads
     /// them with one `git config` call.
-    public static let borrowedSettings =
+    static let borrowedSettings =
         #"^(user\.(name|email|signingkey)|gpg\.(format|program|ssh\.program|ssh\.allowedsignersfile)|remote\..*\.url|url\..*\.(insteadof|pushinsteadof))$"#
 
     /// Removes the staging folder (and the scratch clone unless kept) and releases the lock.
-    public func close(keep: Bool) {
+    func close(keep: Bool) {
         if let scratch {
             if !keep { try? FileSystem.remove(scratch) }
             CleanupRegistry.shared.unregister(scratch)

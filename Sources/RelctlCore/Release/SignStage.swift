@@ -4,17 +4,17 @@ import Foundation
 /// `relctl sign`): `SHA256SUMS.sig` and/or `SHA256SUMS.minisig` in the staging folder. Keys come
 /// from the environment or from `[sign]` paths in the project, also on a dry run (the scratch
 /// clone lacks git-ignored key folders), so a dry run proves the keys work.
-public struct SignStage: ReleaseStage {
-    public init() {}
-    public var name: String { "sign" }
-    public var needs: Set<ReleaseFact> { [.checksums] }
-    public var produces: Set<ReleaseFact> { [.signatures] }
+struct SignStage: ReleaseStage {
+    init() {}
+    var name: String { "sign" }
+    var needs: Set<ReleaseFact> { [.checksums] }
+    var produces: Set<ReleaseFact> { [.signatures] }
 
-    public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         ReleaseSigner.hasKeys(run.config.sign, environment: run.context.environment) ? nil : "no [sign] key"
     }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         guard let sums = outputs.checksums?.sumsFile else { return nil }
         let report = try ReleaseSigner.sign(
             sums: sums.path, config: run.config, context: run.context, keysRoot: run.projectRoot)

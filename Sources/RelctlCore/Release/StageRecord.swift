@@ -1,12 +1,12 @@
 /// A stage's line in the plan and the summary.
-public struct StageRecord: Sendable, Codable, Equatable {
-    public var name: String
-    public var status: StageStatus
+struct StageRecord: Sendable, Codable, Equatable {
+    var name: String
+    var status: StageStatus
     /// Wall-clock seconds, rounded to milliseconds.
-    public var seconds: Double
-    public var detail: String?
+    var seconds: Double
+    var detail: String?
 
-    public init(name: String, status: StageStatus, seconds: Double = 0, detail: String? = nil) {
+    init(name: String, status: StageStatus, seconds: Double = 0, detail: String? = nil) {
         self.name = name
         self.status = status
         self.seconds = (seconds * 1000).rounded() / 1000

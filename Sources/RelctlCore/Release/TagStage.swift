@@ -3,13 +3,13 @@ import Foundation
 /// Creates the annotated tag (`git tag -s` when `[release] sign`) on the released commit, with a
 /// message summarising the release. On a dry run the tag is made in the scratch clone, which
 /// proves the identity and signing key work without touching the project.
-public struct TagStage: ReleaseStage {
-    public init() {}
-    public var name: String { "tag" }
-    public var produces: Set<ReleaseFact> { [.tag] }
-    public var needsPassingPreflight: Bool { true }
+struct TagStage: ReleaseStage {
+    init() {}
+    var name: String { "tag" }
+    var produces: Set<ReleaseFact> { [.tag] }
+    var needsPassingPreflight: Bool { true }
 
-    public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let message = Self.message(identity: run.identity, artifacts: outputs.artifacts)
         let git = run.git
         let directory = git.directory
@@ -76,7 +76,7 @@ public struct TagStage: ReleaseStage {
         return try lock.recordingChildren(body)
     }
 
-    public func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
+    func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
         // A resumed release's tag is out already: it stays.
         if run.resumesTag, !run.isDryRun { return ["kept \(run.tag): the killed release had pushed it already"] }
         // A rejected push deletes the tag itself (and says so).
@@ -89,7 +89,7 @@ public struct TagStage: ReleaseStage {
     }
 
     /// `<project> <tag>`, a line with version and commit, then one `SHA256  NAME` line per artifact.
-    public static func message(identity: ReleaseIdentity, artifacts: [ReleaseManifest.Artifact]) -> String {
+    static func message(identity: ReleaseIdentity, artifacts: [ReleaseManifest.Artifact]) -> String {
         var lines = ["\(identity.project) \(identity.tag)", ""]
         lines.append("Release \(identity.version) of \(identity.project), commit \(identity.commit).")
         if artifacts.isEmpty {

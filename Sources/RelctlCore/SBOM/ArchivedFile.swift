@@ -1,12 +1,12 @@
 /// A regular file as stored in an archive, recorded while the archive is written so the SBOM
 /// lists exactly what went in without reading the archive again.
-public struct ArchivedFile: Sendable, Equatable {
+struct ArchivedFile: Sendable, Equatable {
     /// The path inside the archive, top-level folder included (as `tar -tzf` prints it).
-    public var path: String
-    public var sha256: String
-    public var size: Int64
+    var path: String
+    var sha256: String
+    var size: Int64
 
-    public init(path: String, sha256: String, size: Int64) {
+    init(path: String, sha256: String, size: Int64) {
         self.path = path
         self.sha256 = sha256
         self.size = size

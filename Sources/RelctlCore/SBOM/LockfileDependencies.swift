@@ -4,11 +4,11 @@ import RelctlTOML
 /// The project's third-party packages, from the lockfiles at its root: `Cargo.lock`,
 /// `package-lock.json`, `uv.lock` and `Package.resolved`. The project's own packages (workspace
 /// members, the npm root, editable uv packages) are not dependencies and are left out.
-public enum LockfileDependencies {
-    public static let fileNames = ["Cargo.lock", "package-lock.json", "uv.lock", "Package.resolved"]
+enum LockfileDependencies {
+    static let fileNames = ["Cargo.lock", "package-lock.json", "uv.lock", "Package.resolved"]
 
     /// Every package found, one component per package URL, sorted by it.
-    public static func read(root: URL) throws -> [SBOMDocument.Component] {
+    static func read(root: URL) throws -> [SBOMDocument.Component] {
         var byReference: [String: SBOMDocument.Component] = [:]
         for name in fileNames {
             let url = root.appendingPathComponent(name)

@@ -6,22 +6,22 @@ import Foundation
 /// `library` components the archive depends on. Nothing comes from the clock or randomness:
 /// the serial number is a name-based UUID of project, tag and archive digest, the timestamp is
 /// the archive's own time (`SOURCE_DATE_EPOCH` or the commit's).
-public enum SBOMBuilder {
+enum SBOMBuilder {
     /// `NAME.cdx.json`, `NAME` being the archive's stem (its top-level folder).
-    public static let fileExtension = ".cdx.json"
+    static let fileExtension = ".cdx.json"
 
-    public struct Subject: Sendable {
-        public var project: String
-        public var tag: String
-        public var version: String
+    struct Subject: Sendable {
+        var project: String
+        var tag: String
+        var version: String
         /// The archive's file name and SHA-256.
-        public var archiveName: String
-        public var archiveSHA256: String
+        var archiveName: String
+        var archiveSHA256: String
         /// Seconds since 1970, as stored in the archive.
-        public var time: Int
-        public var files: [ArchivedFile]
+        var time: Int
+        var files: [ArchivedFile]
 
-        public init(
+        init(
             project: String, tag: String, version: String, archiveName: String, archiveSHA256: String, time: Int,
             files: [ArchivedFile]
         ) {
@@ -35,7 +35,7 @@ public enum SBOMBuilder {
         }
     }
 
-    public static func document(for subject: Subject, dependencies: [SBOMDocument.Component]) -> SBOMDocument {
+    static func document(for subject: Subject, dependencies: [SBOMDocument.Component]) -> SBOMDocument {
         let archiveReference = "archive:\(subject.archiveName)"
         let archive = SBOMDocument.Component(
             type: "file", bomRef: archiveReference, name: subject.archiveName, version: subject.version,
@@ -57,7 +57,7 @@ public enum SBOMBuilder {
 
     /// Writes `DIR/NAME.cdx.json` atomically; returns it with the digests of what was written.
     @discardableResult
-    public static func write(
+    static func write(
         _ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL
     ) throws -> SBOMFile {
         let url = directory.appendingPathComponent(stem + fileExtension)

@@ -2,36 +2,36 @@ import Foundation
 
 /// A CycloneDX 1.6 JSON document, reduced to the fields relctl writes. Encoded with sorted keys
 /// (`JSONOutput`), so the same release gives the same bytes.
-public struct SBOMDocument: Codable, Sendable, Equatable {
-    public struct Hash: Codable, Sendable, Equatable {
+struct SBOMDocument: Codable, Sendable, Equatable {
+    struct Hash: Codable, Sendable, Equatable {
         /// CycloneDX algorithm name: `SHA-256`, `SHA-512`, `SHA-1`.
-        public var alg: String
-        public var content: String
+        var alg: String
+        var content: String
     }
 
-    public struct ExternalReference: Codable, Sendable, Equatable {
+    struct ExternalReference: Codable, Sendable, Equatable {
         /// `distribution` (a download with its hash) or `vcs`.
-        public var type: String
-        public var url: String
-        public var hashes: [Hash]?
+        var type: String
+        var url: String
+        var hashes: [Hash]?
     }
 
-    public struct Component: Codable, Sendable, Equatable {
+    struct Component: Codable, Sendable, Equatable {
         /// `file` for the archive and its files, `library` for lockfile packages, `application` for tools.
-        public var type: String
-        public var bomRef: String?
-        public var name: String
-        public var version: String?
-        public var purl: String?
-        public var hashes: [Hash]?
-        public var externalReferences: [ExternalReference]?
+        var type: String
+        var bomRef: String?
+        var name: String
+        var version: String?
+        var purl: String?
+        var hashes: [Hash]?
+        var externalReferences: [ExternalReference]?
 
         enum CodingKeys: String, CodingKey {
             case type, name, version, purl, hashes, externalReferences
             case bomRef = "bom-ref"
         }
 
-        public init(
+        init(
             type: String, bomRef: String? = nil, name: String, version: String? = nil, purl: String? = nil,
             hashes: [Hash]? = nil, externalReferences: [ExternalReference]? = nil
         ) {
@@ -45,29 +45,29 @@ public struct SBOMDocument: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Tools: Codable, Sendable, Equatable {
-        public var components: [Component]
+    struct Tools: Codable, Sendable, Equatable {
+        var components: [Component]
     }
 
-    public struct Metadata: Codable, Sendable, Equatable {
-        public var timestamp: String
-        public var tools: Tools
-        public var component: Component
+    struct Metadata: Codable, Sendable, Equatable {
+        var timestamp: String
+        var tools: Tools
+        var component: Component
     }
 
-    public struct Dependency: Codable, Sendable, Equatable {
-        public var ref: String
-        public var dependsOn: [String]
+    struct Dependency: Codable, Sendable, Equatable {
+        var ref: String
+        var dependsOn: [String]
     }
 
-    public var schema = "http://cyclonedx.org/schema/bom-1.6.schema.json"
-    public var bomFormat = "CycloneDX"
-    public var specVersion = "1.6"
-    public var serialNumber: String
-    public var version = 1
-    public var metadata: Metadata
-    public var components: [Component]
-    public var dependencies: [Dependency]
+    var schema = "http://cyclonedx.org/schema/bom-1.6.schema.json"
+    var bomFormat = "CycloneDX"
+    var specVersion = "1.6"
+    var serialNumber: String
+    var version = 1
+    var metadata: Metadata
+    var components: [Component]
+    var dependencies: [Dependency]
 
     enum CodingKeys: String, CodingKey {
         case schema = "$schema"

@@ -3,12 +3,12 @@ import Foundation
 
 /// An SBOM written next to its archive, with the digests of the bytes written, so the checksum
 /// stage lists it without reading it back.
-public struct SBOMFile: Sendable, Encodable, Equatable {
+struct SBOMFile: Sendable, Encodable, Equatable {
     /// `NAME.cdx.json`.
-    public var name: String
-    public var path: String
-    public var sha256: String
-    public var sha512: String
+    var name: String
+    var path: String
+    var sha256: String
+    var sha512: String
 
     enum CodingKeys: String, CodingKey { case name, path, sha256 }
 
@@ -19,5 +19,5 @@ public struct SBOMFile: Sendable, Encodable, Equatable {
         sha512 = FileHasher.hex(SHA512.hash(data: bytes))
     }
 
-    public func digest(_ algorithm: ChecksumAlgorithm) -> String { algorithm == .sha256 ? sha256 : sha512 }
+    func digest(_ algorithm: ChecksumAlgorithm) -> String { algorithm == .sha256 ? sha256 : sha512 }
 }

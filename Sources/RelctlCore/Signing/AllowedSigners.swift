@@ -3,17 +3,17 @@ import Foundation
 /// OpenSSH's allowed-signers file (ssh-keygen(1), "ALLOWED SIGNERS"): per line, principals,
 /// optional options, key type and base64 key. relctl trusts the plain Ed25519 keys it lists;
 /// `cert-authority` lines and expired or not-yet-valid ones are skipped.
-public struct AllowedSigners: Sendable {
-    public struct Signer: Sendable, Equatable {
-        public var principals: String
-        public var keyBlob: [UInt8]
+struct AllowedSigners: Sendable {
+    struct Signer: Sendable, Equatable {
+        var principals: String
+        var keyBlob: [UInt8]
         /// From `namespaces="…"`; nil means every namespace.
-        public var namespaces: [String]?
+        var namespaces: [String]?
     }
 
-    public var signers: [Signer]
+    var signers: [Signer]
 
-    public init(text: String, file: String) throws {
+    init(text: String, file: String) throws {
         signers = []
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -48,7 +48,7 @@ public struct AllowedSigners: Sendable {
     }
 
     /// The first signer holding `keyBlob` that may sign in `namespace`.
-    public func signer(for keyBlob: [UInt8], namespace: String) -> Signer? {
+    func signer(for keyBlob: [UInt8], namespace: String) -> Signer? {
         signers.first { $0.keyBlob == keyBlob && ($0.namespaces?.contains(namespace) ?? true) }
     }
 

@@ -2,15 +2,15 @@ import Crypto
 import Foundation
 
 /// A minisign public key (`minisign -G`'s `.pub`): "Ed", an 8-byte key id and the Ed25519 key.
-public struct MinisignPublicKey: Sendable, Equatable {
-    public var keyID: [UInt8]
-    public var key: [UInt8]
+struct MinisignPublicKey: Sendable, Equatable {
+    var keyID: [UInt8]
+    var key: [UInt8]
 
     /// The key id as minisign prints it (hex of the little-endian number, upper case).
-    public var keyIDText: String { keyID.reversed().map { String(format: "%02X", $0) }.joined() }
+    var keyIDText: String { keyID.reversed().map { String(format: "%02X", $0) }.joined() }
 
     /// Parses a `.pub` file's text (the base64 line after an optional `untrusted comment:`) or a bare base64 key, as `minisign -P` takes.
-    public init(text: String, source: String) throws {
+    init(text: String, source: String) throws {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("untrusted comment:") }
         guard let line = lines.first, let data = Data(base64Encoded: line), data.count == 42,
@@ -30,7 +30,7 @@ public struct MinisignPublicKey: Sendable, Equatable {
     }
 
     /// The `.pub` file text.
-    public var fileText: String {
+    var fileText: String {
         "untrusted comment: minisign public key \(keyIDText)\n\(Data(Array("Ed".utf8) + keyID + key).base64EncodedString())\n"
     }
 }

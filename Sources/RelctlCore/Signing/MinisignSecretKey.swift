@@ -6,15 +6,15 @@ import Foundation
 /// Layout: "Ed", KDF id ("Sc" scrypt, or two zero bytes for `-W`), "B2", a 32-byte salt, the
 /// scrypt opslimit and memlimit (little-endian 64-bit), then 104 bytes, XORed with the scrypt
 /// stream when encrypted: key id (8), Ed25519 secret key (64), BLAKE2b-256 checksum (32).
-public struct MinisignSecretKey: Sendable {
-    public var keyID: [UInt8]
+struct MinisignSecretKey: Sendable {
+    var keyID: [UInt8]
     /// libsodium's 64-byte form: seed + public key.
     var secretKey: [UInt8]
 
-    public var publicKey: MinisignPublicKey { MinisignPublicKey(keyID: keyID, key: Array(secretKey[32...])) }
+    var publicKey: MinisignPublicKey { MinisignPublicKey(keyID: keyID, key: Array(secretKey[32...])) }
 
     /// - Parameter password: required for an encrypted key; ignored for an unencrypted one.
-    public init(text: String, source: String, password: String?, passwordVariable: String) throws {
+    init(text: String, source: String, password: String?, passwordVariable: String) throws {
         func bad(_ reason: String) -> SigningError { .badKey(source: source, reason: reason) }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("untrusted comment:") }

@@ -3,19 +3,19 @@ import Foundation
 /// A minisign signature file (`FILE.minisig`): an untrusted comment, the prehashed ("ED")
 /// Ed25519 signature of the file's BLAKE2b-512, a trusted comment, and a global signature over
 /// signature + trusted comment, so the comment cannot be altered either.
-public struct MinisignSignature: Sendable, Equatable {
-    public var algorithm: [UInt8]
-    public var keyID: [UInt8]
-    public var signature: [UInt8]
-    public var trustedComment: String
-    public var globalSignature: [UInt8]
-    public var untrustedComment: String
+struct MinisignSignature: Sendable, Equatable {
+    var algorithm: [UInt8]
+    var keyID: [UInt8]
+    var signature: [UInt8]
+    var trustedComment: String
+    var globalSignature: [UInt8]
+    var untrustedComment: String
 
     static let prehashed = Array("ED".utf8)
     static let legacy = Array("Ed".utf8)
 
     /// Signs the file at `url` (prehashed, like minisign ≥ 0.8 by default).
-    public static func sign(file url: URL, key: MinisignSecretKey, trustedComment: String) throws -> MinisignSignature {
+    static func sign(file url: URL, key: MinisignSecretKey, trustedComment: String) throws -> MinisignSignature {
         let digest = try Sodium.blake2b512(file: url)
         let signature = Sodium.sign(digest, secretKey: key.secretKey)
         let global = Sodium.sign(signature + Array(trustedComment.utf8), secretKey: key.secretKey)
@@ -36,7 +36,7 @@ public struct MinisignSignature: Sendable, Equatable {
         self.untrustedComment = untrustedComment
     }
 
-    public var fileText: String {
+    var fileText: String {
         """
         untrusted comment: \(untrustedComment)
         \(Data(algorithm + keyID + signature).base64EncodedString())
@@ -47,7 +47,7 @@ public struct MinisignSignature: Sendable, Equatable {
     }
 
     /// Parses a `.minisig`; a malformed one is a bad signature (exit 1) naming `file`.
-    public init(text: String, file: String) throws {
+    init(text: String, file: String) throws {
         func bad(_ reason: String) -> SigningError { .badSignature(file: file, reason: reason) }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             String($0.hasSuffix("\r") ? $0.dropLast() : $0)
@@ -71,7 +71,7 @@ public struct MinisignSignature: Sendable, Equatable {
     }
 
     /// Nil when the signature of the file at `url` and its trusted comment verify with `key`; else why not.
-    public func problem(verifying url: URL, with key: MinisignPublicKey) throws -> String? {
+    func problem(verifying url: URL, with key: MinisignPublicKey) throws -> String? {
         guard keyID == key.keyID else {
             return
                 "signed by key \(MinisignPublicKey(keyID: keyID, key: key.key).keyIDText), not by the given key \(key.keyIDText)"

@@ -7,22 +7,22 @@ import Foundation
 /// Passphrase-protected keys are refused: OpenSSH derives their key with bcrypt_pbkdf, which
 /// neither swift-crypto nor libsodium provide, and a release key for CI is stored unencrypted
 /// in a secret anyway. The message says how to make an unencrypted copy.
-public struct OpenSSHPrivateKey: Sendable {
-    public let privateKey: Curve25519.Signing.PrivateKey
-    public let comment: String
+struct OpenSSHPrivateKey: Sendable {
+    let privateKey: Curve25519.Signing.PrivateKey
+    let comment: String
 
     /// The public key as it appears in `authorized_keys` / `allowed_signers`: the wire blob.
-    public var publicKeyBlob: [UInt8] { SSHSignature.publicKeyBlob(privateKey.publicKey) }
+    var publicKeyBlob: [UInt8] { SSHSignature.publicKeyBlob(privateKey.publicKey) }
 
     /// `ssh-ed25519 AAAA… comment`.
-    public var publicKeyLine: String {
+    var publicKeyLine: String {
         "ssh-ed25519 \(Data(publicKeyBlob).base64EncodedString())\(comment.isEmpty ? "" : " " + comment)"
     }
 
     static let magic = Array("openssh-key-v1\u{0}".utf8)
 
     /// Parses the armored text; `source` names the file or variable for messages.
-    public init(text: String, source: String) throws {
+    init(text: String, source: String) throws {
         func bad(_ reason: String) -> SigningError { .badKey(source: source, reason: reason) }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let begin = lines.firstIndex(of: "-----BEGIN OPENSSH PRIVATE KEY-----"),

@@ -4,11 +4,11 @@ import Foundation
 /// namespace `file`) and/or `SUMS.minisig` next to it. Both signatures are computed before
 /// either is written, and each is written atomically.
 public enum ReleaseSigner {
-    public static let sshExtension = ".sig"
-    public static let minisignExtension = ".minisig"
+    static let sshExtension = ".sig"
+    static let minisignExtension = ".minisig"
 
     /// True when a key is configured in `[sign]` or given in the environment.
-    public static func hasKeys(_ settings: SignSettings, environment: [String: String]) -> Bool {
+    static func hasKeys(_ settings: SignSettings, environment: [String: String]) -> Bool {
         settings.sshKey != nil || settings.minisignKey != nil
             || [SigningKeys.sshKeyVariable, SigningKeys.minisignKeyVariable].contains {
                 !(environment[$0] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -20,8 +20,8 @@ public enum ReleaseSigner {
         public var file: String
         /// Signature files written, as paths next to `file`.
         public var signatures: [String]
-        public var sshPublicKey: String?
-        public var minisignKeyID: String?
+        var sshPublicKey: String?
+        var minisignKeyID: String?
     }
 
     /// - Parameter keysRoot: where `[sign]` paths resolve (default: the config's root); the

@@ -4,22 +4,22 @@ import Foundation
 /// An SSH signature in OpenSSH's SSHSIG format (PROTOCOL.sshsig), as `ssh-keygen -Y sign` makes
 /// and `ssh-keygen -Y verify` checks: Ed25519 over a blob binding the namespace and the
 /// message's SHA-512, armored as `-----BEGIN SSH SIGNATURE-----`.
-public struct SSHSignature: Sendable, Equatable {
+struct SSHSignature: Sendable, Equatable {
     /// The namespace relctl signs release files under, as ssh-keygen's `-n file`.
-    public static let fileNamespace = "file"
+    static let fileNamespace = "file"
     static let magic = Array("SSHSIG".utf8)
     static let begin = "-----BEGIN SSH SIGNATURE-----"
     static let end = "-----END SSH SIGNATURE-----"
 
     /// The signer's public key blob (`string "ssh-ed25519", string key`).
-    public var publicKeyBlob: [UInt8]
-    public var namespace: String
-    public var hashAlgorithm: String
+    var publicKeyBlob: [UInt8]
+    var namespace: String
+    var hashAlgorithm: String
     /// The raw Ed25519 signature (64 bytes).
-    public var signature: [UInt8]
+    var signature: [UInt8]
 
     /// Signs `message` under `namespace` with SHA-512, as `ssh-keygen -Y sign -n NAMESPACE` does.
-    public static func sign(
+    static func sign(
         _ message: Data, key: OpenSSHPrivateKey, namespace: String = fileNamespace
     ) throws -> SSHSignature {
         let signed = signedData(message: message, namespace: namespace, hashAlgorithm: "sha512")
@@ -49,7 +49,7 @@ public struct SSHSignature: Sendable, Equatable {
     }
 
     /// The armored text, base64 wrapped at 70 columns like ssh-keygen's.
-    public var armored: String {
+    var armored: String {
         var writer = SSHWireWriter()
         writer.raw(Self.magic)
         writer.uint32(1)
@@ -74,7 +74,7 @@ public struct SSHSignature: Sendable, Equatable {
     }
 
     /// Parses an armored signature; `file` names it for messages (a malformed one is a bad signature, exit 1).
-    public init(armored text: String, file: String) throws {
+    init(armored text: String, file: String) throws {
         func bad(_ reason: String) -> SigningError { .badSignature(file: file, reason: reason) }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let first = lines.firstIndex(of: Self.begin), let last = lines.firstIndex(of: Self.end), first < last,
@@ -114,7 +114,7 @@ public struct SSHSignature: Sendable, Equatable {
 
     /// True when the signature is a valid Ed25519 signature of `message` by its embedded key
     /// under `namespace`. Whether that key is trusted is the caller's question (`AllowedSigners`).
-    public func isValid(for message: Data, namespace expected: String = fileNamespace) -> Bool {
+    func isValid(for message: Data, namespace expected: String = fileNamespace) -> Bool {
         guard namespace == expected, let key = Self.ed25519Key(fromBlob: publicKeyBlob) else { return false }
         let signed = Self.signedData(message: message, namespace: namespace, hashAlgorithm: hashAlgorithm)
         return key.isValidSignature(signature, for: Data(signed))

@@ -5,7 +5,7 @@ import Foundation
 public enum SignatureVerifier {
     /// One signature's outcome in `relctl verify --json`.
     public struct Check: Codable, Sendable, Equatable {
-        public enum Status: String, Codable, Sendable {
+        enum Status: String, Codable, Sendable {
             /// Valid, by a trusted key.
             case ok
             /// Present but not valid, or not by a trusted key.
@@ -16,16 +16,16 @@ public enum SignatureVerifier {
         /// `ssh` or `minisign`.
         public var kind: String
         public var file: String
-        public var status: Status
+        var status: Status
         /// The allowed-signers principals or the minisign key id that signed.
         public var signer: String?
-        public var reason: String?
+        var reason: String?
     }
 
     /// Public keys to verify with, as paths the user gave (flags) or `[sign]` paths (project root).
     public struct Keys: Sendable {
-        public var allowedSigners: String?
-        public var minisignPublicKey: String?
+        var allowedSigners: String?
+        var minisignPublicKey: String?
         public init(allowedSigners: String? = nil, minisignPublicKey: String? = nil) {
             self.allowedSigners = allowedSigners
             self.minisignPublicKey = minisignPublicKey

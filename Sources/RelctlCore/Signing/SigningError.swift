@@ -2,7 +2,7 @@ import Foundation
 
 /// Problems with keys, signatures and their files. Keys the user supplied that cannot be used
 /// are bad input (exit 2); a signature that does not verify is the thing checked being wrong (exit 1).
-public enum SigningError: RelctlError, Equatable {
+enum SigningError: RelctlError, Equatable {
     /// A key or key file that cannot be read or parsed.
     case badKey(source: String, reason: String)
     /// An encrypted key whose password is missing or wrong.
@@ -14,14 +14,14 @@ public enum SigningError: RelctlError, Equatable {
     /// A file to sign or verify that is not there.
     case missingFile(path: String, reason: String)
 
-    public var exitCode: RelctlExitCode {
+    var exitCode: RelctlExitCode {
         switch self {
         case .badSignature: return .failure
         case .badKey, .password, .noKey, .missingFile: return .badInput
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .badKey(let source, let reason): return [Diagnostic(file: source, reason)]
         case .password(let source, let reason): return [Diagnostic(file: source, reason)]

@@ -3,21 +3,21 @@ import Foundation
 /// Where the signing keys come from: the environment first (CI puts a secret's text there),
 /// then the `[sign]` files, resolved against the project root (also during `release --dry-run`,
 /// whose scratch clone lacks git-ignored key folders).
-public struct SigningKeys: Sendable {
+struct SigningKeys: Sendable {
     /// The text of an OpenSSH Ed25519 private key.
-    public static let sshKeyVariable = "RELCTL_SSH_KEY"
+    static let sshKeyVariable = "RELCTL_SSH_KEY"
     /// The text of a minisign secret key.
-    public static let minisignKeyVariable = "RELCTL_MINISIGN_KEY"
+    static let minisignKeyVariable = "RELCTL_MINISIGN_KEY"
     /// The password of an encrypted minisign secret key.
-    public static let minisignPasswordVariable = "RELCTL_MINISIGN_PASSWORD"
+    static let minisignPasswordVariable = "RELCTL_MINISIGN_PASSWORD"
 
-    public var ssh: OpenSSHPrivateKey?
-    public var minisign: MinisignSecretKey?
+    var ssh: OpenSSHPrivateKey?
+    var minisign: MinisignSecretKey?
 
-    public var isEmpty: Bool { ssh == nil && minisign == nil }
+    var isEmpty: Bool { ssh == nil && minisign == nil }
 
     /// Reads every configured key; all problems are reported together (exit 2).
-    public static func load(settings: SignSettings, root: URL, environment: [String: String]) throws -> SigningKeys {
+    static func load(settings: SignSettings, root: URL, environment: [String: String]) throws -> SigningKeys {
         var keys = SigningKeys()
         var problems: [any RelctlError] = []
         do {

@@ -53,7 +53,7 @@ public enum AtomicFile {
     }
 
     /// A hidden sibling name for in-progress output: `.NAME.relctl-tmp-<pid>-<random>` (`Temporaries`).
-    public static func temporaryURL(for url: URL) -> URL {
+    static func temporaryURL(for url: URL) -> URL {
         url.deletingLastPathComponent().appendingPathComponent(Temporaries.name(".\(url.lastPathComponent)"))
     }
 
@@ -74,7 +74,7 @@ public enum AtomicFile {
     }
 
     /// Renames a finished temporary file over its destination (rename(2) is atomic on one filesystem).
-    public static func commit(_ temporary: URL, to url: URL) throws {
+    static func commit(_ temporary: URL, to url: URL) throws {
         if rename(temporary.path, url.path) != 0 {
             throw FileSystemError(path: url.path, action: "cannot move the finished file into place", errno: errno)
         }
@@ -84,15 +84,15 @@ public enum AtomicFile {
 /// Paths to delete if relctl is interrupted: partial archives, temporary files, scratch folders.
 /// Once an interrupt began removing them, nothing new is registered or created through here: the
 /// thread asking waits for the handler's exit, so no temporary appears after the cleanup.
-public final class CleanupRegistry: Sendable {
-    public static let shared = CleanupRegistry()
+final class CleanupRegistry: Sendable {
+    static let shared = CleanupRegistry()
     private struct State {
         var paths: [String: Int] = [:]
         var closed = false
     }
     private let state = Mutex(State())
 
-    public func register(_ url: URL) {
+    func register(_ url: URL) {
         let closed = state.withLock { state in
             if !state.closed { state.paths[url.path, default: 0] += 1 }
             return state.closed
@@ -100,7 +100,7 @@ public final class CleanupRegistry: Sendable {
         if closed { Interrupts.parkIfInterrupted() }
     }
 
-    public func unregister(_ url: URL) {
+    func unregister(_ url: URL) {
         state.withLock { state in
             if let count = state.paths[url.path], count > 1 {
                 state.paths[url.path] = count - 1
@@ -113,7 +113,7 @@ public final class CleanupRegistry: Sendable {
     /// Creates a new file with open(2) (`O_CREAT | O_EXCL`, write-only, close-on-exec) and registers
     /// it, in one step an interrupt cannot split: either the file exists and the cleanup removes it,
     /// or it is never created. Returns the descriptor, or -1 with `errno` set.
-    public func create(_ url: URL, mode: mode_t = 0o644) -> Int32 {
+    func create(_ url: URL, mode: mode_t = 0o644) -> Int32 {
         let (descriptor, error, closed) = state.withLock { state -> (Int32, Int32, Bool) in
             guard !state.closed else { return (-1, EINTR, true) }
             let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -127,7 +127,7 @@ public final class CleanupRegistry: Sendable {
     }
 
     /// Creates a new folder (its parents must exist) and registers it, in one step as `create`.
-    public func makeDirectory(_ url: URL, mode: mode_t = 0o755) throws {
+    func makeDirectory(_ url: URL, mode: mode_t = 0o755) throws {
         let (result, error, closed) = state.withLock { state -> (Int32, Int32, Bool) in
             guard !state.closed else { return (-1, EINTR, true) }
             let result = mkdir(url.path, mode)
@@ -143,7 +143,7 @@ public final class CleanupRegistry: Sendable {
 
     /// Runs `body`, a link(2) or rename(2) that makes `url` appear, and registers `url` when it
     /// returns 0, in one step as `create`. Returns what `body` returned, with its `errno`.
-    public func appear(_ url: URL, by body: () -> Int32) -> Int32 {
+    func appear(_ url: URL, by body: () -> Int32) -> Int32 {
         let (result, error, closed) = state.withLock { state -> (Int32, Int32, Bool) in
             guard !state.closed else { return (-1, EINTR, true) }
             let result = body()
@@ -157,7 +157,7 @@ public final class CleanupRegistry: Sendable {
     }
 
     /// Removes every registered path; called from the signal handler path.
-    public func removeAll() {
+    func removeAll() {
         let current = state.withLock { state in
             state.closed = true
             defer { state.paths.removeAll() }
@@ -175,7 +175,7 @@ public enum Interrupts {
     private static let interrupted = Mutex<Bool>(false)
 
     /// True once SIGINT/SIGTERM arrived and relctl is stopping; the handler ends the process.
-    public static var isInterrupted: Bool { interrupted.withLock { $0 } }
+    static var isInterrupted: Bool { interrupted.withLock { $0 } }
 
     /// Called by code that just saw a child die: if that was our own interrupt, this thread waits for
     /// the handler's `exit(130)` instead of reporting a "failure" and exiting 1 first.

@@ -4,16 +4,16 @@ import Foundation
 /// pipes) from async code. Each call gets a thread of its own, so the cooperative pool, which
 /// has one thread per core, stays free for progress redraws and for starting the next job:
 /// `--jobs 6` on two cores really runs six archives at once.
-public enum BlockingWork {
+enum BlockingWork {
     /// Runs `work` on a dedicated thread and resumes with its result.
-    public static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             start { continuation.resume(with: Result { try work() }) }
         }
     }
 
     /// Runs `work`, which cannot fail, on a dedicated thread.
-    public static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             start { continuation.resume(returning: work()) }
         }
@@ -21,7 +21,7 @@ public enum BlockingWork {
 
     /// Starts `work` on a dedicated thread and returns at once; for synchronous callers that join
     /// through their own means (the process runner's pipe readers).
-    public static func start(_ work: @escaping @Sendable () -> Void) {
+    static func start(_ work: @escaping @Sendable () -> Void) {
         // A thread of its own, not libdispatch's global pool, which grows too slowly when many
         // readers block at once (measured in round 1: 8 parallel builds took 2.5x longer).
         Thread.detachNewThread(work)
@@ -30,7 +30,7 @@ public enum BlockingWork {
     /// Runs every body at once, one on the calling thread and the others on threads of their own,
     /// and returns when all have finished; for synchronous code that must drain several blocking
     /// sources together (a child's stdout and stderr, so a chatty child never fills a pipe).
-    public static func together(_ bodies: [@Sendable () -> Void]) {
+    static func together(_ bodies: [@Sendable () -> Void]) {
         guard let first = bodies.first else { return }
         let group = DispatchGroup()
         for body in bodies.dropFirst() {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Human-readable sizes for reports: `512 B`, `3.4 KiB`, `81.9 MiB`, `1.20 GiB`.
-public enum ByteCount {
-    public static func format(_ bytes: Int64) -> String {
+enum ByteCount {
+    static func format(_ bytes: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)
         var unit = 0

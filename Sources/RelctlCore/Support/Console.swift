@@ -5,9 +5,9 @@ import Synchronization
 /// tests capture both by running the binary or by handing in their own sinks.
 public final class Console: Sendable {
     public let verbosity: Verbosity
-    public let color: Bool
+    let color: Bool
     /// True when stderr is a terminal, so a live progress display may redraw lines.
-    public let isInteractive: Bool
+    let isInteractive: Bool
     /// Where warnings are recorded for the command's JSON document; shared by derived consoles.
     public let diagnostics: DiagnosticsEngine
     private let out: @Sendable (String) throws -> Void
@@ -15,7 +15,7 @@ public final class Console: Sendable {
     private let lock = Mutex<Void>(())
     private let stdoutFailure = Mutex<String?>(nil)
 
-    public init(
+    init(
         verbosity: Verbosity = .normal,
         color: Bool = false,
         isInteractive: Bool = false,
@@ -92,7 +92,7 @@ public final class Console: Sendable {
     /// Text from outside (tags, file names, subjects, checksum lines) made safe for a terminal:
     /// control characters other than newline and tab are shown as `\u{1B}`-style escapes, so a
     /// hostile name can neither move the cursor nor forge a line; very long text is cut.
-    public static func printable(_ text: String, limit: Int = 4000) -> String {
+    static func printable(_ text: String, limit: Int = 4000) -> String {
         var out = ""
         for scalar in text.unicodeScalars.prefix(limit) {
             if (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || scalar.value == 0x7F

@@ -6,10 +6,10 @@ public struct Context: Sendable {
     /// The directory relative paths are resolved against (the project root for most commands).
     public var workingDirectory: URL
     /// The environment child processes inherit and settings such as `SOURCE_DATE_EPOCH` come from.
-    public var environment: [String: String]
+    var environment: [String: String]
     public var console: Console
-    public var processes: any ProcessRunning
-    public var clock: any WallClock
+    var processes: any ProcessRunning
+    var clock: any WallClock
 
     public init(
         workingDirectory: URL,

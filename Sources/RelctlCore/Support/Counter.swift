@@ -1,13 +1,13 @@
 import Synchronization
 
 /// A count shared by concurrent jobs (archives written so far, for progress).
-public final class Counter: Sendable {
+final class Counter: Sendable {
     private let value = Atomic<Int>(0)
 
-    public init() {}
+    init() {}
 
     /// Adds one and returns the new count.
-    public func increment() -> Int {
+    func increment() -> Int {
         value.add(1, ordering: .relaxed).newValue
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// clear message instead of a crash half-way.
 public enum DescriptorLimit {
     /// Enough for the parallel archives, hashes and children of one run.
-    public static let minimum: rlim_t = 64
+    static let minimum: rlim_t = 64
 
     /// Raises the soft limit; returns an error when even the hard limit is below `minimum`.
     public static func prepare() -> (any RelctlError)? {

@@ -7,9 +7,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         case error, warning
     }
 
-    public var severity: Severity
+    var severity: Severity
     public var file: String?
-    public var line: Int?
+    var line: Int?
     public var message: String
 
     public init(file: String? = nil, line: Int? = nil, _ message: String, severity: Severity = .error) {

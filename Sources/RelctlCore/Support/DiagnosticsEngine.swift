@@ -6,7 +6,7 @@ import Synchronization
 public final class DiagnosticsEngine: Sendable {
     private let recorded = Mutex<[Diagnostic]>([])
 
-    public init() {}
+    init() {}
 
     func record(_ diagnostic: Diagnostic) {
         recorded.withLock { $0.append(diagnostic) }

@@ -1,6 +1,6 @@
 /// Problems with the environment relctl runs in (variables, process limits); all are bad input
 /// (exit 2), found before any work starts.
-public enum EnvironmentError: RelctlError, CustomStringConvertible {
+enum EnvironmentError: RelctlError, CustomStringConvertible {
     /// `SOURCE_DATE_EPOCH` is not a whole number of seconds.
     case sourceDateEpochNotANumber(String)
     /// `SOURCE_DATE_EPOCH` is past what tar readers handle (`maximum`).
@@ -8,9 +8,9 @@ public enum EnvironmentError: RelctlError, CustomStringConvertible {
     /// The hard open-file limit is below what relctl needs.
     case descriptorLimit(current: UInt64, minimum: UInt64)
 
-    public var exitCode: RelctlExitCode { .badInput }
+    var exitCode: RelctlExitCode { .badInput }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .sourceDateEpochNotANumber(let text):
             return [
@@ -33,5 +33,5 @@ public enum EnvironmentError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

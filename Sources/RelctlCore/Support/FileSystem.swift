@@ -15,14 +15,14 @@ public enum FileSystem {
     // MARK: Checks
 
     /// True when `url` exists (following symlinks: a dangling link does not).
-    public static func exists(_ url: URL) -> Bool { exists(atPath: url.path) }
+    static func exists(_ url: URL) -> Bool { exists(atPath: url.path) }
 
     public static func exists(atPath path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
     /// Whether `url` is a folder or something else, nil when nothing is there.
     public static func kind(of url: URL) -> Kind? { kind(atPath: url.path) }
 
-    public static func kind(atPath path: String) -> Kind? {
+    static func kind(atPath path: String) -> Kind? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
         return isDirectory.boolValue ? .directory : .file
@@ -32,15 +32,15 @@ public enum FileSystem {
     public static func isDirectory(_ url: URL) -> Bool { kind(of: url) == .directory }
 
     /// True when the current user may run `url`.
-    public static func isExecutable(_ url: URL) -> Bool { FileManager.default.isExecutableFile(atPath: url.path) }
+    static func isExecutable(_ url: URL) -> Bool { FileManager.default.isExecutableFile(atPath: url.path) }
 
     /// The size in bytes, nil when it cannot be read.
-    public static func size(of url: URL) -> Int64? {
+    static func size(of url: URL) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int64
     }
 
     /// The permission bits (`0o644`), nil when they cannot be read.
-    public static func permissions(of url: URL) -> Int? {
+    static func permissions(of url: URL) -> Int? {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue
     }
 
@@ -54,14 +54,14 @@ public enum FileSystem {
     // MARK: Reading
 
     /// The whole file, nil when it does not exist or cannot be read.
-    public static func contents(of url: URL) -> Data? { contents(atPath: url.path) }
+    static func contents(of url: URL) -> Data? { contents(atPath: url.path) }
 
-    public static func contents(atPath path: String) -> Data? { FileManager.default.contents(atPath: path) }
+    static func contents(atPath path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
     /// The names in a folder (not `.` and `..`), in no particular order.
-    public static func names(in directory: URL) throws -> [String] { try names(atPath: directory.path) }
+    static func names(in directory: URL) throws -> [String] { try names(atPath: directory.path) }
 
-    public static func names(atPath path: String) throws -> [String] {
+    static func names(atPath path: String) throws -> [String] {
         do { return try FileManager.default.contentsOfDirectory(atPath: path) } catch {
             throw wrap(error, path)
         }
@@ -70,14 +70,14 @@ public enum FileSystem {
     // MARK: Changing
 
     /// Creates a folder and any missing parents; an existing folder is fine.
-    public static func createDirectory(_ url: URL) throws {
+    static func createDirectory(_ url: URL) throws {
         do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
             throw wrap(error, url.path)
         }
     }
 
     /// Creates (or truncates) a file holding `data`, with `permissions` when given.
-    public static func createFile(_ url: URL, contents data: Data, permissions: Int? = nil) throws {
+    static func createFile(_ url: URL, contents data: Data, permissions: Int? = nil) throws {
         let attributes: [FileAttributeKey: Any]? = permissions.map { [.posixPermissions: $0] }
         guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: attributes) else {
             throw FileSystemError(path: url.path, action: "cannot create the file", errno: errno)
@@ -85,31 +85,31 @@ public enum FileSystem {
     }
 
     /// Removes a file, or a folder with everything in it.
-    public static func remove(_ url: URL) throws { try remove(atPath: url.path) }
+    static func remove(_ url: URL) throws { try remove(atPath: url.path) }
 
-    public static func remove(atPath path: String) throws {
+    static func remove(atPath path: String) throws {
         do { try FileManager.default.removeItem(atPath: path) } catch {
             throw wrap(error, path)
         }
     }
 
     /// Copies a file (or folder) to a new path; the destination must not exist.
-    public static func copy(_ source: URL, to destination: URL) throws {
+    static func copy(_ source: URL, to destination: URL) throws {
         do { try FileManager.default.copyItem(at: source, to: destination) } catch {
             throw wrap(error, destination.path)
         }
     }
 
     /// The text of the POSIX error `code` ("Permission denied"), for messages about a failed call.
-    public static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
+    static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
 
     // MARK: Places
 
     /// The system's folder for temporary files.
-    public static var temporaryDirectory: URL { FileManager.default.temporaryDirectory }
+    static var temporaryDirectory: URL { FileManager.default.temporaryDirectory }
 
     /// The user's home folder, as the system knows it (callers prefer `$HOME` when set).
-    public static var homeDirectory: URL { FileManager.default.homeDirectoryForCurrentUser }
+    static var homeDirectory: URL { FileManager.default.homeDirectoryForCurrentUser }
 
     /// The process's working folder.
     public static var currentDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath) }

@@ -4,15 +4,15 @@ import Foundation
 /// instead of ArgumentParser printing `Error: Error Domain=NSCocoaErrorDomain Code=512 "(null)"…`.
 public struct FileSystemError: RelctlError {
     /// The file or folder concerned, when known.
-    public var path: String?
+    var path: String?
     /// What relctl was doing ("cannot create the folder").
-    public var action: String?
+    var action: String?
     /// Why it failed: the POSIX error text ("Permission denied") when there is one.
-    public var reason: String?
+    var reason: String?
     /// What to do about it, appended as written ("; check the path and its permissions").
-    public var advice: String
+    var advice: String
     /// Foundation's error, when this wraps one.
-    public var underlying: (any Error)?
+    var underlying: (any Error)?
 
     public var exitCode: RelctlExitCode { .failure }
 
@@ -23,7 +23,7 @@ public struct FileSystemError: RelctlError {
 
     /// Foundation's error behind `error` when it is a wrapped one, else `error` itself: for
     /// messages that quote Foundation's own wording.
-    public static func cause(of error: any Error) -> any Error {
+    static func cause(of error: any Error) -> any Error {
         (error as? FileSystemError)?.underlying ?? error
     }
 
@@ -36,7 +36,7 @@ public struct FileSystemError: RelctlError {
     }
 
     /// A failed system call: `action: ` and the text of the POSIX error `code` (`errno`).
-    public init(path: String?, action: String, errno code: Int32) {
+    init(path: String?, action: String, errno code: Int32) {
         self.init(path: path, action: action, reason: FileSystem.describe(errno: code))
     }
 

@@ -5,14 +5,14 @@ import Synchronization
 /// outlive it, such as a freshly created tag. The handler `Interrupts.install` sets up runs them
 /// after the children were stopped; they start git directly because the process runner refuses
 /// new children once an interrupt began.
-public final class InterruptActions: Sendable {
-    public static let shared = InterruptActions()
+final class InterruptActions: Sendable {
+    static let shared = InterruptActions()
     private let actions = Mutex<[(id: Int, action: @Sendable () -> Void)]>([])
     private let counter = Atomic<Int>(0)
 
     /// Registers an action; keep the id to remove it once the risk has passed.
     @discardableResult
-    public func add(_ action: @escaping @Sendable () -> Void) -> Int {
+    func add(_ action: @escaping @Sendable () -> Void) -> Int {
         let id = counter.add(1, ordering: .relaxed).newValue
         actions.withLock { $0.append((id, action)) }
         return id
@@ -20,13 +20,13 @@ public final class InterruptActions: Sendable {
 
     /// Drops an action whose risk has passed. Once an interrupt began this does nothing: the
     /// main flow, failing because its children were stopped, must not disarm the undo.
-    public func remove(_ id: Int) {
+    func remove(_ id: Int) {
         guard !Interrupts.isInterrupted else { return }
         actions.withLock { $0.removeAll { $0.id == id } }
     }
 
     /// Runs every action, newest first, once.
-    public func runAll() {
+    func runAll() {
         let current = actions.withLock { list -> [(id: Int, action: @Sendable () -> Void)] in
             let copy = list
             list.removeAll()
@@ -37,7 +37,7 @@ public final class InterruptActions: Sendable {
 
     /// Runs `git ARGS` in `directory` without the tracked process runner, waiting at most
     /// `timeout` seconds; for use inside interrupt actions only.
-    public static func git(_ arguments: [String], in directory: URL, timeout: Double = 10) -> Bool {
+    static func git(_ arguments: [String], in directory: URL, timeout: Double = 10) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", directory.path] + arguments

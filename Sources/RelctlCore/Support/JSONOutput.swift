@@ -1,15 +1,15 @@
 import Foundation
 
 /// The one way relctl prints JSON documents: stable key order, pretty, slashes unescaped.
-public enum JSONOutput {
-    public static func encode(_ value: some Encodable) throws -> String {
+enum JSONOutput {
+    static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
 
     /// Compact single-line JSON (for GitHub Actions outputs such as `matrix --format github`).
-    public static func compact(_ value: some Encodable) throws -> String {
+    static func compact(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -3,10 +3,10 @@ import Foundation
 /// Bounded parallelism in structured concurrency: every job runs in a child task, at most
 /// `limit` at once, and results come back in input order. Used for builds, archives and hashes
 /// alike, so `--jobs N` means the same thing everywhere.
-public enum ParallelJobs {
+enum ParallelJobs {
     /// Runs `job` for each item, at most `limit` at a time; `finished` sees each result as it
     /// lands (for progress), in completion order.
-    public static func map<Item: Sendable, Output: Sendable>(
+    static func map<Item: Sendable, Output: Sendable>(
         _ items: [Item], limit: Int,
         finished: (Int, Output) -> Void = { _, _ in },
         _ job: @escaping @Sendable (Item) async -> Output

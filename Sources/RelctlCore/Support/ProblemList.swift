@@ -6,12 +6,12 @@ public struct ProblemList: RelctlError, CustomStringConvertible {
     public var exitCode: RelctlExitCode
     public var diagnostics: [Diagnostic]
 
-    public init(exitCode: RelctlExitCode, diagnostics: [Diagnostic]) {
+    init(exitCode: RelctlExitCode, diagnostics: [Diagnostic]) {
         self.exitCode = exitCode
         self.diagnostics = diagnostics
     }
 
-    public init(_ errors: [any RelctlError]) {
+    init(_ errors: [any RelctlError]) {
         self.exitCode = errors.map(\.exitCode).max() ?? .failure
         self.diagnostics = errors.flatMap(\.diagnostics)
     }

@@ -1,8 +1,8 @@
 /// "Did you mean" suggestions for unknown keys, placeholders and ids.
-public enum Suggestion {
+enum Suggestion {
     /// The candidate closest to `word` by edit distance, when it is close enough to be a
     /// plausible typo (two edits for short words, three for long ones).
-    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let limit = max(2, min(3, word.count / 3 + 1))
         var best: (String, Int)?
         for candidate in candidates {
@@ -15,7 +15,7 @@ public enum Suggestion {
     }
 
     /// ` (did you mean `x`?)`, or the empty string when nothing is close.
-    public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+    static func hint(for word: String, in candidates: some Sequence<String>) -> String {
         guard let match = closest(to: word, in: candidates) else { return "" }
         return " (did you mean `\(match)`?)"
     }

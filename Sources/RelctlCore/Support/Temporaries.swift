@@ -4,21 +4,21 @@ import Foundation
 /// (hidden siblings of output files start with a dot: `.NAME.sha256.relctl-tmp-4242-9f1c03aa`).
 /// The pid says whose it is, so a later run can tell a killed run's leftovers (its process is gone)
 /// from a live run's work in progress, and reclaim only the former.
-public enum Temporaries {
-    public static let marker = ".relctl-tmp-"
+enum Temporaries {
+    static let marker = ".relctl-tmp-"
 
     /// `BASE.relctl-tmp-PID-RANDOM`, with this process's pid.
-    public static func name(_ base: String) -> String {
+    static func name(_ base: String) -> String {
         base + marker + "\(getpid())-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
     }
 
     /// A temporary folder in `$TMPDIR`: `relctl-WHAT.relctl-tmp-PID-RANDOM`.
-    public static func scratchURL(_ what: String) -> URL {
+    static func scratchURL(_ what: String) -> URL {
         FileSystem.temporaryDirectory.appendingPathComponent(name("relctl-" + what))
     }
 
     /// The pid of the process that made a temporary named by the scheme, or nil for any other name.
-    public static func owner(of name: String) -> Int32? {
+    static func owner(of name: String) -> Int32? {
         guard let range = name.range(of: marker, options: .backwards) else { return nil }
         let parts = name[range.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, !parts[1].isEmpty,
@@ -28,7 +28,7 @@ public enum Temporaries {
     }
 
     /// True when `pid` is not a live process on this host (gone, or a zombie nobody reaped).
-    public static func isGone(_ pid: Int32) -> Bool {
+    static func isGone(_ pid: Int32) -> Bool {
         guard pid != getpid() else { return false }
         if kill(pid, 0) != 0 && errno == ESRCH { return true }
         return isZombie(pid)
@@ -48,7 +48,7 @@ public enum Temporaries {
     /// runs left. A live process's temporaries are never touched. With `prefix`, only names that
     /// start with it (`relctl-` in `$TMPDIR`, which other programs share). Returns the names removed.
     @discardableResult
-    public static func reclaim(in directory: URL, prefix: String = "", console: Console? = nil) -> [String] {
+    static func reclaim(in directory: URL, prefix: String = "", console: Console? = nil) -> [String] {
         guard let names = try? FileSystem.names(in: directory) else { return [] }
         var removed: [String] = []
         for name in names.sorted() where name.hasPrefix(prefix) {
@@ -69,7 +69,7 @@ public enum Temporaries {
     /// Reclaims killed runs' scratch folders and files in `$TMPDIR` (dry-run clones, stage folders,
     /// tag messages).
     @discardableResult
-    public static func reclaimScratch(console: Console? = nil) -> [String] {
+    static func reclaimScratch(console: Console? = nil) -> [String] {
         reclaim(in: FileSystem.temporaryDirectory, prefix: "relctl-", console: console)
     }
 

@@ -1,6 +1,6 @@
 /// Why relctl refuses to read a text file a user edits (config, manifest, lockfile, checksum
 /// list); all are bad input (exit 2) naming the file, and the line where there is one.
-public enum TextFileError: RelctlError, CustomStringConvertible {
+enum TextFileError: RelctlError, CustomStringConvertible {
     /// A folder, device or pipe; `kind` says which.
     case notRegularFile(path: String, kind: String)
     /// Larger than relctl reads.
@@ -10,9 +10,9 @@ public enum TextFileError: RelctlError, CustomStringConvertible {
     /// Invalid UTF-8, first on `line`.
     case invalidUTF8(path: String, line: Int)
 
-    public var exitCode: RelctlExitCode { .badInput }
+    var exitCode: RelctlExitCode { .badInput }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case let .notRegularFile(path, kind):
             return [Diagnostic(file: path, "is not a regular file (\(kind)); point relctl at the file itself")]
@@ -35,5 +35,5 @@ public enum TextFileError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

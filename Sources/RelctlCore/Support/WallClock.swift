@@ -8,5 +8,5 @@ public protocol WallClock: Sendable {
 
 extension WallClock {
     /// Seconds elapsed since `start`, for reports.
-    public func seconds(since start: Date) -> Double { now().timeIntervalSince(start) }
+    func seconds(since start: Date) -> Double { now().timeIntervalSince(start) }
 }

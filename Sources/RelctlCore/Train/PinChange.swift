@@ -1,14 +1,14 @@
 import Foundation
 
 /// What one pin changes (or, on a dry run, would change) in one repository.
-public struct PinChange: Sendable, Encodable, Equatable {
-    public var path: String
-    public var line: Int
-    public var old: String
-    public var new: String
-    public var changes: Bool { old != new }
+struct PinChange: Sendable, Encodable, Equatable {
+    var path: String
+    var line: Int
+    var old: String
+    var new: String
+    var changes: Bool { old != new }
 
-    public var rendered: String {
+    var rendered: String {
         changes ? "\(path):\(line): \(old) → \(new)" : "\(path):\(line): already \(new)"
     }
 

@@ -3,21 +3,21 @@ import Foundation
 /// The pins of one repository worked out against its files: what each would change, and the new
 /// file contents. Computed in the preflight and the dry run (to report) and again just before
 /// the commit (to write), so a file edited in between is read fresh.
-public struct PinPlan: Sendable {
-    public var repository: String
-    public var changes: [PinChange] = []
+struct PinPlan: Sendable {
+    var repository: String
+    var changes: [PinChange] = []
     /// New contents per file (relative path), only for files that change.
     var contents: [String: String] = [:]
 
     /// True when every pin already holds its value: the pin commit is HEAD already (or none is needed).
-    public var satisfied: Bool { contents.isEmpty }
+    var satisfied: Bool { contents.isEmpty }
 
     /// The files the pin commit touches, sorted.
-    public var changedPaths: [String] { contents.keys.sorted() }
+    var changedPaths: [String] { contents.keys.sorted() }
 
     /// Reads each pinned file of `repository` and applies its pins in order (several pins may
     /// share a file). Every problem is bad input naming the repository and the file.
-    public static func make(
+    static func make(
         for repository: Workspace.Repository, tag: String, version: String, workspaceFile: String
     ) throws -> PinPlan {
         var plan = PinPlan(repository: repository.name)
@@ -69,7 +69,7 @@ public struct PinPlan: Sendable {
     }
 
     /// Writes the new contents (atomically, keeping each file's permissions).
-    public func write(in directory: URL) throws {
+    func write(in directory: URL) throws {
         for path in changedPaths {
             guard let text = contents[path] else { continue }
             let url = directory.appendingPathComponent(path)
@@ -79,7 +79,7 @@ public struct PinPlan: Sendable {
     }
 
     /// The pin commit's message: `chore(release): pin FFI_VERSION to v0.2.0` style, one line per file.
-    public func commitMessage(tag: String) -> String {
+    func commitMessage(tag: String) -> String {
         let changed = changes.filter(\.changes)
         var lines = ["chore(release): pin \(changedPaths.joined(separator: ", ")) to \(tag)", ""]
         for change in changed { lines.append("\(change.path):\(change.line): \(change.old) -> \(change.new)") }

@@ -3,29 +3,29 @@ import Foundation
 /// One `[[repo.pin]]`: a value in a repository's file (a CI workflow's `FFI_VERSION: "…"`) that
 /// the train sets to the release's tag or version before tagging that repository, so the tagged
 /// tree builds against the release it belongs to.
-public struct RepositoryPin: Sendable, Equatable, Encodable {
+struct RepositoryPin: Sendable, Equatable, Encodable {
     /// The file, relative to the repository root.
-    public var path: String
+    var path: String
     /// A regular expression with a named group `version`: the part that is replaced.
-    public var pattern: String
+    var pattern: String
     /// `{tag}` or `{version}` (other text around them is kept: `"ffi-{version}"`).
-    public var value: String
+    var value: String
 
-    public static let placeholders = ["tag", "version"]
+    static let placeholders = ["tag", "version"]
 
-    public init(path: String, pattern: String, value: String) {
+    init(path: String, pattern: String, value: String) {
         self.path = path
         self.pattern = pattern
         self.value = value
     }
 
     /// What the pin is set to for this release.
-    public func resolvedValue(tag: String, version: String) -> String {
+    func resolvedValue(tag: String, version: String) -> String {
         value.replacingOccurrences(of: "{tag}", with: tag).replacingOccurrences(of: "{version}", with: version)
     }
 
     /// Why `pattern` cannot be used, or nil: it must compile and have a group named `version`.
-    public static func patternProblem(_ pattern: String) -> String? {
+    static func patternProblem(_ pattern: String) -> String? {
         let regex: Regex<AnyRegexOutput>
         do { regex = try Regex(pattern) } catch {
             return "`pattern` is not a valid regular expression (\(error)); e.g. 'FFI_VERSION: \"(?<version>[^\"]+)\"'"
@@ -38,7 +38,7 @@ public struct RepositoryPin: Sendable, Equatable, Encodable {
     }
 
     /// Why `value` cannot be used, or nil: only `{tag}` and `{version}` may appear in braces.
-    public static func valueProblem(_ value: String) -> String? {
+    static func valueProblem(_ value: String) -> String? {
         var rest = Substring(value)
         while let open = rest.firstIndex(of: "{") {
             guard let close = rest[open...].firstIndex(of: "}") else {
@@ -57,7 +57,7 @@ public struct RepositoryPin: Sendable, Equatable, Encodable {
     /// Finds the pinned value in `text` and returns the text with it set to `newValue`. The
     /// pattern must match exactly once: none means the file changed shape (or the pattern is
     /// wrong), two means the train cannot know which one is meant.
-    public func apply(to text: String, newValue: String) throws(PinError) -> (text: String, old: String, line: Int) {
+    func apply(to text: String, newValue: String) throws(PinError) -> (text: String, old: String, line: Int) {
         guard let regex = try? Regex(pattern).anchorsMatchLineEndings() else { throw .badPattern }
         let matches = text.matches(of: regex)
         guard matches.count == 1, let match = matches.first else {
@@ -75,7 +75,7 @@ public struct RepositoryPin: Sendable, Equatable, Encodable {
         text[..<index].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 
-    public enum PinError: Error {
+    enum PinError: Error {
         case badPattern, noMatch, manyMatches([Int])
     }
 }

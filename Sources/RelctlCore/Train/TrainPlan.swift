@@ -2,9 +2,9 @@ import Foundation
 
 /// The waves a train would release, for `relctl train plan`.
 public struct TrainPlan: Sendable, Encodable {
-    public var tag: String
-    public var workspace: String
-    public var waves: [[Workspace.Repository]]
+    var tag: String
+    var workspace: String
+    var waves: [[Workspace.Repository]]
 
     public init(tag: String, workspace: Workspace) {
         self.tag = tag

@@ -2,13 +2,13 @@ import Foundation
 
 /// How `relctl train run` runs.
 public struct TrainRunOptions: Sendable {
-    public var tag: String
-    public var dryRun = false
+    var tag: String
+    var dryRun = false
     /// Repositories of one wave released at once.
-    public var jobs = 1
+    var jobs = 1
     /// `--set-version`: set every repository's manifests to the train's version first
     /// (`relctl bump --set VERSION --write`), committed with the pins.
-    public var setVersion = false
+    var setVersion = false
 
     public init(tag: String, dryRun: Bool = false, jobs: Int = 1, setVersion: Bool = false) {
         self.tag = tag

@@ -7,8 +7,8 @@ import Foundation
 /// anything is tagged; when one fails, what this run pushed is taken back, newest first.
 public struct TrainRunner: Sendable {
     /// The relctl binary to run in each repository (normally this very process's executable).
-    public var executable: URL
-    public var context: Context
+    var executable: URL
+    var context: Context
 
     public init(executable: URL, context: Context) {
         self.executable = executable

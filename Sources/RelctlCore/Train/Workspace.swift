@@ -3,16 +3,16 @@ import Foundation
 /// `relctl-workspace.toml`: the repositories a train releases and who waits for whom.
 public struct Workspace: Sendable {
     /// One `[[repo]]`.
-    public struct Repository: Sendable, Equatable, Encodable {
-        public var name: String
+    struct Repository: Sendable, Equatable, Encodable {
+        var name: String
         /// As written, relative to the workspace file.
-        public var path: String
+        var path: String
         /// Absolute folder of the repository.
-        public var directory: URL
+        var directory: URL
         /// Names released (tagged) before this one.
-        public var after: [String]
+        var after: [String]
         /// `[[repo.pin]]`: values set (and committed) before this repository is tagged.
-        public var pins: [RepositoryPin] = []
+        var pins: [RepositoryPin] = []
 
         enum CodingKeys: String, CodingKey { case name, path, after, pins }
     }
@@ -20,8 +20,8 @@ public struct Workspace: Sendable {
     public static let defaultFileName = "relctl-workspace.toml"
 
     /// The file as the user named it, for messages.
-    public var path: String
-    public var repositories: [Repository]
+    var path: String
+    var repositories: [Repository]
 
     /// Reads and checks the workspace file; every problem (unknown key, missing `name`/`path`,
     /// duplicate name, unknown name in `after`, a cycle) is bad input (exit 2), reported together.
@@ -46,7 +46,7 @@ public struct Workspace: Sendable {
         return workspace
     }
 
-    public static func parse(_ document: TOMLDocument, base: URL) throws -> Workspace {
+    static func parse(_ document: TOMLDocument, base: URL) throws -> Workspace {
         let problems = DiagnosticCollector()
         let top = TableReader(document: document, problems: problems)
         var repositories: [Repository] = []
@@ -145,7 +145,7 @@ public struct Workspace: Sendable {
 
     /// The repositories in waves: each wave's repositories depend only on earlier waves. Within
     /// a wave, file order is kept.
-    public func waves() -> [[Repository]] {
+    func waves() -> [[Repository]] {
         var done: Set<String> = []
         var remaining = repositories
         var result: [[Repository]] = []
@@ -160,7 +160,7 @@ public struct Workspace: Sendable {
     }
 
     /// One cycle in `after`, as names with the first repeated at the end, or nil.
-    public func findCycle() -> [String]? {
+    func findCycle() -> [String]? {
         let byName = Dictionary(repositories.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var state: [String: Int] = [:]  // 1 visiting, 2 done
         var stack: [String] = []

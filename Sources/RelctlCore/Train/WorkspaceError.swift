@@ -1,13 +1,13 @@
 /// Problems with `relctl-workspace.toml`; all are bad input (exit 2).
-public enum WorkspaceError: RelctlError, CustomStringConvertible {
+enum WorkspaceError: RelctlError, CustomStringConvertible {
     /// No workspace file at `path`.
     case notFound(path: String)
     /// `after` makes a cycle, so no order releases them all; `cycle` lists the names, first repeated last.
     case cycle(path: String, cycle: [String])
 
-    public var exitCode: RelctlExitCode { .badInput }
+    var exitCode: RelctlExitCode { .badInput }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .notFound(let path):
             return [
@@ -26,5 +26,5 @@ public enum WorkspaceError: RelctlError, CustomStringConvertible {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

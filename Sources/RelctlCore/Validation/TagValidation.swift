@@ -4,26 +4,26 @@ import Foundation
 public struct TagValidation: Sendable, Encodable {
     public struct Source: Sendable, Encodable, Equatable {
         /// The manifest as configured in `[[version]] path`.
-        public var path: String
-        public var kind: String
-        public var version: String
-        public var matches: Bool
+        var path: String
+        var kind: String
+        var version: String
+        var matches: Bool
         /// Where the version text really is (a Cargo workspace root for an inherited version) and
         /// its line: the place a user has to edit, so mismatch messages point there.
-        public var foundIn: String
-        public var line: Int?
+        var foundIn: String
+        var line: Int?
         /// Why the tag cannot match this manifest whatever it holds (a SemVer prerelease with no
         /// PEP 440 meaning), for the message.
-        public var note: String?
+        var note: String?
 
         enum CodingKeys: String, CodingKey { case path, kind, version, matches, note }
     }
 
-    public var tag: String
+    var tag: String
     public var version: String
     public var sources: [Source]
     /// Lock and pin entries that do not follow the tag's version (see `Companion`).
-    public var staleCompanions: [StaleCompanion] = []
+    var staleCompanions: [StaleCompanion] = []
     /// How many companions were compared (stale or not), for the summary line.
     public var companionCount = 0
 

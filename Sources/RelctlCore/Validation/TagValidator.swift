@@ -5,7 +5,7 @@ public enum TagValidator {
     /// The longest tag relctl releases, in bytes. A release names folders after its tag
     /// (`dist/.relctl-staging-TAG-PID`, the dry run's `relctl-dry-run-TAG-XXXXXXXX`), and a file
     /// name holds at most 255 bytes; a longer tag would fail half-way with "file name too long".
-    public static let maximumTagLength = 255 - ".relctl-staging-".utf8.count - "-".utf8.count - 10
+    static let maximumTagLength = 255 - ".relctl-staging-".utf8.count - "-".utf8.count - 10
 
     /// Reads every manifest (collecting all read errors, exit 2) and compares.
     public static func validate(tag: String, config: RelctlConfig) throws -> TagValidation {
@@ -50,7 +50,7 @@ public enum TagValidator {
     }
 
     /// Whether a manifest's version text equals the tag's version under the kind's rules.
-    public static func matches(_ text: String, _ version: SemanticVersion, _ comparison: VersionComparison) -> Bool {
+    static func matches(_ text: String, _ version: SemanticVersion, _ comparison: VersionComparison) -> Bool {
         switch comparison {
         case .semver:
             return (try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces))) == version

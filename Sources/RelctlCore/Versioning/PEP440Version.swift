@@ -5,28 +5,28 @@ import Foundation
 ///
 /// Numbers are kept as digit strings without leading zeros, so `1.0.99999999999999999999`
 /// compares correctly past Int64.
-public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public enum Phase: String, Sendable, Comparable {
+struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
+    enum Phase: String, Sendable, Comparable {
         case a, b, rc
-        public static func < (x: Phase, y: Phase) -> Bool {
+        static func < (x: Phase, y: Phase) -> Bool {
             let rank: [Phase: Int] = [.a: 0, .b: 1, .rc: 2]
             return rank[x, default: 0] < rank[y, default: 0]
         }
     }
 
     /// One dot-separated part of a local label: numbers compare as numbers and above words.
-    public enum LocalPart: Sendable, Hashable, Comparable, CustomStringConvertible {
+    enum LocalPart: Sendable, Hashable, Comparable, CustomStringConvertible {
         case number(String)
         case word(String)
 
-        public var description: String {
+        var description: String {
             switch self {
             case .number(let digits): return digits
             case .word(let text): return text
             }
         }
 
-        public static func < (x: LocalPart, y: LocalPart) -> Bool {
+        static func < (x: LocalPart, y: LocalPart) -> Bool {
             switch (x, y) {
             case let (.number(a), .number(b)): return PEP440Version.lessDigits(a, b)
             case (.word, .number): return true
@@ -36,12 +36,12 @@ public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvert
         }
     }
 
-    public var epoch: String
-    public var release: [String]
-    public var pre: (phase: Phase, number: String)?
-    public var post: String?
-    public var dev: String?
-    public var local: [LocalPart]?
+    var epoch: String
+    var release: [String]
+    var pre: (phase: Phase, number: String)?
+    var post: String?
+    var dev: String?
+    var local: [LocalPart]?
 
     /// The grammar of PEP 440's appendix, anchored, case-insensitive, surrounding spaces allowed.
     private static let grammar: NSRegularExpression? = try? NSRegularExpression(
@@ -58,7 +58,7 @@ public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Parses a PEP 440 version (`1.2.3RC1`, `v1.2.3-rc.1`, `1.2.3.post2`, `1!2.0+ubuntu.1`…);
     /// nil for anything PEP 440 refuses (`1.0.`, `1.2.3-`, `1.0+`, `1.0-rc.1.0`).
-    public init?(_ raw: String) {
+    init?(_ raw: String) {
         guard let grammar = Self.grammar else { return nil }
         let range = NSRange(raw.startIndex..., in: raw)
         guard let match = grammar.firstMatch(in: raw, range: range) else { return nil }
@@ -88,13 +88,13 @@ public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvert
     /// `1.2.3-post.1` are post-releases to PEP 440 (above 1.2.3) but prereleases to SemVer (below
     /// it), and relctl orders tags by SemVer, so they have no spelling; `1.2.3-rc.1.0` and
     /// `1.2.3-x.7` have none either.
-    public init?(semver: SemanticVersion) {
+    init?(semver: SemanticVersion) {
         guard let parsed = PEP440Version(semver.description), parsed.post == nil else { return nil }
         self = parsed
     }
 
     /// Why a SemVer version has no PEP 440 reading, for messages; nil when it has one.
-    public static func refusal(for semver: SemanticVersion) -> String? {
+    static func refusal(for semver: SemanticVersion) -> String? {
         guard PEP440Version(semver: semver) == nil else { return nil }
         if let parsed = PEP440Version(semver.description), let post = parsed.post {
             var final = semver.final
@@ -116,7 +116,7 @@ public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// The normalised form (`1!1.2.3rc1.post2.dev3+local.7`), as `packaging.version` prints it.
-    public var description: String {
+    var description: String {
         var text = epoch == "0" ? "" : "\(epoch)!"
         text += release.joined(separator: ".")
         if let pre { text += pre.phase.rawValue + pre.number }
@@ -134,9 +134,9 @@ public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// PEP 440 equality: equal after normalisation and zero padding of the release.
-    public static func == (x: PEP440Version, y: PEP440Version) -> Bool { !(x < y) && !(y < x) }
+    static func == (x: PEP440Version, y: PEP440Version) -> Bool { !(x < y) && !(y < x) }
 
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(epoch)
         hasher.combine(trimmedRelease)
         hasher.combine(pre?.phase)
@@ -149,7 +149,7 @@ public struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvert
     /// PEP 440 ordering (the key `packaging.version` sorts by): epoch, release, then
     /// `.devN` < `aN` < `bN` < `rcN` < final < `.postN`, a dev release below its parent,
     /// and a local label above the same version without one.
-    public static func < (x: PEP440Version, y: PEP440Version) -> Bool {
+    static func < (x: PEP440Version, y: PEP440Version) -> Bool {
         if x.epoch != y.epoch { return lessDigits(x.epoch, y.epoch) }
         let (rx, ry) = (x.trimmedRelease, y.trimmedRelease)
         for index in 0..<max(rx.count, ry.count) {

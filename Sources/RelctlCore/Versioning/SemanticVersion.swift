@@ -2,7 +2,7 @@
 public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// One dot-separated prerelease identifier. Numeric ones keep their digits as text so
     /// arbitrarily large numbers compare correctly without overflow.
-    public enum Identifier: Sendable, Hashable, Comparable, CustomStringConvertible {
+    enum Identifier: Sendable, Hashable, Comparable, CustomStringConvertible {
         case numeric(String)
         case alphanumeric(String)
 
@@ -13,7 +13,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
             }
         }
 
-        public static func < (lhs: Identifier, rhs: Identifier) -> Bool {
+        static func < (lhs: Identifier, rhs: Identifier) -> Bool {
             switch (lhs, rhs) {
             case let (.numeric(a), .numeric(b)):
                 return a.count != b.count ? a.count < b.count : a < b
@@ -28,19 +28,19 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         }
 
         /// The value of a numeric identifier when it fits, for bumping counters.
-        public var number: Int? {
+        var number: Int? {
             if case .numeric(let digits) = self { return Int(digits) }
             return nil
         }
     }
 
-    public var major: String
-    public var minor: String
-    public var patch: String
-    public var prerelease: [Identifier]
-    public var build: [String]
+    var major: String
+    var minor: String
+    var patch: String
+    var prerelease: [Identifier]
+    var build: [String]
 
-    public init(major: Int, minor: Int, patch: Int, prerelease: [Identifier] = [], build: [String] = []) {
+    init(major: Int, minor: Int, patch: Int, prerelease: [Identifier] = [], build: [String] = []) {
         self.major = String(major)
         self.minor = String(minor)
         self.patch = String(patch)
@@ -49,7 +49,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Parses `text` strictly; throws `VersionError.malformed` explaining the first rule broken.
-    public init(parsing text: String) throws {
+    init(parsing text: String) throws {
         func fail(_ why: String) -> VersionError { .malformed(text, why) }
         guard !text.isEmpty else { throw fail("it is empty") }
         var rest = Substring(text)
@@ -115,10 +115,10 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         c.isASCII && (c.isLetter || c.isNumber || c == "-")
     }
 
-    public var isPrerelease: Bool { !prerelease.isEmpty }
+    var isPrerelease: Bool { !prerelease.isEmpty }
 
     /// The same version without prerelease and build parts.
-    public var final: SemanticVersion {
+    var final: SemanticVersion {
         var copy = self
         copy.prerelease = []
         copy.build = []
@@ -166,7 +166,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Equal precedence: build metadata does not count, as the spec says.
-    public func hasSamePrecedence(as other: SemanticVersion) -> Bool {
+    func hasSamePrecedence(as other: SemanticVersion) -> Bool {
         !(self < other) && !(other < self)
     }
 

@@ -1,13 +1,13 @@
 /// How a version is spelled as a git tag: a literal prefix and suffix around `{version}`
 /// (`v{version}` by default, `release-{version}`, `{project}-v{version}` for monorepos).
 public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
-    public static let `default` = TagFormat(validated: "v{version}", prefix: "v", suffix: "")
+    static let `default` = TagFormat(validated: "v{version}", prefix: "v", suffix: "")
 
-    public let pattern: String
-    public let prefix: String
-    public let suffix: String
+    let pattern: String
+    let prefix: String
+    let suffix: String
     /// How the version inside a tag is read (`[project] version-scheme`).
-    public var scheme: VersionScheme = .semver
+    var scheme: VersionScheme = .semver
     /// For calendar versions: how tags are spelled (learnt from the existing ones, see `learningSpelling`).
     var calendarSpelling = VersionScheme.CalendarSpelling()
 
@@ -18,13 +18,13 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds a format from `pattern`, expanding `{project}`; it must hold `{version}` exactly once.
-    public init(_ pattern: String, project: String = "", scheme: VersionScheme) throws {
+    init(_ pattern: String, project: String = "", scheme: VersionScheme) throws {
         try self.init(pattern, project: project)
         self.scheme = scheme
     }
 
     /// This format spelling calendar versions the way `tags` (existing tag names) do.
-    public func learningSpelling(from tags: [String]) -> TagFormat {
+    func learningSpelling(from tags: [String]) -> TagFormat {
         guard scheme == .calver else { return self }
         var copy = self
         let inner = tags.filter {
@@ -37,7 +37,7 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds a format from `pattern`, expanding `{project}`; it must hold `{version}` exactly once.
-    public init(_ pattern: String, project: String = "") throws {
+    init(_ pattern: String, project: String = "") throws {
         let expanded = pattern.replacingOccurrences(of: "{project}", with: project)
         let pieces = expanded.components(separatedBy: "{version}")
         guard pieces.count == 2 else {
@@ -86,9 +86,9 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True if the tag has this format's shape and a valid version.
-    public func matches(_ tag: String) -> Bool { (try? version(of: tag)) != nil }
+    func matches(_ tag: String) -> Bool { (try? version(of: tag)) != nil }
 
-    public func tag(for version: SemanticVersion) -> String {
+    func tag(for version: SemanticVersion) -> String {
         prefix + (scheme == .calver ? calendarSpelling.spell(version) : version.description) + suffix
     }
 

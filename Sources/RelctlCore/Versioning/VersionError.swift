@@ -1,4 +1,4 @@
-public enum VersionError: RelctlError, CustomStringConvertible, Equatable {
+enum VersionError: RelctlError, CustomStringConvertible, Equatable {
     case malformed(String, String)
     case malformedTag(tag: String, format: String, reason: String)
     /// A tag format without exactly one `{version}`.
@@ -8,9 +8,9 @@ public enum VersionError: RelctlError, CustomStringConvertible, Equatable {
     /// A tag format whose tags git would refuse.
     case formatNotARefName(format: String, sample: String, reason: String)
 
-    public var exitCode: RelctlExitCode { .badInput }
+    var exitCode: RelctlExitCode { .badInput }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case let .malformed(text, why):
             return [Diagnostic("`\(text)` is not a valid SemVer 2.0.0 version: \(why)")]
@@ -35,5 +35,5 @@ public enum VersionError: RelctlError, CustomStringConvertible, Equatable {
         }
     }
 
-    public var description: String { message }
+    var description: String { message }
 }

@@ -1,5 +1,5 @@
 /// How the versions in tags are written and ordered (`[project] version-scheme`).
-public enum VersionScheme: String, Sendable, Hashable, CaseIterable {
+enum VersionScheme: String, Sendable, Hashable, CaseIterable {
     /// SemVer 2.0.0, strictly (the default).
     case semver
     /// Calendar versions (`25.07`, `25.07.1`, `2024.1.2`): two or three numbers, leading zeros
