@@ -6,16 +6,6 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// A base image for one platform: its manifest, its config, and where its blobs are cached.
-struct BaseImage: Sendable {
-    var manifest: OCIManifest
-    var manifestDigest: String
-    var config: OCIImageConfig
-    var cache: URL
-
-    func blob(_ digest: String) -> URL { cache.appendingPathComponent(String(digest.dropFirst("sha256:".count))) }
-}
-
 /// Pulls base images pinned by digest into a local cache (the blob store of an OCI layout under
 /// `$XDG_CACHE_HOME/relctl/oci`, else `~/.cache/relctl/oci`). Every blob is checked against its
 /// digest before it is kept, so a cached blob is trusted and never fetched again.

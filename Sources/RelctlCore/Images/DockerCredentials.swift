@@ -1,19 +1,5 @@
 import Foundation
 
-/// A user name and secret for one registry, from the Docker config file or a credential helper.
-struct RegistryCredentials: Sendable, Equatable {
-    var username: String
-    var password: String
-
-    init(username: String, password: String) {
-        self.username = username
-        self.password = password
-    }
-
-    /// `Basic base64(user:password)`.
-    var basicHeader: String { "Basic " + Data("\(username):\(password)".utf8).base64EncodedString() }
-}
-
 /// Reads credentials the way `docker login` and CI login actions store them:
 /// `$DOCKER_CONFIG/config.json` (else `~/.docker/config.json`), `credHelpers` per registry,
 /// `credsStore` for all, then inline `auths`.

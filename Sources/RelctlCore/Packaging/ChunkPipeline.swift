@@ -2,40 +2,6 @@ import CDeflate
 import Dispatch
 import Synchronization
 
-/// One piece of an archive travelling through `ChunkPipeline`: filled by the producer, compressed
-/// by a worker, written in order. `input` and `output` are buffers of the pipeline's pool, reused
-/// chunk after chunk; only their first `count` / `outputCount` bytes mean anything.
-struct PipelineChunk<Tag: Sendable>: Sendable {
-    let index: Int
-    var input: [UInt8]
-    var count = 0
-    var output: [UInt8]
-    var outputCount = 0
-    /// What the writer needs besides the bytes (a zip entry's header, where the entry ends).
-    var tag: Tag
-
-    /// The unused space of `input`, for reading a file straight into it.
-    var room: Int { input.count - count }
-
-    /// Appends `bytes` (at most `room` of them).
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        let start = count
-        input.withUnsafeMutableBytes { buffer in
-            (buffer.baseAddress! + start).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-        }
-        count += bytes.count
-    }
-}
-
-/// Writes a pipeline's chunks, in stream order, on the pipeline's writer thread (the only thread
-/// that sees it, so it need not be Sendable).
-protocol ChunkWriter<Tag>: AnyObject {
-    associatedtype Tag: Sendable
-    func write(_ chunk: PipelineChunk<Tag>) throws
-    /// After the last chunk (the zip's central directory).
-    func finish() throws
-}
-
 /// Every core on one archive, with memory that stays flat whatever the file sizes: a producer
 /// thread fills fixed-size chunks (libarchive's tar stream, or a zip's files read straight from
 /// disk), `workers` long-lived threads compress them, each with a compressor of its own made once,

@@ -73,32 +73,6 @@ enum ZipArchiveWriter {
     }
 }
 
-/// What an entry's header needs, known before its data is read.
-struct ZipEntryHeader: Sendable {
-    enum Kind: Sendable {
-        case directory
-        /// Deflated, CRC and sizes in the data descriptor.
-        case file(size: Int64)
-        /// Stored, the link's target as data, CRC and size in the local header.
-        case symlink(target: [UInt8])
-    }
-    var name: [UInt8]
-    var kind: Kind
-    /// Permission bits with the file type (S_IFREG, S_IFDIR, S_IFLNK).
-    var mode: UInt32
-    var mtime: Int
-}
-
-/// A chunk's place in its entry.
-struct ZipChunk: Sendable {
-    /// On an entry's first chunk only.
-    var header: ZipEntryHeader?
-    var isLast: Bool
-    /// The whole entry's CRC-32, on its last chunk.
-    var crc: UInt32 = 0
-    var deflate: Bool
-}
-
 /// Reads each file straight into pipeline chunks (no copy), computing the CRC-32 on the way (and
 /// the SHA-256 for the SBOM). Lives on the producer thread.
 private struct ZipProducer {

@@ -1,11 +1,5 @@
 import Foundation
 
-/// The result of a release: the plan/report, and the error to exit with (nil on success).
-public struct ReleaseOutcome: Sendable {
-    public var plan: ReleasePlan
-    public var error: (any RelctlError)?
-}
-
 /// `relctl release`: preflight (which resolves the `ReleaseIdentity`), a workspace (the locked
 /// project, or a scratch clone on a dry run), then the stages in order. Each stage is timed and
 /// reported; on a failure the completed stages are undone in reverse, unless the release was
@@ -239,10 +233,4 @@ public struct ReleasePipeline: Sendable {
             return (.failed(ReleaseError.workspaceFailed(reason: "\(error)")), StageRecordDraft(ok: false))
         }
     }
-}
-
-/// Whether the release's workspace (lock or scratch clone) could be set up.
-enum WorkspaceOpening {
-    case opened(ReleaseWorkspace)
-    case failed(any RelctlError)
 }

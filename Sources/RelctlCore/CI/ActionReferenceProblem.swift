@@ -1,0 +1,5 @@
+import Foundation
+
+struct ActionReferenceProblem: Error, Sendable, Equatable {
+    var message: String
+}

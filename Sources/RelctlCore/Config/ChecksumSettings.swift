@@ -1,0 +1,7 @@
+import Foundation
+
+public struct ChecksumSettings: Sendable {
+    /// `sha256` (default) or `sha512`.
+    public var algorithm: String = "sha256"
+    init() {}
+}

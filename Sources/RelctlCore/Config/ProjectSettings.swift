@@ -1,0 +1,14 @@
+import Foundation
+
+public struct ProjectSettings: Sendable {
+    /// The longest `[project] name`, in bytes: file names hold 255, and relctl writes files named
+    /// after the project (archives with a tag and a target triple, `NAME-installer.ps1`, temporaries).
+    static let maximumNameLength = 128
+
+    public var name: String
+    public var tagFormat: TagFormat
+    init(name: String, tagFormat: TagFormat) {
+        self.name = name
+        self.tagFormat = tagFormat
+    }
+}

@@ -1,0 +1,8 @@
+import Foundation
+
+/// `[publish]`: where `relctl publish` sends the release.
+public struct PublishSettings: Sendable {
+    /// `OWNER/REPO` on GitHub; nil means `GITHUB_REPOSITORY`, else the release remote's URL.
+    public var github: String?
+    init() {}
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What a response says about retrying it.
+enum RetryAdvice: Equatable, Sendable {
+    /// Success, or a failure that will not change by asking again (404, 422, 401…).
+    case final
+    /// A rate limit: the server did not act on the request; wait until the date, then ask again.
+    case rateLimited(until: Date)
+    /// A server-side failure (5xx): the request may or may not have taken effect.
+    case serverError
+
+    /// Reads GitHub's documented rate-limit signals: 429, or 403 with `Retry-After` or with
+    /// `x-ratelimit-remaining: 0` (then `x-ratelimit-reset` is the epoch second it lifts).
+    static func of(_ response: HTTPResponse, now: Date, policy: RetryPolicy, attempt: Int) -> RetryAdvice {
+        let status = response.status
+        if status == 429 || status == 403 {
+            if let retryAfter = response.header("Retry-After").flatMap({ Self.seconds(fromRetryAfter: $0, now: now) }) {
+                return .rateLimited(until: now.addingTimeInterval(retryAfter))
+            }
+            if response.header("x-ratelimit-remaining") == "0",
+                let reset = response.header("x-ratelimit-reset").flatMap(Double.init)
+            {
+                // One extra second: the reset is a whole second and clocks differ a little.
+                return .rateLimited(until: max(now, Date(timeIntervalSince1970: reset + 1)))
+            }
+            // GitHub's advice for a secondary limit without headers: wait at least a minute.
+            if status == 429 {
+                return .rateLimited(until: now.addingTimeInterval(max(60, policy.backoff(after: attempt))))
+            }
+            return .final
+        }
+        if (500...599).contains(status) { return .serverError }
+        return .final
+    }
+
+    /// `Retry-After` is either delta-seconds or an HTTP date.
+    static func seconds(fromRetryAfter value: String, now: Date) -> TimeInterval? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed) { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}

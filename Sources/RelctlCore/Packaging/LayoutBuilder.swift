@@ -1,0 +1,40 @@
+import Foundation
+
+/// Collects entries, adds their parent folders, and refuses two sources for one path.
+struct LayoutBuilder {
+    private var byPath: [String: ArchiveEntry] = [:]
+
+    mutating func add(_ entry: ArchiveEntry) throws {
+        guard !entry.path.isEmpty else {
+            throw PackagingError.unsafePath(
+                path: entry.origin, reason: "maps onto the archive folder itself; give it a name with `to`")
+        }
+        try ArchivePath.checkName(entry.path)
+        if let existing = byPath[entry.path] {
+            if existing.isDirectory && entry.isDirectory { return }
+            throw PackagingError.collision(archivePath: entry.path, first: existing.origin, second: entry.origin)
+        }
+        byPath[entry.path] = entry
+    }
+
+    /// All entries plus explicit parent folders, sorted bytewise.
+    func finish() throws -> [ArchiveEntry] {
+        var all = byPath
+        for entry in byPath.values {
+            var parent = ArchivePath.parent(entry.path)
+            while !parent.isEmpty {
+                if let existing = all[parent] {
+                    guard existing.isDirectory else {
+                        throw PackagingError.collision(
+                            archivePath: parent, first: existing.origin, second: "the folder holding \(entry.origin)")
+                    }
+                    break
+                }
+                all[parent] = ArchiveEntry(
+                    path: parent, content: .directory, mode: 0o755, origin: "folder of \(entry.path)")
+                parent = ArchivePath.parent(parent)
+            }
+        }
+        return all.values.sorted { bytewiseLess($0.path, $1.path) }
+    }
+}
