@@ -195,9 +195,31 @@ struct ReleaseRecovery: Sendable {
             + (done.isEmpty ? "nothing of it was left" : done.joined(separator: ", ")) + again
     }
 
+    /// Process groups of live `git push` processes whose refspec is `tag`'s (Linux: read from /proc).
+    static func orphanedPushes(of tag: String) -> [Int32] {
+        #if os(Linux)
+        let refspec = "refs/tags/\(tag):refs/tags/\(tag)"
+        guard let entries = try? FileSystem.names(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), pid != getpid(),
+                let raw = FileSystem.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
+            let arguments = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard arguments.contains("push"), arguments.contains(refspec) else { return nil }
+            let group = getpgid(pid)
+            return group > 0 ? group : nil
+        }
+        #else
+        return []
+        #endif
+    }
+
     /// Waits (up to two minutes) for the children the killed run recorded; returns a group still alive.
     static func waitForChildren(of dead: ReleaseLock.Holder, context: Context) -> Int32? {
-        let groups = (dead.children ?? []).filter(ChildProcesses.isGroupAlive)
+        // A SIGKILL between starting `git push` and recording its pid leaves a push nobody
+        // recorded: found by its command line (the refspec names the tag), it is waited for too.
+        let unrecorded = dead.pushing != nil && dead.pushed == nil ? orphanedPushes(of: dead.tag) : []
+        let groups = ((dead.children ?? []) + unrecorded).filter(ChildProcesses.isGroupAlive)
         guard let first = groups.first else { return nil }
         context.console.warning(
             "waiting for `git` (process group \(first)) that the release of \(dead.tag) killed at pid \(dead.pid) left running"
