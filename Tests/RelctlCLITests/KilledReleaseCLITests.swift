@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// relctl killed outright (SIGKILL: no handler runs) in the middle of a release, and what the next
 /// run does with what it left: roll back an unpushed tag, resume a pushed one, refuse another tag
@@ -129,6 +130,44 @@ struct KilledReleaseCLITests {
             #expect(message.contains(String(line)))
         }
         #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
+    }
+
+    /// A SIGKILL between starting `git push` and recording its pid: the lock says a push began but
+    /// names no child. The next run must still wait for that push (found by its refspec) before
+    /// asking the remote, or it would take a tag about to land for an unpushed one and roll it back.
+    @Test func aPushTheKilledRunHadNotRecordedIsWaitedFor() async throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        let go = fixture.remote.url.appendingPathComponent("go")
+        let waiting = fixture.remote.url.appendingPathComponent("hooks/waiting")
+        try fixture.installRemoteHook(
+            "touch '\(waiting.path)'; while [ ! -e '\(go.path)' ]; do sleep 0.05; done; exit 0")
+        let killed = try Self.start(["release", "v1.0.0", "--push"], in: fixture.url)
+        let pushing = try await Self.waitFor { FileManager.default.fileExists(atPath: waiting.path) }
+        #expect(pushing, "the release reached the push")
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        let killedObject = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0")
+        // The record as a kill just before the pid was written leaves it: a push begun, no child.
+        let lockURL = fixture.url.appendingPathComponent(".git/relctl-release.lock")
+        var record = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: lockURL)) as? [String: Any])
+        #expect(record["pushing"] != nil, "the lock says a push began")
+        record.removeValue(forKey: "children")
+        try JSONSerialization.data(withJSONObject: record).write(to: lockURL)
+
+        // The orphaned push lands a moment after the next run started.
+        let landing = Task {
+            try await Task.sleep(for: .milliseconds(1500))
+            try fixture.remote.write("go", "")
+        }
+        let next = try await BlockingWork.run { try relctl(["release", "v1.0.0", "--push"], in: fixture.url) }
+        try await landing.value
+        #expect(next.status == 0, "\(next)")
+        #expect(next.stderr.contains("waiting for `git`"), "\(next.stderr)")
+        #expect(next.stderr.contains("resuming the release of v1.0.0 killed at pid"), "\(next.stderr)")
+        #expect(try fixture.repository.git("rev-parse", "refs/tags/v1.0.0") == killedObject, "the tag is kept")
+        #expect(try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.hasPrefix(killedObject))
     }
 
     @Test func aPushedTagIsNeverRewrittenWhenTheRebuildDiffers() async throws {
