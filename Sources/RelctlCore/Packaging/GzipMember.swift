@@ -5,25 +5,19 @@ import CDeflate
 /// the same level and, at level 6, about 1% smaller than `gzip -6`. One per worker thread: the
 /// compressor (a few hundred KiB of match-finder tables) is made once and reused for every chunk.
 final class GzipMember {
-    private let compressor: OpaquePointer
+    private let compressor: DeflateCompressor
     private let destination: String
 
     /// `level` 1-12 (6 is `gzip -6`'s ratio); `destination` names the archive in errors.
     init(level: Int, destination: String) throws {
-        guard let compressor = libdeflate_alloc_compressor(Int32(level)) else {
-            throw PackagingError.writeFailed(
-                path: destination, reason: "libdeflate could not allocate a level-\(level) compressor")
-        }
-        self.compressor = compressor
+        compressor = try DeflateCompressor(level: level, destination: destination)
         self.destination = destination
     }
-
-    deinit { libdeflate_free_compressor(compressor) }
 
     /// The most `count` bytes can take as one member.
     static func bound(_ count: Int, level: Int) throws -> Int {
         let member = try GzipMember(level: level, destination: "")
-        return libdeflate_gzip_compress_bound(member.compressor, count)
+        return withExtendedLifetime(member) { libdeflate_gzip_compress_bound(member.compressor.pointer, count) }
     }
 
     /// `chunk.input[..<count]` into `chunk.output` as one member.
@@ -31,7 +25,7 @@ final class GzipMember {
         let count = chunk.count
         let written = chunk.input.withUnsafeBytes { input in
             chunk.output.withUnsafeMutableBytes { output in
-                libdeflate_gzip_compress(compressor, input.baseAddress, count, output.baseAddress, output.count)
+                libdeflate_gzip_compress(compressor.pointer, input.baseAddress, count, output.baseAddress, output.count)
             }
         }
         // The bound always fits; zero would mean a libdeflate bug, never a partial member.

@@ -44,13 +44,9 @@ enum ZipArchiveWriter {
         _ layout: ArchiveLayout, level: Int, workers: Int, mtime: Int, into sink: HashingFileSink,
         destination: String, recordFiles: Bool
     ) async throws -> (Int, [ArchivedFile]) {
-        guard let probe = libdeflate_alloc_compressor(Int32(level)) else {
-            throw PackagingError.writeFailed(
-                path: destination, reason: "libdeflate could not allocate a level-\(level) compressor")
-        }
+        let probe = try DeflateCompressor(level: level, destination: destination)
         // Room for the empty stored block that lets the next chunk continue the stream.
-        let outputSize = libdeflate_deflate_compress_bound(probe, chunkSize) + 8
-        libdeflate_free_compressor(probe)
+        let outputSize = withExtendedLifetime(probe) { libdeflate_deflate_compress_bound(probe.pointer, chunkSize) + 8 }
         let pipeline = ChunkPipeline<ZipChunk>(workers: workers, inputSize: chunkSize, outputSize: outputSize)
         let entries =
             [ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder")] + layout.entries
@@ -184,20 +180,14 @@ private struct ZipProducer {
 
 /// One worker's libdeflate compressor and block walker, made once and reused for every chunk.
 private final class EntryCompressor {
-    private let compressor: OpaquePointer
+    private let compressor: DeflateCompressor
     private let blocks = DeflateBlocks()
     private let destination: String
 
     init(level: Int, destination: String) throws {
-        guard let compressor = libdeflate_alloc_compressor(Int32(level)) else {
-            throw PackagingError.writeFailed(
-                path: destination, reason: "libdeflate could not allocate a level-\(level) compressor")
-        }
-        self.compressor = compressor
+        compressor = try DeflateCompressor(level: level, destination: destination)
         self.destination = destination
     }
-
-    deinit { libdeflate_free_compressor(compressor) }
 
     func compress(_ chunk: inout PipelineChunk<ZipChunk>) throws {
         guard chunk.tag.deflate else {
@@ -205,7 +195,7 @@ private final class EntryCompressor {
             return
         }
         let count = chunk.count, isLast = chunk.tag.isLast
-        let blocks = self.blocks, compressor = self.compressor
+        let blocks = self.blocks, compressor = self.compressor.pointer
         let written = chunk.input.withUnsafeBytes { input in
             chunk.output.withUnsafeMutableBytes { output -> Int? in
                 // Keep room for the stored block `makeContinuable` appends.

@@ -1,0 +1,18 @@
+import CDeflate
+
+/// One libdeflate compressor at one level, freed with its owner. Each worker thread keeps its own:
+/// the match-finder tables (a few hundred KiB) are made once and reused for every chunk.
+final class DeflateCompressor {
+    let pointer: OpaquePointer
+
+    /// `level` 1-12; `destination` names the archive in errors.
+    init(level: Int, destination: String) throws {
+        guard let pointer = libdeflate_alloc_compressor(Int32(level)) else {
+            throw PackagingError.writeFailed(
+                path: destination, reason: "libdeflate could not allocate a level-\(level) compressor")
+        }
+        self.pointer = pointer
+    }
+
+    deinit { libdeflate_free_compressor(pointer) }
+}
