@@ -70,6 +70,10 @@ struct ReleaseCLITests {
         let plan = try JSONDecoder().decode(PlanDocument.self, from: Data(kept.stdout.utf8))
         let scratch = try #require(plan.scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // A kept folder is output, not a leftover: a later run, which reclaims what dead runs
+        // left in $TMPDIR, does not take it.
+        #expect(try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url).status == 0)
+        #expect(FileManager.default.fileExists(atPath: scratch), "the kept scratch folder survives a later run")
         let sums = try sh("cd */dist && sha256sum -c SHA256SUMS", in: URL(fileURLWithPath: scratch))
         #expect(sums.status == 0, "\(sums)")
     }

@@ -209,7 +209,7 @@ public struct ReleasePipeline: Sendable {
             if options.dryRun, let topLevel = preflight.topLevel, let commit = preflight.commit {
                 let workspace = try ReleaseWorkspace.scratch(
                     config: config, context: context, topLevel: topLevel, commit: commit, tag: options.tag,
-                    settings: preflight.gitSettings)
+                    settings: preflight.gitSettings, kept: options.keep)
                 return (
                     .opened(workspace),
                     StageRecordDraft(

@@ -80,10 +80,16 @@ final class ReleaseWorkspace {
     /// the tag can be made (and signed) there.
     static func scratch(
         config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String,
-        settings: [(key: String, value: String)]
+        settings: [(key: String, value: String)], kept: Bool = false
     ) throws -> ReleaseWorkspace {
         Temporaries.reclaimScratch(console: context.console)
-        let scratch = Temporaries.scratchURL("dry-run-\(fileNamePart(tag))")
+        // A folder the user asked to keep (`--keep`) is output, not a temporary: its name is
+        // outside the temporary scheme, so no later run reclaims it once this process is gone.
+        let scratch =
+            kept
+            ? FileSystem.temporaryDirectory.appendingPathComponent(
+                "relctl-dry-run-\(fileNamePart(tag))-kept-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
+            : Temporaries.scratchURL("dry-run-\(fileNamePart(tag))")
         try CleanupRegistry.shared.makeDirectory(scratch)
         let clone = scratch.appendingPathComponent(topLevel.lastPathComponent)
         do {
