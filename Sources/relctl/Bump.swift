@@ -42,7 +42,7 @@ struct Bump: RelctlCommand {
         if let setVersion {
             bump = try VersionBump.set(setVersion, config: config)
         } else {
-            bump = try VersionBump.compute(git: Git(directory: config.root, context: context), config: config)
+            bump = try await VersionBump.compute(git: Git(directory: config.root, context: context), config: config)
             if bump.commitCount == 0, let previous = bump.previousTag {
                 context.console.warning(
                     "no commits since \(previous); the version printed is what a release now would get")

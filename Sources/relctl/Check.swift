@@ -9,7 +9,7 @@ struct Check: RelctlCommand {
     @OptionGroup var global: GlobalOptions
 
     func execute(_ context: Context) async throws {
-        let report = try ProjectChecker.check(configPath: global.config, context: context)
+        let report = try await ProjectChecker.check(configPath: global.config, context: context)
         for warning in report.warnings {
             context.console.warning(Diagnostic(file: warning.file, line: warning.line, warning.message).description)
         }

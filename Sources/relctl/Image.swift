@@ -63,7 +63,7 @@ struct Image: RelctlCommand {
                 connections[image.name] = pusher.connect(to: image.repository, base: image.base)
             }
         }
-        let release = try builder.release(config: config, tag: tag)
+        let release = try await builder.release(config: config, tag: tag)
         var images = try await builder.build(
             config: config, release: release, targets: selected, outputDirectory: output,
             binaryRoot: artifacts.map { context.resolve($0) }, names: names)

@@ -24,7 +24,8 @@ struct Installer: RelctlCommand {
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let folder = dist ?? ChecksumWriter.defaultFolder(config: config, context: context)
-        let report = try InstallerWriter.write(dist: folder, config: config, repository: repository, context: context)
+        let report = try await InstallerWriter.write(
+            dist: folder, config: config, repository: repository, context: context)
         if global.json { try emitJSON(report, context) }
         for file in report.files { context.console.info("wrote \(file)") }
         context.console.detail("machines: \(report.machines.joined(separator: ", "))")

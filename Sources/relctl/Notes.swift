@@ -39,7 +39,7 @@ struct Notes: RelctlCommand {
             if FileSystem.isDirectory(context.resolve(path)) { throw NotesError.outputIsFolder(path: path, flag: flag) }
         }
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
-        let notes = try ReleaseNotesBuilder(context: context).build(
+        let notes = try await ReleaseNotesBuilder(context: context).build(
             config: config, tag: tag, from: from, to: to, distDirectory: config.root.appendingPathComponent(dist)
         )
         let text = global.json ? try notes.json : notes.markdown

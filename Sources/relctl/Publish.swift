@@ -28,7 +28,7 @@ struct Publish: RelctlCommand {
         let publisher = try PublisherRegistry.publisher(for: GitHubPublisher.id)
         // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
         let git = Git(directory: config.root, context: context)
-        let remoteURL = git.configuredRemoteURL(config.release.remote)
+        let remoteURL = await git.configuredRemoteURL(config.release.remote)
         let dist = ChecksumWriter.defaultFolder(config: config, context: context)
         let distURL = context.resolve(dist)
 
@@ -40,7 +40,7 @@ struct Publish: RelctlCommand {
         // Credentials and repository first: a missing token must not cost a 1 GiB hash.
         try publisher.preflight(request, context: context)
         request.localTagObject =
-            git.localTagExists(tag)
+            await git.localTagExists(tag)
             ? try? git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines) : nil
         request.assets = try await ReleaseAssetSet.collect(dist: distURL, shownDist: dist)
         let notes = distURL.appendingPathComponent(NotesStage.fileName)

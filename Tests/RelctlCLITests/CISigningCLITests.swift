@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// The generated workflow with `[sign]` keys, `[installer]` and `[ci] attest`: keys come from
 /// secrets through `env:` only, attestation permissions are on the release job only, and

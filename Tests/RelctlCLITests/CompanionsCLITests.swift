@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// `bump --write`, `bump --set` and `validate-tag` on projects shaped like the real ones of issue
 /// 12, with the ecosystems' own tools (cargo, uv, npm) run after the bump: the build and lock

@@ -1,8 +1,9 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Synchronization
 import Testing
+
+@testable import RelctlCore
 
 /// Inputs an attacker (or an accident) controls: nothing outside the repository is packaged or
 /// read, a low descriptor limit is an error line rather than a crash, and no foreign tag is deleted.
@@ -95,7 +96,7 @@ struct HostileInputCLITests {
         }
     }
 
-    @Test func aRollbackNeverDeletesATagSomeoneElsePushed() throws {
+    @Test func aRollbackNeverDeletesATagSomeoneElsePushed() async throws {
         let fixture = try ReleaseFixture()
         defer { fixture.remove() }
         try fixture.repository.git("tag", "-a", "-m", "ours", "v1.0.0")
@@ -108,13 +109,13 @@ struct HostileInputCLITests {
             in: .whitespacesAndNewlines)
         #expect(theirs != ours)
         let git = Git(directory: fixture.url, context: Context(workingDirectory: fixture.url))
-        let refused = try git.deleteRemoteTag("v1.0.0", remote: "origin", ifAt: ours)
+        let refused = try await git.deleteRemoteTag("v1.0.0", remote: "origin", ifAt: ours)
         #expect(!refused.succeeded)
         #expect(
             try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.trimmingCharacters(
                 in: .whitespacesAndNewlines) == theirs)
         // Our own object is deleted.
-        let deleted = try git.deleteRemoteTag("v1.0.0", remote: "origin", ifAt: theirs)
+        let deleted = try await git.deleteRemoteTag("v1.0.0", remote: "origin", ifAt: theirs)
         #expect(deleted.succeeded, "\(deleted.stderrText)")
         #expect(try fixture.remoteTags().isEmpty)
     }

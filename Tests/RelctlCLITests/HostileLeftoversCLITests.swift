@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// The last items of the hostile-input audit (issue 18), each through the built binary as a
 /// user would meet it: links written through, runaway patterns stopped, notes that stay whole,

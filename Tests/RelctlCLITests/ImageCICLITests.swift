@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// The generated workflow with an `[[image]]`: Linux build jobs hand over their binaries, the
 /// release job logs in to GHCR with its own token (and only it gets `packages: write`), then

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// `relctl image` end to end against a real registry (Debian's docker-registry), judged by
 /// skopeo and umoci, and by running the pulled entrypoint with chroot.

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// The `image` and `image-push` stages of `relctl release`, against a real registry.
 @Suite(.serialized) struct ImageReleaseCLITests {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// `relctl init` then `relctl check` on repositories shaped like the real projects of issue 12:
 /// the starter file reads the repository as it is, and passes `check` the first time.

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// The generated installer, run for real under dash and `bash --posix` against a loopback
 /// http.server serving a dist/ made by relctl (package, checksum, sign, installer).

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// SIGKILL and SIGINT at random moments of `package`, `checksum`, `release --push` (against a
 /// bare remote whose pre-receive hook is slow) and `release` without a push, each followed by an

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 @Suite struct PackagingCLITests {
     let env = ["SOURCE_DATE_EPOCH": "1700000000"]

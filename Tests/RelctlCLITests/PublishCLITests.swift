@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// `relctl publish` end to end against the GitHub stand-in (Tests/Support/github_standin.py).
 /// Serialized: each test runs a server and the binary, and two check wall-clock waits.

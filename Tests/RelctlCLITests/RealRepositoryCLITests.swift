@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// Cases found by trying relctl on real public projects, each reproduced on a generated
 /// repository shaped like the project it came from.

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// The parts of `relctl release --json` these tests read.
 struct PlanDocument: Decodable {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// `relctl release TAG --push --publish` against the GitHub stand-in, whose tags are the bare
 /// remote's (so the tag check sees exactly what the release pushed).

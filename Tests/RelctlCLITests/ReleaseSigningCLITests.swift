@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// `relctl release` with `[sign]` keys in a git-ignored folder and `[installer] enabled`: the
 /// sign and installer stages run (for real in the dry run's scratch clone too, with the keys

@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// CycloneDX SBOMs written by `relctl package`: schema-valid (cyclonedx-python-lib), listing
 /// exactly the archive's files with the hashes the extracted files have, the lockfiles'

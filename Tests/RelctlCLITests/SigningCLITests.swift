@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// `relctl sign` and the signature half of `relctl verify`, checked against the stock tools:
 /// what relctl signs, `ssh-keygen -Y verify` and `minisign -V` accept (and reject after a

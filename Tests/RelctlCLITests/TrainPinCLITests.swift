@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 /// The seed's coordinated release (`multi-repo-release-process.md`) end to end on four
 /// repositories with real bare remotes: pins committed and tagged, rollback, resume.

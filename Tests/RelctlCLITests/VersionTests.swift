@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 @Test func versionPrintsVersionCommitAndDate() throws {
     let result = try relctl(["--version"], in: URL(fileURLWithPath: NSTemporaryDirectory()))

@@ -1,8 +1,9 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Synchronization
 import Testing
+
+@testable import RelctlCore
 
 @Suite("BuildRunner from core")
 struct BuildRunnerTests {

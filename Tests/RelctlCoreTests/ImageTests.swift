@@ -67,8 +67,8 @@ import Testing
         #expect(try build.tags([Template("{version}")], project: "velo", image: "velo") == ["1.2.3_b7"])
     }
 
-    @Test func dockerConfigAuthsAndHelpers() throws {
-        try withTemporaryDirectory { directory in
+    @Test func dockerConfigAuthsAndHelpers() async throws {
+        try await withTemporaryDirectory { directory in
             let auth = Data("ci:tok:en".utf8).base64EncodedString()
             try directory.write(
                 "config.json",
@@ -85,12 +85,14 @@ import Testing
                 "DOCKER_CONFIG": directory.path, "PATH": directory.url.appendingPathComponent("bin").path,
             ])
             #expect(
-                try credentials.lookup(registry: "ghcr.io") == RegistryCredentials(username: "ci", password: "tok:en"))
-            #expect(try credentials.lookup(registry: "quay.io") == RegistryCredentials(username: "u", password: "p"))
+                try await credentials.lookup(registry: "ghcr.io")
+                    == RegistryCredentials(username: "ci", password: "tok:en"))
             #expect(
-                try credentials.lookup(registry: "registry.example.com")
+                try await credentials.lookup(registry: "quay.io") == RegistryCredentials(username: "u", password: "p"))
+            #expect(
+                try await credentials.lookup(registry: "registry.example.com")
                     == RegistryCredentials(username: "helper-user", password: "from-registry.example.com"))
-            #expect(try credentials.lookup(registry: "docker.io") == nil)
+            #expect(try await credentials.lookup(registry: "docker.io") == nil)
         }
     }
 

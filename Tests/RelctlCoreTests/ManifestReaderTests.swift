@@ -209,12 +209,12 @@ extension ManifestError: Equatable {
 }
 
 @Suite struct GitStatusTests {
-    @Test func dirtyPathsAreListedAsWritten() throws {
+    @Test func dirtyPathsAreListedAsWritten() async throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
         try repo.commit("first", files: ["a.txt": "a"])
         try repo.directory.write("café.txt", "x")
-        let dirty = try Git(directory: repo.url, context: Context(workingDirectory: repo.url)).dirtyPaths()
+        let dirty = try await Git(directory: repo.url, context: Context(workingDirectory: repo.url)).dirtyPaths()
         #expect(dirty == ["?? café.txt"])
     }
 }

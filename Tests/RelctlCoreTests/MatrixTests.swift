@@ -61,16 +61,18 @@ struct MatrixTests {
         }
     }
 
-    @Test func buildInputsComeFromTheManifestAndHead() throws {
+    @Test func buildInputsComeFromTheManifestAndHead() async throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
         try MatrixFixtures.project(in: repo.directory, targets: ["x86_64-unknown-linux-gnu"])
         let head = try repo.commit("initial")
         let context = Context(workingDirectory: repo.url, environment: [:])
         let config = try ConfigLoader.load(path: nil, context: context)
-        let inputs = try BuildInputs.resolve(tag: nil, config: config, context: context)
+        let inputs = try await BuildInputs.resolve(tag: nil, config: config, context: context)
         #expect(inputs == BuildInputs(tag: "v1.2.3", version: "1.2.3", commit: head, sourceDateEpoch: "1767323045"))
-        #expect(throws: VersionError.self) { try BuildInputs.resolve(tag: "1.2.3", config: config, context: context) }
+        await #expect(throws: VersionError.self) {
+            try await BuildInputs.resolve(tag: "1.2.3", config: config, context: context)
+        }
     }
 }
 

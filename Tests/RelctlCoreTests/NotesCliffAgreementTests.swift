@@ -7,7 +7,7 @@ import Testing
 /// The feat/fix/breaking categorisation agrees with git-cliff's on the same range, except for
 /// revert pairs (git-cliff keeps them; we drop both on purpose).
 @Suite struct NotesCliffAgreementTests {
-    @Test func agreesWithGitCliffContext() throws {
+    @Test func agreesWithGitCliffContext() async throws {
         let fixture = try NotesFixture.make()
         defer { fixture.repository.directory.remove() }
         let which = try sh("command -v git-cliff")
@@ -20,7 +20,7 @@ import Testing
         let releases = try #require(try JSONSerialization.jsonObject(with: Data(cliff.stdout.utf8)) as? [[String: Any]])
         let cliffCommits = releases.flatMap { ($0["commits"] as? [[String: Any]]) ?? [] }
         #expect(!cliffCommits.isEmpty)
-        let notes = try ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url))
+        let notes = try await ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url))
             .build(config: .defaults(root: fixture.url), tag: "v0.2.0")
         let ours = Dictionary(notes.entries.map { ($0.commit, $0) }, uniquingKeysWith: { a, _ in a })
         let revertPairs = Set(["temporary", "gitRevert", "oops", "conventionalRevert"].map { fixture.hashes[$0]! })

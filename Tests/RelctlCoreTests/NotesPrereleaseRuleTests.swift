@@ -6,12 +6,12 @@ import Testing
 
 /// The prerelease-skip rule and contributor merging, on histories shaped like real projects.
 @Suite struct NotesPrereleaseRuleTests {
-    func notes(_ repo: GitRepository, tag: String?) throws -> ReleaseNotes {
-        try ReleaseNotesBuilder(context: Context(workingDirectory: repo.url)).build(
+    func notes(_ repo: GitRepository, tag: String?) async throws -> ReleaseNotes {
+        try await ReleaseNotesBuilder(context: Context(workingDirectory: repo.url)).build(
             config: RelctlConfig.defaults(root: repo.url), tag: tag)
     }
 
-    @Test func firstFinalAfterUnrelatedPrereleasesStartsAtTheLastOfThem() throws {
+    @Test func firstFinalAfterUnrelatedPrereleasesStartsAtTheLastOfThem() async throws {
         // velostream: v0.0.1-test … v0.0.1-test.9, then v0.1.0.
         let repo = try GitRepository()
         defer { repo.directory.remove() }
@@ -22,14 +22,14 @@ import Testing
         let since = try repo.commit("feat: since the test tags")
         try repo.git("tag", "v0.1.0-rc.1")
         let after = try repo.commit("fix: after the rc")
-        let final = try notes(repo, tag: "v0.1.0")
+        let final = try await notes(repo, tag: "v0.1.0")
         #expect(final.previous == "v0.0.1-test.9", "prereleases of other versions are real bounds")
         #expect(
             Set(final.entries.map(\.commit)) == [since, after],
             "its own rc is skipped, so the notes cover the whole 0.1.0 cycle")
     }
 
-    @Test func contributorsAreMergedByNameAfterMailmap() throws {
+    @Test func contributorsAreMergedByNameAfterMailmap() async throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
         try repo.commit("chore: start")
@@ -42,7 +42,7 @@ import Testing
         try repo.directory.write(
             ".mailmap", "Ada Lovelace <ada@work.example> ada <12345+ada@users.noreply.github.com>\n")
         try repo.commit("docs: mailmap")
-        let result = try notes(repo, tag: "v1.1.0")
+        let result = try await notes(repo, tag: "v1.1.0")
         #expect(
             result.contributors.filter { $0.name == "Ada Lovelace" } == [
                 NotesContributor(name: "Ada Lovelace", email: "ada@work.example")

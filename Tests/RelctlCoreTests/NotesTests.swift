@@ -8,17 +8,17 @@ import Testing
     func build(
         _ fixture: NotesFixture, tag: String? = "v0.2.0", from: String? = nil, to: String? = nil,
         configure: (inout RelctlConfig) -> Void = { _ in }
-    ) throws -> ReleaseNotes {
+    ) async throws -> ReleaseNotes {
         var config = RelctlConfig.defaults(root: fixture.url)
         configure(&config)
-        return try ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url)).build(
+        return try await ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url)).build(
             config: config, tag: tag, from: from, to: to)
     }
 
-    @Test func finalReleaseSkipsPrereleasesAndCategorises() throws {
+    @Test func finalReleaseSkipsPrereleasesAndCategorises() async throws {
         let fixture = try NotesFixture.make()
         defer { fixture.repository.directory.remove() }
-        let notes = try build(fixture)
+        let notes = try await build(fixture)
         #expect(notes.tag == "v0.2.0" && notes.previous == "v0.1.0")
         #expect(notes.date == "2026-01-02")
         #expect(
@@ -49,22 +49,22 @@ import Testing
             ])
     }
 
-    @Test func prereleaseRangesAndSettings() throws {
+    @Test func prereleaseRangesAndSettings() async throws {
         let fixture = try NotesFixture.make()
         defer { fixture.repository.directory.remove() }
-        let withRC = try build(fixture) { $0.notes.skipPrereleases = false }
+        let withRC = try await build(fixture) { $0.notes.skipPrereleases = false }
         #expect(withRC.previous == "v0.2.0-rc.1")
         #expect(!withRC.entries.contains { $0.commit == fixture.hashes["api"] })
-        let rc = try build(fixture, tag: "v0.2.0-rc.1")
+        let rc = try await build(fixture, tag: "v0.2.0-rc.1")
         #expect(rc.previous == "v0.1.0" && rc.targetCommit == fixture.hashes["docs"])
         #expect(rc.entries.map(\.commit) == ["api", "parser", "perf", "docs"].map { fixture.hashes[$0]! })
-        let noOther = try build(fixture) {
+        let noOther = try await build(fixture) {
             $0.notes.includeOther = false; $0.notes.includeMerges = true
         }
         #expect(!noOther.sections.contains { $0.title == "Other changes" })
-        let merges = try build(fixture) { $0.notes.includeMerges = true }
+        let merges = try await build(fixture) { $0.notes.includeMerges = true }
         #expect(merges.entries.contains { $0.commit == fixture.hashes["merge"] && $0.type == "other" })
-        let groups = try build(fixture) {
+        let groups = try await build(fixture) {
             $0.notes.groups = [
                 NotesGroup(title: "Fixes", types: ["fix"]), NotesGroup(title: "New", types: ["feat", "perf"]),
             ]
@@ -72,34 +72,34 @@ import Testing
         #expect(groups.sections.map(\.title) == ["Breaking changes", "Fixes", "New", "Other changes"])
     }
 
-    @Test func wholeHistoryTagAtTargetAndUnknownRef() throws {
+    @Test func wholeHistoryTagAtTargetAndUnknownRef() async throws {
         let fixture = try NotesFixture.make()
         defer { fixture.repository.directory.remove() }
-        let first = try build(fixture, tag: "v0.1.0")
+        let first = try await build(fixture, tag: "v0.1.0")
         #expect(first.previous == nil && first.entries.isEmpty)
-        let detected = try build(fixture, tag: nil)
+        let detected = try await build(fixture, tag: nil)
         #expect(detected.tag == "v0.2.0" && detected.previous == "v0.1.0")
         try fixture.repository.commit("feat: after the release")
-        let unreleased = try build(fixture, tag: nil)
+        let unreleased = try await build(fixture, tag: nil)
         #expect(unreleased.tag == nil && unreleased.previous == "v0.2.0" && unreleased.entries.count == 1)
         #expect(NotesMarkdown.heading(unreleased) == "## Unreleased - 2026-01-02")
-        let fromTo = try build(fixture, tag: nil, from: "v0.2.0-rc.1", to: "v0.2.0")
+        let fromTo = try await build(fixture, tag: nil, from: "v0.2.0-rc.1", to: "v0.2.0")
         #expect(fromTo.previous == "v0.2.0-rc.1" && fromTo.tag == "v0.2.0")
-        #expect(throws: GitError.self) { try build(fixture, tag: nil, to: "no-such-ref") }
+        await #expect(throws: GitError.self) { try await build(fixture, tag: nil, to: "no-such-ref") }
         do {
-            _ = try build(fixture, tag: nil, from: "v9.9.9")
+            _ = try await build(fixture, tag: nil, from: "v9.9.9")
             Issue.record("expected an error")
         } catch let error as GitError {
             #expect(error.exitCode == .badInput && error.message.contains("v9.9.9"))
         }
-        #expect(throws: VersionError.self) { try build(fixture, tag: "release-1") }
+        await #expect(throws: VersionError.self) { try await build(fixture, tag: "release-1") }
     }
 
-    @Test func markdownEscapesLinksAndHeading() throws {
+    @Test func markdownEscapesLinksAndHeading() async throws {
         let fixture = try NotesFixture.make()
         defer { fixture.repository.directory.remove() }
         try fixture.repository.git("remote", "add", "origin", "git@github.com:acme/widget.git")
-        let notes = try build(fixture)
+        let notes = try await build(fixture)
         let markdown = notes.markdown
         let parser = fixture.hashes["parser"]!
         #expect(markdown.hasPrefix("## [0.2.0](https://github.com/acme/widget/compare/v0.1.0...v0.2.0) - 2026-01-02\n"))
@@ -111,13 +111,13 @@ import Testing
         #expect(markdown.contains("### Contributors\n\n- Alice Liddell\n- Test User\n"))
         #expect(markdown.range(of: "### Breaking changes")!.lowerBound < markdown.range(of: "### Features")!.lowerBound)
         #expect(!markdown.contains("\n\n\n"))
-        #expect(try build(fixture).markdown == markdown, "same inputs, same bytes")
+        #expect(try await build(fixture).markdown == markdown, "same inputs, same bytes")
     }
 
-    @Test func jsonHasExactlyTheContractKeys() throws {
+    @Test func jsonHasExactlyTheContractKeys() async throws {
         let fixture = try NotesFixture.make()
         defer { fixture.repository.directory.remove() }
-        let json = try build(fixture).json
+        let json = try await build(fixture).json
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["tag", "previous", "date", "sections", "contributors"])
         let sections = try #require(object["sections"] as? [[String: Any]])
@@ -133,7 +133,7 @@ import Testing
         #expect(contributors.first == ["name": "Alice Liddell", "email": "alice@example.com"])
     }
 
-    @Test func installSectionFromManifest() throws {
+    @Test func installSectionFromManifest() async throws {
         let fixture = try NotesFixture.make()
         defer { fixture.repository.directory.remove() }
         try fixture.repository.git("remote", "add", "origin", "https://github.com/acme/widget.git")
@@ -152,7 +152,7 @@ import Testing
                 size: 3_000_000, sha256: String(repeating: "c", count: 64)),
         ])
         try manifest.write(in: dist)
-        let notes = try ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url))
+        let notes = try await ReleaseNotesBuilder(context: Context(workingDirectory: fixture.url))
             .build(config: .defaults(root: fixture.url), tag: "v0.2.0", distDirectory: dist)
         let md = notes.markdown
         #expect(
@@ -172,7 +172,7 @@ import Testing
         #expect(md.contains("| 900 B |"))
     }
 
-    @Test func userTemplateRendersAndReportsErrors() throws {
+    @Test func userTemplateRendersAndReportsErrors() async throws {
         let fixture = try NotesFixture.make()
         defer { fixture.repository.directory.remove() }
         try fixture.repository.directory.write(
@@ -186,14 +186,14 @@ import Testing
             {{/entries}}
             {{/sections}}
             """)
-        let notes = try build(fixture) { $0.notes.template = "notes.mustache" }
+        let notes = try await build(fixture) { $0.notes.template = "notes.mustache" }
         #expect(
             notes.markdown.hasPrefix(
                 "# 0.2.0 (2026-01-02) since v0.1.0\n## Breaking changes\n* [config] drop the legacy `relctl.ini` format \(fixture.hashes["bang"]!.prefix(7))\n"
             ))
         try fixture.repository.directory.write("bad.mustache", "line one\n{{#sections}}\n{{title}}\n{{/entries}}\n")
         do {
-            _ = try build(fixture) { $0.notes.template = "bad.mustache" }
+            _ = try await build(fixture) { $0.notes.template = "bad.mustache" }
             Issue.record("expected a template error")
         } catch let error as NotesError {
             #expect(error.exitCode == .badInput)

@@ -232,14 +232,14 @@ import Testing
         #expect(fixture.distContents() == [name + ".sha256"], "\(fixture.distContents())")
     }
 
-    @Test func aRepositoryWithoutCommitsSaysSo() throws {
-        try withTemporaryDirectory { dir in
+    @Test func aRepositoryWithoutCommitsSaysSo() async throws {
+        try await withTemporaryDirectory { dir in
             #expect(try sh("git init -q", in: dir.url).status == 0)
             var environment = ProcessInfo.processInfo.environment
             environment["SOURCE_DATE_EPOCH"] = nil
             let context = Context(workingDirectory: dir.url, environment: environment)
             do {
-                _ = try ArchiveTimestamp.resolve(tag: "v1.0.0", root: dir.url, context: context)
+                _ = try await ArchiveTimestamp.resolve(tag: "v1.0.0", root: dir.url, context: context)
                 Issue.record("a timestamp without any commit")
             } catch let error as PackagingError {
                 #expect(error.exitCode == .badInput)
@@ -310,11 +310,11 @@ import Testing
         var env = ProcessInfo.processInfo.environment
         env["SOURCE_DATE_EPOCH"] = nil
         let context = Context(workingDirectory: fixture.url, environment: env)
-        let time = try ArchiveTimestamp.resolve(tag: "v1.0.0", root: fixture.url, context: context)
+        let time = try await ArchiveTimestamp.resolve(tag: "v1.0.0", root: fixture.url, context: context)
         #expect(time == 1_741_064_767)
-        #expect(try ArchiveTimestamp.resolve(tag: "v9.9.9", root: fixture.url, context: context) == 1_748_736_000)
-        #expect(throws: EnvironmentError.self) {
-            try ArchiveTimestamp.resolve(
+        #expect(try await ArchiveTimestamp.resolve(tag: "v9.9.9", root: fixture.url, context: context) == 1_748_736_000)
+        await #expect(throws: EnvironmentError.self) {
+            try await ArchiveTimestamp.resolve(
                 tag: "v1.0.0", root: fixture.url,
                 context: Context(workingDirectory: fixture.url, environment: ["SOURCE_DATE_EPOCH": "yesterday"]))
         }

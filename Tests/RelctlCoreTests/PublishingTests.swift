@@ -1,6 +1,7 @@
 import Foundation
-@testable import RelctlCore
 import Testing
+
+@testable import RelctlCore
 
 @Suite struct PublishingTests {
     @Test func uploadURLTemplatesExpandLikeRFC6570() {

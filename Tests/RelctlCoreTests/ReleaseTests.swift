@@ -1,7 +1,8 @@
 import Foundation
-@testable import RelctlCore
 import RelctlTestSupport
 import Testing
+
+@testable import RelctlCore
 
 @Suite("Workspace")
 struct WorkspaceTests {
@@ -115,7 +116,7 @@ struct ReleasePipelineTests {
         return try ConfigLoader.load(path: nil, context: Context(workingDirectory: repository.url))
     }
 
-    @Test func preflightCollectsEveryProblem() throws {
+    @Test func preflightCollectsEveryProblem() async throws {
         let repository = try GitRepository()
         defer { repository.directory.remove() }
         let config = try config(repository, release: "branches = [\"release/*\"]")
@@ -123,7 +124,8 @@ struct ReleasePipelineTests {
         try repository.directory.write("dirty.txt", "x")
         var options = ReleaseOptions(tag: "v1.0.0")
         options.push = true
-        let report = ReleasePreflight.check(options, config: config, context: Context(workingDirectory: repository.url))
+        let report = await ReleasePreflight.check(
+            options, config: config, context: Context(workingDirectory: repository.url))
         #expect(report.exitCode == .failure)
         let text = report.problems.map(\.message).joined(separator: "\n")
         #expect(report.problems.count == 4, "\(text)")
@@ -136,7 +138,8 @@ struct ReleasePipelineTests {
         bad.dryRun = true
         try repository.directory.write("dirty.txt", "x")
         #expect(
-            ReleasePreflight.check(bad, config: config, context: Context(workingDirectory: repository.url)).exitCode
+            await ReleasePreflight.check(bad, config: config, context: Context(workingDirectory: repository.url))
+                .exitCode
                 == .badInput)
     }
 

@@ -64,7 +64,7 @@ struct TemporariesTests {
 
 @Suite("ReleaseLock discovery")
 struct ReleaseLockDiscoveryTests {
-    @Test func theLockIsFoundWithoutGitInARepositoryAndInALinkedWorktree() throws {
+    @Test func theLockIsFoundWithoutGitInARepositoryAndInALinkedWorktree() async throws {
         let repository = try GitRepository()
         defer { repository.directory.remove() }
         try repository.commit("start", files: ["a/b/file.txt": "x\n"])
@@ -76,7 +76,7 @@ struct ReleaseLockDiscoveryTests {
         try repository.git("worktree", "add", "-q", worktree.path)
         #expect(ReleaseLock.url(near: worktree.appendingPathComponent("a"))?.path == expected)
         #expect(
-            try ReleaseLock.url(for: Git(directory: worktree, context: Context(workingDirectory: worktree))).path
+            try await ReleaseLock.url(for: Git(directory: worktree, context: Context(workingDirectory: worktree))).path
                 == expected)
     }
 }

@@ -25,32 +25,32 @@ import Testing
         return config
     }
 
-    @Test func computesFromHistory() throws {
+    @Test func computesFromHistory() async throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
         let git = Git(directory: repo.url, context: Context(workingDirectory: repo.url))
         try repo.commit("feat: first")
-        #expect(try VersionBump.compute(git: git, config: config(repo)).next == VersionBump.initialVersion)
+        #expect(try await VersionBump.compute(git: git, config: config(repo)).next == VersionBump.initialVersion)
         try repo.git("tag", "v1.4.2")
         try repo.commit("fix: a")
-        #expect(try VersionBump.compute(git: git, config: config(repo)).next == (try v("1.4.3")))
+        #expect(try await VersionBump.compute(git: git, config: config(repo)).next == (try v("1.4.3")))
         try repo.commit("feat(x): b")
-        let minor = try VersionBump.compute(git: git, config: config(repo))
+        let minor = try await VersionBump.compute(git: git, config: config(repo))
         #expect(
             minor.next == (try v("1.5.0")) && minor.level == .minor && minor.previousTag == "v1.4.2"
                 && minor.commitCount == 2)
         try repo.commit("fix: c\n\nBREAKING CHANGE: d", files: ["c.txt": "c\n"])
-        #expect(try VersionBump.compute(git: git, config: config(repo)).next == (try v("2.0.0")))
+        #expect(try await VersionBump.compute(git: git, config: config(repo)).next == (try v("2.0.0")))
         // A reverted breaking change no longer counts.
         try repo.git("revert", "--no-edit", "HEAD")
-        #expect(try VersionBump.compute(git: git, config: config(repo)).next == (try v("1.5.0")))
+        #expect(try await VersionBump.compute(git: git, config: config(repo)).next == (try v("1.5.0")))
         try repo.git("tag", "v2.0.0-rc.1")
         try repo.commit("feat!: e")
-        let rc = try VersionBump.compute(git: git, config: config(repo))
+        let rc = try await VersionBump.compute(git: git, config: config(repo))
         #expect(rc.next == (try v("2.0.0-rc.2")) && rc.level == .prerelease)
     }
 
-    @Test func devVersionsAreNeverLowered() throws {
+    @Test func devVersionsAreNeverLowered() async throws {
         // flask 3.2.0.dev, and 1.1.0.dev0 / 2.0.0.dev0 once became 3.1.4 / 1.0.1.
         for (manifest, lastTag, expected) in [
             ("3.2.0.dev", "v3.1.3", "3.2.0"), ("1.1.0.dev0", "v1.0.0", "1.1.0"), ("2.0.0.dev0", "v1.0.0", "2.0.0"),
@@ -63,7 +63,7 @@ import Testing
             try repo.git("tag", lastTag)
             try repo.commit("fix: a")
             let cfg = config(repo, [VersionSource(path: "pyproject.toml", kind: "python")])
-            let bump = try VersionBump.compute(
+            let bump = try await VersionBump.compute(
                 git: Git(directory: repo.url, context: Context(workingDirectory: repo.url)), config: cfg)
             #expect(bump.next == (try v(expected)), "\(manifest) after \(lastTag)")
             #expect(throws: NotesError.self, "\(manifest) is above 1.0.0") {
@@ -126,17 +126,18 @@ import Testing
             } == "1.0.0")
     }
 
-    @Test func withoutATagTheManifestsUnreleasedVersionIsNext() throws {
+    @Test func withoutATagTheManifestsUnreleasedVersionIsNext() async throws {
         let repo = try GitRepository()
         defer { repo.directory.remove() }
         let git = Git(directory: repo.url, context: Context(workingDirectory: repo.url))
         try repo.commit("feat: first", files: ["VERSION": "2.3.0\n"])
         let sources = [VersionSource(path: "VERSION", kind: "plain")]
-        let bump = try VersionBump.compute(git: git, config: config(repo, sources))
+        let bump = try await VersionBump.compute(git: git, config: config(repo, sources))
         #expect(bump.next == (try v("2.3.0")), "never lower the manifest to 0.1.0")
         #expect(try VersionBump.write(bump.next, config: config(repo, sources)).isEmpty)
         try repo.directory.write("VERSION", "0.0.0\n")
-        #expect(try VersionBump.compute(git: git, config: config(repo, sources)).next == VersionBump.initialVersion)
+        #expect(
+            try await VersionBump.compute(git: git, config: config(repo, sources)).next == VersionBump.initialVersion)
     }
 
     @Test func writeNeverLowersAManifestAlreadyAhead() throws {

@@ -16,34 +16,24 @@ public struct ImageFixture: Sendable {
     public static func config(
         repository: String, entrypoint: String = #"["velo-sql", "--serve"]"#, extra: String = ""
     ) -> String {
-        """
-        [project]
-        name = "velostream"
+        PackagingFixture.configHead + """
+            [[target]]
+            triple = "\(amd64)"
+            [[target]]
+            triple = "\(arm64)"
+            [[target]]
+            triple = "\(windows)"
 
-        [[version]]
-        path = "Cargo.toml"
+            [archive]
+            files = ["README.md", "LICENSE"]
 
-        [build]
-        binaries = ["velo-sql", "velo-cli"]
-        binary-dir = "target/{target}/release"
-
-        [[target]]
-        triple = "\(amd64)"
-        [[target]]
-        triple = "\(arm64)"
-        [[target]]
-        triple = "\(windows)"
-
-        [archive]
-        files = ["README.md", "LICENSE"]
-
-        [[image]]
-        repository = "\(repository)"
-        entrypoint = \(entrypoint)
-        files = ["README.md", { from = "LICENSE", to = "LICENSE.txt" }]
-        labels = { "org.opencontainers.image.licenses" = "Apache-2.0" }
-        \(extra)
-        """
+            [[image]]
+            repository = "\(repository)"
+            entrypoint = \(entrypoint)
+            files = ["README.md", { from = "LICENSE", to = "LICENSE.txt" }]
+            labels = { "org.opencontainers.image.licenses" = "Apache-2.0" }
+            \(extra)
+            """
     }
 
     /// Compiles a static C program once per test process; nil when no C compiler can link statically.

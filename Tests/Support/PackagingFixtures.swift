@@ -15,7 +15,8 @@ public struct PackagingFixture: Sendable {
     public static let triples = [linuxGNU, linuxMusl, linuxARM, windows]
     public static let binaries = ["velo-sql", "velo-cli"]
 
-    public static let config = """
+    /// The project, version and build tables every velostream-shaped fixture starts with.
+    public static let configHead = """
         [project]
         name = "velostream"
 
@@ -26,32 +27,36 @@ public struct PackagingFixture: Sendable {
         binaries = ["velo-sql", "velo-cli"]
         binary-dir = "target/{target}/release"
 
-        [[target]]
-        triple = "x86_64-unknown-linux-gnu"
-        [[target]]
-        triple = "x86_64-unknown-linux-musl"
-        format = "tar.zst"
-        [[target]]
-        triple = "aarch64-unknown-linux-gnu"
-        format = "tar.xz"
-        [[target]]
-        triple = "x86_64-pc-windows-msvc"
-
-        [archive]
-        name = "{project}-{tag}-{target}"
-        files = ["README.md", { from = "LICENSE", to = "LICENSE.txt" }]
-        trees = [{ from = "demo", to = "demo" }, { from = "configs", to = "configs" }]
-        exclude = ["*.tmp"]
-
-        [[archive.symlink]]
-        path = "target/release/{binary}"
-        to = "../../bin/{binary}"
-
-        [[archive.symlink]]
-        path = "{binary}"
-        to = "bin/{binary}"
-
         """
+
+    public static let config =
+        configHead + """
+            [[target]]
+            triple = "x86_64-unknown-linux-gnu"
+            [[target]]
+            triple = "x86_64-unknown-linux-musl"
+            format = "tar.zst"
+            [[target]]
+            triple = "aarch64-unknown-linux-gnu"
+            format = "tar.xz"
+            [[target]]
+            triple = "x86_64-pc-windows-msvc"
+
+            [archive]
+            name = "{project}-{tag}-{target}"
+            files = ["README.md", { from = "LICENSE", to = "LICENSE.txt" }]
+            trees = [{ from = "demo", to = "demo" }, { from = "configs", to = "configs" }]
+            exclude = ["*.tmp"]
+
+            [[archive.symlink]]
+            path = "target/release/{binary}"
+            to = "../../bin/{binary}"
+
+            [[archive.symlink]]
+            path = "{binary}"
+            to = "bin/{binary}"
+
+            """
 
     /// Longer than ustar's 100-byte name field, so pax headers are needed.
     public static let longPath =

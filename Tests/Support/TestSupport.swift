@@ -64,8 +64,37 @@ public func run(
 ) throws -> RunResult {
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }
-    let result = try ProcessRunner().run(Command(executable, arguments, directory: directory, environment: env))
-    return RunResult(status: result.status, stdout: result.stdoutText, stderr: result.stderrText)
+    // Tests wait synchronously (fixtures are built in plain functions), so they start children
+    // themselves instead of through relctl's async runner. Output goes to files, which never
+    // fill up the way a pipe nobody drains does.
+    let capture = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-test-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: capture, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: capture) }
+    let outURL = capture.appendingPathComponent("stdout"), errURL = capture.appendingPathComponent("stderr")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+    let process = Process()
+    if executable.contains("/") {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+    }
+    if let directory { process.currentDirectoryURL = directory }
+    process.environment = env
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    process.waitUntilExit()
+    try? out.close()
+    try? err.close()
+    return RunResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+        stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
 }
 
 /// Runs a shell line with `/bin/sh -c`.

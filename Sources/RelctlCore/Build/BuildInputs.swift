@@ -18,7 +18,7 @@ struct BuildInputs: Sendable, Equatable {
 
     /// Resolves the inputs: `tag` if given (checked against the tag format), else the version of the
     /// first `[[version]]` manifest spelled with the tag format. Bad input is exit 2.
-    static func resolve(tag: String?, config: RelctlConfig, context: Context) throws -> BuildInputs {
+    static func resolve(tag: String?, config: RelctlConfig, context: Context) async throws -> BuildInputs {
         let format = config.project.tagFormat
         let resolvedTag: String
         if let tag {
@@ -38,10 +38,10 @@ struct BuildInputs: Sendable, Equatable {
         let version = try format.version(of: resolvedTag)
         let git = Git(directory: config.root, context: context)
         // Building needs no git: without it (or outside a repository) RELCTL_COMMIT is empty.
-        let commit = (try? git.isRepository()) == true ? ((try? git.commit(of: "HEAD")) ?? "") : ""
+        let commit = await (try? git.isRepository()) == true ? ((try? git.commit(of: "HEAD")) ?? "") : ""
         var epoch = try SourceDateEpoch.from(context.environment)
-        if epoch == nil, !commit.isEmpty { epoch = try? git.committerTime(of: commit) }
-        return BuildInputs(
+        if epoch == nil, !commit.isEmpty { epoch = try? await git.committerTime(of: commit) }
+        return await BuildInputs(
             tag: resolvedTag, version: version.description, commit: commit, sourceDateEpoch: epoch.map(String.init))
     }
 }

@@ -16,7 +16,7 @@ public struct BuildRunner: Sendable {
     /// Builds `targets` and returns every result; a failed target never stops the others.
     /// Throws only for bad input (an unresolvable tag). Check `report.failure` for build failures.
     public func run(targets: [Target], config: RelctlConfig, tag: String?, jobs: Int) async throws -> BuildReport {
-        let inputs = try BuildInputs.resolve(tag: tag, config: config, context: context)
+        let inputs = try await BuildInputs.resolve(tag: tag, config: config, context: context)
         return await run(targets: targets, config: config, inputs: inputs, jobs: jobs)
     }
 
@@ -32,7 +32,7 @@ public struct BuildRunner: Sendable {
         let results = await ParallelJobs.map(
             targets, limit: limit, finished: { _, result in report(result, streamed: stream) }
         ) { target in
-            await BlockingWork.run { self.build(target, config: config, inputs: inputs, stream: stream) }
+            await self.build(target, config: config, inputs: inputs, stream: stream)
         }
         return BuildReport(tag: inputs.tag, version: inputs.version, commit: inputs.commit, results: results)
     }
@@ -66,7 +66,9 @@ public struct BuildRunner: Sendable {
         return template.render(placeholders(for: target, config: config, inputs: inputs))
     }
 
-    private func build(_ target: Target, config: RelctlConfig, inputs: BuildInputs, stream: Bool) -> TargetBuildResult {
+    private func build(
+        _ target: Target, config: RelctlConfig, inputs: BuildInputs, stream: Bool
+    ) async -> TargetBuildResult {
         let start = context.clock.now()
         let values = placeholders(for: target, config: config, inputs: inputs)
         let settings = config.targets.first { $0.triple == target.triple }
@@ -85,7 +87,7 @@ public struct BuildRunner: Sendable {
                 "exec 2>&1\n" + command, directory: config.root,
                 environment: environment(for: target, config: config, inputs: inputs))
             do {
-                result.exitStatus = try context.processes.stream(shell) { _, line in
+                result.exitStatus = try await context.processes.stream(shell) { _, line in
                     tail.append(line)
                     if stream { console.info(prefix + line) }
                 }

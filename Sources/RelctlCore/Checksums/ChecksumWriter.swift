@@ -24,8 +24,9 @@ public enum ChecksumWriter {
         var byPath: [String: FileDigest] = [:]
         for digest in digests { byPath[digest.url.path] = digest }
 
-        let plans = try groups.map {
-            try plan($0, digests: byPath, algorithm: algorithm, config: config, context: context)
+        var plans: [Plan] = []
+        for group in groups {
+            plans.append(try await plan(group, digests: byPath, algorithm: algorithm, config: config, context: context))
         }
         for plan in plans { try write(plan, algorithm: algorithm) }
         return ChecksumReport(
@@ -162,7 +163,7 @@ public enum ChecksumWriter {
     static func plan(
         _ group: Group, digests: [String: FileDigest], algorithm: ChecksumAlgorithm, config: RelctlConfig,
         context: Context
-    ) throws -> Plan {
+    ) async throws -> Plan {
         let existing = try ReleaseManifest.read(in: group.directory)
         let pinnedProject = config.isFromFile ? config.project.name : existing?.project
         let knownTargets = config.targets.map(\.triple)
@@ -226,7 +227,8 @@ public enum ChecksumWriter {
             config.isFromFile
             ? config.project.name : (projects.count == 1 ? projects.first! : existing?.project ?? config.project.name)
         let commit =
-            commitHash(of: tag, config: config, context: context) ?? (existing?.tag == tag ? existing?.commit : nil)
+            await commitHash(of: tag, config: config, context: context)
+            ?? (existing?.tag == tag ? existing?.commit : nil)
             ?? ""
 
         var manifest = ReleaseManifest(project: project, tag: tag, version: version, commit: commit)
@@ -276,9 +278,9 @@ public enum ChecksumWriter {
 
     /// The tagged commit when this is a git checkout that has the tag; nil otherwise (CI merge
     /// jobs often run on a shallow checkout or none at all).
-    static func commitHash(of tag: String, config: RelctlConfig, context: Context) -> String? {
+    static func commitHash(of tag: String, config: RelctlConfig, context: Context) async -> String? {
         guard !tag.isEmpty else { return nil }
-        return try? Git(directory: config.root, context: context).commit(of: "refs/tags/\(tag)")
+        return try? await Git(directory: config.root, context: context).commit(of: "refs/tags/\(tag)")
     }
 
     static func write(_ plan: Plan, algorithm: ChecksumAlgorithm) throws {

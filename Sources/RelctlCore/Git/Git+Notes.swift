@@ -34,9 +34,9 @@ extension Git {
 
     /// Every commit reachable from `to` and not from `from` (the whole history when `from` is nil),
     /// newest first, read with a single `git log` call.
-    func commitLog(from: String?, to: String) throws -> [GitCommitRecord] {
+    func commitLog(from: String?, to: String) async throws -> [GitCommitRecord] {
         let range = from.map { "\($0)..\(to)" } ?? to
-        let result = try runUnchecked([
+        let result = try await runUnchecked([
             "log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat, range,
             "--",
         ])
@@ -98,34 +98,34 @@ extension Git {
 
     /// `commit(of:)` for the end of a notes or bump range: in a repository without commits, an
     /// unborn HEAD says so rather than "ref does not exist, try fetching".
-    func rangeEnd(_ ref: String) throws -> String {
+    func rangeEnd(_ ref: String) async throws -> String {
         // A full commit id (the release's own commit) needs no lookup: `git log` checks it.
         if ref.utf8.count == 40, ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
             return ref
         }
         do {
-            return try commit(of: ref)
+            return try await commit(of: ref)
         } catch GitError.unknownRef(let name) where name == "HEAD" {
             throw GitError.noCommits(directory.path)
         }
     }
 
     /// Tags whose commits are ancestors of (or equal to) `ref`, via one `git tag --merged`.
-    func tagsMerged(into ref: String) throws -> [String] {
-        try run(["tag", "--merged", ref]).split(separator: "\n").map(String.init)
+    func tagsMerged(into ref: String) async throws -> [String] {
+        try await run(["tag", "--merged", ref]).split(separator: "\n").map(String.init)
     }
 
     /// Tags pointing exactly at `ref`.
-    func tagsPointing(at ref: String) throws -> [String] {
-        try run(["tag", "--points-at", ref]).split(separator: "\n").map(String.init)
+    func tagsPointing(at ref: String) async throws -> [String] {
+        try await run(["tag", "--points-at", ref]).split(separator: "\n").map(String.init)
     }
 }
 
 extension Git {
     /// The remote's URL as configured, before `url.<base>.insteadOf` rewriting (which
     /// `git remote get-url` applies, and which can point at a local mirror); nil when absent.
-    public func configuredRemoteURL(_ remote: String) -> String? {
-        guard let result = try? runUnchecked(["config", "--get", "remote.\(remote).url"]), result.succeeded else {
+    public func configuredRemoteURL(_ remote: String) async -> String? {
+        guard let result = try? await runUnchecked(["config", "--get", "remote.\(remote).url"]), result.succeeded else {
             return nil
         }
         let url = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -135,7 +135,7 @@ extension Git {
 
 extension Git {
     /// True in a shallow clone (CI checkouts default to depth 1), where history and tags are incomplete.
-    func isShallow() -> Bool {
-        (try? runUnchecked(["rev-parse", "--is-shallow-repository"]))?.stdoutText.hasPrefix("true") ?? false
+    func isShallow() async -> Bool {
+        (try? await runUnchecked(["rev-parse", "--is-shallow-repository"]))?.stdoutText.hasPrefix("true") ?? false
     }
 }

@@ -5,16 +5,16 @@ import Foundation
 extension Git {
     /// The repository's real git directory (`.git`, or the main one for a linked worktree),
     /// where the release lock lives so that `git status` never sees it.
-    func commonDirectory() throws -> URL {
-        let text = try run(["rev-parse", "--git-common-dir"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    func commonDirectory() async throws -> URL {
+        let text = try await run(["rev-parse", "--git-common-dir"]).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("/") { return URL(fileURLWithPath: text).standardizedFileURL }
         return directory.appendingPathComponent(text).standardizedFileURL
     }
 
     /// Whether `remote` already has `refs/tags/TAG`. Throws when the remote cannot be reached,
     /// so an unreachable remote is reported rather than read as "no such tag".
-    func remoteTagExists(_ tag: String, remote: String) throws -> Bool {
-        let result = try runUnchecked(["ls-remote", "--tags", remote, "refs/tags/\(tag)"])
+    func remoteTagExists(_ tag: String, remote: String) async throws -> Bool {
+        let result = try await runUnchecked(["ls-remote", "--tags", remote, "refs/tags/\(tag)"])
         guard result.succeeded else {
             throw GitError.failed(
                 CommandError(
@@ -25,31 +25,31 @@ extension Git {
     }
 
     /// Creates an annotated tag (signed with `git tag -s` when `sign` is true) on `commit`.
-    func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) throws {
+    func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) async throws {
         let messageFile = try Temporaries.writeScratchFile("tag-message", message)
         defer { Temporaries.removeScratchFile(messageFile) }
-        try run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
+        try await run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
     }
 
     /// Pushes exactly one tag; the result is returned so a rejection can be explained.
-    func pushTag(_ tag: String, remote: String, dryRun: Bool = false) throws -> ProcessResult {
-        try runUnchecked(
+    func pushTag(_ tag: String, remote: String, dryRun: Bool = false) async throws -> ProcessResult {
+        try await runUnchecked(
             ["push", "--porcelain"] + (dryRun ? ["--dry-run"] : []) + [remote, "refs/tags/\(tag):refs/tags/\(tag)"])
     }
 
     /// Deletes a tag on a remote; the result is returned so rollbacks can report what failed.
     /// With `object`, only while the remote's tag is still that object (`--force-with-lease`):
     /// a tag someone else pushed meanwhile is never deleted.
-    func deleteRemoteTag(_ tag: String, remote: String, ifAt object: String? = nil) throws -> ProcessResult {
+    func deleteRemoteTag(_ tag: String, remote: String, ifAt object: String? = nil) async throws -> ProcessResult {
         let lease = object.map { ["--force-with-lease=refs/tags/\(tag):\($0)"] } ?? []
-        return try runUnchecked(["push", "--porcelain"] + lease + [remote, ":refs/tags/\(tag)"])
+        return try await runUnchecked(["push", "--porcelain"] + lease + [remote, ":refs/tags/\(tag)"])
     }
 
     /// Deletes a local tag; true when it is gone afterwards.
     @discardableResult
-    func deleteLocalTag(_ tag: String) -> Bool {
-        _ = try? runUnchecked(["tag", "-d", tag])
-        return !localTagExists(tag)
+    func deleteLocalTag(_ tag: String) async -> Bool {
+        _ = try? await runUnchecked(["tag", "-d", tag])
+        return await !localTagExists(tag)
     }
 
     /// A clone of this repository in `destination` with `commit` checked out (detached). It
@@ -59,26 +59,27 @@ extension Git {
     /// `remote.origin.url` without clone overwriting it.
     func scratchClone(
         to destination: URL, commit: String, settings: [(key: String, value: String)] = []
-    ) throws -> Git {
+    ) async throws -> Git {
         let configs = settings.flatMap { ["--config", "\($0.key)=\($0.value)"] }
-        try run(
+        try await run(
             ["clone", "--quiet", "--shared", "--no-checkout", "--origin", "relctl-scratch-source"] + configs + [
                 directory.path, destination.path,
             ])
         let clone = Git(directory: destination, context: context)
-        try clone.run(["checkout", "--quiet", "--detach", commit])
-        try clone.checkoutSubmodules(like: directory)
+        try await clone.run(["checkout", "--quiet", "--detach", commit])
+        try await clone.checkoutSubmodules(like: directory)
         return clone
     }
 
     /// In a scratch clone: checks out the submodules `project` has checked out (and only those, so
     /// a dry run builds what the real run builds), cloned from the project's checkouts without
     /// network at the commits the released commit records; recursively.
-    func checkoutSubmodules(like project: URL) throws {
+    func checkoutSubmodules(like project: URL) async throws {
         guard FileSystem.exists(atPath: directory.appendingPathComponent(".gitmodules").path) else {
             return
         }
-        let listing = (try? run(["config", "--file", ".gitmodules", "--get-regexp", #"^submodule\..*\.path$"#])) ?? ""
+        let listing =
+            (try? await run(["config", "--file", ".gitmodules", "--get-regexp", #"^submodule\..*\.path$"#])) ?? ""
         var paths: [String] = []
         for line in listing.split(separator: "\n") {
             guard let space = line.firstIndex(of: " ") else { continue }
@@ -86,13 +87,13 @@ extension Git {
             let path = String(line[line.index(after: space)...])
             let checkout = project.appendingPathComponent(path)
             guard FileSystem.exists(atPath: checkout.appendingPathComponent(".git").path) else { continue }
-            try run(["config", "submodule.\(name).url", checkout.path])
+            try await run(["config", "submodule.\(name).url", checkout.path])
             paths.append(path)
         }
         guard !paths.isEmpty else { return }
-        try run(["-c", "protocol.file.allow=always", "submodule", "update", "--quiet", "--"] + paths)
+        try await run(["-c", "protocol.file.allow=always", "submodule", "update", "--quiet", "--"] + paths)
         for path in paths {
-            try Git(directory: directory.appendingPathComponent(path), context: context).checkoutSubmodules(
+            try await Git(directory: directory.appendingPathComponent(path), context: context).checkoutSubmodules(
                 like: project.appendingPathComponent(path))
         }
     }

@@ -5,8 +5,8 @@ import Foundation
 extension Git {
     /// `refs/tags/TAG` on `remote` (peeled to its commit), or nil when absent. Throws when the
     /// remote cannot be reached, so an outage is never read as "no such tag".
-    func remoteTag(_ tag: String, remote: String) throws -> TagRef? {
-        let result = try runUnchecked(["ls-remote", remote, "refs/tags/\(tag)", "refs/tags/\(tag)^{}"])
+    func remoteTag(_ tag: String, remote: String) async throws -> TagRef? {
+        let result = try await runUnchecked(["ls-remote", remote, "refs/tags/\(tag)", "refs/tags/\(tag)^{}"])
         guard result.succeeded else {
             throw GitError.failed(
                 CommandError(
@@ -26,10 +26,10 @@ extension Git {
     }
 
     /// The local `refs/tags/TAG`, or nil.
-    func localTag(_ tag: String) -> TagRef? {
-        guard let object = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]),
+    func localTag(_ tag: String) async -> TagRef? {
+        guard let object = try? await runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]),
             object.succeeded,
-            let commit = try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)^{commit}"]),
+            let commit = try? await runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)^{commit}"]),
             commit.succeeded
         else { return nil }
         return TagRef(
@@ -38,12 +38,12 @@ extension Git {
     }
 
     /// Commits exactly `paths` with `message`; returns the new commit.
-    func commitPaths(_ paths: [String], message: String) throws -> String {
-        try run(["add", "--"] + paths)
+    func commitPaths(_ paths: [String], message: String) async throws -> String {
+        try await run(["add", "--"] + paths)
         let file = try Temporaries.writeScratchFile("commit-message", message)
         defer { Temporaries.removeScratchFile(file) }
-        try run(["commit", "--quiet", "--no-verify", "--cleanup=verbatim", "-F", file.path, "--"] + paths)
-        return try commit(of: "HEAD")
+        try await run(["commit", "--quiet", "--no-verify", "--cleanup=verbatim", "-F", file.path, "--"] + paths)
+        return try await commit(of: "HEAD")
     }
 
     /// Pushes HEAD to `branch` and the tag in one `git push --atomic`: both land or neither. When
@@ -51,13 +51,13 @@ extension Git {
     /// (`atomic` false in the answer) so the caller can say so.
     func pushBranchAndTag(
         branch: String, tag: String, remote: String
-    ) throws -> (result: ProcessResult, atomic: Bool) {
+    ) async throws -> (result: ProcessResult, atomic: Bool) {
         let refspecs = ["HEAD:refs/heads/\(branch)", "refs/tags/\(tag):refs/tags/\(tag)"]
-        let atomic = try runUnchecked(["push", "--porcelain", "--atomic", remote] + refspecs)
+        let atomic = try await runUnchecked(["push", "--porcelain", "--atomic", remote] + refspecs)
         guard !atomic.succeeded, Self.refusesAtomic(atomic.stderrText) else { return (atomic, true) }
-        let first = try runUnchecked(["push", "--porcelain", remote, refspecs[0]])
+        let first = try await runUnchecked(["push", "--porcelain", remote, refspecs[0]])
         guard first.succeeded else { return (first, false) }
-        return (try runUnchecked(["push", "--porcelain", remote, refspecs[1]]), false)
+        return (try await runUnchecked(["push", "--porcelain", remote, refspecs[1]]), false)
     }
 
     /// git's words when the receiving end lacks the `atomic` capability.
@@ -66,15 +66,15 @@ extension Git {
     }
 
     /// Pushes HEAD to `branch` (a plain fast-forward push, never forced).
-    func pushBranch(_ branch: String, remote: String) throws -> ProcessResult {
-        try runUnchecked(["push", "--porcelain", remote, "HEAD:refs/heads/\(branch)"])
+    func pushBranch(_ branch: String, remote: String) async throws -> ProcessResult {
+        try await runUnchecked(["push", "--porcelain", remote, "HEAD:refs/heads/\(branch)"])
     }
 
     /// Paths (relative to the top) changed or added since HEAD, ignored files left out: what a
     /// command such as `bump --write` just wrote.
-    func changedPaths() throws -> [String] {
-        let changed = try run(["diff", "--name-only", "-z", "HEAD"])
-        let added = try run(["ls-files", "--others", "--exclude-standard", "-z"])
+    func changedPaths() async throws -> [String] {
+        let changed = try await run(["diff", "--name-only", "-z", "HEAD"])
+        let added = try await run(["ls-files", "--others", "--exclude-standard", "-z"])
         return Set((changed + added).split(separator: "\0").map(String.init)).sorted()
     }
 

@@ -13,8 +13,8 @@ public struct Git: Sendable {
 
     /// Runs `git ARGS` in the repository and returns stdout; a non-zero exit throws.
     @discardableResult
-    public func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> String {
-        let result = try runUnchecked(arguments, environment: extra)
+    public func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> String {
+        let result = try await runUnchecked(arguments, environment: extra)
         guard result.succeeded else {
             let command = "git " + arguments.joined(separator: " ")
             if result.stderrText.contains("not a git repository") { throw GitError.notARepository(directory.path) }
@@ -25,14 +25,14 @@ public struct Git: Sendable {
     }
 
     /// Runs git and returns the whole result, for callers that treat failure as an answer.
-    func runUnchecked(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ProcessResult {
+    func runUnchecked(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ProcessResult {
         var environment = context.environment
         // Stable, parseable output whatever the user's locale and pager settings.
         environment["LC_ALL"] = "C"
         environment["GIT_PAGER"] = "cat"
         environment["GIT_TERMINAL_PROMPT"] = "0"
         for (key, value) in extra { environment[key] = value }
-        let result = try context.processes.run(
+        let result = try await context.processes.run(
             Command("git", ["-C", directory.path] + arguments, environment: environment))
         // git itself never exits 127; `env` does when it cannot find git. Without this every
         // caller would report "not a git repository" on a machine that lacks git.
@@ -42,16 +42,18 @@ public struct Git: Sendable {
 
     /// True when the directory is inside a work tree. Throws when git cannot answer: not
     /// installed, or refusing a repository owned by another user (CI containers, mounted volumes).
-    func isRepository() throws -> Bool {
-        let result = try runUnchecked(["rev-parse", "--is-inside-work-tree"])
+    func isRepository() async throws -> Bool {
+        let result = try await runUnchecked(["rev-parse", "--is-inside-work-tree"])
         try checkOwnership(result)
         return result.stdoutText.hasPrefix("true")
     }
 
     /// The work tree's top and the real git directory (where the release lock lives), in one
     /// call; nil outside a work tree. Throws when git cannot answer (not installed, dubious ownership).
-    func layout() throws -> (topLevel: URL, commonDirectory: URL)? {
-        let result = try runUnchecked(["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--git-common-dir"])
+    func layout() async throws -> (topLevel: URL, commonDirectory: URL)? {
+        let result = try await runUnchecked([
+            "rev-parse", "--is-inside-work-tree", "--show-toplevel", "--git-common-dir",
+        ])
         try checkOwnership(result)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         guard result.succeeded, lines.count == 3, lines[0] == "true" else { return nil }
@@ -62,8 +64,8 @@ public struct Git: Sendable {
 
     /// Config entries whose keys match `pattern` (`git config --get-regexp`), in order; keys come
     /// back as git prints them (section and name lowercased).
-    func settings(matching pattern: String) -> [(key: String, value: String)] {
-        let listing = (try? run(["config", "--get-regexp", pattern])) ?? ""
+    func settings(matching pattern: String) async -> [(key: String, value: String)] {
+        let listing = (try? await run(["config", "--get-regexp", pattern])) ?? ""
         return listing.split(separator: "\n").compactMap { (line: Substring) -> (key: String, value: String)? in
             guard let space = line.firstIndex(of: " ") else { return nil }
             return (String(line[..<space]), String(line[line.index(after: space)...]))
@@ -71,10 +73,10 @@ public struct Git: Sendable {
     }
 
     /// Branch, upstream, ahead/behind and uncommitted paths in one `git status`.
-    func status() throws -> GitStatus {
+    func status() async throws -> GitStatus {
         // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".
         GitStatus(
-            porcelainV2: try run([
+            porcelainV2: try await run([
                 "-c", "core.quotePath=false", "status", "--porcelain=v2", "--branch", "--untracked-files=normal",
             ]))
     }
@@ -89,68 +91,70 @@ public struct Git: Sendable {
     }
 
     /// The top of the work tree.
-    func topLevel() throws -> URL {
-        URL(fileURLWithPath: try run(["rev-parse", "--show-toplevel"]).trimmingCharacters(in: .whitespacesAndNewlines))
+    func topLevel() async throws -> URL {
+        URL(
+            fileURLWithPath: try await run(["rev-parse", "--show-toplevel"]).trimmingCharacters(
+                in: .whitespacesAndNewlines))
     }
 
     /// The full commit hash a ref points to (tags peeled); `GitError.unknownRef` if there is none.
-    func commit(of ref: String) throws -> String {
-        let result = try runUnchecked(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"])
+    func commit(of ref: String) async throws -> String {
+        let result = try await runUnchecked(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"])
         guard result.succeeded else {
-            if try !isRepository() { throw GitError.notARepository(directory.path) }
+            if try await !isRepository() { throw GitError.notARepository(directory.path) }
             throw GitError.unknownRef(ref)
         }
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The full hash and the committer time of a commit, in one call.
-    func commitAndTime(of ref: String) throws -> (String, Int) {
-        let result = try runUnchecked(["show", "-s", "--format=%H %ct", "\(ref)^{commit}", "--"])
+    func commitAndTime(of ref: String) async throws -> (String, Int) {
+        let result = try await runUnchecked(["show", "-s", "--format=%H %ct", "\(ref)^{commit}", "--"])
         let fields = result.stdoutText.split(separator: " ")
         guard result.succeeded, fields.count == 2,
             let time = Int(fields[1].trimmingCharacters(in: .whitespacesAndNewlines))
         else {
-            if try !isRepository() { throw GitError.notARepository(directory.path) }
+            if try await !isRepository() { throw GitError.notARepository(directory.path) }
             throw GitError.unknownRef(ref)
         }
         return (String(fields[0]), time)
     }
 
     /// The committer time of a commit, in seconds since the epoch: the reproducible clock.
-    func committerTime(of ref: String) throws -> Int {
-        let text = try run(["show", "-s", "--format=%ct", try commit(of: ref)]).trimmingCharacters(
+    func committerTime(of ref: String) async throws -> Int {
+        let text = try await run(["show", "-s", "--format=%ct", try await commit(of: ref)]).trimmingCharacters(
             in: .whitespacesAndNewlines)
         return Int(text) ?? 0
     }
 
     /// True if the ref exists as a local tag.
-    public func localTagExists(_ tag: String) -> Bool {
-        (try? runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]))?.succeeded ?? false
+    public func localTagExists(_ tag: String) async -> Bool {
+        (try? await runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]))?.succeeded ?? false
     }
 
     /// Every tag name in the repository.
-    func tags() throws -> [String] {
-        try run(["tag", "--list"]).split(separator: "\n").map(String.init)
+    func tags() async throws -> [String] {
+        try await run(["tag", "--list"]).split(separator: "\n").map(String.init)
     }
 
     /// The checked-out branch, or nil on a detached HEAD.
-    func currentBranch() throws -> String? {
-        let result = try runUnchecked(["symbolic-ref", "--quiet", "--short", "HEAD"])
+    func currentBranch() async throws -> String? {
+        let result = try await runUnchecked(["symbolic-ref", "--quiet", "--short", "HEAD"])
         guard result.succeeded else { return nil }
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `git status --porcelain` lines: empty when the work tree is clean.
-    func dirtyPaths() throws -> [String] {
+    func dirtyPaths() async throws -> [String] {
         // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".
-        try run(["-c", "core.quotePath=false", "status", "--porcelain", "--untracked-files=normal"]).split(
+        try await run(["-c", "core.quotePath=false", "status", "--porcelain", "--untracked-files=normal"]).split(
             separator: "\n"
         ).map(String.init)
     }
 
     /// The URL of a remote, or nil when there is no such remote.
-    func remoteURL(_ remote: String = "origin") -> String? {
-        guard let result = try? runUnchecked(["remote", "get-url", remote]), result.succeeded else { return nil }
+    func remoteURL(_ remote: String = "origin") async -> String? {
+        guard let result = try? await runUnchecked(["remote", "get-url", remote]), result.succeeded else { return nil }
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

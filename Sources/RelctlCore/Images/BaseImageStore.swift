@@ -32,7 +32,8 @@ struct BaseImageStore: Sendable {
             try AtomicFile.write(
                 Data(#"{"imageLayoutVersion":"1.0.0"}"#.utf8), to: cacheFolder.appendingPathComponent("oci-layout"))
         }
-        let credentials = try DockerCredentials(environment: context.environment).lookup(registry: base.registry)
+        let credentials = try await DockerCredentials(environment: context.environment, processes: context.processes)
+            .lookup(registry: base.registry)
         let client = RegistryClient(reference: base, credentials: credentials, push: false)
         let fetcher = Fetcher(client: client, blobs: blobs, base: base)
 

@@ -5,9 +5,12 @@ import Foundation
 /// `credsStore` for all, then inline `auths`.
 struct DockerCredentials: Sendable {
     var environment: [String: String]
+    /// Runs `docker-credential-*` helpers.
+    var processes: any ProcessRunning
 
-    init(environment: [String: String]) {
+    init(environment: [String: String], processes: any ProcessRunning = ProcessRunner()) {
         self.environment = environment
+        self.processes = processes
     }
 
     /// The config file consulted, for messages.
@@ -32,7 +35,7 @@ struct DockerCredentials: Sendable {
     }
 
     /// Credentials for `registry` (`host[:port]`), or nil when none are stored (anonymous access).
-    func lookup(registry: String) throws -> RegistryCredentials? {
+    func lookup(registry: String) async throws -> RegistryCredentials? {
         let url = configFile
         guard let data = FileSystem.contents(of: url) else { return nil }
         let file: ConfigFile
@@ -41,7 +44,8 @@ struct DockerCredentials: Sendable {
         }
         let keys = Self.keys(for: registry)
         if let helper = keys.lazy.compactMap({ file.credHelpers?[$0] }).first ?? file.credsStore, !helper.isEmpty {
-            if let found = try helperCredentials(helper, server: keys[0] == "docker.io" ? Self.dockerHubKey : registry)
+            if let found = try await helperCredentials(
+                helper, server: keys[0] == "docker.io" ? Self.dockerHubKey : registry)
             {
                 return found
             }
@@ -81,7 +85,7 @@ struct DockerCredentials: Sendable {
     }
 
     /// Runs `docker-credential-NAME get` with the server on stdin (the helper protocol).
-    func helperCredentials(_ helper: String, server: String) throws -> RegistryCredentials? {
+    func helperCredentials(_ helper: String, server: String) async throws -> RegistryCredentials? {
         let name = "docker-credential-" + helper
         let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
             .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
@@ -90,37 +94,27 @@ struct DockerCredentials: Sendable {
             throw ImageError.credentialHelper(
                 helper: helper, registry: server, reason: "\(name) is not on PATH (named in \(configFile.path))")
         }
-        let process = Process()
-        process.executableURL = path
-        process.arguments = ["get"]
-        process.environment = environment
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch {
+        let result: ProcessResult
+        do {
+            result = try await processes.run(
+                Command(path.path, ["get"], environment: environment, input: Data(server.utf8)))
+        } catch {
             throw ImageError.credentialHelper(
                 helper: helper, registry: server, reason: "cannot start \(path.path): \(error)")
         }
-        input.fileHandleForWriting.write(Data(server.utf8))
-        try? input.fileHandleForWriting.close()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let said = (String(decoding: stdout, as: UTF8.self) + String(decoding: stderr, as: UTF8.self))
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0 else {
+        let said = (result.stdoutText + result.stderrText).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.status == 0 else {
             // The helper protocol's answer for "nothing stored": anonymous access, like docker.
             if said.lowercased().contains("credentials not found") { return nil }
             throw ImageError.credentialHelper(
                 helper: helper, registry: server,
-                reason: "exit \(process.terminationStatus): \(said.split(separator: "\n").last.map(String.init) ?? "")")
+                reason: "exit \(result.status): \(said.split(separator: "\n").last.map(String.init) ?? "")")
         }
         struct Answer: Decodable {
             var Username: String
             var Secret: String
         }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: stdout) else {
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: result.stdout) else {
             throw ImageError.credentialHelper(
                 helper: helper, registry: server,
                 reason: "its answer is not the helper protocol's JSON ({\"Username\",\"Secret\"})")

@@ -11,13 +11,13 @@ public struct ImageBuilder: Sendable {
     }
 
     /// Reads the tag's version, commit and time the way `package` does.
-    public func release(config: RelctlConfig, tag: String) throws -> ImageRelease {
+    public func release(config: RelctlConfig, tag: String) async throws -> ImageRelease {
         let validation = try TagValidator.validate(tag: tag, config: config)
         if let error = validation.mismatchError { throw error }
-        let time = try ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
+        let time = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
         let git = Git(directory: config.root, context: context)
-        let commit = (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
-        let source = git.remoteURL(config.release.remote).flatMap { RepositoryLinks(remoteURL: $0)?.baseURL }
+        let commit = await (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
+        let source = await git.remoteURL(config.release.remote).flatMap { RepositoryLinks(remoteURL: $0)?.baseURL }
         return ImageRelease(tag: tag, version: validation.version, commit: commit, time: time, source: source)
     }
 

@@ -41,7 +41,8 @@ public struct ImagePusher: Sendable {
             self.reference = reference
             self.base = base
             opened = Task {
-                let credentials = try DockerCredentials(environment: environment).lookup(registry: reference.registry)
+                let credentials = try await DockerCredentials(environment: environment).lookup(
+                    registry: reference.registry)
                 let mountFrom = base.flatMap { $0.registry == reference.registry ? $0.repository : nil }
                 let client = RegistryClient(
                     reference: reference, credentials: credentials, push: true,

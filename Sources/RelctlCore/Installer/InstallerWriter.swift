@@ -20,12 +20,12 @@ public enum InstallerWriter {
     ///   `GITHUB_REPOSITORY`, else the release remote's URL.
     public static func write(
         dist shown: String, config: RelctlConfig, repository: String? = nil, context: Context
-    ) throws -> Report {
+    ) async throws -> Report {
         let directory = context.resolve(shown)
         guard let manifest = try ReleaseManifest.read(in: directory) else {
             throw InstallerError.noManifest(path: "\(shown)/\(ReleaseManifest.fileName)")
         }
-        let remote = Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
+        let remote = await Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
         return try write(
             manifest: manifest, into: directory, shown: shown, config: config, keysRoot: config.root,
             repository: repository, remoteURL: remote, context: context)

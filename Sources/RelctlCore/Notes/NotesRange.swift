@@ -18,14 +18,15 @@ struct NotesRange: Sendable, Equatable {
     /// real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
     static func resolve(
         git: Git, format: TagFormat, skipPrereleases: Bool, tag: String?, from: String?, to: String?
-    ) throws -> NotesRange {
+    ) async throws -> NotesRange {
         var version: SemanticVersion?
         if let tag { version = try format.version(of: tag) }
-        let targetRef = to ?? (tag.map { git.localTagExists($0) ? $0 : "HEAD" } ?? "HEAD")
-        let targetCommit = try git.rangeEnd(targetRef)
+        var targetRef = to ?? "HEAD"
+        if to == nil, let tag, await git.localTagExists(tag) { targetRef = tag }
+        let targetCommit = try await git.rangeEnd(targetRef)
         var releaseTag = tag
         if releaseTag == nil {
-            let here = try git.tagsPointing(at: targetCommit).compactMap { name in
+            let here = try await git.tagsPointing(at: targetCommit).compactMap { name in
                 (try? format.version(of: name)).map { (name, $0) }
             }
             if let best = here.max(by: { $0.1 < $1.1 }) {
@@ -34,11 +35,11 @@ struct NotesRange: Sendable, Equatable {
             }
         }
         if let from {
-            return NotesRange(
+            return await NotesRange(
                 tag: releaseTag, version: version, previous: from, previousCommit: try git.commit(of: from),
                 targetCommit: targetCommit)
         }
-        let candidates = try git.tagsMerged(into: targetCommit).compactMap { name -> (String, SemanticVersion)? in
+        let candidates = try await git.tagsMerged(into: targetCommit).compactMap { name -> (String, SemanticVersion)? in
             guard name != releaseTag, let parsed = try? format.version(of: name) else { return nil }
             if let version {
                 guard parsed < version else { return nil }
@@ -54,6 +55,6 @@ struct NotesRange: Sendable, Equatable {
         let previous = candidates.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
         return NotesRange(
             tag: releaseTag, version: version, previous: previous?.0,
-            previousCommit: try previous.map { try git.commit(of: $0.0) }, targetCommit: targetCommit)
+            previousCommit: previous == nil ? nil : try await git.commit(of: previous!.0), targetCommit: targetCommit)
     }
 }

@@ -13,8 +13,8 @@ public struct ReleaseNotesBuilder: Sendable {
     /// the Install section. Git runs in `config.root`.
     public func build(
         config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, distDirectory: URL? = nil
-    ) throws -> ReleaseNotes {
-        try build(
+    ) async throws -> ReleaseNotes {
+        try await build(
             config: config, tag: tag, from: from, to: to,
             manifest: try distDirectory.flatMap { try ReleaseManifest.read(in: $0) }, distDirectory: distDirectory)
     }
@@ -26,43 +26,44 @@ public struct ReleaseNotesBuilder: Sendable {
     public func build(
         config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
         remoteURL known: String?? = nil, distDirectory: URL? = nil, keysRoot: URL? = nil
-    ) throws -> ReleaseNotes {
+    ) async throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
         let range: NotesRange
         do {
-            range = try NotesRange.resolve(
+            range = try await NotesRange.resolve(
                 git: git, format: config.project.tagFormat, skipPrereleases: config.notes.skipPrereleases,
                 tag: tag, from: from, to: to)
         } catch {
             // Asked only when something failed: outside a repository that is the whole story.
-            guard try git.isRepository() else { throw GitError.notARepository(config.root.path) }
+            guard try await git.isRepository() else { throw GitError.notARepository(config.root.path) }
             throw error
         }
-        let commits = try git.commitLog(from: range.previousCommit, to: range.targetCommit)
+        let commits = try await git.commitLog(from: range.previousCommit, to: range.targetCommit)
         if range.previous == nil, from == nil, !commits.isEmpty {
             // Say so: notes over the whole history are rarely what a release wants.
             context.console.warning(
                 "no earlier release tag in the format `\(config.project.tagFormat)` is an ancestor of \(range.tag ?? "the target"), so the notes cover the whole history (\(commits.count) commit\(commits.count == 1 ? "" : "s")); pass --from REF to start elsewhere"
             )
         }
-        if range.previous == nil, git.isShallow() {
+        if range.previous == nil, await git.isShallow() {
             context.console.warning(
                 "\(config.root.path) is a shallow clone, so the previous release tag may be missing and the notes incomplete; fetch full history (`git fetch --unshallow --tags`, or `fetch-depth: 0` in actions/checkout)"
             )
         }
-        let time =
-            try commits.first(where: { $0.hash == range.targetCommit })?.time
-            ?? git.committerTime(of: range.targetCommit)
+        var time = commits.first(where: { $0.hash == range.targetCommit })?.time
+        if time == nil { time = try await git.committerTime(of: range.targetCommit) }
+        var remoteURL: String?
+        if let known { remoteURL = known } else { remoteURL = await git.configuredRemoteURL(config.release.remote) }
         let sections = CommitClassifier(settings: config.notes).sections(for: commits)
         var notes = ReleaseNotes(
             tag: range.tag,
             version: range.version,
             previous: range.previous,
-            date: Self.day(time),
+            date: Self.day(time ?? 0),
             targetCommit: range.targetCommit,
             sections: sections,
             contributors: Self.contributors(commits),
-            links: (known ?? git.configuredRemoteURL(config.release.remote)).flatMap(RepositoryLinks.init(remoteURL:)),
+            links: remoteURL.flatMap(RepositoryLinks.init(remoteURL:)),
             manifest: manifest
         )
         if let dist = distDirectory, let manifest = notes.manifest {

@@ -29,16 +29,18 @@ public struct VersionBump: Sendable, Equatable {
     /// the result is never below the first manifest's version (compared in the manifest's own
     /// scheme, so `3.2.0.dev0` gives 3.2.0, not 3.1.4), and never a version some tag already
     /// names, on any branch (it moves up until free).
-    public static func compute(git: Git, config: RelctlConfig, target: String = "HEAD") throws -> VersionBump {
-        let targetCommit = try git.rangeEnd(target)
-        let names = try git.tags()
+    public static func compute(git: Git, config: RelctlConfig, target: String = "HEAD") async throws -> VersionBump {
+        let targetCommit = try await git.rangeEnd(target)
+        let names = try await git.tags()
         let format = config.project.tagFormat.learningSpelling(from: names)
-        let reachableNames = Set(try git.tagsMerged(into: targetCommit))
+        let reachableNames = Set(try await git.tagsMerged(into: targetCommit))
         let allTags = names.compactMap { name in (try? format.version(of: name)).map { (name: name, version: $0) } }
         let tags = allTags.filter { reachableNames.contains($0.name) }
         let last = tags.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
+        var lastCommit: String?
+        if let last { lastCommit = try await git.commit(of: last.0) }
         let commits = CommitClassifier.cancellingReverts(
-            try git.commitLog(from: try last.map { try git.commit(of: $0.0) }, to: targetCommit)
+            try await git.commitLog(from: lastCommit, to: targetCommit)
         ).filter { !$0.isMerge }
         var level = Level.patch
         for commit in commits {
@@ -52,7 +54,7 @@ public struct VersionBump: Sendable, Equatable {
             // this month's first release, else the next patch of this month's last one.
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            let date = Date(timeIntervalSince1970: TimeInterval(try git.committerTime(of: targetCommit)))
+            let date = Date(timeIntervalSince1970: TimeInterval(try await git.committerTime(of: targetCommit)))
             let year = calendar.component(.year, from: date), month = calendar.component(.month, from: date)
             let fullYear = last.map { $0.version.major.count >= 4 } ?? false
             let month1 = SemanticVersion(major: fullYear ? year : year % 100, minor: month, patch: 0)

@@ -4,16 +4,16 @@ import Synchronization
 /// The one timestamp every entry gets: `SOURCE_DATE_EPOCH` when set, else the committer time of
 /// the tagged commit (or HEAD before the tag exists). Never the wall clock.
 enum ArchiveTimestamp {
-    static func resolve(tag: String, root: URL, context: Context) throws -> Int {
+    static func resolve(tag: String, root: URL, context: Context) async throws -> Int {
         if let value = try SourceDateEpoch.from(context.environment) { return value }
         let git = Git(directory: root, context: context)
-        guard try git.isRepository() else {
+        guard try await git.isRepository() else {
             throw PackagingError.noClock(
                 "\(root.path) is not a git repository; set SOURCE_DATE_EPOCH or run inside the project's git repository"
             )
         }
-        let ref = git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD"
-        do { return try git.committerTime(of: ref) } catch {
+        let ref = await git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD"
+        do { return try await git.committerTime(of: ref) } catch {
             if ref == "HEAD" {
                 throw PackagingError.noClock(
                     "the repository at \(root.path) has no commit yet; commit the project first, or set SOURCE_DATE_EPOCH"

@@ -11,10 +11,10 @@ struct IgnoredPaths: Sendable {
     init(paths: Set<String>) { self.paths = paths }
 
     /// The ignored paths under `root`; nil outside a git work tree, where nothing is filtered.
-    static func load(root: URL, context: Context) -> IgnoredPaths? {
+    static func load(root: URL, context: Context) async -> IgnoredPaths? {
         let git = Git(directory: root, context: context)
         guard
-            let result = try? git.runUnchecked([
+            let result = try? await git.runUnchecked([
                 "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory",
             ]),
             result.succeeded

@@ -22,10 +22,10 @@ public struct Packager: Sendable {
     ) async throws -> [PackagedArtifact] {
         let validation = try TagValidator.validate(tag: tag, config: config)
         if let error = validation.mismatchError { throw error }
-        let mtime = try ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
+        let mtime = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
         let git = Git(directory: config.root, context: context)
-        let head = try? git.commit(of: "HEAD")
-        let tagged = git.localTagExists(tag) ? try? git.commit(of: "refs/tags/\(tag)") : nil
+        let head = try? await git.commit(of: "HEAD")
+        let tagged = await git.localTagExists(tag) ? try? git.commit(of: "refs/tags/\(tag)") : nil
         if let tagged, let head, tagged != head { throw PackagingError.notAtTag(tag: tag, tagged: tagged, head: head) }
         let commit = tagged ?? head ?? ""
         let inputs = PackagingInputs(tag: tag, version: validation.version, commit: commit, mtime: mtime)
@@ -53,7 +53,7 @@ public struct Packager: Sendable {
                 CleanupRegistry.shared.unregister(folder)
             }
         }
-        let plans = try plan(
+        let plans = try await plan(
             config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot,
             outputDirectory: outputDirectory, staged: staged)
 
@@ -243,10 +243,10 @@ public struct Packager: Sendable {
     private func plan(
         config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL,
         staged: [String: URL]
-    ) throws -> [Plan] {
+    ) async throws -> [Plan] {
         var plans: [Plan] = []
         var problems = TargetProblems()
-        let ignored = IgnoredPaths.load(root: config.root, context: context)
+        let ignored = await IgnoredPaths.load(root: config.root, context: context)
         for target in targets {
             do {
                 let layout = try ArchiveLayout.compute(

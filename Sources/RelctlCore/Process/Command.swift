@@ -8,14 +8,18 @@ public struct Command: Sendable, CustomStringConvertible {
     var directory: URL?
     /// The complete environment for the child; nil inherits relctl's own.
     var environment: [String: String]?
+    /// Bytes written to the child's stdin; nil leaves stdin closed (reading it gives end of file).
+    var input: Data?
 
     public init(
-        _ executable: String, _ arguments: [String] = [], directory: URL? = nil, environment: [String: String]? = nil
+        _ executable: String, _ arguments: [String] = [], directory: URL? = nil, environment: [String: String]? = nil,
+        input: Data? = nil
     ) {
         self.executable = executable
         self.arguments = arguments
         self.directory = directory
         self.environment = environment
+        self.input = input
     }
 
     /// A shell command line, run as `/bin/sh -c LINE`.

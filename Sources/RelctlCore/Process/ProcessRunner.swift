@@ -4,9 +4,9 @@ import Synchronization
 public struct ProcessRunner: ProcessRunning {
     public init() {}
 
-    public func run(_ command: Command) throws -> ProcessResult {
+    public func run(_ command: Command) async throws -> ProcessResult {
         let collected = Mutex<[OutputChannel: Data]>([:])
-        let status = try execute(command) { stream, handle in
+        let status = try await execute(command) { stream, handle in
             let data = handle.readDataToEndOfFile()
             collected.withLock { $0[stream] = data }
         }
@@ -14,9 +14,10 @@ public struct ProcessRunner: ProcessRunning {
         return ProcessResult(status: status, stdout: output[.stdout] ?? Data(), stderr: output[.stderr] ?? Data())
     }
 
-    public func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) throws -> Int32
-    {
-        try execute(command) { stream, handle in
+    public func stream(
+        _ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void
+    ) async throws -> Int32 {
+        try await execute(command) { stream, handle in
             var pending = Data()
             while true {
                 let chunk = handle.availableData
@@ -31,25 +32,42 @@ public struct ProcessRunner: ProcessRunning {
         }
     }
 
-    /// Starts the child with stdin closed, drains both output pipes at once (so a chatty child
-    /// cannot block on a full pipe), and waits for the child and both readers.
+    /// Starts the child, feeds it `command.input` (stdin is closed otherwise), drains both output
+    /// pipes at once so a chatty child cannot block on a full pipe, and waits for the child and both
+    /// readers. All the blocking happens on threads of its own (`BlockingWork`), never on the pool.
     private func execute(
         _ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle) -> Void
-    ) throws -> Int32 {
-        let process = try makeProcess(command)
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        try launch(process, command)
-        BlockingWork.together(
-            [(OutputChannel.stdout, outPipe), (.stderr, errPipe)].map { stream, pipe in
-                { drain(stream, pipe.fileHandleForReading) }
-            })
-        process.waitUntilExit()
-        ChildProcesses.shared.remove(process.processIdentifier)
-        Interrupts.parkIfInterrupted()
-        return process.terminationStatus
+    ) async throws -> Int32 {
+        try await BlockingWork.run {
+            let process = try makeProcess(command)
+            let outPipe = Pipe(), errPipe = Pipe()
+            process.standardOutput = outPipe
+            process.standardError = errPipe
+            let inPipe = command.input.map { _ in Pipe() }
+            process.standardInput = inPipe ?? FileHandle.nullDevice
+            try launch(process, command)
+            var bodies: [@Sendable () -> Void] = [(OutputChannel.stdout, outPipe), (.stderr, errPipe)].map {
+                stream, pipe in { drain(stream, pipe.fileHandleForReading) }
+            }
+            if let inPipe, let input = command.input {
+                bodies.append {
+                    // A child that exits without reading must not kill relctl with SIGPIPE. Blocking it
+                    // on this writer thread alone turns it into EPIPE here and leaves the process-wide
+                    // disposition, which children inherit, untouched.
+                    var pipeSignal = sigset_t()
+                    sigemptyset(&pipeSignal)
+                    sigaddset(&pipeSignal, SIGPIPE)
+                    pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+                    try? inPipe.fileHandleForWriting.write(contentsOf: input)
+                    try? inPipe.fileHandleForWriting.close()
+                }
+            }
+            BlockingWork.together(bodies)
+            process.waitUntilExit()
+            ChildProcesses.shared.remove(process.processIdentifier)
+            Interrupts.parkIfInterrupted()
+            return process.terminationStatus
+        }
     }
 
     private func makeProcess(_ command: Command) throws -> Process {

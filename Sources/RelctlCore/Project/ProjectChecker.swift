@@ -2,9 +2,9 @@ import Foundation
 
 public enum ProjectChecker {
     /// Loads the config (a config that cannot be read is thrown, exit 2) and checks the rest.
-    public static func check(configPath: String?, context: Context) throws -> CheckReport {
+    public static func check(configPath: String?, context: Context) async throws -> CheckReport {
         let config = try ConfigLoader.load(path: configPath, context: context)
-        return check(config, context: context)
+        return await check(config, context: context)
     }
 
     /// The companions of a manifest that do not follow the version it holds now.
@@ -28,7 +28,7 @@ public enum ProjectChecker {
         }
     }
 
-    static func check(_ config: RelctlConfig, context: Context) -> CheckReport {
+    static func check(_ config: RelctlConfig, context: Context) async -> CheckReport {
         var report = CheckReport()
         // Manifests: readable, and their versions valid.
         var seen: [(String, String)] = []
@@ -117,7 +117,7 @@ public enum ProjectChecker {
                         "archive path `\(path)` does not exist in the project; create it or remove it from [archive]"))
             }
         }
-        checkLayouts(
+        await checkLayouts(
             config, context: context, version: seen.lazy.compactMap { try? SemanticVersion(parsing: $0.1) }.first,
             into: &report)
         for problem in ReleaseWorkflow.problems(config: config) {
@@ -127,7 +127,7 @@ public enum ProjectChecker {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
         do {
-            if try !Git(directory: config.root, context: context).isRepository() {
+            if try await !Git(directory: config.root, context: context).isRepository() {
                 report.warning(
                     Diagnostic(file: config.root.path, "not a git repository: tags, notes and release need one"))
             }
@@ -147,9 +147,9 @@ public enum ProjectChecker {
     /// release would, so a name too long for that tag is found now.
     static func checkLayouts(
         _ config: RelctlConfig, context: Context, version: SemanticVersion? = nil, into report: inout CheckReport
-    ) {
+    ) async {
         guard let targets = try? TargetResolver.resolveAll(config), !targets.isEmpty else { return }
-        let ignored = IgnoredPaths.load(root: config.root, context: context)
+        let ignored = await IgnoredPaths.load(root: config.root, context: context)
         let named = version ?? SemanticVersion(major: 0, minor: 0, patch: 0)
         let placeholders = [
             "project": config.project.name, "version": named.description,

@@ -10,7 +10,7 @@ public enum StarterConfig {
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
     @discardableResult
-    public static func write(path: String?, context: Context) throws -> (url: URL, detected: [String]) {
+    public static func write(path: String?, context: Context) async throws -> (url: URL, detected: [String]) {
         let url = context.resolve(path ?? ConfigLoader.defaultFileName)
         if FileSystem.exists(url) {
             throw ConfigError.alreadyExists(path: path ?? ConfigLoader.defaultFileName)
@@ -20,7 +20,7 @@ public enum StarterConfig {
             FileSystem.exists(atPath: root.appendingPathComponent($0).path)
         }
         let tags =
-            (try? Git(directory: root, context: context).isRepository()) == true
+            await (try? Git(directory: root, context: context).isRepository()) == true
             ? ((try? Git(directory: root, context: context).tags()) ?? []) : []
         try AtomicFile.write(render(root: root, detected: detected, tags: tags), to: url)
         return (url, detected)

@@ -47,7 +47,7 @@ struct HookStage: ReleaseStage {
     /// HEAD, never the stale commit, once the tag still matches the manifests there; it says so.
     private func followHead(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let git = run.git
-        let (head, time) = try await BlockingWork.run { try git.commitAndTime(of: "HEAD") }
+        let (head, time) = try await git.commitAndTime(of: "HEAD")
         guard head != run.identity.commit else { return nil }
         let validation = try TagValidator.validate(tag: run.tag, config: run.config)
         if let mismatch = validation.mismatchError {

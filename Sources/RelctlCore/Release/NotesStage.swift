@@ -11,7 +11,7 @@ public struct NotesStage: ReleaseStage {
     public static let fileName = "RELEASE_NOTES.md"
 
     public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        let notes = try ReleaseNotesBuilder(context: run.context).build(
+        let notes = try await ReleaseNotesBuilder(context: run.context).build(
             config: run.config, tag: run.tag, to: run.identity.commit, manifest: outputs.checksums?.manifest,
             remoteURL: .some(run.remoteURL), distDirectory: run.stagingDirectory, keysRoot: run.projectRoot
         )

@@ -28,7 +28,7 @@ struct PublishStage: ReleaseStage {
             assets: ReleaseAssetSet(assets: []),
             configuredRepository: run.config.publish.github,
             // As configured: an insteadOf rewrite (a mirror) must not hide the GitHub repository.
-            remoteURL: project.configuredRemoteURL(run.config.release.remote)
+            remoteURL: await project.configuredRemoteURL(run.config.release.remote)
         )
         try publisher.preflight(request, context: run.context)
         // The files of this release: dist/ once sealed, the scratch clone's dist/ on a dry run.
@@ -40,7 +40,7 @@ struct PublishStage: ReleaseStage {
             return "would publish \(request.assets.assets.count) assets to \(report.repository) (\(report.summary))"
         }
         if let tag = outputs.tag?.name {
-            request.localTagObject = try? run.git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(
+            request.localTagObject = try? await run.git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(
                 in: .whitespacesAndNewlines)
         }
         do {

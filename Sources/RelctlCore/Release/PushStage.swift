@@ -25,7 +25,7 @@ struct PushStage: ReleaseStage {
             }
             // The project's effective URL (after its `insteadOf` rules), pushed to directly.
             let url = Self.absolute(configured, base: run.projectRoot)
-            let result = try await BlockingWork.run { try git.pushTag(tag, remote: url, dryRun: true) }
+            let result = try await git.pushTag(tag, remote: url, dryRun: true)
             guard result.succeeded else {
                 throw ReleaseError.pushRehearsalFailed(tag: tag, remote: remote, output: Self.tail(result))
             }
@@ -36,7 +36,7 @@ struct PushStage: ReleaseStage {
         let directory = git.directory
         if run.resumesTag, let recovery = run.recovery, let pushedTo = recovery.pushedTo,
             let object = recovery.tagObject,
-            (try? await BlockingWork.run { try git.remoteTag(tag, remote: pushedTo) })??.object == object
+            (try? await git.remoteTag(tag, remote: pushedTo))??.object == object
         {
             outputs.pushedTo = pushedTo
             outputs.pushedObject = object
@@ -44,21 +44,18 @@ struct PushStage: ReleaseStage {
         }
         // Our own tag object: a rollback deletes the remote tag only while it is this object, so a
         // tag another maintainer pushed after our preflight is never touched.
-        let object = try await BlockingWork.run {
-            try git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        let object = try await git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let guardID = run.guards.add {
             _ = InterruptActions.git(
                 ["push", "--force-with-lease=refs/tags/\(tag):\(object)", remote, ":refs/tags/\(tag)"], in: directory)
         }
         let lock = run.lock
         lock?.record { $0.pushing = remote }
-        let result = try await BlockingWork.run {
-            try TagStage.recording(lock) { try git.pushTag(tag, remote: remote) }
-        }
+        let result = try await TagStage.recording(lock) { try await git.pushTag(tag, remote: remote) }
         guard result.succeeded else {
             run.guards.remove(guardID)
-            let deleted = git.deleteLocalTag(tag)
+            let deleted = await git.deleteLocalTag(tag)
             if deleted { outputs.tag = nil }
             throw ReleaseError.pushRejected(
                 tag: tag, remote: remote, output: result.stderrText + result.stdoutText, localTagDeleted: deleted)
@@ -69,11 +66,11 @@ struct PushStage: ReleaseStage {
         return "pushed \(tag) to \(remote)"
     }
 
-    func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
+    func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async -> [String] {
         // A tag the killed release pushed is not this run's to take back.
         guard outputs.pushedTo != nil, !run.isDryRun, !run.resumesTag else { return [] }
         let remote = run.config.release.remote
-        let result = try? run.git.deleteRemoteTag(run.tag, remote: remote, ifAt: outputs.pushedObject)
+        let result = try? await run.git.deleteRemoteTag(run.tag, remote: remote, ifAt: outputs.pushedObject)
         guard result?.succeeded == true else {
             return [
                 "could not delete \(run.tag) on \(remote) (it may no longer be the tag this run pushed): \(result.map(Self.tail) ?? "git did not run"); if it is ours, delete it with `git push \(remote) :refs/tags/\(run.tag)`"

@@ -69,8 +69,8 @@ final class ReleaseLock: Sendable {
     static var hostName: String { ProcessInfo.processInfo.hostName }
 
     /// The lock's path for the repository holding `directory`.
-    static func url(for git: Git) throws -> URL {
-        url(commonDirectory: try git.commonDirectory())
+    static func url(for git: Git) async throws -> URL {
+        await url(commonDirectory: try git.commonDirectory())
     }
 
     /// The lock in a repository whose git directory is already known.
@@ -161,12 +161,12 @@ final class ReleaseLock: Sendable {
 
     /// Records the process group of every child started while `body` runs (a `git push` goes on
     /// after relctl is killed; the next release waits for it before judging what it left).
-    func recordingChildren<T>(_ body: () throws -> T) rethrows -> T {
+    func recordingChildren<T>(_ body: () async throws -> T) async rethrows -> T {
         ChildProcesses.shared.observeLaunches { [self] pid in
             record { $0.children = ($0.children ?? []) + [pid] }
         }
         defer { ChildProcesses.shared.observeLaunches(nil) }
-        return try body()
+        return try await body()
     }
 
     /// Puts `holder` (a killed release's record this run will not recover) back into the file and

@@ -42,13 +42,14 @@ public struct ReleasePipeline: Sendable {
         var report = ReleaseReporter(options: options, config: config, context: context, stageCount: stages.count)
 
         // A release killed outright left its lock: roll back or resume what it did, and say which.
-        let recovery = options.preflightOnly ? nil : ReleaseRecovery.run(options, config: config, context: context)
+        let recovery =
+            options.preflightOnly ? nil : await ReleaseRecovery.run(options, config: config, context: context)
         // The lock taken over from the killed release, until the workspace holds it.
         var heldLock = recovery?.lock
         defer { heldLock?.release() }
 
-        let preflight = report.preflight {
-            Self.preflight(options, config: config, context: context, recovery: recovery)
+        let preflight = await report.preflight {
+            await Self.preflight(options, config: config, context: context, recovery: recovery)
         }
         let preflightError = preflight.error
         guard !options.preflightOnly else {
@@ -62,10 +63,11 @@ public struct ReleasePipeline: Sendable {
 
         // Where the stages work: the project itself (locked), or a scratch clone.
         let workspace: ReleaseWorkspace
-        switch report.step(
+        switch await report.step(
             options.dryRun ? "scratch" : "lock",
             {
-                Self.openWorkspace(options, config: config, context: context, preflight: preflight, heldLock: heldLock)
+                await Self.openWorkspace(
+                    options, config: config, context: context, preflight: preflight, heldLock: heldLock)
             })
         {
         case .opened(let opened):
@@ -130,7 +132,7 @@ public struct ReleasePipeline: Sendable {
             } catch {
                 report.ended(stage.name, .failed, since: started)
                 report.notRun(stages.dropFirst(index + 1))
-                return failure(of: stage, error, completed: completed, run, &outputs)
+                return await failure(of: stage, error, completed: completed, run, &outputs)
             }
         }
         return nil
@@ -150,7 +152,7 @@ public struct ReleasePipeline: Sendable {
     private func failure(
         of stage: any ReleaseStage, _ error: any Error, completed: [any ReleaseStage],
         _ run: ReleaseRun, _ outputs: inout ReleaseOutputs
-    ) -> any RelctlError {
+    ) async -> any RelctlError {
         let cause = (error as? RelctlError)?.diagnostics ?? [Diagnostic("\(error)")]
         let code = (error as? RelctlError)?.exitCode ?? .failure
         if let rejected = error as? ReleaseError, case .pushRejected = rejected {
@@ -171,15 +173,15 @@ public struct ReleasePipeline: Sendable {
         }
         var undone: [String] = []
         if !run.isDryRun {
-            for earlier in completed.reversed() { undone += earlier.undo(run, &outputs) }
+            for earlier in completed.reversed() { undone += await earlier.undo(run, &outputs) }
         }
         return ReleaseError.stageFailed(stage: stage.name, cause: cause, cleanup: undone, exitCode: code)
     }
 
     private static func preflight(
         _ options: ReleaseOptions, config: RelctlConfig, context: Context, recovery: ReleaseRecovery?
-    ) -> (PreflightReport, StageRecordDraft) {
-        var report = ReleasePreflight.check(options, config: config, context: context, recovery: recovery)
+    ) async -> (PreflightReport, StageRecordDraft) {
+        var report = await ReleasePreflight.check(options, config: config, context: context, recovery: recovery)
         if let lockURL = report.lockFile, let unreadable = ReleaseLock.unreadableLock(at: lockURL) {
             if options.dryRun {
                 report.warnings += unreadable.diagnostics.map(\.description)
@@ -204,10 +206,10 @@ public struct ReleasePipeline: Sendable {
     private static func openWorkspace(
         _ options: ReleaseOptions, config: RelctlConfig, context: Context,
         preflight: PreflightReport, heldLock: ReleaseLock?
-    ) -> (WorkspaceOpening, StageRecordDraft) {
+    ) async -> (WorkspaceOpening, StageRecordDraft) {
         do {
             if options.dryRun, let topLevel = preflight.topLevel, let commit = preflight.commit {
-                let workspace = try ReleaseWorkspace.scratch(
+                let workspace = try await ReleaseWorkspace.scratch(
                     config: config, context: context, topLevel: topLevel, commit: commit, tag: options.tag,
                     settings: preflight.gitSettings, kept: options.keep)
                 return (

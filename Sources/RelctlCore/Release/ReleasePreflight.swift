@@ -8,7 +8,7 @@ enum ReleasePreflight {
     /// (or, on a dry run, will roll it back), and a refusal is one of the problems.
     static func check(
         _ options: ReleaseOptions, config: RelctlConfig, context: Context, recovery: ReleaseRecovery? = nil
-    ) -> PreflightReport {
+    ) async -> PreflightReport {
         var report = PreflightReport(tag: options.tag)
         if let recovery, recovery.decision == .refuse {
             report.fail(file: recovery.lock?.url.path, recovery.summary)
@@ -23,11 +23,11 @@ enum ReleasePreflight {
         var readOnly = context
         readOnly.environment["GIT_OPTIONAL_LOCKS"] = "0"
         let git = Git(directory: config.root, context: readOnly)
-        switch Result(catching: { try git.layout() }) {
+        switch await Result(catching: { try await git.layout() }) {
         case .success(let layout?):
             report.topLevel = layout.topLevel
             report.lockFile = ReleaseLock.url(commonDirectory: layout.commonDirectory)
-            checkRepository(options, config: config, git: git, recovery: recovery, into: &report)
+            await checkRepository(options, config: config, git: git, recovery: recovery, into: &report)
         case .success(nil):
             report.fail(
                 file: config.root.path,
@@ -110,14 +110,14 @@ enum ReleasePreflight {
     private static func checkRepository(
         _ options: ReleaseOptions, config: RelctlConfig, git: Git, recovery: ReleaseRecovery?,
         into report: inout PreflightReport
-    ) {
-        do { (report.commit, report.commitTime) = try git.commitAndTime(of: "HEAD") } catch {
+    ) async {
+        do { (report.commit, report.commitTime) = try await git.commitAndTime(of: "HEAD") } catch {
             report.fail(file: config.root.path, "the repository has no commit yet; commit the release first")
             return
         }
         let distPrefix = distPathInRepository(config: config, topLevel: report.topLevel)
         let status: GitStatus
-        do { status = try git.status() } catch let error as RelctlError {
+        do { status = try await git.status() } catch let error as RelctlError {
             report.fail(error.exitCode, error.diagnostics)
             return
         } catch { return }
@@ -173,17 +173,17 @@ enum ReleasePreflight {
                 "\(options.tag) was pushed by the killed release on \(commit.prefix(12)), but HEAD is \(report.commit?.prefix(12) ?? "unknown"); check out \(commit.prefix(12)) to finish that release"
             )
         }
-        if let adopted, git.localTag(options.tag)?.object == adopted {
+        if let adopted, await git.localTag(options.tag)?.object == adopted {
             // Ours from the killed run.
-        } else if git.localTagExists(options.tag) {
-            let target = (try? git.commit(of: options.tag)).map { " (on \($0.prefix(12)))" } ?? ""
+        } else if await git.localTagExists(options.tag) {
+            let target = await (try? git.commit(of: options.tag)).map { " (on \($0.prefix(12)))" } ?? ""
             report.fail(
                 file: report.topLevel?.path,
                 "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published"
             )
         }
         let remote = config.release.remote
-        report.gitSettings = git.settings(matching: ReleaseWorkspace.borrowedSettings)
+        report.gitSettings = await git.settings(matching: ReleaseWorkspace.borrowedSettings)
         report.remoteURL = report.gitSettings.last { $0.key == "remote.\(remote).url" }?.value
         if report.remoteURL == nil {
             if options.push {
@@ -196,7 +196,7 @@ enum ReleasePreflight {
             }
         } else {
             do {
-                let onRemote = try git.remoteTag(options.tag, remote: remote)
+                let onRemote = try await git.remoteTag(options.tag, remote: remote)
                 if let onRemote, !(recovery?.resumes(options.tag) == true && onRemote.object == adopted) {
                     report.fail(
                         file: report.topLevel?.path,

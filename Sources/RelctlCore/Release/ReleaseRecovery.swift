@@ -43,13 +43,13 @@ struct ReleaseRecovery: Sendable {
 
     /// Looks for a killed release's lock; when there is one, judges it and (unless `dryRun`) takes
     /// the lock over and acts. Returns nil when there is nothing to recover.
-    static func run(_ options: ReleaseOptions, config: RelctlConfig, context: Context) -> ReleaseRecovery? {
+    static func run(_ options: ReleaseOptions, config: RelctlConfig, context: Context) async -> ReleaseRecovery? {
         // Found without starting git: most releases find no lock and cost nothing here.
         guard let lockURL = ReleaseLock.url(near: config.root), let dead = ReleaseLock.currentHolder(at: lockURL),
             dead.pid != 0, dead.isStale
         else { return nil }
         let git = Git(directory: config.root, context: context)
-        var recovery = judge(dead, tag: options.tag, lock: lockURL, config: config, git: git, context: context)
+        var recovery = await judge(dead, tag: options.tag, lock: lockURL, config: config, git: git, context: context)
         guard !options.dryRun else {
             if recovery.decision != .refuse {
                 context.console.warning(recovery.summary + " (dry run: nothing done; the real run will do this)")
@@ -74,7 +74,7 @@ struct ReleaseRecovery: Sendable {
             lock.handBack(dead)
             return recovery
         case .rollBack:
-            recovery.summary = rollBack(recovery, tag: options.tag, config: config, git: git)
+            recovery.summary = await rollBack(recovery, tag: options.tag, config: config, git: git)
         case .resume:
             // A resumed release killed, interrupted or failing in turn is resumed again by the next run.
             lock.keepOnInterrupt()
@@ -96,13 +96,13 @@ struct ReleaseRecovery: Sendable {
     /// Decides what to do, reading only (it waits for the killed run's `git tag`/`git push` to end).
     static func judge(
         _ dead: ReleaseLock.Holder, tag: String, lock: URL, config: RelctlConfig, git: Git, context: Context
-    ) -> ReleaseRecovery {
+    ) async -> ReleaseRecovery {
         let who = "the release of \(dead.tag) killed at pid \(dead.pid) (started \(dead.started))"
         var recovery = ReleaseRecovery(
             dead: dead, decision: .nothingToUndo,
             summary:
                 "took over a stale release lock left by \(dead.summary): that process is gone; it had created no tag")
-        if let running = waitForChildren(of: dead, context: context) {
+        if let running = await waitForChildren(of: dead, context: context) {
             recovery.decision = .refuse
             recovery.summary =
                 "\(who) left `git` (process group \(running)) running, still at work after 120 s; wait for it to end (or stop it with `kill -- -\(running)`), then run again"
@@ -115,15 +115,17 @@ struct ReleaseRecovery: Sendable {
                 "\(who) had finished: \(dead.tag) tagged\(pushed), dist/ complete; only its `[release] after` hooks and publish may not have run, so run those by hand"
             return recovery
         }
-        guard let object = ownTagObject(dead, config: config, git: git) else { return recovery }
+        guard let object = await ownTagObject(dead, config: config, git: git) else { return recovery }
         recovery.tagObject = object
         let commit = (dead.commit ?? "").prefix(12)
         // Asked even when the killed run never got to its push: the tag may have been pushed by
         // hand (or by `relctl train`) since, and a published tag is never rolled back.
         let remote = dead.pushing ?? config.release.remote
-        if dead.pushing != nil || (try? git.runUnchecked(["remote", "get-url", remote]))?.succeeded == true {
+        var hasRemote = dead.pushing != nil
+        if !hasRemote { hasRemote = (try? await git.runUnchecked(["remote", "get-url", remote]))?.succeeded == true }
+        if hasRemote {
             let onRemote: TagRef?
-            do { onRemote = try git.remoteTag(dead.tag, remote: remote) } catch {
+            do { onRemote = try await git.remoteTag(dead.tag, remote: remote) } catch {
                 recovery.decision = .refuse
                 recovery.summary =
                     "\(who) had created \(dead.tag); `\(remote)` cannot be reached now to see whether that tag was pushed, which decides whether it may be deleted; run again once it can"
@@ -153,11 +155,11 @@ struct ReleaseRecovery: Sendable {
     /// The killed run's tag object, when `refs/tags/TAG` is still the tag it created: the object
     /// it recorded, or (killed between `git tag` and recording it) an annotated tag on the recorded
     /// commit whose message is the one relctl writes for that release.
-    static func ownTagObject(_ dead: ReleaseLock.Holder, config: RelctlConfig, git: Git) -> String? {
-        guard dead.tagging == true, let local = git.localTag(dead.tag) else { return nil }
+    static func ownTagObject(_ dead: ReleaseLock.Holder, config: RelctlConfig, git: Git) async -> String? {
+        guard dead.tagging == true, let local = await git.localTag(dead.tag) else { return nil }
         if let recorded = dead.tagObject { return recorded == local.object ? local.object : nil }
         guard let commit = dead.commit, local.commit == commit, local.object != commit,
-            let body = try? git.run(["cat-file", "tag", local.object])
+            let body = try? await git.run(["cat-file", "tag", local.object])
         else { return nil }
         let message = body.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n")
         let ours =
@@ -168,11 +170,12 @@ struct ReleaseRecovery: Sendable {
 
     /// Deletes the killed run's tag (only while it is still its object: `git update-ref -d REF OLD`
     /// compares and deletes in one step) and the files of that tag it had moved into dist/.
-    static func rollBack(_ recovery: ReleaseRecovery, tag: String, config: RelctlConfig, git: Git) -> String {
+    static func rollBack(_ recovery: ReleaseRecovery, tag: String, config: RelctlConfig, git: Git) async -> String {
         let dead = recovery.dead
         var done: [String] = []
         if let object = recovery.tagObject {
-            let deleted = (try? git.runUnchecked(["update-ref", "-d", "refs/tags/\(dead.tag)", object]))?.succeeded
+            let deleted = await (try? git.runUnchecked(["update-ref", "-d", "refs/tags/\(dead.tag)", object]))?
+                .succeeded
             done.append(
                 deleted == true
                     ? "deleted its unpushed tag \(dead.tag)"
@@ -215,7 +218,7 @@ struct ReleaseRecovery: Sendable {
     }
 
     /// Waits (up to two minutes) for the children the killed run recorded; returns a group still alive.
-    static func waitForChildren(of dead: ReleaseLock.Holder, context: Context) -> Int32? {
+    static func waitForChildren(of dead: ReleaseLock.Holder, context: Context) async -> Int32? {
         // A SIGKILL between starting `git push` and recording its pid leaves a push nobody
         // recorded: found by its command line (the refspec names the tag), it is waited for too.
         let unrecorded = dead.pushing != nil && dead.pushed == nil ? orphanedPushes(of: dead.tag) : []
@@ -225,7 +228,9 @@ struct ReleaseRecovery: Sendable {
             "waiting for `git` (process group \(first)) that the release of \(dead.tag) killed at pid \(dead.pid) left running"
         )
         let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, groups.contains(where: ChildProcesses.isGroupAlive) { usleep(50_000) }
+        while Date() < deadline, groups.contains(where: ChildProcesses.isGroupAlive) {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
         return groups.first(where: ChildProcesses.isGroupAlive)
     }
 }

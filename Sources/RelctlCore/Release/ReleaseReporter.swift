@@ -27,16 +27,16 @@ struct ReleaseReporter {
     }
 
     /// Runs one pipeline step (preflight, workspace) as a numbered, timed entry.
-    mutating func step<T>(_ name: String, _ body: () -> (T, StageRecordDraft)) -> T {
+    mutating func step<T>(_ name: String, _ body: () async -> (T, StageRecordDraft)) async -> T {
         let start = begin(name)
-        let (value, draft) = body()
+        let (value, draft) = await body()
         ended(name, draft.ok ? .ok : .failed, since: start, detail: draft.detail)
         return value
     }
 
     /// The preflight's findings that belong in the plan.
-    mutating func preflight(_ body: () -> (PreflightReport, StageRecordDraft)) -> PreflightReport {
-        let report = step("preflight", body)
+    mutating func preflight(_ body: () async -> (PreflightReport, StageRecordDraft)) async -> PreflightReport {
+        let report = await step("preflight", body)
         plan.version = report.version?.description
         plan.commit = report.commit
         plan.branch = report.branch

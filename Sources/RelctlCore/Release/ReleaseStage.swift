@@ -25,7 +25,7 @@ public protocol ReleaseStage: Sendable {
     /// Does the work and records what it produced; returns a one-line summary for the stage list.
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String?
     /// Undoes this stage after a later stage failed; one line per thing undone or left.
-    func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String]
+    func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async -> [String]
 }
 
 extension ReleaseStage {
@@ -35,5 +35,5 @@ extension ReleaseStage {
     public var needsPassingPreflight: Bool { false }
     public var sealsRelease: Bool { false }
     public func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? { nil }
-    public func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] { [] }
+    public func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async -> [String] { [] }
 }

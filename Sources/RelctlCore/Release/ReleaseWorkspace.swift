@@ -81,7 +81,7 @@ final class ReleaseWorkspace {
     static func scratch(
         config: RelctlConfig, context: Context, topLevel: URL, commit: String, tag: String,
         settings: [(key: String, value: String)], kept: Bool = false
-    ) throws -> ReleaseWorkspace {
+    ) async throws -> ReleaseWorkspace {
         Temporaries.reclaimScratch(console: context.console)
         // A folder the user asked to keep (`--keep`) is output, not a temporary: its name is
         // outside the temporary scheme, so no later run reclaims it once this process is gone.
@@ -101,7 +101,7 @@ final class ReleaseWorkspace {
                     value: $0.key.hasPrefix("remote.") ? PushStage.absolute($0.value, base: topLevel) : $0.value
                 )
             }
-            _ = try source.scratchClone(to: clone, commit: commit, settings: borrowed)
+            _ = try await source.scratchClone(to: clone, commit: commit, settings: borrowed)
         } catch {
             try? FileSystem.remove(scratch)
             CleanupRegistry.shared.unregister(scratch)

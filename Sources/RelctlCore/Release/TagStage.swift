@@ -20,7 +20,7 @@ struct TagStage: ReleaseStage {
         }
         if run.isDryRun, run.recovery?.rollsBack(tag) == true {
             // The scratch clone copied the killed release's tag, which the real run deletes first.
-            _ = git.deleteLocalTag(tag)
+            _ = await git.deleteLocalTag(tag)
         }
         // Registered before the tag exists so a Ctrl-C at any moment leaves none behind.
         let guardID = run.guards.add {
@@ -31,17 +31,15 @@ struct TagStage: ReleaseStage {
         let lock = run.lock
         lock?.record { $0.tagging = true }
         do {
-            try await BlockingWork.run {
-                try Self.recording(lock) {
-                    try git.createAnnotatedTag(tag, commit: run.identity.commit, message: message, sign: sign)
-                }
+            try await Self.recording(lock) {
+                try await git.createAnnotatedTag(tag, commit: run.identity.commit, message: message, sign: sign)
             }
         } catch let error as RelctlError {
             run.guards.remove(guardID)
             let hint = sign ? " (signing is on: check `git config user.signingkey` and that gpg/ssh signing works)" : ""
             throw ReleaseError.tagNotCreated(cause: error, hint: hint)
         }
-        if let lock, let object = git.localTag(tag)?.object { lock.record { $0.tagObject = object } }
+        if let lock, let object = await git.localTag(tag)?.object { lock.record { $0.tagObject = object } }
         outputs.tag = CreatedTag(name: tag, message: message, signed: sign)
         let kind = sign ? "signed annotated" : "annotated"
         return "\(kind) \(tag) on \(run.identity.commit.prefix(12))" + (run.isDryRun ? " (in the scratch clone)" : "")
@@ -54,10 +52,10 @@ struct TagStage: ReleaseStage {
     ) async throws -> String {
         let git = run.git
         let tag = run.tag
-        let existing = try await BlockingWork.run { () throws -> String in
-            guard let object = git.localTag(tag)?.object else { return "" }
-            let body = try git.run(["cat-file", "tag", object])
-            return body.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n")
+        var existing = ""
+        if let object = await git.localTag(tag)?.object {
+            let body = try await git.run(["cat-file", "tag", object])
+            existing = body.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n")
         }
         guard existing.hasPrefix(message) else {
             throw ReleaseError.resumedTagDiffers(
@@ -71,17 +69,17 @@ struct TagStage: ReleaseStage {
     }
 
     /// Runs `body` recording the children it starts in the lock (a dry run has none).
-    static func recording<T>(_ lock: ReleaseLock?, _ body: () throws -> T) rethrows -> T {
-        guard let lock else { return try body() }
-        return try lock.recordingChildren(body)
+    static func recording<T>(_ lock: ReleaseLock?, _ body: () async throws -> T) async rethrows -> T {
+        guard let lock else { return try await body() }
+        return try await lock.recordingChildren(body)
     }
 
-    func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) -> [String] {
+    func undo(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async -> [String] {
         // A resumed release's tag is out already: it stays.
         if run.resumesTag, !run.isDryRun { return ["kept \(run.tag): the killed release had pushed it already"] }
         // A rejected push deletes the tag itself (and says so).
-        guard outputs.tag != nil, !run.isDryRun, run.git.localTagExists(run.tag) else { return [] }
-        guard run.git.deleteLocalTag(run.tag) else {
+        guard outputs.tag != nil, !run.isDryRun, await run.git.localTagExists(run.tag) else { return [] }
+        guard await run.git.deleteLocalTag(run.tag) else {
             return ["could not delete the local tag \(run.tag); remove it with `git tag -d \(run.tag)`"]
         }
         outputs.tag = nil

@@ -107,7 +107,8 @@ public struct TrainRunner: Sendable {
         var checkProblems: [Diagnostic] = []
         for (index, (wave, repository)) in ordered.enumerated() {
             do {
-                let step = try prepare(repository, index: index, wave: wave, workspace: workspace, options: options)
+                let step = try await prepare(
+                    repository, index: index, wave: wave, workspace: workspace, options: options)
                 report.repositories[index].pins = step.pins?.changes ?? []
                 report.repositories[index].note = step.note
                 if step.trainPushes(options), step.branch == nil, step.action != .skip {
@@ -149,7 +150,7 @@ public struct TrainRunner: Sendable {
         let checks = await ParallelJobs.map(pending, limit: options.jobs) { step in
             (
                 step,
-                try? await BlockingWork.run { try release(tag, in: step.repository, extra: mode, echo: options.dryRun) }
+                try? await release(tag, in: step.repository, extra: mode, echo: options.dryRun)
             )
         }
         var worstChild: RelctlExitCode?
@@ -203,9 +204,8 @@ public struct TrainRunner: Sendable {
                 let remote = step.remote, directory = step.repository.directory
                 _ = guards.add { Self.deleteTagNow(tag, remote: remote, in: directory) }
             }
-            // Each repository's git calls and child wait on a thread of their own (BlockingWork).
             let outcomes = await ParallelJobs.map(members, limit: options.jobs) { step in
-                await BlockingWork.run { releaseOne(step, options: options) }
+                await releaseOne(step, options: options)
             }
             attempts += outcomes
             for outcome in outcomes { report.repositories[outcome.step.index] = outcome.result }
@@ -213,7 +213,7 @@ public struct TrainRunner: Sendable {
             guard let first = failed.first else { continue }
             for failure in failed { context.console.error("\(failure.step.repository.name): release failed") }
             context.console.error("rolling back what this train pushed")
-            rollBack(tag, attempts.reversed(), into: &report)
+            await rollBack(tag, attempts.reversed(), into: &report)
             var lines = [
                 Diagnostic(
                     "train \(tag) stopped at \(failed.map(\.step.repository.name).joined(separator: ", ")) (wave \(wave))"
@@ -239,14 +239,14 @@ public struct TrainRunner: Sendable {
     /// Reads what the train needs from one repository before changing anything.
     func prepare(
         _ repository: Workspace.Repository, index: Int, wave: Int, workspace: Workspace, options: TrainRunOptions
-    ) throws -> TrainStep {
+    ) async throws -> TrainStep {
         var local = context
         local.workingDirectory = repository.directory
         let config = try? ConfigLoader.load(path: nil, context: local)
         let tag = options.tag
         let version = (try? config?.project.tagFormat.version(of: tag))?.description ?? Self.plainVersion(of: tag)
         let git = Git(directory: repository.directory, context: context)
-        var step = TrainStep(
+        var step = await TrainStep(
             index: index, wave: wave, repository: repository, remote: config?.release.remote ?? "origin",
             branch: try? git.currentBranch(), version: version)
         if !repository.pins.isEmpty {
@@ -257,13 +257,13 @@ public struct TrainRunner: Sendable {
         }
         // Resume: after the pins, the commit to tag is HEAD when they are all in place already.
         let pinsInPlace = (step.pins?.satisfied ?? true) && step.versionMismatches.isEmpty
-        guard pinsInPlace, let head = try? git.commit(of: "HEAD") else { return step }
-        let remoteTag = try? git.remoteTag(tag, remote: step.remote)
+        guard pinsInPlace, let head = try? await git.commit(of: "HEAD") else { return step }
+        let remoteTag = try? await git.remoteTag(tag, remote: step.remote)
         if let remoteTag, remoteTag.commit == head {
             step.action = .skip
             step.note =
                 "\(tag) is already on \(step.remote) at HEAD \(head.prefix(12)), the commit this run would tag; skipped"
-        } else if remoteTag == nil, let localTag = git.localTag(tag), localTag.commit == head {
+        } else if remoteTag == nil, let localTag = await git.localTag(tag), localTag.commit == head {
             step.action = .pushOnly
             step.note =
                 "\(tag) is already tagged locally at HEAD \(head.prefix(12)) (an interrupted run?); the train pushes it"
@@ -278,7 +278,7 @@ public struct TrainRunner: Sendable {
     }
 
     /// Pins, release and push of one repository; never throws: the outcome says what happened.
-    func releaseOne(_ step: TrainStep, options: TrainRunOptions) -> TrainAttempt {
+    func releaseOne(_ step: TrainStep, options: TrainRunOptions) async -> TrainAttempt {
         let tag = options.tag
         let name = step.repository.name
         let git = Git(directory: step.repository.directory, context: context)
@@ -301,14 +301,14 @@ public struct TrainRunner: Sendable {
                 var paths: [String] = []
                 var pinPlan: PinPlan?
                 if options.setVersion {
-                    let bump = try context.processes.run(
+                    let bump = try await context.processes.run(
                         Command(
                             executable.path, ["bump", "--set", step.version, "--write"],
                             directory: step.repository.directory, environment: context.environment))
                     guard bump.succeeded else {
                         return fail(["`relctl bump --set \(step.version) --write` failed: \(PushStage.tail(bump))"])
                     }
-                    paths += try git.changedPaths()
+                    paths += try await git.changedPaths()
                 }
                 if step.pins != nil {
                     // Read afresh: the files are the same unless someone edited them meanwhile.
@@ -328,7 +328,7 @@ public struct TrainRunner: Sendable {
                                 : $0.commitMessage(tag: tag)
                         }
                         ?? "chore(release): set version \(step.version) for \(tag)\n"
-                    let pinCommit = try git.commitPaths(paths, message: message)
+                    let pinCommit = try await git.commitPaths(paths, message: message)
                     attempt.pinCommit = pinCommit
                     attempt.result.pinCommit = pinCommit
                     context.console.info(
@@ -345,7 +345,7 @@ public struct TrainRunner: Sendable {
             let result: ChildResult
             do {
                 // `--in-train`: the child's failure messages say the train takes the release back.
-                result = try release(
+                result = try await release(
                     tag, in: step.repository, extra: (trainPushes ? [] : ["--push"]) + ["--in-train"], echo: true)
             } catch {
                 return fail(["could not run relctl: \(error)"])
@@ -353,7 +353,7 @@ public struct TrainRunner: Sendable {
             attempt.result.seconds = result.seconds
             attempt.result.commit = result.plan?.commit
             if result.status == 0 || result.plan?.neverTagged != true {
-                attempt.createdTag = git.localTag(tag)
+                attempt.createdTag = await git.localTag(tag)
             }
             attempt.distFiles = result.plan?.distFiles() ?? []
             if !trainPushes, result.plan?.tagPushed == true { attempt.result.push = "release" }
@@ -363,27 +363,28 @@ public struct TrainRunner: Sendable {
                 return attempt
             }
         } else {
-            attempt.createdTag = git.localTag(tag)
+            attempt.createdTag = await git.localTag(tag)
             attempt.result.commit = attempt.createdTag?.commit
         }
 
         // The train's push: the branch with the pin commit and the tag on it, together.
         guard let branch = step.branch else { return fail(["HEAD is detached; nothing pushed"]) }
         do {
-            let (result, atomic) = try git.pushBranchAndTag(branch: branch, tag: tag, remote: step.remote)
+            let (result, atomic) = try await git.pushBranchAndTag(branch: branch, tag: tag, remote: step.remote)
             if !atomic {
                 context.console.warning(
                     "\(name): \(step.remote) does not support `git push --atomic`; pushed \(branch) then \(tag) one after the other"
                 )
             }
             // Whatever reached the remote must be known to the rollback, even on a failure.
-            if let remoteTag = try? git.remoteTag(tag, remote: step.remote),
+            if let remoteTag = try? await git.remoteTag(tag, remote: step.remote),
                 remoteTag.object == attempt.createdTag?.object
             {
                 attempt.result.push = atomic ? "atomic" : "separate"
             }
             if let pin = attempt.pinCommit,
-                (try? git.runUnchecked(["ls-remote", "--exit-code", step.remote, "refs/heads/\(branch)"]))?.stdoutText
+                await (try? git.runUnchecked(["ls-remote", "--exit-code", step.remote, "refs/heads/\(branch)"]))?
+                    .stdoutText
                     .hasPrefix(pin) == true
             {
                 attempt.pinPushed = true
@@ -406,7 +407,7 @@ public struct TrainRunner: Sendable {
     /// Takes back what each attempt created, newest first: the tag (remote and local, only
     /// where it still is this run's object), the pin commit (a revert commit pushed to the
     /// branch; an unpushed one is dropped), and the release's files in dist/.
-    func rollBack(_ tag: String, _ attempts: [TrainAttempt], into report: inout TrainReport) {
+    func rollBack(_ tag: String, _ attempts: [TrainAttempt], into report: inout TrainReport) async {
         for attempt in attempts where attempt.touched {
             let name = attempt.step.repository.name
             let directory = attempt.step.repository.directory.path
@@ -414,10 +415,10 @@ public struct TrainRunner: Sendable {
             let git = Git(directory: attempt.step.repository.directory, context: context)
             var undone = false
             if let created = attempt.createdTag {
-                switch Result(catching: { try git.remoteTag(tag, remote: remote) }) {
+                switch await Result(catching: { try await git.remoteTag(tag, remote: remote) }) {
                 case .success(let found?) where found.object == created.object:
-                    let result = try? git.deleteRemoteTag(tag, remote: remote)
-                    if result?.succeeded == true, (try? git.remoteTag(tag, remote: remote)) == .some(nil) {
+                    let result = try? await git.deleteRemoteTag(tag, remote: remote)
+                    if result?.succeeded == true, await (try? git.remoteTag(tag, remote: remote)) == .some(nil) {
                         report.rolledBack.append("\(name): deleted \(tag) on \(remote)")
                         undone = true
                     } else {
@@ -437,8 +438,8 @@ public struct TrainRunner: Sendable {
                         "\(name): could not reach \(remote) to check \(tag); if it is \(created.object.prefix(12)) delete it with `git -C \(directory) push \(remote) :refs/tags/\(tag)`"
                     )
                 }
-                if git.localTag(tag)?.object == created.object {
-                    if git.deleteLocalTag(tag) {
+                if await git.localTag(tag)?.object == created.object {
+                    if await git.deleteLocalTag(tag) {
                         report.rolledBack.append("\(name): deleted local tag \(tag)")
                         undone = true
                     } else {
@@ -448,7 +449,7 @@ public struct TrainRunner: Sendable {
                 }
             }
             if let pin = attempt.pinCommit {
-                undone = revertPin(pin, attempt: attempt, git: git, into: &report) || undone
+                undone = await revertPin(pin, attempt: attempt, git: git, into: &report) || undone
             }
             if !attempt.distFiles.isEmpty {
                 var removed: [String] = []
@@ -476,15 +477,16 @@ public struct TrainRunner: Sendable {
 
     /// A pushed pin commit is reverted by a new commit pushed on top (history others may have
     /// fetched is never rewritten); an unpushed one, still HEAD, is simply dropped.
-    private func revertPin(_ pin: String, attempt: TrainAttempt, git: Git, into report: inout TrainReport) -> Bool {
+    private func revertPin(_ pin: String, attempt: TrainAttempt, git: Git, into report: inout TrainReport) async -> Bool
+    {
         let name = attempt.step.repository.name
         let directory = attempt.step.repository.directory.path
         let remote = attempt.step.remote
         let branch = attempt.step.branch ?? "HEAD"
         let short = String(pin.prefix(12))
         if !attempt.pinPushed {
-            if (try? git.commit(of: "HEAD")) == pin,
-                (try? git.runUnchecked(["reset", "--quiet", "--keep", "HEAD~1"]))?.succeeded == true
+            if await (try? git.commit(of: "HEAD")) == pin,
+                await (try? git.runUnchecked(["reset", "--quiet", "--keep", "HEAD~1"]))?.succeeded == true
             {
                 report.rolledBack.append("\(name): dropped the unpushed pin commit \(short)")
                 return true
@@ -493,15 +495,15 @@ public struct TrainRunner: Sendable {
                 "\(name): the unpushed pin commit \(short); drop it with `git -C \(directory) revert --no-edit \(pin)`")
             return false
         }
-        let revert = try? git.runUnchecked(["revert", "--no-edit", pin])
-        guard revert?.succeeded == true, let head = try? git.commit(of: "HEAD") else {
-            _ = try? git.runUnchecked(["revert", "--abort"])
+        let revert = try? await git.runUnchecked(["revert", "--no-edit", pin])
+        guard revert?.succeeded == true, let head = try? await git.commit(of: "HEAD") else {
+            _ = try? await git.runUnchecked(["revert", "--abort"])
             report.notRolledBack.append(
                 "\(name): pin commit \(short) on \(remote)/\(branch); revert it with `git -C \(directory) revert --no-edit \(pin) && git -C \(directory) push \(remote) HEAD:refs/heads/\(branch)`"
             )
             return false
         }
-        let push = try? git.pushBranch(branch, remote: remote)
+        let push = try? await git.pushBranch(branch, remote: remote)
         guard push?.succeeded == true else {
             let why = push.map { PushStage.tail($0) } ?? "git could not run"
             report.notRolledBack.append(
@@ -526,8 +528,9 @@ public struct TrainRunner: Sendable {
 
     /// Runs `relctl release TAG ARGS --json` in the repository, echoing its progress prefixed
     /// with the repository's name.
-    func release(_ tag: String, in repository: Workspace.Repository, extra: [String], echo: Bool) throws -> ChildResult
-    {
+    func release(
+        _ tag: String, in repository: Workspace.Repository, extra: [String], echo: Bool
+    ) async throws -> ChildResult {
         let start = context.clock.now()
         let stdout = StageOutput(limit: 100_000)
         let stderr = StageOutput(limit: 60)
@@ -538,7 +541,7 @@ public struct TrainRunner: Sendable {
         let command = Command(
             executable.path, ["release", tag, "--json"] + extra, directory: repository.directory,
             environment: environment)
-        let status = try context.processes.stream(command) { stream, line in
+        let status = try await context.processes.stream(command) { stream, line in
             switch stream {
             case .stdout: stdout.append(line)
             case .stderr:
