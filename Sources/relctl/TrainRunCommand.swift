@@ -62,15 +62,13 @@ struct TrainRunCommand: RelctlCommand {
     static var selfExecutable: URL {
         #if os(Linux)
         if let path = try? FileSystem.symlinkDestination(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: path)
+            return AbsolutePath(path, relativeTo: .root).url
         }
         #endif
         let argument = CommandLine.arguments[0]
         if argument.contains("/") {
-            return URL(
-                fileURLWithPath: argument, relativeTo: FileSystem.currentDirectory
-            ).standardizedFileURL
+            return AbsolutePath(argument, relativeTo: AbsolutePath(FileSystem.currentDirectory)).url
         }
-        return URL(fileURLWithPath: "/usr/bin/env").deletingLastPathComponent().appendingPathComponent(argument)
+        return AbsolutePath.root.appending("usr/bin").appending(argument).url
     }
 }

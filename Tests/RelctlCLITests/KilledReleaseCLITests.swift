@@ -173,6 +173,56 @@ struct KilledReleaseCLITests {
         #expect(try fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.hasPrefix(killedObject))
     }
 
+    /// The search for an unrecorded push looks at this repository only: another project pushing a
+    /// tag of the same name on the machine (another release, another CI job) is not waited for.
+    /// Found by the full suite, where the kill loop's recovery once waited 120 s for another
+    /// test's push of `v1.0.0` and then refused to release.
+    @Test func aPushOfTheSameTagInAnotherRepositoryIsNotWaitedFor() async throws {
+        let fixture = try ReleaseFixture()
+        defer { fixture.remove() }
+        // Our killed release's own push lands at once; its lock names no child.
+        let killedObject = try await Self.killDuringPush(fixture, hookEnd: "exit 0")
+        let landed = try await Self.waitFor {
+            (try? fixture.remoteGit("rev-parse", "refs/tags/v1.0.0").stdout.hasPrefix(killedObject)) == true
+        }
+        #expect(landed, "the killed run's push landed")
+        let lockURL = fixture.url.appendingPathComponent(".git/relctl-release.lock")
+        var record = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: lockURL)) as? [String: Any])
+        record.removeValue(forKey: "children")
+        try JSONSerialization.data(withJSONObject: record).write(to: lockURL)
+
+        // Meanwhile another project pushes its own v1.0.0, held in its remote's hook.
+        let other = try ReleaseFixture()
+        defer { other.remove() }
+        let release = other.remote.url.appendingPathComponent("go")
+        let held = other.remote.url.appendingPathComponent("hooks/waiting")
+        try other.installRemoteHook(
+            "touch '\(held.path)'; while [ ! -e '\(release.path)' ]; do sleep 0.05; done; exit 0")
+        try other.repository.git("tag", "-a", "v1.0.0", "-m", "the other project's release")
+        let push = Process()
+        push.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        push.arguments = [
+            "git", "-C", other.url.path, "push", "--porcelain", "origin", "refs/tags/v1.0.0:refs/tags/v1.0.0",
+        ]
+        push.standardOutput = FileHandle.nullDevice
+        push.standardError = FileHandle.nullDevice
+        try push.run()
+        defer {
+            _ = try? other.remote.write("go", "")
+            push.waitUntilExit()
+        }
+        #expect(try await Self.waitFor { FileManager.default.fileExists(atPath: held.path) }, "the other push is held")
+
+        let started = Date()
+        let next = try await BlockingWork.run { try relctl(["release", "v1.0.0", "--push"], in: fixture.url) }
+        #expect(next.status == 0, "\(next)")
+        #expect(!next.stderr.contains("waiting for `git`"), "\(next.stderr)")
+        #expect(next.stderr.contains("resuming the release of v1.0.0 killed at pid"), "\(next.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60, "the next run waited for the other project's push")
+        #expect(push.isRunning, "the other push was still held while the release ran")
+    }
+
     @Test func aPushedTagIsNeverRewrittenWhenTheRebuildDiffers() async throws {
         // A build that is not reproducible: each run's binary differs.
         let fixture = try ReleaseFixture(

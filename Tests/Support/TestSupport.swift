@@ -71,8 +71,8 @@ public func run(
     try FileManager.default.createDirectory(at: capture, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: capture) }
     let outURL = capture.appendingPathComponent("stdout"), errURL = capture.appendingPathComponent("stderr")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
     let process = Process()
     if executable.contains("/") {

@@ -38,10 +38,11 @@ struct BuildInputs: Sendable, Equatable {
         let version = try format.version(of: resolvedTag)
         let git = Git(directory: config.root, context: context)
         // Building needs no git: without it (or outside a repository) RELCTL_COMMIT is empty.
-        let commit = await (try? git.isRepository()) == true ? ((try? git.commit(of: "HEAD")) ?? "") : ""
+        var commit = ""
+        if (try? await git.isRepository()) == true { commit = (try? await git.commit(of: "HEAD")) ?? "" }
         var epoch = try SourceDateEpoch.from(context.environment)
         if epoch == nil, !commit.isEmpty { epoch = try? await git.committerTime(of: commit) }
-        return await BuildInputs(
+        return BuildInputs(
             tag: resolvedTag, version: version.description, commit: commit, sourceDateEpoch: epoch.map(String.init))
     }
 }

@@ -71,11 +71,11 @@ public enum ChecksumVerifier {
         var stale: [String] = []
         for (index, entry) in list.entries.enumerated() {
             guard let digest = actual[index] else { continue }
-            let sidecar = URL(fileURLWithPath: targets[index].path + entry.algorithm.fileExtension)
+            let sidecar = targets[index].appendingToName(entry.algorithm.fileExtension)
             guard FileSystem.exists(sidecar) else { continue }
             let lines = (try? ChecksumFile.read(sidecar))?.entries ?? []
             let own = lines.first {
-                URL(fileURLWithPath: $0.name).lastPathComponent == targets[index].lastPathComponent
+                $0.name.lastPathComponent == targets[index].lastPathComponent
             }
             if own?.digest != digest[entry.algorithm] { stale.append(entry.name + entry.algorithm.fileExtension) }
         }

@@ -17,7 +17,7 @@ enum CompanionFinder {
     }
 
     static func url(_ path: String, root: URL) -> URL {
-        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)).standardizedFileURL
+        AbsolutePath(path, relativeTo: AbsolutePath(root)).url
     }
 
     /// `url` relative to `root` when inside it, as messages show paths.

@@ -16,7 +16,6 @@ extension RelctlConfig {
 
     /// A config path resolved against `root`, for code that holds the root but not the config.
     static func resolve(_ path: String, root: URL) -> URL {
-        path.hasPrefix("/")
-            ? URL(fileURLWithPath: path).standardizedFileURL : root.appendingPathComponent(path).standardizedFileURL
+        AbsolutePath(path, relativeTo: AbsolutePath(root)).url
     }
 }

@@ -7,8 +7,7 @@ extension Git {
     /// where the release lock lives so that `git status` never sees it.
     func commonDirectory() async throws -> URL {
         let text = try await run(["rev-parse", "--git-common-dir"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.hasPrefix("/") { return URL(fileURLWithPath: text).standardizedFileURL }
-        return directory.appendingPathComponent(text).standardizedFileURL
+        return AbsolutePath(text, relativeTo: AbsolutePath(directory)).url
     }
 
     /// Whether `remote` already has `refs/tags/TAG`. Throws when the remote cannot be reached,

@@ -57,9 +57,8 @@ public struct Git: Sendable {
         try checkOwnership(result)
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         guard result.succeeded, lines.count == 3, lines[0] == "true" else { return nil }
-        let common =
-            lines[2].hasPrefix("/") ? URL(fileURLWithPath: lines[2]) : directory.appendingPathComponent(lines[2])
-        return (URL(fileURLWithPath: lines[1]), common.standardizedFileURL)
+        let here = AbsolutePath(directory)
+        return (AbsolutePath(lines[1], relativeTo: here).url, AbsolutePath(lines[2], relativeTo: here).url)
     }
 
     /// Config entries whose keys match `pattern` (`git config --get-regexp`), in order; keys come

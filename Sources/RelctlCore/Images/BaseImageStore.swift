@@ -13,11 +13,12 @@ struct BaseImageStore: Sendable {
     var context: Context
 
     var cacheFolder: URL {
-        if let cache = context.environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            return URL(fileURLWithPath: cache).appendingPathComponent("relctl/oci")
+        // The XDG spec has a relative XDG_CACHE_HOME ignored; a relative HOME is relative to here.
+        if let cache = context.environment["XDG_CACHE_HOME"].flatMap(AbsolutePath.init(absolute:)) {
+            return cache.appending("relctl/oci").url
         }
         let home = context.environment["HOME"] ?? FileSystem.homeDirectory.path
-        return URL(fileURLWithPath: home).appendingPathComponent(".cache/relctl/oci")
+        return AbsolutePath(home, relativeTo: AbsolutePath(context.workingDirectory)).appending(".cache/relctl/oci").url
     }
 
     /// The base for each platform (empty for `scratch`). A multi-platform base is matched per

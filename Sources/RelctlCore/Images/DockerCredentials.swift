@@ -15,11 +15,13 @@ struct DockerCredentials: Sendable {
 
     /// The config file consulted, for messages.
     var configFile: URL {
+        // Relative values are relative to the working directory, as for docker itself.
+        let here = AbsolutePath(FileSystem.currentDirectory)
         if let folder = environment["DOCKER_CONFIG"], !folder.isEmpty {
-            return URL(fileURLWithPath: folder).appendingPathComponent("config.json")
+            return AbsolutePath(folder, relativeTo: here).appending("config.json").url
         }
         let home = environment["HOME"] ?? FileSystem.homeDirectory.path
-        return URL(fileURLWithPath: home).appendingPathComponent(".docker/config.json")
+        return AbsolutePath(home, relativeTo: here).appending(".docker/config.json").url
     }
 
     private struct ConfigFile: Decodable {
@@ -88,7 +90,7 @@ struct DockerCredentials: Sendable {
     func helperCredentials(_ helper: String, server: String) async throws -> RegistryCredentials? {
         let name = "docker-credential-" + helper
         let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .map { AbsolutePath(String($0), relativeTo: AbsolutePath(FileSystem.currentDirectory)).appending(name).url }
             .first { FileSystem.isExecutable($0) }
         guard let path else {
             throw ImageError.credentialHelper(

@@ -68,7 +68,8 @@ public struct ImagePusher: Sendable {
     ///   caller opened it early; otherwise one is opened here.
     @discardableResult
     public func push(_ image: BuiltImage, dryRun: Bool = false, connection: Connection? = nil) async throws -> Report {
-        let layout = URL(fileURLWithPath: image.layout)
+        // The builder records the layout's absolute path; a relative one would be relative to here.
+        let layout = AbsolutePath(image.layout, relativeTo: AbsolutePath(FileSystem.currentDirectory)).url
         let connection =
             connection.flatMap { $0.reference == image.reference && $0.base == image.base ? $0 : nil }
             ?? connect(to: image.reference, base: image.base)

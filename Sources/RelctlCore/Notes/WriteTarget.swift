@@ -30,7 +30,8 @@ struct WriteTarget {
                     "\(isLink ? "is a link to" : "is") \(resolved), outside the repository; relctl does not write there: set the version in that file yourself\(isLink ? ", or replace the link with the file" : "")"
             )
         }
-        self.url = URL(fileURLWithPath: resolved)
+        // realpath(3) answers with an absolute path, relative to nothing.
+        self.url = AbsolutePath(resolved, relativeTo: AbsolutePath(root)).url
         guard isLink else {
             self.display = display
             return

@@ -24,11 +24,12 @@ struct TreeWalker {
         case S_IFDIR: break
         default: throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode))
         }
-        try walkDirectory(source.path, relative: "", destination: destination, builder: &builder)
+        try walkDirectory(
+            source.path, relative: "", tree: AbsolutePath(source), destination: destination, builder: &builder)
     }
 
     private func walkDirectory(
-        _ directory: String, relative: String, destination: String, builder: inout LayoutBuilder
+        _ directory: String, relative: String, tree: AbsolutePath, destination: String, builder: inout LayoutBuilder
     ) throws {
         let names: [String]
         do { names = try FileSystem.names(atPath: directory) } catch {
@@ -46,11 +47,12 @@ struct TreeWalker {
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 if let skipping, skipping == FileIdentity(info) { continue }
-                try walkDirectory(path, relative: relativePath, destination: destination, builder: &builder)
+                try walkDirectory(
+                    path, relative: relativePath, tree: tree, destination: destination, builder: &builder)
             case S_IFREG:
                 try builder.add(
                     ArchiveEntry(
-                        path: archivePath, content: .file(URL(fileURLWithPath: path)),
+                        path: archivePath, content: .file(tree.appending(relativePath).url),
                         mode: FileKind.normalizedMode(info.st_mode), origin: path))
             case S_IFLNK:
                 let target = try readLink(path)

@@ -4,6 +4,9 @@ import Synchronization
 public struct ProcessRunner: ProcessRunning {
     public init() {}
 
+    /// `env`, which searches PATH for a bare command name as a user's shell would.
+    static let env = AbsolutePath.root.appending("usr/bin/env").url
+
     public func run(_ command: Command) async throws -> ProcessResult {
         let collected = Mutex<[OutputChannel: Data]>([:])
         let status = try await execute(command) { stream, handle in
@@ -73,11 +76,13 @@ public struct ProcessRunner: ProcessRunning {
     private func makeProcess(_ command: Command) throws -> Process {
         let process = Process()
         if command.executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: command.executable)
+            // `./tool` is relative to relctl's own working directory, as it was for the shell.
+            process.executableURL =
+                AbsolutePath(command.executable, relativeTo: AbsolutePath(FileSystem.currentDirectory)).url
             process.arguments = command.arguments
         } else {
             // Let env search PATH so callers can name `git` or `tar` as a user would.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.executableURL = Self.env
             process.arguments = [command.executable] + command.arguments
         }
         if let directory = command.directory { process.currentDirectoryURL = directory }

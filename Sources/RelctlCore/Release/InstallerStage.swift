@@ -19,7 +19,7 @@ struct InstallerStage: ReleaseStage {
             manifest: manifest, into: run.stagingDirectory, shown: ChecksumWriter.defaultDirectory,
             config: run.config, keysRoot: run.projectRoot, repository: nil, remoteURL: run.remoteURL,
             context: run.context)
-        let names = report.files.map { URL(fileURLWithPath: $0).lastPathComponent }
+        let names = report.files.map(\.lastPathComponent)
         outputs.installers = names
         return names.joined(separator: ", ")
     }

@@ -92,7 +92,7 @@ struct PushStage: ReleaseStage {
     static func absolute(_ url: String, base: URL) -> String {
         let isPath =
             !url.contains("://") && !url.hasPrefix("/") && !(url.split(separator: "/").first?.contains(":") ?? false)
-        return isPath ? URL(fileURLWithPath: url, relativeTo: base).standardizedFileURL.path : url
+        return isPath ? AbsolutePath(url, relativeTo: AbsolutePath(base)).pathString : url
     }
 
     static func tail(_ result: ProcessResult) -> String {

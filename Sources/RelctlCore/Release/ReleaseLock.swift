@@ -107,7 +107,7 @@ final class ReleaseLock: Sendable {
     }
 
     private static func resolve(_ path: String, in base: URL) -> URL {
-        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)).standardizedFileURL
+        AbsolutePath(path, relativeTo: AbsolutePath(base)).url
     }
 
     /// Reads the current holder, if any (an unreadable file counts as held by an unknown process).

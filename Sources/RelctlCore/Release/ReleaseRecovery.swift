@@ -102,7 +102,7 @@ struct ReleaseRecovery: Sendable {
             dead: dead, decision: .nothingToUndo,
             summary:
                 "took over a stale release lock left by \(dead.summary): that process is gone; it had created no tag")
-        if let running = await waitForChildren(of: dead, context: context) {
+        if let running = await waitForChildren(of: dead, in: config.root, context: context) {
             recovery.decision = .refuse
             recovery.summary =
                 "\(who) left `git` (process group \(running)) running, still at work after 120 s; wait for it to end (or stop it with `kill -- -\(running)`), then run again"
@@ -198,10 +198,13 @@ struct ReleaseRecovery: Sendable {
             + (done.isEmpty ? "nothing of it was left" : done.joined(separator: ", ")) + again
     }
 
-    /// Process groups of live `git push` processes whose refspec is `tag`'s (Linux: read from /proc).
-    static func orphanedPushes(of tag: String) -> [Int32] {
+    /// Process groups of live `git push` processes whose refspec is `tag`'s, run in `repository`
+    /// (Linux: read from /proc). Another project pushing a tag of the same name on this machine
+    /// (a second release, another test, another CI job on the runner) is none of ours.
+    static func orphanedPushes(of tag: String, in repository: URL) -> [Int32] {
         #if os(Linux)
         let refspec = "refs/tags/\(tag):refs/tags/\(tag)"
+        let here = AbsolutePath(repository.resolvingSymlinksInPath())
         guard let entries = try? FileSystem.names(atPath: "/proc") else { return [] }
         return entries.compactMap { entry -> Int32? in
             guard let pid = Int32(entry), pid != getpid(),
@@ -209,6 +212,15 @@ struct ReleaseRecovery: Sendable {
             else { return nil }
             let arguments = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             guard arguments.contains("push"), arguments.contains(refspec) else { return nil }
+            // relctl starts git as `git -C REPOSITORY push …`; git itself then works in it.
+            var named: String?
+            if let flag = arguments.firstIndex(of: "-C"), flag + 1 < arguments.count { named = arguments[flag + 1] }
+            let cwd = try? FileSystem.symlinkDestination(atPath: "/proc/\(entry)/cwd")
+            let candidates: [String?] = [named, cwd]
+            let places = candidates.compactMap { $0 }.map {
+                AbsolutePath(AbsolutePath($0, relativeTo: .root).url.resolvingSymlinksInPath())
+            }
+            guard places.contains(here) else { return nil }
             let group = getpgid(pid)
             return group > 0 ? group : nil
         }
@@ -218,10 +230,10 @@ struct ReleaseRecovery: Sendable {
     }
 
     /// Waits (up to two minutes) for the children the killed run recorded; returns a group still alive.
-    static func waitForChildren(of dead: ReleaseLock.Holder, context: Context) async -> Int32? {
+    static func waitForChildren(of dead: ReleaseLock.Holder, in repository: URL, context: Context) async -> Int32? {
         // A SIGKILL between starting `git push` and recording its pid leaves a push nobody
         // recorded: found by its command line (the refspec names the tag), it is waited for too.
-        let unrecorded = dead.pushing != nil && dead.pushed == nil ? orphanedPushes(of: dead.tag) : []
+        let unrecorded = dead.pushing != nil && dead.pushed == nil ? orphanedPushes(of: dead.tag, in: repository) : []
         let groups = ((dead.children ?? []) + unrecorded).filter(ChildProcesses.isGroupAlive)
         guard let first = groups.first else { return nil }
         context.console.warning(

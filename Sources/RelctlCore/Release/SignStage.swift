@@ -18,7 +18,7 @@ struct SignStage: ReleaseStage {
         guard let sums = outputs.checksums?.sumsFile else { return nil }
         let report = try ReleaseSigner.sign(
             sums: sums.path, config: run.config, context: run.context, keysRoot: run.projectRoot)
-        let names = report.signatures.map { URL(fileURLWithPath: $0).lastPathComponent }
+        let names = report.signatures.map(\.lastPathComponent)
         outputs.signatures = names
         return names.joined(separator: ", ")
     }

@@ -40,13 +40,13 @@ public enum ReleaseSigner {
         var report = Report(file: shown, signatures: [])
         if let ssh = keys.ssh {
             let signature = try SSHSignature.sign(data, key: ssh)
-            outputs.append((URL(fileURLWithPath: url.path + sshExtension), signature.armored))
+            outputs.append((url.appendingToName(sshExtension), signature.armored))
             report.sshPublicKey = ssh.publicKeyLine
         }
         if let minisign = keys.minisign {
             let signature = try MinisignSignature.sign(
                 file: url, key: minisign, trustedComment: trustedComment(for: url))
-            outputs.append((URL(fileURLWithPath: url.path + minisignExtension), signature.fileText))
+            outputs.append((url.appendingToName(minisignExtension), signature.fileText))
             report.minisignKeyID = minisign.publicKey.keyIDText
         }
         for (output, text) in outputs {

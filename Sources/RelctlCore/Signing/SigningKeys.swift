@@ -54,7 +54,7 @@ struct SigningKeys: Sendable {
 
     /// Reads a `[sign]` file relative to the project root; missing is bad input naming the key.
     static func readFile(_ path: String, key: String, root: URL) throws -> String {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
+        let url = RelctlConfig.resolve(path, root: root)
         guard let data = FileSystem.contents(of: url) else {
             throw SigningError.missingFile(
                 path: path,

@@ -27,8 +27,7 @@ public struct Context: Sendable {
 
     /// Resolves a user-given path against the working directory.
     public func resolve(_ path: String) -> URL {
-        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
-        return workingDirectory.appendingPathComponent(path).standardizedFileURL
+        AbsolutePath(path, relativeTo: AbsolutePath(workingDirectory)).url
     }
 
 }

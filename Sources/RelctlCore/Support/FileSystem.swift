@@ -112,7 +112,10 @@ public enum FileSystem {
     static var homeDirectory: URL { FileManager.default.homeDirectoryForCurrentUser }
 
     /// The process's working folder.
-    public static var currentDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath) }
+    public static var currentDirectory: URL {
+        // getcwd(3) answers with an absolute path; the root is only the formal base.
+        AbsolutePath(FileManager.default.currentDirectoryPath, relativeTo: .root).url
+    }
 
     /// Foundation's error as a `FileSystemError`, naming `path` when Foundation does not.
     private static func wrap(_ error: any Error, _ path: String) -> FileSystemError {

@@ -39,7 +39,7 @@ final class InterruptActions: Sendable {
     /// `timeout` seconds; for use inside interrupt actions only.
     static func git(_ arguments: [String], in directory: URL, timeout: Double = 10) -> Bool {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = ProcessRunner.env
         process.arguments = ["git", "-C", directory.path] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -41,11 +41,12 @@ public struct TrainRunner: Sendable {
 
         /// The files the child's dist stage moved into dist/: the archives, their `.sha256`, and
         /// the release-wide files (SHA256SUMS, manifest.json, RELEASE_NOTES.md) that exist.
-        func distFiles() -> [URL] {
+        /// `repository` is the folder the child ran in, which a relative `dist` would be relative to.
+        func distFiles(in repository: URL) -> [URL] {
             guard let dist, stages.contains(where: { $0.name == DistStage().name && $0.status == .ok }) else {
                 return []
             }
-            let folder = URL(fileURLWithPath: dist)
+            let folder = AbsolutePath(dist, relativeTo: AbsolutePath(repository)).url
             if let distNames, !distNames.isEmpty {
                 return distNames.map { folder.appendingPathComponent($0) }.filter {
                     FileSystem.exists($0)
@@ -355,7 +356,7 @@ public struct TrainRunner: Sendable {
             if result.status == 0 || result.plan?.neverTagged != true {
                 attempt.createdTag = await git.localTag(tag)
             }
-            attempt.distFiles = result.plan?.distFiles() ?? []
+            attempt.distFiles = result.plan?.distFiles(in: step.repository.directory) ?? []
             if !trainPushes, result.plan?.tagPushed == true { attempt.result.push = "release" }
             guard result.status == 0 else { return fail(result.problems, result.exitCode) }
             if !trainPushes {

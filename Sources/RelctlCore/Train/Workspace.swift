@@ -68,8 +68,7 @@ public struct Workspace: Sendable {
             }
             seen.insert(name)
             lines[name] = table.line(of: "after") ?? table.line
-            let directory =
-                path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardizedFileURL
+            let directory = AbsolutePath(path, relativeTo: AbsolutePath(base)).url
             var repository = Repository(
                 name: name, path: path, directory: directory, after: table.strings("after") ?? [])
             repository.pins = pins(of: table, repository: name)
