@@ -27,13 +27,15 @@ extension Git {
     func createAnnotatedTag(_ tag: String, commit: String, message: String, sign: Bool) async throws {
         let messageFile = try Temporaries.writeScratchFile("tag-message", message)
         defer { Temporaries.removeScratchFile(messageFile) }
-        try await run(["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit])
+        try await run(
+            ["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit], gated: true)
     }
 
     /// Pushes exactly one tag; the result is returned so a rejection can be explained.
     func pushTag(_ tag: String, remote: String, dryRun: Bool = false) async throws -> ProcessResult {
         try await runUnchecked(
-            ["push", "--porcelain"] + (dryRun ? ["--dry-run"] : []) + [remote, "refs/tags/\(tag):refs/tags/\(tag)"])
+            ["push", "--porcelain"] + (dryRun ? ["--dry-run"] : []) + [remote, "refs/tags/\(tag):refs/tags/\(tag)"],
+            gated: !dryRun)
     }
 
     /// Deletes a tag on a remote; the result is returned so rollbacks can report what failed.

@@ -13,8 +13,10 @@ public struct Git: Sendable {
 
     /// Runs `git ARGS` in the repository and returns stdout; a non-zero exit throws.
     @discardableResult
-    public func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> String {
-        let result = try await runUnchecked(arguments, environment: extra)
+    public func run(
+        _ arguments: [String], environment extra: [String: String] = [:], gated: Bool = false
+    ) async throws -> String {
+        let result = try await runUnchecked(arguments, environment: extra, gated: gated)
         guard result.succeeded else {
             let command = "git " + arguments.joined(separator: " ")
             if result.stderrText.contains("not a git repository") { throw GitError.notARepository(directory.path) }
@@ -25,15 +27,19 @@ public struct Git: Sendable {
     }
 
     /// Runs git and returns the whole result, for callers that treat failure as an answer.
-    func runUnchecked(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ProcessResult {
+    /// `gated` holds git until its pid is recorded (`Command.gated()`), for children a killed
+    /// release must be able to wait for.
+    func runUnchecked(
+        _ arguments: [String], environment extra: [String: String] = [:], gated: Bool = false
+    ) async throws -> ProcessResult {
         var environment = context.environment
         // Stable, parseable output whatever the user's locale and pager settings.
         environment["LC_ALL"] = "C"
         environment["GIT_PAGER"] = "cat"
         environment["GIT_TERMINAL_PROMPT"] = "0"
         for (key, value) in extra { environment[key] = value }
-        let result = try await context.processes.run(
-            Command("git", ["-C", directory.path] + arguments, environment: environment))
+        let command = Command("git", ["-C", directory.path] + arguments, environment: environment)
+        let result = try await context.processes.run(gated ? command.gated() : command)
         // git itself never exits 127; `env` does when it cannot find git. Without this every
         // caller would report "not a git repository" on a machine that lacks git.
         if result.status == 127 { throw GitError.notInstalled }

@@ -27,6 +27,18 @@ public struct Command: Sendable, CustomStringConvertible {
         Command("/bin/sh", ["-c", line], directory: directory, environment: environment)
     }
 
+    /// This command held at a gate until relctl has recorded the child (`ChildProcesses`' launch
+    /// observer, which writes its pid to the release lock): `/bin/sh` waits for a line on stdin,
+    /// then becomes the command (`exec` keeps the pid). A relctl killed before it opens the gate
+    /// closes stdin instead, and the command never runs, so a killed release's lock never misses a
+    /// `git tag` or `git push` that is still at work.
+    func gated() -> Command {
+        precondition(input == nil, "a gated command's stdin is its gate")
+        return Command(
+            "/bin/sh", ["-c", #"read -r _ || exit 125; exec "$0" "$@""#, executable] + arguments, directory: directory,
+            environment: environment, input: Data("\n".utf8))
+    }
+
     public var description: String {
         ([executable] + arguments).map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
     }

@@ -48,6 +48,8 @@ public struct ProcessRunner: ProcessRunning {
             process.standardError = errPipe
             let inPipe = command.input.map { _ in Pipe() }
             process.standardInput = inPipe ?? FileHandle.nullDevice
+            // The launch observer (the release lock's pid record) returns before stdin is written,
+            // which is what opens a gated command (`Command.gated()`).
             try launch(process, command)
             var bodies: [@Sendable () -> Void] = [(OutputChannel.stdout, outPipe), (.stderr, errPipe)].map {
                 stream, pipe in { drain(stream, pipe.fileHandleForReading) }
