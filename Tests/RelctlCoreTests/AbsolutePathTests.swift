@@ -30,6 +30,8 @@ struct AbsolutePathTests {
         #expect(a == b && a.hashValue == b.hashValue)
         #expect(a.basename == "c" && a.parent.pathString == "/tmp/a" && AbsolutePath.root.parent == .root)
         #expect(a.appending("d/e").url.path == "/tmp/a/c/d/e")
+        #expect(a.appending(name: "f.txt").pathString == "/tmp/a/c/f.txt")
+        #expect(AbsolutePath.root.appending(name: "etc").pathString == "/etc")
     }
 
     /// The config, a workspace file, git and the environment all hand relctl path strings; each

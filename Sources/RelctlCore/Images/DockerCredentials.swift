@@ -89,8 +89,9 @@ struct DockerCredentials: Sendable {
     /// Runs `docker-credential-NAME get` with the server on stdin (the helper protocol).
     func helperCredentials(_ helper: String, server: String) async throws -> RegistryCredentials? {
         let name = "docker-credential-" + helper
+        let here = AbsolutePath(FileSystem.currentDirectory)
         let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-            .map { AbsolutePath(String($0), relativeTo: AbsolutePath(FileSystem.currentDirectory)).appending(name).url }
+            .map { AbsolutePath(String($0), relativeTo: here).appending(name).url }
             .first { FileSystem.isExecutable($0) }
         guard let path else {
             throw ImageError.credentialHelper(

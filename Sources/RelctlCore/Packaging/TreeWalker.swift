@@ -24,21 +24,22 @@ struct TreeWalker {
         case S_IFDIR: break
         default: throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode))
         }
-        try walkDirectory(
-            source.path, relative: "", tree: AbsolutePath(source), destination: destination, builder: &builder)
+        try walkDirectory(AbsolutePath(source), relative: "", destination: destination, builder: &builder)
     }
 
     private func walkDirectory(
-        _ directory: String, relative: String, tree: AbsolutePath, destination: String, builder: inout LayoutBuilder
+        _ folder: AbsolutePath, relative: String, destination: String, builder: inout LayoutBuilder
     ) throws {
         let names: [String]
-        do { names = try FileSystem.names(atPath: directory) } catch {
+        do { names = try FileSystem.names(atPath: folder.pathString) } catch {
             let cause = FileSystemError.cause(of: error)
             throw PackagingError.unreadable(
-                path: directory, reason: (cause as NSError).localizedFailureReason ?? cause.localizedDescription)
+                path: folder.pathString, reason: (cause as NSError).localizedFailureReason ?? cause.localizedDescription
+            )
         }
         for name in names {
-            let path = directory + "/" + name
+            let location = folder.appending(name: name)
+            let path = location.pathString
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             if isExcluded(relativePath, name: name) || isIgnored(path) { continue }
             let archivePath = ArchivePath.join(destination, relativePath)
@@ -47,12 +48,11 @@ struct TreeWalker {
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 if let skipping, skipping == FileIdentity(info) { continue }
-                try walkDirectory(
-                    path, relative: relativePath, tree: tree, destination: destination, builder: &builder)
+                try walkDirectory(location, relative: relativePath, destination: destination, builder: &builder)
             case S_IFREG:
                 try builder.add(
                     ArchiveEntry(
-                        path: archivePath, content: .file(tree.appending(relativePath).url),
+                        path: archivePath, content: .file(location.url),
                         mode: FileKind.normalizedMode(info.st_mode), origin: path))
             case S_IFLNK:
                 let target = try readLink(path)

@@ -36,6 +36,13 @@ public struct AbsolutePath: Hashable, Sendable, CustomStringConvertible {
         AbsolutePath(normalized: Self.normalize(pathString + "/" + relative))
     }
 
+    /// One entry of this folder's listing (a name without `/`, never `.` or `..`), appended
+    /// without normalising the whole path again: the tree walker's way down, once per file.
+    func appending(name: String) -> AbsolutePath {
+        precondition(!name.isEmpty && !name.contains("/") && name != "." && name != "..", "not a listing name: \(name)")
+        return AbsolutePath(normalized: pathString == "/" ? "/" + name : pathString + "/" + name)
+    }
+
     /// The last component (`/` for the root).
     public var basename: String { pathString.split(separator: "/").last.map(String.init) ?? "/" }
 
