@@ -11,7 +11,8 @@ struct ProvenanceStage: ReleaseStage {
     var produces: Set<ReleaseFact> { [.provenance] }
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
-        run.config.provenance.enabled ? nil : "[provenance] enabled is false"
+        if run.options.rebuild { return "a rebuild signs nothing" }
+        return run.config.provenance.enabled ? nil : "[provenance] enabled is false"
     }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
