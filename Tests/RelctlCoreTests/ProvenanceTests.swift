@@ -116,6 +116,28 @@ struct ProvenanceTests {
         }
     }
 
+    /// A base64 character whose unused low bits are set decodes to the same bytes: the change
+    /// must still be found (the random key makes `everyChangedByteIsFound` meet this only sometimes).
+    @Test func nonCanonicalBase64IsADifference() throws {
+        try withTemporaryDirectory { directory in
+            let signed = try Self.signed(in: directory)
+            var envelope = try JSONDecoder().decode(DSSEEnvelope.self, from: signed.envelope)
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+            let original = envelope.signatures[0].sig
+            var sig = Array(original)
+            // 64 bytes: 86 characters, "==", and the last character carries 4 unused bits.
+            let last = try #require(alphabet.firstIndex(of: sig[85]))
+            sig[85] = alphabet[last | 1]
+            envelope.signatures[0].sig = String(sig)
+            // Foundation decodes it to the very same signature bytes, so the signature still verifies.
+            #expect(Data(base64Encoded: envelope.signatures[0].sig) == Data(base64Encoded: original))
+            let check = ProvenanceVerifier.check(
+                envelope: Data(try envelope.jsonLine().utf8), file: "p", sums: signed.sums, sumsName: "SHA256SUMS",
+                signers: signed.signers, signersFile: "allowed_signers")
+            #expect(check.findings == ["the signature of keyid \(envelope.signatures[0].keyid) is not canonical base64"])
+        }
+    }
+
     @Test func subjectsAreComparedWithTheChecksumFileByName() throws {
         try withTemporaryDirectory { directory in
             let signed = try Self.signed(in: directory)
