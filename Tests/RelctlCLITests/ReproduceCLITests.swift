@@ -25,6 +25,7 @@ struct ReproduceCLITests {
             var name: String
             var status: String
             var archive: Archive?
+            var diffoscope: String?
         }
         struct Environment: Decodable { var umask: String; var timeZone: String; var locale: String }
         var reproducible: Bool
@@ -90,6 +91,8 @@ struct ReproduceCLITests {
         let members = archive.archive?.members ?? []
         #expect(members.map(\.path) == ["\(Self.linuxFolder)/bin/hello"], "\(members.map(\.path))")
         #expect(Set(members.first?.fields.map(\.field) ?? []) == ["sha256"], "\(members)")
+        // diffoscope (install-deps --test) is called for the full report of each differing file.
+        #expect(archive.diffoscope?.contains("\(Self.linuxFolder)/bin/hello") == true, "\(archive)")
         #expect(result.stderr.contains("v1.0.0 is not reproducible: \(Self.linuxArchive): differs"), "\(result)")
         #expect(result.stderr.contains("\(Self.linuxFolder)/bin/hello: sha256 "), "\(result)")
         // The SBOM lists the binary's digest: its first differing line is shown.
