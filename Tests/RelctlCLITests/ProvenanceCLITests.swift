@@ -81,7 +81,9 @@ struct ProvenanceCLITests {
         #expect(python.stdout == sums + "commit \(commit)\n", "\(python)")
 
         let verify = try relctl(["verify"], in: fixture.url)
-        #expect(verify.status == 0 && verify.stderr.contains("good provenance by \(SigningKeysFixture.principal)"), "\(verify)")
+        #expect(
+            verify.status == 0 && verify.stderr.contains("good provenance by \(SigningKeysFixture.principal)"),
+            "\(verify)")
 
         // CI's merge job: `relctl sign` writes the same provenance from manifest.json and git.
         try FileManager.default.removeItem(at: provenance)
@@ -130,7 +132,8 @@ struct ProvenanceCLITests {
         let fixture = try ReleaseFixture(release: "\n[provenance]\nenabled = true\n")
         defer { fixture.remove() }
         let result = try relctl(["release", "v1.0.0"], in: fixture.url)
-        #expect(result.status == 2 && result.stderr.contains("[provenance] enabled needs an SSH Ed25519 key"), "\(result)")
+        #expect(
+            result.status == 2 && result.stderr.contains("[provenance] enabled needs an SSH Ed25519 key"), "\(result)")
         #expect(try fixture.localTags().isEmpty)
     }
 }

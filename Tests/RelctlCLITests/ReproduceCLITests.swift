@@ -39,7 +39,8 @@ struct ReproduceCLITests {
     static func snapshot(_ fixture: ReleaseFixture) throws -> String {
         let status = try fixture.statusIncludingIgnored()
         let tags = try fixture.repository.git("show-ref", "--tags")
-        let dist = try sh("find dist -type f | sort | xargs sha256sum; ls -la --time-style=full-iso dist", in: fixture.url)
+        let dist = try sh(
+            "find dist -type f | sort | xargs sha256sum; ls -la --time-style=full-iso dist", in: fixture.url)
         return [status, tags, dist.stdout].joined(separator: "\n--\n")
     }
 
@@ -99,7 +100,9 @@ struct ReproduceCLITests {
         #expect(result.stderr.contains("demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json: differs"), "\(result)")
         #expect(result.stderr.contains("      line "), "\(result)")
         let last = Self.lastLine(result.stderr)
-        #expect(last.contains("NOT reproducible") && last.contains("\(Self.linuxArchive) differs [\(Self.linuxFolder)/bin/hello]"), "\(last)")
+        #expect(
+            last.contains("NOT reproducible")
+                && last.contains("\(Self.linuxArchive) differs [\(Self.linuxFolder)/bin/hello]"), "\(last)")
     }
 
     @Test func aMemberChangedAfterTheReleaseIsNamed() throws {
@@ -126,8 +129,10 @@ struct ReproduceCLITests {
 
         // SHA256SUMS rewritten to match, as someone covering their tracks would: the rebuild differs.
         #expect(
-            try sh("sed -i \"/ $A\\$/d\" SHA256SUMS && sha256sum \"$A\" >> SHA256SUMS", in: dist,
-                environment: ["A": Self.linuxArchive]).status == 0)
+            try sh(
+                "sed -i \"/ $A\\$/d\" SHA256SUMS && sha256sum \"$A\" >> SHA256SUMS", in: dist,
+                environment: ["A": Self.linuxArchive]
+            ).status == 0)
         let differs = try relctl(["reproduce", "v1.0.0"], in: fixture.url)
         #expect(differs.status == 1, "\(differs)")
         #expect(differs.stderr.contains("\(Self.linuxArchive): differs"), "\(differs)")

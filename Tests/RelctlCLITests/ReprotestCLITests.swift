@@ -19,11 +19,11 @@ struct ReprotestCLITests {
             [relctlBinary.path, Self.variations], in: DogfoodCLITests.repositoryRoot)
         #expect(result.status == 0, "\(result)")
         let output = result.stdout + result.stderr
-        #expect(output.contains("Reproduction successful") && output.contains("No differences in ./dist/*"), "\(result)")
+        #expect(
+            output.contains("Reproduction successful") && output.contains("No differences in ./dist/*"), "\(result)")
         // The variations were applied, not skipped: reprotest names each one it varied.
         for variation in ["FAKETIME variation", "DISORDERFS variation", "UMASK variation", "LOCALE variation"] {
             #expect(output.contains(variation), "\(variation) missing: \(result)")
         }
     }
 }
-

@@ -89,7 +89,8 @@ struct ProvenanceTests {
                     "GITHUB_WORKFLOW_REF": "acme/demo/.github/workflows/release.yml@refs/tags/v1.0.0",
                 ])
             let envelope = try JSONDecoder().decode(DSSEEnvelope.self, from: signed.envelope)
-            let statement = try JSONDecoder().decode(ProvenanceStatement.self, from: try #require(envelope.payloadBytes))
+            let statement = try JSONDecoder().decode(
+                ProvenanceStatement.self, from: try #require(envelope.payloadBytes))
             let run = statement.predicate.runDetails
             #expect(run.builder.id == "https://github.com/acme/demo/.github/workflows/release.yml@refs/tags/v1.0.0")
             #expect(run.metadata.invocationId == "https://github.com/acme/demo/actions/runs/42/attempts/2")
@@ -134,7 +135,8 @@ struct ProvenanceTests {
             let check = ProvenanceVerifier.check(
                 envelope: Data(try envelope.jsonLine().utf8), file: "p", sums: signed.sums, sumsName: "SHA256SUMS",
                 signers: signed.signers, signersFile: "allowed_signers")
-            #expect(check.findings == ["the signature of keyid \(envelope.signatures[0].keyid) is not canonical base64"])
+            #expect(
+                check.findings == ["the signature of keyid \(envelope.signatures[0].keyid) is not canonical base64"])
         }
     }
 
@@ -143,13 +145,17 @@ struct ProvenanceTests {
             let signed = try Self.signed(in: directory)
             var sums = signed.sums
             sums.entries[0].digest = String(repeating: "3", count: 64)
-            sums.entries.append(ChecksumFile.Entry(name: "extra.zip", digest: String(repeating: "4", count: 64), algorithm: .sha256))
+            sums.entries.append(
+                ChecksumFile.Entry(name: "extra.zip", digest: String(repeating: "4", count: 64), algorithm: .sha256))
             let check = ProvenanceVerifier.check(
                 envelope: signed.envelope, file: "p", sums: sums, sumsName: "SHA256SUMS", signers: signed.signers,
                 signersFile: "allowed_signers")
             #expect(check.signer != nil)
             #expect(check.findings.count == 2, "\(check.findings)")
-            #expect(check.findings.contains { $0.hasPrefix("subject demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz: sha256 1111") })
+            #expect(
+                check.findings.contains {
+                    $0.hasPrefix("subject demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz: sha256 1111")
+                })
             #expect(check.findings.contains { $0.hasPrefix("extra.zip: listed in SHA256SUMS, not a subject") })
         }
     }

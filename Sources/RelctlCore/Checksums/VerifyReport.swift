@@ -42,9 +42,10 @@ public struct VerifyReport: Codable, Sendable, Equatable {
         let unsigned: [any RelctlError] = signatures.filter { $0.status != .ok }.map { check in
             SigningError.badSignature(file: check.file, reason: check.reason ?? "does not verify")
         }
-        let unproven: [any RelctlError] = provenance.flatMap { check in
-            check.status == .ok ? nil : [ProvenanceError.mismatch(file: check.file, findings: check.findings)]
-        } ?? []
+        let unproven: [any RelctlError] =
+            provenance.flatMap { check in
+                check.status == .ok ? nil : [ProvenanceError.mismatch(file: check.file, findings: check.findings)]
+            } ?? []
         let signaturesOK = unsigned.isEmpty && unproven.isEmpty
         return (ok && signaturesOK) || (problems + stale + unsigned + unproven).isEmpty
             ? nil : ProblemList(problems + stale + unsigned + unproven)

@@ -81,7 +81,8 @@ struct SLSAProvenance: Codable, Sendable, Equatable {
     var runDetails: RunDetails
 
     /// The build type: relctl's release (build, package, checksum), documented where it points.
-    static let buildType = "\(ReleaseWorkflow.relctlRepository)/blob/main/docs/proving-a-release.md#build-type-release-v1"
+    static let buildType =
+        "\(ReleaseWorkflow.relctlRepository)/blob/main/docs/proving-a-release.md#build-type-release-v1"
 
     /// The git commit among the resolved dependencies (`digest.gitCommit`).
     var sourceCommit: String? {

@@ -40,7 +40,9 @@ public enum ProvenanceVerifier {
         let file = ((shown as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
             name ?? ProvenanceWriter.fileName(project: config.project.name, tag: "TAG"))
         let signersText: (String, String)? =
-            try flag.map { (try SignatureVerifier.read(context.resolve($0).path, shown: $0, flag: "--allowed-signers"), $0) }
+            try flag.map {
+                (try SignatureVerifier.read(context.resolve($0).path, shown: $0, flag: "--allowed-signers"), $0)
+            }
             ?? config.sign.allowedSigners.map {
                 (try SigningKeys.readFile($0, key: "allowed-signers", root: config.root), $0)
             }

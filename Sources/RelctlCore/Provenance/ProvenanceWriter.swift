@@ -113,8 +113,10 @@ public enum ProvenanceWriter {
             }
         }
         let remote = config.release.remote
-        let remoteURL = await git.settings(matching: "^remote\\.\(NSRegularExpression.escapedPattern(for: remote))\\.url$")
-            .last?.value
+        let remoteURL = await git.settings(
+            matching: "^remote\\.\(NSRegularExpression.escapedPattern(for: remote))\\.url$"
+        )
+        .last?.value
         let (path, digest) = try configDigest(config)
         return ProvenanceInputs(
             project: manifest.project, tag: manifest.tag, version: manifest.version, commit: manifest.commit,

@@ -24,6 +24,7 @@ struct ProvenanceStage: ReleaseStage {
         let url = try ProvenanceWriter.write(
             sums: checksums.sumsFile, inputs: inputs, key: key, environment: run.context.environment)
         outputs.provenance = url.lastPathComponent
-        return "\(url.lastPathComponent) (\(checksums.manifest.artifacts.count) archive(s), signed by \(SSHKeyFingerprint.sha256(ofBlob: key.publicKeyBlob)))"
+        return
+            "\(url.lastPathComponent) (\(checksums.manifest.artifacts.count) archive(s), signed by \(SSHKeyFingerprint.sha256(ofBlob: key.publicKeyBlob)))"
     }
 }

@@ -24,7 +24,9 @@ struct ArchiveMember: Codable, Sendable, Equatable {
     func differences(from other: ArchiveMember) -> [MemberField] {
         var fields: [MemberField] = []
         func compare(_ name: String, _ mine: String?, _ theirs: String?) {
-            if mine != theirs { fields.append(MemberField(field: name, published: theirs ?? "-", rebuilt: mine ?? "-")) }
+            if mine != theirs {
+                fields.append(MemberField(field: name, published: theirs ?? "-", rebuilt: mine ?? "-"))
+            }
         }
         compare("type", kind.rawValue, other.kind.rawValue)
         compare("size", String(size), String(other.size))

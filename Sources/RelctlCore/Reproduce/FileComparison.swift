@@ -40,13 +40,16 @@ struct FileComparison: Codable, Sendable, Equatable {
         case .identical: return "\(name): identical"
         case .differs:
             var line = "\(name): differs (published \(short(published)), rebuilt \(short(rebuilt)))"
-            if let publishedFile { line += "; the published file is \(short(publishedFile)), not what the checksum file lists either" }
+            if let publishedFile {
+                line += "; the published file is \(short(publishedFile)), not what the checksum file lists either"
+            }
             if let archive, !archive.members.isEmpty { line += "; \(archive.members.count) member(s) differ" }
             return line
         case .missing: return "\(name): listed in the published checksums, but the rebuild did not produce it"
         case .extra: return "\(name): produced by the rebuild, but not in the published checksums"
         case .altered:
-            return "\(name): the published file (\(short(publishedFile))) is not what its checksum lists (\(short(published))); the rebuild matches the checksum, so the published file was altered after the release"
+            return
+                "\(name): the published file (\(short(publishedFile))) is not what its checksum lists (\(short(published))); the rebuild matches the checksum, so the published file was altered after the release"
         }
     }
 }

@@ -61,7 +61,8 @@ final class PublishedRelease: Sendable {
                 throw ReproduceError.noPublishedSums(
                     source: shown,
                     reason:
-                        "not a folder; pass the published release's files with --from DIR, or its download URL with --from URL")
+                        "not a folder; pass the published release's files with --from DIR, or its download URL with --from URL"
+                )
             }
             location = .folder(folder)
         }

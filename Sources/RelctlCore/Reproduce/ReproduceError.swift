@@ -41,7 +41,8 @@ enum ReproduceError: RelctlError, Equatable {
             return [
                 Diagnostic(
                     file: source,
-                    "describes \(found), not \(tag) (manifest.json); pass the folder or URL of \(tag)'s files with --from")
+                    "describes \(found), not \(tag) (manifest.json); pass the folder or URL of \(tag)'s files with --from"
+                )
             ]
         case .downloadFailed(let url, let reason): return [Diagnostic("\(url): \(reason)")]
         case .unreadableArchive(let path, let reason): return [Diagnostic(file: path, reason)]

@@ -143,7 +143,8 @@ public enum Reproducer {
     /// it: it only picks the clock, and a wrong one makes the rebuild differ, not pass.
     static func recordedEpoch(_ published: PublishedRelease) async -> Int? {
         guard let manifest = published.manifest, !manifest.tag.isEmpty,
-            let url = try? await published.file(ProvenanceWriter.fileName(project: manifest.project, tag: manifest.tag)),
+            let url = try? await published.file(
+                ProvenanceWriter.fileName(project: manifest.project, tag: manifest.tag)),
             let text = FileSystem.contents(of: url),
             let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first,
             let envelope = try? JSONDecoder().decode(DSSEEnvelope.self, from: Data(line.utf8)),
