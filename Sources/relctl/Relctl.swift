@@ -15,7 +15,7 @@ struct Relctl: AsyncParsableCommand {
             Checksum.self, Verify.self, Sign.self, Installer.self,
             Notes.self, Bump.self,
             CI.self,
-            Release.self, Publish.self, Train.self,
+            Release.self, Publish.self, Reproduce.self, Train.self,
         ]
     )
 

@@ -10,7 +10,9 @@ struct Verify: RelctlCommand {
             Exit 0 when all match, 1 when a file is changed, missing, or an archive next to a combined file is not \
             listed (unless --allow-unlisted), 2 for a missing checksum file or a malformed line. \
             With --allowed-signers / --minisign-key (or [sign] allowed-signers / minisign-public-key), SUMS.sig and \
-            SUMS.minisig are verified too: a missing or bad signature is exit 1.
+            SUMS.minisig are verified too: a missing or bad signature is exit 1. With an allowed-signers file the \
+            provenance ({project}-{tag}.intoto.jsonl) is checked as well: its signature, its subjects against SUMS, \
+            its commit against the tag's; each difference is named (exit 1).
             """
     )
 
@@ -40,6 +42,8 @@ struct Verify: RelctlCommand {
         report.signatures = try SignatureVerifier.verify(
             sums: shown, flags: .init(allowedSigners: allowedSigners, minisignPublicKey: minisignKey),
             settings: config.sign, root: config.root, context: context)
+        report.provenance = try await ProvenanceVerifier.verify(
+            sums: shown, allowedSigners: allowedSigners, config: config, context: context)
         if global.json { try emitJSON(report, context) }
         for file in report.files {
             switch file.status {
@@ -54,6 +58,9 @@ struct Verify: RelctlCommand {
         context.console.info("\(report.file): \(count) file\(count == 1 ? "" : "s") ok")
         for check in report.signatures {
             context.console.info("\(check.file): good \(check.kind) signature by \(check.signer ?? "the given key")")
+        }
+        if let provenance = report.provenance {
+            context.console.info(provenance.summary)
         }
     }
 

@@ -21,6 +21,9 @@ struct DemoCLITests {
             )
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.contains("The real run would succeed: relctl release v1.0.0"))
+            // The demo ends by rebuilding the release it made and comparing every file.
+            #expect(result.stderr.contains("relctl reproduce v1.0.0 (commit "), "\(result)")
+            #expect(result.stderr.contains(": reproducible: 10 of 10 file(s) identical"), "\(result)")
             #expect(result.stdout.contains("demo: ok") || result.stderr.contains("demo: ok"))
         }
     }

@@ -15,6 +15,9 @@ public struct VerifyReport: Codable, Sendable, Equatable {
     /// Signatures of the checksum file checked against a given or configured public key; any
     /// not `ok` fails the check (exit 1).
     public var signatures: [SignatureVerifier.Check] = []
+    /// The provenance next to the checksum file, checked against the allowed signers; not `ok`
+    /// fails the check (exit 1) with one line per difference.
+    public var provenance: ProvenanceVerifier.Check?
 
     /// One problem per file that is not `ok`, naming the file and what to do; exit 1.
     public var failure: ProblemList? {
@@ -39,8 +42,12 @@ public struct VerifyReport: Codable, Sendable, Equatable {
         let unsigned: [any RelctlError] = signatures.filter { $0.status != .ok }.map { check in
             SigningError.badSignature(file: check.file, reason: check.reason ?? "does not verify")
         }
-        let signaturesOK = unsigned.isEmpty
-        return (ok && signaturesOK) || (problems + stale + unsigned).isEmpty
-            ? nil : ProblemList(problems + stale + unsigned)
+        let unproven: [any RelctlError] =
+            provenance.flatMap { check in
+                check.status == .ok ? nil : [ProvenanceError.mismatch(file: check.file, findings: check.findings)]
+            } ?? []
+        let signaturesOK = unsigned.isEmpty && unproven.isEmpty
+        return (ok && signaturesOK) || (problems + stale + unsigned + unproven).isEmpty
+            ? nil : ProblemList(problems + stale + unsigned + unproven)
     }
 }

@@ -51,6 +51,10 @@ public enum ConfigLoader {
             if let enabled = installer.bool("enabled") { config.installer.enabled = enabled }
             installer.finish()
         }
+        if let provenance = top.table("provenance") {
+            if let enabled = provenance.bool("enabled") { config.provenance.enabled = enabled }
+            provenance.finish()
+        }
         top.finish()
 
         guard problems.isEmpty else {

@@ -24,6 +24,7 @@ public struct RelctlConfig: Sendable {
     public var sign: SignSettings = SignSettings()
     var sbom: SBOMSettings = SBOMSettings()
     var installer: InstallerSettings = InstallerSettings()
+    var provenance: ProvenanceSettings = ProvenanceSettings()
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     static func defaults(root: URL) -> RelctlConfig {

@@ -13,6 +13,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case checksums
     /// `SHA256SUMS.sig` and/or `SHA256SUMS.minisig`.
     case signatures
+    /// `{project}-{tag}.intoto.jsonl`, the signed provenance of the files in `SHA256SUMS`.
+    case provenance
     /// `{project}-installer.sh` and `.ps1`.
     case installers
     /// `RELEASE_NOTES.md`.

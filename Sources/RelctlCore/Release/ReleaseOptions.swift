@@ -25,6 +25,10 @@ public struct ReleaseOptions: Sendable {
     /// Run by `relctl train run`, which takes the release back when it fails after the tag
     /// (even in the stages after it): failure messages say so instead of "finish it by hand".
     public var inTrain: Bool = false
+    /// Run by `relctl reproduce` (with `dryRun`) in a fresh clone of the released commit: the tag
+    /// exists and must be on HEAD, branch, remote and dist/ are not checked, and nothing is
+    /// tagged, signed, pushed or published; the build and packaging run as the release ran them.
+    public var rebuild: Bool = false
 
     public init(tag: String) {
         self.tag = tag

@@ -13,6 +13,8 @@ public struct ReleaseOutputs: Sendable {
     var checksums: ChecksumSet?
     /// `.signatures`: the signature files written next to the checksum file.
     var signatures: [String]?
+    /// `.provenance`: the provenance file written next to the checksum file.
+    var provenance: String?
     /// `.installers`: the installer scripts written.
     var installers: [String]?
     /// `.notes`: the release notes in Markdown.
@@ -46,6 +48,7 @@ public struct ReleaseOutputs: Sendable {
         case .archives: return archives != nil
         case .checksums: return checksums != nil
         case .signatures: return signatures != nil
+        case .provenance: return provenance != nil
         case .installers: return installers != nil
         case .notes: return notes != nil
         case .tag: return tag != nil

@@ -9,7 +9,7 @@ public struct ReleasePipeline: Sendable {
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
-        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), SignStage(), InstallerStage(),
+        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), SignStage(), ProvenanceStage(), InstallerStage(),
         NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
     ]
@@ -142,6 +142,7 @@ public struct ReleasePipeline: Sendable {
         _ stage: any ReleaseStage, _ run: ReleaseRun, _ outputs: ReleaseOutputs, preflightFailed: Bool
     ) -> String? {
         if let reason = stage.skipReason(run, outputs) { return reason }
+        if run.options.rebuild, stage.needsPassingPreflight { return "a rebuild creates and publishes nothing" }
         if let missing = stage.needs.sorted().first(where: { !outputs.has($0) }) {
             return "no \(missing.rawValue) (\(run.identity.isTagOnly ? "tag-only release" : "not produced"))"
         }

@@ -40,7 +40,9 @@ enum ReleasePreflight {
         }
         // The killed run's own files of this tag are replaced (resume) or, after this dry run,
         // removed by the real run's roll back (which has removed them already when it gets here).
-        if !(recovery.map { $0.resumes(options.tag) || (options.dryRun && $0.rollsBack(options.tag)) } ?? false) {
+        if !options.rebuild,
+            !(recovery.map { $0.resumes(options.tag) || (options.dryRun && $0.rollsBack(options.tag)) } ?? false)
+        {
             checkDist(options.tag, config: config, into: &report)
         }
         if let directory = options.artifactsDirectory {
@@ -138,6 +140,10 @@ enum ReleasePreflight {
         }
 
         report.branch = status.branch
+        if options.rebuild {
+            await checkRebuild(options.tag, git: git, into: &report)
+            return
+        }
         let allowed = config.release.branches
         if let branch = report.branch {
             if !allowed.isEmpty, !allowed.contains(where: { Glob.matches($0, branch) }) {
@@ -208,6 +214,18 @@ enum ReleasePreflight {
                 report.fail(
                     file: config.path, "cannot reach `\(remote)` to check that \(options.tag) is absent there: \(why)")
             } catch {}
+        }
+    }
+
+    /// A rebuild (`relctl reproduce`) runs in a fresh clone of the tagged commit: the tag must
+    /// be there, on HEAD. Branch, remote and dist/ are the original release's business.
+    private static func checkRebuild(_ tag: String, git: Git, into report: inout PreflightReport) async {
+        let tagged = try? await git.commit(of: tag)
+        if tagged == nil || tagged != report.commit {
+            report.fail(
+                file: report.topLevel?.path,
+                "a rebuild of \(tag) needs the tag on HEAD, but HEAD is \(report.commit?.prefix(12) ?? "unknown") and \(tag) is \(tagged.map { String($0.prefix(12)) } ?? "absent")"
+            )
         }
     }
 

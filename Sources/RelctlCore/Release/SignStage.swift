@@ -11,7 +11,8 @@ struct SignStage: ReleaseStage {
     var produces: Set<ReleaseFact> { [.signatures] }
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
-        ReleaseSigner.hasKeys(run.config.sign, environment: run.context.environment) ? nil : "no [sign] key"
+        if run.options.rebuild { return "a rebuild signs nothing" }
+        return ReleaseSigner.hasKeys(run.config.sign, environment: run.context.environment) ? nil : "no [sign] key"
     }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {

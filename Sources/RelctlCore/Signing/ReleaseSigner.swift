@@ -22,6 +22,8 @@ public enum ReleaseSigner {
         public var signatures: [String]
         var sshPublicKey: String?
         var minisignKeyID: String?
+        /// The provenance file written with the signatures (`[provenance] enabled`).
+        public var provenance: String?
     }
 
     /// - Parameter keysRoot: where `[sign]` paths resolve (default: the config's root); the
