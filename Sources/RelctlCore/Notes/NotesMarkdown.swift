@@ -45,9 +45,11 @@ enum NotesMarkdown {
 
     static func line(_ entry: NotesEntry, links: RepositoryLinks?) -> String {
         var text = ""
-        if let scope = entry.scope { text += "**\(MarkdownEscaper.escape(scope)):** " }
+        // `**cli:**` for a scope; `**deps:**` / `**deps(cli):**` for a type the section title does not name.
+        let label = entry.showsType ? entry.type + (entry.scope.map { "(\($0))" } ?? "") : entry.scope
+        if let label { text += "**\(MarkdownEscaper.escape(label)):** " }
         let summary = MarkdownEscaper.escape(entry.summary)
-        text += entry.scope == nil ? MarkdownEscaper.escapeBlockStart(summary) : summary
+        text += label == nil ? MarkdownEscaper.escapeBlockStart(summary) : summary
         if let links {
             text += " ([\(entry.shortHash)](\(links.commitURL(entry.commit))))"
         } else {
