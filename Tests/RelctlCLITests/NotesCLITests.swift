@@ -21,7 +21,8 @@ import Testing
         #expect(output.stdout.isEmpty)
         #expect(try fixture.repository.directory.read("out/NOTES.md") == markdown.stdout)
         let changelog = try fixture.repository.directory.read("CHANGELOG.md")
-        #expect(changelog == "# Changelog\n\n" + markdown.stdout)
+        #expect(
+            changelog == "# Changelog\n\n" + markdown.stdout + "\n" + ChangelogDocument.marker(for: markdown.stdout) + "\n")
         #expect(try relctl(["notes", "--changelog", "CHANGELOG.md"], in: fixture.url).status == 0)
         #expect(try fixture.repository.directory.read("CHANGELOG.md") == changelog, "a second run does not duplicate")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.url.path).filter {
