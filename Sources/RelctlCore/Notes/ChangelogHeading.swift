@@ -34,9 +34,12 @@ struct ChangelogHeading: Sendable, Equatable {
         var rest: Substring
     }
 
-    /// Finds the version a release heading names: an optional word or bracket, an optional `v`,
-    /// then two or more dot-separated numbers. Nothing with digits may come before it, so a
-    /// heading such as `Python 3.12 support` is not a release.
+    /// Words a changelog may write before a release's version.
+    static let versionWords: Set<String> = ["version", "release", "ver.", "ver", "v."]
+
+    /// Finds the version a release heading names: an optional `Version`/`Release` word or bracket,
+    /// an optional `v`, then two or more dot-separated numbers, at the start of the heading; a
+    /// heading such as `Python 3.12 support` or `Release 10 notes` is not a release.
     static func versionMatch(in text: String) -> VersionMatch? {
         let body = Substring(text)
         guard let first = body.firstIndex(where: \.isNumber) else { return nil }
@@ -49,8 +52,9 @@ struct ChangelogHeading: Sendable, Equatable {
                 prefix = beforeV
             }
         }
-        // A prefix is a short word (`Version `, `Release `) and/or an opening bracket.
-        guard prefix.count <= 16, prefix.allSatisfy({ $0.isLetter || $0 == " " || $0 == "[" }) else { return nil }
+        // A prefix is `Version ` or `Release ` and/or an opening bracket: `Python 3.12 support` is no release.
+        let word = prefix.filter { $0 != "[" }.trimmingCharacters(in: .whitespaces).lowercased()
+        guard word.isEmpty || Self.versionWords.contains(word) else { return nil }
         guard hasV || prefix.isEmpty || prefix.last == " " || prefix.last == "[" else { return nil }
         let tail = body[first...]
         var end = tail.startIndex
