@@ -36,7 +36,9 @@ import Testing
     }
 
     /// Runs `notes --tag v0.3.0 --changelog CHANGELOG.md` on `text` twice; returns the file after the first run.
-    static func update(_ text: String, remote: String? = nil, sourceLocation: SourceLocation = #_sourceLocation)
+    static func update(
+        _ text: String, remote: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws -> String
     {
         let repo = try repository(remote: remote)
@@ -89,7 +91,8 @@ import Testing
         let handWritten = try #require(lines.firstIndex(of: "- Hand-written fix"))
         let older = try #require(lines.firstIndex(of: "# v0.2.0"))
         #expect(handWritten < release && release < older, "between Unreleased and the older release:\n\(updated)")
-        #expect(lines[release...].prefix(while: { $0 != "# v0.2.0" }).contains("## Features"), "sections one level down")
+        #expect(
+            lines[release...].prefix(while: { $0 != "# v0.2.0" }).contains("## Features"), "sections one level down")
         #expect(!updated.contains("### "), "no level-3 headings in an H1 changelog:\n\(updated)")
     }
 
@@ -160,7 +163,9 @@ import Testing
         #expect(try relctl(["notes", "--tag", "v0.3.0", "--changelog", "CHANGELOG.md"], in: repo.url).status == 0)
         let released = try repo.directory.read("CHANGELOG.md")
         #expect(!released.contains("Unreleased") && released.contains("## 0.3.0 - 2026-01-02\n"), "\(released)")
-        #expect(released.hasPrefix("# Changelog\n\nIntro.\n\n## 0.3.0") && released.hasSuffix("## 0.2.0 - 2025-12-01\n\n- first\n"))
+        #expect(
+            released.hasPrefix("# Changelog\n\nIntro.\n\n## 0.3.0")
+                && released.hasSuffix("## 0.2.0 - 2025-12-01\n\n- first\n"))
         #expect(Self.keepsEveryLine(original, in: released))
     }
 
@@ -178,7 +183,10 @@ import Testing
             ("# Changelog\n\n## [0.2.0] (2025-12-01)\n\n- a\n", "## [0.3.0] (2026-01-02)", "[0.3.0]: \(compare)\n"),
             ("# v0.2.0\n\n## Features\n\n- a\n", "# v0.3.0", "# v0.3.0\n\n## Features\n"),
             ("# Changes\n\n## v0.2.0 (2025-12-01)\n\n- a\n", "## v0.3.0 (2026-01-02)", "### Features"),
-            ("0.2.0 (2025-12-01)\n==================\nText.\n", "0.3.0 (2026-01-02)\n==================", "## Features"),
+            (
+                "0.2.0 (2025-12-01)\n==================\nText.\n", "0.3.0 (2026-01-02)\n==================",
+                "## Features"
+            ),
             ("CHANGELOG\n=========\n\n0.2.0\n-----\n- a\n", "0.3.0\n-----", "### Features"),
             ("# Changelog\n\n## 0.2.0 (6th December, 2025)\n\n- a\n", "## 0.3.0 (2nd January, 2026)", "### Bug fixes"),
             ("## Version 0.2.0\n\nReleased 2025-12-01\n\n- a\n", "## Version 0.3.0", "### Features"),
@@ -190,7 +198,10 @@ import Testing
             ("# Changelog\n\n## 0.2.0 - 2025-12-01\n\n- a", "## 0.3.0 - 2026-01-02", "\n- a"),
             // No release yet: after the hand-written Unreleased section, at its level.
             ("# History\n\n### Unreleased\n\n- wip\n", "### [0.3.0](\(compare)) - 2026-01-02", "- wip\n\n### [0.3.0]"),
-            ("# Changelog\n\nAll notable changes.\n", "## [0.3.0](\(compare)) - 2026-01-02", "All notable changes.\n\n## [0.3.0]"),
+            (
+                "# Changelog\n\nAll notable changes.\n", "## [0.3.0](\(compare)) - 2026-01-02",
+                "All notable changes.\n\n## [0.3.0]"
+            ),
             // A heading in a code block or an HTML comment is not a release heading.
             (
                 "<!--\n## 0.1.0 - 2020-01-01\n-->\n\n# 0.2.0 (2025-12-01)\n\n```sh\n# 9.9.9 comment\n```\n",

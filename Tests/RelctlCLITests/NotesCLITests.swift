@@ -22,7 +22,8 @@ import Testing
         #expect(try fixture.repository.directory.read("out/NOTES.md") == markdown.stdout)
         let changelog = try fixture.repository.directory.read("CHANGELOG.md")
         #expect(
-            changelog == "# Changelog\n\n" + markdown.stdout + "\n" + ChangelogDocument.marker(for: markdown.stdout) + "\n")
+            changelog == "# Changelog\n\n" + markdown.stdout + "\n" + ChangelogDocument.marker(for: markdown.stdout)
+                + "\n")
         #expect(try relctl(["notes", "--changelog", "CHANGELOG.md"], in: fixture.url).status == 0)
         #expect(try fixture.repository.directory.read("CHANGELOG.md") == changelog, "a second run does not duplicate")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.url.path).filter {
@@ -44,9 +45,10 @@ import Testing
         try repo.git("tag", "v0.3.0")
         let markdown = try relctl(["notes", "--tag", "v0.3.0"], in: repo.url)
         #expect(markdown.status == 0, "\(markdown)")
-        for entry in ["- **deps:** bump regex (", "- **doc:** fix typo (", "- **ignore(glob):** faster matching (",
-            "- Update the README ("]
-        {
+        for entry in [
+            "- **deps:** bump regex (", "- **doc:** fix typo (", "- **ignore(glob):** faster matching (",
+            "- Update the README (",
+        ] {
             #expect(markdown.stdout.contains(entry), "\(entry) in\n\(markdown.stdout)")
         }
         let json = try relctl(["notes", "--tag", "v0.3.0", "--json"], in: repo.url)

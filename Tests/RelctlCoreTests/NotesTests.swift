@@ -221,7 +221,8 @@ import Testing
         #expect(first == "# Changelog\n\n## 1.0.0 - 2026-01-02\n\n### Features\n\n- a (0123456)\n\n\(marker)\n")
         #expect(try insert(release, into: first) == first)
         let replaced = try insert(notes("1.0.0", "b"), into: first)
-        #expect(replaced.contains("- b (0123456)") && !replaced.contains("- a ("), "relctl's unedited section is replaced")
+        #expect(
+            replaced.contains("- b (0123456)") && !replaced.contains("- a ("), "relctl's unedited section is replaced")
         let existing = "# Changes\n\nAll notable changes.\n\n## 0.9.0 - 2025-01-01\n\n- old\n"
         let second = try insert(release, into: existing)
         #expect(
@@ -230,7 +231,8 @@ import Testing
         )
         #expect(try insert(release, into: second) == second)
         let unreleased = try insert(notes(nil, "wip"), into: existing)
-        #expect(unreleased.contains("## Unreleased - 2026-01-02\n\n### Features\n\n- wip (0123456)\n\n<!-- relctl-digest"))
+        #expect(
+            unreleased.contains("## Unreleased - 2026-01-02\n\n### Features\n\n- wip (0123456)\n\n<!-- relctl-digest"))
         #expect(try insert(release, into: unreleased) == second, "the release replaces relctl's Unreleased")
         // A Windows-edited changelog: found sections, CRLF kept, still idempotent.
         let crlf = unreleased.replacingOccurrences(of: "\n", with: "\r\n")

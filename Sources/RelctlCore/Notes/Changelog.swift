@@ -20,7 +20,9 @@ public enum Changelog {
     /// A section for the same release that relctl did not write (or that was edited since) is
     /// refused naming its line, unless `force`. A CRLF file stays CRLF; a file without a final
     /// line break keeps it that way.
-    static func insert(_ notes: ReleaseNotes, into existing: String?, force: Bool = false, displayPath: String) throws
+    static func insert(
+        _ notes: ReleaseNotes, into existing: String?, force: Bool = false, displayPath: String
+    ) throws
         -> Edit
     {
         guard let existing, !existing.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
@@ -41,7 +43,9 @@ public enum Changelog {
         return edit
     }
 
-    private static func edit(_ notes: ReleaseNotes, lines original: [String], force: Bool, displayPath: String) throws
+    private static func edit(
+        _ notes: ReleaseNotes, lines original: [String], force: Bool, displayPath: String
+    ) throws
         -> Edit
     {
         var lines = original
@@ -144,7 +148,9 @@ public enum Changelog {
 
     /// The section's lines (heading first), its closing marker and, for link-reference headings,
     /// the definition to add.
-    static func render(_ notes: ReleaseNotes, style: ChangelogHeadingStyle) -> (
+    static func render(
+        _ notes: ReleaseNotes, style: ChangelogHeadingStyle
+    ) -> (
         lines: [String], marker: String, definition: String?, title: String
     ) {
         let versionText = notes.version.map { version in
@@ -196,7 +202,9 @@ public enum Changelog {
     }
 
     /// Reads, updates and atomically rewrites the changelog file; returns what the user should hear.
-    public static func update(_ url: URL, with notes: ReleaseNotes, force: Bool, displayPath: String) throws -> [Diagnostic] {
+    public static func update(
+        _ url: URL, with notes: ReleaseNotes, force: Bool, displayPath: String
+    ) throws -> [Diagnostic] {
         let existing = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
         let edit = try insert(notes, into: existing, force: force, displayPath: displayPath)
         if edit.text != existing { try AtomicFile.write(edit.text, to: url) }

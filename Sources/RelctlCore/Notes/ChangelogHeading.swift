@@ -60,14 +60,17 @@ struct ChangelogHeading: Sendable, Equatable {
         var end = tail.startIndex
         var dots = 0
         // Core numbers, then an optional SemVer prerelease/build.
-        while end < tail.endIndex, tail[end].isNumber || (tail[end] == "." && tail[tail.index(after: end)...].first?.isNumber == true) {
+        while end < tail.endIndex,
+            tail[end].isNumber || (tail[end] == "." && tail[tail.index(after: end)...].first?.isNumber == true)
+        {
             if tail[end] == "." { dots += 1 }
             end = tail.index(after: end)
         }
         guard dots >= 1 else { return nil }
         if end < tail.endIndex, tail[end] == "-" || tail[end] == "+" {
             var cursor = tail.index(after: end)
-            while cursor < tail.endIndex, tail[cursor].isLetter || tail[cursor].isNumber || "-.+".contains(tail[cursor]) {
+            while cursor < tail.endIndex, tail[cursor].isLetter || tail[cursor].isNumber || "-.+".contains(tail[cursor])
+            {
                 cursor = tail.index(after: cursor)
             }
             while cursor > end, ".-+".contains(tail[tail.index(before: cursor)]) { cursor = tail.index(before: cursor) }
