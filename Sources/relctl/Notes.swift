@@ -27,8 +27,12 @@ struct Notes: RelctlCommand {
         help: ArgumentHelp("Write the notes to FILE (atomically) instead of stdout.", valueName: "file"))
     var output: String?
     @Option(
-        help: ArgumentHelp("Insert (or replace) this release's section in FILE below its title.", valueName: "file"))
+        help: ArgumentHelp(
+            "Insert this release's section in FILE above the older releases, in the file's heading style.",
+            valueName: "file"))
     var changelog: String?
+    @Flag(help: "With --changelog: replace a section for this release that relctl did not write.")
+    var force = false
     @Option(help: ArgumentHelp("Folder whose manifest.json adds an Install section.", valueName: "dir"))
     var dist: String = "dist"
 
@@ -62,7 +66,9 @@ struct Notes: RelctlCommand {
             context.console.stdout(text)
         }
         if let changelog {
-            try Changelog.update(context.resolve(changelog), with: notes.markdown)
+            let remarks = try Changelog.update(
+                context.resolve(changelog), with: notes, force: force, displayPath: changelog)
+            for remark in remarks { context.console.warning(remark) }
             context.console.info("updated \(changelog)")
         }
         let count = notes.entries.count

@@ -21,13 +21,42 @@ import Testing
         #expect(output.stdout.isEmpty)
         #expect(try fixture.repository.directory.read("out/NOTES.md") == markdown.stdout)
         let changelog = try fixture.repository.directory.read("CHANGELOG.md")
-        #expect(changelog == "# Changelog\n\n" + markdown.stdout)
+        #expect(
+            changelog == "# Changelog\n\n" + markdown.stdout + "\n" + ChangelogDocument.marker(for: markdown.stdout)
+                + "\n")
         #expect(try relctl(["notes", "--changelog", "CHANGELOG.md"], in: fixture.url).status == 0)
         #expect(try fixture.repository.directory.read("CHANGELOG.md") == changelog, "a second run does not duplicate")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.url.path).filter {
             $0.contains("relctl-tmp")
         }
         #expect(leftovers.isEmpty)
+    }
+
+    /// Issue 23 item 12: "Other changes" showed `deps: bump regex` as a bare sentence.
+    @Test func otherChangesKeepTheirType() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.commit("chore: start")
+        try repo.git("tag", "v0.2.0")
+        try repo.commit("deps: bump regex")
+        try repo.commit("doc: fix typo")
+        try repo.commit("ignore(glob): faster matching")
+        try repo.commit("Update the README")
+        try repo.git("tag", "v0.3.0")
+        let markdown = try relctl(["notes", "--tag", "v0.3.0"], in: repo.url)
+        #expect(markdown.status == 0, "\(markdown)")
+        for entry in [
+            "- **deps:** bump regex (", "- **doc:** fix typo (", "- **ignore(glob):** faster matching (",
+            "- Update the README (",
+        ] {
+            #expect(markdown.stdout.contains(entry), "\(entry) in\n\(markdown.stdout)")
+        }
+        let json = try relctl(["notes", "--tag", "v0.3.0", "--json"], in: repo.url)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let sections = try #require(object["sections"] as? [[String: Any]])
+        let entries = try #require(sections.first?["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["type"] as? String } == ["deps", "doc", "ignore", "other"])
+        #expect(entries.map { $0["summary"] as? String }.first == "bump regex", "summary stays the description")
     }
 
     @Test func badInputExitsTwoNamingIt() throws {

@@ -201,32 +201,47 @@ import Testing
         }
     }
 
-    @Test func changelogInsertIsIdempotent() {
-        let first = Changelog.insert("## [1.0.0](x) - 2026-01-02\n\n### Features\n\n- a\n", into: nil)
-        #expect(first == "# Changelog\n\n## [1.0.0](x) - 2026-01-02\n\n### Features\n\n- a\n")
-        #expect(Changelog.insert("## [1.0.0](x) - 2026-01-02\n\n### Features\n\n- a\n", into: first) == first)
-        let replaced = Changelog.insert("## [1.0.0](x) - 2026-01-02\n\n- b\n", into: first)
-        #expect(replaced == "# Changelog\n\n## [1.0.0](x) - 2026-01-02\n\n- b\n")
+    @Test func changelogInsertIsIdempotent() throws {
+        func notes(_ version: String?, _ summary: String) throws -> ReleaseNotes {
+            let entry = NotesEntry(
+                commit: "0123456789abcdef", type: "feat", scope: nil, summary: summary, breaking: false,
+                migrationNote: nil, authorName: "A", authorEmail: "a@example.com")
+            return ReleaseNotes(
+                tag: version.map { "v" + $0 }, version: try version.map { try SemanticVersion(parsing: $0) },
+                previous: nil, date: "2026-01-02", targetCommit: "0123456789abcdef",
+                sections: [NotesSection(title: "Features", entries: [entry])], contributors: [], links: nil,
+                manifest: nil)
+        }
+        func insert(_ notes: ReleaseNotes, into text: String?) throws -> String {
+            try Changelog.insert(notes, into: text, displayPath: "CHANGELOG.md").text
+        }
+        let release = try notes("1.0.0", "a")
+        let marker = ChangelogDocument.marker(for: "## 1.0.0 - 2026-01-02\n\n### Features\n\n- a (0123456)\n")
+        let first = try insert(release, into: nil)
+        #expect(first == "# Changelog\n\n## 1.0.0 - 2026-01-02\n\n### Features\n\n- a (0123456)\n\n\(marker)\n")
+        #expect(try insert(release, into: first) == first)
+        let replaced = try insert(notes("1.0.0", "b"), into: first)
+        #expect(
+            replaced.contains("- b (0123456)") && !replaced.contains("- a ("), "relctl's unedited section is replaced")
         let existing = "# Changes\n\nAll notable changes.\n\n## 0.9.0 - 2025-01-01\n\n- old\n"
-        let second = Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: existing)
+        let second = try insert(release, into: existing)
         #expect(
             second
-                == "# Changes\n\nAll notable changes.\n\n## 1.0.0 - 2026-01-02\n\n- new\n\n## 0.9.0 - 2025-01-01\n\n- old\n"
+                == "# Changes\n\nAll notable changes.\n\n## 1.0.0 - 2026-01-02\n\n### Features\n\n- a (0123456)\n\n\(marker)\n\n## 0.9.0 - 2025-01-01\n\n- old\n"
         )
-        #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: second) == second)
+        #expect(try insert(release, into: second) == second)
+        let unreleased = try insert(notes(nil, "wip"), into: existing)
         #expect(
-            Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: "# Changes\n")
-                == "# Changes\n\n## 1.0.0 - 2026-01-02\n\n- new\n")
-        let unreleased = Changelog.insert("## Unreleased - 2026-01-02\n\n- wip\n", into: existing)
-        #expect(unreleased.contains("## Unreleased - 2026-01-02\n\n- wip\n\n## 0.9.0"))
-        #expect(
-            Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: unreleased) == second,
-            "the release replaces Unreleased")
+            unreleased.contains("## Unreleased - 2026-01-02\n\n### Features\n\n- wip (0123456)\n\n<!-- relctl-digest"))
+        #expect(try insert(release, into: unreleased) == second, "the release replaces relctl's Unreleased")
         // A Windows-edited changelog: found sections, CRLF kept, still idempotent.
         let crlf = unreleased.replacingOccurrences(of: "\n", with: "\r\n")
-        let released = Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: crlf)
+        let released = try insert(release, into: crlf)
         #expect(released == second.replacingOccurrences(of: "\n", with: "\r\n"))
-        #expect(Changelog.insert("## 1.0.0 - 2026-01-02\n\n- new\n", into: released) == released)
+        #expect(try insert(release, into: released) == released)
+        // A section written before markers existed, unchanged, is still relctl's.
+        let legacy = "# Changelog\n\n## 1.0.0 - 2026-01-02\n\n### Features\n\n- a (0123456)\n"
+        #expect(try insert(release, into: legacy) == first)
     }
 
     @Test func repositoryLinks() {

@@ -37,7 +37,10 @@ struct CommitClassifier: Sendable {
             } else if !Self.housekeepingTypes.contains(conventional.type) {
                 // A `revert:` naming nothing in this range, or a type nobody grouped (`security:`,
                 // `Notes:`), may be news for users: list it rather than lose it.
-                if settings.includeOther { other.append(item) }
+                if settings.includeOther {
+                    item.showsType = true
+                    other.append(item)
+                }
             }
             // Housekeeping types (chore, ci, test, build, style) are left out.
         }

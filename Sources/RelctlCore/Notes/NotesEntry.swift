@@ -13,6 +13,9 @@ public struct NotesEntry: Sendable, Equatable {
     var migrationNote: String?
     var authorName: String
     var authorEmail: String
+    /// A conventional type no group names (`deps:`, `doc:`), listed under Other changes: the
+    /// entry shows it, since the section title says nothing about what kind of change it is.
+    var showsType = false
 
     var shortHash: String { String(commit.prefix(7)) }
 

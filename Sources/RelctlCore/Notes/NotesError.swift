@@ -20,15 +20,25 @@ public enum NotesError: RelctlError, CustomStringConvertible {
     /// The line recorded for the version no longer holds it.
     case versionNotOnLine(path: String, line: Int, old: String)
 
+    /// The changelog has a section for this release that relctl did not write (or that was edited since).
+    case changelogSectionNotOurs(path: String, line: Int, heading: String)
+
     public var exitCode: RelctlExitCode {
         switch self {
-        case .wouldLower: return .failure
+        case .wouldLower, .changelogSectionNotOurs: return .failure
         default: return .badInput
         }
     }
 
     public var diagnostics: [Diagnostic] {
         switch self {
+        case let .changelogSectionNotOurs(path, line, heading):
+            return [
+                Diagnostic(
+                    file: path, line: line,
+                    "`\(heading)` is a section relctl did not write (or one edited since); it is left as it is. Edit it by hand, or pass --force to replace it with the generated notes"
+                )
+            ]
         case let .writeOutsideRepository(path, reason):
             return [Diagnostic(file: path, reason)]
         case .templateNotFound(let path):

@@ -3,9 +3,15 @@ import Foundation
 /// The built-in Markdown layout of release notes.
 enum NotesMarkdown {
     static func render(_ notes: ReleaseNotes) -> String {
-        var out = heading(notes) + "\n"
+        render(notes, heading: heading(notes), sectionLevel: 3)
+    }
+
+    /// The notes under another heading, their sections at `sectionLevel` (a changelog's own levels).
+    static func render(_ notes: ReleaseNotes, heading: String, sectionLevel: Int) -> String {
+        let marks = String(repeating: "#", count: min(max(sectionLevel, 1), 6))
+        var out = heading + "\n"
         for section in notes.sections {
-            out += "\n### \(section.title)\n\n"
+            out += "\n\(marks) \(section.title)\n\n"
             for entry in section.entries {
                 out += "- " + line(entry, links: notes.links) + "\n"
                 if let note = entry.migrationNote {
@@ -18,14 +24,15 @@ enum NotesMarkdown {
         }
         if notes.sections.isEmpty { out += "\nNo notable changes.\n" }
         if !notes.contributors.isEmpty {
-            out += "\n### Contributors\n\n"
+            out += "\n\(marks) Contributors\n\n"
             out +=
                 notes.contributors.map { "- " + MarkdownEscaper.escapeBlockStart(MarkdownEscaper.escape($0.name)) }
                 .joined(separator: "\n") + "\n"
         }
         if let manifest = notes.manifest {
-            out +=
-                "\n" + InstallSection.render(manifest: manifest, links: notes.links, verification: notes.verification)
+            let install = InstallSection.render(
+                manifest: manifest, links: notes.links, verification: notes.verification)
+            out += "\n" + (install.hasPrefix("### ") ? marks + " " + install.dropFirst(4) : install)
         }
         if let compare = notes.compareURL, let previous = notes.previous {
             out +=
@@ -45,9 +52,11 @@ enum NotesMarkdown {
 
     static func line(_ entry: NotesEntry, links: RepositoryLinks?) -> String {
         var text = ""
-        if let scope = entry.scope { text += "**\(MarkdownEscaper.escape(scope)):** " }
+        // `**cli:**` for a scope; `**deps:**` / `**deps(cli):**` for a type the section title does not name.
+        let label = entry.showsType ? entry.type + (entry.scope.map { "(\($0))" } ?? "") : entry.scope
+        if let label { text += "**\(MarkdownEscaper.escape(label)):** " }
         let summary = MarkdownEscaper.escape(entry.summary)
-        text += entry.scope == nil ? MarkdownEscaper.escapeBlockStart(summary) : summary
+        text += label == nil ? MarkdownEscaper.escapeBlockStart(summary) : summary
         if let links {
             text += " ([\(entry.shortHash)](\(links.commitURL(entry.commit))))"
         } else {
