@@ -38,7 +38,10 @@ public enum ProjectChecker {
                 let reader = try ManifestReaders.reader(for: source.kind)
                 switch reader.comparison {
                 case .semver:
-                    if (try? SemanticVersion(parsing: found.text)) == nil {
+                    if (try? SemanticVersion(parsing: found.text)) == nil,
+                        config.project.tagFormat.scheme != .calver
+                            || (try? VersionScheme.calendarVersion(found.text)) == nil
+                    {
                         report.problem(
                             Diagnostic(
                                 file: found.foundIn, line: found.line,
