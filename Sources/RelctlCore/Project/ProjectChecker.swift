@@ -126,6 +126,7 @@ public enum ProjectChecker {
         for problem in ReleaseWorkflow.problems(config: config) {
             if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
         }
+        await checkBinaryDirectories(config, context: context, into: &report)
         if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
