@@ -86,18 +86,32 @@ import Testing
         #expect(regex.status == 0, "\(regex)")
         #expect(try relctl(["bump", "--set", "2026.8.4", "--write"], in: repo.url).status == 1, "never lower")
         #expect(try repo.directory.read("certifi/__init__.py").contains("\"2026.08.05\""))
+        // Without the scheme (a config from before), the padded tags and file still count:
+        // never 2025.11.13 from the last tag SemVer happens to accept.
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"certifi\"\ntag-format = \"{version}\"\n\n[[version]]\npath = \"certifi/__init__.py\"\nkind = \"regex\"\npattern = '__version__ = \"(?<version>[^\"]+)\"'\n"
+        )
+        let semver = try relctl(["bump"], in: repo.url)
+        #expect(semver.status == 0 && semver.stdout == "2026.8.5\n", "\(semver)")
     }
 
-    /// httpx: hatch reads `__version__` from a module; a PEP 440 prerelease there is never lowered
-    /// (kind regex, as earlier inits wrote it, and kind python).
-    @Test func pep440PrereleaseInAVersionFileIsNeverLowered() throws {
+    /// httpx's shape, uncommitted: hatch reads the version from `httpx/__version__.py`, `1.0.0b1`.
+    static func httpx() throws -> GitRepository {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "pyproject.toml",
             "[project]\nname = \"httpx\"\ndynamic = [\"version\"]\n\n[tool.hatch.version]\npath = \"httpx/__version__.py\"\n"
         )
         try repo.directory.write("httpx/__version__.py", "__title__ = \"httpx\"\n__version__ = \"1.0.0b1\"\n")
+        return repo
+    }
+
+    /// httpx: hatch reads `__version__` from a module; a PEP 440 prerelease there is never lowered
+    /// (kind regex, as earlier inits wrote it, and kind python).
+    @Test func pep440PrereleaseInAVersionFileIsNeverLowered() throws {
+        let repo = try Self.httpx()
+        defer { repo.directory.remove() }
         try repo.directory.write(
             "relctl.toml",
             "[project]\nname = \"httpx\"\n\n[[version]]\npath = \"httpx/__version__.py\"\nkind = \"regex\"\npattern = '__version__ = \"(?<version>[^\"]+)\"'\n"
@@ -127,13 +141,8 @@ import Testing
 
     /// httpx with `kind = "python"` on the hatch module: read as PEP 440, and `init` writes that kind.
     @Test func pythonKindReadsAHatchVersionModule() throws {
-        let repo = try GitRepository()
+        let repo = try Self.httpx()
         defer { repo.directory.remove() }
-        try repo.directory.write(
-            "pyproject.toml",
-            "[project]\nname = \"httpx\"\ndynamic = [\"version\"]\n\n[tool.hatch.version]\npath = \"httpx/__version__.py\"\n"
-        )
-        try repo.directory.write("httpx/__version__.py", "__title__ = \"httpx\"\n__version__ = \"1.0.0b1\"\n")
         try repo.commit("chore: start")
         #expect(try relctl(["init"], in: repo.url).status == 0)
         let config = try repo.directory.read("relctl.toml")
