@@ -9,8 +9,9 @@ struct Bump: RelctlCommand {
         discussion: """
             Breaking change → major (minor below 1.0.0), feat → minor, anything else → patch; after a prerelease \
             the prerelease counter continues (1.0.0-rc.1 → 1.0.0-rc.2). The result is never below the first \
-            manifest's version and never a version an existing tag names. --set VERSION uses VERSION instead \
-            (a lockstep train). --write updates every configured manifest and its companions (Cargo.lock, \
+            manifest's version and never a version an existing tag names, in any spelling (0.54.0 and v0.54.0 are \
+            one release). --set VERSION uses VERSION instead (a lockstep train); --write refuses a version below a \
+            manifest's or one a tag names. --write updates every configured manifest and its companions (Cargo.lock, \
             path-dependency requirements, package-lock.json, uv.lock, own npm pins).
             """
     )
@@ -54,7 +55,9 @@ struct Bump: RelctlCommand {
             if config.versions.isEmpty {
                 context.console.warning("\(config.path): no [[version]] entries; nothing to write")
             }
-            written = try VersionBump.write(bump.next, config: config) { note in
+            written = try await VersionBump.write(
+                bump.next, config: config, git: Git(directory: config.root, context: context)
+            ) { note in
                 context.console.info(note)
                 bump.notes.append(note)
             }

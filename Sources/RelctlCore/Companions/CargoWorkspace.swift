@@ -23,10 +23,13 @@ struct CargoWorkspace {
     var rootManifest: URL
     var packages: [Package]
 
-    /// The workspace holding `manifest`: the first Cargo.toml with `[workspace]` from the
-    /// manifest's folder up to `projectRoot`, or the crate alone.
+    /// The workspace holding `manifest`, found as cargo finds it: the first Cargo.toml with
+    /// `[workspace]` from the manifest's folder upwards, past `projectRoot` (a relctl.toml in a
+    /// member crate, as in ripgrep's `crates/ignore`) up to the repository's top, provided the
+    /// manifest is one of its members; else the crate alone.
     static func load(containing manifest: URL, projectRoot: URL) throws -> CargoWorkspace {
-        let top = projectRoot.standardizedFileURL.path
+        let top =
+            WriteTarget.repositoryTop(of: projectRoot.standardizedFileURL.path) ?? projectRoot.standardizedFileURL.path
         var directory = manifest.deletingLastPathComponent().standardizedFileURL
         var found: (URL, TOMLDocument)?
         while directory.path.hasPrefix(top) {
@@ -74,6 +77,16 @@ struct CargoWorkspace {
             {
                 queue.append(dependency)
             }
+        }
+        // A workspace above the project that does not list this crate is not its workspace.
+        let standalone = manifest.standardizedFileURL
+        if projectRoot.standardizedFileURL.path.hasPrefix(rootDirectory.standardizedFileURL.path + "/"),
+            !packages.contains(where: { $0.manifest.path == standalone.path })
+        {
+            let package = try Self.package(at: standalone, workspace: nil)
+            return CargoWorkspace(
+                root: standalone.deletingLastPathComponent(), rootManifest: standalone,
+                packages: package.map { [$0] } ?? [])
         }
         return CargoWorkspace(
             root: rootDirectory.standardizedFileURL, rootManifest: rootManifest.standardizedFileURL, packages: packages)

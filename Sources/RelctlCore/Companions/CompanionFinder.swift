@@ -20,11 +20,17 @@ enum CompanionFinder {
         AbsolutePath(path, relativeTo: AbsolutePath(root)).url
     }
 
-    /// `url` relative to `root` when inside it, as messages show paths.
+    /// `url` relative to `root`, as messages show paths: `Cargo.lock`, or `../../Cargo.lock` for
+    /// the workspace root above a member crate's project.
     static func display(_ url: URL, root: URL) -> String {
         let base = root.standardizedFileURL.path
         let path = url.standardizedFileURL.path
-        return path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+        if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
+        let (from, to) = (base.split(separator: "/"), path.split(separator: "/"))
+        let common = zip(from, to).prefix { $0 == $1 }.count
+        guard common > 0 else { return path }
+        return (Array(repeating: "..", count: from.count - common) + to.dropFirst(common).map(String.init))
+            .joined(separator: "/")
     }
 
     private static func lines(of url: URL) -> [String]? {

@@ -30,7 +30,9 @@ enum ManifestReaders {
         case "package.json": return "npm"
         case "pyproject.toml": return "python"
         case "VERSION", "VERSION.txt", "version.txt": return "plain"
-        default: return name.hasSuffix(".swift") ? "swift" : nil
+        default:
+            if name.hasSuffix(".py") { return "python" }  // `__version__ = "…"` (hatch's version path)
+            return name.hasSuffix(".swift") ? "swift" : nil
         }
     }
 

@@ -1,11 +1,26 @@
 import Foundation
 
-/// `pyproject.toml`: PEP 621 `[project] version` or Poetry `[tool.poetry] version`, compared by PEP 440.
+/// `pyproject.toml`: PEP 621 `[project] version` or Poetry `[tool.poetry] version`; any other
+/// file (hatch's `[tool.hatch.version] path`, a package's `__init__.py`): `__version__ = "…"`;
+/// or what `pattern` captures. Compared by PEP 440 whichever way it is read.
 struct PythonManifestReader: ManifestReader {
+    static let moduleVersionPattern =
+        #"^\s*(?:__version__|VERSION|version)\s*(?::\s*str\s*)?=\s*["'](?<version>[^"'\n]+)["']"#
     var comparison: VersionComparison { .pep440 }
     init() {}
 
     func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+        if let pattern = source.pattern {
+            return try RegexManifestReader.match(pattern, in: url, displayPath: displayPath)
+        }
+        guard url.lastPathComponent.hasSuffix(".toml") else {
+            do {
+                return try RegexManifestReader.match(Self.moduleVersionPattern, in: url, displayPath: displayPath)
+            } catch ManifestError.noVersion {
+                throw ManifestError.noVersion(
+                    path: displayPath, hint: "expected `__version__ = \"1.2.3\"`, or give a `pattern`")
+            }
+        }
         let document = try TOMLDocument(contentsOf: url, displayPath: displayPath)
         if let project = document.root["project"]?.table {
             if let version = project["version"]?.string {

@@ -34,7 +34,10 @@ public struct VersionBump: Sendable, Equatable {
         let names = try await git.tags()
         let format = config.project.tagFormat.learningSpelling(from: names)
         let reachableNames = Set(try await git.tagsMerged(into: targetCommit))
-        let allTags = names.compactMap { name in (try? format.version(of: name)).map { (name: name, version: $0) } }
+        // Every spelling of the format counts: a project that moved from `0.53.0` to `v0.54.0`
+        // has released 0.54.0 whichever spelling its config names.
+        let released = ReleasedVersions(tags: names, format: format)
+        let allTags = released.entries.map { (name: $0.tag, version: $0.version) }
         let tags = allTags.filter { reachableNames.contains($0.name) }
         let last = tags.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
         var lastCommit: String?
@@ -50,16 +53,8 @@ public struct VersionBump: Sendable, Equatable {
         }
         var bump: VersionBump
         if format.scheme == .calver {
-            // Calendar versions follow the target commit's date (reproducible, not the wall clock):
-            // this month's first release, else the next patch of this month's last one.
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            let date = Date(timeIntervalSince1970: TimeInterval(try await git.committerTime(of: targetCommit)))
-            let year = calendar.component(.year, from: date), month = calendar.component(.month, from: date)
-            let fullYear = last.map { $0.version.major.count >= 4 } ?? false
-            let month1 = SemanticVersion(major: fullYear ? year : year % 100, minor: month, patch: 0)
-            var next = month1
-            if let last, !(last.version < month1) { next = Self.next(after: last.version.final, level: .patch) }
+            let time = try await git.committerTime(of: targetCommit)
+            let next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
             bump = VersionBump(
                 previousTag: last?.name, current: last?.version, next: next, level: .patch, commitCount: commits.count)
         } else if let last {
@@ -70,9 +65,7 @@ public struct VersionBump: Sendable, Equatable {
             bump = VersionBump(
                 previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commits.count)
         }
-        let exists: (SemanticVersion) -> Bool = { candidate in
-            allTags.contains { $0.version.hasSamePrecedence(as: candidate) }
-        }
+        let exists: (SemanticVersion) -> Bool = { released.tag(naming: $0) != nil }
         let elsewhere = allTags.filter {
             !reachableNames.contains($0.name) && (last == nil || last!.version < $0.version)
         }
@@ -81,36 +74,72 @@ public struct VersionBump: Sendable, Equatable {
                 "\(elsewhere.count) tag\(elsewhere.count == 1 ? " is" : "s are") above \(last?.name ?? "every ancestor") but not an ancestor of \(target) (highest: \(highest.name), on another branch?); the version is computed from \(last?.name ?? "the manifest") and never reuses one of them"
             )
         }
-        // The manifest's version is a floor: it may already name the release in preparation.
-        let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
-        if let source = config.versions.first, let found = try? ManifestReaders.read(source, root: config.root),
-            let reader = try? ManifestReaders.reader(for: source.kind),
-            let floor = releasableVersion(ofManifestText: found.text, comparison: reader.comparison), floor > zero
-        {
-            let below = isBelow(bump.next, manifestText: found.text, comparison: reader.comparison)
+        // Every manifest's version is a floor: it may already name the release in preparation.
+        if let highest = highestFloor(above: bump.next, config: config), highest.below || last == nil {
+            let (found, floor, below) = highest
             // Before the first tag the manifest's version has not shipped: it is the next one.
-            if below || last == nil {
-                let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
-                if below {
-                    bump.notes.append(
-                        "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(format.tag(for: floor)) exists already)" : "")"
-                    )
-                }
-                bump.next = chosen
+            let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
+            if below {
+                bump.notes.append(
+                    "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(released.tag(naming: floor) ?? format.tag(for: floor)) exists already)" : "")"
+                )
             }
+            bump.next = chosen
         }
         var skipped: [String] = []
-        while exists(bump.next) {
-            skipped.append(format.tag(for: bump.next))
+        while let taken = released.tag(naming: bump.next) {
+            skipped.append(taken)
             bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : .patch)
         }
         bump.nextTag = format.tag(for: bump.next)
         if !skipped.isEmpty {
             bump.notes.append(
-                "\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (not ancestor\(skipped.count == 1 ? "" : "s") of \(target)); moved up to \(bump.next)"
+                "\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (not ancestor\(skipped.count == 1 ? "" : "s") of \(target), or spelled differently from the tag format); moved up to \(bump.next)"
             )
         }
         return bump
+    }
+
+    /// The highest version the configured manifests declare (as a releasable version), the
+    /// manifest holding it, and whether `version` is below it. Nil when no manifest holds one.
+    static func highestFloor(
+        above version: SemanticVersion, config: RelctlConfig
+    ) -> (
+        found: ManifestVersion, floor: SemanticVersion, below: Bool
+    )? {
+        let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
+        let scheme = config.project.tagFormat.scheme
+        var best: (ManifestVersion, SemanticVersion)?
+        var anyBelow = false
+        for source in config.versions {
+            guard let found = try? ManifestReaders.read(source, root: config.root),
+                let reader = try? ManifestReaders.reader(for: source.kind),
+                let floor = releasableVersion(ofManifestText: found.text, comparison: reader.comparison), floor > zero
+            else { continue }
+            if isBelow(version, manifestText: found.text, comparison: reader.comparison, scheme: scheme) {
+                anyBelow = true
+            }
+            if best == nil || best!.1 < floor { best = (found, floor) }
+        }
+        return best.map { (found: $0.0, floor: $0.1, below: anyBelow) }
+    }
+
+    /// The next calendar version after `last` for a commit made at `commitTime`: the date's
+    /// version (year and month, and the day for projects whose third number is a zero-padded day,
+    /// as certifi's `2026.07.22`), else the next patch of the last one when that is not below it.
+    /// The commit's date, not the wall clock, so the answer is reproducible.
+    static func calendarNext(
+        after last: SemanticVersion?, commitTime: Int, spelling: VersionScheme.CalendarSpelling
+    ) -> SemanticVersion {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let date = Date(timeIntervalSince1970: TimeInterval(commitTime))
+        let year = calendar.component(.year, from: date), month = calendar.component(.month, from: date)
+        let fullYear = last.map { $0.major.count >= 4 } ?? false
+        let day = spelling.padsPatch ? calendar.component(.day, from: date) : 0
+        let dated = SemanticVersion(major: fullYear ? year : year % 100, minor: month, patch: day)
+        guard let last, !(last < dated) else { return dated }
+        return next(after: last.final, level: .patch)
     }
 
     /// `bump --set`: `text` as the next version (a SemVer version, or a tag in the tag format),
@@ -132,21 +161,30 @@ public struct VersionBump: Sendable, Equatable {
     }
 
     /// Whether `version` is below what a manifest declares, in the manifest's own order (PEP 440
-    /// for Python: `3.1.4` is below `3.2.0.dev0`, `3.2.0` above it).
-    static func isBelow(_ version: SemanticVersion, manifestText text: String, comparison: VersionComparison) -> Bool {
-        switch comparison {
-        case .semver:
-            guard let declared = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) else {
-                return false
-            }
+    /// for Python: `3.1.4` is below `3.2.0.dev0`, `3.2.0` above it). Text the kind's own rules
+    /// refuse is still read the way a human would: a calendar version with its zero padding
+    /// (`2026.07.22`), or PEP 440 in a file of another kind (`__version__ = "1.0.0b1"`), so no
+    /// spelling lets a lower version through. False only when the text is no version at all.
+    static func isBelow(
+        _ version: SemanticVersion, manifestText text: String, comparison: VersionComparison,
+        scheme: VersionScheme = .semver
+    ) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if comparison == .semver, let declared = try? SemanticVersion(parsing: trimmed) { return version < declared }
+        if comparison == .semver || scheme == .calver, let declared = try? VersionScheme.calendarVersion(trimmed) {
             return version < declared
-        case .pep440:
-            guard let declared = PEP440Version(text) else { return false }
-            guard let mine = PEP440Version(semver: version) ?? PEP440Version(version.final.description) else {
-                return false
-            }
-            return mine < declared
         }
+        guard let declared = PEP440Version(trimmed) else { return false }
+        guard let mine = PEP440Version(semver: version) ?? PEP440Version(version.final.description) else {
+            return false
+        }
+        return mine < declared
+    }
+
+    /// Whether a manifest's version text can be ordered at all (see `isBelow`).
+    static func isOrderable(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return ReleasedVersions.reading(trimmed) != nil || PEP440Version(trimmed) != nil
     }
 
     /// The lowest version a release may carry given what a manifest declares: the version itself
@@ -155,6 +193,9 @@ public struct VersionBump: Sendable, Equatable {
     /// there is no SemVer reading (epochs, more than three release numbers).
     static func releasableVersion(ofManifestText text: String, comparison: VersionComparison) -> SemanticVersion? {
         if let version = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) { return version }
+        if let version = try? VersionScheme.calendarVersion(text.trimmingCharacters(in: .whitespaces)) {
+            return version
+        }
         guard comparison == .pep440 || PEP440Version(text) != nil, let pep = PEP440Version(text), pep.epoch == "0",
             (1...3).contains(pep.release.count)
         else { return nil }
@@ -221,6 +262,16 @@ public struct VersionBump: Sendable, Equatable {
     public static func write(
         _ version: SemanticVersion, config: RelctlConfig, onLink: (String) -> Void = { _ in }
     ) throws -> [String] {
+        try write(version, config: config, spelling: nil, released: nil, onLink: onLink)
+    }
+
+    /// `write` spelling calendar versions as `spelling` (learnt from tags; the manifest's own text
+    /// adds to it) and refusing a version that `released` names, when anything would change.
+    static func write(
+        _ version: SemanticVersion, config: RelctlConfig, spelling: VersionScheme.CalendarSpelling?,
+        released: ReleasedVersions?, onLink: (String) -> Void = { _ in }
+    ) throws -> [String] {
+        let scheme = config.project.tagFormat.scheme
         struct Edit { var url: URL; var display: String; var line: Int; var old: String; var new: String }
         var edits: [Edit] = []
         func add(_ edit: Edit) {
@@ -243,7 +294,21 @@ public struct VersionBump: Sendable, Equatable {
                 }
                 spelled = pep.description
             }
-            if isBelow(version, manifestText: found.text, comparison: reader.comparison) {
+            if scheme == .calver, !["cargo", "npm"].contains(source.kind) {
+                // The project's spelling (`2026.07.22`), not the normalised one: PEP 440 reads both
+                // alike. Cargo and npm require SemVer, so their manifests never get padding.
+                var learnt = VersionScheme.CalendarSpelling(learningFrom: [found.text])
+                if let spelling, !learnt.contradicts(spelling, in: found.text) { learnt.merge(spelling) }
+                let calendar = learnt.spell(version)
+                if reader.comparison == .semver || PEP440Version(calendar).map({ $0 == PEP440Version(spelled) }) == true
+                {
+                    spelled = calendar
+                }
+            }
+            guard isOrderable(found.text) else {
+                throw VersionWriteError.unorderable(path: found.foundIn, line: found.line, found: found.text)
+            }
+            if isBelow(version, manifestText: found.text, comparison: reader.comparison, scheme: scheme) {
                 throw NotesError.wouldLower(
                     path: found.foundIn, line: found.line, found: found.text, version: version.description)
             }
@@ -291,6 +356,9 @@ public struct VersionBump: Sendable, Equatable {
             lines[edit.line - 1].replaceSubrange(range, with: edit.new)
             contents[key] = lines.joined(separator: "\n")
         }
+        if !edits.isEmpty, let taken = released?.tag(naming: version) {
+            throw VersionWriteError.alreadyReleased(version: version.description, tag: taken)
+        }
         for note in linkNotes { onLink(note) }
         var written: [String] = []
         for (url, display) in order {
@@ -302,6 +370,20 @@ public struct VersionBump: Sendable, Equatable {
             }
         }
         return written
+    }
+
+    /// `bump --write` in a repository: `write`, spelling calendar versions like the tags do and
+    /// refusing a version that a tag names in any spelling (`bump --set 0.54.0` where `v0.54.0`
+    /// shipped), before anything is written.
+    @discardableResult
+    public static func write(
+        _ version: SemanticVersion, config: RelctlConfig, git: Git, onLink: (String) -> Void = { _ in }
+    ) async throws -> [String] {
+        let names = await (try? git.isRepository()) == true ? try await git.tags() : []
+        let format = config.project.tagFormat.learningSpelling(from: names)
+        return try write(
+            version, config: config, spelling: format.calendarSpelling,
+            released: ReleasedVersions(tags: names, format: format), onLink: onLink)
     }
 
     /// Where the version `text` sits on `line`: a whole occurrence (not part of a longer version or

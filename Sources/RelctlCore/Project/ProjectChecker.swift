@@ -38,7 +38,10 @@ public enum ProjectChecker {
                 let reader = try ManifestReaders.reader(for: source.kind)
                 switch reader.comparison {
                 case .semver:
-                    if (try? SemanticVersion(parsing: found.text)) == nil {
+                    if (try? SemanticVersion(parsing: found.text)) == nil,
+                        config.project.tagFormat.scheme != .calver
+                            || (try? VersionScheme.calendarVersion(found.text)) == nil
+                    {
                         report.problem(
                             Diagnostic(
                                 file: found.foundIn, line: found.line,
@@ -123,6 +126,7 @@ public enum ProjectChecker {
         for problem in ReleaseWorkflow.problems(config: config) {
             if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
         }
+        await checkBinaryDirectories(config, context: context, into: &report)
         if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }

@@ -19,10 +19,13 @@ public enum StarterConfig {
         let detected = detectable.filter {
             FileSystem.exists(atPath: root.appendingPathComponent($0).path)
         }
-        let tags =
-            await (try? Git(directory: root, context: context).isRepository()) == true
-            ? ((try? Git(directory: root, context: context).tags()) ?? []) : []
-        try AtomicFile.write(render(root: root, detected: detected, tags: tags), to: url)
+        let git = Git(directory: root, context: context)
+        let isRepository = await (try? git.isRepository()) == true
+        let tags = isRepository ? ((try? await git.tags()) ?? []) : []
+        let remote = isRepository ? await git.configuredRemoteURL("origin") : nil
+        try AtomicFile.write(
+            render(root: root, detected: detected, tags: tags, repository: repositoryName(remote: remote, root: root)),
+            to: url)
         return (url, detected)
     }
 
@@ -34,18 +37,21 @@ public enum StarterConfig {
         var versions: [(path: String, kind: String?, pattern: String?)] = []
         var versionNotes: [String] = []
         var binaries: [String] = []
+        /// Binaries built only on some platforms (`#if os(macOS)` in Package.swift).
+        var optionalBinaries: [String] = []
+        var versionScheme = VersionScheme.semver
         var build: (command: String, directory: String)?
     }
 
-    static func render(root: URL, detected: [String], tags: [String] = []) -> String {
-        let found = findings(root: root, detected: detected, tags: tags)
+    static func render(root: URL, detected: [String], tags: [String] = [], repository: String? = nil) -> String {
+        let found = findings(root: root, detected: detected, tags: tags, repository: repository)
         var text = """
             # relctl.toml: how this project is released. Reference: relctl's README.
             # Check it with `relctl check`, then try `relctl release X.Y.Z --dry-run`.
 
             [project]
             name = \(QuotedString.basic(found.name))
-            tag-format = \(QuotedString.basic(found.tagFormat))   # \(found.tagNote)
+            tag-format = \(QuotedString.basic(found.tagFormat))   # \(found.tagNote)\(found.versionScheme == .calver ? "\nversion-scheme = \"calver\"   # numbers compared one by one, zero padding kept" : "")
 
             # Every manifest whose version must equal the tag's. The kind is inferred from the
             # file name (cargo, npm, python, plain, swift); use kind = "regex" with a pattern otherwise.
@@ -87,7 +93,7 @@ public enum StarterConfig {
             # {project} {version} {tag} {target} {os} {arch}; RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG,
             # RELCTL_COMMIT and SOURCE_DATE_EPOCH are in its environment.
             command = \(QuotedString.basic(build.command))
-            binaries = [\(found.binaries.map(QuotedString.basic).joined(separator: ", "))]
+            binaries = [\(found.binaries.map(QuotedString.basic).joined(separator: ", "))]\(found.optionalBinaries.isEmpty ? "" : "\noptional-binaries = [\(found.optionalBinaries.map(QuotedString.basic).joined(separator: ", "))]   # built only where Package.swift's #if holds")
             binary-dir = \(QuotedString.basic(build.directory))
 
             # One [[target]] per platform; runner, archive format and links policy default by OS.
@@ -100,7 +106,7 @@ public enum StarterConfig {
 
             [archive]
             name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
-            files = [\(["README.md", "LICENSE"].filter { FileSystem.exists(atPath: root.appendingPathComponent($0).path) }.map(QuotedString.basic).joined(separator: ", "))]
+            files = [\(archiveFiles(root: root).map(QuotedString.basic).joined(separator: ", "))]
             # trees = [{ from = "demo", to = "demo" }]
             setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
 
@@ -111,9 +117,8 @@ public enum StarterConfig {
         return text
     }
 
-    static func findings(root: URL, detected: [String], tags: [String]) -> Findings {
+    static func findings(root: URL, detected: [String], tags: [String], repository: String? = nil) -> Findings {
         var found = Findings(name: projectName(root: root, detected: detected))
-        (found.tagFormat, found.tagNote) = tagFormat(from: tags)
         if detected.contains("Cargo.toml") { cargo(root: root, into: &found) }
         if detected.contains("package.json") { npm(root: root, into: &found) }
         if detected.contains("pyproject.toml") { python(root: root, into: &found) }
@@ -121,28 +126,42 @@ public enum StarterConfig {
         if detected.contains("VERSION") { found.versions.append(("VERSION", nil, nil)) }
         var seen: Set<String> = []
         found.binaries = found.binaries.filter { seen.insert($0).inserted }
+        found.optionalBinaries = found.optionalBinaries.filter { found.binaries.contains($0) }
+        found.name = preferredName(found.name, binaries: found.binaries, repository: repository)
+        let history = TagHistory(tags: tags, project: found.name)
+        (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
         return found
     }
 
-    /// The format the existing tags use: bare (`1.2.3`, as flask, black and helix tag) or
-    /// `v`-prefixed, whichever most version-like tags have; `v{version}` when there are none.
-    static func tagFormat(from tags: [String]) -> (String, String) {
-        func isVersion(_ text: Substring) -> Bool {
-            guard let first = text.first, first.isNumber else { return false }
-            let core = text.prefix(while: { $0.isNumber || $0 == "." })
-            return core.split(separator: ".").count >= 2
+    /// The name users know the project by: the package's, unless it is neither a binary nor the
+    /// repository and the repository is named after a binary (fd's package `fd-find` ships `fd`).
+    static func preferredName(_ package: String, binaries: [String], repository: String?) -> String {
+        guard let repository, !binaries.contains(package), package != repository, binaries.contains(repository)
+        else { return package }
+        return repository
+    }
+
+    /// The repository's name from the `origin` URL (`https://github.com/sharkdp/fd.git` → `fd`),
+    /// else the folder's.
+    static func repositoryName(remote: String?, root: URL) -> String? {
+        guard let remote else { return root.standardizedFileURL.lastPathComponent }
+        var last = remote.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
+        if last.hasSuffix(".git") { last.removeLast(4) }
+        return last.isEmpty ? nil : last
+    }
+
+    /// The files users expect next to the binaries, as they exist at the root: the README, every
+    /// license text (`LICENSE-MIT`, `UNLICENSE`, `COPYING`), the changelog and a NOTICE.
+    static func archiveFiles(root: URL) -> [String] {
+        let kinds = ["readme", "license", "licence", "copying", "unlicense", "changelog", "notice"]
+        let names = ((try? FileSystem.names(in: root)) ?? []).filter { name in
+            let lower = name.lowercased()
+            return kinds.contains { lower.hasPrefix($0) } && !FileSystem.isDirectory(root.appendingPathComponent(name))
         }
-        let bare = tags.filter { isVersion(Substring($0)) }.count
-        let prefixed = tags.filter { $0.hasPrefix("v") && isVersion($0.dropFirst()) }.count
-        if bare == 0 && prefixed == 0 {
-            return (
-                "v{version}",
-                tags.isEmpty
-                    ? "no tags yet: tags will look like v1.2.3" : "no version tag yet: tags will look like v1.2.3"
-            )
+        return names.sorted { a, b in
+            let (ra, rb) = (a.lowercased().hasPrefix("readme"), b.lowercased().hasPrefix("readme"))
+            return ra != rb ? ra : a < b
         }
-        if bare > prefixed { return ("{version}", "like the \(bare) existing tag\(bare == 1 ? "" : "s") (1.2.3)") }
-        return ("v{version}", "like the \(prefixed) existing tag\(prefixed == 1 ? "" : "s") (v1.2.3)")
     }
 
     // MARK: Cargo
@@ -169,7 +188,9 @@ public enum StarterConfig {
                     "A virtual workspace: each member with its own version is listed; remove those you do not tag.")
             }
         }
-        for package in workspace?.packages ?? [] {
+        // A member crate's config (ripgrep's crates/ignore) ships that crate's binaries, not the workspace's.
+        let inside = root.standardizedFileURL.path + "/"
+        for package in workspace?.packages ?? [] where package.manifest.standardizedFileURL.path.hasPrefix(inside) {
             found.binaries += cargoBinaries(of: package.manifest, name: package.name)
         }
         if !found.binaries.isEmpty {
@@ -246,12 +267,20 @@ public enum StarterConfig {
             found.versions.append(("pyproject.toml", nil, nil))
             return
         }
-        guard project?["dynamic"]?.array?.contains(.string("version")) == true else { return }
+        guard project?["dynamic"]?.array?.contains(.string("version")) == true else {
+            // setup.py reading `__version__` from the package (certifi): that file holds the version.
+            if project?["version"] == nil, let path = versionModule(root: root, name: project?["name"]?.string) {
+                found.versions.append((path, "python", nil))
+                found.versionNotes.append("\(path) holds `__version__`, compared by PEP 440 (kind \"python\").")
+            }
+            return
+        }
         let hatch = document.root["tool"]?.table?["hatch"]?.table?["version"]?.table
         if let path = hatch?["path"]?.string,
             FileSystem.exists(atPath: root.appendingPathComponent(path).path)
         {
-            found.versions.append((path, "regex", #"__version__\s*=\s*["'](?<version>[^"']+)["']"#))
+            // Kind python: `1.0.0b1` there is PEP 440 and equals tag v1.0.0-beta.1.
+            found.versions.append((path, "python", nil))
             found.versionNotes.append("pyproject.toml reads its version from \(path) ([tool.hatch.version] path).")
         } else {
             found.versionNotes.append(
@@ -260,21 +289,51 @@ public enum StarterConfig {
         }
     }
 
-    /// SwiftPM: `.executable(name: "x", …)` products, else `.executableTarget(name: "x", …)` targets.
+    /// The package module holding `__version__ = "…"`: `NAME/__init__.py` or `src/NAME/__init__.py`
+    /// for the project's name, else the only such module among the root's folders.
+    static func versionModule(root: URL, name: String?) -> String? {
+        func holdsVersion(_ path: String) -> Bool {
+            guard let data = FileSystem.contents(atPath: root.appendingPathComponent(path).path) else { return false }
+            return TextFile.decode(data).range(
+                of: #"(?m)^__version__\s*(:\s*str\s*)?=\s*["']"#, options: .regularExpression) != nil
+        }
+        if let name {
+            let module = name.lowercased().replacingOccurrences(of: "-", with: "_")
+            for path in ["\(module)/__init__.py", "src/\(module)/__init__.py"] where holdsVersion(path) { return path }
+        }
+        var found: [String] = []
+        for folder in [".", "src"] {
+            let base = root.appendingPathComponent(folder)
+            for entry in ((try? FileSystem.names(in: base)) ?? []).sorted() where !entry.hasPrefix(".") {
+                let path = (folder == "." ? "" : "src/") + entry + "/__init__.py"
+                if holdsVersion(path) { found.append(path) }
+            }
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// SwiftPM: `.executable(name: "x", …)` products, else (when the package offers no library,
+    /// whose executable targets are then examples and tools) `.executableTarget(name: "x", …)`
+    /// targets. One declared inside `#if os(macOS)` (without Linux) is built only there: optional.
     private static func swift(root: URL, into found: inout Findings) {
         guard let data = FileSystem.contents(atPath: root.appendingPathComponent("Package.swift").path) else {
             return
         }
-        let text = TextFile.decode(data)
-        func names(_ pattern: String) -> [String] {
-            guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
-            return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
-                Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        let manifest = SwiftPackageManifest(TextFile.decode(data))
+        var executables = manifest.declarations(#"\.executable\(\s*name:\s*"([^"]+)""#)
+        if executables.isEmpty {
+            let targets = manifest.declarations(#"\.executableTarget\(\s*name:\s*"([^"]+)""#)
+            if manifest.declarations(#"\.library\(\s*name:\s*"([^"]+)""#).isEmpty {
+                executables = targets
+            } else if !targets.isEmpty {
+                found.versionNotes.append(
+                    "Package.swift offers libraries; its executable targets (\(targets.map(\.name).joined(separator: ", "))) are no products, so nothing is built for release: add [build] to ship them."
+                )
             }
         }
-        var binaries = names(#"\.executable\(\s*name:\s*"([^"]+)""#)
-        if binaries.isEmpty { binaries = names(#"\.executableTarget\(\s*name:\s*"([^"]+)""#) }
+        let binaries = executables.map(\.name)
         found.binaries += binaries
+        found.optionalBinaries += executables.filter { !$0.buildsOnLinux }.map(\.name)
         if !binaries.isEmpty, found.build == nil {
             found.build = ("swift build -c release --product \(binaries[0])", ".build/release")
             if binaries.count > 1 { found.build?.command = "swift build -c release" }

@@ -29,7 +29,9 @@ public enum TagValidator {
                 sources.append(
                     .init(
                         path: source.path, kind: source.kind, version: found.text,
-                        matches: matches(found.text, version, reader.comparison), foundIn: found.foundIn,
+                        matches: matches(
+                            found.text, version, reader.comparison, scheme: config.project.tagFormat.scheme),
+                        foundIn: found.foundIn,
                         line: found.line, note: note))
                 for companion in try CompanionFinder.companions(of: source, found: found, root: config.root) {
                     companionCount += 1
@@ -49,11 +51,18 @@ public enum TagValidator {
             companionCount: companionCount)
     }
 
-    /// Whether a manifest's version text equals the tag's version under the kind's rules.
-    static func matches(_ text: String, _ version: SemanticVersion, _ comparison: VersionComparison) -> Bool {
+    /// Whether a manifest's version text equals the tag's version under the kind's rules; with
+    /// calendar versions, also under the calendar reading (`2026.07.22` in a file, tag `2026.07.22`).
+    static func matches(
+        _ text: String, _ version: SemanticVersion, _ comparison: VersionComparison, scheme: VersionScheme = .semver
+    ) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if scheme == .calver, let calendar = try? VersionScheme.calendarVersion(trimmed), calendar == version {
+            return true
+        }
         switch comparison {
         case .semver:
-            return (try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces))) == version
+            return (try? SemanticVersion(parsing: trimmed)) == version
         case .pep440:
             guard let manifest = PEP440Version(text), let tag = PEP440Version(semver: version) else { return false }
             return manifest == tag

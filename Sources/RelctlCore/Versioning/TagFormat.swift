@@ -57,6 +57,10 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     /// The version a tag names, or `VersionError.malformedTag` saying what is wrong.
     public func version(of tag: String) throws -> SemanticVersion {
         guard tag.hasPrefix(prefix), tag.hasSuffix(suffix), tag.count >= prefix.count + suffix.count else {
+            if let respelled = respelling(of: tag) {
+                throw VersionError.malformedTag(
+                    tag: tag, format: pattern, reason: "this project's tags are spelled `\(respelled)`: use that")
+            }
             let example = self.tag(for: SemanticVersion(major: 1, minor: 2, patch: 3))
             let expected =
                 prefix.isEmpty
@@ -69,11 +73,17 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
                 return try VersionScheme.calendarVersion(inner)
             } catch let VersionError.malformed(_, why) {
                 throw VersionError.malformedTag(
-                    tag: tag, format: pattern, reason: "`\(inner)` is not a calendar version: \(why)")
+                    tag: tag, format: pattern,
+                    reason: respelling(of: tag).map { "this project's tags are spelled `\($0)`: use that" }
+                        ?? "`\(inner)` is not a calendar version: \(why)")
             }
         }
         do {
             return try SemanticVersion(parsing: inner)
+        } catch VersionError.malformed where respelling(of: tag) != nil {
+            throw VersionError.malformedTag(
+                tag: tag, format: pattern,
+                reason: "this project's tags are spelled `\(respelling(of: tag) ?? "")`: use that")
         } catch let VersionError.malformed(_, why) {
             // A calendar version (helix's 25.07.1) fails on its leading zero or its two numbers: say how to use one.
             let calendar = (try? VersionScheme.calendarVersion(inner)) != nil
@@ -83,6 +93,21 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
                     "`\(inner)` is not SemVer 2.0.0: \(why)\(calendar ? "; for calendar versions set `version-scheme = \"calver\"` in [project]" : "")"
             )
         }
+    }
+
+    /// The tag in this format's spelling when `tag` is a valid version spelled with a `v` too
+    /// many or too few (`v15.2.1` for `{version}`, `1.2.3` for `v{version}`); nil otherwise.
+    func respelling(of tag: String) -> String? {
+        for other in ReleasedVersions.prefixes(of: self).dropFirst() where tag.hasPrefix(other) && tag.hasSuffix(suffix)
+        {
+            guard tag.count > other.count + suffix.count else { continue }
+            let inner = String(tag.dropFirst(other.count).dropLast(suffix.count))
+            let valid =
+                scheme == .calver
+                ? (try? VersionScheme.calendarVersion(inner)) != nil : (try? SemanticVersion(parsing: inner)) != nil
+            if valid { return prefix + inner + suffix }
+        }
+        return nil
     }
 
     /// True if the tag has this format's shape and a valid version.

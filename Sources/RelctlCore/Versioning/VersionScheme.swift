@@ -34,29 +34,54 @@ enum VersionScheme: String, Sendable, Hashable, CaseIterable {
     }
 
     /// How existing calendar tags are spelled, so a computed one looks like them: the month
-    /// padded to two digits (`25.07`) and a zero third number left out (`25.07` for 25.7.0).
+    /// padded to two digits (`25.07`), a zero third number left out (`25.07` for 25.7.0), and a
+    /// third number padded too where it is a day (certifi's `2015.09.06`).
     struct CalendarSpelling: Sendable, Hashable {
         var padsMinor = false
         var omitsZeroPatch = false
+        /// The third number is a zero-padded day of the month.
+        var padsPatch = false
 
-        init(padsMinor: Bool = false, omitsZeroPatch: Bool = false) {
+        init(padsMinor: Bool = false, omitsZeroPatch: Bool = false, padsPatch: Bool = false) {
             self.padsMinor = padsMinor
             self.omitsZeroPatch = omitsZeroPatch
+            self.padsPatch = padsPatch
         }
 
-        /// Learnt from the inner version texts of existing tags.
+        /// Learnt from the inner version texts of existing tags (or a manifest's version).
         init(learningFrom texts: [String]) {
             for text in texts {
                 let numbers = text.prefix(while: { $0 != "-" && $0 != "+" }).split(separator: ".")
                 if numbers.count == 2 { omitsZeroPatch = true }
                 if numbers.count >= 2, numbers[1].count == 2, numbers[1].first == "0" { padsMinor = true }
+                if numbers.count == 3, numbers[2].count == 2, numbers[2].first == "0" { padsPatch = true }
             }
+        }
+
+        /// Whether `text` (spelled this way) shows it does not pad where `other` does: a
+        /// one-digit month or third number written without its zero. Such a file keeps its own spelling.
+        func contradicts(_ other: CalendarSpelling, in text: String) -> Bool {
+            let numbers = text.prefix(while: { $0 != "-" && $0 != "+" }).split(separator: ".")
+            if other.padsMinor, numbers.count >= 2, numbers[1].count == 1 { return true }
+            if other.padsPatch, numbers.count == 3, numbers[2].count == 1 { return true }
+            return false
+        }
+
+        /// Both spellings' paddings (a manifest's text and the tags' may each show only some).
+        mutating func merge(_ other: CalendarSpelling) {
+            padsMinor = padsMinor || other.padsMinor
+            omitsZeroPatch = omitsZeroPatch || other.omitsZeroPatch
+            padsPatch = padsPatch || other.padsPatch
         }
 
         func spell(_ version: SemanticVersion) -> String {
             var text =
                 version.major + "." + (padsMinor && version.minor.count == 1 ? "0" + version.minor : version.minor)
-            if !(omitsZeroPatch && version.patch == "0") { text += "." + version.patch }
+            if padsPatch, !(omitsZeroPatch && version.patch == "0") {
+                text += "." + (version.patch.count == 1 ? "0" + version.patch : version.patch)
+            } else if !(omitsZeroPatch && version.patch == "0") {
+                text += "." + version.patch
+            }
             if !version.prerelease.isEmpty {
                 text += "-" + version.prerelease.map(\.description).joined(separator: ".")
             }
