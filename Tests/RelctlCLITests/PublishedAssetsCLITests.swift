@@ -1,0 +1,97 @@
+import Foundation
+import RelctlTestSupport
+import Testing
+
+@testable import RelctlCore
+
+/// What a release publishes (PRODUCT.md "What a release publishes"): exactly this tag's files that
+/// SHA256SUMS lists (archives, SBOMs, installers), SHA256SUMS, its signatures and manifest.json;
+/// never another tag's files lying in dist/; installers listed and published; notes that send
+/// users only to assets. Driven through the built relctl against the GitHub stand-in.
+@Suite(.serialized) struct PublishedAssetsCLITests {
+    struct Plan: Decodable {
+        struct Stage: Decodable { var name: String; var status: String; var detail: String? }
+        var ok: Bool
+        var stages: [Stage]
+        var notes: String?
+        var distFiles: [String]
+    }
+
+    static let installer = "\n[installer]\nenabled = true\n"
+
+    private func environment(_ server: GitHubStandIn) -> [String: String] {
+        server.environment(token: GitHubStandIn.token, repository: "acme/velostream")
+    }
+
+    /// The names SHA256SUMS lists in `dist`, plus the list and its companions that exist.
+    private func listedAssets(in dist: URL) throws -> [String] {
+        let sums = try String(contentsOf: dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
+        var names = sums.split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1)[1].dropFirst()) }
+        names.append("SHA256SUMS")
+        for companion in ["manifest.json", "SHA256SUMS.sig", "SHA256SUMS.minisig"]
+        where FileManager.default.fileExists(atPath: dist.appendingPathComponent(companion).path) {
+            names.append(companion)
+        }
+        return names.sorted()
+    }
+
+    /// The commander.js case: v1.0.0's SBOMs (and archives) lie in dist/ when v1.0.1 is released;
+    /// only v1.0.1's files go up, the dry run predicts the same count, and `relctl publish v1.0.0`
+    /// refuses a dist/ that now holds v1.0.1's list.
+    @Test func aReleasePublishesOnlyItsOwnTagsFiles() async throws {
+        let fixture = try await BlockingWork.run { try ReleaseFixture() }
+        let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
+        defer { server.stop(); fixture.remove() }
+        let first = try await BlockingWork.run { try relctl(["release", "v1.0.0"], in: fixture.url) }
+        #expect(first.status == 0, "\(first)")
+        try fixture.repository.commit("fix: quieter", files: ["VERSION": "1.0.1\n"])
+        try fixture.repository.git("push", "-q", "origin", "main")
+
+        let dry = try await BlockingWork.run {
+            try relctl(
+                ["release", "v1.0.1", "--dry-run", "--push", "--publish", "--json"], in: fixture.url,
+                environment: environment(server))
+        }
+        #expect(dry.status == 0, "\(dry)")
+        let plan = try JSONDecoder().decode(Plan.self, from: Data(dry.stdout.utf8))
+        #expect(plan.stages.last?.detail?.contains("would publish 6 assets") == true, "\(plan.stages)")
+
+        let real = try await BlockingWork.run {
+            try relctl(["release", "v1.0.1", "--push", "--publish"], in: fixture.url, environment: environment(server))
+        }
+        #expect(real.status == 0, "\(real)")
+        let dist = fixture.url.appendingPathComponent("dist")
+        let release = try #require(try await server.releases().first { $0.tag_name == "v1.0.1" })
+        let uploaded = release.assets.map(\.name).sorted()
+        #expect(uploaded == (try listedAssets(in: dist)), "\(uploaded)")
+        #expect(uploaded.count == 6 && !uploaded.contains { $0.contains("v1.0.0") }, "\(uploaded)")
+        // The older release's files are still in dist/: they were left alone, not uploaded.
+        #expect(
+            FileManager.default.fileExists(
+                atPath: dist.appendingPathComponent("demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json").path))
+
+        // `relctl publish` on its own, after a release without --publish: the same rule.
+        try fixture.repository.commit("fix: quieter still", files: ["VERSION": "1.0.2\n"])
+        try fixture.repository.git("push", "-q", "origin", "main")
+        let third = try await BlockingWork.run {
+            try relctl(["release", "v1.0.2", "--push"], in: fixture.url, environment: environment(server))
+        }
+        #expect(third.status == 0, "\(third)")
+        let published = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.2"], in: fixture.url, environment: environment(server))
+        }
+        #expect(published.status == 0, "\(published)")
+        let latest = try #require(try await server.releases().first { $0.tag_name == "v1.0.2" })
+        #expect(latest.assets.map(\.name).sorted() == (try listedAssets(in: dist)), "\(latest.assets.map(\.name))")
+        #expect(!latest.assets.contains { $0.name.contains("v1.0.0") || $0.name.contains("v1.0.1") })
+
+        // Publishing an older tag from this dist/ would upload v1.0.2's files under v1.0.0.
+        try fixture.repository.git("push", "-q", "origin", "v1.0.0")
+        let older = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.0"], in: fixture.url, environment: environment(server))
+        }
+        #expect(older.status == 2, "\(older)")
+        #expect(older.stderr.contains("dist/manifest.json: is the manifest of v1.0.2, not v1.0.0"), "\(older)")
+        #expect(try await server.releases().map(\.tag_name).sorted() == ["v1.0.1", "v1.0.2"])
+    }
+}
