@@ -94,4 +94,49 @@ import Testing
         #expect(older.stderr.contains("dist/manifest.json: is the manifest of v1.0.2, not v1.0.0"), "\(older)")
         #expect(try await server.releases().map(\.tag_name).sorted() == ["v1.0.1", "v1.0.2"])
     }
+
+    /// Installers are listed in SHA256SUMS (so signed, verified and published with the archives),
+    /// and the notes' download commands name only assets (no per-archive `.sha256`).
+    @Test func installersArePublishedAndTheNotesNameOnlyAssets() async throws {
+        let fixture = try await BlockingWork.run { try ReleaseFixture(release: Self.installer) }
+        let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
+        defer { server.stop(); fixture.remove() }
+        // The remote reads as GitHub (the notes' links come from it); git pushes to the bare one.
+        try fixture.repository.git("remote", "set-url", "origin", "https://github.com/acme/velostream.git")
+        try fixture.repository.git(
+            "config", "url.\(fixture.remote.path).insteadOf", "https://github.com/acme/velostream.git")
+
+        let result = try await BlockingWork.run {
+            try relctl(
+                ["release", "v1.0.0", "--push", "--publish", "--json"], in: fixture.url,
+                environment: environment(server))
+        }
+        #expect(result.status == 0, "\(result)")
+        let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
+        let dist = fixture.url.appendingPathComponent("dist")
+        let sums = try String(contentsOf: dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
+        #expect(sums.contains("  demo-installer.sh\n") && sums.contains("  demo-installer.ps1\n"), "\(sums)")
+        #expect(try run("sha256sum", ["-c", "SHA256SUMS"], in: dist).status == 0)
+
+        let release = try #require(try await server.releases().first)
+        let assets = Set(release.assets.map(\.name))
+        #expect(assets.isSuperset(of: ["demo-installer.sh", "demo-installer.ps1"]), "\(assets.sorted())")
+        #expect(assets == Set(try listedAssets(in: dist)))
+
+        // Every file the notes tell users to download is an asset of this release.
+        let notes = try #require(plan.notes)
+        let prefix = "https://github.com/acme/velostream/releases/download/v1.0.0/"
+        let downloads = notes.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "`" })
+            .filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+        #expect(downloads.contains("demo-installer.sh") && downloads.count >= 3, "\(notes)")
+        for name in downloads { #expect(assets.contains(name), "the notes send users to `\(name)`, not an asset") }
+        #expect(!notes.contains(".sha256"), "\(notes)")
+        // And the hand check the notes give passes on the downloaded archive.
+        let archive = "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"
+        let check = try #require(
+            notes.split(separator: "\n").first {
+                $0.hasPrefix("echo ") && $0.contains(archive) && $0.contains("sha256sum")
+            })
+        #expect(try sh(String(check), in: dist).status == 0, "\(check)")
+    }
 }

@@ -40,10 +40,11 @@ public enum ChecksumWriter {
 
     /// `relctl release`'s checksum step: the combined file and `manifest.json` for archives this
     /// run just wrote, from the digests their write streams computed. Nothing is read again and no
-    /// name is parsed back; the `.sha256` files were written by the packager already.
+    /// name is parsed back; the `.sha256` files were written by the packager already. `others` are
+    /// more files of this release to list (the installers), with their digests.
     static func writeRelease(
         _ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
-        in directory: URL
+        in directory: URL, others: [ChecksumFile.Entry] = []
     ) throws -> ChecksumSet {
         var entries: [ChecksumFile.Entry] = []
         for archive in archives {
@@ -57,21 +58,28 @@ public enum ChecksumWriter {
         let sboms = archives.compactMap(\.sbom).map {
             ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm)
         }
-        let sums = ChecksumFile(entries: entries + sboms).sorted
+        let sums = ChecksumFile(entries: entries + sboms + others).sorted
         if algorithm != .sha256 {
-            for entry in sums.entries where !entry.name.hasSuffix(SBOMBuilder.fileExtension) {
+            for entry in entries {
                 try writeSidecar(
                     for: directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
             }
         }
         let sumsFile = directory.appendingPathComponent(algorithm.sumsFileName)
         try AtomicFile.write(sums.render(), to: sumsFile)
+        let manifest = releaseManifest(archives, identity: identity)
+        try manifest.write(in: directory)
+        return ChecksumSet(algorithm: algorithm, sumsFile: sumsFile, manifest: manifest)
+    }
+
+    /// The `manifest.json` of a release's archives, as the checksum stage writes it (the
+    /// installer stage reads the same value before the list is written).
+    static func releaseManifest(_ archives: [PackagedArtifact], identity: ReleaseIdentity) -> ReleaseManifest {
         var manifest = ReleaseManifest(
             project: identity.project, tag: identity.tag, version: identity.version.description, commit: identity.commit
         )
         manifest.upsert(archives.map(\.manifestEntry))
-        try manifest.write(in: directory)
-        return ChecksumSet(algorithm: algorithm, sumsFile: sumsFile, manifest: manifest)
+        return manifest
     }
 
     /// Archives to hash in one folder.
