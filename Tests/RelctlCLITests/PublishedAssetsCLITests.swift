@@ -139,4 +139,35 @@ import Testing
             })
         #expect(try sh(String(check), in: dist).status == 0, "\(check)")
     }
+
+    /// `relctl installer` and the release's installer stage take the download URL from
+    /// `[publish] github` when nothing else names the repository, and `relctl installer` lists
+    /// what it wrote in the folder's SHA256SUMS.
+    @Test func installersUseThePublishRepository() async throws {
+        let config = Self.installer + "\n[publish]\ngithub = \"acme/velostream\"\n"
+        let fixture = try await BlockingWork.run { try ReleaseFixture(release: config) }
+        defer { fixture.remove() }
+        let noRepository = ["GITHUB_REPOSITORY": ""]
+        let released = try await BlockingWork.run {
+            try relctl(["release", "v1.0.0"], in: fixture.url, environment: noRepository)
+        }
+        #expect(released.status == 0, "\(released)")
+        #expect(!released.stderr.contains("INSTALLER_BASE_URL"), "\(released)")
+        let script = try fixture.repository.directory.read("dist/demo-installer.sh")
+        #expect(
+            script.contains("'https://github.com/acme/velostream/releases/download/v1.0.0/'"), "\(script.prefix(800))")
+
+        // The command on its own (CI's merge job), after `relctl checksum` rewrote the list.
+        try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("dist/demo-installer.sh"))
+        let summed = try relctl(["checksum", "dist"], in: fixture.url)
+        #expect(summed.status == 0, "\(summed)")
+        let generated = try relctl(["installer"], in: fixture.url, environment: noRepository)
+        #expect(generated.status == 0, "\(generated)")
+        #expect(!generated.stderr.contains("INSTALLER_BASE_URL"), "\(generated)")
+        #expect(try fixture.repository.directory.read("dist/demo-installer.sh") == script)
+        let sums = try fixture.repository.directory.read("dist/SHA256SUMS")
+        #expect(sums.contains("  demo-installer.sh\n") && sums.contains("  demo-installer.ps1\n"), "\(sums)")
+        #expect(try run("sha256sum", ["-c", "SHA256SUMS"], in: fixture.url.appendingPathComponent("dist")).status == 0)
+        #expect(try relctl(["verify"], in: fixture.url).status == 0)
+    }
 }

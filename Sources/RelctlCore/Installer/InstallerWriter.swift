@@ -57,7 +57,9 @@ public enum InstallerWriter {
             let parsed = try MinisignPublicKey(text: text, source: path)
             key = Data(Array("Ed".utf8) + parsed.keyID + parsed.key).base64EncodedString()
         }
-        let baseURL = downloadBase(tag: manifest.tag, repository: repository, remoteURL: remoteURL, context: context)
+        // The repository the release is published to: the same one `relctl publish` uses first.
+        let baseURL = downloadBase(
+            tag: manifest.tag, repository: repository ?? config.publish.github, remoteURL: remoteURL, context: context)
         if baseURL == nil {
             context.console.warning(
                 "the repository is unknown (no [publish] github, GITHUB_REPOSITORY or GitHub/GitLab remote): the installers will require INSTALLER_BASE_URL"
