@@ -175,6 +175,7 @@ public enum ChecksumWriter {
         let existing = try ReleaseManifest.read(in: group.directory)
         let pinnedProject = config.isFromFile ? config.project.name : existing?.project
         let knownTargets = config.targets.map(\.triple)
+        let configuredTargets = (try? TargetResolver.resolveAll(config)) ?? []
         var artifacts: [ReleaseManifest.Artifact] = []
         var entries: [ChecksumFile.Entry] = []
         var projects: Set<String> = []
@@ -184,9 +185,15 @@ public enum ChecksumWriter {
             let parsed = ArtifactName.parse(
                 name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject,
                 knownTargets: knownTargets)
-            if parsed == nil || (config.archive.name.placeholders.contains("target") && parsed?.target == nil) {
+            // The configured target whose name this is, whatever the template spells (`{os}_{arch}`
+            // names no triple); else the triple the name spells.
+            let target =
+                parsed.flatMap { configuredTarget(of: $0, targets: configuredTargets, config: config) }
+                ?? parsed?.target
+            let spellsTarget = !Self.targetPlaceholders.isDisjoint(with: config.archive.name.placeholders)
+            if parsed == nil || (spellsTarget && target == nil) {
                 context.console.warning(
-                    "\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)`; listed in \(ReleaseManifest.fileName) without a target"
+                    "\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)` for any [[target]] in \(config.path.lastPathComponent); listed in \(ReleaseManifest.fileName) without a target (installers and the notes' Install section leave it out)"
                 )
             }
             if let project = parsed?.project { projects.insert(project) }
@@ -200,7 +207,7 @@ public enum ChecksumWriter {
             entries.append(entry)
             artifacts.append(
                 .init(
-                    name: name, target: parsed?.target ?? "",
+                    name: name, target: target ?? "",
                     format: parsed?.format ?? ArtifactName.format(of: name) ?? "", size: digest.size,
                     sha256: digest[.sha256]))
         }
@@ -247,6 +254,26 @@ public enum ChecksumWriter {
         }
         manifest.upsert(artifacts)
         return Plan(group: group, sums: sums, manifest: manifest)
+    }
+
+    /// The placeholders a target fills in an archive name.
+    static let targetPlaceholders: Set<String> = ["target", "os", "arch", "exe"]
+
+    /// The triple of the configured target whose archive `parsed` is: the template rendered for each
+    /// target with the release the name parsed to must give the name back (the format breaks a tie).
+    static func configuredTarget(of parsed: ArtifactName, targets: [Target], config: RelctlConfig) -> String? {
+        let format = config.project.tagFormat
+        guard let version = parsed.version ?? parsed.tag.flatMap({ (try? format.version(of: $0))?.description })
+        else { return nil }
+        let tag = parsed.tag ?? "\(format.prefix)\(version)\(format.suffix)"
+        let matching = targets.filter { target in
+            var values = ["project": parsed.project ?? config.project.name, "version": version, "tag": tag]
+            for (key, value) in target.placeholders { values[key] = value }
+            return config.archive.name.render(values) == parsed.stem
+        }
+        let sameFormat = matching.filter { $0.format == parsed.format }
+        if sameFormat.count == 1 { return sameFormat[0].triple }
+        return matching.count == 1 ? matching[0].triple : nil
     }
 
     /// A `NAME.sha256` whose archive is gone would mislead a user checking by hand; relctl
