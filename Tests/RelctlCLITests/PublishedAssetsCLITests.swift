@@ -19,10 +19,6 @@ import Testing
 
     static let installer = "\n[installer]\nenabled = true\n"
 
-    private func environment(_ server: GitHubStandIn) -> [String: String] {
-        server.environment(token: GitHubStandIn.token, repository: "acme/velostream")
-    }
-
     /// The names SHA256SUMS lists in `dist`, plus the list and its companions that exist.
     private func listedAssets(in dist: URL) throws -> [String] {
         let sums = try String(contentsOf: dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
@@ -50,14 +46,14 @@ import Testing
         let dry = try await BlockingWork.run {
             try relctl(
                 ["release", "v1.0.1", "--dry-run", "--push", "--publish", "--json"], in: fixture.url,
-                environment: environment(server))
+                environment: server.environment())
         }
         #expect(dry.status == 0, "\(dry)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(dry.stdout.utf8))
         #expect(plan.stages.last?.detail?.contains("would publish 6 assets") == true, "\(plan.stages)")
 
         let real = try await BlockingWork.run {
-            try relctl(["release", "v1.0.1", "--push", "--publish"], in: fixture.url, environment: environment(server))
+            try relctl(["release", "v1.0.1", "--push", "--publish"], in: fixture.url, environment: server.environment())
         }
         #expect(real.status == 0, "\(real)")
         let dist = fixture.url.appendingPathComponent("dist")
@@ -74,11 +70,11 @@ import Testing
         try fixture.repository.commit("fix: quieter still", files: ["VERSION": "1.0.2\n"])
         try fixture.repository.git("push", "-q", "origin", "main")
         let third = try await BlockingWork.run {
-            try relctl(["release", "v1.0.2", "--push"], in: fixture.url, environment: environment(server))
+            try relctl(["release", "v1.0.2", "--push"], in: fixture.url, environment: server.environment())
         }
         #expect(third.status == 0, "\(third)")
         let published = try await BlockingWork.run {
-            try relctl(["publish", "v1.0.2"], in: fixture.url, environment: environment(server))
+            try relctl(["publish", "v1.0.2"], in: fixture.url, environment: server.environment())
         }
         #expect(published.status == 0, "\(published)")
         let latest = try #require(try await server.releases().first { $0.tag_name == "v1.0.2" })
@@ -88,7 +84,7 @@ import Testing
         // Publishing an older tag from this dist/ would upload v1.0.2's files under v1.0.0.
         try fixture.repository.git("push", "-q", "origin", "v1.0.0")
         let older = try await BlockingWork.run {
-            try relctl(["publish", "v1.0.0"], in: fixture.url, environment: environment(server))
+            try relctl(["publish", "v1.0.0"], in: fixture.url, environment: server.environment())
         }
         #expect(older.status == 2, "\(older)")
         #expect(older.stderr.contains("dist/manifest.json: is the manifest of v1.0.2, not v1.0.0"), "\(older)")
@@ -109,7 +105,7 @@ import Testing
         let result = try await BlockingWork.run {
             try relctl(
                 ["release", "v1.0.0", "--push", "--publish", "--json"], in: fixture.url,
-                environment: environment(server))
+                environment: server.environment())
         }
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
