@@ -43,7 +43,8 @@ struct Publish: RelctlCommand {
         request.localTagObject =
             await git.localTagExists(tag)
             ? try? git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines) : nil
-        request.assets = try await ReleaseAssetSet.collect(dist: distURL, shownDist: dist, tag: tag)
+        request.assets = try await ReleaseAssetSet.collect(
+            dist: distURL, shownDist: dist, tag: tag, tagOnly: config.releasesTagsOnly)
         let notes = distURL.appendingPathComponent(NotesStage.fileName)
         if let body = try? String(contentsOf: notes, encoding: .utf8) {
             request.body = body

@@ -53,7 +53,8 @@ import Testing
         #expect(plan.stages.last?.detail?.contains("would publish 6 assets") == true, "\(plan.stages)")
 
         let real = try await BlockingWork.run {
-            try relctl(["release", "v1.0.1", "--push", "--publish"], in: fixture.url, environment: server.environment())
+            try relctl(
+                ["release", "v1.0.1", "--push", "--publish"], in: fixture.url, environment: server.environment())
         }
         #expect(real.status == 0, "\(real)")
         let dist = fixture.url.appendingPathComponent("dist")
@@ -165,5 +166,35 @@ import Testing
         #expect(sums.contains("  demo-installer.sh\n") && sums.contains("  demo-installer.ps1\n"), "\(sums)")
         #expect(try run("sha256sum", ["-c", "SHA256SUMS"], in: fixture.url.appendingPathComponent("dist")).status == 0)
         #expect(try relctl(["verify"], in: fixture.url).status == 0)
+    }
+
+    /// A project with no `[[target]]` has no SHA256SUMS: `release --push --publish` publishes its
+    /// notes with no asset instead of failing on "run relctl checksum first", and so does
+    /// `relctl publish TAG` on its own.
+    @Test func aTagOnlyReleasePublishesItsNotesAndNoAsset() async throws {
+        let repository = try GitRepository()
+        let remote = try repository.addBareRemote()
+        let server = try GitHubStandIn(tags: [], gitDirectory: remote.url)
+        defer { server.stop(); repository.directory.remove(); remote.remove() }
+        try repository.commit(
+            "feat: a library",
+            files: [
+                "relctl.toml": "[project]\nname = \"lib\"\n\n[[version]]\npath = \"VERSION\"\n", "VERSION": "1.0.0\n",
+                ".gitignore": "dist/\n",
+            ])
+        try repository.git("push", "-q", "origin", "main")
+        let released = try await BlockingWork.run {
+            try relctl(
+                ["release", "v1.0.0", "--push", "--publish"], in: repository.url, environment: server.environment())
+        }
+        #expect(released.status == 0, "\(released)")
+        let release = try #require(try await server.releases().first)
+        #expect(!release.draft && release.tag_name == "v1.0.0" && release.assets.isEmpty, "\(release)")
+        #expect(release.body == (try repository.directory.read("dist/RELEASE_NOTES.md")))
+
+        let again = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.0"], in: repository.url, environment: server.environment())
+        }
+        #expect(again.status == 0 && again.stderr.contains("already published"), "\(again)")
     }
 }

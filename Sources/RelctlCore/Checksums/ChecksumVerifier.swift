@@ -69,7 +69,7 @@ public enum ChecksumVerifier {
     /// when the default checksum file is absent: such a release writes no archive and no list, so
     /// there is nothing to verify and that is not a failure. Nil otherwise (verify as usual).
     public static func tagOnlyReport(sums: String, config: RelctlConfig, context: Context) -> VerifyReport? {
-        guard config.isFromFile, config.targets.isEmpty, !FileSystem.exists(context.resolve(sums)) else { return nil }
+        guard config.releasesTagsOnly, !FileSystem.exists(context.resolve(sums)) else { return nil }
         return VerifyReport(file: sums, files: [], ok: true, unlistedAllowed: false)
     }
 

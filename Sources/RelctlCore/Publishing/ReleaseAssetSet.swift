@@ -21,9 +21,10 @@ public struct ReleaseAssetSet: Sendable, Equatable {
 
     /// Reads `dist/SHA256SUMS`, checks every listed file exists and still has its listed SHA256,
     /// and hashes the companions. `shownDist` is the folder as the user should read it. With
-    /// `tag`, a `manifest.json` of another tag means dist/ holds another release: refused.
+    /// `tag`, a `manifest.json` of another tag means dist/ holds another release: refused. A
+    /// `tagOnly` release (no `[[target]]`) without a list has no assets: its release is its notes.
     public static func collect(
-        dist: URL, shownDist: String, tag: String? = nil, jobs: Int? = nil
+        dist: URL, shownDist: String, tag: String? = nil, tagOnly: Bool = false, jobs: Int? = nil
     ) async throws -> ReleaseAssetSet {
         let sumsURL = dist.appendingPathComponent(sumsFileName)
         let folder = shownDist.hasSuffix("/") ? shownDist : shownDist + "/"
@@ -32,6 +33,7 @@ public struct ReleaseAssetSet: Sendable, Equatable {
             throw PublishError.otherRelease(
                 manifest: folder + ReleaseManifest.fileName, manifestTag: manifest.tag, tag: tag)
         }
+        if tagOnly, !FileSystem.exists(sumsURL) { return ReleaseAssetSet(assets: []) }
         let list = try ChecksumFile.read(sumsURL, displayPath: shownSums)
 
         var listed: [String: String] = [:]
