@@ -172,17 +172,9 @@ import Testing
     /// notes with no asset instead of failing on "run relctl checksum first", and so does
     /// `relctl publish TAG` on its own.
     @Test func aTagOnlyReleasePublishesItsNotesAndNoAsset() async throws {
-        let repository = try GitRepository()
-        let remote = try repository.addBareRemote()
+        let (repository, remote) = try ReleaseFilesCLITests.tagOnlyProject()
         let server = try GitHubStandIn(tags: [], gitDirectory: remote.url)
         defer { server.stop(); repository.directory.remove(); remote.remove() }
-        try repository.commit(
-            "feat: a library",
-            files: [
-                "relctl.toml": "[project]\nname = \"lib\"\n\n[[version]]\npath = \"VERSION\"\n", "VERSION": "1.0.0\n",
-                ".gitignore": "dist/\n",
-            ])
-        try repository.git("push", "-q", "origin", "main")
         let released = try await BlockingWork.run {
             try relctl(
                 ["release", "v1.0.0", "--push", "--publish"], in: repository.url, environment: server.environment())

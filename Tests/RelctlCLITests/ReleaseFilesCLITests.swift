@@ -18,6 +18,20 @@ import Testing
             .sorted()
     }
 
+    /// A library released as a tag only (no `[[target]]`), pushed to a bare remote.
+    static func tagOnlyProject() throws -> (GitRepository, TemporaryDirectory) {
+        let repository = try GitRepository()
+        let remote = try repository.addBareRemote()
+        try repository.commit(
+            "feat: a library",
+            files: [
+                "relctl.toml": "[project]\nname = \"lib\"\n\n[[version]]\npath = \"VERSION\"\n", "VERSION": "1.0.0\n",
+                ".gitignore": "dist/\n",
+            ])
+        try repository.git("push", "-q", "origin", "main")
+        return (repository, remote)
+    }
+
     /// The dry run's `distFiles`, the real run's, and what dist/ holds afterwards are one list.
     private func expectSameFiles(_ fixture: ReleaseFixture, shape: String) throws -> [String] {
         let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
@@ -65,16 +79,8 @@ import Testing
     /// A project with no `[[target]]` releases a tag (and its notes) only: the plan says so, and
     /// `relctl verify` afterwards says there is nothing to verify instead of failing.
     @Test func aTagOnlyReleaseWritesOnlyItsNotesAndVerifyAcceptsIt() throws {
-        let repository = try GitRepository()
-        let remote = try repository.addBareRemote()
+        let (repository, remote) = try Self.tagOnlyProject()
         defer { repository.directory.remove(); remote.remove() }
-        try repository.commit(
-            "feat: a library",
-            files: [
-                "relctl.toml": "[project]\nname = \"lib\"\n\n[[version]]\npath = \"VERSION\"\n", "VERSION": "1.0.0\n",
-                ".gitignore": "dist/\n",
-            ])
-        try repository.git("push", "-q", "origin", "main")
         let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: repository.url)
         #expect(dry.status == 0, "\(dry)")
         let real = try relctl(["release", "v1.0.0", "--json"], in: repository.url)
