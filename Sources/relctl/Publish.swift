@@ -7,8 +7,9 @@ struct Publish: RelctlCommand {
         abstract:
             "Publish dist/ as the GitHub release of TAG: a draft first, every asset checked, then public in one step.",
         discussion: """
-            Assets: every file dist/SHA256SUMS lists, SHA256SUMS, and manifest.json, SHA256SUMS.sig, SHA256SUMS.minisig \
-            and *.cdx.json when present; the body is dist/RELEASE_NOTES.md. Token from GITHUB_TOKEN or GH_TOKEN, API from \
+            Assets: every file dist/SHA256SUMS lists (archives, SBOMs, installers), SHA256SUMS, and manifest.json, \
+            SHA256SUMS.sig and SHA256SUMS.minisig when present; nothing else in dist/ (files of other tags stay \
+            there), and a dist/manifest.json of another tag is refused. The body is dist/RELEASE_NOTES.md. Token from GITHUB_TOKEN or GH_TOKEN, API from \
             GITHUB_API_URL (default https://api.github.com), repository from [publish] github, GITHUB_REPOSITORY or the \
             remote's URL. Safe to run again at any point: it finishes what a failed run left and uploads nothing twice. \
             Exit 0 when published (or already published with the same assets), 1 when an asset differs or the API \
@@ -42,7 +43,8 @@ struct Publish: RelctlCommand {
         request.localTagObject =
             await git.localTagExists(tag)
             ? try? git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines) : nil
-        request.assets = try await ReleaseAssetSet.collect(dist: distURL, shownDist: dist)
+        request.assets = try await ReleaseAssetSet.collect(
+            dist: distURL, shownDist: dist, tag: tag, tagOnly: config.releasesTagsOnly)
         let notes = distURL.appendingPathComponent(NotesStage.fileName)
         if let body = try? String(contentsOf: notes, encoding: .utf8) {
             request.body = body

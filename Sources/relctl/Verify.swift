@@ -36,9 +36,16 @@ struct Verify: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let shown = try sums ?? defaultSums(context)
+        let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
+        if sums == nil, let report = ChecksumVerifier.tagOnlyReport(sums: shown, config: config, context: context) {
+            if global.json { try emitJSON(report, context) }
+            context.console.info(
+                "nothing to verify: \(config.path.lastPathComponent) has no [[target]], so a release is a tag only (no archives, no \(shown))"
+            )
+            return
+        }
         var report = try await ChecksumVerifier.verify(
             sums: shown, allowUnlisted: allowUnlisted, context: context, jobs: jobs)
-        let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         report.signatures = try SignatureVerifier.verify(
             sums: shown, flags: .init(allowedSigners: allowedSigners, minisignPublicKey: minisignKey),
             settings: config.sign, root: config.root, context: context)

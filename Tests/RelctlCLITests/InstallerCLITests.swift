@@ -29,10 +29,11 @@ import Testing
         let fixture = try PackagingFixture(extraConfig: Self.signConfig)
         _ = try SigningKeysFixture(in: fixture.url.appendingPathComponent("keys"))
         try makeRelease(fixture, targets: targets)
-        let signed = try relctl(["sign"], in: fixture.url)
-        guard signed.status == 0 else { throw TestFailure("sign failed: \(signed)") }
+        // The installers are listed in SHA256SUMS, so they are written before it is signed.
         let installer = try relctl(["installer", "--repository", "acme/velostream"], in: fixture.url)
         guard installer.status == 0 else { throw TestFailure("installer failed: \(installer)") }
+        let signed = try relctl(["sign"], in: fixture.url)
+        guard signed.status == 0 else { throw TestFailure("sign failed: \(signed)") }
         return fixture
     }
 

@@ -64,9 +64,15 @@ import Testing
             let document = try sbom(fixture, triple)
             let archive = try #require(manifest.artifacts.first { $0.target == triple })
             let metadata = try #require(document["metadata"] as? [String: Any])
+            // The subject is the project's own package (Cargo.toml's crate), as cargo-cyclonedx names it,
+            // distributed as this archive; the archive itself is a file component with its hash.
             let subject = try #require(metadata["component"] as? [String: Any])
-            #expect(subject["name"] as? String == archive.name)
-            #expect((subject["hashes"] as? [[String: String]])?.first?["content"] == archive.sha256)
+            #expect(subject["purl"] as? String == "pkg:cargo/velostream@1.0.0", "\(subject)")
+            #expect(subject["bom-ref"] as? String == "pkg:cargo/velostream@1.0.0")
+            #expect(subject["name"] as? String == "velostream" && subject["version"] as? String == "1.0.0")
+            let distribution = try #require((subject["externalReferences"] as? [[String: Any]])?.first)
+            #expect(distribution["type"] as? String == "distribution" && distribution["url"] as? String == archive.name)
+            #expect((distribution["hashes"] as? [[String: String]])?.first?["content"] == archive.sha256)
             #expect(metadata["timestamp"] as? String == "2023-11-14T22:13:20Z")
             let serial = try #require(document["serialNumber"] as? String)
             #expect(
@@ -75,8 +81,13 @@ import Testing
 
             // The files relctl lists are the regular files an independent extractor finds, with their SHA-256.
             let components = try #require(document["components"] as? [[String: Any]])
+            let archiveComponent = try #require(
+                components.first { $0["bom-ref"] as? String == "archive:\(archive.name)" })
+            #expect(archiveComponent["name"] as? String == archive.name)
+            #expect((archiveComponent["hashes"] as? [[String: String]])?.first?["content"] == archive.sha256)
             var listed: [String: String] = [:]
-            for component in components where component["type"] as? String == "file" {
+            for component in components
+            where component["type"] as? String == "file" && component["name"] as? String != archive.name {
                 listed[component["name"] as? String ?? ""] =
                     (component["hashes"] as? [[String: String]])?.first?["content"]
             }
@@ -111,6 +122,7 @@ import Testing
             let pypi = try #require(libraries.first { ($0["purl"] as? String)?.hasPrefix("pkg:pypi/") == true })
             #expect((pypi["externalReferences"] as? [Any])?.count == 2)
             let dependencies = try #require(document["dependencies"] as? [[String: Any]])
+            #expect(dependencies.first?["ref"] as? String == "pkg:cargo/velostream@1.0.0")
             #expect((dependencies.first?["dependsOn"] as? [String]) == LockfileFixtures.purls)
         }
 

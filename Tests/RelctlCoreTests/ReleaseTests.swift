@@ -148,7 +148,7 @@ struct ReleasePipelineTests {
         let names = ReleasePipeline.standardStages.map(\.name)
         #expect(
             names == [
-                "before-hooks", "build", "package", "image", "checksum", "sign", "provenance", "installer", "notes",
+                "before-hooks", "build", "package", "image", "installer", "checksum", "sign", "provenance", "notes",
                 "tag", "push", "dist", "image-push", "after-hooks", "publish",
             ])
         #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])

@@ -216,12 +216,13 @@ public enum ReleaseWorkflow {
         y.add("          path: dist")
         y.add("          merge-multiple: true")
         step(&y, name: "Write SHA256SUMS", run: ["relctl checksum dist"])
-        signing(&y, config: config)
-        step(&y, name: "Verify the checksums", run: ["relctl verify dist/SHA256SUMS"])
         if config.installer.enabled {
-            // GITHUB_REPOSITORY (set by Actions) gives the installers their download URL.
+            // Before signing: the installers are added to SHA256SUMS, so they are signed and published.
+            // [publish] github or GITHUB_REPOSITORY (set by Actions) gives them their download URL.
             step(&y, name: "Write the installers", run: ["relctl installer"])
         }
+        signing(&y, config: config)
+        step(&y, name: "Verify the checksums", run: ["relctl verify dist/SHA256SUMS"])
         if config.ci.attest {
             y.add("      - name: Attest build provenance")
             y.add("        uses: \(attestBuildProvenance) \(pinComment)")

@@ -65,6 +65,14 @@ public enum ChecksumVerifier {
         return VerifyReport(file: sums, files: files, ok: ok, unlistedAllowed: allowUnlisted, staleSidecars: stale)
     }
 
+    /// The report for a project whose releases are tags only (a relctl.toml with no `[[target]]`)
+    /// when the default checksum file is absent: such a release writes no archive and no list, so
+    /// there is nothing to verify and that is not a failure. Nil otherwise (verify as usual).
+    public static func tagOnlyReport(sums: String, config: RelctlConfig, context: Context) -> VerifyReport? {
+        guard config.releasesTagsOnly, !FileSystem.exists(context.resolve(sums)) else { return nil }
+        return VerifyReport(file: sums, files: [], ok: true, unlistedAllowed: false)
+    }
+
     /// Sidecars next to hashed archives whose digest is not the archive's; an unreadable or
     /// malformed one counts as stale.
     static func staleSidecars(of list: ChecksumFile, targets: [URL], actual: [Int: FileDigest]) -> [String] {

@@ -40,10 +40,11 @@ public enum ChecksumWriter {
 
     /// `relctl release`'s checksum step: the combined file and `manifest.json` for archives this
     /// run just wrote, from the digests their write streams computed. Nothing is read again and no
-    /// name is parsed back; the `.sha256` files were written by the packager already.
+    /// name is parsed back; the `.sha256` files were written by the packager already. `others` are
+    /// more files of this release to list (the installers), with their digests.
     static func writeRelease(
         _ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
-        in directory: URL
+        in directory: URL, others: [ChecksumFile.Entry] = []
     ) throws -> ChecksumSet {
         var entries: [ChecksumFile.Entry] = []
         for archive in archives {
@@ -57,21 +58,28 @@ public enum ChecksumWriter {
         let sboms = archives.compactMap(\.sbom).map {
             ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm)
         }
-        let sums = ChecksumFile(entries: entries + sboms).sorted
+        let sums = ChecksumFile(entries: entries + sboms + others).sorted
         if algorithm != .sha256 {
-            for entry in sums.entries where !entry.name.hasSuffix(SBOMBuilder.fileExtension) {
+            for entry in entries {
                 try writeSidecar(
                     for: directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
             }
         }
         let sumsFile = directory.appendingPathComponent(algorithm.sumsFileName)
         try AtomicFile.write(sums.render(), to: sumsFile)
+        let manifest = releaseManifest(archives, identity: identity)
+        try manifest.write(in: directory)
+        return ChecksumSet(algorithm: algorithm, sumsFile: sumsFile, manifest: manifest)
+    }
+
+    /// The `manifest.json` of a release's archives, as the checksum stage writes it (the
+    /// installer stage reads the same value before the list is written).
+    static func releaseManifest(_ archives: [PackagedArtifact], identity: ReleaseIdentity) -> ReleaseManifest {
         var manifest = ReleaseManifest(
             project: identity.project, tag: identity.tag, version: identity.version.description, commit: identity.commit
         )
         manifest.upsert(archives.map(\.manifestEntry))
-        try manifest.write(in: directory)
-        return ChecksumSet(algorithm: algorithm, sumsFile: sumsFile, manifest: manifest)
+        return manifest
     }
 
     /// Archives to hash in one folder.
@@ -167,6 +175,7 @@ public enum ChecksumWriter {
         let existing = try ReleaseManifest.read(in: group.directory)
         let pinnedProject = config.isFromFile ? config.project.name : existing?.project
         let knownTargets = config.targets.map(\.triple)
+        let configuredTargets = (try? TargetResolver.resolveAll(config)) ?? []
         var artifacts: [ReleaseManifest.Artifact] = []
         var entries: [ChecksumFile.Entry] = []
         var projects: Set<String> = []
@@ -176,9 +185,15 @@ public enum ChecksumWriter {
             let parsed = ArtifactName.parse(
                 name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject,
                 knownTargets: knownTargets)
-            if parsed == nil || (config.archive.name.placeholders.contains("target") && parsed?.target == nil) {
+            // The configured target whose name this is, whatever the template spells (`{os}_{arch}`
+            // names no triple); else the triple the name spells.
+            let target =
+                parsed.flatMap { configuredTarget(of: $0, targets: configuredTargets, config: config) }
+                ?? parsed?.target
+            let spellsTarget = !Self.targetPlaceholders.isDisjoint(with: config.archive.name.placeholders)
+            if parsed == nil || (spellsTarget && target == nil) {
                 context.console.warning(
-                    "\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)`; listed in \(ReleaseManifest.fileName) without a target"
+                    "\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)` for any [[target]] in \(config.path.lastPathComponent); listed in \(ReleaseManifest.fileName) without a target (installers and the notes' Install section leave it out)"
                 )
             }
             if let project = parsed?.project { projects.insert(project) }
@@ -192,7 +207,7 @@ public enum ChecksumWriter {
             entries.append(entry)
             artifacts.append(
                 .init(
-                    name: name, target: parsed?.target ?? "",
+                    name: name, target: target ?? "",
                     format: parsed?.format ?? ArtifactName.format(of: name) ?? "", size: digest.size,
                     sha256: digest[.sha256]))
         }
@@ -239,6 +254,26 @@ public enum ChecksumWriter {
         }
         manifest.upsert(artifacts)
         return Plan(group: group, sums: sums, manifest: manifest)
+    }
+
+    /// The placeholders a target fills in an archive name.
+    static let targetPlaceholders: Set<String> = ["target", "os", "arch", "exe"]
+
+    /// The triple of the configured target whose archive `parsed` is: the template rendered for each
+    /// target with the release the name parsed to must give the name back (the format breaks a tie).
+    static func configuredTarget(of parsed: ArtifactName, targets: [Target], config: RelctlConfig) -> String? {
+        let format = config.project.tagFormat
+        guard let version = parsed.version ?? parsed.tag.flatMap({ (try? format.version(of: $0))?.description })
+        else { return nil }
+        let tag = parsed.tag ?? "\(format.prefix)\(version)\(format.suffix)"
+        let matching = targets.filter { target in
+            var values = ["project": parsed.project ?? config.project.name, "version": version, "tag": tag]
+            for (key, value) in target.placeholders { values[key] = value }
+            return config.archive.name.render(values) == parsed.stem
+        }
+        let sameFormat = matching.filter { $0.format == parsed.format }
+        if sameFormat.count == 1 { return sameFormat[0].triple }
+        return matching.count == 1 ? matching[0].triple : nil
     }
 
     /// A `NAME.sha256` whose archive is gone would mislead a user checking by hand; relctl

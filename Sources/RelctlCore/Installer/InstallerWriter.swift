@@ -15,9 +15,10 @@ public enum InstallerWriter {
     static func shellFileName(project: String) -> String { "\(project)-installer.sh" }
     static func powerShellFileName(project: String) -> String { "\(project)-installer.ps1" }
 
-    /// `relctl installer`: from `DIR/manifest.json`.
-    /// - Parameter repository: `OWNER/REPO` on GitHub when known from `[publish] github`; else
-    ///   `GITHUB_REPOSITORY`, else the release remote's URL.
+    /// `relctl installer`: from `DIR/manifest.json`. The scripts are added to the checksum files
+    /// already in `DIR` (`SHA256SUMS`), so they are verified, signed and published with the archives.
+    /// - Parameter repository: `OWNER/REPO` on GitHub (`--repository`); else `[publish] github`,
+    ///   `GITHUB_REPOSITORY`, the release remote's URL.
     public static func write(
         dist shown: String, config: RelctlConfig, repository: String? = nil, context: Context
     ) async throws -> Report {
@@ -25,10 +26,20 @@ public enum InstallerWriter {
         guard let manifest = try ReleaseManifest.read(in: directory) else {
             throw InstallerError.noManifest(path: "\(shown)/\(ReleaseManifest.fileName)")
         }
+        let sums = ChecksumAlgorithm.sha256.sumsFileName
+        if !FileSystem.exists(directory.appendingPathComponent(sums)) {
+            context.console.warning(
+                "\(shown)/\(sums) is missing: the installers download and check it; run `relctl checksum` (sha256), then `relctl installer` again, before publishing"
+            )
+        }
         let remote = await Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
-        return try write(
+        let report = try write(
             manifest: manifest, into: directory, shown: shown, config: config, keysRoot: config.root,
             repository: repository, remoteURL: remote, context: context)
+        try await InstallerListing.list(
+            report.files.map { directory.appendingPathComponent($0.lastPathComponent) }, in: directory, shown: shown,
+            context: context)
+        return report
     }
 
     /// The installers for `manifest`, written into `directory` (the release stage's staging
@@ -46,15 +57,12 @@ public enum InstallerWriter {
             let parsed = try MinisignPublicKey(text: text, source: path)
             key = Data(Array("Ed".utf8) + parsed.keyID + parsed.key).base64EncodedString()
         }
-        let baseURL = downloadBase(tag: manifest.tag, repository: repository, remoteURL: remoteURL, context: context)
+        // The repository the release is published to: the same one `relctl publish` uses first.
+        let baseURL = downloadBase(
+            tag: manifest.tag, repository: repository ?? config.publish.github, remoteURL: remoteURL, context: context)
         if baseURL == nil {
             context.console.warning(
                 "the repository is unknown (no [publish] github, GITHUB_REPOSITORY or GitHub/GitLab remote): the installers will require INSTALLER_BASE_URL"
-            )
-        }
-        if !FileSystem.exists(directory.appendingPathComponent(ChecksumAlgorithm.sha256.sumsFileName)) {
-            context.console.warning(
-                "\(shown)/\(ChecksumAlgorithm.sha256.sumsFileName) is missing: the installers download and check it; run `relctl checksum` (sha256) before publishing"
             )
         }
         let script = InstallerScript(manifest: manifest, baseURL: baseURL, minisignPublicKey: key)

@@ -10,7 +10,7 @@ enum InstallSection {
         if let verification { out += installers(verification, tag: manifest.tag, links: links) }
         out +=
             links == nil
-            ? "Download the archive for your platform and its `.sha256` file from the release page, then verify and unpack it:\n"
+            ? "Download the archive for your platform from the release page, then verify and unpack it:\n"
             : "Download the archive for your platform, verify its checksum, and unpack it:\n"
         let platforms: [(String, (TargetTriple) -> Bool)] = [
             ("Linux", { $0.os == "linux" }),
@@ -103,13 +103,15 @@ enum InstallSection {
                 "if ((Get-FileHash \(name) -Algorithm SHA256).Hash -ne '\(artifact.sha256.uppercased())') { throw 'checksum mismatch: \(name)' }\n"
             text += (artifact.format == "zip" ? "Expand-Archive \(name) -DestinationPath .\n" : "tar -xf \(name)\n")
             return text
+        // The digest is written out here: the per-archive `.sha256` files are CI's hand-over
+        // between jobs, not release assets, so a command must not download one.
         case "macOS":
-            var text = links == nil ? "" : "curl -fLO \(url)\ncurl -fLO \(url).sha256\n"
-            text += "shasum -a 256 -c \(name).sha256\n\(unpack)\n"
+            var text = links == nil ? "" : "curl -fLO \(url)\n"
+            text += "echo '\(artifact.sha256)  \(name)' | shasum -a 256 -c -\n\(unpack)\n"
             return text
         default:
-            var text = links == nil ? "" : "curl -fLO \(url)\ncurl -fLO \(url).sha256\n"
-            text += "sha256sum -c \(name).sha256\n\(unpack)\n"
+            var text = links == nil ? "" : "curl -fLO \(url)\n"
+            text += "echo '\(artifact.sha256)  \(name)' | sha256sum -c -\n\(unpack)\n"
             return text
         }
     }

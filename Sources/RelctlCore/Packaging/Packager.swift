@@ -59,6 +59,9 @@ public struct Packager: Sendable {
 
         // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
         let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
+        let package =
+            config.sbom.enabled
+            ? ProjectPackage.find(root: config.root, project: config.project.name, version: inputs.version) : nil
         // Every check that can refuse the run is done: only now may --clean delete anything.
         let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
 
@@ -121,7 +124,8 @@ public struct Packager: Sendable {
                     let subject = SBOMBuilder.Subject(
                         project: project, tag: tag, version: version, archiveName: plan.layout.fileName,
                         archiveSHA256: written.sha256,
-                        time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files)
+                        time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files,
+                        package: package)
                     do {
                         sbomBox.set(
                             try SBOMBuilder.write(

@@ -11,6 +11,8 @@ enum PublishError: RelctlError, CustomStringConvertible {
     case missingFiles(sums: String, names: [String])
     case badAssetName(sums: String, name: String, line: Int?)
     case changedFiles(sums: String, names: [String])
+    /// dist/manifest.json is another tag's: its list and files are not this release's.
+    case otherRelease(manifest: String, manifestTag: String, tag: String)
     /// Same-name assets already on the release whose SHA256 differs from the local file.
     case differingAssets(release: String, names: [String])
     /// The API answered with an error: its message and documentation URL, as given.
@@ -31,7 +33,7 @@ enum PublishError: RelctlError, CustomStringConvertible {
     var exitCode: RelctlExitCode {
         switch self {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName,
-            .badRetries, .badNumber:
+            .badRetries, .badNumber, .otherRelease:
             return .badInput
         case .changedFiles, .differingAssets, .api, .incomplete, .tagNotPushed, .tagDiffers, .uploadFailed:
             return .failure
@@ -79,6 +81,13 @@ enum PublishError: RelctlError, CustomStringConvertible {
                     "lists `\($0)`, which is not in its folder; rebuild it (`relctl package`) or rewrite the list (`relctl checksum`); nothing was sent"
                 )
             }
+        case let .otherRelease(manifest, manifestTag, tag):
+            return [
+                Diagnostic(
+                    file: manifest,
+                    "is the manifest of \(manifestTag), not \(tag): dist/ holds another release, whose files must not go up with \(tag); rebuild \(tag)'s files (`relctl release \(tag)`, or `relctl checksum` over its archives) and publish again; nothing was sent"
+                )
+            ]
         case let .badAssetName(sums, name, line):
             return [
                 Diagnostic(

@@ -1,8 +1,11 @@
 import Foundation
 
-/// The files a release carries: every file `SHA256SUMS` lists, `SHA256SUMS` itself, and, when
-/// present, `manifest.json`, the signatures of `SHA256SUMS` and the CycloneDX SBOMs. Built and
-/// checked entirely before any request: a listed file that is missing or changed stops here.
+/// The files a release carries: every file `SHA256SUMS` lists (archives, their SBOMs, installers),
+/// `SHA256SUMS` itself, and, when present, `manifest.json`, the signatures of `SHA256SUMS` and this
+/// tag's provenance (which covers the listed files, so the list cannot name it).
+/// Nothing else in dist/ goes up: files of other tags lie there after earlier releases, so only
+/// the list says what belongs to this one. Built and checked entirely before any request: a
+/// listed file that is missing or changed, or a dist/ holding another tag's list, stops here.
 public struct ReleaseAssetSet: Sendable, Equatable {
     static let sumsFileName = ChecksumAlgorithm.sha256.sumsFileName
     /// Companions of the list that are attached when they exist.
@@ -18,10 +21,21 @@ public struct ReleaseAssetSet: Sendable, Equatable {
     var names: [String] { assets.map(\.name) }
 
     /// Reads `dist/SHA256SUMS`, checks every listed file exists and still has its listed SHA256,
-    /// and hashes the companions. `shownDist` is the folder as the user should read it.
-    public static func collect(dist: URL, shownDist: String, jobs: Int? = nil) async throws -> ReleaseAssetSet {
+    /// and hashes the companions. `shownDist` is the folder as the user should read it. With
+    /// `tag`, a `manifest.json` of another tag means dist/ holds another release: refused. A
+    /// `tagOnly` release (no `[[target]]`) without a list has no assets: its release is its notes.
+    public static func collect(
+        dist: URL, shownDist: String, tag: String? = nil, tagOnly: Bool = false, jobs: Int? = nil
+    ) async throws -> ReleaseAssetSet {
         let sumsURL = dist.appendingPathComponent(sumsFileName)
-        let shownSums = (shownDist.hasSuffix("/") ? shownDist : shownDist + "/") + sumsFileName
+        let folder = shownDist.hasSuffix("/") ? shownDist : shownDist + "/"
+        let shownSums = folder + sumsFileName
+        let manifest = try ReleaseManifest.read(in: dist)
+        if let tag, let manifest, !manifest.tag.isEmpty, manifest.tag != tag {
+            throw PublishError.otherRelease(
+                manifest: folder + ReleaseManifest.fileName, manifestTag: manifest.tag, tag: tag)
+        }
+        if tagOnly, !FileSystem.exists(sumsURL) { return ReleaseAssetSet(assets: []) }
         let list = try ChecksumFile.read(sumsURL, displayPath: shownSums)
 
         var listed: [String: String] = [:]
@@ -37,11 +51,14 @@ public struct ReleaseAssetSet: Sendable, Equatable {
 
         var names = Set(listed.keys)
         names.insert(sumsFileName)
-        for name in companions where FileSystem.exists(dist.appendingPathComponent(name)) {
+        var present = companions
+        if let manifest, !manifest.tag.isEmpty {
+            // Named after manifest.json's project and tag, so another tag's provenance never goes up.
+            present.append(ProvenanceWriter.fileName(project: manifest.project, tag: manifest.tag))
+        }
+        for name in present where FileSystem.exists(dist.appendingPathComponent(name)) {
             names.insert(name)
         }
-        let entries = (try? FileSystem.names(in: dist)) ?? []
-        for name in entries where name.hasSuffix(".cdx.json") { names.insert(name) }
 
         let ordered = names.sorted()
         let digests = try await FileHasher.digests(

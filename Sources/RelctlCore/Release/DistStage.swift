@@ -14,7 +14,7 @@ struct DistStage: ReleaseStage {
     }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        let names = try FileSystem.names(in: run.stagingDirectory).filter { !$0.hasPrefix(".") }.sorted()
+        let names = try Self.releaseFiles(in: run.stagingDirectory)
         // Checked for every name before anything moves, so a refusal leaves dist/ as it was.
         let stems = ReleasePreflight.archiveStems(tag: run.tag, config: run.config)
         let blocked = names.compactMap { name in
@@ -67,6 +67,12 @@ struct DistStage: ReleaseStage {
             file: destination.path,
             "\(what) appeared here during the release (the preflight found nothing at this name); relctl did not create it, so it leaves it alone: move or delete it, then run the release again"
         )
+    }
+
+    /// The names the stages wrote into `staging` (hidden temporaries left out), sorted: what this
+    /// stage moves into dist/, and what a dry run reports it would.
+    static func releaseFiles(in staging: URL) throws -> [String] {
+        try FileSystem.names(in: staging).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     static func shown(_ url: URL, root: URL) -> String {

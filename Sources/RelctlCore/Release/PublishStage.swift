@@ -33,7 +33,8 @@ struct PublishStage: ReleaseStage {
         try publisher.preflight(request, context: run.context)
         // The files of this release: dist/ once sealed, the scratch clone's dist/ on a dry run.
         let folder = run.isDryRun ? run.stagingDirectory : run.distDirectory
-        request.assets = try await ReleaseAssetSet.collect(dist: folder, shownDist: "dist")
+        request.assets = try await ReleaseAssetSet.collect(
+            dist: folder, shownDist: "dist", tag: identity.tag, tagOnly: identity.isTagOnly)
         if run.isDryRun {
             let report = try await publisher.rehearse(request, context: run.context)
             outputs.published = report

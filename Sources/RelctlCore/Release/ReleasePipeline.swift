@@ -9,7 +9,8 @@ public struct ReleasePipeline: Sendable {
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
-        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), SignStage(), ProvenanceStage(), InstallerStage(),
+        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), InstallerStage(), ChecksumStage(), SignStage(),
+        ProvenanceStage(),
         NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
     ]
@@ -94,6 +95,11 @@ public struct ReleasePipeline: Sendable {
         var outputs = ReleaseOutputs()
         let failure = await runStages(run, &outputs, report: &report, preflightFailed: preflightError != nil)
 
+        // A dry run writes in place (its scratch dist/ is the staging folder): what is there is
+        // what the real run's dist stage would move into dist/.
+        if options.dryRun, outputs.distFiles == nil {
+            outputs.distFiles = (try? DistStage.releaseFiles(in: workspace.stagingDirectory)) ?? []
+        }
         report.record(
             outputs, identity: outputs.movedHead.map { identity.moved(to: $0.commit, time: $0.time) } ?? identity,
             dist: (options.dryRun && !options.keep) ? nil : workspace.distDirectory.path)

@@ -33,7 +33,9 @@ public struct ReleasePlan: Sendable, Encodable {
     var tagPushed: Bool = false
     /// The dist folder (the scratch clone's on a dry run).
     var dist: String?
-    /// The names the dist stage moved into it (what a train's rollback removes).
+    /// The names the dist stage moved into it (what a train's rollback removes); on a dry run, the
+    /// names the real run would move: every file it writes (archives, SBOMs, installers, lists,
+    /// signatures, manifest, notes).
     var distFiles: [String] = []
     /// The scratch folder kept by `--keep`.
     var scratch: String?

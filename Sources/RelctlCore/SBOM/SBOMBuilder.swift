@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 
-/// Builds the CycloneDX SBOM of one archive: the archive is the subject (`metadata.component`),
-/// each regular file in it a `file` component with its SHA-256, and the lockfile packages
-/// `library` components the archive depends on. Nothing comes from the clock or randomness:
+/// Builds the CycloneDX SBOM of one archive: the project's own package is the subject
+/// (`metadata.component`, with its package URL and the archive as its distribution), the archive
+/// and each regular file in it `file` components with their SHA-256, and the lockfile packages
+/// `library` components the package depends on. Nothing comes from the clock or randomness:
 /// the serial number is a name-based UUID of project, tag and archive digest, the timestamp is
 /// the archive's own time (`SOURCE_DATE_EPOCH` or the commit's).
 enum SBOMBuilder {
@@ -20,11 +21,14 @@ enum SBOMBuilder {
         /// Seconds since 1970, as stored in the archive.
         var time: Int
         var files: [ArchivedFile]
+        /// The project's own package; nil names it `pkg:generic/PROJECT@VERSION`.
+        var package: ProjectPackage?
 
         init(
             project: String, tag: String, version: String, archiveName: String, archiveSHA256: String, time: Int,
-            files: [ArchivedFile]
+            files: [ArchivedFile], package: ProjectPackage? = nil
         ) {
+            self.package = package
             self.project = project
             self.tag = tag
             self.version = version
@@ -46,12 +50,16 @@ enum SBOMBuilder {
                 hashes: [.init(alg: "SHA-256", content: file.sha256)])
         }
         let tool = SBOMDocument.Component(type: "application", name: "relctl", version: RelctlVersion.version)
+        let package = subject.package ?? ProjectPackage.generic(project: subject.project, version: subject.version)
+        let packageComponent = package.component(
+            version: subject.version, archiveName: subject.archiveName, archiveSHA256: subject.archiveSHA256)
         return SBOMDocument(
             serialNumber: serialNumber(
                 project: subject.project, tag: subject.tag, archiveSHA256: subject.archiveSHA256),
-            metadata: .init(timestamp: timestamp(subject.time), tools: .init(components: [tool]), component: archive),
-            components: files + dependencies,
-            dependencies: [.init(ref: archiveReference, dependsOn: dependencies.compactMap(\.bomRef))]
+            metadata: .init(
+                timestamp: timestamp(subject.time), tools: .init(components: [tool]), component: packageComponent),
+            components: [archive] + files + dependencies,
+            dependencies: [.init(ref: package.purl, dependsOn: dependencies.compactMap(\.bomRef))]
         )
     }
 
