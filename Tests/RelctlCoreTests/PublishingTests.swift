@@ -130,6 +130,22 @@ import Testing
         #expect(set.names == ["SHA256SUMS", "SHA256SUMS.minisig", "a.tar.gz"])
         #expect(set.assets.first { $0.name == "a.tar.gz" }?.sha256 == hash)
     }
+
+    @Test func thisTagsProvenanceGoesUpAndAnotherTagsStays() async throws {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "relctl-assets-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("archive".utf8).write(to: directory.appendingPathComponent("a.tar.gz"))
+        let hash = try FileHasher.sha256(of: directory.appendingPathComponent("a.tar.gz"))
+        try Data("\(hash)  a.tar.gz\n".utf8).write(to: directory.appendingPathComponent("SHA256SUMS"))
+        try Data(#"{"schema":1,"project":"velo","tag":"v1.1.0","version":"1.1.0","commit":"abc","artifacts":[]}"#.utf8)
+            .write(to: directory.appendingPathComponent("manifest.json"))
+        try Data("{}".utf8).write(to: directory.appendingPathComponent("velo-v1.1.0.intoto.jsonl"))
+        try Data("{}".utf8).write(to: directory.appendingPathComponent("velo-v1.0.0.intoto.jsonl"))
+        let set = try await ReleaseAssetSet.collect(dist: directory, shownDist: "dist", tag: "v1.1.0")
+        #expect(set.names == ["SHA256SUMS", "a.tar.gz", "manifest.json", "velo-v1.1.0.intoto.jsonl"])
+    }
 }
 
 @Suite struct PublishWorkflowTests {
