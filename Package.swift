@@ -78,8 +78,8 @@ let package = Package(
             name: "RelctlTestSupport",
             dependencies: ["RelctlCore"],
             path: "Tests/Support",
-            // The GitHub API stand-in is run with python3 from its source path.
-            exclude: ["github_standin.py"]
+            // The GitHub API stand-in and the workflow runner are run with python3 from their source paths.
+            exclude: ["github_standin.py", "workflow_runner.py"]
         ),
         .testTarget(
             name: "RelctlCoreTests",
