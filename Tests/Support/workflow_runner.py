@@ -534,8 +534,8 @@ class Run:
             for path in files.values():
                 open(path, "w").close()
             path = ":".join(list(reversed(added_path)) + [self.host_env.get("PATH", "/usr/bin:/bin"), self.shims])
-            process_env = dict(self.host_env, **defaults, **self.extra_env, **step_env, **files, PATH=path,
-                               GITHUB_ACTION=step.get("id") or f"__run_{index}")
+            process_env = {**self.host_env, **defaults, **self.extra_env, **step_env, **files, "PATH": path,
+                           "GITHUB_ACTION": step.get("id") or f"__run_{index}"}
             log(f"-- {step_name}")
             try:
                 if "run" in step:
