@@ -18,6 +18,32 @@ struct WorkflowRunCLITests {
         try await releaseThroughTheWorkflow(fixture, repository: "acme/multi", targets: 4)
     }
 
+    /// A `{project}-v{version}` tag format (the trigger filter `sdk-v*.*.*`) and a prerelease,
+    /// which GitHub must show as one; a tag the filter does not match runs nothing.
+    @Test func projectTagFormatPrereleaseThroughTheWorkflow() async throws {
+        let targets = """
+            [[target]]
+            triple = "x86_64-unknown-linux-musl"
+
+            [[target]]
+            triple = "x86_64-pc-windows-gnu"
+            runner = "ubuntu-latest"
+
+            """
+        let fixture = try WorkflowFixture(
+            name: "sdk", version: "2.0.0-rc.1", tagFormat: "{project}-v{version}", targets: targets)
+        defer { fixture.remove() }
+        let release = try await releaseThroughTheWorkflow(
+            fixture, tag: "sdk-v2.0.0-rc.1", repository: "acme/sdk", targets: 2)
+        #expect(release?.prerelease == true)
+
+        try fixture.pushTag("v2.0.0")
+        let standIn = try GitHubStandIn(repository: "acme/sdk", tags: [], gitDirectory: fixture.remote.url)
+        defer { standIn.stop() }
+        let untriggered = try fixture.runWorkflow(tag: "v2.0.0", standIn: standIn, repository: "acme/sdk")
+        #expect(untriggered.status == 1 && untriggered.report?.result == "not-triggered", "\(untriggered)")
+    }
+
     @Test func velostreamExampleReleasesThroughItsWorkflow() async throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/velostream")
@@ -178,20 +204,23 @@ struct WorkflowRunCLITests {
 
     // MARK: -
 
+    /// Returns the published release (nil when there was none to return).
+    @discardableResult
     private func releaseThroughTheWorkflow(
-        _ fixture: WorkflowFixture, repository: String, targets: Int, runAsLinux: [String] = []
-    ) async throws {
+        _ fixture: WorkflowFixture, tag: String = WorkflowRunCLITests.tag, repository: String, targets: Int,
+        runAsLinux: [String] = []
+    ) async throws -> GitHubStandIn.Release? {
         // What a maintainer's dry run predicts for this very commit, before the tag exists.
-        let dryRun = try relctl(["release", Self.tag, "--dry-run", "--json"], in: fixture.url)
+        let dryRun = try relctl(["release", tag, "--dry-run", "--json"], in: fixture.url)
         try #require(dryRun.status == 0, "\(dryRun)")
         let plan = try JSONDecoder().decode(PlanDocument.self, from: Data(dryRun.stdout.utf8))
         #expect(plan.artifacts.count == targets)
 
-        try fixture.pushTag(Self.tag)
+        try fixture.pushTag(tag)
         let standIn = try GitHubStandIn(repository: repository, tags: [], gitDirectory: fixture.remote.url)
         defer { standIn.stop() }
         let outcome = try fixture.runWorkflow(
-            tag: Self.tag, standIn: standIn, repository: repository, runAsLinux: runAsLinux)
+            tag: tag, standIn: standIn, repository: repository, runAsLinux: runAsLinux)
         #expect(outcome.status == 0, "\(outcome)")
         let jobs = try #require(outcome.report?.jobs, "\(outcome)")
         #expect(jobs.map(\.id) == ["plan"] + Array(repeating: "build", count: targets) + ["release"])
@@ -201,7 +230,7 @@ struct WorkflowRunCLITests {
         let releases = try await standIn.releases()
         try #require(releases.count == 1, "\(releases)")
         let release = releases[0]
-        #expect(release.tag_name == Self.tag && !release.draft)
+        #expect(release.tag_name == tag && !release.draft)
         let assets = Dictionary(uniqueKeysWithValues: release.assets.map { ($0.name, $0) })
         for artifact in plan.artifacts {
             #expect(assets[artifact.name]?.digest == "sha256:" + artifact.sha256, "\(artifact.name)")
@@ -233,7 +262,7 @@ struct WorkflowRunCLITests {
             var artifacts: [Artifact]
         }
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: downloads.url.appendingPathComponent("manifest.json")))
-        #expect(manifest.tag == Self.tag)
+        #expect(manifest.tag == tag)
         #expect(
             Set(manifest.artifacts.compactMap(\.target)) == Set(plan.artifacts.map(\.target)),
             "manifest.json lists every target")
@@ -241,11 +270,12 @@ struct WorkflowRunCLITests {
         // Every job again (a re-run of the whole workflow from fresh runners): nothing changes.
         let requestsBefore = try await standIn.log().count
         let again = try fixture.runWorkflow(
-            tag: Self.tag, standIn: standIn, repository: repository, runAsLinux: runAsLinux)
+            tag: tag, standIn: standIn, repository: repository, runAsLinux: runAsLinux)
         #expect(again.status == 0, "\(again)")
         let writes = try await standIn.log().dropFirst(requestsBefore).filter { $0.method != "GET" }
         #expect(writes.isEmpty, "a re-run wrote to the release: \(writes.map { "\($0.method) \($0.path)" })")
         let after = try await standIn.releases()
         #expect(after.count == 1 && after[0].assets.map(\.digest) == release.assets.map(\.digest))
+        return release
     }
 }

@@ -38,13 +38,17 @@ public struct WorkflowFixture: Sendable {
 
         """
 
-    /// A project named `name` at 1.0.0 with `targets`; `files` are extra files to commit.
-    public init(name: String = "multi", targets: String = WorkflowFixture.multiTargets) throws {
+    /// A project named `name` at `version` with `targets` and `tagFormat`.
+    public init(
+        name: String = "multi", version: String = "1.0.0", tagFormat: String = "v{version}",
+        targets: String = WorkflowFixture.multiTargets
+    ) throws {
         repository = try GitRepository()
         remote = try repository.addBareRemote()
         let config = """
             [project]
             name = "\(name)"
+            tag-format = "\(tagFormat)"
 
             [[version]]
             path = "VERSION"
@@ -66,7 +70,7 @@ public struct WorkflowFixture: Sendable {
         try repository.commit(
             "chore: start",
             files: [
-                "relctl.toml": config, "VERSION": "1.0.0\n", "README.md": "# \(name)\n", ".gitignore": "out/\ndist/\n",
+                "relctl.toml": config, "VERSION": version + "\n", "README.md": "# \(name)\n", ".gitignore": "out/\ndist/\n",
             ])
         try repository.commit("feat: say hello", files: ["src/hello.txt": "hello\n"])
         try commitWorkflow()
