@@ -211,10 +211,21 @@ struct WorkflowRunCLITests {
         runAsLinux: [String] = []
     ) async throws -> GitHubStandIn.Release? {
         // What a maintainer's dry run predicts for this very commit, before the tag exists.
-        let dryRun = try relctl(["release", tag, "--dry-run", "--json"], in: fixture.url)
+        let dryRun = try relctl(["release", tag, "--dry-run", "--keep", "--json"], in: fixture.url)
         try #require(dryRun.status == 0, "\(dryRun)")
         let plan = try JSONDecoder().decode(PlanDocument.self, from: Data(dryRun.stdout.utf8))
         #expect(plan.artifacts.count == targets)
+        // Every file the dry run's SHA256SUMS lists (archives and their SBOMs), with its SHA256.
+        let scratch = try #require(plan.scratch)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let predictedSums = try sh("cat */dist/SHA256SUMS", in: URL(fileURLWithPath: scratch))
+        try #require(predictedSums.status == 0, "\(predictedSums)")
+        let predicted = Dictionary(
+            uniqueKeysWithValues: predictedSums.stdout.split(separator: "\n").map { line in
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                return (String(fields.last!), String(fields.first!))
+            })
+        #expect(Set(plan.artifacts.map(\.name)).isSubset(of: predicted.keys))
 
         try fixture.pushTag(tag)
         let standIn = try GitHubStandIn(repository: repository, tags: [], gitDirectory: fixture.remote.url)
@@ -235,6 +246,9 @@ struct WorkflowRunCLITests {
         for artifact in plan.artifacts {
             #expect(assets[artifact.name]?.digest == "sha256:" + artifact.sha256, "\(artifact.name)")
         }
+        for (name, sha256) in predicted {
+            #expect(assets[name]?.digest == "sha256:" + sha256, "\(name): published as the dry run made it")
+        }
         #expect(assets["SHA256SUMS"] != nil && assets["manifest.json"] != nil)
         #expect(!assets.keys.contains { $0.hasSuffix(".sha256") }, "per-archive .sha256 files stay CI's hand-over")
 
@@ -254,6 +268,7 @@ struct WorkflowRunCLITests {
         let sums = try downloads.read("SHA256SUMS")
         let listed = Set(sums.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
         #expect(Set(assets.keys) == listed.union(["SHA256SUMS", "manifest.json"]), "assets = SHA256SUMS' files + it + manifest")
+        #expect(listed == Set(predicted.keys), "CI's SHA256SUMS lists what the dry run's lists")
         let check = try sh("sha256sum -c SHA256SUMS", in: downloads.url)
         #expect(check.status == 0, "\(check)")
         struct Manifest: Decodable {
