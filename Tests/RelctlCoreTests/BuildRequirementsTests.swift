@@ -69,12 +69,14 @@ struct BuildRequirementsTests {
         #expect(workflow.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
     }
 
-    @Test func readmeNamesTheListedPackages() throws {
+    /// README's install line and docs/development.md's source layout name the same packages.
+    @Test func docsNameTheListedPackages() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("scripts/install-deps            # \(RelctlBuildRequirements.aptPackages.joined(separator: ", ")), git"))
+        let layout = try String(contentsOf: Self.root.appendingPathComponent("docs/development.md"), encoding: .utf8)
         for library in RelctlBuildRequirements.libraries {
-            #expect(readme.contains("`Sources/\(library.module)`: the system"), "README's Architecture names \(library.module)")
-            #expect(readme.contains("(`\(library.apt)`)"), "README names \(library.apt)")
+            #expect(layout.contains("`Sources/\(library.module)`: the system"), "docs/development.md names \(library.module)")
+            #expect(layout.contains("(`\(library.apt)`)"), "docs/development.md names \(library.apt)")
         }
     }
 }

@@ -1,6 +1,6 @@
 /// What a machine needs beside Swift to build relctl: the one list that Package.swift, the
 /// generated "Install relctl" step, scripts/install-deps, relctl's own relctl.toml and the
-/// README are checked against (BuildRequirementsTests fails when any of them disagrees).
+/// docs are checked against (BuildRequirementsTests fails when any of them disagrees).
 public enum RelctlBuildRequirements {
     public static let libraries: [SystemLibrary] = [
         SystemLibrary(
