@@ -1,6 +1,15 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+// libdeflate has no pkg-config on Linux (below); on macOS Homebrew puts it under `brew --prefix`
+// (/opt/homebrew on Apple silicon), off the compiler's default paths, and its libdeflate.pc
+// names them. The manifest is evaluated on the machine that builds, so `os(macOS)` is the host.
+#if os(macOS)
+let deflatePkgConfig: String? = "libdeflate"
+#else
+let deflatePkgConfig: String? = nil
+#endif
+
 let package = Package(
     name: "relctl",
     platforms: [.macOS(.v13)],
@@ -18,18 +27,21 @@ let package = Package(
         .systemLibrary(
             name: "CArchive",
             pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"])]
+            // Homebrew's libarchive is keg-only (macOS ships one): SwiftPM finds its .pc in
+            // `$(brew --prefix)/opt/libarchive/lib/pkgconfig` because the formula is named here.
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
-        // No pkgConfig: its `-ldeflate` would link the shared library, and RelctlCore links the
-        // static one instead (see its linkerSettings).
+        // No pkgConfig on Linux: its `-ldeflate` would link the shared library, and RelctlCore
+        // links the static one instead (see its linkerSettings).
         .systemLibrary(
             name: "CDeflate",
+            pkgConfig: deflatePkgConfig,
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
         ),
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
-            providers: [.apt(["libsodium-dev"])]
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
         .target(
             name: "RelctlCore",
@@ -66,8 +78,8 @@ let package = Package(
             name: "RelctlTestSupport",
             dependencies: ["RelctlCore"],
             path: "Tests/Support",
-            // The GitHub API stand-in is run with python3 from its source path.
-            exclude: ["github_standin.py"]
+            // The GitHub API stand-in and the workflow runner are run with python3 from their source paths.
+            exclude: ["github_standin.py", "workflow_runner.py"]
         ),
         .testTarget(
             name: "RelctlCoreTests",

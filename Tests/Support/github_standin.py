@@ -20,6 +20,8 @@ What it enforces like GitHub:
   - GET .../git/ref/tags/TAG: 200 for the tags given with --tag NAME[=SHA], seeded releases' and
     those in --git-dir (the bare repository the tests push to), else 404.
   - Lists paginate with per_page (max 100, or --max-per-page) and page, with a Link header.
+  - GET .../releases/assets/ID with `Accept: application/octet-stream` answers the asset's bytes
+    (GitHub redirects or streams; this streams), for assets up to 64 MiB (larger ones keep no bytes).
 
 Test-only endpoints (no auth), under /_standin/:
   GET  /_standin/log      every request received: method, path, query, status, time, headers...
@@ -368,6 +370,7 @@ class Handler(BaseHTTPRequestHandler):
         if content is not None:
             asset["size"] = len(content)
             asset["digest"] = "sha256:" + hashlib.sha256(content).hexdigest()
+            asset["content"] = content
         state["next_asset"] += 1
         return asset
 
@@ -503,12 +506,22 @@ class Handler(BaseHTTPRequestHandler):
                             release["assets"].remove(asset)
                             name = asset["name"]
                             break
+                        if self.headers.get("Accept") == "application/octet-stream" and "content" in asset:
+                            return self.send_bytes(asset["content"])
                         body = asset_json(asset, release, self.host())
                         return self.send_json(200, body)
                 else:
                     continue
                 return self.send_json(204, None, kind="delete", name=name)
         self.error(404, "Not Found", kind="delete" if self.command == "DELETE" else "other")
+
+    def send_bytes(self, content):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(content)))
+        self.end_headers()
+        self.wfile.write(content)
+        self.record(200, kind="download")
 
     def upload(self, repo, release_id, fault):
         query = urllib.parse.parse_qs(self.parsed.query)
@@ -534,6 +547,7 @@ class Handler(BaseHTTPRequestHandler):
             release["assets"].append(asset)
         digest = hashlib.sha256()
         received = 0
+        kept = [] if length <= 64 << 20 else None
         stop_at = fault.get("after_bytes", 0) if fault else None
         while received < length:
             if stop_at is not None and received >= stop_at:
@@ -559,7 +573,11 @@ class Handler(BaseHTTPRequestHandler):
                 return
             digest.update(chunk)
             received += len(chunk)
+            if kept is not None:
+                kept.append(chunk)
         with lock:
+            if kept is not None:
+                asset["content"] = b"".join(kept)
             asset["state"] = "uploaded"
             asset["size"] = received
             asset["digest"] = "sha256:" + digest.hexdigest()

@@ -17,20 +17,14 @@ public enum ReleaseWorkflow {
     static let relctlRepository = "https://github.com/relctl/relctl"
 
     /// The default `[ci] setup`: build relctl from source with the runner's Swift, at the version
-    /// that generated the workflow.
+    /// that generated the workflow, after the system packages `RelctlBuildRequirements` lists.
     static var defaultSetup: [String] {
         [
             "if [ \"$RUNNER_OS\" = Windows ]; then",
             "  echo \"::error::the default relctl setup builds relctl with Swift on Linux and macOS runners only; set [ci] setup in relctl.toml to install relctl on Windows\"",
             "  exit 1",
             "fi",
-            "if [ \"$RUNNER_OS\" = Linux ]; then",
-            "  sudo apt-get update -qq && sudo apt-get install -y -qq libarchive-dev libsodium-dev pkg-config",
-            "elif [ \"$RUNNER_OS\" = macOS ]; then",
-            "  brew install libarchive libsodium pkg-config",
-            "  PKG_CONFIG_PATH=\"$(brew --prefix libarchive)/lib/pkgconfig\"",
-            "  export PKG_CONFIG_PATH",
-            "fi",
+        ] + RelctlBuildRequirements.runnerInstallLines + [
             "git clone --quiet --depth 1 --branch \"v$RELCTL_INSTALL_VERSION\" \"$RELCTL_INSTALL_REPOSITORY\" \"$RUNNER_TEMP/relctl\"",
             "swift build -c release --product relctl --package-path \"$RUNNER_TEMP/relctl\"",
             "echo \"$RUNNER_TEMP/relctl/.build/release\" >> \"$GITHUB_PATH\"",

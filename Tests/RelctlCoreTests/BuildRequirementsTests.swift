@@ -1,0 +1,82 @@
+import Foundation
+import RelctlTestSupport
+import Testing
+
+@testable import RelctlCore
+
+/// `RelctlBuildRequirements` is the one list of what building relctl needs; every place that
+/// installs or names those packages must agree with it (issue 24: the default "Install relctl"
+/// step and relctl's own workflow lacked libdeflate-dev and libsodium-dev, and nothing noticed).
+@Suite("What building relctl needs, in every place that says it")
+struct BuildRequirementsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Package.swift as SwiftPM reads it (`dump-package`, in a scratch folder of its own so a
+    /// running build's lock on .build does not block it).
+    @Test func packageManifestDeclaresTheListedLibraries() throws {
+        let scratch = try TemporaryDirectory(prefix: "relctl-dump")
+        defer { scratch.remove() }
+        let dump = try run(
+            "swift", ["package", "--package-path", Self.root.path, "--scratch-path", scratch.path, "dump-package"])
+        try #require(dump.status == 0, "\(dump)")
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        let targets = try #require(manifest["targets"] as? [[String: Any]]).filter { $0["type"] as? String == "system" }
+        #expect(
+            targets.compactMap { $0["name"] as? String }.sorted()
+                == RelctlBuildRequirements.libraries.map(\.module).sorted())
+        for library in RelctlBuildRequirements.libraries {
+            let target = try #require(targets.first { $0["name"] as? String == library.module })
+            #if os(macOS)
+            let pkgConfig = library.macOSPkgConfig
+            #else
+            let pkgConfig = library.linuxPkgConfig
+            #endif
+            #expect(target["pkgConfig"] as? String == pkgConfig, "\(library.module): pkgConfig")
+            // dump-package spells a provider as {"apt": [["libarchive-dev"]]}.
+            let providers = (target["providers"] as? [[String: [[String]]]]) ?? []
+            let apt = providers.compactMap { $0["apt"]?.first }.flatMap { $0 }
+            let brew = providers.compactMap { $0["brew"]?.first }.flatMap { $0 }
+            #expect(apt == [library.apt], "\(library.module): apt provider")
+            #expect(brew == [library.brew], "\(library.module): brew provider (keg-only formulae are found only so)")
+        }
+    }
+
+    /// The first `packages=` line of scripts/install-deps: the build's apt packages, plus git.
+    @Test func installDepsInstallsTheListedPackages() throws {
+        let script = try String(contentsOf: Self.root.appendingPathComponent("scripts/install-deps"), encoding: .utf8)
+        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("packages=\"") })
+        let words = line.dropFirst("packages=\"".count).dropLast().split(separator: " ").map(String.init)
+        #expect(words.filter { $0 != "git" } == RelctlBuildRequirements.aptPackages)
+    }
+
+    /// The default "Install relctl" step installs exactly the list, on both runner kinds.
+    @Test func defaultSetupInstallsTheListedPackages() {
+        let script = ReleaseWorkflow.defaultSetup.joined(separator: "\n")
+        #expect(script.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " "))\n"))
+        #expect(script.contains("brew install \(RelctlBuildRequirements.brewPackages.joined(separator: " "))\n"))
+        #expect(script.contains("$(brew --prefix libarchive)/lib/pkgconfig"))
+    }
+
+    /// relctl's own relctl.toml builds relctl from the checkout with its own setup lines.
+    @Test func ownConfigInstallsTheListedPackages() throws {
+        let config = try String(contentsOf: Self.root.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
+        #expect(config.contains("brew install \(RelctlBuildRequirements.brewPackages.joined(separator: " ")) "))
+        let workflow = try String(
+            contentsOf: Self.root.appendingPathComponent(".github/workflows/release.yml"), encoding: .utf8)
+        #expect(workflow.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
+    }
+
+    /// README's install line and docs/development.md's source layout name the same packages.
+    @Test func docsNameTheListedPackages() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("scripts/install-deps            # \(RelctlBuildRequirements.aptPackages.joined(separator: ", ")), git"))
+        let layout = try String(contentsOf: Self.root.appendingPathComponent("docs/development.md"), encoding: .utf8)
+        for library in RelctlBuildRequirements.libraries {
+            #expect(layout.contains("`Sources/\(library.module)`: the system"), "docs/development.md names \(library.module)")
+            #expect(layout.contains("(`\(library.apt)`)"), "docs/development.md names \(library.apt)")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import RelctlCore
+
+/// Runs `workflow_runner.py` (GitHub Actions' execution of a tag-push workflow, on this machine)
+/// and reads its report. docs/ci-local-runner.md says what it emulates.
+public enum WorkflowRunner {
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "workflow_runner.py")
+
+    public struct Report: Decodable, Sendable {
+        public struct Job: Decodable, Sendable {
+            public struct Step: Decodable, Sendable {
+                public var name: String
+                public var result: String
+            }
+            public var id: String
+            public var name: String
+            public var matrix: [String: String]?
+            public var result: String
+            public var reason: String?
+            public var steps: [Step]
+        }
+        public var result: String
+        public var jobs: [Job]
+    }
+
+    /// The run's exit status, its report (nil when the runner refused the workflow: exit 2) and
+    /// its log (every step's output, on stderr).
+    public struct Outcome: Sendable, CustomStringConvertible {
+        public var status: Int32
+        public var report: Report?
+        public var log: String
+        public var description: String { "workflow runner exit \(status)\n\(log)" }
+    }
+
+    /// Runs `workflow` for `tag` as pushed to `remote`, in a fresh folder under `work`.
+    public static func run(
+        workflow: URL, remote: URL, tag: String, work: URL, repository: String = "acme/project", token: String = "",
+        environment: [String: String] = [:], runAsLinux: [String] = []
+    ) throws -> Outcome {
+        let folder = work.appendingPathComponent("run-\(UUID().uuidString.prefix(8))")
+        var arguments = [
+            script.path, "--workflow", workflow.path, "--remote", remote.path, "--tag", tag, "--work", folder.path,
+            "--repository", repository, "--token", token,
+        ]
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["--env", "\(name)=\(value)"] }
+        for label in runAsLinux { arguments += ["--run-as-linux", label] }
+        let result = try RelctlTestSupport.run("python3", arguments)
+        let report = try? JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+        return Outcome(status: result.status, report: report, log: result.stderr)
+    }
+}
