@@ -148,7 +148,7 @@ struct ReleasePipelineTests {
         let names = ReleasePipeline.standardStages.map(\.name)
         #expect(
             names == [
-                "before-hooks", "build", "package", "image", "checksum", "sign", "installer", "notes", "tag", "push",
+                "before-hooks", "build", "package", "image", "linux-package", "checksum", "sign", "installer", "notes", "tag", "push",
                 "dist", "image-push", "after-hooks", "publish",
             ])
         #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])

@@ -51,6 +51,7 @@ public enum ConfigLoader {
             if let enabled = installer.bool("enabled") { config.installer.enabled = enabled }
             installer.finish()
         }
+        config.linuxPackages = readLinuxPackages(top.tables("package"), config: config)
         top.finish()
 
         guard problems.isEmpty else {
@@ -94,6 +95,7 @@ public enum ConfigLoader {
         } else {
             config.project.tagFormat.scheme = scheme
         }
+        config.project.metadata = readMetadata(table)
         table.finish()
     }
 

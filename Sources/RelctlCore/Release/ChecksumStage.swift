@@ -12,7 +12,8 @@ struct ChecksumStage: ReleaseStage {
         let algorithm = try ChecksumAlgorithm(id: run.config.checksum.algorithm, file: run.config.path)
         let archives = outputs.archives ?? []
         let set = try ChecksumWriter.writeRelease(
-            archives, identity: run.identity, algorithm: algorithm, in: run.stagingDirectory)
+            archives, identity: run.identity, algorithm: algorithm, in: run.stagingDirectory,
+            packages: outputs.linuxPackages ?? [])
         outputs.checksums = set
         return "\(algorithm.sumsFileName) and \(ReleaseManifest.fileName) (\(archives.count) archive(s))"
     }

@@ -9,7 +9,7 @@ public struct ReleasePipeline: Sendable {
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
-        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), SignStage(), InstallerStage(),
+        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), LinuxPackageStage(), ChecksumStage(), SignStage(), InstallerStage(),
         NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
     ]

@@ -1,0 +1,24 @@
+/// One `[[package]]` table: a native Linux package (`format = "deb"` or `"rpm"`) per Linux target.
+struct LinuxPackageSettings: Sendable, Equatable {
+    /// A format id from `LinuxPackageFormats` (`deb`, `rpm`).
+    var format: String
+    /// Overrides of `[project]`'s description, license, homepage and maintainer for this format.
+    var metadata = ProjectMetadata()
+    /// The package name (default: the project name, lowercased, as both formats require).
+    var name: String?
+    /// Debian `Section` (default `utils`); rpm's `Group` is left `Unspecified` as Fedora asks.
+    var section: String = "utils"
+    /// Dependencies in the format's own syntax (`libc6 (>= 2.31)`, `glibc >= 2.31`).
+    var depends: [String] = []
+    /// The full license text for the copyright file (default: LICENSE, LICENSE.md, LICENSE.txt or
+    /// COPYING in the project root, the first that exists).
+    var licenseFile: String?
+    /// rpm `Release` (default `1`).
+    var release: String = "1"
+    /// Linux targets to package (default: every Linux target).
+    var targets: [String]?
+    /// The config line of the table, for messages.
+    var line: Int?
+
+    init(format: String) { self.format = format }
+}
