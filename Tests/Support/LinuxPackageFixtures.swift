@@ -1,7 +1,7 @@
 import Foundation
 
 /// A git project for the .deb/.rpm tests: one `hello` program per target (a POSIX sh stand-in,
-/// or with `staticBinary` a stripped static C program for x86_64), full `[project]` metadata,
+/// or for x86_64 a stripped C program, `static` or `dynamic`ally linked), full `[project]` metadata,
 /// an MIT license file and two conventional commits for the changelog.
 public struct LinuxPackageFixture: Sendable {
     public let repository: GitRepository
@@ -33,7 +33,7 @@ public struct LinuxPackageFixture: Sendable {
     ///   - directory: where to create it (another path for reproducibility checks).
     public init(
         metadata: String = LinuxPackageFixture.metadata, packages: String = LinuxPackageFixture.packages,
-        staticBinary: Bool = false, directory: TemporaryDirectory? = nil
+        binary: Binary = .script, directory: TemporaryDirectory? = nil
     ) throws {
         repository = try GitRepository(directory: directory)
         let config = """
@@ -59,12 +59,12 @@ public struct LinuxPackageFixture: Sendable {
             \(packages)
             """
         let build =
-            staticBinary
+            binary != .script
             ? """
             set -eu
             mkdir -p "out/$1"
             case "$1" in
-            x86_64-*linux*) gcc -static -s -O2 -o "out/$1/hello" hello.c ;;
+            x86_64-*linux*) gcc \(binary == .static ? "-static " : "")-s -O2 -o "out/$1/hello" hello.c ;;
             *) printf '#!/bin/sh\\necho hello %s %s\\n' "$2" "$1" > "out/$1/hello"; chmod +x "out/$1/hello" ;;
             esac
 
@@ -81,7 +81,7 @@ public struct LinuxPackageFixture: Sendable {
             files: [
                 "relctl.toml": config, "VERSION": "1.0.0\n", "build.sh": build, ".gitignore": "out/\ndist/\n",
                 "README.md": "# hello\n",
-                "hello.c": "#include <stdio.h>\nint main(void) { puts(\"hello 1.0.0 static\"); return 0; }\n",
+                "hello.c": "#include <stdio.h>\nint main(void) { puts(\"hello 1.0.0 compiled\"); return 0; }\n",
                 "LICENSE": Self.license,
             ])
         try repository.commit("fix(cli): exit cleanly when stdout is closed")
@@ -111,6 +111,11 @@ public struct LinuxPackageFixture: Sendable {
         SOFTWARE.
 
         """
+
+    /// What `hello` is on x86_64 Linux.
+    public enum Binary: Sendable {
+        case script, `static`, dynamic
+    }
 
     public static let deb = "hello_1.0.0_amd64.deb"
     public static let debARM = "hello_1.0.0_arm64.deb"

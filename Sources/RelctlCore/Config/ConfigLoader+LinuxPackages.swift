@@ -66,6 +66,7 @@ extension ConfigLoader {
             )
         }
         if let section = table.string("section") { package.section = section }
+        if let group = table.string("group") { package.group = group }
         if let depends = table.strings("depends") { package.depends = depends }
         if let release = table.string("release") {
             if release.isEmpty || release.contains("-") || release.contains(where: \.isWhitespace) {

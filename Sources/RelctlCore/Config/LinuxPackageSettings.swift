@@ -6,8 +6,10 @@ struct LinuxPackageSettings: Sendable, Equatable {
     var metadata = ProjectMetadata()
     /// The package name (default: the project name, lowercased, as both formats require).
     var name: String?
-    /// Debian `Section` (default `utils`); rpm's `Group` is left `Unspecified` as Fedora asks.
+    /// Debian `Section` (default `utils`).
     var section: String = "utils"
+    /// rpm `Group` (default `Applications/System`); rpmlint counts rpm's own `Unspecified` as none.
+    var group: String = "Applications/System"
     /// Dependencies in the format's own syntax (`libc6 (>= 2.31)`, `glibc >= 2.31`).
     var depends: [String] = []
     /// The full license text for the copyright file (default: LICENSE, LICENSE.md, LICENSE.txt or

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `/usr/share/doc/{package}/copyright` in Debian's machine-readable format (DEP-5, copyright
 /// format 1.0): one `Files: *` paragraph under the project's SPDX license, and the license's
 /// full text in a stand-alone License paragraph when the project has a license file.

@@ -25,7 +25,7 @@ public struct LinuxPackageBuilder: Sendable {
                 let spec = LinuxPackageSpec(
                     name: packageName(settings, config: config), version: LinuxPackageVersion(version),
                     architecture: architecture, metadata: PackageMetadata.placeholder, section: settings.section,
-                    depends: [], release: settings.release, mtime: 0, changes: [], files: [])
+                    group: settings.group, depends: [], release: settings.release, mtime: 0, changes: [], files: [])
                 names.append(format.fileName(spec))
             }
         }
@@ -63,7 +63,7 @@ public struct LinuxPackageBuilder: Sendable {
                 var spec = LinuxPackageSpec(
                     name: name, version: LinuxPackageVersion(inputs.version),
                     architecture: LinuxArchitecture(triple: target.triple)!, metadata: metadata,
-                    section: settings.section, depends: settings.depends, release: settings.release,
+                    section: settings.section, group: settings.group, depends: settings.depends, release: settings.release,
                     mtime: inputs.mtime, changes: changes, files: [])
                 spec.files = try binaries(config: config, target: target, binaryRoot: binaryRoot)
                 spec.files.append(

@@ -8,6 +8,8 @@ struct LinuxPackageSpec: Sendable {
     var metadata: PackageMetadata
     /// Debian `Section`.
     var section: String
+    /// rpm `Group`.
+    var group: String
     /// In the format's own syntax.
     var depends: [String]
     /// rpm `Release`.

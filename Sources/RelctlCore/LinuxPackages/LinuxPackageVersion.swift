@@ -1,3 +1,5 @@
+import Foundation
+
 /// A release version spelled for Debian and RPM so that their own comparisons order releases as
 /// SemVer does: a prerelease sorts before its release because `-` becomes `~`, which both dpkg and
 /// rpm (4.10 and later) sort before everything, even the end of the string.
@@ -22,7 +24,7 @@ struct LinuxPackageVersion: Sendable, Equatable {
         var text = String(core)
         if let dash = core.firstIndex(of: "-") {
             let prerelease = core[core.index(after: dash)...].replacingOccurrences(of: "-", with: ".")
-            text = core[..<dash] + "~" + prerelease
+            text = String(core[..<dash]) + "~" + prerelease
         }
         debian = text + build.replacingOccurrences(of: "-", with: ".")
         // rpm treats `+` as a separator too; `-` is forbidden in Version.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The metadata a package shows (`dpkg -I`, `rpm -qi`), resolved from `[project]` and a
 /// `[[package]]` table's overrides and checked complete.
 struct PackageMetadata: Sendable, Equatable {

@@ -74,7 +74,7 @@ struct RpmPackageWriter: LinuxPackageFormat {
         header[1009] = .int32([UInt32(files.reduce(0) { $0 + $1.data.count })])  // SIZE
         header[1014] = .string(metadata.license)
         header[1015] = .string(metadata.maintainer)  // PACKAGER
-        header[1016] = .i18nString("Unspecified")  // GROUP
+        header[1016] = .i18nString(spec.group)  // GROUP: rpmlint reads rpm's "Unspecified" as no group
         if let homepage = metadata.homepage { header[1020] = .string(homepage) }
         header[1021] = .string("linux")
         header[1022] = .string(spec.architecture.rpm)
