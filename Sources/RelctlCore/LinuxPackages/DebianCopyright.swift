@@ -15,7 +15,7 @@ enum DebianCopyright {
         ]
         if let homepage = metadata.homepage { lines.append("Source: \(homepage)") }
         let license = debianName(metadata.license)
-        lines += ["", "Files: *", "Copyright: \(copyrightHolders(metadata))", "License: \(license)"]
+        lines += ["", "Files: *", "Copyright: \(copyrightHolders(metadata, year: year(spec.mtime)))", "License: \(license)"]
         if onDebian, let common = commonLicense(metadata.license) {
             lines += [
                 "", "License: \(license)",
@@ -61,13 +61,20 @@ enum DebianCopyright {
         }.joined(separator: " ")
     }
 
-    /// The license file's `Copyright …` lines, else the maintainer.
-    static func copyrightHolders(_ metadata: PackageMetadata) -> String {
+    /// The release's year (UTC), for a notice lintian recognises when the license file names no holder.
+    static func year(_ seconds: Int) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    /// The license file's `Copyright …` lines, else the release's year and the maintainer.
+    static func copyrightHolders(_ metadata: PackageMetadata, year: Int) -> String {
         let found = (metadata.licenseText ?? "").split(separator: "\n").map {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { $0.lowercased().hasPrefix("copyright (c)") || $0.lowercased().hasPrefix("copyright ©") }
             .map { line in String(line.drop { $0 != " " }.dropFirst()).replacingOccurrences(of: "(c) ", with: "") }
-        let holders = found.isEmpty ? [metadata.maintainer] : found
+        let holders = found.isEmpty ? ["\(year) \(metadata.maintainer)"] : found
         return holders.joined(separator: "\n ")
     }
 
