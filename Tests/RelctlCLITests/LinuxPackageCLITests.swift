@@ -253,4 +253,22 @@ import Testing
         let passed = try relctl(["check"], in: overriding.url)
         #expect(passed.status == 0, "\(passed)")
     }
+
+    @Test func theGeneratedWorkflowPackagesInTheLinuxBuildJobsAndUploadsThePackages() throws {
+        let fixture = try LinuxPackageFixture()
+        defer { fixture.remove() }
+        let generated = try relctl(["ci", "generate"], in: fixture.url)
+        #expect(generated.status == 0, "\(generated)")
+        let workflow = try fixture.repository.directory.read(".github/workflows/release.yml")
+        #expect(
+            workflow.contains(
+                """
+                      - name: Linux packages
+                        if: 'contains(fromJSON(''["aarch64-unknown-linux-gnu","x86_64-unknown-linux-gnu"]''), matrix.target)'
+                        run: relctl linux-package --tag "$TAG" --target "$TARGET"
+                """), "\(workflow)")
+        #expect(workflow.contains("            dist/*.deb\n            dist/*.rpm\n"))
+        let linted = try run("actionlint", [fixture.url.appendingPathComponent(".github/workflows/release.yml").path])
+        #expect(linted.status == 0, "\(linted)")
+    }
 }
