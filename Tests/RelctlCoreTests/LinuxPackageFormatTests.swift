@@ -14,7 +14,7 @@ import Testing
 
     static let head = """
         [project]
-        name = "Hello"
+        name = "Hello_World"
         description = "Says hello"
         license = "Apache-2.0"
         maintainer = "Test User <test@example.com>"
@@ -98,7 +98,7 @@ import Testing
             try parse(Self.head + "[[package]]\nformat = \"deb\"\n")
         }
         #expect(collision?.message.contains("are both amd64") == true, "\(collision?.message ?? "")")
-        // `Hello` is not a package name, so the table needs `name`.
+        // `hello_world` (the project name, lowercased) is not a package name: the table needs `name`.
         #expect(collision?.message.contains("set `name`") == true)
 
         let fine = try parse(
