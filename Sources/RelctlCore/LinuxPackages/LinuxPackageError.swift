@@ -13,6 +13,8 @@ enum LinuxPackageError: RelctlError, CustomStringConvertible {
     case missingBinary(binary: String, path: String, target: String)
     /// A `--target` that is not a configured Linux target.
     case unknownTarget(target: String, known: [String])
+    /// An rpm whose payload passes rpm's 32-bit size fields.
+    case tooLarge(package: String, size: Int)
     /// A file the package needs could not be read.
     case unreadable(path: String, reason: String)
 
@@ -40,6 +42,12 @@ enum LinuxPackageError: RelctlError, CustomStringConvertible {
             return [
                 Diagnostic(
                     "`\(target)` is not a Linux target of this project; Linux targets: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
+                )
+            ]
+        case .tooLarge(let package, let size):
+            return [
+                Diagnostic(
+                    "\(package): the payload is \(ByteCount.format(Int64(size))), over the 4 GiB rpm's 32-bit size fields hold; ship smaller binaries"
                 )
             ]
         case .unreadable(let path, let reason):

@@ -18,6 +18,10 @@ struct RpmPackageWriter: LinuxPackageFormat {
         let cpio = Self.payload(files, mtime: spec.mtime)
         let payload = try Gzip.compress(cpio, destination: fileName(spec))
         let header = Self.mainHeader(spec, files: files, payload: payload).serialized()
+        // rpm's 32-bit size tags; larger packages need the 64-bit tags, which this writer does not write.
+        guard header.count + payload.count <= Int(UInt32.max), cpio.count <= Int(UInt32.max) else {
+            throw LinuxPackageError.tooLarge(package: fileName(spec), size: cpio.count)
+        }
 
         var signature = RpmHeader(regionTag: 62)
         signature[269] = .string(FileHasher.hex(Insecure.SHA1.hash(data: header)))  // RPMSIGTAG_SHA1
@@ -69,19 +73,19 @@ struct RpmPackageWriter: LinuxPackageFormat {
         header[1004] = .i18nString(metadata.summary)
         let body = metadata.body.isEmpty ? [metadata.summary + "."] : metadata.body
         header[1005] = .i18nString(body.joined(separator: "\n"))
-        header[1006] = .int32([UInt32(spec.mtime)])  // BUILDTIME
+        header[1006] = .int32([UInt32(clamping: spec.mtime)])  // BUILDTIME
         header[1007] = .string("relctl")  // BUILDHOST
-        header[1009] = .int32([UInt32(files.reduce(0) { $0 + $1.data.count })])  // SIZE
+        header[1009] = .int32([UInt32(clamping: files.reduce(0) { $0 + $1.data.count })])  // SIZE
         header[1014] = .string(metadata.license)
         header[1015] = .string(metadata.maintainer)  // PACKAGER
         header[1016] = .i18nString(spec.group)  // GROUP: rpmlint reads rpm's "Unspecified" as no group
         if let homepage = metadata.homepage { header[1020] = .string(homepage) }
         header[1021] = .string("linux")
         header[1022] = .string(spec.architecture.rpm)
-        header[1028] = .int32(files.map { UInt32($0.data.count) })  // FILESIZES
+        header[1028] = .int32(files.map { UInt32(clamping: $0.data.count) })  // FILESIZES
         header[1030] = .int16(files.map { UInt16($0.fullMode) })  // FILEMODES
         header[1033] = .int16(files.map { _ in 0 })  // FILERDEVS
-        header[1034] = .int32(files.map { _ in UInt32(spec.mtime) })  // FILEMTIMES
+        header[1034] = .int32(files.map { _ in UInt32(clamping: spec.mtime) })  // FILEMTIMES
         header[1035] = .stringArray(files.map { $0.isDirectory ? "" : FileHasher.hex(SHA256.hash(data: $0.data)) })
         header[1036] = .stringArray(files.map { _ in "" })  // FILELINKTOS
         // RPMFILE_DOC 2, RPMFILE_LICENSE 128.
@@ -96,7 +100,7 @@ struct RpmPackageWriter: LinuxPackageFormat {
         header[1049] = .stringArray(requires.map(\.name))
         header[1050] = .stringArray(requires.map(\.version))
         let changelog = changelogText(spec)
-        header[1080] = .int32([UInt32(spec.mtime / 86400 * 86400 + 43200)])  // CHANGELOGTIME, noon as rpm keeps it
+        header[1080] = .int32([UInt32(clamping: spec.mtime / 86400 * 86400 + 43200)])  // CHANGELOGTIME, noon as rpm keeps it
         header[1081] = .stringArray(["\(metadata.maintainer) - \(nevr)"])
         header[1082] = .stringArray([changelog])
         header[1095] = .int32(files.map { _ in 1 })  // FILEDEVICES
