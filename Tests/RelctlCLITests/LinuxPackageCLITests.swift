@@ -271,4 +271,40 @@ import Testing
         let linted = try run("actionlint", [fixture.url.appendingPathComponent(".github/workflows/release.yml").path])
         #expect(linted.status == 0, "\(linted)")
     }
+
+    @Test func configuredFilesShipAManualPageGzippedAndACompletion() throws {
+        let files = """
+            files = [
+                { from = "docs/hello.1", to = "/usr/share/man/man1/hello.1" },
+                { from = "completions/hello.bash", to = "/usr/share/bash-completion/completions/hello" },
+            ]
+            """
+        let fixture = try LinuxPackageFixture(
+            packages: "[[package]]\nformat = \"deb\"\n\(files)\n[[package]]\nformat = \"rpm\"\n\(files)\n")
+        defer { fixture.remove() }
+        let packaged = try package(fixture, ["--target", "x86_64-*"])
+        #expect(packaged.status == 0, "\(packaged)")
+        let deb = fixture.dist.appendingPathComponent(LinuxPackageFixture.deb)
+        let listing = try run("dpkg-deb", ["-c", deb.path])
+        #expect(listing.stdout.contains("-rw-r--r-- root/root") && listing.stdout.contains("./usr/share/man/man1/hello.1.gz"))
+        #expect(listing.stdout.contains("./usr/share/bash-completion/completions/hello"), "\(listing.stdout)")
+        let (errors, output) = try lintianErrors(deb)
+        #expect(errors.isEmpty, "\(output)")
+        // The manual page lintian asked for is there, and readable by man.
+        #expect(!output.stdout.contains("no-manual-page"), "\(output)")
+        let (root, installed) = try installDeb(deb)
+        defer { root.remove() }
+        #expect(installed.status == 0, "\(installed)")
+        let manual = try sh("zcat usr/share/man/man1/hello.1.gz", in: root.url)
+        #expect(manual.stdout == LinuxPackageFixture.manual, "\(manual)")
+
+        let docs = try run("rpm", ["-qdp", fixture.dist.appendingPathComponent(LinuxPackageFixture.rpm).path])
+        #expect(docs.stdout.contains("/usr/share/man/man1/hello.1.gz"), "\(docs)")
+
+        let outside = try LinuxPackageFixture(
+            packages: "[[package]]\nformat = \"deb\"\nfiles = [{ from = \"docs/hello.1\", to = \"/usr/local/share/man/man1/hello.1\" }]\n")
+        defer { outside.remove() }
+        let refused = try relctl(["check"], in: outside.url)
+        #expect(refused.status == 2 && refused.stderr.contains("not /usr/local/"), "\(refused)")
+    }
 }

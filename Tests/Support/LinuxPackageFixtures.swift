@@ -83,9 +83,22 @@ public struct LinuxPackageFixture: Sendable {
                 "README.md": "# hello\n",
                 "hello.c": "#include <stdio.h>\nint main(void) { puts(\"hello 1.0.0 compiled\"); return 0; }\n",
                 "LICENSE": Self.license,
+                "docs/hello.1": Self.manual, "completions/hello.bash": "complete -W \"--help --version\" hello\n",
             ])
         try repository.commit("fix(cli): exit cleanly when stdout is closed")
     }
+
+    public static let manual = """
+        .TH HELLO 1 "2026-01-02" "hello 1.0.0" "User Commands"
+        .SH NAME
+        hello \\- say hello from a release
+        .SH SYNOPSIS
+        .B hello
+        .SH DESCRIPTION
+        .B hello
+        prints its version and target.
+
+        """
 
     public static let license = """
         MIT License

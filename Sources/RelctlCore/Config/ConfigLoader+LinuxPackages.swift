@@ -76,6 +76,20 @@ extension ConfigLoader {
             }
         }
         package.licenseFile = table.string("license-file")
+        for item in table.items("files") {
+            guard case .right(let file) = item, let from = file.string("from"), let to = file.string("to") else {
+                table.report(
+                    "files",
+                    "each entry of `files` is a table `{ from = \"docs/NAME.1\", to = \"/usr/share/man/man1/NAME.1\" }`")
+                continue
+            }
+            file.finish()
+            if let problem = LinuxPackageSettings.problem(installPath: to) {
+                table.report("files", "`files` target `\(to)` \(problem)")
+                continue
+            }
+            package.files.append((from, to))
+        }
         let linux = config.targets.map(\.triple).filter { LinuxArchitecture(triple: $0) != nil }
         if let targets = table.strings("targets") {
             for triple in targets where !linux.contains(triple) {

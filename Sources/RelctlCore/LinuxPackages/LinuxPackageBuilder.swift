@@ -66,6 +66,7 @@ public struct LinuxPackageBuilder: Sendable {
                     section: settings.section, group: settings.group, depends: settings.depends, release: settings.release,
                     mtime: inputs.mtime, changes: changes, files: [])
                 spec.files = try binaries(config: config, target: target, binaryRoot: binaryRoot)
+                spec.files += try extraFiles(settings, config: config)
                 spec.files.append(
                     PackagedFile(
                         path: spec.documentationFolder + "/copyright", kind: .file(Data(DebianCopyright.render(spec).utf8)),
@@ -109,6 +110,31 @@ public struct LinuxPackageBuilder: Sendable {
             }
         }
         return files
+    }
+
+    /// `[[package]] files`: man pages (gzipped, as Debian Policy 12.1 asks, and marked as
+    /// documentation) and any other file under /usr; executable sources stay executable.
+    private func extraFiles(_ settings: LinuxPackageSettings, config: RelctlConfig) throws -> [PackagedFile] {
+        try settings.files.map { from, to in
+            let source = config.root.appendingPathComponent(from)
+            guard FileKind.isRegularFile(source.path) else {
+                throw LinuxPackageError.unreadable(path: source.path, reason: "no such file ([[package]] files)")
+            }
+            var data: Data
+            do { data = try Data(contentsOf: source) } catch {
+                throw LinuxPackageError.unreadable(path: source.path, reason: "\(FileSystemError.cause(of: error))")
+            }
+            var path = to
+            let isManual = to.hasPrefix("/usr/share/man/")
+            if isManual, !data.starts(with: [0x1F, 0x8B]) {
+                data = try Gzip.compress(data, destination: source.path)
+                if !path.hasSuffix(".gz") { path += ".gz" }
+            }
+            let executable = (FileSystem.permissions(of: source) ?? 0) & 0o111 != 0
+            return PackagedFile(
+                path: path, kind: .file(data), mode: executable ? 0o755 : 0o644,
+                isDocumentation: isManual || to.hasPrefix("/usr/share/doc/"))
+        }
     }
 
     /// The table's `license-file`, else the first of the usual names in the project root.
