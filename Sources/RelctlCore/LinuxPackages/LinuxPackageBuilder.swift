@@ -43,7 +43,7 @@ public struct LinuxPackageBuilder: Sendable {
     func write(
         config: RelctlConfig, inputs: PackagingInputs, targets: [Target], changes: [String], into directory: URL,
         binaryRoot: URL? = nil
-    ) throws -> [LinuxPackageArtifact] {
+    ) async throws -> [LinuxPackageArtifact] {
         if let problem = LinuxPackageVersion.problem(in: inputs.version) {
             throw LinuxPackageError.badVersion(version: inputs.version, reason: problem)
         }
@@ -74,19 +74,45 @@ public struct LinuxPackageBuilder: Sendable {
                 specs.append((format, spec, target.triple))
             }
         }
-        var written: [LinuxPackageArtifact] = []
-        for (format, spec, target) in specs {
-            let name = format.fileName(spec)
-            let data = try format.write(spec)
-            let url = directory.appendingPathComponent(name)
-            try AtomicFile.write(data, to: url)
-            context.console.info("packaged \(name): \(ByteCount.format(Int64(data.count)))")
-            written.append(
-                LinuxPackageArtifact(
-                    name: name, format: format.id, target: target, path: url.path, size: Int64(data.count),
-                    sha256: FileHasher.hex(SHA256.hash(data: data)), sha512: FileHasher.hex(SHA512.hash(data: data))))
+        // Each package compresses on a thread of its own (BlockingWork), one per core at most.
+        let results = await ParallelJobs.map(specs, limit: max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+            item -> Result<LinuxPackageArtifact, any Error> in
+            do {
+                return .success(
+                    try await BlockingWork.run {
+                        try Self.writeOne(item.spec, format: item.format, target: item.target, into: directory)
+                    })
+            } catch {
+                return .failure(error)
+            }
         }
+        var written: [LinuxPackageArtifact] = []
+        var failures: [any RelctlError] = []
+        for result in results {
+            switch result {
+            case .success(let artifact):
+                context.console.info("packaged \(artifact.name): \(ByteCount.format(artifact.size))")
+                written.append(artifact)
+            case .failure(let error):
+                failures.append(
+                    error as? RelctlError ?? LinuxPackageError.unreadable(path: directory.path, reason: "\(error)"))
+            }
+        }
+        if !failures.isEmpty { throw ProblemList(failures) }
         return written
+    }
+
+    /// One package, written atomically, with its digests.
+    private static func writeOne(
+        _ spec: LinuxPackageSpec, format: any LinuxPackageFormat, target: String, into directory: URL
+    ) throws -> LinuxPackageArtifact {
+        let name = format.fileName(spec)
+        let data = try format.write(spec)
+        let url = directory.appendingPathComponent(name)
+        try AtomicFile.write(data, to: url)
+        return LinuxPackageArtifact(
+            name: name, format: format.id, target: target, path: url.path, size: Int64(data.count),
+            sha256: FileHasher.hex(SHA256.hash(data: data)), sha512: FileHasher.hex(SHA512.hash(data: data)))
     }
 
     /// `/usr/bin/NAME` for each configured binary the build made (an optional one may be missing).
@@ -198,7 +224,7 @@ extension LinuxPackageBuilder {
                 config: config, tag: tag, to: inputs.commit, manifest: nil)
             changes = Self.changes(from: notes)
         }
-        return try LinuxPackageBuilder(context: context).write(
+        return try await LinuxPackageBuilder(context: context).write(
             config: config, inputs: inputs, targets: linux, changes: changes, into: outputDirectory,
             binaryRoot: binaryRoot)
     }
