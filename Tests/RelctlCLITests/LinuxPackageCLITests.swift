@@ -306,5 +306,12 @@ import Testing
         defer { outside.remove() }
         let refused = try relctl(["check"], in: outside.url)
         #expect(refused.status == 2 && refused.stderr.contains("not /usr/local/"), "\(refused)")
+
+        // A source that is not there is named by `check`, before anything is built.
+        let missing = try LinuxPackageFixture(
+            packages: "[[package]]\nformat = \"rpm\"\nfiles = [{ from = \"docs/gone.1\", to = \"/usr/share/man/man1/gone.1\" }]\n")
+        defer { missing.remove() }
+        let checked = try relctl(["check"], in: missing.url)
+        #expect(checked.status != 0 && checked.stderr.contains("names `docs/gone.1`, which is not a file"), "\(checked)")
     }
 }

@@ -32,6 +32,26 @@ public struct LinuxPackageBuilder: Sendable {
         return names
     }
 
+    /// For `relctl check`: files a `[[package]]` names that are not there, and a manifest version
+    /// no package format can spell, found before anything is built.
+    static func problems(config: RelctlConfig, version: String?) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for settings in config.linuxPackages {
+            let paths = settings.files.map(\.from) + (settings.licenseFile.map { [$0] } ?? [])
+            for path in paths where !FileKind.isRegularFile(config.root.appendingPathComponent(path).path) {
+                problems.append(
+                    Diagnostic(
+                        file: config.path, line: settings.line,
+                        "[[package]] format = \"\(settings.format)\" names `\(path)`, which is not a file in the project"))
+            }
+        }
+        if !config.linuxPackages.isEmpty, let version, let problem = LinuxPackageVersion.problem(in: version) {
+            problems.append(
+                Diagnostic(file: config.path, "version `\(version)` \(problem); [[package]] cannot make a package of it"))
+        }
+        return problems
+    }
+
     static func packageName(_ settings: LinuxPackageSettings, config: RelctlConfig) -> String {
         settings.name ?? config.project.name.lowercased()
     }
