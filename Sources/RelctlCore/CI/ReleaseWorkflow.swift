@@ -177,6 +177,7 @@ public enum ReleaseWorkflow {
         setup(&y, config: config, job: .build)
         step(&y, name: "Build", run: ["relctl build --target \"$TARGET\" --tag \"$TAG\""])
         step(&y, name: "Package", run: ["relctl package --tag \"$TAG\" --target \"$TARGET\""])
+        linuxPackages(&y, config: config)
         y.add("      - name: Upload the archive")
         y.add("        uses: \(uploadArtifact) \(pinComment)")
         y.add("        with:")
@@ -184,7 +185,9 @@ public enum ReleaseWorkflow {
         y.add("          path: |")
         for pattern in ArchiveFormats.ids.map({ "dist/*.\($0)" }) + [
             "dist/*.sha256", "dist/*\(SBOMBuilder.fileExtension)",
-        ] { y.add("            \(pattern)") }
+        ] + (config.linuxPackages.isEmpty ? [] : LinuxPackageFormats.ids.map { "dist/*.\($0)" }) {
+            y.add("            \(pattern)")
+        }
         y.add("          if-no-files-found: error")
         if !config.images.isEmpty { uploadImageBinaries(&y, config: config) }
         y.blank()
@@ -236,6 +239,19 @@ public enum ReleaseWorkflow {
     /// True when an `[[image]]` goes to GHCR, where the job's own token may push.
     static func pushesToGHCR(_ config: RelctlConfig) -> Bool {
         config.images.contains { $0.repository.registry == "ghcr.io" }
+    }
+
+    /// `[[package]]`: the build job of each target a table packages writes its .deb/.rpm next to
+    /// the archive; the release job's `relctl checksum dist` lists them in SHA256SUMS.
+    private static func linuxPackages(_ y: inout YAMLLines, config: RelctlConfig) {
+        guard let targets = try? TargetResolver.resolveAll(config) else { return }
+        let packaged = Set(config.linuxPackages.flatMap { LinuxPackageBuilder.targets(of: $0, among: targets) }.map(\.triple))
+        guard !packaged.isEmpty else { return }
+        // Triples are checked names ([A-Za-z0-9_.-]), so the JSON list is safe inside the expression.
+        let list = packaged.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+        step(
+            &y, name: "Linux packages", condition: "contains(fromJSON('[\(list)]'), matrix.target)",
+            run: ["relctl linux-package --tag \"$TAG\" --target \"$TARGET\""])
     }
 
     /// Build jobs of Linux targets also hand their binaries to the release job, which builds

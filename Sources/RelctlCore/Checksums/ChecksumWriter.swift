@@ -18,7 +18,7 @@ public enum ChecksumWriter {
         for directory in Set(groups.map(\.directory)) { Temporaries.reclaim(in: directory, console: context.console) }
         Temporaries.reclaimScratch(console: context.console)
         let files = groups.flatMap { group in
-            (group.names + group.sboms).map { group.directory.appendingPathComponent($0) }
+            (group.names + group.sboms + group.packages).map { group.directory.appendingPathComponent($0) }
         }
         let digests = try await FileHasher.digests(of: files, algorithms: [algorithm, .sha256], jobs: jobs)
         var byPath: [String: FileDigest] = [:]
@@ -44,7 +44,7 @@ public enum ChecksumWriter {
     /// more files of this release to list (the installers), with their digests.
     static func writeRelease(
         _ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
-        in directory: URL, others: [ChecksumFile.Entry] = []
+        in directory: URL, others: [ChecksumFile.Entry] = [], packages: [LinuxPackageArtifact] = []
     ) throws -> ChecksumSet {
         var entries: [ChecksumFile.Entry] = []
         for archive in archives {
@@ -58,7 +58,11 @@ public enum ChecksumWriter {
         let sboms = archives.compactMap(\.sbom).map {
             ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm)
         }
-        let sums = ChecksumFile(entries: entries + sboms + others).sorted
+        // .deb/.rpm packages are release assets like the archives, but not archives in manifest.json.
+        let listedPackages = packages.map {
+            ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm)
+        }
+        let sums = ChecksumFile(entries: entries + sboms + others + listedPackages).sorted
         if algorithm != .sha256 {
             for entry in entries {
                 try writeSidecar(
@@ -93,6 +97,8 @@ public enum ChecksumWriter {
         /// The archives' CycloneDX SBOMs (`NAME.cdx.json`) found next to them: listed in the
         /// combined file (so they are signed with it), but not artifacts of their own.
         var sboms: [String] = []
+        /// `.deb`/`.rpm` files found in a scanned folder; only this release's are listed (`plan`).
+        var packages: [String] = []
     }
 
     /// What will be written to one folder.
@@ -133,6 +139,7 @@ public enum ChecksumWriter {
                     problems.append(ChecksumError.noArchives(path: input))
                 }
                 group.names += names
+                group.packages = LinuxPackageFiles.candidates(in: url)
                 group.isScan = true
             } else if ArtifactName.format(of: url.lastPathComponent) == nil {
                 problems.append(ChecksumError.notAnArchive(path: input))
@@ -218,6 +225,14 @@ public enum ChecksumWriter {
         }
 
         if group.isScan { warnAboutStaleSidecars(in: group, algorithm: algorithm, context: context) }
+        let releaseTag = tags.keys.first ?? existing?.tag ?? ""
+        let releaseVersion = (try? config.project.tagFormat.version(of: releaseTag))?.description
+        for name in LinuxPackageFiles.ofRelease(group.packages, config: config, version: releaseVersion) {
+            entries.append(
+                ChecksumFile.Entry(
+                    name: name, digest: digests[group.directory.appendingPathComponent(name).path]![algorithm],
+                    algorithm: algorithm))
+        }
         for name in group.sboms {
             entries.append(
                 ChecksumFile.Entry(

@@ -55,6 +55,7 @@ public enum ConfigLoader {
             if let enabled = provenance.bool("enabled") { config.provenance.enabled = enabled }
             provenance.finish()
         }
+        config.linuxPackages = readLinuxPackages(top.tables("package"), config: config)
         top.finish()
 
         guard problems.isEmpty else {
@@ -98,6 +99,7 @@ public enum ConfigLoader {
         } else {
             config.project.tagFormat.scheme = scheme
         }
+        config.project.metadata = readMetadata(table)
         table.finish()
     }
 

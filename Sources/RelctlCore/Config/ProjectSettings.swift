@@ -7,6 +7,8 @@ public struct ProjectSettings: Sendable {
 
     public var name: String
     public var tagFormat: TagFormat
+    /// `description`, `license`, `homepage`, `maintainer`: what package managers show.
+    var metadata = ProjectMetadata()
     init(name: String, tagFormat: TagFormat) {
         self.name = name
         self.tagFormat = tagFormat

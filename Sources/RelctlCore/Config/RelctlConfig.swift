@@ -25,6 +25,8 @@ public struct RelctlConfig: Sendable {
     var sbom: SBOMSettings = SBOMSettings()
     var installer: InstallerSettings = InstallerSettings()
     var provenance: ProvenanceSettings = ProvenanceSettings()
+    /// `[[package]]`: native .deb / .rpm packages of the Linux targets.
+    var linuxPackages: [LinuxPackageSettings] = []
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     static func defaults(root: URL) -> RelctlConfig {

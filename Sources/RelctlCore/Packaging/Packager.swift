@@ -20,6 +20,15 @@ public struct Packager: Sendable {
         config: RelctlConfig, tag: String, targets: [Target], outputDirectory: URL,
         binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false
     ) async throws -> [PackagedArtifact] {
+        let inputs = try await resolveInputs(config: config, tag: tag)
+        return try await package(
+            config: config, inputs: inputs, targets: targets, outputDirectory: outputDirectory,
+            binaryRoot: binaryRoot, jobs: jobs, clean: clean, updateManifest: true)
+    }
+
+    /// The tag checked against the manifests, the commit it names (HEAD must be it) and the one
+    /// timestamp: what every step command that packages (`package`, `linux-package`) starts from.
+    func resolveInputs(config: RelctlConfig, tag: String) async throws -> PackagingInputs {
         let validation = try TagValidator.validate(tag: tag, config: config)
         if let error = validation.mismatchError { throw error }
         let mtime = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
@@ -28,10 +37,7 @@ public struct Packager: Sendable {
         let tagged = await git.localTagExists(tag) ? try? git.commit(of: "refs/tags/\(tag)") : nil
         if let tagged, let head, tagged != head { throw PackagingError.notAtTag(tag: tag, tagged: tagged, head: head) }
         let commit = tagged ?? head ?? ""
-        let inputs = PackagingInputs(tag: tag, version: validation.version, commit: commit, mtime: mtime)
-        return try await package(
-            config: config, inputs: inputs, targets: targets, outputDirectory: outputDirectory,
-            binaryRoot: binaryRoot, jobs: jobs, clean: clean, updateManifest: true)
+        return PackagingInputs(tag: tag, version: validation.version, commit: commit, mtime: mtime)
     }
 
     /// Packages with the release's identity already resolved (`relctl release` checked the tag and

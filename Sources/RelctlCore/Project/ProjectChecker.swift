@@ -127,6 +127,7 @@ public enum ProjectChecker {
             if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
         }
         await checkBinaryDirectories(config, context: context, into: &report)
+        for problem in LinuxPackageBuilder.problems(config: config, version: seen.first?.1) { report.problem(problem) }
         if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }

@@ -23,6 +23,8 @@ public struct LocalAsset: Sendable, Equatable {
         if name.hasSuffix(".zip") { return "application/zip" }
         if name.hasSuffix(".tar.xz") { return "application/x-xz" }
         if name.hasSuffix(".tar.zst") { return "application/zstd" }
+        if name.hasSuffix(".deb") { return "application/vnd.debian.binary-package" }  // IANA-registered
+        if name.hasSuffix(".rpm") { return "application/x-rpm" }
         if name == "SHA256SUMS" || name == "SHA512SUMS" || name.hasSuffix(".sha256") || name.hasSuffix(".sig")
             || name.hasSuffix(".minisig")
         {

@@ -20,7 +20,8 @@ struct ChecksumStage: ReleaseStage {
             archives, identity: run.identity, algorithm: algorithm, in: run.stagingDirectory,
             others: installers.map {
                 ChecksumFile.Entry(name: $0.url.lastPathComponent, digest: $0[algorithm], algorithm: algorithm)
-            })
+            },
+            packages: outputs.linuxPackages ?? [])
         outputs.checksums = set
         return "\(algorithm.sumsFileName) and \(ReleaseManifest.fileName) (\(archives.count) archive(s))"
     }

@@ -9,6 +9,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case archives
     /// `[[image]]` OCI image layouts, with their index digests.
     case images
+    /// `[[package]]` .deb/.rpm files in the staging folder, with their digests.
+    case linuxPackages
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
     case checksums
     /// `SHA256SUMS.sig` and/or `SHA256SUMS.minisig`.

@@ -9,6 +9,8 @@ public struct ReleaseOutputs: Sendable {
     var builtTargets: [Target]?
     /// `.archives`: every archive written, with size and SHA-256 from the write stream.
     var archives: [PackagedArtifact]?
+    /// `.linuxPackages`: the .deb/.rpm files written, with their digests.
+    var linuxPackages: [LinuxPackageArtifact]?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
     var checksums: ChecksumSet?
     /// `.signatures`: the signature files written next to the checksum file.
@@ -46,6 +48,7 @@ public struct ReleaseOutputs: Sendable {
         switch fact {
         case .binaries: return builtTargets != nil
         case .archives: return archives != nil
+        case .linuxPackages: return linuxPackages != nil
         case .checksums: return checksums != nil
         case .signatures: return signatures != nil
         case .provenance: return provenance != nil

@@ -9,8 +9,8 @@ public struct ReleasePipeline: Sendable {
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
-        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), InstallerStage(), ChecksumStage(), SignStage(),
-        ProvenanceStage(),
+        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), LinuxPackageStage(), InstallerStage(),
+        ChecksumStage(), SignStage(), ProvenanceStage(),
         NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
     ]

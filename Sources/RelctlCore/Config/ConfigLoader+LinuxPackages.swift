@@ -1,0 +1,138 @@
+import Foundation
+
+/// `[project]`'s package metadata and the `[[package]]` tables. Read after `[[target]]`, so each
+/// table's targets are checked against the Linux targets, and every missing metadata key is
+/// named (exit 2) before anything is built.
+extension ConfigLoader {
+    static func readMetadata(_ table: TableReader) -> ProjectMetadata {
+        var metadata = ProjectMetadata()
+        metadata.description = table.string("description")
+        metadata.license = table.string("license")
+        metadata.homepage = table.string("homepage")
+        metadata.maintainer = table.string("maintainer")
+        if let maintainer = metadata.maintainer, let problem = PackageMetadata.problem(maintainer: maintainer) {
+            table.report("maintainer", problem)
+        }
+        return metadata
+    }
+
+    static func readLinuxPackages(_ tables: [TableReader], config: RelctlConfig) -> [LinuxPackageSettings] {
+        var packages: [LinuxPackageSettings] = []
+        var formats: Set<String> = []
+        for table in tables {
+            guard let package = readLinuxPackage(table, config: config) else { continue }
+            if !formats.insert(package.format).inserted {
+                table.report(
+                    "format",
+                    "two [[package]] tables have format `\(package.format)`; both would write the same files, so keep one (list several targets in its `targets`)"
+                )
+                continue
+            }
+            packages.append(package)
+        }
+        return packages
+    }
+
+    private static func readLinuxPackage(_ table: TableReader, config: RelctlConfig) -> LinuxPackageSettings? {
+        defer { table.finish() }
+        guard let format = table.string("format") else {
+            if table.values["format"] == nil {
+                table.report(
+                    nil, "every [[package]] needs `format`: \(LinuxPackageFormats.ids.map { "\"\($0)\"" }.joined(separator: " or "))")
+            }
+            return nil
+        }
+        guard LinuxPackageFormats.all[format] != nil else {
+            table.report(
+                "format",
+                "unknown package format `\(format)`\(Suggestion.hint(for: format, in: LinuxPackageFormats.ids)); known formats: \(LinuxPackageFormats.ids.joined(separator: ", "))"
+            )
+            return nil
+        }
+        var package = LinuxPackageSettings(format: format)
+        package.line = table.line
+        package.metadata = readMetadata(table)
+        package.name = table.string("name")
+        if let name = package.name, name.wholeMatch(of: /[a-z0-9][a-z0-9+.\-]+/) == nil {
+            table.report(
+                "name",
+                "package name `\(name)` must be lowercase letters, digits, `+`, `-` and `.`, at least two long, starting with a letter or digit (Debian Policy 5.6.1)"
+            )
+        }
+        if package.name == nil, config.project.name.lowercased().wholeMatch(of: /[a-z0-9][a-z0-9+.\-]+/) == nil {
+            table.report(
+                nil,
+                "the project name `\(config.project.name)` is not a valid package name (lowercase letters, digits, `+`, `-`, `.`); set `name` in this [[package]]"
+            )
+        }
+        if let section = table.string("section") { package.section = section }
+        if let group = table.string("group") { package.group = group }
+        if let depends = table.strings("depends") { package.depends = depends }
+        if let release = table.string("release") {
+            if release.isEmpty || release.contains("-") || release.contains(where: \.isWhitespace) {
+                table.report("release", "rpm `release` `\(release)` must be non-empty, without `-` or spaces")
+            } else {
+                package.release = release
+            }
+        }
+        package.licenseFile = table.string("license-file")
+        for item in table.items("files") {
+            guard case .right(let file) = item, let from = file.string("from"), let to = file.string("to") else {
+                table.report(
+                    "files",
+                    "each entry of `files` is a table `{ from = \"docs/NAME.1\", to = \"/usr/share/man/man1/NAME.1\" }`")
+                continue
+            }
+            file.finish()
+            if let problem = LinuxPackageSettings.problem(installPath: to) {
+                table.report("files", "`files` target `\(to)` \(problem)")
+                continue
+            }
+            package.files.append((from, to))
+        }
+        let linux = config.targets.map(\.triple).filter { LinuxArchitecture(triple: $0) != nil }
+        if let targets = table.strings("targets") {
+            for triple in targets where !linux.contains(triple) {
+                table.report(
+                    "targets",
+                    "`\(triple)` is not a Linux target of this project with a Debian/RPM architecture; Linux targets: \(linux.isEmpty ? "none" : linux.joined(separator: ", "))"
+                )
+            }
+            package.targets = targets
+        } else if linux.isEmpty {
+            table.report(
+                nil,
+                "[[package]] format = \"\(format)\" packages Linux targets, and no [[target]] is Linux (x86_64, aarch64, armv7, i686…)"
+            )
+        }
+        // Two targets of one architecture (gnu and musl builds) would write the same file.
+        var byArchitecture: [String: String] = [:]
+        for triple in package.targets ?? linux {
+            guard let architecture = LinuxArchitecture(triple: triple)?.debian else { continue }
+            if let other = byArchitecture[architecture] {
+                table.report(
+                    package.targets == nil ? nil : "targets",
+                    "targets `\(other)` and `\(triple)` are both \(architecture) and would write the same \(format) file; list the one to package in this table's `targets`"
+                )
+            }
+            byArchitecture[architecture] = triple
+        }
+        let merged = config.project.metadata.overridden(by: package.metadata)
+        let missing = PackageMetadata.missingKeys(merged)
+        if !missing.isEmpty {
+            table.report(
+                nil,
+                "[[package]] format = \"\(format)\" needs \(missing.map { "`\($0)`" }.joined(separator: ", ")) in [project] (or in this table): \(missing.map(Self.example).joined(separator: "; "))"
+            )
+        }
+        return package
+    }
+
+    private static func example(_ key: String) -> String {
+        switch key {
+        case "description": return "description = \"One line summary\\nLonger text\""
+        case "license": return "license = \"MIT\" (SPDX)"
+        default: return "maintainer = \"Name <email>\""
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import Crypto
+import Foundation
+
+/// Writes the `[[package]]` packages for the Linux targets: the core of `relctl linux-package`,
+/// also the release's `linux-package` stage. The binaries come from the build's output (the
+/// same files the archives hold); the metadata from `[project]` and each table's overrides.
+public struct LinuxPackageBuilder: Sendable {
+    var context: Context
+
+    /// The Linux targets among `targets` a table packages, in the given order.
+    static func targets(of settings: LinuxPackageSettings, among targets: [Target]) -> [Target] {
+        targets.filter { target in
+            target.os == "linux" && LinuxArchitecture(triple: target.triple) != nil
+                && (settings.targets.map { $0.contains(target.triple) } ?? true)
+        }
+    }
+
+    /// Every package file name this release writes (for the preflight, `checksum` and the dist stage).
+    static func fileNames(config: RelctlConfig, version: String, targets: [Target]) -> [String] {
+        var names: [String] = []
+        for settings in config.linuxPackages {
+            guard let format = LinuxPackageFormats.all[settings.format] else { continue }
+            for target in Self.targets(of: settings, among: targets) {
+                guard let architecture = LinuxArchitecture(triple: target.triple) else { continue }
+                let spec = LinuxPackageSpec(
+                    name: packageName(settings, config: config), version: LinuxPackageVersion(version),
+                    architecture: architecture, metadata: PackageMetadata.placeholder, section: settings.section,
+                    group: settings.group, depends: [], release: settings.release, mtime: 0, changes: [], files: [])
+                names.append(format.fileName(spec))
+            }
+        }
+        return names
+    }
+
+    /// For `relctl check`: files a `[[package]]` names that are not there, and a manifest version
+    /// no package format can spell, found before anything is built.
+    static func problems(config: RelctlConfig, version: String?) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for settings in config.linuxPackages {
+            let paths = settings.files.map(\.from) + (settings.licenseFile.map { [$0] } ?? [])
+            for path in paths where !FileKind.isRegularFile(config.root.appendingPathComponent(path).path) {
+                problems.append(
+                    Diagnostic(
+                        file: config.path, line: settings.line,
+                        "[[package]] format = \"\(settings.format)\" names `\(path)`, which is not a file in the project"))
+            }
+        }
+        if !config.linuxPackages.isEmpty, let version, let problem = LinuxPackageVersion.problem(in: version) {
+            problems.append(
+                Diagnostic(file: config.path, "version `\(version)` \(problem); [[package]] cannot make a package of it"))
+        }
+        return problems
+    }
+
+    static func packageName(_ settings: LinuxPackageSettings, config: RelctlConfig) -> String {
+        settings.name ?? config.project.name.lowercased()
+    }
+
+    /// Writes every package into `directory`, atomically, and returns them in table then target order.
+    /// - Parameters:
+    ///   - changes: the release notes' entries, one line each.
+    ///   - binaryRoot: prebuilt binaries, as for `relctl package`.
+    func write(
+        config: RelctlConfig, inputs: PackagingInputs, targets: [Target], changes: [String], into directory: URL,
+        binaryRoot: URL? = nil
+    ) async throws -> [LinuxPackageArtifact] {
+        if let problem = LinuxPackageVersion.problem(in: inputs.version) {
+            throw LinuxPackageError.badVersion(version: inputs.version, reason: problem)
+        }
+        var specs: [(format: any LinuxPackageFormat, spec: LinuxPackageSpec, target: String)] = []
+        for settings in config.linuxPackages {
+            let format = try LinuxPackageFormats.format(settings.format)
+            let merged = config.project.metadata.overridden(by: settings.metadata)
+            guard let metadata = PackageMetadata(merged, licenseText: try licenseText(settings, config: config)) else {
+                throw LinuxPackageError.nothingToPackage(
+                    config: config.path,
+                    reason:
+                        "[[package]] format = \"\(settings.format)\" needs \(PackageMetadata.missingKeys(merged).map { "`\($0)`" }.joined(separator: ", ")) in [project] or the table"
+                )
+            }
+            for target in Self.targets(of: settings, among: targets) {
+                let name = Self.packageName(settings, config: config)
+                var spec = LinuxPackageSpec(
+                    name: name, version: LinuxPackageVersion(inputs.version),
+                    architecture: LinuxArchitecture(triple: target.triple)!, metadata: metadata,
+                    section: settings.section, group: settings.group, depends: settings.depends, release: settings.release,
+                    mtime: inputs.mtime, changes: changes, files: [])
+                spec.files = try binaries(config: config, target: target, binaryRoot: binaryRoot)
+                spec.files += try extraFiles(settings, config: config)
+                spec.files.append(
+                    PackagedFile(
+                        path: spec.documentationFolder + "/copyright", kind: .file(Data(DebianCopyright.render(spec).utf8)),
+                        mode: 0o644, isDocumentation: true, isLicense: true))
+                specs.append((format, spec, target.triple))
+            }
+        }
+        // Each package compresses on a thread of its own (BlockingWork), one per core at most.
+        let results = await ParallelJobs.map(specs, limit: max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+            item -> Result<LinuxPackageArtifact, any Error> in
+            do {
+                return .success(
+                    try await BlockingWork.run {
+                        try Self.writeOne(item.spec, format: item.format, target: item.target, into: directory)
+                    })
+            } catch {
+                return .failure(error)
+            }
+        }
+        var written: [LinuxPackageArtifact] = []
+        var failures: [any RelctlError] = []
+        for result in results {
+            switch result {
+            case .success(let artifact):
+                context.console.info("packaged \(artifact.name): \(ByteCount.format(artifact.size))")
+                written.append(artifact)
+            case .failure(let error):
+                failures.append(
+                    error as? RelctlError ?? LinuxPackageError.unreadable(path: directory.path, reason: "\(error)"))
+            }
+        }
+        if !failures.isEmpty { throw ProblemList(failures) }
+        return written
+    }
+
+    /// One package, written atomically, with its digests.
+    private static func writeOne(
+        _ spec: LinuxPackageSpec, format: any LinuxPackageFormat, target: String, into directory: URL
+    ) throws -> LinuxPackageArtifact {
+        let name = format.fileName(spec)
+        let data = try format.write(spec)
+        let url = directory.appendingPathComponent(name)
+        try AtomicFile.write(data, to: url)
+        return LinuxPackageArtifact(
+            name: name, format: format.id, target: target, path: url.path, size: Int64(data.count),
+            sha256: FileHasher.hex(SHA256.hash(data: data)), sha512: FileHasher.hex(SHA512.hash(data: data)))
+    }
+
+    /// `/usr/bin/NAME` for each configured binary the build made (an optional one may be missing).
+    private func binaries(config: RelctlConfig, target: Target, binaryRoot: URL?) throws -> [PackagedFile] {
+        var values = target.placeholders
+        values["project"] = config.project.name
+        let settings = config.targets.first { $0.triple == target.triple }
+        let folder = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
+        var files: [PackagedFile] = []
+        for binary in config.build.binaries {
+            let fileName = target.executableName(binary)
+            let source = ArchiveLayout.locateBinary(fileName, directory: folder, root: config.root, override: binaryRoot)
+            guard FileKind.isRegularFile(source.path) else {
+                if config.build.optionalBinaries.contains(binary) { continue }
+                throw LinuxPackageError.missingBinary(binary: fileName, path: source.path, target: target.triple)
+            }
+            do {
+                files.append(PackagedFile(path: "/usr/bin/" + fileName, kind: .file(try Data(contentsOf: source)), mode: 0o755))
+            } catch {
+                throw LinuxPackageError.unreadable(path: source.path, reason: "\(FileSystemError.cause(of: error))")
+            }
+        }
+        return files
+    }
+
+    /// `[[package]] files`: man pages (gzipped, as Debian Policy 12.1 asks, and marked as
+    /// documentation) and any other file under /usr; executable sources stay executable.
+    private func extraFiles(_ settings: LinuxPackageSettings, config: RelctlConfig) throws -> [PackagedFile] {
+        try settings.files.map { from, to in
+            let source = config.root.appendingPathComponent(from)
+            guard FileKind.isRegularFile(source.path) else {
+                throw LinuxPackageError.unreadable(path: source.path, reason: "no such file ([[package]] files)")
+            }
+            var data: Data
+            do { data = try Data(contentsOf: source) } catch {
+                throw LinuxPackageError.unreadable(path: source.path, reason: "\(FileSystemError.cause(of: error))")
+            }
+            var path = to
+            let isManual = to.hasPrefix("/usr/share/man/")
+            if isManual, !data.starts(with: [0x1F, 0x8B]) {
+                data = try Gzip.compress(data, destination: source.path)
+                if !path.hasSuffix(".gz") { path += ".gz" }
+            }
+            let executable = (FileSystem.permissions(of: source) ?? 0) & 0o111 != 0
+            return PackagedFile(
+                path: path, kind: .file(data), mode: executable ? 0o755 : 0o644,
+                isDocumentation: isManual || to.hasPrefix("/usr/share/doc/"))
+        }
+    }
+
+    /// The table's `license-file`, else the first of the usual names in the project root.
+    private func licenseText(_ settings: LinuxPackageSettings, config: RelctlConfig) throws -> String? {
+        let candidates = settings.licenseFile.map { [$0] } ?? ["LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING"]
+        for candidate in candidates {
+            let url = config.root.appendingPathComponent(candidate)
+            guard FileKind.isRegularFile(url.path) else {
+                if settings.licenseFile != nil {
+                    throw LinuxPackageError.unreadable(path: url.path, reason: "no such file ([[package]] license-file)")
+                }
+                continue
+            }
+            do { return try String(contentsOf: url, encoding: .utf8) } catch {
+                throw LinuxPackageError.unreadable(path: url.path, reason: "not UTF-8 text")
+            }
+        }
+        return nil
+    }
+
+    /// The release notes' entries as changelog lines (`scope: summary`), breaking ones marked.
+    static func changes(from notes: ReleaseNotes) -> [String] {
+        notes.entries.map { entry in
+            (entry.breaking ? "BREAKING: " : "") + (entry.scope.map { "\($0): " } ?? "") + entry.summary
+        }
+    }
+}
+
+extension LinuxPackageBuilder {
+    /// `relctl linux-package`: the packages of `tag` for the selected targets, into `outputDirectory`.
+    /// - Parameter formats: only these `[[package]]` formats (default: every table).
+    public static func package(
+        config: RelctlConfig, tag: String, targets: [Target], formats: [String], outputDirectory: URL,
+        binaryRoot: URL?, context: Context
+    ) async throws -> [LinuxPackageArtifact] {
+        var config = config
+        for format in formats where !config.linuxPackages.contains(where: { $0.format == format }) {
+            _ = try LinuxPackageFormats.format(format)
+            throw LinuxPackageError.nothingToPackage(
+                config: config.path, reason: "has no [[package]] with format = \"\(format)\"; add one to write \(format) packages")
+        }
+        if !formats.isEmpty { config.linuxPackages.removeAll { !formats.contains($0.format) } }
+        guard !config.linuxPackages.isEmpty else {
+            throw LinuxPackageError.nothingToPackage(
+                config: config.path, reason: "has no [[package]] table; add `[[package]] format = \"deb\"` (or \"rpm\")")
+        }
+        let linux = targets.filter { LinuxArchitecture(triple: $0.triple) != nil }
+        guard !linux.isEmpty else {
+            throw LinuxPackageError.nothingToPackage(
+                config: config.path,
+                reason: "none of the selected targets (\(targets.map(\.triple).joined(separator: ", "))) is a Linux target with a Debian/RPM architecture")
+        }
+        let inputs = try await Packager(context: context).resolveInputs(config: config, tag: tag)
+        var quiet = context
+        quiet.console = .silent
+        // Outside a repository (prebuilt binaries and SOURCE_DATE_EPOCH) there is no history to
+        // tell: the changelog then says only which version this is.
+        var changes: [String] = []
+        if !inputs.commit.isEmpty {
+            let notes = try await ReleaseNotesBuilder(context: quiet).build(
+                config: config, tag: tag, to: inputs.commit, manifest: nil)
+            changes = Self.changes(from: notes)
+        }
+        return try await LinuxPackageBuilder(context: context).write(
+            config: config, inputs: inputs, targets: linux, changes: changes, into: outputDirectory,
+            binaryRoot: binaryRoot)
+    }
+}

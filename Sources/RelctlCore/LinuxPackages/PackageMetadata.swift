@@ -1,0 +1,66 @@
+import Foundation
+
+/// The metadata a package shows (`dpkg -I`, `rpm -qi`), resolved from `[project]` and a
+/// `[[package]]` table's overrides and checked complete.
+struct PackageMetadata: Sendable, Equatable {
+    /// The first line of the description, without a final period (both linters ask for that).
+    var summary: String
+    /// The rest of the description, as paragraphs of lines; may be empty.
+    var body: [String]
+    /// SPDX expression.
+    var license: String
+    var homepage: String?
+    /// `Name <email>`.
+    var maintainer: String
+    /// The license's full text for the copyright file, when the project has one.
+    var licenseText: String?
+
+    /// For computing file names, which use no metadata.
+    static let placeholder = PackageMetadata(summary: "", body: [], license: "", maintainer: "")
+
+    private init(summary: String, body: [String], license: String, maintainer: String) {
+        self.summary = summary
+        self.body = body
+        self.license = license
+        self.maintainer = maintainer
+    }
+
+    /// The keys a package needs that neither `[project]` nor the table sets.
+    static func missingKeys(_ metadata: ProjectMetadata) -> [String] {
+        var missing: [String] = []
+        if (metadata.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            missing.append("description")
+        }
+        if (metadata.license ?? "").isEmpty { missing.append("license") }
+        if (metadata.maintainer ?? "").isEmpty { missing.append("maintainer") }
+        return missing
+    }
+
+    /// A problem with a set value, or nil.
+    static func problem(maintainer: String) -> String? {
+        let pattern = /^[^<>]+ <[^<>@\s]+@[^<>@\s]+>$/
+        return maintainer.wholeMatch(of: pattern) == nil
+            ? "`maintainer` `\(maintainer)` must read `Name <email>`, as Debian and RPM packagers expect" : nil
+    }
+
+    /// nil when a required key is missing (`missingKeys` says which).
+    init?(_ metadata: ProjectMetadata, licenseText: String?) {
+        guard let description = metadata.description, let license = metadata.license,
+            let maintainer = metadata.maintainer, Self.missingKeys(metadata).isEmpty
+        else { return nil }
+        var lines = description.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0).trimmingCharacters(in: .whitespaces)
+        }
+        while lines.first?.isEmpty == true { lines.removeFirst() }
+        var summary = lines.removeFirst()
+        while summary.hasSuffix(".") { summary.removeLast() }
+        while lines.first?.isEmpty == true { lines.removeFirst() }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        self.summary = summary
+        self.body = lines
+        self.license = license
+        self.homepage = metadata.homepage
+        self.maintainer = maintainer
+        self.licenseText = licenseText
+    }
+}
