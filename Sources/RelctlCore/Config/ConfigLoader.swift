@@ -51,6 +51,7 @@ public enum ConfigLoader {
             if let enabled = installer.bool("enabled") { config.installer.enabled = enabled }
             installer.finish()
         }
+        readChannels(top, into: &config)
         top.finish()
 
         guard problems.isEmpty else {

@@ -24,6 +24,8 @@ public struct RelctlConfig: Sendable {
     public var sign: SignSettings = SignSettings()
     var sbom: SBOMSettings = SBOMSettings()
     var installer: InstallerSettings = InstallerSettings()
+    /// `[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]`, `[[channel]]`: where users install from.
+    var channels: ChannelSettings = ChannelSettings()
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     static func defaults(root: URL) -> RelctlConfig {

@@ -72,6 +72,8 @@ public enum ProjectChecker {
         if config.versions.isEmpty {
             report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
         }
+        // Channels: every plugin can run, no plugin takes a built-in's name.
+        for problem in ChannelRegistry.problems(config, environment: context.environment) { report.problem(problem) }
         // Targets: resolvable; unknown triples named even when they work.
         for settings in config.targets {
             do {

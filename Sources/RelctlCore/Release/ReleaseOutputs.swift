@@ -11,6 +11,10 @@ public struct ReleaseOutputs: Sendable {
     var archives: [PackagedArtifact]?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
     var checksums: ChecksumSet?
+    /// `.channels`: what each channel wrote.
+    var channels: [ChannelOutput]?
+    /// `.publishedChannels`: where the channels were published.
+    var publishedChannels: [String]?
     /// `.signatures`: the signature files written next to the checksum file.
     var signatures: [String]?
     /// `.installers`: the installer scripts written.
@@ -45,6 +49,8 @@ public struct ReleaseOutputs: Sendable {
         case .binaries: return builtTargets != nil
         case .archives: return archives != nil
         case .checksums: return checksums != nil
+        case .channels: return channels != nil
+        case .publishedChannels: return publishedChannels != nil
         case .signatures: return signatures != nil
         case .installers: return installers != nil
         case .notes: return notes != nil

@@ -9,9 +9,10 @@ public struct ReleasePipeline: Sendable {
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
-        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), SignStage(), InstallerStage(),
-        NotesStage(),
+        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), ChecksumStage(), ChannelStage(), SignStage(),
+        InstallerStage(), NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
+        ChannelPublishStage(),
     ]
 
     public init(stages: [any ReleaseStage] = ReleasePipeline.standardStages) {
@@ -94,6 +95,10 @@ public struct ReleasePipeline: Sendable {
         var outputs = ReleaseOutputs()
         let failure = await runStages(run, &outputs, report: &report, preflightFailed: preflightError != nil)
 
+        // A dry run writes in place, so nothing is moved: what it wrote is what the real run would move.
+        if options.dryRun, outputs.distFiles == nil, outputs.has(.checksums) {
+            outputs.distFiles = DistStage.stagedNames(in: workspace.distDirectory)
+        }
         report.record(
             outputs, identity: outputs.movedHead.map { identity.moved(to: $0.commit, time: $0.time) } ?? identity,
             dist: (options.dryRun && !options.keep) ? nil : workspace.distDirectory.path)
