@@ -148,8 +148,8 @@ struct ReleasePipelineTests {
         let names = ReleasePipeline.standardStages.map(\.name)
         #expect(
             names == [
-                "before-hooks", "build", "package", "image", "checksum", "sign", "installer", "notes", "tag", "push",
-                "dist", "image-push", "after-hooks", "publish",
+                "before-hooks", "build", "package", "image", "checksum", "channels", "sign", "installer", "notes", "tag",
+                "push", "dist", "image-push", "after-hooks", "publish", "channel-publish",
             ])
         #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])
     }
