@@ -105,4 +105,31 @@ import Testing
         #expect(result.status == 1 && result.stderr.contains("../escape.txt"), "\(result)")
         #expect(try fixture.localTags().isEmpty)
     }
+
+    @Test(.enabled(if: TestRegistry.available() && ChannelsCLITests.has("skopeo")))
+    func releaseWithPushPushesTheChartAfterTheTagAndItsDryRunOnlyLooks() throws {
+        let registry = try TestRegistry()
+        defer { registry.stop() }
+        let fixture = try ReleaseFixture(
+            release: "\n[[chart]]\npath = \"charts/demo\"\nrepository = \"oci://\(registry.host)/acme/charts\"\n")
+        defer { fixture.remove() }
+        try fixture.repository.commit(
+            "chore: chart",
+            files: ["charts/demo/Chart.yaml": "apiVersion: v2\nname: demo\nversion: 1.0.0\nappVersion: \"1.0.0\"\n"])
+        try fixture.repository.git("push", "-q", "origin", "main")
+        let environment = ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path]
+
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url, environment: environment)
+        #expect(dry.status == 0, "\(dry)")
+        let dryPlan = try JSONDecoder().decode(Plan.self, from: Data(dry.stdout.utf8))
+        #expect(dryPlan.stages.first { $0.name == "channel-publish" }?.status == "ok", "\(dryPlan.stages)")
+        #expect(!registry.requests().contains { $0.hasPrefix("PUT ") || $0.hasPrefix("POST ") }, "\(registry.requests())")
+
+        let real = try relctl(["release", "v1.0.0", "--push", "--json"], in: fixture.url, environment: environment)
+        #expect(real.status == 0, "\(real)")
+        #expect(try fixture.remoteTags() == ["v1.0.0"])
+        let pulled = try run(
+            "skopeo", ["inspect", "--tls-verify=false", "--raw", "docker://\(registry.host)/acme/charts/demo:1.0.0"])
+        #expect(pulled.status == 0 && pulled.stdout.contains("application/vnd.cncf.helm.chart.content.v1.tar+gzip"), "\(pulled)")
+    }
 }
