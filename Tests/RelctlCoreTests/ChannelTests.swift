@@ -35,20 +35,7 @@ import Testing
         #expect(rules.ignores("README.md", isFolder: false))
     }
 
-    func parse(_ text: String) throws -> RelctlConfig {
-        try ConfigLoader.parse(try TOMLDocument(text: text, path: "relctl.toml"), root: URL(fileURLWithPath: "/project"))
-    }
-
-    func problems(_ text: String) -> [String] {
-        do {
-            _ = try parse(text)
-            return []
-        } catch let error as RelctlError {
-            return error.diagnostics.map(\.description)
-        } catch {
-            return ["\(error)"]
-        }
-    }
+    func parse(_ text: String) throws -> RelctlConfig { try ConfigLoaderTests().parse(text) }
 
     @Test func channelTablesAreReadAndChartsJoinTheVersionLocations() throws {
         let config = try parse(
@@ -82,7 +69,7 @@ import Testing
     }
 
     @Test func badChannelTablesAreReportedTogether() {
-        let found = problems(
+        let found = ConfigLoaderTests().problems(
             """
             [[chart]]
             path = "../outside"

@@ -21,16 +21,7 @@ public struct ChannelFixture: Sendable {
         throws
     {
         directory = try TemporaryDirectory(prefix: "relctl-channels")
-        var config = """
-            [project]
-            name = "velostream"
-
-            [[version]]
-            path = "Cargo.toml"
-
-            [build]
-            binaries = ["velo-sql", "velo-cli"]
-            binary-dir = "target/{target}/release"
+        var config = PackagingFixture.configHead + """
 
             [archive]
             files = ["README.md"]

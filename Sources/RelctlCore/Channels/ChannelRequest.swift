@@ -1,19 +1,7 @@
 import Foundation
 
 /// The JSON document a plugin channel reads on stdin (protocol 1, see docs/channels.md).
-struct ChannelRequest: Sendable, Codable, Equatable {
-    struct Archive: Sendable, Codable, Equatable {
-        var name: String
-        var target: String
-        var format: String
-        var size: Int64
-        var sha256: String
-        /// Absolute path of the archive on this machine.
-        var path: String
-        /// Where users download it; null when the repository is unknown.
-        var url: String?
-    }
-
+struct ChannelRequest: Sendable, Encodable, Equatable {
     static let currentProtocol = 1
 
     var `protocol` = ChannelRequest.currentProtocol
@@ -28,7 +16,8 @@ struct ChannelRequest: Sendable, Codable, Equatable {
     /// SOURCE_DATE_EPOCH or the commit time, for anything the plugin dates.
     var sourceDateEpoch: Int
     var downloadBase: String?
-    var archives: [Archive]
+    /// Each with its absolute `path` and, when the repository is known, its download `url`.
+    var archives: [ChannelArchive]
 
     init(channel: String, release: ChannelRelease) {
         self.channel = channel
@@ -40,11 +29,7 @@ struct ChannelRequest: Sendable, Codable, Equatable {
         dryRun = release.dryRun
         sourceDateEpoch = release.time
         downloadBase = release.downloadBase
-        archives = release.archives.map {
-            Archive(
-                name: $0.name, target: $0.target, format: $0.format, size: $0.size, sha256: $0.sha256, path: $0.path,
-                url: $0.url)
-        }
+        archives = release.archives
     }
 
     /// Stable bytes: keys sorted, so a plugin sees the same document for the same release.

@@ -3,29 +3,21 @@ import Foundation
 /// `[homebrew] tap = …`: `dist/homebrew/Formula/{project}.rb`, a formula with one url + sha256 per
 /// OS (`on_macos`/`on_linux`) and CPU (`on_arm`/`on_intel`) from this release's archives, installing
 /// every binary of `bin/`, with a `test do` block. `--publish` commits it to the tap and pushes.
-struct HomebrewChannel: Channel {
+struct HomebrewChannel: TapChannel {
     static let id = "homebrew"
+    static let folder = "homebrew"
     var settings: ChannelSettings.Repository
 
     var id: String { Self.id }
     var title: String { "homebrew formula" }
-    var publishedBy: ChannelPublishFlag? { .publish }
 
-    static func path(project: String) -> String { "homebrew/Formula/\(project).rb" }
+    static func repositoryPath(project: String) -> String { "Formula/\(project).rb" }
 
-    func write(_ release: ChannelRelease) async throws -> ChannelOutput {
-        let path = Self.path(project: release.project)
-        let destination = release.dist.appendingPathComponent(path)
-        try FileSystem.createDirectory(destination.deletingLastPathComponent())
-        try AtomicFile.write(try Self.formula(release, settings: settings), to: destination)
-        return ChannelOutput(channel: id, files: [path], assets: [])
+    func contents(_ release: ChannelRelease) throws -> Data {
+        Data(try Self.formula(release, settings: settings).utf8)
     }
 
-    func publish(_ release: ChannelRelease, _ output: ChannelOutput) async throws -> [String] {
-        try await TapRepository(channel: id, url: settings.gitURL, context: release.context).publish(
-            files: ["Formula/\(release.project).rb": release.dist.appendingPathComponent(Self.path(project: release.project))],
-            message: "\(release.project) \(release.version)", time: release.time, dryRun: release.dryRun)
-    }
+    func commitMessage(_ release: ChannelRelease) -> String { "\(release.project) \(release.version)" }
 
     /// Homebrew's class name for a formula file name (`velo-stream` → `VeloStream`).
     static func className(_ name: String) -> String {

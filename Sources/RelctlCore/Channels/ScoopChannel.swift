@@ -4,29 +4,20 @@ import Foundation
 /// per architecture from this release's Windows archives, `bin` naming every binary, and
 /// `checkver`/`autoupdate` so the bucket's own tooling can follow later releases. `--publish`
 /// commits it to the bucket and pushes.
-struct ScoopChannel: Channel {
+struct ScoopChannel: TapChannel {
     static let id = "scoop"
+    static let folder = "scoop"
     var settings: ChannelSettings.Repository
 
     var id: String { Self.id }
     var title: String { "scoop manifest" }
-    var publishedBy: ChannelPublishFlag? { .publish }
 
-    static func path(project: String) -> String { "scoop/bucket/\(project).json" }
+    static func repositoryPath(project: String) -> String { "bucket/\(project).json" }
 
-    func write(_ release: ChannelRelease) async throws -> ChannelOutput {
-        let path = Self.path(project: release.project)
-        let destination = release.dist.appendingPathComponent(path)
-        try FileSystem.createDirectory(destination.deletingLastPathComponent())
-        try AtomicFile.write(try Self.manifest(release, settings: settings), to: destination)
-        return ChannelOutput(channel: id, files: [path], assets: [])
-    }
+    func contents(_ release: ChannelRelease) throws -> Data { try Self.manifest(release, settings: settings) }
 
-    func publish(_ release: ChannelRelease, _ output: ChannelOutput) async throws -> [String] {
-        try await TapRepository(channel: id, url: settings.gitURL, context: release.context).publish(
-            files: ["bucket/\(release.project).json": release.dist.appendingPathComponent(Self.path(project: release.project))],
-            message: "\(release.project): Update to version \(release.version)", time: release.time,
-            dryRun: release.dryRun)
+    func commitMessage(_ release: ChannelRelease) -> String {
+        "\(release.project): Update to version \(release.version)"
     }
 
     static func manifest(_ release: ChannelRelease, settings: ChannelSettings.Repository) throws -> Data {

@@ -49,7 +49,7 @@ struct DistStage: ReleaseStage {
 
     /// Folders whose files are merged into dist's folder of the same name (a tap's formula next to
     /// the formulae of earlier releases) instead of moved as a whole.
-    static let mergedFolders: Set<String> = ["homebrew", "scoop"]
+    static let mergedFolders: Set<String> = [HomebrewChannel.folder, ScoopChannel.folder]
 
     /// The staged names, sorted: top-level files and folders, and the files inside merged folders
     /// (`homebrew/Formula/velostream.rb`).
