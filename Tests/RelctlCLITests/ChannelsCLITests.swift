@@ -333,3 +333,39 @@ import Testing
         #expect(unknown.status == 2 && unknown.stderr.contains("did you mean `nix`"), "\(unknown)")
     }
 }
+
+/// The request a plugin reads is the one docs/channels.md documents: captured from a real run and
+/// validated against the schema printed there.
+@Suite struct ChannelProtocolCLITests {
+    @Test func thePluginRequestMatchesTheDocumentedSchema() throws {
+        let fixture = try ChannelFixture(
+            channels: #"""
+
+                [[channel]]
+                name = "capture"
+                command = ["sh", "-c", "cat > request.json; echo '{\"files\": [], \"published\": [\"https://example.com/x\"]}'"]
+
+                """#)
+        defer { fixture.directory.remove() }
+        try fixture.packageAndChecksum()
+        let result = try relctl(["channel", "capture", "--tag", "v1.0.0", "--json"], in: fixture.url, environment: ChannelFixture.environment)
+        #expect(result.status == 0 && result.stdout.contains("https://example.com/x"), "\(result)")
+        let docs = ChannelFixture.fixture("").deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/channels.md")
+        let validation = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import json, re, sys, jsonschema
+                schema = json.loads(re.findall(r"```json\\n(.*?)```", open(sys.argv[1]).read(), re.S)[0])
+                request = json.load(open(sys.argv[2]))
+                jsonschema.Draft202012Validator(schema).validate(request)
+                assert request["archives"][0]["url"].startswith("https://downloads.example.com/"), request
+                print(len(request["archives"]))
+                """,
+                docs.path, fixture.url.appendingPathComponent("request.json").path,
+            ])
+        #expect(validation.status == 0 && validation.stdout == "5\n", "\(validation)")
+    }
+}
