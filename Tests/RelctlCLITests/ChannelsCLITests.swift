@@ -331,6 +331,16 @@ import Testing
         #expect(step.status == 2 && step.stderr.contains("[nix]"), "\(step)")
         let unknown = try relctl(["channel", "nixx", "--tag", "v1.0.0"], in: fixture.url, environment: environment)
         #expect(unknown.status == 2 && unknown.stderr.contains("did you mean `nix`"), "\(unknown)")
+        // A plugin found on PATH runs like a configured one, with the release on stdin.
+        _ = try bin.write(
+            "relctl-channel-found",
+            "#!/bin/sh\nset -e\ngrep -q '\"tag\":\"v1.0.0\"' && printf 'hi\\n' > \"$RELCTL_DIST/hi.txt\" && echo '{\"files\":[\"hi.txt\"]}'\n",
+            executable: true)
+        try fixture.packageAndChecksum()
+        let found = try relctl(["channel", "found", "--tag", "v1.0.0"], in: fixture.url, environment: environment.merging(ChannelFixture.environment) { $1 })
+        #expect(found.status == 0, "\(found)")
+        let sums = try fixture.sums()
+        #expect(sums["hi.txt"] == "98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4", "\(sums)")
     }
 }
 
