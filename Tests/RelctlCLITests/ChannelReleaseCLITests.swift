@@ -132,4 +132,19 @@ import Testing
             "skopeo", ["inspect", "--tls-verify=false", "--raw", "docker://\(registry.host)/acme/charts/demo:1.0.0"])
         #expect(pulled.status == 0 && pulled.stdout.contains("application/vnd.cncf.helm.chart.content.v1.tar+gzip"), "\(pulled)")
     }
+
+    @Test func aLaterReleaseReplacesTheFormulaInDistsHomebrewFolder() throws {
+        let fixture = try ReleaseFixture(release: "\n[homebrew]\ntap = \"/nonexistent/tap.git\"\n")
+        defer { fixture.remove() }
+        let first = try relctl(["release", "v1.0.0"], in: fixture.url, environment: Self.environment)
+        #expect(first.status == 0, "\(first)")
+        try fixture.repository.commit("fix: again", files: ["VERSION": "1.0.1\n"])
+        let second = try relctl(["release", "v1.0.1", "--json"], in: fixture.url, environment: Self.environment)
+        #expect(second.status == 0, "\(second)")
+        let plan = try JSONDecoder().decode(Plan.self, from: Data(second.stdout.utf8))
+        #expect(plan.distFiles.contains("homebrew/Formula/demo.rb"), "\(plan.distFiles)")
+        let formula = try fixture.repository.directory.read("dist/homebrew/Formula/demo.rb")
+        #expect(formula.contains("version \"1.0.1\"") && formula.contains("demo-v1.0.1-x86_64-unknown-linux-gnu.tar.gz"), "\(formula)")
+        #expect(!formula.contains("1.0.0"))
+    }
 }
