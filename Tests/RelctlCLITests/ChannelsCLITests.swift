@@ -108,6 +108,8 @@ import Testing
         let refused = try relctl(["chart", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(refused.status == 2 && refused.stderr.contains("leak.txt") && refused.stderr.contains("outside the chart"), "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent("velostream-1.0.0.tgz").path))
+        let check = try relctl(["check"], in: fixture.url)
+        #expect(check.status != 0 && check.stderr.contains("leak.txt"), "\(check)")
     }
 
     @Test func chartVersionAndAppVersionAreVersionLocations() throws {
