@@ -12,7 +12,7 @@ struct Relctl: AsyncParsableCommand {
         subcommands: [
             Init.self, Check.self, ValidateTag.self,
             Matrix.self, Build.self, PackageCommand.self, LinuxPackage.self, Image.self,
-            Checksum.self, Verify.self, Sign.self, Installer.self,
+            Checksum.self, Verify.self, Sign.self, Installer.self, Chart.self, ChannelCommand.self,
             Notes.self, Bump.self,
             CI.self,
             Release.self, Publish.self, Reproduce.self, Train.self,

@@ -198,7 +198,7 @@ import Testing
             } throws: { error in
                 let message = (error as? RelctlError)?.message ?? ""
                 return message.contains("did you mean `cargo`")
-                    && message.contains("known kinds: cargo, npm, plain, python, regex, swift")
+                    && message.contains("known kinds: cargo, helm, helm-app-version, npm, plain, python, regex, swift")
             }
         }
     }

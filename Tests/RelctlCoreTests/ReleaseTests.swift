@@ -148,8 +148,9 @@ struct ReleasePipelineTests {
         let names = ReleasePipeline.standardStages.map(\.name)
         #expect(
             names == [
-                "before-hooks", "build", "package", "image", "linux-package", "installer", "checksum", "sign",
-                "provenance", "notes", "tag", "push", "dist", "image-push", "after-hooks", "publish",
+                "before-hooks", "build", "package", "image", "linux-package", "installer", "checksum", "channels",
+                "sign", "provenance", "notes", "tag", "push", "dist", "image-push", "after-hooks", "publish",
+                "channel-publish",
             ])
         #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])
     }

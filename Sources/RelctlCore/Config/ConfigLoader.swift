@@ -56,6 +56,7 @@ public enum ConfigLoader {
             provenance.finish()
         }
         config.linuxPackages = readLinuxPackages(top.tables("package"), config: config)
+        readChannels(top, into: &config)
         top.finish()
 
         guard problems.isEmpty else {

@@ -27,6 +27,8 @@ public struct RelctlConfig: Sendable {
     var provenance: ProvenanceSettings = ProvenanceSettings()
     /// `[[package]]`: native .deb / .rpm packages of the Linux targets.
     var linuxPackages: [LinuxPackageSettings] = []
+    /// `[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]`, `[[channel]]`: where users install from.
+    var channels: ChannelSettings = ChannelSettings()
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     static func defaults(root: URL) -> RelctlConfig {

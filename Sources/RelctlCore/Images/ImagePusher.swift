@@ -193,7 +193,7 @@ public struct ImagePusher: Sendable {
         return data
     }
 
-    private func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
+    func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
         let response = try await client.send("HEAD", "blobs/\(digest)")
         switch response.status {
         case 200: return true
@@ -222,6 +222,11 @@ public struct ImagePusher: Sendable {
     /// A monolithic upload: POST opens the session, one PUT with `?digest=` sends the bytes and
     /// closes it. The bytes are streamed from the blob's file in chunks, never held in memory whole.
     private func upload(_ client: RegistryClient, _ blob: OCIDescriptor, from file: URL) async throws {
+        try await upload(client, blob, body: .file(file, size: blob.size))
+    }
+
+    /// The same upload with the bytes given (a Helm chart's small config blob, held in memory).
+    func upload(_ client: RegistryClient, _ blob: OCIDescriptor, body: HTTPRequest.Body) async throws {
         let digest = blob.digest
         let opened = try await client.send("POST", "blobs/uploads/", headers: ["Content-Length": "0"])
         guard opened.status == 202, let location = opened.header("Location"),
@@ -233,7 +238,7 @@ public struct ImagePusher: Sendable {
         }
         let response = try await client.send(
             "PUT", "", absolute: url, headers: ["Content-Type": "application/octet-stream"],
-            body: .file(file, size: blob.size))
+            body: body)
         guard response.status == 201 else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "uploading \(digest)",
@@ -241,7 +246,7 @@ public struct ImagePusher: Sendable {
         }
     }
 
-    private func putManifest(_ client: RegistryClient, reference: String, body: Data, mediaType: String) async throws {
+    func putManifest(_ client: RegistryClient, reference: String, body: Data, mediaType: String) async throws {
         let response = try await client.send(
             "PUT", "manifests/\(reference)", headers: ["Content-Type": mediaType], body: .data(body))
         guard response.status == 201 || response.status == 200 else {

@@ -10,6 +10,8 @@ enum ManifestReaders {
         "swift": SwiftManifestReader(),
         "plain": PlainManifestReader(),
         "regex": RegexManifestReader(),
+        HelmManifestReader.versionKind: HelmManifestReader(key: "version"),
+        HelmManifestReader.appVersionKind: HelmManifestReader(key: "appVersion"),
     ]
 
     static var knownKinds: [String] { registry.keys.sorted() }
@@ -30,6 +32,7 @@ enum ManifestReaders {
         case "package.json": return "npm"
         case "pyproject.toml": return "python"
         case "VERSION", "VERSION.txt", "version.txt": return "plain"
+        case HelmChartFile.name: return HelmManifestReader.versionKind
         default:
             if name.hasSuffix(".py") { return "python" }  // `__version__ = "…"` (hatch's version path)
             return name.hasSuffix(".swift") ? "swift" : nil

@@ -75,6 +75,15 @@ public enum ProjectChecker {
         if config.versions.isEmpty {
             report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
         }
+        // Channels: every plugin can run, no plugin takes a built-in's name.
+        for problem in ChannelRegistry.problems(config, environment: context.environment) { report.problem(problem) }
+        for chart in config.channels.charts {
+            do {
+                _ = try HelmChartPackage.load(folder: config.resolve(chart.path), shown: chart.path)
+            } catch let error as RelctlError {
+                error.diagnostics.forEach { report.problem($0) }
+            } catch {}
+        }
         // Targets: resolvable; unknown triples named even when they work.
         for settings in config.targets {
             do {

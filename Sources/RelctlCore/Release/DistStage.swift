@@ -14,7 +14,7 @@ struct DistStage: ReleaseStage {
     }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        let names = try Self.releaseFiles(in: run.stagingDirectory)
+        let names = Self.stagedNames(in: run.stagingDirectory)
         // Checked for every name before anything moves, so a refusal leaves dist/ as it was.
         let stems = ReleasePreflight.archiveStems(tag: run.tag, config: run.config)
         let blocked = names.compactMap { name in
@@ -33,6 +33,7 @@ struct DistStage: ReleaseStage {
         for name in names {
             let source = run.stagingDirectory.appendingPathComponent(name)
             let destination = run.distDirectory.appendingPathComponent(name)
+            if name.contains("/") { try Self.makeFolders(for: name, in: run.distDirectory) }
             // rename(2) replaces files atomically; staging and dist/ share a filesystem.
             guard CleanupRegistry.shared.appear(destination, by: { rename(source.path, destination.path) }) == 0 else {
                 throw FileSystemError(
@@ -44,6 +45,57 @@ struct DistStage: ReleaseStage {
         run.lock?.record { $0.sealed = true }
         outputs.distFiles = names
         return "\(names.count) file(s) in \(Self.shown(run.distDirectory, root: run.projectRoot))"
+    }
+
+    /// Folders whose files are merged into dist's folder of the same name (a tap's formula next to
+    /// the formulae of earlier releases) instead of moved as a whole.
+    static let mergedFolders: Set<String> = [HomebrewChannel.folder, ScoopChannel.folder]
+
+    /// The staged names, sorted: top-level files and folders, and the files inside merged folders
+    /// (`homebrew/Formula/velostream.rb`).
+    static func stagedNames(in staging: URL) -> [String] {
+        var names: [String] = []
+        for name in ((try? FileSystem.names(in: staging)) ?? []) where !name.hasPrefix(".") {
+            let url = staging.appendingPathComponent(name)
+            if mergedFolders.contains(name), FileKind.isDirectory(url.path) {
+                names += files(in: url, prefix: name)
+            } else {
+                names.append(name)
+            }
+        }
+        return names.sorted()
+    }
+
+    private static func files(in folder: URL, prefix: String) -> [String] {
+        var found: [String] = []
+        for name in ((try? FileSystem.names(in: folder)) ?? []) where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(url.path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                found += files(in: url, prefix: prefix + "/" + name)
+            } else {
+                found.append(prefix + "/" + name)
+            }
+        }
+        return found
+    }
+
+    /// Creates the folders of `path` inside dist, refusing any that is a link or not a folder, so a
+    /// merged file never lands outside dist.
+    static func makeFolders(for path: String, in dist: URL) throws {
+        var folder = dist
+        for part in path.split(separator: "/").dropLast() {
+            folder = folder.appendingPathComponent(String(part))
+            var info = stat()
+            if lstat(folder.path, &info) != 0 {
+                try FileSystem.createDirectory(folder)
+            } else if (info.st_mode & S_IFMT) != S_IFDIR {
+                throw FileSystemError(
+                    path: folder.path, action: "is not a plain folder (a link?); relctl writes only into dist itself",
+                    errno: ENOTDIR)
+            }
+        }
     }
 
     /// Why `destination` must not be replaced, or nil. The preflight found none of this tag's
@@ -69,11 +121,6 @@ struct DistStage: ReleaseStage {
         )
     }
 
-    /// The names the stages wrote into `staging` (hidden temporaries left out), sorted: what this
-    /// stage moves into dist/, and what a dry run reports it would.
-    static func releaseFiles(in staging: URL) throws -> [String] {
-        try FileSystem.names(in: staging).filter { !$0.hasPrefix(".") }.sorted()
-    }
 
     static func shown(_ url: URL, root: URL) -> String {
         url.path.hasPrefix(root.path + "/") ? String(url.path.dropFirst(root.path.count + 1)) + "/" : url.path

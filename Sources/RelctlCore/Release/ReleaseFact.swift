@@ -13,6 +13,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case linuxPackages
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
     case checksums
+    /// The channels' files (chart, flake, formula, manifest, plugins'), their assets listed in `SHA256SUMS`.
+    case channels
     /// `SHA256SUMS.sig` and/or `SHA256SUMS.minisig`.
     case signatures
     /// `{project}-{tag}.intoto.jsonl`, the signed provenance of the files in `SHA256SUMS`.
@@ -31,6 +33,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case pushedImages
     /// The GitHub release, public with every asset (`--publish`).
     case published
+    /// The channels published: the chart pushed (`--push`), the tap and bucket pushed (`--publish`).
+    case publishedChannels
 
     public static func < (lhs: ReleaseFact, rhs: ReleaseFact) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -18,7 +18,7 @@ public struct ReleaseOptions: Sendable {
     public var artifactsDirectory: URL?
     /// Parallel jobs for build and package (nil: the stage's default).
     public var jobs: Int?
-    /// Publish the GitHub release as the last stage (`relctl publish`); needs `push`.
+    /// Publish the GitHub release after the tag is pushed (`relctl publish`), then the channels' tap and bucket; needs `push`.
     public var publish: Bool = false
     /// Stop after the preflight (used by `relctl train run` to check every repository first).
     public var preflightOnly: Bool = false

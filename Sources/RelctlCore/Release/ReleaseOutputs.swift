@@ -13,6 +13,10 @@ public struct ReleaseOutputs: Sendable {
     var linuxPackages: [LinuxPackageArtifact]?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
     var checksums: ChecksumSet?
+    /// `.channels`: what each channel wrote.
+    var channels: [ChannelOutput]?
+    /// `.publishedChannels`: where the channels were published.
+    var publishedChannels: [String]?
     /// `.signatures`: the signature files written next to the checksum file.
     var signatures: [String]?
     /// `.provenance`: the provenance file written next to the checksum file.
@@ -50,6 +54,8 @@ public struct ReleaseOutputs: Sendable {
         case .archives: return archives != nil
         case .linuxPackages: return linuxPackages != nil
         case .checksums: return checksums != nil
+        case .channels: return channels != nil
+        case .publishedChannels: return publishedChannels != nil
         case .signatures: return signatures != nil
         case .provenance: return provenance != nil
         case .installers: return installers != nil

@@ -10,9 +10,9 @@ public struct ReleasePipeline: Sendable {
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
         HookStage(.before), BuildStage(), PackageStage(), ImageStage(), LinuxPackageStage(), InstallerStage(),
-        ChecksumStage(), SignStage(), ProvenanceStage(),
-        NotesStage(),
+        ChecksumStage(), ChannelStage(), SignStage(), ProvenanceStage(), NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
+        ChannelPublishStage(),
     ]
 
     public init(stages: [any ReleaseStage] = ReleasePipeline.standardStages) {
@@ -98,7 +98,7 @@ public struct ReleasePipeline: Sendable {
         // A dry run writes in place (its scratch dist/ is the staging folder): what is there is
         // what the real run's dist stage would move into dist/.
         if options.dryRun, outputs.distFiles == nil {
-            outputs.distFiles = (try? DistStage.releaseFiles(in: workspace.stagingDirectory)) ?? []
+            outputs.distFiles = DistStage.stagedNames(in: workspace.stagingDirectory)
         }
         report.record(
             outputs, identity: outputs.movedHead.map { identity.moved(to: $0.commit, time: $0.time) } ?? identity,

@@ -1,0 +1,135 @@
+import Foundation
+
+/// Channels keyed by id. The built-ins register here, each as a factory giving the instances the
+/// config asks for (none when it is not configured); plugins are `[[channel]]` names, run as their
+/// `command` or as `relctl-channel-NAME` found on PATH. An unknown id lists the known ones.
+enum ChannelRegistry {
+    typealias Factory = @Sendable (RelctlConfig) -> [any Channel]
+
+    static let factories: [String: Factory] = [
+        HelmChannel.id: { config in config.channels.charts.map { HelmChannel(chart: $0) } },
+        NixChannel.id: { config in config.channels.nix ? [NixChannel()] : [] },
+        HomebrewChannel.id: { config in config.channels.homebrew.map { [HomebrewChannel(settings: $0)] } ?? [] },
+        ScoopChannel.id: { config in config.channels.scoop.map { [ScoopChannel(settings: $0)] } ?? [] },
+    ]
+
+    /// The order channels run in: built-ins first (fixed), then plugins in config order.
+    static let builtInOrder = [HelmChannel.id, NixChannel.id, HomebrewChannel.id, ScoopChannel.id]
+
+    static let pluginPrefix = "relctl-channel-"
+
+    /// A plugin name: it becomes part of an executable's name.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && name.first != "-"
+            && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    /// Every configured channel, built-ins first. An unusable plugin (no command, nothing on PATH)
+    /// is an error naming the known channels.
+    static func configured(_ config: RelctlConfig, environment: [String: String]) throws -> [any Channel] {
+        var channels = builtInOrder.flatMap { factories[$0]!(config) }
+        var problems: [any RelctlError] = []
+        for plugin in config.channels.plugins {
+            do { channels.append(try pluginChannel(plugin, config: config, environment: environment)) } catch let error
+                as RelctlError
+            {
+                problems.append(error)
+            }
+        }
+        if !problems.isEmpty { throw ProblemList(problems) }
+        return channels
+    }
+
+    /// The channels `relctl channel NAME` (or `relctl chart`) runs: the configured built-in of that
+    /// id, a `[[channel]]` of that name, or a `relctl-channel-NAME` plugin on PATH.
+    static func named(_ name: String, config: RelctlConfig, environment: [String: String]) throws -> [any Channel] {
+        if let factory = factories[name] {
+            let channels = factory(config)
+            guard !channels.isEmpty else {
+                throw ChannelError.notConfigured(name: name, config: config.path, how: howToConfigure(name))
+            }
+            return channels
+        }
+        if let plugin = config.channels.plugins.first(where: { $0.name == name }) {
+            return [try pluginChannel(plugin, config: config, environment: environment)]
+        }
+        if isValidName(name), let executable = findOnPath(pluginPrefix + name, environment: environment) {
+            return [PluginChannel(name: name, command: [executable])]
+        }
+        throw ChannelError.unknownChannel(name: name, known: knownIDs(config: config, environment: environment))
+    }
+
+    /// Built-in ids, configured plugin names and plugins found on PATH, sorted.
+    static func knownIDs(config: RelctlConfig, environment: [String: String]) -> [String] {
+        var ids = Set(factories.keys)
+        for plugin in config.channels.plugins where plugin.command != nil { ids.insert(plugin.name) }
+        ids.formUnion(pluginsOnPath(environment: environment))
+        return ids.sorted()
+    }
+
+    /// Problems `relctl check` reports: plugins that cannot run, names taken by built-ins.
+    static func problems(_ config: RelctlConfig, environment: [String: String]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for plugin in config.channels.plugins {
+            if factories[plugin.name] != nil {
+                diagnostics.append(
+                    Diagnostic(
+                        file: config.path, line: plugin.line,
+                        "[[channel]] `\(plugin.name)` has the name of a built-in channel; configure that one with its own table, or rename the plugin"
+                    ))
+            } else if plugin.command == nil, findOnPath(pluginPrefix + plugin.name, environment: environment) == nil {
+                let known = knownIDs(config: config, environment: environment)
+                diagnostics.append(
+                    Diagnostic(
+                        file: config.path, line: plugin.line,
+                        "unknown channel `\(plugin.name)`\(Suggestion.hint(for: plugin.name, in: known)): no `\(pluginPrefix)\(plugin.name)` on PATH and no `command`; known channels: \(known.joined(separator: ", "))"
+                    ))
+            }
+        }
+        return diagnostics
+    }
+
+    private static func pluginChannel(
+        _ plugin: ChannelSettings.Plugin, config: RelctlConfig, environment: [String: String]
+    ) throws -> PluginChannel {
+        if let command = plugin.command {
+            // A relative program path (`channels/announce.py`) is the project's, not the working folder's.
+            var argv = command
+            if argv[0].contains("/") { argv[0] = RelctlConfig.resolve(argv[0], root: config.root).path }
+            return PluginChannel(name: plugin.name, command: argv)
+        }
+        guard let executable = findOnPath(pluginPrefix + plugin.name, environment: environment) else {
+            throw ChannelError.unknownChannel(
+                name: plugin.name, known: knownIDs(config: config, environment: environment))
+        }
+        return PluginChannel(name: plugin.name, command: [executable])
+    }
+
+    private static func howToConfigure(_ id: String) -> String {
+        switch id {
+        case HelmChannel.id: return "add a [[chart]] table with `path` (the folder holding Chart.yaml)"
+        case NixChannel.id: return "add [nix] with `enabled = true`"
+        case HomebrewChannel.id: return "add [homebrew] with `tap = \"OWNER/homebrew-tap\"`"
+        default: return "add [scoop] with `bucket = \"OWNER/scoop-bucket\"`"
+        }
+    }
+
+    static func findOnPath(_ name: String, environment: [String: String]) -> String? {
+        for folder in (environment["PATH"] ?? "").split(separator: ":") where folder.hasPrefix("/") {
+            let candidate = "\(folder)/\(name)"
+            if FileKind.isRegularFile(candidate), access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    static func pluginsOnPath(environment: [String: String]) -> [String] {
+        var names: Set<String> = []
+        for folder in (environment["PATH"] ?? "").split(separator: ":") where folder.hasPrefix("/") {
+            for entry in (try? FileSystem.names(atPath: String(folder))) ?? [] where entry.hasPrefix(pluginPrefix) {
+                let name = String(entry.dropFirst(pluginPrefix.count))
+                if isValidName(name), findOnPath(entry, environment: environment) != nil { names.insert(name) }
+            }
+        }
+        return names.sorted()
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Everything a channel reads about the release it writes for: the identity, the archives with
+/// their digests, and where to write. `relctl release` builds it from the checksum stage's
+/// manifest in memory; the step commands (`relctl chart`, `relctl channel`) from dist/manifest.json.
+struct ChannelRelease: Sendable {
+    var project: String
+    var tag: String
+    var version: String
+    var commit: String
+    /// SOURCE_DATE_EPOCH or the commit time: the only clock written into channel files.
+    var time: Int
+    var archives: [ChannelArchive]
+    /// Where the files go: the release's staging folder, or dist/ for a step command.
+    var dist: URL
+    var dryRun: Bool
+    /// The release's download folder URL ending in `/`, nil when the repository is unknown.
+    var downloadBase: String?
+    var config: RelctlConfig
+    var context: Context
+
+    init(
+        manifest: ReleaseManifest, time: Int, dist: URL, dryRun: Bool, downloadBase: String?,
+        config: RelctlConfig, context: Context
+    ) {
+        project = manifest.project
+        tag = manifest.tag
+        version = manifest.version
+        commit = manifest.commit
+        self.time = time
+        archives = manifest.artifacts.map { artifact in
+            ChannelArchive(
+                name: artifact.name, target: artifact.target, format: artifact.format, size: artifact.size,
+                sha256: artifact.sha256, path: dist.appendingPathComponent(artifact.name).path,
+                url: downloadBase.map { $0 + Self.percentEncoded(artifact.name) })
+        }
+        self.dist = dist
+        self.dryRun = dryRun
+        self.downloadBase = downloadBase
+        self.config = config
+        self.context = context
+    }
+
+    /// The URL users download the archive from; a channel that publishes URLs cannot do without it.
+    func url(of archive: ChannelArchive, for channel: String) throws -> String {
+        guard let url = archive.url else { throw ChannelError.noDownloadURL(channel: channel) }
+        return url
+    }
+
+    /// The release's download URLs, the one place channels point users at.
+    static func downloadBase(
+        tag: String, config: RelctlConfig, remoteURL: String?, context: Context
+    ) -> String? {
+        if let base = context.environment["INSTALLER_BASE_URL"], !base.isEmpty {
+            return base.hasSuffix("/") ? base : base + "/"
+        }
+        return InstallerWriter.downloadBase(
+            tag: tag, repository: config.publish.github, remoteURL: remoteURL, context: context)
+    }
+
+    static func percentEncoded(_ name: String) -> String {
+        name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            ?? name
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// `relctl chart` and `relctl channel NAME`: one channel for CI, after `package` and `checksum`. It
+/// reads the release from dist/manifest.json, writes into a staging folder inside dist, moves the
+/// files into place only when every channel succeeded, lists the assets in `SHA256SUMS`, and then
+/// (with `--push` / `--publish`) publishes.
+public enum ChannelStep {
+    /// What a step did: the JSON shape of `--json`.
+    public struct Report: Sendable, Encodable {
+        var tag: String
+        var channels: [ChannelOutput]
+        var published: [String]
+    }
+
+    public static func run(
+        name: String, tag: String, config: RelctlConfig, context: Context, dist: String?, publish: Bool,
+        dryRun: Bool
+    ) async throws -> Report {
+        _ = try TagValidator.validate(tag: tag, config: config)
+        let channels = try ChannelRegistry.named(name, config: config, environment: context.environment)
+        let distURL = dist.map { context.resolve($0) } ?? config.root.appendingPathComponent(RelctlConfig.distFolderName)
+        let shown = dist ?? ChecksumWriter.defaultFolder(config: config, context: context)
+        guard let manifest = try ReleaseManifest.read(in: distURL) else { throw ChannelError.noManifest(dist: shown) }
+        guard manifest.tag == tag else {
+            throw ChannelError.chartInvalid(
+                path: shown + "/" + ReleaseManifest.fileName, line: nil,
+                reason: "is the manifest of \(manifest.tag.isEmpty ? "no tag" : manifest.tag), not \(tag); package and checksum \(tag) first")
+        }
+        let algorithm = try ChecksumAlgorithm(id: config.checksum.algorithm, file: config.path)
+        let time = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
+        let git = Git(directory: config.root, context: context)
+        let downloadBase = ChannelRelease.downloadBase(
+            tag: tag, config: config, remoteURL: await git.remoteURL(), context: context)
+
+        Temporaries.reclaim(in: distURL, console: context.console)
+        let staging = distURL.appendingPathComponent(Temporaries.name(".relctl-channel"))
+        try FileSystem.createDirectory(staging)
+        defer { try? FileSystem.remove(staging) }
+        var release = ChannelRelease(
+            manifest: manifest, time: time, dist: staging, dryRun: dryRun, downloadBase: downloadBase, config: config,
+            context: context)
+        // The archives stay where they are; only the channels' files are staged.
+        release.archives = release.archives.map { archive in
+            var archive = archive
+            archive.path = distURL.appendingPathComponent(archive.name).path
+            return archive
+        }
+        let outputs = try await ChannelRunner.write(channels, release: release) { context.console.detail($0) }
+        for file in outputs.flatMap(\.files) {
+            if file.contains("/") { try DistStage.makeFolders(for: file, in: distURL) }
+            let destination = distURL.appendingPathComponent(file)
+            guard rename(staging.appendingPathComponent(file).path, destination.path) == 0 else {
+                throw FileSystemError(path: destination.path, action: "cannot move the channel's file into place", errno: errno)
+            }
+            context.console.info("wrote \(shown)/\(file)")
+        }
+        try ChannelRunner.list(outputs.flatMap(\.assets), in: distURL, algorithm: algorithm)
+
+        var published = outputs.flatMap(\.published)
+        if publish {
+            release.dist = distURL
+            for (channel, output) in zip(channels, outputs) where channel.publishedBy != nil {
+                published += try await channel.publish(release, output)
+            }
+        }
+        return Report(tag: tag, channels: outputs, published: published)
+    }
+}

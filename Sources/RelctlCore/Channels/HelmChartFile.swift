@@ -1,0 +1,48 @@
+import Foundation
+
+/// The top-level scalar keys of a `Chart.yaml` (`apiVersion`, `name`, `version`, `appVersion`), with
+/// their lines. Chart.yaml is YAML; relctl reads only unindented `key: value` lines, which is where
+/// Helm's schema puts these keys, and keeps the file's bytes as written.
+struct HelmChartFile: Sendable {
+    static let name = "Chart.yaml"
+
+    /// `path/Chart.yaml` for a chart folder as written in relctl.toml.
+    static func fileName(in folder: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    struct Value: Sendable, Equatable {
+        var text: String
+        /// 1-based.
+        var line: Int
+    }
+
+    var values: [String: Value] = [:]
+
+    init(text: String) {
+        var number = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            guard let first = line.first, first != " ", first != "\t", first != "#", first != "-",
+                let colon = line.firstIndex(of: ":")
+            else { continue }
+            let key = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+            var value = String(line[line.index(after: colon)...])
+            if let comment = value.range(of: " #") { value = String(value[..<comment.lowerBound]) }
+            value = value.trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let quote = value.first, quote == "\"" || quote == "'", value.last == quote {
+                value = String(value.dropFirst().dropLast())
+            }
+            if values[key] == nil { values[key] = Value(text: value, line: number) }
+        }
+    }
+
+    /// Reads `Chart.yaml`; a UTF-8 byte-order mark is dropped, as Helm's loader does.
+    static func read(_ url: URL, displayPath: String) throws -> HelmChartFile {
+        let text = try ManifestText.read(url, displayPath: displayPath)
+        return HelmChartFile(text: text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
+    }
+
+    subscript(key: String) -> Value? { values[key].flatMap { $0.text.isEmpty ? nil : $0 } }
+}

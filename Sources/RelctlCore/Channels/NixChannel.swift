@@ -1,0 +1,107 @@
+import Foundation
+
+/// `[nix] enabled = true`: `dist/{project}-{tag}-flake.tar.gz`, a flake whose `flake.nix` gives
+/// `packages.<system>.default` for each Linux and macOS target: the release archive fetched by its
+/// download URL and SRI hash (`fetchurl`), its `bin/` installed. The hashes come from this
+/// release's own archives, so the flake can never ship a stale one.
+struct NixChannel: Channel {
+    static let id = "nix"
+    var id: String { Self.id }
+    var title: String { "nix flake" }
+
+    static let systems: [(system: String, os: String, cpu: String)] = [
+        ("aarch64-darwin", "macos", "aarch64"), ("aarch64-linux", "linux", "aarch64"),
+        ("i686-linux", "linux", "i686"), ("x86_64-darwin", "macos", "x86_64"), ("x86_64-linux", "linux", "x86_64"),
+    ]
+
+    static func fileName(project: String, tag: String) -> String { "\(project)-\(tag)-flake.tar.gz" }
+
+    func write(_ release: ChannelRelease) async throws -> ChannelOutput {
+        let text = try Self.flake(release)
+        let name = Self.fileName(project: release.project, tag: release.tag)
+        let folder = String(name.dropLast(".tar.gz".count))
+        let destination = release.dist.appendingPathComponent(name)
+        let bytes = try ChannelTarball.bytes(
+            [ChannelTarball.Entry(name: folder + "/flake.nix", data: Array(text.utf8))], mtime: release.time,
+            destination: destination.path)
+        try AtomicFile.write(bytes, to: destination)
+        return ChannelOutput(channel: id, files: [name], assets: [name])
+    }
+
+    /// The `flake.nix` text.
+    static func flake(_ release: ChannelRelease) throws -> String {
+        var packages: [(system: String, archive: ChannelArchive, url: String)] = []
+        for entry in systems {
+            guard
+                let archive = PlatformArchives.pick(
+                    release.archives, os: entry.os, cpu: entry.cpu, formats: ["tar.gz", "tar.xz"])
+            else { continue }
+            packages.append((entry.system, archive, try release.url(of: archive, for: Self.id)))
+        }
+        guard !packages.isEmpty else {
+            throw ChannelError.noArchives(channel: Self.id, wanted: "Linux or macOS (tar.gz or tar.xz)")
+        }
+        let binaries = release.config.build.binaries
+        let description = "\(release.project) \(release.version), from the \(release.tag) release archives"
+        var lines = [
+            "{",
+            "  description = \(nix(description));",
+            "",
+            "  inputs.nixpkgs.url = \"github:NixOS/nixpkgs/nixos-unstable\";",
+            "",
+            "  outputs = { self, nixpkgs }:",
+            "    let",
+            "      release = {",
+        ]
+        for entry in packages {
+            lines += [
+                "        \(nix(entry.system)) = {",
+                "          url = \(nix(entry.url));",
+                "          hash = \(nix(PlatformArchives.sri(hex: entry.archive.sha256)));",
+                "          root = \(nix(PlatformArchives.topFolder(entry.archive)));",
+                "        };",
+            ]
+        }
+        lines += [
+            "      };",
+            "      package = system: archive:",
+            "        let pkgs = nixpkgs.legacyPackages.${system}; in",
+            "        pkgs.stdenvNoCC.mkDerivation {",
+            "          pname = \(nix(release.project));",
+            "          version = \(nix(release.version));",
+            "          src = pkgs.fetchurl { inherit (archive) url hash; };",
+            "          sourceRoot = archive.root;",
+            "          dontConfigure = true;",
+            "          dontBuild = true;",
+            "          installPhase = ''",
+            "            runHook preInstall",
+            "            mkdir -p $out/bin",
+            "            cp -R bin/. $out/bin/",
+            "            runHook postInstall",
+            "          '';",
+            "          meta = {",
+            "            description = \(nix(description));",
+            "            platforms = [ system ];",
+        ]
+        if let main = binaries.first { lines.append("            mainProgram = \(nix(main));") }
+        lines += [
+            "          };",
+            "        };",
+            "    in {",
+            "      packages = builtins.mapAttrs (system: archive: { default = package system archive; }) release;",
+            "    };",
+            "}",
+            "",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// A Nix string literal: backslash, `"` and `${` escaped.
+    static func nix(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "${", with: "\\${")
+        return "\"" + escaped + "\""
+    }
+}

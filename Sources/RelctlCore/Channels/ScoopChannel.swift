@@ -1,0 +1,67 @@
+import Foundation
+
+/// `[scoop] bucket = …`: `dist/scoop/bucket/{project}.json`, a Scoop manifest with one url + hash
+/// per architecture from this release's Windows archives, `bin` naming every binary, and
+/// `checkver`/`autoupdate` so the bucket's own tooling can follow later releases. `--publish`
+/// commits it to the bucket and pushes.
+struct ScoopChannel: TapChannel {
+    static let id = "scoop"
+    static let folder = "scoop"
+    var settings: ChannelSettings.Repository
+
+    var id: String { Self.id }
+    var title: String { "scoop manifest" }
+
+    static func repositoryPath(project: String) -> String { "bucket/\(project).json" }
+
+    func contents(_ release: ChannelRelease) throws -> Data { try Self.manifest(release, settings: settings) }
+
+    func commitMessage(_ release: ChannelRelease) -> String {
+        "\(release.project): Update to version \(release.version)"
+    }
+
+    static func manifest(_ release: ChannelRelease, settings: ChannelSettings.Repository) throws -> Data {
+        let architectures: [(scoop: String, cpu: String)] = [("64bit", "x86_64"), ("32bit", "i686"), ("arm64", "aarch64")]
+        var architecture: [String: Any] = [:]
+        var autoupdate: [String: Any] = [:]
+        for entry in architectures {
+            guard let archive = PlatformArchives.pick(release.archives, os: "windows", cpu: entry.cpu, formats: ["zip"])
+            else { continue }
+            let url = try release.url(of: archive, for: Self.id)
+            let folder = PlatformArchives.topFolder(archive)
+            architecture[entry.scoop] = ["url": url, "hash": archive.sha256, "extract_dir": folder]
+            autoupdate[entry.scoop] = [
+                "url": versioned(url, release.version), "extract_dir": versioned(folder, release.version),
+            ]
+        }
+        guard !architecture.isEmpty else { throw ChannelError.noArchives(channel: Self.id, wanted: "Windows (zip)") }
+        let repositoryPage = release.downloadBase.flatMap(HomebrewChannel.repositoryPage)
+        var manifest: [String: Any] = [
+            "version": release.version,
+            "description": settings.description ?? release.project,
+            "homepage": settings.homepage ?? repositoryPage ?? release.downloadBase ?? "",
+            "license": settings.license ?? "Unknown",
+            "architecture": architecture,
+            "bin": release.config.build.binaries.map { "bin\\\($0).exe" },
+            "autoupdate": [
+                "architecture": autoupdate,
+                "hash": ["url": "$baseurl/\(release.config.checksum.algorithm.uppercased())SUMS"],
+            ],
+        ]
+        if let repositoryPage, repositoryPage.hasPrefix("https://github.com/") {
+            manifest["checkver"] = ["github": repositoryPage]
+        } else {
+            let prefix = NSRegularExpression.escapedPattern(for: release.config.project.tagFormat.prefix)
+            manifest["checkver"] = ["url": manifest["homepage"] ?? "", "regex": "\(prefix)([\\d.]+)"]
+        }
+        var data = try JSONSerialization.data(
+            withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// `url` with the release's version replaced by Scoop's `$version`.
+    static func versioned(_ text: String, _ version: String) -> String {
+        text.replacingOccurrences(of: version, with: "$version")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The git repository a Homebrew tap or Scoop bucket lives in. Publishing clones it (shallow) into
+/// a temporary folder, copies the generated files in, and commits and pushes only when they
+/// changed: publishing the same release again is a no-op, and a run that failed half-way is
+/// finished by running it again. A dry run clones and compares, and rehearses the push with
+/// `git push --dry-run`. git's own credentials (helpers, SSH keys) are used; relctl sees none.
+struct TapRepository: Sendable {
+    var channel: String
+    var url: String
+    var context: Context
+
+    /// Copies `files` (path in the repository → generated file) in, commits and pushes; returns
+    /// the repository URL when something was pushed (or, on a dry run, would be).
+    func publish(files: [String: URL], message: String, time: Int, dryRun: Bool) async throws -> [String] {
+        let scratch = Temporaries.scratchURL(channel)
+        defer { try? FileSystem.remove(scratch) }
+        let clone = scratch.appendingPathComponent("repository")
+        try FileSystem.createDirectory(scratch)
+        try await git(["clone", "--quiet", "--depth", "1", url, clone.path], in: scratch, what: "clone \(url)")
+        for (path, source) in files.sorted(by: { $0.key < $1.key }) {
+            let destination = clone.appendingPathComponent(path)
+            try FileSystem.createDirectory(destination.deletingLastPathComponent())
+            guard let data = FileSystem.contents(of: source) else {
+                throw ChannelError.publishFailed(channel: channel, reason: "\(source.path) is missing; write it first")
+            }
+            try AtomicFile.write(data, to: destination)
+            try await git(["add", "--", path], in: clone, what: "add \(path)")
+        }
+        let changed = try await context.processes.run(
+            Command("git", ["diff", "--cached", "--quiet"], directory: clone, environment: environment))
+        guard changed.status != 0 else {
+            context.console.info("\(channel): \(url) already has \(files.keys.sorted().joined(separator: ", ")) as generated")
+            return []
+        }
+        try await git(
+            ["-c", "user.name=relctl", "-c", "user.email=relctl@users.noreply.github.com", "commit", "--quiet", "-m", message],
+            in: clone, what: "commit", date: time)
+        try await git(["push", "--quiet"] + (dryRun ? ["--dry-run"] : []) + ["origin", "HEAD"], in: clone, what: "push to \(url)")
+        context.console.info("\(channel): \(dryRun ? "would push" : "pushed") \(message) to \(url)")
+        return [url]
+    }
+
+    private var environment: [String: String] {
+        var environment = context.environment
+        // Never wait for a password on a terminal nobody watches.
+        environment["GIT_TERMINAL_PROMPT"] = "0"
+        return environment
+    }
+
+    private func git(_ arguments: [String], in directory: URL, what: String, date: Int? = nil) async throws {
+        var environment = self.environment
+        if let date {
+            // The commit of a release is dated like the release, whoever runs it and when.
+            environment["GIT_AUTHOR_DATE"] = "@\(date) +0000"
+            environment["GIT_COMMITTER_DATE"] = "@\(date) +0000"
+        }
+        let result = try await context.processes.run(
+            Command("git", arguments, directory: directory, environment: environment))
+        guard result.succeeded else {
+            let output = (result.stderrText + result.stdoutText).split(separator: "\n").suffix(5).joined(separator: "; ")
+            throw ChannelError.publishFailed(channel: channel, reason: "git \(what) failed: \(output)")
+        }
+    }
+}
