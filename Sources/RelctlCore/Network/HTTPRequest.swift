@@ -13,6 +13,9 @@ public struct HTTPRequest: Sendable {
     var method: String
     var url: URL
     var headers: [String: String]
+    /// The `Authorization` to send, bound to one origin: the transport adds it only to requests
+    /// (and redirect hops) that go to exactly that origin.
+    var credential: HTTPCredential?
     var body: Body
     /// Seconds without progress before the request fails (an idle timeout, so large uploads on a
     /// slow link still finish).

@@ -7,7 +7,8 @@ import FoundationNetworking
 /// `HTTPClient` over Foundation's URLSession (libcurl on Linux), for GitHub and the container
 /// registries alike. File bodies are handed to the session as files, which it reads in chunks: a
 /// 1 GiB asset does not grow the process by 1 GiB. One session, so connections are reused. A 401
-/// is a response like any other, whatever challenge it carries (the caller answers it).
+/// is a response like any other, whatever challenge it carries (the caller answers it). Redirects
+/// are followed here, hop by hop, under `RedirectPolicy`, never by URLSession itself.
 struct URLSessionHTTPClient: HTTPClient {
     private let session: URLSession
     private let configuration: URLSessionConfiguration
@@ -24,10 +25,25 @@ struct URLSessionHTTPClient: HTTPClient {
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var current = request
+        var hops = 0
+        while true {
+            let response = try await sendOnce(current)
+            guard let next = try RedirectPolicy.next(after: response, to: current, original: request, hops: hops)
+            else { return response }
+            current = next
+            hops += 1
+        }
+    }
+
+    private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if let credential = request.credential, HTTPOrigin(request.url) == credential.origin {
+            urlRequest.setValue(credential.authorization, forHTTPHeaderField: "Authorization")
+        }
         let data: Data
         let response: URLResponse
         do {

@@ -50,6 +50,14 @@ final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.allow)
     }
 
+    /// The 3xx is the answer; `URLSessionHTTPClient` follows it under `RedirectPolicy`.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         state.withLock { $0.data.append(data) }
     }
