@@ -239,6 +239,16 @@ public struct ImagePusher: Sendable {
                 registry: client.registry, repository: client.repository, action: "uploading \(digest)",
                 status: response.status, detail: RegistryClient.detail(response.body))
         }
+        // The upload `Location` may name another host (which gets no credentials): a 201 from
+        // there proves nothing. Only the registry saying it holds the blob does.
+        guard try await blobExists(client, digest) else {
+            throw ImageError.registry(
+                registry: client.registry, repository: client.repository, action: "uploading \(digest)",
+                status: response.status,
+                detail:
+                    "the upload to \(HTTPOrigin(url)?.description ?? url.absoluteString) answered 201, but the registry does not hold the blob afterwards (HEAD answers 404); nothing was tagged, run the push again or check the registry's storage"
+            )
+        }
     }
 
     private func putManifest(_ client: RegistryClient, reference: String, body: Data, mediaType: String) async throws {
