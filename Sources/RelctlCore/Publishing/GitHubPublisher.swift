@@ -81,6 +81,9 @@ public struct GitHubPublisher: Publisher {
             guard request.replace else {
                 throw PublishError.differingAssets(release: shown, names: plan.differing.map(\.local.name))
             }
+            guard release.draft else {
+                throw PublishError.replaceOnPublic(release: shown, names: plan.differing.map(\.local.name))
+            }
             for pair in plan.differing {
                 console.warning(
                     "\(shown): replacing `\(pair.local.name)` (SHA256 \(pair.remote.sha256 ?? "unknown") there, \(pair.local.sha256) here) because of --replace"
@@ -168,9 +171,14 @@ public struct GitHubPublisher: Publisher {
         var remote: [GitHubAsset] = []
         if let release { remote = try await api.listAssets(releaseID: release.id) }
         let plan = AssetPlan(local: request.assets.assets, remote: remote)
-        if !plan.differing.isEmpty, !request.replace, let release {
-            throw PublishError.differingAssets(
-                release: "release \(request.tag) (id \(release.id))", names: plan.differing.map(\.local.name))
+        if !plan.differing.isEmpty, let release {
+            let shown = "release \(request.tag) (id \(release.id))"
+            if !request.replace {
+                throw PublishError.differingAssets(release: shown, names: plan.differing.map(\.local.name))
+            }
+            if !release.draft {
+                throw PublishError.replaceOnPublic(release: shown, names: plan.differing.map(\.local.name))
+            }
         }
         let missing = plan.toUpload.map(\.name)
         return PublishReport(
