@@ -110,6 +110,24 @@ struct HTTPPolicyTests {
         }
     }
 
+    @Test(
+        "an absurd Retry-After or rate-limit reset is a clear refusal, not a crash (issue 26, item 11)",
+        arguments: ["retry_after=1e300", "retry_after=inf", "retry_after=1e19", "retry_after=nan", "reset=1e300",
+                    "reset=99999999999999999999"])
+    func absurdWaits(query: String) async throws {
+        let origins = try TwoOrigins()
+        defer { origins.stop() }
+        let client = RetryingHTTPClient(base: URLSessionHTTPClient())
+        let request = HTTPRequest(method: "GET", url: URL(string: "\(origins.baseA)/limited?\(query)")!)
+        let error = await #expect(throws: NetworkError.self) { try await client.send(request) }
+        guard case .waitTooLong(_, let seconds, _) = error else {
+            Issue.record("expected waitTooLong, got \(String(describing: error))")
+            return
+        }
+        #expect(seconds > Int(RetryPolicy.standard.maxServerWait) && seconds <= Int(RetryAdvice.longestWait))
+        #expect(error?.message.contains("run the same command again after that") == true)
+    }
+
     @Test("GitHub: the token stays on the API's origin when the API redirects elsewhere")
     func gitHubRedirect() async throws {
         let origins = try TwoOrigins()
