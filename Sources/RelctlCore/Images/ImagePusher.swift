@@ -174,6 +174,7 @@ public struct ImagePusher: Sendable {
 
     /// A blob's file in the layout, checked to exist.
     private func file(_ blobs: URL, _ digest: String) throws -> URL {
+        try checkDigest(blobs, digest)
         let url = blobs.appendingPathComponent(String(digest.dropFirst("sha256:".count)))
         guard FileKind.isRegularFile(url.path) else {
             throw ImageError.badContent(
@@ -184,6 +185,7 @@ public struct ImagePusher: Sendable {
     }
 
     private func read(_ blobs: URL, _ digest: String) throws -> Data {
+        try checkDigest(blobs, digest)
         let url = blobs.appendingPathComponent(String(digest.dropFirst("sha256:".count)))
         guard let data = FileSystem.contents(of: url) else {
             throw ImageError.badContent(
@@ -191,6 +193,15 @@ public struct ImagePusher: Sendable {
                 reason: "blob \(digest) is missing; run `relctl image` again to rebuild it")
         }
         return data
+    }
+
+    /// A digest from the layout's JSON becomes a file name only when it is one (`sha256:` and 64 hex digits).
+    private func checkDigest(_ blobs: URL, _ digest: String) throws {
+        guard ImageReference.isDigest(digest) else {
+            throw ImageError.badContent(
+                what: "the image layout \(blobs.deletingLastPathComponent().deletingLastPathComponent().path)",
+                reason: "it names the blob `\(digest)`, which is not `sha256:` and 64 lowercase hex digits; run `relctl image` again to rebuild it")
+        }
     }
 
     private func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
