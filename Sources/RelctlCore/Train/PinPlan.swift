@@ -72,6 +72,9 @@ struct PinPlan: Sendable {
                 switch error {
                 case .badPattern: why = "its pattern does not compile"
                 case .noMatch: why = "the pattern `\(pin.pattern)` matches nothing"
+                case .timedOut:
+                    why =
+                        "the pattern `\(pin.pattern)` ran for more than \(RegexManifestReader.timeLimit.components.seconds) s without finishing, so relctl stopped it; nested repetition such as `(a+)+` backtracks without end: make it specific, e.g. 'FFI_VERSION: \"(?<version>[^\"]+)\"'"
                 case .manyMatches(let lines):
                     why =
                         "the pattern `\(pin.pattern)` matches \(lines.count) times (lines \(lines.map(String.init).joined(separator: ", "))); make it match exactly one"
