@@ -128,6 +128,27 @@ struct HTTPPolicyTests {
         #expect(error?.message.contains("run the same command again after that") == true)
     }
 
+    @Test("an error body that echoes the token is printed masked (issue 26, item 19)")
+    func reflectedSecretsAreMasked() async throws {
+        let origins = try TwoOrigins(registryAuth: "basic")
+        defer { origins.stop() }
+        let api = GitHubReleaseAPI(
+            baseURL: URL(string: "\(origins.baseA)/reflect")!, repository: GitHubRepository("acme/app")!,
+            token: "ghp_secret0123", http: URLSessionHTTPClient())
+        let error = await #expect(throws: PublishError.self) { try await api.listReleases() }
+        let message = try #require(error?.message)
+        #expect(!message.contains("ghp_secret0123") && message.contains("bad credentials: Bearer ***"), "\(message)")
+
+        let client = RegistryClient(
+            reference: ImageReference(registry: "127.0.0.1:\(origins.portA)", repository: "acme/reflect"),
+            credentials: RegistryCredentials(username: "user", password: "registry-secret"), push: false)
+        try await client.ping()
+        let denied = await #expect(throws: ImageError.self) { try await client.send("GET", "manifests/latest") }
+        let text = try #require(denied?.message)
+        let basic = Data("user:registry-secret".utf8).base64EncodedString()
+        #expect(!text.contains(basic) && !text.contains("registry-secret") && text.contains("***"), "\(text)")
+    }
+
     @Test("GitHub: the token stays on the API's origin when the API redirects elsewhere")
     func gitHubRedirect() async throws {
         let origins = try TwoOrigins()

@@ -89,6 +89,7 @@ public final class TwoOrigins: Sendable {
         # content folder (files named by digest, served as manifests and as CDN blobs).
         # Routes (same handler on both ports; "other" means the other port):
         #   /r?status=S&to=URL              answers S with Location: URL (any method)
+        #   .../reflect...                  403 (registry) or 422 whose body echoes the Authorization header
         #   /v2/                           registry ping: 401 with a challenge unless authorized (A only)
         #   /token                         on A: 302 to the other port's /token; on B: {"token": "registry-token"}
         #   /v2/NAME/blobs/uploads/        POST on A: 202, Location on the other port (/upload/1)
@@ -130,6 +131,9 @@ public final class TwoOrigins: Sendable {
                 url = urlparse(self.path)
                 query = parse_qs(url.query)
                 auth = self.headers.get("Authorization") or ""
+                if "/reflect" in url.path and (auth or not url.path.startswith("/v2/")):
+                    body = json.dumps({"message": f"bad credentials: {auth}", "errors": [{"code": "DENIED", "message": auth}]})
+                    return self.answer(403 if url.path.startswith("/v2/") else 422, body.encode())
                 if url.path == "/r":
                     return self.answer(int(query["status"][0]), b"", {"Location": query["to"][0]})
                 if url.path.startswith("/v2/") and is_a:

@@ -110,6 +110,16 @@ final class RegistryClient: Sendable {
         return response
     }
 
+    /// What must never appear in a message: the stored password and the token in use.
+    private var secrets: [String] {
+        var secrets = credentials.map { [$0.password, $0.basicHeader, String($0.basicHeader.dropFirst(6))] } ?? []
+        if let authorization = state.withLock({ $0.authorization }) {
+            secrets.append(authorization)
+            if authorization.hasPrefix("Bearer ") { secrets.append(String(authorization.dropFirst(7))) }
+        }
+        return secrets
+    }
+
     /// The origin `ping` chose: the only one the stored credentials and tokens are sent to.
     var registryOrigin: HTTPOrigin? {
         (state.withLock { $0.base } ?? URL(string: "https://\(reference.apiHost)")).flatMap(HTTPOrigin.init)
@@ -138,7 +148,7 @@ final class RegistryClient: Sendable {
         if let authorization = state.withLock({ $0.authorization }), let origin = registryOrigin {
             request.credential = HTTPCredential(authorization: authorization, origin: origin)
         }
-        do { return try await http.send(request) } catch {
+        do { return try await http.send(request).maskingSecrets(secrets) } catch {
             throw ImageError.unreachable(registry: registry, reason: Self.reason(error))
         }
     }
@@ -190,7 +200,7 @@ final class RegistryClient: Sendable {
         var request = HTTPRequest(method: "GET", url: url)
         if let credentials { request.credential = HTTPCredential(authorization: credentials.basicHeader, for: url) }
         let response: HTTPResponse
-        do { response = try await http.send(request) } catch {
+        do { response = try await http.send(request).maskingSecrets(secrets) } catch {
             throw ImageError.unreachable(registry: registry, reason: "token service \(realm): \(Self.reason(error))")
         }
         let data = response.body

@@ -179,7 +179,7 @@ struct GitHubReleaseAPI: Sendable {
 
     private func check(_ response: HTTPResponse, request: HTTPRequest, expect: Set<Int>) throws {
         guard !expect.contains(response.status) else { return }
-        throw Self.apiError(response, request: request.summary)
+        throw Self.apiError(response.maskingSecrets([token]), request: request.summary)
     }
 
     /// GitHub's error document: `message`, `documentation_url` and, for 422, `errors[]`.
@@ -210,7 +210,8 @@ struct GitHubReleaseAPI: Sendable {
         do { return try JSONDecoder().decode(type, from: response.body) } catch {
             throw PublishError.api(
                 request: request, status: response.status,
-                message: "unexpected answer: \(String(response.text.prefix(200)))", documentationURL: nil, details: [])
+                message: "unexpected answer: \(String(SecretMask.mask(response.text, hiding: [token]).prefix(200)))",
+                documentationURL: nil, details: [])
         }
     }
 }
