@@ -149,6 +149,16 @@ struct HTTPPolicyTests {
         #expect(!text.contains(basic) && !text.contains("registry-secret") && text.contains("***"), "\(text)")
     }
 
+    @Test("a server that trickles bytes for ever meets the overall deadline (issue 26, item 13)")
+    func tricklingServer() async throws {
+        let origins = try TwoOrigins()
+        defer { origins.stop() }
+        var request = HTTPRequest(method: "GET", url: URL(string: "\(origins.baseA)/trickle")!, timeout: 1)
+        request.deadline = 2
+        let error = await #expect(throws: NetworkError.self) { try await URLSessionHTTPClient().send(request) }
+        #expect(error?.message.contains("no complete answer within 2 s") == true, "\(String(describing: error))")
+    }
+
     @Test("GitHub: the token stays on the API's origin when the API redirects elsewhere")
     func gitHubRedirect() async throws {
         let origins = try TwoOrigins()

@@ -89,6 +89,7 @@ public final class TwoOrigins: Sendable {
         # content folder (files named by digest, served as manifests and as CDN blobs).
         # Routes (same handler on both ports; "other" means the other port):
         #   /r?status=S&to=URL              answers S with Location: URL (any method)
+        #   /trickle                        200, then one body byte every 0.2 s for ever
         #   .../reflect...                  403 (registry) or 422 whose body echoes the Authorization header
         #   /v2/                           registry ping: 401 with a challenge unless authorized (A only)
         #   /token                         on A: 302 to the other port's /token; on B: {"token": "registry-token"}
@@ -100,7 +101,7 @@ public final class TwoOrigins: Sendable {
         #   /limited?retry_after=X|reset=Y  429 with Retry-After: X, or 403 with x-ratelimit-reset: Y
         #   /repos/...                     on A: 307 to the same path on the other port; on B: 200 "[]"
         #   anything else                  200 "ok"
-        import json, signal, sys, threading, os
+        import json, signal, sys, threading, os, time
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from urllib.parse import urlparse, parse_qs
 
@@ -134,6 +135,18 @@ public final class TwoOrigins: Sendable {
                 if "/reflect" in url.path and (auth or not url.path.startswith("/v2/")):
                     body = json.dumps({"message": f"bad credentials: {auth}", "errors": [{"code": "DENIED", "message": auth}]})
                     return self.answer(403 if url.path.startswith("/v2/") else 422, body.encode())
+                if url.path == "/trickle":
+                    # Headers, then one byte every 0.2 s for ever: the idle timeout never fires.
+                    self.send_response(200)
+                    self.send_header("Content-Length", "1000000")
+                    self.end_headers()
+                    try:
+                        while True:
+                            self.wfile.write(b"x")
+                            self.wfile.flush()
+                            time.sleep(0.2)
+                    except OSError:
+                        return
                 if url.path == "/r":
                     return self.answer(int(query["status"][0]), b"", {"Location": query["to"][0]})
                 if url.path.startswith("/v2/") and is_a:

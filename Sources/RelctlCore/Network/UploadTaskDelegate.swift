@@ -24,14 +24,16 @@ final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Uploads `file` with `request` on a session of its own (invalidated afterwards).
     static func upload(
         _ request: URLRequest, fromFile file: URL, configuration: URLSessionConfiguration,
-        progress: @escaping @Sendable (Int64) -> Void
+        progress: @escaping @Sendable (Int64) -> Void, arm: @escaping @Sendable (URLSessionTask) -> Void
     ) async throws -> (Data, URLResponse) {
         let delegate = UploadTaskDelegate(progress: progress)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         return try await withCheckedThrowingContinuation { continuation in
             delegate.state.withLock { $0.continuation = continuation }
-            session.uploadTask(with: request, fromFile: file).resume()
+            let task = session.uploadTask(with: request, fromFile: file)
+            task.resume()
+            arm(task)
         }
     }
 

@@ -32,6 +32,7 @@ public struct GitHubPublisher: Publisher {
         let base = try GitHubReleaseAPI.baseURL(environment: context.environment)
         _ = try Self.policy(policy, environment: context.environment)
         _ = try Self.seconds("RELCTL_HTTP_TIMEOUT", context.environment)
+        _ = try Self.seconds("RELCTL_HTTP_DEADLINE", context.environment)
         let repository = try GitHubRepository.resolve(
             configured: request.configuredRepository, environment: context.environment,
             remoteURL: request.remoteURL, remoteName: "origin")
@@ -44,7 +45,8 @@ public struct GitHubPublisher: Publisher {
         let policy = try Self.policy(self.policy, environment: context.environment)
         let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
         let timeout = try Self.seconds("RELCTL_HTTP_TIMEOUT", context.environment) ?? 60
-        let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client, timeout: timeout)
+        var api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client, timeout: timeout)
+        api.deadline = try Self.seconds("RELCTL_HTTP_DEADLINE", context.environment) ?? HTTPRequest.defaultDeadline
         let prerelease = request.version.isPrerelease
         let tag = request.tag
 

@@ -12,6 +12,8 @@ struct GitHubReleaseAPI: Sendable {
     private var http: any HTTPClient
     /// Per-request idle timeout, in seconds.
     var timeout: TimeInterval
+    /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
+    var deadline: TimeInterval = HTTPRequest.defaultDeadline
 
     init(
         baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60
@@ -119,6 +121,7 @@ struct GitHubReleaseAPI: Sendable {
         if let origin = HTTPOrigin(url), origin.scheme == "https" || HTTPOrigin(baseURL)?.scheme == "http" {
             request.credential = HTTPCredential(authorization: "Bearer \(token)", origin: origin)
         }
+        request.deadline = deadline
         request.headers["Content-Type"] = asset.contentType
         request.progress = progress
         let response = try await http.send(request)
@@ -166,6 +169,7 @@ struct GitHubReleaseAPI: Sendable {
     ) async throws -> HTTPResponse {
         var request = HTTPRequest(method: method, url: url, headers: headers(), timeout: timeout)
         request.credential = credential
+        request.deadline = deadline
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
