@@ -12,8 +12,10 @@ struct WorkflowInjectionCLITests {
     static let expression = #"x-${{ github.event.head_commit.message }}"#
 
     /// A project with an image, so the binary folder and names reach the workflow's upload step.
-    static func config(name: String = "demo", tagFormat: String = "v{version}", binary: String = "demo",
-                       binaryDirectory: String = "target/{target}/release") -> String {
+    static func config(
+        name: String = "demo", tagFormat: String = "v{version}", binary: String = "demo",
+        binaryDirectory: String = "target/{target}/release"
+    ) -> String {
         """
         [project]
         name = "\(name)"
@@ -49,8 +51,11 @@ struct WorkflowInjectionCLITests {
 
     static let cases: [(key: String, config: String)] = [
         ("project.name", config(name: newline)), ("project.name", config(name: expression)),
-        ("project.name", config(binary: "demo", binaryDirectory: "out/{project}/{target}").replacingOccurrences(
-            of: "name = \"demo\"", with: "name = \"\(expression)\"")),
+        (
+            "project.name",
+            config(binary: "demo", binaryDirectory: "out/{project}/{target}").replacingOccurrences(
+                of: "name = \"demo\"", with: "name = \"\(expression)\"")
+        ),
         ("project.tag-format", config(tagFormat: "v{version}" + newline)),
         ("project.tag-format", config(tagFormat: expression + "{version}")),
         ("build.binaries", config(binary: newline)), ("build.binaries", config(binary: expression)),
@@ -65,7 +70,8 @@ struct WorkflowInjectionCLITests {
             try dir.write("relctl.toml", Self.config())
             #expect(try relctl(["ci", "generate"], in: dir.url).status == 0)
             let baseline = try Self.steps(in: dir)
-            let clean = try CIGenerateCLITests.tool("zizmor", ["--offline", "--no-progress", Self.workflow], in: dir.url)
+            let clean = try CIGenerateCLITests.tool(
+                "zizmor", ["--offline", "--no-progress", Self.workflow], in: dir.url)
             #expect(clean.status == 0, "\(clean)")
             let text = try dir.read(Self.workflow)
             for (key, config) in Self.cases {

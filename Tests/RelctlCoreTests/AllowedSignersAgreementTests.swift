@@ -51,11 +51,13 @@ struct AllowedSignersAgreementTests {
                 let keygen = try run(
                     "sh",
                     [
-                        "-c", "ssh-keygen -Y verify -f \"$1\" -I signer@example.org -n file -s \"$2.sig\" < \"$2\"", "sh",
+                        "-c", "ssh-keygen -Y verify -f \"$1\" -I signer@example.org -n file -s \"$2.sig\" < \"$2\"",
+                        "sh",
                         signers.path, data.path,
                     ])
                 let relctlTrusts =
-                    (try? AllowedSigners(text: line, file: "allowed_signers"))?.signer(for: Array(blob), namespace: "file")
+                    (try? AllowedSigners(text: line, file: "allowed_signers"))?.signer(
+                        for: Array(blob), namespace: "file")
                     != nil
                 #expect(relctlTrusts == (keygen.status == 0), "\(options): ssh-keygen \(keygen)")
             }

@@ -57,7 +57,8 @@ struct BaseImageDigestTests {
                 try await store.resolve(base, platforms: [ImagePlatform(os: "linux", architecture: "amd64")])
             }
             #expect(
-                error?.message.contains("`sha256:../../planted`, which is not `sha256:` and 64 lowercase hex digits") == true,
+                error?.message.contains("`sha256:../../planted`, which is not `sha256:` and 64 lowercase hex digits")
+                    == true,
                 "\(String(describing: error?.message))")
             // Nothing asked the registry for it either.
             #expect(!(try origins.received()).contains { $0.path.contains("planted") })

@@ -19,7 +19,9 @@ struct HTTPPolicyTests {
         return components.url!
     }
 
-    @Test("a credential and secret headers never follow a redirect to another origin", arguments: [301, 302, 303, 307, 308])
+    @Test(
+        "a credential and secret headers never follow a redirect to another origin",
+        arguments: [301, 302, 303, 307, 308])
     func crossOriginRedirect(status: Int) async throws {
         let origins = try TwoOrigins()
         defer { origins.stop() }
@@ -99,8 +101,9 @@ struct HTTPPolicyTests {
             try RedirectPolicy.next(after: downgrade, to: request, original: request, hops: 0)
         }
         let same = HTTPResponse(status: 302, headers: ["Location": "/y"], body: Data())
-        #expect(try RedirectPolicy.next(after: same, to: request, original: request, hops: 0)?.url.absoluteString
-            == "https://api.example.test/y")
+        #expect(
+            try RedirectPolicy.next(after: same, to: request, original: request, hops: 0)?.url.absoluteString
+                == "https://api.example.test/y")
         #expect(throws: NetworkError.self) {
             try RedirectPolicy.next(after: same, to: request, original: request, hops: RedirectPolicy.maxHops)
         }
@@ -112,8 +115,10 @@ struct HTTPPolicyTests {
 
     @Test(
         "an absurd Retry-After or rate-limit reset is a clear refusal, not a crash (issue 26, item 11)",
-        arguments: ["retry_after=1e300", "retry_after=inf", "retry_after=1e19", "retry_after=nan", "reset=1e300",
-                    "reset=99999999999999999999"])
+        arguments: [
+            "retry_after=1e300", "retry_after=inf", "retry_after=1e19", "retry_after=nan", "reset=1e300",
+            "reset=99999999999999999999",
+        ])
     func absurdWaits(query: String) async throws {
         let origins = try TwoOrigins()
         defer { origins.stop() }

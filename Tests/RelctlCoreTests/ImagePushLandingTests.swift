@@ -24,7 +24,9 @@ struct ImagePushLandingTests {
         let index = try blob(
             try JSONEncoder().encode(
                 OCIIndex(
-                    manifests: [OCIDescriptor(mediaType: OCIMediaType.manifest, digest: manifest.digest, size: manifest.size)],
+                    manifests: [
+                        OCIDescriptor(mediaType: OCIMediaType.manifest, digest: manifest.digest, size: manifest.size)
+                    ],
                     annotations: nil)))
         return (index.digest, directory.url.appendingPathComponent("layout").path)
     }

@@ -61,7 +61,8 @@ struct InstallerInjectionTests {
                         ], in: directory.url)
                     #expect(!directory.exists("PWNED"), "\(shell) \(place) \(value.debugDescription) ran code")
                     #expect(
-                        probe.stdout.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+                        probe.stdout.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(
+                            String.init)
                             == [
                                 installer.manifest.project, installer.manifest.tag, installer.baseURL ?? "",
                                 installer.minisignPublicKey ?? "", installer.manifest.artifacts[0].name,
@@ -78,7 +79,8 @@ struct InstallerInjectionTests {
             let text = installer.powerShell
             let expected: [(prefix: String, value: String)] = [
                 ("$App = ", installer.manifest.project), ("$Tag = ", installer.manifest.tag),
-                ("$DefaultBaseUrl = ", installer.baseURL ?? ""), ("$MinisignPublicKey = ", installer.minisignPublicKey ?? ""),
+                ("$DefaultBaseUrl = ", installer.baseURL ?? ""),
+                ("$MinisignPublicKey = ", installer.minisignPublicKey ?? ""),
                 ("    @{ Arch = 'AMD64'; Name = ", installer.manifest.artifacts[1].name),
             ]
             for (prefix, wanted) in expected {
@@ -86,7 +88,8 @@ struct InstallerInjectionTests {
                 let (literal, rest) = try #require(Self.powerShellLiteral(text[start...]), "\(prefix) \(place)")
                 #expect(literal == wanted, "\(prefix) \(place) \(value.debugDescription)")
                 let line = rest.prefix { $0 != "\n" && $0 != "\r" }
-                #expect(line == (prefix.hasPrefix("    @{") ? " }" : ""), "\(prefix) \(place) \(value.debugDescription)")
+                #expect(
+                    line == (prefix.hasPrefix("    @{") ? " }" : ""), "\(prefix) \(place) \(value.debugDescription)")
             }
             // Comment lines hold no line break of any kind: every header line starts with `#`.
             let header = text.components(separatedBy: "param(")[0]

@@ -8,7 +8,9 @@ import Testing
 struct NotesTemplateDepthTests {
     @Test("5,000 nested sections are bad input naming the line; 32 levels still parse")
     func depthIsBounded() throws {
-        let deep = "# notes\n" + String(repeating: "{{#entries}}", count: 5000) + String(repeating: "{{/entries}}", count: 5000)
+        let deep =
+            "# notes\n" + String(repeating: "{{#entries}}", count: 5000)
+            + String(repeating: "{{/entries}}", count: 5000)
         let error = #expect(throws: NotesError.self) { try NotesTemplate(text: deep, displayPath: "notes.mustache") }
         #expect(error?.exitCode == .badInput)
         #expect(error?.message.contains("notes.mustache:2") == true, "\(String(describing: error?.message))")

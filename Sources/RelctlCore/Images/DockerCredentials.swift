@@ -48,7 +48,8 @@ struct DockerCredentials: Sendable {
         if let helper = keys.lazy.compactMap({ file.credHelpers?[$0] }).first ?? file.credsStore, !helper.isEmpty {
             // `x/../../bin/prog` would turn the PATH lookup into "run any file": refuse it up front.
             guard Self.isHelperName(helper) else {
-                throw ImageError.badDockerConfig(path: url.path, registry: registry, problem: .badHelperName(helper: helper))
+                throw ImageError.badDockerConfig(
+                    path: url.path, registry: registry, problem: .badHelperName(helper: helper))
             }
             if let found = try await helperCredentials(
                 helper, server: keys[0] == "docker.io" ? Self.dockerHubKey : registry)

@@ -200,7 +200,9 @@ public struct ImagePusher: Sendable {
         guard ImageReference.isDigest(digest) else {
             throw ImageError.badContent(
                 what: "the image layout \(blobs.deletingLastPathComponent().deletingLastPathComponent().path)",
-                reason: "it names the blob `\(digest)`, which is not `sha256:` and 64 lowercase hex digits; run `relctl image` again to rebuild it")
+                reason:
+                    "it names the blob `\(digest)`, which is not `sha256:` and 64 lowercase hex digits; run `relctl image` again to rebuild it"
+            )
         }
     }
 

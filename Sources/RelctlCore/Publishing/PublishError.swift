@@ -36,7 +36,8 @@ enum PublishError: RelctlError, CustomStringConvertible {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName,
             .badRetries, .badNumber:
             return .badInput
-        case .changedFiles, .differingAssets, .replaceOnPublic, .api, .incomplete, .tagNotPushed, .tagDiffers, .uploadFailed:
+        case .changedFiles, .differingAssets, .replaceOnPublic, .api, .incomplete, .tagNotPushed, .tagDiffers,
+            .uploadFailed:
             return .failure
         }
     }

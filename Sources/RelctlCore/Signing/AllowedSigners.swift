@@ -31,7 +31,8 @@ struct AllowedSigners: Sendable {
                 // make relctl accept what the tool it stands in for refuses.
                 throw SigningError.badKey(
                     source: "\(file):\(number + 1)",
-                    reason: "ssh-keygen cannot parse the options `\(fields[1])`: \(problem.reason); fix or remove the line")
+                    reason:
+                        "ssh-keygen cannot parse the options `\(fields[1])`: \(problem.reason); fix or remove the line")
             }
             let typeIndex = hasOptions ? 2 : 1
             guard fields.count > typeIndex + 1 else {
@@ -105,7 +106,9 @@ struct AllowedSigners: Sendable {
             case "namespaces", "valid-after", "valid-before":
                 guard rest.first == "=" else { throw OptionProblem(reason: "`\(name)` needs a value") }
                 rest = rest.dropFirst()
-                guard rest.first == "\"" else { throw OptionProblem(reason: "the value of `\(name)` must be in double quotes") }
+                guard rest.first == "\"" else {
+                    throw OptionProblem(reason: "the value of `\(name)` must be in double quotes")
+                }
                 rest = rest.dropFirst()
                 guard let close = rest.firstIndex(of: "\"") else {
                     throw OptionProblem(reason: "the value of `\(name)` has no closing quote")
@@ -115,7 +118,8 @@ struct AllowedSigners: Sendable {
                 if name != "namespaces" {
                     guard let time = Self.time(value), time.timeIntervalSince1970 > 0 else {
                         throw OptionProblem(
-                            reason: "`\(name)=\"\(value)\"` is not a time ssh-keygen reads (YYYYMMDD[HHMM[SS]], optionally ending in Z or UTC)"
+                            reason:
+                                "`\(name)=\"\(value)\"` is not a time ssh-keygen reads (YYYYMMDD[HHMM[SS]], optionally ending in Z or UTC)"
                         )
                     }
                 }
