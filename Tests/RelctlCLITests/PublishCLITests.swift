@@ -251,6 +251,23 @@ import Testing
         }
     }
 
+    /// Issue 26, item 10: on a public release, `--replace` would delete before uploading, and a
+    /// failed upload would leave the public release without a file its SHA256SUMS lists.
+    @Test func replaceIsRefusedOnAPublicReleaseBeforeAnythingChanges() async throws {
+        try await withStandIn { fixture, server in
+            try await server.seed(
+                tag: "v1.0.0", draft: false, assets: [ChecksumFixtures.linux: Data("other bytes".utf8)])
+            let refused = try await publish(["v1.0.0", "--replace"], fixture, server)
+            #expect(refused.status == 1, "\(refused)")
+            #expect(refused.stderr.contains("does not --replace on a public release"), "\(refused)")
+            #expect(refused.stderr.contains(ChecksumFixtures.linux), "\(refused)")
+            let log = try await server.log()
+            #expect(log.allSatisfy { $0.method == "GET" }, "nothing changed: \(log.map { "\($0.method) \($0.path)" })")
+            let release = try #require(try await server.releases().first)
+            #expect(release.assets.map(\.name) == [ChecksumFixtures.linux])
+        }
+    }
+
     @Test func withoutATokenNothingIsSent() async throws {
         try await withStandIn { fixture, server in
             let result = try await publish(["v1.0.0"], fixture, server, environment: server.environment(token: nil))

@@ -227,3 +227,22 @@ import Testing
         #expect(try relctl(["verify"], in: fixture.url).status == 0)
     }
 }
+
+/// A name with a line break cannot split the `.minisig` trusted comment (issue 26, item 9).
+@Suite(.serialized) struct SigningTrustedCommentCLITests {
+    @Test func aLineBreakInTheManifestsProjectStillGivesASignatureMinisignVerifies() throws {
+        let fixture = try PackagingFixture(extraConfig: SigningCLITests.signConfig)
+        defer { fixture.directory.remove() }
+        let keys = try SigningKeysFixture(in: fixture.url.appendingPathComponent("keys"))
+        try makeRelease(fixture, targets: [PackagingFixture.linuxGNU])
+        // A manifest.json from elsewhere (an older relctl, a hand edit) naming a project with a line break.
+        let manifest = try fixture.directory.read("dist/manifest.json")
+        try fixture.directory.write(
+            "dist/manifest.json", manifest.replacingOccurrences(of: #""velostream""#, with: #""velo\nstream\r""#))
+        let signed = try relctl(["sign"], in: fixture.url)
+        #expect(signed.status == 0, "\(signed)")
+        let mini = try run("minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url)
+        #expect(mini.status == 0, "\(mini)")
+        #expect(mini.stdout.contains(#"project:"velo\nstream\r" tag:v1.0.0"#), "\(mini)")
+    }
+}

@@ -82,3 +82,20 @@ struct RepositoryPinTests {
         }
     }
 }
+
+/// A pin pattern runs under the regex manifests' time bound (issue 26, item 14).
+@Suite("[[repo.pin]] runaway patterns")
+struct RepositoryPinRunawayTests {
+    @Test func aPatternThatBacktracksWithoutEndIsStoppedAndNamed() throws {
+        let runaway = RepositoryPin(path: "ci.yml", pattern: "(?<version>(x+x+)+y)", value: "{tag}")
+        do {
+            _ = try runaway.apply(to: String(repeating: "x", count: 64) + "\n", newValue: "v1")
+            Issue.record("a runaway pattern must be stopped")
+        } catch {
+            guard case .timedOut = error else {
+                Issue.record("expected timedOut, got \(error)")
+                return
+            }
+        }
+    }
+}

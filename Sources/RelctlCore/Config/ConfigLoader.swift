@@ -72,6 +72,8 @@ public enum ConfigLoader {
         if let name = table.string("name") {
             if name.isEmpty || name.contains("/") {
                 table.report("name", "`project.name` must be a non-empty name without `/`")
+            } else if let problem = WorkflowValue.problem(in: name) {
+                table.report("name", "`project.name` \(QuotedString.basic(name)) \(problem)")
             } else if name.utf8.count > ProjectSettings.maximumNameLength {
                 table.report(
                     "name",
@@ -91,7 +93,9 @@ public enum ConfigLoader {
                 )
             }
         }
-        if let format = table.string("tag-format") {
+        if let format = table.string("tag-format"), let problem = WorkflowValue.problem(in: format) {
+            table.report("tag-format", "`tag-format` \(QuotedString.basic(format)) \(problem)")
+        } else if let format = table.string("tag-format") {
             do {
                 config.project.tagFormat = try TagFormat(format, project: config.project.name, scheme: scheme)
             } catch let error as RelctlError {
@@ -155,6 +159,10 @@ public enum ConfigLoader {
     /// under a root of their own, so an absolute path would be looked up in the wrong place.
     private static func binaryDirectory(_ table: TableReader) -> Template? {
         guard let directory = template(table, "binary-dir") else { return nil }
+        if let problem = WorkflowValue.problem(in: directory.text) {
+            table.report("binary-dir", "`binary-dir` \(QuotedString.basic(directory.text)) \(problem)")
+            return nil
+        }
         guard !directory.text.hasPrefix("/") else {
             table.report(
                 "binary-dir",
@@ -174,6 +182,11 @@ public enum ConfigLoader {
                 "binaries",
                 "binary name `\(binary)` must be a plain file name (no `/`, no placeholders; `.exe` is added for Windows)"
             )
+        }
+        for binary in build.binaries {
+            if let problem = WorkflowValue.problem(in: binary) {
+                table.report("binaries", "binary name \(QuotedString.basic(binary)) \(problem)")
+            }
         }
         var listed: Set<String> = []
         for binary in build.binaries where !listed.insert(binary).inserted {

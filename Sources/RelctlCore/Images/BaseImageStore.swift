@@ -116,8 +116,19 @@ struct BaseImageStore: Sendable {
         }
 
         private func cached(_ digest: String, fetch: () async throws -> Data) async throws -> Data {
+            // The digest comes from the registry's manifests: `sha256:../../x` must never become a
+            // file name, here or in the layout built from it.
+            guard ImageReference.isDigest(digest) else {
+                throw ImageError.badContent(
+                    what: "base image \(base) from \(client.registry)",
+                    reason: "it names the blob `\(digest)`, which is not `sha256:` and 64 lowercase hex digits")
+            }
             let url = blobs.appendingPathComponent(String(digest.dropFirst(7)))
-            if let data = FileSystem.contents(of: url) { return data }
+            // A cached blob is used only while it still has its digest (a cache is a folder anyone
+            // of this user can write to); otherwise it is fetched and checked again.
+            if let data = FileSystem.contents(of: url), "sha256:" + FileHasher.hex(SHA256.hash(data: data)) == digest {
+                return data
+            }
             if !pinged.withLock({ pinged in
                 defer { pinged = true }; return pinged
             }) {

@@ -46,6 +46,11 @@ struct DockerCredentials: Sendable {
         }
         let keys = Self.keys(for: registry)
         if let helper = keys.lazy.compactMap({ file.credHelpers?[$0] }).first ?? file.credsStore, !helper.isEmpty {
+            // `x/../../bin/prog` would turn the PATH lookup into "run any file": refuse it up front.
+            guard Self.isHelperName(helper) else {
+                throw ImageError.badDockerConfig(
+                    path: url.path, registry: registry, problem: .badHelperName(helper: helper))
+            }
             if let found = try await helperCredentials(
                 helper, server: keys[0] == "docker.io" ? Self.dockerHubKey : registry)
             {
@@ -72,6 +77,15 @@ struct DockerCredentials: Sendable {
             }
         }
         return nil
+    }
+
+    /// A helper name docker would look up on PATH as a plain file name: real helpers are names
+    /// like `desktop`, `osxkeychain`, `ecr-login`, `gcloud`. A `/` would make it a path.
+    static func isHelperName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".."
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar))
+            }
     }
 
     static let dockerHubKey = "https://index.docker.io/v1/"

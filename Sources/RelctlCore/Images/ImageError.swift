@@ -40,6 +40,8 @@ enum ImageError: RelctlError, CustomStringConvertible {
         case invalid(reason: String)
         case badAuth(key: String)
         case identityTokenOnly(key: String)
+        /// A `credHelpers`/`credsStore` value that is not a plain name looked up on PATH.
+        case badHelperName(helper: String)
     }
 
     var exitCode: RelctlExitCode {
@@ -168,6 +170,9 @@ extension ImageError.DockerConfigProblem {
             return "is not a valid Docker config file (\(reason)); fix it or run `docker login \(registry)` again"
         case .badAuth(let key):
             return "the `auth` of \(key) is not base64 of `user:password`; run `docker login \(registry)` again"
+        case .badHelperName(let helper):
+            return
+                "names the credential helper `\(helper)`, which relctl does not run: a helper is `docker-credential-NAME` looked up on PATH, and NAME may hold only letters, digits, `.`, `_` and `-` (no `/`); fix `credHelpers`/`credsStore` for \(registry)"
         case .identityTokenOnly(let key):
             return
                 "holds only an identity token for \(key), which relctl cannot use; log in with a user name and password or token (`docker login \(registry) -u USER`)"

@@ -174,6 +174,7 @@ public struct ImagePusher: Sendable {
 
     /// A blob's file in the layout, checked to exist.
     private func file(_ blobs: URL, _ digest: String) throws -> URL {
+        try checkDigest(blobs, digest)
         let url = blobs.appendingPathComponent(String(digest.dropFirst("sha256:".count)))
         guard FileKind.isRegularFile(url.path) else {
             throw ImageError.badContent(
@@ -184,6 +185,7 @@ public struct ImagePusher: Sendable {
     }
 
     private func read(_ blobs: URL, _ digest: String) throws -> Data {
+        try checkDigest(blobs, digest)
         let url = blobs.appendingPathComponent(String(digest.dropFirst("sha256:".count)))
         guard let data = FileSystem.contents(of: url) else {
             throw ImageError.badContent(
@@ -191,6 +193,17 @@ public struct ImagePusher: Sendable {
                 reason: "blob \(digest) is missing; run `relctl image` again to rebuild it")
         }
         return data
+    }
+
+    /// A digest from the layout's JSON becomes a file name only when it is one (`sha256:` and 64 hex digits).
+    private func checkDigest(_ blobs: URL, _ digest: String) throws {
+        guard ImageReference.isDigest(digest) else {
+            throw ImageError.badContent(
+                what: "the image layout \(blobs.deletingLastPathComponent().deletingLastPathComponent().path)",
+                reason:
+                    "it names the blob `\(digest)`, which is not `sha256:` and 64 lowercase hex digits; run `relctl image` again to rebuild it"
+            )
+        }
     }
 
     func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
@@ -243,6 +256,16 @@ public struct ImagePusher: Sendable {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "uploading \(digest)",
                 status: response.status, detail: RegistryClient.detail(response.body))
+        }
+        // The upload `Location` may name another host (which gets no credentials): a 201 from
+        // there proves nothing. Only the registry saying it holds the blob does.
+        guard try await blobExists(client, digest) else {
+            throw ImageError.registry(
+                registry: client.registry, repository: client.repository, action: "uploading \(digest)",
+                status: response.status,
+                detail:
+                    "the upload to \(HTTPOrigin(url)?.description ?? url.absoluteString) answered 201, but the registry does not hold the blob afterwards (HEAD answers 404); nothing was tagged, run the push again or check the registry's storage"
+            )
         }
     }
 

@@ -88,6 +88,15 @@ final class RegistryClient: Sendable {
         let request = HTTPRequest(method: method, url: url, headers: headers, body: body)
         var response = try await authorized(request)
         if response.status == 401 {
+            // Only the registry itself may ask for its credentials: a 401 from another origin (an
+            // upload `Location` elsewhere) must not make us fetch a token from a realm it names.
+            guard let origin = HTTPOrigin(url), origin == registryOrigin else {
+                throw ImageError.unauthorized(
+                    registry: registry, repository: repository,
+                    detail:
+                        "\(HTTPOrigin(url)?.description ?? url.absoluteString) asked for credentials; relctl sends the registry's credentials only to the registry (\(registryOrigin?.description ?? reference.apiHost))"
+                )
+            }
             try await authenticate(AuthChallenge(header: response.header("WWW-Authenticate")))
             response = try await authorized(request)
             if response.status == 401 {
@@ -99,6 +108,21 @@ final class RegistryClient: Sendable {
             throw ImageError.denied(registry: registry, repository: repository, detail: Self.detail(response.body))
         }
         return response
+    }
+
+    /// What must never appear in a message: the stored password and the token in use.
+    private var secrets: [String] {
+        var secrets = credentials.map { [$0.password, $0.basicHeader, String($0.basicHeader.dropFirst(6))] } ?? []
+        if let authorization = state.withLock({ $0.authorization }) {
+            secrets.append(authorization)
+            if authorization.hasPrefix("Bearer ") { secrets.append(String(authorization.dropFirst(7))) }
+        }
+        return secrets
+    }
+
+    /// The origin `ping` chose: the only one the stored credentials and tokens are sent to.
+    var registryOrigin: HTTPOrigin? {
+        (state.withLock { $0.base } ?? URL(string: "https://\(reference.apiHost)")).flatMap(HTTPOrigin.init)
     }
 
     /// A URL under `/v2/<repository>/`, resolved against the scheme `ping` chose.
@@ -121,10 +145,10 @@ final class RegistryClient: Sendable {
 
     private func authorized(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
-        if let authorization = state.withLock({ $0.authorization }) {
-            request.headers["Authorization"] = authorization
+        if let authorization = state.withLock({ $0.authorization }), let origin = registryOrigin {
+            request.credential = HTTPCredential(authorization: authorization, origin: origin)
         }
-        do { return try await http.send(request) } catch {
+        do { return try await http.send(request).maskingSecrets(secrets) } catch {
             throw ImageError.unreachable(registry: registry, reason: Self.reason(error))
         }
     }
@@ -174,9 +198,9 @@ final class RegistryClient: Sendable {
                 registry: registry, repository: repository, detail: "cannot form the token URL from \(realm)")
         }
         var request = HTTPRequest(method: "GET", url: url)
-        if let credentials { request.headers["Authorization"] = credentials.basicHeader }
+        if let credentials { request.credential = HTTPCredential(authorization: credentials.basicHeader, for: url) }
         let response: HTTPResponse
-        do { response = try await http.send(request) } catch {
+        do { response = try await http.send(request).maskingSecrets(secrets) } catch {
             throw ImageError.unreachable(registry: registry, reason: "token service \(realm): \(Self.reason(error))")
         }
         let data = response.body

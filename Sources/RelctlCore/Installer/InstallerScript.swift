@@ -63,10 +63,18 @@ struct InstallerScript: Sendable {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    /// Quotes for PowerShell: single quotes doubled.
+    /// Quotes for PowerShell: every character PowerShell takes for a single quote doubled, the
+    /// typographic ones too (U+2018–U+201B end a '…' string just as `'` does).
     static func powerShellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        var quoted = "'"
+        for scalar in text.unicodeScalars {
+            quoted.unicodeScalars.append(scalar)
+            if Self.powerShellSingleQuotes.contains(scalar) { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "'"
     }
+
+    static let powerShellSingleQuotes: Set<Unicode.Scalar> = ["'", "\u{2018}", "\u{2019}", "\u{201A}", "\u{201B}"]
 
     var shell: String {
         var table = ""
@@ -74,14 +82,13 @@ struct InstallerScript: Sendable {
             let names = archives.map(\.name).joined(separator: " ")
             table += "        \(machine)) printf '%s\\n' \(Self.shellQuoted(names)) ;;\n"
         }
-        return Self.shellTemplate
-            .replacingOccurrences(of: "@PROJECT@", with: Self.shellQuoted(manifest.project))
-            .replacingOccurrences(of: "@TAG@", with: Self.shellQuoted(manifest.tag))
-            .replacingOccurrences(of: "@BASE_URL@", with: Self.shellQuoted(baseURL ?? ""))
-            .replacingOccurrences(of: "@MINISIGN_KEY@", with: Self.shellQuoted(minisignPublicKey ?? ""))
-            .replacingOccurrences(of: "@TABLE@\n", with: table)
-            .replacingOccurrences(of: "@COMMENT_PROJECT@", with: Self.commentSafe(manifest.project))
-            .replacingOccurrences(of: "@COMMENT_TAG@", with: Self.commentSafe(manifest.tag))
+        return PlaceholderTemplate(Self.shellTemplate).filled(
+            [
+                "PROJECT": Self.shellQuoted(manifest.project), "TAG": Self.shellQuoted(manifest.tag),
+                "BASE_URL": Self.shellQuoted(baseURL ?? ""), "MINISIGN_KEY": Self.shellQuoted(minisignPublicKey ?? ""),
+                "TABLE": table, "COMMENT_PROJECT": Self.commentSafe(manifest.project),
+                "COMMENT_TAG": Self.commentSafe(manifest.tag),
+            ], lines: ["TABLE"])
     }
 
     /// Names shown in comments: a line break there would end the comment and run as code.
@@ -104,13 +111,12 @@ struct InstallerScript: Sendable {
             }
             table += "    @{ Arch = '\(arch)'; Name = \(Self.powerShellQuoted(artifact.name)) }\n"
         }
-        return Self.powerShellTemplate
-            .replacingOccurrences(of: "@PROJECT@", with: Self.powerShellQuoted(manifest.project))
-            .replacingOccurrences(of: "@TAG@", with: Self.powerShellQuoted(manifest.tag))
-            .replacingOccurrences(of: "@BASE_URL@", with: Self.powerShellQuoted(baseURL ?? ""))
-            .replacingOccurrences(of: "@MINISIGN_KEY@", with: Self.powerShellQuoted(minisignPublicKey ?? ""))
-            .replacingOccurrences(of: "@TABLE@\n", with: table)
-            .replacingOccurrences(of: "@COMMENT_PROJECT@", with: Self.commentSafe(manifest.project))
-            .replacingOccurrences(of: "@COMMENT_TAG@", with: Self.commentSafe(manifest.tag))
+        return PlaceholderTemplate(Self.powerShellTemplate).filled(
+            [
+                "PROJECT": Self.powerShellQuoted(manifest.project), "TAG": Self.powerShellQuoted(manifest.tag),
+                "BASE_URL": Self.powerShellQuoted(baseURL ?? ""),
+                "MINISIGN_KEY": Self.powerShellQuoted(minisignPublicKey ?? ""), "TABLE": table,
+                "COMMENT_PROJECT": Self.commentSafe(manifest.project), "COMMENT_TAG": Self.commentSafe(manifest.tag),
+            ], lines: ["TABLE"])
     }
 }

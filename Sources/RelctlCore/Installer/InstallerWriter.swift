@@ -51,6 +51,12 @@ public enum InstallerWriter {
         guard !manifest.tag.isEmpty, !manifest.artifacts.isEmpty else {
             throw InstallerError.noTaggedArchives(path: "\(shown)/\(ReleaseManifest.fileName)")
         }
+        for artifact in manifest.artifacts {
+            if let bad = artifact.name.unicodeScalars.first(where: { !Self.isSafeInArchiveName($0) }) {
+                throw InstallerError.unsafeArchiveName(
+                    path: "\(shown)/\(ReleaseManifest.fileName)", name: artifact.name, character: bad)
+            }
+        }
         var key: String?
         if let path = config.sign.minisignPublicKey {
             let text = try SigningKeys.readFile(path, key: "minisign-public-key", root: keysRoot)
@@ -79,6 +85,16 @@ public enum InstallerWriter {
         return Report(
             files: [sh.lastPathComponent, ps1.lastPathComponent].map { "\(shown)/\($0)" }, baseURL: baseURL,
             machines: machines, minisignKey: key != nil)
+    }
+
+    /// Characters an archive name may hold for the installers: they go into download URLs
+    /// unencoded and through sh word lists (a space splits a name, `*` globs, `%` and `#` change
+    /// the URL). Letters of any script are kept; spaces, controls and shell or URL syntax are not.
+    static func isSafeInArchiveName(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return CharacterSet.alphanumerics.contains(scalar) || "-._+~@,=".unicodeScalars.contains(scalar)
+        }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 
     /// The release's download folder URL, ending in `/`; nil when the repository is unknown.

@@ -38,6 +38,15 @@ final class ChallengeCapture: NSObject, URLSessionTaskDelegate, Sendable {
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
+    /// Never lets URLSession follow a redirect: it would copy every header, `Authorization`
+    /// included, to the new host. The 3xx comes back as the answer and `RedirectPolicy` decides.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
     /// The challenged response of a request, once (nil when it was not challenged).
     func takeChallenged(_ url: URL) -> Captured? {
         captured.withLock { captured in

@@ -13,10 +13,17 @@ public struct HTTPRequest: Sendable {
     var method: String
     var url: URL
     var headers: [String: String]
+    /// The `Authorization` to send, bound to one origin: the transport adds it only to requests
+    /// (and redirect hops) that go to exactly that origin.
+    var credential: HTTPCredential?
     var body: Body
     /// Seconds without progress before the request fails (an idle timeout, so large uploads on a
     /// slow link still finish).
     var timeout: TimeInterval
+    /// Seconds the whole request may take, answer included, however steadily a server trickles
+    /// bytes (the idle `timeout` never fires then). A file body adds a second per 64 KiB, so a
+    /// large upload on a slow but honest link still finishes. `RELCTL_HTTP_DEADLINE` sets it.
+    var deadline: TimeInterval = HTTPRequest.defaultDeadline
     /// Called with the body bytes sent so far, for file bodies (progress on a terminal).
     var progress: (@Sendable (Int64) -> Void)?
 
@@ -28,6 +35,14 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.timeout = timeout
+    }
+
+    static let defaultDeadline: TimeInterval = 600
+
+    /// The deadline with the allowance for a file body.
+    var overallDeadline: TimeInterval {
+        if case .file(_, let size) = body { return deadline + Double(max(0, size)) / 65536 }
+        return deadline
     }
 
     /// Sending it twice leaves the server as sending it once: such requests may be retried after

@@ -15,13 +15,14 @@ enum RetryAdvice: Equatable, Sendable {
         let status = response.status
         if status == 429 || status == 403 {
             if let retryAfter = response.header("Retry-After").flatMap({ Self.seconds(fromRetryAfter: $0, now: now) }) {
-                return .rateLimited(until: now.addingTimeInterval(retryAfter))
+                return .rateLimited(until: now.addingTimeInterval(Self.clamped(retryAfter)))
             }
             if response.header("x-ratelimit-remaining") == "0",
-                let reset = response.header("x-ratelimit-reset").flatMap(Double.init)
+                let reset = response.header("x-ratelimit-reset").flatMap(Double.init), !reset.isNaN
             {
                 // One extra second: the reset is a whole second and clocks differ a little.
-                return .rateLimited(until: max(now, Date(timeIntervalSince1970: reset + 1)))
+                let wait = Self.clamped(reset + 1 - now.timeIntervalSince1970)
+                return .rateLimited(until: now.addingTimeInterval(wait))
             }
             // GitHub's advice for a secondary limit without headers: wait at least a minute.
             if status == 429 {
@@ -33,10 +34,22 @@ enum RetryAdvice: Equatable, Sendable {
         return .final
     }
 
+    /// The longest wait a server can announce, in seconds (a year). Any wait is whole seconds
+    /// somewhere (messages, `Int`); `1e300`, `inf` or a reset in the year 10^12 must not trap, and
+    /// every wait this long is refused by the policy's `maxServerWait` with a clear message anyway.
+    static let longestWait: TimeInterval = 366 * 24 * 3600
+
+    /// `seconds` within 0…`longestWait`; NaN counts as the longest.
+    static func clamped(_ seconds: TimeInterval) -> TimeInterval {
+        guard !seconds.isNaN else { return longestWait }
+        return min(max(0, seconds), longestWait)
+    }
+
     /// `Retry-After` is either delta-seconds or an HTTP date.
     static func seconds(fromRetryAfter value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed) { return max(0, seconds) }
+        // NaN is no number of seconds: the longest wait, which the policy refuses with a message.
+        if let seconds = Double(trimmed) { return seconds.isNaN ? longestWait : max(0, seconds) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

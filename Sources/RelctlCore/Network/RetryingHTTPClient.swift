@@ -48,7 +48,7 @@ final class RetryingHTTPClient: HTTPClient {
                 let wait = until.timeIntervalSinceNow
                 if wait > policy.maxServerWait {
                     throw NetworkError.waitTooLong(
-                        request: request.summary, seconds: Int(wait.rounded(.up)), until: until)
+                        request: request.summary, seconds: Int(RetryAdvice.clamped(wait).rounded(.up)), until: until)
                 }
                 guard attempt < policy.maxAttempts else { return response }
                 notBefore.withLock { $0 = max($0, until) }

@@ -7,7 +7,8 @@ import FoundationNetworking
 /// `HTTPClient` over Foundation's URLSession (libcurl on Linux), for GitHub and the container
 /// registries alike. File bodies are handed to the session as files, which it reads in chunks: a
 /// 1 GiB asset does not grow the process by 1 GiB. One session, so connections are reused. A 401
-/// is a response like any other, whatever challenge it carries (the caller answers it).
+/// is a response like any other, whatever challenge it carries (the caller answers it). Redirects
+/// are followed here, hop by hop, under `RedirectPolicy`, never by URLSession itself.
 struct URLSessionHTTPClient: HTTPClient {
     private let session: URLSession
     private let configuration: URLSessionConfiguration
@@ -24,29 +25,59 @@ struct URLSessionHTTPClient: HTTPClient {
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var current = request
+        var hops = 0
+        while true {
+            let response = try await sendOnce(current)
+            guard let next = try RedirectPolicy.next(after: response, to: current, original: request, hops: hops)
+            else { return response }
+            current = next
+            hops += 1
+        }
+    }
+
+    private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if let credential = request.credential, HTTPOrigin(request.url) == credential.origin {
+            urlRequest.setValue(credential.authorization, forHTTPHeaderField: "Authorization")
+        }
         let data: Data
         let response: URLResponse
+        let expired = DeadlineFlag()
+        let deadline = request.overallDeadline
+        // Cancels the task once the overall deadline passes; a task already finished ignores it.
+        let arm: @Sendable (URLSessionTask) -> Void = { task in
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+                expired.set()
+                task.cancel()
+            }
+        }
         do {
             switch request.body {
             case .none:
-                (data, response) = try await task(urlRequest, file: nil)
+                (data, response) = try await task(urlRequest, file: nil, arm: arm)
             case .data(let body):
                 urlRequest.httpBody = body
                 urlRequest.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
-                (data, response) = try await task(urlRequest, file: nil)
+                (data, response) = try await task(urlRequest, file: nil, arm: arm)
             case .file(let file, let size):
                 urlRequest.setValue(String(size), forHTTPHeaderField: "Content-Length")
                 if let progress = request.progress {
                     (data, response) = try await UploadTaskDelegate.upload(
-                        urlRequest, fromFile: file, configuration: configuration, progress: progress)
+                        urlRequest, fromFile: file, configuration: configuration, progress: progress, arm: arm)
                 } else {
-                    (data, response) = try await task(urlRequest, file: file)
+                    (data, response) = try await task(urlRequest, file: file, arm: arm)
                 }
             }
+        } catch _ where expired.isSet {
+            throw NetworkError.transport(
+                request: request.summary,
+                reason:
+                    "no complete answer within \(Int(deadline.rounded(.up))) s, the overall deadline of a request (RELCTL_HTTP_DEADLINE)"
+            )
         } catch let error as URLError {
             throw NetworkError.transport(request: request.summary, reason: Self.describe(error))
         } catch {
@@ -64,7 +95,9 @@ struct URLSessionHTTPClient: HTTPClient {
 
     /// One task on the shared session; a challenged request comes back cancelled, and its 401
     /// (kept by `ChallengeCapture`) is the answer.
-    private func task(_ request: URLRequest, file: URL?) async throws -> (Data, URLResponse) {
+    private func task(
+        _ request: URLRequest, file: URL?, arm: @escaping @Sendable (URLSessionTask) -> Void
+    ) async throws -> (Data, URLResponse) {
         let challenges = self.challenges
         return try await withCheckedThrowingContinuation { continuation in
             let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
@@ -94,6 +127,7 @@ struct URLSessionHTTPClient: HTTPClient {
                     session.dataTask(with: request, completionHandler: completion)
                 }
             task.resume()
+            arm(task)
         }
     }
 

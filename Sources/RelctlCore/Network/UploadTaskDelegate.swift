@@ -24,14 +24,16 @@ final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Uploads `file` with `request` on a session of its own (invalidated afterwards).
     static func upload(
         _ request: URLRequest, fromFile file: URL, configuration: URLSessionConfiguration,
-        progress: @escaping @Sendable (Int64) -> Void
+        progress: @escaping @Sendable (Int64) -> Void, arm: @escaping @Sendable (URLSessionTask) -> Void
     ) async throws -> (Data, URLResponse) {
         let delegate = UploadTaskDelegate(progress: progress)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         return try await withCheckedThrowingContinuation { continuation in
             delegate.state.withLock { $0.continuation = continuation }
-            session.uploadTask(with: request, fromFile: file).resume()
+            let task = session.uploadTask(with: request, fromFile: file)
+            task.resume()
+            arm(task)
         }
     }
 
@@ -48,6 +50,14 @@ final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         state.withLock { $0.response = response }
         completionHandler(.allow)
+    }
+
+    /// The 3xx is the answer; `URLSessionHTTPClient` follows it under `RedirectPolicy`.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

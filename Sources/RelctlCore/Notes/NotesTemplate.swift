@@ -17,6 +17,13 @@ struct NotesTemplate: Sendable {
 
     init(text: String, displayPath: String) throws {
         self.displayPath = displayPath
+        if let (line, depth) = Self.tooDeep(text) {
+            throw NotesError.invalidTemplate(
+                path: displayPath, line: line, column: 1,
+                reason:
+                    "sections nested \(depth) deep; relctl renders at most \(Self.maximumDepth) levels (the parser and renderer recurse per level, and thousands crash them)",
+                text: "")
+        }
         do {
             template = try MustacheTemplate(string: text)
         } catch let error as MustacheTemplate.ParserError {
@@ -24,6 +31,42 @@ struct NotesTemplate: Sendable {
                 path: displayPath, line: error.context.lineNumber, column: error.context.columnNumber,
                 reason: "\(error.error)", text: error.context.line.trimmingCharacters(in: .whitespaces))
         }
+    }
+
+    /// Real notes templates nest sections three or four deep (groups, entries, a breaking note).
+    static let maximumDepth = 32
+
+    /// The line where section nesting first goes past `maximumDepth`, and that depth; nil when it
+    /// never does. Follows `{{=<% %>=}}` delimiter changes, as the parser does.
+    static func tooDeep(_ text: String) -> (line: Int, depth: Int)? {
+        var open = "{{"
+        var close = "}}"
+        var depth = 0
+        var position = text.startIndex
+        while let start = text.range(of: open, range: position..<text.endIndex),
+            let end = text.range(of: close, range: start.upperBound..<text.endIndex)
+        {
+            let tag = text[start.upperBound..<end.lowerBound].trimmingCharacters(in: .whitespaces)
+            position = end.upperBound
+            switch tag.first {
+            case "#", "^":
+                depth += 1
+                if depth > maximumDepth {
+                    return (text[..<start.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }, depth)
+                }
+            case "/":
+                depth = max(0, depth - 1)
+            case "=" where tag.count > 2 && tag.last == "=":
+                let delimiters = tag.dropFirst().dropLast().split(whereSeparator: \.isWhitespace)
+                if delimiters.count == 2 {
+                    open = String(delimiters[0])
+                    close = String(delimiters[1])
+                }
+            default:
+                break
+            }
+        }
+        return nil
     }
 
     func render(_ notes: ReleaseNotes) -> String {

@@ -32,6 +32,7 @@ public struct GitHubPublisher: Publisher {
         let base = try GitHubReleaseAPI.baseURL(environment: context.environment)
         _ = try Self.policy(policy, environment: context.environment)
         _ = try Self.seconds("RELCTL_HTTP_TIMEOUT", context.environment)
+        _ = try Self.seconds("RELCTL_HTTP_DEADLINE", context.environment)
         let repository = try GitHubRepository.resolve(
             configured: request.configuredRepository, environment: context.environment,
             remoteURL: request.remoteURL, remoteName: "origin")
@@ -44,7 +45,8 @@ public struct GitHubPublisher: Publisher {
         let policy = try Self.policy(self.policy, environment: context.environment)
         let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
         let timeout = try Self.seconds("RELCTL_HTTP_TIMEOUT", context.environment) ?? 60
-        let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client, timeout: timeout)
+        var api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client, timeout: timeout)
+        api.deadline = try Self.seconds("RELCTL_HTTP_DEADLINE", context.environment) ?? HTTPRequest.defaultDeadline
         let prerelease = request.version.isPrerelease
         let tag = request.tag
 
@@ -80,6 +82,9 @@ public struct GitHubPublisher: Publisher {
         if !plan.differing.isEmpty {
             guard request.replace else {
                 throw PublishError.differingAssets(release: shown, names: plan.differing.map(\.local.name))
+            }
+            guard release.draft else {
+                throw PublishError.replaceOnPublic(release: shown, names: plan.differing.map(\.local.name))
             }
             for pair in plan.differing {
                 console.warning(
@@ -168,9 +173,14 @@ public struct GitHubPublisher: Publisher {
         var remote: [GitHubAsset] = []
         if let release { remote = try await api.listAssets(releaseID: release.id) }
         let plan = AssetPlan(local: request.assets.assets, remote: remote)
-        if !plan.differing.isEmpty, !request.replace, let release {
-            throw PublishError.differingAssets(
-                release: "release \(request.tag) (id \(release.id))", names: plan.differing.map(\.local.name))
+        if !plan.differing.isEmpty, let release {
+            let shown = "release \(request.tag) (id \(release.id))"
+            if !request.replace {
+                throw PublishError.differingAssets(release: shown, names: plan.differing.map(\.local.name))
+            }
+            if !release.draft {
+                throw PublishError.replaceOnPublic(release: shown, names: plan.differing.map(\.local.name))
+            }
         }
         let missing = plan.toUpload.map(\.name)
         return PublishReport(

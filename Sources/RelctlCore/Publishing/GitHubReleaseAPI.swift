@@ -12,6 +12,8 @@ struct GitHubReleaseAPI: Sendable {
     private var http: any HTTPClient
     /// Per-request idle timeout, in seconds.
     var timeout: TimeInterval
+    /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
+    var deadline: TimeInterval = HTTPRequest.defaultDeadline
 
     init(
         baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60
@@ -114,6 +116,12 @@ struct GitHubReleaseAPI: Sendable {
         }
         var request = HTTPRequest(
             method: "POST", url: url, headers: headers(), body: .file(asset.url, size: asset.size), timeout: timeout)
+        // The upload host is the one the API named (uploads.github.com beside api.github.com): the
+        // token goes there too, but never over plain HTTP when the API itself is HTTPS.
+        if let origin = HTTPOrigin(url), origin.scheme == "https" || HTTPOrigin(baseURL)?.scheme == "http" {
+            request.credential = HTTPCredential(authorization: "Bearer \(token)", origin: origin)
+        }
+        request.deadline = deadline
         request.headers["Content-Type"] = asset.contentType
         request.progress = progress
         let response = try await http.send(request)
@@ -123,9 +131,11 @@ struct GitHubReleaseAPI: Sendable {
 
     // MARK: plumbing
 
+    /// The token, for the API's own origin only (redirects and links elsewhere go without it).
+    private var credential: HTTPCredential? { HTTPCredential(authorization: "Bearer \(token)", for: baseURL) }
+
     private func headers() -> [String: String] {
         [
-            "Authorization": "Bearer \(token)",
             "Accept": "application/vnd.github+json",
             "X-GitHub-Api-Version": Self.apiVersion,
             "User-Agent": "relctl/\(RelctlVersion.version)",
@@ -147,8 +157,9 @@ struct GitHubReleaseAPI: Sendable {
             let response = try await send("GET", page, expect: [200])
             items += try decode([T].self, response, request: "GET \(url.lastPathComponent)")
             next = LinkHeader.url(response.header("Link"), rel: "next")
-            // Follow links only on the API's own host: the token goes with every request.
-            if let candidate = next, candidate.host != baseURL.host || candidate.port != baseURL.port { next = nil }
+            // Follow links only on the API's own origin (scheme, host and port): the token goes
+            // with every page, and a link to plain HTTP would send it in clear.
+            if let candidate = next, HTTPOrigin(candidate) != HTTPOrigin(baseURL) { next = nil }
         }
         return items
     }
@@ -157,6 +168,8 @@ struct GitHubReleaseAPI: Sendable {
         _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
     ) async throws -> HTTPResponse {
         var request = HTTPRequest(method: method, url: url, headers: headers(), timeout: timeout)
+        request.credential = credential
+        request.deadline = deadline
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -170,7 +183,7 @@ struct GitHubReleaseAPI: Sendable {
 
     private func check(_ response: HTTPResponse, request: HTTPRequest, expect: Set<Int>) throws {
         guard !expect.contains(response.status) else { return }
-        throw Self.apiError(response, request: request.summary)
+        throw Self.apiError(response.maskingSecrets([token]), request: request.summary)
     }
 
     /// GitHub's error document: `message`, `documentation_url` and, for 422, `errors[]`.
@@ -201,7 +214,8 @@ struct GitHubReleaseAPI: Sendable {
         do { return try JSONDecoder().decode(type, from: response.body) } catch {
             throw PublishError.api(
                 request: request, status: response.status,
-                message: "unexpected answer: \(String(response.text.prefix(200)))", documentationURL: nil, details: [])
+                message: "unexpected answer: \(String(SecretMask.mask(response.text, hiding: [token]).prefix(200)))",
+                documentationURL: nil, details: [])
         }
     }
 }

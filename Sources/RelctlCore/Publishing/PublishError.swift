@@ -15,6 +15,9 @@ enum PublishError: RelctlError, CustomStringConvertible {
     case otherRelease(manifest: String, manifestTag: String, tag: String)
     /// Same-name assets already on the release whose SHA256 differs from the local file.
     case differingAssets(release: String, names: [String])
+    /// `--replace` on a release that is already public: deleting first could leave the public
+    /// release without a file its SHA256SUMS lists, so relctl does not do it.
+    case replaceOnPublic(release: String, names: [String])
     /// The API answered with an error: its message and documentation URL, as given.
     case api(request: String, status: Int, message: String, documentationURL: String?, details: [String])
     /// The tag is not on the server: publishing would create it on the default branch.
@@ -35,7 +38,8 @@ enum PublishError: RelctlError, CustomStringConvertible {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName,
             .badRetries, .badNumber, .otherRelease:
             return .badInput
-        case .changedFiles, .differingAssets, .api, .incomplete, .tagNotPushed, .tagDiffers, .uploadFailed:
+        case .changedFiles, .differingAssets, .replaceOnPublic, .api, .incomplete, .tagNotPushed, .tagDiffers,
+            .uploadFailed:
             return .failure
         }
     }
@@ -105,6 +109,12 @@ enum PublishError: RelctlError, CustomStringConvertible {
             return names.map {
                 Diagnostic(
                     "\(release): asset `\($0)` is already there with a different SHA256; it is never replaced silently: delete it on the release page, or run again with --replace"
+                )
+            }
+        case let .replaceOnPublic(release, names):
+            return names.map {
+                Diagnostic(
+                    "\(release) is public and its asset `\($0)` has a different SHA256; relctl does not --replace on a public release (GitHub cannot swap an asset in one step: a delete first and a failed upload would leave the release without a file its SHA256SUMS lists). Publish a new version, or turn the release back into a draft on GitHub and run again with --replace"
                 )
             }
         case let .api(request, status, message, documentationURL, details):

@@ -25,7 +25,15 @@ struct AllowedSigners: Sendable {
                     reason: "an allowed-signers line needs `PRINCIPALS [OPTIONS] KEYTYPE BASE64KEY`")
             }
             let hasOptions = !Self.isKeyType(fields[1])
-            let options = hasOptions ? Self.options(fields[1]) : [:]
+            let options: [String: String]
+            do { options = hasOptions ? try Self.strictOptions(fields[1]) : [:] } catch let problem as OptionProblem {
+                // ssh-keygen stops at such a line and trusts nothing; trusting the key anyway would
+                // make relctl accept what the tool it stands in for refuses.
+                throw SigningError.badKey(
+                    source: "\(file):\(number + 1)",
+                    reason:
+                        "ssh-keygen cannot parse the options `\(fields[1])`: \(problem.reason); fix or remove the line")
+            }
             let typeIndex = hasOptions ? 2 : 1
             guard fields.count > typeIndex + 1 else {
                 throw SigningError.badKey(
@@ -73,32 +81,78 @@ struct AllowedSigners: Sendable {
         return fields
     }
 
-    /// `cert-authority,namespaces="file,git"` → ["cert-authority": "", "namespaces": "file,git"].
-    static func options(_ field: String) -> [String: String] {
+    struct OptionProblem: Error {
+        var reason: String
+    }
+
+    /// The options as ssh-keygen reads them (sshsig.c, `sshsigopt_parse`): only `cert-authority`,
+    /// `namespaces="…"`, `valid-after="…"` and `valid-before="…"`, values in double quotes, times
+    /// that parse, and `valid-before` after `valid-after`. Anything else is a problem, not ignored.
+    static func strictOptions(_ field: String) throws -> [String: String] {
         var result: [String: String] = [:]
-        var parts: [String] = []
-        var current = ""
-        var quoted = false
-        for character in field {
-            if character == "\"" { quoted.toggle(); continue }
-            if character == ",", !quoted { parts.append(current); current = "" } else { current.append(character) }
-        }
-        parts.append(current)
-        for part in parts where !part.isEmpty {
-            if let equals = part.firstIndex(of: "=") {
-                result[part[..<equals].lowercased()] = String(part[part.index(after: equals)...])
-            } else {
-                result[part.lowercased()] = ""
+        var rest = Substring(field)
+        var first = true
+        while !rest.isEmpty {
+            let name = rest.prefix { $0 != "=" && $0 != "," }.lowercased()
+            rest = rest.dropFirst(name.count)
+            defer { first = false }
+            switch name {
+            case "" where !first && rest.first == ",":
+                // ssh-keygen passes over an empty option between two commas.
+                break
+            case "cert-authority":
+                guard rest.first != "=" else { throw OptionProblem(reason: "`cert-authority` takes no value") }
+                result[name] = ""
+            case "namespaces", "valid-after", "valid-before":
+                guard rest.first == "=" else { throw OptionProblem(reason: "`\(name)` needs a value") }
+                rest = rest.dropFirst()
+                guard rest.first == "\"" else {
+                    throw OptionProblem(reason: "the value of `\(name)` must be in double quotes")
+                }
+                rest = rest.dropFirst()
+                guard let close = rest.firstIndex(of: "\"") else {
+                    throw OptionProblem(reason: "the value of `\(name)` has no closing quote")
+                }
+                let value = String(rest[..<close])
+                rest = rest[rest.index(after: close)...]
+                if name != "namespaces" {
+                    guard let time = Self.time(value), time.timeIntervalSince1970 > 0 else {
+                        throw OptionProblem(
+                            reason:
+                                "`\(name)=\"\(value)\"` is not a time ssh-keygen reads (YYYYMMDD[HHMM[SS]], optionally ending in Z or UTC)"
+                        )
+                    }
+                }
+                guard result[name] == nil else { throw OptionProblem(reason: "`\(name)` is given twice") }
+                result[name] = value
+            default:
+                throw OptionProblem(reason: "unknown option `\(name)`")
             }
+            guard !rest.isEmpty else { break }
+            guard rest.first == "," else { throw OptionProblem(reason: "expected `,` after `\(name)`") }
+            rest = rest.dropFirst()
+            if rest.isEmpty { throw OptionProblem(reason: "the options end with `,`") }
+        }
+        if let after = result["valid-after"].flatMap(Self.time), let before = result["valid-before"].flatMap(Self.time),
+            before <= after
+        {
+            throw OptionProblem(reason: "`valid-before` is not after `valid-after`")
         }
         return result
     }
 
-    /// `YYYYMMDD[HHMM[SS]][Z]`, as ssh-keygen accepts.
+    /// `YYYYMMDD[HHMM[SS]][Z|UTC]`, as ssh-keygen accepts (misc.c, `parse_absolute_time`).
     static func time(_ text: String) -> Date? {
         var digits = text
-        let utc = digits.hasSuffix("Z") || digits.hasSuffix("z")
-        if utc { digits.removeLast() }
+        var utc = false
+        if digits.count > 1, digits.hasSuffix("Z") || digits.hasSuffix("z") {
+            utc = true
+            digits.removeLast()
+        } else if digits.count > 3, digits.uppercased().hasSuffix("UTC") {
+            utc = true
+            digits.removeLast(3)
+        }
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         let formats = [8: "yyyyMMdd", 12: "yyyyMMddHHmm", 14: "yyyyMMddHHmmss"]
         guard let format = formats[digits.count] else { return nil }
         let formatter = DateFormatter()

@@ -49,8 +49,10 @@ struct MinisignSignature: Sendable, Equatable {
     /// Parses a `.minisig`; a malformed one is a bad signature (exit 1) naming `file`.
     init(text: String, file: String) throws {
         func bad(_ reason: String) -> SigningError { .badSignature(file: file, reason: reason) }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+        // By scalars: as Characters, "\r\n" is one grapheme that a split on "\n" never finds, and a
+        // CRLF file (which minisign accepts) would read as one line.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String(String.UnicodeScalarView($0.last == "\r" ? $0.dropLast() : $0))
         }
         guard lines.count >= 4, lines[0].hasPrefix("untrusted comment:"), lines[2].hasPrefix("trusted comment: "),
             let main = Data(base64Encoded: lines[1]), main.count == 74,

@@ -72,10 +72,24 @@ public enum ReleaseSigner {
     /// minisign's trusted comment (signed too): the file, and the release from manifest.json when
     /// there is one. No time stamp, so signing the same list twice gives the same comment.
     static func trustedComment(for url: URL) -> String {
-        var comment = "file:\(url.lastPathComponent)"
+        var comment = "file:\(oneLine(url.lastPathComponent))"
         if let manifest = try? ReleaseManifest.read(in: url.deletingLastPathComponent()), !manifest.tag.isEmpty {
-            comment += " project:\(manifest.project) tag:\(manifest.tag)"
+            comment += " project:\(oneLine(manifest.project)) tag:\(oneLine(manifest.tag))"
         }
         return comment
+    }
+
+    /// The trusted comment is one line of the `.minisig`: a line break in a name (from a
+    /// manifest.json relctl did not write, or an older relctl) would split it, and no tool could
+    /// verify the file. Such a value is written as a quoted string with escapes instead.
+    static func oneLine(_ text: String) -> String {
+        let breaks = text.unicodeScalars.contains { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+        }
+        guard breaks else { return text }
+        var quoted = QuotedString.basic(text)
+        quoted = quoted.replacingOccurrences(of: "\u{85}", with: "\\u0085")
+            .replacingOccurrences(of: "\u{2028}", with: "\\u2028").replacingOccurrences(of: "\u{2029}", with: "\\u2029")
+        return quoted
     }
 }

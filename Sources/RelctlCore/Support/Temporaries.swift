@@ -7,10 +7,18 @@ import Foundation
 enum Temporaries {
     static let marker = ".relctl-tmp-"
 
-    /// `BASE.relctl-tmp-PID-RANDOM`, with this process's pid.
+    /// `BASE.relctl-tmp-PID-RANDOM`, with this process's pid. A name holds at most 255 bytes;
+    /// when BASE is too long for the suffix (a 242-byte archive name that itself fits), BASE is
+    /// cut (at a character boundary): it only hints at what the temporary is for.
     static func name(_ base: String) -> String {
-        base + marker + "\(getpid())-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let suffix = marker + "\(getpid())-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        var kept = base
+        while kept.utf8.count + suffix.utf8.count > maximumNameBytes, !kept.isEmpty { kept.removeLast() }
+        return kept + suffix
     }
+
+    /// The longest file name Linux, macOS and the BSDs allow, in bytes.
+    static let maximumNameBytes = 255
 
     /// A temporary folder in `$TMPDIR`: `relctl-WHAT.relctl-tmp-PID-RANDOM`.
     static func scratchURL(_ what: String) -> URL {

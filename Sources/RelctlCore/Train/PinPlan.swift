@@ -24,9 +24,26 @@ struct PinPlan: Sendable {
         var problems: [Diagnostic] = []
         var texts: [String: String] = [:]
         var original: [String: String] = [:]
-        for pin in repository.pins {
-            let url = repository.directory.appendingPathComponent(pin.path)
+        for var pin in repository.pins {
             let shown = "\(repository.path)/\(pin.path)"
+            // bump's link rules: a pinned file that is a link (or sits in a linked folder) is
+            // written through to the file it resolves to inside the repository, and that file is
+            // what the pin commit holds; one resolving outside is refused before anything is written.
+            let target: WriteTarget
+            do {
+                target = try WriteTarget(
+                    repository.directory.appendingPathComponent(pin.path), display: pin.path,
+                    root: repository.directory)
+            } catch NotesError.writeOutsideRepository(_, let reason) {
+                problems.append(
+                    Diagnostic(
+                        file: workspaceFile,
+                        "[[repo]] `\(repository.name)`: pinned file \(shown) \(reason.replacingOccurrences(of: "set the version in that file yourself", with: "pin that file in its own repository"))"
+                    ))
+                continue
+            }
+            pin.path = target.display
+            let url = target.url
             if texts[pin.path] == nil {
                 guard let data = FileSystem.contents(of: url),
                     let text = String(data: data, encoding: .utf8)
@@ -55,6 +72,9 @@ struct PinPlan: Sendable {
                 switch error {
                 case .badPattern: why = "its pattern does not compile"
                 case .noMatch: why = "the pattern `\(pin.pattern)` matches nothing"
+                case .timedOut:
+                    why =
+                        "the pattern `\(pin.pattern)` ran for more than \(RegexManifestReader.timeLimit.components.seconds) s without finishing, so relctl stopped it; nested repetition such as `(a+)+` backtracks without end: make it specific, e.g. 'FFI_VERSION: \"(?<version>[^\"]+)\"'"
                 case .manyMatches(let lines):
                     why =
                         "the pattern `\(pin.pattern)` matches \(lines.count) times (lines \(lines.map(String.init).joined(separator: ", "))); make it match exactly one"

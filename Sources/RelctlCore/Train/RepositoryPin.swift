@@ -56,15 +56,36 @@ struct RepositoryPin: Sendable, Equatable, Encodable {
 
     /// Finds the pinned value in `text` and returns the text with it set to `newValue`. The
     /// pattern must match exactly once: none means the file changed shape (or the pattern is
-    /// wrong), two means the train cannot know which one is meant.
+    /// wrong), two means the train cannot know which one is meant. It runs under the regex
+    /// manifests' time bound (`RegexManifestReader.timeLimit`): a pattern that backtracks without
+    /// end (`(x+x+)+y`) is stopped and reported instead of hanging the train.
     func apply(to text: String, newValue: String) throws(PinError) -> (text: String, old: String, line: Int) {
-        guard let regex = try? Regex(pattern).anchorsMatchLineEndings() else { throw .badPattern }
-        let matches = text.matches(of: regex)
-        guard matches.count == 1, let match = matches.first else {
-            throw matches.isEmpty
-                ? .noMatch : .manyMatches(matches.map { Self.line(of: $0.range.lowerBound, in: text) })
+        guard
+            let regex = try? NSRegularExpression(
+                pattern: pattern.replacingOccurrences(of: "(?P<version>", with: "(?<version>"),
+                options: [.anchorsMatchLines])
+        else { throw .badPattern }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: RegexManifestReader.timeLimit)
+        var matches: [NSTextCheckingResult] = []
+        var timedOut = false
+        var calls = 0
+        // `.reportProgress` calls the block while ICU works, so a runaway match can be stopped.
+        regex.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)) {
+            result, _, stop in
+            calls += 1
+            if let result { matches.append(result) }
+            if calls % 1024 == 0, clock.now > deadline {
+                timedOut = true
+                stop.pointee = true
+            }
         }
-        guard let range = match.output["version"]?.range else { throw .noMatch }
+        if timedOut { throw .timedOut }
+        let ranges = matches.compactMap { Range($0.range, in: text) }
+        guard matches.count == 1, let match = matches.first else {
+            throw matches.isEmpty ? .noMatch : .manyMatches(ranges.map { Self.line(of: $0.lowerBound, in: text) })
+        }
+        guard let range = Range(match.range(withName: "version"), in: text) else { throw .noMatch }
         let old = String(text[range])
         var updated = text
         updated.replaceSubrange(range, with: newValue)
@@ -76,6 +97,6 @@ struct RepositoryPin: Sendable, Equatable, Encodable {
     }
 
     enum PinError: Error {
-        case badPattern, noMatch, manyMatches([Int])
+        case badPattern, noMatch, manyMatches([Int]), timedOut
     }
 }

@@ -43,6 +43,23 @@ public struct Workspace: Sendable {
                     )
                 })
         }
+        // Two entries for one repository (two names, or a path through a link) would have the
+        // train lock, tag and push it twice; it is bad input, said before anything runs.
+        var seen: [String: Repository] = [:]
+        var twice: [Diagnostic] = []
+        for repository in workspace.repositories {
+            let real = WriteTarget.realPath(repository.directory.path) ?? repository.directory.path
+            if let first = seen[real] {
+                twice.append(
+                    Diagnostic(
+                        file: path,
+                        "[[repo]] `\(first.name)` (`\(first.path)`) and `\(repository.name)` (`\(repository.path)`) are the same repository (\(real)); list it once"
+                    ))
+            } else {
+                seen[real] = repository
+            }
+        }
+        if !twice.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: twice) }
         return workspace
     }
 
