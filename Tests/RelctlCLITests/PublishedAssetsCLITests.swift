@@ -50,7 +50,8 @@ import Testing
         }
         #expect(dry.status == 0, "\(dry)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(dry.stdout.utf8))
-        #expect(plan.stages.last?.detail?.contains("would publish 6 assets") == true, "\(plan.stages)")
+        let publish = plan.stages.first { $0.name == "publish" }
+        #expect(publish?.detail?.contains("would publish 6 assets") == true, "\(plan.stages)")
 
         let real = try await BlockingWork.run {
             try relctl(

@@ -221,6 +221,7 @@ public enum ReleaseWorkflow {
             // [publish] github or GITHUB_REPOSITORY (set by Actions) gives them their download URL.
             step(&y, name: "Write the installers", run: ["relctl installer"])
         }
+        channels(&y, config: config)
         signing(&y, config: config)
         step(&y, name: "Verify the checksums", run: ["relctl verify dist/SHA256SUMS"])
         if config.ci.attest {
@@ -237,6 +238,27 @@ public enum ReleaseWorkflow {
             run: ["relctl publish \"$TAG\""])
         if !config.images.isEmpty { pushImages(&y, config: config) }
         return y.text
+    }
+
+    /// Where users install from (`[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]`, `[[channel]]`): each
+    /// channel's files are written after SHA256SUMS and before signing, so the chart, the flake and a
+    /// plugin's files are listed, signed and published with the archives, as `relctl release` does.
+    /// Pushing a chart or a tap/bucket needs credentials for another registry or repository, so
+    /// that stays a step the project adds (`relctl chart --tag TAG --push`, `relctl channel NAME
+    /// --tag TAG --publish`; docs/channels.md).
+    private static func channels(_ y: inout YAMLLines, config: RelctlConfig) {
+        let channels = config.channels
+        if !channels.charts.isEmpty {
+            step(&y, name: "Write the Helm charts", run: ["relctl chart --tag \"$TAG\""])
+        }
+        var names: [String] = []
+        if channels.nix { names.append(NixChannel.id) }
+        if channels.homebrew != nil { names.append(HomebrewChannel.id) }
+        if channels.scoop != nil { names.append(ScoopChannel.id) }
+        names += channels.plugins.map(\.name)
+        for name in names {
+            step(&y, name: "Write the \(name) channel", run: ["relctl channel \(name) --tag \"$TAG\""])
+        }
     }
 
     /// True when an `[[image]]` goes to GHCR, where the job's own token may push.
