@@ -87,21 +87,84 @@ struct CIGenerateCLITests {
         }
     }
 
-    @Test func noTargetsIsBadInputAndWritesNothing() throws {
+    /// A tag-only config (no `[[target]]`) gets a workflow with no build matrix: one release job
+    /// that checks the tag, writes the notes and publishes them, with the same trigger, install
+    /// step, pins and permissions as the full workflow, lint-clean; `check` says so.
+    @Test func aTagOnlyConfigGetsOneReleaseJobWithoutAMatrix() throws {
         try withTemporaryDirectory { dir in
             try MatrixFixtures.project(in: dir, targets: [])
             let result = try relctl(["ci", "generate"], in: dir.url)
-            #expect(result.status == 2, "\(result)")
+            #expect(result.status == 0 && result.stderr.contains("created"), "\(result)")
+            let text = try dir.read(Self.workflow)
+            #expect(!text.contains("matrix") && !text.contains("artifact") && !text.contains("needs:"), "\(text)")
+            #expect(text.contains("      - 'v*.*.*'\n"))
+            #expect(text.contains("  contents: read # checkout only"))
+            #expect(text.contains("RELCTL_INSTALL_VERSION: \(RelctlVersion.version)"), "the default install step")
+            #expect(text.contains("uses: \(ReleaseWorkflow.checkout) \(ReleaseWorkflow.pinComment)"))
+            let read = try run(
+                "python3",
+                [
+                    "-c",
+                    "import sys, json, yaml; w = yaml.safe_load(open(sys.argv[1])); "
+                        + "print(json.dumps({j: {'steps': [s['name'] for s in v['steps']], 'permissions': v.get('permissions'), "
+                        + "'runs-on': v['runs-on'], 'fetch-depth': v['steps'][0]['with'].get('fetch-depth')} for j, v in w['jobs'].items()}))",
+                    dir.url.appendingPathComponent(Self.workflow).path,
+                ])
+            try #require(read.status == 0, "\(read)")
+            struct Job: Decodable, Equatable {
+                var steps: [String]
+                var permissions: [String: String]?
+                var runsOn: String
+                var fetchDepth: Int?
+                enum CodingKeys: String, CodingKey {
+                    case steps, permissions
+                    case runsOn = "runs-on"
+                    case fetchDepth = "fetch-depth"
+                }
+            }
+            let jobs = try JSONDecoder().decode([String: Job].self, from: Data(read.stdout.utf8))
             #expect(
-                result.stderr.contains(
-                    "relctl: error: relctl.toml: no [[target]] entries: the workflow's build matrix would be empty"))
-            #expect(!dir.exists(Self.workflow))
+                jobs == [
+                    "release": Job(
+                        steps: [
+                            "Check out", "Install relctl", "Check the tag against the manifests", "Write the release notes",
+                            "Publish the GitHub release",
+                        ], permissions: ["contents": "write"], runsOn: "ubuntu-latest", fetchDepth: 0)
+                ], "\(jobs)")
+
+            #expect(try relctl(["ci", "generate", "--check"], in: dir.url).status == 0)
+            #expect(try Self.tool("shellcheck", ["--version"], in: dir.url).status == 0)
+            let actionlint = try Self.tool("actionlint", ["-no-color", Self.workflow], in: dir.url)
+            #expect(actionlint.status == 0, "actionlint findings:\n\(actionlint)")
+            for persona in ["regular", "pedantic"] {
+                let audit = try Self.tool(
+                    "zizmor", ["--offline", "--no-progress", "--persona", persona, Self.workflow], in: dir.url)
+                #expect(audit.status == 0, "zizmor --persona \(persona) findings:\n\(audit)")
+            }
+
             let check = try relctl(["check"], in: dir.url)
             #expect(check.status == 0, "\(check)")
             #expect(
                 check.stderr.contains(
-                    "relctl: warning: relctl.toml: no [[target]] entries, so `relctl release` is a tag-only release (versions, notes, tag, push; nothing built or packaged); build, package, matrix and ci generate need at least one"
-                ))
+                    "relctl: warning: relctl.toml: no [[target]] entries, so `relctl release` is a tag-only release (versions, notes, tag, push; nothing built or packaged), and `relctl ci generate` writes one release job with no build matrix (check the tag, publish the notes); build, package and matrix need at least one target"
+                ), "\(check)")
+            #expect(!check.stderr.contains("ci generate need"), "\(check)")
+        }
+    }
+
+    /// A tag-only workflow has only the release job: a `[[ci.setup]]` step for it alone is enough.
+    @Test func aTagOnlyConfigNeedsSetupStepsOnlyInItsReleaseJob() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(
+                in: dir, targets: [], extra: "[[ci.setup]]\nrun = \"pip install relctl-bin\"\njobs = [\"release\"]\n")
+            let check = try relctl(["check"], in: dir.url)
+            #expect(check.status == 0 && !check.stderr.contains("[[ci.setup]]"), "\(check)")
+            try MatrixFixtures.project(
+                in: dir, targets: [], extra: "[[ci.setup]]\nrun = \"pip install relctl-bin\"\njobs = [\"build\"]\n")
+            let missing = try relctl(["check"], in: dir.url)
+            #expect(
+                missing.stderr.contains("no [[ci.setup]] step runs in the `release` job")
+                    && !missing.stderr.contains("`plan` job"), "\(missing)")
         }
     }
 

@@ -55,6 +55,62 @@ struct WorkflowRunCLITests {
             runAsLinux: ["macos-13", "macos-14", "windows-latest"])
     }
 
+    /// A tag-only project (Examples/workspace-tag-only: no `[[target]]`) gets one release job:
+    /// the tag is checked against the Cargo workspace, the notes are the release's body, nothing
+    /// is attached, and a re-run writes nothing. A tag the manifests disagree with publishes nothing.
+    @Test func tagOnlyExampleReleasesItsNotesThroughItsWorkflow() async throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/workspace-tag-only")
+        let fixture = try WorkflowFixture(copying: example)
+        defer { fixture.remove() }
+        let repository = "acme/tally"
+        let standIn = try GitHubStandIn(repository: repository, tags: [], gitDirectory: fixture.remote.url)
+        defer { standIn.stop() }
+
+        // The workspace is at 0.3.0: v0.4.0 fails the tag check before any notes or request that writes.
+        try fixture.pushTag("v0.4.0")
+        let wrong = try fixture.runWorkflow(tag: "v0.4.0", standIn: standIn, repository: repository)
+        #expect(wrong.status == 1, "\(wrong)")
+        let refused = try #require(wrong.report?.jobs.first { $0.id == "release" }, "\(wrong)")
+        #expect(refused.steps.first { $0.name == "Check the tag against the manifests" }?.result == "failure")
+        #expect(refused.steps.first { $0.name == "Publish the GitHub release" }?.result == "skipped")
+        #expect(try await standIn.releases().isEmpty)
+        try fixture.repository.git("tag", "-d", "v0.4.0")
+        try fixture.repository.git("push", "-q", "origin", ":refs/tags/v0.4.0")
+
+        let tag = "v0.3.0"
+        try fixture.pushTag(tag)
+        let outcome = try fixture.runWorkflow(tag: tag, standIn: standIn, repository: repository)
+        #expect(outcome.status == 0, "\(outcome)")
+        let jobs = try #require(outcome.report?.jobs, "\(outcome)")
+        #expect(jobs.map(\.id) == ["release"] && jobs[0].result == "success", "\(outcome)")
+        #expect(
+            jobs[0].steps.map(\.name) == [
+                "Check out", "Install relctl", "Check the tag against the manifests", "Write the release notes",
+                "Publish the GitHub release",
+            ])
+
+        // The notes relctl writes for this tag on a maintainer's machine are the release's body.
+        let notes = fixture.url.appendingPathComponent("expected-notes.md")
+        let written = try relctl(["notes", "--tag", tag, "--output", notes.path], in: fixture.url)
+        try #require(written.status == 0, "\(written)")
+        let expected = try String(contentsOf: notes, encoding: .utf8)
+        let releases = try await standIn.releases()
+        try #require(releases.count == 1, "\(releases)")
+        let release = releases[0]
+        #expect(release.tag_name == tag && !release.draft && !release.prerelease, "\(release)")
+        #expect(release.assets.isEmpty, "a tag-only release has no assets: \(release.assets.map(\.name))")
+        #expect(!expected.isEmpty && release.body == expected, "body \(release.body ?? "nil"), notes \(expected)")
+
+        let requestsBefore = try await standIn.log().count
+        let again = try fixture.runWorkflow(tag: tag, standIn: standIn, repository: repository)
+        #expect(again.status == 0, "\(again)")
+        let writes = try await standIn.log().dropFirst(requestsBefore).filter { $0.method != "GET" }
+        #expect(writes.isEmpty, "a re-run wrote to the release: \(writes.map { "\($0.method) \($0.path)" })")
+        let after = try await standIn.releases()
+        #expect(after.count == 1 && after[0].body == expected && after[0].assets.isEmpty)
+    }
+
     @Test func aFailedBuildPublishesNothing() async throws {
         let targets = WorkflowFixture.multiTargets + """
             [[target]]

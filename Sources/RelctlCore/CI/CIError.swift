@@ -1,26 +1,12 @@
-/// Problems in `relctl ci generate`: the file checked is wrong (exit 1), or the config has no
-/// targets to build a matrix from (exit 2).
+/// Problems in `relctl ci generate`: the file checked or replaced is not what relctl would write (exit 1).
 enum CIError: RelctlError, CustomStringConvertible {
     case handEdited(path: String, state: GeneratedFile.State)
     case outOfDate(path: String, state: GeneratedFile.State)
-    case noTargets(config: String)
 
-    var exitCode: RelctlExitCode {
-        switch self {
-        case .handEdited, .outOfDate: return .failure
-        case .noTargets: return .badInput
-        }
-    }
+    var exitCode: RelctlExitCode { .failure }
 
     var diagnostics: [Diagnostic] {
         switch self {
-        case .noTargets(let config):
-            return [
-                Diagnostic(
-                    file: config,
-                    "no [[target]] entries: the workflow's build matrix would be empty and its plan job would fail; \(TargetResolver.addTargetHint)"
-                )
-            ]
         case .handEdited(let path, .handWritten):
             return [
                 Diagnostic(

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The GitHub Actions release workflow for a project: plan → build (one runner per target) → release.
-/// The text depends only on the config and relctl's version, so regenerating is byte-identical.
+/// The GitHub Actions release workflow for a project: plan → build (one runner per target) → release,
+/// or for a tag-only project (no `[[target]]`) one release job: check the tag, write the notes,
+/// publish them. The text depends only on the config and relctl's version, so regenerating is
+/// byte-identical.
 public enum ReleaseWorkflow {
     /// Versions are tags, not commit SHAs: relctl generates the file offline and has no verified
     /// hashes to pin (see docs/matrix.md). All three are GitHub's own `actions/` on the node24 runtime.
@@ -60,7 +62,7 @@ public enum ReleaseWorkflow {
         var found: [Diagnostic] = []
         if !config.ci.setupSteps.isEmpty {
             // Every job runs relctl, so every job needs a step that installs it.
-            for job in CISetupStep.Job.allCases where !config.ci.setupSteps.contains(where: { $0.jobs.contains(job) }) {
+            for job in jobs(of: config) where !config.ci.setupSteps.contains(where: { $0.jobs.contains(job) }) {
                 found.append(
                     Diagnostic(
                         file: config.path,
@@ -97,6 +99,11 @@ public enum ReleaseWorkflow {
         return found
     }
 
+    /// The jobs the workflow has: a tag-only project builds nothing, so it has only `release`.
+    static func jobs(of config: RelctlConfig) -> [CISetupStep.Job] {
+        config.targets.isEmpty ? [.release] : CISetupStep.Job.allCases
+    }
+
     static func windowsProblems(config: RelctlConfig) -> [Diagnostic] {
         guard config.ci.usesDefaultSetup, let targets = try? TargetResolver.resolveAll(config) else { return [] }
         return targets.filter { $0.runner.lowercased().contains("windows") }.map { target in
@@ -121,9 +128,8 @@ public enum ReleaseWorkflow {
         return GeneratedFile.render(header: header, body: body(config: config))
     }
 
-    /// The workflow without the generated-file header.
-    static func body(config: RelctlConfig) -> String {
-        var y = YAMLLines()
+    /// Everything above the jobs: the tag-push trigger, read-only defaults, bash, `$TAG`.
+    private static func preamble(_ y: inout YAMLLines, config: RelctlConfig) {
         y.add("name: Release")
         y.blank()
         y.add("on:")
@@ -147,6 +153,16 @@ public enum ReleaseWorkflow {
         y.add("  TAG: ${{ github.ref_name }}")
         y.blank()
         y.add("jobs:")
+    }
+
+    /// The workflow without the generated-file header.
+    static func body(config: RelctlConfig) -> String {
+        var y = YAMLLines()
+        preamble(&y, config: config)
+        if config.targets.isEmpty {
+            tagOnlyRelease(&y, config: config)
+            return y.text
+        }
 
         y.add("  plan:")
         y.add("    name: Plan")
@@ -156,7 +172,7 @@ public enum ReleaseWorkflow {
         y.add("    steps:")
         checkout(&y, fullHistory: false)
         setup(&y, config: config, job: .plan)
-        step(&y, name: "Check the tag against the manifests", run: ["relctl validate-tag \"$TAG\""])
+        validateTag(&y)
         step(
             &y, name: "Expand the target matrix", id: "matrix",
             run: [
@@ -230,14 +246,39 @@ public enum ReleaseWorkflow {
             y.add("        with:")
             y.add("          subject-checksums: dist/SHA256SUMS")
         }
+        notesAndPublish(&y)
+        if !config.images.isEmpty { pushImages(&y, config: config) }
+        return y.text
+    }
+
+    /// A project without `[[target]]` builds nothing: one job checks the tag against the
+    /// manifests and publishes the release as its notes, with no asset (`relctl publish` on a
+    /// tag-only project), as `relctl release TAG --publish` does.
+    private static func tagOnlyRelease(_ y: inout YAMLLines, config: RelctlConfig) {
+        y.add("  release:")
+        y.add("    name: Release")
+        y.add("    runs-on: ubuntu-latest")
+        y.add("    permissions:")
+        y.add("      contents: write # relctl publish: the release, its notes as the body (a tag-only release has no assets)")
+        y.add("    steps:")
+        checkout(&y, fullHistory: true)
+        setup(&y, config: config, job: .release)
+        validateTag(&y)
+        notesAndPublish(&y)
+    }
+
+    private static func validateTag(_ y: inout YAMLLines) {
+        step(&y, name: "Check the tag against the manifests", run: ["relctl validate-tag \"$TAG\""])
+    }
+
+    /// The release job's last steps: the notes become the release's body.
+    private static func notesAndPublish(_ y: inout YAMLLines) {
         step(&y, name: "Write the release notes", run: ["relctl notes --tag \"$TAG\" --output dist/RELEASE_NOTES.md"])
         // A draft first, public only once every asset is attached; a re-run of a failed job
         // finishes the same release (the runner sets GITHUB_REPOSITORY and GITHUB_API_URL).
         step(
             &y, name: "Publish the GitHub release", env: ["GITHUB_TOKEN": "${{ github.token }}"],
             run: ["relctl publish \"$TAG\""])
-        if !config.images.isEmpty { pushImages(&y, config: config) }
-        return y.text
     }
 
     /// Where users install from (`[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]`, `[[channel]]`): each

@@ -6,9 +6,6 @@ public enum WorkflowWriter {
     public static func generate(
         config: RelctlConfig, check: Bool, force: Bool
     ) throws -> (path: String, outcome: WorkflowOutcome) {
-        guard !config.targets.isEmpty else {
-            throw CIError.noTargets(config: config.path)
-        }
         let url = config.root.appendingPathComponent(config.ci.workflow)
         let shown = config.ci.workflow
         let generated = ReleaseWorkflow.render(config: config)

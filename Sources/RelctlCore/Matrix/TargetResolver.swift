@@ -77,7 +77,7 @@ public enum TargetResolver {
         return targets.filter { selected.contains($0) }
     }
 
-    /// What to do about a config without targets; build, matrix, ci generate and check all say it.
+    /// What to do about a config without targets; build, matrix and check all say it.
     static let addTargetHint = "add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\""
 
     /// This machine's OS as relctl names it (`linux`, `macos`, `windows`).

@@ -112,7 +112,7 @@ public enum ProjectChecker {
             report.warning(
                 Diagnostic(
                     file: config.path,
-                    "no [[target]] entries, so `relctl release` is a tag-only release (versions, notes, tag, push; nothing built or packaged); build, package, matrix and ci generate need at least one; \(TargetResolver.addTargetHint)"
+                    "no [[target]] entries, so `relctl release` is a tag-only release (versions, notes, tag, push; nothing built or packaged), and `relctl ci generate` writes one release job with no build matrix (check the tag, publish the notes); build, package and matrix need at least one target; \(TargetResolver.addTargetHint)"
                 ))
         }
         if !config.targets.isEmpty, config.build.binaries.isEmpty {
