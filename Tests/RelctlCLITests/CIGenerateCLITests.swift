@@ -96,10 +96,12 @@ struct CIGenerateCLITests {
             let result = try relctl(["ci", "generate"], in: dir.url)
             #expect(result.status == 0 && result.stderr.contains("created"), "\(result)")
             let text = try dir.read(Self.workflow)
-            #expect(!text.contains("matrix") && !text.contains("artifact") && !text.contains("needs:"), "\(text)")
+            #expect(
+                !text.contains("strategy:") && !text.contains("relctl matrix") && !text.contains("artifact")
+                    && !text.contains("needs:"), "\(text)")
             #expect(text.contains("      - 'v*.*.*'\n"))
             #expect(text.contains("  contents: read # checkout only"))
-            #expect(text.contains("RELCTL_INSTALL_VERSION: \(RelctlVersion.version)"), "the default install step")
+            #expect(text.contains("RELCTL_INSTALL_VERSION: '\(RelctlVersion.version)'"), "the default install step")
             #expect(text.contains("uses: \(ReleaseWorkflow.checkout) \(ReleaseWorkflow.pinComment)"))
             let read = try run(
                 "python3",
