@@ -87,4 +87,25 @@ import Testing
         #expect(try repo.directory.read("relctl.toml").contains("tag-format = \"{version}\""))
         #expect(try relctl(["bump"], in: repo.url).stdout == "15.2.2\n")
     }
+
+    /// A changesets-style monorepo member: the npm package `@acme/cli` is tagged `@acme/cli@3.0.1`
+    /// (found by scripts/corpus on changesets, where `bump` proposed the already tagged 3.0.1).
+    @Test func initInAScopedNpmMemberTakesItsScopedTags() throws {
+        let repo = try GitRepository()
+        defer { repo.directory.remove() }
+        try repo.directory.write("package.json", #"{"name": "acme-monorepo", "private": true, "version": "0.0.0"}"#)
+        try repo.directory.write("packages/cli/package.json", #"{"name": "@acme/cli", "version": "3.0.1"}"#)
+        try repo.directory.write("packages/core/package.json", #"{"name": "@acme/core", "version": "1.4.0"}"#)
+        try repo.commit("chore: start")
+        for tag in ["@acme/cli@3.0.0", "@acme/cli@3.0.1", "@acme/core@1.4.0", "v9.0.0"] { try repo.git("tag", tag) }
+        try repo.commit("fix(cli): quieter output", files: ["packages/cli/index.js": "//\n"])
+        let member = repo.url.appendingPathComponent("packages/cli")
+        let initialised = try relctl(["init"], in: member)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("packages/cli/relctl.toml")
+        #expect(config.contains("tag-format = \"@acme/cli@{version}\""), "\(config)")
+        let bump = try relctl(["bump"], in: member)
+        #expect(bump.status == 0 && bump.stdout == "3.0.2\n", "\(bump)")
+        #expect(try relctl(["validate-tag", "@acme/cli@3.0.1"], in: member).status == 0)
+    }
 }

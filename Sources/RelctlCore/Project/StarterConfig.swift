@@ -128,7 +128,7 @@ public enum StarterConfig {
         found.binaries = found.binaries.filter { seen.insert($0).inserted }
         found.optionalBinaries = found.optionalBinaries.filter { found.binaries.contains($0) }
         found.name = preferredName(found.name, binaries: found.binaries, repository: repository)
-        let history = TagHistory(tags: tags, project: found.name)
+        let history = TagHistory(tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected))
         (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
         return found
     }
@@ -338,6 +338,17 @@ public enum StarterConfig {
             found.build = ("swift build -c release --product \(binaries[0])", ".build/release")
             if binaries.count > 1 { found.build?.command = "swift build -c release" }
         }
+    }
+
+    /// The package's full name where the project's is a shortened one: a scoped npm package
+    /// (`@changesets/cli`), whose tags monorepo tools spell `@changesets/cli@3.0.1`.
+    private static func packageNames(root: URL, detected: [String]) -> [String] {
+        guard detected.contains("package.json"),
+            let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let name = object["name"] as? String, name.contains("/")
+        else { return [] }
+        return [name]
     }
 
     private static func projectName(root: URL, detected: [String]) -> String {

@@ -4,7 +4,8 @@
 /// The latest releases decide, not the majority over all history: fzf has 139 old tags without
 /// `v` and 39 recent ones with it, and its next tag is `v0.75.0`. Tags named after the project
 /// (`ignore-0.4.33` for the `ignore` crate of ripgrep's workspace) win over the repository's
-/// bare tags, which belong to the application.
+/// bare tags, which belong to the application; so do tags named after the package's full name
+/// (`@changesets/cli@3.0.1` for the npm package `@changesets/cli`, whose project is `cli`).
 struct TagHistory {
     /// How many of the highest versions vote when the latest version has several spellings.
     static let recentCount = 10
@@ -22,8 +23,10 @@ struct TagHistory {
     /// Why, for the comment next to `tag-format` in the starter file.
     var note = "no tags yet: tags will look like v1.2.3"
 
-    init(tags: [String], project: String) {
-        let releases = tags.compactMap { Self.release(in: $0, project: project) }
+    /// `aliases` are other names the project's tags may start with (a scoped npm package's name).
+    init(tags: [String], project: String, aliases: [String] = []) {
+        let names = [project] + aliases.filter { $0 != project && !$0.isEmpty }
+        let releases = tags.compactMap { tag in names.lazy.compactMap { Self.release(in: tag, project: $0) }.first }
         guard !releases.isEmpty else {
             if !tags.isEmpty { note = "no version tag yet: tags will look like v1.2.3" }
             return
@@ -46,7 +49,10 @@ struct TagHistory {
             : votes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first?.key ?? latest.prefix
         let family = candidates.filter { $0.prefix == chosen }
         let newest = recent.first { $0.prefix == chosen } ?? family[0]
-        format = (Self.isGeneric(chosen) ? chosen : "{project}" + chosen.dropFirst(project.count)) + "{version}"
+        // A prefix spelled with the project's name says `{project}`; one spelled with an alias is
+        // written as it stands, since `{project}` would expand to the short name.
+        let ownName = !project.isEmpty && chosen.hasPrefix(project)
+        format = (Self.isGeneric(chosen) || !ownName ? chosen : "{project}" + chosen.dropFirst(project.count)) + "{version}"
         if recent.filter({ $0.prefix == chosen }).contains(where: Self.isCalendar) { scheme = .calver }
         let others = candidates.count - family.count
         note =
