@@ -21,6 +21,8 @@ struct LinuxPackageSpec: Sendable {
     var changes: [String]
     /// The binaries, under `/usr/bin`, and the copyright file; each format adds its own files.
     var files: [PackagedFile]
+    /// rpm: the key that signs the header, or nil for an unsigned package.
+    package var signer: OpenPGPSigningKey? = nil
 
     /// `/usr/share/doc/{name}`.
     var documentationFolder: String { "/usr/share/doc/\(name)" }

@@ -32,6 +32,11 @@ struct RpmPackageWriter: LinuxPackageFormat {
         md5.update(data: payload)
         signature[1004] = .binary(Data(md5.finalize()))  // RPMSIGTAG_MD5
         signature[1007] = .int32([UInt32(cpio.count)])  // RPMSIGTAG_PAYLOADSIZE
+        if let signer = spec.signer {
+            // A header-only OpenPGP signature: the header holds the payload's SHA-256, so it
+            // covers the whole package. rpmsign files EdDSA (like DSA) under RPMSIGTAG_DSA.
+            signature[267] = .binary(Data(signer.signature(over: Array(header), time: UInt32(clamping: spec.mtime))))
+        }
 
         var package = Self.lead(spec)
         package.append(signature.serialized(padded: true))

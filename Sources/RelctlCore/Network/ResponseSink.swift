@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where one task's answer goes as it arrives: into memory, or into a file for a blob or an
+/// archive, counted against the request's limit. Over the limit the task is cancelled and the
+/// caller gets `TooLarge`: an endless or oversized body can neither fill memory nor the disk.
+final class ResponseSink: Sendable {
+    /// The body passed the request's `responseLimit`.
+    struct TooLarge: Error {}
+
+    private struct State {
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+        var data = Data()
+        var file: FileHandle?
+        var received: Int64 = 0
+        var response: URLResponse?
+        var overLimit = false
+        var writeError: (any Error)?
+    }
+
+    let limit: Int64
+    private let state: Mutex<State>
+
+    init(limit: Int64, file: FileHandle?, continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        self.limit = limit
+        state = Mutex(State(continuation: continuation, file: file))
+    }
+
+    func received(_ response: URLResponse) {
+        state.withLock { $0.response = response }
+    }
+
+    /// Keeps `data`; false when the task must stop (over the limit, or the file cannot be written).
+    func append(_ data: Data) -> Bool {
+        state.withLock { state in
+            guard !state.overLimit, state.writeError == nil else { return false }
+            state.received += Int64(data.count)
+            if state.received > limit {
+                state.overLimit = true
+                state.data = Data()
+                return false
+            }
+            if let file = state.file {
+                do { try file.write(contentsOf: data) } catch {
+                    state.writeError = error
+                    return false
+                }
+            } else {
+                state.data.append(data)
+            }
+            return true
+        }
+    }
+
+    /// Resumes the waiting caller once, with the answer or why there is none.
+    func finish(error: (any Error)?, response: URLResponse?) {
+        let (continuation, outcome): (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) =
+            state.withLock { state in
+                defer { state.continuation = nil }
+                try? state.file?.close()
+                let outcome: Result<(Data, URLResponse), any Error>
+                if state.overLimit {
+                    outcome = .failure(TooLarge())
+                } else if let failure = state.writeError ?? error {
+                    outcome = .failure(failure)
+                } else if let response = state.response ?? response {
+                    outcome = .success((state.data, response))
+                } else {
+                    outcome = .failure(URLError(.badServerResponse))
+                }
+                return (state.continuation, outcome)
+            }
+        continuation?.resume(with: outcome)
+    }
+}
