@@ -22,13 +22,18 @@ import Testing
         try withTemporaryDirectory { directory in
             // sha256sum itself writes the list, the name as the file system's bytes (0xE9 for é).
             let made = try run(
-                "bash", ["-c", "printf 'x' > \"$(printf 'caf\\351.txt')\" && printf 'y' > ok.txt && sha256sum ok.txt caf*.txt > SHA256SUMS"],
+                "bash",
+                [
+                    "-c",
+                    "printf 'x' > \"$(printf 'caf\\351.txt')\" && printf 'y' > ok.txt && sha256sum ok.txt caf*.txt > SHA256SUMS",
+                ],
                 in: directory.url)
             try #require(made.status == 0, "\(made)")
             let verified = try relctl(["verify", "SHA256SUMS"], in: directory.url)
             #expect(verified.status == 2, "\(verified)")
             #expect(verified.stderr.contains("SHA256SUMS:2:"), "\(verified.stderr)")
-            #expect(verified.stderr.contains("caf\\xE9.txt") && verified.stderr.contains("rename"), "\(verified.stderr)")
+            #expect(
+                verified.stderr.contains("caf\\xE9.txt") && verified.stderr.contains("rename"), "\(verified.stderr)")
             #expect(!verified.stderr.contains("save it as UTF-8"), "\(verified.stderr)")
         }
     }
@@ -54,7 +59,10 @@ import Testing
             """
         try repository.commit(
             "chore: start",
-            files: ["VERSION": "1.0.0\n", "notes.mustache": template, "relctl.toml": "[notes]\ntemplate = \"notes.mustache\"\n"])
+            files: [
+                "VERSION": "1.0.0\n", "notes.mustache": template,
+                "relctl.toml": "[notes]\ntemplate = \"notes.mustache\"\n",
+            ])
         try repository.commit("feat!: new storage\n\nBREAKING CHANGE: migrate first:\n```sh\nvelostream migrate")
         try repository.commit("fix: keep the log short")
         let notes = try relctl(["notes"], in: repository.url)

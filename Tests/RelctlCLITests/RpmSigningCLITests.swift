@@ -52,7 +52,9 @@ import Testing
         let (emptyHome, _) = try keyring(importing: nil)
         defer { emptyHome.remove() }
         let unknown = try run("rpm", ["-Kv", rpm.path], environment: ["HOME": emptyHome.path])
-        #expect(unknown.status == 1 && unknown.stdout.contains("Signature, key ID") && unknown.stdout.contains("NOKEY"), "\(unknown)")
+        #expect(
+            unknown.status == 1 && unknown.stdout.contains("Signature, key ID") && unknown.stdout.contains("NOKEY"),
+            "\(unknown)")
 
         let (home, database) = try keyring(importing: publicKey)
         defer { home.remove() }

@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 
 /// A binary rpm in the v4 layout rpm(8) reads: the 96-byte lead, the signature header (header
-/// SHA-256 and SHA-1, header+payload MD5 and sizes), the main header (metadata, file list with
+/// SHA-256 and SHA-1, header+payload MD5 and sizes, and with a `signing-key` the header's
+/// OpenPGP signature), the main header (metadata, file list with
 /// modes, owners and SHA-256 digests, the payload's SHA-256) and the gzip-compressed cpio payload.
 /// Build time and host are fixed (the release's time, `relctl`), so the bytes repeat.
 struct RpmPackageWriter: LinuxPackageFormat {

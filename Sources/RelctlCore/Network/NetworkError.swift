@@ -25,7 +25,9 @@ enum NetworkError: RelctlError, CustomStringConvertible {
                 )
             ]
         case let .responseTooLarge(request, limit, streamed):
-            let kind = streamed ? "the size this download was declared with" : "the most relctl reads of a JSON document or manifest"
+            let kind =
+                streamed
+                ? "the size this download was declared with" : "the most relctl reads of a JSON document or manifest"
             return [
                 Diagnostic(
                     "\(request): the answer is longer than \(ByteCount.format(limit)), \(kind); stopped reading. The server is misbehaving or the URL does not point at the API: check it"

@@ -58,22 +58,18 @@ final class ResponseSink: Sendable {
 
     /// Resumes the waiting caller once, with the answer or why there is none.
     func finish(error: (any Error)?, response: URLResponse?) {
-        let (continuation, outcome): (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) =
-            state.withLock { state in
-                defer { state.continuation = nil }
-                try? state.file?.close()
-                let outcome: Result<(Data, URLResponse), any Error>
-                if state.overLimit {
-                    outcome = .failure(TooLarge())
-                } else if let failure = state.writeError ?? error {
-                    outcome = .failure(failure)
-                } else if let response = state.response ?? response {
-                    outcome = .success((state.data, response))
-                } else {
-                    outcome = .failure(URLError(.badServerResponse))
-                }
-                return (state.continuation, outcome)
+        typealias Outcome = Result<(Data, URLResponse), any Error>
+        let (continuation, outcome) = state.withLock {
+            state -> (CheckedContinuation<(Data, URLResponse), any Error>?, Outcome) in
+            defer { state.continuation = nil }
+            try? state.file?.close()
+            if state.overLimit { return (state.continuation, .failure(TooLarge())) }
+            if let failure = state.writeError ?? error { return (state.continuation, .failure(failure)) }
+            guard let response = state.response ?? response else {
+                return (state.continuation, .failure(URLError(.badServerResponse)))
             }
+            return (state.continuation, .success((state.data, response)))
+        }
         continuation?.resume(with: outcome)
     }
 }

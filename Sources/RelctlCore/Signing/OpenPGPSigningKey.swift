@@ -51,11 +51,14 @@ package struct OpenPGPSigningKey: Sendable {
         let body = publicKeyBody
         let uid = Array(userID.utf8)
         // The certification hashes the key and the user ID (RFC 4880 5.2.4).
-        let signed = [0x99, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body + [0xB4]
+        let signed =
+            [0x99, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body + [0xB4]
             + OpenPGPPacket.bigEndian(UInt32(uid.count)) + uid
         // Key flags 0x03: certify and sign.
-        let certification = signature(type: 0x13, over: signed, time: created, extra: [OpenPGPPacket.subpacket(27, [0x03])])
-        let packets = OpenPGPPacket.packet(tag: OpenPGPPacket.publicKeyTag, body: body)
+        let certification = signature(
+            type: 0x13, over: signed, time: created, extra: [OpenPGPPacket.subpacket(27, [0x03])])
+        let packets =
+            OpenPGPPacket.packet(tag: OpenPGPPacket.publicKeyTag, body: body)
             + OpenPGPPacket.packet(tag: OpenPGPPacket.userIDTag, body: uid) + certification
         return OpenPGPPacket.armored(packets, kind: "PUBLIC KEY BLOCK")
     }
@@ -70,9 +73,14 @@ package struct OpenPGPSigningKey: Sendable {
     /// SHA-256 over the data, the hashed part and the trailer, and the Ed25519 signature of that
     /// digest as the MPIs R and S.
     private func signature(type: UInt8, over data: [UInt8], time: UInt32, extra: [[UInt8]]) -> [UInt8] {
-        let hashedSubpackets = OpenPGPPacket.subpacket(2, OpenPGPPacket.bigEndian(time))
+        let hashedSubpackets =
+            OpenPGPPacket.subpacket(2, OpenPGPPacket.bigEndian(time))
             + extra.joined() + OpenPGPPacket.subpacket(33, [4] + fingerprint)
-        let hashed = [4, type, Self.eddsa, Self.sha256, UInt8(hashedSubpackets.count >> 8), UInt8(hashedSubpackets.count & 0xFF)]
+        let hashed =
+            [
+                4, type, Self.eddsa, Self.sha256, UInt8(hashedSubpackets.count >> 8),
+                UInt8(hashedSubpackets.count & 0xFF),
+            ]
             + hashedSubpackets
         var hash = SHA256()
         hash.update(data: data)
@@ -83,8 +91,10 @@ package struct OpenPGPSigningKey: Sendable {
         defer { Sodium.wipe(&secretKey) }
         let signature = Sodium.sign(digest, secretKey: secretKey)
         let unhashed = OpenPGPPacket.subpacket(16, Array(fingerprint.suffix(8)))
-        let body = hashed + [UInt8(unhashed.count >> 8), UInt8(unhashed.count & 0xFF)] + unhashed
-            + digest.prefix(2) + OpenPGPPacket.mpi(Array(signature[0..<32])) + OpenPGPPacket.mpi(Array(signature[32..<64]))
+        let body =
+            hashed + [UInt8(unhashed.count >> 8), UInt8(unhashed.count & 0xFF)] + unhashed
+            + digest.prefix(2) + OpenPGPPacket.mpi(Array(signature[0..<32]))
+            + OpenPGPPacket.mpi(Array(signature[32..<64]))
         return OpenPGPPacket.packet(tag: OpenPGPPacket.signatureTag, body: body)
     }
 }
