@@ -249,4 +249,30 @@ struct HTTPBodyLimitTests {
             #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("endless").path))
         }
     }
+
+    @Test("a base image layer longer than its descriptor says is cut off there and never cached")
+    func layerPastItsSize() async throws {
+        let origins = try TwoOrigins()
+        defer { origins.stop() }
+        try await withTemporaryDirectory { directory in
+            // The manifest declares 5 bytes; the registry sends 200 000 (with the right digest).
+            let layer = Data(String(repeating: "layer", count: 40_000).utf8)
+            let layerDigest = try BaseImageDigestTests.sha256(layer, in: directory)
+            try origins.serve(layer, as: layerDigest)
+            let digest = try BaseImageDigestTests.serveBase(layer: layerDigest, origins: origins, in: directory)
+            let store = BaseImageStore(
+                context: Context(
+                    workingDirectory: directory.url,
+                    environment: try BaseImageDigestTests.environment(origins, in: directory)))
+            let base = ImageReference(registry: "127.0.0.1:\(origins.portA)", repository: "acme/base", digest: digest)
+            let error = await #expect(throws: (any Error).self) {
+                try await store.resolve(base, platforms: [ImagePlatform(os: "linux", architecture: "amd64")])
+            }
+            let message = (error as? RelctlError)?.message ?? "\(String(describing: error))"
+            #expect(message.contains("longer than 5 B"), "\(message)")
+            let cached = directory.url.appendingPathComponent("cache/relctl/oci/blobs/sha256")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: cached.path)) ?? []
+            #expect(!names.contains(String(layerDigest.dropFirst(7))) && !names.contains { $0.hasPrefix(".") }, "\(names)")
+        }
+    }
 }
