@@ -118,6 +118,20 @@ import Testing
         #expect(exported.status == 0, "\(exported)")
         #expect(try Data(contentsOf: fromFile) != Data(contentsOf: fromEnvironment))
 
+        // CI: the generated workflow hands the Linux packages step the key from the secret.
+        let generated = try relctl(["ci", "generate"], in: fixture.url)
+        #expect(generated.status == 0, "\(generated)")
+        let workflow = try fixture.repository.directory.read(".github/workflows/release.yml")
+        #expect(
+            workflow.contains(
+                """
+                        env:
+                          RELCTL_RPM_SIGNING_KEY: ${{ secrets.RELCTL_RPM_SIGNING_KEY }}
+                        run: relctl linux-package --tag "$TAG" --target "$TARGET"
+                """), "\(workflow)")
+        let linted = try run("actionlint", [fixture.url.appendingPathComponent(".github/workflows/release.yml").path])
+        #expect(linted.status == 0, "\(linted)")
+
         // Unsigned stays the default: no key, no export, and the message says how to add one.
         let unsigned = try LinuxPackageFixture()
         defer { unsigned.remove() }
