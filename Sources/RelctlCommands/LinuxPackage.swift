@@ -13,12 +13,14 @@ struct LinuxPackage: RelctlCommand {
             copyright (DEP-5) and, in the .deb, changelog.gz from the release notes under /usr/share/doc/{project}/. \
             Byte-identical on every run (SOURCE_DATE_EPOCH or the tagged commit's time). CI runs it after \
             `relctl build --target T` in each Linux job; `relctl checksum dist/` then lists the packages in SHA256SUMS. \
+            An rpm table with `signing-key` (or $RELCTL_RPM_SIGNING_KEY) gets a header OpenPGP (EdDSA) signature; \
+            `--export-key FILE` writes that key's armored public key for `rpm --import` and writes no package. \
             Exit 2 when metadata, binaries or a [[package]] table are missing.
             """
     )
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The release tag, e.g. v1.2.0 (checked against the manifests first).") var tag: String
+    @Option(help: "The release tag, e.g. v1.2.0 (checked against the manifests first).") var tag: String?
     @Option(
         name: .customLong("target"),
         help: ArgumentHelp("A target triple or glob; repeat for several (default: all Linux targets).", valueName: "triple|glob"))
@@ -31,9 +33,26 @@ struct LinuxPackage: RelctlCommand {
     @Option(
         help: ArgumentHelp("Read prebuilt binaries from here instead of the project's binary-dir.", valueName: "dir"))
     var artifacts: String?
+    @Option(
+        name: .customLong("export-key"),
+        help: ArgumentHelp(
+            "Write the rpm signing key's armored OpenPGP public key here (for `rpm --import`), and nothing else.",
+            valueName: "file"))
+    var exportKey: String?
+
+    func validate() throws {
+        if exportKey == nil, tag == nil { throw ValidationError("Missing expected argument '--tag <tag>'") }
+        if exportKey != nil, tag != nil { throw ValidationError("--export-key writes only the key; leave out --tag") }
+    }
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
+        if let exportKey {
+            let keyID = try LinuxPackageBuilder.exportKey(config: config, to: context.resolve(exportKey), context: context)
+            context.console.info("wrote \(exportKey): OpenPGP public key \(keyID); users run `rpm --import \(exportKey)`")
+            return
+        }
+        guard let tag else { return }
         let selected = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: targets)
         let output = out.map { context.resolve($0) } ?? config.distDirectory
         let packages = try await LinuxPackageBuilder.package(

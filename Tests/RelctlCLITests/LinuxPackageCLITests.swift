@@ -167,8 +167,8 @@ import Testing
         let verified = try run("rpm", ["--root", root.path, "-V", "hello"])
         #expect(verified.status == 0, "\(verified)")
 
-        // The one error left is the missing OpenPGP signature: relctl signs SHA256SUMS, which
-        // lists the rpm, and has no OpenPGP key to sign the rpm itself with (docs/linux-packages.md).
+        // The one error left is the missing OpenPGP signature: this table has no `signing-key`
+        // (unsigned is the default; RpmSigningCLITests signs, docs/linux-packages.md).
         let lint = try run("rpmlint", [rpm.path])
         let lintErrors = lint.stdout.split(whereSeparator: \.isNewline).filter { $0.contains(": E: ") }
         #expect(lintErrors.map { $0.components(separatedBy: ": E: ")[1] } == ["no-signature"], "\(lint)")

@@ -214,3 +214,67 @@ struct HTTPPolicyTests {
         #expect(cdn.allSatisfy { $0.authorization == nil })
     }
 }
+
+/// Issue 26, item 12: an answer is read only up to a limit by kind, counted while it streams.
+@Suite("HTTP body limits")
+struct HTTPBodyLimitTests {
+    @Test("an endless JSON answer stops at 16 MiB with an error naming the URL")
+    func endlessDocument() async throws {
+        let origins = try TwoOrigins()
+        defer { origins.stop() }
+        let request = HTTPRequest(method: "GET", url: URL(string: "\(origins.baseA)/endless")!)
+        let error = await #expect(throws: NetworkError.self) { try await URLSessionHTTPClient().send(request) }
+        let text = try #require(error?.message)
+        #expect(text.contains("GET \(origins.baseA)/endless") && text.contains("16.0 MiB"), "\(text)")
+    }
+
+    @Test("a download streams into its file, and an endless one stops at its size and leaves no file")
+    func streamedDownload() async throws {
+        let origins = try TwoOrigins()
+        defer { origins.stop() }
+        try await withTemporaryDirectory { directory in
+            let blob = Data((0..<300_000).map { UInt8($0 % 251) })
+            try origins.serve(blob, as: "blob")
+            var request = HTTPRequest(method: "GET", url: URL(string: "\(origins.baseA)/cdn/blob")!)
+            request.responseFile = directory.url.appendingPathComponent("blob")
+            request.responseLimit = Int64(blob.count)
+            let response = try await URLSessionHTTPClient().send(request)
+            #expect(response.status == 200 && response.body.isEmpty)
+            #expect(try Data(contentsOf: directory.url.appendingPathComponent("blob")) == blob)
+
+            var endless = HTTPRequest(method: "GET", url: URL(string: "\(origins.baseA)/endless")!)
+            endless.responseFile = directory.url.appendingPathComponent("endless")
+            endless.responseLimit = 1 << 20
+            let error = await #expect(throws: NetworkError.self) { try await URLSessionHTTPClient().send(endless) }
+            #expect(error?.message.contains("1.00 MiB") == true, "\(String(describing: error))")
+            #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("endless").path))
+        }
+    }
+
+    @Test("a base image layer longer than its descriptor says is cut off there and never cached")
+    func layerPastItsSize() async throws {
+        let origins = try TwoOrigins()
+        defer { origins.stop() }
+        try await withTemporaryDirectory { directory in
+            // The manifest declares 5 bytes; the registry sends 200 000 (with the right digest).
+            let layer = Data(String(repeating: "layer", count: 40_000).utf8)
+            let layerDigest = try BaseImageDigestTests.sha256(layer, in: directory)
+            try origins.serve(layer, as: layerDigest)
+            let digest = try BaseImageDigestTests.serveBase(layer: layerDigest, origins: origins, in: directory)
+            let store = BaseImageStore(
+                context: Context(
+                    workingDirectory: directory.url,
+                    environment: try BaseImageDigestTests.environment(origins, in: directory)))
+            let base = ImageReference(registry: "127.0.0.1:\(origins.portA)", repository: "acme/base", digest: digest)
+            let error = await #expect(throws: (any Error).self) {
+                try await store.resolve(base, platforms: [ImagePlatform(os: "linux", architecture: "amd64")])
+            }
+            let message = (error as? RelctlError)?.message ?? "\(String(describing: error))"
+            #expect(message.contains("longer than 5 B"), "\(message)")
+            let cached = directory.url.appendingPathComponent("cache/relctl/oci/blobs/sha256")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: cached.path)) ?? []
+            #expect(!names.contains(String(layerDigest.dropFirst(7))), "\(names)")
+            #expect(!names.contains { $0.hasPrefix(".") }, "a partial download was left: \(names)")
+        }
+    }
+}

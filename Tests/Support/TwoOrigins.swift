@@ -90,6 +90,7 @@ public final class TwoOrigins: Sendable {
         # Routes (same handler on both ports; "other" means the other port):
         #   /r?status=S&to=URL              answers S with Location: URL (any method)
         #   /trickle                        200, then one body byte every 0.2 s for ever
+        #   /endless                        200 without a length, then 64 KiB chunks as fast as they go, for ever
         #   .../reflect...                  403 (registry) or 422 whose body echoes the Authorization header
         #   /v2/                           registry ping: 401 with a challenge unless authorized (A only)
         #   /token                         on A: 302 to the other port's /token; on B: {"token": "registry-token"}
@@ -146,6 +147,19 @@ public final class TwoOrigins: Sendable {
                             self.wfile.flush()
                             time.sleep(0.2)
                     except OSError:
+                        return
+                if url.path == "/endless":
+                    # A body that never ends, sent as fast as the client reads it (issue 26, item 12).
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    chunk = b"[" + b"0," * 32767
+                    try:
+                        while True:
+                            self.wfile.write(chunk)
+                    except OSError:
+                        self.close_connection = True
                         return
                 if url.path == "/r":
                     return self.answer(int(query["status"][0]), b"", {"Location": query["to"][0]})

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// challenges itself (registry Bearer tokens are not something URLSession knows), and on Linux a
 /// 401 with a Basic challenge and no delegate never completes its task at all. So each challenge's
 /// failure response is kept and the task cancelled; `URLSessionHTTPClient` turns the cancellation
-/// back into that response.
+/// back into that response. `SessionDelegate`, the session's delegate, forwards challenges here.
 package final class ChallengeCapture: NSObject, URLSessionTaskDelegate, Sendable {
     package struct Captured: Sendable {
         package var status: Int
@@ -36,15 +36,6 @@ package final class ChallengeCapture: NSObject, URLSessionTaskDelegate, Sendable
         let key = task.originalRequest?.url?.absoluteString ?? ""
         captured.withLock { $0[key, default: []].append(entry) }
         completionHandler(.cancelAuthenticationChallenge, nil)
-    }
-
-    /// Never lets URLSession follow a redirect: it would copy every header, `Authorization`
-    /// included, to the new host. The 3xx comes back as the answer and `RedirectPolicy` decides.
-    package func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
     }
 
     /// The challenged response of a request, once (nil when it was not challenged).

@@ -24,6 +24,12 @@ public struct HTTPRequest: Sendable {
     /// bytes (the idle `timeout` never fires then). A file body adds a second per 64 KiB, so a
     /// large upload on a slow but honest link still finishes. `RELCTL_HTTP_DEADLINE` sets it.
     package var deadline: TimeInterval = HTTPRequest.defaultDeadline
+    /// The most answer bytes accepted: a JSON document or manifest by default; a caller that
+    /// downloads a blob or an archive into `responseFile` sets its expected size or a larger cap.
+    package var responseLimit: Int64 = HTTPRequest.documentLimit
+    /// Where the answer's body is streamed instead of memory (the response's `body` is then empty).
+    /// Removed again when the request fails.
+    package var responseFile: URL?
     /// Called with the body bytes sent so far, for file bodies (progress on a terminal).
     package var progress: (@Sendable (Int64) -> Void)?
 
@@ -38,6 +44,10 @@ public struct HTTPRequest: Sendable {
     }
 
     package static let defaultDeadline: TimeInterval = 600
+
+    /// 16 MiB: GitHub's largest JSON pages and registry manifests are far below it (the OCI
+    /// distribution spec lets registries refuse manifests over 4 MiB).
+    package static let documentLimit: Int64 = 16 << 20
 
     /// The deadline with the allowance for a file body.
     package var overallDeadline: TimeInterval {

@@ -9,6 +9,9 @@ package enum NetworkError: RelctlError, CustomStringConvertible {
     /// The server asks us to wait longer than we are willing to.
     case waitTooLong(request: String, seconds: Int, until: Date)
 
+    /// The answer's body passed the request's limit; the transfer was stopped there.
+    case responseTooLarge(request: String, limit: Int64, streamed: Bool)
+
     package var exitCode: RelctlExitCode { .failure }
 
     package var diagnostics: [Diagnostic] {
@@ -19,6 +22,15 @@ package enum NetworkError: RelctlError, CustomStringConvertible {
             return [
                 Diagnostic(
                     "\(request): still failing after \(attempts) attempts (\(last)); run the same command again later, it resumes where it stopped"
+                )
+            ]
+        case let .responseTooLarge(request, limit, streamed):
+            let kind =
+                streamed
+                ? "the size this download was declared with" : "the most relctl reads of a JSON document or manifest"
+            return [
+                Diagnostic(
+                    "\(request): the answer is longer than \(ByteCount.format(limit)), \(kind); stopped reading. The server is misbehaving or the URL does not point at the API: check it"
                 )
             ]
         case let .waitTooLong(request, seconds, until):

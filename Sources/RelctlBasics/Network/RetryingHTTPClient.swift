@@ -28,6 +28,8 @@ package final class RetryingHTTPClient: HTTPClient {
             do {
                 response = try await base.send(request)
             } catch let error as NetworkError {
+                // An answer over its limit would come back the same on every attempt.
+                if case .responseTooLarge = error { throw error }
                 guard request.isIdempotent, attempt < policy.maxAttempts else {
                     if attempt > 1 {
                         throw NetworkError.gaveUp(request: request.summary, attempts: attempt, last: error.message)

@@ -12,7 +12,7 @@ import FoundationNetworking
 package struct URLSessionHTTPClient: HTTPClient {
     private let session: URLSession
     private let configuration: URLSessionConfiguration
-    private let challenges = ChallengeCapture()
+    private let delegate = SessionDelegate()
 
     /// The process's one session (connections reused across every client), the default in `Context`.
     package static let shared = URLSessionHTTPClient(userAgent: "relctl/\(RelctlVersion.version)")
@@ -24,7 +24,7 @@ package struct URLSessionHTTPClient: HTTPClient {
         configuration.httpShouldSetCookies = false
         if let userAgent { configuration.httpAdditionalHeaders = ["User-Agent": userAgent] }
         self.configuration = configuration
-        session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -61,20 +61,24 @@ package struct URLSessionHTTPClient: HTTPClient {
         do {
             switch request.body {
             case .none:
-                (data, response) = try await task(urlRequest, file: nil, arm: arm)
+                (data, response) = try await task(urlRequest, file: nil, request: request, arm: arm)
             case .data(let body):
                 urlRequest.httpBody = body
                 urlRequest.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
-                (data, response) = try await task(urlRequest, file: nil, arm: arm)
+                (data, response) = try await task(urlRequest, file: nil, request: request, arm: arm)
             case .file(let file, let size):
                 urlRequest.setValue(String(size), forHTTPHeaderField: "Content-Length")
                 if let progress = request.progress {
                     (data, response) = try await UploadTaskDelegate.upload(
-                        urlRequest, fromFile: file, configuration: configuration, progress: progress, arm: arm)
+                        urlRequest, fromFile: file, configuration: configuration, limit: request.responseLimit,
+                        progress: progress, arm: arm)
                 } else {
-                    (data, response) = try await task(urlRequest, file: file, arm: arm)
+                    (data, response) = try await task(urlRequest, file: file, request: request, arm: arm)
                 }
             }
+        } catch is ResponseSink.TooLarge {
+            throw NetworkError.responseTooLarge(
+                request: request.summary, limit: request.responseLimit, streamed: request.responseFile != nil)
         } catch _ where expired.isSet {
             throw NetworkError.transport(
                 request: request.summary,
@@ -96,41 +100,47 @@ package struct URLSessionHTTPClient: HTTPClient {
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
     }
 
-    /// One task on the shared session; a challenged request comes back cancelled, and its 401
-    /// (kept by `ChallengeCapture`) is the answer.
+    /// One task on the shared session, its answer collected by a `ResponseSink` (in memory, or in
+    /// `responseFile`) up to the request's `responseLimit`; a challenged request comes back
+    /// cancelled, and its 401 (kept by `ChallengeCapture`) is the answer.
     private func task(
-        _ request: URLRequest, file: URL?, arm: @escaping @Sendable (URLSessionTask) -> Void
+        _ urlRequest: URLRequest, file: URL?, request: HTTPRequest, arm: @escaping @Sendable (URLSessionTask) -> Void
     ) async throws -> (Data, URLResponse) {
-        let challenges = self.challenges
-        return try await withCheckedThrowingContinuation { continuation in
-            let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-                if let error {
-                    if let url = request.url, (error as NSError).code == NSURLErrorCancelled,
-                        let challenged = challenges.takeChallenged(url),
-                        let response = HTTPURLResponse(
-                            url: url, statusCode: challenged.status, httpVersion: "HTTP/1.1",
-                            headerFields: challenged.headers)
-                    {
-                        continuation.resume(returning: (Data(), response))
-                        return
-                    }
-                    continuation.resume(throwing: error)
-                    return
-                }
-                guard let response else {
-                    continuation.resume(throwing: URLError(.badServerResponse))
-                    return
-                }
-                continuation.resume(returning: (data ?? Data(), response))
+        var output: FileHandle?
+        if let responseFile = request.responseFile {
+            try FileSystem.createFile(responseFile, contents: Data())
+            guard let handle = FileHandle(forWritingAtPath: responseFile.path) else {
+                throw NetworkError.transport(
+                    request: request.summary, reason: "cannot write the answer to \(responseFile.path)")
             }
-            let task: URLSessionTask =
-                if let file {
-                    session.uploadTask(with: request, fromFile: file, completionHandler: completion)
-                } else {
-                    session.dataTask(with: request, completionHandler: completion)
-                }
-            task.resume()
-            arm(task)
+            output = handle
+        }
+        let delegate = self.delegate
+        let session = self.session
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                let sink = ResponseSink(limit: request.responseLimit, file: output, continuation: continuation)
+                let task: URLSessionTask =
+                    if let file {
+                        session.uploadTask(with: urlRequest, fromFile: file)
+                    } else {
+                        session.dataTask(with: urlRequest)
+                    }
+                delegate.register(sink, for: task)
+                task.resume()
+                arm(task)
+            }
+        } catch {
+            if let url = urlRequest.url, (error as NSError).code == NSURLErrorCancelled,
+                let challenged = delegate.challenges.takeChallenged(url),
+                let response = HTTPURLResponse(
+                    url: url, statusCode: challenged.status, httpVersion: "HTTP/1.1", headerFields: challenged.headers)
+            {
+                return (Data(), response)
+            }
+            // Nothing half-written is left where the caller looks for the answer.
+            if let responseFile = request.responseFile { try? FileSystem.remove(responseFile) }
+            throw error
         }
     }
 

@@ -6,15 +6,10 @@ import FoundationNetworking
 #endif
 
 /// Runs one file upload as a delegate-driven task, so the bytes sent so far can be reported
-/// while the session streams the file from disk.
+/// while the session streams the file from disk. The answer is collected by a `ResponseSink`
+/// under the request's limit, as on the shared session.
 package final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
-        var data = Data()
-        var response: URLResponse?
-    }
-
-    private let state = Mutex(State())
+    private let sink = Mutex<ResponseSink?>(nil)
     private let progress: @Sendable (Int64) -> Void
 
     package init(progress: @escaping @Sendable (Int64) -> Void) {
@@ -23,14 +18,14 @@ package final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendab
 
     /// Uploads `file` with `request` on a session of its own (invalidated afterwards).
     package static func upload(
-        _ request: URLRequest, fromFile file: URL, configuration: URLSessionConfiguration,
+        _ request: URLRequest, fromFile file: URL, configuration: URLSessionConfiguration, limit: Int64,
         progress: @escaping @Sendable (Int64) -> Void, arm: @escaping @Sendable (URLSessionTask) -> Void
     ) async throws -> (Data, URLResponse) {
         let delegate = UploadTaskDelegate(progress: progress)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         return try await withCheckedThrowingContinuation { continuation in
-            delegate.state.withLock { $0.continuation = continuation }
+            delegate.sink.withLock { $0 = ResponseSink(limit: limit, file: nil, continuation: continuation) }
             let task = session.uploadTask(with: request, fromFile: file)
             task.resume()
             arm(task)
@@ -48,7 +43,7 @@ package final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendab
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        state.withLock { $0.response = response }
+        sink.withLock { $0 }?.received(response)
         completionHandler(.allow)
     }
 
@@ -61,20 +56,14 @@ package final class UploadTaskDelegate: NSObject, URLSessionDataDelegate, Sendab
     }
 
     package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        state.withLock { $0.data.append(data) }
+        if sink.withLock({ $0 })?.append(data) == false { dataTask.cancel() }
     }
 
     package func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, data, response) = state.withLock { state in
-            defer { state.continuation = nil }
-            return (state.continuation, state.data, state.response ?? task.response)
+        let sink = sink.withLock { sink in
+            defer { sink = nil }
+            return sink
         }
-        if let error {
-            continuation?.resume(throwing: error)
-        } else if let response {
-            continuation?.resume(returning: (data, response))
-        } else {
-            continuation?.resume(throwing: URLError(.badServerResponse))
-        }
+        sink?.finish(error: error, response: task.response)
     }
 }

@@ -20,6 +20,23 @@ public enum DescriptorLimit {
         guard limits.rlim_cur >= minimum else {
             return EnvironmentError.descriptorLimit(current: UInt64(limits.rlim_cur), minimum: UInt64(minimum))
         }
+        closeInherited(atOrAbove: Int(clamping: limits.rlim_cur))
         return nil
+    }
+
+    /// A descriptor at or above the limit can only be inherited (the kernel gives relctl the
+    /// lowest free number), from a parent that opened it before lowering `ulimit -n`. On Linux,
+    /// Foundation's `Process` asks posix_spawn to close every descriptor up to the highest open
+    /// one in the child, and glibc refuses one past the soft limit (EBADF): every child, git
+    /// first, failed to start. A child never receives such a descriptor anyway (`Process` closes
+    /// all but stdin, stdout and stderr in it) and relctl never uses one it did not open, so
+    /// closing it here changes nothing but that children start.
+    package static func closeInherited(atOrAbove limit: Int) {
+        #if os(Linux)
+        guard let names = try? FileSystem.names(atPath: "/proc/self/fd") else { return }
+        for descriptor in names.compactMap({ Int32($0) }) where Int(descriptor) >= limit {
+            close(descriptor)
+        }
+        #endif
     }
 }

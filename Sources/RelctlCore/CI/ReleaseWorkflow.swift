@@ -316,8 +316,13 @@ public enum ReleaseWorkflow {
         guard !packaged.isEmpty else { return }
         // Triples are checked names ([A-Za-z0-9_.-]), so the JSON list is safe inside the expression.
         let list = packaged.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+        // A signed rpm table's key comes from the secret of the variable's name, through `env:`.
+        var env: [String: String] = [:]
+        if config.linuxPackages.contains(where: { $0.signingKey != nil }) {
+            env[RpmSigningKey.variable] = "${{ secrets.\(RpmSigningKey.variable) }}"
+        }
         step(
-            &y, name: "Linux packages", condition: "contains(fromJSON('[\(list)]'), matrix.target)",
+            &y, name: "Linux packages", condition: "contains(fromJSON('[\(list)]'), matrix.target)", env: env,
             run: ["relctl linux-package --tag \"$TAG\" --target \"$TARGET\""])
     }
 

@@ -25,6 +25,8 @@ package enum ChecksumError: RelctlError, CustomStringConvertible {
     case listUnreadable(path: String, exists: Bool)
     /// A line that is neither GNU nor BSD format.
     case malformedLine(path: String, line: Int, text: String)
+    /// A line whose file name is not UTF-8 (sha256sum lists a Latin-1 name as its raw bytes).
+    case nameNotUTF8(path: String, line: Int, text: String)
     /// A name listed twice with different digests.
     case listedTwice(path: String, line: Int, name: String, firstLine: Int)
     /// An algorithm id relctl does not know.
@@ -106,6 +108,13 @@ package enum ChecksumError: RelctlError, CustomStringConvertible {
                 Diagnostic(
                     file: path, line: line,
                     "malformed checksum line `\(text)`; expected `HEX  NAME` (sha256sum) or `SHA256 (NAME) = HEX` (BSD)"
+                )
+            ]
+        case let .nameNotUTF8(path, line, text):
+            return [
+                Diagnostic(
+                    file: path, line: line,
+                    "`\(text)` names a file whose name is not UTF-8 (sha256sum writes names as raw bytes; this one is Latin-1 or another 8-bit encoding), and relctl reads names as UTF-8 only; rename that file to a UTF-8 name (`convmv -f latin1 -t utf8 --notest NAME`, or plain ASCII) and run sha256sum again"
                 )
             ]
         case let .listedTwice(path, line, name, firstLine):

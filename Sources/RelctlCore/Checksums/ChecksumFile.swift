@@ -62,10 +62,27 @@ package struct ChecksumFile: Sendable, Equatable {
         let shown = displayPath ?? url.path
         let kind = FileSystem.kind(of: url)
         if kind == .directory { throw ChecksumError.listIsFolder(path: shown) }
-        guard let text = try TextFile.read(url, displayPath: shown) else {
+        let read: String?
+        do { read = try TextFile.read(url, displayPath: shown) } catch TextFileError.invalidUTF8(_, let line) {
+            // sha256sum writes a name as the file system's bytes; "save it as UTF-8" would break
+            // the list, so say which line and what to rename.
+            throw ChecksumError.nameNotUTF8(path: shown, line: line, text: rawLine(line, of: url))
+        }
+        guard let text = read else {
             throw ChecksumError.listUnreadable(path: shown, exists: kind != nil)
         }
         return try parse(text, path: shown)
+    }
+
+    /// Line `number` of the file with every byte outside printable ASCII as `\xHH`.
+    package static func rawLine(_ number: Int, of url: URL) -> String {
+        let data = FileSystem.contents(of: url) ?? Data()
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard number >= 1, number <= lines.count else { return "" }
+        let shown = lines[number - 1].prefix(120).map { byte in
+            (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
+        }
+        return shown.joined()
     }
 
     /// Parses checksum text. Blank lines are skipped; any other line that is neither GNU nor

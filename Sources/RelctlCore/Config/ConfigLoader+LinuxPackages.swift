@@ -77,6 +77,16 @@ extension ConfigLoader {
             }
         }
         package.licenseFile = table.string("license-file")
+        if let key = table.string("signing-key") {
+            if format == "rpm" {
+                package.signingKey = key
+            } else {
+                table.report(
+                    "signing-key",
+                    "only rpm packages carry a signature of their own; a \(format) is trusted through a signed repository (or the signed SHA256SUMS), remove `signing-key` here"
+                )
+            }
+        }
         for item in table.items("files") {
             guard case .right(let file) = item, let from = file.string("from"), let to = file.string("to") else {
                 table.report(

@@ -22,6 +22,9 @@ package struct LinuxPackageSettings: Sendable {
     /// Extra files installed by the package (man pages, shell completions): `from` in the
     /// project, `to` an absolute path under `/usr`. Files for `/usr/share/man` are gzipped.
     package var files: [(from: String, to: String)] = []
+    /// rpm only: the OpenSSH Ed25519 private key (a file relative to the project root) whose
+    /// OpenPGP form signs the rpm header; `RELCTL_RPM_SIGNING_KEY` (the key's text) wins over it.
+    package var signingKey: String?
     /// Linux targets to package (default: every Linux target).
     package var targets: [String]?
     /// The config line of the table, for messages.

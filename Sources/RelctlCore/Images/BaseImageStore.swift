@@ -78,7 +78,7 @@ package struct BaseImageStore: Sendable {
                             .description
                     ])
             }
-            for layer in manifest.layers { _ = try await fetcher.blobFile(layer.digest) }
+            for layer in manifest.layers { _ = try await fetcher.blobFile(layer) }
             result[platform] = BaseImage(
                 manifest: manifest, manifestDigest: manifestDigest, config: config, cache: blobs)
         }
@@ -111,30 +111,60 @@ package struct BaseImageStore: Sendable {
             try await cached(digest) { try await get("blobs/\(digest)", accept: nil, digest: digest) }
         }
 
-        func blobFile(_ digest: String) async throws -> URL {
-            _ = try await blob(digest)
-            return blobs.appendingPathComponent(String(digest.dropFirst(7)))
+        /// A layer, streamed from the registry into the cache (never whole in memory) and cut off
+        /// at the size its descriptor declares; kept only once its digest matches.
+        func blobFile(_ layer: OCIDescriptor) async throws -> URL {
+            let url = try cacheURL(layer.digest)
+            if FileKind.isRegularFile(url.path), (try? "sha256:" + FileHasher.sha256(of: url)) == layer.digest {
+                return url
+            }
+            try await pingOnce()
+            let scratch = AtomicFile.temporaryURL(for: url)
+            defer { try? FileSystem.remove(scratch) }
+            let path = "blobs/\(layer.digest)"
+            let response = try await client.send("GET", path, download: (scratch, layer.size))
+            guard response.status == 200 else {
+                throw ImageError.registry(
+                    registry: client.registry, repository: client.repository, action: "GET \(path) of the base image",
+                    status: response.status, detail: RegistryClient.detail(FileSystem.contents(of: scratch) ?? Data()))
+            }
+            let actual = "sha256:" + (try FileHasher.sha256(of: scratch))
+            guard actual == layer.digest else {
+                throw ImageError.badContent(
+                    what: "base image \(base) from \(client.registry)",
+                    reason: "\(path) has digest \(actual), not \(layer.digest)")
+            }
+            try AtomicFile.commit(scratch, to: url)
+            return url
         }
 
-        private func cached(_ digest: String, fetch: () async throws -> Data) async throws -> Data {
-            // The digest comes from the registry's manifests: `sha256:../../x` must never become a
-            // file name, here or in the layout built from it.
+        /// The cache file of `digest`. The digest comes from the registry's manifests:
+        /// `sha256:../../x` must never become a file name, here or in the layout built from it.
+        private func cacheURL(_ digest: String) throws -> URL {
             guard ImageReference.isDigest(digest) else {
                 throw ImageError.badContent(
                     what: "base image \(base) from \(client.registry)",
                     reason: "it names the blob `\(digest)`, which is not `sha256:` and 64 lowercase hex digits")
             }
-            let url = blobs.appendingPathComponent(String(digest.dropFirst(7)))
-            // A cached blob is used only while it still has its digest (a cache is a folder anyone
-            // of this user can write to); otherwise it is fetched and checked again.
-            if let data = FileSystem.contents(of: url), "sha256:" + FileHasher.hex(SHA256.hash(data: data)) == digest {
-                return data
-            }
+            return blobs.appendingPathComponent(String(digest.dropFirst(7)))
+        }
+
+        private func pingOnce() async throws {
             if !pinged.withLock({ pinged in
                 defer { pinged = true }; return pinged
             }) {
                 try await client.ping()
             }
+        }
+
+        private func cached(_ digest: String, fetch: () async throws -> Data) async throws -> Data {
+            let url = try cacheURL(digest)
+            // A cached blob is used only while it still has its digest (a cache is a folder anyone
+            // of this user can write to); otherwise it is fetched and checked again.
+            if let data = FileSystem.contents(of: url), "sha256:" + FileHasher.hex(SHA256.hash(data: data)) == digest {
+                return data
+            }
+            try await pingOnce()
             let data = try await fetch()
             try AtomicFile.write(data, to: url)
             return data

@@ -80,16 +80,21 @@ package final class RegistryClient: Sendable {
 
     /// Sends a request to `path` (under `/v2/<repository>/`) or an absolute URL, authenticating on a 401.
     /// A `.file` body is streamed from disk by the session, so a large layer never sits in memory.
+    /// - Parameter download: a blob's answer goes into this file, up to `size` bytes (its descriptor's).
     package func send(
         _ method: String, _ path: String, absolute: URL? = nil, headers: [String: String] = [:],
-        body: HTTPRequest.Body = .none
+        body: HTTPRequest.Body = .none, download: (file: URL, size: Int64)? = nil
     ) async throws -> HTTPResponse {
         guard let url = absolute ?? self.url(path) else {
             throw ImageError.registry(
                 registry: registry, repository: repository, action: "\(method) \(path)", status: 0,
                 detail: "cannot form the URL")
         }
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        if let download {
+            request.responseFile = download.file
+            request.responseLimit = max(0, download.size)
+        }
         var response = try await authorized(request)
         if response.status == 401 {
             // Only the registry itself may ask for its credentials: a 401 from another origin (an

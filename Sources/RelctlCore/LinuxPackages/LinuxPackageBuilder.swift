@@ -63,9 +63,10 @@ public struct LinuxPackageBuilder: Sendable {
     /// - Parameters:
     ///   - changes: the release notes' entries, one line each.
     ///   - binaryRoot: prebuilt binaries, as for `relctl package`.
+    ///   - keysRoot: where `signing-key` paths resolve (default: the config's root).
     package func write(
         config: RelctlConfig, inputs: PackagingInputs, targets: [Target], changes: [String], into directory: URL,
-        binaryRoot: URL? = nil
+        binaryRoot: URL? = nil, keysRoot: URL? = nil
     ) async throws -> [LinuxPackageArtifact] {
         if let problem = LinuxPackageVersion.problem(in: inputs.version) {
             throw LinuxPackageError.badVersion(version: inputs.version, reason: problem)
@@ -81,13 +82,15 @@ public struct LinuxPackageBuilder: Sendable {
                         "[[package]] format = \"\(settings.format)\" needs \(PackageMetadata.missingKeys(merged).map { "`\($0)`" }.joined(separator: ", ")) in [project] or the table"
                 )
             }
+            let signer = try RpmSigningKey.load(
+                settings, config: config, root: keysRoot ?? config.root, environment: context.environment)
             for target in Self.targets(of: settings, among: targets) {
                 let name = Self.packageName(settings, config: config)
                 var spec = LinuxPackageSpec(
                     name: name, version: LinuxPackageVersion(inputs.version),
                     architecture: LinuxArchitecture(triple: target.triple)!, metadata: metadata,
                     section: settings.section, group: settings.group, depends: settings.depends, release: settings.release,
-                    mtime: inputs.mtime, changes: changes, files: [])
+                    mtime: inputs.mtime, changes: changes, files: [], signer: signer)
                 spec.files = try binaries(config: config, target: target, binaryRoot: binaryRoot)
                 spec.files += try extraFiles(settings, config: config)
                 spec.files.append(
@@ -213,6 +216,39 @@ public struct LinuxPackageBuilder: Sendable {
 }
 
 extension LinuxPackageBuilder {
+    /// `relctl linux-package --export-key FILE`: the armored OpenPGP public key of the rpm
+    /// table's signing key, for `rpm --import`; returns its key ID.
+    public static func exportKey(config: RelctlConfig, to url: URL, context: Context) throws -> String {
+        let tables = config.linuxPackages.filter { $0.format == "rpm" }
+        guard !tables.isEmpty else {
+            throw LinuxPackageError.nothingToPackage(
+                config: config.path, reason: "has no [[package]] with format = \"rpm\"; only rpm packages are signed")
+        }
+        var keys: [OpenPGPSigningKey] = []
+        for settings in tables {
+            if let key = try RpmSigningKey.load(settings, config: config, root: config.root, environment: context.environment) {
+                keys.append(key)
+            }
+        }
+        guard let key = keys.first else {
+            throw LinuxPackageError.nothingToPackage(
+                config: config.path,
+                reason:
+                    "has no rpm signing key: set `signing-key` in the [[package]] format = \"rpm\" table or $\(RpmSigningKey.variable) to an OpenSSH Ed25519 private key (`ssh-keygen -t ed25519 -N ''`)"
+            )
+        }
+        // Two rpm tables with different keys would need two files; one key per project is the rule.
+        if let other = keys.first(where: { $0.fingerprint != key.fingerprint || $0.userID != key.userID }) {
+            throw LinuxPackageError.nothingToPackage(
+                config: config.path,
+                reason:
+                    "its rpm tables sign with different keys or maintainers (\(key.keyIDText) \(key.userID), \(other.keyIDText) \(other.userID)); use one key and one maintainer for every rpm table"
+            )
+        }
+        try AtomicFile.write(key.armoredPublicKey, to: url)
+        return key.keyIDText
+    }
+
     /// `relctl linux-package`: the packages of `tag` for the selected targets, into `outputDirectory`.
     /// - Parameter formats: only these `[[package]]` formats (default: every table).
     public static func package(

@@ -23,6 +23,8 @@ package struct LinuxPackageSpec: Sendable {
     package var changes: [String]
     /// The binaries, under `/usr/bin`, and the copyright file; each format adds its own files.
     package var files: [PackagedFile]
+    /// rpm: the key that signs the header, or nil for an unsigned package.
+    package var signer: OpenPGPSigningKey? = nil
 
     /// `/usr/share/doc/{name}`.
     package var documentationFolder: String { "/usr/share/doc/\(name)" }

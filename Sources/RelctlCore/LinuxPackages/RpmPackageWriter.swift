@@ -3,7 +3,8 @@ import Foundation
 import RelctlBasics
 
 /// A binary rpm in the v4 layout rpm(8) reads: the 96-byte lead, the signature header (header
-/// SHA-256 and SHA-1, header+payload MD5 and sizes), the main header (metadata, file list with
+/// SHA-256 and SHA-1, header+payload MD5 and sizes, and with a `signing-key` the header's
+/// OpenPGP signature), the main header (metadata, file list with
 /// modes, owners and SHA-256 digests, the payload's SHA-256) and the gzip-compressed cpio payload.
 /// Build time and host are fixed (the release's time, `relctl`), so the bytes repeat.
 package struct RpmPackageWriter: LinuxPackageFormat {
@@ -33,6 +34,11 @@ package struct RpmPackageWriter: LinuxPackageFormat {
         md5.update(data: payload)
         signature[1004] = .binary(Data(md5.finalize()))  // RPMSIGTAG_MD5
         signature[1007] = .int32([UInt32(cpio.count)])  // RPMSIGTAG_PAYLOADSIZE
+        if let signer = spec.signer {
+            // A header-only OpenPGP signature: the header holds the payload's SHA-256, so it
+            // covers the whole package. rpmsign files EdDSA (like DSA) under RPMSIGTAG_DSA.
+            signature[267] = .binary(Data(signer.signature(over: Array(header), time: UInt32(clamping: spec.mtime))))
+        }
 
         var package = Self.lead(spec)
         package.append(signature.serialized(padded: true))

@@ -84,7 +84,9 @@ package struct NotesTemplate: Sendable {
                 "breaking": entry.breaking, "author": entry.authorName, "authorEmail": entry.authorEmail,
             ]
             if let scope = entry.scope { data["scope"] = scope }
-            if let note = entry.migrationNote { data["migrationNote"] = note }
+            // Markdown from a commit body: an unclosed code fence or HTML block in it is closed
+            // (or escaped) here as in the built-in layout, or it would swallow every later section.
+            if let note = entry.migrationNote { data["migrationNote"] = MarkdownEscaper.containBlock(note) }
             if let links = notes.links { data["url"] = links.commitURL(entry.commit) }
             return data
         }

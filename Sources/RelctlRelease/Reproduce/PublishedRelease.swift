@@ -112,15 +112,30 @@ final class PublishedRelease: Sendable {
         case .folder(let folder):
             let url = folder.appendingPathComponent(name)
             return FileKind.isRegularFile(url.path) ? url : nil
-        case .web:
-            guard let data = try await contents(name) else { return nil }
+        case .web(let base):
             if !FileSystem.exists(downloads) { try CleanupRegistry.shared.makeDirectory(downloads) }
             let url = downloads.appendingPathComponent(name)
             try FileSystem.createDirectory(url.deletingLastPathComponent())
-            try AtomicFile.write(data, to: url)
+            // Streamed to disk, never whole in memory; an archive larger than any release asset
+            // (GitHub's cap is 2 GiB) is refused while it arrives.
+            let source = name.split(separator: "/").reduce(base) { $0.appendingPathComponent(String($1)) }
+            var request = HTTPRequest(method: "GET", url: source, timeout: 120)
+            request.responseFile = url
+            request.responseLimit = Self.downloadLimit
+            let response = try await http.send(request)
+            guard response.status == 200 else {
+                let text = String(decoding: (FileSystem.contents(of: url) ?? Data()).prefix(200), as: UTF8.self)
+                try? FileSystem.remove(url)
+                if response.status == 404 { return nil }
+                throw ReproduceError.downloadFailed(
+                    url: source.absoluteString, reason: "HTTP \(response.status): \(text)")
+            }
             return url
         }
     }
+
+    /// The most a published file may be: 4 GiB, twice GitHub's limit for a release asset.
+    static let downloadLimit: Int64 = 4 << 30
 
     /// The bytes of `name`, nil when the folder or server does not have it (404).
     private func contents(_ name: String) async throws -> Data? {

@@ -25,7 +25,7 @@ struct LinuxPackageStage: ReleaseStage {
         let packages = try await LinuxPackageBuilder(context: run.context).write(
             config: run.config, inputs: run.identity.packagingInputs, targets: targets,
             changes: LinuxPackageBuilder.changes(from: notes), into: run.stagingDirectory,
-            binaryRoot: run.options.artifactsDirectory)
+            binaryRoot: run.options.artifactsDirectory, keysRoot: run.projectRoot)
         outputs.linuxPackages = packages
         return packages.isEmpty ? "no Linux target to package" : packages.map(\.name).joined(separator: ", ")
     }
