@@ -13,5 +13,8 @@ struct CISettings: Sendable {
     var workflow: String = ".github/workflows/release.yml"
     /// Attach GitHub build-provenance attestations to the release files (`actions/attest-build-provenance`).
     var attest: Bool = false
+    /// `[ci] providers`: the CI services `relctl ci generate` writes a pipeline for, in
+    /// `CIProvider` order (GitHub Actions unless the project says otherwise).
+    package var providers: [CIProvider] = [.github]
     init() {}
 }

@@ -135,6 +135,11 @@ public enum ProjectChecker {
         for problem in ReleaseWorkflow.problems(config: config) {
             if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
         }
+        for provider in config.ci.providers where provider != .github {
+            for problem in provider.problems(config: config) {
+                if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
+            }
+        }
         await checkBinaryDirectories(config, context: context, into: &report)
         for problem in LinuxPackageBuilder.problems(config: config, version: seen.first?.1) { report.problem(problem) }
         if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
