@@ -78,8 +78,8 @@ let package = Package(
             name: "RelctlTestSupport",
             dependencies: ["RelctlCore"],
             path: "Tests/Support",
-            // The GitHub API stand-in and the workflow runner are run with python3 from their source paths.
-            exclude: ["github_standin.py", "workflow_runner.py"]
+            // The GitHub API stand-in and the workflow runners are run with python3 from their source paths.
+            exclude: ["github_standin.py", "workflow_runner.py", "gitlab_pipeline_runner.py"]
         ),
         .testTarget(
             name: "RelctlCoreTests",

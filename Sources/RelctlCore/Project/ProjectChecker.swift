@@ -132,10 +132,8 @@ public enum ProjectChecker {
         await checkLayouts(
             config, context: context, version: seen.lazy.compactMap { try? SemanticVersion(parsing: $0.1) }.first,
             into: &report)
-        for problem in ReleaseWorkflow.problems(config: config) {
-            if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
-        }
-        for provider in config.ci.providers where provider != .github {
+        // Each pipeline `ci generate` writes ([ci] providers): what it cannot do as configured.
+        for provider in config.ci.providers {
             for problem in provider.problems(config: config) {
                 if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
             }
