@@ -50,8 +50,8 @@ struct GitLabPipelineRunCLITests {
     }
 
     /// Four targets on Linux jobs: plan → four builds → merge, artifacts passed by `needs`; the
-    /// merged dist/ checks with sha256sum and holds the notes since the previous tag only (the
-    /// merge job's GIT_DEPTH 0 and `--tags` fetch the tag the Runner would not).
+    /// merged dist/ checks with sha256sum and holds the notes of every commit since the previous
+    /// tag, 26 commits back (the merge job's GIT_DEPTH 0: the Runner clones 20 deep by default).
     @Test func aFourTargetPipelineBuildsAndMergesTheRelease() throws {
         let repository = try GitRepository()
         defer { repository.directory.remove() }
@@ -84,6 +84,8 @@ struct GitLabPipelineRunCLITests {
             files: ["relctl.toml": config, "VERSION": "1.0.0\n", "README.md": "# multi\n", ".gitignore": "out/\ndist/\n"])
         try repository.git("tag", "-a", "v0.9.0", "-m", "v0.9.0")
         try repository.git("push", "-q", "origin", "v0.9.0")
+        // More commits since the previous tag than the Runner's default clone depth (20).
+        for index in 1...24 { try repository.commit("feat: change \(index)") }
         try repository.commit("feat: say hello", files: ["src/hello.txt": "hello\n"])
         try Self.commitPipelineAndTag(repository, tag: "v1.0.0")
 
@@ -110,7 +112,10 @@ struct GitLabPipelineRunCLITests {
         let check = try run("sha256sum", ["-c", "--strict", "SHA256SUMS"], in: outcome.dist)
         #expect(check.status == 0, "\(check)")
         let notes = try String(contentsOf: outcome.dist.appendingPathComponent("RELEASE_NOTES.md"), encoding: .utf8)
-        #expect(notes.contains("say hello") && !notes.contains("the first feature"), "\(notes)")
+        // Every commit since v0.9.0, the oldest 26 deep, and nothing before it.
+        #expect(
+            notes.contains("say hello") && notes.contains("- change 1 (") && notes.contains("- change 24 (")
+                && !notes.contains("the first feature"), "\(notes)")
 
         // A tag of another format starts no pipeline.
         try repository.git("tag", "-a", "nightly-1", "-m", "nightly")
