@@ -22,8 +22,8 @@ struct CIGenerate: RelctlCommand {
         let providers = WorkflowWriter.providers(config: config, chosen: provider)
         var written: [[String: String]] = []
         var failures: [any Error] = []
+        for problem in WorkflowWriter.warnings(providers, config: config) { context.console.warning(problem) }
         for provider in providers {
-            for problem in WorkflowWriter.warnings(provider, config: config) { context.console.warning(problem) }
             do {
                 let (path, outcome) = try WorkflowWriter.generate(provider, config: config, check: check, force: force)
                 written.append(["path": path, "outcome": outcome.rawValue])

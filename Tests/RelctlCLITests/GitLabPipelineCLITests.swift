@@ -196,6 +196,11 @@ struct GitLabPipelineCLITests {
                     refused.stderr.contains("`ci.providers`: unknown CI provider `jenkins`; known providers: github, gitlab"),
                     "\(refused)")
             }
+            // A line break in an unknown id stays inside its diagnostic.
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"], extra: "[ci]\nproviders = [\"git\\nlab\"]\n")
+            let broken = try relctl(["check"], in: dir.url)
+            #expect(broken.status == 2 && broken.stderr.contains(#"unknown CI provider `"git\nlab"`"#), "\(broken)")
             let usage = try relctl(["ci", "generate", "--provider", "jenkins"], in: dir.url)
             #expect(usage.status == 64, "\(usage)")
         }
@@ -336,6 +341,28 @@ struct GitLabPipelineCLITests {
                 environment: ["CI_JOB_TOKEN": "job-token", "RELEASE_SECRET": "s3cret"])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout == "token=job-token\nx'$CI_JOB_TOKEN\n      - injected: $X|s3cret|", "\(result)")
+        }
+    }
+
+    /// A job no `[[ci.setup]]` step runs in has no relctl: said for the GitLab pipeline alone,
+    /// and once when both pipelines are generated.
+    @Test(arguments: [#"["gitlab"]"#, #"["github", "gitlab"]"#])
+    func aJobWithoutSetupIsNamedOnce(providers: String) throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"],
+                extra: "[ci]\nproviders = \(providers)\n\n[[ci.setup]]\nrun = \"pip install relctl-bin\"\njobs = [\"build\", \"release\"]\n")
+            let warning = "no [[ci.setup]] step runs in the `plan` job"
+            for arguments in [["check"], ["ci", "generate"]] {
+                let result = try relctl(arguments, in: dir.url)
+                #expect(result.status == 0, "\(result)")
+                #expect(result.stderr.components(separatedBy: warning).count == 2, "\(arguments): \(result)")
+            }
+            // The step's lines are in the build and release jobs only.
+            let document = try Self.read(dir)
+            #expect(Self.script(try Self.job(document, "plan")).first == "relctl validate-tag \"$CI_COMMIT_TAG\"")
+            #expect(Self.script(try Self.job(document, "merge")).first == "pip install relctl-bin")
+            #expect(Self.script(try Self.job(document, "build:x86_64-unknown-linux-gnu")).first == "pip install relctl-bin")
         }
     }
 

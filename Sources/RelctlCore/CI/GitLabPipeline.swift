@@ -18,6 +18,8 @@ package enum GitLabPipeline {
     static let macOSImage = "macos-15-xcode-16"
     /// GitLab's hosted Windows runner: no image (not the Docker executor), PowerShell as the shell.
     static let windowsTag = "saas-windows-medium-amd64"
+    /// GitLab's default limit of `needs:` entries in one job.
+    static let maximumNeeds = 50
 
     /// Where a build job runs on GitLab, from the target's GitHub runner label.
     enum Runner: Equatable {
@@ -64,7 +66,8 @@ package enum GitLabPipeline {
     /// `[[ci.setup]]`, which GitLab cannot run) stop `ci generate --provider gitlab` and fail
     /// `check`; warnings say what a job will do differently from the GitHub workflow.
     package static func problems(config: RelctlConfig) -> [Diagnostic] {
-        var found: [Diagnostic] = []
+        // The GitHub workflow's problems carry the same warning; `check` and `ci generate` say it once.
+        var found = ReleaseWorkflow.jobsWithoutSetup(config: config)
         for (index, step) in config.ci.setupSteps.enumerated() {
             let label = "[[ci.setup]] step \(index + 1)"
             if case .uses(let action) = step.body {
@@ -95,6 +98,14 @@ package enum GitLabPipeline {
                 Diagnostic(
                     file: config.path,
                     "the GitLab pipeline does not build the [[image]] container images; add a job that runs `relctl image --tag \"$CI_COMMIT_TAG\" --push` (docs/ci-gitlab.md)",
+                    severity: .warning))
+        }
+        // GitLab's default limit on `needs:` per job (ci_needs_size_limit).
+        if targets.count > maximumNeeds {
+            found.append(
+                Diagnostic(
+                    file: config.path,
+                    "the GitLab merge job needs one build job per target, \(targets.count) in all, and GitLab allows \(maximumNeeds) `needs` per job by default; a self-managed instance can raise the limit (ci_needs_size_limit), GitLab.com cannot",
                     severity: .warning))
         }
         if config.ci.attest {

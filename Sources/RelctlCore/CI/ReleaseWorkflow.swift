@@ -59,17 +59,7 @@ public enum ReleaseWorkflow {
     /// `[[ci.setup]]` steps that cannot work or weaken the release: a local action that is not
     /// in the project (an error for `check`), an action that caches (a warning).
     static func setupProblems(config: RelctlConfig) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        if !config.ci.setupSteps.isEmpty {
-            // Every job runs relctl, so every job needs a step that installs it.
-            for job in jobs(of: config) where !config.ci.setupSteps.contains(where: { $0.jobs.contains(job) }) {
-                found.append(
-                    Diagnostic(
-                        file: config.path,
-                        "no [[ci.setup]] step runs in the `\(job.rawValue)` job (each step's `jobs` leaves it out), so relctl is not on PATH there and the job fails; add `\(job.rawValue)` to the `jobs` of the steps that install relctl",
-                        severity: .warning))
-            }
-        }
+        var found = jobsWithoutSetup(config: config)
         for (index, setupStep) in config.ci.setupSteps.enumerated() {
             guard case .uses(let action) = setupStep.body else { continue }
             let label = "[[ci.setup]] step \(index + 1) (`uses = \"\(action.text)\"`)"
@@ -97,6 +87,18 @@ public enum ReleaseWorkflow {
             }
         }
         return found
+    }
+
+    /// Every job runs relctl, so every job needs a `[[ci.setup]]` step that installs it (the
+    /// GitLab pipeline's jobs map onto the same three: `merge` and `publish` are `release`).
+    static func jobsWithoutSetup(config: RelctlConfig) -> [Diagnostic] {
+        guard !config.ci.setupSteps.isEmpty else { return [] }
+        return jobs(of: config).filter { job in !config.ci.setupSteps.contains { $0.jobs.contains(job) } }.map { job in
+            Diagnostic(
+                file: config.path,
+                "no [[ci.setup]] step runs in the `\(job.rawValue)` job (each step's `jobs` leaves it out), so relctl is not on PATH there and the job fails; add `\(job.rawValue)` to the `jobs` of the steps that install relctl",
+                severity: .warning)
+        }
     }
 
     /// The jobs the workflow has: a tag-only project builds nothing, so it has only `release`.

@@ -45,11 +45,22 @@ public enum WorkflowWriter {
         chosen.map { [$0] } ?? config.ci.providers
     }
 
-    /// What to print before generating: GitHub's problems as they are (warnings, as before),
-    /// the other providers' warnings (their errors are thrown by `generate`).
-    package static func warnings(_ provider: CIProvider, config: RelctlConfig) -> [Diagnostic] {
-        let problems = provider.problems(config: config)
-        return provider == .github ? problems : problems.filter { $0.severity == .warning }
+    /// What to print before generating `providers`' files: GitHub's problems as they are
+    /// (warnings, as before), the other providers' warnings (their errors are thrown by
+    /// `generate`); a warning two pipelines share is said once.
+    package static func warnings(_ providers: [CIProvider], config: RelctlConfig) -> [Diagnostic] {
+        problems(providers, config: config).filter { problem in
+            problem.severity == .warning || providers.contains(.github) && ReleaseWorkflow.problems(config: config).contains(problem)
+        }
+    }
+
+    /// Every provider's problems, each once, in provider order.
+    package static func problems(_ providers: [CIProvider], config: RelctlConfig) -> [Diagnostic] {
+        var seen: [Diagnostic] = []
+        for problem in providers.flatMap({ $0.problems(config: config) }) where !seen.contains(problem) {
+            seen.append(problem)
+        }
+        return seen
     }
 }
 

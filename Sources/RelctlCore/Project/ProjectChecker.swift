@@ -133,10 +133,8 @@ public enum ProjectChecker {
             config, context: context, version: seen.lazy.compactMap { try? SemanticVersion(parsing: $0.1) }.first,
             into: &report)
         // Each pipeline `ci generate` writes ([ci] providers): what it cannot do as configured.
-        for provider in config.ci.providers {
-            for problem in provider.problems(config: config) {
-                if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
-            }
+        for problem in WorkflowWriter.problems(config.ci.providers, config: config) {
+            if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
         }
         await checkBinaryDirectories(config, context: context, into: &report)
         for problem in LinuxPackageBuilder.problems(config: config, version: seen.first?.1) { report.problem(problem) }
