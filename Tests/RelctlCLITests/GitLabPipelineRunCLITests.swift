@@ -81,7 +81,9 @@ struct GitLabPipelineRunCLITests {
             """
         try repository.commit(
             "feat: the first feature",
-            files: ["relctl.toml": config, "VERSION": "1.0.0\n", "README.md": "# multi\n", ".gitignore": "out/\ndist/\n"])
+            files: [
+                "relctl.toml": config, "VERSION": "1.0.0\n", "README.md": "# multi\n", ".gitignore": "out/\ndist/\n",
+            ])
         try repository.git("tag", "-a", "v0.9.0", "-m", "v0.9.0")
         try repository.git("push", "-q", "origin", "v0.9.0")
         // More commits since the previous tag than the Runner's default clone depth (20).
@@ -132,13 +134,18 @@ struct GitLabPipelineRunCLITests {
         let repository = try GitRepository()
         defer { repository.directory.remove() }
         let copy = try run(
-            "cp", ["-R", GitLabPipelineCLITests.examples.appendingPathComponent("velostream").path + "/.", repository.url.path])
+            "cp",
+            [
+                "-R", GitLabPipelineCLITests.examples.appendingPathComponent("velostream").path + "/.",
+                repository.url.path,
+            ])
         try #require(copy.status == 0, "\(copy)")
         let remote = try repository.addBareRemote()
         defer { remote.remove() }
         var config = try repository.directory.read("relctl.toml")
         config = config.replacingOccurrences(
-            of: "triple = \"x86_64-pc-windows-msvc\"", with: "triple = \"x86_64-pc-windows-msvc\"\nrunner = \"ubuntu-latest\"")
+            of: "triple = \"x86_64-pc-windows-msvc\"",
+            with: "triple = \"x86_64-pc-windows-msvc\"\nrunner = \"ubuntu-latest\"")
         try repository.directory.write("relctl.toml", config + "\n[ci]\nsetup = ['\(Self.setup)']\n")
         try repository.commit("chore: import the example")
         try Self.commitPipelineAndTag(repository, tag: "v1.0.0")

@@ -18,7 +18,8 @@ enum TagRegex {
     static func escape(_ text: String) -> String {
         text.unicodeScalars.map { scalar -> String in
             guard scalar.isASCII else { return String(scalar) }
-            let keep = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            let keep =
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
                 || scalar == "-" || scalar == "_"
             if keep { return String(scalar) }
             let hex = String(scalar.value, radix: 16, uppercase: true)

@@ -50,7 +50,8 @@ public enum WorkflowWriter {
     /// `generate`); a warning two pipelines share is said once.
     package static func warnings(_ providers: [CIProvider], config: RelctlConfig) -> [Diagnostic] {
         problems(providers, config: config).filter { problem in
-            problem.severity == .warning || providers.contains(.github) && ReleaseWorkflow.problems(config: config).contains(problem)
+            problem.severity == .warning
+                || providers.contains(.github) && ReleaseWorkflow.problems(config: config).contains(problem)
         }
     }
 
