@@ -215,6 +215,12 @@ struct GitLabPipelineCLITests {
                         "`ci.providers`: unknown CI provider `jenkins`; known providers: github, gitlab"),
                     "\(refused)")
             }
+            // Both pipelines cannot share one file.
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"],
+                extra: "[ci]\nproviders = [\"github\", \"gitlab\"]\nworkflow = \"./.gitlab-ci.yml\"\n")
+            let shared = try relctl(["check"], in: dir.url)
+            #expect(shared.status == 2 && shared.stderr.contains("`ci.workflow` is .gitlab-ci.yml"), "\(shared)")
             // A line break in an unknown id stays inside its diagnostic.
             try MatrixFixtures.project(
                 in: dir, targets: ["x86_64-unknown-linux-gnu"], extra: "[ci]\nproviders = [\"git\\nlab\"]\n")

@@ -122,9 +122,47 @@ struct GitLabPipelineRunCLITests {
         // A tag of another format starts no pipeline.
         try repository.git("tag", "-a", "nightly-1", "-m", "nightly")
         try repository.git("push", "-q", "origin", "nightly-1")
-        let other = try Self.runPipeline(
-            repository, remote: remote, tag: "nightly-1", work: try TemporaryDirectory(prefix: "relctl-gitlab-run"))
+        let otherWork = try TemporaryDirectory(prefix: "relctl-gitlab-run")
+        defer { otherWork.remove() }
+        let other = try Self.runPipeline(repository, remote: remote, tag: "nightly-1", work: otherWork)
         #expect(other.status == 1 && other.report?.result == "not-triggered", "\(other.log)")
+    }
+
+    /// The runner judges, it does not wave through: a failed build job keeps merge (which needs
+    /// it) from running, and a keyword it does not emulate stops the run (exit 2).
+    @Test func aFailedBuildSkipsTheMergeAndAnUnknownKeywordIsRefused() throws {
+        let repository = try GitRepository()
+        defer { repository.directory.remove() }
+        let remote = try repository.addBareRemote()
+        defer { remote.remove() }
+        try MatrixFixtures.project(
+            in: repository.directory, targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-musl"],
+            build: "[build]\ncommand = \"case {target} in aarch64*) exit 3 ;; esac; mkdir -p out && touch out/demo\"\nbinaries = [\"demo\"]\nbinary-dir = \"out\"",
+            extra: "[ci]\nsetup = ['\(Self.setup)']\n")
+        try repository.commit("feat: start")
+        try Self.commitPipelineAndTag(repository, tag: "v1.2.3")
+
+        let work = try TemporaryDirectory(prefix: "relctl-gitlab-run")
+        defer { work.remove() }
+        let failed = try Self.runPipeline(repository, remote: remote, tag: "v1.2.3", work: work)
+        #expect(failed.status == 1, "\(failed.log)")
+        let jobs = try #require(failed.report?.jobs, "\(failed.log)")
+        let results = Dictionary(uniqueKeysWithValues: jobs.map { ($0.id, $0.result) })
+        #expect(
+            results == [
+                "plan": "success", "build:x86_64-unknown-linux-gnu": "success",
+                "build:aarch64-unknown-linux-musl": "failed", "merge": "skipped", "publish": "skipped",
+            ], "\(failed.log)")
+        #expect(jobs.first { $0.id == "merge" }?.reason == "needs build:aarch64-unknown-linux-musl, which ended failed")
+
+        let pipeline = repository.url.appendingPathComponent(".gitlab-ci.yml")
+        let text = try String(contentsOf: pipeline, encoding: .utf8)
+        try text.replacingOccurrences(of: "  stage: merge\n", with: "  stage: merge\n  before_script:\n    - true\n")
+            .write(to: pipeline, atomically: true, encoding: .utf8)
+        let again = try TemporaryDirectory(prefix: "relctl-gitlab-run")
+        defer { again.remove() }
+        let refused = try Self.runPipeline(repository, remote: remote, tag: "v1.2.3", work: again)
+        #expect(refused.status == 2 && refused.log.contains("merge: `before_script` is not emulated"), "\(refused.log)")
     }
 
     /// Examples/velostream: five targets, Linux packages and channels. Its macOS jobs (bash on

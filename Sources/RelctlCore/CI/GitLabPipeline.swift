@@ -85,6 +85,14 @@ package enum GitLabPipeline {
                     ))
             }
         }
+        let workflow = config.ci.workflow.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        if config.ci.providers.contains(.github), workflow == path {
+            found.append(
+                Diagnostic(
+                    file: config.path,
+                    "`ci.workflow` is \(path), the file the GitLab pipeline is written to; with both providers in `[ci] providers`, point `ci.workflow` at another file (e.g. `.github/workflows/release.yml`)"
+                ))
+        }
         let targets = (try? TargetResolver.resolveAll(config)) ?? []
         for target in targets where Runner(target) == .windows {
             let message =
