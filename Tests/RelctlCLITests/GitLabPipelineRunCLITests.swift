@@ -137,7 +137,8 @@ struct GitLabPipelineRunCLITests {
         defer { remote.remove() }
         try MatrixFixtures.project(
             in: repository.directory, targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-musl"],
-            build: "[build]\ncommand = \"case {target} in aarch64*) exit 3 ;; esac; mkdir -p out && touch out/demo\"\nbinaries = [\"demo\"]\nbinary-dir = \"out\"",
+            build:
+                "[build]\ncommand = \"case {target} in aarch64*) exit 3 ;; esac; mkdir -p out && touch out/demo\"\nbinaries = [\"demo\"]\nbinary-dir = \"out\"",
             extra: "[ci]\nsetup = ['\(Self.setup)']\n")
         try repository.commit("feat: start")
         try Self.commitPipelineAndTag(repository, tag: "v1.2.3")
