@@ -106,8 +106,8 @@ let package = Package(
             name: "RelctlTestSupport",
             dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease"],
             path: "Tests/Support",
-            // The GitHub API stand-in and the workflow runner are run with python3 from their source paths.
-            exclude: ["github_standin.py", "workflow_runner.py"]
+            // The GitHub API stand-in and the workflow runners are run with python3 from their source paths.
+            exclude: ["github_standin.py", "workflow_runner.py", "gitlab_pipeline_runner.py"]
         ),
         .testTarget(
             name: "RelctlCoreTests",

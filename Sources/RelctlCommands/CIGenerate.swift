@@ -3,29 +3,48 @@ import RelctlBasics
 import RelctlCore
 import RelctlRelease
 
+extension CIProvider: ExpressibleByArgument {}
+
 struct CIGenerate: RelctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Write .github/workflows/release.yml (path from [ci] workflow).",
+        abstract: "Write .github/workflows/release.yml (path from [ci] workflow) and/or .gitlab-ci.yml.",
         discussion:
-            "A file edited by hand is left alone (exit 1) unless --force. --check writes nothing and exits 1 when the file differs from what would be generated."
+            "Writes the pipeline of each provider in [ci] providers (default: github), or of --provider only. A file edited by hand is left alone (exit 1) unless --force. --check writes nothing and exits 1 when a file differs from what would be generated."
     )
 
     @OptionGroup var global: GlobalOptions
+    @Option(help: "github or gitlab: generate this provider's file only (default: every provider of [ci] providers).")
+    var provider: CIProvider?
     @Flag(help: "Exit 1 if the workflow differs from what would be generated; write nothing.") var check = false
     @Flag(help: "Replace the workflow even if it was edited by hand.") var force = false
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
-        for problem in ReleaseWorkflow.problems(config: config) { context.console.warning(problem) }
-        let (path, outcome) = try WorkflowWriter.generate(config: config, check: check, force: force)
-        if global.json { try emitJSON(["path": path, "outcome": outcome.rawValue], context) }
-        switch outcome {
-        case .upToDate: context.console.info("\(path): up to date")
-        case .unchanged: context.console.info("\(path): unchanged")
-        case .created: context.console.info("\(path): created")
-        case .updated: context.console.info("\(path): updated")
-        case .replaced: context.console.warning("\(path): replaced a hand-edited file (--force)")
+        let providers = WorkflowWriter.providers(config: config, chosen: provider)
+        var written: [[String: String]] = []
+        var failures: [any Error] = []
+        for problem in WorkflowWriter.warnings(providers, config: config) { context.console.warning(problem) }
+        for provider in providers {
+            do {
+                let (path, outcome) = try WorkflowWriter.generate(provider, config: config, check: check, force: force)
+                written.append(["path": path, "outcome": outcome.rawValue])
+                switch outcome {
+                case .upToDate: context.console.info("\(path): up to date")
+                case .unchanged: context.console.info("\(path): unchanged")
+                case .created: context.console.info("\(path): created")
+                case .updated: context.console.info("\(path): updated")
+                case .replaced: context.console.warning("\(path): replaced a hand-edited file (--force)")
+                }
+            } catch {
+                // Every file is checked or written; the failures are reported together after.
+                failures.append(error)
+            }
+        }
+        if let failure = WorkflowWriter.combined(failures) { throw failure }
+        if global.json {
+            // One provider: the object as before; several: one object per file.
+            if written.count == 1 { try emitJSON(written[0], context) } else { try emitJSON(written, context) }
         }
     }
 }

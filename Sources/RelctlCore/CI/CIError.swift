@@ -4,11 +4,25 @@ import RelctlBasics
 package enum CIError: RelctlError, CustomStringConvertible {
     case handEdited(path: String, state: GeneratedFile.State)
     case outOfDate(path: String, state: GeneratedFile.State)
+    /// relctl.toml asks for what the provider's pipeline cannot do (bad input, exit 2).
+    case cannotGenerate([Diagnostic])
+    /// `ci generate` over several providers: every file's problem, reported together.
+    case several([CIError])
 
-    package var exitCode: RelctlExitCode { .failure }
+    package var exitCode: RelctlExitCode {
+        switch self {
+        case .cannotGenerate: .badInput
+        case .several(let errors): errors.map(\.exitCode).max() ?? .failure
+        default: .failure
+        }
+    }
 
     package var diagnostics: [Diagnostic] {
         switch self {
+        case .cannotGenerate(let diagnostics):
+            return diagnostics
+        case .several(let errors):
+            return errors.flatMap(\.diagnostics)
         case .handEdited(let path, .handWritten):
             return [
                 Diagnostic(

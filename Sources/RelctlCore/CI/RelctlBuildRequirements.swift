@@ -32,10 +32,20 @@ public enum RelctlBuildRequirements {
     /// (bash; `RUNNER_OS` set by the runner). Keg-only formulae's pkg-config folders are
     /// exported too, for a build that does not go through SwiftPM's provider search.
     package static var runnerInstallLines: [String] {
+        installLines(linux: "[ \"$RUNNER_OS\" = Linux ]", macOS: "[ \"$RUNNER_OS\" = macOS ]", sudo: "sudo ")
+    }
+
+    /// The same on a GitLab job: the Linux jobs run as root in a Docker image (no sudo there),
+    /// the macOS ones on GitLab's macOS VM; neither sets `RUNNER_OS`.
+    package static var gitLabInstallLines: [String] {
+        installLines(linux: "[ \"$(uname -s)\" = Linux ]", macOS: "[ \"$(uname -s)\" = Darwin ]", sudo: "")
+    }
+
+    private static func installLines(linux: String, macOS: String, sudo: String) -> [String] {
         var lines = [
-            "if [ \"$RUNNER_OS\" = Linux ]; then",
-            "  sudo apt-get update -qq && sudo apt-get install -y -qq \(aptPackages.joined(separator: " "))",
-            "elif [ \"$RUNNER_OS\" = macOS ]; then",
+            "if \(linux); then",
+            "  \(sudo)apt-get update -qq && \(sudo)apt-get install -y -qq \(aptPackages.joined(separator: " "))",
+            "elif \(macOS); then",
             "  brew install \(brewPackages.joined(separator: " "))",
         ]
         let kegOnly = libraries.filter(\.kegOnly).map { "$(brew --prefix \($0.brew))/lib/pkgconfig" }

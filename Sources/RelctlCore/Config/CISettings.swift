@@ -14,5 +14,8 @@ package struct CISettings: Sendable {
     package var workflow: String = ".github/workflows/release.yml"
     /// Attach GitHub build-provenance attestations to the release files (`actions/attest-build-provenance`).
     package var attest: Bool = false
+    /// `[ci] providers`: the CI services `relctl ci generate` writes a pipeline for, in
+    /// `CIProvider` order (GitHub Actions unless the project says otherwise).
+    package var providers: [CIProvider] = [.github]
     package init() {}
 }

@@ -133,7 +133,8 @@ public enum ProjectChecker {
         await checkLayouts(
             config, context: context, version: seen.lazy.compactMap { try? SemanticVersion(parsing: $0.1) }.first,
             into: &report)
-        for problem in ReleaseWorkflow.problems(config: config) {
+        // Each pipeline `ci generate` writes ([ci] providers): what it cannot do as configured.
+        for problem in WorkflowWriter.problems(config.ci.providers, config: config) {
             if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
         }
         await checkBinaryDirectories(config, context: context, into: &report)
