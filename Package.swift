@@ -78,8 +78,10 @@ let package = Package(
             name: "RelctlTestSupport",
             dependencies: ["RelctlCore"],
             path: "Tests/Support",
-            // The GitHub API stand-in and the workflow runner are run with python3 from their source paths.
-            exclude: ["github_standin.py", "workflow_runner.py"]
+            // The API stand-ins and the workflow runner are run with python3 from their source paths.
+            exclude: [
+                "github_standin.py", "workflow_runner.py", "forge_standin.py", "gitlab_standin.py", "gitea_standin.py",
+            ]
         ),
         .testTarget(
             name: "RelctlCoreTests",

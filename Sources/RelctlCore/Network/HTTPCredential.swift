@@ -6,6 +6,9 @@ import Foundation
 struct HTTPCredential: Sendable {
     var authorization: String
     var origin: HTTPOrigin
+    /// The header that carries it: `Authorization`, or a forge's own (GitLab's `PRIVATE-TOKEN`,
+    /// `JOB-TOKEN`), bound to the origin all the same.
+    var header = "Authorization"
 
     /// Bound to the origin of `url`; nil when the URL has no http(s) origin.
     init?(authorization: String, for url: URL) {
@@ -17,5 +20,13 @@ struct HTTPCredential: Sendable {
     init(authorization: String, origin: HTTPOrigin) {
         self.authorization = authorization
         self.origin = origin
+    }
+
+    /// A secret sent in a header other than `Authorization`, bound to the origin of `url`.
+    init?(header: String, value: String, for url: URL) {
+        guard let origin = HTTPOrigin(url) else { return nil }
+        self.authorization = value
+        self.origin = origin
+        self.header = header
     }
 }

@@ -5,7 +5,9 @@ public enum PublisherRegistry {
     typealias Factory = @Sendable (_ http: any HTTPClient) -> any Publisher
 
     static let factories: [String: Factory] = [
-        GitHubPublisher.id: { GitHubPublisher(http: $0) }
+        GitHubPublisher.id: { GitHubPublisher(http: $0) },
+        GitLabPublisher.id: { GitLabPublisher(http: $0) },
+        GiteaPublisher.id: { GiteaPublisher(http: $0) },
     ]
 
     static var knownIDs: [String] { factories.keys.sorted() }

@@ -1,0 +1,400 @@
+import Foundation
+import RelctlTestSupport
+import Testing
+
+@testable import RelctlCore
+
+/// `relctl publish --forge gitlab|gitea` end to end against the strict stand-ins
+/// (Tests/Support/gitlab_standin.py, gitea_standin.py): the round-2 promises on each forge.
+/// Serialized: each test runs a server and the binary, and some check wall-clock waits.
+@Suite(.serialized) struct ForgePublishCLITests {
+    typealias Forge = ForgeStandIn.Forge
+    typealias Request = ForgeStandIn.Request
+
+    /// A fresh project (dist/ ready, `[publish]` naming the stand-in's project) and stand-in.
+    private func withStandIn(
+        _ forge: Forge, size: Int = 100_000, _ body: (PublishFixture, ForgeStandIn) async throws -> Void
+    ) async throws {
+        let fixture = try await BlockingWork.run { try PublishFixture(size: size) }
+        let server = try ForgeStandIn(forge)
+        defer {
+            server.stop()
+            fixture.remove()
+        }
+        try fixture.repository.directory.write(
+            "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(server.configLine)\n")
+        try await body(fixture, server)
+    }
+
+    private func publish(
+        _ arguments: [String], _ fixture: PublishFixture, _ server: ForgeStandIn, environment: [String: String]? = nil
+    ) async throws -> RunResult {
+        let environment = environment ?? server.environment()
+        return try await BlockingWork.run {
+            try relctl(["publish"] + arguments, in: fixture.url, environment: environment)
+        }
+    }
+
+    /// The forge's view of the release: each asset name with the SHA256 a download serves, and
+    /// whether the release is public.
+    private func published(_ server: ForgeStandIn) async throws -> (assets: [String: String], visible: Bool) {
+        let state = try await server.state()
+        switch server.forge {
+        case .gitea:
+            let releases = state as? [[String: Any]] ?? []
+            guard let release = releases.first else { return ([:], false) }
+            var assets: [String: String] = [:]
+            for asset in release["assets"] as? [[String: Any]] ?? [] {
+                #expect(assets[asset["name"] as? String ?? ""] == nil, "one attachment per name: \(asset)")
+                assets[asset["name"] as? String ?? ""] = asset["sha256"] as? String
+            }
+            return (assets, !(release["draft"] as? Bool ?? true))
+        case .gitlab:
+            let object = state as? [String: Any] ?? [:]
+            var newest: [String: (Int, String)] = [:]
+            for package in object["packages"] as? [[String: Any]] ?? [] {
+                for file in package["files"] as? [[String: Any]] ?? [] {
+                    let name = file["file_name"] as? String ?? ""
+                    let id = file["id"] as? Int ?? 0
+                    if (newest[name]?.0 ?? -1) < id { newest[name] = (id, file["file_sha256"] as? String ?? "") }
+                }
+            }
+            let releases = object["releases"] as? [[String: Any]] ?? []
+            guard let release = releases.first else { return (newest.mapValues(\.1), false) }
+            let links = ((release["assets"] as? [String: Any])?["links"] as? [[String: Any]] ?? []).compactMap {
+                $0["name"] as? String
+            }
+            #expect(Set(links).count == links.count, "one link per asset: \(links)")
+            // Only what a link leads to counts as published.
+            return (newest.filter { links.contains($0.key) }.mapValues(\.1), true)
+        }
+    }
+
+    /// The release is public with exactly the local asset set, each with the local SHA256.
+    private func expectExactlyPublished(
+        _ server: ForgeStandIn, _ fixture: PublishFixture, _ what: String = ""
+    ) async throws {
+        let (assets, visible) = try await published(server)
+        #expect(visible, "\(what): the release is public")
+        let expected = try fixture.expectedAssets()
+        #expect(assets.keys.sorted() == expected, "\(what): \(assets.keys.sorted())")
+        for name in expected { #expect("sha256:" + (assets[name] ?? "") == (try fixture.digest(name)), "\(what): \(name)") }
+    }
+
+    /// The release became visible once, and at that moment every asset was there with its bytes.
+    private func expectNeverVisibleIncomplete(_ log: [Request], _ fixture: PublishFixture, _ what: String = "") throws {
+        let publications = log.filter { $0.published == true || $0.created == true }
+        #expect(publications.count <= 1, "\(what): made public \(publications.count) times")
+        for publication in publications {
+            let assets = publication.assets_at_publish ?? []
+            #expect(assets.map(\.name).sorted() == (try fixture.expectedAssets()), "\(what)")
+            for asset in assets {
+                #expect("sha256:" + (asset.sha256 ?? "") == (try fixture.digest(asset.name)), "\(what): \(asset.name)")
+            }
+        }
+    }
+
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func aFirstPublishThenARerunThatChangesNothing(forge: Forge) async throws {
+        try await withStandIn(forge) { fixture, server in
+            let result = try await publish(["v1.0.0", "--forge", forge.rawValue, "--json"], fixture, server)
+            #expect(result.status == 0, "\(result)")
+            let report = try JSONDecoder().decode(PublishReport.self, from: Data(result.stdout.utf8))
+            #expect(report.publisher == forge.rawValue && report.outcome == .published)
+            #expect(report.uploaded == (try fixture.expectedAssets()))
+            try await expectExactlyPublished(server, fixture)
+            var log = try await server.log()
+            try expectNeverVisibleIncomplete(log, fixture)
+            let header = forge == .gitlab ? "PRIVATE-TOKEN" : "Authorization"
+            for request in log {
+                #expect(request.user_agent?.hasPrefix("relctl/") == true, "\(request.method) \(request.path)")
+                #expect(request.authorized && request.secrets == [header], "\(request.method) \(request.path)")
+            }
+            #expect(!result.stderr.contains(forge == .gitlab ? ForgeStandIn.gitlabToken : ForgeStandIn.giteaToken))
+
+            let count = log.count
+            let again = try await publish(["v1.0.0", "--forge", forge.rawValue, "--json"], fixture, server)
+            #expect(again.status == 0, "\(again)")
+            #expect(again.stderr.contains("already published"), "\(again)")
+            #expect(
+                try JSONDecoder().decode(PublishReport.self, from: Data(again.stdout.utf8)).outcome == .alreadyPublished)
+            log = try await server.log()
+            let writes = log.dropFirst(count).filter { $0.method != "GET" }
+            #expect(writes.isEmpty, "\(writes.map { "\($0.method) \($0.path)" })")
+        }
+    }
+
+    /// A 5xx, or a connection lost after the server acted, at every request index of a publish
+    /// (no retries, so the run stops there): the next run finishes with exactly the local assets,
+    /// published once and never visible incomplete. A 429 at every index is waited out within the run.
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func aFaultAtEveryRequestIndexIsFinishedByTheNextRun(forge: Forge) async throws {
+        try await withStandIn(forge, size: 20_000) { fixture, server in
+            let arguments = ["v1.0.0", "--forge", forge.rawValue]
+            let clean = try await publish(arguments, fixture, server)
+            #expect(clean.status == 0, "\(clean)")
+            let requests = try await server.log().count
+            #expect(requests >= 8, "\(requests) requests in a clean run")
+            let once = server.environment().merging(["RELCTL_HTTP_RETRIES": "1"]) { $1 }
+            for index in 0..<requests {
+                for fault in [#"{"action":"status","status":502}"#, #"{"action":"drop","after":true}"#] {
+                    let what = "fault \(fault) at request \(index)"
+                    try await server.reset()
+                    try await server.setFaults(#"[\#(fault.dropLast()),"at":\#(index)}]"#)
+                    let faulted = try await publish(arguments, fixture, server, environment: once)
+                    #expect([0, 1].contains(faulted.status), "\(what): \(faulted)")
+                    try await server.setFaults("[]")
+                    let next = try await publish(arguments, fixture, server)
+                    #expect(next.status == 0, "\(what): the next run failed: \(next)")
+                    try await expectExactlyPublished(server, fixture, what)
+                    try expectNeverVisibleIncomplete(try await server.log(), fixture, what)
+                }
+                let what = "429 at request \(index)"
+                try await server.reset()
+                try await server.setFaults(#"[{"action":"retry_after","seconds":1,"at":\#(index)}]"#)
+                let limited = try await publish(arguments, fixture, server)
+                #expect(limited.status == 0 && limited.stderr.contains("rate limited"), "\(what): \(limited)")
+                let log = try await server.log()
+                if let hit = log.firstIndex(where: { $0.status == 429 }) {
+                    for request in log[(hit + 1)...] {
+                        #expect(request.time >= log[hit].time + 1, "\(what): Retry-After honoured")
+                    }
+                } else {
+                    Issue.record("\(what): no 429 was served")
+                }
+                try await expectExactlyPublished(server, fixture, what)
+                try expectNeverVisibleIncomplete(log, fixture, what)
+            }
+        }
+    }
+
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func aRunKilledMidUploadIsFinishedByTheNextOne(forge: Forge) async throws {
+        try await withStandIn(forge) { fixture, server in
+            // Larger than loopback socket buffers, so the kill really cuts the body short.
+            try ChecksumFixtures.bytes(24 << 20, seed: 9).write(
+                to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
+            #expect(try await BlockingWork.run { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
+            try await server.setFaults(
+                #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":30}]"#
+            )
+            let process = Process()
+            process.executableURL = relctlBinary
+            process.arguments = ["publish", "v1.0.0", "--forge", forge.rawValue]
+            process.currentDirectoryURL = fixture.url
+            process.environment = ProcessInfo.processInfo.environment.merging(server.environment()) { $1 }
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var stalled = false
+            for _ in 0..<300 where !stalled {
+                try await Task.sleep(for: .milliseconds(100))
+                stalled = try await server.log().contains { $0.fault == "stall" }
+            }
+            #expect(stalled, "the upload reached the stall")
+            kill(process.processIdentifier, SIGKILL)
+            await BlockingWork.run { process.waitUntilExit() }
+            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(try await published(server).visible == false, "nothing public after the kill")
+
+            try await server.setFaults("[]")
+            let result = try await publish(["v1.0.0", "--forge", forge.rawValue], fixture, server)
+            #expect(result.status == 0, "\(result)")
+            try await expectExactlyPublished(server, fixture)
+            try expectNeverVisibleIncomplete(try await server.log(), fixture)
+        }
+    }
+
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func aDifferingAssetStopsTheRunWithNothingReplaced(forge: Forge) async throws {
+        try await withStandIn(forge) { fixture, server in
+            let other = Data("other bytes".utf8).base64EncodedString()
+            switch forge {
+            case .gitlab:
+                try await server.seed(
+                    #"{"package":"velostream","version":"1.0.0","file":"\#(ChecksumFixtures.linux)","data":"\#(other)"}"#)
+            case .gitea:
+                try await server.seed(
+                    #"{"tag_name":"v1.0.0","draft":true,"assets":[{"name":"\#(ChecksumFixtures.linux)","data":"\#(other)"}]}"#)
+            }
+            let before = try JSONSerialization.data(withJSONObject: try await server.state(), options: .sortedKeys)
+            let refused = try await publish(["v1.0.0", "--forge", forge.rawValue], fixture, server)
+            #expect(refused.status == 1, "\(refused)")
+            #expect(refused.stderr.contains("`\(ChecksumFixtures.linux)`"), "\(refused)")
+            #expect(refused.stderr.contains("different SHA256"), "\(refused)")
+            let log = try await server.log()
+            #expect(log.allSatisfy { $0.method == "GET" }, "nothing changed: \(log.map { "\($0.method) \($0.path)" })")
+            let after = try JSONSerialization.data(withJSONObject: try await server.state(), options: .sortedKeys)
+            #expect(before == after)
+        }
+    }
+
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func withoutATokenNothingIsSent(forge: Forge) async throws {
+        try await withStandIn(forge) { fixture, server in
+            let result = try await publish(
+                ["v1.0.0", "--forge", forge.rawValue], fixture, server, environment: server.environment(token: ""))
+            #expect(result.status == 2, "\(result)")
+            #expect(
+                result.stderr.contains(forge == .gitlab ? "GITLAB_TOKEN or CI_JOB_TOKEN" : "GITEA_TOKEN"), "\(result)")
+            #expect(try await server.log().isEmpty)
+        }
+    }
+
+    /// A server whose error page echoes the request's headers: the token is masked in what relctl prints.
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func anErrorBodyEchoingTheTokenIsPrintedMasked(forge: Forge) async throws {
+        try await withStandIn(forge) { fixture, server in
+            try await server.setFaults(#"[{"action":"reflect","status":422,"at":0}]"#)
+            let result = try await publish(["v1.0.0", "--forge", forge.rawValue], fixture, server)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("rejected request with headers"), "\(result)")
+            let token = forge == .gitlab ? ForgeStandIn.gitlabToken : ForgeStandIn.giteaToken
+            #expect(!result.stderr.contains(token) && !result.stdout.contains(token), "\(result)")
+            #expect(result.stderr.contains("***"), "\(result)")
+        }
+    }
+
+    /// The API redirects (307) to another origin: the token stays behind.
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func theTokenIsNeverSentToAnotherOrigin(forge: Forge) async throws {
+        try await withStandIn(forge) { fixture, server in
+            let elsewhere = try ForgeStandIn(forge)
+            defer { elsewhere.stop() }
+            try await server.setFaults(#"[{"action":"redirect","to":"\#(elsewhere.origin)","times":100}]"#)
+            let result = try await publish(["v1.0.0", "--forge", forge.rawValue], fixture, server)
+            #expect(result.status == 1, "\(result)")
+            let there = try await elsewhere.log()
+            #expect(!there.isEmpty, "the redirect was followed")
+            for request in there { #expect(request.secrets.isEmpty, "\(request.method) \(request.path): \(request.secrets)") }
+            #expect(try await server.log().allSatisfy { $0.authorized })
+        }
+    }
+}
+
+/// The stand-ins read back by independent clients (pyforgejo for Forgejo's API, python-gitlab for
+/// GitLab's): what relctl published is what those clients see, downloaded bytes included. And
+/// several forges in one `relctl publish`, in the contract's order.
+@Suite(.serialized) struct ForgeReadBackCLITests {
+    /// Runs a Python snippet with the stand-in's address and token; its stdout is JSON.
+    private func python(_ script: String, _ server: ForgeStandIn, token: String) throws -> RunResult {
+        try run("python3", ["-c", script, server.origin, token])
+    }
+
+    @Test func pyforgejoSeesTheGiteaReleaseRelctlPublished() async throws {
+        let fixture = try await BlockingWork.run { try PublishFixture() }
+        let server = try ForgeStandIn(.gitea)
+        defer { server.stop(); fixture.remove() }
+        try fixture.repository.directory.write(
+            "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(server.configLine)\n")
+        let result = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.0"], in: fixture.url, environment: server.environment())
+        }
+        #expect(result.status == 0, "\(result)")
+        let script = """
+            import hashlib, json, sys, httpx
+            from pyforgejo import PyforgejoApi
+            origin, token = sys.argv[1], sys.argv[2]
+            client = PyforgejoApi(base_url=origin + "/api/v1", api_key=token)
+            releases = client.repository.repo_list_releases("acme", "velostream")
+            release = client.repository.repo_get_release(owner="acme", repo="velostream", id=releases[0].id)
+            files = client.repository.repo_list_release_attachments("acme", "velostream", release.id)
+            digests = {f.name: hashlib.sha256(httpx.get(f.browser_download_url).content).hexdigest() for f in files}
+            print(json.dumps({"tag": release.tag_name, "draft": release.draft, "title": release.name,
+                              "body": release.body, "count": len(releases), "digests": digests}))
+            """
+        let read = try python(script, server, token: ForgeStandIn.giteaToken)
+        #expect(read.status == 0, "\(read)")
+        struct Seen: Decodable {
+            var tag: String, draft: Bool, title: String, body: String, count: Int, digests: [String: String]
+        }
+        let seen = try JSONDecoder().decode(Seen.self, from: Data(read.stdout.utf8))
+        #expect(seen.tag == "v1.0.0" && !seen.draft && seen.count == 1 && seen.title == "velostream v1.0.0")
+        #expect(seen.body == PublishFixture.notes)
+        #expect(seen.digests.keys.sorted() == (try fixture.expectedAssets()))
+        for (name, digest) in seen.digests { #expect("sha256:" + digest == (try fixture.digest(name)), "\(name)") }
+    }
+
+    @Test func pythonGitlabSeesTheGitLabReleaseRelctlPublished() async throws {
+        let fixture = try await BlockingWork.run { try PublishFixture() }
+        let server = try ForgeStandIn(.gitlab)
+        defer { server.stop(); fixture.remove() }
+        try fixture.repository.directory.write(
+            "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(server.configLine)\n")
+        // A CI job's token, as GitLab CI gives it.
+        let result = try await BlockingWork.run {
+            try relctl(
+                ["publish", "v1.0.0"], in: fixture.url,
+                environment: server.environment(token: "", jobToken: ForgeStandIn.jobToken))
+        }
+        #expect(result.status == 0, "\(result)")
+        let script = """
+            import hashlib, json, sys, gitlab
+            origin, token = sys.argv[1], sys.argv[2]
+            gl = gitlab.Gitlab(origin, private_token=token)
+            project = gl.projects.get("acme/tools/velostream", lazy=True)
+            release = project.releases.get("v1.0.0")
+            links = release.links.list(get_all=True)
+            packages = [p for p in project.packages.list(package_type="generic", get_all=True) if p.name == "velostream"]
+            files = packages[0].package_files.list(get_all=True)
+            digests = {f.file_name: f.file_sha256 for f in files}
+            downloads = {l.name: hashlib.sha256(project.generic_packages.download(
+                package_name="velostream", package_version="1.0.0", file_name=l.name)).hexdigest() for l in links}
+            print(json.dumps({"name": release.name, "description": release.description,
+                              "links": {l.name: [l.link_type, l.direct_asset_url] for l in links},
+                              "version": packages[0].version, "digests": digests, "downloads": downloads}))
+            """
+        let read = try python(script, server, token: ForgeStandIn.gitlabToken)
+        #expect(read.status == 0, "\(read)")
+        struct Seen: Decodable {
+            var name: String, description: String, links: [String: [String]], version: String
+            var digests: [String: String], downloads: [String: String]
+        }
+        let seen = try JSONDecoder().decode(Seen.self, from: Data(read.stdout.utf8))
+        let expected = try fixture.expectedAssets()
+        #expect(seen.name == "velostream v1.0.0" && seen.description == PublishFixture.notes && seen.version == "1.0.0")
+        #expect(seen.links.keys.sorted() == expected && seen.digests.keys.sorted() == expected)
+        for name in expected {
+            #expect("sha256:" + (seen.downloads[name] ?? "") == (try fixture.digest(name)), "\(name)")
+            #expect(seen.links[name]?.first == (name.hasSuffix(".tar.gz") || name.hasSuffix(".zip") ? "package" : "other"))
+            #expect(seen.links[name]?.last?.hasSuffix("/-/releases/v1.0.0/downloads/\(name)") == true)
+        }
+        #expect(try await server.log().allSatisfy { $0.secrets == ["JOB-TOKEN"] }, "the job token, as JOB-TOKEN")
+    }
+
+    @Test func everyConfiguredForgeInOrderThenOneWithForge() async throws {
+        let fixture = try await BlockingWork.run { try PublishFixture() }
+        let gitlab = try ForgeStandIn(.gitlab)
+        let gitea = try ForgeStandIn(.gitea)
+        defer { gitlab.stop(); gitea.stop(); fixture.remove() }
+        try fixture.repository.directory.write(
+            "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(gitea.configLine)\n\(gitlab.configLine)\n")
+        let environment = gitlab.environment().merging(gitea.environment().filter { !$0.value.isEmpty }) { $1 }
+        // Gitea's token missing: refused before anything is sent to either forge.
+        let missing = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.0"], in: fixture.url, environment: environment.merging(["GITEA_TOKEN": ""]) { $1 })
+        }
+        #expect(missing.status == 2 && missing.stderr.contains("GITEA_TOKEN"), "\(missing)")
+        let sentToGitLab = try await gitlab.log()
+        let sentToGitea = try await gitea.log()
+        #expect(sentToGitLab.isEmpty && sentToGitea.isEmpty)
+
+        let both = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.0", "--json"], in: fixture.url, environment: environment)
+        }
+        #expect(both.status == 0, "\(both)")
+        let reports = try JSONDecoder().decode([PublishReport].self, from: Data(both.stdout.utf8))
+        #expect(reports.map(\.publisher) == ["gitlab", "gitea"] && reports.allSatisfy { $0.outcome == .published })
+        let firstGitea = try #require(try await gitea.log().first).time
+        #expect(try await gitlab.log().allSatisfy { $0.time < firstGitea }, "GitLab first, then Gitea")
+
+        let one = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.0", "--forge", "gitea", "--json"], in: fixture.url, environment: environment)
+        }
+        #expect(one.status == 0, "\(one)")
+        #expect(try JSONDecoder().decode(PublishReport.self, from: Data(one.stdout.utf8)).outcome == .alreadyPublished)
+        let unknown = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.0", "--forge", "gitee"], in: fixture.url, environment: environment)
+        }
+        #expect(unknown.status == 2 && unknown.stderr.contains("known publishers: gitea, github, gitlab"), "\(unknown)")
+    }
+}
