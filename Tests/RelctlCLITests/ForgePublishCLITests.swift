@@ -12,7 +12,7 @@ import Testing
     typealias Request = ForgeStandIn.Request
 
     /// A fresh project (dist/ ready, `[publish]` naming the stand-in's project) and stand-in.
-    private func withStandIn(
+    func withStandIn(
         _ forge: Forge, size: Int = 100_000, _ body: (PublishFixture, ForgeStandIn) async throws -> Void
     ) async throws {
         let fixture = try await BlockingWork.run { try PublishFixture(size: size) }
@@ -26,7 +26,7 @@ import Testing
         try await body(fixture, server)
     }
 
-    private func publish(
+    func publish(
         _ arguments: [String], _ fixture: PublishFixture, _ server: ForgeStandIn, environment: [String: String]? = nil
     ) async throws -> RunResult {
         let environment = environment ?? server.environment()
@@ -37,7 +37,7 @@ import Testing
 
     /// The forge's view of the release: each asset name with the SHA256 a download serves, and
     /// whether the release is public.
-    private func published(_ server: ForgeStandIn) async throws -> (assets: [String: String], visible: Bool) {
+    func published(_ server: ForgeStandIn) async throws -> (assets: [String: String], visible: Bool) {
         let state = try await server.state()
         switch server.forge {
         case .gitea:
@@ -71,7 +71,7 @@ import Testing
     }
 
     /// The release is public with exactly the local asset set, each with the local SHA256.
-    private func expectExactlyPublished(
+    func expectExactlyPublished(
         _ server: ForgeStandIn, _ fixture: PublishFixture, _ what: String = ""
     ) async throws {
         let (assets, visible) = try await published(server)
@@ -82,7 +82,7 @@ import Testing
     }
 
     /// The release became visible once, and at that moment every asset was there with its bytes.
-    private func expectNeverVisibleIncomplete(_ log: [Request], _ fixture: PublishFixture, _ what: String = "") throws {
+    func expectNeverVisibleIncomplete(_ log: [Request], _ fixture: PublishFixture, _ what: String = "") throws {
         let publications = log.filter { $0.published == true || $0.created == true }
         #expect(publications.count <= 1, "\(what): made public \(publications.count) times")
         for publication in publications {
@@ -121,50 +121,6 @@ import Testing
             log = try await server.log()
             let writes = log.dropFirst(count).filter { $0.method != "GET" }
             #expect(writes.isEmpty, "\(writes.map { "\($0.method) \($0.path)" })")
-        }
-    }
-
-    /// A 5xx, or a connection lost after the server acted, at every request index of a publish
-    /// (no retries, so the run stops there): the next run finishes with exactly the local assets,
-    /// published once and never visible incomplete. A 429 at every index is waited out within the run.
-    @Test(arguments: [Forge.gitlab, .gitea])
-    func aFaultAtEveryRequestIndexIsFinishedByTheNextRun(forge: Forge) async throws {
-        try await withStandIn(forge, size: 20_000) { fixture, server in
-            let arguments = ["v1.0.0", "--forge", forge.rawValue]
-            let clean = try await publish(arguments, fixture, server)
-            #expect(clean.status == 0, "\(clean)")
-            let requests = try await server.log().count
-            #expect(requests >= 8, "\(requests) requests in a clean run")
-            let once = server.environment().merging(["RELCTL_HTTP_RETRIES": "1"]) { $1 }
-            for index in 0..<requests {
-                for fault in [#"{"action":"status","status":502}"#, #"{"action":"drop","after":true}"#] {
-                    let what = "fault \(fault) at request \(index)"
-                    try await server.reset()
-                    try await server.setFaults(#"[\#(fault.dropLast()),"at":\#(index)}]"#)
-                    let faulted = try await publish(arguments, fixture, server, environment: once)
-                    #expect([0, 1].contains(faulted.status), "\(what): \(faulted)")
-                    try await server.setFaults("[]")
-                    let next = try await publish(arguments, fixture, server)
-                    #expect(next.status == 0, "\(what): the next run failed: \(next)")
-                    try await expectExactlyPublished(server, fixture, what)
-                    try expectNeverVisibleIncomplete(try await server.log(), fixture, what)
-                }
-                let what = "429 at request \(index)"
-                try await server.reset()
-                try await server.setFaults(#"[{"action":"retry_after","seconds":1,"at":\#(index)}]"#)
-                let limited = try await publish(arguments, fixture, server)
-                #expect(limited.status == 0 && limited.stderr.contains("rate limited"), "\(what): \(limited)")
-                let log = try await server.log()
-                if let hit = log.firstIndex(where: { $0.status == 429 }) {
-                    for request in log[(hit + 1)...] {
-                        #expect(request.time >= log[hit].time + 1, "\(what): Retry-After honoured")
-                    }
-                } else {
-                    Issue.record("\(what): no 429 was served")
-                }
-                try await expectExactlyPublished(server, fixture, what)
-                try expectNeverVisibleIncomplete(log, fixture, what)
-            }
         }
     }
 
@@ -327,6 +283,8 @@ import Testing
                 environment: server.environment(token: "", jobToken: ForgeStandIn.jobToken))
         }
         #expect(result.status == 0, "\(result)")
+        let sent = try await server.log()
+        #expect(!sent.isEmpty && sent.allSatisfy { $0.secrets == ["JOB-TOKEN"] && $0.authorized }, "the job token, as JOB-TOKEN")
         let script = """
             import hashlib, json, sys, gitlab
             origin, token = sys.argv[1], sys.argv[2]
@@ -358,7 +316,6 @@ import Testing
             #expect(seen.links[name]?.first == (name.hasSuffix(".tar.gz") || name.hasSuffix(".zip") ? "package" : "other"))
             #expect(seen.links[name]?.last?.hasSuffix("/-/releases/v1.0.0/downloads/\(name)") == true)
         }
-        #expect(try await server.log().allSatisfy { $0.secrets == ["JOB-TOKEN"] }, "the job token, as JOB-TOKEN")
     }
 
     @Test func everyConfiguredForgeInOrderThenOneWithForge() async throws {
@@ -396,5 +353,32 @@ import Testing
             try relctl(["publish", "v1.0.0", "--forge", "gitee"], in: fixture.url, environment: environment)
         }
         #expect(unknown.status == 2 && unknown.stderr.contains("known publishers: gitea, github, gitlab"), "\(unknown)")
+    }
+
+    /// `release --push --publish` publishes to the forge `[publish]` names, as its last stage.
+    @Test func releasePublishGoesToTheConfiguredForge() async throws {
+        let fixture = try await BlockingWork.run {
+            try ReleaseFixture(release: "\n[publish]\ngitea = \"\(ForgeStandIn.giteaRepository)\"\n")
+        }
+        defer { fixture.remove() }
+        let server = try ForgeStandIn(.gitea, tags: [], gitDirectory: fixture.remote.url)
+        defer { server.stop() }
+        let released = try await BlockingWork.run {
+            try relctl(["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: server.environment())
+        }
+        #expect(released.status == 0, "\(released)")
+        let state = try await server.state() as? [[String: Any]] ?? []
+        let release = try #require(state.first)
+        #expect(release["tag_name"] as? String == "v1.0.0" && release["draft"] as? Bool == false)
+        let names = (release["assets"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }.sorted()
+        let sums = try fixture.repository.directory.read("dist/SHA256SUMS")
+        #expect(names.contains("SHA256SUMS") && names.count >= 4, "\(names)")
+        for name in names where name != "SHA256SUMS" && name != "manifest.json" {
+            #expect(sums.contains("  \(name)\n"), "\(name) is listed in SHA256SUMS")
+        }
+        let again = try await BlockingWork.run {
+            try relctl(["publish", "v1.0.0"], in: fixture.url, environment: server.environment())
+        }
+        #expect(again.status == 0 && again.stderr.contains("already published"), "\(again)")
     }
 }

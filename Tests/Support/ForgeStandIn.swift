@@ -51,8 +51,9 @@ public final class ForgeStandIn: Sendable {
         public var assets_at_publish: [Asset]?
     }
 
-    /// `tags`: the tags the repository holds (`NAME` or `NAME=SHA`).
-    public init(_ forge: Forge, tags: [String] = ["v1.0.0"]) throws {
+    /// `tags`: the tags the repository holds (`NAME` or `NAME=SHA`); `gitDirectory`: a bare
+    /// repository whose tags the API reports too (where `release --push` pushes).
+    public init(_ forge: Forge, tags: [String] = ["v1.0.0"], gitDirectory: URL? = nil) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "\(forge.rawValue)_standin.py")
         let process = Process()
@@ -63,7 +64,9 @@ public final class ForgeStandIn: Sendable {
                 ["--token", Self.gitlabToken, "--job-token", Self.jobToken, "--project", Self.gitlabProject]
             case .gitea: ["--token", Self.giteaToken, "--repo", Self.giteaRepository]
             }
-        process.arguments = ["python3", script.path] + identity + tags.flatMap { ["--tag", $0] }
+        process.arguments =
+            ["python3", script.path] + identity + tags.flatMap { ["--tag", $0] }
+            + (gitDirectory.map { ["--git-dir", $0.path] } ?? [])
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -81,7 +81,9 @@ class BaseHandler(BaseHTTPRequestHandler):
         if self.dropped_after():
             # The request took effect; its answer is lost on the way back.
             self.fault = None
-            return self.drop(kind=self.kind, name=self.name, acted=status, **extra)
+            fields = {"kind": self.kind, "name": self.name}
+            fields.update(extra)
+            return self.drop(acted=status, **fields)
         self.send_response(status)
         if data:
             self.send_header("Content-Type", content_type)

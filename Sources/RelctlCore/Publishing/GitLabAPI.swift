@@ -13,12 +13,7 @@ struct GitLabAPI: Sendable {
 
     var baseURL: URL
     var project: GitLabProject
-    private var token: String
-    /// `PRIVATE-TOKEN` or `JOB-TOKEN`.
-    private var tokenHeader: String
-    private var http: any HTTPClient
-    var timeout: TimeInterval
-    var deadline: TimeInterval = HTTPRequest.defaultDeadline
+    private var client: ForgeAPIClient
 
     init(
         baseURL: URL, project: GitLabProject, token: String, tokenHeader: String, http: any HTTPClient,
@@ -26,10 +21,17 @@ struct GitLabAPI: Sendable {
     ) {
         self.baseURL = baseURL
         self.project = project
-        self.token = token
-        self.tokenHeader = tokenHeader
-        self.http = http
-        self.timeout = timeout
+        let variable = tokenHeader == "JOB-TOKEN" ? "CI_JOB_TOKEN" : "GITLAB_TOKEN"
+        client = ForgeAPIClient(
+            http: http, credential: HTTPCredential(header: tokenHeader, value: token, for: baseURL), secret: token,
+            headers: ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"], timeout: timeout,
+            apiError: { Self.apiError($0, request: $1, variable: variable) })
+    }
+
+    /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
+    var deadline: TimeInterval {
+        get { client.deadline }
+        set { client.deadline = newValue }
     }
 
     /// `GITLAB_API_URL`, else `CI_API_V4_URL` (set in every GitLab CI job), else gitlab.com's.
@@ -41,11 +43,7 @@ struct GitLabAPI: Sendable {
             raw = environment[variable] ?? ""
         }
         if raw.isEmpty { raw = defaultBaseURL }
-        var trimmed = raw
-        while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
-            scheme == "https" || scheme == "http", url.host != nil
-        else {
+        guard let url = ForgeAPIClient.baseURL(raw) else {
             throw PublishError.badForgeURL(variable: variable, value: raw, example: "https://gitlab.example.com/api/v4")
         }
         return url
@@ -112,14 +110,10 @@ struct GitLabAPI: Sendable {
         let target = url(
             "/packages/generic/\(Self.segment(package))/\(Self.segment(version))/\(Self.segment(asset.name))",
             query: ["select": "package_file"])
-        var request = HTTPRequest(
-            method: "PUT", url: target, headers: headers(), body: .file(asset.url, size: asset.size), timeout: timeout)
-        request.credential = credential
-        request.deadline = deadline
+        var request = client.request("PUT", target, body: .file(asset.url, size: asset.size))
         request.headers["Content-Type"] = "application/octet-stream"
         request.progress = progress
-        let response = try await http.send(request)
-        try check(response, request: request, expect: [200, 201])
+        let response = try await client.send(request, expect: [200, 201])
         return try decode(GitLabPackageFile.self, response, request: "PUT \(asset.name)")
     }
 
@@ -156,12 +150,6 @@ struct GitLabAPI: Sendable {
 
     // MARK: plumbing
 
-    private var credential: HTTPCredential? { HTTPCredential(header: tokenHeader, value: token, for: baseURL) }
-
-    private func headers() -> [String: String] {
-        ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"]
-    }
-
     /// Offset pagination (docs.gitlab.com, "REST API": "Pagination"): `per_page` up to 100, and
     /// `X-Next-Page` names the next page, empty on the last.
     private func listAll<T: Decodable>(_ rest: String, query: [String: String]) async throws -> [T] {
@@ -180,27 +168,15 @@ struct GitLabAPI: Sendable {
     private func send(
         _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
     ) async throws -> HTTPResponse {
-        var request = HTTPRequest(method: method, url: url, headers: headers(), timeout: timeout)
-        request.credential = credential
-        request.deadline = deadline
-        if let json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            request.body = .data(try encoder.encode(json))
-            request.headers["Content-Type"] = "application/json"
-        }
-        let response = try await http.send(request)
-        try check(response, request: request, expect: expect)
-        return response
+        try await client.send(method, url, json: json, expect: expect)
     }
 
-    private func check(_ response: HTTPResponse, request: HTTPRequest, expect: Set<Int>) throws {
-        guard !expect.contains(response.status) else { return }
-        throw apiError(response.maskingSecrets([token]), request: request.summary)
+    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
+        try client.decode(type, response, request: request)
     }
 
     /// GitLab's error documents: `{"message": "…"}`, `{"message": {"field": ["…"]}}` or `{"error": "…"}`.
-    private func apiError(_ response: HTTPResponse, request: String) -> PublishError {
+    static func apiError(_ response: HTTPResponse, request: String, variable: String) -> PublishError {
         let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
         var message: String
         var details: [String] = []
@@ -216,7 +192,6 @@ struct GitLabAPI: Sendable {
         } else {
             message = response.text.isEmpty ? "no message" : String(response.text.prefix(300))
         }
-        let variable = tokenHeader == "JOB-TOKEN" ? "CI_JOB_TOKEN" : "GITLAB_TOKEN"
         switch response.status {
         case 401: message += " (check \(variable))"
         case 403:
@@ -225,14 +200,5 @@ struct GitLabAPI: Sendable {
         default: break
         }
         return .api(request: request, status: response.status, message: message, documentationURL: nil, details: details)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
-        do { return try JSONDecoder().decode(type, from: response.body) } catch {
-            throw PublishError.api(
-                request: request, status: response.status,
-                message: "unexpected answer: \(String(SecretMask.mask(response.text, hiding: [token]).prefix(200)))",
-                documentationURL: nil, details: [])
-        }
     }
 }

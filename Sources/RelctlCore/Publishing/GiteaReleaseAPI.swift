@@ -10,19 +10,23 @@ import Foundation
 struct GiteaReleaseAPI: Sendable {
     var baseURL: URL
     var repository: GitHubRepository
-    private var token: String
-    private var http: any HTTPClient
-    var timeout: TimeInterval
-    var deadline: TimeInterval = HTTPRequest.defaultDeadline
+    private var client: ForgeAPIClient
     /// Gitea's default `MAX_RESPONSE_ITEMS` is 50: a larger `limit` is cut to it anyway.
     static let pageSize = 50
 
     init(baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60) {
         self.baseURL = baseURL
         self.repository = repository
-        self.token = token
-        self.http = http
-        self.timeout = timeout
+        client = ForgeAPIClient(
+            http: http, credential: HTTPCredential(authorization: "token \(token)", for: baseURL), secret: token,
+            headers: ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"], timeout: timeout,
+            apiError: Self.apiError)
+    }
+
+    /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
+    var deadline: TimeInterval {
+        get { client.deadline }
+        set { client.deadline = newValue }
     }
 
     /// `GITEA_API_URL`, else `GITEA_SERVER_URL` + `/api/v1`; there is no default server.
@@ -40,13 +44,8 @@ struct GiteaReleaseAPI: Sendable {
             throw PublishError.noForgeURL(
                 forge: "Gitea/Forgejo", variables: ["GITEA_API_URL", "GITEA_SERVER_URL"], example: example)
         }
-        var trimmed = raw
-        while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
-            scheme == "https" || scheme == "http", url.host != nil
-        else {
-            throw PublishError.badForgeURL(
-                variable: variable, value: environment[variable] ?? raw, example: example)
+        guard let url = ForgeAPIClient.baseURL(raw) else {
+            throw PublishError.badForgeURL(variable: variable, value: environment[variable] ?? raw, example: example)
         }
         return url
     }
@@ -132,14 +131,10 @@ struct GiteaReleaseAPI: Sendable {
         }
         let body = try MultipartUpload(field: "attachment", asset: asset)
         defer { body.remove() }
-        var request = HTTPRequest(
-            method: "POST", url: url, headers: headers(), body: .file(body.url, size: body.size), timeout: timeout)
-        request.credential = credential
-        request.deadline = deadline
+        var request = client.request("POST", url, body: .file(body.url, size: body.size))
         request.headers["Content-Type"] = body.contentType
         request.progress = progress
-        let response = try await http.send(request)
-        try check(response, request: request, expect: [201])
+        let response = try await client.send(request, expect: [201])
         return try decode(GiteaAttachment.self, response, request: "upload \(asset.name)")
     }
 
@@ -152,42 +147,20 @@ struct GiteaReleaseAPI: Sendable {
                 message: "the attachment's browser_download_url `\(attachment.downloadURL)` is not a URL",
                 documentationURL: nil, details: [])
         }
-        var request = HTTPRequest(method: "GET", url: url, headers: ["User-Agent": "relctl/\(RelctlVersion.version)"], timeout: timeout)
-        request.credential = credential
-        request.deadline = deadline
-        let response = try await http.send(request)
-        try check(response, request: request, expect: [200])
+        let response = try await client.send(client.request("GET", url), expect: [200])
         return FileHasher.hex(SHA256.hash(data: response.body))
     }
 
     // MARK: plumbing
 
-    private var credential: HTTPCredential? { HTTPCredential(authorization: "token \(token)", for: baseURL) }
-
-    private func headers() -> [String: String] {
-        ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"]
-    }
-
     private func send(
         _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
     ) async throws -> HTTPResponse {
-        var request = HTTPRequest(method: method, url: url, headers: headers(), timeout: timeout)
-        request.credential = credential
-        request.deadline = deadline
-        if let json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            request.body = .data(try encoder.encode(json))
-            request.headers["Content-Type"] = "application/json"
-        }
-        let response = try await http.send(request)
-        try check(response, request: request, expect: expect)
-        return response
+        try await client.send(method, url, json: json, expect: expect)
     }
 
-    private func check(_ response: HTTPResponse, request: HTTPRequest, expect: Set<Int>) throws {
-        guard !expect.contains(response.status) else { return }
-        throw Self.apiError(response.maskingSecrets([token]), request: request.summary)
+    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
+        try client.decode(type, response, request: request)
     }
 
     /// Gitea's error documents (swagger `APIError`: `message`, `url`; `APIValidationError` alike).
@@ -209,14 +182,5 @@ struct GiteaReleaseAPI: Sendable {
         return .api(
             request: request, status: response.status, message: message, documentationURL: body?.url,
             details: body?.errors ?? [])
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
-        do { return try JSONDecoder().decode(type, from: response.body) } catch {
-            throw PublishError.api(
-                request: request, status: response.status,
-                message: "unexpected answer: \(String(SecretMask.mask(response.text, hiding: [token]).prefix(200)))",
-                documentationURL: nil, details: [])
-        }
     }
 }
