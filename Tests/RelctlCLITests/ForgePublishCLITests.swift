@@ -381,4 +381,57 @@ import Testing
         }
         #expect(again.status == 0 && again.stderr.contains("already published"), "\(again)")
     }
+
+    /// The stand-ins are only worth their tests if they refuse what the forges refuse.
+    @Test func theStandInsAreStrictWhereTheForgesAre() async throws {
+        let gitlab = try ForgeStandIn(.gitlab)
+        let gitea = try ForgeStandIn(.gitea)
+        defer { gitlab.stop(); gitea.stop() }
+        let project = "/projects/acme%2Ftools%2Fvelostream"
+        let token = ["PRIVATE-TOKEN": ForgeStandIn.gitlabToken]
+        #expect(try await gitlab.send("GET", project + "/releases/v1.0.0", headers: ["PRIVATE-TOKEN": "nope"]).0 == 401)
+        #expect(try await gitlab.send("GET", project + "/releases/v1.0.0").0 == 404, "private: invisible without a token")
+        #expect(try await gitlab.send("GET", "/projects/acme/tools/velostream/releases/v1.0.0", headers: token).0 == 404,
+            "the path must be URL-encoded")
+        #expect(try await gitlab.send("PUT", project + "/packages/generic/velo%20stream/1.0.0/a.txt", headers: token,
+            body: Data("x".utf8)).0 == 400, "package names are checked")
+        let put = try await gitlab.send(
+            "PUT", project + "/packages/generic/velostream/1.0.0/a.txt?select=package_file", headers: token,
+            body: Data("hello\n".utf8))
+        #expect(put.0 == 201 && put.1.contains("5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"), "\(put)")
+        let link = #"{"name":"a.txt","url":"http://x/a","direct_asset_path":"/a.txt","link_type":"package"}"#
+        let create = try await gitlab.send(
+            "POST", project + "/releases", headers: token.merging(["Content-Type": "application/json"]) { $1 },
+            body: Data(#"{"tag_name":"v1.0.0","assets":{"links":[\#(link)]}}"#.utf8))
+        #expect(create.0 == 201, "\(create)")
+        #expect(try await gitlab.send("POST", project + "/releases", headers: token, body: Data(#"{"tag_name":"v1.0.0"}"#.utf8)).0 == 409)
+        #expect(try await gitlab.send("POST", project + "/releases", headers: token, body: Data(#"{"tag_name":"v9.9.9"}"#.utf8)).0 == 422,
+            "no release of a missing tag without ref")
+        let duplicate = try await gitlab.send(
+            "POST", project + "/releases/v1.0.0/assets/links", headers: token, body: Data(link.utf8))
+        #expect(duplicate.0 == 400 && duplicate.1.contains("has already been taken"), "\(duplicate)")
+        let badType = try await gitlab.send(
+            "POST", project + "/releases/v1.0.0/assets/links", headers: token,
+            body: Data(#"{"name":"b","url":"http://x/b","link_type":"binary"}"#.utf8))
+        #expect(badType.0 == 400, "\(badType)")
+
+        let repository = "/repos/acme/velostream"
+        let auth = ["Authorization": "token \(ForgeStandIn.giteaToken)"]
+        #expect(try await gitea.send("GET", repository + "/releases", headers: ["Authorization": "token nope"]).0 == 401)
+        #expect(try await gitea.send("GET", repository + "/releases").0 == 404, "private: invisible without a token")
+        #expect(try await gitea.send("POST", repository + "/releases", headers: auth, body: Data(#"{"draft":true}"#.utf8)).0 == 422)
+        #expect(try await gitea.send("POST", repository + "/releases", headers: auth,
+            body: Data(#"{"tag_name":"v1.0.0","draft":true}"#.utf8)).0 == 201)
+        #expect(try await gitea.send("POST", repository + "/releases", headers: auth,
+            body: Data(#"{"tag_name":"v1.0.0","draft":true}"#.utf8)).0 == 409, "one release per tag")
+        let raw = try await gitea.send(
+            "POST", repository + "/releases/1/assets?name=a.txt", headers: auth.merging(["Content-Type": "text/plain"]) { $1 },
+            body: Data("hello\n".utf8))
+        #expect(raw.0 == 400, "an attachment is a multipart field: \(raw)")
+        let multipart = Data("--b\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"a.txt\"\r\n\r\nhello\n\r\n--b--\r\n".utf8)
+        let upload = try await gitea.send(
+            "POST", repository + "/releases/1/assets?name=a.txt",
+            headers: auth.merging(["Content-Type": "multipart/form-data; boundary=b"]) { $1 }, body: multipart)
+        #expect(upload.0 == 201 && upload.1.contains(#""size": 6"#) && !upload.1.contains("sha"), "\(upload)")
+    }
 }
