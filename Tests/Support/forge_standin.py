@@ -229,6 +229,21 @@ class BaseHandler(BaseHTTPRequestHandler):
         return self.headers.get("Host") or f"127.0.0.1:{self.server.server_address[1]}"
 
 
+def parse_options(parser, prefix):
+    """The options every stand-in takes besides its own: --prefix, --git-dir, --tag NAME[=SHA]."""
+    import hashlib
+    parser.add_argument("--prefix", default=prefix)
+    parser.add_argument("--git-dir", default=None, help="a (bare) repository whose tags the API reports")
+    parser.add_argument("--tag", action="append", default=[], help="NAME[=SHA]: a tag the repository holds")
+    options = parser.parse_args()
+    options.prefix = options.prefix.rstrip("/")
+    options.tags = {}
+    for tag in options.tag:
+        name, _, sha = tag.partition("=")
+        options.tags[name] = sha or hashlib.sha1(name.encode()).hexdigest()
+    return options
+
+
 def serve(handler, announce=True):
     """Serves `handler` on a free loopback port until stdin closes (the test owns our lifetime)."""
     import sys

@@ -40,7 +40,7 @@ import uuid
 # No __pycache__ beside the sources: SwiftPM would see files it does not handle.
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from forge_standin import BaseHandler, Store, lock, serve  # noqa: E402
+from forge_standin import BaseHandler, Store, lock, parse_options, serve  # noqa: E402
 
 SWAGGER = "https://gitea.com/api/swagger"
 MAX_RESPONSE_ITEMS = 50
@@ -356,15 +356,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--token", required=True)
     parser.add_argument("--repo", required=True)
-    parser.add_argument("--prefix", default="/api/v1")
-    parser.add_argument("--git-dir", default=None)
-    parser.add_argument("--tag", action="append", default=[])
-    options = parser.parse_args()
-    options.prefix = options.prefix.rstrip("/")
-    options.tags = {}
-    for tag in options.tag:
-        name, _, sha = tag.partition("=")
-        options.tags[name] = sha or hashlib.sha1(name.encode()).hexdigest()
+    options = parse_options(parser, "/api/v1")
     fresh()
     serve(Handler)
 

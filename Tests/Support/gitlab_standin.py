@@ -35,7 +35,7 @@ import urllib.parse
 # No __pycache__ beside the sources: SwiftPM would see files it does not handle.
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from forge_standin import BaseHandler, Store, lock, serve  # noqa: E402
+from forge_standin import BaseHandler, Store, lock, parse_options, serve  # noqa: E402
 
 # "Generic packages repository": the rules a package name, version and file name must follow.
 PACKAGE_NAME = re.compile(r"\A[A-Za-z0-9._-]+\Z")
@@ -383,16 +383,8 @@ def main():
     parser.add_argument("--token", required=True)
     parser.add_argument("--job-token", default=None)
     parser.add_argument("--project", required=True)
-    parser.add_argument("--prefix", default="/api/v4")
     parser.add_argument("--max-per-page", type=int, default=100)
-    parser.add_argument("--git-dir", default=None)
-    parser.add_argument("--tag", action="append", default=[])
-    options = parser.parse_args()
-    options.prefix = options.prefix.rstrip("/")
-    options.tags = {}
-    for tag in options.tag:
-        name, _, sha = tag.partition("=")
-        options.tags[name] = sha or hashlib.sha1(name.encode()).hexdigest()
+    options = parse_options(parser, "/api/v4")
     fresh()
     serve(Handler)
 
