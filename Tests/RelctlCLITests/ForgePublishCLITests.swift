@@ -184,6 +184,43 @@ import Testing
         }
     }
 
+    /// GitLab keeps every upload of a name as its own package file and serves the newest: an older
+    /// copy with other bytes does not matter, a newest copy with other bytes stops the run.
+    @Test func gitLabComparesTheNewestOfDuplicatePackageFiles() async throws {
+        try await withStandIn(.gitlab) { fixture, server in
+            let name = ChecksumFixtures.linux
+            let other = Data("other bytes".utf8).base64EncodedString()
+            let ours = try Data(contentsOf: fixture.dist.appendingPathComponent(name)).base64EncodedString()
+            try await server.seed(#"{"package":"velostream","version":"1.0.0","file":"\#(name)","data":"\#(other)"}"#)
+            try await server.seed(#"{"package":"velostream","version":"1.0.0","file":"\#(name)","data":"\#(ours)"}"#)
+            let result = try await publish(["v1.0.0", "--forge", "gitlab", "--json"], fixture, server)
+            #expect(result.status == 0, "\(result)")
+            let report = try JSONDecoder().decode(PublishReport.self, from: Data(result.stdout.utf8))
+            #expect(!report.uploaded.contains(name) && report.unchanged.contains(name), "the newest copy is ours")
+            try await expectExactlyPublished(server, fixture)
+
+            // Someone uploads other bytes under the name afterwards: they are what downloads serve now.
+            try await server.seed(#"{"package":"velostream","version":"1.0.0","file":"\#(name)","data":"\#(other)"}"#)
+            let refused = try await publish(["v1.0.0", "--forge", "gitlab"], fixture, server)
+            #expect(refused.status == 1 && refused.stderr.contains("`\(name)` with a different SHA256"), "\(refused)")
+        }
+    }
+
+    /// Gitea keeps one release per tag, but an older server or an import can hold several drafts:
+    /// the oldest is used, as on GitHub, and the others are named.
+    @Test func giteaUsesTheOldestOfSeveralDrafts() async throws {
+        try await withStandIn(.gitea) { fixture, server in
+            try await server.seed(#"{"tag_name":"v1.0.0","draft":true}"#)
+            try await server.seed(#"{"tag_name":"v1.0.0","draft":true}"#)
+            let result = try await publish(["v1.0.0", "--forge", "gitea", "--json"], fixture, server)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stderr.contains("2 drafts exist for v1.0.0 (ids 1, 2); using the oldest, 1"), "\(result)")
+            let report = try JSONDecoder().decode(PublishReport.self, from: Data(result.stdout.utf8))
+            #expect(report.releaseID == 1 && !report.created)
+            #expect(!(try await server.log()).contains { $0.kind == "create" })
+        }
+    }
+
     @Test(arguments: [Forge.gitlab, .gitea])
     func withoutATokenNothingIsSent(forge: Forge) async throws {
         try await withStandIn(forge) { fixture, server in
