@@ -78,7 +78,9 @@ import Testing
         #expect(visible, "\(what): the release is public")
         let expected = try fixture.expectedAssets()
         #expect(assets.keys.sorted() == expected, "\(what): \(assets.keys.sorted())")
-        for name in expected { #expect("sha256:" + (assets[name] ?? "") == (try fixture.digest(name)), "\(what): \(name)") }
+        for name in expected {
+            #expect("sha256:" + (assets[name] ?? "") == (try fixture.digest(name)), "\(what): \(name)")
+        }
     }
 
     /// The release became visible once, and at that moment every asset was there with its bytes.
@@ -117,7 +119,8 @@ import Testing
             #expect(again.status == 0, "\(again)")
             #expect(again.stderr.contains("already published"), "\(again)")
             #expect(
-                try JSONDecoder().decode(PublishReport.self, from: Data(again.stdout.utf8)).outcome == .alreadyPublished)
+                try JSONDecoder().decode(PublishReport.self, from: Data(again.stdout.utf8)).outcome == .alreadyPublished
+            )
             log = try await server.log()
             let writes = log.dropFirst(count).filter { $0.method != "GET" }
             #expect(writes.isEmpty, "\(writes.map { "\($0.method) \($0.path)" })")
@@ -167,10 +170,12 @@ import Testing
             switch forge {
             case .gitlab:
                 try await server.seed(
-                    #"{"package":"velostream","version":"1.0.0","file":"\#(ChecksumFixtures.linux)","data":"\#(other)"}"#)
+                    #"{"package":"velostream","version":"1.0.0","file":"\#(ChecksumFixtures.linux)","data":"\#(other)"}"#
+                )
             case .gitea:
                 try await server.seed(
-                    #"{"tag_name":"v1.0.0","draft":true,"assets":[{"name":"\#(ChecksumFixtures.linux)","data":"\#(other)"}]}"#)
+                    #"{"tag_name":"v1.0.0","draft":true,"assets":[{"name":"\#(ChecksumFixtures.linux)","data":"\#(other)"}]}"#
+                )
             }
             let before = try JSONSerialization.data(withJSONObject: try await server.state(), options: .sortedKeys)
             let refused = try await publish(["v1.0.0", "--forge", forge.rawValue], fixture, server)
@@ -258,7 +263,9 @@ import Testing
             #expect(result.status == 1, "\(result)")
             let there = try await elsewhere.log()
             #expect(!there.isEmpty, "the redirect was followed")
-            for request in there { #expect(request.secrets.isEmpty, "\(request.method) \(request.path): \(request.secrets)") }
+            for request in there {
+                #expect(request.secrets.isEmpty, "\(request.method) \(request.path): \(request.secrets)")
+            }
             #expect(try await server.log().allSatisfy { $0.authorized })
         }
     }
@@ -321,7 +328,9 @@ import Testing
         }
         #expect(result.status == 0, "\(result)")
         let sent = try await server.log()
-        #expect(!sent.isEmpty && sent.allSatisfy { $0.secrets == ["JOB-TOKEN"] && $0.authorized }, "the job token, as JOB-TOKEN")
+        #expect(
+            !sent.isEmpty && sent.allSatisfy { $0.secrets == ["JOB-TOKEN"] && $0.authorized },
+            "the job token, as JOB-TOKEN")
         let script = """
             import hashlib, json, sys, gitlab
             origin, token = sys.argv[1], sys.argv[2]
@@ -350,7 +359,8 @@ import Testing
         #expect(seen.links.keys.sorted() == expected && seen.digests.keys.sorted() == expected)
         for name in expected {
             #expect("sha256:" + (seen.downloads[name] ?? "") == (try fixture.digest(name)), "\(name)")
-            #expect(seen.links[name]?.first == (name.hasSuffix(".tar.gz") || name.hasSuffix(".zip") ? "package" : "other"))
+            #expect(
+                seen.links[name]?.first == (name.hasSuffix(".tar.gz") || name.hasSuffix(".zip") ? "package" : "other"))
             #expect(seen.links[name]?.last?.hasSuffix("/-/releases/v1.0.0/downloads/\(name)") == true)
         }
     }
@@ -365,7 +375,8 @@ import Testing
         let environment = gitlab.environment().merging(gitea.environment().filter { !$0.value.isEmpty }) { $1 }
         // Gitea's token missing: refused before anything is sent to either forge.
         let missing = try await BlockingWork.run {
-            try relctl(["publish", "v1.0.0"], in: fixture.url, environment: environment.merging(["GITEA_TOKEN": ""]) { $1 })
+            try relctl(
+                ["publish", "v1.0.0"], in: fixture.url, environment: environment.merging(["GITEA_TOKEN": ""]) { $1 })
         }
         #expect(missing.status == 2 && missing.stderr.contains("GITEA_TOKEN"), "\(missing)")
         let sentToGitLab = try await gitlab.log()
@@ -401,7 +412,8 @@ import Testing
         let server = try ForgeStandIn(.gitea, tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
         let released = try await BlockingWork.run {
-            try relctl(["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: server.environment())
+            try relctl(
+                ["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: server.environment())
         }
         #expect(released.status == 0, "\(released)")
         let state = try await server.state() as? [[String: Any]] ?? []
@@ -427,22 +439,35 @@ import Testing
         let project = "/projects/acme%2Ftools%2Fvelostream"
         let token = ["PRIVATE-TOKEN": ForgeStandIn.gitlabToken]
         #expect(try await gitlab.send("GET", project + "/releases/v1.0.0", headers: ["PRIVATE-TOKEN": "nope"]).0 == 401)
-        #expect(try await gitlab.send("GET", project + "/releases/v1.0.0").0 == 404, "private: invisible without a token")
-        #expect(try await gitlab.send("GET", "/projects/acme/tools/velostream/releases/v1.0.0", headers: token).0 == 404,
+        #expect(
+            try await gitlab.send("GET", project + "/releases/v1.0.0").0 == 404, "private: invisible without a token")
+        #expect(
+            try await gitlab.send("GET", "/projects/acme/tools/velostream/releases/v1.0.0", headers: token).0 == 404,
             "the path must be URL-encoded")
-        #expect(try await gitlab.send("PUT", project + "/packages/generic/velo%20stream/1.0.0/a.txt", headers: token,
-            body: Data("x".utf8)).0 == 400, "package names are checked")
+        #expect(
+            try await gitlab.send(
+                "PUT", project + "/packages/generic/velo%20stream/1.0.0/a.txt", headers: token,
+                body: Data("x".utf8)
+            ).0 == 400, "package names are checked")
         let put = try await gitlab.send(
             "PUT", project + "/packages/generic/velostream/1.0.0/a.txt?select=package_file", headers: token,
             body: Data("hello\n".utf8))
-        #expect(put.0 == 201 && put.1.contains("5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"), "\(put)")
+        #expect(
+            put.0 == 201 && put.1.contains("5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"), "\(put)"
+        )
         let link = #"{"name":"a.txt","url":"http://x/a","direct_asset_path":"/a.txt","link_type":"package"}"#
         let create = try await gitlab.send(
             "POST", project + "/releases", headers: token.merging(["Content-Type": "application/json"]) { $1 },
             body: Data(#"{"tag_name":"v1.0.0","assets":{"links":[\#(link)]}}"#.utf8))
         #expect(create.0 == 201, "\(create)")
-        #expect(try await gitlab.send("POST", project + "/releases", headers: token, body: Data(#"{"tag_name":"v1.0.0"}"#.utf8)).0 == 409)
-        #expect(try await gitlab.send("POST", project + "/releases", headers: token, body: Data(#"{"tag_name":"v9.9.9"}"#.utf8)).0 == 422,
+        #expect(
+            try await gitlab.send(
+                "POST", project + "/releases", headers: token, body: Data(#"{"tag_name":"v1.0.0"}"#.utf8)
+            ).0 == 409)
+        #expect(
+            try await gitlab.send(
+                "POST", project + "/releases", headers: token, body: Data(#"{"tag_name":"v9.9.9"}"#.utf8)
+            ).0 == 422,
             "no release of a missing tag without ref")
         let duplicate = try await gitlab.send(
             "POST", project + "/releases/v1.0.0/assets/links", headers: token, body: Data(link.utf8))
@@ -454,18 +479,30 @@ import Testing
 
         let repository = "/repos/acme/velostream"
         let auth = ["Authorization": "token \(ForgeStandIn.giteaToken)"]
-        #expect(try await gitea.send("GET", repository + "/releases", headers: ["Authorization": "token nope"]).0 == 401)
+        #expect(
+            try await gitea.send("GET", repository + "/releases", headers: ["Authorization": "token nope"]).0 == 401)
         #expect(try await gitea.send("GET", repository + "/releases").0 == 404, "private: invisible without a token")
-        #expect(try await gitea.send("POST", repository + "/releases", headers: auth, body: Data(#"{"draft":true}"#.utf8)).0 == 422)
-        #expect(try await gitea.send("POST", repository + "/releases", headers: auth,
-            body: Data(#"{"tag_name":"v1.0.0","draft":true}"#.utf8)).0 == 201)
-        #expect(try await gitea.send("POST", repository + "/releases", headers: auth,
-            body: Data(#"{"tag_name":"v1.0.0","draft":true}"#.utf8)).0 == 409, "one release per tag")
+        #expect(
+            try await gitea.send("POST", repository + "/releases", headers: auth, body: Data(#"{"draft":true}"#.utf8)).0
+                == 422)
+        #expect(
+            try await gitea.send(
+                "POST", repository + "/releases", headers: auth,
+                body: Data(#"{"tag_name":"v1.0.0","draft":true}"#.utf8)
+            ).0 == 201)
+        #expect(
+            try await gitea.send(
+                "POST", repository + "/releases", headers: auth,
+                body: Data(#"{"tag_name":"v1.0.0","draft":true}"#.utf8)
+            ).0 == 409, "one release per tag")
         let raw = try await gitea.send(
-            "POST", repository + "/releases/1/assets?name=a.txt", headers: auth.merging(["Content-Type": "text/plain"]) { $1 },
+            "POST", repository + "/releases/1/assets?name=a.txt",
+            headers: auth.merging(["Content-Type": "text/plain"]) { $1 },
             body: Data("hello\n".utf8))
         #expect(raw.0 == 400, "an attachment is a multipart field: \(raw)")
-        let multipart = Data("--b\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"a.txt\"\r\n\r\nhello\n\r\n--b--\r\n".utf8)
+        let multipart = Data(
+            "--b\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"a.txt\"\r\n\r\nhello\n\r\n--b--\r\n"
+                .utf8)
         let upload = try await gitea.send(
             "POST", repository + "/releases/1/assets?name=a.txt",
             headers: auth.merging(["Content-Type": "multipart/form-data; boundary=b"]) { $1 }, body: multipart)

@@ -59,17 +59,20 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let headers = ["RateLimit-Remaining": "0", "RateLimit-Reset": "1800000030"]
         #expect(
-            RetryAdvice.of(HTTPResponse(status: 429, headers: headers, body: Data()), now: now, policy: .standard, attempt: 1)
+            RetryAdvice.of(
+                HTTPResponse(status: 429, headers: headers, body: Data()), now: now, policy: .standard, attempt: 1)
                 == .rateLimited(until: Date(timeIntervalSince1970: 1_800_000_031)))
         let both = headers.merging(["Retry-After": "5"]) { $1 }
         #expect(
-            RetryAdvice.of(HTTPResponse(status: 429, headers: both, body: Data()), now: now, policy: .standard, attempt: 1)
+            RetryAdvice.of(
+                HTTPResponse(status: 429, headers: both, body: Data()), now: now, policy: .standard, attempt: 1)
                 == .rateLimited(until: now.addingTimeInterval(5)), "Retry-After first")
     }
 
     @Test func linksAndTheNewestOfDuplicatePackageFiles() {
         let archive = GitLabReleaseLink(asset: "velo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", url: "https://x/a")
-        #expect(archive.linkType == "package" && archive.directAssetPath == "/velo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz")
+        #expect(
+            archive.linkType == "package" && archive.directAssetPath == "/velo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz")
         #expect(GitLabReleaseLink(asset: "SHA256SUMS", url: "https://x/b").linkType == "other")
         let files = [
             GitLabPackageFile(id: 3, packageID: 1, fileName: "a", size: 1, fileSHA256: "new"),
@@ -87,12 +90,15 @@ import Testing
             let context = Context(workingDirectory: directory.url)
             let config = try ConfigLoader.load(path: nil, context: context)
             #expect(config.publish.gitlab == "acme/tools/velo" && config.publish.gitea == "acme/velo")
-            try directory.write("relctl.toml", "[project]\nname = \"velo\"\n\n[publish]\ngitlab = \"velo\"\ngitea = \"a/b/c\"\n")
+            try directory.write(
+                "relctl.toml", "[project]\nname = \"velo\"\n\n[publish]\ngitlab = \"velo\"\ngitea = \"a/b/c\"\n")
             do {
                 _ = try ConfigLoader.load(path: nil, context: context)
                 Issue.record("bad paths are refused")
             } catch let error as any RelctlError {
-                #expect(error.message.contains("publish.gitlab") && error.message.contains("publish.gitea"), "\(error.message)")
+                #expect(
+                    error.message.contains("publish.gitlab") && error.message.contains("publish.gitea"),
+                    "\(error.message)")
             }
         }
     }

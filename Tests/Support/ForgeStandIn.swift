@@ -97,7 +97,8 @@ public final class ForgeStandIn: Sendable {
     public func environment(token: String? = nil, jobToken: String? = nil) -> [String: String] {
         var environment = [
             "GITHUB_TOKEN": "", "GH_TOKEN": "", "GITLAB_TOKEN": "", "CI_JOB_TOKEN": "", "GITEA_TOKEN": "",
-            "GITLAB_API_URL": "", "CI_API_V4_URL": "", "CI_PROJECT_PATH": "", "GITEA_API_URL": "", "GITEA_SERVER_URL": "",
+            "GITLAB_API_URL": "", "CI_API_V4_URL": "", "CI_PROJECT_PATH": "", "GITEA_API_URL": "",
+            "GITEA_SERVER_URL": "",
         ]
         switch forge {
         case .gitlab:

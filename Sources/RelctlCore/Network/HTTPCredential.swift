@@ -8,7 +8,7 @@ struct HTTPCredential: Sendable {
     var origin: HTTPOrigin
     /// The header that carries it: `Authorization`, or a forge's own (GitLab's `PRIVATE-TOKEN`,
     /// `JOB-TOKEN`), bound to the origin all the same.
-    var header = "Authorization"
+    package var header = "Authorization"
 
     /// Bound to the origin of `url`; nil when the URL has no http(s) origin.
     init?(authorization: String, for url: URL) {
@@ -23,7 +23,7 @@ struct HTTPCredential: Sendable {
     }
 
     /// A secret sent in a header other than `Authorization`, bound to the origin of `url`.
-    init?(header: String, value: String, for url: URL) {
+    package init?(header: String, value: String, for url: URL) {
         guard let origin = HTTPOrigin(url) else { return nil }
         self.authorization = value
         self.origin = origin

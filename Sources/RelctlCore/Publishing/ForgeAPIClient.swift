@@ -22,7 +22,9 @@ struct ForgeAPIClient: Sendable {
         return request
     }
 
-    func send(_ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>) async throws
+    func send(
+        _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
+    ) async throws
         -> HTTPResponse
     {
         var request = request(method, url)

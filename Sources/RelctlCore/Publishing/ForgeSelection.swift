@@ -50,10 +50,11 @@ package struct ForgeSelection: Sendable {
             } catch let error as any RelctlError where publishers.count > 1 {
                 throw ProblemList(
                     exitCode: error.exitCode,
-                    diagnostics: error.diagnostics + PublishError.forgeStopped(
-                        forge: publisher.id, done: reports.map(\.publisher),
-                        left: publishers[index...].map(\.id)
-                    ).diagnostics)
+                    diagnostics: error.diagnostics
+                        + PublishError.forgeStopped(
+                            forge: publisher.id, done: reports.map(\.publisher),
+                            left: publishers[index...].map(\.id)
+                        ).diagnostics)
             }
         }
         return reports

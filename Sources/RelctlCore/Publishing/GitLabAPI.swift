@@ -51,7 +51,8 @@ struct GitLabAPI: Sendable {
 
     /// One path segment, percent-encoded so `/` and every other reserved character stay inside it.
     static func segment(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(.init(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        var allowed = CharacterSet.alphanumerics.intersection(
+            .init(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
@@ -60,7 +61,9 @@ struct GitLabAPI: Sendable {
     private func url(_ rest: String, query: [String: String] = [:]) -> URL {
         var text = baseURL.absoluteString + "/projects/" + Self.segment(project.path) + rest
         if !query.isEmpty {
-            text += "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.segment($0.value))" }.joined(separator: "&")
+            text +=
+                "?"
+                + query.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.segment($0.value))" }.joined(separator: "&")
         }
         // Built from encoded segments only, so this never fails for an http(s) base.
         return URL(string: text) ?? baseURL
@@ -126,7 +129,9 @@ struct GitLabAPI: Sendable {
     }
 
     /// Creates the release with every link in one request: it is public from that moment.
-    func createRelease(tag: String, title: String, description: String, links: [GitLabReleaseLink]) async throws
+    func createRelease(
+        tag: String, title: String, description: String, links: [GitLabReleaseLink]
+    ) async throws
         -> GitLabRelease
     {
         struct Fields: Encodable {
@@ -159,7 +164,9 @@ struct GitLabAPI: Sendable {
             let response = try await send(
                 "GET", url(rest, query: query.merging(["per_page": "100", "page": page]) { $1 }), expect: [200])
             items += try decode([T].self, response, request: "GET \(rest)")
-            guard let next = response.header("X-Next-Page"), !next.isEmpty, Int(next) != nil, next != page else { break }
+            guard let next = response.header("X-Next-Page"), !next.isEmpty, Int(next) != nil, next != page else {
+                break
+            }
             page = next
         }
         return items
@@ -195,10 +202,12 @@ struct GitLabAPI: Sendable {
         switch response.status {
         case 401: message += " (check \(variable))"
         case 403:
-            message += " (\(variable) needs the api scope (or the CI job token) and at least the Developer role on the project)"
+            message +=
+                " (\(variable) needs the api scope (or the CI job token) and at least the Developer role on the project)"
         case 404: message += " (no such project, or \(variable) cannot see it)"
         default: break
         }
-        return .api(request: request, status: response.status, message: message, documentationURL: nil, details: details)
+        return .api(
+            request: request, status: response.status, message: message, documentationURL: nil, details: details)
     }
 }

@@ -39,6 +39,7 @@ package struct GitLabProject: Sendable, Equatable, CustomStringConvertible {
             return project
         }
         throw PublishError.noProject(
-            forge: "GitLab", hint: "set `gitlab = \"GROUP/PROJECT\"` in relctl.toml's [publish] section or CI_PROJECT_PATH")
+            forge: "GitLab",
+            hint: "set `gitlab = \"GROUP/PROJECT\"` in relctl.toml's [publish] section or CI_PROJECT_PATH")
     }
 }

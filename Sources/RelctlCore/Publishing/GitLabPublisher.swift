@@ -111,7 +111,8 @@ public struct GitLabPublisher: Publisher {
         if !problems.isEmpty { throw PublishError.incomplete(release: "\(project) \(tag)", problems: problems) }
         if !plan.duplicated.isEmpty {
             console.detail(
-                "package \(package) \(version) holds several copies of \(plan.duplicated.joined(separator: ", ")); the newest, checked, is served")
+                "package \(package) \(version) holds several copies of \(plan.duplicated.joined(separator: ", ")); the newest, checked, is served"
+            )
         }
 
         let links = request.assets.names.map {
@@ -129,7 +130,9 @@ public struct GitLabPublisher: Publisher {
             )
             return report
         }
-        if existing == nil, let created = try await createRelease(api: api, client: client, request: request, links: links) {
+        if existing == nil,
+            let created = try await createRelease(api: api, client: client, request: request, links: links)
+        {
             report.created = true
             report.url = created.links?.selfURL ?? ""
             console.info("published \(tag) on \(project) with \(links.count) assets: \(report.url)")
@@ -186,11 +189,13 @@ public struct GitLabPublisher: Publisher {
                 defer { progress.finish() }
                 stored = try await api.upload(asset, package: package, version: version) { progress.update($0) }
             } catch let error as NetworkError {
-                throw PublishError.uploadFailed(asset: asset.name, release: "\(package) \(version)", reason: error.message)
+                throw PublishError.uploadFailed(
+                    asset: asset.name, release: "\(package) \(version)", reason: error.message)
             }
             guard let sha256 = stored.fileSHA256?.lowercased(), sha256 != asset.sha256 else { return }
             console.warning(
-                "`\(asset.name)` arrived with SHA256 \(sha256) instead of \(asset.sha256) (attempt \(attempt)); uploading it again")
+                "`\(asset.name)` arrived with SHA256 \(sha256) instead of \(asset.sha256) (attempt \(attempt)); uploading it again"
+            )
         }
     }
 
@@ -210,14 +215,17 @@ public struct GitLabPublisher: Publisher {
             } catch let error where GitHubPublisher.outcomeUnknown(error) && attempt < client.policy.maxAttempts {
                 try await client.backoff(
                     after: attempt,
-                    reason: "creating the release \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")")
+                    reason: "creating the release \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")"
+                )
                 if try await api.release(request.tag) != nil { return nil }
             }
         }
     }
 
     /// Adds one link; a lost answer is settled by the list (the link is there, or it is sent again).
-    private func addLink(_ link: GitLabReleaseLink, api: GitLabAPI, client: RetryingHTTPClient, tag: String) async throws {
+    private func addLink(
+        _ link: GitLabReleaseLink, api: GitLabAPI, client: RetryingHTTPClient, tag: String
+    ) async throws {
         var attempt = 0
         while true {
             attempt += 1
@@ -229,7 +237,8 @@ public struct GitLabPublisher: Publisher {
             {
                 if GitHubPublisher.outcomeUnknown(error) {
                     try await client.backoff(
-                        after: attempt, reason: "linking \(link.name): \((error as? any RelctlError)?.message ?? "\(error)")")
+                        after: attempt,
+                        reason: "linking \(link.name): \((error as? any RelctlError)?.message ?? "\(error)")")
                 }
                 if try await api.links(tag).contains(where: { $0.name == link.name }) { return }
                 if !GitHubPublisher.outcomeUnknown(error) { throw error }

@@ -91,7 +91,8 @@ public struct GiteaPublisher: Publisher {
         var checker = GiteaAttachmentCheck(api: api)
 
         // Decide everything before changing anything: a differing attachment stops the run untouched.
-        var plan = try await checker.plan(request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
+        var plan = try await checker.plan(
+            request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
         if !plan.differing.isEmpty {
             guard request.replace else { throw PublishError.differingAssets(release: shown, names: plan.differing) }
             guard release.draft else { throw PublishError.replaceOnPublic(release: shown, names: plan.differing) }
@@ -130,12 +131,14 @@ public struct GiteaPublisher: Publisher {
             console.info(
                 changed
                     ? "\(shown) was already public; its attachments were completed in place"
-                    : "\(tag) is already published on \(repository) with the same \(unchanged.count) assets: nothing to do")
+                    : "\(tag) is already published on \(repository) with the same \(unchanged.count) assets: nothing to do"
+            )
             return report
         }
         if request.draftOnly {
             report.outcome = .draft
-            console.info("draft \(tag) on \(repository) is complete (\(request.assets.assets.count) assets) and not public")
+            console.info(
+                "draft \(tag) on \(repository) is complete (\(request.assets.assets.count) assets) and not public")
             return report
         }
         let published = try await api.publish(
@@ -151,7 +154,8 @@ public struct GiteaPublisher: Publisher {
         var checker = GiteaAttachmentCheck(api: api)
         var plan = try await checker.plan(request.assets.assets, remote: [])
         if let release {
-            plan = try await checker.plan(request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
+            plan = try await checker.plan(
+                request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
             let shown = "release \(request.tag) (id \(release.id))"
             if !plan.differing.isEmpty, !request.replace {
                 throw PublishError.differingAssets(release: shown, names: plan.differing)
@@ -178,14 +182,18 @@ public struct GiteaPublisher: Publisher {
             attempt += 1
             do {
                 return try await api.createDraft(
-                    tag: request.tag, title: request.title, body: request.body, prerelease: request.version.isPrerelease)
-            } catch let error where (GitHubPublisher.outcomeUnknown(error) || Self.conflict(error))
+                    tag: request.tag, title: request.title, body: request.body, prerelease: request.version.isPrerelease
+                )
+            } catch let error
+                where (GitHubPublisher.outcomeUnknown(error) || Self.conflict(error))
                 && attempt < client.policy.maxAttempts
             {
                 if GitHubPublisher.outcomeUnknown(error) {
                     try await client.backoff(
                         after: attempt,
-                        reason: "creating the draft for \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")")
+                        reason:
+                            "creating the draft for \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")"
+                    )
                 }
                 if let found = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent) {
                     return found
@@ -221,7 +229,8 @@ public struct GiteaPublisher: Publisher {
                 }
             } catch let error where GitHubPublisher.outcomeUnknown(error) && attempt < client.policy.maxAttempts {
                 try await client.backoff(
-                    after: attempt, reason: "uploading \(asset.name): \((error as? any RelctlError)?.message ?? "\(error)")")
+                    after: attempt,
+                    reason: "uploading \(asset.name): \((error as? any RelctlError)?.message ?? "\(error)")")
                 for there in try await api.listAssets(releaseID: release.id) where there.name == asset.name {
                     if try await checker.matches(there, asset) { return }
                 }

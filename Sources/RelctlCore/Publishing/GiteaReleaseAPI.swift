@@ -63,7 +63,8 @@ struct GiteaReleaseAPI: Sendable {
             var id: String
             var commit: Commit?
         }
-        let response = try await send("GET", repositoryURL.appendingPathComponent("tags").appendingPathComponent(tag), expect: [200, 404])
+        let response = try await send(
+            "GET", repositoryURL.appendingPathComponent("tags").appendingPathComponent(tag), expect: [200, 404])
         guard response.status == 200 else { return nil }
         let found = try decode(Tag.self, response, request: "GET tags/\(tag)")
         return (found.id, found.commit?.sha)
@@ -77,7 +78,8 @@ struct GiteaReleaseAPI: Sendable {
             var components = URLComponents(
                 url: repositoryURL.appendingPathComponent("releases"), resolvingAgainstBaseURL: false)
             components?.queryItems = [
-                URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "limit", value: String(Self.pageSize)),
+                URLQueryItem(name: "page", value: String(page)),
+                URLQueryItem(name: "limit", value: String(Self.pageSize)),
             ]
             guard let url = components?.url else { break }
             let response = try await send("GET", url, expect: [200])
@@ -120,7 +122,9 @@ struct GiteaReleaseAPI: Sendable {
     }
 
     /// Uploads one file as the multipart field `attachment`, streamed from a scratch copy.
-    func upload(_ asset: LocalAsset, releaseID: Int, progress: (@Sendable (Int64) -> Void)? = nil) async throws
+    func upload(
+        _ asset: LocalAsset, releaseID: Int, progress: (@Sendable (Int64) -> Void)? = nil
+    ) async throws
         -> GiteaAttachment
     {
         var components = URLComponents(

@@ -91,7 +91,8 @@ enum PublishError: RelctlError, CustomStringConvertible {
         case let .noForgeURL(forge, variables, example):
             return [
                 Diagnostic(
-                    "no \(forge) server: set \(variables.joined(separator: " or ")) (e.g. \(example)); nothing was sent")
+                    "no \(forge) server: set \(variables.joined(separator: " or ")) (e.g. \(example)); nothing was sent"
+                )
             ]
         case let .badProjectPath(value, source):
             return [Diagnostic("\(source): `\(value)` is not a GitLab project path, GROUP[/SUBGROUP...]/PROJECT")]

@@ -1,15 +1,5 @@
 import Foundation
 
-/// A forge's release, as far as choosing this tag's release goes.
-protocol DraftableRelease {
-    var id: Int { get }
-    var tagName: String { get }
-    var draft: Bool { get }
-}
-
-extension GitHubRelease: DraftableRelease {}
-extension GiteaRelease: DraftableRelease {}
-
 /// Which of a tag's releases a publisher works on, the same on every forge with drafts.
 enum ReleaseChoice {
     /// The published one when there is one (a forge allows only one), else the oldest draft

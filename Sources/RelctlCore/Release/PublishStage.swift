@@ -40,8 +40,10 @@ struct PublishStage: ReleaseStage {
         if run.isDryRun {
             let reports = try await forges.rehearse(request, context: run.context)
             outputs.published = reports.first
-            return reports.map { "would publish \(request.assets.assets.count) assets to \($0.repository) (\($0.summary))" }
-                .joined(separator: "; ")
+            return reports.map {
+                "would publish \(request.assets.assets.count) assets to \($0.repository) (\($0.summary))"
+            }
+            .joined(separator: "; ")
         }
         if let tag = outputs.tag?.name {
             request.localTagObject = try? await run.git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(
