@@ -107,6 +107,10 @@ import Testing
             try await expectExactlyPublished(server, fixture)
             var log = try await server.log()
             try expectNeverVisibleIncomplete(log, fixture)
+            // Every upload, then the one request that makes the release visible.
+            let create = try #require(log.lastIndex { $0.kind == (forge == .gitlab ? "create" : "patch") })
+            let uploads = log.indices.filter { log[$0].kind == "upload" }
+            #expect(uploads.count == (try fixture.expectedAssets()).count && uploads.allSatisfy { $0 < create })
             let header = forge == .gitlab ? "PRIVATE-TOKEN" : "Authorization"
             for request in log {
                 #expect(request.user_agent?.hasPrefix("relctl/") == true, "\(request.method) \(request.path)")

@@ -72,6 +72,8 @@ class BaseHandler(BaseHTTPRequestHandler):
             "authorized": self.authorized(),
             # Which secret-carrying headers arrived (never their values).
             "secrets": sorted(h for h in self.secret_headers if self.headers.get(h)),
+            # What the stand-in took the request for; an entry may say otherwise (a download).
+            "kind": getattr(self, "kind", None), "name": getattr(self, "name", None),
         }
         entry.update(extra)
         with lock:
