@@ -15,7 +15,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "relctl", targets: ["relctl"]),
+        // The three layers, lowest first; each imports only the ones below it (the compiler
+        // enforces it: a target can only import what it depends on). docs/architecture.md.
+        .library(name: "RelctlBasics", targets: ["RelctlBasics"]),
         .library(name: "RelctlCore", targets: ["RelctlCore"]),
+        .library(name: "RelctlRelease", targets: ["RelctlRelease"]),
+        // The command line with its extension point (`RelctlCLI.main(extensions:)`).
+        .library(name: "RelctlCommands", targets: ["RelctlCommands"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,9 +49,15 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        // Infrastructure with no release knowledge: the filesystem door, paths, child processes,
+        // HTTP with its credential policy, git, diagnostics and the command context.
+        .target(name: "RelctlBasics"),
+        // The domain: configuration, manifests, versions, matrix, packaging, checksums, notes,
+        // images, signing, SBOM, provenance, publishing, channels, CI generation.
         .target(
             name: "RelctlCore",
             dependencies: [
+                "RelctlBasics",
                 "CArchive",
                 "CDeflate",
                 "CSodium",
@@ -61,22 +73,38 @@ let package = Package(
                 .linkedLibrary("deflate", .when(platforms: [.macOS])),
             ]
         ),
+        // Orchestration: the release pipeline and its stages, the train, reproduce.
+        .target(
+            name: "RelctlRelease",
+            dependencies: [
+                "RelctlBasics",
+                "RelctlCore",
+                // `reproduce` reads the archives it rebuilt back through libarchive.
+                "CArchive",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "RelctlBuildInfo"),
         .target(
             name: "RelctlTOML",
             dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
         ),
-        .executableTarget(
-            name: "relctl",
+        // The command line: argument parsing and printing only, one file per subcommand. A library,
+        // so a package that adds its own extensions builds the same CLI (Examples/relctl-gradle).
+        .target(
+            name: "RelctlCommands",
             dependencies: [
+                "RelctlBasics",
                 "RelctlCore",
+                "RelctlRelease",
                 "RelctlBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "relctl", dependencies: ["RelctlCommands"]),
         .target(
             name: "RelctlTestSupport",
-            dependencies: ["RelctlCore"],
+            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease"],
             path: "Tests/Support",
             // The API stand-ins and the workflow runner are run with python3 from their source paths.
             exclude: [
@@ -85,11 +113,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RelctlCoreTests",
-            dependencies: ["RelctlCore", "RelctlTestSupport"]
+            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease", "RelctlTestSupport"]
         ),
         .testTarget(
             name: "RelctlCLITests",
-            dependencies: ["RelctlCore", "RelctlTestSupport"]
+            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease", "RelctlTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

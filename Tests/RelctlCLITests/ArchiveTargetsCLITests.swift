@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// manifest.json records each archive's target, so `relctl checksum` merging CI jobs' archives
 /// keeps every target whatever `[archive] name` spells.

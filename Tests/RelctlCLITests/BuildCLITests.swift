@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 @Suite("relctl build")
 struct BuildCLITests {
@@ -38,6 +39,7 @@ struct BuildCLITests {
             env == """
                 EXTRA=demo-aarch64
                 RELCTL_COMMIT=\(head)
+                RELCTL_PROJECT=demo
                 RELCTL_TAG=v1.2.3
                 RELCTL_TARGET=aarch64-apple-darwin
                 RELCTL_VERSION=1.2.3
@@ -130,7 +132,7 @@ struct BuildCLITests {
             #expect(empty.status == 0, "\(empty)")
             #expect(
                 try dir.read("out/x86_64-unknown-linux-gnu/env.txt")
-                    == "RELCTL_COMMIT=\nRELCTL_TAG=v1.2.3\nRELCTL_TARGET=x86_64-unknown-linux-gnu\nRELCTL_VERSION=1.2.3\n"
+                    == "RELCTL_COMMIT=\nRELCTL_PROJECT=demo\nRELCTL_TAG=v1.2.3\nRELCTL_TARGET=x86_64-unknown-linux-gnu\nRELCTL_VERSION=1.2.3\n"
             )
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The generated workflow with `[sign]` keys, `[installer]` and `[ci] attest`: keys come from
 /// secrets through `env:` only, attestation permissions are on the release job only, and

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `notes --changelog` on the changelog shapes real projects keep (PRODUCT "Changelogs are edited,
 /// never overwritten"): the section goes above the newest older release in the file's own heading

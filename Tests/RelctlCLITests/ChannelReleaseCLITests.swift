@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Channels inside `relctl release`: written before the tag, listed in `distFiles` by a dry run and
 /// in SHA256SUMS by a real one; a plugin channel (the example announcement writer) previews on a

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The built-in channels through their step commands (`relctl chart`, `relctl channel NAME`),
 /// judged by the real tools: Python's tarfile against Helm's packaging rules, nix evaluating the

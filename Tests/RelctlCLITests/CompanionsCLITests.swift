@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `bump --write`, `bump --set` and `validate-tag` on projects shaped like the real ones of issue
 /// 12, with the ecosystems' own tools (cargo, uv, npm) run after the bump: the build and lock

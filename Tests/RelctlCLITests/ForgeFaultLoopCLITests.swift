@@ -2,7 +2,9 @@ import Foundation
 import RelctlTestSupport
 import Testing
 
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// A fault at every request index of a publish, per forge and kind of fault: a 5xx, or a
 /// connection lost after the server acted (no retries, so the run stops there), after which the

@@ -2,7 +2,9 @@ import Foundation
 import RelctlTestSupport
 import Testing
 
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `relctl publish --forge gitlab|gitea` end to end against the strict stand-ins
 /// (Tests/Support/gitlab_standin.py, gitea_standin.py): the round-2 promises on each forge.

@@ -2,8 +2,9 @@ import Foundation
 import RelctlTestSupport
 import Synchronization
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Inputs an attacker (or an accident) controls: nothing outside the repository is packaged or
 /// read, a low descriptor limit is an error line rather than a crash, and no foreign tag is deleted.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The last items of the hostile-input audit (issue 18), each through the built binary as a
 /// user would meet it: links written through, runaway patterns stopped, notes that stay whole,

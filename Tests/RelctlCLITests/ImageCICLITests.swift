@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The generated workflow with an `[[image]]`: Linux build jobs hand over their binaries, the
 /// release job logs in to GHCR with its own token (and only it gets `packages: write`), then

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `relctl image` end to end against a real registry (Debian's docker-registry), judged by
 /// skopeo and umoci, and by running the pulled entrypoint with chroot.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The `image` and `image-push` stages of `relctl release`, against a real registry.
 @Suite(.serialized) struct ImageReleaseCLITests {

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `relctl init` then `relctl check` on repositories shaped like the real projects of issue 12:
 /// the starter file reads the repository as it is, and passes `check` the first time.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The generated installer, run for real under dash and `bash --posix` against a loopback
 /// http.server serving a dist/ made by relctl (package, checksum, sign, installer).

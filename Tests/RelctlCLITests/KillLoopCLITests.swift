@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// SIGKILL and SIGINT at random moments of `package`, `checksum`, `release --push` (against a
 /// bare remote whose pre-receive hook is slow) and `release` without a push, each followed by an

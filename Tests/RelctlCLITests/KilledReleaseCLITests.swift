@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// relctl killed outright (SIGKILL: no handler runs) in the middle of a release, and what the next
 /// run does with what it left: roll back an unpushed tag, resume a pushed one, refuse another tag

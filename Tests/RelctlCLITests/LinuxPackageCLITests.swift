@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `[[package]]` .deb and .rpm files, judged by the distributions' own tools: dpkg-deb, dpkg
 /// (installing into a temporary root), lintian, rpm (query, digest check, install into a

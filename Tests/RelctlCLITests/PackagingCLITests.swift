@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 @Suite struct PackagingCLITests {
     let env = ["SOURCE_DATE_EPOCH": "1700000000"]

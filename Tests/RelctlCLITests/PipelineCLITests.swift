@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The release pipeline's promises about its own work: how often it starts git, that it never
 /// reads back an archive it wrote, that `--jobs` means parallel writes, and that progress moves.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `relctl publish` end to end against the GitHub stand-in (Tests/Support/github_standin.py).
 /// Serialized: each test runs a server and the binary, and two check wall-clock waits.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// What a release publishes (PRODUCT.md "What a release publishes"): exactly this tag's files that
 /// SHA256SUMS lists (archives, SBOMs, installers), SHA256SUMS, its signatures and manifest.json;

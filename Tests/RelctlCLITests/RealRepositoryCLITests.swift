@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Cases found by trying relctl on real public projects, each reproduced on a generated
 /// repository shaped like the project it came from.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// What a release writes, as the contract states it: `release --dry-run --json` `distFiles` names
 /// exactly what the real run writes, on every config shape; `verify` on a tag-only project.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `relctl release TAG --push --publish` against the GitHub stand-in, whose tags are the bare
 /// remote's (so the tag check sees exactly what the release pushed).

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `relctl release` with `[sign]` keys in a git-ignored folder and `[installer] enabled`: the
 /// sign and installer stages run (for real in the dry run's scratch clone too, with the keys

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// CycloneDX SBOMs written by `relctl package`: schema-valid (cyclonedx-python-lib), listing
 /// exactly the archive's files with the hashes the extracted files have, the lockfiles'

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The SBOM's subject is the project's own package, with the package URL its package manager
 /// gives it (as cargo-cyclonedx names the crate), so a scanner can tie the archive to it; the

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `relctl sign` and the signature half of `relctl verify`, checked against the stock tools:
 /// what relctl signs, `ssh-keygen -Y verify` and `minisign -V` accept (and reject after a

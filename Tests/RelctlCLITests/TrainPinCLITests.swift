@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The seed's coordinated release (`multi-repo-release-process.md`) end to end on four
 /// repositories with real bare remotes: pins committed and tagged, rollback, resume.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 @Test func versionPrintsVersionCommitAndDate() throws {
     let result = try relctl(["--version"], in: URL(fileURLWithPath: NSTemporaryDirectory()))

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The workflow `relctl ci generate` writes, executed job by job as GitHub would for a tag push
 /// (Tests/Support/workflow_runner.py), publishing to the GitHub stand-in: what CI publishes must

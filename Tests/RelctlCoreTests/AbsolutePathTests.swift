@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 @Suite("AbsolutePath")
 struct AbsolutePathTests {
@@ -42,6 +43,6 @@ struct AbsolutePathTests {
             .appendingPathComponent("../../Sources").standardizedFileURL
         let listing = try run("grep", ["-rln", "--include=*.swift", "URL(fileURLWithPath", sources.path])
         let offenders = listing.stdout.split(separator: "\n").map { String($0.dropFirst(sources.path.count + 1)) }
-        #expect(offenders == ["RelctlCore/Support/AbsolutePath.swift"], "\(offenders)")
+        #expect(offenders == ["RelctlBasics/Support/AbsolutePath.swift"], "\(offenders)")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// relctl trusts an allowed-signers line exactly when `ssh-keygen -Y verify` does (issue 26,
 /// item 8): a line whose options ssh-keygen cannot parse is refused, never read as "no options".

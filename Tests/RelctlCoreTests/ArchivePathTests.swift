@@ -1,6 +1,7 @@
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 @Suite struct ArchivePathTests {
     @Test func normalizesAndRefusesEscapes() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// A base image's digests come from a registry: they never become file names unless they are
 /// digests, and a cached blob is used only while it still has its digest (issue 26, item 16).

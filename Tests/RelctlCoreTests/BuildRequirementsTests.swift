@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `RelctlBuildRequirements` is the one list of what building relctl needs; every place that
 /// installs or names those packages must agree with it (issue 24: the default "Install relctl"

@@ -2,8 +2,9 @@ import Foundation
 import RelctlTestSupport
 import Synchronization
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 @Suite("BuildRunner from core")
 struct BuildRunnerTests {

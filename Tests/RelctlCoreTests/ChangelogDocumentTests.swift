@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// How relctl reads a changelog before editing it: which lines are release headings, what their
 /// style is, and that an edit keeps every line it did not write, on shapes the CLI tests do not cover.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The channel rules that need no tool to judge them: Helm's .helmignore semantics, the config
 /// tables, the plugin answer's validation, and the names and literals the writers produce.

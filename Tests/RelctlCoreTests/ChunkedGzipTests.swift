@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The parallel gzip pipeline's own guarantees: chunk boundaries, and that a failure on either
 /// side stops the other instead of hanging.

@@ -1,6 +1,7 @@
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The examples from conventionalcommits.org/en/v1.0.0.
 @Suite struct ConventionalCommitTests {

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// A `credHelpers` value is a name docker looks up on PATH, never a path to run (issue 26, item 4).
 @Suite("Credential helper names")

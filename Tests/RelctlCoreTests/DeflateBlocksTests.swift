@@ -2,8 +2,9 @@ import CDeflate
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Joining libdeflate's independent streams into one DEFLATE stream, as zip entries compressed in
 /// parallel chunks need: checked with zlib (Python's), a decoder that shares no code with relctl.

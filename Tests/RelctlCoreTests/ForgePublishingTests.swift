@@ -2,7 +2,9 @@ import Foundation
 import RelctlTestSupport
 import Testing
 
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The parts of GitLab and Gitea/Forgejo publishing that need no server: which forges, in which
 /// order; project paths and their encoding; API bases from the environment; GitLab's rate-limit

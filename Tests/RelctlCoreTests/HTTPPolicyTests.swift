@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The shared HTTP policy (docs/security.md), tested once on the transport every client uses and
 /// then through the GitHub and registry clients: credentials stay with their origin, whatever a
@@ -146,7 +147,7 @@ struct HTTPPolicyTests {
 
         let client = RegistryClient(
             reference: ImageReference(registry: "127.0.0.1:\(origins.portA)", repository: "acme/reflect"),
-            credentials: RegistryCredentials(username: "user", password: "registry-secret"), push: false)
+            credentials: RegistryCredentials(username: "user", password: "registry-secret"), push: false, http: URLSessionHTTPClient.shared)
         try await client.ping()
         let denied = await #expect(throws: ImageError.self) { try await client.send("GET", "manifests/latest") }
         let text = try #require(denied?.message)
@@ -185,7 +186,7 @@ struct HTTPPolicyTests {
         defer { origins.stop() }
         let client = RegistryClient(
             reference: ImageReference(registry: "127.0.0.1:\(origins.portA)", repository: "acme/base"),
-            credentials: RegistryCredentials(username: "user", password: "secret"), push: false)
+            credentials: RegistryCredentials(username: "user", password: "secret"), push: false, http: URLSessionHTTPClient.shared)
         try await client.ping()
         let response = try await client.send("GET", "blobs/sha256:" + String(repeating: "a", count: 64))
         #expect(response.status == 200)
@@ -202,7 +203,7 @@ struct HTTPPolicyTests {
         defer { origins.stop() }
         let client = RegistryClient(
             reference: ImageReference(registry: "127.0.0.1:\(origins.portA)", repository: "acme/base"),
-            credentials: RegistryCredentials(username: "user", password: "secret"), push: false)
+            credentials: RegistryCredentials(username: "user", password: "secret"), push: false, http: URLSessionHTTPClient.shared)
         try await client.ping()
         let received = try origins.received()
         let realm = received.filter { $0.path.hasPrefix("/token") }

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// `image --push` against a registry whose upload `Location` points at another origin that
 /// answers 201 and stores nothing (issue 26, item 3).

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The Install section's installer line and by-hand signature checks, found from dist/.
 @Suite struct InstallVerificationTests {

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Hostile values in every placeholder of both installers stay data (issue 26, item 5). The sh
 /// script is judged by real shells (dash and bash); PowerShell is not installed on these

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The pieces of the .deb/.rpm writers, each judged by a real reader: GNU tar for the ustar
 /// members, gcc-built programs for the ELF check; and the `[[package]]` config rules.

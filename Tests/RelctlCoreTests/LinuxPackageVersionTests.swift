@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// SemVer versions spelled for Debian and RPM, with the distributions' own comparisons as the
 /// judges: `dpkg --compare-versions` and rpm's `rpm.vercmp` (the function `rpmdev-vercmp` and

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// A file whose name fits the file system can be written atomically, however long (issue 26,
 /// leftover of the earlier trial: a 242-byte archive name failed on its temporary's name).

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// A `.minisig` with CRLF line endings, which minisign itself accepts (issue 26, item 20).
 @Suite("minisign line endings")

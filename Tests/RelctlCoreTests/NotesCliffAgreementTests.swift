@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The feat/fix/breaking categorisation agrees with git-cliff's on the same range, except for
 /// revert pairs (git-cliff keeps them; we drop both on purpose).

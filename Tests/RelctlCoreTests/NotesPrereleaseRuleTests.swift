@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The prerelease-skip rule and contributor merging, on histories shaped like real projects.
 @Suite struct NotesPrereleaseRuleTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// A notes template nested thousands of sections deep is refused, not a crash (issue 26, item 17).
 @Suite("Notes template depth")

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// PEP 440 parsing, normalisation, ordering and equality checked against `packaging.version`
 /// (pypa/packaging, what pip uses) as the oracle, over cases modelled on packaging's own test

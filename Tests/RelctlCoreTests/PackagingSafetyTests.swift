@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Every refusal: exit 2, a message naming the path and what it points to, and nothing written.
 @Suite struct PackagingSafetyTests {

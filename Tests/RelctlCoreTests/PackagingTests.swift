@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Packages the velostream-shaped fixture with the real libarchive and reads the results back
 /// with GNU tar, bsdtar, unzip and Python.

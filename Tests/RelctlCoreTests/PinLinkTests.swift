@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Train pins follow bump's link rules (issue 26, item 7): a pinned file reached through a link
 /// that leaves the repository is refused (exit 2) before anything is written, dry run included,

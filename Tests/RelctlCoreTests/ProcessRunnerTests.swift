@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The one process runner: capture, stdin, and the gate that keeps a child from acting before
 /// relctl has recorded it.

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The DSSE envelope and the SLSA statement relctl writes, checked in memory: the encoding the
 /// signature covers, determinism, and that every single changed byte of the envelope is found.

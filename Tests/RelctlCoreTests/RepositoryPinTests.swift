@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 @Suite("[[repo.pin]]")
 struct RepositoryPinTests {

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Values pasted into `sh -c` commands and commit bodies pasted into Markdown stay where they are put.
 @Suite struct ShellAndMarkdownContainmentTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// Parsing details of the signing formats that the end-to-end tests do not reach.
 @Suite struct SigningFormatTests {

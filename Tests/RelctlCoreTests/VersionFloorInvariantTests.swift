@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
 import Testing
-
+@testable import RelctlBasics
 @testable import RelctlCore
+@testable import RelctlRelease
 
 /// The invariant of issue 23 on every shape of version: no command proposes or writes a version
 /// lower than a manifest's, or one whose tag exists in any spelling (SemVer, PEP 440, calendar;

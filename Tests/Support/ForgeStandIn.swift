@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
 
 #if canImport(FoundationNetworking)

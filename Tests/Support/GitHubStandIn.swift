@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// A git project shaped like the velostream example with an `[[image]]`: a real static amd64
 /// executable (compiled from C here, so it runs in a scratch root), an arm64 stand-in file, and

@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// Small projects for the matrix, build and CI tests.
 public enum MatrixFixtures {

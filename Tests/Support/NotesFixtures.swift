@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// A synthetic history exercising every notes rule; hashes of interest are kept by name.
 public struct NotesFixture: Sendable {

@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// A small project shaped like the velostream example: two binaries per target under
 /// `target/<triple>/release/`, demo scripts that call `./target/release/velo-*`, a configs tree

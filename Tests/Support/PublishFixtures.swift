@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// A project shaped like a real one after `relctl release`: a git repository with an `origin`
 /// on GitHub, relctl.toml, and dist/ holding two archives, SHA256SUMS, manifest.json and notes.

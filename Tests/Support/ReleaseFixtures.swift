@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// A tiny releasable project: a git repository on `main` with a bare `origin`, a VERSION file,
 /// and a shell "build" that writes stand-in binaries for two Linux targets.

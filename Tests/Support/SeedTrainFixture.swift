@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// The seed's flovyn-shaped workspace (`multi-repo-release-process.md`): a Rust core with a
 /// Cargo.toml and one target, two language SDKs whose CI pins the core's release

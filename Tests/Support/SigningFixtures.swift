@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// Keys made by the stock tools, the way a maintainer makes them: `ssh-keygen -t ed25519` and
 /// `minisign -G` (with `-W` for no password, or a password fed on stdin).

@@ -1,4 +1,6 @@
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// A fixture step that failed (a helper command, a stand-in server), or a stage that fails on
 /// purpose: exit 1 with the message as its only diagnostic.

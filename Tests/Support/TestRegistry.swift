@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// A real CNCF distribution registry (Debian's `docker-registry`) on a free loopback port, with
 /// filesystem storage in a temporary folder and its access log in a file; optionally behind

@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// A real temporary directory, removed when the value is released by `withTemporaryDirectory`.
 public struct TemporaryDirectory: Sendable {

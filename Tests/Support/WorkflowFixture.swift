@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// A project whose generated release workflow is run by `WorkflowRunner`: a git repository with a
 /// bare `origin`, a relctl.toml whose `[ci] setup` puts the relctl under test on PATH (copied from

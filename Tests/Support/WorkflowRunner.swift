@@ -1,5 +1,7 @@
 import Foundation
+import RelctlBasics
 import RelctlCore
+import RelctlRelease
 
 /// Runs `workflow_runner.py` (GitHub Actions' execution of a tag-push workflow, on this machine)
 /// and reads its report. docs/ci-local-runner.md says what it emulates.

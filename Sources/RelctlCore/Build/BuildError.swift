@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// Problems in `relctl build`.
 public enum BuildError: RelctlError, CustomStringConvertible {
     /// One or more targets failed (exit 1).
@@ -72,7 +74,7 @@ public enum BuildError: RelctlError, CustomStringConvertible {
         }
     }
 
-    static var hostDescription: String {
+    package static var hostDescription: String {
         ([TargetResolver.hostOS] + TargetResolver.hostArchitectures.prefix(1)).joined(separator: " ")
     }
 

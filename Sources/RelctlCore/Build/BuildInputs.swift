@@ -1,15 +1,16 @@
 import Foundation
+import RelctlBasics
 
 /// What every build of one release shares: the tag, its version, the commit and the reproducible clock.
-struct BuildInputs: Sendable, Equatable {
-    var tag: String
-    var version: String
+package struct BuildInputs: Sendable, Equatable {
+    package var tag: String
+    package var version: String
     /// The full hash of HEAD, or empty outside a git repository.
-    var commit: String
+    package var commit: String
     /// `SOURCE_DATE_EPOCH` from the environment when set, else HEAD's committer time; nil without either.
-    var sourceDateEpoch: String?
+    package var sourceDateEpoch: String?
 
-    init(tag: String, version: String, commit: String, sourceDateEpoch: String?) {
+    package init(tag: String, version: String, commit: String, sourceDateEpoch: String?) {
         self.tag = tag
         self.version = version
         self.commit = commit
@@ -18,7 +19,7 @@ struct BuildInputs: Sendable, Equatable {
 
     /// Resolves the inputs: `tag` if given (checked against the tag format), else the version of the
     /// first `[[version]]` manifest spelled with the tag format. Bad input is exit 2.
-    static func resolve(tag: String?, config: RelctlConfig, context: Context) async throws -> BuildInputs {
+    package static func resolve(tag: String?, config: RelctlConfig, context: Context) async throws -> BuildInputs {
         let format = config.project.tagFormat
         let resolvedTag: String
         if let tag {

@@ -1,13 +1,14 @@
 import Foundation
+import RelctlBasics
 import Synchronization
 
 /// Runs the configured build for each target, in parallel up to a job limit, then checks that
 /// every expected binary exists. `relctl build` and `relctl release` both call it.
 public struct BuildRunner: Sendable {
     /// How many output lines a failed build shows.
-    static let tailLength = 40
+    package static let tailLength = 40
 
-    var context: Context
+    package var context: Context
 
     public init(context: Context) {
         self.context = context
@@ -21,7 +22,7 @@ public struct BuildRunner: Sendable {
     }
 
     /// Builds with inputs already resolved (the release command resolves them once for every step).
-    func run(targets: [Target], config: RelctlConfig, inputs: BuildInputs, jobs: Int) async -> BuildReport {
+    package func run(targets: [Target], config: RelctlConfig, inputs: BuildInputs, jobs: Int) async -> BuildReport {
         let limit = max(1, min(jobs, targets.count))
         // Streaming is readable only when one build runs at a time; parallel builds print a line
         // per target and keep their output for the failure report.
@@ -38,29 +39,24 @@ public struct BuildRunner: Sendable {
     }
 
     /// The environment a target's build command sees.
-    func environment(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
+    package func environment(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
         var environment = context.environment
         let values = placeholders(for: target, config: config, inputs: inputs)
         for (key, value) in config.build.environment { environment[key] = Template(value).render(values) }
         environment["RELCTL_TARGET"] = target.triple
-        environment["RELCTL_VERSION"] = inputs.version
-        environment["RELCTL_TAG"] = inputs.tag
+        ReleaseNames(project: config.project.name, version: inputs.version, tag: inputs.tag).export(into: &environment)
         environment["RELCTL_COMMIT"] = inputs.commit
         // Unset rather than empty when there is no clock: tools reading it reject an empty value.
         environment["SOURCE_DATE_EPOCH"] = inputs.sourceDateEpoch
         return environment
     }
 
-    func placeholders(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
-        var values = target.placeholders
-        values["project"] = config.project.name
-        values["version"] = inputs.version
-        values["tag"] = inputs.tag
-        return values
+    package func placeholders(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
+        ReleaseNames(project: config.project.name, version: inputs.version, tag: inputs.tag).placeholders(for: target)
     }
 
     /// The binary folder for a target, relative to the project root.
-    func binaryDirectory(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> String {
+    package func binaryDirectory(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> String {
         let settings = config.targets.first { $0.triple == target.triple }
         let template = settings?.binaryDirectory ?? config.build.binaryDirectory
         return template.render(placeholders(for: target, config: config, inputs: inputs))

@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// How one target's build ended.
 public struct TargetBuildResult: Sendable, Encodable {
-    enum Outcome: String, Sendable, Encodable {
+    package enum Outcome: String, Sendable, Encodable {
         case succeeded
         /// The command exited non-zero.
         case failed
@@ -10,22 +11,22 @@ public struct TargetBuildResult: Sendable, Encodable {
         case missingBinaries = "missing-binaries"
     }
 
-    var target: String
-    var outcome: Outcome
+    package var target: String
+    package var outcome: Outcome
     /// The command line run (after placeholders), or nil when `[build] command` is unset (prebuilt binaries).
-    var command: String?
-    var exitStatus: Int32
+    package var command: String?
+    package var exitStatus: Int32
     /// The binary folder, relative to the project root.
-    var binaryDirectory: String
+    package var binaryDirectory: String
     /// Expected binary paths (relative to the project root) that do not exist.
-    var missing: [String]
+    package var missing: [String]
     /// The last lines of the command's combined output, kept for failures.
-    var outputTail: [String]
-    var seconds: Double
+    package var outputTail: [String]
+    package var seconds: Double
 
-    var succeeded: Bool { outcome == .succeeded }
+    package var succeeded: Bool { outcome == .succeeded }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case target, outcome, command, missing, seconds
         case exitStatus = "exit-status"
         case binaryDirectory = "binary-dir"

@@ -1,9 +1,10 @@
 import Foundation
+import RelctlBasics
 
 /// What `uses:` names: an action in a repository at a ref, a local action of this repository,
 /// or a Docker image. Parsed (and refused) when relctl.toml is read.
-struct ActionReference: Sendable, Equatable {
-    enum Kind: Sendable, Equatable {
+package struct ActionReference: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `OWNER/REPO[/PATH]@REF`.
         case repository(owner: String, repository: String, path: String?, ref: String)
         /// `./PATH` or `$/PATH`: an action of this repository at the commit being released.
@@ -12,15 +13,15 @@ struct ActionReference: Sendable, Equatable {
         case docker(image: String)
     }
 
-    var kind: Kind
+    package var kind: Kind
 
     /// GitHub's own actions, which the generated workflow itself uses by version tag.
-    static let ownOrganisations: Set<String> = ["actions", "github"]
+    package static let ownOrganisations: Set<String> = ["actions", "github"]
 
     /// What the workflow says after `uses:`. A local action is written with GitHub's
     /// self-repository syntax `$/`, which resolves to the commit being released whatever the
     /// checkout left in the workspace.
-    var text: String {
+    package var text: String {
         switch kind {
         case .repository(let owner, let repository, let path, let ref):
             return "\(owner)/\(repository)\(path.map { "/\($0)" } ?? "")@\(ref)"
@@ -29,7 +30,7 @@ struct ActionReference: Sendable, Equatable {
         }
     }
 
-    var displayName: String {
+    package var displayName: String {
         switch kind {
         case .repository(let owner, let repository, let path, _):
             return "\(owner)/\(repository)\(path.map { "/\($0)" } ?? "")"
@@ -40,12 +41,12 @@ struct ActionReference: Sendable, Equatable {
 
     /// True for GitHub's own action at a version tag: written with the same zizmor comment as
     /// the workflow's own `actions/checkout`.
-    var isVersionTagOfOwnAction: Bool {
+    package var isVersionTagOfOwnAction: Bool {
         guard case .repository(let owner, _, _, let ref) = kind else { return false }
         return Self.ownOrganisations.contains(owner.lowercased()) && !Self.isCommitSHA(ref)
     }
 
-    static func isCommitSHA(_ ref: String) -> Bool {
+    package static func isCommitSHA(_ ref: String) -> Bool {
         ref.count == 40
             && ref.unicodeScalars.allSatisfy {
                 ("0"..."9").contains($0) || ("a"..."f").contains($0) || ("A"..."F").contains($0)
@@ -53,7 +54,7 @@ struct ActionReference: Sendable, Equatable {
     }
 
     /// `v5`, `v5.1`, `v5.1.0`.
-    static func isVersionTag(_ ref: String) -> Bool {
+    package static func isVersionTag(_ ref: String) -> Bool {
         guard ref.hasPrefix("v") else { return false }
         let parts = ref.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
         return (1...3).contains(parts.count)
@@ -61,7 +62,7 @@ struct ActionReference: Sendable, Equatable {
     }
 
     /// Reads a `uses` value; the error says what is wrong and what to write instead.
-    static func parse(_ text: String) -> Result<ActionReference, ActionReferenceProblem> {
+    package static func parse(_ text: String) -> Result<ActionReference, ActionReferenceProblem> {
         func refused(_ why: String) -> Result<ActionReference, ActionReferenceProblem> {
             .failure(ActionReferenceProblem(message: "`uses = \"\(text)\"`: \(why)"))
         }
@@ -130,4 +131,9 @@ struct ActionReference: Sendable, Equatable {
             "`\(ref)` is not a commit SHA: an action outside GitHub's own `actions/` runs with the release job's token and secrets, and a tag or branch can be moved to other code after you review it; pin the full 40-character commit SHA (\(resolve))"
         )
     }
+}
+
+/// Why a `uses:` reference is refused.
+package struct ActionReferenceProblem: Error, Sendable, Equatable {
+    package var message: String
 }

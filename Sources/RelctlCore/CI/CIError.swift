@@ -1,11 +1,13 @@
+import RelctlBasics
+
 /// Problems in `relctl ci generate`: the file checked or replaced is not what relctl would write (exit 1).
-enum CIError: RelctlError, CustomStringConvertible {
+package enum CIError: RelctlError, CustomStringConvertible {
     case handEdited(path: String, state: GeneratedFile.State)
     case outOfDate(path: String, state: GeneratedFile.State)
 
-    var exitCode: RelctlExitCode { .failure }
+    package var exitCode: RelctlExitCode { .failure }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case .handEdited(let path, .handWritten):
             return [
@@ -48,5 +50,5 @@ enum CIError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

@@ -1,42 +1,43 @@
 import Foundation
+import RelctlBasics
 
 /// One step of `[[ci.setup]]`: a shell script or an action, with the action's inputs, plain
 /// environment values and repository secrets. The steps run in every job of the generated
 /// workflow, after the checkout, and must leave `relctl` on PATH.
-struct CISetupStep: Sendable, Equatable {
-    enum Body: Sendable, Equatable {
+package struct CISetupStep: Sendable, Equatable {
+    package enum Body: Sendable, Equatable {
         /// Shell lines, one `run:` script (bash, like every step of the workflow).
         case run([String])
         /// An action.
         case uses(ActionReference)
     }
 
-    var name: String?
-    var body: Body
+    package var name: String?
+    package var body: Body
     /// `with:` inputs of a `uses` step, as strings (TOML booleans and integers are written as text).
-    var with: [String: String] = [:]
+    package var with: [String: String] = [:]
     /// Plain environment values.
-    var env: [String: String] = [:]
+    package var env: [String: String] = [:]
     /// Environment variable → repository secret: `env: { VAR: ${{ secrets.NAME }} }`.
-    var secrets: [String: String] = [:]
+    package var secrets: [String: String] = [:]
     /// `if:`, a GitHub expression (e.g. `runner.os == 'Windows'`).
-    var condition: String?
+    package var condition: String?
     /// The jobs that run the step (default: all three); a secret only the release job needs
     /// stays out of the build jobs.
-    var jobs: Set<Job> = Set(Job.allCases)
+    package var jobs: Set<Job> = Set(Job.allCases)
 
     /// The jobs of the generated workflow.
-    enum Job: String, Sendable, CaseIterable, Hashable {
+    package enum Job: String, Sendable, CaseIterable, Hashable {
         case plan, build, release
     }
 
-    init(name: String? = nil, body: Body) {
+    package init(name: String? = nil, body: Body) {
         self.name = name
         self.body = body
     }
 
     /// The name the step has in the workflow: its own, or one made from what it does.
-    func displayName(index: Int) -> String {
+    package func displayName(index: Int) -> String {
         if let name { return name }
         switch body {
         case .uses(let action): return "Set up: \(action.displayName)"
@@ -49,7 +50,7 @@ struct CISetupStep: Sendable, Equatable {
     }
 
     /// A GitHub secret name: letters, digits and underscores, not starting with a digit or `GITHUB_`.
-    static func secretNameProblem(_ name: String) -> String? {
+    package static func secretNameProblem(_ name: String) -> String? {
         if !isIdentifier(name) {
             return "`\(name)` is not a GitHub secret name (letters, digits and `_`, not starting with a digit)"
         }
@@ -60,7 +61,7 @@ struct CISetupStep: Sendable, Equatable {
     }
 
     /// An environment variable name a shell can read: `[A-Za-z_][A-Za-z0-9_]*`.
-    static func isIdentifier(_ name: String) -> Bool {
+    package static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCII, first == "_" || first.properties.isAlphabetic
         else { return false }
         return name.unicodeScalars.allSatisfy {
@@ -69,7 +70,7 @@ struct CISetupStep: Sendable, Equatable {
     }
 
     /// An action input name: letters, digits, `_` and `-`, not starting with `-`.
-    static func isInputName(_ name: String) -> Bool {
+    package static func isInputName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first != "-" else { return false }
         return name.unicodeScalars.allSatisfy {
             $0.isASCII && ($0 == "_" || $0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
@@ -78,7 +79,7 @@ struct CISetupStep: Sendable, Equatable {
 
     /// Characters no generated YAML scalar may carry as they are: the C0 and C1 controls but tab
     /// and the line breaks, DEL, U+2028/U+2029 (YAML 1.1 readers break lines there) and a BOM.
-    static func unwritableCharacter(in text: String, allowingLineBreaks: Bool) -> Unicode.Scalar? {
+    package static func unwritableCharacter(in text: String, allowingLineBreaks: Bool) -> Unicode.Scalar? {
         text.unicodeScalars.first { scalar in
             switch scalar.value {
             case 0x09: return false
@@ -90,7 +91,7 @@ struct CISetupStep: Sendable, Equatable {
     }
 
     /// A `${{ secrets.NAME }}` expression, the only expression a `with` value may hold.
-    static func secretExpression(_ text: String) -> String? {
+    package static func secretExpression(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("${{"), trimmed.hasSuffix("}}") else { return nil }
         let inner = trimmed.dropFirst(3).dropLast(2).trimmingCharacters(in: .whitespaces)

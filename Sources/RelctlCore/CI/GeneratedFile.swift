@@ -1,15 +1,16 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// The contract's "Generated files" rules: a generated file carries a digest of its own body in its
 /// header, so relctl can tell "unchanged since generated" (regenerate freely) from "edited by hand"
 /// (left alone unless forced).
-enum GeneratedFile {
+package enum GeneratedFile {
     /// The header line carrying the digest; everything after the header is what it covers.
-    static let digestPrefix = "# relctl-digest: sha256:"
+    package static let digestPrefix = "# relctl-digest: sha256:"
 
     /// What is on disk at a generated file's path, compared with what would be generated now.
-    enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         case missing
         /// Byte-identical to what would be generated.
         case current
@@ -22,16 +23,16 @@ enum GeneratedFile {
     }
 
     /// The full file: the header comment lines, the digest line, a blank line, then the body.
-    static func render(header: [String], body: String) -> String {
+    package static func render(header: [String], body: String) -> String {
         header.map { "# \($0)" }.joined(separator: "\n") + "\n" + digestPrefix + digest(body) + "\n\n" + body
     }
 
-    static func digest(_ body: String) -> String {
+    package static func digest(_ body: String) -> String {
         SHA256.hash(data: Data(body.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Classifies `existing` (nil when there is no file) against `generated`.
-    static func state(existing: String?, generated: String) -> State {
+    package static func state(existing: String?, generated: String) -> State {
         guard var existing else { return .missing }
         // A checkout with core.autocrlf turns LF into CRLF; that is not an edit.
         existing = existing.replacingOccurrences(of: "\r\n", with: "\n")
@@ -41,7 +42,7 @@ enum GeneratedFile {
     }
 
     /// True when the text has a digest line and its body still hashes to it.
-    static func isUnedited(_ text: String) -> Bool {
+    package static func isUnedited(_ text: String) -> Bool {
         guard let range = text.range(of: "\n" + digestPrefix) else { return false }
         let afterPrefix = text[range.upperBound...]
         guard let lineEnd = afterPrefix.firstIndex(of: "\n") else { return false }

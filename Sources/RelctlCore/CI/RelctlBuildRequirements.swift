@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// What a machine needs beside Swift to build relctl: the one list that Package.swift, the
 /// generated "Install relctl" step, scripts/install-deps, relctl's own relctl.toml and the
 /// docs are checked against (BuildRequirementsTests fails when any of them disagrees).
@@ -29,7 +31,7 @@ public enum RelctlBuildRequirements {
     /// The shell lines that install the packages on a GitHub-hosted Linux or macOS runner
     /// (bash; `RUNNER_OS` set by the runner). Keg-only formulae's pkg-config folders are
     /// exported too, for a build that does not go through SwiftPM's provider search.
-    static var runnerInstallLines: [String] {
+    package static var runnerInstallLines: [String] {
         var lines = [
             "if [ \"$RUNNER_OS\" = Linux ]; then",
             "  sudo apt-get update -qq && sudo apt-get install -y -qq \(aptPackages.joined(separator: " "))",

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// The GitHub Actions release workflow for a project: plan → build (one runner per target) → release,
 /// or for a tag-only project (no `[[target]]`) one release job: check the tag, write the notes,
@@ -7,20 +8,20 @@ import Foundation
 public enum ReleaseWorkflow {
     /// Versions are tags, not commit SHAs: relctl generates the file offline and has no verified
     /// hashes to pin (see docs/matrix.md). All three are GitHub's own `actions/` on the node24 runtime.
-    static let checkout = "actions/checkout@v6"
-    static let uploadArtifact = "actions/upload-artifact@v6"
-    static let downloadArtifact = "actions/download-artifact@v7"
+    package static let checkout = "actions/checkout@v6"
+    package static let uploadArtifact = "actions/upload-artifact@v6"
+    package static let downloadArtifact = "actions/download-artifact@v7"
     /// `[ci] attest = true`: GitHub build-provenance attestations for every file in SHA256SUMS.
-    static let attestBuildProvenance = "actions/attest-build-provenance@v3"
+    package static let attestBuildProvenance = "actions/attest-build-provenance@v3"
     /// zizmor's `unpinned-uses` wants SHAs; the reason we use tags travels with each line.
-    static let pinComment =
+    package static let pinComment =
         "# zizmor: ignore[unpinned-uses] -- version tag of GitHub's own action; relctl has no verified SHA to pin (docs/matrix.md)"
     /// Where the default setup fetches relctl's source (override with `[ci] setup`).
-    static let relctlRepository = "https://github.com/relctl/relctl"
+    package static let relctlRepository = "https://github.com/relctl/relctl"
 
     /// The default `[ci] setup`: build relctl from source with the runner's Swift, at the version
     /// that generated the workflow, after the system packages `RelctlBuildRequirements` lists.
-    static var defaultSetup: [String] {
+    package static var defaultSetup: [String] {
         [
             "if [ \"$RUNNER_OS\" = Windows ]; then",
             "  echo \"::error::the default relctl setup builds relctl with Swift on Linux and macOS runners only; set [ci] setup in relctl.toml to install relctl on Windows\"",
@@ -44,7 +45,7 @@ public enum ReleaseWorkflow {
     /// Actions that cache by default, with the input that turns it off: a release built from a
     /// cache another workflow (a pull request's) wrote can be poisoned, and zizmor says so
     /// (`cache-poisoning`) for a workflow that runs on tags.
-    static let cachingActions: [String: (input: String, off: String)] = [
+    package static let cachingActions: [String: (input: String, off: String)] = [
         "actions/setup-node": ("package-manager-cache", "false"),
         "actions/setup-go": ("cache", "false"),
         "actions/cache": ("lookup-only", "true"),
@@ -58,7 +59,7 @@ public enum ReleaseWorkflow {
 
     /// `[[ci.setup]]` steps that cannot work or weaken the release: a local action that is not
     /// in the project (an error for `check`), an action that caches (a warning).
-    static func setupProblems(config: RelctlConfig) -> [Diagnostic] {
+    package static func setupProblems(config: RelctlConfig) -> [Diagnostic] {
         var found: [Diagnostic] = []
         if !config.ci.setupSteps.isEmpty {
             // Every job runs relctl, so every job needs a step that installs it.
@@ -100,11 +101,11 @@ public enum ReleaseWorkflow {
     }
 
     /// The jobs the workflow has: a tag-only project builds nothing, so it has only `release`.
-    static func jobs(of config: RelctlConfig) -> [CISetupStep.Job] {
+    package static func jobs(of config: RelctlConfig) -> [CISetupStep.Job] {
         config.targets.isEmpty ? [.release] : CISetupStep.Job.allCases
     }
 
-    static func windowsProblems(config: RelctlConfig) -> [Diagnostic] {
+    package static func windowsProblems(config: RelctlConfig) -> [Diagnostic] {
         guard config.ci.usesDefaultSetup, let targets = try? TargetResolver.resolveAll(config) else { return [] }
         return targets.filter { $0.runner.lowercased().contains("windows") }.map { target in
             Diagnostic(
@@ -116,7 +117,7 @@ public enum ReleaseWorkflow {
         }
     }
 
-    static func render(config: RelctlConfig) -> String {
+    package static func render(config: RelctlConfig) -> String {
         // The config's file name goes into a comment line: a line break in it would end the comment.
         let source = config.path.lastPathComponent
         let shown = WorkflowValue.problem(in: source) == nil ? source : QuotedString.basic(source)
@@ -156,7 +157,7 @@ public enum ReleaseWorkflow {
     }
 
     /// The workflow without the generated-file header.
-    static func body(config: RelctlConfig) -> String {
+    package static func body(config: RelctlConfig) -> String {
         var y = YAMLLines()
         preamble(&y, config: config)
         if config.targets.isEmpty {
@@ -166,7 +167,7 @@ public enum ReleaseWorkflow {
 
         y.add("  plan:")
         y.add("    name: Plan")
-        y.add("    runs-on: ubuntu-latest")
+        y.add("    runs-on: \(CIRunners.coordinator)")
         y.add("    outputs:")
         y.add("      matrix: ${{ steps.matrix.outputs.matrix }}")
         y.add("    steps:")
@@ -214,7 +215,7 @@ public enum ReleaseWorkflow {
         y.add("  release:")
         y.add("    name: Release")
         y.add("    needs: [plan, build]")
-        y.add("    runs-on: ubuntu-latest")
+        y.add("    runs-on: \(CIRunners.coordinator)")
         y.add("    permissions:")
         y.add("      contents: write # relctl publish: the release and its assets")
         if pushesToGHCR(config) { y.add("      packages: write # relctl image --push to ghcr.io with the job's token") }
@@ -257,7 +258,7 @@ public enum ReleaseWorkflow {
     private static func tagOnlyRelease(_ y: inout YAMLLines, config: RelctlConfig) {
         y.add("  release:")
         y.add("    name: Release")
-        y.add("    runs-on: ubuntu-latest")
+        y.add("    runs-on: \(CIRunners.coordinator)")
         y.add("    permissions:")
         y.add("      contents: write # relctl publish: the release, its notes as the body (a tag-only release has no assets)")
         y.add("    steps:")
@@ -303,7 +304,7 @@ public enum ReleaseWorkflow {
     }
 
     /// True when an `[[image]]` goes to GHCR, where the job's own token may push.
-    static func pushesToGHCR(_ config: RelctlConfig) -> Bool {
+    package static func pushesToGHCR(_ config: RelctlConfig) -> Bool {
         config.images.contains { $0.repository.registry == "ghcr.io" }
     }
 
@@ -404,7 +405,7 @@ public enum ReleaseWorkflow {
     }
 
     /// The comment on a `uses:` of GitHub's own action that `[[ci.setup]]` names by version tag.
-    static let setupPinComment =
+    package static let setupPinComment =
         "# zizmor: ignore[unpinned-uses] -- version tag of GitHub's own action, named so by ci.setup in relctl.toml"
 
     /// One `[[ci.setup]]` step. Secrets reach it only through `env:`, never pasted into a script.

@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// One C library relctl links from the system, as a `.systemLibrary` target of Package.swift,
 /// with the packages that provide it on Debian/Ubuntu (apt) and macOS (Homebrew).
 public struct SystemLibrary: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// What `relctl ci generate` did.
 public enum WorkflowOutcome: String, Sendable, Encodable {
     case created, updated, unchanged

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// Writes, checks or force-replaces the release workflow following the generated-file rules.
 public enum WorkflowWriter {

@@ -1,26 +1,27 @@
 import Foundation
+import RelctlBasics
 
 /// The JSON document a plugin channel prints on stdout: the files it wrote into dist (relative to
 /// it; each becomes a release asset listed in SHA256SUMS) and the URLs it published to.
-struct ChannelAnswer: Sendable, Decodable, Equatable {
-    var files: [String]
-    var published: [String]
+package struct ChannelAnswer: Sendable, Decodable, Equatable {
+    package var files: [String]
+    package var published: [String]
 
-    enum CodingKeys: String, CodingKey { case files, published }
+    package enum CodingKeys: String, CodingKey { case files, published }
 
-    init(files: [String], published: [String]) {
+    package init(files: [String], published: [String]) {
         self.files = files
         self.published = published
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         files = try container.decodeIfPresent([String].self, forKey: .files) ?? []
         published = try container.decodeIfPresent([String].self, forKey: .published) ?? []
     }
 
     /// Parses stdout; an empty answer or anything but one JSON object is refused with the reason.
-    static func parse(_ data: Data, channel: String) throws -> ChannelAnswer {
+    package static func parse(_ data: Data, channel: String) throws -> ChannelAnswer {
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("{") else {
             throw ChannelError.pluginBadAnswer(

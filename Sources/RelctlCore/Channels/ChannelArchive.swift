@@ -1,18 +1,19 @@
 import Foundation
+import RelctlBasics
 
 /// One release archive as a channel sees it: what `manifest.json` records, where the file is,
 /// and (when the repository is known) the URL users download it from.
-struct ChannelArchive: Sendable, Equatable, Encodable {
-    var name: String
-    var target: String
-    var format: String
-    var size: Int64
-    var sha256: String
+package struct ChannelArchive: Sendable, Equatable, Encodable {
+    package var name: String
+    package var target: String
+    package var format: String
+    package var size: Int64
+    package var sha256: String
     /// Absolute path of the archive.
-    var path: String
+    package var path: String
     /// The download URL of the release asset; nil when the repository is unknown.
-    var url: String?
+    package var url: String?
 
     /// The target's triple, parsed: OS and architecture decide which package manager gets it.
-    var triple: TargetTriple { TargetTriple(target) }
+    package var triple: TargetTriple { TargetTriple(target) }
 }

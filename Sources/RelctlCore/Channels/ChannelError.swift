@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// Why a channel could not write or publish. Bad config or a missing input is bad input (exit 2);
 /// a channel that ran and failed (a plugin's non-zero exit, a refused push) is a failed step (exit 1).
-enum ChannelError: RelctlError, CustomStringConvertible {
+package enum ChannelError: RelctlError, CustomStringConvertible {
     case unknownChannel(name: String, known: [String])
     case notConfigured(name: String, config: String, how: String)
     case noManifest(dist: String)
@@ -16,14 +17,14 @@ enum ChannelError: RelctlError, CustomStringConvertible {
     case pluginBadFile(name: String, file: String, reason: String)
     case publishFailed(channel: String, reason: String)
 
-    var exitCode: RelctlExitCode {
+    package var exitCode: RelctlExitCode {
         switch self {
         case .pluginFailed, .pluginBadAnswer, .pluginBadFile, .publishFailed: return .failure
         default: return .badInput
         }
     }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case let .unknownChannel(name, known):
             return [
@@ -76,5 +77,5 @@ enum ChannelError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

@@ -1,14 +1,15 @@
 import Foundation
+import RelctlBasics
 
 /// What a channel wrote: paths relative to dist, and which of them are release assets (listed in
 /// `SHA256SUMS` and uploaded). The Homebrew formula and Scoop manifest go to their own
 /// repositories instead, so they are written but not listed.
-struct ChannelOutput: Sendable, Equatable, Encodable {
-    var channel: String
+package struct ChannelOutput: Sendable, Equatable, Encodable {
+    package var channel: String
     /// Every file written, relative to dist (`velostream-1.2.0.tgz`, `homebrew/Formula/velostream.rb`).
-    var files: [String]
+    package var files: [String]
     /// The files that are release assets (a subset of `files`, each directly in dist).
-    var assets: [String]
+    package var assets: [String]
     /// URLs a plugin reported as published while writing.
-    var published: [String] = []
+    package var published: [String] = []
 }

@@ -1,12 +1,13 @@
 import Foundation
+import RelctlBasics
 
 /// Channels keyed by id. The built-ins register here, each as a factory giving the instances the
 /// config asks for (none when it is not configured); plugins are `[[channel]]` names, run as their
 /// `command` or as `relctl-channel-NAME` found on PATH. An unknown id lists the known ones.
-enum ChannelRegistry {
-    typealias Factory = @Sendable (RelctlConfig) -> [any Channel]
+package enum ChannelRegistry {
+    package typealias Factory = @Sendable (RelctlConfig) -> [any Channel]
 
-    static let factories: [String: Factory] = [
+    package static let factories: [String: Factory] = [
         HelmChannel.id: { config in config.channels.charts.map { HelmChannel(chart: $0) } },
         NixChannel.id: { config in config.channels.nix ? [NixChannel()] : [] },
         HomebrewChannel.id: { config in config.channels.homebrew.map { [HomebrewChannel(settings: $0)] } ?? [] },
@@ -14,19 +15,19 @@ enum ChannelRegistry {
     ]
 
     /// The order channels run in: built-ins first (fixed), then plugins in config order.
-    static let builtInOrder = [HelmChannel.id, NixChannel.id, HomebrewChannel.id, ScoopChannel.id]
+    package static let builtInOrder = [HelmChannel.id, NixChannel.id, HomebrewChannel.id, ScoopChannel.id]
 
-    static let pluginPrefix = "relctl-channel-"
+    package static let pluginPrefix = "relctl-channel-"
 
     /// A plugin name: it becomes part of an executable's name.
-    static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 64 && name.first != "-"
             && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 
     /// Every configured channel, built-ins first. An unusable plugin (no command, nothing on PATH)
     /// is an error naming the known channels.
-    static func configured(_ config: RelctlConfig, environment: [String: String]) throws -> [any Channel] {
+    package static func configured(_ config: RelctlConfig, environment: [String: String]) throws -> [any Channel] {
         var channels = builtInOrder.flatMap { factories[$0]!(config) }
         var problems: [any RelctlError] = []
         for plugin in config.channels.plugins {
@@ -42,7 +43,7 @@ enum ChannelRegistry {
 
     /// The channels `relctl channel NAME` (or `relctl chart`) runs: the configured built-in of that
     /// id, a `[[channel]]` of that name, or a `relctl-channel-NAME` plugin on PATH.
-    static func named(_ name: String, config: RelctlConfig, environment: [String: String]) throws -> [any Channel] {
+    package static func named(_ name: String, config: RelctlConfig, environment: [String: String]) throws -> [any Channel] {
         if let factory = factories[name] {
             let channels = factory(config)
             guard !channels.isEmpty else {
@@ -60,7 +61,7 @@ enum ChannelRegistry {
     }
 
     /// Built-in ids, configured plugin names and plugins found on PATH, sorted.
-    static func knownIDs(config: RelctlConfig, environment: [String: String]) -> [String] {
+    package static func knownIDs(config: RelctlConfig, environment: [String: String]) -> [String] {
         var ids = Set(factories.keys)
         for plugin in config.channels.plugins where plugin.command != nil { ids.insert(plugin.name) }
         ids.formUnion(pluginsOnPath(environment: environment))
@@ -68,7 +69,7 @@ enum ChannelRegistry {
     }
 
     /// Problems `relctl check` reports: plugins that cannot run, names taken by built-ins.
-    static func problems(_ config: RelctlConfig, environment: [String: String]) -> [Diagnostic] {
+    package static func problems(_ config: RelctlConfig, environment: [String: String]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for plugin in config.channels.plugins {
             if factories[plugin.name] != nil {
@@ -114,7 +115,7 @@ enum ChannelRegistry {
         }
     }
 
-    static func findOnPath(_ name: String, environment: [String: String]) -> String? {
+    package static func findOnPath(_ name: String, environment: [String: String]) -> String? {
         for folder in (environment["PATH"] ?? "").split(separator: ":") where folder.hasPrefix("/") {
             let candidate = "\(folder)/\(name)"
             if FileKind.isRegularFile(candidate), access(candidate, X_OK) == 0 { return candidate }
@@ -122,7 +123,7 @@ enum ChannelRegistry {
         return nil
     }
 
-    static func pluginsOnPath(environment: [String: String]) -> [String] {
+    package static func pluginsOnPath(environment: [String: String]) -> [String] {
         var names: Set<String> = []
         for folder in (environment["PATH"] ?? "").split(separator: ":") where folder.hasPrefix("/") {
             for entry in (try? FileSystem.names(atPath: String(folder))) ?? [] where entry.hasPrefix(pluginPrefix) {

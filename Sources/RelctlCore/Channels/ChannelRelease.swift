@@ -1,25 +1,26 @@
 import Foundation
+import RelctlBasics
 
 /// Everything a channel reads about the release it writes for: the identity, the archives with
 /// their digests, and where to write. `relctl release` builds it from the checksum stage's
 /// manifest in memory; the step commands (`relctl chart`, `relctl channel`) from dist/manifest.json.
-struct ChannelRelease: Sendable {
-    var project: String
-    var tag: String
-    var version: String
-    var commit: String
+package struct ChannelRelease: Sendable {
+    package var project: String
+    package var tag: String
+    package var version: String
+    package var commit: String
     /// SOURCE_DATE_EPOCH or the commit time: the only clock written into channel files.
-    var time: Int
-    var archives: [ChannelArchive]
+    package var time: Int
+    package var archives: [ChannelArchive]
     /// Where the files go: the release's staging folder, or dist/ for a step command.
-    var dist: URL
-    var dryRun: Bool
+    package var dist: URL
+    package var dryRun: Bool
     /// The release's download folder URL ending in `/`, nil when the repository is unknown.
-    var downloadBase: String?
-    var config: RelctlConfig
-    var context: Context
+    package var downloadBase: String?
+    package var config: RelctlConfig
+    package var context: Context
 
-    init(
+    package init(
         manifest: ReleaseManifest, time: Int, dist: URL, dryRun: Bool, downloadBase: String?,
         config: RelctlConfig, context: Context
     ) {
@@ -42,13 +43,13 @@ struct ChannelRelease: Sendable {
     }
 
     /// The URL users download the archive from; a channel that publishes URLs cannot do without it.
-    func url(of archive: ChannelArchive, for channel: String) throws -> String {
+    package func url(of archive: ChannelArchive, for channel: String) throws -> String {
         guard let url = archive.url else { throw ChannelError.noDownloadURL(channel: channel) }
         return url
     }
 
     /// The release's download URLs, the one place channels point users at.
-    static func downloadBase(
+    package static func downloadBase(
         tag: String, config: RelctlConfig, remoteURL: String?, context: Context
     ) -> String? {
         if let base = context.environment["INSTALLER_BASE_URL"], !base.isEmpty {
@@ -58,7 +59,7 @@ struct ChannelRelease: Sendable {
             tag: tag, repository: config.publish.github, remoteURL: remoteURL, context: context)
     }
 
-    static func percentEncoded(_ name: String) -> String {
+    package static func percentEncoded(_ name: String) -> String {
         name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
             ?? name
     }

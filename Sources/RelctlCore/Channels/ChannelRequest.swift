@@ -1,25 +1,26 @@
 import Foundation
+import RelctlBasics
 
 /// The JSON document a plugin channel reads on stdin (protocol 1, see docs/channels.md).
-struct ChannelRequest: Sendable, Encodable, Equatable {
-    static let currentProtocol = 1
+package struct ChannelRequest: Sendable, Encodable, Equatable {
+    package static let currentProtocol = 1
 
-    var `protocol` = ChannelRequest.currentProtocol
-    var channel: String
-    var project: String
-    var tag: String
-    var version: String
-    var commit: String
+    package var `protocol` = ChannelRequest.currentProtocol
+    package var channel: String
+    package var project: String
+    package var tag: String
+    package var version: String
+    package var commit: String
     /// Absolute path of the folder the plugin writes its files into.
-    var dist: String
-    var dryRun: Bool
+    package var dist: String
+    package var dryRun: Bool
     /// SOURCE_DATE_EPOCH or the commit time, for anything the plugin dates.
-    var sourceDateEpoch: Int
-    var downloadBase: String?
+    package var sourceDateEpoch: Int
+    package var downloadBase: String?
     /// Each with its absolute `path` and, when the repository is known, its download `url`.
-    var archives: [ChannelArchive]
+    package var archives: [ChannelArchive]
 
-    init(channel: String, release: ChannelRelease) {
+    package init(channel: String, release: ChannelRelease) {
         self.channel = channel
         project = release.project
         tag = release.tag
@@ -33,7 +34,7 @@ struct ChannelRequest: Sendable, Encodable, Equatable {
     }
 
     /// Stable bytes: keys sorted, so a plugin sees the same document for the same release.
-    func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(self)

@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// Runs channels' `write` for a release and lists their assets in the checksum file. Shared by the
 /// release's channel stage (writing into the staging folder) and the step commands (into dist/).
-enum ChannelRunner {
+package enum ChannelRunner {
     /// Every channel writes in turn into `release.dist` (a staging folder); the first failure stops
     /// the rest and is thrown, and the caller drops the staging folder with whatever it holds.
-    static func write(
+    package static func write(
         _ channels: [any Channel], release: ChannelRelease, progress: (String) -> Void = { _ in }
     ) async throws -> [ChannelOutput] {
         var outputs: [ChannelOutput] = []
@@ -20,7 +21,7 @@ enum ChannelRunner {
 
     /// Each file is a regular file inside dist, reached without leaving it through a link, and
     /// each asset sits directly in dist (assets are uploaded under their plain names).
-    static func validate(_ output: ChannelOutput, in dist: URL) throws {
+    package static func validate(_ output: ChannelOutput, in dist: URL) throws {
         let root = dist.resolvingSymlinksInPath().path
         for file in output.files {
             let parts = file.split(separator: "/", omittingEmptySubsequences: false)
@@ -50,7 +51,7 @@ enum ChannelRunner {
     }
 
     /// Adds (or replaces) the assets' lines in dist's combined checksum file, sorted, atomically.
-    static func list(_ assets: [String], in dist: URL, algorithm: ChecksumAlgorithm) throws {
+    package static func list(_ assets: [String], in dist: URL, algorithm: ChecksumAlgorithm) throws {
         guard !assets.isEmpty else { return }
         let sumsFile = dist.appendingPathComponent(algorithm.sumsFileName)
         var sums = FileSystem.exists(sumsFile) ? try ChecksumFile.read(sumsFile) : ChecksumFile(entries: [])

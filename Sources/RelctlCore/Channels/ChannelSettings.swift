@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// `[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]` and `[[channel]]`: where users install from.
 /// Each configured entry is one channel of the release (see `ChannelRegistry`).
@@ -6,24 +7,24 @@ public struct ChannelSettings: Sendable {
     /// `[[chart]]`: a Helm chart folder, packaged as `dist/{chart}-{version}.tgz`.
     public struct Chart: Sendable, Equatable {
         /// The folder holding `Chart.yaml`, relative to the project root.
-        var path: String
+        package var path: String
         /// `oci://host/path`: where `--push` sends the chart; nil keeps it in dist/ only.
-        var repository: ImageReference?
-        var line: Int?
+        package var repository: ImageReference?
+        package var line: Int?
     }
 
     /// `[homebrew]` / `[scoop]`: a git repository the generated file is committed to.
     public struct Repository: Sendable, Equatable {
         /// `OWNER/NAME` on GitHub, or any URL or path git clones.
-        var location: String
+        package var location: String
         /// One-line description of the project (default: the project name).
-        var description: String?
-        var homepage: String?
+        package var description: String?
+        package var homepage: String?
         /// SPDX identifier.
-        var license: String?
+        package var license: String?
 
         /// The URL git clones and pushes.
-        var gitURL: String {
+        package var gitURL: String {
             let isSlug =
                 location.split(separator: "/").count == 2 && !location.contains(":") && !location.hasPrefix("/")
                 && !location.hasPrefix(".")
@@ -33,20 +34,20 @@ public struct ChannelSettings: Sendable {
 
     /// `[[channel]]`: a plugin channel, run as `command` (or `relctl-channel-NAME` on PATH).
     public struct Plugin: Sendable, Equatable {
-        var name: String
+        package var name: String
         /// The argv to run; nil means `relctl-channel-NAME` found on PATH.
-        var command: [String]?
-        var line: Int?
+        package var command: [String]?
+        package var line: Int?
     }
 
-    var charts: [Chart] = []
-    var nix = false
-    var homebrew: Repository?
-    var scoop: Repository?
-    var plugins: [Plugin] = []
+    package var charts: [Chart] = []
+    package var nix = false
+    package var homebrew: Repository?
+    package var scoop: Repository?
+    package var plugins: [Plugin] = []
 
-    init() {}
+    package init() {}
 
     /// True when no channel is configured.
-    var isEmpty: Bool { charts.isEmpty && !nix && homebrew == nil && scoop == nil && plugins.isEmpty }
+    package var isEmpty: Bool { charts.isEmpty && !nix && homebrew == nil && scoop == nil && plugins.isEmpty }
 }

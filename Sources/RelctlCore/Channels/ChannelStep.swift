@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// `relctl chart` and `relctl channel NAME`: one channel for CI, after `package` and `checksum`. It
 /// reads the release from dist/manifest.json, writes into a staging folder inside dist, moves the
@@ -7,9 +8,9 @@ import Foundation
 public enum ChannelStep {
     /// What a step did: the JSON shape of `--json`.
     public struct Report: Sendable, Encodable {
-        var tag: String
-        var channels: [ChannelOutput]
-        var published: [String]
+        package var tag: String
+        package var channels: [ChannelOutput]
+        package var published: [String]
     }
 
     public static func run(
@@ -47,11 +48,10 @@ public enum ChannelStep {
         }
         let outputs = try await ChannelRunner.write(channels, release: release) { context.console.detail($0) }
         for file in outputs.flatMap(\.files) {
-            if file.contains("/") { try DistStage.makeFolders(for: file, in: distURL) }
+            if file.contains("/") { try FileSystem.createFolders(of: file, inside: distURL) }
             let destination = distURL.appendingPathComponent(file)
-            guard rename(staging.appendingPathComponent(file).path, destination.path) == 0 else {
-                throw FileSystemError(path: destination.path, action: "cannot move the channel's file into place", errno: errno)
-            }
+            try AtomicFile.commit(
+                staging.appendingPathComponent(file), to: destination, action: "cannot move the channel's file into place")
             context.console.info("wrote \(shown)/\(file)")
         }
         try ChannelRunner.list(outputs.flatMap(\.assets), in: distURL, algorithm: algorithm)

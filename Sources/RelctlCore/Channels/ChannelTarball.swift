@@ -1,5 +1,6 @@
 import CDeflate
 import Foundation
+import RelctlBasics
 
 /// A small `.tgz` held in memory, in the shape `helm package` writes (helm's `chartutil.Save`,
 /// Go's archive/tar): regular files only (no folder entries), each mode 0644, uid/gid 0 with no
@@ -7,20 +8,20 @@ import Foundation
 /// field and a comment (Helm's). Every entry is dated with the release's time instead of the
 /// wall clock, so the same files give the same bytes on every run. Used for the chart package and
 /// the flake tarball.
-struct ChannelTarball {
+package struct ChannelTarball {
     /// Helm's gzip extra field (`headerBytes` in helm's save code) and comment, which tools that
     /// look for a Helm package find there.
-    static let helmExtra = Array("+aHR0cHM6Ly95b3V0dS5iZS96OVV6MWljandyTQo=".utf8)
-    static let helmComment = Array("Helm".utf8)
+    package static let helmExtra = Array("+aHR0cHM6Ly95b3V0dS5iZS96OVV6MWljandyTQo=".utf8)
+    package static let helmComment = Array("Helm".utf8)
 
-    struct Entry {
+    package struct Entry {
         /// `chart/templates/deployment.yaml`.
-        var name: String
-        var data: [UInt8]
+        package var name: String
+        package var data: [UInt8]
     }
 
     /// The whole `.tgz`; `destination` names the file in errors.
-    static func bytes(
+    package static func bytes(
         _ entries: [Entry], mtime: Int, destination: String, gzipExtra: [UInt8] = [], gzipComment: [UInt8] = []
     ) throws -> Data {
         var tar: [UInt8] = []
@@ -34,7 +35,7 @@ struct ChannelTarball {
     }
 
     /// A ustar header as Go's archive/tar writes it for `{Name, Mode: 0644, Size, ModTime}`.
-    static func header(_ entry: Entry, mtime: Int, destination: String) throws -> [UInt8] {
+    package static func header(_ entry: Entry, mtime: Int, destination: String) throws -> [UInt8] {
         var block = [UInt8](repeating: 0, count: 512)
         let (prefix, name) = try split(entry.name, destination: destination)
         func put(_ text: String, at offset: Int) {
@@ -65,7 +66,7 @@ struct ChannelTarball {
     }
 
     /// ustar's name (100 bytes) and prefix (155 bytes), split at a `/` as Go's writer splits them.
-    static func split(_ path: String, destination: String) throws -> (prefix: String, name: String) {
+    package static func split(_ path: String, destination: String) throws -> (prefix: String, name: String) {
         guard path.utf8.allSatisfy({ $0 < 0x80 && $0 != 0 }) else {
             throw PackagingError.writeFailed(
                 path: destination, reason: "chart file `\(path)` has a name that is not ASCII; rename it")
@@ -83,12 +84,12 @@ struct ChannelTarball {
 
     /// RFC 1952 member: no name, no time, OS unknown (255, as Go writes it); FEXTRA and FCOMMENT
     /// when given.
-    static func gzip(_ data: [UInt8], destination: String, extra: [UInt8], comment: [UInt8]) throws -> Data {
+    package static func gzip(_ data: [UInt8], destination: String, extra: [UInt8], comment: [UInt8]) throws -> Data {
         let flags: UInt8 = (extra.isEmpty ? 0 : 0x04) | (comment.isEmpty ? 0 : 0x10)
         var out: [UInt8] = [0x1F, 0x8B, 8, flags, 0, 0, 0, 0, 0, 255]
         if !extra.isEmpty { out += [UInt8(extra.count & 0xFF), UInt8(extra.count >> 8)] + extra }
         if !comment.isEmpty { out += comment + [0] }
-        let compressor = try DeflateCompressor(level: 9, destination: destination)
+        let compressor = try DeflateCompressor(level: CompressionLevels.wholeBuffer, destination: destination)
         let bound = libdeflate_deflate_compress_bound(compressor.pointer, data.count)
         var deflated = [UInt8](repeating: 0, count: bound)
         let written = data.withUnsafeBytes { input in

@@ -1,17 +1,18 @@
 import Foundation
+import RelctlBasics
 
 /// `[[chart]]`: packages the chart folder as `dist/{chart}-{version}.tgz` (a release asset) and,
 /// with `--push` and a `repository`, pushes it as a Helm OCI artifact. The chart's `version` must
 /// be the release's version (it is a version location, so `validate-tag` and the preflight check it).
-struct HelmChannel: Channel {
-    static let id = "chart"
-    var chart: ChannelSettings.Chart
+package struct HelmChannel: Channel {
+    package static let id = "chart"
+    package var chart: ChannelSettings.Chart
 
-    var id: String { Self.id }
-    var title: String { "chart \(chart.path)" }
-    var publishedBy: ChannelPublishFlag? { chart.repository == nil ? nil : .push }
+    package var id: String { Self.id }
+    package var title: String { "chart \(chart.path)" }
+    package var publishedBy: ChannelPublishFlag? { chart.repository == nil ? nil : .push }
 
-    func load(_ release: ChannelRelease) throws -> HelmChartPackage {
+    package func load(_ release: ChannelRelease) throws -> HelmChartPackage {
         let folder = RelctlConfig.resolve(chart.path, root: release.config.root)
         let loaded = try HelmChartPackage.load(folder: folder, shown: chart.path)
         guard loaded.version == release.version else {
@@ -24,7 +25,7 @@ struct HelmChannel: Channel {
         return loaded
     }
 
-    func write(_ release: ChannelRelease) async throws -> ChannelOutput {
+    package func write(_ release: ChannelRelease) async throws -> ChannelOutput {
         let loaded = try load(release)
         let destination = release.dist.appendingPathComponent(loaded.fileName)
         let bytes = try ChannelTarball.bytes(
@@ -34,7 +35,7 @@ struct HelmChannel: Channel {
         return ChannelOutput(channel: id, files: [loaded.fileName], assets: [loaded.fileName])
     }
 
-    func publish(_ release: ChannelRelease, _ output: ChannelOutput) async throws -> [String] {
+    package func publish(_ release: ChannelRelease, _ output: ChannelOutput) async throws -> [String] {
         guard let repository = chart.repository, let file = output.files.first else { return [] }
         let chartFile = try HelmChartFile.read(
             RelctlConfig.resolve(HelmChartFile.fileName(in: chart.path), root: release.config.root),

@@ -1,25 +1,26 @@
 import Foundation
+import RelctlBasics
 
 /// The top-level scalar keys of a `Chart.yaml` (`apiVersion`, `name`, `version`, `appVersion`), with
 /// their lines. Chart.yaml is YAML; relctl reads only unindented `key: value` lines, which is where
 /// Helm's schema puts these keys, and keeps the file's bytes as written.
-struct HelmChartFile: Sendable {
-    static let name = "Chart.yaml"
+package struct HelmChartFile: Sendable {
+    package static let name = "Chart.yaml"
 
     /// `path/Chart.yaml` for a chart folder as written in relctl.toml.
-    static func fileName(in folder: String) -> String {
+    package static func fileName(in folder: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
-    struct Value: Sendable, Equatable {
-        var text: String
+    package struct Value: Sendable, Equatable {
+        package var text: String
         /// 1-based.
-        var line: Int
+        package var line: Int
     }
 
-    var values: [String: Value] = [:]
+    package var values: [String: Value] = [:]
 
-    init(text: String) {
+    package init(text: String) {
         var number = 0
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
@@ -39,10 +40,10 @@ struct HelmChartFile: Sendable {
     }
 
     /// Reads `Chart.yaml`; a UTF-8 byte-order mark is dropped, as Helm's loader does.
-    static func read(_ url: URL, displayPath: String) throws -> HelmChartFile {
+    package static func read(_ url: URL, displayPath: String) throws -> HelmChartFile {
         let text = try ManifestText.read(url, displayPath: displayPath)
         return HelmChartFile(text: text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
     }
 
-    subscript(key: String) -> Value? { values[key].flatMap { $0.text.isEmpty ? nil : $0 } }
+    package subscript(key: String) -> Value? { values[key].flatMap { $0.text.isEmpty ? nil : $0 } }
 }

@@ -1,20 +1,21 @@
 import Foundation
+import RelctlBasics
 
 /// A chart folder read the way Helm's directory loader reads it (`pkg/chart/loader`): every
 /// regular file not left out by `.helmignore`, walked in lexical order (links followed, as long as
 /// they stay inside the chart), a UTF-8 byte-order mark dropped; then laid out as `chartutil.Save`
 /// writes a package: `Chart.yaml`, `Chart.lock` (apiVersion v2), `values.yaml`,
 /// `values.schema.json`, the templates, then every other file, all under a folder named after the chart.
-struct HelmChartPackage {
-    var name: String
-    var version: String
-    var entries: [ChannelTarball.Entry]
+package struct HelmChartPackage {
+    package var name: String
+    package var version: String
+    package var entries: [ChannelTarball.Entry]
 
     /// `{name}-{version}.tgz`, as `helm package` names it.
-    var fileName: String { "\(name)-\(version).tgz" }
+    package var fileName: String { "\(name)-\(version).tgz" }
 
     /// Reads the chart at `folder`; `shown` is how messages name it (`charts/velostream`).
-    static func load(folder: URL, shown: String) throws -> HelmChartPackage {
+    package static func load(folder: URL, shown: String) throws -> HelmChartPackage {
         let chartURL = folder.appendingPathComponent(HelmChartFile.name)
         let chartShown = HelmChartFile.fileName(in: shown)
         guard FileKind.isRegularFile(chartURL.path) else { throw ChannelError.chartMissing(path: chartShown) }

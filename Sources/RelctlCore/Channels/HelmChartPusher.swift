@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// Pushes a chart package as Helm pushes it to an OCI registry (`helm push`): the chart's metadata
 /// as the config blob (`application/vnd.cncf.helm.config.v1+json`), the `.tgz` as the one layer
@@ -7,27 +8,27 @@ import Foundation
 /// with the chart version (`+` written `_`, which tags cannot hold). Unlike `helm push` nothing in
 /// the manifest takes the wall clock (`created` is the release's time), so pushing the same package
 /// again keeps the digest. Credentials and the registry client are the images'.
-struct HelmChartPusher: Sendable {
-    static let configMediaType = "application/vnd.cncf.helm.config.v1+json"
-    static let layerMediaType = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
+package struct HelmChartPusher: Sendable {
+    package static let configMediaType = "application/vnd.cncf.helm.config.v1+json"
+    package static let layerMediaType = "application/vnd.cncf.helm.chart.content.v1.tar+gzip"
 
-    var context: Context
+    package var context: Context
 
     /// What was pushed (or, on a dry run, would be).
-    struct Pushed: Sendable, Equatable {
-        var reference: String
-        var digest: String
+    package struct Pushed: Sendable, Equatable {
+        package var reference: String
+        package var digest: String
     }
 
     /// `registry/path/{chart}:{version}` under `repository`.
-    static func reference(repository: ImageReference, chart: String, version: String) -> ImageReference {
+    package static func reference(repository: ImageReference, chart: String, version: String) -> ImageReference {
         ImageReference(
             registry: repository.registry, repository: repository.repository + "/" + chart,
             tag: version.replacingOccurrences(of: "+", with: "_"))
     }
 
     /// The manifest and config bytes for a package; the same package and time give the same bytes.
-    static func manifest(
+    package static func manifest(
         archive: Data, chart: HelmChartFile, time: Int
     ) throws -> (manifest: Data, config: Data, layer: OCIDescriptor, configDescriptor: OCIDescriptor) {
         let config = try configJSON(chart)
@@ -47,7 +48,7 @@ struct HelmChartPusher: Sendable {
 
     /// Helm's config is the chart's metadata as JSON; relctl writes the top-level scalar fields
     /// of Chart.yaml it reads (name, version, apiVersion, appVersion, description, type…).
-    static func configJSON(_ chart: HelmChartFile) throws -> Data {
+    package static func configJSON(_ chart: HelmChartFile) throws -> Data {
         var object: [String: String] = [:]
         for key in ["name", "home", "version", "description", "icon", "apiVersion", "condition", "tags", "appVersion", "kubeVersion", "type"] {
             if let value = chart[key]?.text { object[key] = value }
@@ -55,9 +56,9 @@ struct HelmChartPusher: Sendable {
         return try OCIJSON.encode(object)
     }
 
-    static func digest(_ data: Data) -> String { "sha256:" + FileHasher.hex(SHA256.hash(data: data)) }
+    package static func digest(_ data: Data) -> String { "sha256:" + FileHasher.hex(SHA256.hash(data: data)) }
 
-    static func timestamp(_ time: Int) -> String {
+    package static func timestamp(_ time: Int) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.formatOptions = [.withInternetDateTime]
@@ -65,7 +66,7 @@ struct HelmChartPusher: Sendable {
     }
 
     /// Pushes the package at `file`. A dry run logs in and checks the registry answers, pushing nothing.
-    func push(
+    package func push(
         file: URL, chart: HelmChartFile, repository: ImageReference, time: Int, dryRun: Bool
     ) async throws -> Pushed {
         guard let archive = FileSystem.contents(of: file) else {

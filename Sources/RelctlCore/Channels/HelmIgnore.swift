@@ -1,24 +1,25 @@
 import Foundation
+import RelctlBasics
 
 /// A chart's `.helmignore`, with Helm's rules (helm's `pkg/ignore`): blank lines and `#` comments
 /// skipped, `**` refused; a pattern without `/` matches the base name, one with `/` the whole path
 /// relative to the chart, a leading `/` anchors it there; a trailing `/` matches folders only; `!`
 /// negates. Rules are read in order and the first that decides wins. `templates/.?*` (dot files in
 /// templates/) is always added last, as Helm does.
-struct HelmIgnore: Sendable {
-    struct Pattern: Sendable {
-        var glob: String
-        var negate: Bool
-        var folderOnly: Bool
+package struct HelmIgnore: Sendable {
+    package struct Pattern: Sendable {
+        package var glob: String
+        package var negate: Bool
+        package var folderOnly: Bool
         /// True when the glob is matched against the base name only.
-        var baseName: Bool
+        package var baseName: Bool
     }
 
-    var patterns: [Pattern] = []
+    package var patterns: [Pattern] = []
 
-    static let fileName = ".helmignore"
+    package static let fileName = ".helmignore"
 
-    init(text: String, displayPath: String) throws {
+    package init(text: String, displayPath: String) throws {
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var rule = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if rule.isEmpty || rule.hasPrefix("#") { continue }
@@ -47,7 +48,7 @@ struct HelmIgnore: Sendable {
     }
 
     /// Whether `path` (relative to the chart, `/`-separated) is left out.
-    func ignores(_ path: String, isFolder: Bool) -> Bool {
+    package func ignores(_ path: String, isFolder: Bool) -> Bool {
         guard !path.isEmpty, path != ".", path != "./" else { return false }
         for pattern in patterns {
             let subject = pattern.baseName ? String(path.split(separator: "/").last ?? "") : path

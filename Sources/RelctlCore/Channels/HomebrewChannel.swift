@@ -1,26 +1,27 @@
 import Foundation
+import RelctlBasics
 
 /// `[homebrew] tap = …`: `dist/homebrew/Formula/{project}.rb`, a formula with one url + sha256 per
 /// OS (`on_macos`/`on_linux`) and CPU (`on_arm`/`on_intel`) from this release's archives, installing
 /// every binary of `bin/`, with a `test do` block. `--publish` commits it to the tap and pushes.
-struct HomebrewChannel: TapChannel {
-    static let id = "homebrew"
-    static let folder = "homebrew"
-    var settings: ChannelSettings.Repository
+package struct HomebrewChannel: TapChannel {
+    package static let id = "homebrew"
+    package static let folder = "homebrew"
+    package var settings: ChannelSettings.Repository
 
-    var id: String { Self.id }
-    var title: String { "homebrew formula" }
+    package var id: String { Self.id }
+    package var title: String { "homebrew formula" }
 
-    static func repositoryPath(project: String) -> String { "Formula/\(project).rb" }
+    package static func repositoryPath(project: String) -> String { "Formula/\(project).rb" }
 
-    func contents(_ release: ChannelRelease) throws -> Data {
+    package func contents(_ release: ChannelRelease) throws -> Data {
         Data(try Self.formula(release, settings: settings).utf8)
     }
 
-    func commitMessage(_ release: ChannelRelease) -> String { "\(release.project) \(release.version)" }
+    package func commitMessage(_ release: ChannelRelease) -> String { "\(release.project) \(release.version)" }
 
     /// Homebrew's class name for a formula file name (`velo-stream` → `VeloStream`).
-    static func className(_ name: String) -> String {
+    package static func className(_ name: String) -> String {
         var out = ""
         var upper = true
         for character in name {
@@ -38,7 +39,7 @@ struct HomebrewChannel: TapChannel {
         return out
     }
 
-    static func formula(_ release: ChannelRelease, settings: ChannelSettings.Repository) throws -> String {
+    package static func formula(_ release: ChannelRelease, settings: ChannelSettings.Repository) throws -> String {
         let systems: [(block: String, os: String)] = [("on_macos", "macos"), ("on_linux", "linux")]
         let cpus: [(block: String, cpu: String)] = [("on_arm", "aarch64"), ("on_intel", "x86_64")]
         let formats: Set<String> = ["tar.gz", "tar.xz", "tar.bz2", "zip"]
@@ -82,13 +83,13 @@ struct HomebrewChannel: TapChannel {
     }
 
     /// `https://github.com/OWNER/REPO` from a GitHub download base.
-    static func repositoryPage(_ base: String) -> String? {
+    package static func repositoryPage(_ base: String) -> String? {
         guard let range = base.range(of: "/releases/download/") else { return nil }
         return String(base[..<range.lowerBound])
     }
 
     /// A double-quoted Ruby string: `\`, `"` and `#{` escaped.
-    static func ruby(_ text: String) -> String {
+    package static func ruby(_ text: String) -> String {
         let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "#", with: "\\#")

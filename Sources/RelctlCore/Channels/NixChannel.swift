@@ -1,22 +1,23 @@
 import Foundation
+import RelctlBasics
 
 /// `[nix] enabled = true`: `dist/{project}-{tag}-flake.tar.gz`, a flake whose `flake.nix` gives
 /// `packages.<system>.default` for each Linux and macOS target: the release archive fetched by its
 /// download URL and SRI hash (`fetchurl`), its `bin/` installed. The hashes come from this
 /// release's own archives, so the flake can never ship a stale one.
-struct NixChannel: Channel {
-    static let id = "nix"
-    var id: String { Self.id }
-    var title: String { "nix flake" }
+package struct NixChannel: Channel {
+    package static let id = "nix"
+    package var id: String { Self.id }
+    package var title: String { "nix flake" }
 
-    static let systems: [(system: String, os: String, cpu: String)] = [
+    package static let systems: [(system: String, os: String, cpu: String)] = [
         ("aarch64-darwin", "macos", "aarch64"), ("aarch64-linux", "linux", "aarch64"),
         ("i686-linux", "linux", "i686"), ("x86_64-darwin", "macos", "x86_64"), ("x86_64-linux", "linux", "x86_64"),
     ]
 
-    static func fileName(project: String, tag: String) -> String { "\(project)-\(tag)-flake.tar.gz" }
+    package static func fileName(project: String, tag: String) -> String { "\(project)-\(tag)-flake.tar.gz" }
 
-    func write(_ release: ChannelRelease) async throws -> ChannelOutput {
+    package func write(_ release: ChannelRelease) async throws -> ChannelOutput {
         let text = try Self.flake(release)
         let name = Self.fileName(project: release.project, tag: release.tag)
         let folder = String(name.dropLast(".tar.gz".count))
@@ -29,7 +30,7 @@ struct NixChannel: Channel {
     }
 
     /// The `flake.nix` text.
-    static func flake(_ release: ChannelRelease) throws -> String {
+    package static func flake(_ release: ChannelRelease) throws -> String {
         var packages: [(system: String, archive: ChannelArchive, url: String)] = []
         for entry in systems {
             guard
@@ -97,7 +98,7 @@ struct NixChannel: Channel {
     }
 
     /// A Nix string literal: backslash, `"` and `${` escaped.
-    static func nix(_ text: String) -> String {
+    package static func nix(_ text: String) -> String {
         let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n")

@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 
 /// The one archive per OS and CPU that a package manager installs: for Linux a static (musl)
 /// build first, then a GNU one; archives in a format the manager cannot unpack are left out.
-enum PlatformArchives {
+package enum PlatformArchives {
     /// `x86_64`/`amd64` → `x86_64`, `aarch64`/`arm64` → `aarch64`, `i686`/`i586` → `i686`; else nil.
-    static func cpu(_ triple: TargetTriple) -> String? {
+    package static func cpu(_ triple: TargetTriple) -> String? {
         switch triple.arch {
         case "x86_64", "amd64": return "x86_64"
         case "aarch64", "arm64": return "aarch64"
@@ -14,7 +15,7 @@ enum PlatformArchives {
     }
 
     /// The archive for `os` (`linux`, `macos`, `windows`) and `cpu`, among `formats`.
-    static func pick(_ archives: [ChannelArchive], os: String, cpu: String, formats: Set<String>) -> ChannelArchive? {
+    package static func pick(_ archives: [ChannelArchive], os: String, cpu: String, formats: Set<String>) -> ChannelArchive? {
         let candidates = archives.filter {
             $0.triple.os == os && Self.cpu($0.triple) == cpu && formats.contains($0.format)
         }
@@ -27,13 +28,13 @@ enum PlatformArchives {
     }
 
     /// The archive's single top-level folder: its name without the format's extension.
-    static func topFolder(_ archive: ChannelArchive) -> String {
+    package static func topFolder(_ archive: ChannelArchive) -> String {
         let suffix = "." + archive.format
         return archive.name.hasSuffix(suffix) ? String(archive.name.dropLast(suffix.count)) : archive.name
     }
 
     /// `sha256-BASE64`, the SRI form Nix wants, from a hex SHA-256.
-    static func sri(hex: String) -> String {
+    package static func sri(hex: String) -> String {
         var bytes: [UInt8] = []
         var index = hex.startIndex
         while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) {

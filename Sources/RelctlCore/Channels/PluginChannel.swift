@@ -1,23 +1,22 @@
 import Foundation
+import RelctlBasics
 
 /// A channel anyone can add: an executable (`relctl-channel-NAME` on PATH, or `[[channel]] command`)
 /// run with one `ChannelRequest` on stdin, answering one `ChannelAnswer` on stdout. It runs in the
 /// project root with the release's `RELCTL_*` variables; a non-zero exit fails the channel stage
 /// like a built-in's failure (before the tag, so a failing plugin leaves no tag).
-struct PluginChannel: Channel {
-    var name: String
-    var command: [String]
+package struct PluginChannel: Channel {
+    package var name: String
+    package var command: [String]
 
-    var id: String { name }
-    var title: String { "channel \(name)" }
+    package var id: String { name }
+    package var title: String { "channel \(name)" }
 
-    func write(_ release: ChannelRelease) async throws -> ChannelOutput {
+    package func write(_ release: ChannelRelease) async throws -> ChannelOutput {
         let request = try ChannelRequest(channel: name, release: release).encoded()
         var environment = release.context.environment
         environment["RELCTL_CHANNEL"] = name
-        environment["RELCTL_PROJECT"] = release.project
-        environment["RELCTL_TAG"] = release.tag
-        environment["RELCTL_VERSION"] = release.version
+        ReleaseNames(project: release.project, version: release.version, tag: release.tag).export(into: &environment)
         environment["RELCTL_COMMIT"] = release.commit
         environment["RELCTL_DIST"] = release.dist.path
         environment["RELCTL_DRY_RUN"] = release.dryRun ? "1" : "0"

@@ -1,26 +1,27 @@
 import Foundation
+import RelctlBasics
 
 /// `[scoop] bucket = …`: `dist/scoop/bucket/{project}.json`, a Scoop manifest with one url + hash
 /// per architecture from this release's Windows archives, `bin` naming every binary, and
 /// `checkver`/`autoupdate` so the bucket's own tooling can follow later releases. `--publish`
 /// commits it to the bucket and pushes.
-struct ScoopChannel: TapChannel {
-    static let id = "scoop"
-    static let folder = "scoop"
-    var settings: ChannelSettings.Repository
+package struct ScoopChannel: TapChannel {
+    package static let id = "scoop"
+    package static let folder = "scoop"
+    package var settings: ChannelSettings.Repository
 
-    var id: String { Self.id }
-    var title: String { "scoop manifest" }
+    package var id: String { Self.id }
+    package var title: String { "scoop manifest" }
 
-    static func repositoryPath(project: String) -> String { "bucket/\(project).json" }
+    package static func repositoryPath(project: String) -> String { "bucket/\(project).json" }
 
-    func contents(_ release: ChannelRelease) throws -> Data { try Self.manifest(release, settings: settings) }
+    package func contents(_ release: ChannelRelease) throws -> Data { try Self.manifest(release, settings: settings) }
 
-    func commitMessage(_ release: ChannelRelease) -> String {
+    package func commitMessage(_ release: ChannelRelease) -> String {
         "\(release.project): Update to version \(release.version)"
     }
 
-    static func manifest(_ release: ChannelRelease, settings: ChannelSettings.Repository) throws -> Data {
+    package static func manifest(_ release: ChannelRelease, settings: ChannelSettings.Repository) throws -> Data {
         let architectures: [(scoop: String, cpu: String)] = [("64bit", "x86_64"), ("32bit", "i686"), ("arm64", "aarch64")]
         var architecture: [String: Any] = [:]
         var autoupdate: [String: Any] = [:]
@@ -61,7 +62,7 @@ struct ScoopChannel: TapChannel {
     }
 
     /// `url` with the release's version replaced by Scoop's `$version`.
-    static func versioned(_ text: String, _ version: String) -> String {
+    package static func versioned(_ text: String, _ version: String) -> String {
         text.replacingOccurrences(of: version, with: "$version")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import RelctlBasics
 
 /// A channel whose one file lives in a git repository of its own (a Homebrew tap, a Scoop bucket):
 /// written to `dist/{folder}/{path}` (not a release asset) and, with `--publish`, committed to
 /// the repository as `{path}` and pushed by `TapRepository`.
-protocol TapChannel: Channel {
+package protocol TapChannel: Channel {
     var settings: ChannelSettings.Repository { get }
     /// `homebrew` or `scoop`: the folder in dist.
     static var folder: String { get }
@@ -14,11 +15,11 @@ protocol TapChannel: Channel {
 }
 
 extension TapChannel {
-    var publishedBy: ChannelPublishFlag? { .publish }
+    package var publishedBy: ChannelPublishFlag? { .publish }
 
-    static func path(project: String) -> String { folder + "/" + repositoryPath(project: project) }
+    package static func path(project: String) -> String { folder + "/" + repositoryPath(project: project) }
 
-    func write(_ release: ChannelRelease) async throws -> ChannelOutput {
+    package func write(_ release: ChannelRelease) async throws -> ChannelOutput {
         let path = Self.path(project: release.project)
         let destination = release.dist.appendingPathComponent(path)
         try FileSystem.createDirectory(destination.deletingLastPathComponent())
@@ -26,7 +27,7 @@ extension TapChannel {
         return ChannelOutput(channel: id, files: [path], assets: [])
     }
 
-    func publish(_ release: ChannelRelease, _ output: ChannelOutput) async throws -> [String] {
+    package func publish(_ release: ChannelRelease, _ output: ChannelOutput) async throws -> [String] {
         try await TapRepository(channel: id, url: settings.gitURL, context: release.context).publish(
             files: [
                 Self.repositoryPath(project: release.project):

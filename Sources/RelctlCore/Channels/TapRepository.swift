@@ -1,18 +1,19 @@
 import Foundation
+import RelctlBasics
 
 /// The git repository a Homebrew tap or Scoop bucket lives in. Publishing clones it (shallow) into
 /// a temporary folder, copies the generated files in, and commits and pushes only when they
 /// changed: publishing the same release again is a no-op, and a run that failed half-way is
 /// finished by running it again. A dry run clones and compares, and rehearses the push with
 /// `git push --dry-run`. git's own credentials (helpers, SSH keys) are used; relctl sees none.
-struct TapRepository: Sendable {
-    var channel: String
-    var url: String
-    var context: Context
+package struct TapRepository: Sendable {
+    package var channel: String
+    package var url: String
+    package var context: Context
 
     /// Copies `files` (path in the repository → generated file) in, commits and pushes; returns
     /// the repository URL when something was pushed (or, on a dry run, would be).
-    func publish(files: [String: URL], message: String, time: Int, dryRun: Bool) async throws -> [String] {
+    package func publish(files: [String: URL], message: String, time: Int, dryRun: Bool) async throws -> [String] {
         let scratch = Temporaries.scratchURL(channel)
         defer { try? FileSystem.remove(scratch) }
         let clone = scratch.appendingPathComponent("repository")

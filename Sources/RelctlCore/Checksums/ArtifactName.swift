@@ -1,20 +1,21 @@
 import Foundation
+import RelctlBasics
 
 /// What an archive's file name says about it, recovered through the `[archive] name` template
 /// (`{project}-{tag}-{target}` by default), so archives packaged on other machines can be
 /// checksummed and listed in `manifest.json` without any record of how they were made.
-struct ArtifactName: Sendable, Equatable {
+package struct ArtifactName: Sendable, Equatable {
     /// The archive format id (`tar.gz`, `zip`, …).
-    var format: String
+    package var format: String
     /// The name without the format's extension.
-    var stem: String
-    var project: String?
-    var tag: String?
-    var version: String?
-    var target: String?
+    package var stem: String
+    package var project: String?
+    package var tag: String?
+    package var version: String?
+    package var target: String?
 
     /// The format id a file name ends with, or nil when it is not a recognised archive.
-    static func format(of fileName: String) -> String? {
+    package static func format(of fileName: String) -> String? {
         // Longest extension first, so `.tar.gz` wins over a hypothetical `.gz`.
         ArchiveFormats.ids.sorted { $0.count > $1.count }.first { id in
             let ext = ArchiveFormats.fileExtension(id)
@@ -26,7 +27,7 @@ struct ArtifactName: Sendable, Equatable {
     /// known; `knownTargets` (the configured triples) are preferred when a name splits more
     /// than one way, then recognised triples. Nil when the name is not an archive or does not
     /// fit the template.
-    static func parse(
+    package static func parse(
         _ fileName: String,
         template: Template,
         tagFormat: TagFormat,

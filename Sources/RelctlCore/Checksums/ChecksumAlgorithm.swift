@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// A digest relctl can write and verify. `sha256` is the default; `sha512` costs one more
 /// pass of the CPU over bytes already read.
 public enum ChecksumAlgorithm: String, Sendable, CaseIterable, Codable, Hashable {
@@ -15,17 +17,17 @@ public enum ChecksumAlgorithm: String, Sendable, CaseIterable, Codable, Hashable
     /// The combined file's name: `SHA256SUMS`.
     public var sumsFileName: String { rawValue.uppercased() + "SUMS" }
     /// The per-archive file's suffix: `.sha256`.
-    var fileExtension: String { "." + rawValue }
+    package var fileExtension: String { "." + rawValue }
     /// Length of the lowercase hex digest.
-    var hexLength: Int { self == .sha256 ? 64 : 128 }
+    package var hexLength: Int { self == .sha256 ? 64 : 128 }
 
     /// The algorithm a GNU line's digest length implies.
-    static func forHexLength(_ length: Int) -> ChecksumAlgorithm? {
+    package static func forHexLength(_ length: Int) -> ChecksumAlgorithm? {
         allCases.first { $0.hexLength == length }
     }
 
     /// The algorithm named by a BSD tag (`SHA256`, `SHA2-256` as openssl 3 spells it).
-    static func forBSDTag(_ tag: String) -> ChecksumAlgorithm? {
+    package static func forBSDTag(_ tag: String) -> ChecksumAlgorithm? {
         switch tag.uppercased() {
         case "SHA256", "SHA2-256": return .sha256
         case "SHA512", "SHA2-512": return .sha512

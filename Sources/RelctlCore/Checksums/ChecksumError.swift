@@ -1,6 +1,8 @@
+import RelctlBasics
+
 /// Problems writing and verifying checksums. Unreadable or malformed inputs are bad input (exit 2);
 /// a file that does not match its checksum, or a digest missing after packaging, fails the check (exit 1).
-enum ChecksumError: RelctlError, CustomStringConvertible {
+package enum ChecksumError: RelctlError, CustomStringConvertible {
     /// A listed file whose digest differs; `listedAt` is `FILE:LINE` of the checksum file.
     case mismatch(file: String, algorithm: String, actual: String, expected: String, listedAt: String)
     /// A listed file that is not on disk.
@@ -40,14 +42,14 @@ enum ChecksumError: RelctlError, CustomStringConvertible {
     /// A `manifest.json` for another tag than the archives given.
     case manifestForOtherTag(path: String, manifestTag: String, tag: String)
 
-    var exitCode: RelctlExitCode {
+    package var exitCode: RelctlExitCode {
         switch self {
         case .mismatch, .missing, .unlisted, .staleSidecar, .noDigest: return .failure
         default: return .badInput
         }
     }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case let .mismatch(file, algorithm, actual, expected, listedAt):
             return [
@@ -150,5 +152,5 @@ enum ChecksumError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

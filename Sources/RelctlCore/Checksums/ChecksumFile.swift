@@ -1,19 +1,20 @@
 import Foundation
+import RelctlBasics
 
 /// A checksum list in the `sha256sum`/`sha512sum` format (`HEX  NAME`), as relctl writes it in
 /// `NAME.sha256` and `SHA256SUMS`; reads GNU (`HEX  NAME`, `HEX *NAME`) and BSD
 /// (`SHA256 (NAME) = HEX`, as `shasum --tag` and `openssl dgst` print) lines.
-struct ChecksumFile: Sendable, Equatable {
-    struct Entry: Sendable, Equatable {
+package struct ChecksumFile: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The file name as listed, relative to the checksum file's folder.
-        var name: String
+        package var name: String
         /// Lowercase hex.
-        var digest: String
-        var algorithm: ChecksumAlgorithm
+        package var digest: String
+        package var algorithm: ChecksumAlgorithm
         /// 1-based line in the file read; nil for entries made in memory.
-        var line: Int?
+        package var line: Int?
 
-        init(name: String, digest: String, algorithm: ChecksumAlgorithm, line: Int? = nil) {
+        package init(name: String, digest: String, algorithm: ChecksumAlgorithm, line: Int? = nil) {
             self.name = name
             self.digest = digest.lowercased()
             self.algorithm = algorithm
@@ -21,21 +22,21 @@ struct ChecksumFile: Sendable, Equatable {
         }
     }
 
-    var entries: [Entry]
+    package var entries: [Entry]
 
-    init(entries: [Entry]) {
+    package init(entries: [Entry]) {
         self.entries = entries
     }
 
     /// Entries sorted bytewise by name (the order `sort` gives with `LC_ALL=C`).
-    var sorted: ChecksumFile {
+    package var sorted: ChecksumFile {
         ChecksumFile(entries: entries.sorted { bytewiseLess($0.name, $1.name) })
     }
 
     /// The text `sha256sum -c` accepts: one `HEX  NAME` line per entry, each ending in a
     /// newline, nothing after the last. Names holding `\`, a newline or a carriage return are
     /// escaped as GNU coreutils 9 does (a leading `\`, then `\\`, `\n`, `\r`).
-    func render() -> String {
+    package func render() -> String {
         var text = ""
         for entry in entries {
             if entry.name.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\n" || $0 == "\r" }) {
@@ -57,7 +58,7 @@ struct ChecksumFile: Sendable, Equatable {
     }
 
     /// Reads a checksum file; bad input (exit 2) naming the file when it cannot be read.
-    static func read(_ url: URL, displayPath: String? = nil) throws -> ChecksumFile {
+    package static func read(_ url: URL, displayPath: String? = nil) throws -> ChecksumFile {
         let shown = displayPath ?? url.path
         let kind = FileSystem.kind(of: url)
         if kind == .directory { throw ChecksumError.listIsFolder(path: shown) }
@@ -69,7 +70,7 @@ struct ChecksumFile: Sendable, Equatable {
 
     /// Parses checksum text. Blank lines are skipped; any other line that is neither GNU nor
     /// BSD style is bad input (exit 2), every such line reported with its number.
-    static func parse(_ text: String, path: String) throws -> ChecksumFile {
+    package static func parse(_ text: String, path: String) throws -> ChecksumFile {
         var entries: [Entry] = []
         var problems: [any RelctlError] = []
         var firstLine: [String: Int] = [:]

@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// What `relctl checksum` wrote, per folder (the `--json` document).
 public struct ChecksumReport: Codable, Sendable, Equatable {
     public struct Folder: Codable, Sendable, Equatable {
@@ -13,6 +15,6 @@ public struct ChecksumReport: Codable, Sendable, Equatable {
         public var release: ReleaseManifest
     }
 
-    var algorithm: ChecksumAlgorithm
+    package var algorithm: ChecksumAlgorithm
     public var folders: [Folder]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// `relctl checksum`: hashes the archives in folders (or given files) and writes
 /// `NAME.<alg>`, the combined `<ALG>SUMS` and `manifest.json` next to them. This is CI's merge
@@ -42,7 +43,7 @@ public enum ChecksumWriter {
     /// run just wrote, from the digests their write streams computed. Nothing is read again and no
     /// name is parsed back; the `.sha256` files were written by the packager already. `others` are
     /// more files of this release to list (the installers), with their digests.
-    static func writeRelease(
+    package static func writeRelease(
         _ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
         in directory: URL, others: [ChecksumFile.Entry] = [], packages: [LinuxPackageArtifact] = []
     ) throws -> ChecksumSet {
@@ -78,7 +79,7 @@ public enum ChecksumWriter {
 
     /// The `manifest.json` of a release's archives, as the checksum stage writes it (the
     /// installer stage reads the same value before the list is written).
-    static func releaseManifest(_ archives: [PackagedArtifact], identity: ReleaseIdentity) -> ReleaseManifest {
+    package static func releaseManifest(_ archives: [PackagedArtifact], identity: ReleaseIdentity) -> ReleaseManifest {
         var manifest = ReleaseManifest(
             project: identity.project, tag: identity.tag, version: identity.version.description, commit: identity.commit
         )
@@ -87,25 +88,25 @@ public enum ChecksumWriter {
     }
 
     /// Archives to hash in one folder.
-    struct Group {
-        var directory: URL
-        var shown: String
+    package struct Group {
+        package var directory: URL
+        package var shown: String
         /// Sorted bytewise.
-        var names: [String]
+        package var names: [String]
         /// True when the whole folder was scanned (a full rebuild).
-        var isScan: Bool
+        package var isScan: Bool
         /// The archives' CycloneDX SBOMs (`NAME.cdx.json`) found next to them: listed in the
         /// combined file (so they are signed with it), but not artifacts of their own.
-        var sboms: [String] = []
+        package var sboms: [String] = []
         /// `.deb`/`.rpm` files found in a scanned folder; only this release's are listed (`plan`).
-        var packages: [String] = []
+        package var packages: [String] = []
     }
 
     /// What will be written to one folder.
-    struct Plan {
-        var group: Group
-        var sums: ChecksumFile
-        var manifest: ReleaseManifest
+    package struct Plan {
+        package var group: Group
+        package var sums: ChecksumFile
+        package var manifest: ReleaseManifest
     }
 
     /// `dist` in the project: as `dist` when that is the working folder (shorter messages), else
@@ -115,7 +116,7 @@ public enum ChecksumWriter {
             ? defaultDirectory : config.root.appendingPathComponent(defaultDirectory).path
     }
 
-    static func collect(paths: [String], config: RelctlConfig, context: Context) throws -> [Group] {
+    package static func collect(paths: [String], config: RelctlConfig, context: Context) throws -> [Group] {
         var groups: [String: Group] = [:]
         var order: [String] = []
         var problems: [any RelctlError] = []
@@ -158,7 +159,7 @@ public enum ChecksumWriter {
     }
 
     /// Regular files directly in `directory` with a recognised archive extension, sorted bytewise.
-    static func archives(in directory: URL) -> [String] {
+    package static func archives(in directory: URL) -> [String] {
         let names = (try? FileSystem.names(in: directory)) ?? []
         return names.filter { name in
             !name.hasPrefix(".") && ArtifactName.format(of: name) != nil
@@ -167,15 +168,15 @@ public enum ChecksumWriter {
     }
 
     /// `NAME.cdx.json` for the archive `NAME.<ext>` when that file exists.
-    static func sbomName(of archive: String, in directory: URL) -> String? {
+    package static func sbomName(of archive: String, in directory: URL) -> String? {
         guard let format = ArtifactName.format(of: archive) else { return nil }
         let name = String(archive.dropLast(ArchiveFormats.fileExtension(format).count)) + SBOMBuilder.fileExtension
         return FileKind.isRegularFile(directory.appendingPathComponent(name).path) ? name : nil
     }
 
-    static var extensionList: String { ArchiveFormats.ids.map(ArchiveFormats.fileExtension).joined(separator: " ") }
+    package static var extensionList: String { ArchiveFormats.ids.map(ArchiveFormats.fileExtension).joined(separator: " ") }
 
-    static func plan(
+    package static func plan(
         _ group: Group, digests: [String: FileDigest], algorithm: ChecksumAlgorithm, config: RelctlConfig,
         context: Context
     ) async throws -> Plan {
@@ -272,19 +273,18 @@ public enum ChecksumWriter {
     }
 
     /// The placeholders a target fills in an archive name.
-    static let targetPlaceholders: Set<String> = ["target", "os", "arch", "exe"]
+    package static let targetPlaceholders: Set<String> = ["target", "os", "arch", "exe"]
 
     /// The triple of the configured target whose archive `parsed` is: the template rendered for each
     /// target with the release the name parsed to must give the name back (the format breaks a tie).
-    static func configuredTarget(of parsed: ArtifactName, targets: [Target], config: RelctlConfig) -> String? {
+    package static func configuredTarget(of parsed: ArtifactName, targets: [Target], config: RelctlConfig) -> String? {
         let format = config.project.tagFormat
         guard let version = parsed.version ?? parsed.tag.flatMap({ (try? format.version(of: $0))?.description })
         else { return nil }
         let tag = parsed.tag ?? "\(format.prefix)\(version)\(format.suffix)"
         let matching = targets.filter { target in
-            var values = ["project": parsed.project ?? config.project.name, "version": version, "tag": tag]
-            for (key, value) in target.placeholders { values[key] = value }
-            return config.archive.name.render(values) == parsed.stem
+            let names = ReleaseNames(project: parsed.project ?? config.project.name, version: version, tag: tag)
+            return config.archive.name.render(names.placeholders(for: target)) == parsed.stem
         }
         let sameFormat = matching.filter { $0.format == parsed.format }
         if sameFormat.count == 1 { return sameFormat[0].triple }
@@ -293,7 +293,7 @@ public enum ChecksumWriter {
 
     /// A `NAME.sha256` whose archive is gone would mislead a user checking by hand; relctl
     /// does not delete what it did not write in this run, so it says so instead.
-    static func warnAboutStaleSidecars(in group: Group, algorithm: ChecksumAlgorithm, context: Context) {
+    package static func warnAboutStaleSidecars(in group: Group, algorithm: ChecksumAlgorithm, context: Context) {
         let names = (try? FileSystem.names(in: group.directory)) ?? []
         let archives = Set(group.names)
         for name in names.sorted(by: bytewiseLess) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".")
@@ -308,7 +308,7 @@ public enum ChecksumWriter {
 
     /// Writes `ARCHIVE.sha256` (or `.sha512`) next to an archive, atomically, in the format
     /// `sha256sum -c` accepts; for `relctl package`, which hashes as it writes.
-    static func writeSidecar(for archive: URL, digest: String, algorithm: ChecksumAlgorithm = .sha256) throws {
+    package static func writeSidecar(for archive: URL, digest: String, algorithm: ChecksumAlgorithm = .sha256) throws {
         let entry = ChecksumFile.Entry(name: archive.lastPathComponent, digest: digest, algorithm: algorithm)
         let url = archive.deletingLastPathComponent().appendingPathComponent(
             archive.lastPathComponent + algorithm.fileExtension)
@@ -316,7 +316,7 @@ public enum ChecksumWriter {
     }
 
     /// Lines of the folder's current combined file kept in a merge: same algorithm, file still there.
-    static func keptEntries(in group: Group, algorithm: ChecksumAlgorithm) throws -> [ChecksumFile.Entry] {
+    package static func keptEntries(in group: Group, algorithm: ChecksumAlgorithm) throws -> [ChecksumFile.Entry] {
         let url = group.directory.appendingPathComponent(algorithm.sumsFileName)
         guard FileSystem.exists(url) else { return [] }
         let current = try ChecksumFile.read(url, displayPath: "\(group.shown)/\(algorithm.sumsFileName)")
@@ -328,12 +328,12 @@ public enum ChecksumWriter {
 
     /// The tagged commit when this is a git checkout that has the tag; nil otherwise (CI merge
     /// jobs often run on a shallow checkout or none at all).
-    static func commitHash(of tag: String, config: RelctlConfig, context: Context) async -> String? {
+    package static func commitHash(of tag: String, config: RelctlConfig, context: Context) async -> String? {
         guard !tag.isEmpty else { return nil }
         return try? await Git(directory: config.root, context: context).commit(of: "refs/tags/\(tag)")
     }
 
-    static func write(_ plan: Plan, algorithm: ChecksumAlgorithm) throws {
+    package static func write(_ plan: Plan, algorithm: ChecksumAlgorithm) throws {
         for entry in plan.sums.entries where plan.group.names.contains(entry.name) {
             try writeSidecar(
                 for: plan.group.directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm

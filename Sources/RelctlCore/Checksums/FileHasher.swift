@@ -1,11 +1,12 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// Streams files through swift-crypto (SHA-NI where the CPU has it) with one reused buffer per
 /// worker, and hashes many files in parallel. The reusable entry point for every area.
 public enum FileHasher {
     /// Large enough to amortise the read(2) calls, small enough to stay in L2.
-    static let bufferSize = 1 << 20
+    package static let bufferSize = 1 << 20
 
     /// The lowercase hex SHA-256 of a file.
     public static func sha256(of url: URL) throws -> String {
@@ -13,12 +14,12 @@ public enum FileHasher {
     }
 
     /// The lowercase hex SHA-512 of a file.
-    static func sha512(of url: URL) throws -> String {
+    package static func sha512(of url: URL) throws -> String {
         try digest(of: url, algorithms: [.sha512])[.sha512]
     }
 
     /// Hashes one file with every algorithm in one read pass.
-    static func digest(of url: URL, algorithms: Set<ChecksumAlgorithm>) throws -> FileDigest {
+    package static func digest(of url: URL, algorithms: Set<ChecksumAlgorithm>) throws -> FileDigest {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 64)
         defer { buffer.deallocate() }
         return try digest(of: url, algorithms: algorithms, buffer: buffer)
@@ -26,7 +27,7 @@ public enum FileHasher {
 
     /// Hashes files in parallel (at most `jobs` at once, default one per core); results are in
     /// the order of `urls`. The first unreadable file is reported after all workers stop.
-    static func digests(
+    package static func digests(
         of urls: [URL], algorithms: Set<ChecksumAlgorithm>, jobs: Int? = nil
     ) async throws -> [FileDigest] {
         guard !urls.isEmpty else { return [] }
@@ -91,7 +92,7 @@ public enum FileHasher {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Lowercase hex of a digest's bytes.
-    static func hex(_ digest: some Digest) -> String {
+    package static func hex(_ digest: some Digest) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(SHA512.byteCount * 2)
         digest.withUnsafeBytes { raw in

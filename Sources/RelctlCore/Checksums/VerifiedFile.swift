@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// The result of checking one file named in (or missing from) a checksum file.
 public struct VerifiedFile: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable {
@@ -13,11 +15,11 @@ public struct VerifiedFile: Codable, Sendable, Equatable {
 
     public var name: String
     public var status: Status
-    var algorithm: ChecksumAlgorithm
+    package var algorithm: ChecksumAlgorithm
     /// The listed digest (nil for unlisted files).
-    var expected: String?
+    package var expected: String?
     /// The digest now on disk (nil for missing files).
-    var actual: String?
+    package var actual: String?
     /// The line in the checksum file (nil for unlisted files).
-    var line: Int?
+    package var line: Int?
 }

@@ -1,7 +1,9 @@
+import RelctlBasics
+
 /// The part of Cargo's requirement rules relctl needs for requirements on own crates
 /// (`0.15.1`, `=0.15.1`, `^0.15`, `~1.2.3`): does the requirement still admit a version?
-enum CargoRequirement {
-    static func admits(operator op: String, text: String, version: SemanticVersion) -> Bool {
+package enum CargoRequirement {
+    package static func admits(operator op: String, text: String, version: SemanticVersion) -> Bool {
         let wanted = text.split(separator: ".", omittingEmptySubsequences: false).map { String($0) }
         let have = [version.major, version.minor, version.patch]
         // Cargo admits a prerelease only to a requirement naming a prerelease of the same version.

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 #if canImport(Glibc)
 import Glibc
@@ -8,26 +9,26 @@ import Darwin
 
 /// The packages of the Cargo workspace a manifest belongs to, and where each one's version is
 /// written: what Cargo.lock and path-dependency requirements must follow.
-struct CargoWorkspace {
-    struct Package {
-        var name: String
-        var manifest: URL
+package struct CargoWorkspace {
+    package struct Package {
+        package var name: String
+        package var manifest: URL
         /// The file and line holding this package's version (the workspace root's
         /// `[workspace.package]` for `version.workspace = true`); nil when it declares none.
-        var versionFile: URL?
-        var versionLine: Int?
+        package var versionFile: URL?
+        package var versionLine: Int?
     }
 
     /// The folder holding Cargo.lock: the workspace root, or the crate itself.
-    var root: URL
-    var rootManifest: URL
-    var packages: [Package]
+    package var root: URL
+    package var rootManifest: URL
+    package var packages: [Package]
 
     /// The workspace holding `manifest`, found as cargo finds it: the first Cargo.toml with
     /// `[workspace]` from the manifest's folder upwards, past `projectRoot` (a relctl.toml in a
     /// member crate, as in ripgrep's `crates/ignore`) up to the repository's top, provided the
     /// manifest is one of its members; else the crate alone.
-    static func load(containing manifest: URL, projectRoot: URL) throws -> CargoWorkspace {
+    package static func load(containing manifest: URL, projectRoot: URL) throws -> CargoWorkspace {
         let top =
             WriteTarget.repositoryTop(of: projectRoot.standardizedFileURL.path) ?? projectRoot.standardizedFileURL.path
         var directory = manifest.deletingLastPathComponent().standardizedFileURL
@@ -93,7 +94,7 @@ struct CargoWorkspace {
     }
 
     /// Every Cargo.toml whose dependency tables may name an own crate.
-    var manifests: [URL] {
+    package var manifests: [URL] {
         var all = [rootManifest]
         for package in packages where !all.contains(package.manifest) { all.append(package.manifest) }
         return all
@@ -132,7 +133,7 @@ struct CargoWorkspace {
     }
 
     /// Expands a `members` entry (`crates/*`, `tools/xtask`) one path component at a time.
-    static func expand(_ pattern: String, in directory: URL) -> [URL] {
+    package static func expand(_ pattern: String, in directory: URL) -> [URL] {
         var current = [directory.standardizedFileURL]
         for component in pattern.split(separator: "/").map(String.init) where component != "." {
             if !component.contains(where: { "*?[".contains($0) }) {

@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// A place that must follow a `[[version]]` manifest's version for the project to keep building:
 /// a lock file's entry for the project's own package, or a requirement on one of the
 /// workspace's own crates. Found automatically (`CompanionFinder`), checked by `validate-tag`
 /// and `check`, and written with the manifest by `bump --write` / `bump --set`.
-struct Companion: Sendable, Equatable, Encodable {
-    enum Kind: String, Sendable, Encodable {
+package struct Companion: Sendable, Equatable, Encodable {
+    package enum Kind: String, Sendable, Encodable {
         /// A `[[package]]` entry of a workspace package in `Cargo.lock`.
         case cargoLock = "cargo-lock"
         /// A `version = "…"` requirement on a path dependency to an own crate.
@@ -18,19 +19,19 @@ struct Companion: Sendable, Equatable, Encodable {
         case uvLock = "uv-lock"
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// Relative to the project root, as messages show it.
-    var file: String
+    package var file: String
     /// 1-based line of the version text.
-    var line: Int
+    package var line: Int
     /// The version text as written (for a requirement: without its operator, `0.15.1` of `=0.15.1`).
-    var text: String
+    package var text: String
     /// What it is, for messages: "Cargo.lock entry of `velo-core`".
-    var what: String
+    package var what: String
     /// For a requirement: its operator as written (`""`, `=`, `^`, `~`), kept on rewrite.
-    var requirementOperator: String?
+    package var requirementOperator: String?
 
-    init(kind: Kind, file: String, line: Int, text: String, what: String, requirementOperator: String? = nil) {
+    package init(kind: Kind, file: String, line: Int, text: String, what: String, requirementOperator: String? = nil) {
         self.kind = kind
         self.file = file
         self.line = line
@@ -39,7 +40,7 @@ struct Companion: Sendable, Equatable, Encodable {
         self.requirementOperator = requirementOperator
     }
 
-    enum CodingKeys: String, CodingKey { case kind, file, line, text, what }
+    package enum CodingKeys: String, CodingKey { case kind, file, line, text, what }
 
     /// The text this companion must hold for the manifest version `version`, or nil when the
     /// current text is fine. Lock entries and pins are exact.
@@ -50,7 +51,7 @@ struct Companion: Sendable, Equatable, Encodable {
     /// with it (`0.15.1`, `=0.15.1`, `^0.15.1` for 0.15.1) stays in lockstep; any other is rewritten
     /// only when it no longer admits the version. The operator is kept, and a shorter requirement
     /// keeps its precision (`^0.15` → `^0.16`); a prerelease always gets the full version.
-    func expectedText(for version: SemanticVersion, previous: String? = nil) -> String? {
+    package func expectedText(for version: SemanticVersion, previous: String? = nil) -> String? {
         switch kind {
         case .uvLock:
             // uv writes the PEP 440 normalised spelling; any spelling equal under PEP 440 is current.

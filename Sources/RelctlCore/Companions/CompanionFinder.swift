@@ -1,12 +1,13 @@
 import Foundation
+import RelctlBasics
 
 /// Finds the companions of a `[[version]]` manifest by its kind: Cargo (Cargo.lock entries and
 /// path-dependency requirements of the workspace's packages that share the manifest's version),
 /// npm (package-lock.json root entries, pins on the package's own per-platform packages) and
 /// Python (uv.lock's editable root package). Other kinds have none.
-enum CompanionFinder {
+package enum CompanionFinder {
     /// The companions of `source`, whose version `found` was just read, in the project at `root`.
-    static func companions(of source: VersionSource, found: ManifestVersion, root: URL) throws -> [Companion] {
+    package static func companions(of source: VersionSource, found: ManifestVersion, root: URL) throws -> [Companion] {
         let manifest = url(source.path, root: root)
         switch source.kind {
         case "cargo": return try cargo(manifest: manifest, found: found, root: root)
@@ -16,13 +17,13 @@ enum CompanionFinder {
         }
     }
 
-    static func url(_ path: String, root: URL) -> URL {
+    package static func url(_ path: String, root: URL) -> URL {
         AbsolutePath(path, relativeTo: AbsolutePath(root)).url
     }
 
     /// `url` relative to `root`, as messages show paths: `Cargo.lock`, or `../../Cargo.lock` for
     /// the workspace root above a member crate's project.
-    static func display(_ url: URL, root: URL) -> String {
+    package static func display(_ url: URL, root: URL) -> String {
         let base = root.standardizedFileURL.path
         let path = url.standardizedFileURL.path
         if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
@@ -40,7 +41,7 @@ enum CompanionFinder {
     }
 
     /// `key = "value"` on one line of TOML, or nil.
-    static func tomlString(_ line: String, key: String) -> String? {
+    package static func tomlString(_ line: String, key: String) -> String? {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix(key) else { return nil }
         let rest = trimmed.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
@@ -52,15 +53,15 @@ enum CompanionFinder {
 
     /// One `[[package]]` entry of a TOML lockfile (Cargo.lock, uv.lock): its name, its version
     /// with the line it is on, and its `source` line as written.
-    struct LockPackage {
-        var name: String?
-        var version: (line: Int, text: String)?
-        var source: String?
+    package struct LockPackage {
+        package var name: String?
+        package var version: (line: Int, text: String)?
+        package var source: String?
     }
 
     /// Every `[[package]]` entry of a TOML lockfile, read line by line (the files are generated
     /// and flat, and the version's line number is what a stale entry must be reported with).
-    static func lockPackages(_ lines: [String]) -> [LockPackage] {
+    package static func lockPackages(_ lines: [String]) -> [LockPackage] {
         var entries: [LockPackage] = []
         var current: LockPackage?
         for (index, line) in lines.enumerated() {
@@ -277,7 +278,7 @@ enum CompanionFinder {
     // MARK: uv
 
     /// PEP 503 name normalisation, as uv compares names.
-    static func normalisedName(_ name: String) -> String {
+    package static func normalisedName(_ name: String) -> String {
         var out = ""
         var lastWasSeparator = false
         for c in name.lowercased() {

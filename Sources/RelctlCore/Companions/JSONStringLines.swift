@@ -1,17 +1,19 @@
+import RelctlBasics
+
 /// Where each string value of a JSON document sits: its key path and line. JSONSerialization
 /// gives values but no positions, and a companion must name (and edit) its exact line.
-struct JSONStringLines {
-    struct Entry: Equatable {
-        var path: [String]
-        var line: Int
-        var value: String
+package struct JSONStringLines {
+    package struct Entry: Equatable {
+        package var path: [String]
+        package var line: Int
+        package var value: String
     }
 
-    var entries: [Entry] = []
+    package var entries: [Entry] = []
 
     /// Scans `text`; array elements get their index as a path step. Escapes inside strings are
     /// kept as written (version texts and package names hold none).
-    init(_ text: String) {
+    package init(_ text: String) {
         enum Container { case object(key: String?), array(index: Int) }
         var stack: [Container] = []
         var path: [String] {
@@ -65,5 +67,5 @@ struct JSONStringLines {
     }
 
     /// The string at exactly `path`, or nil.
-    func entry(at path: [String]) -> Entry? { entries.first { $0.path == path } }
+    package func entry(at path: [String]) -> Entry? { entries.first { $0.path == path } }
 }

@@ -1,13 +1,15 @@
+import RelctlBasics
+
 /// A companion whose text does not follow its manifest's version: what it holds, what it
 /// should hold, and where.
-struct StaleCompanion: Sendable, Equatable, Encodable {
-    var companion: Companion
+package struct StaleCompanion: Sendable, Equatable, Encodable {
+    package var companion: Companion
     /// The manifest it follows, as configured in `[[version]] path`.
-    var manifest: String
-    var expected: String
+    package var manifest: String
+    package var expected: String
 
-    enum CodingKeys: String, CodingKey { case kind, file, line, text, expected, what, manifest }
-    func encode(to encoder: any Encoder) throws {
+    package enum CodingKeys: String, CodingKey { case kind, file, line, text, expected, what, manifest }
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(companion.kind, forKey: .kind)
         try container.encode(companion.file, forKey: .file)
@@ -18,7 +20,7 @@ struct StaleCompanion: Sendable, Equatable, Encodable {
         try container.encode(manifest, forKey: .manifest)
     }
 
-    var diagnostic: Diagnostic {
+    package var diagnostic: Diagnostic {
         Diagnostic(
             file: companion.file, line: companion.line,
             "\(companion.what) holds \(companion.text), but \(manifest) needs \(expected); run `relctl bump --write` (or `bump --set VERSION --write`), which updates companions with their manifest"

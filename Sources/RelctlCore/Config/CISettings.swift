@@ -1,17 +1,18 @@
 import Foundation
+import RelctlBasics
 
 /// `[ci]`: how the generated workflow prepares a runner.
-struct CISettings: Sendable {
+package struct CISettings: Sendable {
     /// Shell lines that put `relctl` on PATH in every job (default: build it from source with Swift).
-    var setup: [String] = []
+    package var setup: [String] = []
     /// `[[ci.setup]]`: steps (shell or `uses:` actions, with inputs, env and secrets) that put
     /// `relctl` on PATH in every job; replaces `setup` and the default.
-    var setupSteps: [CISetupStep] = []
+    package var setupSteps: [CISetupStep] = []
     /// True when neither form is set: the workflow builds relctl from source.
-    var usesDefaultSetup: Bool { setup.isEmpty && setupSteps.isEmpty }
+    package var usesDefaultSetup: Bool { setup.isEmpty && setupSteps.isEmpty }
     /// Workflow file path, relative to the project root.
-    var workflow: String = ".github/workflows/release.yml"
+    package var workflow: String = ".github/workflows/release.yml"
     /// Attach GitHub build-provenance attestations to the release files (`actions/attest-build-provenance`).
-    var attest: Bool = false
-    init() {}
+    package var attest: Bool = false
+    package init() {}
 }

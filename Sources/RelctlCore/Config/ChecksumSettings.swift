@@ -1,7 +1,8 @@
 import Foundation
+import RelctlBasics
 
 public struct ChecksumSettings: Sendable {
     /// `sha256` (default) or `sha512`.
     public var algorithm: String = "sha256"
-    init() {}
+    package init() {}
 }

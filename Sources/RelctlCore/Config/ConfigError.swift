@@ -1,5 +1,7 @@
+import RelctlBasics
+
 /// Problems with `relctl.toml` and the TOML files and templates it names; all are bad input (exit 2).
-enum ConfigError: RelctlError, CustomStringConvertible {
+package enum ConfigError: RelctlError, CustomStringConvertible {
     /// No config file where one was expected.
     case notFound(path: String)
     /// `relctl init` found a config already there.
@@ -17,9 +19,9 @@ enum ConfigError: RelctlError, CustomStringConvertible {
     /// A placeholder relctl does not know.
     case unknownPlaceholder(name: String, template: String, allowed: [String])
 
-    var exitCode: RelctlExitCode { .badInput }
+    package var exitCode: RelctlExitCode { .badInput }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case .notFound(let path):
             return [
@@ -51,5 +53,5 @@ enum ConfigError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

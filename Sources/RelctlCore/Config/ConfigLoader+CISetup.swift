@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// `[ci] setup`: shell lines (the old form), or `[[ci.setup]]` steps.
 extension ConfigLoader {
     /// Shell lines that become a `run:` script. A line holding line breaks is several lines (the
     /// workflow writes them as a block scalar); control characters YAML cannot carry, and
     /// `${{ … }}` expressions (template injection), are refused.
-    static func readSetupLines(_ lines: [String], table: TableReader, key: String, what: String) -> [String] {
+    package static func readSetupLines(_ lines: [String], table: TableReader, key: String, what: String) -> [String] {
         var result: [String] = []
         for line in lines {
             if let bad = CISetupStep.unwritableCharacter(in: line, allowingLineBreaks: true) {
@@ -30,7 +31,7 @@ extension ConfigLoader {
     }
 
     /// `[[ci.setup]]` tables, each one step.
-    static func readSetupSteps(_ ci: TableReader) -> [CISetupStep] {
+    package static func readSetupSteps(_ ci: TableReader) -> [CISetupStep] {
         var steps: [CISetupStep] = []
         for item in ci.items("setup") {
             guard case .right(let table) = item else {

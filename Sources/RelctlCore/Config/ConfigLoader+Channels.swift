@@ -1,9 +1,10 @@
 import Foundation
+import RelctlBasics
 
 /// `[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]` and `[[channel]]`. A chart's `Chart.yaml` joins
 /// the version locations (its `version` and `appVersion`), unless `[[version]]` lists it already.
 extension ConfigLoader {
-    static func readChannels(_ top: TableReader, into config: inout RelctlConfig) {
+    package static func readChannels(_ top: TableReader, into config: inout RelctlConfig) {
         var channels = ChannelSettings()
         var chartPaths: Set<String> = []
         for table in top.tables("chart") {

@@ -1,9 +1,10 @@
 import Foundation
+import RelctlBasics
 
 /// `[[image]]` tables. Read after `[build]` and `[[target]]`, so binaries, the entrypoint and the
 /// targets are checked against them with the table's own lines.
 extension ConfigLoader {
-    static func readImages(_ tables: [TableReader], config: RelctlConfig) -> [ImageSettings] {
+    package static func readImages(_ tables: [TableReader], config: RelctlConfig) -> [ImageSettings] {
         var images: [ImageSettings] = []
         var names: Set<String> = []
         for table in tables {

@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 
 /// `[project]`'s package metadata and the `[[package]]` tables. Read after `[[target]]`, so each
 /// table's targets are checked against the Linux targets, and every missing metadata key is
 /// named (exit 2) before anything is built.
 extension ConfigLoader {
-    static func readMetadata(_ table: TableReader) -> ProjectMetadata {
+    package static func readMetadata(_ table: TableReader) -> ProjectMetadata {
         var metadata = ProjectMetadata()
         metadata.description = table.string("description")
         metadata.license = table.string("license")
@@ -16,7 +17,7 @@ extension ConfigLoader {
         return metadata
     }
 
-    static func readLinuxPackages(_ tables: [TableReader], config: RelctlConfig) -> [LinuxPackageSettings] {
+    package static func readLinuxPackages(_ tables: [TableReader], config: RelctlConfig) -> [LinuxPackageSettings] {
         var packages: [LinuxPackageSettings] = []
         var formats: Set<String> = []
         for table in tables {

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// Reads `relctl.toml` and checks it whole: every problem is collected, then reported together.
 public enum ConfigLoader {
@@ -24,7 +25,7 @@ public enum ConfigLoader {
     }
 
     /// Parses a document already read; throws a `ProblemList` (exit 2) holding every problem.
-    static func parse(_ document: TOMLDocument, root: URL) throws -> RelctlConfig {
+    package static func parse(_ document: TOMLDocument, root: URL) throws -> RelctlConfig {
         let problems = DiagnosticCollector()
         let top = TableReader(document: document, problems: problems)
         var config = RelctlConfig.defaults(root: root)

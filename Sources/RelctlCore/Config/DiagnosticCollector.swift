@@ -1,12 +1,13 @@
 import Foundation
+import RelctlBasics
 
 /// Collects problems while a file is read, so every one of them is reported at once.
-final class DiagnosticCollector {
-    private(set) var diagnostics: [Diagnostic] = []
-    init() {}
-    func add(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
-    func add(file: String?, line: Int?, _ message: String) {
+package final class DiagnosticCollector {
+    package private(set) var diagnostics: [Diagnostic] = []
+    package init() {}
+    package func add(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+    package func add(file: String?, line: Int?, _ message: String) {
         diagnostics.append(Diagnostic(file: file, line: line, message))
     }
-    var isEmpty: Bool { diagnostics.isEmpty }
+    package var isEmpty: Bool { diagnostics.isEmpty }
 }

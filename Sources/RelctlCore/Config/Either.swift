@@ -1,7 +1,8 @@
 import Foundation
+import RelctlBasics
 
 /// One of two shapes a config value may take.
-enum Either<Left, Right> {
+package enum Either<Left, Right> {
     case left(Left)
     case right(Right)
 }

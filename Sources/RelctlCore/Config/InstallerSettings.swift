@@ -1,7 +1,8 @@
 import Foundation
+import RelctlBasics
 
 /// `[installer]`: `{project}-installer.sh` / `.ps1` in dist/ during `relctl release`.
-struct InstallerSettings: Sendable, Equatable {
-    var enabled: Bool = false
-    init() {}
+package struct InstallerSettings: Sendable, Equatable {
+    package var enabled: Bool = false
+    package init() {}
 }

@@ -1,6 +1,7 @@
 import Foundation
+import RelctlBasics
 
 /// How symlinks are stored: `keep` as links (tar), `copy` as the target's bytes (zip for Windows).
-enum LinksPolicy: String, Sendable, CaseIterable, Codable {
+package enum LinksPolicy: String, Sendable, CaseIterable, Codable {
     case keep, copy
 }

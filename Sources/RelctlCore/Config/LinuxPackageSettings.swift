@@ -1,36 +1,38 @@
+import RelctlBasics
+
 /// One `[[package]]` table: a native Linux package (`format = "deb"` or `"rpm"`) per Linux target.
-struct LinuxPackageSettings: Sendable {
+package struct LinuxPackageSettings: Sendable {
     /// A format id from `LinuxPackageFormats` (`deb`, `rpm`).
-    var format: String
+    package var format: String
     /// Overrides of `[project]`'s description, license, homepage and maintainer for this format.
-    var metadata = ProjectMetadata()
+    package var metadata = ProjectMetadata()
     /// The package name (default: the project name, lowercased, as both formats require).
-    var name: String?
+    package var name: String?
     /// Debian `Section` (default `utils`).
-    var section: String = "utils"
+    package var section: String = "utils"
     /// rpm `Group` (default `Applications/System`); rpmlint counts rpm's own `Unspecified` as none.
-    var group: String = "Applications/System"
+    package var group: String = "Applications/System"
     /// Dependencies in the format's own syntax (`libc6 (>= 2.31)`, `glibc >= 2.31`).
-    var depends: [String] = []
+    package var depends: [String] = []
     /// The full license text for the copyright file (default: LICENSE, LICENSE.md, LICENSE.txt or
     /// COPYING in the project root, the first that exists).
-    var licenseFile: String?
+    package var licenseFile: String?
     /// rpm `Release` (default `1`).
-    var release: String = "1"
+    package var release: String = "1"
     /// Extra files installed by the package (man pages, shell completions): `from` in the
     /// project, `to` an absolute path under `/usr`. Files for `/usr/share/man` are gzipped.
-    var files: [(from: String, to: String)] = []
+    package var files: [(from: String, to: String)] = []
     /// Linux targets to package (default: every Linux target).
-    var targets: [String]?
+    package var targets: [String]?
     /// The config line of the table, for messages.
-    var line: Int?
+    package var line: Int?
 
-    init(format: String) { self.format = format }
+    package init(format: String) { self.format = format }
 
     /// Why a `files` destination cannot be installed by the package, or nil. Only `/usr` (not
     /// `/usr/local`, which belongs to the administrator): files in `/etc` would need conffile
     /// handling, which these packages do not do.
-    static func problem(installPath path: String) -> String? {
+    package static func problem(installPath path: String) -> String? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard path.hasPrefix("/usr/"), !path.hasPrefix("/usr/local/"), !path.hasSuffix("/"),
             !parts.dropFirst().contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })

@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 
 /// A section of the release notes and the commit types it collects.
-struct NotesGroup: Sendable, Equatable {
-    var title: String
-    var types: [String]
-    init(title: String, types: [String]) {
+package struct NotesGroup: Sendable, Equatable {
+    package var title: String
+    package var types: [String]
+    package init(title: String, types: [String]) {
         self.title = title
         self.types = types
     }

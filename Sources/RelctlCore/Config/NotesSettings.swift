@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 
-struct NotesSettings: Sendable {
+package struct NotesSettings: Sendable {
     /// A Mustache template rendered over the notes data instead of the built-in Markdown.
-    var template: String?
-    var groups: [NotesGroup] = NotesSettings.defaultGroups
+    package var template: String?
+    package var groups: [NotesGroup] = NotesSettings.defaultGroups
     /// Non-conventional commits go to "Other changes" (true) or are dropped (false).
-    var includeOther: Bool = true
-    var includeMerges: Bool = false
+    package var includeOther: Bool = true
+    package var includeMerges: Bool = false
     /// For a final release, earlier prereleases are skipped when choosing the previous tag.
-    var skipPrereleases: Bool = true
+    package var skipPrereleases: Bool = true
 
-    static let defaultGroups: [NotesGroup] = [
+    package static let defaultGroups: [NotesGroup] = [
         NotesGroup(title: "Features", types: ["feat"]),
         NotesGroup(title: "Bug fixes", types: ["fix"]),
         NotesGroup(title: "Performance", types: ["perf"]),
@@ -19,5 +20,5 @@ struct NotesSettings: Sendable {
         // A revert that cancels nothing in the range undoes something users already had.
         NotesGroup(title: "Reverts", types: ["revert"]),
     ]
-    init() {}
+    package init() {}
 }

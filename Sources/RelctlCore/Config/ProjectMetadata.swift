@@ -1,15 +1,17 @@
+import RelctlBasics
+
 /// `[project]` `description`, `license`, `homepage` and `maintainer`: what package managers show
 /// about the project. Each `[[package]]` table may override any of them.
-struct ProjectMetadata: Sendable, Equatable {
+package struct ProjectMetadata: Sendable, Equatable {
     /// First line the summary, the rest the long description.
-    var description: String?
+    package var description: String?
     /// An SPDX license expression (`MIT`, `Apache-2.0 OR MIT`).
-    var license: String?
-    var homepage: String?
+    package var license: String?
+    package var homepage: String?
     /// `Name <email>`.
-    var maintainer: String?
+    package var maintainer: String?
 
-    init(description: String? = nil, license: String? = nil, homepage: String? = nil, maintainer: String? = nil) {
+    package init(description: String? = nil, license: String? = nil, homepage: String? = nil, maintainer: String? = nil) {
         self.description = description
         self.license = license
         self.homepage = homepage
@@ -17,7 +19,7 @@ struct ProjectMetadata: Sendable, Equatable {
     }
 
     /// These values with `override`'s set ones in their place.
-    func overridden(by override: ProjectMetadata) -> ProjectMetadata {
+    package func overridden(by override: ProjectMetadata) -> ProjectMetadata {
         ProjectMetadata(
             description: override.description ?? description, license: override.license ?? license,
             homepage: override.homepage ?? homepage, maintainer: override.maintainer ?? maintainer)

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// The one place that turns a path written in `relctl.toml` into a location: absolute paths as
 /// written, anything else relative to the project root (the folder holding the config). Every
@@ -6,16 +7,16 @@ import Foundation
 /// disagree about where it is.
 extension RelctlConfig {
     /// The release output folder of the project.
-    static let distFolderName = "dist"
+    package static let distFolderName = "dist"
 
     /// `dist/` in the project.
     public var distDirectory: URL { root.appendingPathComponent(Self.distFolderName) }
 
     /// A config path resolved against the project root (absolute paths kept).
-    func resolve(_ path: String) -> URL { Self.resolve(path, root: root) }
+    package func resolve(_ path: String) -> URL { Self.resolve(path, root: root) }
 
     /// A config path resolved against `root`, for code that holds the root but not the config.
-    static func resolve(_ path: String, root: URL) -> URL {
+    package static func resolve(_ path: String, root: URL) -> URL {
         AbsolutePath(path, relativeTo: AbsolutePath(root)).url
     }
 }

@@ -1,15 +1,16 @@
 import Foundation
+import RelctlBasics
 
 public struct ProjectSettings: Sendable {
     /// The longest `[project] name`, in bytes: file names hold 255, and relctl writes files named
     /// after the project (archives with a tag and a target triple, `NAME-installer.ps1`, temporaries).
-    static let maximumNameLength = 128
+    package static let maximumNameLength = 128
 
     public var name: String
     public var tagFormat: TagFormat
     /// `description`, `license`, `homepage`, `maintainer`: what package managers show.
-    var metadata = ProjectMetadata()
-    init(name: String, tagFormat: TagFormat) {
+    package var metadata = ProjectMetadata()
+    package init(name: String, tagFormat: TagFormat) {
         self.name = name
         self.tagFormat = tagFormat
     }

@@ -1,7 +1,8 @@
 import Foundation
+import RelctlBasics
 
 /// `[provenance]`: `dist/{project}-{tag}.intoto.jsonl`, the release's signed SLSA provenance.
-struct ProvenanceSettings: Sendable, Equatable {
-    var enabled: Bool = false
-    init() {}
+package struct ProvenanceSettings: Sendable, Equatable {
+    package var enabled: Bool = false
+    package init() {}
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// `[publish]`: where `relctl publish` sends the release.
 public struct PublishSettings: Sendable {
@@ -8,5 +9,5 @@ public struct PublishSettings: Sendable {
     public var gitlab: String?
     /// `OWNER/REPO` on Gitea or Forgejo; nil means the release remote's URL (with `--forge gitea`).
     public var gitea: String?
-    init() {}
+    package init() {}
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 extension RelctlConfig {
     /// A relctl.toml with no `[[target]]`: its releases are a tag and notes only, with no archive

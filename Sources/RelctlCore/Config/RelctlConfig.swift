@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// `relctl.toml`, read into typed values. Every field has the default a user gets by leaving it out.
 public struct RelctlConfig: Sendable {
@@ -7,31 +8,31 @@ public struct RelctlConfig: Sendable {
     /// The project root: the folder holding the config file.
     public var root: URL
     /// False when no file was read and these are the built-in defaults.
-    var isFromFile: Bool
+    package var isFromFile: Bool
 
     public var project: ProjectSettings
     public var versions: [VersionSource]
-    var build: BuildSettings
-    var targets: [TargetSettings]
-    var archive: ArchiveSettings
+    package var build: BuildSettings
+    package var targets: [TargetSettings]
+    package var archive: ArchiveSettings
     public var checksum: ChecksumSettings
-    var notes: NotesSettings
+    package var notes: NotesSettings
     public var release: ReleaseSettings
-    var ci: CISettings
+    package var ci: CISettings
     public var publish: PublishSettings
     /// `[[image]]`: container images built from the Linux binaries.
     public var images: [ImageSettings] = []
     public var sign: SignSettings = SignSettings()
-    var sbom: SBOMSettings = SBOMSettings()
-    var installer: InstallerSettings = InstallerSettings()
-    var provenance: ProvenanceSettings = ProvenanceSettings()
+    package var sbom: SBOMSettings = SBOMSettings()
+    package var installer: InstallerSettings = InstallerSettings()
+    package var provenance: ProvenanceSettings = ProvenanceSettings()
     /// `[[package]]`: native .deb / .rpm packages of the Linux targets.
-    var linuxPackages: [LinuxPackageSettings] = []
+    package var linuxPackages: [LinuxPackageSettings] = []
     /// `[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]`, `[[channel]]`: where users install from.
-    var channels: ChannelSettings = ChannelSettings()
+    package var channels: ChannelSettings = ChannelSettings()
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
-    static func defaults(root: URL) -> RelctlConfig {
+    package static func defaults(root: URL) -> RelctlConfig {
         RelctlConfig(
             path: root.appendingPathComponent(ConfigLoader.defaultFileName).path,
             root: root,

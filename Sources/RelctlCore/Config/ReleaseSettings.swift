@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 
 public struct ReleaseSettings: Sendable {
-    var branches: [String] = ["main", "master"]
+    package var branches: [String] = ["main", "master"]
     public var remote: String = "origin"
-    var sign: Bool = false
-    var before: [String] = []
-    var after: [String] = []
-    init() {}
+    package var sign: Bool = false
+    package var before: [String] = []
+    package var after: [String] = []
+    package init() {}
 }

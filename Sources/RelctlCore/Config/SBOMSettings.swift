@@ -1,7 +1,8 @@
 import Foundation
+import RelctlBasics
 
 /// `[sbom]`: a CycloneDX SBOM (`NAME.cdx.json`) next to each archive.
-struct SBOMSettings: Sendable, Equatable {
-    var enabled: Bool = true
-    init() {}
+package struct SBOMSettings: Sendable, Equatable {
+    package var enabled: Bool = true
+    package init() {}
 }

@@ -1,12 +1,13 @@
 import Foundation
+import RelctlBasics
 
 /// Finds the line on which a key was written, by scanning the text for table headers and
 /// `key =` lines. TOMLKit does not report node positions, and a key's line is what a user
 /// needs to fix a typo. Paths look like `project.tag-format` or `target[1].triple`.
-struct SourceLocator: Sendable {
+package struct SourceLocator: Sendable {
     private var lines: [String: Int] = [:]
 
-    init(text: String) {
+    package init(text: String) {
         var header: String = ""
         var arrayCounts: [String: Int] = [:]
         for (index, rawLine) in text.fileLines.enumerated() {
@@ -40,7 +41,7 @@ struct SourceLocator: Sendable {
     }
 
     /// The line of `path`, or of the closest enclosing table that was written out.
-    func line(of path: String) -> Int? {
+    package func line(of path: String) -> Int? {
         var candidate = path
         while true {
             if let line = lines[candidate] { return line }

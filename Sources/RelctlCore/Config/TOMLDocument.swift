@@ -1,15 +1,17 @@
 import Foundation
+import RelctlBasics
+
 @_exported import RelctlTOML
 
 /// A parsed TOML file: its tree, and where each key was written so errors can name the line.
-struct TOMLDocument: Sendable {
-    let path: String
-    let text: String
-    let root: [String: TOMLNode]
-    let locator: SourceLocator
+package struct TOMLDocument: Sendable {
+    package let path: String
+    package let text: String
+    package let root: [String: TOMLNode]
+    package let locator: SourceLocator
 
     /// Parses `text`; a syntax error is `badInput` naming `path` and the line.
-    init(text: String, path: String) throws {
+    package init(text: String, path: String) throws {
         self.path = path
         self.text = text
         do {
@@ -21,7 +23,7 @@ struct TOMLDocument: Sendable {
     }
 
     /// Reads and parses a file; a missing file is `badInput` naming it.
-    init(contentsOf url: URL, displayPath: String? = nil) throws {
+    package init(contentsOf url: URL, displayPath: String? = nil) throws {
         let shown = displayPath ?? url.path
         let kind = FileSystem.kind(of: url)
         if kind == .directory { throw ConfigError.isDirectory(path: shown) }

@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 
 /// Typed, checked access to one TOML table. Every key asked for becomes a known key; `finish()`
 /// then reports the keys nobody asked for, with the closest known one as a suggestion.
-final class TableReader {
-    let document: TOMLDocument
+package final class TableReader {
+    package let document: TOMLDocument
     /// The table's path for messages and line lookup: `project`, `target[2]`, `archive.symlink[0]`.
-    let path: String
-    let values: [String: TOMLNode]
-    let problems: DiagnosticCollector
+    package let path: String
+    package let values: [String: TOMLNode]
+    package let problems: DiagnosticCollector
     private var known: [String] = []
 
-    init(document: TOMLDocument, path: String, values: [String: TOMLNode], problems: DiagnosticCollector) {
+    package init(document: TOMLDocument, path: String, values: [String: TOMLNode], problems: DiagnosticCollector) {
         self.document = document
         self.path = path
         self.values = values
@@ -18,17 +19,17 @@ final class TableReader {
     }
 
     /// The reader for the whole document.
-    convenience init(document: TOMLDocument, problems: DiagnosticCollector) {
+    package convenience init(document: TOMLDocument, problems: DiagnosticCollector) {
         self.init(document: document, path: "", values: document.root, problems: problems)
     }
 
-    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-    func line(of key: String) -> Int? { document.locator.line(of: keyPath(key)) }
+    package func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func line(of key: String) -> Int? { document.locator.line(of: keyPath(key)) }
     /// The line of this table's header (or its first key).
-    var line: Int? { document.locator.line(of: path) }
+    package var line: Int? { document.locator.line(of: path) }
 
     /// Reports a problem about `key` at its line.
-    func report(_ key: String?, _ message: String) {
+    package func report(_ key: String?, _ message: String) {
         problems.add(file: document.path, line: key.map(line(of:)) ?? line, message)
     }
 
@@ -41,26 +42,26 @@ final class TableReader {
         report(key, "`\(keyPath(key))` must be \(expected), found \(found.typeName)")
     }
 
-    func string(_ key: String) -> String? {
+    package func string(_ key: String) -> String? {
         guard let node = value(key) else { return nil }
         guard let text = node.string else { mismatch(key, "a string", node); return nil }
         return text
     }
 
-    func bool(_ key: String) -> Bool? {
+    package func bool(_ key: String) -> Bool? {
         guard let node = value(key) else { return nil }
         guard let flag = node.bool else { mismatch(key, "true or false", node); return nil }
         return flag
     }
 
-    func integer(_ key: String) -> Int? {
+    package func integer(_ key: String) -> Int? {
         guard let node = value(key) else { return nil }
         guard let number = node.integer else { mismatch(key, "an integer", node); return nil }
         return number
     }
 
     /// An array of strings; a lone string is accepted as a one-element array.
-    func strings(_ key: String) -> [String]? {
+    package func strings(_ key: String) -> [String]? {
         guard let node = value(key) else { return nil }
         if let text = node.string { return [text] }
         guard let items = node.array else { mismatch(key, "an array of strings", node); return nil }
@@ -73,14 +74,14 @@ final class TableReader {
     }
 
     /// A sub-table (`[archive]` or an inline table).
-    func table(_ key: String) -> TableReader? {
+    package func table(_ key: String) -> TableReader? {
         guard let node = value(key) else { return nil }
         guard let values = node.table else { mismatch(key, "a table", node); return nil }
         return TableReader(document: document, path: keyPath(key), values: values, problems: problems)
     }
 
     /// An array of tables (`[[target]]`, or an array of inline tables).
-    func tables(_ key: String) -> [TableReader] {
+    package func tables(_ key: String) -> [TableReader] {
         guard let node = value(key) else { return [] }
         if let single = node.table {
             return [TableReader(document: document, path: keyPath(key), values: single, problems: problems)]
@@ -96,7 +97,7 @@ final class TableReader {
     }
 
     /// An array whose items may be plain strings or tables (`files = ["README.md", { from = "a", to = "b" }]`).
-    func items(_ key: String) -> [Either<String, TableReader>] {
+    package func items(_ key: String) -> [Either<String, TableReader>] {
         guard let node = value(key) else { return [] }
         guard let items = node.array else { mismatch(key, "an array", node); return [] }
         var result: [Either<String, TableReader>] = []
@@ -116,10 +117,10 @@ final class TableReader {
     }
 
     /// Declares keys as known without reading them (read elsewhere, or reserved).
-    func allow(_ keys: String...) { known.append(contentsOf: keys) }
+    package func allow(_ keys: String...) { known.append(contentsOf: keys) }
 
     /// Reports every key that was not asked for, suggesting the closest known key.
-    func finish() {
+    package func finish() {
         for key in values.keys.sorted() where !known.contains(key) {
             let scope =
                 path.isEmpty

@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 
 /// One `[[target]]` entry as written; `TargetResolver` turns it into a `Target` with defaults.
-struct TargetSettings: Sendable {
-    var triple: String
-    var runner: String?
-    var format: String?
-    var links: LinksPolicy?
-    var command: Template?
-    var binaryDirectory: Template?
-    var line: Int?
+package struct TargetSettings: Sendable {
+    package var triple: String
+    package var runner: String?
+    package var format: String?
+    package var links: LinksPolicy?
+    package var command: Template?
+    package var binaryDirectory: Template?
+    package var line: Int?
 
-    init(
+    package init(
         triple: String, runner: String? = nil, format: String? = nil, links: LinksPolicy? = nil,
         command: Template? = nil, binaryDirectory: Template? = nil, line: Int? = nil
     ) {

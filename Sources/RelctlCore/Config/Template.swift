@@ -1,34 +1,35 @@
 import Foundation
+import RelctlBasics
 
 /// A string with `{placeholder}` slots, checked against the placeholders its field allows.
-struct Template: Sendable, Hashable, CustomStringConvertible {
+package struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Every placeholder relctl knows, in the contract's order.
-    static let all: [String] = ["project", "version", "tag", "target", "os", "arch", "exe", "binary"]
+    package static let all: [String] = ["project", "version", "tag", "target", "os", "arch", "exe", "binary"]
     /// Placeholders available wherever a target is known, but not per binary.
-    static let perTarget: [String] = ["project", "version", "tag", "target", "os", "arch", "exe"]
+    package static let perTarget: [String] = ["project", "version", "tag", "target", "os", "arch", "exe"]
 
     /// A piece of a template: text kept as written, or a `{name}` slot.
-    enum Segment: Sendable, Hashable {
+    package enum Segment: Sendable, Hashable {
         case literal(String)
         case placeholder(String)
     }
 
-    let text: String
-    let segments: [Segment]
+    package let text: String
+    package let segments: [Segment]
 
     /// The placeholder names, in order of appearance.
-    var placeholders: [String] {
+    package var placeholders: [String] {
         segments.compactMap { if case .placeholder(let name) = $0 { name } else { nil } }
     }
 
     /// A template whose placeholders have already been checked (defaults, tests).
-    init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
         self.segments = Self.scan(text).segments
     }
 
     /// Checks every `{name}` against `allowed`; throws naming the first unknown one and the closest valid one.
-    init(_ text: String, allowed: [String]) throws {
+    package init(_ text: String, allowed: [String]) throws {
         let scan = Self.scan(text)
         if let problem = scan.problem { throw ConfigError.templateSyntax(template: text, problem: problem) }
         self.text = text
@@ -70,7 +71,7 @@ struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Replaces each placeholder with its value; placeholders without a value stay as written.
-    func render(_ values: [String: String]) -> String {
+    package func render(_ values: [String: String]) -> String {
         segments.map { segment in
             switch segment {
             case .literal(let text): text
@@ -84,7 +85,7 @@ struct Template: Sendable, Hashable, CustomStringConvertible {
     /// closed and reopened around; inside "…" the characters special there are escaped; elsewhere
     /// a value of safe characters (every tag, version and triple) is pasted as is and anything
     /// else single-quoted.
-    func renderForShell(_ values: [String: String]) -> String {
+    package func renderForShell(_ values: [String: String]) -> String {
         enum Quote { case none, single, double }
         var quote = Quote.none
         var escaped = false
@@ -130,7 +131,7 @@ struct Template: Sendable, Hashable, CustomStringConvertible {
 
     /// `value` as one shell word: as is when every character is safe unquoted (an empty value stays
     /// empty, as `{exe}` is on Linux), else in '…'.
-    static func shellWord(_ value: String) -> String {
+    package static func shellWord(_ value: String) -> String {
         let safe = value.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII
                 && (CharacterSet.alphanumerics.contains(scalar) || "@%+=:,./-_".unicodeScalars.contains(scalar))
@@ -138,5 +139,5 @@ struct Template: Sendable, Hashable, CustomStringConvertible {
         return safe ? value : "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    var description: String { text }
+    package var description: String { text }
 }

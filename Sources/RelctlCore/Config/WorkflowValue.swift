@@ -1,11 +1,13 @@
+import RelctlBasics
+
 /// Rules for config values relctl writes into the generated workflow (and into names of files,
 /// installers and signatures). A line break there would start a new YAML key or step; a
 /// `${{ … }}` expression is expanded by GitHub before the step sees it (template injection, which
 /// no quoting can prevent: Actions expands expressions inside quoted scalars too). Such values are
 /// refused when the config is read, so `check` says so and nothing is generated from them.
-enum WorkflowValue {
+package enum WorkflowValue {
     /// Why `text` cannot be written into a workflow, or nil when it can.
-    static func problem(in text: String) -> String? {
+    package static func problem(in text: String) -> String? {
         if let bad = CISetupStep.unwritableCharacter(in: text, allowingLineBreaks: false) {
             let code = "U+" + String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4)
             return bad == "\n" || bad == "\r"

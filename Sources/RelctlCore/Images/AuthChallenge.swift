@@ -1,15 +1,16 @@
 import Foundation
+import RelctlBasics
 
 /// A `WWW-Authenticate` challenge (RFC 7235): `Basic realm="…"` or
 /// `Bearer realm="…",service="…",scope="…"`.
-struct AuthChallenge: Sendable, Equatable {
-    var scheme: String
-    var parameters: [String: String]
+package struct AuthChallenge: Sendable, Equatable {
+    package var scheme: String
+    package var parameters: [String: String]
 
-    var realm: String? { parameters["realm"] }
+    package var realm: String? { parameters["realm"] }
 
     /// Nil when the header is missing or not a challenge.
-    init?(header: String?) {
+    package init?(header: String?) {
         guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
         let scheme = header.prefix { !$0.isWhitespace }
         self.scheme = scheme.lowercased()

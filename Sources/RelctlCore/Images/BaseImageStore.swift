@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RelctlBasics
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -9,10 +10,10 @@ import FoundationNetworking
 /// Pulls base images pinned by digest into a local cache (the blob store of an OCI layout under
 /// `$XDG_CACHE_HOME/relctl/oci`, else `~/.cache/relctl/oci`). Every blob is checked against its
 /// digest before it is kept, so a cached blob is trusted and never fetched again.
-struct BaseImageStore: Sendable {
-    var context: Context
+package struct BaseImageStore: Sendable {
+    package var context: Context
 
-    var cacheFolder: URL {
+    package var cacheFolder: URL {
         // The XDG spec has a relative XDG_CACHE_HOME ignored; a relative HOME is relative to here.
         if let cache = context.environment["XDG_CACHE_HOME"].flatMap(AbsolutePath.init(absolute:)) {
             return cache.appending("relctl/oci").url
@@ -23,7 +24,7 @@ struct BaseImageStore: Sendable {
 
     /// The base for each platform (empty for `scratch`). A multi-platform base is matched per
     /// platform; a single-platform base must be that platform.
-    func resolve(_ base: ImageReference?, platforms: [ImagePlatform]) async throws -> [ImagePlatform: BaseImage] {
+    package func resolve(_ base: ImageReference?, platforms: [ImagePlatform]) async throws -> [ImagePlatform: BaseImage] {
         guard let base, let digest = base.digest else { return [:] }
         let blobs = cacheFolder.appendingPathComponent("blobs/sha256")
         do { try FileSystem.createDirectory(blobs) } catch {
@@ -35,7 +36,7 @@ struct BaseImageStore: Sendable {
         }
         let credentials = try await DockerCredentials(environment: context.environment, processes: context.processes)
             .lookup(registry: base.registry)
-        let client = RegistryClient(reference: base, credentials: credentials, push: false)
+        let client = RegistryClient(reference: base, credentials: credentials, push: false, http: context.http)
         let fetcher = Fetcher(client: client, blobs: blobs, base: base)
 
         let top = try await fetcher.manifest(digest)

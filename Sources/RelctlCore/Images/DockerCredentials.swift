@@ -1,20 +1,21 @@
 import Foundation
+import RelctlBasics
 
 /// Reads credentials the way `docker login` and CI login actions store them:
 /// `$DOCKER_CONFIG/config.json` (else `~/.docker/config.json`), `credHelpers` per registry,
 /// `credsStore` for all, then inline `auths`.
-struct DockerCredentials: Sendable {
-    var environment: [String: String]
+package struct DockerCredentials: Sendable {
+    package var environment: [String: String]
     /// Runs `docker-credential-*` helpers.
-    var processes: any ProcessRunning
+    package var processes: any ProcessRunning
 
-    init(environment: [String: String], processes: any ProcessRunning = ProcessRunner()) {
+    package init(environment: [String: String], processes: any ProcessRunning = ProcessRunner()) {
         self.environment = environment
         self.processes = processes
     }
 
     /// The config file consulted, for messages.
-    var configFile: URL {
+    package var configFile: URL {
         // Relative values are relative to the working directory, as for docker itself.
         let here = AbsolutePath(FileSystem.currentDirectory)
         if let folder = environment["DOCKER_CONFIG"], !folder.isEmpty {
@@ -37,7 +38,7 @@ struct DockerCredentials: Sendable {
     }
 
     /// Credentials for `registry` (`host[:port]`), or nil when none are stored (anonymous access).
-    func lookup(registry: String) async throws -> RegistryCredentials? {
+    package func lookup(registry: String) async throws -> RegistryCredentials? {
         let url = configFile
         guard let data = FileSystem.contents(of: url) else { return nil }
         let file: ConfigFile
@@ -81,17 +82,17 @@ struct DockerCredentials: Sendable {
 
     /// A helper name docker would look up on PATH as a plain file name: real helpers are names
     /// like `desktop`, `osxkeychain`, `ecr-login`, `gcloud`. A `/` would make it a path.
-    static func isHelperName(_ name: String) -> Bool {
+    package static func isHelperName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".."
             && name.unicodeScalars.allSatisfy { scalar in
                 scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar))
             }
     }
 
-    static let dockerHubKey = "https://index.docker.io/v1/"
+    package static let dockerHubKey = "https://index.docker.io/v1/"
 
     /// The spellings under which `docker login` may have stored a registry.
-    static func keys(for registry: String) -> [String] {
+    package static func keys(for registry: String) -> [String] {
         if ["docker.io", "index.docker.io", "registry-1.docker.io"].contains(registry) {
             return ["docker.io", dockerHubKey, "index.docker.io", "registry-1.docker.io", "https://index.docker.io/v1"]
         }
@@ -101,7 +102,7 @@ struct DockerCredentials: Sendable {
     }
 
     /// Runs `docker-credential-NAME get` with the server on stdin (the helper protocol).
-    func helperCredentials(_ helper: String, server: String) async throws -> RegistryCredentials? {
+    package func helperCredentials(_ helper: String, server: String) async throws -> RegistryCredentials? {
         let name = "docker-credential-" + helper
         let here = AbsolutePath(FileSystem.currentDirectory)
         let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")

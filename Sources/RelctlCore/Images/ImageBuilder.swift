@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 
 /// Builds the `[[image]]` container images from the built binaries, with no container engine:
 /// one image per Linux target and one OCI index over them, as an OCI image layout in
 /// `dist/oci/<name>/`. The core of `relctl image`.
 public struct ImageBuilder: Sendable {
-    var context: Context
+    package var context: Context
 
     public init(context: Context) {
         self.context = context
@@ -176,8 +177,8 @@ public struct ImageBuilder: Sendable {
     private func layerEntries(
         _ image: ImageSettings, config: RelctlConfig, target: Target, release: ImageRelease, binaryRoot: URL?
     ) throws -> [ArchiveEntry] {
-        var values = ["project": config.project.name, "version": release.version, "tag": release.tag]
-        for (key, value) in target.placeholders { values[key] = value }
+        let values = ReleaseNames(project: config.project.name, version: release.version, tag: release.tag)
+            .placeholders(for: target)
         let settings = config.targets.first { $0.triple == target.triple }
         let binaryDirectory = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
         var builder = LayoutBuilder()

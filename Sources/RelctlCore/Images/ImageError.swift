@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// Why building or pushing an image failed. Registry refusals name the registry, the repository
 /// and what to do; they are failed steps (exit 1), as is a build that cannot write.
-enum ImageError: RelctlError, CustomStringConvertible {
+package enum ImageError: RelctlError, CustomStringConvertible {
     case noImages(config: String)
     case unknownImage(name: String, known: [String])
     case noTargets(image: String)
@@ -25,7 +26,7 @@ enum ImageError: RelctlError, CustomStringConvertible {
     case notAFile(path: String, image: String)
 
     /// What is wrong with an image reference.
-    enum ReferenceProblem: Sendable {
+    package enum ReferenceProblem: Sendable {
         case digest(String)
         case tag(String)
         case registry(String)
@@ -36,7 +37,7 @@ enum ImageError: RelctlError, CustomStringConvertible {
     }
 
     /// What is wrong with a Docker config file.
-    enum DockerConfigProblem: Sendable {
+    package enum DockerConfigProblem: Sendable {
         case invalid(reason: String)
         case badAuth(key: String)
         case identityTokenOnly(key: String)
@@ -44,7 +45,7 @@ enum ImageError: RelctlError, CustomStringConvertible {
         case badHelperName(helper: String)
     }
 
-    var exitCode: RelctlExitCode {
+    package var exitCode: RelctlExitCode {
         switch self {
         case .noImages, .unknownImage, .noTargets, .unsupportedPlatform, .badTag, .noBasePlatform, .badReference,
             .badDockerConfig, .notAFile:
@@ -53,7 +54,7 @@ enum ImageError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case let .noImages(config):
             return [
@@ -136,11 +137,11 @@ enum ImageError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }
 
 extension ImageError.ReferenceProblem {
-    var explanation: String {
+    package var explanation: String {
         switch self {
         case .digest(let value):
             return "the digest must be `sha256:` and 64 lowercase hex digits, found `\(value)`"
@@ -164,7 +165,7 @@ extension ImageError.ReferenceProblem {
 }
 
 extension ImageError.DockerConfigProblem {
-    func explanation(registry: String) -> String {
+    package func explanation(registry: String) -> String {
         switch self {
         case .invalid(let reason):
             return "is not a valid Docker config file (\(reason)); fix it or run `docker login \(registry)` again"

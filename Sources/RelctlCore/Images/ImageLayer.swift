@@ -1,19 +1,20 @@
 import CArchive
 import Foundation
+import RelctlBasics
 
 /// One filesystem layer written with the packaging code's writer and rules (bytewise order, one
 /// fixed time, 0:0 owners, normalised modes, gzip without name or time), so the same inputs give
 /// the same digest on any machine.
-struct ImageLayer {
+package struct ImageLayer {
     /// The layer holds everything under `/usr` (binaries in `/usr/local/bin`, files in
     /// `/usr/local/share/<name>`): entries are written below this single top folder, which is how
     /// the archive writer lays out every archive.
-    static let top = "usr"
+    package static let top = "usr"
 
     /// The compressed blob and the digest of the uncompressed tar (`diff_id`).
-    struct Written {
-        var descriptor: OCIDescriptor
-        var diffID: String
+    package struct Written {
+        package var descriptor: OCIDescriptor
+        package var diffID: String
     }
 
     /// Writes the layer into `blobs` (named by its digest) and returns its descriptor. The tar
@@ -21,7 +22,7 @@ struct ImageLayer {
     /// the uncompressed tar) is hashed from that same stream on its way to the compressor, so the
     /// layer is produced in one pass and nothing written is read back.
     /// - Parameter entries: paths relative to `/usr`, sorted and with parents, as `LayoutBuilder` gives them.
-    static func write(
+    package static func write(
         _ entries: [ArchiveEntry], mtime: Int, level: Int?, workers: Int, into blobs: URL
     ) async throws -> Written {
         let temporary = blobs.appendingPathComponent(Temporaries.name(".layer"))
@@ -50,8 +51,8 @@ struct ImageLayer {
         }
         let compressed = (sha256: sink.finalizeHex(), size: sink.byteCount)
         let destination = blobs.appendingPathComponent(compressed.sha256)
-        if rename(temporary.path, destination.path) != 0 {
-            throw ImageError.writeFailed(path: destination.path, reason: FileSystem.describe(errno: errno))
+        do { try AtomicFile.commit(temporary, to: destination) } catch let error as FileSystemError {
+            throw ImageError.writeFailed(path: destination.path, reason: error.reason ?? "cannot move the layer into place")
         }
         return Written(
             descriptor: OCIDescriptor(

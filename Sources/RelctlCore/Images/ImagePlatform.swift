@@ -1,19 +1,20 @@
 import Foundation
+import RelctlBasics
 
 /// An OCI platform (`linux/arm64/v8`) derived from a target triple, as Go's GOOS/GOARCH name it.
-struct ImagePlatform: Sendable, Hashable, Codable, CustomStringConvertible {
-    var os: String
-    var architecture: String
-    var variant: String?
+package struct ImagePlatform: Sendable, Hashable, Codable, CustomStringConvertible {
+    package var os: String
+    package var architecture: String
+    package var variant: String?
 
-    init(os: String, architecture: String, variant: String? = nil) {
+    package init(os: String, architecture: String, variant: String? = nil) {
         self.os = os
         self.architecture = architecture
         self.variant = variant
     }
 
     /// Nil when the triple's OS is not Linux or its CPU has no OCI name.
-    init?(target: Target) {
+    package init?(target: Target) {
         guard target.os == "linux" else { return nil }
         switch target.arch {
         case "x86_64": self.init(os: "linux", architecture: "amd64")
@@ -29,10 +30,10 @@ struct ImagePlatform: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    var description: String { [os, architecture, variant].compactMap { $0 }.joined(separator: "/") }
+    package var description: String { [os, architecture, variant].compactMap { $0 }.joined(separator: "/") }
 
     /// True when a base image's platform can carry this one (a missing variant matches any).
-    func accepts(_ other: ImagePlatform) -> Bool {
+    package func accepts(_ other: ImagePlatform) -> Bool {
         os == other.os && architecture == other.architecture
             && (variant == nil || other.variant == nil || variant == other.variant)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,7 +10,7 @@ import FoundationNetworking
 /// platform manifest, then the index by digest, and only then the tags. Running it again uploads
 /// nothing that is already there, so a failed push is finished by running it again.
 public struct ImagePusher: Sendable {
-    var context: Context
+    package var context: Context
 
     public init(context: Context) {
         self.context = context
@@ -17,27 +18,29 @@ public struct ImagePusher: Sendable {
 
     /// What a push did, for the summary line and the tests.
     public struct Report: Sendable, Equatable {
-        var uploaded = 0
-        var uploadedBytes: Int64 = 0
-        var mounted = 0
-        var present = 0
+        package var uploaded = 0
+        package var uploadedBytes: Int64 = 0
+        package var mounted = 0
+        package var present = 0
     }
 
     /// A registry connection opened ahead of the push: the credentials looked up, the API checked
     /// (`GET /v2/`) and the login done (Basic, or a Bearer token), while the layers are still being
     /// compressed. `push` awaits it; an error surfaces there.
     public final class Connection: Sendable {
-        let reference: ImageReference
-        let base: ImageReference?
-        let opened: Task<Opened, any Error>
+        package let reference: ImageReference
+        package let base: ImageReference?
+        package let opened: Task<Opened, any Error>
 
-        struct Opened: Sendable {
-            var client: RegistryClient
-            var credentials: RegistryCredentials?
-            var mountFrom: String?
+        package struct Opened: Sendable {
+            package var client: RegistryClient
+            package var credentials: RegistryCredentials?
+            package var mountFrom: String?
         }
 
-        init(reference: ImageReference, base: ImageReference?, environment: [String: String]) {
+        package init(
+            reference: ImageReference, base: ImageReference?, environment: [String: String], http: any HTTPClient
+        ) {
             self.reference = reference
             self.base = base
             opened = Task {
@@ -46,7 +49,7 @@ public struct ImagePusher: Sendable {
                 let mountFrom = base.flatMap { $0.registry == reference.registry ? $0.repository : nil }
                 let client = RegistryClient(
                     reference: reference, credentials: credentials, push: true,
-                    alsoPull: mountFrom.map { [$0] } ?? [])
+                    alsoPull: mountFrom.map { [$0] } ?? [], http: http)
                 try await client.ping()
                 return Opened(client: client, credentials: credentials, mountFrom: mountFrom)
             }
@@ -55,12 +58,12 @@ public struct ImagePusher: Sendable {
 
     /// Starts connecting to `reference` (and logging in) now, for a push later.
     public func connect(to reference: ImageReference, base: ImageReference?) -> Connection {
-        Connection(reference: reference, base: base, environment: context.environment)
+        Connection(reference: reference, base: base, environment: context.environment, http: context.http)
     }
 
     /// At most this many blob requests at once: enough to overlap round trips and keep the
     /// registry busy, few enough not to look like abuse to a public registry.
-    static let concurrentBlobs = 4
+    package static let concurrentBlobs = 4
 
     /// Pushes `image`. With `dryRun`, only checks that the registry answers and accepts the
     /// credentials for push (nothing is written) and returns an empty report.
@@ -206,7 +209,7 @@ public struct ImagePusher: Sendable {
         }
     }
 
-    func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
+    package func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
         let response = try await client.send("HEAD", "blobs/\(digest)")
         switch response.status {
         case 200: return true
@@ -239,7 +242,7 @@ public struct ImagePusher: Sendable {
     }
 
     /// The same upload with the bytes given (a Helm chart's small config blob, held in memory).
-    func upload(_ client: RegistryClient, _ blob: OCIDescriptor, body: HTTPRequest.Body) async throws {
+    package func upload(_ client: RegistryClient, _ blob: OCIDescriptor, body: HTTPRequest.Body) async throws {
         let digest = blob.digest
         let opened = try await client.send("POST", "blobs/uploads/", headers: ["Content-Length": "0"])
         guard opened.status == 202, let location = opened.header("Location"),
@@ -269,7 +272,7 @@ public struct ImagePusher: Sendable {
         }
     }
 
-    func putManifest(_ client: RegistryClient, reference: String, body: Data, mediaType: String) async throws {
+    package func putManifest(_ client: RegistryClient, reference: String, body: Data, mediaType: String) async throws {
         let response = try await client.send(
             "PUT", "manifests/\(reference)", headers: ["Content-Type": mediaType], body: .data(body))
         guard response.status == 201 || response.status == 200 else {

@@ -1,18 +1,19 @@
 import Foundation
+import RelctlBasics
 
 /// A registry reference (`ghcr.io/acme/velostream`, `localhost:5000/app@sha256:…`) split into the
 /// parts the distribution API needs, with Docker's rules for short names (`alpine` is
 /// `docker.io/library/alpine`).
 public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
     /// `host[:port]` as written (`docker.io` for short names).
-    var registry: String
+    package var registry: String
     /// The repository path inside the registry (`acme/velostream`).
-    var repository: String
-    var tag: String?
+    package var repository: String
+    package var tag: String?
     /// `sha256:<64 hex>`.
-    var digest: String?
+    package var digest: String?
 
-    init(registry: String, repository: String, tag: String? = nil, digest: String? = nil) {
+    package init(registry: String, repository: String, tag: String? = nil, digest: String? = nil) {
         self.registry = registry
         self.repository = repository
         self.tag = tag
@@ -20,7 +21,7 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses and checks a reference; the error text says what is wrong and how a valid one looks.
-    init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         var rest = Substring(text)
         var digest: String?
         if let at = rest.firstIndex(of: "@") {
@@ -70,37 +71,37 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `host/path` without tag or digest.
-    var name: String { "\(registry)/\(repository)" }
+    package var name: String { "\(registry)/\(repository)" }
 
     public var description: String {
         name + (tag.map { ":" + $0 } ?? "") + (digest.map { "@" + $0 } ?? "")
     }
 
     /// The host serving the API (Docker Hub's API is not on `docker.io` itself).
-    var apiHost: String {
+    package var apiHost: String {
         registry == "docker.io" || registry == "index.docker.io" ? "registry-1.docker.io" : registry
     }
 
     /// Plain HTTP is allowed only for loopback registries, as Docker does.
-    var isLoopback: Bool {
+    package var isLoopback: Bool {
         let host = registry.split(separator: ":").first.map(String.init) ?? registry
         if host == "localhost" || registry.hasPrefix("[::1]") { return true }
         let parts = host.split(separator: ".")
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
-    static func isDigest(_ text: String) -> Bool {
+    package static func isDigest(_ text: String) -> Bool {
         guard text.hasPrefix("sha256:") else { return false }
         let hex = text.dropFirst(7)
         return hex.count == 64 && hex.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
     }
 
-    static func isTag(_ text: String) -> Bool {
+    package static func isTag(_ text: String) -> Bool {
         guard let first = text.first, text.count <= 128, first != ".", first != "-" else { return false }
         return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
     }
 
-    static func isHost(_ text: String) -> Bool {
+    package static func isHost(_ text: String) -> Bool {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count <= 2, let host = parts.first, !host.isEmpty else { return false }
         if parts.count == 2 { guard let port = Int(parts[1]), (1...65535).contains(port) else { return false } }
@@ -111,7 +112,7 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Docker's path component grammar: `[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*`.
-    static func isPathComponent(_ text: String) -> Bool {
+    package static func isPathComponent(_ text: String) -> Bool {
         text.range(of: #"^[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*$"#, options: .regularExpression) != nil
     }
 }

@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 
 /// The facts of the release every image records: version, commit, source, time.
 public struct ImageRelease: Sendable {
-    var tag: String
-    var version: String
-    var commit: String
+    package var tag: String
+    package var version: String
+    package var commit: String
     /// Unix time of the commit (or `SOURCE_DATE_EPOCH`): every file time and `created`.
-    var time: Int
+    package var time: Int
     /// The repository's web address, when the remote is a known forge.
-    var source: String?
+    package var source: String?
 
-    init(tag: String, version: String, commit: String, time: Int, source: String?) {
+    package init(tag: String, version: String, commit: String, time: Int, source: String?) {
         self.tag = tag
         self.version = version
         self.commit = commit
@@ -19,7 +20,7 @@ public struct ImageRelease: Sendable {
     }
 
     /// RFC 3339 in UTC (`2024-05-01T12:00:00Z`).
-    var created: String {
+    package var created: String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.formatOptions = [.withInternetDateTime]
@@ -27,7 +28,7 @@ public struct ImageRelease: Sendable {
     }
 
     /// The standard OCI annotations, plus the image's own labels (which win).
-    func annotations(labels: [String: String]) -> [String: String] {
+    package func annotations(labels: [String: String]) -> [String: String] {
         var values = [
             "org.opencontainers.image.version": version,
             "org.opencontainers.image.created": created,
@@ -40,10 +41,10 @@ public struct ImageRelease: Sendable {
     /// The tags for this release: each template rendered; a prerelease keeps only the templates
     /// naming its exact version, so `latest` and `1.2` never move to a release candidate.
     /// `+` (SemVer build metadata) cannot appear in a tag and becomes `_`, as Helm does.
-    func tags(_ templates: [Template], project: String, image: String) throws -> [String] {
+    package func tags(_ templates: [Template], project: String, image: String) throws -> [String] {
         let semver = try? SemanticVersion(parsing: version)
         let isPrerelease = !(semver?.prerelease.isEmpty ?? true)
-        var values = ["project": project, "version": version, "tag": tag]
+        var values = ReleaseNames(project: project, version: version, tag: tag).placeholders()
         if let semver {
             values["major"] = semver.major
             values["minor"] = semver.minor

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// One `[[image]]` table: a container image built from the release's Linux binaries.
 public struct ImageSettings: Sendable {
@@ -7,31 +8,31 @@ public struct ImageSettings: Sendable {
     /// Where `--push` sends it: `host[:port]/path`, no tag or digest.
     public var repository: ImageReference
     /// Tag templates; a prerelease keeps only those naming its exact version (`{version}`, `{tag}`).
-    var tags: [Template]
+    package var tags: [Template]
     /// Target triples; nil means every configured Linux target.
-    var targets: [String]?
+    package var targets: [String]?
     /// Binaries copied to `/usr/local/bin`; nil means every `[build]` binary.
-    var binaries: [String]?
+    package var binaries: [String]?
     /// The binary to run and its arguments; nil means the first binary.
-    var entrypoint: [String]?
+    package var entrypoint: [String]?
     /// Project files copied under `/usr/local/share/<name>/`.
-    var files: [PathMapping]
+    package var files: [PathMapping]
     /// `uid:gid` (or a name the base image knows) the entrypoint runs as.
-    var user: String
+    package var user: String
     /// `scratch`, or a base image pinned by digest.
     public var base: ImageReference?
     /// Extra labels in the image config (and annotations on the manifests and the index).
-    var labels: [String: String]
+    package var labels: [String: String]
     /// The line of the `[[image]]` header, for messages.
-    var line: Int?
+    package var line: Int?
 
-    static let defaultTags = [Template("{version}"), Template("latest")]
+    package static let defaultTags = [Template("{version}"), Template("latest")]
     /// distroless' `nonroot`: an unprivileged id with no meaning on the host.
-    static let defaultUser = "65532:65532"
+    package static let defaultUser = "65532:65532"
     /// Placeholders a tag may use.
-    static let tagPlaceholders = ["project", "version", "tag", "major", "minor", "patch", "prerelease"]
+    package static let tagPlaceholders = ["project", "version", "tag", "major", "minor", "patch", "prerelease"]
 
-    init(
+    package init(
         name: String, repository: ImageReference, tags: [Template] = ImageSettings.defaultTags,
         targets: [String]? = nil,
         binaries: [String]? = nil, entrypoint: [String]? = nil, files: [PathMapping] = [],
@@ -52,10 +53,10 @@ public struct ImageSettings: Sendable {
     }
 
     /// The binaries this image holds, given the `[build]` ones.
-    func imageBinaries(_ build: [String]) -> [String] { binaries ?? build }
+    package func imageBinaries(_ build: [String]) -> [String] { binaries ?? build }
 
     /// The configured targets this image is built for: its `targets`, else every Linux one.
-    func selectTargets(_ all: [Target]) -> [Target] {
+    package func selectTargets(_ all: [Target]) -> [Target] {
         if let targets { return all.filter { targets.contains($0.triple) } }
         return all.filter { $0.os == "linux" }
     }

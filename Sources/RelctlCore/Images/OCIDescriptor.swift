@@ -1,14 +1,15 @@
 import Foundation
+import RelctlBasics
 
 /// An OCI content descriptor: what a manifest or index says about a blob it points to.
-struct OCIDescriptor: Sendable, Codable, Equatable {
-    var mediaType: String
-    var digest: String
-    var size: Int64
-    var platform: ImagePlatform?
-    var annotations: [String: String]?
+package struct OCIDescriptor: Sendable, Codable, Equatable {
+    package var mediaType: String
+    package var digest: String
+    package var size: Int64
+    package var platform: ImagePlatform?
+    package var annotations: [String: String]?
 
-    init(
+    package init(
         mediaType: String, digest: String, size: Int64, platform: ImagePlatform? = nil,
         annotations: [String: String]? = nil
     ) {

@@ -1,13 +1,14 @@
 import Foundation
+import RelctlBasics
 
 /// An OCI image index: the multi-platform entry point (and the shape of a layout's `index.json`).
-struct OCIIndex: Sendable, Codable, Equatable {
-    var schemaVersion = 2
-    var mediaType: String? = OCIMediaType.index
-    var manifests: [OCIDescriptor]
-    var annotations: [String: String]?
+package struct OCIIndex: Sendable, Codable, Equatable {
+    package var schemaVersion = 2
+    package var mediaType: String? = OCIMediaType.index
+    package var manifests: [OCIDescriptor]
+    package var annotations: [String: String]?
 
-    init(manifests: [OCIDescriptor], annotations: [String: String]?) {
+    package init(manifests: [OCIDescriptor], annotations: [String: String]?) {
         self.manifests = manifests
         self.annotations = annotations
     }

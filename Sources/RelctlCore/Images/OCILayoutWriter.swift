@@ -1,15 +1,16 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// Builds an OCI image layout (`oci-layout`, `index.json`, `blobs/sha256/…`) in a hidden staging
 /// folder next to its destination, and moves it into place only when complete: a failed build
 /// leaves the previous layout (or nothing), never half of one.
-final class OCILayoutWriter: Sendable {
-    let destination: URL
-    let staging: URL
-    var blobs: URL { staging.appendingPathComponent("blobs/sha256") }
+package final class OCILayoutWriter: Sendable {
+    package let destination: URL
+    package let staging: URL
+    package var blobs: URL { staging.appendingPathComponent("blobs/sha256") }
 
-    init(destination: URL) throws {
+    package init(destination: URL) throws {
         self.destination = destination
         staging = AtomicFile.temporaryURL(for: destination)
         do {
@@ -30,7 +31,7 @@ final class OCILayoutWriter: Sendable {
     }
 
     /// Stores a JSON document as a blob and describes it.
-    func add(
+    package func add(
         json value: some Encodable, mediaType: String, platform: ImagePlatform? = nil,
         annotations: [String: String]? = nil
     ) throws -> OCIDescriptor {
@@ -48,7 +49,7 @@ final class OCILayoutWriter: Sendable {
     }
 
     /// Brings a blob from the local cache in (a hard link where the file system allows).
-    func add(cached source: URL, digest: String) throws {
+    package func add(cached source: URL, digest: String) throws {
         let url = blobs.appendingPathComponent(String(digest.dropFirst(7)))
         if FileSystem.exists(url) { return }
         if link(source.path, url.path) == 0 { return }
@@ -59,7 +60,7 @@ final class OCILayoutWriter: Sendable {
 
     /// Writes `oci-layout` and `index.json` (one entry per tag, so `skopeo copy oci:DIR:TAG` and
     /// `umoci` find the image by tag), then moves the layout into place.
-    func finish(index: OCIDescriptor, tags: [String]) throws {
+    package func finish(index: OCIDescriptor, tags: [String]) throws {
         try AtomicFile.write(
             Data(#"{"imageLayoutVersion":"1.0.0"}"#.utf8), to: staging.appendingPathComponent("oci-layout"))
         let entries = (tags.isEmpty ? [nil] : tags.map { Optional($0) }).map { tag in
@@ -84,7 +85,7 @@ final class OCILayoutWriter: Sendable {
     }
 
     /// Removes the staging folder after a failure.
-    func discard() {
+    package func discard() {
         try? FileSystem.remove(staging)
         CleanupRegistry.shared.unregister(staging)
     }

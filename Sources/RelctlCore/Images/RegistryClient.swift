@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -10,11 +11,11 @@ import FoundationNetworking
 /// messages that name the registry, the repository and what to do. Requests go through the
 /// Network layer publishing uses (`URLSessionHTTPClient`, one session with reused connections,
 /// under `RetryingHTTPClient`'s policy: 5xx and 429 retried for idempotent requests).
-final class RegistryClient: Sendable {
-    let reference: ImageReference
-    let credentials: RegistryCredentials?
+package final class RegistryClient: Sendable {
+    package let reference: ImageReference
+    package let credentials: RegistryCredentials?
     /// `repository:NAME:pull,push` and any other repositories read from (cross-repository mounts).
-    let scopes: [String]
+    package let scopes: [String]
     /// Without retries: the scheme probe of `ping`, where a failure means "try plain HTTP".
     private let transport: any HTTPClient
     private let http: any HTTPClient
@@ -27,22 +28,25 @@ final class RegistryClient: Sendable {
         var tokenActions: [String]?
     }
 
-    init(reference: ImageReference, credentials: RegistryCredentials?, push: Bool, alsoPull: [String] = []) {
+    package init(
+        reference: ImageReference, credentials: RegistryCredentials?, push: Bool, alsoPull: [String] = [],
+        http: any HTTPClient
+    ) {
         self.reference = reference
         self.credentials = credentials
         scopes =
             ["repository:\(reference.repository):\(push ? "pull,push" : "pull")"]
             + alsoPull.filter { $0 != reference.repository }.map { "repository:\($0):pull" }
-        transport = URLSessionHTTPClient(userAgent: "relctl/\(RelctlVersion.version)")
-        http = RetryingHTTPClient(base: transport)
+        transport = http
+        self.http = RetryingHTTPClient(base: http)
     }
 
-    var registry: String { reference.registry }
-    var repository: String { reference.repository }
+    package var registry: String { reference.registry }
+    package var repository: String { reference.repository }
 
     /// `GET /v2/`: finds the scheme (HTTPS; plain HTTP only for loopback, after HTTPS failed) and
     /// learns how the registry wants to be authenticated.
-    func ping() async throws {
+    package func ping() async throws {
         let schemes = reference.isLoopback ? ["https", "http"] : ["https"]
         var lastError: Error?
         for scheme in schemes {
@@ -67,16 +71,16 @@ final class RegistryClient: Sendable {
     }
 
     /// A transport failure in words, without repeating the request the message names anyway.
-    static func reason(_ error: any Error) -> String {
+    package static func reason(_ error: any Error) -> String {
         (error as? RelctlError)?.message ?? (error as NSError).localizedDescription
     }
 
     /// The push permission a Bearer token was granted, when the token says (nil: unknown).
-    var grantedActions: [String]? { state.withLock { $0.tokenActions } }
+    package var grantedActions: [String]? { state.withLock { $0.tokenActions } }
 
     /// Sends a request to `path` (under `/v2/<repository>/`) or an absolute URL, authenticating on a 401.
     /// A `.file` body is streamed from disk by the session, so a large layer never sits in memory.
-    func send(
+    package func send(
         _ method: String, _ path: String, absolute: URL? = nil, headers: [String: String] = [:],
         body: HTTPRequest.Body = .none
     ) async throws -> HTTPResponse {
@@ -121,18 +125,18 @@ final class RegistryClient: Sendable {
     }
 
     /// The origin `ping` chose: the only one the stored credentials and tokens are sent to.
-    var registryOrigin: HTTPOrigin? {
+    package var registryOrigin: HTTPOrigin? {
         (state.withLock { $0.base } ?? URL(string: "https://\(reference.apiHost)")).flatMap(HTTPOrigin.init)
     }
 
     /// A URL under `/v2/<repository>/`, resolved against the scheme `ping` chose.
-    func url(_ path: String) -> URL? {
+    package func url(_ path: String) -> URL? {
         let base = state.withLock { $0.base } ?? URL(string: "https://\(reference.apiHost)")
         return URL(string: "/v2/\(repository)/\(path)", relativeTo: base)?.absoluteURL
     }
 
     /// Resolves an upload `Location` (often relative) and adds a query item.
-    func url(location: String, adding item: URLQueryItem) -> URL? {
+    package func url(location: String, adding item: URLQueryItem) -> URL? {
         let base = state.withLock { $0.base }
         guard let resolved = URL(string: location, relativeTo: base)?.absoluteURL,
             var components = URLComponents(url: resolved, resolvingAgainstBaseURL: true)
@@ -231,7 +235,7 @@ final class RegistryClient: Sendable {
 
     /// The actions a JWT access token grants on `repository` (Docker's token format), or nil when
     /// the token is opaque.
-    static func actions(inToken token: String, repository: String) -> [String]? {
+    package static func actions(inToken token: String, repository: String) -> [String]? {
         let parts = token.split(separator: ".")
         guard parts.count == 3 else { return nil }
         var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
@@ -251,7 +255,7 @@ final class RegistryClient: Sendable {
     }
 
     /// The registry's own error text (`{"errors":[{"code","message"}]}`), else the body's start.
-    static func detail(_ data: Data) -> String {
+    package static func detail(_ data: Data) -> String {
         struct Errors: Decodable {
             struct Item: Decodable {
                 var code: String?

@@ -1,6 +1,8 @@
+import RelctlBasics
+
 /// Problems writing the install scripts; all are bad input (exit 2): the release folder lacks
 /// what the scripts are built from.
-enum InstallerError: RelctlError, CustomStringConvertible {
+package enum InstallerError: RelctlError, CustomStringConvertible {
     /// No `manifest.json` in the folder (`path` names it).
     case noManifest(path: String)
     /// A `manifest.json` listing no tagged archive.
@@ -8,9 +10,9 @@ enum InstallerError: RelctlError, CustomStringConvertible {
     /// An archive name the installers cannot download or choose safely (a space, a glob character).
     case unsafeArchiveName(path: String, name: String, character: Unicode.Scalar)
 
-    var exitCode: RelctlExitCode { .badInput }
+    package var exitCode: RelctlExitCode { .badInput }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case .noManifest(let path):
             return [Diagnostic(file: path, "not found; run `relctl package` and `relctl checksum` first")]
@@ -30,5 +32,5 @@ enum InstallerError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

@@ -1,12 +1,13 @@
 import Foundation
+import RelctlBasics
 
 /// Adds the installers `relctl installer` wrote to the checksum files of their folder. A file
 /// users download from the release must be in `SHA256SUMS`: that list is what `relctl publish`
 /// uploads and what the signatures cover.
-enum InstallerListing {
+package enum InstallerListing {
     /// Upserts `files` (in `directory`) into every `<ALG>SUMS` there, each rewritten atomically;
     /// warns when a signature of a list it changed exists, since it no longer matches.
-    static func list(_ files: [URL], in directory: URL, shown: String, context: Context) async throws {
+    package static func list(_ files: [URL], in directory: URL, shown: String, context: Context) async throws {
         for algorithm in ChecksumAlgorithm.allCases {
             let sumsURL = directory.appendingPathComponent(algorithm.sumsFileName)
             guard FileSystem.exists(sumsURL) else { continue }

@@ -1,25 +1,26 @@
 import Foundation
+import RelctlBasics
 
 /// The text of `{project}-installer.sh` (POSIX sh) and `{project}-installer.ps1` for one
 /// release, from its `manifest.json`. The scripts carry the release's archive table and (when
 /// configured) the minisign public key, and verify before they install: SHA-256 against
 /// `SHA256SUMS` always, the minisign signature of `SHA256SUMS` where `minisign` is installed.
-struct InstallerScript: Sendable {
-    var manifest: ReleaseManifest
+package struct InstallerScript: Sendable {
+    package var manifest: ReleaseManifest
     /// `https://github.com/OWNER/REPO/releases/download/TAG/`, or nil when the repository is
     /// unknown (the script then requires `INSTALLER_BASE_URL`).
-    var baseURL: String?
+    package var baseURL: String?
     /// The base64 minisign public key (the `.pub` file's key line), or nil.
-    var minisignPublicKey: String?
+    package var minisignPublicKey: String?
 
-    init(manifest: ReleaseManifest, baseURL: String?, minisignPublicKey: String?) {
+    package init(manifest: ReleaseManifest, baseURL: String?, minisignPublicKey: String?) {
         self.manifest = manifest
         self.baseURL = baseURL
         self.minisignPublicKey = minisignPublicKey
     }
 
     /// `os-arch` as the shell script computes it from `uname`, or nil for a target it cannot run on.
-    static func machine(of triple: TargetTriple) -> String? {
+    package static func machine(of triple: TargetTriple) -> String? {
         guard ["linux", "macos", "freebsd", "netbsd", "openbsd", "illumos"].contains(triple.os) else { return nil }
         let arch: String
         switch triple.arch {
@@ -37,7 +38,7 @@ struct InstallerScript: Sendable {
     }
 
     /// Archives per machine, best first: statically linked (musl) before glibc, tarballs before zip.
-    var unixChoices: [(machine: String, archives: [ReleaseManifest.Artifact])] {
+    package var unixChoices: [(machine: String, archives: [ReleaseManifest.Artifact])] {
         var byMachine: [String: [ReleaseManifest.Artifact]] = [:]
         for artifact in manifest.artifacts {
             guard let machine = Self.machine(of: TargetTriple(artifact.target)) else { continue }
@@ -59,13 +60,13 @@ struct InstallerScript: Sendable {
     }
 
     /// Quotes for sh: single quotes, an embedded `'` closed and escaped.
-    static func shellQuoted(_ text: String) -> String {
+    package static func shellQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Quotes for PowerShell: every character PowerShell takes for a single quote doubled, the
     /// typographic ones too (U+2018–U+201B end a '…' string just as `'` does).
-    static func powerShellQuoted(_ text: String) -> String {
+    package static func powerShellQuoted(_ text: String) -> String {
         var quoted = "'"
         for scalar in text.unicodeScalars {
             quoted.unicodeScalars.append(scalar)
@@ -74,9 +75,9 @@ struct InstallerScript: Sendable {
         return quoted + "'"
     }
 
-    static let powerShellSingleQuotes: Set<Unicode.Scalar> = ["'", "\u{2018}", "\u{2019}", "\u{201A}", "\u{201B}"]
+    package static let powerShellSingleQuotes: Set<Unicode.Scalar> = ["'", "\u{2018}", "\u{2019}", "\u{201A}", "\u{201B}"]
 
-    var shell: String {
+    package var shell: String {
         var table = ""
         for (machine, archives) in unixChoices {
             let names = archives.map(\.name).joined(separator: " ")
@@ -92,14 +93,14 @@ struct InstallerScript: Sendable {
     }
 
     /// Names shown in comments: a line break there would end the comment and run as code.
-    static func commentSafe(_ text: String) -> String {
+    package static func commentSafe(_ text: String) -> String {
         String(
             text.unicodeScalars.filter {
                 !CharacterSet.controlCharacters.contains($0) && !CharacterSet.newlines.contains($0)
             })
     }
 
-    var powerShell: String {
+    package var powerShell: String {
         var table = ""
         for artifact in manifest.artifacts where TargetTriple(artifact.target).isWindows && artifact.format == "zip" {
             let arch: String

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// `relctl installer`: writes `{project}-installer.sh` and `{project}-installer.ps1` into the
 /// dist folder from its `manifest.json`.
@@ -6,14 +7,14 @@ public enum InstallerWriter {
     public struct Report: Codable, Sendable, Equatable {
         public var files: [String]
         /// Where the scripts download from by default; nil when only `INSTALLER_BASE_URL` works.
-        var baseURL: String?
+        package var baseURL: String?
         /// Machines (`os-arch`) the sh installer has an archive for.
         public var machines: [String]
-        var minisignKey: Bool
+        package var minisignKey: Bool
     }
 
-    static func shellFileName(project: String) -> String { "\(project)-installer.sh" }
-    static func powerShellFileName(project: String) -> String { "\(project)-installer.ps1" }
+    package static func shellFileName(project: String) -> String { "\(project)-installer.sh" }
+    package static func powerShellFileName(project: String) -> String { "\(project)-installer.ps1" }
 
     /// `relctl installer`: from `DIR/manifest.json`. The scripts are added to the checksum files
     /// already in `DIR` (`SHA256SUMS`), so they are verified, signed and published with the archives.
@@ -90,7 +91,7 @@ public enum InstallerWriter {
     /// Characters an archive name may hold for the installers: they go into download URLs
     /// unencoded and through sh word lists (a space splits a name, `*` globs, `%` and `#` change
     /// the URL). Letters of any script are kept; spaces, controls and shell or URL syntax are not.
-    static func isSafeInArchiveName(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isSafeInArchiveName(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
             return CharacterSet.alphanumerics.contains(scalar) || "-._+~@,=".unicodeScalars.contains(scalar)
         }
@@ -98,7 +99,7 @@ public enum InstallerWriter {
     }
 
     /// The release's download folder URL, ending in `/`; nil when the repository is unknown.
-    static func downloadBase(tag: String, repository: String?, remoteURL: String?, context: Context) -> String? {
+    package static func downloadBase(tag: String, repository: String?, remoteURL: String?, context: Context) -> String? {
         let fromEnvironment = context.environment["GITHUB_REPOSITORY"].flatMap { $0.isEmpty ? nil : $0 }
         if let slug = repository ?? fromEnvironment {
             return "https://github.com/\(slug)/releases/download/\(tag)/"

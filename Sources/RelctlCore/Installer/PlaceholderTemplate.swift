@@ -1,11 +1,13 @@
+import RelctlBasics
+
 /// Fills `@NAME@` placeholders in one pass over the template: a value is pasted once and never
 /// searched again, so a value that itself holds `@COMMENT_PROJECT@` (or any other placeholder)
 /// stays text. Replacing placeholders one after another would find later ones inside values
 /// already pasted, outside their quotes.
-struct PlaceholderTemplate: Sendable {
-    var text: String
+package struct PlaceholderTemplate: Sendable {
+    package var text: String
 
-    init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
     }
 
@@ -13,7 +15,7 @@ struct PlaceholderTemplate: Sendable {
     ///   - values: by placeholder name (`PROJECT` for `@PROJECT@`), already quoted for the target language.
     ///   - lines: placeholders that stand on a line of their own: the line break after one is
     ///     dropped, the value brings its own.
-    func filled(_ values: [String: String], lines: Set<String> = []) -> String {
+    package func filled(_ values: [String: String], lines: Set<String> = []) -> String {
         var result = ""
         var rest = Substring(text)
         while let at = rest.firstIndex(of: "@") {

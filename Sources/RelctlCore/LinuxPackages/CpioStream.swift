@@ -1,22 +1,23 @@
 import Foundation
+import RelctlBasics
 
 /// A cpio archive in the SVR4 "newc" format (magic `070701`), rpm's payload: ASCII-hex headers,
 /// names with the `./` prefix rpm expects, header+name and data each padded to four bytes, ended
 /// by `TRAILER!!!`.
-struct CpioStream {
-    private(set) var data = Data()
-    let mtime: Int
+package struct CpioStream {
+    package private(set) var data = Data()
+    package let mtime: Int
 
-    init(mtime: Int) { self.mtime = mtime }
+    package init(mtime: Int) { self.mtime = mtime }
 
-    mutating func add(_ name: String, mode: UInt32, inode: Int, contents: Data) {
+    package mutating func add(_ name: String, mode: UInt32, inode: Int, contents: Data) {
         appendHeader(name: name, inode: inode, mode: mode, links: mode & 0o170000 == 0o040000 ? 2 : 1,
             mtime: mtime, size: contents.count)
         data.append(contents)
         pad()
     }
 
-    mutating func finish() -> Data {
+    package mutating func finish() -> Data {
         appendHeader(name: "TRAILER!!!", inode: 0, mode: 0, links: 1, mtime: 0, size: 0)
         return data
     }

@@ -1,16 +1,17 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// A binary .deb (deb(5)): an `ar` archive of `debian-binary` (`2.0`), `control.tar.gz` (control
 /// and md5sums) and `data.tar.gz` (the files under `./`), written as dpkg-deb lays it out.
-struct DebPackageWriter: LinuxPackageFormat {
-    var id: String { "deb" }
+package struct DebPackageWriter: LinuxPackageFormat {
+    package var id: String { "deb" }
 
-    func fileName(_ spec: LinuxPackageSpec) -> String {
+    package func fileName(_ spec: LinuxPackageSpec) -> String {
         "\(spec.name)_\(spec.version.debian)_\(spec.architecture.debian).deb"
     }
 
-    func write(_ spec: LinuxPackageSpec) throws -> Data {
+    package func write(_ spec: LinuxPackageSpec) throws -> Data {
         let files = try Self.files(spec)
         let data = try Self.dataTar(files, mtime: spec.mtime)
         let control = try Self.controlTar(spec, files: files)
@@ -23,7 +24,7 @@ struct DebPackageWriter: LinuxPackageFormat {
 
     /// The spec's files plus what Debian wants of a package: the changelog and, for statically
     /// linked binaries, lintian's override (they are static on purpose).
-    static func files(_ spec: LinuxPackageSpec) throws -> [PackagedFile] {
+    package static func files(_ spec: LinuxPackageSpec) throws -> [PackagedFile] {
         var files = spec.files.map { file -> PackagedFile in
             guard file.path == spec.documentationFolder + "/copyright" else { return file }
             var debian = file
@@ -43,7 +44,7 @@ struct DebPackageWriter: LinuxPackageFormat {
     }
 
     /// Every folder above every entry, once, and everything in bytewise path order.
-    static func withParents(_ files: [PackagedFile]) -> [PackagedFile] {
+    package static func withParents(_ files: [PackagedFile]) -> [PackagedFile] {
         var byPath: [String: PackagedFile] = [:]
         for file in files {
             byPath[file.path] = file
@@ -56,7 +57,7 @@ struct DebPackageWriter: LinuxPackageFormat {
         return byPath.values.sorted { bytewiseLess($0.path, $1.path) }
     }
 
-    static func dataTar(_ files: [PackagedFile], mtime: Int) throws -> Data {
+    package static func dataTar(_ files: [PackagedFile], mtime: Int) throws -> Data {
         var tar = TarStream(mtime: mtime)
         try tar.addDirectory("./")
         for file in files {
@@ -69,7 +70,7 @@ struct DebPackageWriter: LinuxPackageFormat {
         return tar.finish()
     }
 
-    static func controlTar(_ spec: LinuxPackageSpec, files: [PackagedFile]) throws -> Data {
+    package static func controlTar(_ spec: LinuxPackageSpec, files: [PackagedFile]) throws -> Data {
         let md5sums = files.filter { !$0.isDirectory }.map { file in
             FileHasher.hex(Insecure.MD5.hash(data: file.data)) + "  " + file.path.dropFirst()
         }.joined(separator: "\n") + "\n"
@@ -81,7 +82,7 @@ struct DebPackageWriter: LinuxPackageFormat {
     }
 
     /// The control file (deb-control(5)).
-    static func control(_ spec: LinuxPackageSpec, files: [PackagedFile]) -> String {
+    package static func control(_ spec: LinuxPackageSpec, files: [PackagedFile]) -> String {
         // As dpkg-gencontrol counts: each file in whole KiB rounded up, each folder one.
         let installedSize = files.reduce(0) { $0 + ($1.isDirectory ? 1 : ($1.data.count + 1023) / 1024) }
         var lines = [

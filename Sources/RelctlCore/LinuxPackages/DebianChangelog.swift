@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 
 /// The package's `changelog.gz` in Debian changelog format (Debian Policy 4.4), one entry for this
 /// release whose items are the release notes' entries; dated with the release's time, never the
 /// clock, and gzipped without a name or time so the bytes repeat.
-enum DebianChangelog {
-    static func render(_ spec: LinuxPackageSpec) -> String {
+package enum DebianChangelog {
+    package static func render(_ spec: LinuxPackageSpec) -> String {
         var lines = ["\(spec.name) (\(spec.version.debian)) unstable; urgency=medium", ""]
         let changes = spec.changes.isEmpty ? ["Release \(spec.version.debian)."] : spec.changes
         for change in changes { lines += wrap(change, first: "  * ", rest: "    ") }
@@ -13,7 +14,7 @@ enum DebianChangelog {
     }
 
     /// RFC 5322 date in UTC (`Mon, 23 Nov 2026 02:30:00 +0000`), as `dpkg-parsechangelog` reads it.
-    static func date(_ seconds: Int) -> String {
+    package static func date(_ seconds: Int) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -22,7 +23,7 @@ enum DebianChangelog {
     }
 
     /// Words on lines of at most 80 characters (lintian's limit), the first with `first` before it.
-    static func wrap(_ text: String, first: String, rest: String, width: Int = 80) -> [String] {
+    package static func wrap(_ text: String, first: String, rest: String, width: Int = 80) -> [String] {
         var lines: [String] = []
         var current = first
         for word in text.split(whereSeparator: \.isWhitespace) {

@@ -1,12 +1,13 @@
 import Foundation
+import RelctlBasics
 
 /// `/usr/share/doc/{package}/copyright` in Debian's machine-readable format (DEP-5, copyright
 /// format 1.0): one `Files: *` paragraph under the project's SPDX license, and the license's
 /// full text in a stand-alone License paragraph when the project has a license file.
-enum DebianCopyright {
+package enum DebianCopyright {
     /// - Parameter onDebian: a license Debian ships in /usr/share/common-licenses is referred to
     ///   there instead of copied, as Debian Policy 12.5 asks (the .deb); elsewhere the text is kept.
-    static func render(_ spec: LinuxPackageSpec, onDebian: Bool = false) -> String {
+    package static func render(_ spec: LinuxPackageSpec, onDebian: Bool = false) -> String {
         let metadata = spec.metadata
         var lines = [
             "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/",
@@ -30,7 +31,7 @@ enum DebianCopyright {
     }
 
     /// The file in /usr/share/common-licenses for a single SPDX license, when Debian ships it.
-    static func commonLicense(_ spdx: String) -> String? {
+    package static func commonLicense(_ spdx: String) -> String? {
         let known: [String: String] = [
             "Apache-2.0": "Apache-2.0", "CC0-1.0": "CC0-1.0", "MPL-2.0": "MPL-2.0", "MPL-1.1": "MPL-1.1",
             "GPL-2.0-only": "GPL-2", "GPL-2.0-or-later": "GPL-2", "GPL-3.0-only": "GPL-3", "GPL-3.0-or-later": "GPL-3",
@@ -42,7 +43,7 @@ enum DebianCopyright {
 
     /// DEP-5 spells a few licenses differently from SPDX (MIT is `Expat`) and lists alternatives
     /// with `or`.
-    static func debianName(_ spdx: String) -> String {
+    package static func debianName(_ spdx: String) -> String {
         spdx.split(separator: " ").map { word -> String in
             switch word {
             case "OR": return "or"
@@ -62,14 +63,14 @@ enum DebianCopyright {
     }
 
     /// The release's year (UTC), for a notice lintian recognises when the license file names no holder.
-    static func year(_ seconds: Int) -> Int {
+    package static func year(_ seconds: Int) -> Int {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
     /// The license file's `Copyright …` lines, else the release's year and the maintainer.
-    static func copyrightHolders(_ metadata: PackageMetadata, year: Int) -> String {
+    package static func copyrightHolders(_ metadata: PackageMetadata, year: Int) -> String {
         let found = (metadata.licenseText ?? "").split(separator: "\n").map {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { $0.lowercased().hasPrefix("copyright (c)") || $0.lowercased().hasPrefix("copyright ©") }
@@ -79,7 +80,7 @@ enum DebianCopyright {
     }
 
     /// A field's continuation lines: each indented by one space, empty lines as ` .`.
-    static func formatted(_ text: String) -> [String] {
+    package static func formatted(_ text: String) -> [String] {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             String($0).trimmingCharacters(in: .whitespaces)
         }

@@ -1,9 +1,10 @@
 import Foundation
+import RelctlBasics
 
 /// Just enough of ELF (the System V gABI) to tell a statically linked executable: an ELF file
 /// with no `PT_INTERP` program header asks for no dynamic loader.
-enum ELFFile {
-    static func isStaticExecutable(_ data: Data) -> Bool {
+package enum ELFFile {
+    package static func isStaticExecutable(_ data: Data) -> Bool {
         let bytes = [UInt8](data.prefix(64))
         guard bytes.count >= 52, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
             return false

@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// `/usr/share/lintian/overrides/{package}`: the tags lintian raises for choices a release binary
 /// makes on purpose. Only tags that apply are written (an unused override is itself a finding):
 /// a statically linked binary (musl builds, Go) is what makes one package run on every
 /// distribution release.
-enum LintianOverrides {
-    static func render(_ spec: LinuxPackageSpec) -> String {
+package enum LintianOverrides {
+    package static func render(_ spec: LinuxPackageSpec) -> String {
         spec.files.filter { !$0.isDirectory && ELFFile.isStaticExecutable($0.data) }.map {
             "\(spec.name): statically-linked-binary [\($0.path.dropFirst())]\n"
         }.joined()

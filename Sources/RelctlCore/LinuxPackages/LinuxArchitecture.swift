@@ -1,12 +1,14 @@
+import RelctlBasics
+
 /// A target triple's architecture as Debian and RPM name it.
-struct LinuxArchitecture: Sendable, Equatable {
-    var debian: String
-    var rpm: String
+package struct LinuxArchitecture: Sendable, Equatable {
+    package var debian: String
+    package var rpm: String
     /// rpm's lead `archnum` (rpmrc's `arch_canon` numbers); rpm reads the header's Arch instead.
-    var rpmLeadNumber: UInt16
+    package var rpmLeadNumber: UInt16
 
     /// nil for an architecture neither distribution family ships, or a non-Linux triple.
-    init?(triple: String) {
+    package init?(triple: String) {
         let parsed = TargetTriple(triple)
         guard parsed.os == "linux" else { return nil }
         let hardFloat = parsed.env.map { $0.hasSuffix("hf") } ?? false

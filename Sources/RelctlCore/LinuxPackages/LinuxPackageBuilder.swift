@@ -1,14 +1,17 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// Writes the `[[package]]` packages for the Linux targets: the core of `relctl linux-package`,
 /// also the release's `linux-package` stage. The binaries come from the build's output (the
 /// same files the archives hold); the metadata from `[project]` and each table's overrides.
 public struct LinuxPackageBuilder: Sendable {
-    var context: Context
+    package var context: Context
+
+    package init(context: Context) { self.context = context }
 
     /// The Linux targets among `targets` a table packages, in the given order.
-    static func targets(of settings: LinuxPackageSettings, among targets: [Target]) -> [Target] {
+    package static func targets(of settings: LinuxPackageSettings, among targets: [Target]) -> [Target] {
         targets.filter { target in
             target.os == "linux" && LinuxArchitecture(triple: target.triple) != nil
                 && (settings.targets.map { $0.contains(target.triple) } ?? true)
@@ -16,7 +19,7 @@ public struct LinuxPackageBuilder: Sendable {
     }
 
     /// Every package file name this release writes (for the preflight, `checksum` and the dist stage).
-    static func fileNames(config: RelctlConfig, version: String, targets: [Target]) -> [String] {
+    package static func fileNames(config: RelctlConfig, version: String, targets: [Target]) -> [String] {
         var names: [String] = []
         for settings in config.linuxPackages {
             guard let format = LinuxPackageFormats.all[settings.format] else { continue }
@@ -34,7 +37,7 @@ public struct LinuxPackageBuilder: Sendable {
 
     /// For `relctl check`: files a `[[package]]` names that are not there, and a manifest version
     /// no package format can spell, found before anything is built.
-    static func problems(config: RelctlConfig, version: String?) -> [Diagnostic] {
+    package static func problems(config: RelctlConfig, version: String?) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for settings in config.linuxPackages {
             let paths = settings.files.map(\.from) + (settings.licenseFile.map { [$0] } ?? [])
@@ -52,7 +55,7 @@ public struct LinuxPackageBuilder: Sendable {
         return problems
     }
 
-    static func packageName(_ settings: LinuxPackageSettings, config: RelctlConfig) -> String {
+    package static func packageName(_ settings: LinuxPackageSettings, config: RelctlConfig) -> String {
         settings.name ?? config.project.name.lowercased()
     }
 
@@ -60,7 +63,7 @@ public struct LinuxPackageBuilder: Sendable {
     /// - Parameters:
     ///   - changes: the release notes' entries, one line each.
     ///   - binaryRoot: prebuilt binaries, as for `relctl package`.
-    func write(
+    package func write(
         config: RelctlConfig, inputs: PackagingInputs, targets: [Target], changes: [String], into directory: URL,
         binaryRoot: URL? = nil
     ) async throws -> [LinuxPackageArtifact] {
@@ -138,7 +141,7 @@ public struct LinuxPackageBuilder: Sendable {
     /// `/usr/bin/NAME` for each configured binary the build made (an optional one may be missing).
     private func binaries(config: RelctlConfig, target: Target, binaryRoot: URL?) throws -> [PackagedFile] {
         var values = target.placeholders
-        values["project"] = config.project.name
+        values["project"] = config.project.name  // as `relctl check` renders binary-dir: no version yet
         let settings = config.targets.first { $0.triple == target.triple }
         let folder = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
         var files: [PackagedFile] = []
@@ -202,7 +205,7 @@ public struct LinuxPackageBuilder: Sendable {
     }
 
     /// The release notes' entries as changelog lines (`scope: summary`), breaking ones marked.
-    static func changes(from notes: ReleaseNotes) -> [String] {
+    package static func changes(from notes: ReleaseNotes) -> [String] {
         notes.entries.map { entry in
             (entry.breaking ? "BREAKING: " : "") + (entry.scope.map { "\($0): " } ?? "") + entry.summary
         }

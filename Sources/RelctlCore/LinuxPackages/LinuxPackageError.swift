@@ -1,6 +1,8 @@
+import RelctlBasics
+
 /// Problems writing a deb or rpm: bad input (exit 2) when the config or the inputs cannot make a
 /// valid package, a failure (exit 1) when writing did.
-enum LinuxPackageError: RelctlError, CustomStringConvertible {
+package enum LinuxPackageError: RelctlError, CustomStringConvertible {
     /// A path longer than ustar can hold.
     case pathTooLong(path: String)
     /// A `[[package]] format` id that is not registered.
@@ -18,9 +20,9 @@ enum LinuxPackageError: RelctlError, CustomStringConvertible {
     /// A file the package needs could not be read.
     case unreadable(path: String, reason: String)
 
-    var exitCode: RelctlExitCode { .badInput }
+    package var exitCode: RelctlExitCode { .badInput }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case .pathTooLong(let path):
             return [Diagnostic("`\(path)` is too long for a package's tar member (name 100, folder 155 bytes); shorten it")]
@@ -55,5 +57,5 @@ enum LinuxPackageError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

@@ -1,13 +1,14 @@
 import Foundation
+import RelctlBasics
 
 /// The .deb/.rpm files of a release in a folder, for `relctl checksum`'s merge step: a folder may
 /// hold other releases' packages, and only this release's (their names computed from the config
 /// and the version) are listed.
-enum LinuxPackageFiles {
-    static let extensions = LinuxPackageFormats.ids.map { "." + $0 }
+package enum LinuxPackageFiles {
+    package static let extensions = LinuxPackageFormats.ids.map { "." + $0 }
 
     /// Regular files named `*.deb`/`*.rpm` directly in `directory`, sorted bytewise.
-    static func candidates(in directory: URL) -> [String] {
+    package static func candidates(in directory: URL) -> [String] {
         let names = (try? FileSystem.names(in: directory)) ?? []
         return names.filter { name in
             !name.hasPrefix(".") && extensions.contains { name.hasSuffix($0) }
@@ -16,7 +17,7 @@ enum LinuxPackageFiles {
     }
 
     /// The `candidates` this release writes.
-    static func ofRelease(_ candidates: [String], config: RelctlConfig, version: String?) -> [String] {
+    package static func ofRelease(_ candidates: [String], config: RelctlConfig, version: String?) -> [String] {
         guard let version, !candidates.isEmpty, let targets = try? TargetResolver.resolveAll(config) else { return [] }
         let expected = Set(LinuxPackageBuilder.fileNames(config: config, version: version, targets: targets))
         return candidates.filter { expected.contains($0) }

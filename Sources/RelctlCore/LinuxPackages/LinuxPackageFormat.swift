@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// A native package format: its file name for a package, and the package's bytes. Registered by
 /// id in `LinuxPackageFormats`.
-protocol LinuxPackageFormat: Sendable {
+package protocol LinuxPackageFormat: Sendable {
     /// `deb`, `rpm`: the `[[package]] format` value.
     var id: String { get }
     /// The file name the distribution's tools expect (`velostream_1.0.0_amd64.deb`).

@@ -1,27 +1,29 @@
+import RelctlBasics
+
 /// Everything one package is made from, resolved from the config, the release and one target:
 /// the writers only lay it out in their format.
-struct LinuxPackageSpec: Sendable {
+package struct LinuxPackageSpec: Sendable {
     /// Lowercase package name (`velostream`).
-    var name: String
-    var version: LinuxPackageVersion
-    var architecture: LinuxArchitecture
-    var metadata: PackageMetadata
+    package var name: String
+    package var version: LinuxPackageVersion
+    package var architecture: LinuxArchitecture
+    package var metadata: PackageMetadata
     /// Debian `Section`.
-    var section: String
+    package var section: String
     /// rpm `Group`.
-    var group: String
+    package var group: String
     /// In the format's own syntax.
-    var depends: [String]
+    package var depends: [String]
     /// rpm `Release`.
-    var release: String
+    package var release: String
     /// The one time every entry, header field and changelog date gets (the commit's time or
     /// SOURCE_DATE_EPOCH).
-    var mtime: Int
+    package var mtime: Int
     /// What the release notes say changed, one line per change.
-    var changes: [String]
+    package var changes: [String]
     /// The binaries, under `/usr/bin`, and the copyright file; each format adds its own files.
-    var files: [PackagedFile]
+    package var files: [PackagedFile]
 
     /// `/usr/share/doc/{name}`.
-    var documentationFolder: String { "/usr/share/doc/\(name)" }
+    package var documentationFolder: String { "/usr/share/doc/\(name)" }
 }

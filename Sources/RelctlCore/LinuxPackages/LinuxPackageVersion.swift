@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// A release version spelled for Debian and RPM so that their own comparisons order releases as
 /// SemVer does: a prerelease sorts before its release because `-` becomes `~`, which both dpkg and
@@ -8,13 +9,13 @@ import Foundation
 /// the start of the package revision and RPM forbids it, so it becomes `.`. One ordering differs
 /// and cannot be spelled away: SemVer sorts a numeric identifier before an alphanumeric one
 /// (`1.0.0-alpha.1` < `1.0.0-alpha.beta`), rpm sorts numbers after letters; dpkg agrees with SemVer.
-struct LinuxPackageVersion: Sendable, Equatable {
+package struct LinuxPackageVersion: Sendable, Equatable {
     /// The Debian upstream version (`1.2.0~rc.1`); a native package, so no revision.
-    var debian: String
+    package var debian: String
     /// RPM's `Version` (`1.2.0~rc.1`).
-    var rpm: String
+    package var rpm: String
 
-    init(_ version: String) {
+    package init(_ version: String) {
         var core = Substring(version)
         var build = ""
         if let plus = core.firstIndex(of: "+") {
@@ -33,7 +34,7 @@ struct LinuxPackageVersion: Sendable, Equatable {
 
     /// Characters each tool accepts in the version (checked so a calendar or custom scheme with
     /// odd characters fails before a package is written).
-    static func problem(in text: String) -> String? {
+    package static func problem(in text: String) -> String? {
         guard let first = text.unicodeScalars.first, ("0"..."9").contains(first) else {
             return "does not start with a digit, as Debian versions must"
         }

@@ -1,22 +1,23 @@
 import Foundation
+import RelctlBasics
 
 /// The metadata a package shows (`dpkg -I`, `rpm -qi`), resolved from `[project]` and a
 /// `[[package]]` table's overrides and checked complete.
-struct PackageMetadata: Sendable, Equatable {
+package struct PackageMetadata: Sendable, Equatable {
     /// The first line of the description, without a final period (both linters ask for that).
-    var summary: String
+    package var summary: String
     /// The rest of the description, as paragraphs of lines; may be empty.
-    var body: [String]
+    package var body: [String]
     /// SPDX expression.
-    var license: String
-    var homepage: String?
+    package var license: String
+    package var homepage: String?
     /// `Name <email>`.
-    var maintainer: String
+    package var maintainer: String
     /// The license's full text for the copyright file, when the project has one.
-    var licenseText: String?
+    package var licenseText: String?
 
     /// For computing file names, which use no metadata.
-    static let placeholder = PackageMetadata(summary: "", body: [], license: "", maintainer: "")
+    package static let placeholder = PackageMetadata(summary: "", body: [], license: "", maintainer: "")
 
     private init(summary: String, body: [String], license: String, maintainer: String) {
         self.summary = summary
@@ -26,7 +27,7 @@ struct PackageMetadata: Sendable, Equatable {
     }
 
     /// The keys a package needs that neither `[project]` nor the table sets.
-    static func missingKeys(_ metadata: ProjectMetadata) -> [String] {
+    package static func missingKeys(_ metadata: ProjectMetadata) -> [String] {
         var missing: [String] = []
         if (metadata.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             missing.append("description")
@@ -37,14 +38,14 @@ struct PackageMetadata: Sendable, Equatable {
     }
 
     /// A problem with a set value, or nil.
-    static func problem(maintainer: String) -> String? {
+    package static func problem(maintainer: String) -> String? {
         let pattern = /^[^<>]+ <[^<>@\s]+@[^<>@\s]+>$/
         return maintainer.wholeMatch(of: pattern) == nil
             ? "`maintainer` `\(maintainer)` must read `Name <email>`, as Debian and RPM packagers expect" : nil
     }
 
     /// nil when a required key is missing (`missingKeys` says which).
-    init?(_ metadata: ProjectMetadata, licenseText: String?) {
+    package init?(_ metadata: ProjectMetadata, licenseText: String?) {
         guard let description = metadata.description, let license = metadata.license,
             let maintainer = metadata.maintainer, Self.missingKeys(metadata).isEmpty
         else { return nil }

@@ -1,12 +1,13 @@
 import Foundation
+import RelctlBasics
 
 /// An rpm header structure (the signature header and the main header share it): magic
 /// `8e ad e8 01`, four reserved bytes, the index count and data size, the 16-byte index entries
 /// sorted by tag, then the data store with each value aligned to its type. The first entry is the
 /// region tag (62 signature, 63 immutable) whose trailer at the end of the store spans the whole
 /// header, as rpm 4 writes it and `rpm -K` checks.
-struct RpmHeader {
-    enum Value {
+package struct RpmHeader {
+    package enum Value {
         case int16([UInt16])
         case int32([UInt32])
         case string(String)
@@ -14,7 +15,7 @@ struct RpmHeader {
         case stringArray([String])
         case i18nString(String)
 
-        var type: UInt32 {
+        package var type: UInt32 {
             switch self {
             case .int16: return 3
             case .int32: return 4
@@ -25,7 +26,7 @@ struct RpmHeader {
             }
         }
 
-        var alignment: Int {
+        package var alignment: Int {
             switch self {
             case .int16: return 2
             case .int32: return 4
@@ -33,7 +34,7 @@ struct RpmHeader {
             }
         }
 
-        var count: Int {
+        package var count: Int {
             switch self {
             case .int16(let values): return values.count
             case .int32(let values): return values.count
@@ -43,7 +44,7 @@ struct RpmHeader {
             }
         }
 
-        var bytes: Data {
+        package var bytes: Data {
             var data = Data()
             switch self {
             case .int16(let values): for value in values { data.append(contentsOf: [UInt8(value >> 8), UInt8(value & 0xFF)]) }
@@ -57,23 +58,23 @@ struct RpmHeader {
     }
 
     /// 62 (`RPMTAG_HEADERSIGNATURES`) or 63 (`RPMTAG_HEADERIMMUTABLE`).
-    let regionTag: UInt32
+    package let regionTag: UInt32
     private var entries: [UInt32: Value] = [:]
 
-    init(regionTag: UInt32) { self.regionTag = regionTag }
+    package init(regionTag: UInt32) { self.regionTag = regionTag }
 
-    subscript(tag: UInt32) -> Value? {
+    package subscript(tag: UInt32) -> Value? {
         get { entries[tag] }
         set { entries[tag] = newValue }
     }
 
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
+    package static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
     /// The header's bytes; `padded` rounds the signature header up to eight bytes, as the
     /// package layout requires before the main header.
-    func serialized(padded: Bool = false) -> Data {
+    package func serialized(padded: Bool = false) -> Data {
         var index = Data()
         var store = Data()
         let tags = entries.keys.sorted()

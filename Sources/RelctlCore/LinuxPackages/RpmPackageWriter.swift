@@ -1,18 +1,19 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// A binary rpm in the v4 layout rpm(8) reads: the 96-byte lead, the signature header (header
 /// SHA-256 and SHA-1, header+payload MD5 and sizes), the main header (metadata, file list with
 /// modes, owners and SHA-256 digests, the payload's SHA-256) and the gzip-compressed cpio payload.
 /// Build time and host are fixed (the release's time, `relctl`), so the bytes repeat.
-struct RpmPackageWriter: LinuxPackageFormat {
-    var id: String { "rpm" }
+package struct RpmPackageWriter: LinuxPackageFormat {
+    package var id: String { "rpm" }
 
-    func fileName(_ spec: LinuxPackageSpec) -> String {
+    package func fileName(_ spec: LinuxPackageSpec) -> String {
         "\(spec.name)-\(spec.version.rpm)-\(spec.release).\(spec.architecture.rpm).rpm"
     }
 
-    func write(_ spec: LinuxPackageSpec) throws -> Data {
+    package func write(_ spec: LinuxPackageSpec) throws -> Data {
         // rpm owns only what it installs: the distribution's filesystem package owns /usr/bin.
         let files = spec.files.sorted { bytewiseLess($0.path, $1.path) }
         let cpio = Self.payload(files, mtime: spec.mtime)
@@ -42,7 +43,7 @@ struct RpmPackageWriter: LinuxPackageFormat {
 
     /// The lead: magic, version 3.0, binary, arch number, `name-version-release`, Linux, and
     /// signature type 5 (a header-style signature follows).
-    static func lead(_ spec: LinuxPackageSpec) -> Data {
+    package static func lead(_ spec: LinuxPackageSpec) -> Data {
         var lead = Data([0xED, 0xAB, 0xEE, 0xDB, 3, 0, 0, 0])
         let arch = spec.architecture.rpmLeadNumber
         lead.append(contentsOf: [UInt8(arch >> 8), UInt8(arch & 0xFF)])
@@ -54,7 +55,7 @@ struct RpmPackageWriter: LinuxPackageFormat {
         return lead
     }
 
-    static func payload(_ files: [PackagedFile], mtime: Int) -> Data {
+    package static func payload(_ files: [PackagedFile], mtime: Int) -> Data {
         var cpio = CpioStream(mtime: mtime)
         for (index, file) in files.enumerated() {
             cpio.add("." + file.path, mode: file.fullMode, inode: index + 1, contents: file.data)
@@ -62,7 +63,7 @@ struct RpmPackageWriter: LinuxPackageFormat {
         return cpio.finish()
     }
 
-    static func mainHeader(_ spec: LinuxPackageSpec, files: [PackagedFile], payload: Data) -> RpmHeader {
+    package static func mainHeader(_ spec: LinuxPackageSpec, files: [PackagedFile], payload: Data) -> RpmHeader {
         let metadata = spec.metadata
         let nevr = "\(spec.version.rpm)-\(spec.release)"
         var header = RpmHeader(regionTag: 63)
@@ -135,7 +136,7 @@ struct RpmPackageWriter: LinuxPackageFormat {
     }
 
     /// The `%{_isa}` suffix rpm's own packages provide (`x86-64`, `aarch-64`).
-    static func isaSuffix(_ arch: String) -> String {
+    package static func isaSuffix(_ arch: String) -> String {
         switch arch {
         case "x86_64": return "x86-64"
         case "aarch64": return "aarch-64"
@@ -146,15 +147,15 @@ struct RpmPackageWriter: LinuxPackageFormat {
         }
     }
 
-    struct Requirement {
-        var name: String
-        var flags: UInt32
-        var version: String
+    package struct Requirement {
+        package var name: String
+        package var flags: UInt32
+        package var version: String
     }
 
     /// The rpmlib features this layout uses, then the configured dependencies
     /// (`name`, or `name OP version` with OP one of `<`, `<=`, `=`, `>=`, `>`).
-    static func requirements(_ spec: LinuxPackageSpec) -> [Requirement] {
+    package static func requirements(_ spec: LinuxPackageSpec) -> [Requirement] {
         // RPMSENSE_LESS 2 | RPMSENSE_EQUAL 8 | RPMSENSE_RPMLIB (1 << 24).
         let rpmlib: UInt32 = 2 | 8 | (1 << 24)
         var list = [
@@ -177,7 +178,7 @@ struct RpmPackageWriter: LinuxPackageFormat {
         return list
     }
 
-    static func changelogText(_ spec: LinuxPackageSpec) -> String {
+    package static func changelogText(_ spec: LinuxPackageSpec) -> String {
         let changes = spec.changes.isEmpty ? ["Release \(spec.version.rpm)"] : spec.changes
         return changes.map { "- " + $0 }.joined(separator: "\n")
     }

@@ -1,26 +1,27 @@
 import Foundation
+import RelctlBasics
 
 /// A POSIX ustar archive built in memory, for the deb's control.tar and data.tar: every entry
 /// owned by root:root with one mtime, in the order given (callers sort), paths as dpkg writes
 /// them (`./usr/bin/velo-sql`, folders with a trailing `/`).
-struct TarStream {
-    private(set) var data = Data()
-    let mtime: Int
+package struct TarStream {
+    package private(set) var data = Data()
+    package let mtime: Int
 
-    init(mtime: Int) { self.mtime = mtime }
+    package init(mtime: Int) { self.mtime = mtime }
 
-    mutating func addDirectory(_ path: String, mode: UInt32 = 0o755) throws {
+    package mutating func addDirectory(_ path: String, mode: UInt32 = 0o755) throws {
         try addHeader(path: path, mode: mode, size: 0, type: "5")
     }
 
-    mutating func addFile(_ path: String, contents: Data, mode: UInt32) throws {
+    package mutating func addFile(_ path: String, contents: Data, mode: UInt32) throws {
         try addHeader(path: path, mode: mode, size: contents.count, type: "0")
         data.append(contents)
         data.append(Data(count: (512 - contents.count % 512) % 512))
     }
 
     /// The two zero blocks that end an archive.
-    mutating func finish() -> Data {
+    package mutating func finish() -> Data {
         data.append(Data(count: 1024))
         return data
     }
@@ -56,7 +57,7 @@ struct TarStream {
     }
 
     /// ustar's name (100 bytes) and prefix (155 bytes), split at a `/`.
-    static func split(_ path: String) throws -> (prefix: String, name: String) {
+    package static func split(_ path: String) throws -> (prefix: String, name: String) {
         let bytes = Array(path.utf8)
         if bytes.count <= 100 { return ("", path) }
         for (index, byte) in bytes.enumerated().reversed() where byte == UInt8(ascii: "/") {

@@ -1,12 +1,13 @@
 import Foundation
+import RelctlBasics
 
 /// `Cargo.toml`: `[package] version`, or `version.workspace = true` (either spelling) resolved
 /// from the workspace root's `[workspace.package] version`; a virtual root manifest reads that directly.
-struct CargoManifestReader: ManifestReader {
-    var comparison: VersionComparison { .semver }
-    init() {}
+package struct CargoManifestReader: ManifestReader {
+    package var comparison: VersionComparison { .semver }
+    package init() {}
 
-    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         let document = try TOMLDocument(contentsOf: url, displayPath: displayPath)
         if let package = document.root["package"]?.table, let version = package["version"] {
             if let text = version.string {

@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 
 /// A Helm `Chart.yaml`: `version` (kind `helm`) or `appVersion` (kind `helm-app-version`), both
 /// compared with the tag's version by SemVer, as Helm itself requires of `version`.
-struct HelmManifestReader: ManifestReader {
-    static let versionKind = "helm"
-    static let appVersionKind = "helm-app-version"
+package struct HelmManifestReader: ManifestReader {
+    package static let versionKind = "helm"
+    package static let appVersionKind = "helm-app-version"
 
     /// `version` or `appVersion`.
-    var key: String
-    var comparison: VersionComparison { .semver }
+    package var key: String
+    package var comparison: VersionComparison { .semver }
 
-    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         let chart = try HelmChartFile.read(url, displayPath: displayPath)
         guard let value = chart[key] else {
             throw ManifestError.noVersion(

@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 
 /// Problems reading a manifest; all are bad input (exit 2).
-enum ManifestError: RelctlError, CustomStringConvertible {
+package enum ManifestError: RelctlError, CustomStringConvertible {
     case missing(path: String)
     case noVersion(path: String, hint: String)
     case dynamicVersion(path: String)
     case invalid(path: String, line: Int?, reason: String)
     case unknownKind(String)
 
-    var exitCode: RelctlExitCode { .badInput }
+    package var exitCode: RelctlExitCode { .badInput }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case .missing(let path):
             return [
@@ -37,5 +38,5 @@ enum ManifestError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

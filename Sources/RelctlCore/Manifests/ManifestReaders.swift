@@ -1,9 +1,11 @@
 import Foundation
+import RelctlBasics
+import Synchronization
 
 /// The registry of manifest readers, keyed by kind. Built-ins are registered here; an unknown
 /// kind fails with the list of known ones.
-enum ManifestReaders {
-    static let registry: [String: any ManifestReader] = [
+package enum ManifestReaders {
+    package static let builtIns: [String: any ManifestReader] = [
         "cargo": CargoManifestReader(),
         "npm": NpmManifestReader(),
         "python": PythonManifestReader(),
@@ -14,10 +16,32 @@ enum ManifestReaders {
         HelmManifestReader.appVersionKind: HelmManifestReader(key: "appVersion"),
     ]
 
-    static var knownKinds: [String] { registry.keys.sorted() }
+    /// The readers a program built on the libraries added (`RelctlExtensions.install`), with the
+    /// file names that imply their kind.
+    private static let added = Mutex<(readers: [String: any ManifestReader], fileNames: [String: String])>(([:], [:]))
+
+    package static var registry: [String: any ManifestReader] {
+        builtIns.merging(added.withLock { $0.readers }) { builtIn, _ in builtIn }
+    }
+
+    package static var knownKinds: [String] { registry.keys.sorted() }
+
+    /// Adds a reader; a kind or file name the built-ins (or an earlier extension) already claim is refused.
+    package static func add(_ reader: any ManifestReader, kind: String, fileNames: [String]) throws(ExtensionError) {
+        try added.withLock { added throws(ExtensionError) in
+            guard builtIns[kind] == nil, added.readers[kind] == nil else {
+                throw ExtensionError.duplicate(what: "manifest kind", name: kind)
+            }
+            for name in fileNames where builtInKind(forFileName: name) != nil || added.fileNames[name] != nil {
+                throw ExtensionError.duplicate(what: "manifest file name", name: name)
+            }
+            added.readers[kind] = reader
+            for name in fileNames { added.fileNames[name] = kind }
+        }
+    }
 
     /// The reader for `kind`, or bad input listing the known kinds.
-    static func reader(for kind: String) throws -> any ManifestReader {
+    package static func reader(for kind: String) throws -> any ManifestReader {
         guard let reader = registry[kind] else {
             throw ManifestError.unknownKind(kind)
         }
@@ -25,8 +49,12 @@ enum ManifestReaders {
     }
 
     /// The kind a file name implies, or nil when it must be given.
-    static func kind(forFileName path: String) -> String? {
+    package static func kind(forFileName path: String) -> String? {
         let name = (path as NSString).lastPathComponent
+        return builtInKind(forFileName: name) ?? added.withLock { $0.fileNames[name] }
+    }
+
+    private static func builtInKind(forFileName name: String) -> String? {
         switch name {
         case "Cargo.toml": return "cargo"
         case "package.json": return "npm"
@@ -40,7 +68,7 @@ enum ManifestReaders {
     }
 
     /// Reads a source's version from the project at `root`.
-    static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
+    package static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
         let url = RelctlConfig.resolve(source.path, root: root)
         var info = stat()
         guard stat(url.path, &info) == 0 else {

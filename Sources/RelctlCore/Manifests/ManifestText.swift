@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// Shared helpers for readers.
-enum ManifestText {
-    static func read(_ url: URL, displayPath: String) throws -> String {
+package enum ManifestText {
+    package static func read(_ url: URL, displayPath: String) throws -> String {
         guard let text = try TextFile.read(url, displayPath: displayPath) else {
             // Present but unopenable is not "missing": say what it is.
             let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -17,12 +18,12 @@ enum ManifestText {
     }
 
     /// The 1-based line holding the character offset.
-    static func line(of index: String.Index, in text: String) -> Int {
+    package static func line(of index: String.Index, in text: String) -> Int {
         text[..<index].reduce(1) { $1.isLineBreak ? $0 + 1 : $0 }
     }
 
     /// The line of the first `version = "…"` assignment inside the `[header]` table of a TOML file.
-    static func tomlVersionLine(in text: String, table header: String) -> Int? {
+    package static func tomlVersionLine(in text: String, table header: String) -> Int? {
         var inside = header.isEmpty
         for (index, raw) in text.fileLines.enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)

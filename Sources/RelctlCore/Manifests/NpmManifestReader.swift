@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// `package.json`: the top-level `version` string.
-struct NpmManifestReader: ManifestReader {
-    var comparison: VersionComparison { .semver }
-    init() {}
+package struct NpmManifestReader: ManifestReader {
+    package var comparison: VersionComparison { .semver }
+    package init() {}
 
-    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         let text = try ManifestText.read(url, displayPath: displayPath)
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: Data(text.utf8)) } catch {
@@ -20,7 +21,7 @@ struct NpmManifestReader: ManifestReader {
 
     /// The line of the top-level `"version"` key: a nested one (`"engines": {"version": …}`)
     /// must not be the line `bump --write` edits. A small scan tracks strings and nesting depth.
-    static func topLevelVersionLine(in text: String) -> Int? {
+    package static func topLevelVersionLine(in text: String) -> Int? {
         let bytes = Array(text.utf8)
         var depth = 0, line = 1, index = 0
         var inString = false, stringStart = 0

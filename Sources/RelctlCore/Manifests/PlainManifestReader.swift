@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// A `VERSION` file: its whole content, trimmed.
-struct PlainManifestReader: ManifestReader {
-    var comparison: VersionComparison { .semver }
-    init() {}
+package struct PlainManifestReader: ManifestReader {
+    package var comparison: VersionComparison { .semver }
+    package init() {}
 
-    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         let content = try ManifestText.read(url, displayPath: displayPath)
         guard let start = content.firstIndex(where: { !$0.isWhitespace }) else {
             throw ManifestError.noVersion(path: displayPath, hint: "the file is empty")

@@ -1,15 +1,16 @@
 import Foundation
+import RelctlBasics
 
 /// `pyproject.toml`: PEP 621 `[project] version` or Poetry `[tool.poetry] version`; any other
 /// file (hatch's `[tool.hatch.version] path`, a package's `__init__.py`): `__version__ = "…"`;
 /// or what `pattern` captures. Compared by PEP 440 whichever way it is read.
-struct PythonManifestReader: ManifestReader {
-    static let moduleVersionPattern =
+package struct PythonManifestReader: ManifestReader {
+    package static let moduleVersionPattern =
         #"^\s*(?:__version__|VERSION|version)\s*(?::\s*str\s*)?=\s*["'](?<version>[^"'\n]+)["']"#
-    var comparison: VersionComparison { .pep440 }
-    init() {}
+    package var comparison: VersionComparison { .pep440 }
+    package init() {}
 
-    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         if let pattern = source.pattern {
             return try RegexManifestReader.match(pattern, in: url, displayPath: displayPath)
         }

@@ -1,12 +1,13 @@
 import Foundation
+import RelctlBasics
 
 /// Any file plus a `pattern` whose named group `version` captures the version.
-struct RegexManifestReader: ManifestReader {
-    var comparison: VersionComparison { .semver }
-    init() {}
+package struct RegexManifestReader: ManifestReader {
+    package var comparison: VersionComparison { .semver }
+    package init() {}
 
     /// A problem with the pattern itself, or nil when it compiles and has a `version` group.
-    static func checkPattern(_ pattern: String) -> String? {
+    package static func checkPattern(_ pattern: String) -> String? {
         do {
             _ = try NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
         } catch {
@@ -18,7 +19,7 @@ struct RegexManifestReader: ManifestReader {
         return nil
     }
 
-    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         guard let pattern = source.pattern else {
             throw ManifestError.invalid(
                 path: displayPath, line: nil, reason: "kind `regex` needs a `pattern` with a named group `version`")
@@ -28,12 +29,12 @@ struct RegexManifestReader: ManifestReader {
 
     /// The most a file searched with a `pattern` may hold: a version file or a source file is far
     /// smaller, and a pattern's work grows with the text it runs over.
-    static let sizeLimit = 1 << 20
+    package static let sizeLimit = 1 << 20
     /// How long one pattern may run over one file. A pattern that backtracks catastrophically
     /// (`(a+)+b`) would otherwise run for hours; a sane one takes milliseconds on `sizeLimit` bytes.
-    static let timeLimit: Duration = .seconds(3)
+    package static let timeLimit: Duration = .seconds(3)
 
-    static func match(_ rawPattern: String, in url: URL, displayPath: String) throws -> ManifestVersion {
+    package static func match(_ rawPattern: String, in url: URL, displayPath: String) throws -> ManifestVersion {
         var info = stat()
         if stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > sizeLimit {
             throw ManifestError.invalid(

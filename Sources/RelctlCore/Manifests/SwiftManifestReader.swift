@@ -1,13 +1,14 @@
 import Foundation
+import RelctlBasics
 
 /// A Swift source file (Swift packages have no version field in Package.swift): the first
 /// `let version = "…"` (or `var`, or with `: String`), or a custom `pattern`.
-struct SwiftManifestReader: ManifestReader {
-    static let defaultPattern = #"(?:let|var)\s+version\s*(?::\s*String\s*)?=\s*"(?<version>[^"]+)""#
-    var comparison: VersionComparison { .semver }
-    init() {}
+package struct SwiftManifestReader: ManifestReader {
+    package static let defaultPattern = #"(?:let|var)\s+version\s*(?::\s*String\s*)?=\s*"(?<version>[^"]+)""#
+    package var comparison: VersionComparison { .semver }
+    package init() {}
 
-    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+    package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
         do {
             return try RegexManifestReader.match(
                 source.pattern ?? Self.defaultPattern, in: url, displayPath: displayPath)

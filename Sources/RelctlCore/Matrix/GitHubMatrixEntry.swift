@@ -1,14 +1,15 @@
 import Foundation
+import RelctlBasics
 
 /// One `include` entry of the GitHub Actions matrix. Field order is the contract's.
-struct GitHubMatrixEntry: Sendable, Equatable, Codable {
-    var target: String
-    var runner: String
-    var format: String
-    var os: String
-    var arch: String
+package struct GitHubMatrixEntry: Sendable, Equatable, Codable {
+    package var target: String
+    package var runner: String
+    package var format: String
+    package var os: String
+    package var arch: String
 
-    init(_ target: Target) {
+    package init(_ target: Target) {
         self.target = target.triple
         self.runner = target.runner
         self.format = target.format

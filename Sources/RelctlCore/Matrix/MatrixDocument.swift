@@ -1,17 +1,19 @@
-/// `relctl matrix --format json`: the fully expanded targets.
-struct MatrixDocument: Sendable, Encodable {
-    struct Item: Sendable, Encodable {
-        var target: String
-        var runner: String
-        var format: String
-        var os: String
-        var arch: String
-        var env: String?
-        var links: String
-        var executableSuffix: String
-        var recognized: Bool
+import RelctlBasics
 
-        init(_ target: Target) {
+/// `relctl matrix --format json`: the fully expanded targets.
+package struct MatrixDocument: Sendable, Encodable {
+    package struct Item: Sendable, Encodable {
+        package var target: String
+        package var runner: String
+        package var format: String
+        package var os: String
+        package var arch: String
+        package var env: String?
+        package var links: String
+        package var executableSuffix: String
+        package var recognized: Bool
+
+        package init(_ target: Target) {
             self.target = target.triple
             self.runner = target.runner
             self.format = target.format
@@ -23,12 +25,12 @@ struct MatrixDocument: Sendable, Encodable {
             self.recognized = target.isRecognized
         }
 
-        enum CodingKeys: String, CodingKey {
+        package enum CodingKeys: String, CodingKey {
             case target, runner, format, os, arch, env, links, recognized
             case executableSuffix = "executable-suffix"
         }
 
-        func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(target, forKey: .target)
             try container.encode(runner, forKey: .runner)
@@ -42,5 +44,5 @@ struct MatrixDocument: Sendable, Encodable {
         }
     }
 
-    var targets: [Item]
+    package var targets: [Item]
 }

@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// Problems turning `[[target]]` entries into the build matrix; all are bad input (exit 2).
 public enum MatrixError: RelctlError, CustomStringConvertible {
     /// A triple relctl has no defaults for, without `runner` or `format`; `missing` names the keys.

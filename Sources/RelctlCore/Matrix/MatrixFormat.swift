@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// How `relctl matrix` prints the expanded targets.
 public enum MatrixFormat: String, Sendable, CaseIterable {

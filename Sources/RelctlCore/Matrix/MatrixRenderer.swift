@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// Renders resolved targets in each `MatrixFormat`. Output is deterministic: configured order, sorted keys.
 public enum MatrixRenderer {

@@ -1,3 +1,5 @@
+import RelctlBasics
+
 extension TargetResolver {
     /// Warnings for triples relctl does not recognise (they still work with an explicit runner and format).
     public static func unrecognizedWarnings(_ targets: [Target], config: RelctlConfig) -> [Diagnostic] {

@@ -1,23 +1,14 @@
 import Foundation
+import RelctlBasics
 
 /// Turns `[[target]]` entries into `Target`s with per-OS defaults, and reports triples it does not know.
 public enum TargetResolver {
-    /// The default runner for a triple, as in the seed's matrix.
-    static func defaultRunner(for triple: TargetTriple) -> String? {
-        switch triple.os {
-        case "linux": return "ubuntu-latest"
-        case "macos": return triple.arch == "x86_64" ? "macos-13" : "macos-14"
-        case "windows": return "windows-latest"
-        default: return nil
-        }
-    }
-
     /// Resolves one entry. An unrecognised triple needs `runner` and `format`; without them this
     /// throws (exit 2) naming the triple.
-    static func resolve(_ settings: TargetSettings) throws -> Target {
+    package static func resolve(_ settings: TargetSettings) throws -> Target {
         let triple = TargetTriple(settings.triple)
         let windows = triple.isWindows
-        let runner = settings.runner ?? (triple.isRecognized ? defaultRunner(for: triple) : nil)
+        let runner = settings.runner ?? (triple.isRecognized ? CIRunners.defaultRunner(for: triple) : nil)
         let format = settings.format ?? (triple.isRecognized ? (windows ? "zip" : "tar.gz") : nil)
         guard let runner, let format else {
             let missing = [settings.runner == nil ? "`runner`" : nil, settings.format == nil ? "`format`" : nil]
@@ -78,10 +69,10 @@ public enum TargetResolver {
     }
 
     /// What to do about a config without targets; build, matrix and check all say it.
-    static let addTargetHint = "add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\""
+    package static let addTargetHint = "add one, e.g. [[target]] triple = \"x86_64-unknown-linux-gnu\""
 
     /// This machine's OS as relctl names it (`linux`, `macos`, `windows`).
-    static let hostOS: String = {
+    package static let hostOS: String = {
         #if os(Linux)
         "linux"
         #elseif os(macOS)
@@ -94,7 +85,7 @@ public enum TargetResolver {
     }()
 
     /// The architecture names a triple may use for this machine's CPU.
-    static let hostArchitectures: [String] = {
+    package static let hostArchitectures: [String] = {
         #if arch(x86_64)
         ["x86_64"]
         #elseif arch(arm64)

@@ -1,26 +1,28 @@
+import RelctlBasics
+
 /// A target triple (`arch-vendor-os[-env]`) split into the parts relctl uses for defaults.
-struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
-    static let knownArchitectures: Set<String> = [
+package struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
+    package static let knownArchitectures: Set<String> = [
         "x86_64", "aarch64", "arm64", "i686", "i586", "armv7", "arm", "riscv64gc", "riscv64",
         "powerpc64le", "s390x", "wasm32", "loongarch64", "mips64", "thumbv7neon",
     ]
     /// OS spellings found in triples, mapped to the name relctl uses for `{os}`.
-    static let knownSystems: [String: String] = [
+    package static let knownSystems: [String: String] = [
         "linux": "linux", "darwin": "macos", "macos": "macos", "windows": "windows", "freebsd": "freebsd",
         "netbsd": "netbsd", "openbsd": "openbsd", "android": "android", "ios": "ios", "wasi": "wasi",
         "illumos": "illumos",
     ]
 
-    let raw: String
-    let arch: String
-    let vendor: String?
+    package let raw: String
+    package let arch: String
+    package let vendor: String?
     /// `linux`, `macos`, `windows`, … (`darwin` is reported as `macos`).
-    let os: String
-    let env: String?
+    package let os: String
+    package let env: String?
     /// False when the architecture or OS is not one relctl knows; defaults then cannot be chosen.
-    let isRecognized: Bool
+    package let isRecognized: Bool
 
-    init(_ raw: String) {
+    package init(_ raw: String) {
         self.raw = raw
         let parts = raw.split(separator: "-").map(String.init)
         let archPart = parts.first ?? raw
@@ -48,6 +50,6 @@ struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
         self.isRecognized = Self.knownArchitectures.contains(archPart) && system != nil
     }
 
-    var isWindows: Bool { os == "windows" }
-    var description: String { raw }
+    package var isWindows: Bool { os == "windows" }
+    package var description: String { raw }
 }

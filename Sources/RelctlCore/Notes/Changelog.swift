@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// Keeps a `CHANGELOG.md` the way its authors write it: a release's section goes above the newest
 /// older release, in the file's own heading level and style (PRODUCT "Changelogs are edited, never
@@ -6,13 +7,13 @@ import Foundation
 /// closed by its own digest marker whose text still matches the digest, so a second run changes
 /// nothing and a hand-edited or hand-written section is never lost.
 public enum Changelog {
-    static let defaultTitle = "# Changelog"
+    package static let defaultTitle = "# Changelog"
 
     /// The updated text and what the user should hear about it.
-    struct Edit: Sendable, Equatable {
-        var text: String
+    package struct Edit: Sendable, Equatable {
+        package var text: String
         /// Sections relctl kept although the release may concern them (a hand-written `Unreleased`).
-        var remarks: [Diagnostic]
+        package var remarks: [Diagnostic]
     }
 
     /// Returns the new file text with the notes' section inserted, or replacing the section relctl
@@ -20,7 +21,7 @@ public enum Changelog {
     /// A section for the same release that relctl did not write (or that was edited since) is
     /// refused naming its line, unless `force`. A CRLF file stays CRLF; a file without a final
     /// line break keeps it that way.
-    static func insert(
+    package static func insert(
         _ notes: ReleaseNotes, into existing: String?, force: Bool = false, displayPath: String
     ) throws
         -> Edit
@@ -120,7 +121,7 @@ public enum Changelog {
     /// Above the newest release older than this one (a changelog lists newest first), else below
     /// the last release; with no release yet, after the `Unreleased` sections, else at the end
     /// (before trailing link definitions).
-    static func insertionLine(for version: SemanticVersion?, in document: ChangelogDocument) -> Int {
+    package static func insertionLine(for version: SemanticVersion?, in document: ChangelogDocument) -> Int {
         let releases = document.releaseHeadings
         if let version, let older = releases.first(where: { $0.version.map { $0 < version } ?? false }) {
             return older.line
@@ -135,7 +136,7 @@ public enum Changelog {
 
     /// The style of the newest release heading; without one, relctl's layout at the level the
     /// `Unreleased` heading uses, or one below the title.
-    static func style(of document: ChangelogDocument) -> ChangelogHeadingStyle {
+    package static func style(of document: ChangelogDocument) -> ChangelogHeadingStyle {
         if let newest = document.releaseHeadings.first { return ChangelogHeadingStyle(learningFrom: newest) }
         var style = ChangelogHeadingStyle.standard
         if let unreleased = document.headings.first(where: \.isUnreleased) {
@@ -148,7 +149,7 @@ public enum Changelog {
 
     /// The section's lines (heading first), its closing marker and, for link-reference headings,
     /// the definition to add.
-    static func render(
+    package static func render(
         _ notes: ReleaseNotes, style: ChangelogHeadingStyle
     ) -> (
         lines: [String], marker: String, definition: String?, title: String
@@ -170,7 +171,7 @@ public enum Changelog {
     }
 
     /// The version as the tag writes it (`26.03` for calendar tag `26.03`, `1.2.0` for `v1.2.0`).
-    static func spelledVersion(inTag tag: String) -> String? {
+    package static func spelledVersion(inTag tag: String) -> String? {
         var rest = Substring(tag)
         while let first = rest.firstIndex(where: \.isNumber) {
             let candidate = rest[first...]
@@ -183,7 +184,7 @@ public enum Changelog {
     }
 
     /// Adds `[1.2.0]: url` among the file's version definitions (newest first), unless the label is defined.
-    static func addDefinition(_ definition: String, version: SemanticVersion?, to lines: inout [String]) {
+    package static func addDefinition(_ definition: String, version: SemanticVersion?, to lines: inout [String]) {
         let document = ChangelogDocument(lines: lines)
         guard let label = ChangelogDocument.definitionLabel(Substring(definition)),
             !document.definitions.contains(where: { $0.label == label })

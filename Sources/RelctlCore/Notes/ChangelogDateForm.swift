@@ -1,20 +1,21 @@
 import Foundation
+import RelctlBasics
 
 /// How a changelog writes the date in its release headings, so a new heading writes it the same way:
 /// `2026-01-02`, `2026/01/02`, `2nd January, 2026` (httpx), `January 2, 2026`.
-enum ChangelogDateForm: Sendable, Equatable {
+package enum ChangelogDateForm: Sendable, Equatable {
     case iso
     case slashed
     case dayMonthYear(ordinal: Bool, comma: Bool)
     case monthDayYear(ordinal: Bool)
 
-    static let months = [
+    package static let months = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
         "November", "December",
     ]
 
     /// The first date in `text` and the form it is written in.
-    static func find(in text: Substring) -> (form: ChangelogDateForm, range: Range<Substring.Index>)? {
+    package static func find(in text: Substring) -> (form: ChangelogDateForm, range: Range<Substring.Index>)? {
         let month = months.joined(separator: "|")
         let patterns: [(String, (AnyRegexOutput) -> ChangelogDateForm)] = [
             (#"[0-9]{4}-[0-9]{2}-[0-9]{2}"#, { _ in .iso }),
@@ -35,7 +36,7 @@ enum ChangelogDateForm: Sendable, Equatable {
     }
 
     /// `isoDate` (`YYYY-MM-DD`) written in this form.
-    func render(_ isoDate: String) -> String {
+    package func render(_ isoDate: String) -> String {
         let parts = isoDate.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3, (1...12).contains(parts[1]) else { return isoDate }
         let (year, month, day) = (parts[0], Self.months[parts[1] - 1], parts[2])
@@ -49,7 +50,7 @@ enum ChangelogDateForm: Sendable, Equatable {
         }
     }
 
-    static func ordinalSuffix(_ day: Int) -> String {
+    package static func ordinalSuffix(_ day: Int) -> String {
         if (11...13).contains(day % 100) { return "th" }
         switch day % 10 {
         case 1: return "st"

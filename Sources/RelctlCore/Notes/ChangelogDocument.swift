@@ -1,33 +1,34 @@
 import Foundation
+import RelctlBasics
 
 /// The block structure of a changelog that relctl needs to edit it without touching anything it
 /// did not write: headings (ATX and setext), link reference definitions, and relctl's digest
 /// markers, ignoring whatever sits in fenced code or HTML comments (a `# comment` in a shell
 /// example, a commented-out heading template).
-struct ChangelogDocument: Sendable {
+package struct ChangelogDocument: Sendable {
     /// The file's lines, LF-separated, without the final line break.
-    var lines: [String]
-    var headings: [ChangelogHeading] = []
+    package var lines: [String]
+    package var headings: [ChangelogHeading] = []
     /// `[label]: destination` lines outside code, by lowercased label (first definition wins, as in CommonMark).
-    var definitions: [(label: String, line: Int)] = []
+    package var definitions: [(label: String, line: Int)] = []
     /// Lines holding relctl's section marker (`<!-- relctl-digest: sha256:… -->`).
-    var markers: [Int] = []
+    package var markers: [Int] = []
 
-    static let markerPrefix = "<!-- relctl-digest: sha256:"
-    static let markerSuffix = " -->"
+    package static let markerPrefix = "<!-- relctl-digest: sha256:"
+    package static let markerSuffix = " -->"
 
-    init(lines: [String]) {
+    package init(lines: [String]) {
         self.lines = lines
         scan()
     }
 
     /// The marker line closing a section relctl wrote, covering `sectionText`.
-    static func marker(for sectionText: String) -> String {
+    package static func marker(for sectionText: String) -> String {
         markerPrefix + GeneratedFile.digest(sectionText) + markerSuffix
     }
 
     /// The digest a marker line records, or nil when the line is no marker.
-    static func recordedDigest(_ line: String) -> String? {
+    package static func recordedDigest(_ line: String) -> String? {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix(markerPrefix), trimmed.hasSuffix(markerSuffix) else { return nil }
         return String(trimmed.dropFirst(markerPrefix.count).dropLast(markerSuffix.count))
@@ -35,7 +36,7 @@ struct ChangelogDocument: Sendable {
 
     /// Release headings in file order, at the highest level any has (a `### 1.2 notes` subsection
     /// under a release is not one).
-    var releaseHeadings: [ChangelogHeading] {
+    package var releaseHeadings: [ChangelogHeading] {
         let releases = headings.filter { $0.version != nil }
         guard let level = releases.map(\.level).min() else { return [] }
         return releases.filter { $0.level == level }
@@ -43,7 +44,7 @@ struct ChangelogDocument: Sendable {
 
     /// The line after a heading's section: the next heading of the same or a higher level, the
     /// trailing block of link definitions, or the end of the file.
-    func sectionEnd(of heading: ChangelogHeading) -> Int {
+    package func sectionEnd(of heading: ChangelogHeading) -> Int {
         let next = headings.first(where: { $0.line > heading.line && $0.level <= heading.level })?.line ?? lines.count
         if let trailing = trailingDefinitionsStart, trailing > heading.line { return min(next, trailing) }
         return next
@@ -51,7 +52,7 @@ struct ChangelogDocument: Sendable {
 
     /// Where the block of link reference definitions ending the file starts (Keep a Changelog's
     /// `[1.2.0]: https://…/compare/…` list), if the file ends with one.
-    var trailingDefinitionsStart: Int? {
+    package var trailingDefinitionsStart: Int? {
         let definitionLines = Set(definitions.map(\.line))
         var start: Int?
         var index = lines.count - 1
@@ -68,7 +69,7 @@ struct ChangelogDocument: Sendable {
 
     /// The marker closing the section that starts at `heading`, when its digest still matches the
     /// lines from the heading to the marker: a section relctl wrote and nobody edited since.
-    func unchangedGeneratedSection(at heading: ChangelogHeading) -> ClosedRange<Int>? {
+    package func unchangedGeneratedSection(at heading: ChangelogHeading) -> ClosedRange<Int>? {
         let end = sectionEnd(of: heading)
         guard let marker = markers.last(where: { $0 > heading.line && $0 < end }),
             let recorded = Self.recordedDigest(lines[marker])
@@ -169,7 +170,7 @@ struct ChangelogDocument: Sendable {
     }
 
     /// `[label]: destination` → `label` lowercased; nil for any other line.
-    static func definitionLabel(_ line: Substring) -> String? {
+    package static func definitionLabel(_ line: Substring) -> String? {
         guard line.first == "[", let close = line.firstIndex(of: "]") else { return nil }
         let afterClose = line[line.index(after: close)...]
         guard afterClose.hasPrefix(":"), afterClose.dropFirst().contains(where: { !$0.isWhitespace }) else {

@@ -1,46 +1,47 @@
 import Foundation
+import RelctlBasics
 
 /// A Markdown heading of a changelog (ATX `## 1.2.0` or setext `1.2.0` underlined with `---`),
 /// with the release it names, if any.
-struct ChangelogHeading: Sendable, Equatable {
+package struct ChangelogHeading: Sendable, Equatable {
     /// Index of the heading's first line (the text line of a setext heading).
-    var line: Int
+    package var line: Int
     /// 1 for ATX, the paragraph lines + the underline for setext.
-    var lineCount: Int
-    var level: Int
+    package var lineCount: Int
+    package var level: Int
     /// The heading's text, without `#` marks or underline.
-    var text: String
-    var isSetext: Bool
+    package var text: String
+    package var isSetext: Bool
 
     /// The release version the heading names (`[1.2.0] - date`, `v10.2.0`, `Version 8.5.0`, `25.07`).
-    var version: SemanticVersion? { Self.versionMatch(in: text).map(\.version) }
+    package var version: SemanticVersion? { Self.versionMatch(in: text).map(\.version) }
 
     /// `Unreleased`, `[Unreleased]`, `UNRELEASED`, `Upcoming release`: changes not yet released.
-    var isUnreleased: Bool {
+    package var isUnreleased: Bool {
         let words = text.lowercased().drop(while: { $0 == "[" || $0 == " " })
         return words.hasPrefix("unreleased") || words.hasPrefix("upcoming")
     }
 
     /// Where the version sits in a heading text, and what surrounds it.
-    struct VersionMatch: Sendable, Equatable {
+    package struct VersionMatch: Sendable, Equatable {
         /// Text before the version (`Version `, `[`, ``), `v` excluded.
-        var prefix: Substring
+        package var prefix: Substring
         /// True when the version is written `v1.2.0`.
-        var hasV: Bool
+        package var hasV: Bool
         /// The version as written (`25.07`, `1.2.0-rc.1`).
-        var spelled: Substring
-        var version: SemanticVersion
+        package var spelled: Substring
+        package var version: SemanticVersion
         /// Everything after the version (`] - 2026-01-02`, ` (6th December, 2024)`).
-        var rest: Substring
+        package var rest: Substring
     }
 
     /// Words a changelog may write before a release's version.
-    static let versionWords: Set<String> = ["version", "release", "ver.", "ver", "v."]
+    package static let versionWords: Set<String> = ["version", "release", "ver.", "ver", "v."]
 
     /// Finds the version a release heading names: an optional `Version`/`Release` word or bracket,
     /// an optional `v`, then two or more dot-separated numbers, at the start of the heading; a
     /// heading such as `Python 3.12 support` or `Release 10 notes` is not a release.
-    static func versionMatch(in text: String) -> VersionMatch? {
+    package static func versionMatch(in text: String) -> VersionMatch? {
         let body = Substring(text)
         guard let first = body.firstIndex(where: \.isNumber) else { return nil }
         var prefix = body[..<first]

@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// How a changelog writes its release headings, learnt from its newest one, so the section relctl
 /// adds looks like its neighbours: the level (`#` for fd, `##` for Keep a Changelog), setext
 /// underlines (ripgrep), a word before the version (`Version 8.5.0`), a `v`, brackets with an
 /// inline link or a link reference defined at the bottom, and the date's place and form.
-struct ChangelogHeadingStyle: Sendable, Equatable {
-    enum Link: Sendable, Equatable {
+package struct ChangelogHeadingStyle: Sendable, Equatable {
+    package enum Link: Sendable, Equatable {
         /// `1.2.0`
         case none
         /// `[1.2.0](https://…/compare/…)`
@@ -14,25 +15,25 @@ struct ChangelogHeadingStyle: Sendable, Equatable {
         case reference
     }
 
-    var level = 2
-    var isSetext = false
+    package var level = 2
+    package var isSetext = false
     /// A word before the version (`Version `).
-    var prefix = ""
-    var hasV = false
-    var link = Link.inline
+    package var prefix = ""
+    package var hasV = false
+    package var link = Link.inline
     /// Nil when the headings carry no date.
-    var date: ChangelogDateForm? = .iso
-    var beforeDate = " - "
-    var afterDate = ""
+    package var date: ChangelogDateForm? = .iso
+    package var beforeDate = " - "
+    package var afterDate = ""
 
     /// relctl's own layout, for a changelog with no release heading to learn from.
-    static let standard = ChangelogHeadingStyle()
+    package static let standard = ChangelogHeadingStyle()
 
-    init() {}
+    package init() {}
 
     /// The style of `heading` (a release heading). Parts it cannot read safely (text around the
     /// date that is more than punctuation, a date in an unknown form) fall back to relctl's layout.
-    init(learningFrom heading: ChangelogHeading) {
+    package init(learningFrom heading: ChangelogHeading) {
         level = heading.level
         isSetext = heading.isSetext
         guard let match = ChangelogHeading.versionMatch(in: heading.text) else { return }
@@ -70,7 +71,7 @@ struct ChangelogHeadingStyle: Sendable, Equatable {
 
     /// The heading lines for a release (`versionText`, as the tag spells it) or for unreleased
     /// changes (nil), and the link definition to add for the reference style.
-    func heading(versionText: String?, url: String?, date isoDate: String) -> (lines: [String], definition: String?) {
+    package func heading(versionText: String?, url: String?, date isoDate: String) -> (lines: [String], definition: String?) {
         var text: String
         var definition: String?
         if let versionText {

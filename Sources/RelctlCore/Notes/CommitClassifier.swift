@@ -1,19 +1,20 @@
 import Foundation
+import RelctlBasics
 
 /// Turns the commits of a range into notes sections: drops merges (unless configured), cancels
 /// revert pairs, parses Conventional Commits and sorts entries into the configured groups.
-struct CommitClassifier: Sendable {
-    var settings: NotesSettings
+package struct CommitClassifier: Sendable {
+    package var settings: NotesSettings
 
-    init(settings: NotesSettings) {
+    package init(settings: NotesSettings) {
         self.settings = settings
     }
 
     /// Conventional types that never reach the notes unless a group names them.
-    static let housekeepingTypes: Set<String> = ["chore", "ci", "test", "tests", "build", "style"]
+    package static let housekeepingTypes: Set<String> = ["chore", "ci", "test", "tests", "build", "style"]
 
     /// `commits` newest first (as `git log` gives them); entries come out oldest first.
-    func sections(for commits: [GitCommitRecord]) -> [NotesSection] {
+    package func sections(for commits: [GitCommitRecord]) -> [NotesSection] {
         let kept = Self.cancellingReverts(commits)
         var breaking: [NotesEntry] = []
         var grouped: [String: [NotesEntry]] = [:]
@@ -64,7 +65,7 @@ struct CommitClassifier: Sendable {
 
     /// Removes every revert whose target is in the range, together with that target. Newest first,
     /// so a revert of a revert cancels the revert and the original change stays.
-    static func cancellingReverts(_ commits: [GitCommitRecord]) -> [GitCommitRecord] {
+    package static func cancellingReverts(_ commits: [GitCommitRecord]) -> [GitCommitRecord] {
         let hashes = commits.map(\.hash)
         let inRange = Set(hashes)
         var cancelled: Set<String> = []
@@ -87,7 +88,7 @@ struct CommitClassifier: Sendable {
     /// The commits a revert names: git's `This reverts commit X.` line (in `Revert "…"` and
     /// `Reapply "…"` commits), and for a conventional `revert:` commit also hashes in `Refs:`
     /// footers (the spec's example).
-    static func revertedHashes(of commit: GitCommitRecord) -> [String] {
+    package static func revertedHashes(of commit: GitCommitRecord) -> [String] {
         // Git 2.43+ titles the revert of a revert `Reapply "…"`.
         let isGitRevert = commit.subject.hasPrefix("Revert \"") || commit.subject.hasPrefix("Reapply \"")
         let isConventionalRevert =

@@ -1,44 +1,45 @@
 import Foundation
+import RelctlBasics
 
 /// A commit message parsed by the Conventional Commits 1.0.0 grammar:
 /// `type(scope)!: description`, an optional body, and optional footers (`Token: value`, `Token #value`).
-struct ConventionalCommit: Sendable, Equatable {
+package struct ConventionalCommit: Sendable, Equatable {
     /// One trailer-style footer; `BREAKING CHANGE` keeps its space.
-    struct Footer: Sendable, Equatable {
-        var token: String
+    package struct Footer: Sendable, Equatable {
+        package var token: String
         /// `": "` or `" #"`.
-        var separator: String
-        var value: String
+        package var separator: String
+        package var value: String
 
-        init(token: String, separator: String, value: String) {
+        package init(token: String, separator: String, value: String) {
             self.token = token
             self.separator = separator
             self.value = value
         }
 
         /// True for `BREAKING CHANGE` and its synonym `BREAKING-CHANGE`.
-        var isBreaking: Bool { token == "BREAKING CHANGE" || token == "BREAKING-CHANGE" }
+        package var isBreaking: Bool { token == "BREAKING CHANGE" || token == "BREAKING-CHANGE" }
     }
 
     /// Lowercased (the spec makes types case-insensitive).
-    var type: String
-    var scope: String?
-    var description: String
-    var body: String?
-    var footers: [Footer]
+    package var type: String
+    package var scope: String?
+    package var description: String
+    package var body: String?
+    package var footers: [Footer]
     /// `!` after the type/scope.
-    var hasBang: Bool
+    package var hasBang: Bool
 
     /// `!` or a `BREAKING CHANGE` footer.
-    var isBreaking: Bool { hasBang || footers.contains(where: \.isBreaking) }
+    package var isBreaking: Bool { hasBang || footers.contains(where: \.isBreaking) }
 
     /// The text of the breaking-change footers: the migration note for users.
-    var breakingNote: String? {
+    package var breakingNote: String? {
         let notes = footers.filter(\.isBreaking).map(\.value).filter { !$0.isEmpty }
         return notes.isEmpty ? nil : notes.joined(separator: "\n\n")
     }
 
-    init(
+    package init(
         type: String, scope: String? = nil, description: String, body: String? = nil, footers: [Footer] = [],
         hasBang: Bool = false
     ) {
@@ -51,13 +52,13 @@ struct ConventionalCommit: Sendable, Equatable {
     }
 
     /// Parses a whole message (subject, blank line, rest); nil when the subject is not conventional.
-    init?(message: String) {
+    package init?(message: String) {
         let (subject, rest) = Self.splitMessage(message)
         self.init(subject: subject, body: rest)
     }
 
     /// Parses a subject line and the text after it (what `git log %s` and `%b` give).
-    init?(subject: String, body rawBody: String) {
+    package init?(subject: String, body rawBody: String) {
         guard let header = Self.parseHeader(subject) else { return nil }
         type = header.type
         scope = header.scope
@@ -68,7 +69,7 @@ struct ConventionalCommit: Sendable, Equatable {
         self.footers = footers
     }
 
-    static func splitMessage(_ message: String) -> (String, String) {
+    package static func splitMessage(_ message: String) -> (String, String) {
         guard let newline = message.firstIndex(of: "\n") else { return (message, "") }
         let subject = String(message[..<newline])
         let rest = message[message.index(after: newline)...].drop(while: { $0 == "\n" })
@@ -80,7 +81,7 @@ struct ConventionalCommit: Sendable, Equatable {
     }
 
     /// `type(scope)!: description`, scanned on bytes: this runs once per commit of large histories.
-    static func parseHeader(_ subject: String) -> (type: String, scope: String?, bang: Bool, description: String)? {
+    package static func parseHeader(_ subject: String) -> (type: String, scope: String?, bang: Bool, description: String)? {
         let bytes = Array(subject.utf8)
         var index = 0
         while index < bytes.count, isTypeCharacter(bytes[index]) { index += 1 }
@@ -109,7 +110,7 @@ struct ConventionalCommit: Sendable, Equatable {
     }
 
     /// A footer's first line: `Token: value` or `Token #value`, token `[A-Za-z0-9-]+` or `BREAKING CHANGE`.
-    static func footerStart(_ line: Substring) -> Footer? {
+    package static func footerStart(_ line: Substring) -> Footer? {
         let breakingPrefixes = ["BREAKING CHANGE", "BREAKING-CHANGE"]
         for prefix in breakingPrefixes where line.hasPrefix(prefix) {
             let rest = line.dropFirst(prefix.count)
@@ -136,7 +137,7 @@ struct ConventionalCommit: Sendable, Equatable {
 
     /// Footers begin at the first paragraph whose first line is a footer; everything after belongs
     /// to them (a value may continue on following lines, as the spec allows).
-    static func parseBody(_ text: String) -> (body: String?, footers: [Footer]) {
+    package static func parseBody(_ text: String) -> (body: String?, footers: [Footer]) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var footerStartLine: Int?
         for (index, line) in lines.enumerated()
@@ -166,5 +167,5 @@ struct ConventionalCommit: Sendable, Equatable {
 }
 
 extension String {
-    func trimmingSpaces() -> String { trimmingCharacters(in: .whitespaces) }
+    package func trimmingSpaces() -> String { trimmingCharacters(in: .whitespaces) }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import RelctlBasics
 
 /// The Install part of the notes, from `dist/manifest.json`: per-platform download and checksum
 /// verification commands, then a table of every artifact with its size and SHA256.
-enum InstallSection {
-    static func render(
+package enum InstallSection {
+    package static func render(
         manifest: ReleaseManifest, links: RepositoryLinks?, verification: InstallVerification? = nil
     ) -> String {
         var out = "### Install\n\n"
@@ -48,7 +49,7 @@ enum InstallSection {
 
     /// The one-line installers, which verify the checksum (and the signature, where minisign is
     /// installed) before installing.
-    static func installers(_ verification: InstallVerification, tag: String, links: RepositoryLinks?) -> String {
+    package static func installers(_ verification: InstallVerification, tag: String, links: RepositoryLinks?) -> String {
         var out = ""
         if let sh = verification.shellInstaller {
             out +=
@@ -66,7 +67,7 @@ enum InstallSection {
     }
 
     /// Checking SHA256SUMS's signatures with the stock tools, then the files against it.
-    static func signatures(_ verification: InstallVerification, tag: String, links: RepositoryLinks?) -> String {
+    package static func signatures(_ verification: InstallVerification, tag: String, links: RepositoryLinks?) -> String {
         let sums = ChecksumAlgorithm.sha256.sumsFileName
         var out = "\n**Verify the signature** of `\(sums)`, then the files you downloaded against it:\n\n```sh\n"
         if let links {
@@ -89,7 +90,7 @@ enum InstallSection {
         return out
     }
 
-    static func commands(
+    package static func commands(
         for artifact: ReleaseManifest.Artifact, platform: String, tag: String, links: RepositoryLinks?
     ) -> String {
         let name = artifact.name
@@ -117,7 +118,7 @@ enum InstallSection {
     }
 
     /// Binary units with one decimal: `812 B`, `4.2 MiB`.
-    static func size(_ bytes: Int64) -> String {
+    package static func size(_ bytes: Int64) -> String {
         if bytes < 1024 { return "\(bytes) B" }
         let units = ["KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes) / 1024

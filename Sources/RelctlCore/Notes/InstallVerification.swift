@@ -1,20 +1,21 @@
 import Foundation
+import RelctlBasics
 
 /// What the Install section says beyond the per-archive commands: the one-line installer and
 /// how to check the signatures of SHA256SUMS by hand. Found in the dist folder, never guessed:
 /// a line appears only when its file is there.
-struct InstallVerification: Sendable, Equatable {
+package struct InstallVerification: Sendable, Equatable {
     /// `{project}-installer.sh` / `.ps1` when written.
-    var shellInstaller: String?
-    var powerShellInstaller: String?
+    package var shellInstaller: String?
+    package var powerShellInstaller: String?
     /// One allowed-signers line (from `[sign] allowed-signers`) when `SHA256SUMS.sig` exists.
-    var allowedSigner: String?
+    package var allowedSigner: String?
     /// The base64 minisign public key when `SHA256SUMS.minisig` exists and the key is configured.
-    var minisignKey: String?
+    package var minisignKey: String?
     /// True when there is a signature to check by hand.
-    var hasSignatures: Bool { allowedSigner != nil || minisignKey != nil }
+    package var hasSignatures: Bool { allowedSigner != nil || minisignKey != nil }
 
-    init(
+    package init(
         shellInstaller: String? = nil, powerShellInstaller: String? = nil, allowedSigner: String? = nil,
         minisignKey: String? = nil
     ) {
@@ -25,7 +26,7 @@ struct InstallVerification: Sendable, Equatable {
     }
 
     /// Looks at `dist` and the `[sign]` public keys; nil when there is nothing to say.
-    static func find(in dist: URL, project: String, settings: SignSettings, root: URL) -> InstallVerification? {
+    package static func find(in dist: URL, project: String, settings: SignSettings, root: URL) -> InstallVerification? {
         func exists(_ name: String) -> Bool {
             FileSystem.exists(atPath: dist.appendingPathComponent(name).path)
         }

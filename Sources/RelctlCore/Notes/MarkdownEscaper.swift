@@ -1,9 +1,11 @@
+import RelctlBasics
+
 /// Escapes text for inline Markdown so a commit subject renders as written: `*`, `_`, `[`, `<`…
 /// lose their meaning, while balanced code spans (`` `x_y` ``) are kept, since their content is literal anyway.
-enum MarkdownEscaper {
-    static let special: Set<Character> = ["\\", "*", "_", "[", "]", "<", ">", "|", "~", "&", "!"]
+package enum MarkdownEscaper {
+    package static let special: Set<Character> = ["\\", "*", "_", "[", "]", "<", ">", "|", "~", "&", "!"]
 
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         let characters = Array(text)
         var output = ""
         output.reserveCapacity(text.utf8.count + 8)
@@ -33,7 +35,7 @@ enum MarkdownEscaper {
     /// of a line `#`, `-`, `+`, `=` and `10.` would open a heading, a nested list or a rule, and
     /// leading blanks an indented code block. Subjects such as `- fixing tests` or
     /// `# Modernize SQL` render as written.
-    static func escapeBlockStart(_ escaped: String) -> String {
+    package static func escapeBlockStart(_ escaped: String) -> String {
         let text = escaped.drop { $0 == " " || $0 == "\t" }
         guard let first = text.first else { return String(text) }
         if "#-+=".contains(first) { return "\\" + text }
@@ -50,7 +52,7 @@ enum MarkdownEscaper {
     /// a code fence left open is closed at the end of the block, and the start of an HTML block
     /// that never ends (`<!--` without `-->`, `<pre>` without `</pre>`…) is escaped. Either would
     /// otherwise swallow every later section of the notes.
-    static func containBlock(_ text: String) -> String {
+    package static func containBlock(_ text: String) -> String {
         enum State {
             case normal
             case fence(Character, Int)

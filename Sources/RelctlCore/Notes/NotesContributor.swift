@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// A commit author, after `.mailmap`.
-struct NotesContributor: Sendable, Equatable, Codable {
-    var name: String
-    var email: String
+package struct NotesContributor: Sendable, Equatable, Codable {
+    package var name: String
+    package var email: String
 
-    init(name: String, email: String) {
+    package init(name: String, email: String) {
         self.name = name
         self.email = email
     }

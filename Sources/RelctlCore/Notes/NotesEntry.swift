@@ -1,25 +1,26 @@
 import Foundation
+import RelctlBasics
 
 /// One line of the notes: a commit, classified.
 public struct NotesEntry: Sendable, Equatable {
-    var commit: String
+    package var commit: String
     /// The conventional type (`feat`, `fix`, …) or `other`.
-    var type: String
-    var scope: String?
+    package var type: String
+    package var scope: String?
     /// The description as written (unescaped).
-    var summary: String
-    var breaking: Bool
+    package var summary: String
+    package var breaking: Bool
     /// The `BREAKING CHANGE:` footer text: what users must do.
-    var migrationNote: String?
-    var authorName: String
-    var authorEmail: String
+    package var migrationNote: String?
+    package var authorName: String
+    package var authorEmail: String
     /// A conventional type no group names (`deps:`, `doc:`), listed under Other changes: the
     /// entry shows it, since the section title says nothing about what kind of change it is.
-    var showsType = false
+    package var showsType = false
 
-    var shortHash: String { String(commit.prefix(7)) }
+    package var shortHash: String { String(commit.prefix(7)) }
 
-    init(
+    package init(
         commit: String, type: String, scope: String?, summary: String, breaking: Bool, migrationNote: String?,
         authorName: String, authorEmail: String
     ) {

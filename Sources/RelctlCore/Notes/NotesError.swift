@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// Problems building release notes and bumping the version in manifests. Bad input (exit 2),
 /// except a manifest already ahead of the new version, which is a refusal (exit 1).
 public enum NotesError: RelctlError, CustomStringConvertible {

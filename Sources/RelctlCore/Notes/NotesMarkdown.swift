@@ -1,13 +1,14 @@
 import Foundation
+import RelctlBasics
 
 /// The built-in Markdown layout of release notes.
-enum NotesMarkdown {
-    static func render(_ notes: ReleaseNotes) -> String {
+package enum NotesMarkdown {
+    package static func render(_ notes: ReleaseNotes) -> String {
         render(notes, heading: heading(notes), sectionLevel: 3)
     }
 
     /// The notes under another heading, their sections at `sectionLevel` (a changelog's own levels).
-    static func render(_ notes: ReleaseNotes, heading: String, sectionLevel: Int) -> String {
+    package static func render(_ notes: ReleaseNotes, heading: String, sectionLevel: Int) -> String {
         let marks = String(repeating: "#", count: min(max(sectionLevel, 1), 6))
         var out = heading + "\n"
         for section in notes.sections {
@@ -44,13 +45,13 @@ enum NotesMarkdown {
     }
 
     /// `## [1.2.0](compare) - 2026-01-02`, or `## Unreleased - …`.
-    static func heading(_ notes: ReleaseNotes) -> String {
+    package static func heading(_ notes: ReleaseNotes) -> String {
         let title = notes.version?.description ?? "Unreleased"
         if let compare = notes.compareURL { return "## [\(title)](\(compare)) - \(notes.date)" }
         return "## \(title) - \(notes.date)"
     }
 
-    static func line(_ entry: NotesEntry, links: RepositoryLinks?) -> String {
+    package static func line(_ entry: NotesEntry, links: RepositoryLinks?) -> String {
         var text = ""
         // `**cli:**` for a scope; `**deps:**` / `**deps(cli):**` for a type the section title does not name.
         let label = entry.showsType ? entry.type + (entry.scope.map { "(\($0))" } ?? "") : entry.scope

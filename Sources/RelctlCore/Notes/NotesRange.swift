@@ -1,14 +1,15 @@
 import Foundation
+import RelctlBasics
 
 /// Which history a set of notes covers: after `previous` (exclusive) up to `targetCommit`.
-struct NotesRange: Sendable, Equatable {
+package struct NotesRange: Sendable, Equatable {
     /// The release's tag (given, or found at the target); nil for unreleased changes.
-    var tag: String?
-    var version: SemanticVersion?
+    package var tag: String?
+    package var version: SemanticVersion?
     /// The previous release tag or the `--from` ref; nil means the whole history.
-    var previous: String?
-    var previousCommit: String?
-    var targetCommit: String
+    package var previous: String?
+    package var previousCommit: String?
+    package var targetCommit: String
 
     /// Resolves the range by the rules in docs/notes.md:
     /// the previous tag is the highest SemVer tag in the tag format that is an ancestor of the
@@ -16,7 +17,7 @@ struct NotesRange: Sendable, Equatable {
     /// version* are skipped when `skipPrereleases` (notes for `v1.0.0` start at `v0.9.0`, not at
     /// `v1.0.0-rc.2`), while prereleases of other versions (`v0.0.1-test.9` before `v0.1.0`) are
     /// real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
-    static func resolve(
+    package static func resolve(
         git: Git, format: TagFormat, skipPrereleases: Bool, tag: String?, from: String?, to: String?
     ) async throws -> NotesRange {
         var version: SemanticVersion?

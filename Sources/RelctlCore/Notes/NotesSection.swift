@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// A titled group of entries (`Breaking changes`, `Features`, …).
-struct NotesSection: Sendable, Equatable {
-    var title: String
-    var entries: [NotesEntry]
+package struct NotesSection: Sendable, Equatable {
+    package var title: String
+    package var entries: [NotesEntry]
 
-    init(title: String, entries: [NotesEntry]) {
+    package init(title: String, entries: [NotesEntry]) {
         self.title = title
         self.entries = entries
     }

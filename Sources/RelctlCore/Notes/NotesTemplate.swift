@@ -1,21 +1,22 @@
 import Foundation
 import Mustache
+import RelctlBasics
 
 /// A user's `[notes] template`: Mustache (hummingbird-project/swift-mustache) rendered over the
 /// same data as the built-in notes. Variables are listed in docs/notes.md.
-struct NotesTemplate: Sendable {
-    var template: MustacheTemplate
-    var displayPath: String
+package struct NotesTemplate: Sendable {
+    package var template: MustacheTemplate
+    package var displayPath: String
 
     /// Reads and parses the template; a missing file or syntax error is bad input naming file and line.
-    static func load(_ url: URL, displayPath: String) throws -> NotesTemplate {
+    package static func load(_ url: URL, displayPath: String) throws -> NotesTemplate {
         guard let data = FileSystem.contents(of: url) else {
             throw NotesError.templateNotFound(path: displayPath)
         }
         return try NotesTemplate(text: String(decoding: data, as: UTF8.self), displayPath: displayPath)
     }
 
-    init(text: String, displayPath: String) throws {
+    package init(text: String, displayPath: String) throws {
         self.displayPath = displayPath
         if let (line, depth) = Self.tooDeep(text) {
             throw NotesError.invalidTemplate(
@@ -34,11 +35,11 @@ struct NotesTemplate: Sendable {
     }
 
     /// Real notes templates nest sections three or four deep (groups, entries, a breaking note).
-    static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     /// The line where section nesting first goes past `maximumDepth`, and that depth; nil when it
     /// never does. Follows `{{=<% %>=}}` delimiter changes, as the parser does.
-    static func tooDeep(_ text: String) -> (line: Int, depth: Int)? {
+    package static func tooDeep(_ text: String) -> (line: Int, depth: Int)? {
         var open = "{{"
         var close = "}}"
         var depth = 0
@@ -69,13 +70,13 @@ struct NotesTemplate: Sendable {
         return nil
     }
 
-    func render(_ notes: ReleaseNotes) -> String {
+    package func render(_ notes: ReleaseNotes) -> String {
         template.render(Self.data(for: notes))
     }
 
     /// The template's view of the notes. Text values come raw (`summary`) and Markdown-escaped
     /// (`summaryMarkdown`); use triple braces `{{{…}}}` for the latter since Mustache escapes HTML.
-    static func data(for notes: ReleaseNotes) -> [String: Any] {
+    package static func data(for notes: ReleaseNotes) -> [String: Any] {
         func entryData(_ entry: NotesEntry) -> [String: Any] {
             var data: [String: Any] = [
                 "commit": entry.commit, "shortHash": entry.shortHash, "type": entry.type,

@@ -1,33 +1,34 @@
 import Foundation
+import RelctlBasics
 
 /// Release notes for one range of history, ready to render as Markdown, JSON or a user template.
 public struct ReleaseNotes: Sendable {
-    static let breakingTitle = "Breaking changes"
-    static let otherTitle = "Other changes"
+    package static let breakingTitle = "Breaking changes"
+    package static let otherTitle = "Other changes"
 
     /// The release's tag; nil for unreleased changes.
-    var tag: String?
-    var version: SemanticVersion?
+    package var tag: String?
+    package var version: SemanticVersion?
     /// The tag (or `--from` ref) the range starts after; nil when it covers the whole history.
     public var previous: String?
     /// `YYYY-MM-DD` of the target commit (UTC), never the wall clock.
-    var date: String
-    var targetCommit: String
+    package var date: String
+    package var targetCommit: String
     /// Breaking changes first, then the configured groups in order, then other changes; empty sections omitted.
-    var sections: [NotesSection]
-    var contributors: [NotesContributor]
-    var links: RepositoryLinks?
+    package var sections: [NotesSection]
+    package var contributors: [NotesContributor]
+    package var links: RepositoryLinks?
     /// `dist/manifest.json`, when present: drives the Install section.
-    var manifest: ReleaseManifest?
+    package var manifest: ReleaseManifest?
     /// Installers and signatures found next to the manifest, for the Install section.
-    var verification: InstallVerification?
+    package var verification: InstallVerification?
     /// Rendered with the user's `[notes] template` instead of the built-in Markdown, when set.
-    var customMarkdown: String?
+    package var customMarkdown: String?
 
     /// What the range ends at, in links: the tag when there is one.
-    var targetName: String { tag ?? String(targetCommit.prefix(12)) }
+    package var targetName: String { tag ?? String(targetCommit.prefix(12)) }
 
-    var compareURL: String? {
+    package var compareURL: String? {
         guard let links, let previous else { return nil }
         return links.compareURL(from: previous, to: targetName)
     }
@@ -44,25 +45,25 @@ public struct ReleaseNotes: Sendable {
     }
 
     /// Every contract key is present, `null` when empty, so consumers need not test for absence.
-    struct JSONForm: Encodable {
-        struct Entry: Encodable {
-            var commit: String
-            var type: String
-            @NullEncoded var scope: String?
-            var summary: String
-            var breaking: Bool
+    package struct JSONForm: Encodable {
+        package struct Entry: Encodable {
+            package var commit: String
+            package var type: String
+            @NullEncoded package var scope: String?
+            package var summary: String
+            package var breaking: Bool
         }
-        struct Section: Encodable {
-            var title: String
-            var entries: [Entry]
+        package struct Section: Encodable {
+            package var title: String
+            package var entries: [Entry]
         }
-        @NullEncoded var tag: String?
-        @NullEncoded var previous: String?
-        var date: String
-        var sections: [Section]
-        var contributors: [NotesContributor]
+        @NullEncoded package var tag: String?
+        @NullEncoded package var previous: String?
+        package var date: String
+        package var sections: [Section]
+        package var contributors: [NotesContributor]
 
-        init(_ notes: ReleaseNotes) {
+        package init(_ notes: ReleaseNotes) {
             tag = notes.tag
             previous = notes.previous
             date = notes.date

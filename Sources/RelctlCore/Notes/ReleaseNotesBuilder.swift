@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// The core entry point for release notes (`relctl notes` and `relctl release`).
 public struct ReleaseNotesBuilder: Sendable {
-    var context: Context
+    package var context: Context
 
     public init(context: Context) {
         self.context = context
@@ -78,7 +79,7 @@ public struct ReleaseNotesBuilder: Sendable {
     }
 
     /// `YYYY-MM-DD` in UTC.
-    static func day(_ seconds: Int) -> String {
+    package static func day(_ seconds: Int) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents(
@@ -90,7 +91,7 @@ public struct ReleaseNotesBuilder: Sendable {
     /// One person is one name: the same name under several emails (work and personal addresses,
     /// a GitHub noreply one) is listed once, with the email of their earliest commit in the
     /// range; names compare case-insensitively, with surrounding spaces ignored. Sorted by name.
-    static func contributors(_ commits: [GitCommitRecord]) -> [NotesContributor] {
+    package static func contributors(_ commits: [GitCommitRecord]) -> [NotesContributor] {
         var byName: [String: NotesContributor] = [:]
         // The log is newest first: walk it oldest first so the earliest commit gives the email.
         for commit in commits.reversed() where !commit.isMerge {

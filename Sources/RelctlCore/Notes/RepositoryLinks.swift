@@ -1,21 +1,22 @@
 import Foundation
+import RelctlBasics
 
 /// Web links for a repository hosted on GitHub or GitLab, derived from the `origin` URL
 /// (https, `ssh://` and scp-like `git@host:owner/repo.git` forms). Credentials are never kept.
-struct RepositoryLinks: Sendable, Equatable {
-    enum Host: String, Sendable { case github, gitlab }
+package struct RepositoryLinks: Sendable, Equatable {
+    package enum Host: String, Sendable { case github, gitlab }
 
-    var host: Host
+    package var host: Host
     /// `https://github.com/owner/repo` (no trailing slash, no `.git`).
-    var baseURL: String
+    package var baseURL: String
 
-    init(host: Host, baseURL: String) {
+    package init(host: Host, baseURL: String) {
         self.host = host
         self.baseURL = baseURL
     }
 
     /// Nil when the URL is not a recognisable GitHub or GitLab remote (local paths, other hosts).
-    init?(remoteURL raw: String) {
+    package init?(remoteURL raw: String) {
         var url = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         var hostName: String
         var path: String
@@ -52,12 +53,12 @@ struct RepositoryLinks: Sendable, Equatable {
 
     private var separator: String { host == .gitlab ? "/-" : "" }
 
-    func commitURL(_ hash: String) -> String { "\(baseURL)\(separator)/commit/\(hash)" }
+    package func commitURL(_ hash: String) -> String { "\(baseURL)\(separator)/commit/\(hash)" }
 
-    func compareURL(from: String, to: String) -> String { "\(baseURL)\(separator)/compare/\(from)...\(to)" }
+    package func compareURL(from: String, to: String) -> String { "\(baseURL)\(separator)/compare/\(from)...\(to)" }
 
     /// Where a release's uploaded asset is downloaded from.
-    func downloadURL(tag: String, file: String) -> String {
+    package func downloadURL(tag: String, file: String) -> String {
         switch host {
         case .github: return "\(baseURL)/releases/download/\(tag)/\(file)"
         case .gitlab: return "\(baseURL)/-/releases/\(tag)/downloads/\(file)"

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// The next version from the commits since the last release (`relctl bump`).
 public struct VersionBump: Sendable, Equatable {
@@ -22,7 +23,7 @@ public struct VersionBump: Sendable, Equatable {
     public var nextTag: String = ""
 
     /// The first version of a project without release tags.
-    static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
+    package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
 
     /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch; after a
     /// prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`). Then two floors:
@@ -102,7 +103,7 @@ public struct VersionBump: Sendable, Equatable {
 
     /// The highest version the configured manifests declare (as a releasable version), the
     /// manifest holding it, and whether `version` is below it. Nil when no manifest holds one.
-    static func highestFloor(
+    package static func highestFloor(
         above version: SemanticVersion, config: RelctlConfig
     ) -> (
         found: ManifestVersion, floor: SemanticVersion, below: Bool
@@ -128,7 +129,7 @@ public struct VersionBump: Sendable, Equatable {
     /// version (year and month, and the day for projects whose third number is a zero-padded day,
     /// as certifi's `2026.07.22`), else the next patch of the last one when that is not below it.
     /// The commit's date, not the wall clock, so the answer is reproducible.
-    static func calendarNext(
+    package static func calendarNext(
         after last: SemanticVersion?, commitTime: Int, spelling: VersionScheme.CalendarSpelling
     ) -> SemanticVersion {
         var calendar = Calendar(identifier: .gregorian)
@@ -165,7 +166,7 @@ public struct VersionBump: Sendable, Equatable {
     /// refuse is still read the way a human would: a calendar version with its zero padding
     /// (`2026.07.22`), or PEP 440 in a file of another kind (`__version__ = "1.0.0b1"`), so no
     /// spelling lets a lower version through. False only when the text is no version at all.
-    static func isBelow(
+    package static func isBelow(
         _ version: SemanticVersion, manifestText text: String, comparison: VersionComparison,
         scheme: VersionScheme = .semver
     ) -> Bool {
@@ -182,7 +183,7 @@ public struct VersionBump: Sendable, Equatable {
     }
 
     /// Whether a manifest's version text can be ordered at all (see `isBelow`).
-    static func isOrderable(_ text: String) -> Bool {
+    package static func isOrderable(_ text: String) -> Bool {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         return ReleasedVersions.reading(trimmed) != nil || PEP440Version(trimmed) != nil
     }
@@ -191,7 +192,7 @@ public struct VersionBump: Sendable, Equatable {
     /// for SemVer; for PEP 440, `3.2.0.dev0` → 3.2.0 (a dev release precedes its final),
     /// `1.0rc1.dev2` → 1.0.0-rc.1, `1.0.post1` → 1.0.1 (a post-release follows 1.0.0). Nil when
     /// there is no SemVer reading (epochs, more than three release numbers).
-    static func releasableVersion(ofManifestText text: String, comparison: VersionComparison) -> SemanticVersion? {
+    package static func releasableVersion(ofManifestText text: String, comparison: VersionComparison) -> SemanticVersion? {
         if let version = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) { return version }
         if let version = try? VersionScheme.calendarVersion(text.trimmingCharacters(in: .whitespaces)) {
             return version
@@ -212,14 +213,14 @@ public struct VersionBump: Sendable, Equatable {
 
     /// A manifest's version as SemVer: as written, or a plain PEP 440 one (`1.2.0rc1` → `1.2.0-rc.1`);
     /// nil for what has no SemVer reading (epochs, post and dev releases).
-    static func semanticVersion(ofManifestText text: String) -> SemanticVersion? {
+    package static func semanticVersion(ofManifestText text: String) -> SemanticVersion? {
         if let version = try? SemanticVersion(parsing: text) { return version }
         guard let pep = PEP440Version(text), pep.post == nil, pep.dev == nil, pep.local == nil else { return nil }
         return releasableVersion(ofManifestText: text, comparison: .pep440)
     }
 
     /// Applies the rules to one version.
-    static func next(after current: SemanticVersion, level: Level) -> SemanticVersion {
+    package static func next(after current: SemanticVersion, level: Level) -> SemanticVersion {
         if current.isPrerelease {
             var next = current
             next.build = []
@@ -267,7 +268,7 @@ public struct VersionBump: Sendable, Equatable {
 
     /// `write` spelling calendar versions as `spelling` (learnt from tags; the manifest's own text
     /// adds to it) and refusing a version that `released` names, when anything would change.
-    static func write(
+    package static func write(
         _ version: SemanticVersion, config: RelctlConfig, spelling: VersionScheme.CalendarSpelling?,
         released: ReleasedVersions?, onLink: (String) -> Void = { _ in }
     ) throws -> [String] {
@@ -389,7 +390,7 @@ public struct VersionBump: Sendable, Equatable {
     /// Where the version `text` sits on `line`: a whole occurrence (not part of a longer version or
     /// word), preferring the first after the word "version", so a dependency on the same line
     /// (`{"dependencies":{"a":"^1.0.0"},"version":"1.0.0"}`) keeps its text.
-    static func versionRange(of text: String, in line: String) -> Range<String.Index>? {
+    package static func versionRange(of text: String, in line: String) -> Range<String.Index>? {
         func isVersionCharacter(_ character: Character?) -> Bool {
             guard let character else { return false }
             return character.isLetter || character.isNumber || ".-+_".contains(character)

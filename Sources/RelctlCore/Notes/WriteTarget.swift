@@ -1,26 +1,27 @@
 import Foundation
+import RelctlBasics
 
 /// Where `bump --write` writes a manifest or companion: the file itself or, when it is a symlink
 /// (or sits in a linked folder), the file it resolves to, provided that is inside the repository.
 /// Replacing the link itself would turn it into a regular file with the link's mode (0777).
-struct WriteTarget {
+package struct WriteTarget {
     /// The real file to replace.
-    var url: URL
+    package var url: URL
     /// The path to report as written, relative to the project root when possible.
-    var display: String
+    package var display: String
     /// Set when the write goes through a link: what relctl does instead of replacing it.
-    var note: String?
+    package var note: String?
 
-    init(_ url: URL, display: String, root: URL) throws {
-        guard let resolved = Self.realPath(url.path) else {
+    package init(_ url: URL, display: String, root: URL) throws {
+        guard let resolved = FileSystem.realPath(url.path) else {
             // Not there (yet): nothing to resolve; the read reports it.
             self.url = url.standardizedFileURL
             self.display = display
             return
         }
-        let parent = Self.realPath(url.deletingLastPathComponent().path) ?? url.deletingLastPathComponent().path
+        let parent = FileSystem.realPath(url.deletingLastPathComponent().path) ?? url.deletingLastPathComponent().path
         let direct = (parent as NSString).appendingPathComponent(url.lastPathComponent)
-        let realRoot = Self.realPath(root.path) ?? root.path
+        let realRoot = FileSystem.realPath(root.path) ?? root.path
         let top = Self.repositoryTop(of: realRoot) ?? realRoot
         let isLink = resolved != direct && resolved != url.standardizedFileURL.path
         guard resolved.hasPrefix(top + "/") else {
@@ -40,14 +41,8 @@ struct WriteTarget {
         note = "\(display) is a link: writing the version through it to \(self.display) (the link stays a link)"
     }
 
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// The nearest folder at or above `path` holding `.git` (a folder, or a file in a worktree).
-    static func repositoryTop(of path: String) -> String? {
+    package static func repositoryTop(of path: String) -> String? {
         var current = path
         while true {
             if FileSystem.exists(atPath: (current as NSString).appendingPathComponent(".git")) {
@@ -60,7 +55,7 @@ struct WriteTarget {
     }
 
     /// `path` relative to `base` (both absolute and resolved), with `../` where needed.
-    static func relative(_ path: String, to base: String) -> String {
+    package static func relative(_ path: String, to base: String) -> String {
         let target = path.split(separator: "/")
         let from = base.split(separator: "/")
         var common = 0

@@ -1,6 +1,8 @@
+import RelctlBasics
+
 /// Where `LibArchiveWriter` sends the bytes libarchive produces: a file (`HashingFileSink`) or the
 /// chunker that feeds the parallel gzip compressor (`GzipChunker`). Used from one thread.
-protocol ArchiveByteSink: AnyObject {
+package protocol ArchiveByteSink: AnyObject {
     /// Takes all of `bytes`; false (with `failure` set) when they cannot be taken.
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool
     var failure: String? { get }

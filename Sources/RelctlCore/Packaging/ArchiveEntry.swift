@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// One entry of an archive, addressed by its path under the top-level folder.
-struct ArchiveEntry: Sendable, Equatable {
-    enum Content: Sendable, Equatable {
+package struct ArchiveEntry: Sendable, Equatable {
+    package enum Content: Sendable, Equatable {
         case directory
         /// A regular file copied from disk in chunks.
         case file(URL)
@@ -13,25 +14,25 @@ struct ArchiveEntry: Sendable, Equatable {
     }
 
     /// Relative to the top-level folder, `/`-separated, normalised (`bin/velo-sql`).
-    var path: String
-    var content: Content
+    package var path: String
+    package var content: Content
     /// Permission bits as stored: 0755 for directories and executables, 0644 otherwise, 0777 for links.
-    var mode: UInt32
+    package var mode: UInt32
     /// Where the entry came from, for messages (`config`, a source path, `generated`).
-    var origin: String
+    package var origin: String
 
-    init(path: String, content: Content, mode: UInt32, origin: String) {
+    package init(path: String, content: Content, mode: UInt32, origin: String) {
         self.path = path
         self.content = content
         self.mode = mode
         self.origin = origin
     }
 
-    var isDirectory: Bool { content == .directory }
+    package var isDirectory: Bool { content == .directory }
 }
 
 /// Byte-wise order (not locale or Unicode order), so archives and checksum lists sort the same
 /// everywhere, as `LC_ALL=C sort` does.
-func bytewiseLess(_ a: String, _ b: String) -> Bool {
+package func bytewiseLess(_ a: String, _ b: String) -> Bool {
     a.utf8.lexicographicallyPrecedes(b.utf8)
 }

@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 import Synchronization
 
 /// Writes one layout to disk atomically: a hidden temporary file in the output folder, linked
 /// into place only when complete (never replacing an existing archive).
-enum ArchiveFile {
-    struct Written: Sendable {
-        var size: Int64
-        var sha256: String
-        var sha512: String?
-        var entries: Int
+package enum ArchiveFile {
+    package struct Written: Sendable {
+        package var size: Int64
+        package var sha256: String
+        package var sha512: String?
+        package var entries: Int
         /// Regular files and their SHA-256, when asked for (`recordFiles`).
-        var files: [ArchivedFile] = []
+        package var files: [ArchivedFile] = []
     }
 
     /// - Parameter finish: runs once the archive is in place (writes its `.sha256`); if it throws
@@ -19,7 +20,7 @@ enum ArchiveFile {
     ///   - workers: compression threads for this archive (tar.gz and zip chunks, zstd); the bytes written
     ///     do not depend on it.
     ///   - recordFiles: keep every file's path, size and SHA-256 as written (for the SBOM).
-    static func write(
+    package static func write(
         _ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, workers: Int = 1, to url: URL,
         alsoSHA512: Bool = false, recordFiles: Bool = false, finish: (Written) throws -> Void = { _ in }
     ) async throws -> Written {
@@ -129,12 +130,12 @@ enum ArchiveFile {
 
 /// A value handed out of a `@Sendable` closure (the files the tar producer recorded, the SBOM the
 /// finishing step wrote).
-final class SendableBox<Value: Sendable>: Sendable {
+package final class SendableBox<Value: Sendable>: Sendable {
     private let stored: Mutex<Value?>
-    init() { stored = Mutex(nil) }
-    func set(_ value: Value) { stored.withLock { $0 = value } }
-    var value: Value? { stored.withLock { $0 } }
+    package init() { stored = Mutex(nil) }
+    package func set(_ value: Value) { stored.withLock { $0 = value } }
+    package var value: Value? { stored.withLock { $0 } }
 }
 
-typealias RecordedFiles = SendableBox<[ArchivedFile]>
-typealias SBOMBox = SendableBox<SBOMFile>
+package typealias RecordedFiles = SendableBox<[ArchivedFile]>
+package typealias SBOMBox = SendableBox<SBOMFile>

@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 
 /// Everything an archive will hold, computed and checked before a byte is written.
-struct ArchiveLayout: Sendable {
+package struct ArchiveLayout: Sendable {
     /// The file stem and the single top-level folder (`velostream-v1.0.0-x86_64-unknown-linux-musl`).
-    var name: String
-    var format: String
-    var links: LinksPolicy
+    package var name: String
+    package var format: String
+    package var links: LinksPolicy
     /// Entries in bytewise path order, directories explicit, paths relative to the top folder.
-    var entries: [ArchiveEntry]
+    package var entries: [ArchiveEntry]
 
     /// The archive's file name (`NAME.tar.gz`).
-    var fileName: String { name + ArchiveFormats.fileExtension(format) }
+    package var fileName: String { name + ArchiveFormats.fileExtension(format) }
 
     /// Builds the layout for one target from the config: `bin/`, `files`, `trees`,
     /// `[[archive.symlink]]` per binary and the setup-env scripts, refusing anything unsafe.
@@ -23,7 +24,7 @@ struct ArchiveLayout: Sendable {
     ///   - probe: for `relctl check`, before anything is built: a missing binary stands in as an
     ///     empty file, so every other conflict `package` would hit is found now.
     ///   - staged: the folder `[archive] stage` filled for this archive; its files go to the root.
-    static func compute(
+    package static func compute(
         config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil,
         outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false, staged: URL? = nil
     ) throws -> ArchiveLayout {
@@ -146,7 +147,7 @@ struct ArchiveLayout: Sendable {
 
     /// Case-insensitive file systems (Windows, and macOS by default) merge `README` and `readme`
     /// on extraction, so an archive for them must not hold both.
-    static func refuseCaseCollisions(_ entries: [ArchiveEntry], target: String) throws {
+    package static func refuseCaseCollisions(_ entries: [ArchiveEntry], target: String) throws {
         var seen: [String: String] = [:]
         for entry in entries {
             let folded = entry.path.lowercased()
@@ -158,9 +159,9 @@ struct ArchiveLayout: Sendable {
     }
 
     /// How a link made by `[[archive.symlink]]` names its origin; followed by the config's path.
-    static let symlinkRuleOrigin = "[[archive.symlink]] in "
+    package static let symlinkRuleOrigin = "[[archive.symlink]] in "
 
-    static func locateBinary(_ fileName: String, directory: String, root: URL, override: URL?) -> URL {
+    package static func locateBinary(_ fileName: String, directory: String, root: URL, override: URL?) -> URL {
         guard let override else { return root.appendingPathComponent(directory).appendingPathComponent(fileName) }
         let nested = override.appendingPathComponent(directory).appendingPathComponent(fileName)
         return FileKind.isRegularFile(nested.path) ? nested : override.appendingPathComponent(fileName)

@@ -1,9 +1,10 @@
 import Foundation
+import RelctlBasics
 
 /// Normalises and checks paths inside the archive folder.
-enum ArchivePath {
+package enum ArchivePath {
     /// `./a//b/` → `a/b`; refuses absolute paths, `..` escapes and control characters.
-    static func normalize(_ raw: String, what: String) throws -> String {
+    package static func normalize(_ raw: String, what: String) throws -> String {
         if raw.hasPrefix("/") || raw.hasPrefix("\\") {
             throw PackagingError.unsafePath(
                 path: raw, reason: "is absolute (\(what)); use a path relative to the archive folder")
@@ -27,7 +28,7 @@ enum ArchivePath {
 
     /// Refuses control characters and backslashes: Windows (Explorer, tar.exe, most unzip
     /// tools there) reads `\` as a folder separator, so `a\..\..\x` would land outside the folder.
-    static func checkName(_ path: String) throws {
+    package static func checkName(_ path: String) throws {
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
             throw PackagingError.controlCharacter(path: path)
         }
@@ -43,7 +44,7 @@ enum ArchivePath {
 
     /// Refuses a path component over 255 bytes: no common file system can create it, so the
     /// archive could not be extracted.
-    static func checkComponentLengths(_ path: String) throws {
+    package static func checkComponentLengths(_ path: String) throws {
         if let long = path.split(separator: "/").first(where: { $0.utf8.count > 255 }) {
             throw PackagingError.unsafePath(
                 path: path,
@@ -55,14 +56,14 @@ enum ArchivePath {
 
     /// What relctl adds to an archive's file name for the files it writes beside it, at the
     /// longest: the hidden temporary of its SBOM, `.NAME.cdx.json.relctl-tmp-4294967295`.
-    static let siblingOverhead = ".".utf8.count + ".cdx.json".utf8.count + ".relctl-tmp-".utf8.count + 10
+    package static let siblingOverhead = ".".utf8.count + ".cdx.json".utf8.count + ".relctl-tmp-".utf8.count + 10
 
     /// The longest archive file name (`NAME.tar.gz`) relctl can write with everything beside it.
-    static let maximumArchiveFileName = 255 - siblingOverhead
+    package static let maximumArchiveFileName = 255 - siblingOverhead
 
     /// Refuses an archive file name that fits in 255 bytes alone but not once relctl writes its
     /// checksum, SBOM and their temporaries beside it: `package` would fail half-way.
-    static func checkArchiveFileName(_ fileName: String) throws {
+    package static func checkArchiveFileName(_ fileName: String) throws {
         let length = fileName.utf8.count
         guard length > maximumArchiveFileName else { return }
         throw PackagingError.unsafePath(
@@ -74,7 +75,7 @@ enum ArchivePath {
 
     /// Why Windows could not create `path` on extraction, or nil: reserved device names (`CON`,
     /// `aux.txt`), names ending in a dot or a space, and the characters `<>:"|?*`.
-    static func windowsProblem(_ path: String) -> String? {
+    package static func windowsProblem(_ path: String) -> String? {
         for component in path.split(separator: "/") {
             if let bad = component.first(where: { "<>:\"|?*".contains($0) }) {
                 return "`\(component)` contains `\(bad)`"
@@ -91,15 +92,15 @@ enum ArchivePath {
         return nil
     }
 
-    static let reservedWindowsNames: Set<String> = Set(
+    package static let reservedWindowsNames: Set<String> = Set(
         ["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
-    static func parent(_ path: String) -> String {
+    package static func parent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return String(path[..<slash])
     }
 
-    static func join(_ a: String, _ b: String) -> String {
+    package static func join(_ a: String, _ b: String) -> String {
         a.isEmpty ? b : b.isEmpty ? a : a + "/" + b
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 import Synchronization
 
 /// The one timestamp every entry gets: `SOURCE_DATE_EPOCH` when set, else the committer time of
 /// the tagged commit (or HEAD before the tag exists). Never the wall clock.
-enum ArchiveTimestamp {
-    static func resolve(tag: String, root: URL, context: Context) async throws -> Int {
+package enum ArchiveTimestamp {
+    package static func resolve(tag: String, root: URL, context: Context) async throws -> Int {
         if let value = try SourceDateEpoch.from(context.environment) { return value }
         let git = Git(directory: root, context: context)
         guard try await git.isRepository() else {

@@ -1,16 +1,17 @@
 import CArchive
+import RelctlBasics
 
 /// Writer formats keyed by id. An unknown id is bad input listing the known ones.
-enum ArchiveWriterFormats {
-    static let all: [String: ArchiveWriterFormat] = Dictionary(
+package enum ArchiveWriterFormats {
+    package static let all: [String: ArchiveWriterFormat] = Dictionary(
         uniqueKeysWithValues: [
             // pax restricted: plain ustar headers unless a name, link or size needs an extension. No
             // libarchive filter: the tar stream is gzipped in parallel chunks (ChunkedGzipCompressor).
-            ArchiveWriterFormat(id: "tar.gz", defaultLevel: 6, levels: 1...9, earliestTime: 0, chunkedGzip: true) {
+            ArchiveWriterFormat(id: "tar.gz", defaultLevel: CompressionLevels.archiveDeflate, levels: 1...9, earliestTime: 0, chunkedGzip: true) {
                 archive, _, _ in
                 [archive_write_set_format_pax_restricted(archive)]
             },
-            ArchiveWriterFormat(id: "tar.xz", defaultLevel: 6, levels: 0...9, earliestTime: 0) { archive, level, _ in
+            ArchiveWriterFormat(id: "tar.xz", defaultLevel: CompressionLevels.archiveXz, levels: 0...9, earliestTime: 0) { archive, level, _ in
                 [
                     archive_write_set_format_pax_restricted(archive), archive_write_add_filter_xz(archive),
                     archive_write_set_options(archive, "xz:compression-level=\(level)"),
@@ -19,7 +20,7 @@ enum ArchiveWriterFormats {
             // zstd's multi-threaded mode writes the same frames for any number of threads >= 1 (zstd
             // documents it; PackagingTests checks 1 vs 4), unlike its single-threaded mode (0), so
             // threads is never 0 and the archive does not depend on the core count.
-            ArchiveWriterFormat(id: "tar.zst", defaultLevel: 3, levels: 1...19, earliestTime: 0) {
+            ArchiveWriterFormat(id: "tar.zst", defaultLevel: CompressionLevels.archiveZstd, levels: 1...19, earliestTime: 0) {
                 archive, level, workers in
                 [
                     archive_write_set_format_pax_restricted(archive), archive_write_add_filter_zstd(archive),
@@ -27,7 +28,7 @@ enum ArchiveWriterFormats {
                 ]
             },
             // Written by ZipArchiveWriter; libarchive's settings stay for anything that asks for them.
-            ArchiveWriterFormat(id: "zip", defaultLevel: 6, levels: 1...9, earliestTime: 315_532_800, parallelZip: true)
+            ArchiveWriterFormat(id: "zip", defaultLevel: CompressionLevels.archiveDeflate, levels: 1...9, earliestTime: 315_532_800, parallelZip: true)
             {
                 archive, level, _ in
                 [
@@ -37,7 +38,7 @@ enum ArchiveWriterFormats {
             },
         ].map { ($0.id, $0) })
 
-    static func format(_ id: String) throws -> ArchiveWriterFormat {
+    package static func format(_ id: String) throws -> ArchiveWriterFormat {
         guard let format = all[id] else {
             throw PackagingError.unknownFormat(id: id)
         }

@@ -1,5 +1,6 @@
 import CDeflate
 import Dispatch
+import RelctlBasics
 import Synchronization
 
 /// Every core on one archive, with memory that stays flat whatever the file sizes: a producer
@@ -12,8 +13,8 @@ import Synchronization
 /// then reused, so there is no allocation, page fault or zeroing per chunk, and the producer
 /// blocks when all are in use. The bytes written depend only on the chunks, never on `workers` or
 /// timing. Buffers move between threads as arrays inside the mutex, so each has one owner at a time.
-final class ChunkPipeline<Tag: Sendable>: Sendable {
-    struct Stopped: Error {}
+package final class ChunkPipeline<Tag: Sendable>: Sendable {
+    package struct Stopped: Error {}
 
     private struct Buffers: Sendable {
         var input: [UInt8]
@@ -30,10 +31,10 @@ final class ChunkPipeline<Tag: Sendable>: Sendable {
         var failure: (any Error)?
     }
 
-    let capacity: Int
-    let workers: Int
-    let inputSize: Int
-    let outputSize: Int
+    package let capacity: Int
+    package let workers: Int
+    package let inputSize: Int
+    package let outputSize: Int
     private let state = Mutex(State())
     /// Counts free buffer pairs (the producer waits), queued chunks (the workers wait), and
     /// compressed chunks (the writer waits). libdispatch traps when a semaphore is freed holding
@@ -44,7 +45,7 @@ final class ChunkPipeline<Tag: Sendable>: Sendable {
 
     /// - Parameters:
     ///   - inputSize: the chunk size; `outputSize` the most one chunk can compress to.
-    init(workers: Int, inputSize: Int, outputSize: Int) {
+    package init(workers: Int, inputSize: Int, outputSize: Int) {
         self.workers = max(1, workers)
         // Two per worker keep every worker busy while the writer catches up; one more for the producer.
         self.capacity = 2 * self.workers + 1
@@ -65,7 +66,7 @@ final class ChunkPipeline<Tag: Sendable>: Sendable {
     // MARK: producer side (on the producer's thread)
 
     /// A chunk with empty buffers, once one is free; throws `Stopped` when the pipeline failed.
-    func take(tag: Tag) throws -> PipelineChunk<Tag> {
+    package func take(tag: Tag) throws -> PipelineChunk<Tag> {
         free.wait()
         let (index, buffers) = try state.withLock { state -> (Int, Buffers?) in
             if state.failure != nil { throw Stopped() }
@@ -80,7 +81,7 @@ final class ChunkPipeline<Tag: Sendable>: Sendable {
     }
 
     /// Hands a filled chunk to the workers; `chunk` is nil afterwards (its buffers are theirs now).
-    func submit(_ chunk: inout PipelineChunk<Tag>?) {
+    package func submit(_ chunk: inout PipelineChunk<Tag>?) {
         guard chunk != nil else { return }
         state.withLock { state in
             state.queue.append(chunk!)
@@ -104,7 +105,7 @@ final class ChunkPipeline<Tag: Sendable>: Sendable {
     ///     chunk there (`input[..<count]` into `output`, setting `outputCount`).
     ///   - makeWriter: called on the writer thread.
     /// - Returns: what `produce` returned.
-    func run<Result: Sendable>(
+    package func run<Result: Sendable>(
         produce: @escaping @Sendable (ChunkPipeline<Tag>) throws -> Result,
         makeCompressor: @escaping @Sendable () throws -> (inout PipelineChunk<Tag>) throws -> Void,
         makeWriter: @escaping @Sendable () -> any ChunkWriter<Tag>

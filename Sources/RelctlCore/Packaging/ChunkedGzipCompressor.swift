@@ -1,4 +1,5 @@
 import CDeflate
+import RelctlBasics
 
 /// tar.gz on every core: libarchive writes the plain tar stream on a thread of its own, cut into
 /// fixed 1 MiB chunks (`GzipChunker`); `workers` threads compress them with libdeflate, each into
@@ -12,12 +13,12 @@ import CDeflate
 /// 1 MiB chunks are 0.17% larger than one libdeflate stream and still 1% smaller than `gzip -6`.
 ///
 /// The archive depends only on the bytes and the level, never on `workers` or timing.
-struct ChunkedGzipCompressor {
-    static let chunkSize = 1 << 20
-    let level: Int
-    let workers: Int
+package struct ChunkedGzipCompressor {
+    package static let chunkSize = 1 << 20
+    package let level: Int
+    package let workers: Int
 
-    init(level: Int, workers: Int) {
+    package init(level: Int, workers: Int) {
         self.level = level
         self.workers = max(1, workers)
     }
@@ -25,7 +26,7 @@ struct ChunkedGzipCompressor {
     /// Runs `produce` on a thread of its own with a sink taking the uncompressed stream, compresses
     /// what it writes, and writes the gzip members into `sink` in order.
     /// - Returns: what `produce` returned (the entry count).
-    func compress(
+    package func compress(
         into sink: HashingFileSink, destination: String,
         produce: @escaping @Sendable (any ArchiveByteSink) throws -> Int
     ) async throws -> Int {

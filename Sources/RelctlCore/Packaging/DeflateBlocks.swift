@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// Joins raw DEFLATE streams made by separate libdeflate calls into one stream, so a zip entry can
 /// be compressed in parallel chunks (a zip entry is one DEFLATE stream; unlike gzip there are no
 /// members to concatenate).
@@ -11,11 +13,11 @@
 /// own CPU time.
 ///
 /// One per worker thread: it owns its decoding tables.
-final class DeflateBlocks {
+package final class DeflateBlocks {
     /// Where a stream's last block starts and where the stream ends, in bits from its first byte.
-    struct Walk: Equatable {
-        var finalBlock: Int
-        var end: Int
+    package struct Walk: Equatable {
+        package var finalBlock: Int
+        package var end: Int
     }
 
     private static let maximumCodeLength = 15
@@ -37,7 +39,7 @@ final class DeflateBlocks {
     ]
     private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
-    init() {
+    package init() {
         let size = 1 << Self.maximumCodeLength
         literals = .allocate(capacity: size)
         distances = .allocate(capacity: size)
@@ -71,7 +73,7 @@ final class DeflateBlocks {
     /// block, so another stream's blocks may follow. `buffer` must have room for 5 more bytes.
     /// - Returns: the new length, or nil when the bytes are not one well-formed DEFLATE stream
     ///   ending in its last byte.
-    func makeContinuable(_ buffer: UnsafeMutableRawBufferPointer, count: Int) -> Int? {
+    package func makeContinuable(_ buffer: UnsafeMutableRawBufferPointer, count: Int) -> Int? {
         guard let walk = walk(UnsafeRawBufferPointer(rebasing: buffer[..<count])), (walk.end + 7) / 8 == count,
             count + 5 <= buffer.count
         else { return nil }
@@ -92,7 +94,7 @@ final class DeflateBlocks {
 
     /// Finds where the stream's last block starts and where it ends; nil when the bytes are not a
     /// well-formed DEFLATE stream.
-    func walk(_ stream: UnsafeRawBufferPointer) -> Walk? {
+    package func walk(_ stream: UnsafeRawBufferPointer) -> Walk? {
         guard let base = stream.baseAddress, stream.count > 0 else { return nil }
         var reader = BitReader(base: base.assumingMemoryBound(to: UInt8.self), count: stream.count)
         while true {
@@ -211,7 +213,7 @@ final class DeflateBlocks {
     /// codes, bit-reversed as DEFLATE sends them) with `symbol << 4 | length`; unused entries are 0.
     /// - Returns: `bits` (the longest code; 0 when no symbol has a code), or nil for an
     ///   over-subscribed set of lengths.
-    static func buildTable(
+    package static func buildTable(
         _ lengths: UnsafePointer<UInt8>, count: Int, into table: UnsafeMutablePointer<UInt16>
     )
         -> Int?

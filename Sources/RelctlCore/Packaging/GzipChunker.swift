@@ -1,17 +1,19 @@
+import RelctlBasics
+
 /// The producer side of `ChunkedGzipCompressor`: takes libarchive's tar stream in whatever pieces
 /// it comes and hands it on in chunks of exactly the pipeline's chunk size (the last one shorter).
 /// Chunk boundaries depend on nothing but the stream, so the archive is the same for any worker
 /// count. Lives on the producer's thread.
-final class GzipChunker: ArchiveByteSink {
+package final class GzipChunker: ArchiveByteSink {
     private let pipeline: ChunkPipeline<Void>
     private var current: PipelineChunk<Void>?
-    private(set) var failure: String?
+    package private(set) var failure: String?
 
-    init(pipeline: ChunkPipeline<Void>) {
+    package init(pipeline: ChunkPipeline<Void>) {
         self.pipeline = pipeline
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
             if current == nil {
@@ -31,7 +33,7 @@ final class GzipChunker: ArchiveByteSink {
     }
 
     /// Hands on the last, partial chunk.
-    func finish() {
+    package func finish() {
         pipeline.submit(&current)
     }
 }

@@ -1,13 +1,14 @@
 import Crypto
 import Foundation
+import RelctlBasics
 import Synchronization
 
 /// Where an archive's final bytes go: straight to a file descriptor, hashed on the way, so the
 /// checksum never needs a second read of the archive. Sendable so the writer thread of a
 /// `ChunkPipeline` can own it while the caller waits; it is used by one thread at a time, so the
 /// lock is never contended (one lock per write of ~0.4 MiB).
-final class HashingFileSink: ArchiveByteSink, Sendable {
-    let descriptor: Int32
+package final class HashingFileSink: ArchiveByteSink, Sendable {
+    package let descriptor: Int32
 
     private struct State: Sendable {
         var hasher = SHA256()
@@ -19,16 +20,16 @@ final class HashingFileSink: ArchiveByteSink, Sendable {
 
     private let state: Mutex<State>
 
-    init(descriptor: Int32, alsoSHA512: Bool = false) {
+    package init(descriptor: Int32, alsoSHA512: Bool = false) {
         self.descriptor = descriptor
         self.state = Mutex(State(sha512: alsoSHA512 ? SHA512() : nil))
     }
 
-    var byteCount: Int64 { state.withLock { $0.byteCount } }
-    var failure: String? { state.withLock { $0.failure } }
+    package var byteCount: Int64 { state.withLock { $0.byteCount } }
+    package var failure: String? { state.withLock { $0.failure } }
 
     /// Writes all of `bytes`; false (with `failure` set) on an I/O error.
-    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         state.withLock { state in
             state.hasher.update(bufferPointer: bytes)
             state.sha512?.update(bufferPointer: bytes)
@@ -48,12 +49,12 @@ final class HashingFileSink: ArchiveByteSink, Sendable {
     }
 
     /// The lowercase hex SHA256 of everything written.
-    func finalizeHex() -> String {
+    package func finalizeHex() -> String {
         FileHasher.hex(state.withLock { $0.hasher.finalize() })
     }
 
     /// The lowercase hex SHA-512 of everything written, when it was asked for.
-    func finalizeSHA512Hex() -> String? {
+    package func finalizeSHA512Hex() -> String? {
         state.withLock { $0.sha512 }.map { FileHasher.hex($0.finalize()) }
     }
 }

@@ -1,17 +1,18 @@
 import Foundation
+import RelctlBasics
 
 /// What git ignores under the project root, read with one `git ls-files`. Release trees hold what
 /// a fresh clone of the commit holds (plus files a hook or build generated that git does not
 /// ignore), so an ignored file lying in a demo folder is never packaged, and a real run and its
 /// dry run, which works in a clone, package the same entries.
-struct IgnoredPaths: Sendable {
+package struct IgnoredPaths: Sendable {
     /// Ignored files, and ignored folders (git lists a wholly ignored folder once), relative to the root.
     private var paths: Set<String>
 
-    init(paths: Set<String>) { self.paths = paths }
+    package init(paths: Set<String>) { self.paths = paths }
 
     /// The ignored paths under `root`; nil outside a git work tree, where nothing is filtered.
-    static func load(root: URL, context: Context) async -> IgnoredPaths? {
+    package static func load(root: URL, context: Context) async -> IgnoredPaths? {
         let git = Git(directory: root, context: context)
         guard
             let result = try? await git.runUnchecked([
@@ -28,7 +29,7 @@ struct IgnoredPaths: Sendable {
     }
 
     /// True when `path` (relative to the root) or a folder holding it is ignored.
-    func contains(_ path: String) -> Bool {
+    package func contains(_ path: String) -> Bool {
         var prefix = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix = prefix.isEmpty ? String(component) : prefix + "/" + component

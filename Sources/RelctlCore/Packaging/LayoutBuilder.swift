@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 
 /// Collects entries, adds their parent folders, and refuses two sources for one path.
-struct LayoutBuilder {
+package struct LayoutBuilder {
     private var byPath: [String: ArchiveEntry] = [:]
 
-    mutating func add(_ entry: ArchiveEntry) throws {
+    package mutating func add(_ entry: ArchiveEntry) throws {
         guard !entry.path.isEmpty else {
             throw PackagingError.unsafePath(
                 path: entry.origin, reason: "maps onto the archive folder itself; give it a name with `to`")
@@ -18,7 +19,7 @@ struct LayoutBuilder {
     }
 
     /// All entries plus explicit parent folders, sorted bytewise.
-    func finish() throws -> [ArchiveEntry] {
+    package func finish() throws -> [ArchiveEntry] {
         var all = byPath
         for entry in byPath.values {
             var parent = ArchivePath.parent(entry.path)

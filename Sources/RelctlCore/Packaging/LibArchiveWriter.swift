@@ -1,28 +1,29 @@
 import CArchive
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// One archive being written by libarchive into an `ArchiveByteSink`. The `struct archive *` is an
 /// OpaquePointer that libarchive does not let two threads share, so this class is deliberately not
 /// Sendable: it is created, used and closed inside one task.
-final class LibArchiveWriter {
+package final class LibArchiveWriter {
     private let archive: OpaquePointer
     private let sink: any ArchiveByteSink
     private let destination: String
     private let buffer: UnsafeMutableRawBufferPointer
     private var isOpen = false
-    private(set) var entryCount = 0
+    package private(set) var entryCount = 0
     /// Regular files written, with their SHA-256, when `recordFiles` (for the SBOM).
-    private(set) var files: [ArchivedFile] = []
+    package private(set) var files: [ArchivedFile] = []
     private let recordFiles: Bool
 
     /// Copy buffer size: files stream through it, so memory stays bounded whatever their size.
-    static let chunkSize = 1 << 18
+    package static let chunkSize = 1 << 18
 
     /// - Parameters:
     ///   - workers: compression threads libarchive's filter may use (zstd).
     ///   - recordFiles: keep each file's path, size and SHA-256 as written (for the SBOM).
-    init(
+    package init(
         format: ArchiveWriterFormat, level: Int?, workers: Int = 1, sink: any ArchiveByteSink, destination: String,
         recordFiles: Bool = false
     ) throws {
@@ -63,7 +64,7 @@ final class LibArchiveWriter {
     }
 
     /// Writes one entry under `top/`: header, then (for files) the data in chunks.
-    func write(_ entry: ArchiveEntry, top: String, mtime: Int) throws {
+    package func write(_ entry: ArchiveEntry, top: String, mtime: Int) throws {
         guard let header = archive_entry_new() else {
             throw PackagingError.writeFailed(path: destination, reason: "out of memory")
         }
@@ -141,7 +142,7 @@ final class LibArchiveWriter {
     }
 
     /// Flushes the compressor and the archive trailer into the sink.
-    func close() throws {
+    package func close() throws {
         guard isOpen else { return }
         isOpen = false
         try check(archive_write_close(archive), "finish")

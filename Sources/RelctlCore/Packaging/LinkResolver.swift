@@ -1,19 +1,20 @@
 import Foundation
+import RelctlBasics
 
 /// Checks every symlink against the archive's own contents (not the disk): relative, resolving
 /// inside the top folder, to something that exists, without cycles. For links `copy` it replaces
 /// each link by a copy of what it resolves to (files, or whole folders).
-struct LinkResolver {
+package struct LinkResolver {
     private let byPath: [String: ArchiveEntry]
     private let entries: [ArchiveEntry]
     private static let maximumHops = 40
 
-    init(entries: [ArchiveEntry]) {
+    package init(entries: [ArchiveEntry]) {
         self.entries = entries
         self.byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    func apply(_ policy: LinksPolicy) throws -> [ArchiveEntry] {
+    package func apply(_ policy: LinksPolicy) throws -> [ArchiveEntry] {
         var resolved: [String: String] = [:]
         for entry in entries {
             if case .symlink(let target) = entry.content {
@@ -40,7 +41,7 @@ struct LinkResolver {
 
     /// The file to fix, for the message's `FILE:` prefix: the link on disk, or relctl.toml for a
     /// link made by `[[archive.symlink]]`.
-    static func sourceFile(_ entry: ArchiveEntry) -> String? {
+    package static func sourceFile(_ entry: ArchiveEntry) -> String? {
         if entry.origin.hasPrefix("/") { return entry.origin }
         if entry.origin.hasPrefix(ArchiveLayout.symlinkRuleOrigin) {
             return String(entry.origin.dropFirst(ArchiveLayout.symlinkRuleOrigin.count))
@@ -49,7 +50,7 @@ struct LinkResolver {
     }
 
     /// The path (relative to the top folder) a link finally refers to.
-    func resolve(link: ArchiveEntry, target: String) throws -> String {
+    package func resolve(link: ArchiveEntry, target: String) throws -> String {
         let source = Self.sourceFile(link)
         if target.hasPrefix("/") {
             throw PackagingError.absoluteSymlink(path: link.path, target: target, source: source)

@@ -1,9 +1,10 @@
 import Foundation
+import RelctlBasics
 
 /// Packages targets into reproducible archives in an output folder: the core of `relctl package`,
 /// also called by `relctl release`.
 public struct Packager: Sendable {
-    var context: Context
+    package var context: Context
 
     public init(context: Context) {
         self.context = context
@@ -28,7 +29,7 @@ public struct Packager: Sendable {
 
     /// The tag checked against the manifests, the commit it names (HEAD must be it) and the one
     /// timestamp: what every step command that packages (`package`, `linux-package`) starts from.
-    func resolveInputs(config: RelctlConfig, tag: String) async throws -> PackagingInputs {
+    package func resolveInputs(config: RelctlConfig, tag: String) async throws -> PackagingInputs {
         let validation = try TagValidator.validate(tag: tag, config: config)
         if let error = validation.mismatchError { throw error }
         let mtime = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
@@ -51,7 +52,8 @@ public struct Packager: Sendable {
         guard !targets.isEmpty else {
             throw PackagingError.noTargets(config: config.path)
         }
-        let placeholders = ["project": config.project.name, "version": inputs.version, "tag": inputs.tag]
+        let placeholders = ReleaseNames(project: config.project.name, version: inputs.version, tag: inputs.tag)
+            .placeholders()
         let staged = try await stage(config: config, targets: targets, placeholders: placeholders)
         defer {
             for folder in staged.values {
@@ -192,9 +194,8 @@ public struct Packager: Sendable {
                 folders[target.triple] = folder
                 var environment = context.environment
                 environment["RELCTL_TARGET"] = target.triple
-                environment["RELCTL_VERSION"] = values["version"]
-                environment["RELCTL_TAG"] = values["tag"]
-                environment["RELCTL_PROJECT"] = values["project"]
+                ReleaseNames(project: values["project"] ?? "", version: values["version"] ?? "", tag: values["tag"] ?? "")
+                    .export(into: &environment)
                 environment["RELCTL_ROOT"] = config.root.path
                 environment["RELCTL_ARCHIVE"] = config.archive.name.render(values)
                 let line = command.renderForShell(values)
@@ -216,7 +217,7 @@ public struct Packager: Sendable {
     }
 
     /// When an archive of this format starts among others: the slowest per byte first.
-    static func startOrder(_ format: String) -> Int {
+    package static func startOrder(_ format: String) -> Int {
         switch format {
         case "tar.xz": return 0
         case "zip": return 1

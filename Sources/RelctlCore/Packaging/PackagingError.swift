@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// Why packaging refused or failed. Refusals about the input (unsafe links, missing files, name
 /// clashes) are bad input (exit 2); an existing archive or a failed write is a failed step (exit 1).
-enum PackagingError: RelctlError, CustomStringConvertible {
+package enum PackagingError: RelctlError, CustomStringConvertible {
     case missingBinary(binary: String, path: String, target: String)
     case missingSource(path: String, key: String)
     case unreadable(path: String, reason: String)
@@ -33,14 +34,14 @@ enum PackagingError: RelctlError, CustomStringConvertible {
     /// A target failed with an error that is not relctl's own.
     case targetFailed(target: String, reason: String)
 
-    var exitCode: RelctlExitCode {
+    package var exitCode: RelctlExitCode {
         switch self {
         case .archiveExists, .writeFailed, .notAtTag, .targetFailed: return .failure
         default: return .badInput
         }
     }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case .outsideProject(let path, let resolved, let key):
             return [
@@ -158,5 +159,5 @@ enum PackagingError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    package var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

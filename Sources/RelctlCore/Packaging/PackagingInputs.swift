@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 
 /// What every archive of one release shares: resolved once, by `relctl package` from the tag and
 /// the repository, or handed down by `relctl release` from its `ReleaseIdentity`.
 public struct PackagingInputs: Sendable {
-    var tag: String
-    var version: String
+    package var tag: String
+    package var version: String
     /// The commit the archives are built from ("" outside a repository).
-    var commit: String
+    package var commit: String
     /// The one timestamp every entry gets (SOURCE_DATE_EPOCH or the commit's time).
-    var mtime: Int
+    package var mtime: Int
 
-    init(tag: String, version: String, commit: String, mtime: Int) {
+    package init(tag: String, version: String, commit: String, mtime: Int) {
         self.tag = tag
         self.version = version
         self.commit = commit

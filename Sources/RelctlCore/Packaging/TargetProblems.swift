@@ -1,13 +1,14 @@
 import Foundation
+import RelctlBasics
 
 /// Layout problems of several targets, one line per distinct problem: an unsafe link in a shared
 /// demo tree is one problem, not one per target.
-struct TargetProblems {
+package struct TargetProblems {
     private var problems: [(diagnostic: Diagnostic, targets: [String])] = []
 
-    var isEmpty: Bool { problems.isEmpty }
+    package var isEmpty: Bool { problems.isEmpty }
 
-    mutating func add(_ diagnostic: Diagnostic, target: String) {
+    package mutating func add(_ diagnostic: Diagnostic, target: String) {
         if let index = problems.firstIndex(where: { $0.diagnostic == diagnostic }) {
             problems[index].targets.append(target)
         } else {
@@ -17,7 +18,7 @@ struct TargetProblems {
 
     /// Each problem prefixed with the targets it concerns, unless it names its target already or
     /// concerns every one of `targetCount` (> 1) targets.
-    func diagnostics(targetCount: Int) -> [Diagnostic] {
+    package func diagnostics(targetCount: Int) -> [Diagnostic] {
         problems.map { diagnostic, targets in
             let message = diagnostic.message
             if targets.contains(where: message.contains) || (targetCount > 1 && targets.count == targetCount) {

@@ -1,17 +1,18 @@
 import Foundation
+import RelctlBasics
 
 /// Walks a configured tree with lstat(2): files are added, symlinks kept as links (checked later
 /// by `LinkResolver`), anything else refused. Folders come in through the files they hold: git
 /// keeps no empty folder, so a fresh clone has none, and neither does an archive.
-struct TreeWalker {
-    var exclude: [String]
+package struct TreeWalker {
+    package var exclude: [String]
     /// The output folder, when it lies inside a tree: its earlier archives must not be packaged
     /// into the next ones (and `--clean` deletes them while the layout still lists them).
-    var skipping: FileIdentity? = nil
+    package var skipping: FileIdentity? = nil
     /// What git ignores, with the project root its paths are relative to.
-    var ignored: (paths: IgnoredPaths, root: String)? = nil
+    package var ignored: (paths: IgnoredPaths, root: String)? = nil
 
-    func walk(_ source: URL, into destination: String, builder: inout LayoutBuilder) throws {
+    package func walk(_ source: URL, into destination: String, builder: inout LayoutBuilder) throws {
         var info = stat()
         guard stat(source.path, &info) == 0 else { throw PackagingError.missingSource(path: source.path, key: "trees") }
         switch info.st_mode & S_IFMT {
@@ -66,7 +67,7 @@ struct TreeWalker {
 
     /// Version-control metadata is never release content (a tree of `.` would otherwise ship
     /// the whole `.git`), so it is left out like `exclude` entries.
-    static let versionControlNames: Set<String> = [".git", ".hg", ".svn"]
+    package static let versionControlNames: Set<String> = [".git", ".hg", ".svn"]
 
     private func isExcluded(_ relativePath: String, name: String) -> Bool {
         Self.versionControlNames.contains(name)

@@ -1,6 +1,7 @@
 import CDeflate
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// zip on every core. libarchive's zip writer compresses each entry with zlib on one thread and
 /// cannot take data compressed elsewhere, so relctl writes the zip container itself (this file:
@@ -18,12 +19,12 @@ import Foundation
 /// zip64 end records for more than 65,535 entries or a directory beyond 4 GiB. The bytes depend
 /// only on the entries and the level, never on `workers`: chunk boundaries are fixed offsets in
 /// each file.
-enum ZipArchiveWriter {
-    static let chunkSize = 1 << 20
+package enum ZipArchiveWriter {
+    package static let chunkSize = 1 << 20
 
     /// MS-DOS date and time, in UTC (libarchive used local time, which relctl sets to UTC for zip),
     /// clamped to 1980-2107 as libarchive does.
-    static func dosTime(_ time: Int) -> UInt32 {
+    package static func dosTime(_ time: Int) -> UInt32 {
         var seconds = time_t(time)
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -40,7 +41,7 @@ enum ZipArchiveWriter {
 
     /// Writes the top folder, then every entry of `layout`, into `sink`.
     /// - Returns: the number of entries, and the files with their SHA-256 when `recordFiles`.
-    static func write(
+    package static func write(
         _ layout: ArchiveLayout, level: Int, workers: Int, mtime: Int, into sink: HashingFileSink,
         destination: String, recordFiles: Bool
     ) async throws -> (Int, [ArchivedFile]) {

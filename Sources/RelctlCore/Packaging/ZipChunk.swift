@@ -1,13 +1,14 @@
 import CDeflate
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// A chunk's place in its entry.
-struct ZipChunk: Sendable {
+package struct ZipChunk: Sendable {
     /// On an entry's first chunk only.
-    var header: ZipEntryHeader?
-    var isLast: Bool
+    package var header: ZipEntryHeader?
+    package var isLast: Bool
     /// The whole entry's CRC-32, on its last chunk.
-    var crc: UInt32 = 0
-    var deflate: Bool
+    package var crc: UInt32 = 0
+    package var deflate: Bool
 }

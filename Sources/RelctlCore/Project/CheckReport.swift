@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// `relctl check`: the config, every manifest, every target and every packaged path, with all
 /// problems reported together.
@@ -9,13 +10,13 @@ public struct CheckReport: Sendable, Encodable {
         public var message: String
     }
 
-    var ok: Bool { problems.isEmpty }
-    var problems: [Item] = []
+    package var ok: Bool { problems.isEmpty }
+    package var problems: [Item] = []
     public var warnings: [Item] = []
     public var manifests: Int = 0
     public var targets: Int = 0
 
-    enum CodingKeys: String, CodingKey { case ok, problems, warnings, manifests, targets }
+    package enum CodingKeys: String, CodingKey { case ok, problems, warnings, manifests, targets }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ok, forKey: .ok)
@@ -25,8 +26,8 @@ public struct CheckReport: Sendable, Encodable {
         try container.encode(targets, forKey: .targets)
     }
 
-    mutating func problem(_ d: Diagnostic) { problems.append(Item(file: d.file, line: d.line, message: d.message)) }
-    mutating func warning(_ d: Diagnostic) { warnings.append(Item(file: d.file, line: d.line, message: d.message)) }
+    package mutating func problem(_ d: Diagnostic) { problems.append(Item(file: d.file, line: d.line, message: d.message)) }
+    package mutating func warning(_ d: Diagnostic) { warnings.append(Item(file: d.file, line: d.line, message: d.message)) }
 
     /// The error to exit with (2: everything `check` finds is bad input), or nil.
     public var error: ProblemList? {

@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 
 extension ProjectChecker {
     /// A `binary-dir` git does not ignore: the build's output then shows as untracked files, so
     /// the next release's preflight refuses the dirty tree. Found now, as a warning naming the fix.
     /// Asked of git's own rules (`git check-ignore`), which answer for paths not built yet.
-    static func checkBinaryDirectories(_ config: RelctlConfig, context: Context, into report: inout CheckReport) async {
+    package static func checkBinaryDirectories(_ config: RelctlConfig, context: Context, into report: inout CheckReport) async {
         guard let binary = config.build.binaries.first,
             let targets = try? TargetResolver.resolveAll(config), !targets.isEmpty
         else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 public enum ProjectChecker {
     /// Loads the config (a config that cannot be read is thrown, exit 2) and checks the rest.
@@ -8,7 +9,7 @@ public enum ProjectChecker {
     }
 
     /// The companions of a manifest that do not follow the version it holds now.
-    static func staleCompanions(
+    package static func staleCompanions(
         of source: VersionSource, found: ManifestVersion, comparison: VersionComparison, root: URL
     ) -> [StaleCompanion] {
         guard let companions = try? CompanionFinder.companions(of: source, found: found, root: root) else { return [] }
@@ -28,7 +29,7 @@ public enum ProjectChecker {
         }
     }
 
-    static func check(_ config: RelctlConfig, context: Context) async -> CheckReport {
+    package static func check(_ config: RelctlConfig, context: Context) async -> CheckReport {
         var report = CheckReport()
         // Manifests: readable, and their versions valid.
         var seen: [(String, String)] = []
@@ -159,16 +160,15 @@ public enum ProjectChecker {
     /// Paths the build may still create are not judged here.
     /// `version` (the manifests' version, when they hold one) names the archives as the next
     /// release would, so a name too long for that tag is found now.
-    static func checkLayouts(
+    package static func checkLayouts(
         _ config: RelctlConfig, context: Context, version: SemanticVersion? = nil, into report: inout CheckReport
     ) async {
         guard let targets = try? TargetResolver.resolveAll(config), !targets.isEmpty else { return }
         let ignored = await IgnoredPaths.load(root: config.root, context: context)
         let named = version ?? SemanticVersion(major: 0, minor: 0, patch: 0)
-        let placeholders = [
-            "project": config.project.name, "version": named.description,
-            "tag": config.project.tagFormat.tag(for: named),
-        ]
+        let placeholders = ReleaseNames(
+            project: config.project.name, version: named.description, tag: config.project.tagFormat.tag(for: named)
+        ).placeholders()
         var seen: Set<String> = []
         for target in targets {
             do {

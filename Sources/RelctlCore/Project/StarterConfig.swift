@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// `relctl init`: a commented starter `relctl.toml` built from the repository as it is: the tag
 /// format its tags already use, the manifests that really hold a version, the binaries the
@@ -6,7 +7,7 @@ import Foundation
 /// binary (a library) gets a tag-only configuration: versions, notes and tags, no `[[target]]`.
 public enum StarterConfig {
     /// Manifest files relctl recognises at the project root, in the order they are listed.
-    static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "VERSION"]
+    package static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "VERSION"]
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
     @discardableResult
@@ -30,20 +31,20 @@ public enum StarterConfig {
     }
 
     /// What `init` learnt about the project, rendered by `render`.
-    struct Findings {
-        var name: String
-        var tagFormat = "v{version}"
-        var tagNote = "no tags yet: tags will look like v1.2.3"
-        var versions: [(path: String, kind: String?, pattern: String?)] = []
-        var versionNotes: [String] = []
-        var binaries: [String] = []
+    package struct Findings {
+        package var name: String
+        package var tagFormat = "v{version}"
+        package var tagNote = "no tags yet: tags will look like v1.2.3"
+        package var versions: [(path: String, kind: String?, pattern: String?)] = []
+        package var versionNotes: [String] = []
+        package var binaries: [String] = []
         /// Binaries built only on some platforms (`#if os(macOS)` in Package.swift).
-        var optionalBinaries: [String] = []
-        var versionScheme = VersionScheme.semver
-        var build: (command: String, directory: String)?
+        package var optionalBinaries: [String] = []
+        package var versionScheme = VersionScheme.semver
+        package var build: (command: String, directory: String)?
     }
 
-    static func render(root: URL, detected: [String], tags: [String] = [], repository: String? = nil) -> String {
+    package static func render(root: URL, detected: [String], tags: [String] = [], repository: String? = nil) -> String {
         let found = findings(root: root, detected: detected, tags: tags, repository: repository)
         var text = """
             # relctl.toml: how this project is released. Reference: relctl's README.
@@ -117,7 +118,7 @@ public enum StarterConfig {
         return text
     }
 
-    static func findings(root: URL, detected: [String], tags: [String], repository: String? = nil) -> Findings {
+    package static func findings(root: URL, detected: [String], tags: [String], repository: String? = nil) -> Findings {
         var found = Findings(name: projectName(root: root, detected: detected))
         if detected.contains("Cargo.toml") { cargo(root: root, into: &found) }
         if detected.contains("package.json") { npm(root: root, into: &found) }
@@ -135,7 +136,7 @@ public enum StarterConfig {
 
     /// The name users know the project by: the package's, unless it is neither a binary nor the
     /// repository and the repository is named after a binary (fd's package `fd-find` ships `fd`).
-    static func preferredName(_ package: String, binaries: [String], repository: String?) -> String {
+    package static func preferredName(_ package: String, binaries: [String], repository: String?) -> String {
         guard let repository, !binaries.contains(package), package != repository, binaries.contains(repository)
         else { return package }
         return repository
@@ -143,7 +144,7 @@ public enum StarterConfig {
 
     /// The repository's name from the `origin` URL (`https://github.com/sharkdp/fd.git` → `fd`),
     /// else the folder's.
-    static func repositoryName(remote: String?, root: URL) -> String? {
+    package static func repositoryName(remote: String?, root: URL) -> String? {
         guard let remote else { return root.standardizedFileURL.lastPathComponent }
         var last = remote.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
         if last.hasSuffix(".git") { last.removeLast(4) }
@@ -152,7 +153,7 @@ public enum StarterConfig {
 
     /// The files users expect next to the binaries, as they exist at the root: the README, every
     /// license text (`LICENSE-MIT`, `UNLICENSE`, `COPYING`), the changelog and a NOTICE.
-    static func archiveFiles(root: URL) -> [String] {
+    package static func archiveFiles(root: URL) -> [String] {
         let kinds = ["readme", "license", "licence", "copying", "unlicense", "changelog", "notice"]
         let names = ((try? FileSystem.names(in: root)) ?? []).filter { name in
             let lower = name.lowercased()
@@ -200,7 +201,7 @@ public enum StarterConfig {
 
     /// A crate's binaries as Cargo finds them: `[[bin]]` names, then (unless `autobins = false`)
     /// `src/main.rs` (named after the package), `src/bin/NAME.rs` and `src/bin/NAME/main.rs`.
-    static func cargoBinaries(of manifest: URL, name: String) -> [String] {
+    package static func cargoBinaries(of manifest: URL, name: String) -> [String] {
         guard let document = try? TOMLDocument(contentsOf: manifest) else { return [] }
         let folder = manifest.deletingLastPathComponent()
         var names: [String] = []
@@ -291,7 +292,7 @@ public enum StarterConfig {
 
     /// The package module holding `__version__ = "…"`: `NAME/__init__.py` or `src/NAME/__init__.py`
     /// for the project's name, else the only such module among the root's folders.
-    static func versionModule(root: URL, name: String?) -> String? {
+    package static func versionModule(root: URL, name: String?) -> String? {
         func holdsVersion(_ path: String) -> Bool {
             guard let data = FileSystem.contents(atPath: root.appendingPathComponent(path).path) else { return false }
             return TextFile.decode(data).range(

@@ -1,16 +1,17 @@
 import Foundation
+import RelctlBasics
 
 /// The declarations `relctl init` reads from a Package.swift, without running it: names matched
 /// by a pattern, each with the `#if` conditions around it (swift-argument-parser declares its
 /// macOS-only executables inside `#if os(macOS)`, so Linux builds do not produce them).
-struct SwiftPackageManifest {
-    struct Declaration: Equatable {
-        var name: String
+package struct SwiftPackageManifest {
+    package struct Declaration: Equatable {
+        package var name: String
         /// The conditions of the `#if` blocks it sits in, innermost last.
-        var conditions: [String]
+        package var conditions: [String]
 
         /// True unless a condition names platforms without Linux (`os(macOS)`, `canImport(Darwin)`).
-        var buildsOnLinux: Bool {
+        package var buildsOnLinux: Bool {
             conditions.allSatisfy { condition in
                 let platformSpecific = condition.contains("os(") || condition.contains("canImport(Darwin)")
                 return !platformSpecific || (condition.contains("os(Linux)") && !condition.contains("!os(Linux)"))
@@ -18,11 +19,11 @@ struct SwiftPackageManifest {
         }
     }
 
-    let text: String
+    package let text: String
     /// For each line (0-based), the `#if` conditions in force there.
     private let conditionsByLine: [[String]]
 
-    init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
         var stack: [String] = []
         var perLine: [[String]] = []
@@ -43,7 +44,7 @@ struct SwiftPackageManifest {
     }
 
     /// Every match of `pattern` (its first group is the name), in order, with its conditions.
-    func declarations(_ pattern: String) -> [Declaration] {
+    package func declarations(_ pattern: String) -> [Declaration] {
         guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
         return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
             guard let range = Range(match.range(at: 1), in: text) else { return nil }

@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// What a repository's tags say about how it releases, for `relctl init`: the tag format its
 /// recent releases use and whether their versions are calendar versions.
 ///
@@ -6,25 +8,25 @@
 /// (`ignore-0.4.33` for the `ignore` crate of ripgrep's workspace) win over the repository's
 /// bare tags, which belong to the application; so do tags named after the package's full name
 /// (`@changesets/cli@3.0.1` for the npm package `@changesets/cli`, whose project is `cli`).
-struct TagHistory {
+package struct TagHistory {
     /// How many of the highest versions vote when the latest version has several spellings.
-    static let recentCount = 10
+    package static let recentCount = 10
 
     /// One version-like tag: the text before its version (`v`, `ignore-`) and the version.
-    struct Release {
-        var tag: String
-        var prefix: String
-        var inner: String
-        var version: SemanticVersion
+    package struct Release {
+        package var tag: String
+        package var prefix: String
+        package var inner: String
+        package var version: SemanticVersion
     }
 
-    var format = "v{version}"
-    var scheme = VersionScheme.semver
+    package var format = "v{version}"
+    package var scheme = VersionScheme.semver
     /// Why, for the comment next to `tag-format` in the starter file.
-    var note = "no tags yet: tags will look like v1.2.3"
+    package var note = "no tags yet: tags will look like v1.2.3"
 
     /// `aliases` are other names the project's tags may start with (a scoped npm package's name).
-    init(tags: [String], project: String, aliases: [String] = []) {
+    package init(tags: [String], project: String, aliases: [String] = []) {
         let names = [project] + aliases.filter { $0 != project && !$0.isEmpty }
         let releases = tags.compactMap { tag in names.lazy.compactMap { Self.release(in: tag, project: $0) }.first }
         guard !releases.isEmpty else {
@@ -64,11 +66,11 @@ struct TagHistory {
     }
 
     /// The text before the version is empty or a bare `v`: tags of the whole repository.
-    static func isGeneric(_ prefix: String) -> Bool { prefix.isEmpty || prefix == "v" }
+    package static func isGeneric(_ prefix: String) -> Bool { prefix.isEmpty || prefix == "v" }
 
     /// `tag` as a release of `project`: a version after nothing, `v`, or the project's name and a
     /// separator (`ignore-`, `ignore-v`, `ignore/v`); nil for any other tag (another crate's).
-    static func release(in tag: String, project: String) -> Release? {
+    package static func release(in tag: String, project: String) -> Release? {
         var prefix = ""
         if !project.isEmpty, tag.hasPrefix(project), let separator = tag.dropFirst(project.count).first,
             "-_/@".contains(separator)
@@ -87,7 +89,7 @@ struct TagHistory {
 
     /// A version SemVer refuses only for its calendar shape (`2026.07.22`, `25.07`), or whose
     /// first number is a year.
-    static func isCalendar(_ release: Release) -> Bool {
+    package static func isCalendar(_ release: Release) -> Bool {
         if (try? SemanticVersion(parsing: release.inner)) == nil {
             return (try? VersionScheme.calendarVersion(release.inner)) != nil
         }

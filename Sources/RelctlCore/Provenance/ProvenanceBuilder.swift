@@ -1,10 +1,11 @@
 import Foundation
+import RelctlBasics
 
 /// Makes the in-toto statement of a release: subjects from the checksum file (exactly its
 /// entries), the SLSA predicate from the inputs and, for the run, the builder the environment
 /// shows (a GitHub Actions workflow run, or relctl on a maintainer's machine).
-enum ProvenanceBuilder {
-    static func statement(
+package enum ProvenanceBuilder {
+    package static func statement(
         sums: ChecksumFile, inputs: ProvenanceInputs, environment: [String: String]
     ) -> ProvenanceStatement {
         let subjects = sums.entries.map {
@@ -33,7 +34,7 @@ enum ProvenanceBuilder {
     }
 
     /// RFC 3339 in UTC (`2023-11-14T22:13:20Z`), as SLSA's timestamps are written.
-    static func timestamp(_ seconds: Int) -> String {
+    package static func timestamp(_ seconds: Int) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.formatOptions = [.withInternetDateTime]
@@ -42,7 +43,7 @@ enum ProvenanceBuilder {
 
     /// A remote URL without user, password, query or fragment (a token in an https remote must
     /// not end up in a published file); scp-like `git@host:path` becomes `ssh://git@host/path`.
-    static func sanitized(_ url: String) -> String {
+    package static func sanitized(_ url: String) -> String {
         if !url.contains("://"), let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") {
             let host = url[..<colon].split(separator: "@").last.map(String.init) ?? ""
             return "ssh://\(host)/\(url[url.index(after: colon)...])"
@@ -57,14 +58,14 @@ enum ProvenanceBuilder {
 
     /// A GitHub Actions run, from the variables the runner sets (docs.github.com, "Variables":
     /// default environment variables).
-    struct GitHubRun {
-        var server: String
-        var repository: String
-        var workflowRef: String
-        var runID: String
-        var attempt: String
+    package struct GitHubRun {
+        package var server: String
+        package var repository: String
+        package var workflowRef: String
+        package var runID: String
+        package var attempt: String
 
-        init?(environment: [String: String]) {
+        package init?(environment: [String: String]) {
             guard environment["GITHUB_ACTIONS"] == "true", let repository = environment["GITHUB_REPOSITORY"],
                 let workflowRef = environment["GITHUB_WORKFLOW_REF"], let runID = environment["GITHUB_RUN_ID"]
             else { return nil }
@@ -75,9 +76,9 @@ enum ProvenanceBuilder {
             attempt = environment["GITHUB_RUN_ATTEMPT"] ?? "1"
         }
 
-        var repositoryURL: String { "\(server)/\(repository)" }
+        package var repositoryURL: String { "\(server)/\(repository)" }
         /// The workflow file at the ref that ran it: `https://github.com/o/r/.github/workflows/release.yml@refs/tags/v1`.
-        var builderID: String { "\(server)/\(workflowRef)" }
-        var invocationID: String { "\(server)/\(repository)/actions/runs/\(runID)/attempts/\(attempt)" }
+        package var builderID: String { "\(server)/\(workflowRef)" }
+        package var invocationID: String { "\(server)/\(repository)/actions/runs/\(runID)/attempts/\(attempt)" }
     }
 }

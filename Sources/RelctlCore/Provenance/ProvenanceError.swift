@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// Problems writing or checking a release's provenance. Missing keys and inputs are bad input
 /// (exit 2); a provenance that does not match the release is the thing checked being wrong (exit 1).
-enum ProvenanceError: RelctlError, Equatable {
+package enum ProvenanceError: RelctlError, Equatable {
     /// `[provenance] enabled` but no SSH Ed25519 key to sign with.
     case noSSHKey(config: String)
     /// What the statement is made from is not there (manifest.json, the commit's time).
@@ -10,14 +11,14 @@ enum ProvenanceError: RelctlError, Equatable {
     /// The provenance file does not verify or does not describe this release; one line per finding.
     case mismatch(file: String, findings: [String])
 
-    var exitCode: RelctlExitCode {
+    package var exitCode: RelctlExitCode {
         switch self {
         case .mismatch: return .failure
         case .noSSHKey, .missingInput: return .badInput
         }
     }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case .noSSHKey(let config):
             return [

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// The provenance half of `relctl verify`: `{project}-{tag}.intoto.jsonl` next to the checksum
 /// file must be a DSSE envelope signed by a key the allowed-signers file lists, whose statement
@@ -7,17 +8,17 @@ import Foundation
 public enum ProvenanceVerifier {
     /// The outcome in `relctl verify --json`.
     public struct Check: Codable, Sendable, Equatable {
-        enum Status: String, Codable, Sendable {
+        package enum Status: String, Codable, Sendable {
             case ok, bad, missing
         }
         public var file: String
-        var status: Status
+        package var status: Status
         /// The allowed-signers principals whose key signed.
-        var signer: String?
+        package var signer: String?
         /// The tag and commit the provenance records.
-        var tag: String?
-        var commit: String?
-        var subjects: Int = 0
+        package var tag: String?
+        package var commit: String?
+        package var subjects: Int = 0
         /// One line per difference found (empty when `ok`).
         public var findings: [String] = []
 
@@ -77,7 +78,7 @@ public enum ProvenanceVerifier {
     }
 
     /// Every check that needs no git: the envelope, its signature, the statement and its subjects.
-    static func check(
+    package static func check(
         envelope data: Data, file: String, sums: ChecksumFile, sumsName: String, signers: AllowedSigners,
         signersFile: String
     ) -> Check {
@@ -132,7 +133,7 @@ public enum ProvenanceVerifier {
     /// The principals of the first allowed key (namespace `file`, the release files') whose
     /// signature verifies and whose fingerprint is the signature's keyid (relctl's contract, so
     /// a changed keyid is a difference too).
-    static func signer(of envelope: DSSEEnvelope, signers: AllowedSigners) -> String? {
+    package static func signer(of envelope: DSSEEnvelope, signers: AllowedSigners) -> String? {
         for signature in envelope.signatures {
             for signer in signers.signers where signer.namespaces?.contains(SSHSignature.fileNamespace) ?? true {
                 guard SSHKeyFingerprint.sha256(ofBlob: signer.keyBlob) == signature.keyid,
@@ -145,7 +146,7 @@ public enum ProvenanceVerifier {
     }
 
     /// Subjects and checksum entries must be the same set of names with the same digests.
-    static func subjectFindings(
+    package static func subjectFindings(
         _ subjects: [ProvenanceStatement.Subject], sums: ChecksumFile, sumsName: String
     ) -> [String] {
         var findings: [String] = []
@@ -172,7 +173,7 @@ public enum ProvenanceVerifier {
     }
 
     /// The recorded commit against the tag's commit in this repository, else manifest.json's.
-    static func commitFindings(
+    package static func commitFindings(
         recorded: String, tag: String?, manifest: ReleaseManifest?, config: RelctlConfig, context: Context
     ) async -> [String] {
         if let tag, let tagged = try? await Git(directory: config.root, context: context).commit(of: tag) {
@@ -186,7 +187,7 @@ public enum ProvenanceVerifier {
     }
 
     /// The provenance's name: from manifest.json's project and tag, else the one `*.intoto.jsonl`.
-    static func fileName(in directory: URL, manifest: ReleaseManifest?) -> String? {
+    package static func fileName(in directory: URL, manifest: ReleaseManifest?) -> String? {
         if let manifest, !manifest.tag.isEmpty {
             return ProvenanceWriter.fileName(project: manifest.project, tag: manifest.tag)
         }

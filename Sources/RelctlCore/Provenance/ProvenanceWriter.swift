@@ -1,19 +1,20 @@
 import Foundation
+import RelctlBasics
 
 /// Writes `{project}-{tag}.intoto.jsonl` next to the checksum file: one DSSE envelope (one JSON
 /// line) of the release's in-toto statement, signed with the `[sign]` SSH Ed25519 key. The
 /// release stage and `relctl sign` (CI's merge job) both come here.
 public enum ProvenanceWriter {
-    static let fileExtension = ".intoto.jsonl"
+    package static let fileExtension = ".intoto.jsonl"
 
     /// `{project}-{tag}.intoto.jsonl`; a `/` in a tag (`release/{version}`) becomes `_` so the
     /// file stays next to the checksum file.
-    static func fileName(project: String, tag: String) -> String {
+    package static func fileName(project: String, tag: String) -> String {
         "\(project)-\(tag.replacingOccurrences(of: "/", with: "_"))\(fileExtension)"
     }
 
     /// Signs and writes the provenance of the files `sums` lists; returns the file written.
-    static func write(
+    package static func write(
         sums: URL, inputs: ProvenanceInputs, key: OpenSSHPrivateKey, environment: [String: String]
     ) throws -> URL {
         let list = try ChecksumFile.read(sums)
@@ -27,7 +28,7 @@ public enum ProvenanceWriter {
     }
 
     /// The SSH key of `[sign]` (or `RELCTL_SSH_KEY`); a minisign key alone cannot sign DSSE.
-    static func key(config: RelctlConfig, keysRoot: URL, environment: [String: String]) throws -> OpenSSHPrivateKey {
+    package static func key(config: RelctlConfig, keysRoot: URL, environment: [String: String]) throws -> OpenSSHPrivateKey {
         var sshOnly = config.sign
         sshOnly.minisignKey = nil
         var environment = environment
@@ -39,7 +40,7 @@ public enum ProvenanceWriter {
     }
 
     /// The config file's name and SHA-256.
-    static func configDigest(_ config: RelctlConfig) throws -> (path: String, sha256: String) {
+    package static func configDigest(_ config: RelctlConfig) throws -> (path: String, sha256: String) {
         let name = (config.path as NSString).lastPathComponent
         let url = config.root.appendingPathComponent(name)
         guard FileKind.isRegularFile(url.path) else {
@@ -52,11 +53,11 @@ public enum ProvenanceWriter {
     /// `relctl sign`'s provenance, prepared (key, manifest, commit time) before any signature is
     /// written, so a missing input fails the command before it writes anything.
     public struct Prepared: Sendable {
-        let sums: URL
-        let shown: String
-        let inputs: ProvenanceInputs
-        let key: OpenSSHPrivateKey
-        let environment: [String: String]
+        package let sums: URL
+        package let shown: String
+        package let inputs: ProvenanceInputs
+        package let key: OpenSSHPrivateKey
+        package let environment: [String: String]
 
         /// Writes the file; returns its path as shown next to the checksum file the user named.
         public func write() throws -> String {
@@ -76,7 +77,7 @@ public enum ProvenanceWriter {
     }
 
     /// The release stage's inputs: the identity and manifest held in memory.
-    static func inputs(
+    package static func inputs(
         identity: ReleaseIdentity, manifest: ReleaseManifest, config: RelctlConfig, remoteURL: String?
     ) throws -> ProvenanceInputs {
         let (path, digest) = try configDigest(config)
@@ -89,7 +90,7 @@ public enum ProvenanceWriter {
 
     /// `relctl sign`'s inputs (a CI merge job): `manifest.json` next to the checksum file, the
     /// commit's time from git (or SOURCE_DATE_EPOCH), the `[release] remote`'s URL.
-    static func inputs(nextTo sums: URL, config: RelctlConfig, context: Context) async throws -> ProvenanceInputs {
+    package static func inputs(nextTo sums: URL, config: RelctlConfig, context: Context) async throws -> ProvenanceInputs {
         let directory = sums.deletingLastPathComponent()
         guard let manifest = try ReleaseManifest.read(in: directory), !manifest.tag.isEmpty, !manifest.commit.isEmpty
         else {

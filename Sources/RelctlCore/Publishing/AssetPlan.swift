@@ -1,22 +1,23 @@
 import Foundation
+import RelctlBasics
 
 /// The local asset set compared with what a release holds, by name and SHA256.
-struct AssetPlan {
-    struct Pair {
-        var local: LocalAsset
-        var remote: GitHubAsset
+package struct AssetPlan {
+    package struct Pair {
+        package var local: LocalAsset
+        package var remote: GitHubAsset
     }
 
     /// Remote assets an earlier upload left unfinished (state other than `uploaded`).
-    var unfinished: [GitHubAsset] = []
+    package var unfinished: [GitHubAsset] = []
     /// Same name, complete, different bytes.
-    var differing: [Pair] = []
+    package var differing: [Pair] = []
     /// Local assets with no complete remote counterpart.
-    var missing: [LocalAsset] = []
+    package var missing: [LocalAsset] = []
     /// Complete remote assets that are not in the local set.
-    var extra: [String] = []
+    package var extra: [String] = []
 
-    init(local: [LocalAsset], remote: [GitHubAsset]) {
+    package init(local: [LocalAsset], remote: [GitHubAsset]) {
         let localNames = Set(local.map(\.name))
         for asset in remote where !asset.isUploaded { unfinished.append(asset) }
         let complete = Dictionary(
@@ -32,5 +33,5 @@ struct AssetPlan {
     }
 
     /// What to send: the missing ones and, once deleted, the differing ones.
-    var toUpload: [LocalAsset] { (missing + differing.map(\.local)).sorted { $0.name < $1.name } }
+    package var toUpload: [LocalAsset] { (missing + differing.map(\.local)).sorted { $0.name < $1.name } }
 }

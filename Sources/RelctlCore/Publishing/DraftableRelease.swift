@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// A forge's release, as far as choosing this tag's release goes.
 protocol DraftableRelease {

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// What every forge's REST client shares: its headers on each request, the token bound to the
 /// API's origin (in whichever header the forge reads it), the idle timeout and overall deadline,

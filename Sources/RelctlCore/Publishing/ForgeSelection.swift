@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// The forges one `publish` sends a release to, in the contract's order (github, gitlab, gitea):
 /// every forge `[publish]` names, or only `--forge NAME`. With no forge named at all, GitHub, as

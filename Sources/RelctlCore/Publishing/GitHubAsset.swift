@@ -1,26 +1,27 @@
 import Foundation
+import RelctlBasics
 
 /// A release asset as the REST API returns it.
-struct GitHubAsset: Decodable, Sendable, Equatable {
-    var id: Int
-    var name: String
+package struct GitHubAsset: Decodable, Sendable, Equatable {
+    package var id: Int
+    package var name: String
     /// `uploaded` when complete; anything else (`starter`, `open`) is an upload that never finished.
-    var state: String
-    var size: Int64
+    package var state: String
+    package var size: Int64
     /// `sha256:HEX`, computed by GitHub from the bytes it stored; absent on servers that predate it.
-    var digest: String?
+    package var digest: String?
 
-    var isUploaded: Bool { state == "uploaded" }
+    package var isUploaded: Bool { state == "uploaded" }
 
     /// The lowercase hex SHA256 when the server reports one.
-    var sha256: String? {
+    package var sha256: String? {
         guard let digest, digest.lowercased().hasPrefix("sha256:") else { return nil }
         return String(digest.dropFirst("sha256:".count)).lowercased()
     }
 
     /// Whether this asset holds exactly the local file's bytes. Without a digest (older GitHub
     /// Enterprise Server), only the size can be compared.
-    func matches(_ local: LocalAsset) -> Bool {
+    package func matches(_ local: LocalAsset) -> Bool {
         if let sha256 { return sha256 == local.sha256 }
         return size == local.size
     }

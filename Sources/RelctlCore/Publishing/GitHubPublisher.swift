@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// Publishes to GitHub Releases, draft first: find this tag's release (drafts included) or
 /// create a draft, bring its assets to exactly the local set, check the whole set, then make it
@@ -6,13 +7,13 @@ import Foundation
 /// again after a crash, a kill or a network failure finishes the job without uploading twice.
 public struct GitHubPublisher: Publisher {
     public static let id = "github"
-    static let tokenVariables = ["GITHUB_TOKEN", "GH_TOKEN"]
+    package static let tokenVariables = ["GITHUB_TOKEN", "GH_TOKEN"]
 
     public var id: String { Self.id }
     private let http: any HTTPClient
     private let policy: RetryPolicy
 
-    init(http: any HTTPClient, policy: RetryPolicy = .standard) {
+    package init(http: any HTTPClient, policy: RetryPolicy = .standard) {
         self.http = http
         self.policy = policy
     }
@@ -278,7 +279,7 @@ public struct GitHubPublisher: Publisher {
     }
 
     /// `RELCTL_HTTP_RETRIES` (attempts per request, at least 1) over the built-in policy.
-    static func policy(_ policy: RetryPolicy, environment: [String: String]) throws -> RetryPolicy {
+    package static func policy(_ policy: RetryPolicy, environment: [String: String]) throws -> RetryPolicy {
         var policy = policy
         if let attempts = try seconds("RELCTL_HTTP_RETRIES", environment) {
             guard attempts >= 1, attempts == attempts.rounded() else {
@@ -290,7 +291,7 @@ public struct GitHubPublisher: Publisher {
     }
 
     /// A positive number from the environment, or nil when unset.
-    static func seconds(_ name: String, _ environment: [String: String]) throws -> Double? {
+    package static func seconds(_ name: String, _ environment: [String: String]) throws -> Double? {
         guard let raw = environment[name], !raw.isEmpty else { return nil }
         guard let value = Double(raw), value > 0, value.isFinite else {
             throw PublishError.badNumber(variable: name, value: raw)
@@ -299,7 +300,7 @@ public struct GitHubPublisher: Publisher {
     }
 
     /// A failure after which the server may or may not have acted: no answer, or a 5xx.
-    static func outcomeUnknown(_ error: any Error) -> Bool {
+    package static func outcomeUnknown(_ error: any Error) -> Bool {
         if error is NetworkError { return true }
         if case let PublishError.api(_, status, _, _, _)? = error as? PublishError {
             return (500...599).contains(status)
@@ -308,7 +309,7 @@ public struct GitHubPublisher: Publisher {
     }
 
     /// 422 `already_exists` on an upload: an earlier attempt got there after all.
-    static func alreadyExists(_ error: any Error) -> Bool {
+    package static func alreadyExists(_ error: any Error) -> Bool {
         if case let PublishError.api(_, status, _, _, details)? = error as? PublishError {
             return status == 422 && details.contains { $0.contains("already_exists") }
         }
@@ -316,7 +317,7 @@ public struct GitHubPublisher: Publisher {
     }
 
     /// `make_latest` only for a final version at least as high as every other published final one.
-    func isLatest(_ request: PublishRequest, among releases: [GitHubRelease]) -> Bool {
+    package func isLatest(_ request: PublishRequest, among releases: [GitHubRelease]) -> Bool {
         guard !request.version.isPrerelease else { return false }
         let others = releases.filter { !$0.draft && !$0.prerelease && $0.tagName != request.tag }
             .compactMap { try? request.tagFormat.version(of: $0.tagName) }

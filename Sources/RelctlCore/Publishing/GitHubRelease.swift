@@ -1,17 +1,18 @@
 import Foundation
+import RelctlBasics
 
 /// A release as the REST API returns it (the fields relctl reads).
-struct GitHubRelease: Decodable, Sendable, Equatable {
-    var id: Int
-    var tagName: String
-    var name: String?
-    var draft: Bool
-    var prerelease: Bool
-    var htmlURL: String
+package struct GitHubRelease: Decodable, Sendable, Equatable {
+    package var id: Int
+    package var tagName: String
+    package var name: String?
+    package var draft: Bool
+    package var prerelease: Bool
+    package var htmlURL: String
     /// A URI template (`…/assets{?name,label}`), usually on another host than the API.
-    var uploadURL: String
+    package var uploadURL: String
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case id, name, draft, prerelease
         case tagName = "tag_name"
         case htmlURL = "html_url"

@@ -1,27 +1,28 @@
 import Foundation
+import RelctlBasics
 
 /// The REST calls for releases and their assets (docs.github.com: "REST API endpoints for
 /// releases" and "… for release assets"), with GitHub's headers on every request.
-struct GitHubReleaseAPI: Sendable {
-    static let defaultBaseURL = "https://api.github.com"
-    static let apiVersion = "2022-11-28"
+package struct GitHubReleaseAPI: Sendable {
+    package static let defaultBaseURL = "https://api.github.com"
+    package static let apiVersion = "2022-11-28"
 
-    var baseURL: URL
-    var repository: GitHubRepository
+    package var baseURL: URL
+    package var repository: GitHubRepository
     private var token: String
     private var client: ForgeAPIClient
     /// Per-request idle timeout, in seconds.
-    var timeout: TimeInterval {
+    package var timeout: TimeInterval {
         get { client.timeout }
         set { client.timeout = newValue }
     }
     /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
-    var deadline: TimeInterval {
+    package var deadline: TimeInterval {
         get { client.deadline }
         set { client.deadline = newValue }
     }
 
-    init(
+    package init(
         baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60
     ) {
         self.baseURL = baseURL
@@ -38,7 +39,7 @@ struct GitHubReleaseAPI: Sendable {
     }
 
     /// `GITHUB_API_URL` when set (GitHub Enterprise Server: `https://HOST/api/v3`), else api.github.com.
-    static func baseURL(environment: [String: String]) throws -> URL {
+    package static func baseURL(environment: [String: String]) throws -> URL {
         let raw = environment["GITHUB_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultBaseURL
         var trimmed = raw
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -61,7 +62,7 @@ struct GitHubReleaseAPI: Sendable {
     /// an exact match): the tag object of an annotated tag, the commit of a lightweight one; nil
     /// when the tag is not there. Publishing a release whose tag is missing would make GitHub
     /// create the tag on the default branch's head: never what a release of a tested commit wants.
-    func tagObject(_ tag: String) async throws -> String? {
+    package func tagObject(_ tag: String) async throws -> String? {
         struct Ref: Decodable {
             struct Object: Decodable { var sha: String }
             var object: Object
@@ -75,12 +76,12 @@ struct GitHubReleaseAPI: Sendable {
     // MARK: releases
 
     /// Every release, drafts included (the token must be able to push to see drafts), all pages.
-    func listReleases() async throws -> [GitHubRelease] {
+    package func listReleases() async throws -> [GitHubRelease] {
         try await listAll(repositoryURL.appendingPathComponent("releases"))
     }
 
     /// A draft for `tag`: invisible to the public, and creating it creates no tag.
-    func createDraft(tag: String, title: String, body: String, prerelease: Bool) async throws -> GitHubRelease {
+    package func createDraft(tag: String, title: String, body: String, prerelease: Bool) async throws -> GitHubRelease {
         struct Fields: Encodable {
             var tag_name: String, name: String, body: String, draft: Bool, prerelease: Bool
         }
@@ -91,7 +92,7 @@ struct GitHubReleaseAPI: Sendable {
     }
 
     /// Publishes a draft (or updates a release) in one request.
-    func publish(
+    package func publish(
         releaseID: Int, title: String, body: String, prerelease: Bool, makeLatest: Bool
     ) async throws -> GitHubRelease {
         struct Fields: Encodable {
@@ -106,17 +107,17 @@ struct GitHubReleaseAPI: Sendable {
 
     // MARK: assets
 
-    func listAssets(releaseID: Int) async throws -> [GitHubAsset] {
+    package func listAssets(releaseID: Int) async throws -> [GitHubAsset] {
         try await listAll(repositoryURL.appendingPathComponent("releases/\(releaseID)/assets"))
     }
 
-    func deleteAsset(id: Int) async throws {
+    package func deleteAsset(id: Int) async throws {
         // 404: already gone (an earlier attempt whose answer was lost), which is what we wanted.
         _ = try await send("DELETE", repositoryURL.appendingPathComponent("releases/assets/\(id)"), expect: [204, 404])
     }
 
     /// Uploads one file, streamed from disk, to the release's expanded `upload_url`.
-    func upload(
+    package func upload(
         _ asset: LocalAsset, to release: GitHubRelease, progress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> GitHubAsset {
         let target = URITemplate(release.uploadURL).expand(["name": asset.name])
@@ -170,7 +171,7 @@ struct GitHubReleaseAPI: Sendable {
     }
 
     /// GitHub's error document: `message`, `documentation_url` and, for 422, `errors[]`.
-    static func apiError(_ response: HTTPResponse, request: String) -> PublishError {
+    package static func apiError(_ response: HTTPResponse, request: String) -> PublishError {
         struct Body: Decodable {
             struct Item: Decodable { var resource: String?, code: String?, field: String?, message: String? }
             var message: String?

@@ -1,22 +1,23 @@
 import Foundation
+import RelctlBasics
 
 /// `OWNER/REPO` of a GitHub (or GitHub Enterprise Server) repository.
-struct GitHubRepository: Sendable, Equatable, CustomStringConvertible {
-    var owner: String
-    var name: String
+package struct GitHubRepository: Sendable, Equatable, CustomStringConvertible {
+    package var owner: String
+    package var name: String
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ Self.isValidPart($0) }) else { return nil }
         owner = String(parts[0])
         name = String(parts[1])
     }
 
-    var description: String { "\(owner)/\(name)" }
+    package var description: String { "\(owner)/\(name)" }
 
     /// The repository a git remote URL points at, for any host (GHES included): `https://host/o/r(.git)`,
     /// `ssh://git@host[:port]/o/r(.git)`, `git@host:o/r(.git)`. Nil for local paths.
-    init?(remoteURL raw: String) {
+    package init?(remoteURL raw: String) {
         var url = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         let path: Substring
         if let scheme = url.range(of: "://") {
@@ -45,7 +46,7 @@ struct GitHubRepository: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `[publish] github`, else `GITHUB_REPOSITORY` (set by GitHub Actions), else the remote's URL.
-    static func resolve(
+    package static func resolve(
         configured: String?, environment: [String: String], remoteURL: String?, remoteName: String
     ) throws -> GitHubRepository {
         if let configured {

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// The REST v4 calls relctl makes on GitLab (docs.gitlab.com/api): "Generic packages API" (`PUT
 /// /projects/:id/packages/generic/:package_name/:package_version/:file_name`), "Packages API"

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// One file of a package (docs.gitlab.com, "Packages API": "List package files"). GitLab keeps
 /// every upload of a name as its own package file, and a download by name serves the newest.

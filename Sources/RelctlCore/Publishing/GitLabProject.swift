@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// A GitLab project by its full path (`group/subgroup/project`), the form the REST API accepts
 /// URL-encoded in place of the numeric id (docs.gitlab.com, "REST API": "Namespaced paths").

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// Publishes to GitLab. A GitLab release has no draft state, so the order makes the promise: every
 /// asset goes into the project's generic package registry first (package = project name, version =

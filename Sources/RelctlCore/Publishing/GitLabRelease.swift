@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// A release as GitLab's Releases API returns it (docs.gitlab.com, "Releases API"), the fields
 /// relctl reads. There is no draft: a GitLab release is public once it exists, so relctl creates

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// A release asset link (docs.gitlab.com, "Release links API"). `link_type` is one of `other`,
 /// `runbook`, `image`, `package`; `direct_asset_path` gives it the permanent URL

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// A release attachment (swagger model `Attachment`). Gitea stores no digest of it, so its bytes
 /// are checked by downloading `browser_download_url` and hashing them.

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// Compares a release's attachments with the local asset set by name, size and SHA256. Gitea
 /// reports no digest, so an attachment of the right size is downloaded and hashed, once per

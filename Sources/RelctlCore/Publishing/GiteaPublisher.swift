@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// Publishes to Gitea or Forgejo (one API v1), as GitHubPublisher does: find this tag's release
 /// (drafts included) or create a draft, bring its attachments to exactly the local set, check the

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// A release as Gitea's and Forgejo's API v1 return it (swagger model `Release`), the fields relctl reads.
 struct GiteaRelease: Decodable, Sendable, Equatable {

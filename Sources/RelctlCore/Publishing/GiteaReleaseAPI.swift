@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// The REST calls of Gitea's and Forgejo's API v1 for releases and their attachments, as their
 /// swagger documents them (https://gitea.com/api/swagger, https://codeberg.org/api/swagger):

@@ -1,9 +1,10 @@
 import Foundation
+import RelctlBasics
 
 /// RFC 8288 `Link` header, as GitHub paginates with it: `<url>; rel="next", <url>; rel="last"`.
-enum LinkHeader {
+package enum LinkHeader {
     /// The URL with the given relation, or nil.
-    static func url(_ header: String?, rel: String) -> URL? {
+    package static func url(_ header: String?, rel: String) -> URL? {
         guard let header else { return nil }
         for link in header.split(separator: ",") {
             let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -1,15 +1,16 @@
 import Foundation
+import RelctlBasics
 
 /// One file to attach to a release, hashed locally.
 public struct LocalAsset: Sendable, Equatable {
     /// The asset name: the file's name in dist/.
-    var name: String
-    var url: URL
-    var size: Int64
+    package var name: String
+    package var url: URL
+    package var size: Int64
     /// Lowercase hex SHA256 of the file as it is now.
-    var sha256: String
+    package var sha256: String
 
-    init(name: String, url: URL, size: Int64, sha256: String) {
+    package init(name: String, url: URL, size: Int64, sha256: String) {
         self.name = name
         self.url = url
         self.size = size
@@ -17,7 +18,7 @@ public struct LocalAsset: Sendable, Equatable {
     }
 
     /// The media type announced on upload; GitHub serves the asset with it.
-    var contentType: String {
+    package var contentType: String {
         if name.hasSuffix(".json") { return "application/json" }
         if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") { return "application/gzip" }
         if name.hasSuffix(".zip") { return "application/zip" }

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// A `multipart/form-data` body (RFC 7578) holding one file field, written to a scratch file so
 /// the transport streams it from disk like any other file body: a 1 GiB asset never sits in

@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// Problems publishing a release. Missing credentials or inputs are bad input (exit 2) and are
 /// found before any request; whatever the API refuses is a failed step (exit 1).
-enum PublishError: RelctlError, CustomStringConvertible {
+package enum PublishError: RelctlError, CustomStringConvertible {
     case noToken(publisher: String, variables: [String])
     case noRepository(hint: String)
     case badRepository(value: String, source: String)
@@ -46,7 +47,7 @@ enum PublishError: RelctlError, CustomStringConvertible {
     /// A timing variable that is not a positive number.
     case badNumber(variable: String, value: String)
 
-    var exitCode: RelctlExitCode {
+    package var exitCode: RelctlExitCode {
         switch self {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName,
             .badRetries, .badNumber, .otherRelease, .badForgeURL, .noForgeURL, .badProjectPath, .noProject,
@@ -58,7 +59,7 @@ enum PublishError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case let .uploadFailed(asset, release, reason):
             return [
@@ -182,5 +183,5 @@ enum PublishError: RelctlError, CustomStringConvertible {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// What `publish` did, for `--json` and the summary line.
 public struct PublishReport: Codable, Sendable, Equatable {
-    enum Outcome: String, Codable, Sendable {
+    package enum Outcome: String, Codable, Sendable {
         /// Made public by this run.
         case published
         /// Left as a complete draft (`--draft`).
@@ -15,26 +16,26 @@ public struct PublishReport: Codable, Sendable, Equatable {
         case rehearsed = "dry-run"
     }
 
-    var publisher: String
-    var repository: String
-    var tag: String
-    var releaseID: Int
-    var url: String
-    var outcome: Outcome
+    package var publisher: String
+    package var repository: String
+    package var tag: String
+    package var releaseID: Int
+    package var url: String
+    package var outcome: Outcome
     /// True when this run created the draft.
-    var created: Bool
-    var prerelease: Bool
+    package var created: Bool
+    package var prerelease: Bool
     /// Whether this run asked for the release to be marked latest (nil: not decided by this run).
-    var latest: Bool?
-    var uploaded: [String]
+    package var latest: Bool?
+    package var uploaded: [String]
     /// Assets already there with the same SHA256.
-    var unchanged: [String]
+    package var unchanged: [String]
     /// Same-name assets with a different SHA256, replaced because of `--replace`.
-    var replaced: [String]
+    package var replaced: [String]
     /// Assets left unfinished by an earlier run, deleted and uploaded again.
-    var repaired: [String]
+    package var repaired: [String]
 
-    init(
+    package init(
         publisher: String, repository: String, tag: String, releaseID: Int, url: String, outcome: Outcome,
         created: Bool, prerelease: Bool,
         latest: Bool?, uploaded: [String], unchanged: [String], replaced: [String], repaired: [String]
@@ -55,7 +56,7 @@ public struct PublishReport: Codable, Sendable, Equatable {
     }
 
     /// One line for plans and logs.
-    var summary: String {
+    package var summary: String {
         switch outcome {
         case .rehearsed:
             let release = releaseID == 0 ? "no release for \(tag) yet" : "release \(releaseID) for \(tag)"
@@ -65,7 +66,7 @@ public struct PublishReport: Codable, Sendable, Equatable {
         }
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case publisher, repository, tag, url, outcome, created, prerelease, latest, uploaded, unchanged, replaced,
             repaired
         case releaseID = "release_id"

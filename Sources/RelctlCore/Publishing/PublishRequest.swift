@@ -1,33 +1,34 @@
 import Foundation
+import RelctlBasics
 
 /// What to publish, as plain values: any caller (the `publish` command, a release stage) fills
 /// it in from its own sources.
 public struct PublishRequest: Sendable {
-    var tag: String
+    package var tag: String
     /// The tag's version, for the prerelease flag and for "latest".
-    var version: SemanticVersion
+    package var version: SemanticVersion
     /// How other releases' tags read as versions (to decide whether this one is the latest).
-    var tagFormat: TagFormat
-    var projectName: String
+    package var tagFormat: TagFormat
+    package var projectName: String
     /// The release title.
-    var title: String
+    package var title: String
     /// The release body (Markdown); empty when there are no notes.
     public var body: String
     public var assets: ReleaseAssetSet
     /// `[publish] github` as configured, or nil.
-    var configuredRepository: String?
+    package var configuredRepository: String?
     /// `[publish] gitlab` (the project path) as configured, or nil.
     package var configuredGitLabProject: String?
     /// `[publish] gitea` (OWNER/REPO on Gitea or Forgejo) as configured, or nil.
     package var configuredGiteaRepository: String?
     /// The URL of the remote the release pushes to, for the repository when nothing else names it.
-    var remoteURL: String?
+    package var remoteURL: String?
     /// `git rev-parse refs/tags/TAG` here, when the tag exists locally: the server's must match.
     public var localTagObject: String?
     /// Stop with a complete draft instead of publishing it.
-    var draftOnly: Bool
+    package var draftOnly: Bool
     /// Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.
-    var replace: Bool
+    package var replace: Bool
 
     public init(
         tag: String, version: SemanticVersion, tagFormat: TagFormat, projectName: String, title: String, body: String,

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// A place releases are published to (GitHub now; GitLab or Gitea later). A publisher learns
 /// what is already published from its API, never from local files, so running it again after

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// The files a release carries: every file `SHA256SUMS` lists (archives, their SBOMs, installers),
 /// `SHA256SUMS` itself, and, when present, `manifest.json`, the signatures of `SHA256SUMS` and this
@@ -7,18 +8,18 @@ import Foundation
 /// the list says what belongs to this one. Built and checked entirely before any request: a
 /// listed file that is missing or changed, or a dist/ holding another tag's list, stops here.
 public struct ReleaseAssetSet: Sendable, Equatable {
-    static let sumsFileName = ChecksumAlgorithm.sha256.sumsFileName
+    package static let sumsFileName = ChecksumAlgorithm.sha256.sumsFileName
     /// Companions of the list that are attached when they exist.
-    static let companions = [ReleaseManifest.fileName, sumsFileName + ".sig", sumsFileName + ".minisig"]
+    package static let companions = [ReleaseManifest.fileName, sumsFileName + ".sig", sumsFileName + ".minisig"]
 
     /// Sorted by name, so uploads happen in the same order on every run.
-    var assets: [LocalAsset]
+    package var assets: [LocalAsset]
 
     public init(assets: [LocalAsset]) {
         self.assets = assets.sorted { $0.name < $1.name }
     }
 
-    var names: [String] { assets.map(\.name) }
+    package var names: [String] { assets.map(\.name) }
 
     /// Reads `dist/SHA256SUMS`, checks every listed file exists and still has its listed SHA256,
     /// and hashes the companions. `shownDist` is the folder as the user should read it. With

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// Which of a tag's releases a publisher works on, the same on every forge with drafts.
 enum ReleaseChoice {

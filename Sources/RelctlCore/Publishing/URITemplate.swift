@@ -1,13 +1,14 @@
 import Foundation
+import RelctlBasics
 
 /// The part of RFC 6570 that GitHub's hypermedia URLs use: simple `{var}` and form-style
 /// `{?a,b}` / `{&a,b}` expressions. Undefined variables are left out, as the RFC says.
-struct URITemplate: Sendable, Equatable {
-    var template: String
+package struct URITemplate: Sendable, Equatable {
+    package var template: String
 
-    init(_ template: String) { self.template = template }
+    package init(_ template: String) { self.template = template }
 
-    func expand(_ values: [String: String]) -> String {
+    package func expand(_ values: [String: String]) -> String {
         var result = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -31,7 +32,7 @@ struct URITemplate: Sendable, Equatable {
     }
 
     /// Percent-encodes everything but RFC 3986's unreserved characters.
-    static func encode(_ value: String) -> String {
+    package static func encode(_ value: String) -> String {
         var out = ""
         for byte in value.utf8 {
             let scalar = Character(Unicode.Scalar(byte))

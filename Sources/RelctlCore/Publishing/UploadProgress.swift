@@ -1,25 +1,26 @@
 import Foundation
+import RelctlBasics
 import Synchronization
 
 /// One asset's upload on a terminal: a line redrawn at most five times a second with the
 /// share sent and the rate. Prints nothing when stderr is not a terminal (logs get the
 /// "uploading"/"uploaded" lines instead).
-final class UploadProgress: Sendable {
+package final class UploadProgress: Sendable {
     private let console: Console
     private let name: String
     private let total: Int64
     private let start = Date()
     private let lastDraw = Mutex<Date>(.distantPast)
 
-    init(console: Console, name: String, total: Int64) {
+    package init(console: Console, name: String, total: Int64) {
         self.console = console
         self.name = name
         self.total = total
     }
 
-    var isShown: Bool { console.isInteractive && console.verbosity >= .normal }
+    package var isShown: Bool { console.isInteractive && console.verbosity >= .normal }
 
-    func update(_ sent: Int64) {
+    package func update(_ sent: Int64) {
         guard isShown else { return }
         let now = Date()
         let due = lastDraw.withLock { last -> Bool in
@@ -34,7 +35,7 @@ final class UploadProgress: Sendable {
         console.stderr("\r\u{1B}[K  \(name)  \(percent)% of \(ByteCount.format(total)), \(rate)/s")
     }
 
-    func finish() {
+    package func finish() {
         guard isShown else { return }
         console.stderr("\r\u{1B}[K")
     }

@@ -1,14 +1,15 @@
 import Foundation
+import RelctlBasics
 import RelctlTOML
 
 /// The project's third-party packages, from the lockfiles at its root: `Cargo.lock`,
 /// `package-lock.json`, `uv.lock` and `Package.resolved`. The project's own packages (workspace
 /// members, the npm root, editable uv packages) are not dependencies and are left out.
-enum LockfileDependencies {
-    static let fileNames = ["Cargo.lock", "package-lock.json", "uv.lock", "Package.resolved"]
+package enum LockfileDependencies {
+    package static let fileNames = ["Cargo.lock", "package-lock.json", "uv.lock", "Package.resolved"]
 
     /// Every package found, one component per package URL, sorted by it.
-    static func read(root: URL) throws -> [SBOMDocument.Component] {
+    package static func read(root: URL) throws -> [SBOMDocument.Component] {
         var byReference: [String: SBOMDocument.Component] = [:]
         for name in fileNames {
             let url = root.appendingPathComponent(name)
@@ -28,7 +29,7 @@ enum LockfileDependencies {
         return byReference.keys.sorted(by: bytewiseLess).compactMap { byReference[$0] }
     }
 
-    static func library(
+    package static func library(
         name: String, version: String, purl: String, hashes: [SBOMDocument.Hash] = [],
         references: [SBOMDocument.ExternalReference] = []
     ) -> SBOMDocument.Component {
@@ -37,7 +38,7 @@ enum LockfileDependencies {
             hashes: hashes.isEmpty ? nil : hashes, externalReferences: references.isEmpty ? nil : references)
     }
 
-    static func toml(_ data: Data, file: String) throws -> [String: TOMLNode] {
+    package static func toml(_ data: Data, file: String) throws -> [String: TOMLNode] {
         do { return try TOMLDocument(text: String(decoding: data, as: UTF8.self), path: file).root } catch let error
             as RelctlError
         {
@@ -45,7 +46,7 @@ enum LockfileDependencies {
         }
     }
 
-    static func json(_ data: Data, file: String) throws -> [String: Any] {
+    package static func json(_ data: Data, file: String) throws -> [String: Any] {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw SBOMError(file: file, reason: "is not a JSON object")
         }
@@ -53,15 +54,15 @@ enum LockfileDependencies {
     }
 
     /// Percent-encodes a package URL segment (RFC 3986 unreserved characters stay).
-    static func purlSegment(_ text: String) -> String {
+    package static func purlSegment(_ text: String) -> String {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
-    static func hex(_ bytes: Data) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    package static func hex(_ bytes: Data) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// `[[package]]` entries with a `source` (registry or git); `checksum` is the crate's SHA-256.
-    static func cargo(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
+    package static func cargo(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
         try (toml(data, file: file)["package"]?.array ?? []).compactMap { node in
             guard let package = node.table, let name = package["name"]?.string,
                 let version = package["version"]?.string,
@@ -78,7 +79,7 @@ enum LockfileDependencies {
     }
 
     /// lockfileVersion 2/3 `packages` (keys `node_modules/…`); `integrity` is an SRI hash.
-    static func npm(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
+    package static func npm(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
         let lock = try json(data, file: file)
         guard let packages = lock["packages"] as? [String: Any] else {
             throw SBOMError(
@@ -111,7 +112,7 @@ enum LockfileDependencies {
 
     /// `[[package]]` from a registry; the sdist's hash is the component's, every file (sdist and
     /// wheels) is a distribution reference with its own hash.
-    static func uv(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
+    package static func uv(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
         try (toml(data, file: file)["package"]?.array ?? []).compactMap { node in
             guard let package = node.table, let name = package["name"]?.string,
                 let version = package["version"]?.string,
@@ -143,7 +144,7 @@ enum LockfileDependencies {
 
     /// SwiftPM's pins (format 1, 2 and 3): `pkg:swift/<host>/<path>@<version>`; a pin on a
     /// branch or revision gets the revision as its version.
-    static func swiftPM(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
+    package static func swiftPM(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
         let resolved = try json(data, file: file)
         let pins =
             (resolved["pins"] as? [[String: Any]])

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 
 /// The project's own package as a package URL, the SBOM's subject (`metadata.component`) so a
 /// scanner can tie the archive to the package it distributes, as cargo-cyclonedx names the
@@ -6,13 +7,13 @@ import Foundation
 /// Cargo.lock member named like the project), `pkg:npm/NAME@VERSION` from package.json,
 /// `pkg:pypi/NAME@VERSION` from pyproject.toml; else `pkg:generic/PROJECT@VERSION`. The version
 /// is the release's, which `validate-tag` has checked against those manifests.
-struct ProjectPackage: Sendable, Equatable {
-    var name: String
-    var purl: String
+package struct ProjectPackage: Sendable, Equatable {
+    package var name: String
+    package var purl: String
 
     /// Reads the manifests at `root`; a manifest that cannot be read is skipped (the lockfile
     /// reader and `validate-tag` report broken ones), so the SBOM still gets a subject.
-    static func find(root: URL, project: String, version: String) -> ProjectPackage {
+    package static func find(root: URL, project: String, version: String) -> ProjectPackage {
         let segment = LockfileDependencies.purlSegment
         let at = "@" + segment(version)
         if let name = cargoName(root: root, project: project) {
@@ -42,14 +43,14 @@ struct ProjectPackage: Sendable, Equatable {
     }
 
     /// `pkg:generic/PROJECT@VERSION`: a project no package manager names.
-    static func generic(project: String, version: String) -> ProjectPackage {
+    package static func generic(project: String, version: String) -> ProjectPackage {
         let segment = LockfileDependencies.purlSegment
         return ProjectPackage(name: project, purl: "pkg:generic/\(segment(project))@\(segment(version))")
     }
 
     /// The crate: Cargo.toml's `[package] name`, or in a virtual workspace the Cargo.lock package
     /// without a source (a member) named like the project.
-    static func cargoName(root: URL, project: String) -> String? {
+    package static func cargoName(root: URL, project: String) -> String? {
         if let data = FileSystem.contents(of: root.appendingPathComponent("Cargo.toml")),
             let name = (try? LockfileDependencies.toml(data, file: "Cargo.toml"))?["package"]?.table?["name"]?.string,
             !name.isEmpty
@@ -67,7 +68,7 @@ struct ProjectPackage: Sendable, Equatable {
     }
 
     /// The subject component: the package, with the archive as its distribution (name and hash).
-    func component(version: String, archiveName: String, archiveSHA256: String) -> SBOMDocument.Component {
+    package func component(version: String, archiveName: String, archiveSHA256: String) -> SBOMDocument.Component {
         SBOMDocument.Component(
             type: "application", bomRef: purl, name: name, version: version, purl: purl,
             externalReferences: [

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// Builds the CycloneDX SBOM of one archive: the project's own package is the subject
 /// (`metadata.component`, with its package URL and the archive as its distribution), the archive
@@ -7,24 +8,24 @@ import Foundation
 /// `library` components the package depends on. Nothing comes from the clock or randomness:
 /// the serial number is a name-based UUID of project, tag and archive digest, the timestamp is
 /// the archive's own time (`SOURCE_DATE_EPOCH` or the commit's).
-enum SBOMBuilder {
+package enum SBOMBuilder {
     /// `NAME.cdx.json`, `NAME` being the archive's stem (its top-level folder).
-    static let fileExtension = ".cdx.json"
+    package static let fileExtension = ".cdx.json"
 
-    struct Subject: Sendable {
-        var project: String
-        var tag: String
-        var version: String
+    package struct Subject: Sendable {
+        package var project: String
+        package var tag: String
+        package var version: String
         /// The archive's file name and SHA-256.
-        var archiveName: String
-        var archiveSHA256: String
+        package var archiveName: String
+        package var archiveSHA256: String
         /// Seconds since 1970, as stored in the archive.
-        var time: Int
-        var files: [ArchivedFile]
+        package var time: Int
+        package var files: [ArchivedFile]
         /// The project's own package; nil names it `pkg:generic/PROJECT@VERSION`.
-        var package: ProjectPackage?
+        package var package: ProjectPackage?
 
-        init(
+        package init(
             project: String, tag: String, version: String, archiveName: String, archiveSHA256: String, time: Int,
             files: [ArchivedFile], package: ProjectPackage? = nil
         ) {
@@ -39,7 +40,7 @@ enum SBOMBuilder {
         }
     }
 
-    static func document(for subject: Subject, dependencies: [SBOMDocument.Component]) -> SBOMDocument {
+    package static func document(for subject: Subject, dependencies: [SBOMDocument.Component]) -> SBOMDocument {
         let archiveReference = "archive:\(subject.archiveName)"
         let archive = SBOMDocument.Component(
             type: "file", bomRef: archiveReference, name: subject.archiveName, version: subject.version,
@@ -65,7 +66,7 @@ enum SBOMBuilder {
 
     /// Writes `DIR/NAME.cdx.json` atomically; returns it with the digests of what was written.
     @discardableResult
-    static func write(
+    package static func write(
         _ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL
     ) throws -> SBOMFile {
         let url = directory.appendingPathComponent(stem + fileExtension)
@@ -76,7 +77,7 @@ enum SBOMBuilder {
 
     /// An RFC 4122 version-5 UUID (SHA-1, URL namespace) of `relctl:PROJECT/TAG/SHA256`: the same
     /// release and archive always get the same serial number, a different archive another.
-    static func serialNumber(project: String, tag: String, archiveSHA256: String) -> String {
+    package static func serialNumber(project: String, tag: String, archiveSHA256: String) -> String {
         let namespace: [UInt8] = [
             0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8,
         ]
@@ -93,7 +94,7 @@ enum SBOMBuilder {
         return "urn:uuid:" + parts.joined(separator: "-")
     }
 
-    static func timestamp(_ seconds: Int) -> String {
+    package static func timestamp(_ seconds: Int) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.formatOptions = [.withInternetDateTime]

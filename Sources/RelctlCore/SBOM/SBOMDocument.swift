@@ -1,37 +1,38 @@
 import Foundation
+import RelctlBasics
 
 /// A CycloneDX 1.6 JSON document, reduced to the fields relctl writes. Encoded with sorted keys
 /// (`JSONOutput`), so the same release gives the same bytes.
-struct SBOMDocument: Codable, Sendable, Equatable {
-    struct Hash: Codable, Sendable, Equatable {
+package struct SBOMDocument: Codable, Sendable, Equatable {
+    package struct Hash: Codable, Sendable, Equatable {
         /// CycloneDX algorithm name: `SHA-256`, `SHA-512`, `SHA-1`.
-        var alg: String
-        var content: String
+        package var alg: String
+        package var content: String
     }
 
-    struct ExternalReference: Codable, Sendable, Equatable {
+    package struct ExternalReference: Codable, Sendable, Equatable {
         /// `distribution` (a download with its hash) or `vcs`.
-        var type: String
-        var url: String
-        var hashes: [Hash]?
+        package var type: String
+        package var url: String
+        package var hashes: [Hash]?
     }
 
-    struct Component: Codable, Sendable, Equatable {
+    package struct Component: Codable, Sendable, Equatable {
         /// `file` for the archive and its files, `library` for lockfile packages, `application` for tools.
-        var type: String
-        var bomRef: String?
-        var name: String
-        var version: String?
-        var purl: String?
-        var hashes: [Hash]?
-        var externalReferences: [ExternalReference]?
+        package var type: String
+        package var bomRef: String?
+        package var name: String
+        package var version: String?
+        package var purl: String?
+        package var hashes: [Hash]?
+        package var externalReferences: [ExternalReference]?
 
-        enum CodingKeys: String, CodingKey {
+        package enum CodingKeys: String, CodingKey {
             case type, name, version, purl, hashes, externalReferences
             case bomRef = "bom-ref"
         }
 
-        init(
+        package init(
             type: String, bomRef: String? = nil, name: String, version: String? = nil, purl: String? = nil,
             hashes: [Hash]? = nil, externalReferences: [ExternalReference]? = nil
         ) {
@@ -45,31 +46,31 @@ struct SBOMDocument: Codable, Sendable, Equatable {
         }
     }
 
-    struct Tools: Codable, Sendable, Equatable {
-        var components: [Component]
+    package struct Tools: Codable, Sendable, Equatable {
+        package var components: [Component]
     }
 
-    struct Metadata: Codable, Sendable, Equatable {
-        var timestamp: String
-        var tools: Tools
-        var component: Component
+    package struct Metadata: Codable, Sendable, Equatable {
+        package var timestamp: String
+        package var tools: Tools
+        package var component: Component
     }
 
-    struct Dependency: Codable, Sendable, Equatable {
-        var ref: String
-        var dependsOn: [String]
+    package struct Dependency: Codable, Sendable, Equatable {
+        package var ref: String
+        package var dependsOn: [String]
     }
 
-    var schema = "http://cyclonedx.org/schema/bom-1.6.schema.json"
-    var bomFormat = "CycloneDX"
-    var specVersion = "1.6"
-    var serialNumber: String
-    var version = 1
-    var metadata: Metadata
-    var components: [Component]
-    var dependencies: [Dependency]
+    package var schema = "http://cyclonedx.org/schema/bom-1.6.schema.json"
+    package var bomFormat = "CycloneDX"
+    package var specVersion = "1.6"
+    package var serialNumber: String
+    package var version = 1
+    package var metadata: Metadata
+    package var components: [Component]
+    package var dependencies: [Dependency]
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case schema = "$schema"
         case bomFormat, specVersion, serialNumber, version, metadata, components, dependencies
     }

@@ -1,15 +1,17 @@
-/// A lockfile the SBOM reads that cannot be parsed: bad input (exit 2) naming it.
-struct SBOMError: RelctlError {
-    var file: String
-    var reason: String
+import RelctlBasics
 
-    init(file: String, reason: String) {
+/// A lockfile the SBOM reads that cannot be parsed: bad input (exit 2) naming it.
+package struct SBOMError: RelctlError {
+    package var file: String
+    package var reason: String
+
+    package init(file: String, reason: String) {
         self.file = file
         self.reason = reason
     }
 
-    var exitCode: RelctlExitCode { .badInput }
-    var diagnostics: [Diagnostic] {
+    package var exitCode: RelctlExitCode { .badInput }
+    package var diagnostics: [Diagnostic] {
         [Diagnostic(file: file, "\(reason); fix the lockfile or set `[sbom] enabled = false`")]
     }
 }

@@ -1,19 +1,20 @@
 import Foundation
+import RelctlBasics
 
 /// OpenSSH's allowed-signers file (ssh-keygen(1), "ALLOWED SIGNERS"): per line, principals,
 /// optional options, key type and base64 key. relctl trusts the plain Ed25519 keys it lists;
 /// `cert-authority` lines and expired or not-yet-valid ones are skipped.
-struct AllowedSigners: Sendable {
-    struct Signer: Sendable, Equatable {
-        var principals: String
-        var keyBlob: [UInt8]
+package struct AllowedSigners: Sendable {
+    package struct Signer: Sendable, Equatable {
+        package var principals: String
+        package var keyBlob: [UInt8]
         /// From `namespaces="…"`; nil means every namespace.
-        var namespaces: [String]?
+        package var namespaces: [String]?
     }
 
-    var signers: [Signer]
+    package var signers: [Signer]
 
-    init(text: String, file: String) throws {
+    package init(text: String, file: String) throws {
         signers = []
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -56,16 +57,16 @@ struct AllowedSigners: Sendable {
     }
 
     /// The first signer holding `keyBlob` that may sign in `namespace`.
-    func signer(for keyBlob: [UInt8], namespace: String) -> Signer? {
+    package func signer(for keyBlob: [UInt8], namespace: String) -> Signer? {
         signers.first { $0.keyBlob == keyBlob && ($0.namespaces?.contains(namespace) ?? true) }
     }
 
-    static func isKeyType(_ field: String) -> Bool {
+    package static func isKeyType(_ field: String) -> Bool {
         field.hasPrefix("ssh-") || field.hasPrefix("ecdsa-") || field.hasPrefix("sk-") || field.hasPrefix("rsa-")
     }
 
     /// Whitespace-separated fields; double quotes group (options may hold spaces).
-    static func fields(_ line: String) -> [String] {
+    package static func fields(_ line: String) -> [String] {
         var fields: [String] = []
         var current = ""
         var quoted = false
@@ -81,14 +82,14 @@ struct AllowedSigners: Sendable {
         return fields
     }
 
-    struct OptionProblem: Error {
-        var reason: String
+    package struct OptionProblem: Error {
+        package var reason: String
     }
 
     /// The options as ssh-keygen reads them (sshsig.c, `sshsigopt_parse`): only `cert-authority`,
     /// `namespaces="…"`, `valid-after="…"` and `valid-before="…"`, values in double quotes, times
     /// that parse, and `valid-before` after `valid-after`. Anything else is a problem, not ignored.
-    static func strictOptions(_ field: String) throws -> [String: String] {
+    package static func strictOptions(_ field: String) throws -> [String: String] {
         var result: [String: String] = [:]
         var rest = Substring(field)
         var first = true
@@ -142,7 +143,7 @@ struct AllowedSigners: Sendable {
     }
 
     /// `YYYYMMDD[HHMM[SS]][Z|UTC]`, as ssh-keygen accepts (misc.c, `parse_absolute_time`).
-    static func time(_ text: String) -> Date? {
+    package static func time(_ text: String) -> Date? {
         var digits = text
         var utc = false
         if digits.count > 1, digits.hasSuffix("Z") || digits.hasSuffix("z") {

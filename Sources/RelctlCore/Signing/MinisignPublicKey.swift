@@ -1,16 +1,17 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// A minisign public key (`minisign -G`'s `.pub`): "Ed", an 8-byte key id and the Ed25519 key.
-struct MinisignPublicKey: Sendable, Equatable {
-    var keyID: [UInt8]
-    var key: [UInt8]
+package struct MinisignPublicKey: Sendable, Equatable {
+    package var keyID: [UInt8]
+    package var key: [UInt8]
 
     /// The key id as minisign prints it (hex of the little-endian number, upper case).
-    var keyIDText: String { keyID.reversed().map { String(format: "%02X", $0) }.joined() }
+    package var keyIDText: String { keyID.reversed().map { String(format: "%02X", $0) }.joined() }
 
     /// Parses a `.pub` file's text (the base64 line after an optional `untrusted comment:`) or a bare base64 key, as `minisign -P` takes.
-    init(text: String, source: String) throws {
+    package init(text: String, source: String) throws {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("untrusted comment:") }
         guard let line = lines.first, let data = Data(base64Encoded: line), data.count == 42,
@@ -24,13 +25,13 @@ struct MinisignPublicKey: Sendable, Equatable {
         key = Array(data[10..<42])
     }
 
-    init(keyID: [UInt8], key: [UInt8]) {
+    package init(keyID: [UInt8], key: [UInt8]) {
         self.keyID = keyID
         self.key = key
     }
 
     /// The `.pub` file text.
-    var fileText: String {
+    package var fileText: String {
         "untrusted comment: minisign public key \(keyIDText)\n\(Data(Array("Ed".utf8) + keyID + key).base64EncodedString())\n"
     }
 }

@@ -1,20 +1,21 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// A minisign secret key (`minisign -G`'s `.key`), decrypted when it was saved with a password.
 ///
 /// Layout: "Ed", KDF id ("Sc" scrypt, or two zero bytes for `-W`), "B2", a 32-byte salt, the
 /// scrypt opslimit and memlimit (little-endian 64-bit), then 104 bytes, XORed with the scrypt
 /// stream when encrypted: key id (8), Ed25519 secret key (64), BLAKE2b-256 checksum (32).
-struct MinisignSecretKey: Sendable {
-    var keyID: [UInt8]
+package struct MinisignSecretKey: Sendable {
+    package var keyID: [UInt8]
     /// libsodium's 64-byte form: seed + public key.
-    var secretKey: [UInt8]
+    package var secretKey: [UInt8]
 
-    var publicKey: MinisignPublicKey { MinisignPublicKey(keyID: keyID, key: Array(secretKey[32...])) }
+    package var publicKey: MinisignPublicKey { MinisignPublicKey(keyID: keyID, key: Array(secretKey[32...])) }
 
     /// - Parameter password: required for an encrypted key; ignored for an unencrypted one.
-    init(text: String, source: String, password: String?, passwordVariable: String) throws {
+    package init(text: String, source: String, password: String?, passwordVariable: String) throws {
         func bad(_ reason: String) -> SigningError { .badKey(source: source, reason: reason) }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("untrusted comment:") }
@@ -69,7 +70,7 @@ struct MinisignSecretKey: Sendable {
         }
     }
 
-    static func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    package static func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

@@ -1,21 +1,22 @@
 import Foundation
+import RelctlBasics
 
 /// A minisign signature file (`FILE.minisig`): an untrusted comment, the prehashed ("ED")
 /// Ed25519 signature of the file's BLAKE2b-512, a trusted comment, and a global signature over
 /// signature + trusted comment, so the comment cannot be altered either.
-struct MinisignSignature: Sendable, Equatable {
-    var algorithm: [UInt8]
-    var keyID: [UInt8]
-    var signature: [UInt8]
-    var trustedComment: String
-    var globalSignature: [UInt8]
-    var untrustedComment: String
+package struct MinisignSignature: Sendable, Equatable {
+    package var algorithm: [UInt8]
+    package var keyID: [UInt8]
+    package var signature: [UInt8]
+    package var trustedComment: String
+    package var globalSignature: [UInt8]
+    package var untrustedComment: String
 
-    static let prehashed = Array("ED".utf8)
-    static let legacy = Array("Ed".utf8)
+    package static let prehashed = Array("ED".utf8)
+    package static let legacy = Array("Ed".utf8)
 
     /// Signs the file at `url` (prehashed, like minisign ≥ 0.8 by default).
-    static func sign(file url: URL, key: MinisignSecretKey, trustedComment: String) throws -> MinisignSignature {
+    package static func sign(file url: URL, key: MinisignSecretKey, trustedComment: String) throws -> MinisignSignature {
         let digest = try Sodium.blake2b512(file: url)
         let signature = Sodium.sign(digest, secretKey: key.secretKey)
         let global = Sodium.sign(signature + Array(trustedComment.utf8), secretKey: key.secretKey)
@@ -24,7 +25,7 @@ struct MinisignSignature: Sendable, Equatable {
             globalSignature: global, untrustedComment: "signature from relctl secret key \(key.publicKey.keyIDText)")
     }
 
-    init(
+    package init(
         algorithm: [UInt8], keyID: [UInt8], signature: [UInt8], trustedComment: String, globalSignature: [UInt8],
         untrustedComment: String
     ) {
@@ -36,7 +37,7 @@ struct MinisignSignature: Sendable, Equatable {
         self.untrustedComment = untrustedComment
     }
 
-    var fileText: String {
+    package var fileText: String {
         """
         untrusted comment: \(untrustedComment)
         \(Data(algorithm + keyID + signature).base64EncodedString())
@@ -47,7 +48,7 @@ struct MinisignSignature: Sendable, Equatable {
     }
 
     /// Parses a `.minisig`; a malformed one is a bad signature (exit 1) naming `file`.
-    init(text: String, file: String) throws {
+    package init(text: String, file: String) throws {
         func bad(_ reason: String) -> SigningError { .badSignature(file: file, reason: reason) }
         // By scalars: as Characters, "\r\n" is one grapheme that a split on "\n" never finds, and a
         // CRLF file (which minisign accepts) would read as one line.
@@ -73,7 +74,7 @@ struct MinisignSignature: Sendable, Equatable {
     }
 
     /// Nil when the signature of the file at `url` and its trusted comment verify with `key`; else why not.
-    func problem(verifying url: URL, with key: MinisignPublicKey) throws -> String? {
+    package func problem(verifying url: URL, with key: MinisignPublicKey) throws -> String? {
         guard keyID == key.keyID else {
             return
                 "signed by key \(MinisignPublicKey(keyID: keyID, key: key.key).keyIDText), not by the given key \(key.keyIDText)"

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// An Ed25519 private key in OpenSSH's own format (`-----BEGIN OPENSSH PRIVATE KEY-----`,
 /// "openssh-key-v1"), as `ssh-keygen -t ed25519` writes it.
@@ -7,22 +8,22 @@ import Foundation
 /// Passphrase-protected keys are refused: OpenSSH derives their key with bcrypt_pbkdf, which
 /// neither swift-crypto nor libsodium provide, and a release key for CI is stored unencrypted
 /// in a secret anyway. The message says how to make an unencrypted copy.
-struct OpenSSHPrivateKey: Sendable {
-    let privateKey: Curve25519.Signing.PrivateKey
-    let comment: String
+package struct OpenSSHPrivateKey: Sendable {
+    package let privateKey: Curve25519.Signing.PrivateKey
+    package let comment: String
 
     /// The public key as it appears in `authorized_keys` / `allowed_signers`: the wire blob.
-    var publicKeyBlob: [UInt8] { SSHSignature.publicKeyBlob(privateKey.publicKey) }
+    package var publicKeyBlob: [UInt8] { SSHSignature.publicKeyBlob(privateKey.publicKey) }
 
     /// `ssh-ed25519 AAAA… comment`.
-    var publicKeyLine: String {
+    package var publicKeyLine: String {
         "ssh-ed25519 \(Data(publicKeyBlob).base64EncodedString())\(comment.isEmpty ? "" : " " + comment)"
     }
 
-    static let magic = Array("openssh-key-v1\u{0}".utf8)
+    package static let magic = Array("openssh-key-v1\u{0}".utf8)
 
     /// Parses the armored text; `source` names the file or variable for messages.
-    init(text: String, source: String) throws {
+    package init(text: String, source: String) throws {
         func bad(_ reason: String) -> SigningError { .badKey(source: source, reason: reason) }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let begin = lines.firstIndex(of: "-----BEGIN OPENSSH PRIVATE KEY-----"),

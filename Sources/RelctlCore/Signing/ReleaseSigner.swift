@@ -1,14 +1,15 @@
 import Foundation
+import RelctlBasics
 
 /// `relctl sign`: signs a checksum file with every configured key, writing `SUMS.sig` (SSHSIG,
 /// namespace `file`) and/or `SUMS.minisig` next to it. Both signatures are computed before
 /// either is written, and each is written atomically.
 public enum ReleaseSigner {
-    static let sshExtension = ".sig"
-    static let minisignExtension = ".minisig"
+    package static let sshExtension = ".sig"
+    package static let minisignExtension = ".minisig"
 
     /// True when a key is configured in `[sign]` or given in the environment.
-    static func hasKeys(_ settings: SignSettings, environment: [String: String]) -> Bool {
+    package static func hasKeys(_ settings: SignSettings, environment: [String: String]) -> Bool {
         settings.sshKey != nil || settings.minisignKey != nil
             || [SigningKeys.sshKeyVariable, SigningKeys.minisignKeyVariable].contains {
                 !(environment[$0] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -20,8 +21,8 @@ public enum ReleaseSigner {
         public var file: String
         /// Signature files written, as paths next to `file`.
         public var signatures: [String]
-        var sshPublicKey: String?
-        var minisignKeyID: String?
+        package var sshPublicKey: String?
+        package var minisignKeyID: String?
         /// The provenance file written with the signatures (`[provenance] enabled`).
         public var provenance: String?
     }
@@ -71,7 +72,7 @@ public enum ReleaseSigner {
 
     /// minisign's trusted comment (signed too): the file, and the release from manifest.json when
     /// there is one. No time stamp, so signing the same list twice gives the same comment.
-    static func trustedComment(for url: URL) -> String {
+    package static func trustedComment(for url: URL) -> String {
         var comment = "file:\(oneLine(url.lastPathComponent))"
         if let manifest = try? ReleaseManifest.read(in: url.deletingLastPathComponent()), !manifest.tag.isEmpty {
             comment += " project:\(oneLine(manifest.project)) tag:\(oneLine(manifest.tag))"
@@ -82,7 +83,7 @@ public enum ReleaseSigner {
     /// The trusted comment is one line of the `.minisig`: a line break in a name (from a
     /// manifest.json relctl did not write, or an older relctl) would split it, and no tool could
     /// verify the file. Such a value is written as a quoted string with escapes instead.
-    static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         let breaks = text.unicodeScalars.contains { scalar in
             scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
         }

@@ -1,25 +1,26 @@
 import Crypto
 import Foundation
+import RelctlBasics
 
 /// An SSH signature in OpenSSH's SSHSIG format (PROTOCOL.sshsig), as `ssh-keygen -Y sign` makes
 /// and `ssh-keygen -Y verify` checks: Ed25519 over a blob binding the namespace and the
 /// message's SHA-512, armored as `-----BEGIN SSH SIGNATURE-----`.
-struct SSHSignature: Sendable, Equatable {
+package struct SSHSignature: Sendable, Equatable {
     /// The namespace relctl signs release files under, as ssh-keygen's `-n file`.
-    static let fileNamespace = "file"
-    static let magic = Array("SSHSIG".utf8)
-    static let begin = "-----BEGIN SSH SIGNATURE-----"
-    static let end = "-----END SSH SIGNATURE-----"
+    package static let fileNamespace = "file"
+    package static let magic = Array("SSHSIG".utf8)
+    package static let begin = "-----BEGIN SSH SIGNATURE-----"
+    package static let end = "-----END SSH SIGNATURE-----"
 
     /// The signer's public key blob (`string "ssh-ed25519", string key`).
-    var publicKeyBlob: [UInt8]
-    var namespace: String
-    var hashAlgorithm: String
+    package var publicKeyBlob: [UInt8]
+    package var namespace: String
+    package var hashAlgorithm: String
     /// The raw Ed25519 signature (64 bytes).
-    var signature: [UInt8]
+    package var signature: [UInt8]
 
     /// Signs `message` under `namespace` with SHA-512, as `ssh-keygen -Y sign -n NAMESPACE` does.
-    static func sign(
+    package static func sign(
         _ message: Data, key: OpenSSHPrivateKey, namespace: String = fileNamespace
     ) throws -> SSHSignature {
         let signed = signedData(message: message, namespace: namespace, hashAlgorithm: "sha512")
@@ -29,7 +30,7 @@ struct SSHSignature: Sendable, Equatable {
     }
 
     /// The blob that is actually signed: magic, namespace, reserved, hash name, H(message).
-    static func signedData(message: Data, namespace: String, hashAlgorithm: String) -> [UInt8] {
+    package static func signedData(message: Data, namespace: String, hashAlgorithm: String) -> [UInt8] {
         let digest: [UInt8] =
             hashAlgorithm == "sha256" ? Array(SHA256.hash(data: message)) : Array(SHA512.hash(data: message))
         var writer = SSHWireWriter()
@@ -41,7 +42,7 @@ struct SSHSignature: Sendable, Equatable {
         return writer.bytes
     }
 
-    static func publicKeyBlob(_ key: Curve25519.Signing.PublicKey) -> [UInt8] {
+    package static func publicKeyBlob(_ key: Curve25519.Signing.PublicKey) -> [UInt8] {
         var writer = SSHWireWriter()
         writer.string("ssh-ed25519")
         writer.string(Array(key.rawRepresentation))
@@ -49,7 +50,7 @@ struct SSHSignature: Sendable, Equatable {
     }
 
     /// The armored text, base64 wrapped at 70 columns like ssh-keygen's.
-    var armored: String {
+    package var armored: String {
         var writer = SSHWireWriter()
         writer.raw(Self.magic)
         writer.uint32(1)
@@ -74,7 +75,7 @@ struct SSHSignature: Sendable, Equatable {
     }
 
     /// Parses an armored signature; `file` names it for messages (a malformed one is a bad signature, exit 1).
-    init(armored text: String, file: String) throws {
+    package init(armored text: String, file: String) throws {
         func bad(_ reason: String) -> SigningError { .badSignature(file: file, reason: reason) }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let first = lines.firstIndex(of: Self.begin), let last = lines.firstIndex(of: Self.end), first < last,
@@ -105,7 +106,7 @@ struct SSHSignature: Sendable, Equatable {
         }
     }
 
-    init(publicKeyBlob: [UInt8], namespace: String, hashAlgorithm: String, signature: [UInt8]) {
+    package init(publicKeyBlob: [UInt8], namespace: String, hashAlgorithm: String, signature: [UInt8]) {
         self.publicKeyBlob = publicKeyBlob
         self.namespace = namespace
         self.hashAlgorithm = hashAlgorithm
@@ -114,13 +115,13 @@ struct SSHSignature: Sendable, Equatable {
 
     /// True when the signature is a valid Ed25519 signature of `message` by its embedded key
     /// under `namespace`. Whether that key is trusted is the caller's question (`AllowedSigners`).
-    func isValid(for message: Data, namespace expected: String = fileNamespace) -> Bool {
+    package func isValid(for message: Data, namespace expected: String = fileNamespace) -> Bool {
         guard namespace == expected, let key = Self.ed25519Key(fromBlob: publicKeyBlob) else { return false }
         let signed = Self.signedData(message: message, namespace: namespace, hashAlgorithm: hashAlgorithm)
         return key.isValidSignature(signature, for: Data(signed))
     }
 
-    static func ed25519Key(fromBlob blob: [UInt8]) -> Curve25519.Signing.PublicKey? {
+    package static func ed25519Key(fromBlob blob: [UInt8]) -> Curve25519.Signing.PublicKey? {
         var reader = SSHWireReader(blob)
         guard (try? reader.text()) == "ssh-ed25519", let raw = try? reader.string(), reader.isAtEnd else { return nil }
         return try? Curve25519.Signing.PublicKey(rawRepresentation: raw)

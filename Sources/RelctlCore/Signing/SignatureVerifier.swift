@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// The signature half of `relctl verify`: checks `SUMS.sig` against an allowed-signers file and
 /// `SUMS.minisig` against a minisign public key, each only when its key is given or configured.
 public enum SignatureVerifier {
     /// One signature's outcome in `relctl verify --json`.
     public struct Check: Codable, Sendable, Equatable {
-        enum Status: String, Codable, Sendable {
+        package enum Status: String, Codable, Sendable {
             /// Valid, by a trusted key.
             case ok
             /// Present but not valid, or not by a trusted key.
@@ -16,16 +17,16 @@ public enum SignatureVerifier {
         /// `ssh` or `minisign`.
         public var kind: String
         public var file: String
-        var status: Status
+        package var status: Status
         /// The allowed-signers principals or the minisign key id that signed.
         public var signer: String?
-        var reason: String?
+        package var reason: String?
     }
 
     /// Public keys to verify with, as paths the user gave (flags) or `[sign]` paths (project root).
     public struct Keys: Sendable {
-        var allowedSigners: String?
-        var minisignPublicKey: String?
+        package var allowedSigners: String?
+        package var minisignPublicKey: String?
         public init(allowedSigners: String? = nil, minisignPublicKey: String? = nil) {
             self.allowedSigners = allowedSigners
             self.minisignPublicKey = minisignPublicKey
@@ -72,14 +73,14 @@ public enum SignatureVerifier {
         return checks
     }
 
-    static func read(_ path: String, shown: String, flag: String) throws -> String {
+    package static func read(_ path: String, shown: String, flag: String) throws -> String {
         guard let data = FileSystem.contents(atPath: path) else {
             throw SigningError.missingFile(path: shown, reason: "\(flag) names this file but it cannot be read")
         }
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func checkSSH(url: URL, shown: String, signers: AllowedSigners) throws -> Check {
+    package static func checkSSH(url: URL, shown: String, signers: AllowedSigners) throws -> Check {
         let file = shown + ReleaseSigner.sshExtension
         guard let text = FileSystem.contents(atPath: url.path + ReleaseSigner.sshExtension) else {
             return Check(
@@ -115,7 +116,7 @@ public enum SignatureVerifier {
         return Check(kind: "ssh", file: file, status: .ok, signer: signer.principals)
     }
 
-    static func checkMinisign(url: URL, shown: String, key: MinisignPublicKey) throws -> Check {
+    package static func checkMinisign(url: URL, shown: String, key: MinisignPublicKey) throws -> Check {
         let file = shown + ReleaseSigner.minisignExtension
         guard let text = FileSystem.contents(atPath: url.path + ReleaseSigner.minisignExtension) else {
             return Check(

@@ -1,8 +1,9 @@
 import Foundation
+import RelctlBasics
 
 /// Problems with keys, signatures and their files. Keys the user supplied that cannot be used
 /// are bad input (exit 2); a signature that does not verify is the thing checked being wrong (exit 1).
-enum SigningError: RelctlError, Equatable {
+package enum SigningError: RelctlError, Equatable {
     /// A key or key file that cannot be read or parsed.
     case badKey(source: String, reason: String)
     /// An encrypted key whose password is missing or wrong.
@@ -14,14 +15,14 @@ enum SigningError: RelctlError, Equatable {
     /// A file to sign or verify that is not there.
     case missingFile(path: String, reason: String)
 
-    var exitCode: RelctlExitCode {
+    package var exitCode: RelctlExitCode {
         switch self {
         case .badSignature: return .failure
         case .badKey, .password, .noKey, .missingFile: return .badInput
         }
     }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case .badKey(let source, let reason): return [Diagnostic(file: source, reason)]
         case .password(let source, let reason): return [Diagnostic(file: source, reason)]

@@ -1,23 +1,24 @@
 import Foundation
+import RelctlBasics
 
 /// Where the signing keys come from: the environment first (CI puts a secret's text there),
 /// then the `[sign]` files, resolved against the project root (also during `release --dry-run`,
 /// whose scratch clone lacks git-ignored key folders).
-struct SigningKeys: Sendable {
+package struct SigningKeys: Sendable {
     /// The text of an OpenSSH Ed25519 private key.
-    static let sshKeyVariable = "RELCTL_SSH_KEY"
+    package static let sshKeyVariable = "RELCTL_SSH_KEY"
     /// The text of a minisign secret key.
-    static let minisignKeyVariable = "RELCTL_MINISIGN_KEY"
+    package static let minisignKeyVariable = "RELCTL_MINISIGN_KEY"
     /// The password of an encrypted minisign secret key.
-    static let minisignPasswordVariable = "RELCTL_MINISIGN_PASSWORD"
+    package static let minisignPasswordVariable = "RELCTL_MINISIGN_PASSWORD"
 
-    var ssh: OpenSSHPrivateKey?
-    var minisign: MinisignSecretKey?
+    package var ssh: OpenSSHPrivateKey?
+    package var minisign: MinisignSecretKey?
 
-    var isEmpty: Bool { ssh == nil && minisign == nil }
+    package var isEmpty: Bool { ssh == nil && minisign == nil }
 
     /// Reads every configured key; all problems are reported together (exit 2).
-    static func load(settings: SignSettings, root: URL, environment: [String: String]) throws -> SigningKeys {
+    package static func load(settings: SignSettings, root: URL, environment: [String: String]) throws -> SigningKeys {
         var keys = SigningKeys()
         var problems: [any RelctlError] = []
         do {
@@ -42,7 +43,7 @@ struct SigningKeys: Sendable {
     }
 
     /// The key text and where it came from (for messages), or nil when neither is set.
-    static func text(
+    package static func text(
         variable: String, path: String?, key: String, root: URL, environment: [String: String]
     ) throws -> (String, String)? {
         if let value = environment[variable], !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -53,7 +54,7 @@ struct SigningKeys: Sendable {
     }
 
     /// Reads a `[sign]` file relative to the project root; missing is bad input naming the key.
-    static func readFile(_ path: String, key: String, root: URL) throws -> String {
+    package static func readFile(_ path: String, key: String, root: URL) throws -> String {
         let url = RelctlConfig.resolve(path, root: root)
         guard let data = FileSystem.contents(of: url) else {
             throw SigningError.missingFile(

@@ -1,14 +1,15 @@
 import CSodium
 import Foundation
+import RelctlBasics
 
 /// The few libsodium calls minisign's formats need, with Swift arrays in and out.
-enum Sodium {
+package enum Sodium {
     /// libsodium must be initialised once before use; it is idempotent and thread-safe.
-    static let ready: Bool = sodium_init() >= 0
+    package static let ready: Bool = sodium_init() >= 0
 
     /// libsodium declares the BLAKE2b state 64-byte aligned, which Swift imports as an opaque
     /// type: it is allocated here with the size and alignment libsodium asks for.
-    static func withHashState<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+    package static func withHashState<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
         _ = ready
         let memory = UnsafeMutableRawPointer.allocate(byteCount: crypto_generichash_statebytes(), alignment: 64)
         defer { memory.deallocate() }
@@ -16,7 +17,7 @@ enum Sodium {
     }
 
     /// BLAKE2b of `count` output bytes (minisign: 64 to prehash a file, 32 for the key checksum).
-    static func blake2b(_ parts: [[UInt8]], count: Int) -> [UInt8] {
+    package static func blake2b(_ parts: [[UInt8]], count: Int) -> [UInt8] {
         withHashState { state in
             var output = [UInt8](repeating: 0, count: count)
             crypto_generichash_init(state, nil, 0, count)
@@ -27,7 +28,7 @@ enum Sodium {
     }
 
     /// BLAKE2b-512 of a file, read in chunks (minisign's prehashed "ED" signatures).
-    static func blake2b512(file url: URL) throws -> [UInt8] {
+    package static func blake2b512(file url: URL) throws -> [UInt8] {
         _ = ready
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw SigningError.missingFile(path: url.path, reason: "cannot be read")
@@ -48,14 +49,14 @@ enum Sodium {
     }
 
     /// Ed25519 detached signature with a 64-byte libsodium secret key (seed + public key).
-    static func sign(_ message: [UInt8], secretKey: [UInt8]) -> [UInt8] {
+    package static func sign(_ message: [UInt8], secretKey: [UInt8]) -> [UInt8] {
         _ = ready
         var signature = [UInt8](repeating: 0, count: Int(crypto_sign_BYTES))
         crypto_sign_detached(&signature, nil, message, UInt64(message.count), secretKey)
         return signature
     }
 
-    static func verify(_ signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
+    package static func verify(_ signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
         _ = ready
         guard signature.count == Int(crypto_sign_BYTES), publicKey.count == Int(crypto_sign_PUBLICKEYBYTES) else {
             return false
@@ -65,7 +66,7 @@ enum Sodium {
 
     /// scrypt (the salsa20/8 variant minisign uses) stretched to `count` bytes; nil when
     /// libsodium refuses the limits (out of memory).
-    static func scrypt(password: [UInt8], salt: [UInt8], opsLimit: UInt64, memLimit: UInt64, count: Int) -> [UInt8]? {
+    package static func scrypt(password: [UInt8], salt: [UInt8], opsLimit: UInt64, memLimit: UInt64, count: Int) -> [UInt8]? {
         _ = ready
         var output = [UInt8](repeating: 0, count: count)
         let status = password.withUnsafeBufferPointer { pass in
@@ -79,7 +80,7 @@ enum Sodium {
     }
 
     /// Overwrites secret bytes once they are no longer needed.
-    static func wipe(_ bytes: inout [UInt8]) {
+    package static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { sodium_memzero($0.baseAddress, $0.count) }
     }
 }

@@ -1,33 +1,34 @@
 import Foundation
+import RelctlBasics
 
 /// The outcome of checking a tag against every configured manifest (`relctl validate-tag`).
 public struct TagValidation: Sendable, Encodable {
     public struct Source: Sendable, Encodable, Equatable {
         /// The manifest as configured in `[[version]] path`.
-        var path: String
-        var kind: String
-        var version: String
-        var matches: Bool
+        package var path: String
+        package var kind: String
+        package var version: String
+        package var matches: Bool
         /// Where the version text really is (a Cargo workspace root for an inherited version) and
         /// its line: the place a user has to edit, so mismatch messages point there.
-        var foundIn: String
-        var line: Int?
+        package var foundIn: String
+        package var line: Int?
         /// Why the tag cannot match this manifest whatever it holds (a SemVer prerelease with no
         /// PEP 440 meaning), for the message.
-        var note: String?
+        package var note: String?
 
-        enum CodingKeys: String, CodingKey { case path, kind, version, matches, note }
+        package enum CodingKeys: String, CodingKey { case path, kind, version, matches, note }
     }
 
-    var tag: String
+    package var tag: String
     public var version: String
     public var sources: [Source]
     /// Lock and pin entries that do not follow the tag's version (see `Companion`).
-    var staleCompanions: [StaleCompanion] = []
+    package var staleCompanions: [StaleCompanion] = []
     /// How many companions were compared (stale or not), for the summary line.
     public var companionCount = 0
 
-    enum CodingKeys: String, CodingKey { case tag, version, sources, staleCompanions = "stale-companions" }
+    package enum CodingKeys: String, CodingKey { case tag, version, sources, staleCompanions = "stale-companions" }
 
     /// The mismatch error (exit 1) naming each file and the version it holds, or nil when all match.
     public var mismatchError: TagValidationError? {

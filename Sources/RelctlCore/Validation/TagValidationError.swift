@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// Why a tag cannot be released: git would refuse its name (exit 2), or manifests and companion
 /// files hold another version (exit 1, one line per file).
 public enum TagValidationError: RelctlError, CustomStringConvertible {

@@ -1,11 +1,12 @@
 import Foundation
+import RelctlBasics
 
 /// Checks a tag's syntax against the tag format and its version against the manifests.
 public enum TagValidator {
     /// The longest tag relctl releases, in bytes. A release names folders after its tag
     /// (`dist/.relctl-staging-TAG-PID`, the dry run's `relctl-dry-run-TAG-XXXXXXXX`), and a file
     /// name holds at most 255 bytes; a longer tag would fail half-way with "file name too long".
-    static let maximumTagLength = 255 - ".relctl-staging-".utf8.count - "-".utf8.count - 10
+    package static let maximumTagLength = 255 - ".relctl-staging-".utf8.count - "-".utf8.count - 10
 
     /// Reads every manifest (collecting all read errors, exit 2) and compares.
     public static func validate(tag: String, config: RelctlConfig) throws -> TagValidation {
@@ -53,7 +54,7 @@ public enum TagValidator {
 
     /// Whether a manifest's version text equals the tag's version under the kind's rules; with
     /// calendar versions, also under the calendar reading (`2026.07.22` in a file, tag `2026.07.22`).
-    static func matches(
+    package static func matches(
         _ text: String, _ version: SemanticVersion, _ comparison: VersionComparison, scheme: VersionScheme = .semver
     ) -> Bool {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

@@ -1,8 +1,10 @@
+import RelctlBasics
+
 /// The rules of `git check-ref-format` for a tag name, checked before anything is tagged so a
 /// bad `tag-format` fails in `relctl check` instead of at the last step of a release.
-enum GitRefName {
+package enum GitRefName {
     /// Why git would refuse `name` as a tag, or nil when it is acceptable.
-    static func problem(in name: String) -> String? {
+    package static func problem(in name: String) -> String? {
         if let bad = name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "it contains the control character U+\(String(bad.value, radix: 16, uppercase: true))"
         }

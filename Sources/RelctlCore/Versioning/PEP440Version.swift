@@ -1,32 +1,33 @@
 import Foundation
+import RelctlBasics
 
 /// A Python package version under PEP 440, parsed with the specification's own grammar (the
 /// one `packaging.version` uses) and compared the way PEP 440 orders and equates versions.
 ///
 /// Numbers are kept as digit strings without leading zeros, so `1.0.99999999999999999999`
 /// compares correctly past Int64.
-struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
-    enum Phase: String, Sendable, Comparable {
+package struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package enum Phase: String, Sendable, Comparable {
         case a, b, rc
-        static func < (x: Phase, y: Phase) -> Bool {
+        package static func < (x: Phase, y: Phase) -> Bool {
             let rank: [Phase: Int] = [.a: 0, .b: 1, .rc: 2]
             return rank[x, default: 0] < rank[y, default: 0]
         }
     }
 
     /// One dot-separated part of a local label: numbers compare as numbers and above words.
-    enum LocalPart: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package enum LocalPart: Sendable, Hashable, Comparable, CustomStringConvertible {
         case number(String)
         case word(String)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .number(let digits): return digits
             case .word(let text): return text
             }
         }
 
-        static func < (x: LocalPart, y: LocalPart) -> Bool {
+        package static func < (x: LocalPart, y: LocalPart) -> Bool {
             switch (x, y) {
             case let (.number(a), .number(b)): return PEP440Version.lessDigits(a, b)
             case (.word, .number): return true
@@ -36,12 +37,12 @@ struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
-    var epoch: String
-    var release: [String]
-    var pre: (phase: Phase, number: String)?
-    var post: String?
-    var dev: String?
-    var local: [LocalPart]?
+    package var epoch: String
+    package var release: [String]
+    package var pre: (phase: Phase, number: String)?
+    package var post: String?
+    package var dev: String?
+    package var local: [LocalPart]?
 
     /// The grammar of PEP 440's appendix, anchored, case-insensitive, surrounding spaces allowed.
     private static let grammar: NSRegularExpression? = try? NSRegularExpression(
@@ -58,7 +59,7 @@ struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Parses a PEP 440 version (`1.2.3RC1`, `v1.2.3-rc.1`, `1.2.3.post2`, `1!2.0+ubuntu.1`…);
     /// nil for anything PEP 440 refuses (`1.0.`, `1.2.3-`, `1.0+`, `1.0-rc.1.0`).
-    init?(_ raw: String) {
+    package init?(_ raw: String) {
         guard let grammar = Self.grammar else { return nil }
         let range = NSRange(raw.startIndex..., in: raw)
         guard let match = grammar.firstMatch(in: raw, range: range) else { return nil }
@@ -88,13 +89,13 @@ struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `1.2.3-post.1` are post-releases to PEP 440 (above 1.2.3) but prereleases to SemVer (below
     /// it), and relctl orders tags by SemVer, so they have no spelling; `1.2.3-rc.1.0` and
     /// `1.2.3-x.7` have none either.
-    init?(semver: SemanticVersion) {
+    package init?(semver: SemanticVersion) {
         guard let parsed = PEP440Version(semver.description), parsed.post == nil else { return nil }
         self = parsed
     }
 
     /// Why a SemVer version has no PEP 440 reading, for messages; nil when it has one.
-    static func refusal(for semver: SemanticVersion) -> String? {
+    package static func refusal(for semver: SemanticVersion) -> String? {
         guard PEP440Version(semver: semver) == nil else { return nil }
         if let parsed = PEP440Version(semver.description), let post = parsed.post {
             var final = semver.final
@@ -111,12 +112,12 @@ struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
         return trimmed.isEmpty ? "0" : String(trimmed)
     }
 
-    static func lessDigits(_ a: String, _ b: String) -> Bool {
+    package static func lessDigits(_ a: String, _ b: String) -> Bool {
         a.count != b.count ? a.count < b.count : a < b
     }
 
     /// The normalised form (`1!1.2.3rc1.post2.dev3+local.7`), as `packaging.version` prints it.
-    var description: String {
+    package var description: String {
         var text = epoch == "0" ? "" : "\(epoch)!"
         text += release.joined(separator: ".")
         if let pre { text += pre.phase.rawValue + pre.number }
@@ -134,9 +135,9 @@ struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// PEP 440 equality: equal after normalisation and zero padding of the release.
-    static func == (x: PEP440Version, y: PEP440Version) -> Bool { !(x < y) && !(y < x) }
+    package static func == (x: PEP440Version, y: PEP440Version) -> Bool { !(x < y) && !(y < x) }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(epoch)
         hasher.combine(trimmedRelease)
         hasher.combine(pre?.phase)
@@ -149,7 +150,7 @@ struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// PEP 440 ordering (the key `packaging.version` sorts by): epoch, release, then
     /// `.devN` < `aN` < `bN` < `rcN` < final < `.postN`, a dev release below its parent,
     /// and a local label above the same version without one.
-    static func < (x: PEP440Version, y: PEP440Version) -> Bool {
+    package static func < (x: PEP440Version, y: PEP440Version) -> Bool {
         if x.epoch != y.epoch { return lessDigits(x.epoch, y.epoch) }
         let (rx, ry) = (x.trimmedRelease, y.trimmedRelease)
         for index in 0..<max(rx.count, ry.count) {

@@ -1,8 +1,10 @@
+import RelctlBasics
+
 /// A SemVer 2.0.0 version, parsed strictly and ordered by the spec's precedence rules.
 public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// One dot-separated prerelease identifier. Numeric ones keep their digits as text so
     /// arbitrarily large numbers compare correctly without overflow.
-    enum Identifier: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package enum Identifier: Sendable, Hashable, Comparable, CustomStringConvertible {
         case numeric(String)
         case alphanumeric(String)
 
@@ -13,7 +15,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
             }
         }
 
-        static func < (lhs: Identifier, rhs: Identifier) -> Bool {
+        package static func < (lhs: Identifier, rhs: Identifier) -> Bool {
             switch (lhs, rhs) {
             case let (.numeric(a), .numeric(b)):
                 return a.count != b.count ? a.count < b.count : a < b
@@ -28,19 +30,19 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         }
 
         /// The value of a numeric identifier when it fits, for bumping counters.
-        var number: Int? {
+        package var number: Int? {
             if case .numeric(let digits) = self { return Int(digits) }
             return nil
         }
     }
 
-    var major: String
-    var minor: String
-    var patch: String
-    var prerelease: [Identifier]
-    var build: [String]
+    package var major: String
+    package var minor: String
+    package var patch: String
+    package var prerelease: [Identifier]
+    package var build: [String]
 
-    init(major: Int, minor: Int, patch: Int, prerelease: [Identifier] = [], build: [String] = []) {
+    package init(major: Int, minor: Int, patch: Int, prerelease: [Identifier] = [], build: [String] = []) {
         self.major = String(major)
         self.minor = String(minor)
         self.patch = String(patch)
@@ -49,7 +51,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Parses `text` strictly; throws `VersionError.malformed` explaining the first rule broken.
-    init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         func fail(_ why: String) -> VersionError { .malformed(text, why) }
         guard !text.isEmpty else { throw fail("it is empty") }
         var rest = Substring(text)
@@ -115,10 +117,10 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         c.isASCII && (c.isLetter || c.isNumber || c == "-")
     }
 
-    var isPrerelease: Bool { !prerelease.isEmpty }
+    package var isPrerelease: Bool { !prerelease.isEmpty }
 
     /// The same version without prerelease and build parts.
-    var final: SemanticVersion {
+    package var final: SemanticVersion {
         var copy = self
         copy.prerelease = []
         copy.build = []
@@ -133,7 +135,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// A digit string plus one, however long (`"9"` → `"10"`).
-    static func increment(_ digits: String) -> String {
+    package static func increment(_ digits: String) -> String {
         var bytes = Array(digits.utf8)
         var index = bytes.count - 1
         while index >= 0 {
@@ -147,7 +149,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Numeric order of two digit strings without leading zeros, however long.
-    static func lessNumber(_ a: String, _ b: String) -> Bool {
+    package static func lessNumber(_ a: String, _ b: String) -> Bool {
         a.count != b.count ? a.count < b.count : a < b
     }
 
@@ -166,7 +168,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Equal precedence: build metadata does not count, as the spec says.
-    func hasSamePrecedence(as other: SemanticVersion) -> Bool {
+    package func hasSamePrecedence(as other: SemanticVersion) -> Bool {
         !(self < other) && !(other < self)
     }
 

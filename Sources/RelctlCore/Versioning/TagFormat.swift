@@ -1,15 +1,17 @@
+import RelctlBasics
+
 /// How a version is spelled as a git tag: a literal prefix and suffix around `{version}`
 /// (`v{version}` by default, `release-{version}`, `{project}-v{version}` for monorepos).
 public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
-    static let `default` = TagFormat(validated: "v{version}", prefix: "v", suffix: "")
+    package static let `default` = TagFormat(validated: "v{version}", prefix: "v", suffix: "")
 
-    let pattern: String
-    let prefix: String
-    let suffix: String
+    package let pattern: String
+    package let prefix: String
+    package let suffix: String
     /// How the version inside a tag is read (`[project] version-scheme`).
-    var scheme: VersionScheme = .semver
+    package var scheme: VersionScheme = .semver
     /// For calendar versions: how tags are spelled (learnt from the existing ones, see `learningSpelling`).
-    var calendarSpelling = VersionScheme.CalendarSpelling()
+    package var calendarSpelling = VersionScheme.CalendarSpelling()
 
     private init(validated pattern: String, prefix: String, suffix: String) {
         self.pattern = pattern
@@ -18,13 +20,13 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds a format from `pattern`, expanding `{project}`; it must hold `{version}` exactly once.
-    init(_ pattern: String, project: String = "", scheme: VersionScheme) throws {
+    package init(_ pattern: String, project: String = "", scheme: VersionScheme) throws {
         try self.init(pattern, project: project)
         self.scheme = scheme
     }
 
     /// This format spelling calendar versions the way `tags` (existing tag names) do.
-    func learningSpelling(from tags: [String]) -> TagFormat {
+    package func learningSpelling(from tags: [String]) -> TagFormat {
         guard scheme == .calver else { return self }
         var copy = self
         let inner = tags.filter {
@@ -37,7 +39,7 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds a format from `pattern`, expanding `{project}`; it must hold `{version}` exactly once.
-    init(_ pattern: String, project: String = "") throws {
+    package init(_ pattern: String, project: String = "") throws {
         let expanded = pattern.replacingOccurrences(of: "{project}", with: project)
         let pieces = expanded.components(separatedBy: "{version}")
         guard pieces.count == 2 else {
@@ -97,7 +99,7 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// The tag in this format's spelling when `tag` is a valid version spelled with a `v` too
     /// many or too few (`v15.2.1` for `{version}`, `1.2.3` for `v{version}`); nil otherwise.
-    func respelling(of tag: String) -> String? {
+    package func respelling(of tag: String) -> String? {
         for other in ReleasedVersions.prefixes(of: self).dropFirst() where tag.hasPrefix(other) && tag.hasSuffix(suffix)
         {
             guard tag.count > other.count + suffix.count else { continue }
@@ -111,9 +113,9 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True if the tag has this format's shape and a valid version.
-    func matches(_ tag: String) -> Bool { (try? version(of: tag)) != nil }
+    package func matches(_ tag: String) -> Bool { (try? version(of: tag)) != nil }
 
-    func tag(for version: SemanticVersion) -> String {
+    package func tag(for version: SemanticVersion) -> String {
         prefix + (scheme == .calver ? calendarSpelling.spell(version) : version.description) + suffix
     }
 

@@ -1,4 +1,6 @@
-enum VersionError: RelctlError, CustomStringConvertible, Equatable {
+import RelctlBasics
+
+package enum VersionError: RelctlError, CustomStringConvertible, Equatable {
     case malformed(String, String)
     case malformedTag(tag: String, format: String, reason: String)
     /// A tag format without exactly one `{version}`.
@@ -8,9 +10,9 @@ enum VersionError: RelctlError, CustomStringConvertible, Equatable {
     /// A tag format whose tags git would refuse.
     case formatNotARefName(format: String, sample: String, reason: String)
 
-    var exitCode: RelctlExitCode { .badInput }
+    package var exitCode: RelctlExitCode { .badInput }
 
-    var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         switch self {
         case let .malformed(text, why):
             return [Diagnostic("`\(text)` is not a valid SemVer 2.0.0 version: \(why)")]
@@ -35,5 +37,5 @@ enum VersionError: RelctlError, CustomStringConvertible, Equatable {
         }
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

@@ -1,5 +1,7 @@
+import RelctlBasics
+
 /// How the versions in tags are written and ordered (`[project] version-scheme`).
-enum VersionScheme: String, Sendable, Hashable, CaseIterable {
+package enum VersionScheme: String, Sendable, Hashable, CaseIterable {
     /// SemVer 2.0.0, strictly (the default).
     case semver
     /// Calendar versions (`25.07`, `25.07.1`, `2024.1.2`): two or three numbers, leading zeros
@@ -9,7 +11,7 @@ enum VersionScheme: String, Sendable, Hashable, CaseIterable {
 
     /// Parses a calendar version into the SemVer value relctl compares with (`25.07` → 25.7.0),
     /// or explains what is wrong.
-    static func calendarVersion(_ text: String) throws -> SemanticVersion {
+    package static func calendarVersion(_ text: String) throws -> SemanticVersion {
         var core = Substring(text)
         var rest = ""
         if let cut = core.firstIndex(where: { $0 == "-" || $0 == "+" }) {
@@ -36,20 +38,20 @@ enum VersionScheme: String, Sendable, Hashable, CaseIterable {
     /// How existing calendar tags are spelled, so a computed one looks like them: the month
     /// padded to two digits (`25.07`), a zero third number left out (`25.07` for 25.7.0), and a
     /// third number padded too where it is a day (certifi's `2015.09.06`).
-    struct CalendarSpelling: Sendable, Hashable {
-        var padsMinor = false
-        var omitsZeroPatch = false
+    package struct CalendarSpelling: Sendable, Hashable {
+        package var padsMinor = false
+        package var omitsZeroPatch = false
         /// The third number is a zero-padded day of the month.
-        var padsPatch = false
+        package var padsPatch = false
 
-        init(padsMinor: Bool = false, omitsZeroPatch: Bool = false, padsPatch: Bool = false) {
+        package init(padsMinor: Bool = false, omitsZeroPatch: Bool = false, padsPatch: Bool = false) {
             self.padsMinor = padsMinor
             self.omitsZeroPatch = omitsZeroPatch
             self.padsPatch = padsPatch
         }
 
         /// Learnt from the inner version texts of existing tags (or a manifest's version).
-        init(learningFrom texts: [String]) {
+        package init(learningFrom texts: [String]) {
             for text in texts {
                 let numbers = text.prefix(while: { $0 != "-" && $0 != "+" }).split(separator: ".")
                 if numbers.count == 2 { omitsZeroPatch = true }
@@ -60,7 +62,7 @@ enum VersionScheme: String, Sendable, Hashable, CaseIterable {
 
         /// Whether `text` (spelled this way) shows it does not pad where `other` does: a
         /// one-digit month or third number written without its zero. Such a file keeps its own spelling.
-        func contradicts(_ other: CalendarSpelling, in text: String) -> Bool {
+        package func contradicts(_ other: CalendarSpelling, in text: String) -> Bool {
             let numbers = text.prefix(while: { $0 != "-" && $0 != "+" }).split(separator: ".")
             if other.padsMinor, numbers.count >= 2, numbers[1].count == 1 { return true }
             if other.padsPatch, numbers.count == 3, numbers[2].count == 1 { return true }
@@ -68,13 +70,13 @@ enum VersionScheme: String, Sendable, Hashable, CaseIterable {
         }
 
         /// Both spellings' paddings (a manifest's text and the tags' may each show only some).
-        mutating func merge(_ other: CalendarSpelling) {
+        package mutating func merge(_ other: CalendarSpelling) {
             padsMinor = padsMinor || other.padsMinor
             omitsZeroPatch = omitsZeroPatch || other.omitsZeroPatch
             padsPatch = padsPatch || other.padsPatch
         }
 
-        func spell(_ version: SemanticVersion) -> String {
+        package func spell(_ version: SemanticVersion) -> String {
             var text =
                 version.major + "." + (padsMinor && version.minor.count == 1 ? "0" + version.minor : version.minor)
             if padsPatch, !(omitsZeroPatch && version.patch == "0") {

@@ -1,3 +1,5 @@
+import RelctlBasics
+
 /// Why `bump --write` refuses a version before writing anything: the version already shipped
 /// under some spelling of the tag format (exit 1), or a manifest holds text no version scheme
 /// reads, so relctl cannot tell whether the new version would lower it (exit 2).

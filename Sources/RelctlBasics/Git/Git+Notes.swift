@@ -1,0 +1,141 @@
+import Foundation
+
+/// One commit as read by `Git.commitLog`: the fields release notes need, author via `.mailmap`.
+package struct GitCommitRecord: Sendable, Equatable {
+    package var hash: String
+    package var parents: [String]
+    package var authorName: String
+    package var authorEmail: String
+    /// Committer time, seconds since the epoch.
+    package var time: Int
+    package var subject: String
+    package var body: String
+
+    package var isMerge: Bool { parents.count > 1 }
+    package var shortHash: String { String(hash.prefix(7)) }
+
+    package init(
+        hash: String, parents: [String], authorName: String, authorEmail: String, time: Int, subject: String,
+        body: String
+    ) {
+        self.hash = hash
+        self.parents = parents
+        self.authorName = authorName
+        self.authorEmail = authorEmail
+        self.time = time
+        self.subject = subject
+        self.body = body
+    }
+}
+
+extension Git {
+    /// Unit separator between fields, NUL (from `-z`) between records: neither occurs in commit text.
+    package static let logFormat = "--format=%H%x1f%P%x1f%aN%x1f%aE%x1f%ct%x1f%s%x1f%b"
+
+    /// Every commit reachable from `to` and not from `from` (the whole history when `from` is nil),
+    /// newest first, read with a single `git log` call.
+    package func commitLog(from: String?, to: String) async throws -> [GitCommitRecord] {
+        let range = from.map { "\($0)..\(to)" } ?? to
+        let result = try await runUnchecked([
+            "log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat, range,
+            "--",
+        ])
+        guard result.succeeded else {
+            throw GitError.failed(
+                CommandError(command: "git log \(range)", status: result.status, output: result.stderrText))
+        }
+        return Self.parseLog(result.stdout)
+    }
+
+    /// Splits `git log -z` output on bytes; decoding each field separately keeps this linear and fast.
+    package static func parseLog(_ data: Data) -> [GitCommitRecord] {
+        var records: [GitCommitRecord] = []
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            let count = bytes.count
+            while start < count {
+                var end = start
+                while end < count && bytes[end] != 0 { end += 1 }
+                if end > start, let record = parseRecord(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+                    records.append(record)
+                }
+                start = end + 1
+            }
+        }
+        return records
+    }
+
+    private static func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> GitCommitRecord? {
+        var fields: [String] = []
+        fields.reserveCapacity(7)
+        var fieldStart = 0
+        var index = 0
+        // The body is last and taken whole, so a stray 0x1f inside it cannot shift fields.
+        while index < bytes.count && fields.count < 6 {
+            if bytes[index] == 0x1f {
+                fields.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[fieldStart..<index]), as: UTF8.self))
+                fieldStart = index + 1
+            }
+            index += 1
+        }
+        guard fields.count == 6 else { return nil }
+        var body = String(decoding: UnsafeBufferPointer(rebasing: bytes[fieldStart..<bytes.count]), as: UTF8.self)
+        while body.last?.isNewline == true { body.removeLast() }
+        var hash = fields[0]
+        // `git log -z` separates records with NUL but a newline may precede the next hash.
+        while hash.first?.isNewline == true { hash.removeFirst() }
+        return GitCommitRecord(
+            hash: hash,
+            parents: fields[1].split(separator: " ").map(String.init),
+            authorName: fields[2],
+            authorEmail: fields[3],
+            time: Int(fields[4]) ?? 0,
+            subject: fields[5],
+            body: body
+        )
+    }
+
+    /// `commit(of:)` for the end of a notes or bump range: in a repository without commits, an
+    /// unborn HEAD says so rather than "ref does not exist, try fetching".
+    package func rangeEnd(_ ref: String) async throws -> String {
+        // A full commit id (the release's own commit) needs no lookup: `git log` checks it.
+        if ref.utf8.count == 40, ref.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
+            return ref
+        }
+        do {
+            return try await commit(of: ref)
+        } catch GitError.unknownRef(let name) where name == "HEAD" {
+            throw GitError.noCommits(directory.path)
+        }
+    }
+
+    /// Tags whose commits are ancestors of (or equal to) `ref`, via one `git tag --merged`.
+    package func tagsMerged(into ref: String) async throws -> [String] {
+        try await run(["tag", "--merged", ref]).split(separator: "\n").map(String.init)
+    }
+
+    /// Tags pointing exactly at `ref`.
+    package func tagsPointing(at ref: String) async throws -> [String] {
+        try await run(["tag", "--points-at", ref]).split(separator: "\n").map(String.init)
+    }
+}
+
+extension Git {
+    /// The remote's URL as configured, before `url.<base>.insteadOf` rewriting (which
+    /// `git remote get-url` applies, and which can point at a local mirror); nil when absent.
+    public func configuredRemoteURL(_ remote: String) async -> String? {
+        guard let result = try? await runUnchecked(["config", "--get", "remote.\(remote).url"]), result.succeeded else {
+            return nil
+        }
+        let url = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        return url.isEmpty ? nil : url
+    }
+}
+
+extension Git {
+    /// True in a shallow clone (CI checkouts default to depth 1), where history and tags are incomplete.
+    package func isShallow() async -> Bool {
+        (try? await runUnchecked(["rev-parse", "--is-shallow-repository"]))?.stdoutText.hasPrefix("true") ?? false
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// One HTTP request, independent of the transport, so publishers and registries can share a client.
+public struct HTTPRequest: Sendable {
+    /// What goes after the headers: nothing, bytes in memory, or a file streamed from disk.
+    package enum Body: Sendable {
+        case none
+        case data(Data)
+        /// Streamed by the transport in chunks; the file is never read into memory whole.
+        case file(URL, size: Int64)
+    }
+
+    package var method: String
+    package var url: URL
+    package var headers: [String: String]
+    /// The `Authorization` to send, bound to one origin: the transport adds it only to requests
+    /// (and redirect hops) that go to exactly that origin.
+    package var credential: HTTPCredential?
+    package var body: Body
+    /// Seconds without progress before the request fails (an idle timeout, so large uploads on a
+    /// slow link still finish).
+    package var timeout: TimeInterval
+    /// Seconds the whole request may take, answer included, however steadily a server trickles
+    /// bytes (the idle `timeout` never fires then). A file body adds a second per 64 KiB, so a
+    /// large upload on a slow but honest link still finishes. `RELCTL_HTTP_DEADLINE` sets it.
+    package var deadline: TimeInterval = HTTPRequest.defaultDeadline
+    /// Called with the body bytes sent so far, for file bodies (progress on a terminal).
+    package var progress: (@Sendable (Int64) -> Void)?
+
+    package init(
+        method: String, url: URL, headers: [String: String] = [:], body: Body = .none, timeout: TimeInterval = 60
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    package static let defaultDeadline: TimeInterval = 600
+
+    /// The deadline with the allowance for a file body.
+    package var overallDeadline: TimeInterval {
+        if case .file(_, let size) = body { return deadline + Double(max(0, size)) / 65536 }
+        return deadline
+    }
+
+    /// Sending it twice leaves the server as sending it once: such requests may be retried after
+    /// a failure whose outcome is unknown (a reset connection, a 502).
+    package var isIdempotent: Bool { ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(method) }
+
+    /// `GET https://host/path` for messages, never with the query's credentials.
+    package var summary: String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        components?.user = nil
+        components?.password = nil
+        return "\(method) \(components?.string ?? url.path)"
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Synchronization
+
+/// A command line to run: no shell unless the caller asks for `/bin/sh -c`.
+public struct Command: Sendable, CustomStringConvertible {
+    package var executable: String
+    package var arguments: [String]
+    package var directory: URL?
+    /// The complete environment for the child; nil inherits relctl's own.
+    package var environment: [String: String]?
+    /// Bytes written to the child's stdin; nil leaves stdin closed (reading it gives end of file).
+    package var input: Data?
+
+    public init(
+        _ executable: String, _ arguments: [String] = [], directory: URL? = nil, environment: [String: String]? = nil,
+        input: Data? = nil
+    ) {
+        self.executable = executable
+        self.arguments = arguments
+        self.directory = directory
+        self.environment = environment
+        self.input = input
+    }
+
+    /// A shell command line, run as `/bin/sh -c LINE`.
+    package static func shell(_ line: String, directory: URL?, environment: [String: String]?) -> Command {
+        Command("/bin/sh", ["-c", line], directory: directory, environment: environment)
+    }
+
+    /// This command held at a gate until relctl has recorded the child (`ChildProcesses`' launch
+    /// observer, which writes its pid to the release lock): `/bin/sh` waits for a line on stdin,
+    /// then becomes the command (`exec` keeps the pid). A relctl killed before it opens the gate
+    /// closes stdin instead, and the command never runs, so a killed release's lock never misses a
+    /// `git tag` or `git push` that is still at work.
+    package func gated() -> Command {
+        precondition(input == nil, "a gated command's stdin is its gate")
+        return Command(
+            "/bin/sh", ["-c", #"read -r _ || exit 125; exec "$0" "$@""#, executable] + arguments, directory: directory,
+            environment: environment, input: Data("\n".utf8))
+    }
+
+    public var description: String {
+        ([executable] + arguments).map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+public struct ProcessRunner: ProcessRunning {
+    public init() {}
+
+    /// `env`, which searches PATH for a bare command name as a user's shell would.
+    package static let env = AbsolutePath.root.appending("usr/bin/env").url
+
+    public func run(_ command: Command) async throws -> ProcessResult {
+        let collected = Mutex<[OutputChannel: Data]>([:])
+        let status = try await execute(command) { stream, handle in
+            let data = handle.readDataToEndOfFile()
+            collected.withLock { $0[stream] = data }
+        }
+        let output = collected.withLock { $0 }
+        return ProcessResult(status: status, stdout: output[.stdout] ?? Data(), stderr: output[.stderr] ?? Data())
+    }
+
+    public func stream(
+        _ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void
+    ) async throws -> Int32 {
+        try await execute(command) { stream, handle in
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    onLine(stream, String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            if !pending.isEmpty { onLine(stream, String(decoding: pending, as: UTF8.self)) }
+        }
+    }
+
+    /// Starts the child, feeds it `command.input` (stdin is closed otherwise), drains both output
+    /// pipes at once so a chatty child cannot block on a full pipe, and waits for the child and both
+    /// readers. All the blocking happens on threads of its own (`BlockingWork`), never on the pool.
+    private func execute(
+        _ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle) -> Void
+    ) async throws -> Int32 {
+        try await BlockingWork.run {
+            let process = try makeProcess(command)
+            let outPipe = Pipe(), errPipe = Pipe()
+            process.standardOutput = outPipe
+            process.standardError = errPipe
+            let inPipe = command.input.map { _ in Pipe() }
+            process.standardInput = inPipe ?? FileHandle.nullDevice
+            // The launch observer (the release lock's pid record) returns before stdin is written,
+            // which is what opens a gated command (`Command.gated()`).
+            try launch(process, command)
+            var bodies: [@Sendable () -> Void] = [(OutputChannel.stdout, outPipe), (.stderr, errPipe)].map {
+                stream, pipe in { drain(stream, pipe.fileHandleForReading) }
+            }
+            if let inPipe, let input = command.input {
+                bodies.append {
+                    // A child that exits without reading must not kill relctl with SIGPIPE. Blocking it
+                    // on this writer thread alone turns it into EPIPE here and leaves the process-wide
+                    // disposition, which children inherit, untouched.
+                    var pipeSignal = sigset_t()
+                    sigemptyset(&pipeSignal)
+                    sigaddset(&pipeSignal, SIGPIPE)
+                    pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+                    try? inPipe.fileHandleForWriting.write(contentsOf: input)
+                    try? inPipe.fileHandleForWriting.close()
+                }
+            }
+            BlockingWork.together(bodies)
+            process.waitUntilExit()
+            ChildProcesses.shared.remove(process.processIdentifier)
+            Interrupts.parkIfInterrupted()
+            return process.terminationStatus
+        }
+    }
+
+    private func makeProcess(_ command: Command) throws -> Process {
+        let process = Process()
+        if command.executable.contains("/") {
+            // `./tool` is relative to relctl's own working directory, as it was for the shell.
+            process.executableURL =
+                AbsolutePath(command.executable, relativeTo: AbsolutePath(FileSystem.currentDirectory)).url
+            process.arguments = command.arguments
+        } else {
+            // Let env search PATH so callers can name `git` or `tar` as a user would.
+            process.executableURL = Self.env
+            process.arguments = [command.executable] + command.arguments
+        }
+        if let directory = command.directory { process.currentDirectoryURL = directory }
+        if let environment = command.environment { process.environment = environment }
+        return process
+    }
+
+    private func launch(_ process: Process, _ command: Command) throws {
+        do {
+            try ChildProcesses.shared.launch(process)
+        } catch {
+            throw CommandError(command: command.description, status: 127, output: "\(error)")
+        }
+    }
+}

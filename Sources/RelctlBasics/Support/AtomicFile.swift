@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+
+/// Writes that either complete or leave nothing: data goes to a hidden temporary file in the
+/// destination folder, which is renamed over the destination only once fully written.
+public enum AtomicFile {
+    /// Writes `data` to `url` atomically, creating the parent folder if needed. The temporary is
+    /// relctl's own (`Temporaries` naming, created with open(2), registered for cleanup before it
+    /// exists): no library writes a temporary of its own whose name relctl would not know.
+    public static func write(_ data: Data, to url: URL, permissions: Int = 0o644) throws {
+        let directory = url.deletingLastPathComponent()
+        do { try FileSystem.createDirectory(directory) } catch {
+            throw FileSystemError(error, path: directory.path, action: "cannot create the folder")
+        }
+        let temporary = temporaryURL(for: url)
+        let descriptor = CleanupRegistry.shared.create(temporary, mode: mode_t(permissions))
+        guard descriptor >= 0 else { throw writeError(errno, url) }
+        defer { CleanupRegistry.shared.unregister(temporary) }
+        do {
+            try writeAll(data, to: descriptor, reportedAs: url)
+            // The mode asked for, whatever the umask.
+            _ = fchmod(descriptor, mode_t(permissions))
+            if close(descriptor) != 0 { throw writeError(errno, url) }
+            try commit(temporary, to: url)
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+    }
+
+    /// write(2) until every byte is out; closes the descriptor on failure.
+    package static func writeAll(_ data: Data, to descriptor: Int32, reportedAs url: URL) throws {
+        let failure: Int32? = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure {
+            close(descriptor)
+            throw writeError(failure, url)
+        }
+    }
+
+    public static func write(_ text: String, to url: URL, permissions: Int = 0o644) throws {
+        try write(Data(text.utf8), to: url, permissions: permissions)
+    }
+
+    /// A hidden sibling name for in-progress output: `.NAME.relctl-tmp-<pid>-<random>` (`Temporaries`).
+    package static func temporaryURL(for url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(Temporaries.name(".\(url.lastPathComponent)"))
+    }
+
+    /// One line for a failed write: what happened and what to do.
+    package static func writeError(_ code: Int32, _ url: URL) -> FileSystemError {
+        let reason = FileSystem.describe(errno: code)
+        switch code {
+        case ENOSPC, EDQUOT:
+            return FileSystemError(
+                path: url.path, action: "cannot write", reason: reason, advice: "; free some space and run again")
+        case EACCES, EPERM, EROFS:
+            return FileSystemError(
+                path: url.path, action: "cannot write", reason: reason,
+                advice: "; check the folder exists and is writable")
+        default:
+            return FileSystemError(path: url.path, action: "cannot write", reason: reason)
+        }
+    }
+
+    /// Renames a finished file over its destination (rename(2) is atomic on one filesystem): the one
+    /// atomic replace every writer ends with. `registered` also hands the destination to the cleanup
+    /// registry in the same step (a release's files, which an interrupt must take back).
+    package static func commit(
+        _ temporary: URL, to url: URL, registered: Bool = false, action: String = "cannot move the finished file into place"
+    ) throws {
+        let status =
+            registered
+            ? CleanupRegistry.shared.appear(url, by: { rename(temporary.path, url.path) })
+            : rename(temporary.path, url.path)
+        if status != 0 {
+            throw FileSystemError(path: url.path, action: action, errno: errno)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Everything core code needs from the outside world, handed in rather than reached for, so
+/// tests can run real commands against their own temporary directories and sinks.
+public struct Context: Sendable {
+    /// The directory relative paths are resolved against (the project root for most commands).
+    public var workingDirectory: URL
+    /// The environment child processes inherit and settings such as `SOURCE_DATE_EPOCH` come from.
+    package var environment: [String: String]
+    public var console: Console
+    package var processes: any ProcessRunning
+    package var clock: any WallClock
+    /// Every HTTP request relctl sends (registries, forges, channels) goes through this client, under
+    /// the shared policy in `Network/`; a test hands in a stand-in's or a fault-injecting one.
+    package var http: any HTTPClient = URLSessionHTTPClient.shared
+
+    public init(
+        workingDirectory: URL,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        console: Console = .silent,
+        processes: any ProcessRunning = ProcessRunner(),
+        clock: any WallClock = SystemClock()
+    ) {
+        self.workingDirectory = workingDirectory.standardizedFileURL
+        self.environment = environment
+        self.console = console
+        self.processes = processes
+        self.clock = clock
+    }
+
+    /// Resolves a user-given path against the working directory.
+    public func resolve(_ path: String) -> URL {
+        AbsolutePath(path, relativeTo: AbsolutePath(workingDirectory)).url
+    }
+
+}

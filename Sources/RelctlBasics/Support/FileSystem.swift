@@ -1,0 +1,151 @@
+import Foundation
+
+/// The one door to the filesystem (swiftly's `fs` and SwiftPM's `FileSystem` are the models):
+/// existence and kind checks, listing, creating, removing, copying, reading and writing. Every
+/// `FileManager` call of relctl lives here; failures are `FileSystemError`s naming the path and
+/// the POSIX reason. Atomic replacement of a file goes through `AtomicFile`, built on this.
+public enum FileSystem {
+    /// What a path is, following symlinks.
+    public enum Kind: Sendable, Equatable {
+        case directory
+        /// Anything else that exists: a regular file, a device, a pipe, a socket.
+        case file
+    }
+
+    // MARK: Checks
+
+    /// True when `url` exists (following symlinks: a dangling link does not).
+    package static func exists(_ url: URL) -> Bool { exists(atPath: url.path) }
+
+    public static func exists(atPath path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Whether `url` is a folder or something else, nil when nothing is there.
+    public static func kind(of url: URL) -> Kind? { kind(atPath: url.path) }
+
+    package static func kind(atPath path: String) -> Kind? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        return isDirectory.boolValue ? .directory : .file
+    }
+
+    /// True when `url` is a folder (or a link to one).
+    public static func isDirectory(_ url: URL) -> Bool { kind(of: url) == .directory }
+
+    /// True when the current user may run `url`.
+    package static func isExecutable(_ url: URL) -> Bool { FileManager.default.isExecutableFile(atPath: url.path) }
+
+    /// The size in bytes, nil when it cannot be read.
+    package static func size(of url: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int64
+    }
+
+    /// The permission bits (`0o644`), nil when they cannot be read.
+    package static func permissions(of url: URL) -> Int? {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue
+    }
+
+    /// Where the symlink at `path` points, as written.
+    public static func symlinkDestination(atPath path: String) throws -> String {
+        do { return try FileManager.default.destinationOfSymbolicLink(atPath: path) } catch {
+            throw wrap(error, path)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The whole file, nil when it does not exist or cannot be read.
+    package static func contents(of url: URL) -> Data? { contents(atPath: url.path) }
+
+    package static func contents(atPath path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// The names in a folder (not `.` and `..`), in no particular order.
+    package static func names(in directory: URL) throws -> [String] { try names(atPath: directory.path) }
+
+    package static func names(atPath path: String) throws -> [String] {
+        do { return try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+            throw wrap(error, path)
+        }
+    }
+
+    // MARK: Changing
+
+    /// Creates a folder and any missing parents; an existing folder is fine.
+    package static func createDirectory(_ url: URL) throws {
+        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+            throw wrap(error, url.path)
+        }
+    }
+
+    /// Creates (or truncates) a file holding `data`, with `permissions` when given.
+    /// The path with every link and `..` resolved (realpath(3)), or nil when some part is missing:
+    /// the one place relctl asks where a path really is.
+    package static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Creates the folders of the relative `path` inside `root`, refusing any that is a link or not
+    /// a folder, so a file written there never lands outside `root`.
+    package static func createFolders(of path: String, inside root: URL) throws {
+        var folder = root
+        for part in path.split(separator: "/").dropLast() {
+            folder = folder.appendingPathComponent(String(part))
+            var info = stat()
+            if lstat(folder.path, &info) != 0 {
+                try createDirectory(folder)
+            } else if (info.st_mode & S_IFMT) != S_IFDIR {
+                throw FileSystemError(
+                    path: folder.path, action: "is not a plain folder (a link?); relctl writes only into the folder itself",
+                    errno: ENOTDIR)
+            }
+        }
+    }
+
+    package static func createFile(_ url: URL, contents data: Data, permissions: Int? = nil) throws {
+        let attributes: [FileAttributeKey: Any]? = permissions.map { [.posixPermissions: $0] }
+        guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: attributes) else {
+            throw FileSystemError(path: url.path, action: "cannot create the file", errno: errno)
+        }
+    }
+
+    /// Removes a file, or a folder with everything in it.
+    package static func remove(_ url: URL) throws { try remove(atPath: url.path) }
+
+    package static func remove(atPath path: String) throws {
+        do { try FileManager.default.removeItem(atPath: path) } catch {
+            throw wrap(error, path)
+        }
+    }
+
+    /// Copies a file (or folder) to a new path; the destination must not exist.
+    package static func copy(_ source: URL, to destination: URL) throws {
+        do { try FileManager.default.copyItem(at: source, to: destination) } catch {
+            throw wrap(error, destination.path)
+        }
+    }
+
+    /// The text of the POSIX error `code` ("Permission denied"), for messages about a failed call.
+    package static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
+
+    // MARK: Places
+
+    /// The system's folder for temporary files.
+    package static var temporaryDirectory: URL { FileManager.default.temporaryDirectory }
+
+    /// The user's home folder, as the system knows it (callers prefer `$HOME` when set).
+    package static var homeDirectory: URL { FileManager.default.homeDirectoryForCurrentUser }
+
+    /// The process's working folder.
+    public static var currentDirectory: URL {
+        // getcwd(3) answers with an absolute path; the root is only the formal base.
+        AbsolutePath(FileManager.default.currentDirectoryPath, relativeTo: .root).url
+    }
+
+    /// Foundation's error as a `FileSystemError`, naming `path` when Foundation does not.
+    private static func wrap(_ error: any Error, _ path: String) -> FileSystemError {
+        var wrapped = FileSystemError(error)
+        if wrapped.path == nil { wrapped.path = path }
+        return wrapped
+    }
+}

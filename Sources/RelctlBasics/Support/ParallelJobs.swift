@@ -1,0 +1,32 @@
+import Foundation
+
+/// Bounded parallelism in structured concurrency: every job runs in a child task, at most
+/// `limit` at once, and results come back in input order. Used for builds, archives and hashes
+/// alike, so `--jobs N` means the same thing everywhere.
+package enum ParallelJobs {
+    /// Runs `job` for each item, at most `limit` at a time; `finished` sees each result as it
+    /// lands (for progress), in completion order.
+    package static func map<Item: Sendable, Output: Sendable>(
+        _ items: [Item], limit: Int,
+        finished: (Int, Output) -> Void = { _, _ in },
+        _ job: @escaping @Sendable (Item) async -> Output
+    ) async -> [Output] {
+        var results = [Output?](repeating: nil, count: items.count)
+        await withTaskGroup(of: (Int, Output).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < items.count else { return }
+                let index = next, item = items[index]
+                next += 1
+                group.addTask { (index, await job(item)) }
+            }
+            for _ in 0..<max(1, min(limit, items.count)) { startNext() }
+            for await (index, output) in group {
+                results[index] = output
+                finished(index, output)
+                startNext()
+            }
+        }
+        return results.map { $0! }
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Several problems collected before deciding to stop, in the swift-format style: the exit
+/// code is the most severe among them.
+public struct ProblemList: RelctlError, CustomStringConvertible {
+    public var exitCode: RelctlExitCode
+    public var diagnostics: [Diagnostic]
+
+    package init(exitCode: RelctlExitCode, diagnostics: [Diagnostic]) {
+        self.exitCode = exitCode
+        self.diagnostics = diagnostics
+    }
+
+    package init(_ errors: [any RelctlError]) {
+        self.exitCode = errors.map(\.exitCode).max() ?? .failure
+        self.diagnostics = errors.flatMap(\.diagnostics)
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Line handling for files users edit, which may use CRLF line endings. Swift reads "\r\n" as a
+/// single Character, so `split(separator: "\n")` would see a whole CRLF file as one line and
+/// every error would point at line 1.
+extension Character {
+    /// True for "\n" and "\r\n".
+    package var isLineBreak: Bool { self == "\n" || self == "\r\n" }
+}
+
+extension StringProtocol {
+    /// The lines of a text file, LF or CRLF, keeping empty ones so an index + 1 is a line number.
+    package var fileLines: [SubSequence] { split(omittingEmptySubsequences: false, whereSeparator: \.isLineBreak) }
+}
+
+/// Decoding files users edit.
+package enum TextFile {
+    /// The most relctl reads of a config, manifest, lockfile or checksum file: far above any real
+    /// one (a large package-lock.json is a few MB), far below what would take minutes and GBs.
+    package static let sizeLimit = 64 << 20
+
+    /// Reads a text file the way relctl's inputs must be: bounded in size (checked before reading),
+    /// UTF-8, and without NUL bytes, which would silently end parsing. Each refusal names the file
+    /// (and the line); nil when the file does not exist or cannot be opened.
+    package static func read(_ url: URL, displayPath: String) throws -> String? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw TextFileError.notRegularFile(path: displayPath, kind: FileKind.describe(info.st_mode))
+        }
+        guard Int(info.st_size) <= sizeLimit else {
+            throw TextFileError.tooLarge(path: displayPath, size: Int64(info.st_size), limit: Int64(sizeLimit))
+        }
+        guard let data = FileSystem.contents(of: url) else { return nil }
+        return try decodeStrict(data, displayPath: displayPath)
+    }
+
+    /// `decode`, refusing NUL bytes and invalid UTF-8 with the line they are on.
+    package static func decodeStrict(_ data: Data, displayPath: String) throws -> String {
+        if let nul = data.firstIndex(of: 0) {
+            throw TextFileError.nulByte(path: displayPath, line: line(ofByte: nul, in: data))
+        }
+        guard let text = String(validatingUTF8Data: data) else {
+            let bad = firstInvalidUTF8(in: data) ?? data.startIndex
+            throw TextFileError.invalidUTF8(path: displayPath, line: line(ofByte: bad, in: data))
+        }
+        return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+    }
+
+    private static func line(ofByte index: Data.Index, in data: Data) -> Int {
+        data[data.startIndex..<index].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    }
+
+    private static func firstInvalidUTF8(in data: Data) -> Data.Index? {
+        var index = data.startIndex
+        while index < data.endIndex {
+            let byte = data[index]
+            let length =
+                byte < 0x80 ? 1 : byte >> 5 == 0b110 ? 2 : byte >> 4 == 0b1110 ? 3 : byte >> 3 == 0b11110 ? 4 : 0
+            guard length > 0, index + length <= data.endIndex,
+                String(bytes: data[index..<(index + length)], encoding: .utf8) != nil
+            else { return index }
+            index += length
+        }
+        return nil
+    }
+
+    /// UTF-8 text without the byte-order mark Windows editors put first: it is not content, and
+    /// left in it would glue itself to the first key or version.
+    package static func decode(_ data: Data) -> String {
+        let text = String(decoding: data, as: UTF8.self)
+        return text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+    }
+}

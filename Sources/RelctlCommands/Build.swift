@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import RelctlBasics
+import RelctlCore
+import RelctlRelease
+
+struct Build: RelctlCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the configured build for each target and check the expected binaries exist.",
+        discussion:
+            "The command runs through /bin/sh -c in the project root with RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG, RELCTL_COMMIT and SOURCE_DATE_EPOCH set. Exit 1 when any target fails."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Option(
+        name: .customLong("target"),
+        help: ArgumentHelp(
+            "A target triple or glob (e.g. '*linux*'); repeatable. Default: every target.", valueName: "triple"))
+    var targets: [String] = []
+    @Option(help: "How many builds run at once (default: the number of cores).") var jobs: Int?
+    @Flag(help: "Build only the target matching this machine.") var host = false
+    @Option(help: "The tag being built (default: the first [[version]] manifest's version in the tag format).") var tag:
+        String?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if host, !targets.isEmpty { throw ValidationError("--host and --target cannot be combined") }
+    }
+
+    func execute(_ context: Context) async throws {
+        let config = try ConfigLoader.load(path: global.config, context: context)
+        let all = try TargetResolver.resolveAll(config)
+        guard !all.isEmpty else { throw BuildError.noTargets(file: config.path) }
+        let selected: [Target]
+        if host {
+            guard let match = TargetResolver.host(in: all) else {
+                throw BuildError.noHostTarget(configured: all.map(\.triple), file: config.path)
+            }
+            selected = [match]
+        } else {
+            selected = try TargetResolver.select(all, globs: targets)
+        }
+        for warning in TargetResolver.unrecognizedWarnings(selected, config: config) {
+            context.console.warning(warning.description)
+        }
+        let report = try await BuildRunner(context: context).run(
+            targets: selected, config: config, tag: tag, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        )
+        if global.json { try emitJSON(report, context) }
+        if let failure = report.failure { throw failure }
+        context.console.info(
+            "built \(report.results.count) target\(report.results.count == 1 ? "" : "s") for \(report.tag)")
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import RelctlBasics
+import RelctlCore
+import RelctlRelease
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Path to the config file (default ./relctl.toml). The folder holding it is the project root: paths in it, dist/ and git run there.",
+            valueName: "path"))
+    var config: String?
+
+    @Flag(name: .long, help: "Print one JSON document on stdout (human text still goes to stderr).")
+    var json = false
+
+    @Option(name: .long, help: "Colour in human output: auto, always or never (NO_COLOR is honoured).")
+    var color: ColorChoice = .auto
+
+    @Flag(name: [.customShort("q"), .long], help: "Print only errors.")
+    var quiet = false
+
+    @Flag(name: [.customShort("v"), .long], help: "Print more detail.")
+    var verbose = false
+
+    /// When `--config` lives in another folder, that folder is the project root: said after a
+    /// bad-input error, since a path that "does not exist" is then often relative to the wrong place.
+    func projectRootNote(_ context: Context) -> String? {
+        guard let config else { return nil }
+        let folder = context.resolve(config).deletingLastPathComponent().standardizedFileURL
+        guard folder.path != context.workingDirectory.standardizedFileURL.path else { return nil }
+        return
+            "relctl: note: --config \(config) makes \(folder.path) the project root; paths in it are relative to that folder"
+    }
+
+    /// The real context for this invocation: cwd, environment, stdout/stderr.
+    func makeContext() -> Context {
+        let environment = ProcessInfo.processInfo.environment
+        let useColor: Bool
+        switch color {
+        case .always: useColor = true
+        case .never: useColor = false
+        case .auto: useColor = environment["NO_COLOR"].map(\.isEmpty) ?? true && isatty(STDERR_FILENO) == 1
+        }
+        let verbosity: Verbosity = quiet ? .quiet : verbose ? .verbose : .normal
+        return Context(
+            workingDirectory: FileSystem.currentDirectory,
+            environment: environment,
+            console: Console.standard(verbosity: verbosity, color: useColor)
+        )
+    }
+}

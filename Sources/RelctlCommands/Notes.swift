@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import RelctlBasics
+import RelctlCore
+import RelctlRelease
+
+struct Notes: RelctlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notes",
+        abstract: "Release notes from the git history since the previous release tag.",
+        discussion: """
+            The range runs from the previous release tag (the highest SemVer tag in the tag format that is an ancestor \
+            of the target and lower than the release; prereleases are skipped for a final release) to the target. \
+            Works without relctl.toml. Exit 2 for an unknown ref, a malformed tag or a bad template.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Start after this ref instead of the previous release tag.", valueName: "ref"))
+    var from: String?
+    @Option(help: ArgumentHelp("End at this ref (default: the tag when it exists, else HEAD).", valueName: "ref"))
+    var to: String?
+    @Option(
+        help: ArgumentHelp(
+            "The release the notes describe (default: a tag at the target, else unreleased).", valueName: "tag"))
+    var tag: String?
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write the notes to FILE (atomically) instead of stdout.", valueName: "file"))
+    var output: String?
+    @Option(
+        help: ArgumentHelp(
+            "Insert this release's section in FILE above the older releases, in the file's heading style.",
+            valueName: "file"))
+    var changelog: String?
+    @Flag(help: "With --changelog: replace a section for this release that relctl did not write.")
+    var force = false
+    @Option(help: ArgumentHelp("Folder whose manifest.json adds an Install section.", valueName: "dir"))
+    var dist: String = "dist"
+
+    func execute(_ context: Context) async throws {
+        // Checked before the notes are built, so a wrong path costs nothing and writes nothing.
+        for (flag, path) in [("--output", output), ("--changelog", changelog)] {
+            guard let path, path != "-" else { continue }
+            if FileSystem.isDirectory(context.resolve(path)) { throw NotesError.outputIsFolder(path: path, flag: flag) }
+        }
+        let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
+        let notes = try await ReleaseNotesBuilder(context: context).build(
+            config: config, tag: tag, from: from, to: to, distDirectory: config.root.appendingPathComponent(dist)
+        )
+        let text = global.json ? try notes.json : notes.markdown
+        if let output, output != "-" {
+            let url = context.resolve(output)
+            if FileSystem.kind(of: url) == .file,
+                (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == false
+            {
+                // A device or pipe (`/dev/stdout`): write through it, never rename over it.
+                guard let handle = FileHandle(forWritingAtPath: url.path) else {
+                    throw NotesError.cannotWrite(path: output)
+                }
+                handle.write(Data(text.utf8))
+                try handle.close()
+            } else {
+                try AtomicFile.write(text, to: url)
+                context.console.info("wrote \(output)")
+            }
+        } else {
+            context.console.stdout(text)
+        }
+        if let changelog {
+            let remarks = try Changelog.update(
+                context.resolve(changelog), with: notes, force: force, displayPath: changelog)
+            for remark in remarks { context.console.warning(remark) }
+            context.console.info("updated \(changelog)")
+        }
+        let count = notes.entries.count
+        context.console.detail("\(count) entr\(count == 1 ? "y" : "ies") since \(notes.previous ?? "the first commit")")
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import RelctlBasics
+import RelctlCore
+import RelctlRelease
+
+struct Publish: RelctlCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Publish dist/ as the release of TAG on GitHub, GitLab and Gitea/Forgejo: nothing public until every asset is checked.",
+        discussion: """
+            Assets: every file dist/SHA256SUMS lists (archives, SBOMs, installers), SHA256SUMS, and manifest.json, \
+            SHA256SUMS.sig and SHA256SUMS.minisig when present; nothing else in dist/ (files of other tags stay \
+            there), and a dist/manifest.json of another tag is refused. The body is dist/RELEASE_NOTES.md. Token from GITHUB_TOKEN or GH_TOKEN, API from \
+            GITHUB_API_URL (default https://api.github.com), repository from [publish] github, GITHUB_REPOSITORY or the \
+            remote's URL. Safe to run again at any point: it finishes what a failed run left and uploads nothing twice. \
+            Exit 0 when published (or already published with the same assets), 1 when an asset differs or the API \
+            refuses, 2 for a missing token, file or repository (nothing is sent then). Every forge [publish] names \
+            (github, gitlab, gitea, in that order) or --forge NAME; GitLab and Gitea/Forgejo: see \
+            docs/publishing-forges.md.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("The release tag (e.g. v1.2.0).", valueName: "tag")) var tag: String
+    @Option(help: ArgumentHelp("Publish to this forge only: github, gitlab or gitea.", valueName: "name"))
+    var forge: String?
+    @Flag(help: "Leave the release as a complete draft instead of publishing it.") var draft = false
+    @Flag(help: "Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.") var replace =
+        false
+
+    func execute(_ context: Context) async throws {
+        let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
+        let version = try config.project.tagFormat.version(of: tag)
+        let forges = try ForgeSelection(settings: config.publish, only: forge, http: context.http)
+        // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
+        let git = Git(directory: config.root, context: context)
+        let remoteURL = await git.configuredRemoteURL(config.release.remote)
+        let dist = ChecksumWriter.defaultFolder(config: config, context: context)
+        let distURL = context.resolve(dist)
+
+        var request = PublishRequest(
+            tag: tag, version: version, tagFormat: config.project.tagFormat, projectName: config.project.name,
+            title: "\(config.project.name) \(tag)", body: "", assets: ReleaseAssetSet(assets: []),
+            configuredRepository: config.publish.github, remoteURL: remoteURL, draftOnly: draft, replace: replace
+        )
+        request.configuredGitLabProject = config.publish.gitlab
+        request.configuredGiteaRepository = config.publish.gitea
+        // Credentials and repository first: a missing token must not cost a 1 GiB hash.
+        try forges.preflight(request, context: context)
+        request.localTagObject =
+            await git.localTagExists(tag)
+            ? try? git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        request.assets = try await ReleaseAssetSet.collect(
+            dist: distURL, shownDist: dist, tag: tag, tagOnly: config.releasesTagsOnly)
+        let notes = distURL.appendingPathComponent(NotesStage.fileName)
+        if let body = try? String(contentsOf: notes, encoding: .utf8) {
+            request.body = body
+        } else {
+            context.console.warning(
+                "\(dist)/\(NotesStage.fileName) not found; the release body will be empty (write it with `relctl notes --tag \(tag) --output \(dist)/\(NotesStage.fileName)`)"
+            )
+        }
+        let reports = try await forges.publish(request, context: context)
+        // One forge: its report, as before there were several; several: one report each, in order.
+        if global.json {
+            if reports.count == 1 { try emitJSON(reports[0], context) } else { try emitJSON(reports, context) }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import RelctlBasics
+import RelctlCore
+import RelctlRelease
+
+/// Shared shape of a subcommand: parse, build the context, run core code, and turn a
+/// `RelctlError` into `relctl: error:` lines and the contract's exit code.
+protocol RelctlCommand: AsyncParsableCommand {
+    var global: GlobalOptions { get }
+    func execute(_ context: Context) async throws
+}
+
+extension RelctlCommand {
+    func run() async throws {
+        Interrupts.install()
+        let context = global.makeContext()
+        // A failure caused by our own Ctrl-C waits for the handler's exit 130 instead of exiting 1.
+        defer { Interrupts.parkIfInterrupted() }
+        do {
+            if let limit = DescriptorLimit.prepare() { throw limit }
+            try await execute(context)
+            if let failure = context.console.stdoutError {
+                throw FileSystemError(path: nil, action: "cannot write to standard output", reason: "\(failure)")
+            }
+        } catch {
+            // ArgumentParser's own errors (usage, --help) keep their meaning and exit 64.
+            guard
+                let failure = error as? RelctlError
+                    ?? ((error is CocoaError || error is POSIXError) ? FileSystemError(error) : nil)
+            else { throw error }
+            Interrupts.parkIfInterrupted()
+            for diagnostic in failure.diagnostics { context.console.error(diagnostic.description) }
+            if failure.exitCode == .badInput, let note = global.projectRootNote(context) { context.console.info(note) }
+            throw ExitCode(failure.exitCode.rawValue)
+        }
+    }
+
+    /// Prints a JSON document on stdout.
+    func emitJSON(_ value: some Encodable, _ context: Context) throws {
+        context.console.stdout(try JSONDocument.render(value, warnings: context.console.diagnostics.warnings))
+    }
+}

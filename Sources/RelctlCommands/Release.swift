@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import RelctlBasics
+import RelctlCore
+import RelctlRelease
+
+struct Release: RelctlCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Preflight, build, package, checksum, write notes and tag a release (--push pushes the tag).",
+        discussion: """
+            Always run `relctl release TAG --dry-run` first: it runs every stage for real in a scratch clone, \
+            prints the plan (archives with size and SHA256, the notes, the tag it would create) and exits 0 \
+            only if the real run would succeed. The project is not touched. Exit 1 when a check or stage fails, \
+            2 for bad input (bad tag syntax, unreadable config).
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The tag to release, e.g. v1.2.0.") var tag: String
+    @Flag(
+        name: .long,
+        help: "Run every stage in a scratch clone and print the plan; no tag, no push, nothing written here.")
+    var dryRun = false
+    @Flag(name: .long, help: "Push the tag to [release] remote after creating it.") var push = false
+    @Flag(name: .long, help: "Last: publish dist/ as the GitHub release of TAG, like `relctl publish` (needs --push).")
+    var publish = false
+    @Flag(name: .long, help: "With --dry-run: keep the scratch clone (its path is printed).") var keep = false
+    @Flag(name: .long, help: "Build only the target matching this machine.") var host = false
+    @Option(name: .long, help: ArgumentHelp("Release only targets matching this glob (repeatable).", valueName: "glob"))
+    var target: [String] = []
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Use prebuilt binaries from DIR (DIR/<binary-dir>/<binary>, as the build leaves them) instead of building.",
+            valueName: "dir"))
+    var artifacts: String?
+    @Option(name: .long, help: "Parallel build/package jobs.") var jobs: Int?
+    @Flag(name: .long, help: "Run only the preflight checks (used by `relctl train run`).") var preflightOnly = false
+    @Flag(name: .long, help: .hidden) var inTrain = false
+
+    func validate() throws {
+        if keep && !dryRun { throw ValidationError("--keep only applies with --dry-run") }
+        if publish && !push {
+            throw ValidationError("--publish needs --push: a GitHub release needs its tag on GitHub first")
+        }
+        if host && !target.isEmpty { throw ValidationError("--host and --target cannot be combined") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func execute(_ context: Context) async throws {
+        let outcome: ReleaseOutcome
+        do {
+            outcome = try await release(context)
+        } catch let error as RelctlError where global.json {
+            // Stopped before there was a plan: `--json` still answers with one (what `train run` reads).
+            try emitJSON(ReleasePlan.failed(tag: tag, push: push, error: error), context)
+            throw error
+        }
+        if global.json {
+            try emitJSON(outcome.plan, context)
+        } else if !preflightOnly, context.console.verbosity >= .normal, dryRun || outcome.error == nil {
+            context.console.stderr(outcome.plan.rendered(color: { context.console.paint($0, code: $1) }))
+        } else if preflightOnly, outcome.error == nil {
+            context.console.info("preflight passed for \(tag)")
+        }
+        if let error = outcome.error { throw error }
+    }
+
+    private func release(_ context: Context) async throws -> ReleaseOutcome {
+        let config = try ConfigLoader.load(path: global.config, context: context)
+        var options = ReleaseOptions(tag: tag)
+        options.dryRun = dryRun
+        options.push = push
+        options.publish = publish
+        options.keep = keep
+        options.hostOnly = host
+        options.targets = target
+        options.artifactsDirectory = artifacts.map { context.resolve($0) }
+        options.jobs = jobs
+        options.preflightOnly = preflightOnly
+        options.inTrain = inTrain
+        return try await ReleasePipeline().run(options, config: config, context: context)
+    }
+}

@@ -1,5 +1,0 @@
-import Foundation
-
-struct ActionReferenceProblem: Error, Sendable, Equatable {
-    var message: String
-}

@@ -1,0 +1,52 @@
+import RelctlBasics
+
+/// What a program built on relctl's libraries adds to the built-ins: its own `relctl`, compiled
+/// with an extra manifest reader, registered before the first command runs (build-time
+/// registration: nothing is loaded at run time). Examples/relctl-gradle is such a program, and a
+/// test builds and runs it.
+///
+/// ```swift
+/// var extensions = RelctlExtensions()
+/// try extensions.addManifestReader(GradlePropertiesReader(), kind: "gradle", fileNames: ["gradle.properties"])
+/// await RelctlCLI.main(extensions: extensions)
+/// ```
+public struct RelctlExtensions: Sendable {
+    struct ManifestReaderEntry: Sendable {
+        var reader: any ManifestReader
+        var kind: String
+        var fileNames: [String]
+    }
+
+    var manifestReaders: [ManifestReaderEntry] = []
+
+    public init() {}
+
+    /// A manifest reader for `[[version]] kind = "KIND"`; `fileNames` (such as `gradle.properties`)
+    /// imply the kind when a `[[version]]` entry gives none. A kind or name a built-in already has
+    /// is refused when the extensions are installed.
+    public mutating func addManifestReader(_ reader: any ManifestReader, kind: String, fileNames: [String] = []) {
+        manifestReaders.append(ManifestReaderEntry(reader: reader, kind: kind, fileNames: fileNames))
+    }
+
+    /// Registers everything, once, before a command runs.
+    public func install() throws(ExtensionError) {
+        for entry in manifestReaders {
+            try ManifestReaders.add(entry.reader, kind: entry.kind, fileNames: entry.fileNames)
+        }
+    }
+}
+
+/// An extension that cannot be registered: a programming error in the program that adds it,
+/// reported before any command runs (exit 64, as for any misuse of the command line).
+public enum ExtensionError: RelctlError, Equatable {
+    case duplicate(what: String, name: String)
+
+    public var exitCode: RelctlExitCode { .usage }
+
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .duplicate(let what, let name):
+            return [Diagnostic("the \(what) `\(name)` is registered twice (a built-in has it, or two extensions add it); give the extension another")]
+        }
+    }
+}

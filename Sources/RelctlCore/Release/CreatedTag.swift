@@ -1,9 +1,0 @@
-import Foundation
-
-/// The tag the tag stage created.
-struct CreatedTag: Sendable {
-    var name: String
-    /// The annotated tag's message.
-    var message: String
-    var signed: Bool
-}

@@ -1,0 +1,11 @@
+import Foundation
+import RelctlBasics
+import RelctlCore
+
+/// The tag the tag stage created.
+struct CreatedTag: Sendable {
+    var name: String
+    /// The annotated tag's message.
+    var message: String
+    var signed: Bool
+}

@@ -1,0 +1,56 @@
+import Foundation
+import RelctlBasics
+import RelctlCore
+
+/// Everything checked before a release does any work, with every problem collected so the
+/// user fixes them all in one go (the swift-format "diagnostics engine" style).
+struct PreflightReport: Sendable {
+    var tag: String
+    /// The tag's version, when the tag is well-formed.
+    var version: SemanticVersion?
+    /// The commit being released (HEAD), when inside a repository.
+    var commit: String?
+    /// Its committer time.
+    var commitTime: Int?
+    /// SOURCE_DATE_EPOCH when set (and valid).
+    var sourceDateEpoch: Int?
+    /// The selected targets (empty: a tag-only release); nil when they could not be resolved.
+    var targets: [Target]?
+    var branch: String?
+    /// The repository's top level, when inside one.
+    var topLevel: URL?
+    /// Where the release lock of this repository lives.
+    var lockFile: URL?
+    /// The URL of `[release] remote` as configured, when the repository has it.
+    var remoteURL: String?
+    /// The project's config a dry run's scratch clone borrows (`ReleaseWorkspace.borrowedSettings`).
+    var gitSettings: [(key: String, value: String)] = []
+    var problems: [Diagnostic] = []
+    /// The most severe exit code among the problems (1 unless the input itself was bad).
+    var exitCode: RelctlExitCode = .success
+    var warnings: [String] = []
+
+    var ok: Bool { problems.isEmpty }
+
+    mutating func fail(_ code: RelctlExitCode, _ diagnostics: [Diagnostic]) {
+        problems += diagnostics
+        exitCode = max(exitCode, code)
+    }
+
+    mutating func fail(_ code: RelctlExitCode = .failure, file: String? = nil, _ message: String) {
+        fail(code, [Diagnostic(file: file, message)])
+    }
+
+    /// The error to stop with, or nil when every check passed.
+    var error: ReleaseError? { ok ? nil : .preflight(problems, exitCode: exitCode) }
+
+    /// The release's identity, when the preflight learnt enough to name it (a dry run carries on
+    /// with it even when other checks failed, to show everything it finds).
+    func identity(config: RelctlConfig) -> ReleaseIdentity? {
+        guard let version, let commit, let commitTime, let targets else { return nil }
+        return ReleaseIdentity(
+            project: config.project.name, tag: tag, version: version, commit: commit, commitTime: commitTime,
+            environmentEpoch: sourceDateEpoch, branch: branch, targets: targets
+        )
+    }
+}

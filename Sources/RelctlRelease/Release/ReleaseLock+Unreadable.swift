@@ -1,0 +1,51 @@
+import Foundation
+import RelctlBasics
+import RelctlCore
+
+extension ReleaseLock {
+    /// When something other than a lock relctl wrote sits at the lock's path (a folder, a link,
+    /// garbage, a file nobody may read, an empty file left by a release killed as it started), the
+    /// error saying what it is and how to remove it; nil when there is no lock or it names a holder.
+    /// Reporting such a thing as "another release is running" would send the user waiting.
+    static func unreadableLock(at url: URL) -> ReleaseError? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return nil }
+        let removal = "if no relctl release is running in this repository, remove it"
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR:
+            return ReleaseError.unreadableLock(
+                path: url.path, reason: "is a folder, not a lock file relctl wrote; \(removal): `rm -r '\(url.path)'`")
+        default:
+            let what = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "a " + FileKind.describe(info.st_mode)
+            return ReleaseError.unreadableLock(
+                path: url.path, reason: "is \(what), not a lock file relctl wrote; \(removal): `rm '\(url.path)'`")
+        }
+        guard var data = FileSystem.contents(atPath: url.path) else {
+            let reason = access(url.path, R_OK) == 0 ? "cannot be read" : FileSystem.describe(errno: errno)
+            return ReleaseError.unreadableLock(
+                path: url.path,
+                reason:
+                    "the release lock cannot be read (\(reason)), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
+            )
+        }
+        if data.isEmpty {
+            // A release that is taking the lock writes it right after creating it.
+            usleep(200_000)
+            data = FileSystem.contents(atPath: url.path) ?? Data()
+            if data.isEmpty {
+                return ReleaseError.unreadableLock(
+                    path: url.path,
+                    reason:
+                        "the release lock is empty (a release killed as it started leaves one), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
+                )
+            }
+        }
+        if (try? JSONDecoder().decode(Holder.self, from: data)) != nil { return nil }
+        return ReleaseError.unreadableLock(
+            path: url.path,
+            reason:
+                "the release lock is corrupt (\(data.count) bytes that are not a lock record relctl wrote), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
+        )
+    }
+}

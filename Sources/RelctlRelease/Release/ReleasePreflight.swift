@@ -1,0 +1,285 @@
+import Foundation
+import RelctlBasics
+import RelctlCore
+
+/// `relctl release` preflight: repository, clean tree, allowed branch, tag syntax and manifest
+/// versions, tag absent locally and on the remote, nothing of the tag already in dist/.
+enum ReleasePreflight {
+    /// Runs every check and returns them all; it never stops at the first problem.
+    /// With `recovery` (a killed release's leftovers), its tag is accepted when this run resumes it
+    /// (or, on a dry run, will roll it back), and a refusal is one of the problems.
+    static func check(
+        _ options: ReleaseOptions, config: RelctlConfig, context: Context, recovery: ReleaseRecovery? = nil
+    ) async -> PreflightReport {
+        var report = PreflightReport(tag: options.tag)
+        if let recovery, recovery.decision == .refuse {
+            report.fail(file: recovery.lock?.url.path, recovery.summary)
+        }
+        checkTag(options.tag, config: config, into: &report)
+        checkTargets(options, config: config, into: &report)
+        checkArchiveNames(options.tag, config: config, into: &report)
+        do { report.sourceDateEpoch = try SourceDateEpoch.from(context.environment) } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+        } catch {}
+        // `git status` otherwise refreshes .git/index, a write a dry run promises not to make.
+        var readOnly = context
+        readOnly.environment["GIT_OPTIONAL_LOCKS"] = "0"
+        let git = Git(directory: config.root, context: readOnly)
+        switch await Result(catching: { try await git.layout() }) {
+        case .success(let layout?):
+            report.topLevel = layout.topLevel
+            report.lockFile = ReleaseLock.url(commonDirectory: layout.commonDirectory)
+            await checkRepository(options, config: config, git: git, recovery: recovery, into: &report)
+        case .success(nil):
+            report.fail(
+                file: config.root.path,
+                "not inside a git repository; relctl release tags a commit, so run it in a clone (or `git init` and commit first)"
+            )
+        case .failure(let error as RelctlError):
+            report.fail(error.exitCode, error.diagnostics)
+        case .failure(let error):
+            report.fail(file: nil, "\(error)")
+        }
+        // The killed run's own files of this tag are replaced (resume) or, after this dry run,
+        // removed by the real run's roll back (which has removed them already when it gets here).
+        if !options.rebuild,
+            !(recovery.map { $0.resumes(options.tag) || (options.dryRun && $0.rollsBack(options.tag)) } ?? false)
+        {
+            checkDist(options.tag, config: config, into: &report)
+        }
+        if let directory = options.artifactsDirectory {
+            if !FileSystem.isDirectory(directory) {
+                report.fail(
+                    .badInput, file: directory.path,
+                    "--artifacts folder not found; pass the folder holding the prebuilt binaries")
+            }
+        }
+        return report
+    }
+
+    /// `--host` or `--target` globs over the configured targets; none configured is a tag-only release.
+    private static func checkTargets(
+        _ options: ReleaseOptions, config: RelctlConfig, into report: inout PreflightReport
+    ) {
+        do {
+            let all = try TargetResolver.resolveAll(config)
+            if options.hostOnly {
+                guard let host = TargetResolver.host(in: all) else {
+                    throw BuildError.noHostTarget(configured: all.map(\.triple), file: config.path)
+                }
+                report.targets = [host]
+            } else if all.isEmpty, options.targets.isEmpty {
+                report.targets = []
+            } else {
+                report.targets = try TargetResolver.select(all, globs: options.targets)
+            }
+        } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+        } catch {
+            report.fail(file: config.path, "\(error)")
+        }
+    }
+
+    /// Every archive name this tag gives, short enough for what `package` writes beside it: found
+    /// here rather than after the build.
+    private static func checkArchiveNames(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
+        guard let targets = report.targets, let version = try? config.project.tagFormat.version(of: tag) else {
+            return
+        }
+        for target in targets {
+            let values = ReleaseNames(project: config.project.name, version: version.description, tag: tag)
+                .placeholders(for: target)
+            let fileName = config.archive.name.render(values) + ArchiveFormats.fileExtension(target.format)
+            do { try ArchivePath.checkArchiveFileName(fileName) } catch let error as RelctlError {
+                report.fail(error.exitCode, error.diagnostics.map { Diagnostic(file: config.path, $0.message) })
+                return
+            } catch {}
+        }
+    }
+
+    private static func checkTag(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
+        do {
+            let validation = try TagValidator.validate(tag: tag, config: config)
+            report.version = try config.project.tagFormat.version(of: tag)
+            if let mismatch = validation.mismatchError { report.fail(.failure, mismatch.diagnostics) }
+        } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+            // A well-formed tag whose manifests cannot be read still has a version to plan with.
+            if report.version == nil { report.version = try? config.project.tagFormat.version(of: tag) }
+        } catch {
+            report.fail(file: config.path, "\(error)")
+        }
+    }
+
+    private static func checkRepository(
+        _ options: ReleaseOptions, config: RelctlConfig, git: Git, recovery: ReleaseRecovery?,
+        into report: inout PreflightReport
+    ) async {
+        do { (report.commit, report.commitTime) = try await git.commitAndTime(of: "HEAD") } catch {
+            report.fail(file: config.root.path, "the repository has no commit yet; commit the release first")
+            return
+        }
+        let distPrefix = distPathInRepository(config: config, topLevel: report.topLevel)
+        let status: GitStatus
+        do { status = try await git.status() } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+            return
+        } catch { return }
+        do {
+            // Our own output folder is not the user's uncommitted work.
+            let dirty = status.dirty.filter { line in
+                let path = String(line.dropFirst(3))
+                return distPrefix.map { !(path == $0 || path.hasPrefix($0 + "/")) } ?? true
+            }
+            if !dirty.isEmpty {
+                let shown = dirty.prefix(10).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+                let more = dirty.count > 10 ? " and \(dirty.count - 10) more" : ""
+                report.fail(
+                    file: report.topLevel?.path,
+                    "working tree has uncommitted changes (\(shown)\(more)); commit or stash them so the tag matches what is built"
+                )
+            }
+        }
+
+        report.branch = status.branch
+        if options.rebuild {
+            await checkRebuild(options.tag, git: git, into: &report)
+            return
+        }
+        let allowed = config.release.branches
+        if let branch = report.branch {
+            if !allowed.isEmpty, !allowed.contains(where: { Glob.matches($0, branch) }) {
+                report.fail(
+                    file: config.path,
+                    "on branch `\(branch)`, but releases are made from \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches); check out one of those, or add this branch there"
+                )
+            }
+        } else if !allowed.isEmpty {
+            report.fail(
+                file: config.path,
+                "HEAD is detached; check out one of \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches) before releasing"
+            )
+        }
+
+        if let upstream = status.upstream {
+            if status.behind > 0 {
+                report.warnings.append(
+                    "\(upstream) has \(status.behind) commit(s) HEAD lacks (as of the last fetch); `git pull` first unless you mean to release an older commit"
+                )
+            }
+            if status.ahead > 0 {
+                report.warnings.append(
+                    "HEAD has \(status.ahead) commit(s) not on \(upstream); the tag will publish them, so push the branch too"
+                )
+            }
+        }
+        // The killed run's tag: kept when resuming (on the commit it tags), deleted first on a roll back.
+        let adopted = recovery.flatMap { $0.resumes(options.tag) || $0.rollsBack(options.tag) ? $0.tagObject : nil }
+        if let recovery, recovery.resumes(options.tag), let commit = recovery.dead.commit, report.commit != commit {
+            report.fail(
+                file: report.topLevel?.path,
+                "\(options.tag) was pushed by the killed release on \(commit.prefix(12)), but HEAD is \(report.commit?.prefix(12) ?? "unknown"); check out \(commit.prefix(12)) to finish that release"
+            )
+        }
+        if let adopted, await git.localTag(options.tag)?.object == adopted {
+            // Ours from the killed run.
+        } else if await git.localTagExists(options.tag) {
+            let target = await (try? git.commit(of: options.tag)).map { " (on \($0.prefix(12)))" } ?? ""
+            report.fail(
+                file: report.topLevel?.path,
+                "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published"
+            )
+        }
+        let remote = config.release.remote
+        report.gitSettings = await git.settings(matching: ReleaseWorkspace.borrowedSettings)
+        report.remoteURL = report.gitSettings.last { $0.key == "remote.\(remote).url" }?.value
+        if report.remoteURL == nil {
+            if options.push {
+                report.fail(
+                    file: config.path,
+                    "--push needs the remote `\(remote)` ([release] remote), which this repository does not have; add it with `git remote add \(remote) URL`"
+                )
+            } else {
+                report.warnings.append("no remote `\(remote)`: could not check that \(options.tag) is absent there")
+            }
+        } else {
+            do {
+                let onRemote = try await git.remoteTag(options.tag, remote: remote)
+                if let onRemote, !(recovery?.resumes(options.tag) == true && onRemote.object == adopted) {
+                    report.fail(
+                        file: report.topLevel?.path,
+                        "tag \(options.tag) already exists on `\(remote)`; someone released it already: `git fetch --tags \(remote)` and bump the version"
+                    )
+                }
+            } catch let error as RelctlError {
+                let why = error.diagnostics.map(\.message).joined(separator: " ")
+                report.fail(
+                    file: config.path, "cannot reach `\(remote)` to check that \(options.tag) is absent there: \(why)")
+            } catch {}
+        }
+    }
+
+    /// A rebuild (`relctl reproduce`) runs in a fresh clone of the tagged commit: the tag must
+    /// be there, on HEAD. Branch, remote and dist/ are the original release's business.
+    private static func checkRebuild(_ tag: String, git: Git, into report: inout PreflightReport) async {
+        let tagged = try? await git.commit(of: tag)
+        if tagged == nil || tagged != report.commit {
+            report.fail(
+                file: report.topLevel?.path,
+                "a rebuild of \(tag) needs the tag on HEAD, but HEAD is \(report.commit?.prefix(12) ?? "unknown") and \(tag) is \(tagged.map { String($0.prefix(12)) } ?? "absent")"
+            )
+        }
+    }
+
+    /// dist/ as a path relative to the repository top, to leave it out of the clean-tree check.
+    private static func distPathInRepository(config: RelctlConfig, topLevel: URL?) -> String? {
+        guard let top = topLevel?.resolvingSymlinksInPath().path else { return nil }
+        let dist = config.distDirectory.resolvingSymlinksInPath().path
+        guard dist.hasPrefix(top + "/") else { return nil }
+        return String(dist.dropFirst(top.count + 1))
+    }
+
+    /// An archive this release would write, or a manifest recording the tag, means it was (partly) released.
+    private static func checkDist(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
+        let dist = config.distDirectory
+        guard let names = try? FileSystem.names(in: dist) else { return }
+        let stems = archiveStems(tag: tag, config: config)
+        let clashes = names.filter { name in stems.contains { name == $0 || name.hasPrefix($0 + ".") } }.sorted()
+        if !clashes.isEmpty {
+            let shown =
+                clashes.prefix(5).joined(separator: ", ") + (clashes.count > 5 ? " and \(clashes.count - 5) more" : "")
+            report.fail(
+                file: dist.path,
+                "already holds files of \(tag) (\(shown)); move or delete them (a re-run must not mix two builds)")
+        } else if let manifest = try? ReleaseManifest.read(in: dist), manifest.tag == tag {
+            report.fail(
+                file: dist.appendingPathComponent(ReleaseManifest.fileName).path,
+                "already describes \(tag); delete dist/ (or move it) before releasing again")
+        } else if names.contains(where: { !$0.hasPrefix(".") }) {
+            report.warnings.append(
+                "dist/ holds files of other releases; they stay, while SHA256SUMS, manifest.json and RELEASE_NOTES.md will describe \(tag) only"
+            )
+        }
+    }
+
+    /// The archive names (`[archive] name`, before the extension) this tag's release writes for every
+    /// configured target. Matching whole names, not "contains the tag", keeps `demo-v1.0.0-rc.1-…`
+    /// from blocking v1.0.0 and `v1.0.10` files from blocking v1.0.1. Empty when the names do not
+    /// depend on the release (then older archives are simply replaced) or cannot be worked out
+    /// (a bad tag or target is reported by its own check).
+    static func archiveStems(tag: String, config: RelctlConfig) -> [String] {
+        guard let version = try? config.project.tagFormat.version(of: tag),
+            let targets = try? TargetResolver.resolveAll(config)
+        else { return [] }
+        func stems(tag: String, version: String) -> [String] {
+            targets.map { target in
+                config.archive.name.render(
+                    ReleaseNames(project: config.project.name, version: version, tag: tag).placeholders(for: target))
+            }
+        }
+        let mine = stems(tag: tag, version: version.description)
+        guard let other = try? SemanticVersion(parsing: "0.0.0-relctl.probe") else { return mine }
+        let unrelated = stems(tag: config.project.tagFormat.tag(for: other), version: other.description)
+        return mine == unrelated ? [] : mine
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import RelctlBasics
+import RelctlCore
+
+/// Writes the `[[package]]` .deb/.rpm files of the Linux targets into the staging folder, from the
+/// binaries the build stage made (the ones the archives hold), before the checksum stage, which
+/// lists them in `SHA256SUMS` so they are signed and published with the archives. The changelog
+/// inside comes from the same notes `relctl notes` writes for this tag.
+struct LinuxPackageStage: ReleaseStage {
+    init() {}
+    var name: String { "linux-package" }
+    var needs: Set<ReleaseFact> { [.binaries, .archives] }
+    var produces: Set<ReleaseFact> { [.linuxPackages] }
+
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
+        run.config.linuxPackages.isEmpty ? "no [[package]] in \(run.config.path)" : nil
+    }
+
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+        let targets = outputs.builtTargets ?? run.identity.targets
+        var quiet = run.context
+        quiet.console = .silent  // the notes stage says what the notes cover; once is enough
+        let notes = try await ReleaseNotesBuilder(context: quiet).build(
+            config: run.config, tag: run.tag, to: run.identity.commit, manifest: nil, remoteURL: .some(run.remoteURL))
+        let packages = try await LinuxPackageBuilder(context: run.context).write(
+            config: run.config, inputs: run.identity.packagingInputs, targets: targets,
+            changes: LinuxPackageBuilder.changes(from: notes), into: run.stagingDirectory,
+            binaryRoot: run.options.artifactsDirectory)
+        outputs.linuxPackages = packages
+        return packages.isEmpty ? "no Linux target to package" : packages.map(\.name).joined(separator: ", ")
+    }
+}

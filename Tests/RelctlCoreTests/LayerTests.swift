@@ -1,0 +1,52 @@
+import Foundation
+import RelctlTestSupport
+import Testing
+
+/// The layers docs/architecture.md draws, checked against what SwiftPM reads from Package.swift
+/// and against the sources' imports: a lower layer never depends on a higher one.
+@Suite("Layers")
+struct LayerTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// Lowest first; a target may depend only on those before it.
+    static let layers = ["RelctlBasics", "RelctlCore", "RelctlRelease"]
+
+    @Test func packageManifestDependsOnlyDownward() throws {
+        let scratch = try TemporaryDirectory(prefix: "relctl-dump")
+        defer { scratch.remove() }
+        let dump = try run(
+            "swift", ["package", "--package-path", Self.root.path, "--scratch-path", scratch.path, "dump-package"])
+        try #require(dump.status == 0, "\(dump)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        let targets = try #require(manifest["targets"] as? [[String: Any]])
+        for (rank, layer) in Self.layers.enumerated() {
+            let target = try #require(targets.first { $0["name"] as? String == layer }, "\(layer) is a target")
+            // dump-package spells a dependency as {"byName": ["RelctlCore", null]} or {"product": [...]}.
+            let names = ((target["dependencies"] as? [[String: Any]]) ?? []).compactMap {
+                ($0["byName"] as? [Any])?.first as? String
+            }
+            let upward = names.filter { name in Self.layers.firstIndex(of: name).map { $0 >= rank } ?? false }
+            #expect(upward.isEmpty, "\(layer) depends on \(upward)")
+            #expect(Array(Self.layers.prefix(rank)).allSatisfy(names.contains), "\(layer) builds on \(names)")
+        }
+    }
+
+    /// The compiler already refuses an import a target does not depend on; this names the file when
+    /// someone adds the dependency to Package.swift too.
+    @Test func noSourceImportsAHigherLayer() throws {
+        var offenders: [String] = []
+        for (rank, layer) in Self.layers.enumerated() {
+            let folder = Self.root.appendingPathComponent("Sources/\(layer)")
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            #expect(files.count > 10, "\(layer) has its sources")
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for higher in Self.layers.suffix(from: rank + 1)
+                where text.range(of: "import \(higher)\n") != nil {
+                    offenders.append("\(layer)/\(file) imports \(higher)")
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders)")
+    }
+}
