@@ -106,8 +106,11 @@ let package = Package(
             name: "RelctlTestSupport",
             dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease"],
             path: "Tests/Support",
-            // The GitHub API stand-in and the workflow runners are run with python3 from their source paths.
-            exclude: ["github_standin.py", "workflow_runner.py", "gitlab_pipeline_runner.py"]
+            // The API stand-ins and the workflow runners are run with python3 from their source paths.
+            exclude: [
+                "github_standin.py", "workflow_runner.py", "gitlab_pipeline_runner.py", "forge_standin.py",
+                "gitlab_standin.py", "gitea_standin.py",
+            ]
         ),
         .testTarget(
             name: "RelctlCoreTests",

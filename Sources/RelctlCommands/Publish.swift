@@ -7,7 +7,7 @@ import RelctlRelease
 struct Publish: RelctlCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Publish dist/ as the GitHub release of TAG: a draft first, every asset checked, then public in one step.",
+            "Publish dist/ as the release of TAG on GitHub, GitLab and Gitea/Forgejo: nothing public until every asset is checked.",
         discussion: """
             Assets: every file dist/SHA256SUMS lists (archives, SBOMs, installers), SHA256SUMS, and manifest.json, \
             SHA256SUMS.sig and SHA256SUMS.minisig when present; nothing else in dist/ (files of other tags stay \
@@ -15,12 +15,16 @@ struct Publish: RelctlCommand {
             GITHUB_API_URL (default https://api.github.com), repository from [publish] github, GITHUB_REPOSITORY or the \
             remote's URL. Safe to run again at any point: it finishes what a failed run left and uploads nothing twice. \
             Exit 0 when published (or already published with the same assets), 1 when an asset differs or the API \
-            refuses, 2 for a missing token, file or repository (nothing is sent then).
+            refuses, 2 for a missing token, file or repository (nothing is sent then). Every forge [publish] names \
+            (github, gitlab, gitea, in that order) or --forge NAME; GitLab and Gitea/Forgejo: see \
+            docs/publishing-forges.md.
             """
     )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The release tag (e.g. v1.2.0).", valueName: "tag")) var tag: String
+    @Option(help: ArgumentHelp("Publish to this forge only: github, gitlab or gitea.", valueName: "name"))
+    var forge: String?
     @Flag(help: "Leave the release as a complete draft instead of publishing it.") var draft = false
     @Flag(help: "Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.") var replace =
         false
@@ -28,7 +32,7 @@ struct Publish: RelctlCommand {
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let version = try config.project.tagFormat.version(of: tag)
-        let publisher = try PublisherRegistry.publisher(for: GitHubPublisher.id, http: context.http)
+        let forges = try ForgeSelection(settings: config.publish, only: forge, http: context.http)
         // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
         let git = Git(directory: config.root, context: context)
         let remoteURL = await git.configuredRemoteURL(config.release.remote)
@@ -40,8 +44,10 @@ struct Publish: RelctlCommand {
             title: "\(config.project.name) \(tag)", body: "", assets: ReleaseAssetSet(assets: []),
             configuredRepository: config.publish.github, remoteURL: remoteURL, draftOnly: draft, replace: replace
         )
+        request.configuredGitLabProject = config.publish.gitlab
+        request.configuredGiteaRepository = config.publish.gitea
         // Credentials and repository first: a missing token must not cost a 1 GiB hash.
-        try publisher.preflight(request, context: context)
+        try forges.preflight(request, context: context)
         request.localTagObject =
             await git.localTagExists(tag)
             ? try? git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(in: .whitespacesAndNewlines) : nil
@@ -55,7 +61,10 @@ struct Publish: RelctlCommand {
                 "\(dist)/\(NotesStage.fileName) not found; the release body will be empty (write it with `relctl notes --tag \(tag) --output \(dist)/\(NotesStage.fileName)`)"
             )
         }
-        let report = try await publisher.publish(request, context: context)
-        if global.json { try emitJSON(report, context) }
+        let reports = try await forges.publish(request, context: context)
+        // One forge: its report, as before there were several; several: one report each, in order.
+        if global.json {
+            if reports.count == 1 { try emitJSON(reports[0], context) } else { try emitJSON(reports, context) }
+        }
     }
 }

@@ -98,14 +98,14 @@ import Testing
     }
 
     @Test func anUnknownPublisherListsTheKnownOnes() {
-        #expect(throws: PublishError.self) { try PublisherRegistry.publisher(for: "gitlab") }
+        #expect(throws: PublishError.self) { try PublisherRegistry.publisher(for: "bitbucket") }
         do {
             _ = try PublisherRegistry.publisher(for: "githbu")
             Issue.record("expected an error")
         } catch let error as PublishError {
             #expect(error.exitCode == .badInput)
             #expect(
-                error.message.contains("known publishers: github") && error.message.contains("github"),
+                error.message.contains("known publishers: gitea, github, gitlab") && error.message.contains("github"),
                 "\(error.message)")
         } catch {
             Issue.record("unexpected \(error)")

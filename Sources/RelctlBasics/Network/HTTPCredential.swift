@@ -6,6 +6,9 @@ import Foundation
 package struct HTTPCredential: Sendable {
     package var authorization: String
     package var origin: HTTPOrigin
+    /// The header that carries it: `Authorization`, or a forge's own (GitLab's `PRIVATE-TOKEN`,
+    /// `JOB-TOKEN`), bound to the origin all the same.
+    package var header = "Authorization"
 
     /// Bound to the origin of `url`; nil when the URL has no http(s) origin.
     package init?(authorization: String, for url: URL) {
@@ -17,5 +20,13 @@ package struct HTTPCredential: Sendable {
     package init(authorization: String, origin: HTTPOrigin) {
         self.authorization = authorization
         self.origin = origin
+    }
+
+    /// A secret sent in a header other than `Authorization`, bound to the origin of `url`.
+    package init?(header: String, value: String, for url: URL) {
+        guard let origin = HTTPOrigin(url) else { return nil }
+        self.authorization = value
+        self.origin = origin
+        self.header = header
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 /// decided here:
 /// - at most `maxHops` redirects;
 /// - never from HTTPS to plain HTTP (the hop fails with a message, whatever it carries);
-/// - headers that carry secrets (`Authorization`, `Proxy-Authorization`, `Cookie`) set by the
+/// - headers that carry secrets (`Authorization`, `Proxy-Authorization`, `Cookie`, GitLab's
+///   `PRIVATE-TOKEN` and `JOB-TOKEN`) set by the
 ///   caller go only to the origin the caller addressed; an `HTTPCredential` goes only to its own
 ///   origin (the transport checks that on every hop);
 /// - 303, and 301/302 after a POST, become a GET without a body (RFC 9110 15.4); 307 and 308 keep
@@ -14,7 +15,9 @@ import Foundation
 package enum RedirectPolicy {
     package static let maxHops = 10
     package static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
-    package static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    package static let secretHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "private-token", "job-token",
+    ]
 
     /// The request a redirect asks for, nil when `response` is not a redirect with a usable
     /// `Location` (the caller then gets the 3xx itself); throws when the hop is refused.

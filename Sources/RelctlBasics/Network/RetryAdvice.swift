@@ -10,15 +10,20 @@ package enum RetryAdvice: Equatable, Sendable {
     case serverError
 
     /// Reads GitHub's documented rate-limit signals: 429, or 403 with `Retry-After` or with
-    /// `x-ratelimit-remaining: 0` (then `x-ratelimit-reset` is the epoch second it lifts).
+    /// `x-ratelimit-remaining: 0` (then `x-ratelimit-reset` is the epoch second it lifts), and
+    /// GitLab's `RateLimit-Remaining: 0` with `RateLimit-Reset` alike.
     package static func of(_ response: HTTPResponse, now: Date, policy: RetryPolicy, attempt: Int) -> RetryAdvice {
         let status = response.status
         if status == 429 || status == 403 {
             if let retryAfter = response.header("Retry-After").flatMap({ Self.seconds(fromRetryAfter: $0, now: now) }) {
                 return .rateLimited(until: now.addingTimeInterval(Self.clamped(retryAfter)))
             }
-            if response.header("x-ratelimit-remaining") == "0",
-                let reset = response.header("x-ratelimit-reset").flatMap(Double.init), !reset.isNaN
+            // GitHub's `x-ratelimit-*`, or GitLab's `RateLimit-*` (docs.gitlab.com, "Rate limits":
+            // `RateLimit-Remaining`, `RateLimit-Reset` as a Unix time) when no Retry-After came.
+            if let remaining = response.header("x-ratelimit-remaining") ?? response.header("RateLimit-Remaining"),
+                remaining == "0",
+                let reset = (response.header("x-ratelimit-reset") ?? response.header("RateLimit-Reset"))
+                    .flatMap(Double.init), !reset.isNaN
             {
                 // One extra second: the reset is a whole second and clocks differ a little.
                 let wait = Self.clamped(reset + 1 - now.timeIntervalSince1970)

@@ -45,7 +45,7 @@ package struct URLSessionHTTPClient: HTTPClient {
         urlRequest.timeoutInterval = request.timeout
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if let credential = request.credential, HTTPOrigin(request.url) == credential.origin {
-            urlRequest.setValue(credential.authorization, forHTTPHeaderField: "Authorization")
+            urlRequest.setValue(credential.authorization, forHTTPHeaderField: credential.header)
         }
         let data: Data
         let response: URLResponse

@@ -419,6 +419,21 @@ public enum ConfigLoader {
             }
             publish.github = github
         }
+        if let gitlab = table.string("gitlab") {
+            if GitLabProject(gitlab) == nil {
+                table.report(
+                    "gitlab",
+                    "`publish.gitlab` must be the project's path, GROUP[/SUBGROUP...]/PROJECT (e.g. \"acme/tools/velostream\"), found `\(gitlab)`"
+                )
+            }
+            publish.gitlab = gitlab
+        }
+        if let gitea = table.string("gitea") {
+            if GitHubRepository(gitea) == nil {
+                table.report("gitea", "`publish.gitea` must be OWNER/REPO (e.g. \"acme/velostream\"), found `\(gitea)`")
+            }
+            publish.gitea = gitea
+        }
         table.finish()
         return publish
     }

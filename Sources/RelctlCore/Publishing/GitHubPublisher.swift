@@ -193,25 +193,9 @@ public struct GitHubPublisher: Publisher {
             repaired: plan.unfinished.map(\.name))
     }
 
-    /// This tag's release: the published one when there is one (GitHub allows only one), else
-    /// the oldest draft (lowest id), so every run picks the same among several drafts.
+    /// This tag's release (`ReleaseChoice`: the published one, else the oldest draft).
     private func choose(_ releases: [GitHubRelease], tag: String, console: Console) -> GitHubRelease? {
-        let matching = releases.filter { $0.tagName == tag }
-        let drafts = matching.filter(\.draft).sorted { $0.id < $1.id }
-        if let published = matching.first(where: { !$0.draft }) {
-            if !drafts.isEmpty {
-                console.warning(
-                    "\(tag) is published (release \(published.id)); ignoring \(drafts.count) other draft(s) for it: \(drafts.map { String($0.id) }.joined(separator: ", "))"
-                )
-            }
-            return published
-        }
-        if drafts.count > 1 {
-            console.warning(
-                "\(drafts.count) drafts exist for \(tag) (ids \(drafts.map { String($0.id) }.joined(separator: ", "))); using the oldest, \(drafts[0].id); delete the others on the releases page"
-            )
-        }
-        return drafts.first
+        ReleaseChoice.choose(releases, tag: tag, console: console)
     }
 
     /// Creates the draft. If the answer is lost (reset, 5xx), the draft may exist anyway: look

@@ -10,11 +10,17 @@ package struct GitHubReleaseAPI: Sendable {
     package var baseURL: URL
     package var repository: GitHubRepository
     private var token: String
-    private var http: any HTTPClient
+    private var client: ForgeAPIClient
     /// Per-request idle timeout, in seconds.
-    package var timeout: TimeInterval
+    package var timeout: TimeInterval {
+        get { client.timeout }
+        set { client.timeout = newValue }
+    }
     /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
-    package var deadline: TimeInterval = HTTPRequest.defaultDeadline
+    package var deadline: TimeInterval {
+        get { client.deadline }
+        set { client.deadline = newValue }
+    }
 
     package init(
         baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60
@@ -22,8 +28,14 @@ package struct GitHubReleaseAPI: Sendable {
         self.baseURL = baseURL
         self.repository = repository
         self.token = token
-        self.http = http
-        self.timeout = timeout
+        // The token, for the API's own origin only (redirects and links elsewhere go without it).
+        client = ForgeAPIClient(
+            http: http, credential: HTTPCredential(authorization: "Bearer \(token)", for: baseURL), secret: token,
+            headers: [
+                "Accept": "application/vnd.github+json",
+                "X-GitHub-Api-Version": Self.apiVersion,
+                "User-Agent": "relctl/\(RelctlVersion.version)",
+            ], timeout: timeout, apiError: Self.apiError)
     }
 
     /// `GITHUB_API_URL` when set (GitHub Enterprise Server: `https://HOST/api/v3`), else api.github.com.
@@ -115,33 +127,20 @@ package struct GitHubReleaseAPI: Sendable {
                 message: "the release's upload_url `\(release.uploadURL)` is not a URL template", documentationURL: nil,
                 details: [])
         }
-        var request = HTTPRequest(
-            method: "POST", url: url, headers: headers(), body: .file(asset.url, size: asset.size), timeout: timeout)
+        var request = client.request("POST", url, body: .file(asset.url, size: asset.size))
         // The upload host is the one the API named (uploads.github.com beside api.github.com): the
         // token goes there too, but never over plain HTTP when the API itself is HTTPS.
+        request.credential = nil
         if let origin = HTTPOrigin(url), origin.scheme == "https" || HTTPOrigin(baseURL)?.scheme == "http" {
             request.credential = HTTPCredential(authorization: "Bearer \(token)", origin: origin)
         }
-        request.deadline = deadline
         request.headers["Content-Type"] = asset.contentType
         request.progress = progress
-        let response = try await http.send(request)
-        try check(response, request: request, expect: [201])
+        let response = try await client.send(request, expect: [201])
         return try decode(GitHubAsset.self, response, request: "upload \(asset.name)")
     }
 
     // MARK: plumbing
-
-    /// The token, for the API's own origin only (redirects and links elsewhere go without it).
-    private var credential: HTTPCredential? { HTTPCredential(authorization: "Bearer \(token)", for: baseURL) }
-
-    private func headers() -> [String: String] {
-        [
-            "Accept": "application/vnd.github+json",
-            "X-GitHub-Api-Version": Self.apiVersion,
-            "User-Agent": "relctl/\(RelctlVersion.version)",
-        ]
-    }
 
     private func listAll<T: Decodable>(_ url: URL) async throws -> [T] {
         var next: URL? = URLComponents(url: url, resolvingAgainstBaseURL: false).flatMap { components in
@@ -168,23 +167,7 @@ package struct GitHubReleaseAPI: Sendable {
     private func send(
         _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
     ) async throws -> HTTPResponse {
-        var request = HTTPRequest(method: method, url: url, headers: headers(), timeout: timeout)
-        request.credential = credential
-        request.deadline = deadline
-        if let json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            request.body = .data(try encoder.encode(json))
-            request.headers["Content-Type"] = "application/json"
-        }
-        let response = try await http.send(request)
-        try check(response, request: request, expect: expect)
-        return response
-    }
-
-    private func check(_ response: HTTPResponse, request: HTTPRequest, expect: Set<Int>) throws {
-        guard !expect.contains(response.status) else { return }
-        throw Self.apiError(response.maskingSecrets([token]), request: request.summary)
+        try await client.send(method, url, json: json, expect: expect)
     }
 
     /// GitHub's error document: `message`, `documentation_url` and, for 422, `errors[]`.
@@ -212,11 +195,6 @@ package struct GitHubReleaseAPI: Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
-        do { return try JSONDecoder().decode(type, from: response.body) } catch {
-            throw PublishError.api(
-                request: request, status: response.status,
-                message: "unexpected answer: \(String(SecretMask.mask(response.text, hiding: [token]).prefix(200)))",
-                documentationURL: nil, details: [])
-        }
+        try client.decode(type, response, request: request)
     }
 }

@@ -8,6 +8,19 @@ package enum PublishError: RelctlError, CustomStringConvertible {
     case noRepository(hint: String)
     case badRepository(value: String, source: String)
     case badAPIURL(value: String)
+    /// A forge's API base from the environment that is not an http(s) URL, or none at all.
+    case badForgeURL(variable: String, value: String, example: String)
+    case noForgeURL(forge: String, variables: [String], example: String)
+    /// `[publish] gitlab` or `CI_PROJECT_PATH` that is not GROUP[/SUBGROUP...]/PROJECT.
+    case badProjectPath(value: String, source: String)
+    /// `[publish] gitlab`/`gitea` absent and nothing else names the project.
+    case noProject(forge: String, hint: String)
+    /// GitLab: a package file of this version whose newest same-name copy differs from the local file.
+    case differingPackageFiles(project: String, package: String, names: [String])
+    /// GitLab: the release exists and lacks a link to an asset whose package file now differs.
+    case replaceUnsupported(forge: String, hint: String)
+    /// Publishing to several forges stopped at one: what is done, what is left.
+    case forgeStopped(forge: String, done: [String], left: [String])
     case unknownPublisher(id: String, known: [String])
     case missingFiles(sums: String, names: [String])
     case badAssetName(sums: String, name: String, line: Int?)
@@ -37,10 +50,11 @@ package enum PublishError: RelctlError, CustomStringConvertible {
     package var exitCode: RelctlExitCode {
         switch self {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName,
-            .badRetries, .badNumber, .otherRelease:
+            .badRetries, .badNumber, .otherRelease, .badForgeURL, .noForgeURL, .badProjectPath, .noProject,
+            .replaceUnsupported:
             return .badInput
         case .changedFiles, .differingAssets, .replaceOnPublic, .api, .incomplete, .tagNotPushed, .tagDiffers,
-            .uploadFailed:
+            .uploadFailed, .differingPackageFiles, .forgeStopped:
             return .failure
         }
     }
@@ -71,6 +85,33 @@ package enum PublishError: RelctlError, CustomStringConvertible {
             return [
                 Diagnostic(
                     "GITHUB_API_URL `\(value)` is not an http(s) URL (e.g. https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server)"
+                )
+            ]
+        case let .badForgeURL(variable, value, example):
+            return [Diagnostic("\(variable) `\(value)` is not an http(s) URL (e.g. \(example)); nothing was sent")]
+        case let .noForgeURL(forge, variables, example):
+            return [
+                Diagnostic(
+                    "no \(forge) server: set \(variables.joined(separator: " or ")) (e.g. \(example)); nothing was sent"
+                )
+            ]
+        case let .badProjectPath(value, source):
+            return [Diagnostic("\(source): `\(value)` is not a GitLab project path, GROUP[/SUBGROUP...]/PROJECT")]
+        case let .noProject(forge, hint):
+            return [Diagnostic("cannot tell which \(forge) project to publish to: \(hint); nothing was sent")]
+        case let .differingPackageFiles(project, package, names):
+            return names.map {
+                Diagnostic(
+                    "\(project): package \(package) already holds `\($0)` with a different SHA256 (downloads serve that one); it is never replaced silently: delete that package file in GitLab (Deploy > Package registry) and run again; nothing was changed"
+                )
+            }
+        case let .replaceUnsupported(forge, hint):
+            return [Diagnostic("--replace is not supported when publishing to \(forge): \(hint)")]
+        case let .forgeStopped(forge, done, left):
+            let finished = done.isEmpty ? "" : "published to \(done.joined(separator: ", ")); "
+            return [
+                Diagnostic(
+                    "\(finished)stopped at \(forge), so \(left.joined(separator: ", ")) not done yet; run the same command again (forges already done are checked and left as they are)"
                 )
             ]
         case let .unknownPublisher(id, known):

@@ -17,6 +17,10 @@ public struct PublishRequest: Sendable {
     public var assets: ReleaseAssetSet
     /// `[publish] github` as configured, or nil.
     package var configuredRepository: String?
+    /// `[publish] gitlab` (the project path) as configured, or nil.
+    package var configuredGitLabProject: String?
+    /// `[publish] gitea` (OWNER/REPO on Gitea or Forgejo) as configured, or nil.
+    package var configuredGiteaRepository: String?
     /// The URL of the remote the release pushes to, for the repository when nothing else names it.
     package var remoteURL: String?
     /// `git rev-parse refs/tags/TAG` here, when the tag exists locally: the server's must match.

@@ -6,7 +6,9 @@ public enum PublisherRegistry {
     package typealias Factory = @Sendable (_ http: any HTTPClient) -> any Publisher
 
     package static let factories: [String: Factory] = [
-        GitHubPublisher.id: { GitHubPublisher(http: $0) }
+        GitHubPublisher.id: { GitHubPublisher(http: $0) },
+        GitLabPublisher.id: { GitLabPublisher(http: $0) },
+        GiteaPublisher.id: { GiteaPublisher(http: $0) },
     ]
 
     package static var knownIDs: [String] { factories.keys.sorted() }

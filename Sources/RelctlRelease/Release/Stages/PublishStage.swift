@@ -20,7 +20,7 @@ struct PublishStage: ReleaseStage {
     }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        let publisher = try PublisherRegistry.publisher(for: GitHubPublisher.id, http: run.context.http)
+        let forges = try ForgeSelection(settings: run.config.publish, http: run.context.http)
         let identity = run.identity
         let project = Git(directory: run.projectRoot, context: run.context)
         var request = PublishRequest(
@@ -32,24 +32,29 @@ struct PublishStage: ReleaseStage {
             // As configured: an insteadOf rewrite (a mirror) must not hide the GitHub repository.
             remoteURL: await project.configuredRemoteURL(run.config.release.remote)
         )
-        try publisher.preflight(request, context: run.context)
+        request.configuredGitLabProject = run.config.publish.gitlab
+        request.configuredGiteaRepository = run.config.publish.gitea
+        try forges.preflight(request, context: run.context)
         // The files of this release: dist/ once sealed, the scratch clone's dist/ on a dry run.
         let folder = run.isDryRun ? run.stagingDirectory : run.distDirectory
         request.assets = try await ReleaseAssetSet.collect(
             dist: folder, shownDist: "dist", tag: identity.tag, tagOnly: identity.isTagOnly)
         if run.isDryRun {
-            let report = try await publisher.rehearse(request, context: run.context)
-            outputs.published = report
-            return "would publish \(request.assets.assets.count) assets to \(report.repository) (\(report.summary))"
+            let reports = try await forges.rehearse(request, context: run.context)
+            outputs.published = reports.first
+            return reports.map {
+                "would publish \(request.assets.assets.count) assets to \($0.repository) (\($0.summary))"
+            }
+            .joined(separator: "; ")
         }
         if let tag = outputs.tag?.name {
             request.localTagObject = try? await run.git.run(["rev-parse", "refs/tags/\(tag)"]).trimmingCharacters(
                 in: .whitespacesAndNewlines)
         }
         do {
-            let report = try await publisher.publish(request, context: run.context)
-            outputs.published = report
-            return "\(report.outcome.rawValue): \(report.url)"
+            let reports = try await forges.publish(request, context: run.context)
+            outputs.published = reports.first
+            return reports.map { "\($0.outcome.rawValue): \($0.url)" }.joined(separator: "; ")
         } catch let error as any RelctlError {
             throw ProblemList(
                 exitCode: error.exitCode,

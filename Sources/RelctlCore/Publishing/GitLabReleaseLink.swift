@@ -1,0 +1,28 @@
+import Foundation
+import RelctlBasics
+
+/// A release asset link (docs.gitlab.com, "Release links API"). `link_type` is one of `other`,
+/// `runbook`, `image`, `package`; `direct_asset_path` gives it the permanent URL
+/// `…/-/releases/TAG/downloads/PATH`.
+struct GitLabReleaseLink: Codable, Sendable, Equatable {
+    var name: String
+    var url: String
+    var directAssetPath: String?
+    var linkType: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, url
+        case directAssetPath = "direct_asset_path"
+        case linkType = "link_type"
+    }
+
+    /// The link for one asset: `package` for what users install (archives, Linux packages),
+    /// `other` for the list, signatures, manifests.
+    init(asset name: String, url: String) {
+        self.name = name
+        self.url = url
+        directAssetPath = "/" + name
+        let packages = [".tar.gz", ".tgz", ".tar.xz", ".tar.zst", ".zip", ".deb", ".rpm", ".apk"]
+        linkType = packages.contains { name.hasSuffix($0) } ? "package" : "other"
+    }
+}

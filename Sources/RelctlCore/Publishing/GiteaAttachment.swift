@@ -1,0 +1,16 @@
+import Foundation
+import RelctlBasics
+
+/// A release attachment (swagger model `Attachment`). Gitea stores no digest of it, so its bytes
+/// are checked by downloading `browser_download_url` and hashing them.
+struct GiteaAttachment: Decodable, Sendable, Equatable {
+    var id: Int
+    var name: String
+    var size: Int64
+    var downloadURL: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, size
+        case downloadURL = "browser_download_url"
+    }
+}

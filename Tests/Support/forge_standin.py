@@ -1,0 +1,258 @@
+"""What the GitLab and Gitea stand-ins share: a request log, fault injection, control endpoints.
+
+Faults (POST /_standin/faults, a JSON array) are matched in order; each has "times" (default 1):
+  {"at": N}              the N-th API request (0-based, control requests not counted), or
+  {"kind": K, "name": F} a kind of request (as each stand-in classifies it) and an asset name;
+and an "action":
+  "status"      answer "status" (default 502) without acting
+  "retry_after" answer 429 with Retry-After: "seconds" (and the forge's rate-limit headers)
+  "drop"        close the connection without an answer, after "after_bytes" of the body
+                (default 0); with "after": true, act on the request first, then drop the answer
+  "stall"       sleep "seconds" after "after_bytes" of the body, then go on
+  "reflect"     answer "status" (default 422) with an error body echoing every request header,
+                secrets included (as some proxies and misconfigured servers do)
+  "redirect"    answer 307 with Location: "to" + the request's path and query (another origin)
+Not a forge: state in memory, 127.0.0.1 only, one test's lifetime.
+"""
+
+import json
+import socket
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler
+
+lock = threading.RLock()
+
+
+class Store:
+    """Everything a stand-in remembers; `reset()` empties it between iterations of a loop."""
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        with lock:
+            self.log = []
+            self.faults = []
+            self.requests = 0
+            self.data = {}
+
+    def take_fault(self, kind, name):
+        with lock:
+            index = self.requests
+            self.requests += 1
+            for fault in self.faults:
+                if fault.get("times", 1) <= 0:
+                    continue
+                if "at" in fault and fault["at"] != index:
+                    continue
+                if fault.get("kind", "any") not in ("any", kind):
+                    continue
+                if fault.get("name") and fault.get("name") != name:
+                    continue
+                fault["times"] = fault.get("times", 1) - 1
+                return dict(fault), index
+        return None, index
+
+
+class BaseHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    store = None  # set by each stand-in
+    secret_headers = ("Authorization",)
+
+    def log_message(self, *args):
+        pass
+
+    def record(self, status, **extra):
+        entry = {
+            "time": self.started, "end": time.time(), "method": self.command, "path": self.parsed.path,
+            "query": self.parsed.query, "status": status, "index": getattr(self, "index", None),
+            "user_agent": self.headers.get("User-Agent"), "content_type": self.headers.get("Content-Type"),
+            "authorized": self.authorized(),
+            # Which secret-carrying headers arrived (never their values).
+            "secrets": sorted(h for h in self.secret_headers if self.headers.get(h)),
+            # What the stand-in took the request for; an entry may say otherwise (a download).
+            "kind": getattr(self, "kind", None), "name": getattr(self, "name", None),
+        }
+        entry.update(extra)
+        with lock:
+            self.store.log.append(entry)
+
+    def send_body(self, status, data, content_type="application/json", headers=None, close=False, **extra):
+        if self.dropped_after():
+            # The request took effect; its answer is lost on the way back.
+            self.fault = None
+            fields = {"kind": self.kind, "name": self.name}
+            fields.update(extra)
+            return self.drop(acted=status, **fields)
+        self.send_response(status)
+        if data:
+            self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+        self.record(status, **extra)
+
+    def send_json(self, status, body, headers=None, close=False, **extra):
+        data = b"" if body is None else json.dumps(body).encode()
+        self.send_body(status, data, headers=headers, close=close, **extra)
+
+    def read_body(self, limit=256 << 20):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if 0 < length <= limit else b""
+
+    def read_json(self):
+        try:
+            return json.loads(self.read_body() or b"{}")
+        except ValueError:
+            return None
+
+    def drain(self):
+        """Reads a small declared body so the connection can be reused; a large one closes it."""
+        length = self.headers.get("Content-Length")
+        if length and int(length) <= 1 << 20:
+            self.rfile.read(int(length))
+            return False
+        return bool(length)
+
+    def drop(self, **extra):
+        self.record(0, fault="drop", **extra)
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def read_stream(self, length, fault, name, on_chunk):
+        """Reads `length` body bytes through `on_chunk`, honouring a drop or stall fault; False when dropped."""
+        received = 0
+        stop_at = fault.get("after_bytes", 0) if fault and fault["action"] in ("drop", "stall") and not fault.get("after") else None
+        while received < length:
+            if stop_at is not None and received >= stop_at:
+                if fault["action"] == "drop":
+                    self.drop(kind=self.kind, name=name, bytes=received)
+                    return False
+                self.record(0, kind=self.kind, name=name, bytes=received, fault="stall")
+                time.sleep(fault.get("seconds", 1))
+                stop_at = None
+            want = min(1 << 16, length - received)
+            if stop_at is not None:
+                want = min(want, max(1, stop_at - received))
+            chunk = self.rfile.read(want)
+            if not chunk:
+                self.record(0, kind=self.kind, name=name, bytes=received, fault="client-gone")
+                self.close_connection = True
+                return False
+            on_chunk(chunk)
+            received += len(chunk)
+        return True
+
+    # -- dispatch ---------------------------------------------------------------------------
+
+    def do_GET(self):
+        self.dispatch()
+
+    do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_GET
+
+    def dispatch(self):
+        self.started = time.time()
+        self.parsed = urllib.parse.urlsplit(self.path)
+        if self.parsed.path.startswith("/_standin/"):
+            return self.control(self.parsed.path)
+        self.kind, self.name = self.classify()
+        fault, self.index = self.store.take_fault(self.kind, self.name)
+        self.fault = fault
+        if fault and fault["action"] in ("status", "retry_after"):
+            close = self.drain()
+            if fault["action"] == "status":
+                return self.send_json(fault.get("status", 502), self.server_error_body(), close=close,
+                                      kind=self.kind, name=self.name, fault="status")
+            return self.send_json(429, self.rate_limit_body(), headers=self.rate_limit_headers(fault.get("seconds", 1)),
+                                  close=close, kind=self.kind, name=self.name, fault="retry_after")
+        if fault and fault["action"] == "reflect":
+            close = self.drain()
+            echoed = "; ".join(f"{k}: {v}" for k, v in self.headers.items())
+            return self.send_json(fault.get("status", 422), {"message": f"rejected request with headers {echoed}"},
+                                  close=close, kind=self.kind, name=self.name, fault="reflect")
+        if fault and fault["action"] == "redirect":
+            close = self.drain()
+            target = fault["to"] + self.path
+            return self.send_body(307, b"", headers={"Location": target}, close=close, kind=self.kind, name=self.name,
+                                  fault="redirect")
+        if fault and fault["action"] == "drop" and not fault.get("after") and not self.streams_body():
+            self.drain()
+            return self.drop(kind=self.kind, name=self.name)
+        try:
+            self.route()
+        except (ConnectionError, BrokenPipeError):
+            self.close_connection = True
+
+    def streams_body(self):
+        return False
+
+    def dropped_after(self):
+        """True when the fault asks to act, then lose the answer."""
+        return bool(self.fault and self.fault["action"] == "drop" and self.fault.get("after"))
+
+    def control(self, path):
+        if path == "/_standin/log":
+            with lock:
+                data = json.dumps(self.store.log).encode()
+        elif path == "/_standin/state":
+            with lock:
+                data = json.dumps(self.state_json()).encode()
+        elif path == "/_standin/faults" and self.command == "POST":
+            faults = self.read_json() or []
+            with lock:
+                self.store.faults = faults
+            data = b"{}"
+        elif path == "/_standin/reset" and self.command == "POST":
+            self.store.reset()
+            self.after_reset()
+            data = b"{}"
+        elif path == "/_standin/seed" and self.command == "POST":
+            data = json.dumps(self.seed(self.read_json() or {})).encode()
+        else:
+            data = b'{"message":"unknown control endpoint"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def host(self):
+        return self.headers.get("Host") or f"127.0.0.1:{self.server.server_address[1]}"
+
+
+def parse_options(parser, prefix):
+    """The options every stand-in takes besides its own: --prefix, --git-dir, --tag NAME[=SHA]."""
+    import hashlib
+    parser.add_argument("--prefix", default=prefix)
+    parser.add_argument("--git-dir", default=None, help="a (bare) repository whose tags the API reports")
+    parser.add_argument("--tag", action="append", default=[], help="NAME[=SHA]: a tag the repository holds")
+    options = parser.parse_args()
+    options.prefix = options.prefix.rstrip("/")
+    options.tags = {}
+    for tag in options.tag:
+        name, _, sha = tag.partition("=")
+        options.tags[name] = sha or hashlib.sha1(name.encode()).hexdigest()
+    return options
+
+
+def serve(handler, announce=True):
+    """Serves `handler` on a free loopback port until stdin closes (the test owns our lifetime)."""
+    import sys
+    from http.server import ThreadingHTTPServer
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    print(f"PORT {server.server_address[1]}", flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sys.stdin.read()
+    server.shutdown()
