@@ -20,21 +20,23 @@ struct ExtensionPackageCLITests {
         return scratch.appendingPathComponent("debug/relctl-gradle")
     }
 
-    @Test func theExtendedRelctlReadsItsOwnManifestKind() throws {
-        let binary = try Self.buildExample()
+    /// A git project whose version lives in gradle.properties.
+    static func gradleProject(kind: String?, properties: String) throws -> GitRepository {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
+        let kindLine = kind.map { "kind = \"\($0)\"\n" } ?? ""
         try repository.commit(
             "start",
             files: [
-                "relctl.toml": """
-                [project]
-                name = "gradle-app"
-                [[version]]
-                path = "gradle.properties"
-                """,
-                "gradle.properties": "org.gradle.jvmargs=-Xmx2g\nversion=1.2.3\n",
+                "relctl.toml": "[project]\nname = \"gradle-app\"\n[[version]]\npath = \"gradle.properties\"\n\(kindLine)",
+                "gradle.properties": properties,
             ])
+        return repository
+    }
+
+    @Test func theExtendedRelctlReadsItsOwnManifestKind() throws {
+        let binary = try Self.buildExample()
+        let repository = try Self.gradleProject(kind: nil, properties: "org.gradle.jvmargs=-Xmx2g\nversion=1.2.3\n")
+        defer { repository.directory.remove() }
 
         let matching = try run(binary.path, ["validate-tag", "v1.2.3"], in: repository.url)
         #expect(matching.status == 0, "\(matching)")
@@ -56,14 +58,8 @@ struct ExtensionPackageCLITests {
 
     @Test func aReaderWithoutItsVersionLineIsBadInputNamingTheFile() throws {
         let binary = try Self.buildExample()
-        let repository = try GitRepository()
+        let repository = try Self.gradleProject(kind: "gradle", properties: "org.gradle.jvmargs=-Xmx2g\n")
         defer { repository.directory.remove() }
-        try repository.commit(
-            "start",
-            files: [
-                "relctl.toml": "[project]\nname = \"gradle-app\"\n[[version]]\npath = \"gradle.properties\"\nkind = \"gradle\"\n",
-                "gradle.properties": "org.gradle.jvmargs=-Xmx2g\n",
-            ])
         let result = try run(binary.path, ["validate-tag", "v1.2.3"], in: repository.url)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("gradle.properties: has no `version=` line"), "\(result)")
