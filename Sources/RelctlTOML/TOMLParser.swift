@@ -8,7 +8,9 @@ public enum TOMLParser {
         if let problem = TOMLHeaderCheck.problem(in: text) { throw problem }
         do {
             let table = try TOMLTable(string: text)
-            return TOMLNode(table).table ?? [:]
+            return try TOMLNode(table).table ?? [:]
+        } catch let error as TOMLSyntaxError {
+            throw error
         } catch let error as TOMLParseError {
             throw TOMLSyntaxError(line: error.source.begin.line, message: error.description)
         } catch {

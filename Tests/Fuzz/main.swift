@@ -118,7 +118,9 @@ func fuzz(_ targets: [FuzzTarget], options: Options) async -> FuzzReport {
     return runner.report
 }
 
-print("relctl-fuzz: seed \(options.seed), \(Int(options.seconds)) s, \(targets.count) targets, findings in \(out.path)")
+// On stderr, unbuffered: a run that crashes must still have said which seed to replay.
+FileHandle.standardError.write(
+    Data("relctl-fuzz: seed \(options.seed), \(Int(options.seconds)) s, \(targets.count) targets, findings in \(out.path)\n".utf8))
 let report = await fuzz(targets, options: options)
 let width = targets.map(\.name.count).max() ?? 10
 print("target".padding(toLength: width, withPad: " ", startingAt: 0) + "  iterations      parsed     refused  violations")

@@ -4,11 +4,12 @@ import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 
-/// The fuzzer's first finding (issue 26, docs/security.md "Fuzzing"): a table header whose
-/// brackets are not followed by a key (`[`, `[[[`, `[!]`, `[é]`) made toml++ abort the process
-/// (SIGABRT in `parse_key`) while reading relctl.toml, Cargo.toml or pyproject.toml.
-@Suite("TOML headers the fuzzer found")
-struct TOMLHeaderFuzzFindingTests {
+/// What the fuzzer found in the TOML door (issue 26, docs/security.md "Fuzzing"), for
+/// relctl.toml, Cargo.toml and pyproject.toml alike: a table header whose brackets are not
+/// followed by a key (`[`, `[[[`, `[!]`, `[é]`) made toml++ abort the process (SIGABRT in
+/// `parse_key`); a key of thousands of dotted parts overflowed the stack (SIGSEGV).
+@Suite("TOML inputs the fuzzer found")
+struct TOMLFuzzFindingTests {
     @Test(
         "a header without a key is a syntax error naming the file and line, not an abort",
         arguments: [
@@ -46,5 +47,32 @@ struct TOMLHeaderFuzzFindingTests {
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains("relctl.toml:3"), "\(result)")
         }
+    }
+
+    @Test(
+        "a key thousands of dotted parts deep is a syntax error naming the file, not a stack overflow",
+        arguments: [
+            "[project]\nname" + String(repeating: ".post3", count: 12_000) + " = \"x\"\n",
+            "[a" + String(repeating: ".b", count: 12_000) + "]\n",
+            "a" + String(repeating: ".b", count: 40) + " = { c" + String(repeating: ".d", count: 40) + " = 1 }\n",
+        ])
+    func deepKeys(text: String) throws {
+        do {
+            _ = try TOMLDocument(text: text, path: "pyproject.toml")
+            Issue.record("accepted a key \(text.count) characters long")
+        } catch let error as ConfigError {
+            #expect(error.exitCode == .badInput)
+            #expect(error.message.contains("pyproject.toml"), "\(error.message)")
+            #expect(error.message.contains("levels deep"), "\(error.message)")
+        }
+    }
+
+    @Test("tables nested as deep as real manifests go still parse")
+    func deepEnough() throws {
+        // The dotted key first, at the top level: under the header it would be 4 levels deeper.
+        let text = "a" + String(repeating: ".b", count: 60) + " = 1\n"
+            + "[target.'cfg(unix)'.dependencies.libc]\nversion = \"0.2\"\n"
+        let document = try TOMLDocument(text: text, path: "Cargo.toml")
+        #expect(document.root["target"]?["cfg(unix)", "dependencies", "libc", "version"]?.string == "0.2")
     }
 }
