@@ -4,8 +4,8 @@ import TOMLKit
 /// overloads (`+`, `??`) that would leak into every file of a module importing it.
 public enum TOMLParser {
     public static func parse(_ text: String) throws(TOMLSyntaxError) -> [String: TOMLNode] {
-        // Headers toml++ would abort the process on (`[`, `[[[`, `[!]`) are refused before it sees them.
-        if let problem = TOMLHeaderCheck.problem(in: text) { throw problem }
+        // Texts toml++ would abort the process on (`[`, `[[[`, `[!]`, `[1, }]`) are refused before it sees them.
+        if let problem = TOMLAbortCheck.problem(in: text) { throw problem }
         do {
             let table = try TOMLTable(string: text)
             return try TOMLNode(table).table ?? [:]

@@ -7,7 +7,8 @@ import Testing
 /// What the fuzzer found in the TOML door (issue 26, docs/security.md "Fuzzing"), for
 /// relctl.toml, Cargo.toml and pyproject.toml alike: a table header whose brackets are not
 /// followed by a key (`[`, `[[[`, `[!]`, `[é]`) made toml++ abort the process (SIGABRT in
-/// `parse_key`); a key of thousands of dotted parts overflowed the stack (SIGSEGV).
+/// `parse_key`); so did a `}` where an array expects a value (`[1, }]`, `parse_value`); a key
+/// of thousands of dotted parts overflowed the stack (SIGSEGV).
 @Suite("TOML inputs the fuzzer found")
 struct TOMLFuzzFindingTests {
     @Test(
@@ -47,6 +48,33 @@ struct TOMLFuzzFindingTests {
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains("relctl.toml:3"), "\(result)")
         }
+    }
+
+    @Test(
+        "a `}` where an array expects a value is a syntax error naming the file and line, not an abort",
+        arguments: [
+            ("a = [1,}]", 1), ("a = [}]", 1), ("a = [1,}", 1), ("x = 1\na = [ # c\n}]", 3), ("a = [[}]]", 1),
+            ("a = {b = [}]}", 1), ("a = [1,\t}]", 1), ("trees = [{ from = \"demo\", to = \"demo\" },}]", 1),
+        ])
+    func braceInArray(text: String, line: Int) throws {
+        do {
+            _ = try TOMLDocument(text: text, path: "relctl.toml")
+            Issue.record("accepted \(text.debugDescription)")
+        } catch let error as ConfigError {
+            #expect(error.exitCode == .badInput)
+            #expect(error.message.contains("relctl.toml:\(line)"), "\(error.message)")
+            #expect(error.message.contains("array"), "\(error.message)")
+        }
+    }
+
+    @Test(
+        "arrays with inline tables, comments and braces in strings still parse",
+        arguments: [
+            "a = [{b = 1}, {c = 2}]\n", "a = [\n# }\n1,\n]\n", "a = { b = [1, 2] }\n", "a = [\"}\", '}', \"\"\"}\"\"\"]\n",
+            "a = [[1], [2],]\n", "a = [ {} ]\n",
+        ])
+    func arraysStillParse(text: String) throws {
+        _ = try TOMLDocument(text: text, path: "relctl.toml")
     }
 
     @Test(

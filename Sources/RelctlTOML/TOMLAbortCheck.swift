@@ -1,17 +1,20 @@
-/// Finds the table headers toml++ 3.4 cannot parse safely. Its `parse_table_header` hands the
-/// character after `[` (or `[[`) and spaces to `parse_key`, which asserts that it starts a key:
-/// `[`, `[[[`, `[!]` or `[é]` abort the whole process (SIGABRT, found by the fuzzer, issue 26)
-/// instead of being a syntax error. This scan runs first and reports such a header as the
-/// syntax error it is; every other text goes to toml++ untouched.
+/// Finds the texts toml++ 3.4 aborts the whole process on (SIGABRT from an assertion that is
+/// compiled into release builds too; found by the fuzzer, issue 26) instead of reporting a
+/// syntax error, and reports them as the syntax errors they are; every other text goes to
+/// toml++ untouched.
 ///
-/// It only has to tell where a header can start: at the beginning of a line (after spaces or
-/// tabs), outside strings, comments and multi-line arrays, as toml++ sees it.
-enum TOMLHeaderCheck {
+/// - A table header without a key: `parse_table_header` hands the character after `[` (or
+///   `[[`) and spaces to `parse_key`, which asserts that it starts a key (`[`, `[[[`, `[!]`, `[é]`).
+///   A header starts at the beginning of a line, outside strings, comments and multi-line arrays.
+/// - A `}` where an array expects a value (`[}]`, `[1, }]`): `parse_array` hands it to
+///   `parse_value`, which asserts that it is not a value terminator.
+enum TOMLAbortCheck {
     static func problem(in text: String) -> TOMLSyntaxError? {
         let bytes = Array(text.utf8)
         var index = 0
         var line = 1
-        var depth = 0  // open `[` and `{` of values: a header cannot start inside them
+        var open: [UInt8] = []  // the `[` and `{` of values: a header cannot start inside them
+        var arrayWantsValue = false  // after an array's `[` or `,`: a `}` here aborts toml++
         var atLineStart = true
 
         func at(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
@@ -28,7 +31,7 @@ enum TOMLHeaderCheck {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                 index += 1
                 continue
-            case UInt8(ascii: "[") where atLineStart && depth == 0:
+            case UInt8(ascii: "[") where atLineStart && open.isEmpty:
                 if let problem = header(bytes, from: index, line: line) { return problem }
                 // The rest of a header line is keys, quoted ones included: skip it whole.
                 index = endOfLine(bytes, from: index)
@@ -55,16 +58,28 @@ enum TOMLHeaderCheck {
                     }
                     index += 1
                 }
+            case UInt8(ascii: "}") where arrayWantsValue:
+                return TOMLSyntaxError(
+                    line: line, message: "Error while parsing array: expected a value or closing ']', saw '}'")
             case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
+                open.append(byte)
                 index += 1
+                atLineStart = false
+                arrayWantsValue = byte == UInt8(ascii: "[")
+                continue
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth = max(0, depth - 1)
+                _ = open.popLast()
                 index += 1
+            case UInt8(ascii: ",") where open.last == UInt8(ascii: "["):
+                index += 1
+                atLineStart = false
+                arrayWantsValue = true
+                continue
             default:
                 index += 1
             }
             atLineStart = false
+            arrayWantsValue = false
         }
         return nil
     }
