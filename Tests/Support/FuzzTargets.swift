@@ -41,25 +41,17 @@ package enum FuzzTargets {
             let file = write(input, "SHA256SUMS", in: scratch)
             return await FuzzTarget.judge(naming: "SHA256SUMS") { _ = try ChecksumFile.read(file, displayPath: "SHA256SUMS") }
         },
-        FuzzTarget(name: "allowed_signers", seeds: FuzzCorpus.allowedSigners) { input, _ in
-            await FuzzTarget.judge(naming: "allowed_signers") {
-                _ = try AllowedSigners(text: String(decoding: input, as: UTF8.self), file: "allowed_signers")
-            }
+        text("allowed_signers", seeds: FuzzCorpus.allowedSigners, file: "allowed_signers") {
+            _ = try AllowedSigners(text: $0, file: $1)
         },
-        FuzzTarget(name: "minisign public key", seeds: FuzzCorpus.minisignPublicKey) { input, _ in
-            await FuzzTarget.judge(naming: "minisign.pub") {
-                _ = try MinisignPublicKey(text: String(decoding: input, as: UTF8.self), source: "minisign.pub")
-            }
+        text("minisign public key", seeds: FuzzCorpus.minisignPublicKey, file: "minisign.pub") {
+            _ = try MinisignPublicKey(text: $0, source: $1)
         },
-        FuzzTarget(name: "minisig", seeds: FuzzCorpus.minisignSignature) { input, _ in
-            await FuzzTarget.judge(naming: "demo.tar.gz.minisig") {
-                _ = try MinisignSignature(text: String(decoding: input, as: UTF8.self), file: "demo.tar.gz.minisig")
-            }
+        text("minisig", seeds: FuzzCorpus.minisignSignature, file: "demo.tar.gz.minisig") {
+            _ = try MinisignSignature(text: $0, file: $1)
         },
-        FuzzTarget(name: "ssh signature", seeds: FuzzCorpus.sshSignature) { input, _ in
-            await FuzzTarget.judge(naming: "demo.tar.gz.sig") {
-                _ = try SSHSignature(armored: String(decoding: input, as: UTF8.self), file: "demo.tar.gz.sig")
-            }
+        text("ssh signature", seeds: FuzzCorpus.sshSignature, file: "demo.tar.gz.sig") {
+            _ = try SSHSignature(armored: $0, file: $1)
         },
         FuzzTarget(name: "docker config", seeds: FuzzCorpus.dockerConfig) { input, scratch in
             _ = write(input, "config.json", in: scratch)
@@ -120,6 +112,15 @@ package enum FuzzTargets {
                 _ = try ManifestReaders.read(VersionSource(path: file, kind: kind, pattern: pattern), root: scratch)
                 _ = url
             }
+        }
+    }
+
+    /// A parser of text already read, told the file's name for its messages.
+    private static func text(
+        _ name: String, seeds: [String], file: String, parse: @escaping @Sendable (String, String) throws -> Void
+    ) -> FuzzTarget {
+        FuzzTarget(name: name, seeds: seeds) { input, _ in
+            await FuzzTarget.judge(naming: file) { try parse(String(decoding: input, as: UTF8.self), file) }
         }
     }
 
