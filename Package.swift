@@ -112,6 +112,9 @@ let package = Package(
                 "gitlab_standin.py", "gitea_standin.py",
             ]
         ),
+        // The parser fuzzer's driver (scripts/fuzz); the fuzzer itself is in RelctlTestSupport, so
+        // the suite runs it too (docs/security.md, "Fuzzing").
+        .executableTarget(name: "relctl-fuzz", dependencies: ["RelctlTestSupport"], path: "Tests/Fuzz"),
         .testTarget(
             name: "RelctlCoreTests",
             dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease", "RelctlTestSupport"]

@@ -12,18 +12,35 @@ public indirect enum TOMLNode: Sendable, Equatable {
     /// Dates and times: relctl reads none, but keeps their text for error messages.
     case other(String)
 
-    init(_ value: any TOMLValueConvertible) {
+    /// How deep tables and arrays may nest. relctl and the manifests it reads go a few levels
+    /// deep; toml++ bounds values nested in values, but not dotted keys: `a.b.c.….z = 1` with
+    /// thousands of parts made this conversion (and the tree's release) recurse until the
+    /// stack overflowed (SIGSEGV, found by the fuzzer, issue 26).
+    static let maximumDepth = 64
+
+    init(_ value: any TOMLValueConvertible, depth: Int = 0) throws(TOMLSyntaxError) {
+        guard depth <= Self.maximumDepth else {
+            throw TOMLSyntaxError(
+                line: 0,
+                message:
+                    "tables and arrays nest more than \(Self.maximumDepth) levels deep (a key with that many dotted parts, "
+                    + "or values inside values); nothing relctl reads is that deep")
+        }
         switch value.type {
         case .string: self = .string(value.string ?? "")
         case .int: self = .integer(value.int ?? 0)
         case .double: self = .float(value.double ?? 0)
         case .bool: self = .bool(value.bool ?? false)
         case .array:
-            self = .array((value.array.map { Array($0) } ?? []).map { TOMLNode($0) })
+            var result: [TOMLNode] = []
+            for element in value.array.map({ Array($0) }) ?? [] { result.append(try TOMLNode(element, depth: depth + 1)) }
+            self = .array(result)
         case .table:
             var result: [String: TOMLNode] = [:]
             if let table = value.table {
-                for key in table.keys { if let child = table[key] { result[key] = TOMLNode(child) } }
+                for key in table.keys {
+                    if let child = table[key] { result[key] = try TOMLNode(child, depth: depth + 1) }
+                }
             }
             self = .table(result)
         default:
