@@ -207,6 +207,31 @@ struct HostileLeftoversCLITests {
         }
     }
 
+    /// A binary in a folder only root may read, run as another user: Foundation cannot find its
+    /// main bundle there, and creating a URLSession (which reads it) traps. A command that sends
+    /// nothing must not create one (it did for a while: `Context` made the HTTP client eagerly).
+    @Test func aCommandThatSendsNothingRunsFromAFolderItsUserCannotRead() throws {
+        try withTemporaryDirectory { dir in
+            // As in a fresh clone under mktemp -d: a private folder, and the binary two levels below.
+            let hidden = dir.url.appendingPathComponent("hidden")
+            let bin = hidden.appendingPathComponent("bin")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            let binary = bin.appendingPathComponent("relctl")
+            try FileManager.default.copyItem(at: relctlBinary, to: binary)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.path)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: hidden.path)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+            let project = dir.url.appendingPathComponent("project")
+            try dir.write("project/relctl.toml", "[project]\nname = \"x\"\n[[version]]\npath = \"VERSION\"\n")
+            try dir.write("project/VERSION", "1.0.0\n")
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: project.path)
+            let asNobody = try sh(
+                "setpriv --reuid=65534 --regid=65534 --clear-groups '\(binary.path)' validate-tag v1.0.0", in: project)
+            #expect(asNobody.status == 0, "\(asNobody)")
+            #expect(!asNobody.stderr.contains("crashed"), "\(asNobody)")
+        }
+    }
+
     @Test func anUnreadableManifestIsNotReportedAsMissing() throws {
         try withTemporaryDirectory { dir in
             try dir.write("relctl.toml", "[project]\nname = \"x\"\n[[version]]\npath = \"sdk/VERSION\"\n")

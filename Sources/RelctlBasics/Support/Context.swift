@@ -12,7 +12,14 @@ public struct Context: Sendable {
     package var clock: any WallClock
     /// Every HTTP request relctl sends (registries, forges, channels) goes through this client, under
     /// the shared policy in `Network/`; a test hands in a stand-in's or a fault-injecting one.
-    package var http: any HTTPClient = URLSessionHTTPClient.shared
+    /// The process's session is made on first use only: creating a URLSession reads `Bundle.main`,
+    /// which traps when the executable's folder cannot be read (a binary run as another user), so a
+    /// command that sends nothing must never create one.
+    package var http: any HTTPClient {
+        get { httpClient ?? URLSessionHTTPClient.shared }
+        set { httpClient = newValue }
+    }
+    private var httpClient: (any HTTPClient)?
 
     public init(
         workingDirectory: URL,
