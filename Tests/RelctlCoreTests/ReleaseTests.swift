@@ -127,7 +127,7 @@ struct ReleasePipelineTests {
         options.push = true
         let report = await ReleasePreflight.check(
             options, config: config, context: Context(workingDirectory: repository.url))
-        #expect(report.exitCode == .failure)
+        #expect(report.diagnostics.exitCode == .failure)
         let text = report.problems.map(\.message).joined(separator: "\n")
         #expect(report.problems.count == 4, "\(text)")
         #expect(text.contains("?? dirty.txt"))
@@ -140,7 +140,7 @@ struct ReleasePipelineTests {
         try repository.directory.write("dirty.txt", "x")
         #expect(
             await ReleasePreflight.check(bad, config: config, context: Context(workingDirectory: repository.url))
-                .exitCode
+                .diagnostics.exitCode
                 == .badInput)
     }
 

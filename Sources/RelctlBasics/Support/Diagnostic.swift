@@ -27,4 +27,11 @@ public struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible 
         default: return message
         }
     }
+
+    /// The same finding at another severity.
+    package func withSeverity(_ severity: Severity) -> Diagnostic {
+        var copy = self
+        copy.severity = severity
+        return copy
+    }
 }

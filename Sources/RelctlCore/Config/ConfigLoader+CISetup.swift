@@ -68,9 +68,9 @@ extension ConfigLoader {
         var body: CISetupStep.Body?
         switch (run, uses) {
         case (let run?, nil):
-            let before = table.problems.diagnostics.count
+            let before = table.problems.errors.count
             let lines = readSetupLines(run, table: table, key: "run", what: "\(where_): `run` line")
-            if table.problems.diagnostics.count != before {
+            if table.problems.errors.count != before {
                 ok = false
             } else if lines.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 refuse("run", "`run` holds no command")

@@ -26,7 +26,7 @@ public enum ConfigLoader {
 
     /// Parses a document already read; throws a `ProblemList` (exit 2) holding every problem.
     package static func parse(_ document: TOMLDocument, root: URL) throws -> RelctlConfig {
-        let problems = DiagnosticCollector()
+        let problems = DiagnosticsEngine()
         let top = TableReader(document: document, problems: problems)
         var config = RelctlConfig.defaults(root: root)
         config.path = document.path
@@ -60,9 +60,7 @@ public enum ConfigLoader {
         readChannels(top, into: &config)
         top.finish()
 
-        guard problems.isEmpty else {
-            throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics)
-        }
+        try problems.throwIfErrors()
         return config
     }
 

@@ -8,10 +8,10 @@ package final class TableReader {
     /// The table's path for messages and line lookup: `project`, `target[2]`, `archive.symlink[0]`.
     package let path: String
     package let values: [String: TOMLNode]
-    package let problems: DiagnosticCollector
+    package let problems: DiagnosticsEngine
     private var known: [String] = []
 
-    package init(document: TOMLDocument, path: String, values: [String: TOMLNode], problems: DiagnosticCollector) {
+    package init(document: TOMLDocument, path: String, values: [String: TOMLNode], problems: DiagnosticsEngine) {
         self.document = document
         self.path = path
         self.values = values
@@ -19,7 +19,7 @@ package final class TableReader {
     }
 
     /// The reader for the whole document.
-    package convenience init(document: TOMLDocument, problems: DiagnosticCollector) {
+    package convenience init(document: TOMLDocument, problems: DiagnosticsEngine) {
         self.init(document: document, path: "", values: document.root, problems: problems)
     }
 
@@ -30,7 +30,7 @@ package final class TableReader {
 
     /// Reports a problem about `key` at its line.
     package func report(_ key: String?, _ message: String) {
-        problems.add(file: document.path, line: key.map(line(of:)) ?? line, message)
+        problems.error(.badInput, file: document.path, line: key.map(line(of:)) ?? line, message)
     }
 
     private func value(_ key: String) -> TOMLNode? {

@@ -10,11 +10,14 @@ public struct CheckReport: Sendable, Encodable {
         public var message: String
     }
 
-    package var ok: Bool { problems.isEmpty }
-    package var problems: [Item] = []
-    public var warnings: [Item] = []
+    /// Everything found, in one engine; `problems` and `warnings` are its JSON view.
+    package let diagnostics = DiagnosticsEngine()
     public var manifests: Int = 0
     public var targets: Int = 0
+
+    package var ok: Bool { !diagnostics.hasErrors }
+    package var problems: [Item] { diagnostics.errors.map(Item.init) }
+    public var warnings: [Item] { diagnostics.warnings.map(Item.init) }
 
     package enum CodingKeys: String, CodingKey { case ok, problems, warnings, manifests, targets }
     public func encode(to encoder: any Encoder) throws {
@@ -26,14 +29,16 @@ public struct CheckReport: Sendable, Encodable {
         try container.encode(targets, forKey: .targets)
     }
 
-    package mutating func problem(_ d: Diagnostic) { problems.append(Item(file: d.file, line: d.line, message: d.message)) }
-    package mutating func warning(_ d: Diagnostic) { warnings.append(Item(file: d.file, line: d.line, message: d.message)) }
+    // Everything `check` finds is bad input (exit 2).
+    package func problem(_ d: Diagnostic) { diagnostics.record(d.withSeverity(.error), exitCode: .badInput) }
+    package func warning(_ d: Diagnostic) { diagnostics.record(d.withSeverity(.warning)) }
 
-    /// The error to exit with (2: everything `check` finds is bad input), or nil.
-    public var error: ProblemList? {
-        ok
-            ? nil
-            : ProblemList(
-                exitCode: .badInput, diagnostics: problems.map { Diagnostic(file: $0.file, line: $0.line, $0.message) })
+    /// The error to exit with, or nil.
+    public var error: ProblemList? { diagnostics.problems() }
+}
+
+extension CheckReport.Item {
+    init(_ diagnostic: Diagnostic) {
+        self.init(file: diagnostic.file, line: diagnostic.line, message: diagnostic.message)
     }
 }

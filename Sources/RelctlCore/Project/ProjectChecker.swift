@@ -31,8 +31,34 @@ public enum ProjectChecker {
 
     package static func check(_ config: RelctlConfig, context: Context) async -> CheckReport {
         var report = CheckReport()
-        // Manifests: readable, and their versions valid.
-        var seen: [(String, String)] = []
+        let seen = checkManifests(config, into: &report)
+        checkChannels(config, context: context, into: report)
+        checkTargets(config, into: &report)
+        checkArchivePaths(config, into: report)
+        await checkLayouts(
+            config, context: context, version: seen.lazy.compactMap { try? SemanticVersion(parsing: $0.version) }.first,
+            into: &report)
+        // Each pipeline `ci generate` writes ([ci] providers): what it cannot do as configured.
+        for problem in WorkflowWriter.problems(config.ci.providers, config: config) {
+            if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
+        }
+        await checkBinaryDirectories(config, context: context, into: &report)
+        for problem in LinuxPackageBuilder.problems(config: config, version: seen.first?.version) {
+            report.problem(problem)
+        }
+        if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
+            report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
+        }
+        await checkRepository(config, context: context, into: report)
+        return report
+    }
+
+    /// Manifests: readable, their versions valid, their companions following them, and agreeing
+    /// with each other. Returns each manifest's path and the version it holds.
+    private static func checkManifests(
+        _ config: RelctlConfig, into report: inout CheckReport
+    ) -> [(path: String, version: String)] {
+        var seen: [(path: String, version: String)] = []
         for source in config.versions {
             do {
                 let found = try ManifestReaders.read(source, root: config.root)
@@ -66,17 +92,21 @@ public enum ProjectChecker {
                 error.diagnostics.forEach { report.problem($0) }
             } catch {}
         }
-        if Set(seen.map(\.1)).count > 1 {
+        if Set(seen.map(\.version)).count > 1 {
             report.warning(
                 Diagnostic(
                     file: config.path,
-                    "manifests disagree: " + seen.map { "\($0.0) has \($0.1)" }.joined(separator: ", ")
+                    "manifests disagree: " + seen.map { "\($0.path) has \($0.version)" }.joined(separator: ", ")
                         + "; no tag can match them all"))
         }
         if config.versions.isEmpty {
             report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
         }
-        // Channels: every plugin can run, no plugin takes a built-in's name.
+        return seen
+    }
+
+    /// Channels: every plugin can run, no plugin takes a built-in's name, every chart loads.
+    private static func checkChannels(_ config: RelctlConfig, context: Context, into report: CheckReport) {
         for problem in ChannelRegistry.problems(config, environment: context.environment) { report.problem(problem) }
         for chart in config.channels.charts {
             do {
@@ -85,7 +115,10 @@ public enum ProjectChecker {
                 error.diagnostics.forEach { report.problem($0) }
             } catch {}
         }
-        // Targets: resolvable; unknown triples named even when they work.
+    }
+
+    /// Targets: resolvable, listed once; unknown triples named even when they work.
+    private static func checkTargets(_ config: RelctlConfig, into report: inout CheckReport) {
         for settings in config.targets {
             do {
                 let target = try TargetResolver.resolve(settings)
@@ -120,7 +153,10 @@ public enum ProjectChecker {
             report.warning(
                 Diagnostic(file: config.path, "[build] lists no `binaries`: archives will have an empty bin/"))
         }
-        // Packaged paths that do not depend on the target must exist now.
+    }
+
+    /// Packaged paths that do not depend on the target must exist now.
+    private static func checkArchivePaths(_ config: RelctlConfig, into report: CheckReport) {
         for mapping in config.archive.files + config.archive.trees where mapping.from.placeholders.isEmpty {
             let path = mapping.from.text
             if !FileSystem.exists(atPath: config.root.appendingPathComponent(path).path) {
@@ -130,18 +166,9 @@ public enum ProjectChecker {
                         "archive path `\(path)` does not exist in the project; create it or remove it from [archive]"))
             }
         }
-        await checkLayouts(
-            config, context: context, version: seen.lazy.compactMap { try? SemanticVersion(parsing: $0.1) }.first,
-            into: &report)
-        // Each pipeline `ci generate` writes ([ci] providers): what it cannot do as configured.
-        for problem in WorkflowWriter.problems(config.ci.providers, config: config) {
-            if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
-        }
-        await checkBinaryDirectories(config, context: context, into: &report)
-        for problem in LinuxPackageBuilder.problems(config: config, version: seen.first?.1) { report.problem(problem) }
-        if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
-            report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
-        }
+    }
+
+    private static func checkRepository(_ config: RelctlConfig, context: Context, into report: CheckReport) async {
         do {
             if try await !Git(directory: config.root, context: context).isRepository() {
                 report.warning(
@@ -152,7 +179,6 @@ public enum ProjectChecker {
         } catch {
             report.warning(Diagnostic("\(error)"))
         }
-        return report
     }
 
     /// Every target's archive layout, computed as `package` would before anything is built (a

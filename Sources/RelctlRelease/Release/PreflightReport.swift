@@ -2,8 +2,8 @@ import Foundation
 import RelctlBasics
 import RelctlCore
 
-/// Everything checked before a release does any work, with every problem collected so the
-/// user fixes them all in one go (the swift-format "diagnostics engine" style).
+/// Everything checked before a release does any work, with every problem collected in one
+/// `DiagnosticsEngine` so the user fixes them all in one go.
 struct PreflightReport: Sendable {
     var tag: String
     /// The tag's version, when the tag is well-formed.
@@ -25,24 +25,25 @@ struct PreflightReport: Sendable {
     var remoteURL: String?
     /// The project's config a dry run's scratch clone borrows (`ReleaseWorkspace.borrowedSettings`).
     var gitSettings: [(key: String, value: String)] = []
-    var problems: [Diagnostic] = []
-    /// The most severe exit code among the problems (1 unless the input itself was bad).
-    var exitCode: RelctlExitCode = .success
-    var warnings: [String] = []
+    /// The problems found and the warnings to show; shared by copies of the report.
+    let diagnostics = DiagnosticsEngine()
 
-    var ok: Bool { problems.isEmpty }
+    var problems: [Diagnostic] { diagnostics.errors }
+    var warnings: [String] { diagnostics.warnings.map(\.description) }
+    var ok: Bool { !diagnostics.hasErrors }
 
-    mutating func fail(_ code: RelctlExitCode, _ diagnostics: [Diagnostic]) {
-        problems += diagnostics
-        exitCode = max(exitCode, code)
+    func fail(_ code: RelctlExitCode, _ found: [Diagnostic]) {
+        diagnostics.errors(code, found)
     }
 
-    mutating func fail(_ code: RelctlExitCode = .failure, file: String? = nil, _ message: String) {
-        fail(code, [Diagnostic(file: file, message)])
+    func fail(_ code: RelctlExitCode = .failure, file: String? = nil, _ message: String) {
+        diagnostics.error(code, file: file, message)
     }
+
+    func warn(_ message: String) { diagnostics.warning(message) }
 
     /// The error to stop with, or nil when every check passed.
-    var error: ReleaseError? { ok ? nil : .preflight(problems, exitCode: exitCode) }
+    var error: ReleaseError? { ok ? nil : .preflight(problems, exitCode: diagnostics.exitCode) }
 
     /// The release's identity, when the preflight learnt enough to name it (a dry run carries on
     /// with it even when other checks failed, to show everything it finds).

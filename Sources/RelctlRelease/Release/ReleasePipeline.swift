@@ -190,10 +190,10 @@ public struct ReleasePipeline: Sendable {
     private static func preflight(
         _ options: ReleaseOptions, config: RelctlConfig, context: Context, recovery: ReleaseRecovery?
     ) async -> (PreflightReport, StageRecordDraft) {
-        var report = await ReleasePreflight.check(options, config: config, context: context, recovery: recovery)
+        let report = await ReleasePreflight.check(options, config: config, context: context, recovery: recovery)
         if let lockURL = report.lockFile, let unreadable = ReleaseLock.unreadableLock(at: lockURL) {
             if options.dryRun {
-                report.warnings += unreadable.diagnostics.map(\.description)
+                for line in unreadable.diagnostics { report.warn(line.description) }
             } else {
                 report.fail(.failure, unreadable.diagnostics)
             }
@@ -201,7 +201,7 @@ public struct ReleasePipeline: Sendable {
             recovery?.lock.map({ holder.isSameHolder(as: $0.holder) }) != true
         {
             if options.dryRun {
-                report.warnings.append("another release holds \(lockURL.path): \(holder.summary)")
+                report.warn("another release holds \(lockURL.path): \(holder.summary)")
             } else {
                 report.fail(.failure, ReleaseError.locked(path: lockURL.path, holder: holder).diagnostics)
             }

@@ -163,12 +163,12 @@ enum ReleasePreflight {
 
         if let upstream = status.upstream {
             if status.behind > 0 {
-                report.warnings.append(
+                report.warn(
                     "\(upstream) has \(status.behind) commit(s) HEAD lacks (as of the last fetch); `git pull` first unless you mean to release an older commit"
                 )
             }
             if status.ahead > 0 {
-                report.warnings.append(
+                report.warn(
                     "HEAD has \(status.ahead) commit(s) not on \(upstream); the tag will publish them, so push the branch too"
                 )
             }
@@ -200,7 +200,7 @@ enum ReleasePreflight {
                     "--push needs the remote `\(remote)` ([release] remote), which this repository does not have; add it with `git remote add \(remote) URL`"
                 )
             } else {
-                report.warnings.append("no remote `\(remote)`: could not check that \(options.tag) is absent there")
+                report.warn("no remote `\(remote)`: could not check that \(options.tag) is absent there")
             }
         } else {
             do {
@@ -256,7 +256,7 @@ enum ReleasePreflight {
                 file: dist.appendingPathComponent(ReleaseManifest.fileName).path,
                 "already describes \(tag); delete dist/ (or move it) before releasing again")
         } else if names.contains(where: { !$0.hasPrefix(".") }) {
-            report.warnings.append(
+            report.warn(
                 "dist/ holds files of other releases; they stay, while SHA256SUMS, manifest.json and RELEASE_NOTES.md will describe \(tag) only"
             )
         }

@@ -66,7 +66,7 @@ public struct Workspace: Sendable {
     }
 
     static func parse(_ document: TOMLDocument, base: URL) throws -> Workspace {
-        let problems = DiagnosticCollector()
+        let problems = DiagnosticsEngine()
         let top = TableReader(document: document, problems: problems)
         var repositories: [Repository] = []
         var lines: [String: Int] = [:]
@@ -94,25 +94,27 @@ public struct Workspace: Sendable {
             repositories.append(repository)
         }
         top.finish()
-        if repositories.isEmpty, problems.isEmpty {
-            problems.add(
-                file: document.path, line: nil, "no [[repo]] entries; add one per repository (name, path, after)")
+        if repositories.isEmpty, !problems.hasErrors {
+            problems.error(
+                .badInput, file: document.path, line: nil, "no [[repo]] entries; add one per repository (name, path, after)")
         }
         let names = repositories.map(\.name)
         for repository in repositories {
             for dependency in repository.after where !names.contains(dependency) {
-                problems.add(
+                problems.error(
+                    .badInput,
                     file: document.path, line: lines[repository.name],
                     "[[repo]] `\(repository.name)`: `after` names unknown repository `\(dependency)`\(Suggestion.hint(for: dependency, in: names)); known: \(names.joined(separator: ", "))"
                 )
             }
             if repository.after.contains(repository.name) {
-                problems.add(
+                problems.error(
+                    .badInput,
                     file: document.path, line: lines[repository.name],
                     "[[repo]] `\(repository.name)` lists itself in `after`")
             }
         }
-        guard problems.isEmpty else { throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics) }
+        try problems.throwIfErrors()
         let workspace = Workspace(path: document.path, repositories: repositories)
         if let cycle = workspace.findCycle() {
             throw WorkspaceError.cycle(path: document.path, cycle: cycle)
