@@ -182,43 +182,10 @@ public enum ChecksumWriter {
     ) async throws -> Plan {
         let existing = try ReleaseManifest.read(in: group.directory)
         let pinnedProject = config.isFromFile ? config.project.name : existing?.project
-        let knownTargets = config.targets.map(\.triple)
-        let configuredTargets = (try? TargetResolver.resolveAll(config)) ?? []
-        var artifacts: [ReleaseManifest.Artifact] = []
-        var entries: [ChecksumFile.Entry] = []
-        var projects: Set<String> = []
-        var tags: [String: [String]] = [:]
-        for name in group.names {
-            let digest = digests[group.directory.appendingPathComponent(name).path]!
-            let parsed = ArtifactName.parse(
-                name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject,
-                knownTargets: knownTargets)
-            // The configured target whose name this is, whatever the template spells (`{os}_{arch}`
-            // names no triple); else the triple the name spells.
-            let target =
-                parsed.flatMap { configuredTarget(of: $0, targets: configuredTargets, config: config) }
-                ?? parsed?.target
-            let spellsTarget = !Self.targetPlaceholders.isDisjoint(with: config.archive.name.placeholders)
-            if parsed == nil || (spellsTarget && target == nil) {
-                context.console.warning(
-                    "\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)` for any [[target]] in \(config.path.lastPathComponent); listed in \(ReleaseManifest.fileName) without a target (installers and the notes' Install section leave it out)"
-                )
-            }
-            if let project = parsed?.project { projects.insert(project) }
-            if let tag = parsed?.tag
-                ?? (parsed?.version).map({ "\(config.project.tagFormat.prefix)\($0)\(config.project.tagFormat.suffix)" }
-                )
-            {
-                tags[tag, default: []].append(name)
-            }
-            let entry = ChecksumFile.Entry(name: name, digest: digest[algorithm], algorithm: algorithm)
-            entries.append(entry)
-            artifacts.append(
-                .init(
-                    name: name, target: target ?? "",
-                    format: parsed?.format ?? ArtifactName.format(of: name) ?? "", size: digest.size,
-                    sha256: digest[.sha256]))
-        }
+        let (artifacts, archiveEntries, projects, tags) = describeArchives(
+            group, digests: digests, algorithm: algorithm, pinnedProject: pinnedProject, config: config,
+            context: context)
+        var entries = archiveEntries
         if tags.count > 1 {
             let listing = tags.keys.sorted(by: bytewiseLess).map { "\($0) (\(tags[$0]!.first!))" }.joined(
                 separator: ", ")
@@ -270,6 +237,55 @@ public enum ChecksumWriter {
         }
         manifest.upsert(artifacts)
         return Plan(group: group, sums: sums, manifest: manifest)
+    }
+
+    /// Each archive of the group: its manifest entry, its checksum line, and the project and tag
+    /// its name spells (a name that fits no target is listed without one, with a warning).
+    private static func describeArchives(
+        _ group: Group, digests: [String: FileDigest], algorithm: ChecksumAlgorithm, pinnedProject: String?,
+        config: RelctlConfig, context: Context
+    ) -> (
+        artifacts: [ReleaseManifest.Artifact], entries: [ChecksumFile.Entry], projects: Set<String>,
+        tags: [String: [String]]
+    ) {
+        let knownTargets = config.targets.map(\.triple)
+        let configuredTargets = (try? TargetResolver.resolveAll(config)) ?? []
+        var artifacts: [ReleaseManifest.Artifact] = []
+        var entries: [ChecksumFile.Entry] = []
+        var projects: Set<String> = []
+        var tags: [String: [String]] = [:]
+        for name in group.names {
+            let digest = digests[group.directory.appendingPathComponent(name).path]!
+            let parsed = ArtifactName.parse(
+                name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject,
+                knownTargets: knownTargets)
+            // The configured target whose name this is, whatever the template spells (`{os}_{arch}`
+            // names no triple); else the triple the name spells.
+            let target =
+                parsed.flatMap { configuredTarget(of: $0, targets: configuredTargets, config: config) }
+                ?? parsed?.target
+            let spellsTarget = !Self.targetPlaceholders.isDisjoint(with: config.archive.name.placeholders)
+            if parsed == nil || (spellsTarget && target == nil) {
+                context.console.warning(
+                    "\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)` for any [[target]] in \(config.path.lastPathComponent); listed in \(ReleaseManifest.fileName) without a target (installers and the notes' Install section leave it out)"
+                )
+            }
+            if let project = parsed?.project { projects.insert(project) }
+            if let tag = parsed?.tag
+                ?? (parsed?.version).map({ "\(config.project.tagFormat.prefix)\($0)\(config.project.tagFormat.suffix)" }
+                )
+            {
+                tags[tag, default: []].append(name)
+            }
+            let entry = ChecksumFile.Entry(name: name, digest: digest[algorithm], algorithm: algorithm)
+            entries.append(entry)
+            artifacts.append(
+                .init(
+                    name: name, target: target ?? "",
+                    format: parsed?.format ?? ArtifactName.format(of: name) ?? "", size: digest.size,
+                    sha256: digest[.sha256]))
+        }
+        return (artifacts, entries, projects, tags)
     }
 
     /// The placeholders a target fills in an archive name.

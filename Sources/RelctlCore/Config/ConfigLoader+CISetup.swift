@@ -54,10 +54,10 @@ extension ConfigLoader {
         let uses = table.string("uses")
         let name = table.string("name")
         let condition = table.string("if")
-        var ok = true
+        // Any problem in this table (counted, since helpers report on their own) drops the step.
+        let problemsBefore = table.problems.errors.count
         func refuse(_ key: String?, _ message: String) {
             table.report(key, "\(where_): \(message)")
-            ok = false
         }
         for (key, text) in [("name", name), ("if", condition)] {
             guard let text else { continue }
@@ -65,14 +65,34 @@ extension ConfigLoader {
                 refuse(key, "`\(key)` holds a line break or control character; write it on one line")
             }
         }
+        let body = readSetupBody(run: run, uses: uses, table: table, where_: where_, refuse)
+        let with = readSetupInputs(table, body: body, refuse)
+        let jobs = readSetupJobs(table, refuse)
+        let env = readSetupEnvironment(table, refuse)
+        let secrets = readSetupSecrets(table, env: env, refuse)
+        table.finish()
+        guard table.problems.errors.count == problemsBefore, let body else { return nil }
+        var step = CISetupStep(name: name, body: body)
+        step.with = with
+        step.env = env
+        step.secrets = secrets
+        step.condition = condition
+        step.jobs = jobs
+        return step
+    }
+
+    /// `run` (shell lines) or `uses` (an action), exactly one of them.
+    private static func readSetupBody(
+        run: [String]?, uses: String?, table: TableReader, where_: String, _ refuse: (String?, String) -> Void
+    ) -> CISetupStep.Body? {
         var body: CISetupStep.Body?
         switch (run, uses) {
         case (let run?, nil):
             let before = table.problems.errors.count
             let lines = readSetupLines(run, table: table, key: "run", what: "\(where_): `run` line")
-            if table.problems.errors.count != before {
-                ok = false
-            } else if lines.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            if table.problems.errors.count == before,
+                lines.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty })
+            {
                 refuse("run", "`run` holds no command")
             }
             body = .run(lines)
@@ -86,6 +106,13 @@ extension ConfigLoader {
         case (nil, nil):
             refuse(nil, "needs `run` (shell lines) or `uses` (an action, e.g. `actions/setup-node@v6`)")
         }
+        return body
+    }
+
+    /// `with`: an action's inputs, as strings.
+    private static func readSetupInputs(
+        _ table: TableReader, body: CISetupStep.Body?, _ refuse: (String?, String) -> Void
+    ) -> [String: String] {
         var with: [String: String] = [:]
         if let inputs = table.table("with") {
             if case .run = body {
@@ -122,6 +149,11 @@ extension ConfigLoader {
                 }
             }
         }
+        return with
+    }
+
+    /// `jobs`: which of the workflow's jobs run the step (all by default).
+    private static func readSetupJobs(_ table: TableReader, _ refuse: (String?, String) -> Void) -> Set<CISetupStep.Job> {
         var jobs = Set(CISetupStep.Job.allCases)
         if let names = table.strings("jobs") {
             let known = CISetupStep.Job.allCases.map(\.rawValue)
@@ -135,6 +167,10 @@ extension ConfigLoader {
                 jobs = Set(names.compactMap(CISetupStep.Job.init(rawValue:)))
             }
         }
+        return jobs
+    }
+
+    private static func readSetupEnvironment(_ table: TableReader, _ refuse: (String?, String) -> Void) -> [String: String] {
         var env: [String: String] = [:]
         if let variables = table.table("env") {
             for key in variables.values.keys.sorted() {
@@ -154,6 +190,13 @@ extension ConfigLoader {
             }
             variables.finish()
         }
+        return env
+    }
+
+    /// `secrets`: a list of names, or a table mapping variables to secret names.
+    private static func readSetupSecrets(
+        _ table: TableReader, env: [String: String], _ refuse: (String?, String) -> Void
+    ) -> [String: String] {
         var secrets: [String: String] = [:]
         if let node = table.values["secrets"], node.table != nil {
             if let mapping = table.table("secrets") {
@@ -175,14 +218,6 @@ extension ConfigLoader {
                 refuse("secrets", "`\(variable)` is set by both `env` and `secrets`; keep one")
             }
         }
-        table.finish()
-        guard ok, let body else { return nil }
-        var step = CISetupStep(name: name, body: body)
-        step.with = with
-        step.env = env
-        step.secrets = secrets
-        step.condition = condition
-        step.jobs = jobs
-        return step
+        return secrets
     }
 }

@@ -32,6 +32,29 @@ extension ConfigLoader {
             )
             valid = false
         }
+        let repository = readImageRepository(table, config: config)
+        let tags = readImageTags(table)
+        let targets = table.strings("targets")
+        checkImageTargets(targets, table: table, config: config)
+        let binaries = table.strings("binaries")
+        let entrypoint = table.strings("entrypoint")
+        checkImageBinaries(binaries, entrypoint: entrypoint, table: table, config: config)
+        let files = readImageFiles(table)
+        let user = table.string("user") ?? ImageSettings.defaultUser
+        if user.isEmpty || user.contains(where: { $0.isWhitespace }) {
+            table.report("user", "`user` must be `uid[:gid]` or a user name, found `\(user)`")
+        }
+        let base = readImageBase(table)
+        let labels = readImageLabels(table)
+        guard valid, let repository else { return nil }
+        return ImageSettings(
+            name: name, repository: repository, tags: tags, targets: targets, binaries: binaries,
+            entrypoint: entrypoint,
+            files: files, user: user, base: base, labels: labels, line: table.line)
+    }
+
+    /// `repository`: a registry path without tag or digest.
+    private static func readImageRepository(_ table: TableReader, config: RelctlConfig) -> ImageReference? {
         var repository: ImageReference?
         if let text = table.string("repository") {
             do {
@@ -53,6 +76,10 @@ extension ConfigLoader {
                 "every [[image]] needs `repository`, the registry path it is pushed to (e.g. `ghcr.io/acme/\(config.project.name.lowercased())`)"
             )
         }
+        return repository
+    }
+
+    private static func readImageTags(_ table: TableReader) -> [Template] {
         var tags = ImageSettings.defaultTags
         if let texts = table.strings("tags") {
             if texts.isEmpty {
@@ -69,8 +96,12 @@ extension ConfigLoader {
                 return nil
             }
         }
+        return tags
+    }
+
+    /// `targets`: configured Linux targets (and some Linux target to build from at all).
+    private static func checkImageTargets(_ targets: [String]?, table: TableReader, config: RelctlConfig) {
         let linux = config.targets.filter { TargetTriple($0.triple).os == "linux" }.map(\.triple)
-        let targets = table.strings("targets")
         for triple in targets ?? [] {
             if let configured = config.targets.first(where: { $0.triple == triple }) {
                 if TargetTriple(configured.triple).os != "linux" {
@@ -92,7 +123,12 @@ extension ConfigLoader {
                 "this [[image]] has no Linux target to build from; add a [[target]] such as `x86_64-unknown-linux-musl`"
             )
         }
-        let binaries = table.strings("binaries")
+    }
+
+    /// `binaries` are [build] binaries, and `entrypoint` runs one of them.
+    private static func checkImageBinaries(
+        _ binaries: [String]?, entrypoint: [String]?, table: TableReader, config: RelctlConfig
+    ) {
         for binary in binaries ?? [] where !config.build.binaries.contains(binary) {
             table.report(
                 "binaries",
@@ -100,7 +136,6 @@ extension ConfigLoader {
             )
         }
         let imageBinaries = binaries ?? config.build.binaries
-        let entrypoint = table.strings("entrypoint")
         if let entrypoint {
             if let first = entrypoint.first {
                 if !imageBinaries.contains(first) {
@@ -117,6 +152,10 @@ extension ConfigLoader {
         } else if imageBinaries.isEmpty {
             table.report(nil, "this [[image]] has no binary to run: list [build] binaries (or `binaries` here)")
         }
+    }
+
+    /// `files`: extra paths copied into the image, as text or `{ from, to }` tables.
+    private static func readImageFiles(_ table: TableReader) -> [PathMapping] {
         var files: [PathMapping] = []
         for item in table.items("files") {
             switch item {
@@ -139,10 +178,11 @@ extension ConfigLoader {
                 files.append(PathMapping(from: from, to: to))
             }
         }
-        let user = table.string("user") ?? ImageSettings.defaultUser
-        if user.isEmpty || user.contains(where: { $0.isWhitespace }) {
-            table.report("user", "`user` must be `uid[:gid]` or a user name, found `\(user)`")
-        }
+        return files
+    }
+
+    /// `base`: `scratch`, or an image pinned by digest.
+    private static func readImageBase(_ table: TableReader) -> ImageReference? {
         var base: ImageReference?
         if let text = table.string("base"), text != "scratch" {
             do {
@@ -159,6 +199,10 @@ extension ConfigLoader {
                 table.report("base", "base image \(error.message)")
             } catch {}
         }
+        return base
+    }
+
+    private static func readImageLabels(_ table: TableReader) -> [String: String] {
         var labels: [String: String] = [:]
         if let labelTable = table.table("labels") {
             for key in labelTable.values.keys.sorted() {
@@ -170,10 +214,6 @@ extension ConfigLoader {
                 }
             }
         }
-        guard valid, let repository else { return nil }
-        return ImageSettings(
-            name: name, repository: repository, tags: tags, targets: targets, binaries: binaries,
-            entrypoint: entrypoint,
-            files: files, user: user, base: base, labels: labels, line: table.line)
+        return labels
     }
 }

@@ -53,19 +53,7 @@ extension ConfigLoader {
         var package = LinuxPackageSettings(format: format)
         package.line = table.line
         package.metadata = readMetadata(table)
-        package.name = table.string("name")
-        if let name = package.name, name.wholeMatch(of: /[a-z0-9][a-z0-9+.\-]+/) == nil {
-            table.report(
-                "name",
-                "package name `\(name)` must be lowercase letters, digits, `+`, `-` and `.`, at least two long, starting with a letter or digit (Debian Policy 5.6.1)"
-            )
-        }
-        if package.name == nil, config.project.name.lowercased().wholeMatch(of: /[a-z0-9][a-z0-9+.\-]+/) == nil {
-            table.report(
-                nil,
-                "the project name `\(config.project.name)` is not a valid package name (lowercase letters, digits, `+`, `-`, `.`); set `name` in this [[package]]"
-            )
-        }
+        package.name = readPackageName(table, config: config)
         if let section = table.string("section") { package.section = section }
         if let group = table.string("group") { package.group = group }
         if let depends = table.strings("depends") { package.depends = depends }
@@ -87,6 +75,40 @@ extension ConfigLoader {
                 )
             }
         }
+        package.files = readPackageFiles(table)
+        package.targets = readPackageTargets(table, format: format, config: config)
+        let merged = config.project.metadata.overridden(by: package.metadata)
+        let missing = PackageMetadata.missingKeys(merged)
+        if !missing.isEmpty {
+            table.report(
+                nil,
+                "[[package]] format = \"\(format)\" needs \(missing.map { "`\($0)`" }.joined(separator: ", ")) in [project] (or in this table): \(missing.map(Self.example).joined(separator: "; "))"
+            )
+        }
+        return package
+    }
+
+    /// `name`, or the project's name, as a valid Debian/RPM package name.
+    private static func readPackageName(_ table: TableReader, config: RelctlConfig) -> String? {
+        let name = table.string("name")
+        if let name = name, name.wholeMatch(of: /[a-z0-9][a-z0-9+.\-]+/) == nil {
+            table.report(
+                "name",
+                "package name `\(name)` must be lowercase letters, digits, `+`, `-` and `.`, at least two long, starting with a letter or digit (Debian Policy 5.6.1)"
+            )
+        }
+        if name == nil, config.project.name.lowercased().wholeMatch(of: /[a-z0-9][a-z0-9+.\-]+/) == nil {
+            table.report(
+                nil,
+                "the project name `\(config.project.name)` is not a valid package name (lowercase letters, digits, `+`, `-`, `.`); set `name` in this [[package]]"
+            )
+        }
+        return name
+    }
+
+    /// `files`: extra `{ from, to }` files installed at absolute paths.
+    private static func readPackageFiles(_ table: TableReader) -> [(String, String)] {
+        var files: [(String, String)] = []
         for item in table.items("files") {
             guard case .right(let file) = item, let from = file.string("from"), let to = file.string("to") else {
                 table.report(
@@ -99,8 +121,14 @@ extension ConfigLoader {
                 table.report("files", "`files` target `\(to)` \(problem)")
                 continue
             }
-            package.files.append((from, to))
+            files.append((from, to))
         }
+        return files
+    }
+
+    /// `targets`: Linux targets with a Debian/RPM architecture, at most one per architecture.
+    private static func readPackageTargets(_ table: TableReader, format: String, config: RelctlConfig) -> [String]? {
+        var selected: [String]?
         let linux = config.targets.map(\.triple).filter { LinuxArchitecture(triple: $0) != nil }
         if let targets = table.strings("targets") {
             for triple in targets where !linux.contains(triple) {
@@ -109,7 +137,7 @@ extension ConfigLoader {
                     "`\(triple)` is not a Linux target of this project with a Debian/RPM architecture; Linux targets: \(linux.isEmpty ? "none" : linux.joined(separator: ", "))"
                 )
             }
-            package.targets = targets
+            selected = targets
         } else if linux.isEmpty {
             table.report(
                 nil,
@@ -118,25 +146,17 @@ extension ConfigLoader {
         }
         // Two targets of one architecture (gnu and musl builds) would write the same file.
         var byArchitecture: [String: String] = [:]
-        for triple in package.targets ?? linux {
+        for triple in selected ?? linux {
             guard let architecture = LinuxArchitecture(triple: triple)?.debian else { continue }
             if let other = byArchitecture[architecture] {
                 table.report(
-                    package.targets == nil ? nil : "targets",
+                    selected == nil ? nil : "targets",
                     "targets `\(other)` and `\(triple)` are both \(architecture) and would write the same \(format) file; list the one to package in this table's `targets`"
                 )
             }
             byArchitecture[architecture] = triple
         }
-        let merged = config.project.metadata.overridden(by: package.metadata)
-        let missing = PackageMetadata.missingKeys(merged)
-        if !missing.isEmpty {
-            table.report(
-                nil,
-                "[[package]] format = \"\(format)\" needs \(missing.map { "`\($0)`" }.joined(separator: ", ")) in [project] (or in this table): \(missing.map(Self.example).joined(separator: "; "))"
-            )
-        }
-        return package
+        return selected
     }
 
     private static func example(_ key: String) -> String {

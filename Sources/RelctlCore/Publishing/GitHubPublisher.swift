@@ -59,71 +59,14 @@ public struct GitHubPublisher: Publisher {
             throw PublishError.tagDiffers(tag: tag, repository: repository.description, remote: remoteTag, local: local)
         }
         let releases = try await api.listReleases()
-        var created = false
-        let release: GitHubRelease
-        if let found = choose(releases, tag: tag, console: console) {
-            release = found
-            console.detail("found release \(found.id) for \(tag) (\(found.draft ? "draft" : "published"))")
-        } else {
-            release = try await createDraft(
-                api: api, client: client, request: request, prerelease: prerelease, policy: policy)
-            created = true
-            console.info("created draft release \(release.id) for \(tag)")
-        }
+        let (release, created) = try await findOrCreateRelease(
+            among: releases, api: api, client: client, request: request, policy: policy, console: console)
         let shown = "release \(tag) (id \(release.id))"
-
         // Decide everything before changing anything: a differing asset stops the run untouched.
-        var remote = try await api.listAssets(releaseID: release.id)
-        var plan = AssetPlan(local: request.assets.assets, remote: remote)
-        if remote.contains(where: { $0.isUploaded && $0.digest == nil }) {
-            console.warning(
-                "\(shown): the server reports no SHA256 digest for some assets (an older GitHub Enterprise Server?); those are compared by size only"
-            )
-        }
-        if !plan.differing.isEmpty {
-            guard request.replace else {
-                throw PublishError.differingAssets(release: shown, names: plan.differing.map(\.local.name))
-            }
-            guard release.draft else {
-                throw PublishError.replaceOnPublic(release: shown, names: plan.differing.map(\.local.name))
-            }
-            for pair in plan.differing {
-                console.warning(
-                    "\(shown): replacing `\(pair.local.name)` (SHA256 \(pair.remote.sha256 ?? "unknown") there, \(pair.local.sha256) here) because of --replace"
-                )
-            }
-        }
-        for extra in plan.extra {
-            console.warning("\(shown): asset `\(extra)` is not in this dist/ folder; left as it is")
-        }
-
-        var repaired: [String] = []
-        var replaced: [String] = []
-        var uploaded: [String] = []
-        for stale in plan.unfinished {
-            console.info("deleting `\(stale.name)`: an earlier upload never finished (state \(stale.state))")
-            try await api.deleteAsset(id: stale.id)
-            repaired.append(stale.name)
-        }
-        for pair in plan.differing {
-            try await api.deleteAsset(id: pair.remote.id)
-            replaced.append(pair.local.name)
-        }
-        for asset in plan.toUpload {
-            try await upload(
-                asset, to: release, api: api, client: client, console: console, policy: policy, replace: request.replace
-            )
-            if !repaired.contains(asset.name), !replaced.contains(asset.name) { uploaded.append(asset.name) }
-        }
-
-        // The complete set, as the API now reports it, before anything becomes visible.
-        remote = try await api.listAssets(releaseID: release.id)
-        plan = AssetPlan(local: request.assets.assets, remote: remote)
-        let problems =
-            plan.missing.map { "`\($0.name)` is missing" }
-            + plan.unfinished.map { "`\($0.name)` is still in state \($0.state)" }
-            + plan.differing.map { "`\($0.local.name)` has a different SHA256 there" }
-        if !problems.isEmpty { throw PublishError.incomplete(release: shown, problems: problems) }
+        let plan = try await planAssets(of: release, shown: shown, api: api, request: request, console: console)
+        let (uploaded, replaced, repaired) = try await applyAssets(
+            plan, to: release, api: api, client: client, request: request, policy: policy, console: console)
+        try await confirmComplete(release, shown: shown, api: api, request: request)
 
         let unchanged = request.assets.names.filter { name in
             !uploaded.contains(name) && !repaired.contains(name) && !replaced.contains(name)
@@ -159,6 +102,94 @@ public struct GitHubPublisher: Publisher {
             "published \(tag)\(prerelease ? " as a prerelease" : "")\(latest ? ", marked latest" : "") with \(request.assets.assets.count) assets: \(published.htmlURL)"
         )
         return report
+    }
+
+    /// The release for this tag (a draft is created when there is none), and whether it is new.
+    private func findOrCreateRelease(
+        among releases: [GitHubRelease], api: GitHubReleaseAPI, client: RetryingHTTPClient, request: PublishRequest,
+        policy: RetryPolicy, console: Console
+    ) async throws -> (GitHubRelease, created: Bool) {
+        let tag = request.tag
+        if let found = choose(releases, tag: tag, console: console) {
+            console.detail("found release \(found.id) for \(tag) (\(found.draft ? "draft" : "published"))")
+            return (found, false)
+        }
+        let release = try await createDraft(
+            api: api, client: client, request: request, prerelease: request.version.isPrerelease, policy: policy)
+        console.info("created draft release \(release.id) for \(tag)")
+        return (release, true)
+    }
+
+    /// What to upload, delete or leave, checked against `--replace` before anything changes.
+    private func planAssets(
+        of release: GitHubRelease, shown: String, api: GitHubReleaseAPI, request: PublishRequest, console: Console
+    ) async throws -> AssetPlan {
+        let remote = try await api.listAssets(releaseID: release.id)
+        let plan = AssetPlan(local: request.assets.assets, remote: remote)
+        if remote.contains(where: { $0.isUploaded && $0.digest == nil }) {
+            console.warning(
+                "\(shown): the server reports no SHA256 digest for some assets (an older GitHub Enterprise Server?); those are compared by size only"
+            )
+        }
+        if !plan.differing.isEmpty {
+            guard request.replace else {
+                throw PublishError.differingAssets(release: shown, names: plan.differing.map(\.local.name))
+            }
+            guard release.draft else {
+                throw PublishError.replaceOnPublic(release: shown, names: plan.differing.map(\.local.name))
+            }
+            for pair in plan.differing {
+                console.warning(
+                    "\(shown): replacing `\(pair.local.name)` (SHA256 \(pair.remote.sha256 ?? "unknown") there, \(pair.local.sha256) here) because of --replace"
+                )
+            }
+        }
+        for extra in plan.extra {
+            console.warning("\(shown): asset `\(extra)` is not in this dist/ folder; left as it is")
+        }
+
+        return plan
+    }
+
+    /// Deletes unfinished and (with `--replace`) differing assets, then uploads what is missing.
+    private func applyAssets(
+        _ plan: AssetPlan, to release: GitHubRelease, api: GitHubReleaseAPI, client: RetryingHTTPClient,
+        request: PublishRequest, policy: RetryPolicy, console: Console
+    ) async throws -> (uploaded: [String], replaced: [String], repaired: [String]) {
+        var repaired: [String] = []
+        var replaced: [String] = []
+        var uploaded: [String] = []
+        for stale in plan.unfinished {
+            console.info("deleting `\(stale.name)`: an earlier upload never finished (state \(stale.state))")
+            try await api.deleteAsset(id: stale.id)
+            repaired.append(stale.name)
+        }
+        for pair in plan.differing {
+            try await api.deleteAsset(id: pair.remote.id)
+            replaced.append(pair.local.name)
+        }
+        for asset in plan.toUpload {
+            try await upload(
+                asset, to: release, api: api, client: client, console: console, policy: policy, replace: request.replace
+            )
+            if !repaired.contains(asset.name), !replaced.contains(asset.name) { uploaded.append(asset.name) }
+        }
+
+        return (uploaded, replaced, repaired)
+    }
+
+    /// The complete set, as the API now reports it, before anything becomes visible.
+    private func confirmComplete(
+        _ release: GitHubRelease, shown: String, api: GitHubReleaseAPI, request: PublishRequest
+    ) async throws {
+        let remote = try await api.listAssets(releaseID: release.id)
+        let plan = AssetPlan(local: request.assets.assets, remote: remote)
+        let problems =
+            plan.missing.map { "`\($0.name)` is missing" }
+            + plan.unfinished.map { "`\($0.name)` is still in state \($0.state)" }
+            + plan.differing.map { "`\($0.local.name)` has a different SHA256 there" }
+        if !problems.isEmpty { throw PublishError.incomplete(release: shown, problems: problems) }
+
     }
 
     public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {

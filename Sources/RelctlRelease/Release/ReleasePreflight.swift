@@ -119,33 +119,45 @@ enum ReleasePreflight {
             report.fail(file: config.root.path, "the repository has no commit yet; commit the release first")
             return
         }
-        let distPrefix = distPathInRepository(config: config, topLevel: report.topLevel)
         let status: GitStatus
         do { status = try await git.status() } catch let error as RelctlError {
             report.fail(error.exitCode, error.diagnostics)
             return
         } catch { return }
-        do {
-            // Our own output folder is not the user's uncommitted work.
-            let dirty = status.dirty.filter { line in
-                let path = String(line.dropFirst(3))
-                return distPrefix.map { !(path == $0 || path.hasPrefix($0 + "/")) } ?? true
-            }
-            if !dirty.isEmpty {
-                let shown = dirty.prefix(10).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
-                let more = dirty.count > 10 ? " and \(dirty.count - 10) more" : ""
-                report.fail(
-                    file: report.topLevel?.path,
-                    "working tree has uncommitted changes (\(shown)\(more)); commit or stash them so the tag matches what is built"
-                )
-            }
-        }
-
+        checkWorkingTree(status, config: config, into: report)
         report.branch = status.branch
         if options.rebuild {
             await checkRebuild(options.tag, git: git, into: &report)
             return
         }
+        checkBranch(config: config, into: report)
+        checkUpstream(status, into: report)
+        // The killed run's tag: kept when resuming (on the commit it tags), deleted first on a roll back.
+        let adopted = recovery.flatMap { $0.resumes(options.tag) || $0.rollsBack(options.tag) ? $0.tagObject : nil }
+        await checkLocalTag(options, adopted: adopted, git: git, recovery: recovery, into: report)
+        await checkRemote(options, config: config, adopted: adopted, git: git, recovery: recovery, into: &report)
+    }
+
+    /// Uncommitted changes, except in our own output folder.
+    private static func checkWorkingTree(_ status: GitStatus, config: RelctlConfig, into report: PreflightReport) {
+        let distPrefix = distPathInRepository(config: config, topLevel: report.topLevel)
+        // Our own output folder is not the user's uncommitted work.
+        let dirty = status.dirty.filter { line in
+            let path = String(line.dropFirst(3))
+            return distPrefix.map { !(path == $0 || path.hasPrefix($0 + "/")) } ?? true
+        }
+        if !dirty.isEmpty {
+            let shown = dirty.prefix(10).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+            let more = dirty.count > 10 ? " and \(dirty.count - 10) more" : ""
+            report.fail(
+                file: report.topLevel?.path,
+                "working tree has uncommitted changes (\(shown)\(more)); commit or stash them so the tag matches what is built"
+            )
+        }
+    }
+
+    /// `[release] branches`: HEAD on one of them (a detached HEAD is on none).
+    private static func checkBranch(config: RelctlConfig, into report: PreflightReport) {
         let allowed = config.release.branches
         if let branch = report.branch {
             if !allowed.isEmpty, !allowed.contains(where: { Glob.matches($0, branch) }) {
@@ -160,7 +172,10 @@ enum ReleasePreflight {
                 "HEAD is detached; check out one of \(allowed.map { "`\($0)`" }.joined(separator: ", ")) ([release] branches) before releasing"
             )
         }
+    }
 
+    /// Ahead or behind the upstream: worth a warning, not a refusal.
+    private static func checkUpstream(_ status: GitStatus, into report: PreflightReport) {
         if let upstream = status.upstream {
             if status.behind > 0 {
                 report.warn(
@@ -173,8 +188,13 @@ enum ReleasePreflight {
                 )
             }
         }
-        // The killed run's tag: kept when resuming (on the commit it tags), deleted first on a roll back.
-        let adopted = recovery.flatMap { $0.resumes(options.tag) || $0.rollsBack(options.tag) ? $0.tagObject : nil }
+    }
+
+    /// The tag must not exist yet (unless it is the killed run's own), and a resumed release must
+    /// be on the commit that run tagged.
+    private static func checkLocalTag(
+        _ options: ReleaseOptions, adopted: String?, git: Git, recovery: ReleaseRecovery?, into report: PreflightReport
+    ) async {
         if let recovery, recovery.resumes(options.tag), let commit = recovery.dead.commit, report.commit != commit {
             report.fail(
                 file: report.topLevel?.path,
@@ -190,6 +210,13 @@ enum ReleasePreflight {
                 "tag \(options.tag) already exists locally\(target); releases never move a tag: bump the version, or delete it with `git tag -d \(options.tag)` if it was never published"
             )
         }
+    }
+
+    /// The remote: present when pushing, reachable, and without this tag.
+    private static func checkRemote(
+        _ options: ReleaseOptions, config: RelctlConfig, adopted: String?, git: Git, recovery: ReleaseRecovery?,
+        into report: inout PreflightReport
+    ) async {
         let remote = config.release.remote
         report.gitSettings = await git.settings(matching: ReleaseWorkspace.borrowedSettings)
         report.remoteURL = report.gitSettings.last { $0.key == "remote.\(remote).url" }?.value
