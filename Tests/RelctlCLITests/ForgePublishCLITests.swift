@@ -141,7 +141,7 @@ import Testing
                 to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
             #expect(try await BlockingWork.run { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
             try await server.setFaults(
-                #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":30}]"#
+                #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":600}]"#
             )
             let process = Process()
             process.executableURL = relctlBinary

@@ -82,14 +82,9 @@ public struct GitLabPublisher: Publisher {
         let package = request.projectName
         let version = request.version.description
         console.info("publishing \(tag) to \(project) (\(api.baseURL.absoluteString))")
-        guard let remoteTag = try await api.tag(tag) else {
-            throw PublishError.tagNotPushed(tag: tag, repository: project)
-        }
-        if let local = request.localTagObject?.lowercased(), local != remoteTag.object.lowercased(),
-            local != remoteTag.commit?.lowercased()
-        {
-            throw PublishError.tagDiffers(tag: tag, repository: project, remote: remoteTag.object, local: local)
-        }
+        let remoteTag = try await api.tag(tag)
+        try PushedTagCheck.require(
+            tag, found: remoteTag.map { ($0.object, $0.commit) }, local: request.localTagObject, repository: project)
         let existing = try await api.release(tag)
 
         // Decide everything before changing anything: a differing file stops the run untouched.

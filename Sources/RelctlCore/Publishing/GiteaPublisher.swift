@@ -70,24 +70,7 @@ public struct GiteaPublisher: Publisher {
         let tag = request.tag
         let repository = api.repository.description
         console.info("publishing \(tag) to \(repository) (\(api.baseURL.absoluteString))")
-        guard let remoteTag = try await api.tag(tag) else {
-            throw PublishError.tagNotPushed(tag: tag, repository: repository)
-        }
-        if let local = request.localTagObject?.lowercased(), local != remoteTag.object.lowercased(),
-            local != remoteTag.commit?.lowercased()
-        {
-            throw PublishError.tagDiffers(tag: tag, repository: repository, remote: remoteTag.object, local: local)
-        }
-        var created = false
-        let release: GiteaRelease
-        if let found = ReleaseChoice.choose(try await api.listReleases(), tag: tag, console: console) {
-            release = found
-            console.detail("found release \(found.id) for \(tag) (\(found.draft ? "draft" : "published"))")
-        } else {
-            release = try await createDraft(api: api, client: client, request: request)
-            created = true
-            console.info("created draft release \(release.id) for \(tag)")
-        }
+        let (release, created) = try await openRelease(request, api: api, client: client, console: console)
         let shown = "release \(tag) (id \(release.id))"
         var checker = GiteaAttachmentCheck(api: api)
 
@@ -147,6 +130,25 @@ public struct GiteaPublisher: Publisher {
         report.url = published.htmlURL ?? report.url
         console.info("published \(tag) on \(repository) with \(request.assets.assets.count) assets: \(report.url)")
         return report
+    }
+
+    /// The release for the pushed tag (checked to be the tag made here), created as a draft when
+    /// there is none; and whether it is new.
+    private func openRelease(
+        _ request: PublishRequest, api: GiteaReleaseAPI, client: RetryingHTTPClient, console: Console
+    ) async throws -> (GiteaRelease, created: Bool) {
+        let tag = request.tag
+        let repository = api.repository.description
+        let remoteTag = try await api.tag(tag)
+        try PushedTagCheck.require(
+            tag, found: remoteTag.map { ($0.object, $0.commit) }, local: request.localTagObject, repository: repository)
+        if let found = ReleaseChoice.choose(try await api.listReleases(), tag: tag, console: console) {
+            console.detail("found release \(found.id) for \(tag) (\(found.draft ? "draft" : "published"))")
+            return (found, false)
+        }
+        let release = try await createDraft(api: api, client: client, request: request)
+        console.info("created draft release \(release.id) for \(tag)")
+        return (release, true)
     }
 
     public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
