@@ -4,14 +4,12 @@ import Foundation
 package enum FileKind {
     /// True for a regular file at `path`, following symlinks.
     package static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        FileSystem.statusIfPresent(atPath: path)?.isRegularFile == true
     }
 
     /// True for a directory (not following a final symlink).
     package static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        FileSystem.statusIfPresent(atPath: path, followingLinks: false)?.isDirectory == true
     }
 
     /// 0755 when the owner may execute it, else 0644: the owner's bit, as git records it. (With

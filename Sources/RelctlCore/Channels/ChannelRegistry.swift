@@ -118,7 +118,7 @@ package enum ChannelRegistry {
     package static func findOnPath(_ name: String, environment: [String: String]) -> String? {
         for folder in (environment["PATH"] ?? "").split(separator: ":") where folder.hasPrefix("/") {
             let candidate = "\(folder)/\(name)"
-            if FileKind.isRegularFile(candidate), access(candidate, X_OK) == 0 { return candidate }
+            if FileKind.isRegularFile(candidate), FileSystem.isAccessible(atPath: candidate, X_OK) { return candidate }
         }
         return nil
     }

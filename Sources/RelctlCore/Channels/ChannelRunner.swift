@@ -30,13 +30,12 @@ package enum ChannelRunner {
                     name: output.channel, file: file, reason: "is not a plain path relative to dist")
             }
             let url = dist.appendingPathComponent(file)
-            var info = stat()
-            guard lstat(url.path, &info) == 0 else {
+            guard let info = FileSystem.statusIfPresent(atPath: url.path, followingLinks: false) else {
                 throw ChannelError.pluginBadFile(name: output.channel, file: file, reason: "does not exist")
             }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
+            guard info.isRegularFile else {
                 throw ChannelError.pluginBadFile(
-                    name: output.channel, file: file, reason: "is not a regular file (\(FileKind.describe(info.st_mode)))")
+                    name: output.channel, file: file, reason: "is not a regular file (\(FileKind.describe(info.mode)))")
             }
             let resolved = url.resolvingSymlinksInPath().path
             guard resolved.hasPrefix(root + "/") else {

@@ -83,8 +83,7 @@ package struct HelmChartPackage {
         for entry in try FileSystem.names(in: folder).sorted(by: bytewiseLess) {
             let url = folder.appendingPathComponent(entry)
             let path = relative.isEmpty ? entry : relative + "/" + entry
-            var info = stat()
-            guard stat(url.path, &info) == 0 else {
+            guard let info = FileSystem.statusIfPresent(atPath: url.path) else {
                 // A broken link that .helmignore leaves out is not an error (Helm checks the rules first).
                 if ignore.ignores(path, isFolder: false) { continue }
                 throw ChannelError.chartInvalid(path: shown + "/" + path, line: nil, reason: "cannot be read (a broken link?)")
@@ -95,13 +94,13 @@ package struct HelmChartPackage {
                     path: shown + "/" + path, line: nil,
                     reason: "is a link to \(resolved), outside the chart; nothing outside the chart folder goes into its package")
             }
-            let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+            let isFolder = info.isDirectory
             if ignore.ignores(path, isFolder: isFolder) { continue }
             if isFolder {
                 try walk(url, relative: path, root: root, ignore: ignore, shown: shown, into: &files)
                 continue
             }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
+            guard info.isRegularFile else {
                 throw ChannelError.chartInvalid(
                     path: shown + "/" + path, line: nil, reason: "is not a regular file; Helm cannot package it")
             }

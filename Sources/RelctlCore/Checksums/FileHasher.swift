@@ -50,28 +50,21 @@ public enum FileHasher {
     private static func digest(
         of url: URL, algorithms: Set<ChecksumAlgorithm>, buffer: UnsafeMutableRawBufferPointer
     ) throws -> FileDigest {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw unreadable(url, errno) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw unreadable(url, errno) }
-        guard (info.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
-            throw ChecksumError.notRegularFile(path: url.path)
+        let file: ReadableFile
+        do {
+            file = try ReadableFile(path: url.path)
+            guard try file.status().isRegularFile else { throw ChecksumError.notRegularFile(path: url.path) }
+        } catch let failure as SystemCallFailure {
+            throw unreadable(url, failure)
         }
-        #if os(Linux)
-        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
-        #endif
         // Optionals mutated in place: extracting a hasher from an enum would share its
         // copy-on-write context and force a copy on every update.
         var sha256: SHA256? = algorithms.contains(.sha256) ? SHA256() : nil
         var sha512: SHA512? = algorithms.contains(.sha512) ? SHA512() : nil
         var size: Int64 = 0
         while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw unreadable(url, errno)
-            }
+            let count: Int
+            do { count = try file.read(into: buffer) } catch { throw unreadable(url, error) }
             if count == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             sha256?.update(bufferPointer: chunk)
@@ -84,9 +77,8 @@ public enum FileHasher {
         return FileDigest(url: url, size: size, digests: digests)
     }
 
-    private static func unreadable(_ url: URL, _ code: Int32) -> ChecksumError {
-        let reason = FileSystem.describe(errno: code)
-        return ChecksumError.unreadable(path: url.path, reason: reason)
+    private static func unreadable(_ url: URL, _ failure: SystemCallFailure) -> ChecksumError {
+        ChecksumError.unreadable(path: url.path, reason: failure.description)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -70,18 +70,16 @@ package enum ManifestReaders {
     /// Reads a source's version from the project at `root`.
     package static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
         let url = RelctlConfig.resolve(source.path, root: root)
-        var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            let code = errno
+        let info: FileStatus
+        do { info = try FileSystem.status(atPath: url.path) } catch {
             // Only a name that is not there is "not found": a folder on the way that may not be
             // entered is a permission problem, and says so.
-            if code == ENOENT || code == ENOTDIR { throw ManifestError.missing(path: source.path) }
+            if error.isMissing { throw ManifestError.missing(path: source.path) }
             throw ManifestError.invalid(
                 path: source.path, line: nil,
-                reason:
-                    "cannot be read: \(FileSystem.describe(errno: code)); check the permissions of it and its folders")
+                reason: "cannot be read: \(error); check the permissions of it and its folders")
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        if info.isDirectory {
             throw ManifestError.invalid(
                 path: source.path, line: nil,
                 reason: "is a directory; point `path` in its [[version]] entry at the manifest file inside it")

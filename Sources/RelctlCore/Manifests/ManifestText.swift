@@ -6,13 +6,16 @@ package enum ManifestText {
     package static func read(_ url: URL, displayPath: String) throws -> String {
         guard let text = try TextFile.read(url, displayPath: displayPath) else {
             // Present but unopenable is not "missing": say what it is.
-            let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-            let code = descriptor < 0 ? errno : EIO
-            if descriptor >= 0 { close(descriptor) }
-            if code == ENOENT || code == ENOTDIR { throw ManifestError.missing(path: displayPath) }
+            let failure: SystemCallFailure
+            do {
+                _ = try ReadableFile(path: url.path)
+                failure = SystemCallFailure(code: EIO)
+            } catch {
+                failure = error
+            }
+            if failure.isMissing { throw ManifestError.missing(path: displayPath) }
             throw ManifestError.invalid(
-                path: displayPath, line: nil,
-                reason: "cannot be read: \(FileSystem.describe(errno: code)); check its permissions")
+                path: displayPath, line: nil, reason: "cannot be read: \(failure); check its permissions")
         }
         return text
     }

@@ -35,12 +35,11 @@ package struct RegexManifestReader: ManifestReader {
     package static let timeLimit: Duration = .seconds(3)
 
     package static func match(_ rawPattern: String, in url: URL, displayPath: String) throws -> ManifestVersion {
-        var info = stat()
-        if stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > sizeLimit {
+        if let info = FileSystem.statusIfPresent(atPath: url.path), info.isRegularFile, info.size > sizeLimit {
             throw ManifestError.invalid(
                 path: displayPath, line: nil,
                 reason:
-                    "is \(ByteCount.format(Int64(info.st_size))), more than relctl searches with a `pattern` (\(ByteCount.format(Int64(sizeLimit)))); point [[version]] at the file that holds the version"
+                    "is \(ByteCount.format(info.size)), more than relctl searches with a `pattern` (\(ByteCount.format(Int64(sizeLimit)))); point [[version]] at the file that holds the version"
             )
         }
         let text = try ManifestText.read(url, displayPath: displayPath)

@@ -6,6 +6,11 @@ package struct FileIdentity: Equatable {
     package var device: UInt64
     package var inode: UInt64
 
+    package init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     package init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
@@ -13,8 +18,7 @@ package struct FileIdentity: Equatable {
 
     /// Nil when nothing is at `path` yet.
     package init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        self.init(info)
+        guard let status = FileSystem.statusIfPresent(atPath: path) else { return nil }
+        self.init(device: status.device, inode: status.inode)
     }
 }

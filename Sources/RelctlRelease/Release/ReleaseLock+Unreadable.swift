@@ -8,21 +8,20 @@ extension ReleaseLock {
     /// error saying what it is and how to remove it; nil when there is no lock or it names a holder.
     /// Reporting such a thing as "another release is running" would send the user waiting.
     static func unreadableLock(at url: URL) -> ReleaseError? {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else { return nil }
+        guard let info = FileSystem.statusIfPresent(atPath: url.path, followingLinks: false) else { return nil }
         let removal = "if no relctl release is running in this repository, remove it"
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR:
+        switch info.kind {
+        case .regular: break
+        case .directory:
             return ReleaseError.unreadableLock(
                 path: url.path, reason: "is a folder, not a lock file relctl wrote; \(removal): `rm -r '\(url.path)'`")
-        default:
-            let what = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "a " + FileKind.describe(info.st_mode)
+        case .symlink, .special:
+            let what = info.article
             return ReleaseError.unreadableLock(
                 path: url.path, reason: "is \(what), not a lock file relctl wrote; \(removal): `rm '\(url.path)'`")
         }
         guard var data = FileSystem.contents(atPath: url.path) else {
-            let reason = access(url.path, R_OK) == 0 ? "cannot be read" : FileSystem.describe(errno: errno)
+            let reason = FileSystem.accessFailure(atPath: url.path, R_OK).map(\.description) ?? "cannot be read"
             return ReleaseError.unreadableLock(
                 path: url.path,
                 reason:

@@ -59,7 +59,7 @@ final class ReleaseWorkspace {
         // removes nothing else: once files are published it is not empty).
         let distPath = dist.path
         let emptyDistGuard =
-            FileSystem.exists(atPath: distPath) ? nil : InterruptActions.shared.add { _ = rmdir(distPath) }
+            FileSystem.exists(atPath: distPath) ? nil : InterruptActions.shared.add { FileSystem.removeEmptyFolder(atPath: distPath) }
         do {
             try FileSystem.createDirectory(dist)
             try CleanupRegistry.shared.makeDirectory(staging)

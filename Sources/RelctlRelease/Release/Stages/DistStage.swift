@@ -70,9 +70,8 @@ struct DistStage: ReleaseStage {
         var found: [String] = []
         for name in ((try? FileSystem.names(in: folder)) ?? []) where !name.hasPrefix(".") {
             let url = folder.appendingPathComponent(name)
-            var info = stat()
-            guard lstat(url.path, &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
+            guard let info = FileSystem.statusIfPresent(atPath: url.path, followingLinks: false) else { continue }
+            if info.isDirectory {
                 found += files(in: url, prefix: prefix + "/" + name)
             } else {
                 found.append(prefix + "/" + name)
@@ -86,18 +85,11 @@ struct DistStage: ReleaseStage {
     /// (a folder, a link), appeared during the release: relctl did not create it and never deletes it.
     /// Plain files of other names (an older SHA256SUMS, manifest.json) are replaced, as documented.
     static func obstruction(at destination: URL, name: String, stems: [String]) -> Diagnostic? {
-        var info = stat()
-        guard lstat(destination.path, &info) == 0 else { return nil }
-        let isPlainFile = (info.st_mode & S_IFMT) == S_IFREG
+        guard let info = FileSystem.statusIfPresent(atPath: destination.path, followingLinks: false) else { return nil }
+        let isPlainFile = info.isRegularFile
         let isThisTags = stems.contains { name == $0 || name.hasPrefix($0 + ".") }
         guard !isPlainFile || isThisTags else { return nil }
-        let what: String
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: what = "a file"
-        case S_IFDIR: what = "a folder"
-        case S_IFLNK: what = "a symbolic link"
-        default: what = "a " + FileKind.describe(info.st_mode)
-        }
+        let what = info.article
         return Diagnostic(
             file: destination.path,
             "\(what) appeared here during the release (the preflight found nothing at this name); relctl did not create it, so it leaves it alone: move or delete it, then run the release again"

@@ -1,0 +1,97 @@
+import Foundation
+
+/// What stat(2) or lstat(2) says about a path: read through the filesystem door, so the rest of
+/// relctl never calls the system directly (and never mistakes `st_mode` bits).
+package struct FileStatus: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        case regular, directory, symlink
+        /// A device, FIFO or socket: `FileKind.describe(mode)` names it.
+        case special
+    }
+
+    /// The whole `st_mode`: type and permission bits.
+    package var mode: mode_t
+    package var size: Int64
+    package var device: UInt64
+    package var inode: UInt64
+    package var linkCount: UInt64
+    package var owner: UInt32
+    package var group: UInt32
+    /// Seconds since the epoch.
+    package var modified: Int
+
+    package init(_ info: stat) {
+        mode = info.st_mode
+        size = Int64(info.st_size)
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        linkCount = UInt64(info.st_nlink)
+        owner = UInt32(info.st_uid)
+        group = UInt32(info.st_gid)
+        modified = Int(info.st_mtim.tv_sec)
+    }
+
+    package var kind: Kind {
+        switch mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symlink
+        default: return .special
+        }
+    }
+
+    package var isRegularFile: Bool { kind == .regular }
+    package var isDirectory: Bool { kind == .directory }
+    package var isSymlink: Bool { kind == .symlink }
+
+    /// "a file", "a folder", "a symbolic link" or what the special file is.
+    package var article: String {
+        switch kind {
+        case .regular: return "a file"
+        case .directory: return "a folder"
+        case .symlink: return "a symbolic link"
+        case .special: return "a " + FileKind.describe(mode)
+        }
+    }
+}
+
+/// A system call that failed, with its `errno`.
+package struct SystemCallFailure: Error, Sendable, CustomStringConvertible {
+    package var code: Int32
+
+    package init(code: Int32) { self.code = code }
+
+    /// Nothing is at the path (or a folder on the way is missing): not a permission problem.
+    package var isMissing: Bool { code == ENOENT || code == ENOTDIR }
+    package var description: String { FileSystem.describe(errno: code) }
+}
+
+extension FileSystem {
+    /// stat(2) of `path`, or lstat(2) when `followingLinks` is false.
+    package static func status(
+        atPath path: String, followingLinks: Bool = true
+    ) throws(SystemCallFailure) -> FileStatus {
+        var info = stat()
+        let result = followingLinks ? stat(path, &info) : lstat(path, &info)
+        guard result == 0 else { throw SystemCallFailure(code: errno) }
+        return FileStatus(info)
+    }
+
+    /// The status, or nil when it cannot be read (nothing there, or not allowed to look).
+    package static func statusIfPresent(atPath path: String, followingLinks: Bool = true) -> FileStatus? {
+        try? status(atPath: path, followingLinks: followingLinks)
+    }
+
+    /// Whether the current user may read (`R_OK`) or run (`X_OK`) `path`, as access(2) decides.
+    package static func isAccessible(atPath path: String, _ mode: Int32) -> Bool { access(path, mode) == 0 }
+
+    /// Why the current user may not read (`R_OK`) or run (`X_OK`) `path`, or nil when they may.
+    package static func accessFailure(atPath path: String, _ mode: Int32) -> SystemCallFailure? {
+        access(path, mode) == 0 ? nil : SystemCallFailure(code: errno)
+    }
+
+    /// Removes the folder at `path` only when it is empty (rmdir(2)): for undoing a folder relctl
+    /// created without any risk of deleting what someone put there since.
+    @discardableResult
+    package static func removeEmptyFolder(atPath path: String) -> Bool { rmdir(path) == 0 }
+}
