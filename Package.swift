@@ -115,13 +115,15 @@ let package = Package(
         // The parser fuzzer's driver (scripts/fuzz); the fuzzer itself is in RelctlTestSupport, so
         // the suite runs it too (docs/security.md, "Fuzzing").
         .executableTarget(name: "relctl-fuzz", dependencies: ["RelctlTestSupport"], path: "Tests/Fuzz"),
+        // Swift Testing traits for the suites (kept apart: the fuzzer's executable does not link Testing).
+        .target(name: "RelctlTestTraits", dependencies: ["RelctlTestSupport"], path: "Tests/Traits"),
         .testTarget(
             name: "RelctlCoreTests",
-            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease", "RelctlTestSupport"]
+            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease", "RelctlTestSupport", "RelctlTestTraits"]
         ),
         .testTarget(
             name: "RelctlCLITests",
-            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease", "RelctlTestSupport"]
+            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease", "RelctlTestSupport", "RelctlTestTraits"]
         ),
     ],
     swiftLanguageModes: [.v6]

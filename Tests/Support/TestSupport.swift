@@ -3,7 +3,7 @@ import RelctlBasics
 import RelctlCore
 import RelctlRelease
 
-/// A real temporary directory, removed when the value is released by `withTemporaryDirectory`.
+/// A real temporary directory, removed when the test that made it ends (`.removesTemporaries`).
 public struct TemporaryDirectory: Sendable {
     public let url: URL
 
@@ -13,6 +13,7 @@ public struct TemporaryDirectory: Sendable {
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         // Resolve /tmp symlinks so paths printed by tools compare equal.
         url = base.resolvingSymlinksInPath()
+        TemporaryScope.current?.track(self)
     }
 
     public var path: String { url.path }

@@ -1,0 +1,23 @@
+import Foundation
+import Synchronization
+
+/// The temporary directories made while one test runs, removed together when it ends
+/// (`RemovesTemporaries` opens a scope per test). A directory made outside any scope (a static
+/// fixture shared by several tests, a thread that is not a task) is not tracked, so nothing a
+/// later test still needs is removed under it.
+public final class TemporaryScope: Sendable {
+    @TaskLocal public static var current: TemporaryScope?
+
+    private let made = Mutex<[TemporaryDirectory]>([])
+
+    func track(_ directory: TemporaryDirectory) {
+        made.withLock { $0.append(directory) }
+    }
+
+    /// Runs `body` with a new scope, then removes what was made in it, even when `body` throws.
+    public static func run(_ body: @Sendable () async throws -> Void) async throws {
+        let scope = TemporaryScope()
+        defer { for directory in scope.made.withLock({ $0 }).reversed() { directory.remove() } }
+        try await $current.withValue(scope) { try await body() }
+    }
+}

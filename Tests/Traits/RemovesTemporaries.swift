@@ -1,0 +1,23 @@
+import RelctlTestSupport
+import Testing
+
+/// Every `TemporaryDirectory` a test makes (its fixtures, remotes, scratch folders) is removed
+/// when the test ends, passed, failed or thrown: the scope Swift Testing gives a trait replaces a
+/// hand-written `defer { fixture.remove() }` in every test. Applied to a suite, it covers each of
+/// its tests (and each case of a parameterized one) separately.
+public struct RemovesTemporaries: TestTrait, SuiteTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        // A suite's own scope holds no temporaries; each test case gets its own.
+        guard testCase != nil else { return try await function() }
+        try await TemporaryScope.run(function)
+    }
+}
+
+extension Trait where Self == RemovesTemporaries {
+    /// Removes the test's temporary directories when it ends.
+    public static var removesTemporaries: Self { RemovesTemporaries() }
+}
