@@ -1,6 +1,7 @@
 import Foundation
 import RelctlTestSupport
 import Testing
+
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
@@ -47,7 +48,8 @@ import Testing
         return (try digest(plain), try blobs(fixture.layout))
     }
 
-    @Test(.enabled(if: ImageCLITests.hasTools)) func layersStreamInChunksToTheRealRegistryWithUnchangedDigests() throws {
+    @Test(.enabled(if: ImageCLITests.hasTools)) func layersStreamInChunksToTheRealRegistryWithUnchangedDigests() throws
+    {
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try Self.bigFixture(repository: "\(registry.host)/acme/velostream")
@@ -60,7 +62,8 @@ import Testing
             let repository = "acme/velostream\(run)"
             try fixture.repository.directory.write(
                 "relctl.toml", ImageFixture.config(repository: "\(registry.host)/\(repository)"))
-            let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
+            let pushed = try relctl(
+                ["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
             #expect(pushed.status == 0, "\(pushed)")
             #expect(try Self.digest(pushed) == expected.digest, "run \(run): the digest of the unstreamed build")
             #expect(try Self.blobs(fixture.layout) == expected.blobs, "run \(run): the same blobs, byte for byte")
@@ -116,7 +119,9 @@ import Testing
         #expect(requests.contains { $0.method == "DELETE" && $0.status == 204 }, "\(requests.map(\.path))")
         for (name, size) in expected.blobs where size > 4096 {
             #expect(
-                requests.contains { $0.method == "PUT" && $0.content_range == nil && $0.bytes == size && $0.status == 201 },
+                requests.contains {
+                    $0.method == "PUT" && $0.content_range == nil && $0.bytes == size && $0.status == 201
+                },
                 "the layer \(name) was uploaded whole")
             let stored = try Data(contentsOf: fixture.layout.appendingPathComponent("blobs/sha256/\(name)"))
             #expect(standIn.blob("sha256:" + name) == stored, "the stand-in holds the layout's bytes")
@@ -154,7 +159,8 @@ import Testing
         let close = try #require(
             requests.first {
                 $0.method == "PUT"
-                    && ($0.path.contains("digest=sha256%3A\(layer.key)") || $0.path.contains("digest=sha256:\(layer.key)"))
+                    && ($0.path.contains("digest=sha256%3A\(layer.key)")
+                        || $0.path.contains("digest=sha256:\(layer.key)"))
             })
         #expect(next + close.bytes == layer.value, "chunks \(accepted) + final \(close.bytes) bytes = the layer")
         #expect(standIn.blob("sha256:" + layer.key)?.count == layer.value)
@@ -180,11 +186,14 @@ import Testing
         let elsewhere = received.filter { $0.origin == "B" }
         #expect(elsewhere.contains { $0.method == "PATCH" }, "\(elsewhere.map(\.method))")
         #expect(elsewhere.allSatisfy { $0.authorization == nil })
-        #expect(received.filter { $0.origin == "A" && $0.path.hasPrefix("/v2/acme") }.allSatisfy { $0.authorization != nil })
+        #expect(
+            received.filter { $0.origin == "A" && $0.path.hasPrefix("/v2/acme") }.allSatisfy { $0.authorization != nil }
+        )
         #expect(!received.contains { $0.method == "PUT" && $0.path.contains("/manifests/") })
     }
 
-    @Test(.enabled(if: ImageCLITests.hasTools)) func anUnchangedImageComesFromTheCacheAndADamagedEntryIsRebuilt() throws {
+    @Test(.enabled(if: ImageCLITests.hasTools)) func anUnchangedImageComesFromTheCacheAndADamagedEntryIsRebuilt() throws
+    {
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try ImageFixture(repository: "\(registry.host)/acme/velostream")
@@ -232,7 +241,8 @@ import Testing
 
         // Off means off; a bad size is bad input.
         let off = try relctl(
-            ["image", "--tag", "v1.0.0"], in: fixture.url, environment: env.merging(["RELCTL_LAYER_CACHE": "off"]) { $1 })
+            ["image", "--tag", "v1.0.0"], in: fixture.url,
+            environment: env.merging(["RELCTL_LAYER_CACHE": "off"]) { $1 })
         #expect(off.status == 0 && off.stderr.contains("layers: 2 compressed, 0 from the cache"), "\(off)")
         let bad = try relctl(
             ["image", "--tag", "v1.0.0"], in: fixture.url,

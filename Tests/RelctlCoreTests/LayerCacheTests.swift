@@ -1,6 +1,7 @@
 import Foundation
 import RelctlTestSupport
 import Testing
+
 @testable import RelctlBasics
 @testable import RelctlCore
 
@@ -13,7 +14,8 @@ import Testing
             try LayerCache.configured(environment: environment, workingDirectory: here)?.folder.path
         }
         #expect(try folder(["HOME": "/home/dev"]) == "/home/dev/.cache/relctl/layers")
-        #expect(try folder(["HOME": "/home/dev", "XDG_CACHE_HOME": "/var/cache/dev"]) == "/var/cache/dev/relctl/layers")
+        #expect(
+            try folder(["HOME": "/home/dev", "XDG_CACHE_HOME": "/var/cache/dev"]) == "/var/cache/dev/relctl/layers")
         // A relative XDG_CACHE_HOME is ignored, as the XDG spec says.
         #expect(try folder(["HOME": "/home/dev", "XDG_CACHE_HOME": "cache"]) == "/home/dev/.cache/relctl/layers")
         #expect(try folder(["RELCTL_LAYER_CACHE": "ci-cache", "XDG_CACHE_HOME": "/x"]) == "/work/project/ci-cache")

@@ -149,7 +149,9 @@ public struct ImagePusher: Sendable {
                     case .landed: break
                     case .refused(let reason):
                         // The ordinary way below is the fallback: HEAD, then one monolithic upload.
-                        console.info("\(client.registry): chunked upload of \(blob.digest) not used (\(reason)); uploading it whole")
+                        console.info(
+                            "\(client.registry): chunked upload of \(blob.digest) not used (\(reason)); uploading it whole"
+                        )
                     }
                 }
                 if try await blobExists(client, blob.digest) { return .success(.present) }

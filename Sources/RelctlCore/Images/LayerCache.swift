@@ -85,7 +85,8 @@ package struct LayerCache: Sendable {
             case .symlink(let target): content = "symlink " + target
             }
             // Paths and targets are written length-prefixed: no name can forge a line break.
-            text += "\(entry.path.utf8.count):\(entry.path) \(String(entry.mode, radix: 8)) \(content.utf8.count):\(content)\n"
+            text +=
+                "\(entry.path.utf8.count):\(entry.path) \(String(entry.mode, radix: 8)) \(content.utf8.count):\(content)\n"
         }
         return FileHasher.hex(SHA256.hash(data: Data(text.utf8)))
     }
@@ -143,7 +144,8 @@ package struct LayerCache: Sendable {
                     Record(digest: layer.descriptor.digest, size: layer.descriptor.size, diffID: layer.diffID)),
                 to: record(key))
         } catch {
-            return "cannot keep the layer in the cache \(folder.path): \((error as? RelctlError)?.message ?? "\(error)")"
+            return
+                "cannot keep the layer in the cache \(folder.path): \((error as? RelctlError)?.message ?? "\(error)")"
         }
         trim()
         return nil
