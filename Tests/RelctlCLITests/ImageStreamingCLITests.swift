@@ -48,6 +48,20 @@ import Testing
         return (try digest(plain), try blobs(fixture.layout))
     }
 
+    /// The big fixture built plainly for reference, then pushed to a stand-in with `faults`: the
+    /// push must succeed with the reference's digest whatever the faults.
+    static func pushToStandIn(
+        faults: [RegistryStandIn.Fault]
+    ) throws -> (RegistryStandIn, ImageFixture, (digest: String, blobs: [String: Int]), RunResult) {
+        let standIn = try RegistryStandIn(faults: faults)
+        let fixture = try bigFixture(repository: "\(standIn.host)/acme/velostream")
+        let expected = try reference(fixture)
+        let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url)
+        #expect(pushed.status == 0, "\(pushed)")
+        #expect(try digest(pushed) == expected.digest)
+        return (standIn, fixture, expected, pushed)
+    }
+
     @Test(.enabled(if: ImageCLITests.hasTools)) func layersStreamInChunksToTheRealRegistryWithUnchangedDigests() throws
     {
         let registry = try TestRegistry()
@@ -93,15 +107,9 @@ import Testing
 
     @Test(arguments: [RegistryStandIn.Fault.patch416, .patch405, .patchNoLocation])
     func aRegistryThatRefusesChunksGetsEachLayerWhole(fault: RegistryStandIn.Fault) throws {
-        let standIn = try RegistryStandIn(faults: [fault])
+        let (standIn, fixture, expected, pushed) = try Self.pushToStandIn(faults: [fault])
         defer { standIn.stop() }
-        let fixture = try Self.bigFixture(repository: "\(standIn.host)/acme/velostream")
         defer { fixture.repository.directory.remove() }
-        let expected = try Self.reference(fixture)
-
-        let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url)
-        #expect(pushed.status == 0, "\(pushed)")
-        #expect(try Self.digest(pushed) == expected.digest)
         #expect(pushed.stderr.contains("uploading it whole"), "\(pushed.stderr)")
         // The small arm64 layer needs no PATCH (its bytes ride in the closing PUT, which no fault
         // touches): it still goes while compressed; the large one went whole.
@@ -129,15 +137,9 @@ import Testing
     }
 
     @Test func chunksFollowTheSpecAndARateLimitIsWaitedOut() throws {
-        let standIn = try RegistryStandIn(faults: [.patch429Once])
+        let (standIn, fixture, expected, pushed) = try Self.pushToStandIn(faults: [.patch429Once])
         defer { standIn.stop() }
-        let fixture = try Self.bigFixture(repository: "\(standIn.host)/acme/velostream")
         defer { fixture.repository.directory.remove() }
-        let expected = try Self.reference(fixture)
-
-        let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url)
-        #expect(pushed.status == 0, "\(pushed)")
-        #expect(try Self.digest(pushed) == expected.digest)
         #expect(pushed.stderr.contains("2 while compressed"), "no fallback: \(pushed.stderr)")
         let requests = try standIn.requests()
         #expect(requests.allSatisfy { $0.violation == nil }, "\(requests.compactMap(\.violation))")
