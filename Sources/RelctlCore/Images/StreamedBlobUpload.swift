@@ -33,7 +33,7 @@ package final class StreamedBlobUpload: Sendable {
     /// with `OCI-Chunk-Min-Length`); each request costs a round trip and the HTTP stack's CPU.
     package static let minimumChunk: Int64 = 2 << 20
     /// The most one `PATCH` carries, read into memory from the file.
-    package static let maximumChunk: Int64 = 8 << 20
+    package static let maximumChunk: Int64 = 4 << 20
 
     private struct State {
         var file: FileHandle?
