@@ -125,7 +125,13 @@ import Testing
         defer { registry.stop() }
         let fixture = try ImageFixture(repository: "\(registry.host)/acme/velostream")
         defer { fixture.repository.directory.remove() }
-        let docker = ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path]
+        // With the layer cache (on by default), the second push knows its layers' digests before
+        // anything is compressed and asks the registry first (docs/images.md, "Layer cache").
+        let cache = try TemporaryDirectory(prefix: "relctl-layer-cache")
+        defer { cache.remove() }
+        let docker = [
+            "DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "RELCTL_LAYER_CACHE": cache.path,
+        ]
 
         // The dry run checks the registry and writes nothing.
         let dry = try relctl(
@@ -336,7 +342,10 @@ import Testing
                 "import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
                 relctlBinary.path, "image", "--tag", "v1.0.0", "--push", "--target", ImageFixture.amd64,
             ], in: fixture.url,
-            environment: ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "NO_COLOR": "1"])
+            environment: [
+                "DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "NO_COLOR": "1",
+                "RELCTL_LAYER_CACHE": "off",
+            ])
         let fields = measured.stdout.split(separator: " ").compactMap {
             Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
         }

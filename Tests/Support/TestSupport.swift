@@ -124,10 +124,12 @@ public let relctlBinary: URL = {
         .appendingPathComponent(".build/debug/relctl")
 }()
 
-/// Runs the built relctl end to end, with a clean, colourless environment.
+/// Runs the built relctl end to end, with a clean, colourless environment. The image layer cache
+/// is off unless a test names one (`RELCTL_LAYER_CACHE`): each test then proves its layers are
+/// built, not copied from another test's run, and the user's own cache is left alone.
 @discardableResult
 public func relctl(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> RunResult {
-    var env = ["NO_COLOR": "1"]
+    var env = ["NO_COLOR": "1", "RELCTL_LAYER_CACHE": "off"]
     for (key, value) in environment { env[key] = value }
     return try run(relctlBinary.path, arguments, in: directory, environment: env)
 }

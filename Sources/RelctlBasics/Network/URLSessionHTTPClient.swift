@@ -52,10 +52,13 @@ package struct URLSessionHTTPClient: HTTPClient {
         let expired = DeadlineFlag()
         let deadline = request.overallDeadline
         // Cancels the task once the overall deadline passes; a task already finished ignores it.
+        // Held weakly: the timer outlives the request by up to the deadline (10 minutes), and a
+        // finished task keeps its request, `.data` body included, alive for as long as it is held
+        // (a chunked layer upload's PATCHes would all stay resident).
         let arm: @Sendable (URLSessionTask) -> Void = { task in
-            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak task] in
                 expired.set()
-                task.cancel()
+                task?.cancel()
             }
         }
         do {

@@ -27,20 +27,24 @@ public struct ImageBuilder: Sendable {
     ///   - targets: the selected targets; each image uses those among its own Linux targets.
     ///   - outputDirectory: `dist/`; layouts go to `dist/oci/<name>/`.
     ///   - binaryRoot: read binaries from here instead of the project (prebuilt CI artifacts).
+    ///   - uploads: per image name, the registry connection a push will use: each layer the
+    ///     cache does not hold is uploaded to it while it is compressed (`StreamedBlobUpload`).
     public func build(
         config: RelctlConfig, release: ImageRelease, targets: [Target], outputDirectory: URL,
-        binaryRoot: URL? = nil, names: [String] = []
+        binaryRoot: URL? = nil, names: [String] = [], uploads: [String: ImagePusher.Connection] = [:]
     ) async throws -> [BuiltImage] {
         guard !config.images.isEmpty else { throw ImageError.noImages(config: config.path) }
         let known = config.images.map(\.name)
         for name in names where !known.contains(name) { throw ImageError.unknownImage(name: name, known: known) }
         let images = names.isEmpty ? config.images : config.images.filter { names.contains($0.name) }
+        let cache = try LayerCache.configured(
+            environment: context.environment, workingDirectory: context.workingDirectory)
         var built: [BuiltImage] = []
         for image in images {
             built.append(
                 try await build(
                     image, config: config, release: release, targets: targets, outputDirectory: outputDirectory,
-                    binaryRoot: binaryRoot))
+                    binaryRoot: binaryRoot, cache: cache, upload: uploads[image.name]))
         }
         return built
     }
@@ -53,7 +57,7 @@ public struct ImageBuilder: Sendable {
 
     private func build(
         _ image: ImageSettings, config: RelctlConfig, release: ImageRelease, targets: [Target],
-        outputDirectory: URL, binaryRoot: URL?
+        outputDirectory: URL, binaryRoot: URL?, cache: LayerCache?, upload: ImagePusher.Connection?
     ) async throws -> BuiltImage {
         let started = context.clock.now()
         let chosen = image.selectTargets(targets)
@@ -88,30 +92,13 @@ public struct ImageBuilder: Sendable {
         let writer = try OCILayoutWriter(destination: folder.appendingPathComponent(image.name))
         do {
             let level = config.archive.compressionLevel.map { min(max($0, 1), 9) }
-            let blobs = writer.blobs
-            // One layer per platform, written concurrently, each allowed every core: deflate is
-            // the whole cost, the bytes do not depend on the split, and when one platform's layer
-            // is smaller (an arm64 binary rarely matches its amd64 twin), the other one's chunks
-            // take over the cores it leaves, instead of half the machine idling until the end.
-            let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-            let layers = try await withThrowingTaskGroup(of: (Int, ImageLayer.Written).self) { group in
-                for (index, plan) in plans.enumerated() {
-                    group.addTask {
-                        (
-                            index,
-                            try await ImageLayer.write(
-                                plan.entries, mtime: release.time, level: level, workers: workers, into: blobs)
-                        )
-                    }
-                }
-                var results: [Int: ImageLayer.Written] = [:]
-                for try await (index, layer) in group { results[index] = layer }
-                return results
-            }
+            let layers = try await writeLayers(
+                plans.map(\.entries), mtime: release.time, level: level, into: writer.blobs, cache: cache,
+                upload: upload)
             let annotations = release.annotations(labels: image.labels)
             var manifests: [OCIDescriptor] = []
             for (index, plan) in plans.enumerated() {
-                guard let layer = layers[index] else { continue }
+                let layer = layers.written[index]
                 let base = bases[plan.platform]
                 var imageConfig = base?.config ?? .scratch(plan.platform)
                 imageConfig.created = release.created
@@ -161,7 +148,7 @@ public struct ImageBuilder: Sendable {
                 json: OCIIndex(manifests: manifests, annotations: annotations), mediaType: OCIMediaType.index)
             try writer.finish(index: index, tags: tags)
             context.console.info(
-                "image \(image.name): \(index.digest) (\(plans.map(\.platform.description).joined(separator: ", "))), \(String(format: "%.2f", context.clock.seconds(since: started))) s"
+                "image \(image.name): \(index.digest) (\(plans.map(\.platform.description).joined(separator: ", "))), \(String(format: "%.2f", context.clock.seconds(since: started))) s, layers: \(layers.compressed) compressed, \(layers.cached) from the cache"
             )
             return BuiltImage(
                 name: image.name, repository: image.repository.name, digest: index.digest, tags: tags,
@@ -171,6 +158,71 @@ public struct ImageBuilder: Sendable {
             writer.discard()
             throw error
         }
+    }
+
+    /// The layers of one image, in the order of `entries`, and how many were compressed here.
+    private struct Layers {
+        var written: [ImageLayer.Written]
+        var compressed = 0
+        var cached = 0
+    }
+
+    /// Writes one layer per entry list into `blobs`. Lists with the same inputs (the same
+    /// binaries for two platforms) share one layer, written once; a layer the cache holds is
+    /// copied from it; the others are compressed concurrently, each allowed every core: deflate
+    /// is the whole cost, the bytes do not depend on the split, and when one platform's layer is
+    /// smaller (an arm64 binary rarely matches its amd64 twin), the other one's chunks take over
+    /// the cores it leaves. With `upload`, each compressed layer is also streamed to the registry.
+    private func writeLayers(
+        _ lists: [[ArchiveEntry]], mtime: Int, level: Int?, into blobs: URL, cache: LayerCache?,
+        upload: ImagePusher.Connection?
+    ) async throws -> Layers {
+        let effective = try ArchiveWriterFormats.format("tar.gz").effectiveLevel(level)
+        var keys: [String] = []
+        for entries in lists {
+            keys.append(
+                try await LayerCache.key(
+                    entries, top: ImageLayer.top, mtime: mtime, level: effective,
+                    chunkSize: ChunkedGzipCompressor.chunkSize))
+        }
+        var layers = Layers(written: [])
+        var distinct: [String: [ArchiveEntry]] = [:]
+        var results: [String: ImageLayer.Written] = [:]
+        for (key, entries) in zip(keys, lists) where distinct[key] == nil && results[key] == nil {
+            if let hit = cache?.load(key, into: blobs) {
+                results[key] = hit
+                layers.cached += 1
+            } else {
+                distinct[key] = entries
+            }
+        }
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let console = context.console
+        let fresh = try await withThrowingTaskGroup(of: (String, ImageLayer.Written).self) { group in
+            for (key, entries) in distinct {
+                group.addTask {
+                    var streamed: StreamedBlobUpload?
+                    if let upload {
+                        streamed = StreamedBlobUpload(connection: upload)
+                        streamed?.start()
+                    }
+                    let written = try await ImageLayer.write(
+                        entries, mtime: mtime, level: level, workers: workers, into: blobs, upload: streamed)
+                    if let streamed, let upload { upload.streamed(streamed, digest: written.descriptor.digest) }
+                    if let cache, let problem = cache.store(key, layer: written, from: blobs) {
+                        console.warning(problem)
+                    }
+                    return (key, written)
+                }
+            }
+            var written: [String: ImageLayer.Written] = [:]
+            for try await (key, layer) in group { written[key] = layer }
+            return written
+        }
+        layers.compressed = fresh.count
+        results.merge(fresh) { old, _ in old }
+        layers.written = keys.map { results[$0]! }
+        return layers
     }
 
     /// Binaries in `usr/local/bin`, files in `usr/local/share/<name>` (paths relative to `/usr`).

@@ -24,6 +24,8 @@ package enum ImageError: RelctlError, CustomStringConvertible {
     case badDockerConfig(path: String, registry: String, problem: DockerConfigProblem)
     /// An `[[image]] files` source that is not a regular file.
     case notAFile(path: String, image: String)
+    /// A layer cache setting (`RELCTL_LAYER_CACHE`, `RELCTL_LAYER_CACHE_MAX`) relctl cannot use.
+    case badCacheSetting(name: String, value: String, expected: String)
 
     /// What is wrong with an image reference.
     package enum ReferenceProblem: Sendable {
@@ -48,7 +50,7 @@ package enum ImageError: RelctlError, CustomStringConvertible {
     package var exitCode: RelctlExitCode {
         switch self {
         case .noImages, .unknownImage, .noTargets, .unsupportedPlatform, .badTag, .noBasePlatform, .badReference,
-            .badDockerConfig, .notAFile:
+            .badDockerConfig, .notAFile, .badCacheSetting:
             return .badInput
         default: return .failure
         }
@@ -134,6 +136,8 @@ package enum ImageError: RelctlError, CustomStringConvertible {
                     file: path,
                     "listed in [[image]] `\(image)` files but is not a regular file; fix the path in relctl.toml")
             ]
+        case let .badCacheSetting(name, value, expected):
+            return [Diagnostic("\(name)=`\(value)`: expected \(expected) (docs/images.md, \"Layer cache\")")]
         }
     }
 

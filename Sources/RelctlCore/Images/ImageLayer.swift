@@ -22,8 +22,25 @@ package struct ImageLayer {
     /// the uncompressed tar) is hashed from that same stream on its way to the compressor, so the
     /// layer is produced in one pass and nothing written is read back.
     /// - Parameter entries: paths relative to `/usr`, sorted and with parents, as `LayoutBuilder` gives them.
+    /// - Parameter upload: when given, follows the compressed bytes into the registry while the
+    ///   rest of the layer is still being compressed (`relctl image --push`).
     package static func write(
-        _ entries: [ArchiveEntry], mtime: Int, level: Int?, workers: Int, into blobs: URL
+        _ entries: [ArchiveEntry], mtime: Int, level: Int?, workers: Int, into blobs: URL,
+        upload: StreamedBlobUpload? = nil
+    ) async throws -> Written {
+        do {
+            let written = try await write(entries, mtime: mtime, level: level, workers: workers, blobs, upload)
+            upload?.finished(digest: written.descriptor.digest, size: written.descriptor.size)
+            return written
+        } catch {
+            upload?.abandon()
+            throw error
+        }
+    }
+
+    private static func write(
+        _ entries: [ArchiveEntry], mtime: Int, level: Int?, workers: Int, _ blobs: URL,
+        _ upload: StreamedBlobUpload?
     ) async throws -> Written {
         let temporary = blobs.appendingPathComponent(Temporaries.name(".layer"))
         let path = temporary.path
@@ -36,9 +53,12 @@ package struct ImageLayer {
         defer { close(descriptor) }
         let format = try ArchiveWriterFormats.format("tar.gz")
         let sink = HashingFileSink(descriptor: descriptor)
+        upload?.started(file: temporary)
         let diffID = DigestBox()
+        var written: (@Sendable (Int64) -> Void)?
+        if let upload { written = { total in upload.written(total: total) } }
         _ = try await ChunkedGzipCompressor(level: format.effectiveLevel(level), workers: workers).compress(
-            into: sink, destination: path
+            into: sink, destination: path, written: written
         ) { tarStream in
             let tee = DigestingSink(forwardingTo: tarStream)
             let writer = try LibArchiveWriter(format: format, level: level, workers: 1, sink: tee, destination: path)

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlBasics
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -22,6 +23,8 @@ public struct ImagePusher: Sendable {
         package var uploadedBytes: Int64 = 0
         package var mounted = 0
         package var present = 0
+        /// Of `uploaded`: sent in chunks while the layer was compressed.
+        package var streamed = 0
     }
 
     /// A registry connection opened ahead of the push: the credentials looked up, the API checked
@@ -31,6 +34,17 @@ public struct ImagePusher: Sendable {
         package let reference: ImageReference
         package let base: ImageReference?
         package let opened: Task<Opened, any Error>
+        /// Layers uploaded while they were compressed, by digest (`ImageBuilder` with `uploads`).
+        private let streamed = Mutex<[String: StreamedBlobUpload]>([:])
+
+        /// Records a streamed upload of the blob `digest`, which `push` then waits for.
+        package func streamed(_ upload: StreamedBlobUpload, digest: String) {
+            streamed.withLock { $0[digest] = upload }
+        }
+
+        package func streamedUpload(_ digest: String) -> StreamedBlobUpload? {
+            streamed.withLock { $0[digest] }
+        }
 
         package struct Opened: Sendable {
             package var client: RegistryClient
@@ -122,11 +136,24 @@ public struct ImagePusher: Sendable {
             seen.insert($0.digest).inserted
         }
         enum Outcome: Sendable {
-            case present, mounted, uploaded(Int64)
+            case present, mounted, uploaded(Int64), streamed(Int64)
         }
+        let console = context.console
         let outcomes = await ParallelJobs.map(distinct, limit: Self.concurrentBlobs) {
             blob -> Result<Outcome, any Error> in
             do {
+                if let upload = connection.streamedUpload(blob.digest) {
+                    switch await upload.outcome {
+                    case .landed(let digest, let size) where digest == blob.digest && size == blob.size:
+                        return .success(.streamed(size))
+                    case .landed: break
+                    case .refused(let reason):
+                        // The ordinary way below is the fallback: HEAD, then one monolithic upload.
+                        console.info(
+                            "\(client.registry): chunked upload of \(blob.digest) not used (\(reason)); uploading it whole"
+                        )
+                    }
+                }
                 if try await blobExists(client, blob.digest) { return .success(.present) }
                 if let mountFrom, baseLayers.contains(blob.digest),
                     try await mount(client, blob.digest, from: mountFrom)
@@ -147,6 +174,10 @@ public struct ImagePusher: Sendable {
             case .uploaded(let size):
                 report.uploaded += 1
                 report.uploadedBytes += size
+            case .streamed(let size):
+                report.uploaded += 1
+                report.streamed += 1
+                report.uploadedBytes += size
             }
         }
         // The platform manifests at once, then the index by digest, and only then the tags: a tag
@@ -156,7 +187,7 @@ public struct ImagePusher: Sendable {
         try await putManifest(client, reference: image.digest, body: indexBody, mediaType: OCIMediaType.index)
         try await putAll(client, image.tags.map { ($0, indexBody, OCIMediaType.index) })
         context.console.info(
-            "pushed \(image.reference.name)@\(image.digest) as \(image.tags.joined(separator: ", ")): \(report.uploaded) blob(s) uploaded (\(ByteCount.format(report.uploadedBytes))), \(report.mounted) mounted, \(report.present) already there"
+            "pushed \(image.reference.name)@\(image.digest) as \(image.tags.joined(separator: ", ")): \(report.uploaded) blob(s) uploaded (\(ByteCount.format(report.uploadedBytes))\(report.streamed > 0 ? ", \(report.streamed) while compressed" : "")), \(report.mounted) mounted, \(report.present) already there"
         )
         return report
     }
@@ -210,6 +241,10 @@ public struct ImagePusher: Sendable {
     }
 
     package func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
+        try await Self.blobExists(client, digest)
+    }
+
+    package static func blobExists(_ client: RegistryClient, _ digest: String) async throws -> Bool {
         let response = try await client.send("HEAD", "blobs/\(digest)")
         switch response.status {
         case 200: return true
@@ -260,12 +295,18 @@ public struct ImagePusher: Sendable {
                 registry: client.registry, repository: client.repository, action: "uploading \(digest)",
                 status: response.status, detail: RegistryClient.detail(response.body))
         }
-        // The upload `Location` may name another host (which gets no credentials): a 201 from
-        // there proves nothing. Only the registry saying it holds the blob does.
-        guard try await blobExists(client, digest) else {
+        try await Self.confirmLanded(client, digest, uploadedTo: url, status: response.status)
+    }
+
+    /// The upload `Location` may name another host (which gets no credentials): a 201 from there
+    /// proves nothing. Only the registry saying it holds the blob does.
+    package static func confirmLanded(
+        _ client: RegistryClient, _ digest: String, uploadedTo url: URL, status: Int
+    ) async throws {
+        guard try await ImagePusher.blobExists(client, digest) else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "uploading \(digest)",
-                status: response.status,
+                status: status,
                 detail:
                     "the upload to \(HTTPOrigin(url)?.description ?? url.absoluteString) answered 201, but the registry does not hold the blob afterwards (HEAD answers 404); nothing was tagged, run the push again or check the registry's storage"
             )

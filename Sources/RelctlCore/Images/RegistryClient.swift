@@ -140,6 +140,11 @@ package final class RegistryClient: Sendable {
         return URL(string: "/v2/\(repository)/\(path)", relativeTo: base)?.absoluteURL
     }
 
+    /// Resolves an upload `Location` (often relative) against the registry.
+    package func url(location: String) -> URL? {
+        URL(string: location, relativeTo: state.withLock { $0.base })?.absoluteURL
+    }
+
     /// Resolves an upload `Location` (often relative) and adds a query item.
     package func url(location: String, adding item: URLQueryItem) -> URL? {
         let base = state.withLock { $0.base }

@@ -25,9 +25,11 @@ package struct ChunkedGzipCompressor {
 
     /// Runs `produce` on a thread of its own with a sink taking the uncompressed stream, compresses
     /// what it writes, and writes the gzip members into `sink` in order.
+    /// - Parameter written: told the total compressed bytes in `sink` after each member (an image
+    ///   layer's upload follows the file while it grows).
     /// - Returns: what `produce` returned (the entry count).
     package func compress(
-        into sink: HashingFileSink, destination: String,
+        into sink: HashingFileSink, destination: String, written: (@Sendable (Int64) -> Void)? = nil,
         produce: @escaping @Sendable (any ArchiveByteSink) throws -> Int
     ) async throws -> Int {
         let level = self.level
@@ -43,7 +45,7 @@ package struct ChunkedGzipCompressor {
                 let member = try GzipMember(level: level, destination: destination)
                 return { chunk in try member.compress(&chunk) }
             } makeWriter: {
-                MemberWriter(sink: sink, destination: destination)
+                MemberWriter(sink: sink, destination: destination, written: written)
             }
         } catch is ChunkPipeline<Void>.Stopped {
             throw PackagingError.writeFailed(path: destination, reason: "the gzip stream stopped unfinished")
@@ -53,10 +55,12 @@ package struct ChunkedGzipCompressor {
     private final class MemberWriter: ChunkWriter {
         let sink: HashingFileSink
         let destination: String
+        let written: (@Sendable (Int64) -> Void)?
 
-        init(sink: HashingFileSink, destination: String) {
+        init(sink: HashingFileSink, destination: String, written: (@Sendable (Int64) -> Void)?) {
             self.sink = sink
             self.destination = destination
+            self.written = written
         }
 
         func write(_ chunk: PipelineChunk<Void>) throws {
@@ -67,6 +71,7 @@ package struct ChunkedGzipCompressor {
             guard ok else {
                 throw PackagingError.writeFailed(path: destination, reason: sink.failure ?? "write failed")
             }
+            written?(sink.byteCount)
         }
 
         func finish() throws {}
