@@ -69,8 +69,9 @@ struct Image: RelctlCommand {
         var images = try await builder.build(
             config: config, release: release, targets: selected, outputDirectory: output,
             binaryRoot: artifacts.map { context.resolve($0) }, names: names,
-            // Each new layer goes to the registry while it is compressed; a dry run sends nothing.
-            uploads: dryRun ? [:] : connections)
+            // With RELCTL_IMAGE_STREAM=1 each new layer goes to the registry while it is compressed;
+            // a dry run sends nothing.
+            uploads: dryRun || !ImagePusher.streamsLayers(context.environment) ? [:] : connections)
         if push {
             for index in images.indices {
                 try await pusher.push(images[index], dryRun: dryRun, connection: connections[images[index].name])

@@ -11,6 +11,9 @@ import Testing
 /// so an unchanged image is not compressed again (issue 31). The bytes and digests never depend
 /// on either: every test compares them with a plain build.
 @Suite(.serialized) struct ImageStreamingCLITests {
+    /// Streaming is opt-in (`ImagePusher.streamsLayers`): every push in this suite asks for it.
+    static let stream = ["RELCTL_IMAGE_STREAM": "1"]
+
     /// The example image with a 10 MiB incompressible `velo-cli` for amd64: its layer is larger
     /// than one chunk (`StreamedBlobUpload.maximumChunk`), so at least one PATCH is certain
     /// however fast the compressor runs.
@@ -56,7 +59,7 @@ import Testing
         let standIn = try RegistryStandIn(faults: faults)
         let fixture = try bigFixture(repository: "\(standIn.host)/acme/velostream")
         let expected = try reference(fixture)
-        let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url)
+        let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: Self.stream)
         #expect(pushed.status == 0, "\(pushed)")
         #expect(try digest(pushed) == expected.digest)
         return (standIn, fixture, expected, pushed)
@@ -77,7 +80,7 @@ import Testing
             try fixture.repository.directory.write(
                 "relctl.toml", ImageFixture.config(repository: "\(registry.host)/\(repository)"))
             let pushed = try relctl(
-                ["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
+                ["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
             #expect(pushed.status == 0, "\(pushed)")
             #expect(try Self.digest(pushed) == expected.digest, "run \(run): the digest of the unstreamed build")
             #expect(try Self.blobs(fixture.layout) == expected.blobs, "run \(run): the same blobs, byte for byte")
@@ -93,6 +96,18 @@ import Testing
                 ])
             #expect("sha256:" + raw.stdout.prefix(64) == expected.digest)
         }
+        // Without RELCTL_IMAGE_STREAM a push asks the registry first and sends whole blobs only:
+        // the contract's "a push sends a blob only when the registry lacks it".
+        try fixture.repository.directory.write(
+            "relctl.toml", ImageFixture.config(repository: "\(registry.host)/acme/velostream3"))
+        let before = registry.requests().count
+        let plain = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
+        #expect(plain.status == 0, "\(plain)")
+        #expect(try Self.digest(plain) == expected.digest)
+        let plainRequests = registry.requests().dropFirst(before)
+        #expect(!plainRequests.contains { $0.hasPrefix("PATCH ") }, "\(Array(plainRequests))")
+        #expect(plainRequests.contains { $0.hasPrefix("HEAD /v2/acme/velostream3/blobs/") }, "\(Array(plainRequests))")
+        #expect(!plain.stderr.contains("while compressed"), "\(plain.stderr)")
         // skopeo can copy the whole image back: every layer the registry holds matches its digest.
         let work = try TemporaryDirectory(prefix: "relctl-pull")
         defer { work.remove() }
@@ -180,7 +195,7 @@ import Testing
             ".docker/config.json", #"{"auths":{"\#(registry)":{"auth":"\#(auth)"}}}"#)
         let pushed = try relctl(
             ["image", "--tag", "v1.0.0", "--push"], in: fixture.url,
-            environment: ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path])
+            environment: ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "RELCTL_IMAGE_STREAM": "1"])
         // Origin B answers the chunk 200 (not 202): refused, then the whole upload "lands" there
         // with a 201, but the registry does not hold it, so the push fails untagged.
         #expect(pushed.status == 1 && pushed.stderr.contains("does not hold the blob"), "\(pushed)")
@@ -207,12 +222,12 @@ import Testing
         ]
         let expected = try Self.reference(fixture)
 
-        let first = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
+        let first = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
         #expect(first.status == 0 && first.stderr.contains("layers: 2 compressed, 0 from the cache"), "\(first)")
         #expect(try Self.digest(first) == expected.digest)
         let posts = registry.requests().filter { $0.hasPrefix("POST ") }.count
 
-        let second = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
+        let second = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
         #expect(second.status == 0 && second.stderr.contains("layers: 0 compressed, 2 from the cache"), "\(second)")
         #expect(try Self.digest(second) == expected.digest)
         #expect(try Self.blobs(fixture.layout) == expected.blobs)
@@ -229,7 +244,7 @@ import Testing
         var bytes = try Data(contentsOf: damaged)
         bytes.replaceSubrange(0..<min(64, bytes.count), with: Data(repeating: 0, count: min(64, bytes.count)))
         try bytes.write(to: damaged)
-        let third = try relctl(["image", "--tag", "v1.0.0", "--json"], in: fixture.url, environment: env)
+        let third = try relctl(["image", "--tag", "v1.0.0", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
         #expect(third.status == 0 && third.stderr.contains("layers: 1 compressed, 1 from the cache"), "\(third)")
         #expect(try Self.digest(third) == expected.digest)
         #expect(try Self.blobs(fixture.layout) == expected.blobs)
@@ -263,9 +278,9 @@ import Testing
         let env = [
             "DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "RELCTL_LAYER_CACHE": cache.path,
         ]
-        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url, environment: env)
+        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
         #expect(dry.status == 0 && dry.stderr.contains("layers: 2 compressed, 0 from the cache"), "\(dry)")
-        let real = try relctl(["release", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
+        let real = try relctl(["release", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
         #expect(real.status == 0 && real.stderr.contains("layers: 0 compressed, 2 from the cache"), "\(real)")
         let planned = try #require(try ImageReleaseCLITests().images(dry).first)
         let pushed = try #require(try ImageReleaseCLITests().images(real).first)
