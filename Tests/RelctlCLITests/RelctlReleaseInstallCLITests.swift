@@ -132,7 +132,7 @@ struct RelctlReleaseInstallCLITests {
             defer { relctlReleases.stop() }
             try await relctlReleases.seed(tag: "v\(Self.version)", draft: false, assets: assets)
             let workflow = try String(contentsOf: fixture.workflow, encoding: .utf8)
-            #expect(workflow.contains("RELCTL_INSTALL_REPOSITORY: https://github.com/relctl/relctl"))
+            #expect(workflow.contains("RELCTL_INSTALL_REPOSITORY: 'https://github.com/relctl/relctl'"))
             // github.com, for this run, is the stand-in.
             let pointed = try published.write(
                 "release-\(accepted).yml",
