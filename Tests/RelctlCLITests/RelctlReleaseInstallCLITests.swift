@@ -49,6 +49,24 @@ struct RelctlReleaseInstallCLITests {
         }
     }
 
+    /// Where the downloaded relctl cannot run or is not used, `ci generate` says so (a warning):
+    /// an Intel macOS build job, and the GitLab pipeline, which keeps building relctl from source.
+    @Test func runnersWithoutAPublishedArchiveAndGitLabAreWarnedAbout() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"],
+                extraTargets: "[[target]]\ntriple = \"x86_64-apple-darwin\"\nrunner = \"macos-13\"\n",
+                extra: "[ci]\nrelctl = \"release\"\nproviders = [\"github\", \"gitlab\"]\n")
+            let generate = try relctl(["ci", "generate"], in: dir.url)
+            #expect(generate.status == 0, "\(generate)")
+            #expect(
+                generate.stderr.contains("x86_64-apple-darwin: its build job runs on macos-13, for which relctl publishes no archive"),
+                "\(generate)")
+            #expect(generate.stderr.contains("the GitLab pipeline's default setup still builds relctl from source"), "\(generate)")
+            #expect(!generate.stderr.contains("x86_64-unknown-linux-gnu: its build job"), "\(generate)")
+        }
+    }
+
     /// The generated step passes actionlint (with shellcheck on its script) and zizmor, with and
     /// without a key; `source` stays the default and stays what it was.
     @Test func generatedStepIsLintClean() throws {

@@ -54,8 +54,7 @@ package enum RelctlInstallMode: String, Sendable, CaseIterable {
     }
 
     /// `relctl = "release"` where it cannot work as asked: a build job on a runner relctl
-    /// publishes no archive for (Intel macOS, ARM Linux), and the GitLab pipeline, whose default
-    /// setup still builds relctl from source.
+    /// publishes no archive for (Intel macOS, ARM Linux).
     package static func problems(config: RelctlConfig) -> [Diagnostic] {
         guard config.ci.usesDefaultSetup, config.ci.relctl == .release else { return [] }
         var found: [Diagnostic] = []
@@ -68,14 +67,18 @@ package enum RelctlInstallMode: String, Sendable, CaseIterable {
                     "\(target.triple): its build job runs on \(target.runner), for which relctl publishes no archive (only \(publishedTargets.map(\.triple).joined(separator: " and "))), so `relctl = \"release\"` fails there; use `relctl = \"source\"` or another runner",
                     severity: .warning))
         }
-        if config.ci.providers.contains(.gitlab) {
-            found.append(
-                Diagnostic(
-                    file: config.path,
-                    "`relctl = \"release\"` applies to the GitHub workflow; the GitLab pipeline's default setup still builds relctl from source",
-                    severity: .warning))
-        }
         return found
+    }
+
+    /// The GitLab pipeline's default setup builds relctl from source whatever `relctl` says.
+    package static func gitLabProblems(config: RelctlConfig) -> [Diagnostic] {
+        guard config.ci.usesDefaultSetup, config.ci.relctl == .release else { return [] }
+        return [
+            Diagnostic(
+                file: config.path,
+                "`relctl = \"release\"` applies to the GitHub workflow; the GitLab pipeline's default setup still builds relctl from source",
+                severity: .warning)
+        ]
     }
 
     /// "unknown value `x` …; relctl installs by one of "source", "release"".
