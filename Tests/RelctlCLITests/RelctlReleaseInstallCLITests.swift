@@ -19,10 +19,7 @@ struct RelctlReleaseInstallCLITests {
 
     @Test func unknownModeNamesTheFileTheKeyAndTheAllowedValues() throws {
         try withTemporaryDirectory { dir in
-            try MatrixFixtures.project(in: dir)
-            let config = try dir.read("relctl.toml")
-            try dir.write("relctl.toml", config + "\n[ci]\nrelctl = \"binary\"\n")
-            let refused = try relctl(["ci", "generate"], in: dir.url)
+            let refused = try Self.generate(ci: "relctl = \"binary\"", in: dir)
             #expect(refused.status == 2, "\(refused)")
             #expect(refused.stderr.contains("relctl.toml"), "\(refused)")
             #expect(refused.stderr.contains("`ci.relctl`: unknown value `binary`"), "\(refused)")
@@ -39,10 +36,7 @@ struct RelctlReleaseInstallCLITests {
         ]
         for (ci, message) in cases {
             try withTemporaryDirectory { dir in
-                try MatrixFixtures.project(in: dir)
-                let config = try dir.read("relctl.toml")
-                try dir.write("relctl.toml", config + "\n[ci]\n\(ci)\n")
-                let refused = try relctl(["ci", "generate"], in: dir.url)
+                let refused = try Self.generate(ci: ci, in: dir)
                 #expect(refused.status == 2, "\(refused)")
                 #expect(refused.stderr.contains(message), "\(ci): \(refused)")
             }
@@ -73,10 +67,7 @@ struct RelctlReleaseInstallCLITests {
         let key = try Self.minisignKeyPair().publicKey
         for ci in ["relctl = \"release\"", "relctl = \"release\"\nrelctl-minisign-key = \"\(key)\""] {
             try withTemporaryDirectory { dir in
-                try MatrixFixtures.project(in: dir)
-                let config = try dir.read("relctl.toml")
-                try dir.write("relctl.toml", config + "\n[ci]\n\(ci)\n")
-                let generate = try relctl(["ci", "generate"], in: dir.url)
+                let generate = try Self.generate(ci: ci, in: dir)
                 try #require(generate.status == 0, "\(generate)")
                 let workflow = try dir.read(".github/workflows/release.yml")
                 #expect(!workflow.contains("swift build"), "the release mode builds nothing")
@@ -182,6 +173,14 @@ struct RelctlReleaseInstallCLITests {
     }
 
     // MARK: -
+
+    /// `relctl ci generate` on the matrix fixture project with `ci` as its `[ci]` table.
+    static func generate(ci: String, in dir: TemporaryDirectory) throws -> RunResult {
+        try MatrixFixtures.project(in: dir)
+        let config = try dir.read("relctl.toml")
+        try dir.write("relctl.toml", config + "\n[ci]\n\(ci)\n")
+        return try relctl(["ci", "generate"], in: dir.url)
+    }
 
     /// A minisign key pair without a password, made by the real minisign.
     static func minisignKeyPair() throws -> (folder: TemporaryDirectory, publicKey: String, secretKey: URL) {
