@@ -212,34 +212,6 @@ struct WorkflowRunCLITests {
         #expect(deflate.stdout.contains("/libdeflate.a"), "RelctlCore links libdeflate statically on Linux")
     }
 
-    /// relctl's own workflow, whose install step builds relctl from the checkout under test with
-    /// the packages of `RelctlBuildRequirements`: its plan job and its Linux build job run here
-    /// (the macOS leg is GitHub's alone, so the release job is not reached).
-    @Test(
-        .enabled(
-            if: ProcessInfo.processInfo.environment["RELCTL_TEST_OWN_WORKFLOW"] == "1"
-                && FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get"),
-            "builds relctl in release mode in two jobs (many minutes): set RELCTL_TEST_OWN_WORKFLOW=1"))
-    func ownWorkflowInstallsRelctlFromTheCheckout() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let remote = try TemporaryDirectory(prefix: "relctl-own-remote")
-        defer { remote.remove() }
-        let tag = "v" + RelctlVersion.version
-        // The committed HEAD, tagged in a bare copy: this checkout is left as it is.
-        try #require(try run("git", ["clone", "-q", "--bare", "--no-local", root.path, remote.path]).status == 0)
-        try #require(try run("git", ["-C", remote.path, "tag", tag, "HEAD"]).status == 0)
-        let work = try TemporaryDirectory(prefix: "relctl-runner")
-        defer { work.remove() }
-        let outcome = try WorkflowRunner.run(
-            workflow: root.appendingPathComponent(".github/workflows/release.yml"), remote: remote.url, tag: tag,
-            work: work.url, repository: "relctl/relctl")
-        let jobs = try #require(outcome.report?.jobs, "\(outcome)")
-        #expect(jobs.first { $0.id == "plan" }?.result == "success", "\(outcome)")
-        #expect(jobs.first { $0.matrix?["target"] == "x86_64-unknown-linux-gnu" }?.result == "success", "\(outcome)")
-        #expect(jobs.first { $0.matrix?["target"] == "aarch64-apple-darwin" }?.result == "skipped")
-    }
-
     /// The lines of the default "Install relctl" step of a freshly generated workflow.
     static func defaultInstallLines() throws -> [String] {
         let project = try TemporaryDirectory(prefix: "relctl-default-setup")

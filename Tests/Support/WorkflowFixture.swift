@@ -40,10 +40,11 @@ public struct WorkflowFixture: Sendable {
 
         """
 
-    /// A project named `name` at `version` with `targets` and `tagFormat`.
+    /// A project named `name` at `version` with `targets` and `tagFormat`; `ci` is the body of its
+    /// `[ci]` table (default: the setup line above).
     public init(
         name: String = "multi", version: String = "1.0.0", tagFormat: String = "v{version}",
-        targets: String = WorkflowFixture.multiTargets
+        targets: String = WorkflowFixture.multiTargets, ci: String = "setup = ['\(WorkflowFixture.setup)']"
     ) throws {
         repository = try GitRepository()
         remote = try repository.addBareRemote()
@@ -66,7 +67,7 @@ public struct WorkflowFixture: Sendable {
             files = ["README.md"]
 
             [ci]
-            setup = ['\(Self.setup)']
+            \(ci)
 
             """
         try repository.commit(

@@ -20,6 +20,8 @@ public enum WorkflowRunner {
             public var matrix: [String: String]?
             public var result: String
             public var reason: String?
+            /// The job's `outputs:` (a leg that ran; empty when it failed).
+            public var outputs: [String: String]?
             public var steps: [Step]
         }
         public var result: String
@@ -35,10 +37,11 @@ public enum WorkflowRunner {
         public var description: String { "workflow runner exit \(status)\n\(log)" }
     }
 
-    /// Runs `workflow` for `tag` as pushed to `remote`, in a fresh folder under `work`.
+    /// Runs `workflow` for `tag` as pushed to `remote`, in a fresh folder under `work`; `jobs`, when
+    /// given, are the only jobs run (the others are reported skipped).
     public static func run(
         workflow: URL, remote: URL, tag: String, work: URL, repository: String = "acme/project", token: String = "",
-        environment: [String: String] = [:], runAsLinux: [String] = []
+        environment: [String: String] = [:], runAsLinux: [String] = [], jobs: [String] = []
     ) throws -> Outcome {
         let folder = work.appendingPathComponent("run-\(UUID().uuidString.prefix(8))")
         var arguments = [
@@ -47,6 +50,7 @@ public enum WorkflowRunner {
         ]
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["--env", "\(name)=\(value)"] }
         for label in runAsLinux { arguments += ["--run-as-linux", label] }
+        for job in jobs { arguments += ["--job", job] }
         let result = try RelctlTestSupport.run("python3", arguments)
         let report = try? JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
         return Outcome(status: result.status, report: report, log: result.stderr)

@@ -22,6 +22,8 @@ What it enforces like GitHub:
   - Lists paginate with per_page (max 100, or --max-per-page) and page, with a Link header.
   - GET .../releases/assets/ID with `Accept: application/octet-stream` answers the asset's bytes
     (GitHub redirects or streams; this streams), for assets up to 64 MiB (larger ones keep no bytes).
+  - GET /OWNER/REPO/releases/download/TAG/NAME (an asset's browser_download_url) needs no token,
+    serves published releases only, and answers 302 to /release-assets/ID, which has the bytes.
 
 Test-only endpoints (no auth), under /_standin/:
   GET  /_standin/log      every request received: method, path, query, status, time, headers...
@@ -212,6 +214,8 @@ class Handler(BaseHTTPRequestHandler):
         path = self.parsed.path
         if path.startswith("/_standin/"):
             return self.control(path)
+        if self.command == "GET" and (path.startswith("/release-assets/") or "/releases/download/" in path):
+            return self.browser_download(path)
         kind, name = self.classify(path)
         if not self.headers.get("User-Agent"):
             close = self.drain()
@@ -514,6 +518,30 @@ class Handler(BaseHTTPRequestHandler):
                     continue
                 return self.send_json(204, None, kind="delete", name=name)
         self.error(404, "Not Found", kind="delete" if self.command == "DELETE" else "other")
+
+    def browser_download(self, path):
+        """An asset's browser_download_url (/OWNER/REPO/releases/download/TAG/NAME): no token needed
+        (a public repository), the assets of published releases only, answered as GitHub does with
+        a 302 to where the bytes are (here /release-assets/ID), which clients must follow."""
+        with lock:
+            if path.startswith("/release-assets/"):
+                for release in state["releases"]:
+                    for asset in release["assets"]:
+                        if f"/release-assets/{asset['id']}" == path and not release["draft"] and "content" in asset:
+                            return self.send_bytes(asset["content"])
+                return self.error(404, "Not Found", kind="download")
+            owner, repo, _, _, tag, name = (path.lstrip("/").split("/", 5) + [""] * 6)[:6]
+            for release in state["releases"]:
+                if release["repo"] != f"{owner}/{repo}" or release["draft"] or release["tag_name"] != tag:
+                    continue
+                for asset in release["assets"]:
+                    if asset["name"] == urllib.parse.unquote(name) and asset["state"] == "uploaded":
+                        self.send_response(302)
+                        self.send_header("Location", f"http://{self.host()}/release-assets/{asset['id']}")
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                        return self.record(302, kind="download", name=asset["name"])
+        self.error(404, "Not Found", kind="download")
 
     def send_bytes(self, content):
         self.send_response(200)

@@ -17,8 +17,9 @@ saying what: a generator that starts using something new cannot pass by being fa
 
 Usage: workflow_runner.py --workflow FILE --remote GIT_DIR --tag TAG --work DIR
            [--repository OWNER/REPO] [--token T] [--env NAME=VALUE]... [--run-as-linux LABEL]...
+           [--job ID]...
 Prints one JSON report on stdout: {"result", "jobs": [{"id", "name", "matrix", "result",
-"reason", "steps": [{"name", "result"}]}]}. Exit 0 when every job succeeded, 1 when one failed,
+"reason", "outputs", "steps": [{"name", "result"}]}]}. Exit 0 when every job succeeded, 1 when one failed,
 was skipped or the tag does not trigger the workflow, 2 when the workflow uses what is not emulated.
 """
 
@@ -445,6 +446,12 @@ class Run:
             needs = needs_of(job, job_id, jobs)
             needs_context = {n: {"result": results[n]["result"], "outputs": results[n]["outputs"]} for n in needs}
             blocked = [n for n in needs if results[n]["result"] != "success"]
+            if self.options.job and job_id not in self.options.job:
+                results[job_id] = {"result": "skipped", "outputs": {}}
+                reports.append({"id": job_id, "name": job.get("name", job_id), "matrix": None,
+                                "result": "skipped", "reason": "not selected (--job)", "steps": []})
+                log(f"== {job_id}: skipped (not selected)")
+                continue
             if blocked:
                 results[job_id] = {"result": "skipped", "outputs": {}}
                 reason = f"needs {blocked[0]}, which ended {results[blocked[0]]['result']}"
@@ -477,7 +484,7 @@ class Run:
                 outcome = "failure"
             elif report["result"] == "skipped" and outcome == "success":
                 outcome = "skipped"
-            outputs.update(report.pop("outputs", {}))
+            outputs.update(report.get("outputs", {}))
         return {"result": outcome, "outputs": outputs}
 
     def run_leg(self, job_id, job, contexts):
@@ -661,6 +668,8 @@ def main():
     parser.add_argument("--token", default="")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for every step")
     parser.add_argument("--run-as-linux", action="append", default=[], help="a runs-on label to run here anyway")
+    parser.add_argument("--job", action="append", default=[],
+                        help="run only this job (repeatable); the others, and the jobs that need them, are skipped")
     options = parser.parse_args()
     try:
         report = Run(options).main()

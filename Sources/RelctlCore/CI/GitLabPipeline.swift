@@ -64,7 +64,7 @@ package enum GitLabPipeline {
     /// `check`; warnings say what a job will do differently from the GitHub workflow.
     package static func problems(config: RelctlConfig) -> [Diagnostic] {
         // The GitHub workflow's problems carry the same warning; `check` and `ci generate` say it once.
-        var found = ReleaseWorkflow.jobsWithoutSetup(config: config)
+        var found = ReleaseWorkflow.jobsWithoutSetup(config: config) + RelctlInstallMode.gitLabProblems(config: config)
         for (index, step) in config.ci.setupSteps.enumerated() {
             let label = "[[ci.setup]] step \(index + 1)"
             if case .uses(let action) = step.body {

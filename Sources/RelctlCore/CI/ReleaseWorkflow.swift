@@ -21,17 +21,37 @@ public enum ReleaseWorkflow {
 
     /// The default `[ci] setup`: build relctl from source with the runner's Swift, at the version
     /// that generated the workflow, after the system packages `RelctlBuildRequirements` lists.
-    package static var defaultSetup: [String] {
-        [
+    package static var defaultSetup: [String] { defaultSetup(CISettings()) }
+
+    /// The default setup for `[ci] relctl`: built from source, or the published archive (which
+    /// still needs the shared libraries relctl links, and with a key, minisign).
+    package static func defaultSetup(_ ci: CISettings) -> [String] {
+        let how = ci.relctl == .source ? "builds relctl with Swift" : "installs relctl's published archive"
+        let windows = [
             "if [ \"$RUNNER_OS\" = Windows ]; then",
-            "  echo \"::error::the default relctl setup builds relctl with Swift on Linux and macOS runners only; set [ci] setup in relctl.toml to install relctl on Windows\"",
+            "  echo \"::error::the default relctl setup \(how) on Linux and macOS runners only; set [ci] setup in relctl.toml to install relctl on Windows\"",
             "  exit 1",
             "fi",
-        ] + RelctlBuildRequirements.runnerInstallLines + [
-            "git clone --quiet --depth 1 --branch \"v$RELCTL_INSTALL_VERSION\" \"$RELCTL_INSTALL_REPOSITORY\" \"$RUNNER_TEMP/relctl\"",
-            "swift build -c release --product relctl --package-path \"$RUNNER_TEMP/relctl\"",
-            "echo \"$RUNNER_TEMP/relctl/.build/release\" >> \"$GITHUB_PATH\"",
         ]
+        switch ci.relctl {
+        case .source:
+            return windows + RelctlBuildRequirements.runnerInstallLines + [
+                "git clone --quiet --depth 1 --branch \"v$RELCTL_INSTALL_VERSION\" \"$RELCTL_INSTALL_REPOSITORY\" \"$RUNNER_TEMP/relctl\"",
+                "swift build -c release --product relctl --package-path \"$RUNNER_TEMP/relctl\"",
+                "echo \"$RUNNER_TEMP/relctl/.build/release\" >> \"$GITHUB_PATH\"",
+            ]
+        case .release:
+            let minisign =
+                ci.relctlMinisignKey == nil
+                ? []
+                : [
+                    "if ! command -v minisign > /dev/null; then",
+                    "  if [ \"$RUNNER_OS\" = Linux ]; then sudo apt-get install -y -qq minisign; else brew install minisign; fi",
+                    "fi",
+                ]
+            return windows + RelctlBuildRequirements.runnerInstallLines + minisign
+                + RelctlInstallMode.releaseInstallLines(minisignKey: ci.relctlMinisignKey)
+        }
     }
 
     /// The complete file, header included.
@@ -39,7 +59,7 @@ public enum ReleaseWorkflow {
     /// and `check` to say before a release fails on CI: a Windows runner with the default setup,
     /// which builds relctl with Swift on Linux and macOS runners only.
     public static func problems(config: RelctlConfig) -> [Diagnostic] {
-        setupProblems(config: config) + windowsProblems(config: config)
+        setupProblems(config: config) + windowsProblems(config: config) + RelctlInstallMode.problems(config: config)
     }
 
     /// Actions that cache by default, with the input that turns it off: a release built from a
@@ -393,12 +413,12 @@ public enum ReleaseWorkflow {
                 self.setupStep(&y, setupStep, index: index)
             }
         } else if config.ci.setup.isEmpty {
-            step(
-                &y, name: "Install relctl",
-                env: [
-                    "RELCTL_INSTALL_VERSION": RelctlVersion.version,
-                    "RELCTL_INSTALL_REPOSITORY": relctlRepository,
-                ], run: defaultSetup)
+            var env = [
+                "RELCTL_INSTALL_VERSION": RelctlVersion.version,
+                "RELCTL_INSTALL_REPOSITORY": relctlRepository,
+            ]
+            if let key = config.ci.relctlMinisignKey { env["RELCTL_MINISIGN_KEY"] = key }
+            step(&y, name: "Install relctl", env: env, run: defaultSetup(config.ci))
         } else {
             step(&y, name: "Install relctl", run: config.ci.setup)
         }

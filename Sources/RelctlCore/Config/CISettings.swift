@@ -10,6 +10,11 @@ package struct CISettings: Sendable {
     package var setupSteps: [CISetupStep] = []
     /// True when neither form is set: the workflow builds relctl from source.
     package var usesDefaultSetup: Bool { setup.isEmpty && setupSteps.isEmpty }
+    /// `[ci] relctl`: what the default setup installs, relctl built from source or its published archive.
+    package var relctl: RelctlInstallMode = .source
+    /// `[ci] relctl-minisign-key`: the minisign public key relctl's SHA256SUMS must be signed with
+    /// (`relctl = "release"` only), as `minisign -P` takes it.
+    package var relctlMinisignKey: String?
     /// Workflow file path, relative to the project root.
     package var workflow: String = ".github/workflows/release.yml"
     /// Attach GitHub build-provenance attestations to the release files (`actions/attest-build-provenance`).

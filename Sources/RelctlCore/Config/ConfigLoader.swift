@@ -385,6 +385,7 @@ public enum ConfigLoader {
             }
         }
         if let attest = table.bool("attest") { ci.attest = attest }
+        readRelctlInstall(table, into: &ci)
         if let providers = table.strings("providers") { ci.providers = readProviders(providers, table: table) }
         table.finish()
         return ci
