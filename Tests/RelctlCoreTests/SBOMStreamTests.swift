@@ -54,7 +54,9 @@ import Testing
         let subject = Self.subject([Self.file("b"), Self.file("a/z"), Self.file("a"), Self.file("B")])
         let text = try streamed(subject)
         #expect(text == (try whole(subject)))
-        #expect(text.range(of: "\"B\"")!.lowerBound < text.range(of: "\"a\"")!.lowerBound)
+        let upper = try #require(text.range(of: "/B\","))
+        let lower = try #require(text.range(of: "/a\","))
+        #expect(upper.lowerBound < lower.lowerBound, "bytewise: B (0x42) before a (0x61)")
     }
 
     @Test func writtenFileHasTheStreamsBytesAndTheirDigests() throws {
