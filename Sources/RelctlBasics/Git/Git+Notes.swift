@@ -3,7 +3,9 @@ import Foundation
 /// One commit as read by `Git.commitLog`: the fields release notes need, author via `.mailmap`.
 package struct GitCommitRecord: Sendable, Equatable {
     package var hash: String
-    package var parents: [String]
+    /// More than one parent. The parents themselves are not kept: nothing reads them, and over
+    /// 100,000 commits their strings and arrays cost ~13 MB (issue 31).
+    package var isMerge: Bool
     package var authorName: String
     package var authorEmail: String
     /// Committer time, seconds since the epoch.
@@ -11,7 +13,6 @@ package struct GitCommitRecord: Sendable, Equatable {
     package var subject: String
     package var body: String
 
-    package var isMerge: Bool { parents.count > 1 }
     package var shortHash: String { String(hash.prefix(7)) }
 
     package init(
@@ -19,7 +20,7 @@ package struct GitCommitRecord: Sendable, Equatable {
         body: String
     ) {
         self.hash = hash
-        self.parents = parents
+        self.isMerge = parents.count > 1
         self.authorName = authorName
         self.authorEmail = authorEmail
         self.time = time
@@ -52,6 +53,8 @@ extension Git {
         var records: [GitCommitRecord] = []
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
+            // One record per NUL: sized once, not grown by doubling (up to 2x the records' size).
+            records.reserveCapacity(bytes.reduce(into: 1) { count, byte in if byte == 0 { count += 1 } })
             var start = 0
             let count = bytes.count
             while start < count {
@@ -66,34 +69,59 @@ extension Git {
         return records
     }
 
+    /// One record's fields, found as byte ranges first: only the fields kept become strings
+    /// (the parent list and a per-record array of fields did too; over 100,000 commits those
+    /// short-lived allocations left the heap fragmented, issue 31).
     private static func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> GitCommitRecord? {
-        var fields: [String] = []
-        fields.reserveCapacity(7)
-        var fieldStart = 0
+        var separators = (0, 0, 0, 0, 0, 0)
+        var found = 0
         var index = 0
         // The body is last and taken whole, so a stray 0x1f inside it cannot shift fields.
-        while index < bytes.count && fields.count < 6 {
+        while index < bytes.count && found < 6 {
             if bytes[index] == 0x1f {
-                fields.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[fieldStart..<index]), as: UTF8.self))
-                fieldStart = index + 1
+                switch found {
+                case 0: separators.0 = index
+                case 1: separators.1 = index
+                case 2: separators.2 = index
+                case 3: separators.3 = index
+                case 4: separators.4 = index
+                default: separators.5 = index
+                }
+                found += 1
             }
             index += 1
         }
-        guard fields.count == 6 else { return nil }
-        var body = String(decoding: UnsafeBufferPointer(rebasing: bytes[fieldStart..<bytes.count]), as: UTF8.self)
-        while body.last?.isNewline == true { body.removeLast() }
-        var hash = fields[0]
+        guard found == 6 else { return nil }
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
         // `git log -z` separates records with NUL but a newline may precede the next hash.
-        while hash.first?.isNewline == true { hash.removeFirst() }
-        return GitCommitRecord(
-            hash: hash,
-            parents: fields[1].split(separator: " ").map(String.init),
-            authorName: fields[2],
-            authorEmail: fields[3],
-            time: Int(fields[4]) ?? 0,
-            subject: fields[5],
+        var hashStart = 0
+        while hashStart < separators.0 && (0x0a...0x0d).contains(bytes[hashStart]) { hashStart += 1 }
+        var body = text((separators.5 + 1)..<bytes.count)
+        while body.last?.isNewline == true { body.removeLast() }
+        // A merge lists more than one parent (space-separated hashes).
+        var parents = 0
+        var inParent = false
+        for byte in bytes[(separators.0 + 1)..<separators.1] {
+            if byte == UInt8(ascii: " ") {
+                inParent = false
+            } else if !inParent {
+                inParent = true
+                parents += 1
+            }
+        }
+        var record = GitCommitRecord(
+            hash: text(hashStart..<separators.0),
+            parents: [],
+            authorName: text((separators.1 + 1)..<separators.2),
+            authorEmail: text((separators.2 + 1)..<separators.3),
+            time: Int(text((separators.3 + 1)..<separators.4)) ?? 0,
+            subject: text((separators.4 + 1)..<separators.5),
             body: body
         )
+        record.isMerge = parents > 1
+        return record
     }
 
     /// `commit(of:)` for the end of a notes or bump range: in a repository without commits, an

@@ -40,7 +40,14 @@ public struct AbsolutePath: Hashable, Sendable, CustomStringConvertible {
     /// without normalising the whole path again: the tree walker's way down, once per file.
     package func appending(name: String) -> AbsolutePath {
         precondition(!name.isEmpty && !name.contains("/") && name != "." && name != "..", "not a listing name: \(name)")
-        return AbsolutePath(normalized: pathString == "/" ? "/" + name : pathString + "/" + name)
+        // Sized once: `a + "/" + b` leaves spare capacity from the intermediate string, and the
+        // packager keeps one such path per file (issue 31).
+        var joined = ""
+        joined.reserveCapacity(pathString.utf8.count + 1 + name.utf8.count)
+        if pathString != "/" { joined += pathString }
+        joined += "/"
+        joined += name
+        return AbsolutePath(normalized: joined)
     }
 
     /// The last component (`/` for the root).

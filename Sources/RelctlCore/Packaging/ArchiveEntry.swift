@@ -6,11 +6,14 @@ package struct ArchiveEntry: Sendable, Equatable {
     package enum Content: Sendable, Equatable {
         case directory
         /// A regular file copied from disk in chunks.
-        case file(URL)
+        case file(ArchiveSource)
         /// A file relctl generates (`setup-env.sh`).
         case generated(Data)
         /// A relative symlink, stored as a link (links `keep`) or replaced by a copy (`copy`).
         case symlink(String)
+
+        /// A regular file at `url` (which must be a file URL).
+        package static func file(_ url: URL) -> Content { .file(ArchiveSource(path: url.path)) }
     }
 
     /// Relative to the top-level folder, `/`-separated, normalised (`bin/velo-sql`).

@@ -119,6 +119,7 @@ package enum ArchiveFile {
         let writer = try LibArchiveWriter(
             format: format, level: level, workers: workers, sink: sink, destination: destination,
             recordFiles: recordFiles)
+        writer.reserveFiles(layout.entries.count)
         try writer.write(
             ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name,
             mtime: mtime)

@@ -18,24 +18,29 @@ package struct LayoutBuilder {
         byPath[entry.path] = entry
     }
 
-    /// All entries plus explicit parent folders, sorted bytewise.
-    package func finish() throws -> [ArchiveEntry] {
-        var all = byPath
+    /// All entries plus explicit parent folders, sorted bytewise. Empties the builder: with
+    /// 100,000 entries a copy of the table (as `var all = byPath` made) cost ~12 MB (issue 31).
+    package mutating func finish() throws -> [ArchiveEntry] {
+        var folders: [String: ArchiveEntry] = [:]
         for entry in byPath.values {
             var parent = ArchivePath.parent(entry.path)
             while !parent.isEmpty {
-                if let existing = all[parent] {
+                if let existing = byPath[parent] ?? folders[parent] {
                     guard existing.isDirectory else {
                         throw PackagingError.collision(
                             archivePath: parent, first: existing.origin, second: "the folder holding \(entry.origin)")
                     }
                     break
                 }
-                all[parent] = ArchiveEntry(
+                folders[parent] = ArchiveEntry(
                     path: parent, content: .directory, mode: 0o755, origin: "folder of \(entry.path)")
                 parent = ArchivePath.parent(parent)
             }
         }
-        return all.values.sorted { bytewiseLess($0.path, $1.path) }
+        var entries = Array(byPath.values)
+        byPath = [:]
+        entries.append(contentsOf: folders.values)
+        entries.sort { bytewiseLess($0.path, $1.path) }
+        return entries
     }
 }

@@ -20,6 +20,12 @@ package final class LibArchiveWriter {
     /// Copy buffer size: files stream through it, so memory stays bounded whatever their size.
     package static let chunkSize = 1 << 18
 
+    /// Sizes the file list once (an archive's entry count bounds it): grown by doubling, the list
+    /// of 100,000 files briefly took twice its size (issue 31).
+    package func reserveFiles(_ count: Int) {
+        if recordFiles { files.reserveCapacity(count) }
+    }
+
     /// - Parameters:
     ///   - workers: compression threads libarchive's filter may use (zstd).
     ///   - recordFiles: keep each file's path, size and SHA-256 as written (for the SBOM).
@@ -95,8 +101,7 @@ package final class LibArchiveWriter {
             }
             if recordFiles {
                 files.append(
-                    ArchivedFile(
-                        path: fullPath, sha256: FileHasher.hex(SHA256.hash(data: data)), size: Int64(data.count)))
+                    ArchivedFile(folder: top, entryPath: entry.path, digest: SHA256.hash(data: data), size: Int64(data.count)))
             }
         case .file(let source):
             let descriptor = open(source.path, O_RDONLY)
@@ -136,7 +141,7 @@ package final class LibArchiveWriter {
                 )
             }
             if recordFiles {
-                files.append(ArchivedFile(path: fullPath, sha256: FileHasher.hex(hasher.finalize()), size: size))
+                files.append(ArchivedFile(folder: top, entryPath: entry.path, digest: hasher.finalize(), size: size))
             }
         }
     }

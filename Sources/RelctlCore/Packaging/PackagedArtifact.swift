@@ -15,8 +15,6 @@ public struct PackagedArtifact: Sendable, Encodable, Equatable {
     /// Entries in the archive, the top-level folder included.
     package var entries: Int
     package var seconds: Double
-    /// Regular files in the archive with their SHA-256 (recorded for the SBOM; not in `--json`).
-    package var files: [ArchivedFile] = []
     /// `NAME.cdx.json` next to the archive, when an SBOM was written.
     package var sbom: SBOMFile?
 

@@ -148,8 +148,7 @@ public struct Packager: Sendable {
                     PackagedArtifact(
                         name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
                         size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries,
-                        seconds: context.clock.seconds(since: started),
-                        files: written.files, sbom: sbomBox.value))
+                        seconds: context.clock.seconds(since: started), sbom: sbomBox.value))
             } catch {
                 return .failure(error)
             }

@@ -53,7 +53,7 @@ package struct TreeWalker {
             case S_IFREG:
                 try builder.add(
                     ArchiveEntry(
-                        path: archivePath, content: .file(location.url),
+                        path: archivePath, content: .file(ArchiveSource(path: path)),
                         mode: FileKind.normalizedMode(info.st_mode), origin: path))
             case S_IFLNK:
                 let target = try readLink(path)

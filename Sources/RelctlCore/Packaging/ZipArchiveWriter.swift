@@ -49,15 +49,18 @@ package enum ZipArchiveWriter {
         // Room for the empty stored block that lets the next chunk continue the stream.
         let outputSize = withExtendedLifetime(probe) { libdeflate_deflate_compress_bound(probe.pointer, chunkSize) + 8 }
         let pipeline = ChunkPipeline<ZipChunk>(workers: workers, inputSize: chunkSize, outputSize: outputSize)
-        let entries =
-            [ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder")] + layout.entries
+        // The top folder, then the layout's own entries: not joined into a new array (a copy of
+        // every entry).
+        let folder = ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder")
         let top = layout.name
         do {
             return try await pipeline.run { pipeline in
                 var producer = ZipProducer(
                     pipeline: pipeline, mtime: mtime, destination: destination, recordFiles: recordFiles)
-                for entry in entries { try producer.add(entry, top: top) }
-                return (entries.count, producer.files)
+                producer.reserveFiles(layout.entries.count)
+                try producer.add(folder, top: top)
+                for entry in layout.entries { try producer.add(entry, top: top) }
+                return (layout.entries.count + 1, producer.files)
             } makeCompressor: {
                 let compressor = try EntryCompressor(level: level, destination: destination)
                 return { chunk in try compressor.compress(&chunk) }
@@ -86,6 +89,11 @@ private struct ZipProducer {
         self.recordFiles = recordFiles
     }
 
+    /// Sizes the file list once, as `LibArchiveWriter.reserveFiles` does.
+    mutating func reserveFiles(_ count: Int) {
+        if recordFiles { files.reserveCapacity(count) }
+    }
+
     mutating func add(_ entry: ArchiveEntry, top: String) throws {
         let path = entry.path.isEmpty ? top : top + "/" + entry.path
         let permissions = entry.mode & 0o7777
@@ -110,10 +118,10 @@ private struct ZipProducer {
             pipeline.submit(&chunk)
             if recordFiles {
                 files.append(
-                    ArchivedFile(path: path, sha256: FileHasher.hex(SHA256.hash(data: data)), size: Int64(data.count)))
+                    ArchivedFile(folder: top, entryPath: entry.path, digest: SHA256.hash(data: data), size: Int64(data.count)))
             }
         case .file(let source):
-            try addFile(source.path, path: path, permissions: permissions)
+            try addFile(source.path, path: path, permissions: permissions, top: top, entryPath: entry.path)
         }
     }
 
@@ -126,7 +134,9 @@ private struct ZipProducer {
         pipeline.submit(&chunk)
     }
 
-    private mutating func addFile(_ source: String, path: String, permissions: UInt32) throws {
+    private mutating func addFile(
+        _ source: String, path: String, permissions: UInt32, top: String, entryPath: String
+    ) throws {
         let descriptor = open(source, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw PackagingError.writeFailed(
@@ -174,7 +184,7 @@ private struct ZipProducer {
                 path: destination, reason: "\(source) changed size while it was being archived; rebuild and retry")
         }
         if let hasher {
-            files.append(ArchivedFile(path: path, sha256: FileHasher.hex(hasher.finalize()), size: size))
+            files.append(ArchivedFile(folder: top, entryPath: entryPath, digest: hasher.finalize(), size: size))
         }
     }
 }

@@ -65,14 +65,36 @@ package enum SBOMBuilder {
     }
 
     /// Writes `DIR/NAME.cdx.json` atomically; returns it with the digests of what was written.
+    /// The bytes are `JSONOutput.encode(document(…))`, streamed (`SBOMJSONStream`) and hashed on
+    /// the way, so the document is never whole in memory.
     @discardableResult
     package static func write(
         _ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL
     ) throws -> SBOMFile {
         let url = directory.appendingPathComponent(stem + fileExtension)
-        let bytes = Data(try JSONOutput.encode(document(for: subject, dependencies: dependencies)).utf8)
-        try AtomicFile.write(bytes, to: url)
-        return SBOMFile(url: url, bytes: bytes)
+        let temporary = AtomicFile.temporaryURL(for: url)
+        let descriptor = CleanupRegistry.shared.create(temporary)
+        guard descriptor >= 0 else { throw AtomicFile.writeError(errno, url) }
+        defer { CleanupRegistry.shared.unregister(temporary) }
+        var open = true
+        do {
+            let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: true)
+            try SBOMJSONStream.write(subject, dependencies: dependencies) { bytes in
+                guard sink.write(bytes) else {
+                    throw FileSystemError(path: url.path, action: "cannot write", reason: sink.failure)
+                }
+            }
+            // The mode AtomicFile gives every file it writes, whatever the umask.
+            _ = fchmod(descriptor, 0o644)
+            open = false
+            if close(descriptor) != 0 { throw AtomicFile.writeError(errno, url) }
+            try AtomicFile.commit(temporary, to: url)
+            return SBOMFile(url: url, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex() ?? "")
+        } catch {
+            if open { close(descriptor) }
+            unlink(temporary.path)
+            throw error
+        }
     }
 
     /// An RFC 4122 version-5 UUID (SHA-1, URL namespace) of `relctl:PROJECT/TAG/SHA256`: the same

@@ -13,11 +13,12 @@ package struct SBOMFile: Sendable, Encodable, Equatable {
 
     package enum CodingKeys: String, CodingKey { case name, path, sha256 }
 
-    package init(url: URL, bytes: Data) {
+    /// The digests already computed while the file was written.
+    package init(url: URL, sha256: String, sha512: String) {
         name = url.lastPathComponent
         path = url.path
-        sha256 = FileHasher.hex(SHA256.hash(data: bytes))
-        sha512 = FileHasher.hex(SHA512.hash(data: bytes))
+        self.sha256 = sha256
+        self.sha512 = sha512
     }
 
     package func digest(_ algorithm: ChecksumAlgorithm) -> String { algorithm == .sha256 ? sha256 : sha512 }
