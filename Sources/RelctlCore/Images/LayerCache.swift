@@ -68,7 +68,7 @@ package struct LayerCache: Sendable {
         _ entries: [ArchiveEntry], top: String, mtime: Int, level: Int, chunkSize: Int
     ) async throws -> String {
         let files = entries.compactMap { entry -> URL? in
-            if case .file(let url) = entry.content { return url }
+            if case .file(let source) = entry.content { return AbsolutePath(absolute: source.path)?.url }
             return nil
         }
         let digests = try await FileHasher.digests(of: files, algorithms: [.sha256])
