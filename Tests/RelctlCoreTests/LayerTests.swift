@@ -60,7 +60,7 @@ struct LayerTests {
             "RelctlCore/Packaging/LibArchiveWriter.swift", "RelctlCore/Packaging/Packager.swift",
             "RelctlCore/Packaging/TreeWalker.swift", "RelctlCore/Packaging/ZipArchiveWriter.swift",
             "RelctlCore/Images/ImageBuilder.swift", "RelctlCore/Images/ImageLayer.swift",
-            "RelctlCore/Images/OCILayoutWriter.swift",
+            "RelctlCore/Images/OCILayoutWriter.swift", "RelctlCore/SBOM/SBOMBuilder.swift",
         ]
         let call = #/(^|[^\w.])(lstat|fstat|stat|open|openat|link|linkat|unlink|rename|renameat|realpath|readlink|symlink|mkdir|rmdir|fsync|ftruncate|access|utimensat|futimens|fchmod|chmod)\(/#
         var offenders: Set<String> = []
