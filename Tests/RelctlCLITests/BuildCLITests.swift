@@ -14,13 +14,14 @@ struct BuildCLITests {
         binary-dir = "out/{target}"
         """
 
-    /// A build script that makes both binaries and records its environment.
+    /// A build script that makes both binaries and records its environment. The test harness's own
+    /// `RELCTL_LAYER_CACHE=off` is inherited like any other variable of the caller, so it is left out.
     static let goodScript = """
         set -e
         mkdir -p "out/$1"
         suffix=""; [ "$2" = windows ] && suffix=.exe
         touch "out/$1/demo-cli$suffix" "out/$1/demo-sql$suffix"
-        env | grep -E '^(RELCTL_|SOURCE_DATE_EPOCH|EXTRA=)' | sort > "out/$1/env.txt"
+        env | grep -E '^(RELCTL_|SOURCE_DATE_EPOCH|EXTRA=)' | grep -v '^RELCTL_LAYER_CACHE=' | sort > "out/$1/env.txt"
         echo "built $1"
         """
 
