@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// manifest.json records each archive's target, so `relctl checksum` merging CI jobs' archives
 /// keeps every target whatever `[archive] name` spells.
-@Suite(.serialized) struct ArchiveTargetsCLITests {
+@Suite(.serialized, .removesTemporaries) struct ArchiveTargetsCLITests {
     /// The fixture's relctl.toml with `text` added to its `[archive]` table, committed and pushed.
     private func setArchive(_ fixture: ReleaseFixture, _ text: String) throws {
         let config = try fixture.repository.directory.read("relctl.toml")
@@ -23,7 +24,6 @@ import Testing
     /// machine table and the notes an Install section.
     @Test func theCIMergeKeepsTargetsWhateverTheArchiveNameSpells() throws {
         let fixture = try ReleaseFixture(release: "\n[installer]\nenabled = true\n")
-        defer { fixture.remove() }
         try setArchive(fixture, "name = \"{project}-{version}-{os}_{arch}\"\n")
         let triples = ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"]
         let merged = fixture.url.appendingPathComponent("merged")

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl build")
+@Suite("relctl build", .removesTemporaries)
 struct BuildCLITests {
     static let buildSection = """
         [build]
@@ -27,7 +28,6 @@ struct BuildCLITests {
 
     @Test func buildsEveryTargetWithItsEnvironment() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try MatrixFixtures.project(
             in: repo.directory, build: Self.buildSection + "\nenv = { EXTRA = \"{project}-{arch}\" }")
         try repo.directory.write("build.sh", Self.goodScript)

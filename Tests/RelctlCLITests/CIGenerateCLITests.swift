@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl ci generate")
+@Suite("relctl ci generate", .removesTemporaries)
 struct CIGenerateCLITests {
     static let workflow = ".github/workflows/release.yml"
 
@@ -220,7 +221,7 @@ struct CIGenerateCLITests {
     }
 }
 
-@Suite("ci generate and hand-written workflows")
+@Suite("ci generate and hand-written workflows", .removesTemporaries)
 struct HandWrittenWorkflowTests {
     @Test func aWorkflowRelctlNeverWroteIsCalledHandWritten() throws {
         try withTemporaryDirectory { dir in
@@ -248,7 +249,7 @@ struct HandWrittenWorkflowTests {
     }
 }
 
-@Suite("ci generate warns about jobs that cannot work")
+@Suite("ci generate warns about jobs that cannot work", .removesTemporaries)
 struct UnworkableJobTests {
     @Test func aWindowsTargetWithTheDefaultSetupIsNamedByCheckAndGenerate() throws {
         try withTemporaryDirectory { dir in
@@ -270,7 +271,7 @@ struct UnworkableJobTests {
     }
 }
 
-@Suite("ci generate: [[ci.setup]] steps")
+@Suite("ci generate: [[ci.setup]] steps", .removesTemporaries)
 struct CISetupStepTests {
     static let workflow = CIGenerateCLITests.workflow
     static let sha = "0b1efabc08b657293548b77fb76cc02d26091c7e"

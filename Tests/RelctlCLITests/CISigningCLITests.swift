@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// The generated workflow with `[sign]` keys, `[installer]` and `[ci] attest`: keys come from
 /// secrets through `env:` only, attestation permissions are on the release job only, and
 /// actionlint and zizmor still find nothing.
-@Suite struct CISigningCLITests {
+@Suite(.removesTemporaries) struct CISigningCLITests {
     static let extra = """
         [sign]
         ssh-key = "keys/release_ed25519"

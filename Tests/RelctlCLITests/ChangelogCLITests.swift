@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// `notes --changelog` on the changelog shapes real projects keep (PRODUCT "Changelogs are edited,
 /// never overwritten"): the section goes above the newest older release in the file's own heading
 /// style, and every line relctl did not write stays.
-@Suite struct ChangelogCLITests {
+@Suite(.removesTemporaries) struct ChangelogCLITests {
     /// v0.2.0, then a feature, a fix and a `deps:` commit, tagged v0.3.0 (committed 2026-01-02).
     static func repository(remote: String? = nil) throws -> GitRepository {
         let repo = try GitRepository()
@@ -43,7 +44,6 @@ import Testing
         throws -> String
     {
         let repo = try repository(remote: remote)
-        defer { repo.directory.remove() }
         try repo.directory.write("CHANGELOG.md", text)
         let first = try relctl(["notes", "--tag", "v0.3.0", "--changelog", "CHANGELOG.md"], in: repo.url)
         #expect(first.status == 0, "\(first)", sourceLocation: sourceLocation)
@@ -80,7 +80,6 @@ import Testing
 
             """
         let repo = try Self.repository()
-        defer { repo.directory.remove() }
         try repo.directory.write("CHANGELOG.md", original)
         let run = try relctl(["notes", "--tag", "v0.3.0", "--changelog", "CHANGELOG.md"], in: repo.url)
         #expect(run.status == 0, "\(run)")
@@ -122,7 +121,6 @@ import Testing
 
             """
         let repo = try Self.repository()
-        defer { repo.directory.remove() }
         try repo.directory.write("CHANGELOG.md", original)
         let refused = try relctl(["notes", "--tag", "v0.3.0", "--changelog", "CHANGELOG.md"], in: repo.url)
         #expect(refused.status == 1, "\(refused)")
@@ -147,7 +145,6 @@ import Testing
     /// that ships it; a hand-written `[Unreleased]` is never touched.
     @Test func generatedUnreleasedSectionIsReplacedThenShipped() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.commit("chore: start")
         try repo.git("tag", "v0.2.0")
         try repo.commit("feat: one")

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// Channels inside `relctl release`: written before the tag, listed in `distFiles` by a dry run and
 /// in SHA256SUMS by a real one; a plugin channel (the example announcement writer) previews on a
 /// dry run and writes on a real run; a failing plugin fails the release with no tag left.
-@Suite(.serialized) struct ChannelReleaseCLITests {
+@Suite(.serialized, .removesTemporaries) struct ChannelReleaseCLITests {
     struct Plan: Decodable {
         struct Stage: Decodable { var name: String; var status: String }
         var ok: Bool
@@ -51,7 +52,6 @@ import Testing
 
     @Test func dryRunListsEveryChannelFileAndThePluginPreviews() throws {
         let fixture = try fixture()
-        defer { fixture.remove() }
         let result = try relctl(
             ["release", "v1.0.0", "--dry-run", "--json", "--verbose"], in: fixture.url, environment: Self.environment)
         #expect(result.status == 0, "\(result)")
@@ -68,7 +68,6 @@ import Testing
 
     @Test func realRunWritesTheChannelsFilesListedAndVerifiable() throws {
         let fixture = try fixture()
-        defer { fixture.remove() }
         let result = try relctl(["release", "v1.0.0", "--json"], in: fixture.url, environment: Self.environment)
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
@@ -89,7 +88,6 @@ import Testing
 
     @Test func aFailingPluginFailsTheReleaseWithNoTagAndNoFiles() throws {
         let fixture = try fixture(plugin: #"["sh", "-c", "echo 'webhook refused' >&2; exit 3"]"#)
-        defer { fixture.remove() }
         let result = try relctl(["release", "v1.0.0", "--push"], in: fixture.url, environment: Self.environment)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("channel `announce` failed") && result.stderr.contains("webhook refused"), "\(result)")
@@ -101,7 +99,6 @@ import Testing
 
     @Test func aPluginFileOutsideDistIsRefused() throws {
         let fixture = try fixture(plugin: #"["sh", "-c", "cat >/dev/null; echo '{\"files\": [\"../escape.txt\"]}'"]"#)
-        defer { fixture.remove() }
         let result = try relctl(["release", "v1.0.0"], in: fixture.url, environment: Self.environment)
         #expect(result.status == 1 && result.stderr.contains("../escape.txt"), "\(result)")
         #expect(try fixture.localTags().isEmpty)
@@ -113,7 +110,6 @@ import Testing
         defer { registry.stop() }
         let fixture = try ReleaseFixture(
             release: "\n[[chart]]\npath = \"charts/demo\"\nrepository = \"oci://\(registry.host)/acme/charts\"\n")
-        defer { fixture.remove() }
         try fixture.repository.commit(
             "chore: chart",
             files: ["charts/demo/Chart.yaml": "apiVersion: v2\nname: demo\nversion: 1.0.0\nappVersion: \"1.0.0\"\n"])
@@ -136,7 +132,6 @@ import Testing
 
     @Test func aLaterReleaseReplacesTheFormulaInDistsHomebrewFolder() throws {
         let fixture = try ReleaseFixture(release: "\n[homebrew]\ntap = \"/nonexistent/tap.git\"\n")
-        defer { fixture.remove() }
         let first = try relctl(["release", "v1.0.0"], in: fixture.url, environment: Self.environment)
         #expect(first.status == 0, "\(first)")
         try fixture.repository.commit("fix: again", files: ["VERSION": "1.0.1\n"])

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -9,7 +10,7 @@ import Testing
 /// judged by the real tools: Python's tarfile against Helm's packaging rules, nix evaluating the
 /// flake offline and hashing the archives itself, ruby loading the formula under a stub of
 /// Homebrew's DSL, Scoop's own JSON schema, git with bare remotes, skopeo against a registry.
-@Suite(.serialized) struct ChannelsCLITests {
+@Suite(.serialized, .removesTemporaries) struct ChannelsCLITests {
     static func has(_ tool: String) -> Bool {
         (try? run("/bin/sh", ["-c", "command -v \(tool)"]))?.status == 0
     }
@@ -48,7 +49,6 @@ import Testing
 
     @Test func chartIsLaidOutAsHelmPackageLaysItOutAndIsByteIdentical() throws {
         let fixture = try ChannelFixture()
-        defer { fixture.directory.remove() }
         let chart = "charts/velostream/"
         // What Helm's loader and save code do with each: ignored, dropped, moved first, BOM stripped.
         _ = try fixture.directory.write(chart + ".helmignore", "# editor files\n*.orig\n/docs/\nsecret*\n")
@@ -102,7 +102,6 @@ import Testing
 
     @Test func chartWithADependencyFolderOrALinkOutsideIsRefused() throws {
         let fixture = try ChannelFixture()
-        defer { fixture.directory.remove() }
         try fixture.packageAndChecksum()
         try FileManager.default.createSymbolicLink(
             atPath: fixture.url.appendingPathComponent("charts/velostream/leak.txt").path, withDestinationPath: "../../Cargo.toml")
@@ -115,7 +114,6 @@ import Testing
 
     @Test func chartVersionAndAppVersionAreVersionLocations() throws {
         let fixture = try ChannelFixture()
-        defer { fixture.directory.remove() }
         _ = try fixture.directory.write(
             "charts/velostream/Chart.yaml", "apiVersion: v2\nname: velostream\nversion: 0.9.0 # chart\nappVersion: \"1.0.0\"\n")
         let mismatch = try relctl(["validate-tag", "v1.0.0"], in: fixture.url)
@@ -131,7 +129,6 @@ import Testing
 
     @Test(.enabled(if: ChannelsCLITests.has("nix"))) func flakeEvaluatesOfflineWithTheHashesNixComputes() throws {
         let fixture = try ChannelFixture()
-        defer { fixture.directory.remove() }
         // file:// URLs, so nix itself can fetch and hash each archive without a network.
         var environment = ChannelFixture.environment
         environment["INSTALLER_BASE_URL"] = "file://" + fixture.dist.path + "/"
@@ -144,7 +141,6 @@ import Testing
         #expect(try fixture.sums()["velostream-v1.0.0-flake.tar.gz"] != nil)
 
         let work = try TemporaryDirectory(prefix: "relctl-flake")
-        defer { work.remove() }
         #expect(try run("tar", ["-xzf", tarball.path, "-C", work.path]).status == 0)
         let flake = work.url.appendingPathComponent("velostream-v1.0.0-flake")
         let nixEnvironment = ["HOME": work.path, "XDG_CACHE_HOME": work.path + "/cache"]
@@ -182,7 +178,6 @@ import Testing
 
     @Test(.enabled(if: ChannelsCLITests.has("ruby"))) func homebrewFormulaLoadsUnderTheDSLStubWithTheReleaseDigests() throws {
         let fixture = try ChannelFixture()
-        defer { fixture.directory.remove() }
         try fixture.packageAndChecksum()
         let written = try relctl(["channel", "homebrew", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(written.status == 0, "\(written)")
@@ -214,7 +209,6 @@ import Testing
 
     @Test func scoopManifestValidatesAgainstScoopsSchema() throws {
         let fixture = try ChannelFixture()
-        defer { fixture.directory.remove() }
         try fixture.packageAndChecksum()
         let written = try relctl(["channel", "scoop", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(written.status == 0, "\(written)")
@@ -244,15 +238,10 @@ import Testing
     @Test func tapAndBucketAreCommittedAndPushedOnceThenLeftAlone() throws {
         let tap = try TemporaryDirectory(prefix: "relctl-tap")
         let bucket = try TemporaryDirectory(prefix: "relctl-bucket")
-        defer {
-            tap.remove()
-            bucket.remove()
-        }
         for remote in [tap, bucket] {
             #expect(try run("git", ["init", "-q", "--bare", "-b", "main", remote.path]).status == 0)
         }
         let fixture = try ChannelFixture(tap: tap.path, bucket: bucket.path)
-        defer { fixture.directory.remove() }
         try fixture.packageAndChecksum()
         var environment = ChannelFixture.environment
         environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
@@ -283,7 +272,6 @@ import Testing
         defer { registry.stop() }
         let fixture = try ChannelFixture(
             channels: "\n[[chart]]\npath = \"charts/velostream\"\nrepository = \"oci://\(registry.host)/acme/charts\"\n")
-        defer { fixture.directory.remove() }
         try fixture.packageAndChecksum()
         var environment = ChannelFixture.environment
         environment["DOCKER_CONFIG"] = fixture.url.appendingPathComponent(".docker").path
@@ -305,7 +293,6 @@ import Testing
 
         // The layer, copied out by skopeo, is dist's package byte for byte.
         let work = try TemporaryDirectory(prefix: "relctl-chart-pull")
-        defer { work.remove() }
         let copy = try run("skopeo", ["copy", "--src-tls-verify=false", reference, "dir:\(work.path)/pulled"])
         #expect(copy.status == 0, "\(copy)")
         let layerDigest = try #require((layers[0]["digest"] as? String)?.dropFirst("sha256:".count))
@@ -322,9 +309,7 @@ import Testing
 
     @Test func unknownChannelListsTheKnownOnes() throws {
         let fixture = try ChannelFixture(channels: "\n[[channel]]\nname = \"nosuch\"\n")
-        defer { fixture.directory.remove() }
         let bin = try TemporaryDirectory(prefix: "relctl-plugins")
-        defer { bin.remove() }
         _ = try bin.write("relctl-channel-found", "#!/bin/sh\necho '{}'\n", executable: true)
         let environment = ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")]
         let check = try relctl(["check"], in: fixture.url, environment: environment)
@@ -349,7 +334,7 @@ import Testing
 
 /// The request a plugin reads is the one docs/channels.md documents: captured from a real run and
 /// validated against the schema printed there.
-@Suite struct ChannelProtocolCLITests {
+@Suite(.removesTemporaries) struct ChannelProtocolCLITests {
     @Test func thePluginRequestMatchesTheDocumentedSchema() throws {
         let fixture = try ChannelFixture(
             channels: #"""
@@ -359,7 +344,6 @@ import Testing
                 command = ["sh", "-c", "cat > request.json; echo '{\"files\": [], \"published\": [\"https://example.com/x\"]}'"]
 
                 """#)
-        defer { fixture.directory.remove() }
         try fixture.packageAndChecksum()
         let result = try relctl(["channel", "capture", "--tag", "v1.0.0", "--json"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(result.status == 0 && result.stdout.contains("https://example.com/x"), "\(result)")

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
-@Suite struct ChecksumsCLITests {
+@Suite(.removesTemporaries) struct ChecksumsCLITests {
     typealias F = ChecksumFixtures
 
     @Test func checksumWritesFilesSha256sumAccepts() throws {
@@ -56,7 +57,6 @@ import Testing
 
     @Test func manifestTakesCommitFromTheTagAndHonoursTheNameTemplate() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "relctl.toml",
             """

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// `bump --write`, `bump --set` and `validate-tag` on projects shaped like the real ones of issue
 /// 12, with the ecosystems' own tools (cargo, uv, npm) run after the bump: the build and lock
 /// checks must still pass.
-@Suite(.serialized) struct CompanionsCLITests {
+@Suite(.serialized, .removesTemporaries) struct CompanionsCLITests {
     /// Runs a tool in the project and requires success, showing its output otherwise.
     func tool(_ line: String, in repo: GitRepository, target: TemporaryDirectory? = nil) throws {
         var env: [String: String] = [:]
@@ -24,7 +25,6 @@ import Testing
     @Test func velostreamSingleCrateKeepsCargoLockBuildable() throws {
         let repo = try GitRepository()
         let target = try TemporaryDirectory()
-        defer { repo.directory.remove(); target.remove() }
         try repo.directory.write(
             "Cargo.toml", "[package]\nname = \"velostream\"\nversion = \"0.3.0\"\nedition = \"2021\"\n")
         try repo.directory.write("src/main.rs", "fn main() {}\n")
@@ -71,7 +71,6 @@ import Testing
     @Test func typstWorkspaceDependenciesFollowTheSharedVersion() throws {
         let repo = try GitRepository()
         let target = try TemporaryDirectory()
-        defer { repo.directory.remove(); target.remove() }
         try repo.directory.write(
             "Cargo.toml",
             """
@@ -162,7 +161,6 @@ import Testing
     @Test func gitCliffVirtualWorkspaceAndNpmPins() throws {
         let repo = try GitRepository()
         let target = try TemporaryDirectory()
-        defer { repo.directory.remove(); target.remove() }
         try repo.directory.write(
             "Cargo.toml", "[workspace]\nmembers = [\"git-cliff-core\", \"git-cliff\"]\nresolver = \"2\"\n")
         try repo.directory.write(
@@ -234,7 +232,6 @@ import Testing
 
     @Test func commitizenUvLockStaysCurrent() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "pyproject.toml",
             """
@@ -271,7 +268,6 @@ import Testing
 
     @Test func axiosPackageLockRootEntries() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "package.json", "{\n  \"name\": \"axios\",\n  \"version\": \"1.7.2\",\n  \"description\": \"x\"\n}\n")
         try repo.directory.write("relctl.toml", "[project]\nname = \"axios\"\n\n[[version]]\npath = \"package.json\"\n")
@@ -297,7 +293,6 @@ import Testing
     @Test func bumpRespectsTheManifestAndEveryExistingTag() throws {
         // black: HEAD is tagged 26.5.0; 26.5.1 exists on a release branch.
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("relctl.toml", "[project]\nname = \"black\"\ntag-format = \"{version}\"\n")
         try repo.commit("chore: start")
         try repo.git("tag", "26.5.0")
@@ -313,7 +308,6 @@ import Testing
 
         // typst main: manifest 0.15.1 while the tags since 0.11 live on release branches.
         let typst = try GitRepository()
-        defer { typst.directory.remove() }
         try typst.directory.write("Cargo.toml", "[package]\nname = \"typst\"\nversion = \"0.15.1\"\n")
         try typst.directory.write("relctl.toml", "[project]\nname = \"typst\"\n\n[[version]]\npath = \"Cargo.toml\"\n")
         try typst.commit("chore: start")
@@ -330,7 +324,6 @@ import Testing
 
     @Test func helixCalendarVersions() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"helix-term\"]\nresolver = \"2\"\n")
         try repo.directory.write("helix-term/Cargo.toml", "[package]\nname = \"helix-term\"\nversion = \"25.7.1\"\n")
         try repo.directory.write(

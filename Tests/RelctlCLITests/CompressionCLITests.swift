@@ -1,10 +1,11 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// tar.gz and zip compressed in parallel chunks with libdeflate, and tar.zst with zstd's threads:
 /// the same bytes for any --jobs, and every common reader takes them.
-@Suite struct CompressionCLITests {
+@Suite(.removesTemporaries) struct CompressionCLITests {
     static let env = ["SOURCE_DATE_EPOCH": "1700000000"]
 
     /// Writes `megabytes` MiB of binary-like bytes (a vocabulary of random byte strings, as machine
@@ -38,7 +39,6 @@ import Testing
     @Test func tarGzIsTheSameForAnyJobsAndEveryReaderReadsIt() throws {
         let triple = PackagingFixture.linuxGNU
         let fixture = try Self.bigFixture(triple: triple)
-        defer { fixture.directory.remove() }
         var digests: [String] = []
         for jobs in [1, 4, 2] {
             let result = try relctl(
@@ -136,7 +136,6 @@ import Testing
     @Test func tarZstIsTheSameForAnyJobs() throws {
         let triple = PackagingFixture.linuxMusl
         let fixture = try Self.bigFixture(triple: triple)
-        defer { fixture.directory.remove() }
         let name = fixture.archiveName(triple) + ".tar.zst"
         for jobs in [1, 4] {
             let result = try relctl(
@@ -160,7 +159,6 @@ import Testing
     @Test func zipIsTheSameForAnyJobsAndEveryReaderReadsIt() throws {
         let triple = PackagingFixture.windows
         let fixture = try Self.bigFixture(triple: triple)
-        defer { fixture.directory.remove() }
         let name = fixture.archiveName(triple)
         for jobs in [1, 4, 2] {
             let result = try relctl(
@@ -219,7 +217,6 @@ import Testing
     /// target, mode 0120777; unzip recreates the links.
     @Test func zipKeepsLinksWhenAsked() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let config = fixture.url.appendingPathComponent("relctl.toml")
         let text = try String(contentsOf: config, encoding: .utf8)
         try text.replacingOccurrences(
@@ -257,7 +254,6 @@ import Testing
     @Test func zipOfAFileOverFourGiBUsesZip64() throws {
         let triple = PackagingFixture.windows
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let binary = "target/\(triple)/release/velo-sql.exe"
         #expect(try sh("truncate -s \((4 << 30) + (1 << 20)) \(binary)", in: fixture.url).status == 0)
         let config = fixture.url.appendingPathComponent("relctl.toml")

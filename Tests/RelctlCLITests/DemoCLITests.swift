@@ -1,10 +1,11 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// `make demo` is the README's first quick-start command: it must pass for a new user, whose
 /// machine has no git identity, and for a maintainer whose global config demands signing.
-@Suite("scripts/demo")
+@Suite("scripts/demo", .removesTemporaries)
 struct DemoCLITests {
     @Test func demoPassesWithoutGitIdentityAndWithSigningRequired() throws {
         try withTemporaryDirectory { home in

@@ -1,9 +1,10 @@
 import Foundation
+import RelctlTestTraits
 import Testing
 
 /// The README is an index into `docs/`: a link that lost its page or its heading when a section
 /// moved is a dead end for a reader, so every relative link must land.
-@Suite("README and docs/")
+@Suite("README and docs/", .removesTemporaries)
 struct DocumentationTests {
     static let root = DogfoodCLITests.repositoryRoot
 

@@ -1,8 +1,9 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
-@Suite("relctl's own release config")
+@Suite("relctl's own release config", .removesTemporaries)
 struct DogfoodCLITests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -1,14 +1,14 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// Issue 26's leftovers from the earlier adversarial trial, each through the built binary: an
 /// inherited descriptor past the open-file limit, a Latin-1 name in a SHA256SUMS written by
 /// sha256sum, and an unclosed code fence in a BREAKING CHANGE note under a notes template.
-@Suite struct EarlierTrialLeftoversCLITests {
+@Suite(.removesTemporaries) struct EarlierTrialLeftoversCLITests {
     @Test func aDescriptorInheritedPastTheOpenFileLimitDoesNotStopGit() throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         try repository.commit("feat: say hello", files: ["VERSION": "1.0.0\n"])
         // The parent opens descriptor 300, then lowers the limit (soft and hard) below it.
         let notes = try run(
@@ -40,7 +40,6 @@ import Testing
 
     @Test func anUnclosedFenceInABreakingNoteDoesNotSwallowLaterSectionsOfATemplate() throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         let template = """
             # {{title}}
             {{#sections}}

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// Examples/relctl-gradle builds its own relctl from the libraries with one more manifest reader
 /// (the public extension API). Built here, then run on a project whose version lives in
 /// gradle.properties, side by side with the stock relctl, which does not know that file.
-@Suite("An extension package", .serialized)
+@Suite("An extension package", .serialized, .removesTemporaries)
 struct ExtensionPackageCLITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -36,7 +37,6 @@ struct ExtensionPackageCLITests {
     @Test func theExtendedRelctlReadsItsOwnManifestKind() throws {
         let binary = try Self.buildExample()
         let repository = try Self.gradleProject(kind: nil, properties: "org.gradle.jvmargs=-Xmx2g\nversion=1.2.3\n")
-        defer { repository.directory.remove() }
 
         let matching = try run(binary.path, ["validate-tag", "v1.2.3"], in: repository.url)
         #expect(matching.status == 0, "\(matching)")
@@ -59,7 +59,6 @@ struct ExtensionPackageCLITests {
     @Test func aReaderWithoutItsVersionLineIsBadInputNamingTheFile() throws {
         let binary = try Self.buildExample()
         let repository = try Self.gradleProject(kind: "gradle", properties: "org.gradle.jvmargs=-Xmx2g\n")
-        defer { repository.directory.remove() }
         let result = try run(binary.path, ["validate-tag", "v1.2.3"], in: repository.url)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("gradle.properties: has no `version=` line"), "\(result)")

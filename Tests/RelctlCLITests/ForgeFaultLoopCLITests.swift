@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 @testable import RelctlBasics
@@ -11,7 +12,7 @@ import Testing
 /// next run finishes with exactly the local assets, published once and never visible incomplete;
 /// and a 429 with Retry-After, waited out within the run. Not serialized: each case has its own
 /// project and stand-in, and most of the time goes in process start-up and waits.
-@Suite struct ForgeFaultLoopCLITests {
+@Suite(.removesTemporaries) struct ForgeFaultLoopCLITests {
     typealias Forge = ForgeStandIn.Forge
     let forges = ForgePublishCLITests()
 

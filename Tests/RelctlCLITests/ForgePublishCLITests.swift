@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 @testable import RelctlBasics
@@ -9,7 +10,7 @@ import Testing
 /// `relctl publish --forge gitlab|gitea` end to end against the strict stand-ins
 /// (Tests/Support/gitlab_standin.py, gitea_standin.py): the round-2 promises on each forge.
 /// Serialized: each test runs a server and the binary, and some check wall-clock waits.
-@Suite(.serialized) struct ForgePublishCLITests {
+@Suite(.serialized, .removesTemporaries) struct ForgePublishCLITests {
     typealias Forge = ForgeStandIn.Forge
     typealias Request = ForgeStandIn.Request
 
@@ -21,7 +22,6 @@ import Testing
         let server = try ForgeStandIn(forge)
         defer {
             server.stop()
-            fixture.remove()
         }
         try fixture.repository.directory.write(
             "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(server.configLine)\n")
@@ -280,7 +280,7 @@ import Testing
 /// The stand-ins read back by independent clients (pyforgejo for Forgejo's API, python-gitlab for
 /// GitLab's): what relctl published is what those clients see, downloaded bytes included. And
 /// several forges in one `relctl publish`, in the contract's order.
-@Suite(.serialized) struct ForgeReadBackCLITests {
+@Suite(.serialized, .removesTemporaries) struct ForgeReadBackCLITests {
     /// Runs a Python snippet with the stand-in's address and token; its stdout is JSON.
     private func python(_ script: String, _ server: ForgeStandIn, token: String) throws -> RunResult {
         try run("python3", ["-c", script, server.origin, token])
@@ -289,7 +289,7 @@ import Testing
     @Test func pyforgejoSeesTheGiteaReleaseRelctlPublished() async throws {
         let fixture = try await BlockingWork.run { try PublishFixture() }
         let server = try ForgeStandIn(.gitea)
-        defer { server.stop(); fixture.remove() }
+        defer { server.stop() }
         try fixture.repository.directory.write(
             "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(server.configLine)\n")
         let result = try await BlockingWork.run {
@@ -323,7 +323,7 @@ import Testing
     @Test func pythonGitlabSeesTheGitLabReleaseRelctlPublished() async throws {
         let fixture = try await BlockingWork.run { try PublishFixture() }
         let server = try ForgeStandIn(.gitlab)
-        defer { server.stop(); fixture.remove() }
+        defer { server.stop() }
         try fixture.repository.directory.write(
             "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(server.configLine)\n")
         // A CI job's token, as GitLab CI gives it.
@@ -375,7 +375,7 @@ import Testing
         let fixture = try await BlockingWork.run { try PublishFixture() }
         let gitlab = try ForgeStandIn(.gitlab)
         let gitea = try ForgeStandIn(.gitea)
-        defer { gitlab.stop(); gitea.stop(); fixture.remove() }
+        defer { gitlab.stop(); gitea.stop() }
         try fixture.repository.directory.write(
             "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(gitea.configLine)\n\(gitlab.configLine)\n")
         let environment = gitlab.environment().merging(gitea.environment().filter { !$0.value.isEmpty }) { $1 }
@@ -414,7 +414,6 @@ import Testing
         let fixture = try await BlockingWork.run {
             try ReleaseFixture(release: "\n[publish]\ngitea = \"\(ForgeStandIn.giteaRepository)\"\n")
         }
-        defer { fixture.remove() }
         let server = try ForgeStandIn(.gitea, tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
         let released = try await BlockingWork.run {

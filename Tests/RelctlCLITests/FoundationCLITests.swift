@@ -1,9 +1,10 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// End-to-end: the built binary on temporary projects, asserting exit codes and messages.
-@Suite struct FoundationCLITests {
+@Suite(.removesTemporaries) struct FoundationCLITests {
     static let config = """
         [project]
         name = "velo"
@@ -24,7 +25,6 @@ import Testing
 
     @Test func validateTagMatchesEveryManifest() throws {
         let dir = try project()
-        defer { dir.remove() }
         let result = try relctl(["validate-tag", "v1.2.3-rc.1"], in: dir.url)
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("matches 2 manifests"))
@@ -33,7 +33,6 @@ import Testing
 
     @Test func validateTagMismatchNamesEachFileAndVersion() throws {
         let dir = try project(cargo: "1.2.2")
-        defer { dir.remove() }
         let result = try relctl(["validate-tag", "v1.2.3-rc.1"], in: dir.url)
         #expect(result.status == 1, "\(result)")
         #expect(
@@ -44,7 +43,6 @@ import Testing
 
     @Test func validateTagJSON() throws {
         let dir = try project(cargo: "1.2.2")
-        defer { dir.remove() }
         let result = try relctl(["validate-tag", "v1.2.3-rc.1", "--json"], in: dir.url)
         #expect(result.status == 1)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -91,7 +89,6 @@ import Testing
 
     @Test func missingGitIsNamedNotMistakenForMissingRepository() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("relctl.toml", "[project]\nname = \"velo\"\n")
         try repo.commit("initial")
         let noGit = ["PATH": repo.directory.path + "/no-bin"]
@@ -108,7 +105,6 @@ import Testing
     /// repository, which must not read as "not a git repository". Needs root to chown.
     @Test(.enabled(if: getuid() == 0)) func repositoryOwnedByAnotherUserNamesSafeDirectory() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("relctl.toml", "[project]\nname = \"velo\"\n")
         try repo.commit("initial")
         #expect(try sh("chown -R nobody '\(repo.directory.path)'").status == 0)
@@ -125,7 +121,6 @@ import Testing
     @Test(arguments: ["1.2.3", "v1.2", "V1.2.3", "v01.2.3"])
     func malformedTagIsExitTwo(_ tag: String) throws {
         let dir = try project()
-        defer { dir.remove() }
         let result = try relctl(["validate-tag", tag], in: dir.url)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("relctl: error: tag `\(tag)` is malformed for tag format `v{version}`"))
@@ -133,7 +128,6 @@ import Testing
 
     @Test func missingManifestAndMissingConfigAreExitTwo() throws {
         let dir = try project()
-        defer { dir.remove() }
         try FileManager.default.removeItem(at: dir.url.appendingPathComponent("Cargo.toml"))
         let missing = try relctl(["validate-tag", "v1.2.3-rc.1"], in: dir.url)
         #expect(missing.status == 2)
@@ -227,7 +221,6 @@ import Testing
 
     @Test func initWritesValidTOMLForAnyDirectoryName() throws {
         let dir = try TemporaryDirectory(prefix: "we\"ird\\dír")
-        defer { dir.remove() }
         let result = try relctl(["init"], in: dir.url)
         #expect(result.status == 0, "\(result)")
         let check = try relctl(["check", "--json"], in: dir.url)
@@ -244,7 +237,6 @@ import Testing
 
     @Test func unwritableStdoutIsAnErrorNotACrash() throws {
         let dir = try project()
-        defer { dir.remove() }
         let result = try sh(
             "'\(relctlBinary.path)' validate-tag v1.2.3-rc.1 --json > /dev/full", in: dir.url,
             environment: ["NO_COLOR": "1"])
@@ -267,13 +259,11 @@ import Testing
 
     @Test func colourAndQuietOptions() throws {
         let dir = try project(cargo: "9.9.9")
-        defer { dir.remove() }
         let coloured = try relctl(["validate-tag", "v1.2.3-rc.1", "--color", "always"], in: dir.url)
         #expect(coloured.stderr.contains("\u{1B}[31merror:\u{1B}[0m"))
         let plain = try relctl(["validate-tag", "v1.2.3-rc.1", "--color", "auto"], in: dir.url)
         #expect(!plain.stderr.contains("\u{1B}["))
         let ok = try project()
-        defer { ok.remove() }
         let quiet = try relctl(["validate-tag", "v1.2.3-rc.1", "-q"], in: ok.url)
         #expect(quiet.status == 0)
         #expect(quiet.stderr.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// The generated `.gitlab-ci.yml` run job by job on this machine by
@@ -7,7 +8,7 @@ import Testing
 /// the Runner's tag-only fetch and GIT_DEPTH). The publish job is skipped: it talks to a GitLab
 /// API (the GitLab publisher's own tests cover it against a stand-in); what it would publish,
 /// the merge job's dist/, is judged here with sha256sum.
-@Suite("GitLab pipeline run")
+@Suite("GitLab pipeline run", .removesTemporaries)
 struct GitLabPipelineRunCLITests {
     static let runner = DogfoodCLITests.repositoryRoot.appendingPathComponent("Tests/Support/gitlab_pipeline_runner.py")
     /// Puts the relctl under test on PATH in every job (the runner passes RELCTL_UNDER_TEST).
@@ -54,9 +55,7 @@ struct GitLabPipelineRunCLITests {
     /// tag, 26 commits back (the merge job's GIT_DEPTH 0: the Runner clones 20 deep by default).
     @Test func aFourTargetPipelineBuildsAndMergesTheRelease() throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         let remote = try repository.addBareRemote()
-        defer { remote.remove() }
         let config = """
             [project]
             name = "multi"
@@ -92,7 +91,6 @@ struct GitLabPipelineRunCLITests {
         try Self.commitPipelineAndTag(repository, tag: "v1.0.0")
 
         let work = try TemporaryDirectory(prefix: "relctl-gitlab-run")
-        defer { work.remove() }
         let outcome = try Self.runPipeline(repository, remote: remote, tag: "v1.0.0", work: work)
         #expect(outcome.status == 0, "\(outcome.log)")
         let report = try #require(outcome.report, "\(outcome.log)")
@@ -123,7 +121,6 @@ struct GitLabPipelineRunCLITests {
         try repository.git("tag", "-a", "nightly-1", "-m", "nightly")
         try repository.git("push", "-q", "origin", "nightly-1")
         let otherWork = try TemporaryDirectory(prefix: "relctl-gitlab-run")
-        defer { otherWork.remove() }
         let other = try Self.runPipeline(repository, remote: remote, tag: "nightly-1", work: otherWork)
         #expect(other.status == 1 && other.report?.result == "not-triggered", "\(other.log)")
     }
@@ -132,9 +129,7 @@ struct GitLabPipelineRunCLITests {
     /// it) from running, and a keyword it does not emulate stops the run (exit 2).
     @Test func aFailedBuildSkipsTheMergeAndAnUnknownKeywordIsRefused() throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         let remote = try repository.addBareRemote()
-        defer { remote.remove() }
         try MatrixFixtures.project(
             in: repository.directory, targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-musl"],
             build:
@@ -144,7 +139,6 @@ struct GitLabPipelineRunCLITests {
         try Self.commitPipelineAndTag(repository, tag: "v1.2.3")
 
         let work = try TemporaryDirectory(prefix: "relctl-gitlab-run")
-        defer { work.remove() }
         let failed = try Self.runPipeline(repository, remote: remote, tag: "v1.2.3", work: work)
         #expect(failed.status == 1, "\(failed.log)")
         let jobs = try #require(failed.report?.jobs, "\(failed.log)")
@@ -161,7 +155,6 @@ struct GitLabPipelineRunCLITests {
         try text.replacingOccurrences(of: "  stage: merge\n", with: "  stage: merge\n  before_script:\n    - true\n")
             .write(to: pipeline, atomically: true, encoding: .utf8)
         let again = try TemporaryDirectory(prefix: "relctl-gitlab-run")
-        defer { again.remove() }
         let refused = try Self.runPipeline(repository, remote: remote, tag: "v1.2.3", work: again)
         #expect(refused.status == 2 && refused.log.contains("merge: `before_script` is not emulated"), "\(refused.log)")
     }
@@ -171,7 +164,6 @@ struct GitLabPipelineRunCLITests {
     /// copy builds that target on a Linux runner (a cross build, as the Windows warning suggests).
     @Test func velostreamExampleRunsThroughItsPipeline() throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         let copy = try run(
             "cp",
             [
@@ -180,7 +172,6 @@ struct GitLabPipelineRunCLITests {
             ])
         try #require(copy.status == 0, "\(copy)")
         let remote = try repository.addBareRemote()
-        defer { remote.remove() }
         var config = try repository.directory.read("relctl.toml")
         config = config.replacingOccurrences(
             of: "triple = \"x86_64-pc-windows-msvc\"",
@@ -190,7 +181,6 @@ struct GitLabPipelineRunCLITests {
         try Self.commitPipelineAndTag(repository, tag: "v1.0.0")
 
         let work = try TemporaryDirectory(prefix: "relctl-gitlab-run")
-        defer { work.remove() }
         let outcome = try Self.runPipeline(
             repository, remote: remote, tag: "v1.0.0", work: work, runAsLinux: ["saas-macos-medium-m1"])
         #expect(outcome.status == 0, "\(outcome.log)")

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Synchronization
 import Testing
 @testable import RelctlBasics
@@ -8,7 +9,7 @@ import Testing
 
 /// Inputs an attacker (or an accident) controls: nothing outside the repository is packaged or
 /// read, a low descriptor limit is an error line rather than a crash, and no foreign tag is deleted.
-@Suite("hostile input")
+@Suite("hostile input", .removesTemporaries)
 struct HostileInputCLITests {
     @Test func aLowOpenFileLimitIsAClearErrorNotATrap() throws {
         try withTemporaryDirectory { dir in
@@ -61,7 +62,6 @@ struct HostileInputCLITests {
                 ),
             ] as [(String, (ReleaseFixture) throws -> Void)] {
                 let fixture = try ReleaseFixture()
-                defer { fixture.remove() }
                 #expect(try relctl(["build"], in: fixture.url).status == 0)
                 try setUp(fixture)
                 let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
@@ -99,7 +99,6 @@ struct HostileInputCLITests {
 
     @Test func aRollbackNeverDeletesATagSomeoneElsePushed() async throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try fixture.repository.git("tag", "-a", "-m", "ours", "v1.0.0")
         let ours = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0").trimmingCharacters(
             in: .whitespacesAndNewlines)
@@ -122,7 +121,7 @@ struct HostileInputCLITests {
     }
 }
 
-@Suite("hostile input: files and names")
+@Suite("hostile input: files and names", .removesTemporaries)
 struct HostileFilesCLITests {
     @Test func aNulByteOrBadUTF8InTheConfigNamesTheLine() throws {
         try withTemporaryDirectory { dir in
@@ -169,7 +168,6 @@ struct HostileFilesCLITests {
     @Test func windowsZipsRefuseNamesWindowsCannotCreate() throws {
         for name in ["CON", "aux.txt", "trail.", "a:b", "q?.txt", String(repeating: "n", count: 300)] {
             let fixture = try PackagingFixture()
-            defer { fixture.directory.remove() }
             try fixture.directory.write("demo/" + (name.count > 255 ? "x" : name), "x\n")
             if name.count > 255 {
                 // Too long for this file system to hold as well: name it through a link instead.
@@ -194,7 +192,6 @@ struct HostileFilesCLITests {
 
     @Test func aSourceDateEpochPastTarsLimitIsRefused() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         #expect(try relctl(["build"], in: fixture.url).status == 0)
         let result = try relctl(
             ["package", "--tag", "v1.0.0"], in: fixture.url, environment: ["SOURCE_DATE_EPOCH": "99999999999"])
@@ -203,7 +200,6 @@ struct HostileFilesCLITests {
 
     @Test func anACLMaskDoesNotMakeAFileExecutable() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         // Group and other execute bits, as an ACL mask shows them, but not the owner's.
         let file = fixture.url.appendingPathComponent("demo/data.csv")
         try fixture.directory.write("demo/data.csv", "a,b\n")
@@ -221,7 +217,6 @@ struct HostileFilesCLITests {
 
     @Test func concurrentPackagesIntoOneFolderKeepEveryManifestEntry() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let triples = PackagingFixture.triples
         let group = DispatchGroup()
         let statuses = Mutex<[Int32]>([])

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -9,11 +10,10 @@ import Testing
 /// user would meet it: links written through, runaway patterns stopped, notes that stay whole,
 /// shell-quoted placeholders, files relctl did not create left alone, honest dry runs, files
 /// that change while packaged, and messages that say what is really wrong.
-@Suite("hostile input: leftovers")
+@Suite("hostile input: leftovers", .removesTemporaries)
 struct HostileLeftoversCLITests {
     @Test func bumpWritesThroughALinkAndKeepsTheFileAndItsMode() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let root = fixture.url
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("meta"), withIntermediateDirectories: true)
@@ -97,7 +97,6 @@ struct HostileLeftoversCLITests {
 
     @Test func aBreakingChangeWithAnOpenFenceOrCommentLeavesTheRestOfTheNotes() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try fixture.repository.commit(
             "feat!: new config format\n\nBREAKING CHANGE: convert your config:\n```sh\nrelctl migrate",
             files: ["a": "1"])
@@ -123,7 +122,6 @@ struct HostileLeftoversCLITests {
         let build =
             #"mkdir -p out/{target} && echo {project} > out/{target}/plain && echo "{project}" > out/{target}/double && echo '{project}' > out/{target}/single && printf '#!/bin/sh\n' > out/{target}/hello && chmod +x out/{target}/hello"#
         let fixture = try ReleaseFixture(name: name, buildCommand: build)
-        defer { fixture.remove() }
         let result = try relctl(["build", "--target", "x86_64-unknown-linux-gnu"], in: fixture.url)
         #expect(result.status == 0, "\(result)")
         let files = try FileManager.default.contentsOfDirectory(atPath: fixture.url.path)
@@ -139,7 +137,6 @@ struct HostileLeftoversCLITests {
         let archive = "dist/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"
         let fixture = try ReleaseFixture(
             release: "before = [\"mkdir -p \(archive) && echo keep > \(archive)/precious\"]")
-        defer { fixture.remove() }
         let result = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(result.status == 1, "\(result)")
         #expect(
@@ -152,7 +149,6 @@ struct HostileLeftoversCLITests {
 
     @Test func aDryRunPushSaysItCannotSeeServerHooks() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try fixture.installRemoteHook("echo 'tags are frozen' >&2; exit 1")
         let dryRun = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url)
         #expect(dryRun.status == 0, "\(dryRun)")
@@ -167,7 +163,6 @@ struct HostileLeftoversCLITests {
 
     @Test func aFileThatGrowsWhilePackagedIsAnErrorNotAPrefix() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         #expect(try relctl(["build"], in: fixture.url).status == 0)
         let binary = fixture.url.appendingPathComponent("out/x86_64-unknown-linux-gnu/hello")
         #expect(try sh("head -c 32000000 /dev/zero > '\(binary.path)'").status == 0)
@@ -264,7 +259,6 @@ struct HostileLeftoversCLITests {
 
     @Test func aCorruptLockOrAFolderAtItsPathIsNotAnotherRelease() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let lock = fixture.url.appendingPathComponent(".git/relctl-release.lock")
         try Data("garbage\n".utf8).write(to: lock)
         let garbage = try relctl(["release", "v1.0.0"], in: fixture.url)
@@ -288,7 +282,6 @@ struct HostileLeftoversCLITests {
     @Test func aTagTooLongForTheFilesNamedAfterItIsRefusedUpFront() throws {
         let version = "1.0.0-" + String(repeating: "a", count: 239)
         let fixture = try ReleaseFixture(version: version)
-        defer { fixture.remove() }
         let tag = "v" + version
         #expect(tag.utf8.count == 246)
         for arguments in [["validate-tag", tag], ["release", tag, "--dry-run"], ["release", tag]] {
@@ -301,7 +294,6 @@ struct HostileLeftoversCLITests {
 
     @Test func aHugeProjectNameIsBadInputFoundByCheck() throws {
         let fixture = try ReleaseFixture(name: String(repeating: "x", count: 100_000))
-        defer { fixture.remove() }
         for arguments in [["check"], ["package", "--tag", "v1.0.0"], ["release", "v1.0.0"]] {
             let result = try relctl(arguments, in: fixture.url)
             #expect(result.status == 2, "\(arguments): \(result.stderr.prefix(600))")
@@ -314,7 +306,6 @@ struct HostileLeftoversCLITests {
 
     @Test func checkRefusesWhatPackageWouldRefuseLater() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let config = try fixture.repository.directory.read("relctl.toml")
         try fixture.repository.directory.write(
             "relctl.toml", config.replacingOccurrences(of: #"["hello"]"#, with: #"["hello", "hello"]"#))
@@ -358,7 +349,6 @@ struct TmpfsMount {
     /// Whether this machine lets the tests mount one (root, and not a container that forbids it).
     static let available: Bool = {
         guard getuid() == 0, let probe = try? TemporaryDirectory(prefix: "relctl-tmpfs-probe") else { return false }
-        defer { probe.remove() }
         guard let mount = try? TmpfsMount(at: probe.url.appendingPathComponent("m"), size: "64k") else { return false }
         mount.unmount()
         return true

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// The generated workflow with an `[[image]]`: Linux build jobs hand over their binaries, the
 /// release job logs in to GHCR with its own token (and only it gets `packages: write`), then
 /// builds and pushes the images; actionlint and zizmor stay clean.
-@Suite struct ImageCICLITests {
+@Suite(.removesTemporaries) struct ImageCICLITests {
     static let workflow = ".github/workflows/release.yml"
 
     @Test func releaseJobBuildsAndPushesTheImages() throws {
@@ -39,7 +40,6 @@ import Testing
 
     @Test func binariesHandedOverPerTargetAreFound() throws {
         let fixture = try ImageFixture(repository: "ghcr.io/acme/velostream")
-        defer { fixture.repository.directory.remove() }
         // As the release job lays them out: image-binaries/<target>/<binary>.
         for triple in [ImageFixture.amd64, ImageFixture.arm64] {
             try FileManager.default.createDirectory(

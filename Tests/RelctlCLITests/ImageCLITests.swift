@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// `relctl image` end to end against a real registry (Debian's docker-registry), judged by
 /// skopeo and umoci, and by running the pulled entrypoint with chroot.
-@Suite(.serialized) struct ImageCLITests {
+@Suite(.serialized, .removesTemporaries) struct ImageCLITests {
     static let hasTools =
         TestRegistry.available()
         && ["skopeo", "umoci", "htpasswd"].allSatisfy { tool in
@@ -52,11 +53,9 @@ import Testing
 
     @Test func layoutIsValidMultiPlatformAndIdenticalAcrossCopies() throws {
         let first = try ImageFixture(repository: "ghcr.io/acme/velostream")
-        defer { first.repository.directory.remove() }
         let second = try ImageFixture(
             repository: "ghcr.io/acme/velostream", reversed: true, umask: 0o077,
             fileTime: Date(timeIntervalSince1970: 1_000_000_000))
-        defer { second.repository.directory.remove() }
 
         let a = try relctl(["image", "--tag", "v1.0.0", "--json"], in: first.url)
         #expect(a.status == 0, "\(a)")
@@ -124,11 +123,9 @@ import Testing
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try ImageFixture(repository: "\(registry.host)/acme/velostream")
-        defer { fixture.repository.directory.remove() }
         // With the layer cache (on by default), the second push knows its layers' digests before
         // anything is compressed and asks the registry first (docs/images.md, "Layer cache").
         let cache = try TemporaryDirectory(prefix: "relctl-layer-cache")
-        defer { cache.remove() }
         let docker = [
             "DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "RELCTL_LAYER_CACHE": cache.path,
         ]
@@ -170,7 +167,6 @@ import Testing
 
         // Pull the amd64 image, unpack it and run its entrypoint in the unpacked root.
         let work = try TemporaryDirectory(prefix: "relctl-pull")
-        defer { work.remove() }
         let copy = try run(
             "skopeo",
             [
@@ -200,7 +196,6 @@ import Testing
         let registry = try TestRegistry(user: ("relctl", "s3cret"))
         defer { registry.stop() }
         let fixture = try ImageFixture(repository: "\(registry.host)/acme/velostream")
-        defer { fixture.repository.directory.remove() }
         let dockerDir = fixture.url.appendingPathComponent(".docker")
         let env = ["DOCKER_CONFIG": dockerDir.path]
 
@@ -262,7 +257,6 @@ import Testing
         let registry = try TestRegistry(auth: .token(name: "relctl", password: "t0ken-s3cret"))
         defer { registry.stop() }
         let fixture = try ImageFixture(repository: "\(registry.host)/acme/velostream")
-        defer { fixture.repository.directory.remove() }
         let env = ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path]
         func login(_ password: String) throws {
             let auth = Data("relctl:\(password)".utf8).base64EncodedString()
@@ -323,7 +317,6 @@ import Testing
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try ImageFixture(repository: "\(registry.host)/acme/large")
-        defer { fixture.repository.directory.remove() }
         // 160 MiB of random bytes (incompressible: the layer stays that large), gzipped at level 1
         // to keep the test quick.
         let size = 160 << 20
@@ -375,11 +368,9 @@ import Testing
         let registry = try TestRegistry()
         defer { registry.stop() }
         let cache = try TemporaryDirectory(prefix: "relctl-cache")
-        defer { cache.remove() }
         // The base: a two-platform image pushed to the registry (by relctl, judged by skopeo below).
         let baseProject = try ImageFixture(
             repository: "\(registry.host)/acme/base", extra: "name = \"base\"\ntags = [\"stable\"]")
-        defer { baseProject.repository.directory.remove() }
         let env = [
             "DOCKER_CONFIG": baseProject.url.appendingPathComponent(".docker").path, "XDG_CACHE_HOME": cache.path,
         ]
@@ -390,7 +381,6 @@ import Testing
         let fixture = try ImageFixture(
             repository: "\(registry.host)/acme/app", entrypoint: #"["velo-cli"]"#,
             extra: "base = \"\(registry.host)/acme/base@\(baseDigest)\"\nbinaries = [\"velo-cli\"]")
-        defer { fixture.repository.directory.remove() }
         let built = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env)
         #expect(built.status == 0, "\(built)")
         #expect(FileManager.default.fileExists(atPath: cache.url.appendingPathComponent("relctl/oci/oci-layout").path))
@@ -422,7 +412,6 @@ import Testing
                 base = "alpine:3.20"
                 tagz = ["x"]
                 """)
-        defer { fixture.repository.directory.remove() }
         try fixture.repository.directory.write(
             "relctl.toml",
             try fixture.repository.directory.read("relctl.toml").replacingOccurrences(

@@ -1,12 +1,13 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// The `image` and `image-push` stages of `relctl release`, against a real registry.
-@Suite(.serialized) struct ImageReleaseCLITests {
+@Suite(.serialized, .removesTemporaries) struct ImageReleaseCLITests {
     func withImage(_ fixture: ReleaseFixture, repository: String) throws {
         let config =
             try fixture.repository.directory.read("relctl.toml") + "\n[[image]]\nrepository = \"\(repository)\"\n"
@@ -24,7 +25,6 @@ import Testing
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try withImage(fixture, repository: "\(registry.host)/acme/demo")
         let env = ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path]
 
@@ -56,7 +56,6 @@ import Testing
         let registry = try TestRegistry(user: ("relctl", "s3cret"))
         defer { registry.stop() }
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try withImage(fixture, repository: "\(registry.host)/acme/demo")
         let env = ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path]
 

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 @testable import RelctlBasics
@@ -10,7 +11,7 @@ import Testing
 /// monolithic upload when the registry refuses chunks, and keeps compressed layers in a cache
 /// so an unchanged image is not compressed again (issue 31). The bytes and digests never depend
 /// on either: every test compares them with a plain build.
-@Suite(.serialized) struct ImageStreamingCLITests {
+@Suite(.serialized, .removesTemporaries) struct ImageStreamingCLITests {
     /// Streaming is opt-in (`ImagePusher.streamsLayers`): every push in this suite asks for it.
     static let stream = ["RELCTL_IMAGE_STREAM": "1"]
 
@@ -70,7 +71,6 @@ import Testing
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try Self.bigFixture(repository: "\(registry.host)/acme/velostream")
-        defer { fixture.repository.directory.remove() }
         let env = ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path]
         let expected = try Self.reference(fixture)
 
@@ -110,7 +110,6 @@ import Testing
         #expect(!plain.stderr.contains("while compressed"), "\(plain.stderr)")
         // skopeo can copy the whole image back: every layer the registry holds matches its digest.
         let work = try TemporaryDirectory(prefix: "relctl-pull")
-        defer { work.remove() }
         let copy = try RelctlTestSupport.run(
             "skopeo",
             [
@@ -124,7 +123,6 @@ import Testing
     func aRegistryThatRefusesChunksGetsEachLayerWhole(fault: RegistryStandIn.Fault) throws {
         let (standIn, fixture, expected, pushed) = try Self.pushToStandIn(faults: [fault])
         defer { standIn.stop() }
-        defer { fixture.repository.directory.remove() }
         #expect(pushed.stderr.contains("uploading it whole"), "\(pushed.stderr)")
         // The small arm64 layer needs no PATCH (its bytes ride in the closing PUT, which no fault
         // touches): it still goes while compressed; the large one went whole.
@@ -152,9 +150,8 @@ import Testing
     }
 
     @Test func chunksFollowTheSpecAndARateLimitIsWaitedOut() throws {
-        let (standIn, fixture, expected, pushed) = try Self.pushToStandIn(faults: [.patch429Once])
+        let (standIn, _, expected, pushed) = try Self.pushToStandIn(faults: [.patch429Once])
         defer { standIn.stop() }
-        defer { fixture.repository.directory.remove() }
         #expect(pushed.stderr.contains("2 while compressed"), "no fallback: \(pushed.stderr)")
         let requests = try standIn.requests()
         #expect(requests.allSatisfy { $0.violation == nil }, "\(requests.compactMap(\.violation))")
@@ -189,7 +186,6 @@ import Testing
         defer { origins.stop() }
         let registry = "127.0.0.1:\(origins.portA)"
         let fixture = try Self.bigFixture(repository: "\(registry)/acme/velostream")
-        defer { fixture.repository.directory.remove() }
         let auth = Data("user:registry-secret".utf8).base64EncodedString()
         try fixture.repository.directory.write(
             ".docker/config.json", #"{"auths":{"\#(registry)":{"auth":"\#(auth)"}}}"#)
@@ -214,9 +210,7 @@ import Testing
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try ImageFixture(repository: "\(registry.host)/acme/velostream")
-        defer { fixture.repository.directory.remove() }
         let cache = try TemporaryDirectory(prefix: "relctl-layer-cache")
-        defer { cache.remove() }
         let env = [
             "DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "RELCTL_LAYER_CACHE": cache.path,
         ]
@@ -271,10 +265,8 @@ import Testing
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try ImageReleaseCLITests().withImage(fixture, repository: "\(registry.host)/acme/demo")
         let cache = try TemporaryDirectory(prefix: "relctl-layer-cache")
-        defer { cache.remove() }
         let env = [
             "DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "RELCTL_LAYER_CACHE": cache.path,
         ]

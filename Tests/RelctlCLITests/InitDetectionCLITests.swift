@@ -1,16 +1,16 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// Issue 23, part B: what `relctl init` reads from a repository (swift-argument-parser's
 /// platform-only executables, fd's package name, ripgrep's license files) and the smaller
 /// findings on tags and build folders.
-@Suite struct InitDetectionCLITests {
+@Suite(.removesTemporaries) struct InitDetectionCLITests {
     /// swift-argument-parser: a library whose executable targets are examples and tools, two of
     /// them declared only `#if os(macOS)`: a tag-only release.
     @Test func swiftLibraryWithExampleExecutablesIsTagOnly() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "Package.swift",
             """
@@ -48,7 +48,6 @@ import Testing
     /// A tool whose second executable exists only on macOS: optional, so the Linux build passes.
     @Test func swiftMacOnlyExecutableIsOptional() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "Package.swift",
             """
@@ -88,7 +87,6 @@ import Testing
     /// license files all go into the archive.
     @Test func projectNameAndArchiveFilesFollowTheRepository() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "Cargo.toml",
             "[package]\nname = \"fd-find\"\nversion = \"10.2.0\"\nedition = \"2021\"\n\n[[bin]]\nname = \"fd\"\npath = \"src/main.rs\"\n"
@@ -122,7 +120,6 @@ import Testing
     /// `v15.2.1` on a project whose tags are bare: the message says which tag to use.
     @Test func validateTagSuggestsTheProjectsSpelling() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("VERSION", "15.2.1\n")
         try repo.directory.write(
             "relctl.toml", "[project]\nname = \"rg\"\ntag-format = \"{version}\"\n\n[[version]]\npath = \"VERSION\"\n")

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// `relctl init` then `relctl check` on repositories shaped like the real projects of issue 12:
 /// the starter file reads the repository as it is, and passes `check` the first time.
-@Suite struct InitShapesCLITests {
+@Suite(.removesTemporaries) struct InitShapesCLITests {
     /// Runs init then check, requiring both to pass; returns the written relctl.toml.
     func initThenCheck(_ repo: GitRepository) throws -> String {
         let initialised = try relctl(["init"], in: repo.url)
@@ -20,7 +21,6 @@ import Testing
 
     @Test func flaskBareTagsAndADevVersion() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("pyproject.toml", "[project]\nname = \"Flask\"\nversion = \"3.2.0.dev\"\n")
         try repo.commit("chore: start")
         for tag in ["3.0.0", "3.1.0", "3.1.1", "2.3.3"] { try repo.git("tag", tag) }
@@ -39,7 +39,6 @@ import Testing
 
     @Test func blackHatchVcsHasNoVersionEntry() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "pyproject.toml",
             """
@@ -60,7 +59,6 @@ import Testing
 
     @Test func helixVirtualWorkspaceWithBinaryHx() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "Cargo.toml", "[workspace]\nmembers = [\"helix-core\", \"helix-term\"]\nresolver = \"2\"\n")
         try repo.directory.write("helix-core/Cargo.toml", "[package]\nname = \"helix-core\"\nversion = \"25.7.1\"\n")
@@ -81,7 +79,6 @@ import Testing
 
     @Test func velostreamAutobins() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("Cargo.toml", "[package]\nname = \"velostream\"\nversion = \"0.1.0\"\n")
         try repo.directory.write("src/main.rs", "fn main() {}\n")
         try repo.directory.write("src/bin/velo-sql.rs", "fn main() {}\n")
@@ -97,7 +94,6 @@ import Testing
 
     @Test func swiftPackageExecutableProductAndNpmLibrary() throws {
         let swift = try GitRepository()
-        defer { swift.directory.remove() }
         try swift.directory.write(
             "Package.swift",
             """
@@ -114,7 +110,6 @@ import Testing
         #expect(!config.contains("build.sh"))
 
         let axios = try GitRepository()
-        defer { axios.directory.remove() }
         try axios.directory.write(
             "package.json", "{\"name\": \"axios\", \"version\": \"1.7.2\", \"main\": \"index.js\"}\n")
         try axios.commit("chore: start")
@@ -124,7 +119,6 @@ import Testing
 
     @Test func typstAndGitCliffWorkspacesWithTheirLocks() throws {
         let typst = try GitRepository()
-        defer { typst.directory.remove() }
         try typst.directory.write(
             "Cargo.toml",
             "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n\n[workspace.package]\nversion = \"0.15.1\"\nedition = \"2021\"\n\n[workspace.dependencies]\ntypst = { path = \"crates/typst\", version = \"0.15.1\" }\n"
@@ -147,7 +141,6 @@ import Testing
         #expect(validated.status == 0 && validated.stderr.contains("and 3 lock/pin entries"), "\(validated)")
 
         let commitizen = try GitRepository()
-        defer { commitizen.directory.remove() }
         try commitizen.directory.write(
             "pyproject.toml",
             "[project]\nname = \"commitizen\"\nversion = \"4.1.0\"\nrequires-python = \">=3.9\"\ndependencies = []\n")

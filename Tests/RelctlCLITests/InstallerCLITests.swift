@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -9,7 +10,7 @@ import Testing
 /// http.server serving a dist/ made by relctl (package, checksum, sign, installer).
 /// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
 /// several at once would starve the cooperative pool the async tests of the suite need.
-@Suite(.serialized) struct InstallerCLITests {
+@Suite(.serialized, .removesTemporaries) struct InstallerCLITests {
     static let signConfig = """
 
         [sign]
@@ -58,7 +59,6 @@ import Testing
 
     @Test func shellcheckFindsNothingAndTheScriptsCarryTheRelease() throws {
         let fixture = try release()
-        defer { fixture.directory.remove() }
         let script = fixture.dist.appendingPathComponent("velostream-installer.sh")
         let lint = try run("shellcheck", ["-s", "sh", script.path])
         #expect(lint.status == 0 && lint.stdout.isEmpty, "\(lint)")
@@ -83,7 +83,6 @@ import Testing
     @Test(arguments: [["dash"], ["bash", "--posix"]])
     func installsFromALoopbackServer(shell: [String]) throws {
         let fixture = try release()
-        defer { fixture.directory.remove() }
         let server = try LoopbackServer(serving: fixture.dist)
         defer { server.stop() }
         let target = fixture.url.appendingPathComponent("prefix/bin")
@@ -102,7 +101,6 @@ import Testing
 
     @Test func refusesATamperedArchiveABadOrMissingSignatureAndNoHashTool() throws {
         let fixture = try release()
-        defer { fixture.directory.remove() }
         let served = fixture.url.appendingPathComponent("served")
         let server = try LoopbackServer(serving: served)
         defer { server.stop() }
@@ -168,7 +166,6 @@ import Testing
 
     @Test func noArchiveForThisMachineAndNoKnownRepository() throws {
         let fixture = try release(targets: [PackagingFixture.linuxARM, PackagingFixture.windows])
-        defer { fixture.directory.remove() }
         let server = try LoopbackServer(serving: fixture.dist)
         defer { server.stop() }
         let target = fixture.url.appendingPathComponent("out")

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -12,7 +13,7 @@ import Testing
 /// next run succeeded or recovered (and said so), and no foreign tag was touched. The moments come
 /// from a seeded generator; the seed and what each next run did are printed, and
 /// `RELCTL_KILL_SEED=N` repeats a run (`RELCTL_KILL_ITERATIONS`, default 5 per command).
-@Suite("kill loop", .serialized)
+@Suite("kill loop", .serialized, .removesTemporaries)
 struct KillLoopCLITests {
     /// SplitMix64: small, seedable, good enough to spread kill moments.
     struct SeededGenerator: RandomNumberGenerator {
@@ -46,10 +47,6 @@ struct KillLoopCLITests {
     // Synchronous on purpose: the kill moments are timed with usleep on this thread, which a busy
     // cooperative pool (the rest of the suite running) cannot delay as it delays `Task.sleep`.
     @Test func killsAtRandomMomentsLeaveNothingHalfDoneAndTheNextRunRecovers() throws {
-        defer {
-            fixture.remove()
-            scratch.remove()
-        }
         let seed =
             ProcessInfo.processInfo.environment["RELCTL_KILL_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 0...UInt64.max)

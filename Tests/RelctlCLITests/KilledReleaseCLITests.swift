@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// relctl killed outright (SIGKILL: no handler runs) in the middle of a release, and what the next
 /// run does with what it left: roll back an unpushed tag, resume a pushed one, refuse another tag
 /// while a pushed one is unfinished; and temporaries of killed runs reclaimed, live ones kept.
-@Suite("killed releases", .serialized)
+@Suite("killed releases", .serialized, .removesTemporaries)
 struct KilledReleaseCLITests {
     /// Starts `relctl ARGS` in the background (output discarded).
     static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {
@@ -62,7 +63,6 @@ struct KilledReleaseCLITests {
 
     @Test func aTagTheKilledRunNeverPushedIsRolledBackAndTheReleaseStartsOver() async throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         // The remote refuses the killed run's push once it is dead: that push never lands.
         let killedObject = try await Self.killDuringPush(fixture, hookEnd: "exit 1")
         #expect(fixture.repository.directory.exists(".git/relctl-release.lock"))
@@ -94,7 +94,6 @@ struct KilledReleaseCLITests {
 
     @Test func aTagTheKilledRunPushedIsResumedAndAnotherTagIsRefusedMeanwhile() async throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         // Someone else's tag on the remote, which nothing may touch.
         try fixture.remoteGit("tag", "someone-else", "main")
         let foreign = try fixture.remoteGit("rev-parse", "refs/tags/someone-else").stdout
@@ -141,7 +140,6 @@ struct KilledReleaseCLITests {
     /// asking the remote, or it would take a tag about to land for an unpushed one and roll it back.
     @Test func aPushTheKilledRunHadNotRecordedIsWaitedFor() async throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let go = fixture.remote.url.appendingPathComponent("go")
         let waiting = fixture.remote.url.appendingPathComponent("hooks/waiting")
         try fixture.installRemoteHook(
@@ -180,7 +178,6 @@ struct KilledReleaseCLITests {
     /// test's push of `v1.0.0` and then refused to release.
     @Test func aPushOfTheSameTagInAnotherRepositoryIsNotWaitedFor() async throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         // Our killed release's own push lands at once; its lock names no child.
         let killedObject = try await Self.killDuringPush(fixture, hookEnd: "exit 0")
         let landed = try await Self.waitFor {
@@ -195,7 +192,6 @@ struct KilledReleaseCLITests {
 
         // Meanwhile another project pushes its own v1.0.0, held in its remote's hook.
         let other = try ReleaseFixture()
-        defer { other.remove() }
         let release = other.remote.url.appendingPathComponent("go")
         let held = other.remote.url.appendingPathComponent("hooks/waiting")
         try other.installRemoteHook(
@@ -230,7 +226,6 @@ struct KilledReleaseCLITests {
             buildCommand:
                 #"mkdir -p out/{target} && printf '#!/bin/sh\necho %s\n' "$(date +%s%N)" > out/{target}/hello && chmod +x out/{target}/hello"#
         )
-        defer { fixture.remove() }
         let killedObject = try await Self.killDuringPush(fixture, hookEnd: "exit 0")
         let next = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
         #expect(next.status == 1, "\(next)")
@@ -244,7 +239,6 @@ struct KilledReleaseCLITests {
 
     @Test func aLockFromBeforeRecoveryRecordsIsStillTakenOver() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let dead = try deadPid()
         // The lock format of earlier versions: no progress fields.
         try fixture.repository.directory.write(
@@ -257,9 +251,7 @@ struct KilledReleaseCLITests {
 
     @Test func temporariesOfKilledRunsAreReclaimedAndALiveRunsAreKept() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let scratch = try TemporaryDirectory(prefix: "relctl-tmpdir")
-        defer { scratch.remove() }
         #expect(try relctl(["build"], in: fixture.url).status == 0)
         let dead = try deadPid()
         let live = getpid()
@@ -292,9 +284,7 @@ struct KilledReleaseCLITests {
 
     @Test func everyTemporaryAReleaseCreatesIsRelctlsOwnAndNamesItsPid() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let scratch = try TemporaryDirectory(prefix: "relctl-tmpdir")
-        defer { scratch.remove() }
         let trace = scratch.url.deletingLastPathComponent().appendingPathComponent("relctl-trace-\(getpid()).txt")
         defer { try? FileManager.default.removeItem(at: trace) }
         var created: [String] = []

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// `[[package]]` .deb and .rpm files, judged by the distributions' own tools: dpkg-deb, dpkg
 /// (installing into a temporary root), lintian, rpm (query, digest check, install into a
 /// temporary root) and rpmlint. Serialized: lintian and rpmlint each take seconds of CPU.
-@Suite(.serialized) struct LinuxPackageCLITests {
+@Suite(.serialized, .removesTemporaries) struct LinuxPackageCLITests {
     func built(_ fixture: LinuxPackageFixture) throws {
         let build = try relctl(["build"], in: fixture.url)
         try #require(build.status == 0, "\(build)")
@@ -45,7 +46,6 @@ import Testing
 
     @Test func debIsReadByDpkgInstallsRunsAndPassesLintian() throws {
         let fixture = try LinuxPackageFixture()
-        defer { fixture.remove() }
         let packaged = try package(fixture)
         #expect(packaged.status == 0, "\(packaged)")
         let deb = fixture.dist.appendingPathComponent(LinuxPackageFixture.deb)
@@ -73,7 +73,6 @@ import Testing
 
         // dpkg checks the md5sums and the control file as it installs.
         let (root, installed) = try installDeb(deb)
-        defer { root.remove() }
         #expect(installed.status == 0, "\(installed)")
         let ran = try run(root.url.appendingPathComponent("usr/bin/hello").path, [])
         #expect(ran.stdout == "hello 1.0.0 x86_64-unknown-linux-gnu\n", "\(ran)")
@@ -98,7 +97,6 @@ import Testing
 
     @Test func lintianWouldFlagTheStaticBinaryWithoutTheShippedOverride() throws {
         let fixture = try LinuxPackageFixture(binary: .static)
-        defer { fixture.remove() }
         let packaged = try package(fixture, ["--format", "deb"])
         #expect(packaged.status == 0, "\(packaged)")
         let deb = fixture.dist.appendingPathComponent(LinuxPackageFixture.deb)
@@ -108,14 +106,12 @@ import Testing
         #expect(errors.isEmpty, "\(output)")
         #expect(output.stdout.contains("statically-linked-binary") == false, "\(output)")
         let (root, installed) = try installDeb(deb)
-        defer { root.remove() }
         #expect(installed.status == 0, "\(installed)")
         #expect(try run(root.url.appendingPathComponent("usr/bin/hello").path, []).stdout == "hello 1.0.0 compiled\n")
 
         // The same package rebuilt without the override: lintian does raise the tag, so the
         // override is what keeps the package clean (and it is not an unused override).
         let unpacked = try TemporaryDirectory(prefix: "relctl-deb-raw")
-        defer { unpacked.remove() }
         let rebuilt = try sh(
             """
             dpkg-deb -R \(deb.path) tree && rm tree/usr/share/lintian/overrides/hello && \
@@ -130,7 +126,6 @@ import Testing
         // A dynamically linked ELF program, as a glibc build makes (rpmlint wants a binary in an
         // arch package, and errs on static ones, for which rpm has no in-package override).
         let fixture = try LinuxPackageFixture(binary: .dynamic)
-        defer { fixture.remove() }
         let packaged = try package(fixture, ["--format", "rpm", "--target", "x86_64-*"])
         #expect(packaged.status == 0, "\(packaged)")
         let rpm = fixture.dist.appendingPathComponent(LinuxPackageFixture.rpm)
@@ -160,7 +155,6 @@ import Testing
         #expect(checked.stdout.contains("Payload SHA256 digest: OK"), "\(checked.stdout)")
 
         let (root, installed) = try installRpm(rpm)
-        defer { root.remove() }
         #expect(installed.status == 0, "\(installed)")
         let ran = try run(root.url.appendingPathComponent("usr/bin/hello").path, [])
         #expect(ran.stdout == "hello 1.0.0 compiled\n", "\(ran)")
@@ -184,10 +178,8 @@ import Testing
 
     @Test func packagesAreByteIdenticalFromAnotherPathAndUmask() throws {
         let first = try LinuxPackageFixture()
-        defer { first.remove() }
         let elsewhere = try TemporaryDirectory(prefix: "relctl-other-place-with-a-longer-name")
         let second = try LinuxPackageFixture(directory: elsewhere)
-        defer { second.remove() }
         #expect(try package(first).status == 0)
         try built(second)
         let again = try sh("umask 077 && TZ=Asia/Tokyo LC_ALL=C \"$RELCTL\" linux-package --tag v1.0.0", in: second.url,
@@ -202,7 +194,6 @@ import Testing
 
     @Test func releaseListsThePackagesInSHA256SUMSAndChecksumMergesOnlyThisRelease() throws {
         let fixture = try LinuxPackageFixture()
-        defer { fixture.remove() }
         let released = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(released.status == 0, "\(released)")
         let sums = try String(contentsOf: fixture.dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
@@ -226,7 +217,6 @@ import Testing
 
     @Test func checkNamesWhatAPackageIsMissing() throws {
         let fixture = try LinuxPackageFixture(metadata: "homepage = \"https://example.com/hello\"")
-        defer { fixture.remove() }
         let checked = try relctl(["check"], in: fixture.url)
         #expect(checked.status == 2, "\(checked)")
         for key in ["`description`", "`license`", "`maintainer`"] {
@@ -235,7 +225,6 @@ import Testing
         #expect(checked.stderr.contains("relctl.toml:"), "\(checked.stderr)")
 
         let unknown = try LinuxPackageFixture(packages: "[[package]]\nformat = \"apk\"\n")
-        defer { unknown.remove() }
         let refused = try relctl(["check"], in: unknown.url)
         #expect(refused.status == 2, "\(refused)")
         #expect(refused.stderr.contains("unknown package format `apk`") && refused.stderr.contains("deb, rpm"), "\(refused.stderr)")
@@ -250,14 +239,12 @@ import Testing
                 license = "Apache-2.0"
                 maintainer = "Someone <someone@example.com>"
                 """)
-        defer { overriding.remove() }
         let passed = try relctl(["check"], in: overriding.url)
         #expect(passed.status == 0, "\(passed)")
     }
 
     @Test func theGeneratedWorkflowPackagesInTheLinuxBuildJobsAndUploadsThePackages() throws {
         let fixture = try LinuxPackageFixture()
-        defer { fixture.remove() }
         let generated = try relctl(["ci", "generate"], in: fixture.url)
         #expect(generated.status == 0, "\(generated)")
         let workflow = try fixture.repository.directory.read(".github/workflows/release.yml")
@@ -282,7 +269,6 @@ import Testing
             """
         let fixture = try LinuxPackageFixture(
             packages: "[[package]]\nformat = \"deb\"\n\(files)\n[[package]]\nformat = \"rpm\"\n\(files)\n")
-        defer { fixture.remove() }
         let packaged = try package(fixture, ["--target", "x86_64-*"])
         #expect(packaged.status == 0, "\(packaged)")
         let deb = fixture.dist.appendingPathComponent(LinuxPackageFixture.deb)
@@ -294,7 +280,6 @@ import Testing
         // The manual page lintian asked for is there, and readable by man.
         #expect(!output.stdout.contains("no-manual-page"), "\(output)")
         let (root, installed) = try installDeb(deb)
-        defer { root.remove() }
         #expect(installed.status == 0, "\(installed)")
         let manual = try sh("zcat usr/share/man/man1/hello.1.gz", in: root.url)
         #expect(manual.stdout == LinuxPackageFixture.manual, "\(manual)")
@@ -304,14 +289,12 @@ import Testing
 
         let outside = try LinuxPackageFixture(
             packages: "[[package]]\nformat = \"deb\"\nfiles = [{ from = \"docs/hello.1\", to = \"/usr/local/share/man/man1/hello.1\" }]\n")
-        defer { outside.remove() }
         let refused = try relctl(["check"], in: outside.url)
         #expect(refused.status == 2 && refused.stderr.contains("not /usr/local/"), "\(refused)")
 
         // A source that is not there is named by `check`, before anything is built.
         let missing = try LinuxPackageFixture(
             packages: "[[package]]\nformat = \"rpm\"\nfiles = [{ from = \"docs/gone.1\", to = \"/usr/share/man/man1/gone.1\" }]\n")
-        defer { missing.remove() }
         let checked = try relctl(["check"], in: missing.url)
         #expect(checked.status != 0 && checked.stderr.contains("names `docs/gone.1`, which is not a file"), "\(checked)")
     }

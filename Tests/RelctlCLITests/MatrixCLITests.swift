@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl matrix")
+@Suite("relctl matrix", .removesTemporaries)
 struct MatrixCLITests {
     @Test func githubFormatIsTheExactCompactDocument() throws {
         try withTemporaryDirectory { dir in

@@ -1,10 +1,11 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// Issue 23, part B: relctl.toml in a member crate of a Cargo workspace (ripgrep's
 /// `crates/ignore`, tagged `ignore-0.4.x` while the application is tagged `15.2.1`).
-@Suite struct MemberCrateCLITests {
+@Suite(.removesTemporaries) struct MemberCrateCLITests {
     /// ripgrep's shape: the application at the root, the `ignore` crate as a member it depends on
     /// by path with a version requirement, one Cargo.lock at the root.
     static func ripgrep() throws -> GitRepository {
@@ -38,7 +39,6 @@ import Testing
 
     @Test func bumpInAMemberUpdatesTheWorkspaceLockAndRequirements() throws {
         let repo = try Self.ripgrep()
-        defer { repo.directory.remove() }
         let member = repo.url.appendingPathComponent("crates/ignore")
         try repo.directory.write(
             "crates/ignore/relctl.toml",
@@ -67,7 +67,6 @@ import Testing
 
     @Test func initInAMemberTakesTheMembersTags() throws {
         let repo = try Self.ripgrep()
-        defer { repo.directory.remove() }
         for tag in ["15.2.0", "15.2.1", "ignore-0.4.28", "ignore-0.4.29", "globset-0.4.20"] { try repo.git("tag", tag) }
         try repo.commit("fix(ignore): handle a bad glob")
         let member = repo.url.appendingPathComponent("crates/ignore")
@@ -92,7 +91,6 @@ import Testing
     /// (found by scripts/corpus on changesets, where `bump` proposed the already tagged 3.0.1).
     @Test func initInAScopedNpmMemberTakesItsScopedTags() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("package.json", #"{"name": "acme-monorepo", "private": true, "version": "0.0.0"}"#)
         try repo.directory.write("packages/cli/package.json", #"{"name": "@acme/cli", "version": "3.0.1"}"#)
         try repo.directory.write("packages/core/package.json", #"{"name": "@acme/core", "version": "1.4.0"}"#)

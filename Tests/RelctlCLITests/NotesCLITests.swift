@@ -1,14 +1,14 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct NotesCLITests {
+@Suite(.removesTemporaries) struct NotesCLITests {
     @Test func notesWithoutConfigJSONOutputAndChangelog() throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         let markdown = try relctl(["notes", "--tag", "v0.2.0"], in: fixture.url)
         #expect(markdown.status == 0, "\(markdown)")
         #expect(markdown.stdout.hasPrefix("## 0.2.0 - 2026-01-02\n\n### Breaking changes\n"))
@@ -36,7 +36,6 @@ import Testing
     /// Issue 23 item 12: "Other changes" showed `deps: bump regex` as a bare sentence.
     @Test func otherChangesKeepTheirType() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.commit("chore: start")
         try repo.git("tag", "v0.2.0")
         try repo.commit("deps: bump regex")
@@ -62,7 +61,6 @@ import Testing
 
     @Test func badInputExitsTwoNamingIt() throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         let unknown = try relctl(["notes", "--from", "v7.7.7"], in: fixture.url)
         #expect(unknown.status == 2 && unknown.stderr.contains("v7.7.7"), "\(unknown)")
         let badTag = try relctl(["notes", "--tag", "seven"], in: fixture.url)
@@ -73,7 +71,6 @@ import Testing
         #expect(template.status == 2 && template.stderr.contains("t.mustache:"), "\(template)")
         #expect(!fixture.repository.directory.exists("NOTES.md"))
         let empty = try GitRepository()
-        defer { empty.directory.remove() }
         for command in ["notes", "bump"] {
             let unborn = try relctl([command], in: empty.url)
             #expect(unborn.status == 2 && unborn.stderr.contains("the repository has no commits yet"), "\(unborn)")
@@ -92,7 +89,6 @@ import Testing
 
     @Test func bumpPrintsAndWrites() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("relctl.toml", "[project]\nname = \"demo\"\n\n[[version]]\npath = \"package.json\"\n")
         try repo.directory.write("package.json", "{\n  \"name\": \"demo\",\n  \"version\": \"1.1.0\"\n}\n")
         try repo.commit("chore: start")
@@ -111,12 +107,10 @@ import Testing
     }
 }
 
-@Suite struct NotesShallowCloneCLITests {
+@Suite(.removesTemporaries) struct NotesShallowCloneCLITests {
     @Test func shallowCloneWarns() throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         let clone = try TemporaryDirectory(prefix: "relctl-shallow")
-        defer { clone.remove() }
         let result = try run("git", ["clone", "-q", "--depth", "1", "file://\(fixture.url.path)", clone.path + "/c"])
         #expect(result.status == 0, "\(result)")
         let notes = try relctl(["notes"], in: clone.url.appendingPathComponent("c"))

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 
@@ -14,7 +15,7 @@ import Testing
 /// runner that builds it again. The suite of its own lets it run beside the others instead of
 /// after the serialized workflow tests. Skip it while iterating with
 /// `swift test --skip OwnWorkflowRunCLITests`.
-@Suite("relctl's own workflow, run")
+@Suite("relctl's own workflow, run", .removesTemporaries)
 struct OwnWorkflowRunCLITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -31,14 +32,12 @@ struct OwnWorkflowRunCLITests {
         let version = RelctlVersion.version
         let tag = "v" + version
         let remote = try TemporaryDirectory(prefix: "relctl-own-remote")
-        defer { remote.remove() }
         // The committed HEAD, tagged in a bare copy: this checkout is left as it is.
         let clone = try run("git", ["clone", "-q", "--bare", "--no-local", Self.root.path, remote.path])
         try #require(clone.status == 0, "\(clone)")
         let tagged = try run("git", ["-C", remote.path, "tag", "-f", tag, "HEAD"])
         try #require(tagged.status == 0, "\(tagged)")
         let work = try TemporaryDirectory(prefix: "relctl-own-runner")
-        defer { work.remove() }
 
         let outcome = try WorkflowRunner.run(
             workflow: Self.root.appendingPathComponent(".github/workflows/release.yml"), remote: remote.url, tag: tag,

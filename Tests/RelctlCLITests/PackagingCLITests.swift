@@ -1,16 +1,16 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct PackagingCLITests {
+@Suite(.removesTemporaries) struct PackagingCLITests {
     let env = ["SOURCE_DATE_EPOCH": "1700000000"]
 
     @Test func packagesAllTargetsAndReports() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let result = try relctl(
             ["package", "--tag", "v1.0.0", "--json", "--jobs", "2"], in: fixture.url, environment: env)
         #expect(result.status == 0, "\(result)")
@@ -50,7 +50,6 @@ import Testing
 
     @Test func zipTimesStayInsideTheDOSRangeAndLevelsAreExplained() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let config = try fixture.directory.read("relctl.toml").replacingOccurrences(
             of: "[archive]\n", with: "[archive]\ncompression-level = 15\n")
         try fixture.directory.write("relctl.toml", "\(config)")
@@ -76,7 +75,6 @@ import Testing
 
     @Test func namesDifferingOnlyInCaseAreRefusedForWindowsOnly() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try fixture.directory.write("demo/Notes.txt", "a")
         try fixture.directory.write("demo/notes.txt", "b")
         let windows = try relctl(
@@ -93,7 +91,6 @@ import Testing
 
     @Test func tagMismatchAndUnknownTarget() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let mismatch = try relctl(["package", "--tag", "v2.0.0"], in: fixture.url, environment: env)
         #expect(mismatch.status == 1 && mismatch.stderr.contains("Cargo.toml"), "\(mismatch)")
         let unknown = try relctl(
@@ -104,9 +101,7 @@ import Testing
 
     @Test func prebuiltArtifactsFolder() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let prebuilt = try TemporaryDirectory(prefix: "relctl-prebuilt")
-        defer { prebuilt.remove() }
         try prebuilt.write("velo-sql", "#!/bin/sh\necho prebuilt\n", executable: true)
         try prebuilt.write("velo-cli", "#!/bin/sh\necho prebuilt\n", executable: true)
         let result = try relctl(
@@ -122,7 +117,6 @@ import Testing
 
     @Test func interruptLeavesNothingBehind() throws {
         let fixture = try PackagingFixture(extraConfig: "")
-        defer { fixture.directory.remove() }
         // A large incompressible binary and xz -9 make packaging slow enough to interrupt.
         let binary = "target/\(PackagingFixture.linuxARM)/release/velo-sql"
         #expect(try sh("head -c 67108864 /dev/urandom > \(binary)", in: fixture.url).status == 0)

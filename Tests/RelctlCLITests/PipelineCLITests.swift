@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// The release pipeline's promises about its own work: how often it starts git, that it never
 /// reads back an archive it wrote, that `--jobs` means parallel writes, and that progress moves.
-@Suite("release pipeline", .serialized)
+@Suite("release pipeline", .serialized, .removesTemporaries)
 struct PipelineCLITests {
     /// A fixture whose build writes `megabytes` of incompressible bytes per target, so each
     /// archive takes long enough to watch.
@@ -27,7 +28,6 @@ struct PipelineCLITests {
 
     @Test func aTwoTargetDryRunStartsGitAtMostFifteenTimes() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try withTemporaryDirectory { shim in
             let log = shim.url.appendingPathComponent("calls.log").path
             let realGit = try sh("command -v git").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -47,7 +47,6 @@ struct PipelineCLITests {
 
     @Test func aReleaseNeverOpensAnArchiveAfterWritingIt() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try withTemporaryDirectory { scratch in
             let trace = scratch.url.appendingPathComponent("trace.log").path
             let result = try run(
@@ -77,7 +76,6 @@ struct PipelineCLITests {
             "aarch64-unknown-linux-musl",
         ]
         let fixture = try Self.heavyFixture(targets: targets, megabytes: 24)
-        defer { fixture.remove() }
         #expect(try relctl(["build"], in: fixture.url).status == 0)
 
         func order(jobs: Int) throws -> [String] {
@@ -97,7 +95,6 @@ struct PipelineCLITests {
     @Test func theProgressLineKeepsMovingWhileArchivesAreWritten() throws {
         let fixture = try Self.heavyFixture(
             targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"], megabytes: 160)
-        defer { fixture.remove() }
         // The real binary on a terminal of its own (util-linux `script`), so it draws the live line
         // a maintainer sees, in a process whose cooperative pool no other test shares.
         let command = "'\(relctlBinary.path)' release v1.0.0"
@@ -118,11 +115,10 @@ struct PipelineCLITests {
 }
 
 /// Every command resolves a path from relctl.toml the same way (`RelctlConfig.resolve`).
-@Suite("config paths")
+@Suite("config paths", .removesTemporaries)
 struct ConfigPathCLITests {
     @Test(arguments: [false, true]) func checkAndNotesAgreeOnTheTemplatePath(absolute: Bool) throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let template = try fixture.repository.directory.write("docs/notes.mustache", "CUSTOM NOTES {{title}}\n")
         let written = absolute ? template.path : "docs/notes.mustache"
         let config = try fixture.repository.directory.read("relctl.toml") + "\n[notes]\ntemplate = \"\(written)\"\n"
@@ -141,11 +137,10 @@ struct ConfigPathCLITests {
 }
 
 /// Warnings reach the terminal and the command's JSON document alike.
-@Suite("warnings in JSON")
+@Suite("warnings in JSON", .removesTemporaries)
 struct WarningsCLITests {
     @Test func aStageWarningReachesTheReleasePlansJSON() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let config = try fixture.repository.directory.read("relctl.toml")
             .replacingOccurrences(of: "[archive]\n", with: "[archive]\ncompression-level = 12\n")
         try fixture.repository.commit("chore: level", files: ["relctl.toml": config])

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// `[provenance] enabled`: the release (and its dry run, and `relctl sign` in CI) writes
 /// `dist/demo-v1.0.0.intoto.jsonl`, which Python's securesystemslib verifies with the public key
 /// alone, and which `relctl verify` checks against the files, the checksum list and the tag.
-@Suite("relctl release/sign/verify: provenance", .serialized)
+@Suite("relctl release/sign/verify: provenance", .serialized, .removesTemporaries)
 struct ProvenanceCLITests {
     static let extra = """
 
@@ -56,7 +57,6 @@ struct ProvenanceCLITests {
 
     @Test func releaseWritesProvenanceThatSecuresystemslibVerifies() throws {
         let (fixture, keys) = try Self.releasedFixture()
-        defer { fixture.remove() }
         let dry = try relctl(["release", "v1.0.0", "--dry-run", "--keep", "--json"], in: fixture.url)
         #expect(dry.status == 0, "\(dry)")
         let kept = try JSONDecoder().decode(KeptPlan.self, from: Data(dry.stdout.utf8))
@@ -94,7 +94,6 @@ struct ProvenanceCLITests {
 
     @Test func verifyNamesWhatDiffers() throws {
         let (fixture, _) = try Self.releasedFixture()
-        defer { fixture.remove() }
         #expect(try relctl(["release", "v1.0.0"], in: fixture.url).status == 0)
         let dist = fixture.url.appendingPathComponent("dist")
         let sumsURL = dist.appendingPathComponent("SHA256SUMS")
@@ -130,7 +129,6 @@ struct ProvenanceCLITests {
 
     @Test func provenanceWithoutAnSSHKeyStopsTheReleaseBeforeTheTag() throws {
         let fixture = try ReleaseFixture(release: "\n[provenance]\nenabled = true\n")
-        defer { fixture.remove() }
         let result = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(
             result.status == 2 && result.stderr.contains("[provenance] enabled needs an SSH Ed25519 key"), "\(result)")

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// `relctl publish` end to end against the GitHub stand-in (Tests/Support/github_standin.py).
 /// Serialized: each test runs a server and the binary, and two check wall-clock waits.
-@Suite(.serialized) struct PublishCLITests {
+@Suite(.serialized, .removesTemporaries) struct PublishCLITests {
     typealias Request = GitHubStandIn.Request
 
     /// Runs one test with a fresh project and stand-in, stopping both afterwards.
@@ -19,7 +20,6 @@ import Testing
         let server = try GitHubStandIn(prefix: prefix, maxPerPage: maxPerPage, tags: pushed ? [tag] : [])
         defer {
             server.stop()
-            fixture.remove()
         }
         try await body(fixture, server)
     }

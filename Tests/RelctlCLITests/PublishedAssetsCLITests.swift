@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -9,7 +10,7 @@ import Testing
 /// SHA256SUMS lists (archives, SBOMs, installers), SHA256SUMS, its signatures and manifest.json;
 /// never another tag's files lying in dist/; installers listed and published; notes that send
 /// users only to assets. Driven through the built relctl against the GitHub stand-in.
-@Suite(.serialized) struct PublishedAssetsCLITests {
+@Suite(.serialized, .removesTemporaries) struct PublishedAssetsCLITests {
     struct Plan: Decodable {
         struct Stage: Decodable { var name: String; var status: String; var detail: String? }
         var ok: Bool
@@ -38,7 +39,7 @@ import Testing
     @Test func aReleasePublishesOnlyItsOwnTagsFiles() async throws {
         let fixture = try await BlockingWork.run { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
-        defer { server.stop(); fixture.remove() }
+        defer { server.stop() }
         let first = try await BlockingWork.run { try relctl(["release", "v1.0.0"], in: fixture.url) }
         #expect(first.status == 0, "\(first)")
         try fixture.repository.commit("fix: quieter", files: ["VERSION": "1.0.1\n"])
@@ -99,7 +100,7 @@ import Testing
     @Test func installersArePublishedAndTheNotesNameOnlyAssets() async throws {
         let fixture = try await BlockingWork.run { try ReleaseFixture(release: Self.installer) }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
-        defer { server.stop(); fixture.remove() }
+        defer { server.stop() }
         // The remote reads as GitHub (the notes' links come from it); git pushes to the bare one.
         try fixture.repository.git("remote", "set-url", "origin", "https://github.com/acme/velostream.git")
         try fixture.repository.git(
@@ -145,7 +146,6 @@ import Testing
     @Test func installersUseThePublishRepository() async throws {
         let config = Self.installer + "\n[publish]\ngithub = \"acme/velostream\"\n"
         let fixture = try await BlockingWork.run { try ReleaseFixture(release: config) }
-        defer { fixture.remove() }
         let noRepository = ["GITHUB_REPOSITORY": ""]
         let released = try await BlockingWork.run {
             try relctl(["release", "v1.0.0"], in: fixture.url, environment: noRepository)
@@ -176,7 +176,7 @@ import Testing
     @Test func aTagOnlyReleasePublishesItsNotesAndNoAsset() async throws {
         let (repository, remote) = try ReleaseFilesCLITests.tagOnlyProject()
         let server = try GitHubStandIn(tags: [], gitDirectory: remote.url)
-        defer { server.stop(); repository.directory.remove(); remote.remove() }
+        defer { server.stop() }
         let released = try await BlockingWork.run {
             try relctl(
                 ["release", "v1.0.0", "--push", "--publish"], in: repository.url, environment: server.environment())

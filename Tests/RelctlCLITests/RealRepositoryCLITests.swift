@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// Cases found by trying relctl on real public projects, each reproduced on a generated
 /// repository shaped like the project it came from.
-@Suite("real repositories")
+@Suite("real repositories", .removesTemporaries)
 struct RealRepositoryCLITests {
     /// velostream-shaped: a demo tree whose demo writes an ignored data file, a cache folder the
     /// demo fills, and an empty folder its scripts expect.
@@ -46,7 +47,6 @@ struct RealRepositoryCLITests {
 
     @Test func ignoredFilesAndEmptyFoldersNeverReachAnArchive() throws {
         let fixture = try Self.velostreamShaped()
-        defer { fixture.remove() }
         let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
         #expect(dry.status == 0, "\(dry)")
         // `package` in place, into another folder, before the tag exists.
@@ -78,7 +78,6 @@ struct RealRepositoryCLITests {
 
     @Test func anIgnoredFileNamedInFilesIsPackaged() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let config = try fixture.repository.directory.read("relctl.toml")
             .replacingOccurrences(of: "files = [\"README.md\"]", with: "files = [\"README.md\", \"GENERATED.txt\"]")
         try fixture.repository.commit(
@@ -96,7 +95,6 @@ struct RealRepositoryCLITests {
 
     @Test func packagingAnOlderTagFromALaterHeadIsRefused() throws {
         let fixture = try ReleaseFixture(version: "0.1.0")
-        defer { fixture.remove() }
         try fixture.repository.git("tag", "v0.1.0")
         let tagged = try fixture.repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
         try fixture.repository.commit("feat: later work", files: ["src/later.txt": "later\n"])
@@ -116,7 +114,6 @@ struct RealRepositoryCLITests {
     @Test func aProjectWithoutTargetsIsATagOnlyRelease() throws {
         let repository = try GitRepository()
         let remote = try repository.addBareRemote()
-        defer { repository.directory.remove(); remote.remove() }
         try repository.commit(
             "chore: start",
             files: [
@@ -145,7 +142,6 @@ struct RealRepositoryCLITests {
 
     @Test func blockMarkdownInSubjectsStaysOneListItem() throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         let subjects = [
             "- fixing tests", "# Modernize SQL parsing", "10. **Add NULL handling", "+ plus sign", "--- three dashes",
             "1) parenthesis", "    indented four", "> quoted", "=== equals", "feat: # heading after a type",
@@ -169,7 +165,6 @@ struct RealRepositoryCLITests {
 
     @Test func aRevertStaysLabelledAsARevert() throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         try repository.commit("chore: start", files: ["VERSION": "1.0.0\n"])
         try repository.git("tag", "v1.0.0")
         try repository.commit("revert(parser): support for tabs")
@@ -181,7 +176,6 @@ struct RealRepositoryCLITests {
 
     @Test func aLiteralSymlinkRuleIsMadeOnceAndCheckFindsLayoutConflicts() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         var config = try fixture.repository.directory.read("relctl.toml")
             .replacingOccurrences(of: "binaries = [\"hello\"]", with: "binaries = [\"hello\", \"hello-cli\"]")
             .replacingOccurrences(
@@ -209,7 +203,6 @@ struct RealRepositoryCLITests {
 
     @Test func tagsGitCannotCreateAreRefusedUpFront() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         for tag in ["v1.0.0-x.lock", "v1.0.0-rc..1"] {
             let validate = try relctl(["validate-tag", tag], in: fixture.url)
             #expect(validate.status == 2 && validate.stderr.contains("cannot be a git tag"), "\(validate)")
@@ -237,14 +230,13 @@ struct RealRepositoryCLITests {
 }
 
 /// A `before` hook that commits: the tag goes on what is there, never on the stale commit.
-@Suite("tag what is there")
+@Suite("tag what is there", .removesTemporaries)
 struct TagWhatIsThereCLITests {
     @Test func aHookThatCommitsMovesTheTagToTheNewHead() throws {
         let fixture = try ReleaseFixture(
             release:
                 #"before = ["echo 'released' > CHANGES.txt && git add CHANGES.txt && git commit -qm 'docs: changes for the release'"]"#
         )
-        defer { fixture.remove() }
         let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
         #expect(dry.status == 0, "\(dry)")
         #expect(dry.stderr.contains("goes on the new HEAD"), "\(dry)")
@@ -265,7 +257,6 @@ struct TagWhatIsThereCLITests {
     @Test func aHookThatCommitsAnotherVersionIsRefused() throws {
         let fixture = try ReleaseFixture(
             release: #"before = ["echo 1.0.1 > VERSION && git commit -qam 'chore: bump'"]"#)
-        defer { fixture.remove() }
         let real = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(real.status == 1, "\(real)")
         #expect(real.stderr.contains("no longer match v1.0.0"), "\(real)")
@@ -275,13 +266,12 @@ struct TagWhatIsThereCLITests {
 
 /// What velostream's hand-written pipeline does that relctl must express: `{exe}` in file names,
 /// binaries built only on some platforms, and a generator run inside each archive's staging folder.
-@Suite("velostream's pipeline")
+@Suite("velostream's pipeline", .removesTemporaries)
 struct VelostreamPipelineCLITests {
     @Test func exeOptionalBinariesAndAStageHook() throws {
         let build =
             #"mkdir -p out/{target} && printf '#!/bin/sh\necho hi\n' > out/{target}/hello && chmod +x out/{target}/hello && case {target} in x86_64*) cp out/{target}/hello out/{target}/hello-bench ;; esac && cp out/{target}/hello out/{target}/launcher"#
         let fixture = try ReleaseFixture(buildCommand: build)
-        defer { fixture.remove() }
         let config =
             try fixture.repository.directory.read("relctl.toml")
             .replacingOccurrences(
@@ -325,7 +315,6 @@ struct VelostreamPipelineCLITests {
 
     @Test func aFailingStageHookWritesNoArchive() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let config = try fixture.repository.directory.read("relctl.toml")
             .replacingOccurrences(
                 of: "files = [\"README.md\"]",
@@ -345,7 +334,7 @@ struct VelostreamPipelineCLITests {
 /// inheriting `[workspace.package] version`, Cargo.lock) whose own CI builds on tag push, made
 /// into a repository by `scripts/workspace-example` (history with block-Markdown subjects, a
 /// bare remote, a 256 MiB ignored demo file) and released as a new user would.
-@Suite("Examples/workspace-tag-only")
+@Suite("Examples/workspace-tag-only", .removesTemporaries)
 struct WorkspaceExampleTests {
     static func stageStatus(_ json: String) throws -> [String: String] {
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])

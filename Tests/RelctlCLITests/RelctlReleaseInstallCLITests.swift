@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 /// `[ci] relctl = "release"`: the default "Install relctl" step downloads relctl's published
 /// archive instead of building relctl from source, and refuses it unless SHA256SUMS (and with
 /// `relctl-minisign-key`, SHA256SUMS' minisign signature) vouches for it (issue 24, item 5).
-@Suite("[ci] relctl = \"release\"", .serialized)
+@Suite("[ci] relctl = \"release\"", .serialized, .removesTemporaries)
 struct RelctlReleaseInstallCLITests {
     static let version = RelctlVersion.version
     static let linuxStem = "relctl-v\(RelctlVersion.version)-x86_64-unknown-linux-gnu"
@@ -108,16 +109,13 @@ struct RelctlReleaseInstallCLITests {
             "the install step runs `sudo apt-get install`: needs apt-get and root or sudo"))
     func workflowInstallsTheVerifiedArchiveAndRefusesATamperedOne() async throws {
         let keys = try Self.minisignKeyPair()
-        defer { keys.folder.remove() }
         let fixture = try WorkflowFixture(
             targets: Self.oneTarget, ci: "relctl = \"release\"\nrelctl-minisign-key = \"\(keys.publicKey)\"")
-        defer { fixture.remove() }
         let tag = "v1.0.0"
         try fixture.pushTag(tag)
 
         // relctl's release: the relctl under test in relctl's archive layout, its SHA256SUMS signed.
         let published = try TemporaryDirectory(prefix: "relctl-published")
-        defer { published.remove() }
         let (good, goodSHA256) = try Self.archive(of: relctlBinary, in: published, named: "good")
         let sums = "\(goodSHA256)  \(Self.linuxStem).tar.gz\n"
         try published.write("SHA256SUMS", sums)

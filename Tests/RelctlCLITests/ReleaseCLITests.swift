@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -22,11 +23,10 @@ struct PlanDocument: Decodable {
     var tagPushed: Bool
 }
 
-@Suite("relctl release", .serialized)
+@Suite("relctl release", .serialized, .removesTemporaries)
 struct ReleaseCLITests {
     @Test func dryRunRunsEverythingAndLeavesNoTrace() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let before = try fixture.statusIncludingIgnored()
         let result = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url)
         #expect(result.status == 0, "\(result)")
@@ -54,7 +54,6 @@ struct ReleaseCLITests {
 
     @Test func dryRunPrintsAReadablePlanAndKeepsScratchOnRequest() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let human = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
         #expect(human.status == 0, "\(human)")
         #expect(human.stderr.contains("would create annotated tag v1.0.0"))
@@ -82,7 +81,6 @@ struct ReleaseCLITests {
 
     @Test func realRunTagsPushesAndWritesACompleteDist() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
         let predicted = try JSONDecoder().decode(PlanDocument.self, from: Data(dry.stdout.utf8))
         let result = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
@@ -126,7 +124,6 @@ struct ReleaseCLITests {
 
     @Test func aTagOnlyOnTheRemoteIsCaughtInPreflight() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try fixture.repository.git("tag", "v1.0.0")
         try fixture.repository.git("push", "-q", "origin", "v1.0.0")
         try fixture.repository.git("tag", "-d", "v1.0.0")
@@ -142,7 +139,6 @@ struct ReleaseCLITests {
 
     @Test func dirtyTreeAndWrongBranchAreBothReported() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try fixture.repository.git("checkout", "-q", "-b", "feature")
         try fixture.repository.directory.write("README.md", "changed\n")
         try fixture.repository.directory.write("notes.txt", "untracked\n")
@@ -158,7 +154,6 @@ struct ReleaseCLITests {
 
     @Test func aRejectedPushLeavesNoLocalTag() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try fixture.installRemoteHook("echo 'tags are frozen here' >&2; exit 1")
         let result = try relctl(["release", "v1.0.0", "--push"], in: fixture.url)
         #expect(result.status == 1, "\(result)")
@@ -175,7 +170,6 @@ struct ReleaseCLITests {
 
     @Test func aHeldLockStopsASecondReleaseAndAStaleOneIsTakenOver() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let host = ProcessInfo.processInfo.hostName
         let lock = ".git/relctl-release.lock"
         try fixture.repository.directory.write(
@@ -198,7 +192,6 @@ struct ReleaseCLITests {
 
     @Test func aFailingBuildOrBeforeHookLeavesNoTagAndNoFiles() throws {
         let hook = try ReleaseFixture(release: #"before = ["echo preparing $RELCTL_VERSION", "exit 4"]"#)
-        defer { hook.remove() }
         let hooked = try relctl(["release", "v1.0.0"], in: hook.url)
         #expect(hooked.status == 1, "\(hooked)")
         #expect(hooked.stderr.contains("stage `before-hooks` failed"))
@@ -206,7 +199,6 @@ struct ReleaseCLITests {
         #expect(try hook.localTags().isEmpty)
 
         let broken = try ReleaseFixture(buildCommand: "echo 'cc: fatal error' >&2; exit 3")
-        defer { broken.remove() }
         let built = try relctl(["release", "v1.0.0", "--push"], in: broken.url)
         #expect(built.status == 1, "\(built)")
         #expect(built.stderr.contains("stage `build` failed"))
@@ -218,7 +210,6 @@ struct ReleaseCLITests {
 
     @Test func badInputAndManifestMismatch() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let syntax = try relctl(["release", "1.0"], in: fixture.url)
         #expect(syntax.status == 2, "\(syntax)")
         let mismatch = try relctl(["release", "v1.1.0", "--dry-run"], in: fixture.url)
@@ -229,7 +220,6 @@ struct ReleaseCLITests {
 
     @Test func aDryRunPushesToARelativeRemoteFromTheProject() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         // `../name` is relative to the project, not to the scratch clone the dry run works in.
         try fixture.repository.git("remote", "set-url", "origin", "../\(fixture.remote.url.lastPathComponent)")
         let result = try relctl(["release", "v1.0.0", "--dry-run", "--push"], in: fixture.url)
@@ -240,7 +230,6 @@ struct ReleaseCLITests {
 
     @Test func unpushedCommitsAreAWarningNotAFailure() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try fixture.repository.git("branch", "-q", "--set-upstream-to=origin/main")
         try fixture.repository.commit("docs: not pushed yet")
         let result = try relctl(["release", "v1.0.0", "--preflight-only"], in: fixture.url)
@@ -251,9 +240,7 @@ struct ReleaseCLITests {
     @Test func prebuiltArtifactsAndTargetSelection() throws {
         // The configured build would fail: with --artifacts it must not run at all.
         let fixture = try ReleaseFixture(buildCommand: "echo 'must not run' >&2; exit 9")
-        defer { fixture.remove() }
         let prebuilt = try TemporaryDirectory(prefix: "relctl-prebuilt")
-        defer { prebuilt.remove() }
         for triple in ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"] {
             try prebuilt.write("out/\(triple)/hello", "#!/bin/sh\necho prebuilt \(triple)\n", executable: true)
         }
@@ -276,7 +263,6 @@ struct ReleaseCLITests {
 
     @Test func githubActionsGetsGroupsAndErrorAnnotations() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         try fixture.repository.directory.write("README.md", "changed\n")
         let result = try relctl(
             ["release", "v1.0.0", "--dry-run"], in: fixture.url, environment: ["GITHUB_ACTIONS": "true"])
@@ -291,7 +277,6 @@ struct ReleaseCLITests {
 
     @Test func ctrlCDuringThePushLeavesNoTag() async throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         // The remote stalls the push, so the interrupt lands while the new tag exists locally.
         try fixture.installRemoteHook("sleep 20; exit 1")
         let process = Process()
@@ -322,7 +307,6 @@ struct ReleaseCLITests {
 extension ReleaseCLITests {
     @Test func aPrereleaseInDistDoesNotBlockTheFinalRelease() throws {
         let fixture = try ReleaseFixture(version: "1.0.0-rc.1")
-        defer { fixture.remove() }
         let candidate = try relctl(["release", "v1.0.0-rc.1"], in: fixture.url)
         #expect(candidate.status == 0, "\(candidate)")
         try fixture.repository.commit("chore: 1.0.0", files: ["VERSION": "1.0.0\n"])
@@ -340,7 +324,6 @@ extension ReleaseCLITests {
 
     @Test func aDryRunsNotesLinkToTheRealRemoteLikeTheRealRun() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         // The notes' links come from the remote's URL; pushes still reach the bare remote.
         try fixture.repository.git("remote", "set-url", "origin", "git@github.com:acme/demo.git")
         try fixture.repository.git("config", "url.\(fixture.remote.path).insteadOf", "git@github.com:acme/demo.git")
@@ -357,7 +340,6 @@ extension ReleaseCLITests {
 
     @Test func aTagWithASlashLeavesNoStagingFolderBehind() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         var config = try fixture.repository.directory.read("relctl.toml")
         config = config.replacingOccurrences(
             of: "name = \"demo\"", with: "name = \"demo\"\ntag-format = \"release/{version}\"")
@@ -372,7 +354,6 @@ extension ReleaseCLITests {
 
     @Test func ctrlCDuringTheBuildLeavesNoDistFolder() async throws {
         let fixture = try ReleaseFixture(buildCommand: "sleep 30")
-        defer { fixture.remove() }
         let process = Process()
         process.executableURL = relctlBinary
         process.arguments = ["release", "v1.0.0"]
@@ -399,9 +380,7 @@ extension ReleaseCLITests {
 
     @Test func aDryRunChecksOutTheSubmodulesTheProjectHas() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let library = try GitRepository()
-        defer { library.directory.remove() }
         try library.commit("lib", files: ["lib.txt": "LIB\n"])
         try fixture.repository.git(
             "-c", "protocol.file.allow=always", "submodule", "add", "-q", library.url.path, "vendor/lib")
@@ -419,7 +398,6 @@ extension ReleaseCLITests {
 
     @Test func aDryRunDoesNotEvenRefreshTheIndex() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         // A touched file makes `git status` want to rewrite .git/index with fresh stat data.
         let readme = fixture.url.appendingPathComponent("README.md")
         try FileManager.default.setAttributes(
@@ -432,11 +410,10 @@ extension ReleaseCLITests {
     }
 }
 
-@Suite("relctl release signing", .serialized)
+@Suite("relctl release signing", .serialized, .removesTemporaries)
 struct ReleaseSigningTests {
     @Test func signTrueMakesASignedTagInDryRunAndRealRun() throws {
         let fixture = try ReleaseFixture(release: "sign = true")
-        defer { fixture.remove() }
         let key = fixture.repository.directory.url.deletingLastPathComponent().appendingPathComponent(
             "relctl-test-key-\(UUID().uuidString.prefix(6))")
         defer {
@@ -457,7 +434,6 @@ struct ReleaseSigningTests {
 
         // A gpg key that does not exist: the dry run predicts the real run's failure.
         let broken = try ReleaseFixture(release: "sign = true")
-        defer { broken.remove() }
         try broken.repository.git("config", "user.signingkey", "DEADBEEF00000000")
         let failing = try relctl(["release", "v1.0.0", "--dry-run"], in: broken.url)
         #expect(failing.status == 1, "\(failing)")

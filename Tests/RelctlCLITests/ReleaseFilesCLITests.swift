@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// What a release writes, as the contract states it: `release --dry-run --json` `distFiles` names
 /// exactly what the real run writes, on every config shape; `verify` on a tag-only project.
-@Suite(.serialized) struct ReleaseFilesCLITests {
+@Suite(.serialized, .removesTemporaries) struct ReleaseFilesCLITests {
     struct Plan: Decodable {
         var ok: Bool
         var distFiles: [String]
@@ -53,22 +54,18 @@ import Testing
         let common = ["RELEASE_NOTES.md", "SHA256SUMS", "manifest.json"] + archives + archives.map { $0 + ".sha256" }
 
         let plain = try ReleaseFixture(release: "\n[sbom]\nenabled = false\n")
-        defer { plain.remove() }
         #expect(try expectSameFiles(plain, shape: "plain") == common.sorted())
 
         let withSBOM = try ReleaseFixture()
-        defer { withSBOM.remove() }
         #expect(try expectSameFiles(withSBOM, shape: "sbom") == (common + sboms).sorted())
 
         let installer = try ReleaseFixture(release: "\n[installer]\nenabled = true\n")
-        defer { installer.remove() }
         #expect(
             try expectSameFiles(installer, shape: "installer")
                 == (common + sboms + ["demo-installer.ps1", "demo-installer.sh"]).sorted())
 
         let signed = try ReleaseFixture(
             release: "\n[sign]\nssh-key = \"keys/release_ed25519\"\nminisign-key = \"keys/release.key\"\n")
-        defer { signed.remove() }
         try signed.repository.commit("chore: keys stay out of git", files: [".gitignore": "out/\ndist/\nkeys/\n"])
         try signed.repository.git("push", "-q", "origin", "main")
         _ = try SigningKeysFixture(in: signed.url.appendingPathComponent("keys"))
@@ -80,8 +77,7 @@ import Testing
     /// A project with no `[[target]]` releases a tag (and its notes) only: the plan says so, and
     /// `relctl verify` afterwards says there is nothing to verify instead of failing.
     @Test func aTagOnlyReleaseWritesOnlyItsNotesAndVerifyAcceptsIt() throws {
-        let (repository, remote) = try Self.tagOnlyProject()
-        defer { repository.directory.remove(); remote.remove() }
+        let (repository, _) = try Self.tagOnlyProject()
         let dry = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: repository.url)
         #expect(dry.status == 0, "\(dry)")
         let real = try relctl(["release", "v1.0.0", "--json"], in: repository.url)

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// `relctl release TAG --push --publish` against the GitHub stand-in, whose tags are the bare
 /// remote's (so the tag check sees exactly what the release pushed).
-@Suite(.serialized) struct ReleasePublishCLITests {
+@Suite(.serialized, .removesTemporaries) struct ReleasePublishCLITests {
     struct Plan: Decodable {
         struct Stage: Decodable { var name: String; var status: String; var detail: String? }
         var ok: Bool
@@ -21,7 +22,7 @@ import Testing
     @Test func aDryRunChecksTheAPIAndWritesNothing() async throws {
         let fixture = try await BlockingWork.run { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
-        defer { server.stop(); fixture.remove() }
+        defer { server.stop() }
         let result = try await BlockingWork.run {
             try relctl(
                 ["release", "v1.0.0", "--dry-run", "--push", "--publish", "--json"], in: fixture.url,
@@ -52,7 +53,7 @@ import Testing
     @Test func theRealRunPublishesLastAndAFailureIsFinishedByPublish() async throws {
         let fixture = try await BlockingWork.run { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
-        defer { server.stop(); fixture.remove() }
+        defer { server.stop() }
 
         // Wrong token: tag pushed and dist/ sealed, the publish stage fails and says how to finish.
         let failed = try await BlockingWork.run {
@@ -84,7 +85,7 @@ import Testing
     @Test func publishIsTheLastStageOfARealRelease() async throws {
         let fixture = try await BlockingWork.run { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
-        defer { server.stop(); fixture.remove() }
+        defer { server.stop() }
         let result = try await BlockingWork.run {
             try relctl(
                 ["release", "v1.0.0", "--push", "--publish", "--json"], in: fixture.url,

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// `relctl release` with `[sign]` keys in a git-ignored folder and `[installer] enabled`: the
 /// sign and installer stages run (for real in the dry run's scratch clone too, with the keys
 /// from the project), and dist/ holds signatures the stock tools accept, SBOMs and installers.
-@Suite("relctl release: sign, installer, SBOM stages", .serialized)
+@Suite("relctl release: sign, installer, SBOM stages", .serialized, .removesTemporaries)
 struct ReleaseSigningCLITests {
     static let extra = """
 
@@ -24,7 +25,6 @@ struct ReleaseSigningCLITests {
 
     @Test func releaseSignsAndWritesInstallersAndSBOMs() throws {
         let fixture = try ReleaseFixture(release: Self.extra)
-        defer { fixture.remove() }
         try fixture.repository.commit(
             "chore: keep release keys out of git", files: [".gitignore": "out/\ndist/\nkeys/\n"])
         try fixture.repository.git("push", "-q", "origin", "main")
@@ -68,7 +68,6 @@ struct ReleaseSigningCLITests {
 
     @Test func aBrokenKeyStopsTheReleaseBeforeTheTag() throws {
         let fixture = try ReleaseFixture(release: "\n[sign]\nminisign-key = \"keys/missing.key\"\n")
-        defer { fixture.remove() }
         let result = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(
             result.status == 2

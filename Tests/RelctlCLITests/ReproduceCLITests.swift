@@ -1,12 +1,13 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// `relctl reproduce`: a correct release rebuilds identically from a fresh clone at another
 /// path (from dist/, a copied folder and an HTTP URL); a build that embeds the clock and an
 /// archive whose member was changed after the release are named down to the member; and the
 /// project's working tree, tag and dist/ are left exactly as they were.
-@Suite("relctl reproduce", .serialized)
+@Suite("relctl reproduce", .serialized, .removesTemporaries)
 struct ReproduceCLITests {
     static let linuxArchive = "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"
     static let linuxFolder = "demo-v1.0.0-x86_64-unknown-linux-gnu"
@@ -50,7 +51,6 @@ struct ReproduceCLITests {
 
     @Test func aCorrectReleaseIsReproducedFromEverySource() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         #expect(try relctl(["release", "v1.0.0"], in: fixture.url).status == 0)
         let before = try Self.snapshot(fixture)
 
@@ -81,7 +81,6 @@ struct ReproduceCLITests {
     @Test func aBuildThatEmbedsTheClockIsNamedDownToTheMember() throws {
         let fixture = try ReleaseFixture(
             buildCommand: ReleaseFixture.standInBuild + " && date +%s.%N >> out/{target}/hello")
-        defer { fixture.remove() }
         #expect(try relctl(["release", "v1.0.0"], in: fixture.url).status == 0)
         let result = try relctl(["reproduce", "v1.0.0", "--json"], in: fixture.url)
         #expect(result.status == 1, "\(result)")
@@ -107,7 +106,6 @@ struct ReproduceCLITests {
 
     @Test func aMemberChangedAfterTheReleaseIsNamed() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         #expect(try relctl(["release", "v1.0.0"], in: fixture.url).status == 0)
         let dist = fixture.url.appendingPathComponent("dist")
         // Unpacked, one file changed, packed again with GNU tar (times and modes kept).
@@ -142,7 +140,6 @@ struct ReproduceCLITests {
 
     @Test func unknownTagsAndMissingChecksumsAreBadInput() throws {
         let fixture = try ReleaseFixture()
-        defer { fixture.remove() }
         let unknown = try relctl(["reproduce", "v9.9.9"], in: fixture.url)
         #expect(unknown.status == 2 && unknown.stderr.contains("tag v9.9.9 is not in this repository"), "\(unknown)")
         try fixture.repository.git("tag", "v1.0.0")

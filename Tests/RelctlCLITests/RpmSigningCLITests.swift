@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// rpm header signatures: an OpenSSH Ed25519 key signs the rpm as an OpenPGP EdDSA key; the
 /// exported public key is imported by rpm into a temporary database (and by gpg), and rpm 4.18's
 /// own check, `rpm -K`, and rpmlint judge the result. Serialized: rpmlint takes seconds of CPU.
-@Suite(.serialized) struct RpmSigningCLITests {
+@Suite(.serialized, .removesTemporaries) struct RpmSigningCLITests {
     /// A project whose rpm table signs with a key made by `ssh-keygen -t ed25519`.
     func signedFixture(_ keys: TemporaryDirectory) throws -> LinuxPackageFixture {
         let key = keys.url.appendingPathComponent("rpm_ed25519")
@@ -35,9 +36,7 @@ import Testing
 
     @Test func aSignedRpmVerifiesWithTheExportedKeyAndPassesRpmlint() throws {
         let keys = try TemporaryDirectory(prefix: "relctl-rpm-keys")
-        defer { keys.remove() }
         let fixture = try signedFixture(keys)
-        defer { fixture.remove() }
         let packaged = try relctl(
             ["linux-package", "--tag", "v1.0.0", "--format", "rpm", "--target", "x86_64-*"], in: fixture.url)
         #expect(packaged.status == 0, "\(packaged)")
@@ -50,14 +49,12 @@ import Testing
 
         // Without the key rpm sees the signature but cannot check it: NOKEY, exit 1.
         let (emptyHome, _) = try keyring(importing: nil)
-        defer { emptyHome.remove() }
         let unknown = try run("rpm", ["-Kv", rpm.path], environment: ["HOME": emptyHome.path])
         #expect(
             unknown.status == 1 && unknown.stdout.contains("Signature, key ID") && unknown.stdout.contains("NOKEY"),
             "\(unknown)")
 
         let (home, database) = try keyring(importing: publicKey)
-        defer { home.remove() }
         let installed = try run("rpm", ["-q", "gpg-pubkey", "--qf", "%{SUMMARY}\n"], environment: ["HOME": home.path])
         #expect(installed.stdout == "Test User <test@example.com> public key\n", "\(installed)")
         let checked = try run("rpm", ["--dbpath", database.path, "-Kv", rpm.path])
@@ -74,7 +71,6 @@ import Testing
 
         // gpg reads the same key, with a valid self-certification.
         let gnupg = try TemporaryDirectory(prefix: "relctl-gnupg")
-        defer { gnupg.remove() }
         let gpg = try run("gpg", ["--homedir", gnupg.path, "--batch", "--import", publicKey.path])
         #expect(gpg.status == 0, "\(gpg)")
         let sigs = try run("gpg", ["--homedir", gnupg.path, "--batch", "--check-sigs", "--with-colons"])
@@ -104,9 +100,7 @@ import Testing
 
     @Test func theEnvironmentKeyWinsAndADebTableRefusesAKey() throws {
         let keys = try TemporaryDirectory(prefix: "relctl-rpm-keys")
-        defer { keys.remove() }
         let fixture = try signedFixture(keys)
-        defer { fixture.remove() }
         let other = keys.url.appendingPathComponent("other")
         #expect(try run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", other.path]).status == 0)
         let fromFile = fixture.url.appendingPathComponent("file.asc")
@@ -134,14 +128,12 @@ import Testing
 
         // Unsigned stays the default: no key, no export, and the message says how to add one.
         let unsigned = try LinuxPackageFixture()
-        defer { unsigned.remove() }
         let none = try relctl(["linux-package", "--export-key", "k.asc"], in: unsigned.url)
         #expect(none.status == 2 && none.stderr.contains("signing-key"), "\(none)")
 
         // A deb has no signature of its own: the key is refused there, naming the table's key.
         let deb = try LinuxPackageFixture(
             packages: "[[package]]\nformat = \"deb\"\nsigning-key = \"\(other.path)\"\n")
-        defer { deb.remove() }
         let checked = try relctl(["check"], in: deb.url)
         #expect(checked.status == 2 && checked.stderr.contains("signing-key"), "\(checked)")
     }

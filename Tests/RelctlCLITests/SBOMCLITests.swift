@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -10,7 +11,7 @@ import Testing
 /// packages, byte-identical across runs, and listed in SHA256SUMS.
 /// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
 /// several at once would starve the cooperative pool the async tests of the suite need.
-@Suite(.serialized) struct SBOMCLITests {
+@Suite(.serialized, .removesTemporaries) struct SBOMCLITests {
     static let env = ["SOURCE_DATE_EPOCH": "1700000000"]
 
     func fixtureWithLockfiles() throws -> PackagingFixture {
@@ -44,7 +45,6 @@ import Testing
 
     @Test func everySBOMIsValidAndListsExactlyTheArchivesFilesAndTheLockfilePackages() throws {
         let fixture = try fixtureWithLockfiles()
-        defer { fixture.directory.remove() }
         let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url, environment: Self.env)
         #expect(packaged.status == 0, "\(packaged)")
         let sboms = PackagingFixture.triples.map {
@@ -147,9 +147,7 @@ import Testing
 
     @Test func sbomsAreByteIdenticalAcrossRunsAndMachines() throws {
         let first = try fixtureWithLockfiles()
-        defer { first.directory.remove() }
         let second = try fixtureWithLockfiles()
-        defer { second.directory.remove() }
         #expect(try relctl(["package", "--tag", "v1.0.0"], in: first.url, environment: Self.env).status == 0)
         let name = first.archiveName(PackagingFixture.linuxMusl) + ".cdx.json"
         let original = try Data(contentsOf: first.dist.appendingPathComponent(name))
@@ -177,14 +175,12 @@ import Testing
 
     @Test func disabledOrBrokenLockfiles() throws {
         let fixture = try PackagingFixture(extraConfig: "\n[sbom]\nenabled = false\n")
-        defer { fixture.directory.remove() }
         #expect(
             try relctl(["package", "--tag", "v1.0.0", "--target", "*gnu"], in: fixture.url, environment: Self.env)
                 .status == 0)
         #expect(!fixture.distContents().contains { $0.hasSuffix(".cdx.json") }, "\(fixture.distContents())")
 
         let broken = try PackagingFixture()
-        defer { broken.directory.remove() }
         try broken.directory.write("package-lock.json", "{ not json")
         let result = try relctl(["package", "--tag", "v1.0.0"], in: broken.url, environment: Self.env)
         #expect(result.status == 2 && result.stderr.contains("package-lock.json: is not a JSON object"), "\(result)")

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// The SBOM's subject is the project's own package, with the package URL its package manager
 /// gives it (as cargo-cyclonedx names the crate), so a scanner can tie the archive to it; the
 /// document stays valid CycloneDX 1.6 for every manifest kind.
-@Suite(.serialized) struct SBOMSubjectCLITests {
+@Suite(.serialized, .removesTemporaries) struct SBOMSubjectCLITests {
     /// A velostream-shaped project whose version lives in `manifest` (replacing Cargo.toml).
     func fixture(manifest: String, contents: String) throws -> PackagingFixture {
         let fixture = try PackagingFixture()
@@ -35,18 +36,15 @@ import Testing
     @Test func npmPythonAndPlainProjectsNameTheirPackage() throws {
         let npm = try fixture(
             manifest: "package.json", contents: #"{ "name": "@acme/velostream", "version": "1.0.0" }"#)
-        defer { npm.directory.remove() }
         let npmSubject = try subject(of: npm)
         #expect(npmSubject["purl"] as? String == "pkg:npm/%40acme/velostream@1.0.0", "\(npmSubject)")
         #expect(npmSubject["name"] as? String == "@acme/velostream" && npmSubject["type"] as? String == "application")
 
         let python = try fixture(
             manifest: "pyproject.toml", contents: "[project]\nname = \"Velo_Stream\"\nversion = \"1.0.0\"\n")
-        defer { python.directory.remove() }
         #expect(try subject(of: python)["purl"] as? String == "pkg:pypi/velo-stream@1.0.0")
 
         let plain = try fixture(manifest: "VERSION", contents: "1.0.0\n")
-        defer { plain.directory.remove() }
         #expect(try subject(of: plain)["purl"] as? String == "pkg:generic/velostream@1.0.0")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -10,7 +11,7 @@ import Testing
 /// one-byte change); what they sign, relctl's verify accepts.
 /// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
 /// several at once would starve the cooperative pool the async tests of the suite need.
-@Suite(.serialized) struct SigningCLITests {
+@Suite(.serialized, .removesTemporaries) struct SigningCLITests {
     /// A release in dist/ and stock-tool keys in keys/ (a folder a project would git-ignore).
     func project(extraConfig: String = "", encrypted: Bool = false) throws -> (PackagingFixture, SigningKeysFixture) {
         let fixture = try PackagingFixture(extraConfig: extraConfig)
@@ -35,7 +36,6 @@ import Testing
 
     @Test func stockToolsAcceptWhatRelctlSignsAndRejectAOneByteChange() throws {
         let (fixture, keys) = try project(extraConfig: Self.signConfig)
-        defer { fixture.directory.remove() }
         let signed = try relctl(["sign", "--json"], in: fixture.url)
         #expect(signed.status == 0, "\(signed)")
         #expect(
@@ -87,7 +87,6 @@ import Testing
 
     @Test func aOneByteChangeInTheSignaturesIsRejectedByAllThree() throws {
         let (fixture, keys) = try project(extraConfig: Self.signConfig)
-        defer { fixture.directory.remove() }
         #expect(try relctl(["sign"], in: fixture.url).status == 0)
         // Inside the base64 of the Ed25519 signatures (the end of the SSH armor, the minisign signature line).
         let sig = fixture.dist.appendingPathComponent("SHA256SUMS.sig")
@@ -114,7 +113,6 @@ import Testing
 
     @Test func relctlVerifiesWhatTheStockToolsSign() throws {
         let (fixture, keys) = try project()
-        defer { fixture.directory.remove() }
         let ssh = try run(
             "ssh-keygen", ["-Y", "sign", "-q", "-f", keys.sshKey.path, "-n", "file", "dist/SHA256SUMS"], in: fixture.url
         )
@@ -155,7 +153,6 @@ import Testing
 
     @Test func keysFromTheEnvironmentAndAnEncryptedMinisignKey() throws {
         let (fixture, keys) = try project(encrypted: true)
-        defer { fixture.directory.remove() }
         let sshText = try String(contentsOf: keys.sshKey, encoding: .utf8)
         let miniText = try String(contentsOf: keys.encryptedMinisignKey, encoding: .utf8)
         let base = ["RELCTL_SSH_KEY": sshText, "RELCTL_MINISIGN_KEY": miniText]
@@ -192,7 +189,6 @@ import Testing
 
     @Test func unusableKeysAndMissingSignaturesAreClearErrors() throws {
         let (fixture, keys) = try project()
-        defer { fixture.directory.remove() }
         let none = try relctl(["sign"], in: fixture.url)
         #expect(none.status == 2 && none.stderr.contains("no signing key"), "\(none)")
 
@@ -230,10 +226,9 @@ import Testing
 }
 
 /// A name with a line break cannot split the `.minisig` trusted comment (issue 26, item 9).
-@Suite(.serialized) struct SigningTrustedCommentCLITests {
+@Suite(.serialized, .removesTemporaries) struct SigningTrustedCommentCLITests {
     @Test func aLineBreakInTheManifestsProjectStillGivesASignatureMinisignVerifies() throws {
         let fixture = try PackagingFixture(extraConfig: SigningCLITests.signConfig)
-        defer { fixture.directory.remove() }
         let keys = try SigningKeysFixture(in: fixture.url.appendingPathComponent("keys"))
         try makeRelease(fixture, targets: [PackagingFixture.linuxGNU])
         // A manifest.json from elsewhere (an older relctl, a hand edit) naming a project with a line break.

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl train", .serialized)
+@Suite("relctl train", .serialized, .removesTemporaries)
 struct TrainCLITests {
     static let build = ReleaseFixture.standInBuild
 
@@ -14,7 +15,6 @@ struct TrainCLITests {
             ("server", ["sdk-python", "sdk-core"], Self.build), ("sdk-python", ["sdk-core"], Self.build),
             ("sdk-ts", ["sdk-core"], Self.build), ("sdk-core", [], Self.build),
         ])
-        defer { train.remove() }
         let human = try relctl(["train", "plan", "v1.0.0", "--workspace", train.file], in: train.workspace.url)
         #expect(human.status == 0, "\(human)")
         #expect(human.stdout.contains("wave 1: sdk-core"))
@@ -31,7 +31,6 @@ struct TrainCLITests {
 
     @Test func aCycleOrAnUnknownNameIsBadInput() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         for name in ["a", "b", "c"] {
             try FileManager.default.createDirectory(
                 at: directory.url.appendingPathComponent(name), withIntermediateDirectories: true)
@@ -76,7 +75,6 @@ struct TrainCLITests {
 
     @Test func runReleasesEveryRepositoryInOrder() throws {
         let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)])
-        defer { train.remove() }
         let result = try relctl(
             ["train", "run", "v1.0.0", "--workspace", train.file, "--json"], in: train.workspace.url)
         #expect(result.status == 0, "\(result)")
@@ -95,7 +93,6 @@ struct TrainCLITests {
             ("core", [], Self.build), ("sdk", ["core"], Self.build),
             ("server", ["sdk"], "echo 'linker exploded' >&2; exit 7"),
         ])
-        defer { train.remove() }
         let result = try relctl(
             ["train", "run", "v1.0.0", "--workspace", train.file, "--json"], in: train.workspace.url)
         #expect(result.status == 1, "\(result)")
@@ -127,7 +124,6 @@ struct TrainCLITests {
 
     @Test func preflightRunsEverywhereBeforeAnythingIsTagged() throws {
         let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)])
-        defer { train.remove() }
         let app = try #require(train.repositories["app"])
         try app.repository.directory.write("README.md", "uncommitted\n")
         let result = try relctl(["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url)
@@ -147,7 +143,6 @@ struct TrainCLITests {
         let train = try TrainFixture(
             [("core", [], Self.build), ("app", ["core"], Self.build)],
             release: ["core": #"before = ['git -C "$APP_REMOTE" tag v1.0.0 main']"#])
-        defer { train.remove() }
         let app = try #require(train.repositories["app"])
         let result = try relctl(
             ["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url,
@@ -162,7 +157,6 @@ struct TrainCLITests {
 
     @Test func dryRunTouchesNoRepository() throws {
         let train = try TrainFixture([("core", [], Self.build), ("app", ["core"], Self.build)])
-        defer { train.remove() }
         let result = try relctl(
             ["train", "run", "v1.0.0", "--workspace", train.file, "--dry-run"], in: train.workspace.url)
         #expect(result.status == 0, "\(result)")
@@ -174,11 +168,10 @@ struct TrainCLITests {
     }
 }
 
-@Suite("relctl train after-hooks", .serialized)
+@Suite("relctl train after-hooks", .serialized, .removesTemporaries)
 struct TrainAfterHookTests {
     @Test func aFailingAfterHookKeepsTheReleaseButTheTrainStillRollsBack() throws {
         let single = try ReleaseFixture(release: #"after = ["echo announcing $RELCTL_TAG", "exit 5"]"#)
-        defer { single.remove() }
         let result = try relctl(["release", "v1.0.0", "--push"], in: single.url)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("stage `after-hooks` failed"))
@@ -190,7 +183,6 @@ struct TrainAfterHookTests {
         let build = ReleaseFixture.standInBuild
         let train = try TrainFixture(
             [("core", [], build), ("app", ["core"], build)], release: ["app": #"after = ["exit 5"]"#])
-        defer { train.remove() }
         let trained = try relctl(["train", "run", "v1.0.0", "--workspace", train.file], in: train.workspace.url)
         #expect(trained.status == 1, "\(trained)")
         #expect(trained.stderr.contains("rolled back: app: deleted v1.0.0 on origin"))
@@ -209,12 +201,11 @@ struct TrainAfterHookTests {
     }
 }
 
-@Suite("relctl train interrupted", .serialized)
+@Suite("relctl train interrupted", .serialized, .removesTemporaries)
 struct TrainInterruptTests {
     @Test func ctrlCRollsBackWhatTheTrainPushed() async throws {
         let build = ReleaseFixture.standInBuild
         let train = try TrainFixture([("core", [], build), ("app", ["core"], "sleep 30")])
-        defer { train.remove() }
         let core = try #require(train.repositories["core"])
         let process = Process()
         process.executableURL = relctlBinary

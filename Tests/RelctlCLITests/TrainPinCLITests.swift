@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// The seed's coordinated release (`multi-repo-release-process.md`) end to end on four
 /// repositories with real bare remotes: pins committed and tagged, rollback, resume.
-@Suite("relctl train with pins", .serialized)
+@Suite("relctl train with pins", .serialized, .removesTemporaries)
 struct TrainPinCLITests {
     struct Report: Decodable {
         struct Repository: Decodable {
@@ -22,7 +23,6 @@ struct TrainPinCLITests {
 
     @Test func pinsAreCommittedAndTheTagsPointAtThePinCommits() throws {
         let seed = try SeedTrainFixture()
-        defer { seed.remove() }
         // sdk-kotlin's remote cannot do atomic pushes: the train pushes branch then tag, and says so.
         _ = try seed["sdk-kotlin"].remoteGit("config", "receive.advertiseAtomic", "false")
         let result = try relctl(
@@ -74,7 +74,6 @@ struct TrainPinCLITests {
         let seed = try SeedTrainFixture(before: [
             "flovyn-server": #"test -z "$FAIL_SERVER" || { echo 'migrations failed' >&2; exit 3; }"#
         ])
-        defer { seed.remove() }
         let failed = try relctl(
             ["train", "run", "v0.2.0", "--workspace", seed.file, "--json"], in: seed.workspace.url,
             environment: ["FAIL_SERVER": "1"])
@@ -123,7 +122,6 @@ struct TrainPinCLITests {
         let seed = try SeedTrainFixture(before: [
             "flovyn-server": #"git -C "$PY_REMOTE" tag -f v0.2.0 main~1 >/dev/null && exit 4"#
         ])
-        defer { seed.remove() }
         let python = seed["sdk-python"]
         let result = try relctl(
             ["train", "run", "v0.2.0", "--workspace", seed.file], in: seed.workspace.url,
@@ -141,7 +139,6 @@ struct TrainPinCLITests {
 
     @Test func aTagLeftUnpushedAtTheCommitToTagIsPushedNotMadeAgain() throws {
         let seed = try SeedTrainFixture()
-        defer { seed.remove() }
         // As a train killed between sdk-rust's release and its push would leave it.
         let core = seed["sdk-rust"]
         let local = try relctl(["release", "v0.2.0"], in: core.url)
@@ -156,13 +153,11 @@ struct TrainPinCLITests {
 
     @Test func aKilledTrainCompletesWhenRunAgainWithoutTaggingTwice() async throws {
         let marker = try TemporaryDirectory(prefix: "relctl-marker")
-        defer { marker.remove() }
         // The hook records its pid and its parent's (sdk-python's `relctl release`), then waits.
         let seed = try SeedTrainFixture(before: [
             "sdk-python":
                 #"if [ -n "$SLOW_PYTHON" ]; then echo "$$ $PPID" > "$SLOW_PYTHON.tmp"; mv "$SLOW_PYTHON.tmp" "$SLOW_PYTHON"; exec sleep 60; fi"#
         ])
-        defer { seed.remove() }
         let flag = marker.url.appendingPathComponent("python-started").path
         let process = Process()
         process.executableURL = relctlBinary
@@ -212,7 +207,6 @@ struct TrainPinCLITests {
 
     @Test func theDryRunReportsThePinsAndABadPatternIsBadInputBeforeAnythingChanges() throws {
         let seed = try SeedTrainFixture()
-        defer { seed.remove() }
         let heads = try SeedTrainFixture.names.map { try seed[$0].repository.git("rev-parse", "HEAD") }
         let plan = try relctl(["train", "plan", "v0.2.0", "--workspace", seed.file], in: seed.workspace.url)
         #expect(plan.stdout.contains("after sdk-rust, pins .github/workflows/ci.yml), sdk-kotlin ("), "\(plan.stdout)")
@@ -249,7 +243,6 @@ struct TrainPinCLITests {
 
     @Test func aDryRunWithACheckFailureAndBadInputExitsOne() throws {
         let seed = try SeedTrainFixture()
-        defer { seed.remove() }
         // sdk-python's manifest says 0.3.0 (a check fails, exit 1); the server's config is broken (exit 2).
         try seed["sdk-python"].repository.commit("chore: 0.3.0", files: ["VERSION": "0.3.0\n"])
         try seed["sdk-python"].repository.git("push", "-q", "origin", "main")
@@ -273,7 +266,6 @@ struct TrainPinCLITests {
     @Test(.enabled(if: TrainPinCLITests.bumpSetAvailable, "needs `relctl bump --set` (issue 12)"))
     func setVersionCommitsTheManifestsWithThePins() throws {
         let seed = try SeedTrainFixture(version: "0.1.0")
-        defer { seed.remove() }
         let result = try relctl(
             ["train", "run", "v0.2.0", "--workspace", seed.file, "--set-version"], in: seed.workspace.url)
         #expect(result.status == 0, "\(result)")

@@ -1,9 +1,10 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// One repository listed twice in a workspace is refused up front (issue 26, item 18).
-@Suite("relctl train: a repository listed twice")
+@Suite("relctl train: a repository listed twice", .removesTemporaries)
 struct TrainWorkspaceTwiceCLITests {
     @Test(arguments: ["a", "linked"])
     func theSameRepositoryTwiceIsBadInput(secondPath: String) throws {

@@ -1,16 +1,16 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// Issue 23, part B: versions read from history. Each test rebuilds the shape of a real project
 /// (fzf, python-certifi, httpx, ripgrep's member crates) and drives the built binary through
 /// `init`, `validate-tag` and `bump` the way a new user would.
-@Suite struct VersionHistoryCLITests {
+@Suite(.removesTemporaries) struct VersionHistoryCLITests {
     /// fzf: 139 old tags without `v`, then 39 recent ones with it. The latest releases decide the
     /// format, and `bump` never proposes a version a tag names in another spelling.
     @Test func recentTagsChooseTheFormatAndBumpSkipsOtherSpellings() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.commit("chore: start")
         for minor in 1...30 { try repo.git("tag", "0.\(minor).0") }
         try repo.commit("feat: preview window")
@@ -46,7 +46,6 @@ import Testing
     /// `certifi/__init__.py`, read by setup.py.
     @Test func certifiZeroPaddedCalendarVersions() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "pyproject.toml",
             "[build-system]\nrequires = [\"setuptools >= 42.0.0\"]\nbuild-backend = \"setuptools.build_meta\"\n")
@@ -111,7 +110,6 @@ import Testing
     /// (kind regex, as earlier inits wrote it, and kind python).
     @Test func pep440PrereleaseInAVersionFileIsNeverLowered() throws {
         let repo = try Self.httpx()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "relctl.toml",
             "[project]\nname = \"httpx\"\n\n[[version]]\npath = \"httpx/__version__.py\"\nkind = \"regex\"\npattern = '__version__ = \"(?<version>[^\"]+)\"'\n"
@@ -142,7 +140,6 @@ import Testing
     /// httpx with `kind = "python"` on the hatch module: read as PEP 440, and `init` writes that kind.
     @Test func pythonKindReadsAHatchVersionModule() throws {
         let repo = try Self.httpx()
-        defer { repo.directory.remove() }
         try repo.commit("chore: start")
         #expect(try relctl(["init"], in: repo.url).status == 0)
         let config = try repo.directory.read("relctl.toml")

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Test func versionPrintsVersionCommitAndDate() throws {
+@Test(.removesTemporaries) func versionPrintsVersionCommitAndDate() throws {
     let result = try relctl(["--version"], in: URL(fileURLWithPath: NSTemporaryDirectory()))
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n").map(String.init)

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,14 +9,13 @@ import Testing
 /// The workflow `relctl ci generate` writes, executed job by job as GitHub would for a tag push
 /// (Tests/Support/workflow_runner.py), publishing to the GitHub stand-in: what CI publishes must
 /// be what `relctl release --dry-run` predicts for the same commit (issue 24).
-@Suite("The generated workflow, run", .serialized)
+@Suite("The generated workflow, run", .serialized, .removesTemporaries)
 struct WorkflowRunCLITests {
     static let tag = "v1.0.0"
 
     /// Pushes the tag, runs the workflow, and checks every promise of a published release.
     @Test func multiTargetReleaseEqualsTheDryRunAndRerunsAsANoOp() async throws {
         let fixture = try WorkflowFixture()
-        defer { fixture.remove() }
         try await releaseThroughTheWorkflow(fixture, repository: "acme/multi", targets: 4)
     }
 
@@ -33,7 +33,6 @@ struct WorkflowRunCLITests {
             """
         let fixture = try WorkflowFixture(
             name: "sdk", version: "2.0.0-rc.1", tagFormat: "{project}-v{version}", targets: targets)
-        defer { fixture.remove() }
         let release = try await releaseThroughTheWorkflow(
             fixture, tag: "sdk-v2.0.0-rc.1", repository: "acme/sdk", targets: 2)
         #expect(release?.prerelease == true)
@@ -49,7 +48,6 @@ struct WorkflowRunCLITests {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/velostream")
         let fixture = try WorkflowFixture(copying: example)
-        defer { fixture.remove() }
         // Its stand-in builds run anywhere, so its macOS and Windows legs run here too.
         try await releaseThroughTheWorkflow(
             fixture, repository: "acme/velostream", targets: 5,
@@ -63,7 +61,6 @@ struct WorkflowRunCLITests {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/workspace-tag-only")
         let fixture = try WorkflowFixture(copying: example)
-        defer { fixture.remove() }
         let repository = "acme/tally"
         let standIn = try GitHubStandIn(repository: repository, tags: [], gitDirectory: fixture.remote.url)
         defer { standIn.stop() }
@@ -120,7 +117,6 @@ struct WorkflowRunCLITests {
 
             """
         let fixture = try WorkflowFixture(targets: targets)
-        defer { fixture.remove() }
         try fixture.pushTag(Self.tag)
         let standIn = try GitHubStandIn(repository: "acme/multi", tags: [], gitDirectory: fixture.remote.url)
         defer { standIn.stop() }
@@ -140,13 +136,11 @@ struct WorkflowRunCLITests {
     /// runner must fail both, never fake its way past them.
     @Test func brokenWorkflowsFailTheRun() async throws {
         let fixture = try WorkflowFixture()
-        defer { fixture.remove() }
         try fixture.pushTag(Self.tag)
         let standIn = try GitHubStandIn(repository: "acme/multi", tags: [], gitDirectory: fixture.remote.url)
         defer { standIn.stop() }
         let generated = try String(contentsOf: fixture.workflow, encoding: .utf8)
         let broken = try TemporaryDirectory(prefix: "relctl-broken")
-        defer { broken.remove() }
 
         let typos = [
             ("fromJSON(needs.plan.outputs.matrix)", "fromJSON(needs.plan.outputs.matrx)", "needs.plan.outputs.matrx"),
@@ -215,7 +209,6 @@ struct WorkflowRunCLITests {
     /// The lines of the default "Install relctl" step of a freshly generated workflow.
     static func defaultInstallLines() throws -> [String] {
         let project = try TemporaryDirectory(prefix: "relctl-default-setup")
-        defer { project.remove() }
         try MatrixFixtures.project(in: project)
         let generate = try relctl(["ci", "generate"], in: project.url)
         try #require(generate.status == 0, "\(generate)")
@@ -283,7 +276,6 @@ struct WorkflowRunCLITests {
 
         // Downloaded as a user would (the API's octet-stream download), they check out.
         let downloads = try TemporaryDirectory(prefix: "relctl-downloads")
-        defer { downloads.remove() }
         for asset in release.assets {
             let fetched = try run(
                 "curl",

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("AbsolutePath")
+@Suite("AbsolutePath", .removesTemporaries)
 struct AbsolutePathTests {
     @Test func aRelativePathIsRelativeToTheBaseItNames() {
         let root = AbsolutePath(absolute: "/work/project")!

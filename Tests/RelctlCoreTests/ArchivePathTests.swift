@@ -1,9 +1,10 @@
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct ArchivePathTests {
+@Suite(.removesTemporaries) struct ArchivePathTests {
     @Test func normalizesAndRefusesEscapes() throws {
         #expect(try ArchivePath.normalize("./demo//1brc/", what: "test") == "demo/1brc")
         #expect(try ArchivePath.normalize("a/b/../c", what: "test") == "a/c")

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// `RelctlBuildRequirements` is the one list of what building relctl needs; every place that
 /// installs or names those packages must agree with it (issue 24: the default "Install relctl"
 /// step and relctl's own workflow lacked libdeflate-dev and libsodium-dev, and nothing noticed).
-@Suite("What building relctl needs, in every place that says it")
+@Suite("What building relctl needs, in every place that says it", .removesTemporaries)
 struct BuildRequirementsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -17,7 +18,6 @@ struct BuildRequirementsTests {
     /// running build's lock on .build does not block it).
     @Test func packageManifestDeclaresTheListedLibraries() throws {
         let scratch = try TemporaryDirectory(prefix: "relctl-dump")
-        defer { scratch.remove() }
         let dump = try run(
             "swift", ["package", "--package-path", Self.root.path, "--scratch-path", scratch.path, "dump-package"])
         try #require(dump.status == 0, "\(dump)")

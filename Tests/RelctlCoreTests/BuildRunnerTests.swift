@@ -1,16 +1,16 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Synchronization
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("BuildRunner from core")
+@Suite("BuildRunner from core", .removesTemporaries)
 struct BuildRunnerTests {
     @Test func reportsEveryTargetThroughTheGivenConsole() async throws {
         let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         try MatrixFixtures.project(
             in: directory, targets: ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc"],
             build: """

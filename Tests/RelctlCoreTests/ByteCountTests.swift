@@ -1,9 +1,10 @@
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct ByteCountTests {
+@Suite(.removesTemporaries) struct ByteCountTests {
     @Test func humanSizes() {
         #expect(ByteCount.format(512) == "512 B")
         #expect(ByteCount.format(3_482) == "3.40 KiB")

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -6,7 +7,7 @@ import Testing
 
 /// How relctl reads a changelog before editing it: which lines are release headings, what their
 /// style is, and that an edit keeps every line it did not write, on shapes the CLI tests do not cover.
-@Suite struct ChangelogDocumentTests {
+@Suite(.removesTemporaries) struct ChangelogDocumentTests {
     static func notes(_ version: String?, compare: Bool = false) throws -> ReleaseNotes {
         let entry = NotesEntry(
             commit: "0123456789abcdef", type: "fix", scope: nil, summary: "a fix", breaking: false,

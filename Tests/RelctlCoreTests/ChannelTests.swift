@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// The channel rules that need no tool to judge them: Helm's .helmignore semantics, the config
 /// tables, the plugin answer's validation, and the names and literals the writers produce.
-@Suite struct ChannelTests {
+@Suite(.removesTemporaries) struct ChannelTests {
     func ignore(_ rules: String) throws -> HelmIgnore { try HelmIgnore(text: rules, displayPath: ".helmignore") }
 
     @Test func helmIgnoreFollowsHelmsRules() throws {

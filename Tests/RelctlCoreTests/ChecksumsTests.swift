@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct ChecksumsTests {
+@Suite(.removesTemporaries) struct ChecksumsTests {
     @Test func fileHasherMatchesCoreutilsAcrossBufferBoundaries() async throws {
         try await withTemporaryDirectory { dir in
             // One byte past three buffers, an exact buffer, and an empty file.

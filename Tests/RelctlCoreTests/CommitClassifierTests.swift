@@ -1,9 +1,10 @@
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct CommitClassifierTests {
+@Suite(.removesTemporaries) struct CommitClassifierTests {
     func record(_ n: Int, _ subject: String) -> GitCommitRecord {
         GitCommitRecord(
             hash: String(repeating: String(n), count: 40), parents: ["p"], authorName: "A", authorEmail: "a@x", time: n,

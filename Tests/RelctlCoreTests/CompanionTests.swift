@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct CompanionTests {
+@Suite(.removesTemporaries) struct CompanionTests {
     func v(_ text: String) throws -> SemanticVersion { try SemanticVersion(parsing: text) }
 
     @Test(arguments: [

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct ConfigLoaderTests {
+@Suite(.removesTemporaries) struct ConfigLoaderTests {
     func parse(_ text: String) throws -> RelctlConfig {
         try ConfigLoader.parse(
             try TOMLDocument(text: text, path: "relctl.toml"), root: URL(fileURLWithPath: "/project"))

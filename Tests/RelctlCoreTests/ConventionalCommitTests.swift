@@ -1,10 +1,11 @@
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// The examples from conventionalcommits.org/en/v1.0.0.
-@Suite struct ConventionalCommitTests {
+@Suite(.removesTemporaries) struct ConventionalCommitTests {
     @Test func descriptionAndBreakingFooter() throws {
         let commit = try #require(
             ConventionalCommit(

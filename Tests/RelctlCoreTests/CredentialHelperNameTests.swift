@@ -1,12 +1,13 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// A `credHelpers` value is a name docker looks up on PATH, never a path to run (issue 26, item 4).
-@Suite("Credential helper names")
+@Suite("Credential helper names", .removesTemporaries)
 struct CredentialHelperNameTests {
     @Test("a helper value holding a path runs nothing and is refused as a bad Docker config")
     func pathInHelperNameIsRefused() async throws {

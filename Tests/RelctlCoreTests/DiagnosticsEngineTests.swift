@@ -1,10 +1,11 @@
 import Foundation
+import RelctlTestTraits
 import Testing
 
 @testable import RelctlBasics
 @testable import RelctlCore
 
-@Suite struct DiagnosticsEngineTests {
+@Suite(.removesTemporaries) struct DiagnosticsEngineTests {
     @Test func errorsAndWarningsAreKeptApartInOrderAndTheWorstExitCodeWins() throws {
         let engine = DiagnosticsEngine()
         #expect(engine.problems() == nil)

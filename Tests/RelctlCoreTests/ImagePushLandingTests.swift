@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// `image --push` against a registry whose upload `Location` points at another origin that
 /// answers 201 and stores nothing (issue 26, item 3).
-@Suite("Image push: credentials and landed blobs")
+@Suite("Image push: credentials and landed blobs", .removesTemporaries)
 struct ImagePushLandingTests {
     /// A one-platform OCI layout written by hand: config, one layer, manifest, index.
     static func layout(in directory: TemporaryDirectory) throws -> (digest: String, path: String) {

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct ImageTests {
+@Suite(.removesTemporaries) struct ImageTests {
     @Test func referencesFollowDockerRules() throws {
         let short = try ImageReference(parsing: "alpine")
         #expect(

@@ -1,12 +1,13 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// The Install section's installer line and by-hand signature checks, found from dist/.
-@Suite struct InstallVerificationTests {
+@Suite(.removesTemporaries) struct InstallVerificationTests {
     static let manifest = ReleaseManifest(
         project: "velostream", tag: "v1.0.0", version: "1.0.0", commit: "abc",
         artifacts: [

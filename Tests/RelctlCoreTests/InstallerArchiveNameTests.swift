@@ -1,12 +1,13 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// An installer that could never work is not written (issue 26, item 15).
-@Suite("Installer archive names")
+@Suite("Installer archive names", .removesTemporaries)
 struct InstallerArchiveNameTests {
     @Test("a project named `my app` gets no installer, exit 2, and nothing is written", arguments: ["my app", "app*"])
     func unsafeNames(project: String) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -9,7 +10,7 @@ import Testing
 /// script is judged by real shells (dash and bash); PowerShell is not installed on these
 /// machines, so the .ps1 is judged by its language's single-quoted-string rule (about_Quoting_Rules:
 /// a `'…'` string ends at the first unpaired single quote, U+2018–U+201B counting as one).
-@Suite("Installer injection")
+@Suite("Installer injection", .removesTemporaries)
 struct InstallerInjectionTests {
     static let payloads = [
         "';touch PWNED;#@COMMENT_PROJECT@",

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 @testable import RelctlBasics
@@ -7,7 +8,7 @@ import Testing
 
 /// The image layer cache's settings, keys and size bound (issue 31); the CLI tests prove hits,
 /// misses and a damaged entry end to end.
-@Suite struct LayerCacheTests {
+@Suite(.removesTemporaries) struct LayerCacheTests {
     @Test func theEnvironmentChoosesTheFolderTheBoundOrNothing() throws {
         let here = URL(fileURLWithPath: "/work/project")
         func folder(_ environment: [String: String]) throws -> String? {

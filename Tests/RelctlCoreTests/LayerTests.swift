@@ -1,10 +1,11 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 
 /// The layers docs/architecture.md draws, checked against what SwiftPM reads from Package.swift
 /// and against the sources' imports: a lower layer never depends on a higher one.
-@Suite("Layers")
+@Suite("Layers", .removesTemporaries)
 struct LayerTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -13,7 +14,6 @@ struct LayerTests {
 
     @Test func packageManifestDependsOnlyDownward() throws {
         let scratch = try TemporaryDirectory(prefix: "relctl-dump")
-        defer { scratch.remove() }
         let dump = try run(
             "swift", ["package", "--package-path", Self.root.path, "--scratch-path", scratch.path, "dump-package"])
         try #require(dump.status == 0, "\(dump)")

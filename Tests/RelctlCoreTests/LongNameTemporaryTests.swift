@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// A file whose name fits the file system can be written atomically, however long (issue 26,
 /// leftover of the earlier trial: a 242-byte archive name failed on its temporary's name).
-@Suite("Temporaries for long names")
+@Suite("Temporaries for long names", .removesTemporaries)
 struct LongNameTemporaryTests {
     @Test(arguments: [242, 255])
     func aLongNameIsWrittenAtomically(length: Int) throws {

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct ManifestReaderTests {
+@Suite(.removesTemporaries) struct ManifestReaderTests {
     func read(
         _ path: String, kind: String? = nil, pattern: String? = nil, in dir: TemporaryDirectory
     ) throws -> ManifestVersion {
@@ -209,10 +210,9 @@ extension ManifestError: Equatable {
     public static func == (a: ManifestError, b: ManifestError) -> Bool { a.message == b.message }
 }
 
-@Suite struct GitStatusTests {
+@Suite(.removesTemporaries) struct GitStatusTests {
     @Test func dirtyPathsAreListedAsWritten() async throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.commit("first", files: ["a.txt": "a"])
         try repo.directory.write("café.txt", "x")
         let dirty = try await Git(directory: repo.url, context: Context(workingDirectory: repo.url)).dirtyPaths()

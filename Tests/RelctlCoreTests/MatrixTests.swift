@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("Matrix, tag globs and generated files")
+@Suite("Matrix, tag globs and generated files", .removesTemporaries)
 struct MatrixTests {
     @Test func tagGlobFollowsPrefixAndSuffix() throws {
         #expect(TagGlob.pattern(for: .default) == "v*.*.*")
@@ -64,7 +65,6 @@ struct MatrixTests {
 
     @Test func buildInputsComeFromTheManifestAndHead() async throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try MatrixFixtures.project(in: repo.directory, targets: ["x86_64-unknown-linux-gnu"])
         let head = try repo.commit("initial")
         let context = Context(workingDirectory: repo.url, environment: [:])
@@ -77,7 +77,7 @@ struct MatrixTests {
     }
 }
 
-@Suite("Release workflow YAML")
+@Suite("Release workflow YAML", .removesTemporaries)
 struct ReleaseWorkflowYAMLTests {
     /// Reads the generated YAML back with PyYAML (python3) and returns the `Install relctl` script of the plan job.
     func installScript(setup: [String]) throws -> String {
@@ -103,7 +103,7 @@ struct ReleaseWorkflowYAMLTests {
     }
 }
 
-@Suite("[[ci.setup]] action references")
+@Suite("[[ci.setup]] action references", .removesTemporaries)
 struct ActionReferenceTests {
     static let sha = "0b1efabc08b657293548b77fb76cc02d26091c7e"
 

@@ -1,12 +1,13 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// A `.minisig` with CRLF line endings, which minisign itself accepts (issue 26, item 20).
-@Suite("minisign line endings")
+@Suite("minisign line endings", .removesTemporaries)
 struct MinisignLineEndingTests {
     @Test("a CRLF .minisig minisign verifies is read and verified by relctl too")
     func crlfSignature() throws {

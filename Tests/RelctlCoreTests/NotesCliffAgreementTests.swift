@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,10 +8,9 @@ import Testing
 
 /// The feat/fix/breaking categorisation agrees with git-cliff's on the same range, except for
 /// revert pairs (git-cliff keeps them; we drop both on purpose).
-@Suite struct NotesCliffAgreementTests {
+@Suite(.removesTemporaries) struct NotesCliffAgreementTests {
     @Test func agreesWithGitCliffContext() async throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         let which = try sh("command -v git-cliff")
         guard which.status == 0 else {
             Issue.record("git-cliff is not installed; run `scripts/install-deps --test`")

@@ -1,12 +1,13 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// The prerelease-skip rule and contributor merging, on histories shaped like real projects.
-@Suite struct NotesPrereleaseRuleTests {
+@Suite(.removesTemporaries) struct NotesPrereleaseRuleTests {
     func notes(_ repo: GitRepository, tag: String?) async throws -> ReleaseNotes {
         try await ReleaseNotesBuilder(context: Context(workingDirectory: repo.url)).build(
             config: RelctlConfig.defaults(root: repo.url), tag: tag)
@@ -15,7 +16,6 @@ import Testing
     @Test func firstFinalAfterUnrelatedPrereleasesStartsAtTheLastOfThem() async throws {
         // velostream: v0.0.1-test … v0.0.1-test.9, then v0.1.0.
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.commit("chore: start")
         try repo.git("tag", "v0.0.1-test")
         try repo.commit("fix: a")
@@ -32,7 +32,6 @@ import Testing
 
     @Test func contributorsAreMergedByNameAfterMailmap() async throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.commit("chore: start")
         try repo.git("tag", "v1.0.0")
         try repo.git(["commit", "-q", "--allow-empty", "-m", "fix: one", "--author", "Ada Lovelace <ada@work.example>"])
@@ -54,7 +53,6 @@ import Testing
 
     @Test func noBoundIsSaidOutLoud() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.commit("feat: one")
         try repo.commit("fix: two")
         let result = try relctl(["notes", "--tag", "v0.1.0"], in: repo.url)

@@ -1,11 +1,12 @@
 import Foundation
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// A notes template nested thousands of sections deep is refused, not a crash (issue 26, item 17).
-@Suite("Notes template depth")
+@Suite("Notes template depth", .removesTemporaries)
 struct NotesTemplateDepthTests {
     @Test("5,000 nested sections are bad input naming the line; 32 levels still parse")
     func depthIsBounded() throws {

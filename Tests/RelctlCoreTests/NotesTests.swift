@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct NotesTests {
+@Suite(.removesTemporaries) struct NotesTests {
     func build(
         _ fixture: NotesFixture, tag: String? = "v0.2.0", from: String? = nil, to: String? = nil,
         configure: (inout RelctlConfig) -> Void = { _ in }
@@ -18,7 +19,6 @@ import Testing
 
     @Test func finalReleaseSkipsPrereleasesAndCategorises() async throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         let notes = try await build(fixture)
         #expect(notes.tag == "v0.2.0" && notes.previous == "v0.1.0")
         #expect(notes.date == "2026-01-02")
@@ -52,7 +52,6 @@ import Testing
 
     @Test func prereleaseRangesAndSettings() async throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         let withRC = try await build(fixture) { $0.notes.skipPrereleases = false }
         #expect(withRC.previous == "v0.2.0-rc.1")
         #expect(!withRC.entries.contains { $0.commit == fixture.hashes["api"] })
@@ -75,7 +74,6 @@ import Testing
 
     @Test func wholeHistoryTagAtTargetAndUnknownRef() async throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         let first = try await build(fixture, tag: "v0.1.0")
         #expect(first.previous == nil && first.entries.isEmpty)
         let detected = try await build(fixture, tag: nil)
@@ -98,7 +96,6 @@ import Testing
 
     @Test func markdownEscapesLinksAndHeading() async throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         try fixture.repository.git("remote", "add", "origin", "git@github.com:acme/widget.git")
         let notes = try await build(fixture)
         let markdown = notes.markdown
@@ -117,7 +114,6 @@ import Testing
 
     @Test func jsonHasExactlyTheContractKeys() async throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         let json = try await build(fixture).json
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["tag", "previous", "date", "sections", "contributors"])
@@ -136,7 +132,6 @@ import Testing
 
     @Test func installSectionFromManifest() async throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         try fixture.repository.git("remote", "add", "origin", "https://github.com/acme/widget.git")
         let dist = fixture.url.appendingPathComponent("dist")
         var manifest = ReleaseManifest(
@@ -183,7 +178,6 @@ import Testing
 
     @Test func userTemplateRendersAndReportsErrors() async throws {
         let fixture = try NotesFixture.make()
-        defer { fixture.repository.directory.remove() }
         try fixture.repository.directory.write(
             "notes.mustache",
             """

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// PEP 440 parsing, normalisation, ordering and equality checked against `packaging.version`
 /// (pypa/packaging, what pip uses) as the oracle, over cases modelled on packaging's own test
 /// lists: every spelling, every ordering boundary, and the strings PEP 440 refuses.
-@Suite struct PEP440OracleTests {
+@Suite(.removesTemporaries) struct PEP440OracleTests {
     static let versions = [
         // releases, padding, leading zeros, huge numbers
         "1", "1.0", "1.0.0", "1.0.0.0", "01.02.03", "1.2", "1.2.3", "1.10", "1.9", "0", "0.0.0",
@@ -77,7 +78,6 @@ import Testing
             },
         ])
         let dir = try TemporaryDirectory()
-        defer { dir.remove() }
         try dir.write("in.json", String(decoding: input, as: UTF8.self))
         try dir.write("oracle.py", script)
         let result = try run("/bin/sh", ["-c", "python3 oracle.py < in.json"], in: dir.url)

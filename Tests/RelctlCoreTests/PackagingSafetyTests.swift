@@ -1,12 +1,13 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// Every refusal: exit 2, a message naming the path and what it points to, and nothing written.
-@Suite struct PackagingSafetyTests {
+@Suite(.removesTemporaries) struct PackagingSafetyTests {
     func refusal(_ fixture: PackagingFixture, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String
     {
         var env = ProcessInfo.processInfo.environment
@@ -35,7 +36,6 @@ import Testing
 
     @Test func absoluteSymlink() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try link(fixture, "demo/passwd", to: "/etc/passwd")
         let message = try await refusal(fixture)
         #expect(
@@ -48,7 +48,6 @@ import Testing
     @Test func absoluteLinkFromASymlinkRuleNamesTheConfig() async throws {
         let fixture = try PackagingFixture(
             extraConfig: "\n[[archive.symlink]]\npath = \"usr/{binary}\"\nto = \"/usr/bin/{binary}\"\n")
-        defer { fixture.directory.remove() }
         let message = try await refusal(fixture)
         #expect(message.hasPrefix("relctl.toml: "), "\(message)")
         #expect(
@@ -58,7 +57,6 @@ import Testing
 
     @Test func linkLeavingTheArchive() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try link(fixture, "demo/1brc/escape", to: "../../../README.md")
         let message = try await refusal(fixture)
         #expect(
@@ -68,7 +66,6 @@ import Testing
 
     @Test func danglingLink() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try link(fixture, "configs/current", to: "missing.yaml")
         let message = try await refusal(fixture)
         #expect(
@@ -78,7 +75,6 @@ import Testing
 
     @Test func linkToAFileWithATrailingSlashIsDangling() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         // `cat demo/readme` fails with "Not a directory" after extraction.
         try link(fixture, "demo/readme", to: "../README.md/")
         let message = try await refusal(fixture)
@@ -89,7 +85,6 @@ import Testing
 
     @Test func linkToAnExcludedFileIsDangling() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try link(fixture, "demo/1brc/latest", to: "scratch.tmp")
         let message = try await refusal(fixture)
         #expect(message.contains("demo/1brc/latest") && message.contains("dangling"), "\(message)")
@@ -97,7 +92,6 @@ import Testing
 
     @Test func linkCycle() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try link(fixture, "demo/ping", to: "pong")
         try link(fixture, "demo/pong", to: "ping")
         let message = try await refusal(fixture)
@@ -106,7 +100,6 @@ import Testing
 
     @Test func folderLinkIntoItself() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try link(fixture, "configs/nested/loop", to: "..")
         // A loop for anything that follows links, and endless copying for the Windows zip.
         let message = try await refusal(fixture)
@@ -115,13 +108,11 @@ import Testing
 
     @Test func fifoAndSocket() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         #expect(mkfifo(fixture.url.appendingPathComponent("demo/pipe").path, 0o644) == 0)
         let message = try await refusal(fixture)
         #expect(message.contains("demo/pipe") && message.contains("FIFO"), "\(message)")
 
         let other = try PackagingFixture()
-        defer { other.directory.remove() }
         let socket = try run(
             "python3", ["-c", "import socket; s = socket.socket(socket.AF_UNIX); s.bind('configs/control.sock')"],
             in: other.url)
@@ -132,7 +123,6 @@ import Testing
 
     @Test func controlCharacterInName() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try fixture.directory.write("demo/bad\u{1b}[31mname.txt", "x")
         let message = try await refusal(fixture)
         #expect(message.contains("control character") && message.contains("demo/bad"), "\(message)")
@@ -140,7 +130,6 @@ import Testing
 
     @Test func backslashInNameCouldLeaveTheFolderOnWindows() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try fixture.directory.write("demo/..\\..\\..\\evil.txt", "x")
         let message = try await refusal(fixture)
         #expect(message.contains("demo/..\\..\\..\\evil.txt") && message.contains("backslash"), "\(message)")
@@ -148,7 +137,6 @@ import Testing
 
     @Test func treeThatIsAFifoIsNamedAsOne() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("configs"))
         #expect(mkfifo(fixture.url.appendingPathComponent("configs").path, 0o644) == 0)
         let message = try await refusal(fixture)
@@ -160,7 +148,6 @@ import Testing
     @Test func twoSourcesForOnePath() async throws {
         let fixture = try PackagingFixture(
             extraConfig: "\n[[archive.symlink]]\npath = \"README.md\"\nto = \"bin/{binary}\"\n")
-        defer { fixture.directory.remove() }
         let message = try await refusal(fixture)
         #expect(
             message.contains("README.md") && message.contains(fixture.url.appendingPathComponent("README.md").path)
@@ -169,7 +156,6 @@ import Testing
 
     @Test func missingBinaryIsNamed() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try FileManager.default.removeItem(
             at: fixture.url.appendingPathComponent("target/x86_64-pc-windows-msvc/release/velo-cli.exe"))
         let message = try await refusal(fixture)

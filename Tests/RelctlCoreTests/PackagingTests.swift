@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// Packages the velostream-shaped fixture with the real libarchive and reads the results back
 /// with GNU tar, bsdtar, unzip and Python.
-@Suite struct PackagingTests {
+@Suite(.removesTemporaries) struct PackagingTests {
     static let epoch = "1700000000"
 
     func context(_ fixture: PackagingFixture, environment: [String: String] = [:]) -> Context {
@@ -39,7 +40,6 @@ import Testing
 
     @Test func layoutIsSortedWithExplicitFoldersAndLinks() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let layout = try layout(fixture)
         #expect(layout.name == "velostream-v1.0.0-x86_64-unknown-linux-gnu")
         let paths = layout.entries.map(\.path)
@@ -60,7 +60,6 @@ import Testing
 
     @Test func windowsLayoutAddsExeAndCopiesLinks() throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let layout = try layout(fixture, triple: PackagingFixture.windows)
         #expect(layout.format == "zip")
         let linked = try #require(layout.entries.first { $0.path == "target/release/velo-sql.exe" })
@@ -77,7 +76,6 @@ import Testing
 
     @Test func everyFormatIsReadByRealTools() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let artifacts = try await package(fixture)
         #expect(artifacts.count == 4)
         for artifact in artifacts {
@@ -149,10 +147,8 @@ import Testing
 
     @Test func demoScriptsRunFromTheExtractedArchive() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         _ = try await package(fixture, triples: [PackagingFixture.linuxGNU, PackagingFixture.windows])
         let extract = try TemporaryDirectory(prefix: "relctl-extract")
-        defer { extract.remove() }
         let name = fixture.archiveName(PackagingFixture.linuxGNU)
         #expect(
             try run("tar", ["-xzf", fixture.dist.appendingPathComponent(name + ".tar.gz").path, "-C", extract.path])
@@ -182,7 +178,6 @@ import Testing
     @Test func reproducibleAcrossUmaskMtimesOrderAndTimeZone() async throws {
         let first = try PackagingFixture(mtime: 1_000_000)
         let second = try PackagingFixture(reversed: true, restrictive: true, mtime: 1_600_000_000)
-        defer { first.directory.remove(); second.directory.remove() }
         let a = try await package(first, jobs: 1)
         let b = try await package(second, jobs: 4)
         #expect(a.map(\.sha256) == b.map(\.sha256))
@@ -190,7 +185,6 @@ import Testing
         // zip's DOS times use localtime: run the whole process under other zones too.
         for zone in ["America/Los_Angeles", "Asia/Kolkata"] {
             let third = try PackagingFixture(reversed: true)
-            defer { third.directory.remove() }
             // The plain C locale too: names must still be stored as UTF-8.
             let env = ["SOURCE_DATE_EPOCH": Self.epoch, "TZ": zone, "LC_ALL": "C"]
             let result = try relctl(
@@ -205,7 +199,6 @@ import Testing
 
     @Test func cleanDropsTheRemovedArchivesFromSHA256SUMS() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let first = try await package(fixture, triples: [PackagingFixture.linuxGNU])
         let other = String(repeating: "a", count: 64) + "  other.zip\n"
         _ = try fixture.directory.write("dist/SHA256SUMS", "\(first[0].sha256)  \(first[0].name)\n" + other)
@@ -222,7 +215,6 @@ import Testing
 
     @Test func noArchiveIsLeftWithoutItsChecksum() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let name = fixture.archiveName(PackagingFixture.linuxGNU) + ".tar.gz"
         // A folder where the .sha256 goes makes writing it fail after the archive is in place.
         try FileManager.default.createDirectory(
@@ -253,7 +245,6 @@ import Testing
 
     @Test func aFileInThePlaceOfTheOutputFolderIsNamed() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         _ = try fixture.directory.write("dist", "not a folder\n")
         do {
             _ = try await package(fixture, triples: [PackagingFixture.linuxGNU])
@@ -266,7 +257,6 @@ import Testing
 
     @Test func outputFolderInsideATreeIsLeftOut() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let context = context(fixture)
         let config = try ConfigLoader.load(path: nil, context: context)
         let targets = try TargetResolver.select(
@@ -286,7 +276,6 @@ import Testing
 
     @Test func versionControlFoldersAreLeftOutOfTrees() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         try fixture.directory.write("demo/.git/config", "[core]\n")
         try fixture.directory.write("demo/sub/.svn/entries", "x")
         try fixture.directory.write("demo/.gitignore", "*.log\n")
@@ -303,7 +292,6 @@ import Testing
 
     @Test func timestampComesFromTheTaggedCommit() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let repository = try GitRepository(directory: fixture.directory)
         try repository.commit("release", date: "2025-03-04T05:06:07Z")
         try repository.git("tag", "v1.0.0")
@@ -323,7 +311,6 @@ import Testing
 
     @Test func existingArchiveNeedsClean() async throws {
         let fixture = try PackagingFixture()
-        defer { fixture.directory.remove() }
         let first = try await package(fixture, triples: [PackagingFixture.linuxGNU])
         do {
             _ = try await package(fixture, triples: [PackagingFixture.linuxGNU])

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 /// The parser fuzzer in the suite (issue 26): a fixed seed and a few hundred mutated inputs per
 /// parser, so a regression in any parser of untrusted text shows here; `scripts/fuzz` runs the
 /// same fuzzer for minutes from a random seed (docs/security.md, "Fuzzing").
-@Suite("parser fuzzing")
+@Suite("parser fuzzing", .removesTemporaries)
 struct ParserFuzzTests {
     static let seed: UInt64 = 0x2026_0026
     static let iterations = 200

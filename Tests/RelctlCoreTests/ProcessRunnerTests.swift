@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -7,7 +8,7 @@ import Testing
 
 /// The one process runner: capture, stdin, and the gate that keeps a child from acting before
 /// relctl has recorded it.
-@Suite("ProcessRunner")
+@Suite("ProcessRunner", .removesTemporaries)
 struct ProcessRunnerTests {
     @Test func inputReachesTheChildAndBothStreamsAreCaptured() async throws {
         let result = try await ProcessRunner().run(

@@ -1,10 +1,11 @@
 import Foundation
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct PublishingTests {
+@Suite(.removesTemporaries) struct PublishingTests {
     @Test func uploadURLTemplatesExpandLikeRFC6570() {
         let template = URITemplate("https://uploads.github.com/repos/acme/velo/releases/7/assets{?name,label}")
         #expect(
@@ -149,7 +150,7 @@ import Testing
     }
 }
 
-@Suite struct PublishWorkflowTests {
+@Suite(.removesTemporaries) struct PublishWorkflowTests {
     @Test func theGeneratedReleaseJobPublishesWithRelctl() {
         let text = ReleaseWorkflow.body(config: RelctlConfig.defaults(root: URL(fileURLWithPath: "/tmp/velostream")))
         #expect(text.contains("run: relctl publish \"$TAG\""))

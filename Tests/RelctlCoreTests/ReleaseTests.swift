@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("Workspace")
+@Suite("Workspace", .removesTemporaries)
 struct WorkspaceTests {
     func parse(_ text: String) throws -> Workspace {
         try Workspace.parse(
@@ -59,7 +60,7 @@ struct WorkspaceTests {
     }
 }
 
-@Suite("ReleaseLock")
+@Suite("ReleaseLock", .removesTemporaries)
 struct ReleaseLockTests {
     @Test func aSecondHolderIsRefusedAndAStaleLockIsTakenOver() throws {
         try withTemporaryDirectory { directory in
@@ -109,7 +110,7 @@ struct NeedyStage: ReleaseStage {
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? { nil }
 }
 
-@Suite("ReleasePipeline")
+@Suite("ReleasePipeline", .removesTemporaries)
 struct ReleasePipelineTests {
     func config(_ repository: GitRepository, release: String = "") throws -> RelctlConfig {
         try repository.commit(
@@ -119,7 +120,6 @@ struct ReleasePipelineTests {
 
     @Test func preflightCollectsEveryProblem() async throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         let config = try config(repository, release: "branches = [\"release/*\"]")
         try repository.git("tag", "v1.0.0")
         try repository.directory.write("dirty.txt", "x")
@@ -163,7 +163,6 @@ struct ReleasePipelineTests {
 
     @Test func aFailedStageUndoesTheTagAndReportsIt() async throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         let config = try config(repository)
         let pipeline = ReleasePipeline(stages: [TagStage(), ExplodingStage(), PushStage()])
         let outcome = try await pipeline.run(

@@ -1,10 +1,11 @@
 import Foundation
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("[[repo.pin]]")
+@Suite("[[repo.pin]]", .removesTemporaries)
 struct RepositoryPinTests {
     let pin = RepositoryPin(path: "ci.yml", pattern: #"FFI_VERSION: "(?<version>[^"]+)""#, value: "{tag}")
 
@@ -85,7 +86,7 @@ struct RepositoryPinTests {
 }
 
 /// A pin pattern runs under the regex manifests' time bound (issue 26, item 14).
-@Suite("[[repo.pin]] runaway patterns")
+@Suite("[[repo.pin]] runaway patterns", .removesTemporaries)
 struct RepositoryPinRunawayTests {
     @Test func aPatternThatBacktracksWithoutEndIsStoppedAndNamed() throws {
         let runaway = RepositoryPin(path: "ci.yml", pattern: "(?<version>(x+x+)+y)", value: "{tag}")

@@ -1,13 +1,14 @@
 import Crypto
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 
 /// The streamed SBOM (issue 31: an archive of 100,000 files made JSONEncoder hold ~270 MB) must
 /// be the very bytes JSONEncoder gives for the whole document, whatever the paths hold.
-@Suite struct SBOMStreamTests {
+@Suite(.removesTemporaries) struct SBOMStreamTests {
     static func file(_ path: String, folder: String = "demo-v1.0.0-x86_64-unknown-linux-gnu") -> ArchivedFile {
         ArchivedFile(folder: folder, entryPath: path, digest: SHA256.hash(data: Data(path.utf8)), size: 7)
     }
@@ -61,7 +62,6 @@ import Testing
 
     @Test func writtenFileHasTheStreamsBytesAndTheirDigests() throws {
         let directory = try TemporaryDirectory()
-        defer { directory.remove() }
         let subject = Self.subject((0..<300).map { Self.file("bin/tool\($0)") })
         let written = try SBOMBuilder.write(
             subject, dependencies: Self.dependencies, stem: "demo-v1.0.0-x86_64-unknown-linux-gnu", in: directory.url)

@@ -1,12 +1,13 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// Values pasted into `sh -c` commands and commit bodies pasted into Markdown stay where they are put.
-@Suite struct ShellAndMarkdownContainmentTests {
+@Suite(.removesTemporaries) struct ShellAndMarkdownContainmentTests {
     /// Runs `line` with sh and returns its stdout, so quoting is judged by a real shell.
     private func shell(_ line: String) throws -> String {
         try run("/bin/sh", ["-c", line]).stdout

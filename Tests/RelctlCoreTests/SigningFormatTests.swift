@@ -1,11 +1,12 @@
 import Foundation
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
 /// Parsing details of the signing formats that the end-to-end tests do not reach.
-@Suite struct SigningFormatTests {
+@Suite(.removesTemporaries) struct SigningFormatTests {
     static let key = "AAAAC3NzaC1lZDI1NTE5AAAAIME1AUMyuu0uZ1WBG+e8nD2UgTFfXCAu4+jYR4SEz2cp"
 
     @Test func allowedSignersOptionsAndSkippedLines() throws {

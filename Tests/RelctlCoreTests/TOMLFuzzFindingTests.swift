@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -9,7 +10,7 @@ import Testing
 /// followed by a key (`[`, `[[[`, `[!]`, `[é]`) made toml++ abort the process (SIGABRT in
 /// `parse_key`); so did a `}` where an array expects a value (`[1, }]`, `parse_value`); a key
 /// of thousands of dotted parts overflowed the stack (SIGSEGV).
-@Suite("TOML inputs the fuzzer found")
+@Suite("TOML inputs the fuzzer found", .removesTemporaries)
 struct TOMLFuzzFindingTests {
     @Test(
         "a header without a key is a syntax error naming the file and line, not an abort",

@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("Temporaries")
+@Suite("Temporaries", .removesTemporaries)
 struct TemporariesTests {
     @Test func everyTemporaryNameCarriesItsPid() {
         let name = Temporaries.name(".demo.tar.gz.sha256")
@@ -63,11 +64,10 @@ struct TemporariesTests {
     }
 }
 
-@Suite("ReleaseLock discovery")
+@Suite("ReleaseLock discovery", .removesTemporaries)
 struct ReleaseLockDiscoveryTests {
     @Test func theLockIsFoundWithoutGitInARepositoryAndInALinkedWorktree() async throws {
         let repository = try GitRepository()
-        defer { repository.directory.remove() }
         try repository.commit("start", files: ["a/b/file.txt": "x\n"])
         let expected = repository.url.appendingPathComponent(".git/relctl-release.lock").standardizedFileURL.path
         #expect(ReleaseLock.url(near: repository.url.appendingPathComponent("a/b"))?.path == expected)

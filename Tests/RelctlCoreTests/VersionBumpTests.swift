@@ -1,11 +1,12 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite struct VersionBumpTests {
+@Suite(.removesTemporaries) struct VersionBumpTests {
     func v(_ text: String) throws -> SemanticVersion { try SemanticVersion(parsing: text) }
 
     @Test func rules() throws {
@@ -28,7 +29,6 @@ import Testing
 
     @Test func computesFromHistory() async throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         let git = Git(directory: repo.url, context: Context(workingDirectory: repo.url))
         try repo.commit("feat: first")
         #expect(try await VersionBump.compute(git: git, config: config(repo)).next == VersionBump.initialVersion)
@@ -58,7 +58,6 @@ import Testing
             ("1.0rc1.dev2", "v0.9.0", "1.0.0-rc.1"), ("1.0.0.post1", "v1.0.0", "1.0.1"),
         ] {
             let repo = try GitRepository()
-            defer { repo.directory.remove() }
             try repo.directory.write("pyproject.toml", "[project]\nname = \"x\"\nversion = \"\(manifest)\"\n")
             try repo.commit("chore: start")
             try repo.git("tag", lastTag)
@@ -86,7 +85,6 @@ import Testing
 
     @Test func writesOnlyTheVersionText() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         let cargo =
             "[package]\nname = \"x\"\n# version = \"1.4.2\" stays a comment\nversion = \"1.4.2\"  # keep me\n\n[dependencies]\nfoo = { version = \"1.4.2\" }\n"
         try repo.directory.write("Cargo.toml", cargo)
@@ -114,7 +112,6 @@ import Testing
 
     @Test func writeLeavesADependencyOnTheVersionsLineAlone() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(
             "package.json", #"{"name":"x","dependencies":{"left-pad":"^1.0.0"},"version":"1.0.0"}"# + "\n")
         try VersionBump.write(try v("1.1.0"), config: config(repo, [VersionSource(path: "package.json", kind: "npm")]))
@@ -129,7 +126,6 @@ import Testing
 
     @Test func withoutATagTheManifestsUnreleasedVersionIsNext() async throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         let git = Git(directory: repo.url, context: Context(workingDirectory: repo.url))
         try repo.commit("feat: first", files: ["VERSION": "2.3.0\n"])
         let sources = [VersionSource(path: "VERSION", kind: "plain")]
@@ -143,7 +139,6 @@ import Testing
 
     @Test func writeNeverLowersAManifestAlreadyAhead() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write("VERSION", "2.0.0\n")
         try repo.directory.write("other.txt", "1.0.0\n")
         let sources = [VersionSource(path: "other.txt", kind: "plain"), VersionSource(path: "VERSION", kind: "plain")]
@@ -160,7 +155,6 @@ import Testing
 
     @Test func writesCRLFManifestsInPlaceKeepingTheirLineEndings() throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         let cargo = "\u{FEFF}[package]\r\nname = \"x\"\r\n\r\nversion = \"1.4.2\"\r\n"
         try repo.directory.write("Cargo.toml", cargo)
         try repo.directory.write("VERSION", "\r\n1.4.2\r\n")

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlTestSupport
+import RelctlTestTraits
 import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
@@ -8,7 +9,7 @@ import Testing
 /// The invariant of issue 23 on every shape of version: no command proposes or writes a version
 /// lower than a manifest's, or one whose tag exists in any spelling (SemVer, PEP 440, calendar;
 /// cargo, npm, python, regex, plain).
-@Suite struct VersionFloorInvariantTests {
+@Suite(.removesTemporaries) struct VersionFloorInvariantTests {
     struct Shape: CustomStringConvertible, Sendable {
         var kind: String
         var path: String
@@ -58,7 +59,6 @@ import Testing
 
     @Test(arguments: shapes) func neverBelowAManifestNorATag(shape: Shape) async throws {
         let repo = try GitRepository()
-        defer { repo.directory.remove() }
         try repo.directory.write(shape.path, shape.template.replacingOccurrences(of: "VERSION", with: shape.text))
         try repo.commit("chore: start", date: "2026-06-01T10:00:00Z")
         try repo.git("tag", shape.tags[0])
