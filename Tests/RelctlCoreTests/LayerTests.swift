@@ -52,16 +52,8 @@ struct LayerTests {
 
     /// The filesystem door: above RelctlBasics nothing calls the file system's system calls
     /// itself (FileStatus, ReadableFile, AtomicFile, FileSystem do), so every path is handled,
-    /// reported and made atomic one way. `pending` names the files not moved behind it yet; a
-    /// file leaves the list when it is converted, and no new file may join it.
+    /// reported and made atomic one way.
     @Test func systemCallsGoThroughTheFilesystemDoor() throws {
-        let pending: Set<String> = [
-            "RelctlCore/Packaging/ArchiveFile.swift", "RelctlCore/Packaging/ArchiveLayout.swift",
-            "RelctlCore/Packaging/LibArchiveWriter.swift", "RelctlCore/Packaging/Packager.swift",
-            "RelctlCore/Packaging/TreeWalker.swift", "RelctlCore/Packaging/ZipArchiveWriter.swift",
-            "RelctlCore/Images/ImageBuilder.swift", "RelctlCore/Images/ImageLayer.swift",
-            "RelctlCore/Images/OCILayoutWriter.swift", "RelctlCore/SBOM/SBOMBuilder.swift",
-        ]
         let call = #/(^|[^\w.])(lstat|fstat|stat|open|openat|link|linkat|unlink|rename|renameat|realpath|readlink|symlink|mkdir|rmdir|fsync|ftruncate|access|utimensat|futimens|fchmod|chmod)\(/#
         var offenders: Set<String> = []
         for layer in Self.layers.dropFirst() + ["RelctlCommands"] {
@@ -79,7 +71,6 @@ struct LayerTests {
                 if code.contains(where: { $0.contains(call) }) { offenders.insert("\(layer)/\(file)") }
             }
         }
-        #expect(offenders.subtracting(pending).isEmpty, "call FileSystem/FileStatus/ReadableFile instead: \(offenders.subtracting(pending).sorted())")
-        #expect(pending.subtracting(offenders).isEmpty, "converted, so drop from `pending`: \(pending.subtracting(offenders).sorted())")
+        #expect(offenders.isEmpty, "call FileSystem/FileStatus/ReadableFile/AtomicFile instead: \(offenders.sorted())")
     }
 }

@@ -87,4 +87,52 @@ public enum AtomicFile {
             throw FileSystemError(path: url.path, action: action, errno: errno)
         }
     }
+
+    /// Why a finished file could not be put in place without replacing anything.
+    package enum PlacementFailure: Error, Sendable {
+        /// Something is already at the destination; it was left alone.
+        case exists
+        case failed(SystemCallFailure)
+    }
+
+    /// Puts a finished temporary at `url` only if nothing is there, and removes the temporary.
+    /// link(2) fails with EEXIST instead of replacing, so an existing file is never overwritten;
+    /// on filesystems without hard links (vfat, some network mounts) it checks, then renames,
+    /// and the window between the two is the price of writing there at all. `registered` hands
+    /// the destination to the cleanup registry in the same step as it appears.
+    package static func placeWithoutReplacing(
+        _ temporary: URL, at url: URL, registered: Bool = false
+    ) throws(PlacementFailure) {
+        func appear(_ body: () -> Int32) -> Int32 {
+            registered ? CleanupRegistry.shared.appear(url, by: body) : body()
+        }
+        if appear({ link(temporary.path, url.path) }) != 0 {
+            let linkError = errno
+            if linkError == EEXIST { throw .exists }
+            guard [EPERM, EOPNOTSUPP, EMLINK, ENOSYS].contains(linkError) else {
+                throw .failed(SystemCallFailure(code: linkError))
+            }
+            if FileSystem.exists(url) { throw .exists }
+            if appear({ Foundation.rename(temporary.path, url.path) }) != 0 {
+                throw .failed(SystemCallFailure(code: errno))
+            }
+            return
+        }
+        unlink(temporary.path)
+    }
+
+    /// Replaces the folder at `destination` with the finished `staging` folder: the old one is
+    /// moved aside first and put back if the move fails, so either the old or the new folder is
+    /// there, never neither. The old folder is removed once the new one is in place.
+    package static func replaceFolder(_ staging: URL, at destination: URL) throws(SystemCallFailure) {
+        let old = destination.deletingLastPathComponent().appendingPathComponent(
+            Temporaries.name(".\(destination.lastPathComponent).old"))
+        let hadOld = Foundation.rename(destination.path, old.path) == 0
+        if Foundation.rename(staging.path, destination.path) != 0 {
+            let failure = SystemCallFailure(code: errno)
+            if hadOld { Foundation.rename(old.path, destination.path) }
+            throw failure
+        }
+        if hadOld { try? FileSystem.remove(old) }
+    }
 }

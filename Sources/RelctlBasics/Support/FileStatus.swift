@@ -95,3 +95,40 @@ extension FileSystem {
     @discardableResult
     package static func removeEmptyFolder(atPath path: String) -> Bool { rmdir(path) == 0 }
 }
+
+extension FileSystem {
+    /// Removes the file (or link) at `path` with unlink(2); false when nothing was removed. For
+    /// taking back relctl's own temporaries and half-written outputs, where a missing file is fine.
+    @discardableResult
+    package static func removeFile(atPath path: String) -> Bool { unlink(path) == 0 }
+
+    /// rename(2): atomic on one filesystem, replacing what is at `destination`.
+    package static func rename(atPath source: String, to destination: String) throws(SystemCallFailure) {
+        guard Foundation.rename(source, destination) == 0 else { throw SystemCallFailure(code: errno) }
+    }
+
+    /// A hard link at `destination` to the file at `source` (link(2)); fails with `EEXIST` instead
+    /// of replacing anything.
+    package static func hardLink(atPath source: String, to destination: String) throws(SystemCallFailure) {
+        guard link(source, destination) == 0 else { throw SystemCallFailure(code: errno) }
+    }
+
+    /// Where the symbolic link at `path` points, byte for byte as stored (readlink(2)); bytes that
+    /// are not UTF-8 become U+FFFD, which the archive name check then refuses.
+    package static func linkTarget(atPath path: String) throws(SystemCallFailure) -> String {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                readlink(path, $0, bytes.count - 1)
+            }
+        }
+        guard count >= 0 else { throw SystemCallFailure(code: errno) }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
+    /// Sets the permission bits of an open file (fchmod(2)), whatever the umask made them.
+    @discardableResult
+    package static func setPermissions(_ mode: mode_t, ofOpenFile descriptor: Int32) -> Bool {
+        fchmod(descriptor, mode) == 0
+    }
+}

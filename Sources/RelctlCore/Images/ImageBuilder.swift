@@ -251,14 +251,13 @@ public struct ImageBuilder: Sendable {
         for mapping in image.files {
             let source = config.root.appendingPathComponent(mapping.from.render(values))
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[[image]] files")
-            var info = stat()
-            guard stat(source.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            guard let info = FileSystem.statusIfPresent(atPath: source.path), info.isRegularFile else {
                 throw ImageError.notAFile(path: source.path, image: image.name)
             }
             try builder.add(
                 ArchiveEntry(
                     path: "local/share/\(image.name)/\(destination)", content: .file(source),
-                    mode: FileKind.normalizedMode(info.st_mode), origin: source.path))
+                    mode: FileKind.normalizedMode(info.mode), origin: source.path))
         }
         return try builder.finish()
     }

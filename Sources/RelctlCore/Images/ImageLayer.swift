@@ -49,7 +49,7 @@ package struct ImageLayer {
             throw ImageError.writeFailed(path: path, reason: FileSystem.describe(errno: errno))
         }
         defer { CleanupRegistry.shared.unregister(temporary) }
-        defer { unlink(temporary.path) }
+        defer { FileSystem.removeFile(atPath: temporary.path) }
         defer { close(descriptor) }
         let format = try ArchiveWriterFormats.format("tar.gz")
         let sink = HashingFileSink(descriptor: descriptor)

@@ -52,7 +52,7 @@ package final class OCILayoutWriter: Sendable {
     package func add(cached source: URL, digest: String) throws {
         let url = blobs.appendingPathComponent(String(digest.dropFirst(7)))
         if FileSystem.exists(url) { return }
-        if link(source.path, url.path) == 0 { return }
+        if (try? FileSystem.hardLink(atPath: source.path, to: url.path)) != nil { return }
         do { try FileSystem.copy(source, to: url) } catch {
             throw ImageError.writeFailed(path: url.path, reason: "cannot copy the cached base layer \(source.path)")
         }
@@ -71,17 +71,11 @@ package final class OCILayoutWriter: Sendable {
         try AtomicFile.write(
             try OCIJSON.encode(OCIIndex(manifests: entries, annotations: nil)),
             to: staging.appendingPathComponent("index.json"))
-        let old = destination.deletingLastPathComponent().appendingPathComponent(
-            Temporaries.name(".\(destination.lastPathComponent).old"))
-        let hadOld = rename(destination.path, old.path) == 0
-        if rename(staging.path, destination.path) != 0 {
-            let reason = FileSystem.describe(errno: errno)
-            if hadOld { rename(old.path, destination.path) }
+        do { try AtomicFile.replaceFolder(staging, at: destination) } catch {
             throw ImageError.writeFailed(
-                path: destination.path, reason: "cannot move the finished layout into place: \(reason)")
+                path: destination.path, reason: "cannot move the finished layout into place: \(error)")
         }
         CleanupRegistry.shared.unregister(staging)
-        if hadOld { try? FileSystem.remove(old) }
     }
 
     /// Removes the staging folder after a failure.

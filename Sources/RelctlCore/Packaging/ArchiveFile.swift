@@ -74,38 +74,26 @@ package enum ArchiveFile {
             if Foundation.close(descriptor) != 0 {
                 throw PackagingError.writeFailed(path: url.path, reason: FileSystem.describe(errno: errno))
             }
-            // link(2) fails with EEXIST instead of replacing: an archive is never overwritten. The
-            // archive is registered (only once linked: before, the path may be someone else's) in
-            // the same step, so an interrupt cannot leave it without its checksum file.
-            if CleanupRegistry.shared.appear(url, by: { link(temporary.path, url.path) }) != 0 {
-                let linkError = errno
-                if linkError == EEXIST { throw PackagingError.archiveExists(path: url.path) }
-                // Filesystems without hard links (vfat, some network mounts): check, then rename.
-                // The window between the two is the price of writing there at all.
-                guard [EPERM, EOPNOTSUPP, EMLINK, ENOSYS].contains(linkError) else {
+            // Never over an existing archive. The archive is registered (only once in place: before,
+            // the path may be someone else's) in the same step, so an interrupt cannot leave it
+            // without its checksum file.
+            do { try AtomicFile.placeWithoutReplacing(temporary, at: url, registered: true) } catch {
+                switch error {
+                case .exists: throw PackagingError.archiveExists(path: url.path)
+                case .failed(let failure):
                     throw PackagingError.writeFailed(
-                        path: url.path,
-                        reason: "cannot move the finished archive into place: \(FileSystem.describe(errno: linkError))")
-                }
-                if FileSystem.exists(url) {
-                    throw PackagingError.archiveExists(path: url.path)
-                }
-                if CleanupRegistry.shared.appear(url, by: { rename(temporary.path, url.path) }) != 0 {
-                    throw PackagingError.writeFailed(
-                        path: url.path,
-                        reason: "cannot move the finished archive into place: \(FileSystem.describe(errno: errno))")
+                        path: url.path, reason: "cannot move the finished archive into place: \(failure)")
                 }
             }
             defer { CleanupRegistry.shared.unregister(url) }
-            unlink(temporary.path)
             do { try finish(written) } catch {
-                unlink(url.path)
+                FileSystem.removeFile(atPath: url.path)
                 throw error
             }
             return written
         } catch {
             if descriptorOpen { Foundation.close(descriptor) }
-            unlink(temporary.path)
+            FileSystem.removeFile(atPath: temporary.path)
             throw error
         }
     }

@@ -67,24 +67,23 @@ package struct ArchiveLayout: Sendable {
         for mapping in config.archive.files {
             let source = config.root.appendingPathComponent(mapping.from.render(values))
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] files")
-            var info = stat()
-            guard stat(source.path, &info) == 0 else {
+            guard let info = FileSystem.statusIfPresent(atPath: source.path) else {
                 throw PackagingError.missingSource(path: source.path, key: "files")
             }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
+            if info.isDirectory {
                 throw PackagingError.unsafePath(
                     path: destination,
                     reason:
                         "comes from the folder \(source.path), listed in [archive] files; list folders in [archive] trees"
                 )
             }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode))
+            guard info.isRegularFile else {
+                throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.mode))
             }
             try containment.check(source, key: "[archive] files")
             try builder.add(
                 ArchiveEntry(
-                    path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode),
+                    path: destination, content: .file(source), mode: FileKind.normalizedMode(info.mode),
                     origin: source.path))
         }
 

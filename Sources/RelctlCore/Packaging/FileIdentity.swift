@@ -11,11 +11,6 @@ package struct FileIdentity: Equatable {
         self.inode = inode
     }
 
-    package init(_ info: stat) {
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-    }
-
     /// Nil when nothing is at `path` yet.
     package init?(path: String) {
         guard let status = FileSystem.statusIfPresent(atPath: path) else { return nil }

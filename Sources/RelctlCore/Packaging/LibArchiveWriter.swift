@@ -104,23 +104,26 @@ package final class LibArchiveWriter {
                     ArchivedFile(folder: top, entryPath: entry.path, digest: SHA256.hash(data: data), size: Int64(data.count)))
             }
         case .file(let source):
-            let descriptor = open(source.path, O_RDONLY)
-            guard descriptor >= 0 else {
-                throw PackagingError.writeFailed(
-                    path: destination, reason: "cannot read \(source.path): \(FileSystem.describe(errno: errno))")
+            let file: ReadableFile
+            let size: Int64
+            do {
+                file = try ReadableFile(path: source.path)
+                size = try file.status().size
+            } catch {
+                throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source.path): \(error)")
             }
-            defer { Foundation.close(descriptor) }
-            var info = stat()
-            fstat(descriptor, &info)
-            let size = Int64(info.st_size)
             archive_entry_set_filetype(header, RELCTL_AE_IFREG)
             archive_entry_set_size(header, la_int64_t(size))
             try check(archive_write_header(archive, header), "write the header of \(entry.path)")
             var copied: Int64 = 0
             var hasher = SHA256()
+            func readSome(_ limit: Int) throws -> Int {
+                do { return try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<limit])) } catch {
+                    throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source.path): \(error)")
+                }
+            }
             while copied < size {
-                let count = read(descriptor, buffer.baseAddress!, min(buffer.count, Int(size - copied)))
-                if count < 0 && errno == EINTR { continue }
+                let count = try readSome(min(buffer.count, Int(size - copied)))
                 guard count > 0 else { break }
                 if recordFiles {
                     hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count))
@@ -130,10 +133,9 @@ package final class LibArchiveWriter {
             }
             // The header already holds `size`: bytes beyond it (a file still being written) would be
             // dropped silently, so look for one more byte and compare the size once read.
-            var after = stat()
-            let grew = copied == size && (read(descriptor, buffer.baseAddress!, 1) > 0)
-            if copied != size || grew || (fstat(descriptor, &after) == 0 && Int64(after.st_size) != size) {
-                let now = fstat(descriptor, &after) == 0 ? Int64(after.st_size) : copied
+            let grew = try copied == size && readSome(1) > 0
+            let now = (try? file.status().size) ?? copied
+            if copied != size || grew || now != size {
                 throw PackagingError.writeFailed(
                     path: destination,
                     reason:

@@ -140,7 +140,7 @@ public struct Packager: Sendable {
                                 subject, dependencies: dependencies, stem: plan.layout.name, in: outputDirectory))
                     } catch {
                         // The archive goes too (ArchiveFile removes it): no sidecar without its archive.
-                        unlink(url.path + ChecksumAlgorithm.sha256.fileExtension)
+                        FileSystem.removeFile(atPath: url.path + ChecksumAlgorithm.sha256.fileExtension)
                         throw error
                     }
                 }

@@ -13,17 +13,18 @@ package struct TreeWalker {
     package var ignored: (paths: IgnoredPaths, root: String)? = nil
 
     package func walk(_ source: URL, into destination: String, builder: inout LayoutBuilder) throws {
-        var info = stat()
-        guard stat(source.path, &info) == 0 else { throw PackagingError.missingSource(path: source.path, key: "trees") }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
+        guard let info = FileSystem.statusIfPresent(atPath: source.path) else {
+            throw PackagingError.missingSource(path: source.path, key: "trees")
+        }
+        switch info.kind {
+        case .regular:
             try builder.add(
                 ArchiveEntry(
-                    path: destination, content: .file(source), mode: FileKind.normalizedMode(info.st_mode),
+                    path: destination, content: .file(source), mode: FileKind.normalizedMode(info.mode),
                     origin: source.path))
             return
-        case S_IFDIR: break
-        default: throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.st_mode))
+        case .directory: break
+        case .symlink, .special: throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.mode))
         }
         try walkDirectory(AbsolutePath(source), relative: "", destination: destination, builder: &builder)
     }
@@ -44,23 +45,24 @@ package struct TreeWalker {
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             if isExcluded(relativePath, name: name) || isIgnored(path) { continue }
             let archivePath = ArchivePath.join(destination, relativePath)
-            var info = stat()
-            guard lstat(path, &info) == 0 else { throw PackagingError.missingSource(path: path, key: "trees") }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                if let skipping, skipping == FileIdentity(info) { continue }
+            guard let info = FileSystem.statusIfPresent(atPath: path, followingLinks: false) else {
+                throw PackagingError.missingSource(path: path, key: "trees")
+            }
+            switch info.kind {
+            case .directory:
+                if let skipping, skipping == FileIdentity(device: info.device, inode: info.inode) { continue }
                 try walkDirectory(location, relative: relativePath, destination: destination, builder: &builder)
-            case S_IFREG:
+            case .regular:
                 try builder.add(
                     ArchiveEntry(
                         path: archivePath, content: .file(ArchiveSource(path: path)),
-                        mode: FileKind.normalizedMode(info.st_mode), origin: path))
-            case S_IFLNK:
+                        mode: FileKind.normalizedMode(info.mode), origin: path))
+            case .symlink:
                 let target = try readLink(path)
                 try ArchivePath.checkName("\(archivePath) -> \(target)")
                 try builder.add(ArchiveEntry(path: archivePath, content: .symlink(target), mode: 0o777, origin: path))
-            default:
-                throw PackagingError.specialFile(path: path, kind: FileKind.describe(info.st_mode))
+            case .special:
+                throw PackagingError.specialFile(path: path, kind: FileKind.describe(info.mode))
             }
         }
     }
@@ -80,9 +82,8 @@ package struct TreeWalker {
     }
 
     private func readLink(_ path: String) throws -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { throw PackagingError.unreadable(path: path, reason: FileSystem.describe(errno: errno)) }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do { return try FileSystem.linkTarget(atPath: path) } catch {
+            throw PackagingError.unreadable(path: path, reason: error.description)
+        }
     }
 }

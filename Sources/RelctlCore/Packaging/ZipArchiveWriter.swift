@@ -137,15 +137,14 @@ private struct ZipProducer {
     private mutating func addFile(
         _ source: String, path: String, permissions: UInt32, top: String, entryPath: String
     ) throws {
-        let descriptor = open(source, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw PackagingError.writeFailed(
-                path: destination, reason: "cannot read \(source): \(FileSystem.describe(errno: errno))")
+        let file: ReadableFile
+        let size: Int64
+        do {
+            file = try ReadableFile(path: source)
+            size = try file.status().size
+        } catch {
+            throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source): \(error)")
         }
-        defer { close(descriptor) }
-        var info = stat()
-        fstat(descriptor, &info)
-        let size = Int64(info.st_size)
         var header: ZipEntryHeader? = ZipEntryHeader(
             name: Array(path.utf8), kind: .file(size: size), mode: 0o100000 | permissions, mtime: mtime)
         var crc: UInt32 = 0
@@ -158,10 +157,14 @@ private struct ZipProducer {
             while chunk!.room > 0, copied < size {
                 let want = Int(min(Int64(chunk!.room), size - copied))
                 let start = chunk!.count
-                let count = chunk!.input.withUnsafeMutableBytes { buffer in
-                    read(descriptor, buffer.baseAddress! + start, want)
+                let count: Int
+                do {
+                    count = try chunk!.input.withUnsafeMutableBytes { buffer in
+                        try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start..<start + want]))
+                    }
+                } catch {
+                    throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source): \(error)")
                 }
-                if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
                 chunk!.input.withUnsafeBytes { buffer in
                     let bytes = UnsafeRawBufferPointer(rebasing: buffer[start..<start + count])

@@ -85,14 +85,14 @@ package enum SBOMBuilder {
                 }
             }
             // The mode AtomicFile gives every file it writes, whatever the umask.
-            _ = fchmod(descriptor, 0o644)
+            FileSystem.setPermissions(0o644, ofOpenFile: descriptor)
             open = false
             if close(descriptor) != 0 { throw AtomicFile.writeError(errno, url) }
             try AtomicFile.commit(temporary, to: url)
             return SBOMFile(url: url, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex() ?? "")
         } catch {
             if open { close(descriptor) }
-            unlink(temporary.path)
+            FileSystem.removeFile(atPath: temporary.path)
             throw error
         }
     }
