@@ -18,7 +18,7 @@ import Testing
     func withStandIn(
         _ forge: Forge, size: Int = 100_000, _ body: (PublishFixture, ForgeStandIn) async throws -> Void
     ) async throws {
-        let fixture = try await BlockingWork.run { try PublishFixture(size: size) }
+        let fixture = try await TemporaryScope.blocking { try PublishFixture(size: size) }
         let server = try ForgeStandIn(forge)
         defer {
             server.stop()
@@ -32,7 +32,7 @@ import Testing
         _ arguments: [String], _ fixture: PublishFixture, _ server: ForgeStandIn, environment: [String: String]? = nil
     ) async throws -> RunResult {
         let environment = environment ?? server.environment()
-        return try await BlockingWork.run {
+        return try await TemporaryScope.blocking {
             try relctl(["publish"] + arguments, in: fixture.url, environment: environment)
         }
     }
@@ -139,7 +139,7 @@ import Testing
             // Larger than loopback socket buffers, so the kill really cuts the body short.
             try ChecksumFixtures.bytes(24 << 20, seed: 9).write(
                 to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
-            #expect(try await BlockingWork.run { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
+            #expect(try await TemporaryScope.blocking { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
             try await server.setFaults(
                 #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":600}]"#
             )
@@ -157,7 +157,7 @@ import Testing
             }
             #expect(stalled, "the upload reached the stall")
             kill(process.processIdentifier, SIGKILL)
-            await BlockingWork.run { process.waitUntilExit() }
+            await TemporaryScope.blocking { process.waitUntilExit() }
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(try await published(server).visible == false, "nothing public after the kill")
 
@@ -287,12 +287,12 @@ import Testing
     }
 
     @Test func pyforgejoSeesTheGiteaReleaseRelctlPublished() async throws {
-        let fixture = try await BlockingWork.run { try PublishFixture() }
+        let fixture = try await TemporaryScope.blocking { try PublishFixture() }
         let server = try ForgeStandIn(.gitea)
         defer { server.stop() }
         try fixture.repository.directory.write(
             "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(server.configLine)\n")
-        let result = try await BlockingWork.run {
+        let result = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.0"], in: fixture.url, environment: server.environment())
         }
         #expect(result.status == 0, "\(result)")
@@ -321,13 +321,13 @@ import Testing
     }
 
     @Test func pythonGitlabSeesTheGitLabReleaseRelctlPublished() async throws {
-        let fixture = try await BlockingWork.run { try PublishFixture() }
+        let fixture = try await TemporaryScope.blocking { try PublishFixture() }
         let server = try ForgeStandIn(.gitlab)
         defer { server.stop() }
         try fixture.repository.directory.write(
             "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(server.configLine)\n")
         // A CI job's token, as GitLab CI gives it.
-        let result = try await BlockingWork.run {
+        let result = try await TemporaryScope.blocking {
             try relctl(
                 ["publish", "v1.0.0"], in: fixture.url,
                 environment: server.environment(token: "", jobToken: ForgeStandIn.jobToken))
@@ -372,7 +372,7 @@ import Testing
     }
 
     @Test func everyConfiguredForgeInOrderThenOneWithForge() async throws {
-        let fixture = try await BlockingWork.run { try PublishFixture() }
+        let fixture = try await TemporaryScope.blocking { try PublishFixture() }
         let gitlab = try ForgeStandIn(.gitlab)
         let gitea = try ForgeStandIn(.gitea)
         defer { gitlab.stop(); gitea.stop() }
@@ -380,7 +380,7 @@ import Testing
             "relctl.toml", "[project]\nname = \"velostream\"\n\n[publish]\n\(gitea.configLine)\n\(gitlab.configLine)\n")
         let environment = gitlab.environment().merging(gitea.environment().filter { !$0.value.isEmpty }) { $1 }
         // Gitea's token missing: refused before anything is sent to either forge.
-        let missing = try await BlockingWork.run {
+        let missing = try await TemporaryScope.blocking {
             try relctl(
                 ["publish", "v1.0.0"], in: fixture.url, environment: environment.merging(["GITEA_TOKEN": ""]) { $1 })
         }
@@ -389,7 +389,7 @@ import Testing
         let sentToGitea = try await gitea.log()
         #expect(sentToGitLab.isEmpty && sentToGitea.isEmpty)
 
-        let both = try await BlockingWork.run {
+        let both = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.0", "--json"], in: fixture.url, environment: environment)
         }
         #expect(both.status == 0, "\(both)")
@@ -398,12 +398,12 @@ import Testing
         let firstGitea = try #require(try await gitea.log().first).time
         #expect(try await gitlab.log().allSatisfy { $0.time < firstGitea }, "GitLab first, then Gitea")
 
-        let one = try await BlockingWork.run {
+        let one = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.0", "--forge", "gitea", "--json"], in: fixture.url, environment: environment)
         }
         #expect(one.status == 0, "\(one)")
         #expect(try JSONDecoder().decode(PublishReport.self, from: Data(one.stdout.utf8)).outcome == .alreadyPublished)
-        let unknown = try await BlockingWork.run {
+        let unknown = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.0", "--forge", "gitee"], in: fixture.url, environment: environment)
         }
         #expect(unknown.status == 2 && unknown.stderr.contains("known publishers: gitea, github, gitlab"), "\(unknown)")
@@ -411,12 +411,12 @@ import Testing
 
     /// `release --push --publish` publishes to the forge `[publish]` names, as its last stage.
     @Test func releasePublishGoesToTheConfiguredForge() async throws {
-        let fixture = try await BlockingWork.run {
+        let fixture = try await TemporaryScope.blocking {
             try ReleaseFixture(release: "\n[publish]\ngitea = \"\(ForgeStandIn.giteaRepository)\"\n")
         }
         let server = try ForgeStandIn(.gitea, tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
-        let released = try await BlockingWork.run {
+        let released = try await TemporaryScope.blocking {
             try relctl(
                 ["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: server.environment())
         }
@@ -430,7 +430,7 @@ import Testing
         for name in names where name != "SHA256SUMS" && name != "manifest.json" {
             #expect(sums.contains("  \(name)\n"), "\(name) is listed in SHA256SUMS")
         }
-        let again = try await BlockingWork.run {
+        let again = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.0"], in: fixture.url, environment: server.environment())
         }
         #expect(again.status == 0 && again.stderr.contains("already published"), "\(again)")

@@ -163,7 +163,7 @@ struct KilledReleaseCLITests {
             try await Task.sleep(for: .milliseconds(1500))
             try fixture.remote.write("go", "")
         }
-        let next = try await BlockingWork.run { try relctl(["release", "v1.0.0", "--push"], in: fixture.url) }
+        let next = try await TemporaryScope.blocking { try relctl(["release", "v1.0.0", "--push"], in: fixture.url) }
         try await landing.value
         #expect(next.status == 0, "\(next)")
         #expect(next.stderr.contains("waiting for `git`"), "\(next.stderr)")
@@ -212,7 +212,7 @@ struct KilledReleaseCLITests {
         #expect(try await Self.waitFor { FileManager.default.fileExists(atPath: held.path) }, "the other push is held")
 
         let started = Date()
-        let next = try await BlockingWork.run { try relctl(["release", "v1.0.0", "--push"], in: fixture.url) }
+        let next = try await TemporaryScope.blocking { try relctl(["release", "v1.0.0", "--push"], in: fixture.url) }
         #expect(next.status == 0, "\(next)")
         #expect(!next.stderr.contains("waiting for `git`"), "\(next.stderr)")
         #expect(next.stderr.contains("resuming the release of v1.0.0 killed at pid"), "\(next.stderr)")

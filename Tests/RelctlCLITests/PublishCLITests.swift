@@ -16,7 +16,7 @@ import Testing
         prefix: String = "", maxPerPage: Int = 100, tag: String = "v1.0.0", pushed: Bool = true,
         _ body: (PublishFixture, GitHubStandIn) async throws -> Void
     ) async throws {
-        let fixture = try await BlockingWork.run { try PublishFixture(tag: tag) }
+        let fixture = try await TemporaryScope.blocking { try PublishFixture(tag: tag) }
         let server = try GitHubStandIn(prefix: prefix, maxPerPage: maxPerPage, tags: pushed ? [tag] : [])
         defer {
             server.stop()
@@ -30,7 +30,7 @@ import Testing
         _ arguments: [String], _ fixture: PublishFixture, _ server: GitHubStandIn, environment: [String: String]? = nil
     ) async throws -> RunResult {
         let environment = environment ?? server.environment(repository: nil)
-        return try await BlockingWork.run {
+        return try await TemporaryScope.blocking {
             try relctl(["publish"] + arguments, in: fixture.url, environment: environment)
         }
     }
@@ -150,7 +150,7 @@ import Testing
             // Larger than loopback socket buffers, so the kill really cuts the body short.
             try ChecksumFixtures.bytes(24 << 20, seed: 9).write(
                 to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
-            #expect(try await BlockingWork.run { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
+            #expect(try await TemporaryScope.blocking { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
             try await server.setFaults(
                 #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":30}]"#
             )
@@ -170,7 +170,7 @@ import Testing
             }
             #expect(stalled, "the upload reached the stall")
             kill(process.processIdentifier, SIGKILL)
-            await BlockingWork.run { process.waitUntilExit() }
+            await TemporaryScope.blocking { process.waitUntilExit() }
             #expect(process.terminationReason == .uncaughtSignal)
             let draft = try #require(try await server.releases().first)
             #expect(
@@ -375,7 +375,7 @@ import Testing
         try await withStandIn { fixture, server in
             // `script` gives relctl a pseudo-terminal for stderr, as an interactive shell would.
             let environment = server.environment(repository: nil).merging(["NO_COLOR": "1"]) { $1 }
-            let result = try await BlockingWork.run {
+            let result = try await TemporaryScope.blocking {
                 try run(
                     "script", ["-qec", "\(relctlBinary.path) publish v1.0.0", "/dev/null"], in: fixture.url,
                     environment: environment)

@@ -37,15 +37,15 @@ import Testing
     /// only v1.0.1's files go up, the dry run predicts the same count, and `relctl publish v1.0.0`
     /// refuses a dist/ that now holds v1.0.1's list.
     @Test func aReleasePublishesOnlyItsOwnTagsFiles() async throws {
-        let fixture = try await BlockingWork.run { try ReleaseFixture() }
+        let fixture = try await TemporaryScope.blocking { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
-        let first = try await BlockingWork.run { try relctl(["release", "v1.0.0"], in: fixture.url) }
+        let first = try await TemporaryScope.blocking { try relctl(["release", "v1.0.0"], in: fixture.url) }
         #expect(first.status == 0, "\(first)")
         try fixture.repository.commit("fix: quieter", files: ["VERSION": "1.0.1\n"])
         try fixture.repository.git("push", "-q", "origin", "main")
 
-        let dry = try await BlockingWork.run {
+        let dry = try await TemporaryScope.blocking {
             try relctl(
                 ["release", "v1.0.1", "--dry-run", "--push", "--publish", "--json"], in: fixture.url,
                 environment: server.environment())
@@ -55,7 +55,7 @@ import Testing
         let publish = plan.stages.first { $0.name == "publish" }
         #expect(publish?.detail?.contains("would publish 6 assets") == true, "\(plan.stages)")
 
-        let real = try await BlockingWork.run {
+        let real = try await TemporaryScope.blocking {
             try relctl(
                 ["release", "v1.0.1", "--push", "--publish"], in: fixture.url, environment: server.environment())
         }
@@ -73,11 +73,11 @@ import Testing
         // `relctl publish` on its own, after a release without --publish: the same rule.
         try fixture.repository.commit("fix: quieter still", files: ["VERSION": "1.0.2\n"])
         try fixture.repository.git("push", "-q", "origin", "main")
-        let third = try await BlockingWork.run {
+        let third = try await TemporaryScope.blocking {
             try relctl(["release", "v1.0.2", "--push"], in: fixture.url, environment: server.environment())
         }
         #expect(third.status == 0, "\(third)")
-        let published = try await BlockingWork.run {
+        let published = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.2"], in: fixture.url, environment: server.environment())
         }
         #expect(published.status == 0, "\(published)")
@@ -87,7 +87,7 @@ import Testing
 
         // Publishing an older tag from this dist/ would upload v1.0.2's files under v1.0.0.
         try fixture.repository.git("push", "-q", "origin", "v1.0.0")
-        let older = try await BlockingWork.run {
+        let older = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.0"], in: fixture.url, environment: server.environment())
         }
         #expect(older.status == 2, "\(older)")
@@ -98,7 +98,7 @@ import Testing
     /// Installers are listed in SHA256SUMS (so signed, verified and published with the archives),
     /// and the notes' download commands name only assets (no per-archive `.sha256`).
     @Test func installersArePublishedAndTheNotesNameOnlyAssets() async throws {
-        let fixture = try await BlockingWork.run { try ReleaseFixture(release: Self.installer) }
+        let fixture = try await TemporaryScope.blocking { try ReleaseFixture(release: Self.installer) }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
         // The remote reads as GitHub (the notes' links come from it); git pushes to the bare one.
@@ -106,7 +106,7 @@ import Testing
         try fixture.repository.git(
             "config", "url.\(fixture.remote.path).insteadOf", "https://github.com/acme/velostream.git")
 
-        let result = try await BlockingWork.run {
+        let result = try await TemporaryScope.blocking {
             try relctl(
                 ["release", "v1.0.0", "--push", "--publish", "--json"], in: fixture.url,
                 environment: server.environment())
@@ -145,9 +145,9 @@ import Testing
     /// what it wrote in the folder's SHA256SUMS.
     @Test func installersUseThePublishRepository() async throws {
         let config = Self.installer + "\n[publish]\ngithub = \"acme/velostream\"\n"
-        let fixture = try await BlockingWork.run { try ReleaseFixture(release: config) }
+        let fixture = try await TemporaryScope.blocking { try ReleaseFixture(release: config) }
         let noRepository = ["GITHUB_REPOSITORY": ""]
-        let released = try await BlockingWork.run {
+        let released = try await TemporaryScope.blocking {
             try relctl(["release", "v1.0.0"], in: fixture.url, environment: noRepository)
         }
         #expect(released.status == 0, "\(released)")
@@ -177,7 +177,7 @@ import Testing
         let (repository, remote) = try ReleaseFilesCLITests.tagOnlyProject()
         let server = try GitHubStandIn(tags: [], gitDirectory: remote.url)
         defer { server.stop() }
-        let released = try await BlockingWork.run {
+        let released = try await TemporaryScope.blocking {
             try relctl(
                 ["release", "v1.0.0", "--push", "--publish"], in: repository.url, environment: server.environment())
         }
@@ -186,7 +186,7 @@ import Testing
         #expect(!release.draft && release.tag_name == "v1.0.0" && release.assets.isEmpty, "\(release)")
         #expect(release.body == (try repository.directory.read("dist/RELEASE_NOTES.md")))
 
-        let again = try await BlockingWork.run {
+        let again = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.0"], in: repository.url, environment: server.environment())
         }
         #expect(again.status == 0 && again.stderr.contains("already published"), "\(again)")

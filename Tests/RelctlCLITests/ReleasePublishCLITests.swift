@@ -20,10 +20,10 @@ import Testing
     }
 
     @Test func aDryRunChecksTheAPIAndWritesNothing() async throws {
-        let fixture = try await BlockingWork.run { try ReleaseFixture() }
+        let fixture = try await TemporaryScope.blocking { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
-        let result = try await BlockingWork.run {
+        let result = try await TemporaryScope.blocking {
             try relctl(
                 ["release", "v1.0.0", "--dry-run", "--push", "--publish", "--json"], in: fixture.url,
                 environment: environment(server))
@@ -42,7 +42,7 @@ import Testing
         #expect(try await server.releases().isEmpty)
 
         // A dry run with a bad token fails on the publish stage, as the real run would.
-        let bad = try await BlockingWork.run {
+        let bad = try await TemporaryScope.blocking {
             try relctl(
                 ["release", "v1.0.0", "--dry-run", "--push", "--publish"], in: fixture.url,
                 environment: environment(server, token: "nope"))
@@ -51,12 +51,12 @@ import Testing
     }
 
     @Test func theRealRunPublishesLastAndAFailureIsFinishedByPublish() async throws {
-        let fixture = try await BlockingWork.run { try ReleaseFixture() }
+        let fixture = try await TemporaryScope.blocking { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
 
         // Wrong token: tag pushed and dist/ sealed, the publish stage fails and says how to finish.
-        let failed = try await BlockingWork.run {
+        let failed = try await TemporaryScope.blocking {
             try relctl(
                 ["release", "v1.0.0", "--push", "--publish"], in: fixture.url,
                 environment: environment(server, token: "nope"))
@@ -66,7 +66,7 @@ import Testing
         #expect(try fixture.remoteTags() == ["v1.0.0"], "the release is sealed: the pushed tag stays")
         #expect(try await server.releases().isEmpty)
 
-        let finished = try await BlockingWork.run {
+        let finished = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.0"], in: fixture.url, environment: environment(server))
         }
         #expect(finished.status == 0, "\(finished)")
@@ -83,10 +83,10 @@ import Testing
     }
 
     @Test func publishIsTheLastStageOfARealRelease() async throws {
-        let fixture = try await BlockingWork.run { try ReleaseFixture() }
+        let fixture = try await TemporaryScope.blocking { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
-        let result = try await BlockingWork.run {
+        let result = try await TemporaryScope.blocking {
             try relctl(
                 ["release", "v1.0.0", "--push", "--publish", "--json"], in: fixture.url,
                 environment: environment(server))
@@ -102,7 +102,7 @@ import Testing
         #expect(
             log.filter { $0.published == true }.first?.assets_at_publish?.count == 6, "public only with every asset")
 
-        let usage = try await BlockingWork.run {
+        let usage = try await TemporaryScope.blocking {
             try relctl(["release", "v1.0.1", "--publish"], in: fixture.url, environment: environment(server))
         }
         #expect(usage.status == 64 && usage.stderr.contains("--publish needs --push"), "\(usage)")

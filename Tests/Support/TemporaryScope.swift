@@ -1,4 +1,5 @@
 import Foundation
+import RelctlBasics
 import Synchronization
 
 /// The temporary directories made while one test runs, removed together when it ends
@@ -19,5 +20,18 @@ public final class TemporaryScope: Sendable {
         let scope = TemporaryScope()
         defer { for directory in scope.made.withLock({ $0 }).reversed() { directory.remove() } }
         try await $current.withValue(scope) { try await body() }
+    }
+
+    /// Runs `body` on a blocking-work thread inside the caller's scope. A task-local does not
+    /// follow work onto another thread, so without this the folders made there (a fixture built
+    /// off the test's task) would outlive the test.
+    public static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let scope = current
+        return try await BlockingWork.run { try $current.withValue(scope) { try body() } }
+    }
+
+    public static func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        let scope = current
+        return await BlockingWork.run { $current.withValue(scope) { body() } }
     }
 }
