@@ -19,6 +19,11 @@ package struct FileStatus: Sendable, Equatable {
     package var group: UInt32
     /// Seconds since the epoch.
     package var modified: Int
+    /// The last modification and the last status change (st_ctime, which no program can set
+    /// back), in nanoseconds since the epoch: with the device, inode and size, what tells that a
+    /// file's bytes may have changed without reading them, as git's index does.
+    package var modifiedNanoseconds: Int64
+    package var changedNanoseconds: Int64
 
     package init(_ info: stat) {
         mode = info.st_mode
@@ -29,6 +34,8 @@ package struct FileStatus: Sendable, Equatable {
         owner = UInt32(info.st_uid)
         group = UInt32(info.st_gid)
         modified = Int(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        changedNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
     }
 
     package var kind: Kind {

@@ -17,8 +17,10 @@ public struct ImageBuilder: Sendable {
         if let error = validation.mismatchError { throw error }
         let time = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
         let git = Git(directory: config.root, context: context)
+        // Two git processes at once: on an unchanged image they are a good part of the run.
+        async let remote = git.remoteURL(config.release.remote)
         let commit = await (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
-        let source = await git.remoteURL(config.release.remote).flatMap { RepositoryLinks(remoteURL: $0)?.baseURL }
+        let source = await remote.flatMap { RepositoryLinks(remoteURL: $0)?.baseURL }
         return ImageRelease(tag: tag, version: validation.version, commit: commit, time: time, source: source)
     }
 
@@ -183,7 +185,7 @@ public struct ImageBuilder: Sendable {
             keys.append(
                 try await LayerCache.key(
                     entries, top: ImageLayer.top, mtime: mtime, level: effective,
-                    chunkSize: ChunkedGzipCompressor.chunkSize))
+                    chunkSize: ChunkedGzipCompressor.chunkSize, memo: cache?.inputDigests))
         }
         var layers = Layers(written: [])
         var distinct: [String: [ArchiveEntry]] = [:]

@@ -14,7 +14,8 @@ import RelctlBasics
 /// least recently used entries go first. Each entry is `KEY.layer` (the gzip blob) and
 /// `KEY.json` (its digest, size and diff_id), both written atomically, the JSON last. What is read
 /// back is hashed again: an entry whose bytes do not match its recorded digest is removed and the
-/// layer rebuilt, so a damaged cache costs time, never a wrong image.
+/// layer rebuilt, so a damaged cache costs time, never a wrong image. `input-digests.memo` remembers
+/// the inputs' digests by their stat(2) status (`DigestMemo`).
 package struct LayerCache: Sendable {
     package let folder: URL
     package let maxBytes: Int64
@@ -64,14 +65,20 @@ package struct LayerCache: Sendable {
     /// The key of a layer: SHA-256 over a canonical description of every input. Files are hashed
     /// in parallel; a file's path on disk does not matter, only its bytes, so the same binaries
     /// built in a dry run's scratch clone find the entry the real run left.
+    /// With `memo`, a file whose status is unchanged since an earlier run is not read again.
     package static func key(
-        _ entries: [ArchiveEntry], top: String, mtime: Int, level: Int, chunkSize: Int
+        _ entries: [ArchiveEntry], top: String, mtime: Int, level: Int, chunkSize: Int, memo: DigestMemo? = nil
     ) async throws -> String {
         let files = entries.compactMap { entry -> URL? in
             if case .file(let source) = entry.content { return AbsolutePath(absolute: source.path)?.url }
             return nil
         }
-        let digests = try await FileHasher.digests(of: files, algorithms: [.sha256])
+        let digests =
+            if let memo {
+                try await memo.sha256(of: files).digests
+            } else {
+                try await FileHasher.digests(of: files, algorithms: [.sha256]).map { $0[.sha256] }
+            }
         var next = digests.makeIterator()
         var text =
             "relctl image layer \(formatVersion)\ngzip members of \(chunkSize) bytes, libdeflate \(LIBDEFLATE_VERSION_STRING) level \(level)\n"
@@ -80,7 +87,7 @@ package struct LayerCache: Sendable {
             let content: String
             switch entry.content {
             case .directory: content = "directory"
-            case .file: content = "file " + (next.next()?[.sha256] ?? "")
+            case .file: content = "file " + (next.next() ?? "")
             case .generated(let data): content = "data " + FileHasher.hex(SHA256.hash(data: data))
             case .symlink(let target): content = "symlink " + target
             }
@@ -91,11 +98,15 @@ package struct LayerCache: Sendable {
         return FileHasher.hex(SHA256.hash(data: Data(text.utf8)))
     }
 
+    /// The stat-keyed memo of input digests kept next to the layers (`DigestMemo`), so an
+    /// unchanged image finds its key without reading its binaries.
+    package var inputDigests: DigestMemo { DigestMemo(file: folder.appendingPathComponent("input-digests.memo")) }
+
     private func blob(_ key: String) -> URL { folder.appendingPathComponent(key + ".layer") }
     private func record(_ key: String) -> URL { folder.appendingPathComponent(key + ".json") }
 
-    /// Brings the layer cached under `key` into `blobs` (a copy, hashed as it lands, so a damaged
-    /// entry is caught and removed); nil when there is no usable entry.
+    /// Brings the layer cached under `key` into `blobs` (linked or copied, hashed as it lands, so a
+    /// damaged entry is caught and removed); nil when there is no usable entry.
     package func load(_ key: String, into blobs: URL) -> ImageLayer.Written? {
         guard let data = FileSystem.contents(of: record(key)),
             let record = try? JSONDecoder().decode(Record.self, from: data),
@@ -105,8 +116,12 @@ package struct LayerCache: Sendable {
         let destination = blobs.appendingPathComponent(hex)
         let temporary = blobs.appendingPathComponent(Temporaries.name(".cached"))
         do {
-            try FileSystem.copy(blob(key), to: temporary)
-            // The copy is ours: what is hashed is exactly what goes into the layout.
+            // A hard link where the cache and the layout share a filesystem (no bytes copied),
+            // else a copy. Either way what is hashed next is exactly what goes into the layout; a
+            // blob changed in place through the link later fails this same check on the next load.
+            do { try FileSystem.hardLink(atPath: blob(key).path, to: temporary.path) } catch {
+                try FileSystem.copy(blob(key), to: temporary)
+            }
             guard FileSystem.size(of: temporary) == record.size, try FileHasher.sha256(of: temporary) == hex else {
                 try? FileSystem.remove(temporary)
                 remove(key)
