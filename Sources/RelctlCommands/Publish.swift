@@ -46,6 +46,7 @@ struct Publish: RelctlCommand {
         )
         request.configuredGitLabProject = config.publish.gitlab
         request.configuredGiteaRepository = config.publish.gitea
+        request.extensionSettings = config.publish.extensions
         // Credentials and repository first: a missing token must not cost a 1 GiB hash.
         try forges.preflight(request, context: context)
         request.localTagObject =

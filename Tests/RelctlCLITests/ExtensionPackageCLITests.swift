@@ -4,8 +4,9 @@ import RelctlTestTraits
 import Testing
 
 /// Examples/relctl-gradle builds its own relctl from the libraries with one more manifest reader
-/// (the public extension API). Built here, then run on a project whose version lives in
-/// gradle.properties, side by side with the stock relctl, which does not know that file.
+/// and one more publisher (the public extension API). Built here, then run on a project whose
+/// version lives in gradle.properties and whose releases are mirrored into a folder, side by side
+/// with the stock relctl, which knows neither.
 @Suite("An extension package", .serialized, .removesTemporaries)
 struct ExtensionPackageCLITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -62,5 +63,72 @@ struct ExtensionPackageCLITests {
         let result = try run(binary.path, ["validate-tag", "v1.2.3"], in: repository.url)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("gradle.properties: has no `version=` line"), "\(result)")
+    }
+
+    /// A release in dist/ (SHA256SUMS lists this tag's archive) next to an older release's file,
+    /// and `[publish] mirror` naming `mirror`.
+    static func mirroredProject(mirror: String) throws -> GitRepository {
+        let repository = try gradleProject(kind: nil, properties: "version=1.2.3\n")
+        _ = try repository.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"gradle-app\"\n[[version]]\npath = \"gradle.properties\"\n[publish]\nmirror = \"\(mirror)\"\n")
+        let archive = try repository.directory.write("dist/gradle-app-1.2.3.tar.gz", "the 1.2.3 archive")
+        _ = try repository.directory.write("dist/gradle-app-1.2.2.tar.gz", "an older release's archive")
+        let digest = try run("sha256sum", [archive.lastPathComponent], in: archive.deletingLastPathComponent())
+        _ = try repository.directory.write("dist/SHA256SUMS", digest.stdout)
+        _ = try repository.directory.write("dist/RELEASE_NOTES.md", "## 1.2.3\n")
+        return repository
+    }
+
+    @Test func theExtendedRelctlPublishesThroughItsOwnPublisher() throws {
+        let binary = try Self.buildExample()
+        let mirror = try TemporaryDirectory()
+        let repository = try Self.mirroredProject(mirror: mirror.url.path)
+        let published = mirror.url.appendingPathComponent("v1.2.3")
+
+        let first = try run(binary.path, ["publish", "v1.2.3", "--json"], in: repository.url)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.contains("\"outcome\" : \"published\""), "\(first)")
+        // Exactly this tag's files: the older archive lying in dist/ stays there.
+        let names = try FileManager.default.contentsOfDirectory(atPath: published.path).sorted()
+        #expect(names == ["SHA256SUMS", "gradle-app-1.2.3.tar.gz"], "\(names)")
+        let copied = try String(contentsOf: published.appendingPathComponent("gradle-app-1.2.3.tar.gz"), encoding: .utf8)
+        #expect(copied == "the 1.2.3 archive")
+
+        // Again: nothing to do.
+        let again = try run(binary.path, ["publish", "v1.2.3", "--json"], in: repository.url)
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("\"outcome\" : \"already-published\""), "\(again)")
+
+        // A file that differs is refused, naming it, and left alone; --replace puts ours back.
+        try "tampered".write(to: published.appendingPathComponent("gradle-app-1.2.3.tar.gz"), atomically: true, encoding: .utf8)
+        let differs = try run(binary.path, ["publish", "v1.2.3"], in: repository.url)
+        #expect(differs.status == 1, "\(differs)")
+        #expect(differs.stderr.contains("gradle-app-1.2.3.tar.gz") && differs.stderr.contains("--replace"), "\(differs)")
+        #expect(try String(contentsOf: published.appendingPathComponent("gradle-app-1.2.3.tar.gz"), encoding: .utf8) == "tampered")
+        let replaced = try run(binary.path, ["publish", "v1.2.3", "--replace", "--json"], in: repository.url)
+        #expect(replaced.status == 0, "\(replaced)")
+        #expect(replaced.stdout.contains("\"replaced\" : [\n    \"gradle-app-1.2.3.tar.gz\""), "\(replaced)")
+        #expect(try String(contentsOf: published.appendingPathComponent("gradle-app-1.2.3.tar.gz"), encoding: .utf8) == "the 1.2.3 archive")
+
+        // An unknown --forge lists the added publisher among the known ones.
+        let unknown = try run(binary.path, ["publish", "v1.2.3", "--forge", "mirrror"], in: repository.url)
+        #expect(unknown.status == 2 && unknown.stderr.contains("mirror"), "\(unknown)")
+
+        // The stock relctl does not know the key: bad input naming it, nothing published.
+        let stock = try relctl(["publish", "v1.2.3"], in: repository.url)
+        #expect(stock.status == 2, "\(stock)")
+        #expect(stock.stderr.contains("unknown key `mirror` in [publish]"), "\(stock)")
+    }
+
+    @Test func aMirrorFolderThatDoesNotExistIsBadInputBeforeAnythingIsCopied() throws {
+        let binary = try Self.buildExample()
+        let mirror = try TemporaryDirectory()
+        let missing = mirror.url.appendingPathComponent("not-there")
+        let repository = try Self.mirroredProject(mirror: missing.path)
+        let result = try run(binary.path, ["publish", "v1.2.3"], in: repository.url)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("\(missing.path): the [publish] mirror folder does not exist"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
 }

@@ -433,6 +433,9 @@ public enum ConfigLoader {
             }
             publish.gitea = gitea
         }
+        for id in PublisherRegistry.addedIDs {
+            if let value = table.string(id) { publish.extensions[id] = value }
+        }
         table.finish()
         return publish
     }

@@ -9,5 +9,7 @@ public struct PublishSettings: Sendable {
     public var gitlab: String?
     /// `OWNER/REPO` on Gitea or Forgejo; nil means the release remote's URL (with `--forge gitea`).
     public var gitea: String?
+    /// `[publish] ID = "…"` for each publisher a program built on relctl added (`RelctlExtensions.addPublisher`).
+    public var extensions: [String: String] = [:]
     package init() {}
 }

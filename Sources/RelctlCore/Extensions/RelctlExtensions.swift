@@ -1,13 +1,14 @@
 import RelctlBasics
 
 /// What a program built on relctl's libraries adds to the built-ins: its own `relctl`, compiled
-/// with an extra manifest reader, registered before the first command runs (build-time
-/// registration: nothing is loaded at run time). Examples/relctl-gradle is such a program, and a
-/// test builds and runs it.
+/// with extra manifest readers and publishers, registered before the first command runs
+/// (build-time registration: nothing is loaded at run time). Examples/relctl-gradle is such a
+/// program, and a test builds and runs it.
 ///
 /// ```swift
 /// var extensions = RelctlExtensions()
-/// try extensions.addManifestReader(GradlePropertiesReader(), kind: "gradle", fileNames: ["gradle.properties"])
+/// extensions.addManifestReader(GradlePropertiesReader(), kind: "gradle", fileNames: ["gradle.properties"])
+/// extensions.addPublisher(id: "mirror") { _ in MirrorPublisher() }
 /// await RelctlCLI.main(extensions: extensions)
 /// ```
 public struct RelctlExtensions: Sendable {
@@ -17,7 +18,13 @@ public struct RelctlExtensions: Sendable {
         var fileNames: [String]
     }
 
+    struct PublisherEntry: Sendable {
+        var id: String
+        var factory: PublisherRegistry.Factory
+    }
+
     var manifestReaders: [ManifestReaderEntry] = []
+    var publishers: [PublisherEntry] = []
 
     public init() {}
 
@@ -28,10 +35,23 @@ public struct RelctlExtensions: Sendable {
         manifestReaders.append(ManifestReaderEntry(reader: reader, kind: kind, fileNames: fileNames))
     }
 
+    /// A publisher `relctl publish` and `release --publish` send the release to when
+    /// relctl.toml's `[publish]` has the key `ID` (its value, such as a folder or a server, is the
+    /// publisher's to read from `PublishRequest.extensionSettings`), or when `--forge ID` names
+    /// it. Built-in forges go first, then added publishers in the order of their ids. `ID` is
+    /// lowercase letters, digits and dashes; an id a built-in has is refused when the extensions
+    /// are installed.
+    public mutating func addPublisher(id: String, factory: @escaping PublisherRegistry.Factory) {
+        publishers.append(PublisherEntry(id: id, factory: factory))
+    }
+
     /// Registers everything, once, before a command runs.
     public func install() throws(ExtensionError) {
         for entry in manifestReaders {
             try ManifestReaders.add(entry.reader, kind: entry.kind, fileNames: entry.fileNames)
+        }
+        for entry in publishers {
+            try PublisherRegistry.add(id: entry.id, factory: entry.factory)
         }
     }
 }
@@ -40,6 +60,7 @@ public struct RelctlExtensions: Sendable {
 /// reported before any command runs (exit 64, as for any misuse of the command line).
 public enum ExtensionError: RelctlError, Equatable {
     case duplicate(what: String, name: String)
+    case badName(what: String, name: String)
 
     public var exitCode: RelctlExitCode { .usage }
 
@@ -47,6 +68,8 @@ public enum ExtensionError: RelctlError, Equatable {
         switch self {
         case .duplicate(let what, let name):
             return [Diagnostic("the \(what) `\(name)` is registered twice (a built-in has it, or two extensions add it); give the extension another")]
+        case .badName(let what, let name):
+            return [Diagnostic("the \(what) `\(name)` is not usable as a relctl.toml key; use lowercase letters, digits and dashes")]
         }
     }
 }

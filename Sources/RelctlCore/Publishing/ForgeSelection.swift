@@ -1,8 +1,9 @@
 import Foundation
 import RelctlBasics
 
-/// The forges one `publish` sends a release to, in the contract's order (github, gitlab, gitea):
-/// every forge `[publish]` names, or only `--forge NAME`. With no forge named at all, GitHub, as
+/// The forges one `publish` sends a release to, in the contract's order (github, gitlab, gitea,
+/// then the publishers extensions added, by id): every forge `[publish]` names, or only
+/// `--forge NAME`. With no forge named at all, GitHub, as
 /// before there were others (its repository then comes from GITHUB_REPOSITORY or the remote).
 /// Every forge is checked before the first request (tokens, servers, projects: exit 2 with
 /// nothing sent), then they are published one after the other; a failure stops there and says
@@ -19,8 +20,9 @@ package struct ForgeSelection: Sendable {
             _ = try PublisherRegistry.publisher(for: only, http: http)  // an unknown id lists the known ones
             ids = [only]
         } else {
-            let named = zip(Self.order, [settings.github, settings.gitlab, settings.gitea]).filter { $0.1 != nil }
-                .map(\.0)
+            let named =
+                zip(Self.order, [settings.github, settings.gitlab, settings.gitea]).filter { $0.1 != nil }.map(\.0)
+                + settings.extensions.keys.sorted()
             ids = named.isEmpty ? [GitHubPublisher.id] : named
         }
         publishers = try ids.map { try PublisherRegistry.publisher(for: $0, http: http) }

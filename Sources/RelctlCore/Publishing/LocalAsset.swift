@@ -4,11 +4,11 @@ import RelctlBasics
 /// One file to attach to a release, hashed locally.
 public struct LocalAsset: Sendable, Equatable {
     /// The asset name: the file's name in dist/.
-    package var name: String
-    package var url: URL
-    package var size: Int64
+    public package(set) var name: String
+    public package(set) var url: URL
+    public package(set) var size: Int64
     /// Lowercase hex SHA256 of the file as it is now.
-    package var sha256: String
+    public package(set) var sha256: String
 
     package init(name: String, url: URL, size: Int64, sha256: String) {
         self.name = name
@@ -18,7 +18,7 @@ public struct LocalAsset: Sendable, Equatable {
     }
 
     /// The media type announced on upload; GitHub serves the asset with it.
-    package var contentType: String {
+    public var contentType: String {
         if name.hasSuffix(".json") { return "application/json" }
         if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") { return "application/gzip" }
         if name.hasSuffix(".zip") { return "application/zip" }

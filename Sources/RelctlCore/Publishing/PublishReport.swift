@@ -3,7 +3,7 @@ import RelctlBasics
 
 /// What `publish` did, for `--json` and the summary line.
 public struct PublishReport: Codable, Sendable, Equatable {
-    package enum Outcome: String, Codable, Sendable {
+    public enum Outcome: String, Codable, Sendable {
         /// Made public by this run.
         case published
         /// Left as a complete draft (`--draft`).
@@ -16,26 +16,26 @@ public struct PublishReport: Codable, Sendable, Equatable {
         case rehearsed = "dry-run"
     }
 
-    package var publisher: String
-    package var repository: String
-    package var tag: String
-    package var releaseID: Int
-    package var url: String
-    package var outcome: Outcome
+    public package(set) var publisher: String
+    public package(set) var repository: String
+    public package(set) var tag: String
+    public package(set) var releaseID: Int
+    public package(set) var url: String
+    public package(set) var outcome: Outcome
     /// True when this run created the draft.
-    package var created: Bool
-    package var prerelease: Bool
+    public package(set) var created: Bool
+    public package(set) var prerelease: Bool
     /// Whether this run asked for the release to be marked latest (nil: not decided by this run).
-    package var latest: Bool?
-    package var uploaded: [String]
+    public package(set) var latest: Bool?
+    public package(set) var uploaded: [String]
     /// Assets already there with the same SHA256.
-    package var unchanged: [String]
+    public package(set) var unchanged: [String]
     /// Same-name assets with a different SHA256, replaced because of `--replace`.
-    package var replaced: [String]
+    public package(set) var replaced: [String]
     /// Assets left unfinished by an earlier run, deleted and uploaded again.
-    package var repaired: [String]
+    public package(set) var repaired: [String]
 
-    package init(
+    public init(
         publisher: String, repository: String, tag: String, releaseID: Int, url: String, outcome: Outcome,
         created: Bool, prerelease: Bool,
         latest: Bool?, uploaded: [String], unchanged: [String], replaced: [String], repaired: [String]
@@ -56,7 +56,7 @@ public struct PublishReport: Codable, Sendable, Equatable {
     }
 
     /// One line for plans and logs.
-    package var summary: String {
+    public var summary: String {
         switch outcome {
         case .rehearsed:
             let release = releaseID == 0 ? "no release for \(tag) yet" : "release \(releaseID) for \(tag)"

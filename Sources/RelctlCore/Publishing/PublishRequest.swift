@@ -4,14 +4,14 @@ import RelctlBasics
 /// What to publish, as plain values: any caller (the `publish` command, a release stage) fills
 /// it in from its own sources.
 public struct PublishRequest: Sendable {
-    package var tag: String
+    public package(set) var tag: String
     /// The tag's version, for the prerelease flag and for "latest".
-    package var version: SemanticVersion
+    public package(set) var version: SemanticVersion
     /// How other releases' tags read as versions (to decide whether this one is the latest).
     package var tagFormat: TagFormat
-    package var projectName: String
+    public package(set) var projectName: String
     /// The release title.
-    package var title: String
+    public package(set) var title: String
     /// The release body (Markdown); empty when there are no notes.
     public var body: String
     public var assets: ReleaseAssetSet
@@ -25,10 +25,13 @@ public struct PublishRequest: Sendable {
     package var remoteURL: String?
     /// `git rev-parse refs/tags/TAG` here, when the tag exists locally: the server's must match.
     public var localTagObject: String?
+    /// `[publish] ID = "…"` for each publisher an extension added, by id: what an added
+    /// publisher reads its destination from.
+    public package(set) var extensionSettings: [String: String] = [:]
     /// Stop with a complete draft instead of publishing it.
-    package var draftOnly: Bool
+    public package(set) var draftOnly: Bool
     /// Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.
-    package var replace: Bool
+    public package(set) var replace: Bool
 
     public init(
         tag: String, version: SemanticVersion, tagFormat: TagFormat, projectName: String, title: String, body: String,

@@ -13,13 +13,13 @@ public struct ReleaseAssetSet: Sendable, Equatable {
     package static let companions = [ReleaseManifest.fileName, sumsFileName + ".sig", sumsFileName + ".minisig"]
 
     /// Sorted by name, so uploads happen in the same order on every run.
-    package var assets: [LocalAsset]
+    public package(set) var assets: [LocalAsset]
 
     public init(assets: [LocalAsset]) {
         self.assets = assets.sorted { $0.name < $1.name }
     }
 
-    package var names: [String] { assets.map(\.name) }
+    public var names: [String] { assets.map(\.name) }
 
     /// Reads `dist/SHA256SUMS`, checks every listed file exists and still has its listed SHA256,
     /// and hashes the companions. `shownDist` is the folder as the user should read it. With

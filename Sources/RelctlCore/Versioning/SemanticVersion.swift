@@ -117,7 +117,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         c.isASCII && (c.isLetter || c.isNumber || c == "-")
     }
 
-    package var isPrerelease: Bool { !prerelease.isEmpty }
+    public var isPrerelease: Bool { !prerelease.isEmpty }
 
     /// The same version without prerelease and build parts.
     package var final: SemanticVersion {

@@ -2,7 +2,10 @@ import RelctlCommands
 import RelctlCore
 
 // Registered before the first command runs: `[[version]] path = "gradle.properties"` now works
-// in relctl.toml without a `kind`, and `validate-tag`, `bump` and `release` read it.
+// in relctl.toml without a `kind`, and `validate-tag`, `bump` and `release` read it; and
+// `[publish] mirror = "/srv/releases"` makes `publish` (and `release --publish`) copy the
+// release's files into that folder, after any forge [publish] names.
 var extensions = RelctlExtensions()
 extensions.addManifestReader(GradlePropertiesReader(), kind: "gradle", fileNames: ["gradle.properties"])
+extensions.addPublisher(id: MirrorPublisher.id) { _ in MirrorPublisher() }
 await RelctlCLI.main(extensions: extensions)

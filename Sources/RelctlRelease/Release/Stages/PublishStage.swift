@@ -34,6 +34,7 @@ struct PublishStage: ReleaseStage {
         )
         request.configuredGitLabProject = run.config.publish.gitlab
         request.configuredGiteaRepository = run.config.publish.gitea
+        request.extensionSettings = run.config.publish.extensions
         try forges.preflight(request, context: run.context)
         // The files of this release: dist/ once sealed, the scratch clone's dist/ on a dry run.
         let folder = run.isDryRun ? run.stagingDirectory : run.distDirectory
