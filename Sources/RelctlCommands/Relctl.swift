@@ -8,8 +8,15 @@ import RelctlRelease
 /// The `relctl` command line, as a library: the `relctl` executable is one call to `main`, and a
 /// program that adds its own extensions (see `RelctlExtensions`) is another.
 public enum RelctlCLI {
+    /// Parses the arguments and runs the command with the built-in parts only. (Not a default
+    /// argument: that would build `RelctlExtensions` in the caller's module, which an incremental
+    /// build does not recompile when the struct's layout changes.)
+    public static func main() async {
+        await main(extensions: RelctlExtensions())
+    }
+
     /// Installs `extensions`, then parses the arguments and runs the command, exiting with its code.
-    public static func main(extensions: RelctlExtensions = RelctlExtensions()) async {
+    public static func main(extensions: RelctlExtensions) async {
         do {
             try extensions.install()
         } catch {

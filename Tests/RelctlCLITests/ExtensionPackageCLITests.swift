@@ -131,4 +131,56 @@ struct ExtensionPackageCLITests {
         #expect(result.stderr.contains("\(missing.path): the [publish] mirror folder does not exist"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
+
+    @Test func theExtendedRelctlWritesItsOwnChannel() throws {
+        let binary = try Self.buildExample()
+        let fixture = try ChannelFixture(channels: "\n[[channel]]\nname = \"update-feed\"\n")
+        try fixture.packageAndChecksum()
+        let environment = ChannelFixture.environment
+        let written = try run(binary.path, ["channel", "update-feed", "--tag", "v1.0.0"], in: fixture.url, environment: environment)
+        #expect(written.status == 0, "\(written)")
+        let feedURL = fixture.dist.appendingPathComponent("velostream-update.json")
+        let bytes = try Data(contentsOf: feedURL)
+        let feed = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        #expect(feed["version"] as? String == "1.0.0" && feed["tag"] as? String == "v1.0.0", "\(feed)")
+        let targets = try #require(feed["targets"] as? [String: [String: Any]])
+        #expect(Set(targets.keys) == Set(ChannelFixture.triples), "\(targets.keys)")
+        let sums = try fixture.sums()
+        for (triple, download) in targets {
+            let name = try #require(download["archive"] as? String)
+            #expect(name.contains(triple))
+            #expect(download["url"] as? String == ChannelFixture.baseURL + name)
+            #expect(download["sha256"] as? String == sums[name], "\(name)")
+        }
+        // A release asset: listed in SHA256SUMS with the file's own digest.
+        let digest = try run("sha256sum", [feedURL.path])
+        #expect(sums["velostream-update.json"] == digest.stdout.split(separator: " ").first.map(String.init))
+
+        // The same release, the same bytes.
+        let again = try run(binary.path, ["channel", "update-feed", "--tag", "v1.0.0"], in: fixture.url, environment: environment)
+        #expect(again.status == 0, "\(again)")
+        #expect(try Data(contentsOf: feedURL) == bytes)
+
+        // The stock relctl has no such channel and no such plugin on PATH.
+        let stock = try relctl(["channel", "update-feed", "--tag", "v1.0.0"], in: fixture.url, environment: environment)
+        #expect(stock.status != 0 && stock.stderr.contains("update-feed"), "\(stock)")
+    }
+
+    @Test func aChannelSettingItDoesNotKnowIsBadInputNamingIt() throws {
+        let binary = try Self.buildExample()
+        let fixture = try ChannelFixture(channels: "\n[[channel]]\nname = \"update-feed\"\nfeed = \"x.json\"\n")
+        // The stock relctl calls `feed` an unknown key of [[channel]]; the extended one leaves the
+        // channel's keys to the channel, so packaging goes on.
+        let stock = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
+        #expect(stock.status == 2 && stock.stderr.contains("unknown key `feed`"), "\(stock)")
+        for step in [["package", "--tag", "v1.0.0"], ["checksum"]] {
+            let done = try run(binary.path, step, in: fixture.url, environment: ChannelFixture.environment)
+            try #require(done.status == 0, "\(done)")
+        }
+        let result = try run(
+            binary.path, ["channel", "update-feed", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("has no setting `feed`; it knows `file`"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent("x.json").path))
+    }
 }

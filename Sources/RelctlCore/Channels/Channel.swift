@@ -4,8 +4,9 @@ import RelctlBasics
 /// A place users install from (a Helm chart, a Nix flake, a Homebrew tap, a plugin…). A channel
 /// writes its files into the release's dist folder once the archives and their checksums are known,
 /// and publishes them later, with `--push` or `--publish`. Built-ins and plugins are registered in
-/// `ChannelRegistry`; the release runs them in `ChannelStage` and `ChannelPublishStage`.
-package protocol Channel: Sendable {
+/// `ChannelRegistry` (and a program built on relctl's libraries adds its own with
+/// `RelctlExtensions.addChannel`); the release runs them in `ChannelStage` and `ChannelPublishStage`.
+public protocol Channel: Sendable {
     /// The registry id (`chart`, `nix`, `homebrew`, `scoop`) or the plugin's name.
     var id: String { get }
     /// What the channel is about, for progress and messages (`chart charts/velostream`).
@@ -22,12 +23,12 @@ package protocol Channel: Sendable {
 }
 
 extension Channel {
-    package var publishedBy: ChannelPublishFlag? { nil }
-    package func publish(_ release: ChannelRelease, _ output: ChannelOutput) async throws -> [String] { [] }
+    public var publishedBy: ChannelPublishFlag? { nil }
+    public func publish(_ release: ChannelRelease, _ output: ChannelOutput) async throws -> [String] { [] }
 }
 
 /// The `relctl release` flag that publishes a channel.
-package enum ChannelPublishFlag: String, Sendable {
+public enum ChannelPublishFlag: String, Sendable {
     /// `--push`: the chart to its OCI registry, like the images.
     case push
     /// `--publish`: the tap and bucket, whose files point at the release's download URLs.

@@ -1,10 +1,37 @@
 import Foundation
 import RelctlBasics
+import Synchronization
 
 /// Channels keyed by id. The built-ins register here, each as a factory giving the instances the
-/// config asks for (none when it is not configured); plugins are `[[channel]]` names, run as their
-/// `command` or as `relctl-channel-NAME` found on PATH. An unknown id lists the known ones.
-package enum ChannelRegistry {
+/// config asks for (none when it is not configured); `[[channel]]` names are, in this order, a
+/// channel a program built on relctl's libraries added (`RelctlExtensions.addChannel`), then a
+/// plugin run as its `command` or as `relctl-channel-NAME` found on PATH. An unknown id lists the
+/// known ones.
+public enum ChannelRegistry {
+    /// Makes an added channel from its `[[channel]]` table's other keys (as text).
+    public typealias ExtensionFactory = @Sendable (_ settings: [String: String]) throws -> any Channel
+
+    /// The channels a program built on the libraries added, by name.
+    private static let added = Mutex<[String: ExtensionFactory]>([:])
+
+    /// Adds a channel; a name a built-in (or an earlier extension) has, or one that is not a
+    /// valid channel name, is refused.
+    package static func add(id: String, factory: @escaping ExtensionFactory) throws(ExtensionError) {
+        guard isValidName(id) else { throw ExtensionError.badName(what: "channel", name: id) }
+        try added.withLock { added throws(ExtensionError) in
+            guard factories[id] == nil, added[id] == nil else { throw ExtensionError.duplicate(what: "channel", name: id) }
+            added[id] = factory
+        }
+    }
+
+    /// The names extensions added, sorted.
+    package static var addedIDs: [String] { added.withLock { $0.keys.sorted() } }
+
+    private static func addedChannel(_ plugin: ChannelSettings.Plugin) throws -> (any Channel)? {
+        guard let factory = added.withLock({ $0[plugin.name] }) else { return nil }
+        return try factory(plugin.settings)
+    }
+
     package typealias Factory = @Sendable (RelctlConfig) -> [any Channel]
 
     package static let factories: [String: Factory] = [
@@ -31,9 +58,10 @@ package enum ChannelRegistry {
         var channels = builtInOrder.flatMap { factories[$0]!(config) }
         var problems: [any RelctlError] = []
         for plugin in config.channels.plugins {
-            do { channels.append(try pluginChannel(plugin, config: config, environment: environment)) } catch let error
-                as RelctlError
-            {
+            do {
+                channels.append(
+                    try addedChannel(plugin) ?? pluginChannel(plugin, config: config, environment: environment))
+            } catch let error as RelctlError {
                 problems.append(error)
             }
         }
@@ -52,7 +80,10 @@ package enum ChannelRegistry {
             return channels
         }
         if let plugin = config.channels.plugins.first(where: { $0.name == name }) {
-            return [try pluginChannel(plugin, config: config, environment: environment)]
+            return [try addedChannel(plugin) ?? pluginChannel(plugin, config: config, environment: environment)]
+        }
+        if let channel = try addedChannel(ChannelSettings.Plugin(name: name, command: nil, line: nil)) {
+            return [channel]
         }
         if isValidName(name), let executable = findOnPath(pluginPrefix + name, environment: environment) {
             return [PluginChannel(name: name, command: [executable])]
@@ -62,7 +93,7 @@ package enum ChannelRegistry {
 
     /// Built-in ids, configured plugin names and plugins found on PATH, sorted.
     package static func knownIDs(config: RelctlConfig, environment: [String: String]) -> [String] {
-        var ids = Set(factories.keys)
+        var ids = Set(factories.keys).union(addedIDs)
         for plugin in config.channels.plugins where plugin.command != nil { ids.insert(plugin.name) }
         ids.formUnion(pluginsOnPath(environment: environment))
         return ids.sorted()
@@ -78,7 +109,9 @@ package enum ChannelRegistry {
                         file: config.path, line: plugin.line,
                         "[[channel]] `\(plugin.name)` has the name of a built-in channel; configure that one with its own table, or rename the plugin"
                     ))
-            } else if plugin.command == nil, findOnPath(pluginPrefix + plugin.name, environment: environment) == nil {
+            } else if plugin.command == nil, !addedIDs.contains(plugin.name),
+                findOnPath(pluginPrefix + plugin.name, environment: environment) == nil
+            {
                 let known = knownIDs(config: config, environment: environment)
                 diagnostics.append(
                     Diagnostic(

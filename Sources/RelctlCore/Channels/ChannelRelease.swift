@@ -4,21 +4,21 @@ import RelctlBasics
 /// Everything a channel reads about the release it writes for: the identity, the archives with
 /// their digests, and where to write. `relctl release` builds it from the checksum stage's
 /// manifest in memory; the step commands (`relctl chart`, `relctl channel`) from dist/manifest.json.
-package struct ChannelRelease: Sendable {
-    package var project: String
-    package var tag: String
-    package var version: String
-    package var commit: String
+public struct ChannelRelease: Sendable {
+    public package(set) var project: String
+    public package(set) var tag: String
+    public package(set) var version: String
+    public package(set) var commit: String
     /// SOURCE_DATE_EPOCH or the commit time: the only clock written into channel files.
-    package var time: Int
-    package var archives: [ChannelArchive]
+    public package(set) var time: Int
+    public package(set) var archives: [ChannelArchive]
     /// Where the files go: the release's staging folder, or dist/ for a step command.
-    package var dist: URL
-    package var dryRun: Bool
+    public package(set) var dist: URL
+    public package(set) var dryRun: Bool
     /// The release's download folder URL ending in `/`, nil when the repository is unknown.
-    package var downloadBase: String?
-    package var config: RelctlConfig
-    package var context: Context
+    public package(set) var downloadBase: String?
+    public package(set) var config: RelctlConfig
+    public package(set) var context: Context
 
     package init(
         manifest: ReleaseManifest, time: Int, dist: URL, dryRun: Bool, downloadBase: String?,
@@ -43,7 +43,7 @@ package struct ChannelRelease: Sendable {
     }
 
     /// The URL users download the archive from; a channel that publishes URLs cannot do without it.
-    package func url(of archive: ChannelArchive, for channel: String) throws -> String {
+    public func url(of archive: ChannelArchive, for channel: String) throws -> String {
         guard let url = archive.url else { throw ChannelError.noDownloadURL(channel: channel) }
         return url
     }

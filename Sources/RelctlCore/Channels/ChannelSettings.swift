@@ -38,6 +38,8 @@ public struct ChannelSettings: Sendable {
         /// The argv to run; nil means `relctl-channel-NAME` found on PATH.
         package var command: [String]?
         package var line: Int?
+        /// The table's other keys, for a channel an extension added (`RelctlExtensions.addChannel`).
+        package var settings: [String: String] = [:]
     }
 
     package var charts: [Chart] = []

@@ -57,6 +57,16 @@ extension ConfigLoader {
                 table.report("name", "two [[channel]] tables are named `\(name)`; list each channel once")
                 continue
             }
+            if ChannelRegistry.addedIDs.contains(name) {
+                // A channel compiled into this relctl: its other keys are its settings, as text.
+                var settings: [String: String] = [:]
+                for key in table.values.keys.sorted() where key != "name" {
+                    if let value = table.string(key) { settings[key] = value }
+                }
+                channels.plugins.append(
+                    ChannelSettings.Plugin(name: name, command: nil, line: table.line, settings: settings))
+                continue
+            }
             var command = table.strings("command")
             if let given = command, given.isEmpty || given[0].isEmpty {
                 table.report("command", "`command` must name a program, e.g. [\"python3\", \"channels/announce.py\"]")

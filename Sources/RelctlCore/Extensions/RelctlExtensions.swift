@@ -1,7 +1,7 @@
 import RelctlBasics
 
 /// What a program built on relctl's libraries adds to the built-ins: its own `relctl`, compiled
-/// with extra manifest readers and publishers, registered before the first command runs
+/// with extra manifest readers, publishers and channels, registered before the first command runs
 /// (build-time registration: nothing is loaded at run time). Examples/relctl-gradle is such a
 /// program, and a test builds and runs it.
 ///
@@ -9,6 +9,7 @@ import RelctlBasics
 /// var extensions = RelctlExtensions()
 /// extensions.addManifestReader(GradlePropertiesReader(), kind: "gradle", fileNames: ["gradle.properties"])
 /// extensions.addPublisher(id: "mirror") { _ in MirrorPublisher() }
+/// extensions.addChannel(id: "update-feed") { settings in try UpdateFeedChannel(settings: settings) }
 /// await RelctlCLI.main(extensions: extensions)
 /// ```
 public struct RelctlExtensions: Sendable {
@@ -23,8 +24,14 @@ public struct RelctlExtensions: Sendable {
         var factory: PublisherRegistry.Factory
     }
 
+    struct ChannelEntry: Sendable {
+        var id: String
+        var factory: ChannelRegistry.ExtensionFactory
+    }
+
     var manifestReaders: [ManifestReaderEntry] = []
     var publishers: [PublisherEntry] = []
+    var channels: [ChannelEntry] = []
 
     public init() {}
 
@@ -45,6 +52,17 @@ public struct RelctlExtensions: Sendable {
         publishers.append(PublisherEntry(id: id, factory: factory))
     }
 
+    /// A channel (a place users install from) that `[[channel]] name = "ID"` configures: the
+    /// factory gets that table's other keys as text, and throws a `RelctlError` for a bad one.
+    /// `relctl channel ID` runs it alone; `relctl release` writes its files with the built-in
+    /// channels' (after them, in `[[channel]]` order), checks them the same way (plain paths
+    /// inside dist, assets listed in SHA256SUMS) and, when it says `publishedBy`, publishes it
+    /// with `--push` or `--publish`. The name is checked before PATH is searched for a
+    /// `relctl-channel-ID` plugin; a built-in's name is refused when the extensions are installed.
+    public mutating func addChannel(id: String, factory: @escaping ChannelRegistry.ExtensionFactory) {
+        channels.append(ChannelEntry(id: id, factory: factory))
+    }
+
     /// Registers everything, once, before a command runs.
     public func install() throws(ExtensionError) {
         for entry in manifestReaders {
@@ -52,6 +70,9 @@ public struct RelctlExtensions: Sendable {
         }
         for entry in publishers {
             try PublisherRegistry.add(id: entry.id, factory: entry.factory)
+        }
+        for entry in channels {
+            try ChannelRegistry.add(id: entry.id, factory: entry.factory)
         }
     }
 }
