@@ -20,10 +20,10 @@ import Testing
         #expect(pinned.digest?.count == 71 && !pinned.isLoopback)
         #expect(try ImageReference(parsing: "127.0.0.9:80/x").isLoopback)
         #expect(!(try ImageReference(parsing: "128.0.0.1:80/x").isLoopback))
-        #expect(throws: ImageError.self) { try ImageReference(parsing: "ghcr.io/Acme/app") }
-        #expect(throws: ImageError.self) { try ImageReference(parsing: "ghcr.io:99999/acme/app") }
-        #expect(throws: ImageError.self) { try ImageReference(parsing: "ghcr.io/acme/app@sha256:abc") }
-        #expect(throws: ImageError.self) { try ImageReference(parsing: "ghcr.io/acme//app") }
+        #expect(throws: ImageReferenceError.self) { try ImageReference(parsing: "ghcr.io/Acme/app") }
+        #expect(throws: ImageReferenceError.self) { try ImageReference(parsing: "ghcr.io:99999/acme/app") }
+        #expect(throws: ImageReferenceError.self) { try ImageReference(parsing: "ghcr.io/acme/app@sha256:abc") }
+        #expect(throws: ImageReferenceError.self) { try ImageReference(parsing: "ghcr.io/acme//app") }
     }
 
     @Test func platformsComeFromTriples() throws {

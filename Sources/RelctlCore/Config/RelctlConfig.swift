@@ -32,9 +32,12 @@ public struct RelctlConfig: Sendable {
     package var channels: ChannelSettings = ChannelSettings()
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
+    /// The config file's name in a project's root.
+    public static let fileName = "relctl.toml"
+
     package static func defaults(root: URL) -> RelctlConfig {
         RelctlConfig(
-            path: root.appendingPathComponent(ConfigLoader.defaultFileName).path,
+            path: root.appendingPathComponent(RelctlConfig.fileName).path,
             root: root,
             isFromFile: false,
             project: ProjectSettings(name: root.lastPathComponent, tagFormat: .default),

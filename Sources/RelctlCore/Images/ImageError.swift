@@ -18,25 +18,12 @@ package enum ImageError: RelctlError, CustomStringConvertible {
     case registry(registry: String, repository: String, action: String, status: Int, detail: String)
     case noBasePlatform(base: String, platform: String, available: [String])
     case credentialHelper(helper: String, registry: String, reason: String)
-    /// An image reference (`host/path[:tag][@digest]`) that does not parse.
-    case badReference(text: String, problem: ReferenceProblem)
     /// A Docker `config.json` relctl cannot use.
     case badDockerConfig(path: String, registry: String, problem: DockerConfigProblem)
     /// An `[[image]] files` source that is not a regular file.
     case notAFile(path: String, image: String)
     /// A layer cache setting (`RELCTL_LAYER_CACHE`, `RELCTL_LAYER_CACHE_MAX`) relctl cannot use.
     case badCacheSetting(name: String, value: String, expected: String)
-
-    /// What is wrong with an image reference.
-    package enum ReferenceProblem: Sendable {
-        case digest(String)
-        case tag(String)
-        case registry(String)
-        case noRepository
-        case uppercase(String)
-        case component(String)
-        case tooLong
-    }
 
     /// What is wrong with a Docker config file.
     package enum DockerConfigProblem: Sendable {
@@ -49,7 +36,7 @@ package enum ImageError: RelctlError, CustomStringConvertible {
 
     package var exitCode: RelctlExitCode {
         switch self {
-        case .noImages, .unknownImage, .noTargets, .unsupportedPlatform, .badTag, .noBasePlatform, .badReference,
+        case .noImages, .unknownImage, .noTargets, .unsupportedPlatform, .badTag, .noBasePlatform,
             .badDockerConfig, .notAFile, .badCacheSetting:
             return .badInput
         default: return .failure
@@ -126,8 +113,6 @@ package enum ImageError: RelctlError, CustomStringConvertible {
                     "credential helper docker-credential-\(helper) failed for \(registry): \(reason); check it is installed and logged in (`docker login \(registry)`)"
                 )
             ]
-        case let .badReference(text, problem):
-            return [Diagnostic("`\(text)`: \(problem.explanation)")]
         case let .badDockerConfig(path, registry, problem):
             return [Diagnostic(file: path, problem.explanation(registry: registry))]
         case let .notAFile(path, image):
@@ -142,30 +127,6 @@ package enum ImageError: RelctlError, CustomStringConvertible {
     }
 
     package var description: String { message }
-}
-
-extension ImageError.ReferenceProblem {
-    package var explanation: String {
-        switch self {
-        case .digest(let value):
-            return "the digest must be `sha256:` and 64 lowercase hex digits, found `\(value)`"
-        case .tag(let value):
-            return
-                "`\(value)` is not a valid tag (letters, digits, `_`, `.`, `-`, at most 128, not starting with `.` or `-`)"
-        case .registry(let registry):
-            return
-                "`\(registry)` is not a valid registry host (`host` or `host:port`, e.g. `ghcr.io` or `localhost:5000`)"
-        case .noRepository:
-            return "no repository path; write `host/path`, e.g. `ghcr.io/acme/velostream`"
-        case .uppercase(let component):
-            return "repository paths must be lowercase; write `\(component.lowercased())`"
-        case .component(let component):
-            return
-                "`\(component)` is not a valid repository path component (lowercase letters and digits, separated by `.`, `_`, `__` or `-`)"
-        case .tooLong:
-            return "the repository path is longer than 255 characters"
-        }
-    }
 }
 
 extension ImageError.DockerConfigProblem {

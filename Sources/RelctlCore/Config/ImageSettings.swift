@@ -54,10 +54,4 @@ public struct ImageSettings: Sendable {
 
     /// The binaries this image holds, given the `[build]` ones.
     package func imageBinaries(_ build: [String]) -> [String] { binaries ?? build }
-
-    /// The configured targets this image is built for: its `targets`, else every Linux one.
-    package func selectTargets(_ all: [Target]) -> [Target] {
-        if let targets { return all.filter { targets.contains($0.triple) } }
-        return all.filter { $0.os == "linux" }
-    }
 }

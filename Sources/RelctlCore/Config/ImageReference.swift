@@ -27,7 +27,7 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
         if let at = rest.firstIndex(of: "@") {
             let value = String(rest[rest.index(after: at)...])
             guard Self.isDigest(value) else {
-                throw ImageError.badReference(text: text, problem: .digest(String(value)))
+                throw ImageReferenceError(text: text, problem: .digest(String(value)))
             }
             digest = value
             rest = rest[..<at]
@@ -37,7 +37,7 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
             let value = String(rest[rest.index(after: colon)...])
             // `localhost:5000/app` has its colon before a slash: that is a port, handled below.
             guard Self.isTag(value) else {
-                throw ImageError.badReference(text: text, problem: .tag(String(value)))
+                throw ImageReferenceError(text: text, problem: .tag(String(value)))
             }
             tag = value
             rest = rest[..<colon]
@@ -50,22 +50,22 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
             registry = first
             components.removeFirst()
             guard Self.isHost(registry) else {
-                throw ImageError.badReference(text: text, problem: .registry(String(registry)))
+                throw ImageReferenceError(text: text, problem: .registry(String(registry)))
             }
         }
         guard !components.isEmpty, components != [""] else {
-            throw ImageError.badReference(text: text, problem: .noRepository)
+            throw ImageReferenceError(text: text, problem: .noRepository)
         }
         for component in components where !Self.isPathComponent(component) {
             if component.lowercased() != component, Self.isPathComponent(component.lowercased()) {
-                throw ImageError.badReference(text: text, problem: .uppercase(String(component)))
+                throw ImageReferenceError(text: text, problem: .uppercase(String(component)))
             }
-            throw ImageError.badReference(text: text, problem: .component(String(component)))
+            throw ImageReferenceError(text: text, problem: .component(String(component)))
         }
         if registry == "docker.io", components.count == 1 { components.insert("library", at: 0) }
         let repository = components.joined(separator: "/")
         guard repository.utf8.count <= 255 else {
-            throw ImageError.badReference(text: text, problem: .tooLong)
+            throw ImageReferenceError(text: text, problem: .tooLong)
         }
         self.init(registry: registry, repository: repository, tag: tag, digest: digest)
     }
@@ -114,5 +114,54 @@ public struct ImageReference: Sendable, Hashable, CustomStringConvertible {
     /// Docker's path component grammar: `[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*`.
     package static func isPathComponent(_ text: String) -> Bool {
         text.range(of: #"^[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*$"#, options: .regularExpression) != nil
+    }
+}
+
+/// An image reference relctl cannot use (`[[image]] repository`, `base`, a chart's `repository`):
+/// bad input, naming the text and what is wrong with it.
+package struct ImageReferenceError: RelctlError, Equatable {
+    package enum Problem: Sendable, Equatable {
+        case digest(String)
+        case tag(String)
+        case registry(String)
+        case noRepository
+        case uppercase(String)
+        case component(String)
+        case tooLong
+    }
+
+    package var text: String
+    package var problem: Problem
+
+    package init(text: String, problem: Problem) {
+        self.text = text
+        self.problem = problem
+    }
+
+    package var exitCode: RelctlExitCode { .badInput }
+    package var diagnostics: [Diagnostic] { [Diagnostic("`\(text)`: \(problem.explanation)")] }
+}
+
+extension ImageReferenceError.Problem {
+    package var explanation: String {
+        switch self {
+        case .digest(let value):
+            return "the digest must be `sha256:` and 64 lowercase hex digits, found `\(value)`"
+        case .tag(let value):
+            return
+                "`\(value)` is not a valid tag (letters, digits, `_`, `.`, `-`, at most 128, not starting with `.` or `-`)"
+        case .registry(let registry):
+            return
+                "`\(registry)` is not a valid registry host (`host` or `host:port`, e.g. `ghcr.io` or `localhost:5000`)"
+        case .noRepository:
+            return "no repository path; write `host/path`, e.g. `ghcr.io/acme/velostream`"
+        case .uppercase(let component):
+            return "repository paths must be lowercase; write `\(component.lowercased())`"
+        case .component(let component):
+            return
+                "`\(component)` is not a valid repository path component (lowercase letters and digits, separated by `.`, `_`, `__` or `-`)"
+        case .tooLong:
+            return "the repository path is longer than 255 characters"
+        }
     }
 }

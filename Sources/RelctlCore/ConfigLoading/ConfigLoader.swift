@@ -3,7 +3,7 @@ import RelctlBasics
 
 /// Reads `relctl.toml` and checks it whole: every problem is collected, then reported together.
 public enum ConfigLoader {
-    public static let defaultFileName = "relctl.toml"
+    public static let defaultFileName = RelctlConfig.fileName
 
     /// Loads the config at `path` (default `./relctl.toml`). A missing file is exit 2 suggesting `relctl init`.
     public static func load(path: String?, context: Context) throws -> RelctlConfig {
