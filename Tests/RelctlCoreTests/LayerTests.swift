@@ -50,6 +50,54 @@ struct LayerTests {
         #expect(offenders.isEmpty, "\(offenders)")
     }
 
+    /// Every top-level type RelctlCore declares, by the folder (area) that declares it.
+    static func coreTypeOwners() throws -> (owners: [String: String], files: [(area: String, path: String, text: String)]) {
+        let folder = Self.root.appendingPathComponent("Sources/RelctlCore")
+        let paths = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+        let declaration = #/(?m)^(?:(?:public|package|internal|private|fileprivate|final|indirect) +)*(?:struct|enum|class|protocol|actor|typealias) +([A-Z]\w*)/#
+        var owners: [String: String] = [:]
+        var files: [(area: String, path: String, text: String)] = []
+        for path in paths.sorted() where path.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+            let area = String(path.split(separator: "/")[0])
+            files.append((area, path, text))
+            for match in text.matches(of: declaration) where owners[String(match.1)] == nil {
+                owners[String(match.1)] = area
+            }
+        }
+        return (owners, files)
+    }
+
+    /// `Config/` is the model of relctl.toml: the areas read it, so it names no area's type but
+    /// the tag format's; reading and checking the file (which needs the registries) is
+    /// `ConfigLoading/`, which only the project checks and the layers above use.
+    @Test func theConfigModelReachesIntoNoAreaAndNoAreaLoadsConfigs() throws {
+        let (owners, files) = try Self.coreTypeOwners()
+        // Simple (ASCII) boundaries: with the default Unicode ones this Swift's `\b` matches nothing here.
+        let word = #/\b[A-Z]\w*\b/#.wordBoundaryKind(.simple)
+        var offenders: Set<String> = []
+        for file in files {
+            // Comments and string literals name types without depending on them.
+            let code = file.text.split(separator: "\n").map { line in
+                line.replacing(#/\/\/.*/#, with: "").replacing(#/"(?:[^"\\]|\\.)*"/#, with: "\"\"")
+            }.joined(separator: "\n")
+            let named = Set(code.matches(of: word).map { String($0.output) })
+            if file.area == "Config" {
+                for type in named {
+                    if let owner = owners[type], owner != "Config", owner != "Versioning" {
+                        offenders.insert("\(file.path) names \(owner)'s \(type)")
+                    }
+                }
+            } else if !["ConfigLoading", "Project"].contains(file.area) {
+                for type in ["ConfigLoader", "TableReader"] where named.contains(type) {
+                    offenders.insert("\(file.path) names \(type)")
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.sorted())")
+        #expect(owners["RelctlConfig"] == "Config" && owners["ConfigLoader"] == "ConfigLoading")
+    }
+
     /// The filesystem door: above RelctlBasics nothing calls the file system's system calls
     /// itself (FileStatus, ReadableFile, AtomicFile, FileSystem do), so every path is handled,
     /// reported and made atomic one way.
