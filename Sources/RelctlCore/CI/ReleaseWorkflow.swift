@@ -180,6 +180,14 @@ public enum ReleaseWorkflow {
             return y.text
         }
 
+        planJob(&y, config: config)
+        buildJob(&y, config: config)
+        releaseJob(&y, config: config)
+        return y.text
+    }
+
+    /// `plan`: checks the tag and expands the target matrix the build jobs run.
+    private static func planJob(_ y: inout YAMLLines, config: RelctlConfig) {
         y.add("  plan:")
         y.add("    name: Plan")
         y.add("    runs-on: \(CIRunners.coordinator)")
@@ -196,7 +204,10 @@ public enum ReleaseWorkflow {
                 "echo \"matrix=$matrix\" >> \"$GITHUB_OUTPUT\"",
             ])
         y.blank()
+    }
 
+    /// `build`: one job per target, on its runner: build, package, upload the archives.
+    private static func buildJob(_ y: inout YAMLLines, config: RelctlConfig) {
         y.add("  build:")
         y.add("    name: Build ${{ matrix.target }}")
         y.add("    needs: plan")
@@ -226,7 +237,11 @@ public enum ReleaseWorkflow {
         y.add("          if-no-files-found: error")
         if !config.images.isEmpty { uploadImageBinaries(&y, config: config) }
         y.blank()
+    }
 
+    /// `release`: the archives together: checksums, installers, channels, signatures,
+    /// attestations, notes and the publish, then the images.
+    private static func releaseJob(_ y: inout YAMLLines, config: RelctlConfig) {
         y.add("  release:")
         y.add("    name: Release")
         y.add("    needs: [plan, build]")
@@ -264,7 +279,6 @@ public enum ReleaseWorkflow {
         }
         notesAndPublish(&y)
         if !config.images.isEmpty { pushImages(&y, config: config) }
-        return y.text
     }
 
     /// A project without `[[target]]` builds nothing: one job checks the tag against the

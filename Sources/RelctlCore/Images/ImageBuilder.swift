@@ -100,51 +100,10 @@ public struct ImageBuilder: Sendable {
             let annotations = release.annotations(labels: image.labels)
             var manifests: [OCIDescriptor] = []
             for (index, plan) in plans.enumerated() {
-                let layer = layers.written[index]
-                let base = bases[plan.platform]
-                var imageConfig = base?.config ?? .scratch(plan.platform)
-                imageConfig.created = release.created
-                var execution = imageConfig.config ?? OCIImageConfig.Execution()
-                let entrypoint = image.entrypoint ?? Array(image.imageBinaries(config.build.binaries).prefix(1))
-                execution.Entrypoint =
-                    ["/usr/local/bin/" + plan.target.executableName(entrypoint.first ?? "")] + entrypoint.dropFirst()
-                // A base's CMD would become arguments of our entrypoint.
-                execution.Cmd = nil
-                execution.User = image.user
-                if execution.Env?.contains(where: { $0.hasPrefix("PATH=") }) != true {
-                    execution.Env =
-                        (execution.Env ?? []) + ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
-                }
-                execution.Labels = (execution.Labels ?? [:]).merging(annotations) { _, ours in ours }
-                imageConfig.config = execution
-                imageConfig.rootfs.diff_ids.append(layer.diffID)
-                // A base without history stays without: a history shorter than the layers confuses tools.
-                if base == nil || imageConfig.history != nil {
-                    imageConfig.history =
-                        (imageConfig.history ?? []) + [
-                            OCIImageConfig.History(
-                                created: release.created, created_by: "relctl image", comment: nil, empty_layer: nil)
-                        ]
-                }
-                var manifestAnnotations = annotations
-                if let base, let reference = image.base {
-                    manifestAnnotations["org.opencontainers.image.base.name"] = reference.name
-                    manifestAnnotations["org.opencontainers.image.base.digest"] = base.manifestDigest
-                    for layer in base.manifest.layers {
-                        try writer.add(cached: base.blob(layer.digest), digest: layer.digest)
-                    }
-                }
-                let configDescriptor = try writer.add(json: imageConfig, mediaType: OCIMediaType.config)
-                let baseLayers =
-                    base?.manifest.layers.map {
-                        OCIDescriptor(
-                            mediaType: OCIMediaType.ociLayer($0.mediaType), digest: $0.digest, size: $0.size,
-                            annotations: $0.annotations)
-                    } ?? []
-                let manifest = OCIManifest(
-                    config: configDescriptor, layers: baseLayers + [layer.descriptor], annotations: manifestAnnotations)
                 manifests.append(
-                    try writer.add(json: manifest, mediaType: OCIMediaType.manifest, platform: plan.platform))
+                    try writeManifest(
+                        plan, layer: layers.written[index], base: bases[plan.platform], image: image, config: config,
+                        release: release, annotations: annotations, into: writer))
             }
             let index = try writer.add(
                 json: OCIIndex(manifests: manifests, annotations: annotations), mediaType: OCIMediaType.index)
@@ -160,6 +119,57 @@ public struct ImageBuilder: Sendable {
             writer.discard()
             throw error
         }
+    }
+
+    /// One platform's image: its config (the base's, else scratch, with our entrypoint, user,
+    /// PATH, labels, the layer's diff_id and a history entry), the base's layers copied in, and the
+    /// manifest over them; returns the manifest's descriptor for the index.
+    private func writeManifest(
+        _ plan: PlatformPlan, layer: ImageLayer.Written, base: BaseImage?, image: ImageSettings, config: RelctlConfig,
+        release: ImageRelease, annotations: [String: String], into writer: OCILayoutWriter
+    ) throws -> OCIDescriptor {
+        var imageConfig = base?.config ?? .scratch(plan.platform)
+        imageConfig.created = release.created
+        var execution = imageConfig.config ?? OCIImageConfig.Execution()
+        let entrypoint = image.entrypoint ?? Array(image.imageBinaries(config.build.binaries).prefix(1))
+        execution.Entrypoint =
+            ["/usr/local/bin/" + plan.target.executableName(entrypoint.first ?? "")] + entrypoint.dropFirst()
+        // A base's CMD would become arguments of our entrypoint.
+        execution.Cmd = nil
+        execution.User = image.user
+        if execution.Env?.contains(where: { $0.hasPrefix("PATH=") }) != true {
+            execution.Env =
+                (execution.Env ?? []) + ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
+        }
+        execution.Labels = (execution.Labels ?? [:]).merging(annotations) { _, ours in ours }
+        imageConfig.config = execution
+        imageConfig.rootfs.diff_ids.append(layer.diffID)
+        // A base without history stays without: a history shorter than the layers confuses tools.
+        if base == nil || imageConfig.history != nil {
+            imageConfig.history =
+                (imageConfig.history ?? []) + [
+                    OCIImageConfig.History(
+                        created: release.created, created_by: "relctl image", comment: nil, empty_layer: nil)
+                ]
+        }
+        var manifestAnnotations = annotations
+        if let base, let reference = image.base {
+            manifestAnnotations["org.opencontainers.image.base.name"] = reference.name
+            manifestAnnotations["org.opencontainers.image.base.digest"] = base.manifestDigest
+            for layer in base.manifest.layers {
+                try writer.add(cached: base.blob(layer.digest), digest: layer.digest)
+            }
+        }
+        let configDescriptor = try writer.add(json: imageConfig, mediaType: OCIMediaType.config)
+        let baseLayers =
+            base?.manifest.layers.map {
+                OCIDescriptor(
+                    mediaType: OCIMediaType.ociLayer($0.mediaType), digest: $0.digest, size: $0.size,
+                    annotations: $0.annotations)
+            } ?? []
+        let manifest = OCIManifest(
+            config: configDescriptor, layers: baseLayers + [layer.descriptor], annotations: manifestAnnotations)
+        return try writer.add(json: manifest, mediaType: OCIMediaType.manifest, platform: plan.platform)
     }
 
     /// The layers of one image, in the order of `entries`, and how many were compressed here.

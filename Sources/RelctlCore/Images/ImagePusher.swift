@@ -91,8 +91,37 @@ public struct ImagePusher: Sendable {
             connection.flatMap { $0.reference == image.reference && $0.base == image.base ? $0 : nil }
             ?? connect(to: image.reference, base: image.base)
         let opened = try await connection.opened.value
-        let client = opened.client, credentials = opened.credentials, mountFrom = opened.mountFrom
+        let client = opened.client
+        let read = try readLayout(layout, image: image)
 
+        if dryRun {
+            try await rehearse(image, client: client, credentials: opened.credentials, index: read.index)
+            return Report()
+        }
+        let report = try await pushBlobs(
+            read.manifests.map(\.manifest), blobs: read.blobs, client: client, connection: connection,
+            mountFrom: opened.mountFrom)
+        // The platform manifests at once, then the index by digest, and only then the tags: a tag
+        // never points at an index whose parts the registry does not hold yet.
+        try await putAll(
+            client, read.manifests.map { ($0.descriptor.digest, $0.body, OCIMediaType.manifest) })
+        try await putManifest(client, reference: image.digest, body: read.indexBody, mediaType: OCIMediaType.index)
+        try await putAll(client, image.tags.map { ($0, read.indexBody, OCIMediaType.index) })
+        context.console.info(
+            "pushed \(image.reference.name)@\(image.digest) as \(image.tags.joined(separator: ", ")): \(report.uploaded) blob(s) uploaded (\(ByteCount.format(report.uploadedBytes))\(report.streamed > 0 ? ", \(report.streamed) while compressed" : "")), \(report.mounted) mounted, \(report.present) already there"
+        )
+        return report
+    }
+
+    /// The image's index and platform manifests as the layout holds them (bytes and decoded).
+    private struct LayoutRead {
+        var blobs: URL
+        var index: OCIIndex
+        var indexBody: Data
+        var manifests: [(descriptor: OCIDescriptor, body: Data, manifest: OCIManifest)]
+    }
+
+    private func readLayout(_ layout: URL, image: BuiltImage) throws -> LayoutRead {
         let blobs = layout.appendingPathComponent("blobs/sha256")
         let indexBody = try read(blobs, image.digest)
         let index = try OCIJSON.decode(
@@ -107,34 +136,40 @@ public struct ImagePusher: Sendable {
                         OCIManifest.self, from: body, what: "the manifest \(descriptor.digest) in \(layout.path)")
                 ))
         }
+        return LayoutRead(blobs: blobs, index: index, indexBody: indexBody, manifests: manifests)
+    }
 
-        if dryRun {
-            // A HEAD is a read: it proves the registry answers and the credentials are accepted.
-            _ = try await blobExists(client, index.manifests.first?.digest ?? image.digest)
-            if let actions = client.grantedActions, !actions.contains("push") {
-                // Anonymous tokens grant pull at most: that is a missing login, not a missing permission.
-                if credentials == nil {
-                    throw ImageError.unauthorized(
-                        registry: client.registry, repository: client.repository, detail: "no credentials stored for it"
-                    )
-                }
-                throw ImageError.denied(
-                    registry: client.registry, repository: client.repository,
-                    detail: "the token grants \(actions.isEmpty ? "no access" : actions.joined(separator: ","))")
+    /// The dry run: a HEAD is a read, so it proves the registry answers and the credentials are
+    /// accepted; a token that does not grant push is refused here, before the real run.
+    private func rehearse(
+        _ image: BuiltImage, client: RegistryClient, credentials: RegistryCredentials?, index: OCIIndex
+    ) async throws {
+        _ = try await blobExists(client, index.manifests.first?.digest ?? image.digest)
+        if let actions = client.grantedActions, !actions.contains("push") {
+            // Anonymous tokens grant pull at most: that is a missing login, not a missing permission.
+            if credentials == nil {
+                throw ImageError.unauthorized(
+                    registry: client.registry, repository: client.repository, detail: "no credentials stored for it"
+                )
             }
-            context.console.info(
-                "image \(image.name): \(client.registry) accepts the credentials for \(client.repository); would push \(image.digest) as \(image.tags.joined(separator: ", "))"
-            )
-            return Report()
+            throw ImageError.denied(
+                registry: client.registry, repository: client.repository,
+                detail: "the token grants \(actions.isEmpty ? "no access" : actions.joined(separator: ","))")
         }
+        context.console.info(
+            "image \(image.name): \(client.registry) accepts the credentials for \(client.repository); would push \(image.digest) as \(image.tags.joined(separator: ", "))"
+        )
+    }
 
-        // Every distinct blob, HEAD first and then mounted or uploaded, several at once; each
-        // upload streams its file, so memory stays flat however large the layer.
-        let baseLayers = Set(manifests.flatMap { $0.manifest.layers.dropLast().map(\.digest) })
+    /// Every distinct blob, HEAD first and then mounted or uploaded, several at once; each
+    /// upload streams its file, so memory stays flat however large the layer. A layer already
+    /// streamed while it was compressed counts as uploaded when the registry confirmed it.
+    private func pushBlobs(
+        _ manifests: [OCIManifest], blobs: URL, client: RegistryClient, connection: Connection, mountFrom: String?
+    ) async throws -> Report {
+        let baseLayers = Set(manifests.flatMap { $0.layers.dropLast().map(\.digest) })
         var seen: Set<String> = []
-        let distinct = manifests.flatMap { $0.manifest.layers + [$0.manifest.config] }.filter {
-            seen.insert($0.digest).inserted
-        }
+        let distinct = manifests.flatMap { $0.layers + [$0.config] }.filter { seen.insert($0.digest).inserted }
         enum Outcome: Sendable {
             case present, mounted, uploaded(Int64), streamed(Int64)
         }
@@ -180,15 +215,6 @@ public struct ImagePusher: Sendable {
                 report.uploadedBytes += size
             }
         }
-        // The platform manifests at once, then the index by digest, and only then the tags: a tag
-        // never points at an index whose parts the registry does not hold yet.
-        try await putAll(
-            client, manifests.map { ($0.descriptor.digest, $0.body, OCIMediaType.manifest) })
-        try await putManifest(client, reference: image.digest, body: indexBody, mediaType: OCIMediaType.index)
-        try await putAll(client, image.tags.map { ($0, indexBody, OCIMediaType.index) })
-        context.console.info(
-            "pushed \(image.reference.name)@\(image.digest) as \(image.tags.joined(separator: ", ")): \(report.uploaded) blob(s) uploaded (\(ByteCount.format(report.uploadedBytes))\(report.streamed > 0 ? ", \(report.streamed) while compressed" : "")), \(report.mounted) mounted, \(report.present) already there"
-        )
         return report
     }
 
