@@ -56,6 +56,40 @@ public struct ReleaseManifest: Codable, Sendable, Equatable {
 
     /// Writes `DIR/manifest.json` atomically.
     package func write(in directory: URL) throws {
-        try AtomicFile.write(try JSONOutput.encode(self), to: directory.appendingPathComponent(Self.fileName))
+        try AtomicFile.write(try encoded(), to: directory.appendingPathComponent(Self.fileName))
+    }
+
+    /// The document `JSONOutput.encode` gives, byte for byte, without its encoder holding the
+    /// whole tree: each artifact is encoded on its own and set into the document's
+    /// `artifacts` array. With 100,000 archives in one folder the whole-document encoder peaked
+    /// at over 200 MB; this holds the text and one artifact (`ReleaseManifestTests` compares
+    /// the two).
+    package func encoded() throws -> String {
+        guard !artifacts.isEmpty else { return try JSONOutput.encode(self) }
+        var shell = self
+        shell.artifacts = []
+        // The first array in the sorted document is `artifacts` (the first key): its empty
+        // form is replaced by the artifacts.
+        let empty = try JSONOutput.encode(shell)
+        guard let open = empty.range(of: "\"artifacts\" : ["), let close = empty[open.upperBound...].firstIndex(of: "]")
+        else { return try JSONOutput.encode(self) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var text = String(empty[..<open.upperBound])
+        text.reserveCapacity(empty.utf8.count + artifacts.count * 256)
+        for (index, artifact) in artifacts.enumerated() {
+            text += index == 0 ? "\n" : ",\n"
+            let object = String(decoding: try encoder.encode(artifact), as: UTF8.self)
+            var first = true
+            for line in object.split(separator: "\n", omittingEmptySubsequences: false) {
+                if !first { text += "\n" }
+                text += "    "
+                text += line
+                first = false
+            }
+        }
+        text += "\n  "
+        text += empty[close...]
+        return text
     }
 }
