@@ -96,6 +96,24 @@ import Testing
         }
     }
 
+    /// Thousands of names that fit no target are one mistake: the first few are named, the rest
+    /// counted in one warning (and listed with -v), and every one is still listed.
+    @Test func manyUnfitNamesAreOneCountedWarning() throws {
+        try withTemporaryDirectory { dir in
+            let odd = (0..<15).map { "odd\($0).zip" }
+            try F.makeDist(in: dir, names: [F.linux] + odd)
+            let result = try relctl(["checksum"], in: dir.url)
+            #expect(result.status == 0, "\(result)")
+            let named = result.stderr.split(separator: "\n").filter { $0.contains(": does not fit the archive name template") }
+            #expect(named.count == 10, "\(result.stderr)")
+            #expect(result.stderr.contains("warning: dist: 5 more archives like these (15 in all; `-v` lists them) do not fit the template either"), "\(result.stderr)")
+            let verbose = try relctl(["checksum", "-v"], in: dir.url)
+            #expect(verbose.stderr.contains("  dist/odd9.zip"), "\(verbose.stderr)")
+            let sums = try dir.read("dist/SHA256SUMS")
+            #expect(odd.allSatisfy { sums.contains("  \($0)\n") })
+        }
+    }
+
     @Test func sha512WritesSha512sumsThatCoreutilsAccepts() throws {
         try withTemporaryDirectory { dir in
             let dist = try F.makeDist(in: dir)

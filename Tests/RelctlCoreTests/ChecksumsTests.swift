@@ -31,6 +31,39 @@ import Testing
         }
     }
 
+    /// `checksum`'s compact hasher (a few workers pulling files, records in slots) gives what the
+    /// per-file hasher gives, in the order of the names, whatever the sizes and the job count;
+    /// the first unreadable name in that order is the one reported.
+    @Test func compactHasherAgreesWithThePerFileHasher() async throws {
+        try await withTemporaryDirectory { dir in
+            let sizes = [0, 1, 4096, FileHasher.bufferSize + 3, 17, 2 * FileHasher.bufferSize, 5]
+            var names: [String] = []
+            for (index, size) in sizes.enumerated() {
+                let name = "f\(index).tar.gz"
+                try ChecksumFixtures.bytes(size, seed: UInt64(index + 3)).write(to: dir.url.appendingPathComponent(name))
+                names.append(name)
+            }
+            let urls = names.map { dir.url.appendingPathComponent($0) }
+            let expected = try await FileHasher.digests(of: urls, algorithms: [.sha256, .sha512])
+            for jobs in [1, 2, 5] {
+                let hashed = try await FileHasher.hashFiles(named: names, in: dir.url, sha512: true, jobs: jobs)
+                #expect(hashed.count == names.count)
+                for index in names.indices {
+                    #expect(hashed[index].size == expected[index].size)
+                    #expect(hashed[index].hex(.sha256) == expected[index][.sha256])
+                    #expect(hashed[index].hex(.sha512) == expected[index][.sha512])
+                }
+            }
+            let plain = try await FileHasher.hashFiles(named: names, in: dir.url, sha512: false)
+            #expect(plain[3].sha512 == nil && plain[3].hex(.sha256) == expected[3][.sha256])
+            await #expect {
+                _ = try await FileHasher.hashFiles(named: [names[0], "gone-b.tar.gz", "gone-a.tar.gz"], in: dir.url, sha512: false, jobs: 3)
+            } throws: { error in
+                (error as? ChecksumError)?.message.contains("gone-b.tar.gz") == true
+            }
+        }
+    }
+
     @Test func fileHasherReportsUnreadableFilesAsBadInput() throws {
         #expect {
             try FileHasher.sha256(of: URL(fileURLWithPath: "/nonexistent/relctl.tar.gz"))

@@ -28,6 +28,46 @@ public enum AtomicFile {
         }
     }
 
+    /// Writes what `body` hands out, piece by piece, to `url` atomically: for documents too long
+    /// to hold whole (a `manifest.json` or `SHA256SUMS` of 100,000 archives). Pieces are
+    /// gathered into 64 KiB writes.
+    public static func write(
+        to url: URL, permissions: Int = 0o644, _ body: (_ piece: (String) throws -> Void) throws -> Void
+    ) throws {
+        let directory = url.deletingLastPathComponent()
+        do { try FileSystem.createDirectory(directory) } catch {
+            throw FileSystemError(error, path: directory.path, action: "cannot create the folder")
+        }
+        let temporary = temporaryURL(for: url)
+        let descriptor = CleanupRegistry.shared.create(temporary, mode: mode_t(permissions))
+        guard descriptor >= 0 else { throw writeError(errno, url) }
+        defer { CleanupRegistry.shared.unregister(temporary) }
+        var open = true
+        do {
+            var buffer = Data()
+            buffer.reserveCapacity(1 << 16)
+            func flush() throws {
+                open = false
+                try writeAll(buffer, to: descriptor, reportedAs: url)
+                open = true
+                buffer.removeAll(keepingCapacity: true)
+            }
+            try body { piece in
+                buffer.append(contentsOf: piece.utf8)
+                if buffer.count >= 1 << 16 { try flush() }
+            }
+            try flush()
+            _ = fchmod(descriptor, mode_t(permissions))
+            open = false
+            if close(descriptor) != 0 { throw writeError(errno, url) }
+            try commit(temporary, to: url)
+        } catch {
+            if open { close(descriptor) }
+            unlink(temporary.path)
+            throw error
+        }
+    }
+
     /// write(2) until every byte is out; closes the descriptor on failure.
     package static func writeAll(_ data: Data, to descriptor: Int32, reportedAs url: URL) throws {
         let failure: Int32? = data.withUnsafeBytes { buffer in

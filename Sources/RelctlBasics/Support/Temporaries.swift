@@ -57,9 +57,14 @@ package enum Temporaries {
     /// start with it (`relctl-` in `$TMPDIR`, which other programs share). Returns the names removed.
     @discardableResult
     package static func reclaim(in directory: URL, prefix: String = "", console: Console? = nil) -> [String] {
-        guard let names = try? FileSystem.names(in: directory) else { return [] }
+        // Only the temporaries are kept from the listing: a dist folder of 100,000 archives is
+        // not 100,000 names held at once (issue 31).
+        var candidates: [String] = []
+        try? FileSystem.forEachName(in: directory) { name in
+            if name.hasPrefix(prefix), owner(of: name) != nil { candidates.append(name) }
+        }
         var removed: [String] = []
-        for name in names.sorted() where name.hasPrefix(prefix) {
+        for name in candidates.sorted() {
             guard let pid = owner(of: name), isGone(pid) else { continue }
             if (try? FileSystem.remove(directory.appendingPathComponent(name))) != nil {
                 removed.append(name)

@@ -9,16 +9,49 @@ package struct ChecksumFile: Sendable, Equatable {
         /// The file name as listed, relative to the checksum file's folder.
         package var name: String
         /// Lowercase hex.
-        package var digest: String
+        package var digest: String {
+            get { storedDigest.text }
+            set { storedDigest = Self.store(newValue) }
+        }
+        /// A SHA-256 inline: a list of 100,000 archives is 100,000 entries (issue 31).
+        private var storedDigest: StoredHex
         package var algorithm: ChecksumAlgorithm
         /// 1-based line in the file read; nil for entries made in memory.
         package var line: Int?
 
         package init(name: String, digest: String, algorithm: ChecksumAlgorithm, line: Int? = nil) {
             self.name = name
-            self.digest = digest.lowercased()
+            self.storedDigest = Self.store(digest)
             self.algorithm = algorithm
             self.line = line
+        }
+
+        package init(name: String, sha256: SHA256Bytes) {
+            self.name = name
+            self.storedDigest = StoredHex(sha256)
+            self.algorithm = .sha256
+            self.line = nil
+        }
+
+        /// This entry's line, newline included.
+        package var rendered: String {
+            guard name.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\n" || $0 == "\r" }) else {
+                return "\(digest)  \(name)\n"
+            }
+            var escaped = ""
+            for scalar in name.unicodeScalars {
+                switch scalar {
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return "\\\(digest)  \(escaped)\n"
+        }
+
+        private static func store(_ digest: String) -> StoredHex {
+            StoredHex(digest.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? digest.lowercased() : digest)
         }
     }
 
@@ -38,23 +71,13 @@ package struct ChecksumFile: Sendable, Equatable {
     /// escaped as GNU coreutils 9 does (a leading `\`, then `\\`, `\n`, `\r`).
     package func render() -> String {
         var text = ""
-        for entry in entries {
-            if entry.name.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\n" || $0 == "\r" }) {
-                var escaped = ""
-                for scalar in entry.name.unicodeScalars {
-                    switch scalar {
-                    case "\\": escaped += "\\\\"
-                    case "\n": escaped += "\\n"
-                    case "\r": escaped += "\\r"
-                    default: escaped.unicodeScalars.append(scalar)
-                    }
-                }
-                text += "\\\(entry.digest)  \(escaped)\n"
-            } else {
-                text += "\(entry.digest)  \(entry.name)\n"
-            }
-        }
+        render { text += $0 }
         return text
+    }
+
+    /// `render()` a line at a time, for lists too long to hold as one text.
+    package func render(_ line: (String) throws -> Void) rethrows {
+        for entry in entries { try line(entry.rendered) }
     }
 
     /// Reads a checksum file; bad input (exit 2) naming the file when it cannot be read.

@@ -18,16 +18,20 @@ public enum ChecksumWriter {
         // What killed runs left in these folders (checksum files in the making) goes first.
         for directory in Set(groups.map(\.directory)) { Temporaries.reclaim(in: directory, console: context.console) }
         Temporaries.reclaimScratch(console: context.console)
-        let files = groups.flatMap { group in
-            (group.names + group.sboms + group.packages).map { group.directory.appendingPathComponent($0) }
-        }
-        let digests = try await FileHasher.digests(of: files, algorithms: [algorithm, .sha256], jobs: jobs)
-        var byPath: [String: FileDigest] = [:]
-        for digest in digests { byPath[digest.url.path] = digest }
-
-        var plans: [Plan] = []
+        // Every folder is hashed before anything is planned or written. The records are compact
+        // (`HashedFile`) and go once their folder is planned (issue 31: 100,000 archives).
+        var hashed: [HashedFiles?] = []
         for group in groups {
-            plans.append(try await plan(group, digests: byPath, algorithm: algorithm, config: config, context: context))
+            hashed.append(
+                try await FileHasher.hashFiles(
+                    named: group.names + group.sboms + group.packages, in: group.directory,
+                    sha512: algorithm == .sha512, jobs: jobs))
+        }
+        var plans: [Plan] = []
+        for (index, group) in groups.enumerated() {
+            let digests = GroupDigests(group: group, files: hashed[index]!)
+            hashed[index] = nil
+            plans.append(try await plan(group, digests: digests, algorithm: algorithm, config: config, context: context))
         }
         for plan in plans { try write(plan, algorithm: algorithm) }
         return ChecksumReport(
@@ -102,11 +106,72 @@ public enum ChecksumWriter {
         package var packages: [String] = []
     }
 
+    /// The digests of one group's files: its archives, then its SBOMs, then its packages, in the
+    /// order the group lists them.
+    package struct GroupDigests {
+        package var group: Group
+        package var files: HashedFiles
+
+        package func archive(_ index: Int) -> HashedFile { files[index] }
+        package func sbom(_ index: Int) -> HashedFile { files[group.names.count + index] }
+        package func package(named name: String) -> HashedFile {
+            files[group.names.count + group.sboms.count + group.packages.firstIndex(of: name)!]
+        }
+    }
+
+    /// The checksum-list line for a file: a SHA-256 stays inline.
+    package static func entry(_ name: String, _ digest: HashedFile, _ algorithm: ChecksumAlgorithm) -> ChecksumFile.Entry {
+        algorithm == .sha256
+            ? ChecksumFile.Entry(name: name, sha256: digest.sha256)
+            : ChecksumFile.Entry(name: name, digest: digest.hex(algorithm), algorithm: algorithm)
+    }
+
     /// What will be written to one folder.
     package struct Plan {
         package var group: Group
-        package var sums: ChecksumFile
+        package var algorithm: ChecksumAlgorithm
+        /// The combined list's lines other than the hashed archives' (packages, SBOMs, and in a
+        /// merge the lines kept), sorted bytewise.
+        package var others: ChecksumFile
+        /// The hashed archives' SHA-512s in `group.names` order; nil for SHA-256, whose lines come
+        /// from `manifest` (100,000 archives hold one list of digests, not two; issue 31).
+        package var sha512: [String]?
         package var manifest: ReleaseManifest
+
+        /// The list line of `group.names[index]`.
+        package func archiveEntry(_ index: Int) -> ChecksumFile.Entry {
+            let name = group.names[index]
+            if let sha512 { return ChecksumFile.Entry(name: name, digest: sha512[index], algorithm: .sha512) }
+            let artifacts = manifest.artifacts
+            // In a scan the artifacts are the names, in order; in a merge, a binary search.
+            if index < artifacts.count, artifacts[index].name == name { return artifacts[index].sha256Entry }
+            var low = 0, high = artifacts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if bytewiseLess(artifacts[middle].name, name) { low = middle + 1 } else { high = middle }
+            }
+            return artifacts[low].sha256Entry
+        }
+
+        /// Every line of the combined list, in order: the archives' and the others', merged.
+        package func forEachLine(_ body: (ChecksumFile.Entry) throws -> Void) rethrows {
+            var next = 0
+            for index in group.names.indices {
+                while next < others.entries.count, bytewiseLess(others.entries[next].name, group.names[index]) {
+                    try body(others.entries[next])
+                    next += 1
+                }
+                try body(archiveEntry(index))
+            }
+            for entry in others.entries[next...] { try body(entry) }
+        }
+
+        /// The combined list as a value (tests, small folders).
+        package var sums: ChecksumFile {
+            var entries: [ChecksumFile.Entry] = []
+            forEachLine { entries.append($0) }
+            return ChecksumFile(entries: entries)
+        }
     }
 
     /// `dist` in the project: as `dist` when that is the working folder (shorter messages), else
@@ -152,7 +217,10 @@ public enum ChecksumWriter {
         if !problems.isEmpty { throw ProblemList(problems) }
         return order.map { key in
             var group = groups[key]!
-            group.names = Array(Set(group.names)).sorted(by: bytewiseLess)
+            // A scanned folder's names are sorted and distinct already; no set of them all.
+            if !zip(group.names, group.names.dropFirst()).allSatisfy({ bytewiseLess($0, $1) }) {
+                group.names = Array(Set(group.names)).sorted(by: bytewiseLess)
+            }
             group.sboms = group.names.compactMap { sbomName(of: $0, in: group.directory) }
             return group
         }
@@ -160,11 +228,14 @@ public enum ChecksumWriter {
 
     /// Regular files directly in `directory` with a recognised archive extension, sorted bytewise.
     package static func archives(in directory: URL) -> [String] {
-        let names = (try? FileSystem.names(in: directory)) ?? []
-        return names.filter { name in
-            !name.hasPrefix(".") && ArtifactName.format(of: name) != nil
-                && FileKind.isRegularFile(directory.appendingPathComponent(name).path)
-        }.sorted(by: bytewiseLess)
+        var names: [String] = []
+        let folder = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
+        try? FileSystem.forEachName(in: directory) { name in
+            if !name.hasPrefix("."), ArtifactName.format(of: name) != nil, FileKind.isRegularFile(folder + name) {
+                names.append(name)
+            }
+        }
+        return names.sorted(by: bytewiseLess)
     }
 
     /// `NAME.cdx.json` for the archive `NAME.<ext>` when that file exists.
@@ -177,15 +248,18 @@ public enum ChecksumWriter {
     package static var extensionList: String { ArchiveFormats.ids.map(ArchiveFormats.fileExtension).joined(separator: " ") }
 
     package static func plan(
-        _ group: Group, digests: [String: FileDigest], algorithm: ChecksumAlgorithm, config: RelctlConfig,
+        _ group: Group, digests: GroupDigests, algorithm: ChecksumAlgorithm, config: RelctlConfig,
         context: Context
     ) async throws -> Plan {
-        let existing = try ReleaseManifest.read(in: group.directory)
+        // A scan rebuilds the artifacts; of the last manifest it needs only the release fields.
+        let existing =
+            group.isScan
+            ? try ReleaseManifest.readHeader(in: group.directory) : try ReleaseManifest.read(in: group.directory)
         let pinnedProject = config.isFromFile ? config.project.name : existing?.project
-        let (artifacts, archiveEntries, projects, tags) = describeArchives(
-            group, digests: digests, algorithm: algorithm, pinnedProject: pinnedProject, config: config,
-            context: context)
-        var entries = archiveEntries
+        let (artifacts, projects, tags) = describeArchives(
+            group, digests: digests, pinnedProject: pinnedProject, config: config, context: context)
+        let sha512 = algorithm == .sha512 ? group.names.indices.map { digests.archive($0).hex(.sha512) } : nil
+        var entries: [ChecksumFile.Entry] = []
         if tags.count > 1 {
             let listing = tags.keys.sorted(by: bytewiseLess).map { "\($0) (\(tags[$0]!.first!))" }.joined(
                 separator: ", ")
@@ -196,22 +270,15 @@ public enum ChecksumWriter {
         let releaseTag = tags.keys.first ?? existing?.tag ?? ""
         let releaseVersion = (try? config.project.tagFormat.version(of: releaseTag))?.description
         for name in LinuxPackageFiles.ofRelease(group.packages, config: config, version: releaseVersion) {
-            entries.append(
-                ChecksumFile.Entry(
-                    name: name, digest: digests[group.directory.appendingPathComponent(name).path]![algorithm],
-                    algorithm: algorithm))
+            entries.append(entry(name, digests.package(named: name), algorithm))
         }
-        for name in group.sboms {
-            entries.append(
-                ChecksumFile.Entry(
-                    name: name, digest: digests[group.directory.appendingPathComponent(name).path]![algorithm],
-                    algorithm: algorithm))
+        for (index, name) in group.sboms.enumerated() {
+            entries.append(entry(name, digests.sbom(index), algorithm))
         }
-        var sums = ChecksumFile(entries: entries)
         if !group.isScan {
-            sums.entries += try keptEntries(in: group, algorithm: algorithm)
+            entries += try keptEntries(in: group, algorithm: algorithm)
         }
-        sums = sums.sorted
+        let others = ChecksumFile(entries: entries).sorted
 
         let tag = tags.keys.first ?? existing?.tag ?? ""
         if let existing, !existing.tag.isEmpty, existing.tag != tag, !group.isScan {
@@ -236,56 +303,68 @@ public enum ChecksumWriter {
             }
         }
         manifest.upsert(artifacts)
-        return Plan(group: group, sums: sums, manifest: manifest)
+        return Plan(group: group, algorithm: algorithm, others: others, sha512: sha512, manifest: manifest)
     }
 
     /// Each archive of the group: its manifest entry, its checksum line, and the project and tag
     /// its name spells (a name that fits no target is listed without one, with a warning).
     private static func describeArchives(
-        _ group: Group, digests: [String: FileDigest], algorithm: ChecksumAlgorithm, pinnedProject: String?,
-        config: RelctlConfig, context: Context
-    ) -> (
-        artifacts: [ReleaseManifest.Artifact], entries: [ChecksumFile.Entry], projects: Set<String>,
-        tags: [String: [String]]
-    ) {
+        _ group: Group, digests: GroupDigests, pinnedProject: String?, config: RelctlConfig, context: Context
+    ) -> (artifacts: [ReleaseManifest.Artifact], projects: Set<String>, tags: [String: [String]]) {
         let knownTargets = config.targets.map(\.triple)
         let configuredTargets = (try? TargetResolver.resolveAll(config)) ?? []
         var artifacts: [ReleaseManifest.Artifact] = []
-        var entries: [ChecksumFile.Entry] = []
         var projects: Set<String> = []
         var tags: [String: [String]] = [:]
-        for name in group.names {
-            let digest = digests[group.directory.appendingPathComponent(name).path]!
+        var unfit: [String] = []
+        artifacts.reserveCapacity(group.names.count)
+        let spellsTarget = !Self.targetPlaceholders.isDisjoint(with: config.archive.name.placeholders)
+        for (index, name) in group.names.enumerated() {
+            let digest = digests.archive(index)
             let parsed = ArtifactName.parse(
                 name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject,
                 knownTargets: knownTargets)
             // The configured target whose name this is, whatever the template spells (`{os}_{arch}`
-            // names no triple); else the triple the name spells.
+            // names no triple); else the triple the name spells (the configured string when it is one,
+            // so 100,000 artifacts share a handful of strings).
             let target =
                 parsed.flatMap { configuredTarget(of: $0, targets: configuredTargets, config: config) }
-                ?? parsed?.target
-            let spellsTarget = !Self.targetPlaceholders.isDisjoint(with: config.archive.name.placeholders)
-            if parsed == nil || (spellsTarget && target == nil) {
-                context.console.warning(
-                    "\(group.shown)/\(name): does not fit the archive name template `\(config.archive.name.text)` for any [[target]] in \(config.path.lastPathComponent); listed in \(ReleaseManifest.fileName) without a target (installers and the notes' Install section leave it out)"
-                )
-            }
-            if let project = parsed?.project { projects.insert(project) }
+                ?? parsed?.target.map { spelled in knownTargets.first { $0 == spelled } ?? spelled }
+            if parsed == nil || (spellsTarget && target == nil) { unfit.append(name) }
+            if let project = parsed?.project, !projects.contains(project) { projects.insert(project) }
             if let tag = parsed?.tag
                 ?? (parsed?.version).map({ "\(config.project.tagFormat.prefix)\($0)\(config.project.tagFormat.suffix)" }
                 )
             {
-                tags[tag, default: []].append(name)
+                // The first name per tag is all the error needs.
+                if tags[tag] == nil { tags[tag] = [name] }
             }
-            let entry = ChecksumFile.Entry(name: name, digest: digest[algorithm], algorithm: algorithm)
-            entries.append(entry)
             artifacts.append(
                 .init(
                     name: name, target: target ?? "",
                     format: parsed?.format ?? ArtifactName.format(of: name) ?? "", size: digest.size,
-                    sha256: digest[.sha256]))
+                    sha256: digest.sha256))
         }
-        return (artifacts, entries, projects, tags)
+        warnUnfit(unfit, in: group, config: config, context: context)
+        return (artifacts, projects, tags)
+    }
+
+    /// Archives shown one by one before the rest are counted: a folder of thousands of names that
+    /// fit no target is one mistake (a template, a missing relctl.toml), not thousands.
+    package static let unfitShown = 10
+
+    private static func warnUnfit(_ unfit: [String], in group: Group, config: RelctlConfig, context: Context) {
+        guard !unfit.isEmpty else { return }
+        let why =
+            "does not fit the archive name template `\(config.archive.name.text)` for any [[target]] in \(config.path.lastPathComponent); listed in \(ReleaseManifest.fileName) without a target (installers and the notes' Install section leave it out)"
+        for name in unfit.prefix(unfitShown) { context.console.warning("\(group.shown)/\(name): \(why)") }
+        if unfit.count > unfitShown {
+            let more = unfit.count - unfitShown
+            context.console.warning(
+                "\(group.shown): \(more) more archive\(more == 1 ? "" : "s") like these (\(unfit.count) in all; `-v` lists them) \(more == 1 ? "does" : "do") not fit the template either"
+            )
+            for name in unfit.dropFirst(unfitShown) { context.console.detail("  \(group.shown)/\(name)") }
+        }
     }
 
     /// The placeholders a target fills in an archive name.
@@ -310,15 +389,23 @@ public enum ChecksumWriter {
     /// A `NAME.sha256` whose archive is gone would mislead a user checking by hand; relctl
     /// does not delete what it did not write in this run, so it says so instead.
     package static func warnAboutStaleSidecars(in group: Group, algorithm: ChecksumAlgorithm, context: Context) {
-        let names = (try? FileSystem.names(in: group.directory)) ?? []
-        let archives = Set(group.names)
-        for name in names.sorted(by: bytewiseLess) where name.hasSuffix(algorithm.fileExtension) && !name.hasPrefix(".")
-        {
-            let archive = String(name.dropLast(algorithm.fileExtension.count))
-            if ArtifactName.format(of: archive) != nil, !archives.contains(archive) {
-                context.console.warning(
-                    "\(group.shown)/\(name): its archive is gone; delete it so nobody checks against it")
+        // group.names is sorted bytewise: a binary search, not a set of every name (issue 31).
+        func listed(_ archive: String) -> Bool {
+            var low = 0, high = group.names.count
+            while low < high {
+                let middle = (low + high) / 2
+                if bytewiseLess(group.names[middle], archive) { low = middle + 1 } else { high = middle }
             }
+            return low < group.names.count && group.names[low] == archive
+        }
+        var stale: [String] = []
+        try? FileSystem.forEachName(in: group.directory) { name in
+            guard name.hasSuffix(algorithm.fileExtension), !name.hasPrefix(".") else { return }
+            let archive = String(name.dropLast(algorithm.fileExtension.count))
+            if ArtifactName.format(of: archive) != nil, !listed(archive) { stale.append(name) }
+        }
+        for name in stale.sorted(by: bytewiseLess) {
+            context.console.warning("\(group.shown)/\(name): its archive is gone; delete it so nobody checks against it")
         }
     }
 
@@ -351,16 +438,14 @@ public enum ChecksumWriter {
     }
 
     package static func write(_ plan: Plan, algorithm: ChecksumAlgorithm) throws {
-        // A set: `names.contains` on the array made this quadratic (100,000 archives: 10^10
-        // string comparisons, more than a quarter of an hour; issue 31).
-        let names = Set(plan.group.names)
-        for entry in plan.sums.entries where names.contains(entry.name) {
+        for index in plan.group.names.indices {
+            let entry = plan.archiveEntry(index)
             try writeSidecar(
-                for: plan.group.directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm
-            )
+                for: plan.group.directory.appendingPathComponent(entry.name), digest: entry.digest, algorithm: algorithm)
         }
-        try AtomicFile.write(
-            plan.sums.render(), to: plan.group.directory.appendingPathComponent(algorithm.sumsFileName))
+        try AtomicFile.write(to: plan.group.directory.appendingPathComponent(algorithm.sumsFileName)) { piece in
+            try plan.forEachLine { entry in try piece(entry.rendered) }
+        }
         try plan.manifest.write(in: plan.group.directory)
     }
 }

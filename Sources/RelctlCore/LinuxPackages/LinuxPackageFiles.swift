@@ -9,11 +9,15 @@ package enum LinuxPackageFiles {
 
     /// Regular files named `*.deb`/`*.rpm` directly in `directory`, sorted bytewise.
     package static func candidates(in directory: URL) -> [String] {
-        let names = (try? FileSystem.names(in: directory)) ?? []
-        return names.filter { name in
-            !name.hasPrefix(".") && extensions.contains { name.hasSuffix($0) }
-                && FileKind.isRegularFile(directory.appendingPathComponent(name).path)
-        }.sorted(by: bytewiseLess)
+        var names: [String] = []
+        try? FileSystem.forEachName(in: directory) { name in
+            if !name.hasPrefix("."), extensions.contains(where: { name.hasSuffix($0) }),
+                FileKind.isRegularFile(directory.appendingPathComponent(name).path)
+            {
+                names.append(name)
+            }
+        }
+        return names.sorted(by: bytewiseLess)
     }
 
     /// The `candidates` this release writes.
