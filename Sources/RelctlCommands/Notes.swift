@@ -73,7 +73,7 @@ struct Notes: RelctlCommand {
             for remark in remarks { context.console.warning(remark) }
             context.console.info("updated \(changelog)")
         }
-        let count = notes.entries.count
+        let count = notes.entryCount
         context.console.detail("\(count) entr\(count == 1 ? "y" : "ies") since \(notes.previous ?? "the first commit")")
     }
 }

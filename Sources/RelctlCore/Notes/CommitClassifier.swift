@@ -15,11 +15,24 @@ package struct CommitClassifier: Sendable {
 
     /// `commits` newest first (as `git log` gives them); entries come out oldest first.
     package func sections(for commits: [GitCommitRecord]) -> [NotesSection] {
-        let kept = Self.cancellingReverts(commits)
+        var commits = commits
+        return sections(consuming: &commits)
+    }
+
+    /// `sections(for:)` that empties each record's subject and body once its entry is made, so
+    /// the texts of 100,000 commits are not held twice (as records and as entries; issue 31).
+    /// The hashes and authors stay: entries share those strings.
+    package func sections(consuming commits: inout [GitCommitRecord]) -> [NotesSection] {
+        let cancelled = Self.cancelledHashes(commits)
         var breaking: [NotesEntry] = []
         var grouped: [String: [NotesEntry]] = [:]
         var other: [NotesEntry] = []
-        for commit in kept.reversed() {
+        reserve(for: commits, grouped: &grouped, other: &other)
+        for index in commits.indices.reversed() {
+            let commit = commits[index]
+            commits[index].subject = ""
+            commits[index].body = ""
+            if cancelled.contains(commit.hash) { continue }
             if commit.isMerge && !settings.includeMerges { continue }
             guard let conventional = ConventionalCommit(subject: commit.subject, body: commit.body) else {
                 if settings.includeOther {
@@ -57,6 +70,28 @@ package struct CommitClassifier: Sendable {
         return sections
     }
 
+    /// Sizes each group's list from the subjects' headers alone, so the lists are not grown by
+    /// doubling (up to twice their size held at the end). A hint: a `BREAKING CHANGE:` footer
+    /// moves an entry to its own section, and that list simply grows.
+    private func reserve(for commits: [GitCommitRecord], grouped: inout [String: [NotesEntry]], other: inout [NotesEntry]) {
+        var counts: [String: Int] = [:]
+        var others = 0
+        for commit in commits where !commit.isMerge || settings.includeMerges {
+            guard let header = ConventionalCommit.parseHeader(commit.subject) else {
+                others += 1
+                continue
+            }
+            if header.bang { continue }
+            if let group = settings.groups.first(where: { $0.types.contains(header.type) }) {
+                counts[group.title, default: 0] += 1
+            } else if !Self.housekeepingTypes.contains(header.type) {
+                others += 1
+            }
+        }
+        for (title, count) in counts { grouped[title, default: []].reserveCapacity(count) }
+        if settings.includeOther { other.reserveCapacity(others) }
+    }
+
     private func entry(_ commit: GitCommitRecord, type: String, scope: String?, summary: String) -> NotesEntry {
         NotesEntry(
             commit: commit.hash, type: type, scope: scope, summary: summary, breaking: false, migrationNote: nil,
@@ -66,6 +101,14 @@ package struct CommitClassifier: Sendable {
     /// Removes every revert whose target is in the range, together with that target. Newest first,
     /// so a revert of a revert cancels the revert and the original change stays.
     package static func cancellingReverts(_ commits: [GitCommitRecord]) -> [GitCommitRecord] {
+        let cancelled = cancelledHashes(commits)
+        return cancelled.isEmpty ? commits : commits.filter { !cancelled.contains($0.hash) }
+    }
+
+    /// The hashes `cancellingReverts` removes. Most ranges hold no revert at all: then no list or
+    /// set of every hash is made.
+    package static func cancelledHashes(_ commits: [GitCommitRecord]) -> Set<String> {
+        guard commits.contains(where: { looksLikeRevert($0.subject) }) else { return [] }
         let hashes = commits.map(\.hash)
         let inRange = Set(hashes)
         var cancelled: Set<String> = []
@@ -82,7 +125,14 @@ package struct CommitClassifier: Sendable {
             cancelled.formUnion(live)
             cancelled.insert(commit.hash)
         }
-        return cancelled.isEmpty ? commits : commits.filter { !cancelled.contains($0.hash) }
+        return cancelled
+    }
+
+    private static func looksLikeRevert(_ subject: String) -> Bool {
+        // Seven characters lowercased are a small string: no allocation per commit.
+        let start = subject.prefix(7).lowercased()
+        return subject.hasPrefix("Revert \"") || subject.hasPrefix("Reapply \"") || start.hasPrefix("revert:")
+            || start.hasPrefix("revert(")
     }
 
     /// The commits a revert names: git's `This reverts commit X.` line (in `Revert "…"` and

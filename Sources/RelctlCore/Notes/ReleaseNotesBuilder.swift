@@ -39,7 +39,7 @@ public struct ReleaseNotesBuilder: Sendable {
             guard try await git.isRepository() else { throw GitError.notARepository(config.root.path) }
             throw error
         }
-        let commits = try await git.commitLog(from: range.previousCommit, to: range.targetCommit)
+        var commits = try await git.commitLog(from: range.previousCommit, to: range.targetCommit)
         if range.previous == nil, from == nil, !commits.isEmpty {
             // Say so: notes over the whole history are rarely what a release wants.
             context.console.warning(
@@ -55,7 +55,9 @@ public struct ReleaseNotesBuilder: Sendable {
         if time == nil { time = try await git.committerTime(of: range.targetCommit) }
         var remoteURL: String?
         if let known { remoteURL = known } else { remoteURL = await git.configuredRemoteURL(config.release.remote) }
-        let sections = CommitClassifier(settings: config.notes).sections(for: commits)
+        let contributors = Self.contributors(commits)
+        // Last: it empties the records' texts as it goes (issue 31).
+        let sections = CommitClassifier(settings: config.notes).sections(consuming: &commits)
         var notes = ReleaseNotes(
             tag: range.tag,
             version: range.version,
@@ -63,7 +65,7 @@ public struct ReleaseNotesBuilder: Sendable {
             date: Self.day(time ?? 0),
             targetCommit: range.targetCommit,
             sections: sections,
-            contributors: Self.contributors(commits),
+            contributors: contributors,
             links: remoteURL.flatMap(RepositoryLinks.init(remoteURL:)),
             manifest: manifest
         )

@@ -20,7 +20,7 @@ public struct NotesStage: ReleaseStage {
         let markdown = notes.markdown
         try AtomicFile.write(markdown, to: run.stagingDirectory.appendingPathComponent(Self.fileName))
         outputs.notes = markdown
-        let count = notes.entries.count
+        let count = notes.entryCount
         return
             "\(Self.fileName): \(count) entr\(count == 1 ? "y" : "ies") since \(notes.previous ?? "the first commit")"
     }
