@@ -81,10 +81,13 @@ public enum FileSystem {
             throw FileSystemError(path: directory.path, action: "cannot list the folder", errno: errno)
         }
         defer { closedir(stream) }
+        // The name is read through a pointer up to its NUL: glibc packs entries by their real
+        // length, so copying `pointee` (a full 256-byte name field) can read past the end of its
+        // buffer and fault, as it did on a folder of 10,000 archives.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = String(
+                cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             if name == "." || name == ".." { continue }
             try body(name)
         }
