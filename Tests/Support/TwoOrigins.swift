@@ -90,7 +90,7 @@ public final class TwoOrigins: Sendable {
         # Routes (same handler on both ports; "other" means the other port):
         #   /r?status=S&to=URL              answers S with Location: URL (any method)
         #   /trickle                        200, then one body byte every 0.2 s for ever
-        #   /endless                        200 without a length, then 64 KiB chunks as fast as they go, for ever
+        #   /endless                        200 without a length, then 64 KiB chunks every 2 ms, for ever
         #   .../reflect...                  403 (registry) or 422 whose body echoes the Authorization header
         #   /v2/                           registry ping: 401 with a challenge unless authorized (A only)
         #   /token                         on A: 302 to the other port's /token; on B: {"token": "registry-token"}
@@ -158,6 +158,11 @@ public final class TwoOrigins: Sendable {
                     try:
                         while True:
                             self.wfile.write(chunk)
+                            # About 32 MB/s: the 16 MiB limit is passed in half a second. Unthrottled
+                            # on loopback, FoundationNetworking queues every chunk for the delegate
+                            # without backpressure, and on a busy machine the queue outran the
+                            # limit check: the test process held 3-20 GB of "0," (session 6).
+                            time.sleep(0.002)
                     except OSError:
                         self.close_connection = True
                         return
