@@ -8,24 +8,7 @@ public enum AtomicFile {
     /// relctl's own (`Temporaries` naming, created with open(2), registered for cleanup before it
     /// exists): no library writes a temporary of its own whose name relctl would not know.
     public static func write(_ data: Data, to url: URL, permissions: Int = 0o644) throws {
-        let directory = url.deletingLastPathComponent()
-        do { try FileSystem.createDirectory(directory) } catch {
-            throw FileSystemError(error, path: directory.path, action: "cannot create the folder")
-        }
-        let temporary = temporaryURL(for: url)
-        let descriptor = CleanupRegistry.shared.create(temporary, mode: mode_t(permissions))
-        guard descriptor >= 0 else { throw writeError(errno, url) }
-        defer { CleanupRegistry.shared.unregister(temporary) }
-        do {
-            try writeAll(data, to: descriptor, reportedAs: url)
-            // The mode asked for, whatever the umask.
-            _ = fchmod(descriptor, mode_t(permissions))
-            if close(descriptor) != 0 { throw writeError(errno, url) }
-            try commit(temporary, to: url)
-        } catch {
-            unlink(temporary.path)
-            throw error
-        }
+        try writeThrough(to: url, permissions: permissions) { sink in try sink.write(data) }
     }
 
     /// Writes what `body` hands out, piece by piece, to `url` atomically: for documents too long
@@ -34,6 +17,43 @@ public enum AtomicFile {
     public static func write(
         to url: URL, permissions: Int = 0o644, _ body: (_ piece: (String) throws -> Void) throws -> Void
     ) throws {
+        try writeThrough(to: url, permissions: permissions) { sink in
+            var buffer = Data()
+            buffer.reserveCapacity(1 << 16)
+            try body { piece in
+                buffer.append(contentsOf: piece.utf8)
+                if buffer.count >= 1 << 16 {
+                    try sink.write(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            try sink.write(buffer)
+        }
+    }
+
+    /// The temporary's descriptor while an atomic write is under way.
+    private final class Sink {
+        let descriptor: Int32
+        let url: URL
+        /// `writeAll` closes the descriptor when it fails; everything else leaves it to the writer.
+        var isOpen = true
+
+        init(descriptor: Int32, url: URL) {
+            self.descriptor = descriptor
+            self.url = url
+        }
+
+        func write(_ data: Data) throws {
+            isOpen = false
+            try AtomicFile.writeAll(data, to: descriptor, reportedAs: url)
+            isOpen = true
+        }
+    }
+
+    /// The one atomic write both forms share: `body` writes to the temporary; once it returns, the
+    /// temporary gets its mode, is closed and renamed into place. On any failure the temporary is
+    /// removed and the destination is left as it was.
+    private static func writeThrough(to url: URL, permissions: Int, _ body: (Sink) throws -> Void) throws {
         let directory = url.deletingLastPathComponent()
         do { try FileSystem.createDirectory(directory) } catch {
             throw FileSystemError(error, path: directory.path, action: "cannot create the folder")
@@ -42,27 +62,16 @@ public enum AtomicFile {
         let descriptor = CleanupRegistry.shared.create(temporary, mode: mode_t(permissions))
         guard descriptor >= 0 else { throw writeError(errno, url) }
         defer { CleanupRegistry.shared.unregister(temporary) }
-        var open = true
+        let sink = Sink(descriptor: descriptor, url: url)
         do {
-            var buffer = Data()
-            buffer.reserveCapacity(1 << 16)
-            func flush() throws {
-                open = false
-                try writeAll(buffer, to: descriptor, reportedAs: url)
-                open = true
-                buffer.removeAll(keepingCapacity: true)
-            }
-            try body { piece in
-                buffer.append(contentsOf: piece.utf8)
-                if buffer.count >= 1 << 16 { try flush() }
-            }
-            try flush()
+            try body(sink)
+            // The mode asked for, whatever the umask.
             _ = fchmod(descriptor, mode_t(permissions))
-            open = false
+            sink.isOpen = false
             if close(descriptor) != 0 { throw writeError(errno, url) }
             try commit(temporary, to: url)
         } catch {
-            if open { close(descriptor) }
+            if sink.isOpen { close(descriptor) }
             unlink(temporary.path)
             throw error
         }

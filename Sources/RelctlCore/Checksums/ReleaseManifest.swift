@@ -23,19 +23,19 @@ public struct ReleaseManifest: Codable, Sendable, Equatable {
         }
 
         package init(name: String, target: String, format: String, size: Int64, sha256: String) {
-            self.name = name
-            self.target = target
-            self.format = format
-            self.size = size
-            self.digest = StoredHex(sha256)
+            self.init(name: name, target: target, format: format, size: size, digest: StoredHex(sha256))
         }
 
         package init(name: String, target: String, format: String, size: Int64, sha256: SHA256Bytes) {
+            self.init(name: name, target: target, format: format, size: size, digest: StoredHex(sha256))
+        }
+
+        private init(name: String, target: String, format: String, size: Int64, digest: StoredHex) {
             self.name = name
             self.target = target
             self.format = format
             self.size = size
-            self.digest = StoredHex(sha256)
+            self.digest = digest
         }
 
         private enum CodingKeys: String, CodingKey {
