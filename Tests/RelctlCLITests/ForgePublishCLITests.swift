@@ -150,8 +150,11 @@ import Testing
             process.environment = ProcessInfo.processInfo.environment.merging(server.environment()) { $1 }
             process.standardError = FileHandle.nullDevice
             try process.run()
+            // A deadline by the clock: on a busy machine the sleeps overrun, and the stall (600 s)
+            // must still be on when the kill comes.
             var stalled = false
-            for _ in 0..<300 where !stalled {
+            let deadline = Date().addingTimeInterval(300)
+            while !stalled && Date() < deadline {
                 try await Task.sleep(for: .milliseconds(100))
                 stalled = try await server.log().contains { $0.fault == "stall" }
             }

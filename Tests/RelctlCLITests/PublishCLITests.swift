@@ -152,7 +152,7 @@ import Testing
                 to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
             #expect(try await TemporaryScope.blocking { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
             try await server.setFaults(
-                #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":30}]"#
+                #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":600}]"#
             )
             let process = Process()
             process.executableURL = relctlBinary
@@ -163,8 +163,11 @@ import Testing
             }
             process.standardError = FileHandle.nullDevice
             try process.run()
+            // A deadline by the clock: on a busy machine the sleeps overrun, and the stall (600 s)
+            // must still be on when the kill comes.
             var stalled = false
-            for _ in 0..<200 where !stalled {
+            let deadline = Date().addingTimeInterval(300)
+            while !stalled && Date() < deadline {
                 try await Task.sleep(for: .milliseconds(100))
                 stalled = try await server.log().contains { $0.fault == "stall" }
             }

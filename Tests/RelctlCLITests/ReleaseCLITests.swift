@@ -275,10 +275,13 @@ struct ReleaseCLITests {
         #expect(opened == closed, "every group is closed once")
     }
 
-    @Test func ctrlCDuringThePushLeavesNoTag() async throws {
+    @Test func ctrlCDuringThePushLeavesNoTag() throws {
         let fixture = try ReleaseFixture()
-        // The remote stalls the push, so the interrupt lands while the new tag exists locally.
-        try fixture.installRemoteHook("sleep 20; exit 1")
+        let gate = try TemporaryDirectory(prefix: "relctl-gate")
+        let open = gate.url.appendingPathComponent("open").path
+        // The remote holds the push until the test opens the gate (at most 10 minutes), so the
+        // interrupt lands while the new tag exists locally however late a busy machine runs the poll.
+        try fixture.installRemoteHook("i=0; while [ ! -e '\(open)' ] && [ $i -lt 6000 ]; do sleep 0.1; i=$((i+1)); done; exit 1")
         let process = Process()
         process.executableURL = relctlBinary
         process.arguments = ["release", "v1.0.0", "--push"]
@@ -286,13 +289,12 @@ struct ReleaseCLITests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var sawTag = false
-        for _ in 0..<200 where !sawTag {
-            try await Task.sleep(for: .milliseconds(50))
-            sawTag = (try? fixture.localTags())?.contains("v1.0.0") == true
+        let sawTag = MatrixFixtures.waitUntil(seconds: 300) {
+            (try? fixture.localTags())?.contains("v1.0.0") == true
         }
         #expect(sawTag, "the release reached the push")
         kill(process.processIdentifier, SIGINT)
+        FileManager.default.createFile(atPath: open, contents: nil)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
         #expect(try fixture.localTags().isEmpty)
@@ -352,8 +354,10 @@ extension ReleaseCLITests {
         #expect(!dist.contains { $0.hasPrefix(".") }, "\(dist)")
     }
 
-    @Test func ctrlCDuringTheBuildLeavesNoDistFolder() async throws {
-        let fixture = try ReleaseFixture(buildCommand: "sleep 30")
+    @Test func ctrlCDuringTheBuildLeavesNoDistFolder() throws {
+        // Long enough that a late poll on a busy machine still finds the build running; the
+        // interrupt ends it.
+        let fixture = try ReleaseFixture(buildCommand: "sleep 600")
         let process = Process()
         process.executableURL = relctlBinary
         process.arguments = ["release", "v1.0.0"]
@@ -362,10 +366,8 @@ extension ReleaseCLITests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let dist = fixture.url.appendingPathComponent("dist").path
-        var staging = false
-        for _ in 0..<200 where !staging {
-            try await Task.sleep(for: .milliseconds(50))
-            staging = ((try? FileManager.default.contentsOfDirectory(atPath: dist)) ?? []).contains {
+        let staging = MatrixFixtures.waitUntil(seconds: 300) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: dist)) ?? []).contains {
                 $0.hasPrefix(".relctl-staging-")
             }
         }

@@ -151,12 +151,14 @@ struct TrainPinCLITests {
         #expect(try seed["flovyn-server"].remoteTags() == ["v0.2.0"])
     }
 
-    @Test func aKilledTrainCompletesWhenRunAgainWithoutTaggingTwice() async throws {
+    @Test func aKilledTrainCompletesWhenRunAgainWithoutTaggingTwice() throws {
         let marker = try TemporaryDirectory(prefix: "relctl-marker")
-        // The hook records its pid and its parent's (sdk-python's `relctl release`), then waits.
+        // The hook records its pid and its parent's (sdk-python's `relctl release`), then waits for
+        // as long as that parent lives. A fixed sleep let a starved test see the train finish on
+        // its own (CI: the poll resumed after the hook's 60 s were up).
         let seed = try SeedTrainFixture(before: [
             "sdk-python":
-                #"if [ -n "$SLOW_PYTHON" ]; then echo "$$ $PPID" > "$SLOW_PYTHON.tmp"; mv "$SLOW_PYTHON.tmp" "$SLOW_PYTHON"; exec sleep 60; fi"#
+                #"if [ -n "$SLOW_PYTHON" ]; then echo "$$ $PPID" > "$SLOW_PYTHON.tmp"; mv "$SLOW_PYTHON.tmp" "$SLOW_PYTHON"; while kill -0 $PPID 2>/dev/null; do sleep 0.1; done; exit 1; fi"#
         ])
         let flag = marker.url.appendingPathComponent("python-started").path
         let process = Process()
@@ -169,11 +171,8 @@ struct TrainPinCLITests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var started = false
-        for _ in 0..<1200 where !started {  // up to a minute: the suite runs in parallel on two cores
-            try await Task.sleep(for: .milliseconds(50))
-            started = FileManager.default.fileExists(atPath: flag)
-        }
+        // The wait keeps its thread (usleep, not Task.sleep), as in TrainInterruptTests.
+        let started = MatrixFixtures.waitUntil(seconds: 300) { FileManager.default.fileExists(atPath: flag) }
         #expect(started, "sdk-python's release reached its before hook")
         // SIGKILL the train, sdk-python's release and its hook at once, as a lost machine would.
         let pids = ((try? String(contentsOfFile: flag, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace)
