@@ -294,7 +294,7 @@ struct ReleaseCLITests {
         }
         #expect(sawTag, "the release reached the push")
         kill(process.processIdentifier, SIGINT)
-        FileManager.default.createFile(atPath: open, contents: nil)
+        _ = FileManager.default.createFile(atPath: open, contents: nil)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
         #expect(try fixture.localTags().isEmpty)

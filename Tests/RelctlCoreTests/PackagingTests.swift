@@ -63,15 +63,24 @@ import Testing
         let layout = try layout(fixture, triple: PackagingFixture.windows)
         #expect(layout.format == "zip")
         let linked = try #require(layout.entries.first { $0.path == "target/release/velo-sql.exe" })
-        guard case .file(let source) = linked.content else {
+        guard case .file = linked.content, let source = linked.sourcePath else {
             Issue.record("expected a copy, got \(linked.content)"); return
         }
-        #expect(source.path.hasSuffix("x86_64-pc-windows-msvc/release/velo-sql.exe"))
+        #expect(source.hasSuffix("x86_64-pc-windows-msvc/release/velo-sql.exe"))
         #expect(layout.entries.first { $0.path == "velo-cli.exe" } != nil)
         // A folder link becomes a copied folder.
         #expect(layout.entries.first { $0.path == "demo/trading/data" }?.isDirectory == true)
         #expect(layout.entries.first { $0.path == "demo/trading/data/prices.csv" } != nil)
         #expect(!layout.entries.contains { if case .symlink = $0.content { return true } else { return false } })
+        // Files under a copied link keep the source they were walked from: a walked file's source
+        // is derived from its own archive path, and a copy moves it to another one.
+        for entry in layout.entries {
+            guard let source = entry.sourcePath else { continue }
+            #expect(FileManager.default.fileExists(atPath: source), "\(entry.path) <- \(source)")
+            if entry.path.hasPrefix("demo/") {  // walked trees keep names (`files` may rename)
+                #expect(source.hasSuffix("/" + (entry.path as NSString).lastPathComponent), "\(entry.path) <- \(source)")
+            }
+        }
     }
 
     @Test func everyFormatIsReadByRealTools() async throws {

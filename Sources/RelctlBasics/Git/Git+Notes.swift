@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One commit as read by `Git.commitLog`: the fields release notes need, author via `.mailmap`.
 package struct GitCommitRecord: Sendable, Equatable {
@@ -36,43 +37,87 @@ extension Git {
     /// Every commit reachable from `to` and not from `from` (the whole history when `from` is nil),
     /// newest first, read with a single `git log` call.
     package func commitLog(from: String?, to: String) async throws -> [GitCommitRecord] {
+        let records = Mutex<[GitCommitRecord]>([])
+        try await forEachCommit(from: from, to: to) { record in records.withLock { $0.append(record) } }
+        return records.withLock { $0 }
+    }
+
+    /// `commitLog`, handing each record to `body` as `git log` prints it (newest first, from a
+    /// reader thread) instead of collecting them: over 100,000 commits the log's text is 14 MB
+    /// and the records 10 MB, and `relctl notes` needs neither whole (issue 31).
+    package func forEachCommit(
+        from: String?, to: String, _ body: @escaping @Sendable (GitCommitRecord) -> Void
+    ) async throws {
         let range = from.map { "\($0)..\(to)" } ?? to
-        let result = try await runUnchecked([
+        let command = self.command([
             "log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat, range,
             "--",
         ])
-        guard result.succeeded else {
-            throw GitError.failed(
-                CommandError(command: "git log \(range)", status: result.status, output: result.stderrText))
+        let parser = Mutex(LogStreamParser())
+        let errors = Mutex(Data())
+        let status = try await context.processes.streamChunks(command) { channel, chunk in
+            switch channel {
+            case .stdout: parser.withLock { $0.feed(chunk, into: body) }
+            case .stderr: errors.withLock { $0.append(chunk) }
+            }
         }
-        return Self.parseLog(result.stdout)
+        if status == 127 { throw GitError.notInstalled }
+        guard status == 0 else {
+            let output = String(decoding: errors.withLock { $0 }, as: UTF8.self)
+            throw GitError.failed(CommandError(command: "git log \(range)", status: status, output: output))
+        }
+        parser.withLock { $0.finish(into: body) }
     }
 
     /// Splits `git log -z` output on bytes; decoding each field separately keeps this linear and fast.
     package static func parseLog(_ data: Data) -> [GitCommitRecord] {
         var records: [GitCommitRecord] = []
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            // One record per NUL: sized once, not grown by doubling (up to 2x the records' size).
-            records.reserveCapacity(bytes.reduce(into: 1) { count, byte in if byte == 0 { count += 1 } })
-            var start = 0
-            let count = bytes.count
-            while start < count {
-                var end = start
-                while end < count && bytes[end] != 0 { end += 1 }
-                if end > start, let record = parseRecord(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
-                    records.append(record)
+        var parser = LogStreamParser()
+        parser.feed(data) { records.append($0) }
+        parser.finish { records.append($0) }
+        return records
+    }
+
+    /// Turns `git log -z` output, fed in pieces as the pipe delivers them, into records: each
+    /// complete (NUL-ended) record is parsed at once, and only an unfinished one is kept.
+    package struct LogStreamParser: Sendable {
+        private var partial: [UInt8] = []
+
+        package init() {}
+
+        package mutating func feed(_ chunk: Data, into body: (GitCommitRecord) -> Void) {
+            chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var start = 0
+                while let end = bytes[start...].firstIndex(of: 0) {
+                    if partial.isEmpty {
+                        Self.take(UnsafeBufferPointer(rebasing: bytes[start..<end]), body)
+                    } else {
+                        partial.append(contentsOf: bytes[start..<end])
+                        partial.withUnsafeBufferPointer { Self.take($0, body) }
+                        partial.removeAll(keepingCapacity: true)
+                    }
+                    start = end + 1
                 }
-                start = end + 1
+                partial.append(contentsOf: bytes[start...])
             }
         }
-        return records
+
+        /// A last record without its NUL counts too.
+        package mutating func finish(into body: (GitCommitRecord) -> Void) {
+            partial.withUnsafeBufferPointer { Self.take($0, body) }
+            partial = []
+        }
+
+        private static func take(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (GitCommitRecord) -> Void) {
+            if !bytes.isEmpty, let record = Git.parseRecord(bytes) { body(record) }
+        }
     }
 
     /// One record's fields, found as byte ranges first: only the fields kept become strings
     /// (the parent list and a per-record array of fields did too; over 100,000 commits those
     /// short-lived allocations left the heap fragmented, issue 31).
-    private static func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> GitCommitRecord? {
+    fileprivate static func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) -> GitCommitRecord? {
         var separators = (0, 0, 0, 0, 0, 0)
         var found = 0
         var index = 0

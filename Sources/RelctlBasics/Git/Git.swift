@@ -32,18 +32,23 @@ public struct Git: Sendable {
     package func runUnchecked(
         _ arguments: [String], environment extra: [String: String] = [:], gated: Bool = false
     ) async throws -> ProcessResult {
-        var environment = context.environment
-        // Stable, parseable output whatever the user's locale and pager settings.
-        environment["LC_ALL"] = "C"
-        environment["GIT_PAGER"] = "cat"
-        environment["GIT_TERMINAL_PROMPT"] = "0"
-        for (key, value) in extra { environment[key] = value }
-        let command = Command("git", ["-C", directory.path] + arguments, environment: environment)
+        let command = self.command(arguments, environment: extra)
         let result = try await context.processes.run(gated ? command.gated() : command)
         // git itself never exits 127; `env` does when it cannot find git. Without this every
         // caller would report "not a git repository" on a machine that lacks git.
         if result.status == 127 { throw GitError.notInstalled }
         return result
+    }
+
+    /// `git ARGS` in the repository, with stable, parseable output whatever the user's locale
+    /// and pager settings.
+    package func command(_ arguments: [String], environment extra: [String: String] = [:]) -> Command {
+        var environment = context.environment
+        environment["LC_ALL"] = "C"
+        environment["GIT_PAGER"] = "cat"
+        environment["GIT_TERMINAL_PROMPT"] = "0"
+        for (key, value) in extra { environment[key] = value }
+        return Command("git", ["-C", directory.path] + arguments, environment: environment)
     }
 
     /// True when the directory is inside a work tree. Throws when git cannot answer: not

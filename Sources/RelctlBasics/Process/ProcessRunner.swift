@@ -17,21 +17,15 @@ public struct ProcessRunner: ProcessRunning {
         return ProcessResult(status: status, stdout: output[.stdout] ?? Data(), stderr: output[.stderr] ?? Data())
     }
 
-    public func stream(
-        _ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void
+    public func streamChunks(
+        _ command: Command, onChunk: @escaping @Sendable (OutputChannel, Data) -> Void
     ) async throws -> Int32 {
         try await execute(command) { stream, handle in
-            var pending = Data()
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    onLine(stream, String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending.removeSubrange(pending.startIndex...newline)
-                }
+                onChunk(stream, chunk)
             }
-            if !pending.isEmpty { onLine(stream, String(decoding: pending, as: UTF8.self)) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs child processes. relctl has one implementation, `ProcessRunner`; the protocol is the seam
 /// `Context` carries so every child goes through the same tracking and interrupt handling.
@@ -8,11 +9,42 @@ import Foundation
 public protocol ProcessRunning: Sendable {
     /// Runs to completion and captures both streams.
     func run(_ command: Command) async throws -> ProcessResult
-    /// Runs to completion, handing each output line to `onLine` as it arrives; returns the exit status.
-    func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) async throws -> Int32
+    /// Runs to completion, handing the output to `onChunk` as it arrives, in pieces as the pipes
+    /// deliver them (each channel's calls come from one thread, in order); returns the exit status.
+    /// For output too large to hold whole (`git log` over 100,000 commits, issue 31).
+    func streamChunks(_ command: Command, onChunk: @escaping @Sendable (OutputChannel, Data) -> Void) async throws
+        -> Int32
 }
 
 extension ProcessRunning {
+    /// Runs to completion, handing each output line to `onLine` as it arrives; returns the exit status.
+    package func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) async throws
+        -> Int32
+    {
+        let pending = Mutex<[OutputChannel: Data]>([:])
+        let status = try await streamChunks(command) { stream, chunk in
+            let lines: [String] = pending.withLock { all in
+                var buffer = all[stream, default: Data()]
+                buffer.append(chunk)
+                var lines: [String] = []
+                var start = buffer.startIndex
+                while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    lines.append(String(decoding: buffer[start..<newline], as: UTF8.self))
+                    start = newline + 1
+                }
+                all[stream] = Data(buffer[start...])
+                return lines
+            }
+            for line in lines { onLine(stream, line) }
+        }
+        // A last line without its newline.
+        let rests = pending.withLock { $0 }
+        for stream in [OutputChannel.stdout, .stderr] {
+            if let rest = rests[stream], !rest.isEmpty { onLine(stream, String(decoding: rest, as: UTF8.self)) }
+        }
+        return status
+    }
+
     /// Runs and throws `CommandError` on a non-zero exit; returns stdout.
     @discardableResult
     package func checked(_ command: Command) async throws -> String {

@@ -70,8 +70,7 @@ package struct LayerCache: Sendable {
         _ entries: [ArchiveEntry], top: String, mtime: Int, level: Int, chunkSize: Int, memo: DigestMemo? = nil
     ) async throws -> String {
         let files = entries.compactMap { entry -> URL? in
-            if case .file(let source) = entry.content { return AbsolutePath(absolute: source.path)?.url }
-            return nil
+            entry.sourcePath.flatMap { AbsolutePath(absolute: $0)?.url }
         }
         let digests =
             if let memo {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RelctlBasics
 
 /// The core entry point for release notes (`relctl notes` and `relctl release`).
@@ -39,11 +40,17 @@ public struct ReleaseNotesBuilder: Sendable {
             guard try await git.isRepository() else { throw GitError.notARepository(config.root.path) }
             throw error
         }
-        var commits = try await git.commitLog(from: range.previousCommit, to: range.targetCommit)
-        if range.previous == nil, from == nil, !commits.isEmpty {
+        // Classified as `git log` streams: only the entries are kept, never every record (issue 31).
+        let collector = Mutex(
+            NotesCollector(classifier: CommitClassifier(settings: config.notes), timeOf: range.targetCommit))
+        try await git.forEachCommit(from: range.previousCommit, to: range.targetCommit) { commit in
+            collector.withLock { $0.add(commit) }
+        }
+        let collected = collector.withLock { $0.finish() }
+        if range.previous == nil, from == nil, collected.count > 0 {
             // Say so: notes over the whole history are rarely what a release wants.
             context.console.warning(
-                "no earlier release tag in the format `\(config.project.tagFormat)` is an ancestor of \(range.tag ?? "the target"), so the notes cover the whole history (\(commits.count) commit\(commits.count == 1 ? "" : "s")); pass --from REF to start elsewhere"
+                "no earlier release tag in the format `\(config.project.tagFormat)` is an ancestor of \(range.tag ?? "the target"), so the notes cover the whole history (\(collected.count) commit\(collected.count == 1 ? "" : "s")); pass --from REF to start elsewhere"
             )
         }
         if range.previous == nil, await git.isShallow() {
@@ -51,21 +58,18 @@ public struct ReleaseNotesBuilder: Sendable {
                 "\(config.root.path) is a shallow clone, so the previous release tag may be missing and the notes incomplete; fetch full history (`git fetch --unshallow --tags`, or `fetch-depth: 0` in actions/checkout)"
             )
         }
-        var time = commits.first(where: { $0.hash == range.targetCommit })?.time
+        var time = collected.time
         if time == nil { time = try await git.committerTime(of: range.targetCommit) }
         var remoteURL: String?
         if let known { remoteURL = known } else { remoteURL = await git.configuredRemoteURL(config.release.remote) }
-        let contributors = Self.contributors(commits)
-        // Last: it empties the records' texts as it goes (issue 31).
-        let sections = CommitClassifier(settings: config.notes).sections(consuming: &commits)
         var notes = ReleaseNotes(
             tag: range.tag,
             version: range.version,
             previous: range.previous,
             date: Self.day(time ?? 0),
             targetCommit: range.targetCommit,
-            sections: sections,
-            contributors: contributors,
+            sections: collected.sections,
+            contributors: collected.contributors,
             links: remoteURL.flatMap(RepositoryLinks.init(remoteURL:)),
             manifest: manifest
         )
@@ -87,26 +91,5 @@ public struct ReleaseNotesBuilder: Sendable {
         let parts = calendar.dateComponents(
             [.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
         return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
-    }
-
-    /// Authors of the range's non-merge commits, names and emails already mapped by `.mailmap`.
-    /// One person is one name: the same name under several emails (work and personal addresses,
-    /// a GitHub noreply one) is listed once, with the email of their earliest commit in the
-    /// range; names compare case-insensitively, with surrounding spaces ignored. Sorted by name.
-    package static func contributors(_ commits: [GitCommitRecord]) -> [NotesContributor] {
-        var byName: [String: NotesContributor] = [:]
-        // The log is newest first: walk it oldest first so the earliest commit gives the email.
-        for commit in commits.reversed() where !commit.isMerge {
-            let name = commit.authorName.trimmingCharacters(in: .whitespaces)
-            let key = name.isEmpty ? "<" + commit.authorEmail.lowercased() + ">" : name.lowercased()
-            if byName[key] == nil {
-                byName[key] = NotesContributor(
-                    name: name.isEmpty ? commit.authorEmail : name, email: commit.authorEmail)
-            }
-        }
-        return byName.values.sorted {
-            let (a, b) = ($0.name.lowercased(), $1.name.lowercased())
-            return a != b ? a < b : ($0.name, $0.email) < ($1.name, $1.email)
-        }
     }
 }

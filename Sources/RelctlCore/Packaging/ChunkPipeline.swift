@@ -51,16 +51,9 @@ package final class ChunkPipeline<Tag: Sendable>: Sendable {
         self.capacity = 2 * self.workers + 1
         self.inputSize = inputSize
         self.outputSize = outputSize
-        _ = Self.buffersAreMappings
+        // Each 1 MiB buffer is its own mapping, returned when the archive is done (`MemoryPolicy`).
+        MemoryPolicy.apply()
         for _ in 0..<capacity { free.signal() }
-    }
-
-    /// glibc raises its mmap threshold each time a mapped block is freed, so after the first
-    /// archive its 1 MiB buffers would come from the heaps of whichever threads allocated them and
-    /// stay resident once freed. A fixed 256 KiB threshold keeps every buffer its own mapping,
-    /// returned when the archive is done.
-    private static var buffersAreMappings: Void {
-        relctl_fix_mmap_threshold(256 * 1024)
     }
 
     // MARK: producer side (on the producer's thread)

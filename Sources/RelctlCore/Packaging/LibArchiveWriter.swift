@@ -104,13 +104,14 @@ package final class LibArchiveWriter {
                     ArchivedFile(folder: top, entryPath: entry.path, digest: SHA256.hash(data: data), size: Int64(data.count)))
             }
         case .file(let source):
+            let source = source.path
             let file: ReadableFile
             let size: Int64
             do {
-                file = try ReadableFile(path: source.path)
+                file = try ReadableFile(path: source)
                 size = try file.status().size
             } catch {
-                throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source.path): \(error)")
+                throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source): \(error)")
             }
             archive_entry_set_filetype(header, RELCTL_AE_IFREG)
             archive_entry_set_size(header, la_int64_t(size))
@@ -119,7 +120,7 @@ package final class LibArchiveWriter {
             var hasher = SHA256()
             func readSome(_ limit: Int) throws -> Int {
                 do { return try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<limit])) } catch {
-                    throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source.path): \(error)")
+                    throw PackagingError.writeFailed(path: destination, reason: "cannot read \(source): \(error)")
                 }
             }
             while copied < size {
@@ -139,7 +140,7 @@ package final class LibArchiveWriter {
                 throw PackagingError.writeFailed(
                     path: destination,
                     reason:
-                        "\(source.path) changed size while it was being archived (\(size) bytes when started, \(grew && now <= size ? "more" : String(now)) now); something is still writing it: wait for it to finish (or stop it) and package again"
+                        "\(source) changed size while it was being archived (\(size) bytes when started, \(grew && now <= size ? "more" : String(now)) now); something is still writing it: wait for it to finish (or stop it) and package again"
                 )
             }
             if recordFiles {

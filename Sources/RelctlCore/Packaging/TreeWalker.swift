@@ -26,11 +26,16 @@ package struct TreeWalker {
         case .directory: break
         case .symlink, .special: throw PackagingError.specialFile(path: source.path, kind: FileKind.describe(info.mode))
         }
-        try walkDirectory(AbsolutePath(source), relative: "", destination: destination, builder: &builder)
+        let folder = AbsolutePath(source)
+        // One string for the whole tree: each file's source path is this plus the end of its
+        // archive path (`ArchiveEntry`).
+        let head = folder.pathString.hasSuffix("/") ? folder.pathString : folder.pathString + "/"
+        try walkDirectory(
+            folder, relative: "", destination: destination, head: head, builder: &builder)
     }
 
     private func walkDirectory(
-        _ folder: AbsolutePath, relative: String, destination: String, builder: inout LayoutBuilder
+        _ folder: AbsolutePath, relative: String, destination: String, head: String, builder: inout LayoutBuilder
     ) throws {
         let names: [String]
         do { names = try FileSystem.names(atPath: folder.pathString) } catch {
@@ -51,12 +56,19 @@ package struct TreeWalker {
             switch info.kind {
             case .directory:
                 if let skipping, skipping == FileIdentity(device: info.device, inode: info.inode) { continue }
-                try walkDirectory(location, relative: relativePath, destination: destination, builder: &builder)
+                try walkDirectory(
+                    location, relative: relativePath, destination: destination, head: head, builder: &builder)
             case .regular:
-                try builder.add(
-                    ArchiveEntry(
-                        path: archivePath, content: .file(ArchiveSource(path: path)),
-                        mode: FileKind.normalizedMode(info.mode), origin: path))
+                // The archive path ends with the path relative to the tree, as the source path
+                // does after `head`; checked, so a source is never derived wrongly.
+                let tailStart = archivePath.utf8.count - relativePath.utf8.count
+                let mode = FileKind.normalizedMode(info.mode)
+                let entry =
+                    archivePath.utf8.suffix(relativePath.utf8.count).elementsEqual(relativePath.utf8)
+                        && head + relativePath == path
+                    ? ArchiveEntry(path: archivePath, head: head, tailStart: tailStart, mode: mode)
+                    : ArchiveEntry(path: archivePath, content: .file(ArchiveSource(path: path)), mode: mode, origin: path)
+                try builder.add(entry)
             case .symlink:
                 let target = try readLink(path)
                 try ArchivePath.checkName("\(archivePath) -> \(target)")
