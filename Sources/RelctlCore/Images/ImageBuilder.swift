@@ -208,7 +208,11 @@ public struct ImageBuilder: Sendable {
                 distinct[key] = entries
             }
         }
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        // The cores are shared among the layers compressed at once, as `Packager` shares them
+        // among archives: each layer's pipeline holds 2 x workers + 1 chunks of 2 MiB, so two
+        // layers with every core each were 17 MB of buffers and twice the threads there are
+        // cores (`bench-image DISTINCT=1`: 65 MB peak RSS; issue 31).
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, distinct.count))
         let console = context.console
         let fresh = try await withThrowingTaskGroup(of: (String, ImageLayer.Written).self) { group in
             for (key, entries) in distinct {
