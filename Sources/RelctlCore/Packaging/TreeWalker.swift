@@ -60,12 +60,17 @@ package struct TreeWalker {
                     location, relative: relativePath, destination: destination, head: head, builder: &builder)
             case .regular:
                 // The archive path ends with the path relative to the tree, as the source path
-                // does after `head`; checked, so a source is never derived wrongly.
-                let tailStart = archivePath.utf8.count - relativePath.utf8.count
+                // does after `head`; checked (on bytes, no string built per file), so a source is
+                // never derived wrongly.
+                let tail = relativePath.utf8
+                let tailStart = archivePath.utf8.count - tail.count
                 let mode = FileKind.normalizedMode(info.mode)
+                let derivable =
+                    archivePath.utf8.suffix(tail.count).elementsEqual(tail)
+                    && path.utf8.count == head.utf8.count + tail.count && path.utf8.starts(with: head.utf8)
+                    && path.utf8.suffix(tail.count).elementsEqual(tail)
                 let entry =
-                    archivePath.utf8.suffix(relativePath.utf8.count).elementsEqual(relativePath.utf8)
-                        && head + relativePath == path
+                    derivable
                     ? ArchiveEntry(path: archivePath, head: head, tailStart: tailStart, mode: mode)
                     : ArchiveEntry(path: archivePath, content: .file(ArchiveSource(path: path)), mode: mode, origin: path)
                 try builder.add(entry)
