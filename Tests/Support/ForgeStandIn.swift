@@ -33,7 +33,10 @@ public final class ForgeStandIn: Sendable {
             public var sha256: String?
             public var size: Int?
         }
+        /// When the request arrived.
         public var time: Double
+        /// When it was answered (the log is in this order).
+        public var end: Double
         public var method: String
         public var path: String
         public var query: String
