@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-@testable import RelctlCore
+import RelctlCore
 
 /// Every parser relctl runs on text it did not write, fed through its real entry point: files
 /// are written to the scratch folder and read the way the commands read them, so invalid UTF-8

@@ -3,7 +3,7 @@ import RelctlBasics
 
 /// One file of a package (docs.gitlab.com, "Packages API": "List package files"). GitLab keeps
 /// every upload of a name as its own package file, and a download by name serves the newest.
-struct GitLabPackageFile: Decodable, Sendable, Equatable {
+package struct GitLabPackageFile: Decodable, Sendable, Equatable {
     var id: Int
     var packageID: Int
     var fileName: String

@@ -4,7 +4,7 @@ import RelctlBasics
 /// A release as GitLab's Releases API returns it (docs.gitlab.com, "Releases API"), the fields
 /// relctl reads. There is no draft: a GitLab release is public once it exists, so relctl creates
 /// it last, with every link, after the package files are checked.
-struct GitLabRelease: Decodable, Sendable, Equatable {
+package struct GitLabRelease: Decodable, Sendable, Equatable {
     struct Links: Decodable, Sendable, Equatable {
         var selfURL: String?
         enum CodingKeys: String, CodingKey { case selfURL = "self" }

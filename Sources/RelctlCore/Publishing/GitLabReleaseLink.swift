@@ -4,7 +4,7 @@ import RelctlBasics
 /// A release asset link (docs.gitlab.com, "Release links API"). `link_type` is one of `other`,
 /// `runbook`, `image`, `package`; `direct_asset_path` gives it the permanent URL
 /// `…/-/releases/TAG/downloads/PATH`.
-struct GitLabReleaseLink: Codable, Sendable, Equatable {
+package struct GitLabReleaseLink: Codable, Sendable, Equatable {
     var name: String
     var url: String
     var directAssetPath: String?

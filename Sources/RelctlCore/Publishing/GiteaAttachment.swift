@@ -3,7 +3,7 @@ import RelctlBasics
 
 /// A release attachment (swagger model `Attachment`). Gitea stores no digest of it, so its bytes
 /// are checked by downloading `browser_download_url` and hashing them.
-struct GiteaAttachment: Decodable, Sendable, Equatable {
+package struct GiteaAttachment: Decodable, Sendable, Equatable {
     var id: Int
     var name: String
     var size: Int64

@@ -2,7 +2,7 @@ import Foundation
 import RelctlBasics
 
 /// A release as Gitea's and Forgejo's API v1 return it (swagger model `Release`), the fields relctl reads.
-struct GiteaRelease: Decodable, Sendable, Equatable {
+package struct GiteaRelease: Decodable, Sendable, Equatable {
     var id: Int
     var tagName: String
     var draft: Bool
