@@ -18,45 +18,48 @@ package struct GitTag: Sendable, Equatable {
 }
 
 /// Which commits a `git log` walk hands over: those reachable from `target` and from none of
-/// `excluded`, and, with `cherryPickAgainst`, none whose patch a commit reachable from that ref
-/// (and not from `target`) already carries: git's `--cherry-pick --right-only BASE...TARGET`.
-/// `paths` (git pathspecs, magic allowed: `:(top)member/`, `:(top,exclude,glob)member/docs/**`)
-/// keeps the commits that touch them.
+/// `excluded`; with `bases`, also from none of the bases, less those whose patch a commit reachable
+/// from a base (and not from `target`) already carries: git's `--cherry-pick --right-only
+/// BASE...TARGET`, with every base on the left side. `paths` (git pathspecs, magic allowed:
+/// `:(top)member/`, `:(top,glob,exclude)member/docs/**`) keeps the commits that touch them.
 package struct GitLogRange: Sendable, Equatable {
     package var target: String
-    package var cherryPickAgainst: String?
+    package var bases: [String]
     package var excluded: [String]
     package var paths: [String]
 
-    package init(target: String, cherryPickAgainst: String? = nil, excluded: [String] = [], paths: [String] = []) {
+    package init(target: String, bases: [String] = [], excluded: [String] = [], paths: [String] = []) {
         self.target = target
-        self.cherryPickAgainst = cherryPickAgainst
+        self.bases = bases
         self.excluded = excluded
         self.paths = paths
     }
 
-    /// The arguments after `git log`'s options; the excluded commits go on stdin (`--stdin`), so
-    /// thousands of release tags never meet the argument limit.
+    /// The arguments after `git log`'s options: the first base's range on the command line, the
+    /// other ranges and the excluded commits on stdin (`--stdin`), so thousands of tags never
+    /// meet the argument limit.
     package var arguments: [String] {
         var arguments: [String] = []
-        if let base = cherryPickAgainst {
+        if let base = bases.first {
             // The boundary says whether the base is an ancestor of the target (it is then the boundary).
             arguments += ["--cherry-pick", "--left-right", "--boundary", "\(base)...\(target)"]
         } else {
             arguments.append(target)
         }
-        if !excluded.isEmpty { arguments.append("--stdin") }
+        if input != nil { arguments.append("--stdin") }
         // Every commit that touches the paths, not only those on the path git's simplification keeps.
         if !paths.isEmpty { arguments.append("--full-history") }
         return arguments + ["--"] + paths
     }
 
     package var input: Data? {
-        excluded.isEmpty ? nil : Data(excluded.map { "^" + $0 + "\n" }.joined().utf8)
+        let lines = bases.dropFirst().map { "\($0)...\(target)\n" } + excluded.map { "^" + $0 + "\n" }
+        return lines.isEmpty ? nil : Data(lines.joined().utf8)
     }
 
     package var description: String {
-        (cherryPickAgainst.map { "\($0)...\(target)" } ?? target)
+        (bases.first.map { "\($0)...\(target)" } ?? target)
+            + (bases.count > 1 ? " (\(bases.count - 1) more bases)" : "")
             + (excluded.isEmpty ? "" : " (\(excluded.count) excluded)")
             + (paths.isEmpty ? "" : " -- " + paths.joined(separator: " "))
     }
@@ -100,9 +103,9 @@ extension Git {
 
     /// What a walk saw besides the commits it handed over.
     package struct LogWalk: Sendable, Equatable {
-        /// Commits of the base's side of a cherry-pick range that no commit of the target carries.
+        /// Commits of the bases' side of a cherry-pick range that no commit of the target carries.
         package var otherSide = 0
-        /// The boundary commits of a cherry-pick range: the base itself when it is an ancestor of
+        /// The boundary commits of a cherry-pick range: a base itself when it is an ancestor of
         /// the target (else their merge base), and the excluded commits the walk stopped at.
         package var boundaries: Set<String> = []
     }
@@ -143,6 +146,14 @@ extension Git {
         }
         parser.withLock { $0.finish(into: keep) }
         return walk.withLock { $0 }
+    }
+
+    /// The names of the tags whose commits are not ancestors of (or equal to) `commit`, from one
+    /// `git for-each-ref --no-merged`.
+    package func tagNames(notMergedInto commit: String) async throws -> Set<String> {
+        Set(
+            try await run(["for-each-ref", "--no-merged=\(commit)", "--format=%(refname:strip=2)", "refs/tags"])
+                .split(separator: "\n").map(String.init))
     }
 
     /// The folder the repository is read from, relative to the top of its work tree (`""` at the

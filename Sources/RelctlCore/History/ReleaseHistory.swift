@@ -179,26 +179,31 @@ package struct ReleaseHistory: Sendable {
     /// The releases tagged on `commit`, highest first.
     package func releases(at commit: String) -> [Release] { releases.filter { $0.commit == commit } }
 
+    /// The release tagged `name`, if that tag is one.
+    package func release(named name: String) -> Release? { releases.first { $0.tag == name } }
+
     /// The tag named `name`, if the repository has it.
     package func tag(named name: String) -> GitTag? { byName[name] }
 
     /// The tag naming `version` in any spelling, if one exists.
     package func taken(_ version: SemanticVersion) -> String? { released.tag(naming: version) }
 
-    /// What the next release after `previous` (nil: the first release) up to `target` contains:
-    /// the commits reachable from `target` and from no release at or below `previous` (git's
-    /// `PREVIOUS..TARGET`, whether or not `previous` is an ancestor; the lower releases matter
-    /// only where a release was made on a branch that `previous` does not contain), less those
-    /// whose patch `previous` already shipped on its own side (`--cherry-pick`), and only those
-    /// touching `paths`.
-    package func range(to target: String, since previous: Release?) -> GitLogRange {
+    /// What the release after `previous` (nil: the first release) up to `target` contains: the
+    /// commits reachable from `target` and from no release at or below `previous` (git's
+    /// `PREVIOUS..TARGET`, whether or not `previous` is an ancestor), less those whose patch
+    /// one of those releases carries and `target` does not (`--cherry-pick`: the release branch's
+    /// backports, a release commit made off the branch), touching `paths`. The releases below
+    /// `previous` count only where it does not contain them (`notMerged`: the names of the tags
+    /// that are not ancestors of `previous`): a release line left without merging it back, or
+    /// merged back later.
+    package func range(to target: String, since previous: Release?, notMerged: Set<String> = []) -> GitLogRange {
         guard let previous else { return GitLogRange(target: target, paths: paths.pathspecs) }
-        var seen: Set<String> = [previous.commit]
-        var excluded: [String] = []
-        for release in releases where !(previous.version < release.version) && seen.insert(release.commit).inserted {
-            excluded.append(release.commit)
+        var bases = [previous.commit]
+        for release in releases
+        where release.version < previous.version && notMerged.contains(release.tag) && !bases.contains(release.commit) {
+            bases.append(release.commit)
         }
-        return GitLogRange(target: target, cherryPickAgainst: previous.commit, excluded: excluded, paths: paths.pathspecs)
+        return GitLogRange(target: target, bases: bases, paths: paths.pathspecs)
     }
 
     /// How a walk of the changes went.
@@ -209,12 +214,17 @@ package struct ReleaseHistory: Sendable {
     }
 
     /// Hands each commit of the changes since `previous` up to `target` (see `range`) to `body`,
-    /// newest first, as one `git log` streams them.
+    /// newest first, as one `git log` streams them. When there are releases below `previous`,
+    /// one `git for-each-ref --no-merged` first says which of them `previous` does not contain.
     @discardableResult
     package func changes(
         in git: Git, to target: String, since previous: Release?, _ body: @escaping @Sendable (GitCommitRecord) -> Void
     ) async throws -> Walk {
-        let walk = try await git.forEachCommit(in: range(to: target, since: previous), body)
+        var notMerged: Set<String> = []
+        if let previous, releases.contains(where: { $0.version < previous.version }) {
+            notMerged = try await git.tagNames(notMergedInto: previous.commit)
+        }
+        let walk = try await git.forEachCommit(in: range(to: target, since: previous, notMerged: notMerged), body)
         guard let previous else { return Walk(previousIsAncestor: nil) }
         if previous.commit == target || walk.boundaries.contains(previous.commit) { return Walk(previousIsAncestor: true) }
         if walk.otherSide > 0 || !walk.boundaries.isEmpty { return Walk(previousIsAncestor: false) }

@@ -24,7 +24,8 @@ package struct NotesRange: Sendable, Equatable {
     ) async throws -> NotesRange {
         let format = history.format
         var version: SemanticVersion?
-        if let tag { version = try format.version(of: tag) }
+        // An existing release is read as the history reads it (`V1.2.0`, `v2.0`); a new tag strictly.
+        if let tag { version = try history.release(named: tag)?.version ?? format.version(of: tag) }
         var targetCommit: String
         if to == nil, let tag, let commit = history.tag(named: tag)?.commit {
             targetCommit = commit
