@@ -156,6 +156,13 @@ extension Git {
                 .split(separator: "\n").map(String.init))
     }
 
+    /// Whether `ancestor` is an ancestor of (or equal to) `commit` (`git merge-base --is-ancestor`);
+    /// nil when git cannot say.
+    package func isAncestor(_ ancestor: String, of commit: String) async -> Bool? {
+        guard let result = try? await runUnchecked(["merge-base", "--is-ancestor", ancestor, commit]) else { return nil }
+        return result.status == 0 ? true : result.status == 1 ? false : nil
+    }
+
     /// The folder the repository is read from, relative to the top of its work tree (`""` at the
     /// top, `pydantic-core/` in a member folder), from `git rev-parse --show-prefix`.
     package func prefixFromTop() async throws -> String {

@@ -224,10 +224,17 @@ package struct ReleaseHistory: Sendable {
         if let previous, releases.contains(where: { $0.version < previous.version }) {
             notMerged = try await git.tagNames(notMergedInto: previous.commit)
         }
-        let walk = try await git.forEachCommit(in: range(to: target, since: previous, notMerged: notMerged), body)
+        let range = range(to: target, since: previous, notMerged: notMerged)
+        let walk = try await git.forEachCommit(in: range, body)
         guard let previous else { return Walk(previousIsAncestor: nil) }
         if previous.commit == target || walk.boundaries.contains(previous.commit) { return Walk(previousIsAncestor: true) }
-        if walk.otherSide > 0 || !walk.boundaries.isEmpty { return Walk(previousIsAncestor: false) }
+        // With the previous release as the only base, commits on its side say it is no ancestor;
+        // so does, without paths, a boundary other than itself (their merge base). Paths rewrite
+        // the boundary to the commits touching them; other bases add sides of their own.
+        guard range.bases.count == 1 else { return Walk(previousIsAncestor: nil) }
+        if walk.otherSide > 0 || (range.paths.isEmpty && !walk.boundaries.isEmpty) {
+            return Walk(previousIsAncestor: false)
+        }
         return Walk(previousIsAncestor: nil)
     }
 

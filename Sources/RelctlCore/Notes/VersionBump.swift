@@ -65,7 +65,10 @@ public struct VersionBump: Sendable, Equatable {
             bump = VersionBump(
                 previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commitCount)
         }
-        if let last, walk.previousIsAncestor == false {
+        // The walk tells in most histories; where it cannot (other release lines), git is asked.
+        var ancestor = walk.previousIsAncestor
+        if let last, ancestor == nil { ancestor = await git.isAncestor(last.commit, of: targetCommit) }
+        if let last, ancestor == false {
             bump.notes.append(
                 "the latest release \(last.tag) is not an ancestor of \(target) (tagged on another branch or an unmerged commit); the changes are those \(target) has and \(last.tag) has not, less the patches \(last.tag) already shipped"
             )
