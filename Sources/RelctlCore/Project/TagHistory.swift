@@ -83,7 +83,7 @@ package struct TagHistory {
             "like the \(members.count) existing tag\(members.count == 1 ? "" : "s") (\(newest.tag))"
             + (others == 0
                 ? ""
-                : "; \(others) older tag\(others == 1 ? " is" : "s are") spelled otherwise, and bump counts them too")
+                : "; \(others) older tag\(others == 1 ? " is" : "s are") spelled otherwise: not releases of this format, and bump never proposes their versions")
             + (scheme == .calver ? "; calendar versions" : "")
     }
 
