@@ -10,7 +10,9 @@ import Testing
 @Suite(.removesTemporaries) struct TagHistoryCLITests {
     /// A commit on `day` (of January 2026), so tags made on it are that old.
     @discardableResult
-    static func commit(_ repo: GitRepository, _ message: String, day: Int, files: [String: String] = [:]) throws
+    static func commit(
+        _ repo: GitRepository, _ message: String, day: Int, files: [String: String] = [:]
+    ) throws
         -> String
     {
         try repo.commit(message, files: files, date: String(format: "2026-01-%02dT10:00:00Z", day))
@@ -86,7 +88,8 @@ import Testing
     @Test func pep440PrereleaseIsThePreviousReleaseOfNotesAndBump() throws {
         let repo = try Self.pydantic()
         try repo.directory.write(
-            "relctl.toml", "[project]\nname = \"pydantic\"\n\n[[version]]\npath = \"pydantic/version.py\"\nkind = \"python\"\n")
+            "relctl.toml",
+            "[project]\nname = \"pydantic\"\n\n[[version]]\npath = \"pydantic/version.py\"\nkind = \"python\"\n")
         for index in 1...3 { try Self.commit(repo, "fix: after the beta \(index)", day: 21 + index) }
         let notes = try relctl(["notes", "--json"], in: repo.url)
         #expect(notes.status == 0, "\(notes)")
@@ -108,7 +111,8 @@ import Testing
     @Test func changelogReadsPEP440Headings() throws {
         let repo = try Self.pydantic()
         try repo.directory.write(
-            "relctl.toml", "[project]\nname = \"pydantic\"\n\n[[version]]\npath = \"pydantic/version.py\"\nkind = \"python\"\n")
+            "relctl.toml",
+            "[project]\nname = \"pydantic\"\n\n[[version]]\npath = \"pydantic/version.py\"\nkind = \"python\"\n")
         let history = "# History\n\n## v2.14.0b1 (2026-01-20)\n\n* the beta\n\n## v2.13.4 (2026-01-12)\n\n* a fix\n"
         try repo.directory.write("HISTORY.md", history)
         try Self.commit(repo, "feat: after the beta", day: 22)
@@ -193,8 +197,10 @@ import Testing
         let repo = try GitRepository()
         try repo.directory.write(
             "pydantic-core/relctl.toml",
-            "[project]\nname = \"pydantic-core\"\ntag-format = \"core-v{version}\"\n\n[[version]]\npath = \"pyproject.toml\"\n")
-        try repo.directory.write("pydantic-core/pyproject.toml", "[project]\nname = \"pydantic-core\"\nversion = \"2.46.0\"\n")
+            "[project]\nname = \"pydantic-core\"\ntag-format = \"core-v{version}\"\n\n[[version]]\npath = \"pyproject.toml\"\n"
+        )
+        try repo.directory.write(
+            "pydantic-core/pyproject.toml", "[project]\nname = \"pydantic-core\"\nversion = \"2.46.0\"\n")
         try Self.commit(repo, "chore: start", day: 1)
         try repo.git("tag", "core-v2.46.0")
         try repo.git("tag", "v2.13.0")

@@ -2,6 +2,7 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
 @testable import RelctlBasics
 @testable import RelctlCore
 
@@ -80,18 +81,23 @@ import Testing
             var files = parent.map { nodes[$0].files } ?? []
             files.insert(file)
             nodes.append(
-                Node(parents: parent.map { [$0] } ?? [], change: nextChange, subject: subject, file: file, files: files))
+                Node(parents: parent.map { [$0] } ?? [], change: nextChange, subject: subject, file: file, files: files)
+            )
             nextChange += 1
             heads[branch] = nodes.count - 1
         }
 
         /// A copy of `node`'s change on `branch` (git cherry-pick: same patch, same message).
         mutating func pick(_ node: Int, onto branch: String) {
-            guard let head = heads[branch], let file = nodes[node].file, !nodes[head].files.contains(file) else { return }
+            guard let head = heads[branch], let file = nodes[node].file, !nodes[head].files.contains(file) else {
+                return
+            }
             var files = nodes[head].files
             files.insert(file)
             nodes.append(
-                Node(parents: [head], change: nodes[node].change, subject: nodes[node].subject, file: file, files: files))
+                Node(
+                    parents: [head], change: nodes[node].change, subject: nodes[node].subject, file: file, files: files)
+            )
             heads[branch] = nodes.count - 1
         }
 
@@ -169,9 +175,11 @@ import Testing
         /// The graph in one line per commit, for a failure's message.
         var summary: String {
             nodes.enumerated().map { index, node in
-                let tags = (releases.filter { $0.node == index }.map(\.tag) + otherTags.filter { $0.1 == index }.map(\.0))
+                let tags =
+                    (releases.filter { $0.node == index }.map(\.tag) + otherTags.filter { $0.1 == index }.map(\.0))
                 let heads = self.heads.filter { $0.value == index }.map(\.key).sorted()
-                return "\(index) <- \(node.parents) change \(node.change.map(String.init) ?? "-") \(node.file ?? "") \(node.subject)"
+                return
+                    "\(index) <- \(node.parents) change \(node.change.map(String.init) ?? "-") \(node.file ?? "") \(node.subject)"
                     + (tags.isEmpty ? "" : " tags \(tags)") + (heads.isEmpty ? "" : " heads \(heads)")
             }.joined(separator: "\n")
         }
@@ -284,7 +292,8 @@ import Testing
             case 92..<100:
                 let node = random.below(history.nodes.count)
                 let odd = [
-                    "vV9.0.0", "nightly", (history.prefix == "v" ? "" : "v") + "7.0.0-finalx", history.prefix + "1.2.3.4",
+                    "vV9.0.0", "nightly", (history.prefix == "v" ? "" : "v") + "7.0.0-finalx",
+                    history.prefix + "1.2.3.4",
                 ]
                 let tag = random.pick(odd)
                 if !history.otherTags.contains(where: { $0.0 == tag }) { history.otherTags.append((tag, node)) }
@@ -333,7 +342,8 @@ import Testing
         var history = generate(seed: seed)
         let (_, root, commits) = try build(history)
         var problems: [String] = []
-        let shape = "seed \(seed) (tags `\(history.prefix){version}`, pep440 \(history.pep440), member \(history.member))"
+        let shape =
+            "seed \(seed) (tags `\(history.prefix){version}`, pep440 \(history.pep440), member \(history.member))"
         let context = Context(workingDirectory: root)
         let git = Git(directory: root, context: context)
         let config = try Self.config(history, root: root, skipPrereleases: false)
@@ -353,7 +363,8 @@ import Testing
                 problems.append("\(shape): bump on \(branch) proposed \(bump.next) with \(latest.tag) released")
             }
             if bump.previousTag != latest.tag {
-                problems.append("\(shape): bump on \(branch) counted from \(bump.previousTag ?? "nothing"), not \(latest.tag)")
+                problems.append(
+                    "\(shape): bump on \(branch) counted from \(bump.previousTag ?? "nothing"), not \(latest.tag)")
             }
         }
 
@@ -369,7 +380,8 @@ import Testing
             )
         }
         if bumpAtHead?.commitCount != expected.count {
-            problems.append("\(shape): bump counted \(bumpAtHead?.commitCount ?? -1) changes, the rule \(expected.count)")
+            problems.append(
+                "\(shape): bump counted \(bumpAtHead?.commitCount ?? -1) changes, the rule \(expected.count)")
         }
 
         // Each release's notes are the rule's, and no change is listed twice across releases.
@@ -387,7 +399,9 @@ import Testing
                 )
             }
             for commit in got {
-                if let earlier = seenCommits[commit] { problems.append("\(shape): \(commit) in \(earlier) and \(release.tag)") }
+                if let earlier = seenCommits[commit] {
+                    problems.append("\(shape): \(commit) in \(earlier) and \(release.tag)")
+                }
                 seenCommits[commit] = release.tag
                 if let node = inverse[commit], let change = history.nodes[node].change {
                     // Across releases: one release may list a change and its backport when both are new.

@@ -1,6 +1,7 @@
 import Foundation
 import RelctlTestTraits
 import Testing
+
 @testable import RelctlBasics
 @testable import RelctlCore
 
@@ -58,13 +59,18 @@ import Testing
     @Test func initFollowsTheMostRecentReleases() {
         func tag(_ name: String, _ day: Int) -> GitTag { GitTag(name: name, commit: nil, date: day * 86_400) }
         let pydantic = TagHistory(
-            tags: [tag("V0.17", 1), tag("v2.0", 2)] + (0..<6).map { tag("v2.1\($0).0", 10 + $0) } + [tag("v2.14.0b1", 20)],
+            tags: [tag("V0.17", 1), tag("v2.0", 2)] + (0..<6).map { tag("v2.1\($0).0", 10 + $0) } + [
+                tag("v2.14.0b1", 20)
+            ],
             project: "pydantic")
         #expect(pydantic.format == "v{version}" && pydantic.scheme == .semver, "\(pydantic)")
-        let helix = TagHistory(tags: ["22.12", "23.03", "23.10", "24.07", "25.07"].enumerated().map { tag($1, $0) }, project: "helix")
+        let helix = TagHistory(
+            tags: ["22.12", "23.03", "23.10", "24.07", "25.07"].enumerated().map { tag($1, $0) }, project: "helix")
         #expect(helix.format == "{version}" && helix.scheme == .calver, "\(helix)")
         // Most of the recent ones, not the newest alone.
-        let mixed = TagHistory(tags: [tag("v1.0.0", 1), tag("v1.1.0", 2), tag("v1.2.0", 3), tag("v1.3.0", 4), tag("1.4.0", 5)], project: "x")
+        let mixed = TagHistory(
+            tags: [tag("v1.0.0", 1), tag("v1.1.0", 2), tag("v1.2.0", 3), tag("v1.3.0", 4), tag("1.4.0", 5)],
+            project: "x")
         #expect(mixed.format == "v{version}", "\(mixed)")
     }
 }

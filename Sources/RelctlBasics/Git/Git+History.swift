@@ -70,7 +70,8 @@ extension Git {
     /// for-each-ref peels only once, is resolved in one more call).
     package func tagList() async throws -> [GitTag] {
         let output = try await run([
-            "for-each-ref", "--format=%(refname:strip=2)%00%(objecttype)%00%(objectname)%00%(*objecttype)%00%(*objectname)%00%(creatordate:unix)",
+            "for-each-ref",
+            "--format=%(refname:strip=2)%00%(objecttype)%00%(objectname)%00%(*objecttype)%00%(*objectname)%00%(creatordate:unix)",
             "refs/tags",
         ])
         var tags: [GitTag] = []
@@ -159,7 +160,9 @@ extension Git {
     /// Whether `ancestor` is an ancestor of (or equal to) `commit` (`git merge-base --is-ancestor`);
     /// nil when git cannot say.
     package func isAncestor(_ ancestor: String, of commit: String) async -> Bool? {
-        guard let result = try? await runUnchecked(["merge-base", "--is-ancestor", ancestor, commit]) else { return nil }
+        guard let result = try? await runUnchecked(["merge-base", "--is-ancestor", ancestor, commit]) else {
+            return nil
+        }
         return result.status == 0 ? true : result.status == 1 ? false : nil
     }
 

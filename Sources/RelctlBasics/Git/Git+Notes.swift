@@ -120,7 +120,8 @@ extension Git {
         // The side mark, when the format has it: `<` is the other side of a `--left-right` walk,
         // `-` a boundary commit.
         var side = GitCommitRecord.Side.target
-        if hashStart < separators.0, [UInt8(ascii: ">"), UInt8(ascii: "<"), UInt8(ascii: "-")].contains(bytes[hashStart])
+        if hashStart < separators.0,
+            [UInt8(ascii: ">"), UInt8(ascii: "<"), UInt8(ascii: "-")].contains(bytes[hashStart])
         {
             if bytes[hashStart] == UInt8(ascii: "<") { side = .other }
             if bytes[hashStart] == UInt8(ascii: "-") { side = .boundary }

@@ -97,7 +97,9 @@ package struct ReleaseHistory: Sendable {
                 versions.append(.init(tag: tag.name, version: version))
                 guard let commit = tag.commit else { continue }
                 var pep440 = false
-                if version.isPrerelease, let inner = TagFormat.inner(of: tag.name, prefix: format.prefix, suffix: format.suffix) {
+                if version.isPrerelease,
+                    let inner = TagFormat.inner(of: tag.name, prefix: format.prefix, suffix: format.suffix)
+                {
                     pep440 = (try? SemanticVersion(parsing: inner)) == nil && PEP440Version(inner) != nil
                 }
                 releases.append(
@@ -117,14 +119,17 @@ package struct ReleaseHistory: Sendable {
         releases.sort(by: Self.ordered)
         ignored.sort { $0.date != $1.date ? $0.date > $1.date : $0.tag < $1.tag }
         // The next prerelease is spelled as the latest one is: pydantic's `v2.14.0b1` → `v2.14.0b2`.
-        if format.readsPEP440, let prerelease = releases.first(where: \.version.isPrerelease), prerelease.spelledPEP440 {
+        if format.readsPEP440, let prerelease = releases.first(where: \.version.isPrerelease), prerelease.spelledPEP440
+        {
             format.prereleaseSpelling = .pep440
         }
         self.format = format
     }
 
     /// Reads the repository's tags (one `git for-each-ref`) and classifies them.
-    package static func read(git: Git, format: TagFormat, paths: HistoryPaths = .wholeRepository) async throws
+    package static func read(
+        git: Git, format: TagFormat, paths: HistoryPaths = .wholeRepository
+    ) async throws
         -> ReleaseHistory
     {
         ReleaseHistory(tags: try await git.tagList(), format: format, paths: paths)
@@ -227,7 +232,9 @@ package struct ReleaseHistory: Sendable {
         let range = range(to: target, since: previous, notMerged: notMerged)
         let walk = try await git.forEachCommit(in: range, body)
         guard let previous else { return Walk(previousIsAncestor: nil) }
-        if previous.commit == target || walk.boundaries.contains(previous.commit) { return Walk(previousIsAncestor: true) }
+        if previous.commit == target || walk.boundaries.contains(previous.commit) {
+            return Walk(previousIsAncestor: true)
+        }
         // With the previous release as the only base, commits on its side say it is no ancestor;
         // so does, without paths, a boundary other than itself (their merge base). Paths rewrite
         // the boundary to the commits touching them; other bases add sides of their own.

@@ -70,7 +70,9 @@ package struct ChangelogHeading: Sendable, Equatable {
         }
         guard dots >= 1 else { return nil }
         // A PEP 440 prerelease, dev or post-release (pydantic's `## v2.14.0b1 (2026-08-06)`).
-        if end < tail.endIndex, tail[end].isLetter || (tail[end] == "." && tail[tail.index(after: end)...].first?.isLetter == true) {
+        if end < tail.endIndex,
+            tail[end].isLetter || (tail[end] == "." && tail[tail.index(after: end)...].first?.isLetter == true)
+        {
             var cursor = end
             while cursor < tail.endIndex, tail[cursor].isLetter || tail[cursor].isNumber || tail[cursor] == "." {
                 cursor = tail.index(after: cursor)
@@ -78,7 +80,8 @@ package struct ChangelogHeading: Sendable, Equatable {
             while cursor > end, tail[tail.index(before: cursor)] == "." { cursor = tail.index(before: cursor) }
             let token = tail[..<cursor]
             // With its number, as PEP 440 tags spell it: `1.2.0beta` is no release heading.
-            if token.last?.isNumber == true, let version = PEP440Version(String(token))?.semanticReading(allowingPost: true),
+            if token.last?.isNumber == true,
+                let version = PEP440Version(String(token))?.semanticReading(allowingPost: true),
                 tail[cursor...].first.map({ !($0.isLetter || $0.isNumber || $0 == "_") }) ?? true
             {
                 return VersionMatch(prefix: prefix, hasV: hasV, spelled: token, version: version, rest: tail[cursor...])

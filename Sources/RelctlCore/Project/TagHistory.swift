@@ -75,7 +75,8 @@ package struct TagHistory {
         // A prefix spelled with the project's name says `{project}`; one spelled with an alias is
         // written as it stands, since `{project}` would expand to the short name.
         let ownName = !project.isEmpty && chosen.hasPrefix(project)
-        format = (Self.isGeneric(chosen) || !ownName ? chosen : "{project}" + chosen.dropFirst(project.count)) + "{version}"
+        format =
+            (Self.isGeneric(chosen) || !ownName ? chosen : "{project}" + chosen.dropFirst(project.count)) + "{version}"
         let familyRecent = recent.filter { $0.family == family }
         if familyRecent.filter(Self.isCalendar).count * 2 > familyRecent.count { scheme = .calver }
         let others = candidates.count - members.count

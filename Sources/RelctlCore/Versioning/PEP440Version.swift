@@ -106,7 +106,8 @@ package struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConver
         var text = numbers
         switch (pre, self.post, dev) {
         case (nil, nil, nil): break
-        case (let pre?, nil, nil): text += "-" + ["a": "alpha", "b": "beta", "rc": "rc"][pre.phase.rawValue, default: "rc"] + "." + pre.number
+        case (let pre?, nil, nil):
+            text += "-" + ["a": "alpha", "b": "beta", "rc": "rc"][pre.phase.rawValue, default: "rc"] + "." + pre.number
         case (nil, nil, let dev?): text += "-dev." + dev
         case (nil, let number?, nil) where post: text += "+post." + number
         default: return nil

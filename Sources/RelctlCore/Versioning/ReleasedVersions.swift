@@ -17,7 +17,8 @@ package struct ReleasedVersions: Sendable {
     package init(tags: [String], format: TagFormat) {
         for tag in tags {
             switch format.reading(of: tag) {
-            case .release(let version, _), .otherSpelling(let version): entries.append(Entry(tag: tag, version: version))
+            case .release(let version, _), .otherSpelling(let version):
+                entries.append(Entry(tag: tag, version: version))
             case .malformed, .unrelated: break
             }
         }

@@ -124,7 +124,8 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     /// format's `v`; nil otherwise.
     package func respelling(of tag: String) -> String? {
         for other in [prefix] + otherPrefixes {
-            guard let inner = Self.inner(of: tag, prefix: other, suffix: suffix), !(other == prefix && tag.hasPrefix(prefix))
+            guard let inner = Self.inner(of: tag, prefix: other, suffix: suffix),
+                !(other == prefix && tag.hasPrefix(prefix))
             else { continue }
             let valid =
                 scheme == .calver
@@ -193,7 +194,9 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
             guard let inner = Self.inner(of: tag, prefix: candidate, suffix: suffix) else { continue }
             let head = Array(inner.prefix(2))
             if head.first?.isASCII == true && head.first?.isNumber == true { return .malformed }
-            if head.count == 2, head[0] == "v" || head[0] == "V", head[1].isASCII && head[1].isNumber { return .malformed }
+            if head.count == 2, head[0] == "v" || head[0] == "V", head[1].isASCII && head[1].isNumber {
+                return .malformed
+            }
         }
         return .unrelated
     }
@@ -210,9 +213,10 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     package static func inner(of tag: String, prefix: String, suffix: String) -> String? {
         guard tag.hasSuffix(suffix), tag.count > prefix.count + suffix.count else { return nil }
         let head = tag.prefix(prefix.count)
-        guard head == prefix
-            || (prefix.last?.lowercased() == "v" && head.dropLast() == prefix.dropLast()
-                && head.last?.lowercased() == "v")
+        guard
+            head == prefix
+                || (prefix.last?.lowercased() == "v" && head.dropLast() == prefix.dropLast()
+                    && head.last?.lowercased() == "v")
         else { return nil }
         return String(tag.dropFirst(prefix.count).dropLast(suffix.count))
     }
