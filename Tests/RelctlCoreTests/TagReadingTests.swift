@@ -46,9 +46,12 @@ import Testing
         #expect(try python.version(of: "v2.14.0b1") == Self.v("2.14.0-beta.1"))
         #expect(throws: VersionError.self) { try python.version(of: "v1.0.post1") }
         #expect(throws: VersionError.self) { try python.version(of: "V1.2.3") }
-        // Two numbers are PEP 440's own spelling of 2.0.0 (pydantic's `v2.0`), not SemVer's.
-        #expect(try python.version(of: "v2.0") == Self.v("2.0.0"))
-        #expect(throws: VersionError.self) { try TagFormat("v{version}", scheme: .semver).version(of: "v2.0") }
+        // Two numbers, padding or another case are read in the history, never made as a new tag.
+        for tag in ["v2.0", "v01.2.3", "v2.0rc1", "v2.14.0B1"] {
+            #expect(throws: VersionError.self, "\(tag)") { try python.version(of: tag) }
+        }
+        #expect(try python.version(of: "v2.14.0rc1") == Self.v("2.14.0-rc.1"))
+        #expect(try python.version(of: "v2.14.0.dev3") == Self.v("2.14.0-dev.3"))
         python.prereleaseSpelling = .pep440
         #expect(python.tag(for: try Self.v("2.14.0-beta.2")) == "v2.14.0b2")
         #expect(python.tag(for: try Self.v("2.14.0")) == "v2.14.0")

@@ -90,10 +90,12 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
                         ?? "`\(inner)` is not a calendar version: \(why)")
             }
         }
+        // The project's own spelling of a prerelease (`v2.14.0b1` for pydantic's 2.14.0b1): three
+        // numbers in PEP 440's normal form. Two numbers (`v1.2`) or padding (`v01.2.3`) are read in
+        // the history, never accepted for a new tag.
         if readsPEP440, (try? SemanticVersion(parsing: inner)) == nil, inner.first?.isNumber == true,
-            let pep = PEP440Version(inner)
+            let pep = PEP440Version(inner), pep.release.count == 3, pep.description == inner
         {
-            // The project's own spelling of a prerelease (`v2.14.0b1` for pydantic's 2.14.0b1).
             if let version = pep.semanticReading() { return version }
             throw VersionError.malformedTag(
                 tag: tag, format: pattern,
