@@ -7,12 +7,14 @@ import RelctlRelease
 struct Bump: RelctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "bump",
-        abstract: "Print the next version from the commits since the last release.",
+        abstract: "Print the next version from the commits since the latest release.",
         discussion: """
-            Breaking change → major (minor below 1.0.0), feat → minor, anything else → patch; after a prerelease \
+            The latest release is the highest release in the tag format anywhere in the repository; its changes are \
+            those `relctl notes` lists. Breaking change → major (minor below 1.0.0), feat → minor, anything else → \
+            patch; after a prerelease \
             the prerelease counter continues (1.0.0-rc.1 → 1.0.0-rc.2). The result is never below the first \
             manifest's version and never a version an existing tag names, in any spelling (0.54.0 and v0.54.0 are \
-            one release). --set VERSION uses VERSION instead (a lockstep train); --write refuses a version below a \
+            one version). --set VERSION uses VERSION instead (a lockstep train); --write refuses a version below a \
             manifest's or one a tag names. --write updates every configured manifest and its companions (Cargo.lock, \
             path-dependency requirements, package-lock.json, uv.lock, own npm pins).
             """

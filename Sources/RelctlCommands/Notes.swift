@@ -9,9 +9,11 @@ struct Notes: RelctlCommand {
         commandName: "notes",
         abstract: "Release notes from the git history since the previous release tag.",
         discussion: """
-            The range runs from the previous release tag (the highest SemVer tag in the tag format that is an ancestor \
-            of the target and lower than the release; prereleases are skipped for a final release) to the target. \
-            Works without relctl.toml. Exit 2 for an unknown ref, a malformed tag or a bad template.
+            The notes list the changes since the previous release (the highest release in the tag format below this \
+            one, on any branch; a final release skips its own prereleases) up to the target: the commits the target \
+            has and that release has not, less the patches it already shipped, and only those touching the project's \
+            folder when relctl.toml is in a subfolder; the same changes `relctl bump` counts. Works without \
+            relctl.toml. Exit 2 for an unknown ref, a malformed tag or a bad template.
             """
     )
 

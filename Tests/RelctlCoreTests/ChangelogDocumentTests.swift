@@ -29,6 +29,9 @@ import Testing
             ("[v2.0.0-rc.1](https://x/compare/a...b)", "2.0.0-rc.1"), ("25.07 (2025-07-15)", "25.7.0"),
             ("2026.07.22", "2026.7.22"), ("Python 3.12 support", nil), ("1.2.0beta", nil), ("Unreleased", nil),
             ("Highlights", nil), ("Release 10 notes", nil), ("Release 1.4.0", "1.4.0"), ("fd 8.0.0", nil),
+            // PEP 440 spellings (pydantic's HISTORY.md), issue 40.
+            ("v2.14.0b1 (2026-08-06)", "2.14.0-beta.1"), ("2.0rc1", "2.0.0-rc.1"), ("[1.0.post1]", "1.0.0+post.1"),
+            ("1.4.0.dev2 - 2026-01-02", "1.4.0-dev.2"), ("1.2.0b1x", nil),
         ]
         for (text, expected) in cases {
             #expect(ChangelogHeading.versionMatch(in: text)?.version.description == expected, "\(text)")

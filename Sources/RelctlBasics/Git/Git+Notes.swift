@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// One commit as read by `Git.commitLog`: the fields release notes need, author via `.mailmap`.
+/// One commit as read by `Git.forEachCommit(in:_:)`: the fields release notes need, author via `.mailmap`.
 package struct GitCommitRecord: Sendable, Equatable {
     package var hash: String
     /// More than one parent. The parents themselves are not kept: nothing reads them, and over
@@ -11,6 +11,13 @@ package struct GitCommitRecord: Sendable, Equatable {
     package var authorEmail: String
     /// Committer time, seconds since the epoch.
     package var time: Int
+    /// Where `git log` put the commit (`%m`): in the range, on the base's side of a `--left-right`
+    /// walk (`BASE...TARGET`: reachable from the base only), or on the boundary (`--boundary`).
+    package var side = Side.target
+
+    package enum Side: Sendable, Equatable {
+        case target, other, boundary
+    }
     package var subject: String
     package var body: String
 
@@ -32,42 +39,9 @@ package struct GitCommitRecord: Sendable, Equatable {
 
 extension Git {
     /// Unit separator between fields, NUL (from `-z`) between records: neither occurs in commit text.
-    package static let logFormat = "--format=%H%x1f%P%x1f%aN%x1f%aE%x1f%ct%x1f%s%x1f%b"
-
-    /// Every commit reachable from `to` and not from `from` (the whole history when `from` is nil),
-    /// newest first, read with a single `git log` call.
-    package func commitLog(from: String?, to: String) async throws -> [GitCommitRecord] {
-        let records = Mutex<[GitCommitRecord]>([])
-        try await forEachCommit(from: from, to: to) { record in records.withLock { $0.append(record) } }
-        return records.withLock { $0 }
-    }
-
-    /// `commitLog`, handing each record to `body` as `git log` prints it (newest first, from a
-    /// reader thread) instead of collecting them: over 100,000 commits the log's text is 14 MB
-    /// and the records 10 MB, and `relctl notes` needs neither whole (issue 31).
-    package func forEachCommit(
-        from: String?, to: String, _ body: @escaping @Sendable (GitCommitRecord) -> Void
-    ) async throws {
-        let range = from.map { "\($0)..\(to)" } ?? to
-        let command = self.command([
-            "log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat, range,
-            "--",
-        ])
-        let parser = Mutex(LogStreamParser())
-        let errors = Mutex(Data())
-        let status = try await context.processes.streamChunks(command) { channel, chunk in
-            switch channel {
-            case .stdout: parser.withLock { $0.feed(chunk, into: body) }
-            case .stderr: errors.withLock { $0.append(chunk) }
-            }
-        }
-        if status == 127 { throw GitError.notInstalled }
-        guard status == 0 else {
-            let output = String(decoding: errors.withLock { $0 }, as: UTF8.self)
-            throw GitError.failed(CommandError(command: "git log \(range)", status: status, output: output))
-        }
-        parser.withLock { $0.finish(into: body) }
-    }
+    /// The hash is preceded by its side mark (`%m`: `>`; `<` for the base's side of a
+    /// `--left-right` walk, `-` for a boundary commit).
+    package static let logFormat = "--format=%m%H%x1f%P%x1f%aN%x1f%aE%x1f%ct%x1f%s%x1f%b"
 
     /// Splits `git log -z` output on bytes; decoding each field separately keeps this linear and fast.
     package static func parseLog(_ data: Data) -> [GitCommitRecord] {
@@ -143,6 +117,16 @@ extension Git {
         // `git log -z` separates records with NUL but a newline may precede the next hash.
         var hashStart = 0
         while hashStart < separators.0 && (0x0a...0x0d).contains(bytes[hashStart]) { hashStart += 1 }
+        // The side mark, when the format has it: `<` is the other side of a `--left-right` walk,
+        // `-` a boundary commit.
+        var side = GitCommitRecord.Side.target
+        if hashStart < separators.0,
+            [UInt8(ascii: ">"), UInt8(ascii: "<"), UInt8(ascii: "-")].contains(bytes[hashStart])
+        {
+            if bytes[hashStart] == UInt8(ascii: "<") { side = .other }
+            if bytes[hashStart] == UInt8(ascii: "-") { side = .boundary }
+            hashStart += 1
+        }
         var body = text((separators.5 + 1)..<bytes.count)
         while body.last?.isNewline == true { body.removeLast() }
         // A merge lists more than one parent (space-separated hashes).
@@ -166,6 +150,7 @@ extension Git {
             body: body
         )
         record.isMerge = parents > 1
+        record.side = side
         return record
     }
 
@@ -181,16 +166,6 @@ extension Git {
         } catch GitError.unknownRef(let name) where name == "HEAD" {
             throw GitError.noCommits(directory.path)
         }
-    }
-
-    /// Tags whose commits are ancestors of (or equal to) `ref`, via one `git tag --merged`.
-    package func tagsMerged(into ref: String) async throws -> [String] {
-        try await run(["tag", "--merged", ref]).split(separator: "\n").map(String.init)
-    }
-
-    /// Tags pointing exactly at `ref`.
-    package func tagsPointing(at ref: String) async throws -> [String] {
-        try await run(["tag", "--points-at", ref]).split(separator: "\n").map(String.init)
     }
 }
 

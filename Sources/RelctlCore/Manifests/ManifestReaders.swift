@@ -48,6 +48,12 @@ package enum ManifestReaders {
         return reader
     }
 
+    /// Whether a project's versions are PEP 440: one of its manifests is compared by PEP 440
+    /// (a Python manifest), so its tags may spell versions that way (`v2.14.0b1`).
+    package static func comparesByPEP440(_ sources: [VersionSource]) -> Bool {
+        sources.contains { (try? reader(for: $0.kind))?.comparison == .pep440 }
+    }
+
     /// The kind a file name implies, or nil when it must be given.
     package static func kind(forFileName path: String) -> String? {
         let name = (path as NSString).lastPathComponent

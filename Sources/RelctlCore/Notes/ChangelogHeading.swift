@@ -13,7 +13,8 @@ package struct ChangelogHeading: Sendable, Equatable {
     package var text: String
     package var isSetext: Bool
 
-    /// The release version the heading names (`[1.2.0] - date`, `v10.2.0`, `Version 8.5.0`, `25.07`).
+    /// The release version the heading names (`[1.2.0] - date`, `v10.2.0`, `Version 8.5.0`, `25.07`,
+    /// `v2.14.0b1`).
     package var version: SemanticVersion? { Self.versionMatch(in: text).map(\.version) }
 
     /// `Unreleased`, `[Unreleased]`, `UNRELEASED`, `Upcoming release`: changes not yet released.
@@ -68,6 +69,24 @@ package struct ChangelogHeading: Sendable, Equatable {
             end = tail.index(after: end)
         }
         guard dots >= 1 else { return nil }
+        // A PEP 440 prerelease, dev or post-release (pydantic's `## v2.14.0b1 (2026-08-06)`).
+        if end < tail.endIndex,
+            tail[end].isLetter || (tail[end] == "." && tail[tail.index(after: end)...].first?.isLetter == true)
+        {
+            var cursor = end
+            while cursor < tail.endIndex, tail[cursor].isLetter || tail[cursor].isNumber || tail[cursor] == "." {
+                cursor = tail.index(after: cursor)
+            }
+            while cursor > end, tail[tail.index(before: cursor)] == "." { cursor = tail.index(before: cursor) }
+            let token = tail[..<cursor]
+            // With its number, as PEP 440 tags spell it: `1.2.0beta` is no release heading.
+            if token.last?.isNumber == true,
+                let version = PEP440Version(String(token))?.semanticReading(allowingPost: true),
+                tail[cursor...].first.map({ !($0.isLetter || $0.isNumber || $0 == "_") }) ?? true
+            {
+                return VersionMatch(prefix: prefix, hasV: hasV, spelled: token, version: version, rest: tail[cursor...])
+            }
+        }
         if end < tail.endIndex, tail[end] == "-" || tail[end] == "+" {
             var cursor = tail.index(after: end)
             while cursor < tail.endIndex, tail[cursor].isLetter || tail[cursor].isNumber || "-.+".contains(tail[cursor])

@@ -1,7 +1,7 @@
 import Foundation
 import RelctlBasics
 
-/// Which history a set of notes covers: after `previous` (exclusive) up to `targetCommit`.
+/// Which history a set of notes covers: the changes up to `targetCommit` since `previous`.
 package struct NotesRange: Sendable, Equatable {
     /// The release's tag (given, or found at the target); nil for unreleased changes.
     package var tag: String?
@@ -9,53 +9,43 @@ package struct NotesRange: Sendable, Equatable {
     /// The previous release tag or the `--from` ref; nil means the whole history.
     package var previous: String?
     package var previousCommit: String?
+    /// The previous release (nil with `--from`, or before the first release).
+    package var previousRelease: ReleaseHistory.Release?
     package var targetCommit: String
 
-    /// Resolves the range by the rules in docs/notes.md:
-    /// the previous tag is the highest SemVer tag in the tag format that is an ancestor of the
-    /// target and lower than the release; for a final release, the prereleases *of that same
-    /// version* are skipped when `skipPrereleases` (notes for `v1.0.0` start at `v0.9.0`, not at
-    /// `v1.0.0-rc.2`), while prereleases of other versions (`v0.0.1-test.9` before `v0.1.0`) are
-    /// real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
+    /// Resolves the range by the rules in docs/notes.md, on the project's release history:
+    /// the previous release is the highest release below the release's version, on any branch
+    /// (for unreleased changes, the latest release, as `bump` counts them); for a final release,
+    /// the prereleases *of that same version* are skipped when `skipPrereleases` (notes for
+    /// `v1.0.0` start at `v0.9.0`, not at `v1.0.0-rc.2`), while prereleases of other versions
+    /// (`v0.0.1-test.9` before `v0.1.0`) are real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
     package static func resolve(
-        git: Git, format: TagFormat, skipPrereleases: Bool, tag: String?, from: String?, to: String?
+        git: Git, history: ReleaseHistory, skipPrereleases: Bool, tag: String?, from: String?, to: String?
     ) async throws -> NotesRange {
+        let format = history.format
         var version: SemanticVersion?
-        if let tag { version = try format.version(of: tag) }
-        var targetRef = to ?? "HEAD"
-        if to == nil, let tag, await git.localTagExists(tag) { targetRef = tag }
-        let targetCommit = try await git.rangeEnd(targetRef)
+        // An existing release is read as the history reads it (`V1.2.0`, `v2.0`); a new tag strictly.
+        if let tag { version = try history.release(named: tag)?.version ?? format.version(of: tag) }
+        var targetCommit: String
+        if to == nil, let tag, let commit = history.tag(named: tag)?.commit {
+            targetCommit = commit
+        } else {
+            targetCommit = try await git.rangeEnd(to ?? "HEAD")
+        }
         var releaseTag = tag
-        if releaseTag == nil {
-            let here = try await git.tagsPointing(at: targetCommit).compactMap { name in
-                (try? format.version(of: name)).map { (name, $0) }
-            }
-            if let best = here.max(by: { $0.1 < $1.1 }) {
-                releaseTag = best.0
-                version = best.1
-            }
+        if releaseTag == nil, let best = history.releases(at: targetCommit).first {
+            releaseTag = best.tag
+            version = best.version
         }
         if let from {
-            return await NotesRange(
-                tag: releaseTag, version: version, previous: from, previousCommit: try git.commit(of: from),
-                targetCommit: targetCommit)
+            return NotesRange(
+                tag: releaseTag, version: version, previous: from, previousCommit: try await git.commit(of: from),
+                previousRelease: nil, targetCommit: targetCommit)
         }
-        let candidates = try await git.tagsMerged(into: targetCommit).compactMap { name -> (String, SemanticVersion)? in
-            guard name != releaseTag, let parsed = try? format.version(of: name) else { return nil }
-            if let version {
-                guard parsed < version else { return nil }
-                if skipPrereleases, !version.isPrerelease, parsed.isPrerelease,
-                    parsed.final.hasSamePrecedence(as: version.final)
-                {
-                    return nil
-                }
-            }
-            return (name, parsed)
-        }
-        // Ties in precedence (build metadata) break by name so the choice is stable.
-        let previous = candidates.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
+        let previous =
+            version.map { history.previous(before: $0, skippingItsPrereleases: skipPrereleases) } ?? history.latest
         return NotesRange(
-            tag: releaseTag, version: version, previous: previous?.0,
-            previousCommit: previous == nil ? nil : try await git.commit(of: previous!.0), targetCommit: targetCommit)
+            tag: releaseTag, version: version, previous: previous?.tag, previousCommit: previous?.commit,
+            previousRelease: previous, targetCommit: targetCommit)
     }
 }

@@ -30,11 +30,13 @@ public struct ReleaseNotesBuilder: Sendable {
         remoteURL known: String?? = nil, distDirectory: URL? = nil, keysRoot: URL? = nil
     ) async throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
+        let history: ReleaseHistory
         let range: NotesRange
         do {
+            history = try await ReleaseHistory.read(git: git, config: config)
             range = try await NotesRange.resolve(
-                git: git, format: config.project.tagFormat, skipPrereleases: config.notes.skipPrereleases,
-                tag: tag, from: from, to: to)
+                git: git, history: history, skipPrereleases: config.notes.skipPrereleases, tag: tag, from: from,
+                to: to)
         } catch {
             // Asked only when something failed: outside a repository that is the whole story.
             guard try await git.isRepository() else { throw GitError.notARepository(config.root.path) }
@@ -43,14 +45,22 @@ public struct ReleaseNotesBuilder: Sendable {
         // Classified as `git log` streams: only the entries are kept, never every record (issue 31).
         let collector = Mutex(
             NotesCollector(classifier: CommitClassifier(settings: config.notes), timeOf: range.targetCommit))
-        try await git.forEachCommit(from: range.previousCommit, to: range.targetCommit) { commit in
-            collector.withLock { $0.add(commit) }
+        let add: @Sendable (GitCommitRecord) -> Void = { commit in collector.withLock { $0.add(commit) } }
+        if from != nil {
+            // An explicit range is git's `FROM..TO`, over the project's paths.
+            try await git.forEachCommit(
+                in: GitLogRange(
+                    target: range.targetCommit, excluded: range.previousCommit.map { [$0] } ?? [],
+                    paths: history.paths.pathspecs), add)
+        } else {
+            // The same changes `bump` counts (`ReleaseHistory.range`).
+            try await history.changes(in: git, to: range.targetCommit, since: range.previousRelease, add)
         }
         let collected = collector.withLock { $0.finish() }
         if range.previous == nil, from == nil, collected.count > 0 {
             // Say so: notes over the whole history are rarely what a release wants.
             context.console.warning(
-                "no earlier release tag in the format `\(config.project.tagFormat)` is an ancestor of \(range.tag ?? "the target"), so the notes cover the whole history (\(collected.count) commit\(collected.count == 1 ? "" : "s")); pass --from REF to start elsewhere"
+                "no earlier release in the tag format `\(config.project.tagFormat)` than \(range.tag ?? "the target"), so the notes cover the whole history (\(collected.count) commit\(collected.count == 1 ? "" : "s")); pass --from REF to start elsewhere"
             )
         }
         if range.previous == nil, await git.isShallow() {

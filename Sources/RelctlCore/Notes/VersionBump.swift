@@ -1,5 +1,6 @@
 import Foundation
 import RelctlBasics
+import Synchronization
 
 /// The next version from the commits since the last release (`relctl bump`).
 public struct VersionBump: Sendable, Equatable {
@@ -9,7 +10,7 @@ public struct VersionBump: Sendable, Equatable {
         public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
     }
 
-    /// The last release tag (any SemVer tag in the tag format reachable from HEAD); nil if none.
+    /// The latest release's tag (the highest release anywhere in the repository); nil if none.
     public var previousTag: String?
     public var current: SemanticVersion?
     public var next: SemanticVersion
@@ -17,64 +18,63 @@ public struct VersionBump: Sendable, Equatable {
     /// Commits considered (after dropping merges and cancelled reverts).
     public var commitCount: Int
     /// What moved the version away from the commit rules, for the user to read: the manifest's
-    /// version as a floor, tags that already exist, tags that are not ancestors of the target.
+    /// version as a floor, tags that already exist, a latest release off the target's branch,
+    /// tags that are not releases of the format.
     public var notes: [String] = []
-    /// The tag the next version gets (calendar tags spelled like the existing ones).
+    /// The tag the next version gets (spelled as the recent tags are: calendar padding, PEP 440).
     public var nextTag: String = ""
 
     /// The first version of a project without release tags.
     package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
 
-    /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch; after a
-    /// prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`). Then two floors:
-    /// the result is never below the first manifest's version (compared in the manifest's own
-    /// scheme, so `3.2.0.dev0` gives 3.2.0, not 3.1.4), and never a version some tag already
-    /// names, on any branch (it moves up until free).
+    /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch, over the
+    /// changes since the latest release (`ReleaseHistory`: the highest release anywhere, the
+    /// commits reachable from the target and not from it, less what it shipped as patches); after
+    /// a prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`). Then two
+    /// floors: the result is never below the first manifest's version (compared in the manifest's
+    /// own scheme, so `3.2.0.dev0` gives 3.2.0, not 3.1.4), and never a version some tag already
+    /// names in any spelling (it moves up, at the same level, until free).
     public static func compute(git: Git, config: RelctlConfig, target: String = "HEAD") async throws -> VersionBump {
+        let history = try await ReleaseHistory.read(git: git, config: config)
         let targetCommit = try await git.rangeEnd(target)
-        let names = try await git.tags()
-        let format = config.project.tagFormat.learningSpelling(from: names)
-        let reachableNames = Set(try await git.tagsMerged(into: targetCommit))
-        // Every spelling of the format counts: a project that moved from `0.53.0` to `v0.54.0`
-        // has released 0.54.0 whichever spelling its config names.
-        let released = ReleasedVersions(tags: names, format: format)
-        let allTags = released.entries.map { (name: $0.tag, version: $0.version) }
-        let tags = allTags.filter { reachableNames.contains($0.name) }
-        let last = tags.max { $0.1 < $1.1 || ($0.1.hasSamePrecedence(as: $1.1) && $0.0 < $1.0) }
-        var lastCommit: String?
-        if let last { lastCommit = try await git.commit(of: last.0) }
-        let commits = CommitClassifier.cancellingReverts(
-            try await git.commitLog(from: lastCommit, to: targetCommit)
-        ).filter { !$0.isMerge }
-        var level = Level.patch
-        for commit in commits {
-            guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else { continue }
-            if parsed.isBreaking { level = .major; break }
-            if parsed.type == "feat" { level = max(level, .minor) }
+        return try await compute(history: history, git: git, config: config, target: target, targetCommit: targetCommit)
+    }
+
+    /// `compute` over a history already read (a monorepo's members share one tag list).
+    package static func compute(
+        history: ReleaseHistory, git: Git, config: RelctlConfig, target: String, targetCommit: String
+    ) async throws -> VersionBump {
+        let format = history.format
+        let last = history.latest
+        let collector = Mutex(BumpCollector())
+        let walk = try await history.changes(in: git, to: targetCommit, since: last) { commit in
+            collector.withLock { $0.add(commit) }
         }
+        let (level, commitCount) = collector.withLock { $0.finish() }
         var bump: VersionBump
         if format.scheme == .calver {
             let time = try await git.committerTime(of: targetCommit)
             let next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
             bump = VersionBump(
-                previousTag: last?.name, current: last?.version, next: next, level: .patch, commitCount: commits.count)
+                previousTag: last?.tag, current: last?.version, next: next, level: .patch, commitCount: commitCount)
         } else if let last {
             bump = VersionBump(
-                previousTag: last.0, current: last.1, next: next(after: last.1, level: level),
-                level: last.1.isPrerelease ? .prerelease : level, commitCount: commits.count)
+                previousTag: last.tag, current: last.version, next: next(after: last.version, level: level),
+                level: last.version.isPrerelease ? .prerelease : level, commitCount: commitCount)
         } else {
             bump = VersionBump(
-                previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commits.count)
+                previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commitCount)
         }
-        let exists: (SemanticVersion) -> Bool = { released.tag(naming: $0) != nil }
-        let elsewhere = allTags.filter {
-            !reachableNames.contains($0.name) && (last == nil || last!.version < $0.version)
-        }
-        if let highest = elsewhere.max(by: { $0.version < $1.version }) {
+        // The walk tells in most histories; where it cannot (other release lines), git is asked.
+        var ancestor = walk.previousIsAncestor
+        if let last, ancestor == nil { ancestor = await git.isAncestor(last.commit, of: targetCommit) }
+        if let last, ancestor == false {
             bump.notes.append(
-                "\(elsewhere.count) tag\(elsewhere.count == 1 ? " is" : "s are") above \(last?.name ?? "every ancestor") but not an ancestor of \(target) (highest: \(highest.name), on another branch?); the version is computed from \(last?.name ?? "the manifest") and never reuses one of them"
+                "the latest release \(last.tag) is not an ancestor of \(target) (tagged on another branch or an unmerged commit); the changes are those \(target) has and \(last.tag) has not, less the patches \(last.tag) already shipped"
             )
         }
+        if let ignored = history.ignoredSummary { bump.notes.append(ignored) }
+        let exists: (SemanticVersion) -> Bool = { history.taken($0) != nil }
         // Every manifest's version is a floor: it may already name the release in preparation.
         if let highest = highestFloor(above: bump.next, config: config), highest.below || last == nil {
             let (found, floor, below) = highest
@@ -82,20 +82,23 @@ public struct VersionBump: Sendable, Equatable {
             let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
             if below {
                 bump.notes.append(
-                    "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(released.tag(naming: floor) ?? format.tag(for: floor)) exists already)" : "")"
+                    "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(history.taken(floor) ?? format.tag(for: floor)) exists already)" : "")"
                 )
             }
             bump.next = chosen
         }
         var skipped: [String] = []
-        while let taken = released.tag(naming: bump.next) {
+        // Up at the level the changes call for: a `feat` after 0.53.0 whose 0.54.0 to 0.56.0 were
+        // tagged `v0.54.0`… in another spelling gives 0.57.0, not 0.54.1.
+        let step: Level = format.scheme == .calver ? .patch : level
+        while let taken = history.taken(bump.next) {
             skipped.append(taken)
-            bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : .patch)
+            bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : step)
         }
         bump.nextTag = format.tag(for: bump.next)
         if !skipped.isEmpty {
             bump.notes.append(
-                "\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (not ancestor\(skipped.count == 1 ? "" : "s") of \(target), or spelled differently from the tag format); moved up to \(bump.next)"
+                "\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (another spelling of the version); moved up to \(bump.next)"
             )
         }
         return bump
@@ -380,11 +383,11 @@ public struct VersionBump: Sendable, Equatable {
     public static func write(
         _ version: SemanticVersion, config: RelctlConfig, git: Git, onLink: (String) -> Void = { _ in }
     ) async throws -> [String] {
-        let names = await (try? git.isRepository()) == true ? try await git.tags() : []
-        let format = config.project.tagFormat.learningSpelling(from: names)
+        let tags = await (try? git.isRepository()) == true ? try await git.tagList() : []
+        let history = ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: config))
         return try write(
-            version, config: config, spelling: format.calendarSpelling,
-            released: ReleasedVersions(tags: names, format: format), onLink: onLink)
+            version, config: config, spelling: history.format.calendarSpelling, released: history.released,
+            onLink: onLink)
     }
 
     /// Where the version `text` sits on `line`: a whole occurrence (not part of a longer version or
@@ -413,5 +416,39 @@ public struct VersionBump: Sendable, Equatable {
 
     private static func permissions(of url: URL) -> Int {
         FileSystem.permissions(of: url) ?? 0o644
+    }
+}
+
+/// The bump level and count of a range's commits, taken as `git log` streams them: merges are left
+/// out and reverts settled at the end (`RevertLedger`), as the notes do, so both count the same
+/// changes. Only the names of commits that raise the level and of merges are kept.
+package struct BumpCollector: Sendable {
+    private var ledger = RevertLedger()
+    private var raising: [(name: CommitName, level: VersionBump.Level)] = []
+    private var merges: Set<CommitName> = []
+    private var nonMerges = 0
+
+    package init() {}
+
+    package mutating func add(_ commit: GitCommitRecord) {
+        ledger.add(commit)
+        guard !commit.isMerge else {
+            merges.insert(CommitName(commit.hash))
+            return
+        }
+        nonMerges += 1
+        guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else { return }
+        if parsed.isBreaking {
+            raising.append((CommitName(commit.hash), .major))
+        } else if parsed.type == "feat" {
+            raising.append((CommitName(commit.hash), .minor))
+        }
+    }
+
+    /// The level the commits call for (patch when none raises it) and how many count.
+    package func finish() -> (level: VersionBump.Level, count: Int) {
+        let cancelled = ledger.cancelled()
+        let level = raising.filter { !cancelled.contains($0.name) }.map(\.level).max() ?? .patch
+        return (level, nonMerges - cancelled.subtracting(merges).count)
     }
 }

@@ -22,7 +22,7 @@ public enum StarterConfig {
         }
         let git = Git(directory: root, context: context)
         let isRepository = await (try? git.isRepository()) == true
-        let tags = isRepository ? ((try? await git.tags()) ?? []) : []
+        let tags = isRepository ? ((try? await git.tagList()) ?? []) : []
         let remote = isRepository ? await git.configuredRemoteURL("origin") : nil
         try AtomicFile.write(
             render(root: root, detected: detected, tags: tags, repository: repositoryName(remote: remote, root: root)),
@@ -44,7 +44,7 @@ public enum StarterConfig {
         package var build: (command: String, directory: String)?
     }
 
-    package static func render(root: URL, detected: [String], tags: [String] = [], repository: String? = nil) -> String {
+    package static func render(root: URL, detected: [String], tags: [GitTag] = [], repository: String? = nil) -> String {
         let found = findings(root: root, detected: detected, tags: tags, repository: repository)
         var text = """
             # relctl.toml: how this project is released. Reference: relctl's README.
@@ -118,7 +118,7 @@ public enum StarterConfig {
         return text
     }
 
-    package static func findings(root: URL, detected: [String], tags: [String], repository: String? = nil) -> Findings {
+    package static func findings(root: URL, detected: [String], tags: [GitTag], repository: String? = nil) -> Findings {
         var found = Findings(name: projectName(root: root, detected: detected))
         if detected.contains("Cargo.toml") { cargo(root: root, into: &found) }
         if detected.contains("package.json") { npm(root: root, into: &found) }

@@ -94,6 +94,27 @@ package struct PEP440Version: Sendable, Hashable, Comparable, CustomStringConver
         self = parsed
     }
 
+    /// The SemVer version a PEP 440 tag names, read the way `init(semver:)` spells one: `2.14.0b1`
+    /// → 2.14.0-beta.1, `2.0rc1` → 2.0.0-rc.1, `1.0.dev3` → 1.0.0-dev.3. A post-release
+    /// (`1.0.post1`) keeps its base version with build metadata `post.1` (same precedence: it is
+    /// ordered by name among that version's tags) when `post` allows it. Nil for what SemVer cannot
+    /// order the same way: an epoch, a local label, more than three release numbers, a prerelease
+    /// or post-release that is also a dev release.
+    package func semanticReading(allowingPost post: Bool = false) -> SemanticVersion? {
+        guard epoch == "0", local == nil, (1...3).contains(release.count) else { return nil }
+        let numbers = (release + ["0", "0"])[0..<3].joined(separator: ".")
+        var text = numbers
+        switch (pre, self.post, dev) {
+        case (nil, nil, nil): break
+        case (let pre?, nil, nil):
+            text += "-" + ["a": "alpha", "b": "beta", "rc": "rc"][pre.phase.rawValue, default: "rc"] + "." + pre.number
+        case (nil, nil, let dev?): text += "-dev." + dev
+        case (nil, let number?, nil) where post: text += "+post." + number
+        default: return nil
+        }
+        return try? SemanticVersion(parsing: text)
+    }
+
     /// Why a SemVer version has no PEP 440 reading, for messages; nil when it has one.
     package static func refusal(for semver: SemanticVersion) -> String? {
         guard PEP440Version(semver: semver) == nil else { return nil }

@@ -12,36 +12,23 @@ package struct ReleasedVersions: Sendable {
 
     package private(set) var entries: [Entry] = []
 
-    /// Reads every tag of `tags` that is a spelling of `format`.
+    /// Reads every tag of `tags` that is a spelling of `format`: its releases and the same versions
+    /// in another format (`TagFormat.reading(of:)`).
     package init(tags: [String], format: TagFormat) {
-        let prefixes = Self.prefixes(of: format)
         for tag in tags {
-            for prefix in prefixes where tag.hasPrefix(prefix) && tag.hasSuffix(format.suffix) {
-                guard tag.count > prefix.count + format.suffix.count else { continue }
-                let inner = String(tag.dropFirst(prefix.count).dropLast(format.suffix.count))
-                if let version = Self.reading(inner, scheme: format.scheme) {
-                    entries.append(Entry(tag: tag, version: version))
-                    break
-                }
+            switch format.reading(of: tag) {
+            case .release(let version, _), .otherSpelling(let version):
+                entries.append(Entry(tag: tag, version: version))
+            case .malformed, .unrelated: break
             }
         }
     }
 
+    package init(entries: [Entry]) { self.entries = entries }
+
     /// The tag naming `version` (same precedence), if one exists.
     package func tag(naming version: SemanticVersion) -> String? {
         entries.first { $0.version.hasSamePrecedence(as: version) }?.tag
-    }
-
-    /// The entries whose tag is in `names` (the tags reachable from a commit).
-    package func restricted(to names: Set<String>) -> [Entry] {
-        entries.filter { names.contains($0.tag) }
-    }
-
-    /// The format's prefix and its spelling with a `v` added or removed before the version.
-    package static func prefixes(of format: TagFormat) -> [String] {
-        let prefix = format.prefix
-        if prefix.hasSuffix("v") || prefix.hasSuffix("V") { return [prefix, String(prefix.dropLast())] }
-        return [prefix, prefix + "v"]
     }
 
     /// A version text read as leniently as a human reads it, for ordering: SemVer as written, else
@@ -50,6 +37,8 @@ package struct ReleasedVersions: Sendable {
     /// text that is no version (a word, `ignore-0.4.1` when the prefix was not stripped).
     package static func reading(_ text: String, scheme: VersionScheme = .semver) -> SemanticVersion? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // A version starts with a digit: PEP 440's optional `v` would read `vV9.0.0` after a `v` as 9.0.0.
+        guard trimmed.first?.isASCII == true, trimmed.first?.isNumber == true else { return nil }
         if scheme == .semver, let version = try? SemanticVersion(parsing: trimmed) { return version }
         if let version = try? VersionScheme.calendarVersion(trimmed) { return version }
         if scheme == .calver, let version = try? SemanticVersion(parsing: trimmed) { return version }

@@ -12,6 +12,16 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     package var scheme: VersionScheme = .semver
     /// For calendar versions: how tags are spelled (learnt from the existing ones, see `learningSpelling`).
     package var calendarSpelling = VersionScheme.CalendarSpelling()
+    /// The project's versions are PEP 440 (a Python manifest among its `[[version]]`s): tags may
+    /// spell prereleases as PEP 440 does (`v2.14.0b1`, `2.0rc1`).
+    package var readsPEP440 = false
+    /// How a prerelease is spelled in the tags relctl proposes: as SemVer (`v2.14.0-beta.2`) or, in
+    /// a PEP 440 project whose latest prerelease tags are spelled so, as PEP 440 (`v2.14.0b2`).
+    package var prereleaseSpelling = PrereleaseSpelling.semver
+
+    package enum PrereleaseSpelling: Sendable, Hashable {
+        case semver, pep440
+    }
 
     private init(validated pattern: String, prefix: String, suffix: String) {
         self.pattern = pattern
@@ -80,6 +90,20 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
                         ?? "`\(inner)` is not a calendar version: \(why)")
             }
         }
+        // The project's own spelling of a prerelease (`v2.14.0b1` for pydantic's 2.14.0b1): three
+        // numbers in PEP 440's normal form. Two numbers (`v1.2`) or padding (`v01.2.3`) are read in
+        // the history, never accepted for a new tag.
+        if readsPEP440, (try? SemanticVersion(parsing: inner)) == nil, inner.first?.isNumber == true,
+            let pep = PEP440Version(inner), pep.release.count == 3, pep.description == inner
+        {
+            if let version = pep.semanticReading() { return version }
+            throw VersionError.malformedTag(
+                tag: tag, format: pattern,
+                reason: pep.post != nil
+                    ? "a post-release has no SemVer version relctl can order tags by; release the fix as a new patch version"
+                    : "`\(inner)` is PEP 440 that has no SemVer reading (an epoch, a local label, more than three numbers, or a dev release of a prerelease)"
+            )
+        }
         do {
             return try SemanticVersion(parsing: inner)
         } catch VersionError.malformed where respelling(of: tag) != nil {
@@ -98,12 +122,13 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The tag in this format's spelling when `tag` is a valid version spelled with a `v` too
-    /// many or too few (`v15.2.1` for `{version}`, `1.2.3` for `v{version}`); nil otherwise.
+    /// many or too few (`v15.2.1` for `{version}`, `1.2.3` for `v{version}`) or a `V` for the
+    /// format's `v`; nil otherwise.
     package func respelling(of tag: String) -> String? {
-        for other in ReleasedVersions.prefixes(of: self).dropFirst() where tag.hasPrefix(other) && tag.hasSuffix(suffix)
-        {
-            guard tag.count > other.count + suffix.count else { continue }
-            let inner = String(tag.dropFirst(other.count).dropLast(suffix.count))
+        for other in [prefix] + otherPrefixes {
+            guard let inner = Self.inner(of: tag, prefix: other, suffix: suffix),
+                !(other == prefix && tag.hasPrefix(prefix))
+            else { continue }
             let valid =
                 scheme == .calver
                 ? (try? VersionScheme.calendarVersion(inner)) != nil : (try? SemanticVersion(parsing: inner)) != nil
@@ -116,7 +141,100 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     package func matches(_ tag: String) -> Bool { (try? version(of: tag)) != nil }
 
     package func tag(for version: SemanticVersion) -> String {
-        prefix + (scheme == .calver ? calendarSpelling.spell(version) : version.description) + suffix
+        if scheme == .calver { return prefix + calendarSpelling.spell(version) + suffix }
+        if prereleaseSpelling == .pep440, version.isPrerelease, version.build.isEmpty,
+            let pep = PEP440Version(semver: version), pep.semanticReading() == version
+        {
+            return prefix + pep.description + suffix
+        }
+        return prefix + version.description + suffix
+    }
+
+    // MARK: Reading the tags of a history
+
+    /// What a tag of the repository is to this format, read tolerantly (the contract's "Versions
+    /// come from the tag history").
+    package enum Reading: Sendable, Equatable {
+        /// A release of this format. `exact` when the tag is spelled as relctl spells the version
+        /// (the format's own prefix, SemVer or the calendar form): among tags naming one version
+        /// (`v2.0.0` and `v2.0`), that one stands for it.
+        case release(SemanticVersion, exact: Bool)
+        /// A version in another format: a `v` added or removed (`v7.0.0-finalx` for `{version}`),
+        /// or a PEP 440 spelling in a project whose versions are not PEP 440. Not a release, but
+        /// its version is taken: `bump` never proposes it.
+        case otherSpelling(SemanticVersion)
+        /// Starts like the format and goes on with a number, but names no version (`vV9.0.0`,
+        /// `v1.2.3.4`): not a release, and said so by `bump`.
+        case malformed
+        /// Anything else (`nightly`, another member's `core-v2.48.0`).
+        case unrelated
+    }
+
+    /// Reads `tag` against this format. A release matches the prefix (its `v` in either case:
+    /// `V1.2.3` is a release of `v{version}`) and suffix around a version: SemVer, two or three
+    /// numbers with or without zero padding (`v2.0` is 2.0.0; `2026.07.22`), and PEP 440
+    /// prereleases and post-releases (`v2.14.0b1`, `2.0rc1`, `1.0.post1`) when the project's
+    /// versions are PEP 440. The version must start with a digit: `vV9.0.0` is no release of
+    /// anything.
+    package func reading(of tag: String) -> Reading {
+        if let inner = Self.inner(of: tag, prefix: prefix, suffix: suffix) {
+            if let (version, exact) = Self.tolerantVersion(inner, scheme: scheme, pep440: readsPEP440) {
+                return .release(version, exact: exact && tag.hasPrefix(prefix))
+            }
+            if let (version, _) = Self.tolerantVersion(inner, scheme: scheme, pep440: true) {
+                return .otherSpelling(version)
+            }
+        }
+        for other in otherPrefixes {
+            if let inner = Self.inner(of: tag, prefix: other, suffix: suffix),
+                let (version, _) = Self.tolerantVersion(inner, scheme: scheme, pep440: true)
+            {
+                return .otherSpelling(version)
+            }
+        }
+        for candidate in [prefix] + otherPrefixes {
+            guard let inner = Self.inner(of: tag, prefix: candidate, suffix: suffix) else { continue }
+            let head = Array(inner.prefix(2))
+            if head.first?.isASCII == true && head.first?.isNumber == true { return .malformed }
+            if head.count == 2, head[0] == "v" || head[0] == "V", head[1].isASCII && head[1].isNumber {
+                return .malformed
+            }
+        }
+        return .unrelated
+    }
+
+    /// The format's prefix with a `v` removed from its end or added to it (`v` → ``, `` → `v`,
+    /// `release-` → `release-v`): the spellings of the same release a project may have moved between.
+    package var otherPrefixes: [String] {
+        if prefix.hasSuffix("v") || prefix.hasSuffix("V") { return [String(prefix.dropLast())] }
+        return [prefix + "v"]
+    }
+
+    /// The text between `prefix` and `suffix`, when `tag` has them; a `v` ending the prefix matches
+    /// `V` and the other way round.
+    package static func inner(of tag: String, prefix: String, suffix: String) -> String? {
+        guard tag.hasSuffix(suffix), tag.count > prefix.count + suffix.count else { return nil }
+        let head = tag.prefix(prefix.count)
+        guard
+            head == prefix
+                || (prefix.last?.lowercased() == "v" && head.dropLast() == prefix.dropLast()
+                    && head.last?.lowercased() == "v")
+        else { return nil }
+        return String(tag.dropFirst(prefix.count).dropLast(suffix.count))
+    }
+
+    /// A tag's version text read the way the history is read: SemVer (`exact`), or two or three
+    /// numbers with zero padding allowed and an optional SemVer prerelease (`2.0`, `2026.07.22`;
+    /// exact for calendar versions), or PEP 440 when `pep440`. Nil unless it starts with a digit.
+    package static func tolerantVersion(
+        _ inner: String, scheme: VersionScheme, pep440: Bool
+    ) -> (SemanticVersion, exact: Bool)? {
+        guard let first = inner.utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
+        if scheme == .semver, let version = try? SemanticVersion(parsing: inner) { return (version, true) }
+        if let version = try? VersionScheme.calendarVersion(inner) { return (version, scheme == .calver) }
+        if scheme == .calver, let version = try? SemanticVersion(parsing: inner) { return (version, false) }
+        if pep440, let version = PEP440Version(inner)?.semanticReading(allowingPost: true) { return (version, false) }
+        return nil
     }
 
     public var description: String { pattern }

@@ -1,0 +1,174 @@
+import Foundation
+import Synchronization
+
+/// A tag as the history engine reads it: its name, the commit it names and when it was made.
+package struct GitTag: Sendable, Equatable {
+    package var name: String
+    /// The commit the tag points at, peeled through annotated tags; nil for a tag of a tree or a blob.
+    package var commit: String?
+    /// When the tag was made (seconds since the epoch): an annotated tag's tagger date, else the
+    /// committer date of its commit.
+    package var date: Int
+
+    package init(name: String, commit: String?, date: Int) {
+        self.name = name
+        self.commit = commit
+        self.date = date
+    }
+}
+
+/// Which commits a `git log` walk hands over: those reachable from `target` and from none of
+/// `excluded`; with `bases`, also from none of the bases, less those whose patch a commit reachable
+/// from a base (and not from `target`) already carries: git's `--cherry-pick --right-only
+/// BASE...TARGET`, with every base on the left side. `paths` (git pathspecs, magic allowed:
+/// `:(top)member/`, `:(top,glob,exclude)member/docs/**`) keeps the commits that touch them.
+package struct GitLogRange: Sendable, Equatable {
+    package var target: String
+    package var bases: [String]
+    package var excluded: [String]
+    package var paths: [String]
+
+    package init(target: String, bases: [String] = [], excluded: [String] = [], paths: [String] = []) {
+        self.target = target
+        self.bases = bases
+        self.excluded = excluded
+        self.paths = paths
+    }
+
+    /// The arguments after `git log`'s options: the first base's range on the command line, the
+    /// other ranges and the excluded commits on stdin (`--stdin`), so thousands of tags never
+    /// meet the argument limit.
+    package var arguments: [String] {
+        var arguments: [String] = []
+        if let base = bases.first {
+            // The boundary says whether the base is an ancestor of the target (it is then the boundary).
+            arguments += ["--cherry-pick", "--left-right", "--boundary", "\(base)...\(target)"]
+        } else {
+            arguments.append(target)
+        }
+        if input != nil { arguments.append("--stdin") }
+        // Every commit that touches the paths, not only those on the path git's simplification keeps.
+        if !paths.isEmpty { arguments.append("--full-history") }
+        return arguments + ["--"] + paths
+    }
+
+    package var input: Data? {
+        let lines = bases.dropFirst().map { "\($0)...\(target)\n" } + excluded.map { "^" + $0 + "\n" }
+        return lines.isEmpty ? nil : Data(lines.joined().utf8)
+    }
+
+    package var description: String {
+        (bases.first.map { "\($0)...\(target)" } ?? target)
+            + (bases.count > 1 ? " (\(bases.count - 1) more bases)" : "")
+            + (excluded.isEmpty ? "" : " (\(excluded.count) excluded)")
+            + (paths.isEmpty ? "" : " -- " + paths.joined(separator: " "))
+    }
+}
+
+extension Git {
+    /// Every tag with its commit and date, from one `git for-each-ref` (a tag of a tag, which
+    /// for-each-ref peels only once, is resolved in one more call).
+    package func tagList() async throws -> [GitTag] {
+        let output = try await run([
+            "for-each-ref",
+            "--format=%(refname:strip=2)%00%(objecttype)%00%(objectname)%00%(*objecttype)%00%(*objectname)%00%(creatordate:unix)",
+            "refs/tags",
+        ])
+        var tags: [GitTag] = []
+        var nested: [Int] = []
+        for line in output.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = line.split(separator: "\0", omittingEmptySubsequences: false)
+            guard fields.count == 6 else { continue }
+            let (type, object, peeledType, peeled) = (fields[1], fields[2], fields[3], fields[4])
+            var commit: String?
+            if type == "commit" {
+                commit = String(object)
+            } else if type == "tag", peeledType == "commit" {
+                commit = String(peeled)
+            } else if type == "tag", peeledType == "tag" {
+                nested.append(tags.count)
+            }
+            tags.append(GitTag(name: String(fields[0]), commit: commit, date: Int(fields[5]) ?? 0))
+        }
+        if !nested.isEmpty {
+            // `rev-parse NAME^{commit}` for each at once; one that names no commit leaves the list short.
+            let result = try await runUnchecked(
+                ["rev-parse"] + nested.map { "refs/tags/" + tags[$0].name + "^{commit}" })
+            let hashes = result.stdoutText.split(separator: "\n").map(String.init)
+            if result.succeeded, hashes.count == nested.count {
+                for (index, hash) in zip(nested, hashes) { tags[index].commit = hash }
+            }
+        }
+        return tags
+    }
+
+    /// What a walk saw besides the commits it handed over.
+    package struct LogWalk: Sendable, Equatable {
+        /// Commits of the bases' side of a cherry-pick range that no commit of the target carries.
+        package var otherSide = 0
+        /// The boundary commits of a cherry-pick range: a base itself when it is an ancestor of
+        /// the target (else their merge base), and the excluded commits the walk stopped at.
+        package var boundaries: Set<String> = []
+    }
+
+    /// Hands each commit of `range` to `body` as `git log` prints it (newest first, `--topo-order`,
+    /// from a reader thread), in one call, without collecting them: over 100,000 commits the log's
+    /// text is 14 MB and the records 10 MB, and `relctl notes` needs neither whole (issue 31). The
+    /// log is parsed as the pipe delivers it (`LogStreamParser`).
+    @discardableResult
+    package func forEachCommit(
+        in range: GitLogRange, _ body: @escaping @Sendable (GitCommitRecord) -> Void
+    ) async throws -> LogWalk {
+        var command = self.command(
+            ["log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat]
+                + range.arguments)
+        command.input = range.input
+        let parser = Mutex(LogStreamParser())
+        let errors = Mutex(Data())
+        let walk = Mutex(LogWalk())
+        let keep: @Sendable (GitCommitRecord) -> Void = { record in
+            switch record.side {
+            case .target: body(record)
+            case .other: walk.withLock { $0.otherSide += 1 }
+            case .boundary: walk.withLock { _ = $0.boundaries.insert(record.hash) }
+            }
+        }
+        let status = try await context.processes.streamChunks(command) { channel, chunk in
+            switch channel {
+            case .stdout: parser.withLock { $0.feed(chunk, into: keep) }
+            case .stderr: errors.withLock { $0.append(chunk) }
+            }
+        }
+        if status == 127 { throw GitError.notInstalled }
+        guard status == 0 else {
+            let output = String(decoding: errors.withLock { $0 }, as: UTF8.self)
+            if output.contains("not a git repository") { throw GitError.notARepository(directory.path) }
+            throw GitError.failed(CommandError(command: "git log \(range.description)", status: status, output: output))
+        }
+        parser.withLock { $0.finish(into: keep) }
+        return walk.withLock { $0 }
+    }
+
+    /// The names of the tags whose commits are not ancestors of (or equal to) `commit`, from one
+    /// `git for-each-ref --no-merged`.
+    package func tagNames(notMergedInto commit: String) async throws -> Set<String> {
+        Set(
+            try await run(["for-each-ref", "--no-merged=\(commit)", "--format=%(refname:strip=2)", "refs/tags"])
+                .split(separator: "\n").map(String.init))
+    }
+
+    /// Whether `ancestor` is an ancestor of (or equal to) `commit` (`git merge-base --is-ancestor`);
+    /// nil when git cannot say.
+    package func isAncestor(_ ancestor: String, of commit: String) async -> Bool? {
+        guard let result = try? await runUnchecked(["merge-base", "--is-ancestor", ancestor, commit]) else {
+            return nil
+        }
+        return result.status == 0 ? true : result.status == 1 ? false : nil
+    }
+
+    /// The folder the repository is read from, relative to the top of its work tree (`""` at the
+    /// top, `pydantic-core/` in a member folder), from `git rev-parse --show-prefix`.
+    package func prefixFromTop() async throws -> String {
+        try await run(["rev-parse", "--show-prefix"]).trimmingCharacters(in: .newlines)
+    }
+}

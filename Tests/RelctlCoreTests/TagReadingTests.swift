@@ -1,0 +1,79 @@
+import Foundation
+import RelctlTestTraits
+import Testing
+
+@testable import RelctlBasics
+@testable import RelctlCore
+
+/// How a tag reads against a tag format (issue 40, PRODUCT "Versions come from the tag history"):
+/// the table every command's history rests on.
+@Suite(.removesTemporaries) struct TagReadingTests {
+    static func v(_ text: String) throws -> SemanticVersion { try SemanticVersion(parsing: text) }
+
+    @Test func tagsReadTolerantlyAgainstTheFormat() throws {
+        let bare = try TagFormat("{version}", scheme: .semver)
+        let prefixed = try TagFormat("v{version}", scheme: .semver)
+        var python = prefixed
+        python.readsPEP440 = true
+        let cases: [(TagFormat, String, TagFormat.Reading)] = [
+            (prefixed, "v1.2.3", .release(try Self.v("1.2.3"), exact: true)),
+            (prefixed, "V1.2.3", .release(try Self.v("1.2.3"), exact: false)),
+            (prefixed, "v2.0", .release(try Self.v("2.0.0"), exact: false)),
+            (prefixed, "v2026.07.22", .release(try Self.v("2026.7.22"), exact: false)),
+            (prefixed, "1.2.3", .otherSpelling(try Self.v("1.2.3"))),
+            (prefixed, "vV9.0.0", .malformed),
+            (prefixed, "v1.2.3.4", .malformed),
+            (prefixed, "v2.14.0b1", .otherSpelling(try Self.v("2.14.0-beta.1"))),
+            (python, "v2.14.0b1", .release(try Self.v("2.14.0-beta.1"), exact: false)),
+            (python, "v2.0rc1", .release(try Self.v("2.0.0-rc.1"), exact: false)),
+            (python, "v1.0.post1", .release(try Self.v("1.0.0+post.1"), exact: false)),
+            (python, "v1!2.0", .malformed),
+            (prefixed, "core-v2.48.0", .unrelated),
+            (prefixed, "nightly", .unrelated),
+            (bare, "7.0.0-finalx", .release(try Self.v("7.0.0-finalx"), exact: true)),
+            (bare, "v7.0.0-finalx", .otherSpelling(try Self.v("7.0.0-finalx"))),
+            (bare, "V7.0.0", .otherSpelling(try Self.v("7.0.0"))),
+            (bare, "swift-DEVELOPMENT-SNAPSHOT-2026-06-24-a", .unrelated),
+        ]
+        for (format, tag, expected) in cases {
+            #expect(format.reading(of: tag) == expected, "\(format) \(tag)")
+        }
+    }
+
+    @Test func newTagsAreCheckedStrictlyButInTheProjectsOwnSpelling() throws {
+        var python = try TagFormat("v{version}", scheme: .semver)
+        python.readsPEP440 = true
+        #expect(try python.version(of: "v2.14.0b1") == Self.v("2.14.0-beta.1"))
+        #expect(throws: VersionError.self) { try python.version(of: "v1.0.post1") }
+        #expect(throws: VersionError.self) { try python.version(of: "V1.2.3") }
+        // Two numbers, padding or another case are read in the history, never made as a new tag.
+        for tag in ["v2.0", "v01.2.3", "v2.0rc1", "v2.14.0B1"] {
+            #expect(throws: VersionError.self, "\(tag)") { try python.version(of: tag) }
+        }
+        #expect(try python.version(of: "v2.14.0rc1") == Self.v("2.14.0-rc.1"))
+        #expect(try python.version(of: "v2.14.0.dev3") == Self.v("2.14.0-dev.3"))
+        python.prereleaseSpelling = .pep440
+        #expect(python.tag(for: try Self.v("2.14.0-beta.2")) == "v2.14.0b2")
+        #expect(python.tag(for: try Self.v("2.14.0")) == "v2.14.0")
+        #expect(python.tag(for: try Self.v("2.14.0-x.1")) == "v2.14.0-x.1", "no PEP 440 spelling: SemVer's")
+    }
+
+    /// `init`: the five most recent releases vote; a `V` is a `v`; two numbers are no calendar.
+    @Test func initFollowsTheMostRecentReleases() {
+        func tag(_ name: String, _ day: Int) -> GitTag { GitTag(name: name, commit: nil, date: day * 86_400) }
+        let pydantic = TagHistory(
+            tags: [tag("V0.17", 1), tag("v2.0", 2)] + (0..<6).map { tag("v2.1\($0).0", 10 + $0) } + [
+                tag("v2.14.0b1", 20)
+            ],
+            project: "pydantic")
+        #expect(pydantic.format == "v{version}" && pydantic.scheme == .semver, "\(pydantic)")
+        let helix = TagHistory(
+            tags: ["22.12", "23.03", "23.10", "24.07", "25.07"].enumerated().map { tag($1, $0) }, project: "helix")
+        #expect(helix.format == "{version}" && helix.scheme == .calver, "\(helix)")
+        // Most of the recent ones, not the newest alone.
+        let mixed = TagHistory(
+            tags: [tag("v1.0.0", 1), tag("v1.1.0", 2), tag("v1.2.0", 3), tag("v1.3.0", 4), tag("1.4.0", 5)],
+            project: "x")
+        #expect(mixed.format == "v{version}", "\(mixed)")
+    }
+}
