@@ -24,9 +24,11 @@ struct WriteFaultCLITests {
 
     /// A project in a temporary folder, with a tmpfs mounted at its dist/, and a scratch folder
     /// outside both (the shim and its log).
-    func projectWithSmallDist(bytes: Int64 = 256 << 20) throws -> (FaultProject, WriteFaults.Tmpfs, TemporaryDirectory) {
+    func projectWithSmallDist(
+        bytes: Int64 = 256 << 20, payload: Int = 600_000
+    ) throws -> (FaultProject, WriteFaults.Tmpfs, TemporaryDirectory) {
         let folder = try TemporaryDirectory(prefix: "relctl-write-faults")
-        let project = try FaultProject(at: folder.url)
+        let project = try FaultProject(at: folder.url, bytes: payload)
         let tmpfs = try WriteFaults.Tmpfs(at: project.dist, bytes: bytes)
         return (project, tmpfs, try TemporaryDirectory(prefix: "relctl-write-faults-scratch"))
     }
@@ -87,13 +89,15 @@ struct WriteFaultCLITests {
     }
 
     /// The shapes of the hang the issue reported: one archive after another, two at once, one with
-    /// two compressing threads; each ends with the first archive's error.
+    /// two compressing threads; each ends with the first archive's error. The archives are many
+    /// chunks long (12 MB), so the fault lands while every chunk buffer is in flight (with a
+    /// few chunks per archive the old pipeline had a spare wake-up and did not hang).
     @Test(arguments: [
         ["--jobs", "1"], ["--jobs", "2"], ["--jobs", "2", "--target", "x86_64-unknown-linux-gnu"],
         ["--jobs", "3"], ["--jobs", "4", "--target", "x86_64-pc-windows-msvc"],
     ])
     func aFullDiskOrAFileSizeLimitNeverHangsPackage(jobs: [String]) throws {
-        let (project, tmpfs, _) = try projectWithSmallDist(bytes: 1 << 20)
+        let (project, tmpfs, _) = try projectWithSmallDist(bytes: 1 << 20, payload: 6_000_000)
         defer { tmpfs.unmount() }
         let full = try project.fault(["package", "--tag", "v1.0.0"] + jobs)
         WriteFaults.expectCleanFailure(full, reason: Self.full, naming: Self.archives, "package \(jobs) on a full disk")
@@ -103,6 +107,20 @@ struct WriteFaultCLITests {
         let limited = try project.fault(["package", "--tag", "v1.0.0"] + jobs, fileSizeKiB: 512)
         WriteFaults.expectCleanFailure(
             limited, reason: Self.tooLarge, naming: Self.archives, "package \(jobs) under ulimit -f")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+    }
+
+    /// The same for `image`: its layers (6 MB each, two compressed at once) go through the same
+    /// pipeline.
+    @Test func aFullDiskOrAFileSizeLimitNeverHangsImage() throws {
+        let (project, tmpfs, _) = try projectWithSmallDist(bytes: 1 << 20, payload: 6_000_000)
+        defer { tmpfs.unmount() }
+        let full = try project.fault(["image", "--tag", "v1.0.0"])
+        WriteFaults.expectCleanFailure(full, reason: Self.full, naming: ["dist/oci/demo"], "image on a full disk")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+        try tmpfs.leave(room: 64 << 20)
+        let limited = try project.fault(["image", "--tag", "v1.0.0"], fileSizeKiB: 1024)
+        WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: ["dist/oci/demo"], "image under ulimit -f")
         #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
     }
 

@@ -250,7 +250,7 @@ enum WriteFaults {
 /// and zip through the chunk pipeline, tar.zst through libarchive alone), SBOMs, an image with a
 /// layer per Linux target, a deb per Linux target, a Helm chart and a Homebrew formula. Its
 /// binaries and payload are random bytes, so the files are about as big on disk as their inputs
-/// (~1.2 MB per archive) and a small tmpfs fills where a test wants it to.
+/// (~1.2 MB per archive by default) and a small tmpfs fills where a test wants it to.
 struct FaultProject {
     let url: URL
     var dist: URL { url.appendingPathComponent("dist") }
@@ -305,7 +305,9 @@ struct FaultProject {
         """
 
     /// Creates the project in `folder` (which must exist) and builds it.
-    init(at folder: URL) throws {
+    /// - Parameter bytes: the size of the random binary and of the random payload; each archive
+    ///   holds both.
+    init(at folder: URL, bytes: Int = 600_000) throws {
         url = folder
         let files = [
             "relctl.toml": Self.config,
@@ -329,9 +331,9 @@ struct FaultProject {
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: file)
         }
-        // Random, so nothing compresses: ~600 KB of binary and ~600 KB of payload per archive.
+        // Random, so nothing compresses: `bytes` of binary and `bytes` of payload per archive.
         try Self.git(["init", "-q", "-b", "main"], in: url)
-        for (name, size) in [("seed.bin", 600_000), ("payload.bin", 600_000)] {
+        for (name, size) in [("seed.bin", bytes), ("payload.bin", bytes)] {
             let result = try sh("head -c \(size) /dev/urandom > \(name)", in: url)
             guard result.status == 0 else { throw TestFailure("\(result)") }
         }
