@@ -91,8 +91,10 @@ package final class BlockingChannel<Element: Sendable>: @unchecked Sendable {
         stop.register(condition)
     }
 
-    /// Appends `element`, waiting while the channel is full.
-    package func send(_ element: Element) throws(WorkStop.Stopped) {
+    /// Appends `element`, waiting while the channel is full. The element is moved into the
+    /// channel (`consuming`): the sender keeps no reference, so whoever receives a buffer owns it
+    /// alone and writes into it without a copy.
+    package func send(_ element: consuming Element) throws(WorkStop.Stopped) {
         condition.lock()
         defer { condition.unlock() }
         while count == slots.count, !stop.isStopped { condition.wait() }

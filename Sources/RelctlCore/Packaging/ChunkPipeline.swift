@@ -161,7 +161,7 @@ package final class ChunkPipeline<Tag: Sendable>: Sendable {
                 try stop.check()
                 try writer.write(ready)
                 next += 1
-                try free.send(Self.recycle(ready))
+                try free.send(Self.recycle(consume ready))
             }
         }
         guard early.isEmpty, next == taken.load(ordering: .relaxed) else {
