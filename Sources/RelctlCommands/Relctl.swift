@@ -17,6 +17,8 @@ public enum RelctlCLI {
 
     /// Installs `extensions`, then parses the arguments and runs the command, exiting with its code.
     public static func main(extensions: RelctlExtensions) async {
+        // First: a write past `ulimit -f` then fails with EFBIG instead of killing relctl silently.
+        WriteFaultSignals.install()
         // Before the first large block: the walk of a big tree, or a long log, comes first.
         MemoryPolicy.apply()
         do {

@@ -106,20 +106,13 @@ public enum AtomicFile {
         url.deletingLastPathComponent().appendingPathComponent(Temporaries.name(".\(url.lastPathComponent)"))
     }
 
-    /// One line for a failed write: what happened and what to do.
+    /// One line for a failed write: what happened and what to do (`StorageFault.advice`).
     package static func writeError(_ code: Int32, _ url: URL) -> FileSystemError {
-        let reason = FileSystem.describe(errno: code)
-        switch code {
-        case ENOSPC, EDQUOT:
-            return FileSystemError(
-                path: url.path, action: "cannot write", reason: reason, advice: "; free some space and run again")
-        case EACCES, EPERM, EROFS:
-            return FileSystemError(
-                path: url.path, action: "cannot write", reason: reason,
-                advice: "; check the folder exists and is writable")
-        default:
-            return FileSystemError(path: url.path, action: "cannot write", reason: reason)
-        }
+        var error = FileSystemError(
+            path: url.path, action: "cannot write", reason: FileSystem.describe(errno: code),
+            advice: StorageFault.advice(code))
+        error.code = code
+        return error
     }
 
     /// Renames a finished file over its destination (rename(2) is atomic on one filesystem): the one

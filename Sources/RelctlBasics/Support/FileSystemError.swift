@@ -2,7 +2,7 @@ import Foundation
 
 /// A file operation that failed: `relctl: error: PATH: what relctl was doing: why` with exit 1,
 /// instead of ArgumentParser printing `Error: Error Domain=NSCocoaErrorDomain Code=512 "(null)"…`.
-public struct FileSystemError: RelctlError {
+public struct FileSystemError: RelctlError, StorageFaultCarrying {
     /// The file or folder concerned, when known.
     package var path: String?
     /// What relctl was doing ("cannot create the folder").
@@ -13,6 +13,10 @@ public struct FileSystemError: RelctlError {
     package var advice: String
     /// Foundation's error, when this wraps one.
     package var underlying: (any Error)?
+    /// The `errno` of the failed system call, when relctl made it.
+    package var code: Int32?
+
+    package var storageFault: Int32? { code.flatMap { StorageFault.isFault($0) ? $0 : nil } }
 
     public var exitCode: RelctlExitCode { .failure }
 
@@ -37,7 +41,10 @@ public struct FileSystemError: RelctlError {
 
     /// A failed system call: `action: ` and the text of the POSIX error `code` (`errno`).
     package init(path: String?, action: String, errno code: Int32) {
-        self.init(path: path, action: action, reason: FileSystem.describe(errno: code))
+        self.init(
+            path: path, action: action, reason: FileSystem.describe(errno: code),
+            advice: StorageFault.isFault(code) ? StorageFault.advice(code) : "")
+        self.code = code
     }
 
     /// Wraps Foundation's `error`; `path` names the file when Foundation's error does not, `action`
@@ -56,18 +63,24 @@ public struct FileSystemError: RelctlError {
             nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
         // The POSIX cause ("Not a directory") says more than Cocoa's summary, which may be "(null)".
         let reason: String
+        var code: Int32?
         if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
             underlying.domain == NSPOSIXErrorDomain
         {
-            reason = FileSystem.describe(errno: Int32(underlying.code))
+            code = Int32(underlying.code)
         } else if nsError.domain == NSPOSIXErrorDomain {
-            reason = FileSystem.describe(errno: Int32(nsError.code))
+            code = Int32(nsError.code)
+        }
+        if let code {
+            reason = FileSystem.describe(errno: code)
         } else {
             reason = nsError.localizedDescription
         }
         self.init(
             path: path ?? wrapped?.path ?? foundationPath, action: action ?? wrapped?.action, reason: reason,
-            advice: "; check the path and its permissions")
+            advice: code.flatMap { StorageFault.isFault($0) ? StorageFault.advice($0) : nil }
+                ?? "; check the path and its permissions")
         underlying = error
+        self.code = code
     }
 }

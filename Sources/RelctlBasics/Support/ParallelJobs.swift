@@ -5,10 +5,14 @@ import Foundation
 /// alike, so `--jobs N` means the same thing everywhere.
 package enum ParallelJobs {
     /// Runs `job` for each item, at most `limit` at a time; `finished` sees each result as it
-    /// lands (for progress), in completion order.
+    /// lands (for progress), in completion order. When `stopsTheRest` says so of a result (a full
+    /// disk under one archive), the jobs still running are cancelled and the rest start cancelled,
+    /// so each ends at once with its own result (a `CancellationError` failure) instead of
+    /// running on.
     package static func map<Item: Sendable, Output: Sendable>(
         _ items: [Item], limit: Int,
         finished: (Int, Output) -> Void = { _, _ in },
+        stopsTheRest: (Output) -> Bool = { _ in false },
         _ job: @escaping @Sendable (Item) async -> Output
     ) async -> [Output] {
         var results = [Output?](repeating: nil, count: items.count)
@@ -24,6 +28,7 @@ package enum ParallelJobs {
             for await (index, output) in group {
                 results[index] = output
                 finished(index, output)
+                if stopsTheRest(output) { group.cancelAll() }
                 startNext()
             }
         }

@@ -117,6 +117,11 @@ public struct ImageBuilder: Sendable {
                 base: image.base, reference: image.repository)
         } catch {
             writer.discard()
+            // A layer or blob the storage refused is reported as the image's: the temporary it was
+            // written to means nothing to the user, and it is gone with the staging folder.
+            if let code = StorageFault.code(of: error) {
+                throw ImageError.writeRefused(path: writer.destination.path, code: code)
+            }
             throw error
         }
     }

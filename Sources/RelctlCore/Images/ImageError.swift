@@ -3,13 +3,15 @@ import RelctlBasics
 
 /// Why building or pushing an image failed. Registry refusals name the registry, the repository
 /// and what to do; they are failed steps (exit 1), as is a build that cannot write.
-package enum ImageError: RelctlError, CustomStringConvertible {
+package enum ImageError: RelctlError, CustomStringConvertible, StorageFaultCarrying {
     case noImages(config: String)
     case unknownImage(name: String, known: [String])
     case noTargets(image: String)
     case unsupportedPlatform(target: String)
     case badContent(what: String, reason: String)
     case writeFailed(path: String, reason: String)
+    /// The storage refused a write of the image layout (`StorageFault`); `code` is the `errno`.
+    case writeRefused(path: String, code: Int32)
     case badTag(tag: String, image: String)
     /// Credentials missing or refused.
     case unauthorized(registry: String, repository: String, detail: String)
@@ -72,6 +74,8 @@ package enum ImageError: RelctlError, CustomStringConvertible {
             return [Diagnostic("\(what) is not valid: \(reason)")]
         case let .writeFailed(path, reason):
             return [Diagnostic(file: path, "cannot write the image: \(reason)")]
+        case let .writeRefused(path, code):
+            return [Diagnostic(file: path, "cannot write the image: \(StorageFault.reason(code))")]
         case let .badTag(tag, image):
             return [
                 Diagnostic(
@@ -127,6 +131,11 @@ package enum ImageError: RelctlError, CustomStringConvertible {
     }
 
     package var description: String { message }
+
+    package var storageFault: Int32? {
+        if case .writeRefused(_, let code) = self { return code }
+        return nil
+    }
 }
 
 extension ImageError.DockerConfigProblem {

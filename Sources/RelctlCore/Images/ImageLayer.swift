@@ -46,7 +46,9 @@ package struct ImageLayer {
         let path = temporary.path
         let descriptor = CleanupRegistry.shared.create(temporary)
         guard descriptor >= 0 else {
-            throw ImageError.writeFailed(path: path, reason: FileSystem.describe(errno: errno))
+            let code = errno
+            if StorageFault.isFault(code) { throw ImageError.writeRefused(path: path, code: code) }
+            throw ImageError.writeFailed(path: path, reason: FileSystem.describe(errno: code))
         }
         defer { CleanupRegistry.shared.unregister(temporary) }
         defer { FileSystem.removeFile(atPath: temporary.path) }

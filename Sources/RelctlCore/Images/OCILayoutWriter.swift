@@ -17,6 +17,7 @@ package final class OCILayoutWriter: Sendable {
             try FileSystem.createDirectory(destination.deletingLastPathComponent())
             try CleanupRegistry.shared.makeDirectory(staging)
         } catch {
+            if let code = StorageFault.code(of: error) { throw ImageError.writeRefused(path: destination.path, code: code) }
             throw ImageError.writeFailed(
                 path: destination.path, reason: (error as? RelctlError)?.message ?? "\(error)")
         }
@@ -24,6 +25,8 @@ package final class OCILayoutWriter: Sendable {
             try FileSystem.createDirectory(staging.appendingPathComponent("blobs/sha256"))
         } catch {
             CleanupRegistry.shared.unregister(staging)
+            try? FileSystem.remove(staging)
+            if let code = StorageFault.code(of: error) { throw ImageError.writeRefused(path: destination.path, code: code) }
             let cause = FileSystemError.cause(of: error)
             throw ImageError.writeFailed(
                 path: destination.path, reason: (cause as NSError).localizedFailureReason ?? "\(cause)")
@@ -40,6 +43,7 @@ package final class OCILayoutWriter: Sendable {
         let url = blobs.appendingPathComponent(hex)
         if !FileSystem.exists(url) {
             do { try AtomicFile.write(data, to: url) } catch let error as RelctlError {
+                if let code = StorageFault.code(of: error) { throw ImageError.writeRefused(path: url.path, code: code) }
                 throw ImageError.writeFailed(path: url.path, reason: "cannot create the blob: \(error.message)")
             }
         }
@@ -72,6 +76,7 @@ package final class OCILayoutWriter: Sendable {
             try OCIJSON.encode(OCIIndex(manifests: entries, annotations: nil)),
             to: staging.appendingPathComponent("index.json"))
         do { try AtomicFile.replaceFolder(staging, at: destination) } catch {
+            if StorageFault.isFault(error.code) { throw ImageError.writeRefused(path: destination.path, code: error.code) }
             throw ImageError.writeFailed(
                 path: destination.path, reason: "cannot move the finished layout into place: \(error)")
         }

@@ -100,10 +100,24 @@ public struct LinuxPackageBuilder: Sendable {
                 specs.append((format, spec, target.triple))
             }
         }
-        // Each package compresses on a thread of its own (BlockingWork), one per core at most.
-        let results = await ParallelJobs.map(specs, limit: max(1, ProcessInfo.processInfo.activeProcessorCount)) {
-            item -> Result<LinuxPackageArtifact, any Error> in
+        // Each package compresses on a thread of its own (BlockingWork), one per core at most. The
+        // first storage fault (a full disk) stops the packages not started and is the one reported,
+        // as in `Packager`.
+        var firstFault: Int?
+        let results = await ParallelJobs.map(
+            specs, limit: max(1, ProcessInfo.processInfo.activeProcessorCount),
+            finished: { index, result in
+                if firstFault == nil, case .failure(let error) = result, StorageFault.code(of: error) != nil {
+                    firstFault = index
+                }
+            },
+            stopsTheRest: { result in
+                if case .failure(let error) = result { return StorageFault.code(of: error) != nil }
+                return false
+            }
+        ) { item -> Result<LinuxPackageArtifact, any Error> in
             do {
+                try Task.checkCancellation()
                 return .success(
                     try await BlockingWork.run {
                         try Self.writeOne(item.spec, format: item.format, target: item.target, into: directory)
@@ -114,12 +128,17 @@ public struct LinuxPackageBuilder: Sendable {
         }
         var written: [LinuxPackageArtifact] = []
         var failures: [any RelctlError] = []
-        for result in results {
+        for (index, result) in results.enumerated() {
             switch result {
             case .success(let artifact):
                 context.console.info("packaged \(artifact.name): \(ByteCount.format(artifact.size))")
                 written.append(artifact)
             case .failure(let error):
+                if firstFault != nil, index != firstFault,
+                    error is CancellationError || StorageFault.code(of: error) != nil
+                {
+                    continue
+                }
                 failures.append(
                     error as? RelctlError ?? LinuxPackageError.unreadable(path: directory.path, reason: "\(error)"))
             }

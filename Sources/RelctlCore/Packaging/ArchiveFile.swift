@@ -24,12 +24,16 @@ package enum ArchiveFile {
         _ layout: ArchiveLayout, format: ArchiveWriterFormat, level: Int?, mtime: Int, workers: Int = 1, to url: URL,
         alsoSHA512: Bool = false, recordFiles: Bool = false, finish: (Written) throws -> Void = { _ in }
     ) async throws -> Written {
+        // A fault in another archive of the same command cancels this one before it starts.
+        try Task.checkCancellation()
         let temporary = AtomicFile.temporaryURL(for: url)
         // Created and registered in one step: an interrupt at any moment leaves no temporary.
         let descriptor = CleanupRegistry.shared.create(temporary)
         guard descriptor >= 0 else {
+            let code = errno
+            if StorageFault.isFault(code) { throw PackagingError.writeRefused(path: url.path, code: code) }
             throw PackagingError.writeFailed(
-                path: url.path, reason: "cannot create \(temporary.path): \(FileSystem.describe(errno: errno))")
+                path: url.path, reason: "cannot create \(temporary.path): \(FileSystem.describe(errno: code))")
         }
         defer { CleanupRegistry.shared.unregister(temporary) }
         var descriptorOpen = true
@@ -60,19 +64,31 @@ package enum ArchiveFile {
                     size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(),
                     entries: entries, files: files)
             } else {
-                written = try await BlockingWork.run {
-                    let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512)
-                    let (entries, files) = try writeEntries(
-                        layout, format: format, level: level, workers: workers, mtime: time, into: sink,
-                        destination: destination, recordFiles: recordFiles)
-                    return Written(
-                        size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(),
-                        entries: entries, files: files)
+                // libarchive compresses and writes on one thread here: a cancelled task stops it at
+                // its next write.
+                let stop = WorkStop()
+                written = try await stop.whileCancellable {
+                    try await BlockingWork.run {
+                        let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: alsoSHA512, stop: stop)
+                        do {
+                            let (entries, files) = try writeEntries(
+                                layout, format: format, level: level, workers: workers, mtime: time, into: sink,
+                                destination: destination, recordFiles: recordFiles)
+                            return Written(
+                                size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex(),
+                                entries: entries, files: files)
+                        } catch {
+                            if stop.isStopped, let failure = stop.failure { throw failure }
+                            throw error
+                        }
+                    }
                 }
             }
             descriptorOpen = false
             if Foundation.close(descriptor) != 0 {
-                throw PackagingError.writeFailed(path: url.path, reason: FileSystem.describe(errno: errno))
+                let code = errno
+                if StorageFault.isFault(code) { throw PackagingError.writeRefused(path: url.path, code: code) }
+                throw PackagingError.writeFailed(path: url.path, reason: FileSystem.describe(errno: code))
             }
             // Never over an existing archive. The archive is registered (only once in place: before,
             // the path may be someone else's) in the same step, so an interrupt cannot leave it
@@ -81,6 +97,9 @@ package enum ArchiveFile {
                 switch error {
                 case .exists: throw PackagingError.archiveExists(path: url.path)
                 case .failed(let failure):
+                    if StorageFault.isFault(failure.code) {
+                        throw PackagingError.writeRefused(path: url.path, code: failure.code)
+                    }
                     throw PackagingError.writeFailed(
                         path: url.path, reason: "cannot move the finished archive into place: \(failure)")
                 }

@@ -39,7 +39,7 @@ package struct ChunkedGzipCompressor {
             return try await pipeline.run { pipeline in
                 let chunker = GzipChunker(pipeline: pipeline)
                 let count = try produce(chunker)
-                chunker.finish()
+                try chunker.finish()
                 return count
             } makeCompressor: {
                 let member = try GzipMember(level: level, destination: destination)
@@ -69,7 +69,7 @@ package struct ChunkedGzipCompressor {
                 sink.write(UnsafeRawBufferPointer(rebasing: $0[..<chunk.outputCount]))
             }
             guard ok else {
-                throw PackagingError.writeFailed(path: destination, reason: sink.failure ?? "write failed")
+                throw sink.writeError(path: destination)
             }
             written?(sink.byteCount)
         }

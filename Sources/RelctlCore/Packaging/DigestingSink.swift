@@ -17,6 +17,7 @@ package final class DigestingSink: ArchiveByteSink {
     }
 
     package var failure: String? { next.failure }
+    package var failureCode: Int32? { next.failureCode }
 
     package func finalizeHex() -> String { FileHasher.hex(hasher.finalize()) }
 }

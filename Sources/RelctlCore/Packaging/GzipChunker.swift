@@ -27,13 +27,18 @@ package final class GzipChunker: ArchiveByteSink {
             let take = min(current!.room, bytes.count - offset)
             current!.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + take]))
             offset += take
-            if current!.room == 0 { pipeline.submit(&current) }
+            if current!.room == 0 {
+                do { try pipeline.submit(&current) } catch {
+                    failure = "stopped because writing the archive failed"
+                    return false
+                }
+            }
         }
         return true
     }
 
     /// Hands on the last, partial chunk.
-    package func finish() {
-        pipeline.submit(&current)
+    package func finish() throws {
+        try pipeline.submit(&current)
     }
 }

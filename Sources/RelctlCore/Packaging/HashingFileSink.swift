@@ -16,21 +16,39 @@ package final class HashingFileSink: ArchiveByteSink, Sendable {
         var sha512: SHA512?
         var byteCount: Int64 = 0
         var failure: String?
+        var code: Int32?
     }
 
     private let state: Mutex<State>
+    private let stop: WorkStop?
 
-    package init(descriptor: Int32, alsoSHA512: Bool = false) {
+    /// - Parameter stop: the work this sink belongs to: once it stopped (another part failed, the
+    ///   task was cancelled), writes fail at once instead of filling the disk further.
+    package init(descriptor: Int32, alsoSHA512: Bool = false, stop: WorkStop? = nil) {
         self.descriptor = descriptor
         self.state = Mutex(State(sha512: alsoSHA512 ? SHA512() : nil))
+        self.stop = stop
     }
 
     package var byteCount: Int64 { state.withLock { $0.byteCount } }
     package var failure: String? { state.withLock { $0.failure } }
+    package var failureCode: Int32? { state.withLock { $0.code } }
 
-    /// Writes all of `bytes`; false (with `failure` set) on an I/O error.
+    /// Why the last write failed, as the error to report for `path` (the archive being written):
+    /// a storage fault keeps its `errno` (`PackagingError.writeRefused`).
+    package func writeError(path: String) -> PackagingError {
+        let (failure, code) = state.withLock { ($0.failure, $0.code) }
+        if let code, StorageFault.isFault(code) { return .writeRefused(path: path, code: code) }
+        return .writeFailed(path: path, reason: failure ?? "write failed")
+    }
+
+    /// Writes all of `bytes`; false (with `failure` set) on an I/O error, or once `stop` stopped.
     package func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        state.withLock { state in
+        if let stop, stop.isStopped {
+            state.withLock { $0.failure = $0.failure ?? "stopped: another part of the work failed" }
+            return false
+        }
+        return state.withLock { state in
             state.hasher.update(bufferPointer: bytes)
             state.sha512?.update(bufferPointer: bytes)
             var offset = 0
@@ -38,7 +56,8 @@ package final class HashingFileSink: ArchiveByteSink, Sendable {
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    state.failure = FileSystem.describe(errno: errno)
+                    state.code = errno
+                    state.failure = StorageFault.reason(errno)
                     return false
                 }
                 offset += written

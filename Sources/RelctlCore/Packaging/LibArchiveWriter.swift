@@ -163,6 +163,9 @@ package final class LibArchiveWriter {
 
     private func check(_ status: Int32, _ action: String) throws {
         guard status < ARCHIVE_WARN else { return }
+        if let code = sink.failureCode, StorageFault.isFault(code) {
+            throw PackagingError.writeRefused(path: destination, code: code)
+        }
         let reason =
             sink.failure ?? archive_error_string(archive).map { String(cString: $0) } ?? "libarchive status \(status)"
         throw PackagingError.writeFailed(path: destination, reason: "cannot \(action): \(reason)")

@@ -109,13 +109,24 @@ public struct Packager: Sendable {
             Self.startOrder(plans[$0].format.id) < Self.startOrder(plans[$1].format.id)
                 || (Self.startOrder(plans[$0].format.id) == Self.startOrder(plans[$1].format.id) && $0 < $1)
         }
+        // The first storage fault (a full disk, a file-size limit, a read-only or failing disk)
+        // stops the other archives: theirs would fail the same way, and a full disk must not
+        // keep relctl busy for minutes. Archives already finished stay, with their checksums.
+        var firstFault: Int?
         let started = await ParallelJobs.map(
             order.map { plans[$0] }, limit: limit,
-            finished: { _, result in
-                if case .success(let artifact) = result {
+            finished: { slot, result in
+                switch result {
+                case .success(let artifact):
                     report(artifact)
                     onArchive(artifact)
+                case .failure(let error):
+                    if firstFault == nil, StorageFault.code(of: error) != nil { firstFault = order[slot] }
                 }
+            },
+            stopsTheRest: { result in
+                if case .failure(let error) = result { return StorageFault.code(of: error) != nil }
+                return false
             }
         ) { plan -> Result<PackagedArtifact, any Error> in
             do {
@@ -157,6 +168,16 @@ public struct Packager: Sendable {
         for (slot, index) in order.enumerated() { results[index] = started[slot] }
 
         let artifacts = results.compactMap { try? $0.get() }
+        // After a storage fault: that one fault (the others' are the same disk saying the same),
+        // the other failures of their own, and no word of the archives it cancelled.
+        var failures = results.indices.compactMap { index -> (any RelctlError)? in
+            guard case .failure(let error) = results[index] else { return nil }
+            if firstFault != nil, index != firstFault, error is CancellationError || StorageFault.code(of: error) != nil {
+                return nil
+            }
+            return error as? RelctlError
+                ?? PackagingError.targetFailed(target: plans[index].target.triple, reason: "\(error)")
+        }
         if updateManifest, !artifacts.isEmpty || (clean && existingManifest != nil) {
             let cleaned: Set<String> =
                 clean
@@ -164,13 +185,13 @@ public struct Packager: Sendable {
                     plans.flatMap { plan in
                         ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) }
                     }) : []
-            try self.updateManifest(
-                in: outputDirectory, cleaned: cleaned, config: config, inputs: inputs, artifacts: artifacts)
-        }
-        let failures = results.indices.compactMap { index -> (any RelctlError)? in
-            guard case .failure(let error) = results[index] else { return nil }
-            return error as? RelctlError
-                ?? PackagingError.targetFailed(target: plans[index].target.triple, reason: "\(error)")
+            do {
+                try self.updateManifest(
+                    in: outputDirectory, cleaned: cleaned, config: config, inputs: inputs, artifacts: artifacts)
+            } catch let error as RelctlError {
+                // The manifest is written atomically: on a full disk the previous one stays whole.
+                if firstFault == nil || StorageFault.code(of: error) == nil { failures.append(error) }
+            }
         }
         if !failures.isEmpty { throw ProblemList(failures) }
         return artifacts

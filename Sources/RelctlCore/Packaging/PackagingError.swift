@@ -3,7 +3,7 @@ import RelctlBasics
 
 /// Why packaging refused or failed. Refusals about the input (unsafe links, missing files, name
 /// clashes) are bad input (exit 2); an existing archive or a failed write is a failed step (exit 1).
-package enum PackagingError: RelctlError, CustomStringConvertible {
+package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultCarrying {
     case missingBinary(binary: String, path: String, target: String)
     case missingSource(path: String, key: String)
     case unreadable(path: String, reason: String)
@@ -18,6 +18,9 @@ package enum PackagingError: RelctlError, CustomStringConvertible {
     case caseCollision(first: String, second: String, target: String)
     case archiveExists(path: String)
     case writeFailed(path: String, reason: String)
+    /// The storage refused a write of the archive (`StorageFault`: a full disk, a file-size
+    /// limit, a read-only mount, an I/O error); `code` is the `errno`.
+    case writeRefused(path: String, code: Int32)
     case noClock(String)
     /// The tag exists and HEAD is another commit: its files are not the tag's.
     case notAtTag(tag: String, tagged: String, head: String)
@@ -36,7 +39,7 @@ package enum PackagingError: RelctlError, CustomStringConvertible {
 
     package var exitCode: RelctlExitCode {
         switch self {
-        case .archiveExists, .writeFailed, .notAtTag, .targetFailed: return .failure
+        case .archiveExists, .writeFailed, .writeRefused, .notAtTag, .targetFailed: return .failure
         default: return .badInput
         }
     }
@@ -136,6 +139,8 @@ package enum PackagingError: RelctlError, CustomStringConvertible {
             ]
         case let .writeFailed(path, reason):
             return [Diagnostic(file: path, "cannot write the archive: \(reason)")]
+        case let .writeRefused(path, code):
+            return [Diagnostic(file: path, "cannot write the archive: \(StorageFault.reason(code))")]
         case let .noClock(reason):
             return [Diagnostic("cannot choose the archive timestamp: \(reason)")]
         case let .unknownFormat(id):
@@ -160,4 +165,9 @@ package enum PackagingError: RelctlError, CustomStringConvertible {
     }
 
     package var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    package var storageFault: Int32? {
+        if case .writeRefused(_, let code) = self { return code }
+        return nil
+    }
 }

@@ -115,7 +115,7 @@ private struct ZipProducer {
                 tag: ZipChunk(header: header, isLast: true, deflate: true))
             data.withUnsafeBytes { chunk!.append($0) }
             chunk!.tag.crc = data.withUnsafeBytes { UInt32(libdeflate_crc32(0, $0.baseAddress, $0.count)) }
-            pipeline.submit(&chunk)
+            try pipeline.submit(&chunk)
             if recordFiles {
                 files.append(
                     ArchivedFile(folder: top, entryPath: entry.path, digest: SHA256.hash(data: data), size: Int64(data.count)))
@@ -131,7 +131,7 @@ private struct ZipProducer {
         if case .symlink(let target) = header.kind {
             chunk!.tag.crc = target.withUnsafeBytes { UInt32(libdeflate_crc32(0, $0.baseAddress, $0.count)) }
         }
-        pipeline.submit(&chunk)
+        try pipeline.submit(&chunk)
     }
 
     private mutating func addFile(
@@ -179,7 +179,7 @@ private struct ZipProducer {
                 chunk!.tag.isLast = true
                 chunk!.tag.crc = crc
             }
-            pipeline.submit(&chunk)
+            try pipeline.submit(&chunk)
             if stalled { break }
         } while copied < size
         if copied != size {
@@ -394,7 +394,7 @@ private final class ZipContainer: ChunkWriter {
     private func emit(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else { return }
         guard sink.write(bytes) else {
-            throw PackagingError.writeFailed(path: destination, reason: sink.failure ?? "write failed")
+            throw sink.writeError(path: destination)
         }
         offset += Int64(bytes.count)
     }

@@ -81,6 +81,7 @@ package enum SBOMBuilder {
             let sink = HashingFileSink(descriptor: descriptor, alsoSHA512: true)
             try SBOMJSONStream.write(subject, dependencies: dependencies) { bytes in
                 guard sink.write(bytes) else {
+                    if let code = sink.failureCode { throw AtomicFile.writeError(code, url) }
                     throw FileSystemError(path: url.path, action: "cannot write", reason: sink.failure)
                 }
             }

@@ -135,8 +135,17 @@ final class ReleaseLock: Sendable {
             // registered for cleanup in one step, so Ctrl-C at any moment leaves no lock behind.
             let fd = CleanupRegistry.shared.create(url)
             if fd >= 0 {
-                _ = data.withCString { write(fd, $0, strlen($0)) }
-                close(fd)
+                // A lock that could not be written whole (a full disk) is not left behind empty:
+                // the next release would have to be told to remove it by hand.
+                do {
+                    // writeAll closes the descriptor when it fails.
+                    try AtomicFile.writeAll(Data(data.utf8), to: fd, reportedAs: url)
+                    if close(fd) != 0 { throw AtomicFile.writeError(errno, url) }
+                } catch {
+                    FileSystem.removeFile(atPath: url.path)
+                    CleanupRegistry.shared.unregister(url)
+                    throw error
+                }
                 return ReleaseLock(url: url, holder: me)
             }
             guard errno == EEXIST else {

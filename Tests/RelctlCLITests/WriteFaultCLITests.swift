@@ -1,0 +1,414 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// Issue 48: a full disk, a file-size limit, a read-only mount or a failing disk under every
+/// command that writes. Each case runs the built relctl under the fault (a watchdog kills it if
+/// it does not end) and checks: exit 1 within `WriteFaults.bound`, one error line naming the file
+/// and the error, no temporary left, and the files already there (an earlier step's archives,
+/// checksums, manifest) unchanged or still whole. The full-disk cases size a tmpfs from what a
+/// run without a fault wrote, so the fault lands in the writer each case names (the error line
+/// proves it did).
+@Suite("write faults", .serialized, .removesTemporaries, .timeLimit(.minutes(15)))
+struct WriteFaultCLITests {
+    static let full = "No space left on device"
+    static let tooLarge = "File too large"
+    static let readOnly = "Read-only file system"
+    static let failing = "Input/output error"
+
+    static let zip = "demo-v1.0.0-x86_64-pc-windows-msvc.zip"
+    static let zst = "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.zst"
+    static let gz = "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"
+    static let archives = [zip, zst, gz]
+
+    /// A project in a temporary folder, with a tmpfs mounted at its dist/, and a scratch folder
+    /// outside both (the shim and its log).
+    func projectWithSmallDist(
+        bytes: Int64 = 256 << 20, payload: Int = 600_000
+    ) throws -> (FaultProject, WriteFaults.Tmpfs, TemporaryDirectory) {
+        let folder = try TemporaryDirectory(prefix: "relctl-write-faults")
+        let project = try FaultProject(at: folder.url, bytes: payload)
+        let tmpfs = try WriteFaults.Tmpfs(at: project.dist, bytes: bytes)
+        return (project, tmpfs, try TemporaryDirectory(prefix: "relctl-write-faults-scratch"))
+    }
+
+    func emptyDist(_ project: FaultProject) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: project.dist.path) {
+            try FileManager.default.removeItem(at: project.dist.appendingPathComponent(name))
+        }
+    }
+
+    // MARK: package
+
+    /// With `--jobs 1` the archives are written one after another (zip, tar.zst, tar.gz: slowest
+    /// first), each followed by its `.sha256` and SBOM, then `manifest.json`: a disk with room
+    /// for exactly some of them fills in the next one.
+    @Test func aFullDiskEndsPackageInEveryWriterItReaches() throws {
+        let (project, tmpfs, _) = try projectWithSmallDist()
+        defer { tmpfs.unmount() }
+        try project.succeed(["package", "--tag", "v1.0.0", "--jobs", "1"])
+        func size(_ name: String) -> Int64 { WriteFaults.allocated(project.dist.appendingPathComponent(name)) }
+        let zip = size(Self.zip), zst = size(Self.zst)
+        let zipFiles = zip + size(Self.zip + ".sha256")
+        let sbom = size("demo-v1.0.0-x86_64-pc-windows-msvc.cdx.json")
+        let all = Self.archives.map { size($0) + size($0 + ".sha256") }.reduce(0, +)
+            + ["x86_64-pc-windows-msvc", "aarch64-unknown-linux-gnu", "x86_64-unknown-linux-gnu"].map {
+                size("demo-v1.0.0-\($0).cdx.json")
+            }.reduce(0, +)
+        #expect(zip > 1 << 20, "the zip is big enough to fill a small disk")
+        try emptyDist(project)
+        // Something earlier in dist/ that no fault may touch.
+        try Data("an earlier file\n".utf8).write(to: project.dist.appendingPathComponent("earlier.txt"))
+        let before = try WriteFaults.snapshot(project.dist)
+
+        let cases: [(what: String, room: Int64, file: String)] = [
+            ("the first chunk", 0, Self.zip),
+            ("mid-archive", zip / 2, Self.zip),
+            ("the archive's checksum", zip, Self.zip + ".sha256"),
+            ("the SBOM", zipFiles, ".cdx.json"),
+            ("the second archive (tar.zst, written by libarchive alone)", zipFiles + sbom + zst / 2, Self.zst),
+            ("manifest.json", all, "manifest.json"),
+        ]
+        for (what, room, file) in cases {
+            try tmpfs.leave(room: room)
+            let outcome = try project.fault(["package", "--tag", "v1.0.0", "--jobs", "1"])
+            WriteFaults.expectCleanFailure(outcome, reason: Self.full, naming: [file], "package, full at \(what)")
+            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            // An archive is never left without its checksum and SBOM; the ones written whole stay.
+            let names = try FileManager.default.contentsOfDirectory(atPath: project.dist.path)
+            for archive in Self.archives where names.contains(archive) {
+                #expect(names.contains(archive + ".sha256"), "\(what): \(archive) without its checksum: \(names)")
+            }
+            try WriteFaults.expectWhole(project.dist, what)
+            try WriteFaults.expectIntact(before, project.dist, what)
+            try tmpfs.leave(room: 64 << 20)
+            try emptyDist(project)
+            try Data("an earlier file\n".utf8).write(to: project.dist.appendingPathComponent("earlier.txt"))
+        }
+    }
+
+    /// The shapes of the hang the issue reported: one archive after another, two at once, one with
+    /// two compressing threads; each ends with the first archive's error. The archives are many
+    /// chunks long (12 MB), so the fault lands while every chunk buffer is in flight (with a
+    /// few chunks per archive the old pipeline had a spare wake-up and did not hang).
+    @Test(arguments: [
+        ["--jobs", "1"], ["--jobs", "2"], ["--jobs", "2", "--target", "x86_64-unknown-linux-gnu"],
+        ["--jobs", "3"], ["--jobs", "4", "--target", "x86_64-pc-windows-msvc"],
+    ])
+    func aFullDiskOrAFileSizeLimitNeverHangsPackage(jobs: [String]) throws {
+        let (project, tmpfs, _) = try projectWithSmallDist(bytes: 1 << 20, payload: 6_000_000)
+        defer { tmpfs.unmount() }
+        let full = try project.fault(["package", "--tag", "v1.0.0"] + jobs)
+        WriteFaults.expectCleanFailure(full, reason: Self.full, naming: Self.archives, "package \(jobs) on a full disk")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+
+        try tmpfs.leave(room: 64 << 20)
+        let limited = try project.fault(["package", "--tag", "v1.0.0"] + jobs, fileSizeKiB: 512)
+        WriteFaults.expectCleanFailure(
+            limited, reason: Self.tooLarge, naming: Self.archives, "package \(jobs) under ulimit -f")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+    }
+
+    /// The same for `image`: its layers (6 MB each, two compressed at once) go through the same
+    /// pipeline.
+    @Test func aFullDiskOrAFileSizeLimitNeverHangsImage() throws {
+        let (project, tmpfs, _) = try projectWithSmallDist(bytes: 1 << 20, payload: 6_000_000)
+        defer { tmpfs.unmount() }
+        let full = try project.fault(["image", "--tag", "v1.0.0"])
+        WriteFaults.expectCleanFailure(full, reason: Self.full, naming: ["dist/oci/demo"], "image on a full disk")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+        try tmpfs.leave(room: 64 << 20)
+        let limited = try project.fault(["image", "--tag", "v1.0.0"], fileSizeKiB: 1024)
+        WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: ["dist/oci/demo"], "image under ulimit -f")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+    }
+
+    @Test func aReadOnlyOrFailingDiskEndsPackageNamingTheArchive() throws {
+        let (project, tmpfs, scratch) = try projectWithSmallDist()
+        defer { tmpfs.unmount() }
+        try Data("an earlier file\n".utf8).write(to: project.dist.appendingPathComponent("earlier.txt"))
+        let before = try WriteFaults.snapshot(project.dist)
+        try tmpfs.makeReadOnly()
+        let readOnly = try project.fault(["package", "--tag", "v1.0.0"])
+        WriteFaults.expectCleanFailure(readOnly, reason: Self.readOnly, naming: Self.archives, "package, read-only dist/")
+        try WriteFaults.expectIntact(before, project.dist, "read-only")
+        tmpfs.unmount()
+
+        // EIO from the shim: mid-archive, when the archive is linked into place, when its
+        // checksum file is renamed into place.
+        let log = scratch.url.appendingPathComponent("faults.log")
+        let cases: [(what: String, settings: [String: String], file: String)] = [
+            ("a write mid-archive", ["RELCTL_FAULT_WRITE_BYTES": "700000"], Self.zip),
+            ("the archive's link into place", ["RELCTL_FAULT_RENAME_CALLS": "0"], Self.zip),
+            ("its checksum's rename into place", ["RELCTL_FAULT_RENAME_CALLS": "1"], Self.zip + ".sha256"),
+        ]
+        for (what, settings, file) in cases {
+            try? FileManager.default.removeItem(at: log)
+            try? FileManager.default.removeItem(at: project.dist)
+            try FileManager.default.createDirectory(at: project.dist, withIntermediateDirectories: true)
+            try Data("an earlier file\n".utf8).write(to: project.dist.appendingPathComponent("earlier.txt"))
+            let environment = try WriteFaults.shimEnvironment(under: project.dist, settings, log: log)
+            let outcome = try project.fault(["package", "--tag", "v1.0.0", "--jobs", "1"], environment: environment)
+            WriteFaults.expectCleanFailure(outcome, reason: Self.failing, naming: [file], "package, EIO at \(what)")
+            #expect(FileManager.default.fileExists(atPath: log.path), "\(what): the shim failed no call")
+            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            try WriteFaults.expectIntact(before, project.dist, what)
+        }
+    }
+
+    // MARK: image, linux-package
+
+    @Test func aFullOrFailingDiskEndsImageNamingTheLayout() throws {
+        let (project, tmpfs, scratch) = try projectWithSmallDist(bytes: 256 << 20)
+        defer { tmpfs.unmount() }
+        // An earlier layout of the image: no fault may damage it.
+        try project.succeed(["image", "--tag", "v1.0.0"])
+        let layout = project.dist.appendingPathComponent("oci/demo")
+        let layer = try FileManager.default.contentsOfDirectory(atPath: layout.appendingPathComponent("blobs/sha256").path)
+            .map { WriteFaults.allocated(layout.appendingPathComponent("blobs/sha256/\($0)")) }.max() ?? 0
+        #expect(layer > 500_000, "a layer is big enough to fill a small disk")
+        let before = try WriteFaults.snapshot(project.dist)
+        for (what, room) in [("the first chunk", Int64(0)), ("mid-layer", layer / 2), ("the last layer", layer * 2)] {
+            try tmpfs.leave(room: room)
+            let outcome = try project.fault(["image", "--tag", "v1.0.0"])
+            WriteFaults.expectCleanFailure(outcome, reason: Self.full, naming: ["dist/oci/demo"], "image, full at \(what)")
+            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            try WriteFaults.expectIntact(before, project.dist, what)
+            try tmpfs.leave(room: 256 << 20)
+        }
+        let limited = try project.fault(["image", "--tag", "v1.0.0"], fileSizeKiB: 256)
+        WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: ["dist/oci/demo"], "image under ulimit -f")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+        try WriteFaults.expectIntact(before, project.dist, "image under ulimit -f")
+
+        let log = scratch.url.appendingPathComponent("faults.log")
+        let failing = try project.fault(
+            ["image", "--tag", "v1.0.0"],
+            environment: try WriteFaults.shimEnvironment(
+                under: project.dist, ["RELCTL_FAULT_WRITE_BYTES": "300000"], log: log))
+        WriteFaults.expectCleanFailure(failing, reason: Self.failing, naming: ["dist/oci/demo"], "image on a failing disk")
+        #expect(FileManager.default.fileExists(atPath: log.path), "the shim failed no call")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+        try WriteFaults.expectIntact(before, project.dist, "image on a failing disk")
+
+        try tmpfs.makeReadOnly()
+        let readOnly = try project.fault(["image", "--tag", "v1.0.0"])
+        WriteFaults.expectCleanFailure(readOnly, reason: Self.readOnly, naming: ["dist/oci/demo"], "image, read-only")
+        try WriteFaults.expectIntact(before, project.dist, "image, read-only")
+    }
+
+    @Test func aFullOrFailingDiskEndsLinuxPackageNamingThePackage() throws {
+        let (project, tmpfs, scratch) = try projectWithSmallDist(bytes: 256 << 20)
+        defer { tmpfs.unmount() }
+        try Data("an earlier file\n".utf8).write(to: project.dist.appendingPathComponent("earlier.txt"))
+        let before = try WriteFaults.snapshot(project.dist)
+        let debs = ["_amd64.deb", "_arm64.deb"]
+        try tmpfs.leave(room: 300_000)
+        let full = try project.fault(["linux-package", "--tag", "v1.0.0"])
+        WriteFaults.expectCleanFailure(full, reason: Self.full, naming: debs, "linux-package on a full disk")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+        try WriteFaults.expectIntact(before, project.dist, "linux-package on a full disk")
+        try tmpfs.leave(room: 256 << 20)
+
+        let limited = try project.fault(["linux-package", "--tag", "v1.0.0"], fileSizeKiB: 256)
+        WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: debs, "linux-package under ulimit -f")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+
+        let log = scratch.url.appendingPathComponent("faults.log")
+        let failing = try project.fault(
+            ["linux-package", "--tag", "v1.0.0"],
+            environment: try WriteFaults.shimEnvironment(
+                under: project.dist, ["RELCTL_FAULT_WRITE_CALLS": "0"], log: log))
+        WriteFaults.expectCleanFailure(failing, reason: Self.failing, naming: debs, "linux-package on a failing disk")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+        try WriteFaults.expectIntact(before, project.dist, "linux-package on a failing disk")
+    }
+
+    // MARK: checksum, chart, channel
+
+    /// After package: `checksum` writes `SHA256SUMS`; `chart` its package and `SHA256SUMS` again;
+    /// `channel homebrew` its formula. A full disk at each leaves the earlier files as they were.
+    @Test func aFullOrFailingDiskEndsChecksumChartAndChannelLeavingTheEarlierFilesWhole() throws {
+        let (project, tmpfs, scratch) = try projectWithSmallDist(bytes: 256 << 20)
+        defer { tmpfs.unmount() }
+        try project.succeed(["package", "--tag", "v1.0.0"])
+        // The previous SHA256SUMS, which `checksum` replaces: the fault must leave it whole.
+        try project.succeed(["checksum"])
+        let sums = project.dist.appendingPathComponent("SHA256SUMS")
+        let before = try WriteFaults.snapshot(project.dist)
+
+        let steps: [(what: String, arguments: [String], files: [String], rewritten: Set<String>)] = [
+            ("checksum", ["checksum"], ["SHA256SUMS", ".sha256"], ["SHA256SUMS", "manifest.json"]),
+            ("chart", ["chart", "--tag", "v1.0.0"], ["demo-1.0.0.tgz", "SHA256SUMS"], ["SHA256SUMS", "manifest.json"]),
+            (
+                "channel homebrew", ["channel", "homebrew", "--tag", "v1.0.0"], ["homebrew/Formula/demo.rb", "SHA256SUMS"],
+                ["SHA256SUMS", "manifest.json"]
+            ),
+        ]
+        for (what, arguments, files, rewritten) in steps {
+            try tmpfs.leave(room: 0)
+            let full = try project.fault(arguments)
+            WriteFaults.expectCleanFailure(full, reason: Self.full, naming: files, "\(what) on a full disk")
+            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            try WriteFaults.expectIntact(before, project.dist, rewritten: rewritten, "\(what) on a full disk")
+            try WriteFaults.expectWhole(project.dist, "\(what) on a full disk")
+            try tmpfs.leave(room: 256 << 20)
+
+            let log = scratch.url.appendingPathComponent("faults-\(what).log")
+            let failing = try project.fault(
+                arguments,
+                environment: try WriteFaults.shimEnvironment(under: project.dist, ["RELCTL_FAULT_WRITE_CALLS": "0"], log: log))
+            WriteFaults.expectCleanFailure(failing, reason: Self.failing, naming: files, "\(what) on a failing disk")
+            #expect(FileManager.default.fileExists(atPath: log.path), "\(what): the shim failed no call")
+            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            try WriteFaults.expectIntact(before, project.dist, rewritten: rewritten, "\(what) on a failing disk")
+            try WriteFaults.expectWhole(project.dist, "\(what) on a failing disk")
+        }
+        #expect(try sh("sha256sum -c SHA256SUMS", in: project.dist).status == 0, "\(sums.path) still verifies")
+    }
+
+    // MARK: release, reproduce
+
+    /// A release whose dist/ fills up (mid-archive in its staging folder, then under ulimit -f, then
+    /// on a failing disk while it moves the files into dist/, after the tag exists) fails cleanly:
+    /// no tag, no staging folder, no lock, dist/ as it was; the next run, with room, releases.
+    @Test func aReleaseStoppedByAWriteFaultLeavesNothingAndTheNextRunReleases() throws {
+        let (project, tmpfs, scratch) = try projectWithSmallDist(bytes: 256 << 20)
+        defer { tmpfs.unmount() }
+        try Data("an earlier file\n".utf8).write(to: project.dist.appendingPathComponent("earlier.txt"))
+        let before = try WriteFaults.snapshot(project.dist)
+        let gitFolder = project.url.appendingPathComponent(".git")
+
+        try tmpfs.leave(room: 2 << 20)
+        let full = try project.fault(["release", "v1.0.0"])
+        WriteFaults.expectCleanFailure(full, reason: Self.full, naming: ["dist/"], "release on a full disk")
+        #expect(try project.tags().isEmpty, "the tag was taken back")
+        #expect(WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
+        try WriteFaults.expectIntact(before, project.dist, "release on a full disk")
+        try tmpfs.leave(room: 256 << 20)
+
+        // Above the binaries the build writes (600 KB), below an archive (1.2 MB).
+        let limited = try project.fault(["release", "v1.0.0"], fileSizeKiB: 900)
+        WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: ["dist/"], "release under ulimit -f")
+        #expect(try project.tags().isEmpty, "the tag was taken back")
+        #expect(WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
+
+        // The files move into dist/ only after the tag exists: a rename failing there is a write
+        // fault after the tag, which the release takes back like an interrupt.
+        let log = scratch.url.appendingPathComponent("faults.log")
+        let failing = try project.fault(
+            ["release", "v1.0.0"],
+            environment: try WriteFaults.shimEnvironment(
+                under: project.dist, ["RELCTL_FAULT_RENAME_CALLS": "3"], log: log))
+        #expect(FileManager.default.fileExists(atPath: log.path), "the shim failed no rename")
+        WriteFaults.expectCleanFailure(failing, reason: Self.failing, naming: ["dist/"], "release, EIO moving into dist/")
+        #expect(try project.tags().isEmpty, "the tag was taken back")
+        #expect(WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
+        try WriteFaults.expectIntact(before, project.dist, "release, EIO moving into dist/")
+
+        // With room again, the same command releases.
+        let next = try project.fault(["release", "v1.0.0"])
+        #expect(next.status == 0, "the next run: \(next)")
+        #expect(try project.tags() == ["v1.0.0"])
+        #expect(try sh("sha256sum -c SHA256SUMS", in: project.dist).status == 0)
+        #expect(WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty)
+    }
+
+    /// The whole repository on a disk that fills up, lock and all (a CI runner's disk): whatever
+    /// the release was writing when it filled, the next run with room recovers and releases, as
+    /// after a kill.
+    @Test(arguments: [Int64(64 << 10), 1 << 20, 5 << 19, 9 << 19])
+    func aReleaseOnADiskThatFillsUpRecoversOnTheNextRun(room: Int64) throws {
+        let folder = try TemporaryDirectory(prefix: "relctl-write-faults-disk")
+        let tmpfs = try WriteFaults.Tmpfs(at: folder.url.appendingPathComponent("disk"), bytes: 256 << 20)
+        defer { tmpfs.unmount() }
+        let root = tmpfs.url.appendingPathComponent("demo")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let project = try FaultProject(at: root)
+        try tmpfs.leave(room: room)
+        let full = try project.fault(["release", "v1.0.0"])
+        #expect(!full.timedOut && full.status == 1, "room \(room): \(full)")
+        #expect(full.seconds < WriteFaults.bound, "room \(room): \(full)")
+        #expect(full.errorLines.count == 1 && full.stderr.contains(Self.full), "room \(room): \(full)")
+
+        try tmpfs.leave(room: 256 << 20)
+        let next = try project.fault(["release", "v1.0.0"])
+        #expect(next.status == 0, "room \(room), the next run: \(next)")
+        #expect(try project.tags() == ["v1.0.0"])
+        #expect(try sh("sha256sum -c SHA256SUMS", in: project.dist).status == 0)
+        #expect(
+            WriteFaults.leftovers(under: [project.dist, root.appendingPathComponent(".git")]).isEmpty,
+            "\(WriteFaults.leftovers(under: [project.dist, root.appendingPathComponent(".git")]))")
+    }
+
+    /// `release --dry-run` and `reproduce` write only into a scratch clone in $TMPDIR: a full
+    /// $TMPDIR ends them cleanly, the scratch folder goes, and the project is only read.
+    @Test func aFullTemporaryFolderEndsTheDryRunAndReproduceAndTheScratchFolderGoes() throws {
+        let folder = try TemporaryDirectory(prefix: "relctl-write-faults")
+        let project = try FaultProject(at: folder.url)
+        let tmpfs = try WriteFaults.Tmpfs(at: folder.url.appendingPathComponent("tmp"), bytes: 256 << 20)
+        defer { tmpfs.unmount() }
+        let environment = ["TMPDIR": tmpfs.url.path]
+        let rooms = [Int64(64 << 10), 2 << 20]
+        for room in rooms {
+            try tmpfs.leave(room: room)
+            let dryRun = try project.fault(["release", "v1.0.0", "--dry-run"], environment: environment)
+            #expect(!dryRun.timedOut && dryRun.status == 1, "dry run, room \(room): \(dryRun)")
+            #expect(dryRun.seconds < WriteFaults.bound, "dry run, room \(room): \(dryRun)")
+            // What git says when the clone's checkout fills the disk, or relctl's own line.
+            #expect(
+                dryRun.stderr.contains(Self.full) || dryRun.stderr.contains("Out of diskspace"),
+                "dry run, room \(room): \(dryRun)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "dry run, room \(room)")
+            #expect(!FileManager.default.fileExists(atPath: project.dist.path), "dry run, room \(room): dist/ was written")
+            try tmpfs.leave(room: 256 << 20)
+        }
+        #expect(try project.tags().isEmpty)
+
+        try project.succeed(["release", "v1.0.0"])
+        let before = try WriteFaults.snapshot(project.dist)
+        for room in rooms {
+            try tmpfs.leave(room: room)
+            let reproduce = try project.fault(["reproduce", "v1.0.0"], environment: environment)
+            #expect(!reproduce.timedOut && reproduce.status == 1, "reproduce, room \(room): \(reproduce)")
+            #expect(reproduce.seconds < WriteFaults.bound, "reproduce, room \(room): \(reproduce)")
+            #expect(
+                reproduce.stderr.contains(Self.full) || reproduce.stderr.contains("Out of diskspace"),
+                "reproduce, room \(room): \(reproduce)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "reproduce, room \(room)")
+            try WriteFaults.expectIntact(before, project.dist, "reproduce, room \(room)")
+            try tmpfs.leave(room: 256 << 20)
+        }
+        #expect(try project.tags() == ["v1.0.0"])
+    }
+
+    // MARK: signals
+
+    /// SIGPIPE on stdout stays what it is for every filter: `relctl notes | head -1` ends relctl
+    /// quietly, killed by the signal, with no error line.
+    @Test func aClosedStdoutEndsNotesQuietly() throws {
+        let folder = try TemporaryDirectory(prefix: "relctl-write-faults-pipe")
+        try FaultProject.git(["init", "-q", "-b", "main"], in: folder.url)
+        try Data("[project]\nname = \"x\"\n[[version]]\npath = \"VERSION\"\n".utf8).write(
+            to: folder.url.appendingPathComponent("relctl.toml"))
+        try Data("1.0.0\n".utf8).write(to: folder.url.appendingPathComponent("VERSION"))
+        try FaultProject.git(["add", "-A"], in: folder.url)
+        try FaultProject.git(["commit", "-q", "-m", "chore: start"], in: folder.url)
+        // Enough commits that the notes outgrow the pipe's buffer.
+        let commits = (0..<3000).map { index in
+            let message = "fix: change number \(index) of many, long enough to fill a pipe"
+            return "commit refs/heads/main\ncommitter T <t@example.com> \(1_700_000_000 + index) +0000\ndata \(message.utf8.count)\n\(message)\n"
+                + (index == 0 ? "from refs/heads/main^0\n" : "")
+        }.joined()
+        try Data(commits.utf8).write(to: folder.url.appendingPathComponent("commits"))
+        #expect(try sh("git fast-import --quiet < commits && rm commits", in: folder.url).status == 0)
+        let piped = try sh(
+            "timeout 60 bash -c '\"$0\" notes 2>stderr | head -1; echo \"status ${PIPESTATUS[0]}\"' '\(relctlBinary.path)'",
+            in: folder.url)
+        #expect(piped.stdout.hasPrefix("## "), "\(piped)")
+        #expect(piped.stdout.contains("status 141"), "killed by SIGPIPE (128 + 13): \(piped)")
+        let stderr = try String(contentsOf: folder.url.appendingPathComponent("stderr"), encoding: .utf8)
+        #expect(!stderr.contains("error"), "\(stderr)")
+    }
+}
