@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl build", .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("relctl build", .timeLimit(.minutes(45)), .removesTemporaries)
 struct BuildCLITests {
     static let buildSection = """
         [build]

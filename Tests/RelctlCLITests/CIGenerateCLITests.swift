@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl ci generate", .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("relctl ci generate", .timeLimit(.minutes(45)), .removesTemporaries)
 struct CIGenerateCLITests {
     static let workflow = ".github/workflows/release.yml"
 
@@ -216,7 +216,7 @@ struct CIGenerateCLITests {
     }
 }
 
-@Suite("ci generate and hand-written workflows", .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("ci generate and hand-written workflows", .timeLimit(.minutes(45)), .removesTemporaries)
 struct HandWrittenWorkflowTests {
     @Test func aWorkflowRelctlNeverWroteIsCalledHandWritten() throws {
         try withTemporaryDirectory { dir in
@@ -244,7 +244,7 @@ struct HandWrittenWorkflowTests {
     }
 }
 
-@Suite("ci generate warns about jobs that cannot work", .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("ci generate warns about jobs that cannot work", .timeLimit(.minutes(45)), .removesTemporaries)
 struct UnworkableJobTests {
     @Test func aWindowsTargetWithTheDefaultSetupIsNamedByCheckAndGenerate() throws {
         try withTemporaryDirectory { dir in
@@ -266,7 +266,7 @@ struct UnworkableJobTests {
     }
 }
 
-@Suite("ci generate: [[ci.setup]] steps", .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("ci generate: [[ci.setup]] steps", .timeLimit(.minutes(45)), .removesTemporaries)
 struct CISetupStepTests {
     static let workflow = CIGenerateCLITests.workflow
     static let sha = "0b1efabc08b657293548b77fb76cc02d26091c7e"

@@ -9,7 +9,7 @@ import Testing
 /// Channels inside `relctl release`: written before the tag, listed in `distFiles` by a dry run and
 /// in SHA256SUMS by a real one; a plugin channel (the example announcement writer) previews on a
 /// dry run and writes on a real run; a failing plugin fails the release with no tag left.
-@Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct ChannelReleaseCLITests {
+@Suite(.serialized, .timeLimit(.minutes(60)), .removesTemporaries) struct ChannelReleaseCLITests {
     struct Plan: Decodable {
         struct Stage: Decodable { var name: String; var status: String }
         var ok: Bool

@@ -10,7 +10,7 @@ import Testing
 /// judged by the real tools: Python's tarfile against Helm's packaging rules, nix evaluating the
 /// flake offline and hashing the archives itself, ruby loading the formula under a stub of
 /// Homebrew's DSL, Scoop's own JSON schema, git with bare remotes, skopeo against a registry.
-@Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct ChannelsCLITests {
+@Suite(.serialized, .timeLimit(.minutes(60)), .removesTemporaries) struct ChannelsCLITests {
     /// Reads a .tgz back with Python: the gzip header's flags, extra field and comment, then every
     /// member's name, type, mode, ids, names and time, and each file's bytes as hex.
     static let tarfileReader = #"""
@@ -328,7 +328,7 @@ import Testing
 
 /// The request a plugin reads is the one docs/channels.md documents: captured from a real run and
 /// validated against the schema printed there.
-@Suite(.timeLimit(.minutes(15)), .removesTemporaries) struct ChannelProtocolCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct ChannelProtocolCLITests {
     @Test func thePluginRequestMatchesTheDocumentedSchema() throws {
         let fixture = try ChannelFixture(
             channels: #"""

@@ -3,7 +3,7 @@ import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(15)), .removesTemporaries) struct ChecksumsCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct ChecksumsCLITests {
     typealias F = ChecksumFixtures
 
     @Test func checksumWritesFilesSha256sumAccepts() throws {

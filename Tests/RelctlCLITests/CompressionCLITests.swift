@@ -5,7 +5,7 @@ import Testing
 
 /// tar.gz and zip compressed in parallel chunks with libdeflate, and tar.zst with zstd's threads:
 /// the same bytes for any --jobs, and every common reader takes them.
-@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct CompressionCLITests {
+@Suite(.timeLimit(.minutes(60)), .removesTemporaries) struct CompressionCLITests {
     static let env = ["SOURCE_DATE_EPOCH": "1700000000"]
 
     /// Writes `megabytes` MiB of binary-like bytes (a vocabulary of random byte strings, as machine

@@ -7,7 +7,7 @@ import Testing
 /// and one more publisher (the public extension API). Built here, then run on a project whose
 /// version lives in gradle.properties and whose releases are mirrored into a folder, side by side
 /// with the stock relctl, which knows neither.
-@Suite("An extension package", .serialized, .timeLimit(.minutes(30)), .removesTemporaries)
+@Suite("An extension package", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct ExtensionPackageCLITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

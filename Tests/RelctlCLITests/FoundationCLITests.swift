@@ -4,7 +4,7 @@ import RelctlTestTraits
 import Testing
 
 /// End-to-end: the built binary on temporary projects, asserting exit codes and messages.
-@Suite(.timeLimit(.minutes(15)), .removesTemporaries) struct FoundationCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct FoundationCLITests {
     static let config = """
         [project]
         name = "velo"

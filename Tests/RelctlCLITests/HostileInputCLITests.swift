@@ -9,7 +9,7 @@ import Testing
 
 /// Inputs an attacker (or an accident) controls: nothing outside the repository is packaged or
 /// read, a low descriptor limit is an error line rather than a crash, and no foreign tag is deleted.
-@Suite("hostile input", .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("hostile input", .timeLimit(.minutes(45)), .removesTemporaries)
 struct HostileInputCLITests {
     @Test func aLowOpenFileLimitIsAClearErrorNotATrap() throws {
         try withTemporaryDirectory { dir in
@@ -121,7 +121,7 @@ struct HostileInputCLITests {
     }
 }
 
-@Suite("hostile input: files and names", .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("hostile input: files and names", .timeLimit(.minutes(45)), .removesTemporaries)
 struct HostileFilesCLITests {
     @Test func aNulByteOrBadUTF8InTheConfigNamesTheLine() throws {
         try withTemporaryDirectory { dir in

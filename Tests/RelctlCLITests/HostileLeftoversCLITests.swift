@@ -10,7 +10,7 @@ import Testing
 /// user would meet it: links written through, runaway patterns stopped, notes that stay whole,
 /// shell-quoted placeholders, files relctl did not create left alone, honest dry runs, files
 /// that change while packaged, and messages that say what is really wrong.
-@Suite("hostile input: leftovers", .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("hostile input: leftovers", .timeLimit(.minutes(45)), .removesTemporaries)
 struct HostileLeftoversCLITests {
     @Test func bumpWritesThroughALinkAndKeepsTheFileAndItsMode() throws {
         let fixture = try ReleaseFixture()

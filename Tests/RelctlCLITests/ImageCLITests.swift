@@ -8,7 +8,7 @@ import Testing
 
 /// `relctl image` end to end against a real registry (Debian's docker-registry), judged by
 /// skopeo and umoci, and by running the pulled entrypoint with chroot.
-@Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct ImageCLITests {
+@Suite(.serialized, .timeLimit(.minutes(60)), .removesTemporaries) struct ImageCLITests {
     /// Every blob named by its digest, every referenced blob present.
     func checkLayout(_ layout: URL) throws -> [String: Any] {
         let blobs = layout.appendingPathComponent("blobs/sha256")
@@ -216,9 +216,8 @@ import Testing
                 "list-tags", "--tls-verify=false", "--creds", "relctl:s3cret",
                 "docker://\(registry.host)/acme/velostream",
             ])
-        // The registry answers that it has no such repository (skopeo exits 1 saying so): nothing was pushed.
-        #expect(
-            tags.status == 1 && tags.stderr.contains("repository name not known to registry"), "\(tags)")
+        // The registry answers 404 for the repository's tag list (skopeo exits 1 saying so): nothing was pushed.
+        #expect(tags.status == 1 && tags.stderr.contains("fetching tags list") && tags.stderr.contains("404"), "\(tags)")
         #expect(!registry.requests().contains { $0.hasPrefix("PUT /v2/acme/velostream/manifests/") })
 
         // The right password through a credential helper (the docker-credential protocol).

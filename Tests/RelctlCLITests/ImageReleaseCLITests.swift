@@ -7,7 +7,7 @@ import Testing
 @testable import RelctlRelease
 
 /// The `image` and `image-push` stages of `relctl release`, against a real registry.
-@Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct ImageReleaseCLITests {
+@Suite(.serialized, .timeLimit(.minutes(60)), .removesTemporaries) struct ImageReleaseCLITests {
     func withImage(_ fixture: ReleaseFixture, repository: String) throws {
         let config =
             try fixture.repository.directory.read("relctl.toml") + "\n[[image]]\nrepository = \"\(repository)\"\n"

@@ -11,7 +11,7 @@ import Testing
 /// monolithic upload when the registry refuses chunks, and keeps compressed layers in a cache
 /// so an unchanged image is not compressed again (issue 31). The bytes and digests never depend
 /// on either: every test compares them with a plain build.
-@Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct ImageStreamingCLITests {
+@Suite(.serialized, .timeLimit(.minutes(60)), .removesTemporaries) struct ImageStreamingCLITests {
     /// Streaming is opt-in (`ImagePusher.streamsLayers`): every push in this suite asks for it.
     static let stream = ["RELCTL_IMAGE_STREAM": "1"]
 

@@ -10,7 +10,7 @@ import Testing
 /// http.server serving a dist/ made by relctl (package, checksum, sign, installer).
 /// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
 /// several at once would starve the cooperative pool the async tests of the suite need.
-@Suite(.serialized, .timeLimit(.minutes(15)), .removesTemporaries) struct InstallerCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct InstallerCLITests {
     static let signConfig = """
 
         [sign]

@@ -13,7 +13,7 @@ import Testing
 /// next run succeeded or recovered (and said so), and no foreign tag was touched. The moments come
 /// from a seeded generator; the seed and what each next run did are printed, and
 /// `RELCTL_KILL_SEED=N` repeats a run (`RELCTL_KILL_ITERATIONS`, default 5 per command).
-@Suite("kill loop", .serialized, .timeLimit(.minutes(30)), .removesTemporaries)
+@Suite("kill loop", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct KillLoopCLITests {
     /// SplitMix64: small, seedable, good enough to spread kill moments.
     struct SeededGenerator: RandomNumberGenerator {

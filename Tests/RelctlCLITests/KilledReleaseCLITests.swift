@@ -9,7 +9,7 @@ import Testing
 /// relctl killed outright (SIGKILL: no handler runs) in the middle of a release, and what the next
 /// run does with what it left: roll back an unpushed tag, resume a pushed one, refuse another tag
 /// while a pushed one is unfinished; and temporaries of killed runs reclaimed, live ones kept.
-@Suite("killed releases", .serialized, .timeLimit(.minutes(30)), .removesTemporaries)
+@Suite("killed releases", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct KilledReleaseCLITests {
     /// Starts `relctl ARGS` in the background (output discarded).
     static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {

@@ -9,7 +9,7 @@ import Testing
 /// `[[package]]` .deb and .rpm files, judged by the distributions' own tools: dpkg-deb, dpkg
 /// (installing into a temporary root), lintian, rpm (query, digest check, install into a
 /// temporary root) and rpmlint. Serialized: lintian and rpmlint each take seconds of CPU.
-@Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct LinuxPackageCLITests {
+@Suite(.serialized, .timeLimit(.minutes(60)), .removesTemporaries) struct LinuxPackageCLITests {
     func built(_ fixture: LinuxPackageFixture) throws {
         let build = try relctl(["build"], in: fixture.url)
         try #require(build.status == 0, "\(build)")

@@ -15,7 +15,7 @@ import Testing
 /// runner that builds it again. The suite of its own lets it run beside the others instead of
 /// after the serialized workflow tests. Skip it while iterating with
 /// `swift test --skip OwnWorkflowRunCLITests`.
-@Suite("relctl's own workflow, run", .timeLimit(.minutes(45)), .removesTemporaries)
+@Suite("relctl's own workflow, run", .timeLimit(.minutes(60)), .removesTemporaries)
 struct OwnWorkflowRunCLITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

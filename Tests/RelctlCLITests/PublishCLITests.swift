@@ -8,7 +8,7 @@ import Testing
 
 /// `relctl publish` end to end against the GitHub stand-in (Tests/Support/github_standin.py).
 /// Serialized: each test runs a server and the binary, and two check wall-clock waits.
-@Suite(.serialized, .timeLimit(.minutes(15)), .removesTemporaries) struct PublishCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct PublishCLITests {
     typealias Request = GitHubStandIn.Request
 
     /// Runs one test with a fresh project and stand-in, stopping both afterwards.

@@ -8,7 +8,7 @@ import Testing
 /// `[ci] relctl = "release"`: the default "Install relctl" step downloads relctl's published
 /// archive instead of building relctl from source, and refuses it unless SHA256SUMS (and with
 /// `relctl-minisign-key`, SHA256SUMS' minisign signature) vouches for it (issue 24, item 5).
-@Suite("[ci] relctl = \"release\"", .serialized, .timeLimit(.minutes(30)), .removesTemporaries)
+@Suite("[ci] relctl = \"release\"", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct RelctlReleaseInstallCLITests {
     static let version = RelctlVersion.version
     static let linuxStem = "relctl-v\(RelctlVersion.version)-x86_64-unknown-linux-gnu"

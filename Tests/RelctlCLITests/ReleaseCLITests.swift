@@ -23,7 +23,7 @@ struct PlanDocument: Decodable {
     var tagPushed: Bool
 }
 
-@Suite("relctl release", .serialized, .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("relctl release", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct ReleaseCLITests {
     @Test func dryRunRunsEverythingAndLeavesNoTrace() throws {
         let fixture = try ReleaseFixture()
@@ -412,7 +412,7 @@ extension ReleaseCLITests {
     }
 }
 
-@Suite("relctl release signing", .serialized, .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("relctl release signing", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct ReleaseSigningTests {
     @Test func signTrueMakesASignedTagInDryRunAndRealRun() throws {
         let fixture = try ReleaseFixture(release: "sign = true")

@@ -11,7 +11,7 @@ import Testing
 /// one-byte change); what they sign, relctl's verify accepts.
 /// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
 /// several at once would starve the cooperative pool the async tests of the suite need.
-@Suite(.serialized, .timeLimit(.minutes(15)), .removesTemporaries) struct SigningCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct SigningCLITests {
     /// A release in dist/ and stock-tool keys in keys/ (a folder a project would git-ignore).
     func project(extraConfig: String = "", encrypted: Bool = false) throws -> (PackagingFixture, SigningKeysFixture) {
         let fixture = try PackagingFixture(extraConfig: extraConfig)
@@ -238,7 +238,7 @@ import Testing
 }
 
 /// A name with a line break cannot split the `.minisig` trusted comment (issue 26, item 9).
-@Suite(.serialized, .timeLimit(.minutes(15)), .removesTemporaries) struct SigningTrustedCommentCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct SigningTrustedCommentCLITests {
     @Test func aLineBreakInTheManifestsProjectStillGivesASignatureMinisignVerifies() throws {
         let fixture = try PackagingFixture(extraConfig: SigningCLITests.signConfig)
         let keys = try SigningKeysFixture(in: fixture.url.appendingPathComponent("keys"))

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl train", .serialized, .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("relctl train", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct TrainCLITests {
     static let build = ReleaseFixture.standInBuild
 
@@ -168,7 +168,7 @@ struct TrainCLITests {
     }
 }
 
-@Suite("relctl train after-hooks", .serialized, .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("relctl train after-hooks", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct TrainAfterHookTests {
     @Test func aFailingAfterHookKeepsTheReleaseButTheTrainStillRollsBack() throws {
         let single = try ReleaseFixture(release: #"after = ["echo announcing $RELCTL_TAG", "exit 5"]"#)
@@ -201,7 +201,7 @@ struct TrainAfterHookTests {
     }
 }
 
-@Suite("relctl train interrupted", .serialized, .timeLimit(.minutes(15)), .removesTemporaries)
+@Suite("relctl train interrupted", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct TrainInterruptTests {
     @Test func ctrlCRollsBackWhatTheTrainPushed() async throws {
         let build = ReleaseFixture.standInBuild

@@ -8,7 +8,7 @@ import Testing
 
 /// The seed's coordinated release (`multi-repo-release-process.md`) end to end on four
 /// repositories with real bare remotes: pins committed and tagged, rollback, resume.
-@Suite("relctl train with pins", .serialized, .timeLimit(.minutes(30)), .removesTemporaries)
+@Suite("relctl train with pins", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct TrainPinCLITests {
     struct Report: Decodable {
         struct Repository: Decodable {

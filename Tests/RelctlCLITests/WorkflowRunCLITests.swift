@@ -9,7 +9,7 @@ import Testing
 /// The workflow `relctl ci generate` writes, executed job by job as GitHub would for a tag push
 /// (Tests/Support/workflow_runner.py), publishing to the GitHub stand-in: what CI publishes must
 /// be what `relctl release --dry-run` predicts for the same commit (issue 24).
-@Suite("The generated workflow, run", .serialized, .timeLimit(.minutes(30)), .removesTemporaries)
+@Suite("The generated workflow, run", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct WorkflowRunCLITests {
     static let tag = "v1.0.0"
 

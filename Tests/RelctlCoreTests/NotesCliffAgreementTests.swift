@@ -8,7 +8,7 @@ import Testing
 
 /// The feat/fix/breaking categorisation agrees with git-cliff's on the same range, except for
 /// revert pairs (git-cliff keeps them; we drop both on purpose).
-@Suite(.timeLimit(.minutes(10)), .removesTemporaries) struct NotesCliffAgreementTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct NotesCliffAgreementTests {
     @Test func agreesWithGitCliffContext() async throws {
         let fixture = try NotesFixture.make()
         // `run` fails the test, naming git-cliff and install-deps, when it is not installed.

@@ -8,7 +8,7 @@ import Testing
 
 /// The one process runner: capture, stdin, and the gate that keeps a child from acting before
 /// relctl has recorded it.
-@Suite("ProcessRunner", .timeLimit(.minutes(5)), .removesTemporaries)
+@Suite("ProcessRunner", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ProcessRunnerTests {
     @Test func inputReachesTheChildAndBothStreamsAreCaptured() async throws {
         let result = try await ProcessRunner().run(

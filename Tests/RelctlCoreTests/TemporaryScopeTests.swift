@@ -4,7 +4,7 @@ import RelctlTestTraits
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(5)), .removesTemporaries)
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
 struct TemporaryScopeTests {
     struct Thrown: Error {}
 
