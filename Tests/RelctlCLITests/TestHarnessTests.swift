@@ -165,9 +165,12 @@ struct TestHarnessTests {
         let child = try Self.runTests(
             "ChannelsCLITests/(homebrewFormulaLoadsUnderTheDSLStubWithTheReleaseDigests|scoopManifestValidatesAgainstScoopsSchema)",
             environment: ["RELCTL_BIN": wrapper.path, "CI": ""])
-        for test in ["homebrewFormulaLoadsUnderTheDSLStubWithTheReleaseDigests", "scoopManifestValidatesAgainstScoopsSchema"] {
+        for test in [
+            "homebrewFormulaLoadsUnderTheDSLStubWithTheReleaseDigests", "scoopManifestValidatesAgainstScoopsSchema",
+        ] {
             #expect(
-                child.issues(of: test).contains { $0.contains("sha256sum") }, "\(test): \(child.issues(of: test))\n\(child)")
+                child.issues(of: test).contains { $0.contains("sha256sum") },
+                "\(test): \(child.issues(of: test))\n\(child)")
         }
         #expect(child.result.status != 0, "\(child)")
     }
@@ -180,7 +183,8 @@ struct TestHarnessTests {
             "relctl", "#!/bin/sh\n[ -f VERSION ] && cat VERSION > /dev/null\nexec '\(relctlBinary.path)' \"$@\"\n",
             executable: true)
         let test = "anOversizedManifestIsRefusedQuicklyWithoutEchoingIt"
-        let child = try Self.runTests("HostileFilesCLITests/\(test)", environment: ["RELCTL_BIN": wrapper.path, "CI": ""])
+        let child = try Self.runTests(
+            "HostileFilesCLITests/\(test)", environment: ["RELCTL_BIN": wrapper.path, "CI": ""])
         #expect(
             child.issues(of: test).contains { $0.contains("bytesRead") }, "\(child.issues(of: test))\n\(child)")
         #expect(child.result.status != 0, "\(child)")
@@ -223,7 +227,8 @@ struct TestHarnessTests {
         let gate = Self.root.appendingPathComponent("Tests/skipped-tests.py").path
         func event(_ kind: String, _ test: String? = nil, _ text: String = "") -> String {
             let id = test.map { #","testID":"\#($0)""# } ?? ""
-            return #"{"kind":"event","payload":{"kind":"\#(kind)"\#(id),"messages":[{"symbol":"default","text":"\#(text)"}]},"version":0}"#
+            return
+                #"{"kind":"event","payload":{"kind":"\#(kind)"\#(id),"messages":[{"symbol":"default","text":"\#(text)"}]},"version":0}"#
         }
         let start = event("runStarted"), end = event("runEnded")
         let skipped = [start, event("testSkipped", "M.S/t()/S.swift:3:6", "Test t() skipped: \\\"no go\\\""), end]
@@ -239,9 +244,11 @@ struct TestHarnessTests {
             let inCI = try run("python3", [gate, file.path], environment: ["CI": "true"])
             #expect(here.status == local && inCI.status == ci, "\(name): \(here)\n\(inCI)")
         }
-        let inCI = try run("python3", [gate, folder.url.appendingPathComponent("skipped.jsonl").path], environment: ["CI": "true"])
+        let inCI = try run(
+            "python3", [gate, folder.url.appendingPathComponent("skipped.jsonl").path], environment: ["CI": "true"])
         #expect(inCI.stderr.contains("M.S/t()") && inCI.stderr.contains("no go"), "\(inCI)")
-        let missing = try run("python3", [gate, folder.url.appendingPathComponent("none.jsonl").path], environment: ["CI": "true"])
+        let missing = try run(
+            "python3", [gate, folder.url.appendingPathComponent("none.jsonl").path], environment: ["CI": "true"])
         #expect(missing.status == 1, "\(missing)")
     }
 

@@ -35,7 +35,8 @@ struct SuiteRulesTests {
     /// their closing brace at column 0).
     static func declarations(in text: String) -> [Declaration] {
         let lines = text.components(separatedBy: "\n")
-        let declaration = #/^(?:@\w+(?:\(.*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|final|nonisolated) +)*(struct|class|enum|actor|extension|func) +([A-Za-z_][A-Za-z0-9_]*)/#
+        let declaration =
+            #/^(?:@\w+(?:\(.*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|final|nonisolated) +)*(struct|class|enum|actor|extension|func) +([A-Za-z_][A-Za-z0-9_]*)/#
         var found: [Declaration] = []
         var attributesStart: Int?
         var index = 0
@@ -54,7 +55,8 @@ struct SuiteRulesTests {
                 found.append(
                     Declaration(
                         header: lines[start...index].joined(separator: "\n"), kind: String(match.output.1),
-                        name: String(match.output.2), body: lines[index...end].joined(separator: "\n"), line: index + 1))
+                        name: String(match.output.2), body: lines[index...end].joined(separator: "\n"), line: index + 1)
+                )
                 attributesStart = nil
                 index = end + 1
                 continue
@@ -88,7 +90,8 @@ struct SuiteRulesTests {
                 case "extension":
                     if hasTests, !limitedSuites.contains(item.name) {
                         problems.append(
-                            "\(path):\(item.line): extension \(item.name) adds tests to a type with no @Suite(.timeLimit(...))")
+                            "\(path):\(item.line): extension \(item.name) adds tests to a type with no @Suite(.timeLimit(...))"
+                        )
                     }
                 case "func":
                     break
@@ -127,7 +130,9 @@ struct SuiteRulesTests {
         for file in files where file.path != "Traits/Requirements.swift" {
             for (number, line) in file.text.components(separatedBy: "\n").enumerated() {
                 for rule in forbidden where line.contains(rule.needle) {
-                    problems.append("\(file.path):\(number + 1): \(rule.needle.replacingOccurrences(of: "\\", with: "")): \(rule.why)")
+                    problems.append(
+                        "\(file.path):\(number + 1): \(rule.needle.replacingOccurrences(of: "\\", with: "")): \(rule.why)"
+                    )
                 }
                 // Support's stand-ins reap children they have just SIGKILLed; tests wait through the helpers.
                 if !file.path.hasPrefix("Support/"), line.contains(unboundedWait) {
@@ -155,7 +160,8 @@ struct SuiteRulesTests {
                     let match = line.firstMatch(of: #/\.timeLimit\(\.minutes\((\d+)\)\)/#),
                     let minutes = Int(match.output.1), minutes < shortestLimit
                 else { return nil }
-                return "\(file.path):\(number + 1): .timeLimit(.minutes(\(minutes))) is shorter than \(shortestLimit) minutes"
+                return
+                    "\(file.path):\(number + 1): .timeLimit(.minutes(\(minutes))) is shorter than \(shortestLimit) minutes"
             }
         }
     }

@@ -62,7 +62,8 @@ extension Process {
             if TestCancellation.isCancelled {
                 ChildTree.kill(processIdentifier)
                 waitUntilExit()
-                throw TestFailure("stopped \(executableURL?.lastPathComponent ?? "a child"): the test's time limit passed")
+                throw TestFailure(
+                    "stopped \(executableURL?.lastPathComponent ?? "a child"): the test's time limit passed")
             }
             usleep(10_000)
         }
