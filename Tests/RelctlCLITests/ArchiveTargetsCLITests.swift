@@ -8,7 +8,7 @@ import Testing
 
 /// manifest.json records each archive's target, so `relctl checksum` merging CI jobs' archives
 /// keeps every target whatever `[archive] name` spells.
-@Suite(.serialized, .removesTemporaries) struct ArchiveTargetsCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct ArchiveTargetsCLITests {
     /// The fixture's relctl.toml with `text` added to its `[archive]` table, committed and pushed.
     private func setArchive(_ fixture: ReleaseFixture, _ text: String) throws {
         let config = try fixture.repository.directory.read("relctl.toml")

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl build", .removesTemporaries)
+@Suite("relctl build", .timeLimit(.minutes(45)), .removesTemporaries)
 struct BuildCLITests {
     static let buildSection = """
         [build]
@@ -195,7 +195,7 @@ struct BuildCLITests {
             #expect(pids.allSatisfy(MatrixFixtures.isAlive))
 
             kill(process.processIdentifier, SIGINT)
-            process.waitUntilExit()
+            try process.waitForExit()
             #expect(process.terminationStatus == 130)
             let stopped = MatrixFixtures.waitUntil(seconds: 10) { !pids.contains(where: MatrixFixtures.isAlive) }
             #expect(stopped, "still running: \(pids.filter(MatrixFixtures.isAlive))")

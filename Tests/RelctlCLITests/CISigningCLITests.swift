@@ -9,7 +9,7 @@ import Testing
 /// The generated workflow with `[sign]` keys, `[installer]` and `[ci] attest`: keys come from
 /// secrets through `env:` only, attestation permissions are on the release job only, and
 /// actionlint and zizmor still find nothing.
-@Suite(.removesTemporaries) struct CISigningCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct CISigningCLITests {
     static let extra = """
         [sign]
         ssh-key = "keys/release_ed25519"

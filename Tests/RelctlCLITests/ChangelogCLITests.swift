@@ -9,7 +9,7 @@ import Testing
 /// `notes --changelog` on the changelog shapes real projects keep (PRODUCT "Changelogs are edited,
 /// never overwritten"): the section goes above the newest older release in the file's own heading
 /// style, and every line relctl did not write stays.
-@Suite(.removesTemporaries) struct ChangelogCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct ChangelogCLITests {
     /// v0.2.0, then a feature, a fix and a `deps:` commit, tagged v0.3.0 (committed 2026-01-02).
     static func repository(remote: String? = nil) throws -> GitRepository {
         let repo = try GitRepository()

@@ -3,7 +3,7 @@ import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
-@Suite(.removesTemporaries) struct ChecksumsCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct ChecksumsCLITests {
     typealias F = ChecksumFixtures
 
     @Test func checksumWritesFilesSha256sumAccepts() throws {
@@ -322,10 +322,13 @@ import Testing
             process.currentDirectoryURL = dir.url
             process.standardError = FileHandle.nullDevice
             try process.run()
-            Thread.sleep(forTimeInterval: 1.5)
-            #expect(process.isRunning, "still hashing when signalled")
+            // Signalled once it hashes the big archive (it holds it open), not after a guessed while.
+            let hashing = MatrixFixtures.waitUntil(seconds: 300) {
+                MatrixFixtures.openFiles(of: process.processIdentifier).contains(big.path) || !process.isRunning
+            }
+            #expect(hashing && process.isRunning, "still hashing the big archive when signalled")
             kill(process.processIdentifier, signal)
-            process.waitUntilExit()
+            try process.waitForExit()
             if signal == SIGTERM {
                 #expect(process.terminationStatus == 128 + SIGTERM, "exits 143 as shells expect")
             }

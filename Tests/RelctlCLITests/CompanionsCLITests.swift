@@ -9,7 +9,7 @@ import Testing
 /// `bump --write`, `bump --set` and `validate-tag` on projects shaped like the real ones of issue
 /// 12, with the ecosystems' own tools (cargo, uv, npm) run after the bump: the build and lock
 /// checks must still pass.
-@Suite(.serialized, .removesTemporaries) struct CompanionsCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct CompanionsCLITests {
     /// Runs a tool in the project and requires success, showing its output otherwise.
     func tool(_ line: String, in repo: GitRepository, target: TemporaryDirectory? = nil) throws {
         var env: [String: String] = [:]

@@ -5,7 +5,7 @@ import Testing
 
 /// `make demo` is the README's first quick-start command: it must pass for a new user, whose
 /// machine has no git identity, and for a maintainer whose global config demands signing.
-@Suite("scripts/demo", .removesTemporaries)
+@Suite("scripts/demo", .timeLimit(.minutes(60)), .removesTemporaries)
 struct DemoCLITests {
     @Test func demoPassesWithoutGitIdentityAndWithSigningRequired() throws {
         try withTemporaryDirectory { home in

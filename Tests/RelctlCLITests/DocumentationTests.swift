@@ -4,7 +4,7 @@ import Testing
 
 /// The README is an index into `docs/`: a link that lost its page or its heading when a section
 /// moved is a dead end for a reader, so every relative link must land.
-@Suite("README and docs/", .removesTemporaries)
+@Suite("README and docs/", .timeLimit(.minutes(45)), .removesTemporaries)
 struct DocumentationTests {
     static let root = DogfoodCLITests.repositoryRoot
 

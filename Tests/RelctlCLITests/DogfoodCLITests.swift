@@ -3,7 +3,7 @@ import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
-@Suite("relctl's own release config", .removesTemporaries)
+@Suite("relctl's own release config", .timeLimit(.minutes(60)), .removesTemporaries)
 struct DogfoodCLITests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -6,7 +6,7 @@ import Testing
 /// Issue 26's leftovers from the earlier adversarial trial, each through the built binary: an
 /// inherited descriptor past the open-file limit, a Latin-1 name in a SHA256SUMS written by
 /// sha256sum, and an unclosed code fence in a BREAKING CHANGE note under a notes template.
-@Suite(.removesTemporaries) struct EarlierTrialLeftoversCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct EarlierTrialLeftoversCLITests {
     @Test func aDescriptorInheritedPastTheOpenFileLimitDoesNotStopGit() throws {
         let repository = try GitRepository()
         try repository.commit("feat: say hello", files: ["VERSION": "1.0.0\n"])

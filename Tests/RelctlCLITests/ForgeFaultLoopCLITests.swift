@@ -12,7 +12,7 @@ import Testing
 /// next run finishes with exactly the local assets, published once and never visible incomplete;
 /// and a 429 with Retry-After, waited out within the run. Not serialized: each case has its own
 /// project and stand-in, and most of the time goes in process start-up and waits.
-@Suite(.removesTemporaries) struct ForgeFaultLoopCLITests {
+@Suite(.timeLimit(.minutes(60)), .removesTemporaries) struct ForgeFaultLoopCLITests {
     typealias Forge = ForgeStandIn.Forge
     let forges = ForgePublishCLITests()
 

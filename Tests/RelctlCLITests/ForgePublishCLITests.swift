@@ -10,7 +10,7 @@ import Testing
 /// `relctl publish --forge gitlab|gitea` end to end against the strict stand-ins
 /// (Tests/Support/gitlab_standin.py, gitea_standin.py): the round-2 promises on each forge.
 /// Serialized: each test runs a server and the binary, and some check wall-clock waits.
-@Suite(.serialized, .removesTemporaries) struct ForgePublishCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct ForgePublishCLITests {
     typealias Forge = ForgeStandIn.Forge
     typealias Request = ForgeStandIn.Request
 
@@ -160,7 +160,7 @@ import Testing
             }
             #expect(stalled, "the upload reached the stall")
             kill(process.processIdentifier, SIGKILL)
-            await TemporaryScope.blocking { process.waitUntilExit() }
+            try await TemporaryScope.blocking { try process.waitForExit() }
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(try await published(server).visible == false, "nothing public after the kill")
 
@@ -283,7 +283,7 @@ import Testing
 /// The stand-ins read back by independent clients (pyforgejo for Forgejo's API, python-gitlab for
 /// GitLab's): what relctl published is what those clients see, downloaded bytes included. And
 /// several forges in one `relctl publish`, in the contract's order.
-@Suite(.serialized, .removesTemporaries) struct ForgeReadBackCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct ForgeReadBackCLITests {
     /// Runs a Python snippet with the stand-in's address and token; its stdout is JSON.
     private func python(_ script: String, _ server: ForgeStandIn, token: String) throws -> RunResult {
         try run("python3", ["-c", script, server.origin, token])

@@ -4,7 +4,7 @@ import RelctlTestTraits
 import Testing
 
 /// End-to-end: the built binary on temporary projects, asserting exit codes and messages.
-@Suite(.removesTemporaries) struct FoundationCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct FoundationCLITests {
     static let config = """
         [project]
         name = "velo"
@@ -103,7 +103,7 @@ import Testing
 
     /// CI containers often check out as one user and run as another; git then refuses the
     /// repository, which must not read as "not a git repository". Needs root to chown.
-    @Test(.enabled(if: getuid() == 0)) func repositoryOwnedByAnotherUserNamesSafeDirectory() throws {
+    @Test(.requires(.root)) func repositoryOwnedByAnotherUserNamesSafeDirectory() throws {
         let repo = try GitRepository()
         try repo.directory.write("relctl.toml", "[project]\nname = \"velo\"\n")
         try repo.commit("initial")

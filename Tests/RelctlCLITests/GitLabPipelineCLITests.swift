@@ -11,7 +11,7 @@ import Testing
 /// `.gitlab-ci.yml` judged by GitLab's own CI JSON schema (check-jsonschema's
 /// `vendor.gitlab-ci`), read back by PyYAML, and its script items run by bash where a value
 /// could be expanded.
-@Suite("GitLab CI pipeline", .removesTemporaries)
+@Suite("GitLab CI pipeline", .timeLimit(.minutes(45)), .removesTemporaries)
 struct GitLabPipelineCLITests {
     static let pipeline = ".gitlab-ci.yml"
     static let examples = DogfoodCLITests.repositoryRoot.appendingPathComponent("Examples")

@@ -8,7 +8,7 @@ import Testing
 /// the Runner's tag-only fetch and GIT_DEPTH). The publish job is skipped: it talks to a GitLab
 /// API (the GitLab publisher's own tests cover it against a stand-in); what it would publish,
 /// the merge job's dist/, is judged here with sha256sum.
-@Suite("GitLab pipeline run", .removesTemporaries)
+@Suite("GitLab pipeline run", .timeLimit(.minutes(60)), .removesTemporaries)
 struct GitLabPipelineRunCLITests {
     static let runner = DogfoodCLITests.repositoryRoot.appendingPathComponent("Tests/Support/gitlab_pipeline_runner.py")
     /// Puts the relctl under test on PATH in every job (the runner passes RELCTL_UNDER_TEST).

@@ -9,7 +9,7 @@ import Testing
 /// The generated workflow with an `[[image]]`: Linux build jobs hand over their binaries, the
 /// release job logs in to GHCR with its own token (and only it gets `packages: write`), then
 /// builds and pushes the images; actionlint and zizmor stay clean.
-@Suite(.removesTemporaries) struct ImageCICLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct ImageCICLITests {
     static let workflow = ".github/workflows/release.yml"
 
     @Test func releaseJobBuildsAndPushesTheImages() throws {

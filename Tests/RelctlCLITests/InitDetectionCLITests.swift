@@ -6,7 +6,7 @@ import Testing
 /// Issue 23, part B: what `relctl init` reads from a repository (swift-argument-parser's
 /// platform-only executables, fd's package name, ripgrep's license files) and the smaller
 /// findings on tags and build folders.
-@Suite(.removesTemporaries) struct InitDetectionCLITests {
+@Suite(.timeLimit(.minutes(60)), .removesTemporaries) struct InitDetectionCLITests {
     /// swift-argument-parser: a library whose executable targets are examples and tools, two of
     /// them declared only `#if os(macOS)`: a tag-only release.
     @Test func swiftLibraryWithExampleExecutablesIsTagOnly() throws {

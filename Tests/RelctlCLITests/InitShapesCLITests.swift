@@ -8,7 +8,7 @@ import Testing
 
 /// `relctl init` then `relctl check` on repositories shaped like the real projects of issue 12:
 /// the starter file reads the repository as it is, and passes `check` the first time.
-@Suite(.removesTemporaries) struct InitShapesCLITests {
+@Suite(.timeLimit(.minutes(60)), .removesTemporaries) struct InitShapesCLITests {
     /// Runs init then check, requiring both to pass; returns the written relctl.toml.
     func initThenCheck(_ repo: GitRepository) throws -> String {
         let initialised = try relctl(["init"], in: repo.url)

@@ -10,7 +10,7 @@ import Testing
 /// http.server serving a dist/ made by relctl (package, checksum, sign, installer).
 /// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
 /// several at once would starve the cooperative pool the async tests of the suite need.
-@Suite(.serialized, .removesTemporaries) struct InstallerCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct InstallerCLITests {
     static let signConfig = """
 
         [sign]
@@ -148,7 +148,7 @@ import Testing
             "uname", "mktemp", "mkdir", "cp", "mv", "chmod", "rm", "awk", "tar", "gzip", "xz", "zstd", "curl",
             "minisign", "cat", "dash",
         ] {
-            let found = try sh("command -v \(tool)").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let found = try Tool.path(tool)
             try FileManager.default.createSymbolicLink(
                 atPath: tools.appendingPathComponent(tool).path, withDestinationPath: found)
         }
@@ -156,7 +156,7 @@ import Testing
         #expect(noHash.status != 0 && noHash.stderr.contains("no SHA-256 tool found"), "\(noHash)")
         #expect(!FileManager.default.fileExists(atPath: target.path))
         // The same PATH plus sha256sum installs: the tool list above is complete.
-        let sha256sum = try sh("command -v sha256sum").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let sha256sum = try Tool.path("sha256sum")
         try FileManager.default.createSymbolicLink(
             atPath: tools.appendingPathComponent("sha256sum").path, withDestinationPath: sha256sum)
         let withHash = try install(fixture, shell: ["/usr/bin/dash"], server: server, to: target, path: tools.path)

@@ -13,7 +13,7 @@ import Testing
 /// next run succeeded or recovered (and said so), and no foreign tag was touched. The moments come
 /// from a seeded generator; the seed and what each next run did are printed, and
 /// `RELCTL_KILL_SEED=N` repeats a run (`RELCTL_KILL_ITERATIONS`, default 5 per command).
-@Suite("kill loop", .serialized, .removesTemporaries)
+@Suite("kill loop", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct KillLoopCLITests {
     /// SplitMix64: small, seedable, good enough to spread kill moments.
     struct SeededGenerator: RandomNumberGenerator {
@@ -103,7 +103,7 @@ struct KillLoopCLITests {
         let process = try KilledReleaseCLITests.start(command.arguments, in: fixture.url, environment: environment)
         usleep(UInt32(delay * 1_000_000))
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        try process.waitForExit()
         let finished = process.terminationReason == .exit && process.terminationStatus == 0
         if signal == SIGINT, process.terminationReason == .exit {
             #expect([0, 130].contains(process.terminationStatus), "\(what): exit \(process.terminationStatus)")

@@ -9,7 +9,7 @@ import Testing
 /// relctl killed outright (SIGKILL: no handler runs) in the middle of a release, and what the next
 /// run does with what it left: roll back an unpushed tag, resume a pushed one, refuse another tag
 /// while a pushed one is unfinished; and temporaries of killed runs reclaimed, live ones kept.
-@Suite("killed releases", .serialized, .removesTemporaries)
+@Suite("killed releases", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct KilledReleaseCLITests {
     /// Starts `relctl ARGS` in the background (output discarded).
     static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {
@@ -28,7 +28,8 @@ struct KilledReleaseCLITests {
         return process
     }
 
-    /// Polls `condition` every 20 ms for up to `seconds`.
+    /// Polls `condition` every 20 ms for up to `seconds` (a bound on a gate, which the suite's time
+    /// limit bounds too; the outcome is what the condition says, never how long it took).
     static func waitFor(seconds: Double = 120, _ condition: () -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
@@ -55,7 +56,7 @@ struct KilledReleaseCLITests {
         }
         #expect(pushing, "the release reached the push")
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        try process.waitForExit()
         #expect(process.terminationReason == .uncaughtSignal)
         try fixture.remote.write("go", "")
         return try fixture.repository.git("rev-parse", "refs/tags/\(tag)")
@@ -148,7 +149,7 @@ struct KilledReleaseCLITests {
         let pushing = try await Self.waitFor { FileManager.default.fileExists(atPath: waiting.path) }
         #expect(pushing, "the release reached the push")
         kill(killed.processIdentifier, SIGKILL)
-        killed.waitUntilExit()
+        try killed.waitForExit()
         let killedObject = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0")
         // The record as a kill just before the pid was written leaves it: a push begun, no child.
         let lockURL = fixture.url.appendingPathComponent(".git/relctl-release.lock")
@@ -158,13 +159,20 @@ struct KilledReleaseCLITests {
         record.removeValue(forKey: "children")
         try JSONSerialization.data(withJSONObject: record).write(to: lockURL)
 
-        // The orphaned push lands a moment after the next run started.
-        let landing = Task {
-            try await Task.sleep(for: .milliseconds(1500))
-            try fixture.remote.write("go", "")
+        // The orphaned push lands once the next run says it waits for it (a gate, not a clock).
+        // A run that does not wait ends first, or pushes the tag itself: its push reaches the
+        // remote's hook, which says so afresh in `waiting`. Either opens the gate too, and fails below.
+        try FileManager.default.removeItem(at: waiting)
+        let running = try BackgroundProcess.relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        defer { running.killTree() }
+        let gate = try await Self.waitFor {
+            running.stderrSoFar.contains("waiting for `git`") || !running.isRunning
+                || FileManager.default.fileExists(atPath: waiting.path)
         }
-        let next = try await TemporaryScope.blocking { try relctl(["release", "v1.0.0", "--push"], in: fixture.url) }
-        try await landing.value
+        #expect(gate, "the next run neither waited for the push nor ended: \(running.stderrSoFar)")
+        #expect(!FileManager.default.fileExists(atPath: waiting.path), "the next run pushed while the killed run's push was held")
+        try fixture.remote.write("go", "")
+        let next = try await TemporaryScope.blocking { try running.wait() }
         #expect(next.status == 0, "\(next)")
         #expect(next.stderr.contains("waiting for `git`"), "\(next.stderr)")
         #expect(next.stderr.contains("resuming the release of v1.0.0 killed at pid"), "\(next.stderr)")
@@ -207,17 +215,22 @@ struct KilledReleaseCLITests {
         try push.run()
         defer {
             _ = try? other.remote.write("go", "")
-            push.waitUntilExit()
+            try? push.waitForExit()
         }
         #expect(try await Self.waitFor { FileManager.default.fileExists(atPath: held.path) }, "the other push is held")
 
-        let started = Date()
-        let next = try await TemporaryScope.blocking { try relctl(["release", "v1.0.0", "--push"], in: fixture.url) }
+        // The next run ends with the other push still held. One that waited for it would say so
+        // and wait on: that opens the gate at once, and the test fails instead of hanging.
+        let running = try BackgroundProcess.relctl(["release", "v1.0.0", "--push"], in: fixture.url)
+        defer { running.killTree() }
+        _ = try await Self.waitFor { running.stderrSoFar.contains("waiting for `git`") || !running.isRunning }
+        let otherStillHeld = push.isRunning
+        if running.isRunning { try other.remote.write("go", "") }
+        let next = try await TemporaryScope.blocking { try running.wait() }
         #expect(next.status == 0, "\(next)")
-        #expect(!next.stderr.contains("waiting for `git`"), "\(next.stderr)")
+        #expect(!next.stderr.contains("waiting for `git`"), "the next run waited for the other project's push: \(next.stderr)")
         #expect(next.stderr.contains("resuming the release of v1.0.0 killed at pid"), "\(next.stderr)")
-        #expect(Date().timeIntervalSince(started) < 60, "the next run waited for the other project's push")
-        #expect(push.isRunning, "the other push was still held while the release ran")
+        #expect(otherStillHeld, "the other push was still held while the release ran")
     }
 
     @Test func aPushedTagIsNeverRewrittenWhenTheRebuildDiffers() async throws {
@@ -328,7 +341,7 @@ struct KilledReleaseCLITests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
         try process.run()
-        process.waitUntilExit()
+        try process.waitForExit()
         return process.processIdentifier
     }
 }

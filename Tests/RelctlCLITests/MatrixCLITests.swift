@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl matrix", .removesTemporaries)
+@Suite("relctl matrix", .timeLimit(.minutes(45)), .removesTemporaries)
 struct MatrixCLITests {
     @Test func githubFormatIsTheExactCompactDocument() throws {
         try withTemporaryDirectory { dir in

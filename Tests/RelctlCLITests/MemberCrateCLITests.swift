@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 23, part B: relctl.toml in a member crate of a Cargo workspace (ripgrep's
 /// `crates/ignore`, tagged `ignore-0.4.x` while the application is tagged `15.2.1`).
-@Suite(.removesTemporaries) struct MemberCrateCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct MemberCrateCLITests {
     /// ripgrep's shape: the application at the root, the `ignore` crate as a member it depends on
     /// by path with a version requirement, one Cargo.lock at the root.
     static func ripgrep() throws -> GitRepository {

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct NotesCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct NotesCLITests {
     @Test func notesWithoutConfigJSONOutputAndChangelog() throws {
         let fixture = try NotesFixture.make()
         let markdown = try relctl(["notes", "--tag", "v0.2.0"], in: fixture.url)
@@ -107,7 +107,7 @@ import Testing
     }
 }
 
-@Suite(.removesTemporaries) struct NotesShallowCloneCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct NotesShallowCloneCLITests {
     @Test func shallowCloneWarns() throws {
         let fixture = try NotesFixture.make()
         let clone = try TemporaryDirectory(prefix: "relctl-shallow")

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct PackagingCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct PackagingCLITests {
     let env = ["SOURCE_DATE_EPOCH": "1700000000"]
 
     @Test func packagesAllTargetsAndReports() throws {

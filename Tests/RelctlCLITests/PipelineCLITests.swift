@@ -8,7 +8,7 @@ import Testing
 
 /// The release pipeline's promises about its own work: how often it starts git, that it never
 /// reads back an archive it wrote, that `--jobs` means parallel writes, and that progress moves.
-@Suite("release pipeline", .serialized, .removesTemporaries)
+@Suite("release pipeline", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct PipelineCLITests {
     /// A fixture whose build writes `megabytes` of incompressible bytes per target, so each
     /// archive takes long enough to watch.
@@ -30,7 +30,7 @@ struct PipelineCLITests {
         let fixture = try ReleaseFixture()
         try withTemporaryDirectory { shim in
             let log = shim.url.appendingPathComponent("calls.log").path
-            let realGit = try sh("command -v git").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let realGit = try Tool.path("git")
             try shim.write(
                 "bin/git", "#!/bin/sh\necho \"$*\" >> '\(log)'\nexec '\(realGit)' \"$@\"\n", executable: true)
             let path =
@@ -115,7 +115,7 @@ struct PipelineCLITests {
 }
 
 /// Every command resolves a path from relctl.toml the same way (`RelctlConfig.resolve`).
-@Suite("config paths", .removesTemporaries)
+@Suite("config paths", .timeLimit(.minutes(45)), .removesTemporaries)
 struct ConfigPathCLITests {
     @Test(arguments: [false, true]) func checkAndNotesAgreeOnTheTemplatePath(absolute: Bool) throws {
         let fixture = try ReleaseFixture()
@@ -137,7 +137,7 @@ struct ConfigPathCLITests {
 }
 
 /// Warnings reach the terminal and the command's JSON document alike.
-@Suite("warnings in JSON", .removesTemporaries)
+@Suite("warnings in JSON", .timeLimit(.minutes(45)), .removesTemporaries)
 struct WarningsCLITests {
     @Test func aStageWarningReachesTheReleasePlansJSON() throws {
         let fixture = try ReleaseFixture()

@@ -6,7 +6,7 @@ import Testing
 /// `[provenance] enabled`: the release (and its dry run, and `relctl sign` in CI) writes
 /// `dist/demo-v1.0.0.intoto.jsonl`, which Python's securesystemslib verifies with the public key
 /// alone, and which `relctl verify` checks against the files, the checksum list and the tag.
-@Suite("relctl release/sign/verify: provenance", .serialized, .removesTemporaries)
+@Suite("relctl release/sign/verify: provenance", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct ProvenanceCLITests {
     static let extra = """
 

@@ -8,7 +8,7 @@ import Testing
 
 /// `relctl publish` end to end against the GitHub stand-in (Tests/Support/github_standin.py).
 /// Serialized: each test runs a server and the binary, and two check wall-clock waits.
-@Suite(.serialized, .removesTemporaries) struct PublishCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct PublishCLITests {
     typealias Request = GitHubStandIn.Request
 
     /// Runs one test with a fresh project and stand-in, stopping both afterwards.
@@ -173,7 +173,7 @@ import Testing
             }
             #expect(stalled, "the upload reached the stall")
             kill(process.processIdentifier, SIGKILL)
-            await TemporaryScope.blocking { process.waitUntilExit() }
+            try await TemporaryScope.blocking { try process.waitForExit() }
             #expect(process.terminationReason == .uncaughtSignal)
             let draft = try #require(try await server.releases().first)
             #expect(

@@ -10,7 +10,7 @@ import Testing
 /// SHA256SUMS lists (archives, SBOMs, installers), SHA256SUMS, its signatures and manifest.json;
 /// never another tag's files lying in dist/; installers listed and published; notes that send
 /// users only to assets. Driven through the built relctl against the GitHub stand-in.
-@Suite(.serialized, .removesTemporaries) struct PublishedAssetsCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct PublishedAssetsCLITests {
     struct Plan: Decodable {
         struct Stage: Decodable { var name: String; var status: String; var detail: String? }
         var ok: Bool

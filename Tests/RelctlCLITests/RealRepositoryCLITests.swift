@@ -8,7 +8,7 @@ import Testing
 
 /// Cases found by trying relctl on real public projects, each reproduced on a generated
 /// repository shaped like the project it came from.
-@Suite("real repositories", .removesTemporaries)
+@Suite("real repositories", .timeLimit(.minutes(60)), .removesTemporaries)
 struct RealRepositoryCLITests {
     /// velostream-shaped: a demo tree whose demo writes an ignored data file, a cache folder the
     /// demo fills, and an empty folder its scripts expect.
@@ -230,7 +230,7 @@ struct RealRepositoryCLITests {
 }
 
 /// A `before` hook that commits: the tag goes on what is there, never on the stale commit.
-@Suite("tag what is there", .removesTemporaries)
+@Suite("tag what is there", .timeLimit(.minutes(60)), .removesTemporaries)
 struct TagWhatIsThereCLITests {
     @Test func aHookThatCommitsMovesTheTagToTheNewHead() throws {
         let fixture = try ReleaseFixture(
@@ -266,7 +266,7 @@ struct TagWhatIsThereCLITests {
 
 /// What velostream's hand-written pipeline does that relctl must express: `{exe}` in file names,
 /// binaries built only on some platforms, and a generator run inside each archive's staging folder.
-@Suite("velostream's pipeline", .removesTemporaries)
+@Suite("velostream's pipeline", .timeLimit(.minutes(60)), .removesTemporaries)
 struct VelostreamPipelineCLITests {
     @Test func exeOptionalBinariesAndAStageHook() throws {
         let build =
@@ -334,7 +334,7 @@ struct VelostreamPipelineCLITests {
 /// inheriting `[workspace.package] version`, Cargo.lock) whose own CI builds on tag push, made
 /// into a repository by `scripts/workspace-example` (history with block-Markdown subjects, a
 /// bare remote, a 256 MiB ignored demo file) and released as a new user would.
-@Suite("Examples/workspace-tag-only", .removesTemporaries)
+@Suite("Examples/workspace-tag-only", .timeLimit(.minutes(60)), .removesTemporaries)
 struct WorkspaceExampleTests {
     static func stageStatus(_ json: String) throws -> [String: String] {
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])

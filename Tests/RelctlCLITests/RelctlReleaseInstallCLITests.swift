@@ -8,7 +8,7 @@ import Testing
 /// `[ci] relctl = "release"`: the default "Install relctl" step downloads relctl's published
 /// archive instead of building relctl from source, and refuses it unless SHA256SUMS (and with
 /// `relctl-minisign-key`, SHA256SUMS' minisign signature) vouches for it (issue 24, item 5).
-@Suite("[ci] relctl = \"release\"", .serialized, .removesTemporaries)
+@Suite("[ci] relctl = \"release\"", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct RelctlReleaseInstallCLITests {
     static let version = RelctlVersion.version
     static let linuxStem = "relctl-v\(RelctlVersion.version)-x86_64-unknown-linux-gnu"
@@ -102,11 +102,8 @@ struct RelctlReleaseInstallCLITests {
     /// against SHA256SUMS and its minisign signature, and the relctl it unpacked releases the project.
     /// A tampered archive, and an archive with a SHA256SUMS rewritten to match it, are refused
     /// before they run: the plan job fails at the install step and nothing is published.
-    @Test(
-        .enabled(
-            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
-                && (getuid() == 0 || ((try? run("sudo", ["-n", "true"]).status) == 0)),
-            "the install step runs `sudo apt-get install`: needs apt-get and root or sudo"))
+    /// The install step runs `sudo apt-get install`: apt-get, and root or sudo without a password.
+    @Test(.requires(.packageInstall))
     func workflowInstallsTheVerifiedArchiveAndRefusesATamperedOne() async throws {
         let keys = try Self.minisignKeyPair()
         let fixture = try WorkflowFixture(

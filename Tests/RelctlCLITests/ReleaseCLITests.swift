@@ -23,7 +23,7 @@ struct PlanDocument: Decodable {
     var tagPushed: Bool
 }
 
-@Suite("relctl release", .serialized, .removesTemporaries)
+@Suite("relctl release", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct ReleaseCLITests {
     @Test func dryRunRunsEverythingAndLeavesNoTrace() throws {
         let fixture = try ReleaseFixture()
@@ -295,7 +295,7 @@ struct ReleaseCLITests {
         #expect(sawTag, "the release reached the push")
         kill(process.processIdentifier, SIGINT)
         _ = FileManager.default.createFile(atPath: open, contents: nil)
-        process.waitUntilExit()
+        try process.waitForExit()
         #expect(process.terminationStatus == 130)
         #expect(try fixture.localTags().isEmpty)
         #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
@@ -373,7 +373,7 @@ extension ReleaseCLITests {
         }
         #expect(staging, "the release reached the build")
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        try process.waitForExit()
         #expect(process.terminationStatus == 130)
         #expect(!FileManager.default.fileExists(atPath: dist), "the dist/ made for staging is gone too")
         #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
@@ -412,7 +412,7 @@ extension ReleaseCLITests {
     }
 }
 
-@Suite("relctl release signing", .serialized, .removesTemporaries)
+@Suite("relctl release signing", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct ReleaseSigningTests {
     @Test func signTrueMakesASignedTagInDryRunAndRealRun() throws {
         let fixture = try ReleaseFixture(release: "sign = true")

@@ -8,7 +8,7 @@ import Testing
 
 /// What a release writes, as the contract states it: `release --dry-run --json` `distFiles` names
 /// exactly what the real run writes, on every config shape; `verify` on a tag-only project.
-@Suite(.serialized, .removesTemporaries) struct ReleaseFilesCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct ReleaseFilesCLITests {
     struct Plan: Decodable {
         var ok: Bool
         var distFiles: [String]

@@ -8,7 +8,7 @@ import Testing
 
 /// `relctl release TAG --push --publish` against the GitHub stand-in, whose tags are the bare
 /// remote's (so the tag check sees exactly what the release pushed).
-@Suite(.serialized, .removesTemporaries) struct ReleasePublishCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct ReleasePublishCLITests {
     struct Plan: Decodable {
         struct Stage: Decodable { var name: String; var status: String; var detail: String? }
         var ok: Bool

@@ -9,7 +9,7 @@ import Testing
 /// `relctl release` with `[sign]` keys in a git-ignored folder and `[installer] enabled`: the
 /// sign and installer stages run (for real in the dry run's scratch clone too, with the keys
 /// from the project), and dist/ holds signatures the stock tools accept, SBOMs and installers.
-@Suite("relctl release: sign, installer, SBOM stages", .serialized, .removesTemporaries)
+@Suite("relctl release: sign, installer, SBOM stages", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct ReleaseSigningCLITests {
     static let extra = """
 

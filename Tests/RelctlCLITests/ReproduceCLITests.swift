@@ -7,7 +7,7 @@ import Testing
 /// path (from dist/, a copied folder and an HTTP URL); a build that embeds the clock and an
 /// archive whose member was changed after the release are named down to the member; and the
 /// project's working tree, tag and dist/ are left exactly as they were.
-@Suite("relctl reproduce", .serialized, .removesTemporaries)
+@Suite("relctl reproduce", .serialized, .timeLimit(.minutes(60)), .removesTemporaries)
 struct ReproduceCLITests {
     static let linuxArchive = "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"
     static let linuxFolder = "demo-v1.0.0-x86_64-unknown-linux-gnu"

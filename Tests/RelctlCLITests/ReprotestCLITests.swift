@@ -6,7 +6,7 @@ import Testing
 /// reprotest, Debian's reproducible-builds tester, as an outside judge of relctl's packaging:
 /// `scripts/reprotest-example` builds the example twice, the second time with reprotest's
 /// variations, and dist/ must come out identical.
-@Suite("reprotest on the example's packaging", .removesTemporaries)
+@Suite("reprotest on the example's packaging", .timeLimit(.minutes(60)), .removesTemporaries)
 struct ReprotestCLITests {
     /// Every variation but user_group, which needs sudo and a second account on the machine:
     /// environment, build path, kernel (setarch), aslr, number of CPUs (taskset), time (faketime),

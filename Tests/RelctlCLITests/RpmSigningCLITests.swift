@@ -6,7 +6,7 @@ import Testing
 /// rpm header signatures: an OpenSSH Ed25519 key signs the rpm as an OpenPGP EdDSA key; the
 /// exported public key is imported by rpm into a temporary database (and by gpg), and rpm 4.18's
 /// own check, `rpm -K`, and rpmlint judge the result. Serialized: rpmlint takes seconds of CPU.
-@Suite(.serialized, .removesTemporaries) struct RpmSigningCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct RpmSigningCLITests {
     /// A project whose rpm table signs with a key made by `ssh-keygen -t ed25519`.
     func signedFixture(_ keys: TemporaryDirectory) throws -> LinuxPackageFixture {
         let key = keys.url.appendingPathComponent("rpm_ed25519")

@@ -11,7 +11,7 @@ import Testing
 /// packages, byte-identical across runs, and listed in SHA256SUMS.
 /// Serialized: each test blocks a thread for seconds (key generation, scrypt, servers), and
 /// several at once would starve the cooperative pool the async tests of the suite need.
-@Suite(.serialized, .removesTemporaries) struct SBOMCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct SBOMCLITests {
     static let env = ["SOURCE_DATE_EPOCH": "1700000000"]
 
     func fixtureWithLockfiles() throws -> PackagingFixture {

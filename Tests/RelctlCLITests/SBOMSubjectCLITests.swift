@@ -9,7 +9,7 @@ import Testing
 /// The SBOM's subject is the project's own package, with the package URL its package manager
 /// gives it (as cargo-cyclonedx names the crate), so a scanner can tie the archive to it; the
 /// document stays valid CycloneDX 1.6 for every manifest kind.
-@Suite(.serialized, .removesTemporaries) struct SBOMSubjectCLITests {
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct SBOMSubjectCLITests {
     /// A velostream-shaped project whose version lives in `manifest` (replacing Cargo.toml).
     func fixture(manifest: String, contents: String) throws -> PackagingFixture {
         let fixture = try PackagingFixture()

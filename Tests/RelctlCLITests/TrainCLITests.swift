@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("relctl train", .serialized, .removesTemporaries)
+@Suite("relctl train", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct TrainCLITests {
     static let build = ReleaseFixture.standInBuild
 
@@ -168,7 +168,7 @@ struct TrainCLITests {
     }
 }
 
-@Suite("relctl train after-hooks", .serialized, .removesTemporaries)
+@Suite("relctl train after-hooks", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct TrainAfterHookTests {
     @Test func aFailingAfterHookKeepsTheReleaseButTheTrainStillRollsBack() throws {
         let single = try ReleaseFixture(release: #"after = ["echo announcing $RELCTL_TAG", "exit 5"]"#)
@@ -201,11 +201,14 @@ struct TrainAfterHookTests {
     }
 }
 
-@Suite("relctl train interrupted", .serialized, .removesTemporaries)
+@Suite("relctl train interrupted", .serialized, .timeLimit(.minutes(45)), .removesTemporaries)
 struct TrainInterruptTests {
     @Test func ctrlCRollsBackWhatTheTrainPushed() async throws {
         let build = ReleaseFixture.standInBuild
-        let train = try TrainFixture([("core", [], build), ("app", ["core"], "sleep 30")])
+        // app's build says when it runs (a gate for the interrupt, not a guessed delay).
+        let gate = try TemporaryDirectory(prefix: "relctl-gate")
+        let building = gate.url.appendingPathComponent("app-building").path
+        let train = try TrainFixture([("core", [], build), ("app", ["core"], "touch '\(building)' && sleep 30")])
         let core = try #require(train.repositories["core"])
         let process = Process()
         process.executableURL = relctlBinary
@@ -226,9 +229,10 @@ struct TrainInterruptTests {
         }
         #expect(
             pushed, "core was released before the interrupt: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        usleep(500_000)  // app's build is sleeping now
+        let appBuilding = MatrixFixtures.waitUntil(seconds: 60) { FileManager.default.fileExists(atPath: building) }
+        #expect(appBuilding, "app's build started")
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        try process.waitForExit()
         #expect(process.terminationStatus == 130)
         for fixture in train.repositories.values {
             #expect(try fixture.remoteTags().isEmpty && fixture.localTags().isEmpty, "\(fixture.name)")

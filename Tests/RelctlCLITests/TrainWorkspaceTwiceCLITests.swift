@@ -4,7 +4,7 @@ import RelctlTestTraits
 import Testing
 
 /// One repository listed twice in a workspace is refused up front (issue 26, item 18).
-@Suite("relctl train: a repository listed twice", .removesTemporaries)
+@Suite("relctl train: a repository listed twice", .timeLimit(.minutes(45)), .removesTemporaries)
 struct TrainWorkspaceTwiceCLITests {
     @Test(arguments: ["a", "linked"])
     func theSameRepositoryTwiceIsBadInput(secondPath: String) throws {

@@ -6,7 +6,7 @@ import Testing
 /// Issue 23, part B: versions read from history. Each test rebuilds the shape of a real project
 /// (fzf, python-certifi, httpx, ripgrep's member crates) and drives the built binary through
 /// `init`, `validate-tag` and `bump` the way a new user would.
-@Suite(.removesTemporaries) struct VersionHistoryCLITests {
+@Suite(.timeLimit(.minutes(45)), .removesTemporaries) struct VersionHistoryCLITests {
     /// fzf: 139 old tags without `v`, then 39 recent ones with it. The latest releases decide the
     /// format, and `bump` never proposes a version a tag names in another spelling.
     @Test func recentTagsChooseTheFormatAndBumpSkipsOtherSpellings() throws {

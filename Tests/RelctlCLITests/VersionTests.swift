@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Test(.removesTemporaries) func versionPrintsVersionCommitAndDate() throws {
+@Test(.timeLimit(.minutes(45)), .removesTemporaries) func versionPrintsVersionCommitAndDate() throws {
     let result = try relctl(["--version"], in: URL(fileURLWithPath: NSTemporaryDirectory()))
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n").map(String.init)

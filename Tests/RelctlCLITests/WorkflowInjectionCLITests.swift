@@ -6,7 +6,7 @@ import Testing
 /// Every relctl.toml key whose value reaches the generated workflow, with a line break that
 /// would add a step and with a `${{ }}` expression (issue 26, item 6). Judged by a YAML parser
 /// (the steps are exactly the baseline's) and by zizmor (no template injection).
-@Suite("Workflow injection", .removesTemporaries)
+@Suite("Workflow injection", .timeLimit(.minutes(45)), .removesTemporaries)
 struct WorkflowInjectionCLITests {
     static let workflow = ".github/workflows/release.yml"
     static let newline = #"x\n      - run: echo ${{ github.event.head_commit.message }}\n        name: injected"#

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("AbsolutePath", .removesTemporaries)
+@Suite("AbsolutePath", .timeLimit(.minutes(30)), .removesTemporaries)
 struct AbsolutePathTests {
     @Test func aRelativePathIsRelativeToTheBaseItNames() {
         let root = AbsolutePath(absolute: "/work/project")!

@@ -8,7 +8,7 @@ import Testing
 
 /// relctl trusts an allowed-signers line exactly when `ssh-keygen -Y verify` does (issue 26,
 /// item 8): a line whose options ssh-keygen cannot parse is refused, never read as "no options".
-@Suite("Allowed signers agree with ssh-keygen", .removesTemporaries)
+@Suite("Allowed signers agree with ssh-keygen", .timeLimit(.minutes(30)), .removesTemporaries)
 struct AllowedSignersAgreementTests {
     static let table = [
         "",

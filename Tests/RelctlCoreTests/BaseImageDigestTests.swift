@@ -8,7 +8,7 @@ import Testing
 
 /// A base image's digests come from a registry: they never become file names unless they are
 /// digests, and a cached blob is used only while it still has its digest (issue 26, item 16).
-@Suite("Base image digests", .removesTemporaries)
+@Suite("Base image digests", .timeLimit(.minutes(30)), .removesTemporaries)
 struct BaseImageDigestTests {
     static func sha256(_ data: Data, in directory: TemporaryDirectory) throws -> String {
         "sha256:" + (try FileHasher.sha256(of: try directory.write("hash-me", String(decoding: data, as: UTF8.self))))

@@ -9,7 +9,7 @@ import Testing
 /// `RelctlBuildRequirements` is the one list of what building relctl needs; every place that
 /// installs or names those packages must agree with it (issue 24: the default "Install relctl"
 /// step and relctl's own workflow lacked libdeflate-dev and libsodium-dev, and nothing noticed).
-@Suite("What building relctl needs, in every place that says it", .removesTemporaries)
+@Suite("What building relctl needs, in every place that says it", .timeLimit(.minutes(30)), .removesTemporaries)
 struct BuildRequirementsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

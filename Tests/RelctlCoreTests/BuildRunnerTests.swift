@@ -7,7 +7,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("BuildRunner from core", .removesTemporaries)
+@Suite("BuildRunner from core", .timeLimit(.minutes(30)), .removesTemporaries)
 struct BuildRunnerTests {
     @Test func reportsEveryTargetThroughTheGivenConsole() async throws {
         let directory = try TemporaryDirectory()

@@ -4,7 +4,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct ByteCountTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ByteCountTests {
     @Test func humanSizes() {
         #expect(ByteCount.format(512) == "512 B")
         #expect(ByteCount.format(3_482) == "3.40 KiB")

@@ -7,7 +7,7 @@ import Testing
 
 /// How relctl reads a changelog before editing it: which lines are release headings, what their
 /// style is, and that an edit keeps every line it did not write, on shapes the CLI tests do not cover.
-@Suite(.removesTemporaries) struct ChangelogDocumentTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ChangelogDocumentTests {
     static func notes(_ version: String?, compare: Bool = false) throws -> ReleaseNotes {
         let entry = NotesEntry(
             commit: "0123456789abcdef", type: "fix", scope: nil, summary: "a fix", breaking: false,

@@ -8,7 +8,7 @@ import Testing
 
 /// The channel rules that need no tool to judge them: Helm's .helmignore semantics, the config
 /// tables, the plugin answer's validation, and the names and literals the writers produce.
-@Suite(.removesTemporaries) struct ChannelTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ChannelTests {
     func ignore(_ rules: String) throws -> HelmIgnore { try HelmIgnore(text: rules, displayPath: ".helmignore") }
 
     @Test func helmIgnoreFollowsHelmsRules() throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct ChecksumsTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ChecksumsTests {
     @Test func fileHasherMatchesCoreutilsAcrossBufferBoundaries() async throws {
         try await withTemporaryDirectory { dir in
             // One byte past three buffers, an exact buffer, and an empty file.

@@ -8,7 +8,7 @@ import Testing
 
 /// The parallel gzip pipeline's own guarantees: chunk boundaries, and that a failure on either
 /// side stops the other instead of hanging.
-@Suite(.removesTemporaries) struct ChunkedGzipTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ChunkedGzipTests {
     /// Bytes that compress like text, deterministic.
     static func sample(_ count: Int) -> [UInt8] {
         var state: UInt32 = 2_463_534_242

@@ -4,7 +4,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct CommitClassifierTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct CommitClassifierTests {
     func record(_ n: Int, _ subject: String) -> GitCommitRecord {
         GitCommitRecord(
             hash: String(repeating: String(n), count: 40), parents: ["p"], authorName: "A", authorEmail: "a@x", time: n,

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct CompanionTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct CompanionTests {
     func v(_ text: String) throws -> SemanticVersion { try SemanticVersion(parsing: text) }
 
     @Test(arguments: [

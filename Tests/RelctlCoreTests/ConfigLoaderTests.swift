@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct ConfigLoaderTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ConfigLoaderTests {
     func parse(_ text: String) throws -> RelctlConfig {
         try ConfigLoader.parse(
             try TOMLDocument(text: text, path: "relctl.toml"), root: URL(fileURLWithPath: "/project"))

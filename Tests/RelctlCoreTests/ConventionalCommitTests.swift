@@ -5,7 +5,7 @@ import Testing
 @testable import RelctlRelease
 
 /// The examples from conventionalcommits.org/en/v1.0.0.
-@Suite(.removesTemporaries) struct ConventionalCommitTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ConventionalCommitTests {
     @Test func descriptionAndBreakingFooter() throws {
         let commit = try #require(
             ConventionalCommit(

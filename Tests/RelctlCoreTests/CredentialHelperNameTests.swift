@@ -7,7 +7,7 @@ import Testing
 @testable import RelctlRelease
 
 /// A `credHelpers` value is a name docker looks up on PATH, never a path to run (issue 26, item 4).
-@Suite("Credential helper names", .removesTemporaries)
+@Suite("Credential helper names", .timeLimit(.minutes(30)), .removesTemporaries)
 struct CredentialHelperNameTests {
     @Test("a helper value holding a path runs nothing and is refused as a bad Docker config")
     func pathInHelperNameIsRefused() async throws {

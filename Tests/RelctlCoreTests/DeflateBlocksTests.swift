@@ -9,7 +9,7 @@ import Testing
 
 /// Joining libdeflate's independent streams into one DEFLATE stream, as zip entries compressed in
 /// parallel chunks need: checked with zlib (Python's), a decoder that shares no code with relctl.
-@Suite(.removesTemporaries) struct DeflateBlocksTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct DeflateBlocksTests {
     /// Deterministic inputs that make libdeflate choose each block type: dynamic Huffman for
     /// text-like bytes, stored blocks for random ones, fixed Huffman for tiny inputs, long matches
     /// for zeros.

@@ -5,7 +5,7 @@ import Testing
 @testable import RelctlBasics
 @testable import RelctlCore
 
-@Suite(.removesTemporaries) struct DiagnosticsEngineTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct DiagnosticsEngineTests {
     @Test func errorsAndWarningsAreKeptApartInOrderAndTheWorstExitCodeWins() throws {
         let engine = DiagnosticsEngine()
         #expect(engine.problems() == nil)

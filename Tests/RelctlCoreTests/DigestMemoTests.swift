@@ -9,7 +9,7 @@ import Testing
 
 /// The stat-keyed memo of file digests behind the layer cache's keys (issue 31): a hit never
 /// answers for bytes that changed, whatever a program does to the file's times.
-@Suite(.removesTemporaries) struct DigestMemoTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct DigestMemoTests {
     private func sha256(_ text: String) -> String { FileHasher.hex(SHA256.hash(data: Data(text.utf8))) }
 
     @Test func anUnchangedFileIsAnsweredWithoutReadingIt() async throws {

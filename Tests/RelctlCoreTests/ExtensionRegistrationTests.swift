@@ -9,7 +9,7 @@ import Testing
 /// any command runs (exit 64). Only refusals are tried here: an accepted extension stays
 /// registered for the whole test process (ExtensionPackageCLITests proves the accepted path in
 /// a program of its own).
-@Suite(.removesTemporaries) struct ExtensionRegistrationTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ExtensionRegistrationTests {
     private struct NoPublisher: Publisher {
         var id: String { "x" }
         func preflight(_ request: PublishRequest, context: Context) throws {}

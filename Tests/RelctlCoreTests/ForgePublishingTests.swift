@@ -10,7 +10,7 @@ import Testing
 /// The parts of GitLab and Gitea/Forgejo publishing that need no server: which forges, in which
 /// order; project paths and their encoding; API bases from the environment; GitLab's rate-limit
 /// headers; links; the newest of duplicate package files.
-@Suite(.removesTemporaries) struct ForgePublishingTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ForgePublishingTests {
     @Test func configuredForgesArePublishedInTheContractsOrder() throws {
         var settings = PublishSettings()
         #expect(try ForgeSelection(settings: settings).ids == ["github"], "nothing named: GitHub, as in round 2")

@@ -9,7 +9,7 @@ import Testing
 /// The shared HTTP policy (docs/security.md), tested once on the transport every client uses and
 /// then through the GitHub and registry clients: credentials stay with their origin, whatever a
 /// server answers. "Another origin" is a second loopback port.
-@Suite("Shared HTTP policy", .removesTemporaries)
+@Suite("Shared HTTP policy", .timeLimit(.minutes(30)), .removesTemporaries)
 struct HTTPPolicyTests {
     static let token = "Bearer secret-token-0123"
 
@@ -217,7 +217,7 @@ struct HTTPPolicyTests {
 }
 
 /// Issue 26, item 12: an answer is read only up to a limit by kind, counted while it streams.
-@Suite("HTTP body limits", .removesTemporaries)
+@Suite("HTTP body limits", .timeLimit(.minutes(30)), .removesTemporaries)
 struct HTTPBodyLimitTests {
     @Test("an endless JSON answer stops at 16 MiB with an error naming the URL")
     func endlessDocument() async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// `image --push` against a registry whose upload `Location` points at another origin that
 /// answers 201 and stores nothing (issue 26, item 3).
-@Suite("Image push: credentials and landed blobs", .removesTemporaries)
+@Suite("Image push: credentials and landed blobs", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ImagePushLandingTests {
     /// A one-platform OCI layout written by hand: config, one layer, manifest, index.
     static func layout(in directory: TemporaryDirectory) throws -> (digest: String, path: String) {

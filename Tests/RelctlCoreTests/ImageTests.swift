@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct ImageTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ImageTests {
     @Test func referencesFollowDockerRules() throws {
         let short = try ImageReference(parsing: "alpine")
         #expect(

@@ -7,7 +7,7 @@ import Testing
 @testable import RelctlRelease
 
 /// The Install section's installer line and by-hand signature checks, found from dist/.
-@Suite(.removesTemporaries) struct InstallVerificationTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct InstallVerificationTests {
     static let manifest = ReleaseManifest(
         project: "velostream", tag: "v1.0.0", version: "1.0.0", commit: "abc",
         artifacts: [

@@ -7,7 +7,7 @@ import Testing
 @testable import RelctlRelease
 
 /// An installer that could never work is not written (issue 26, item 15).
-@Suite("Installer archive names", .removesTemporaries)
+@Suite("Installer archive names", .timeLimit(.minutes(30)), .removesTemporaries)
 struct InstallerArchiveNameTests {
     @Test("a project named `my app` gets no installer, exit 2, and nothing is written", arguments: ["my app", "app*"])
     func unsafeNames(project: String) throws {

@@ -10,7 +10,7 @@ import Testing
 /// script is judged by real shells (dash and bash); PowerShell is not installed on these
 /// machines, so the .ps1 is judged by its language's single-quoted-string rule (about_Quoting_Rules:
 /// a `'…'` string ends at the first unpaired single quote, U+2018–U+201B counting as one).
-@Suite("Installer injection", .removesTemporaries)
+@Suite("Installer injection", .timeLimit(.minutes(30)), .removesTemporaries)
 struct InstallerInjectionTests {
     static let payloads = [
         "';touch PWNED;#@COMMENT_PROJECT@",

@@ -8,7 +8,7 @@ import Testing
 
 /// The image layer cache's settings, keys and size bound (issue 31); the CLI tests prove hits,
 /// misses and a damaged entry end to end.
-@Suite(.removesTemporaries) struct LayerCacheTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct LayerCacheTests {
     @Test func theEnvironmentChoosesTheFolderTheBoundOrNothing() throws {
         let here = URL(fileURLWithPath: "/work/project")
         func folder(_ environment: [String: String]) throws -> String? {

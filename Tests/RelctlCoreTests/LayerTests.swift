@@ -5,7 +5,7 @@ import Testing
 
 /// The layers docs/architecture.md draws, checked against what SwiftPM reads from Package.swift
 /// and against the sources' imports: a lower layer never depends on a higher one.
-@Suite("Layers", .removesTemporaries)
+@Suite("Layers", .timeLimit(.minutes(30)), .removesTemporaries)
 struct LayerTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

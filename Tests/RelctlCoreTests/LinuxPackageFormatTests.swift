@@ -8,7 +8,7 @@ import Testing
 
 /// The pieces of the .deb/.rpm writers, each judged by a real reader: GNU tar for the ustar
 /// members, gcc-built programs for the ELF check; and the `[[package]]` config rules.
-@Suite(.removesTemporaries) struct LinuxPackageFormatTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct LinuxPackageFormatTests {
     func parse(_ text: String) throws -> RelctlConfig {
         try ConfigLoader.parse(
             try TOMLDocument(text: text, path: "relctl.toml"), root: URL(fileURLWithPath: "/project"))

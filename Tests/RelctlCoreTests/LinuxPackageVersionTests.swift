@@ -9,7 +9,7 @@ import Testing
 /// SemVer versions spelled for Debian and RPM, with the distributions' own comparisons as the
 /// judges: `dpkg --compare-versions` and rpm's `rpm.vercmp` (the function `rpmdev-vercmp` and
 /// dnf use). A list in SemVer precedence order must stay in that order once mapped.
-@Suite(.removesTemporaries) struct LinuxPackageVersionTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct LinuxPackageVersionTests {
     /// Ascending by SemVer 2.0.0 precedence (section 11's example list, and more).
     static let ascending = [
         "0.9.9", "1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11",

@@ -8,7 +8,7 @@ import Testing
 
 /// A file whose name fits the file system can be written atomically, however long (issue 26,
 /// leftover of the earlier trial: a 242-byte archive name failed on its temporary's name).
-@Suite("Temporaries for long names", .removesTemporaries)
+@Suite("Temporaries for long names", .timeLimit(.minutes(30)), .removesTemporaries)
 struct LongNameTemporaryTests {
     @Test(arguments: [242, 255])
     func aLongNameIsWrittenAtomically(length: Int) throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct ManifestReaderTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ManifestReaderTests {
     func read(
         _ path: String, kind: String? = nil, pattern: String? = nil, in dir: TemporaryDirectory
     ) throws -> ManifestVersion {
@@ -210,7 +210,7 @@ extension ManifestError: Equatable {
     public static func == (a: ManifestError, b: ManifestError) -> Bool { a.message == b.message }
 }
 
-@Suite(.removesTemporaries) struct GitStatusTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct GitStatusTests {
     @Test func dirtyPathsAreListedAsWritten() async throws {
         let repo = try GitRepository()
         try repo.commit("first", files: ["a.txt": "a"])

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("Matrix, tag globs and generated files", .removesTemporaries)
+@Suite("Matrix, tag globs and generated files", .timeLimit(.minutes(30)), .removesTemporaries)
 struct MatrixTests {
     @Test func tagGlobFollowsPrefixAndSuffix() throws {
         #expect(TagGlob.pattern(for: .default) == "v*.*.*")
@@ -77,7 +77,7 @@ struct MatrixTests {
     }
 }
 
-@Suite("Release workflow YAML", .removesTemporaries)
+@Suite("Release workflow YAML", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ReleaseWorkflowYAMLTests {
     /// Reads the generated YAML back with PyYAML (python3) and returns the `Install relctl` script of the plan job.
     func installScript(setup: [String]) throws -> String {
@@ -103,7 +103,7 @@ struct ReleaseWorkflowYAMLTests {
     }
 }
 
-@Suite("[[ci.setup]] action references", .removesTemporaries)
+@Suite("[[ci.setup]] action references", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ActionReferenceTests {
     static let sha = "0b1efabc08b657293548b77fb76cc02d26091c7e"
 

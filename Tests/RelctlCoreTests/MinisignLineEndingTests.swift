@@ -7,7 +7,7 @@ import Testing
 @testable import RelctlRelease
 
 /// A `.minisig` with CRLF line endings, which minisign itself accepts (issue 26, item 20).
-@Suite("minisign line endings", .removesTemporaries)
+@Suite("minisign line endings", .timeLimit(.minutes(30)), .removesTemporaries)
 struct MinisignLineEndingTests {
     @Test("a CRLF .minisig minisign verifies is read and verified by relctl too")
     func crlfSignature() throws {

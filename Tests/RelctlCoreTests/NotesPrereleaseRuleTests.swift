@@ -7,7 +7,7 @@ import Testing
 @testable import RelctlRelease
 
 /// The prerelease-skip rule and contributor merging, on histories shaped like real projects.
-@Suite(.removesTemporaries) struct NotesPrereleaseRuleTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct NotesPrereleaseRuleTests {
     func notes(_ repo: GitRepository, tag: String?) async throws -> ReleaseNotes {
         try await ReleaseNotesBuilder(context: Context(workingDirectory: repo.url)).build(
             config: RelctlConfig.defaults(root: repo.url), tag: tag)

@@ -7,7 +7,7 @@ import Testing
 /// The notes are built as `git log` streams (issue 31): the log is cut wherever the pipe cuts it,
 /// commit names are held packed, and reverts are settled at the end. Each piece is checked against
 /// the plain way of doing the same thing.
-@Suite(.removesTemporaries) struct NotesStreamingTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct NotesStreamingTests {
     struct Generator: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlRelease
 
 /// A notes template nested thousands of sections deep is refused, not a crash (issue 26, item 17).
-@Suite("Notes template depth", .removesTemporaries)
+@Suite("Notes template depth", .timeLimit(.minutes(30)), .removesTemporaries)
 struct NotesTemplateDepthTests {
     @Test("5,000 nested sections are bad input naming the line; 32 levels still parse")
     func depthIsBounded() throws {

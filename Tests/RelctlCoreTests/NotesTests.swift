@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct NotesTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct NotesTests {
     func build(
         _ fixture: NotesFixture, tag: String? = "v0.2.0", from: String? = nil, to: String? = nil,
         configure: (inout RelctlConfig) -> Void = { _ in }

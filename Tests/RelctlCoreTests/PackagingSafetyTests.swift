@@ -7,7 +7,7 @@ import Testing
 @testable import RelctlRelease
 
 /// Every refusal: exit 2, a message naming the path and what it points to, and nothing written.
-@Suite(.removesTemporaries) struct PackagingSafetyTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct PackagingSafetyTests {
     func refusal(_ fixture: PackagingFixture, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String
     {
         var env = ProcessInfo.processInfo.environment

@@ -8,7 +8,7 @@ import Testing
 
 /// Packages the velostream-shaped fixture with the real libarchive and reads the results back
 /// with GNU tar, bsdtar, unzip and Python.
-@Suite(.removesTemporaries) struct PackagingTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct PackagingTests {
     static let epoch = "1700000000"
 
     func context(_ fixture: PackagingFixture, environment: [String: String] = [:]) -> Context {

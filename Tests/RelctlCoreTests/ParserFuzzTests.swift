@@ -8,7 +8,7 @@ import Testing
 /// The parser fuzzer in the suite (issue 26): a fixed seed and a few hundred mutated inputs per
 /// parser, so a regression in any parser of untrusted text shows here; `scripts/fuzz` runs the
 /// same fuzzer for minutes from a random seed (docs/security.md, "Fuzzing").
-@Suite("parser fuzzing", .removesTemporaries)
+@Suite("parser fuzzing", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ParserFuzzTests {
     static let seed: UInt64 = 0x2026_0026
     static let iterations = 200

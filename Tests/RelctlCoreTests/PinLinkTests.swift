@@ -10,7 +10,7 @@ import Testing
 /// that leaves the repository is refused (exit 2) before anything is written, dry run included,
 /// since the dry run and the preflight make the same plan; a link inside the repository is
 /// written through and the file it points to is what the pin commit holds.
-@Suite("Train pins and links", .removesTemporaries)
+@Suite("Train pins and links", .timeLimit(.minutes(30)), .removesTemporaries)
 struct PinLinkTests {
     static let pin = RepositoryPin(
         path: ".github/workflows/ci.yml", pattern: #"FFI_VERSION: "(?<version>[^"]+)""#, value: "{tag}")

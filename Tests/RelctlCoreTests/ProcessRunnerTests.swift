@@ -8,7 +8,7 @@ import Testing
 
 /// The one process runner: capture, stdin, and the gate that keeps a child from acting before
 /// relctl has recorded it.
-@Suite("ProcessRunner", .removesTemporaries)
+@Suite("ProcessRunner", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ProcessRunnerTests {
     @Test func inputReachesTheChildAndBothStreamsAreCaptured() async throws {
         let result = try await ProcessRunner().run(
@@ -20,28 +20,49 @@ struct ProcessRunnerTests {
 
     /// The gate holds the command until a line arrives on stdin, which the runner writes only
     /// after the launch observer (the release lock's pid record) has returned. Driven by hand
-    /// here, since the observer is process-wide and other suites run beside this one.
+    /// here, since the observer is process-wide and other suites run beside this one. No clock:
+    /// the test waits until the gate's shell is blocked reading its stdin (the kernel says so in
+    /// /proc/PID/syscall), by when an ungated command would have run, and looks that it has not.
     @Test func aGatedChildStartsOnlyWhenTheGateOpens() throws {
-        let gated = Command("/bin/sh", ["-c", "echo $$; date +%s.%N"]).gated()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gated.executable)
-        process.arguments = gated.arguments
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        usleep(300_000)
-        let opened = Date().timeIntervalSince1970
-        input.fileHandleForWriting.write(gated.input ?? Data())
-        try input.fileHandleForWriting.close()
-        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n")
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let began = try #require(lines.count == 2 ? Double(lines[1]) : nil, "\(lines)")
-        #expect(began >= opened, "the command began \(opened - began) s before the gate opened")
-        // `exec` keeps the pid: the child relctl records is the one that does the work.
-        #expect(Int32(lines[0]) == process.processIdentifier)
+        try withTemporaryDirectory { directory in
+            let marker = directory.url.appendingPathComponent("ran")
+            let gated = Command("/bin/sh", ["-c", "touch '\(marker.path)'; echo $$"]).gated()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: gated.executable)
+            process.arguments = gated.arguments
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            let pid = process.processIdentifier
+            let blocked = MatrixFixtures.waitUntil(seconds: 120) {
+                Self.isBlockedReadingStdin(pid) || !process.isRunning
+            }
+            #expect(blocked && process.isRunning, "the gate's shell waits on its stdin")
+            #expect(!FileManager.default.fileExists(atPath: marker.path), "the command ran before the gate opened")
+            input.fileHandleForWriting.write(gated.input ?? Data())
+            try input.fileHandleForWriting.close()
+            let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n")
+            try process.waitForExit()
+            #expect(process.terminationStatus == 0)
+            #expect(FileManager.default.fileExists(atPath: marker.path), "the command ran once the gate opened")
+            // `exec` keeps the pid: the child relctl records is the one that does the work.
+            #expect(lines.count == 1 && Int32(lines[0]) == pid, "\(lines)")
+        }
+    }
+
+    /// True while `pid` sits in read(2) on descriptor 0 (/proc/PID/syscall: the call's number,
+    /// then its first argument; read is 0 on x86_64 and 63 on arm64).
+    static func isBlockedReadingStdin(_ pid: Int32) -> Bool {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) else { return false }
+        let fields = text.split(separator: " ")
+        #if arch(arm64)
+        let read = "63"
+        #else
+        let read = "0"
+        #endif
+        return fields.count > 1 && fields[0] == read && fields[1] == "0x0"
     }
 
     /// A relctl killed before it opens the gate closes the child's stdin: the command never runs.

@@ -8,7 +8,7 @@ import Testing
 
 /// The DSSE envelope and the SLSA statement relctl writes, checked in memory: the encoding the
 /// signature covers, determinism, and that every single changed byte of the envelope is found.
-@Suite("provenance: DSSE envelope and SLSA statement", .removesTemporaries)
+@Suite("provenance: DSSE envelope and SLSA statement", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ProvenanceTests {
     static let inputs = ProvenanceInputs(
         project: "demo", tag: "v1.0.0", version: "1.0.0", commit: String(repeating: "ab", count: 20),

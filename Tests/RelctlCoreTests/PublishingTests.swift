@@ -5,7 +5,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct PublishingTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct PublishingTests {
     @Test func uploadURLTemplatesExpandLikeRFC6570() {
         let template = URITemplate("https://uploads.github.com/repos/acme/velo/releases/7/assets{?name,label}")
         #expect(
@@ -150,7 +150,7 @@ import Testing
     }
 }
 
-@Suite(.removesTemporaries) struct PublishWorkflowTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct PublishWorkflowTests {
     @Test func theGeneratedReleaseJobPublishesWithRelctl() {
         let text = ReleaseWorkflow.body(config: RelctlConfig.defaults(root: URL(fileURLWithPath: "/tmp/velostream")))
         #expect(text.contains("run: relctl publish \"$TAG\""))

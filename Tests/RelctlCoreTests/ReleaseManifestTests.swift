@@ -8,7 +8,7 @@ import Testing
 
 /// manifest.json is written artifact by artifact (flat memory for very large releases); its bytes
 /// must stay exactly what the whole-document encoder gave, which every earlier release wrote.
-@Suite(.removesTemporaries) struct ReleaseManifestTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ReleaseManifestTests {
     private func artifact(_ name: String, target: String = "x86_64-unknown-linux-gnu", size: Int64 = 4096)
         -> ReleaseManifest.Artifact
     {

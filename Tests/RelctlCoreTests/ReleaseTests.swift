@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("Workspace", .removesTemporaries)
+@Suite("Workspace", .timeLimit(.minutes(30)), .removesTemporaries)
 struct WorkspaceTests {
     func parse(_ text: String) throws -> Workspace {
         try Workspace.parse(
@@ -60,7 +60,7 @@ struct WorkspaceTests {
     }
 }
 
-@Suite("ReleaseLock", .removesTemporaries)
+@Suite("ReleaseLock", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ReleaseLockTests {
     @Test func aSecondHolderIsRefusedAndAStaleLockIsTakenOver() throws {
         try withTemporaryDirectory { directory in
@@ -110,7 +110,7 @@ struct NeedyStage: ReleaseStage {
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? { nil }
 }
 
-@Suite("ReleasePipeline", .removesTemporaries)
+@Suite("ReleasePipeline", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ReleasePipelineTests {
     func config(_ repository: GitRepository, release: String = "") throws -> RelctlConfig {
         try repository.commit(

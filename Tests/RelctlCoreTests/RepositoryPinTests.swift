@@ -5,7 +5,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("[[repo.pin]]", .removesTemporaries)
+@Suite("[[repo.pin]]", .timeLimit(.minutes(30)), .removesTemporaries)
 struct RepositoryPinTests {
     let pin = RepositoryPin(path: "ci.yml", pattern: #"FFI_VERSION: "(?<version>[^"]+)""#, value: "{tag}")
 
@@ -86,7 +86,7 @@ struct RepositoryPinTests {
 }
 
 /// A pin pattern runs under the regex manifests' time bound (issue 26, item 14).
-@Suite("[[repo.pin]] runaway patterns", .removesTemporaries)
+@Suite("[[repo.pin]] runaway patterns", .timeLimit(.minutes(30)), .removesTemporaries)
 struct RepositoryPinRunawayTests {
     @Test func aPatternThatBacktracksWithoutEndIsStoppedAndNamed() throws {
         let runaway = RepositoryPin(path: "ci.yml", pattern: "(?<version>(x+x+)+y)", value: "{tag}")

@@ -8,7 +8,7 @@ import Testing
 
 /// The streamed SBOM (issue 31: an archive of 100,000 files made JSONEncoder hold ~270 MB) must
 /// be the very bytes JSONEncoder gives for the whole document, whatever the paths hold.
-@Suite(.removesTemporaries) struct SBOMStreamTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct SBOMStreamTests {
     static func file(_ path: String, folder: String = "demo-v1.0.0-x86_64-unknown-linux-gnu") -> ArchivedFile {
         ArchivedFile(folder: folder, entryPath: path, digest: SHA256.hash(data: Data(path.utf8)), size: 7)
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite(.removesTemporaries) struct SemanticVersionTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct SemanticVersionTests {
     @Test func specPrecedenceChain() throws {
         // SemVer 2.0.0 §11's example chain, plus the numeric-part ordering of §11.2.
         let chain = try [
@@ -78,7 +78,7 @@ import Testing
     }
 }
 
-@Suite(.removesTemporaries) struct TagFormatTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct TagFormatTests {
     @Test(arguments: ["1.2.3", "v1.2", "V1.2.3", "v01.2.3", "v1.2.3.4", "v", "vv1.2.3", "v1.2.3-", "release-1.2.3"])
     func malformedTagsForTheDefaultFormat(_ tag: String) {
         #expect(throws: VersionError.self) { try TagFormat.default.version(of: tag) }
@@ -120,7 +120,7 @@ import Testing
     }
 }
 
-@Suite(.removesTemporaries) struct PEP440Tests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct PEP440Tests {
     @Test func releaseSegmentsArePaddedWithZeros() throws {
         #expect(PEP440Version("1.2") == PEP440Version("1.2.0"))
         #expect(PEP440Version("2") == PEP440Version("2.0.0"))

@@ -7,7 +7,7 @@ import Testing
 @testable import RelctlRelease
 
 /// Values pasted into `sh -c` commands and commit bodies pasted into Markdown stay where they are put.
-@Suite(.removesTemporaries) struct ShellAndMarkdownContainmentTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ShellAndMarkdownContainmentTests {
     /// Runs `line` with sh and returns its stdout, so quoting is judged by a real shell.
     private func shell(_ line: String) throws -> String {
         try run("/bin/sh", ["-c", line]).stdout

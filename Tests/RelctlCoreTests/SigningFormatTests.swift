@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlRelease
 
 /// Parsing details of the signing formats that the end-to-end tests do not reach.
-@Suite(.removesTemporaries) struct SigningFormatTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct SigningFormatTests {
     static let key = "AAAAC3NzaC1lZDI1NTE5AAAAIME1AUMyuu0uZ1WBG+e8nD2UgTFfXCAu4+jYR4SEz2cp"
 
     @Test func allowedSignersOptionsAndSkippedLines() throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import RelctlCore
 @testable import RelctlRelease
 
-@Suite("Temporaries", .removesTemporaries)
+@Suite("Temporaries", .timeLimit(.minutes(30)), .removesTemporaries)
 struct TemporariesTests {
     /// The streamed listing `checksum` and `reclaim` use gives exactly FileManager's names, for
     /// many entries of every length up to the longest a file system takes (the first version
@@ -87,7 +87,7 @@ struct TemporariesTests {
     }
 }
 
-@Suite("ReleaseLock discovery", .removesTemporaries)
+@Suite("ReleaseLock discovery", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ReleaseLockDiscoveryTests {
     @Test func theLockIsFoundWithoutGitInARepositoryAndInALinkedWorktree() async throws {
         let repository = try GitRepository()

@@ -4,7 +4,7 @@ import RelctlTestTraits
 import Synchronization
 import Testing
 
-@Suite(.removesTemporaries)
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
 struct TemporaryScopeTests {
     struct Thrown: Error {}
 

@@ -9,7 +9,7 @@ import Testing
 /// The invariant of issue 23 on every shape of version: no command proposes or writes a version
 /// lower than a manifest's, or one whose tag exists in any spelling (SemVer, PEP 440, calendar;
 /// cargo, npm, python, regex, plain).
-@Suite(.removesTemporaries) struct VersionFloorInvariantTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct VersionFloorInvariantTests {
     struct Shape: CustomStringConvertible, Sendable {
         var kind: String
         var path: String

@@ -81,6 +81,17 @@ public struct ChannelFixture: Sendable {
         return sums
     }
 
+    /// The SHA-256 of a file in dist/ as GNU `sha256sum` computes it: the digest a channel file
+    /// must carry, found without relctl (its SHA256SUMS is what is being checked, not the judge).
+    public func sha256sum(_ name: String) throws -> String {
+        let result = try run("sha256sum", ["--", name], in: dist)
+        let hex = result.stdout.prefix(64)
+        guard result.status == 0, hex.count == 64, hex.allSatisfy(\.isHexDigit) else {
+            throw TestFailure("sha256sum \(name) failed: \(result)")
+        }
+        return String(hex)
+    }
+
     /// A fixture file of the channel tests (Tests/Fixtures/channels/NAME).
     public static func fixture(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

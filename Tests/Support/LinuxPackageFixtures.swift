@@ -137,3 +137,33 @@ public struct LinuxPackageFixture: Sendable {
 
     public func remove() { repository.directory.remove() }
 }
+
+/// lintian's verdict on a package, read only when lintian itself worked. Its exit status (lintian
+/// 2.116, Debian 12, `man lintian`): 0 normal operation, 1 a run-time error (said on stderr), 2 a
+/// tag of the `--fail-on` severity (here `error`) was emitted. So a verdict is exit 0 with no `E:`
+/// line, or exit 2 with at least one, and nothing on stderr. Anything else throws: a lintian that
+/// is missing, crashes, refuses its arguments or cannot read the package says nothing about the
+/// package, and must never read as a clean one.
+public struct LintianVerdict: Sendable, CustomStringConvertible {
+    /// The tags of the `E:` lines (`E: hello: tag-name details` gives `tag-name`).
+    public var errorTags: [String]
+    public var output: RunResult
+
+    public var description: String { "\(output)" }
+
+    /// Runs `lintian --allow-root --no-cfg --fail-on error PACKAGE` (PATH from `environment`,
+    /// else the test's).
+    public static func of(_ package: URL, environment: [String: String] = [:]) throws -> LintianVerdict {
+        let result = try run(
+            "lintian", ["--allow-root", "--no-cfg", "--fail-on", "error", package.path], environment: environment)
+        let errorLines = result.stdout.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("E:") }
+        let tags = errorLines.compactMap { line in line.split(separator: " ").dropFirst(2).first.map(String.init) }
+        let consistent = (result.status == 0 && errorLines.isEmpty) || (result.status == 2 && !errorLines.isEmpty)
+        guard consistent, result.stderr.isEmpty, tags.count == errorLines.count else {
+            throw TestFailure(
+                "lintian did not judge \(package.lastPathComponent) (exit 0 without E: lines or 2 with them,"
+                    + " and an empty stderr, expected):\n\(result)")
+        }
+        return LintianVerdict(errorTags: tags, output: result)
+    }
+}

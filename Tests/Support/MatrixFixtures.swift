@@ -41,13 +41,21 @@ public enum MatrixFixtures {
         return !stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 
-    /// Polls until `condition` holds or `seconds` pass.
+    /// Polls until `condition` holds or `seconds` pass (a bound on a gate; the test's time limit
+    /// ends it too).
     public static func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        while Date() < deadline, !TestCancellation.isCancelled {
             if condition() { return true }
             usleep(50_000)
         }
         return condition()
+    }
+
+    /// The files a process holds open (its /proc/PID/fd links), by path.
+    public static func openFiles(of pid: Int32) -> Set<String> {
+        let folder = "/proc/\(pid)/fd"
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return Set(descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") })
     }
 }

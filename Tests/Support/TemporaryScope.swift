@@ -25,13 +25,29 @@ public final class TemporaryScope: Sendable {
     /// Runs `body` on a blocking-work thread inside the caller's scope. A task-local does not
     /// follow work onto another thread, so without this the folders made there (a fixture built
     /// off the test's task) would outlive the test.
+    /// The test's cancellation (its time limit passed) follows the work too, so the children
+    /// `body` waits on are killed then (`TestCancellation`).
     public static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         let scope = current
-        return try await BlockingWork.run { try $current.withValue(scope) { try body() } }
+        let cancellation = TestCancellation()
+        return try await withTaskCancellationHandler {
+            try await BlockingWork.run {
+                try $current.withValue(scope) { try TestCancellation.$current.withValue(cancellation) { try body() } }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
     }
 
     public static func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         let scope = current
-        return await BlockingWork.run { $current.withValue(scope) { body() } }
+        let cancellation = TestCancellation()
+        return await withTaskCancellationHandler {
+            await BlockingWork.run {
+                $current.withValue(scope) { TestCancellation.$current.withValue(cancellation) { body() } }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
     }
 }

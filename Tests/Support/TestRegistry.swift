@@ -3,7 +3,9 @@ import RelctlBasics
 import RelctlCore
 import RelctlRelease
 
-/// A real CNCF distribution registry (Debian's `docker-registry`) on a free loopback port, with
+/// A real CNCF distribution registry (Debian's `docker-registry`) on a loopback port it binds
+/// itself (`127.0.0.1:0`, the port read back from its log, so no other process can take it in
+/// between), ready once `GET /v2/` answers as a registry (`Docker-Distribution-Api-Version`), with
 /// filesystem storage in a temporary folder and its access log in a file; optionally behind
 /// htpasswd basic auth, or behind bearer tokens from a token server of its own (`token_server.py`
 /// below: Python's standard library, JWTs signed RS256 by the `openssl` CLI with a key whose
@@ -35,10 +37,9 @@ public final class TestRegistry {
 
     public init(auth authentication: Auth?) throws {
         directory = try TemporaryDirectory(prefix: "relctl-registry")
-        port = try Self.freePort()
+        let registryPath = try Tool.path("docker-registry")
         var auth = ""
         if case .token(let name, let password) = authentication {
-            let tokenPort = try Self.freePort()
             let made = try run(
                 "openssl",
                 [
@@ -47,29 +48,38 @@ public final class TestRegistry {
                 ])
             guard made.status == 0 else { throw TestFailure("openssl req failed: \(made)") }
             try directory.write("token_server.py", Self.tokenServerSource)
+            let portFile = directory.url.appendingPathComponent("token.port")
             let server = Process()
-            server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            server.executableURL = URL(fileURLWithPath: try Tool.path("python3"))
             server.arguments = [
-                "\(directory.path)/token_server.py", String(tokenPort), "\(directory.path)/token.key",
+                "\(directory.path)/token_server.py", portFile.path, "\(directory.path)/token.key",
                 "\(directory.path)/token.crt", name, password, "\(directory.path)/token.log",
             ]
             server.standardOutput = FileHandle.nullDevice
             server.standardError = FileHandle.nullDevice
             try server.run()
             tokenServer = server
+            // The server binds port 0 and listens before it writes the port it got.
+            var tokenPort: Int?
+            do {
+                try Self.waitUntil(what: "the token server to start", running: server) {
+                    tokenPort = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
+                    return tokenPort != nil
+                }
+            } catch {
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+                throw error
+            }
             auth = """
                 auth:
                   token:
-                    realm: http://127.0.0.1:\(tokenPort)/token
+                    realm: http://127.0.0.1:\(tokenPort ?? 0)/token
                     service: relctl-test-registry
                     issuer: relctl-test-token-issuer
                     rootcertbundle: \(directory.path)/token.crt
 
                 """
-            for _ in 0..<200 {
-                if Self.accepts(tokenPort) { break }
-                usleep(50_000)
-            }
         }
         if case .basic(let name, let password) = authentication {
             let user = (name: name, password: password)
@@ -91,7 +101,7 @@ public final class TestRegistry {
               delete:
                 enabled: true
             http:
-              addr: 127.0.0.1:\(port)
+              addr: 127.0.0.1:0
             \(auth)
             """)
         let logFile = directory.url.appendingPathComponent("registry.log")
@@ -99,25 +109,68 @@ public final class TestRegistry {
             throw TestFailure("cannot create \(logFile.path)")
         }
         let handle = try FileHandle(forWritingTo: logFile)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/docker-registry")
-        process.arguments = ["serve", directory.url.appendingPathComponent("config.yml").path]
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        // Ready once the port accepts connections (at most ~10 s).
-        for _ in 0..<200 {
-            if Self.accepts(port) { return }
-            usleep(50_000)
+        let registry = Process()
+        registry.executableURL = URL(fileURLWithPath: registryPath)
+        registry.arguments = ["serve", directory.url.appendingPathComponent("config.yml").path]
+        registry.standardOutput = handle
+        registry.standardError = handle
+        try registry.run()
+        process = registry
+        do {
+            // distribution logs `listening on 127.0.0.1:PORT` once its listener is open.
+            var found: Int?
+            try Self.waitUntil(what: "docker-registry to listen", running: registry) {
+                found = Self.listeningPort(in: (try? String(contentsOf: logFile, encoding: .utf8)) ?? "")
+                return found != nil
+            }
+            let port = found ?? 0
+            // Ready: `GET /v2/` answers as a registry does (401 behind auth, with the header all the same).
+            let answer = try run(
+                "curl",
+                [
+                    "-sS", "--noproxy", "*", "--max-time", "30", "-o", "/dev/null", "-D", "-",
+                    "http://127.0.0.1:\(port)/v2/",
+                ])
+            let headers = answer.stdout.split(whereSeparator: \.isNewline).map { $0.lowercased() }
+            guard answer.status == 0,
+                headers.contains(where: { $0.hasPrefix("docker-distribution-api-version: registry/2.0") })
+            else {
+                throw TestFailure("127.0.0.1:\(port) does not answer GET /v2/ as a registry: \(answer)")
+            }
+            self.port = port
+        } catch {
+            for child in [registry, tokenServer].compactMap({ $0 }) where child.isRunning {
+                kill(child.processIdentifier, SIGKILL)
+                child.waitUntilExit()
+            }
+            throw TestFailure(
+                "docker-registry did not start: \(error)\n\((try? String(contentsOf: logFile, encoding: .utf8)) ?? "")")
         }
-        stop()
-        throw TestFailure(
-            "docker-registry did not start on \(host): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+    }
+
+    /// The port of distribution's `listening on 127.0.0.1:PORT` log line.
+    static func listeningPort(in log: String) -> Int? {
+        guard let range = log.range(of: "listening on 127.0.0.1:") else { return nil }
+        return Int(log[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Polls `condition` while `process` runs (a child that exits has failed to start); the
+    /// test's time limit bounds the wait, and so does a generous deadline of its own.
+    static func waitUntil(what: String, running process: Process, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(120)
+        while !condition() {
+            guard process.isRunning else { throw TestFailure("waiting for \(what): it exited") }
+            guard !TestCancellation.isCancelled, Date() < deadline else {
+                throw TestFailure("waiting for \(what): gave up")
+            }
+            usleep(20_000)
+        }
     }
 
     public func stop() {
+        // SIGKILL: a child of the test runner may inherit SIGTERM blocked.
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         // SIGKILL: python3 keeps the signal mask it inherits, in which SIGTERM may be blocked.
@@ -130,14 +183,14 @@ public final class TestRegistry {
 
     /// The token server: `GET /token?service=S&scope=repository:NAME:ACTIONS` with Basic
     /// credentials answers `{"token": JWT}`; the JWT names the issuer and service the registry
-    /// trusts and grants exactly the scopes asked for. Arguments: port, key, certificate, user,
-    /// password, log file.
+    /// trusts and grants exactly the scopes asked for. Arguments: the file to write its port to,
+    /// key, certificate, user, password, log file.
     static let tokenServerSource = #"""
         import base64, json, subprocess, sys, time
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from urllib.parse import urlparse, parse_qs
 
-        port, key, cert, user, password, log = sys.argv[1:7]
+        port_file, key, cert, user, password, log = sys.argv[1:7]
         pem = open(cert).read()
         der = "".join(l for l in pem.splitlines() if l and not l.startswith("-----"))
         expected = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
@@ -189,7 +242,14 @@ public final class TestRegistry {
             def log_message(self, *args):
                 pass
 
-        ThreadingHTTPServer(("127.0.0.1", int(port)), Handler).serve_forever()
+        # Port 0: the system picks a free port and the server holds it from then on; it says
+        # which through the file (written whole, then renamed), once it listens.
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        with open(port_file + ".tmp", "w") as f:
+            f.write(str(server.server_address[1]))
+        import os
+        os.rename(port_file + ".tmp", port_file)
+        server.serve_forever()
         """#
 
     /// The access log's request lines (`METHOD /v2/… `), in order.
@@ -201,41 +261,6 @@ public final class TestRegistry {
             let request = line[start..<end]
             return ["GET ", "HEAD ", "POST ", "PUT ", "PATCH ", "DELETE "].contains(where: request.hasPrefix)
                 ? String(request) : nil
-        }
-    }
-
-    public static func available() -> Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/docker-registry")
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw TestFailure("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
         }
     }
 }

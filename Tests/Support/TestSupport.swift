@@ -60,13 +60,19 @@ public struct RunResult: Sendable, CustomStringConvertible {
     public var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
 }
 
-/// Runs any program (searched on PATH) and captures its output.
+/// Runs any program (searched on PATH) and captures its output. A program not on PATH, or a
+/// child that exits 127 (a shell's "command not found"), throws: a missing tool is a failure,
+/// never a result a check could read as a rejection (`Tool`). When the test is cancelled (its
+/// time limit passed) the child and its descendants are killed and this throws.
 @discardableResult
 public func run(
     _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
 ) throws -> RunResult {
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }
+    let executableURL =
+        executable.contains("/")
+        ? URL(fileURLWithPath: executable) : URL(fileURLWithPath: try Tool.path(executable, searchPath: env["PATH"]))
     // Tests wait synchronously (fixtures are built in plain functions), so they start children
     // themselves instead of through relctl's async runner. Output goes to files, which never
     // fill up the way a pipe nobody drains does.
@@ -78,26 +84,37 @@ public func run(
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
     let process = Process()
-    if executable.contains("/") {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-    } else {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-    }
+    process.executableURL = executableURL
+    process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     process.environment = env
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
     try process.run()
+    // Woken by the exit at once; every 100 ms it looks whether the test was cancelled.
+    while exited.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+        if TestCancellation.isCancelled {
+            ChildTree.kill(process.processIdentifier)
+            process.waitUntilExit()
+            throw TestFailure("stopped `\(executable)`: the test's time limit passed")
+        }
+    }
     process.waitUntilExit()
     try? out.close()
     try? err.close()
-    return RunResult(
+    let result = RunResult(
         status: process.terminationStatus,
         stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
         stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+    if process.terminationReason == .exit, result.status == 127 {
+        throw TestFailure(
+            "`\(executable) \(arguments.joined(separator: " "))` exited 127, a command not found (a missing tool?"
+                + " `scripts/install-deps --test`):\n\(result)")
+    }
+    return result
 }
 
 /// Runs a shell line with `/bin/sh -c`.
@@ -132,6 +149,25 @@ public func relctl(_ arguments: [String], in directory: URL, environment: [Strin
     var env = ["NO_COLOR": "1", "RELCTL_LAYER_CACHE": "off"]
     for (key, value) in environment { env[key] = value }
     return try run(relctlBinary.path, arguments, in: directory, environment: env)
+}
+
+/// Runs a program and says how many bytes it read, with every child it waited for: the `rchar`
+/// of the shell that ran it (Linux adds a reaped child's read counts to its parent's), so a test
+/// asserts on what was read rather than on how long it took.
+public func runCountingReads(
+    _ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+) throws -> (result: RunResult, bytesRead: Int) {
+    let counts = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-test-io-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: counts) }
+    let result = try run(
+        "/bin/sh",
+        ["-c", #""$0" "$@"; status=$?; grep '^rchar:' /proc/$$/io > "$RELCTL_TEST_IO"; exit $status"#, executable]
+            + arguments, in: directory, environment: environment.merging(["RELCTL_TEST_IO": counts.path]) { $1 })
+    let line = try String(contentsOf: counts, encoding: .utf8)
+    guard let bytes = Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw TestFailure("no read count in /proc/PID/io: \(line)")
+    }
+    return (result, bytes)
 }
 
 /// A real git repository in a temporary directory, with a fixed identity and dates so hashes are stable.

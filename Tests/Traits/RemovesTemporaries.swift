@@ -13,6 +13,12 @@ public struct RemovesTemporaries: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         // A suite's own scope holds no temporaries; each test case gets its own.
         guard testCase != nil else { return try await function() }
+        // Every test has a time limit (its suite's `.timeLimit`): a child that hangs fails its
+        // test there instead of holding the run. SuiteRulesTests checks the sources too.
+        if test.timeLimit == nil {
+            Issue.record(
+                "\(test.name) has no time limit: give its suite a `.timeLimit(.minutes(N))` (docs/development.md)")
+        }
         try await TemporaryScope.run(function)
     }
 }
