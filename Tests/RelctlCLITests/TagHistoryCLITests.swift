@@ -7,7 +7,7 @@ import Testing
 /// test rebuilds the shape of a real project's history (pydantic, k9s, swift-format, a monorepo
 /// member) on a generated repository and drives the built binary through `init`, `validate-tag`,
 /// `bump` and `notes` the way a new user would.
-@Suite(.removesTemporaries) struct TagHistoryCLITests {
+@Suite(.removesTemporaries, .timeLimit(.minutes(45))) struct TagHistoryCLITests {
     /// A commit on `day` (of January 2026), so tags made on it are that old.
     @discardableResult
     static func commit(

@@ -10,7 +10,7 @@ import Testing
 /// checksums, manifest) unchanged or still whole. The full-disk cases size a tmpfs from what a
 /// run without a fault wrote, so the fault lands in the writer each case names (the error line
 /// proves it did).
-@Suite("write faults", .serialized, .removesTemporaries, .timeLimit(.minutes(15)))
+@Suite("write faults", .serialized, .removesTemporaries, .timeLimit(.minutes(45)))
 struct WriteFaultCLITests {
     static let full = "No space left on device"
     static let tooLarge = "File too large"

@@ -74,7 +74,7 @@ enum WriteFaults {
             }
             usleep(10_000)
         }
-        process.waitUntilExit()
+        try process.waitForExit()
         let seconds = Date().timeIntervalSince(started)
         return Outcome(
             status: process.terminationStatus,

@@ -22,7 +22,7 @@ import Testing
 ///
 /// A handful of seeded histories run in `make test`; `RELCTL_HISTORY_RUNS=N` runs N more from a
 /// random seed (printed), `RELCTL_HISTORY_SEED=S` replays one.
-@Suite(.removesTemporaries) struct HistoryPropertyTests {
+@Suite(.removesTemporaries, .timeLimit(.minutes(30))) struct HistoryPropertyTests {
     struct Random {
         var state: UInt64
         mutating func next() -> UInt64 {

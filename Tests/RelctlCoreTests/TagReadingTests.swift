@@ -7,7 +7,7 @@ import Testing
 
 /// How a tag reads against a tag format (issue 40, PRODUCT "Versions come from the tag history"):
 /// the table every command's history rests on.
-@Suite(.removesTemporaries) struct TagReadingTests {
+@Suite(.removesTemporaries, .timeLimit(.minutes(30))) struct TagReadingTests {
     static func v(_ text: String) throws -> SemanticVersion { try SemanticVersion(parsing: text) }
 
     @Test func tagsReadTolerantlyAgainstTheFormat() throws {

@@ -11,7 +11,7 @@ import Testing
 /// the writer's error however often the producer writes after it (libarchive writes its trailer
 /// when a failed archive is freed: that second write waited forever before). A hang here fails
 /// the suite's time limit instead of stalling the run.
-@Suite(.removesTemporaries, .timeLimit(.minutes(2)))
+@Suite(.removesTemporaries, .timeLimit(.minutes(30)))
 struct WorkStopTests {
     struct Refused: Error, Equatable {}
 
