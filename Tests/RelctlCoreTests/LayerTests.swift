@@ -121,4 +121,20 @@ struct LayerTests {
         }
         #expect(offenders.isEmpty, "call FileSystem/FileStatus/ReadableFile/AtomicFile instead: \(offenders.sorted())")
     }
+
+    /// Foundation's FileManager is a second door to the file system (it follows links and reads
+    /// without limits by default), so only RelctlBasics may use it.
+    @Test func onlyTheDoorUsesFileManager() throws {
+        var offenders: [String] = []
+        for layer in Self.layers.dropFirst() + ["RelctlCommands", "relctl"] {
+            let folder = Self.root.appendingPathComponent("Sources/\(layer)")
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                if code.contains(where: { $0.contains("FileManager") }) { offenders.append("\(layer)/\(file)") }
+            }
+        }
+        #expect(offenders.isEmpty, "use FileSystem (RelctlBasics) instead of FileManager: \(offenders.sorted())")
+    }
 }

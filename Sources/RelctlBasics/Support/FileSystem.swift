@@ -51,6 +51,17 @@ public enum FileSystem {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber)?.intValue
     }
 
+    /// When the file was last modified, nil when it cannot be read.
+    package static func modificationDate(of url: URL) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    }
+
+    /// Sets the file's modification time to now (a cache's "last used" mark); a file that cannot
+    /// be touched is left as it is.
+    package static func touch(_ url: URL) {
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+    }
+
     /// Where the symlink at `path` points, as written.
     public static func symlinkDestination(atPath path: String) throws -> String {
         do { return try FileManager.default.destinationOfSymbolicLink(atPath: path) } catch {

@@ -181,8 +181,7 @@ package struct LayerCache: Sendable {
             let key = String(name.dropLast(6))
             let size = FileSystem.size(of: blob(key)) ?? 0
             guard records.contains(key),
-                let used = (try? FileManager.default.attributesOfItem(atPath: record(key).path))?[.modificationDate]
-                    as? Date
+                let used = FileSystem.modificationDate(of: record(key))
             else {
                 entries.append(Entry(key: key, used: .distantPast, size: size))
                 continue
@@ -203,6 +202,6 @@ package struct LayerCache: Sendable {
     }
 
     private func touch(_ key: String) {
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: record(key).path)
+        FileSystem.touch(record(key))
     }
 }
