@@ -8,15 +8,22 @@ import RelctlRelease
 /// `RelctlError` into `relctl: error:` lines and the contract's exit code.
 protocol RelctlCommand: AsyncParsableCommand {
     var global: GlobalOptions { get }
+    /// `--profile` where a command has it; `RELCTL_PROFILE=1` profiles any command.
+    var profileRequested: Bool { get }
     func execute(_ context: Context) async throws
 }
 
 extension RelctlCommand {
+    var profileRequested: Bool { false }
+
     func run() async throws {
         Interrupts.install()
         let context = global.makeContext()
+        WorkProfile.shared.enable(flag: profileRequested)
         // A failure caused by our own Ctrl-C waits for the handler's exit 130 instead of exiting 1.
         defer { Interrupts.parkIfInterrupted() }
+        // Asked for explicitly, so printed whatever -q says, after the command's own output.
+        defer { if WorkProfile.shared.isEnabled { context.console.stderr(WorkProfile.shared.report() + "\n") } }
         do {
             if let limit = DescriptorLimit.prepare() { throw limit }
             try await execute(context)

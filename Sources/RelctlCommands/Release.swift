@@ -37,6 +37,14 @@ struct Release: RelctlCommand {
     @Option(name: .long, help: "Parallel build/package jobs.") var jobs: Int?
     @Flag(name: .long, help: "Run only the preflight checks (used by `relctl train run`).") var preflightOnly = false
     @Flag(name: .long, help: .hidden) var inTrain = false
+    @Flag(
+        name: .long,
+        help:
+            "Print where the time went: wall and CPU seconds per stage and per kind of work (RELCTL_PROFILE=1 does it for any command)."
+    )
+    var profile = false
+
+    var profileRequested: Bool { profile }
 
     func validate() throws {
         if keep && !dryRun { throw ValidationError("--keep only applies with --dry-run") }

@@ -22,6 +22,12 @@ public struct Command: Sendable, CustomStringConvertible {
         self.input = input
     }
 
+    /// Whether the program is git (also behind `gated()`'s shell), for the profile's split.
+    var runsGit: Bool {
+        let program = executable == "/bin/sh" && arguments.count > 2 && arguments[0] == "-c" ? arguments[2] : executable
+        return program == "git" || program.hasSuffix("/git")
+    }
+
     /// A shell command line, run as `/bin/sh -c LINE`.
     package static func shell(_ line: String, directory: URL?, environment: [String: String]?) -> Command {
         Command("/bin/sh", ["-c", line], directory: directory, environment: environment)

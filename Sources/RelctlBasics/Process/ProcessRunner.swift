@@ -35,6 +35,13 @@ public struct ProcessRunner: ProcessRunning {
     private func execute(
         _ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle) -> Void
     ) async throws -> Int32 {
+        let kind: WorkKind = command.runsGit ? .git : .processes
+        return try await WorkProfile.shared.measure(kind) { try await launchAndWait(command, drain: drain) }
+    }
+
+    private func launchAndWait(
+        _ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle) -> Void
+    ) async throws -> Int32 {
         try await BlockingWork.run {
             let process = try makeProcess(command)
             let outPipe = Pipe(), errPipe = Pipe()

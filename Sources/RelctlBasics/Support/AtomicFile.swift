@@ -54,6 +54,10 @@ public enum AtomicFile {
     /// temporary gets its mode, is closed and renamed into place. On any failure the temporary is
     /// removed and the destination is left as it was.
     private static func writeThrough(to url: URL, permissions: Int, _ body: (Sink) throws -> Void) throws {
+        try WorkProfile.shared.measure(.writes) { try writeThroughUnmeasured(to: url, permissions: permissions, body) }
+    }
+
+    private static func writeThroughUnmeasured(to url: URL, permissions: Int, _ body: (Sink) throws -> Void) throws {
         let directory = url.deletingLastPathComponent()
         do { try FileSystem.createDirectory(directory) } catch {
             throw FileSystemError(error, path: directory.path, action: "cannot create the folder")

@@ -103,7 +103,9 @@ public enum FileHasher {
     private static func digest(
         of url: URL, algorithms: Set<ChecksumAlgorithm>, buffer: UnsafeMutableRawBufferPointer
     ) throws -> FileDigest {
-        let (size, sha256, sha512) = try hash(path: url.path, algorithms: algorithms, buffer: buffer)
+        let (size, sha256, sha512) = try WorkProfile.shared.measure(.hashing) {
+            try hash(path: url.path, algorithms: algorithms, buffer: buffer)
+        }
         var digests: [ChecksumAlgorithm: String] = [:]
         if let sha256 { digests[.sha256] = hex(sha256) }
         if let sha512 { digests[.sha512] = hex(sha512) }

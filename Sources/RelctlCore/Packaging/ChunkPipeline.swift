@@ -140,7 +140,7 @@ package final class ChunkPipeline<Tag: Sendable>: Sendable {
     private func compressLoop(_ compress: (inout PipelineChunk<Tag>) throws -> Void) throws {
         defer { if running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { compressed.close() } }
         while var chunk = try queued.receive() {
-            try compress(&chunk)
+            try WorkProfile.shared.measure(.compression) { try compress(&chunk) }
             try compressed.send(consume chunk)
         }
     }

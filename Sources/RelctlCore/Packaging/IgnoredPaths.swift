@@ -13,6 +13,10 @@ package struct IgnoredPaths: Sendable {
 
     /// The ignored paths under `root`; nil outside a git work tree, where nothing is filtered.
     package static func load(root: URL, context: Context) async -> IgnoredPaths? {
+        await WorkProfile.shared.measure(.ignoreCheck) { await loadUnmeasured(root: root, context: context) }
+    }
+
+    private static func loadUnmeasured(root: URL, context: Context) async -> IgnoredPaths? {
         let git = Git(directory: root, context: context)
         guard
             let result = try? await git.runUnchecked([

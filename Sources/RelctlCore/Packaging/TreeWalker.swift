@@ -30,8 +30,9 @@ package struct TreeWalker {
         // One string for the whole tree: each file's source path is this plus the end of its
         // archive path (`ArchiveEntry`).
         let head = folder.pathString.hasSuffix("/") ? folder.pathString : folder.pathString + "/"
-        try walkDirectory(
-            folder, relative: "", destination: destination, head: head, builder: &builder)
+        try WorkProfile.shared.measure(.fileWalk) {
+            try walkDirectory(folder, relative: "", destination: destination, head: head, builder: &builder)
+        }
     }
 
     private func walkDirectory(

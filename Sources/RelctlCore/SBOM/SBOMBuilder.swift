@@ -71,6 +71,14 @@ package enum SBOMBuilder {
     package static func write(
         _ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL
     ) throws -> SBOMFile {
+        try WorkProfile.shared.measure(.sbom) {
+            try writeUnmeasured(subject, dependencies: dependencies, stem: stem, in: directory)
+        }
+    }
+
+    private static func writeUnmeasured(
+        _ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL
+    ) throws -> SBOMFile {
         let url = directory.appendingPathComponent(stem + fileExtension)
         let temporary = AtomicFile.temporaryURL(for: url)
         let descriptor = CleanupRegistry.shared.create(temporary)

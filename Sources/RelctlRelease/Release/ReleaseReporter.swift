@@ -14,6 +14,8 @@ struct ReleaseReporter {
     /// Preflight and workspace, then the stages.
     private let total: Int
     private var position = 0
+    /// The running stage's start for `--profile` (stages run one after another).
+    private var profileMark: WorkProfile.Mark?
 
     init(options: ReleaseOptions, config: RelctlConfig, context: Context, stageCount: Int) {
         progress = ReleaseProgress(console: context.console, environment: context.environment)
@@ -49,11 +51,14 @@ struct ReleaseReporter {
     mutating func begin(_ name: String) -> Date {
         position += 1
         progress.begin(name, index: position, of: total)
+        profileMark = WorkProfile.shared.mark()
         return clock.now()
     }
 
     mutating func ended(_ name: String, _ status: StageStatus, since start: Date, detail: String? = nil) {
         let record = StageRecord(name: name, status: status, seconds: clock.seconds(since: start), detail: detail)
+        WorkProfile.shared.endSection(name, since: profileMark)
+        profileMark = nil
         plan.stages.append(record)
         progress.end(record)
     }

@@ -1,0 +1,59 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// `relctl release --profile` and `RELCTL_PROFILE=1` (issue 45): where a run's time goes, per
+/// stage and per kind of work, printed after the command's own output whatever `-q` says.
+@Suite("relctl --profile", .timeLimit(.minutes(30)), .removesTemporaries)
+struct ProfileCLITests {
+    /// The rows of the profile's two tables: name → the numbers after it.
+    static func rows(_ stderr: String) -> [String: [String]] {
+        guard let start = stderr.range(of: "profile: seconds of wall and CPU time") else { return [:] }
+        var rows: [String: [String]] = [:]
+        for line in stderr[start.upperBound...].split(separator: "\n").dropFirst() where line.hasPrefix("  ") {
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            let numbers = columns.reversed().prefix { Double($0) != nil || $0 == "-" }.reversed()
+            rows[columns.dropLast(numbers.count).joined(separator: " ")] = Array(numbers)
+        }
+        return rows
+    }
+
+    @Test func aDryRunReleaseShowsEachStageAndEachKindOfWork() throws {
+        let fixture = try ReleaseFixture()
+        let result = try relctl(["release", "v1.0.0", "--dry-run", "--profile", "-q"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        let rows = Self.rows(result.stderr)
+        for stage in ["preflight", "build", "package", "checksum", "notes", "tag"] {
+            let numbers = try #require(rows[stage], "no row for the \(stage) stage:\n\(result.stderr)")
+            #expect(numbers.count == 2 && numbers.allSatisfy { Double($0)! >= 0 })
+        }
+        let whole = try #require(rows["whole run"]).compactMap(Double.init)
+        let stages = ["preflight", "build", "package", "checksum", "notes", "tag"].compactMap { rows[$0]?.first }
+            .compactMap(Double.init)
+        #expect(whole.count == 2 && whole[0] >= stages.reduce(0, +), "the stages fit in the whole run")
+        // git ran (preflight, scratch clone, tag); archives were compressed, SBOMs and files written.
+        for kind in ["git", "compression", "SBOM", "writes"] {
+            let numbers = try #require(rows[kind], "no row for \(kind):\n\(result.stderr)")
+            #expect(Int(numbers.last ?? "") ?? 0 > 0, "\(kind) was measured at least once")
+        }
+        #expect(rows["git"]?[1] == "-", "a child's CPU is its own, not shown as relctl's")
+    }
+
+    @Test func theEnvironmentProfilesAnyCommandAndIsOffOtherwise() throws {
+        let fixture = try ReleaseFixture()
+        #expect(try relctl(["build", "--tag", "v1.0.0"], in: fixture.url).status == 0)
+        let plain = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(plain.status == 0, "\(plain)")
+        #expect(!plain.stderr.contains("profile:"))
+        let profiled = try relctl(
+            ["package", "--tag", "v1.0.0", "--clean"], in: fixture.url, environment: ["RELCTL_PROFILE": "1"])
+        #expect(profiled.status == 0, "\(profiled)")
+        let rows = Self.rows(profiled.stderr)
+        #expect(rows["compression"] != nil && rows["git"] != nil, "\(profiled.stderr)")
+        #expect(rows["whole run"]?.count == 2)
+        let off = try relctl(
+            ["package", "--tag", "v1.0.0", "--clean"], in: fixture.url, environment: ["RELCTL_PROFILE": "0"])
+        #expect(!off.stderr.contains("profile:"))
+    }
+}
