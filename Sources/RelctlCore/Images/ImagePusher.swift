@@ -98,6 +98,13 @@ public struct ImagePusher: Sendable {
             try await rehearse(image, client: client, credentials: opened.credentials, index: read.index)
             return Report()
         }
+        // An unchanged image: one manifest HEAD per tag instead of a HEAD per blob and five PUTs.
+        if await Self.tagsAlreadyPoint(at: image.digest, tags: image.tags, client: client) {
+            context.console.info(
+                "pushed \(image.reference.name)@\(image.digest) as \(image.tags.joined(separator: ", ")): 0 blob(s) uploaded, every tag already points at this index"
+            )
+            return Report()
+        }
         let report = try await pushBlobs(
             read.manifests.map(\.manifest), blobs: read.blobs, client: client, connection: connection,
             mountFrom: opened.mountFrom)
@@ -216,6 +223,22 @@ public struct ImagePusher: Sendable {
             }
         }
         return report
+    }
+
+    /// True when the registry answers every tag with this index's digest. Any other answer (a 404,
+    /// no `Docker-Content-Digest` header, an error) is false, and the push goes the whole way: the
+    /// shortcut may only skip work, never decide that a push failed.
+    package static func tagsAlreadyPoint(at digest: String, tags: [String], client: RegistryClient) async -> Bool {
+        guard !tags.isEmpty else { return false }
+        let accept = [OCIMediaType.index, "application/vnd.docker.distribution.manifest.list.v2+json"]
+            .joined(separator: ", ")
+        let answers = await ParallelJobs.map(tags, limit: concurrentBlobs) { tag -> Bool in
+            guard let response = try? await client.send("HEAD", "manifests/\(tag)", headers: ["Accept": accept]) else {
+                return false
+            }
+            return response.status == 200 && response.header("Docker-Content-Digest") == digest
+        }
+        return answers.allSatisfy { $0 }
     }
 
     /// PUTs several manifests at once; the first failure (in input order) is thrown.
