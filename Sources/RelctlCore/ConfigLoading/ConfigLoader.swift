@@ -293,6 +293,7 @@ public enum ConfigLoader {
             mapping($0, allowed: Template.perTarget, owner: table, key: "trees")
         }
         if let setupEnv = table.bool("setup-env") { archive.setupEnv = setupEnv }
+        if let topFolder = table.bool("top-folder") { archive.topFolder = topFolder }
         archive.stage = template(table, "stage")
         archive.exclude = table.strings("exclude") ?? []
         if let level = table.integer("compression-level") {

@@ -1,0 +1,92 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+@testable import RelctlBasics
+@testable import RelctlCore
+@testable import RelctlRelease
+
+/// Release shapes real projects have (issue 40): archive names without the version, flat
+/// archives, several formats per target, Go-style names, chart-only projects.
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries) struct ReleaseShapesCLITests {
+    /// The fixture's relctl.toml with `text` added to its `[archive]` table, committed and pushed.
+    private func setArchive(_ fixture: ReleaseFixture, _ text: String) throws {
+        let config = try fixture.repository.directory.read("relctl.toml")
+        try fixture.repository.commit(
+            "chore: archive settings",
+            files: ["relctl.toml": config.replacingOccurrences(of: "[archive]\n", with: "[archive]\n" + text)])
+        try fixture.repository.git("push", "-q", "origin", "main")
+    }
+
+    /// The fixture's relctl.toml with `old` replaced by `new`, committed and pushed.
+    private func editConfig(_ fixture: ReleaseFixture, _ old: String, _ new: String) throws {
+        let config = try fixture.repository.directory.read("relctl.toml")
+        #expect(config.contains(old), "the fixture's relctl.toml holds \(old)")
+        try fixture.repository.commit(
+            "chore: config", files: ["relctl.toml": config.replacingOccurrences(of: old, with: new)])
+        try fixture.repository.git("push", "-q", "origin", "main")
+    }
+
+    private func sha256(_ url: URL) throws -> String {
+        String(try run("sha256sum", [url.path]).stdout.prefix(64))
+    }
+
+    /// eza's `{project}_{target}`: every release writes the same names. The second release must
+    /// not replace the first one's archive, `.sha256` and SBOM (old code did, warning "they stay").
+    @Test func versionlessNamesNeverReplaceAnotherReleasesFiles() throws {
+        let fixture = try ReleaseFixture()
+        try setArchive(fixture, "name = \"{project}_{target}\"\n")
+        let first = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(first.status == 0, "\(first)")
+        let dist = fixture.url.appendingPathComponent("dist")
+        let stem = "demo_x86_64-unknown-linux-gnu"
+        let files = [stem + ".tar.gz", stem + ".tar.gz.sha256", stem + ".cdx.json"]
+        var before: [String: String] = [:]
+        for name in files { before[name] = try sha256(dist.appendingPathComponent(name)) }
+
+        try fixture.repository.commit("feat: more", files: ["VERSION": "1.1.0\n", "src/more.txt": "more\n"])
+        try fixture.repository.git("push", "-q", "origin", "main")
+        let second = try relctl(["release", "v1.1.0"], in: fixture.url)
+        #expect(second.status == 1, "\(second)")
+        #expect(second.stderr.contains("has no {version} or {tag}") && second.stderr.contains(stem), "\(second.stderr)")
+        #expect(second.stderr.contains("of v1.0.0"), "names the release the files belong to: \(second.stderr)")
+        for name in files { #expect(try sha256(dist.appendingPathComponent(name)) == before[name], "\(name) kept") }
+        #expect(try fixture.localTags() == ["v1.0.0"], "nothing was tagged")
+
+        // Deleting (or moving away) the earlier release is the way on.
+        try FileManager.default.removeItem(at: dist)
+        let again = try relctl(["release", "v1.1.0"], in: fixture.url)
+        #expect(again.status == 0, "\(again)")
+        let listing = try run("tar", ["-tzf", dist.appendingPathComponent(stem + ".tar.gz").path]).stdout
+        #expect(listing.contains("\(stem)/bin/hello"), "\(listing)")
+    }
+
+    /// GoReleaser's default: no top folder. `tar`, `unzip` and the SBOM see the files at the root.
+    @Test func flatArchivesHoldTheirFilesAtTheRoot() throws {
+        let fixture = try ReleaseFixture()
+        try setArchive(fixture, "name = \"{project}_{os}_{arch}\"\ntop-folder = false\n")
+        try editConfig(
+            fixture, "[[target]]\ntriple = \"aarch64-unknown-linux-gnu\"\n",
+            "[[target]]\ntriple = \"aarch64-unknown-linux-gnu\"\nformat = \"zip\"\n")
+        let checked = try relctl(["check"], in: fixture.url)
+        #expect(checked.status == 0, "\(checked)")
+        let released = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(released.status == 0, "\(released)")
+        let dist = fixture.url.appendingPathComponent("dist")
+        let tarList = try run("tar", ["-tzf", dist.appendingPathComponent("demo_linux_x86_64.tar.gz").path]).stdout
+            .split(separator: "\n").map(String.init).sorted()
+        #expect(tarList.contains("bin/hello") && tarList.contains("README.md"), "\(tarList)")
+        #expect(!tarList.contains { $0.hasPrefix("demo_linux_x86_64") }, "no top folder: \(tarList)")
+        let zipList = try run("unzip", ["-Z1", dist.appendingPathComponent("demo_linux_aarch64.zip").path]).stdout
+        #expect(zipList.split(separator: "\n").contains("bin/hello"), "\(zipList)")
+        #expect(!zipList.contains("demo_linux_aarch64/"), "\(zipList)")
+        let sbom = try fixture.repository.directory.read("dist/demo_linux_x86_64.cdx.json")
+        #expect(sbom.contains("\"bin/hello\""), "the SBOM names the files where they are")
+        let unpacked = fixture.url.appendingPathComponent("unpacked")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        _ = try run("tar", ["-xzf", dist.appendingPathComponent("demo_linux_x86_64.tar.gz").path, "-C", unpacked.path])
+        let output = try run(unpacked.appendingPathComponent("bin/hello").path, []).stdout
+        #expect(output.contains("hello 1.0.0 x86_64-unknown-linux-gnu"), "\(output)")
+    }
+}
