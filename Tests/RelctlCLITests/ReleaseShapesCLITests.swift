@@ -89,4 +89,70 @@ import Testing
         let output = try run(unpacked.appendingPathComponent("bin/hello").path, []).stdout
         #expect(output.contains("hello 1.0.0 x86_64-unknown-linux-gnu"), "\(output)")
     }
+
+    /// One target in tar.gz and zip (`format = ["tar.gz", "zip"]`): `check` accepts it, each
+    /// archive gets its own SBOM, and SHA256SUMS lists every file once.
+    @Test func oneTargetShipsSeveralFormats() throws {
+        let fixture = try ReleaseFixture()
+        try editConfig(
+            fixture, "[[target]]\ntriple = \"aarch64-unknown-linux-gnu\"\n",
+            "[[target]]\ntriple = \"aarch64-unknown-linux-gnu\"\nformat = [\"tar.gz\", \"zip\"]\n")
+        let checked = try relctl(["check"], in: fixture.url)
+        #expect(checked.status == 0, "\(checked)")
+        let released = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(released.status == 0, "\(released)")
+        let dist = fixture.url.appendingPathComponent("dist")
+        let stem = "demo-v1.0.0-aarch64-unknown-linux-gnu"
+        for format in ["tar.gz", "zip"] {
+            let sbom = try fixture.repository.directory.read("dist/\(stem).\(format).cdx.json")
+            #expect(sbom.contains("\"\(stem).\(format)\""), "the \(format) SBOM describes the \(format) archive")
+        }
+        let sums = try fixture.repository.directory.read("dist/SHA256SUMS")
+        let names = sums.split(separator: "\n").map { String($0.split(separator: " ").last ?? "") }
+        #expect(Set(names).count == names.count, "each file once: \(sums)")
+        for name in ["\(stem).tar.gz", "\(stem).zip", "\(stem).tar.gz.cdx.json", "\(stem).zip.cdx.json"] {
+            #expect(names.contains(name), "\(name) listed: \(sums)")
+        }
+        let verified = try run("sha256sum", ["-c", "SHA256SUMS"], in: dist)
+        #expect(verified.status == 0, "\(verified)")
+        let manifest = try #require(try ReleaseManifest.read(in: dist))
+        #expect(
+            manifest.artifacts.filter { $0.target == "aarch64-unknown-linux-gnu" }.map(\.format).sorted()
+                == ["tar.gz", "zip"], "\(manifest.artifacts)")
+    }
+
+    /// k9s's `{project}_{os}_{arch}`, in CI: each job packages one target, the merge job has only
+    /// the archives and runs `relctl checksum`. manifest.json keeps every archive's target, and the
+    /// tag, version and commit (old code: targets dropped, and an empty tag, version and commit).
+    @Test func goStyleNamesKeepTargetsAndTheReleaseInTheCIMerge() throws {
+        let fixture = try ReleaseFixture()
+        try setArchive(fixture, "name = \"{project}_{os}_{arch}\"\n")
+        try fixture.repository.git("tag", "-a", "v1.0.0", "-m", "v1.0.0")
+        let commit = try fixture.repository.git("rev-parse", "HEAD").trimmingCharacters(in: .whitespacesAndNewlines)
+        let triples = ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"]
+        let merged = fixture.url.appendingPathComponent("merged")
+        try FileManager.default.createDirectory(at: merged, withIntermediateDirectories: true)
+        for triple in triples {
+            let out = "job-\(triple)"
+            let built = try relctl(["build", "--target", triple, "--tag", "v1.0.0"], in: fixture.url)
+            #expect(built.status == 0, "\(built)")
+            let packaged = try relctl(
+                ["package", "--tag", "v1.0.0", "--target", triple, "--out", out], in: fixture.url)
+            #expect(packaged.status == 0, "\(packaged)")
+            for name in try FileManager.default.contentsOfDirectory(
+                atPath: fixture.url.appendingPathComponent(out).path)
+            where name != "manifest.json" {
+                try FileManager.default.copyItem(
+                    at: fixture.url.appendingPathComponent(out).appendingPathComponent(name),
+                    to: merged.appendingPathComponent(name))
+            }
+        }
+        let summed = try relctl(["checksum", "merged"], in: fixture.url)
+        #expect(summed.status == 0, "\(summed)")
+        let manifest = try #require(try ReleaseManifest.read(in: merged))
+        #expect(manifest.artifacts.map(\.name).sorted() == ["demo_linux_aarch64.tar.gz", "demo_linux_x86_64.tar.gz"])
+        #expect(manifest.artifacts.map(\.target).sorted() == triples.sorted(), "\(manifest.artifacts)")
+        #expect(manifest.tag == "v1.0.0" && manifest.version == "1.0.0", "\(manifest)")
+        #expect(manifest.commit == commit, "\(manifest)")
+    }
 }

@@ -221,7 +221,10 @@ public enum ChecksumWriter {
             if !zip(group.names, group.names.dropFirst()).allSatisfy({ bytewiseLess($0, $1) }) {
                 group.names = Array(Set(group.names)).sorted(by: bytewiseLess)
             }
+            // Each SBOM once, even if two archives lead to it (one listed twice is a broken list).
+            var seen: Set<String> = []
             group.sboms = group.names.compactMap { sbomName(of: $0, in: group.directory) }
+                .filter { seen.insert($0).inserted }
             return group
         }
     }
@@ -238,9 +241,12 @@ public enum ChecksumWriter {
         return names.sorted(by: bytewiseLess)
     }
 
-    /// `NAME.cdx.json` for the archive `NAME.<ext>` when that file exists.
+    /// `NAME.cdx.json` for the archive `NAME.<ext>` when that file exists; `NAME.<ext>.cdx.json`
+    /// when the target ships several formats (each archive's SBOM of its own).
     package static func sbomName(of archive: String, in directory: URL) -> String? {
         guard let format = ArtifactName.format(of: archive) else { return nil }
+        let own = archive + SBOMBuilder.fileExtension
+        if FileKind.isRegularFile(directory.appendingPathComponent(own).path) { return own }
         let name = String(archive.dropLast(ArchiveFormats.fileExtension(format).count)) + SBOMBuilder.fileExtension
         return FileKind.isRegularFile(directory.appendingPathComponent(name).path) ? name : nil
     }

@@ -14,6 +14,12 @@ package struct ArchiveLayout: Sendable {
 
     /// The folder every entry is written under: the name, or empty for a flat archive.
     package var top: String { hasTopFolder ? name : "" }
+    /// true when the target ships this name in several formats (`format = ["tar.gz", "zip"]`).
+    package var sharesName = false
+
+    /// The stem of the archive's SBOM (`STEM.cdx.json`): its name, or its file name when the
+    /// target ships several formats, so each archive has an SBOM of its own.
+    package var sbomStem: String { sharesName ? fileName : name }
 
     /// The archive's file name (`NAME.tar.gz`).
     package var fileName: String { name + ArchiveFormats.fileExtension(format) }

@@ -139,7 +139,7 @@ public enum ProjectChecker {
             report.problem(
                 Diagnostic(
                     file: config.path, line: settings.line,
-                    "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first"
+                    "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first (several archive formats of one target: `format = [\"tar.gz\", \"zip\"]`)"
                 ))
         }
         if config.targets.isEmpty {
