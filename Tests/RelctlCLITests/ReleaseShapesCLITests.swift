@@ -155,4 +155,82 @@ import Testing
         #expect(manifest.tag == "v1.0.0" && manifest.version == "1.0.0", "\(manifest)")
         #expect(manifest.commit == commit, "\(manifest)")
     }
+
+    /// A chart project: `relctl.toml` with `extra`, a chart in `charts/metrics-server` at
+    /// `chartVersion` for the application at `appVersion`, committed on `main`.
+    private func chartProject(extra: String, chartVersion: String, appVersion: String) throws -> GitRepository {
+        let repository = try GitRepository()
+        let config = """
+            [project]
+            name = "metrics-server"
+
+            [[chart]]
+            path = "charts/metrics-server"
+            \(extra)
+            """
+        _ = try repository.commit(
+            "feat: chart",
+            files: [
+                "relctl.toml": config, ".gitignore": "dist/\n", "VERSION": appVersion + "\n",
+                "charts/metrics-server/Chart.yaml":
+                    "apiVersion: v2\nname: metrics-server\ndescription: Metrics Server\nversion: \(chartVersion)\nappVersion: \"\(appVersion)\"\n",
+                "charts/metrics-server/values.yaml": "replicas: 1\n",
+                "charts/metrics-server/templates/service.yaml": "apiVersion: v1\nkind: Service\n",
+            ])
+        return repository
+    }
+
+    /// metrics-server: `[[chart]]` and no `[[target]]`. `release` packages the chart (old code:
+    /// exit 0 with no chart), and `relctl chart` works with no archives and no dist/manifest.json.
+    @Test func aChartOnlyProjectReleasesItsChart() throws {
+        let repository = try chartProject(extra: "", chartVersion: "0.9.0", appVersion: "0.9.0")
+        let released = try relctl(["release", "v0.9.0"], in: repository.url)
+        #expect(released.status == 0, "\(released)")
+        let dist = repository.url.appendingPathComponent("dist")
+        let chart = dist.appendingPathComponent("metrics-server-0.9.0.tgz")
+        let listing = try run("tar", ["-tzf", chart.path]).stdout
+        #expect(listing.contains("metrics-server/Chart.yaml"), "\(listing)")
+        #expect(listing.contains("metrics-server/templates/service.yaml"), "\(listing)")
+        let sums = try repository.directory.read("dist/SHA256SUMS")
+        #expect(sums.contains("metrics-server-0.9.0.tgz"), "\(sums)")
+        let verified = try run("sha256sum", ["-c", "SHA256SUMS"], in: dist)
+        #expect(verified.status == 0, "\(verified)")
+
+        let packaged = try Data(contentsOf: chart)
+        try FileManager.default.removeItem(at: dist)
+        let again = try relctl(["chart", "--tag", "v0.9.0"], in: repository.url)
+        #expect(again.status == 0, "\(again)")
+        #expect(try Data(contentsOf: chart) == packaged, "the same chart, byte for byte")
+    }
+
+    /// A chart versioned on its own (3.13.1 while the app is 0.9.0): a `[[version]]` naming the
+    /// Chart.yaml's `appVersion` makes only that field follow the release (old code: the chart
+    /// could not be packaged by any configuration).
+    @Test func aChartWithItsOwnVersionKeepsIt() throws {
+        let repository = try chartProject(
+            extra: """
+
+                [[version]]
+                path = "VERSION"
+
+                [[version]]
+                path = "charts/metrics-server/Chart.yaml"
+                kind = "helm-app-version"
+
+                """, chartVersion: "3.13.1", appVersion: "0.9.0")
+        let validated = try relctl(["validate-tag", "v0.9.0"], in: repository.url)
+        #expect(validated.status == 0, "\(validated)")
+        let released = try relctl(["release", "v0.9.0"], in: repository.url)
+        #expect(released.status == 0, "\(released)")
+        let chart = repository.url.appendingPathComponent("dist/metrics-server-3.13.1.tgz")
+        let chartYAML = try run("tar", ["-xzOf", chart.path, "metrics-server/Chart.yaml"]).stdout
+        #expect(chartYAML.contains("version: 3.13.1") && chartYAML.contains("appVersion: \"0.9.0\""), "\(chartYAML)")
+
+        // The next release moves appVersion only.
+        _ = try repository.commit("feat: more", files: ["src/more.txt": "more\n"])
+        let bumped = try relctl(["bump", "--write", "--set", "0.10.0"], in: repository.url)
+        #expect(bumped.status == 0, "\(bumped)")
+        let written = try repository.directory.read("charts/metrics-server/Chart.yaml")
+        #expect(written.contains("version: 3.13.1") && written.contains("appVersion: \"0.10.0\""), "\(written)")
+    }
 }
