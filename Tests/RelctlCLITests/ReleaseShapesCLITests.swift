@@ -233,4 +233,42 @@ import Testing
         let written = try repository.directory.read("charts/metrics-server/Chart.yaml")
         #expect(written.contains("version: 3.13.1") && written.contains("appVersion: \"0.10.0\""), "\(written)")
     }
+
+    /// A glibc binary in a `scratch` image could never start (no `ld-linux` there): `relctl image`
+    /// reads the ELF interpreter and refuses, naming it and the bases to use (old code: exit 0).
+    @Test func aDynamicBinaryIsRefusedInAScratchImage() throws {
+        // Debian's /bin/true is dynamically linked against glibc; readelf is the judge of that.
+        let interpreterLine = try run("readelf", ["-l", "/bin/true"]).stdout.split(separator: "\n")
+            .first { $0.contains("Requesting program interpreter") }
+        let interpreter = try #require(interpreterLine.map { String($0.split(separator: ": ").last!.dropLast()) })
+        let fixture = try ReleaseFixture(buildCommand: "mkdir -p out/{target} && cp /bin/true out/{target}/hello")
+        let config = try fixture.repository.directory.read("relctl.toml")
+        try fixture.repository.commit(
+            "chore: image",
+            files: [
+                "relctl.toml": config
+                    + "\n[[image]]\nrepository = \"ghcr.io/acme/demo\"\ntargets = [\"x86_64-unknown-linux-gnu\"]\n"
+            ])
+        let built = try relctl(["build", "--tag", "v1.0.0", "--target", "x86_64-*"], in: fixture.url)
+        #expect(built.status == 0, "\(built)")
+        let image = try relctl(["image", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(image.status == 2, "\(image)")
+        #expect(image.stderr.contains("dynamically linked") && image.stderr.contains(interpreter), "\(image.stderr)")
+        #expect(image.stderr.contains("base"), "says which base to use: \(image.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.url.appendingPathComponent("dist/oci/demo").path))
+
+        // A file with no interpreter (the stand-in script here) is not refused.
+        try fixture.repository.commit(
+            "chore: script",
+            files: [
+                "relctl.toml": try fixture.repository.directory.read("relctl.toml")
+                    .replacingOccurrences(
+                        of: "cp /bin/true out/{target}/hello",
+                        with: "printf '#!/bin/sh\\n' > out/{target}/hello && chmod +x out/{target}/hello")
+            ])
+        let rebuilt = try relctl(["build", "--tag", "v1.0.0", "--target", "x86_64-*"], in: fixture.url)
+        #expect(rebuilt.status == 0, "\(rebuilt)")
+        let again = try relctl(["image", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(again.status == 0, "\(again)")
+    }
 }
