@@ -271,4 +271,43 @@ import Testing
         let again = try relctl(["image", "--tag", "v1.0.0"], in: fixture.url)
         #expect(again.status == 0, "\(again)")
     }
+
+    /// just: a root package with `publish = false` helper crates as members. `cargo build` at the
+    /// root builds the root package only, so `init` lists `just` alone (old code also listed
+    /// `generate-book`, which `relctl build` then could not find).
+    @Test func initInARootPackageWorkspaceListsTheRootsBinaries() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "Cargo.toml",
+            "[package]\nname = \"just\"\nversion = \"1.40.0\"\n\n[workspace]\nmembers = [\"crates/*\"]\n")
+        try repo.directory.write("src/main.rs", "fn main() {}\n")
+        try repo.directory.write(
+            "crates/generate-book/Cargo.toml",
+            "[package]\nname = \"generate-book\"\nversion = \"0.0.0\"\npublish = false\n")
+        try repo.directory.write("crates/generate-book/src/main.rs", "fn main() {}\n")
+        try repo.directory.write(
+            "crates/update-contributors/Cargo.toml",
+            "[package]\nname = \"update-contributors\"\nversion = \"0.0.0\"\npublish = false\n")
+        try repo.directory.write("crates/update-contributors/src/main.rs", "fn main() {}\n")
+        try repo.commit("chore: start")
+        let initialised = try relctl(["init"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("binaries = [\"just\"]"), "\(config)")
+        #expect(!config.contains("generate-book") && !config.contains("update-contributors"), "\(config)")
+    }
+
+    /// A Go project with no manifest relctl knows: named from go.mod's module path (the major
+    /// version suffix dropped), not from the folder it was cloned into.
+    @Test func initNamesAGoProjectFromItsModulePath() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module github.com/derailed/k9s/v2\n\ngo 1.24\n")
+        try repo.directory.write("main.go", "package main\n\nfunc main() {}\n")
+        try repo.commit("chore: start")
+        #expect(repo.url.lastPathComponent != "k9s")
+        let initialised = try relctl(["init"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("name = \"k9s\""), "\(config)")
+    }
 }
