@@ -310,4 +310,22 @@ import Testing
         let config = try repo.directory.read("relctl.toml")
         #expect(config.contains("name = \"k9s\""), "\(config)")
     }
+
+    /// The download URLs come from `origin` (a GitHub URL, fetched through an `insteadOf` rule):
+    /// `reproduce` rebuilds in a clone that keeps the project's remotes, so the installer it
+    /// writes points at the same URLs (old code: the rebuild failed without a download URL).
+    @Test func reproduceKeepsTheOriginalRemoteURL() throws {
+        let fixture = try ReleaseFixture(release: "\n[installer]\nenabled = true\n")
+        let github = "https://github.com/acme/demo.git"
+        try fixture.repository.git("remote", "set-url", "origin", github)
+        try fixture.repository.git("config", "url.\(fixture.remote.url.path).insteadOf", github)
+        let released = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(released.status == 0, "\(released)")
+        let installer = try fixture.repository.directory.read("dist/demo-installer.sh")
+        #expect(
+            installer.contains("https://github.com/acme/demo/releases/download/v1.0.0"), "\(installer.prefix(2000))")
+        let reproduced = try relctl(["reproduce", "v1.0.0"], in: fixture.url)
+        #expect(reproduced.status == 0, "\(reproduced)")
+        #expect(reproduced.stderr.contains("reproducible:"), "\(reproduced.stderr)")
+    }
 }

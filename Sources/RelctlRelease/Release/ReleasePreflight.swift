@@ -128,6 +128,9 @@ enum ReleasePreflight {
         report.branch = status.branch
         if options.rebuild {
             await checkRebuild(options.tag, git: git, into: &report)
+            // No remote is checked, but download URLs derived from it must be the release's.
+            report.gitSettings = await git.settings(matching: ReleaseWorkspace.borrowedSettings)
+            report.remoteURL = report.gitSettings.last { $0.key == "remote.\(config.release.remote).url" }?.value
             return
         }
         checkBranch(config: config, into: report)
