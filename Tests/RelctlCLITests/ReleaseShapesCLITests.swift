@@ -328,4 +328,55 @@ import Testing
         #expect(reproduced.status == 0, "\(reproduced)")
         #expect(reproduced.stderr.contains("reproducible:"), "\(reproduced.stderr)")
     }
+
+    /// The SLSA statement inside `dist/NAME.intoto.jsonl` (a DSSE envelope).
+    private func provenanceStatement(_ fixture: ReleaseFixture) throws -> [String: Any] {
+        let line = try fixture.repository.directory.read("dist/demo-v1.0.0.intoto.jsonl")
+        let envelope = try #require(
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let encoded = try #require(envelope["payload"] as? String)
+        let payload = try #require(Data(base64Encoded: encoded))
+        return try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+    }
+
+    private func sourceURI(_ statement: [String: Any]) -> String? {
+        let predicate = statement["predicate"] as? [String: Any]
+        let definition = predicate?["buildDefinition"] as? [String: Any]
+        let dependencies = definition?["resolvedDependencies"] as? [[String: Any]]
+        return dependencies?.first?["uri"] as? String
+    }
+
+    /// SLSA's provenance names the source repository in `resolvedDependencies`: a remote that is
+    /// a folder becomes a `file://` URI, and with no remote the `[publish] github` repository is
+    /// named (old code: a bare path, or no `uri` at all).
+    @Test func provenanceNamesTheSourceRepository() throws {
+        let extra = """
+
+            [sign]
+            ssh-key = "keys/release_ed25519"
+
+            [provenance]
+            enabled = true
+
+            [publish]
+            github = "acme/demo"
+            """
+        let fixture = try ReleaseFixture(release: extra)
+        try fixture.repository.commit("chore: keys", files: [".gitignore": "out/\ndist/\nkeys/\n"])
+        try fixture.repository.git("push", "-q", "origin", "main")
+        _ = try SigningKeysFixture(in: fixture.url.appendingPathComponent("keys"))
+        let released = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(released.status == 0, "\(released)")
+        let local = sourceURI(try provenanceStatement(fixture))
+        #expect(local == "git+file://\(fixture.remote.url.path)@refs/tags/v1.0.0", "\(local ?? "no uri")")
+
+        // The same release from a clone with no remote at all.
+        try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("dist"))
+        try fixture.repository.git("tag", "-d", "v1.0.0")
+        try fixture.repository.git("remote", "remove", "origin")
+        let again = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(again.status == 0, "\(again)")
+        let published = sourceURI(try provenanceStatement(fixture))
+        #expect(published == "git+https://github.com/acme/demo@refs/tags/v1.0.0", "\(published ?? "no uri")")
+    }
 }
