@@ -379,4 +379,29 @@ import Testing
         let published = sourceURI(try provenanceStatement(fixture))
         #expect(published == "git+https://github.com/acme/demo@refs/tags/v1.0.0", "\(published ?? "no uri")")
     }
+
+    /// GitLab (the strict stand-in): a 502 answers the upload of manifest.json after it was
+    /// stored. relctl looks at the package before sending it again: one package file per name,
+    /// and the release complete (old code re-sent it blindly, leaving a duplicate).
+    @Test func aGitLab502AfterAStoredUploadLeavesNoDuplicate() async throws {
+        let forges = ForgePublishCLITests()
+        try await forges.withStandIn(.gitlab, size: 20_000) { fixture, server in
+            try await server.setFaults(
+                #"[{"action":"status","status":502,"after":true,"kind":"upload","name":"manifest.json"}]"#)
+            let published = try await forges.publish(["v1.0.0", "--forge", "gitlab"], fixture, server)
+            #expect(published.status == 0, "\(published)")
+            let log = try await server.log()
+            #expect(log.contains { $0.name == "manifest.json" && $0.status == 502 }, "the fault was served")
+            let state = try #require(try await server.state() as? [String: Any])
+            var copies: [String: Int] = [:]
+            for package in state["packages"] as? [[String: Any]] ?? [] {
+                for file in package["files"] as? [[String: Any]] ?? [] {
+                    copies[file["file_name"] as? String ?? "", default: 0] += 1
+                }
+            }
+            #expect(copies["manifest.json"] == 1, "\(copies)")
+            #expect(copies.values.allSatisfy { $0 == 1 }, "one package file per asset: \(copies)")
+            try await forges.expectExactlyPublished(server, fixture)
+        }
+    }
 }
