@@ -404,4 +404,29 @@ import Testing
             try await forges.expectExactlyPublished(server, fixture)
         }
     }
+
+    /// CHANGELOG.md on GitHub: `(#1234)` becomes a link (a file is not autolinked as a release body
+    /// is), and a file whose `[1.0.0]` headings have no link definitions gets none added, its end
+    /// (blank lines included) kept as it was (old code: a `[1.1.0]: …` line appended, no PR links).
+    @Test func changelogLinksPullRequestsAndKeepsTheFilesStyle() throws {
+        let repo = try GitRepository()
+        try repo.git("remote", "add", "origin", "https://github.com/acme/demo.git")
+        let original = "# Changelog\n\n## [1.0.0] - 2024-01-01\n\n- first\n\n\n"
+        try repo.commit(
+            "chore: start",
+            files: [
+                "relctl.toml": "[project]\nname = \"demo\"\n\n[[version]]\npath = \"VERSION\"\n",
+                "VERSION": "1.0.0\n", "CHANGELOG.md": original,
+            ])
+        try repo.git("tag", "v1.0.0")
+        try repo.commit("feat: add a thing (#1234)", files: ["src/thing.txt": "thing\n"])
+        try repo.commit("fix: mend it (#99)", files: ["VERSION": "1.1.0\n"])
+        let notes = try relctl(["notes", "--tag", "v1.1.0", "--changelog", "CHANGELOG.md"], in: repo.url)
+        #expect(notes.status == 0, "\(notes)")
+        let changelog = try repo.directory.read("CHANGELOG.md")
+        #expect(changelog.contains("add a thing ([#1234](https://github.com/acme/demo/issues/1234))"), "\(changelog)")
+        #expect(changelog.contains("mend it ([#99](https://github.com/acme/demo/issues/99))"), "\(changelog)")
+        #expect(!changelog.contains("[1.1.0]:"), "no link definition in a file that has none: \(changelog)")
+        #expect(changelog.hasSuffix("## [1.0.0] - 2024-01-01\n\n- first\n\n\n"), "the end is kept: \(changelog)")
+    }
 }
