@@ -429,4 +429,23 @@ import Testing
         #expect(!changelog.contains("[1.1.0]:"), "no link definition in a file that has none: \(changelog)")
         #expect(changelog.hasSuffix("## [1.0.0] - 2024-01-01\n\n- first\n\n\n"), "the end is kept: \(changelog)")
     }
+
+    /// `{project}_{os}_{arch}` for a gnu and a musl build of one CPU: both archives would have one
+    /// name. `check` says so before anything is built, as `package` would refuse it (old code:
+    /// `check` passed).
+    @Test func checkFindsArchiveNameCollisions() throws {
+        let fixture = try ReleaseFixture()
+        try setArchive(fixture, "name = \"{project}_{os}_{arch}\"\n")
+        try editConfig(
+            fixture, "triple = \"aarch64-unknown-linux-gnu\"", "triple = \"x86_64-unknown-linux-musl\"")
+        let checked = try relctl(["check"], in: fixture.url)
+        #expect(checked.status == 2, "\(checked)")
+        #expect(
+            checked.stderr.contains("demo_linux_x86_64.tar.gz") && checked.stderr.contains("x86_64-unknown-linux-musl"),
+            "\(checked.stderr)")
+        let built = try relctl(["build", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(built.status == 0, "\(built)")
+        let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(packaged.status == 2, "package refuses the same collision: \(packaged)")
+    }
 }
