@@ -2,6 +2,7 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
@@ -178,7 +179,12 @@ import Testing
                 "## [0.3.0] - 2026-01-02",
                 "[Unreleased]: https://github.com/acme/widget/compare/v0.2.0...HEAD\n[0.3.0]: \(compare)\n[0.2.0]: "
             ),
-            ("# Changelog\n\n## [0.2.0] (2025-12-01)\n\n- a\n", "## [0.3.0] (2026-01-02)", "[0.3.0]: \(compare)\n"),
+            // `[0.2.0]` with no link definitions: the file does not link versions, so none is added
+            // (issue 40); ReleaseShapesCLITests checks that no `[0.3.0]:` line appears.
+            (
+                "# Changelog\n\n## [0.2.0] (2025-12-01)\n\n- a\n", "## [0.3.0] (2026-01-02)",
+                "\n## [0.2.0] (2025-12-01)\n\n- a\n"
+            ),
             ("# v0.2.0\n\n## Features\n\n- a\n", "# v0.3.0", "# v0.3.0\n\n## Features\n"),
             ("# Changes\n\n## v0.2.0 (2025-12-01)\n\n- a\n", "## v0.3.0 (2026-01-02)", "### Features"),
             (

@@ -4,7 +4,8 @@ Faults (POST /_standin/faults, a JSON array) are matched in order; each has "tim
   {"at": N}              the N-th API request (0-based, control requests not counted), or
   {"kind": K, "name": F} a kind of request (as each stand-in classifies it) and an asset name;
 and an "action":
-  "status"      answer "status" (default 502) without acting
+  "status"      answer "status" (default 502) without acting; with "after": true, act on the
+                request first, then answer "status" (a proxy's 502 after the upload landed)
   "retry_after" answer 429 with Retry-After: "seconds" (and the forge's rate-limit headers)
   "drop"        close the connection without an answer, after "after_bytes" of the body
                 (default 0); with "after": true, act on the request first, then drop the answer
@@ -86,6 +87,11 @@ class BaseHandler(BaseHTTPRequestHandler):
             fields = {"kind": self.kind, "name": self.name}
             fields.update(extra)
             return self.drop(acted=status, **fields)
+        if self.fault and self.fault["action"] == "status" and self.fault.get("after"):
+            # The request took effect; a proxy answers with an error instead.
+            acted, self.fault = status, None
+            status, data, content_type = self.fault_status, json.dumps(self.server_error_body()).encode(), "application/json"
+            extra = dict(extra, fault="status-after", acted=acted)
         self.send_response(status)
         if data:
             self.send_header("Content-Type", content_type)
@@ -169,7 +175,8 @@ class BaseHandler(BaseHTTPRequestHandler):
         self.kind, self.name = self.classify()
         fault, self.index = self.store.take_fault(self.kind, self.name)
         self.fault = fault
-        if fault and fault["action"] in ("status", "retry_after"):
+        self.fault_status = (fault or {}).get("status", 502)
+        if fault and fault["action"] in ("status", "retry_after") and not fault.get("after"):
             close = self.drain()
             if fault["action"] == "status":
                 return self.send_json(fault.get("status", 502), self.server_error_body(), close=close,

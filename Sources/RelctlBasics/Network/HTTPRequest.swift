@@ -55,9 +55,16 @@ public struct HTTPRequest: Sendable {
         return deadline
     }
 
+    /// Set to false for a request the method says is idempotent but the API is not (GitLab's
+    /// generic package PUT adds another copy of the file each time): the caller retries it after
+    /// looking at what the server holds.
+    package var retriedBlindly: Bool = true
+
     /// Sending it twice leaves the server as sending it once: such requests may be retried after
     /// a failure whose outcome is unknown (a reset connection, a 502).
-    package var isIdempotent: Bool { ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(method) }
+    package var isIdempotent: Bool {
+        retriedBlindly && ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH"].contains(method)
+    }
 
     /// `GET https://host/path` for messages, never with the query's credentials.
     package var summary: String {

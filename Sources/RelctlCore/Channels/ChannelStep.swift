@@ -21,7 +21,21 @@ public enum ChannelStep {
         let channels = try ChannelRegistry.named(name, config: config, environment: context.environment)
         let distURL = dist.map { context.resolve($0) } ?? config.root.appendingPathComponent(RelctlConfig.distFolderName)
         let shown = dist ?? ChecksumWriter.defaultFolder(config: config, context: context)
-        guard let manifest = try ReleaseManifest.read(in: distURL) else { throw ChannelError.noManifest(dist: shown) }
+        let found = try ReleaseManifest.read(in: distURL)
+        let manifest: ReleaseManifest
+        if channels.allSatisfy({ $0.id == HelmChannel.id }), found?.tag != tag {
+            // A chart needs no archives (a chart-only project has none): the release is the tag.
+            let version = try config.project.tagFormat.version(of: tag).description
+            let git = Git(directory: config.root, context: context)
+            var commit = try? await git.commit(of: "refs/tags/\(tag)")
+            if commit == nil { commit = try? await git.commit(of: "HEAD") }
+            manifest = ReleaseManifest(project: config.project.name, tag: tag, version: version, commit: commit ?? "")
+            try FileSystem.createDirectory(distURL)
+        } else if let found {
+            manifest = found
+        } else {
+            throw ChannelError.noManifest(dist: shown)
+        }
         guard manifest.tag == tag else {
             throw ChannelError.chartInvalid(
                 path: shown + "/" + ReleaseManifest.fileName, line: nil,

@@ -15,7 +15,13 @@ package struct HelmChannel: Channel {
     package func load(_ release: ChannelRelease) throws -> HelmChartPackage {
         let folder = RelctlConfig.resolve(chart.path, root: release.config.root)
         let loaded = try HelmChartPackage.load(folder: folder, shown: chart.path)
-        guard loaded.version == release.version else {
+        // A chart versioned on its own (3.13.1 for app 0.9.0) names only `appVersion` in
+        // `[[version]]`: then its `version` is its own, not the release's.
+        let chartFile = HelmChartFile.fileName(in: chart.path)
+        let versionFollows = release.config.versions.contains {
+            $0.path == chartFile && $0.kind == HelmManifestReader.versionKind
+        }
+        guard !versionFollows || loaded.version == release.version else {
             throw ChannelError.chartInvalid(
                 path: HelmChartFile.fileName(in: chart.path), line: nil,
                 reason:

@@ -59,7 +59,7 @@ package struct NixChannel: Channel {
                 "        \(nix(entry.system)) = {",
                 "          url = \(nix(entry.url));",
                 "          hash = \(nix(PlatformArchives.sri(hex: entry.archive.sha256)));",
-                "          root = \(nix(PlatformArchives.topFolder(entry.archive)));",
+                "          root = \(nix(PlatformArchives.topFolder(entry.archive, flat: !release.config.archive.topFolder) ?? "."));",
                 "        };",
             ]
         }

@@ -27,8 +27,10 @@ package enum PlatformArchives {
         return (env.hasPrefix("musl") ? 0 : env.hasPrefix("gnu") ? 1 : 2, archive.name)
     }
 
-    /// The archive's single top-level folder: its name without the format's extension.
-    package static func topFolder(_ archive: ChannelArchive) -> String {
+    /// The archive's single top-level folder: its name without the format's extension; nil for a
+    /// flat archive (`[archive] top-folder = false`), whose entries sit at its root.
+    package static func topFolder(_ archive: ChannelArchive, flat: Bool) -> String? {
+        if flat { return nil }
         let suffix = "." + archive.format
         return archive.name.hasSuffix(suffix) ? String(archive.name.dropLast(suffix.count)) : archive.name
     }

@@ -29,11 +29,15 @@ package struct ScoopChannel: TapChannel {
             guard let archive = PlatformArchives.pick(release.archives, os: "windows", cpu: entry.cpu, formats: ["zip"])
             else { continue }
             let url = try release.url(of: archive, for: Self.id)
-            let folder = PlatformArchives.topFolder(archive)
-            architecture[entry.scoop] = ["url": url, "hash": archive.sha256, "extract_dir": folder]
-            autoupdate[entry.scoop] = [
-                "url": versioned(url, release.version), "extract_dir": versioned(folder, release.version),
-            ]
+            var current: [String: Any] = ["url": url, "hash": archive.sha256]
+            var next: [String: Any] = ["url": versioned(url, release.version)]
+            // A flat archive unpacks in place: Scoop needs no folder to step into.
+            if let folder = PlatformArchives.topFolder(archive, flat: !release.config.archive.topFolder) {
+                current["extract_dir"] = folder
+                next["extract_dir"] = versioned(folder, release.version)
+            }
+            architecture[entry.scoop] = current
+            autoupdate[entry.scoop] = next
         }
         guard !architecture.isEmpty else { throw ChannelError.noArchives(channel: Self.id, wanted: "Windows (zip)") }
         let repositoryPage = release.downloadBase.flatMap(HomebrewChannel.repositoryPage)

@@ -221,7 +221,10 @@ public enum ChecksumWriter {
             if !zip(group.names, group.names.dropFirst()).allSatisfy({ bytewiseLess($0, $1) }) {
                 group.names = Array(Set(group.names)).sorted(by: bytewiseLess)
             }
+            // Each SBOM once, even if two archives lead to it (one listed twice is a broken list).
+            var seen: Set<String> = []
             group.sboms = group.names.compactMap { sbomName(of: $0, in: group.directory) }
+                .filter { seen.insert($0).inserted }
             return group
         }
     }
@@ -238,9 +241,12 @@ public enum ChecksumWriter {
         return names.sorted(by: bytewiseLess)
     }
 
-    /// `NAME.cdx.json` for the archive `NAME.<ext>` when that file exists.
+    /// `NAME.cdx.json` for the archive `NAME.<ext>` when that file exists; `NAME.<ext>.cdx.json`
+    /// when the target ships several formats (each archive's SBOM of its own).
     package static func sbomName(of archive: String, in directory: URL) -> String? {
         guard let format = ArtifactName.format(of: archive) else { return nil }
+        let own = archive + SBOMBuilder.fileExtension
+        if FileKind.isRegularFile(directory.appendingPathComponent(own).path) { return own }
         let name = String(archive.dropLast(ArchiveFormats.fileExtension(format).count)) + SBOMBuilder.fileExtension
         return FileKind.isRegularFile(directory.appendingPathComponent(name).path) ? name : nil
     }
@@ -280,7 +286,12 @@ public enum ChecksumWriter {
         }
         let others = ChecksumFile(entries: entries).sorted
 
-        let tag = tags.keys.first ?? existing?.tag ?? ""
+        var tag = tags.keys.first ?? existing?.tag ?? ""
+        if tag.isEmpty, !group.names.isEmpty, !spellsRelease(config.archive.name) {
+            // Version-less names (`{project}_{os}_{arch}`) in a CI merge job, which has only the
+            // archives: the release is the tag on the commit being released.
+            tag = await releaseTagAtHead(config: config, context: context) ?? ""
+        }
         if let existing, !existing.tag.isEmpty, existing.tag != tag, !group.isScan {
             throw ChecksumError.manifestForOtherTag(
                 path: "\(group.shown)/\(ReleaseManifest.fileName)", manifestTag: existing.tag, tag: tag)
@@ -374,7 +385,11 @@ public enum ChecksumWriter {
     /// target with the release the name parsed to must give the name back (the format breaks a tie).
     package static func configuredTarget(of parsed: ArtifactName, targets: [Target], config: RelctlConfig) -> String? {
         let format = config.project.tagFormat
-        guard let version = parsed.version ?? parsed.tag.flatMap({ (try? format.version(of: $0))?.description })
+        // A version-less name renders the same for any release: any version finds its target.
+        let anyRelease = spellsRelease(config.archive.name) ? nil : "0.0.0"
+        guard
+            let version = parsed.version ?? parsed.tag.flatMap({ (try? format.version(of: $0))?.description })
+                ?? anyRelease
         else { return nil }
         let tag = parsed.tag ?? "\(format.prefix)\(version)\(format.suffix)"
         let matching = targets.filter { target in
@@ -432,6 +447,27 @@ public enum ChecksumWriter {
 
     /// The tagged commit when this is a git checkout that has the tag; nil otherwise (CI merge
     /// jobs often run on a shallow checkout or none at all).
+    /// Whether archive names spell the release (`{version}` or `{tag}`).
+    package static func spellsRelease(_ template: Template) -> Bool {
+        !Set(template.placeholders).isDisjoint(with: ["version", "tag"])
+    }
+
+    /// The one tag in the project's tag format on HEAD; nil when there is none, or several.
+    package static func releaseTagAtHead(config: RelctlConfig, context: Context) async -> String? {
+        guard
+            let listed = try? await Git(directory: config.root, context: context).run(
+                ["tag", "--points-at", "HEAD"])
+        else { return nil }
+        let tags = listed.split(separator: "\n").map(String.init).filter {
+            (try? config.project.tagFormat.version(of: $0)) != nil
+        }
+        if tags.count > 1 {
+            context.console.warning(
+                "HEAD carries several release tags (\(tags.joined(separator: ", "))) and the archive names spell none; \(ReleaseManifest.fileName) names no release: run `relctl checksum` where one tag is checked out")
+        }
+        return tags.count == 1 ? tags[0] : nil
+    }
+
     package static func commitHash(of tag: String, config: RelctlConfig, context: Context) async -> String? {
         guard !tag.isEmpty else { return nil }
         return try? await Git(directory: config.root, context: context).commit(of: "refs/tags/\(tag)")

@@ -7,6 +7,9 @@ package struct ArchiveSettings: Sendable {
     package var files: [PathMapping] = []
     package var trees: [PathMapping] = []
     package var setupEnv: Bool = true
+    /// false: the archive's entries sit at its root (GoReleaser's default), with no folder named
+    /// after the archive around them.
+    package var topFolder: Bool = true
     package var symlinks: [SymlinkRule] = []
     /// A shell command run once per archive in an empty staging folder (cwd), with RELCTL_TARGET,
     /// RELCTL_VERSION… set; every file it writes there is added at the archive's root.

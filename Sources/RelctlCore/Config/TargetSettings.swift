@@ -6,6 +6,8 @@ package struct TargetSettings: Sendable {
     package var triple: String
     package var runner: String?
     package var format: String?
+    /// Formats after the first when `format` is a list (`format = ["tar.gz", "zip"]`).
+    package var extraFormats: [String] = []
     package var links: LinksPolicy?
     package var command: Template?
     package var binaryDirectory: Template?

@@ -218,9 +218,14 @@ public enum ConfigLoader {
         // entry's other keys into "unknown key" reports.
         var target = TargetSettings(triple: table.string("triple") ?? "", line: table.line)
         target.runner = table.string("runner")
-        if let format = table.string("format") {
+        // One format, or several (`["tar.gz", "zip"]`): each is an archive of its own.
+        for format in table.strings("format") ?? [] {
             if ArchiveFormats.ids.contains(format) {
-                target.format = format
+                if target.format == nil {
+                    target.format = format
+                } else if target.format != format && !target.extraFormats.contains(format) {
+                    target.extraFormats.append(format)
+                }
             } else {
                 table.report(
                     "format",
@@ -293,6 +298,7 @@ public enum ConfigLoader {
             mapping($0, allowed: Template.perTarget, owner: table, key: "trees")
         }
         if let setupEnv = table.bool("setup-env") { archive.setupEnv = setupEnv }
+        if let topFolder = table.bool("top-folder") { archive.topFolder = topFolder }
         archive.stage = template(table, "stage")
         archive.exclude = table.strings("exclude") ?? []
         if let level = table.integer("compression-level") {

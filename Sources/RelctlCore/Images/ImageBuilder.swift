@@ -74,6 +74,7 @@ public struct ImageBuilder: Sendable {
                 entries: try layerEntries(
                     image, config: config, target: target, release: release, binaryRoot: binaryRoot))
         }
+        if image.base == nil { try refuseDynamicBinaries(plans, image: image) }
         let bases = try await BaseImageStore(context: context).resolve(image.base, platforms: plans.map(\.platform))
         if !UTF8Locale.ensure(),
             let entry = plans.flatMap(\.entries).first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } })
@@ -244,6 +245,20 @@ public struct ImageBuilder: Sendable {
         results.merge(fresh) { old, _ in old }
         layers.written = keys.map { results[$0]! }
         return layers
+    }
+
+    /// A `scratch` image holds only our files: a binary that needs a dynamic loader (glibc's
+    /// `ld-linux`) would fail with "no such file or directory" the moment the container starts.
+    private func refuseDynamicBinaries(_ plans: [PlatformPlan], image: ImageSettings) throws {
+        for plan in plans {
+            for entry in plan.entries where entry.path.hasPrefix("local/bin/") {
+                guard case .file(let source) = entry.content, let interpreter = ELFInterpreter.of(path: source.path)
+                else { continue }
+                throw ImageError.dynamicOnScratch(
+                    image: image.name, binary: String(entry.path.dropFirst("local/bin/".count)),
+                    target: plan.target.triple, interpreter: interpreter)
+            }
+        }
     }
 
     /// Binaries in `usr/local/bin`, files in `usr/local/share/<name>` (paths relative to `/usr`).

@@ -24,6 +24,8 @@ package enum ImageError: RelctlError, CustomStringConvertible, StorageFaultCarry
     case badDockerConfig(path: String, registry: String, problem: DockerConfigProblem)
     /// An `[[image]] files` source that is not a regular file.
     case notAFile(path: String, image: String)
+    /// A dynamically linked binary in a `scratch` image, which has no loader to start it.
+    case dynamicOnScratch(image: String, binary: String, target: String, interpreter: String)
     /// A layer cache setting (`RELCTL_LAYER_CACHE`, `RELCTL_LAYER_CACHE_MAX`) relctl cannot use.
     case badCacheSetting(name: String, value: String, expected: String)
 
@@ -39,7 +41,7 @@ package enum ImageError: RelctlError, CustomStringConvertible, StorageFaultCarry
     package var exitCode: RelctlExitCode {
         switch self {
         case .noImages, .unknownImage, .noTargets, .unsupportedPlatform, .badTag, .noBasePlatform,
-            .badDockerConfig, .notAFile, .badCacheSetting:
+            .badDockerConfig, .notAFile, .badCacheSetting, .dynamicOnScratch:
             return .badInput
         default: return .failure
         }
@@ -72,6 +74,12 @@ package enum ImageError: RelctlError, CustomStringConvertible, StorageFaultCarry
             ]
         case let .badContent(what, reason):
             return [Diagnostic("\(what) is not valid: \(reason)")]
+        case let .dynamicOnScratch(image, binary, target, interpreter):
+            return [
+                Diagnostic(
+                    "image `\(image)`: `\(binary)` for \(target) is dynamically linked (its ELF interpreter is \(interpreter)), and a `scratch` image has no such loader or C library, so the container could not start; build it statically (a `*-linux-musl` target, or CGO_ENABLED=0 for Go), or set the image's `base` to one that has \(interpreter), pinned by digest (for glibc: `gcr.io/distroless/base-debian12@sha256:…`, or `gcr.io/distroless/cc-debian12@sha256:…` for Rust)"
+                )
+            ]
         case let .writeFailed(path, reason):
             return [Diagnostic(file: path, "cannot write the image: \(reason)")]
         case let .writeRefused(path, code):

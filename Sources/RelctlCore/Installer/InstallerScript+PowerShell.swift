@@ -70,6 +70,8 @@ extension InstallerScript {
             Expand-Archive -Path (Join-Path $Temp $Archive) -DestinationPath $Unpacked
             $Top = $Archive -replace '\.zip$', ''
             $BinDir = Join-Path (Join-Path $Unpacked $Top) 'bin'
+            # A flat archive ([archive] top-folder = false) holds bin\ at its root.
+            if (-not (Test-Path $BinDir) -and (Test-Path (Join-Path $Unpacked 'bin'))) { $Top = '.'; $BinDir = Join-Path $Unpacked 'bin' }
             $Binaries = @(Get-ChildItem -File -Path $BinDir -ErrorAction SilentlyContinue)
             if ($Binaries.Count -eq 0) { Fail "$Archive has no binaries in $Top\bin" }
 

@@ -212,6 +212,8 @@ extension InstallerScript {
         top=${top%.tar.zst}
         top=${top%.zip}
         bin_dir="$tmp/unpacked/$top/bin"
+        # A flat archive ([archive] top-folder = false) holds bin/ at its root.
+        [ -d "$bin_dir" ] || [ ! -d "$tmp/unpacked/bin" ] || { top=.; bin_dir="$tmp/unpacked/bin"; }
         [ -d "$bin_dir" ] || fail "$archive has no $top/bin folder"
 
         mkdir -p "$to_dir" || fail "cannot create $to_dir"

@@ -11,6 +11,19 @@ public struct Target: Sendable, Equatable, Codable {
     package var runner: String
     /// An archive format id from `ArchiveFormats` (`tar.gz`, `zip`, …).
     package var format: String
+    /// The other formats this target ships (`format = ["tar.gz", "zip"]`): one archive each, from
+    /// one build. Nil when it ships one.
+    package var extraFormats: [String]?
+    /// Every format this target ships, the first one first.
+    package var formats: [String] { [format] + (extraFormats ?? []) }
+
+    /// This target, packaged in `format` only (the one archive of it `Packager` writes).
+    package func packaged(as format: String) -> Target {
+        var copy = self
+        copy.format = format
+        copy.extraFormats = nil
+        return copy
+    }
     package var links: LinksPolicy
     /// `.exe` on Windows, empty elsewhere.
     package var executableSuffix: String

@@ -22,6 +22,7 @@ public enum TargetResolver {
             env: triple.env,
             runner: runner,
             format: format,
+            extraFormats: settings.extraFormats.isEmpty ? nil : settings.extraFormats,
             links: settings.links ?? (windows || format == "zip" && windows ? .copy : .keep),
             executableSuffix: windows ? ".exe" : "",
             isRecognized: triple.isRecognized

@@ -192,6 +192,9 @@ public enum Changelog {
         let versioned = document.definitions.compactMap { definition in
             ChangelogHeading.versionMatch(in: definition.label).map { (version: $0.version, line: definition.line) }
         }
+        // Earlier releases with `[1.0.0]` headings and no definitions: the file does not link its
+        // versions, so neither does the new one (and its end, blank lines included, stays as it is).
+        if versioned.isEmpty, document.releaseHeadings.count > 1 { return }
         if let version, let older = versioned.first(where: { $0.version < version }) {
             lines.insert(definition, at: older.line)
         } else if let last = versioned.last {

@@ -51,12 +51,45 @@ package enum NotesMarkdown {
         return "## \(title) - \(notes.date)"
     }
 
+    /// `(#1234)` (a squash merge's pull request, or an issue) and GitLab's `(!12)` become links:
+    /// a forge autolinks them in a release body, but not in a CHANGELOG.md file.
+    package static func linkingReferences(in escaped: String, links: RepositoryLinks) -> String {
+        guard escaped.contains("(#") || escaped.contains("(\\!") else { return escaped }
+        let pattern = #"\((#|\\!)([0-9]{1,9})\)"#
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return escaped }
+        let whole = NSRange(escaped.startIndex..., in: escaped)
+        var result = ""
+        var last = escaped.startIndex
+        for match in expression.matches(in: escaped, range: whole) {
+            guard let range = Range(match.range, in: escaped), let sigil = Range(match.range(at: 1), in: escaped),
+                let digits = Range(match.range(at: 2), in: escaped)
+            else { continue }
+            let number = String(escaped[digits])
+            let isMergeRequest = escaped[sigil] != "#"
+            // GitHub sends /issues/N on to the pull request when N is one.
+            let url =
+                links.host == .gitlab
+                ? "\(links.baseURL)/-/\(isMergeRequest ? "merge_requests" : "issues")/\(number)"
+                : isMergeRequest ? nil : "\(links.baseURL)/issues/\(number)"
+            result += escaped[last..<range.lowerBound]
+            if let url {
+                result += "([\(isMergeRequest ? "!" : "#")\(number)](\(url)))"
+            } else {
+                result += escaped[range]
+            }
+            last = range.upperBound
+        }
+        result += escaped[last...]
+        return result
+    }
+
     package static func line(_ entry: NotesEntry, links: RepositoryLinks?) -> String {
         var text = ""
         // `**cli:**` for a scope; `**deps:**` / `**deps(cli):**` for a type the section title does not name.
         let label = entry.showsType ? entry.type + (entry.scope.map { "(\($0))" } ?? "") : entry.scope
         if let label { text += "**\(MarkdownEscaper.escape(label)):** " }
-        let summary = MarkdownEscaper.escape(entry.summary)
+        var summary = MarkdownEscaper.escape(entry.summary)
+        if let links { summary = linkingReferences(in: summary, links: links) }
         text += label == nil ? MarkdownEscaper.escapeBlockStart(summary) : summary
         if let links {
             text += " ([\(entry.shortHash)](\(links.commitURL(entry.commit))))"

@@ -127,10 +127,12 @@ package enum ArchiveFile {
             format: format, level: level, workers: workers, sink: sink, destination: destination,
             recordFiles: recordFiles)
         writer.reserveFiles(layout.entries.count)
-        try writer.write(
-            ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.name,
-            mtime: mtime)
-        for entry in layout.entries { try writer.write(entry, top: layout.name, mtime: mtime) }
+        if layout.hasTopFolder {
+            try writer.write(
+                ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder"), top: layout.top,
+                mtime: mtime)
+        }
+        for entry in layout.entries { try writer.write(entry, top: layout.top, mtime: mtime) }
         try writer.close()
         return (writer.entryCount, writer.files)
     }

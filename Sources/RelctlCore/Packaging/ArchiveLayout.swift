@@ -9,6 +9,17 @@ package struct ArchiveLayout: Sendable {
     package var links: LinksPolicy
     /// Entries in bytewise path order, directories explicit, paths relative to the top folder.
     package var entries: [ArchiveEntry]
+    /// false for a flat archive (`[archive] top-folder = false`): entries at the archive's root.
+    package var hasTopFolder: Bool = true
+
+    /// The folder every entry is written under: the name, or empty for a flat archive.
+    package var top: String { hasTopFolder ? name : "" }
+    /// true when the target ships this name in several formats (`format = ["tar.gz", "zip"]`).
+    package var sharesName = false
+
+    /// The stem of the archive's SBOM (`STEM.cdx.json`): its name, or its file name when the
+    /// target ships several formats, so each archive has an SBOM of its own.
+    package var sbomStem: String { sharesName ? fileName : name }
 
     /// The archive's file name (`NAME.tar.gz`).
     package var fileName: String { name + ArchiveFormats.fileExtension(format) }
@@ -67,7 +78,9 @@ package struct ArchiveLayout: Sendable {
 
         let entries = try LinkResolver(entries: try builder.finish()).apply(target.links)
         try refuseUnextractable(entries, target: target)
-        return ArchiveLayout(name: name, format: target.format, links: target.links, entries: entries)
+        return ArchiveLayout(
+            name: name, format: target.format, links: target.links, entries: entries,
+            hasTopFolder: config.archive.topFolder)
     }
 
     /// `bin/NAME` for each `[build]` binary; the binaries actually packaged, in order (an optional

@@ -75,7 +75,7 @@ package final class LibArchiveWriter {
             throw PackagingError.writeFailed(path: destination, reason: "out of memory")
         }
         defer { archive_entry_free(header) }
-        let fullPath = entry.path.isEmpty ? top : top + "/" + entry.path
+        let fullPath = entry.path.isEmpty || top.isEmpty ? top + entry.path : top + "/" + entry.path
         archive_entry_set_pathname_utf8(header, fullPath)
         archive_entry_set_mtime(header, time_t(mtime), 0)
         archive_entry_set_uid(header, 0)

@@ -148,7 +148,7 @@ public struct Packager: Sendable {
                     do {
                         sbomBox.set(
                             try SBOMBuilder.write(
-                                subject, dependencies: dependencies, stem: plan.layout.name, in: outputDirectory))
+                                subject, dependencies: dependencies, stem: plan.layout.sbomStem, in: outputDirectory))
                     } catch {
                         // The archive goes too (ArchiveFile removes it): no sidecar without its archive.
                         FileSystem.removeFile(atPath: url.path + ChecksumAlgorithm.sha256.fileExtension)
@@ -278,15 +278,20 @@ public struct Packager: Sendable {
         var plans: [Plan] = []
         var problems = TargetProblems()
         let ignored = await IgnoredPaths.load(root: config.root, context: context)
-        for target in targets {
-            do {
-                let layout = try ArchiveLayout.compute(
-                    config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
-                    outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple])
-                plans.append(
-                    Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
-            } catch let error as RelctlError {
-                for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
+        // A target shipping several formats is one archive per format, from one build.
+        for configured in targets {
+            for format in configured.formats {
+                let target = configured.packaged(as: format)
+                do {
+                    var layout = try ArchiveLayout.compute(
+                        config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
+                        outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple])
+                    layout.sharesName = configured.formats.count > 1
+                    plans.append(
+                        Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
+                } catch let error as RelctlError {
+                    for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
+                }
             }
         }
         if !problems.isEmpty {
@@ -327,11 +332,14 @@ public struct Packager: Sendable {
         Temporaries.reclaimScratch(console: context.console)
         var manifest = try ReleaseManifest.read(in: directory)
         if clean {
-            for layout in layouts { removeArtifacts(named: layout.name, in: directory) }
+            for layout in layouts {
+                removeArtifacts(named: layout.name, in: directory)
+                try? FileSystem.remove(directory.appendingPathComponent(layout.sbomStem + SBOMBuilder.fileExtension))
+            }
             let removed = Set(
                 layouts.flatMap { layout in
                     ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } + [
-                        layout.name + SBOMBuilder.fileExtension
+                        layout.name + SBOMBuilder.fileExtension, layout.sbomStem + SBOMBuilder.fileExtension,
                     ]
                 })
             manifest?.artifacts.removeAll { removed.contains($0.name) }

@@ -52,15 +52,15 @@ package enum ZipArchiveWriter {
         // The top folder, then the layout's own entries: not joined into a new array (a copy of
         // every entry).
         let folder = ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder")
-        let top = layout.name
+        let top = layout.top
         do {
             return try await pipeline.run { pipeline in
                 var producer = ZipProducer(
                     pipeline: pipeline, mtime: mtime, destination: destination, recordFiles: recordFiles)
                 producer.reserveFiles(layout.entries.count)
-                try producer.add(folder, top: top)
+                if layout.hasTopFolder { try producer.add(folder, top: top) }
                 for entry in layout.entries { try producer.add(entry, top: top) }
-                return (layout.entries.count + 1, producer.files)
+                return (layout.entries.count + (layout.hasTopFolder ? 1 : 0), producer.files)
             } makeCompressor: {
                 let compressor = try EntryCompressor(level: level, destination: destination)
                 return { chunk in try compressor.compress(&chunk) }
@@ -95,7 +95,7 @@ private struct ZipProducer {
     }
 
     mutating func add(_ entry: ArchiveEntry, top: String) throws {
-        let path = entry.path.isEmpty ? top : top + "/" + entry.path
+        let path = entry.path.isEmpty || top.isEmpty ? top + entry.path : top + "/" + entry.path
         let permissions = entry.mode & 0o7777
         switch entry.content {
         case .directory:

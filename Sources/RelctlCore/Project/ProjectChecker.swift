@@ -139,7 +139,7 @@ public enum ProjectChecker {
             report.problem(
                 Diagnostic(
                     file: config.path, line: settings.line,
-                    "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first"
+                    "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first (several archive formats of one target: `format = [\"tar.gz\", \"zip\"]`)"
                 ))
         }
         if config.targets.isEmpty {
@@ -197,6 +197,24 @@ public enum ProjectChecker {
             project: config.project.name, version: named.description, tag: config.project.tagFormat.tag(for: named)
         ).placeholders()
         var seen: Set<String> = []
+        // Two targets (or formats) giving one archive name: `package` refuses them, so say it now.
+        var owners: [String: String] = [:]
+        for target in targets {
+            for format in target.formats {
+                let name =
+                    config.archive.name.render(placeholders.merging(target.placeholders) { $1 })
+                    + ArchiveFormats.fileExtension(format)
+                if let first = owners[name] {
+                    report.problem(
+                        Diagnostic(
+                            file: config.path,
+                            "targets \(first) and \(target.triple) both give the archive `\(name)`: `[archive] name = \"\(config.archive.name.text)\"` must tell them apart (add {target} to it)"
+                        ))
+                } else {
+                    owners[name] = target.triple
+                }
+            }
+        }
         for target in targets {
             do {
                 _ = try ArchiveLayout.compute(

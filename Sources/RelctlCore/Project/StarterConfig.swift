@@ -7,7 +7,7 @@ import RelctlBasics
 /// binary (a library) gets a tag-only configuration: versions, notes and tags, no `[[target]]`.
 public enum StarterConfig {
     /// Manifest files relctl recognises at the project root, in the order they are listed.
-    package static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "VERSION"]
+    package static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "go.mod", "VERSION"]
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
     @discardableResult
@@ -191,7 +191,22 @@ public enum StarterConfig {
         }
         // A member crate's config (ripgrep's crates/ignore) ships that crate's binaries, not the workspace's.
         let inside = root.standardizedFileURL.path + "/"
-        for package in workspace?.packages ?? [] where package.manifest.standardizedFileURL.path.hasPrefix(inside) {
+        var packages = (workspace?.packages ?? []).filter { $0.manifest.standardizedFileURL.path.hasPrefix(inside) }
+        if document.root["package"] != nil {
+            // `cargo build` in a package builds that package and the workspace's `default-members`,
+            // not every member: just's `publish = false` helper crates are never built.
+            let defaults = (document.root["workspace"]?.table?["default-members"]?.array ?? []).compactMap(\.string)
+            let built = Set(
+                [manifest.standardizedFileURL.path]
+                    + defaults.map {
+                        root.appendingPathComponent($0).appendingPathComponent("Cargo.toml").standardizedFileURL.path
+                    })
+            packages = packages.filter { built.contains($0.manifest.standardizedFileURL.path) }
+            if packages.isEmpty, let name = document.root["package"]?.table?["name"]?.string {
+                found.binaries += cargoBinaries(of: manifest, name: name)
+            }
+        }
+        for package in packages {
             found.binaries += cargoBinaries(of: package.manifest, name: package.name)
         }
         if !found.binaries.isEmpty {
@@ -352,6 +367,29 @@ public enum StarterConfig {
         return [name]
     }
 
+    /// The last element of go.mod's module path without its major-version suffix
+    /// (`github.com/derailed/k9s` → `k9s`, `example.com/tool/v2` → `tool`), as `go install` names
+    /// the binary.
+    package static func goModuleName(root: URL) -> String? {
+        guard let data = FileSystem.contents(atPath: root.appendingPathComponent("go.mod").path) else { return nil }
+        for line in String(decoding: data.prefix(64 * 1024), as: UTF8.self).split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.count >= 2, words[0] == "module" else { continue }
+            let path = words[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            var elements = path.split(separator: "/").map(String.init)
+            if elements.count > 1, let last = elements.last, last.count > 1, last.hasPrefix("v"),
+                last.dropFirst().allSatisfy(\.isNumber)
+            {
+                elements.removeLast()
+            }
+            guard let name = elements.last, !name.isEmpty,
+                name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+            else { return nil }
+            return name
+        }
+        return nil
+    }
+
     private static func projectName(root: URL, detected: [String]) -> String {
         if detected.contains("Cargo.toml"),
             let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("Cargo.toml")),
@@ -366,6 +404,7 @@ public enum StarterConfig {
         {
             return name.split(separator: "/").last.map(String.init) ?? name
         }
+        if detected.contains("go.mod"), let name = goModuleName(root: root) { return name }
         if detected.contains("pyproject.toml"),
             let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")),
             let name = document.root["project"]?.table?["name"]?.string

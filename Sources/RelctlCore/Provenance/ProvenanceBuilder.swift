@@ -12,7 +12,11 @@ package enum ProvenanceBuilder {
             ProvenanceStatement.Subject(name: $0.name, digest: [$0.algorithm.rawValue: $0.digest])
         }
         let github = GitHubRun(environment: environment)
-        let repository = github?.repositoryURL ?? inputs.repositoryURL.map(sanitized)
+        // SLSA's source dependency names the repository: the workflow's, else the remote's (or the
+        // forge repository relctl publishes to), else GitLab CI's project.
+        let repository =
+            github?.repositoryURL ?? inputs.repositoryURL.map(sanitized)
+            ?? environment["CI_PROJECT_URL"].flatMap { $0.isEmpty ? nil : sanitized($0) }
         let source = SLSAProvenance.ResourceDescriptor(
             uri: repository.map { "git+\($0)@refs/tags/\(inputs.tag)" }, name: nil,
             digest: ["gitCommit": inputs.commit])
@@ -44,6 +48,10 @@ package enum ProvenanceBuilder {
     /// A remote URL without user, password, query or fragment (a token in an https remote must
     /// not end up in a published file); scp-like `git@host:path` becomes `ssh://git@host/path`.
     package static func sanitized(_ url: String) -> String {
+        // A remote that is a folder on this machine is a `file://` URI, as git itself reads it.
+        if url.hasPrefix("/") {
+            return "file://" + (url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? url)
+        }
         if !url.contains("://"), let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") {
             let host = url[..<colon].split(separator: "@").last.map(String.init) ?? ""
             return "ssh://\(host)/\(url[url.index(after: colon)...])"

@@ -85,7 +85,7 @@ public enum ProvenanceWriter {
             project: identity.project, tag: identity.tag, version: identity.version.description,
             commit: identity.commit, sourceDateEpoch: identity.sourceDateEpoch,
             targets: Array(Set(manifest.artifacts.map(\.target))).sorted(), configPath: path, configSHA256: digest,
-            repositoryURL: remoteURL)
+            repositoryURL: remoteURL ?? publishedRepository(config))
     }
 
     /// `relctl sign`'s inputs (a CI merge job): `manifest.json` next to the checksum file, the
@@ -122,6 +122,11 @@ public enum ProvenanceWriter {
         return ProvenanceInputs(
             project: manifest.project, tag: manifest.tag, version: manifest.version, commit: manifest.commit,
             sourceDateEpoch: epoch, targets: Array(Set(manifest.artifacts.map(\.target))).sorted(), configPath: path,
-            configSHA256: digest, repositoryURL: remoteURL)
+            configSHA256: digest, repositoryURL: remoteURL ?? publishedRepository(config))
+    }
+
+    /// Without a remote, the GitHub repository `[publish] github` names is the source's home.
+    static func publishedRepository(_ config: RelctlConfig) -> String? {
+        config.publish.github.map { "https://github.com/\($0)" }
     }
 }

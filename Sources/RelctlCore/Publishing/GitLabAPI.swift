@@ -117,6 +117,8 @@ struct GitLabAPI: Sendable {
         var request = client.request("PUT", target, body: .file(asset.url, size: asset.size))
         request.headers["Content-Type"] = "application/octet-stream"
         request.progress = progress
+        // Each PUT adds a package file: a 502 whose upload landed must not be sent again blindly.
+        request.retriedBlindly = false
         let response = try await client.send(request, expect: [200, 201])
         return try decode(GitLabPackageFile.self, response, request: "PUT \(asset.name)")
     }

@@ -184,9 +184,22 @@ public struct GitLabPublisher: Publisher {
             do {
                 defer { progress.finish() }
                 stored = try await api.upload(asset, package: package, version: version) { progress.update($0) }
-            } catch let error as NetworkError {
-                throw PublishError.uploadFailed(
-                    asset: asset.name, release: "\(package) \(version)", reason: error.message)
+            } catch let error where GitHubPublisher.outcomeUnknown(error) {
+                // A 502 or a lost answer may follow a stored file: look before sending it again,
+                // so the package never holds a needless second copy.
+                let files = try await api.packageFiles(package: package, version: version)
+                if let landed = GitLabPackageFile.newest(files)[asset.name],
+                    landed.fileSHA256?.lowercased() == asset.sha256
+                {
+                    console.info("\(asset.name): stored although the answer was an error; not sending it again")
+                    return
+                }
+                let reason = (error as? any RelctlError)?.message ?? "\(error)"
+                guard attempt < client.policy.maxAttempts else {
+                    throw PublishError.uploadFailed(asset: asset.name, release: "\(package) \(version)", reason: reason)
+                }
+                try await client.backoff(after: attempt, reason: "uploading \(asset.name): \(reason)")
+                continue
             }
             guard let sha256 = stored.fileSHA256?.lowercased(), sha256 != asset.sha256 else { return }
             console.warning(

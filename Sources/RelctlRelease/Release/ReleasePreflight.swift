@@ -128,6 +128,9 @@ enum ReleasePreflight {
         report.branch = status.branch
         if options.rebuild {
             await checkRebuild(options.tag, git: git, into: &report)
+            // No remote is checked, but download URLs derived from it must be the release's.
+            report.gitSettings = await git.settings(matching: ReleaseWorkspace.borrowedSettings)
+            report.remoteURL = report.gitSettings.last { $0.key == "remote.\(config.release.remote).url" }?.value
             return
         }
         checkBranch(config: config, into: report)
@@ -272,9 +275,17 @@ enum ReleasePreflight {
         guard let names = try? FileSystem.names(in: dist) else { return }
         let stems = archiveStems(tag: tag, config: config)
         let clashes = names.filter { name in stems.contains { name == $0 || name.hasPrefix($0 + ".") } }.sorted()
-        if !clashes.isEmpty {
-            let shown =
-                clashes.prefix(5).joined(separator: ", ") + (clashes.count > 5 ? " and \(clashes.count - 5) more" : "")
+        let shown =
+            clashes.prefix(5).joined(separator: ", ") + (clashes.count > 5 ? " and \(clashes.count - 5) more" : "")
+        if !clashes.isEmpty, !archiveNamesDependOnRelease(config) {
+            // Version-less names (`{project}_{target}`): every release writes the same file names, so
+            // these are another release's archives, checksums and SBOMs. relctl never replaces them.
+            let owner = (try? ReleaseManifest.read(in: dist)).map { "of \($0.tag), " } ?? ""
+            report.fail(
+                file: dist.path,
+                "holds \(shown), \(owner)at the names \(tag) would write: `[archive] name = \"\(config.archive.name.text)\"` has no {version} or {tag}, so every release writes the same names and relctl never replaces another release's files; move them away (`mv dist dist-old`) or delete them (`rm -r dist`), then release again"
+            )
+        } else if !clashes.isEmpty {
             report.fail(
                 file: dist.path,
                 "already holds files of \(tag) (\(shown)); move or delete them (a re-run must not mix two builds)")
@@ -291,22 +302,28 @@ enum ReleasePreflight {
 
     /// The archive names (`[archive] name`, before the extension) this tag's release writes for every
     /// configured target. Matching whole names, not "contains the tag", keeps `demo-v1.0.0-rc.1-…`
-    /// from blocking v1.0.0 and `v1.0.10` files from blocking v1.0.1. Empty when the names do not
-    /// depend on the release (then older archives are simply replaced) or cannot be worked out
-    /// (a bad tag or target is reported by its own check).
+    /// from blocking v1.0.0 and `v1.0.10` files from blocking v1.0.1. Empty when they cannot be
+    /// worked out (a bad tag or target is reported by its own check).
     static func archiveStems(tag: String, config: RelctlConfig) -> [String] {
-        guard let version = try? config.project.tagFormat.version(of: tag),
-            let targets = try? TargetResolver.resolveAll(config)
-        else { return [] }
-        func stems(tag: String, version: String) -> [String] {
-            targets.map { target in
-                config.archive.name.render(
-                    ReleaseNames(project: config.project.name, version: version, tag: tag).placeholders(for: target))
-            }
+        guard let version = try? config.project.tagFormat.version(of: tag) else { return [] }
+        return stems(config: config, tag: tag, version: version.description)
+    }
+
+    /// false for version-less names (eza's `{project}_{target}`): then every release writes the
+    /// same file names, and a file at one of them in dist/ is another release's.
+    static func archiveNamesDependOnRelease(_ config: RelctlConfig) -> Bool {
+        guard let first = try? SemanticVersion(parsing: "0.0.0-relctl.probe"),
+            let second = try? SemanticVersion(parsing: "1.0.0-relctl.probe")
+        else { return true }
+        return stems(config: config, tag: config.project.tagFormat.tag(for: first), version: first.description)
+            != stems(config: config, tag: config.project.tagFormat.tag(for: second), version: second.description)
+    }
+
+    private static func stems(config: RelctlConfig, tag: String, version: String) -> [String] {
+        guard let targets = try? TargetResolver.resolveAll(config) else { return [] }
+        return targets.map { target in
+            config.archive.name.render(
+                ReleaseNames(project: config.project.name, version: version, tag: tag).placeholders(for: target))
         }
-        let mine = stems(tag: tag, version: version.description)
-        guard let other = try? SemanticVersion(parsing: "0.0.0-relctl.probe") else { return mine }
-        let unrelated = stems(tag: config.project.tagFormat.tag(for: other), version: other.description)
-        return mine == unrelated ? [] : mine
     }
 }

@@ -8,6 +8,9 @@ import RelctlCore
 /// a clone at another path under another umask, time zone and locale. The project's working
 /// tree, its tags and its dist/ are only read.
 public enum Reproducer {
+    /// What the rebuild clone borrows from the project: its remotes and URL rewriting rules.
+    static let remoteSettings = #"^(remote\..*\.url|url\..*\.(insteadof|pushinsteadof))$"#
+
     public struct Options: Sendable {
         public var tag: String
         /// A folder or an http(s) URL holding the published files; nil: the project's dist/.
@@ -61,7 +64,13 @@ public enum Reproducer {
         let outcome = try await variation.withUmask {
             var rebuildContext = context
             rebuildContext.environment = environment
-            _ = try await Git(directory: topLevel, context: rebuildContext).scratchClone(to: clone, commit: commit)
+            // The clone keeps the project's remotes (and URL rewriting): download URLs derived from
+            // `origin` (installers, channels, notes) must come out as the release wrote them.
+            let source = Git(directory: topLevel, context: rebuildContext)
+            let remotes = await source.settings(matching: Self.remoteSettings).map {
+                (key: $0.key, value: $0.key.hasPrefix("remote.") ? PushStage.absolute($0.value, base: topLevel) : $0.value)
+            }
+            _ = try await source.scratchClone(to: clone, commit: commit, settings: remotes)
             let relative = ReleaseWorkspace.relativePath(of: config.root, under: topLevel)
             let root = relative.isEmpty ? clone : clone.appendingPathComponent(relative)
             rebuildContext.workingDirectory = root

@@ -9,7 +9,9 @@ import RelctlCore
 struct ChannelStage: ReleaseStage {
     init() {}
     var name: String { "channels" }
-    var needs: Set<ReleaseFact> { [.archives, .checksums] }
+    /// Checksums when there are archives; a tag-only release (no `[[target]]`) still packages its
+    /// charts, which need none.
+    var needs: Set<ReleaseFact> { [] }
     var produces: Set<ReleaseFact> { [.channels] }
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
@@ -17,13 +19,32 @@ struct ChannelStage: ReleaseStage {
     }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        guard let checksums = outputs.checksums else { return nil }
-        let channels = try ChannelRegistry.configured(run.config, environment: run.context.environment)
-        let release = Self.release(run, manifest: checksums.manifest, dist: run.stagingDirectory)
+        var channels = try ChannelRegistry.configured(run.config, environment: run.context.environment)
+        let manifest: ReleaseManifest
+        let algorithm: ChecksumAlgorithm
+        var left: [String] = []
+        if let checksums = outputs.checksums {
+            manifest = checksums.manifest
+            algorithm = checksums.algorithm
+        } else if outputs.has(.archives) || !run.identity.isTagOnly {
+            return nil
+        } else {
+            // No [[target]]: the charts are the release's files; channels that install archives
+            // have nothing to point at.
+            left = channels.filter { $0.id != HelmChannel.id }.map(\.title)
+            channels = channels.filter { $0.id == HelmChannel.id }
+            guard !channels.isEmpty else { return "no archives in a tag-only release: \(left.joined(separator: ", ")) skipped" }
+            manifest = ReleaseManifest(
+                project: run.identity.project, tag: run.tag, version: run.identity.version.description,
+                commit: run.identity.commit)
+            algorithm = try ChecksumAlgorithm(id: run.config.checksum.algorithm, file: run.config.path)
+        }
+        let release = Self.release(run, manifest: manifest, dist: run.stagingDirectory)
         let written = try await ChannelRunner.write(channels, release: release, progress: run.progress.update)
-        try ChannelRunner.list(written.flatMap(\.assets), in: run.stagingDirectory, algorithm: checksums.algorithm)
+        try ChannelRunner.list(written.flatMap(\.assets), in: run.stagingDirectory, algorithm: algorithm)
         outputs.channels = written
-        return written.flatMap(\.files).joined(separator: ", ")
+        let skipped = left.isEmpty ? "" : " (\(left.joined(separator: ", ")) skipped: no archives in a tag-only release)"
+        return written.flatMap(\.files).joined(separator: ", ") + skipped
     }
 
     /// The channels' view of this release, writing into (or publishing from) `dist`.
