@@ -289,7 +289,9 @@ public enum ReleaseWorkflow {
         y.add("    name: Release")
         y.add("    runs-on: \(CIRunners.coordinator)")
         y.add("    permissions:")
-        y.add("      contents: write # relctl publish: the release, its notes as the body (a tag-only release has no assets)")
+        y.add(
+            "      contents: write # relctl publish: the release, its notes as the body (a tag-only release has no assets)"
+        )
         y.add("    steps:")
         checkout(&y, fullHistory: true)
         setup(&y, config: config, job: .release)
@@ -341,7 +343,8 @@ public enum ReleaseWorkflow {
     /// the archive; the release job's `relctl checksum dist` lists them in SHA256SUMS.
     private static func linuxPackages(_ y: inout YAMLLines, config: RelctlConfig) {
         guard let targets = try? TargetResolver.resolveAll(config) else { return }
-        let packaged = Set(config.linuxPackages.flatMap { LinuxPackageBuilder.targets(of: $0, among: targets) }.map(\.triple))
+        let packaged = Set(
+            config.linuxPackages.flatMap { LinuxPackageBuilder.targets(of: $0, among: targets) }.map(\.triple))
         guard !packaged.isEmpty else { return }
         // Triples are checked names ([A-Za-z0-9_.-]), so the JSON list is safe inside the expression.
         let list = packaged.sorted().map { "\"\($0)\"" }.joined(separator: ",")
@@ -482,13 +485,12 @@ public enum ReleaseWorkflow {
         let run = run.flatMap {
             $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         }
-        if run.count == 1, !run[0].contains(": "), !run[0].hasPrefix(" ") {
-            y.add("        run: \(YAMLLines.plainOrQuoted(run[0]))")
+        let block = YAMLEmitter.literalBlock(run.joined(separator: "\n") + "\n", parentColumn: 8)
+        if let block, run.count > 1 || run[0].contains(": ") || run[0].hasPrefix(" ") {
+            y.add("        run: " + block.indicator)
+            for line in block.lines { y.add(line) }
         } else {
-            // A first line that starts with blanks needs an explicit indentation indicator.
-            let indented = run.first { !$0.isEmpty }?.first?.isWhitespace ?? false
-            y.add("        run: |" + (indented ? "2" : ""))
-            for line in run { y.add(line.isEmpty ? "" : "          \(line)") }
+            y.add("        run: " + YAMLEmitter.scalar(run.joined(separator: "\n")))
         }
     }
 }
