@@ -110,7 +110,7 @@ struct LanguageEmitterTests {
             }
             let literal = try PowerShellEmitter.quoted(value)
             let (read, rest) = try #require(
-                Self.verbatimString(Substring(literal + "; x")), "\(value.debugDescription)")
+                PowerShellGrammar.verbatimString(Substring(literal + "; x")), "\(value.debugDescription)")
             #expect(sameScalars(read, value), "\(value.debugDescription) read as \(read.debugDescription)")
             #expect(
                 rest == "; x", "\(value.debugDescription): the literal ended early, leaving \(rest.debugDescription)")
@@ -120,26 +120,5 @@ struct LanguageEmitterTests {
         // The round-3 bug: a typographic quote ends the string unless doubled.
         #expect(try PowerShellEmitter.quoted("a\u{2019}b") == "'a\u{2019}\u{2019}b'")
         #expect(try PowerShellEmitter.environmentAssignment("X", "\u{2018}") == "$env:X = '\u{2018}\u{2018}'")
-    }
-
-    /// A PowerShell verbatim string at the start of `text`: the value and what follows it.
-    static func verbatimString(_ text: Substring) -> (String, Substring)? {
-        var scalars = text.unicodeScalars[...]
-        guard let first = scalars.first, PowerShellEmitter.singleQuotes.contains(first) else { return nil }
-        scalars = scalars.dropFirst()
-        var value = String.UnicodeScalarView()
-        while let scalar = scalars.first {
-            scalars = scalars.dropFirst()
-            if PowerShellEmitter.singleQuotes.contains(scalar) {
-                if let next = scalars.first, PowerShellEmitter.singleQuotes.contains(next) {
-                    value.append(scalar)
-                    scalars = scalars.dropFirst()
-                    continue
-                }
-                return (String(value), Substring(scalars))
-            }
-            value.append(scalar)
-        }
-        return nil
     }
 }
