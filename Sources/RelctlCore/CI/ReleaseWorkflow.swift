@@ -369,8 +369,13 @@ public enum ReleaseWorkflow {
         y.add("        uses: \(uploadArtifact) \(pinComment)")
         y.add("        with:")
         y.add("          name: bin-${{ matrix.target }}")
-        y.add("          path: |")
-        for binary in config.build.binaries { y.add("            \(directory)/\(binary)") }
+        let paths = config.build.binaries.map { directory + "/" + $0 }.joined(separator: "\n") + "\n"
+        if let block = YAMLEmitter.literalBlock(paths, parentColumn: 10) {
+            y.add("          path: " + block.indicator)
+            for line in block.lines { y.add(line) }
+        } else {
+            y.add("          path: " + YAMLEmitter.scalar(paths))
+        }
         y.add("          if-no-files-found: error")
     }
 
@@ -460,7 +465,7 @@ public enum ReleaseWorkflow {
             if !setupStep.with.isEmpty {
                 y.add("        with:")
                 for key in setupStep.with.keys.sorted() {
-                    y.add("          \(key): \(YAMLLines.scalar(setupStep.with[key]!))")
+                    y.add("          " + YAMLEmitter.scalar(key) + ": " + YAMLLines.scalar(setupStep.with[key]!))
                 }
             }
         }
@@ -469,7 +474,9 @@ public enum ReleaseWorkflow {
     private static func environment(_ y: inout YAMLLines, _ env: [String: String]) {
         guard !env.isEmpty else { return }
         y.add("        env:")
-        for key in env.keys.sorted() { y.add("          \(key): \(YAMLLines.scalar(env[key]!))") }
+        for key in env.keys.sorted() {
+            y.add("          " + YAMLEmitter.scalar(key) + ": " + YAMLLines.scalar(env[key]!))
+        }
     }
 
     private static func step(
