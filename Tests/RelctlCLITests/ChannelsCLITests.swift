@@ -146,7 +146,7 @@ import Testing
                 "eval", "--extra-experimental-features", "nix-command flakes", "--offline", "--no-write-lock-file",
                 "--override-input", "nixpkgs", "path:" + ChannelFixture.fixture("nixpkgs-stub").path, "--json",
                 "path:\(flake.path)#packages", "--apply",
-                "builtins.mapAttrs (system: p: { inherit (p.default) pname version sourceRoot; url = p.default.src.url; hash = p.default.src.hash; })",
+                "builtins.mapAttrs (system: p: { inherit (p.default) pname version sourceRoot stdenv; url = p.default.src.url; hash = p.default.src.hash; hook = toString p.default.nativeBuildInputs; libs = toString p.default.buildInputs; })",
             ], environment: nixEnvironment)
         #expect(evaluated.status == 0, "\(evaluated)")
         let packages = try #require(
@@ -161,6 +161,11 @@ import Testing
             let name = "velostream-v1.0.0-\(triple).tar.gz"
             #expect(package["url"] == "file://\(fixture.dist.path)/\(name)" && package["sourceRoot"] == "velostream-v1.0.0-\(triple)")
             #expect(package["pname"] == "velostream" && package["version"] == "1.0.0")
+            // A glibc binary is patched to nixpkgs' loader (issue 40, finding 20); static ones are left alone.
+            let glibc = triple.hasSuffix("-linux-gnu")
+            #expect(package["hook"] == (glibc ? "autoPatchelfHook" : ""), "\(system): \(package)")
+            #expect(package["libs"] == (glibc ? "libgcc" : ""), "\(system): \(package)")
+            #expect(package["stdenv"] == (glibc ? "stdenv" : "stdenvNoCC"), "\(system): \(package)")
             // Nix fetches the archive itself and says its hash in SRI form.
             let prefetched = try run(
                 "nix",

@@ -110,12 +110,12 @@ import Testing
         }
     }
 
-    @Test func namesAndLiteralsAreSpelledForTheirLanguage() {
-        #expect(HomebrewChannel.className("velostream") == "Velostream")
-        #expect(HomebrewChannel.className("velo-stream_cli") == "VeloStreamCli")
-        #expect(HomebrewChannel.className("c++") == "Cxx")
-        #expect(HomebrewChannel.ruby("a\"b#{x}\\") == ##""a\"b\#{x}\\""##)
-        #expect(NixChannel.nix("a\"${x}\\") == #""a\"\${x}\\""#)
+    @Test func namesAndLiteralsAreSpelledForTheirLanguage() throws {
+        #expect(try RubyEmitter.className(formula: "velostream") == "Velostream")
+        #expect(try RubyEmitter.className(formula: "velo-stream_cli") == "VeloStreamCli")
+        #expect(try RubyEmitter.className(formula: "c++") == "Cxx")
+        #expect(RubyEmitter.string("a\"b#{x}\\") == ##""a\"b\#{x}\\""##)
+        #expect(try NixEmitter.string("a\"${x}\\") == #""a\"\${x}\\""#)
         #expect(PlatformArchives.sri(hex: String(repeating: "0", count: 64)) == "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
         #expect(
             HelmChartPusher.reference(repository: ImageReference(registry: "ghcr.io", repository: "acme/charts"), chart: "demo", version: "1.0.0+build.1").tag

@@ -46,7 +46,7 @@ struct InstallerInjectionTests {
         try withTemporaryDirectory { directory in
             for value in Self.payloads {
                 let installer = Self.script(place, value)
-                try directory.write("installer.sh", installer.shell)
+                try directory.write("installer.sh", try installer.shell())
                 for shell in ["dash", "bash"] {
                     let help = try run(shell, ["installer.sh", "--help"], in: directory.url)
                     #expect(help.status == 0, "\(shell) \(place) \(value.debugDescription): \(help)")
@@ -78,7 +78,7 @@ struct InstallerInjectionTests {
     func powerShell(place: String) throws {
         for value in Self.payloads {
             let installer = Self.script(place, value)
-            let text = installer.powerShell
+            let text = try installer.powerShell()
             let expected: [(prefix: String, value: String)] = [
                 ("$App = ", installer.manifest.project), ("$Tag = ", installer.manifest.tag),
                 ("$DefaultBaseUrl = ", installer.baseURL ?? ""),

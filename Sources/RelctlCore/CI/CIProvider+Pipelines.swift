@@ -12,10 +12,10 @@ extension CIProvider {
     }
 
     /// The complete file, header included.
-    package func render(config: RelctlConfig) -> String {
+    package func render(config: RelctlConfig) throws -> String {
         switch self {
         case .github: ReleaseWorkflow.render(config: config)
-        case .gitlab: GitLabPipeline.render(config: config)
+        case .gitlab: try GitLabPipeline.render(config: config)
         }
     }
 

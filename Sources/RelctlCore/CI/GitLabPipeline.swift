@@ -39,20 +39,22 @@ package enum GitLabPipeline {
         /// environment, never pasted into the script.
         package var tag: String { self == .bash ? "\"$CI_COMMIT_TAG\"" : "\"$env:CI_COMMIT_TAG\"" }
 
-        /// Sets an environment variable to a literal value: single-quoted, so neither GitLab nor
-        /// the shell expands a `$` in it.
-        package func export(_ name: String, literal value: String) -> String {
+        /// Sets an environment variable to a literal value: single-quoted by the shell's emitter,
+        /// so neither GitLab nor the shell expands a `$` in it, and PowerShell's typographic
+        /// quotes (U+2018–U+201B) are doubled like `'` (issue 39, finding 4).
+        package func export(_ name: String, literal value: String) throws -> String {
             switch self {
-            case .bash: "export \(name)='" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-            case .powerShell: "$env:\(name) = '" + value.replacingOccurrences(of: "'", with: "''") + "'"
+            case .bash: try ShellEmitter.export(name, value, what: "[[ci.setup]] env `\(name)`")
+            case .powerShell:
+                try PowerShellEmitter.environmentAssignment(name, value, what: "[[ci.setup]] env `\(name)`")
             }
         }
 
         /// Sets an environment variable to another one's value (a masked CI/CD variable).
-        package func export(_ name: String, from variable: String) -> String {
+        package func export(_ name: String, from variable: String) throws -> String {
             switch self {
-            case .bash: "export \(name)=\"$\(variable)\""
-            case .powerShell: "$env:\(name) = $env:\(variable)"
+            case .bash: try ShellEmitter.export(name, fromVariable: variable)
+            case .powerShell: try PowerShellEmitter.environmentAssignment(name, fromVariable: variable)
             }
         }
     }
@@ -126,14 +128,14 @@ package enum GitLabPipeline {
     // MARK: - Rendering
 
     /// The complete file, header included.
-    package static func render(config: RelctlConfig) -> String {
+    package static func render(config: RelctlConfig) throws -> String {
         GeneratedFile.render(
             header: GeneratedFile.header(command: "relctl ci generate --provider gitlab", config: config),
-            body: body(config: config))
+            body: try body(config: config))
     }
 
     /// The pipeline without the generated-file header.
-    package static func body(config: RelctlConfig) -> String {
+    package static func body(config: RelctlConfig) throws -> String {
         var y = YAMLLines()
         let tagOnly = config.targets.isEmpty
         y.add("workflow:")
@@ -152,7 +154,7 @@ package enum GitLabPipeline {
         }
         y.blank()
         if tagOnly {
-            tagOnlyRelease(&y, config: config)
+            try tagOnlyRelease(&y, config: config)
             return y.text
         }
         let targets = (try? TargetResolver.resolveAll(config)) ?? []
@@ -162,7 +164,7 @@ package enum GitLabPipeline {
         linuxJob(&y, fullHistory: false)
         script(
             &y,
-            setup(config: config, job: .plan, shell: .bash) + [
+            try setup(config: config, job: .plan, shell: .bash) + [
                 "relctl validate-tag \"$CI_COMMIT_TAG\"",
                 // The build jobs below were generated from this matrix; printing it in the log shows what runs.
                 "relctl matrix",
@@ -172,7 +174,7 @@ package enum GitLabPipeline {
         let packaged = Set(
             config.linuxPackages.flatMap { LinuxPackageBuilder.targets(of: $0, among: targets) }.map(\.triple))
         for target in targets {
-            buildJob(&y, config: config, target: target, linuxPackage: packaged.contains(target.triple))
+            try buildJob(&y, config: config, target: target, linuxPackage: packaged.contains(target.triple))
             y.blank()
         }
 
@@ -184,7 +186,7 @@ package enum GitLabPipeline {
             y.add("    - job: \(YAMLLines.plainOrQuoted(buildJobName(target)))")
             y.add("      artifacts: true")
         }
-        var merge = setup(config: config, job: .release, shell: .bash)
+        var merge = try setup(config: config, job: .release, shell: .bash)
         merge.append("relctl checksum dist")
         // Before signing: the installers and channel files are listed in SHA256SUMS, so they are
         // signed and published with the archives, as `relctl release` does.
@@ -207,7 +209,7 @@ package enum GitLabPipeline {
         y.add("      artifacts: true")
         // One publish at a time: two tags' jobs never interleave their requests.
         y.add("  resource_group: release")
-        script(&y, setup(config: config, job: .release, shell: .bash) + [publishLine])
+        script(&y, try setup(config: config, job: .release, shell: .bash) + [publishLine])
         return y.text
     }
 
@@ -218,7 +220,8 @@ package enum GitLabPipeline {
     /// `build:x86_64-unknown-linux-gnu`: triples are checked names (`[A-Za-z0-9_.-]`).
     package static func buildJobName(_ target: Target) -> String { "build:\(target.triple)" }
 
-    private static func buildJob(_ y: inout YAMLLines, config: RelctlConfig, target: Target, linuxPackage: Bool) {
+    private static func buildJob(_ y: inout YAMLLines, config: RelctlConfig, target: Target, linuxPackage: Bool) throws
+    {
         let runner = Runner(target)
         let shell = runner.shell
         y.add("\(YAMLLines.plainOrQuoted(buildJobName(target))):")
@@ -240,10 +243,12 @@ package enum GitLabPipeline {
         y.add("  variables:")
         // For the setup lines, as the GitHub workflow's build job has it in `env`.
         y.add("    TARGET: \(YAMLLines.quote(target.triple))")
-        var lines = setup(config: config, job: .build, shell: shell)
-        lines.append("relctl build --target \(target.triple) --tag \(shell.tag)")
-        lines.append("relctl package --tag \(shell.tag) --target \(target.triple)")
-        if linuxPackage { lines.append("relctl linux-package --tag \(shell.tag) --target \(target.triple)") }
+        var lines = try setup(config: config, job: .build, shell: shell)
+        // Triples are checked names (`[A-Za-z0-9_.-]`), a bare word in both shells.
+        let triple = try ShellEmitter.word(target.triple, what: "the target triple")
+        lines.append("relctl build --target " + triple + " --tag " + shell.tag)
+        lines.append("relctl package --tag " + shell.tag + " --target " + triple)
+        if linuxPackage { lines.append("relctl linux-package --tag " + shell.tag + " --target " + triple) }
         script(&y, lines)
         y.add("  artifacts:")
         y.add("    paths:")
@@ -255,14 +260,14 @@ package enum GitLabPipeline {
 
     /// A project without `[[target]]` builds nothing: one job checks the tag, writes the notes
     /// and publishes them as the release, with no asset.
-    private static func tagOnlyRelease(_ y: inout YAMLLines, config: RelctlConfig) {
+    private static func tagOnlyRelease(_ y: inout YAMLLines, config: RelctlConfig) throws {
         y.add("release:")
         y.add("  stage: release")
         linuxJob(&y, fullHistory: true)
         y.add("  resource_group: release")
         script(
             &y,
-            setup(config: config, job: .release, shell: .bash) + [
+            try setup(config: config, job: .release, shell: .bash) + [
                 "relctl validate-tag \"$CI_COMMIT_TAG\"",
                 "relctl notes --tag \"$CI_COMMIT_TAG\" --output dist/RELEASE_NOTES.md",
                 publishLine,
@@ -309,12 +314,12 @@ package enum GitLabPipeline {
 
     /// The lines that put relctl on PATH in a job: `[[ci.setup]]` `run` steps of that job,
     /// `[ci] setup`, or the default (build relctl from source with Swift).
-    private static func setup(config: RelctlConfig, job: CISetupStep.Job, shell: Shell) -> [String] {
+    private static func setup(config: RelctlConfig, job: CISetupStep.Job, shell: Shell) throws -> [String] {
         if !config.ci.setupSteps.isEmpty {
-            return config.ci.setupSteps.filter { $0.jobs.contains(job) }.compactMap { step -> String? in
+            return try config.ci.setupSteps.filter { $0.jobs.contains(job) }.compactMap { step -> String? in
                 guard case .run(let lines) = step.body else { return nil }
-                var item = step.env.keys.sorted().map { shell.export($0, literal: step.env[$0]!) }
-                item += step.secrets.keys.sorted().map { shell.export($0, from: step.secrets[$0]!) }
+                var item = try step.env.keys.sorted().map { try shell.export($0, literal: step.env[$0]!) }
+                item += try step.secrets.keys.sorted().map { try shell.export($0, from: step.secrets[$0]!) }
                 return (item + lines).joined(separator: "\n")
             }
         }
@@ -346,14 +351,16 @@ package enum GitLabPipeline {
         y.add("  script:")
         for item in items {
             let lines = item.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-            if lines.count == 1 {
-                y.add("    - \(YAMLLines.plainOrQuoted(lines[0]))")
+            // One line: a scalar, quoted wherever YAML 1.1 or 1.2 would read it as anything but
+            // this text (`12:30`, `<<`, `yes`; issue 39, finding 15). Several: a literal block.
+            guard lines.count > 1,
+                let block = YAMLEmitter.literalBlock(lines.joined(separator: "\n") + "\n", parentColumn: 4)
+            else {
+                y.add("    - " + YAMLEmitter.scalar(item))
                 continue
             }
-            // A first line that starts with blanks needs an explicit indentation indicator.
-            let indented = lines.first { !$0.isEmpty }?.first?.isWhitespace ?? false
-            y.add("    - |" + (indented ? "2" : ""))
-            for line in lines { y.add(line.isEmpty ? "" : "      \(line)") }
+            y.add("    - " + block.indicator)
+            for line in block.lines { y.add(line) }
         }
     }
 }

@@ -289,7 +289,9 @@ public enum ReleaseWorkflow {
         y.add("    name: Release")
         y.add("    runs-on: \(CIRunners.coordinator)")
         y.add("    permissions:")
-        y.add("      contents: write # relctl publish: the release, its notes as the body (a tag-only release has no assets)")
+        y.add(
+            "      contents: write # relctl publish: the release, its notes as the body (a tag-only release has no assets)"
+        )
         y.add("    steps:")
         checkout(&y, fullHistory: true)
         setup(&y, config: config, job: .release)
@@ -341,7 +343,8 @@ public enum ReleaseWorkflow {
     /// the archive; the release job's `relctl checksum dist` lists them in SHA256SUMS.
     private static func linuxPackages(_ y: inout YAMLLines, config: RelctlConfig) {
         guard let targets = try? TargetResolver.resolveAll(config) else { return }
-        let packaged = Set(config.linuxPackages.flatMap { LinuxPackageBuilder.targets(of: $0, among: targets) }.map(\.triple))
+        let packaged = Set(
+            config.linuxPackages.flatMap { LinuxPackageBuilder.targets(of: $0, among: targets) }.map(\.triple))
         guard !packaged.isEmpty else { return }
         // Triples are checked names ([A-Za-z0-9_.-]), so the JSON list is safe inside the expression.
         let list = packaged.sorted().map { "\"\($0)\"" }.joined(separator: ",")
@@ -366,8 +369,13 @@ public enum ReleaseWorkflow {
         y.add("        uses: \(uploadArtifact) \(pinComment)")
         y.add("        with:")
         y.add("          name: bin-${{ matrix.target }}")
-        y.add("          path: |")
-        for binary in config.build.binaries { y.add("            \(directory)/\(binary)") }
+        let paths = config.build.binaries.map { directory + "/" + $0 }.joined(separator: "\n") + "\n"
+        if let block = YAMLEmitter.literalBlock(paths, parentColumn: 10) {
+            y.add("          path: " + block.indicator)
+            for line in block.lines { y.add(line) }
+        } else {
+            y.add("          path: " + YAMLEmitter.scalar(paths))
+        }
         y.add("          if-no-files-found: error")
     }
 
@@ -457,7 +465,7 @@ public enum ReleaseWorkflow {
             if !setupStep.with.isEmpty {
                 y.add("        with:")
                 for key in setupStep.with.keys.sorted() {
-                    y.add("          \(key): \(YAMLLines.scalar(setupStep.with[key]!))")
+                    y.add("          " + YAMLEmitter.scalar(key) + ": " + YAMLLines.scalar(setupStep.with[key]!))
                 }
             }
         }
@@ -466,7 +474,9 @@ public enum ReleaseWorkflow {
     private static func environment(_ y: inout YAMLLines, _ env: [String: String]) {
         guard !env.isEmpty else { return }
         y.add("        env:")
-        for key in env.keys.sorted() { y.add("          \(key): \(YAMLLines.scalar(env[key]!))") }
+        for key in env.keys.sorted() {
+            y.add("          " + YAMLEmitter.scalar(key) + ": " + YAMLLines.scalar(env[key]!))
+        }
     }
 
     private static func step(
@@ -482,13 +492,12 @@ public enum ReleaseWorkflow {
         let run = run.flatMap {
             $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         }
-        if run.count == 1, !run[0].contains(": "), !run[0].hasPrefix(" ") {
-            y.add("        run: \(YAMLLines.plainOrQuoted(run[0]))")
+        let block = YAMLEmitter.literalBlock(run.joined(separator: "\n") + "\n", parentColumn: 8)
+        if let block, run.count > 1 || run[0].contains(": ") || run[0].hasPrefix(" ") {
+            y.add("        run: " + block.indicator)
+            for line in block.lines { y.add(line) }
         } else {
-            // A first line that starts with blanks needs an explicit indentation indicator.
-            let indented = run.first { !$0.isEmpty }?.first?.isWhitespace ?? false
-            y.add("        run: |" + (indented ? "2" : ""))
-            for line in run { y.add(line.isEmpty ? "" : "          \(line)") }
+            y.add("        run: " + YAMLEmitter.scalar(run.joined(separator: "\n")))
         }
     }
 }

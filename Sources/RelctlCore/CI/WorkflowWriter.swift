@@ -21,7 +21,7 @@ public enum WorkflowWriter {
         }
         let shown = provider.path(config: config)
         let url = config.root.appendingPathComponent(shown)
-        let generated = provider.render(config: config)
+        let generated = try provider.render(config: config)
         let existing = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
         let state = GeneratedFile.state(existing: existing, generated: generated)
         if check {

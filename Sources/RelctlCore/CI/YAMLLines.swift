@@ -1,6 +1,7 @@
 import RelctlBasics
 
-/// A YAML document written line by line; only the few scalar forms the workflow needs.
+/// A YAML document written line by line. Every scalar goes through `YAMLEmitter` (these helpers
+/// only name the forms the workflows use); the structure (keys, indentation) is relctl's own text.
 package struct YAMLLines {
     package private(set) var lines: [String] = []
 
@@ -8,30 +9,15 @@ package struct YAMLLines {
     package mutating func blank() { lines.append("") }
     package var text: String { lines.joined(separator: "\n") + "\n" }
 
-    /// A single-quoted scalar (no escapes inside except a doubled quote), unless it is a `${{ }}` expression.
+    /// Always quoted, unless it is a `${{ }}` expression relctl wrote that reads back plain.
     package static func quote(_ text: String) -> String {
-        if text.hasPrefix("${{"), text.hasSuffix("}}") { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        if text.hasPrefix("${{"), text.hasSuffix("}}"), YAMLEmitter.isPlainSafe(text) { return text }
+        return YAMLEmitter.quoted(text)
     }
 
-    /// Plain when YAML reads it back unchanged, else single-quoted.
-    package static func plainOrQuoted(_ text: String) -> String {
-        let risky = text.first.map { "!&*-?[]{}|>'\"%@`#,: ".contains($0) } ?? true
-        // Words YAML reads as something other than a string (`true`, `null`, `1.0`) stay text.
-        let special =
-            ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"].contains(text.lowercased())
-            || Double(text) != nil || Int(text) != nil
-        return risky || special || text.contains(" #") || text.contains(": ") || text.hasSuffix(":")
-            || text.hasSuffix(" ") || text.contains("\t") || !isPrintable(text) ? scalar(text) : text
-    }
+    /// Plain when YAML 1.1 and 1.2 both read it back unchanged, else quoted.
+    package static func plainOrQuoted(_ text: String) -> String { YAMLEmitter.scalar(text) }
 
-    /// Any text as one scalar: single-quoted, or double-quoted with escapes when it holds line
-    /// breaks or other characters a single-quoted scalar would fold or cannot carry.
-    package static func scalar(_ text: String) -> String {
-        isPrintable(text) ? quote(text) : QuotedString.basic(text)
-    }
-
-    package static func isPrintable(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-    }
+    /// Any text as one quoted scalar (a `${{ }}` expression as `quote` leaves it).
+    package static func scalar(_ text: String) -> String { quote(text) }
 }

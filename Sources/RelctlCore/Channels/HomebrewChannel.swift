@@ -12,7 +12,7 @@ package struct HomebrewChannel: TapChannel {
     package var id: String { Self.id }
     package var title: String { "homebrew formula" }
 
-    package static func repositoryPath(project: String) -> String { "Formula/\(project).rb" }
+    package static func repositoryPath(name: String) -> String { "Formula/\(name).rb" }
 
     package func contents(_ release: ChannelRelease) throws -> Data {
         Data(try Self.formula(release, settings: settings).utf8)
@@ -20,26 +20,8 @@ package struct HomebrewChannel: TapChannel {
 
     package func commitMessage(_ release: ChannelRelease) -> String { "\(release.project) \(release.version)" }
 
-    /// Homebrew's class name for a formula file name (`velo-stream` → `VeloStream`).
-    package static func className(_ name: String) -> String {
-        var out = ""
-        var upper = true
-        for character in name {
-            if character == "-" || character == "_" || character == "." || character == " " {
-                upper = true
-                continue
-            }
-            if character == "+" {
-                out += "x"
-                continue
-            }
-            out += upper ? character.uppercased() : String(character)
-            upper = false
-        }
-        return out
-    }
-
     package static func formula(_ release: ChannelRelease, settings: ChannelSettings.Repository) throws -> String {
+        let id = Self.id
         let systems: [(block: String, os: String)] = [("on_macos", "macos"), ("on_linux", "linux")]
         let cpus: [(block: String, cpu: String)] = [("on_arm", "aarch64"), ("on_intel", "x86_64")]
         let formats: Set<String> = ["tar.gz", "tar.xz", "tar.bz2", "zip"]
@@ -47,27 +29,37 @@ package struct HomebrewChannel: TapChannel {
         for system in systems {
             var inner: [String] = []
             for cpu in cpus {
-                guard let archive = PlatformArchives.pick(release.archives, os: system.os, cpu: cpu.cpu, formats: formats)
+                guard
+                    let archive = PlatformArchives.pick(release.archives, os: system.os, cpu: cpu.cpu, formats: formats)
                 else { continue }
                 inner += [
-                    "    \(cpu.block) do",
-                    "      url \(ruby(try release.url(of: archive, for: HomebrewChannel.id)))",
-                    "      sha256 \(ruby(archive.sha256))",
+                    "    " + cpu.block + " do",
+                    "      url " + RubyEmitter.string(try release.url(of: archive, for: HomebrewChannel.id)),
+                    "      sha256 " + RubyEmitter.string(archive.sha256),
                     "    end",
                 ]
             }
-            if !inner.isEmpty { body += ["  \(system.block) do"] + inner + ["  end", ""] }
+            if !inner.isEmpty { body += ["  " + system.block + " do"] + inner + ["  end", ""] }
         }
         guard !body.isEmpty else { throw ChannelError.noArchives(channel: Self.id, wanted: "macOS or Linux") }
         let binaries = release.config.build.binaries
-        let homepage = settings.homepage ?? release.downloadBase.flatMap(Self.repositoryPage) ?? ""
+        let project = release.config.project.metadata
+        let homepage =
+            settings.homepage ?? project.homepage ?? release.downloadBase.flatMap(Self.repositoryPage) ?? ""
+        // The class name is derived from a checked formula name, never the project name pasted
+        // (a name such as `x < Formula; system("…"); class Y` would run when brew loads it).
+        let name = try TapChannelName.name(settings, project: release.project, table: id)
+        let className = try RubyEmitter.className(formula: name)
         var lines = [
-            "class \(className(release.project)) < Formula",
-            "  desc \(ruby(settings.description ?? release.project))",
+            "class " + className + " < Formula",
+            "  desc "
+                + RubyEmitter.string(Self.summary(settings.description ?? project.description) ?? release.project),
         ]
-        if !homepage.isEmpty { lines.append("  homepage \(ruby(homepage))") }
-        lines.append("  version \(ruby(release.version))")
-        if let license = settings.license { lines.append("  license \(ruby(license))") }
+        if !homepage.isEmpty { lines.append("  homepage " + RubyEmitter.string(homepage)) }
+        lines.append("  version " + RubyEmitter.string(release.version))
+        if let license = settings.license ?? project.license {
+            lines.append("  license " + RubyEmitter.string(license))
+        }
         lines += [""] + body
         lines += [
             "  def install",
@@ -76,7 +68,9 @@ package struct HomebrewChannel: TapChannel {
             "",
             "  test do",
         ]
-        for binary in binaries { lines.append("    assert_predicate bin/\(ruby(binary)), :executable?") }
+        for binary in binaries {
+            lines.append("    assert_predicate bin/" + RubyEmitter.string(binary) + ", :executable?")
+        }
         if binaries.isEmpty { lines.append("    assert_predicate bin, :directory?") }
         lines += ["  end", "end", ""]
         return lines.joined(separator: "\n")
@@ -88,12 +82,9 @@ package struct HomebrewChannel: TapChannel {
         return String(base[..<range.lowerBound])
     }
 
-    /// A double-quoted Ruby string: `\`, `"` and `#{` escaped.
-    package static func ruby(_ text: String) -> String {
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "#", with: "\\#")
-            .replacingOccurrences(of: "\n", with: "\\n")
-        return "\"" + escaped + "\""
+    /// The first line of a description: a formula's `desc` and a manifest's `description` are
+    /// one line (the `[project] description`'s further lines are the long text of a .deb).
+    package static func summary(_ description: String?) -> String? {
+        description.flatMap { $0.split(whereSeparator: \.isNewline).first.map(String.init) }
     }
 }

@@ -46,7 +46,7 @@ package struct NixChannel: Channel {
         let description = "\(release.project) \(release.version), from the \(release.tag) release archives"
         var lines = [
             "{",
-            "  description = \(nix(description));",
+            "  description = " + (try NixEmitter.string(description, what: "the flake description")) + ";",
             "",
             "  inputs.nixpkgs.url = \"github:NixOS/nixpkgs/nixos-unstable\";",
             "",
@@ -55,11 +55,15 @@ package struct NixChannel: Channel {
             "      release = {",
         ]
         for entry in packages {
+            // A glibc binary names the FHS loader (/lib64/ld-linux…), which NixOS does not have:
+            // autoPatchelfHook points it at nixpkgs' glibc and finds libgcc_s in buildInputs.
+            let glibc = TargetTriple(entry.archive.target).isGlibcLinux
             lines += [
-                "        \(nix(entry.system)) = {",
-                "          url = \(nix(entry.url));",
-                "          hash = \(nix(PlatformArchives.sri(hex: entry.archive.sha256)));",
-                "          root = \(nix(PlatformArchives.topFolder(entry.archive, flat: !release.config.archive.topFolder) ?? "."));",
+                "        " + (try NixEmitter.string(entry.system)) + " = {",
+                "          url = " + (try NixEmitter.string(entry.url, what: "the archive URL")) + ";",
+                "          hash = " + (try NixEmitter.string(PlatformArchives.sri(hex: entry.archive.sha256))) + ";",
+                "          root = " + (try NixEmitter.string(PlatformArchives.topFolder(entry.archive, flat: !release.config.archive.topFolder) ?? ".")) + ";",
+                "          glibc = " + (glibc ? "true" : "false") + ";",
                 "        };",
             ]
         }
@@ -67,10 +71,12 @@ package struct NixChannel: Channel {
             "      };",
             "      package = system: archive:",
             "        let pkgs = nixpkgs.legacyPackages.${system}; in",
-            "        pkgs.stdenvNoCC.mkDerivation {",
-            "          pname = \(nix(release.project));",
-            "          version = \(nix(release.version));",
+            "        (if archive.glibc then pkgs.stdenv else pkgs.stdenvNoCC).mkDerivation {",
+            "          pname = " + (try NixEmitter.string(release.project, what: "the project name")) + ";",
+            "          version = " + (try NixEmitter.string(release.version, what: "the version")) + ";",
             "          src = pkgs.fetchurl { inherit (archive) url hash; };",
+            "          nativeBuildInputs = pkgs.lib.optionals archive.glibc [ pkgs.autoPatchelfHook ];",
+            "          buildInputs = pkgs.lib.optionals archive.glibc [ pkgs.stdenv.cc.cc.lib ];",
             "          sourceRoot = archive.root;",
             "          dontConfigure = true;",
             "          dontBuild = true;",
@@ -81,10 +87,12 @@ package struct NixChannel: Channel {
             "            runHook postInstall",
             "          '';",
             "          meta = {",
-            "            description = \(nix(description));",
+            "            description = " + (try NixEmitter.string(description, what: "the flake description")) + ";",
             "            platforms = [ system ];",
         ]
-        if let main = binaries.first { lines.append("            mainProgram = \(nix(main));") }
+        if let main = binaries.first {
+            lines.append("            mainProgram = " + (try NixEmitter.string(main, what: "[build] binaries")) + ";")
+        }
         lines += [
             "          };",
             "        };",
@@ -95,14 +103,5 @@ package struct NixChannel: Channel {
             "",
         ]
         return lines.joined(separator: "\n")
-    }
-
-    /// A Nix string literal: backslash, `"` and `${` escaped.
-    package static func nix(_ text: String) -> String {
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "${", with: "\\${")
-        return "\"" + escaped + "\""
     }
 }

@@ -13,7 +13,7 @@ package struct ScoopChannel: TapChannel {
     package var id: String { Self.id }
     package var title: String { "scoop manifest" }
 
-    package static func repositoryPath(project: String) -> String { "bucket/\(project).json" }
+    package static func repositoryPath(name: String) -> String { "bucket/\(name).json" }
 
     package func contents(_ release: ChannelRelease) throws -> Data { try Self.manifest(release, settings: settings) }
 
@@ -22,7 +22,9 @@ package struct ScoopChannel: TapChannel {
     }
 
     package static func manifest(_ release: ChannelRelease, settings: ChannelSettings.Repository) throws -> Data {
-        let architectures: [(scoop: String, cpu: String)] = [("64bit", "x86_64"), ("32bit", "i686"), ("arm64", "aarch64")]
+        let architectures: [(scoop: String, cpu: String)] = [
+            ("64bit", "x86_64"), ("32bit", "i686"), ("arm64", "aarch64"),
+        ]
         var architecture: [String: Any] = [:]
         var autoupdate: [String: Any] = [:]
         for entry in architectures {
@@ -41,11 +43,12 @@ package struct ScoopChannel: TapChannel {
         }
         guard !architecture.isEmpty else { throw ChannelError.noArchives(channel: Self.id, wanted: "Windows (zip)") }
         let repositoryPage = release.downloadBase.flatMap(HomebrewChannel.repositoryPage)
+        let project = release.config.project.metadata
         var manifest: [String: Any] = [
             "version": release.version,
-            "description": settings.description ?? release.project,
-            "homepage": settings.homepage ?? repositoryPage ?? release.downloadBase ?? "",
-            "license": settings.license ?? "Unknown",
+            "description": HomebrewChannel.summary(settings.description ?? project.description) ?? release.project,
+            "homepage": settings.homepage ?? project.homepage ?? repositoryPage ?? release.downloadBase ?? "",
+            "license": settings.license ?? project.license ?? "Unknown",
             "architecture": architecture,
             "bin": release.config.build.binaries.map { "bin\\\($0).exe" },
             "autoupdate": [

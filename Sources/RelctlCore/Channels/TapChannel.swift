@@ -8,8 +8,8 @@ package protocol TapChannel: Channel {
     var settings: ChannelSettings.Repository { get }
     /// `homebrew` or `scoop`: the folder in dist.
     static var folder: String { get }
-    /// The file's path inside the repository (`Formula/velostream.rb`).
-    static func repositoryPath(project: String) -> String
+    /// The file's path inside the repository (`Formula/velostream.rb`) for a checked name.
+    static func repositoryPath(name: String) -> String
     func contents(_ release: ChannelRelease) throws -> Data
     func commitMessage(_ release: ChannelRelease) -> String
 }
@@ -17,10 +17,15 @@ package protocol TapChannel: Channel {
 extension TapChannel {
     package var publishedBy: ChannelPublishFlag? { .publish }
 
-    package static func path(project: String) -> String { folder + "/" + repositoryPath(project: project) }
+    package static func path(name: String) -> String { folder + "/" + repositoryPath(name: name) }
+
+    /// `[homebrew] name` / `[scoop] name`, else the project name, checked.
+    package func name(_ release: ChannelRelease) throws -> String {
+        try TapChannelName.name(settings, project: release.project, table: id)
+    }
 
     package func write(_ release: ChannelRelease) async throws -> ChannelOutput {
-        let path = Self.path(project: release.project)
+        let path = Self.path(name: try name(release))
         let destination = release.dist.appendingPathComponent(path)
         try FileSystem.createDirectory(destination.deletingLastPathComponent())
         try AtomicFile.write(try contents(release), to: destination)
@@ -28,11 +33,9 @@ extension TapChannel {
     }
 
     package func publish(_ release: ChannelRelease, _ output: ChannelOutput) async throws -> [String] {
-        try await TapRepository(channel: id, url: settings.gitURL, context: release.context).publish(
-            files: [
-                Self.repositoryPath(project: release.project):
-                    release.dist.appendingPathComponent(Self.path(project: release.project))
-            ],
+        let name = try name(release)
+        return try await TapRepository(channel: id, url: settings.gitURL, context: release.context).publish(
+            files: [Self.repositoryPath(name: name): release.dist.appendingPathComponent(Self.path(name: name))],
             message: commitMessage(release), time: release.time, dryRun: release.dryRun)
     }
 }

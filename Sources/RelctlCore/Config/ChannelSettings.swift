@@ -22,6 +22,9 @@ public struct ChannelSettings: Sendable {
         package var homepage: String?
         /// SPDX identifier.
         package var license: String?
+        /// The formula or manifest name when it differs from the project's (`charm-gum` for a
+        /// project named `gum`): the file is `Formula/{name}.rb` / `bucket/{name}.json`.
+        package var name: String? = nil
 
         /// The URL git clones and pushes.
         package var gitURL: String {

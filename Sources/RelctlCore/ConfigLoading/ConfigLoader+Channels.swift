@@ -100,10 +100,15 @@ extension ConfigLoader {
         let description = table.string("description")
         let homepage = table.string("homepage")
         let license = table.string("license")
+        let name = table.string("name")
+        if let name, !TapChannelName.isValid(name) {
+            table.report("name", "[\(table.path)] `name` \(QuotedString.basic(name)) \(TapChannelName.rule)")
+        }
         guard let location = table.string(key), !location.isEmpty else {
             table.report(key, "[\(table.path)] needs `\(key)`, the git repository it is published to (`OWNER/NAME` on GitHub or a git URL)")
             return nil
         }
-        return ChannelSettings.Repository(location: location, description: description, homepage: homepage, license: license)
+        return ChannelSettings.Repository(
+            location: location, description: description, homepage: homepage, license: license, name: name)
     }
 }

@@ -59,48 +59,30 @@ package struct InstallerScript: Sendable {
         }
     }
 
-    /// Quotes for sh: single quotes, an embedded `'` closed and escaped.
-    package static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    /// Quotes for PowerShell: every character PowerShell takes for a single quote doubled, the
-    /// typographic ones too (U+2018–U+201B end a '…' string just as `'` does).
-    package static func powerShellQuoted(_ text: String) -> String {
-        var quoted = "'"
-        for scalar in text.unicodeScalars {
-            quoted.unicodeScalars.append(scalar)
-            if Self.powerShellSingleQuotes.contains(scalar) { quoted.unicodeScalars.append(scalar) }
-        }
-        return quoted + "'"
-    }
-
-    package static let powerShellSingleQuotes: Set<Unicode.Scalar> = ["'", "\u{2018}", "\u{2019}", "\u{201A}", "\u{201B}"]
-
-    package var shell: String {
+    /// The sh installer. Every value from the manifest goes through ShellEmitter; the template
+    /// is relctl's own text.
+    package func shell() throws -> String {
         var table = ""
         for (machine, archives) in unixChoices {
             let names = archives.map(\.name).joined(separator: " ")
-            table += "        \(machine)) printf '%s\\n' \(Self.shellQuoted(names)) ;;\n"
+            // `machine` is one of `machine(of:)`'s fixed `os-arch` words.
+            table +=
+                "        " + machine + ") printf '%s\\n' " + (try ShellEmitter.quoted(names, what: "an archive name"))
+                + " ;;\n"
         }
         return PlaceholderTemplate(Self.shellTemplate).filled(
             [
-                "PROJECT": Self.shellQuoted(manifest.project), "TAG": Self.shellQuoted(manifest.tag),
-                "BASE_URL": Self.shellQuoted(baseURL ?? ""), "MINISIGN_KEY": Self.shellQuoted(minisignPublicKey ?? ""),
-                "TABLE": table, "COMMENT_PROJECT": Self.commentSafe(manifest.project),
-                "COMMENT_TAG": Self.commentSafe(manifest.tag),
+                "PROJECT": try ShellEmitter.quoted(manifest.project, what: "the project name"),
+                "TAG": try ShellEmitter.quoted(manifest.tag, what: "the tag"),
+                "BASE_URL": try ShellEmitter.quoted(baseURL ?? "", what: "the download URL"),
+                "MINISIGN_KEY": try ShellEmitter.quoted(minisignPublicKey ?? "", what: "the minisign public key"),
+                "TABLE": table, "COMMENT_PROJECT": ShellEmitter.comment(manifest.project),
+                "COMMENT_TAG": ShellEmitter.comment(manifest.tag),
             ], lines: ["TABLE"])
     }
 
-    /// Names shown in comments: a line break there would end the comment and run as code.
-    package static func commentSafe(_ text: String) -> String {
-        String(
-            text.unicodeScalars.filter {
-                !CharacterSet.controlCharacters.contains($0) && !CharacterSet.newlines.contains($0)
-            })
-    }
-
-    package var powerShell: String {
+    /// The PowerShell installer: values through PowerShellEmitter.
+    package func powerShell() throws -> String {
         var table = ""
         for artifact in manifest.artifacts where TargetTriple(artifact.target).isWindows && artifact.format == "zip" {
             let arch: String
@@ -110,14 +92,18 @@ package struct InstallerScript: Sendable {
             case "i686", "i586": arch = "x86"
             default: continue
             }
-            table += "    @{ Arch = '\(arch)'; Name = \(Self.powerShellQuoted(artifact.name)) }\n"
+            table +=
+                "    @{ Arch = " + (try PowerShellEmitter.quoted(arch)) + "; Name = "
+                + (try PowerShellEmitter.quoted(artifact.name, what: "an archive name")) + " }\n"
         }
         return PlaceholderTemplate(Self.powerShellTemplate).filled(
             [
-                "PROJECT": Self.powerShellQuoted(manifest.project), "TAG": Self.powerShellQuoted(manifest.tag),
-                "BASE_URL": Self.powerShellQuoted(baseURL ?? ""),
-                "MINISIGN_KEY": Self.powerShellQuoted(minisignPublicKey ?? ""), "TABLE": table,
-                "COMMENT_PROJECT": Self.commentSafe(manifest.project), "COMMENT_TAG": Self.commentSafe(manifest.tag),
+                "PROJECT": try PowerShellEmitter.quoted(manifest.project, what: "the project name"),
+                "TAG": try PowerShellEmitter.quoted(manifest.tag, what: "the tag"),
+                "BASE_URL": try PowerShellEmitter.quoted(baseURL ?? "", what: "the download URL"),
+                "MINISIGN_KEY": try PowerShellEmitter.quoted(minisignPublicKey ?? "", what: "the minisign public key"),
+                "TABLE": table, "COMMENT_PROJECT": PowerShellEmitter.comment(manifest.project),
+                "COMMENT_TAG": PowerShellEmitter.comment(manifest.tag),
             ], lines: ["TABLE"])
     }
 }

@@ -81,8 +81,8 @@ public enum InstallerWriter {
         }
         let sh = directory.appendingPathComponent(shellFileName(project: manifest.project))
         let ps1 = directory.appendingPathComponent(powerShellFileName(project: manifest.project))
-        try AtomicFile.write(script.shell, to: sh, permissions: 0o755)
-        try AtomicFile.write(script.powerShell, to: ps1)
+        try AtomicFile.write(try script.shell(), to: sh, permissions: 0o755)
+        try AtomicFile.write(try script.powerShell(), to: ps1)
         return Report(
             files: [sh.lastPathComponent, ps1.lastPathComponent].map { "\(shown)/\($0)" }, baseURL: baseURL,
             machines: machines, minisignKey: key != nil)

@@ -51,5 +51,8 @@ package struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
     }
 
     package var isWindows: Bool { os == "windows" }
+    /// Linux with the GNU C library (`-linux-gnu`, `-linux-gnueabihf`): dynamically linked against
+    /// glibc through the FHS loader path.
+    package var isGlibcLinux: Bool { os == "linux" && (env ?? "").hasPrefix("gnu") }
     package var description: String { raw }
 }

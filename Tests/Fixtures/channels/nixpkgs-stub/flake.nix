@@ -3,9 +3,15 @@
   outputs = { self }: {
     legacyPackages = builtins.listToAttrs (map (system: {
       name = system;
-      value = {
+      value = rec {
+        lib.optionals = condition: list: if condition then list else [ ];
         fetchurl = args: args // { stub = "fetchurl"; };
-        stdenvNoCC.mkDerivation = args: args // { stub = "mkDerivation"; name = "${args.pname}-${args.version}"; };
+        autoPatchelfHook = "autoPatchelfHook";
+        stdenvNoCC.mkDerivation = args: args // { stub = "mkDerivation"; stdenv = "stdenvNoCC"; name = "${args.pname}-${args.version}"; };
+        stdenv = {
+          mkDerivation = args: args // { stub = "mkDerivation"; stdenv = "stdenv"; name = "${args.pname}-${args.version}"; };
+          cc.cc.lib = "libgcc";
+        };
       };
     }) [ "x86_64-linux" "aarch64-linux" "i686-linux" "x86_64-darwin" "aarch64-darwin" ]);
   };

@@ -1,0 +1,150 @@
+import Foundation
+import RelctlTestTraits
+import Testing
+
+/// One emitter per language (issue 39): the generators of Ruby (Homebrew formula), Nix (flake),
+/// JSON (Scoop manifest), POSIX sh and PowerShell (installers, CI script lines) and YAML (GitHub
+/// and GitLab CI) put no value into their text by string interpolation unless an emitter wrote
+/// it. Every `\(…)` in these files is read; it passes when it is an emitter call, or when it is
+/// listed below with the reason it is not a value from outside (a relctl constant, a name the
+/// config loader already checked against a grammar, or the text of a diagnostic, not of the
+/// generated file). A new interpolation fails this test until a reviewer adds an emitter call or
+/// a reason. Concatenation is checked for the common form: a string literal joined with `+` to
+/// a property of the release, config, settings, manifest or target.
+@Suite("Generator source scan", .timeLimit(.minutes(30)), .removesTemporaries)
+struct GeneratorSourceScanTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static let emitters = [
+        "YAMLEmitter.", "YAMLLines.", "ShellEmitter.", "PowerShellEmitter.", "RubyEmitter.", "NixEmitter.",
+    ]
+
+    static let constant = "a relctl constant"
+    static let message = "diagnostic text, not generated text"
+    static let checkedName = "a name the config loader checked against its grammar"
+    static let notCode = "a file or asset name, not text of the generated language"
+
+    /// Per file: the interpolated expressions that are not values from outside, and why.
+    static let allowed: [String: [String: String]] = [
+        "Channels/HomebrewChannel.swift": [
+            "name": "the checked formula name in the tap path (TapChannelName)",
+            "release.project": "the tap commit message", "release.version": "the tap commit message",
+        ],
+        "Channels/NixChannel.swift": [
+            "project": notCode, "tag": notCode,
+            "release.project": "the flake description, then written by NixEmitter.string",
+            "release.version": "the flake description, then written by NixEmitter.string",
+            "release.tag": "the flake description, then written by NixEmitter.string",
+        ],
+        "Channels/ScoopChannel.swift": [
+            "name": "the checked manifest name in the bucket path (TapChannelName)",
+            "release.project": "the bucket commit message", "release.version": "the bucket commit message",
+            "$0": "a binary name inside a JSON value JSONSerialization encodes",
+            "release.config.checksum.algorithm.uppercased()": "a JSON value JSONSerialization encodes",
+            "prefix": "a regular expression value JSONSerialization encodes",
+        ],
+        "Channels/TapChannelName.swift": ["table": message],
+        "Installer/InstallerScript.swift": ["triple.os": constant, "arch": constant],
+        "CI/GitLabPipeline.swift": [
+            "name": message, "index + 1": message, "label": message, "action.text": message, "path": message,
+            "windowsTag": constant, "target.triple": checkedName, "message": message, "targets.count": message,
+            "maximumNeeds": message, "stage": constant, "macOSTag": constant,
+            "$0": "archive formats, and channel names (`[a-z0-9-]`, checked)", "SBOMBuilder.fileExtension": constant,
+        ],
+        "CI/ReleaseWorkflow.swift": [
+            "how": constant, "index + 1": message, "action.text": checkedName, "label": message, "path": message,
+            "owner": message, "repository": message, "path.map { \"/\\($0)\" } ?? \"\"": message,
+            "cache.input": message,
+            "cache.off": message, "job.rawValue": message, "target.triple": message, "target.runner": message,
+            "CIRunners.coordinator": constant, "uploadArtifact": constant, "pinComment": constant,
+            "$0": "archive formats and triples (checked names)", "SBOMBuilder.fileExtension": constant,
+            "pattern": constant, "downloadArtifact": constant, "attestBuildProvenance": constant,
+            "name": "channel names (`[a-z0-9-]`, checked)", "RpmSigningKey.variable": constant,
+            "list": "triples (checked names) in a GitHub expression", "SigningKeys.sshKeyVariable": constant,
+            "SigningKeys.minisignKeyVariable": constant, "SigningKeys.minisignPasswordVariable": constant,
+            "checkout": constant, "secret": "a secret name, checked as an environment variable name",
+            "setupPinComment": constant, "id": constant,
+        ],
+        "CI/RelctlBuildRequirements.swift": [
+            "linux": constant, "sudo": constant, "aptPackages.joined(separator: \" \")": constant, "macOS": constant,
+            "brewPackages.joined(separator: \" \")": constant, "$0.brew": constant,
+            "kegOnly.joined(separator: \":\")": constant,
+        ],
+        "CI/RelctlInstallMode+Pipelines.swift": [
+            "runner": constant, "triple": constant, "target.triple": message, "target.runner": message,
+            "publishedTargets.map(\\.triple).joined(separator: \" and \")": message,
+        ],
+    ]
+
+    /// Every `\(…)` in `text`: its line and expression (parentheses balanced).
+    static func interpolations(in text: String) -> [(line: Int, expression: String)] {
+        let characters = Array(text)
+        var found: [(Int, String)] = []
+        var line = 1
+        var index = 0
+        while index < characters.count {
+            if characters[index] == "\n" { line += 1 }
+            guard characters[index] == "\\", index + 1 < characters.count, characters[index + 1] == "(" else {
+                index += 1
+                continue
+            }
+            var end = index + 2
+            var depth = 1
+            while end < characters.count, depth > 0 {
+                if characters[end] == "(" { depth += 1 }
+                if characters[end] == ")" { depth -= 1 }
+                end += 1
+            }
+            found.append((line, String(characters[(index + 2)..<(end - 1)])))
+            index = end
+        }
+        return found
+    }
+
+    static func isEmitterCall(_ expression: String) -> Bool {
+        var text = Substring(expression.trimmingCharacters(in: .whitespaces))
+        if text.hasPrefix("try ") { text = text.dropFirst(4) }
+        return emitters.contains { text.hasPrefix($0) }
+    }
+
+    @Test("every interpolation in a generator is an emitter call or a listed, reasoned exception")
+    func interpolationsGoThroughEmitters() throws {
+        var problems: [String] = []
+        for (file, reasons) in Self.allowed.sorted(by: { $0.key < $1.key }) {
+            let url = Self.root.appendingPathComponent("Sources/RelctlCore").appendingPathComponent(file)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            var used = Set<String>()
+            for (line, expression) in Self.interpolations(in: text) where !Self.isEmitterCall(expression) {
+                if reasons[expression] != nil {
+                    used.insert(expression)
+                } else {
+                    problems.append(
+                        "\(file):\(line): `\\(\(expression))` builds generated text by interpolation; write the value through its language's emitter"
+                    )
+                }
+            }
+            for stale in Set(reasons.keys).subtracting(used).sorted() {
+                problems.append("\(file): the exception for `\(stale)` no longer matches anything; remove it")
+            }
+            let concatenation = try Regex(
+                #"("\s*\+\s*(release|config|settings|manifest|target|step|setupStep|archive|entry)\.[A-Za-z.]+)|((release|config|settings|manifest|target|step|setupStep|archive|entry)\.[A-Za-z.]+\s*\+\s*")"#
+            )
+            for (number, lineText) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where lineText.contains(concatenation) {
+                problems.append(
+                    "\(file):\(number + 1): a value from the config or release is concatenated into generated text; use an emitter"
+                )
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test("the scan finds a pasted value (the Homebrew class line as round 3 wrote it)")
+    func theScanSeesThePattern() throws {
+        let old = #"            "class \(className(release.project)) < Formula","# + "\n"
+        #expect(Self.interpolations(in: old).map(\.expression) == ["className(release.project)"])
+        #expect(!Self.isEmitterCall("className(release.project)"))
+        #expect(Self.isEmitterCall("try ShellEmitter.word(target.triple)"))
+    }
+}
