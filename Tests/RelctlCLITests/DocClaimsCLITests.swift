@@ -157,4 +157,30 @@ struct DocClaimsCLITests {
         #expect(packaged.status == 2, "\(packaged)")
         #expect(packaged.stderr.contains("compression-level") && packaged.stderr.contains("README.md"), "\(packaged)")
     }
+
+    /// Noise: a real release does not reprint the notes its dry run showed, and nothing a terminal
+    /// would redraw reaches a log.
+    @Test func aRealReleaseSaysWhereTheNotesAreInsteadOfReprintingThem() throws {
+        let fixture = try ReleaseFixture()
+        let dry = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
+        #expect(dry.status == 0 && dry.stderr.contains("    | ### Features"), "\(dry)")
+        let real = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(real.status == 0, "\(real)")
+        #expect(!real.stderr.contains("    | ### Features"), "\(real)")
+        #expect(real.stderr.contains("  notes     RELEASE_NOTES.md in "), "\(real)")
+        for result in [dry, real] {
+            #expect(!result.stderr.contains("\r") && !result.stderr.contains("\u{1B}["), "no redraws in a log")
+        }
+    }
+
+    /// Noise: a changelog run that changes nothing says so instead of "updated".
+    @Test func aChangelogRunThatChangesNothingSaysSo() throws {
+        let fixture = try ReleaseFixture()
+        let first = try relctl(["notes", "--tag", "v1.0.0", "--changelog", "CHANGELOG.md"], in: fixture.url)
+        #expect(first.status == 0 && first.stderr.contains("updated CHANGELOG.md"), "\(first)")
+        let second = try relctl(["notes", "--tag", "v1.0.0", "--changelog", "CHANGELOG.md"], in: fixture.url)
+        #expect(second.status == 0, "\(second)")
+        #expect(!second.stderr.contains("updated CHANGELOG.md"), "\(second)")
+        #expect(second.stderr.contains("CHANGELOG.md already holds these notes; unchanged"), "\(second)")
+    }
 }
