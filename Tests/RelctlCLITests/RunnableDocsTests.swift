@@ -306,8 +306,12 @@ struct RunnableDocsTests {
 
     /// Each `relctl SUBCOMMAND …` the docs write, in code: the text up to the end of the code span
     /// or the shell command, with the command path resolved as long as the words name one.
-    static func documentedInvocations(commands: [[String]]) throws -> [(page: String, path: [String], text: String)] {
-        var result: [(String, [String], String)] = []
+    /// A word written `plan|run` (or `plan\\|run` in a table) names each of its alternatives:
+    /// the flags after it belong to any of them.
+    static func documentedInvocations(commands: [[String]]) throws -> [(
+        page: String, paths: [[String]], text: String
+    )] {
+        var result: [(String, [[String]], String)] = []
         for page in pages {
             let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
             var snippets: [String] = []
@@ -325,12 +329,20 @@ struct RunnableDocsTests {
                 }
             }
             for snippet in snippets {
-                for match in snippet.matches(of: /(?:^|[\s(])relctl((?:\s+[a-z][a-z-]*)+)([^#]*)/) {
+                for match in snippet.matches(of: /(?:^|[\s(])relctl((?:\s+[a-z][a-z|\\-]*)+)([^#]*)/) {
                     let words = match.output.1.split(separator: " ").map(String.init)
-                    var path: [String] = []
-                    for word in words where commands.contains(path + [word]) { path.append(word) }
-                    guard !path.isEmpty else { continue }
-                    result.append((page, path, String(match.output.0)))
+                    var paths: [[String]] = [[]]
+                    for word in words {
+                        let alternatives = word.replacingOccurrences(of: "\\", with: "").split(separator: "|")
+                            .map(String.init)
+                        let longer = paths.flatMap { path in
+                            alternatives.map { path + [$0] }.filter { commands.contains($0) }
+                        }
+                        if longer.isEmpty { break }
+                        paths = longer
+                    }
+                    guard paths.allSatisfy({ !$0.isEmpty }) else { continue }
+                    result.append((page, paths, String(match.output.0)))
                 }
             }
         }
@@ -343,12 +355,16 @@ struct RunnableDocsTests {
         #expect(invocations.count >= 100, "only \(invocations.count) documented invocations")
         var options: [[String]: Set<String>] = [:]
         var unknown: Set<String> = []
-        for (page, path, text) in invocations {
-            if options[path] == nil { options[path] = try Self.options(of: path) }
-            let known = options[path, default: []].union(["--help", "--version"])
+        for (page, paths, text) in invocations {
+            var known: Set<String> = ["--help", "--version"]
+            for path in paths {
+                if options[path] == nil { options[path] = try Self.options(of: path) }
+                known.formUnion(options[path, default: []])
+            }
+            let shown = paths.map { $0.joined(separator: " ") }.joined(separator: " | ")
             for flag in text.matches(of: /(?:^|[\s\[(|])(--[a-z0-9][a-z0-9-]*)/).map({ String($0.output.1) })
             where !known.contains(flag) {
-                unknown.insert("\(page): relctl \(path.joined(separator: " ")) \(flag)  (in `\(text)`)")
+                unknown.insert("\(page): relctl \(shown) \(flag)  (in `\(text)`)")
             }
         }
         #expect(
