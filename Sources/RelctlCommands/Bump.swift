@@ -59,13 +59,21 @@ struct Bump: RelctlCommand {
             if config.versions.isEmpty {
                 context.console.warning("\(config.path): no [[version]] entries; nothing to write")
             }
-            written = try await VersionBump.write(
+            let result = try await VersionBump.writeReporting(
                 bump.next, config: config, git: Git(directory: config.root, context: context)
             ) { note in
                 context.console.info(note)
                 bump.notes.append(note)
             }
-            for file in written { context.console.info("\(file): version set to \(bump.next)") }
+            written = result.files
+            // Each text as written (a calendar version's padding, a requirement's operator kept),
+            // naming what it is: a requirement is not the file's own version.
+            for change in result.changes {
+                context.console.info("\(change.file):\(change.line): \(change.what) \(change.old) → \(change.new)")
+            }
+            if result.changes.isEmpty, !config.versions.isEmpty {
+                context.console.info("every version location already holds \(bump.nextText); nothing written")
+            }
         }
         if global.json {
             try emitJSON(
@@ -75,6 +83,10 @@ struct Bump: RelctlCommand {
                     commits: bump.commitCount, written: written, notes: bump.notes), context)
         } else {
             context.console.stdout(bump.next.description + "\n")
+            // stdout keeps the SemVer reading for scripts; a calendar tag pads it, which is said.
+            if !bump.nextText.isEmpty, bump.nextText != bump.next.description {
+                context.console.info("\(bump.next) is spelled \(bump.nextText) in the tag \(bump.nextTag)")
+            }
             if setVersion != nil { return }
             context.console.detail(
                 "\(bump.level.rawValue) bump from \(bump.previousTag ?? "no previous release") over \(bump.commitCount) commit\(bump.commitCount == 1 ? "" : "s")"

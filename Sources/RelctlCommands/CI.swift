@@ -7,7 +7,7 @@ import RelctlRelease
 struct CI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ci",
-        abstract: "Generate the GitHub Actions release workflow.",
+        abstract: "Generate the release pipeline: a GitHub Actions workflow, a GitLab CI pipeline, or both ([ci] providers).",
         subcommands: [CIGenerate.self]
     )
 }

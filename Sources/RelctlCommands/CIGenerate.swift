@@ -24,11 +24,12 @@ struct CIGenerate: RelctlCommand {
         let providers = WorkflowWriter.providers(config: config, chosen: provider)
         var written: [[String: String]] = []
         var failures: [any Error] = []
-        for problem in WorkflowWriter.warnings(providers, config: config) { context.console.warning(problem) }
+        var changed = false
         for provider in providers {
             do {
                 let (path, outcome) = try WorkflowWriter.generate(provider, config: config, check: check, force: force)
                 written.append(["path": path, "outcome": outcome.rawValue])
+                changed = changed || [.created, .updated, .replaced].contains(outcome)
                 switch outcome {
                 case .upToDate: context.console.info("\(path): up to date")
                 case .unchanged: context.console.info("\(path): unchanged")
@@ -40,6 +41,11 @@ struct CIGenerate: RelctlCommand {
                 // Every file is checked or written; the failures are reported together after.
                 failures.append(error)
             }
+        }
+        // Said when a file is written (or cannot be), not on every regeneration that changes
+        // nothing or every --check: `relctl check` lists them whenever asked.
+        if changed || !failures.isEmpty {
+            for problem in WorkflowWriter.warnings(providers, config: config) { context.console.warning(problem) }
         }
         if let failure = WorkflowWriter.combined(failures) { throw failure }
         if global.json {

@@ -21,6 +21,10 @@ struct Checksum: RelctlCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        try EnumeratedOption.check(
+            algorithm.map { [$0] } ?? [], option: "--algorithm <name>",
+            known: ChecksumAlgorithm.allCases.map(\.rawValue)
+        ) { $0.lowercased().replacingOccurrences(of: "-", with: "") }
     }
 
     func execute(_ context: Context) async throws {

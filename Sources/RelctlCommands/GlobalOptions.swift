@@ -19,7 +19,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "Colour in human output: auto, always or never (NO_COLOR is honoured).")
     var color: ColorChoice = .auto
 
-    @Flag(name: [.customShort("q"), .long], help: "Print only errors.")
+    @Flag(name: [.customShort("q"), .long], help: "Print only warnings and errors (no progress or summaries).")
     var quiet = false
 
     @Flag(name: [.customShort("v"), .long], help: "Print more detail.")

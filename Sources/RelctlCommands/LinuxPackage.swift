@@ -20,7 +20,9 @@ struct LinuxPackage: RelctlCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The release tag, e.g. v1.2.0 (checked against the manifests first).") var tag: String?
+    @Option(
+        help: "Required (except with --export-key): the release tag, e.g. v1.2.0 (checked against the manifests first)."
+    ) var tag: String?
     @Option(
         name: .customLong("target"),
         help: ArgumentHelp("A target triple or glob; repeat for several (default: all Linux targets).", valueName: "triple|glob"))
@@ -41,6 +43,7 @@ struct LinuxPackage: RelctlCommand {
     var exportKey: String?
 
     func validate() throws {
+        try EnumeratedOption.check(formats, option: "--format <id>", known: LinuxPackageFormats.ids)
         if exportKey == nil, tag == nil { throw ValidationError("Missing expected argument '--tag <tag>'") }
         if exportKey != nil, tag != nil { throw ValidationError("--export-key writes only the key; leave out --tag") }
     }

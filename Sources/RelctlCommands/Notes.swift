@@ -70,10 +70,10 @@ struct Notes: RelctlCommand {
             context.console.stdout(text)
         }
         if let changelog {
-            let remarks = try Changelog.update(
+            let (remarks, changed) = try Changelog.updateReporting(
                 context.resolve(changelog), with: notes, force: force, displayPath: changelog)
             for remark in remarks { context.console.warning(remark) }
-            context.console.info("updated \(changelog)")
+            context.console.info(changed ? "updated \(changelog)" : "\(changelog) already holds these notes; unchanged")
         }
         let count = notes.entryCount
         context.console.detail("\(count) entr\(count == 1 ? "y" : "ies") since \(notes.previous ?? "the first commit")")

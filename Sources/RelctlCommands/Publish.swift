@@ -29,6 +29,10 @@ struct Publish: RelctlCommand {
     @Flag(help: "Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.") var replace =
         false
 
+    func validate() throws {
+        try EnumeratedOption.check(forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs)
+    }
+
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let version = try config.project.tagFormat.version(of: tag)

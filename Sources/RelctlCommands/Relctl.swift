@@ -29,7 +29,41 @@ public enum RelctlCLI {
             }
             exit(error.exitCode.rawValue)
         }
-        await Relctl.main()
+        await Relctl.run(Array(CommandLine.arguments.dropFirst()))
+    }
+}
+
+extension Relctl {
+    /// ArgumentParser's `main`, with one error format for every failure: `relctl: error: …` on
+    /// stderr (a usage error keeps its `Usage:` lines after it), and with `--json` a JSON error
+    /// document on stdout. Help and `--version` print as ArgumentParser prints them.
+    static func run(_ arguments: [String]) async -> Never {
+        do {
+            var command = try await asyncParseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            Foundation.exit(0)
+        } catch {
+            let code = exitCode(for: error)
+            // Help, --version, and relctl's own errors (printed already; `ExitCode` carries the code).
+            if code == .success || error is ExitCode { exit(withError: error) }
+            let full = fullMessage(for: error)
+            let text = full.hasPrefix("Error: ") ? String(full.dropFirst("Error: ".count)) : full
+            FileHandle.standardError.write(Data("relctl: error: \(text)\n".utf8))
+            if wantsJSON(arguments) {
+                let document = ErrorDocument(exitCode: code.rawValue, messages: [Self.message(for: error)])
+                FileHandle.standardOutput.write(Data(document.rendered().utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+
+    /// `--json` among the options (not after `--`, where it would be an argument).
+    static func wantsJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
     }
 }
 

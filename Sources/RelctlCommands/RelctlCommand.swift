@@ -39,6 +39,13 @@ extension RelctlCommand {
             Interrupts.parkIfInterrupted()
             for diagnostic in failure.diagnostics { context.console.error(diagnostic.description) }
             if failure.exitCode == .badInput, let note = global.projectRootNote(context) { context.console.info(note) }
+            // A script reading --json output gets a document even when the command failed.
+            if global.json, !context.console.wroteStdout {
+                let diagnostics =
+                    failure.diagnostics.isEmpty ? [Diagnostic("\(failure)")] : failure.diagnostics
+                context.console.stdout(
+                    ErrorDocument(exitCode: failure.exitCode.rawValue, diagnostics: diagnostics).rendered())
+            }
             throw ExitCode(failure.exitCode.rawValue)
         }
     }

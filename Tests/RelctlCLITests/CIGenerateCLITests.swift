@@ -257,6 +257,11 @@ struct UnworkableJobTests {
                 ), "\(generate)")
             let check = try relctl(["check", "--json"], in: dir.url)
             #expect(check.stdout.contains("its build job runs on windows-latest"), "\(check)")
+            // Once: a regeneration that changes nothing, or --check, does not repeat it (issue 46).
+            for again in [["ci", "generate"], ["ci", "generate", "--check"]] {
+                let repeated = try relctl(again, in: dir.url)
+                #expect(repeated.status == 0 && !repeated.stderr.contains("cannot work"), "\(repeated)")
+            }
             // With a setup of its own, nothing to say.
             let config = try dir.read("relctl.toml") + "\n[ci]\nsetup = [\"pip install relctl-bin\"]\n"
             try dir.write("relctl.toml", config)

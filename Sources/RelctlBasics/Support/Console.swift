@@ -14,6 +14,7 @@ public final class Console: Sendable {
     private let err: @Sendable (String) throws -> Void
     private let lock = Mutex<Void>(())
     private let stdoutFailure = Mutex<String?>(nil)
+    private let stdoutUsed = Mutex(false)
 
     package init(
         verbosity: Verbosity = .normal,
@@ -78,6 +79,7 @@ public final class Console: Sendable {
 
     /// Machine output on stdout (`--json` documents, `matrix --format github`).
     public func stdout(_ text: String) {
+        stdoutUsed.withLock { $0 = true }
         lock.withLock { _ in
             do { try out(text) } catch {
                 stdoutFailure.withLock { $0 = $0 ?? error.localizedDescription }
@@ -88,6 +90,10 @@ public final class Console: Sendable {
     /// Why writing to stdout failed (disk full, closed pipe), if it did: the command must not
     /// exit 0 with its machine output lost.
     public var stdoutError: String? { stdoutFailure.withLock { $0 } }
+
+    /// Whether anything went to stdout: a failed `--json` command that printed its own document
+    /// (check's problems, verify's report) gets no second one.
+    public var wroteStdout: Bool { stdoutUsed.withLock { $0 } }
 
     /// Text from outside (tags, file names, subjects, checksum lines) made safe for a terminal:
     /// control characters other than newline and tab are shown as `\u{1B}`-style escapes, so a

@@ -30,8 +30,15 @@ package struct Companion: Sendable, Equatable, Encodable {
     package var what: String
     /// For a requirement: its operator as written (`""`, `=`, `^`, `~`), kept on rewrite.
     package var requirementOperator: String?
+    /// UTF-8 offset of the text within its line, when the finder knows it (JSON files, where a
+    /// minified document holds every value on one line).
+    package var column: Int?
 
-    package init(kind: Kind, file: String, line: Int, text: String, what: String, requirementOperator: String? = nil) {
+    package init(
+        kind: Kind, file: String, line: Int, text: String, what: String, requirementOperator: String? = nil,
+        column: Int? = nil
+    ) {
+        self.column = column
         self.kind = kind
         self.file = file
         self.line = line

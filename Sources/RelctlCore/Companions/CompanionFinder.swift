@@ -242,14 +242,15 @@ package enum CompanionFinder {
             if let top = lockScan.entry(at: ["version"]) {
                 companions.append(
                     Companion(
-                        kind: .npmLock, file: shown, line: top.line, text: top.value, what: "package-lock.json version")
+                        kind: .npmLock, file: shown, line: top.line, text: top.value, what: "package-lock.json version",
+                        column: top.column)
                 )
             }
             if let entry = lockScan.entry(at: ["packages", "", "version"]) {
                 companions.append(
                     Companion(
                         kind: .npmLock, file: shown, line: entry.line, text: entry.value,
-                        what: "package-lock.json packages[\"\"] version"))
+                        what: "package-lock.json packages[\"\"] version", column: entry.column))
             }
             companions += pins(in: lockScan, prefix: ["packages", ""], own: name, file: shown)
         }

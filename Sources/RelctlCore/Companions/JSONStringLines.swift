@@ -7,6 +7,9 @@ package struct JSONStringLines {
         package var path: [String]
         package var line: Int
         package var value: String
+        /// UTF-8 offset of the value's first byte within its line: a minified document holds
+        /// every value on line 1, and two versions on one line must not be taken for one.
+        package var column: Int = 0
     }
 
     package var entries: [Entry] = []
@@ -25,13 +28,14 @@ package struct JSONStringLines {
             }
         }
         let bytes = Array(text.utf8)
-        var index = 0, line = 1
+        var index = 0, line = 1, lineStart = 0
         var expectingKey = false
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\n"):
                 line += 1
+                lineStart = index + 1
             case UInt8(ascii: "{"):
                 stack.append(.object(key: nil))
                 expectingKey = true
@@ -56,7 +60,7 @@ package struct JSONStringLines {
                     stack[stack.count - 1] = .object(key: value)
                     expectingKey = false
                 } else {
-                    entries.append(Entry(path: path, line: line, value: value))
+                    entries.append(Entry(path: path, line: line, value: value, column: start - lineStart))
                 }
                 index = end
             default:

@@ -16,6 +16,9 @@ package struct ArchiveSettings: Sendable {
     package var stage: Template?
     /// Compression level (format's default when nil): gzip/zip 1-9, xz 0-9, zstd 1-19.
     package var compressionLevel: Int?
+    /// A `compression-level` outside 0-19 as written. Not a load error: `check` and `package`
+    /// report it with every other problem they find, so it hides none of them.
+    package var invalidCompressionLevel: Int?
     /// Glob patterns (relative to a tree's root) left out of trees.
     package var exclude: [String] = []
     package init() {}

@@ -305,7 +305,7 @@ public enum ConfigLoader {
             if (0...19).contains(level) {
                 archive.compressionLevel = level
             } else {
-                table.report("compression-level", "`compression-level` must be between 0 and 19, found \(level)")
+                archive.invalidCompressionLevel = level
             }
         }
         for rule in table.tables("symlink") {

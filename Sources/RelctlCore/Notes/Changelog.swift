@@ -209,9 +209,17 @@ public enum Changelog {
     public static func update(
         _ url: URL, with notes: ReleaseNotes, force: Bool, displayPath: String
     ) throws -> [Diagnostic] {
+        try updateReporting(url, with: notes, force: force, displayPath: displayPath).remarks
+    }
+
+    /// `update`, also saying whether the file changed (a run that finds the section already there
+    /// writes nothing, and says so).
+    public static func updateReporting(
+        _ url: URL, with notes: ReleaseNotes, force: Bool, displayPath: String
+    ) throws -> (remarks: [Diagnostic], changed: Bool) {
         let existing = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
         let edit = try insert(notes, into: existing, force: force, displayPath: displayPath)
         if edit.text != existing { try AtomicFile.write(edit.text, to: url) }
-        return edit.remarks
+        return (edit.remarks, edit.text != existing)
     }
 }

@@ -23,6 +23,9 @@ public struct VersionBump: Sendable, Equatable {
     public var notes: [String] = []
     /// The tag the next version gets (spelled as the recent tags are: calendar padding, PEP 440).
     public var nextTag: String = ""
+    /// The next version as the tag and the manifests spell it (`2026.09.03` for calendar
+    /// versions padded like the recent tags; otherwise the SemVer text).
+    public var nextText: String = ""
 
     /// The first version of a project without release tags.
     package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
@@ -96,6 +99,7 @@ public struct VersionBump: Sendable, Equatable {
             bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : step)
         }
         bump.nextTag = format.tag(for: bump.next)
+        bump.nextText = format.scheme == .calver ? format.calendarSpelling.spell(bump.next) : bump.next.description
         if !skipped.isEmpty {
             bump.notes.append(
                 "\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (another spelling of the version); moved up to \(bump.next)"
@@ -160,7 +164,9 @@ public struct VersionBump: Sendable, Equatable {
         var bump = VersionBump(
             previousTag: nil, current: nil, next: version, level: version.isPrerelease ? .prerelease : .patch,
             commitCount: 0)
-        bump.nextTag = config.project.tagFormat.tag(for: version)
+        let format = config.project.tagFormat
+        bump.nextTag = format.tag(for: version)
+        bump.nextText = format.scheme == .calver ? format.calendarSpelling.spell(version) : version.description
         return bump
     }
 
@@ -275,12 +281,38 @@ public struct VersionBump: Sendable, Equatable {
         _ version: SemanticVersion, config: RelctlConfig, spelling: VersionScheme.CalendarSpelling?,
         released: ReleasedVersions?, onLink: (String) -> Void = { _ in }
     ) throws -> [String] {
+        try writeReporting(version, config: config, spelling: spelling, released: released, onLink: onLink).files
+    }
+
+    /// One version text `write` changed: where, what it is, and the text before and after.
+    public struct WrittenVersion: Sendable, Equatable {
+        /// Relative to the root, as messages show it.
+        public var file: String
+        public var line: Int
+        /// "version" for a manifest's own; a companion's description otherwise
+        /// ("requirement on `velo-core`", "Cargo.lock entry of `velo`").
+        public var what: String
+        public var old: String
+        public var new: String
+    }
+
+    /// `write`, returning every text it changed (in the files it wrote) besides the files.
+    package static func writeReporting(
+        _ version: SemanticVersion, config: RelctlConfig, spelling: VersionScheme.CalendarSpelling?,
+        released: ReleasedVersions?, onLink: (String) -> Void = { _ in }
+    ) throws -> (files: [String], changes: [WrittenVersion]) {
         let scheme = config.project.tagFormat.scheme
-        struct Edit { var url: URL; var display: String; var line: Int; var old: String; var new: String }
+        struct Edit {
+            var url: URL; var display: String; var line: Int; var old: String; var new: String
+            var column: Int? = nil
+            var what = "version"
+        }
         var edits: [Edit] = []
         func add(_ edit: Edit) {
+            // One edit per place: two known columns on one line are two places (a minified lock).
             if edits.contains(where: {
                 $0.url.standardizedFileURL == edit.url.standardizedFileURL && $0.line == edit.line
+                    && ($0.column == nil || edit.column == nil || $0.column == edit.column)
             }) {
                 return
             }
@@ -330,9 +362,17 @@ public struct VersionBump: Sendable, Equatable {
                 add(
                     Edit(
                         url: CompanionFinder.url(companion.file, root: config.root), display: companion.file,
-                        line: companion.line, old: companion.text, new: expected))
+                        line: companion.line, old: companion.text, new: expected, column: companion.column,
+                        what: companion.what))
             }
         }
+        // Right to left within a line, so a replacement never moves a column still to be edited.
+        edits = edits.enumerated().sorted { left, right in
+            guard left.element.url == right.element.url, left.element.line == right.element.line,
+                let a = left.element.column, let b = right.element.column
+            else { return left.offset < right.offset }
+            return a > b
+        }.map(\.element)
         var contents: [URL: String] = [:]
         var order: [(URL, String)] = []
         var linkNotes: [String] = []
@@ -353,7 +393,7 @@ public struct VersionBump: Sendable, Equatable {
                 separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
             ).map { String(decoding: $0, as: UTF8.self) }
             guard edit.line >= 1, edit.line <= lines.count,
-                let range = Self.versionRange(of: edit.old, in: lines[edit.line - 1])
+                let range = Self.range(of: edit.old, at: edit.column, in: lines[edit.line - 1])
             else {
                 throw NotesError.versionNotOnLine(path: edit.display, line: edit.line, old: edit.old)
             }
@@ -373,7 +413,12 @@ public struct VersionBump: Sendable, Equatable {
                 written.append(display)
             }
         }
-        return written
+        let changes =
+            edits
+            .filter { edit in written.contains { $0 == edit.display } && edit.old != edit.new }
+            .map { WrittenVersion(file: $0.display, line: $0.line, what: $0.what, old: $0.old, new: $0.new) }
+            .sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+        return (written, changes)
     }
 
     /// `bump --write` in a repository: `write`, spelling calendar versions like the tags do and
@@ -383,11 +428,32 @@ public struct VersionBump: Sendable, Equatable {
     public static func write(
         _ version: SemanticVersion, config: RelctlConfig, git: Git, onLink: (String) -> Void = { _ in }
     ) async throws -> [String] {
+        try await writeReporting(version, config: config, git: git, onLink: onLink).files
+    }
+
+    /// `write(_:config:git:)`, returning every version text it changed as well.
+    public static func writeReporting(
+        _ version: SemanticVersion, config: RelctlConfig, git: Git, onLink: (String) -> Void = { _ in }
+    ) async throws -> (files: [String], changes: [WrittenVersion]) {
         let tags = await (try? git.isRepository()) == true ? try await git.tagList() : []
         let history = ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: config))
-        return try write(
+        return try writeReporting(
             version, config: config, spelling: history.format.calendarSpelling, released: history.released,
             onLink: onLink)
+    }
+
+    /// `text` at UTF-8 offset `column` of `line` when that is where it is, else found by `versionRange`.
+    static func range(of text: String, at column: Int?, in line: String) -> Range<String.Index>? {
+        if let column {
+            let utf8 = line.utf8
+            if let start = utf8.index(utf8.startIndex, offsetBy: column, limitedBy: utf8.endIndex),
+                let end = utf8.index(start, offsetBy: text.utf8.count, limitedBy: utf8.endIndex),
+                line[start..<end] == text
+            {
+                return start..<end
+            }
+        }
+        return versionRange(of: text, in: line)
     }
 
     /// Where the version `text` sits on `line`: a whole occurrence (not part of a longer version or

@@ -51,10 +51,24 @@ package struct ArchiveLayout: Sendable {
         var builder = LayoutBuilder()
         let containment = Containment(root: config.root, binaryRoot: binaryRoot)
 
-        let packagedBinaries = try addBinaries(
-            config: config, target: target, values: values, binaryRoot: binaryRoot, probe: probe,
-            containment: containment, into: &builder)
-        try addFiles(config: config, values: values, containment: containment, into: &builder)
+        // Each part's problems are collected, so one missing file hides no bad link (and so on).
+        var problems: [PackagingError] = []
+        func collect<T>(_ fallback: T, _ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch let error as PackagingError {
+                problems.append(error)
+            } catch let error as LayoutProblems {
+                problems += error.errors
+            }
+            return fallback
+        }
+        let packagedBinaries = try collect([]) {
+            try addBinaries(
+                config: config, target: target, values: values, binaryRoot: binaryRoot, probe: probe,
+                containment: containment, into: &builder)
+        }
+        try collect(()) { try addFiles(config: config, values: values, containment: containment, into: &builder) }
 
         let walker = TreeWalker(
             exclude: config.archive.exclude, skipping: outputDirectory.flatMap { FileIdentity(path: $0.path) },
@@ -76,7 +90,9 @@ package struct ArchiveLayout: Sendable {
 
         if config.archive.setupEnv { try addSetupScripts(name: name, into: &builder) }
 
-        let entries = try LinkResolver(entries: try builder.finish()).apply(target.links)
+        let finished = try builder.finish()
+        let entries = try collect(finished) { try LinkResolver(entries: finished).apply(target.links) }
+        try LayoutProblems.raise(problems)
         try refuseUnextractable(entries, target: target)
         return ArchiveLayout(
             name: name, format: target.format, links: target.links, entries: entries,
@@ -92,6 +108,7 @@ package struct ArchiveLayout: Sendable {
         let settings = config.targets.first { $0.triple == target.triple }
         let binaryDirectory = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
         var packagedBinaries: [String] = []
+        var missing: [PackagingError] = []
         for binary in config.build.binaries {
             let fileName = target.executableName(binary)
             let source = locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
@@ -105,14 +122,15 @@ package struct ArchiveLayout: Sendable {
                     packagedBinaries.append(binary)
                     continue
                 }
-                throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
+                missing.append(.missingBinary(binary: fileName, path: source.path, target: target.triple))
+                continue
             }
             try containment.check(source, key: "binaries")
             try builder.add(
                 ArchiveEntry(path: "bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
             packagedBinaries.append(binary)
         }
-
+        try LayoutProblems.raise(missing)
         return packagedBinaries
     }
 
@@ -120,11 +138,13 @@ package struct ArchiveLayout: Sendable {
     private static func addFiles(
         config: RelctlConfig, values: [String: String], containment: Containment, into builder: inout LayoutBuilder
     ) throws {
+        var missing: [PackagingError] = []
         for mapping in config.archive.files {
             let source = config.root.appendingPathComponent(mapping.from.render(values))
             let destination = try ArchivePath.normalize(mapping.to.render(values), what: "[archive] files")
             guard let info = FileSystem.statusIfPresent(atPath: source.path) else {
-                throw PackagingError.missingSource(path: source.path, key: "files")
+                missing.append(.missingSource(path: source.path, key: "files"))
+                continue
             }
             if info.isDirectory {
                 throw PackagingError.unsafePath(
@@ -142,7 +162,7 @@ package struct ArchiveLayout: Sendable {
                     path: destination, content: .file(source), mode: FileKind.normalizedMode(info.mode),
                     origin: source.path))
         }
-
+        try LayoutProblems.raise(missing)
     }
 
     /// `[[archive.symlink]]` rules.
@@ -210,6 +230,35 @@ package struct ArchiveLayout: Sendable {
 
     /// How a link made by `[[archive.symlink]]` names its origin; followed by the config's path.
     package static let symlinkRuleOrigin = "[[archive.symlink]] in "
+
+    /// With prebuilt binaries (`--artifacts`), the binary files that two of `targets` would both
+    /// read, each named once with the first two targets reading it.
+    package static func sharedArtifacts(
+        config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL
+    ) -> [PackagingError] {
+        var readers: [String: String] = [:]
+        var shared: [PackagingError] = []
+        var reported: Set<String> = []
+        for target in targets {
+            var values = placeholders
+            for (key, value) in target.placeholders { values[key] = value }
+            let settings = config.targets.first { $0.triple == target.triple }
+            let directory = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
+            for binary in config.build.binaries {
+                let source = locateBinary(
+                    target.executableName(binary), directory: directory, root: config.root, override: binaryRoot)
+                guard FileKind.isRegularFile(source.path) else { continue }
+                if let first = readers[source.path] {
+                    if first != target.triple, reported.insert(source.path).inserted {
+                        shared.append(.sharedArtifact(path: source.path, first: first, second: target.triple))
+                    }
+                } else {
+                    readers[source.path] = target.triple
+                }
+            }
+        }
+        return shared
+    }
 
     package static func locateBinary(_ fileName: String, directory: String, root: URL, override: URL?) -> URL {
         guard let override else { return root.appendingPathComponent(directory).appendingPathComponent(fileName) }

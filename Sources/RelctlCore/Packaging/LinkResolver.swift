@@ -19,16 +19,26 @@ package struct LinkResolver {
 
     package func apply(_ policy: LinksPolicy) throws -> [ArchiveEntry] {
         var resolved: [String: String] = [:]
+        // Every bad link is reported, not just the first.
+        var problems: [PackagingError] = []
         for entry in entries {
             if case .symlink(let target) = entry.content {
-                let path = try resolve(link: entry, target: target)
+                let path: String
+                do {
+                    path = try resolve(link: entry, target: target)
+                } catch let error as PackagingError {
+                    problems.append(error)
+                    continue
+                }
                 // A link to its own folder (or a parent) makes a loop for anything that follows links.
                 if byPath[path]?.isDirectory == true && entry.path.hasPrefix(path + "/") {
-                    throw PackagingError.linkCycle(path: entry.path, target: target, source: Self.sourceFile(entry))
+                    problems.append(.linkCycle(path: entry.path, target: target, source: Self.sourceFile(entry)))
+                    continue
                 }
                 resolved[entry.path] = path
             }
         }
+        try LayoutProblems.raise(problems)
         guard policy == .copy, !resolved.isEmpty else { return entries }
 
         var output: [String: ArchiveEntry] = [:]

@@ -278,6 +278,11 @@ public struct Packager: Sendable {
         var plans: [Plan] = []
         var problems = TargetProblems()
         let ignored = await IgnoredPaths.load(root: config.root, context: context)
+        if let binaryRoot {
+            let shared = ArchiveLayout.sharedArtifacts(
+                config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot)
+            if !shared.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: shared.flatMap(\.diagnostics)) }
+        }
         // A target shipping several formats is one archive per format, from one build.
         for configured in targets {
             for format in configured.formats {
@@ -294,8 +299,12 @@ public struct Packager: Sendable {
                 }
             }
         }
-        if !problems.isEmpty {
-            throw ProblemList(exitCode: .badInput, diagnostics: problems.diagnostics(targetCount: targets.count))
+        let level = config.archive.invalidCompressionLevel.map {
+            PackagingError.compressionLevel(config: config.path, level: $0).diagnostics
+        }
+        if !problems.isEmpty || level != nil {
+            throw ProblemList(
+                exitCode: .badInput, diagnostics: (level ?? []) + problems.diagnostics(targetCount: targets.count))
         }
         var seen: [String: String] = [:]
         for plan in plans {

@@ -36,6 +36,11 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
     case outputUncreatable(path: String, reason: String)
     /// A target failed with an error that is not relctl's own.
     case targetFailed(target: String, reason: String)
+    /// `--artifacts` would hand two targets the same binary file (a flat folder, or a binary-dir
+    /// without `{target}`): their archives would hold one target's binaries under both names.
+    case sharedArtifact(path: String, first: String, second: String)
+    /// `[archive] compression-level` outside what any format takes.
+    case compressionLevel(config: String, level: Int)
 
     package var exitCode: RelctlExitCode {
         switch self {
@@ -46,6 +51,20 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
 
     package var diagnostics: [Diagnostic] {
         switch self {
+        case let .compressionLevel(config, level):
+            return [
+                Diagnostic(
+                    file: config,
+                    "[archive] compression-level must be between 0 and 19 (gzip and zip 1-9, xz 0-9, zstd 1-19), found \(level)"
+                )
+            ]
+        case let .sharedArtifact(path, first, second):
+            return [
+                Diagnostic(
+                    file: path,
+                    "--artifacts would put this one file into the archives of both \(first) and \(second); lay the folder out per target (DIR/<binary-dir>/NAME, with {target} in binary-dir), or package one target at a time with --target"
+                )
+            ]
         case .outsideProject(let path, let resolved, let key):
             return [
                 Diagnostic(
@@ -169,5 +188,20 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
     package var storageFault: Int32? {
         if case .writeRefused(_, let code) = self { return code }
         return nil
+    }
+}
+
+
+/// Every problem one archive's layout has, found in one pass (missing files, unsafe or dangling
+/// links…), so a user fixes them all at once instead of one per run.
+package struct LayoutProblems: RelctlError {
+    package var errors: [PackagingError]
+    package var exitCode: RelctlExitCode { errors.contains { $0.exitCode == .failure } ? .failure : .badInput }
+    package var diagnostics: [Diagnostic] { errors.flatMap(\.diagnostics) }
+
+    /// Throws nothing for no errors, the error itself for one, all of them for several.
+    package static func raise(_ errors: [PackagingError]) throws {
+        if errors.count == 1 { throw errors[0] }
+        if !errors.isEmpty { throw LayoutProblems(errors: errors) }
     }
 }

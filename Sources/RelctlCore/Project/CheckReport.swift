@@ -29,8 +29,10 @@ public struct CheckReport: Sendable, Encodable {
         try container.encode(targets, forKey: .targets)
     }
 
-    // Everything `check` finds is bad input (exit 2).
+    // What `check` finds is bad input (exit 2), except a mismatch between versions that are all
+    // valid (a stale lockfile entry): exit 1, as `validate-tag` reports the same finding.
     package func problem(_ d: Diagnostic) { diagnostics.record(d.withSeverity(.error), exitCode: .badInput) }
+    package func mismatch(_ d: Diagnostic) { diagnostics.record(d.withSeverity(.error), exitCode: .failure) }
     package func warning(_ d: Diagnostic) { diagnostics.record(d.withSeverity(.warning)) }
 
     /// The error to exit with, or nil.

@@ -84,7 +84,7 @@ public enum ProjectChecker {
                 }
                 for stale in staleCompanions(of: source, found: found, comparison: reader.comparison, root: config.root)
                 {
-                    report.problem(stale.diagnostic)
+                    report.mismatch(stale.diagnostic)
                 }
                 seen.append((source.path, found.text))
                 report.manifests += 1
@@ -157,6 +157,11 @@ public enum ProjectChecker {
 
     /// Packaged paths that do not depend on the target must exist now.
     private static func checkArchivePaths(_ config: RelctlConfig, into report: CheckReport) {
+        if let level = config.archive.invalidCompressionLevel {
+            for diagnostic in PackagingError.compressionLevel(config: config.path, level: level).diagnostics {
+                report.problem(diagnostic)
+            }
+        }
         for mapping in config.archive.files + config.archive.trees where mapping.from.placeholders.isEmpty {
             let path = mapping.from.text
             if !FileSystem.exists(atPath: config.root.appendingPathComponent(path).path) {
@@ -215,15 +220,23 @@ public enum ProjectChecker {
                 }
             }
         }
+        // Missing archive paths are `checkArchivePaths`'s to report.
+        func add(layoutErrors: [PackagingError], target: String) {
+            for error in layoutErrors {
+                if case .missingSource = error { continue }
+                for diagnostic in error.diagnostics where seen.insert(diagnostic.message).inserted {
+                    report.problem(Diagnostic(file: config.path, "\(target): \(diagnostic.message)"))
+                }
+            }
+        }
         for target in targets {
             do {
                 _ = try ArchiveLayout.compute(
                     config: config, target: target, placeholders: placeholders, ignored: ignored, probe: true)
             } catch let error as PackagingError {
-                if case .missingSource = error { continue }
-                for diagnostic in error.diagnostics where seen.insert(diagnostic.message).inserted {
-                    report.problem(Diagnostic(file: config.path, "\(target.triple): \(diagnostic.message)"))
-                }
+                add(layoutErrors: [error], target: target.triple)
+            } catch let error as LayoutProblems {
+                add(layoutErrors: error.errors, target: target.triple)
             } catch let error as RelctlError {
                 for diagnostic in error.diagnostics where seen.insert(diagnostic.message).inserted {
                     report.problem(Diagnostic(file: config.path, "\(target.triple): \(diagnostic.message)"))

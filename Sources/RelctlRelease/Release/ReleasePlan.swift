@@ -112,7 +112,11 @@ public struct ReleasePlan: Sendable, Codable {
         }
         if let dist { lines.append("  dist      \(dist)") }
         if let scratch { lines.append("  scratch   \(scratch) (kept by --keep)") }
-        if let notes, !notes.isEmpty {
+        if let notes, !notes.isEmpty, !dryRun {
+            // The real run follows a dry run that showed them: where they are is enough.
+            let count = notes.split(separator: "\n", omittingEmptySubsequences: false).count
+            lines.append("  notes     RELEASE_NOTES.md\(dist.map { " in \($0)" } ?? "") (\(count) lines)")
+        } else if let notes, !notes.isEmpty {
             lines.append("  notes")
             lines += notes.split(separator: "\n", omittingEmptySubsequences: false).map { "    | \($0)" }
         }

@@ -25,7 +25,10 @@ struct HookStage: ReleaseStage {
     }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        let environment = run.hookEnvironment
+        var environment = run.hookEnvironment
+        // By the time after hooks run, DistStage has moved the staged files into dist/ and
+        // removed the staging folder: the release's files are in dist/ now.
+        if when == .after { environment["RELCTL_DIST"] = run.distDirectory.path }
         for line in commands(run) {
             run.progress.note("$ \(line)")
             let progress = run.progress

@@ -1,0 +1,186 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// Claims of the docs that did not hold (issue 46), each tried the way a user would.
+@Suite(.serialized, .timeLimit(.minutes(45)), .removesTemporaries)
+struct DocClaimsCLITests {
+    /// releasing.md: `after` hooks see the release's files through RELCTL_DIST.
+    @Test func afterHooksSeeTheReleasesFilesInRelctlDist() throws {
+        let seen = try TemporaryDirectory(prefix: "relctl-hook-saw")
+        let listing = seen.url.appendingPathComponent("dist.txt").path
+        let fixture = try ReleaseFixture(release: "after = ['ls \"$RELCTL_DIST\" > \(listing)']")
+        let result = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        let listed = try String(contentsOfFile: listing, encoding: .utf8)
+        #expect(
+            listed.contains("SHA256SUMS") && listed.contains("demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"), "\(listed)"
+        )
+    }
+
+    /// A minified (one-line) package-lock.json gets both its versions written.
+    @Test func bumpWritesBothVersionsOfAMinifiedPackageLock() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("package.json", #"{"name":"tiny","version":"1.0.0","dependencies":{"a":"^1.0.0"}}"#)
+        try repo.directory.write(
+            "package-lock.json",
+            #"{"name":"tiny","version":"1.0.0","lockfileVersion":3,"requires":true,"packages":{"":{"name":"tiny","version":"1.0.0","dependencies":{"a":"^1.0.0"}},"node_modules/a":{"version":"1.0.0"}}}"#
+        )
+        try repo.directory.write("relctl.toml", "[project]\nname = \"tiny\"\n\n[[version]]\npath = \"package.json\"\n")
+        try repo.commit("chore: start")
+        let bump = try relctl(["bump", "--set", "1.1.0", "--write"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        let lock = try JSONSerialization.jsonObject(with: Data(try repo.directory.read("package-lock.json").utf8))
+        let object = try #require(lock as? [String: Any])
+        let root = try #require((object["packages"] as? [String: Any])?[""] as? [String: Any])
+        #expect(object["version"] as? String == "1.1.0")
+        #expect(root["version"] as? String == "1.1.0", "packages[\"\"].version follows")
+        let dependency = try #require((object["packages"] as? [String: Any])?["node_modules/a"] as? [String: Any])
+        #expect(dependency["version"] as? String == "1.0.0", "a dependency's version is not the project's")
+        let valid = try relctl(["validate-tag", "v1.1.0"], in: repo.url)
+        #expect(valid.status == 0, "\(valid)")
+    }
+
+    /// `package --artifacts DIR` never puts one binary into several targets' archives.
+    @Test func aFlatArtifactsFolderIsRefusedForSeveralTargets() throws {
+        let fixture = try PackagingFixture()
+        let flat = try TemporaryDirectory(prefix: "relctl-flat")
+        for binary in PackagingFixture.binaries { try flat.write(binary, "#!/bin/sh\necho flat\n", executable: true) }
+        let env = ["SOURCE_DATE_EPOCH": "1700000000"]
+        let refused = try relctl(
+            ["package", "--tag", "v1.0.0", "--target", "*-linux-gnu", "--artifacts", flat.path], in: fixture.url,
+            environment: env)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("velo-sql") && refused.stderr.contains("--target"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.dist.path), "nothing written")
+        // One target from the flat folder, or per-target subfolders, both work.
+        let one = try relctl(
+            ["package", "--tag", "v1.0.0", "--target", PackagingFixture.linuxGNU, "--artifacts", flat.path],
+            in: fixture.url, environment: env)
+        #expect(one.status == 0, "\(one)")
+        let nested = try TemporaryDirectory(prefix: "relctl-nested")
+        for triple in [PackagingFixture.linuxGNU, PackagingFixture.linuxARM] {
+            for binary in PackagingFixture.binaries {
+                try nested.write("target/\(triple)/release/\(binary)", "#!/bin/sh\necho \(triple)\n", executable: true)
+            }
+        }
+        let both = try relctl(
+            ["package", "--tag", "v1.0.0", "--target", "*-linux-gnu", "--artifacts", nested.path, "--out", "out"],
+            in: fixture.url, environment: env)
+        #expect(both.status == 0, "\(both)")
+        let name = fixture.archiveName(PackagingFixture.linuxARM)
+        let content = try run("tar", ["-xOJf", "out/\(name).tar.xz", "\(name)/bin/velo-sql"], in: fixture.url)
+        #expect(content.stdout.contains(PackagingFixture.linuxARM), "\(content)")
+    }
+
+    /// A calendar `bump --write` says the text it wrote (2026.09.03), not another spelling.
+    @Test func calendarBumpSaysWhatItWrites() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("app/__init__.py", "__version__ = \"2026.07.22\"\n")
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"app\"\ntag-format = \"{version}\"\nversion-scheme = \"calver\"\n\n[[version]]\npath = \"app/__init__.py\"\nkind = \"python\"\n"
+        )
+        try repo.commit("chore: start", date: "2026-07-22T10:00:00Z")
+        for tag in ["2026.01.04", "2026.07.22"] { try repo.git("tag", tag) }
+        try repo.commit("fix: later", date: "2026-09-03T10:00:00Z")
+        let bump = try relctl(["bump", "--write"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try repo.directory.read("app/__init__.py").contains("\"2026.09.03\""))
+        #expect(bump.stderr.contains("2026.07.22 → 2026.09.03"), "\(bump)")
+        #expect(bump.stderr.contains("spelled 2026.09.03 in the tag 2026.09.03"), "\(bump)")
+        #expect(!bump.stderr.contains("set to 2026.9.3"), "\(bump)")
+        // Nothing left to write is said as such.
+        let again = try relctl(["bump", "--set", "2026.9.3", "--write"], in: repo.url)
+        #expect(again.status == 0 && again.stderr.contains("nothing written"), "\(again)")
+    }
+
+    /// `bump --write` names the requirement it set, not "version set to".
+    @Test func bumpNamesTheRequirementItSets() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "Cargo.toml",
+            """
+            [workspace]
+            members = ["crates/*"]
+
+            [workspace.package]
+            version = "0.4.33"
+
+            [workspace.dependencies]
+            velo-core = { path = "crates/velo-core", version = "0.4.33" }
+
+            """)
+        try repo.directory.write(
+            "crates/velo-core/Cargo.toml", "[package]\nname = \"velo-core\"\nversion.workspace = true\n")
+        try repo.directory.write("relctl.toml", "[project]\nname = \"velo\"\n\n[[version]]\npath = \"Cargo.toml\"\n")
+        try repo.commit("chore: start")
+        let bump = try relctl(["bump", "--set", "0.4.34", "--write"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(bump.stderr.contains("requirement on `velo-core` 0.4.33 → 0.4.34"), "\(bump)")
+        #expect(bump.stderr.contains("Cargo.toml:5: version 0.4.33 → 0.4.34"), "\(bump)")
+        #expect(!bump.stderr.contains("version set to"), "\(bump)")
+    }
+
+    /// `check` and `package` report every bad link, and a bad compression-level hides nothing.
+    @Test func everyBadLinkAndEveryProblemAtOnce() throws {
+        let fixture = try PackagingFixture()
+        let demo = fixture.url.appendingPathComponent("demo").path
+        try FileManager.default.createSymbolicLink(atPath: demo + "/absolute", withDestinationPath: "/etc/hostname")
+        try FileManager.default.createSymbolicLink(atPath: demo + "/escaping", withDestinationPath: "../../../outside")
+        try FileManager.default.createSymbolicLink(atPath: demo + "/dangling", withDestinationPath: "no-such-file")
+        let check = try relctl(["check"], in: fixture.url)
+        #expect(check.status != 0, "\(check)")
+        for name in ["demo/absolute", "demo/escaping", "demo/dangling"] {
+            #expect(check.stderr.contains(name), "check names \(name): \(check.stderr)")
+        }
+        let package = try relctl(
+            ["package", "--tag", "v1.0.0", "--target", PackagingFixture.linuxGNU], in: fixture.url,
+            environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(package.status == 2, "\(package)")
+        for name in ["demo/absolute", "demo/escaping", "demo/dangling"] {
+            #expect(package.stderr.contains(name), "package names \(name): \(package.stderr)")
+        }
+
+        let other = try PackagingFixture()
+        try FileManager.default.removeItem(at: other.url.appendingPathComponent("README.md"))
+        let config = try other.directory.read("relctl.toml")
+        try other.directory.write(
+            "relctl.toml", config.replacingOccurrences(of: "[archive]\n", with: "[archive]\ncompression-level = 25\n"))
+        let both = try relctl(["check"], in: other.url)
+        #expect(both.status == 2, "\(both)")
+        #expect(both.stderr.contains("compression-level") && both.stderr.contains("README.md"), "\(both)")
+        let packaged = try relctl(
+            ["package", "--tag", "v1.0.0", "--target", PackagingFixture.linuxGNU], in: other.url,
+            environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(packaged.status == 2, "\(packaged)")
+        #expect(packaged.stderr.contains("compression-level") && packaged.stderr.contains("README.md"), "\(packaged)")
+    }
+
+    /// Noise: a real release does not reprint the notes its dry run showed, and nothing a terminal
+    /// would redraw reaches a log.
+    @Test func aRealReleaseSaysWhereTheNotesAreInsteadOfReprintingThem() throws {
+        let fixture = try ReleaseFixture()
+        let dry = try relctl(["release", "v1.0.0", "--dry-run"], in: fixture.url)
+        #expect(dry.status == 0 && dry.stderr.contains("    | ### Features"), "\(dry)")
+        let real = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(real.status == 0, "\(real)")
+        #expect(!real.stderr.contains("    | ### Features"), "\(real)")
+        #expect(real.stderr.contains("  notes     RELEASE_NOTES.md in "), "\(real)")
+        for result in [dry, real] {
+            #expect(!result.stderr.contains("\r") && !result.stderr.contains("\u{1B}["), "no redraws in a log")
+        }
+    }
+
+    /// Noise: a changelog run that changes nothing says so instead of "updated".
+    @Test func aChangelogRunThatChangesNothingSaysSo() throws {
+        let fixture = try ReleaseFixture()
+        let first = try relctl(["notes", "--tag", "v1.0.0", "--changelog", "CHANGELOG.md"], in: fixture.url)
+        #expect(first.status == 0 && first.stderr.contains("updated CHANGELOG.md"), "\(first)")
+        let second = try relctl(["notes", "--tag", "v1.0.0", "--changelog", "CHANGELOG.md"], in: fixture.url)
+        #expect(second.status == 0, "\(second)")
+        #expect(!second.stderr.contains("updated CHANGELOG.md"), "\(second)")
+        #expect(second.stderr.contains("CHANGELOG.md already holds these notes; unchanged"), "\(second)")
+    }
+}
