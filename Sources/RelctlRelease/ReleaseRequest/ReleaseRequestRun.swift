@@ -193,7 +193,9 @@ package struct ReleaseRequestRun {
         let error = ReleaseRequestError.foreignCommit(
             branch: branch, commit: String(commit.prefix(12)), subject: fields[2], author: fields[1])
         guard options.force else { throw error }
-        context.console.warning("\(error.message) (replaced because of --force)")
+        context.console.warning(
+            "\(branch): replacing commit \(commit.prefix(12)) (\"\(fields[2])\" by \(fields[1])) that relctl did not push, because of --force"
+        )
     }
 
     /// The plan written in a scratch worktree of HEAD and committed there: the same base and the
