@@ -25,9 +25,19 @@ struct CIGenerate: RelctlCommand {
         var written: [[String: String]] = []
         var failures: [any Error] = []
         for problem in WorkflowWriter.warnings(providers, config: config) { context.console.warning(problem) }
-        for provider in providers {
+        let files: [() throws -> (path: String, outcome: WorkflowOutcome)] =
+            providers.map { provider in
+                { try WorkflowWriter.generate(provider, config: config, check: check, force: force) }
+            }
+            + WorkflowWriter.extraFiles(providers, config: config).map { file in
+                {
+                    try WorkflowWriter.write(
+                        file.path, generated: file.text, config: config, check: check, force: force)
+                }
+            }
+        for file in files {
             do {
-                let (path, outcome) = try WorkflowWriter.generate(provider, config: config, check: check, force: force)
+                let (path, outcome) = try file()
                 written.append(["path": path, "outcome": outcome.rawValue])
                 switch outcome {
                 case .upToDate: context.console.info("\(path): up to date")

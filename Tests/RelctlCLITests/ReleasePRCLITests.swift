@@ -204,4 +204,58 @@ import Testing
         #expect(try project.remote("branch", "--list", "relctl/*").isEmpty)
         #expect(try await project.forge.requests().isEmpty)
     }
+
+    @Test func ciGenerateWritesTheReleasePRJobsWithMinimumPermissions() async throws {
+        let project = try Project(forge: "github")
+        project.forge.stop()
+        try project.repo.directory.write(
+            "relctl.toml",
+            (try project.repo.directory.read("relctl.toml"))
+                + "\n[ci]\nrelease-pr = true\nproviders = [\"github\", \"gitlab\"]\n")
+        let url = project.repo.url
+        let result = try await TemporaryScope.blocking { try relctl(["ci", "generate"], in: url) }
+        #expect(result.status == 0, "\(result)")
+        let workflow = try project.repo.directory.read(".github/workflows/release-pr.yml")
+        #expect(workflow.contains("      contents: write") && workflow.contains("      pull-requests: write"))
+        #expect(workflow.contains("  contents: read"), "the workflow's default stays read-only")
+        #expect(!workflow.contains("id-token") && !workflow.contains("write-all"))
+        #expect(workflow.contains("run: relctl release --pending --push --publish"))
+        #expect(workflow.contains("run: relctl release-pr --forge github"))
+        // Secrets only through env:, never pasted into a script or echoed.
+        for line in workflow.split(separator: "\n") where line.contains("secrets.") {
+            #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}"))
+        }
+        let lint = try await TemporaryScope.blocking {
+            try run("actionlint", ["-no-color", ".github/workflows/release-pr.yml"], in: url)
+        }
+        #expect(lint.status == 0, "\(lint)")
+        for persona in ["regular", "pedantic"] {
+            let audit = try await TemporaryScope.blocking {
+                try run(
+                    "zizmor", ["--offline", "--no-progress", "--persona", persona, ".github/workflows/release-pr.yml"],
+                    in: url)
+            }
+            #expect(audit.status == 0, "\(audit)")
+        }
+        let pipeline = try project.repo.directory.read(".gitlab-ci.yml")
+        #expect(pipeline.contains("    - if: '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH'"))
+        #expect(
+            pipeline.contains("    - relctl release --pending --push --publish\n    - relctl release-pr --forge gitlab")
+        )
+        // Every tag job stays on tag pipelines: one `if: $CI_COMMIT_TAG` per job but release-pr.
+        let parsed = try await TemporaryScope.blocking {
+            try run(
+                "python3",
+                [
+                    "-c",
+                    "import yaml,sys; d=yaml.safe_load(open('.gitlab-ci.yml')); jobs=[k for k,v in d.items() if isinstance(v,dict) and 'stage' in v]; print(' '.join(sorted(k+'='+v['rules'][0]['if'] for k,v in ((j,d[j]) for j in jobs))))",
+                ], in: url)
+        }
+        #expect(parsed.status == 0, "\(parsed)")
+        #expect(
+            parsed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "release-pr=$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH release=$CI_COMMIT_TAG", "\(parsed)")
+        let check = try await TemporaryScope.blocking { try relctl(["ci", "generate", "--check"], in: url) }
+        #expect(check.status == 0, "\(check)")
+    }
 }
