@@ -70,7 +70,7 @@ import Testing
                 files: [
                     "relctl.toml":
                         "[project]\nname = \"velostream\"\n\n[[version]]\npath = \"VERSION\"\n\n[publish]\n\(forge.configLine)\n",
-                    "VERSION": "1.0.0\n", "CHANGELOG.md": "# Changelog\n",
+                    "VERSION": "1.0.0\n", "CHANGELOG.md": "# Changelog\n", ".gitignore": "dist/\n",
                 ])
             try repo.git("tag", "v1.0.0")
             try repo.commit("feat: add streaming", files: ["stream.txt": "s\n"])
@@ -176,6 +176,53 @@ import Testing
         #expect(ours.count == 1 && ours.first?.state == "closed", "\(ours)")
         #expect(try project.remote("branch", "--list", "relctl/*").isEmpty)
         #expect(try await project.forge.pulls().filter { $0.state == "open" }.count == 75, "unrelated ones untouched")
+    }
+
+    /// Merged as each forge can (a merge commit, a squash, a rebase), the request's versions are
+    /// what the base branch holds: release-pr raises nothing more, the release tags the merge
+    /// commit, and then there is nothing to release.
+    @Test(arguments: forges, ["merge", "squash", "rebase"])
+    func aMergedRequestIsReleasedOnTheMergeCommitOnce(_ id: String, _ method: String) async throws {
+        let project = try Project(forge: id)
+        defer { project.forge.stop() }
+        let opened = try await project.relctl([])
+        #expect(opened.status == 0, "\(opened)")
+        let number = try #require(project.ours(try await project.forge.pulls()).first?.number)
+        // The base moves on before the merge, so every method makes a commit of its own.
+        try project.land("docs: explain frames", file: "FRAMES.md")
+        let repo = project.repo
+        try repo.git("fetch", "-q", "origin", "relctl/release")
+        switch method {
+        case "merge":
+            try repo.git("merge", "-q", "--no-ff", "-m", "Merge request #\(number) from relctl/release", "FETCH_HEAD")
+        case "squash":
+            try repo.git("merge", "-q", "--squash", "FETCH_HEAD")
+            try repo.git("commit", "-q", "-m", "chore: release v1.1.0 (#\(number))")
+        default:
+            try repo.git("cherry-pick", "FETCH_HEAD")
+        }
+        try repo.git("push", "-q", "origin", "main")
+        _ = try await project.forge.pulls("{\"merge\": \(number)}")
+        let merged = try repo.git("rev-parse", "HEAD")
+        #expect(try repo.directory.read("VERSION") == "1.1.0\n")
+
+        // Pending on the base: no second request, nothing new raised.
+        let pending = try await project.relctl([])
+        #expect(pending.status == 0 && pending.stderr.contains("release --pending"), "\(pending)")
+        #expect(project.ours(try await project.forge.pulls()).filter { $0.state == "open" }.isEmpty)
+
+        let released = try await TemporaryScope.blocking {
+            try relctl(["release", "v1.1.0", "--push"], in: repo.url, environment: project.forge.environment)
+        }
+        #expect(released.status == 0, "\(released)")
+        #expect(try project.remote("tag", "--list").split(separator: "\n") == ["v1.0.0", "v1.1.0"])
+        #expect(try project.remote("rev-parse", "v1.1.0^{commit}") == merged)
+
+        let after = try await project.relctl([])
+        #expect(after.status == 0 && after.stderr.contains("nothing to release"), "\(after)")
+        #expect(project.ours(try await project.forge.pulls()).count == 1, "never a second request")
+        #expect(try project.remote("branch", "--list", "relctl/*").isEmpty)
+        #expect(try project.remote("tag", "--list").split(separator: "\n") == ["v1.0.0", "v1.1.0"])
     }
 
     @Test(arguments: forges) func aLostAnswerAndARateLimitLeaveOneRequest(_ id: String) async throws {

@@ -231,6 +231,9 @@ package struct ReleaseRequestRun {
         let written = try await VersionBump.write(bump.next, config: scratchConfig, git: scratchGit) {
             context.console.detail($0)
         }
+        // The manifests already hold the version (a merged request, not tagged yet): that is
+        // `release --pending`'s, and the changelog's section for it is already there too.
+        if written.isEmpty, !scratchConfig.versions.isEmpty { return nil }
         let changelog = scratchConfig.root.appendingPathComponent("CHANGELOG.md")
         if FileSystem.exists(changelog) {
             for remark in try Changelog.update(changelog, with: notes, force: false, displayPath: "CHANGELOG.md") {
