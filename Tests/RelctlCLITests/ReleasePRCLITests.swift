@@ -305,4 +305,64 @@ import Testing
         let check = try await TemporaryScope.blocking { try relctl(["ci", "generate", "--check"], in: url) }
         #expect(check.status == 0, "\(check)")
     }
+
+    /// Off the default branch the request has its own branch, `relctl/release-BRANCH`, into that
+    /// branch; `--json` says what was done.
+    @Test func anotherBranchGetsItsOwnReleaseBranch() async throws {
+        let project = try Project(forge: "gitea")
+        defer { project.forge.stop() }
+        try project.repo.git("checkout", "-q", "-b", "maint")
+        try project.repo.commit("fix: backported", files: ["fix.txt": "f\n"])
+        try project.repo.git("push", "-q", "origin", "maint")
+        let result = try await project.relctl(["--json"])
+        #expect(result.status == 0, "\(result)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        #expect(json["action"] as? String == "opened" && json["branch"] as? String == "relctl/release-maint")
+        #expect(json["base"] as? String == "maint" && json["tags"] as? [String] == ["v1.1.0"], "\(json)")
+        let pulls = try await project.forge.pulls()
+        #expect(pulls.count == 1 && pulls.first?.head == "relctl/release-maint" && pulls.first?.base == "maint")
+        #expect(
+            try project.remote("rev-parse", "relctl/release-maint^") == (try project.repo.git("rev-parse", "maint")))
+        #expect(try project.remote("branch", "--list", "relctl/release").isEmpty)
+    }
+
+    /// The stand-ins refuse what the forges refuse, so a client bug cannot pass by accident.
+    @Test func theStandInsAreStrictAboutTokensFieldsAndBranches() async throws {
+        let remote = try GitRepository()
+        try remote.commit("chore: start")
+        let bare = try remote.addBareRemote()
+        try remote.git("push", "-q", "origin", "main")
+        let github = try GitHubStandIn(tags: [], gitDirectory: bare.url)
+        defer { github.stop() }
+        let headers = ["User-Agent": "test", "Authorization": "Bearer \(GitHubStandIn.token)"]
+        var answer = try await github.send("GET", "/repos/acme/velostream/pulls", headers: ["User-Agent": "test"])
+        #expect(answer.0 == 401, "\(answer)")
+        answer = try await github.send(
+            "POST", "/repos/acme/velostream/pulls", headers: headers, body: #"{"title":"t"}"#)
+        #expect(answer.0 == 422, "\(answer)")
+        answer = try await github.send(
+            "POST", "/repos/acme/velostream/pulls", headers: headers,
+            body: #"{"title":"t","head":"acme:nope","base":"main"}"#)
+        #expect(answer.0 == 422 && answer.1.contains("head"), "a head that is no branch: \(answer)")
+
+        let gitlab = try ForgeStandIn(.gitlab, tags: [], gitDirectory: bare.url)
+        defer { gitlab.stop() }
+        let path = "/projects/acme%2Ftools%2Fvelostream/merge_requests"
+        answer = try await gitlab.send("GET", path)
+        #expect(answer.0 == 404, "a private project is invisible without a token: \(answer)")
+        answer = try await gitlab.send(
+            "POST", path, headers: ["PRIVATE-TOKEN": ForgeStandIn.gitlabToken, "Content-Type": "application/json"],
+            body: Data(#"{"source_branch":"main"}"#.utf8))
+        #expect(answer.0 == 400, "\(answer)")
+
+        let gitea = try ForgeStandIn(.gitea, tags: [], gitDirectory: bare.url)
+        defer { gitea.stop() }
+        _ = try await gitea.pulls(#"{"unrelated": 75}"#)
+        answer = try await gitea.send(
+            "GET", "/repos/acme/velostream/pulls?state=open&limit=100&page=1",
+            headers: ["Authorization": "token \(ForgeStandIn.giteaToken)"])
+        let page = try JSONSerialization.jsonObject(with: Data(answer.1.utf8)) as? [Any]
+        #expect(answer.0 == 200 && page?.count == 50, "Gitea caps a page at 50: \(answer.0)")
+    }
 }
