@@ -25,9 +25,20 @@ struct CIGenerate: RelctlCommand {
         var written: [[String: String]] = []
         var failures: [any Error] = []
         var changed = false
-        for provider in providers {
+        for problem in WorkflowWriter.warnings(providers, config: config) { context.console.warning(problem) }
+        let files: [() throws -> (path: String, outcome: WorkflowOutcome)] =
+            providers.map { provider in
+                { try WorkflowWriter.generate(provider, config: config, check: check, force: force) }
+            }
+            + WorkflowWriter.extraFiles(providers, config: config).map { file in
+                {
+                    try WorkflowWriter.write(
+                        file.path, generated: file.text, config: config, check: check, force: force)
+                }
+            }
+        for file in files {
             do {
-                let (path, outcome) = try WorkflowWriter.generate(provider, config: config, check: check, force: force)
+                let (path, outcome) = try file()
                 written.append(["path": path, "outcome": outcome.rawValue])
                 changed = changed || [.created, .updated, .replaced].contains(outcome)
                 switch outcome {

@@ -79,7 +79,7 @@ struct Relctl: AsyncParsableCommand {
             Checksum.self, Verify.self, Sign.self, Installer.self, Chart.self, ChannelCommand.self,
             Notes.self, Bump.self,
             CI.self,
-            Release.self, Publish.self, Reproduce.self, Train.self,
+            Release.self, ReleasePR.self, Publish.self, Reproduce.self, Train.self,
         ]
     )
 

@@ -156,6 +156,12 @@ public final class ForgeStandIn: Sendable {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
+    /// Every pull request the stand-in holds; `seed` (`{"unrelated": N}`, `{"merge": NUMBER}`) changes them first.
+    public func pulls(_ seed: String? = nil) async throws -> [StandInPull] {
+        try JSONDecoder().decode(
+            [StandInPull].self, from: try await control(seed == nil ? "GET" : "POST", "pulls", body: seed))
+    }
+
     private func control(_ method: String, _ name: String, body: String? = nil) async throws -> Data {
         guard let url = URL(string: "\(origin)/_standin/\(name)") else { throw TestFailure("bad stand-in URL") }
         var request = URLRequest(url: url)

@@ -60,6 +60,7 @@ class Store:
 class BaseHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     store = None  # set by each stand-in
+    pulls = None  # a pulls_standin.Pulls, for stand-ins with pull requests
     secret_headers = ("Authorization",)
 
     def log_message(self, *args):
@@ -204,6 +205,14 @@ class BaseHandler(BaseHTTPRequestHandler):
     def streams_body(self):
         return False
 
+    def answer_pulls(self, answer, fields):
+        """Sends a pulls_standin answer (status, body, headers); a fault with "after" acts first, then fails."""
+        status, body, headers = answer
+        if self.fault and self.fault["action"] == "status" and self.fault.get("after"):
+            return self.send_json(self.fault.get("status", 502), self.server_error_body(), kind=self.kind,
+                                  fault="status-after", acted=status)
+        return self.send_json(status, body, headers=headers, kind=self.kind, fields=fields)
+
     def dropped_after(self):
         """True when the fault asks to act, then lose the answer."""
         return bool(self.fault and self.fault["action"] == "drop" and self.fault.get("after"))
@@ -220,8 +229,13 @@ class BaseHandler(BaseHTTPRequestHandler):
             with lock:
                 self.store.faults = faults
             data = b"{}"
+        elif path == "/_standin/pulls" and self.pulls is not None:
+            seed = self.read_json() if self.command == "POST" else {}
+            data = json.dumps(self.pulls.control(seed or {})).encode()
         elif path == "/_standin/reset" and self.command == "POST":
             self.store.reset()
+            if self.pulls is not None:
+                self.pulls.reset()
             self.after_reset()
             data = b"{}"
         elif path == "/_standin/seed" and self.command == "POST":

@@ -41,10 +41,12 @@ import uuid
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from forge_standin import BaseHandler, Store, lock, parse_options, serve  # noqa: E402
+import pulls_standin  # noqa: E402
 
 SWAGGER = "https://gitea.com/api/swagger"
 MAX_RESPONSE_ITEMS = 50
 store = Store()
+pulls = pulls_standin.Pulls()
 options = None
 
 
@@ -82,6 +84,7 @@ def release_json(release, host):
 class Handler(BaseHandler):
     server_version = "Gitea-standin"
     store = store
+    pulls = pulls
 
     def authorized(self):
         value = self.headers.get("Authorization", "")
@@ -150,6 +153,9 @@ class Handler(BaseHandler):
             return "other", None
         rest = parts[2:]
         query = urllib.parse.parse_qs(self.parsed.query)
+        pull_kind = pulls_standin.classify(self.command, rest, "pulls")
+        if pull_kind:
+            return pull_kind, None
         if rest[0] == "tags":
             return "tag", None
         if rest == ["releases"]:
@@ -182,6 +188,12 @@ class Handler(BaseHandler):
             return self.error(404, "The target couldn't be found.", close=close)
         rest = parts[2:]
         method = self.command
+        if rest[0] == "pulls":
+            fields = self.read_json() if method in ("POST", "PATCH") else None
+            query = urllib.parse.parse_qs(self.parsed.query)
+            answer = pulls_standin.gitea(pulls, method, rest, query, fields, options.repo, self.host(), options.prefix)
+            if answer is not None:
+                return self.answer_pulls(answer, fields)
         if rest[0] == "tags" and len(rest) >= 2 and method == "GET":
             return self.tag("/".join(rest[1:]))
         if rest == ["releases"] and method == "GET":
@@ -357,6 +369,7 @@ def main():
     parser.add_argument("--token", required=True)
     parser.add_argument("--repo", required=True)
     options = parse_options(parser, "/api/v1")
+    pulls.git_dir = options.git_dir
     fresh()
     serve(Handler)
 

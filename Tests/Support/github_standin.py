@@ -46,12 +46,18 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+# No __pycache__ beside the sources: SwiftPM would see files it does not handle.
+sys.dont_write_bytecode = True
+sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+import pulls_standin  # noqa: E402
+
 DOCS = "https://docs.github.com/rest/releases"
 API_VERSIONS = {"2022-11-28"}
 
 lock = threading.RLock()
 state = {"next_release": 1, "next_asset": 1, "releases": [], "log": [], "faults": [], "tags": {}}
 options = None
+pulls = pulls_standin.Pulls()
 
 
 def now_iso():
@@ -230,7 +236,7 @@ class Handler(BaseHTTPRequestHandler):
             close = self.drain()
             return self.error(400, f"Unsupported 'X-GitHub-Api-Version' header: {version}", close=close, kind=kind)
         fault = Fault.take(kind, name)
-        if fault and fault["action"] in ("status", "retry_after", "ratelimit"):
+        if fault and fault["action"] in ("status", "retry_after", "ratelimit") and not fault.get("after"):
             close = self.drain()
             if fault["action"] == "status":
                 return self.error(fault.get("status", 502), "Server Error", close=close, kind=kind, fault="status")
@@ -257,6 +263,9 @@ class Handler(BaseHTTPRequestHandler):
         if parts is None:
             return "other", None
         rest = parts[2:]
+        pull_kind = pulls_standin.classify(self.command, rest, "pulls")
+        if pull_kind:
+            return pull_kind, None
         if rest == ["releases"]:
             return ("create" if self.command == "POST" else "list"), None
         if len(rest) == 3 and rest[2] == "assets":
@@ -300,6 +309,21 @@ class Handler(BaseHTTPRequestHandler):
             return
         rest = parts[2:]
         method = self.command
+        if rest and rest[0] == "pulls":
+            fields = self.read_json() if method in ("POST", "PATCH") else None
+            query = urllib.parse.parse_qs(self.parsed.query)
+            answer = pulls_standin.github(pulls, method, rest, query, fields, repo, self.host(), options.prefix)
+            if answer is not None:
+                status, body, headers = answer
+                kind = pulls_standin.classify(method, rest, "pulls")
+                if fault and fault["action"] == "status" and fault.get("after"):
+                    # The request took effect; the answer is a gateway error anyway.
+                    return self.error(fault.get("status", 502), "Server Error", kind=kind, fault="status-after",
+                                      acted=status)
+                if status >= 400:
+                    return self.error(status, body.get("message", ""), errors=body.get("errors"), kind=kind,
+                                      doc="https://docs.github.com/rest/pulls/pulls")
+                return self.send_json(status, body, headers=headers, kind=kind, fields=fields)
         if rest == ["releases"] and method == "GET":
             return self.list_releases(repo)
         if rest == ["releases"] and method == "POST":
@@ -332,6 +356,9 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 state["faults"] = faults
             data = b"{}"
+        elif path == "/_standin/pulls":
+            seed = self.read_json() if self.command == "POST" else {}
+            data = json.dumps(pulls.control(seed or {})).encode()
         elif path == "/_standin/seed" and self.command == "POST":
             seed = self.read_json() or {}
             with lock:
@@ -628,6 +655,7 @@ def main():
         name, _, sha = tag.partition("=")
         state["tags"][name] = sha or hashlib.sha1(name.encode()).hexdigest()
     options.prefix = options.prefix.rstrip("/")
+    pulls.git_dir = options.git_dir
     if options.upload_prefix is None:
         # GitHub: uploads.github.com; GitHub Enterprise Server: https://HOST/api/uploads.
         options.upload_prefix = "/api/uploads" if options.prefix == "/api/v3" else options.prefix + "/uploads"

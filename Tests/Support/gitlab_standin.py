@@ -36,6 +36,7 @@ import urllib.parse
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from forge_standin import BaseHandler, Store, lock, parse_options, serve  # noqa: E402
+import pulls_standin  # noqa: E402
 
 # "Generic packages repository": the rules a package name, version and file name must follow.
 PACKAGE_NAME = re.compile(r"\A[A-Za-z0-9._-]+\Z")
@@ -44,6 +45,7 @@ FILE_NAME = re.compile(r"\A[A-Za-z0-9._~@+-]+\Z")
 LINK_TYPES = ("other", "runbook", "image", "package")
 PROJECT_ID = 42
 store = Store()
+pulls = pulls_standin.Pulls()
 options = None
 
 
@@ -69,6 +71,7 @@ def file_json(f):
 class Handler(BaseHandler):
     server_version = "nginx"
     store = store
+    pulls = pulls
     secret_headers = ("PRIVATE-TOKEN", "JOB-TOKEN", "Authorization")
 
     def authorized(self):
@@ -129,6 +132,9 @@ class Handler(BaseHandler):
         rest = self.rest()
         if rest is None:
             return "other", None
+        pull_kind = pulls_standin.classify(self.command, rest, "merge_requests")
+        if pull_kind:
+            return pull_kind, None
         if rest[:2] == ["packages", "generic"] and len(rest) == 5:
             return ("upload" if self.command == "PUT" else "download"), rest[4]
         if rest == ["packages"]:
@@ -161,6 +167,12 @@ class Handler(BaseHandler):
             close = self.drain()
             return self.error(404, "404 Project Not Found", close=close)
         method = self.command
+        if rest and rest[0] == "merge_requests":
+            fields = self.read_json() if method in ("POST", "PUT") else None
+            query = urllib.parse.parse_qs(self.parsed.query)
+            answer = pulls_standin.gitlab(pulls, method, rest, query, fields, options.project, self.host())
+            if answer is not None:
+                return self.answer_pulls(answer, fields)
         if rest[:2] == ["packages", "generic"] and len(rest) == 5:
             if method == "PUT":
                 return self.upload(*rest[2:])
@@ -385,6 +397,7 @@ def main():
     parser.add_argument("--project", required=True)
     parser.add_argument("--max-per-page", type=int, default=100)
     options = parse_options(parser, "/api/v4")
+    pulls.git_dir = options.git_dir
     fresh()
     serve(Handler)
 

@@ -143,9 +143,11 @@ package enum GitLabPipeline {
         y.add("  rules:")
         // Tag pipelines of the project's tag format only: no branch, merge request or schedule.
         y.add("    - if: \(YAMLLines.quote(TagRegex.rule(for: config.project.tagFormat)))")
+        if config.ci.releasePR { y.add("    - if: \(YAMLLines.quote(releasePRRule))") }
         y.blank()
         y.add("stages:")
-        for stage in tagOnly ? ["release"] : ["plan", "build", "merge", "publish"] { y.add("  - \(stage)") }
+        let stages = tagOnly ? ["release"] : ["plan", "build", "merge", "publish"]
+        for stage in (config.ci.releasePR ? ["release-pr"] : []) + stages { y.add("  - \(stage)") }
         if config.ci.usesDefaultSetup {
             y.blank()
             y.add("variables:")
@@ -155,12 +157,14 @@ package enum GitLabPipeline {
         y.blank()
         if tagOnly {
             try tagOnlyRelease(&y, config: config)
+            try releasePRJob(&y, config: config)
             return y.text
         }
         let targets = (try? TargetResolver.resolveAll(config)) ?? []
 
         y.add("plan:")
         y.add("  stage: plan")
+        tagPipelinesOnly(&y, config: config)
         linuxJob(&y, fullHistory: false)
         script(
             &y,
@@ -180,6 +184,7 @@ package enum GitLabPipeline {
 
         y.add("merge:")
         y.add("  stage: merge")
+        tagPipelinesOnly(&y, config: config)
         linuxJob(&y, fullHistory: true)
         y.add("  needs:")
         for target in targets {
@@ -203,6 +208,7 @@ package enum GitLabPipeline {
 
         y.add("publish:")
         y.add("  stage: publish")
+        tagPipelinesOnly(&y, config: config)
         linuxJob(&y, fullHistory: false)
         y.add("  needs:")
         y.add("    - job: merge")
@@ -210,6 +216,7 @@ package enum GitLabPipeline {
         // One publish at a time: two tags' jobs never interleave their requests.
         y.add("  resource_group: release")
         script(&y, try setup(config: config, job: .release, shell: .bash) + [publishLine])
+        try releasePRJob(&y, config: config)
         return y.text
     }
 
@@ -226,6 +233,7 @@ package enum GitLabPipeline {
         let shell = runner.shell
         y.add("\(YAMLLines.plainOrQuoted(buildJobName(target))):")
         y.add("  stage: build")
+        tagPipelinesOnly(&y, config: config)
         switch runner {
         case .linux:
             linuxJob(&y, fullHistory: false)
@@ -263,6 +271,7 @@ package enum GitLabPipeline {
     private static func tagOnlyRelease(_ y: inout YAMLLines, config: RelctlConfig) throws {
         y.add("release:")
         y.add("  stage: release")
+        tagPipelinesOnly(&y, config: config)
         linuxJob(&y, fullHistory: true)
         y.add("  resource_group: release")
         script(
@@ -276,7 +285,7 @@ package enum GitLabPipeline {
 
     /// The image of a Linux job, and for the jobs writing notes the whole history and every tag
     /// (GitLab clones shallow and fetches only the pipeline's own tag; notes need the previous one).
-    private static func linuxJob(_ y: inout YAMLLines, fullHistory: Bool) {
+    static func linuxJob(_ y: inout YAMLLines, fullHistory: Bool) {
         y.add("  image: \(YAMLLines.quote(linuxImage))")
         guard fullHistory else { return }
         y.add("  variables:")
@@ -314,7 +323,7 @@ package enum GitLabPipeline {
 
     /// The lines that put relctl on PATH in a job: `[[ci.setup]]` `run` steps of that job,
     /// `[ci] setup`, or the default (build relctl from source with Swift).
-    private static func setup(config: RelctlConfig, job: CISetupStep.Job, shell: Shell) throws -> [String] {
+    static func setup(config: RelctlConfig, job: CISetupStep.Job, shell: Shell) throws -> [String] {
         if !config.ci.setupSteps.isEmpty {
             return try config.ci.setupSteps.filter { $0.jobs.contains(job) }.compactMap { step -> String? in
                 guard case .run(let lines) = step.body else { return nil }
@@ -347,7 +356,7 @@ package enum GitLabPipeline {
 
     /// `script:`, one item per command; an item holding line breaks is a literal block, so the
     /// shell gets exactly the lines the config holds.
-    private static func script(_ y: inout YAMLLines, _ items: [String]) {
+    static func script(_ y: inout YAMLLines, _ items: [String]) {
         y.add("  script:")
         for item in items {
             let lines = item.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)

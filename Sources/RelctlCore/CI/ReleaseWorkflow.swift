@@ -420,7 +420,7 @@ public enum ReleaseWorkflow {
         step(&y, name: "Sign SHA256SUMS", env: env, run: ["relctl sign dist/SHA256SUMS"])
     }
 
-    private static func checkout(_ y: inout YAMLLines, fullHistory: Bool) {
+    static func checkout(_ y: inout YAMLLines, fullHistory: Bool) {
         y.add("      - name: Check out")
         y.add("        uses: \(checkout) \(pinComment)")
         y.add("        with:")
@@ -429,7 +429,7 @@ public enum ReleaseWorkflow {
         y.add("          persist-credentials: false")
     }
 
-    private static func setup(_ y: inout YAMLLines, config: RelctlConfig, job: CISetupStep.Job) {
+    static func setup(_ y: inout YAMLLines, config: RelctlConfig, job: CISetupStep.Job) {
         if !config.ci.setupSteps.isEmpty {
             for (index, setupStep) in config.ci.setupSteps.enumerated() where setupStep.jobs.contains(job) {
                 self.setupStep(&y, setupStep, index: index)
@@ -451,7 +451,7 @@ public enum ReleaseWorkflow {
         "# zizmor: ignore[unpinned-uses] -- version tag of GitHub's own action, named so by ci.setup in relctl.toml"
 
     /// One `[[ci.setup]]` step. Secrets reach it only through `env:`, never pasted into a script.
-    private static func setupStep(_ y: inout YAMLLines, _ setupStep: CISetupStep, index: Int) {
+    static func setupStep(_ y: inout YAMLLines, _ setupStep: CISetupStep, index: Int) {
         var env = setupStep.env
         for (variable, secret) in setupStep.secrets { env[variable] = "${{ secrets.\(secret) }}" }
         switch setupStep.body {
@@ -471,7 +471,7 @@ public enum ReleaseWorkflow {
         }
     }
 
-    private static func environment(_ y: inout YAMLLines, _ env: [String: String]) {
+    static func environment(_ y: inout YAMLLines, _ env: [String: String]) {
         guard !env.isEmpty else { return }
         y.add("        env:")
         for key in env.keys.sorted() {
@@ -479,7 +479,7 @@ public enum ReleaseWorkflow {
         }
     }
 
-    private static func step(
+    static func step(
         _ y: inout YAMLLines, name: String, id: String? = nil, condition: String? = nil, env: [String: String] = [:],
         run: [String]
     ) {

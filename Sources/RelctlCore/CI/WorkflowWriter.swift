@@ -19,9 +19,22 @@ public enum WorkflowWriter {
             let errors = provider.problems(config: config).filter { $0.severity == .error }
             if !errors.isEmpty { throw CIError.cannotGenerate(errors) }
         }
-        let shown = provider.path(config: config)
+        return try write(
+            provider.path(config: config), generated: provider.render(config: config), config: config, check: check,
+            force: force)
+    }
+
+    /// The extra files of `providers`: GitHub's release pull request workflow (`[ci] release-pr`).
+    package static func extraFiles(_ providers: [CIProvider], config: RelctlConfig) -> [(path: String, text: String)] {
+        guard config.ci.releasePR, providers.contains(.github) else { return [] }
+        return [(ReleasePRWorkflow.path, ReleasePRWorkflow.render(config: config))]
+    }
+
+    /// Checks or writes one generated file under the generated-file rules.
+    package static func write(
+        _ shown: String, generated: String, config: RelctlConfig, check: Bool, force: Bool
+    ) throws -> (path: String, outcome: WorkflowOutcome) {
         let url = config.root.appendingPathComponent(shown)
-        let generated = try provider.render(config: config)
         let existing = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
         let state = GeneratedFile.state(existing: existing, generated: generated)
         if check {

@@ -22,5 +22,8 @@ package struct CISettings: Sendable {
     /// `[ci] providers`: the CI services `relctl ci generate` writes a pipeline for, in
     /// `CIProvider` order (GitHub Actions unless the project says otherwise).
     package var providers: [CIProvider] = [.github]
+    /// `[ci] release-pr`: also generate the job that runs `relctl release --pending --push --publish`
+    /// and `relctl release-pr` on every push to the default branch.
+    package var releasePR = false
     package init() {}
 }

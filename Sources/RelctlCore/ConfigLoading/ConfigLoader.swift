@@ -393,6 +393,7 @@ public enum ConfigLoader {
             }
         }
         if let attest = table.bool("attest") { ci.attest = attest }
+        if let releasePR = table.bool("release-pr") { ci.releasePR = releasePR }
         readRelctlInstall(table, into: &ci)
         if let providers = table.strings("providers") { ci.providers = readProviders(providers, table: table) }
         table.finish()

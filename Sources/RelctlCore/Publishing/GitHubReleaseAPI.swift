@@ -10,7 +10,7 @@ package struct GitHubReleaseAPI: Sendable {
     package var baseURL: URL
     package var repository: GitHubRepository
     private var token: String
-    private var client: ForgeAPIClient
+    var client: ForgeAPIClient
     /// Per-request idle timeout, in seconds.
     package var timeout: TimeInterval {
         get { client.timeout }
@@ -51,7 +51,7 @@ package struct GitHubReleaseAPI: Sendable {
         return url
     }
 
-    private var repositoryURL: URL {
+    var repositoryURL: URL {
         baseURL.appendingPathComponent("repos").appendingPathComponent(repository.owner).appendingPathComponent(
             repository.name)
     }
@@ -142,10 +142,10 @@ package struct GitHubReleaseAPI: Sendable {
 
     // MARK: plumbing
 
-    private func listAll<T: Decodable>(_ url: URL) async throws -> [T] {
+    func listAll<T: Decodable>(_ url: URL) async throws -> [T] {
         var next: URL? = URLComponents(url: url, resolvingAgainstBaseURL: false).flatMap { components in
             var components = components
-            components.queryItems = [URLQueryItem(name: "per_page", value: "100")]
+            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "per_page", value: "100")]
             return components.url
         }
         var items: [T] = []

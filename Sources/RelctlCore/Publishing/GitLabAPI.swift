@@ -14,7 +14,7 @@ struct GitLabAPI: Sendable {
 
     var baseURL: URL
     var project: GitLabProject
-    private var client: ForgeAPIClient
+    var client: ForgeAPIClient
 
     init(
         baseURL: URL, project: GitLabProject, token: String, tokenHeader: String, http: any HTTPClient,
@@ -59,7 +59,7 @@ struct GitLabAPI: Sendable {
     }
 
     /// `BASE/projects/ID/REST` with REST's segments given already encoded.
-    private func url(_ rest: String, query: [String: String] = [:]) -> URL {
+    func url(_ rest: String, query: [String: String] = [:]) -> URL {
         var text = baseURL.absoluteString + "/projects/" + Self.segment(project.path) + rest
         if !query.isEmpty {
             text +=
@@ -160,7 +160,7 @@ struct GitLabAPI: Sendable {
 
     /// Offset pagination (docs.gitlab.com, "REST API": "Pagination"): `per_page` up to 100, and
     /// `X-Next-Page` names the next page, empty on the last.
-    private func listAll<T: Decodable>(_ rest: String, query: [String: String]) async throws -> [T] {
+    func listAll<T: Decodable>(_ rest: String, query: [String: String]) async throws -> [T] {
         var items: [T] = []
         var page = "1"
         for _ in 0..<1000 {

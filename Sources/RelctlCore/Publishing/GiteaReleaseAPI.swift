@@ -11,7 +11,7 @@ import RelctlBasics
 struct GiteaReleaseAPI: Sendable {
     var baseURL: URL
     var repository: GitHubRepository
-    private var client: ForgeAPIClient
+    var client: ForgeAPIClient
     /// Gitea's default `MAX_RESPONSE_ITEMS` is 50: a larger `limit` is cut to it anyway.
     static let pageSize = 50
 
@@ -51,7 +51,7 @@ struct GiteaReleaseAPI: Sendable {
         return url
     }
 
-    private var repositoryURL: URL {
+    var repositoryURL: URL {
         baseURL.appendingPathComponent("repos").appendingPathComponent(repository.owner).appendingPathComponent(
             repository.name)
     }

@@ -1,0 +1,299 @@
+import Foundation
+import RelctlBasics
+import RelctlCore
+
+/// `relctl release-pr`: the plan written as `bump --write` would, as one commit on the base
+/// branch's head, on the branch `relctl/release` (`relctl/release-BASE` off the default branch),
+/// and one pull request (GitLab: merge request) from it into the base branch. Every fact comes
+/// from git and the forge: which request is relctl's (its head branch, every page), which commit
+/// is relctl's (its `Relctl-Base:` trailer names its one parent), so nothing is kept in between.
+package struct ReleaseRequestRun {
+    package static let trailer = "Relctl-Base"
+
+    let options: ReleaseRequestOptions
+    let config: RelctlConfig
+    let context: Context
+
+    package init(options: ReleaseRequestOptions, config: RelctlConfig, context: Context) {
+        self.options = options
+        self.config = config
+        self.context = context
+    }
+
+    package func run() async throws -> ReleaseRequestOutcome {
+        let console = context.console
+        let git = Git(directory: config.root, context: context)
+        let remote = config.release.remote
+        let base = try await baseBranch(git)
+        let remoteURL = await git.configuredRemoteURL(remote)
+        // Token, API base and repository first: a missing token is exit 2 before any push.
+        let forgeID = try ReleaseRequestForge.chosen(only: options.forge, settings: config.publish)
+        let forge = try ReleaseRequestForge(
+            id: forgeID, settings: config.publish, remoteURL: remoteURL, context: context, http: context.http)
+        let api = forge.api
+        let defaultBranch = try await defaultBranch(git, remote: remote) ?? base
+        let branch = base == defaultBranch ? "relctl/release" : "relctl/release-\(base)"
+        var outcome = ReleaseRequestOutcome(
+            action: .nothing, dryRun: options.dryRun, forge: forgeID, branch: branch, base: base, tags: [], number: nil,
+            url: nil, commit: nil)
+
+        let remoteTip = try await remoteCommit(git, remote: remote, branch: branch)
+        if let remoteTip {
+            try await git.run(["fetch", "--quiet", "--no-write-fetch-head", remote, "refs/heads/\(branch)"])
+            try await checkOwnership(git, commit: remoteTip, branch: branch)
+        }
+        outcome.commit = remoteTip
+        let open = try await api.openRequests(head: branch).filter { $0.base == base }.sorted { $0.number < $1.number }
+        if open.count > 1 {
+            console.warning(
+                "\(api.place): \(open.count) open \(api.noun)s from \(branch); relctl keeps #\(open[0].number) and leaves the others"
+            )
+        }
+
+        let bump = try await VersionBump.compute(git: git, config: config)
+        var commit: String?
+        var notes: ReleaseNotes?
+        if bump.commitCount > 0 {
+            let built = try await ReleaseNotesBuilder(context: context).build(
+                config: config, tag: bump.nextTag, manifest: nil)
+            notes = built
+            commit = try await buildCommit(git, bump: bump, notes: built, branch: branch)
+            if commit == nil {
+                console.info(
+                    "\(bump.nextTag) is already written on \(base) and not tagged yet: `relctl release --pending` releases it"
+                )
+            }
+        }
+
+        guard let commit, let notes else {
+            return try await close(
+                open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, api: api, outcome: outcome)
+        }
+        let tags = [bump.nextTag]
+        outcome.tags = tags
+        let title = "chore: release \(tags.joined(separator: ", "))"
+        let body = Self.body(bump: bump, config: config, notes: notes, branch: branch)
+
+        if options.dryRun {
+            outcome.commit = commit
+            if let existing = open.first {
+                outcome.action = existing.title == title && existing.body == body ? .unchanged : .updated
+                (outcome.number, outcome.url) = (existing.number, existing.url)
+                console.info(
+                    "would \(commit == remoteTip ? "leave" : "push") \(branch) (\(commit.prefix(12))) and \(outcome.action == .unchanged ? "leave" : "update") \(api.noun) #\(existing.number): \(title)"
+                )
+            } else {
+                outcome.action = .opened
+                console.info(
+                    "would push \(branch) (\(commit.prefix(12))) and open a \(api.noun) into \(base): \(title)")
+            }
+            return outcome
+        }
+
+        if commit != remoteTip {
+            try await push(
+                git, remote: remote, branch: branch, source: commit, expected: remoteTip,
+                reason: "\(remoteTip == nil ? "creating" : "updating") \(branch)")
+            console.info("pushed \(branch) at \(commit.prefix(12)) (\(title))")
+        }
+        outcome.commit = commit
+        if let existing = open.first {
+            (outcome.number, outcome.url) = (existing.number, existing.url)
+            if existing.title == title && existing.body == body {
+                outcome.action = .unchanged
+                console.info("\(api.noun) #\(existing.number) is up to date: \(existing.url)")
+            } else {
+                let updated = try await api.update(existing.number, title: title, body: body)
+                outcome.action = .updated
+                outcome.url = updated.url
+                console.info("updated \(api.noun) #\(existing.number): \(updated.url)")
+            }
+        } else {
+            let created = try await api.create(
+                head: branch, base: base, title: title, body: body, client: forge.client)
+            outcome.action = .opened
+            (outcome.number, outcome.url) = (created.number, created.url)
+            console.info("opened \(api.noun) #\(created.number) into \(base): \(created.url)")
+        }
+        return outcome
+    }
+
+    // MARK: nothing to release
+
+    private func close(
+        _ open: [ForgeRequest], remoteTip: String?, git: Git, remote: String, branch: String,
+        api: any ReleaseRequestAPI, outcome: ReleaseRequestOutcome
+    ) async throws -> ReleaseRequestOutcome {
+        var outcome = outcome
+        let console = context.console
+        guard !open.isEmpty || remoteTip != nil else {
+            console.info("nothing to release on \(outcome.base)")
+            return outcome
+        }
+        outcome.action = .closed
+        outcome.number = open.first?.number
+        outcome.url = open.first?.url
+        if options.dryRun {
+            for request in open { console.info("would close \(api.noun) #\(request.number): nothing to release") }
+            if remoteTip != nil { console.info("would delete \(branch)") }
+            return outcome
+        }
+        for request in open {
+            try await api.close(request.number)
+            console.info("closed \(api.noun) #\(request.number): nothing to release")
+        }
+        if let remoteTip {
+            try await push(
+                git, remote: remote, branch: branch, source: "", expected: remoteTip, reason: "deleting \(branch)")
+            console.info("deleted \(branch)")
+        }
+        outcome.commit = nil
+        return outcome
+    }
+
+    // MARK: git
+
+    /// The branch checked out, else the one CI names (GitLab and GitHub check out a commit).
+    private func baseBranch(_ git: Git) async throws -> String {
+        if let branch = try await git.currentBranch(), !branch.isEmpty { return branch }
+        for variable in ["CI_COMMIT_BRANCH", "GITHUB_REF_NAME"] {
+            if let value = context.environment[variable], !value.isEmpty { return value }
+        }
+        throw ReleaseRequestError.detachedHead
+    }
+
+    /// The remote's default branch (`CI_DEFAULT_BRANCH` in GitLab CI, else the remote's HEAD).
+    private func defaultBranch(_ git: Git, remote: String) async throws -> String? {
+        if let value = context.environment["CI_DEFAULT_BRANCH"], !value.isEmpty { return value }
+        let output = try await git.run(["ls-remote", "--symref", remote, "HEAD"])
+        for line in output.split(separator: "\n") where line.hasPrefix("ref: refs/heads/") {
+            return line.dropFirst("ref: refs/heads/".count).split(separator: "\t").first.map(String.init)
+        }
+        return nil
+    }
+
+    private func remoteCommit(_ git: Git, remote: String, branch: String) async throws -> String? {
+        let output = try await git.run(["ls-remote", remote, "refs/heads/\(branch)"])
+        return output.split(separator: "\n").compactMap { line -> String? in
+            let parts = line.split(separator: "\t")
+            return parts.count == 2 && parts[1] == "refs/heads/\(branch)" ? String(parts[0]) : nil
+        }.first
+    }
+
+    /// relctl's commit has one parent, which its trailer names. Anything else someone else made.
+    private func checkOwnership(_ git: Git, commit: String, branch: String) async throws {
+        let fields = try await git.run(
+            ["log", "-1", "--format=%P%x1f%an <%ae>%x1f%s%x1f%(trailers:key=\(Self.trailer),valueonly)", commit]
+        ).split(separator: "\u{1f}", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard fields.count == 4 else { return }
+        let parents = fields[0].split(separator: " ")
+        if parents.count == 1, fields[3].split(separator: "\n").contains(where: { $0 == parents[0] }) { return }
+        let error = ReleaseRequestError.foreignCommit(
+            branch: branch, commit: String(commit.prefix(12)), subject: fields[2], author: fields[1])
+        guard options.force else { throw error }
+        context.console.warning(
+            "\(branch): replacing commit \(commit.prefix(12)) (\"\(fields[2])\" by \(fields[1])) that relctl did not push, because of --force"
+        )
+    }
+
+    /// The plan written in a scratch worktree of HEAD and committed there: the same base and the
+    /// same plan give the same commit (dates are the base's), so a re-run with nothing new pushes
+    /// nothing. Nil when the plan changes no file (already written, waiting for its tag).
+    private func buildCommit(
+        _ git: Git, bump: VersionBump, notes: ReleaseNotes, branch: String
+    ) async throws
+        -> String?
+    {
+        let prefix = try await git.run(["rev-parse", "--show-prefix"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let (baseCommit, time) = try await git.commitAndTime(of: "HEAD")
+        let scratch = Temporaries.scratchURL("release-pr")
+        try await git.run(["worktree", "add", "--detach", "--quiet", scratch.path, baseCommit])
+        do {
+            let commit = try await writePlan(
+                in: scratch, prefix: prefix, bump: bump, notes: notes, base: baseCommit, time: time, git: git)
+            _ = try? await git.run(["worktree", "remove", "--force", scratch.path])
+            return commit
+        } catch {
+            _ = try? await git.run(["worktree", "remove", "--force", scratch.path])
+            throw error
+        }
+    }
+
+    private func writePlan(
+        in scratch: URL, prefix: String, bump: VersionBump, notes: ReleaseNotes, base: String, time: Int, git: Git
+    ) async throws -> String? {
+        let root = prefix.isEmpty ? scratch : scratch.appendingPathComponent(prefix)
+        let configURL = root.appendingPathComponent(URL(fileURLWithPath: config.path).lastPathComponent)
+        let scratchConfig = try ConfigLoader.load(path: configURL.path, context: context)
+        let scratchGit = Git(directory: scratch, context: context)
+        let written = try await VersionBump.write(bump.next, config: scratchConfig, git: scratchGit) {
+            context.console.detail($0)
+        }
+        // The manifests already hold the version (a merged request, not tagged yet): that is
+        // `release --pending`'s, and the changelog's section for it is already there too.
+        if written.isEmpty, !scratchConfig.versions.isEmpty { return nil }
+        let changelog = scratchConfig.root.appendingPathComponent("CHANGELOG.md")
+        if FileSystem.exists(changelog) {
+            for remark in try Changelog.update(changelog, with: notes, force: false, displayPath: "CHANGELOG.md") {
+                context.console.warning(remark.message)
+            }
+        }
+        try await scratchGit.run(["add", "-A"])
+        let status = try await scratchGit.run(["status", "--porcelain"])
+        guard !status.isEmpty else { return nil }
+        for file in written { context.console.detail("\(file): version set to \(bump.next)") }
+        var environment = ["GIT_AUTHOR_DATE": "@\(time) +0000", "GIT_COMMITTER_DATE": "@\(time) +0000"]
+        // A CI checkout often has no identity; the commit then says who made it.
+        for (key, name, fallback) in [
+            ("user.name", ["GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"], "relctl"),
+            ("user.email", ["GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"], "relctl@users.noreply.localhost"),
+        ] {
+            let configured = (try? await git.run(["config", key]))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if configured?.isEmpty ?? true { for variable in name { environment[variable] = fallback } }
+        }
+        let message = "chore: release \(bump.nextTag)\n\n\(Self.trailer): \(base)\n"
+        try await scratchGit.run(
+            ["-c", "commit.gpgsign=false", "commit", "--quiet", "--no-verify", "-m", message], environment: environment)
+        return try await scratchGit.run(["rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Pushes `source` (empty: deletes) to the branch only, forced only with a lease on what was read.
+    private func push(
+        _ git: Git, remote: String, branch: String, source: String, expected: String?, reason: String
+    ) async throws {
+        let ref = "refs/heads/\(branch)"
+        let result = try await git.runUnchecked([
+            "push", "--quiet", "--no-verify", "--force-with-lease=\(ref):\(expected ?? "")", remote, "\(source):\(ref)",
+        ])
+        guard result.succeeded else {
+            throw ReleaseRequestError.pushFailed(branch: branch, output: "\(reason): \(result.stderrText)")
+        }
+    }
+
+    // MARK: text
+
+    /// The request's body: the plan table, then each release's notes.
+    static func body(bump: VersionBump, config: RelctlConfig, notes: ReleaseNotes, branch: String) -> String {
+        let reason =
+            switch bump.level {
+            case .major: "breaking"
+            case .minor: "feat"
+            case .patch: "fix"
+            case .prerelease: "prerelease"
+            }
+        var text = """
+            Merging this releases the versions below: `relctl release --pending` on the merge commit tags and publishes them. \
+            relctl rebuilds `\(branch)` on every push to the base branch; edits here are replaced.
+
+            | member | current | next | tag | reason | commits |
+            |---|---|---|---|---|---|
+            | \(config.project.name) | \(bump.current?.description ?? "—") | \(bump.next) | \(bump.nextTag) | \(reason) | \(bump.commitCount) |
+
+
+            """
+        text += notes.markdown
+        return text
+    }
+}
