@@ -25,7 +25,6 @@ struct CIGenerate: RelctlCommand {
         var written: [[String: String]] = []
         var failures: [any Error] = []
         var changed = false
-        for problem in WorkflowWriter.warnings(providers, config: config) { context.console.warning(problem) }
         let files: [() throws -> (path: String, outcome: WorkflowOutcome)] =
             providers.map { provider in
                 { try WorkflowWriter.generate(provider, config: config, check: check, force: force) }

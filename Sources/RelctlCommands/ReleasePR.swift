@@ -29,6 +29,11 @@ struct ReleasePR: RelctlCommand {
     var dryRun = false
     @Flag(help: "Replace commits someone else pushed to the release branch.") var force = false
 
+    /// A bad value of an enumerated option is a usage error, before the configuration is read.
+    func validate() throws {
+        try EnumeratedOption.check(forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs)
+    }
+
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
         var options = ReleaseRequestOptions()
