@@ -77,7 +77,7 @@ struct Relctl: AsyncParsableCommand {
             Init.self, Check.self, ValidateTag.self,
             Matrix.self, Build.self, PackageCommand.self, LinuxPackage.self, Image.self,
             Checksum.self, Verify.self, Sign.self, Installer.self, Chart.self, ChannelCommand.self,
-            Notes.self, Bump.self,
+            Notes.self, Bump.self, Plan.self,
             CI.self,
             Release.self, ReleasePR.self, Publish.self, Reproduce.self, Train.self,
         ]

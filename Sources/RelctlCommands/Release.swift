@@ -16,7 +16,13 @@ struct Release: RelctlCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The tag to release, e.g. v1.2.0.") var tag: String
+    @Argument(help: "The tag to release, e.g. v1.2.0 (none with --pending).") var tag: String?
+    @Flag(
+        name: .long,
+        help:
+            "Release the version the manifests hold if no tag names it yet (a merged release pull request); nothing pending is exit 0."
+    )
+    var pending = false
     @Flag(
         name: .long,
         help: "Run every stage in a scratch clone and print the plan; no tag, no push, nothing written here.")
@@ -47,6 +53,10 @@ struct Release: RelctlCommand {
     var profileRequested: Bool { profile }
 
     func validate() throws {
+        if pending, let tag {
+            throw ValidationError("--pending releases the version the manifests hold: give no TAG (`\(tag)`) with it")
+        }
+        if !pending, tag == nil { throw ValidationError("give the TAG to release, e.g. v1.2.0, or --pending") }
         if keep && !dryRun { throw ValidationError("--keep only applies with --dry-run") }
         if publish && !push {
             throw ValidationError("--publish needs --push: a GitHub release needs its tag on GitHub first")
@@ -55,10 +65,34 @@ struct Release: RelctlCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
+    /// `--pending`'s answer when no release waits: one line (a JSON document with --json).
+    struct NothingPending: Encodable {
+        var pending = false
+        var message: String
+    }
+
     func execute(_ context: Context) async throws {
+        let tag: String
+        if pending {
+            let config = try ConfigLoader.load(path: global.config, context: context)
+            switch try await PendingRelease.find(config: config, git: Git(directory: config.root, context: context)) {
+            case .nothing(let reason):
+                if global.json {
+                    try emitJSON(NothingPending(message: reason), context)
+                } else {
+                    context.console.info(reason)
+                }
+                return
+            case .pending(_, let found, let manifest):
+                context.console.info("pending: \(found) (the version \(manifest) holds has no tag yet)")
+                tag = found
+            }
+        } else {
+            tag = self.tag ?? ""
+        }
         let outcome: ReleaseOutcome
         do {
-            outcome = try await release(context)
+            outcome = try await release(context, tag: tag)
         } catch let error as RelctlError where global.json {
             // Stopped before there was a plan: `--json` still answers with one (what `train run` reads).
             try emitJSON(ReleasePlan.failed(tag: tag, push: push, error: error), context)
@@ -74,7 +108,7 @@ struct Release: RelctlCommand {
         if let error = outcome.error { throw error }
     }
 
-    private func release(_ context: Context) async throws -> ReleaseOutcome {
+    private func release(_ context: Context, tag: String) async throws -> ReleaseOutcome {
         let config = try ConfigLoader.load(path: global.config, context: context)
         var options = ReleaseOptions(tag: tag)
         options.dryRun = dryRun

@@ -15,6 +15,9 @@ public struct VersionBump: Sendable, Equatable {
     public var current: SemanticVersion?
     public var next: SemanticVersion
     public var level: Level
+    /// What the changes alone call for (`level` says `prerelease` when a prerelease counter
+    /// continues): `relctl plan`'s reason.
+    public var changeLevel: Level = .patch
     /// Commits considered (after dropping merges and cancelled reverts).
     public var commitCount: Int
     /// What moved the version away from the commit rules, for the user to read: the manifest's
@@ -68,6 +71,7 @@ public struct VersionBump: Sendable, Equatable {
             bump = VersionBump(
                 previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commitCount)
         }
+        bump.changeLevel = level
         // The walk tells in most histories; where it cannot (other release lines), git is asked.
         var ancestor = walk.previousIsAncestor
         if let last, ancestor == nil { ancestor = await git.isAncestor(last.commit, of: targetCommit) }

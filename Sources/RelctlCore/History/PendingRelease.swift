@@ -1,0 +1,51 @@
+import Foundation
+import RelctlBasics
+
+/// What `relctl release --pending` releases: the version the manifests hold when no tag names it
+/// yet, the state a merged release pull request leaves (PRODUCT "Release pull requests"). It is
+/// read from git and the manifests only, so running it again after the tag exists finds nothing.
+package enum PendingRelease: Sendable, Equatable {
+    /// The manifests hold `version`, which gets `tag` (no tag names it in any spelling).
+    case pending(version: SemanticVersion, tag: String, manifest: String)
+    /// Nothing to release, and why (one line for the user).
+    case nothing(reason: String)
+
+    package static func find(config: RelctlConfig, git: Git) async throws -> PendingRelease {
+        let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
+        guard let (found, version, _) = VersionBump.highestFloor(above: zero, config: config) else {
+            throw PendingReleaseError.noManifestVersion(config: config.path)
+        }
+        let history = try await ReleaseHistory.read(git: git, config: config)
+        if let taken = history.taken(version) {
+            return .nothing(
+                reason: "nothing pending: \(found.foundIn) holds \(found.text), released as \(taken) already")
+        }
+        // Never at or below the latest release: a manifest left behind is not a release to make.
+        if let latest = history.latest, version < latest.version {
+            return .nothing(
+                reason:
+                    "nothing pending: \(found.foundIn) holds \(found.text), below the latest release \(latest.tag); run `relctl bump --write` to raise it"
+            )
+        }
+        return .pending(version: version, tag: history.format.tag(for: version), manifest: found.foundIn)
+    }
+}
+
+/// Why `--pending` cannot tell what to release.
+package enum PendingReleaseError: RelctlError {
+    case noManifestVersion(config: String)
+
+    package var exitCode: RelctlExitCode { .badInput }
+
+    package var diagnostics: [Diagnostic] {
+        switch self {
+        case .noManifestVersion(let config):
+            [
+                Diagnostic(
+                    file: config,
+                    "no [[version]] manifest holds a version, so there is no pending release to find; release a tag by name (`relctl release TAG`) or add a [[version]] entry"
+                )
+            ]
+        }
+    }
+}
