@@ -183,4 +183,24 @@ struct DocClaimsCLITests {
         #expect(!second.stderr.contains("updated CHANGELOG.md"), "\(second)")
         #expect(second.stderr.contains("CHANGELOG.md already holds these notes; unchanged"), "\(second)")
     }
+
+    /// `linux-package --artifacts DIR` keeps the same promise as `package`: no binary in two
+    /// architectures' packages.
+    @Test func aFlatArtifactsFolderIsRefusedForSeveralLinuxPackages() throws {
+        let project = try RunnableDocsTests.fixture(for: "runnable example=velostream")
+        defer { project.remove() }
+        for binary in ["velo-sql", "velo-cli", "velo-1brc"] {
+            try project.write("flat/\(binary)", "#!/bin/sh\necho flat\n", executable: true)
+        }
+        let refused = try relctl(
+            ["linux-package", "--tag", "v1.0.0", "--format", "deb", "--artifacts", "flat"], in: project.url)
+        #expect(refused.status == 2 && refused.stderr.contains("--artifacts would put"), "\(refused)")
+        #expect(!project.exists("dist/velostream_1.0.0_amd64.deb"), "nothing written")
+        let one = try relctl(
+            [
+                "linux-package", "--tag", "v1.0.0", "--format", "deb", "--artifacts", "flat", "--target",
+                "x86_64-unknown-linux-musl",
+            ], in: project.url)
+        #expect(one.status == 0 && project.exists("dist/velostream_1.0.0_amd64.deb"), "\(one)")
+    }
 }

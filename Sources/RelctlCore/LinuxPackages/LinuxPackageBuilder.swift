@@ -71,6 +71,13 @@ public struct LinuxPackageBuilder: Sendable {
         if let problem = LinuxPackageVersion.problem(in: inputs.version) {
             throw LinuxPackageError.badVersion(version: inputs.version, reason: problem)
         }
+        // As for archives: one prebuilt file never goes into two architectures' packages.
+        if let binaryRoot {
+            let shared = ArchiveLayout.sharedArtifacts(
+                config: config, targets: targets, placeholders: ["project": config.project.name],
+                binaryRoot: binaryRoot)
+            if !shared.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: shared.flatMap(\.diagnostics)) }
+        }
         var specs: [(format: any LinuxPackageFormat, spec: LinuxPackageSpec, target: String)] = []
         for settings in config.linuxPackages {
             let format = try LinuxPackageFormats.format(settings.format)
