@@ -69,7 +69,20 @@ struct DocClaimsCLITests {
             ["package", "--tag", "v1.0.0", "--target", "*-linux-gnu", "--artifacts", nested.path, "--out", "out"],
             in: fixture.url, environment: env)
         #expect(both.status == 0, "\(both)")
+        // Per-target folders named after the triples, as CI jobs hand binaries over, work too.
+        let perTarget = try TemporaryDirectory(prefix: "relctl-per-target")
+        for triple in [PackagingFixture.linuxGNU, PackagingFixture.linuxARM] {
+            for binary in PackagingFixture.binaries {
+                try perTarget.write("\(triple)/\(binary)", "#!/bin/sh\necho per \(triple)\n", executable: true)
+            }
+        }
+        let handedOver = try relctl(
+            ["package", "--tag", "v1.0.0", "--target", "*-linux-gnu", "--artifacts", perTarget.path, "--out", "out2"],
+            in: fixture.url, environment: env)
+        #expect(handedOver.status == 0, "\(handedOver)")
         let name = fixture.archiveName(PackagingFixture.linuxARM)
+        let handed = try run("tar", ["-xOJf", "out2/\(name).tar.xz", "\(name)/bin/velo-sql"], in: fixture.url)
+        #expect(handed.stdout.contains("per \(PackagingFixture.linuxARM)"), "\(handed)")
         let content = try run("tar", ["-xOJf", "out/\(name).tar.xz", "\(name)/bin/velo-sql"], in: fixture.url)
         #expect(content.stdout.contains(PackagingFixture.linuxARM), "\(content)")
     }

@@ -258,7 +258,7 @@ public struct ImageBuilder: Sendable {
         for binary in image.imageBinaries(config.build.binaries) {
             let fileName = target.executableName(binary)
             var source = ArchiveLayout.locateBinary(
-                fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
+                fileName, directory: binaryDirectory, root: config.root, override: binaryRoot, triple: target.triple)
             // CI hands each target's binaries over in a folder named after the target.
             if let binaryRoot, !FileKind.isRegularFile(source.path) {
                 source = binaryRoot.appendingPathComponent(target.triple).appendingPathComponent(fileName)

@@ -176,7 +176,8 @@ public struct LinuxPackageBuilder: Sendable {
         var files: [PackagedFile] = []
         for binary in config.build.binaries {
             let fileName = target.executableName(binary)
-            let source = ArchiveLayout.locateBinary(fileName, directory: folder, root: config.root, override: binaryRoot)
+            let source = ArchiveLayout.locateBinary(
+                fileName, directory: folder, root: config.root, override: binaryRoot, triple: target.triple)
             guard FileKind.isRegularFile(source.path) else {
                 if config.build.optionalBinaries.contains(binary) { continue }
                 throw LinuxPackageError.missingBinary(binary: fileName, path: source.path, target: target.triple)
