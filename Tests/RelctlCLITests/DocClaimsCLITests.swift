@@ -216,4 +216,21 @@ struct DocClaimsCLITests {
             ], in: project.url)
         #expect(one.status == 0 && project.exists("dist/velostream_1.0.0_amd64.deb"), "\(one)")
     }
+
+    /// `image --artifacts DIR` keeps the same promise: no binary in two platforms' images.
+    @Test func aFlatArtifactsFolderIsRefusedForSeveralImagePlatforms() throws {
+        let fixture = try ImageFixture(repository: "ghcr.io/acme/velostream")
+        try FileManager.default.createDirectory(
+            at: fixture.url.appendingPathComponent("flat"), withIntermediateDirectories: true)
+        for binary in ["velo-sql", "velo-cli"] {
+            try FileManager.default.copyItem(
+                at: fixture.url.appendingPathComponent("target/\(ImageFixture.amd64)/release/\(binary)"),
+                to: fixture.url.appendingPathComponent("flat/\(binary)"))
+        }
+        let refused = try relctl(["image", "--tag", "v1.0.0", "--artifacts", "flat"], in: fixture.url)
+        #expect(refused.status == 2 && refused.stderr.contains("--artifacts would put"), "\(refused)")
+        let one = try relctl(
+            ["image", "--tag", "v1.0.0", "--artifacts", "flat", "--target", ImageFixture.amd64], in: fixture.url)
+        #expect(one.status == 0, "\(one)")
+    }
 }

@@ -64,6 +64,14 @@ public struct ImageBuilder: Sendable {
         let started = context.clock.now()
         let chosen = image.selectTargets(targets)
         guard !chosen.isEmpty else { throw ImageError.noTargets(image: image.name) }
+        // As for archives: one prebuilt file never goes into two platforms' images.
+        if let binaryRoot {
+            let placeholders = ReleaseNames(project: config.project.name, version: release.version, tag: release.tag)
+                .placeholders()
+            let shared = ArchiveLayout.sharedArtifacts(
+                config: config, targets: chosen, placeholders: placeholders, binaryRoot: binaryRoot)
+            if !shared.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: shared.flatMap(\.diagnostics)) }
+        }
         let tags = try release.tags(image.tags, project: config.project.name, image: image.name)
         let plans = try chosen.map { target in
             guard let platform = ImagePlatform(target: target) else {
