@@ -69,7 +69,20 @@ struct DocClaimsCLITests {
             ["package", "--tag", "v1.0.0", "--target", "*-linux-gnu", "--artifacts", nested.path, "--out", "out"],
             in: fixture.url, environment: env)
         #expect(both.status == 0, "\(both)")
+        // Per-target folders named after the triples, as CI jobs hand binaries over, work too.
+        let perTarget = try TemporaryDirectory(prefix: "relctl-per-target")
+        for triple in [PackagingFixture.linuxGNU, PackagingFixture.linuxARM] {
+            for binary in PackagingFixture.binaries {
+                try perTarget.write("\(triple)/\(binary)", "#!/bin/sh\necho per \(triple)\n", executable: true)
+            }
+        }
+        let handedOver = try relctl(
+            ["package", "--tag", "v1.0.0", "--target", "*-linux-gnu", "--artifacts", perTarget.path, "--out", "out2"],
+            in: fixture.url, environment: env)
+        #expect(handedOver.status == 0, "\(handedOver)")
         let name = fixture.archiveName(PackagingFixture.linuxARM)
+        let handed = try run("tar", ["-xOJf", "out2/\(name).tar.xz", "\(name)/bin/velo-sql"], in: fixture.url)
+        #expect(handed.stdout.contains("per \(PackagingFixture.linuxARM)"), "\(handed)")
         let content = try run("tar", ["-xOJf", "out/\(name).tar.xz", "\(name)/bin/velo-sql"], in: fixture.url)
         #expect(content.stdout.contains(PackagingFixture.linuxARM), "\(content)")
     }
@@ -182,5 +195,42 @@ struct DocClaimsCLITests {
         #expect(second.status == 0, "\(second)")
         #expect(!second.stderr.contains("updated CHANGELOG.md"), "\(second)")
         #expect(second.stderr.contains("CHANGELOG.md already holds these notes; unchanged"), "\(second)")
+    }
+
+    /// `linux-package --artifacts DIR` keeps the same promise as `package`: no binary in two
+    /// architectures' packages.
+    @Test func aFlatArtifactsFolderIsRefusedForSeveralLinuxPackages() throws {
+        let project = try RunnableDocsTests.fixture(for: "runnable example=velostream")
+        defer { project.remove() }
+        for binary in ["velo-sql", "velo-cli", "velo-1brc"] {
+            try project.write("flat/\(binary)", "#!/bin/sh\necho flat\n", executable: true)
+        }
+        let refused = try relctl(
+            ["linux-package", "--tag", "v1.0.0", "--format", "deb", "--artifacts", "flat"], in: project.url)
+        #expect(refused.status == 2 && refused.stderr.contains("--artifacts would put"), "\(refused)")
+        #expect(!project.exists("dist/velostream_1.0.0_amd64.deb"), "nothing written")
+        let one = try relctl(
+            [
+                "linux-package", "--tag", "v1.0.0", "--format", "deb", "--artifacts", "flat", "--target",
+                "x86_64-unknown-linux-musl",
+            ], in: project.url)
+        #expect(one.status == 0 && project.exists("dist/velostream_1.0.0_amd64.deb"), "\(one)")
+    }
+
+    /// `image --artifacts DIR` keeps the same promise: no binary in two platforms' images.
+    @Test func aFlatArtifactsFolderIsRefusedForSeveralImagePlatforms() throws {
+        let fixture = try ImageFixture(repository: "ghcr.io/acme/velostream")
+        try FileManager.default.createDirectory(
+            at: fixture.url.appendingPathComponent("flat"), withIntermediateDirectories: true)
+        for binary in ["velo-sql", "velo-cli"] {
+            try FileManager.default.copyItem(
+                at: fixture.url.appendingPathComponent("target/\(ImageFixture.amd64)/release/\(binary)"),
+                to: fixture.url.appendingPathComponent("flat/\(binary)"))
+        }
+        let refused = try relctl(["image", "--tag", "v1.0.0", "--artifacts", "flat"], in: fixture.url)
+        #expect(refused.status == 2 && refused.stderr.contains("--artifacts would put"), "\(refused)")
+        let one = try relctl(
+            ["image", "--tag", "v1.0.0", "--artifacts", "flat", "--target", ImageFixture.amd64], in: fixture.url)
+        #expect(one.status == 0, "\(one)")
     }
 }

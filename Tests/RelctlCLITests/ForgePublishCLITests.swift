@@ -409,7 +409,8 @@ import Testing
         let unknown = try await TemporaryScope.blocking {
             try relctl(["publish", "v1.0.0", "--forge", "gitee"], in: fixture.url, environment: environment)
         }
-        #expect(unknown.status == 2 && unknown.stderr.contains("known publishers: gitea, github, gitlab"), "\(unknown)")
+        // A value outside --forge's list is a usage error (issue 46), listing the valid ones.
+        #expect(unknown.status == 64 && unknown.stderr.contains("use one of: gitea, github, gitlab"), "\(unknown)")
     }
 
     /// `release --push --publish` publishes to the forge `[publish]` names, as its last stage.

@@ -308,7 +308,9 @@ struct RunnableDocsTests {
     /// or the shell command, with the command path resolved as long as the words name one.
     /// A word written `plan|run` (or `plan\\|run` in a table) names each of its alternatives:
     /// the flags after it belong to any of them.
-    static func documentedInvocations(commands: [[String]]) throws -> [(
+    static func documentedInvocations(
+        commands: [[String]]
+    ) throws -> [(
         page: String, paths: [[String]], text: String
     )] {
         var result: [(String, [[String]], String)] = []

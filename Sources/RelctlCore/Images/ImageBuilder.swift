@@ -64,6 +64,14 @@ public struct ImageBuilder: Sendable {
         let started = context.clock.now()
         let chosen = image.selectTargets(targets)
         guard !chosen.isEmpty else { throw ImageError.noTargets(image: image.name) }
+        // As for archives: one prebuilt file never goes into two platforms' images.
+        if let binaryRoot {
+            let placeholders = ReleaseNames(project: config.project.name, version: release.version, tag: release.tag)
+                .placeholders()
+            let shared = ArchiveLayout.sharedArtifacts(
+                config: config, targets: chosen, placeholders: placeholders, binaryRoot: binaryRoot)
+            if !shared.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: shared.flatMap(\.diagnostics)) }
+        }
         let tags = try release.tags(image.tags, project: config.project.name, image: image.name)
         let plans = try chosen.map { target in
             guard let platform = ImagePlatform(target: target) else {
@@ -273,7 +281,7 @@ public struct ImageBuilder: Sendable {
         for binary in image.imageBinaries(config.build.binaries) {
             let fileName = target.executableName(binary)
             var source = ArchiveLayout.locateBinary(
-                fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
+                fileName, directory: binaryDirectory, root: config.root, override: binaryRoot, triple: target.triple)
             // CI hands each target's binaries over in a folder named after the target.
             if let binaryRoot, !FileKind.isRegularFile(source.path) {
                 source = binaryRoot.appendingPathComponent(target.triple).appendingPathComponent(fileName)

@@ -71,6 +71,13 @@ public struct LinuxPackageBuilder: Sendable {
         if let problem = LinuxPackageVersion.problem(in: inputs.version) {
             throw LinuxPackageError.badVersion(version: inputs.version, reason: problem)
         }
+        // As for archives: one prebuilt file never goes into two architectures' packages.
+        if let binaryRoot {
+            let shared = ArchiveLayout.sharedArtifacts(
+                config: config, targets: targets, placeholders: ["project": config.project.name],
+                binaryRoot: binaryRoot)
+            if !shared.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: shared.flatMap(\.diagnostics)) }
+        }
         var specs: [(format: any LinuxPackageFormat, spec: LinuxPackageSpec, target: String)] = []
         for settings in config.linuxPackages {
             let format = try LinuxPackageFormats.format(settings.format)
@@ -169,7 +176,8 @@ public struct LinuxPackageBuilder: Sendable {
         var files: [PackagedFile] = []
         for binary in config.build.binaries {
             let fileName = target.executableName(binary)
-            let source = ArchiveLayout.locateBinary(fileName, directory: folder, root: config.root, override: binaryRoot)
+            let source = ArchiveLayout.locateBinary(
+                fileName, directory: folder, root: config.root, override: binaryRoot, triple: target.triple)
             guard FileKind.isRegularFile(source.path) else {
                 if config.build.optionalBinaries.contains(binary) { continue }
                 throw LinuxPackageError.missingBinary(binary: fileName, path: source.path, target: target.triple)

@@ -111,7 +111,8 @@ package struct ArchiveLayout: Sendable {
         var missing: [PackagingError] = []
         for binary in config.build.binaries {
             let fileName = target.executableName(binary)
-            let source = locateBinary(fileName, directory: binaryDirectory, root: config.root, override: binaryRoot)
+            let source = locateBinary(
+                fileName, directory: binaryDirectory, root: config.root, override: binaryRoot, triple: target.triple)
             guard FileKind.isRegularFile(source.path) else {
                 // An optional binary the build did not make is simply not shipped.
                 if config.build.optionalBinaries.contains(binary), !probe { continue }
@@ -246,7 +247,8 @@ package struct ArchiveLayout: Sendable {
             let directory = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
             for binary in config.build.binaries {
                 let source = locateBinary(
-                    target.executableName(binary), directory: directory, root: config.root, override: binaryRoot)
+                    target.executableName(binary), directory: directory, root: config.root, override: binaryRoot,
+                    triple: target.triple)
                 guard FileKind.isRegularFile(source.path) else { continue }
                 if let first = readers[source.path] {
                     if first != target.triple, reported.insert(source.path).inserted {
@@ -260,9 +262,19 @@ package struct ArchiveLayout: Sendable {
         return shared
     }
 
-    package static func locateBinary(_ fileName: String, directory: String, root: URL, override: URL?) -> URL {
+    /// Where a binary is read from: `ROOT/<binary-dir>/NAME`; with prebuilt binaries in `override`,
+    /// `override/<binary-dir>/NAME`, else `override/<triple>/NAME` (the per-target folders CI jobs
+    /// hand over), else `override/NAME`.
+    package static func locateBinary(
+        _ fileName: String, directory: String, root: URL, override: URL?, triple: String? = nil
+    ) -> URL {
         guard let override else { return root.appendingPathComponent(directory).appendingPathComponent(fileName) }
         let nested = override.appendingPathComponent(directory).appendingPathComponent(fileName)
-        return FileKind.isRegularFile(nested.path) ? nested : override.appendingPathComponent(fileName)
+        if FileKind.isRegularFile(nested.path) { return nested }
+        if let triple {
+            let perTarget = override.appendingPathComponent(triple).appendingPathComponent(fileName)
+            if FileKind.isRegularFile(perTarget.path) { return perTarget }
+        }
+        return override.appendingPathComponent(fileName)
     }
 }
