@@ -448,4 +448,33 @@ import Testing
         let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
         #expect(packaged.status == 2, "package refuses the same collision: \(packaged)")
     }
+
+    /// A Go project's SBOM lists go.sum's modules as `pkg:golang` components; a module only
+    /// vouched for by a `/go.mod` line (read during version selection, never built) is left out
+    /// (old code: no Go component at all).
+    @Test func goSBOMsListGoSumModules() throws {
+        let fixture = try ReleaseFixture()
+        try fixture.repository.commit(
+            "chore: go module",
+            files: [
+                "go.mod": "module github.com/acme/demo\n\ngo 1.24\n\nrequire github.com/spf13/cobra v1.8.0\n",
+                "go.sum": """
+                github.com/inconshreveable/mousetrap v1.1.0 h1:wN+x4NVGpMsO7ErUn/mUI3vEoE6Jt13X2s0bqwp9tc8=
+                github.com/inconshreveable/mousetrap v1.1.0/go.mod h1:vpF70FUmC8bwa3OWnCshd2FqLfsEA9PFc4w1p2J65bw=
+                github.com/spf13/cobra v1.8.0 h1:7aJaZx1B85qltLMc546zn58BxxfZdR/W22ej9CFoEf0=
+                github.com/spf13/cobra v1.8.0/go.mod h1:WXLWApfZ71AjXPya3WOlMsY9yMs7YeiHhFVlvLyhcho=
+                gopkg.in/yaml.v3 v3.0.1/go.mod h1:K4uyk7z7BCEPqu6E+C64Yfv1cQ7kz7rIZviUmN+EgEM=
+
+                """,
+            ])
+        try fixture.repository.git("push", "-q", "origin", "main")
+        let released = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(released.status == 0, "\(released)")
+        let sbom = try fixture.repository.directory.read("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(sbom.utf8)) as? [String: Any])
+        let purls = Set((document["components"] as? [[String: Any]] ?? []).compactMap { $0["purl"] as? String })
+        #expect(purls.contains("pkg:golang/github.com/spf13/cobra@v1.8.0"), "\(purls)")
+        #expect(purls.contains("pkg:golang/github.com/inconshreveable/mousetrap@v1.1.0"), "\(purls)")
+        #expect(!purls.contains { $0.contains("yaml") }, "a go.mod-only module is not built: \(purls)")
+    }
 }
