@@ -477,4 +477,22 @@ import Testing
         #expect(purls.contains("pkg:golang/github.com/inconshreveable/mousetrap@v1.1.0"), "\(purls)")
         #expect(!purls.contains { $0.contains("yaml") }, "a go.mod-only module is not built: \(purls)")
     }
+
+    /// The CI of a chart-only project writes the chart before publishing, as `relctl release`
+    /// does (old code: the tag-only job published the notes and no chart).
+    @Test func aChartOnlyProjectsCIWritesTheChart() throws {
+        let repository = try chartProject(extra: "", chartVersion: "0.9.0", appVersion: "0.9.0")
+        let github = try relctl(["ci", "generate", "--provider", "github"], in: repository.url)
+        #expect(github.status == 0, "\(github)")
+        let workflow = try repository.directory.read(".github/workflows/release.yml")
+        let chart = try #require(workflow.range(of: "relctl chart --tag \"$TAG\""), "\(workflow)")
+        let publish = try #require(workflow.range(of: "relctl publish \"$TAG\""), "\(workflow)")
+        #expect(chart.lowerBound < publish.lowerBound, "the chart is written before publishing")
+        let gitlab = try relctl(["ci", "generate", "--provider", "gitlab"], in: repository.url)
+        #expect(gitlab.status == 0, "\(gitlab)")
+        let pipeline = try repository.directory.read(".gitlab-ci.yml")
+        let gitlabChart = try #require(pipeline.range(of: "relctl chart --tag "), "\(pipeline)")
+        let gitlabNotes = try #require(pipeline.range(of: "relctl notes --tag"), "\(pipeline)")
+        #expect(gitlabChart.lowerBound < gitlabNotes.lowerBound)
+    }
 }
