@@ -154,6 +154,12 @@ import Testing
         #expect(manifest.artifacts.map(\.target).sorted() == triples.sorted(), "\(manifest.artifacts)")
         #expect(manifest.tag == "v1.0.0" && manifest.version == "1.0.0", "\(manifest)")
         #expect(manifest.commit == commit, "\(manifest)")
+
+        // Without the tag on HEAD, the manifest cannot name the release: said, not silent.
+        try fixture.repository.git("tag", "-d", "v1.0.0")
+        try FileManager.default.removeItem(at: merged.appendingPathComponent("manifest.json"))
+        let untagged = try relctl(["checksum", "merged"], in: fixture.url)
+        #expect(untagged.status == 0 && untagged.stderr.contains("HEAD carries no release tag"), "\(untagged)")
     }
 
     /// A chart project: `relctl.toml` with `extra`, a chart in `charts/metrics-server` at
