@@ -107,6 +107,7 @@ public enum StarterConfig {
 
             [archive]
             name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
+            # top-folder = false                 # a flat archive, files at its root (GoReleaser's default)
             files = [\(archiveFiles(root: root).map(QuotedString.basic).joined(separator: ", "))]
             # trees = [{ from = "demo", to = "demo" }]
             setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
