@@ -99,6 +99,8 @@ import Testing
             "[[target]]\ntriple = \"aarch64-unknown-linux-gnu\"\nformat = [\"tar.gz\", \"zip\"]\n")
         let checked = try relctl(["check"], in: fixture.url)
         #expect(checked.status == 0, "\(checked)")
+        let matrix = try relctl(["matrix"], in: fixture.url)
+        #expect(matrix.stdout.contains("tar.gz,zip"), "the matrix shows both formats: \(matrix)")
         let released = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(released.status == 0, "\(released)")
         let dist = fixture.url.appendingPathComponent("dist")
