@@ -7,7 +7,9 @@ import RelctlBasics
 /// binary (a library) gets a tag-only configuration: versions, notes and tags, no `[[target]]`.
 public enum StarterConfig {
     /// Manifest files relctl recognises at the project root, in the order they are listed.
-    package static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "go.mod", "VERSION"]
+    package static let detectable = [
+        "Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "go.mod", "VERSION",
+    ]
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
     @discardableResult
