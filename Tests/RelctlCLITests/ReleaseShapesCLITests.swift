@@ -99,6 +99,8 @@ import Testing
             "[[target]]\ntriple = \"aarch64-unknown-linux-gnu\"\nformat = [\"tar.gz\", \"zip\"]\n")
         let checked = try relctl(["check"], in: fixture.url)
         #expect(checked.status == 0, "\(checked)")
+        let matrix = try relctl(["matrix"], in: fixture.url)
+        #expect(matrix.stdout.contains("tar.gz,zip"), "the matrix shows both formats: \(matrix)")
         let released = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(released.status == 0, "\(released)")
         let dist = fixture.url.appendingPathComponent("dist")
@@ -154,6 +156,12 @@ import Testing
         #expect(manifest.artifacts.map(\.target).sorted() == triples.sorted(), "\(manifest.artifacts)")
         #expect(manifest.tag == "v1.0.0" && manifest.version == "1.0.0", "\(manifest)")
         #expect(manifest.commit == commit, "\(manifest)")
+
+        // Without the tag on HEAD, the manifest cannot name the release: said, not silent.
+        try fixture.repository.git("tag", "-d", "v1.0.0")
+        try FileManager.default.removeItem(at: merged.appendingPathComponent("manifest.json"))
+        let untagged = try relctl(["checksum", "merged"], in: fixture.url)
+        #expect(untagged.status == 0 && untagged.stderr.contains("HEAD carries no release tag"), "\(untagged)")
     }
 
     /// A chart project: `relctl.toml` with `extra`, a chart in `charts/metrics-server` at
@@ -447,5 +455,52 @@ import Testing
         #expect(built.status == 0, "\(built)")
         let packaged = try relctl(["package", "--tag", "v1.0.0"], in: fixture.url)
         #expect(packaged.status == 2, "package refuses the same collision: \(packaged)")
+    }
+
+    /// A Go project's SBOM lists go.sum's modules as `pkg:golang` components; a module only
+    /// vouched for by a `/go.mod` line (read during version selection, never built) is left out
+    /// (old code: no Go component at all).
+    @Test func goSBOMsListGoSumModules() throws {
+        let fixture = try ReleaseFixture()
+        try fixture.repository.commit(
+            "chore: go module",
+            files: [
+                "go.mod": "module github.com/acme/demo\n\ngo 1.24\n\nrequire github.com/spf13/cobra v1.8.0\n",
+                "go.sum": """
+                github.com/inconshreveable/mousetrap v1.1.0 h1:wN+x4NVGpMsO7ErUn/mUI3vEoE6Jt13X2s0bqwp9tc8=
+                github.com/inconshreveable/mousetrap v1.1.0/go.mod h1:vpF70FUmC8bwa3OWnCshd2FqLfsEA9PFc4w1p2J65bw=
+                github.com/spf13/cobra v1.8.0 h1:7aJaZx1B85qltLMc546zn58BxxfZdR/W22ej9CFoEf0=
+                github.com/spf13/cobra v1.8.0/go.mod h1:WXLWApfZ71AjXPya3WOlMsY9yMs7YeiHhFVlvLyhcho=
+                gopkg.in/yaml.v3 v3.0.1/go.mod h1:K4uyk7z7BCEPqu6E+C64Yfv1cQ7kz7rIZviUmN+EgEM=
+
+                """,
+            ])
+        try fixture.repository.git("push", "-q", "origin", "main")
+        let released = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(released.status == 0, "\(released)")
+        let sbom = try fixture.repository.directory.read("dist/demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(sbom.utf8)) as? [String: Any])
+        let purls = Set((document["components"] as? [[String: Any]] ?? []).compactMap { $0["purl"] as? String })
+        #expect(purls.contains("pkg:golang/github.com/spf13/cobra@v1.8.0"), "\(purls)")
+        #expect(purls.contains("pkg:golang/github.com/inconshreveable/mousetrap@v1.1.0"), "\(purls)")
+        #expect(!purls.contains { $0.contains("yaml") }, "a go.mod-only module is not built: \(purls)")
+    }
+
+    /// The CI of a chart-only project writes the chart before publishing, as `relctl release`
+    /// does (old code: the tag-only job published the notes and no chart).
+    @Test func aChartOnlyProjectsCIWritesTheChart() throws {
+        let repository = try chartProject(extra: "", chartVersion: "0.9.0", appVersion: "0.9.0")
+        let github = try relctl(["ci", "generate", "--provider", "github"], in: repository.url)
+        #expect(github.status == 0, "\(github)")
+        let workflow = try repository.directory.read(".github/workflows/release.yml")
+        let chart = try #require(workflow.range(of: "relctl chart --tag \"$TAG\""), "\(workflow)")
+        let publish = try #require(workflow.range(of: "relctl publish \"$TAG\""), "\(workflow)")
+        #expect(chart.lowerBound < publish.lowerBound, "the chart is written before publishing")
+        let gitlab = try relctl(["ci", "generate", "--provider", "gitlab"], in: repository.url)
+        #expect(gitlab.status == 0, "\(gitlab)")
+        let pipeline = try repository.directory.read(".gitlab-ci.yml")
+        let gitlabChart = try #require(pipeline.range(of: "relctl chart --tag "), "\(pipeline)")
+        let gitlabNotes = try #require(pipeline.range(of: "relctl notes --tag"), "\(pipeline)")
+        #expect(gitlabChart.lowerBound < gitlabNotes.lowerBound)
     }
 }

@@ -276,11 +276,12 @@ package enum GitLabPipeline {
         y.add("  resource_group: release")
         script(
             &y,
-            try setup(config: config, job: .release, shell: .bash) + [
-                "relctl validate-tag \"$CI_COMMIT_TAG\"",
-                "relctl notes --tag \"$CI_COMMIT_TAG\" --output dist/RELEASE_NOTES.md",
-                publishLine,
-            ])
+            try setup(config: config, job: .release, shell: .bash) + ["relctl validate-tag \"$CI_COMMIT_TAG\""]
+                // A chart-only project (no [[target]]) ships its charts, as `relctl release` does.
+                + (config.channels.charts.isEmpty ? [] : ["relctl chart --tag \"$CI_COMMIT_TAG\""]) + [
+                    "relctl notes --tag \"$CI_COMMIT_TAG\" --output dist/RELEASE_NOTES.md",
+                    publishLine,
+                ])
     }
 
     /// The image of a Linux job, and for the jobs writing notes the whole history and every tag

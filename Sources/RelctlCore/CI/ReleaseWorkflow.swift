@@ -296,6 +296,10 @@ public enum ReleaseWorkflow {
         checkout(&y, fullHistory: true)
         setup(&y, config: config, job: .release)
         validateTag(&y)
+        // A chart-only project (no [[target]]) ships its charts, as `relctl release` does.
+        if !config.channels.charts.isEmpty {
+            step(&y, name: "Write the Helm charts", run: ["relctl chart --tag \"$TAG\""])
+        }
         notesAndPublish(&y)
     }
 

@@ -290,7 +290,7 @@ public enum ChecksumWriter {
         if tag.isEmpty, !group.names.isEmpty, !spellsRelease(config.archive.name) {
             // Version-less names (`{project}_{os}_{arch}`) in a CI merge job, which has only the
             // archives: the release is the tag on the commit being released.
-            tag = await releaseTagAtHead(config: config, context: context) ?? ""
+            tag = await releaseTagAtHead(config: config, context: context, shown: group.shown) ?? ""
         }
         if let existing, !existing.tag.isEmpty, existing.tag != tag, !group.isScan {
             throw ChecksumError.manifestForOtherTag(
@@ -452,18 +452,18 @@ public enum ChecksumWriter {
         !Set(template.placeholders).isDisjoint(with: ["version", "tag"])
     }
 
-    /// The one tag in the project's tag format on HEAD; nil when there is none, or several.
-    package static func releaseTagAtHead(config: RelctlConfig, context: Context) async -> String? {
-        guard
-            let listed = try? await Git(directory: config.root, context: context).run(
-                ["tag", "--points-at", "HEAD"])
-        else { return nil }
+    /// The one tag in the project's tag format on HEAD; nil (with a warning) when there is none,
+    /// or several.
+    package static func releaseTagAtHead(config: RelctlConfig, context: Context, shown: String) async -> String? {
+        let listed =
+            (try? await Git(directory: config.root, context: context).run(["tag", "--points-at", "HEAD"])) ?? ""
         let tags = listed.split(separator: "\n").map(String.init).filter {
             (try? config.project.tagFormat.version(of: $0)) != nil
         }
-        if tags.count > 1 {
+        if tags.count != 1 {
+            let found = tags.isEmpty ? "no release tag" : "several release tags (\(tags.joined(separator: ", ")))"
             context.console.warning(
-                "HEAD carries several release tags (\(tags.joined(separator: ", "))) and the archive names spell none; \(ReleaseManifest.fileName) names no release: run `relctl checksum` where one tag is checked out")
+                "\(shown): the archive names spell no release (`[archive] name = \"\(config.archive.name.text)\"`) and HEAD carries \(found), so \(ReleaseManifest.fileName) names no tag, version or commit; run `relctl checksum` on the tagged commit")
         }
         return tags.count == 1 ? tags[0] : nil
     }

@@ -25,7 +25,9 @@ public enum MatrixRenderer {
     /// Aligned columns: TARGET RUNNER FORMAT OS ARCH LINKS.
     public static func table(_ targets: [Target]) -> String {
         let header = ["TARGET", "RUNNER", "FORMAT", "OS", "ARCH", "LINKS"]
-        let rows = targets.map { [$0.triple, $0.runner, $0.format, $0.os, $0.arch, $0.links.rawValue] }
+        let rows = targets.map {
+            [$0.triple, $0.runner, $0.formats.joined(separator: ","), $0.os, $0.arch, $0.links.rawValue]
+        }
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

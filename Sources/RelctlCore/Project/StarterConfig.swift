@@ -7,7 +7,9 @@ import RelctlBasics
 /// binary (a library) gets a tag-only configuration: versions, notes and tags, no `[[target]]`.
 public enum StarterConfig {
     /// Manifest files relctl recognises at the project root, in the order they are listed.
-    package static let detectable = ["Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "go.mod", "VERSION"]
+    package static let detectable = [
+        "Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "go.mod", "VERSION",
+    ]
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
     @discardableResult
@@ -107,6 +109,7 @@ public enum StarterConfig {
 
             [archive]
             name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
+            # top-folder = false                 # a flat archive, files at its root (GoReleaser's default)
             files = [\(archiveFiles(root: root).map(QuotedString.basic).joined(separator: ", "))]
             # trees = [{ from = "demo", to = "demo" }]
             setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH

@@ -3,10 +3,10 @@ import RelctlBasics
 import RelctlTOML
 
 /// The project's third-party packages, from the lockfiles at its root: `Cargo.lock`,
-/// `package-lock.json`, `uv.lock` and `Package.resolved`. The project's own packages (workspace
+/// `package-lock.json`, `uv.lock`, `Package.resolved` and Go's `go.sum`. The project's own packages (workspace
 /// members, the npm root, editable uv packages) are not dependencies and are left out.
 package enum LockfileDependencies {
-    package static let fileNames = ["Cargo.lock", "package-lock.json", "uv.lock", "Package.resolved"]
+    package static let fileNames = ["Cargo.lock", "package-lock.json", "uv.lock", "Package.resolved", "go.sum"]
 
     /// Every package found, one component per package URL, sorted by it.
     package static func read(root: URL) throws -> [SBOMDocument.Component] {
@@ -19,6 +19,7 @@ package enum LockfileDependencies {
             case "Cargo.lock": components = try cargo(data, file: name)
             case "package-lock.json": components = try npm(data, file: name)
             case "uv.lock": components = try uv(data, file: name)
+            case "go.sum": components = try go(data, file: name)
             default: components = try swiftPM(data, file: name)
             }
             for component in components {
@@ -27,6 +28,27 @@ package enum LockfileDependencies {
             }
         }
         return byReference.keys.sorted(by: bytewiseLess).compactMap { byReference[$0] }
+    }
+
+    /// go.sum's modules: `MODULE VERSION h1:HASH` lines (a `VERSION/go.mod` line only vouches for
+    /// a module's go.mod, read during version selection, not for code that is built). The `h1:`
+    /// hash is Go's own tree hash, not a file digest CycloneDX can name, so it is not carried.
+    package static func go(_ data: Data, file: String) throws -> [SBOMDocument.Component] {
+        var components: [SBOMDocument.Component] = []
+        for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
+            let fields = line.split(separator: " ")
+            guard !fields.isEmpty else { continue }
+            guard fields.count == 3, fields[2].hasPrefix("h1:") || fields[2].contains(":") else {
+                throw SBOMError(file: file, reason: "line \(index + 1) is not `MODULE VERSION HASH`")
+            }
+            let module = String(fields[0])
+            let version = String(fields[1])
+            guard !version.hasSuffix("/go.mod") else { continue }
+            let path = module.split(separator: "/").map { purlSegment(String($0)) }.joined(separator: "/")
+            components.append(
+                library(name: module, version: version, purl: "pkg:golang/\(path)@\(purlSegment(version))"))
+        }
+        return components
     }
 
     package static func library(

@@ -68,7 +68,10 @@ public enum Reproducer {
             // `origin` (installers, channels, notes) must come out as the release wrote them.
             let source = Git(directory: topLevel, context: rebuildContext)
             let remotes = await source.settings(matching: Self.remoteSettings).map {
-                (key: $0.key, value: $0.key.hasPrefix("remote.") ? PushStage.absolute($0.value, base: topLevel) : $0.value)
+                (
+                    key: $0.key,
+                    value: $0.key.hasPrefix("remote.") ? PushStage.absolute($0.value, base: topLevel) : $0.value
+                )
             }
             _ = try await source.scratchClone(to: clone, commit: commit, settings: remotes)
             let relative = ReleaseWorkspace.relativePath(of: config.root, under: topLevel)

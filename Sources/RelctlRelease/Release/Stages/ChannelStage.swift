@@ -33,7 +33,9 @@ struct ChannelStage: ReleaseStage {
             // have nothing to point at.
             left = channels.filter { $0.id != HelmChannel.id }.map(\.title)
             channels = channels.filter { $0.id == HelmChannel.id }
-            guard !channels.isEmpty else { return "no archives in a tag-only release: \(left.joined(separator: ", ")) skipped" }
+            guard !channels.isEmpty else {
+                return "no archives in a tag-only release: \(left.joined(separator: ", ")) skipped"
+            }
             manifest = ReleaseManifest(
                 project: run.identity.project, tag: run.tag, version: run.identity.version.description,
                 commit: run.identity.commit)
@@ -43,7 +45,8 @@ struct ChannelStage: ReleaseStage {
         let written = try await ChannelRunner.write(channels, release: release, progress: run.progress.update)
         try ChannelRunner.list(written.flatMap(\.assets), in: run.stagingDirectory, algorithm: algorithm)
         outputs.channels = written
-        let skipped = left.isEmpty ? "" : " (\(left.joined(separator: ", ")) skipped: no archives in a tag-only release)"
+        let skipped =
+            left.isEmpty ? "" : " (\(left.joined(separator: ", ")) skipped: no archives in a tag-only release)"
         return written.flatMap(\.files).joined(separator: ", ") + skipped
     }
 
