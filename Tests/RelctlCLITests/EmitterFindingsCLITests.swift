@@ -157,4 +157,18 @@ struct EmitterFindingsCLITests {
             #expect(rest.isEmpty, "the string ended early; PowerShell runs \(rest.debugDescription)")
         }
     }
+
+    /// Issue 40, finding 15: an Intel macOS target does not default to `macos-13`, which GitHub
+    /// retired on 2025-12-04 (a job asking for it waits for a runner that never comes).
+    @Test func intelMacTargetsDefaultToACurrentIntelRunner() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(in: dir, targets: ["x86_64-apple-darwin", "aarch64-apple-darwin"])
+            let matrix = try relctl(["matrix", "--format", "github"], in: dir.url)
+            #expect(matrix.status == 0, "\(matrix)")
+            #expect(
+                matrix.stdout.contains(#""target":"x86_64-apple-darwin","runner":"macos-15-intel""#), "\(matrix.stdout)"
+            )
+            #expect(!matrix.stdout.contains("macos-13"), "\(matrix.stdout)")
+        }
+    }
 }
