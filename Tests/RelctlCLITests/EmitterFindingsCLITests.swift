@@ -171,4 +171,30 @@ struct EmitterFindingsCLITests {
             #expect(!matrix.stdout.contains("macos-13"), "\(matrix.stdout)")
         }
     }
+
+    /// Issue 40 (LOW): a Rust project's generated CI adds the target's standard library before
+    /// `relctl build` (GitHub's runners have rustup; GitLab's Swift image gets it installed), and
+    /// an ARM Linux target built by plain cargo on an x86_64 runner is warned about.
+    @Test func rustProjectsGetTheirTargetInCIAndACrossBuildWarning() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"],
+                build: "[build]\ncommand = \"cargo build --release --target {target}\"\nbinaries = [\"demo\"]\n",
+                extra: "[ci]\nproviders = [\"github\", \"gitlab\"]\nworkflow = \".github/workflows/release.yml\"\n")
+            let generated = try relctl(["ci", "generate"], in: dir.url)
+            #expect(generated.status == 0, "\(generated)")
+            let warning = "aarch64-unknown-linux-gnu: its build runs `cargo` on ubuntu-latest, an x86_64 runner"
+            #expect(generated.stderr.components(separatedBy: warning).count == 2, "\(generated.stderr)")
+            let workflow = try dir.read(".github/workflows/release.yml")
+            #expect(
+                workflow.contains("      - name: Add the Rust target\n        run: rustup target add \"$TARGET\"\n"),
+                "\(workflow)")
+            let read = try Self.readBoth(dir)
+            let job = try #require(read["1.2"]?["build:aarch64-unknown-linux-gnu"] as? [String: Any])
+            let script = job["script"] as? [String] ?? []
+            let rustup = try #require(script.firstIndex(of: "rustup target add \"$TARGET\""), "\(script)")
+            let build = try #require(script.firstIndex { $0.hasPrefix("relctl build") }, "\(script)")
+            #expect(rustup < build)
+        }
+    }
 }
