@@ -197,4 +197,20 @@ struct EmitterFindingsCLITests {
             #expect(rustup < build)
         }
     }
+
+    /// Issue 40 (LOW): a Go project's GitLab build jobs install Go where the image has none.
+    @Test func goProjectsGetGoInTheGitLabBuildJob() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"],
+                build: "[build]\ncommand = \"go build -o dist/{target}/ ./...\"\nbinaries = [\"demo\"]\n",
+                extra: "[ci]\nproviders = [\"gitlab\"]\n")
+            let generated = try relctl(["ci", "generate", "--provider", "gitlab"], in: dir.url)
+            #expect(generated.status == 0, "\(generated)")
+            let read = try Self.readBoth(dir)
+            let job = try #require(read["1.1"]?["build:x86_64-unknown-linux-gnu"] as? [String: Any])
+            let script = job["script"] as? [String] ?? []
+            #expect(script.contains { $0.contains("apt-get install -y -qq golang-go") }, "\(script)")
+        }
+    }
 }

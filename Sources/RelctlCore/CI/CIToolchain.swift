@@ -18,6 +18,18 @@ package enum CIToolchain {
             || config.targets.contains { program(of: $0, config: config) == "cargo" }
     }
 
+    /// True when any build runs `go`.
+    package static func usesGo(_ config: RelctlConfig) -> Bool {
+        program(of: nil, config: config) == "go" || config.targets.contains { program(of: $0, config: config) == "go" }
+    }
+
+    /// For an image without Go (GitLab's Swift image, Ubuntu; the macOS VM has Homebrew): the
+    /// distribution's Go, which fetches the toolchain go.mod names (GOTOOLCHAIN=auto). GitHub's
+    /// runners have Go already.
+    package static let goInstallLines = [
+        "if ! command -v go > /dev/null; then if command -v apt-get > /dev/null; then apt-get update -qq && apt-get install -y -qq golang-go; else brew install go; fi; fi"
+    ]
+
     /// The step's line: `$TARGET` comes from the job's environment.
     package static let rustTargetLine = "rustup target add \"$TARGET\""
 

@@ -249,6 +249,7 @@ package enum GitLabPipeline {
         if CIToolchain.usesCargo(config) {
             lines += shell == .bash ? CIToolchain.rustupInstallLines : ["rustup target add $env:TARGET"]
         }
+        if CIToolchain.usesGo(config), shell == .bash { lines += CIToolchain.goInstallLines }
         // Triples are checked names (`[A-Za-z0-9_.-]`), a bare word in both shells.
         let triple = try ShellEmitter.word(target.triple, what: "the target triple")
         lines.append("relctl build --target " + triple + " --tag " + shell.tag)
