@@ -14,25 +14,23 @@ struct EmitterFindingsCLITests {
     static let hostileName = #"x < Formula; system("touch PWNED"); class Y"#
 
     /// Finding 1: a project name that is Ruby never reaches the `class` line. Without
-    /// `[homebrew] name` the channel refuses (exit 2, naming the key); with one, the class name is
-    /// Homebrew's derivation of it and ruby loads the formula without running anything.
+    /// `[homebrew] name`, `check` and every command refuse the config (exit 2, naming the key);
+    /// with one, the class name is Homebrew's derivation of it and ruby loads the formula without
+    /// running anything.
     @Test func aProjectNameThatIsRubyNeverBecomesTheFormulaClass() throws {
         let fixture = try ChannelFixture()
-        let config = try fixture.directory.read("relctl.toml")
-        _ = try fixture.directory.write(
-            "relctl.toml",
-            config.replacingOccurrences(
-                of: "name = \"velostream\"", with: "name = \(QuotedString.basic(Self.hostileName))"))
-        try fixture.packageAndChecksum()
-        let refused = try relctl(
-            ["channel", "homebrew", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
+        let config = try fixture.directory.read("relctl.toml").replacingOccurrences(
+            of: "name = \"velostream\"", with: "name = \(QuotedString.basic(Self.hostileName))")
+        _ = try fixture.directory.write("relctl.toml", config)
+        let refused = try relctl(["check"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(refused.status == 2, "\(refused)")
         #expect(refused.stderr.contains("set `name` in [homebrew]"), "\(refused.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent("homebrew/Formula").path))
+        #expect(refused.stderr.contains("set `name` in [scoop]"), "\(refused.stderr)")
 
-        let named = try fixture.directory.read("relctl.toml").replacingOccurrences(
-            of: "[homebrew]\n", with: "[homebrew]\nname = \"velo-stream@2\"\n")
+        let named = config.replacingOccurrences(of: "[homebrew]\n", with: "[homebrew]\nname = \"velo-stream@2\"\n")
+            .replacingOccurrences(of: "[scoop]\n", with: "[scoop]\nname = \"velostream\"\n")
         _ = try fixture.directory.write("relctl.toml", named)
+        try fixture.packageAndChecksum()
         let written = try relctl(
             ["channel", "homebrew", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(written.status == 0, "\(written)")
