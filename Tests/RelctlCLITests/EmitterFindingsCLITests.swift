@@ -14,25 +14,23 @@ struct EmitterFindingsCLITests {
     static let hostileName = #"x < Formula; system("touch PWNED"); class Y"#
 
     /// Finding 1: a project name that is Ruby never reaches the `class` line. Without
-    /// `[homebrew] name` the channel refuses (exit 2, naming the key); with one, the class name is
-    /// Homebrew's derivation of it and ruby loads the formula without running anything.
+    /// `[homebrew] name`, `check` and every command refuse the config (exit 2, naming the key);
+    /// with one, the class name is Homebrew's derivation of it and ruby loads the formula without
+    /// running anything.
     @Test func aProjectNameThatIsRubyNeverBecomesTheFormulaClass() throws {
         let fixture = try ChannelFixture()
-        let config = try fixture.directory.read("relctl.toml")
-        _ = try fixture.directory.write(
-            "relctl.toml",
-            config.replacingOccurrences(
-                of: "name = \"velostream\"", with: "name = \(QuotedString.basic(Self.hostileName))"))
-        try fixture.packageAndChecksum()
-        let refused = try relctl(
-            ["channel", "homebrew", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
+        let config = try fixture.directory.read("relctl.toml").replacingOccurrences(
+            of: "name = \"velostream\"", with: "name = \(QuotedString.basic(Self.hostileName))")
+        _ = try fixture.directory.write("relctl.toml", config)
+        let refused = try relctl(["check"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(refused.status == 2, "\(refused)")
         #expect(refused.stderr.contains("set `name` in [homebrew]"), "\(refused.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent("homebrew/Formula").path))
+        #expect(refused.stderr.contains("set `name` in [scoop]"), "\(refused.stderr)")
 
-        let named = try fixture.directory.read("relctl.toml").replacingOccurrences(
-            of: "[homebrew]\n", with: "[homebrew]\nname = \"velo-stream@2\"\n")
+        let named = config.replacingOccurrences(of: "[homebrew]\n", with: "[homebrew]\nname = \"velo-stream@2\"\n")
+            .replacingOccurrences(of: "[scoop]\n", with: "[scoop]\nname = \"velostream\"\n")
         _ = try fixture.directory.write("relctl.toml", named)
+        try fixture.packageAndChecksum()
         let written = try relctl(
             ["channel", "homebrew", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(written.status == 0, "\(written)")
@@ -155,6 +153,62 @@ struct EmitterFindingsCLITests {
             let (parsed, rest) = try #require(PowerShellGrammar.verbatimString(literal), "\(line)")
             #expect(sameScalars(parsed, value), "PowerShell reads \(parsed.debugDescription)")
             #expect(rest.isEmpty, "the string ended early; PowerShell runs \(rest.debugDescription)")
+        }
+    }
+
+    /// Issue 40, finding 15: an Intel macOS target does not default to `macos-13`, which GitHub
+    /// retired on 2025-12-04 (a job asking for it waits for a runner that never comes).
+    @Test func intelMacTargetsDefaultToACurrentIntelRunner() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(in: dir, targets: ["x86_64-apple-darwin", "aarch64-apple-darwin"])
+            let matrix = try relctl(["matrix", "--format", "github"], in: dir.url)
+            #expect(matrix.status == 0, "\(matrix)")
+            #expect(
+                matrix.stdout.contains(#""target":"x86_64-apple-darwin","runner":"macos-15-intel""#), "\(matrix.stdout)"
+            )
+            #expect(!matrix.stdout.contains("macos-13"), "\(matrix.stdout)")
+        }
+    }
+
+    /// Issue 40 (LOW): a Rust project's generated CI adds the target's standard library before
+    /// `relctl build` (GitHub's runners have rustup; GitLab's Swift image gets it installed), and
+    /// an ARM Linux target built by plain cargo on an x86_64 runner is warned about.
+    @Test func rustProjectsGetTheirTargetInCIAndACrossBuildWarning() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"],
+                build: "[build]\ncommand = \"cargo build --release --target {target}\"\nbinaries = [\"demo\"]\n",
+                extra: "[ci]\nproviders = [\"github\", \"gitlab\"]\nworkflow = \".github/workflows/release.yml\"\n")
+            let generated = try relctl(["ci", "generate"], in: dir.url)
+            #expect(generated.status == 0, "\(generated)")
+            let warning = "aarch64-unknown-linux-gnu: its build runs `cargo` on ubuntu-latest, an x86_64 runner"
+            #expect(generated.stderr.components(separatedBy: warning).count == 2, "\(generated.stderr)")
+            let workflow = try dir.read(".github/workflows/release.yml")
+            #expect(
+                workflow.contains("      - name: Add the Rust target\n        run: rustup target add \"$TARGET\"\n"),
+                "\(workflow)")
+            let read = try Self.readBoth(dir)
+            let job = try #require(read["1.2"]?["build:aarch64-unknown-linux-gnu"] as? [String: Any])
+            let script = job["script"] as? [String] ?? []
+            let rustup = try #require(script.firstIndex(of: "rustup target add \"$TARGET\""), "\(script)")
+            let build = try #require(script.firstIndex { $0.hasPrefix("relctl build") }, "\(script)")
+            #expect(rustup < build)
+        }
+    }
+
+    /// Issue 40 (LOW): a Go project's GitLab build jobs install Go where the image has none.
+    @Test func goProjectsGetGoInTheGitLabBuildJob() throws {
+        try withTemporaryDirectory { dir in
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu"],
+                build: "[build]\ncommand = \"go build -o dist/{target}/ ./...\"\nbinaries = [\"demo\"]\n",
+                extra: "[ci]\nproviders = [\"gitlab\"]\n")
+            let generated = try relctl(["ci", "generate", "--provider", "gitlab"], in: dir.url)
+            #expect(generated.status == 0, "\(generated)")
+            let read = try Self.readBoth(dir)
+            let job = try #require(read["1.1"]?["build:x86_64-unknown-linux-gnu"] as? [String: Any])
+            let script = job["script"] as? [String] ?? []
+            #expect(script.contains { $0.contains("apt-get install -y -qq golang-go") }, "\(script)")
         }
     }
 }

@@ -51,7 +51,7 @@ struct WorkflowRunCLITests {
         // Its stand-in builds run anywhere, so its macOS and Windows legs run here too.
         try await releaseThroughTheWorkflow(
             fixture, repository: "acme/velostream", targets: 5,
-            runAsLinux: ["macos-13", "macos-14", "windows-latest"])
+            runAsLinux: ["macos-15-intel", "macos-14", "windows-latest"])
     }
 
     /// A tag-only project (Examples/workspace-tag-only: no `[[target]]`) gets one release job:

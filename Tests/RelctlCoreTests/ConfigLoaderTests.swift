@@ -265,7 +265,8 @@ import Testing
         let expectations: [(String, String, String, LinksPolicy, String)] = [
             ("x86_64-unknown-linux-musl", "ubuntu-latest", "tar.gz", .keep, ""),
             ("aarch64-unknown-linux-musl", "ubuntu-latest", "tar.gz", .keep, ""),
-            ("x86_64-apple-darwin", "macos-13", "tar.gz", .keep, ""),
+            // Not macos-13: GitHub retired it on 2025-12-04 (issue 40, finding 15).
+            ("x86_64-apple-darwin", "macos-15-intel", "tar.gz", .keep, ""),
             ("aarch64-apple-darwin", "macos-14", "tar.gz", .keep, ""),
             ("x86_64-pc-windows-msvc", "windows-latest", "zip", .copy, ".exe"),
         ]

@@ -71,6 +71,7 @@ struct GeneratorSourceScanTests {
             "brewPackages.joined(separator: \" \")": constant, "$0.brew": constant,
             "kegOnly.joined(separator: \":\")": constant,
         ],
+        "CI/CIToolchain.swift": ["target.triple": message, "target.runner": message, "target.arch": message],
         "CI/RelctlInstallMode+Pipelines.swift": [
             "runner": constant, "triple": constant, "target.triple": message, "target.runner": message,
             "publishedTargets.map(\\.triple).joined(separator: \" and \")": message,

@@ -67,6 +67,8 @@ package enum GitLabPipeline {
     package static func problems(config: RelctlConfig) -> [Diagnostic] {
         // The GitHub workflow's problems carry the same warning; `check` and `ci generate` say it once.
         var found = ReleaseWorkflow.jobsWithoutSetup(config: config) + RelctlInstallMode.gitLabProblems(config: config)
+        // The GitHub workflow's problems carry the same warning when both are generated.
+        if !config.ci.providers.contains(.github) { found += CIToolchain.problems(config: config) }
         for (index, step) in config.ci.setupSteps.enumerated() {
             let label = "[[ci.setup]] step \(index + 1)"
             if case .uses(let action) = step.body {
@@ -252,6 +254,10 @@ package enum GitLabPipeline {
         // For the setup lines, as the GitHub workflow's build job has it in `env`.
         y.add("    TARGET: \(YAMLLines.quote(target.triple))")
         var lines = try setup(config: config, job: .build, shell: shell)
+        if CIToolchain.usesCargo(config) {
+            lines += shell == .bash ? CIToolchain.rustupInstallLines : ["rustup target add $env:TARGET"]
+        }
+        if CIToolchain.usesGo(config), shell == .bash { lines += CIToolchain.goInstallLines }
         // Triples are checked names (`[A-Za-z0-9_.-]`), a bare word in both shells.
         let triple = try ShellEmitter.word(target.triple, what: "the target triple")
         lines.append("relctl build --target " + triple + " --tag " + shell.tag)

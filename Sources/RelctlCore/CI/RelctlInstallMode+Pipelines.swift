@@ -50,7 +50,10 @@ extension RelctlInstallMode {
         var found: [Diagnostic] = []
         for target in (try? TargetResolver.resolveAll(config)) ?? [] {
             let runner = target.runner.lowercased()
-            guard runner == "macos-13" || (runner.hasPrefix("ubuntu-") && runner.contains("arm")) else { continue }
+            let intelMac =
+                runner == "macos-13"
+                || (runner.hasPrefix("macos-") && (runner.hasSuffix("-intel") || runner.hasSuffix("-large")))
+            guard intelMac || (runner.hasPrefix("ubuntu-") && runner.contains("arm")) else { continue }
             found.append(
                 Diagnostic(
                     file: config.path,

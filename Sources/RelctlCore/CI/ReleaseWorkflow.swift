@@ -60,6 +60,7 @@ public enum ReleaseWorkflow {
     /// which builds relctl with Swift on Linux and macOS runners only.
     public static func problems(config: RelctlConfig) -> [Diagnostic] {
         setupProblems(config: config) + windowsProblems(config: config) + RelctlInstallMode.problems(config: config)
+            + CIToolchain.problems(config: config)
     }
 
     /// Actions that cache by default, with the input that turns it off: a release built from a
@@ -221,6 +222,8 @@ public enum ReleaseWorkflow {
         y.add("    steps:")
         checkout(&y, fullHistory: false)
         setup(&y, config: config, job: .build)
+        // GitHub's runners have rustup; the target's standard library is added per job.
+        if CIToolchain.usesCargo(config) { step(&y, name: "Add the Rust target", run: [CIToolchain.rustTargetLine]) }
         step(&y, name: "Build", run: ["relctl build --target \"$TARGET\" --tag \"$TAG\""])
         step(&y, name: "Package", run: ["relctl package --tag \"$TAG\" --target \"$TARGET\""])
         linuxPackages(&y, config: config)

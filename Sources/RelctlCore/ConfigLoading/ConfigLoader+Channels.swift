@@ -11,12 +11,16 @@ extension ConfigLoader {
             defer { table.finish() }
             guard let path = table.string("path") else {
                 if table.values["path"] == nil {
-                    table.report(nil, "every [[chart]] needs `path`, the folder holding Chart.yaml (e.g. \"charts/\(config.project.name)\")")
+                    table.report(
+                        nil,
+                        "every [[chart]] needs `path`, the folder holding Chart.yaml (e.g. \"charts/\(config.project.name)\")"
+                    )
                 }
                 continue
             }
             guard !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
-                table.report("path", "[[chart]] `path` `\(path)` must be a folder inside the project, relative to its root")
+                table.report(
+                    "path", "[[chart]] `path` `\(path)` must be a folder inside the project, relative to its root")
                 continue
             }
             guard chartPaths.insert(path).inserted else {
@@ -30,27 +34,37 @@ extension ConfigLoader {
             channels.charts.append(chart)
             let chartFile = HelmChartFile.fileName(in: path)
             if !config.versions.contains(where: { $0.path == chartFile }) {
-                config.versions.append(VersionSource(path: chartFile, kind: HelmManifestReader.versionKind, line: table.line))
-                config.versions.append(VersionSource(path: chartFile, kind: HelmManifestReader.appVersionKind, line: table.line))
+                config.versions.append(
+                    VersionSource(path: chartFile, kind: HelmManifestReader.versionKind, line: table.line))
+                config.versions.append(
+                    VersionSource(path: chartFile, kind: HelmManifestReader.appVersionKind, line: table.line))
             }
         }
         if let nix = top.table("nix") {
             channels.nix = nix.bool("enabled") ?? true
             nix.finish()
         }
-        if let homebrew = top.table("homebrew") { channels.homebrew = repository(homebrew, key: "tap") }
-        if let scoop = top.table("scoop") { channels.scoop = repository(scoop, key: "bucket") }
+        if let homebrew = top.table("homebrew") {
+            channels.homebrew = repository(homebrew, key: "tap", project: config.project.name)
+        }
+        if let scoop = top.table("scoop") {
+            channels.scoop = repository(scoop, key: "bucket", project: config.project.name)
+        }
         var names: Set<String> = []
         for table in top.tables("channel") {
             defer { table.finish() }
             guard let name = table.string("name") else {
                 if table.values["name"] == nil {
-                    table.report(nil, "every [[channel]] needs `name` (it runs `relctl-channel-NAME` unless `command` is given)")
+                    table.report(
+                        nil, "every [[channel]] needs `name` (it runs `relctl-channel-NAME` unless `command` is given)")
                 }
                 continue
             }
             guard ChannelRegistry.isValidName(name) else {
-                table.report("name", "channel name `\(name)` must be lower-case letters, digits and `-` (it names `relctl-channel-\(name)`)")
+                table.report(
+                    "name",
+                    "channel name `\(name)` must be lower-case letters, digits and `-` (it names `relctl-channel-\(name)`)"
+                )
                 continue
             }
             guard names.insert(name).inserted else {
@@ -79,13 +93,17 @@ extension ConfigLoader {
 
     private static func chartRepository(_ text: String, table: TableReader) -> ImageReference? {
         guard text.hasPrefix("oci://") else {
-            table.report("repository", "[[chart]] `repository` `\(text)` must be an OCI registry path like `oci://ghcr.io/acme/charts`")
+            table.report(
+                "repository",
+                "[[chart]] `repository` `\(text)` must be an OCI registry path like `oci://ghcr.io/acme/charts`")
             return nil
         }
         do {
             let reference = try ImageReference(parsing: String(text.dropFirst("oci://".count)))
             guard reference.tag == nil, reference.digest == nil else {
-                table.report("repository", "[[chart]] `repository` `\(text)` must not carry a tag or digest: the chart version is the tag")
+                table.report(
+                    "repository",
+                    "[[chart]] `repository` `\(text)` must not carry a tag or digest: the chart version is the tag")
                 return nil
             }
             return reference
@@ -95,7 +113,7 @@ extension ConfigLoader {
         return nil
     }
 
-    private static func repository(_ table: TableReader, key: String) -> ChannelSettings.Repository? {
+    private static func repository(_ table: TableReader, key: String, project: String) -> ChannelSettings.Repository? {
         defer { table.finish() }
         let description = table.string("description")
         let homepage = table.string("homepage")
@@ -103,9 +121,19 @@ extension ConfigLoader {
         let name = table.string("name")
         if let name, !TapChannelName.isValid(name) {
             table.report("name", "[\(table.path)] `name` \(QuotedString.basic(name)) \(TapChannelName.rule)")
+        } else if name == nil, !TapChannelName.isValid(project) {
+            // Said by `check`, not first at release time: the file and (for Homebrew) the Ruby
+            // class are named after it.
+            table.report(
+                nil,
+                "the project name \(QuotedString.basic(project)) is the [\(table.path)] name by default and \(TapChannelName.rule); set `name` in [\(table.path)]"
+            )
         }
         guard let location = table.string(key), !location.isEmpty else {
-            table.report(key, "[\(table.path)] needs `\(key)`, the git repository it is published to (`OWNER/NAME` on GitHub or a git URL)")
+            table.report(
+                key,
+                "[\(table.path)] needs `\(key)`, the git repository it is published to (`OWNER/NAME` on GitHub or a git URL)"
+            )
             return nil
         }
         return ChannelSettings.Repository(

@@ -12,7 +12,9 @@ package enum CIRunners {
     package static func defaultRunner(for triple: TargetTriple) -> String? {
         switch triple.os {
         case "linux": return coordinator
-        case "macos": return triple.arch == "x86_64" ? "macos-13" : "macos-14"
+        // GitHub retired macos-13 on 2025-12-04; macos-15-intel is its last Intel image
+        // (actions/runner-images, "Available Images").
+        case "macos": return triple.arch == "x86_64" ? "macos-15-intel" : "macos-14"
         case "windows": return "windows-latest"
         default: return nil
         }
