@@ -225,7 +225,7 @@ package struct ReleaseRequestRun {
         in scratch: URL, prefix: String, bump: VersionBump, notes: ReleaseNotes, base: String, time: Int, git: Git
     ) async throws -> String? {
         let root = prefix.isEmpty ? scratch : scratch.appendingPathComponent(prefix)
-        let configURL = root.appendingPathComponent(URL(fileURLWithPath: config.path).lastPathComponent)
+        let configURL = root.appendingPathComponent(String(config.path.split(separator: "/").last ?? "relctl.toml"))
         let scratchConfig = try ConfigLoader.load(path: configURL.path, context: context)
         let scratchGit = Git(directory: scratch, context: context)
         let written = try await VersionBump.write(bump.next, config: scratchConfig, git: scratchGit) {
