@@ -6,6 +6,9 @@ import RelctlBasics
 package struct RepositoryBuilder {
     package static let keyVariable = "RELCTL_REPOSITORY_KEY"
     package static let aptFolder = "apt"
+    package static let dnfFolder = "dnf"
+    /// The rpm signing key's armored public key in `dist/dnf/`, when `[[package]] signing-key` signs the rpms.
+    package static func rpmKeyName(project: String) -> String { "RPM-GPG-KEY-\(project)-packages" }
 
     package let context: Context
 
@@ -14,6 +17,8 @@ package struct RepositoryBuilder {
     package struct Report: Sendable, Encodable, Equatable {
         package var apt: String?
         package var aptPackages: Int?
+        package var dnf: String?
+        package var dnfPackages: Int?
         package var fingerprint: String
     }
 
@@ -39,6 +44,26 @@ package struct RepositoryBuilder {
             report.apt = folder.path
             context.console.info(
                 "wrote \(folder.path): \(report.aptPackages ?? 0) packages, suite \(suite), signed by \(key.fingerprintText)"
+            )
+        }
+        if settings.dnf {
+            let rpms = try Self.releaseFiles(in: dist, suffix: ".rpm")
+            var extraKeys: [String: String] = [:]
+            for table in config.linuxPackages where table.format == "rpm" {
+                if let rpmKey = try RpmSigningKey.load(
+                    table, config: config, root: config.root, environment: context.environment)
+                {
+                    extraKeys[Self.rpmKeyName(project: config.project.name)] = rpmKey.armoredPublicKey
+                }
+            }
+            let dnf = DnfRepository(origin: config.project.name, epoch: epoch, key: key)
+            let folder = dist.appendingPathComponent(Self.dnfFolder)
+            report.dnfPackages = try dnf.write(
+                rpms: rpms, previous: previous.map { $0.appendingPathComponent(Self.dnfFolder) }, into: folder,
+                extraKeys: extraKeys)
+            report.dnf = folder.path
+            context.console.info(
+                "wrote \(folder.path): \(report.dnfPackages ?? 0) packages, repomd.xml signed by \(key.fingerprintText)"
             )
         }
         return report

@@ -99,3 +99,168 @@ package enum RepositoryText {
         return result
     }
 }
+
+// MARK: DNF (createrepo's repodata)
+
+extension RepositoryText {
+    /// XML character data or attribute value, escaped; control characters XML 1.0 cannot hold
+    /// are refused naming the field.
+    package static func xml(_ value: String, field: String) throws -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default:
+                guard scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF else {
+                    throw RepositoryError.badValue(
+                        field: field, value: value,
+                        reason: "XML cannot hold control character U+\(String(scalar.value, radix: 16))")
+                }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func flagName(_ flags: UInt32) -> String? {
+        switch flags & 0x0E {
+        case 2: return "LT"
+        case 4: return "GT"
+        case 8: return "EQ"
+        case 10: return "LE"
+        case 12: return "GE"
+        default: return nil
+        }
+    }
+
+    private static func entry(_ dependency: RpmPackageInfo.Dependency) throws -> String {
+        var text = "<rpm:entry name=\"\(try xml(dependency.name, field: "dependency"))\""
+        if let flag = flagName(dependency.flags), !dependency.version.isEmpty {
+            var version = Substring(dependency.version)
+            var epoch = "0"
+            if let colon = version.firstIndex(of: ":") {
+                epoch = String(version[..<colon])
+                version = version[version.index(after: colon)...]
+            }
+            var release: Substring?
+            if let dash = version.lastIndex(of: "-") {
+                release = version[version.index(after: dash)...]
+                version = version[..<dash]
+            }
+            text +=
+                " flags=\"\(flag)\" epoch=\"\(try xml(epoch, field: "epoch"))\" ver=\"\(try xml(String(version), field: "version"))\""
+            if let release { text += " rel=\"\(try xml(String(release), field: "release"))\"" }
+        }
+        return text + "/>"
+    }
+
+    private static func versionElement(_ info: RpmPackageInfo) throws -> String {
+        "<version epoch=\"\(info.epoch)\" ver=\"\(try xml(info.version, field: "version"))\" rel=\"\(try xml(info.release, field: "release"))\"/>"
+    }
+
+    private static func fileElement(_ path: String, info: RpmPackageInfo) throws -> String {
+        let type = info.directories.contains(path) ? " type=\"dir\"" : ""
+        return "<file\(type)>\(try xml(path, field: "file"))</file>"
+    }
+
+    /// One `<package>` of primary.xml (files limited to the ones createrepo lists there: /etc,
+    /// bin folders).
+    package static func primaryPackage(
+        _ info: RpmPackageInfo, sha256: String, size: Int64, location: String, time: Int
+    ) throws -> String {
+        var text = "<package type=\"rpm\">\n"
+        text +=
+            "  <name>\(try xml(info.name, field: "name"))</name>\n  <arch>\(try xml(info.architecture, field: "arch"))</arch>\n"
+        text += "  \(try versionElement(info))\n"
+        text += "  <checksum type=\"sha256\" pkgid=\"YES\">\(try xml(sha256, field: "checksum"))</checksum>\n"
+        text += "  <summary>\(try xml(info.summary, field: "summary"))</summary>\n"
+        text += "  <description>\(try xml(info.description, field: "description"))</description>\n"
+        text +=
+            "  <packager>\(try xml(info.packager, field: "packager"))</packager>\n  <url>\(try xml(info.url, field: "url"))</url>\n"
+        text += "  <time file=\"\(time)\" build=\"\(info.buildTime)\"/>\n"
+        text += "  <size package=\"\(size)\" installed=\"\(info.installedSize)\" archive=\"\(info.archiveSize)\"/>\n"
+        text += "  <location href=\"\(try xml(location, field: "location"))\"/>\n  <format>\n"
+        text += "    <rpm:license>\(try xml(info.license, field: "license"))</rpm:license>\n    <rpm:vendor/>\n"
+        text += "    <rpm:group>\(try xml(info.group, field: "group"))</rpm:group>\n"
+        text += "    <rpm:buildhost>\(try xml(info.buildHost, field: "buildhost"))</rpm:buildhost>\n"
+        text += "    <rpm:sourcerpm>\(try xml(info.sourceRPM, field: "sourcerpm"))</rpm:sourcerpm>\n"
+        text += "    <rpm:header-range start=\"\(info.headerStart)\" end=\"\(info.headerEnd)\"/>\n"
+        for (element, list) in [("provides", info.provides), ("requires", info.requires)] where !list.isEmpty {
+            text += "    <rpm:\(element)>\n"
+            for dependency in list { text += "      \(try entry(dependency))\n" }
+            text += "    </rpm:\(element)>\n"
+        }
+        for file in info.files where file.hasPrefix("/etc/") || file.contains("bin/") {
+            text += "    \(try fileElement(file, info: info))\n"
+        }
+        return text + "  </format>\n</package>\n"
+    }
+
+    package static func filelistsPackage(_ info: RpmPackageInfo, sha256: String) throws -> String {
+        var text =
+            "<package pkgid=\"\(try xml(sha256, field: "pkgid"))\" name=\"\(try xml(info.name, field: "name"))\" arch=\"\(try xml(info.architecture, field: "arch"))\">\n  \(try versionElement(info))\n"
+        for file in info.files { text += "  \(try fileElement(file, info: info))\n" }
+        return text + "</package>\n"
+    }
+
+    package static func otherPackage(_ info: RpmPackageInfo, sha256: String) throws -> String {
+        "<package pkgid=\"\(try xml(sha256, field: "pkgid"))\" name=\"\(try xml(info.name, field: "name"))\" arch=\"\(try xml(info.architecture, field: "arch"))\">\n  \(try versionElement(info))\n</package>\n"
+    }
+
+    /// primary.xml, filelists.xml or other.xml around their package elements.
+    package static func metadataDocument(_ kind: String, packages: [String]) -> String {
+        let root: (String, String) =
+            switch kind {
+            case "primary":
+                (
+                    "metadata",
+                    "xmlns=\"http://linux.duke.edu/metadata/common\" xmlns:rpm=\"http://linux.duke.edu/metadata/rpm\""
+                )
+            case "filelists": ("filelists", "xmlns=\"http://linux.duke.edu/metadata/filelists\"")
+            default: ("otherdata", "xmlns=\"http://linux.duke.edu/metadata/other\"")
+            }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<\(root.0) \(root.1) packages=\"\(packages.count)\">\n"
+            + packages.joined() + "</\(root.0)>\n"
+    }
+
+    package struct RepomdEntry {
+        package var type: String
+        package var location: String
+        package var sha256: String
+        package var size: Int
+        package var openSHA256: String
+        package var openSize: Int
+    }
+
+    package static func repomd(revision: Int, entries: [RepomdEntry]) throws -> String {
+        var text =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<repomd xmlns=\"http://linux.duke.edu/metadata/repo\" xmlns:rpm=\"http://linux.duke.edu/metadata/rpm\">\n  <revision>\(revision)</revision>\n"
+        for entry in entries {
+            text += "  <data type=\"\(try xml(entry.type, field: "type"))\">\n"
+            text +=
+                "    <checksum type=\"sha256\">\(entry.sha256)</checksum>\n    <open-checksum type=\"sha256\">\(entry.openSHA256)</open-checksum>\n"
+            text += "    <location href=\"\(try xml(entry.location, field: "location"))\"/>\n"
+            text +=
+                "    <timestamp>\(revision)</timestamp>\n    <size>\(entry.size)</size>\n    <open-size>\(entry.openSize)</open-size>\n  </data>\n"
+        }
+        return text + "</repomd>\n"
+    }
+
+    /// The `.repo` file users drop in /etc/yum.repos.d/ (INI: one-line values only).
+    package static func dnfRepoFile(id: String, name: String, baseURL: String, keys: [String]) throws -> String {
+        guard id.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), !id.isEmpty else {
+            throw RepositoryError.badValue(
+                field: "repo id", value: id, reason: "a dnf repo id is letters, digits, `-`, `_` or `.`")
+        }
+        for key in keys where key.contains(where: \.isWhitespace) {
+            throw RepositoryError.badValue(field: "gpgkey", value: key, reason: "a gpgkey URL cannot hold blanks")
+        }
+        return
+            "[\(id)]\nname=\(try singleLine(name, field: "name"))\nbaseurl=\(try singleLine(baseURL, field: "baseurl"))\nenabled=1\ngpgcheck=1\nrepo_gpgcheck=1\ngpgkey=\(keys.joined(separator: " "))\n"
+    }
+}
