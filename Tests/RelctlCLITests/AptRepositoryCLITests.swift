@@ -122,7 +122,8 @@ import Testing
         let second = try released(fixture, key: key, version: "1.1.0")
         try #require(second.status == 0, "\(second)")
         _ = try sh(
-            "rm -rf \"$OUT\"/apt && cp -a \"$APT\" \"$OUT\"/apt", environment: ["APT": aptFolder.path, "OUT": published.path])
+            "rm -rf \"$OUT\"/apt && cp -a \"$APT\" \"$OUT\"/apt",
+            environment: ["APT": aptFolder.path, "OUT": published.path])
         let packages = try String(
             contentsOf: suite.appendingPathComponent("main/binary-amd64/Packages"), encoding: .utf8)
         #expect(packages.contains("Version: 1.0.0\n") && packages.contains("Version: 1.1.0\n"), "\(packages)")
@@ -181,5 +182,27 @@ import Testing
         try #require(packaged.status == 0, "\(packaged)")
         let missing = try relctl(["repository", "--tag", "v1.0.0"], in: fixture.url)
         #expect(missing.status == 2 && missing.stderr.contains("keys/repo.asc"), "\(missing)")
+    }
+}
+
+extension AptRepositoryCLITests {
+    @Test func releaseWritesTheRepositoriesAsAStageAndKeepsThemOutOfTheAssets() throws {
+        let key = try GPGKey()
+        let fixture = try LinuxPackageFixture(packages: Self.packages)
+        // The key's text in the environment, as CI passes a secret (keys/repo.asc does not exist).
+        let released = try relctl(
+            ["release", "v1.0.0"], in: fixture.url, environment: ["RELCTL_REPOSITORY_KEY": key.secretArmored])
+        try #require(released.status == 0, "\(released)")
+        #expect(released.stderr.contains("repository"), "\(released)")
+        let inRelease = fixture.dist.appendingPathComponent("apt/dists/stable/InRelease")
+        let verified = try run("gpgv", ["--keyring", key.keyring.path, inRelease.path])
+        #expect(verified.status == 0, "\(verified)")
+        let packages = try String(
+            contentsOf: fixture.dist.appendingPathComponent("apt/dists/stable/main/binary-amd64/Packages"),
+            encoding: .utf8)
+        #expect(packages.contains("Filename: pool/main/h/hello/hello_1.0.0_amd64.deb\n"), "\(packages)")
+        let sums = try String(contentsOf: fixture.dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
+        #expect(
+            sums.contains("hello_1.0.0_amd64.deb") && !sums.contains("apt/") && !sums.contains("InRelease"), "\(sums)")
     }
 }

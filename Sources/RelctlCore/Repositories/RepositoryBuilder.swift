@@ -23,6 +23,14 @@ package struct RepositoryBuilder {
     }
 
     package func build(config: RelctlConfig, tag: String, output: URL? = nil) async throws -> Report {
+        let epoch = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
+        return try write(config: config, epoch: epoch, dist: output ?? config.distDirectory, keysRoot: config.root)
+    }
+
+    /// Writes the configured repositories into `dist` from the packages there.
+    /// - Parameter keysRoot: where `signing-key` and `previous` resolve (the project: a dry run's
+    ///   scratch clone lacks git-ignored key folders).
+    package func write(config: RelctlConfig, epoch: Int, dist: URL, keysRoot: URL) throws -> Report {
         let settings = config.repositories
         guard settings.isEnabled else {
             throw RepositoryError.badInput(
@@ -30,11 +38,9 @@ package struct RepositoryBuilder {
                 reason: "has no [apt] or [dnf] table; add `[apt]` (suite = \"stable\") to write a signed APT repository"
             )
         }
-        let key = try Self.loadKey(settings, root: config.root, environment: context.environment, config: config.path)
-        let epoch = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
-        let dist = output ?? config.distDirectory
+        let key = try Self.loadKey(settings, root: keysRoot, environment: context.environment, config: config.path)
         var report = Report(fingerprint: key.fingerprintText)
-        let previous = try settings.previous.map { try previousRoot($0, root: config.root) }
+        let previous = try settings.previous.map { try previousRoot($0, root: keysRoot) }
         if let suite = settings.aptSuite {
             let debs = try Self.releaseFiles(in: dist, suffix: ".deb")
             let apt = AptRepository(suite: suite, origin: config.project.name, epoch: epoch, key: key)
