@@ -206,3 +206,34 @@ extension AptRepositoryCLITests {
             sums.contains("hello_1.0.0_amd64.deb") && !sums.contains("apt/") && !sums.contains("InRelease"), "\(sums)")
     }
 }
+
+extension AptRepositoryCLITests {
+    @Test func verifyChecksTheRepositorySignaturesAndIndexes() throws {
+        let key = try GPGKey()
+        let fixture = try LinuxPackageFixture(packages: Self.packages)
+        let first = try released(fixture, key: key, version: "1.0.0")
+        try #require(first.status == 0, "\(first)")
+        let good = try relctl(["verify", "--repository-key", key.keyring.path], in: fixture.url)
+        #expect(good.status == 0 && good.stderr.contains("signatures good"), "\(good)")
+
+        // Another key: refused.
+        let stranger = try GPGKey(userID: "Someone Else <else@example.com>")
+        let foreign = try relctl(["verify", "--repository-key", stranger.keyring.path], in: fixture.url)
+        #expect(foreign.status == 1 && foreign.stderr.contains("not signed by"), "\(foreign)")
+
+        // A package changed after indexing: its Packages entry no longer matches.
+        let deb = fixture.dist.appendingPathComponent("apt/pool/main/h/hello/hello_1.0.0_amd64.deb")
+        let original = try Data(contentsOf: deb)
+        try (original + Data([0])).write(to: deb)
+        let changed = try relctl(["verify", "--repository-key", key.keyring.path], in: fixture.url)
+        #expect(changed.status == 1 && changed.stderr.contains("hello_1.0.0_amd64.deb"), "\(changed)")
+        try original.write(to: deb)
+
+        // The signed text changed: the signature no longer verifies.
+        let inRelease = fixture.dist.appendingPathComponent("apt/dists/stable/InRelease")
+        let text = try String(contentsOf: inRelease, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Suite: stable", with: "Suite: stabl3").utf8).write(to: inRelease)
+        let tampered = try relctl(["verify", "--repository-key", key.keyring.path], in: fixture.url)
+        #expect(tampered.status == 1 && tampered.stderr.contains("BAD signature"), "\(tampered)")
+    }
+}

@@ -196,7 +196,7 @@ package struct OpenPGPSecretKey: Sendable {
     }
 
     /// The bytes of an armored block (RFC 4880 6.2), checked against its CRC-24; binary input as is.
-    static func dearmor(_ text: String, source: String) throws -> [UInt8] {
+    package static func dearmor(_ text: String, source: String) throws -> [UInt8] {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let begin = lines.firstIndex(where: { $0.hasPrefix("-----BEGIN PGP ") }) else {
             throw SigningError.badKey(
