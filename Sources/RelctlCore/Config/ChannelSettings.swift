@@ -46,10 +46,12 @@ public struct ChannelSettings: Sendable {
     package var nix = false
     package var homebrew: Repository?
     package var scoop: Repository?
+    /// `[aur] repository`: the AUR (or any) git repository of `{project}-bin`.
+    package var aur: Repository?
     package var plugins: [Plugin] = []
 
     package init() {}
 
     /// True when no channel is configured.
-    package var isEmpty: Bool { charts.isEmpty && !nix && homebrew == nil && scoop == nil && plugins.isEmpty }
+    package var isEmpty: Bool { charts.isEmpty && !nix && homebrew == nil && scoop == nil && aur == nil && plugins.isEmpty }
 }

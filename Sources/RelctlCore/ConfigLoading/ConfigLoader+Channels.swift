@@ -40,6 +40,7 @@ extension ConfigLoader {
         }
         if let homebrew = top.table("homebrew") { channels.homebrew = repository(homebrew, key: "tap") }
         if let scoop = top.table("scoop") { channels.scoop = repository(scoop, key: "bucket") }
+        if let aur = top.table("aur") { channels.aur = repository(aur, key: "repository") }
         var names: Set<String> = []
         for table in top.tables("channel") {
             defer { table.finish() }

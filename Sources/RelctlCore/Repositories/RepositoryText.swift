@@ -264,3 +264,17 @@ extension RepositoryText {
             "[\(id)]\nname=\(try singleLine(name, field: "name"))\nbaseurl=\(try singleLine(baseURL, field: "baseurl"))\nenabled=1\ngpgcheck=1\nrepo_gpgcheck=1\ngpgkey=\(keys.joined(separator: " "))\n"
     }
 }
+
+// MARK: AUR (PKGBUILD, .SRCINFO)
+
+extension RepositoryText {
+    /// A bash word in single quotes: every character literal, `'` spelled `'\''`.
+    package static func bashQuoted(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// One `.SRCINFO` line: `\tkey = value`; a line break cannot be represented.
+    package static func srcinfoLine(_ key: String, _ value: String, indent: Bool = true) throws -> String {
+        "\(indent ? "\t" : "")\(key) = \(try singleLine(value, field: key))\n"
+    }
+}
