@@ -11,12 +11,16 @@ extension ConfigLoader {
             defer { table.finish() }
             guard let path = table.string("path") else {
                 if table.values["path"] == nil {
-                    table.report(nil, "every [[chart]] needs `path`, the folder holding Chart.yaml (e.g. \"charts/\(config.project.name)\")")
+                    table.report(
+                        nil,
+                        "every [[chart]] needs `path`, the folder holding Chart.yaml (e.g. \"charts/\(config.project.name)\")"
+                    )
                 }
                 continue
             }
             guard !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
-                table.report("path", "[[chart]] `path` `\(path)` must be a folder inside the project, relative to its root")
+                table.report(
+                    "path", "[[chart]] `path` `\(path)` must be a folder inside the project, relative to its root")
                 continue
             }
             guard chartPaths.insert(path).inserted else {
@@ -30,8 +34,10 @@ extension ConfigLoader {
             channels.charts.append(chart)
             let chartFile = HelmChartFile.fileName(in: path)
             if !config.versions.contains(where: { $0.path == chartFile }) {
-                config.versions.append(VersionSource(path: chartFile, kind: HelmManifestReader.versionKind, line: table.line))
-                config.versions.append(VersionSource(path: chartFile, kind: HelmManifestReader.appVersionKind, line: table.line))
+                config.versions.append(
+                    VersionSource(path: chartFile, kind: HelmManifestReader.versionKind, line: table.line))
+                config.versions.append(
+                    VersionSource(path: chartFile, kind: HelmManifestReader.appVersionKind, line: table.line))
             }
         }
         if let nix = top.table("nix") {
@@ -41,17 +47,31 @@ extension ConfigLoader {
         if let homebrew = top.table("homebrew") { channels.homebrew = repository(homebrew, key: "tap") }
         if let scoop = top.table("scoop") { channels.scoop = repository(scoop, key: "bucket") }
         if let aur = top.table("aur") { channels.aur = repository(aur, key: "repository") }
+        if let winget = top.table("winget") {
+            let identifier = winget.string("identifier")
+            if identifier == nil, winget.values["identifier"] == nil {
+                winget.report(
+                    nil, "[winget] needs `identifier`, the package's winget id (e.g. \"Acme.\(config.project.name)\")")
+            }
+            if let settings = repository(winget, key: "repository"), let identifier {
+                channels.winget = ChannelSettings.Winget(identifier: identifier, repository: settings)
+            }
+        }
         var names: Set<String> = []
         for table in top.tables("channel") {
             defer { table.finish() }
             guard let name = table.string("name") else {
                 if table.values["name"] == nil {
-                    table.report(nil, "every [[channel]] needs `name` (it runs `relctl-channel-NAME` unless `command` is given)")
+                    table.report(
+                        nil, "every [[channel]] needs `name` (it runs `relctl-channel-NAME` unless `command` is given)")
                 }
                 continue
             }
             guard ChannelRegistry.isValidName(name) else {
-                table.report("name", "channel name `\(name)` must be lower-case letters, digits and `-` (it names `relctl-channel-\(name)`)")
+                table.report(
+                    "name",
+                    "channel name `\(name)` must be lower-case letters, digits and `-` (it names `relctl-channel-\(name)`)"
+                )
                 continue
             }
             guard names.insert(name).inserted else {
@@ -80,13 +100,17 @@ extension ConfigLoader {
 
     private static func chartRepository(_ text: String, table: TableReader) -> ImageReference? {
         guard text.hasPrefix("oci://") else {
-            table.report("repository", "[[chart]] `repository` `\(text)` must be an OCI registry path like `oci://ghcr.io/acme/charts`")
+            table.report(
+                "repository",
+                "[[chart]] `repository` `\(text)` must be an OCI registry path like `oci://ghcr.io/acme/charts`")
             return nil
         }
         do {
             let reference = try ImageReference(parsing: String(text.dropFirst("oci://".count)))
             guard reference.tag == nil, reference.digest == nil else {
-                table.report("repository", "[[chart]] `repository` `\(text)` must not carry a tag or digest: the chart version is the tag")
+                table.report(
+                    "repository",
+                    "[[chart]] `repository` `\(text)` must not carry a tag or digest: the chart version is the tag")
                 return nil
             }
             return reference
@@ -102,9 +126,13 @@ extension ConfigLoader {
         let homepage = table.string("homepage")
         let license = table.string("license")
         guard let location = table.string(key), !location.isEmpty else {
-            table.report(key, "[\(table.path)] needs `\(key)`, the git repository it is published to (`OWNER/NAME` on GitHub or a git URL)")
+            table.report(
+                key,
+                "[\(table.path)] needs `\(key)`, the git repository it is published to (`OWNER/NAME` on GitHub or a git URL)"
+            )
             return nil
         }
-        return ChannelSettings.Repository(location: location, description: description, homepage: homepage, license: license)
+        return ChannelSettings.Repository(
+            location: location, description: description, homepage: homepage, license: license)
     }
 }

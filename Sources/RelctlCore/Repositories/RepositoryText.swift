@@ -278,3 +278,44 @@ extension RepositoryText {
         "\(indent ? "\t" : "")\(key) = \(try singleLine(value, field: key))\n"
     }
 }
+
+// MARK: winget (YAML manifests)
+
+extension RepositoryText {
+    /// A YAML scalar as a double-quoted string (JSON's escapes are YAML's): whatever the value
+    /// holds (`: `, `#`, quotes, line breaks, a leading `-` or `*`), it stays one string.
+    package static func yamlQuoted(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                    || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF
+                {
+                    out += String(format: "\\u%04X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// A winget manifest: the schema comment, then `key: "value"` lines and pre-rendered blocks.
+    package static func wingetManifest(
+        schema: String, _ lines: [(String, String)], blocks: String = "", tail: [(String, String)]
+    )
+        -> String
+    {
+        var text = "# yaml-language-server: $schema=https://aka.ms/winget-manifest.\(schema).schema.json\n\n"
+        for (key, value) in lines { text += "\(key): \(yamlQuoted(value))\n" }
+        text += blocks
+        for (key, value) in tail { text += "\(key): \(yamlQuoted(value))\n" }
+        return text
+    }
+}
