@@ -188,7 +188,8 @@ import Testing
 extension AptRepositoryCLITests {
     @Test func releaseWritesTheRepositoriesAsAStageAndKeepsThemOutOfTheAssets() throws {
         let key = try GPGKey()
-        let fixture = try LinuxPackageFixture(packages: Self.packages)
+        let fixture = try LinuxPackageFixture(
+            packages: Self.packages + "url = \"https://packages.example.com/hello\"\n")
         // The key's text in the environment, as CI passes a secret (keys/repo.asc does not exist).
         let released = try relctl(
             ["release", "v1.0.0"], in: fixture.url, environment: ["RELCTL_REPOSITORY_KEY": key.secretArmored])
@@ -201,6 +202,16 @@ extension AptRepositoryCLITests {
             contentsOf: fixture.dist.appendingPathComponent("apt/dists/stable/main/binary-amd64/Packages"),
             encoding: .utf8)
         #expect(packages.contains("Filename: pool/main/h/hello/hello_1.0.0_amd64.deb\n"), "\(packages)")
+        // The notes tell users how to add it, with the keyring relctl published.
+        let notes = try String(contentsOf: fixture.dist.appendingPathComponent("RELEASE_NOTES.md"), encoding: .utf8)
+        #expect(
+            notes.contains(
+                "echo 'deb [signed-by=/usr/share/keyrings/hello-archive-keyring.gpg] https://packages.example.com/hello/apt stable main' | sudo tee '/etc/apt/sources.list.d/hello.list'\n"
+            ), "\(notes)")
+        #expect(
+            notes.contains(
+                "sudo curl -fsSLo '/usr/share/keyrings/hello-archive-keyring.gpg' 'https://packages.example.com/hello/apt/hello-archive-keyring.gpg'\n"
+            ), "\(notes)")
         let sums = try String(contentsOf: fixture.dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
         #expect(
             sums.contains("hello_1.0.0_amd64.deb") && !sums.contains("apt/") && !sums.contains("InRelease"), "\(sums)")

@@ -11,6 +11,9 @@ public struct RepositorySettings: Sendable, Equatable {
     package var signingKey: String?
     /// `[repository] previous`: the root of the published repository (a folder or URL) to extend.
     package var previous: String?
+    /// `[repository] url`: where the published root (holding apt/ and dnf/) is served; the
+    /// release notes then tell users how to add it.
+    package var url: String?
 
     package init() {}
 

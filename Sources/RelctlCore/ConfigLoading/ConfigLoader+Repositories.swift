@@ -21,6 +21,16 @@ extension ConfigLoader {
         if let repository = top.table("repository") {
             settings.signingKey = repository.string("signing-key")
             settings.previous = repository.string("previous")
+            if let url = repository.string("url") {
+                if url.hasPrefix("https://") || url.hasPrefix("http://"),
+                    !url.contains(where: { $0.isWhitespace || "'\"[]\\`$".contains($0) })
+                {
+                    settings.url = url.hasSuffix("/") ? String(url.dropLast()) : url
+                } else {
+                    repository.report(
+                        "url", "`[repository] url` must be an http(s) URL without blanks, quotes or brackets")
+                }
+            }
             repository.finish()
         }
         config.repositories = settings

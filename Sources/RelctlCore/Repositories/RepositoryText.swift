@@ -319,3 +319,36 @@ extension RepositoryText {
         return text
     }
 }
+
+// MARK: Release notes
+
+extension RepositoryText {
+    /// The release notes' "add the repository" part, when `[repository] url` says where it is served.
+    package static func notesSnippet(
+        _ settings: RepositorySettings, project: String, rpmsSigned: Bool
+    ) throws -> String? {
+        guard let url = settings.url, settings.isEnabled else { return nil }
+        var out = "Or add the signed package repository once, then install and upgrade with your package manager:\n"
+        if let suite = settings.aptSuite {
+            let keyring = "/usr/share/keyrings/\(AptRepository.keyringName(project: project))"
+            let line = try aptSourcesLine(url: "\(url)/apt", suite: suite, keyring: keyring)
+            out += "\n**Debian, Ubuntu** (apt)\n\n```sh\n"
+            out +=
+                "sudo curl -fsSLo \(bashQuoted(keyring)) \(bashQuoted("\(url)/apt/\(AptRepository.keyringName(project: project))"))\n"
+            out +=
+                "echo \(bashQuoted(String(line.dropLast()))) | sudo tee \(bashQuoted("/etc/apt/sources.list.d/\(project).list"))\n"
+            out += "sudo apt update && sudo apt install \(bashQuoted(project))\n```\n"
+        }
+        if settings.dnf {
+            let keys = [
+                "\(url)/dnf/\(DnfRepository.keyName(project: project))",
+                "\(url)/dnf/\(RepositoryBuilder.rpmKeyName(project: project))",
+            ]
+            out +=
+                "\n**Fedora, RHEL** (dnf): save as `/etc/yum.repos.d/\(project).repo`, then `sudo dnf install \(project)`\n\n```ini\n"
+            out += try dnfRepoFile(id: project, name: project, baseURL: "\(url)/dnf", keys: keys)
+            out += "```\n"
+        }
+        return out + "\n"
+    }
+}
