@@ -75,7 +75,7 @@ struct Relctl: AsyncParsableCommand {
         version: versionText,
         subcommands: [
             Init.self, Check.self, ValidateTag.self,
-            Matrix.self, Build.self, PackageCommand.self, LinuxPackage.self, Image.self,
+            Matrix.self, Build.self, PackageCommand.self, LinuxPackage.self, Repository.self, Image.self,
             Checksum.self, Verify.self, Sign.self, Installer.self, Chart.self, ChannelCommand.self,
             Notes.self, Bump.self, Plan.self,
             CI.self,

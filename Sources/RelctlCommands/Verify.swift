@@ -31,6 +31,11 @@ struct Verify: RelctlCommand {
     var allowedSigners: String?
     @Option(help: ArgumentHelp("minisign public key (.pub): SUMS.minisig must verify with it.", valueName: "pub"))
     var minisignKey: String?
+    @Option(
+        help: ArgumentHelp(
+            "OpenPGP public key (armored or binary keyring): dist's apt/ and dnf/ repositories must be signed by it and match their indexes.",
+            valueName: "key"))
+    var repositoryKey: String?
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -38,6 +43,15 @@ struct Verify: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let shown = try sums ?? defaultSums(context)
+        if let repositoryKey {
+            let dist = context.resolve(shown).deletingLastPathComponent()
+            let checks = try RepositoryVerifier.verify(dist: dist, keyFile: context.resolve(repositoryKey))
+            for check in checks {
+                context.console.info("\(check.repository): signatures good, \(check.files) indexed file(s) match")
+            }
+            // Repositories alone (no archives in this folder yet): nothing else to check.
+            if sums == nil, !FileSystem.exists(context.resolve(shown)) { return }
+        }
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         if sums == nil, let report = ChecksumVerifier.tagOnlyReport(sums: shown, config: config, context: context) {
             if global.json { try emitJSON(report, context) }

@@ -313,7 +313,7 @@ import Testing
         let environment = ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")]
         let check = try relctl(["check"], in: fixture.url, environment: environment)
         #expect(check.status == 2, "\(check)")
-        #expect(check.stderr.contains("unknown channel `nosuch`") && check.stderr.contains("known channels: chart, found, homebrew, nix, scoop"), "\(check)")
+        #expect(check.stderr.contains("unknown channel `nosuch`") && check.stderr.contains("known channels: aur, chart, found, homebrew, nix, scoop, winget"), "\(check)")
         let step = try relctl(["channel", "nix", "--tag", "v1.0.0"], in: fixture.url, environment: environment)
         #expect(step.status == 2 && step.stderr.contains("[nix]"), "\(step)")
         let unknown = try relctl(["channel", "nixx", "--tag", "v1.0.0"], in: fixture.url, environment: environment)

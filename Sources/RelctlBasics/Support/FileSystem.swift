@@ -155,6 +155,14 @@ public enum FileSystem {
         }
     }
 
+    /// Moves a file or folder to a new path on the same file system (rename(2), so a finished
+    /// folder appears whole); the destination must not exist.
+    package static func move(_ source: URL, to destination: URL) throws {
+        guard Glibc.rename(source.path, destination.path) == 0 else {
+            throw FileSystemError(path: destination.path, action: "cannot move \(source.path) here", errno: errno)
+        }
+    }
+
     /// Copies a file (or folder) to a new path; the destination must not exist.
     package static func copy(_ source: URL, to destination: URL) throws {
         do { try FileManager.default.copyItem(at: source, to: destination) } catch {

@@ -39,10 +39,14 @@ public enum ChannelRegistry {
         NixChannel.id: { config in config.channels.nix ? [NixChannel()] : [] },
         HomebrewChannel.id: { config in config.channels.homebrew.map { [HomebrewChannel(settings: $0)] } ?? [] },
         ScoopChannel.id: { config in config.channels.scoop.map { [ScoopChannel(settings: $0)] } ?? [] },
+        AurChannel.id: { config in config.channels.aur.map { [AurChannel(settings: $0)] } ?? [] },
+        WingetChannel.id: { config in
+            config.channels.winget.map { [WingetChannel(identifier: $0.identifier, settings: $0.repository)] } ?? []
+        },
     ]
 
     /// The order channels run in: built-ins first (fixed), then plugins in config order.
-    package static let builtInOrder = [HelmChannel.id, NixChannel.id, HomebrewChannel.id, ScoopChannel.id]
+    package static let builtInOrder = [HelmChannel.id, NixChannel.id, HomebrewChannel.id, ScoopChannel.id, AurChannel.id, WingetChannel.id]
 
     package static let pluginPrefix = "relctl-channel-"
 
@@ -144,6 +148,8 @@ public enum ChannelRegistry {
         case HelmChannel.id: return "add a [[chart]] table with `path` (the folder holding Chart.yaml)"
         case NixChannel.id: return "add [nix] with `enabled = true`"
         case HomebrewChannel.id: return "add [homebrew] with `tap = \"OWNER/homebrew-tap\"`"
+        case WingetChannel.id: return "add [winget] with `identifier = \"Publisher.Package\"` and `repository = \"OWNER/winget-pkgs\"`"
+        case AurChannel.id: return "add [aur] with `repository = \"ssh://aur@aur.archlinux.org/NAME-bin.git\"`"
         default: return "add [scoop] with `bucket = \"OWNER/scoop-bucket\"`"
         }
     }

@@ -13,12 +13,29 @@ package struct TapRepository: Sendable {
 
     /// Copies `files` (path in the repository → generated file) in, commits and pushes; returns
     /// the repository URL when something was pushed (or, on a dry run, would be).
-    package func publish(files: [String: URL], message: String, time: Int, dryRun: Bool) async throws -> [String] {
+    /// - Parameter branch: commit to this branch (made from the default branch when the remote
+    ///   lacks it) instead of the default branch: a winget-pkgs fork's branch for a pull request.
+    package func publish(
+        files: [String: URL], message: String, time: Int, dryRun: Bool, branch: String? = nil
+    ) async throws -> [String] {
         let scratch = Temporaries.scratchURL(channel)
         defer { try? FileSystem.remove(scratch) }
         let clone = scratch.appendingPathComponent("repository")
         try FileSystem.createDirectory(scratch)
         try await git(["clone", "--quiet", "--depth", "1", url, clone.path], in: scratch, what: "clone \(url)")
+        if let branch {
+            let fetched = try await context.processes.run(
+                Command(
+                    "git",
+                    [
+                        "fetch", "--quiet", "--depth", "1", "origin",
+                        "refs/heads/\(branch):refs/remotes/origin/\(branch)",
+                    ],
+                    directory: clone, environment: environment))
+            try await git(
+                ["checkout", "--quiet", "-B", branch] + (fetched.succeeded ? ["origin/\(branch)"] : []), in: clone,
+                what: "checkout \(branch)")
+        }
         for (path, source) in files.sorted(by: { $0.key < $1.key }) {
             let destination = clone.appendingPathComponent(path)
             try FileSystem.createDirectory(destination.deletingLastPathComponent())
@@ -31,13 +48,21 @@ package struct TapRepository: Sendable {
         let changed = try await context.processes.run(
             Command("git", ["diff", "--cached", "--quiet"], directory: clone, environment: environment))
         guard changed.status != 0 else {
-            context.console.info("\(channel): \(url) already has \(files.keys.sorted().joined(separator: ", ")) as generated")
+            context.console.info(
+                "\(channel): \(url) already has \(files.keys.sorted().joined(separator: ", ")) as generated")
             return []
         }
         try await git(
-            ["-c", "user.name=relctl", "-c", "user.email=relctl@users.noreply.github.com", "commit", "--quiet", "-m", message],
+            [
+                "-c", "user.name=relctl", "-c", "user.email=relctl@users.noreply.github.com", "commit", "--quiet", "-m",
+                message,
+            ],
             in: clone, what: "commit", date: time)
-        try await git(["push", "--quiet"] + (dryRun ? ["--dry-run"] : []) + ["origin", "HEAD"], in: clone, what: "push to \(url)")
+        try await git(
+            ["push", "--quiet"] + (dryRun ? ["--dry-run"] : []) + [
+                "origin", branch.map { "HEAD:refs/heads/\($0)" } ?? "HEAD",
+            ], in: clone,
+            what: "push to \(url)")
         context.console.info("\(channel): \(dryRun ? "would push" : "pushed") \(message) to \(url)")
         return [url]
     }
@@ -59,7 +84,8 @@ package struct TapRepository: Sendable {
         let result = try await context.processes.run(
             Command("git", arguments, directory: directory, environment: environment))
         guard result.succeeded else {
-            let output = (result.stderrText + result.stdoutText).split(separator: "\n").suffix(5).joined(separator: "; ")
+            let output = (result.stderrText + result.stdoutText).split(separator: "\n").suffix(5).joined(
+                separator: "; ")
             throw ChannelError.publishFailed(channel: channel, reason: "git \(what) failed: \(output)")
         }
     }

@@ -49,10 +49,19 @@ public struct ChannelSettings: Sendable {
     package var nix = false
     package var homebrew: Repository?
     package var scoop: Repository?
+    /// `[aur] repository`: the AUR (or any) git repository of `{project}-bin`.
+    package var aur: Repository?
+    /// `[winget]`: the package identifier and the winget-pkgs fork the manifests are committed to.
+    package var winget: Winget?
+
+    public struct Winget: Sendable, Equatable {
+        package var identifier: String
+        package var repository: Repository
+    }
     package var plugins: [Plugin] = []
 
     package init() {}
 
     /// True when no channel is configured.
-    package var isEmpty: Bool { charts.isEmpty && !nix && homebrew == nil && scoop == nil && plugins.isEmpty }
+    package var isEmpty: Bool { charts.isEmpty && !nix && homebrew == nil && scoop == nil && aur == nil && winget == nil && plugins.isEmpty }
 }

@@ -30,6 +30,8 @@ public struct RelctlConfig: Sendable {
     package var linuxPackages: [LinuxPackageSettings] = []
     /// `[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]`, `[[channel]]`: where users install from.
     package var channels: ChannelSettings = ChannelSettings()
+    /// `[apt]`, `[dnf]`, `[repository]`: signed package repositories.
+    package var repositories: RepositorySettings = RepositorySettings()
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     /// The config file's name in a project's root.

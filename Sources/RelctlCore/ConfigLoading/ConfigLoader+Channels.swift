@@ -50,6 +50,17 @@ extension ConfigLoader {
         if let scoop = top.table("scoop") {
             channels.scoop = repository(scoop, key: "bucket", project: config.project.name)
         }
+        if let aur = top.table("aur") { channels.aur = repository(aur, key: "repository", project: config.project.name) }
+        if let winget = top.table("winget") {
+            let identifier = winget.string("identifier")
+            if identifier == nil, winget.values["identifier"] == nil {
+                winget.report(
+                    nil, "[winget] needs `identifier`, the package's winget id (e.g. \"Acme.\(config.project.name)\")")
+            }
+            if let settings = repository(winget, key: "repository", project: config.project.name), let identifier {
+                channels.winget = ChannelSettings.Winget(identifier: identifier, repository: settings)
+            }
+        }
         var names: Set<String> = []
         for table in top.tables("channel") {
             defer { table.finish() }

@@ -60,6 +60,7 @@ public enum ConfigLoader {
         }
         config.linuxPackages = readLinuxPackages(top.tables("package"), config: config)
         readChannels(top, into: &config)
+        readRepositories(top, into: &config)
         top.finish()
 
         try problems.throwIfErrors()

@@ -9,6 +9,7 @@ package enum InstallSection {
     ) -> String {
         var out = "### Install\n\n"
         if let verification { out += installers(verification, tag: manifest.tag, links: links) }
+        if let repositories = verification?.packageRepositories { out += repositories }
         out +=
             links == nil
             ? "Download the archive for your platform from the release page, then verify and unpack it:\n"

@@ -12,6 +12,8 @@ package struct InstallVerification: Sendable, Equatable {
     package var allowedSigner: String?
     /// The base64 minisign public key when `SHA256SUMS.minisig` exists and the key is configured.
     package var minisignKey: String?
+    /// How users add the signed APT/DNF repositories (`[repository] url`), as Markdown.
+    package var packageRepositories: String?
     /// True when there is a signature to check by hand.
     package var hasSignatures: Bool { allowedSigner != nil || minisignKey != nil }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import RelctlBasics
+import Synchronization
 
 /// The core entry point for release notes (`relctl notes` and `relctl release`).
 public struct ReleaseNotesBuilder: Sendable {
@@ -86,6 +86,15 @@ public struct ReleaseNotesBuilder: Sendable {
         if let dist = distDirectory, let manifest = notes.manifest {
             notes.verification = InstallVerification.find(
                 in: dist, project: manifest.project, settings: config.sign, root: keysRoot ?? config.root)
+            if let snippet = try RepositoryText.notesSnippet(
+                config.repositories, project: manifest.project,
+                rpmsSigned: context.environment[RpmSigningKey.variable] != nil
+                    || config.linuxPackages.contains { $0.format == "rpm" && $0.signingKey != nil })
+            {
+                var verification = notes.verification ?? InstallVerification()
+                verification.packageRepositories = snippet
+                notes.verification = verification
+            }
         }
         if let template = config.notes.template {
             let url = config.resolve(template)

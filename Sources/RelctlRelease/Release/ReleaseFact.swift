@@ -14,6 +14,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case images
     /// `[[package]]` .deb/.rpm files in the staging folder, with their digests.
     case linuxPackages
+    /// `apt/` and `dnf/`: the signed package repositories holding this release's packages.
+    case repositories
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
     case checksums
     /// The channels' files (chart, flake, formula, manifest, plugins'), their assets listed in `SHA256SUMS`.

@@ -13,6 +13,8 @@ public struct ReleaseOutputs: Sendable {
     var archives: [PackagedArtifact]?
     /// `.linuxPackages`: the .deb/.rpm files written, with their digests.
     var linuxPackages: [LinuxPackageArtifact]?
+    /// `.repositories`: what `relctl repository` would report for this release.
+    var repositories: RepositoryBuilder.Report?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
     var checksums: ChecksumSet?
     /// `.channels`: what each channel wrote.
@@ -55,6 +57,7 @@ public struct ReleaseOutputs: Sendable {
         case .binaries: return builtTargets != nil
         case .archives: return archives != nil
         case .linuxPackages: return linuxPackages != nil
+        case .repositories: return repositories != nil
         case .checksums: return checksums != nil
         case .channels: return channels != nil
         case .publishedChannels: return publishedChannels != nil

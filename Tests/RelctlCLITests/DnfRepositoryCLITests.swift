@@ -1,0 +1,126 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// `relctl repository` with `[dnf]`: repodata read by dnf itself into an installroot with
+/// `gpgcheck=1` and `repo_gpgcheck=1` (signed rpms, signed repomd.xml), installed and upgraded.
+@Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct DnfRepositoryCLITests {
+    /// The project, its rpm signing key (OpenSSH Ed25519) and its repository key (gpg's).
+    func project() throws -> (LinuxPackageFixture, GPGKey) {
+        let keys = try TemporaryDirectory(prefix: "relctl-rpm-key")
+        let rpmKey = keys.url.appendingPathComponent("rpm_ed25519")
+        let made = try run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rpm", "-f", rpmKey.path])
+        try #require(made.status == 0, "\(made)")
+        let fixture = try LinuxPackageFixture(
+            packages: """
+                [[package]]
+                format = "rpm"
+                signing-key = "\(rpmKey.path)"
+
+                [dnf]
+                enabled = true
+
+                [repository]
+                signing-key = "\(keys.path)/repo.asc"
+
+                """)
+        let key = try GPGKey()
+        try Data(key.secretArmored.utf8).write(to: keys.url.appendingPathComponent("repo.asc"))
+        return (fixture, key)
+    }
+
+    func released(_ fixture: LinuxPackageFixture, version: String) throws -> RunResult {
+        let build = try relctl(["build"], in: fixture.url)
+        try #require(build.status == 0, "\(build)")
+        let packaged = try relctl(["linux-package", "--tag", "v\(version)"], in: fixture.url)
+        try #require(packaged.status == 0, "\(packaged)")
+        return try relctl(["repository", "--tag", "v\(version)"], in: fixture.url)
+    }
+
+    /// dnf with its own configuration, repos folder and cache under `state`, into `root`.
+    func dnf(_ arguments: String, state: URL, root: URL, published: URL) throws -> RunResult {
+        let script = """
+            set -eu
+            mkdir -p repos cache
+            cat > dnf.conf <<EOF
+            [main]
+            gpgcheck=1
+            repo_gpgcheck=1
+            reposdir=$PWD/repos
+            cachedir=$PWD/cache
+            keepcache=0
+            install_weak_deps=0
+            EOF
+            cat > repos/hello.repo <<EOF
+            [hello]
+            name=hello
+            baseurl=file://$PUBLISHED/dnf
+            enabled=1
+            gpgcheck=1
+            repo_gpgcheck=1
+            gpgkey=file://$PUBLISHED/dnf/RPM-GPG-KEY-hello file://$PUBLISHED/dnf/RPM-GPG-KEY-hello-packages
+            EOF
+            exec dnf -y -q -c dnf.conf --installroot="$ROOT" --releasever=1 --setopt=reposdir="$PWD/repos" \
+              --disablerepo='*' --enablerepo=hello \(arguments)
+            """
+        return try sh(script, in: state, environment: ["PUBLISHED": published.path, "ROOT": root.path])
+    }
+
+    @Test func dnfInstallsAndUpgradesWithGpgcheckAndRepoGpgcheck() throws {
+        let (fixture, key) = try project()
+        let first = try released(fixture, version: "1.0.0")
+        try #require(first.status == 0, "\(first)")
+        let repodata = fixture.dist.appendingPathComponent("dnf/repodata")
+        let signature = try run(
+            "gpgv",
+            [
+                "--keyring", key.keyring.path, repodata.appendingPathComponent("repomd.xml.asc").path,
+                repodata.appendingPathComponent("repomd.xml").path,
+            ])
+        #expect(signature.status == 0, "\(signature)")
+        let verified = try relctl(["verify", "--repository-key", key.keyring.path], in: fixture.url)
+        #expect(verified.status == 0 && verified.stderr.contains("dnf: signatures good"), "\(verified)")
+
+        let published = try TemporaryDirectory(prefix: "relctl-published")
+        _ = try sh("cp -a dist/dnf \"$OUT\"/dnf", in: fixture.url, environment: ["OUT": published.path])
+        let state = try TemporaryDirectory(prefix: "relctl-dnf-state")
+        let root = try TemporaryDirectory(prefix: "relctl-dnf-root")
+        let installed = try dnf("install hello", state: state.url, root: root.url, published: published.url)
+        #expect(installed.status == 0, "\(installed)")
+        #expect(
+            try run(root.url.appendingPathComponent("usr/bin/hello").path, []).stdout
+                == "hello 1.0.0 x86_64-unknown-linux-gnu\n")
+
+        _ = try fixture.repository.commit(
+            "feat: say more",
+            files: [
+                "VERSION": "1.1.0\n",
+                "relctl.toml": try String(
+                    contentsOf: fixture.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+                    + "previous = \"\(published.path)\"\n",
+            ])
+        let second = try released(fixture, version: "1.1.0")
+        try #require(second.status == 0, "\(second)")
+        _ = try sh(
+            "rm -rf \"$OUT\"/dnf && cp -a dist/dnf \"$OUT\"/dnf", in: fixture.url, environment: ["OUT": published.path])
+        let listed = try dnf(
+            "--refresh --showduplicates list hello", state: state.url, root: root.url, published: published.url)
+        #expect(listed.stdout.contains("1.0.0-1") && listed.stdout.contains("1.1.0-1"), "\(listed)")
+        let upgraded = try dnf("upgrade hello", state: state.url, root: root.url, published: published.url)
+        #expect(upgraded.status == 0, "\(upgraded)")
+        #expect(
+            try run(root.url.appendingPathComponent("usr/bin/hello").path, []).stdout
+                == "hello 1.1.0 x86_64-unknown-linux-gnu\n")
+
+        // A repomd.xml changed after signing is refused.
+        let repomd = published.url.appendingPathComponent("dnf/repodata/repomd.xml")
+        let text = try String(contentsOf: repomd, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "<revision>", with: "<revision>1").utf8).write(to: repomd)
+        _ = try sh("rm -rf cache", in: state.url)
+        let tampered = try dnf("--refresh makecache", state: state.url, root: root.url, published: published.url)
+        #expect(
+            tampered.status != 0 && (tampered.stdout + tampered.stderr).lowercased().contains("signature"),
+            "\(tampered)")
+    }
+}
