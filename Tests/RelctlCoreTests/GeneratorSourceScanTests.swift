@@ -18,6 +18,8 @@ struct GeneratorSourceScanTests {
 
     static let emitters = [
         "YAMLEmitter.", "YAMLLines.", "ShellEmitter.", "PowerShellEmitter.", "RubyEmitter.", "NixEmitter.",
+        // The repositories' wrappers over YAMLEmitter and ShellEmitter, and PKGBUILD's `q` (bashQuoted).
+        "RepositoryText.yamlQuoted(", "RepositoryText.bashQuoted(", "q(",
     ]
 
     static let constant = "a relctl constant"
@@ -72,6 +74,25 @@ struct GeneratorSourceScanTests {
             "kegOnly.joined(separator: \":\")": constant,
         ],
         "CI/CIToolchain.swift": ["target.triple": message, "target.runner": message, "target.arch": message],
+        "Channels/AurChannel.swift": [
+            "Self.folder": notCode, "release.version": "a git commit message or file name, not PKGBUILD text",
+            "release.project": notCode, "arch": constant, "name": "the package name, checked against the AUR grammar",
+            "try RepositoryText.singleLine(maintainer, field: \"maintainer\")":
+                "a `#` comment line; singleLine refuses a line break",
+            "try RepositoryText.singleLine(release.tag, field: \"tag\")":
+                "a `#` comment line; singleLine refuses a line break",
+            "sources.map { try q($0.arch) }.joined(separator: \" \")": "each word quoted by q (bashQuoted)",
+            "source.arch": constant, "source.fileName": "a .SRCINFO value; srcinfoLine refuses a line break",
+            "source.url": "a .SRCINFO value; srcinfoLine refuses a line break",
+        ],
+        "Channels/WingetChannel.swift": [
+            "identifier.prefix(1).lowercased()": "a path in the fork, from the identifier checked against winget's grammar",
+            "parts.joined(separator: \"/\")": "a path in the fork, from the identifier checked against winget's grammar",
+            "version": notCode, "Self.folder": notCode,
+            "Self.manifestFolder(identifier: identifier, version: release.version)": notCode, "name": notCode,
+            "identifier": "a commit message or branch name; the identifier is checked against winget's grammar",
+            "release.version": notCode, "architecture": constant, "manifestVersion": constant,
+        ],
         "CI/ReleasePRWorkflow.swift": ["CIRunners.coordinator": "a relctl constant"],
         "CI/GitLabPipeline+ReleasePR.swift": [:],
         "CI/GeneratedFile.swift": [
