@@ -78,6 +78,39 @@ struct ReproduceCLITests {
         #expect(try Self.snapshot(fixture) == before)
     }
 
+    /// Issue 39, finding 3: a published manifest.json naming its project `../../escaped` made
+    /// relctl download the provenance to `$TMPDIR/../escaped-v1.0.0.intoto.jsonl`. Names read from
+    /// a release are data: the run writes nothing outside its scratch folder.
+    @Test func aReleasesFileNamesNeverLeadOutOfTheScratchFolder() throws {
+        let fixture = try ReleaseFixture()
+        #expect(try relctl(["release", "v1.0.0"], in: fixture.url).status == 0)
+        try withTemporaryDirectory { root in
+            let download = root.url.appendingPathComponent("published")
+            let tmp = root.url.appendingPathComponent("a/b")
+            try FileManager.default.createDirectory(at: download, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+            #expect(try sh("cp dist/* \"$OUT\"/", in: fixture.url, environment: ["OUT": download.path]).status == 0)
+            let manifestURL = download.appendingPathComponent("manifest.json")
+            let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+            try #require(manifest.contains("\"project\""), "\(manifest)")
+            let hostile = manifest.replacingOccurrences(
+                of: #""project" *: *"[^"]*""#, with: #""project" : "../../escaped""#, options: .regularExpression)
+            try hostile.write(to: manifestURL, atomically: true, encoding: .utf8)
+            // The server answers the normalised path, as a hostile or careless one would.
+            try "planted\n".write(
+                to: download.appendingPathComponent("escaped-v1.0.0.intoto.jsonl"), atomically: true, encoding: .utf8)
+            let server = try LoopbackServer(serving: download)
+            defer { server.stop() }
+            let result = try relctl(
+                ["reproduce", "v1.0.0", "--from", server.baseURL], in: fixture.url, environment: ["TMPDIR": tmp.path])
+            #expect([0, 1, 2].contains(result.status), "\(result)")
+            let escaped = try sh(
+                "find \"$ROOT\" -name 'escaped-v1.0.0.intoto.jsonl' -not -path \"$ROOT/published/*\"",
+                environment: ["ROOT": root.path])
+            #expect(escaped.stdout.isEmpty, "written outside the scratch folder: \(escaped.stdout)\n\(result)")
+        }
+    }
+
     @Test func aBuildThatEmbedsTheClockIsNamedDownToTheMember() throws {
         let fixture = try ReleaseFixture(
             buildCommand: ReleaseFixture.standInBuild + " && date +%s.%N >> out/{target}/hello")

@@ -107,7 +107,14 @@ final class PublishedRelease: Sendable {
     }
 
     /// The published file `name` on disk (downloaded first from a URL), or nil when absent.
+    /// `name` comes from the release (SHA256SUMS, manifest.json): it is data, never a path, so
+    /// anything but plain relative names (`..`, `.`, an absolute path, a backslash, a control
+    /// character) is refused before a byte is read or written.
     func file(_ name: String) async throws -> URL? {
+        guard Self.isPlainName(name) else {
+            throw ReproduceError.unsafeName(
+                name: name, source: shown)
+        }
         switch location {
         case .folder(let folder):
             let url = folder.appendingPathComponent(name)
@@ -132,6 +139,13 @@ final class PublishedRelease: Sendable {
             }
             return url
         }
+    }
+
+    /// A relative name of one or more plain components: what a release may name its files.
+    static func isPlainName(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return !name.isEmpty && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+            && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }
     }
 
     /// The most a published file may be: 4 GiB, twice GitHub's limit for a release asset.

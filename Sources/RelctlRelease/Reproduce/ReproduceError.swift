@@ -11,6 +11,8 @@ enum ReproduceError: RelctlError, Equatable {
     case noPublishedSums(source: String, reason: String)
     /// `--from` is neither a folder nor an http(s) URL, or plain HTTP to a remote host.
     case badSource(source: String, reason: String)
+    /// A file name read from the published release is not a plain relative name.
+    case unsafeName(name: String, source: String)
     /// The published folder describes another release.
     case otherRelease(source: String, tag: String, found: String)
     /// A published file could not be downloaded.
@@ -24,7 +26,7 @@ enum ReproduceError: RelctlError, Equatable {
 
     var exitCode: RelctlExitCode {
         switch self {
-        case .unknownTag, .noPublishedSums, .badSource, .otherRelease: return .badInput
+        case .unknownTag, .noPublishedSums, .badSource, .otherRelease, .unsafeName: return .badInput
         case .downloadFailed, .unreadableArchive, .rebuildFailed, .differs: return .failure
         }
     }
@@ -39,6 +41,13 @@ enum ReproduceError: RelctlError, Equatable {
             ]
         case .noPublishedSums(let source, let reason): return [Diagnostic(file: source, reason)]
         case .badSource(let source, let reason): return [Diagnostic(file: source, reason)]
+        case .unsafeName(let name, let source):
+            return [
+                Diagnostic(
+                    file: source,
+                    "the release names a file `\(Console.printable(name))`, which is not a plain relative name (`..`, `.`, an absolute path, a backslash or a control character); relctl reads names from a release as data, never as paths: check where the release came from"
+                )
+            ]
         case .otherRelease(let source, let tag, let found):
             return [
                 Diagnostic(
