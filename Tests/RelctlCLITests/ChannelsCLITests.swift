@@ -266,6 +266,37 @@ import Testing
         }
     }
 
+    /// Issue 39, finding 2: a tap whose `Formula` (or a bucket whose `bucket`) is a committed
+    /// symlink to a folder outside the clone got the formula written there, even with --dry-run.
+    @Test func aLinkCommittedInTheTapNeverCarriesTheWriteOut() throws {
+        let outside = try TemporaryDirectory(prefix: "relctl-outside")
+        let tap = try TemporaryDirectory(prefix: "relctl-tap")
+        let bucket = try TemporaryDirectory(prefix: "relctl-bucket")
+        for (remote, folder) in [(tap, "Formula"), (bucket, "bucket")] {
+            #expect(try run("git", ["init", "-q", "--bare", "-b", "main", remote.path]).status == 0)
+            let work = try GitRepository()
+            #expect(try run("ln", ["-s", outside.path, work.url.appendingPathComponent(folder).path]).status == 0)
+            try work.commit("a link where the formulae go")
+            try work.git("push", "-q", remote.path, "HEAD:main")
+        }
+        let fixture = try ChannelFixture(tap: tap.path, bucket: bucket.path)
+        try fixture.packageAndChecksum()
+        var environment = ChannelFixture.environment
+        environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        for (name, folder) in [("homebrew", "Formula"), ("scoop", "bucket")] {
+            for dry in [["--dry-run"], []] {
+                let result = try relctl(
+                    ["channel", name, "--tag", "v1.0.0", "--publish"] + dry, in: fixture.url, environment: environment)
+                #expect(result.status == 2, "\(name) \(dry): \(result)")
+                #expect(
+                    result.stderr.contains("/\(folder)") && result.stderr.contains("is a symbolic link"),
+                    "\(name) \(dry): \(result)")
+                let leaked = try FileManager.default.contentsOfDirectory(atPath: outside.path)
+                #expect(leaked.isEmpty, "\(name) \(dry) wrote outside the clone: \(leaked)")
+            }
+        }
+    }
+
     @Test func chartPushReadsBackAsDistBytesAndASecondPushKeepsTheDigest() throws {
         let registry = try TestRegistry()
         defer { registry.stop() }

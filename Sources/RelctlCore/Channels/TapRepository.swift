@@ -36,8 +36,13 @@ package struct TapRepository: Sendable {
                 ["checkout", "--quiet", "-B", branch] + (fetched.succeeded ? ["origin/\(branch)"] : []), in: clone,
                 what: "checkout \(branch)")
         }
+        // Checked before anything is written, dry run or not: a link committed in the repository
+        // (a `Formula` pointing at a folder of the user's) must not carry a write out of the clone.
+        for path in files.keys.sorted() {
+            _ = try ConfinedPath.resolve(path, in: clone, what: "\(channel): \(url)")
+        }
         for (path, source) in files.sorted(by: { $0.key < $1.key }) {
-            let destination = clone.appendingPathComponent(path)
+            let destination = try ConfinedPath.resolve(path, in: clone, what: "\(channel): \(url)")
             try FileSystem.createDirectory(destination.deletingLastPathComponent())
             guard let data = FileSystem.contents(of: source) else {
                 throw ChannelError.publishFailed(channel: channel, reason: "\(source.path) is missing; write it first")
