@@ -96,7 +96,13 @@ package struct DebPackageWriter: LinuxPackageFormat {
         lines += ["Section: \(spec.section)", "Priority: optional"]
         if let homepage = spec.metadata.homepage { lines.append("Homepage: \(homepage)") }
         lines.append("Description: \(spec.metadata.summary)")
-        lines += DebianCopyright.formatted(spec.metadata.body.joined(separator: "\n"))
+        // A one-line description leaves the extended description empty, which lintian calls an
+        // error (extended-description-is-empty): say what the package is in a full sentence.
+        let body =
+            spec.metadata.body.isEmpty
+            ? ["\(spec.metadata.summary): the \(spec.name) release \(spec.version.debian) for \(spec.architecture.debian)."]
+            : spec.metadata.body
+        lines += DebianCopyright.formatted(body.joined(separator: "\n"))
         return lines.joined(separator: "\n") + "\n"
     }
 }

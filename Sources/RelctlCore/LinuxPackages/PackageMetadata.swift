@@ -39,7 +39,8 @@ package struct PackageMetadata: Sendable, Equatable {
 
     /// A problem with a set value, or nil.
     package static func problem(maintainer: String) -> String? {
-        let pattern = /^[^<>]+ <[^<>@\s]+@[^<>@\s]+>$/
+        // No control character: a line break would start a field of its own in the control file.
+        let pattern = /^[^<>\p{Cc}]+ <[^<>@\s]+@[^<>@\s]+>$/
         return maintainer.wholeMatch(of: pattern) == nil
             ? "`maintainer` `\(maintainer)` must read `Name <email>`, as Debian and RPM packagers expect" : nil
     }
