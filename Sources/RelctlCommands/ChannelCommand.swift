@@ -6,11 +6,13 @@ import RelctlRelease
 struct ChannelCommand: RelctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "channel",
-        abstract: "Write one channel's files into dist/ (nix, homebrew, scoop, chart or a plugin), and publish them.",
+        abstract:
+            "Write one channel's files into dist/ (\(ChannelRegistry.builtInOrder.joined(separator: ", ")) or a plugin), and publish them.",
         discussion: """
             Run after `relctl package` and `relctl checksum`: reads dist/manifest.json and writes the channel's \
             files (assets are listed in SHA256SUMS; dist/homebrew and dist/scoop are not). --publish commits \
-            the formula or manifest to the tap or bucket and pushes (nothing when unchanged), pushes a chart, \
+            the formula, manifest, PKGBUILD or winget manifests to the tap, bucket, AUR repository or fork and \
+            pushes (nothing when unchanged), pushes a chart, \
             or hands a plugin the dry-run flag off. A plugin is `relctl-channel-NAME` on PATH or a [[channel]] \
             with `command`; see docs/channels.md for its JSON protocol. Exit 1 when a channel fails, 2 for an \
             unknown channel (the known ones are listed), a bad tag or missing dist/manifest.json.
@@ -18,7 +20,8 @@ struct ChannelCommand: RelctlCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The channel: nix, homebrew, scoop, chart, or a plugin's name.") var name: String
+    @Argument(help: "The channel: \(ChannelRegistry.builtInOrder.joined(separator: ", ")), or a plugin's name.")
+    var name: String
     @Option(help: "The release tag, e.g. v1.2.0 (checked against the manifests first).") var tag: String
     @Option(help: ArgumentHelp("Folder holding manifest.json and the archives (default: dist/).", valueName: "dir"))
     var dist: String?

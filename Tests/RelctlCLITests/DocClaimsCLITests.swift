@@ -19,6 +19,36 @@ struct DocClaimsCLITests {
         )
     }
 
+    /// Every built-in channel is named where a user looks for it: `relctl channel --help`, the
+    /// README's command row and docs/channels.md. The list comes from the binary itself (an unknown
+    /// channel's error names the known ones), so a channel added without its docs fails here; aur and
+    /// winget were missing from all three.
+    @Test func everyBuiltInChannelIsNamedInTheHelpAndTheDocs() throws {
+        let repo = try GitRepository()
+        try repo.commit(
+            "chore: start",
+            files: [
+                "relctl.toml": "[project]\nname = \"tiny\"\n\n[[version]]\npath = \"VERSION\"\n", "VERSION": "1.0.0\n",
+            ])
+        let unknown = try relctl(["channel", "no-such-channel", "--tag", "v1.0.0"], in: repo.url)
+        #expect(unknown.status == 2, "\(unknown)")
+        let listed = try #require(unknown.stderr.range(of: "known channels: "), "\(unknown)")
+        let known = unknown.stderr[listed.upperBound...].prefix { $0 != "(" && $0 != "\n" }
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(Set(["chart", "nix", "homebrew", "scoop", "aur", "winget"]).isSubset(of: known), "\(known)")
+        let help = try relctl(["channel", "--help"], in: repo.url)
+        #expect(help.status == 0, "\(help)")
+        let root = RunnableDocsTests.root
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let row = readme.split(separator: "\n").first { $0.hasPrefix("| `relctl channel ") }.map(String.init) ?? ""
+        let page = try String(contentsOf: root.appendingPathComponent("docs/channels.md"), encoding: .utf8)
+        for id in known {
+            #expect(help.stdout.contains(id), "relctl channel --help names \(id)")
+            #expect(row.contains("`\(id)`"), "the README's channel row names `\(id)`: \(row)")
+            #expect(page.localizedCaseInsensitiveContains(id), "docs/channels.md names \(id)")
+        }
+    }
+
     /// A minified (one-line) package-lock.json gets both its versions written.
     @Test func bumpWritesBothVersionsOfAMinifiedPackageLock() throws {
         let repo = try GitRepository()
