@@ -329,10 +329,10 @@ import Testing
         let pulled = try Data(contentsOf: work.url.appendingPathComponent("pulled/\(layerDigest)"))
         #expect(pulled == (try Data(contentsOf: fixture.dist.appendingPathComponent("velostream-1.0.0.tgz"))))
 
-        let digest = try run("/bin/sh", ["-c", "skopeo inspect --tls-verify=false --raw \(reference) | sha256sum"]).stdout.prefix(64)
+        let digest = try run("/bin/bash", ["-c", "set -o pipefail; skopeo inspect --tls-verify=false --raw \(reference) | sha256sum"]).stdout.prefix(64)
         let again = try relctl(["chart", "--tag", "v1.0.0", "--push"], in: fixture.url, environment: environment)
         #expect(again.status == 0, "\(again)")
-        let digestAgain = try run("/bin/sh", ["-c", "skopeo inspect --tls-verify=false --raw \(reference) | sha256sum"]).stdout.prefix(64)
+        let digestAgain = try run("/bin/bash", ["-c", "set -o pipefail; skopeo inspect --tls-verify=false --raw \(reference) | sha256sum"]).stdout.prefix(64)
         #expect(digest == digestAgain, "a second push changed the manifest")
         #expect(pushed.stdout.contains("sha256:\(digest)"), "\(pushed.stdout)")
     }

@@ -46,8 +46,8 @@ import Testing
         #expect(pushed["pushed"] as? Bool == true && pushed["tags"] as? [String] == ["1.0.0", "latest"])
         #expect(fixture.repository.directory.exists("dist/oci/demo/index.json"))
         let raw = try run(
-            "/bin/sh",
-            ["-c", "skopeo inspect --tls-verify=false --raw docker://\(registry.host)/acme/demo:latest | sha256sum"])
+            "/bin/bash",
+            ["-c", "set -o pipefail; skopeo inspect --tls-verify=false --raw docker://\(registry.host)/acme/demo:latest | sha256sum"])
         #expect("sha256:" + raw.stdout.prefix(64) == pushed["digest"] as? String)
         #expect(real.stderr.contains("image-push"), "\(real.stderr)")
     }

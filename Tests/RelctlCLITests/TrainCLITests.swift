@@ -205,10 +205,12 @@ struct TrainAfterHookTests {
 struct TrainInterruptTests {
     @Test func ctrlCRollsBackWhatTheTrainPushed() async throws {
         let build = ReleaseFixture.standInBuild
-        // app's build says when it runs (a gate for the interrupt, not a guessed delay).
+        // app's build says when it runs (a gate for the interrupt, not a guessed delay) and then
+        // waits far longer than any loaded machine needs to reach the interrupt: the interrupt ends
+        // it, never the clock.
         let gate = try TemporaryDirectory(prefix: "relctl-gate")
         let building = gate.url.appendingPathComponent("app-building").path
-        let train = try TrainFixture([("core", [], build), ("app", ["core"], "touch '\(building)' && sleep 30")])
+        let train = try TrainFixture([("core", [], build), ("app", ["core"], "touch '\(building)' && sleep 600")])
         let core = try #require(train.repositories["core"])
         let process = Process()
         process.executableURL = relctlBinary
@@ -221,8 +223,7 @@ struct TrainInterruptTests {
         try process.run()
         var pushed = false
         // The waits keep their thread (usleep, not Task.sleep): with the whole suite running, a
-        // cooperative pool busy with blocking tests could otherwise resume this one only after
-        // app's 30 s build has already failed.
+        // cooperative pool busy with blocking tests could otherwise resume this one late.
         for _ in 0..<1200 where !pushed {  // up to a minute: the whole suite runs in parallel on two cores
             usleep(50_000)
             pushed = (try? core.remoteTags()) == ["v1.0.0"]

@@ -42,9 +42,11 @@ struct ProcessRunnerTests {
             #expect(!FileManager.default.fileExists(atPath: marker.path), "the command ran before the gate opened")
             input.fileHandleForWriting.write(gated.input ?? Data())
             try input.fileHandleForWriting.close()
+            // Wait first (the time limit can end that wait; a read to the end cannot be cut short):
+            // one line of output fits the pipe's buffer, so the child never blocks on it.
+            try process.waitForExit()
             let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 .split(separator: "\n")
-            try process.waitForExit()
             #expect(process.terminationStatus == 0)
             #expect(FileManager.default.fileExists(atPath: marker.path), "the command ran once the gate opened")
             // `exec` keeps the pid: the child relctl records is the one that does the work.
