@@ -2,6 +2,7 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
@@ -50,6 +51,26 @@ import Testing
                 #expect(asset.state == "uploaded", "\(asset.name) was \(asset.state) when the release became public")
                 #expect(asset.digest == (try fixture.digest(asset.name)))
             }
+        }
+    }
+
+    /// A manifest.json that names no release (a CI merge's `relctl checksum` on an untagged commit,
+    /// with archive names that spell no version) never goes up as the tag's: exit 2 naming it,
+    /// before any request that writes (issue 40, item 9: it was published with an empty tag).
+    @Test func aManifestNamingNoReleaseIsNeverPublished() async throws {
+        try await withStandIn { fixture, server in
+            let file = fixture.dist.appendingPathComponent("manifest.json")
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+            object["tag"] = ""
+            object["version"] = ""
+            object["commit"] = ""
+            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: file)
+            let result = try await publish(["v1.0.0"], fixture, server)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("manifest.json") && result.stderr.contains("names no release"), "\(result)")
+            let writes = try await server.log().filter { $0.method != "GET" }
+            #expect(writes.isEmpty, "nothing was sent: \(writes)")
+            #expect(try await server.releases().isEmpty)
         }
     }
 
@@ -150,7 +171,8 @@ import Testing
             // Larger than loopback socket buffers, so the kill really cuts the body short.
             try ChecksumFixtures.bytes(24 << 20, seed: 9).write(
                 to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
-            #expect(try await TemporaryScope.blocking { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
+            #expect(
+                try await TemporaryScope.blocking { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
             try await server.setFaults(
                 #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":600}]"#
             )

@@ -27,6 +27,9 @@ package enum PublishError: RelctlError, CustomStringConvertible {
     case changedFiles(sums: String, names: [String])
     /// dist/manifest.json is another tag's: its list and files are not this release's.
     case otherRelease(manifest: String, manifestTag: String, tag: String)
+    /// dist/manifest.json names no release at all (`relctl checksum` where HEAD had no release
+    /// tag and the archive names spell none): published as this tag's, it would be wrong.
+    case manifestNamesNoRelease(manifest: String, tag: String)
     /// Same-name assets already on the release whose SHA256 differs from the local file.
     case differingAssets(release: String, names: [String])
     /// `--replace` on a release that is already public: deleting first could leave the public
@@ -50,7 +53,8 @@ package enum PublishError: RelctlError, CustomStringConvertible {
     package var exitCode: RelctlExitCode {
         switch self {
         case .noToken, .noRepository, .badRepository, .badAPIURL, .unknownPublisher, .missingFiles, .badAssetName,
-            .badRetries, .badNumber, .otherRelease, .badForgeURL, .noForgeURL, .badProjectPath, .noProject,
+            .badRetries, .badNumber, .otherRelease, .manifestNamesNoRelease, .badForgeURL, .noForgeURL, .badProjectPath,
+            .noProject,
             .replaceUnsupported:
             return .badInput
         case .changedFiles, .differingAssets, .replaceOnPublic, .api, .incomplete, .tagNotPushed, .tagDiffers,
@@ -127,6 +131,13 @@ package enum PublishError: RelctlError, CustomStringConvertible {
                     "lists `\($0)`, which is not in its folder; rebuild it (`relctl package`) or rewrite the list (`relctl checksum`); nothing was sent"
                 )
             }
+        case let .manifestNamesNoRelease(manifest, tag):
+            return [
+                Diagnostic(
+                    file: manifest,
+                    "names no release (no tag, version or commit: `relctl checksum` ran where HEAD carried no release tag and the archive names spell none), so it cannot go up as \(tag)'s; run `relctl checksum` on the commit tagged \(tag) and publish again; nothing was sent"
+                )
+            ]
         case let .otherRelease(manifest, manifestTag, tag):
             return [
                 Diagnostic(

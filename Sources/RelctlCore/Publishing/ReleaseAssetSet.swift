@@ -32,7 +32,10 @@ public struct ReleaseAssetSet: Sendable, Equatable {
         let folder = shownDist.hasSuffix("/") ? shownDist : shownDist + "/"
         let shownSums = folder + sumsFileName
         let manifest = try ReleaseManifest.read(in: dist)
-        if let tag, let manifest, !manifest.tag.isEmpty, manifest.tag != tag {
+        if let tag, let manifest, manifest.tag.isEmpty {
+            throw PublishError.manifestNamesNoRelease(manifest: folder + ReleaseManifest.fileName, tag: tag)
+        }
+        if let tag, let manifest, manifest.tag != tag {
             throw PublishError.otherRelease(
                 manifest: folder + ReleaseManifest.fileName, manifestTag: manifest.tag, tag: tag)
         }
