@@ -16,7 +16,8 @@ struct Bump: RelctlCommand {
             manifest's version and never a version an existing tag names, in any spelling (0.54.0 and v0.54.0 are \
             one version). --set VERSION uses VERSION instead (a lockstep train); --write refuses a version below a \
             manifest's or one a tag names. --write updates every configured manifest and its companions (Cargo.lock, \
-            path-dependency requirements, package-lock.json, uv.lock, own npm pins).
+            path-dependency requirements, package-lock.json, uv.lock, own npm pins). In a [workspace], each member \
+            with changes (or each --member) is bumped from its own tags: one line `NAME VERSION` per member.
             """
     )
 
@@ -28,6 +29,12 @@ struct Bump: RelctlCommand {
         help: ArgumentHelp(
             "Use this version (or a tag in the tag format) instead of computing one.", valueName: "version"))
     var setVersion: String?
+    @Option(
+        name: .customLong("member"),
+        help: ArgumentHelp(
+            "In a [workspace]: only this member (repeat for several; default: every member with changes).",
+            valueName: "name"))
+    var members: [String] = []
 
     /// `--json`: every key present, `null` when there is no previous release.
     struct Output: Encodable {
@@ -39,10 +46,41 @@ struct Bump: RelctlCommand {
         var commits: Int
         var written: [String]
         var notes: [String]
+        /// The `[[branch]]` rule that applied, or null.
+        @NullEncoded var branch: String?
+    }
+
+    /// `--json` in a workspace: one entry per member bumped.
+    struct WorkspaceOutput: Encodable {
+        struct Member: Encodable {
+            var name: String
+            var path: String
+            @NullEncoded var current: String?
+            var next: String
+            var tag: String
+            var reason: String
+            var commits: Int
+            var written: [String]
+            @NullEncoded var branch: String?
+        }
+        var members: [Member]
+    }
+
+    func validate() throws {
+        if setVersion != nil, !members.isEmpty {
+            throw ValidationError("--set and --member cannot be combined: a member's version comes from its plan")
+        }
     }
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
+        if config.workspace != nil, setVersion == nil {
+            try await bumpMembers(config, context)
+            return
+        }
+        if !members.isEmpty {
+            throw WorkspaceMemberError.notAWorkspace(config: config.path)
+        }
         var bump: VersionBump
         if let setVersion {
             bump = try VersionBump.set(setVersion, config: config)
@@ -54,6 +92,7 @@ struct Bump: RelctlCommand {
             }
         }
         for note in bump.notes { context.console.warning(note) }
+        if let rule = bump.branch { context.console.info("branch rule \(rule) applied") }
         var written: [String] = []
         if write {
             if config.versions.isEmpty {
@@ -80,7 +119,8 @@ struct Bump: RelctlCommand {
                 Output(
                     previous: bump.previousTag, current: bump.current?.description, next: bump.next.description,
                     tag: bump.nextTag, level: setVersion != nil ? "set" : bump.level.rawValue,
-                    commits: bump.commitCount, written: written, notes: bump.notes), context)
+                    commits: bump.commitCount, written: written, notes: bump.notes, branch: bump.branch?.name),
+                context)
         } else {
             context.console.stdout(bump.next.description + "\n")
             // stdout keeps the SemVer reading for scripts; a calendar tag pads it, which is said.
@@ -91,6 +131,46 @@ struct Bump: RelctlCommand {
             context.console.detail(
                 "\(bump.level.rawValue) bump from \(bump.previousTag ?? "no previous release") over \(bump.commitCount) commit\(bump.commitCount == 1 ? "" : "s")"
             )
+        }
+    }
+
+    /// `bump` in a workspace: the plan of every member (or those `--member` names) that has
+    /// something to release, each written into its own manifests with `--write`.
+    private func bumpMembers(_ config: RelctlConfig, _ context: Context) async throws {
+        let git = Git(directory: config.root, context: context)
+        let plans = try await ReleasePlan.compute(config: config, git: git)
+        for name in members where !plans.contains(where: { $0.name == name }) {
+            throw WorkspaceMemberError.unknownMember(config: config.path, name: name, known: plans.map(\.name))
+        }
+        let chosen = plans.filter { members.isEmpty ? $0.next != nil : members.contains($0.name) }
+        var output: [WorkspaceOutput.Member] = []
+        for plan in chosen {
+            for note in plan.bump.notes { context.console.warning("\(plan.name): \(note)") }
+            guard let next = plan.next, let tag = plan.tag else {
+                context.console.info("\(plan.name): nothing to release since \(plan.bump.previousTag ?? "the start")")
+                continue
+            }
+            var written: [String] = []
+            if write {
+                let result = try await VersionBump.writeReporting(
+                    next, config: plan.config, git: Git(directory: plan.config.root, context: context)
+                ) { note in context.console.info("\(plan.name): \(note)") }
+                written = result.files.map { plan.path + "/" + $0 }
+                for change in result.changes {
+                    context.console.info(
+                        "\(plan.path)/\(change.file):\(change.line): \(change.what) \(change.old) → \(change.new)")
+                }
+            }
+            output.append(
+                .init(
+                    name: plan.name, path: plan.path, current: plan.bump.current?.description,
+                    next: plan.nextText ?? next.description, tag: tag, reason: plan.reason,
+                    commits: plan.bump.commitCount, written: written, branch: plan.bump.branch?.name))
+        }
+        if global.json {
+            try emitJSON(WorkspaceOutput(members: output), context)
+        } else {
+            for member in output { context.console.stdout("\(member.name) \(member.next)\n") }
         }
     }
 }

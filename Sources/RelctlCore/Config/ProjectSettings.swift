@@ -10,6 +10,10 @@ public struct ProjectSettings: Sendable {
     public var tagFormat: TagFormat
     /// `description`, `license`, `homepage`, `maintainer`: what package managers show.
     package var metadata = ProjectMetadata()
+    /// Globs relative to the project's folder whose changes count too (a workspace member's
+    /// `include`) or do not (`exclude`).
+    package var include: [String] = []
+    package var exclude: [String] = []
     package init(name: String, tagFormat: TagFormat) {
         self.name = name
         self.tagFormat = tagFormat

@@ -18,6 +18,10 @@ public struct RelctlConfig: Sendable {
     public var checksum: ChecksumSettings
     package var notes: NotesSettings
     public var release: ReleaseSettings
+    /// `[[branch]]` rules: prerelease and maintenance lines.
+    package var branches: [BranchRule] = []
+    /// `[workspace]`: members that release on their own.
+    package var workspace: WorkspaceSettings?
     package var ci: CISettings
     public var publish: PublishSettings
     /// `[[image]]`: container images built from the Linux binaries.

@@ -42,6 +42,8 @@ public enum ConfigLoader {
         if let checksum = top.table("checksum") { config.checksum = readChecksum(checksum) }
         if let notes = top.table("notes") { config.notes = readNotes(notes) }
         if let release = top.table("release") { config.release = readRelease(release) }
+        config.branches = top.tables("branch").compactMap(readBranch)
+        if let workspace = top.table("workspace") { config.workspace = readWorkspace(workspace) }
         if let ci = top.table("ci") { config.ci = readCI(ci) }
         if let publish = top.table("publish") { config.publish = readPublish(publish) }
         config.images = readImages(top.tables("image"), config: config)
@@ -107,6 +109,8 @@ public enum ConfigLoader {
             config.project.tagFormat.scheme = scheme
         }
         config.project.metadata = readMetadata(table)
+        if let include = table.strings("include") { config.project.include = include }
+        if let exclude = table.strings("exclude") { config.project.exclude = exclude }
         table.finish()
     }
 
@@ -369,6 +373,82 @@ public enum ConfigLoader {
         if let after = table.strings("after") { release.after = after }
         table.finish()
         return release
+    }
+
+    /// `[workspace]`: `members` (folders or globs), `tag-format` with `{member}` and `{version}`, and
+    /// `[[workspace.group]]` tables.
+    private static func readWorkspace(_ table: TableReader) -> WorkspaceSettings? {
+        defer { table.finish() }
+        var workspace = WorkspaceSettings(members: table.strings("members") ?? [])
+        if table.values["members"] == nil || workspace.members.isEmpty {
+            table.report("members", "[workspace] needs `members`, the member folders or globs (`crates/*`)")
+        }
+        for member in workspace.members
+        where member.isEmpty || member.hasPrefix("/") || member.split(separator: "/").contains("..") {
+            table.report("members", "member `\(member)` must be a folder inside the workspace, relative to it")
+        }
+        if let format = table.string("tag-format") {
+            if !format.contains("{member}") {
+                table.report(
+                    "tag-format",
+                    "`tag-format` `\(format)` must hold `{member}`: members' tags must not collide (e.g. `{member}-v{version}`)"
+                )
+            } else {
+                do {
+                    _ = try WorkspaceSettings(members: [], tagFormat: format).tagFormat(for: "member", scheme: .semver)
+                    workspace.tagFormat = format
+                } catch let error as RelctlError {
+                    table.report("tag-format", error.message)
+                } catch {}
+            }
+        }
+        for group in table.tables("group") {
+            defer { group.finish() }
+            guard let name = group.string("name"), let members = group.strings("members"), !members.isEmpty else {
+                group.report(nil, "every [[workspace.group]] needs `name` and `members` (member names)")
+                continue
+            }
+            workspace.groups.append(.init(name: name, members: members))
+        }
+        return workspace
+    }
+
+    /// A `[[branch]]`: `name` and exactly one of `prerelease` and `range`.
+    private static func readBranch(_ table: TableReader) -> BranchRule? {
+        defer { table.finish() }
+        let name = table.string("name")
+        if name == nil, table.values["name"] == nil {
+            table.report(nil, "every [[branch]] needs `name`, the branch name or glob (`next`, `release/5.*`)")
+        }
+        if let name, name.isEmpty { table.report("name", "`name` is empty; give the branch name or glob") }
+        let prerelease = table.string("prerelease")
+        let range = table.string("range")
+        var line: BranchRule.Line?
+        switch (prerelease, range) {
+        case let (identifier?, nil):
+            if let problem = BranchRule.problem(prerelease: identifier) {
+                table.report("prerelease", problem)
+            } else {
+                line = .prerelease(identifier)
+            }
+        case let (nil, text?):
+            if let parsed = VersionRange(text) {
+                line = .maintenance(parsed)
+            } else {
+                table.report("range", "`range` `\(text)` must be a major or minor line: `5.x` or `5.2.x`")
+            }
+        case (.some, .some):
+            table.report(
+                "range",
+                "a [[branch]] is a prerelease line or a maintenance line: give `prerelease` or `range`, not both")
+        case (nil, nil):
+            if table.values["prerelease"] == nil, table.values["range"] == nil {
+                table.report(
+                    nil, "[[branch]] `\(name ?? "")` needs `prerelease` (e.g. `\"rc\"`) or `range` (e.g. `\"5.x\"`)")
+            }
+        }
+        guard let name, !name.isEmpty, let line else { return nil }
+        return BranchRule(name: name, line: line, configLine: table.line)
     }
 
     private static func readCI(_ table: TableReader) -> CISettings {

@@ -11,6 +11,7 @@ package enum PendingRelease: Sendable, Equatable {
     case nothing(reason: String)
 
     package static func find(config: RelctlConfig, git: Git) async throws -> PendingRelease {
+        if config.workspace != nil { throw PendingReleaseError.workspace(config: config.path) }
         let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
         guard let (found, version, _) = VersionBump.highestFloor(above: zero, config: config) else {
             throw PendingReleaseError.noManifestVersion(config: config.path)
@@ -34,11 +35,20 @@ package enum PendingRelease: Sendable, Equatable {
 /// Why `--pending` cannot tell what to release.
 package enum PendingReleaseError: RelctlError {
     case noManifestVersion(config: String)
+    /// The flows that release several members at once do not take a `[workspace]` yet.
+    case workspace(config: String)
 
     package var exitCode: RelctlExitCode { .badInput }
 
     package var diagnostics: [Diagnostic] {
         switch self {
+        case .workspace(let config):
+            [
+                Diagnostic(
+                    file: config,
+                    "has a [workspace]: releasing its members together (release --pending, release-pr) is not built yet; `relctl plan` shows each member's next version, `relctl bump --write --member NAME` writes it, and a member with its own relctl.toml releases from its folder (docs/monorepos.md)"
+                )
+            ]
         case .noManifestVersion(let config):
             [
                 Diagnostic(

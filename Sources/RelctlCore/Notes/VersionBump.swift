@@ -29,6 +29,8 @@ public struct VersionBump: Sendable, Equatable {
     /// The next version as the tag and the manifests spell it (`2026.09.03` for calendar
     /// versions padded like the recent tags; otherwise the SemVer text).
     public var nextText: String = ""
+    /// The `[[branch]]` rule applied, if one matched the branch (`relctl plan`'s `branch`).
+    package var branch: BranchRule?
 
     /// The first version of a project without release tags.
     package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
@@ -51,14 +53,48 @@ public struct VersionBump: Sendable, Equatable {
         history: ReleaseHistory, git: Git, config: RelctlConfig, target: String, targetCommit: String
     ) async throws -> VersionBump {
         let format = history.format
-        let last = history.latest
+        let rule =
+            config.branches.isEmpty
+            ? nil : BranchRule.applying(to: await BranchRule.currentBranch(git: git), in: config.branches)
+        // The release the changes count from: on a maintenance line the highest one in its range,
+        // on a prerelease line the last final one (the base comes from all changes since then).
+        var last = history.latest
+        switch rule?.line {
+        case .maintenance(let range)?: last = history.releases.first { range.contains($0.version) }
+        case .prerelease?: last = history.releases.first { !$0.version.isPrerelease }
+        case nil: break
+        }
         let collector = Mutex(BumpCollector())
         let walk = try await history.changes(in: git, to: targetCommit, since: last) { commit in
             collector.withLock { $0.add(commit) }
         }
-        let (level, commitCount) = collector.withLock { $0.finish() }
+        var (level, commitCount) = collector.withLock { $0.finish() }
         var bump: VersionBump
-        if format.scheme == .calver {
+        if case .prerelease(let identifier)? = rule?.line {
+            // Whether anything is new since the latest release of any kind (an rc already made).
+            if let latest = history.latest, latest.tag != last?.tag {
+                let since = Mutex(BumpCollector())
+                try await history.changes(in: git, to: targetCommit, since: latest) { commit in
+                    since.withLock { $0.add(commit) }
+                }
+                commitCount = since.withLock { $0.finish() }.count
+            }
+            let next = prereleaseNext(
+                identifier: identifier, lastFinal: last?.version, level: level, history: history)
+            bump = VersionBump(
+                previousTag: history.latest?.tag, current: history.latest?.version, next: next, level: .prerelease,
+                commitCount: commitCount)
+        } else if case .maintenance(let range)? = rule?.line {
+            let next = last.map { Self.next(after: $0.version, level: level) } ?? range.lowest
+            bump = VersionBump(
+                previousTag: last?.tag, current: last?.version, next: next,
+                level: last?.version.isPrerelease == true ? .prerelease : level, commitCount: commitCount)
+            if !range.contains(next), let raising = collector.withLock({ $0.raisingCommit(at: level) }) {
+                throw VersionBumpError.leavesRange(
+                    branch: rule?.name ?? "", range: range.description, version: next.description,
+                    commit: raising.name, subject: raising.subject)
+            }
+        } else if format.scheme == .calver {
             let time = try await git.committerTime(of: targetCommit)
             let next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
             bump = VersionBump(
@@ -72,6 +108,7 @@ public struct VersionBump: Sendable, Equatable {
                 previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commitCount)
         }
         bump.changeLevel = level
+        bump.branch = rule
         // The walk tells in most histories; where it cannot (other release lines), git is asked.
         var ancestor = walk.previousIsAncestor
         if let last, ancestor == nil { ancestor = await git.isAncestor(last.commit, of: targetCommit) }
@@ -102,6 +139,13 @@ public struct VersionBump: Sendable, Equatable {
             skipped.append(taken)
             bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : step)
         }
+        if case .maintenance(let range)? = rule?.line, !range.contains(bump.next) {
+            // The commits fit the range, but the manifests or the tags moved it out.
+            throw VersionBumpError.outsideRange(
+                branch: rule?.name ?? "", range: range.description, version: bump.next.description,
+                why: skipped.isEmpty
+                    ? "a manifest holds a version above it" : "\(skipped.joined(separator: ", ")) exist")
+        }
         bump.nextTag = format.tag(for: bump.next)
         bump.nextText = format.scheme == .calver ? format.calendarSpelling.spell(bump.next) : bump.next.description
         if !skipped.isEmpty {
@@ -110,6 +154,34 @@ public struct VersionBump: Sendable, Equatable {
             )
         }
         return bump
+    }
+
+    /// The next release on a prerelease line: `BASE-ID.N`, BASE what `level` makes of the last final
+    /// release (a `feat` after `2.0.0-rc.1`, itself due to a breaking change, stays on 2.0.0), N one
+    /// above the highest existing `BASE-ID.N` in any spelling. Never at or below the latest release
+    /// anywhere: a higher line's prerelease (`2.1.0-rc.1`) lifts the base to its version.
+    package static func prereleaseNext(
+        identifier: String, lastFinal: SemanticVersion?, level: Level, history: ReleaseHistory
+    ) -> SemanticVersion {
+        var base = lastFinal.map { Self.next(after: $0, level: level) } ?? initialVersion
+        if let latest = history.latest?.version, latest.final > base {
+            base = latest.final
+        }
+        let counters = history.released.entries.compactMap { entry -> Int? in
+            let version = entry.version
+            guard version.final.hasSamePrecedence(as: base), version.prerelease.count == 2,
+                version.prerelease[0] == .alphanumeric(identifier)
+            else { return nil }
+            return version.prerelease[1].number
+        }
+        var proposed = base
+        proposed.prerelease = [.alphanumeric(identifier), .numeric(String((counters.max() ?? 0) + 1))]
+        if let latest = history.latest?.version, !(latest < proposed) {
+            // Another identifier sorting above this one on the same base (`rc` after `rc2`): count on
+            // from the latest instead of going below it.
+            proposed = next(after: latest, level: .prerelease)
+        }
+        return proposed
     }
 
     /// The highest version the configured manifests declare (as a releasable version), the
@@ -205,7 +277,9 @@ public struct VersionBump: Sendable, Equatable {
     /// for SemVer; for PEP 440, `3.2.0.dev0` → 3.2.0 (a dev release precedes its final),
     /// `1.0rc1.dev2` → 1.0.0-rc.1, `1.0.post1` → 1.0.1 (a post-release follows 1.0.0). Nil when
     /// there is no SemVer reading (epochs, more than three release numbers).
-    package static func releasableVersion(ofManifestText text: String, comparison: VersionComparison) -> SemanticVersion? {
+    package static func releasableVersion(
+        ofManifestText text: String, comparison: VersionComparison
+    ) -> SemanticVersion? {
         if let version = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) { return version }
         if let version = try? VersionScheme.calendarVersion(text.trimmingCharacters(in: .whitespaces)) {
             return version
@@ -494,7 +568,7 @@ public struct VersionBump: Sendable, Equatable {
 /// changes. Only the names of commits that raise the level and of merges are kept.
 package struct BumpCollector: Sendable {
     private var ledger = RevertLedger()
-    private var raising: [(name: CommitName, level: VersionBump.Level)] = []
+    private var raising: [(name: CommitName, level: VersionBump.Level, subject: String)] = []
     private var merges: Set<CommitName> = []
     private var nonMerges = 0
 
@@ -509,9 +583,18 @@ package struct BumpCollector: Sendable {
         nonMerges += 1
         guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else { return }
         if parsed.isBreaking {
-            raising.append((CommitName(commit.hash), .major))
+            raising.append((CommitName(commit.hash), .major, commit.subject))
         } else if parsed.type == "feat" {
-            raising.append((CommitName(commit.hash), .minor))
+            raising.append((CommitName(commit.hash), .minor, commit.subject))
+        }
+    }
+
+    /// The oldest commit (not reverted) that calls for `level`, for a message naming it.
+    package func raisingCommit(at level: VersionBump.Level) -> (name: String, subject: String)? {
+        let cancelled = ledger.cancelled()
+        // `git log` lists newest first: the last match is the oldest.
+        return raising.last { $0.level == level && !cancelled.contains($0.name) }.map {
+            ($0.name.description, $0.subject)
         }
     }
 

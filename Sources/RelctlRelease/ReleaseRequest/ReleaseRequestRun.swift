@@ -21,6 +21,8 @@ package struct ReleaseRequestRun {
     }
 
     package func run() async throws -> ReleaseRequestOutcome {
+        // Before anything is read from the forge: a workspace's request would raise the wrong thing.
+        if config.workspace != nil { throw PendingReleaseError.workspace(config: config.path) }
         let console = context.console
         let git = Git(directory: config.root, context: context)
         let remote = config.release.remote

@@ -1,0 +1,104 @@
+import Foundation
+import RelctlBasics
+
+/// A `[[branch]]` table: the releases made on the branches its glob matches follow a line of
+/// their own, a prerelease line (`prerelease = "rc"`) or a maintenance line (`range = "5.x"`).
+/// Branches no rule matches (the default branch) release as before: above every release anywhere.
+package struct BranchRule: Sendable, Equatable, CustomStringConvertible {
+    package enum Line: Sendable, Equatable {
+        /// Releases here are `X.Y.Z-ID.N`: the base from the changes since the last final release,
+        /// N one above the highest existing `-ID.N` of that base.
+        case prerelease(String)
+        /// Releases here stay inside the range; a change that would leave it is refused.
+        case maintenance(VersionRange)
+    }
+
+    /// The branch name or glob (`release/5.*`), as configured.
+    package var name: String
+    package var line: Line
+    /// The `[[branch]]` table's line in relctl.toml, for messages.
+    package var configLine: Int?
+
+    package init(name: String, line: Line, configLine: Int? = nil) {
+        self.name = name
+        self.line = line
+        self.configLine = configLine
+    }
+
+    /// `*` matches `/` too (fnmatch without FNM_PATHNAME): `release/*` and `release/5.*` both name
+    /// release branches.
+    package func matches(_ branch: String) -> Bool { fnmatch(name, branch, 0) == 0 }
+
+    /// The first rule matching `branch`, in the order relctl.toml lists them.
+    package static func applying(to branch: String?, in rules: [BranchRule]) -> BranchRule? {
+        guard let branch else { return nil }
+        return rules.first { $0.matches(branch) }
+    }
+
+    /// What `bump` and `plan` say about the rule.
+    package var description: String {
+        switch line {
+        case .prerelease(let identifier): return "`\(name)` (prerelease `\(identifier)`)"
+        case .maintenance(let range): return "`\(name)` (range `\(range)`)"
+        }
+    }
+
+    /// A prerelease identifier SemVer accepts as the first one (`rc`, `beta`, `next-2`): not a number.
+    package static func problem(prerelease identifier: String) -> String? {
+        let allowed = identifier.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+        }
+        guard !identifier.isEmpty, allowed else {
+            return "`prerelease` `\(identifier)` must be letters, digits and `-` (e.g. `rc`, `beta`)"
+        }
+        guard identifier.contains(where: { !$0.isNumber }) else {
+            return "`prerelease` `\(identifier)` is a number; it must name the line (e.g. `rc`, `beta`)"
+        }
+        return nil
+    }
+
+    /// The branch a command runs on: the checked-out branch, else the one CI names (a detached
+    /// checkout in GitHub Actions or GitLab CI); nil when neither says.
+    package static func currentBranch(git: Git) async -> String? {
+        if let branch = try? await git.currentBranch(), !branch.isEmpty { return branch }
+        let environment = git.context.environment
+        if let branch = environment["CI_COMMIT_BRANCH"], !branch.isEmpty { return branch }
+        if environment["GITHUB_REF_TYPE"] == "branch", let branch = environment["GITHUB_REF_NAME"], !branch.isEmpty {
+            return branch
+        }
+        return nil
+    }
+}
+
+/// `5.x` (a major line) or `5.2.x` (a minor line): the versions a maintenance branch releases.
+package struct VersionRange: Sendable, Equatable, CustomStringConvertible {
+    package var major: String
+    package var minor: String?
+
+    /// Nil unless `text` is `N.x` or `N.M.x` (also `N.*`, `N.M.*`), numbers without leading zeros.
+    package init?(_ text: String) {
+        var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let last = parts.last, last == "x" || last == "*" || last == "X" else { return nil }
+        parts.removeLast()
+        func number(_ part: String) -> Bool {
+            !part.isEmpty && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
+                && (part == "0" || !part.hasPrefix("0"))
+        }
+        guard (1...2).contains(parts.count), parts.allSatisfy(number) else { return nil }
+        major = parts[0]
+        minor = parts.count == 2 ? parts[1] : nil
+    }
+
+    package func contains(_ version: SemanticVersion) -> Bool {
+        version.major == major && (minor == nil || version.minor == minor)
+    }
+
+    /// The first version of the range (`5.0.0`, `5.2.0`).
+    package var lowest: SemanticVersion {
+        var version = SemanticVersion(major: 0, minor: 0, patch: 0)
+        (version.major, version.minor) = (major, minor ?? "0")
+        return version
+    }
+
+    package var description: String { minor.map { "\(major).\($0).x" } ?? "\(major).x" }
+}

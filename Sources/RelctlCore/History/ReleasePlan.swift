@@ -1,0 +1,85 @@
+import Foundation
+import RelctlBasics
+
+/// What `relctl plan` shows for one member (a single project is one member at `.`): the rules
+/// of `VersionBump` over the member's own tags and changes, then the workspace's groups.
+package struct MemberPlan: Sendable {
+    package var name: String
+    package var path: String
+    package var config: RelctlConfig
+    package var bump: VersionBump
+    /// Nil when nothing changed since the latest release (and no group raises it).
+    package var next: SemanticVersion?
+    package var tag: String?
+    /// `breaking`, `feat`, `fix`, `group` or `none`.
+    package var reason: String
+    package var history: ReleaseHistory
+
+    init(name: String, path: String, config: RelctlConfig, bump: VersionBump, history: ReleaseHistory) {
+        (self.name, self.path, self.config, self.bump, self.history) = (name, path, config, bump, history)
+        let changed = bump.commitCount > 0
+        next = changed ? bump.next : nil
+        tag = changed ? bump.nextTag : nil
+        switch (changed, bump.changeLevel) {
+        case (false, _): reason = "none"
+        case (true, .major): reason = "breaking"
+        case (true, .minor): reason = "feat"
+        case (true, _): reason = "fix"
+        }
+    }
+
+    /// The version as the member's manifests and tag spell it.
+    package var nextText: String? {
+        guard let next else { return nil }
+        return next.hasSamePrecedence(as: bump.next) ? bump.nextText : next.description
+    }
+}
+
+/// The plan of a project or of every member of its `[workspace]`, read from one tag list.
+package enum ReleasePlan {
+    package static func compute(config: RelctlConfig, git: Git, target: String = "HEAD") async throws -> [MemberPlan] {
+        let targetCommit = try await git.rangeEnd(target)
+        guard let workspace = config.workspace else {
+            let history = try await ReleaseHistory.read(git: git, config: config)
+            let bump = try await VersionBump.compute(
+                history: history, git: git, config: config, target: target, targetCommit: targetCommit)
+            return [MemberPlan(name: config.project.name, path: ".", config: config, bump: bump, history: history)]
+        }
+        let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
+        let tags = try await git.tagList()
+        var plans: [MemberPlan] = []
+        for member in members {
+            let history = ReleaseHistory(
+                tags: tags, format: ReleaseHistory.format(of: member.config), paths: member.history)
+            let bump = try await VersionBump.compute(
+                history: history, git: git, config: member.config, target: target, targetCommit: targetCommit)
+            plans.append(
+                MemberPlan(name: member.name, path: member.path, config: member.config, bump: bump, history: history))
+        }
+        for group in workspace.groups { lockstep(&plans, group: group) }
+        return plans
+    }
+
+    /// One version for every member of `group` when any of them changed: the highest the changes
+    /// of any member call for, above every member's latest release, taken by no member's tags.
+    static func lockstep(_ plans: inout [MemberPlan], group: WorkspaceSettings.Group) {
+        let indices = plans.indices.filter { group.members.contains(plans[$0].name) }
+        let changed = indices.filter { plans[$0].next != nil }
+        guard !changed.isEmpty else { return }
+        let level = changed.map { plans[$0].bump.changeLevel }.max() ?? .patch
+        var version = changed.compactMap { plans[$0].next }.max()!
+        for index in indices {
+            guard let current = plans[index].bump.current else { continue }
+            let candidate = VersionBump.next(after: current, level: current.isPrerelease ? .prerelease : level)
+            if version < candidate { version = candidate }
+        }
+        while indices.contains(where: { plans[$0].history.taken(version) != nil }) {
+            version = VersionBump.next(after: version, level: version.isPrerelease ? .prerelease : .patch)
+        }
+        for index in indices {
+            plans[index].next = version
+            plans[index].tag = plans[index].history.format.tag(for: version)
+            if plans[index].reason == "none" { plans[index].reason = "group" }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// `[workspace]` members (the contract's "Monorepos: members with their own versions", issue 42):
+/// each member's next version from its own tags and the commits touching its folder, as
+/// `relctl plan` and `relctl bump --member` give them on generated repositories.
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
+struct WorkspacePlanCLITests {
+    struct PlannedMember: Decodable, Equatable {
+        var name: String
+        var path: String
+        var current: String?
+        var next: String?
+        var tag: String?
+        var reason: String
+        var commits: Int
+        var branch: String?
+    }
+
+    struct PlanOutput: Decodable { var members: [PlannedMember] }
+
+    static func plan(_ repository: GitRepository) throws -> [PlannedMember] {
+        let result = try relctl(["plan", "--json"], in: repository.url)
+        #expect(result.status == 0, "\(result)")
+        return try JSONDecoder().decode(PlanOutput.self, from: Data(result.stdout.utf8)).members
+    }
+
+    static func cargo(_ name: String, _ version: String) -> String {
+        "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\nedition = \"2021\"\n"
+    }
+
+    /// Two crates and a chart with a version line of its own, each released once.
+    static func workspace(
+        extra: String = "", cliVersion: String = "0.3.0", cliConfig: String? = nil
+    ) throws
+        -> GitRepository
+    {
+        let repository = try GitRepository()
+        var files = [
+            "relctl.toml": "[workspace]\nmembers = [\"crates/*\", \"charts/metrics-server\"]\n" + extra,
+            "crates/core/Cargo.toml": cargo("core", "1.0.0"),
+            "crates/core/src/lib.rs": "pub fn core() {}\n",
+            "crates/cli/Cargo.toml": cargo("cli", cliVersion),
+            "crates/cli/src/main.rs": "fn main() {}\n",
+            "charts/metrics-server/Chart.yaml":
+                "apiVersion: v2\nname: metrics-server\ndescription: Metrics\nversion: 3.13.1\nappVersion: \"0.9.0\"\n",
+            "charts/metrics-server/values.yaml": "replicas: 1\n",
+            "README.md": "# a monorepo\n",
+        ]
+        if let cliConfig { files["crates/cli/relctl.toml"] = cliConfig }
+        try repository.commit("chore: start", files: files)
+        for tag in ["core-v1.0.0", "cli-v\(cliVersion)", "metrics-server-v3.13.1"] {
+            try repository.git("tag", "-a", tag, "-m", tag)
+        }
+        return repository
+    }
+
+    /// pydantic-core's case: a member counts the commits touching its folder, not the repository's.
+    @Test func eachMemberCountsOnlyItsOwnChangesAgainstItsOwnTags() throws {
+        let repository = try Self.workspace()
+        try repository.commit("feat: core learns a trick", files: ["crates/core/src/lib.rs": "pub fn trick() {}\n"])
+        try repository.commit(
+            "fix: the chart's replicas", files: ["charts/metrics-server/values.yaml": "replicas: 2\n"])
+        try repository.commit("docs: the top README", files: ["README.md": "# a monorepo, documented\n"])
+        let members = try Self.plan(repository)
+        #expect(members.map(\.path) == ["charts/metrics-server", "crates/cli", "crates/core"], "\(members)")
+        let byName = Dictionary(uniqueKeysWithValues: members.map { ($0.name, $0) })
+        #expect(
+            byName["core"]
+                == PlannedMember(
+                    name: "core", path: "crates/core", current: "1.0.0", next: "1.1.0", tag: "core-v1.1.0",
+                    reason: "feat", commits: 1, branch: nil), "\(members)")
+        #expect(
+            byName["metrics-server"]
+                == PlannedMember(
+                    name: "metrics-server", path: "charts/metrics-server", current: "3.13.1", next: "3.13.2",
+                    tag: "metrics-server-v3.13.2", reason: "fix", commits: 1, branch: nil), "\(members)")
+        #expect(
+            byName["cli"]
+                == PlannedMember(
+                    name: "cli", path: "crates/cli", current: "0.3.0", next: nil, tag: nil, reason: "none", commits: 0,
+                    branch: nil), "\(members)")
+
+        // bump --write --member writes that member's manifest only; its plan then waits for the tag.
+        let bumped = try relctl(["bump", "--write", "--member", "core"], in: repository.url)
+        #expect(bumped.status == 0, "\(bumped)")
+        #expect(bumped.stdout == "core 1.1.0\n", "\(bumped)")
+        #expect(try repository.directory.read("crates/core/Cargo.toml") == Self.cargo("core", "1.1.0"))
+        #expect(try repository.directory.read("crates/cli/Cargo.toml") == Self.cargo("cli", "0.3.0"))
+        #expect(
+            try repository.directory.read("charts/metrics-server/Chart.yaml").contains("version: 3.13.1"),
+            "the chart was not asked for")
+
+        // Without --member: every member with changes.
+        try repository.git("checkout", "-q", "--", ".")
+        let all = try relctl(["bump"], in: repository.url)
+        #expect(all.status == 0 && all.stdout == "metrics-server 3.13.2\ncore 1.1.0\n", "\(all)")
+        let unknown = try relctl(["bump", "--member", "cor"], in: repository.url)
+        #expect(unknown.status == 2 && unknown.stderr.contains("`core`"), "suggests the member: \(unknown)")
+    }
+
+    /// A member's own relctl.toml: its name, and `exclude` globs whose changes do not count.
+    @Test func aMembersOwnConfigNamesItAndExcludesPaths() throws {
+        let repository = try Self.workspace(
+            cliConfig: "[project]\nname = \"velo\"\nexclude = [\"docs/*\"]\n\n[[version]]\npath = \"Cargo.toml\"\n")
+        try repository.git("tag", "-a", "velo-v0.3.0", "-m", "velo-v0.3.0")
+        try repository.commit("feat: notes for the docs", files: ["crates/cli/docs/guide.md": "# guide\n"])
+        var velo = try #require(try Self.plan(repository).first { $0.path == "crates/cli" })
+        #expect(velo.name == "velo" && velo.current == "0.3.0" && velo.next == nil, "\(velo)")
+        try repository.commit("fix: the cli", files: ["crates/cli/src/main.rs": "fn main() { }\n"])
+        velo = try #require(try Self.plan(repository).first { $0.path == "crates/cli" })
+        #expect(velo.next == "0.3.1" && velo.tag == "velo-v0.3.1" && velo.commits == 1, "\(velo)")
+    }
+
+    /// A group releases in lockstep: one version, the highest bump any member needs.
+    @Test func aGroupReleasesInLockstep() throws {
+        let repository = try Self.workspace(
+            extra: "\n[[workspace.group]]\nname = \"sdk\"\nmembers = [\"core\", \"cli\"]\n", cliVersion: "1.0.0")
+        try repository.commit("feat: core learns a trick", files: ["crates/core/src/lib.rs": "pub fn trick() {}\n"])
+        let members = try Self.plan(repository)
+        let cli = try #require(members.first { $0.name == "cli" })
+        let core = try #require(members.first { $0.name == "core" })
+        #expect(core.next == "1.1.0" && core.reason == "feat", "\(core)")
+        #expect(cli.next == "1.1.0" && cli.tag == "cli-v1.1.0" && cli.reason == "group" && cli.commits == 0, "\(cli)")
+    }
+
+    /// Bad [workspace] tables and the flows not built for workspaces yet say so (exit 2).
+    @Test func badWorkspacesAndUnbuiltFlowsAreRefused() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "chore: start",
+            files: [
+                "relctl.toml":
+                    "[workspace]\nmembers = [\"crates/*\", \"missing\"]\ntag-format = \"v{version}\"\n\n[[workspace.group]]\nname = \"sdk\"\nmembers = [\"nobody\"]\n",
+                "crates/a/Cargo.toml": Self.cargo("same", "1.0.0"),
+                "crates/b/Cargo.toml": Self.cargo("same", "1.0.0"),
+            ])
+        let checked = try relctl(["plan"], in: repository.url)
+        #expect(checked.status == 2, "\(checked)")
+        #expect(checked.stderr.contains("must hold `{member}`"), "\(checked)")
+
+        try repository.commit(
+            "chore: fix the format",
+            files: [
+                "relctl.toml":
+                    "[workspace]\nmembers = [\"crates/*\", \"missing\"]\n\n[[workspace.group]]\nname = \"sdk\"\nmembers = [\"nobody\"]\n"
+            ])
+        let planned = try relctl(["plan"], in: repository.url)
+        #expect(planned.status == 2, "\(planned)")
+        for expected in ["`missing` is not a folder", "both named `same`", "`nobody`, which is no member"] {
+            #expect(planned.stderr.contains(expected), "\(expected): \(planned)")
+        }
+
+        let good = try Self.workspace()
+        let pending = try relctl(["release", "--pending", "--dry-run"], in: good.url)
+        #expect(pending.status == 2 && pending.stderr.contains("[workspace]"), "\(pending)")
+    }
+}
