@@ -52,7 +52,8 @@ struct WriteFaultCLITests {
         let zip = size(Self.zip), zst = size(Self.zst)
         let zipFiles = zip + size(Self.zip + ".sha256")
         let sbom = size("demo-v1.0.0-x86_64-pc-windows-msvc.cdx.json")
-        let all = Self.archives.map { size($0) + size($0 + ".sha256") }.reduce(0, +)
+        let all =
+            Self.archives.map { size($0) + size($0 + ".sha256") }.reduce(0, +)
             + ["x86_64-pc-windows-msvc", "aarch64-unknown-linux-gnu", "x86_64-unknown-linux-gnu"].map {
                 size("demo-v1.0.0-\($0).cdx.json")
             }.reduce(0, +)
@@ -74,7 +75,9 @@ struct WriteFaultCLITests {
             try tmpfs.leave(room: room)
             let outcome = try project.fault(["package", "--tag", "v1.0.0", "--jobs", "1"])
             WriteFaults.expectCleanFailure(outcome, reason: Self.full, naming: [file], "package, full at \(what)")
-            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            #expect(
+                WriteFaults.leftovers(under: [project.dist]).isEmpty,
+                "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
             // An archive is never left without its checksum and SBOM; the ones written whole stay.
             let names = try FileManager.default.contentsOfDirectory(atPath: project.dist.path)
             for archive in Self.archives where names.contains(archive) {
@@ -120,7 +123,8 @@ struct WriteFaultCLITests {
         #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
         try tmpfs.leave(room: 64 << 20)
         let limited = try project.fault(["image", "--tag", "v1.0.0"], fileSizeKiB: 1024)
-        WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: ["dist/oci/demo"], "image under ulimit -f")
+        WriteFaults.expectCleanFailure(
+            limited, reason: Self.tooLarge, naming: ["dist/oci/demo"], "image under ulimit -f")
         #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
     }
 
@@ -131,7 +135,8 @@ struct WriteFaultCLITests {
         let before = try WriteFaults.snapshot(project.dist)
         try tmpfs.makeReadOnly()
         let readOnly = try project.fault(["package", "--tag", "v1.0.0"])
-        WriteFaults.expectCleanFailure(readOnly, reason: Self.readOnly, naming: Self.archives, "package, read-only dist/")
+        WriteFaults.expectCleanFailure(
+            readOnly, reason: Self.readOnly, naming: Self.archives, "package, read-only dist/")
         try WriteFaults.expectIntact(before, project.dist, "read-only")
         tmpfs.unmount()
 
@@ -152,7 +157,9 @@ struct WriteFaultCLITests {
             let outcome = try project.fault(["package", "--tag", "v1.0.0", "--jobs", "1"], environment: environment)
             WriteFaults.expectCleanFailure(outcome, reason: Self.failing, naming: [file], "package, EIO at \(what)")
             #expect(FileManager.default.fileExists(atPath: log.path), "\(what): the shim failed no call")
-            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            #expect(
+                WriteFaults.leftovers(under: [project.dist]).isEmpty,
+                "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
             try WriteFaults.expectIntact(before, project.dist, what)
         }
     }
@@ -165,20 +172,25 @@ struct WriteFaultCLITests {
         // An earlier layout of the image: no fault may damage it.
         try project.succeed(["image", "--tag", "v1.0.0"])
         let layout = project.dist.appendingPathComponent("oci/demo")
-        let layer = try FileManager.default.contentsOfDirectory(atPath: layout.appendingPathComponent("blobs/sha256").path)
+        let layer =
+            try FileManager.default.contentsOfDirectory(atPath: layout.appendingPathComponent("blobs/sha256").path)
             .map { WriteFaults.allocated(layout.appendingPathComponent("blobs/sha256/\($0)")) }.max() ?? 0
         #expect(layer > 500_000, "a layer is big enough to fill a small disk")
         let before = try WriteFaults.snapshot(project.dist)
         for (what, room) in [("the first chunk", Int64(0)), ("mid-layer", layer / 2), ("the last layer", layer * 2)] {
             try tmpfs.leave(room: room)
             let outcome = try project.fault(["image", "--tag", "v1.0.0"])
-            WriteFaults.expectCleanFailure(outcome, reason: Self.full, naming: ["dist/oci/demo"], "image, full at \(what)")
-            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            WriteFaults.expectCleanFailure(
+                outcome, reason: Self.full, naming: ["dist/oci/demo"], "image, full at \(what)")
+            #expect(
+                WriteFaults.leftovers(under: [project.dist]).isEmpty,
+                "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
             try WriteFaults.expectIntact(before, project.dist, what)
             try tmpfs.leave(room: 256 << 20)
         }
         let limited = try project.fault(["image", "--tag", "v1.0.0"], fileSizeKiB: 256)
-        WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: ["dist/oci/demo"], "image under ulimit -f")
+        WriteFaults.expectCleanFailure(
+            limited, reason: Self.tooLarge, naming: ["dist/oci/demo"], "image under ulimit -f")
         #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
         try WriteFaults.expectIntact(before, project.dist, "image under ulimit -f")
 
@@ -187,7 +199,8 @@ struct WriteFaultCLITests {
             ["image", "--tag", "v1.0.0"],
             environment: try WriteFaults.shimEnvironment(
                 under: project.dist, ["RELCTL_FAULT_WRITE_BYTES": "300000"], log: log))
-        WriteFaults.expectCleanFailure(failing, reason: Self.failing, naming: ["dist/oci/demo"], "image on a failing disk")
+        WriteFaults.expectCleanFailure(
+            failing, reason: Self.failing, naming: ["dist/oci/demo"], "image on a failing disk")
         #expect(FileManager.default.fileExists(atPath: log.path), "the shim failed no call")
         #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
         try WriteFaults.expectIntact(before, project.dist, "image on a failing disk")
@@ -201,18 +214,30 @@ struct WriteFaultCLITests {
     @Test func aFullOrFailingDiskEndsLinuxPackageNamingThePackage() throws {
         let (project, tmpfs, scratch) = try projectWithSmallDist(bytes: 256 << 20)
         defer { tmpfs.unmount() }
+        try project.addRpmPackage()
         try Data("an earlier file\n".utf8).write(to: project.dist.appendingPathComponent("earlier.txt"))
         let before = try WriteFaults.snapshot(project.dist)
         let debs = ["_amd64.deb", "_arm64.deb"]
+        let rpms = [".x86_64.rpm", ".aarch64.rpm"]
+        let packages = debs + rpms
         try tmpfs.leave(room: 300_000)
         let full = try project.fault(["linux-package", "--tag", "v1.0.0"])
-        WriteFaults.expectCleanFailure(full, reason: Self.full, naming: debs, "linux-package on a full disk")
+        WriteFaults.expectCleanFailure(full, reason: Self.full, naming: packages, "linux-package on a full disk")
         #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
         try WriteFaults.expectIntact(before, project.dist, "linux-package on a full disk")
+        // The rpm writer alone: its payload is written before its header, both may meet the fault.
+        let rpmFull = try project.fault(["linux-package", "--tag", "v1.0.0", "--format", "rpm"])
+        WriteFaults.expectCleanFailure(rpmFull, reason: Self.full, naming: rpms, "rpm on a full disk")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+        try WriteFaults.expectIntact(before, project.dist, "rpm on a full disk")
         try tmpfs.leave(room: 256 << 20)
 
         let limited = try project.fault(["linux-package", "--tag", "v1.0.0"], fileSizeKiB: 256)
-        WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: debs, "linux-package under ulimit -f")
+        WriteFaults.expectCleanFailure(
+            limited, reason: Self.tooLarge, naming: packages, "linux-package under ulimit -f")
+        #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
+        let rpmLimited = try project.fault(["linux-package", "--tag", "v1.0.0", "--format", "rpm"], fileSizeKiB: 256)
+        WriteFaults.expectCleanFailure(rpmLimited, reason: Self.tooLarge, naming: rpms, "rpm under ulimit -f")
         #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
 
         let log = scratch.url.appendingPathComponent("faults.log")
@@ -220,9 +245,15 @@ struct WriteFaultCLITests {
             ["linux-package", "--tag", "v1.0.0"],
             environment: try WriteFaults.shimEnvironment(
                 under: project.dist, ["RELCTL_FAULT_WRITE_CALLS": "0"], log: log))
-        WriteFaults.expectCleanFailure(failing, reason: Self.failing, naming: debs, "linux-package on a failing disk")
+        WriteFaults.expectCleanFailure(
+            failing, reason: Self.failing, naming: packages, "linux-package on a failing disk")
         #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist]))")
         try WriteFaults.expectIntact(before, project.dist, "linux-package on a failing disk")
+
+        try tmpfs.makeReadOnly()
+        let readOnly = try project.fault(["linux-package", "--tag", "v1.0.0"])
+        WriteFaults.expectCleanFailure(readOnly, reason: Self.readOnly, naming: packages, "linux-package, read-only")
+        try WriteFaults.expectIntact(before, project.dist, "linux-package, read-only")
     }
 
     // MARK: checksum, chart, channel
@@ -240,9 +271,13 @@ struct WriteFaultCLITests {
 
         let steps: [(what: String, arguments: [String], files: [String], rewritten: Set<String>)] = [
             ("checksum", ["checksum"], ["SHA256SUMS", ".sha256"], ["SHA256SUMS", "manifest.json"]),
-            ("chart", ["chart", "--tag", "v1.0.0"], ["demo-1.0.0.tgz", "SHA256SUMS"], ["SHA256SUMS", "manifest.json"]),
             (
-                "channel homebrew", ["channel", "homebrew", "--tag", "v1.0.0"], ["homebrew/Formula/demo.rb", "SHA256SUMS"],
+                "chart", ["chart", "--tag", "v1.0.0"], ["demo-1.0.0.tgz", "SHA256SUMS"],
+                ["SHA256SUMS", "manifest.json"]
+            ),
+            (
+                "channel homebrew", ["channel", "homebrew", "--tag", "v1.0.0"],
+                ["homebrew/Formula/demo.rb", "SHA256SUMS"],
                 ["SHA256SUMS", "manifest.json"]
             ),
         ]
@@ -250,7 +285,9 @@ struct WriteFaultCLITests {
             try tmpfs.leave(room: 0)
             let full = try project.fault(arguments)
             WriteFaults.expectCleanFailure(full, reason: Self.full, naming: files, "\(what) on a full disk")
-            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            #expect(
+                WriteFaults.leftovers(under: [project.dist]).isEmpty,
+                "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
             try WriteFaults.expectIntact(before, project.dist, rewritten: rewritten, "\(what) on a full disk")
             try WriteFaults.expectWhole(project.dist, "\(what) on a full disk")
             try tmpfs.leave(room: 256 << 20)
@@ -258,12 +295,27 @@ struct WriteFaultCLITests {
             let log = scratch.url.appendingPathComponent("faults-\(what).log")
             let failing = try project.fault(
                 arguments,
-                environment: try WriteFaults.shimEnvironment(under: project.dist, ["RELCTL_FAULT_WRITE_CALLS": "0"], log: log))
+                environment: try WriteFaults.shimEnvironment(
+                    under: project.dist, ["RELCTL_FAULT_WRITE_CALLS": "0"], log: log))
             WriteFaults.expectCleanFailure(failing, reason: Self.failing, naming: files, "\(what) on a failing disk")
             #expect(FileManager.default.fileExists(atPath: log.path), "\(what): the shim failed no call")
-            #expect(WriteFaults.leftovers(under: [project.dist]).isEmpty, "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            #expect(
+                WriteFaults.leftovers(under: [project.dist]).isEmpty,
+                "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
             try WriteFaults.expectIntact(before, project.dist, rewritten: rewritten, "\(what) on a failing disk")
             try WriteFaults.expectWhole(project.dist, "\(what) on a failing disk")
+
+            // No `ulimit -f` pass here: these files are smaller than the error line, so a limit below
+            // them also stops relctl's own report when stderr is a file (as it is here); the full
+            // disk and the failing disk reach the same writers.
+            try tmpfs.makeReadOnly()
+            let readOnly = try project.fault(arguments)
+            try tmpfs.makeWritable()
+            // A read-only dist/ refuses the first thing made there: a channel's staging folder.
+            WriteFaults.expectCleanFailure(
+                readOnly, reason: Self.readOnly, naming: files + [".relctl-channel"], "\(what), read-only")
+            try WriteFaults.expectIntact(before, project.dist, rewritten: rewritten, "\(what), read-only")
+            try WriteFaults.expectWhole(project.dist, "\(what), read-only")
         }
         #expect(try sh("sha256sum -c SHA256SUMS", in: project.dist).status == 0, "\(sums.path) still verifies")
     }
@@ -284,7 +336,9 @@ struct WriteFaultCLITests {
         let full = try project.fault(["release", "v1.0.0"])
         WriteFaults.expectCleanFailure(full, reason: Self.full, naming: ["dist/"], "release on a full disk")
         #expect(try project.tags().isEmpty, "the tag was taken back")
-        #expect(WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
+        #expect(
+            WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty,
+            "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
         try WriteFaults.expectIntact(before, project.dist, "release on a full disk")
         try tmpfs.leave(room: 256 << 20)
 
@@ -292,7 +346,9 @@ struct WriteFaultCLITests {
         let limited = try project.fault(["release", "v1.0.0"], fileSizeKiB: 900)
         WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: ["dist/"], "release under ulimit -f")
         #expect(try project.tags().isEmpty, "the tag was taken back")
-        #expect(WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
+        #expect(
+            WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty,
+            "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
 
         // The files move into dist/ only after the tag exists: a rename failing there is a write
         // fault after the tag, which the release takes back like an interrupt.
@@ -302,10 +358,24 @@ struct WriteFaultCLITests {
             environment: try WriteFaults.shimEnvironment(
                 under: project.dist, ["RELCTL_FAULT_RENAME_CALLS": "3"], log: log))
         #expect(FileManager.default.fileExists(atPath: log.path), "the shim failed no rename")
-        WriteFaults.expectCleanFailure(failing, reason: Self.failing, naming: ["dist/"], "release, EIO moving into dist/")
+        WriteFaults.expectCleanFailure(
+            failing, reason: Self.failing, naming: ["dist/"], "release, EIO moving into dist/")
         #expect(try project.tags().isEmpty, "the tag was taken back")
-        #expect(WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty, "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
+        #expect(
+            WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty,
+            "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
         try WriteFaults.expectIntact(before, project.dist, "release, EIO moving into dist/")
+
+        // A read-only dist/ (a mount a runner left read-only): refused before anything stays.
+        try tmpfs.makeReadOnly()
+        let readOnly = try project.fault(["release", "v1.0.0"])
+        try tmpfs.makeWritable()
+        WriteFaults.expectCleanFailure(readOnly, reason: Self.readOnly, naming: ["dist/"], "release, read-only dist/")
+        #expect(try project.tags().isEmpty, "the tag was taken back")
+        #expect(
+            WriteFaults.leftovers(under: [project.dist, gitFolder]).isEmpty,
+            "\(WriteFaults.leftovers(under: [project.dist, gitFolder]))")
+        try WriteFaults.expectIntact(before, project.dist, "release, read-only dist/")
 
         // With room again, the same command releases.
         let next = try project.fault(["release", "v1.0.0"])
@@ -360,8 +430,10 @@ struct WriteFaultCLITests {
             #expect(
                 dryRun.stderr.contains(Self.full) || dryRun.stderr.contains("Out of diskspace"),
                 "dry run, room \(room): \(dryRun)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "dry run, room \(room)")
-            #expect(!FileManager.default.fileExists(atPath: project.dist.path), "dry run, room \(room): dist/ was written")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "dry run, room \(room)")
+            #expect(
+                !FileManager.default.fileExists(atPath: project.dist.path), "dry run, room \(room): dist/ was written")
             try tmpfs.leave(room: 256 << 20)
         }
         #expect(try project.tags().isEmpty)
@@ -376,7 +448,8 @@ struct WriteFaultCLITests {
             #expect(
                 reproduce.stderr.contains(Self.full) || reproduce.stderr.contains("Out of diskspace"),
                 "reproduce, room \(room): \(reproduce)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "reproduce, room \(room)")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "reproduce, room \(room)")
             try WriteFaults.expectIntact(before, project.dist, "reproduce, room \(room)")
             try tmpfs.leave(room: 256 << 20)
         }
@@ -398,7 +471,8 @@ struct WriteFaultCLITests {
         // Enough commits that the notes outgrow the pipe's buffer.
         let commits = (0..<3000).map { index in
             let message = "fix: change number \(index) of many, long enough to fill a pipe"
-            return "commit refs/heads/main\ncommitter T <t@example.com> \(1_700_000_000 + index) +0000\ndata \(message.utf8.count)\n\(message)\n"
+            return
+                "commit refs/heads/main\ncommitter T <t@example.com> \(1_700_000_000 + index) +0000\ndata \(message.utf8.count)\n\(message)\n"
                 + (index == 0 ? "from refs/heads/main^0\n" : "")
         }.joined()
         try Data(commits.utf8).write(to: folder.url.appendingPathComponent("commits"))

@@ -196,6 +196,8 @@ enum WriteFaults {
 
         func makeReadOnly() throws { try remount("ro") }
 
+        func makeWritable() throws { try remount("rw") }
+
         private func remount(_ options: String) throws {
             let result = try run("mount", ["-o", "remount,\(options)", url.path])
             guard result.status == 0 else { throw TestFailure("cannot remount \(url.path) \(options): \(result)") }
@@ -239,7 +241,8 @@ enum WriteFaults {
         var environment = settings
         let shim = log.deletingLastPathComponent().appendingPathComponent("write_faults.so")
         environment["LD_PRELOAD"] =
-            FileManager.default.fileExists(atPath: shim.path) ? shim.path : try buildShim(in: log.deletingLastPathComponent())
+            FileManager.default.fileExists(atPath: shim.path)
+            ? shim.path : try buildShim(in: log.deletingLastPathComponent())
         environment["RELCTL_FAULT_UNDER"] = folder.path
         environment["RELCTL_FAULT_LOG"] = log.path
         return environment
@@ -316,14 +319,15 @@ struct FaultProject {
             "LICENSE": "MIT\n",
             ".gitignore": "out/\ndist/\n",
             "build.sh": """
-                set -eu
-                mkdir -p "out/$1"
-                case "$1" in *windows*) name=demo.exe ;; *) name=demo ;; esac
-                { cat seed.bin; echo "$1"; } > "out/$1/$name"
-                chmod +x "out/$1/$name"
+            set -eu
+            mkdir -p "out/$1"
+            case "$1" in *windows*) name=demo.exe ;; *) name=demo ;; esac
+            { cat seed.bin; echo "$1"; } > "out/$1/$name"
+            chmod +x "out/$1/$name"
 
-                """,
-            "charts/demo/Chart.yaml": "apiVersion: v2\nname: demo\ndescription: Demo\nversion: 1.0.0\nappVersion: \"1.0.0\"\n",
+            """,
+            "charts/demo/Chart.yaml":
+                "apiVersion: v2\nname: demo\ndescription: Demo\nversion: 1.0.0\nappVersion: \"1.0.0\"\n",
         ]
         for (path, text) in files {
             let file = url.appendingPathComponent(path)
@@ -347,11 +351,22 @@ struct FaultProject {
     static func git(_ arguments: [String], in directory: URL) throws -> String {
         let result = try run(
             "git",
-            ["-c", "user.name=Test User", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false",
-             "-c", "tag.gpgsign=false"] + arguments,
+            [
+                "-c", "user.name=Test User", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false",
+                "-c", "tag.gpgsign=false",
+            ] + arguments,
             in: directory, environment: GitRepository.fixedEnvironment)
         guard result.status == 0 else { throw TestFailure("git \(arguments.joined(separator: " ")): \(result)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Adds an rpm `[[package]]` beside the deb one and commits it: the rpm writer (payload,
+    /// header, signature) is another writer the faults must reach.
+    func addRpmPackage() throws {
+        let config = url.appendingPathComponent("relctl.toml")
+        let text = try String(contentsOf: config, encoding: .utf8) + "\n[[package]]\nformat = \"rpm\"\n"
+        try Data(text.utf8).write(to: config)
+        try Self.git(["commit", "-q", "-am", "chore: an rpm too"], in: url)
     }
 
     /// Runs relctl in the project; a step that must succeed.

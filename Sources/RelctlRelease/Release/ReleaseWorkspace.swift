@@ -59,16 +59,17 @@ final class ReleaseWorkspace {
         // removes nothing else: once files are published it is not empty).
         let distPath = dist.path
         let emptyDistGuard =
-            FileSystem.exists(atPath: distPath) ? nil : InterruptActions.shared.add { FileSystem.removeEmptyFolder(atPath: distPath) }
+            FileSystem.exists(atPath: distPath)
+            ? nil : InterruptActions.shared.add { FileSystem.removeEmptyFolder(atPath: distPath) }
         do {
             try FileSystem.createDirectory(dist)
             try CleanupRegistry.shared.makeDirectory(staging)
         } catch {
             lock.release()
             if let emptyDistGuard { InterruptActions.shared.remove(emptyDistGuard) }
-            throw FileSystemError(
-                path: staging.path, action: "cannot create the staging folder",
-                reason: FileSystemError.cause(of: error).localizedDescription)
+            // Wrapped, not re-described: the door's error carries the errno text ("Read-only file
+            // system"), which Foundation's localizedDescription of it would lose.
+            throw FileSystemError(error, path: staging.path, action: "cannot create the staging folder")
         }
         var rooted = context
         rooted.workingDirectory = config.root
