@@ -223,6 +223,39 @@ import Testing
         #expect(try Self.field(root.stdout, "next") as? String == "3.0.0", "\(root)")
     }
 
+    /// The corpus's one break (pydantic's `pydantic-core` folder): `init` there wrote the
+    /// repository's `v{version}`, although the folder releases as `core-v…`, a prefix its package
+    /// name does not spell. The tag naming the version its manifest holds says which series it is.
+    @Test func initInAMemberFolderFindsTheSeriesNamingItsVersion() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "pydantic-core/pyproject.toml", "[project]\nname = \"pydantic-core\"\nversion = \"2.46.4\"\n")
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"pydantic\"\nversion = \"2.13.4\"\n")
+        try Self.commit(repo, "chore: start", day: 1)
+        try repo.git("tag", "core-v2.46.4")
+        for (day, tag) in [(2, "v2.13.2"), (3, "v2.13.3"), (4, "v2.13.4")] {
+            try Self.commit(repo, "fix: pydantic \(day)", day: day, files: ["pydantic/main.py": "x = \(day)\n"])
+            try repo.git("tag", tag)
+        }
+        try Self.commit(repo, "fix(core): a core fix", day: 5, files: ["pydantic-core/src/lib.rs": "fn a() {}\n"])
+        let member = repo.url.appendingPathComponent("pydantic-core")
+        let initialized = try relctl(["init"], in: member)
+        #expect(initialized.status == 0, "\(initialized)")
+        let config = try repo.directory.read("pydantic-core/relctl.toml")
+        #expect(config.contains("tag-format = \"core-v{version}\""), "\(config)")
+        try Self.commit(repo, "chore: relctl", day: 6)
+        let valid = try relctl(["validate-tag", "core-v2.46.4"], in: member)
+        #expect(valid.status == 0, "\(valid)")
+        let bump = try relctl(["bump", "--json"], in: member)
+        #expect(try Self.field(bump.stdout, "previous") as? String == "core-v2.46.4", "\(bump)")
+        #expect(try Self.field(bump.stdout, "tag") as? String == "core-v2.46.5", "\(bump)")
+        // At the top, the repository's own series still wins.
+        try FileManager.default.removeItem(at: member.appendingPathComponent("relctl.toml"))
+        let top = try relctl(["init"], in: repo.url)
+        #expect(top.status == 0, "\(top)")
+        #expect(try repo.directory.read("relctl.toml").contains("tag-format = \"v{version}\""))
+    }
+
     /// The regressions: a junk `vV9.0.0` is no release of `v{version}`, a stray `v7.0.0-finalx` no
     /// release of `{version}`; `bump` says what it ignored, once, and never proposes a version a
     /// tag names in another spelling.

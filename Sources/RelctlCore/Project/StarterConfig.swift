@@ -46,7 +46,8 @@ public enum StarterConfig {
         package var build: (command: String, directory: String)?
     }
 
-    package static func render(root: URL, detected: [String], tags: [GitTag] = [], repository: String? = nil) -> String {
+    package static func render(root: URL, detected: [String], tags: [GitTag] = [], repository: String? = nil) -> String
+    {
         let found = findings(root: root, detected: detected, tags: tags, repository: repository)
         var text = """
             # relctl.toml: how this project is released. Reference: relctl's README.
@@ -134,7 +135,42 @@ public enum StarterConfig {
         found.name = preferredName(found.name, binaries: found.binaries, repository: repository)
         let history = TagHistory(tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected))
         (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
+        if let series = ownSeries(of: found, root: root, tags: tags.map(\.name)) {
+            found.tagFormat = series.format
+            found.tagNote = "like \(series.tag), which names the version \(series.manifest) holds"
+        }
         return found
+    }
+
+    /// The tag series of a package whose tags its name does not spell (pydantic's `pydantic-core`
+    /// folder releases as `core-v2.48.0`, beside the repository's own `v2.14.0`): when no tag of
+    /// the chosen format names the version the first manifest holds, and the tags naming it share
+    /// one prefix of their own (ending in `-`, `_`, `/` or `@`, then an optional `v`), that is the
+    /// series. Nil when the chosen format already names it, or nothing decides.
+    package static func ownSeries(
+        of found: Findings, root: URL, tags: [String]
+    ) -> (format: String, tag: String, manifest: String)? {
+        guard let first = found.versions.first,
+            let kind = first.kind ?? ManifestReaders.kind(forFileName: first.path),
+            let held = try? ManifestReaders.read(
+                VersionSource(path: first.path, kind: kind, pattern: first.pattern), root: root)
+        else { return nil }
+        let version = held.text.trimmingCharacters(in: .whitespaces)
+        guard !version.isEmpty, let format = try? TagFormat(found.tagFormat, project: found.name) else { return nil }
+        let chosenTag = format.prefix + version + format.suffix
+        if tags.contains(chosenTag) { return nil }
+        let prefixes = Set(
+            tags.compactMap { tag -> String? in
+                guard tag.hasSuffix(version), tag.count > version.count else { return nil }
+                let prefix = String(tag.dropLast(version.count))
+                return prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil ? prefix : nil
+            })
+        guard prefixes.count == 1, let prefix = prefixes.first else { return nil }
+        let ownName = !found.name.isEmpty && prefix.hasPrefix(found.name)
+        return (
+            (ownName ? "{project}" + prefix.dropFirst(found.name.count) : prefix) + "{version}", prefix + version,
+            held.foundIn
+        )
     }
 
     /// The name users know the project by: the package's, unless it is neither a binary nor the
