@@ -10,10 +10,14 @@ import Testing
 struct DebControlCLITests {
     /// A TOML basic string (JSON's escapes are TOML's for these characters).
     static func toml(_ text: String) -> String {
-        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes  // TOML has no `\/`
+        return String(decoding: try! encoder.encode(text), as: UTF8.self)
     }
 
-    static func project(description: String, maintainer: String) throws -> GitRepository {
+    static func project(
+        description: String, maintainer: String, format: String = "deb", table: String = "", project: String = ""
+    ) throws -> GitRepository {
         let repository = try GitRepository()
         let config = """
             [project]
@@ -21,6 +25,7 @@ struct DebControlCLITests {
             description = \(Self.toml(description))
             license = "MIT"
             maintainer = \(Self.toml(maintainer))
+            \(project)
             [[version]]
             path = "VERSION"
             [build]
@@ -29,7 +34,8 @@ struct DebControlCLITests {
             [[target]]
             triple = "x86_64-unknown-linux-gnu"
             [[package]]
-            format = "deb"
+            format = "\(format)"
+            \(table)
 
             """
         try repository.commit(
@@ -61,5 +67,53 @@ struct DebControlCLITests {
         #expect(
             !FileManager.default.fileExists(
                 atPath: repository.url.appendingPathComponent("pk").path + "/hello_1.0.0_amd64.deb"))
+    }
+
+    /// Every value written into the control file or the rpm header (issue 39, finding 7, the
+    /// rest): a line break (or another control character) in it would add a field of its own.
+    @Test(arguments: ["deb", "rpm"])
+    func aControlCharacterInAnyWrittenValueIsRefusedNamingTheKey(format: String) throws {
+        let cases: [(key: String, table: String, project: String, description: String)] = [
+            ("section", "section = \(Self.toml("utils\nPre-Depends: evil"))", "", "Says hello"),
+            ("depends", "depends = [\(Self.toml("libc6\nPre-Depends: evil"))]", "", "Says hello"),
+            ("group", "group = \(Self.toml("Applications\rEvil: yes"))", "", "Says hello"),
+            ("release", "release = \(Self.toml("1\u{0B}"))", "", "Says hello"),
+            (
+                "files", "files = [{ from = \"VERSION\", to = \(Self.toml("/usr/share/doc/hello/x\nevil"))}]", "",
+                "Says hello"
+            ),
+            ("homepage", "", "homepage = \(Self.toml("https://example.com\nBugs: evil"))", "Says hello"),
+            // A description's own line breaks are continuation lines; a carriage return is not.
+            ("description", "", "", "Says hello\rEvil: yes"),
+        ]
+        for hostile in cases {
+            let repository = try Self.project(
+                description: hostile.description, maintainer: "A Person <a@example.com>", format: format,
+                table: hostile.table, project: hostile.project)
+            let check = try relctl(["check"], in: repository.url)
+            #expect(check.status == 2, "\(hostile.key): \(check)")
+            #expect(
+                check.stderr.contains("`\(hostile.key)`") && check.stderr.contains("control character"),
+                "\(hostile.key): \(check)")
+            let built = try relctl(["linux-package", "--tag", "v1.0.0", "--out", "pk"], in: repository.url)
+            #expect(built.status == 2, "\(hostile.key): \(built)")
+            #expect(built.stderr.contains("`\(hostile.key)`"), "\(hostile.key): \(built)")
+            let written = (try? FileManager.default.contentsOfDirectory(atPath: repository.url.path + "/pk")) ?? []
+            #expect(written.isEmpty, "\(hostile.key): \(written)")
+        }
+    }
+
+    @Test func aMultiLineDescriptionStillPackages() throws {
+        let repository = try Self.project(
+            description: "Says hello\n\nA longer text\non two lines.", maintainer: "A Person <a@example.com>",
+            format: "rpm", table: "depends = [\"glibc >= 2.31\"]")
+        let built = try relctl(["linux-package", "--tag", "v1.0.0", "--out", "pk"], in: repository.url)
+        #expect(built.status == 0, "\(built)")
+        let rpm = try FileManager.default.contentsOfDirectory(atPath: repository.url.path + "/pk").first {
+            $0.hasSuffix(".rpm")
+        }
+        let query = try run(
+            "rpm", ["-qp", "--qf", "%{DESCRIPTION}|[%{REQUIRENAME} ]", repository.url.path + "/pk/" + (rpm ?? "")])
+        #expect(query.stdout.contains("A longer text\non two lines.") && query.stdout.contains("glibc"), "\(query)")
     }
 }

@@ -171,6 +171,29 @@ struct ReproduceCLITests {
         #expect(!differs.stderr.contains("\(Self.linuxFolder)/bin/hello:"), "\(differs)")
     }
 
+    /// Issue 39, finding 12: the comparison has a cap. Before it, an archive of 200,000 members
+    /// took 90 s and growing memory; past the cap nothing is compared and the error says why.
+    @Test func anArchiveOfTooManyMembersIsNotComparedAndNamesTheLimit() throws {
+        let fixture = try ReleaseFixture()
+        #expect(try relctl(["release", "v1.0.0"], in: fixture.url).status == 0)
+        let dist = fixture.url.appendingPathComponent("dist")
+        // The published archive swapped for one of 100,001 empty members (a few hundred kB).
+        let flood = """
+            import sys, tarfile, io
+            with tarfile.open(sys.argv[1], "w:gz") as archive:
+                for index in range(100001):
+                    info = tarfile.TarInfo(f"flood/{index}")
+                    archive.addfile(info, io.BytesIO(b""))
+            """
+        let made = try run("python3", ["-c", flood, dist.appendingPathComponent(Self.linuxArchive).path])
+        try #require(made.status == 0, "\(made)")
+        let result = try relctl(["reproduce", "v1.0.0"], in: fixture.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stderr.contains(Self.linuxArchive) && result.stderr.contains("more than 100000 members"),
+            "\(result.stderr.suffix(2000))")
+    }
+
     @Test func unknownTagsAndMissingChecksumsAreBadInput() throws {
         let fixture = try ReleaseFixture()
         let unknown = try relctl(["reproduce", "v9.9.9"], in: fixture.url)

@@ -3,8 +3,8 @@ import RelctlTestTraits
 import Testing
 
 /// One emitter per language (issue 39): the generators of Ruby (Homebrew formula), Nix (flake),
-/// JSON (Scoop manifest), POSIX sh and PowerShell (installers, CI script lines) and YAML (GitHub
-/// and GitLab CI) put no value into their text by string interpolation unless an emitter wrote
+/// JSON (Scoop manifest), POSIX sh and PowerShell (installers, CI script lines), YAML (GitHub
+/// and GitLab CI) and deb control / rpm header text (LinuxPackages) put no value into their text by string interpolation unless an emitter wrote
 /// it. Every `\(…)` in these files is read; it passes when it is an emitter call, or when it is
 /// listed below with the reason it is not a value from outside (a relctl constant, a name the
 /// config loader already checked against a grammar, or the text of a diagnostic, not of the
@@ -26,6 +26,10 @@ struct GeneratorSourceScanTests {
     static let message = "diagnostic text, not generated text"
     static let checkedName = "a name the config loader checked against its grammar"
     static let notCode = "a file or asset name, not text of the generated language"
+    static let packageName = "the package name, checked against Debian Policy 5.6.1's grammar"
+    static let version = "the version LinuxPackageVersion checked and spelt for the format"
+    static let maintainer = "`Name <email>` without a control character (PackageMetadata.problem(maintainer:))"
+    static let oneLine = "refused with a control character when the config loads (PackageMetadata.problem(key:value:))"
 
     /// Per file: the interpolated expressions that are not values from outside, and why.
     static let allowed: [String: [String: String]] = [
@@ -86,8 +90,10 @@ struct GeneratorSourceScanTests {
             "source.url": "a .SRCINFO value; srcinfoLine refuses a line break",
         ],
         "Channels/WingetChannel.swift": [
-            "identifier.prefix(1).lowercased()": "a path in the fork, from the identifier checked against winget's grammar",
-            "parts.joined(separator: \"/\")": "a path in the fork, from the identifier checked against winget's grammar",
+            "identifier.prefix(1).lowercased()":
+                "a path in the fork, from the identifier checked against winget's grammar",
+            "parts.joined(separator: \"/\")":
+                "a path in the fork, from the identifier checked against winget's grammar",
             "version": notCode, "Self.folder": notCode,
             "Self.manifestFolder(identifier: identifier, version: release.version)": notCode, "name": notCode,
             "identifier": "a commit message or branch name; the identifier is checked against winget's grammar",
@@ -98,6 +104,33 @@ struct GeneratorSourceScanTests {
         "CI/GeneratedFile.swift": [
             "$0": "a header line of relctl's own, below", "command": "a relctl constant",
             "shown": "the config's file name, quoted when a character could end the comment line",
+        ],
+        // deb control, copyright and changelog text, rpm header strings: every value from the
+        // config was refused with a control character when the config loaded (issue 39, finding 7).
+        "LinuxPackages/DebPackageWriter.swift": [
+            "spec.name": packageName, "spec.version.debian": version, "spec.architecture.debian": constant,
+            "spec.metadata.maintainer": maintainer, "installedSize": "a number relctl computed",
+            "spec.depends.joined(separator: \", \")": oneLine, "spec.section": oneLine, "homepage": oneLine,
+            "spec.metadata.summary": "the description's first line (line breaks split it; no other control character)",
+        ],
+        "LinuxPackages/DebianChangelog.swift": [
+            "spec.name": packageName, "spec.version.debian": version, "spec.metadata.maintainer": maintainer,
+            "date(spec.mtime)": "a date relctl formats",
+        ],
+        "LinuxPackages/DebianCopyright.swift": [
+            "spec.name": packageName, "metadata.maintainer": maintainer, "homepage": oneLine, "license": oneLine,
+            "common": constant, "year": "a year relctl computes",
+            "copyrightHolders(metadata, year: year(spec.mtime))":
+                "the license file's own `Copyright` lines, one line each, or year and maintainer",
+        ],
+        "LinuxPackages/RpmPackageWriter.swift": [
+            "spec.name": packageName, "spec.version.rpm": version, "spec.release": oneLine,
+            "spec.architecture.rpm": constant, "nevr": "version and release, both checked",
+            "isaSuffix(spec.architecture.rpm)": constant, "metadata.maintainer": maintainer,
+        ],
+        "LinuxPackages/LintianOverrides.swift": [
+            "spec.name": packageName,
+            "$0.path.dropFirst()": "an install path, refused with a control character at load",
         ],
         "CI/RelctlInstallMode+Pipelines.swift": [
             "runner": constant, "triple": constant, "target.triple": message, "target.runner": message,
@@ -114,12 +147,35 @@ struct GeneratorSourceScanTests {
         "YAMLLines.swift": "the line builder over YAMLEmitter",
     ]
 
+    /// Files of LinuxPackages/ that write no text of another language, and why.
+    static let notPackageWriters: [String: String] = [
+        "ArStream.swift": "binary ar framing", "CpioStream.swift": "binary cpio framing", "ELFFile.swift": "a reader",
+        "LinuxArchitecture.swift": "a model", "LinuxPackageArtifact.swift": "a model",
+        "LinuxPackageBuilder.swift": "reads inputs and runs the writers; its text is diagnostics",
+        "LinuxPackageError.swift": "errors", "LinuxPackageFiles.swift": "a model",
+        "LinuxPackageFormat.swift": "a protocol",
+        "LinuxPackageFormats.swift": "a registry", "LinuxPackageSpec.swift": "a model",
+        "LinuxPackageVersion.swift": "checks and spells versions", "PackageMetadata.swift": "checks values",
+        "PackagedFile.swift": "a model", "RpmHeader.swift": "binary header framing (its strings come from the writer)",
+        "RpmSigningKey.swift": "reads a key", "TarStream.swift": "binary tar framing",
+    ]
+
+    @Test func everyLinuxPackagesFileIsScannedOrSaysWhyNot() throws {
+        let folder = Self.root.appendingPathComponent("Sources/RelctlCore/LinuxPackages")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        let scanned = Set(Self.allowed.keys.filter { $0.hasPrefix("LinuxPackages/") }.map { String($0.dropFirst(14)) })
+        let unaccounted = Set(files).subtracting(scanned).subtracting(Self.notPackageWriters.keys)
+        #expect(unaccounted.sorted() == [], "add these files to `allowed` (a writer) or `notPackageWriters` (why not)")
+        #expect(Set(Self.notPackageWriters.keys).subtracting(files).sorted() == [], "listed files that no longer exist")
+    }
+
     @Test func everyCIFileIsScannedOrSaysWhyNot() throws {
         let folder = Self.root.appendingPathComponent("Sources/RelctlCore/CI")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
         let scanned = Set(Self.allowed.keys.filter { $0.hasPrefix("CI/") }.map { String($0.dropFirst(3)) })
         let unaccounted = Set(files).subtracting(scanned).subtracting(Self.notGenerators.keys)
-        #expect(unaccounted.sorted() == [], "add these CI files to `allowed` (a generator) or `notGenerators` (why not)")
+        #expect(
+            unaccounted.sorted() == [], "add these CI files to `allowed` (a generator) or `notGenerators` (why not)")
         #expect(Set(Self.notGenerators.keys).subtracting(files).sorted() == [], "listed files that no longer exist")
     }
 

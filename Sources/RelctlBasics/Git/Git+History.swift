@@ -138,6 +138,7 @@ extension Git {
             case .stdout: parser.withLock { $0.feed(chunk, into: keep) }
             case .stderr: errors.withLock { $0.append(chunk) }
             }
+            return .more
         }
         if status == 127 { throw GitError.notInstalled }
         guard status == 0 else {

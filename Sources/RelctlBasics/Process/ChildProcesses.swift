@@ -43,6 +43,14 @@ package final class ChildProcesses: Sendable {
         _ = pids.withLock { $0.removeValue(forKey: pid) }
     }
 
+    /// Kills one child relctl still tracks, and its process group (SIGKILL: a reader that has had
+    /// more output than it accepts does not wait for a polite exit). A pid no longer tracked (the
+    /// child was reaped, the number may be reused) is left alone.
+    package func stopChild(_ pid: Int32) {
+        guard let entry = pids.withLock({ $0[pid] }) else { return }
+        Self.signal(pid, group: entry, SIGKILL)
+    }
+
     /// Sends SIGTERM to every running child and its process group, waits up to `grace` seconds for
     /// them to go, then SIGKILLs what is left (a child may ignore SIGTERM). Later launches are refused.
     package func terminateAll(grace: Double = 2) {

@@ -9,7 +9,7 @@ public struct ProcessRunner: ProcessRunning {
 
     public func run(_ command: Command) async throws -> ProcessResult {
         let collected = Mutex<[OutputChannel: Data]>([:])
-        let status = try await execute(command) { stream, handle in
+        let status = try await execute(command) { stream, handle, _ in
             let data = handle.readDataToEndOfFile()
             collected.withLock { $0[stream] = data }
         }
@@ -18,13 +18,19 @@ public struct ProcessRunner: ProcessRunning {
     }
 
     public func streamChunks(
-        _ command: Command, onChunk: @escaping @Sendable (OutputChannel, Data) -> Void
+        _ command: Command, onChunk: @escaping @Sendable (OutputChannel, Data) -> StreamVerdict
     ) async throws -> Int32 {
-        try await execute(command) { stream, handle in
+        try await execute(command) { stream, handle, stop in
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
-                onChunk(stream, chunk)
+                if onChunk(stream, chunk) == .stop {
+                    stop()
+                    // Closing our end also stops a writer the kill missed (EPIPE), so the other
+                    // stream's reader reaches its end.
+                    try? handle.close()
+                    break
+                }
             }
         }
     }
@@ -33,14 +39,14 @@ public struct ProcessRunner: ProcessRunning {
     /// pipes at once so a chatty child cannot block on a full pipe, and waits for the child and both
     /// readers. All the blocking happens on threads of its own (`BlockingWork`), never on the pool.
     private func execute(
-        _ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle) -> Void
+        _ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle, @Sendable () -> Void) -> Void
     ) async throws -> Int32 {
         let kind: WorkKind = command.runsGit ? .git : .processes
         return try await WorkProfile.shared.measure(kind) { try await launchAndWait(command, drain: drain) }
     }
 
     private func launchAndWait(
-        _ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle) -> Void
+        _ command: Command, drain: @escaping @Sendable (OutputChannel, FileHandle, @Sendable () -> Void) -> Void
     ) async throws -> Int32 {
         try await BlockingWork.run {
             let process = try makeProcess(command)
@@ -52,8 +58,10 @@ public struct ProcessRunner: ProcessRunning {
             // The launch observer (the release lock's pid record) returns before stdin is written,
             // which is what opens a gated command (`Command.gated()`).
             try launch(process, command)
+            let pid = process.processIdentifier
+            let stop: @Sendable () -> Void = { ChildProcesses.shared.stopChild(pid) }
             var bodies: [@Sendable () -> Void] = [(OutputChannel.stdout, outPipe), (.stderr, errPipe)].map {
-                stream, pipe in { drain(stream, pipe.fileHandleForReading) }
+                stream, pipe in { drain(stream, pipe.fileHandleForReading, stop) }
             }
             if let inPipe, let input = command.input {
                 bodies.append {

@@ -11,14 +11,27 @@ public protocol ProcessRunning: Sendable {
     func run(_ command: Command) async throws -> ProcessResult
     /// Runs to completion, handing the output to `onChunk` as it arrives, in pieces as the pipes
     /// deliver them (each channel's calls come from one thread, in order); returns the exit status.
-    /// For output too large to hold whole (`git log` over 100,000 commits, issue 31).
-    func streamChunks(_ command: Command, onChunk: @escaping @Sendable (OutputChannel, Data) -> Void) async throws
-        -> Int32
+    /// For output too large to hold whole (`git log` over 100,000 commits, issue 31). When
+    /// `onChunk` answers `.stop` (a reader past its limit), the child and its process group are
+    /// killed and the rest of that stream is not read.
+    func streamChunks(
+        _ command: Command, onChunk: @escaping @Sendable (OutputChannel, Data) -> StreamVerdict
+    )
+        async throws -> Int32
+}
+
+/// What a streaming reader wants after a chunk.
+public enum StreamVerdict: Sendable {
+    case more
+    /// Enough: stop the child (its output went past what the reader accepts).
+    case stop
 }
 
 extension ProcessRunning {
     /// Runs to completion, handing each output line to `onLine` as it arrives; returns the exit status.
-    package func stream(_ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void) async throws
+    package func stream(
+        _ command: Command, onLine: @escaping @Sendable (OutputChannel, String) -> Void
+    ) async throws
         -> Int32
     {
         let pending = Mutex<[OutputChannel: Data]>([:])
@@ -36,6 +49,7 @@ extension ProcessRunning {
                 return lines
             }
             for line in lines { onLine(stream, line) }
+            return .more
         }
         // A last line without its newline.
         let rests = pending.withLock { $0 }

@@ -15,6 +15,10 @@ package enum ChannelError: RelctlError, CustomStringConvertible {
     case pluginFailed(name: String, command: String, status: Int32, output: String)
     case pluginBadAnswer(name: String, reason: String)
     case pluginBadFile(name: String, file: String, reason: String)
+    /// A plugin named as its own a file it did not newly write (exit 2: its answer is refused).
+    case pluginClaim(name: String, file: String, reason: String)
+    /// A plugin printed more than relctl reads of an answer (exit 2: its answer is refused).
+    case pluginAnswerTooLarge(name: String, limit: Int)
     case publishFailed(channel: String, reason: String)
 
     package var exitCode: RelctlExitCode {
@@ -48,9 +52,15 @@ package enum ChannelError: RelctlError, CustomStringConvertible {
                 )
             ]
         case let .noArchives(channel, wanted):
-            return [Diagnostic("channel `\(channel)` found no archive for \(wanted) in this release; add such a [[target]] or remove the channel")]
+            return [
+                Diagnostic(
+                    "channel `\(channel)` found no archive for \(wanted) in this release; add such a [[target]] or remove the channel"
+                )
+            ]
         case .chartMissing(let path):
-            return [Diagnostic(file: path, "no Chart.yaml here; fix `path` in [[chart]] (the folder holding Chart.yaml)")]
+            return [
+                Diagnostic(file: path, "no Chart.yaml here; fix `path` in [[chart]] (the folder holding Chart.yaml)")
+            ]
         case let .chartInvalid(path, line, reason):
             return [Diagnostic(file: path, line: line, reason)]
         case .pluginNotFound(let name):
@@ -70,8 +80,23 @@ package enum ChannelError: RelctlError, CustomStringConvertible {
                     "channel `\(name)` answered with something other than the protocol's JSON document (see docs/channels.md): \(reason)"
                 )
             ]
+        case let .pluginClaim(name, file, reason):
+            return [
+                Diagnostic(
+                    "channel `\(name)` names `\(Console.printable(file))` as its file, but it \(reason); a plugin may name only new files it wrote into dist during its run, so nothing was published"
+                )
+            ]
+        case let .pluginAnswerTooLarge(name, limit):
+            return [
+                Diagnostic(
+                    "channel `\(name)` printed more than \(limit >> 20) MiB on stdout, the most relctl reads of a plugin's answer, so it was stopped and nothing was published; a plugin answers one small JSON document (`{\"files\": [...]}`) and writes anything for humans to stderr"
+                )
+            ]
         case let .pluginBadFile(name, file, reason):
-            return [Diagnostic("channel `\(name)` reported the file `\(file)`, which \(reason); a channel writes only inside dist")]
+            return [
+                Diagnostic(
+                    "channel `\(name)` reported the file `\(file)`, which \(reason); a channel writes only inside dist")
+            ]
         case let .publishFailed(channel, reason):
             return [Diagnostic("channel `\(channel)` could not publish: \(reason)")]
         }

@@ -19,7 +19,8 @@ public enum ChannelStep {
     ) async throws -> Report {
         _ = try TagValidator.validate(tag: tag, config: config)
         let channels = try ChannelRegistry.named(name, config: config, environment: context.environment)
-        let distURL = dist.map { context.resolve($0) } ?? config.root.appendingPathComponent(RelctlConfig.distFolderName)
+        let distURL =
+            dist.map { context.resolve($0) } ?? config.root.appendingPathComponent(RelctlConfig.distFolderName)
         let shown = dist ?? ChecksumWriter.defaultFolder(config: config, context: context)
         let found = try ReleaseManifest.read(in: distURL)
         let manifest: ReleaseManifest
@@ -39,7 +40,9 @@ public enum ChannelStep {
         guard manifest.tag == tag else {
             throw ChannelError.chartInvalid(
                 path: shown + "/" + ReleaseManifest.fileName, line: nil,
-                reason: "is the manifest of \(manifest.tag.isEmpty ? "no tag" : manifest.tag), not \(tag); package and checksum \(tag) first")
+                reason:
+                    "is the manifest of \(manifest.tag.isEmpty ? "no tag" : manifest.tag), not \(tag); package and checksum \(tag) first"
+            )
         }
         let algorithm = try ChecksumAlgorithm(id: config.checksum.algorithm, file: config.path)
         let time = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
@@ -60,12 +63,16 @@ public enum ChannelStep {
             archive.path = distURL.appendingPathComponent(archive.name).path
             return archive
         }
-        let outputs = try await ChannelRunner.write(channels, release: release) { context.console.detail($0) }
+        // The staging folder starts empty: dist/'s own files are what a plugin must not replace.
+        let outputs = try await ChannelRunner.write(channels, release: release, previous: distURL) {
+            context.console.detail($0)
+        }
         for file in outputs.flatMap(\.files) {
             if file.contains("/") { try FileSystem.createFolders(of: file, inside: distURL) }
             let destination = distURL.appendingPathComponent(file)
             try AtomicFile.commit(
-                staging.appendingPathComponent(file), to: destination, action: "cannot move the channel's file into place")
+                staging.appendingPathComponent(file), to: destination,
+                action: "cannot move the channel's file into place")
             context.console.info("wrote \(shown)/\(file)")
         }
         try ChannelRunner.list(outputs.flatMap(\.assets), in: distURL, algorithm: algorithm)

@@ -13,8 +13,7 @@ package struct HelmChannel: Channel {
     package var publishedBy: ChannelPublishFlag? { chart.repository == nil ? nil : .push }
 
     package func load(_ release: ChannelRelease) throws -> HelmChartPackage {
-        let folder = RelctlConfig.resolve(chart.path, root: release.config.root)
-        let loaded = try HelmChartPackage.load(folder: folder, shown: chart.path)
+        let loaded = try HelmChartPackage.load(path: chart.path, root: release.config.root)
         // A chart versioned on its own (3.13.1 for app 0.9.0) names only `appVersion` in
         // `[[version]]`: then its `version` is its own, not the release's.
         let chartFile = HelmChartFile.fileName(in: chart.path)

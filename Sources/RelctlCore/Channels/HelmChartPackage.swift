@@ -14,14 +14,23 @@ package struct HelmChartPackage {
     /// `{name}-{version}.tgz`, as `helm package` names it.
     package var fileName: String { "\(name)-\(version).tgz" }
 
-    /// Reads the chart at `folder`; `shown` is how messages name it (`charts/velostream`).
-    package static func load(folder: URL, shown: String) throws -> HelmChartPackage {
+    /// Reads the chart at `path` (`[[chart]] path`, as `shown` in messages) inside the project
+    /// `root`. The folder is found by the one path rule: a chart folder that is a link out of the
+    /// project (to `/etc`) is refused, never packaged.
+    package static func load(path: String, root: URL) throws -> HelmChartPackage {
+        let folder = try ConfinedPath.resolveInside(path, root: root, what: "[[chart]] path")
+        return try load(folder: folder, shown: path)
+    }
+
+    /// Reads the chart at `folder` (already resolved); `shown` is how messages name it.
+    private static func load(folder: URL, shown: String) throws -> HelmChartPackage {
         let chartURL = folder.appendingPathComponent(HelmChartFile.name)
         let chartShown = HelmChartFile.fileName(in: shown)
         guard FileKind.isRegularFile(chartURL.path) else { throw ChannelError.chartMissing(path: chartShown) }
         let chart = try HelmChartFile.read(chartURL, displayPath: chartShown)
         guard let name = chart["name"]?.text else {
-            throw ChannelError.chartInvalid(path: chartShown, line: nil, reason: "Chart.yaml has no `name`; Helm requires one")
+            throw ChannelError.chartInvalid(
+                path: chartShown, line: nil, reason: "Chart.yaml has no `name`; Helm requires one")
         }
         guard !name.contains("/"), !name.contains("\\"), name != ".", name != ".." else {
             throw ChannelError.chartInvalid(
@@ -29,7 +38,8 @@ package struct HelmChartPackage {
                 reason: "chart name `\(name)` must be a plain name (it becomes the package's top folder)")
         }
         guard let version = chart["version"]?.text else {
-            throw ChannelError.chartInvalid(path: chartShown, line: nil, reason: "Chart.yaml has no `version`; Helm requires one")
+            throw ChannelError.chartInvalid(
+                path: chartShown, line: nil, reason: "Chart.yaml has no `version`; Helm requires one")
         }
         let isV2 = chart["apiVersion"]?.text == "v2"
 
@@ -40,8 +50,7 @@ package struct HelmChartPackage {
             ignore = try HelmIgnore(text: text, displayPath: shown + "/" + HelmIgnore.fileName)
         }
         var files: [(String, [UInt8])] = []
-        let root = folder.resolvingSymlinksInPath().path
-        try walk(folder, relative: "", root: root, ignore: ignore, shown: shown, into: &files)
+        try walk(folder, relative: "", root: folder, ignore: ignore, shown: shown, into: &files)
 
         var data: [String: [UInt8]] = [:]
         for (path, bytes) in files { data[path] = bytes }
@@ -57,7 +66,9 @@ package struct HelmChartPackage {
                 if rest.hasPrefix("_") || rest.hasPrefix(".") { continue }
                 throw ChannelError.chartInvalid(
                     path: shown + "/" + path, line: nil,
-                    reason: "relctl does not package chart dependencies (charts/) yet; vendor the subchart's templates or publish it as a chart of its own")
+                    reason:
+                        "relctl does not package chart dependencies (charts/) yet; vendor the subchart's templates or publish it as a chart of its own"
+                )
             }
             let special = ["Chart.yaml", "Chart.lock", "values.yaml", "values.schema.json"]
             if special.contains(path) || path.hasPrefix("templates/") { continue }
@@ -77,7 +88,7 @@ package struct HelmChartPackage {
     }
 
     private static func walk(
-        _ folder: URL, relative: String, root: String, ignore: HelmIgnore, shown: String,
+        _ folder: URL, relative: String, root: URL, ignore: HelmIgnore, shown: String,
         into files: inout [(String, [UInt8])]
     ) throws {
         for entry in try FileSystem.names(in: folder).sorted(by: bytewiseLess) {
@@ -86,13 +97,19 @@ package struct HelmChartPackage {
             guard let info = FileSystem.statusIfPresent(atPath: url.path) else {
                 // A broken link that .helmignore leaves out is not an error (Helm checks the rules first).
                 if ignore.ignores(path, isFolder: false) { continue }
-                throw ChannelError.chartInvalid(path: shown + "/" + path, line: nil, reason: "cannot be read (a broken link?)")
+                throw ChannelError.chartInvalid(
+                    path: shown + "/" + path, line: nil, reason: "cannot be read (a broken link?)")
             }
-            let resolved = url.resolvingSymlinksInPath().path
-            guard resolved == root || resolved.hasPrefix(root + "/") else {
+            // Links are followed as Helm follows them, but only while they stay inside the chart.
+            let resolved: URL
+            do { resolved = try ConfinedPath.resolveInside(path, root: root, what: "chart \(shown)") } catch let error
+                as ConfinedPathError
+            {
                 throw ChannelError.chartInvalid(
                     path: shown + "/" + path, line: nil,
-                    reason: "is a link to \(resolved), outside the chart; nothing outside the chart folder goes into its package")
+                    reason:
+                        "passes through \(error.step), outside the chart; nothing outside the chart folder goes into its package"
+                )
             }
             let isFolder = info.isDirectory
             if ignore.ignores(path, isFolder: isFolder) { continue }
@@ -104,7 +121,7 @@ package struct HelmChartPackage {
                 throw ChannelError.chartInvalid(
                     path: shown + "/" + path, line: nil, reason: "is not a regular file; Helm cannot package it")
             }
-            guard let data = FileSystem.contents(of: url) else {
+            guard let data = FileSystem.contents(of: resolved) else {
                 throw ChannelError.chartInvalid(path: shown + "/" + path, line: nil, reason: "cannot be read")
             }
             var bytes = [UInt8](data)

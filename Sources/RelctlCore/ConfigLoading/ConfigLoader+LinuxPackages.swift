@@ -14,6 +14,16 @@ extension ConfigLoader {
         if let maintainer = metadata.maintainer, let problem = PackageMetadata.problem(maintainer: maintainer) {
             table.report("maintainer", problem)
         }
+        // Each reaches the deb control file, the copyright file and the rpm header's text.
+        let values: [(String, String?, Bool)] = [
+            ("description", metadata.description, true), ("license", metadata.license, false),
+            ("homepage", metadata.homepage, false),
+        ]
+        for case let (key, value?, lineBreaks) in values {
+            if let problem = PackageMetadata.problem(key: key, value: value, lineBreaks: lineBreaks) {
+                table.report(key, problem)
+            }
+        }
         return metadata
     }
 
@@ -39,7 +49,9 @@ extension ConfigLoader {
         guard let format = table.string("format") else {
             if table.values["format"] == nil {
                 table.report(
-                    nil, "every [[package]] needs `format`: \(LinuxPackageFormats.ids.map { "\"\($0)\"" }.joined(separator: " or "))")
+                    nil,
+                    "every [[package]] needs `format`: \(LinuxPackageFormats.ids.map { "\"\($0)\"" }.joined(separator: " or "))"
+                )
             }
             return nil
         }
@@ -54,11 +66,28 @@ extension ConfigLoader {
         package.line = table.line
         package.metadata = readMetadata(table)
         package.name = readPackageName(table, config: config)
-        if let section = table.string("section") { package.section = section }
-        if let group = table.string("group") { package.group = group }
-        if let depends = table.strings("depends") { package.depends = depends }
+        if let section = table.string("section") {
+            if let problem = PackageMetadata.problem(key: "section", value: section) {
+                table.report("section", problem)
+            }
+            package.section = section
+        }
+        if let group = table.string("group") {
+            if let problem = PackageMetadata.problem(key: "group", value: group) { table.report("group", problem) }
+            package.group = group
+        }
+        if let depends = table.strings("depends") {
+            for value in depends {
+                if let problem = PackageMetadata.problem(key: "depends", value: value) {
+                    table.report("depends", problem)
+                }
+            }
+            package.depends = depends
+        }
         if let release = table.string("release") {
-            if release.isEmpty || release.contains("-") || release.contains(where: \.isWhitespace) {
+            if let problem = PackageMetadata.problem(key: "release", value: release) {
+                table.report("release", problem)
+            } else if release.isEmpty || release.contains("-") || release.contains(where: \.isWhitespace) {
                 table.report("release", "rpm `release` `\(release)` must be non-empty, without `-` or spaces")
             } else {
                 package.release = release
@@ -113,10 +142,16 @@ extension ConfigLoader {
             guard case .right(let file) = item, let from = file.string("from"), let to = file.string("to") else {
                 table.report(
                     "files",
-                    "each entry of `files` is a table `{ from = \"docs/NAME.1\", to = \"/usr/share/man/man1/NAME.1\" }`")
+                    "each entry of `files` is a table `{ from = \"docs/NAME.1\", to = \"/usr/share/man/man1/NAME.1\" }`"
+                )
                 continue
             }
             file.finish()
+            // The path is a line of the deb's md5sums and a string of the rpm header.
+            if let problem = PackageMetadata.problem(key: "files", value: to) {
+                table.report("files", problem)
+                continue
+            }
             if let problem = LinuxPackageSettings.problem(installPath: to) {
                 table.report("files", "`files` target `\(to)` \(problem)")
                 continue

@@ -40,17 +40,30 @@ public struct LinuxPackageBuilder: Sendable {
     package static func problems(config: RelctlConfig, version: String?) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for settings in config.linuxPackages {
-            let paths = settings.files.map(\.from) + (settings.licenseFile.map { [$0] } ?? [])
-            for path in paths where !FileKind.isRegularFile(config.root.appendingPathComponent(path).path) {
+            let paths =
+                settings.files.map { ($0.from, "[[package]] files") }
+                + (settings.licenseFile.map { [($0, "[[package]] license-file")] } ?? [])
+            for (path, key) in paths {
+                let url: URL
+                do { url = try ConfinedPath.resolveInside(path, root: config.root, what: key) } catch {
+                    problems +=
+                        (error as? RelctlError)?.diagnostics.map {
+                            Diagnostic(file: config.path, line: settings.line, $0.message)
+                        } ?? []
+                    continue
+                }
+                guard !FileKind.isRegularFile(url.path) else { continue }
                 problems.append(
                     Diagnostic(
                         file: config.path, line: settings.line,
-                        "[[package]] format = \"\(settings.format)\" names `\(path)`, which is not a file in the project"))
+                        "[[package]] format = \"\(settings.format)\" names `\(path)`, which is not a file in the project"
+                    ))
             }
         }
         if !config.linuxPackages.isEmpty, let version, let problem = LinuxPackageVersion.problem(in: version) {
             problems.append(
-                Diagnostic(file: config.path, "version `\(version)` \(problem); [[package]] cannot make a package of it"))
+                Diagnostic(
+                    file: config.path, "version `\(version)` \(problem); [[package]] cannot make a package of it"))
         }
         return problems
     }
@@ -96,13 +109,15 @@ public struct LinuxPackageBuilder: Sendable {
                 var spec = LinuxPackageSpec(
                     name: name, version: LinuxPackageVersion(inputs.version),
                     architecture: LinuxArchitecture(triple: target.triple)!, metadata: metadata,
-                    section: settings.section, group: settings.group, depends: settings.depends, release: settings.release,
+                    section: settings.section, group: settings.group, depends: settings.depends,
+                    release: settings.release,
                     mtime: inputs.mtime, changes: changes, files: [], signer: signer)
                 spec.files = try binaries(config: config, target: target, binaryRoot: binaryRoot)
                 spec.files += try extraFiles(settings, config: config)
                 spec.files.append(
                     PackagedFile(
-                        path: spec.documentationFolder + "/copyright", kind: .file(Data(DebianCopyright.render(spec).utf8)),
+                        path: spec.documentationFolder + "/copyright",
+                        kind: .file(Data(DebianCopyright.render(spec).utf8)),
                         mode: 0o644, isDocumentation: true, isLicense: true))
                 specs.append((format, spec, target.triple))
             }
@@ -183,7 +198,8 @@ public struct LinuxPackageBuilder: Sendable {
                 throw LinuxPackageError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
             do {
-                files.append(PackagedFile(path: "/usr/bin/" + fileName, kind: .file(try Data(contentsOf: source)), mode: 0o755))
+                files.append(
+                    PackagedFile(path: "/usr/bin/" + fileName, kind: .file(try Data(contentsOf: source)), mode: 0o755))
             } catch {
                 throw LinuxPackageError.unreadable(path: source.path, reason: "\(FileSystemError.cause(of: error))")
             }
@@ -195,7 +211,9 @@ public struct LinuxPackageBuilder: Sendable {
     /// documentation) and any other file under /usr; executable sources stay executable.
     private func extraFiles(_ settings: LinuxPackageSettings, config: RelctlConfig) throws -> [PackagedFile] {
         try settings.files.map { from, to in
-            let source = config.root.appendingPathComponent(from)
+            // Read through the one path rule: a `from` that is (or passes through) a link out of
+            // the project would put that file into the package.
+            let source = try ConfinedPath.resolveInside(from, root: config.root, what: "[[package]] files")
             guard FileKind.isRegularFile(source.path) else {
                 throw LinuxPackageError.unreadable(path: source.path, reason: "no such file ([[package]] files)")
             }
@@ -220,10 +238,13 @@ public struct LinuxPackageBuilder: Sendable {
     private func licenseText(_ settings: LinuxPackageSettings, config: RelctlConfig) throws -> String? {
         let candidates = settings.licenseFile.map { [$0] } ?? ["LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING"]
         for candidate in candidates {
-            let url = config.root.appendingPathComponent(candidate)
+            let url = try ConfinedPath.resolveInside(
+                candidate, root: config.root,
+                what: settings.licenseFile == nil ? "the license file" : "[[package]] license-file")
             guard FileKind.isRegularFile(url.path) else {
                 if settings.licenseFile != nil {
-                    throw LinuxPackageError.unreadable(path: url.path, reason: "no such file ([[package]] license-file)")
+                    throw LinuxPackageError.unreadable(
+                        path: url.path, reason: "no such file ([[package]] license-file)")
                 }
                 continue
             }
@@ -253,7 +274,9 @@ extension LinuxPackageBuilder {
         }
         var keys: [OpenPGPSigningKey] = []
         for settings in tables {
-            if let key = try RpmSigningKey.load(settings, config: config, root: config.root, environment: context.environment) {
+            if let key = try RpmSigningKey.load(
+                settings, config: config, root: config.root, environment: context.environment)
+            {
                 keys.append(key)
             }
         }
@@ -286,18 +309,22 @@ extension LinuxPackageBuilder {
         for format in formats where !config.linuxPackages.contains(where: { $0.format == format }) {
             _ = try LinuxPackageFormats.format(format)
             throw LinuxPackageError.nothingToPackage(
-                config: config.path, reason: "has no [[package]] with format = \"\(format)\"; add one to write \(format) packages")
+                config: config.path,
+                reason: "has no [[package]] with format = \"\(format)\"; add one to write \(format) packages")
         }
         if !formats.isEmpty { config.linuxPackages.removeAll { !formats.contains($0.format) } }
         guard !config.linuxPackages.isEmpty else {
             throw LinuxPackageError.nothingToPackage(
-                config: config.path, reason: "has no [[package]] table; add `[[package]] format = \"deb\"` (or \"rpm\")")
+                config: config.path, reason: "has no [[package]] table; add `[[package]] format = \"deb\"` (or \"rpm\")"
+            )
         }
         let linux = targets.filter { LinuxArchitecture(triple: $0.triple) != nil }
         guard !linux.isEmpty else {
             throw LinuxPackageError.nothingToPackage(
                 config: config.path,
-                reason: "none of the selected targets (\(targets.map(\.triple).joined(separator: ", "))) is a Linux target with a Debian/RPM architecture")
+                reason:
+                    "none of the selected targets (\(targets.map(\.triple).joined(separator: ", "))) is a Linux target with a Debian/RPM architecture"
+            )
         }
         let inputs = try await Packager(context: context).resolveInputs(config: config, tag: tag)
         var quiet = context

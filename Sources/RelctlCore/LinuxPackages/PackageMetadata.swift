@@ -45,6 +45,22 @@ package struct PackageMetadata: Sendable, Equatable {
             ? "`maintainer` `\(maintainer)` must read `Name <email>`, as Debian and RPM packagers expect" : nil
     }
 
+    /// Why `value` (of `key`) cannot be written into a deb `control` file or an rpm header's text,
+    /// or nil. A line break would start a field of its own (`Depends: x\nPre-Depends: evil`) and
+    /// other control characters have no place in either; a description's line breaks are its
+    /// own (each becomes a continuation line), so `lineBreaks` lets LF through there.
+    package static func problem(key: String, value: String, lineBreaks: Bool = false) -> String? {
+        guard
+            let bad = value.unicodeScalars.first(where: {
+                ($0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}")
+                    && !(lineBreaks && $0 == "\n")
+            })
+        else { return nil }
+        let code = "U+" + String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4)
+        return
+            "`\(key)` `\(Console.printable(value))` holds a control character (\(code)); a deb control or rpm header field is \(lineBreaks ? "text whose only breaks are line breaks" : "one line"), so remove it"
+    }
+
     /// nil when a required key is missing (`missingKeys` says which).
     package init?(_ metadata: ProjectMetadata, licenseText: String?) {
         guard let description = metadata.description, let license = metadata.license,
@@ -64,5 +80,11 @@ package struct PackageMetadata: Sendable, Equatable {
         self.homepage = metadata.homepage
         self.maintainer = maintainer
         self.licenseText = licenseText
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -110,7 +110,7 @@ public enum ProjectChecker {
         for problem in ChannelRegistry.problems(config, environment: context.environment) { report.problem(problem) }
         for chart in config.channels.charts {
             do {
-                _ = try HelmChartPackage.load(folder: config.resolve(chart.path), shown: chart.path)
+                _ = try HelmChartPackage.load(path: chart.path, root: config.root)
             } catch let error as RelctlError {
                 error.diagnostics.forEach { report.problem($0) }
             } catch {}

@@ -44,13 +44,15 @@ struct ArchiveComparison: Codable, Sendable, Equatable {
         for member in new where newByPath[member.path] == nil { newByPath[member.path] = member }
 
         var members: [Member] = []
+        // A set, not a search of `members`: with every member differing the search was quadratic.
+        var differing: Set<String> = []
         for member in old {
             guard let mine = newByPath[member.path] else {
                 members.append(Member(path: member.path, status: .onlyPublished))
                 continue
             }
             let fields = mine.differences(from: member)
-            if !fields.isEmpty, !members.contains(where: { $0.path == member.path }) {
+            if !fields.isEmpty, differing.insert(member.path).inserted {
                 members.append(Member(path: member.path, status: .differs, fields: fields))
             }
         }

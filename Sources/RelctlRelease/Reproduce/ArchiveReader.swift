@@ -8,6 +8,13 @@ import RelctlCore
 /// zip, ar as in `.deb`, cpio as in `.rpm`), hashing each regular file's content as it streams.
 enum ArchiveReader {
     static let blockSize = 1 << 16
+    /// The most members one archive may have to be compared (a release archive of a large SDK
+    /// holds some thousands): each member is kept for the comparison, so an archive of millions
+    /// of empty entries, cheap to publish, would otherwise grow relctl's memory and time without end.
+    static let memberLimit = 100_000
+    /// The most content (uncompressed) read from one archive: a compression bomb of a few MB
+    /// would otherwise keep relctl hashing for hours.
+    static let byteLimit: Int64 = 16 << 30
 
     /// The members in archive order; `shown` names the file in errors (exit 1: the file is not a
     /// readable archive, which is itself a difference worth reporting).
@@ -29,10 +36,14 @@ enum ArchiveReader {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
         defer { buffer.deallocate() }
         var entry: OpaquePointer?
+        var content: Int64 = 0
         while true {
             let status = archive_read_next_header(archive, &entry)
             if status == ARCHIVE_EOF { break }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else { throw failure("bad entry") }
+            guard members.count < memberLimit else {
+                throw ReproduceError.archiveTooLarge(path: shown, limit: "\(memberLimit) members")
+            }
             let path =
                 archive_entry_pathname_utf8(entry).map { String(cString: $0) }
                 ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
@@ -55,6 +66,10 @@ enum ArchiveReader {
                     guard count > 0 else { throw failure("cannot read \(path)") }
                     hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                     total += Int64(count)
+                    content += Int64(count)
+                    guard content <= byteLimit else {
+                        throw ReproduceError.archiveTooLarge(path: shown, limit: "\(byteLimit >> 30) GiB of content")
+                    }
                 }
                 sha256 = FileHasher.hex(hasher.finalize())
                 size = total

@@ -143,8 +143,7 @@ final class PublishedRelease: Sendable {
 
     /// A relative name of one or more plain components: what a release may name its files.
     static func isPlainName(_ name: String) -> Bool {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-        return !name.isEmpty && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        ConfinedPath.isPlainRelative(name)
             && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }
     }
 

@@ -19,6 +19,8 @@ enum ReproduceError: RelctlError, Equatable {
     case downloadFailed(url: String, reason: String)
     /// A file that should be an archive could not be listed.
     case unreadableArchive(path: String, reason: String)
+    /// An archive is past what reproduce compares (members or content): it cannot be judged.
+    case archiveTooLarge(path: String, limit: String)
     /// The rebuild (the release's build and packaging) failed.
     case rebuildFailed(tag: String, cause: [Diagnostic])
     /// The rebuild differs from the published release; one line per differing file.
@@ -27,7 +29,9 @@ enum ReproduceError: RelctlError, Equatable {
     var exitCode: RelctlExitCode {
         switch self {
         case .unknownTag, .noPublishedSums, .badSource, .otherRelease, .unsafeName: return .badInput
-        case .downloadFailed, .unreadableArchive, .rebuildFailed, .differs: return .failure
+        // Too large to compare is like unreadable: the release could not be shown reproducible,
+        // a finding about it, not a mistake in what the user asked.
+        case .downloadFailed, .unreadableArchive, .archiveTooLarge, .rebuildFailed, .differs: return .failure
         }
     }
 
@@ -57,6 +61,13 @@ enum ReproduceError: RelctlError, Equatable {
             ]
         case .downloadFailed(let url, let reason): return [Diagnostic("\(url): \(reason)")]
         case .unreadableArchive(let path, let reason): return [Diagnostic(file: path, reason)]
+        case .archiveTooLarge(let path, let limit):
+            return [
+                Diagnostic(
+                    file: path,
+                    "holds more than \(limit), the most `relctl reproduce` compares in one archive; it was not compared, so the release is not shown reproducible (compare its members with other tools, e.g. diffoscope)"
+                )
+            ]
         case .rebuildFailed(let tag, let cause):
             return [Diagnostic("the rebuild of \(tag) failed, so it cannot be compared; what failed:")] + cause
         case .differs(let tag, let files):
