@@ -256,6 +256,31 @@ import Testing
         #expect(try repo.directory.read("relctl.toml").contains("tag-format = \"v{version}\""))
     }
 
+    /// metrics-server's chart folder: `init` there checks the chart's own `version` (not the
+    /// application's tags) and takes the chart's tag series, `metrics-server-helm-chart-X`.
+    @Test func initInAChartFolderFollowsTheChartsOwnLine() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "charts/metrics-server/Chart.yaml",
+            "apiVersion: v2\nname: metrics-server\ndescription: Metrics\nversion: 3.13.1\nappVersion: 0.8.1\n")
+        try repo.directory.write("go.mod", "module sigs.k8s.io/metrics-server\n")
+        try Self.commit(repo, "chore: start", day: 1)
+        try repo.git("tag", "metrics-server-helm-chart-3.13.1")
+        try repo.git("tag", "v0.8.1")
+        try Self.commit(repo, "fix: the chart", day: 2, files: ["charts/metrics-server/values.yaml": "replicas: 2\n"])
+        let chart = repo.url.appendingPathComponent("charts/metrics-server")
+        let initialized = try relctl(["init"], in: chart)
+        #expect(initialized.status == 0, "\(initialized)")
+        let config = try repo.directory.read("charts/metrics-server/relctl.toml")
+        #expect(config.contains("tag-format = \"{project}-helm-chart-{version}\""), "\(config)")
+        #expect(config.contains("path = \"Chart.yaml\"") && config.contains("kind = \"helm\""), "\(config)")
+        try Self.commit(repo, "chore: relctl", day: 3)
+        let valid = try relctl(["validate-tag", "metrics-server-helm-chart-3.13.1"], in: chart)
+        #expect(valid.status == 0, "\(valid)")
+        let bump = try relctl(["bump", "--json"], in: chart)
+        #expect(try Self.field(bump.stdout, "tag") as? String == "metrics-server-helm-chart-3.13.2", "\(bump)")
+    }
+
     /// The regressions: a junk `vV9.0.0` is no release of `v{version}`, a stray `v7.0.0-finalx` no
     /// release of `{version}`; `bump` says what it ignored, once, and never proposes a version a
     /// tag names in another spelling.

@@ -129,6 +129,18 @@ public enum StarterConfig {
         if detected.contains("pyproject.toml") { python(root: root, into: &found) }
         if detected.contains("Package.swift") { swift(root: root, into: &found) }
         if detected.contains("VERSION") { found.versions.append(("VERSION", nil, nil)) }
+        // A chart's folder (metrics-server's charts/metrics-server): the chart's own version line,
+        // named as the chart is when no other manifest names the project.
+        let chart = root.appendingPathComponent(HelmChartFile.name)
+        if found.versions.isEmpty, FileSystem.exists(chart) {
+            found.versions.append((HelmChartFile.name, HelmManifestReader.versionKind, nil))
+            if detected.isEmpty,
+                let name = (try? HelmChartFile.read(chart, displayPath: HelmChartFile.name))?.values["name"]?.text,
+                !name.isEmpty
+            {
+                found.name = name
+            }
+        }
         var seen: Set<String> = []
         found.binaries = found.binaries.filter { seen.insert($0).inserted }
         found.optionalBinaries = found.optionalBinaries.filter { found.binaries.contains($0) }
