@@ -11,7 +11,12 @@ and an "action":
                 (default 0); with "after": true, act on the request first, then drop the answer
   "stall"       sleep "seconds" after "after_bytes" of the body, then go on
   "reflect"     answer "status" (default 422) with an error body echoing every request header,
-                secrets included (as some proxies and misconfigured servers do)
+                secrets included (as some proxies and misconfigured servers do); with "escape":
+                "unicode" or "mixed", the body is only the headers (secret ones first), every (or
+                every other) character written as a JSON \\uXXXX escape
+  "endless"     answer a listing (give "kind") with a page of "items" (default 1) entries, each
+                padded with "pad" bytes, that always names a next page (GitLab's X-Next-Page,
+                Gitea's Link); with "times" large, the listing never ends
   "redirect"    answer 307 with Location: "to" + the request's path and query (another origin)
 Not a forge: state in memory, 127.0.0.1 only, one test's lifetime.
 """
@@ -186,9 +191,22 @@ class BaseHandler(BaseHTTPRequestHandler):
                                   close=close, kind=self.kind, name=self.name, fault="retry_after")
         if fault and fault["action"] == "reflect":
             close = self.drain()
-            echoed = "; ".join(f"{k}: {v}" for k, v in self.headers.items())
+            secret = {name.lower() for name in self.secret_headers}
+            headers = sorted(self.headers.items(), key=lambda item: item[0].lower() not in secret)
+            echoed = "; ".join(f"{k}: {v}" for k, v in headers)
+            if fault.get("escape"):
+                text = json_escaped(echoed, every_other=fault["escape"] == "mixed")
+                return self.send_body(fault.get("status", 422), ('{"message": "' + text + '"}').encode(),
+                                      close=close, kind=self.kind, name=self.name, fault="reflect")
             return self.send_json(fault.get("status", 422), {"message": f"rejected request with headers {echoed}"},
                                   close=close, kind=self.kind, name=self.name, fault="reflect")
+        if fault and fault["action"] == "endless":
+            self.drain()
+            query = urllib.parse.parse_qs(self.parsed.query)
+            page = int((query.get("page") or ["1"])[0])
+            items = [dict(self.endless_item(page * 1000 + i), padding="x" * fault.get("pad", 0))
+                     for i in range(fault.get("items", 1))]
+            return self.send_json(200, items, headers=self.next_page_headers(page), kind=self.kind, fault="endless")
         if fault and fault["action"] == "redirect":
             close = self.drain()
             target = fault["to"] + self.path
@@ -250,6 +268,19 @@ class BaseHandler(BaseHTTPRequestHandler):
 
     def host(self):
         return self.headers.get("Host") or f"127.0.0.1:{self.server.server_address[1]}"
+
+
+def json_escaped(text, every_other=False):
+    """`text` as the inside of a JSON string, with every (or every other) character as \\uXXXX."""
+    out = []
+    for index, char in enumerate(text):
+        if every_other and index % 2:
+            out.append(json.dumps(char)[1:-1])
+        else:
+            out.append("".join(f"\\u{unit:04x}" for unit in
+                               [int.from_bytes(char.encode("utf-16-be")[i:i + 2], "big")
+                                for i in range(0, len(char.encode("utf-16-be")), 2)]))
+    return "".join(out)
 
 
 def parse_options(parser, prefix):

@@ -136,6 +136,14 @@ class Handler(BaseHandler):
         data["next_asset"] += 1
         return asset
 
+    def endless_item(self, number):
+        return release_json({"id": 100000 + number, "tag_name": f"unrelated-{number}", "draft": False,
+                             "prerelease": False, "created_at": now_iso(), "assets": []}, self.host())
+
+    def next_page_headers(self, page):
+        url = f"http://{self.host()}{self.parsed.path}"
+        return {"Link": f'<{url}?limit=50&page={page + 1}>; rel="next"'}
+
     # -- classification and routing -----------------------------------------------------------
 
     def parts(self):

@@ -114,6 +114,13 @@ class Handler(BaseHandler):
             store.data["releases"].append(release)
             return self.release_json(release)
 
+    def endless_item(self, number):
+        return {"id": 100000 + number, "name": "unrelated", "version": "0.0.0", "package_type": "generic",
+                "status": "default", "created_at": now_iso()}
+
+    def next_page_headers(self, page):
+        return {"X-Page": str(page), "X-Per-Page": "100", "X-Next-Page": str(page + 1)}
+
     # -- classification and routing -------------------------------------------------------------
 
     def rest(self):

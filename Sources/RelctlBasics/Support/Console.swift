@@ -113,6 +113,29 @@ public final class Console: Sendable {
         return out
     }
 
+    /// A value from outside (a name or message a server sent, a file's text) as one line, for the
+    /// middle of a message: `printable` keeps line breaks for relctl's own multi-line text, so a
+    /// value with a newline could start a line of its own, and a CI log reads a line starting
+    /// with `::error::` or `##vso[` as a command. CR, LF, tab, every other control character and
+    /// the Unicode line and paragraph separators are written as escapes here.
+    package static func oneLine(_ text: String, limit: Int = 4000) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars.prefix(limit) {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _
+            where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+                || scalar.value == 0x2029:
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        if text.unicodeScalars.count > limit { out += "… (\(text.unicodeScalars.count - limit) more characters)" }
+        return out
+    }
+
     /// Wraps text in an ANSI colour when colour is on.
     public func paint(_ text: String, code: String) -> String {
         color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
@@ -121,5 +144,13 @@ public final class Console: Sendable {
     /// Writes human text to stderr; if even that fails there is nowhere left to say so.
     private func write(_ sink: @Sendable (String) throws -> Void, _ text: String) {
         lock.withLock { _ in try? sink(text) }
+    }
+}
+
+extension DefaultStringInterpolation {
+    /// `"… \(outside: name) …"`: a value from outside a message quotes, on one line
+    /// (`Console.oneLine`). Every message quoting a server's or a file's text goes through it.
+    package mutating func appendInterpolation(outside value: String) {
+        appendLiteral(Console.oneLine(value))
     }
 }

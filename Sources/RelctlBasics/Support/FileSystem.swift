@@ -76,6 +76,37 @@ public enum FileSystem {
 
     package static func contents(atPath path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
+    /// At most the first `count` bytes of a file (empty when it cannot be read): for a file from
+    /// outside whose start is all a message needs.
+    package static func prefix(of url: URL, count: Int) -> Data {
+        (try? bounded(url, limit: count))?.data ?? Data()
+    }
+
+    /// The file when it holds at most `limit` bytes; `tooLarge` as soon as more arrive (only
+    /// `limit + 1` bytes are ever held). Nil when it does not exist or cannot be read.
+    package static func contents(of url: URL, limit: Int) -> BoundedRead? {
+        guard let read = try? bounded(url, limit: limit) else { return nil }
+        return read.complete ? .whole(read.data) : .tooLarge(limit: limit)
+    }
+
+    package enum BoundedRead: Sendable, Equatable {
+        case whole(Data)
+        case tooLarge(limit: Int)
+    }
+
+    private static func bounded(_ url: URL, limit: Int) throws -> (data: Data, complete: Bool) {
+        let file = try ReadableFile(path: url.path)
+        var data = Data()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { buffer.deallocate() }
+        while data.count <= limit {
+            let count = try file.read(into: buffer)
+            if count == 0 { return (data, true) }
+            data.append(contentsOf: buffer[0..<min(count, limit + 1 - data.count)])
+        }
+        return (data.prefix(limit), false)
+    }
+
     /// The names in a folder (not `.` and `..`), in no particular order.
     package static func names(in directory: URL) throws -> [String] { try names(atPath: directory.path) }
 
@@ -133,7 +164,8 @@ public enum FileSystem {
                 try createDirectory(folder)
             } else if (info.st_mode & S_IFMT) != S_IFDIR {
                 throw FileSystemError(
-                    path: folder.path, action: "is not a plain folder (a link?); relctl writes only into the folder itself",
+                    path: folder.path,
+                    action: "is not a plain folder (a link?); relctl writes only into the folder itself",
                     errno: ENOTDIR)
             }
         }

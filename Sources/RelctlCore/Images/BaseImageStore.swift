@@ -24,7 +24,8 @@ package struct BaseImageStore: Sendable {
 
     /// The base for each platform (empty for `scratch`). A multi-platform base is matched per
     /// platform; a single-platform base must be that platform.
-    package func resolve(_ base: ImageReference?, platforms: [ImagePlatform]) async throws -> [ImagePlatform: BaseImage] {
+    package func resolve(_ base: ImageReference?, platforms: [ImagePlatform]) async throws -> [ImagePlatform: BaseImage]
+    {
         guard let base, let digest = base.digest else { return [:] }
         let blobs = cacheFolder.appendingPathComponent("blobs/sha256")
         do { try FileSystem.createDirectory(blobs) } catch {
@@ -126,7 +127,8 @@ package struct BaseImageStore: Sendable {
             guard response.status == 200 else {
                 throw ImageError.registry(
                     registry: client.registry, repository: client.repository, action: "GET \(path) of the base image",
-                    status: response.status, detail: RegistryClient.detail(FileSystem.contents(of: scratch) ?? Data()))
+                    status: response.status,
+                    detail: client.maskedDetail(FileSystem.prefix(of: scratch, count: SecretMask.messageWindow)))
             }
             let actual = "sha256:" + (try FileHasher.sha256(of: scratch))
             guard actual == layer.digest else {
@@ -175,7 +177,7 @@ package struct BaseImageStore: Sendable {
             guard response.status == 200 else {
                 throw ImageError.registry(
                     registry: client.registry, repository: client.repository, action: "GET \(path) of the base image",
-                    status: response.status, detail: RegistryClient.detail(response.body))
+                    status: response.status, detail: client.maskedDetail(response.body))
             }
             let data = response.body
             let actual = "sha256:" + FileHasher.hex(SHA256.hash(data: data))

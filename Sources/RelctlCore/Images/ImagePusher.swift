@@ -301,7 +301,7 @@ public struct ImagePusher: Sendable {
         default:
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "HEAD blob \(digest)",
-                status: response.status, detail: RegistryClient.detail(response.body))
+                status: response.status, detail: client.maskedDetail(response.body))
         }
     }
 
@@ -334,7 +334,7 @@ public struct ImagePusher: Sendable {
         else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "starting the upload of \(digest)",
-                status: opened.status, detail: RegistryClient.detail(opened.body))
+                status: opened.status, detail: client.maskedDetail(opened.body))
         }
         let response = try await client.send(
             "PUT", "", absolute: url, headers: ["Content-Type": "application/octet-stream"],
@@ -342,7 +342,7 @@ public struct ImagePusher: Sendable {
         guard response.status == 201 else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "uploading \(digest)",
-                status: response.status, detail: RegistryClient.detail(response.body))
+                status: response.status, detail: client.maskedDetail(response.body))
         }
         try await Self.confirmLanded(client, digest, uploadedTo: url, status: response.status)
     }
@@ -368,7 +368,7 @@ public struct ImagePusher: Sendable {
         guard response.status == 201 || response.status == 200 else {
             throw ImageError.registry(
                 registry: client.registry, repository: client.repository, action: "PUT manifest \(reference)",
-                status: response.status, detail: RegistryClient.detail(response.body))
+                status: response.status, detail: client.maskedDetail(response.body))
         }
     }
 }

@@ -110,11 +110,11 @@ package final class RegistryClient: Sendable {
             response = try await authorized(request)
             if response.status == 401 {
                 throw ImageError.unauthorized(
-                    registry: registry, repository: repository, detail: Self.detail(response.body))
+                    registry: registry, repository: repository, detail: maskedDetail(response.body))
             }
         }
         if response.status == 403 {
-            throw ImageError.denied(registry: registry, repository: repository, detail: Self.detail(response.body))
+            throw ImageError.denied(registry: registry, repository: repository, detail: maskedDetail(response.body))
         }
         return response
     }
@@ -162,7 +162,7 @@ package final class RegistryClient: Sendable {
         if let authorization = state.withLock({ $0.authorization }), let origin = registryOrigin {
             request.credential = HTTPCredential(authorization: authorization, origin: origin)
         }
-        do { return try await http.send(request).maskingSecrets(secrets) } catch {
+        do { return try await http.send(request).maskingErrorBody(secrets) } catch {
             throw ImageError.unreachable(registry: registry, reason: Self.reason(error))
         }
     }
@@ -214,7 +214,7 @@ package final class RegistryClient: Sendable {
         var request = HTTPRequest(method: "GET", url: url)
         if let credentials { request.credential = HTTPCredential(authorization: credentials.basicHeader, for: url) }
         let response: HTTPResponse
-        do { response = try await http.send(request).maskingSecrets(secrets) } catch {
+        do { response = try await http.send(request).maskingErrorBody(secrets) } catch {
             throw ImageError.unreachable(registry: registry, reason: "token service \(realm): \(Self.reason(error))")
         }
         let data = response.body
@@ -227,7 +227,7 @@ package final class RegistryClient: Sendable {
             }
             throw ImageError.registry(
                 registry: registry, repository: repository, action: "a token request", status: response.status,
-                detail: Self.detail(data))
+                detail: maskedDetail(data))
         }
         struct Answer: Decodable {
             var token: String?
@@ -262,6 +262,14 @@ package final class RegistryClient: Sendable {
             let access = claims.access
         else { return nil }
         return access.filter { $0.name == repository }.flatMap { $0.actions ?? [] }
+    }
+
+    /// `detail` with this client's secrets masked and on one line: a body of any status that
+    /// reaches a message (an unexpected 2xx too) is read through here. Only the body's start is
+    /// looked at, so a long body costs nothing.
+    package func maskedDetail(_ data: Data) -> String {
+        let start = String(decoding: data.prefix(SecretMask.messageWindow), as: UTF8.self)
+        return Console.oneLine(Self.detail(Data(SecretMask.mask(start, hiding: secrets).utf8)))
     }
 
     /// The registry's own error text (`{"errors":[{"code","message"}]}`), else the body's start.

@@ -61,7 +61,15 @@ public enum ProvenanceVerifier {
         }
         let signers = try AllowedSigners(text: text, file: source)
         let sums = try ChecksumFile.read(sumsURL, displayPath: shown)
-        let envelopeData = FileSystem.contents(of: directory.appendingPathComponent(name)) ?? Data()
+        let envelopeData: Data
+        switch FileSystem.contents(of: directory.appendingPathComponent(name), limit: StrictJSON.defaultSizeLimit) {
+        case .whole(let data)?: envelopeData = data
+        case .tooLarge(let limit)?:
+            return Check(
+                file: file, status: .bad,
+                findings: [StrictJSON.Problem.tooLarge(limit: limit).description + "; not a provenance relctl wrote"])
+        case nil: envelopeData = Data()
+        }
         var check = check(
             envelope: envelopeData, file: file, sums: sums, sumsName: sumsURL.lastPathComponent, signers: signers,
             signersFile: source)
@@ -84,6 +92,11 @@ public enum ProvenanceVerifier {
     ) -> Check {
         var check = Check(file: file, status: .bad)
         let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first { !$0.isEmpty }
+        // A signed document must read one way only: a key given twice is refused before decoding.
+        if let line, let problem = StrictJSON.problem(in: Data(line.utf8)) {
+            check.findings.append("the DSSE envelope is ambiguous: \(problem)")
+            return check
+        }
         guard let line, let envelope = try? JSONDecoder().decode(DSSEEnvelope.self, from: Data(line.utf8)) else {
             check.findings.append("not a DSSE envelope (one JSON object with payloadType, payload and signatures)")
             return check
@@ -110,6 +123,10 @@ public enum ProvenanceVerifier {
                     ? "the envelope carries no signature"
                     : "no signature verifies with a key of \(signersFile) whose fingerprint is its keyid (\(keyids)): the provenance was altered or signed by another key"
             )
+        }
+        if let problem = StrictJSON.problem(in: payload) {
+            check.findings.append("the in-toto statement (the signed payload) is ambiguous: \(problem)")
+            return check
         }
         guard let statement = try? JSONDecoder().decode(ProvenanceStatement.self, from: payload) else {
             check.findings.append("the payload is not an in-toto statement with a SLSA provenance predicate")

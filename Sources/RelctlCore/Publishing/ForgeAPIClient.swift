@@ -5,6 +5,8 @@ import RelctlBasics
 /// API's origin (in whichever header the forge reads it), the idle timeout and overall deadline,
 /// JSON bodies, the statuses a call expects, and error bodies read with the token masked.
 struct ForgeAPIClient: Sendable {
+    /// The forge's name in messages: GitHub, GitLab, Gitea/Forgejo.
+    var forge: String
     var http: any HTTPClient
     var credential: HTTPCredential?
     /// Masked in every message built from an answer.
@@ -41,6 +43,7 @@ struct ForgeAPIClient: Sendable {
     func send(_ request: HTTPRequest, expect: Set<Int>) async throws -> HTTPResponse {
         let response = try await http.send(request)
         guard expect.contains(response.status) else {
+            // Whatever the status (a 2xx the call did not expect too): the body becomes a message.
             throw apiError(response.maskingSecrets([secret]), request.summary)
         }
         return response
@@ -48,11 +51,55 @@ struct ForgeAPIClient: Sendable {
 
     func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
         do { return try JSONDecoder().decode(type, from: response.body) } catch {
+            // Masked before it is cut, so no part of a token survives at the cut.
+            let start = String(decoding: response.body.prefix(SecretMask.messageWindow), as: UTF8.self)
             throw PublishError.api(
                 request: request, status: response.status,
-                message: "unexpected answer: \(String(SecretMask.mask(response.text, hiding: [secret]).prefix(200)))",
+                message: "unexpected answer: \(String(SecretMask.mask(start, hiding: [secret]).prefix(200)))",
                 documentationURL: nil, details: [])
         }
+    }
+
+    // MARK: listings
+
+    /// The most pages one listing follows: 100,000 items at GitHub's and GitLab's 100 per page.
+    static let listingPageLimit = 1000
+    /// The most bytes one listing reads, all its pages together: what a listing may cost in memory.
+    static let listingByteLimit: Int64 = 64 << 20
+
+    /// Every page of a listing, from `first` on while `next` names another page (nil ends it). A
+    /// server that keeps naming pages, or whose pages add up past the byte budget, is an error
+    /// naming the forge, the listing and the limit: a list cut short silently would make a
+    /// release look incomplete, or an asset absent, that is not.
+    func list<T: Decodable>(
+        _ listing: String, first: URL, pageLimit: Int = listingPageLimit, byteLimit: Int64 = listingByteLimit,
+        next: (_ response: HTTPResponse, _ page: [T], _ url: URL) -> URL?
+    ) async throws -> [T] {
+        var items: [T] = []
+        var url: URL? = first
+        var pages = 0
+        var bytes: Int64 = 0
+        while let page = url {
+            guard pages < pageLimit else {
+                throw PublishError.listingTooLong(forge: forge, listing: listing, limit: .pages(pageLimit))
+            }
+            pages += 1
+            var request = request("GET", page)
+            // A page may use what is left of the budget and no more: memory never grows past it.
+            let left = byteLimit - bytes
+            request.responseLimit = min(HTTPRequest.documentLimit, left)
+            let response: HTTPResponse
+            do { response = try await send(request, expect: [200]) } catch NetworkError.responseTooLarge
+                where left < HTTPRequest.documentLimit
+            {
+                throw PublishError.listingTooLong(forge: forge, listing: listing, limit: .bytes(byteLimit))
+            }
+            bytes += Int64(response.body.count)
+            let chunk = try decode([T].self, response, request: "GET \(listing)")
+            items += chunk
+            url = next(response, chunk, page)
+        }
+        return items
     }
 
     /// `raw` as an API base: http(s) with a host, without trailing slashes; nil otherwise.

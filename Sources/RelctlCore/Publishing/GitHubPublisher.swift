@@ -140,12 +140,12 @@ public struct GitHubPublisher: Publisher {
             }
             for pair in plan.differing {
                 console.warning(
-                    "\(shown): replacing `\(pair.local.name)` (SHA256 \(pair.remote.sha256 ?? "unknown") there, \(pair.local.sha256) here) because of --replace"
+                    "\(shown): replacing `\(pair.local.name)` (SHA256 \(outside: pair.remote.sha256 ?? "unknown") there, \(pair.local.sha256) here) because of --replace"
                 )
             }
         }
         for extra in plan.extra {
-            console.warning("\(shown): asset `\(extra)` is not in this dist/ folder; left as it is")
+            console.warning("\(shown): asset `\(outside: extra)` is not in this dist/ folder; left as it is")
         }
 
         return plan
@@ -160,7 +160,8 @@ public struct GitHubPublisher: Publisher {
         var replaced: [String] = []
         var uploaded: [String] = []
         for stale in plan.unfinished {
-            console.info("deleting `\(stale.name)`: an earlier upload never finished (state \(stale.state))")
+            console.info(
+                "deleting `\(outside: stale.name)`: an earlier upload never finished (state \(outside: stale.state))")
             try await api.deleteAsset(id: stale.id)
             repaired.append(stale.name)
         }

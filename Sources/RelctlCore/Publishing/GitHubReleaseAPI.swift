@@ -30,7 +30,8 @@ package struct GitHubReleaseAPI: Sendable {
         self.token = token
         // The token, for the API's own origin only (redirects and links elsewhere go without it).
         client = ForgeAPIClient(
-            http: http, credential: HTTPCredential(authorization: "Bearer \(token)", for: baseURL), secret: token,
+            forge: "GitHub", http: http, credential: HTTPCredential(authorization: "Bearer \(token)", for: baseURL),
+            secret: token,
             headers: [
                 "Accept": "application/vnd.github+json",
                 "X-GitHub-Api-Version": Self.apiVersion,
@@ -143,25 +144,21 @@ package struct GitHubReleaseAPI: Sendable {
     // MARK: plumbing
 
     func listAll<T: Decodable>(_ url: URL) async throws -> [T] {
-        var next: URL? = URLComponents(url: url, resolvingAgainstBaseURL: false).flatMap { components in
-            var components = components
-            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "per_page", value: "100")]
-            return components.url
-        }
-        var items: [T] = []
-        var pages = 0
-        while let page = next {
-            pages += 1
-            // A server that links page after page forever must not keep us here.
-            guard pages <= 1000 else { break }
-            let response = try await send("GET", page, expect: [200])
-            items += try decode([T].self, response, request: "GET \(url.lastPathComponent)")
-            next = LinkHeader.url(response.header("Link"), rel: "next")
+        let first =
+            URLComponents(url: url, resolvingAgainstBaseURL: false).flatMap { components in
+                var components = components
+                components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "per_page", value: "100")]
+                return components.url
+            } ?? url
+        let listing = "GET " + url.path.replacingOccurrences(of: repositoryURL.path, with: "").drop { $0 == "/" }
+        return try await client.list(listing, first: first) { response, _, _ in
             // Follow links only on the API's own origin (scheme, host and port): the token goes
             // with every page, and a link to plain HTTP would send it in clear.
-            if let candidate = next, HTTPOrigin(candidate) != HTTPOrigin(baseURL) { next = nil }
+            guard let next = LinkHeader.url(response.header("Link"), rel: "next"),
+                HTTPOrigin(next) == HTTPOrigin(baseURL)
+            else { return nil }
+            return next
         }
-        return items
     }
 
     private func send(

@@ -24,7 +24,8 @@ struct GitLabAPI: Sendable {
         self.project = project
         let variable = tokenHeader == "JOB-TOKEN" ? "CI_JOB_TOKEN" : "GITLAB_TOKEN"
         client = ForgeAPIClient(
-            http: http, credential: HTTPCredential(header: tokenHeader, value: token, for: baseURL), secret: token,
+            forge: "GitLab", http: http, credential: HTTPCredential(header: tokenHeader, value: token, for: baseURL),
+            secret: token,
             headers: ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"], timeout: timeout,
             apiError: { Self.apiError($0, request: $1, variable: variable) })
     }
@@ -161,18 +162,11 @@ struct GitLabAPI: Sendable {
     /// Offset pagination (docs.gitlab.com, "REST API": "Pagination"): `per_page` up to 100, and
     /// `X-Next-Page` names the next page, empty on the last.
     func listAll<T: Decodable>(_ rest: String, query: [String: String]) async throws -> [T] {
-        var items: [T] = []
-        var page = "1"
-        for _ in 0..<1000 {
-            let response = try await send(
-                "GET", url(rest, query: query.merging(["per_page": "100", "page": page]) { $1 }), expect: [200])
-            items += try decode([T].self, response, request: "GET \(rest)")
-            guard let next = response.header("X-Next-Page"), !next.isEmpty, Int(next) != nil, next != page else {
-                break
-            }
-            page = next
+        let first = url(rest, query: query.merging(["per_page": "100", "page": "1"]) { $1 })
+        return try await client.list("GET \(rest.drop { $0 == "/" })", first: first) { response, _, _ in
+            guard let next = response.header("X-Next-Page"), !next.isEmpty, Int(next) != nil else { return nil }
+            return url(rest, query: query.merging(["per_page": "100", "page": next]) { $1 })
         }
-        return items
     }
 
     private func send(

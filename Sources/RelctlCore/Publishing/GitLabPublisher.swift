@@ -136,9 +136,13 @@ public struct GitLabPublisher: Publisher {
         }
 
         // The release exists (from an earlier run, or a lost answer): add only the missing links.
-        let present = Set(try await api.links(tag).map(\.name))
+        // A link of the right name counts only when it leads to the package file: one leading
+        // elsewhere would have users download something else from a release called published.
+        let present = try await api.links(tag)
+        for link in links { try Self.requireSameTarget(link, among: present, release: "\(project) \(tag)") }
+        let names = Set(present.map(\.name))
         var added: [String] = []
-        for link in links where !present.contains(link.name) {
+        for link in links where !names.contains(link.name) {
             try await addLink(link, api: api, client: client, tag: tag)
             added.append(link.name)
         }
@@ -249,9 +253,24 @@ public struct GitLabPublisher: Publisher {
                         after: attempt,
                         reason: "linking \(link.name): \((error as? any RelctlError)?.message ?? "\(error)")")
                 }
-                if try await api.links(tag).contains(where: { $0.name == link.name }) { return }
+                let present = try await api.links(tag)
+                if present.contains(where: { $0.name == link.name }) {
+                    try Self.requireSameTarget(link, among: present, release: "\(api.project) \(tag)")
+                    return
+                }
                 if !GitHubPublisher.outcomeUnknown(error) { throw error }
             }
+        }
+    }
+
+    /// Every link of `wanted`'s name in `present` leads where `wanted` does (its package file).
+    static func requireSameTarget(
+        _ wanted: GitLabReleaseLink, among present: [GitLabReleaseLink], release: String
+    )
+        throws
+    {
+        for link in present where link.name == wanted.name && link.url != wanted.url {
+            throw PublishError.foreignLink(release: release, name: link.name, url: link.url, expected: wanted.url)
         }
     }
 

@@ -9,11 +9,16 @@ package struct GitLabReleaseLink: Codable, Sendable, Equatable {
     var url: String
     var directAssetPath: String?
     var linkType: String?
+    /// In answers only: GitLab's permanent `…/-/releases/TAG/downloads/PATH` alias of this same
+    /// link (or `url` itself when it has no path). It redirects to `url`, so `url` is what a
+    /// download gets.
+    var directAssetURL: String?
 
     enum CodingKeys: String, CodingKey {
         case name, url
         case directAssetPath = "direct_asset_path"
         case linkType = "link_type"
+        case directAssetURL = "direct_asset_url"
     }
 
     /// The link for one asset: `package` for what users install (archives, Linux packages),

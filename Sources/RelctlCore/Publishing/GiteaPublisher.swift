@@ -81,11 +81,12 @@ public struct GiteaPublisher: Publisher {
             guard request.replace else { throw PublishError.differingAssets(release: shown, names: plan.differing) }
             guard release.draft else { throw PublishError.replaceOnPublic(release: shown, names: plan.differing) }
             for name in plan.differing {
-                console.warning("\(shown): replacing `\(name)` (a different SHA256 there) because of --replace")
+                console.warning(
+                    "\(shown): replacing `\(outside: name)` (a different SHA256 there) because of --replace")
             }
         }
         for extra in plan.extra {
-            console.warning("\(shown): attachment `\(extra)` is not in this dist/ folder; left as it is")
+            console.warning("\(shown): attachment `\(outside: extra)` is not in this dist/ folder; left as it is")
         }
         let replaced = plan.differing
         if release.draft {

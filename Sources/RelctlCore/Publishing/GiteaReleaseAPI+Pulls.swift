@@ -22,21 +22,8 @@ extension GiteaReleaseAPI: ReleaseRequestAPI {
     var place: String { repository.description }
 
     func openRequests(head: String) async throws -> [ForgeRequest] {
-        var found: [ForgeRequest] = []
-        for page in 1...1000 {
-            var components = URLComponents(
-                url: repositoryURL.appendingPathComponent("pulls"), resolvingAgainstBaseURL: false)
-            components?.queryItems = [
-                URLQueryItem(name: "state", value: "open"), URLQueryItem(name: "page", value: String(page)),
-                URLQueryItem(name: "limit", value: String(Self.pageSize)),
-            ]
-            guard let url = components?.url else { break }
-            let response = try await client.send("GET", url, expect: [200])
-            let chunk = try client.decode([Pull].self, response, request: "GET pulls")
-            found += chunk.map(\.request).filter { $0.head == head }
-            guard !chunk.isEmpty, LinkHeader.url(response.header("Link"), rel: "next") != nil else { break }
-        }
-        return found
+        let pulls: [Pull] = try await listAll("pulls", query: [URLQueryItem(name: "state", value: "open")])
+        return pulls.map(\.request).filter { $0.head == head }
     }
 
     func create(head: String, base: String, title: String, body: String) async throws -> ForgeRequest {

@@ -19,7 +19,9 @@ struct GiteaReleaseAPI: Sendable {
         self.baseURL = baseURL
         self.repository = repository
         client = ForgeAPIClient(
-            http: http, credential: HTTPCredential(authorization: "token \(token)", for: baseURL), secret: token,
+            forge: "Gitea/Forgejo", http: http,
+            credential: HTTPCredential(authorization: "token \(token)", for: baseURL),
+            secret: token,
             headers: ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"], timeout: timeout,
             apiError: Self.apiError)
     }
@@ -73,24 +75,28 @@ struct GiteaReleaseAPI: Sendable {
 
     /// Every release, drafts included (listed to tokens that can write the repository), every page.
     func listReleases() async throws -> [GiteaRelease] {
-        var items: [GiteaRelease] = []
-        var page = 1
-        while page <= 1000 {
-            var components = URLComponents(
-                url: repositoryURL.appendingPathComponent("releases"), resolvingAgainstBaseURL: false)
-            components?.queryItems = [
-                URLQueryItem(name: "page", value: String(page)),
-                URLQueryItem(name: "limit", value: String(Self.pageSize)),
-            ]
-            guard let url = components?.url else { break }
-            let response = try await send("GET", url, expect: [200])
-            let chunk = try decode([GiteaRelease].self, response, request: "GET releases")
-            items += chunk
-            // Gitea sends a Link header with rel="next" while pages remain; an empty page ends it too.
-            guard !chunk.isEmpty, LinkHeader.url(response.header("Link"), rel: "next") != nil else { break }
-            page += 1
+        try await listAll("releases", query: [])
+    }
+
+    /// Every page of `path` (under the repository) with `query`: `page` and `limit` added.
+    /// Gitea sends a Link header with rel="next" while pages remain; an empty page ends it too.
+    func listAll<T: Decodable>(_ path: String, query: [URLQueryItem]) async throws -> [T] {
+        let base = repositoryURL.appendingPathComponent(path)
+        func page(_ number: Int) -> URL {
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+            components?.queryItems =
+                query + [
+                    URLQueryItem(name: "page", value: String(number)),
+                    URLQueryItem(name: "limit", value: String(Self.pageSize)),
+                ]
+            return components?.url ?? base
         }
-        return items
+        var number = 1
+        return try await client.list("GET \(path)", first: page(1)) { response, chunk, _ in
+            guard !chunk.isEmpty, LinkHeader.url(response.header("Link"), rel: "next") != nil else { return nil }
+            number += 1
+            return page(number)
+        }
     }
 
     func createDraft(tag: String, title: String, body: String, prerelease: Bool) async throws -> GiteaRelease {

@@ -4,6 +4,12 @@ import RelctlBasics
 /// Problems publishing a release. Missing credentials or inputs are bad input (exit 2) and are
 /// found before any request; whatever the API refuses is a failed step (exit 1).
 package enum PublishError: RelctlError, CustomStringConvertible {
+    /// Which of a listing's limits a server went past.
+    package enum ListingLimit: Sendable, Equatable {
+        case pages(Int)
+        case bytes(Int64)
+    }
+
     case noToken(publisher: String, variables: [String])
     case noRepository(hint: String)
     case badRepository(value: String, source: String)
@@ -45,6 +51,12 @@ package enum PublishError: RelctlError, CustomStringConvertible {
     case incomplete(release: String, problems: [String])
     /// An upload failed in transport; `release` is `TAG (id N)`, the release stays a draft.
     case uploadFailed(asset: String, release: String, reason: String)
+    /// A listing that does not end: more pages, or more bytes over its pages, than relctl reads
+    /// for one (`ForgeAPIClient.list`).
+    case listingTooLong(forge: String, listing: String, limit: ListingLimit)
+    /// GitLab: a release link with an asset's name that leads somewhere other than the asset's
+    /// package file: the release would send users elsewhere.
+    case foreignLink(release: String, name: String, url: String, expected: String)
     /// `RELCTL_HTTP_RETRIES` is not a whole number of at least 1.
     case badRetries
     /// A timing variable that is not a positive number.
@@ -58,7 +70,7 @@ package enum PublishError: RelctlError, CustomStringConvertible {
             .replaceUnsupported:
             return .badInput
         case .changedFiles, .differingAssets, .replaceOnPublic, .api, .incomplete, .tagNotPushed, .tagDiffers,
-            .uploadFailed, .differingPackageFiles, .forgeStopped:
+            .uploadFailed, .differingPackageFiles, .forgeStopped, .listingTooLong, .foreignLink:
             return .failure
         }
     }
@@ -171,10 +183,30 @@ package enum PublishError: RelctlError, CustomStringConvertible {
                 )
             }
         case let .api(request, status, message, documentationURL, details):
-            var line = "\(request): HTTP \(status): \(message)"
-            if !details.isEmpty { line += " (\(details.joined(separator: "; ")))" }
-            if let documentationURL { line += " — see \(documentationURL)" }
+            // The message, details and URL are the server's words: one line each, never a line of their own.
+            var line = "\(request): HTTP \(status): \(outside: message)"
+            if !details.isEmpty { line += " (\(outside: details.joined(separator: "; ")))" }
+            if let documentationURL { line += " — see \(outside: documentationURL)" }
             return [Diagnostic(line)]
+        case let .listingTooLong(forge, listing, limit):
+            let passed =
+                switch limit {
+                case .pages(let pages):
+                    "still names a next page after \(pages) pages, the most relctl follows for one listing"
+                case .bytes(let bytes):
+                    "passed \(ByteCount.format(bytes)) over its pages, the most relctl reads for one listing"
+                }
+            return [
+                Diagnostic(
+                    "\(forge): the listing \(listing) \(passed); relctl stops rather than act on part of the list. Check that the API URL names the forge itself (not a proxy or another server), then run the same command again"
+                )
+            ]
+        case let .foreignLink(release, name, url, expected):
+            return [
+                Diagnostic(
+                    "\(release): the release link `\(outside: name)` leads to \(outside: url), not to the package file \(expected): the release would send users elsewhere, so it is not published as it is; delete or correct that link in GitLab (Deploy > Releases > Edit release) and run again"
+                )
+            ]
         case let .tagNotPushed(tag, repository):
             return [
                 Diagnostic(

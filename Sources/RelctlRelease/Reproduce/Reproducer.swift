@@ -159,10 +159,11 @@ public enum Reproducer {
         guard let manifest = published.manifest, !manifest.tag.isEmpty,
             let url = try? await published.file(
                 ProvenanceWriter.fileName(project: manifest.project, tag: manifest.tag)),
-            let text = FileSystem.contents(of: url),
+            case .whole(let text)? = FileSystem.contents(of: url, limit: StrictJSON.defaultSizeLimit),
             let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first,
+            StrictJSON.problem(in: Data(line.utf8)) == nil,
             let envelope = try? JSONDecoder().decode(DSSEEnvelope.self, from: Data(line.utf8)),
-            let payload = envelope.payloadBytes,
+            let payload = envelope.payloadBytes, StrictJSON.problem(in: payload) == nil,
             let statement = try? JSONDecoder().decode(ProvenanceStatement.self, from: payload)
         else { return nil }
         return statement.predicate.buildDefinition.internalParameters.sourceDateEpoch
