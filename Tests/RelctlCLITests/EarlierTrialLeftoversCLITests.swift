@@ -38,6 +38,53 @@ import Testing
         }
     }
 
+    /// Round 1's leftover: a 242-byte archive name failed late, after the build, when a file named
+    /// after it (`.NAME.cdx.json.relctl-tmp-N`) passed 255 bytes. It is refused before anything is
+    /// built, by `check` and by `package`, naming the limit; the longest name allowed packages
+    /// end to end and `sha256sum -c` reads its checksum file.
+    @Test func anArchiveNameTooLongForItsSiblingsIsRefusedBeforeTheBuild() throws {
+        func project(padding: Int) throws -> GitRepository {
+            let repository = try GitRepository()
+            let pad = String(repeating: "a", count: padding)
+            let config = """
+                [project]
+                name = "hello"
+                [[version]]
+                path = "VERSION"
+                [build]
+                command = "mkdir -p out && printf '#!/bin/sh\\necho hi\\n' > out/hello && chmod +x out/hello && touch built"
+                binaries = ["hello"]
+                binary-dir = "out"
+                [[target]]
+                triple = "x86_64-unknown-linux-gnu"
+                [archive]
+                name = "{project}-{tag}-{target}-\(pad)"
+
+                """
+            try repository.commit(
+                "feat: hello",
+                files: ["relctl.toml": config, "VERSION": "1.0.0\n", ".gitignore": "out/\ndist/\nbuilt\n"])
+            return repository
+        }
+        // `hello-v1.0.0-x86_64-unknown-linux-gnu-` is 38 bytes, `.tar.gz` 7.
+        let long = try project(padding: 197)
+        let checked = try relctl(["check"], in: long.url)
+        #expect(checked.status == 2, "\(checked)")
+        #expect(checked.stderr.contains("242 bytes") && checked.stderr.contains("within 223 bytes"), "\(checked)")
+        let released = try relctl(["release", "v1.0.0"], in: long.url)
+        #expect(released.status == 2 && released.stderr.contains("242 bytes"), "\(released)")
+        #expect(!long.directory.exists("built"), "refused before the build ran")
+        #expect(try long.git("tag", "--list").isEmpty, "no tag")
+
+        let longest = try project(padding: 223 - 45)
+        let packaged = try relctl(["release", "v1.0.0"], in: longest.url)
+        #expect(packaged.status == 0, "\(packaged)")
+        let name = "hello-v1.0.0-x86_64-unknown-linux-gnu-" + String(repeating: "a", count: 178) + ".tar.gz"
+        #expect(name.utf8.count == 223)
+        let verified = try run("sha256sum", ["-c", name + ".sha256"], in: longest.url.appendingPathComponent("dist"))
+        #expect(verified.status == 0 && verified.stdout.contains(": OK"), "\(verified)")
+    }
+
     @Test func anUnclosedFenceInABreakingNoteDoesNotSwallowLaterSectionsOfATemplate() throws {
         let repository = try GitRepository()
         let template = """
