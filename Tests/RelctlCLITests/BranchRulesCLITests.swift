@@ -24,23 +24,12 @@ struct BranchRulesCLITests {
 
         """
 
-    struct PlannedMember: Decodable {
-        var name: String
-        var current: String?
-        var next: String?
-        var tag: String?
-        var reason: String
-        var commits: Int
-        var branch: String?
-    }
-
-    struct PlanOutput: Decodable { var members: [PlannedMember] }
-
-    static func plan(_ repository: GitRepository, environment: [String: String] = [:]) throws -> PlannedMember {
-        let result = try relctl(["plan", "--json"], in: repository.url, environment: environment)
+    static func plan(
+        _ repository: GitRepository, environment: [String: String] = [:]
+    ) throws -> MemberPlanDocument.Member {
+        let (result, members) = try MemberPlanDocument.run(in: repository.url, environment: environment)
         #expect(result.status == 0, "\(result)")
-        let output = try JSONDecoder().decode(PlanOutput.self, from: Data(result.stdout.utf8))
-        return try #require(output.members.first)
+        return try #require(members.first)
     }
 
     static func bump(_ repository: GitRepository, environment: [String: String] = [:]) throws -> RunResult {

@@ -9,20 +9,6 @@ import Testing
 /// with a bare remote, as CI runs it after the merge.
 @Suite("relctl plan and release --pending", .timeLimit(.minutes(30)), .removesTemporaries)
 struct PendingReleaseCLITests {
-    struct PlanDocument: Decodable {
-        struct Member: Decodable, Equatable {
-            var name: String
-            var path: String
-            var current: String?
-            var next: String?
-            var tag: String?
-            var reason: String
-            var commits: Int
-            var branch: String?
-        }
-        var members: [Member]
-    }
-
     /// A tag-only project (no targets) released as 1.0.0, with a bare origin.
     static func project() throws -> (GitRepository, TemporaryDirectory) {
         let repository = try GitRepository()
@@ -38,16 +24,15 @@ struct PendingReleaseCLITests {
         return (repository, remote)
     }
 
-    static func plan(_ repository: GitRepository) throws -> PlanDocument.Member {
-        let result = try relctl(["plan", "--json"], in: repository.url)
+    static func plan(_ repository: GitRepository) throws -> MemberPlanDocument.Member {
+        let (result, members) = try MemberPlanDocument.run(in: repository.url)
         try #require(result.status == 0, "\(result)")
-        let document = try JSONDecoder().decode(PlanDocument.self, from: Data(result.stdout.utf8))
-        try #require(document.members.count == 1, "\(result.stdout)")
+        try #require(members.count == 1, "\(result.stdout)")
         // Every key is present, null when absent (the contract's JSON).
         for key in ["name", "path", "current", "next", "tag", "reason", "commits", "branch"] {
             #expect(result.stdout.contains("\"\(key)\""), "plan --json lacks \(key): \(result.stdout)")
         }
-        return document.members[0]
+        return members[0]
     }
 
     @Test func aMergedReleaseIsTaggedOnceAndThenNothingIsPending() throws {

@@ -8,23 +8,12 @@ import Testing
 /// `relctl plan` and `relctl bump --member` give them on generated repositories.
 @Suite(.timeLimit(.minutes(30)), .removesTemporaries)
 struct WorkspacePlanCLITests {
-    struct PlannedMember: Decodable, Equatable {
-        var name: String
-        var path: String
-        var current: String?
-        var next: String?
-        var tag: String?
-        var reason: String
-        var commits: Int
-        var branch: String?
-    }
-
-    struct PlanOutput: Decodable { var members: [PlannedMember] }
+    typealias PlannedMember = MemberPlanDocument.Member
 
     static func plan(_ repository: GitRepository) throws -> [PlannedMember] {
-        let result = try relctl(["plan", "--json"], in: repository.url)
+        let (result, members) = try MemberPlanDocument.run(in: repository.url)
         #expect(result.status == 0, "\(result)")
-        return try JSONDecoder().decode(PlanOutput.self, from: Data(result.stdout.utf8)).members
+        return members
     }
 
     static func cargo(_ name: String, _ version: String) -> String {
