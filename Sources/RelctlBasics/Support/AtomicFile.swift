@@ -31,6 +31,17 @@ public enum AtomicFile {
         }
     }
 
+    /// Writes `url` atomically through its temporary's descriptor, for writers that stream a large
+    /// file themselves (a .deb or .rpm around a 200 MiB binary). `body` writes with write(2) and
+    /// never closes the descriptor; when it throws, the temporary is removed and `url` left as it was.
+    package static func write<Result>(
+        to url: URL, permissions: Int = 0o644, throughDescriptor body: (Int32) throws -> Result
+    ) throws -> Result {
+        var result: Result?
+        try writeThroughUnmeasured(to: url, permissions: permissions) { sink in result = try body(sink.descriptor) }
+        return result!
+    }
+
     /// The temporary's descriptor while an atomic write is under way.
     private final class Sink {
         let descriptor: Int32
@@ -123,7 +134,8 @@ public enum AtomicFile {
     /// atomic replace every writer ends with. `registered` also hands the destination to the cleanup
     /// registry in the same step (a release's files, which an interrupt must take back).
     package static func commit(
-        _ temporary: URL, to url: URL, registered: Bool = false, action: String = "cannot move the finished file into place"
+        _ temporary: URL, to url: URL, registered: Bool = false,
+        action: String = "cannot move the finished file into place"
     ) throws {
         let status =
             registered

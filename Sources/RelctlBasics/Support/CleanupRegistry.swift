@@ -30,13 +30,14 @@ package final class CleanupRegistry: Sendable {
         }
     }
 
-    /// Creates a new file with open(2) (`O_CREAT | O_EXCL`, write-only, close-on-exec) and registers
-    /// it, in one step an interrupt cannot split: either the file exists and the cleanup removes it,
-    /// or it is never created. Returns the descriptor, or -1 with `errno` set.
-    package func create(_ url: URL, mode: mode_t = 0o644) -> Int32 {
+    /// Creates a new file with open(2) (`O_CREAT | O_EXCL`, write-only or, when `readable`, read and
+    /// write, close-on-exec) and registers it, in one step an interrupt cannot split: either the
+    /// file exists and the cleanup removes it, or it is never created. Returns the descriptor, or
+    /// -1 with `errno` set.
+    package func create(_ url: URL, mode: mode_t = 0o644, readable: Bool = false) -> Int32 {
         let (descriptor, error, closed) = state.withLock { state -> (Int32, Int32, Bool) in
             guard !state.closed else { return (-1, EINTR, true) }
-            let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            let descriptor = open(url.path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             let error = errno
             if descriptor >= 0 { state.paths[url.path, default: 0] += 1 }
             return (descriptor, error, false)

@@ -11,15 +11,43 @@ package struct DebPackageWriter: LinuxPackageFormat {
         "\(spec.name)_\(spec.version.debian)_\(spec.architecture.debian).deb"
     }
 
-    package func write(_ spec: LinuxPackageSpec) throws -> Data {
+    /// Writes the .deb to `url` as its members are made: data.tar streamed from the files into a
+    /// temporary beside it and compressed into another (an ar header needs the member's size
+    /// first), control.tar.gz from what that pass read, then the ar archive with the data member
+    /// copied in. Nothing of a file's contents is held whole; the temporaries go on every path out.
+    package func write(_ spec: LinuxPackageSpec, to url: URL) throws -> WrittenPackage {
         let files = try Self.files(spec)
-        let data = try Self.dataTar(files, mtime: spec.mtime)
-        let control = try Self.controlTar(spec, files: files)
-        var ar = ArStream(mtime: spec.mtime)
-        ar.add("debian-binary", Data("2.0\n".utf8))
-        ar.add("control.tar.gz", try Gzip.compress(control, destination: fileName(spec)))
-        ar.add("data.tar.gz", try Gzip.compress(data, destination: fileName(spec)))
-        return ar.data
+        return try AtomicFile.write(
+            to: url,
+            throughDescriptor: { descriptor in
+                let tar = try PackageTemporary(beside: url, "data.tar")
+                defer { tar.remove() }
+                let tarWriter = PackageFileWriter(descriptor: tar.descriptor, package: url, crc: true)
+                let contents = try Self.dataTar(files, mtime: spec.mtime, into: tarWriter)
+                try tarWriter.flush()
+                let gzip = try PackageTemporary(beside: url, "data.tar.gz")
+                defer { gzip.remove() }
+                let gzipSize = try Gzip.compress(
+                    file: tar.descriptor, size: tarWriter.count, crc: tarWriter.crc, into: gzip.descriptor,
+                    destination: url)
+                tar.remove()
+                let control = try Gzip.compress(
+                    try Self.controlTar(spec, files: files, contents: contents), destination: url.path)
+
+                let output = PackageFileWriter(descriptor: descriptor, package: url, digests: true)
+                try output.write(ArStream.magic)
+                for (name, member) in [("debian-binary", Data("2.0\n".utf8)), ("control.tar.gz", control)] {
+                    try output.write(ArStream.header(name, mtime: spec.mtime, size: member.count))
+                    try output.write(member)
+                    if member.count % 2 == 1 { try output.write([0x0A]) }
+                }
+                try output.write(ArStream.header("data.tar.gz", mtime: spec.mtime, size: gzipSize))
+                try output.append(temporary: gzip, size: gzipSize)
+                if gzipSize % 2 == 1 { try output.write([0x0A]) }
+                try output.flush()
+                let (sha256, sha512) = output.digests()
+                return WrittenPackage(size: Int64(output.count), sha256: sha256, sha512: sha512)
+            })
     }
 
     /// The spec's files plus what Debian wants of a package: the changelog and, for statically
@@ -34,7 +62,7 @@ package struct DebPackageWriter: LinuxPackageFormat {
         let changelog = try Gzip.compress(Data(DebianChangelog.render(spec).utf8), destination: "changelog.gz")
         files.append(
             PackagedFile(path: spec.documentationFolder + "/changelog.gz", kind: .file(changelog), mode: 0o644))
-        let overrides = LintianOverrides.render(spec)
+        let overrides = try LintianOverrides.render(spec)
         if !overrides.isEmpty {
             files.append(
                 PackagedFile(
@@ -57,34 +85,51 @@ package struct DebPackageWriter: LinuxPackageFormat {
         return byPath.values.sorted { bytewiseLess($0.path, $1.path) }
     }
 
-    package static func dataTar(_ files: [PackagedFile], mtime: Int) throws -> Data {
-        var tar = TarStream(mtime: mtime)
-        try tar.addDirectory("./")
+    /// data.tar into `tar`, each file's bytes streamed from where they are; returns what the
+    /// control member needs of each entry, in order: its size and MD5 (nil for a folder).
+    package static func dataTar(
+        _ files: [PackagedFile], mtime: Int, into tar: PackageFileWriter
+    ) throws -> [FileContents?] {
+        try tar.write(TarStream.header(path: "./", mode: 0o755, size: 0, type: "5", mtime: mtime))
+        var contents: [FileContents?] = []
         for file in files {
             if file.isDirectory {
-                try tar.addDirectory("." + file.path + "/", mode: file.mode)
-            } else {
-                try tar.addFile("." + file.path, contents: file.data, mode: file.mode)
+                try tar.write(
+                    TarStream.header(path: "." + file.path + "/", mode: file.mode, size: 0, type: "5", mtime: mtime))
+                contents.append(nil)
+                continue
             }
+            var md5 = Insecure.MD5()
+            let size = try tar.append(file, hashing: &md5) { size in
+                try TarStream.header(path: "." + file.path, mode: file.mode, size: size, type: "0", mtime: mtime)
+            }
+            try tar.zeros(TarStream.padding(size))
+            contents.append(FileContents(size: size, digest: FileHasher.hex(md5.finalize())))
         }
-        return tar.finish()
+        // The two zero blocks that end an archive.
+        try tar.zeros(1024)
+        return contents
     }
 
-    package static func controlTar(_ spec: LinuxPackageSpec, files: [PackagedFile]) throws -> Data {
-        let md5sums = files.filter { !$0.isDirectory }.map { file in
-            FileHasher.hex(Insecure.MD5.hash(data: file.data)) + "  " + file.path.dropFirst()
-        }.joined(separator: "\n") + "\n"
+    package static func controlTar(
+        _ spec: LinuxPackageSpec, files: [PackagedFile], contents: [FileContents?]
+    ) throws -> Data {
+        let md5sums =
+            zip(files, contents).compactMap { file, contents in
+                contents.map { $0.digest + "  " + file.path.dropFirst() }
+            }.joined(separator: "\n") + "\n"
         var tar = TarStream(mtime: spec.mtime)
         try tar.addDirectory("./")
-        try tar.addFile("./control", contents: Data(control(spec, files: files).utf8), mode: 0o644)
+        try tar.addFile("./control", contents: Data(control(spec, contents: contents).utf8), mode: 0o644)
         try tar.addFile("./md5sums", contents: Data(md5sums.utf8), mode: 0o644)
         return tar.finish()
     }
 
     /// The control file (deb-control(5)).
-    package static func control(_ spec: LinuxPackageSpec, files: [PackagedFile]) -> String {
+    /// - Parameter contents: each entry's size (nil for a folder), as `dataTar` wrote it.
+    package static func control(_ spec: LinuxPackageSpec, contents: [FileContents?]) -> String {
         // As dpkg-gencontrol counts: each file in whole KiB rounded up, each folder one.
-        let installedSize = files.reduce(0) { $0 + ($1.isDirectory ? 1 : ($1.data.count + 1023) / 1024) }
+        let installedSize = contents.reduce(0) { $0 + ($1.map { ($0.size + 1023) / 1024 } ?? 1) }
         var lines = [
             "Package: \(spec.name)",
             "Version: \(spec.version.debian)",
@@ -100,7 +145,9 @@ package struct DebPackageWriter: LinuxPackageFormat {
         // error (extended-description-is-empty): say what the package is in a full sentence.
         let body =
             spec.metadata.body.isEmpty
-            ? ["\(spec.metadata.summary): the \(spec.name) release \(spec.version.debian) for \(spec.architecture.debian)."]
+            ? [
+                "\(spec.metadata.summary): the \(spec.name) release \(spec.version.debian) for \(spec.architecture.debian)."
+            ]
             : spec.metadata.body
         lines += DebianCopyright.formatted(body.joined(separator: "\n"))
         return lines.joined(separator: "\n") + "\n"

@@ -174,12 +174,11 @@ public struct LinuxPackageBuilder: Sendable {
         _ spec: LinuxPackageSpec, format: any LinuxPackageFormat, target: String, into directory: URL
     ) throws -> LinuxPackageArtifact {
         let name = format.fileName(spec)
-        let data = try format.write(spec)
         let url = directory.appendingPathComponent(name)
-        try AtomicFile.write(data, to: url)
+        let written = try format.write(spec, to: url)
         return LinuxPackageArtifact(
-            name: name, format: format.id, target: target, path: url.path, size: Int64(data.count),
-            sha256: FileHasher.hex(SHA256.hash(data: data)), sha512: FileHasher.hex(SHA512.hash(data: data)))
+            name: name, format: format.id, target: target, path: url.path, size: written.size, sha256: written.sha256,
+            sha512: written.sha512)
     }
 
     /// `/usr/bin/NAME` for each configured binary the build made (an optional one may be missing).
@@ -197,12 +196,8 @@ public struct LinuxPackageBuilder: Sendable {
                 if config.build.optionalBinaries.contains(binary) { continue }
                 throw LinuxPackageError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
-            do {
-                files.append(
-                    PackagedFile(path: "/usr/bin/" + fileName, kind: .file(try Data(contentsOf: source)), mode: 0o755))
-            } catch {
-                throw LinuxPackageError.unreadable(path: source.path, reason: "\(FileSystemError.cause(of: error))")
-            }
+            // Read while the package is written, never whole (issue 39, finding 10).
+            files.append(PackagedFile(path: "/usr/bin/" + fileName, kind: .source(source.path), mode: 0o755))
         }
         return files
     }
@@ -217,21 +212,33 @@ public struct LinuxPackageBuilder: Sendable {
             guard FileKind.isRegularFile(source.path) else {
                 throw LinuxPackageError.unreadable(path: source.path, reason: "no such file ([[package]] files)")
             }
-            var data: Data
-            do { data = try Data(contentsOf: source) } catch {
-                throw LinuxPackageError.unreadable(path: source.path, reason: "\(FileSystemError.cause(of: error))")
-            }
             var path = to
+            var kind = PackagedFile.Kind.source(source.path)
             let isManual = to.hasPrefix("/usr/share/man/")
-            if isManual, !data.starts(with: [0x1F, 0x8B]) {
-                data = try Gzip.compress(data, destination: source.path)
+            if isManual, try PackagedFile(path: to, kind: kind, mode: 0o644).head(2) != Data([0x1F, 0x8B]) {
+                kind = .file(try Gzip.compress(try Self.manualPage(source), destination: source.path))
                 if !path.hasSuffix(".gz") { path += ".gz" }
             }
             let executable = (FileSystem.permissions(of: source) ?? 0) & 0o111 != 0
             return PackagedFile(
-                path: path, kind: .file(data), mode: executable ? 0o755 : 0o644,
+                path: path, kind: kind, mode: executable ? 0o755 : 0o644,
                 isDocumentation: isManual || to.hasPrefix("/usr/share/doc/"))
         }
+    }
+
+    /// A manual page to gzip, read whole but bounded: manual pages are kilobytes, and a larger file is
+    /// no manual page.
+    private static func manualPage(_ source: URL) throws -> Data {
+        let page = try PackagedFile(path: source.path, kind: .source(source.path), mode: 0o644).head(
+            TextFile.sizeLimit + 1)
+        guard page.count <= TextFile.sizeLimit else {
+            throw LinuxPackageError.unreadable(
+                path: source.path,
+                reason:
+                    "a manual page over the \(ByteCount.format(Int64(TextFile.sizeLimit))) relctl reads of one; gzip it yourself, or install it outside /usr/share/man"
+            )
+        }
+        return page
     }
 
     /// The table's `license-file`, else the first of the usual names in the project root.

@@ -1,13 +1,28 @@
 import Foundation
 import RelctlBasics
 
-/// A native package format: its file name for a package, and the package's bytes. Registered by
+/// A native package format: its file name for a package, and the package itself. Registered by
 /// id in `LinuxPackageFormats`.
 package protocol LinuxPackageFormat: Sendable {
     /// `deb`, `rpm`: the `[[package]] format` value.
     var id: String { get }
     /// The file name the distribution's tools expect (`velostream_1.0.0_amd64.deb`).
     func fileName(_ spec: LinuxPackageSpec) -> String
-    /// The whole package, byte-identical for the same spec.
-    func write(_ spec: LinuxPackageSpec) throws -> Data
+    /// Writes the whole package to `url` atomically, byte-identical for the same spec, streaming:
+    /// its memory does not grow with the files it holds.
+    func write(_ spec: LinuxPackageSpec, to url: URL) throws -> WrittenPackage
+}
+
+/// A package as written: what the release's checksums and manifest list.
+package struct WrittenPackage: Sendable, Equatable {
+    package var size: Int64
+    package var sha256: String
+    package var sha512: String
+}
+
+/// What a writer read of one file while packaging it: its size and a digest (MD5 for the deb's
+/// md5sums, SHA-256 for the rpm's file digests), lowercase hex.
+package struct FileContents: Sendable, Equatable {
+    package var size: Int
+    package var digest: String
 }

@@ -14,37 +14,66 @@ package struct RpmPackageWriter: LinuxPackageFormat {
         "\(spec.name)-\(spec.version.rpm)-\(spec.release).\(spec.architecture.rpm).rpm"
     }
 
-    package func write(_ spec: LinuxPackageSpec) throws -> Data {
+    /// Writes the .rpm to `url`: the cpio payload streamed from the files into a temporary beside
+    /// it, compressed into another and hashed (the header holds the payload's digest, the
+    /// signature header the header's and the sizes), then lead, signature, header and the payload
+    /// copied in. Nothing of a file's contents is held whole; the temporaries go on every path out.
+    package func write(_ spec: LinuxPackageSpec, to url: URL) throws -> WrittenPackage {
         // rpm owns only what it installs: the distribution's filesystem package owns /usr/bin.
         let files = spec.files.sorted { bytewiseLess($0.path, $1.path) }
-        let cpio = Self.payload(files, mtime: spec.mtime)
-        let payload = try Gzip.compress(cpio, destination: fileName(spec))
-        let header = Self.mainHeader(spec, files: files, payload: payload).serialized()
-        // rpm's 32-bit size tags; larger packages need the 64-bit tags, which this writer does not write.
-        guard header.count + payload.count <= Int(UInt32.max), cpio.count <= Int(UInt32.max) else {
-            throw LinuxPackageError.tooLarge(package: fileName(spec), size: cpio.count)
-        }
+        return try AtomicFile.write(
+            to: url,
+            throughDescriptor: { descriptor in
+                let cpio = try PackageTemporary(beside: url, "cpio")
+                defer { cpio.remove() }
+                let cpioWriter = PackageFileWriter(descriptor: cpio.descriptor, package: url, crc: true)
+                let contents = try Self.payload(files, mtime: spec.mtime, into: cpioWriter)
+                try cpioWriter.flush()
+                let cpioSize = cpioWriter.count
+                // rpm's 32-bit size tags; larger packages need the 64-bit tags, which this writer does not write.
+                guard cpioSize <= Int(UInt32.max) else {
+                    throw LinuxPackageError.tooLarge(package: fileName(spec), size: cpioSize)
+                }
+                let payload = try PackageTemporary(beside: url, "cpio.gz")
+                defer { payload.remove() }
+                let payloadSize = try Gzip.compress(
+                    file: cpio.descriptor, size: cpioSize, crc: cpioWriter.crc, into: payload.descriptor,
+                    destination: url)
+                cpio.remove()
+                var payloadDigest = SHA256()
+                try PackageFileWriter.digest(of: payload, into: &payloadDigest, package: url)
+                let header = Self.mainHeader(
+                    spec, files: files, contents: contents, payloadDigest: FileHasher.hex(payloadDigest.finalize())
+                ).serialized()
+                guard header.count + payloadSize <= Int(UInt32.max) else {
+                    throw LinuxPackageError.tooLarge(package: fileName(spec), size: cpioSize)
+                }
 
-        var signature = RpmHeader(regionTag: 62)
-        signature[269] = .string(FileHasher.hex(Insecure.SHA1.hash(data: header)))  // RPMSIGTAG_SHA1
-        signature[273] = .string(FileHasher.hex(SHA256.hash(data: header)))  // RPMSIGTAG_SHA256
-        signature[1000] = .int32([UInt32(header.count + payload.count)])  // RPMSIGTAG_SIZE
-        var md5 = Insecure.MD5()
-        md5.update(data: header)
-        md5.update(data: payload)
-        signature[1004] = .binary(Data(md5.finalize()))  // RPMSIGTAG_MD5
-        signature[1007] = .int32([UInt32(cpio.count)])  // RPMSIGTAG_PAYLOADSIZE
-        if let signer = spec.signer {
-            // A header-only OpenPGP signature: the header holds the payload's SHA-256, so it
-            // covers the whole package. rpmsign files EdDSA (like DSA) under RPMSIGTAG_DSA.
-            signature[267] = .binary(Data(signer.signature(over: Array(header), time: UInt32(clamping: spec.mtime))))
-        }
+                var signature = RpmHeader(regionTag: 62)
+                signature[269] = .string(FileHasher.hex(Insecure.SHA1.hash(data: header)))  // RPMSIGTAG_SHA1
+                signature[273] = .string(FileHasher.hex(SHA256.hash(data: header)))  // RPMSIGTAG_SHA256
+                signature[1000] = .int32([UInt32(header.count + payloadSize)])  // RPMSIGTAG_SIZE
+                var md5 = Insecure.MD5()
+                md5.update(data: header)
+                try PackageFileWriter.digest(of: payload, into: &md5, package: url)
+                signature[1004] = .binary(Data(md5.finalize()))  // RPMSIGTAG_MD5
+                signature[1007] = .int32([UInt32(cpioSize)])  // RPMSIGTAG_PAYLOADSIZE
+                if let signer = spec.signer {
+                    // A header-only OpenPGP signature: the header holds the payload's SHA-256, so it
+                    // covers the whole package. rpmsign files EdDSA (like DSA) under RPMSIGTAG_DSA.
+                    signature[267] = .binary(
+                        Data(signer.signature(over: Array(header), time: UInt32(clamping: spec.mtime))))
+                }
 
-        var package = Self.lead(spec)
-        package.append(signature.serialized(padded: true))
-        package.append(header)
-        package.append(payload)
-        return package
+                let output = PackageFileWriter(descriptor: descriptor, package: url, digests: true)
+                try output.write(Self.lead(spec))
+                try output.write(signature.serialized(padded: true))
+                try output.write(header)
+                try output.append(temporary: payload, size: payloadSize)
+                try output.flush()
+                let (sha256, sha512) = output.digests()
+                return WrittenPackage(size: Int64(output.count), sha256: sha256, sha512: sha512)
+            })
     }
 
     /// The lead: magic, version 3.0, binary, arch number, `name-version-release`, Linux, and
@@ -61,15 +90,24 @@ package struct RpmPackageWriter: LinuxPackageFormat {
         return lead
     }
 
-    package static func payload(_ files: [PackagedFile], mtime: Int) -> Data {
-        var cpio = CpioStream(mtime: mtime)
+    /// The cpio payload into `cpio`, each file's bytes streamed from where they are; returns each
+    /// entry's size and SHA-256, in order.
+    package static func payload(
+        _ files: [PackagedFile], mtime: Int, into cpio: PackageFileWriter
+    ) throws -> [FileContents] {
+        let stream = CpioStream(into: cpio, mtime: mtime)
+        var contents: [FileContents] = []
         for (index, file) in files.enumerated() {
-            cpio.add("." + file.path, mode: file.fullMode, inode: index + 1, contents: file.data)
+            contents.append(try stream.add("." + file.path, file, inode: index + 1))
         }
-        return cpio.finish()
+        try stream.finish()
+        return contents
     }
 
-    package static func mainHeader(_ spec: LinuxPackageSpec, files: [PackagedFile], payload: Data) -> RpmHeader {
+    /// - Parameter contents: each file's size and SHA-256, as `payload` wrote them.
+    package static func mainHeader(
+        _ spec: LinuxPackageSpec, files: [PackagedFile], contents: [FileContents], payloadDigest: String
+    ) -> RpmHeader {
         let metadata = spec.metadata
         let nevr = "\(spec.version.rpm)-\(spec.release)"
         var header = RpmHeader(regionTag: 63)
@@ -82,18 +120,18 @@ package struct RpmPackageWriter: LinuxPackageFormat {
         header[1005] = .i18nString(body.joined(separator: "\n"))
         header[1006] = .int32([UInt32(clamping: spec.mtime)])  // BUILDTIME
         header[1007] = .string("relctl")  // BUILDHOST
-        header[1009] = .int32([UInt32(clamping: files.reduce(0) { $0 + $1.data.count })])  // SIZE
+        header[1009] = .int32([UInt32(clamping: contents.reduce(0) { $0 + $1.size })])  // SIZE
         header[1014] = .string(metadata.license)
         header[1015] = .string(metadata.maintainer)  // PACKAGER
         header[1016] = .i18nString(spec.group)  // GROUP: rpmlint reads rpm's "Unspecified" as no group
         if let homepage = metadata.homepage { header[1020] = .string(homepage) }
         header[1021] = .string("linux")
         header[1022] = .string(spec.architecture.rpm)
-        header[1028] = .int32(files.map { UInt32(clamping: $0.data.count) })  // FILESIZES
+        header[1028] = .int32(contents.map { UInt32(clamping: $0.size) })  // FILESIZES
         header[1030] = .int16(files.map { UInt16($0.fullMode) })  // FILEMODES
         header[1033] = .int16(files.map { _ in 0 })  // FILERDEVS
         header[1034] = .int32(files.map { _ in UInt32(clamping: spec.mtime) })  // FILEMTIMES
-        header[1035] = .stringArray(files.map { $0.isDirectory ? "" : FileHasher.hex(SHA256.hash(data: $0.data)) })
+        header[1035] = .stringArray(zip(files, contents).map { $0.isDirectory ? "" : $1.digest })
         header[1036] = .stringArray(files.map { _ in "" })  // FILELINKTOS
         // RPMFILE_DOC 2, RPMFILE_LICENSE 128.
         header[1037] = .int32(files.map { ($0.isDocumentation ? 2 : 0) | ($0.isLicense ? 128 : 0) })
@@ -136,7 +174,7 @@ package struct RpmPackageWriter: LinuxPackageFormat {
         header[1132] = .string("\(spec.architecture.rpm)-pc-linux-gnu")  // PLATFORM
         header[5011] = .int32([8])  // FILEDIGESTALGO: SHA-256
         header[5062] = .string("utf-8")  // ENCODING
-        header[5092] = .stringArray([FileHasher.hex(SHA256.hash(data: payload))])  // PAYLOADDIGEST
+        header[5092] = .stringArray([payloadDigest])  // PAYLOADDIGEST
         header[5093] = .int32([8])  // PAYLOADDIGESTALGO
         return header
     }

@@ -1,9 +1,9 @@
 import Foundation
 import RelctlBasics
 
-/// A POSIX ustar archive built in memory, for the deb's control.tar and data.tar: every entry
-/// owned by root:root with one mtime, in the order given (callers sort), paths as dpkg writes
-/// them (`./usr/bin/velo-sql`, folders with a trailing `/`).
+/// A POSIX ustar archive built in memory, for the deb's control.tar (its data.tar is streamed to a
+/// file with the same `header`): every entry owned by root:root with one mtime, in the order given
+/// (callers sort), paths as dpkg writes them (`./usr/bin/velo-sql`, folders with a trailing `/`).
 package struct TarStream {
     package private(set) var data = Data()
     package let mtime: Int
@@ -17,7 +17,7 @@ package struct TarStream {
     package mutating func addFile(_ path: String, contents: Data, mode: UInt32) throws {
         try addHeader(path: path, mode: mode, size: contents.count, type: "0")
         data.append(contents)
-        data.append(Data(count: (512 - contents.count % 512) % 512))
+        data.append(Data(count: Self.padding(contents.count)))
     }
 
     /// The two zero blocks that end an archive.
@@ -27,8 +27,16 @@ package struct TarStream {
     }
 
     private mutating func addHeader(path: String, mode: UInt32, size: Int, type: Character) throws {
+        data.append(contentsOf: try Self.header(path: path, mode: mode, size: size, type: type, mtime: mtime))
+    }
+
+    /// The zeros after `size` bytes of contents, up to the next 512-byte block.
+    package static func padding(_ size: Int) -> Int { (512 - size % 512) % 512 }
+
+    /// One entry's 512-byte header; `type` "0" for a file, "5" for a folder.
+    package static func header(path: String, mode: UInt32, size: Int, type: Character, mtime: Int) throws -> [UInt8] {
         var header = [UInt8](repeating: 0, count: 512)
-        let (prefix, name) = try Self.split(path)
+        let (prefix, name) = try split(path)
         func put(_ text: String, at offset: Int, width: Int) {
             for (index, byte) in text.utf8.prefix(width).enumerated() { header[offset + index] = byte }
         }
@@ -53,7 +61,7 @@ package struct TarStream {
         let sum = header.reduce(0) { $0 + Int($1) }
         octal(sum, at: 148, width: 7)
         header[155] = 0x20
-        data.append(contentsOf: header)
+        return header
     }
 
     /// ustar's name (100 bytes) and prefix (155 bytes), split at a `/`.
@@ -62,7 +70,10 @@ package struct TarStream {
         if bytes.count <= 100 { return ("", path) }
         for (index, byte) in bytes.enumerated().reversed() where byte == UInt8(ascii: "/") {
             if index <= 155, bytes.count - index - 1 <= 100, bytes.count - index - 1 > 0 {
-                return (String(decoding: bytes[..<index], as: UTF8.self), String(decoding: bytes[(index + 1)...], as: UTF8.self))
+                return (
+                    String(decoding: bytes[..<index], as: UTF8.self),
+                    String(decoding: bytes[(index + 1)...], as: UTF8.self)
+                )
             }
         }
         throw LinuxPackageError.pathTooLong(path: path)
