@@ -156,6 +156,7 @@ struct GeneratorSourceScanTests {
         "LinuxPackageFormat.swift": "a protocol",
         "LinuxPackageFormats.swift": "a registry", "LinuxPackageSpec.swift": "a model",
         "LinuxPackageVersion.swift": "checks and spells versions", "PackageMetadata.swift": "checks values",
+        "PackageFileWriter.swift": "writes bytes (files, framing) in 1 MiB writes; its text is diagnostics",
         "PackagedFile.swift": "a model", "RpmHeader.swift": "binary header framing (its strings come from the writer)",
         "RpmSigningKey.swift": "reads a key", "TarStream.swift": "binary tar framing",
     ]
