@@ -21,6 +21,8 @@ struct WriteFaultCLITests {
     static let zst = "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.zst"
     static let gz = "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"
     static let archives = [zip, zst, gz]
+    /// The target of each of `archives`.
+    static let triples = ["x86_64-pc-windows-msvc", "aarch64-unknown-linux-gnu", "x86_64-unknown-linux-gnu"]
 
     /// A project in a temporary folder, with a tmpfs mounted at its dist/, and a scratch folder
     /// outside both (the shim and its log).
@@ -413,47 +415,234 @@ struct WriteFaultCLITests {
     }
 
     /// `release --dry-run` and `reproduce` write only into a scratch clone in $TMPDIR: a full
-    /// $TMPDIR ends them cleanly, the scratch folder goes, and the project is only read.
-    @Test func aFullTemporaryFolderEndsTheDryRunAndReproduceAndTheScratchFolderGoes() throws {
+    /// $TMPDIR, a failing one or a file-size limit ends them cleanly, the scratch folder goes, and
+    /// the project is only read. Where git meets the fault (the clone's checkout) relctl passes on
+    /// git's words; where relctl's own writer does (the archives), it says it in one line.
+    @Test func aFullFailingOrLimitedTemporaryFolderEndsTheDryRunAndReproduceAndTheScratchFolderGoes() throws {
         let folder = try TemporaryDirectory(prefix: "relctl-write-faults")
         let project = try FaultProject(at: folder.url)
         let tmpfs = try WriteFaults.Tmpfs(at: folder.url.appendingPathComponent("tmp"), bytes: 256 << 20)
         defer { tmpfs.unmount() }
+        let scratch = try TemporaryDirectory(prefix: "relctl-write-faults-scratch")
         let environment = ["TMPDIR": tmpfs.url.path]
-        let rooms = [Int64(64 << 10), 2 << 20]
-        for room in rooms {
-            try tmpfs.leave(room: room)
-            let dryRun = try project.fault(["release", "v1.0.0", "--dry-run"], environment: environment)
-            #expect(!dryRun.timedOut && dryRun.status == 1, "dry run, room \(room): \(dryRun)")
-            #expect(dryRun.seconds < WriteFaults.bound, "dry run, room \(room): \(dryRun)")
-            // What git says when the clone's checkout fills the disk, or relctl's own line.
-            #expect(
-                dryRun.stderr.contains(Self.full) || dryRun.stderr.contains("Out of diskspace"),
-                "dry run, room \(room): \(dryRun)")
-            #expect(
-                try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "dry run, room \(room)")
-            #expect(
-                !FileManager.default.fileExists(atPath: project.dist.path), "dry run, room \(room): dist/ was written")
-            try tmpfs.leave(room: 256 << 20)
-        }
-        #expect(try project.tags().isEmpty)
+        let archives = Self.archives
 
+        /// Runs `arguments` under each fault; `check` judges what is left in the project. The
+        /// checkouts and the build come first (`tree` bytes); half an archive more lands in `package`.
+        func faults(_ arguments: [String], _ what: String, tree: Int64, check: (String) throws -> Void) throws {
+            for room in [Int64(64 << 10), tree + 600_000] {
+                try tmpfs.leave(room: room)
+                let outcome = try project.fault(arguments, environment: environment)
+                WriteFaults.report(outcome, "\(what), full $TMPDIR, room \(room)")
+                if room == tree + 600_000 {
+                    WriteFaults.expectCleanFailure(
+                        outcome, reason: Self.full, naming: archives, "\(what), full at an archive")
+                } else {
+                    #expect(!outcome.timedOut && outcome.status == 1, "\(what), room \(room): \(outcome)")
+                    #expect(outcome.seconds < WriteFaults.bound, "\(what), room \(room): \(outcome)")
+                    // What git says when the clone's checkout fills the disk.
+                    #expect(
+                        outcome.stderr.contains(Self.full) || outcome.stderr.contains("Out of diskspace"),
+                        "\(what), room \(room): \(outcome)")
+                }
+                #expect(
+                    try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "\(what), room \(room)"
+                )
+                try check("\(what), room \(room)")
+                try tmpfs.leave(room: 256 << 20)
+            }
+
+            // Above the files the checkout and the build write (600 KB), below an archive (1.2 MB);
+            // relctl's error line goes to a file too, far below the limit.
+            let limited = try project.fault(arguments, environment: environment, fileSizeKiB: 900)
+            WriteFaults.report(limited, "\(what), ulimit -f 900")
+            WriteFaults.expectCleanFailure(limited, reason: Self.tooLarge, naming: archives, "\(what) under ulimit -f")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "\(what), ulimit -f")
+            try check("\(what), ulimit -f")
+
+            // EIO in the scratch folder: at once (git's clone meets it), and past the checkout
+            // and the build (each child counts its own bytes), in relctl's archive writer.
+            for bytes in [0, 2_000_000] {
+                let log = scratch.url.appendingPathComponent("faults-\(arguments[0])-\(bytes).log")
+                let shim = try WriteFaults.shimEnvironment(
+                    under: tmpfs.url, ["RELCTL_FAULT_WRITE_BYTES": "\(bytes)"], log: log)
+                let failing = try project.fault(arguments, environment: environment.merging(shim) { _, new in new })
+                WriteFaults.report(failing, "\(what), EIO after \(bytes) bytes")
+                #expect(FileManager.default.fileExists(atPath: log.path), "\(what), \(bytes): the shim failed no call")
+                if bytes == 0 {
+                    #expect(!failing.timedOut && failing.status == 1, "\(what), EIO in git: \(failing)")
+                    #expect(failing.seconds < WriteFaults.bound, "\(what), EIO in git: \(failing)")
+                    #expect(failing.stderr.contains(Self.failing), "\(what), EIO in git: \(failing)")
+                } else {
+                    WriteFaults.expectCleanFailure(
+                        failing, reason: Self.failing, naming: archives, "\(what), EIO at an archive")
+                }
+                #expect(
+                    try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty,
+                    "\(what), EIO after \(bytes) bytes")
+                try check("\(what), EIO after \(bytes) bytes")
+            }
+        }
+
+        try faults(["release", "v1.0.0", "--dry-run"], "dry run", tree: try project.builtTreeBytes()) {
+            (what: String) throws in
+            #expect(!FileManager.default.fileExists(atPath: project.dist.path), "\(what): dist/ was written")
+            #expect(try project.tags().isEmpty, "\(what): a tag was made")
+        }
         try project.succeed(["release", "v1.0.0"])
         let before = try WriteFaults.snapshot(project.dist)
-        for room in rooms {
+        try faults(["reproduce", "v1.0.0"], "reproduce", tree: try project.builtTreeBytes(checkouts: 2)) {
+            (what: String) throws in
+            try WriteFaults.expectIntact(before, project.dist, what)
+            #expect(try project.tags() == ["v1.0.0"], "\(what)")
+        }
+    }
+
+    // MARK: repository
+
+    /// `relctl repository` builds dist/apt and dist/dnf beside the earlier ones and swaps each in
+    /// at once: a full, failing or read-only dist/ leaves the earlier repositories whole (they
+    /// still verify), nothing half-written, and one line naming the repository's file.
+    @Test func aFullFailingOrReadOnlyDiskLeavesTheEarlierRepositoryWhole() throws {
+        let (project, tmpfs, scratch) = try projectWithSmallDist(bytes: 256 << 20)
+        defer { tmpfs.unmount() }
+        let key = try GPGKey()
+        try project.addRepositories(key: key, keyFile: scratch.url.appendingPathComponent("repo.asc"))
+        try project.succeed(["linux-package", "--tag", "v1.0.0"])
+        try project.succeed(["repository", "--tag", "v1.0.0"])
+        let verify = ["verify", "--repository-key", key.keyring.path]
+        try project.succeed(verify)
+        let before = try WriteFaults.snapshot(project.dist)
+        let topLevel = Set(try FileManager.default.contentsOfDirectory(atPath: project.dist.path))
+        let deb = WriteFaults.allocated(project.dist.appendingPathComponent("demo_1.0.0_amd64.deb"))
+        #expect(deb > 500_000, "a package is big enough to fill a small disk")
+        let apt = project.dist.appendingPathComponent("apt").path
+        let dnf = project.dist.appendingPathComponent("dnf").path
+
+        /// The checks after each fault: one line, nothing left, the earlier repositories whole.
+        func expectEarlierRepositories(
+            _ outcome: WriteFaults.Outcome, reason: String, naming files: [String], _ what: String
+        ) throws {
+            WriteFaults.report(outcome, "repository, \(what)")
+            WriteFaults.expectCleanFailure(outcome, reason: reason, naming: files, "repository, \(what)")
+            #expect(
+                Set(try FileManager.default.contentsOfDirectory(atPath: project.dist.path)) == topLevel,
+                "\(what): something was left in dist/")
+            #expect(
+                WriteFaults.leftovers(under: [project.dist]).isEmpty,
+                "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            try WriteFaults.expectIntact(before, project.dist, what)
+            let verified = try project.fault(verify)
+            #expect(verified.status == 0, "\(what): the earlier repositories no longer verify: \(verified)")
+        }
+
+        // Full at the first package copied into the pool, and at the second.
+        for (what, room) in [("the first package", Int64(0)), ("the second package", deb + deb / 2)] {
             try tmpfs.leave(room: room)
-            let reproduce = try project.fault(["reproduce", "v1.0.0"], environment: environment)
-            #expect(!reproduce.timedOut && reproduce.status == 1, "reproduce, room \(room): \(reproduce)")
-            #expect(reproduce.seconds < WriteFaults.bound, "reproduce, room \(room): \(reproduce)")
-            #expect(
-                reproduce.stderr.contains(Self.full) || reproduce.stderr.contains("Out of diskspace"),
-                "reproduce, room \(room): \(reproduce)")
-            #expect(
-                try FileManager.default.contentsOfDirectory(atPath: tmpfs.url.path).isEmpty, "reproduce, room \(room)")
-            try WriteFaults.expectIntact(before, project.dist, "reproduce, room \(room)")
+            let full = try project.fault(["repository", "--tag", "v1.0.0"])
+            try expectEarlierRepositories(full, reason: Self.full, naming: [apt + "/pool/"], "full at \(what)")
             try tmpfs.leave(room: 256 << 20)
         }
-        #expect(try project.tags() == ["v1.0.0"])
+
+        // EIO: at the first index written, at the swap of the new apt/ for the old one, at the
+        // swap of dnf/ (the shim counts renames into dist/: apt's nine files, its swap, then
+        // dnf's six files, its swap). The log shows where the fault landed.
+        let cases: [(what: String, settings: [String: String], file: String, call: String?)] = [
+            ("the first index", ["RELCTL_FAULT_WRITE_CALLS": "0"], apt + "/dists/", nil),
+            ("the swap of apt/", ["RELCTL_FAULT_RENAME_CALLS": "9"], apt, apt),
+            ("the swap of dnf/", ["RELCTL_FAULT_RENAME_CALLS": "16"], dnf, dnf),
+        ]
+        for (index, (what, settings, file, call)) in cases.enumerated() {
+            let log = scratch.url.appendingPathComponent("faults-repository-\(index).log")
+            let failing = try project.fault(
+                ["repository", "--tag", "v1.0.0"],
+                environment: try WriteFaults.shimEnvironment(under: project.dist, settings, log: log))
+            let failed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            #expect(!failed.isEmpty, "\(what): the shim failed no call")
+            if let call {
+                #expect(failed.hasSuffix(" \(call)\n"), "\(what): the fault landed elsewhere: \(failed)")
+            }
+            try expectEarlierRepositories(failing, reason: Self.failing, naming: [file], "EIO at \(what)")
+        }
+
+        try tmpfs.makeReadOnly()
+        let readOnly = try project.fault(["repository", "--tag", "v1.0.0"])
+        try tmpfs.makeWritable()
+        try expectEarlierRepositories(readOnly, reason: Self.readOnly, naming: [apt], "read-only dist/")
+    }
+
+    // MARK: SBOM
+
+    /// The SBOM writer (streamed, hashed on the way) under EIO mid-document and at its rename
+    /// into place, and under a file-size limit only an SBOM exceeds (an archive of 4,000 small
+    /// files compresses to far less than the SBOM that lists them).
+    @Test func aFailingDiskOrAFileSizeLimitEndsPackageInTheSBOMWriter() throws {
+        let (project, tmpfs, scratch) = try projectWithSmallDist()
+        defer { tmpfs.unmount() }
+        try project.succeed(["package", "--tag", "v1.0.0", "--jobs", "1"])
+        func size(_ name: String) -> Int64 { WriteFaults.length(project.dist.appendingPathComponent(name)) }
+        let sbomName = "demo-v1.0.0-x86_64-pc-windows-msvc.cdx.json"
+        let zipBytes = size(Self.zip), sum = size(Self.zip + ".sha256"), sbom = size(sbomName)
+        #expect(sbom > 2_000, "the SBOM is big enough to fail halfway: \(sbom)")
+        try emptyDist(project)
+        try Data("an earlier file\n".utf8).write(to: project.dist.appendingPathComponent("earlier.txt"))
+        let before = try WriteFaults.snapshot(project.dist)
+
+        /// An archive is never left without its checksum and its SBOM.
+        func expectNoLoneArchive(_ folder: URL, _ what: String) throws {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            for (archive, triple) in Swift.zip(Self.archives, Self.triples) where names.contains(archive) {
+                #expect(names.contains(archive + ".sha256"), "\(what): \(archive) without its checksum: \(names)")
+                #expect(
+                    names.contains("demo-v1.0.0-\(triple).cdx.json"), "\(what): \(archive) without its SBOM: \(names)")
+            }
+        }
+
+        // --jobs 1 writes the zip, its .sha256, then its SBOM: a byte budget past the first two
+        // lands mid-SBOM; the third rename into dist/ is the SBOM's.
+        let cases: [(what: String, settings: [String: String])] = [
+            ("mid-SBOM", ["RELCTL_FAULT_WRITE_BYTES": "\(zipBytes + sum + sbom / 2)"]),
+            ("the SBOM's rename into place", ["RELCTL_FAULT_RENAME_CALLS": "2"]),
+        ]
+        for (index, (what, settings)) in cases.enumerated() {
+            let log = scratch.url.appendingPathComponent("faults-sbom-\(index).log")
+            let outcome = try project.fault(
+                ["package", "--tag", "v1.0.0", "--jobs", "1"],
+                environment: try WriteFaults.shimEnvironment(under: project.dist, settings, log: log))
+            WriteFaults.report(outcome, "package, EIO at \(what)")
+            WriteFaults.expectCleanFailure(outcome, reason: Self.failing, naming: [sbomName], "package, EIO at \(what)")
+            let failed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            #expect(failed.contains(".cdx.json"), "\(what): the fault landed elsewhere: \(failed)")
+            #expect(
+                WriteFaults.leftovers(under: [project.dist]).isEmpty,
+                "\(what): \(WriteFaults.leftovers(under: [project.dist]))")
+            try expectNoLoneArchive(project.dist, what)
+            try WriteFaults.expectWhole(project.dist, what)
+            try WriteFaults.expectIntact(before, project.dist, what)
+            try emptyDist(project)
+            try Data("an earlier file\n".utf8).write(to: project.dist.appendingPathComponent("earlier.txt"))
+        }
+        tmpfs.unmount()
+
+        // The limit: above the archive (and relctl's error line), below its SBOM.
+        let (small, smallDist, _) = try projectWithSmallDist(payload: 1_000)
+        defer { smallDist.unmount() }
+        try small.addDocsTree(count: 4_000)
+        let gz = ["package", "--tag", "v1.0.0", "--target", "x86_64-unknown-linux-gnu"]
+        try small.succeed(gz)
+        let archive = WriteFaults.length(small.dist.appendingPathComponent(Self.gz))
+        let smallSBOM = WriteFaults.length(
+            small.dist.appendingPathComponent("demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json"))
+        #expect(archive * 2 < smallSBOM, "the archive \(archive) is far smaller than its SBOM \(smallSBOM)")
+        try emptyDist(small)
+        let limitKiB = Int((archive + smallSBOM) / 2 / 1024)
+        let limited = try small.fault(gz, fileSizeKiB: limitKiB)
+        WriteFaults.report(limited, "package, ulimit -f \(limitKiB) below the SBOM")
+        WriteFaults.expectCleanFailure(
+            limited, reason: Self.tooLarge, naming: ["demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json"],
+            "package under ulimit -f below the SBOM")
+        #expect(WriteFaults.leftovers(under: [small.dist]).isEmpty, "\(WriteFaults.leftovers(under: [small.dist]))")
+        try expectNoLoneArchive(small.dist, "ulimit -f below the SBOM")
     }
 
     // MARK: signals

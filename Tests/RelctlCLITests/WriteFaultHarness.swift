@@ -101,6 +101,11 @@ enum WriteFaults {
             sourceLocation: sourceLocation)
     }
 
+    /// Prints how long a faulted run took (the time to exit each case reports), whatever it asserts.
+    static func report(_ outcome: Outcome, _ what: String) {
+        print("write fault: \(what): exit \(outcome.status) after \(String(format: "%.2f", outcome.seconds)) s")
+    }
+
     // MARK: what may be left
 
     /// relctl's temporaries anywhere under `folders` (files and folders named `….relctl-tmp-…`,
@@ -218,6 +223,13 @@ enum WriteFaults {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return 0 }
         return Int64(info.st_blocks) * 512
+    }
+
+    /// A file's length in bytes (what the shim's byte budget counts).
+    static func length(_ url: URL) -> Int64 {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return 0 }
+        return Int64(info.st_size)
     }
 
     // MARK: the EIO shim
@@ -367,6 +379,52 @@ struct FaultProject {
         let text = try String(contentsOf: config, encoding: .utf8) + "\n[[package]]\nformat = \"rpm\"\n"
         try Data(text.utf8).write(to: config)
         try Self.git(["commit", "-q", "-am", "chore: an rpm too"], in: url)
+    }
+
+    /// Adds signed APT and DNF repositories (`relctl repository`) and an rpm beside the deb, signed
+    /// with `key`, whose secret is written to `keyFile` (outside the project and dist/), and commits.
+    func addRepositories(key: GPGKey, keyFile: URL) throws {
+        try Data(key.secretArmored.utf8).write(to: keyFile)
+        let config = url.appendingPathComponent("relctl.toml")
+        let text =
+            try String(contentsOf: config, encoding: .utf8)
+            + "\n[[package]]\nformat = \"rpm\"\n\n[apt]\nsuite = \"stable\"\n\n[dnf]\nenabled = true\n\n"
+            + "[repository]\nsigning-key = \"\(keyFile.path)\"\n"
+        try Data(text.utf8).write(to: config)
+        try Self.git(["commit", "-q", "-am", "chore: signed repositories"], in: url)
+    }
+
+    /// Adds `count` small files under `docs/` as an archive tree and commits them: the archive
+    /// (their tar headers and texts compress well) stays far smaller than its SBOM, which lists
+    /// every file with its SHA-256.
+    func addDocsTree(count: Int) throws {
+        let docs = url.appendingPathComponent("docs")
+        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+        for index in 0..<count {
+            try Data("page \(index)\n".utf8).write(to: docs.appendingPathComponent("page-\(index).txt"))
+        }
+        let config = url.appendingPathComponent("relctl.toml")
+        let text = try String(contentsOf: config, encoding: .utf8).replacingOccurrences(
+            of: "[archive]\n", with: "[archive]\ntrees = [{ from = \"docs\", to = \"docs\" }]\n")
+        try Data(text.utf8).write(to: config)
+        try Self.git(["add", "-A"], in: url)
+        try Self.git(["commit", "-q", "-m", "docs: many pages"], in: url)
+    }
+
+    /// The bytes scratch clones of the project take once built: `checkouts` times its tracked
+    /// files, and the binaries the build writes (what a dry run, one checkout, or `reproduce`, a
+    /// clone that the dry run within it clones again, writes before any archive).
+    func builtTreeBytes(checkouts: Int64 = 1) throws -> Int64 {
+        var total: Int64 = 0
+        let tracked = try Self.git(["ls-files"], in: url).split(separator: "\n").map(String.init)
+        for path in tracked { total += checkouts * WriteFaults.allocated(url.appendingPathComponent(path)) }
+        let out = url.appendingPathComponent("out")
+        if let walker = FileManager.default.enumerator(atPath: out.path) {
+            while let relative = walker.nextObject() as? String {
+                total += WriteFaults.allocated(out.appendingPathComponent(relative))
+            }
+        }
+        return total
     }
 
     /// Runs relctl in the project; a step that must succeed.

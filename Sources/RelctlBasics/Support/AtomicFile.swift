@@ -179,10 +179,22 @@ public enum AtomicFile {
         unlink(temporary.path)
     }
 
-    /// Replaces the folder at `destination` with the finished `staging` folder: the old one is
-    /// moved aside first and put back if the move fails, so either the old or the new folder is
-    /// there, never neither. The old folder is removed once the new one is in place.
+    /// Replaces the folder at `destination` with the finished `staging` folder, so that either the
+    /// old or the new folder is there, never neither and never a mix. The two trade places in one
+    /// rename (`RENAME_EXCHANGE`): a disk that fails it leaves the old folder untouched. Where the
+    /// file system cannot exchange (or nothing is there yet), the old one is moved aside first and
+    /// put back if the move fails. The old folder is removed once the new one is in place.
     package static func replaceFolder(_ staging: URL, at destination: URL) throws(SystemCallFailure) {
+        switch exchange(staging, destination) {
+        case 0:
+            // The old folder now sits at the staging path, which the caller's cleanup also covers.
+            try? FileSystem.remove(staging)
+            return
+        case ENOENT, EINVAL, ENOSYS, EOPNOTSUPP:
+            break
+        case let code:
+            throw SystemCallFailure(code: code)
+        }
         let old = destination.deletingLastPathComponent().appendingPathComponent(
             Temporaries.name(".\(destination.lastPathComponent).old"))
         let hadOld = Foundation.rename(destination.path, old.path) == 0
@@ -192,5 +204,58 @@ public enum AtomicFile {
             throw failure
         }
         if hadOld { try? FileSystem.remove(old) }
+    }
+
+    /// renameat2(2) with `RENAME_EXCHANGE`: 0, or the `errno` (ENOSYS when the C library lacks it).
+    /// Glibc declares it only for `_GNU_SOURCE`, which Swift's Glibc module does not see, so it is
+    /// looked up by name (an `LD_PRELOAD` library's own, as the write-fault tests use, comes first).
+    private static func exchange(_ first: URL, _ second: URL) -> Int32 {
+        typealias RenameAt2 =
+            @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
+        guard let symbol = dlsym(nil, "renameat2") else { return ENOSYS }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        // RENAME_EXCHANGE in <linux/fs.h>.
+        let renameExchange: UInt32 = 1 << 1
+        return renameat2(AT_FDCWD, first.path, AT_FDCWD, second.path, renameExchange) == 0 ? 0 : errno
+    }
+
+    /// Writes a folder whole: `body` fills a new temporary sibling of `destination` (registered for
+    /// cleanup), which then replaces `destination` (`replaceFolder`). On any failure the temporary
+    /// goes and `destination` is left as it was; a failed write inside the temporary is reported at
+    /// the path the file would have had in `destination`, the one the user knows.
+    package static func writeFolder<Result>(
+        _ destination: URL, _ body: (_ staging: URL) throws -> Result
+    ) throws
+        -> Result
+    {
+        let staging = temporaryURL(for: destination)
+        do {
+            try CleanupRegistry.shared.makeDirectory(staging)
+        } catch let error as FileSystemError {
+            throw error.relocated(from: staging, to: destination)
+        }
+        defer { CleanupRegistry.shared.unregister(staging) }
+        do {
+            let result = try body(staging)
+            do { try replaceFolder(staging, at: destination) } catch {
+                throw FileSystemError(
+                    path: destination.path, action: "cannot move the finished folder into place", errno: error.code)
+            }
+            return result
+        } catch {
+            try? FileSystem.remove(staging)
+            if let error = error as? FileSystemError { throw error.relocated(from: staging, to: destination) }
+            throw error
+        }
+    }
+}
+
+extension FileSystemError {
+    /// The same error with a path inside `staging` named at its place inside `destination`.
+    package func relocated(from staging: URL, to destination: URL) -> FileSystemError {
+        guard let path, path == staging.path || path.hasPrefix(staging.path + "/") else { return self }
+        var moved = self
+        moved.path = destination.path + path.dropFirst(staging.path.count)
+        return moved
     }
 }

@@ -195,10 +195,12 @@ public enum FileSystem {
         }
     }
 
-    /// Copies a file (or folder) to a new path; the destination must not exist.
+    /// Copies a file (or folder) to a new path; the destination must not exist. A failure names
+    /// the destination, the file that could not be written, and the source in what it was doing
+    /// (Foundation's own error names only the source, whatever failed).
     package static func copy(_ source: URL, to destination: URL) throws {
         do { try FileManager.default.copyItem(at: source, to: destination) } catch {
-            throw wrap(error, destination.path)
+            throw FileSystemError(error, path: destination.path, action: "cannot copy \(source.path) here")
         }
     }
 

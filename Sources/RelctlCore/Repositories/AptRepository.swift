@@ -68,50 +68,52 @@ package struct AptRepository {
                 path: output.path,
                 reason: "no .deb to publish: run `relctl linux-package --tag TAG` first ([[package]] format = \"deb\")")
         }
-        let staging = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).partial")
-        if FileSystem.exists(staging) { try FileSystem.remove(staging) }
-        try FileSystem.createDirectory(staging)
-        for filename in entries.keys.sorted() {
-            let destination = staging.appendingPathComponent(filename)
-            try FileSystem.createDirectory(destination.deletingLastPathComponent())
-            try FileSystem.copy(entries[filename]!.source, to: destination)
-        }
-        var architectures = Set(entries.values.map(\.architecture)).subtracting(["all"]).sorted()
-        if architectures.isEmpty { architectures = ["amd64"] }
-        var indexes: [(path: String, size: Int, sha256: String)] = []
-        let dists = staging.appendingPathComponent("dists/\(suite)")
-        for architecture in architectures {
-            let stanzas = entries.keys.sorted().compactMap { filename -> String? in
-                let entry = entries[filename]!
-                return entry.architecture == architecture || entry.architecture == "all" ? entry.stanza : nil
+        // Built whole beside the old repository, which it replaces in one step: a write fault
+        // leaves the old one as it was and nothing half-written in dist/.
+        try AtomicFile.writeFolder(output) { staging in
+            for filename in entries.keys.sorted() {
+                let destination = staging.appendingPathComponent(filename)
+                try FileSystem.createDirectory(destination.deletingLastPathComponent())
+                try FileSystem.copy(entries[filename]!.source, to: destination)
             }
-            let packages = Data(RepositoryText.packagesFile(stanzas).utf8)
-            let folder = "main/binary-\(architecture)"
-            try FileSystem.createDirectory(dists.appendingPathComponent(folder))
-            let gzipped = try Gzip.compress(packages, destination: "\(folder)/Packages.gz")
-            for (name, data) in [("Packages", packages), ("Packages.gz", gzipped)] {
-                try AtomicFile.write(data, to: dists.appendingPathComponent("\(folder)/\(name)"))
-                indexes.append(
-                    (path: "\(folder)/\(name)", size: data.count, sha256: FileHasher.hex(SHA256.hash(data: data))))
+            var architectures = Set(entries.values.map(\.architecture)).subtracting(["all"]).sorted()
+            if architectures.isEmpty { architectures = ["amd64"] }
+            var indexes: [(path: String, size: Int, sha256: String)] = []
+            let dists = staging.appendingPathComponent("dists/\(suite)")
+            for architecture in architectures {
+                let stanzas = entries.keys.sorted().compactMap { filename -> String? in
+                    let entry = entries[filename]!
+                    return entry.architecture == architecture || entry.architecture == "all" ? entry.stanza : nil
+                }
+                let packages = Data(RepositoryText.packagesFile(stanzas).utf8)
+                let folder = "main/binary-\(architecture)"
+                try FileSystem.createDirectory(dists.appendingPathComponent(folder))
+                let gzipped = try Gzip.compress(packages, destination: "\(folder)/Packages.gz")
+                for (name, data) in [("Packages", packages), ("Packages.gz", gzipped)] {
+                    try AtomicFile.write(data, to: dists.appendingPathComponent("\(folder)/\(name)"))
+                    indexes.append(
+                        (path: "\(folder)/\(name)", size: data.count, sha256: FileHasher.hex(SHA256.hash(data: data))))
+                }
             }
+            let release = try RepositoryText.releaseFile(
+                fields: [
+                    ("Origin", origin), ("Label", origin), ("Suite", suite), ("Codename", suite),
+                    ("Date", RepositoryText.releaseDate(epoch)),
+                    ("Architectures", architectures.joined(separator: " ")),
+                    ("Components", "main"), ("Description", "\(origin) packages, signed by \(key.fingerprintText)"),
+                ],
+                indexes: indexes)
+            let time = UInt32(clamping: epoch)
+            try AtomicFile.write(release, to: dists.appendingPathComponent("Release"))
+            try AtomicFile.write(key.clearsigned(release, time: time), to: dists.appendingPathComponent("InRelease"))
+            try AtomicFile.write(
+                key.detachedSignature(of: Array(release.utf8), time: time),
+                to: dists.appendingPathComponent("Release.gpg"))
+            try AtomicFile.write(
+                Data(key.publicKeyring), to: staging.appendingPathComponent(Self.keyringName(project: origin)))
+            try AtomicFile.write(
+                key.armoredPublicKey, to: staging.appendingPathComponent("\(origin)-archive-keyring.asc"))
         }
-        let release = try RepositoryText.releaseFile(
-            fields: [
-                ("Origin", origin), ("Label", origin), ("Suite", suite), ("Codename", suite),
-                ("Date", RepositoryText.releaseDate(epoch)), ("Architectures", architectures.joined(separator: " ")),
-                ("Components", "main"), ("Description", "\(origin) packages, signed by \(key.fingerprintText)"),
-            ],
-            indexes: indexes)
-        let time = UInt32(clamping: epoch)
-        try AtomicFile.write(release, to: dists.appendingPathComponent("Release"))
-        try AtomicFile.write(key.clearsigned(release, time: time), to: dists.appendingPathComponent("InRelease"))
-        try AtomicFile.write(
-            key.detachedSignature(of: Array(release.utf8), time: time), to: dists.appendingPathComponent("Release.gpg"))
-        try AtomicFile.write(
-            Data(key.publicKeyring), to: staging.appendingPathComponent(Self.keyringName(project: origin)))
-        try AtomicFile.write(key.armoredPublicKey, to: staging.appendingPathComponent("\(origin)-archive-keyring.asc"))
-        if FileSystem.exists(output) { try FileSystem.remove(output) }
-        try FileSystem.move(staging, to: output)
         return entries.count
     }
 

@@ -52,46 +52,47 @@ package struct DnfRepository {
                 path: output.path,
                 reason: "no .rpm to publish: run `relctl linux-package --tag TAG` first ([[package]] format = \"rpm\")")
         }
-        let staging = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).partial")
-        if FileSystem.exists(staging) { try FileSystem.remove(staging) }
-        try FileSystem.createDirectory(staging.appendingPathComponent("Packages"))
-        try FileSystem.createDirectory(staging.appendingPathComponent("repodata"))
-        var primary: [String] = []
-        var filelists: [String] = []
-        var other: [String] = []
-        for name in sources.keys.sorted() {
-            let destination = staging.appendingPathComponent("Packages/\(name)")
-            try FileSystem.copy(sources[name]!, to: destination)
-            let info = try RpmPackageInfo(reading: destination)
-            let sha256 = try FileHasher.sha256(of: destination)
-            let size = FileSystem.size(of: destination) ?? 0
-            primary.append(
-                try RepositoryText.primaryPackage(
-                    info, sha256: sha256, size: size, location: "Packages/\(name)", time: Int(info.buildTime)))
-            filelists.append(try RepositoryText.filelistsPackage(info, sha256: sha256))
-            other.append(try RepositoryText.otherPackage(info, sha256: sha256))
+        // Built whole beside the old repository, which it replaces in one step: a write fault
+        // leaves the old one as it was and nothing half-written in dist/.
+        try AtomicFile.writeFolder(output) { staging in
+            try FileSystem.createDirectory(staging.appendingPathComponent("Packages"))
+            try FileSystem.createDirectory(staging.appendingPathComponent("repodata"))
+            var primary: [String] = []
+            var filelists: [String] = []
+            var other: [String] = []
+            for name in sources.keys.sorted() {
+                let destination = staging.appendingPathComponent("Packages/\(name)")
+                try FileSystem.copy(sources[name]!, to: destination)
+                let info = try RpmPackageInfo(reading: destination)
+                let sha256 = try FileHasher.sha256(of: destination)
+                let size = FileSystem.size(of: destination) ?? 0
+                primary.append(
+                    try RepositoryText.primaryPackage(
+                        info, sha256: sha256, size: size, location: "Packages/\(name)", time: Int(info.buildTime)))
+                filelists.append(try RepositoryText.filelistsPackage(info, sha256: sha256))
+                other.append(try RepositoryText.otherPackage(info, sha256: sha256))
+            }
+            var entries: [RepositoryText.RepomdEntry] = []
+            for (type, packages) in [("primary", primary), ("filelists", filelists), ("other", other)] {
+                let document = Data(RepositoryText.metadataDocument(type, packages: packages).utf8)
+                let gzipped = try Gzip.compress(document, destination: "\(type).xml.gz")
+                let sha256 = FileHasher.hex(SHA256.hash(data: gzipped))
+                let location = "repodata/\(sha256)-\(type).xml.gz"
+                try AtomicFile.write(gzipped, to: staging.appendingPathComponent(location))
+                entries.append(
+                    RepositoryText.RepomdEntry(
+                        type: type, location: location, sha256: sha256, size: gzipped.count,
+                        openSHA256: FileHasher.hex(SHA256.hash(data: document)), openSize: document.count))
+            }
+            let repomd = try RepositoryText.repomd(revision: epoch, entries: entries)
+            try AtomicFile.write(repomd, to: staging.appendingPathComponent("repodata/repomd.xml"))
+            try AtomicFile.write(
+                key.detachedSignature(of: Array(repomd.utf8), time: UInt32(clamping: epoch)),
+                to: staging.appendingPathComponent("repodata/repomd.xml.asc"))
+            try AtomicFile.write(
+                key.armoredPublicKey, to: staging.appendingPathComponent(Self.keyName(project: origin)))
+            for (name, text) in extraKeys { try AtomicFile.write(text, to: staging.appendingPathComponent(name)) }
         }
-        var entries: [RepositoryText.RepomdEntry] = []
-        for (type, packages) in [("primary", primary), ("filelists", filelists), ("other", other)] {
-            let document = Data(RepositoryText.metadataDocument(type, packages: packages).utf8)
-            let gzipped = try Gzip.compress(document, destination: "\(type).xml.gz")
-            let sha256 = FileHasher.hex(SHA256.hash(data: gzipped))
-            let location = "repodata/\(sha256)-\(type).xml.gz"
-            try AtomicFile.write(gzipped, to: staging.appendingPathComponent(location))
-            entries.append(
-                RepositoryText.RepomdEntry(
-                    type: type, location: location, sha256: sha256, size: gzipped.count,
-                    openSHA256: FileHasher.hex(SHA256.hash(data: document)), openSize: document.count))
-        }
-        let repomd = try RepositoryText.repomd(revision: epoch, entries: entries)
-        try AtomicFile.write(repomd, to: staging.appendingPathComponent("repodata/repomd.xml"))
-        try AtomicFile.write(
-            key.detachedSignature(of: Array(repomd.utf8), time: UInt32(clamping: epoch)),
-            to: staging.appendingPathComponent("repodata/repomd.xml.asc"))
-        try AtomicFile.write(key.armoredPublicKey, to: staging.appendingPathComponent(Self.keyName(project: origin)))
-        for (name, text) in extraKeys { try AtomicFile.write(text, to: staging.appendingPathComponent(name)) }
-        if FileSystem.exists(output) { try FileSystem.remove(output) }
-        try FileSystem.move(staging, to: output)
         return sources.count
     }
 }

@@ -69,7 +69,13 @@ enum ReproduceError: RelctlError, Equatable {
                 )
             ]
         case .rebuildFailed(let tag, let cause):
-            return [Diagnostic("the rebuild of \(tag) failed, so it cannot be compared; what failed:")] + cause
+            let headline = "the rebuild of \(tag) failed, so it cannot be compared"
+            // One cause (a write fault, one failed stage) is one line, as every other failure is;
+            // only a list of problems gets a line of its own above them.
+            if cause.count == 1, let only = cause.first {
+                return [Diagnostic("\(headline): \(only.description)", severity: only.severity)]
+            }
+            return [Diagnostic("\(headline); what failed:")] + cause
         case .differs(let tag, let files):
             return files.map { Diagnostic("\(tag) is not reproducible: \($0)") }
         }
