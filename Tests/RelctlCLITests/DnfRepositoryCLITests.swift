@@ -7,7 +7,8 @@ import Testing
 /// `gpgcheck=1` and `repo_gpgcheck=1` (signed rpms, signed repomd.xml), installed and upgraded.
 @Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct DnfRepositoryCLITests {
     /// The project, its rpm signing key (OpenSSH Ed25519) and its repository key (gpg's).
-    func project() throws -> (LinuxPackageFixture, GPGKey) {
+    /// - Parameter tables: more tables, before `[repository]` (which stays last, so a test can append to it).
+    func project(tables: String = "") throws -> (LinuxPackageFixture, GPGKey) {
         let keys = try TemporaryDirectory(prefix: "relctl-rpm-key")
         let rpmKey = keys.url.appendingPathComponent("rpm_ed25519")
         let made = try run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rpm", "-f", rpmKey.path])
@@ -21,6 +22,7 @@ import Testing
                 [dnf]
                 enabled = true
 
+                \(tables)
                 [repository]
                 signing-key = "\(keys.path)/repo.asc"
 
@@ -122,5 +124,49 @@ import Testing
         #expect(
             tampered.status != 0 && (tampered.stdout + tampered.stderr).lowercased().contains("signature"),
             "\(tampered)")
+    }
+}
+
+extension DnfRepositoryCLITests {
+    /// Every file under dist/apt and dist/dnf with its SHA-256 (sha256sum's, not relctl's).
+    func treeDigests(_ fixture: LinuxPackageFixture) throws -> String {
+        let listed = try sh("find apt dnf -type f | LC_ALL=C sort | xargs sha256sum", in: fixture.dist)
+        try #require(listed.status == 0 && listed.stderr.isEmpty, "\(listed)")
+        return listed.stdout
+    }
+
+    /// Byte-identical (issue 44): running `repository` again for the same tag, alone or on top of
+    /// its own published copy (`[repository] previous`), changes no byte of either repository:
+    /// not repomd.xml, its signature, the compressed indexes, nor apt's Release files.
+    @Test func rerunningForTheSameTagChangesNoByteWithOrWithoutPrevious() throws {
+        let (fixture, _) = try project(tables: "[[package]]\nformat = \"deb\"\n\n[apt]\nsuite = \"stable\"\n")
+        let first = try released(fixture, version: "1.0.0")
+        try #require(first.status == 0, "\(first)")
+        let before = try treeDigests(fixture)
+        for file in [
+            "dnf/repodata/repomd.xml", "dnf/repodata/repomd.xml.asc", "-primary.xml.gz", "-filelists.xml.gz",
+            "-other.xml.gz", "dnf/Packages/hello-1.0.0-1.x86_64.rpm", "apt/dists/stable/InRelease",
+            "apt/dists/stable/Release.gpg", "apt/dists/stable/main/binary-amd64/Packages.gz",
+        ] {
+            #expect(before.contains(file), "\(file) missing in\n\(before)")
+        }
+
+        let again = try relctl(["repository", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(again.status == 0, "\(again)")
+        #expect(try treeDigests(fixture) == before)
+
+        // Published, then named as the previous repository: the same release adds nothing.
+        let published = try TemporaryDirectory(prefix: "relctl-published")
+        _ = try sh("cp -a dist/apt dist/dnf \"$OUT\"/", in: fixture.url, environment: ["OUT": published.path])
+        try Data(
+            (try String(contentsOf: fixture.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+                + "previous = \"\(published.path)\"\n").utf8
+        ).write(to: fixture.url.appendingPathComponent("relctl.toml"))
+        let extended = try relctl(["repository", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(extended.status == 0, "\(extended)")
+        #expect(try treeDigests(fixture) == before)
+        let diff = try run(
+            "diff", ["-r", published.url.appendingPathComponent("dnf").path, "dist/dnf"], in: fixture.url)
+        #expect(diff.status == 0 && diff.stdout.isEmpty, "\(diff)")
     }
 }
