@@ -8,7 +8,8 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct DnfRepositoryCLITests {
     /// The project, its rpm signing key (OpenSSH Ed25519) and its repository key (gpg's).
     /// - Parameter tables: more tables, before `[repository]` (which stays last, so a test can append to it).
-    func project(tables: String = "") throws -> (LinuxPackageFixture, GPGKey) {
+    /// - Parameter algorithm: the repository key's, as gpg names it.
+    func project(tables: String = "", algorithm: String = "ed25519") throws -> (LinuxPackageFixture, GPGKey) {
         let keys = try TemporaryDirectory(prefix: "relctl-rpm-key")
         let rpmKey = keys.url.appendingPathComponent("rpm_ed25519")
         let made = try run("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rpm", "-f", rpmKey.path])
@@ -27,7 +28,7 @@ import Testing
                 signing-key = "\(keys.path)/repo.asc"
 
                 """)
-        let key = try GPGKey()
+        let key = try GPGKey(algorithm: algorithm)
         try Data(key.secretArmored.utf8).write(to: keys.url.appendingPathComponent("repo.asc"))
         return (fixture, key)
     }
@@ -168,5 +169,67 @@ extension DnfRepositoryCLITests {
         let diff = try run(
             "diff", ["-r", published.url.appendingPathComponent("dnf").path, "dist/dnf"], in: fixture.url)
         #expect(diff.status == 0 && diff.stdout.isEmpty, "\(diff)")
+    }
+}
+
+extension DnfRepositoryCLITests {
+    /// An RSA repository key as gpg exports it (issue 44): both repositories signed with it
+    /// (PKCS#1 v1.5 over SHA-256), accepted by gpgv, apt-get and dnf, checked by `relctl verify`.
+    @Test func anRSAKeySignsBothRepositoriesForGpgvAptAndDnf() throws {
+        let (fixture, key) = try project(
+            tables: "[[package]]\nformat = \"deb\"\n\n[apt]\nsuite = \"stable\"\n", algorithm: "rsa3072")
+        let first = try released(fixture, version: "1.0.0")
+        try #require(first.status == 0, "\(first)")
+        let suite = fixture.dist.appendingPathComponent("apt/dists/stable")
+        let repodata = fixture.dist.appendingPathComponent("dnf/repodata")
+        for arguments in [
+            [suite.appendingPathComponent("InRelease").path],
+            [suite.appendingPathComponent("Release.gpg").path, suite.appendingPathComponent("Release").path],
+            [
+                repodata.appendingPathComponent("repomd.xml.asc").path,
+                repodata.appendingPathComponent("repomd.xml").path,
+            ],
+        ] {
+            let checked = try run("gpgv", ["--keyring", key.keyring.path] + arguments)
+            #expect(checked.status == 0 && checked.stderr.contains("using RSA key"), "\(checked)")
+        }
+        // PKCS#1 v1.5 has no random part: a re-run signs to the same bytes.
+        let signatures = [suite.appendingPathComponent("InRelease"), repodata.appendingPathComponent("repomd.xml.asc")]
+        let before = try signatures.map { try Data(contentsOf: $0) }
+        let again = try relctl(["repository", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(again.status == 0, "\(again)")
+        #expect(try signatures.map { try Data(contentsOf: $0) } == before)
+        let verified = try relctl(["verify", "--repository-key", key.keyring.path], in: fixture.url)
+        #expect(
+            verified.status == 0 && verified.stderr.contains("apt: signatures good")
+                && verified.stderr.contains("dnf: signatures good"), "\(verified)")
+
+        let published = try TemporaryDirectory(prefix: "relctl-published")
+        _ = try sh("cp -a dist/apt dist/dnf \"$OUT\"/", in: fixture.url, environment: ["OUT": published.path])
+        let apt = AptRepositoryCLITests()
+        let source =
+            "deb [signed-by=\(published.path)/apt/hello-archive-keyring.gpg] copy:\(published.path)/apt stable main"
+        let aptState = try TemporaryDirectory(prefix: "relctl-apt-state")
+        let aptRoot = try apt.dpkgRoot()
+        let update = try apt.apt("update", state: aptState.url, root: aptRoot.url, source: source)
+        #expect(update.status == 0 && !update.stdout.contains("W:") && !update.stderr.contains("W:"), "\(update)")
+        let download = try apt.apt(
+            "install -y --download-only hello", state: aptState.url, root: aptRoot.url, source: source)
+        #expect(download.status == 0 && download.stdout.contains("hello"), "\(download)")
+
+        let dnfState = try TemporaryDirectory(prefix: "relctl-dnf-state")
+        let dnfRoot = try TemporaryDirectory(prefix: "relctl-dnf-root")
+        let installed = try dnf("install hello", state: dnfState.url, root: dnfRoot.url, published: published.url)
+        #expect(installed.status == 0, "\(installed)")
+        #expect(
+            try run(dnfRoot.url.appendingPathComponent("usr/bin/hello").path, []).stdout
+                == "hello 1.0.0 x86_64-unknown-linux-gnu\n")
+
+        // The same key still refuses a changed file.
+        let inRelease = suite.appendingPathComponent("InRelease")
+        let text = try String(contentsOf: inRelease, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Suite: stable", with: "Suite: stabl3").utf8).write(to: inRelease)
+        let tampered = try relctl(["verify", "--repository-key", key.keyring.path], in: fixture.url)
+        #expect(tampered.status == 1 && tampered.stderr.contains("BAD signature"), "\(tampered)")
     }
 }
