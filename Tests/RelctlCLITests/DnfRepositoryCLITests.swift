@@ -233,3 +233,96 @@ extension DnfRepositoryCLITests {
         #expect(tampered.status == 1 && tampered.stderr.contains("BAD signature"), "\(tampered)")
     }
 }
+
+extension DnfRepositoryCLITests {
+    /// `--publish` with `[repository] branch` and `folder` (issue 44): both repositories committed
+    /// to a new, history-less `gh-pages` of the project's remote; a second publish commits nothing;
+    /// a repository that would drop a published package (no `previous`) is refused, and with the
+    /// branch checked out as `previous` the next release adds to it.
+    @Test func publishCommitsTheRepositoriesToABranchOnceAndNeverDropsAPackage() throws {
+        let (fixture, _) = try project(tables: "[[package]]\nformat = \"deb\"\n\n[apt]\nsuite = \"stable\"\n")
+        let config = fixture.url.appendingPathComponent("relctl.toml")
+        let remote = try TemporaryDirectory(prefix: "relctl-pages-remote")
+        let environment = ["GIT_CONFIG_GLOBAL": "/dev/null"]
+        _ = try fixture.repository.commit(
+            "chore: publish the repositories",
+            files: [
+                "relctl.toml": try String(contentsOf: config, encoding: .utf8)
+                    + "branch = \"gh-pages\"\nfolder = \"packages\"\n"
+            ])
+        let made = try run("git", ["init", "-q", "--bare", "-b", "main", remote.path])
+        try #require(made.status == 0, "\(made)")
+        _ = try fixture.repository.git("remote", "add", "origin", remote.path)
+        _ = try fixture.repository.git("push", "-q", "origin", "HEAD:refs/heads/main")
+        let main = try run("git", ["-C", remote.path, "rev-parse", "main"]).stdout
+        let first = try released(fixture, version: "1.0.0")
+        try #require(first.status == 0, "\(first)")
+
+        let published = try relctl(
+            ["repository", "--tag", "v1.0.0", "--publish"], in: fixture.url, environment: environment)
+        #expect(published.status == 0, "\(published)")
+        let listed = try run("git", ["-C", remote.path, "ls-tree", "-r", "--name-only", "gh-pages"])
+        for path in [
+            "packages/apt/dists/stable/InRelease", "packages/apt/pool/main/h/hello/hello_1.0.0_amd64.deb",
+            "packages/apt/hello-archive-keyring.gpg", "packages/dnf/repodata/repomd.xml.asc",
+            "packages/dnf/Packages/hello-1.0.0-1.x86_64.rpm",
+        ] {
+            #expect(listed.stdout.contains(path + "\n"), "\(path) missing in\n\(listed)")
+        }
+        // A branch of its own: nothing of the project's default branch in it.
+        #expect(
+            listed.status == 0 && listed.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("packages/") },
+            "\(listed)")
+        #expect(try run("git", ["-C", remote.path, "rev-list", "--count", "gh-pages"]).stdout == "1\n")
+        #expect(try run("git", ["-C", remote.path, "rev-parse", "main"]).stdout == main, "main is left alone")
+        let inRelease = try run("git", ["-C", remote.path, "show", "gh-pages:packages/apt/dists/stable/InRelease"])
+        #expect(
+            inRelease.stdout
+                == (try String(
+                    contentsOf: fixture.dist.appendingPathComponent("apt/dists/stable/InRelease"), encoding: .utf8)))
+        let head = try run("git", ["-C", remote.path, "rev-parse", "gh-pages"]).stdout
+        let again = try relctl(
+            ["repository", "--tag", "v1.0.0", "--publish"], in: fixture.url, environment: environment)
+        #expect(again.status == 0 && again.stderr.contains("already has"), "\(again)")
+        #expect(try run("git", ["-C", remote.path, "rev-parse", "gh-pages"]).stdout == head, "a no-op committed")
+
+        // The next release, in a fresh dist/ (as a new CI checkout has) and without `previous`,
+        // lists 1.1.0 only: publishing it would drop 1.0.0.
+        _ = try fixture.repository.commit("feat: say more", files: ["VERSION": "1.1.0\n"])
+        try FileManager.default.removeItem(at: fixture.dist)
+        let second = try released(fixture, version: "1.1.0")
+        try #require(second.status == 0, "\(second)")
+        let refused = try relctl(
+            ["repository", "--tag", "v1.1.0", "--publish"], in: fixture.url, environment: environment)
+        #expect(
+            refused.status == 1 && refused.stderr.contains("1.0.0") && refused.stderr.contains("previous"),
+            "\(refused)")
+        #expect(try run("git", ["-C", remote.path, "rev-parse", "gh-pages"]).stdout == head, "a refusal committed")
+
+        // With the branch checked out as `previous`: both versions published, old indexes gone.
+        let checkout = try TemporaryDirectory(prefix: "relctl-pages-checkout")
+        let cloned = try run("git", ["clone", "-q", "--branch", "gh-pages", remote.path, checkout.path])
+        try #require(cloned.status == 0, "\(cloned)")
+        _ = try fixture.repository.commit(
+            "chore: extend the published repository",
+            files: [
+                "relctl.toml": try String(contentsOf: config, encoding: .utf8)
+                    + "previous = \"\(checkout.path)/packages\"\n"
+            ])
+        let extended = try released(fixture, version: "1.1.0")
+        try #require(extended.status == 0, "\(extended)")
+        let republished = try relctl(
+            ["repository", "--tag", "v1.1.0", "--publish"], in: fixture.url, environment: environment)
+        #expect(republished.status == 0, "\(republished)")
+        #expect(try run("git", ["-C", remote.path, "rev-list", "--count", "gh-pages"]).stdout == "2\n")
+        let both = try run("git", ["-C", remote.path, "ls-tree", "-r", "--name-only", "gh-pages"]).stdout
+        for path in [
+            "packages/apt/pool/main/h/hello/hello_1.0.0_amd64.deb",
+            "packages/apt/pool/main/h/hello/hello_1.1.0_amd64.deb",
+            "packages/dnf/Packages/hello-1.0.0-1.x86_64.rpm", "packages/dnf/Packages/hello-1.1.0-1.x86_64.rpm",
+        ] {
+            #expect(both.contains(path + "\n"), "\(path) missing in\n\(both)")
+        }
+        #expect(both.split(separator: "\n").filter { $0.hasSuffix("-primary.xml.gz") }.count == 1, "\(both)")
+    }
+}
