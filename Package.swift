@@ -62,6 +62,9 @@ let package = Package(
                 "CDeflate",
                 "CSodium",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA repository keys (`_RSA.Signing`, PKCS#1 v1.5): the product's current name;
+                // `_CryptoExtras` is its deprecated alias.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 "RelctlTOML",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],

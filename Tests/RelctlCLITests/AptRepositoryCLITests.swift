@@ -188,8 +188,10 @@ import Testing
 extension AptRepositoryCLITests {
     @Test func releaseWritesTheRepositoriesAsAStageAndKeepsThemOutOfTheAssets() throws {
         let key = try GPGKey()
+        // An rpm without a signing key of its own, in a dnf repository too.
         let fixture = try LinuxPackageFixture(
-            packages: Self.packages + "url = \"https://packages.example.com/hello\"\n")
+            packages: Self.packages
+                + "url = \"https://packages.example.com/hello\"\n\n[[package]]\nformat = \"rpm\"\n\n[dnf]\n")
         // The key's text in the environment, as CI passes a secret (keys/repo.asc does not exist).
         let released = try relctl(
             ["release", "v1.0.0"], in: fixture.url, environment: ["RELCTL_REPOSITORY_KEY": key.secretArmored])
@@ -212,6 +214,33 @@ extension AptRepositoryCLITests {
             notes.contains(
                 "sudo curl -fsSLo '/usr/share/keyrings/hello-archive-keyring.gpg' 'https://packages.example.com/hello/apt/hello-archive-keyring.gpg'\n"
             ), "\(notes)")
+        // The .repo file: no rpm signature to check, so no rpm key and gpgcheck=0 (dnf refuses
+        // an unsigned rpm under gpgcheck=1); repomd.xml is still signed.
+        #expect(
+            notes.contains(
+                """
+                [hello]
+                name=hello
+                baseurl=https://packages.example.com/hello/dnf
+                enabled=1
+                gpgcheck=0
+                repo_gpgcheck=1
+                gpgkey=https://packages.example.com/hello/dnf/RPM-GPG-KEY-hello
+
+                """), "\(notes)")
+        // Every key the notes send users to is a file relctl wrote.
+        let prefix = "https://packages.example.com/hello/"
+        var named: [String] = []
+        for line in notes.split(separator: "\n") {
+            for word in line.split(whereSeparator: { $0 == " " || $0 == "'" || $0 == "=" })
+            where word.hasPrefix(prefix) && (word.contains("RPM-GPG-KEY") || word.hasSuffix("keyring.gpg")) {
+                named.append(String(word.dropFirst(prefix.count)))
+            }
+        }
+        #expect(Set(named) == ["apt/hello-archive-keyring.gpg", "dnf/RPM-GPG-KEY-hello"], "\(notes)")
+        for path in named {
+            #expect(FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent(path).path), "\(path)")
+        }
         let sums = try String(contentsOf: fixture.dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
         #expect(
             sums.contains("hello_1.0.0_amd64.deb") && !sums.contains("apt/") && !sums.contains("InRelease"), "\(sums)")

@@ -52,3 +52,50 @@ import Testing
         #expect(srcinfo.contains("\tpkgdesc = \(Self.hostile)\n"), "\(srcinfo)")
     }
 }
+
+extension AurChannelCLITests {
+    /// `--publish` to the package's git repository (a bare one, empty as a new AUR package's is):
+    /// one commit holding the two files, and publishing the same release again commits nothing.
+    /// `[aur]` sets neither description nor license: `[project]`'s are used.
+    @Test func publishCommitsOnceToTheAurRepositoryWithProjectMetadata() throws {
+        let aur = try TemporaryDirectory(prefix: "relctl-aur-remote")
+        let made = try run("git", ["init", "-q", "--bare", "-b", "master", aur.path])
+        try #require(made.status == 0, "\(made)")
+        let fixture = try ChannelFixture(channels: "\n[aur]\nrepository = \"\(aur.path)\"\n")
+        let config = fixture.url.appendingPathComponent("relctl.toml")
+        try Data(
+            try String(contentsOf: config, encoding: .utf8).replacingOccurrences(
+                of: "name = \"velostream\"\n",
+                with:
+                    "name = \"velostream\"\ndescription = \"\"\"Streaming SQL engine.\nSecond line.\"\"\"\nlicense = \"MPL-2.0\"\n"
+            ).utf8
+        ).write(to: config)
+        try fixture.packageAndChecksum()
+        var environment = ChannelFixture.environment
+        environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
+        let published = try relctl(
+            ["channel", "aur", "--tag", "v1.0.0", "--publish"], in: fixture.url, environment: environment)
+        try #require(published.status == 0, "\(published)")
+
+        #expect(try run("git", ["-C", aur.path, "rev-list", "--count", "master"]).stdout == "1\n")
+        let listed = try run("git", ["-C", aur.path, "ls-tree", "--name-only", "master"])
+        #expect(listed.stdout == ".SRCINFO\nPKGBUILD\n", "\(listed)")
+        let srcinfo = try run("git", ["-C", aur.path, "show", "master:.SRCINFO"]).stdout
+        #expect(
+            srcinfo == (try String(contentsOf: fixture.dist.appendingPathComponent("aur/.SRCINFO"), encoding: .utf8)))
+        #expect(srcinfo.contains("\tpkgdesc = Streaming SQL engine.\n"), "\(srcinfo)")
+        #expect(srcinfo.contains("\tlicense = MPL-2.0\n"), "\(srcinfo)")
+        let pkgbuild = try run("git", ["-C", aur.path, "show", "master:PKGBUILD"]).stdout
+        #expect(
+            pkgbuild.contains("pkgdesc='Streaming SQL engine.'\n") && pkgbuild.contains("license=('MPL-2.0')\n"),
+            "\(pkgbuild)")
+        let head = try run("git", ["-C", aur.path, "rev-parse", "master"]).stdout
+
+        let again = try relctl(
+            ["channel", "aur", "--tag", "v1.0.0", "--publish"], in: fixture.url, environment: environment)
+        #expect(again.status == 0 && again.stderr.contains("already has"), "\(again)")
+        #expect(
+            try run("git", ["-C", aur.path, "rev-parse", "master"]).stdout == head, "a second publish committed again")
+        #expect(try run("git", ["-C", aur.path, "rev-list", "--count", "--all"]).stdout == "1\n")
+    }
+}

@@ -11,12 +11,26 @@ package struct TapRepository: Sendable {
     package var url: String
     package var context: Context
 
+    /// What a branch the remote lacks is made from.
+    package enum NewBranch: Sendable {
+        /// The default branch's tip: a winget-pkgs fork's pull-request branch.
+        case fromDefault
+        /// Nothing: a branch of its own history, as a Pages branch (`gh-pages`) is.
+        case orphan
+    }
+
     /// Copies `files` (path in the repository → generated file) in, commits and pushes; returns
     /// the repository URL when something was pushed (or, on a dry run, would be).
-    /// - Parameter branch: commit to this branch (made from the default branch when the remote
-    ///   lacks it) instead of the default branch: a winget-pkgs fork's branch for a pull request.
+    /// - Parameters:
+    ///   - trees: folders (path in the repository → generated folder) that replace the folder
+    ///     there whole, so a file the new tree lacks is deleted (a DNF repository's old indexes).
+    ///   - branch: commit to this branch instead of the default branch (a winget-pkgs fork's
+    ///     branch for a pull request, a Pages branch).
+    ///   - newBranch: what `branch` starts from when the remote lacks it.
+    ///   - check: looks at the clone before anything is written; its error stops the publish.
     package func publish(
-        files: [String: URL], message: String, time: Int, dryRun: Bool, branch: String? = nil
+        files: [String: URL], trees: [String: URL] = [:], message: String, time: Int, dryRun: Bool,
+        branch: String? = nil, newBranch: NewBranch = .fromDefault, check: ((URL) throws -> Void)? = nil
     ) async throws -> [String] {
         let scratch = Temporaries.scratchURL(channel)
         defer { try? FileSystem.remove(scratch) }
@@ -32,14 +46,34 @@ package struct TapRepository: Sendable {
                         "refs/heads/\(branch):refs/remotes/origin/\(branch)",
                     ],
                     directory: clone, environment: environment))
-            try await git(
-                ["checkout", "--quiet", "-B", branch] + (fetched.succeeded ? ["origin/\(branch)"] : []), in: clone,
-                what: "checkout \(branch)")
+            if fetched.succeeded || newBranch == .fromDefault {
+                try await git(
+                    ["checkout", "--quiet", "-B", branch] + (fetched.succeeded ? ["origin/\(branch)"] : []), in: clone,
+                    what: "checkout \(branch)")
+            } else {
+                // An unborn branch with an empty index: works in an empty clone too, where
+                // `checkout --orphan` has no commit to start from.
+                try await git(["symbolic-ref", "HEAD", "refs/heads/\(branch)"], in: clone, what: "start \(branch)")
+                try await git(
+                    ["rm", "-r", "-q", "-f", "--ignore-unmatch", "--", "."], in: clone, what: "empty \(branch)")
+            }
         }
         // Checked before anything is written, dry run or not: a link committed in the repository
         // (a `Formula` pointing at a folder of the user's) must not carry a write out of the clone.
-        for path in files.keys.sorted() {
+        for path in (Array(files.keys) + Array(trees.keys)).sorted() {
             _ = try ConfinedPath.resolve(path, in: clone, what: "\(channel): \(url)")
+        }
+        try check?(clone)
+        for (path, source) in trees.sorted(by: { $0.key < $1.key }) {
+            guard FileSystem.isDirectory(source) else {
+                throw ChannelError.publishFailed(channel: channel, reason: "\(source.path) is missing; write it first")
+            }
+            try await git(["rm", "-r", "-q", "--ignore-unmatch", "--", path], in: clone, what: "remove \(path)")
+            let destination = try ConfinedPath.resolve(path, in: clone, what: "\(channel): \(url)")
+            if FileSystem.kind(of: destination) != nil { try FileSystem.remove(destination) }
+            try FileSystem.createDirectory(destination.deletingLastPathComponent())
+            try FileSystem.copy(source, to: destination)
+            try await git(["add", "-A", "--", path], in: clone, what: "add \(path)")
         }
         for (path, source) in files.sorted(by: { $0.key < $1.key }) {
             let destination = try ConfinedPath.resolve(path, in: clone, what: "\(channel): \(url)")
@@ -54,7 +88,8 @@ package struct TapRepository: Sendable {
             Command("git", ["diff", "--cached", "--quiet"], directory: clone, environment: environment))
         guard changed.status != 0 else {
             context.console.info(
-                "\(channel): \(url) already has \(files.keys.sorted().joined(separator: ", ")) as generated")
+                "\(channel): \(url) already has \((Array(files.keys) + Array(trees.keys)).sorted().joined(separator: ", ")) as generated"
+            )
             return []
         }
         try await git(

@@ -14,8 +14,24 @@ public struct RepositorySettings: Sendable, Equatable {
     /// `[repository] url`: where the published root (holding apt/ and dnf/) is served; the
     /// release notes then tell users how to add it.
     package var url: String?
+    /// `[repository] branch`: the branch of the project's remote (`[release] remote`) that
+    /// `--publish` commits `apt/` and `dnf/` to (`gh-pages`); nil: not published by relctl.
+    package var branch: String?
+    /// `[repository] folder`: where in that branch `apt/` and `dnf/` go (default: its root).
+    package var folder: String?
 
     package init() {}
 
     package var isEnabled: Bool { aptSuite != nil || dnf }
+
+    /// A branch name git takes and a refspec cannot misread: plain components of letters,
+    /// digits, `-`, `_` and `.`, none starting with `-` or `.` nor ending in `.lock`.
+    package static func isBranchName(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return !name.isEmpty && name.count <= 200
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.first != "-" && part.first != "." && !part.hasSuffix(".lock")
+                    && part.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || "-_.".contains($0) }
+            } && !name.contains("..")
+    }
 }

@@ -31,6 +31,31 @@ extension ConfigLoader {
                         "url", "`[repository] url` must be an http(s) URL without blanks, quotes or brackets")
                 }
             }
+            if let branch = repository.string("branch") {
+                if RepositorySettings.isBranchName(branch) {
+                    settings.branch = branch
+                } else {
+                    repository.report(
+                        "branch",
+                        "`[repository] branch` `\(branch)` must be a git branch name: letters, digits, `-`, `_`, `.` or `/`, not starting with `-`, `.` or `/`, without `..` (e.g. \"gh-pages\")"
+                    )
+                }
+            }
+            if let folder = repository.string("folder") {
+                let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+                if ConfinedPath.isPlainRelative(trimmed), !trimmed.contains(where: { $0.isWhitespace || $0.isNewline })
+                {
+                    settings.folder = trimmed
+                } else {
+                    repository.report(
+                        "folder",
+                        "`[repository] folder` `\(folder)` must be a relative path in the branch without `.`, `..` or blanks (e.g. \"packages\")"
+                    )
+                }
+            }
+            if settings.folder != nil, settings.branch == nil {
+                repository.report("folder", "`[repository] folder` places the repository in `branch`; set `branch` too")
+            }
             repository.finish()
         }
         config.repositories = settings

@@ -35,6 +35,16 @@ package enum RpmSigningKey {
         return OpenPGPSigningKey(key, userID: userID(settings, config: config))
     }
 
+    /// Whether `load` finds a key for any rpm table: the same rule without reading the file
+    /// (the release notes say which keys the repository publishes).
+    package static func isConfigured(_ tables: [LinuxPackageSettings], environment: [String: String]) -> Bool {
+        guard tables.contains(where: { $0.format == "rpm" }) else { return false }
+        if let value = environment[variable], !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return true
+        }
+        return tables.contains { $0.format == "rpm" && $0.signingKey != nil }
+    }
+
     /// The exported key's user ID: the table's maintainer (`Name <email>`), else the project's name.
     package static func userID(_ settings: LinuxPackageSettings, config: RelctlConfig) -> String {
         let maintainer = config.project.metadata.overridden(by: settings.metadata).maintainer ?? ""

@@ -88,8 +88,7 @@ public struct ReleaseNotesBuilder: Sendable {
                 in: dist, project: manifest.project, settings: config.sign, root: keysRoot ?? config.root)
             if let snippet = try RepositoryText.notesSnippet(
                 config.repositories, project: manifest.project,
-                rpmsSigned: context.environment[RpmSigningKey.variable] != nil
-                    || config.linuxPackages.contains { $0.format == "rpm" && $0.signingKey != nil })
+                rpmsSigned: RpmSigningKey.isConfigured(config.linuxPackages, environment: context.environment))
             {
                 var verification = notes.verification ?? InstallVerification()
                 verification.packageRepositories = snippet

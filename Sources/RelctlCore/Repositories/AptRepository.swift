@@ -105,9 +105,10 @@ package struct AptRepository {
                 indexes: indexes)
             let time = UInt32(clamping: epoch)
             try AtomicFile.write(release, to: dists.appendingPathComponent("Release"))
-            try AtomicFile.write(key.clearsigned(release, time: time), to: dists.appendingPathComponent("InRelease"))
             try AtomicFile.write(
-                key.detachedSignature(of: Array(release.utf8), time: time),
+                try key.clearsigned(release, time: time), to: dists.appendingPathComponent("InRelease"))
+            try AtomicFile.write(
+                try key.detachedSignature(of: Array(release.utf8), time: time),
                 to: dists.appendingPathComponent("Release.gpg"))
             try AtomicFile.write(
                 Data(key.publicKeyring), to: staging.appendingPathComponent(Self.keyringName(project: origin)))

@@ -87,7 +87,7 @@ package struct DnfRepository {
             let repomd = try RepositoryText.repomd(revision: epoch, entries: entries)
             try AtomicFile.write(repomd, to: staging.appendingPathComponent("repodata/repomd.xml"))
             try AtomicFile.write(
-                key.detachedSignature(of: Array(repomd.utf8), time: UInt32(clamping: epoch)),
+                try key.detachedSignature(of: Array(repomd.utf8), time: UInt32(clamping: epoch)),
                 to: staging.appendingPathComponent("repodata/repomd.xml.asc"))
             try AtomicFile.write(
                 key.armoredPublicKey, to: staging.appendingPathComponent(Self.keyName(project: origin)))

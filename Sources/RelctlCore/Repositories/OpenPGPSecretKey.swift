@@ -1,16 +1,16 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import RelctlBasics
 
 /// A repository signing key as `gpg --export-secret-keys --armor` writes it: the primary key of
-/// the block (an EdDSA Ed25519 key, unprotected), which signs the indexes, and the transferable
-/// public key made from the same block (the secret parts dropped, gpg's own user IDs and
-/// self-signatures kept), which users put in their keyring.
+/// the block (an EdDSA Ed25519 or an RSA key of 2048 bits or more, unprotected), which signs the
+/// indexes, and the transferable public key made from the same block (the secret parts dropped,
+/// gpg's own user IDs and self-signatures kept), which users put in their keyring.
 package struct OpenPGPSecretKey: Sendable {
     /// The primary key's public-key packet body, as hashed into its fingerprint.
     package let publicBody: [UInt8]
-    private let seed: [UInt8]
-    private let point: [UInt8]
+    private let signer: Signer
     /// The binary transferable public key (what `gpg --export` writes): the `signed-by` keyring.
     package let publicKeyring: [UInt8]
 
@@ -27,8 +27,7 @@ package struct OpenPGPSecretKey: Sendable {
         }
         let parsed = try Self.parseSecret(primary.body, source: source)
         publicBody = parsed.publicBody
-        seed = parsed.seed
-        point = parsed.point
+        signer = parsed.signer
         var keyring: [UInt8] = []
         for index in packets.indices {
             switch packets[index].tag {
@@ -67,38 +66,46 @@ package struct OpenPGPSecretKey: Sendable {
 
     /// A v4 signature packet of `type` (0x00 binary document, 0x01 canonical text) over `data`,
     /// made at `time`: creation time and issuer fingerprint hashed, issuer key ID unhashed (apt's
-    /// gpgv and rpm look for either), SHA-256, Ed25519 over the digest (no random part).
-    package func signature(type: UInt8, over data: [UInt8], time: UInt32) -> [UInt8] {
+    /// gpgv and rpm look for either), SHA-256; Ed25519 over the digest, or RSA with PKCS#1 v1.5
+    /// padding (RFC 4880 5.2.2). Neither has a random part, so the same input gives the same bytes.
+    package func signature(type: UInt8, over data: [UInt8], time: UInt32) throws -> [UInt8] {
         let time = max(time, created)
         let hashedSubpackets =
             OpenPGPPacket.subpacket(2, OpenPGPPacket.bigEndian(time)) + OpenPGPPacket.subpacket(33, [4] + fingerprint)
         let hashed =
-            [4, type, OpenPGPSigningKey.eddsa, OpenPGPSigningKey.sha256]
+            [4, type, publicBody[5], OpenPGPSigningKey.sha256]
             + [UInt8(hashedSubpackets.count >> 8), UInt8(hashedSubpackets.count & 0xFF)] + hashedSubpackets
         var hash = SHA256()
         hash.update(data: data)
         hash.update(data: hashed)
         hash.update(data: [4, 0xFF] + OpenPGPPacket.bigEndian(UInt32(hashed.count)))
-        let digest = Array(hash.finalize())
-        var secretKey = seed + point
-        defer { Sodium.wipe(&secretKey) }
-        let signature = Sodium.sign(digest, secretKey: secretKey)
+        let digest = hash.finalize()
+        let values: [UInt8]
+        switch signer {
+        case .ed25519(let seed, let point):
+            var secretKey = seed + point
+            defer { Sodium.wipe(&secretKey) }
+            let signature = Sodium.sign(Array(digest), secretKey: secretKey)
+            values = OpenPGPPacket.mpi(Array(signature[0..<32])) + OpenPGPPacket.mpi(Array(signature[32..<64]))
+        case .rsa(let key):
+            let signature = try key.signature(for: digest, padding: .insecurePKCS1v1_5)
+            values = OpenPGPPacket.mpi([UInt8](signature.rawRepresentation))
+        }
         let unhashed = OpenPGPPacket.subpacket(16, Array(fingerprint.suffix(8)))
         let body =
-            hashed + [UInt8(unhashed.count >> 8), UInt8(unhashed.count & 0xFF)] + unhashed
-            + digest.prefix(2) + OpenPGPPacket.mpi(Array(signature[0..<32]))
-            + OpenPGPPacket.mpi(Array(signature[32..<64]))
+            hashed + [UInt8(unhashed.count >> 8), UInt8(unhashed.count & 0xFF)] + unhashed + Array(digest).prefix(2)
+            + values
         return OpenPGPPacket.packet(tag: OpenPGPPacket.signatureTag, body: body)
     }
 
     /// A detached, armored signature of `data` (Release.gpg, repomd.xml.asc).
-    package func detachedSignature(of data: [UInt8], time: UInt32) -> String {
-        OpenPGPPacket.armored(signature(type: 0x00, over: data, time: time), kind: "SIGNATURE")
+    package func detachedSignature(of data: [UInt8], time: UInt32) throws -> String {
+        OpenPGPPacket.armored(try signature(type: 0x00, over: data, time: time), kind: "SIGNATURE")
     }
 
     /// `text` clearsigned (RFC 4880 7): the dash-escaped text, then a text signature over its
     /// canonical form (trailing blanks dropped, CRLF line ends, no final line end).
-    package func clearsigned(_ text: String, time: UInt32) -> String {
+    package func clearsigned(_ text: String, time: UInt32) throws -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         let canonical = lines.map { line in
@@ -109,17 +116,25 @@ package struct OpenPGPSecretKey: Sendable {
         .joined(separator: "\r\n")
         let escaped = lines.map { $0.hasPrefix("-") ? "- " + $0 : $0 }.joined(separator: "\n")
         let signature = OpenPGPPacket.armored(
-            signature(type: 0x01, over: Array(canonical.utf8), time: time), kind: "SIGNATURE")
+            try signature(type: 0x01, over: Array(canonical.utf8), time: time), kind: "SIGNATURE")
         return "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n" + escaped + "\n" + signature
     }
 
     // MARK: Reading
 
+    /// The secret half that signs.
+    private enum Signer: Sendable {
+        case ed25519(seed: [UInt8], point: [UInt8])
+        case rsa(_RSA.Signing.PrivateKey)
+    }
+
     private struct Parsed {
         var publicBody: [UInt8]
-        var seed: [UInt8]
-        var point: [UInt8]
+        var signer: Signer
     }
+
+    /// RSA Encrypt-or-Sign (1) and RSA Sign-Only (3): gpg writes 1 for an RSA primary key.
+    package static let rsaAlgorithms: Set<UInt8> = [1, 3]
 
     /// The public part of a v4 secret-key packet (RFC 4880 5.5.3): version, time, algorithm and
     /// the algorithm's public fields.
@@ -157,11 +172,12 @@ package struct OpenPGPSecretKey: Sendable {
 
     private static func parseSecret(_ body: [UInt8], source: String) throws -> Parsed {
         let end = try publicLength(body, source: source)
+        if rsaAlgorithms.contains(body[5]) { return try parseRSA(body, publicEnd: end, source: source) }
         guard body[5] == OpenPGPSigningKey.eddsa else {
             throw SigningError.badKey(
                 source: source,
                 reason:
-                    "the primary key uses OpenPGP algorithm \(body[5]); relctl signs repositories with Ed25519 keys (`gpg --quick-gen-key 'NAME <EMAIL>' ed25519 sign never`)"
+                    "the primary key uses OpenPGP algorithm \(body[5]); relctl signs repositories with Ed25519 or RSA keys (`gpg --quick-gen-key 'NAME <EMAIL>' ed25519 sign never`)"
             )
         }
         var reader = ByteCursor(body, offset: 6, source: source)
@@ -175,14 +191,7 @@ package struct OpenPGPSecretKey: Sendable {
             throw SigningError.badKey(source: source, reason: "the Ed25519 public point is malformed")
         }
         reader.offset = end
-        let usage = try reader.byte()
-        guard usage == 0 else {
-            throw SigningError.password(
-                source: source,
-                reason:
-                    "the key is protected with a passphrase; relctl reads unprotected keys: export a copy with `gpg --export-secret-keys --armor --pinentry-mode loopback --passphrase '' KEYID` after `gpg --passwd` to an empty passphrase, and keep it in a CI secret"
-            )
-        }
+        try unprotected(&reader)
         let secret = try reader.mpi()
         guard secret.count <= 32 else {
             throw SigningError.badKey(source: source, reason: "the Ed25519 secret scalar is longer than 32 bytes")
@@ -192,7 +201,54 @@ package struct OpenPGPSecretKey: Sendable {
         guard Array(derived) == Array(pointMPI.dropFirst()) else {
             throw SigningError.badKey(source: source, reason: "the secret key does not match its public key")
         }
-        return Parsed(publicBody: Array(body[0..<end]), seed: seed, point: Array(pointMPI.dropFirst()))
+        return Parsed(
+            publicBody: Array(body[0..<end]), signer: .ed25519(seed: seed, point: Array(pointMPI.dropFirst())))
+    }
+
+    /// The S2K usage byte (RFC 4880 5.5.3): 0 is a secret stored in the clear.
+    private static func unprotected(_ reader: inout ByteCursor) throws {
+        guard try reader.byte() == 0 else {
+            throw SigningError.password(
+                source: reader.source,
+                reason:
+                    "the key is protected with a passphrase; relctl reads unprotected keys: export a copy with `gpg --export-secret-keys --armor --pinentry-mode loopback --passphrase '' KEYID` after `gpg --passwd` to an empty passphrase, and keep it in a CI secret"
+            )
+        }
+    }
+
+    /// An RSA secret key: n and e in the public part, then d, p, q and u (RFC 4880 5.5.3) and
+    /// the two-octet sum of those bytes. swift-crypto checks that they make one key and derives
+    /// the CRT values itself, so u is only counted.
+    private static func parseRSA(_ body: [UInt8], publicEnd: Int, source: String) throws -> Parsed {
+        var reader = ByteCursor(body, offset: 6, source: source)
+        let n = try reader.mpi()
+        let e = try reader.mpi()
+        reader.offset = publicEnd
+        try unprotected(&reader)
+        let secretStart = reader.offset
+        let d = try reader.mpi()
+        let p = try reader.mpi()
+        let q = try reader.mpi()
+        _ = try reader.mpi()
+        let sum = body[secretStart..<reader.offset].reduce(0) { ($0 + Int($1)) & 0xFFFF }
+        let stored = try reader.take(2)
+        guard sum == Int(stored[0]) << 8 | Int(stored[1]) else {
+            throw SigningError.badKey(
+                source: source, reason: "the RSA secret key's checksum does not match: the key text was altered or cut")
+        }
+        guard n.count * 8 >= 2048 else {
+            throw SigningError.badKey(
+                source: source,
+                reason:
+                    "the RSA key has \(n.count * 8) bits; relctl signs with RSA keys of 2048 bits or more (`gpg --quick-gen-key 'NAME <EMAIL>' rsa3072 sign never`)"
+            )
+        }
+        let key: _RSA.Signing.PrivateKey
+        do { key = try _RSA.Signing.PrivateKey(n: n, e: e, d: d, p: p, q: q) } catch {
+            throw SigningError.badKey(
+                source: source, reason: "the RSA key's numbers do not form a valid key (\(error))")
+        }
+        return Parsed(publicBody: Array(body[0..<publicEnd]), signer: .rsa(key))
     }
 
     /// The bytes of an armored block (RFC 4880 6.2), checked against its CRC-24; binary input as is.

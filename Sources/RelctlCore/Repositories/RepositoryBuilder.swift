@@ -20,6 +20,8 @@ package struct RepositoryBuilder {
         package var dnf: String?
         package var dnfPackages: Int?
         package var fingerprint: String
+        /// Where `--publish` pushed the repositories (empty: the branch already held them).
+        package var published: [String]?
     }
 
     package func build(config: RelctlConfig, tag: String, output: URL? = nil) async throws -> Report {

@@ -252,7 +252,12 @@ extension RepositoryText {
     }
 
     /// The `.repo` file users drop in /etc/yum.repos.d/ (INI: one-line values only).
-    package static func dnfRepoFile(id: String, name: String, baseURL: String, keys: [String]) throws -> String {
+    /// - Parameter packagesSigned: whether the rpms carry signatures. dnf refuses an unsigned rpm
+    ///   under `gpgcheck=1`, so unsigned ones get `gpgcheck=0`; the signed repomd.xml still names
+    ///   every rpm's SHA-256, which dnf checks under `repo_gpgcheck=1`.
+    package static func dnfRepoFile(
+        id: String, name: String, baseURL: String, keys: [String], packagesSigned: Bool
+    ) throws -> String {
         guard id.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), !id.isEmpty else {
             throw RepositoryError.badValue(
                 field: "repo id", value: id, reason: "a dnf repo id is letters, digits, `-`, `_` or `.`")
@@ -261,7 +266,7 @@ extension RepositoryText {
             throw RepositoryError.badValue(field: "gpgkey", value: key, reason: "a gpgkey URL cannot hold blanks")
         }
         return
-            "[\(id)]\nname=\(try singleLine(name, field: "name"))\nbaseurl=\(try singleLine(baseURL, field: "baseurl"))\nenabled=1\ngpgcheck=1\nrepo_gpgcheck=1\ngpgkey=\(keys.joined(separator: " "))\n"
+            "[\(id)]\nname=\(try singleLine(name, field: "name"))\nbaseurl=\(try singleLine(baseURL, field: "baseurl"))\nenabled=1\ngpgcheck=\(packagesSigned ? 1 : 0)\nrepo_gpgcheck=1\ngpgkey=\(keys.joined(separator: " "))\n"
     }
 }
 
@@ -321,13 +326,13 @@ extension RepositoryText {
             try out += "sudo apt update && sudo apt install \(bashQuoted(project))\n```\n"
         }
         if settings.dnf {
-            let keys = [
-                "\(url)/dnf/\(DnfRepository.keyName(project: project))",
-                "\(url)/dnf/\(RepositoryBuilder.rpmKeyName(project: project))",
-            ]
+            // The rpm key file exists only when an rpm signing key does (RepositoryBuilder).
+            var keys = ["\(url)/dnf/\(DnfRepository.keyName(project: project))"]
+            if rpmsSigned { keys.append("\(url)/dnf/\(RepositoryBuilder.rpmKeyName(project: project))") }
             out +=
                 "\n**Fedora, RHEL** (dnf): save as `/etc/yum.repos.d/\(project).repo`, then `sudo dnf install \(project)`\n\n```ini\n"
-            out += try dnfRepoFile(id: project, name: project, baseURL: "\(url)/dnf", keys: keys)
+            out += try dnfRepoFile(
+                id: project, name: project, baseURL: "\(url)/dnf", keys: keys, packagesSigned: rpmsSigned)
             out += "```\n"
         }
         return out + "\n"

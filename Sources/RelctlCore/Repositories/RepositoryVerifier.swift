@@ -1,4 +1,5 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import RelctlBasics
 
@@ -33,7 +34,7 @@ package enum RepositoryVerifier {
 
     // MARK: APT
 
-    private static func verifyApt(_ root: URL, keys: [[UInt8]: [UInt8]]) throws -> Check {
+    private static func verifyApt(_ root: URL, keys: [[UInt8]: PublicKey]) throws -> Check {
         let dists = root.appendingPathComponent("dists")
         var files = 0
         for suite in try FileSystem.names(in: dists).sorted() {
@@ -98,7 +99,7 @@ package enum RepositoryVerifier {
 
     // MARK: DNF
 
-    private static func verifyDnf(_ root: URL, keys: [[UInt8]: [UInt8]]) throws -> Check {
+    private static func verifyDnf(_ root: URL, keys: [[UInt8]: PublicKey]) throws -> Check {
         let repomdURL = root.appendingPathComponent("repodata/repomd.xml")
         guard let repomd = FileSystem.contents(of: repomdURL) else {
             throw RepositoryError.mismatch(path: repomdURL.path, reason: "missing")
@@ -145,27 +146,55 @@ package enum RepositoryVerifier {
 
     // MARK: OpenPGP
 
-    /// The Ed25519 keys of a public keyring (armored or binary), by their 8-byte key ID.
-    static func publicKeys(_ data: Data, source: String) throws -> [[UInt8]: [UInt8]] {
+    /// A key that can check a repository signature.
+    enum PublicKey {
+        case ed25519(Curve25519.Signing.PublicKey)
+        case rsa(_RSA.Signing.PublicKey)
+
+        /// Whether a signature naming public-key `algorithm` can be this key's.
+        func signs(_ algorithm: UInt8) -> Bool {
+            switch self {
+            case .ed25519: algorithm == OpenPGPSigningKey.eddsa
+            case .rsa: OpenPGPSecretKey.rsaAlgorithms.contains(algorithm)
+            }
+        }
+    }
+
+    /// The Ed25519 and RSA keys of a public keyring (armored or binary), by their 8-byte key ID.
+    static func publicKeys(_ data: Data, source: String) throws -> [[UInt8]: PublicKey] {
         let text = String(decoding: data, as: UTF8.self)
         let bytes = text.contains("-----BEGIN PGP") ? try OpenPGPSecretKey.dearmor(text, source: source) : [UInt8](data)
-        var keys: [[UInt8]: [UInt8]] = [:]
+        var keys: [[UInt8]: PublicKey] = [:]
         for packet in try OpenPGPPacketReader.packets(bytes, source: source) where packet.tag == 6 || packet.tag == 14 {
             let body = packet.body
-            guard body.count > 6, body[0] == 4, body[5] == OpenPGPSigningKey.eddsa else { continue }
-            var cursor = ByteCursor(body, offset: 6, source: source)
-            guard try cursor.take(Int(try cursor.byte())) == OpenPGPSigningKey.ed25519OID else { continue }
-            let point = try cursor.mpi()
-            guard point.count == 33, point[0] == 0x40 else { continue }
+            guard body.count > 6, body[0] == 4, let key = try publicKey(body, source: source) else { continue }
             let fingerprint = Array(
                 Insecure.SHA1.hash(data: [0x99, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body))
-            keys[Array(fingerprint.suffix(8))] = Array(point.dropFirst())
+            keys[Array(fingerprint.suffix(8))] = key
         }
         guard !keys.isEmpty else {
             throw RepositoryError.badInput(
-                path: source, reason: "holds no Ed25519 OpenPGP public key (`gpg --export KEYID` writes one)")
+                path: source,
+                reason:
+                    "holds no Ed25519 or RSA (2048 bits or more) OpenPGP public key (`gpg --export KEYID` writes one)"
+            )
         }
         return keys
+    }
+
+    /// The key of a v4 public-key packet body, or nil for an algorithm or size relctl does not check.
+    private static func publicKey(_ body: [UInt8], source: String) throws -> PublicKey? {
+        var cursor = ByteCursor(body, offset: 6, source: source)
+        if body[5] == OpenPGPSigningKey.eddsa {
+            guard try cursor.take(Int(try cursor.byte())) == OpenPGPSigningKey.ed25519OID else { return nil }
+            let point = try cursor.mpi()
+            guard point.count == 33, point[0] == 0x40 else { return nil }
+            return (try? Curve25519.Signing.PublicKey(rawRepresentation: point.dropFirst())).map { .ed25519($0) }
+        }
+        guard OpenPGPSecretKey.rsaAlgorithms.contains(body[5]) else { return nil }
+        let n = try cursor.mpi()
+        let e = try cursor.mpi()
+        return (try? _RSA.Signing.PublicKey(n: n, e: e)).map { .rsa($0) }
     }
 
     /// The signed text (dash-escaping undone) and the armored signature of a cleartext message.
@@ -192,8 +221,8 @@ package enum RepositoryVerifier {
         .joined(separator: "\r\n")
     }
 
-    /// Checks one armored v4 EdDSA signature over `data` against the keys.
-    static func check(_ armored: String, over data: [UInt8], keys: [[UInt8]: [UInt8]], source: String) throws {
+    /// Checks one armored v4 EdDSA or RSA signature (SHA-256) over `data` against the keys.
+    static func check(_ armored: String, over data: [UInt8], keys: [[UInt8]: PublicKey], source: String) throws {
         let bytes: [UInt8]
         do { bytes = try OpenPGPSecretKey.dearmor(armored, source: source) } catch {
             throw RepositoryError.mismatch(path: source, reason: "the signature is not armored OpenPGP")
@@ -204,8 +233,7 @@ package enum RepositoryVerifier {
         }
         for packet in packets {
             let body = packet.body
-            guard body.count > 6, body[0] == 4, body[2] == OpenPGPSigningKey.eddsa, body[3] == OpenPGPSigningKey.sha256
-            else { continue }
+            guard body.count > 6, body[0] == 4, body[3] == OpenPGPSigningKey.sha256 else { continue }
             var cursor = ByteCursor(body, offset: 4, source: source)
             let hashedLength = Int(try cursor.byte()) << 8 | Int(try cursor.byte())
             let hashedSubpackets = try cursor.take(hashedLength)
@@ -213,27 +241,42 @@ package enum RepositoryVerifier {
             let unhashedLength = Int(try cursor.byte()) << 8 | Int(try cursor.byte())
             let unhashed = try cursor.take(unhashedLength)
             _ = try cursor.take(2)
-            let r = try cursor.mpi()
-            let s = try cursor.mpi()
-            guard r.count <= 32, s.count <= 32 else { continue }
             let issuers = issuerIDs(hashedSubpackets) + issuerIDs(unhashed)
-            guard let point = issuers.lazy.compactMap({ keys[$0] }).first else { continue }
+            guard let key = issuers.lazy.compactMap({ keys[$0] }).first, key.signs(body[2]) else { continue }
             var hash = SHA256()
             hash.update(data: data)
             hash.update(data: hashed)
             hash.update(data: [4, 0xFF] + OpenPGPPacket.bigEndian(UInt32(hashed.count)))
-            let digest = Array(hash.finalize())
-            let signature =
-                [UInt8](repeating: 0, count: 32 - r.count) + r + [UInt8](repeating: 0, count: 32 - s.count) + s
-            if let key = try? Curve25519.Signing.PublicKey(rawRepresentation: point),
-                key.isValidSignature(signature, for: digest)
-            {
-                return
-            }
+            if try isValid(key, signature: &cursor, digest: hash.finalize()) { return }
             throw RepositoryError.mismatch(
                 path: source, reason: "BAD signature: the signed file was changed after signing")
         }
         throw RepositoryError.mismatch(path: source, reason: "not signed by the given repository key")
+    }
+
+    /// Whether the signature's MPIs (at `cursor`) are `key`'s over `digest`: Ed25519's r and s,
+    /// or RSA's one value, PKCS#1 v1.5, left-padded to the modulus's length as BoringSSL wants.
+    private static func isValid(
+        _ key: PublicKey, signature cursor: inout ByteCursor, digest: SHA256Digest
+    ) throws
+        -> Bool
+    {
+        switch key {
+        case .ed25519(let key):
+            let r = try cursor.mpi()
+            let s = try cursor.mpi()
+            guard r.count <= 32, s.count <= 32 else { return false }
+            let signature =
+                [UInt8](repeating: 0, count: 32 - r.count) + r + [UInt8](repeating: 0, count: 32 - s.count) + s
+            return key.isValidSignature(signature, for: Array(digest))
+        case .rsa(let key):
+            let value = try cursor.mpi()
+            let length = (key.keySizeInBits + 7) / 8
+            guard value.count <= length else { return false }
+            let signature = _RSA.Signing.RSASignature(
+                rawRepresentation: [UInt8](repeating: 0, count: length - value.count) + value)
+            return key.isValidSignature(signature, for: digest, padding: .insecurePKCS1v1_5)
+        }
     }
 
     /// Key IDs named by issuer (16) and issuer fingerprint (33) subpackets.

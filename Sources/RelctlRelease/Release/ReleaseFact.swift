@@ -40,6 +40,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case published
     /// The channels published: the chart pushed (`--push`), the tap and bucket pushed (`--publish`).
     case publishedChannels
+    /// `apt/` and `dnf/` committed to `[repository] branch` (`--publish`).
+    case publishedRepositories
 
     public static func < (lhs: ReleaseFact, rhs: ReleaseFact) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

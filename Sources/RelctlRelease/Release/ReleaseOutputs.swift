@@ -21,6 +21,8 @@ public struct ReleaseOutputs: Sendable {
     var channels: [ChannelOutput]?
     /// `.publishedChannels`: where the channels were published.
     var publishedChannels: [String]?
+    /// `.publishedRepositories`: where the package repositories were pushed.
+    var publishedRepositories: [String]?
     /// `.signatures`: the signature files written next to the checksum file.
     var signatures: [String]?
     /// `.provenance`: the provenance file written next to the checksum file.
@@ -61,6 +63,7 @@ public struct ReleaseOutputs: Sendable {
         case .checksums: return checksums != nil
         case .channels: return channels != nil
         case .publishedChannels: return publishedChannels != nil
+        case .publishedRepositories: return publishedRepositories != nil
         case .signatures: return signatures != nil
         case .provenance: return provenance != nil
         case .installers: return installers != nil

@@ -11,10 +11,11 @@ public struct ReleasePipeline: Sendable {
 
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
-        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), LinuxPackageStage(), RepositoryStage(), InstallerStage(),
+        HookStage(.before), BuildStage(), PackageStage(), ImageStage(), LinuxPackageStage(), RepositoryStage(),
+        InstallerStage(),
         ChecksumStage(), ChannelStage(), SignStage(), ProvenanceStage(), NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
-        ChannelPublishStage(),
+        ChannelPublishStage(), RepositoryPublishStage(),
     ]
 
     public init(stages: [any ReleaseStage] = ReleasePipeline.standardStages) {
