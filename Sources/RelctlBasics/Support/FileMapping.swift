@@ -33,6 +33,12 @@ package final class FileMapping: @unchecked Sendable {
         if code != 0 { throw SystemCallFailure(code: code) }
     }
 
+    /// Cuts the file to `count` bytes, once its mappings are gone (a page mapped past the end of a
+    /// file is SIGBUS), giving back what `reserve` allocated beyond what was written.
+    package static func truncate(descriptor: Int32, to count: Int) throws(SystemCallFailure) {
+        guard ftruncate(descriptor, off_t(count)) == 0 else { throw SystemCallFailure(code: errno) }
+    }
+
     /// Unmaps the pages of `pages` (page numbers). The bytes stay in the file: a page used again
     /// is mapped again from it, so this changes memory use, never the bytes anyone reads.
     fileprivate func release(_ pages: Range<Int>) {

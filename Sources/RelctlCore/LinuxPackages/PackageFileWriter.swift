@@ -198,7 +198,7 @@ package final class PackageTemporary {
         guard !removed else { return }
         removed = true
         close(descriptor)
-        unlink(url.path)
+        try? FileSystem.remove(url)
         CleanupRegistry.shared.unregister(url)
     }
 }

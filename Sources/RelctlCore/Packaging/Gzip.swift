@@ -52,7 +52,9 @@ extension Gzip {
                 input: input, size: size, output: output, room: room, header: header, crc: crc, bound: bound,
                 compressor: compressor, destination: destination)
             let total = header.count + written + 8
-            guard ftruncate(output, off_t(total)) == 0 else { throw AtomicFile.writeError(errno, destination) }
+            do throws(SystemCallFailure) { try FileMapping.truncate(descriptor: output, to: total) } catch {
+                throw AtomicFile.writeError(error.code, destination)
+            }
             return total
         }
     }
