@@ -20,6 +20,9 @@ struct GeneratorSourceScanTests {
         "YAMLEmitter.", "YAMLLines.", "ShellEmitter.", "PowerShellEmitter.", "RubyEmitter.", "NixEmitter.",
         // The repositories' wrappers over YAMLEmitter and ShellEmitter, and PKGBUILD's `q` (bashQuoted).
         "RepositoryText.yamlQuoted(", "RepositoryText.bashQuoted(", "q(",
+        // The repositories' own emitters, inside RepositoryText: XML text and attribute values
+        // (escaped, control characters refused) and one-line deb822/ini values (a line break refused).
+        "xml(", "singleLine(", "yamlQuoted(", "bashQuoted(",
     ]
 
     static let constant = "a relctl constant"
@@ -30,6 +33,9 @@ struct GeneratorSourceScanTests {
     static let version = "the version LinuxPackageVersion checked and spelt for the format"
     static let maintainer = "`Name <email>` without a control character (PackageMetadata.problem(maintainer:))"
     static let oneLine = "refused with a control character when the config loads (PackageMetadata.problem(key:value:))"
+    static let number = "a number or a hex digest relctl computed"
+    static let path = "a path or file name in the repository's layout, not text of an index"
+    static let field = "a field's value, then written through RepositoryText.singleLine (releaseFile/packagesStanza)"
 
     /// Per file: the interpolated expressions that are not values from outside, and why.
     static let allowed: [String: [String: String]] = [
@@ -132,6 +138,42 @@ struct GeneratorSourceScanTests {
             "spec.name": packageName,
             "$0.path.dropFirst()": "an install path, refused with a control character at load",
         ],
+        // APT and DNF repositories (issue 44): deb822 indexes, repodata XML, the .repo and
+        // sources lines, .SRCINFO and winget YAML.
+        "Repositories/AptRepository.swift": [
+            "project": path, "name.prefix(1)": path, "name": path, "deb.lastPathComponent": path,
+            "filename": "a pool path, written into Packages through singleLine (packagesStanza), else diagnostics",
+            "suite": "a suite name the config loader checked (`[a-z0-9._-]`), in a path or a diagnostic",
+            "architecture": constant, "folder": path, "origin": field, "key.fingerprintText": field,
+        ],
+        "Repositories/DnfRepository.swift": [
+            "project": path, "name": path, "type": constant, "sha256": number,
+        ],
+        "Repositories/RepositoryText.swift": [
+            "body":
+                "the package's own control stanza as dpkg-deb wrote it into the .deb relctl built (one stanza, checked)",
+            "size": number, "name": "a deb822 field name relctl writes (a constant of AptRepository)",
+            "index.sha256": number,
+            "String(repeating: \" \", count: max(0, 16 - size.count))": "padding relctl computes",
+            "keyring": "checked above: no blank, no bracket, no line break (aptSourcesLine)",
+            "url": "checked for blanks and brackets (aptSourcesLine), or a gpgkey URL checked for blanks (dnfRepoFile)",
+            "suite": "checked above: no blank, no bracket, no line break (aptSourcesLine)",
+            "String(scalar.value, radix: 16)": message, "flag": constant, "info.epoch": number,
+            "type": constant, "try versionElement(info)": "an element whose values go through xml(",
+            "time": number, "info.buildTime": number, "info.installedSize": number, "info.archiveSize": number,
+            "info.headerStart": number, "info.headerEnd": number, "element": constant,
+            "try entry(dependency)": "an element whose values go through xml(",
+            "try fileElement(file, info: info)": "an element whose values go through xml(",
+            "root.0": constant, "root.1": constant, "packages.count": number, "revision": number,
+            "entry.sha256": number, "entry.openSHA256": number, "entry.size": number, "entry.openSize": number,
+            "id": "a dnf repo id checked above against `[A-Za-z0-9._-]`", "packagesSigned ? 1 : 0": constant,
+            "keys.joined(separator: \" \")": "gpgkey URLs, each checked above for blanks",
+            "indent ? \"\\t\" : \"\"": constant, "key": "a key name relctl writes (.SRCINFO, winget)",
+            "schema": constant, "AptRepository.keyringName(project: project)": path,
+            "project": "the project name the config loader checked, in Markdown prose of the notes",
+            "DnfRepository.keyName(project: project)": path,
+            "RepositoryBuilder.rpmKeyName(project: project)": path,
+        ],
         "CI/RelctlInstallMode+Pipelines.swift": [
             "runner": constant, "triple": constant, "target.triple": message, "target.runner": message,
             "publishedTargets.map(\\.triple).joined(separator: \" and \")": message,
@@ -146,6 +188,27 @@ struct GeneratorSourceScanTests {
         "WorkflowOutcome.swift": "a model", "WorkflowWriter.swift": "writes the text the generators made",
         "YAMLLines.swift": "the line builder over YAMLEmitter",
     ]
+
+    /// Files of Repositories/ that write no index or snippet text, and why.
+    static let notRepositoryWriters: [String: String] = [
+        "DebControlReader.swift": "a reader; its text is diagnostics",
+        "OpenPGPSecretKey.swift": "binary OpenPGP packets",
+        "RepositoryBuilder.swift": "runs the writers; its text is diagnostics and reports",
+        "RepositoryError.swift": "errors",
+        "RepositoryPublisher.swift": "commits the written files; its text is messages",
+        "RepositoryVerifier.swift": "a reader; its text is diagnostics", "RpmHeaderReader.swift": "a reader",
+    ]
+
+    @Test func everyRepositoriesFileIsScannedOrSaysWhyNot() throws {
+        let folder = Self.root.appendingPathComponent("Sources/RelctlCore/Repositories")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        let scanned = Set(Self.allowed.keys.filter { $0.hasPrefix("Repositories/") }.map { String($0.dropFirst(13)) })
+        let unaccounted = Set(files).subtracting(scanned).subtracting(Self.notRepositoryWriters.keys)
+        #expect(
+            unaccounted.sorted() == [], "add these files to `allowed` (a writer) or `notRepositoryWriters` (why not)")
+        #expect(
+            Set(Self.notRepositoryWriters.keys).subtracting(files).sorted() == [], "listed files that no longer exist")
+    }
 
     /// Files of LinuxPackages/ that write no text of another language, and why.
     static let notPackageWriters: [String: String] = [
