@@ -2,6 +2,7 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
 @testable import RelctlBasics
 @testable import RelctlCore
 @testable import RelctlRelease
@@ -149,9 +150,10 @@ struct ReleasePipelineTests {
         let names = ReleasePipeline.standardStages.map(\.name)
         #expect(
             names == [
-                "before-hooks", "build", "package", "image", "linux-package", "repository", "installer", "checksum", "channels",
+                "before-hooks", "build", "package", "image", "linux-package", "repository", "installer", "checksum",
+                "channels",
                 "sign", "provenance", "notes", "tag", "push", "dist", "image-push", "after-hooks", "publish",
-                "channel-publish",
+                "channel-publish", "repository-publish",
             ])
         #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])
     }

@@ -161,7 +161,8 @@ extension ConfinedPath {
             replacement.reverse()
             pending += replacement
         }
-        return URL(fileURLWithPath: current().isEmpty ? "/" : current())
+        // Built from "/" and components, so absolute: a location by itself (AbsolutePath).
+        return (AbsolutePath(absolute: current()) ?? .root).url
     }
 
     /// The components of absolute `path` below the first of `roots` it lies in, or nil.
