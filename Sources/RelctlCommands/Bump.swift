@@ -138,7 +138,7 @@ struct Bump: RelctlCommand {
     /// something to release, each written into its own manifests with `--write`.
     private func bumpMembers(_ config: RelctlConfig, _ context: Context) async throws {
         let git = Git(directory: config.root, context: context)
-        let plans = try await ReleasePlan.compute(config: config, git: git)
+        let plans = try await VersionPlan.compute(config: config, git: git)
         for name in members where !plans.contains(where: { $0.name == name }) {
             throw WorkspaceMemberError.unknownMember(config: config.path, name: name, known: plans.map(\.name))
         }

@@ -36,7 +36,7 @@ struct Plan: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
-        let plans = try await ReleasePlan.compute(config: config, git: Git(directory: config.root, context: context))
+        let plans = try await VersionPlan.compute(config: config, git: Git(directory: config.root, context: context))
         for plan in plans {
             let who = config.workspace == nil ? "" : "\(plan.name): "
             for note in plan.bump.notes { context.console.warning(who + note) }

@@ -211,12 +211,19 @@ import Testing
         #expect(pending.status == 0 && pending.stderr.contains("release --pending"), "\(pending)")
         #expect(project.ours(try await project.forge.pulls()).filter { $0.state == "open" }.isEmpty)
 
+        // What CI runs after the merge: the version the manifests hold, tagged once on the merge
+        // commit; the same command again finds nothing pending.
         let released = try await TemporaryScope.blocking {
-            try relctl(["release", "v1.1.0", "--push"], in: repo.url, environment: project.forge.environment)
+            try relctl(["release", "--pending", "--push"], in: repo.url, environment: project.forge.environment)
         }
         #expect(released.status == 0, "\(released)")
         #expect(try project.remote("tag", "--list").split(separator: "\n") == ["v1.0.0", "v1.1.0"])
         #expect(try project.remote("rev-parse", "v1.1.0^{commit}") == merged)
+        let again = try await TemporaryScope.blocking {
+            try relctl(["release", "--pending", "--push"], in: repo.url, environment: project.forge.environment)
+        }
+        #expect(again.status == 0 && (again.stdout + again.stderr).contains("nothing pending"), "\(again)")
+        #expect(try project.remote("tag", "--list").split(separator: "\n") == ["v1.0.0", "v1.1.0"])
 
         let after = try await project.relctl([])
         #expect(after.status == 0 && after.stderr.contains("nothing to release"), "\(after)")

@@ -35,8 +35,9 @@ package struct MemberPlan: Sendable {
     }
 }
 
-/// The plan of a project or of every member of its `[workspace]`, read from one tag list.
-package enum ReleasePlan {
+/// The next versions of a project, or of every member of its `[workspace]`, read from one tag
+/// list (`relctl plan`, `relctl bump`). Not the release pipeline's plan (`ReleasePlan`).
+package enum VersionPlan {
     package static func compute(config: RelctlConfig, git: Git, target: String = "HEAD") async throws -> [MemberPlan] {
         let targetCommit = try await git.rangeEnd(target)
         guard let workspace = config.workspace else {
