@@ -142,6 +142,17 @@ struct WorkspacePlanCLITests {
             #expect(planned.stderr.contains(expected), "\(expected): \(planned)")
         }
 
+        // A member folder that is a link out of the workspace is refused, naming it.
+        let outside = try TemporaryDirectory(prefix: "relctl-outside-member")
+        try outside.write("Cargo.toml", Self.cargo("elsewhere", "9.0.0"))
+        let linked = try Self.workspace()
+        try FileManager.default.createSymbolicLink(
+            at: linked.url.appendingPathComponent("crates/elsewhere"), withDestinationURL: outside.url)
+        try linked.commit("chore: a link", files: [:])
+        let refused = try relctl(["plan"], in: linked.url)
+        #expect(refused.status == 2 && refused.stderr.contains("crates/elsewhere"), "\(refused)")
+        #expect(refused.stderr.contains("outside"), "\(refused)")
+
         let good = try Self.workspace()
         let pending = try relctl(["release", "--pending", "--dry-run"], in: good.url)
         #expect(pending.status == 2 && pending.stderr.contains("[workspace]"), "\(pending)")

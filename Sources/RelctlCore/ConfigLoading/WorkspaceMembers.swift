@@ -43,6 +43,9 @@ package enum WorkspaceMembers {
         var members: [WorkspaceMember] = []
         for folder in folders {
             do {
+                // Through the one path rule: a member folder (or a folder on its way) that is a link
+                // out of the workspace would make relctl read another tree's manifests and config.
+                _ = try ConfinedPath.resolveInside(folder, root: config.root, what: "[workspace] members")
                 members.append(try member(at: folder, workspace: workspace, config: config, prefix: prefix))
             } catch let error as RelctlError {
                 problems.append(error)
