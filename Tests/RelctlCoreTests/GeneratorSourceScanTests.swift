@@ -200,14 +200,9 @@ struct GeneratorSourceScanTests {
     ]
 
     @Test func everyRepositoriesFileIsScannedOrSaysWhyNot() throws {
-        let folder = Self.root.appendingPathComponent("Sources/RelctlCore/Repositories")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
-        let scanned = Set(Self.allowed.keys.filter { $0.hasPrefix("Repositories/") }.map { String($0.dropFirst(13)) })
-        let unaccounted = Set(files).subtracting(scanned).subtracting(Self.notRepositoryWriters.keys)
-        #expect(
-            unaccounted.sorted() == [], "add these files to `allowed` (a writer) or `notRepositoryWriters` (why not)")
-        #expect(
-            Set(Self.notRepositoryWriters.keys).subtracting(files).sorted() == [], "listed files that no longer exist")
+        let (unaccounted, stale) = try Self.accounting(area: "Repositories", notWriters: Self.notRepositoryWriters)
+        #expect(unaccounted == [], "add these files to `allowed` (a writer) or `notRepositoryWriters` (why not)")
+        #expect(stale == [], "listed files that no longer exist")
     }
 
     /// Files of LinuxPackages/ that write no text of another language, and why.
@@ -225,22 +220,30 @@ struct GeneratorSourceScanTests {
     ]
 
     @Test func everyLinuxPackagesFileIsScannedOrSaysWhyNot() throws {
-        let folder = Self.root.appendingPathComponent("Sources/RelctlCore/LinuxPackages")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
-        let scanned = Set(Self.allowed.keys.filter { $0.hasPrefix("LinuxPackages/") }.map { String($0.dropFirst(14)) })
-        let unaccounted = Set(files).subtracting(scanned).subtracting(Self.notPackageWriters.keys)
-        #expect(unaccounted.sorted() == [], "add these files to `allowed` (a writer) or `notPackageWriters` (why not)")
-        #expect(Set(Self.notPackageWriters.keys).subtracting(files).sorted() == [], "listed files that no longer exist")
+        let (unaccounted, stale) = try Self.accounting(area: "LinuxPackages", notWriters: Self.notPackageWriters)
+        #expect(unaccounted == [], "add these files to `allowed` (a writer) or `notPackageWriters` (why not)")
+        #expect(stale == [], "listed files that no longer exist")
     }
 
     @Test func everyCIFileIsScannedOrSaysWhyNot() throws {
-        let folder = Self.root.appendingPathComponent("Sources/RelctlCore/CI")
+        let (unaccounted, stale) = try Self.accounting(area: "CI", notWriters: Self.notGenerators)
+        #expect(unaccounted == [], "add these files to `allowed` (a writer) or `notGenerators` (why not)")
+        #expect(stale == [], "listed files that no longer exist")
+    }
+
+    /// The Swift files of `Sources/RelctlCore/AREA` neither scanned (in `allowed`) nor listed in
+    /// `notWriters`, and the listed files that no longer exist, both sorted.
+    static func accounting(
+        area: String, notWriters: [String: String]
+    ) throws -> (unaccounted: [String], stale: [String]) {
+        let folder = root.appendingPathComponent("Sources/RelctlCore/\(area)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
-        let scanned = Set(Self.allowed.keys.filter { $0.hasPrefix("CI/") }.map { String($0.dropFirst(3)) })
-        let unaccounted = Set(files).subtracting(scanned).subtracting(Self.notGenerators.keys)
-        #expect(
-            unaccounted.sorted() == [], "add these CI files to `allowed` (a generator) or `notGenerators` (why not)")
-        #expect(Set(Self.notGenerators.keys).subtracting(files).sorted() == [], "listed files that no longer exist")
+        let prefix = area + "/"
+        let scanned = Set(allowed.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        return (
+            Set(files).subtracting(scanned).subtracting(notWriters.keys).sorted(),
+            Set(notWriters.keys).subtracting(files).sorted()
+        )
     }
 
     /// Every `\(…)` in `text`: its line and expression (parentheses balanced).
