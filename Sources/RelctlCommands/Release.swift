@@ -75,6 +75,7 @@ struct Release: RelctlCommand {
         let tag: String
         if pending {
             let config = try ConfigLoader.load(path: global.config, context: context)
+            if config.workspace != nil { return try await releasePendingMembers(context, config: config) }
             switch try await PendingRelease.find(config: config, git: Git(directory: config.root, context: context)) {
             case .nothing(let reason):
                 if global.json {
@@ -109,7 +110,17 @@ struct Release: RelctlCommand {
     }
 
     private func release(_ context: Context, tag: String) async throws -> ReleaseOutcome {
-        let config = try ConfigLoader.load(path: global.config, context: context)
+        var config = try ConfigLoader.load(path: global.config, context: context)
+        if config.workspace != nil {
+            // A member's tag at the workspace root releases that member, with its own configuration.
+            let git = Git(directory: config.root, context: context)
+            let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
+            config = try WorkspaceMembers.member(forTag: tag, in: members, config: config).config
+        }
+        return try await ReleasePipeline().run(options(context, tag: tag), config: config, context: context)
+    }
+
+    private func options(_ context: Context, tag: String) -> ReleaseOptions {
         var options = ReleaseOptions(tag: tag)
         options.dryRun = dryRun
         options.push = push
@@ -121,6 +132,62 @@ struct Release: RelctlCommand {
         options.jobs = jobs
         options.preflightOnly = preflightOnly
         options.inTrain = inTrain
-        return try await ReleasePipeline().run(options, config: config, context: context)
+        return options
+    }
+
+    /// The answer of `--pending --json` in a workspace: every member's release plan, in order.
+    struct MemberReleases: Encodable {
+        var releases: [ReleasePlan]
+    }
+
+    /// `--pending` at a workspace root: every member whose manifests hold an untagged version,
+    /// released together (`WorkspaceRelease`).
+    private func releasePendingMembers(_ context: Context, config: RelctlConfig) async throws {
+        let git = Git(directory: config.root, context: context)
+        let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
+        var releases: [(member: WorkspaceMember, tag: String)] = []
+        for (member, found) in try await PendingRelease.members(members, git: git) {
+            guard case .pending(_, let tag, let manifest) = found else { continue }
+            context.console.info("pending: \(tag) (the version \(member.path)/\(manifest) holds has no tag yet)")
+            releases.append((member, tag))
+        }
+        guard !releases.isEmpty else {
+            let reason =
+                "nothing pending: every member's manifests hold a version that is tagged already (\(members.count) member\(members.count == 1 ? "" : "s"))"
+            if global.json {
+                try emitJSON(NothingPending(message: reason), context)
+            } else {
+                context.console.info(reason)
+            }
+            return
+        }
+        let results = await WorkspaceRelease.run(options(context, tag: ""), releases: releases, context: context)
+        if global.json {
+            try emitJSON(
+                MemberReleases(
+                    releases: results.map {
+                        $0.outcome?.plan
+                            ?? ReleasePlan.failed(
+                                tag: $0.tag, push: push,
+                                error: $0.thrown ?? WorkspaceReleaseError.notStarted(member: $0.member))
+                    }), context)
+        }
+        for result in results {
+            if !global.json, context.console.verbosity >= .normal, let plan = result.outcome?.plan,
+                dryRun || result.error == nil
+            {
+                context.console.stderr(plan.rendered(color: { context.console.paint($0, code: $1) }))
+            }
+            if result.outcome == nil, result.thrown == nil {
+                context.console.error("\(result.member): \(result.tag) not started: an earlier member failed")
+            }
+        }
+        let errors = results.compactMap { result in result.error.map { (result, $0) } }
+        guard let (_, first) = errors.first else { return }
+        // The first failure is the cause; the members it held back say so in their own lines.
+        for (result, error) in errors.dropFirst() {
+            for line in error.diagnostics { context.console.error("\(result.member): \(line.description)") }
+        }
+        throw first
     }
 }

@@ -31,6 +31,15 @@ extension Git {
             ["tag", sign ? "-s" : "-a", "--cleanup=verbatim", "-F", messageFile.path, tag, commit], gated: true)
     }
 
+    /// Pushes `tags` in one `git push --atomic` (all land or none); a remote without the atomic
+    /// capability gets one push of them all (`atomic` false in the answer, so the caller says so).
+    package func pushTags(_ tags: [String], remote: String) async throws -> (result: ProcessResult, atomic: Bool) {
+        let refspecs = tags.map { "refs/tags/\($0):refs/tags/\($0)" }
+        let atomic = try await runUnchecked(["push", "--porcelain", "--atomic", remote] + refspecs, gated: true)
+        guard !atomic.succeeded, Self.refusesAtomic(atomic.stderrText) else { return (atomic, true) }
+        return (try await runUnchecked(["push", "--porcelain", remote] + refspecs, gated: true), false)
+    }
+
     /// Pushes exactly one tag; the result is returned so a rejection can be explained.
     package func pushTag(_ tag: String, remote: String, dryRun: Bool = false) async throws -> ProcessResult {
         try await runUnchecked(
@@ -41,7 +50,9 @@ extension Git {
     /// Deletes a tag on a remote; the result is returned so rollbacks can report what failed.
     /// With `object`, only while the remote's tag is still that object (`--force-with-lease`):
     /// a tag someone else pushed meanwhile is never deleted.
-    package func deleteRemoteTag(_ tag: String, remote: String, ifAt object: String? = nil) async throws -> ProcessResult {
+    package func deleteRemoteTag(
+        _ tag: String, remote: String, ifAt object: String? = nil
+    ) async throws -> ProcessResult {
         let lease = object.map { ["--force-with-lease=refs/tags/\(tag):\($0)"] } ?? []
         return try await runUnchecked(["push", "--porcelain"] + lease + [remote, ":refs/tags/\(tag)"])
     }

@@ -22,6 +22,9 @@ public struct RelctlConfig: Sendable {
     package var branches: [BranchRule] = []
     /// `[workspace]`: members that release on their own.
     package var workspace: WorkspaceSettings?
+    /// The member's name when this is a `[workspace]` member's configuration (set by the
+    /// workspace, never read from a file): its history is its folder's, its release lock its own.
+    package var workspaceMember: String?
     package var ci: CISettings
     public var publish: PublishSettings
     /// `[[image]]`: container images built from the Linux binaries.

@@ -71,6 +71,27 @@ package enum WorkspaceMembers {
         return members
     }
 
+    /// The member `tag` is a release of (`relctl release core-v1.2.0` at the workspace root).
+    /// A tag no member's format reads, or one several read, is bad input naming the formats.
+    package static func member(
+        forTag tag: String, in members: [WorkspaceMember], config: RelctlConfig
+    ) throws
+        -> WorkspaceMember
+    {
+        let matching = members.filter {
+            if case .release = $0.config.project.tagFormat.reading(of: tag) { return true }
+            return false
+        }
+        guard matching.count == 1 else {
+            throw WorkspaceMemberError.tagOfNoMember(
+                config: config.path, tag: tag, matching: matching.map(\.name),
+                formats: members.prefix(3).map {
+                    $0.config.project.tagFormat.tag(for: SemanticVersion(major: 1, minor: 2, patch: 0))
+                })
+        }
+        return matching[0]
+    }
+
     /// Folders under `root` matching `pattern` component by component (`crates/*`, `packages/*/js`);
     /// hidden folders only when the component names them.
     static func expand(_ pattern: String, root: URL) -> [String] {
@@ -131,6 +152,7 @@ package enum WorkspaceMembers {
             }
         }
         if member.branches.isEmpty { member.branches = config.branches }
+        member.workspaceMember = member.project.name
         let top = [prefix, folder].filter { !$0.isEmpty }.joined(separator: "/")
         return WorkspaceMember(
             name: member.project.name, path: folder, config: member,
@@ -175,6 +197,8 @@ package enum WorkspaceMemberError: RelctlError {
     case unknownGroupMember(config: String, group: String, name: String, known: [String])
     case badMemberTagFormat(config: String, folder: String, name: String, reason: String)
     case unknownMember(config: String, name: String, known: [String])
+    /// `release TAG` at a workspace root with a tag that is no single member's release.
+    case tagOfNoMember(config: String, tag: String, matching: [String], formats: [String])
     /// `--member` where relctl.toml has no `[workspace]`.
     case notAWorkspace(config: String)
 
@@ -215,6 +239,17 @@ package enum WorkspaceMemberError: RelctlError {
             ]
         case .notAWorkspace(let config):
             return [Diagnostic(file: config, "has no [workspace], so there is no member to name; drop --member")]
+        case let .tagOfNoMember(config, tag, matching, formats):
+            let why =
+                matching.isEmpty
+                ? "is no release of a workspace member (member tags look like \(formats.map { "`\($0)`" }.joined(separator: ", ")))"
+                : "reads as a release of several members (\(matching.joined(separator: ", "))); give one of them its own tag-format"
+            return [
+                Diagnostic(
+                    file: config,
+                    "`\(tag)` \(why); release a member with its tag, or every pending member with `relctl release --pending`"
+                )
+            ]
         case let .unknownMember(config, name, known):
             return [
                 Diagnostic(

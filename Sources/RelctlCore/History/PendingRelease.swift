@@ -12,11 +12,16 @@ package enum PendingRelease: Sendable, Equatable {
 
     package static func find(config: RelctlConfig, git: Git) async throws -> PendingRelease {
         if config.workspace != nil { throw PendingReleaseError.workspace(config: config.path) }
+        return try find(config: config, tags: try await git.tagList())
+    }
+
+    /// The same question against a tag list already read (every member of a workspace asks it).
+    package static func find(config: RelctlConfig, tags: [GitTag]) throws -> PendingRelease {
         let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
         guard let (found, version, _) = VersionBump.highestFloor(above: zero, config: config) else {
             throw PendingReleaseError.noManifestVersion(config: config.path)
         }
-        let history = try await ReleaseHistory.read(git: git, config: config)
+        let history = ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: config))
         if let taken = history.taken(version) {
             return .nothing(
                 reason: "nothing pending: \(found.foundIn) holds \(found.text), released as \(taken) already")
@@ -30,12 +35,28 @@ package enum PendingRelease: Sendable, Equatable {
         }
         return .pending(version: version, tag: history.format.tag(for: version), manifest: found.foundIn)
     }
+
+    /// Every member of `config`'s workspace with a version waiting for its tag, in the order
+    /// given (`members`), and for the others why not. A member whose manifests hold no version
+    /// has nothing to release by `--pending`; that is said, not an error.
+    package static func members(
+        _ members: [WorkspaceMember], git: Git
+    ) async throws -> [(member: WorkspaceMember, pending: PendingRelease)] {
+        let tags = try await git.tagList()
+        return try members.map { member in
+            do {
+                return (member, try find(config: member.config, tags: tags))
+            } catch PendingReleaseError.noManifestVersion {
+                return (member, .nothing(reason: "\(member.name): no manifest holds a version"))
+            }
+        }
+    }
 }
 
 /// Why `--pending` cannot tell what to release.
 package enum PendingReleaseError: RelctlError {
     case noManifestVersion(config: String)
-    /// The flows that release several members at once do not take a `[workspace]` yet.
+    /// `release-pr` does not take a `[workspace]` yet.
     case workspace(config: String)
 
     package var exitCode: RelctlExitCode { .badInput }
@@ -46,7 +67,7 @@ package enum PendingReleaseError: RelctlError {
             [
                 Diagnostic(
                     file: config,
-                    "has a [workspace]: releasing its members together (release --pending, release-pr) is not built yet; `relctl plan` shows each member's next version, `relctl bump --write --member NAME` writes it, and a member with its own relctl.toml releases from its folder (docs/monorepos.md)"
+                    "has a [workspace]: release pull requests for its members are not built yet; `relctl bump --write` writes every member's next version, and `relctl release --pending` releases them (docs/monorepos.md)"
                 )
             ]
         case .noManifestVersion(let config):

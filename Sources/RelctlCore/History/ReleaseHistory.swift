@@ -137,11 +137,14 @@ package struct ReleaseHistory: Sendable {
 
     /// The history of the project `config` describes: its tag format, reading PEP 440 tags when a
     /// manifest's versions are PEP 440, over the project's folder when its relctl.toml is in a
-    /// subfolder of the repository (a member of a monorepo counts only the commits touching it).
+    /// subfolder of the repository (a member of a monorepo counts only the commits touching it,
+    /// with its `include` globs added and its `exclude` globs removed).
     package static func read(git: Git, config: RelctlConfig) async throws -> ReleaseHistory {
         var paths = HistoryPaths.wholeRepository
-        if config.isFromFile {
-            paths = HistoryPaths(folder: try await git.prefixFromTop())
+        if config.isFromFile || config.workspaceMember != nil {
+            paths = HistoryPaths(
+                folder: try await git.prefixFromTop(), include: config.project.include,
+                exclude: config.project.exclude)
         }
         return try await read(git: git, format: format(of: config), paths: paths)
     }

@@ -11,6 +11,19 @@ import Synchronization
 final class ReleaseLock: Sendable {
     static let fileName = "relctl-release.lock"
 
+    /// The lock's file name for `config`: a `[workspace]` member has its own
+    /// (`relctl-release-NAME.lock`), so `release --pending` can hold every member's release open
+    /// until all are tagged, while two releases of one project still exclude each other.
+    static func fileName(for config: RelctlConfig) -> String {
+        guard let member = config.workspaceMember else { return fileName }
+        let safe = String(
+            member.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            })
+        return "relctl-release-\(safe).lock"
+    }
+
     /// Who holds a lock, as written in the file, and how far its release got.
     struct Holder: Sendable, Equatable, Codable {
         var pid: Int32
@@ -76,19 +89,19 @@ final class ReleaseLock: Sendable {
     }
 
     /// The lock in a repository whose git directory is already known.
-    static func url(commonDirectory: URL) -> URL {
-        commonDirectory.appendingPathComponent(fileName)
+    static func url(commonDirectory: URL, name: String = fileName) -> URL {
+        commonDirectory.appendingPathComponent(name)
     }
 
     /// The lock of the repository holding `directory`, found without starting git: the nearest
     /// `.git` folder, or the common git directory a linked worktree's `.git` file leads to. Nil
     /// when there is none (then no release can have left a lock there).
-    static func url(near directory: URL) -> URL? {
+    static func url(near directory: URL, name: String = fileName) -> URL? {
         var folder = directory.standardizedFileURL
         while true {
             let dotGit = folder.appendingPathComponent(".git")
             if let kind = FileSystem.kind(of: dotGit) {
-                guard kind != .directory else { return url(commonDirectory: dotGit) }
+                guard kind != .directory else { return url(commonDirectory: dotGit, name: name) }
                 // A linked worktree: `gitdir: PATH`, whose `commondir` names the shared git directory.
                 guard let text = try? String(contentsOf: dotGit, encoding: .utf8), text.hasPrefix("gitdir: ") else {
                     return nil
@@ -98,9 +111,9 @@ final class ReleaseLock: Sendable {
                 guard
                     let common = try? String(
                         contentsOf: gitDirectory.appendingPathComponent("commondir"), encoding: .utf8)
-                else { return url(commonDirectory: gitDirectory) }
+                else { return url(commonDirectory: gitDirectory, name: name) }
                 let commonPath = common.trimmingCharacters(in: .whitespacesAndNewlines)
-                return url(commonDirectory: resolve(commonPath, in: gitDirectory))
+                return url(commonDirectory: resolve(commonPath, in: gitDirectory), name: name)
             }
             let parent = folder.deletingLastPathComponent()
             if parent.path == folder.path { return nil }

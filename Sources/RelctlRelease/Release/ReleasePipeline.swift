@@ -238,7 +238,7 @@ public struct ReleasePipeline: Sendable {
                     context.console.warning(
                         "took over a stale release lock left by \(holder.summary): that process is gone")
                 })
-            return (.opened(workspace), StageRecordDraft(ok: true, detail: "holding \(ReleaseLock.fileName)"))
+            return (.opened(workspace), StageRecordDraft(ok: true, detail: "holding \(lockFile.lastPathComponent)"))
         } catch let error as RelctlError {
             return (.failed(error), StageRecordDraft(ok: false))
         } catch {

@@ -28,7 +28,8 @@ enum ReleasePreflight {
         switch await Result(catching: { try await git.layout() }) {
         case .success(let layout?):
             report.topLevel = layout.topLevel
-            report.lockFile = ReleaseLock.url(commonDirectory: layout.commonDirectory)
+            report.lockFile = ReleaseLock.url(
+                commonDirectory: layout.commonDirectory, name: ReleaseLock.fileName(for: config))
             await checkRepository(options, config: config, git: git, recovery: recovery, into: &report)
         case .success(nil):
             report.fail(

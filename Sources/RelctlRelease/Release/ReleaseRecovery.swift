@@ -47,7 +47,8 @@ struct ReleaseRecovery: Sendable {
     /// the lock over and acts. Returns nil when there is nothing to recover.
     static func run(_ options: ReleaseOptions, config: RelctlConfig, context: Context) async -> ReleaseRecovery? {
         // Found without starting git: most releases find no lock and cost nothing here.
-        guard let lockURL = ReleaseLock.url(near: config.root), let dead = ReleaseLock.currentHolder(at: lockURL),
+        guard let lockURL = ReleaseLock.url(near: config.root, name: ReleaseLock.fileName(for: config)),
+            let dead = ReleaseLock.currentHolder(at: lockURL),
             dead.pid != 0, dead.isStale
         else { return nil }
         let git = Git(directory: config.root, context: context)
