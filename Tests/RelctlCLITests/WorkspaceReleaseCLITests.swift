@@ -73,6 +73,41 @@ struct WorkspaceReleaseCLITests {
         #expect(try Self.tags(remote.path) == released)
     }
 
+    /// A member with its own relctl.toml is built and packaged as a single project would be, in
+    /// its folder, its archives named once by the member (`core-1.1.0-…`, not `core-core-v1.1.0-…`).
+    @Test func aMemberWithItsOwnConfigurationBuildsItsArchivesInItsFolder() throws {
+        let build =
+            #"mkdir -p out/{target} && printf '#!/bin/sh\necho hello {version}\n' > out/{target}/hello && chmod +x out/{target}/hello"#
+        let (repository, remote) = try Self.mergedReleaseCommit(
+            coreConfig: """
+                [project]
+                name = "core"
+
+                [build]
+                command = '''\(build)'''
+                binaries = ["hello"]
+                binary-dir = "out/{target}"
+
+                [[target]]
+                triple = "x86_64-unknown-linux-gnu"
+
+                """)
+        try repository.directory.write(".gitignore", "dist/\nout/\n")
+        try repository.commit("chore: ignore the build output")
+        let released = try relctl(["release", "--pending", "--push"], in: repository.url)
+        #expect(released.status == 0, "\(released)")
+        let archive = "core-1.1.0-x86_64-unknown-linux-gnu.tar.gz"
+        #expect(repository.directory.exists("crates/core/dist/" + archive), "\(released)")
+        #expect(try repository.directory.read("crates/core/dist/SHA256SUMS").contains("  \(archive)\n"))
+        #expect(
+            try run("sha256sum", ["-c", "SHA256SUMS"], in: repository.url.appendingPathComponent("crates/core/dist"))
+                .status == 0)
+        let listing = try run("tar", ["-tzf", "crates/core/dist/" + archive], in: repository.url)
+        #expect(listing.stdout.contains("core-1.1.0-x86_64-unknown-linux-gnu/bin/hello\n"), "\(listing)")
+        #expect(!repository.directory.exists("charts/ms/dist/SHA256SUMS"), "the chart member has no targets")
+        #expect(try Self.tags(remote.path) == Self.before.union(["core-v1.1.0", "ms-v3.13.2"]))
+    }
+
     @Test func aMemberThatFailsTakesBackTheTagsOfTheMembersBeforeIt() throws {
         // core is released last (members go by path); its before-hook fails after ms is tagged.
         let (repository, remote) = try Self.mergedReleaseCommit(

@@ -134,6 +134,10 @@ package enum WorkspaceMembers {
             ownFormat = document.root["project"]?.table?["tag-format"] != nil
             if document.root["project"]?.table?["name"] == nil { member.project.name = detectedName(url, folder) }
             if member.versions.isEmpty { member.versions = detectedVersions(url) }
+            // The tag names the member already (`core-v1.1.0`): `{project}-{tag}` would say it twice.
+            if document.root["archive"]?.table?["name"] == nil {
+                member.archive.name = Template("{project}-{version}-{target}")
+            }
         } else {
             member = RelctlConfig.defaults(root: url)
             member.path = config.path
