@@ -92,6 +92,19 @@ package enum WorkspaceMembers {
         return matching[0]
     }
 
+    /// The member folders `patterns` name under `root` (globs expanded), as `resolve` finds them,
+    /// without reading any member: what `init` offers.
+    package static func folders(matching patterns: [String], root: URL) -> [String] {
+        var found: [String] = []
+        for pattern in patterns {
+            let trimmed = HistoryPaths(folder: pattern).folder
+            let candidates = trimmed.contains(where: { "*?[".contains($0) }) ? expand(trimmed, root: root) : [trimmed]
+            found += candidates.filter { isMemberFolder(root, $0) }
+        }
+        var seen: Set<String> = []
+        return found.filter { seen.insert($0).inserted }.sorted()
+    }
+
     /// Folders under `root` matching `pattern` component by component (`crates/*`, `packages/*/js`);
     /// hidden folders only when the component names them.
     static func expand(_ pattern: String, root: URL) -> [String] {

@@ -44,11 +44,44 @@ public enum StarterConfig {
         package var optionalBinaries: [String] = []
         package var versionScheme = VersionScheme.semver
         package var build: (command: String, directory: String)?
+        /// Several packages with versions of their own: the `[workspace]` init offers.
+        package var workspace: WorkspaceOffer?
+    }
+
+    /// A `[workspace]` for a repository of several packages (a Cargo workspace whose crates have
+    /// versions of their own, npm workspaces, a `charts/` folder of charts). Written active when
+    /// the history or the versions say the members release on their own (member tags such as
+    /// `core-v1.2.0`, or no tags and differing versions); as a commented suggestion when they
+    /// look released in lockstep (one `v1.2.3` series, one version), so init never splits a
+    /// version line the project keeps together.
+    package struct WorkspaceOffer: Equatable {
+        package var members: [String]
+        package var active: Bool
+        package var tagFormat: String
+        package var reason: String
     }
 
     package static func render(root: URL, detected: [String], tags: [GitTag] = [], repository: String? = nil) -> String
     {
         let found = findings(root: root, detected: detected, tags: tags, repository: repository)
+        var text = render(found, root: root)
+        if let offer = found.workspace, !offer.active {
+            text += """
+
+                # Several packages were found (\(offer.members.joined(separator: ", "))), but \(offer.reason).
+                # To release each on its own (tags like core-v1.2.3; docs/monorepos.md), replace the
+                # [[version]] list above with:
+                # [workspace]
+                # members = [\(offer.members.map(QuotedString.basic).joined(separator: ", "))]
+                # tag-format = \(QuotedString.basic(offer.tagFormat))
+
+                """
+        }
+        return text
+    }
+
+    private static func render(_ found: Findings, root: URL) -> String {
+        if let offer = found.workspace, offer.active { return renderWorkspace(found, offer: offer) }
         var text = """
             # relctl.toml: how this project is released. Reference: relctl's README.
             # Check it with `relctl check`, then try `relctl release X.Y.Z --dry-run`.
@@ -122,6 +155,47 @@ public enum StarterConfig {
         return text
     }
 
+    /// A workspace root: the members, their tag format and the branches; each member's versions
+    /// come from its own manifests, and a member that ships binaries says how in its own file.
+    private static func renderWorkspace(_ found: Findings, offer: WorkspaceOffer) -> String {
+        var text = """
+            # relctl.toml: how this repository's packages are released. Reference: docs/monorepos.md.
+            # Check it with `relctl plan`, then `relctl bump --write` and `relctl release --pending --dry-run`.
+
+            [project]
+            name = \(QuotedString.basic(found.name))
+
+            # Several packages that release on their own: \(offer.reason).
+            # Each member gets its own tags, next version and notes from the commits touching its
+            # folder; its versions are read from its own manifests.
+            [workspace]
+            members = [\(offer.members.map(QuotedString.basic).joined(separator: ", "))]
+            tag-format = \(QuotedString.basic(offer.tagFormat))
+
+            """
+        if let build = found.build, !found.binaries.isEmpty {
+            text += """
+
+                # A member that ships binaries (\(found.binaries.joined(separator: ", "))) gets its own relctl.toml in its
+                # folder with what a single project has, for example:
+                # [build]
+                # command = \(QuotedString.basic(build.command))
+                # binaries = [\(found.binaries.map(QuotedString.basic).joined(separator: ", "))]
+                # binary-dir = \(QuotedString.basic(build.directory))
+                # [[target]]
+                # triple = "x86_64-unknown-linux-gnu"
+
+                """
+        }
+        text += """
+
+            [release]
+            branches = ["main", "master"]
+
+            """
+        return text
+    }
+
     package static func findings(root: URL, detected: [String], tags: [GitTag], repository: String? = nil) -> Findings {
         var found = Findings(name: projectName(root: root, detected: detected))
         if detected.contains("Cargo.toml") { cargo(root: root, into: &found) }
@@ -151,7 +225,71 @@ public enum StarterConfig {
             found.tagFormat = series.format
             found.tagNote = "like \(series.tag), which names the version \(series.manifest) holds"
         }
+        found.workspace = workspaceOffer(root: root, detected: detected, tags: tags.map(\.name))
+        if let offer = found.workspace, offer.active {
+            // The members' manifests are the members' own version lines, not the root's.
+            let folders = WorkspaceMembers.folders(matching: offer.members, root: root)
+            found.versions.removeAll { entry in folders.contains { entry.path.hasPrefix($0 + "/") } }
+            found.versionNotes.removeAll()
+        }
         return found
+    }
+
+    /// The `[workspace]` to offer, or nil when the repository is one package.
+    package static func workspaceOffer(root: URL, detected: [String], tags: [String]) -> WorkspaceOffer? {
+        var globs: [String] = []
+        if detected.contains("Cargo.toml"),
+            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("Cargo.toml")),
+            let workspace = document.root["workspace"]?.table,
+            workspace["package"]?.table?["version"]?.string == nil
+        {
+            globs += (workspace["members"]?.array ?? []).compactMap(\.string)
+        }
+        if detected.contains("package.json"),
+            let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            globs +=
+                (object["workspaces"] as? [String])
+                ?? ((object["workspaces"] as? [String: Any])?["packages"] as? [String]) ?? []
+        }
+        if !WorkspaceMembers.folders(matching: ["charts/*"], root: root).isEmpty { globs.append("charts/*") }
+        var seen: Set<String> = []
+        globs = globs.filter { !$0.hasPrefix("!") && seen.insert($0).inserted }
+        let folders = WorkspaceMembers.folders(matching: globs, root: root)
+        guard folders.count >= 2 else { return nil }
+
+        let named = folders.map { (WorkspaceMembers.detectedName(root.appendingPathComponent($0), $0), $0) }
+        // Member tags decide the format: `core-v1.2.0`, `@scope/core@1.2.0`, `core-1.2.0`.
+        for (format, separator) in [
+            ("{member}-v{version}", "-v"), ("{member}@{version}", "@"), ("{member}-{version}", "-"),
+        ] {
+            for (name, _) in named {
+                if let tag = tags.first(where: {
+                    $0.hasPrefix(name + separator) && $0.dropFirst(name.count + separator.count).first?.isNumber == true
+                }) {
+                    return WorkspaceOffer(
+                        members: globs, active: true, tagFormat: format, reason: "tags such as `\(tag)` name a member")
+                }
+            }
+        }
+        let versions = Set(
+            folders.compactMap { folder -> String? in
+                let url = root.appendingPathComponent(folder)
+                return WorkspaceMembers.detectedVersions(url).lazy.compactMap { source in
+                    try? ManifestReaders.read(source, root: url).text
+                }.first
+            })
+        if tags.isEmpty, versions.count > 1 {
+            return WorkspaceOffer(
+                members: globs, active: true, tagFormat: "{member}-v{version}",
+                reason: "the members hold different versions and nothing is tagged yet")
+        }
+        return WorkspaceOffer(
+            members: globs, active: false, tagFormat: "{member}-v{version}",
+            reason: tags.isEmpty
+                ? "the members hold one version: released in lockstep, as this file does"
+                : "the tags are one series for the whole repository, as this file releases it")
     }
 
     /// The tag series of a package whose tags its name does not spell (pydantic's `pydantic-core`
