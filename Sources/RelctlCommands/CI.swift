@@ -8,6 +8,6 @@ struct CI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ci",
         abstract: "Generate the release pipeline: a GitHub Actions workflow, a GitLab CI pipeline, or both ([ci] providers).",
-        subcommands: [CIGenerate.self]
+        subcommands: [CIGenerate.self, CIPending.self]
     )
 }

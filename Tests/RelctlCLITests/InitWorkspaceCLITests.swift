@@ -6,7 +6,7 @@ import Testing
 /// `relctl init` in a repository of several packages offers a `[workspace]` (issue 42): active
 /// when the members release on their own, a commented suggestion when they look released in
 /// lockstep, and nothing for a single package.
-@Suite(.timeLimit(.minutes(10)), .removesTemporaries)
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
 struct InitWorkspaceCLITests {
     static func cargo(_ name: String, _ version: String) -> String {
         "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\n"

@@ -106,6 +106,13 @@ struct GeneratorSourceScanTests {
             "release.version": notCode, "architecture": constant, "manifestVersion": constant,
         ],
         "CI/ReleasePRWorkflow.swift": ["CIRunners.coordinator": "a relctl constant"],
+        "CI/WorkspaceWorkflow.swift": [
+            "CIRunners.coordinator": constant, "ReleaseWorkflow.uploadArtifact": constant,
+            "ReleaseWorkflow.pinComment": constant, "ReleaseWorkflow.downloadArtifact": constant,
+            "names": "a $GITHUB_OUTPUT line: JSONEncoder's one-line array of member names",
+            "include": "a $GITHUB_OUTPUT line: JSONEncoder's one-line matrix",
+            "!builds.isEmpty": "a $GITHUB_OUTPUT line: true or false",
+        ],
         "CI/GitLabPipeline+ReleasePR.swift": [:],
         "CI/GeneratedFile.swift": [
             "$0": "a header line of relctl's own, below", "command": "a relctl constant",

@@ -43,11 +43,30 @@ public enum WorkflowRunner {
         workflow: URL, remote: URL, tag: String, work: URL, repository: String = "acme/project", token: String = "",
         environment: [String: String] = [:], runAsLinux: [String] = [], jobs: [String] = []
     ) throws -> Outcome {
+        try run(
+            workflow: workflow, remote: remote, push: ["--tag", tag], work: work, repository: repository, token: token,
+            environment: environment, runAsLinux: runAsLinux, jobs: jobs)
+    }
+
+    /// Runs `workflow` for a push to `branch` of `remote` (a workspace's workflow).
+    public static func run(
+        workflow: URL, remote: URL, branch: String, work: URL, repository: String = "acme/project",
+        token: String = "", environment: [String: String] = [:]
+    ) throws -> Outcome {
+        try run(
+            workflow: workflow, remote: remote, push: ["--branch", branch], work: work, repository: repository,
+            token: token, environment: environment, runAsLinux: [], jobs: [])
+    }
+
+    private static func run(
+        workflow: URL, remote: URL, push: [String], work: URL, repository: String, token: String,
+        environment: [String: String], runAsLinux: [String], jobs: [String]
+    ) throws -> Outcome {
         let folder = work.appendingPathComponent("run-\(UUID().uuidString.prefix(8))")
-        var arguments = [
-            script.path, "--workflow", workflow.path, "--remote", remote.path, "--tag", tag, "--work", folder.path,
-            "--repository", repository, "--token", token,
-        ]
+        var arguments =
+            [script.path, "--workflow", workflow.path, "--remote", remote.path] + push + [
+                "--work", folder.path, "--repository", repository, "--token", token,
+            ]
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["--env", "\(name)=\(value)"] }
         for label in runAsLinux { arguments += ["--run-as-linux", label] }
         for job in jobs { arguments += ["--job", job] }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Runs a GitHub Actions workflow on this machine, as GitHub would for one tag push, for
+"""Runs a GitHub Actions workflow on this machine, as GitHub would for one tag push (or one push
+to a branch, --branch), for
 relctl's tests of the workflow `relctl ci generate` writes. docs/ci-local-runner.md says what it
 emulates and what it does not.
 
@@ -15,7 +16,7 @@ is not a Linux runner are reported skipped (and so are the jobs that need them) 
 expression function, a context property that is not there) stops the run with exit 2 and a line
 saying what: a generator that starts using something new cannot pass by being faked.
 
-Usage: workflow_runner.py --workflow FILE --remote GIT_DIR --tag TAG --work DIR
+Usage: workflow_runner.py --workflow FILE --remote GIT_DIR (--tag TAG | --branch NAME) --work DIR
            [--repository OWNER/REPO] [--token T] [--env NAME=VALUE]... [--run-as-linux LABEL]...
            [--job ID]...
 Prints one JSON report on stdout: {"result", "jobs": [{"id", "name", "matrix", "result",
@@ -277,7 +278,7 @@ def condition(text, contexts, status):
 # The workflow file and its matrix.
 
 TOP_KEYS = {"name", "on", "permissions", "concurrency", "defaults", "env", "jobs", "run-name"}
-JOB_KEYS = {"name", "needs", "runs-on", "strategy", "env", "outputs", "permissions", "steps"}
+JOB_KEYS = {"name", "needs", "if", "runs-on", "strategy", "env", "outputs", "permissions", "steps"}
 STEP_KEYS = {"name", "id", "if", "run", "uses", "with", "env"}
 
 
@@ -395,12 +396,14 @@ class Run:
         self.work = os.path.abspath(options.work)
         self.artifacts = os.path.join(self.work, "artifacts")
         os.makedirs(self.artifacts, exist_ok=True)
+        # A tag push, or (--branch) a push to a branch: what GitHub sets for either.
+        self.kind, self.name = ("branch", options.branch) if options.branch else ("tag", options.tag)
+        self.ref = f"refs/heads/{self.name}" if options.branch else f"refs/tags/{self.name}"
         found = subprocess.run(["git", "-C", options.remote, "rev-parse", "--verify", "-q",
-                                f"refs/tags/{options.tag}^{{commit}}"], capture_output=True, text=True)
+                                f"{self.ref}^{{commit}}"], capture_output=True, text=True)
         if found.returncode != 0:
-            raise Unsupported(f"{options.remote} holds no tag {options.tag}: push the tag first")
+            raise Unsupported(f"{options.remote} holds no {self.ref}: push it first")
         self.sha = found.stdout.strip()
-        self.ref = f"refs/tags/{options.tag}"
         self.run_id = str(int.from_bytes(os.urandom(4), "big"))
         self.extra_env = dict(item.split("=", 1) for item in options.env)
         # The runner's own environment, without anything a real runner would set itself.
@@ -417,7 +420,7 @@ class Run:
     def github(self, job_id):
         repository = self.options.repository
         return {
-            "ref": self.ref, "ref_name": self.options.tag, "ref_type": "tag", "sha": self.sha,
+            "ref": self.ref, "ref_name": self.name, "ref_type": self.kind, "sha": self.sha,
             "repository": repository, "repository_owner": repository.split("/")[0],
             "event_name": "push", "run_id": self.run_id, "run_number": "1", "run_attempt": "1",
             "actor": "relctl-test", "job": job_id, "token": self.options.token,
@@ -429,9 +432,10 @@ class Run:
         self.workflow = yaml.safe_load(open(self.options.workflow, encoding="utf-8"))
         check_keys(self.workflow, TOP_KEYS | {True}, "workflow")
         trigger = self.workflow.get("on", self.workflow.get(True))
-        if not isinstance(trigger, dict) or set(trigger) != {"push"} or set(trigger["push"] or {}) != {"tags"}:
-            raise Unsupported(f"on: only `push: tags:` is emulated, found {json.dumps(trigger)}")
-        if not any(tag_filter_matches(p, self.options.tag) for p in trigger["push"]["tags"]):
+        filters = "branches" if self.kind == "branch" else "tags"
+        if not isinstance(trigger, dict) or set(trigger) != {"push"} or set(trigger["push"] or {}) != {filters}:
+            raise Unsupported(f"on: only `push: {filters}:` is emulated for a {self.kind} push, found {json.dumps(trigger)}")
+        if not any(tag_filter_matches(p, self.name) for p in trigger["push"][filters]):
             return {"result": "not-triggered", "jobs": []}
         defaults = (self.workflow.get("defaults") or {}).get("run") or {}
         check_keys(defaults, {"shell"}, "defaults.run")
@@ -446,6 +450,19 @@ class Run:
             needs = needs_of(job, job_id, jobs)
             needs_context = {n: {"result": results[n]["result"], "outputs": results[n]["outputs"]} for n in needs}
             blocked = [n for n in needs if results[n]["result"] != "success"]
+            if "if" in job:
+                # A job's `if:` decides with the needs' results; without a status function it means
+                # success() && …, and success() is false when a needed job failed or was skipped.
+                contexts = {"github": self.github(job_id), "needs": needs_context, "env": {},
+                            "secrets": {"GITHUB_TOKEN": self.options.token}}
+                if condition(job["if"], contexts, "failure" if blocked else "success"):
+                    blocked = []
+                else:
+                    results[job_id] = {"result": "skipped", "outputs": {}}
+                    reports.append({"id": job_id, "name": job.get("name", job_id), "matrix": None,
+                                    "result": "skipped", "reason": f"if: {job['if']} is false", "steps": []})
+                    log(f"== {job_id}: skipped (its if: is false)")
+                    continue
             if self.options.job and job_id not in self.options.job:
                 results[job_id] = {"result": "skipped", "outputs": {}}
                 reports.append({"id": job_id, "name": job.get("name", job_id), "matrix": None,
@@ -460,7 +477,9 @@ class Run:
                 log(f"== {job_id}: skipped ({reason})")
                 continue
             results[job_id] = self.run_job(job_id, job, needs_context, reports)
-        failed = [r for r in reports if r["result"] != "success"]
+        # A job its own `if:` skipped is how the workflow says "nothing to do": GitHub counts the
+        # run a success. Every other skip (a needed job failed, a runner not emulated) fails it.
+        failed = [r for r in reports if r["result"] != "success" and not str(r.get("reason", "")).startswith("if:")]
         return {"result": "success" if not failed else failed[0]["result"], "jobs": reports}
 
     def run_job(self, job_id, job, needs_context, reports):
@@ -506,7 +525,7 @@ class Run:
         defaults = {
             "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_ACTOR": "relctl-test", "GITHUB_EVENT_NAME": "push",
             "GITHUB_EVENT_PATH": event, "GITHUB_JOB": job_id, "GITHUB_REF": self.ref,
-            "GITHUB_REF_NAME": self.options.tag, "GITHUB_REF_TYPE": "tag", "GITHUB_REF_PROTECTED": "false",
+            "GITHUB_REF_NAME": self.name, "GITHUB_REF_TYPE": self.kind, "GITHUB_REF_PROTECTED": "false",
             "GITHUB_REPOSITORY": self.options.repository,
             "GITHUB_REPOSITORY_OWNER": self.options.repository.split("/")[0], "GITHUB_RUN_ID": self.run_id,
             "GITHUB_RUN_NUMBER": "1", "GITHUB_RUN_ATTEMPT": "1", "GITHUB_SERVER_URL": "https://github.com",
@@ -597,9 +616,11 @@ class Run:
             commands.append(["git", "-C", workspace, "fetch", "-q", "--tags", "origin",
                              "+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*"])
         else:
-            commands.append(["git", "-C", workspace, "fetch", "-q", "--no-tags", f"--depth={depth}", "origin",
-                             f"+{self.ref}:{self.ref}"])
-        commands.append(["git", "-C", workspace, "checkout", "-q", "--force", "--detach", self.sha])
+            commands.append(["git", "-C", workspace, "fetch", "-q", "--no-tags", "--update-head-ok", f"--depth={depth}",
+                             "origin", f"+{self.ref}:{self.ref}"])
+        # A branch push checks out the branch itself; a tag push, the tagged commit detached.
+        commands.append(["git", "-C", workspace, "checkout", "-q", "--force"]
+                        + (["-B", self.name] if self.kind == "branch" else ["--detach"]) + [self.sha])
         for command in commands:
             result = subprocess.run(command, capture_output=True, text=True, env=env)
             if result.returncode != 0:
@@ -630,7 +651,19 @@ class Run:
                 raise RuntimeError(f"upload-artifact: no files were found with the provided path: {inputs.get('path')}")
             log(f"   upload-artifact: no files found for `{name}` ({policy})")
             return True
-        root = os.path.commonpath([os.path.dirname(f) for f in files])
+        # The root is the least common ancestor of the search paths (a folder given is the root;
+        # a glob's root is the part before its first wildcard), as upload-artifact documents.
+        roots = []
+        for line in [l.strip() for l in str(inputs.get("path", "")).split("\n") if l.strip() and not l.strip().startswith("!")]:
+            parts = []
+            for part in line.split("/"):
+                if any(c in part for c in "*?["):
+                    break
+                parts.append(part)
+            base = os.path.join(workspace, "/".join(parts))
+            roots.append(base if os.path.isdir(base) and len(parts) == len(line.split("/")) else
+                         (base if len(parts) < len(line.split("/")) else os.path.dirname(base)))
+        root = os.path.commonpath(roots)
         for file in files:
             destination = os.path.join(target, os.path.relpath(file, root))
             os.makedirs(os.path.dirname(destination), exist_ok=True)
@@ -662,7 +695,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workflow", required=True)
     parser.add_argument("--remote", required=True, help="the git repository the tag was pushed to")
-    parser.add_argument("--tag", required=True)
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--tag", help="a tag push of TAG")
+    which.add_argument("--branch", help="a push to the branch NAME")
     parser.add_argument("--work", required=True, help="a folder for workspaces and artifacts")
     parser.add_argument("--repository", default="acme/project")
     parser.add_argument("--token", default="")

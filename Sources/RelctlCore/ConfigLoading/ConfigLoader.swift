@@ -13,7 +13,9 @@ public enum ConfigLoader {
             throw ConfigError.notFound(path: shown)
         }
         let document = try TOMLDocument(contentsOf: url, displayPath: shown)
-        return try parse(document, root: url.deletingLastPathComponent())
+        let config = try parse(document, root: url.deletingLastPathComponent())
+        // A workspace member's own file, read from its folder, is the member the root reads.
+        return try WorkspaceMembers.enclosing(of: config) ?? config
     }
 
     /// Loads the config if it exists, else the defaults (for commands that work without one).

@@ -71,6 +71,43 @@ package enum WorkspaceMembers {
         return members
     }
 
+    /// `config` as its workspace sees it, when it is the own relctl.toml of a member of a
+    /// `[workspace]` further up (relctl run in `crates/core`): the member's name, tag format,
+    /// branch rules and history, as at the root, so a member releases alike from either place.
+    /// Nil when no enclosing relctl.toml (up to the repository's top) has it as a member.
+    package static func enclosing(of config: RelctlConfig) throws -> RelctlConfig? {
+        guard config.workspace == nil, config.workspaceMember == nil else { return nil }
+        let own = config.root.standardizedFileURL
+        var folder = own
+        var found: (root: URL, document: TOMLDocument)?
+        for _ in 0..<32 {
+            let atTop = FileSystem.exists(folder.appendingPathComponent(".git"))
+            if folder.path != own.path, found == nil {
+                let candidate = folder.appendingPathComponent(RelctlConfig.fileName)
+                if FileSystem.exists(candidate),
+                    let document = try? TOMLDocument(contentsOf: candidate, displayPath: candidate.path),
+                    document.root["workspace"]?.table != nil
+                {
+                    found = (folder, document)
+                }
+            }
+            if atTop { break }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { break }
+            folder = parent
+        }
+        guard let (root, document) = found else { return nil }
+        let workspaceConfig = try ConfigLoader.parse(document, root: root)
+        guard let workspace = workspaceConfig.workspace else { return nil }
+        let relative = String(own.path.dropFirst(root.path.count + 1))
+        guard folders(matching: workspace.members, root: root).contains(relative) else { return nil }
+        // The workspace root's folder relative to the repository's top (where `.git` was found).
+        let top = folder.path == root.path ? "" : String(root.path.dropFirst(folder.path.count + 1))
+        var member = try self.member(at: relative, workspace: workspace, config: workspaceConfig, prefix: top).config
+        member.path = config.path
+        return member
+    }
+
     /// The member `tag` is a release of (`relctl release core-v1.2.0` at the workspace root).
     /// A tag no member's format reads, or one several read, is bad input naming the formats.
     package static func member(
@@ -255,7 +292,12 @@ package enum WorkspaceMemberError: RelctlError {
                     "member `\(folder)` (named `\(name)`) cannot have tags in [workspace] tag-format: \(reason)")
             ]
         case .notAWorkspace(let config):
-            return [Diagnostic(file: config, "has no [workspace], so there is no member to name; drop --member")]
+            return [
+                Diagnostic(
+                    file: config,
+                    "has no [workspace], so it has no members: `--member` and `relctl ci pending` are for a workspace's root (docs/monorepos.md)"
+                )
+            ]
         case let .tagOfNoMember(config, tag, matching, formats):
             let why =
                 matching.isEmpty

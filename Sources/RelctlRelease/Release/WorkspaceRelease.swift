@@ -33,8 +33,7 @@ package enum WorkspaceRelease {
         guard !options.dryRun else {
             var results: [MemberResult] = []
             for (member, tag) in releases {
-                var memberOptions = options
-                memberOptions.tag = tag
+                let memberOptions = options.forMember(member, tag: tag)
                 results.append(
                     await outcome(of: ReleasePipeline(), memberOptions, member: member, context: context))
             }
@@ -45,8 +44,7 @@ package enum WorkspaceRelease {
         var tasks: [Task<MemberResult, Never>] = []
         var failed: Int?
         for (index, (member, tag)) in releases.enumerated() {
-            var memberOptions = options
-            memberOptions.tag = tag
+            let memberOptions = options.forMember(member, tag: tag)
             let pipeline = ReleasePipeline(stages: gatedStages(gate, index: index, push: options.push))
             tasks.append(
                 Task {
@@ -144,6 +142,20 @@ package enum WorkspaceRelease {
             return refusal
         }
         return nil
+    }
+}
+
+extension ReleaseOptions {
+    /// One member's options: its tag, and `--artifacts DIR` read as `DIR/<member path>` (the
+    /// tree the workspace workflow's build jobs leave: each member's binaries under its folder),
+    /// for a member that has targets.
+    func forMember(_ member: WorkspaceMember, tag: String) -> ReleaseOptions {
+        var options = self
+        options.tag = tag
+        // A member that builds nothing (tag-only) has no binaries there to look for.
+        options.artifactsDirectory =
+            member.config.targets.isEmpty ? nil : artifactsDirectory.map { $0.appendingPathComponent(member.path) }
+        return options
     }
 }
 
