@@ -7,7 +7,7 @@ struct Repository: RelctlCommand {
         abstract: "Write the signed APT and DNF repositories (dist/apt/, dist/dnf/) of this release's packages.",
         discussion: """
             Adds this release's packages (the .deb files SHA256SUMS lists) to the previous repository \
-            ([repository] previous, a folder) and writes dists/SUITE/{Release,InRelease,Release.gpg}, \
+            ([repository] previous, a folder or its https:// URL) and writes dists/SUITE/{Release,InRelease,Release.gpg}, \
             main/binary-ARCH/Packages{,.gz}, pool/ and {project}-archive-keyring.gpg for `signed-by`. Signed with the \
             OpenPGP key in $RELCTL_REPOSITORY_KEY or [repository] signing-key (an Ed25519 or RSA key as \
             `gpg --export-secret-keys --armor` writes it). Dates come from the release, so the same inputs give the \

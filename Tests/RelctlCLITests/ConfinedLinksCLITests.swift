@@ -135,4 +135,27 @@ struct ConfinedLinksCLITests {
         let check = try relctl(["check"], in: fixture.url)
         #expect(check.status == 2 && check.stderr.contains("charts/linked"), "\(check)")
     }
+
+    /// A `[[version]]` location that is a link out of the repository (issue 39): neither read
+    /// (`check`, `validate-tag`) nor written (`bump --write`); exit 2 naming it and its target.
+    @Test(arguments: [
+        ("VERSION", "1.0.0\n", ""), ("Cargo.toml", "[package]\nname = \"hello\"\nversion = \"1.0.0\"\n", "cargo"),
+    ])
+    func aVersionLocationThatLinksOutsideIsRefusedBeforeItIsRead(name: String, text: String, kind: String) throws {
+        let outside = try TemporaryDirectory(prefix: "relctl-outside-version")
+        let manifest = try outside.write(name, text)
+        let repository = try Self.project(
+            extra: kind.isEmpty ? "" : "[[version]]\npath = \"\(name)\"\nkind = \"\(kind)\"\n")
+        try? FileManager.default.removeItem(at: repository.url.appendingPathComponent(name))
+        try Self.link(name, in: repository, to: manifest.path)
+        let committed = try sh("git add -A && git commit -qm 'feat: link the manifest'", in: repository.url)
+        try #require(committed.status == 0, "\(committed)")
+        for arguments in [["check"], ["validate-tag", "v1.0.0"], ["bump", "--write"]] {
+            let refused = try relctl(arguments, in: repository.url)
+            #expect(refused.status == 2, "\(arguments): \(refused)")
+            #expect(
+                refused.stderr.contains(name) && refused.stderr.contains(outside.path), "\(arguments): \(refused)")
+        }
+        #expect(try String(contentsOf: manifest, encoding: .utf8) == text)
+    }
 }

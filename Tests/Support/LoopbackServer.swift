@@ -22,11 +22,47 @@ public final class LoopbackServer: Sendable {
         server.serve_forever()
         """
 
-    public init(serving directory: URL) throws {
+    /// Answers every GET with 302 to the same path under `target` (another origin), and logs
+    /// each request as one JSON line (path, Authorization, Cookie) to `log`.
+    static let redirector = """
+        import json, http.server, signal, sys
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+        target, port_file, log_file = sys.argv[1:4]
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                with open(log_file, "a") as log:
+                    log.write(json.dumps({"path": self.path, "authorization": self.headers.get("Authorization"),
+                                          "cookie": self.headers.get("Cookie")}) + "\\n")
+                self.send_response(302)
+                self.send_header("Location", target.rstrip("/") + self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            def log_message(self, *args):
+                pass
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        with open(port_file + ".tmp", "w") as out:
+            out.write(str(server.server_address[1]))
+        import os
+        os.rename(port_file + ".tmp", port_file)
+        server.serve_forever()
+        """
+
+    public convenience init(serving directory: URL) throws {
+        try self.init(script: Self.script) { [directory.path, $0] }
+    }
+
+    /// A second origin that redirects every request to `target` (`http://127.0.0.1:PORT/`),
+    /// logging what it received to `log`.
+    public convenience init(redirectingTo target: String, log: URL) throws {
+        try self.init(script: Self.redirector) { [target, $0, log.path] }
+    }
+
+    /// - Parameter arguments: the script's arguments, given the file it writes its port to.
+    private init(script: String, arguments: (String) -> [String]) throws {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-http-\(UUID().uuidString)")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, directory.path, portFile.path]
+        process.arguments = ["python3", "-c", script] + arguments(portFile.path)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -19,4 +19,12 @@ public struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(scheme)://\(host):\(port)" }
+
+    /// This machine (`localhost`, 127.0.0.0/8, `::1`): the one place plain HTTP is accepted, for
+    /// stand-in servers in tests.
+    public var isLoopback: Bool {
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".")
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
 }

@@ -73,9 +73,11 @@ package enum ManifestReaders {
         }
     }
 
-    /// Reads a source's version from the project at `root`.
+    /// Reads a source's version from the project at `root`. The location goes through the one
+    /// path rule first: a manifest that is (or lies behind) a link out of the project is refused
+    /// before a byte of it is read, naming the link and its target (exit 2).
     package static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
-        let url = RelctlConfig.resolve(source.path, root: root)
+        let url = try ConfinedPath.resolveInside(source.path, root: root, what: "[[version]] path")
         let info: FileStatus
         do { info = try FileSystem.status(atPath: url.path) } catch {
             // Only a name that is not there is "not found": a folder on the way that may not be

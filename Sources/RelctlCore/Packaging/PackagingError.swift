@@ -25,7 +25,8 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
     /// The tag exists and HEAD is another commit: its files are not the tag's.
     case notAtTag(tag: String, tagged: String, head: String)
     /// An input that resolves (through a symlink) outside the project or the build output.
-    case outsideProject(path: String, resolved: String, key: String)
+    /// `through`: the step that leaves it (`ConfinedPathError.step`).
+    case outsideProject(path: String, through: String, key: String)
     /// An `[archive] format` id relctl does not know.
     case unknownFormat(id: String)
     /// No `[[target]]` to package.
@@ -65,11 +66,11 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
                     "--artifacts would put this one file into the archives of both \(first) and \(second); lay the folder out per target (DIR/<binary-dir>/NAME, with {target} in binary-dir), or package one target at a time with --target"
                 )
             ]
-        case .outsideProject(let path, let resolved, let key):
+        case .outsideProject(let path, let through, let key):
             return [
                 Diagnostic(
                     file: path,
-                    "resolves to \(resolved), outside the project (\(key)); a release packages only what the repository and its build hold: replace the link with the file itself"
+                    "\(through) leads outside the project (\(key)); a release packages only what the repository and its build hold: replace the link with the file itself"
                 )
             ]
         case .notAtTag(let tag, let tagged, let head):
@@ -190,7 +191,6 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
         return nil
     }
 }
-
 
 /// Every problem one archive's layout has, found in one pass (missing files, unsafe or dangling
 /// links…), so a user fixes them all at once instead of one per run.

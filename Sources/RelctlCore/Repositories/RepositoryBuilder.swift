@@ -26,13 +26,14 @@ package struct RepositoryBuilder {
 
     package func build(config: RelctlConfig, tag: String, output: URL? = nil) async throws -> Report {
         let epoch = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
-        return try write(config: config, epoch: epoch, dist: output ?? config.distDirectory, keysRoot: config.root)
+        return try await write(
+            config: config, epoch: epoch, dist: output ?? config.distDirectory, keysRoot: config.root)
     }
 
     /// Writes the configured repositories into `dist` from the packages there.
     /// - Parameter keysRoot: where `signing-key` and `previous` resolve (the project: a dry run's
     ///   scratch clone lacks git-ignored key folders).
-    package func write(config: RelctlConfig, epoch: Int, dist: URL, keysRoot: URL) throws -> Report {
+    package func write(config: RelctlConfig, epoch: Int, dist: URL, keysRoot: URL) async throws -> Report {
         let settings = config.repositories
         guard settings.isEnabled else {
             throw RepositoryError.badInput(
@@ -42,7 +43,30 @@ package struct RepositoryBuilder {
         }
         let key = try Self.loadKey(settings, root: keysRoot, environment: context.environment, config: config.path)
         var report = Report(fingerprint: key.fingerprintText)
-        let previous = try settings.previous.map { try previousRoot($0, root: keysRoot) }
+        var previous: URL?
+        var fetched: URL?
+        // The fetched copy goes however the build ends; the registry removes it on Ctrl-C.
+        defer {
+            if let fetched {
+                try? FileSystem.remove(fetched)
+                CleanupRegistry.shared.unregister(fetched)
+            }
+        }
+        if let location = settings.previous {
+            if location.hasPrefix("http://") || location.hasPrefix("https://") {
+                let remote = try RemoteRepository(
+                    location: location, key: key, http: RetryingHTTPClient(base: context.http))
+                let folder = Temporaries.scratchURL("repository-previous")
+                fetched = folder
+                try CleanupRegistry.shared.makeDirectory(folder)
+                try await remote.fetch(aptSuite: settings.aptSuite, dnf: settings.dnf, into: folder)
+                context.console.detail(
+                    "fetched and verified the previous repository from \(remote.base.absoluteString)")
+                previous = folder
+            } else {
+                previous = try previousFolder(location, root: keysRoot)
+            }
+        }
         if let suite = settings.aptSuite {
             let debs = try Self.releaseFiles(in: dist, suffix: ".deb")
             let apt = AptRepository(suite: suite, origin: config.project.name, epoch: epoch, key: key)
@@ -102,15 +126,8 @@ package struct RepositoryBuilder {
         return try OpenPGPSecretKey(text: String(decoding: data, as: UTF8.self), source: path)
     }
 
-    /// The previous repository's root as a local folder.
-    private func previousRoot(_ location: String, root: URL) throws -> URL {
-        if location.hasPrefix("http://") || location.hasPrefix("https://") {
-            throw RepositoryError.badInput(
-                path: location,
-                reason:
-                    "`[repository] previous` as a URL is not supported yet: check out the published branch and name its folder"
-            )
-        }
+    /// The previous repository's root given as a local folder.
+    private func previousFolder(_ location: String, root: URL) throws -> URL {
         let url = RelctlConfig.resolve(location, root: root)
         guard FileSystem.isDirectory(url) else {
             throw RepositoryError.badInput(path: location, reason: "`[repository] previous` is not a folder")

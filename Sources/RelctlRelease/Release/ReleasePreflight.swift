@@ -263,6 +263,8 @@ enum ReleasePreflight {
     }
 
     /// dist/ as a path relative to the repository top, to leave it out of the clean-tree check.
+    /// Only compared with `git status` lines, never read or written through; a dist/ that links
+    /// out of the repository gives nil, so nothing is left out of the check (the safe side).
     private static func distPathInRepository(config: RelctlConfig, topLevel: URL?) -> String? {
         guard let top = topLevel?.resolvingSymlinksInPath().path else { return nil }
         let dist = config.distDirectory.resolvingSymlinksInPath().path

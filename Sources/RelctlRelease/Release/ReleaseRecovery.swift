@@ -207,6 +207,8 @@ struct ReleaseRecovery: Sendable {
     static func orphanedPushes(of tag: String, in repository: URL) -> [Int32] {
         #if os(Linux)
         let refspec = "refs/tags/\(tag):refs/tags/\(tag)"
+        // Identity only: the repository and each process's working folder are compared as the
+        // kernel resolves them (/proc's cwd already is); nothing is read or written through them.
         let here = AbsolutePath(repository.resolvingSymlinksInPath())
         guard let entries = try? FileSystem.names(atPath: "/proc") else { return [] }
         return entries.compactMap { entry -> Int32? in

@@ -156,6 +156,13 @@ final class ReleaseWorkspace {
         return part
     }
 
+    /// Where the project folder lies in the repository, to find it again in a scratch clone.
+    /// Both paths are the user's own places (the config's folder, git's top level), never a path
+    /// from configuration or a release, and nothing is read or written through them here: full
+    /// link resolution is the point (a project reached through a link to the checkout must still
+    /// be found), so this is not `ConfinedPath.resolveInside`, which would refuse that link. The
+    /// result holds no link (resolved) and the clone is of the same clean commit, so joining it
+    /// to the clone's root stays inside the clone; a project not below the top gives "" (the root).
     static func relativePath(of url: URL, under base: URL) -> String {
         let path = url.resolvingSymlinksInPath().path
         let top = base.resolvingSymlinksInPath().path

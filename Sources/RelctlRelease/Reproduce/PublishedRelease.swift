@@ -48,7 +48,7 @@ final class PublishedRelease: Sendable {
             guard var url = URL(string: source), let host = url.host, !host.isEmpty else {
                 throw ReproduceError.badSource(source: source, reason: "not a valid URL")
             }
-            if url.scheme == "http", !isLoopback(host) {
+            if url.scheme == "http", HTTPOrigin(url)?.isLoopback != true {
                 throw ReproduceError.badSource(
                     source: source,
                     reason: "plain http is only accepted for a loopback host; use the release's https:// download URL")
@@ -174,11 +174,5 @@ final class PublishedRelease: Sendable {
             try? FileSystem.remove(downloads)
             CleanupRegistry.shared.unregister(downloads)
         }
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
-        let parts = host.split(separator: ".")
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 }

@@ -17,7 +17,7 @@ struct RepositoryStage: ReleaseStage {
     }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        let report = try RepositoryBuilder(context: run.context).write(
+        let report = try await RepositoryBuilder(context: run.context).write(
             config: run.config, epoch: run.identity.packagingInputs.mtime, dist: run.stagingDirectory,
             keysRoot: run.projectRoot)
         outputs.repositories = report
