@@ -12,8 +12,10 @@ public enum ConfigLoader {
         guard FileSystem.exists(url) else {
             throw ConfigError.notFound(path: shown)
         }
-        let document = try TOMLDocument(contentsOf: url, displayPath: shown)
-        return try parse(document, root: url.deletingLastPathComponent())
+        return try WorkProfile.shared.measure(.configuration) {
+            let document = try TOMLDocument(contentsOf: url, displayPath: shown)
+            return try parse(document, root: url.deletingLastPathComponent())
+        }
     }
 
     /// Loads the config if it exists, else the defaults (for commands that work without one).
