@@ -212,6 +212,84 @@ import Testing
         #expect(values.count == 2 && values[0] * 100 <= values[1] * 101, "relctl vs zip -6: \(sizes)")
     }
 
+    /// A zip with links `copy` (the Windows default) holds each binary three times: `bin/`,
+    /// `target/release/` and the root. relctl reads and compresses each binary once and writes its
+    /// compressed data again for the copies (issue 45): every copy extracts to the binary's bytes,
+    /// every CRC checks, the SBOM gives every copy the binary's SHA-256, and the binaries are read
+    /// once, not three times.
+    @Test func zipReadsAFileItHoldsSeveralTimesOnlyOnce() throws {
+        let triple = PackagingFixture.windows
+        let fixture = try PackagingFixture()
+        let release = "target/\(triple)/release"
+        // 8 MiB: 1 MiB of random bytes (about 1 MiB compressed, read back in several pieces), then
+        // zeros; and an empty binary, whose data is the empty deflate stream.
+        let made = try sh(
+            "head -c 1048576 /dev/urandom > \(release)/velo-sql.exe && head -c 7340032 /dev/zero >> \(release)/velo-sql.exe && : > \(release)/velo-cli.exe",
+            in: fixture.url)
+        #expect(made.status == 0, "\(made)")
+        let (result, bytesRead) = try runCountingReads(
+            relctlBinary.path, ["package", "--tag", "v1.0.0", "--target", triple], in: fixture.url,
+            environment: Self.env.merging(["NO_COLOR": "1"]) { $1 })
+        #expect(result.status == 0, "\(result)")
+        // Three reads of the 8 MiB binary would be 24 MiB; one read plus the compressed copies read
+        // back is about 10 MiB.
+        #expect(bytesRead < 16 << 20, "relctl read \(bytesRead) bytes: the copies were read again")
+
+        let name = fixture.archiveName(triple)
+        let archive = "dist/\(name).zip"
+        let test = try run("unzip", ["-t", archive], in: fixture.url)
+        #expect(test.status == 0 && test.stdout.contains("No errors detected"), "\(test)")
+        let copies = ["bin", "target/release", "."].flatMap { folder in
+            ["velo-sql.exe", "velo-cli.exe"].map { "\(name)/\(folder)/\($0)" }
+        }
+        for (tool, command) in [("unzip", "unzip -q ../\(archive)"), ("bsd", "bsdtar -xf ../\(archive)")] {
+            let compare = copies.map { copy in
+                "cmp \(copy) ../\(release)/\(copy.hasSuffix("velo-sql.exe") ? "velo-sql.exe" : "velo-cli.exe")"
+            }
+            let extract = try sh(
+                "mkdir x-\(tool) && cd x-\(tool) && \(command) && " + compare.joined(separator: " && "), in: fixture.url
+            )
+            #expect(extract.status == 0, "\(tool): \(extract)")
+        }
+        // Python's zipfile: the copies' central directory records carry the binary's CRC and sizes.
+        let python = try run(
+            "python3",
+            [
+                "-c",
+                """
+                import sys, zipfile
+                z = zipfile.ZipFile(sys.argv[1])
+                assert z.testzip() is None
+                for binary in ('velo-sql.exe', 'velo-cli.exe'):
+                    infos = [z.getinfo(sys.argv[2] + '/' + f + binary) for f in ('bin/', 'target/release/', '')]
+                    assert len({(i.CRC, i.compress_size, i.file_size) for i in infos}) == 1, infos
+                print(z.getinfo(sys.argv[2] + '/velo-sql.exe').compress_size)
+                """, archive, name,
+            ], in: fixture.url)
+        let compressed = Int(python.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(python.status == 0 && compressed > 1 << 20, "\(python)")
+        // The SBOM's digests, against sha256sum's.
+        let digest = try sh("sha256sum \(release)/velo-sql.exe | cut -d' ' -f1", in: fixture.url).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let sbom = try String(contentsOf: fixture.dist.appendingPathComponent(name + ".cdx.json"), encoding: .utf8)
+        for copy in ["bin/velo-sql.exe", "target/release/velo-sql.exe", "velo-sql.exe"] {
+            let listed = try run(
+                "python3",
+                [
+                    "-c",
+                    """
+                    import json, sys
+                    doc = json.load(open(sys.argv[1]))
+                    hits = [c for c in doc['components'] if c.get('name') == sys.argv[2]]
+                    print(' '.join(h['content'] for c in hits for h in c.get('hashes', []) if h['alg'] == 'SHA-256'))
+                    """, fixture.dist.appendingPathComponent(name + ".cdx.json").path, "\(name)/\(copy)",
+                ])
+            #expect(
+                listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == digest,
+                "\(copy): \(listed) in \(sbom.prefix(2000))")
+        }
+    }
+
     /// A zip with links `keep` stores each link as libarchive did: a stored entry whose data is the
     /// target, mode 0120777; unzip recreates the links.
     @Test func zipKeepsLinksWhenAsked() throws {

@@ -32,12 +32,44 @@ struct ProfileCLITests {
         let stages = ["preflight", "build", "package", "checksum", "notes", "tag"].compactMap { rows[$0]?.first }
             .compactMap(Double.init)
         #expect(whole.count == 2 && whole[0] >= stages.reduce(0, +), "the stages fit in the whole run")
-        // git ran (preflight, scratch clone, tag); archives were compressed, SBOMs and files written.
-        for kind in ["git", "compression", "SBOM", "writes"] {
+        // git ran (preflight, scratch clone, tag); archives were compressed and hashed, SBOMs and
+        // files written; the configuration was read (the project's, then the scratch clone's).
+        for kind in ["git", "compression", "hashing", "SBOM", "writes", "configuration", "process start"] {
             let numbers = try #require(rows[kind], "no row for \(kind):\n\(result.stderr)")
             #expect(Int(numbers.last ?? "") ?? 0 > 0, "\(kind) was measured at least once")
         }
+        // The process start is counted once, with relctl's CPU before the command began, and the
+        // whole run (counted from the exec) holds it.
+        let start = try #require(rows["process start"])
+        #expect(start.count == 3 && start[2] == "1" && start[0...1].allSatisfy { (Double($0) ?? -1) >= 0 }, "\(start)")
+        #expect(whole[0] >= Double(start[0]) ?? .infinity && whole[1] >= Double(start[1]) ?? .infinity)
         #expect(rows["git"]?[1] == "-", "a child's CPU is its own, not shown as relctl's")
+    }
+
+    /// Four targets' archives hold the same two trees (`demo`, `configs`): each is walked once for
+    /// all of them (issue 45), and every archive still lists the trees' files.
+    @Test func packagingWalksEachTreeOnceForEveryTarget() throws {
+        let fixture = try PackagingFixture()
+        let result = try relctl(
+            ["package", "--tag", "v1.0.0"], in: fixture.url,
+            environment: ["RELCTL_PROFILE": "1", "SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(result.status == 0, "\(result)")
+        let walk = try #require(Self.rows(result.stderr)["file walk"], "\(result.stderr)")
+        #expect(walk.last == "2", "walks of the two trees for four targets: \(walk)")
+        for triple in PackagingFixture.triples {
+            let name = fixture.archiveName(triple)
+            let file = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: fixture.dist.path).first {
+                    $0.hasPrefix(name + ".") && !$0.hasSuffix(".sha256") && !$0.hasSuffix(".json")
+                })
+            let list = try run("bsdtar", ["-tf", "dist/" + file], in: fixture.url)
+            let paths = Set(list.stdout.split(separator: "\n").map(String.init))
+            #expect(list.status == 0, "\(list)")
+            for path in ["demo/1brc/measurements.csv", "demo/trading/start-demo.sh", "configs/nested/deep/log.yaml"] {
+                #expect(paths.contains("\(name)/\(path)"), "\(file) lacks \(path): \(paths.sorted())")
+            }
+            #expect(!paths.contains("\(name)/demo/1brc/scratch.tmp"), "\(file) holds an excluded file")
+        }
     }
 
     @Test func theEnvironmentProfilesAnyCommandAndIsOffOtherwise() throws {
@@ -51,6 +83,7 @@ struct ProfileCLITests {
         #expect(profiled.status == 0, "\(profiled)")
         let rows = Self.rows(profiled.stderr)
         #expect(rows["compression"] != nil && rows["git"] != nil, "\(profiled.stderr)")
+        #expect(rows["configuration"]?.last == "1", "package reads relctl.toml once: \(profiled.stderr)")
         #expect(rows["whole run"]?.count == 2)
         let off = try relctl(
             ["package", "--tag", "v1.0.0", "--clean"], in: fixture.url, environment: ["RELCTL_PROFILE": "0"])

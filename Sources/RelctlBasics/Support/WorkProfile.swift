@@ -3,6 +3,9 @@ import Synchronization
 
 /// The kinds of work a release's time goes to, as `--profile` reports them.
 public enum WorkKind: String, CaseIterable, Sendable {
+    /// From the exec to the command's start: loading relctl and its libraries, parsing arguments.
+    case processStart = "process start"
+    case configuration = "configuration"
     case git = "git"
     case processes = "other processes"
     case fileWalk = "file walk"
@@ -49,7 +52,15 @@ public final class WorkProfile: Sendable {
     public func enable(flag: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let fromEnvironment = environment["RELCTL_PROFILE"].map { !$0.isEmpty && $0 != "0" } ?? false
         guard flag || fromEnvironment else { return }
-        started.withLock { $0 = (Self.wallNow(), Self.processCPU()) }
+        let now = Self.wallNow(), cpu = Self.processCPU()
+        // The whole run counts from the exec, as a timer around the command would; without
+        // /proc it counts from here and no start-up is shown.
+        if let exec = Self.execWall(now: now) {
+            started.withLock { $0 = (exec, 0) }
+            add(.processStart, wall: now - exec, cpu: cpu)
+        } else {
+            started.withLock { $0 = (now, cpu) }
+        }
         enabled.store(true, ordering: .releasing)
     }
 
@@ -120,6 +131,25 @@ public final class WorkProfile: Sendable {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// When this process was exec'd, on the `wallNow` clock: /proc's start time counts in clock
+    /// ticks since boot (0.01 s), so the start-up it gives is that coarse.
+    static func execWall(now: Double) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command name (which may hold spaces and parentheses): state is the 3rd
+        // field of the line, start time the 22nd.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        let ticksPerSecond = sysconf(Int32(_SC_CLK_TCK))
+        guard fields.count > 19, let ticks = Double(fields[19]), ticksPerSecond > 0 else { return nil }
+        var boot = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        let sinceBoot = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9
+        let age = sinceBoot - ticks / Double(ticksPerSecond)
+        guard age >= 0, age < 3600 else { return nil }
+        return now - age
     }
 
     static func wallNow() -> Double {

@@ -12,10 +12,12 @@ public enum ConfigLoader {
         guard FileSystem.exists(url) else {
             throw ConfigError.notFound(path: shown)
         }
-        let document = try TOMLDocument(contentsOf: url, displayPath: shown)
-        let config = try parse(document, root: url.deletingLastPathComponent())
-        // A workspace member's own file, read from its folder, is the member the root reads.
-        return try WorkspaceMembers.enclosing(of: config) ?? config
+        return try WorkProfile.shared.measure(.configuration) {
+            let document = try TOMLDocument(contentsOf: url, displayPath: shown)
+            let config = try parse(document, root: url.deletingLastPathComponent())
+            // A workspace member's own file, read from its folder, is the member the root reads.
+            return try WorkspaceMembers.enclosing(of: config) ?? config
+        }
     }
 
     /// Loads the config if it exists, else the defaults (for commands that work without one).

@@ -77,6 +77,12 @@ package struct ArchiveEntry: Sendable, Equatable {
 
     package var isDirectory: Bool { storage == .content(.directory) }
 
+    /// A file found by walking a tree (no two of those read the same file).
+    package var isWalked: Bool {
+        if case .walked = storage { return true }
+        return false
+    }
+
     /// Equal when they describe the same archive entry, however the source path is held.
     package static func == (a: ArchiveEntry, b: ArchiveEntry) -> Bool {
         a.path == b.path && a.mode == b.mode && a.content == b.content && a.origin == b.origin

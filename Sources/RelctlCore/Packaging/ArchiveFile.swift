@@ -28,7 +28,8 @@ package enum ArchiveFile {
         try Task.checkCancellation()
         let temporary = AtomicFile.temporaryURL(for: url)
         // Created and registered in one step: an interrupt at any moment leaves no temporary.
-        let descriptor = CleanupRegistry.shared.create(temporary)
+        // A zip reads back the data of a file it holds twice (ZipArchiveWriter).
+        let descriptor = CleanupRegistry.shared.create(temporary, readable: format.parallelZip)
         guard descriptor >= 0 else {
             let code = errno
             if StorageFault.isFault(code) { throw PackagingError.writeRefused(path: url.path, code: code) }

@@ -35,9 +35,11 @@ package struct ArchiveLayout: Sendable {
     ///   - probe: for `relctl check`, before anything is built: a missing binary stands in as an
     ///     empty file, so every other conflict `package` would hit is found now.
     ///   - staged: the folder `[archive] stage` filled for this archive; its files go to the root.
+    ///   - walks: the trees already walked for another target of the same run, shared.
     package static func compute(
         config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil,
-        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false, staged: URL? = nil
+        outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false, staged: URL? = nil,
+        walks: TreeWalks? = nil
     ) throws -> ArchiveLayout {
         var values = placeholders
         for (key, value) in target.placeholders { values[key] = value }
@@ -79,7 +81,11 @@ package struct ArchiveLayout: Sendable {
             if FileSystem.exists(source) {
                 try containment.check(source, key: "[archive] trees")
             }
-            try walker.walk(source, into: destination, builder: &builder)
+            if let walks {
+                try walks.add(source, into: destination, walker: walker, builder: &builder)
+            } else {
+                try walker.walk(source, into: destination, builder: &builder)
+            }
         }
 
         try addSymlinks(config: config, target: target, values: values, binaries: packagedBinaries, into: &builder)

@@ -49,8 +49,10 @@ package final class HashingFileSink: ArchiveByteSink, Sendable {
             return false
         }
         return state.withLock { state in
-            state.hasher.update(bufferPointer: bytes)
-            state.sha512?.update(bufferPointer: bytes)
+            WorkProfile.shared.measure(.hashing) {
+                state.hasher.update(bufferPointer: bytes)
+                state.sha512?.update(bufferPointer: bytes)
+            }
             var offset = 0
             while offset < bytes.count {
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -24,6 +24,14 @@ package struct LayoutBuilder {
         entries.append(entry)
     }
 
+    /// The entries in the order added, without parent folders (a tree walked once, to add to
+    /// other builders). Empties the builder.
+    package mutating func takeEntries() -> [ArchiveEntry] {
+        indexByPath = [:]
+        defer { entries = [] }
+        return entries
+    }
+
     /// All entries plus explicit parent folders, sorted bytewise. Empties the builder.
     package mutating func finish() throws -> [ArchiveEntry] {
         var folders: [String: ArchiveEntry] = [:]

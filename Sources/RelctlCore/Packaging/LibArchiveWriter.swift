@@ -101,7 +101,8 @@ package final class LibArchiveWriter {
             }
             if recordFiles {
                 files.append(
-                    ArchivedFile(folder: top, entryPath: entry.path, digest: SHA256.hash(data: data), size: Int64(data.count)))
+                    ArchivedFile(
+                        folder: top, entryPath: entry.path, digest: SHA256.hash(data: data), size: Int64(data.count)))
             }
         case .file(let source):
             let source = source.path
@@ -127,7 +128,9 @@ package final class LibArchiveWriter {
                 let count = try readSome(min(buffer.count, Int(size - copied)))
                 guard count > 0 else { break }
                 if recordFiles {
-                    hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count))
+                    WorkProfile.shared.measure(.hashing) {
+                        hasher.update(bufferPointer: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count))
+                    }
                 }
                 try writeData(buffer.baseAddress!, count, entry.path)
                 copied += Int64(count)

@@ -172,7 +172,8 @@ public struct Packager: Sendable {
         // the other failures of their own, and no word of the archives it cancelled.
         var failures = results.indices.compactMap { index -> (any RelctlError)? in
             guard case .failure(let error) = results[index] else { return nil }
-            if firstFault != nil, index != firstFault, error is CancellationError || StorageFault.code(of: error) != nil {
+            if firstFault != nil, index != firstFault, error is CancellationError || StorageFault.code(of: error) != nil
+            {
                 return nil
             }
             return error as? RelctlError
@@ -214,8 +215,10 @@ public struct Packager: Sendable {
                 folders[target.triple] = folder
                 var environment = context.environment
                 environment["RELCTL_TARGET"] = target.triple
-                ReleaseNames(project: values["project"] ?? "", version: values["version"] ?? "", tag: values["tag"] ?? "")
-                    .export(into: &environment)
+                ReleaseNames(
+                    project: values["project"] ?? "", version: values["version"] ?? "", tag: values["tag"] ?? ""
+                )
+                .export(into: &environment)
                 environment["RELCTL_ROOT"] = config.root.path
                 environment["RELCTL_ARCHIVE"] = config.archive.name.render(values)
                 let line = command.renderForShell(values)
@@ -283,6 +286,8 @@ public struct Packager: Sendable {
                 config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot)
             if !shared.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: shared.flatMap(\.diagnostics)) }
         }
+        // Every target's layout holds the same trees: walked once (not kept for one archive).
+        let walks = targets.reduce(0) { $0 + $1.formats.count } > 1 ? TreeWalks() : nil
         // A target shipping several formats is one archive per format, from one build.
         for configured in targets {
             for format in configured.formats {
@@ -290,7 +295,7 @@ public struct Packager: Sendable {
                 do {
                     var layout = try ArchiveLayout.compute(
                         config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
-                        outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple])
+                        outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple], walks: walks)
                     layout.sharesName = configured.formats.count > 1
                     plans.append(
                         Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))

@@ -1,6 +1,33 @@
 import Foundation
 import RelctlBasics
 
+/// The trees of one `package` run, walked once and added to every target's layout: each tree is
+/// the same for every target unless its `from` or `to` names the target, and then its key differs.
+/// Only for one run's layouts, computed together: files may change between runs.
+package final class TreeWalks {
+    private var walked: [String: [ArchiveEntry]] = [:]
+
+    package init() {}
+
+    /// Adds the tree at `source` under `destination` to `builder`, walking it with `walker` the
+    /// first time. A walk that fails is not kept, so the next target walks it again and fails the same way.
+    package func add(
+        _ source: URL, into destination: String, walker: TreeWalker, builder: inout LayoutBuilder
+    ) throws {
+        let key = source.path + "\u{0}" + destination
+        // Not a walk: the profile's file walk counts each tree once.
+        if let entries = walked[key] {
+            for entry in entries { try builder.add(entry) }
+            return
+        }
+        var own = LayoutBuilder()
+        try walker.walk(source, into: destination, builder: &own)
+        let entries = own.takeEntries()
+        walked[key] = entries
+        for entry in entries { try builder.add(entry) }
+    }
+}
+
 /// Walks a configured tree with lstat(2): files are added, symlinks kept as links (checked later
 /// by `LinkResolver`), anything else refused. Folders come in through the files they hold: git
 /// keeps no empty folder, so a fresh clone has none, and neither does an archive.
@@ -73,7 +100,8 @@ package struct TreeWalker {
                 let entry =
                     derivable
                     ? ArchiveEntry(path: archivePath, head: head, tailStart: tailStart, mode: mode)
-                    : ArchiveEntry(path: archivePath, content: .file(ArchiveSource(path: path)), mode: mode, origin: path)
+                    : ArchiveEntry(
+                        path: archivePath, content: .file(ArchiveSource(path: path)), mode: mode, origin: path)
                 try builder.add(entry)
             case .symlink:
                 let target = try readLink(path)

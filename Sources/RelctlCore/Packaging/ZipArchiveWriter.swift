@@ -19,6 +19,12 @@ import RelctlBasics
 /// zip64 end records for more than 65,535 entries or a directory beyond 4 GiB. The bytes depend
 /// only on the entries and the level, never on `workers`: chunk boundaries are fixed offsets in
 /// each file.
+///
+/// A file the archive holds more than once (links `copy` turns `target/release/velo-sql.exe ->
+/// ../../bin/velo-sql.exe` into a second entry of the same binary) is read and compressed once:
+/// its later entries repeat the compressed data already written, read back from the archive.
+/// The bytes are the ones compressing it again would give, since a file's chunks depend only on
+/// its own bytes.
 package enum ZipArchiveWriter {
     package static let chunkSize = 1 << 20
 
@@ -53,10 +59,12 @@ package enum ZipArchiveWriter {
         // every entry).
         let folder = ArchiveEntry(path: "", content: .directory, mode: 0o755, origin: "archive folder")
         let top = layout.top
+        let repeated = repeatedSources(layout.entries)
         do {
             return try await pipeline.run { pipeline in
                 var producer = ZipProducer(
-                    pipeline: pipeline, mtime: mtime, destination: destination, recordFiles: recordFiles)
+                    pipeline: pipeline, mtime: mtime, destination: destination, recordFiles: recordFiles,
+                    repeated: repeated)
                 producer.reserveFiles(layout.entries.count)
                 if layout.hasTopFolder { try producer.add(folder, top: top) }
                 for entry in layout.entries { try producer.add(entry, top: top) }
@@ -71,6 +79,22 @@ package enum ZipArchiveWriter {
             throw PackagingError.writeFailed(path: destination, reason: "the zip stopped unfinished")
         }
     }
+
+    /// The source files more than one entry reads. A tree's walked files are distinct files, so a
+    /// repeat always involves an entry placed by path (a binary, a listed file, a link's copy):
+    /// only those are collected, and the walked ones are looked up, never stored (100,000 paths
+    /// would be megabytes).
+    package static func repeatedSources(_ entries: [ArchiveEntry]) -> Set<String> {
+        var counts: [String: Int] = [:]
+        for entry in entries where !entry.isWalked {
+            if let source = entry.sourcePath { counts[source, default: 0] += 1 }
+        }
+        guard !counts.isEmpty else { return [] }
+        for entry in entries where entry.isWalked {
+            if let source = entry.sourcePath, counts[source] != nil { counts[source]! += 1 }
+        }
+        return Set(counts.compactMap { $0.value > 1 ? $0.key : nil })
+    }
 }
 
 /// Reads each file straight into pipeline chunks (no copy), computing the CRC-32 on the way (and
@@ -81,12 +105,19 @@ private struct ZipProducer {
     let destination: String
     let recordFiles: Bool
     var files: [ArchivedFile] = []
+    /// Sources read by more than one entry, and what their first entry found: the writer's number
+    /// for its compressed data, its CRC-32, size and SHA-256.
+    let repeated: Set<String>
+    private var firstCopies: [String: (id: Int, crc: UInt32, size: Int64, digest: SHA256.Digest?)] = [:]
 
-    init(pipeline: ChunkPipeline<ZipChunk>, mtime: Int, destination: String, recordFiles: Bool) {
+    init(
+        pipeline: ChunkPipeline<ZipChunk>, mtime: Int, destination: String, recordFiles: Bool, repeated: Set<String>
+    ) {
         self.pipeline = pipeline
         self.mtime = mtime
         self.destination = destination
         self.recordFiles = recordFiles
+        self.repeated = repeated
     }
 
     /// Sizes the file list once, as `LibArchiveWriter.reserveFiles` does.
@@ -118,7 +149,8 @@ private struct ZipProducer {
             try pipeline.submit(&chunk)
             if recordFiles {
                 files.append(
-                    ArchivedFile(folder: top, entryPath: entry.path, digest: SHA256.hash(data: data), size: Int64(data.count)))
+                    ArchivedFile(
+                        folder: top, entryPath: entry.path, digest: SHA256.hash(data: data), size: Int64(data.count)))
             }
         case .file(let source):
             try addFile(source.path, path: path, permissions: permissions, top: top, entryPath: entry.path)
@@ -137,6 +169,18 @@ private struct ZipProducer {
     private mutating func addFile(
         _ source: String, path: String, permissions: UInt32, top: String, entryPath: String
     ) throws {
+        if let first = firstCopies[source] {
+            let header = ZipEntryHeader(
+                name: Array(path.utf8), kind: .file(size: first.size), mode: 0o100000 | permissions, mtime: mtime)
+            var chunk: PipelineChunk<ZipChunk>? = try pipeline.take(
+                tag: ZipChunk(header: header, isLast: true, crc: first.crc, deflate: false, repeatOf: first.id))
+            try pipeline.submit(&chunk)
+            if let digest = first.digest {
+                files.append(ArchivedFile(folder: top, entryPath: entryPath, digest: digest, size: first.size))
+            }
+            return
+        }
+        let recordAs = repeated.contains(source) ? firstCopies.count : nil
         let file: ReadableFile
         let size: Int64
         do {
@@ -152,7 +196,7 @@ private struct ZipProducer {
         var copied: Int64 = 0
         repeat {
             var chunk: PipelineChunk<ZipChunk>? = try pipeline.take(
-                tag: ZipChunk(header: header, isLast: false, deflate: true))
+                tag: ZipChunk(header: header, isLast: false, deflate: true, recordAs: header == nil ? nil : recordAs))
             header = nil
             while chunk!.room > 0, copied < size {
                 let want = Int(min(Int64(chunk!.room), size - copied))
@@ -169,7 +213,7 @@ private struct ZipProducer {
                 chunk!.input.withUnsafeBytes { buffer in
                     let bytes = UnsafeRawBufferPointer(rebasing: buffer[start..<start + count])
                     crc = UInt32(libdeflate_crc32(crc, bytes.baseAddress, count))
-                    hasher?.update(bufferPointer: bytes)
+                    if hasher != nil { WorkProfile.shared.measure(.hashing) { hasher!.update(bufferPointer: bytes) } }
                 }
                 chunk!.count += count
                 copied += Int64(count)
@@ -186,9 +230,11 @@ private struct ZipProducer {
             throw PackagingError.writeFailed(
                 path: destination, reason: "\(source) changed size while it was being archived; rebuild and retry")
         }
-        if let hasher {
-            files.append(ArchivedFile(folder: top, entryPath: entryPath, digest: hasher.finalize(), size: size))
+        let digest = hasher?.finalize()
+        if let digest {
+            files.append(ArchivedFile(folder: top, entryPath: entryPath, digest: digest, size: size))
         }
+        if let recordAs { firstCopies[source] = (recordAs, crc, size, digest) }
     }
 }
 
@@ -235,8 +281,15 @@ private final class ZipContainer: ChunkWriter {
     private var offset: Int64 = 0
     private var central: [UInt8] = []
     private var entries = 0
-    /// The entry being written: its header, where its local header starts, compressed bytes so far.
-    private var current: (header: ZipEntryHeader, offset: Int64, compressed: Int64, zip64: Bool)?
+    /// The entry being written: its header, where its local header starts, compressed bytes so
+    /// far, and the number its data is recorded under for later copies.
+    private var current: (header: ZipEntryHeader, offset: Int64, compressed: Int64, zip64: Bool, record: Int?)?
+    /// Where recorded entries' compressed data lies in the archive: offset and length.
+    private var recorded: [Int: (start: Int64, length: Int64)] = [:]
+    /// Reading recorded data back, allocated at the first copy.
+    private var copyBuffer: UnsafeMutableRawBufferPointer?
+
+    deinit { copyBuffer?.deallocate() }
 
     init(sink: HashingFileSink, destination: String) {
         self.sink = sink
@@ -244,13 +297,43 @@ private final class ZipContainer: ChunkWriter {
     }
 
     func write(_ chunk: PipelineChunk<ZipChunk>) throws {
-        if let header = chunk.tag.header { try begin(header, crc: chunk.tag.crc) }
+        if let header = chunk.tag.header { try begin(header, crc: chunk.tag.crc, record: chunk.tag.recordAs) }
         guard current != nil else {
             throw PackagingError.writeFailed(path: destination, reason: "zip data without an entry")
         }
         try chunk.output.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[..<chunk.outputCount])) }
         current!.compressed += Int64(chunk.outputCount)
+        if let original = chunk.tag.repeatOf { try repeatData(of: original) }
         if chunk.tag.isLast { try end(crc: chunk.tag.crc) }
+    }
+
+    /// Writes the compressed data recorded as `id` again, read back from the archive itself (in
+    /// the page cache: it was just written), so memory stays one buffer whatever the file's size.
+    private func repeatData(of id: Int) throws {
+        guard let (start, length) = recorded[id] else {
+            throw PackagingError.writeFailed(path: destination, reason: "a repeated zip entry has no data to repeat")
+        }
+        let buffer = copyBuffer ?? .allocate(byteCount: LibArchiveWriter.chunkSize, alignment: 16)
+        copyBuffer = buffer
+        var done: Int64 = 0
+        while done < length {
+            let want = Int(min(Int64(buffer.count), length - done))
+            let count = pread(sink.descriptor, buffer.baseAddress, want, off_t(start + done))
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                if StorageFault.isFault(code) { throw PackagingError.writeRefused(path: destination, code: code) }
+                throw PackagingError.writeFailed(
+                    path: destination, reason: "cannot read back its own data: \(FileSystem.describe(errno: code))")
+            }
+            guard count > 0 else {
+                throw PackagingError.writeFailed(
+                    path: destination, reason: "its own data ended early when read back (something truncated it)")
+            }
+            try emit(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            done += Int64(count)
+        }
+        current!.compressed += length
     }
 
     func finish() throws {
@@ -287,7 +370,7 @@ private final class ZipContainer: ChunkWriter {
         try emit(end.bytes)
     }
 
-    private func begin(_ header: ZipEntryHeader, crc: UInt32) throws {
+    private func begin(_ header: ZipEntryHeader, crc: UInt32, record: Int?) throws {
         var zip64 = false
         var local = ZipBytes()
         local.u32(0x0403_4b50)
@@ -323,13 +406,15 @@ private final class ZipContainer: ChunkWriter {
             local.u64(0)
         }
         local.append(Self.storedData(header))
-        current = (header, offset, Int64(Self.storedData(header).count), zip64)
+        current = (header, offset, Int64(Self.storedData(header).count), zip64, record)
         try emit(local.bytes)
     }
 
     private func end(crc: UInt32) throws {
-        guard let (header, start, compressed, zip64) = current else { return }
+        guard let (header, start, compressed, zip64, recordedAs) = current else { return }
         current = nil
+        // A file's data begins right after its local header and ends here, before its descriptor.
+        if let recordedAs { recorded[recordedAs] = (offset - compressed, compressed) }
         var uncompressed = compressed
         var method: UInt16 = 0
         var flags = Self.flags(header)
