@@ -10,8 +10,10 @@ struct Plan: RelctlCommand {
             One row per member of the [workspace] (each with its own tags and the commits touching its folder), \
             or one row at path `.` for a single project. `current` is the latest release in \
             the tag format (or none), `next` and `tag` what `relctl bump` would propose (none when nothing changed \
-            since the latest release), `reason` why (breaking, feat, fix or none) and `commits` how many changes \
-            count, `branch` the [[branch]] rule that applied (a prerelease or maintenance line). Reads git and the manifests only; writes nothing. --json: {"members":[{name, path, current, \
+            since the latest release), `reason` why (breaking, feat, fix, dependency: a member it depends on is \
+            released, group, or none) and `commits` how many changes count, `branch` the [[branch]] rule that \
+            applied (a prerelease or maintenance line). Members that depend on each other in a cycle are exit 2. \
+            Reads git and the manifests only; writes nothing. --json: {"members":[{name, path, current, \
             next, tag, reason, commits, branch}]}, every key present, null when absent.
             """
     )

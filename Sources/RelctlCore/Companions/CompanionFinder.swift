@@ -114,7 +114,7 @@ package enum CompanionFinder {
 
     /// `version` requirements of path dependencies on the crates in `names`, inline
     /// (`core = { path = "…", version = "0.15.1" }`) or as a `[dependencies.core]` table.
-    private static func requirements(in manifest: URL, on names: Set<String>, root: URL) -> [Companion] {
+    package static func requirements(in manifest: URL, on names: Set<String>, root: URL) -> [Companion] {
         guard let lines = lines(of: manifest) else { return [] }
         let shown = display(manifest, root: root)
         var companions: [Companion] = []

@@ -11,9 +11,14 @@ package struct MemberPlan: Sendable {
     /// Nil when nothing changed since the latest release (and no group raises it).
     package var next: SemanticVersion?
     package var tag: String?
-    /// `breaking`, `feat`, `fix`, `group` or `none`.
+    /// `breaking`, `feat`, `fix`, `dependency`, `group` or `none`.
     package var reason: String
     package var history: ReleaseHistory
+    /// The members this one depends on that get a release, with their next versions: what its
+    /// changelog says moved.
+    package var movedDependencies: [(name: String, version: String)] = []
+    /// The members' dependencies on this one: the requirements its release rewrites.
+    package var dependents: [WorkspaceDependency] = []
 
     init(name: String, path: String, config: RelctlConfig, bump: VersionBump, history: ReleaseHistory) {
         (self.name, self.path, self.config, self.bump, self.history) = (name, path, config, bump, history)
@@ -58,7 +63,21 @@ package enum VersionPlan {
                 MemberPlan(name: member.name, path: member.path, config: member.config, bump: bump, history: history))
         }
         for group in workspace.groups { lockstep(&plans, group: group) }
+        try dependencyPass(&plans, members: members, workspace: workspace, config: config)
         return plans
+    }
+
+    /// After the groups: the members' dependencies on each other (a cycle is exit 2), the
+    /// `dependency` releases they call for, and on each member the requirements its release moves.
+    static func dependencyPass(
+        _ plans: inout [MemberPlan], members: [WorkspaceMember], workspace: WorkspaceSettings, config: RelctlConfig
+    ) throws {
+        let dependencies = try WorkspaceDependencies.read(members)
+        _ = try WorkspaceDependencies.order(members.map(\.name), along: dependencies, config: config.path)
+        WorkspaceDependencies.raise(&plans, along: dependencies, groups: workspace.groups)
+        for index in plans.indices {
+            plans[index].dependents = dependencies.filter { $0.dependency == plans[index].name }
+        }
     }
 
     /// One version for every member of `group` when any of them changed: the highest the changes

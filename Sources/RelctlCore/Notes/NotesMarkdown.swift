@@ -23,7 +23,13 @@ package enum NotesMarkdown {
                 }
             }
         }
-        if notes.sections.isEmpty { out += "\nNo notable changes.\n" }
+        if !notes.dependencies.isEmpty {
+            out += "\n\(marks) Dependencies\n\n"
+            out +=
+                notes.dependencies.map { "- " + MarkdownEscaper.escapeBlockStart(MarkdownEscaper.escape($0)) }
+                .joined(separator: "\n") + "\n"
+        }
+        if notes.sections.isEmpty, notes.dependencies.isEmpty { out += "\nNo notable changes.\n" }
         if !notes.contributors.isEmpty {
             out += "\n\(marks) Contributors\n\n"
             out +=

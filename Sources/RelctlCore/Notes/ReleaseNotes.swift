@@ -24,6 +24,9 @@ public struct ReleaseNotes: Sendable {
     package var verification: InstallVerification?
     /// Rendered with the user's `[notes] template` instead of the built-in Markdown, when set.
     package var customMarkdown: String?
+    /// Workspace members this release depends on that moved with it (`core 1.3.0`): a member's
+    /// changelog says which dependency a `dependency` release is for.
+    package var dependencies: [String] = []
 
     /// What the range ends at, in links: the tag when there is one.
     package var targetName: String { tag ?? String(targetCommit.prefix(12)) }

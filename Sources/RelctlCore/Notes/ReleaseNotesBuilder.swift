@@ -29,11 +29,27 @@ public struct ReleaseNotesBuilder: Sendable {
         config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
         remoteURL known: String?? = nil, distDirectory: URL? = nil, keysRoot: URL? = nil
     ) async throws -> ReleaseNotes {
+        try await build(
+            config: config, history: nil, tag: tag, from: from, to: to, manifest: manifest, remoteURL: known,
+            distDirectory: distDirectory, keysRoot: keysRoot)
+    }
+
+    /// The same over a history already read: a workspace member's, whose paths are its folder
+    /// with its `include` and `exclude` globs (its own commits only).
+    package func build(
+        config: RelctlConfig, history given: ReleaseHistory?, tag: String? = nil, from: String? = nil,
+        to: String? = nil, manifest: ReleaseManifest?, remoteURL known: String?? = nil,
+        distDirectory: URL? = nil, keysRoot: URL? = nil
+    ) async throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
         let history: ReleaseHistory
         let range: NotesRange
         do {
-            history = try await ReleaseHistory.read(git: git, config: config)
+            if let given {
+                history = given
+            } else {
+                history = try await ReleaseHistory.read(git: git, config: config)
+            }
             range = try await NotesRange.resolve(
                 git: git, history: history, skipPrereleases: config.notes.skipPrereleases, tag: tag, from: from,
                 to: to)

@@ -377,24 +377,35 @@ public struct VersionBump: Sendable, Equatable {
     /// `write`, returning every text it changed (in the files it wrote) besides the files.
     package static func writeReporting(
         _ version: SemanticVersion, config: RelctlConfig, spelling: VersionScheme.CalendarSpelling?,
-        released: ReleasedVersions?, onLink: (String) -> Void = { _ in }
+        released: ReleasedVersions?, extra: [PlannedEdit] = [], onLink: (String) -> Void = { _ in }
     ) throws -> (files: [String], changes: [WrittenVersion]) {
         let scheme = config.project.tagFormat.scheme
         struct Edit {
             var url: URL; var display: String; var line: Int; var old: String; var new: String
             var column: Int? = nil
             var what = "version"
+            var planned = false
         }
         var edits: [Edit] = []
         func add(_ edit: Edit) {
             // One edit per place: two known columns on one line are two places (a minified lock).
+            // A planned edit (a dependent's requirement) and a companion are one place only when
+            // they replace the same text: the planned one, added first, wins.
             if edits.contains(where: {
                 $0.url.standardizedFileURL == edit.url.standardizedFileURL && $0.line == edit.line
                     && ($0.column == nil || edit.column == nil || $0.column == edit.column)
+                    && (!$0.planned || $0.old == edit.old)
             }) {
                 return
             }
             edits.append(edit)
+        }
+        for planned in extra {
+            add(
+                Edit(
+                    url: planned.url, display: CompanionFinder.display(planned.url, root: config.root),
+                    line: planned.line, old: planned.old, new: planned.new, column: planned.column,
+                    what: planned.what, planned: true))
         }
         for source in config.versions {
             let found = try ManifestReaders.read(source, root: config.root)
@@ -513,11 +524,35 @@ public struct VersionBump: Sendable, Equatable {
     public static func writeReporting(
         _ version: SemanticVersion, config: RelctlConfig, git: Git, onLink: (String) -> Void = { _ in }
     ) async throws -> (files: [String], changes: [WrittenVersion]) {
+        try await writeReporting(version, config: config, git: git, extra: [], onLink: onLink)
+    }
+
+    /// The same, with `extra` edits made in the same checked, atomic pass (a workspace member's
+    /// release rewriting its dependents' requirements).
+    package static func writeReporting(
+        _ version: SemanticVersion, config: RelctlConfig, git: Git, extra: [PlannedEdit],
+        onLink: (String) -> Void = { _ in }
+    ) async throws -> (files: [String], changes: [WrittenVersion]) {
         let tags = await (try? git.isRepository()) == true ? try await git.tagList() : []
         let history = ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: config))
         return try writeReporting(
             version, config: config, spelling: history.format.calendarSpelling, released: history.released,
-            onLink: onLink)
+            extra: extra, onLink: onLink)
+    }
+
+    /// A text to replace beside the manifests and companions: where (a column when known), the
+    /// text there and its replacement, and what it is for messages.
+    package struct PlannedEdit: Sendable, Equatable {
+        package var url: URL
+        package var line: Int
+        package var column: Int?
+        package var old: String
+        package var new: String
+        package var what: String
+
+        package init(url: URL, line: Int, column: Int?, old: String, new: String, what: String) {
+            (self.url, self.line, self.column, self.old, self.new, self.what) = (url, line, column, old, new, what)
+        }
     }
 
     /// `text` at UTF-8 offset `column` of `line` when that is where it is, else found by `versionRange`.
