@@ -145,8 +145,12 @@ struct Release: RelctlCommand {
     private func releasePendingMembers(_ context: Context, config: RelctlConfig) async throws {
         let git = Git(directory: config.root, context: context)
         let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
+        // Every member after the members it depends on (a cycle is exit 2 naming it).
+        let order = try WorkspaceDependencies.order(
+            members.map(\.name), along: try WorkspaceDependencies.read(members), config: config.path)
+        let ordered = order.compactMap { name in members.first { $0.name == name } }
         var releases: [(member: WorkspaceMember, tag: String)] = []
-        for (member, found) in try await PendingRelease.members(members, git: git) {
+        for (member, found) in try await PendingRelease.members(ordered, git: git) {
             guard case .pending(_, let tag, let manifest) = found else { continue }
             context.console.info("pending: \(tag) (the version \(member.path)/\(manifest) holds has no tag yet)")
             releases.append((member, tag))

@@ -108,6 +108,33 @@ struct WorkspaceReleaseCLITests {
         #expect(try Self.tags(remote.path) == Self.before.union(["core-v1.1.0", "ms-v3.13.2"]))
     }
 
+    /// A member is released after the members it depends on (its requirement names their new
+    /// versions), though its path comes first.
+    @Test func membersAreReleasedAfterTheMembersTheyDependOn() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "chore: start",
+            files: [
+                "relctl.toml": "[workspace]\nmembers = [\"crates/*\"]\n",
+                ".gitignore": "dist/\n",
+                "crates/core/Cargo.toml": Self.cargo("core", "1.0.0"),
+                "crates/app/Cargo.toml": Self.cargo("app", "0.1.0")
+                    + "\n[dependencies]\ncore = { path = \"../core\", version = \"1.0\" }\n",
+            ])
+        try repository.git("tag", "-a", "core-v1.0.0", "-m", "core")
+        try repository.git("tag", "-a", "app-v0.1.0", "-m", "app")
+        try repository.commit("feat: core learns a trick", files: ["crates/core/src/lib.rs": "pub fn trick() {}\n"])
+        let bumped = try relctl(["bump", "--write"], in: repository.url)
+        try #require(bumped.status == 0 && bumped.stdout == "app 0.1.1\ncore 1.1.0\n", "\(bumped)")
+        try repository.commit("chore: release app-v0.1.1, core-v1.1.0")
+        let released = try relctl(["release", "--pending"], in: repository.url)
+        #expect(released.status == 0, "\(released)")
+        let pending = released.stderr.split(separator: "\n").filter { $0.hasPrefix("pending: ") }
+        #expect(
+            pending.map { String($0.split(separator: " ")[1]) } == ["core-v1.1.0", "app-v0.1.1"], "\(released)")
+        #expect(try Self.tags(repository.url.path).isSuperset(of: ["core-v1.1.0", "app-v0.1.1"]))
+    }
+
     @Test func aMemberThatFailsTakesBackTheTagsOfTheMembersBeforeIt() throws {
         // core is released last (members go by path); its before-hook fails after ms is tagged.
         let (repository, remote) = try Self.mergedReleaseCommit(
