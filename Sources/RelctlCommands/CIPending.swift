@@ -34,7 +34,7 @@ struct CIPending: RelctlCommand {
         } else if format == .github {
             context.console.stdout(try matrix.githubOutput)
         } else if matrix.pending.isEmpty {
-            context.console.info("nothing pending: every member's manifests hold a version that is tagged already")
+            context.console.info("nothing pending: no member's manifests hold a version without its tag")
         } else {
             for member in matrix.pending {
                 let targets = matrix.builds.filter { $0.member == member.name }.map(\.target)

@@ -150,18 +150,23 @@ struct Release: RelctlCommand {
             members.map(\.name), along: try WorkspaceDependencies.read(members), config: config.path)
         let ordered = order.compactMap { name in members.first { $0.name == name } }
         var releases: [(member: WorkspaceMember, tag: String)] = []
+        var reasons: [String] = []
         for (member, found) in try await PendingRelease.members(ordered, git: git) {
-            guard case .pending(_, let tag, let manifest) = found else { continue }
+            guard case .pending(_, let tag, let manifest) = found else {
+                if case .nothing(let reason) = found { reasons.append("\(member.name): \(reason)") }
+                continue
+            }
             context.console.info("pending: \(tag) (the version \(member.path)/\(manifest) holds has no tag yet)")
             releases.append((member, tag))
         }
         guard !releases.isEmpty else {
             let reason =
-                "nothing pending: every member's manifests hold a version that is tagged already (\(members.count) member\(members.count == 1 ? "" : "s"))"
+                "nothing pending in \(members.count) member\(members.count == 1 ? "" : "s"): no manifest holds a version without its tag"
             if global.json {
                 try emitJSON(NothingPending(message: reason), context)
             } else {
                 context.console.info(reason)
+                for line in reasons { context.console.detail(line) }
             }
             return
         }

@@ -154,4 +154,55 @@ struct WorkspacePlanCLITests {
         #expect(refused.stderr.contains("outside"), "\(refused)")
 
     }
+    /// metrics-server's shape (the corpus, issue 42): the application at the root (member `.`)
+    /// beside its chart. The root member counts its own commits, not the chart's inside it, its
+    /// `exclude` globs work at the top, and its path is `.`.
+    @Test func aRootMemberCountsItsOwnCommitsNotTheMembersInsideIt() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "chore: start",
+            files: [
+                "relctl.toml":
+                    "[project]\nname = \"app\"\ntag-format = \"v{version}\"\nexclude = [\"docs/*\"]\n\n[workspace]\nmembers = [\".\", \"charts/*\"]\ntag-format = \"{member}-{version}\"\n",
+                "VERSION": "0.9.0\n",
+                "charts/app/Chart.yaml": "apiVersion: v2\nname: app-chart\nversion: 3.13.1\n",
+            ])
+        try repository.git("tag", "v0.9.0")
+        try repository.git("tag", "app-chart-3.13.1")
+        try repository.commit("fix: app fix", files: ["main.go": "package main\n"])
+        try repository.commit("feat(helm): chart feature", files: ["charts/app/values.yaml": "a: 1\n"])
+        try repository.commit("feat: only docs", files: ["docs/guide.md": "# guide\n"])
+        let members = try Self.plan(repository)
+        let byName = Dictionary(uniqueKeysWithValues: members.map { ($0.name, $0) })
+        #expect(
+            byName["app"]
+                == PlannedMember(
+                    name: "app", path: ".", current: "0.9.0", next: "0.9.1", tag: "v0.9.1", reason: "fix", commits: 1,
+                    branch: nil), "\(members)")
+        #expect(byName["app-chart"]?.next == "3.14.0" && byName["app-chart"]?.commits == 1, "\(members)")
+    }
+
+    /// changesets' shape (the corpus, issue 42): main is a 2.x maintenance line while 3.0.0-next.0
+    /// was tagged on another branch; the version bump --write leaves on main is pending.
+    @Test func aMaintenanceLinesPendingVersionIsNotHiddenByAHigherReleaseElsewhere() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "chore: start",
+            files: [
+                "relctl.toml":
+                    "[workspace]\nmembers = [\"packages/*\"]\ntag-format = \"{member}@{version}\"\n\n[[branch]]\nname = \"main\"\nrange = \"2.x\"\n",
+                "packages/cli/package.json": #"{"name":"cli","version":"2.30.0"}"#,
+            ])
+        try repository.git("tag", "cli@2.30.0")
+        try repository.git("checkout", "-q", "-b", "next")
+        try repository.commit(
+            "feat!: v3", files: ["packages/cli/package.json": #"{"name":"cli","version":"3.0.0-next.0"}"#])
+        try repository.git("tag", "cli@3.0.0-next.0")
+        try repository.git("checkout", "-q", "main")
+        try repository.commit("feat: more", files: ["packages/cli/package.json": #"{"name":"cli","version":"2.31.0"}"#])
+        let pending = try relctl(["release", "--pending", "--dry-run"], in: repository.url)
+        #expect(pending.status == 0, "\(pending)")
+        #expect(pending.stderr.contains("pending: cli@2.31.0"), "\(pending)")
+    }
+
 }

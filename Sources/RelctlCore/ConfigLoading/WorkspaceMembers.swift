@@ -46,7 +46,10 @@ package enum WorkspaceMembers {
                 // Through the one path rule: a member folder (or a folder on its way) that is a link
                 // out of the workspace would make relctl read another tree's manifests and config.
                 _ = try ConfinedPath.resolveInside(folder, root: config.root, what: "[workspace] members")
-                members.append(try member(at: folder, workspace: workspace, config: config, prefix: prefix))
+                members.append(
+                    try member(
+                        at: folder, workspace: workspace, config: config, prefix: prefix,
+                        nested: nested(in: folder, among: folders)))
             } catch let error as RelctlError {
                 problems.append(error)
             }
@@ -100,10 +103,14 @@ package enum WorkspaceMembers {
         let workspaceConfig = try ConfigLoader.parse(document, root: root)
         guard let workspace = workspaceConfig.workspace else { return nil }
         let relative = String(own.path.dropFirst(root.path.count + 1))
-        guard folders(matching: workspace.members, root: root).contains(relative) else { return nil }
+        let all = folders(matching: workspace.members, root: root)
+        guard all.contains(relative) else { return nil }
         // The workspace root's folder relative to the repository's top (where `.git` was found).
         let top = folder.path == root.path ? "" : String(root.path.dropFirst(folder.path.count + 1))
-        var member = try self.member(at: relative, workspace: workspace, config: workspaceConfig, prefix: top).config
+        var member = try self.member(
+            at: relative, workspace: workspace, config: workspaceConfig, prefix: top,
+            nested: nested(in: relative, among: all)
+        ).config
         member.path = config.path
         return member
     }
@@ -170,8 +177,18 @@ package enum WorkspaceMembers {
         }
     }
 
+    /// The members inside `folder` (a root member `.` holding `charts/*`), as exclude globs
+    /// relative to it: their commits are theirs, not the enclosing member's too.
+    static func nested(in folder: String, among folders: [String]) -> [String] {
+        folders.compactMap { other in
+            guard other != folder else { return nil }
+            if folder.isEmpty { return other + "/**" }
+            return other.hasPrefix(folder + "/") ? String(other.dropFirst(folder.count + 1)) + "/**" : nil
+        }
+    }
+
     static func member(
-        at folder: String, workspace: WorkspaceSettings, config: RelctlConfig, prefix: String
+        at folder: String, workspace: WorkspaceSettings, config: RelctlConfig, prefix: String, nested: [String] = []
     ) throws -> WorkspaceMember {
         let url = config.root.appendingPathComponent(folder)
         let shownConfig = folder + "/" + RelctlConfig.fileName
@@ -207,9 +224,12 @@ package enum WorkspaceMembers {
         }
         if member.branches.isEmpty { member.branches = config.branches }
         member.workspaceMember = member.project.name
+        // A root member `.` reads the workspace's own relctl.toml: as a member it has no members.
+        member.workspace = nil
+        member.project.exclude += nested.filter { !member.project.exclude.contains($0) }
         let top = [prefix, folder].filter { !$0.isEmpty }.joined(separator: "/")
         return WorkspaceMember(
-            name: member.project.name, path: folder, config: member,
+            name: member.project.name, path: folder.isEmpty ? "." : folder, config: member,
             history: HistoryPaths(folder: top, include: member.project.include, exclude: member.project.exclude))
     }
 

@@ -12,11 +12,13 @@ package enum PendingRelease: Sendable, Equatable {
 
     package static func find(config: RelctlConfig, git: Git) async throws -> PendingRelease {
         if config.workspace != nil { throw PendingReleaseError.workspace(config: config.path) }
-        return try find(config: config, tags: try await git.tagList())
+        return try find(config: config, tags: try await git.tagList(), branch: await BranchRule.currentBranch(git: git))
     }
 
-    /// The same question against a tag list already read (every member of a workspace asks it).
-    package static func find(config: RelctlConfig, tags: [GitTag]) throws -> PendingRelease {
+    /// The same question against a tag list already read (every member of a workspace asks it),
+    /// on `branch`: on a maintenance line (`[[branch]] range`) the latest release is the highest
+    /// in its range, so a 2.x line's next release is pending though 3.0.0-next.0 exists elsewhere.
+    package static func find(config: RelctlConfig, tags: [GitTag], branch: String? = nil) throws -> PendingRelease {
         let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
         guard let (found, version, _) = VersionBump.highestFloor(above: zero, config: config) else {
             throw PendingReleaseError.noManifestVersion(config: config.path)
@@ -26,8 +28,12 @@ package enum PendingRelease: Sendable, Equatable {
             return .nothing(
                 reason: "nothing pending: \(found.foundIn) holds \(found.text), released as \(taken) already")
         }
-        // Never at or below the latest release: a manifest left behind is not a release to make.
-        if let latest = history.latest, version < latest.version {
+        // Never at or below the latest release of the line: a manifest left behind is not a release to make.
+        var latest = history.latest
+        if case .maintenance(let range)? = BranchRule.applying(to: branch, in: config.branches)?.line {
+            latest = history.releases.first { range.contains($0.version) }
+        }
+        if let latest, version < latest.version {
             return .nothing(
                 reason:
                     "nothing pending: \(found.foundIn) holds \(found.text), below the latest release \(latest.tag); run `relctl bump --write` to raise it"
@@ -43,9 +49,10 @@ package enum PendingRelease: Sendable, Equatable {
         _ members: [WorkspaceMember], git: Git
     ) async throws -> [(member: WorkspaceMember, pending: PendingRelease)] {
         let tags = try await git.tagList()
+        let branch = await BranchRule.currentBranch(git: git)
         return try members.map { member in
             do {
-                return (member, try find(config: member.config, tags: tags))
+                return (member, try find(config: member.config, tags: tags, branch: branch))
             } catch PendingReleaseError.noManifestVersion {
                 return (member, .nothing(reason: "\(member.name): no manifest holds a version"))
             }

@@ -27,7 +27,8 @@ package struct HistoryPaths: Sendable, Equatable {
     package var pathspecs: [String] {
         guard !folder.isEmpty || !include.isEmpty || !exclude.isEmpty else { return [] }
         func inside(_ glob: String) -> String { folder.isEmpty ? glob : folder + "/" + glob }
-        return [":(top)" + (folder.isEmpty ? "." : folder + "/")]
+        // The top is `:(top)` alone: `:(top).` matches nothing once an exclude is added.
+        return [":(top)" + (folder.isEmpty ? "" : folder + "/")]
             + include.map { ":(top,glob)" + inside($0) }
             + exclude.map { ":(top,glob,exclude)" + inside($0) }
     }
