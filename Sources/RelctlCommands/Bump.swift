@@ -155,19 +155,9 @@ struct Bump: RelctlCommand {
             }
             var written: [String] = []
             if write {
-                let memberGit = Git(directory: plan.config.root, context: context)
-                let dependents = try DependentRequirements.edits(for: plan, version: next, root: plan.config.root)
-                for note in dependents.notes { context.console.warning("\(plan.name): \(note)") }
-                let result = try await VersionBump.writeReporting(
-                    next, config: plan.config, git: memberGit, extra: dependents.edits
-                ) { note in context.console.info("\(plan.name): \(note)") }
-                written = result.files.map { Self.workspacePath(plan.path, $0) }
-                for change in result.changes {
-                    context.console.info(
-                        "\(Self.workspacePath(plan.path, change.file)):\(change.line): \(change.what) \(change.old) → \(change.new)"
-                    )
-                }
-                if let changelog = try await writeChangelog(plan, tag: tag, context) { written.append(changelog) }
+                written = try await WorkspaceWrite.write(
+                    plan, version: next, tag: tag, context: context, info: { context.console.info($0) },
+                    warning: { context.console.warning($0) })
             }
             output.append(
                 .init(
@@ -180,34 +170,5 @@ struct Bump: RelctlCommand {
         } else {
             for member in output { context.console.stdout("\(member.name) \(member.next)\n") }
         }
-    }
-
-    /// A member's own CHANGELOG.md, when its folder has one (as `release-pr` treats a project's):
-    /// a section over the commits touching the member only, and the dependencies that moved.
-    private func writeChangelog(_ plan: MemberPlan, tag: String, _ context: Context) async throws -> String? {
-        let url = plan.config.root.appendingPathComponent("CHANGELOG.md")
-        guard FileSystem.exists(url) else { return nil }
-        let shown = Self.workspacePath(plan.path, "CHANGELOG.md")
-        var notes = try await ReleaseNotesBuilder(context: context).build(
-            config: plan.config, history: plan.history, tag: tag, manifest: nil)
-        notes.dependencies = plan.movedDependencies.map { "\($0.name) \($0.version)" }
-        let (remarks, changed) = try Changelog.updateReporting(url, with: notes, force: false, displayPath: shown)
-        for remark in remarks { context.console.warning(remark.message) }
-        if changed { context.console.info("\(shown): section for \(tag) added") }
-        return changed ? shown : nil
-    }
-
-    /// `file` (relative to the member's folder, `../../Cargo.lock` for the workspace's lock) as a
-    /// path from the workspace root.
-    static func workspacePath(_ member: String, _ file: String) -> String {
-        var parts = member == "." ? [] : member.split(separator: "/").map(String.init)
-        for part in file.split(separator: "/") {
-            if part == "..", !parts.isEmpty, parts.last != ".." {
-                parts.removeLast()
-            } else if part != "." {
-                parts.append(String(part))
-            }
-        }
-        return parts.joined(separator: "/")
     }
 }

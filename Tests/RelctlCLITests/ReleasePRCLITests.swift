@@ -61,6 +61,11 @@ import Testing
         var remote: TemporaryDirectory
         var forge: Forge
 
+        /// A repository set up by the test itself.
+        init(repo: GitRepository, remote: TemporaryDirectory, forge: Forge) {
+            (self.repo, self.remote, self.forge) = (repo, remote, forge)
+        }
+
         init(forge id: String) throws {
             repo = try GitRepository()
             remote = try repo.addBareRemote()
@@ -230,6 +235,67 @@ import Testing
         #expect(project.ours(try await project.forge.pulls()).count == 1, "never a second request")
         #expect(try project.remote("branch", "--list", "relctl/*").isEmpty)
         #expect(try project.remote("tag", "--list").split(separator: "\n") == ["v1.0.0", "v1.1.0"])
+    }
+
+    /// A `[workspace]`'s request (issues 42, 43): one commit raising every member with a next
+    /// version (a dependent with reason `dependency`, its requirement rewritten), the title naming
+    /// every tag, the body each member's own notes; merged, `release --pending --push` tags them
+    /// all, and the next run has nothing to release.
+    @Test func aWorkspaceRequestRaisesEveryMemberAndItsMergeReleasesThemTogether() async throws {
+        let repo = try GitRepository()
+        let remote = try repo.addBareRemote()
+        let forge = try Forge("github", remote: remote.url)
+        defer { forge.stop() }
+        try repo.commit(
+            "chore: start",
+            files: [
+                "relctl.toml": "[workspace]\nmembers = [\"crates/*\"]\n\n[publish]\n\(forge.configLine)\n",
+                ".gitignore": "dist/\n",
+                "crates/core/Cargo.toml": "[package]\nname = \"core\"\nversion = \"1.0.0\"\n",
+                "crates/app/Cargo.toml":
+                    "[package]\nname = \"app\"\nversion = \"0.1.0\"\n\n[dependencies]\ncore = { path = \"../core\", version = \"1.0\" }\n",
+            ])
+        try repo.git("tag", "core-v1.0.0")
+        try repo.git("tag", "app-v0.1.0")
+        try repo.commit("feat: core learns a trick", files: ["crates/core/src/lib.rs": "pub fn trick() {}\n"])
+        try repo.git("push", "-q", "origin", "main", "--tags")
+        let project = Project(repo: repo, remote: remote, forge: forge)
+
+        let opened = try await project.relctl([])
+        #expect(opened.status == 0, "\(opened)")
+        let pull = try #require(project.ours(try await forge.pulls()).first, "\(opened)")
+        #expect(pull.title == "chore: release app-v0.1.1, core-v1.1.0", "\(pull.title)")
+        #expect(pull.body.contains("| core | 1.0.0 | 1.1.0 | core-v1.1.0 | feat | 1 |"), "\(pull.body)")
+        #expect(pull.body.contains("| app | 0.1.0 | 0.1.1 | app-v0.1.1 | dependency | 0 |"), "\(pull.body)")
+        #expect(pull.body.contains("## core core-v1.1.0") && pull.body.contains("core learns a trick"), "\(pull.body)")
+        let changed = try project.remote("diff", "--name-only", "main", "relctl/release").split(separator: "\n")
+        #expect(Set(changed) == ["crates/app/Cargo.toml", "crates/core/Cargo.toml"], "\(changed)")
+        #expect(
+            try project.remote("show", "relctl/release:crates/app/Cargo.toml").contains(
+                "core = { path = \"../core\", version = \"1.1.0\" }"))
+
+        // Re-running with nothing new changes nothing: the same commit, the same request.
+        let again = try await project.relctl([])
+        let pullsAfter = project.ours(try await forge.pulls())
+        #expect(again.status == 0 && pullsAfter.count == 1 && pullsAfter[0].sha == pull.sha, "\(again)")
+
+        try repo.git("fetch", "-q", "origin", "relctl/release")
+        try repo.git("merge", "-q", "--no-ff", "-m", "Merge request #\(pull.number)", "FETCH_HEAD")
+        try repo.git("push", "-q", "origin", "main")
+        _ = try await forge.pulls("{\"merge\": \(pull.number)}")
+        let released = try await TemporaryScope.blocking {
+            try relctl(["release", "--pending", "--push"], in: repo.url, environment: forge.environment)
+        }
+        #expect(released.status == 0, "\(released)")
+        let tags = Set(try project.remote("tag", "--list").split(separator: "\n").map(String.init))
+        #expect(tags == ["core-v1.0.0", "app-v0.1.0", "core-v1.1.0", "app-v0.1.1"], "\(released)")
+
+        let after = try await project.relctl([])
+        // Nothing left to release: the merged branch is deleted, no request opened.
+        #expect(after.status == 0 && after.stderr.contains("deleted relctl/release"), "\(after)")
+        let finally = project.ours(try await forge.pulls())
+        #expect(finally.count == 1 && finally[0].state != "open", "never a second request")
+        #expect(try project.remote("branch", "--list", "relctl/*").isEmpty)
     }
 
     @Test(arguments: forges) func aLostAnswerAndARateLimitLeaveOneRequest(_ id: String) async throws {

@@ -54,9 +54,12 @@ package enum ReleasePRWorkflow {
                 "# shellcheck disable=SC2016",
                 "git config --global credential.helper '!f() { echo username=x-access-token; echo \"password=$GITHUB_TOKEN\"; }; f'",
             ])
-        ReleaseWorkflow.step(
-            &y, name: "Release what a merged release pull request raised", env: token,
-            run: ["relctl release --pending --push --publish"])
+        // A workspace's release workflow releases the merged members itself (with their builds).
+        if config.workspace == nil {
+            ReleaseWorkflow.step(
+                &y, name: "Release what a merged release pull request raised", env: token,
+                run: ["relctl release --pending --push --publish"])
+        }
         ReleaseWorkflow.step(
             &y, name: "Open, update or close the release pull request", env: token,
             run: ["relctl release-pr --forge github"])

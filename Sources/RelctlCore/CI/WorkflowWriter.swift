@@ -26,7 +26,7 @@ public enum WorkflowWriter {
 
     /// The extra files of `providers`: GitHub's release pull request workflow (`[ci] release-pr`).
     package static func extraFiles(_ providers: [CIProvider], config: RelctlConfig) -> [(path: String, text: String)] {
-        guard config.ci.releasePR, config.workspace == nil, providers.contains(.github) else { return [] }
+        guard config.ci.releasePR, providers.contains(.github) else { return [] }
         return [(ReleasePRWorkflow.path, ReleasePRWorkflow.render(config: config))]
     }
 

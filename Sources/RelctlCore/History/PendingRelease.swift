@@ -63,7 +63,7 @@ package enum PendingRelease: Sendable, Equatable {
 /// Why `--pending` cannot tell what to release.
 package enum PendingReleaseError: RelctlError {
     case noManifestVersion(config: String)
-    /// `release-pr` does not take a `[workspace]` yet.
+    /// A single project's question asked of a workspace root.
     case workspace(config: String)
 
     package var exitCode: RelctlExitCode { .badInput }
@@ -74,7 +74,7 @@ package enum PendingReleaseError: RelctlError {
             [
                 Diagnostic(
                     file: config,
-                    "has a [workspace]: release pull requests for its members are not built yet; `relctl bump --write` writes every member's next version, and `relctl release --pending` releases them (docs/monorepos.md)"
+                    "has a [workspace]: its members are released by `relctl release --pending` at the workspace root, each with its own tags (docs/monorepos.md)"
                 )
             ]
         case .noManifestVersion(let config):

@@ -10,10 +10,12 @@ package enum ReleaseRequestError: RelctlError {
     case detachedHead
     /// `git push` refused (the branch moved between the look and the push, or the remote refuses).
     case pushFailed(branch: String, output: String)
+    /// The plan recomputed where it is written differs from the one read here (a relctl bug).
+    case planDiffers(expected: [String], scratch: [String])
 
     package var exitCode: RelctlExitCode {
         switch self {
-        case .foreignCommit, .pushFailed: .failure
+        case .foreignCommit, .pushFailed, .planDiffers: .failure
         case .detachedHead: .badInput
         }
     }
@@ -30,6 +32,12 @@ package enum ReleaseRequestError: RelctlError {
             [
                 Diagnostic(
                     "HEAD is not on a branch, so there is no base branch for the release request: check out the default branch (or set CI_COMMIT_BRANCH / GITHUB_REF_NAME)"
+                )
+            ]
+        case let .planDiffers(expected, scratch):
+            [
+                Diagnostic(
+                    "the release commit would raise \(scratch.joined(separator: ", ")) where the plan says \(expected.joined(separator: ", ")); nothing was pushed. This is a relctl bug: please report it with `relctl plan --json`"
                 )
             ]
         case let .pushFailed(branch, output):

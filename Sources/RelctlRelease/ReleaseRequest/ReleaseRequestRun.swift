@@ -21,8 +21,6 @@ package struct ReleaseRequestRun {
     }
 
     package func run() async throws -> ReleaseRequestOutcome {
-        // Before anything is read from the forge: a workspace's request would raise the wrong thing.
-        if config.workspace != nil { throw PendingReleaseError.workspace(config: config.path) }
         let console = context.console
         let git = Git(directory: config.root, context: context)
         let remote = config.release.remote
@@ -52,6 +50,16 @@ package struct ReleaseRequestRun {
             )
         }
 
+        if config.workspace != nil {
+            guard let proposal = try await workspaceProposal(git, base: base, branch: branch) else {
+                return try await close(
+                    open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, api: api, outcome: outcome)
+            }
+            return try await propose(
+                proposal, open: open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, base: base,
+                api: api, forge: forge, outcome: outcome)
+        }
+
         let bump = try await VersionBump.compute(git: git, config: config)
         var commit: String?
         var notes: ReleaseNotes?
@@ -72,9 +80,30 @@ package struct ReleaseRequestRun {
                 open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, api: api, outcome: outcome)
         }
         let tags = [bump.nextTag]
+        let proposal = Proposal(
+            tags: tags, body: Self.body(bump: bump, config: config, notes: notes, branch: branch), commit: commit)
+        return try await propose(
+            proposal, open: open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, base: base, api: api,
+            forge: forge, outcome: outcome)
+    }
+
+    /// What the request proposes: its tags (the title names them), its body and the commit.
+    struct Proposal {
+        var tags: [String]
+        var body: String
+        var commit: String
+        var title: String { "chore: release \(tags.joined(separator: ", "))" }
+    }
+
+    /// Pushes the branch and opens or updates the request (or, on a dry run, says it would).
+    private func propose(
+        _ proposal: Proposal, open: [ForgeRequest], remoteTip: String?, git: Git, remote: String, branch: String,
+        base: String, api: any ReleaseRequestAPI, forge: ReleaseRequestForge, outcome: ReleaseRequestOutcome
+    ) async throws -> ReleaseRequestOutcome {
+        var outcome = outcome
+        let console = context.console
+        let (tags, title, body, commit) = (proposal.tags, proposal.title, proposal.body, proposal.commit)
         outcome.tags = tags
-        let title = "chore: release \(tags.joined(separator: ", "))"
-        let body = Self.body(bump: bump, config: config, notes: notes, branch: branch)
 
         if options.dryRun {
             outcome.commit = commit
@@ -118,6 +147,67 @@ package struct ReleaseRequestRun {
             console.info("opened \(api.noun) #\(created.number) into \(base): \(created.url)")
         }
         return outcome
+    }
+
+    // MARK: a workspace
+
+    /// A workspace's request: every member with a next version (dependents and groups raised),
+    /// written in a scratch worktree as `bump --write` writes it, one commit; nil when no member
+    /// has one, or every one is already written and waits for `release --pending`.
+    private func workspaceProposal(_ git: Git, base: String, branch: String) async throws -> Proposal? {
+        let plans = try await VersionPlan.compute(config: config, git: git).filter { $0.next != nil }
+        guard !plans.isEmpty else { return nil }
+        let tags = plans.compactMap(\.tag)
+        var body = """
+            Merging this releases the versions below: `relctl release --pending` on the merge commit tags and publishes them. \
+            relctl rebuilds `\(branch)` on every push to the base branch; edits here are replaced.
+
+            | member | current | next | tag | reason | commits |
+            |---|---|---|---|---|---|
+
+            """
+        for plan in plans {
+            body +=
+                "| \(plan.name) | \(plan.bump.current?.description ?? "—") | \(plan.nextText ?? "") | \(plan.tag ?? "") | \(plan.reason) | \(plan.bump.commitCount) |\n"
+        }
+        for plan in plans {
+            guard let tag = plan.tag else { continue }
+            let notes = try await WorkspaceWrite.notes(plan, tag: tag, context: context)
+            body += "\n## \(plan.name) \(tag)\n\n" + notes.markdown
+        }
+        guard
+            let commit = try await inScratchWorktree(
+                git,
+                message: "chore: release \(tags.joined(separator: ", "))",
+                write: { root, scratchGit in
+                    let configURL = root.appendingPathComponent(
+                        String(config.path.split(separator: "/").last ?? "relctl.toml"))
+                    // The scratch worktree is detached: the base branch is named for the branch rules.
+                    var scratchContext = context
+                    scratchContext.environment["CI_COMMIT_BRANCH"] = base
+                    let scratchConfig = try ConfigLoader.load(path: configURL.path, context: scratchContext)
+                    let scratchPlans = try await VersionPlan.compute(
+                        config: scratchConfig, git: Git(directory: scratchGit.directory, context: scratchContext))
+                    // The same history and rules give the same plan; anything else is relctl's bug.
+                    guard scratchPlans.compactMap(\.tag) == tags else {
+                        throw ReleaseRequestError.planDiffers(
+                            expected: tags, scratch: scratchPlans.compactMap(\.tag))
+                    }
+                    for plan in scratchPlans {
+                        guard let next = plan.next, let tag = plan.tag else { continue }
+                        _ = try await WorkspaceWrite.write(
+                            plan, version: next, tag: tag, context: context, info: { context.console.detail($0) },
+                            warning: { context.console.warning($0) })
+                    }
+                    return true
+                })
+        else {
+            context.console.info(
+                "\(tags.joined(separator: ", ")) \(tags.count == 1 ? "is" : "are") already written on \(base) and not tagged yet: `relctl release --pending` releases \(tags.count == 1 ? "it" : "them")"
+            )
+            return nil
+        }
+        return Proposal(tags: tags, body: body, commit: commit)
     }
 
     // MARK: nothing to release
@@ -208,13 +298,41 @@ package struct ReleaseRequestRun {
     ) async throws
         -> String?
     {
+        try await inScratchWorktree(git, message: "chore: release \(bump.nextTag)") { root, scratchGit in
+            let configURL = root.appendingPathComponent(
+                String(config.path.split(separator: "/").last ?? "relctl.toml"))
+            let scratchConfig = try ConfigLoader.load(path: configURL.path, context: context)
+            let written = try await VersionBump.write(bump.next, config: scratchConfig, git: scratchGit) {
+                context.console.detail($0)
+            }
+            // The manifests already hold the version (a merged request, not tagged yet): that is
+            // `release --pending`'s, and the changelog's section for it is already there too.
+            if written.isEmpty, !scratchConfig.versions.isEmpty { return false }
+            let changelog = scratchConfig.root.appendingPathComponent("CHANGELOG.md")
+            if FileSystem.exists(changelog) {
+                for remark in try Changelog.update(changelog, with: notes, force: false, displayPath: "CHANGELOG.md") {
+                    context.console.warning(remark.message)
+                }
+            }
+            for file in written { context.console.detail("\(file): version set to \(bump.next)") }
+            return true
+        }
+    }
+
+    /// The plan written by `write` (given the project's folder in the scratch worktree, and its
+    /// git) in a scratch worktree of HEAD, committed there: the same base and the same plan give
+    /// the same commit (dates are the base's), so a re-run with nothing new pushes nothing. Nil
+    /// when `write` says so or the plan changes no file (already written, waiting for its tag).
+    private func inScratchWorktree(
+        _ git: Git, message subject: String, write: (URL, Git) async throws -> Bool
+    ) async throws -> String? {
         let prefix = try await git.run(["rev-parse", "--show-prefix"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let (baseCommit, time) = try await git.commitAndTime(of: "HEAD")
+        let (base, time) = try await git.commitAndTime(of: "HEAD")
         let scratch = Temporaries.scratchURL("release-pr")
-        try await git.run(["worktree", "add", "--detach", "--quiet", scratch.path, baseCommit])
+        try await git.run(["worktree", "add", "--detach", "--quiet", scratch.path, base])
         do {
-            let commit = try await writePlan(
-                in: scratch, prefix: prefix, bump: bump, notes: notes, base: baseCommit, time: time, git: git)
+            let commit = try await commitPlan(
+                scratch: scratch, prefix: prefix, base: base, time: time, git: git, message: subject, write: write)
             _ = try? await git.run(["worktree", "remove", "--force", scratch.path])
             return commit
         } catch {
@@ -223,29 +341,16 @@ package struct ReleaseRequestRun {
         }
     }
 
-    private func writePlan(
-        in scratch: URL, prefix: String, bump: VersionBump, notes: ReleaseNotes, base: String, time: Int, git: Git
+    private func commitPlan(
+        scratch: URL, prefix: String, base: String, time: Int, git: Git, message subject: String,
+        write: (URL, Git) async throws -> Bool
     ) async throws -> String? {
         let root = prefix.isEmpty ? scratch : scratch.appendingPathComponent(prefix)
-        let configURL = root.appendingPathComponent(String(config.path.split(separator: "/").last ?? "relctl.toml"))
-        let scratchConfig = try ConfigLoader.load(path: configURL.path, context: context)
         let scratchGit = Git(directory: scratch, context: context)
-        let written = try await VersionBump.write(bump.next, config: scratchConfig, git: scratchGit) {
-            context.console.detail($0)
-        }
-        // The manifests already hold the version (a merged request, not tagged yet): that is
-        // `release --pending`'s, and the changelog's section for it is already there too.
-        if written.isEmpty, !scratchConfig.versions.isEmpty { return nil }
-        let changelog = scratchConfig.root.appendingPathComponent("CHANGELOG.md")
-        if FileSystem.exists(changelog) {
-            for remark in try Changelog.update(changelog, with: notes, force: false, displayPath: "CHANGELOG.md") {
-                context.console.warning(remark.message)
-            }
-        }
+        guard try await write(root, scratchGit) else { return nil }
         try await scratchGit.run(["add", "-A"])
         let status = try await scratchGit.run(["status", "--porcelain"])
         guard !status.isEmpty else { return nil }
-        for file in written { context.console.detail("\(file): version set to \(bump.next)") }
         var environment = ["GIT_AUTHOR_DATE": "@\(time) +0000", "GIT_COMMITTER_DATE": "@\(time) +0000"]
         // A CI checkout often has no identity; the commit then says who made it.
         for (key, name, fallback) in [
@@ -255,7 +360,7 @@ package struct ReleaseRequestRun {
             let configured = (try? await git.run(["config", key]))?.trimmingCharacters(in: .whitespacesAndNewlines)
             if configured?.isEmpty ?? true { for variable in name { environment[variable] = fallback } }
         }
-        let message = "chore: release \(bump.nextTag)\n\n\(Self.trailer): \(base)\n"
+        let message = "\(subject)\n\n\(Self.trailer): \(base)\n"
         try await scratchGit.run(
             ["-c", "commit.gpgsign=false", "commit", "--quiet", "--no-verify", "-m", message], environment: environment)
         return try await scratchGit.run(["rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
