@@ -23,7 +23,8 @@ package struct HistoryPaths: Sendable, Equatable {
     }
 
     /// The git pathspecs that keep the commits touching these paths; none for the whole
-    /// repository (a pathspec would also drop the commits that change no file).
+    /// repository (a pathspec would also drop the commits that change no file). The top itself
+    /// is `:(top)`: git's log matches nothing with `:(top).`.
     package var pathspecs: [String] {
         guard !folder.isEmpty || !include.isEmpty || !exclude.isEmpty else { return [] }
         func inside(_ glob: String) -> String { folder.isEmpty ? glob : folder + "/" + glob }

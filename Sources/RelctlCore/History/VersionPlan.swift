@@ -43,7 +43,12 @@ package struct MemberPlan: Sendable {
 /// The next versions of a project, or of every member of its `[workspace]`, read from one tag
 /// list (`relctl plan`, `relctl bump`). Not the release pipeline's plan (`ReleasePlan`).
 package enum VersionPlan {
-    package static func compute(config: RelctlConfig, git: Git, target: String = "HEAD") async throws -> [MemberPlan] {
+    /// With `oneWalk` (the default) a workspace's history is read in one pass shared by every
+    /// member (`SharedHistoryWalk`); without it each member walks its own, the reference the one
+    /// pass is tested against.
+    package static func compute(
+        config: RelctlConfig, git: Git, target: String = "HEAD", oneWalk: Bool = true
+    ) async throws -> [MemberPlan] {
         let targetCommit = try await git.rangeEnd(target)
         guard let workspace = config.workspace else {
             let history = try await ReleaseHistory.read(git: git, config: config)
@@ -53,12 +58,17 @@ package enum VersionPlan {
         }
         let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
         let tags = try await git.tagList()
+        let histories = members.map {
+            ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: $0.config), paths: $0.history)
+        }
+        let shared =
+            oneWalk ? try await sharedInputs(members, histories: histories, git: git, target: targetCommit) : nil
         var plans: [MemberPlan] = []
-        for member in members {
-            let history = ReleaseHistory(
-                tags: tags, format: ReleaseHistory.format(of: member.config), paths: member.history)
+        for (index, member) in members.enumerated() {
+            let history = histories[index]
             let bump = try await VersionBump.compute(
-                history: history, git: git, config: member.config, target: target, targetCommit: targetCommit)
+                history: history, git: git, config: member.config, target: target, targetCommit: targetCommit,
+                shared: shared?[index])
             plans.append(
                 MemberPlan(name: member.name, path: member.path, config: member.config, bump: bump, history: history))
         }
@@ -77,6 +87,34 @@ package enum VersionPlan {
         WorkspaceDependencies.raise(&plans, along: dependencies, groups: workspace.groups)
         for index in plans.indices {
             plans[index].dependents = dependencies.filter { $0.dependency == plans[index].name }
+        }
+    }
+
+    /// Each member's inputs to its bump from one walk of the history: the changes since every
+    /// release its bump counts from (`VersionBump.walkStarts`), and the current branch, read once.
+    static func sharedInputs(
+        _ members: [WorkspaceMember], histories: [ReleaseHistory], git: Git, target: String
+    ) async throws -> [SharedBumpInputs] {
+        let branch =
+            members.contains { !$0.config.branches.isEmpty } ? await BranchRule.currentBranch(git: git) : nil
+        var requests: [SharedHistoryWalk.Request] = []
+        var starts: [[(since: String?, request: Int)]] = []
+        for (index, member) in members.enumerated() {
+            let rule = BranchRule.applying(to: branch, in: member.config.branches)
+            starts.append(
+                VersionBump.walkStarts(history: histories[index], rule: rule).map { since in
+                    requests.append(SharedHistoryWalk.Request(history: histories[index], since: since))
+                    return (since?.tag, requests.count - 1)
+                })
+        }
+        let answers = try await SharedHistoryWalk.run(git: git, target: target, requests: requests)
+        return starts.map { own in
+            SharedBumpInputs(currentBranch: branch) { since in
+                guard let start = own.first(where: { $0.since == since?.tag }),
+                    case .walked(let collector, let walk) = answers[start.request]
+                else { return nil }
+                return (collector, walk)
+            }
         }
     }
 

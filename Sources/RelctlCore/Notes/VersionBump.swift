@@ -48,36 +48,35 @@ public struct VersionBump: Sendable, Equatable {
         return try await compute(history: history, git: git, config: config, target: target, targetCommit: targetCommit)
     }
 
-    /// `compute` over a history already read (a monorepo's members share one tag list).
+    /// `compute` over a history already read (a monorepo's members share one tag list); with
+    /// `shared`, the current branch and the changes come from what the members read together.
     package static func compute(
-        history: ReleaseHistory, git: Git, config: RelctlConfig, target: String, targetCommit: String
+        history: ReleaseHistory, git: Git, config: RelctlConfig, target: String, targetCommit: String,
+        shared: SharedBumpInputs? = nil
     ) async throws -> VersionBump {
         let format = history.format
-        let rule =
-            config.branches.isEmpty
-            ? nil : BranchRule.applying(to: await BranchRule.currentBranch(git: git), in: config.branches)
-        // The release the changes count from: on a maintenance line the highest one in its range,
-        // on a prerelease line the last final one (the base comes from all changes since then).
-        var last = history.latest
-        switch rule?.line {
-        case .maintenance(let range)?: last = history.releases.first { range.contains($0.version) }
-        case .prerelease?: last = history.releases.first { !$0.version.isPrerelease }
-        case nil: break
+        var rule: BranchRule?
+        if !config.branches.isEmpty {
+            var branch = shared?.currentBranch
+            if shared == nil { branch = await BranchRule.currentBranch(git: git) }
+            rule = BranchRule.applying(to: branch, in: config.branches)
         }
-        let collector = Mutex(BumpCollector())
-        let walk = try await history.changes(in: git, to: targetCommit, since: last) { commit in
-            collector.withLock { $0.add(commit) }
+        let last = countedFrom(history: history, rule: rule)
+        func changes(since release: ReleaseHistory.Release?) async throws -> (BumpCollector, ReleaseHistory.Walk) {
+            if let answer = shared?.changes(release) { return answer }
+            let collector = Mutex(BumpCollector())
+            let walk = try await history.changes(in: git, to: targetCommit, since: release) { commit in
+                collector.withLock { $0.add(commit) }
+            }
+            return (collector.withLock { $0 }, walk)
         }
-        var (level, commitCount) = collector.withLock { $0.finish() }
+        let (collector, walk) = try await changes(since: last)
+        var (level, commitCount) = collector.finish()
         var bump: VersionBump
         if case .prerelease(let identifier)? = rule?.line {
             // Whether anything is new since the latest release of any kind (an rc already made).
             if let latest = history.latest, latest.tag != last?.tag {
-                let since = Mutex(BumpCollector())
-                try await history.changes(in: git, to: targetCommit, since: latest) { commit in
-                    since.withLock { $0.add(commit) }
-                }
-                commitCount = since.withLock { $0.finish() }.count
+                commitCount = try await changes(since: latest).0.finish().count
             }
             let next = prereleaseNext(
                 identifier: identifier, lastFinal: last?.version, level: level, history: history)
@@ -89,7 +88,7 @@ public struct VersionBump: Sendable, Equatable {
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next,
                 level: last?.version.isPrerelease == true ? .prerelease : level, commitCount: commitCount)
-            if !range.contains(next), let raising = collector.withLock({ $0.raisingCommit(at: level) }) {
+            if !range.contains(next), let raising = collector.raisingCommit(at: level) {
                 throw VersionBumpError.leavesRange(
                     branch: rule?.name ?? "", range: range.description, version: next.description,
                     commit: raising.name, subject: raising.subject)
@@ -154,6 +153,27 @@ public struct VersionBump: Sendable, Equatable {
             )
         }
         return bump
+    }
+
+    /// The release the changes count from: on a maintenance line the highest one in its range,
+    /// on a prerelease line the last final one (the base comes from all changes since then),
+    /// else the latest release anywhere.
+    package static func countedFrom(history: ReleaseHistory, rule: BranchRule?) -> ReleaseHistory.Release? {
+        switch rule?.line {
+        case .maintenance(let range)?: history.releases.first { range.contains($0.version) }
+        case .prerelease?: history.releases.first { !$0.version.isPrerelease }
+        case nil: history.latest
+        }
+    }
+
+    /// Every release `compute` reads the changes since: `countedFrom`, and on a prerelease line
+    /// also the latest release when that is another (whether anything is new since an rc).
+    package static func walkStarts(history: ReleaseHistory, rule: BranchRule?) -> [ReleaseHistory.Release?] {
+        let last = countedFrom(history: history, rule: rule)
+        if case .prerelease? = rule?.line, let latest = history.latest, latest.tag != last?.tag {
+            return [last, latest]
+        }
+        return [last]
     }
 
     /// The next release on a prerelease line: `BASE-ID.N`, BASE what `level` makes of the last final
@@ -638,5 +658,21 @@ package struct BumpCollector: Sendable {
         let cancelled = ledger.cancelled()
         let level = raising.filter { !cancelled.contains($0.name) }.map(\.level).max() ?? .patch
         return (level, nonMerges - cancelled.subtracting(merges).count)
+    }
+}
+
+/// What the members of a workspace share when their bumps are computed together (`VersionPlan`):
+/// the current branch, read once, and the changes since a release from one walk of the history
+/// (`SharedHistoryWalk`); `changes` answers nil where the bump walks its own.
+package struct SharedBumpInputs: Sendable {
+    package var currentBranch: String?
+    package var changes: @Sendable (ReleaseHistory.Release?) -> (BumpCollector, ReleaseHistory.Walk)?
+
+    package init(
+        currentBranch: String?,
+        changes: @escaping @Sendable (ReleaseHistory.Release?) -> (BumpCollector, ReleaseHistory.Walk)?
+    ) {
+        self.currentBranch = currentBranch
+        self.changes = changes
     }
 }
