@@ -254,17 +254,28 @@ import Testing
                 "crates/core/Cargo.toml": "[package]\nname = \"core\"\nversion = \"1.0.0\"\n",
                 "crates/app/Cargo.toml":
                     "[package]\nname = \"app\"\nversion = \"0.1.0\"\n\n[dependencies]\ncore = { path = \"../core\", version = \"1.0\" }\n",
+                "crates/tool/Cargo.toml": "[package]\nname = \"tool\"\nversion = \"2.0.0\"\n",
             ])
         try repo.git("tag", "core-v1.0.0")
         try repo.git("tag", "app-v0.1.0")
+        try repo.git("tag", "tool-v2.0.0")
         try repo.commit("feat: core learns a trick", files: ["crates/core/src/lib.rs": "pub fn trick() {}\n"])
         try repo.git("push", "-q", "origin", "main", "--tags")
         let project = Project(repo: repo, remote: remote, forge: forge)
 
+        // A dry run reads the forge and changes nothing: no branch, no request, no file.
+        let dry = try await project.relctl(["--dry-run"])
+        #expect(dry.status == 0 && dry.stderr.contains("would push relctl/release"), "\(dry)")
+        #expect(try project.remote("branch", "--list", "relctl/*").isEmpty)
+        #expect(project.ours(try await forge.pulls()).isEmpty)
+        #expect(try repo.git("status", "--porcelain").isEmpty)
+
         let opened = try await project.relctl([])
         #expect(opened.status == 0, "\(opened)")
         let pull = try #require(project.ours(try await forge.pulls()).first, "\(opened)")
+        // Only the changed member and its dependent: tool did not change and is not raised.
         #expect(pull.title == "chore: release app-v0.1.1, core-v1.1.0", "\(pull.title)")
+        #expect(!pull.body.contains("| tool |"), "\(pull.body)")
         #expect(pull.body.contains("| core | 1.0.0 | 1.1.0 | core-v1.1.0 | feat | 1 |"), "\(pull.body)")
         #expect(pull.body.contains("| app | 0.1.0 | 0.1.1 | app-v0.1.1 | dependency | 0 |"), "\(pull.body)")
         #expect(pull.body.contains("## core core-v1.1.0") && pull.body.contains("core learns a trick"), "\(pull.body)")
@@ -288,7 +299,8 @@ import Testing
         }
         #expect(released.status == 0, "\(released)")
         let tags = Set(try project.remote("tag", "--list").split(separator: "\n").map(String.init))
-        #expect(tags == ["core-v1.0.0", "app-v0.1.0", "core-v1.1.0", "app-v0.1.1"], "\(released)")
+        #expect(
+            tags == ["core-v1.0.0", "app-v0.1.0", "tool-v2.0.0", "core-v1.1.0", "app-v0.1.1"], "\(released)")
 
         let after = try await project.relctl([])
         // Nothing left to release: the merged branch is deleted, no request opened.
