@@ -24,21 +24,39 @@ package struct WriteTarget {
         let realRoot = FileSystem.realPath(root.path) ?? root.path
         let top = Self.repositoryTop(of: realRoot) ?? realRoot
         let isLink = resolved != direct && resolved != url.standardizedFileURL.path
-        guard resolved.hasPrefix(top + "/") else {
+        // The decision is the one path rule's (ConfinedPath): every link followed, never out of the
+        // repository's top (a member writes the workspace's lock, above its own folder).
+        let inside: URL
+        do {
+            inside = try ConfinedPath.resolveInside(
+                Self.path(of: url, root: root, realRoot: realRoot, top: top),
+                root: AbsolutePath(top, relativeTo: AbsolutePath(root)).url,
+                what: "version file")
+        } catch is ConfinedPathError {
             throw NotesError.writeOutsideRepository(
                 path: display,
                 reason:
                     "\(isLink ? "is a link to" : "is") \(resolved), outside the repository; relctl does not write there: set the version in that file yourself\(isLink ? ", or replace the link with the file" : "")"
             )
         }
-        // realpath(3) answers with an absolute path, relative to nothing.
-        self.url = AbsolutePath(resolved, relativeTo: AbsolutePath(root)).url
+        self.url = inside
         guard isLink else {
             self.display = display
             return
         }
         self.display = Self.relative(resolved, to: realRoot)
         note = "\(display) is a link: writing the version through it to \(self.display) (the link stays a link)"
+    }
+
+    /// `url` as a path the path rule walks from `top`: relative to it when `url` is under the
+    /// project root as given (its links are the rule's to follow), else as it is.
+    static func path(of url: URL, root: URL, realRoot: String, top: String) -> String {
+        let given = root.standardizedFileURL.path
+        let full = url.standardizedFileURL.path
+        guard full.hasPrefix(given + "/") else { return full }
+        let inRoot = String(full.dropFirst(given.count + 1))
+        guard realRoot != top else { return inRoot }
+        return realRoot.hasPrefix(top + "/") ? String(realRoot.dropFirst(top.count + 1)) + "/" + inRoot : full
     }
 
     /// The nearest folder at or above `path` holding `.git` (a folder, or a file in a worktree).
