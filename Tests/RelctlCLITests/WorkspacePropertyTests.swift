@@ -18,19 +18,8 @@ import Testing
 /// A handful of seeded workspaces run in `make test`; `RELCTL_WORKSPACE_RUNS=N` runs N more from
 /// a random seed (printed), `RELCTL_WORKSPACE_SEED=S` replays one.
 @Suite(.removesTemporaries, .timeLimit(.minutes(30))) struct WorkspacePropertyTests {
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
+    /// SplitMix64 from one seed (the fuzzer's generator), so a failing seed replays exactly.
+    typealias Random = FuzzRandom
 
     struct Member {
         var name: String
@@ -48,18 +37,18 @@ import Testing
     }
 
     static func check(seed: UInt64) throws -> [String] {
-        var random = Random(state: seed)
+        var random = Random(seed: seed)
         var problems: [String] = []
         let repository = try GitRepository()
-        let withRoot = random.chance(30)
+        let withRoot = random.percent(30)
         let count = 2 + random.below(3)
         var members = (0..<count).map { index in
             Member(
                 name: "m\(index)", path: "crates/m\(index)",
-                version: (random.below(3), random.below(5), random.below(5)), excludesDocs: random.chance(40))
+                version: (random.below(3), random.below(5), random.below(5)), excludesDocs: random.percent(40))
         }
         if withRoot {
-            members.append(Member(name: "root", path: ".", version: (0, 1, 0), excludesDocs: random.chance(50)))
+            members.append(Member(name: "root", path: ".", version: (0, 1, 0), excludesDocs: random.percent(50)))
         }
         func cargo(_ member: Member) -> String {
             "[package]\nname = \"\(member.name)\"\nversion = \"\(member.versionText)\"\n"
@@ -99,7 +88,7 @@ import Testing
                 } else {
                     let member = random.pick(members)
                     let folder = member.path == "." ? "" : member.path + "/"
-                    let docs = random.chance(25)
+                    let docs = random.percent(25)
                     touched[folder + (docs ? "docs/d\(step).md" : "src/f\(step).rs")] = "\(step)\n"
                 }
             }
@@ -108,7 +97,7 @@ import Testing
                 members[index].counted.append(level)
             }
             // Sometimes a member releases here (its manifest raised and tagged, as after a release).
-            if random.chance(20) {
+            if random.percent(20) {
                 let index = random.below(members.count)
                 members[index].version.2 += 1 + random.below(2)
                 try repository.commit(

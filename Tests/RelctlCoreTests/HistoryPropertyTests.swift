@@ -23,19 +23,8 @@ import Testing
 /// A handful of seeded histories run in `make test`; `RELCTL_HISTORY_RUNS=N` runs N more from a
 /// random seed (printed), `RELCTL_HISTORY_SEED=S` replays one.
 @Suite(.removesTemporaries, .timeLimit(.minutes(30))) struct HistoryPropertyTests {
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
+    /// SplitMix64 from one seed (the fuzzer's generator), so a failing seed replays exactly.
+    typealias Random = FuzzRandom
 
     /// One generated commit.
     struct Node {
@@ -77,7 +66,7 @@ import Testing
 
         mutating func commit(on branch: String, subject: String, random: inout Random) {
             let parent = heads[branch]
-            let file = (member && random.chance(50) ? "member/" : "") + "c\(nextChange).txt"
+            let file = (member && random.percent(50) ? "member/" : "") + "c\(nextChange).txt"
             var files = parent.map { nodes[$0].files } ?? []
             files.insert(file)
             nodes.append(
@@ -120,13 +109,13 @@ import Testing
 
         /// The tag for `version`, in one of the spellings the history rules read.
         func spelling(_ version: SemanticVersion, random: inout Random) -> String {
-            if pep440, version.isPrerelease, random.chance(70), let pep = PEP440Version(semver: version) {
+            if pep440, version.isPrerelease, random.percent(70), let pep = PEP440Version(semver: version) {
                 return prefix + pep.description
             }
-            if !version.isPrerelease, version.patch == "0", random.chance(15) {
+            if !version.isPrerelease, version.patch == "0", random.percent(15) {
                 return prefix + version.major + "." + version.minor
             }
-            if prefix == "v", random.chance(10) { return "V" + version.description }
+            if prefix == "v", random.percent(10) { return "V" + version.description }
             return prefix + version.description
         }
 
@@ -135,12 +124,12 @@ import Testing
         func nextVersion(random: inout Random) -> SemanticVersion {
             guard let latest else { return SemanticVersion(major: 0, minor: 1, patch: 0) }
             if latest.isPrerelease {
-                return random.chance(50) ? VersionBump.next(after: latest, level: .prerelease) : latest.final
+                return random.percent(50) ? VersionBump.next(after: latest, level: .prerelease) : latest.final
             }
             let level: VersionBump.Level =
-                random.chance(50) ? .patch : (random.chance(70) || Int(latest.major) ?? 0 >= 4 ? .minor : .major)
+                random.percent(50) ? .patch : (random.percent(70) || Int(latest.major) ?? 0 >= 4 ? .minor : .major)
             var next = VersionBump.next(after: latest, level: level)
-            if random.chance(20) {
+            if random.percent(20) {
                 next.prerelease = [.alphanumeric(random.pick(["alpha", "beta", "rc"])), .numeric("1")]
             }
             return next
@@ -220,14 +209,14 @@ import Testing
     static let subjects = ["feat: add a widget", "fix: mend a widget", "perf: faster widgets", "Update the docs"]
 
     static func subject(_ random: inout Random, _ index: Int) -> String {
-        random.chance(6) ? "feat!: rework widgets (\(index))" : random.pick(subjects) + " (\(index))"
+        random.percent(6) ? "feat!: rework widgets (\(index))" : random.pick(subjects) + " (\(index))"
     }
 
     /// A random history: one release line at a time (main, or the release branch cut last).
     static func generate(seed: UInt64) -> History {
-        var random = Random(state: seed)
+        var random = Random(seed: seed)
         var history = History(
-            prefix: random.chance(60) ? "v" : "", pep440: random.chance(35), member: random.chance(30))
+            prefix: random.percent(60) ? "v" : "", pep440: random.percent(35), member: random.percent(30))
         history.commit(on: "main", subject: "chore: start", random: &random)
         var line = "main"
         var cut: [String: Int] = [:]
@@ -274,7 +263,7 @@ import Testing
                 // A line is merged back unless it received backports: then the original and its
                 // copy would both be in main's history, where git's --cherry-pick cannot see that
                 // a release already shipped the copy (docs/versions.md says so).
-                if random.chance(50), !backported.contains(line) { history.merge(line, into: "main") }
+                if random.percent(50), !backported.contains(line) { history.merge(line, into: "main") }
                 line = "main"
             case 83..<92 where line == "main":
                 // k9s: the release commit is made off main and tagged there, then lands on main

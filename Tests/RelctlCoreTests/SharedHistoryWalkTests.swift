@@ -14,19 +14,8 @@ import Testing
 /// from one walk equals the plan from a `git log` per member for every member, and every answer
 /// the shared walk gives equals the member's own walk.
 @Suite(.removesTemporaries, .timeLimit(.minutes(30))) struct SharedHistoryWalkTests {
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
+    /// SplitMix64 from one seed (the fuzzer's generator), so a failing seed replays exactly.
+    typealias Random = FuzzRandom
 
     static let excludes = [
         "docs/*", "docs", "**/*.md", "gen/**", "*.txt", "src/**/gen*.rs", "?.md", "docs/**/deep*", "src/sub",
@@ -39,7 +28,7 @@ import Testing
     /// A generated workspace as one shell script (run once in a fresh repository), the branches
     /// whose heads are planned, and what it holds, for a failure's message.
     static func generate(seed: UInt64) -> (script: String, branches: [String], summary: String) {
-        var random = Random(state: seed)
+        var random = Random(seed: seed)
         let names = Array(["a", "b", "c", "d", "e"].prefix(3 + random.below(3)))
         var lines = [
             "set -e",
@@ -49,19 +38,19 @@ import Testing
         ]
         var summary: [String] = []
         var workspace = "[workspace]\nmembers = [\"pkgs/*\"]\n"
-        if random.chance(30) { workspace += "\n[[branch]]\nname = \"main\"\nprerelease = \"rc\"\n" }
-        if random.chance(40) { workspace += "\n[[branch]]\nname = \"release/*\"\nrange = \"0.x\"\n" }
+        if random.percent(30) { workspace += "\n[[branch]]\nname = \"main\"\nprerelease = \"rc\"\n" }
+        if random.percent(40) { workspace += "\n[[branch]]\nname = \"release/*\"\nrange = \"0.x\"\n" }
         lines.append("printf '%s' '\(workspace)' > relctl.toml")
         summary.append(workspace)
         for name in names {
             lines.append(
                 "mkdir -p pkgs/\(name) && printf '[package]\\nname = \"\(name)\"\\nversion = \"0.1.0\"\\n' > pkgs/\(name)/Cargo.toml"
             )
-            if random.chance(60) {
+            if random.percent(60) {
                 var own = "[project]\nname = \"\(name)\"\n"
                 let excluded = (0..<(1 + random.below(2))).map { _ in random.pick(excludes) }
                 own += "exclude = [\(excluded.map { "\"\($0)\"" }.joined(separator: ", "))]\n"
-                if random.chance(25) { own += "include = [\"\(random.pick(["src/**", "../../shared/*"]))\"]\n" }
+                if random.percent(25) { own += "include = [\"\(random.pick(["src/**", "../../shared/*"]))\"]\n" }
                 lines.append("printf '%s' '\(own)' > pkgs/\(name)/relctl.toml")
                 summary.append("pkgs/\(name)/relctl.toml: \(own)")
             }
@@ -79,7 +68,7 @@ import Testing
             let n = serial
             var files: [String] = []
             for _ in 0...random.below(3) {
-                if random.chance(80) {
+                if random.percent(80) {
                     files.append(
                         "pkgs/\(random.pick(names))/"
                             + random.pick(memberFiles).replacingOccurrences(of: "N", with: "f\(n)"))
@@ -87,16 +76,16 @@ import Testing
                     files.append(random.pick(otherFiles).replacingOccurrences(of: "N", with: "f\(n)"))
                 }
             }
-            if random.chance(5) { files = [] }
+            if random.percent(5) { files = [] }
             var subject = random.pick([
                 "feat: add \(n)", "fix: mend \(n)", "chore: tidy \(n)", "docs: say \(n)", "Update \(n)",
             ])
-            if random.chance(5) { subject = "feat!: rework \(n)" }
+            if random.percent(5) { subject = "feat!: rework \(n)" }
             var body = ""
-            if random.chance(12), let target = subjects.keys.sorted().randomElement(using: &random) {
+            if random.percent(12), let target = subjects.keys.sorted().randomElement(using: &random) {
                 subject = "Revert \"\(subjects[target]!)\""
                 body = "This reverts commit $h\(target)."
-            } else if random.chance(2), let target = merges.randomElement(using: &random) {
+            } else if random.percent(2), let target = merges.randomElement(using: &random) {
                 subject = "Revert \"\(subjects[target] ?? "merge")\""
                 body = "This reverts commit $h\(target), reversing changes."
             }
@@ -116,9 +105,9 @@ import Testing
         func tag(_ random: inout Random) {
             let name = random.pick(names)
             var (minor, patch) = versions[name] ?? (0, -1)
-            if random.chance(50) { (minor, patch) = (minor + 1, 0) } else { patch += 1 }
+            if random.percent(50) { (minor, patch) = (minor + 1, 0) } else { patch += 1 }
             versions[name] = (minor, patch)
-            let rc = random.chance(15) ? "-rc.1" : ""
+            let rc = random.percent(15) ? "-rc.1" : ""
             lines.append("git tag \(name)-v0.\(minor).\(patch)\(rc)")
         }
         for step in 0..<(25 + random.below(20)) {
@@ -131,7 +120,7 @@ import Testing
                 lines.append("git checkout -q main")
                 serial += 1
                 let subject =
-                    random.chance(3) ? "Revert \"\(subjects[serial - 1] ?? "x")\"" : "Merge branch '\(feature)'"
+                    random.percent(3) ? "Revert \"\(subjects[serial - 1] ?? "x")\"" : "Merge branch '\(feature)'"
                 let body = subject.hasPrefix("Revert") ? " -m \"This reverts commit $h\(serial - 1).\"" : ""
                 lines.append(
                     "git merge -q --no-ff -m '\(subject.replacingOccurrences(of: "'", with: ""))'\(body) \(feature); h\(serial)=$(git rev-parse HEAD)"

@@ -24,4 +24,7 @@ package struct FuzzRandom: RandomNumberGenerator, Sendable {
 
     package mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
     package mutating func chance(_ oneIn: Int) -> Bool { below(oneIn) == 0 }
+    /// True `percent` times in a hundred (the property tests' generators).
+    package mutating func percent(_ percent: Int) -> Bool { below(100) < percent }
+    package mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }

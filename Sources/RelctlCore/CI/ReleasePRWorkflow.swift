@@ -45,15 +45,7 @@ package enum ReleasePRWorkflow {
         ReleaseWorkflow.checkout(&y, fullHistory: true)
         ReleaseWorkflow.setup(&y, config: config, job: .release)
         let token = ["GITHUB_TOKEN": "${{ secrets.GITHUB_TOKEN }}"]
-        ReleaseWorkflow.step(
-            &y, name: "Let git push with the job's token",
-            run: [
-                "git config --global user.name 'github-actions[bot]'",
-                "git config --global user.email '41898282+github-actions[bot]@users.noreply.github.com'",
-                "# git expands the token when it runs the helper: never on a command line, never in the log",
-                "# shellcheck disable=SC2016",
-                "git config --global credential.helper '!f() { echo username=x-access-token; echo \"password=$GITHUB_TOKEN\"; }; f'",
-            ])
+        pushWithJobToken(&y)
         // A workspace's release workflow releases the merged members itself (with their builds).
         if config.workspace == nil {
             ReleaseWorkflow.step(
@@ -64,5 +56,20 @@ package enum ReleasePRWorkflow {
             &y, name: "Open, update or close the release pull request", env: token,
             run: ["relctl release-pr --forge github"])
         return y.text
+    }
+
+    /// A job that pushes (the release branch, the members' tags): a bot identity, and the token
+    /// reaching git through a credential helper reading the environment, never a command line or
+    /// the log. Shared by this workflow and a workspace's release workflow.
+    static func pushWithJobToken(_ y: inout YAMLLines, env: [String: String] = [:]) {
+        ReleaseWorkflow.step(
+            &y, name: "Let git push with the job's token", env: env,
+            run: [
+                "git config --global user.name 'github-actions[bot]'",
+                "git config --global user.email '41898282+github-actions[bot]@users.noreply.github.com'",
+                "# git expands the token when it runs the helper: never on a command line, never in the log",
+                "# shellcheck disable=SC2016",
+                "git config --global credential.helper '!f() { echo username=x-access-token; echo \"password=$GITHUB_TOKEN\"; }; f'",
+            ])
     }
 }

@@ -173,15 +173,7 @@ package enum WorkspaceWorkflow {
         y.add("          path: ${{ runner.temp }}/prebuilt")
         y.add("          merge-multiple: true")
         let token = ["GITHUB_TOKEN": "${{ github.token }}"]
-        ReleaseWorkflow.step(
-            &y, name: "Let git push with the job's token", env: token,
-            run: [
-                "git config --global user.name 'github-actions[bot]'",
-                "git config --global user.email '41898282+github-actions[bot]@users.noreply.github.com'",
-                "# git expands the token when it runs the helper: never on a command line, never in the log",
-                "# shellcheck disable=SC2016",
-                "git config --global credential.helper '!f() { echo username=x-access-token; echo \"password=$GITHUB_TOKEN\"; }; f'",
-            ])
+        ReleasePRWorkflow.pushWithJobToken(&y, env: token)
         ReleaseWorkflow.step(
             &y, name: "Release the pending members", env: token,
             run: [
