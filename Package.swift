@@ -15,10 +15,14 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "relctl", targets: ["relctl"]),
-        // The three layers, lowest first; each imports only the ones below it (the compiler
-        // enforces it: a target can only import what it depends on). docs/architecture.md.
+        // The layers, lowest first; each imports only the ones below it (the compiler enforces
+        // it: a target can only import what it depends on). docs/architecture.md draws them.
         .library(name: "RelctlBasics", targets: ["RelctlBasics"]),
-        .library(name: "RelctlCore", targets: ["RelctlCore"]),
+        .library(name: "RelctlModel", targets: ["RelctlModel"]),
+        .library(name: "RelctlArtifacts", targets: ["RelctlArtifacts"]),
+        .library(name: "RelctlChanges", targets: ["RelctlChanges"]),
+        .library(name: "RelctlDistribution", targets: ["RelctlDistribution"]),
+        .library(name: "RelctlProject", targets: ["RelctlProject"]),
         .library(name: "RelctlRelease", targets: ["RelctlRelease"]),
         // The command line with its extension point (`RelctlCLI.main(extensions:)`).
         .library(name: "RelctlCommands", targets: ["RelctlCommands"]),
@@ -37,7 +41,7 @@ let package = Package(
             // `$(brew --prefix)/opt/libarchive/lib/pkgconfig` because the formula is named here.
             providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
-        // No pkgConfig on Linux: its `-ldeflate` would link the shared library, and RelctlCore
+        // No pkgConfig on Linux: its `-ldeflate` would link the shared library, and RelctlArtifacts
         // links the static one instead (see its linkerSettings).
         .systemLibrary(
             name: "CDeflate",
@@ -52,12 +56,24 @@ let package = Package(
         // Infrastructure with no release knowledge: the filesystem door, paths, child processes,
         // HTTP with its credential policy, git, diagnostics and the command context.
         .target(name: "RelctlBasics"),
-        // The domain: configuration, manifests, versions, matrix, packaging, checksums, notes,
-        // images, signing, SBOM, provenance, publishing, channels, CI generation.
+        // What a project declares and what a release is: relctl.toml's model, versions and tag
+        // formats, manifests and companions, tag validation, the matrix, the release identity.
         .target(
-            name: "RelctlCore",
+            name: "RelctlModel",
             dependencies: [
                 "RelctlBasics",
+                "RelctlTOML",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The files a release makes: builds, archives, checksums, SBOMs, deb/rpm and their
+        // repositories, images, installers, signatures, provenance, reading archives back. The
+        // only target that links the C libraries.
+        .target(
+            name: "RelctlArtifacts",
+            dependencies: [
+                "RelctlBasics",
+                "RelctlModel",
                 "CArchive",
                 "CDeflate",
                 "CSodium",
@@ -66,7 +82,6 @@ let package = Package(
                 // `_CryptoExtras` is its deprecated alias.
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 "RelctlTOML",
-                .product(name: "Mustache", package: "swift-mustache"),
             ],
             linkerSettings: [
                 // The system's libdeflate, statically: Debian 12's libdeflate.a compresses 10-20%
@@ -76,14 +91,44 @@ let package = Package(
                 .linkedLibrary("deflate", .when(platforms: [.macOS])),
             ]
         ),
+        // What changed: the tag history, commits classified, the next version, notes, changelogs.
+        .target(
+            name: "RelctlChanges",
+            dependencies: [
+                "RelctlBasics",
+                "RelctlModel",
+                "RelctlArtifacts",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        // Where a release goes: forges (GitHub, GitLab, Gitea), assets, release requests, channels
+        // (Homebrew, Scoop, Nix, Helm, AUR, winget, plugins).
+        .target(
+            name: "RelctlDistribution",
+            dependencies: [
+                "RelctlBasics",
+                "RelctlModel",
+                "RelctlArtifacts",
+                "RelctlChanges",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The project as a whole: relctl.toml read with every registry, workspace members and their
+        // plans, the starter config and checks, CI generation, extensions.
+        .target(
+            name: "RelctlProject",
+            dependencies: ["RelctlBasics", "RelctlModel", "RelctlArtifacts", "RelctlChanges", "RelctlDistribution"]
+        ),
         // Orchestration: the release pipeline and its stages, the train, reproduce.
         .target(
             name: "RelctlRelease",
             dependencies: [
                 "RelctlBasics",
-                "RelctlCore",
-                // `reproduce` reads the archives it rebuilt back through libarchive.
-                "CArchive",
+                "RelctlModel",
+                "RelctlArtifacts",
+                "RelctlChanges",
+                "RelctlDistribution",
+                "RelctlProject",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -98,7 +143,11 @@ let package = Package(
             name: "RelctlCommands",
             dependencies: [
                 "RelctlBasics",
-                "RelctlCore",
+                "RelctlModel",
+                "RelctlArtifacts",
+                "RelctlChanges",
+                "RelctlDistribution",
+                "RelctlProject",
                 "RelctlRelease",
                 "RelctlBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -107,7 +156,10 @@ let package = Package(
         .executableTarget(name: "relctl", dependencies: ["RelctlCommands"]),
         .target(
             name: "RelctlTestSupport",
-            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease"],
+            dependencies: [
+                "RelctlBasics", "RelctlModel", "RelctlArtifacts", "RelctlChanges", "RelctlDistribution",
+                "RelctlProject", "RelctlRelease",
+            ],
             path: "Tests/Support",
             // The API stand-ins and the workflow runners are run with python3 from their source paths;
             // the write-fault shim is compiled with gcc by the test that loads it.
@@ -123,11 +175,17 @@ let package = Package(
         .target(name: "RelctlTestTraits", dependencies: ["RelctlTestSupport"], path: "Tests/Traits"),
         .testTarget(
             name: "RelctlCoreTests",
-            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease", "RelctlTestSupport", "RelctlTestTraits"]
+            dependencies: [
+                "RelctlBasics", "RelctlModel", "RelctlArtifacts", "RelctlChanges", "RelctlDistribution",
+                "RelctlProject", "RelctlRelease", "RelctlTestSupport", "RelctlTestTraits",
+            ]
         ),
         .testTarget(
             name: "RelctlCLITests",
-            dependencies: ["RelctlBasics", "RelctlCore", "RelctlRelease", "RelctlTestSupport", "RelctlTestTraits"]
+            dependencies: [
+                "RelctlBasics", "RelctlModel", "RelctlArtifacts", "RelctlChanges", "RelctlDistribution",
+                "RelctlProject", "RelctlRelease", "RelctlTestSupport", "RelctlTestTraits",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

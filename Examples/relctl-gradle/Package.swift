@@ -14,8 +14,11 @@ let package = Package(
             name: "relctl-gradle",
             dependencies: [
                 .product(name: "RelctlCommands", package: "relctl"),
-                .product(name: "RelctlCore", package: "relctl"),
                 .product(name: "RelctlBasics", package: "relctl"),
+                .product(name: "RelctlModel", package: "relctl"),
+                .product(name: "RelctlArtifacts", package: "relctl"),
+                .product(name: "RelctlDistribution", package: "relctl"),
+                .product(name: "RelctlProject", package: "relctl"),
             ]
         )
     ],

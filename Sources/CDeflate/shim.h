@@ -5,7 +5,7 @@
 #include <libdeflate.h>
 #include <stdlib.h>
 
-// relctl's allocator policy (see MemoryPolicy in RelctlCore): mallopt lives in
+// relctl's allocator policy (see MemoryPolicy in RelctlArtifacts): mallopt lives in
 // <malloc.h>, which Swift's Glibc module does not export, and exists only in glibc.
 #if defined(__GLIBC__)
 #include <malloc.h>

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 struct Bump: RelctlCommand {

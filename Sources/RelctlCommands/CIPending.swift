@@ -1,6 +1,6 @@
 import ArgumentParser
 import RelctlBasics
-import RelctlCore
+import RelctlProject
 
 /// `relctl ci pending`: what a workspace's pipeline releases and builds now.
 struct CIPending: RelctlCommand {

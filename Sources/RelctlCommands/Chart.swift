@@ -1,6 +1,7 @@
 import ArgumentParser
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
+import RelctlProject
 import RelctlRelease
 
 struct Chart: RelctlCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import RelctlBasics
-import RelctlCore
+import RelctlProject
 import RelctlRelease
 
 struct Check: RelctlCommand {

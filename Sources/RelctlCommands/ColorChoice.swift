@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 import RelctlRelease
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {

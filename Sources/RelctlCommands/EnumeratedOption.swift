@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RelctlCore
+import RelctlModel
 
 /// An option whose value comes from a fixed list (an algorithm, a registry's ids): a value outside
 /// it is a usage error, exit 64, like ArgumentParser's own enum options (`--color`, `matrix

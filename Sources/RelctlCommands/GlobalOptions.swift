@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 import RelctlRelease
 
 /// Options every command takes.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 struct Image: RelctlCommand {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 struct LinuxPackage: RelctlCommand {
@@ -25,11 +27,13 @@ struct LinuxPackage: RelctlCommand {
     ) var tag: String?
     @Option(
         name: .customLong("target"),
-        help: ArgumentHelp("A target triple or glob; repeat for several (default: all Linux targets).", valueName: "triple|glob"))
+        help: ArgumentHelp(
+            "A target triple or glob; repeat for several (default: all Linux targets).", valueName: "triple|glob"))
     var targets: [String] = []
     @Option(
         name: .customLong("format"),
-        help: ArgumentHelp("Only this [[package]] format (deb, rpm); repeat for several (default: all).", valueName: "id"))
+        help: ArgumentHelp(
+            "Only this [[package]] format (deb, rpm); repeat for several (default: all).", valueName: "id"))
     var formats: [String] = []
     @Option(help: ArgumentHelp("Output folder (default: dist/ in the project).", valueName: "dir")) var out: String?
     @Option(
@@ -51,8 +55,10 @@ struct LinuxPackage: RelctlCommand {
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
         if let exportKey {
-            let keyID = try LinuxPackageBuilder.exportKey(config: config, to: context.resolve(exportKey), context: context)
-            context.console.info("wrote \(exportKey): OpenPGP public key \(keyID); users run `rpm --import \(exportKey)`")
+            let keyID = try LinuxPackageBuilder.exportKey(
+                config: config, to: context.resolve(exportKey), context: context)
+            context.console.info(
+                "wrote \(exportKey): OpenPGP public key \(keyID); users run `rpm --import \(exportKey)`")
             return
         }
         guard let tag else { return }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RelctlBasics
-import RelctlCore
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 extension MatrixFormat: ExpressibleByArgument {}

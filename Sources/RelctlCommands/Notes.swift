@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlProject
 import RelctlRelease
 
 struct Notes: RelctlCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlProject
 
 struct Plan: RelctlCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
+import RelctlProject
 import RelctlRelease
 
 struct Publish: RelctlCommand {
@@ -30,7 +32,8 @@ struct Publish: RelctlCommand {
         false
 
     func validate() throws {
-        try EnumeratedOption.check(forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs)
+        try EnumeratedOption.check(
+            forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs)
     }
 
     func execute(_ context: Context) async throws {

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 import RelctlBuildInfo
-import RelctlCore
+import RelctlProject
 import RelctlRelease
 
 /// The `relctl` command line, as a library: the `relctl` executable is one call to `main`, and a

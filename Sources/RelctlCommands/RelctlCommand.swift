@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 import RelctlRelease
 
 /// Shared shape of a subcommand: parse, build the context, run core code, and turn a

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 struct Release: RelctlCommand {

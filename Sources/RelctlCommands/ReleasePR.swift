@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
+import RelctlProject
 import RelctlRelease
 
 struct ReleasePR: RelctlCommand {
@@ -31,7 +32,8 @@ struct ReleasePR: RelctlCommand {
 
     /// A bad value of an enumerated option is a usage error, before the configuration is read.
     func validate() throws {
-        try EnumeratedOption.check(forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs)
+        try EnumeratedOption.check(
+            forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs)
     }
 
     func execute(_ context: Context) async throws {

@@ -1,6 +1,8 @@
 import ArgumentParser
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
+import RelctlProject
 
 struct Repository: RelctlCommand {
     static let configuration = CommandConfiguration(

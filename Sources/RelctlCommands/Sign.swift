@@ -1,6 +1,7 @@
 import ArgumentParser
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlProject
 import RelctlRelease
 
 struct Sign: RelctlCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 import RelctlRelease
 
 /// Options shared by `train plan` and `train run`.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 import RelctlRelease
 
 struct TrainRunCommand: RelctlCommand {

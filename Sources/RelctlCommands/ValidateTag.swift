@@ -1,6 +1,7 @@
 import ArgumentParser
 import RelctlBasics
-import RelctlCore
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 struct ValidateTag: RelctlCommand {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlProject
 import RelctlRelease
 
 struct Verify: RelctlCommand {

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 @Suite("relctl ci generate", .timeLimit(.minutes(45)), .removesTemporaries)
@@ -131,7 +136,8 @@ struct CIGenerateCLITests {
                 jobs == [
                     "release": Job(
                         steps: [
-                            "Check out", "Install relctl", "Check the tag against the manifests", "Write the release notes",
+                            "Check out", "Install relctl", "Check the tag against the manifests",
+                            "Write the release notes",
                             "Publish the GitHub release",
                         ], permissions: ["contents": "write"], runsOn: "ubuntu-latest", fetchDepth: 0)
                 ], "\(jobs)")

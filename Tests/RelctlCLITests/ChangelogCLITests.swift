@@ -1,10 +1,15 @@
 import Foundation
+import RelctlChanges
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// `notes --changelog` on the changelog shapes real projects keep (PRODUCT "Changelogs are edited,

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// Channels inside `relctl release`: written before the tag, listed in `distFiles` by a dry run and
@@ -81,7 +86,8 @@ import Testing
         #expect(check.status == 0, "\(check)")
         let verify = try relctl(["verify"], in: fixture.url)
         #expect(verify.status == 0, "\(verify)")
-        let announcement = try String(contentsOf: dist.appendingPathComponent("demo-v1.0.0-announcement.md"), encoding: .utf8)
+        let announcement = try String(
+            contentsOf: dist.appendingPathComponent("demo-v1.0.0-announcement.md"), encoding: .utf8)
         #expect(announcement.contains("https://downloads.example.com/demo/demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz"))
         #expect(try fixture.localTags() == ["v1.0.0"])
     }
@@ -90,7 +96,9 @@ import Testing
         let fixture = try fixture(plugin: #"["sh", "-c", "echo 'webhook refused' >&2; exit 3"]"#)
         let result = try relctl(["release", "v1.0.0", "--push"], in: fixture.url, environment: Self.environment)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("channel `announce` failed") && result.stderr.contains("webhook refused"), "\(result)")
+        #expect(
+            result.stderr.contains("channel `announce` failed") && result.stderr.contains("webhook refused"),
+            "\(result)")
         #expect(try fixture.localTags().isEmpty && fixture.remoteTags().isEmpty)
         let dist = fixture.url.appendingPathComponent("dist")
         let left = (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? []
@@ -116,18 +124,22 @@ import Testing
         try fixture.repository.git("push", "-q", "origin", "main")
         let environment = ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path]
 
-        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url, environment: environment)
+        let dry = try relctl(
+            ["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url, environment: environment)
         #expect(dry.status == 0, "\(dry)")
         let dryPlan = try JSONDecoder().decode(Plan.self, from: Data(dry.stdout.utf8))
         #expect(dryPlan.stages.first { $0.name == "channel-publish" }?.status == "ok", "\(dryPlan.stages)")
-        #expect(!registry.requests().contains { $0.hasPrefix("PUT ") || $0.hasPrefix("POST ") }, "\(registry.requests())")
+        #expect(
+            !registry.requests().contains { $0.hasPrefix("PUT ") || $0.hasPrefix("POST ") }, "\(registry.requests())")
 
         let real = try relctl(["release", "v1.0.0", "--push", "--json"], in: fixture.url, environment: environment)
         #expect(real.status == 0, "\(real)")
         #expect(try fixture.remoteTags() == ["v1.0.0"])
         let pulled = try run(
             "skopeo", ["inspect", "--tls-verify=false", "--raw", "docker://\(registry.host)/acme/charts/demo:1.0.0"])
-        #expect(pulled.status == 0 && pulled.stdout.contains("application/vnd.cncf.helm.chart.content.v1.tar+gzip"), "\(pulled)")
+        #expect(
+            pulled.status == 0 && pulled.stdout.contains("application/vnd.cncf.helm.chart.content.v1.tar+gzip"),
+            "\(pulled)")
     }
 
     @Test func aLaterReleaseReplacesTheFormulaInDistsHomebrewFolder() throws {
@@ -140,7 +152,9 @@ import Testing
         let plan = try JSONDecoder().decode(Plan.self, from: Data(second.stdout.utf8))
         #expect(plan.distFiles.contains("homebrew/Formula/demo.rb"), "\(plan.distFiles)")
         let formula = try fixture.repository.directory.read("dist/homebrew/Formula/demo.rb")
-        #expect(formula.contains("version \"1.0.1\"") && formula.contains("demo-v1.0.1-x86_64-unknown-linux-gnu.tar.gz"), "\(formula)")
+        #expect(
+            formula.contains("version \"1.0.1\"") && formula.contains("demo-v1.0.1-x86_64-unknown-linux-gnu.tar.gz"),
+            "\(formula)")
         #expect(!formula.contains("1.0.0"))
     }
 }

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The built-in channels through their step commands (`relctl chart`, `relctl channel NAME`),
@@ -63,7 +68,8 @@ import Testing
         _ = try fixture.directory.write(chart + "charts/_helpers/ignored.txt", "skipped by Helm\n")
         try fixture.packageAndChecksum()
 
-        let first = try relctl(["chart", "--tag", "v1.0.0", "--json"], in: fixture.url, environment: ChannelFixture.environment)
+        let first = try relctl(
+            ["chart", "--tag", "v1.0.0", "--json"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(first.status == 0, "\(first)")
         let package = fixture.dist.appendingPathComponent("velostream-1.0.0.tgz")
         let bytes = try Data(contentsOf: package)
@@ -84,7 +90,8 @@ import Testing
             #expect(member["uname"] as? String == "" && member["gname"] as? String == "", "\(member)")
             #expect(member["mtime"] as? Int == 1_700_000_000, "\(member)")
         }
-        #expect(members.first { $0["name"] as? String == "velostream/values.yaml" }?["data"] as? String == "replicas: 1\n")
+        #expect(
+            members.first { $0["name"] as? String == "velostream/values.yaml" }?["data"] as? String == "replicas: 1\n")
 
         // Listed in SHA256SUMS, which sha256sum accepts; the same bytes on a second run.
         #expect(try fixture.sums()["velostream-1.0.0.tgz"] != nil)
@@ -93,17 +100,25 @@ import Testing
         let second = try relctl(["chart", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(second.status == 0, "\(second)")
         #expect(try Data(contentsOf: package) == bytes, "the chart package differs between two runs")
-        #expect((try String(contentsOf: fixture.dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)).components(separatedBy: "velostream-1.0.0.tgz").count == 2)
+        #expect(
+            (try String(contentsOf: fixture.dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)).components(
+                separatedBy: "velostream-1.0.0.tgz"
+            ).count == 2)
     }
 
     @Test func chartWithADependencyFolderOrALinkOutsideIsRefused() throws {
         let fixture = try ChannelFixture()
         try fixture.packageAndChecksum()
         try FileManager.default.createSymbolicLink(
-            atPath: fixture.url.appendingPathComponent("charts/velostream/leak.txt").path, withDestinationPath: "../../Cargo.toml")
-        let refused = try relctl(["chart", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
-        #expect(refused.status == 2 && refused.stderr.contains("leak.txt") && refused.stderr.contains("outside the chart"), "\(refused)")
-        #expect(!FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent("velostream-1.0.0.tgz").path))
+            atPath: fixture.url.appendingPathComponent("charts/velostream/leak.txt").path,
+            withDestinationPath: "../../Cargo.toml")
+        let refused = try relctl(
+            ["chart", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
+        #expect(
+            refused.status == 2 && refused.stderr.contains("leak.txt") && refused.stderr.contains("outside the chart"),
+            "\(refused)")
+        #expect(
+            !FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent("velostream-1.0.0.tgz").path))
         let check = try relctl(["check"], in: fixture.url)
         #expect(check.status != 0 && check.stderr.contains("leak.txt"), "\(check)")
     }
@@ -111,9 +126,12 @@ import Testing
     @Test func chartVersionAndAppVersionAreVersionLocations() throws {
         let fixture = try ChannelFixture()
         _ = try fixture.directory.write(
-            "charts/velostream/Chart.yaml", "apiVersion: v2\nname: velostream\nversion: 0.9.0 # chart\nappVersion: \"1.0.0\"\n")
+            "charts/velostream/Chart.yaml",
+            "apiVersion: v2\nname: velostream\nversion: 0.9.0 # chart\nappVersion: \"1.0.0\"\n")
         let mismatch = try relctl(["validate-tag", "v1.0.0"], in: fixture.url)
-        #expect(mismatch.status == 1 && mismatch.stderr.contains("charts/velostream/Chart.yaml:3: holds version 0.9.0"), "\(mismatch)")
+        #expect(
+            mismatch.status == 1 && mismatch.stderr.contains("charts/velostream/Chart.yaml:3: holds version 0.9.0"),
+            "\(mismatch)")
         let bumped = try relctl(["bump", "--write", "--set", "1.1.0"], in: fixture.url)
         #expect(bumped.status == 0, "\(bumped)")
         #expect(
@@ -159,7 +177,9 @@ import Testing
         for (system, triple) in expected {
             let package = try #require(packages[system])
             let name = "velostream-v1.0.0-\(triple).tar.gz"
-            #expect(package["url"] == "file://\(fixture.dist.path)/\(name)" && package["sourceRoot"] == "velostream-v1.0.0-\(triple)")
+            #expect(
+                package["url"] == "file://\(fixture.dist.path)/\(name)"
+                    && package["sourceRoot"] == "velostream-v1.0.0-\(triple)")
             #expect(package["pname"] == "velostream" && package["version"] == "1.0.0")
             // A glibc binary is patched to nixpkgs' loader (issue 40, finding 20); static ones are left alone.
             let glibc = triple.hasSuffix("-linux-gnu")
@@ -169,7 +189,10 @@ import Testing
             // Nix fetches the archive itself and says its hash in SRI form.
             let prefetched = try run(
                 "nix",
-                ["store", "prefetch-file", "--extra-experimental-features", "nix-command", "--json", package["url"] ?? ""],
+                [
+                    "store", "prefetch-file", "--extra-experimental-features", "nix-command", "--json",
+                    package["url"] ?? "",
+                ],
                 environment: nixEnvironment)
             #expect(prefetched.status == 0, "\(prefetched)")
             let answer = try JSONSerialization.jsonObject(with: Data(prefetched.stdout.utf8)) as? [String: Any]
@@ -180,10 +203,12 @@ import Testing
     @Test func homebrewFormulaLoadsUnderTheDSLStubWithTheReleaseDigests() throws {
         let fixture = try ChannelFixture()
         try fixture.packageAndChecksum()
-        let written = try relctl(["channel", "homebrew", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
+        let written = try relctl(
+            ["channel", "homebrew", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(written.status == 0, "\(written)")
         let formula = fixture.dist.appendingPathComponent("homebrew/Formula/velostream.rb")
-        #expect(try fixture.sums()["homebrew/Formula/velostream.rb"] == nil, "the formula goes to the tap, not the release")
+        #expect(
+            try fixture.sums()["homebrew/Formula/velostream.rb"] == nil, "the formula goes to the tap, not the release")
         let syntax = try run("ruby", ["-c", formula.path])
         #expect(syntax.status == 0 && syntax.stdout.contains("Syntax OK"), "\(syntax)")
         let loaded = try run("ruby", [ChannelFixture.fixture("homebrew_dsl_stub.rb").path, formula.path, "Velostream"])
@@ -210,7 +235,8 @@ import Testing
     @Test func scoopManifestValidatesAgainstScoopsSchema() throws {
         let fixture = try ChannelFixture()
         try fixture.packageAndChecksum()
-        let written = try relctl(["channel", "scoop", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
+        let written = try relctl(
+            ["channel", "scoop", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
         #expect(written.status == 0, "\(written)")
         let manifest = fixture.dist.appendingPathComponent("scoop/bucket/velostream.json")
         let validation = try run(
@@ -231,7 +257,9 @@ import Testing
         #expect(object["bin"] as? [String] == ["bin\\velo-sql.exe", "bin\\velo-cli.exe"])
         let autoupdate = try #require(object["autoupdate"] as? [String: Any])
         let update = (autoupdate["architecture"] as? [String: [String: String]])?["64bit"]
-        #expect(update?["url"] == "https://downloads.example.com/velostream/v$version/velostream-v$version-x86_64-pc-windows-msvc.zip")
+        #expect(
+            update?["url"]
+                == "https://downloads.example.com/velostream/v$version/velostream-v$version-x86_64-pc-windows-msvc.zip")
         #expect(object["checkver"] != nil)
     }
 
@@ -246,22 +274,33 @@ import Testing
         var environment = ChannelFixture.environment
         environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
 
-        let dry = try relctl(["channel", "homebrew", "--tag", "v1.0.0", "--publish", "--dry-run"], in: fixture.url, environment: environment)
+        let dry = try relctl(
+            ["channel", "homebrew", "--tag", "v1.0.0", "--publish", "--dry-run"], in: fixture.url,
+            environment: environment)
         #expect(dry.status == 0, "\(dry)")
-        #expect(try run("git", ["-C", tap.path, "rev-parse", "--verify", "-q", "HEAD"]).status != 0, "a dry run pushes nothing")
+        #expect(
+            try run("git", ["-C", tap.path, "rev-parse", "--verify", "-q", "HEAD"]).status != 0,
+            "a dry run pushes nothing")
 
-        for (name, remote, path) in [("homebrew", tap, "Formula/velostream.rb"), ("scoop", bucket, "bucket/velostream.json")] {
-            let published = try relctl(["channel", name, "--tag", "v1.0.0", "--publish"], in: fixture.url, environment: environment)
+        for (name, remote, path) in [
+            ("homebrew", tap, "Formula/velostream.rb"), ("scoop", bucket, "bucket/velostream.json"),
+        ] {
+            let published = try relctl(
+                ["channel", name, "--tag", "v1.0.0", "--publish"], in: fixture.url, environment: environment)
             #expect(published.status == 0, "\(published)")
             let head = try run("git", ["-C", remote.path, "rev-parse", "HEAD"]).stdout
             let content = try run("git", ["-C", remote.path, "show", "HEAD:\(path)"]).stdout
             let local = try String(
-                contentsOf: fixture.dist.appendingPathComponent(name == "homebrew" ? "homebrew/" + path : "scoop/" + path),
+                contentsOf: fixture.dist.appendingPathComponent(
+                    name == "homebrew" ? "homebrew/" + path : "scoop/" + path),
                 encoding: .utf8)
             #expect(content == local, "\(name): the pushed file differs from dist's")
-            let again = try relctl(["channel", name, "--tag", "v1.0.0", "--publish"], in: fixture.url, environment: environment)
+            let again = try relctl(
+                ["channel", name, "--tag", "v1.0.0", "--publish"], in: fixture.url, environment: environment)
             #expect(again.status == 0 && again.stderr.contains("already has"), "\(again)")
-            #expect(try run("git", ["-C", remote.path, "rev-parse", "HEAD"]).stdout == head, "\(name): a second publish committed again")
+            #expect(
+                try run("git", ["-C", remote.path, "rev-parse", "HEAD"]).stdout == head,
+                "\(name): a second publish committed again")
             #expect(try run("git", ["-C", remote.path, "rev-list", "--count", "HEAD"]).stdout.hasPrefix("1"))
         }
     }
@@ -301,16 +340,20 @@ import Testing
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try ChannelFixture(
-            channels: "\n[[chart]]\npath = \"charts/velostream\"\nrepository = \"oci://\(registry.host)/acme/charts\"\n")
+            channels: "\n[[chart]]\npath = \"charts/velostream\"\nrepository = \"oci://\(registry.host)/acme/charts\"\n"
+        )
         try fixture.packageAndChecksum()
         var environment = ChannelFixture.environment
         environment["DOCKER_CONFIG"] = fixture.url.appendingPathComponent(".docker").path
 
-        let dry = try relctl(["chart", "--tag", "v1.0.0", "--push", "--dry-run"], in: fixture.url, environment: environment)
+        let dry = try relctl(
+            ["chart", "--tag", "v1.0.0", "--push", "--dry-run"], in: fixture.url, environment: environment)
         #expect(dry.status == 0, "\(dry)")
-        #expect(!registry.requests().contains { $0.hasPrefix("PUT ") || $0.hasPrefix("POST ") }, "\(registry.requests())")
+        #expect(
+            !registry.requests().contains { $0.hasPrefix("PUT ") || $0.hasPrefix("POST ") }, "\(registry.requests())")
 
-        let pushed = try relctl(["chart", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: environment)
+        let pushed = try relctl(
+            ["chart", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: environment)
         #expect(pushed.status == 0, "\(pushed)")
         let reference = "docker://\(registry.host)/acme/charts/velostream:1.0.0"
         let manifest = try run("skopeo", ["inspect", "--tls-verify=false", "--raw", reference])
@@ -319,7 +362,9 @@ import Testing
         let config = try #require(object["config"] as? [String: Any])
         let layers = try #require(object["layers"] as? [[String: Any]])
         #expect(config["mediaType"] as? String == "application/vnd.cncf.helm.config.v1+json")
-        #expect(layers.count == 1 && layers[0]["mediaType"] as? String == "application/vnd.cncf.helm.chart.content.v1.tar+gzip")
+        #expect(
+            layers.count == 1
+                && layers[0]["mediaType"] as? String == "application/vnd.cncf.helm.chart.content.v1.tar+gzip")
 
         // The layer, copied out by skopeo, is dist's package byte for byte.
         let work = try TemporaryDirectory(prefix: "relctl-chart-pull")
@@ -329,10 +374,14 @@ import Testing
         let pulled = try Data(contentsOf: work.url.appendingPathComponent("pulled/\(layerDigest)"))
         #expect(pulled == (try Data(contentsOf: fixture.dist.appendingPathComponent("velostream-1.0.0.tgz"))))
 
-        let digest = try run("/bin/bash", ["-c", "set -o pipefail; skopeo inspect --tls-verify=false --raw \(reference) | sha256sum"]).stdout.prefix(64)
+        let digest = try run(
+            "/bin/bash", ["-c", "set -o pipefail; skopeo inspect --tls-verify=false --raw \(reference) | sha256sum"]
+        ).stdout.prefix(64)
         let again = try relctl(["chart", "--tag", "v1.0.0", "--push"], in: fixture.url, environment: environment)
         #expect(again.status == 0, "\(again)")
-        let digestAgain = try run("/bin/bash", ["-c", "set -o pipefail; skopeo inspect --tls-verify=false --raw \(reference) | sha256sum"]).stdout.prefix(64)
+        let digestAgain = try run(
+            "/bin/bash", ["-c", "set -o pipefail; skopeo inspect --tls-verify=false --raw \(reference) | sha256sum"]
+        ).stdout.prefix(64)
         #expect(digest == digestAgain, "a second push changed the manifest")
         #expect(pushed.stdout.contains("sha256:\(digest)"), "\(pushed.stdout)")
     }
@@ -344,7 +393,9 @@ import Testing
         let environment = ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")]
         let check = try relctl(["check"], in: fixture.url, environment: environment)
         #expect(check.status == 2, "\(check)")
-        #expect(check.stderr.contains("unknown channel `nosuch`") && check.stderr.contains("known channels: aur, chart, found, homebrew, nix, scoop, winget"), "\(check)")
+        #expect(
+            check.stderr.contains("unknown channel `nosuch`")
+                && check.stderr.contains("known channels: aur, chart, found, homebrew, nix, scoop, winget"), "\(check)")
         let step = try relctl(["channel", "nix", "--tag", "v1.0.0"], in: fixture.url, environment: environment)
         #expect(step.status == 2 && step.stderr.contains("[nix]"), "\(step)")
         let unknown = try relctl(["channel", "nixx", "--tag", "v1.0.0"], in: fixture.url, environment: environment)
@@ -355,7 +406,9 @@ import Testing
             "#!/bin/sh\nset -e\ngrep -q '\"tag\":\"v1.0.0\"' && printf 'hi\\n' > \"$RELCTL_DIST/hi.txt\" && echo '{\"files\":[\"hi.txt\"]}'\n",
             executable: true)
         try fixture.packageAndChecksum()
-        let found = try relctl(["channel", "found", "--tag", "v1.0.0"], in: fixture.url, environment: environment.merging(ChannelFixture.environment) { $1 })
+        let found = try relctl(
+            ["channel", "found", "--tag", "v1.0.0"], in: fixture.url,
+            environment: environment.merging(ChannelFixture.environment) { $1 })
         #expect(found.status == 0, "\(found)")
         let sums = try fixture.sums()
         #expect(sums["hi.txt"] == "98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4", "\(sums)")
@@ -375,7 +428,9 @@ import Testing
 
                 """#)
         try fixture.packageAndChecksum()
-        let result = try relctl(["channel", "capture", "--tag", "v1.0.0", "--json"], in: fixture.url, environment: ChannelFixture.environment)
+        let result = try relctl(
+            ["channel", "capture", "--tag", "v1.0.0", "--json"], in: fixture.url,
+            environment: ChannelFixture.environment)
         #expect(result.status == 0 && result.stdout.contains("https://example.com/x"), "\(result)")
         let docs = ChannelFixture.fixture("").deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/channels.md")

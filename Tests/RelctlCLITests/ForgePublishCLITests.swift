@@ -1,10 +1,15 @@
 import Foundation
+import RelctlDistribution
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// `relctl publish --forge gitlab|gitea` end to end against the strict stand-ins
@@ -139,7 +144,8 @@ import Testing
             // Larger than loopback socket buffers, so the kill really cuts the body short.
             try ChecksumFixtures.bytes(24 << 20, seed: 9).write(
                 to: fixture.dist.appendingPathComponent(ChecksumFixtures.linux))
-            #expect(try await TemporaryScope.blocking { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
+            #expect(
+                try await TemporaryScope.blocking { try relctl(["checksum", "dist"], in: fixture.url) }.status == 0)
             try await server.setFaults(
                 #"[{"kind":"upload","name":"\#(ChecksumFixtures.linux)","action":"stall","after_bytes":20000,"seconds":600}]"#
             )

@@ -3,7 +3,11 @@ import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
-@testable import RelctlCore
+@testable import RelctlArtifacts
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// Issue 39 ("Safe by construction"), the forge findings: what a server answers is never taken
 /// for more than it is (a link's name for its target, a page for the end of a list), and never

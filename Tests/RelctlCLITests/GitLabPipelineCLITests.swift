@@ -1,10 +1,16 @@
 import Foundation
+import RelctlArtifacts
+import RelctlProject
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// `relctl ci generate --provider gitlab` and `[ci] providers` (issue 27, item 4): the generated

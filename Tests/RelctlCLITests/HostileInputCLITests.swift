@@ -3,8 +3,13 @@ import RelctlTestSupport
 import RelctlTestTraits
 import Synchronization
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// Inputs an attacker (or an accident) controls: nothing outside the repository is packaged or
@@ -152,7 +157,8 @@ struct HostileFilesCLITests {
             // relctl refuses the file by its size: it reads far less than even that sample.
             let (result, bytesRead) = try runCountingReads(
                 relctlBinary.path, ["validate-tag", "v1.0.0"], in: dir.url, environment: ["NO_COLOR": "1"])
-            #expect(bytesRead < 16 << 20, "relctl read \(bytesRead) bytes: it read the 1 GiB file instead of refusing it")
+            #expect(
+                bytesRead < 16 << 20, "relctl read \(bytesRead) bytes: it read the 1 GiB file instead of refusing it")
             #expect(
                 result.status == 2 && result.stderr.contains("more than relctl reads"), "\(result.stderr.prefix(500))")
             #expect(result.stderr.utf8.count < 2000)

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// `relctl image` end to end against a real registry (Debian's docker-registry), judged by
@@ -220,7 +225,8 @@ import Testing
                 "docker://\(registry.host)/acme/velostream",
             ])
         // The registry answers 404 for the repository's tag list (skopeo exits 1 saying so): nothing was pushed.
-        #expect(tags.status == 1 && tags.stderr.contains("fetching tags list") && tags.stderr.contains("404"), "\(tags)")
+        #expect(
+            tags.status == 1 && tags.stderr.contains("fetching tags list") && tags.stderr.contains("404"), "\(tags)")
         #expect(!registry.requests().contains { $0.hasPrefix("PUT /v2/acme/velostream/manifests/") })
 
         // The right password through a credential helper (the docker-credential protocol).

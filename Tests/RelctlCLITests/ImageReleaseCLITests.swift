@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The `image` and `image-push` stages of `relctl release`, against a real registry.
@@ -47,7 +52,10 @@ import Testing
         #expect(fixture.repository.directory.exists("dist/oci/demo/index.json"))
         let raw = try run(
             "/bin/bash",
-            ["-c", "set -o pipefail; skopeo inspect --tls-verify=false --raw docker://\(registry.host)/acme/demo:latest | sha256sum"])
+            [
+                "-c",
+                "set -o pipefail; skopeo inspect --tls-verify=false --raw docker://\(registry.host)/acme/demo:latest | sha256sum",
+            ])
         #expect("sha256:" + raw.stdout.prefix(64) == pushed["digest"] as? String)
         #expect(real.stderr.contains("image-push"), "\(real.stderr)")
     }

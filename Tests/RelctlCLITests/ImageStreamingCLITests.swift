@@ -1,10 +1,15 @@
 import Foundation
+import RelctlArtifacts
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// `image --push` uploads each new layer in chunks while it is compressed, falls back to one
@@ -60,14 +65,14 @@ import Testing
         let standIn = try RegistryStandIn(faults: faults)
         let fixture = try bigFixture(repository: "\(standIn.host)/acme/velostream")
         let expected = try reference(fixture)
-        let pushed = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: Self.stream)
+        let pushed = try relctl(
+            ["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: Self.stream)
         #expect(pushed.status == 0, "\(pushed)")
         #expect(try digest(pushed) == expected.digest)
         return (standIn, fixture, expected, pushed)
     }
 
-    @Test func layersStreamInChunksToTheRealRegistryWithUnchangedDigests() throws
-    {
+    @Test func layersStreamInChunksToTheRealRegistryWithUnchangedDigests() throws {
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try Self.bigFixture(repository: "\(registry.host)/acme/velostream")
@@ -80,7 +85,8 @@ import Testing
             try fixture.repository.directory.write(
                 "relctl.toml", ImageFixture.config(repository: "\(registry.host)/\(repository)"))
             let pushed = try relctl(
-                ["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
+                ["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url,
+                environment: env.merging(Self.stream) { $1 })
             #expect(pushed.status == 0, "\(pushed)")
             #expect(try Self.digest(pushed) == expected.digest, "run \(run): the digest of the unstreamed build")
             #expect(try Self.blobs(fixture.layout) == expected.blobs, "run \(run): the same blobs, byte for byte")
@@ -191,7 +197,9 @@ import Testing
             ".docker/config.json", #"{"auths":{"\#(registry)":{"auth":"\#(auth)"}}}"#)
         let pushed = try relctl(
             ["image", "--tag", "v1.0.0", "--push"], in: fixture.url,
-            environment: ["DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "RELCTL_IMAGE_STREAM": "1"])
+            environment: [
+                "DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "RELCTL_IMAGE_STREAM": "1",
+            ])
         // Origin B answers the chunk 200 (not 202): refused, then the whole upload "lands" there
         // with a 201, but the registry does not hold it, so the push fails untagged.
         #expect(pushed.status == 1 && pushed.stderr.contains("does not hold the blob"), "\(pushed)")
@@ -205,8 +213,7 @@ import Testing
         #expect(!received.contains { $0.method == "PUT" && $0.path.contains("/manifests/") })
     }
 
-    @Test func anUnchangedImageComesFromTheCacheAndADamagedEntryIsRebuilt() throws
-    {
+    @Test func anUnchangedImageComesFromTheCacheAndADamagedEntryIsRebuilt() throws {
         let registry = try TestRegistry()
         defer { registry.stop() }
         let fixture = try ImageFixture(repository: "\(registry.host)/acme/velostream")
@@ -216,12 +223,16 @@ import Testing
         ]
         let expected = try Self.reference(fixture)
 
-        let first = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
+        let first = try relctl(
+            ["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url,
+            environment: env.merging(Self.stream) { $1 })
         #expect(first.status == 0 && first.stderr.contains("layers: 2 compressed, 0 from the cache"), "\(first)")
         #expect(try Self.digest(first) == expected.digest)
         let posts = registry.requests().filter { $0.hasPrefix("POST ") }.count
 
-        let second = try relctl(["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
+        let second = try relctl(
+            ["image", "--tag", "v1.0.0", "--push", "--json"], in: fixture.url,
+            environment: env.merging(Self.stream) { $1 })
         #expect(second.status == 0 && second.stderr.contains("layers: 0 compressed, 2 from the cache"), "\(second)")
         #expect(try Self.digest(second) == expected.digest)
         #expect(try Self.blobs(fixture.layout) == expected.blobs)
@@ -238,7 +249,8 @@ import Testing
         var bytes = try Data(contentsOf: damaged)
         bytes.replaceSubrange(0..<min(64, bytes.count), with: Data(repeating: 0, count: min(64, bytes.count)))
         try bytes.write(to: damaged)
-        let third = try relctl(["image", "--tag", "v1.0.0", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
+        let third = try relctl(
+            ["image", "--tag", "v1.0.0", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
         #expect(third.status == 0 && third.stderr.contains("layers: 1 compressed, 1 from the cache"), "\(third)")
         #expect(try Self.digest(third) == expected.digest)
         #expect(try Self.blobs(fixture.layout) == expected.blobs)
@@ -270,9 +282,12 @@ import Testing
         let env = [
             "DOCKER_CONFIG": fixture.url.appendingPathComponent(".docker").path, "RELCTL_LAYER_CACHE": cache.path,
         ]
-        let dry = try relctl(["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
+        let dry = try relctl(
+            ["release", "v1.0.0", "--dry-run", "--push", "--json"], in: fixture.url,
+            environment: env.merging(Self.stream) { $1 })
         #expect(dry.status == 0 && dry.stderr.contains("layers: 2 compressed, 0 from the cache"), "\(dry)")
-        let real = try relctl(["release", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
+        let real = try relctl(
+            ["release", "v1.0.0", "--push", "--json"], in: fixture.url, environment: env.merging(Self.stream) { $1 })
         #expect(real.status == 0 && real.stderr.contains("layers: 0 compressed, 2 from the cache"), "\(real)")
         let planned = try #require(try ImageReleaseCLITests().images(dry).first)
         let pushed = try #require(try ImageReleaseCLITests().images(real).first)

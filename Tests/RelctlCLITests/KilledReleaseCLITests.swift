@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// relctl killed outright (SIGKILL: no handler runs) in the middle of a release, and what the next
@@ -170,7 +175,9 @@ struct KilledReleaseCLITests {
                 || FileManager.default.fileExists(atPath: waiting.path)
         }
         #expect(gate, "the next run neither waited for the push nor ended: \(running.stderrSoFar)")
-        #expect(!FileManager.default.fileExists(atPath: waiting.path), "the next run pushed while the killed run's push was held")
+        #expect(
+            !FileManager.default.fileExists(atPath: waiting.path),
+            "the next run pushed while the killed run's push was held")
         try fixture.remote.write("go", "")
         let next = try await TemporaryScope.blocking { try running.wait() }
         #expect(next.status == 0, "\(next)")
@@ -228,7 +235,9 @@ struct KilledReleaseCLITests {
         if running.isRunning { try other.remote.write("go", "") }
         let next = try await TemporaryScope.blocking { try running.wait() }
         #expect(next.status == 0, "\(next)")
-        #expect(!next.stderr.contains("waiting for `git`"), "the next run waited for the other project's push: \(next.stderr)")
+        #expect(
+            !next.stderr.contains("waiting for `git`"),
+            "the next run waited for the other project's push: \(next.stderr)")
         #expect(next.stderr.contains("resuming the release of v1.0.0 killed at pid"), "\(next.stderr)")
         #expect(otherStillHeld, "the other push was still held while the release ran")
     }

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// `[[package]]` .deb and .rpm files, judged by the distributions' own tools: dpkg-deb, dpkg
@@ -42,17 +47,25 @@ import Testing
         let packaged = try package(fixture)
         #expect(packaged.status == 0, "\(packaged)")
         let deb = fixture.dist.appendingPathComponent(LinuxPackageFixture.deb)
-        #expect(FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent(LinuxPackageFixture.debARM).path))
+        #expect(
+            FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent(LinuxPackageFixture.debARM).path)
+        )
         // No package for macOS.
         let names = try FileManager.default.contentsOfDirectory(atPath: fixture.dist.path).sorted()
-        #expect(names == [LinuxPackageFixture.rpm, LinuxPackageFixture.rpmARM, LinuxPackageFixture.deb, LinuxPackageFixture.debARM].sorted(), "\(names)")
+        #expect(
+            names
+                == [
+                    LinuxPackageFixture.rpm, LinuxPackageFixture.rpmARM, LinuxPackageFixture.deb,
+                    LinuxPackageFixture.debARM,
+                ].sorted(), "\(names)")
 
         let info = try run("dpkg-deb", ["-I", deb.path])
         #expect(info.status == 0, "\(info)")
         for field in [
             "Package: hello", "Version: 1.0.0", "Architecture: amd64", "Maintainer: Test User <test@example.com>",
             "Installed-Size: ", "Section: utils", "Homepage: https://example.com/hello",
-            "Description: Says hello from a release\n", "  A stand-in program that prints its version and target.\n  .\n",
+            "Description: Says hello from a release\n",
+            "  A stand-in program that prints its version and target.\n  .\n",
         ] {
             #expect(info.stdout.contains(field), "\(field) missing in\n\(info.stdout)")
         }
@@ -78,8 +91,11 @@ import Testing
             in: root.url)
         #expect(changelog.status == 0, "\(changelog)")
         #expect(changelog.stdout.contains("Version: 1.0.0"), "\(changelog.stdout)")
-        #expect(changelog.stdout.contains("say hello") && changelog.stdout.contains("cli: exit cleanly"), "\(changelog.stdout)")
-        let copyright = try String(contentsOf: root.url.appendingPathComponent("usr/share/doc/hello/copyright"), encoding: .utf8)
+        #expect(
+            changelog.stdout.contains("say hello") && changelog.stdout.contains("cli: exit cleanly"),
+            "\(changelog.stdout)")
+        let copyright = try String(
+            contentsOf: root.url.appendingPathComponent("usr/share/doc/hello/copyright"), encoding: .utf8)
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
         #expect(copyright.contains("License: Expat\n MIT License\n .\n Copyright (c) 2026 Test User\n"), "\(copyright)")
         #expect(copyright.contains("Copyright: 2026 Test User"), "\(copyright)")
@@ -124,7 +140,9 @@ import Testing
         let packaged = try package(fixture, ["--format", "rpm", "--target", "x86_64-*"])
         #expect(packaged.status == 0, "\(packaged)")
         let rpm = fixture.dist.appendingPathComponent(LinuxPackageFixture.rpm)
-        #expect(!FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent(LinuxPackageFixture.rpmARM).path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: fixture.dist.appendingPathComponent(LinuxPackageFixture.rpmARM).path))
 
         let info = try run("rpm", ["-qip", rpm.path])
         #expect(info.status == 0, "\(info)")
@@ -180,10 +198,13 @@ import Testing
         let second = try LinuxPackageFixture(directory: elsewhere)
         #expect(try package(first).status == 0)
         try built(second)
-        let again = try sh("umask 077 && TZ=Asia/Tokyo LC_ALL=C \"$RELCTL\" linux-package --tag v1.0.0", in: second.url,
+        let again = try sh(
+            "umask 077 && TZ=Asia/Tokyo LC_ALL=C \"$RELCTL\" linux-package --tag v1.0.0", in: second.url,
             environment: ["RELCTL": relctlBinary.path])
         #expect(again.status == 0, "\(again)")
-        for name in [LinuxPackageFixture.deb, LinuxPackageFixture.debARM, LinuxPackageFixture.rpm, LinuxPackageFixture.rpmARM] {
+        for name in [
+            LinuxPackageFixture.deb, LinuxPackageFixture.debARM, LinuxPackageFixture.rpm, LinuxPackageFixture.rpmARM,
+        ] {
             let a = try Data(contentsOf: first.dist.appendingPathComponent(name))
             let b = try Data(contentsOf: second.dist.appendingPathComponent(name))
             #expect(a == b, "\(name) differs between \(first.url.path) and \(second.url.path)")
@@ -195,7 +216,9 @@ import Testing
         let released = try relctl(["release", "v1.0.0"], in: fixture.url)
         #expect(released.status == 0, "\(released)")
         let sums = try String(contentsOf: fixture.dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
-        for name in [LinuxPackageFixture.deb, LinuxPackageFixture.debARM, LinuxPackageFixture.rpm, LinuxPackageFixture.rpmARM] {
+        for name in [
+            LinuxPackageFixture.deb, LinuxPackageFixture.debARM, LinuxPackageFixture.rpm, LinuxPackageFixture.rpmARM,
+        ] {
             #expect(sums.contains("  \(name)\n"), "\(name) missing in\n\(sums)")
         }
         let check = try sh("sha256sum -c SHA256SUMS", in: fixture.dist)
@@ -225,7 +248,9 @@ import Testing
         let unknown = try LinuxPackageFixture(packages: "[[package]]\nformat = \"apk\"\n")
         let refused = try relctl(["check"], in: unknown.url)
         #expect(refused.status == 2, "\(refused)")
-        #expect(refused.stderr.contains("unknown package format `apk`") && refused.stderr.contains("deb, rpm"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("unknown package format `apk`") && refused.stderr.contains("deb, rpm"),
+            "\(refused.stderr)")
 
         // A table's values override [project]'s, so a complete table passes.
         let overriding = try LinuxPackageFixture(
@@ -271,7 +296,9 @@ import Testing
         #expect(packaged.status == 0, "\(packaged)")
         let deb = fixture.dist.appendingPathComponent(LinuxPackageFixture.deb)
         let listing = try run("dpkg-deb", ["-c", deb.path])
-        #expect(listing.stdout.contains("-rw-r--r-- root/root") && listing.stdout.contains("./usr/share/man/man1/hello.1.gz"))
+        #expect(
+            listing.stdout.contains("-rw-r--r-- root/root")
+                && listing.stdout.contains("./usr/share/man/man1/hello.1.gz"))
         #expect(listing.stdout.contains("./usr/share/bash-completion/completions/hello"), "\(listing.stdout)")
         let lintian = try LintianVerdict.of(deb)
         #expect(lintian.errorTags.isEmpty && lintian.output.status == 0, "\(lintian)")
@@ -286,14 +313,19 @@ import Testing
         #expect(docs.stdout.contains("/usr/share/man/man1/hello.1.gz"), "\(docs)")
 
         let outside = try LinuxPackageFixture(
-            packages: "[[package]]\nformat = \"deb\"\nfiles = [{ from = \"docs/hello.1\", to = \"/usr/local/share/man/man1/hello.1\" }]\n")
+            packages:
+                "[[package]]\nformat = \"deb\"\nfiles = [{ from = \"docs/hello.1\", to = \"/usr/local/share/man/man1/hello.1\" }]\n"
+        )
         let refused = try relctl(["check"], in: outside.url)
         #expect(refused.status == 2 && refused.stderr.contains("not /usr/local/"), "\(refused)")
 
         // A source that is not there is named by `check`, before anything is built.
         let missing = try LinuxPackageFixture(
-            packages: "[[package]]\nformat = \"rpm\"\nfiles = [{ from = \"docs/gone.1\", to = \"/usr/share/man/man1/gone.1\" }]\n")
+            packages:
+                "[[package]]\nformat = \"rpm\"\nfiles = [{ from = \"docs/gone.1\", to = \"/usr/share/man/man1/gone.1\" }]\n"
+        )
         let checked = try relctl(["check"], in: missing.url)
-        #expect(checked.status != 0 && checked.stderr.contains("names `docs/gone.1`, which is not a file"), "\(checked)")
+        #expect(
+            checked.status != 0 && checked.stderr.contains("names `docs/gone.1`, which is not a file"), "\(checked)")
     }
 }

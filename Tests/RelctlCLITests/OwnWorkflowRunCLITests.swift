@@ -2,6 +2,7 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
 @testable import RelctlBasics
 
 /// relctl's own release workflow (.github/workflows/release.yml, from relctl.toml), run by
@@ -57,11 +58,13 @@ struct OwnWorkflowRunCLITests {
         let runs = try FileManager.default.contentsOfDirectory(atPath: work.url.path).filter { $0.hasPrefix("run-") }
         try #require(runs.count == 1, "\(runs)")
         let jobsFolder = work.url.appendingPathComponent("\(runs[0])/jobs")
-        let planFolders = try FileManager.default.contentsOfDirectory(atPath: jobsFolder.path).filter { $0.hasPrefix("plan-") }
+        let planFolders = try FileManager.default.contentsOfDirectory(atPath: jobsFolder.path).filter {
+            $0.hasPrefix("plan-")
+        }
         try #require(planFolders.count == 1, "\(planFolders)")
         let built = jobsFolder.appendingPathComponent("\(planFolders[0])/workspace/.build/release/relctl")
         let reported = try run(built.path, ["--version"])
         #expect(reported.status == 0 && reported.stdout.contains(version), "\(reported)")
-        #expect(outcome.log.contains("Compiling RelctlCore"), "the step compiled relctl")
+        #expect(outcome.log.contains("Compiling RelctlArtifacts"), "the step compiled relctl")
     }
 }

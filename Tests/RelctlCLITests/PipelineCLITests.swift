@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The release pipeline's promises about its own work: how often it starts git, that it never

@@ -1,10 +1,15 @@
 import Foundation
+import RelctlDistribution
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// `relctl publish` end to end against the GitHub stand-in (Tests/Support/github_standin.py).

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// Cases found by trying relctl on real public projects, each reproduced on a generated

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// `[ci] relctl = "release"`: the default "Install relctl" step downloads relctl's published
 /// archive instead of building relctl from source, and refuses it unless SHA256SUMS (and with
@@ -55,9 +60,12 @@ struct RelctlReleaseInstallCLITests {
             let generate = try relctl(["ci", "generate"], in: dir.url)
             #expect(generate.status == 0, "\(generate)")
             #expect(
-                generate.stderr.contains("x86_64-apple-darwin: its build job runs on macos-13, for which relctl publishes no archive"),
+                generate.stderr.contains(
+                    "x86_64-apple-darwin: its build job runs on macos-13, for which relctl publishes no archive"),
                 "\(generate)")
-            #expect(generate.stderr.contains("the GitLab pipeline's default setup still builds relctl from source"), "\(generate)")
+            #expect(
+                generate.stderr.contains("the GitLab pipeline's default setup still builds relctl from source"),
+                "\(generate)")
             #expect(!generate.stderr.contains("x86_64-unknown-linux-gnu: its build job"), "\(generate)")
         }
     }
@@ -127,9 +135,22 @@ struct RelctlReleaseInstallCLITests {
         let rewrittenSums = "\(tamperedSHA256)  \(Self.linuxStem).tar.gz\n"
 
         let cases: [(String, [String: Data], Bool)] = [
-            ("the published archive", ["SHA256SUMS": Data(sums.utf8), "SHA256SUMS.minisig": signature, "\(Self.linuxStem).tar.gz": good], true),
-            ("a tampered archive", ["SHA256SUMS": Data(sums.utf8), "SHA256SUMS.minisig": signature, "\(Self.linuxStem).tar.gz": tampered], false),
-            ("a tampered archive with SHA256SUMS rewritten to match", ["SHA256SUMS": Data(rewrittenSums.utf8), "SHA256SUMS.minisig": signature, "\(Self.linuxStem).tar.gz": tampered], false),
+            (
+                "the published archive",
+                ["SHA256SUMS": Data(sums.utf8), "SHA256SUMS.minisig": signature, "\(Self.linuxStem).tar.gz": good], true
+            ),
+            (
+                "a tampered archive",
+                ["SHA256SUMS": Data(sums.utf8), "SHA256SUMS.minisig": signature, "\(Self.linuxStem).tar.gz": tampered],
+                false
+            ),
+            (
+                "a tampered archive with SHA256SUMS rewritten to match",
+                [
+                    "SHA256SUMS": Data(rewrittenSums.utf8), "SHA256SUMS.minisig": signature,
+                    "\(Self.linuxStem).tar.gz": tampered,
+                ], false
+            ),
         ]
         for (what, assets, accepted) in cases {
             let relctlReleases = try GitHubStandIn(repository: "relctl/relctl", tags: [])
@@ -141,20 +162,26 @@ struct RelctlReleaseInstallCLITests {
             let pointed = try published.write(
                 "release-\(accepted).yml",
                 workflow.replacingOccurrences(
-                    of: "https://github.com/relctl/relctl", with: "http://127.0.0.1:\(relctlReleases.port)/relctl/relctl"))
+                    of: "https://github.com/relctl/relctl",
+                    with: "http://127.0.0.1:\(relctlReleases.port)/relctl/relctl"))
             let project = try GitHubStandIn(repository: "acme/multi", tags: [], gitDirectory: fixture.remote.url)
             defer { project.stop() }
-            let outcome = try fixture.runWorkflow(tag: tag, standIn: project, repository: "acme/multi", workflow: pointed)
+            let outcome = try fixture.runWorkflow(
+                tag: tag, standIn: project, repository: "acme/multi", workflow: pointed)
             let jobs = try #require(outcome.report?.jobs, "\(what): \(outcome)")
             if accepted {
                 #expect(outcome.status == 0, "\(what): \(outcome)")
                 #expect(jobs.map(\.id) == ["plan", "build", "release"] && jobs.allSatisfy { $0.result == "success" })
                 // Every job fetched the archive itself (through the release page's redirect).
                 let downloads = try await relctlReleases.log().filter { $0.path.hasPrefix("/release-assets/") }
-                #expect(downloads.count == 3 * 3, "SHA256SUMS, its signature and the archive, in 3 jobs: \(downloads.count)")
+                #expect(
+                    downloads.count == 3 * 3, "SHA256SUMS, its signature and the archive, in 3 jobs: \(downloads.count)"
+                )
                 let releases = try await project.releases()
                 #expect(releases.count == 1 && releases[0].tag_name == tag, "\(releases)")
-                #expect(releases.first?.assets.contains { $0.name == "multi-v1.0.0-x86_64-unknown-linux-gnu.tar.gz" } == true)
+                #expect(
+                    releases.first?.assets.contains { $0.name == "multi-v1.0.0-x86_64-unknown-linux-gnu.tar.gz" }
+                        == true)
             } else {
                 #expect(outcome.status == 1, "\(what): \(outcome)")
                 let plan = try #require(jobs.first { $0.id == "plan" })
@@ -189,7 +216,8 @@ struct RelctlReleaseInstallCLITests {
         return (folder, try #require(pub.last), secret)
     }
 
-    static func sign(_ file: URL, keys: (folder: TemporaryDirectory, publicKey: String, secretKey: URL)) throws -> Data {
+    static func sign(_ file: URL, keys: (folder: TemporaryDirectory, publicKey: String, secretKey: URL)) throws -> Data
+    {
         let signed = try run("minisign", ["-S", "-s", keys.secretKey.path, "-m", file.path])
         try #require(signed.status == 0, "\(signed)")
         return try Data(contentsOf: URL(fileURLWithPath: file.path + ".minisig"))

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The parts of `relctl release --json` these tests read.
@@ -281,7 +286,8 @@ struct ReleaseCLITests {
         let open = gate.url.appendingPathComponent("open").path
         // The remote holds the push until the test opens the gate (at most 10 minutes), so the
         // interrupt lands while the new tag exists locally however late a busy machine runs the poll.
-        try fixture.installRemoteHook("i=0; while [ ! -e '\(open)' ] && [ $i -lt 6000 ]; do sleep 0.1; i=$((i+1)); done; exit 1")
+        try fixture.installRemoteHook(
+            "i=0; while [ ! -e '\(open)' ] && [ $i -lt 6000 ]; do sleep 0.1; i=$((i+1)); done; exit 1")
         let process = Process()
         process.executableURL = relctlBinary
         process.arguments = ["release", "v1.0.0", "--push"]

@@ -1,10 +1,15 @@
 import Foundation
+import RelctlArtifacts
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// Release shapes real projects have (issue 40): archive names without the version, flat

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// `relctl sign` and the signature half of `relctl verify`, checked against the stock tools:
@@ -85,7 +90,8 @@ import Testing
         try text.write(to: sums, atomically: true, encoding: .utf8)
         let sshChanged = try sshKeygenVerify(fixture, keys)
         #expect(Self.sshKeygenRefused(sshChanged), "\(sshChanged)")
-        let miniChanged = try run("minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url)
+        let miniChanged = try run(
+            "minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url)
         #expect(Self.minisignRefused(miniChanged), "\(miniChanged)")
         let tampered = try relctl(
             ["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub"],
@@ -109,7 +115,8 @@ import Testing
         try flipOneByte(minisig, at: lines[0].utf8.count + 1 + 40)
         let sshChanged = try sshKeygenVerify(fixture, keys)
         #expect(Self.sshKeygenRefused(sshChanged), "\(sshChanged)")
-        let miniChanged = try run("minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url)
+        let miniChanged = try run(
+            "minisign", ["-Vm", "dist/SHA256SUMS", "-p", keys.minisignPublicKey.path], in: fixture.url)
         #expect(Self.minisignRefused(miniChanged), "\(miniChanged)")
         let verify = try relctl(
             ["verify", "--allowed-signers", "keys/allowed_signers", "--minisign-key", "keys/release.pub", "--json"],

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The workflow `relctl ci generate` writes, executed job by job as GitHub would for a tag push
@@ -110,12 +115,13 @@ struct WorkflowRunCLITests {
     }
 
     @Test func aFailedBuildPublishesNothing() async throws {
-        let targets = WorkflowFixture.multiTargets + """
-            [[target]]
-            triple = "riscv64gc-unknown-linux-gnu"
-            command = "echo 'no riscv toolchain here' >&2; exit 3"
+        let targets =
+            WorkflowFixture.multiTargets + """
+                [[target]]
+                triple = "riscv64gc-unknown-linux-gnu"
+                command = "echo 'no riscv toolchain here' >&2; exit 3"
 
-            """
+                """
         let fixture = try WorkflowFixture(targets: targets)
         try fixture.pushTag(Self.tag)
         let standIn = try GitHubStandIn(repository: "acme/multi", tags: [], gitDirectory: fixture.remote.url)
@@ -187,7 +193,8 @@ struct WorkflowRunCLITests {
         }
         let expectedApt = providers("apt") + ["pkg-config"]
         let expectedBrew = providers("brew") + ["pkgconf"]
-        #expect(expectedApt.count == 4 && expectedApt.contains("libarchive-dev"), "read from Package.swift: \(expectedApt)")
+        #expect(
+            expectedApt.count == 4 && expectedApt.contains("libarchive-dev"), "read from Package.swift: \(expectedApt)")
         let lines = try Self.defaultInstallLines()
         let apt = try #require(lines.first { $0.contains("apt-get install -y -qq ") })
         #expect(
@@ -219,7 +226,7 @@ struct WorkflowRunCLITests {
         #expect(found.status == 0, "\(found)")
         let deflate = try sh("dpkg -L libdeflate-dev")
         #expect(deflate.stdout.contains("/usr/include/libdeflate.h"))
-        #expect(deflate.stdout.contains("/libdeflate.a"), "RelctlCore links libdeflate statically on Linux")
+        #expect(deflate.stdout.contains("/libdeflate.a"), "RelctlArtifacts links libdeflate statically on Linux")
     }
 
     /// The lines of the default "Install relctl" step of a freshly generated workflow.
@@ -296,7 +303,8 @@ struct WorkflowRunCLITests {
             let fetched = try run(
                 "curl",
                 [
-                    "-fsS", "-H", "Authorization: Bearer \(GitHubStandIn.token)", "-H", "Accept: application/octet-stream",
+                    "-fsS", "-H", "Authorization: Bearer \(GitHubStandIn.token)", "-H",
+                    "Accept: application/octet-stream",
                     "-H", "User-Agent: relctl-tests", "-o", downloads.url.appendingPathComponent(asset.name).path,
                     "\(standIn.apiURL)/repos/\(repository)/releases/assets/\(asset.id)",
                 ])
@@ -304,7 +312,9 @@ struct WorkflowRunCLITests {
         }
         let sums = try downloads.read("SHA256SUMS")
         let listed = Set(sums.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
-        #expect(Set(assets.keys) == listed.union(["SHA256SUMS", "manifest.json"]), "assets = SHA256SUMS' files + it + manifest")
+        #expect(
+            Set(assets.keys) == listed.union(["SHA256SUMS", "manifest.json"]),
+            "assets = SHA256SUMS' files + it + manifest")
         #expect(listed == Set(predicted.keys), "CI's SHA256SUMS lists what the dry run's lists")
         let check = try sh("sha256sum -c SHA256SUMS", in: downloads.url)
         #expect(check.status == 0, "\(check)")
@@ -313,7 +323,8 @@ struct WorkflowRunCLITests {
             var tag: String
             var artifacts: [Artifact]
         }
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: downloads.url.appendingPathComponent("manifest.json")))
+        let manifest = try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: downloads.url.appendingPathComponent("manifest.json")))
         #expect(manifest.tag == tag)
         #expect(
             Set(manifest.artifacts.compactMap(\.target)) == Set(plan.artifacts.map(\.target)),

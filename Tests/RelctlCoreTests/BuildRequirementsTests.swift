@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// `RelctlBuildRequirements` is the one list of what building relctl needs; every place that
@@ -55,7 +60,8 @@ struct BuildRequirementsTests {
     /// The default "Install relctl" step installs exactly the list, on both runner kinds.
     @Test func defaultSetupInstallsTheListedPackages() {
         let script = ReleaseWorkflow.defaultSetup.joined(separator: "\n")
-        #expect(script.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " "))\n"))
+        #expect(
+            script.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " "))\n"))
         #expect(script.contains("brew install \(RelctlBuildRequirements.brewPackages.joined(separator: " "))\n"))
         #expect(script.contains("$(brew --prefix libarchive)/lib/pkgconfig"))
     }
@@ -63,20 +69,28 @@ struct BuildRequirementsTests {
     /// relctl's own relctl.toml builds relctl from the checkout with its own setup lines.
     @Test func ownConfigInstallsTheListedPackages() throws {
         let config = try String(contentsOf: Self.root.appendingPathComponent("relctl.toml"), encoding: .utf8)
-        #expect(config.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
+        #expect(
+            config.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
         #expect(config.contains("brew install \(RelctlBuildRequirements.brewPackages.joined(separator: " ")) "))
         let workflow = try String(
             contentsOf: Self.root.appendingPathComponent(".github/workflows/release.yml"), encoding: .utf8)
-        #expect(workflow.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
+        #expect(
+            workflow.contains(
+                "apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
     }
 
     /// README's install line and docs/development.md's source layout name the same packages.
     @Test func docsNameTheListedPackages() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("scripts/install-deps            # \(RelctlBuildRequirements.aptPackages.joined(separator: ", ")), git"))
+        #expect(
+            readme.contains(
+                "scripts/install-deps            # \(RelctlBuildRequirements.aptPackages.joined(separator: ", ")), git")
+        )
         let layout = try String(contentsOf: Self.root.appendingPathComponent("docs/development.md"), encoding: .utf8)
         for library in RelctlBuildRequirements.libraries {
-            #expect(layout.contains("`Sources/\(library.module)`: the system"), "docs/development.md names \(library.module)")
+            #expect(
+                layout.contains("`Sources/\(library.module)`: the system"),
+                "docs/development.md names \(library.module)")
             #expect(layout.contains("(`\(library.apt)`)"), "docs/development.md names \(library.apt)")
         }
     }

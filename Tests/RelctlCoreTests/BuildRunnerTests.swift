@@ -3,8 +3,13 @@ import RelctlTestSupport
 import RelctlTestTraits
 import Synchronization
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 @Suite("BuildRunner from core", .timeLimit(.minutes(30)), .removesTemporaries)

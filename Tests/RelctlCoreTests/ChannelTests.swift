@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The channel rules that need no tool to judge them: Helm's .helmignore semantics, the config
@@ -61,7 +66,10 @@ import Testing
         #expect(config.channels.nix)
         #expect(config.channels.homebrew?.gitURL == "https://github.com/acme/homebrew-tap.git")
         #expect(config.channels.scoop?.gitURL == "git@example.com:acme/bucket.git")
-        #expect(config.channels.plugins == [.init(name: "announce", command: ["python3", "channels/announce.py"], line: 12)])
+        #expect(
+            config.channels.plugins == [
+                .init(name: "announce", command: ["python3", "channels/announce.py"], line: 12)
+            ])
         #expect(
             config.versions.map { "\($0.path) \($0.kind)" } == [
                 "charts/velostream/Chart.yaml helm", "charts/velostream/Chart.yaml helm-app-version",
@@ -88,7 +96,8 @@ import Testing
         #expect(found.contains { $0.contains("every [[chart]] needs `path`") }, "\(found)")
         #expect(found.contains { $0.contains("[homebrew] needs `tap`") }, "\(found)")
         #expect(found.contains { $0.contains("channel name `Bad Name`") }, "\(found)")
-        #expect(found.contains { $0.contains("unknown key `comand`") && $0.contains("did you mean `command`") }, "\(found)")
+        #expect(
+            found.contains { $0.contains("unknown key `comand`") && $0.contains("did you mean `command`") }, "\(found)")
     }
 
     @Test func pluginAnswersAreCheckedAndFilesMustStayInDist() throws {
@@ -100,7 +109,8 @@ import Testing
             try FileManager.default.createDirectory(at: dist, withIntermediateDirectories: true)
             _ = try directory.write("outside.txt", "secret\n")
             _ = try directory.write("dist/ok.md", "ok\n")
-            try FileManager.default.createSymbolicLink(atPath: dist.appendingPathComponent("link.md").path, withDestinationPath: "../outside.txt")
+            try FileManager.default.createSymbolicLink(
+                atPath: dist.appendingPathComponent("link.md").path, withDestinationPath: "../outside.txt")
             try ChannelRunner.validate(ChannelOutput(channel: "x", files: ["ok.md"], assets: ["ok.md"]), in: dist)
             for bad in ["link.md", "../outside.txt", "/etc/passwd", "missing.md", "./ok.md"] {
                 #expect(throws: ChannelError.self, "\(bad)") {
@@ -116,14 +126,20 @@ import Testing
         #expect(try RubyEmitter.className(formula: "c++") == "Cxx")
         #expect(RubyEmitter.string("a\"b#{x}\\") == ##""a\"b\#{x}\\""##)
         #expect(try NixEmitter.string("a\"${x}\\") == #""a\"\${x}\\""#)
-        #expect(PlatformArchives.sri(hex: String(repeating: "0", count: 64)) == "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
         #expect(
-            HelmChartPusher.reference(repository: ImageReference(registry: "ghcr.io", repository: "acme/charts"), chart: "demo", version: "1.0.0+build.1").tag
+            PlatformArchives.sri(hex: String(repeating: "0", count: 64))
+                == "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+        #expect(
+            HelmChartPusher.reference(
+                repository: ImageReference(registry: "ghcr.io", repository: "acme/charts"), chart: "demo",
+                version: "1.0.0+build.1"
+            ).tag
                 == "1.0.0_build.1")
     }
 
     @Test func chartTarHeadersAreGoUstarHeaders() throws {
-        let header = try ChannelTarball.header(.init(name: "demo/Chart.yaml", data: Array("x".utf8)), mtime: 1_700_000_000, destination: "t")
+        let header = try ChannelTarball.header(
+            .init(name: "demo/Chart.yaml", data: Array("x".utf8)), mtime: 1_700_000_000, destination: "t")
         #expect(String(decoding: header[100..<108], as: UTF8.self) == "0000644\0")
         #expect(String(decoding: header[124..<136], as: UTF8.self) == "00000000001\0")
         #expect(String(decoding: header[257..<265], as: UTF8.self) == "ustar\000")

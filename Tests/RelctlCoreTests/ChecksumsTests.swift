@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 @Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ChecksumsTests {
@@ -40,7 +45,8 @@ import Testing
             var names: [String] = []
             for (index, size) in sizes.enumerated() {
                 let name = "f\(index).tar.gz"
-                try ChecksumFixtures.bytes(size, seed: UInt64(index + 3)).write(to: dir.url.appendingPathComponent(name))
+                try ChecksumFixtures.bytes(size, seed: UInt64(index + 3)).write(
+                    to: dir.url.appendingPathComponent(name))
                 names.append(name)
             }
             let urls = names.map { dir.url.appendingPathComponent($0) }
@@ -57,7 +63,8 @@ import Testing
             let plain = try await FileHasher.hashFiles(named: names, in: dir.url, sha512: false)
             #expect(plain[3].sha512 == nil && plain[3].hex(.sha256) == expected[3][.sha256])
             await #expect {
-                _ = try await FileHasher.hashFiles(named: [names[0], "gone-b.tar.gz", "gone-a.tar.gz"], in: dir.url, sha512: false, jobs: 3)
+                _ = try await FileHasher.hashFiles(
+                    named: [names[0], "gone-b.tar.gz", "gone-a.tar.gz"], in: dir.url, sha512: false, jobs: 3)
             } throws: { error in
                 (error as? ChecksumError)?.message.contains("gone-b.tar.gz") == true
             }

@@ -1,9 +1,14 @@
 import Foundation
+import RelctlProject
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 @Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct DiagnosticsEngineTests {
     @Test func errorsAndWarningsAreKeptApartInOrderAndTheWorstExitCodeWins() throws {

@@ -1,11 +1,16 @@
 import Crypto
 import Foundation
+import RelctlArtifacts
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The stat-keyed memo of file digests behind the layer cache's keys (issue 31): a hit never
 /// answers for bytes that changed, whatever a program does to the file's times.

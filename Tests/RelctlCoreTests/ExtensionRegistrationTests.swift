@@ -1,9 +1,16 @@
 import Foundation
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// Registration refuses what would shadow a built-in or could not be written in relctl.toml, before
 /// any command runs (exit 64). Only refusals are tried here: an accepted extension stays
@@ -20,7 +27,9 @@ import Testing
     private struct NoChannel: Channel {
         var id: String { "x" }
         var title: String { "x" }
-        func write(_ release: ChannelRelease) async throws -> ChannelOutput { ChannelOutput(channel: "x", files: [], assets: []) }
+        func write(_ release: ChannelRelease) async throws -> ChannelOutput {
+            ChannelOutput(channel: "x", files: [], assets: [])
+        }
     }
 
     @Test func aPublisherWithABuiltInsIdOrAnUnwritableIdIsRefused() {

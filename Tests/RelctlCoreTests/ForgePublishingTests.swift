@@ -1,10 +1,17 @@
 import Foundation
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The parts of GitLab and Gitea/Forgejo publishing that need no server: which forges, in which

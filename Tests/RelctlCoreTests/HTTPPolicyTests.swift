@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The shared HTTP policy (docs/security.md), tested once on the transport every client uses and
@@ -148,7 +153,8 @@ struct HTTPPolicyTests {
 
         let client = RegistryClient(
             reference: ImageReference(registry: "127.0.0.1:\(origins.portA)", repository: "acme/reflect"),
-            credentials: RegistryCredentials(username: "user", password: "registry-secret"), push: false, http: URLSessionHTTPClient.shared)
+            credentials: RegistryCredentials(username: "user", password: "registry-secret"), push: false,
+            http: URLSessionHTTPClient.shared)
         try await client.ping()
         let denied = await #expect(throws: ImageError.self) { try await client.send("GET", "manifests/latest") }
         let text = try #require(denied?.message)
@@ -187,7 +193,8 @@ struct HTTPPolicyTests {
         defer { origins.stop() }
         let client = RegistryClient(
             reference: ImageReference(registry: "127.0.0.1:\(origins.portA)", repository: "acme/base"),
-            credentials: RegistryCredentials(username: "user", password: "secret"), push: false, http: URLSessionHTTPClient.shared)
+            credentials: RegistryCredentials(username: "user", password: "secret"), push: false,
+            http: URLSessionHTTPClient.shared)
         try await client.ping()
         let response = try await client.send("GET", "blobs/sha256:" + String(repeating: "a", count: 64))
         #expect(response.status == 200)
@@ -204,7 +211,8 @@ struct HTTPPolicyTests {
         defer { origins.stop() }
         let client = RegistryClient(
             reference: ImageReference(registry: "127.0.0.1:\(origins.portA)", repository: "acme/base"),
-            credentials: RegistryCredentials(username: "user", password: "secret"), push: false, http: URLSessionHTTPClient.shared)
+            credentials: RegistryCredentials(username: "user", password: "secret"), push: false,
+            http: URLSessionHTTPClient.shared)
         try await client.ping()
         let received = try origins.received()
         let realm = received.filter { $0.path.hasPrefix("/token") }

@@ -1,10 +1,16 @@
 import Foundation
+import RelctlChanges
+import RelctlModel
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The history rules of PRODUCT "Round 4" as properties (issue 40), checked on random histories
 /// built in real git repositories: branches and merges, release branches receiving cherry-picks,

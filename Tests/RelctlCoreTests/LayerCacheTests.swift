@@ -1,10 +1,15 @@
 import Foundation
+import RelctlArtifacts
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The image layer cache's settings, keys and size bound (issue 31); the CLI tests prove hits,
 /// misses and a damaged entry end to end.

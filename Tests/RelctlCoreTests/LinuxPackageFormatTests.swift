@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The pieces of the .deb/.rpm writers, each judged by a real reader: GNU tar for the ustar
@@ -71,7 +76,8 @@ import Testing
                 licenseText: "Apache License\nVersion 2.0\n"))
         #expect(metadata.summary == "Says hello")
         let spec = LinuxPackageSpec(
-            name: "hello", version: LinuxPackageVersion("1.0.0"), architecture: LinuxArchitecture(triple: "x86_64-unknown-linux-gnu")!,
+            name: "hello", version: LinuxPackageVersion("1.0.0"),
+            architecture: LinuxArchitecture(triple: "x86_64-unknown-linux-gnu")!,
             metadata: metadata, section: "utils", group: "Applications/System", depends: [], release: "1",
             mtime: 1_700_000_000, changes: [], files: [])
         let debian = DebianCopyright.render(spec, onDebian: true)

@@ -1,11 +1,17 @@
 import Crypto
 import Foundation
+import RelctlArtifacts
+import RelctlModel
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The .deb/.rpm writers stream (issue 39, finding 10): a member compressed from a temporary file
 /// must be the very bytes the whole-buffer gzip made (the packages stay byte-identical), a source

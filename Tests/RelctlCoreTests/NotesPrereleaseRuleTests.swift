@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// The prerelease-skip rule and contributor merging, on histories shaped like real projects.

@@ -1,8 +1,13 @@
 import Foundation
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The notes are built as `git log` streams (issue 31): the log is cut wherever the pipe cuts it,
 /// commit names are held packed, and reverts are settled at the end. Each piece is checked against
@@ -49,7 +54,9 @@ import Testing
             let parents = index % 17 == 0 ? "\(hex(40, &random)) \(hex(40, &random))" : hex(40, &random)
             let body = index % 3 == 0 ? "" : "line one\n\nBREAKING CHANGE: ünïcode \(index)\n"
             log.append(
-                Data("\(hex(40, &random))\u{1f}\(parents)\u{1f}Ada \(index % 5)\u{1f}a\(index)@x\u{1f}\(1_700_000_000 + index)\u{1f}feat: ✨ \(index)\u{1f}\(body)".utf8))
+                Data(
+                    "\(hex(40, &random))\u{1f}\(parents)\u{1f}Ada \(index % 5)\u{1f}a\(index)@x\u{1f}\(1_700_000_000 + index)\u{1f}feat: ✨ \(index)\u{1f}\(body)"
+                        .utf8))
             log.append(0)
             if index % 2 == 0 { log.append(0x0a) }
         }
@@ -118,7 +125,9 @@ import Testing
                     let target =
                         Int.random(in: 0..<6, using: &random) == 0
                         ? hex(40, &random) : commits.randomElement(using: &random)!.hash
-                    let cited = Bool.random(using: &random) ? target : String(target.prefix(Int.random(in: 7...12, using: &random)))
+                    let cited =
+                        Bool.random(using: &random)
+                        ? target : String(target.prefix(Int.random(in: 7...12, using: &random)))
                     lines.append("This reverts commit \(cited).")
                 }
                 let style = Int.random(in: 0..<3, using: &random)
@@ -138,10 +147,14 @@ import Testing
     @Test func contributorsKeepTheEarliestEmailOfEachName() {
         var list = ContributorList()
         let newestFirst = [
-            GitCommitRecord(hash: "3", parents: [], authorName: "ada ", authorEmail: "new@x", time: 3, subject: "", body: ""),
-            GitCommitRecord(hash: "2", parents: ["a", "b"], authorName: "Bob", authorEmail: "m@x", time: 2, subject: "", body: ""),
-            GitCommitRecord(hash: "1", parents: [], authorName: "Ada", authorEmail: "old@x", time: 1, subject: "", body: ""),
-            GitCommitRecord(hash: "0", parents: [], authorName: "", authorEmail: "anon@x", time: 0, subject: "", body: ""),
+            GitCommitRecord(
+                hash: "3", parents: [], authorName: "ada ", authorEmail: "new@x", time: 3, subject: "", body: ""),
+            GitCommitRecord(
+                hash: "2", parents: ["a", "b"], authorName: "Bob", authorEmail: "m@x", time: 2, subject: "", body: ""),
+            GitCommitRecord(
+                hash: "1", parents: [], authorName: "Ada", authorEmail: "old@x", time: 1, subject: "", body: ""),
+            GitCommitRecord(
+                hash: "0", parents: [], authorName: "", authorEmail: "anon@x", time: 0, subject: "", body: ""),
         ]
         for commit in newestFirst { list.add(commit) }
         #expect(

@@ -1,8 +1,13 @@
 import Foundation
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// A notes template nested thousands of sections deep is refused, not a crash (issue 26, item 17).

@@ -1,9 +1,14 @@
 import Foundation
+import RelctlArtifacts
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
-@testable import RelctlCore
+@testable import RelctlArtifacts
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// RSA repository keys as gpg exports them (issue 44): a short key is refused naming the source
 /// and what to make instead; a good one signs what gpgv accepts and `relctl verify`'s checker

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 /// Packages the velostream-shaped fixture with the real libarchive and reads the results back
@@ -78,7 +83,8 @@ import Testing
             guard let source = entry.sourcePath else { continue }
             #expect(FileManager.default.fileExists(atPath: source), "\(entry.path) <- \(source)")
             if entry.path.hasPrefix("demo/") {  // walked trees keep names (`files` may rename)
-                #expect(source.hasSuffix("/" + (entry.path as NSString).lastPathComponent), "\(entry.path) <- \(source)")
+                #expect(
+                    source.hasSuffix("/" + (entry.path as NSString).lastPathComponent), "\(entry.path) <- \(source)")
             }
         }
     }

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The parser fuzzer in the suite (issue 26): a fixed seed and a few hundred mutated inputs per
 /// parser, so a regression in any parser of untrusted text shows here; `scripts/fuzz` runs the
@@ -13,7 +18,9 @@ struct ParserFuzzTests {
     static let seed: UInt64 = 0x2026_0026
     static let iterations = 200
 
-    @Test("every input parses or is refused with the parser's error naming the file", arguments: FuzzTargets.all.map(\.name))
+    @Test(
+        "every input parses or is refused with the parser's error naming the file",
+        arguments: FuzzTargets.all.map(\.name))
     func invariant(target: String) async throws {
         var runner = FuzzRunner(seed: Self.seed, targets: FuzzTargets.named([target]))
         try await withTemporaryDirectory { directory in
@@ -22,12 +29,16 @@ struct ParserFuzzTests {
         let counts = try #require(runner.report.counts[target])
         #expect(counts.iterations == Self.iterations)
         for finding in runner.report.findings {
-            Issue.record("\(finding.problem)\ninput (\(finding.input.count) bytes): \(String(decoding: finding.input.prefix(400), as: UTF8.self).debugDescription)")
+            Issue.record(
+                "\(finding.problem)\ninput (\(finding.input.count) bytes): \(String(decoding: finding.input.prefix(400), as: UTF8.self).debugDescription)"
+            )
         }
         // The seeds parse, so the harness reaches the parser's success path, and mutations reach its refusals.
         #expect(counts.parsed > 0, "no input parsed: the seeds or the harness are wrong")
         // `AuthChallenge` reads any non-empty header as a challenge, so only it never refuses.
-        #expect(counts.refused > 0 || target == "WWW-Authenticate", "no input was refused: the mutations do not reach the parser")
+        #expect(
+            counts.refused > 0 || target == "WWW-Authenticate",
+            "no input was refused: the mutations do not reach the parser")
     }
 
     @Test("the same seed gives the same inputs, another seed others")

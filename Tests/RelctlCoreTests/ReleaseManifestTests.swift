@@ -1,15 +1,22 @@
 import Foundation
+import RelctlArtifacts
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// manifest.json is written artifact by artifact (flat memory for very large releases); its bytes
 /// must stay exactly what the whole-document encoder gave, which every earlier release wrote.
 @Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ReleaseManifestTests {
-    private func artifact(_ name: String, target: String = "x86_64-unknown-linux-gnu", size: Int64 = 4096)
+    private func artifact(
+        _ name: String, target: String = "x86_64-unknown-linux-gnu", size: Int64 = 4096
+    )
         -> ReleaseManifest.Artifact
     {
         ReleaseManifest.Artifact(
@@ -78,7 +85,8 @@ import Testing
     /// Either way the text given is the text read back.
     @Test func storedDigestsGiveBackTheirText() {
         let canonical = String(repeating: "0123456789abcdef", count: 4)
-        for text in [canonical, canonical.uppercased(), String(repeating: "ab", count: 64), "xyz", "", canonical + "0"] {
+        for text in [canonical, canonical.uppercased(), String(repeating: "ab", count: 64), "xyz", "", canonical + "0"]
+        {
             #expect(StoredHex(text).text == text)
             #expect((StoredHex(text).sha256 != nil) == (text == canonical))
         }
@@ -90,4 +98,3 @@ import Testing
         #expect(artifact.sha256 == "not-hex")
     }
 }
-

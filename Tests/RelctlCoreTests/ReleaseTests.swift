@@ -1,10 +1,16 @@
 import Foundation
+import RelctlModel
+import RelctlProject
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 @Suite("Workspace", .timeLimit(.minutes(30)), .removesTemporaries)

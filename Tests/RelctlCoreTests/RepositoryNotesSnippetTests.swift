@@ -1,9 +1,15 @@
 import Foundation
+import RelctlArtifacts
+import RelctlModel
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
-@testable import RelctlCore
+@testable import RelctlArtifacts
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The release notes' `.repo` file names the rpm key only when the rpms are signed (issue 44):
 /// dist/dnf holds `RPM-GPG-KEY-NAME-packages` only then, and dnf refuses an unsigned rpm under

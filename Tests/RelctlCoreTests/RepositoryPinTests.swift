@@ -1,8 +1,13 @@
 import Foundation
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 @Suite("[[repo.pin]]", .timeLimit(.minutes(30)), .removesTemporaries)

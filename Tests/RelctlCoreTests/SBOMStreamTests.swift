@@ -3,8 +3,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The streamed SBOM (issue 31: an archive of 100,000 files made JSONEncoder hold ~270 MB) must
 /// be the very bytes JSONEncoder gives for the whole document, whatever the paths hold.
@@ -15,7 +20,8 @@ import Testing
 
     static func subject(_ files: [ArchivedFile]) -> SBOMBuilder.Subject {
         SBOMBuilder.Subject(
-            project: "demo", tag: "v1.0.0", version: "1.0.0", archiveName: "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz",
+            project: "demo", tag: "v1.0.0", version: "1.0.0",
+            archiveName: "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz",
             archiveSHA256: String(repeating: "ab", count: 32), time: 1_700_000_000, files: files)
     }
 
@@ -79,6 +85,8 @@ import Testing
         #expect(file.sha256 == FileHasher.hex(digest))
         #expect(file.size == 9)
         #expect(file == ArchivedFile(path: "top/bin/x", sha256: FileHasher.hex(digest), size: 9))
-        #expect(ArchivedFile(path: "p", sha256: String(repeating: "0f", count: 32), size: 1).sha256 == String(repeating: "0f", count: 32))
+        #expect(
+            ArchivedFile(path: "p", sha256: String(repeating: "0f", count: 32), size: 1).sha256
+                == String(repeating: "0f", count: 32))
     }
 }

@@ -1,11 +1,16 @@
 import Foundation
+import RelctlChanges
 import RelctlTestSupport
 import RelctlTestTraits
 import Synchronization
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The one-pass history read of a workspace (issue 42 "Scale") against the per-member walks it
 /// replaces, which stay the reference: on many generated workspaces (members with include and

@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// What the fuzzer found in the TOML door (issue 26, docs/security.md "Fuzzing"), for
 /// relctl.toml, Cargo.toml and pyproject.toml alike: a table header whose brackets are not
@@ -33,7 +38,14 @@ struct TOMLFuzzFindingTests {
     @Test(
         "brackets that are not headers still parse, to the values TOML says: values, strings, comments, quoted keys",
         arguments: [
-            ("a = [\n[[1]],\n[[2], [3]],\n]\n", ["a": .array([.array([.array([.integer(1)])]), .array([.array([.integer(2)]), .array([.integer(3)])])])]),
+            (
+                "a = [\n[[1]],\n[[2], [3]],\n]\n",
+                [
+                    "a": .array([
+                        .array([.array([.integer(1)])]), .array([.array([.integer(2)]), .array([.integer(3)])]),
+                    ])
+                ]
+            ),
             ("a = \"\"\"\n[!]\n[[[\n\"\"\"\n", ["a": .string("[!]\n[[[\n")]),
             ("a = '''\n[\n'''\n", ["a": .string("[\n")]),
             ("# [!]\n[b]\n", ["b": .table([:])]),
@@ -114,7 +126,8 @@ struct TOMLFuzzFindingTests {
     @Test("tables nested as deep as real manifests go still parse")
     func deepEnough() throws {
         // The dotted key first, at the top level: under the header it would be 4 levels deeper.
-        let text = "a" + String(repeating: ".b", count: 60) + " = 1\n"
+        let text =
+            "a" + String(repeating: ".b", count: 60) + " = 1\n"
             + "[target.'cfg(unix)'.dependencies.libc]\nversion = \"0.2\"\n"
         let document = try TOMLDocument(text: text, path: "Cargo.toml")
         #expect(document.root["target"]?["cfg(unix)", "dependencies", "libc", "version"]?.string == "0.2")

@@ -1,9 +1,15 @@
 import Foundation
+import RelctlModel
+import RelctlProject
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// How a tag reads against a tag format (issue 40, PRODUCT "Versions come from the tag history"):
 /// the table every command's history rests on.

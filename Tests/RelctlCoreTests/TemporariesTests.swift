@@ -2,8 +2,13 @@ import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 @testable import RelctlRelease
 
 @Suite("Temporaries", .timeLimit(.minutes(30)), .removesTemporaries)
@@ -17,7 +22,8 @@ struct TemporariesTests {
             for index in 0..<3000 {
                 // At most 255 bytes, the longest name ext4 and tmpfs take.
                 let name = String(repeating: "n", count: 1 + index % 240) + "-\(index)" + (index % 3 == 0 ? "-ü" : "")
-                try #require(FileManager.default.createFile(atPath: dir.url.appendingPathComponent(name).path, contents: nil))
+                try #require(
+                    FileManager.default.createFile(atPath: dir.url.appendingPathComponent(name).path, contents: nil))
                 expected.insert(name)
             }
             var listed: [String] = []

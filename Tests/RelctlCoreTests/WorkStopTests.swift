@@ -1,10 +1,15 @@
 import Foundation
-import Synchronization
 import RelctlTestSupport
 import RelctlTestTraits
+import Synchronization
 import Testing
+
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// Issue 48's "no wait without an end", below the command line: every wait of a `WorkStop`'s
 /// channels ends when any party fails or the task is cancelled, and the chunk pipeline ends with
@@ -80,7 +85,9 @@ struct WorkStopTests {
                 for _ in 0..<640 {
                     let accepted = piece.withUnsafeBytes { chunker.write($0) }
                     if !accepted {
-                        for _ in 0..<3 where !piece.withUnsafeBytes({ chunker.write($0) }) { refusals.withLock { $0 += 1 } }
+                        for _ in 0..<3 where !piece.withUnsafeBytes({ chunker.write($0) }) {
+                            refusals.withLock { $0 += 1 }
+                        }
                         throw PackagingError.writeFailed(path: "/dev/full", reason: chunker.failure ?? "?")
                     }
                 }

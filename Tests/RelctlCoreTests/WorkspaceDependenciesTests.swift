@@ -1,10 +1,16 @@
 import Foundation
+import RelctlModel
+import RelctlProject
 import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlArtifacts
 @testable import RelctlBasics
-@testable import RelctlCore
+@testable import RelctlChanges
+@testable import RelctlDistribution
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// The release order of a workspace's members and the range rules behind its dependents (issue 42).
 @Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct WorkspaceDependenciesTests {

@@ -1,6 +1,10 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 
 /// Every parser relctl runs on text it did not write, fed through its real entry point: files
 /// are written to the scratch folder and read the way the commands read them, so invalid UTF-8
@@ -39,7 +43,9 @@ package enum FuzzTargets {
         },
         FuzzTarget(name: "SHA256SUMS", seeds: FuzzCorpus.checksums) { input, scratch in
             let file = write(input, "SHA256SUMS", in: scratch)
-            return await FuzzTarget.judge(naming: "SHA256SUMS") { _ = try ChecksumFile.read(file, displayPath: "SHA256SUMS") }
+            return await FuzzTarget.judge(naming: "SHA256SUMS") {
+                _ = try ChecksumFile.read(file, displayPath: "SHA256SUMS")
+            }
         },
         text("allowed_signers", seeds: FuzzCorpus.allowedSigners, file: "allowed_signers") {
             _ = try AllowedSigners(text: $0, file: $1)
@@ -96,7 +102,9 @@ package enum FuzzTargets {
             LinkHeader.url(String(decoding: input, as: UTF8.self), rel: "next") == nil ? .refused : .parsed
         },
         FuzzTarget(name: "channel answer", seeds: FuzzCorpus.channelAnswer) { input, _ in
-            await FuzzTarget.judge(naming: "fuzz-channel") { _ = try ChannelAnswer.parse(Data(input), channel: "fuzz-channel") }
+            await FuzzTarget.judge(naming: "fuzz-channel") {
+                _ = try ChannelAnswer.parse(Data(input), channel: "fuzz-channel")
+            }
         },
     ]
 

@@ -1,6 +1,10 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 /// Small projects for the matrix, build and CI tests.
@@ -56,6 +60,7 @@ public enum MatrixFixtures {
     public static func openFiles(of pid: Int32) -> Set<String> {
         let folder = "/proc/\(pid)/fd"
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return Set(descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") })
+        return Set(
+            descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") })
     }
 }

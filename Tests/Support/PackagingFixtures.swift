@@ -1,6 +1,10 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 /// A small project shaped like the velostream example: two binaries per target under

@@ -1,6 +1,10 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 /// The seed's flovyn-shaped workspace (`multi-repo-release-process.md`): a Rust core with a

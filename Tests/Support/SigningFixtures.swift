@@ -1,6 +1,10 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 /// Keys made by the stock tools, the way a maintainer makes them: `ssh-keygen -t ed25519` and

@@ -1,5 +1,9 @@
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 /// A fixture step that failed (a helper command, a stand-in server), or a stage that fails on

@@ -1,6 +1,10 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 /// A real temporary directory, removed when the test that made it ends (`.removesTemporaries`).

@@ -1,6 +1,10 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 import RelctlRelease
 
 /// A project whose generated release workflow is run by `WorkflowRunner`: a git repository with a
@@ -73,7 +77,8 @@ public struct WorkflowFixture: Sendable {
         try repository.commit(
             "chore: start",
             files: [
-                "relctl.toml": config, "VERSION": version + "\n", "README.md": "# \(name)\n", ".gitignore": "out/\ndist/\n",
+                "relctl.toml": config, "VERSION": version + "\n", "README.md": "# \(name)\n",
+                ".gitignore": "out/\ndist/\n",
             ])
         try repository.commit("feat: say hello", files: ["src/hello.txt": "hello\n"])
         try commitWorkflow()

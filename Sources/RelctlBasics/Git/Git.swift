@@ -168,3 +168,18 @@ public struct Git: Sendable {
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+extension Git {
+    /// The nearest folder at or above `path` holding `.git` (a folder, or a file in a worktree).
+    package static func repositoryTop(of path: String) -> String? {
+        var current = path
+        while true {
+            if FileSystem.exists(atPath: (current as NSString).appendingPathComponent(".git")) {
+                return current
+            }
+            let parent = (current as NSString).deletingLastPathComponent
+            if parent == current || parent.isEmpty { return nil }
+            current = parent
+        }
+    }
+}

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// The tag the tag stage created.
 struct CreatedTag: Sendable {

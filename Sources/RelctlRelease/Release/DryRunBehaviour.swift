@@ -1,5 +1,5 @@
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// What a stage does on `relctl release --dry-run`, declared by the stage so the dry run's
 /// promise ("everything for real, somewhere else") can be read off the stage list.

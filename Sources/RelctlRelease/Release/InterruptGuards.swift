@@ -1,5 +1,5 @@
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 import Synchronization
 
 /// The `InterruptActions` one release registered to undo its tag if Ctrl-C arrives. Once the

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Everything checked before a release does any work, with every problem collected in one
 /// `DiagnosticsEngine` so the user fixes them all in one go.

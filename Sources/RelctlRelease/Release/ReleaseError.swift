@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Why a release stopped, with the contract's exit code (1 unless the input itself was bad).
 enum ReleaseError: RelctlError, CustomStringConvertible {

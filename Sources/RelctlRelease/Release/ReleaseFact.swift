@@ -1,5 +1,5 @@
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// A result one release stage hands to the later ones. Stages declare the facts they need and
 /// produce; the pipeline checks the order once, records each fact as it is produced, and skips

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 extension ReleaseLock {
     /// When something other than a lock relctl wrote sits at the lock's path (a folder, a link,

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 import Synchronization
 
 /// `.git/relctl-release.lock`: stops a second release in the same repository. It records who

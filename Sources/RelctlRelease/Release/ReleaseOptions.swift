@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// What the user asked `relctl release` to do.
 public struct ReleaseOptions: Sendable {

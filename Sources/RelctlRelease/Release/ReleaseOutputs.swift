@@ -1,6 +1,8 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
+import RelctlModel
 
 /// The typed results of the stages that have run, held in memory: later stages read archives,
 /// digests and notes from here instead of re-reading files or re-parsing names they produced.

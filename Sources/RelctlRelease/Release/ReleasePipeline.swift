@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// `relctl release`: preflight (which resolves the `ReleaseIdentity`), a workspace (the locked
 /// project, or a scratch clone on a dry run), then the stages in order. Each stage is timed and

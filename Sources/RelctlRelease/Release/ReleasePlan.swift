@@ -1,6 +1,6 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
 
 /// What a release did, or on a dry run would do: the document `--json` prints, the plan a
 /// maintainer reads before the real run, and what `train run` reads back from each repository's

@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// `relctl release` preflight: repository, clean tree, allowed branch, tag syntax and manifest
 /// versions, tag absent locally and on the remote, nothing of the tag already in dist/.

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 import Synchronization
 
 /// Shows a release's stages as they run: plain lines in logs, `::group::`/`::error::` workflow

@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// What a release killed outright (SIGKILL, a crash, power loss: nothing ran its Ctrl-C undo) left
 /// behind, judged from its stale lock, and what the next `relctl release` does about it:

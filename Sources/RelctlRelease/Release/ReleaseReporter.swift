@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Keeps the release's plan and its progress display in step: every step and stage begins,
 /// ends or is skipped through here, so the plan `--json` prints and the lines on the terminal

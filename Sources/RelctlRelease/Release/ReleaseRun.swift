@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Everything a stage reads about the release it is part of, fixed before the first stage runs.
 /// Stages never share mutable state through it: what they produce goes into `ReleaseOutputs`.

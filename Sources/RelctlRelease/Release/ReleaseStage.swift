@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// One step of a release. The contract is explicit: a stage names the facts it needs from earlier
 /// stages and the facts it produces, says what it does on a dry run, and knows how to undo itself.

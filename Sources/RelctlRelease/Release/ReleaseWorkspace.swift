@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Where a release's stages run. A real release works in the project, writing into a staging
 /// folder inside dist/ under the repository lock. A dry run works in a scratch clone of the

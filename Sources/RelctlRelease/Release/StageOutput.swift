@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 import Synchronization
 
 /// The last lines of a child's output (hooks, builds, child releases), kept for error messages.

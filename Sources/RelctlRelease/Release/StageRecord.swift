@@ -1,5 +1,5 @@
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// A stage's line in the plan and the summary.
 struct StageRecord: Sendable, Codable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlProject
 
 /// `relctl release --pending` in a `[workspace]`: every member whose manifests hold a version
 /// without a tag, in the order given (dependencies first), each through the normal pipeline with

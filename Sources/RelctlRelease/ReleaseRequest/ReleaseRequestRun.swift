@@ -1,6 +1,9 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlDistribution
+import RelctlModel
+import RelctlProject
 
 /// `relctl release-pr`: the plan written as `bump --write` would, as one commit on the base
 /// branch's head, on the branch `relctl/release` (`relctl/release-BASE` off the default branch),

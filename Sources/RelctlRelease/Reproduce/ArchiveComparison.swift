@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Member-by-member comparison of two archives (the published one and the rebuild's), naming
 /// every member that differs (with the fields that differ) or exists on one side only.

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// One file of the release: the published checksum against the rebuild's file (and the
 /// published file itself when it is at hand).

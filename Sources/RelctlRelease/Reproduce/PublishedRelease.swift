@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// The release `reproduce` compares against: its checksum file and, when needed, its files,
 /// from a folder (`dist/` by default) or from the release's download URL (over HTTPS with the

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// How a rebuild's surroundings differ from the run that asked for it: another umask, time
 /// zone and locale (and, by construction, another path). Anything the release depends on among

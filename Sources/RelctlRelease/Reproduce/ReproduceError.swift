@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Problems of `relctl reproduce`: what it was asked to compare against is missing or unusable
 /// (exit 2), or the rebuild itself failed or differs (exit 1).
@@ -17,10 +17,6 @@ enum ReproduceError: RelctlError, Equatable {
     case otherRelease(source: String, tag: String, found: String)
     /// A published file could not be downloaded.
     case downloadFailed(url: String, reason: String)
-    /// A file that should be an archive could not be listed.
-    case unreadableArchive(path: String, reason: String)
-    /// An archive is past what reproduce compares (members or content): it cannot be judged.
-    case archiveTooLarge(path: String, limit: String)
     /// The rebuild (the release's build and packaging) failed.
     case rebuildFailed(tag: String, cause: [Diagnostic])
     /// The rebuild differs from the published release; one line per differing file.
@@ -29,9 +25,7 @@ enum ReproduceError: RelctlError, Equatable {
     var exitCode: RelctlExitCode {
         switch self {
         case .unknownTag, .noPublishedSums, .badSource, .otherRelease, .unsafeName: return .badInput
-        // Too large to compare is like unreadable: the release could not be shown reproducible,
-        // a finding about it, not a mistake in what the user asked.
-        case .downloadFailed, .unreadableArchive, .archiveTooLarge, .rebuildFailed, .differs: return .failure
+        case .downloadFailed, .rebuildFailed, .differs: return .failure
         }
     }
 
@@ -60,14 +54,6 @@ enum ReproduceError: RelctlError, Equatable {
                 )
             ]
         case .downloadFailed(let url, let reason): return [Diagnostic("\(url): \(reason)")]
-        case .unreadableArchive(let path, let reason): return [Diagnostic(file: path, reason)]
-        case .archiveTooLarge(let path, let limit):
-            return [
-                Diagnostic(
-                    file: path,
-                    "holds more than \(limit), the most `relctl reproduce` compares in one archive; it was not compared, so the release is not shown reproducible (compare its members with other tools, e.g. diffoscope)"
-                )
-            ]
         case .rebuildFailed(let tag, let cause):
             let headline = "the rebuild of \(tag) failed, so it cannot be compared"
             // One cause (a write fault, one failed stage) is one line, as every other failure is;

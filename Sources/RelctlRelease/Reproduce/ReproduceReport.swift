@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// What `relctl reproduce` found: every file of the published release against the rebuild's,
 /// and where and how the rebuild ran. `--json` prints it; the text is a view of it, ending

@@ -1,6 +1,8 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
+import RelctlProject
 
 /// `relctl reproduce TAG`: rebuilds a published release from a fresh clone of its commit and
 /// compares every file with the published checksums. The rebuild is the release pipeline itself

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// For a differing file that is not an archive (an SBOM, a checksum list, an installer): the
 /// first line that differs, when both are small UTF-8 text files. diffoscope gives the rest.

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// What one pin changes (or, on a dry run, would change) in one repository.
 struct PinChange: Sendable, Encodable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
+import RelctlModel
 
 /// The pins of one repository worked out against its files: what each would change, and the new
 /// file contents. Computed in the preflight and the dry run (to report) and again just before

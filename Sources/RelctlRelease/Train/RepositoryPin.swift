@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// One `[[repo.pin]]`: a value in a repository's file (a CI workflow's `FFI_VERSION: "…"`) that
 /// the train sets to the release's tag or version before tagging that repository, so the tagged

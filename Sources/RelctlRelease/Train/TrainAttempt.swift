@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// What the train did in one repository, kept for the rollback: exactly the objects this run
 /// created, so it never deletes a tag or reverts a commit that is not its own.

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// The train runs each repository's release as a child `relctl release TAG --json` (its own lock,
 /// working directory, environment and Ctrl-C handling), and reads back the `ReleasePlan` the child

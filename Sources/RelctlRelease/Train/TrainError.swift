@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Why a train stopped.
 public struct TrainError: RelctlError {

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// The waves a train would release, for `relctl train plan`.
 public struct TrainPlan: Sendable, Encodable {

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// The outcome of `relctl train run`.
 public struct TrainReport: Sendable, Encodable {

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// What `relctl train run` did in one repository.
 public struct TrainRepositoryResult: Sendable, Encodable {

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Taking a failed train back: what this run pushed and tagged is removed, newest first, and the
 /// pin commits it made are reverted (or, when not yet pushed, dropped), so the repositories are as

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// How `relctl train run` runs.
 public struct TrainRunOptions: Sendable {

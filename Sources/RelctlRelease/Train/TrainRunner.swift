@@ -1,6 +1,7 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
+import RelctlProject
 
 /// `relctl train run`: releases several repositories in dependency order by running relctl
 /// itself (`release TAG`) in each. Before a repository is tagged its `[[repo.pin]]` values are
@@ -151,7 +152,9 @@ public struct TrainRunner: Sendable {
 
     /// Phase 3, release wave by wave, the repositories of a wave at once; on a failure, take back
     /// everything this run pushed (`TrainRollback.swift`).
-    private func releaseWaves(_ steps: [TrainStep], options: TrainRunOptions, into report: inout TrainReport) async throws {
+    private func releaseWaves(
+        _ steps: [TrainStep], options: TrainRunOptions, into report: inout TrainReport
+    ) async throws {
         let tag = options.tag
         var attempts: [TrainAttempt] = []
         let guards = InterruptGuards()

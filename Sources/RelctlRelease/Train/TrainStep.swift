@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// One repository of a train as the train found it before doing anything: where it pushes, what
 /// its pins would change, and whether an earlier run already released it.

@@ -1,6 +1,7 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
+import RelctlProject
 
 /// `relctl-workspace.toml`: the repositories a train releases and who waits for whom.
 public struct Workspace: Sendable {
@@ -96,7 +97,8 @@ public struct Workspace: Sendable {
         top.finish()
         if repositories.isEmpty, !problems.hasErrors {
             problems.error(
-                .badInput, file: document.path, line: nil, "no [[repo]] entries; add one per repository (name, path, after)")
+                .badInput, file: document.path, line: nil,
+                "no [[repo]] entries; add one per repository (name, path, after)")
         }
         let names = repositories.map(\.name)
         for repository in repositories {

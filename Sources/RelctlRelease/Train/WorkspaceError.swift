@@ -1,5 +1,5 @@
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Problems with `relctl-workspace.toml`; all are bad input (exit 2).
 enum WorkspaceError: RelctlError, CustomStringConvertible {

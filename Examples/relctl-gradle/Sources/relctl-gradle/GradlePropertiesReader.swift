@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// The `version=` line of a Gradle project's `gradle.properties`.
 struct GradlePropertiesReader: ManifestReader {

@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
 
 /// Publishes a release into a folder (a file server's document root, a mounted share):
 /// `[publish] mirror = "/srv/releases"` puts this tag's files in `/srv/releases/<tag>/`.
@@ -122,11 +123,22 @@ enum MirrorError: RelctlError {
     var diagnostics: [Diagnostic] {
         switch self {
         case .notConfigured:
-            return [Diagnostic("`--forge mirror` needs a folder: add `mirror = \"/srv/releases\"` under [publish] in relctl.toml")]
+            return [
+                Diagnostic(
+                    "`--forge mirror` needs a folder: add `mirror = \"/srv/releases\"` under [publish] in relctl.toml")
+            ]
         case .missingFolder(let path):
-            return [Diagnostic(file: path, "the [publish] mirror folder does not exist; create it, or fix `mirror` in relctl.toml")]
+            return [
+                Diagnostic(
+                    file: path, "the [publish] mirror folder does not exist; create it, or fix `mirror` in relctl.toml")
+            ]
         case .differs(let folder, let names):
-            return [Diagnostic(file: folder, "already holds \(names.joined(separator: ", ")) with other bytes; nothing was copied. Publish with --replace to overwrite them")]
+            return [
+                Diagnostic(
+                    file: folder,
+                    "already holds \(names.joined(separator: ", ")) with other bytes; nothing was copied. Publish with --replace to overwrite them"
+                )
+            ]
         case .cannotWrite(let path, let reason):
             return [Diagnostic(file: path, "cannot write the mirror's copy: \(reason)")]
         }

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
 
 /// A self-update feed: one JSON file per release, uploaded with it, that an installed program
 /// fetches from `releases/latest/download/<project>-update.json` to learn the newest version
@@ -76,7 +76,11 @@ enum UpdateFeedError: RelctlError {
         case .unknownSetting(let key):
             return [Diagnostic("[[channel]] `update-feed` has no setting `\(key)`; it knows `file`")]
         case .badFileName(let name):
-            return [Diagnostic("[[channel]] `update-feed` `file` must be a plain file name such as \"app-update.json\", found `\(name)`")]
+            return [
+                Diagnostic(
+                    "[[channel]] `update-feed` `file` must be a plain file name such as \"app-update.json\", found `\(name)`"
+                )
+            ]
         }
     }
 }

@@ -1,5 +1,5 @@
 import RelctlCommands
-import RelctlCore
+import RelctlProject
 
 // Registered before the first command runs: `[[version]] path = "gradle.properties"` now works
 // in relctl.toml without a `kind`, and `validate-tag`, `bump` and `release` read it; and

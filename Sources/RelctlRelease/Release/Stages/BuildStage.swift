@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Builds every selected target with `BuildRunner` (or, with `--artifacts DIR`, checks the
 /// prebuilt binaries are there for the packager).

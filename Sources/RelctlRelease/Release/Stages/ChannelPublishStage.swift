@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
 
 /// Publishes the channels once the release is out: the chart to its OCI registry with `--push`,
 /// the tap and bucket (whose files point at the release's download URLs) with `--publish`, after
@@ -42,11 +42,15 @@ struct ChannelPublishStage: ReleaseStage {
             do {
                 published += try await channel.publish(release, output)
             } catch let error as RelctlError where !run.isDryRun {
-                let step = channel.id == HelmChannel.id ? "relctl chart --tag \(run.tag) --push" : "relctl channel \(channel.id) --tag \(run.tag) --publish"
+                let step =
+                    channel.id == HelmChannel.id
+                    ? "relctl chart --tag \(run.tag) --push" : "relctl channel \(channel.id) --tag \(run.tag) --publish"
                 throw ProblemList(
                     exitCode: error.exitCode,
                     diagnostics: error.diagnostics + [
-                        Diagnostic("\(run.tag) is released; once fixed, finish with `\(step)` (it publishes only what is missing)")
+                        Diagnostic(
+                            "\(run.tag) is released; once fixed, finish with `\(step)` (it publishes only what is missing)"
+                        )
                     ])
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
 
 /// Writes every configured channel's files into the staging folder once the archives and
 /// `SHA256SUMS` are known, and lists the channels' assets in `SHA256SUMS` (before the sign stage,

@@ -1,6 +1,6 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
 
 /// Writes the combined checksum file (per `[checksum] algorithm`) and `manifest.json` from the
 /// packaged archives held in memory: no archive is read again and no name is parsed back. The

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
 
 /// Moves the staged files into `dist/` once the tag is safe. Stages write into a staging folder
 /// inside dist/ so a failed or interrupted release leaves dist/ exactly as it was. After this
@@ -95,7 +95,6 @@ struct DistStage: ReleaseStage {
             "\(what) appeared here during the release (the preflight found nothing at this name); relctl did not create it, so it leaves it alone: move or delete it, then run the release again"
         )
     }
-
 
     static func shown(_ url: URL, root: URL) -> String {
         url.path.hasPrefix(root.path + "/") ? String(url.path.dropFirst(root.path.count + 1)) + "/" : url.path

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// `[release] before` / `after`: shell commands run with `sh -c` in the project root (the scratch
 /// clone on a dry run), with RELCTL_TAG, RELCTL_VERSION, RELCTL_DIST… in their environment.

@@ -1,6 +1,6 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
 
 /// `--push`: pushes the images after the git tag is pushed and dist/ is sealed, so a failed
 /// image push never takes the tag back (others may have fetched it); it says how to finish

@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Builds the `[[image]]` container images from the built binaries into the staging folder
 /// (`oci/<name>/`), after `package`. The dry run builds them for real in the scratch clone, so

@@ -1,6 +1,6 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
 
 /// Writes `{project}-installer.sh` and `.ps1` into the staging folder from the release's
 /// manifest (built in memory from the packaged archives), when `[installer] enabled`. Before the

@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
 
 /// Writes the `[[package]]` .deb/.rpm files of the Linux targets into the staging folder, from the
 /// binaries the build stage made (the ones the archives hold), before the checksum stage, which

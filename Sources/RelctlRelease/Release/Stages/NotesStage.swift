@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlChanges
 
 /// Writes `RELEASE_NOTES.md` with `ReleaseNotesBuilder` (the same notes as `relctl notes`), from
 /// the previous release tag to the released commit, with the Install section from the manifest

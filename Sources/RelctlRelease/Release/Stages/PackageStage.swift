@@ -1,6 +1,6 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
 
 /// Packages one reproducible archive (and its `.sha256`) per target with `Packager`, into the
 /// staging folder. Sizes and digests come from the write stream; `manifest.json` is left to the

@@ -1,6 +1,6 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
 
 /// Writes `{project}-{tag}.intoto.jsonl` (`ProvenanceWriter`, as `relctl sign` does in CI) after
 /// the checksum file and its signatures, when `[provenance] enabled`: a DSSE envelope of the

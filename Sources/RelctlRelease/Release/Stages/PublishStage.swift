@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
 
 /// `--publish`: the last stage, `relctl publish TAG` on the sealed `dist/` (draft first, every
 /// asset checked, then public in one request). It runs after the release is sealed, so a failure

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// `--push`: pushes exactly the new tag to `[release] remote`. A rejected push deletes the local
 /// tag, so the repository is as it was. On a dry run the push is `git push --dry-run` from the

@@ -1,6 +1,6 @@
 import Foundation
 import RelctlBasics
-import RelctlCore
+import RelctlDistribution
 
 /// With `--publish` and `[repository] branch`: commits `apt/` and `dnf/` to that branch of the
 /// project's remote once the release is out, as `relctl repository --publish` does. Like the

@@ -1,6 +1,6 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
 
 /// Adds this release's .deb/.rpm files to the signed APT and DNF repositories (`[apt]`, `[dnf]`)
 /// in the staging folder, right after the packages are written: the dist stage moves `apt/` and

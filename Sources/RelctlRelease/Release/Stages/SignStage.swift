@@ -1,6 +1,6 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
 
 /// Signs the checksum file the checksum stage wrote, with `ReleaseSigner` (the same code as
 /// `relctl sign`): `SHA256SUMS.sig` and/or `SHA256SUMS.minisig` in the staging folder. Keys come

@@ -1,6 +1,7 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
-import RelctlCore
+import RelctlModel
 
 /// Creates the annotated tag (`git tag -s` when `[release] sign`) on the released commit, with a
 /// message summarising the release. On a dry run the tag is made in the scratch clone, which

@@ -1,0 +1,130 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+import Synchronization
+
+/// Runs the configured build for each target, in parallel up to a job limit, then checks that
+/// every expected binary exists. `relctl build` and `relctl release` both call it.
+public struct BuildRunner: Sendable {
+    /// How many output lines a failed build shows.
+    package static let tailLength = 40
+
+    package var context: Context
+
+    public init(context: Context) {
+        self.context = context
+    }
+
+    /// Builds `targets` and returns every result; a failed target never stops the others.
+    /// Throws only for bad input (an unresolvable tag). Check `report.failure` for build failures.
+    public func run(targets: [Target], config: RelctlConfig, tag: String?, jobs: Int) async throws -> BuildReport {
+        let inputs = try await BuildInputs.resolve(tag: tag, config: config, context: context)
+        return await run(targets: targets, config: config, inputs: inputs, jobs: jobs)
+    }
+
+    /// Builds with inputs already resolved (the release command resolves them once for every step).
+    package func run(targets: [Target], config: RelctlConfig, inputs: BuildInputs, jobs: Int) async -> BuildReport {
+        let limit = max(1, min(jobs, targets.count))
+        // Streaming is readable only when one build runs at a time; parallel builds print a line
+        // per target and keep their output for the failure report.
+        let stream = limit == 1 || context.console.verbosity >= .verbose
+        let console = context.console
+        console.info(
+            "building \(targets.count) target\(targets.count == 1 ? "" : "s") for \(inputs.tag) (\(limit) at a time)")
+        let results = await ParallelJobs.map(
+            targets, limit: limit, finished: { _, result in report(result, streamed: stream) }
+        ) { target in
+            await self.build(target, config: config, inputs: inputs, stream: stream)
+        }
+        return BuildReport(tag: inputs.tag, version: inputs.version, commit: inputs.commit, results: results)
+    }
+
+    /// The environment a target's build command sees.
+    package func environment(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
+        var environment = context.environment
+        let values = placeholders(for: target, config: config, inputs: inputs)
+        for (key, value) in config.build.environment { environment[key] = Template(value).render(values) }
+        environment["RELCTL_TARGET"] = target.triple
+        ReleaseNames(project: config.project.name, version: inputs.version, tag: inputs.tag).export(into: &environment)
+        environment["RELCTL_COMMIT"] = inputs.commit
+        // Unset rather than empty when there is no clock: tools reading it reject an empty value.
+        environment["SOURCE_DATE_EPOCH"] = inputs.sourceDateEpoch
+        return environment
+    }
+
+    package func placeholders(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> [String: String] {
+        ReleaseNames(project: config.project.name, version: inputs.version, tag: inputs.tag).placeholders(for: target)
+    }
+
+    /// The binary folder for a target, relative to the project root.
+    package func binaryDirectory(for target: Target, config: RelctlConfig, inputs: BuildInputs) -> String {
+        let settings = config.targets.first { $0.triple == target.triple }
+        let template = settings?.binaryDirectory ?? config.build.binaryDirectory
+        return template.render(placeholders(for: target, config: config, inputs: inputs))
+    }
+
+    private func build(
+        _ target: Target, config: RelctlConfig, inputs: BuildInputs, stream: Bool
+    ) async -> TargetBuildResult {
+        let start = context.clock.now()
+        let values = placeholders(for: target, config: config, inputs: inputs)
+        let settings = config.targets.first { $0.triple == target.triple }
+        let command = (settings?.command ?? config.build.command)?.renderForShell(values)
+        let directory = binaryDirectory(for: target, config: config, inputs: inputs)
+        var result = TargetBuildResult(
+            target: target.triple, outcome: .succeeded, command: command, exitStatus: 0, binaryDirectory: directory,
+            missing: [], outputTail: [], seconds: 0)
+        if let command {
+            let tail = OutputTail(capacity: Self.tailLength)
+            let console = context.console
+            let prefix = "[\(target.triple)] "
+            if !stream { console.info("\(prefix)started: \(command)") }
+            // One pipe for both streams keeps the lines in the order the build wrote them.
+            let shell = Command.shell(
+                "exec 2>&1\n" + command, directory: config.root,
+                environment: environment(for: target, config: config, inputs: inputs))
+            do {
+                result.exitStatus = try await context.processes.stream(shell) { _, line in
+                    tail.append(line)
+                    if stream { console.info(prefix + line) }
+                }
+            } catch {
+                tail.append("\(error)")
+                result.exitStatus = 127
+            }
+            result.outputTail = tail.lines
+            if result.exitStatus != 0 { result.outcome = .failed }
+        }
+        if result.outcome == .succeeded {
+            let folder = config.root.appendingPathComponent(directory)
+            let required = config.build.binaries.filter { !config.build.optionalBinaries.contains($0) }
+            result.missing = required.map(target.executableName).filter { name in
+                FileSystem.kind(of: folder.appendingPathComponent(name)) != .file
+            }.map { (directory as NSString).appendingPathComponent($0) }
+            if !result.missing.isEmpty { result.outcome = .missingBinaries }
+        }
+        result.seconds = context.clock.seconds(since: start)
+        return result
+    }
+
+    private func report(_ result: TargetBuildResult, streamed: Bool) {
+        let console = context.console
+        let time = String(format: "%.1fs", result.seconds)
+        switch result.outcome {
+        case .succeeded:
+            console.info("[\(result.target)] " + console.paint("ok", code: "32") + " (\(time))")
+        case .failed:
+            // Streamed output is already on screen; captured output is shown now, failures even with -q.
+            let shown = streamed && console.verbosity >= .normal ? [] : result.outputTail
+            console.stderr(
+                "[\(result.target)] " + console.paint("FAILED", code: "31")
+                    + " with status \(result.exitStatus) (\(time))"
+                    + (shown.isEmpty ? "\n" : "; last \(shown.count) lines of output:\n"))
+            for line in shown { console.stderr("    \(line)\n") }
+        case .missingBinaries:
+            console.info(
+                "[\(result.target)] " + console.paint("FAILED", code: "31")
+                    + ": missing \(result.missing.joined(separator: ", ")) (\(time))")
+        }
+    }
+}

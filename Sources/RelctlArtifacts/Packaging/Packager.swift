@@ -1,0 +1,458 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+
+/// Packages targets into reproducible archives in an output folder: the core of `relctl package`,
+/// also called by `relctl release`.
+public struct Packager: Sendable {
+    package var context: Context
+
+    public init(context: Context) {
+        self.context = context
+    }
+
+    /// Validates the tag, computes and checks every layout, then writes the archives concurrently
+    /// (at most `jobs` at a time), each with its `.sha256`, and updates `manifest.json`.
+    /// - Parameters:
+    ///   - binaryRoot: read binaries from here instead of the project (prebuilt artifacts).
+    ///   - jobs: concurrent archives; nil means one per core.
+    ///   - clean: remove this tag's archives for these targets first; without it an existing archive is an error.
+    /// - Returns: the artifacts in target order.
+    public func package(
+        config: RelctlConfig, tag: String, targets: [Target], outputDirectory: URL,
+        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false
+    ) async throws -> [PackagedArtifact] {
+        let inputs = try await resolveInputs(config: config, tag: tag)
+        return try await package(
+            config: config, inputs: inputs, targets: targets, outputDirectory: outputDirectory,
+            binaryRoot: binaryRoot, jobs: jobs, clean: clean, updateManifest: true)
+    }
+
+    /// The tag checked against the manifests, the commit it names (HEAD must be it) and the one
+    /// timestamp: what every step command that packages (`package`, `linux-package`) starts from.
+    package func resolveInputs(config: RelctlConfig, tag: String) async throws -> PackagingInputs {
+        let validation = try TagValidator.validate(tag: tag, config: config)
+        if let error = validation.mismatchError { throw error }
+        let mtime = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
+        let git = Git(directory: config.root, context: context)
+        let head = try? await git.commit(of: "HEAD")
+        let tagged = await git.localTagExists(tag) ? try? git.commit(of: "refs/tags/\(tag)") : nil
+        if let tagged, let head, tagged != head { throw PackagingError.notAtTag(tag: tag, tagged: tagged, head: head) }
+        let commit = tagged ?? head ?? ""
+        return PackagingInputs(tag: tag, version: validation.version, commit: commit, mtime: mtime)
+    }
+
+    /// Packages with the release's identity already resolved (`relctl release` checked the tag and
+    /// read the commit once). With `updateManifest` false the caller writes `manifest.json` itself,
+    /// from the returned artifacts, so it is written once per release.
+    public func package(
+        config: RelctlConfig, inputs: PackagingInputs, targets: [Target], outputDirectory: URL,
+        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false,
+        updateManifest: Bool, onArchive: @escaping @Sendable (PackagedArtifact) -> Void = { _ in }
+    ) async throws -> [PackagedArtifact] {
+        guard !targets.isEmpty else {
+            throw PackagingError.noTargets(config: config.path)
+        }
+        let placeholders = ReleaseNames(project: config.project.name, version: inputs.version, tag: inputs.tag)
+            .placeholders()
+        let staged = try await stage(config: config, targets: targets, placeholders: placeholders)
+        defer {
+            for folder in staged.values {
+                try? FileSystem.remove(folder)
+                CleanupRegistry.shared.unregister(folder)
+            }
+        }
+        let plans = try await plan(
+            config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot,
+            outputDirectory: outputDirectory, staged: staged)
+
+        // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
+        let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
+        let package =
+            config.sbom.enabled
+            ? ProjectPackage.find(root: config.root, project: config.project.name, version: inputs.version) : nil
+        // Every check that can refuse the run is done: only now may --clean delete anything.
+        let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
+
+        let usesZip = plans.contains { $0.format.earliestTime > 0 }
+        if usesZip { UTCTimeZoneScope.enter() }
+        defer { if usesZip { UTCTimeZoneScope.leave() } }
+
+        let level = config.archive.compressionLevel
+        if let level {
+            for format in Set(plans.map(\.format.id)).sorted() {
+                guard let range = ArchiveWriterFormats.all[format]?.levels, !range.contains(level) else { continue }
+                let used = min(max(level, range.lowerBound), range.upperBound)
+                context.console.warning(
+                    "\(config.path): compression-level \(level) is outside \(format)'s \(range.lowerBound)-\(range.upperBound); \(format) archives use \(used)"
+                )
+            }
+        }
+        let sbomEnabled = config.sbom.enabled
+        let project = config.project.name
+        let version = inputs.version
+        let tag = inputs.tag
+        let context = self.context
+        let mtime = inputs.mtime
+        let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        // Cores left over when there are fewer archives than `limit` (the CI case: one target per
+        // runner) compress inside each archive; the total stays `limit`.
+        let workers = max(1, limit / max(1, min(limit, plans.count)))
+        let alsoSHA512 =
+            config.checksum.algorithm.lowercased().replacingOccurrences(of: "-", with: "")
+            == ChecksumAlgorithm.sha512.rawValue
+        // ArchiveFile runs libarchive and libdeflate on threads of their own (BlockingWork), so
+        // `limit` archives really are written at once and the cooperative pool stays free for progress.
+        // Slowest formats first (xz compresses on one thread; zip, per byte, a little slower than
+        // tar.gz: its chunks are also walked to join them), so the longest archive is not the last
+        // to start and the wall time is the longest, not a sum.
+        let order = plans.indices.sorted {
+            Self.startOrder(plans[$0].format.id) < Self.startOrder(plans[$1].format.id)
+                || (Self.startOrder(plans[$0].format.id) == Self.startOrder(plans[$1].format.id) && $0 < $1)
+        }
+        // The first storage fault (a full disk, a file-size limit, a read-only or failing disk)
+        // stops the other archives: theirs would fail the same way, and a full disk must not
+        // keep relctl busy for minutes. Archives already finished stay, with their checksums.
+        var firstFault: Int?
+        let started = await ParallelJobs.map(
+            order.map { plans[$0] }, limit: limit,
+            finished: { slot, result in
+                switch result {
+                case .success(let artifact):
+                    report(artifact)
+                    onArchive(artifact)
+                case .failure(let error):
+                    if firstFault == nil, StorageFault.code(of: error) != nil { firstFault = order[slot] }
+                }
+            },
+            stopsTheRest: { result in
+                if case .failure(let error) = result { return StorageFault.code(of: error) != nil }
+                return false
+            }
+        ) { plan -> Result<PackagedArtifact, any Error> in
+            do {
+                context.console.detail("writing \(plan.layout.fileName)")
+                let started = context.clock.now()
+                let url = outputDirectory.appendingPathComponent(plan.layout.fileName)
+                let sbomBox = SBOMBox()
+                let written = try await ArchiveFile.write(
+                    plan.layout, format: plan.format, level: level, mtime: mtime, workers: workers,
+                    to: url, alsoSHA512: alsoSHA512, recordFiles: sbomEnabled
+                ) { written in
+                    try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+                    guard sbomEnabled else { return }
+                    let subject = SBOMBuilder.Subject(
+                        project: project, tag: tag, version: version, archiveName: plan.layout.fileName,
+                        archiveSHA256: written.sha256,
+                        time: min(max(mtime, plan.format.earliestTime), plan.format.latestTime), files: written.files,
+                        package: package)
+                    do {
+                        sbomBox.set(
+                            try SBOMBuilder.write(
+                                subject, dependencies: dependencies, stem: plan.layout.sbomStem, in: outputDirectory))
+                    } catch {
+                        // The archive goes too (ArchiveFile removes it): no sidecar without its archive.
+                        FileSystem.removeFile(atPath: url.path + ChecksumAlgorithm.sha256.fileExtension)
+                        throw error
+                    }
+                }
+                return .success(
+                    PackagedArtifact(
+                        name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
+                        size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries,
+                        seconds: context.clock.seconds(since: started), sbom: sbomBox.value))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var results = started
+        for (slot, index) in order.enumerated() { results[index] = started[slot] }
+
+        let artifacts = results.compactMap { try? $0.get() }
+        // After a storage fault: that one fault (the others' are the same disk saying the same),
+        // the other failures of their own, and no word of the archives it cancelled.
+        var failures = results.indices.compactMap { index -> (any RelctlError)? in
+            guard case .failure(let error) = results[index] else { return nil }
+            if firstFault != nil, index != firstFault, error is CancellationError || StorageFault.code(of: error) != nil
+            {
+                return nil
+            }
+            return error as? RelctlError
+                ?? PackagingError.targetFailed(target: plans[index].target.triple, reason: "\(error)")
+        }
+        if updateManifest, !artifacts.isEmpty || (clean && existingManifest != nil) {
+            let cleaned: Set<String> =
+                clean
+                ? Set(
+                    plans.flatMap { plan in
+                        ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) }
+                    }) : []
+            do {
+                try self.updateManifest(
+                    in: outputDirectory, cleaned: cleaned, config: config, inputs: inputs, artifacts: artifacts)
+            } catch let error as RelctlError {
+                // The manifest is written atomically: on a full disk the previous one stays whole.
+                if firstFault == nil || StorageFault.code(of: error) == nil { failures.append(error) }
+            }
+        }
+        if !failures.isEmpty { throw ProblemList(failures) }
+        return artifacts
+    }
+
+    /// `[archive] stage`: runs the command once per target in an empty folder of its own (what it
+    /// writes there goes to the archive's root), before any layout is computed, so its files are
+    /// checked like every other entry. Returns the folders by triple.
+    private func stage(
+        config: RelctlConfig, targets: [Target], placeholders: [String: String]
+    ) async throws -> [String: URL] {
+        guard let command = config.archive.stage else { return [:] }
+        var folders: [String: URL] = [:]
+        do {
+            for target in targets {
+                var values = placeholders
+                for (key, value) in target.placeholders { values[key] = value }
+                let folder = Temporaries.scratchURL("stage-\(target.triple)")
+                try CleanupRegistry.shared.makeDirectory(folder)
+                folders[target.triple] = folder
+                var environment = context.environment
+                environment["RELCTL_TARGET"] = target.triple
+                ReleaseNames(
+                    project: values["project"] ?? "", version: values["version"] ?? "", tag: values["tag"] ?? ""
+                )
+                .export(into: &environment)
+                environment["RELCTL_ROOT"] = config.root.path
+                environment["RELCTL_ARCHIVE"] = config.archive.name.render(values)
+                let line = command.renderForShell(values)
+                let result = try await context.processes.run(.shell(line, directory: folder, environment: environment))
+                guard result.succeeded else {
+                    throw CommandError(
+                        command: "[archive] stage for \(target.triple): \(line)", status: result.status,
+                        output: result.stderrText + result.stdoutText)
+                }
+            }
+        } catch {
+            for folder in folders.values {
+                try? FileSystem.remove(folder)
+                CleanupRegistry.shared.unregister(folder)
+            }
+            throw error
+        }
+        return folders
+    }
+
+    /// When an archive of this format starts among others: the slowest per byte first.
+    package static func startOrder(_ format: String) -> Int {
+        switch format {
+        case "tar.xz": return 0
+        case "zip": return 1
+        case "tar.zst": return 2
+        default: return 3
+        }
+    }
+
+    /// Foundation's own error here is "NSCocoaErrorDomain error 512"; say which path is in the way.
+    private func createOutputFolder(_ url: URL) throws {
+        do { try FileSystem.createDirectory(url) } catch {
+            var probe = url
+            while probe.path != "/" {
+                if let kind = FileSystem.kind(of: probe) {
+                    if kind != .directory { throw PackagingError.outputBlocked(file: probe.path, folder: url.path) }
+                    break
+                }
+                probe = probe.deletingLastPathComponent()
+            }
+            let cause = FileSystemError.cause(of: error)
+            let reason = (cause as NSError).localizedFailureReason ?? cause.localizedDescription
+            throw PackagingError.outputUncreatable(path: url.path, reason: reason)
+        }
+    }
+
+    private struct Plan: Sendable {
+        var target: Target
+        var layout: ArchiveLayout
+        var format: ArchiveWriterFormat
+    }
+
+    /// Every target's layout, computed and checked before anything is written; bad input (exit 2)
+    /// lists the problems of all targets at once.
+    private func plan(
+        config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL,
+        staged: [String: URL]
+    ) async throws -> [Plan] {
+        var plans: [Plan] = []
+        var problems = TargetProblems()
+        let ignored = await IgnoredPaths.load(root: config.root, context: context)
+        if let binaryRoot {
+            let shared = ArchiveLayout.sharedArtifacts(
+                config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot)
+            if !shared.isEmpty { throw ProblemList(exitCode: .badInput, diagnostics: shared.flatMap(\.diagnostics)) }
+        }
+        // Every target's layout holds the same trees: walked once (not kept for one archive).
+        let walks = targets.reduce(0) { $0 + $1.formats.count } > 1 ? TreeWalks() : nil
+        // A target shipping several formats is one archive per format, from one build.
+        for configured in targets {
+            for format in configured.formats {
+                let target = configured.packaged(as: format)
+                do {
+                    var layout = try ArchiveLayout.compute(
+                        config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
+                        outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple], walks: walks)
+                    layout.sharesName = configured.formats.count > 1
+                    plans.append(
+                        Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
+                } catch let error as RelctlError {
+                    for diagnostic in error.diagnostics { problems.add(diagnostic, target: target.triple) }
+                }
+            }
+        }
+        let level = config.archive.invalidCompressionLevel.map {
+            PackagingError.compressionLevel(config: config.path, level: $0).diagnostics
+        }
+        if !problems.isEmpty || level != nil {
+            throw ProblemList(
+                exitCode: .badInput, diagnostics: (level ?? []) + problems.diagnostics(targetCount: targets.count))
+        }
+        var seen: [String: String] = [:]
+        for plan in plans {
+            if let other = seen[plan.layout.fileName] {
+                throw PackagingError.collision(
+                    archivePath: plan.layout.fileName, first: "target \(other)",
+                    second: "target \(plan.target.triple) (add {target} to [archive] name)")
+            }
+            seen[plan.layout.fileName] = plan.target.triple
+        }
+        if !UTF8Locale.ensure() {
+            for plan in plans {
+                if let entry = plan.layout.entries.first(where: { !$0.path.utf8.allSatisfy { $0 < 0x80 } }) {
+                    throw PackagingError.unsafePath(
+                        path: entry.path,
+                        reason:
+                            "is not ASCII and this system has no UTF-8 locale (C.UTF-8) to store it with; install one or rename the file"
+                    )
+                }
+            }
+        }
+        return plans
+    }
+
+    /// Creates the folder, reads its manifest.json (a damaged one stops the run before anything is
+    /// written), then either removes these layouts' artifacts (`clean`) or refuses existing ones.
+    /// - Returns: the manifest to update, without the removed artifacts.
+    private func prepareOutputFolder(
+        _ directory: URL, for layouts: [ArchiveLayout], clean: Bool
+    ) throws -> ReleaseManifest? {
+        try createOutputFolder(directory)
+        // What killed runs left here (partial archives, checksum files in the making) goes first.
+        Temporaries.reclaim(in: directory, console: context.console)
+        Temporaries.reclaimScratch(console: context.console)
+        var manifest = try ReleaseManifest.read(in: directory)
+        if clean {
+            for layout in layouts {
+                removeArtifacts(named: layout.name, in: directory)
+                try? FileSystem.remove(directory.appendingPathComponent(layout.sbomStem + SBOMBuilder.fileExtension))
+            }
+            let removed = Set(
+                layouts.flatMap { layout in
+                    ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) } + [
+                        layout.name + SBOMBuilder.fileExtension, layout.sbomStem + SBOMBuilder.fileExtension,
+                    ]
+                })
+            manifest?.artifacts.removeAll { removed.contains($0.name) }
+            try dropSumsLines(for: removed, in: directory)
+        } else {
+            let existing = layouts.map { directory.appendingPathComponent($0.fileName) }
+                .filter { FileSystem.exists($0) }
+            if !existing.isEmpty { throw ProblemList(existing.map { PackagingError.archiveExists(path: $0.path) }) }
+        }
+        return manifest
+    }
+
+    private func report(_ artifact: PackagedArtifact) {
+        context.console.info(
+            "packaged \(artifact.name): \(ByteCount.format(artifact.size)), \(artifact.entries) entries, \(String(format: "%.2f", artifact.seconds)) s"
+        )
+        context.console.detail("  sha256 \(artifact.sha256)")
+    }
+
+    /// Removes `NAME.<ext>` and `NAME.<ext>.sha256` for every format, and leftover temporary files.
+    private func removeArtifacts(named name: String, in directory: URL) {
+        if (try? FileSystem.remove(directory.appendingPathComponent(name + SBOMBuilder.fileExtension)))
+            != nil
+        {
+            context.console.detail("removed \(name)\(SBOMBuilder.fileExtension)")
+        }
+        for id in ArchiveFormats.ids {
+            let file = name + ArchiveFormats.fileExtension(id)
+            for candidate in [file, file + ".sha256"] {
+                let url = directory.appendingPathComponent(candidate)
+                if (try? FileSystem.remove(url)) != nil {
+                    context.console.detail("removed \(url.path)")
+                }
+            }
+            let prefix = ".\(file).relctl-tmp-"
+            for leftover in (try? FileSystem.names(in: directory)) ?? []
+            where leftover.hasPrefix(prefix) {
+                try? FileSystem.remove(directory.appendingPathComponent(leftover))
+            }
+        }
+    }
+
+    /// A combined `SHA256SUMS` must not keep the digests of archives `--clean` removed: the new
+    /// archives may differ, and a stale line fails every user's check. Their lines go (the file
+    /// too when nothing is left); `relctl checksum` lists the new archives.
+    private func dropSumsLines(for removed: Set<String>, in directory: URL) throws {
+        for algorithm in ChecksumAlgorithm.allCases {
+            let url = directory.appendingPathComponent(algorithm.sumsFileName)
+            // A file relctl cannot parse is not relctl's to rewrite; `verify` reports it.
+            guard FileSystem.exists(url), let sums = try? ChecksumFile.read(url) else {
+                continue
+            }
+            let kept = sums.entries.filter { !removed.contains($0.name) }
+            guard kept.count < sums.entries.count else { continue }
+            if kept.isEmpty {
+                try FileSystem.remove(url)
+                context.console.detail("removed \(url.path)")
+            } else {
+                try AtomicFile.write(ChecksumFile(entries: kept).render(), to: url)
+                context.console.warning(
+                    "\(url.path) no longer lists the archives --clean removed; run `relctl checksum` once packaging is done"
+                )
+            }
+        }
+    }
+
+    private func updateManifest(
+        in directory: URL, cleaned: Set<String>, config: RelctlConfig, inputs: PackagingInputs,
+        artifacts: [PackagedArtifact]
+    ) throws {
+        // `package` runs into one folder lock it, so none loses the others' manifest entries.
+        try FileLock.withLock(directory) {
+            // Read under the lock: another `package` may have added its archives meanwhile.
+            var current = try ReleaseManifest.read(in: directory)
+            // What --clean removed at the start stays removed.
+            current?.artifacts.removeAll { cleaned.contains($0.name) }
+            try writeManifest(current, in: directory, config: config, inputs: inputs, artifacts: artifacts)
+        }
+    }
+
+    private func writeManifest(
+        _ existing: ReleaseManifest?, in directory: URL, config: RelctlConfig, inputs: PackagingInputs,
+        artifacts: [PackagedArtifact]
+    ) throws {
+        var manifest = existing
+        if let existing = manifest, existing.tag != inputs.tag || existing.project != config.project.name {
+            context.console.warning(
+                "\(directory.appendingPathComponent(ReleaseManifest.fileName).path) described \(existing.project) \(existing.tag); starting a new one for \(inputs.tag)"
+            )
+            manifest = nil
+        }
+        var updated =
+            manifest
+            ?? ReleaseManifest(
+                project: config.project.name, tag: inputs.tag, version: inputs.version, commit: inputs.commit)
+        updated.version = inputs.version
+        if !inputs.commit.isEmpty { updated.commit = inputs.commit }
+        updated.upsert(artifacts.map(\.manifestEntry))
+        try updated.write(in: directory)
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+
+/// Which part of the repository a project's history is: the whole of it, or a folder (a project
+/// whose `relctl.toml` is in a subfolder; a monorepo member) with globs added and removed.
+package struct HistoryPaths: Sendable, Equatable {
+    /// The folder, relative to the repository's top, without a trailing `/`; `""` for the top.
+    package var folder: String
+    /// Globs relative to `folder` whose changes count too (a member's `include`).
+    package var include: [String]
+    /// Globs relative to `folder` whose changes do not count (a member's `exclude`).
+    package var exclude: [String]
+
+    package static let wholeRepository = HistoryPaths(folder: "")
+
+    package init(folder: String, include: [String] = [], exclude: [String] = []) {
+        var trimmed = Substring(folder)
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        while trimmed.hasPrefix("./") { trimmed = trimmed.dropFirst(2) }
+        self.folder = trimmed == "." ? "" : String(trimmed)
+        self.include = include
+        self.exclude = exclude
+    }
+
+    /// The git pathspecs that keep the commits touching these paths; none for the whole
+    /// repository (a pathspec would also drop the commits that change no file). The top itself
+    /// is `:(top)`: git's log matches nothing with `:(top).`.
+    package var pathspecs: [String] {
+        guard !folder.isEmpty || !include.isEmpty || !exclude.isEmpty else { return [] }
+        func inside(_ glob: String) -> String { folder.isEmpty ? glob : folder + "/" + glob }
+        // The top is `:(top)` alone: `:(top).` matches nothing once an exclude is added.
+        return [":(top)" + (folder.isEmpty ? "" : folder + "/")]
+            + include.map { ":(top,glob)" + inside($0) }
+            + exclude.map { ":(top,glob,exclude)" + inside($0) }
+    }
+}
+
+/// A project's releases as its tags say, and the changes since one of them: the one place the
+/// rules of the contract's "Versions come from the tag history" are applied, by `bump`, `notes`,
+/// `release` and `init` alike.
+///
+/// The tags are read once (`git for-each-ref`, with the commit and date of each), every one is
+/// classified against the tag format (`TagFormat.reading(of:)`), and the changes of a release are
+/// one `git log` walk (`changes(in:to:since:_:)`). Several formats (monorepo members) can classify
+/// the same tag list: `init(tags:format:paths:)` reads no git.
+package struct ReleaseHistory: Sendable {
+    /// One release: a tag that is a release of the format.
+    package struct Release: Sendable, Equatable, CustomStringConvertible {
+        package var tag: String
+        package var version: SemanticVersion
+        package var commit: String
+        /// When the tag was made (seconds since the epoch).
+        package var date: Int
+        /// Spelled exactly as relctl spells its version (see `TagFormat.Reading.release`).
+        package var exact: Bool
+        /// Its version is spelled the PEP 440 way (`v2.14.0b1`).
+        package var spelledPEP440: Bool
+
+        package var description: String { tag }
+    }
+
+    /// A tag that looks like a release of the format but is not one, and why.
+    package struct Ignored: Sendable, Equatable {
+        package enum Reason: Sendable, Equatable {
+            /// A version in another spelling (`v` added or removed, PEP 440 outside a Python
+            /// project): never proposed again.
+            case otherSpelling(SemanticVersion)
+            /// The format's prefix followed by no version (`vV9.0.0`).
+            case noVersion
+        }
+
+        package var tag: String
+        package var date: Int
+        package var reason: Reason
+    }
+
+    /// The tag format, with the spelling learnt from the releases (calendar padding, PEP 440 prereleases).
+    package private(set) var format: TagFormat
+    package let paths: HistoryPaths
+    /// Every release, highest version first; among tags of one version, the exactly spelled one
+    /// first, then the newest, then by name.
+    package private(set) var releases: [Release] = []
+    /// Tags that look like releases of the format and are not (newest first).
+    package private(set) var ignored: [Ignored] = []
+    /// Every version the tags name, releases and other spellings: `bump` never proposes one again.
+    package private(set) var released: ReleasedVersions
+    /// Every tag as read, by name.
+    private var byName: [String: GitTag] = [:]
+
+    /// Classifies `tags` against `format` (reads no git).
+    package init(tags: [GitTag], format: TagFormat, paths: HistoryPaths = .wholeRepository) {
+        self.paths = paths
+        var format = format.learningSpelling(from: tags.map(\.name))
+        var versions: [ReleasedVersions.Entry] = []
+        for tag in tags {
+            byName[tag.name] = tag
+            switch format.reading(of: tag.name) {
+            case .release(let version, let exact):
+                versions.append(.init(tag: tag.name, version: version))
+                guard let commit = tag.commit else { continue }
+                var pep440 = false
+                if version.isPrerelease,
+                    let inner = TagFormat.inner(of: tag.name, prefix: format.prefix, suffix: format.suffix)
+                {
+                    pep440 = (try? SemanticVersion(parsing: inner)) == nil && PEP440Version(inner) != nil
+                }
+                releases.append(
+                    Release(
+                        tag: tag.name, version: version, commit: commit, date: tag.date, exact: exact,
+                        spelledPEP440: pep440))
+            case .otherSpelling(let version):
+                versions.append(.init(tag: tag.name, version: version))
+                ignored.append(Ignored(tag: tag.name, date: tag.date, reason: .otherSpelling(version)))
+            case .malformed:
+                ignored.append(Ignored(tag: tag.name, date: tag.date, reason: .noVersion))
+            case .unrelated:
+                break
+            }
+        }
+        released = ReleasedVersions(entries: versions)
+        releases.sort(by: Self.ordered)
+        ignored.sort { $0.date != $1.date ? $0.date > $1.date : $0.tag < $1.tag }
+        // The next prerelease is spelled as the latest one is: pydantic's `v2.14.0b1` → `v2.14.0b2`.
+        if format.readsPEP440, let prerelease = releases.first(where: \.version.isPrerelease), prerelease.spelledPEP440
+        {
+            format.prereleaseSpelling = .pep440
+        }
+        self.format = format
+    }
+
+    /// Reads the repository's tags (one `git for-each-ref`) and classifies them.
+    package static func read(
+        git: Git, format: TagFormat, paths: HistoryPaths = .wholeRepository
+    ) async throws
+        -> ReleaseHistory
+    {
+        ReleaseHistory(tags: try await git.tagList(), format: format, paths: paths)
+    }
+
+    /// The history of the project `config` describes: its tag format, reading PEP 440 tags when a
+    /// manifest's versions are PEP 440, over the project's folder when its relctl.toml is in a
+    /// subfolder of the repository (a member of a monorepo counts only the commits touching it,
+    /// with its `include` globs added and its `exclude` globs removed).
+    package static func read(git: Git, config: RelctlConfig) async throws -> ReleaseHistory {
+        var paths = HistoryPaths.wholeRepository
+        if config.isFromFile || config.workspaceMember != nil {
+            paths = HistoryPaths(
+                folder: try await git.prefixFromTop(), include: config.project.include,
+                exclude: config.project.exclude)
+        }
+        return try await read(git: git, format: format(of: config), paths: paths)
+    }
+
+    /// The configured tag format, reading PEP 440 tags when a `[[version]]` is compared by PEP 440.
+    package static func format(of config: RelctlConfig) -> TagFormat {
+        var format = config.project.tagFormat
+        format.readsPEP440 = format.readsPEP440 || ManifestReaders.comparesByPEP440(config.versions)
+        return format
+    }
+
+    /// Highest version first; one version's tags: exact spelling, newest, then by name.
+    private static func ordered(_ a: Release, _ b: Release) -> Bool {
+        if !a.version.hasSamePrecedence(as: b.version) { return b.version < a.version }
+        if a.exact != b.exact { return a.exact }
+        if a.date != b.date { return a.date > b.date }
+        return a.tag < b.tag
+    }
+
+    // MARK: Questions
+
+    /// The latest release: the highest version anywhere in the repository, on any branch.
+    package var latest: Release? { releases.first }
+
+    /// The release a release of `version` follows: the highest one below it. For a final release
+    /// with `skippingItsPrereleases`, that version's own prereleases are passed over (notes for
+    /// `v1.0.0` start at `v0.9.0`, not `v1.0.0-rc.2`); prereleases of other versions are not.
+    package func previous(before version: SemanticVersion, skippingItsPrereleases: Bool) -> Release? {
+        releases.first { release in
+            guard release.version < version else { return false }
+            if skippingItsPrereleases, !version.isPrerelease, release.version.isPrerelease,
+                release.version.final.hasSamePrecedence(as: version.final)
+            {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// The releases tagged on `commit`, highest first.
+    package func releases(at commit: String) -> [Release] { releases.filter { $0.commit == commit } }
+
+    /// The release tagged `name`, if that tag is one.
+    package func release(named name: String) -> Release? { releases.first { $0.tag == name } }
+
+    /// The tag named `name`, if the repository has it.
+    package func tag(named name: String) -> GitTag? { byName[name] }
+
+    /// The tag naming `version` in any spelling, if one exists.
+    package func taken(_ version: SemanticVersion) -> String? { released.tag(naming: version) }
+
+    /// What the release after `previous` (nil: the first release) up to `target` contains: the
+    /// commits reachable from `target` and from no release at or below `previous` (git's
+    /// `PREVIOUS..TARGET`, whether or not `previous` is an ancestor), less those whose patch
+    /// one of those releases carries and `target` does not (`--cherry-pick`: the release branch's
+    /// backports, a release commit made off the branch), touching `paths`. The releases below
+    /// `previous` count only where it does not contain them (`notMerged`: the names of the tags
+    /// that are not ancestors of `previous`): a release line left without merging it back, or
+    /// merged back later.
+    package func range(to target: String, since previous: Release?, notMerged: Set<String> = []) -> GitLogRange {
+        guard let previous else { return GitLogRange(target: target, paths: paths.pathspecs) }
+        var bases = [previous.commit]
+        for release in releases
+        where release.version < previous.version && notMerged.contains(release.tag) && !bases.contains(release.commit) {
+            bases.append(release.commit)
+        }
+        return GitLogRange(target: target, bases: bases, paths: paths.pathspecs)
+    }
+
+    /// How a walk of the changes went.
+    package struct Walk: Sendable {
+        /// Whether the previous release is an ancestor of the target: nil when the walk cannot
+        /// tell (no previous release, or nothing in the range touched the project's paths).
+        package var previousIsAncestor: Bool?
+    }
+
+    /// Hands each commit of the changes since `previous` up to `target` (see `range`) to `body`,
+    /// newest first, as one `git log` streams them. When there are releases below `previous`,
+    /// one `git for-each-ref --no-merged` first says which of them `previous` does not contain.
+    @discardableResult
+    package func changes(
+        in git: Git, to target: String, since previous: Release?, _ body: @escaping @Sendable (GitCommitRecord) -> Void
+    ) async throws -> Walk {
+        var notMerged: Set<String> = []
+        if let previous, releases.contains(where: { $0.version < previous.version }) {
+            notMerged = try await git.tagNames(notMergedInto: previous.commit)
+        }
+        let range = range(to: target, since: previous, notMerged: notMerged)
+        let walk = try await git.forEachCommit(in: range, body)
+        guard let previous else { return Walk(previousIsAncestor: nil) }
+        if previous.commit == target || walk.boundaries.contains(previous.commit) {
+            return Walk(previousIsAncestor: true)
+        }
+        // With the previous release as the only base, commits on its side say it is no ancestor;
+        // so does, without paths, a boundary other than itself (their merge base). Paths rewrite
+        // the boundary to the commits touching them; other bases add sides of their own.
+        guard range.bases.count == 1 else { return Walk(previousIsAncestor: nil) }
+        if walk.otherSide > 0 || (range.paths.isEmpty && !walk.boundaries.isEmpty) {
+            return Walk(previousIsAncestor: false)
+        }
+        return Walk(previousIsAncestor: nil)
+    }
+
+    /// The one line `bump` says about tags it did not count, or nil when there are none.
+    package var ignoredSummary: String? {
+        guard !ignored.isEmpty else { return nil }
+        let shown = ignored.prefix(5).map { item -> String in
+            switch item.reason {
+            case .otherSpelling: return "`\(item.tag)`"
+            case .noVersion: return "`\(item.tag)` (no version)"
+            }
+        }
+        let more = ignored.count > shown.count ? " and \(ignored.count - shown.count) more" : ""
+        let spelled = ignored.contains { if case .otherSpelling = $0.reason { true } else { false } }
+        return
+            "\(ignored.count) tag\(ignored.count == 1 ? " is" : "s are") not a release of tag-format `\(format.pattern)` and \(ignored.count == 1 ? "was" : "were") ignored: \(shown.joined(separator: ", "))\(more)"
+            + (spelled ? "; a version tagged in another spelling is never proposed again" : "")
+    }
+}

@@ -1,0 +1,361 @@
+import Foundation
+import RelctlBasics
+import Synchronization
+
+/// The changes of many version lines (a workspace's members) from one `git log --name-only` walk
+/// of the target's history, instead of one `git log -- PATHS` walk per member (PRODUCT "Round 4 →
+/// Monorepos": on 200 members the per-member walks read the history 200 times).
+///
+/// Each request is what `ReleaseHistory.changes(in:to:since:_:)` would walk: the commits reachable
+/// from the target and from no release at or below `since` (the bases), touching the member's
+/// paths, fed to a `BumpCollector` newest first. The walk marks, children before parents, which
+/// commits each request's bases reach, and hands every commit that is not marked and touches a
+/// request's paths to that request's collector, in the order its own walk would (both are git's
+/// `--topo-order` of the same commits). Nothing of a commit is kept after it is handed over but
+/// its name in the collectors it went to and the marks still to pass to its parents.
+///
+/// A request whose own walk cannot be reproduced from this one is answered `.ownWalk` with the
+/// reason, and its bump walks its own history as before (the reference this walk is tested against).
+package enum SharedHistoryWalk {
+    package struct Request: Sendable {
+        package var history: ReleaseHistory
+        package var since: ReleaseHistory.Release?
+
+        package init(history: ReleaseHistory, since: ReleaseHistory.Release?) {
+            self.history = history
+            self.since = since
+        }
+    }
+
+    package enum Answer: Sendable {
+        case walked(BumpCollector, ReleaseHistory.Walk)
+        /// This walk cannot give the request's changes exactly: why (for tests and debugging).
+        case ownWalk(reason: String)
+    }
+
+    /// One walk from `target` (a commit) answering every request, in order.
+    package static func run(git: Git, target: String, requests: [Request]) async throws -> [Answer] {
+        var state = WalkState(requests: requests)
+        guard state.walking else { return state.answers() }
+        let shared = Mutex(state)
+        try await git.forEachCommitWithFiles(from: target) { commit in
+            shared.withLock { $0.take(commit) }
+        }
+        state = shared.withLock { $0 }
+        return state.answers()
+    }
+
+    /// Where the walk is: the requests' collectors, the marks on their way to older commits, what
+    /// was seen that decides whether a request's answer holds.
+    package struct WalkState: Sendable {
+        private let requests: [Request]
+        private let paths: HistoryPathIndex
+        /// The requests each path set of `paths` feeds.
+        private let requestsOfPath: [[Int]]
+        /// The requests each base commit stops.
+        private let baseOwners: [CommitName: [Int]]
+        private let words: Int
+        private var pending: [CommitName: [UInt64]] = [:]
+        private var seenBases: Set<CommitName> = []
+        private var collectors: [BumpCollector]
+        private var ownWalk: [String?]
+        private var merges: [CommitName] = []
+        /// The hashes each revert cites, and the requests it was handed to.
+        private var citing: [(cited: [String], requests: [Int])] = []
+        private var touched: [Int] = []
+        private var stamps: [Int]
+        private var serial = 0
+
+        package init(requests: [Request]) {
+            self.requests = requests
+            var unique: [HistoryPaths] = []
+            var pathOf: [Int] = []
+            for request in requests {
+                if let index = unique.firstIndex(of: request.history.paths) {
+                    pathOf.append(index)
+                } else {
+                    pathOf.append(unique.count)
+                    unique.append(request.history.paths)
+                }
+            }
+            paths = HistoryPathIndex(unique)
+            var requestsOfPath = Array(repeating: [Int](), count: unique.count)
+            var ownWalk = Array(repeating: String?.none, count: requests.count)
+            var owners: [CommitName: [Int]] = [:]
+            for (index, request) in requests.enumerated() {
+                if let reason = paths.unsupported[pathOf[index]] {
+                    ownWalk[index] = reason
+                    continue
+                }
+                requestsOfPath[pathOf[index]].append(index)
+                guard let since = request.since else { continue }
+                // The releases at or below `since`: its own walk stops at `since` and at those
+                // `since` does not contain. Those it contains stop nothing more, so every one
+                // can be a base here, with no `git for-each-ref --no-merged` per member.
+                var bases = [since.commit]
+                for release in request.history.releases where release.version < since.version {
+                    bases.append(release.commit)
+                }
+                for base in Set(bases) { owners[CommitName(base), default: []].append(index) }
+            }
+            self.requestsOfPath = requestsOfPath
+            self.ownWalk = ownWalk
+            baseOwners = owners
+            words = (requests.count + 63) / 64
+            collectors = Array(repeating: BumpCollector(), count: requests.count)
+            stamps = Array(repeating: -1, count: unique.count)
+        }
+
+        /// Whether any request needs the walk at all.
+        package var walking: Bool { ownWalk.contains { $0 == nil } }
+
+        package mutating func take(_ commit: GitFileWalkCommit) {
+            let name = CommitName(commit.record.hash)
+            var marks = pending.removeValue(forKey: name) ?? []
+            if let owners = baseOwners[name] {
+                seenBases.insert(name)
+                if marks.isEmpty { marks = Array(repeating: 0, count: words) }
+                for owner in owners { marks[owner / 64] |= 1 << UInt64(owner % 64) }
+            }
+            if !marks.isEmpty {
+                // Children come first (`--topo-order`): a commit's marks are complete when it is read.
+                for parent in commit.parents {
+                    if pending[parent] == nil {
+                        pending[parent] = marks
+                    } else {
+                        for word in 0..<words { pending[parent]![word] |= marks[word] }
+                    }
+                }
+            }
+            func stopped(_ request: Int) -> Bool {
+                !marks.isEmpty && marks[request / 64] & (1 << UInt64(request % 64)) != 0
+            }
+            let looksLikeRevert = CommitClassifier.looksLikeRevert(commit.record.subject)
+            if commit.record.isMerge {
+                merges.append(name)
+                // A merge counts as a revert in a bump when its own walk shows it, and whether it
+                // does depends on its diff against each parent (git's TREESAME rule), which this
+                // walk does not read: the requests it would reach walk their own history.
+                if looksLikeRevert, !CommitClassifier.revertedHashes(of: commit.record).isEmpty {
+                    for request in requests.indices where !stopped(request) && ownWalk[request] == nil {
+                        ownWalk[request] =
+                            "a merge in its range is a revert; whether its own walk shows the merge depends on the merge's diff against each parent"
+                    }
+                }
+                return
+            }
+            serial += 1
+            paths.touched(by: commit.files, into: &touched, stamps: &stamps, serial: serial)
+            var receivers: [Int] = []
+            for path in touched {
+                for request in requestsOfPath[path] where !stopped(request) {
+                    collectors[request].add(commit.record)
+                    receivers.append(request)
+                }
+            }
+            if looksLikeRevert, !receivers.isEmpty {
+                let cited = CommitClassifier.revertedHashes(of: commit.record)
+                if !cited.isEmpty { citing.append((cited, receivers)) }
+            }
+        }
+
+        package func answers() -> [Answer] {
+            var ownWalk = self.ownWalk
+            // Merges are not handed over; a revert citing one would cancel it in its own walk.
+            let merges = self.merges.sorted()
+            func mergeStarting(with prefix: String) -> Bool {
+                let key = CommitName(prefix)
+                var low = 0
+                var high = merges.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if merges[middle] < key { low = middle + 1 } else { high = middle }
+                }
+                return low < merges.count && merges[low].hasPrefix(prefix)
+            }
+            for (cited, receivers) in citing where cited.contains(where: mergeStarting(with:)) {
+                for request in receivers where ownWalk[request] == nil {
+                    ownWalk[request] =
+                        "a revert in its range cites a merge, which its own walk may list and this one does not"
+                }
+            }
+            return requests.indices.map { index in
+                if let reason = ownWalk[index] { return .ownWalk(reason: reason) }
+                guard let since = requests[index].since else {
+                    return .walked(collectors[index], ReleaseHistory.Walk(previousIsAncestor: nil))
+                }
+                // A base the target does not reach has commits of its own, whose patches its own
+                // walk leaves out of the changes (`--cherry-pick`): a release line not merged back.
+                let bases =
+                    [since.commit]
+                    + requests[index].history.releases.filter { $0.version < since.version }.map(\.commit)
+                if let missing = bases.first(where: { !seenBases.contains(CommitName($0)) }) {
+                    return .ownWalk(
+                        reason:
+                            "release commit \(missing) is not an ancestor of the target; its own walk leaves out the patches that release line already carries"
+                    )
+                }
+                return .walked(collectors[index], ReleaseHistory.Walk(previousIsAncestor: true))
+            }
+        }
+    }
+}
+
+/// Which of several `HistoryPaths` each changed file belongs to, as their git pathspecs
+/// (`HistoryPaths.pathspecs`) would answer: under the folder, not matching an `exclude` glob.
+/// `include` globs are joined to the folder, so a commit they keep is already under it. What this
+/// cannot answer exactly (an include leaving the folder, a glob with brackets or escapes) is in
+/// `unsupported`, and those members walk their own history with git's own pathspecs.
+package struct HistoryPathIndex: Sendable {
+    /// Keyed by substring so a file's leading folders are looked up without a copy.
+    private var byFolder: [Substring: [Int]] = [:]
+    /// Path sets with no pathspec at all (the whole repository): every commit is theirs, even one
+    /// that changes no file.
+    private var everything: [Int] = []
+    /// Path sets whose folder is the repository's top, with exclude globs.
+    private var top: [Int] = []
+    private var excludes: [[PathspecGlob]]
+    /// Why a path set cannot be matched here, by index.
+    package private(set) var unsupported: [Int: String] = [:]
+
+    package init(_ sets: [HistoryPaths]) {
+        excludes = Array(repeating: [], count: sets.count)
+        for (index, paths) in sets.enumerated() {
+            if let include = paths.include.first(where: { !PathspecGlob.staysInside($0) }) {
+                unsupported[index] =
+                    "its include `\(include)` reaches outside its folder, which git's pathspec resolves"
+                continue
+            }
+            var globs: [PathspecGlob] = []
+            for exclude in paths.exclude {
+                guard let glob = PathspecGlob(folder: paths.folder, glob: exclude) else {
+                    unsupported[index] = "its exclude `\(exclude)` is matched by git's own pathspec rules"
+                    break
+                }
+                globs.append(glob)
+            }
+            if unsupported[index] != nil { continue }
+            excludes[index] = globs
+            if paths.pathspecs.isEmpty {
+                everything.append(index)
+            } else if paths.folder.isEmpty {
+                top.append(index)
+            } else {
+                byFolder[paths.folder[...], default: []].append(index)
+            }
+        }
+    }
+
+    /// The path sets `files` (one commit's) touch, in `result`; `stamps` and `serial` keep a set
+    /// from being listed twice without a set per commit.
+    package func touched(by files: [String], into result: inout [Int], stamps: inout [Int], serial: Int) {
+        result.removeAll(keepingCapacity: true)
+        for index in everything {
+            stamps[index] = serial
+            result.append(index)
+        }
+        for file in files {
+            func consider(_ index: Int) {
+                guard stamps[index] != serial, !excludes[index].contains(where: { $0.matches(file) }) else { return }
+                stamps[index] = serial
+                result.append(index)
+            }
+            for index in top { consider(index) }
+            guard !byFolder.isEmpty else { continue }
+            var scan = file.utf8.startIndex
+            while let slash = file.utf8[scan...].firstIndex(of: UInt8(ascii: "/")) {
+                if let sets = byFolder[file[..<slash]] {
+                    for index in sets { consider(index) }
+                }
+                scan = file.utf8.index(after: slash)
+            }
+        }
+    }
+}
+
+/// One `:(top,glob,exclude)FOLDER/GLOB` pathspec, matched as git matches it against a changed
+/// file: a glob with wildcards matches the whole path (`*` and `?` within one path component,
+/// `**` as a whole component across any number of them, git's wildmatch); one without matches
+/// the path itself or everything under it as a folder.
+package struct PathspecGlob: Sendable {
+    private let pattern: [UInt8]
+    private let literal: Bool
+
+    /// Nil for what git would rewrite or read with rules not reproduced here: brackets and
+    /// escapes, `.` and `..` components, empty components, an empty glob.
+    package init?(folder: String, glob: String) {
+        guard !glob.isEmpty, !glob.contains("["), !glob.contains("\\"), !glob.hasPrefix("/") else { return nil }
+        let components = glob.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, component) in components.enumerated() {
+            if component == "." || component == ".." { return nil }
+            if component.isEmpty && index != components.count - 1 { return nil }
+        }
+        literal = !glob.contains("*") && !glob.contains("?")
+        // A trailing `/` with wildcards: git's matching of it is not reproduced.
+        if !literal && glob.hasSuffix("/") { return nil }
+        pattern = Array((folder.isEmpty ? glob : folder + "/" + glob).utf8)
+    }
+
+    /// Whether `include` (relative to a member's folder) names only paths inside that folder.
+    package static func staysInside(_ include: String) -> Bool {
+        !include.hasPrefix("/") && !include.split(separator: "/").contains("..")
+    }
+
+    package func matches(_ path: String) -> Bool {
+        let text = Array(path.utf8)
+        if literal {
+            if pattern.last == UInt8(ascii: "/") { return text.starts(with: pattern) }
+            return text == pattern
+                || (text.count > pattern.count && text.starts(with: pattern)
+                    && text[pattern.count] == UInt8(ascii: "/"))
+        }
+        return Self.wildmatch(pattern[...], text[...])
+    }
+
+    private static let slash = UInt8(ascii: "/")
+    private static let star = UInt8(ascii: "*")
+
+    private static func wildmatch(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
+        var p = pattern.startIndex
+        var t = text.startIndex
+        while p < pattern.endIndex {
+            let byte = pattern[p]
+            if byte == star {
+                var end = p
+                while end < pattern.endIndex && pattern[end] == star { end += 1 }
+                let wholeComponent =
+                    end - p >= 2 && (p == pattern.startIndex || pattern[p - 1] == slash)
+                    && (end == pattern.endIndex || pattern[end] == slash)
+                if wholeComponent {
+                    // `**` at the end: everything below; `**/`: zero or more whole components.
+                    if end == pattern.endIndex { return true }
+                    let rest = pattern[(end + 1)...]
+                    if wildmatch(rest, text[t...]) { return true }
+                    var scan = t
+                    while scan < text.endIndex {
+                        if text[scan] == slash, wildmatch(rest, text[(scan + 1)...]) { return true }
+                        scan += 1
+                    }
+                    return false
+                }
+                // `*` (or `**` inside a component): any run within one component.
+                let rest = pattern[end...]
+                var scan = t
+                while true {
+                    if wildmatch(rest, text[scan...]) { return true }
+                    if scan == text.endIndex || text[scan] == slash { return false }
+                    scan += 1
+                }
+            }
+            guard t < text.endIndex else { return false }
+            if byte == UInt8(ascii: "?") {
+                if text[t] == slash { return false }
+            } else if byte != text[t] {
+                return false
+            }
+            p += 1
+            t += 1
+        }
+        return t == text.endIndex
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import RelctlBasics
+
+/// How a changelog writes its release headings, learnt from its newest one, so the section relctl
+/// adds looks like its neighbours: the level (`#` for fd, `##` for Keep a Changelog), setext
+/// underlines (ripgrep), a word before the version (`Version 8.5.0`), a `v`, brackets with an
+/// inline link or a link reference defined at the bottom, and the date's place and form.
+package struct ChangelogHeadingStyle: Sendable, Equatable {
+    package enum Link: Sendable, Equatable {
+        /// `1.2.0`
+        case none
+        /// `[1.2.0](https://…/compare/…)`
+        case inline
+        /// `[1.2.0]` with `[1.2.0]: https://…` among the file's link definitions.
+        case reference
+    }
+
+    package var level = 2
+    package var isSetext = false
+    /// A word before the version (`Version `).
+    package var prefix = ""
+    package var hasV = false
+    package var link = Link.inline
+    /// Nil when the headings carry no date.
+    package var date: ChangelogDateForm? = .iso
+    package var beforeDate = " - "
+    package var afterDate = ""
+
+    /// relctl's own layout, for a changelog with no release heading to learn from.
+    package static let standard = ChangelogHeadingStyle()
+
+    package init() {}
+
+    /// The style of `heading` (a release heading). Parts it cannot read safely (text around the
+    /// date that is more than punctuation, a date in an unknown form) fall back to relctl's layout.
+    package init(learningFrom heading: ChangelogHeading) {
+        level = heading.level
+        isSetext = heading.isSetext
+        guard let match = ChangelogHeading.versionMatch(in: heading.text) else { return }
+        hasV = match.hasV
+        var prefixText = match.prefix
+        var rest = match.rest
+        if prefixText.last == "[" {
+            prefixText = prefixText.dropLast()
+            guard rest.first == "]" else { return }
+            rest = rest.dropFirst()
+            if rest.first == "(", let close = rest.firstIndex(of: ")") {
+                link = .inline
+                rest = rest[rest.index(after: close)...]
+            } else {
+                link = .reference
+            }
+        } else {
+            link = .none
+        }
+        prefix = String(prefixText)
+        let isPunctuation: (Substring) -> Bool = { !$0.contains(where: { $0.isLetter || $0.isNumber }) }
+        if let found = ChangelogDateForm.find(in: rest) {
+            let before = rest[..<found.range.lowerBound]
+            let after = rest[found.range.upperBound...]
+            guard isPunctuation(before), isPunctuation(after) else { return }
+            date = found.form
+            beforeDate = String(before)
+            afterDate = String(after)
+        } else if isPunctuation(rest) {
+            date = nil
+            beforeDate = ""
+            afterDate = String(rest)
+        }
+    }
+
+    /// The heading lines for a release (`versionText`, as the tag spells it) or for unreleased
+    /// changes (nil), and the link definition to add for the reference style.
+    package func heading(
+        versionText: String?, url: String?, date isoDate: String
+    ) -> (lines: [String], definition: String?) {
+        var text: String
+        var definition: String?
+        if let versionText {
+            let label = (hasV ? "v" : "") + versionText
+            switch link {
+            case .none: text = label
+            case .inline: text = url.map { "[\(label)](\($0))" } ?? label
+            case .reference:
+                text = "[\(label)]"
+                definition = url.map { "[\(label)]: \($0)" }
+            }
+            text = prefix + text
+        } else {
+            text = link == .none ? "Unreleased" : "[Unreleased]"
+            if self == .standard { text = "Unreleased" }
+        }
+        if let date { text += beforeDate + date.render(isoDate) + afterDate } else { text += afterDate }
+        if isSetext, level <= 2 {
+            return ([text, String(repeating: level == 1 ? "=" : "-", count: max(text.count, 3))], definition)
+        }
+        return ([String(repeating: "#", count: level) + " " + text], definition)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import RelctlBasics
+
+/// A commit message parsed by the Conventional Commits 1.0.0 grammar:
+/// `type(scope)!: description`, an optional body, and optional footers (`Token: value`, `Token #value`).
+package struct ConventionalCommit: Sendable, Equatable {
+    /// One trailer-style footer; `BREAKING CHANGE` keeps its space.
+    package struct Footer: Sendable, Equatable {
+        package var token: String
+        /// `": "` or `" #"`.
+        package var separator: String
+        package var value: String
+
+        package init(token: String, separator: String, value: String) {
+            self.token = token
+            self.separator = separator
+            self.value = value
+        }
+
+        /// True for `BREAKING CHANGE` and its synonym `BREAKING-CHANGE`.
+        package var isBreaking: Bool { token == "BREAKING CHANGE" || token == "BREAKING-CHANGE" }
+    }
+
+    /// Lowercased (the spec makes types case-insensitive).
+    package var type: String
+    package var scope: String?
+    package var description: String
+    package var body: String?
+    package var footers: [Footer]
+    /// `!` after the type/scope.
+    package var hasBang: Bool
+
+    /// `!` or a `BREAKING CHANGE` footer.
+    package var isBreaking: Bool { hasBang || footers.contains(where: \.isBreaking) }
+
+    /// The text of the breaking-change footers: the migration note for users.
+    package var breakingNote: String? {
+        let notes = footers.filter(\.isBreaking).map(\.value).filter { !$0.isEmpty }
+        return notes.isEmpty ? nil : notes.joined(separator: "\n\n")
+    }
+
+    package init(
+        type: String, scope: String? = nil, description: String, body: String? = nil, footers: [Footer] = [],
+        hasBang: Bool = false
+    ) {
+        self.type = type
+        self.scope = scope
+        self.description = description
+        self.body = body
+        self.footers = footers
+        self.hasBang = hasBang
+    }
+
+    /// Parses a whole message (subject, blank line, rest); nil when the subject is not conventional.
+    package init?(message: String) {
+        let (subject, rest) = Self.splitMessage(message)
+        self.init(subject: subject, body: rest)
+    }
+
+    /// Parses a subject line and the text after it (what `git log %s` and `%b` give).
+    package init?(subject: String, body rawBody: String) {
+        guard let header = Self.parseHeader(subject) else { return nil }
+        type = header.type
+        scope = header.scope
+        description = header.description
+        hasBang = header.bang
+        let (body, footers) = Self.parseBody(rawBody)
+        self.body = body
+        self.footers = footers
+    }
+
+    package static func splitMessage(_ message: String) -> (String, String) {
+        guard let newline = message.firstIndex(of: "\n") else { return (message, "") }
+        let subject = String(message[..<newline])
+        let rest = message[message.index(after: newline)...].drop(while: { $0 == "\n" })
+        return (subject, String(rest))
+    }
+
+    private static func isTypeCharacter(_ c: UInt8) -> Bool {
+        (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
+    }
+
+    /// `type(scope)!: description`, scanned on bytes: this runs once per commit of large histories.
+    package static func parseHeader(
+        _ subject: String
+    ) -> (type: String, scope: String?, bang: Bool, description: String)? {
+        let bytes = Array(subject.utf8)
+        var index = 0
+        while index < bytes.count, isTypeCharacter(bytes[index]) { index += 1 }
+        guard index > 0, let first = bytes.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A)
+        else { return nil }
+        let type = String(decoding: bytes[0..<index], as: UTF8.self).lowercased()
+        var scope: String?
+        if index < bytes.count, bytes[index] == UInt8(ascii: "(") {
+            guard let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ")")) else { return nil }
+            let text = String(decoding: bytes[(index + 1)..<close], as: UTF8.self).trimmingSpaces()
+            guard !text.isEmpty, !text.contains("(") else { return nil }
+            scope = text
+            index = close + 1
+        }
+        var bang = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "!") {
+            bang = true
+            index += 1
+        }
+        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: " ") else {
+            return nil
+        }
+        let description = String(decoding: bytes[(index + 2)...], as: UTF8.self).trimmingSpaces()
+        guard !description.isEmpty else { return nil }
+        return (type, scope, bang, description)
+    }
+
+    /// A footer's first line: `Token: value` or `Token #value`, token `[A-Za-z0-9-]+` or `BREAKING CHANGE`.
+    package static func footerStart(_ line: Substring) -> Footer? {
+        let breakingPrefixes = ["BREAKING CHANGE", "BREAKING-CHANGE"]
+        for prefix in breakingPrefixes where line.hasPrefix(prefix) {
+            let rest = line.dropFirst(prefix.count)
+            if rest.hasPrefix(": ") || rest == ":" {
+                return Footer(token: prefix, separator: ": ", value: String(rest.dropFirst(1)).trimmingSpaces())
+            }
+            if rest.hasPrefix(" #") { return Footer(token: prefix, separator: " #", value: String(rest.dropFirst(2))) }
+        }
+        var end = line.startIndex
+        while end < line.endIndex, let ascii = line[end].asciiValue, isTypeCharacter(ascii), ascii != 0x5F {
+            end = line.index(after: end)
+        }
+        guard end > line.startIndex else { return nil }
+        let token = String(line[..<end])
+        let rest = line[end...]
+        if rest.hasPrefix(": ") {
+            return Footer(token: token, separator: ": ", value: String(rest.dropFirst(2)).trimmingSpaces())
+        }
+        if rest.hasPrefix(" #"), rest.count > 2 {
+            return Footer(token: token, separator: " #", value: String(rest.dropFirst(2)))
+        }
+        return nil
+    }
+
+    /// Footers begin at the first paragraph whose first line is a footer; everything after belongs
+    /// to them (a value may continue on following lines, as the spec allows).
+    package static func parseBody(_ text: String) -> (body: String?, footers: [Footer]) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var footerStartLine: Int?
+        for (index, line) in lines.enumerated()
+        where index == 0 || lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty {
+            if footerStart(line) != nil {
+                footerStartLine = index
+                break
+            }
+        }
+        let bodyLines = lines[..<(footerStartLine ?? lines.count)]
+        let body = bodyLines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        var footers: [Footer] = []
+        if let footerStartLine {
+            for line in lines[footerStartLine...] {
+                if let footer = footerStart(line) {
+                    footers.append(footer)
+                } else if !footers.isEmpty {
+                    footers[footers.count - 1].value += "\n" + line
+                }
+            }
+            for index in footers.indices {
+                footers[index].value = footers[index].value.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+        return (body.isEmpty ? nil : body, footers)
+    }
+}
+
+extension String {
+    package func trimmingSpaces() -> String { trimmingCharacters(in: .whitespaces) }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+
+/// Which history a set of notes covers: the changes up to `targetCommit` since `previous`.
+package struct NotesRange: Sendable, Equatable {
+    /// The release's tag (given, or found at the target); nil for unreleased changes.
+    package var tag: String?
+    package var version: SemanticVersion?
+    /// The previous release tag or the `--from` ref; nil means the whole history.
+    package var previous: String?
+    package var previousCommit: String?
+    /// The previous release (nil with `--from`, or before the first release).
+    package var previousRelease: ReleaseHistory.Release?
+    package var targetCommit: String
+
+    /// Resolves the range by the rules in docs/notes.md, on the project's release history:
+    /// the previous release is the highest release below the release's version, on any branch
+    /// (for unreleased changes, the latest release, as `bump` counts them); for a final release,
+    /// the prereleases *of that same version* are skipped when `skipPrereleases` (notes for
+    /// `v1.0.0` start at `v0.9.0`, not at `v1.0.0-rc.2`), while prereleases of other versions
+    /// (`v0.0.1-test.9` before `v0.1.0`) are real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
+    package static func resolve(
+        git: Git, history: ReleaseHistory, skipPrereleases: Bool, tag: String?, from: String?, to: String?
+    ) async throws -> NotesRange {
+        let format = history.format
+        var version: SemanticVersion?
+        // An existing release is read as the history reads it (`V1.2.0`, `v2.0`); a new tag strictly.
+        if let tag { version = try history.release(named: tag)?.version ?? format.version(of: tag) }
+        var targetCommit: String
+        if to == nil, let tag, let commit = history.tag(named: tag)?.commit {
+            targetCommit = commit
+        } else {
+            targetCommit = try await git.rangeEnd(to ?? "HEAD")
+        }
+        var releaseTag = tag
+        if releaseTag == nil, let best = history.releases(at: targetCommit).first {
+            releaseTag = best.tag
+            version = best.version
+        }
+        if let from {
+            return NotesRange(
+                tag: releaseTag, version: version, previous: from, previousCommit: try await git.commit(of: from),
+                previousRelease: nil, targetCommit: targetCommit)
+        }
+        let previous =
+            version.map { history.previous(before: $0, skippingItsPrereleases: skipPrereleases) } ?? history.latest
+        return NotesRange(
+            tag: releaseTag, version: version, previous: previous?.tag, previousCommit: previous?.commit,
+            previousRelease: previous, targetCommit: targetCommit)
+    }
+}

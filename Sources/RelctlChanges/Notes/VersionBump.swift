@@ -1,0 +1,679 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+import Synchronization
+
+/// The next version from the commits since the last release (`relctl bump`).
+public struct VersionBump: Sendable, Equatable {
+    public enum Level: String, Sendable, Codable, Comparable {
+        case patch, minor, major, prerelease
+        private var rank: Int { [.prerelease: 0, .patch: 1, .minor: 2, .major: 3][self] ?? 0 }
+        public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
+    }
+
+    /// The latest release's tag (the highest release anywhere in the repository); nil if none.
+    public var previousTag: String?
+    public var current: SemanticVersion?
+    public var next: SemanticVersion
+    public var level: Level
+    /// What the changes alone call for (`level` says `prerelease` when a prerelease counter
+    /// continues): `relctl plan`'s reason.
+    public var changeLevel: Level = .patch
+    /// Commits considered (after dropping merges and cancelled reverts).
+    public var commitCount: Int
+    /// What moved the version away from the commit rules, for the user to read: the manifest's
+    /// version as a floor, tags that already exist, a latest release off the target's branch,
+    /// tags that are not releases of the format.
+    public var notes: [String] = []
+    /// The tag the next version gets (spelled as the recent tags are: calendar padding, PEP 440).
+    public var nextTag: String = ""
+    /// The next version as the tag and the manifests spell it (`2026.09.03` for calendar
+    /// versions padded like the recent tags; otherwise the SemVer text).
+    public var nextText: String = ""
+    /// The `[[branch]]` rule applied, if one matched the branch (`relctl plan`'s `branch`).
+    package var branch: BranchRule?
+
+    /// The first version of a project without release tags.
+    package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
+
+    /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch, over the
+    /// changes since the latest release (`ReleaseHistory`: the highest release anywhere, the
+    /// commits reachable from the target and not from it, less what it shipped as patches); after
+    /// a prerelease (`1.0.0-rc.1`) the prerelease counter continues (`1.0.0-rc.2`). Then two
+    /// floors: the result is never below the first manifest's version (compared in the manifest's
+    /// own scheme, so `3.2.0.dev0` gives 3.2.0, not 3.1.4), and never a version some tag already
+    /// names in any spelling (it moves up, at the same level, until free).
+    public static func compute(git: Git, config: RelctlConfig, target: String = "HEAD") async throws -> VersionBump {
+        let history = try await ReleaseHistory.read(git: git, config: config)
+        let targetCommit = try await git.rangeEnd(target)
+        return try await compute(history: history, git: git, config: config, target: target, targetCommit: targetCommit)
+    }
+
+    /// `compute` over a history already read (a monorepo's members share one tag list); with
+    /// `shared`, the current branch and the changes come from what the members read together.
+    package static func compute(
+        history: ReleaseHistory, git: Git, config: RelctlConfig, target: String, targetCommit: String,
+        shared: SharedBumpInputs? = nil
+    ) async throws -> VersionBump {
+        let format = history.format
+        var rule: BranchRule?
+        if !config.branches.isEmpty {
+            var branch = shared?.currentBranch
+            if shared == nil { branch = await BranchRule.currentBranch(git: git) }
+            rule = BranchRule.applying(to: branch, in: config.branches)
+        }
+        let last = countedFrom(history: history, rule: rule)
+        func changes(since release: ReleaseHistory.Release?) async throws -> (BumpCollector, ReleaseHistory.Walk) {
+            if let answer = shared?.changes(release) { return answer }
+            let collector = Mutex(BumpCollector())
+            let walk = try await history.changes(in: git, to: targetCommit, since: release) { commit in
+                collector.withLock { $0.add(commit) }
+            }
+            return (collector.withLock { $0 }, walk)
+        }
+        let (collector, walk) = try await changes(since: last)
+        var (level, commitCount) = collector.finish()
+        var bump: VersionBump
+        if case .prerelease(let identifier)? = rule?.line {
+            // Whether anything is new since the latest release of any kind (an rc already made).
+            if let latest = history.latest, latest.tag != last?.tag {
+                commitCount = try await changes(since: latest).0.finish().count
+            }
+            let next = prereleaseNext(
+                identifier: identifier, lastFinal: last?.version, level: level, history: history)
+            bump = VersionBump(
+                previousTag: history.latest?.tag, current: history.latest?.version, next: next, level: .prerelease,
+                commitCount: commitCount)
+        } else if case .maintenance(let range)? = rule?.line {
+            let next = last.map { Self.next(after: $0.version, level: level) } ?? range.lowest
+            bump = VersionBump(
+                previousTag: last?.tag, current: last?.version, next: next,
+                level: last?.version.isPrerelease == true ? .prerelease : level, commitCount: commitCount)
+            if !range.contains(next), let raising = collector.raisingCommit(at: level) {
+                throw VersionBumpError.leavesRange(
+                    branch: rule?.name ?? "", range: range.description, version: next.description,
+                    commit: raising.name, subject: raising.subject)
+            }
+        } else if format.scheme == .calver {
+            let time = try await git.committerTime(of: targetCommit)
+            let next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
+            bump = VersionBump(
+                previousTag: last?.tag, current: last?.version, next: next, level: .patch, commitCount: commitCount)
+        } else if let last {
+            bump = VersionBump(
+                previousTag: last.tag, current: last.version, next: next(after: last.version, level: level),
+                level: last.version.isPrerelease ? .prerelease : level, commitCount: commitCount)
+        } else {
+            bump = VersionBump(
+                previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commitCount)
+        }
+        bump.changeLevel = level
+        bump.branch = rule
+        // The walk tells in most histories; where it cannot (other release lines), git is asked.
+        var ancestor = walk.previousIsAncestor
+        if let last, ancestor == nil { ancestor = await git.isAncestor(last.commit, of: targetCommit) }
+        if let last, ancestor == false {
+            bump.notes.append(
+                "the latest release \(last.tag) is not an ancestor of \(target) (tagged on another branch or an unmerged commit); the changes are those \(target) has and \(last.tag) has not, less the patches \(last.tag) already shipped"
+            )
+        }
+        if let ignored = history.ignoredSummary { bump.notes.append(ignored) }
+        let exists: (SemanticVersion) -> Bool = { history.taken($0) != nil }
+        // Every manifest's version is a floor: it may already name the release in preparation.
+        if let highest = highestFloor(above: bump.next, config: config), highest.below || last == nil {
+            let (found, floor, below) = highest
+            // Before the first tag the manifest's version has not shipped: it is the next one.
+            let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
+            if below {
+                bump.notes.append(
+                    "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(history.taken(floor) ?? format.tag(for: floor)) exists already)" : "")"
+                )
+            }
+            bump.next = chosen
+        }
+        var skipped: [String] = []
+        // Up at the level the changes call for: a `feat` after 0.53.0 whose 0.54.0 to 0.56.0 were
+        // tagged `v0.54.0`… in another spelling gives 0.57.0, not 0.54.1.
+        let step: Level = format.scheme == .calver ? .patch : level
+        while let taken = history.taken(bump.next) {
+            skipped.append(taken)
+            bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : step)
+        }
+        if case .maintenance(let range)? = rule?.line, !range.contains(bump.next) {
+            // The commits fit the range, but the manifests or the tags moved it out.
+            throw VersionBumpError.outsideRange(
+                branch: rule?.name ?? "", range: range.description, version: bump.next.description,
+                why: skipped.isEmpty
+                    ? "a manifest holds a version above it" : "\(skipped.joined(separator: ", ")) exist")
+        }
+        bump.nextTag = format.tag(for: bump.next)
+        bump.nextText = format.scheme == .calver ? format.calendarSpelling.spell(bump.next) : bump.next.description
+        if !skipped.isEmpty {
+            bump.notes.append(
+                "\(skipped.joined(separator: ", ")) exist\(skipped.count == 1 ? "s" : "") already (another spelling of the version); moved up to \(bump.next)"
+            )
+        }
+        return bump
+    }
+
+    /// The release the changes count from: on a maintenance line the highest one in its range,
+    /// on a prerelease line the last final one (the base comes from all changes since then),
+    /// else the latest release anywhere.
+    package static func countedFrom(history: ReleaseHistory, rule: BranchRule?) -> ReleaseHistory.Release? {
+        switch rule?.line {
+        case .maintenance(let range)?: history.releases.first { range.contains($0.version) }
+        case .prerelease?: history.releases.first { !$0.version.isPrerelease }
+        case nil: history.latest
+        }
+    }
+
+    /// Every release `compute` reads the changes since: `countedFrom`, and on a prerelease line
+    /// also the latest release when that is another (whether anything is new since an rc).
+    package static func walkStarts(history: ReleaseHistory, rule: BranchRule?) -> [ReleaseHistory.Release?] {
+        let last = countedFrom(history: history, rule: rule)
+        if case .prerelease? = rule?.line, let latest = history.latest, latest.tag != last?.tag {
+            return [last, latest]
+        }
+        return [last]
+    }
+
+    /// The next release on a prerelease line: `BASE-ID.N`, BASE what `level` makes of the last final
+    /// release (a `feat` after `2.0.0-rc.1`, itself due to a breaking change, stays on 2.0.0), N one
+    /// above the highest existing `BASE-ID.N` in any spelling. Never at or below the latest release
+    /// anywhere: a higher line's prerelease (`2.1.0-rc.1`) lifts the base to its version.
+    package static func prereleaseNext(
+        identifier: String, lastFinal: SemanticVersion?, level: Level, history: ReleaseHistory
+    ) -> SemanticVersion {
+        var base = lastFinal.map { Self.next(after: $0, level: level) } ?? initialVersion
+        if let latest = history.latest?.version, latest.final > base {
+            base = latest.final
+        }
+        let counters = history.released.entries.compactMap { entry -> Int? in
+            let version = entry.version
+            guard version.final.hasSamePrecedence(as: base), version.prerelease.count == 2,
+                version.prerelease[0] == .alphanumeric(identifier)
+            else { return nil }
+            return version.prerelease[1].number
+        }
+        var proposed = base
+        proposed.prerelease = [.alphanumeric(identifier), .numeric(String((counters.max() ?? 0) + 1))]
+        if let latest = history.latest?.version, !(latest < proposed) {
+            // Another identifier sorting above this one on the same base (`rc` after `rc2`): count on
+            // from the latest instead of going below it.
+            proposed = next(after: latest, level: .prerelease)
+        }
+        return proposed
+    }
+
+    /// The highest version the configured manifests declare (as a releasable version), the
+    /// manifest holding it, and whether `version` is below it. Nil when no manifest holds one.
+    package static func highestFloor(
+        above version: SemanticVersion, config: RelctlConfig
+    ) -> (
+        found: ManifestVersion, floor: SemanticVersion, below: Bool
+    )? {
+        let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
+        let scheme = config.project.tagFormat.scheme
+        var best: (ManifestVersion, SemanticVersion)?
+        var anyBelow = false
+        for source in config.versions {
+            guard let found = try? ManifestReaders.read(source, root: config.root),
+                let reader = try? ManifestReaders.reader(for: source.kind),
+                let floor = releasableVersion(ofManifestText: found.text, comparison: reader.comparison), floor > zero
+            else { continue }
+            if isBelow(version, manifestText: found.text, comparison: reader.comparison, scheme: scheme) {
+                anyBelow = true
+            }
+            if best == nil || best!.1 < floor { best = (found, floor) }
+        }
+        return best.map { (found: $0.0, floor: $0.1, below: anyBelow) }
+    }
+
+    /// The next calendar version after `last` for a commit made at `commitTime`: the date's
+    /// version (year and month, and the day for projects whose third number is a zero-padded day,
+    /// as certifi's `2026.07.22`), else the next patch of the last one when that is not below it.
+    /// The commit's date, not the wall clock, so the answer is reproducible.
+    package static func calendarNext(
+        after last: SemanticVersion?, commitTime: Int, spelling: VersionScheme.CalendarSpelling
+    ) -> SemanticVersion {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let date = Date(timeIntervalSince1970: TimeInterval(commitTime))
+        let year = calendar.component(.year, from: date), month = calendar.component(.month, from: date)
+        let fullYear = last.map { $0.major.count >= 4 } ?? false
+        let day = spelling.padsPatch ? calendar.component(.day, from: date) : 0
+        let dated = SemanticVersion(major: fullYear ? year : year % 100, minor: month, patch: day)
+        guard let last, !(last < dated) else { return dated }
+        return next(after: last.final, level: .patch)
+    }
+
+    /// `bump --set`: `text` as the next version (a SemVer version, or a tag in the tag format),
+    /// for a lockstep train; bad input when it is neither.
+    public static func set(_ text: String, config: RelctlConfig) throws -> VersionBump {
+        let version: SemanticVersion
+        if let parsed = try? SemanticVersion(parsing: text) {
+            version = parsed
+        } else if let fromTag = try? config.project.tagFormat.version(of: text) {
+            version = fromTag
+        } else {
+            version = try SemanticVersion(parsing: text)
+        }
+        var bump = VersionBump(
+            previousTag: nil, current: nil, next: version, level: version.isPrerelease ? .prerelease : .patch,
+            commitCount: 0)
+        let format = config.project.tagFormat
+        bump.nextTag = format.tag(for: version)
+        bump.nextText = format.scheme == .calver ? format.calendarSpelling.spell(version) : version.description
+        return bump
+    }
+
+    /// Whether `version` is below what a manifest declares, in the manifest's own order (PEP 440
+    /// for Python: `3.1.4` is below `3.2.0.dev0`, `3.2.0` above it). Text the kind's own rules
+    /// refuse is still read the way a human would: a calendar version with its zero padding
+    /// (`2026.07.22`), or PEP 440 in a file of another kind (`__version__ = "1.0.0b1"`), so no
+    /// spelling lets a lower version through. False only when the text is no version at all.
+    package static func isBelow(
+        _ version: SemanticVersion, manifestText text: String, comparison: VersionComparison,
+        scheme: VersionScheme = .semver
+    ) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if comparison == .semver, let declared = try? SemanticVersion(parsing: trimmed) { return version < declared }
+        if comparison == .semver || scheme == .calver, let declared = try? VersionScheme.calendarVersion(trimmed) {
+            return version < declared
+        }
+        guard let declared = PEP440Version(trimmed) else { return false }
+        guard let mine = PEP440Version(semver: version) ?? PEP440Version(version.final.description) else {
+            return false
+        }
+        return mine < declared
+    }
+
+    /// Whether a manifest's version text can be ordered at all (see `isBelow`).
+    package static func isOrderable(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return ReleasedVersions.reading(trimmed) != nil || PEP440Version(trimmed) != nil
+    }
+
+    /// The lowest version a release may carry given what a manifest declares: the version itself
+    /// for SemVer; for PEP 440, `3.2.0.dev0` → 3.2.0 (a dev release precedes its final),
+    /// `1.0rc1.dev2` → 1.0.0-rc.1, `1.0.post1` → 1.0.1 (a post-release follows 1.0.0). Nil when
+    /// there is no SemVer reading (epochs, more than three release numbers).
+    package static func releasableVersion(
+        ofManifestText text: String, comparison: VersionComparison
+    ) -> SemanticVersion? {
+        if let version = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) { return version }
+        if let version = try? VersionScheme.calendarVersion(text.trimmingCharacters(in: .whitespaces)) {
+            return version
+        }
+        guard comparison == .pep440 || PEP440Version(text) != nil, let pep = PEP440Version(text), pep.epoch == "0",
+            (1...3).contains(pep.release.count)
+        else { return nil }
+        let numbers: [String] = Array((pep.release + ["0", "0"])[0..<3])
+        if pep.post != nil, pep.pre == nil {
+            return try? SemanticVersion(parsing: "\(numbers[0]).\(numbers[1]).\(SemanticVersion.increment(numbers[2]))")
+        }
+        let phase =
+            pep.pre.map {
+                ["a": "-alpha.", "b": "-beta.", "rc": "-rc."][$0.phase.rawValue, default: "-rc."] + $0.number
+            } ?? ""
+        return try? SemanticVersion(parsing: numbers.joined(separator: ".") + phase)
+    }
+
+    /// A manifest's version as SemVer: as written, or a plain PEP 440 one (`1.2.0rc1` → `1.2.0-rc.1`);
+    /// nil for what has no SemVer reading (epochs, post and dev releases).
+    package static func semanticVersion(ofManifestText text: String) -> SemanticVersion? {
+        if let version = try? SemanticVersion(parsing: text) { return version }
+        guard let pep = PEP440Version(text), pep.post == nil, pep.dev == nil, pep.local == nil else { return nil }
+        return releasableVersion(ofManifestText: text, comparison: .pep440)
+    }
+
+    /// Applies the rules to one version.
+    package static func next(after current: SemanticVersion, level: Level) -> SemanticVersion {
+        if current.isPrerelease {
+            var next = current
+            next.build = []
+            if let index = next.prerelease.lastIndex(where: { $0.number != nil }),
+                let number = next.prerelease[index].number
+            {
+                next.prerelease[index] = .numeric(String(number + 1))
+            } else {
+                next.prerelease.append(.numeric("1"))
+            }
+            return next
+        }
+        let (major, minor, patch) = (current.major, current.minor, current.patch)
+        // Digit strings, not Int: a version number past Int64 still moves up, never to 0.
+        func version(_ a: String, _ b: String, _ c: String) -> SemanticVersion {
+            var v = current.final
+            (v.major, v.minor, v.patch) = (a, b, c)
+            return v
+        }
+        switch level {
+        case .major where major == "0", .minor:
+            return version(major, SemanticVersion.increment(minor), "0")
+        case .major:
+            return version(SemanticVersion.increment(major), "0", "0")
+        case .patch, .prerelease:
+            return version(major, minor, SemanticVersion.increment(patch))
+        }
+    }
+
+    /// Rewrites the version in every configured manifest and in its companions (lock entries,
+    /// requirements and pins; see `Companion`), touching only the version text on its line (PEP 440
+    /// spelling for Python manifests). A manifest already above `version` is an error, never
+    /// lowered. Everything is checked before anything is written, and each file is replaced
+    /// atomically. Returns the files written, relative to the root.
+    ///
+    /// A manifest that is a symlink is written through: the file it resolves to is updated (and
+    /// keeps its own mode; the link stays a link) when it is inside the repository, and `onLink` is
+    /// told so; a link that leaves the repository is refused before anything is written.
+    @discardableResult
+    public static func write(
+        _ version: SemanticVersion, config: RelctlConfig, onLink: (String) -> Void = { _ in }
+    ) throws -> [String] {
+        try write(version, config: config, spelling: nil, released: nil, onLink: onLink)
+    }
+
+    /// `write` spelling calendar versions as `spelling` (learnt from tags; the manifest's own text
+    /// adds to it) and refusing a version that `released` names, when anything would change.
+    package static func write(
+        _ version: SemanticVersion, config: RelctlConfig, spelling: VersionScheme.CalendarSpelling?,
+        released: ReleasedVersions?, onLink: (String) -> Void = { _ in }
+    ) throws -> [String] {
+        try writeReporting(version, config: config, spelling: spelling, released: released, onLink: onLink).files
+    }
+
+    /// One version text `write` changed: where, what it is, and the text before and after.
+    public struct WrittenVersion: Sendable, Equatable {
+        /// Relative to the root, as messages show it.
+        public var file: String
+        public var line: Int
+        /// "version" for a manifest's own; a companion's description otherwise
+        /// ("requirement on `velo-core`", "Cargo.lock entry of `velo`").
+        public var what: String
+        public var old: String
+        public var new: String
+    }
+
+    /// `write`, returning every text it changed (in the files it wrote) besides the files.
+    package static func writeReporting(
+        _ version: SemanticVersion, config: RelctlConfig, spelling: VersionScheme.CalendarSpelling?,
+        released: ReleasedVersions?, extra: [PlannedEdit] = [], onLink: (String) -> Void = { _ in }
+    ) throws -> (files: [String], changes: [WrittenVersion]) {
+        let scheme = config.project.tagFormat.scheme
+        struct Edit {
+            var url: URL; var display: String; var line: Int; var old: String; var new: String
+            var column: Int? = nil
+            var what = "version"
+            var planned = false
+        }
+        var edits: [Edit] = []
+        func add(_ edit: Edit) {
+            // One edit per place: two known columns on one line are two places (a minified lock).
+            // A planned edit (a dependent's requirement) and a companion are one place only when
+            // they replace the same text: the planned one, added first, wins.
+            if edits.contains(where: {
+                $0.url.standardizedFileURL == edit.url.standardizedFileURL && $0.line == edit.line
+                    && ($0.column == nil || edit.column == nil || $0.column == edit.column)
+                    && (!$0.planned || $0.old == edit.old)
+            }) {
+                return
+            }
+            edits.append(edit)
+        }
+        for planned in extra {
+            add(
+                Edit(
+                    url: planned.url, display: CompanionFinder.display(planned.url, root: config.root),
+                    line: planned.line, old: planned.old, new: planned.new, column: planned.column,
+                    what: planned.what, planned: true))
+        }
+        for source in config.versions {
+            let found = try ManifestReaders.read(source, root: config.root)
+            let reader = try ManifestReaders.reader(for: source.kind)
+            var spelled = version.description
+            if reader.comparison == .pep440 {
+                guard let pep = PEP440Version(semver: version) else {
+                    throw NotesError.noPEP440Spelling(
+                        path: found.foundIn, version: version.description,
+                        reason: PEP440Version.refusal(for: version) ?? "it has no PEP 440 spelling")
+                }
+                spelled = pep.description
+            }
+            if scheme == .calver, !["cargo", "npm"].contains(source.kind) {
+                // The project's spelling (`2026.07.22`), not the normalised one: PEP 440 reads both
+                // alike. Cargo and npm require SemVer, so their manifests never get padding.
+                var learnt = VersionScheme.CalendarSpelling(learningFrom: [found.text])
+                if let spelling, !learnt.contradicts(spelling, in: found.text) { learnt.merge(spelling) }
+                let calendar = learnt.spell(version)
+                if reader.comparison == .semver || PEP440Version(calendar).map({ $0 == PEP440Version(spelled) }) == true
+                {
+                    spelled = calendar
+                }
+            }
+            guard isOrderable(found.text) else {
+                throw VersionWriteError.unorderable(path: found.foundIn, line: found.line, found: found.text)
+            }
+            if isBelow(version, manifestText: found.text, comparison: reader.comparison, scheme: scheme) {
+                throw NotesError.wouldLower(
+                    path: found.foundIn, line: found.line, found: found.text, version: version.description)
+            }
+            guard let line = found.line else {
+                throw NotesError.versionLineUnknown(path: found.foundIn, found: found.text)
+            }
+            if found.text != spelled {
+                add(
+                    Edit(
+                        url: config.resolve(found.foundIn), display: found.foundIn, line: line, old: found.text,
+                        new: spelled))
+            }
+            for companion in try CompanionFinder.companions(of: source, found: found, root: config.root) {
+                guard let expected = companion.expectedText(for: version, previous: found.text) else { continue }
+                add(
+                    Edit(
+                        url: CompanionFinder.url(companion.file, root: config.root), display: companion.file,
+                        line: companion.line, old: companion.text, new: expected, column: companion.column,
+                        what: companion.what))
+            }
+        }
+        // Right to left within a line, so a replacement never moves a column still to be edited.
+        edits = edits.enumerated().sorted { left, right in
+            guard left.element.url == right.element.url, left.element.line == right.element.line,
+                let a = left.element.column, let b = right.element.column
+            else { return left.offset < right.offset }
+            return a > b
+        }.map(\.element)
+        var contents: [URL: String] = [:]
+        var order: [(URL, String)] = []
+        var linkNotes: [String] = []
+        for edit in edits {
+            let target = try WriteTarget(edit.url, display: edit.display, root: config.root)
+            let key = target.url
+            if let note = target.note, !linkNotes.contains(note) { linkNotes.append(note) }
+            if contents[key] == nil {
+                guard let data = FileSystem.contents(of: key) else {
+                    throw ManifestError.missing(path: edit.display)
+                }
+                contents[key] = String(decoding: data, as: UTF8.self)
+                order.append((key, target.display))
+            }
+            // Split on the "\n" byte, not the Character ("\r\n" is one Character): CRLF lines keep
+            // their "\r", and line numbers agree with the readers', which count CRLF as one break.
+            var lines = (contents[key] ?? "").utf8.split(
+                separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
+            ).map { String(decoding: $0, as: UTF8.self) }
+            guard edit.line >= 1, edit.line <= lines.count,
+                let range = Self.range(of: edit.old, at: edit.column, in: lines[edit.line - 1])
+            else {
+                throw NotesError.versionNotOnLine(path: edit.display, line: edit.line, old: edit.old)
+            }
+            lines[edit.line - 1].replaceSubrange(range, with: edit.new)
+            contents[key] = lines.joined(separator: "\n")
+        }
+        if !edits.isEmpty, let taken = released?.tag(naming: version) {
+            throw VersionWriteError.alreadyReleased(version: version.description, tag: taken)
+        }
+        for note in linkNotes { onLink(note) }
+        var written: [String] = []
+        for (url, display) in order {
+            guard let text = contents[url] else { continue }
+            let original = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
+            if text != original {
+                try AtomicFile.write(text, to: url, permissions: Self.permissions(of: url))
+                written.append(display)
+            }
+        }
+        let changes =
+            edits
+            .filter { edit in written.contains { $0 == edit.display } && edit.old != edit.new }
+            .map { WrittenVersion(file: $0.display, line: $0.line, what: $0.what, old: $0.old, new: $0.new) }
+            .sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+        return (written, changes)
+    }
+
+    /// `bump --write` in a repository: `write`, spelling calendar versions like the tags do and
+    /// refusing a version that a tag names in any spelling (`bump --set 0.54.0` where `v0.54.0`
+    /// shipped), before anything is written.
+    @discardableResult
+    public static func write(
+        _ version: SemanticVersion, config: RelctlConfig, git: Git, onLink: (String) -> Void = { _ in }
+    ) async throws -> [String] {
+        try await writeReporting(version, config: config, git: git, onLink: onLink).files
+    }
+
+    /// `write(_:config:git:)`, returning every version text it changed as well.
+    public static func writeReporting(
+        _ version: SemanticVersion, config: RelctlConfig, git: Git, onLink: (String) -> Void = { _ in }
+    ) async throws -> (files: [String], changes: [WrittenVersion]) {
+        try await writeReporting(version, config: config, git: git, extra: [], onLink: onLink)
+    }
+
+    /// The same, with `extra` edits made in the same checked, atomic pass (a workspace member's
+    /// release rewriting its dependents' requirements).
+    package static func writeReporting(
+        _ version: SemanticVersion, config: RelctlConfig, git: Git, extra: [PlannedEdit],
+        onLink: (String) -> Void = { _ in }
+    ) async throws -> (files: [String], changes: [WrittenVersion]) {
+        let tags = await (try? git.isRepository()) == true ? try await git.tagList() : []
+        let history = ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: config))
+        return try writeReporting(
+            version, config: config, spelling: history.format.calendarSpelling, released: history.released,
+            extra: extra, onLink: onLink)
+    }
+
+    /// A text to replace beside the manifests and companions: where (a column when known), the
+    /// text there and its replacement, and what it is for messages.
+    package struct PlannedEdit: Sendable, Equatable {
+        package var url: URL
+        package var line: Int
+        package var column: Int?
+        package var old: String
+        package var new: String
+        package var what: String
+
+        package init(url: URL, line: Int, column: Int?, old: String, new: String, what: String) {
+            (self.url, self.line, self.column, self.old, self.new, self.what) = (url, line, column, old, new, what)
+        }
+    }
+
+    /// `text` at UTF-8 offset `column` of `line` when that is where it is, else found by `versionRange`.
+    package static func range(of text: String, at column: Int?, in line: String) -> Range<String.Index>? {
+        if let column {
+            let utf8 = line.utf8
+            if let start = utf8.index(utf8.startIndex, offsetBy: column, limitedBy: utf8.endIndex),
+                let end = utf8.index(start, offsetBy: text.utf8.count, limitedBy: utf8.endIndex),
+                line[start..<end] == text
+            {
+                return start..<end
+            }
+        }
+        return versionRange(of: text, in: line)
+    }
+
+    /// Where the version `text` sits on `line`: a whole occurrence (not part of a longer version or
+    /// word), preferring the first after the word "version", so a dependency on the same line
+    /// (`{"dependencies":{"a":"^1.0.0"},"version":"1.0.0"}`) keeps its text.
+    package static func versionRange(of text: String, in line: String) -> Range<String.Index>? {
+        func isVersionCharacter(_ character: Character?) -> Bool {
+            guard let character else { return false }
+            return character.isLetter || character.isNumber || ".-+_".contains(character)
+        }
+        var whole: [Range<String.Index>] = []
+        var searchStart = line.startIndex
+        while let found = line.range(of: text, range: searchStart..<line.endIndex) {
+            let before = found.lowerBound == line.startIndex ? nil : line[line.index(before: found.lowerBound)]
+            let after = found.upperBound == line.endIndex ? nil : line[found.upperBound]
+            if !isVersionCharacter(before), !isVersionCharacter(after) { whole.append(found) }
+            searchStart = line.index(after: found.lowerBound)
+        }
+        if let keyword = line.range(of: "version", options: .caseInsensitive),
+            let afterKeyword = whole.first(where: { $0.lowerBound >= keyword.upperBound })
+        {
+            return afterKeyword
+        }
+        return whole.first ?? line.range(of: text)
+    }
+
+    private static func permissions(of url: URL) -> Int {
+        FileSystem.permissions(of: url) ?? 0o644
+    }
+}
+
+/// The bump level and count of a range's commits, taken as `git log` streams them: merges are left
+/// out and reverts settled at the end (`RevertLedger`), as the notes do, so both count the same
+/// changes. Only the names of commits that raise the level and of merges are kept.
+package struct BumpCollector: Sendable {
+    private var ledger = RevertLedger()
+    private var raising: [(name: CommitName, level: VersionBump.Level, subject: String)] = []
+    private var merges: Set<CommitName> = []
+    private var nonMerges = 0
+
+    package init() {}
+
+    package mutating func add(_ commit: GitCommitRecord) {
+        ledger.add(commit)
+        guard !commit.isMerge else {
+            merges.insert(CommitName(commit.hash))
+            return
+        }
+        nonMerges += 1
+        guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else { return }
+        if parsed.isBreaking {
+            raising.append((CommitName(commit.hash), .major, commit.subject))
+        } else if parsed.type == "feat" {
+            raising.append((CommitName(commit.hash), .minor, commit.subject))
+        }
+    }
+
+    /// The oldest commit (not reverted) that calls for `level`, for a message naming it.
+    package func raisingCommit(at level: VersionBump.Level) -> (name: String, subject: String)? {
+        let cancelled = ledger.cancelled()
+        // `git log` lists newest first: the last match is the oldest.
+        return raising.last { $0.level == level && !cancelled.contains($0.name) }.map {
+            ($0.name.description, $0.subject)
+        }
+    }
+
+    /// The level the commits call for (patch when none raises it) and how many count.
+    package func finish() -> (level: VersionBump.Level, count: Int) {
+        let cancelled = ledger.cancelled()
+        let level = raising.filter { !cancelled.contains($0.name) }.map(\.level).max() ?? .patch
+        return (level, nonMerges - cancelled.subtracting(merges).count)
+    }
+}
+
+/// What the members of a workspace share when their bumps are computed together (`VersionPlan`):
+/// the current branch, read once, and the changes since a release from one walk of the history
+/// (`SharedHistoryWalk`); `changes` answers nil where the bump walks its own.
+package struct SharedBumpInputs: Sendable {
+    package var currentBranch: String?
+    package var changes: @Sendable (ReleaseHistory.Release?) -> (BumpCollector, ReleaseHistory.Walk)?
+
+    package init(
+        currentBranch: String?,
+        changes: @escaping @Sendable (ReleaseHistory.Release?) -> (BumpCollector, ReleaseHistory.Walk)?
+    ) {
+        self.currentBranch = currentBranch
+        self.changes = changes
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import RelctlBasics
+
+/// The REST v4 calls relctl makes on GitLab (docs.gitlab.com/api): "Generic packages API" (`PUT
+/// /projects/:id/packages/generic/:package_name/:package_version/:file_name`), "Packages API"
+/// (`GET /projects/:id/packages`, `GET /projects/:id/packages/:package_id/package_files`),
+/// "Releases API" (`GET/POST /projects/:id/releases[/:tag_name]`), "Release links API" (`GET/POST
+/// /projects/:id/releases/:tag_name/assets/links`) and "Tags API" (`GET
+/// /projects/:id/repository/tags/:tag_name`). `:id` is the project's path, URL-encoded. The token
+/// goes in `PRIVATE-TOKEN` (a personal, project or group access token) or `JOB-TOKEN` (a CI job's
+/// `CI_JOB_TOKEN`), to the API's origin only.
+package struct GitLabAPI: Sendable {
+    package static let defaultBaseURL = "https://gitlab.com/api/v4"
+
+    package var baseURL: URL
+    package var project: GitLabProject
+    package var client: ForgeAPIClient
+
+    package init(
+        baseURL: URL, project: GitLabProject, token: String, tokenHeader: String, http: any HTTPClient,
+        timeout: TimeInterval = 60
+    ) {
+        self.baseURL = baseURL
+        self.project = project
+        let variable = tokenHeader == "JOB-TOKEN" ? "CI_JOB_TOKEN" : "GITLAB_TOKEN"
+        client = ForgeAPIClient(
+            forge: "GitLab", http: http, credential: HTTPCredential(header: tokenHeader, value: token, for: baseURL),
+            secret: token,
+            headers: ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"], timeout: timeout,
+            apiError: { Self.apiError($0, request: $1, variable: variable) })
+    }
+
+    /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
+    package var deadline: TimeInterval {
+        get { client.deadline }
+        set { client.deadline = newValue }
+    }
+
+    /// `GITLAB_API_URL`, else `CI_API_V4_URL` (set in every GitLab CI job), else gitlab.com's.
+    package static func baseURL(environment: [String: String]) throws -> URL {
+        var variable = "GITLAB_API_URL"
+        var raw = environment[variable] ?? ""
+        if raw.isEmpty {
+            variable = "CI_API_V4_URL"
+            raw = environment[variable] ?? ""
+        }
+        if raw.isEmpty { raw = defaultBaseURL }
+        guard let url = ForgeAPIClient.baseURL(raw) else {
+            throw PublishError.badForgeURL(variable: variable, value: raw, example: "https://gitlab.example.com/api/v4")
+        }
+        return url
+    }
+
+    /// One path segment, percent-encoded so `/` and every other reserved character stay inside it.
+    package static func segment(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(
+            .init(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    /// `BASE/projects/ID/REST` with REST's segments given already encoded.
+    package func url(_ rest: String, query: [String: String] = [:]) -> URL {
+        var text = baseURL.absoluteString + "/projects/" + Self.segment(project.path) + rest
+        if !query.isEmpty {
+            text +=
+                "?"
+                + query.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.segment($0.value))" }.joined(separator: "&")
+        }
+        // Built from encoded segments only, so this never fails for an http(s) base.
+        return URL(string: text) ?? baseURL
+    }
+
+    /// Where a download of the package file `file` is served (the release link's URL).
+    package func packageFileURL(package: String, version: String, file: String) -> String {
+        url("/packages/generic/\(Self.segment(package))/\(Self.segment(version))/\(Self.segment(file))").absoluteString
+    }
+
+    // MARK: tags
+
+    /// The tag's `target` (the tag object of an annotated tag, else the commit) and its commit; nil when absent.
+    package func tag(_ tag: String) async throws -> (object: String, commit: String?)? {
+        struct Tag: Decodable {
+            struct Commit: Decodable { var id: String? }
+            var target: String
+            var commit: Commit?
+        }
+        let response = try await send("GET", url("/repository/tags/\(Self.segment(tag))"), expect: [200, 404])
+        guard response.status == 200 else { return nil }
+        let found = try decode(Tag.self, response, request: "GET repository/tags/\(tag)")
+        return (found.target, found.commit?.id)
+    }
+
+    // MARK: packages
+
+    /// The files of generic package `name` at `version` (every package record of that name and
+    /// version: GitLab may hold more than one), every page.
+    package func packageFiles(package name: String, version: String) async throws -> [GitLabPackageFile] {
+        struct Package: Decodable { var id: Int, name: String, version: String, package_type: String? }
+        // `package_name` is a partial match: filter on the exact name and version here.
+        let packages: [Package] = try await listAll(
+            "/packages", query: ["package_type": "generic", "package_name": name])
+        var files: [GitLabPackageFile] = []
+        for package in packages where package.name == name && package.version == version {
+            files += try await listAll("/packages/\(package.id)/package_files", query: [:])
+        }
+        return files
+    }
+
+    /// Uploads one file into the generic package, streamed from disk; GitLab answers with the
+    /// package file it stored (`select=package_file`), its SHA256 included.
+    package func upload(
+        _ asset: LocalAsset, package: String, version: String, progress: (@Sendable (Int64) -> Void)? = nil
+    ) async throws -> GitLabPackageFile {
+        let target = url(
+            "/packages/generic/\(Self.segment(package))/\(Self.segment(version))/\(Self.segment(asset.name))",
+            query: ["select": "package_file"])
+        var request = client.request("PUT", target, body: .file(asset.url, size: asset.size))
+        request.headers["Content-Type"] = "application/octet-stream"
+        request.progress = progress
+        // Each PUT adds a package file: a 502 whose upload landed must not be sent again blindly.
+        request.retriedBlindly = false
+        let response = try await client.send(request, expect: [200, 201])
+        return try decode(GitLabPackageFile.self, response, request: "PUT \(asset.name)")
+    }
+
+    // MARK: releases
+
+    package func release(_ tag: String) async throws -> GitLabRelease? {
+        let response = try await send("GET", url("/releases/\(Self.segment(tag))"), expect: [200, 404])
+        guard response.status == 200 else { return nil }
+        return try decode(GitLabRelease.self, response, request: "GET releases/\(tag)")
+    }
+
+    /// Creates the release with every link in one request: it is public from that moment.
+    package func createRelease(
+        tag: String, title: String, description: String, links: [GitLabReleaseLink]
+    ) async throws
+        -> GitLabRelease
+    {
+        struct Fields: Encodable {
+            struct Assets: Encodable { var links: [GitLabReleaseLink] }
+            var tag_name: String, name: String, description: String, assets: Assets
+        }
+        let response = try await send(
+            "POST", url("/releases"),
+            json: Fields(tag_name: tag, name: title, description: description, assets: .init(links: links)),
+            expect: [201])
+        return try decode(GitLabRelease.self, response, request: "POST releases")
+    }
+
+    package func links(_ tag: String) async throws -> [GitLabReleaseLink] {
+        try await listAll("/releases/\(Self.segment(tag))/assets/links", query: [:])
+    }
+
+    package func addLink(_ link: GitLabReleaseLink, tag: String) async throws {
+        _ = try await send("POST", url("/releases/\(Self.segment(tag))/assets/links"), json: link, expect: [201])
+    }
+
+    // MARK: plumbing
+
+    /// Offset pagination (docs.gitlab.com, "REST API": "Pagination"): `per_page` up to 100, and
+    /// `X-Next-Page` names the next page, empty on the last.
+    package func listAll<T: Decodable>(_ rest: String, query: [String: String]) async throws -> [T] {
+        let first = url(rest, query: query.merging(["per_page": "100", "page": "1"]) { $1 })
+        return try await client.list("GET \(rest.drop { $0 == "/" })", first: first) { response, _, _ in
+            guard let next = response.header("X-Next-Page"), !next.isEmpty, Int(next) != nil else { return nil }
+            return url(rest, query: query.merging(["per_page": "100", "page": next]) { $1 })
+        }
+    }
+
+    private func send(
+        _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
+    ) async throws -> HTTPResponse {
+        try await client.send(method, url, json: json, expect: expect)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
+        try client.decode(type, response, request: request)
+    }
+
+    /// GitLab's error documents: `{"message": "…"}`, `{"message": {"field": ["…"]}}` or `{"error": "…"}`.
+    package static func apiError(_ response: HTTPResponse, request: String, variable: String) -> PublishError {
+        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+        var message: String
+        var details: [String] = []
+        if let text = object?["message"] as? String {
+            message = text
+        } else if let fields = object?["message"] as? [String: Any] {
+            message = "rejected"
+            details = fields.keys.sorted().map { key in
+                "\(key) \((fields[key] as? [String])?.joined(separator: ", ") ?? "\(fields[key] ?? "")")"
+            }
+        } else if let text = object?["error"] as? String {
+            message = text
+        } else {
+            message = response.text.isEmpty ? "no message" : String(response.text.prefix(300))
+        }
+        switch response.status {
+        case 401: message += " (check \(variable))"
+        case 403:
+            message +=
+                " (\(variable) needs the api scope (or the CI job token) and at least the Developer role on the project)"
+        case 404: message += " (no such project, or \(variable) cannot see it)"
+        default: break
+        }
+        return .api(
+            request: request, status: response.status, message: message, documentationURL: nil, details: details)
+    }
+}

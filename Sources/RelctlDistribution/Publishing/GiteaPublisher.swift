@@ -1,0 +1,253 @@
+import Foundation
+import RelctlBasics
+
+/// Publishes to Gitea or Forgejo (one API v1), as GitHubPublisher does: find this tag's release
+/// (drafts included) or create a draft, bring its attachments to exactly the local set, check the
+/// whole set, then make it public in one PATCH. Gitea keeps no digest of an attachment, so each
+/// one is checked by its size and then by the SHA256 of the bytes it serves (downloaded once per
+/// attachment and run). Every step starts from what the API reports, so a re-run after any failure
+/// finishes the job without uploading twice.
+public struct GiteaPublisher: Publisher {
+    public static let id = "gitea"
+    package static let tokenVariables = ["GITEA_TOKEN"]
+
+    public var id: String { Self.id }
+    private let http: any HTTPClient
+    private let policy: RetryPolicy
+
+    package init(http: any HTTPClient, policy: RetryPolicy = .standard) {
+        self.http = http
+        self.policy = policy
+    }
+
+    public func preflight(_ request: PublishRequest, context: Context) throws {
+        _ = try settings(request, context: context)
+    }
+
+    private func settings(
+        _ request: PublishRequest, context: Context
+    ) throws -> (token: String, base: URL, repository: GitHubRepository) {
+        guard let token = context.environment["GITEA_TOKEN"], !token.isEmpty else {
+            throw PublishError.noToken(publisher: "Gitea/Forgejo", variables: Self.tokenVariables)
+        }
+        let base = try GiteaReleaseAPI.baseURL(environment: context.environment)
+        _ = try GitHubPublisher.policy(policy, environment: context.environment)
+        _ = try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", context.environment)
+        _ = try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", context.environment)
+        return (token, base, try Self.repository(request))
+    }
+
+    /// `[publish] gitea`, else the release remote's URL (a Forgejo Actions checkout's origin).
+    package static func repository(_ request: PublishRequest) throws -> GitHubRepository {
+        if let configured = request.configuredGiteaRepository {
+            guard let repository = GitHubRepository(configured) else {
+                throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] gitea")
+            }
+            return repository
+        }
+        if let remote = request.remoteURL, let repository = GitHubRepository(remoteURL: remote) { return repository }
+        throw PublishError.noProject(
+            forge: "Gitea/Forgejo",
+            hint: "set `gitea = \"OWNER/REPO\"` in relctl.toml's [publish] section (or give the project a remote)")
+    }
+
+    private func api(_ request: PublishRequest, context: Context) throws -> (GiteaReleaseAPI, RetryingHTTPClient) {
+        let (token, base, repository) = try settings(request, context: context)
+        let console = context.console
+        let policy = try GitHubPublisher.policy(self.policy, environment: context.environment)
+        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
+        var api = GiteaReleaseAPI(
+            baseURL: base, repository: repository, token: token, http: client,
+            timeout: try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", context.environment) ?? 60)
+        api.deadline =
+            try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", context.environment) ?? HTTPRequest.defaultDeadline
+        return (api, client)
+    }
+
+    public func publish(_ request: PublishRequest, context: Context) async throws -> PublishReport {
+        let (api, client) = try api(request, context: context)
+        let console = context.console
+        let tag = request.tag
+        let repository = api.repository.description
+        console.info("publishing \(tag) to \(repository) (\(api.baseURL.absoluteString))")
+        let (release, created) = try await openRelease(request, api: api, client: client, console: console)
+        let shown = "release \(tag) (id \(release.id))"
+        var checker = GiteaAttachmentCheck(api: api)
+
+        // Decide everything before changing anything: a differing attachment stops the run untouched.
+        var plan = try await checker.plan(
+            request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
+        if !plan.differing.isEmpty {
+            guard request.replace else { throw PublishError.differingAssets(release: shown, names: plan.differing) }
+            guard release.draft else { throw PublishError.replaceOnPublic(release: shown, names: plan.differing) }
+            for name in plan.differing {
+                console.warning(
+                    "\(shown): replacing `\(outside: name)` (a different SHA256 there) because of --replace")
+            }
+        }
+        for extra in plan.extra {
+            console.warning("\(shown): attachment `\(outside: extra)` is not in this dist/ folder; left as it is")
+        }
+        let replaced = plan.differing
+        if release.draft {
+            for id in plan.differingIDs + plan.duplicates { try await api.deleteAsset(releaseID: release.id, id: id) }
+        }
+        var uploaded: [String] = []
+        for asset in request.assets.assets where !plan.present.contains(asset.name) {
+            try await upload(asset, to: release, api: api, client: client, checker: &checker, console: console)
+            if !replaced.contains(asset.name) { uploaded.append(asset.name) }
+        }
+
+        // The complete set, as the API now reports it, before anything becomes visible.
+        plan = try await checker.plan(request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
+        let problems =
+            plan.missing.map { "`\($0)` is missing" } + plan.differing.map { "`\($0)` has a different SHA256 there" }
+        if !problems.isEmpty { throw PublishError.incomplete(release: shown, problems: problems) }
+
+        let unchanged = request.assets.names.filter { !uploaded.contains($0) && !replaced.contains($0) }
+        let changed = !(uploaded.isEmpty && replaced.isEmpty)
+        var report = PublishReport(
+            publisher: id, repository: repository, tag: tag, releaseID: release.id, url: release.htmlURL ?? "",
+            outcome: .published, created: created, prerelease: request.version.isPrerelease, latest: nil,
+            uploaded: uploaded, unchanged: unchanged, replaced: replaced, repaired: [])
+        if !release.draft {
+            report.prerelease = release.prerelease
+            report.outcome = changed ? .updated : .alreadyPublished
+            console.info(
+                changed
+                    ? "\(shown) was already public; its attachments were completed in place"
+                    : "\(tag) is already published on \(repository) with the same \(unchanged.count) assets: nothing to do"
+            )
+            return report
+        }
+        if request.draftOnly {
+            report.outcome = .draft
+            console.info(
+                "draft \(tag) on \(repository) is complete (\(request.assets.assets.count) assets) and not public")
+            return report
+        }
+        let published = try await api.publish(
+            releaseID: release.id, title: request.title, body: request.body, prerelease: request.version.isPrerelease)
+        report.url = published.htmlURL ?? report.url
+        console.info("published \(tag) on \(repository) with \(request.assets.assets.count) assets: \(report.url)")
+        return report
+    }
+
+    /// The release for the pushed tag (checked to be the tag made here), created as a draft when
+    /// there is none; and whether it is new.
+    private func openRelease(
+        _ request: PublishRequest, api: GiteaReleaseAPI, client: RetryingHTTPClient, console: Console
+    ) async throws -> (GiteaRelease, created: Bool) {
+        let tag = request.tag
+        let repository = api.repository.description
+        let remoteTag = try await api.tag(tag)
+        try PushedTagCheck.require(
+            tag, found: remoteTag.map { ($0.object, $0.commit) }, local: request.localTagObject, repository: repository)
+        if let found = ReleaseChoice.choose(try await api.listReleases(), tag: tag, console: console) {
+            console.detail("found release \(found.id) for \(tag) (\(found.draft ? "draft" : "published"))")
+            return (found, false)
+        }
+        let release = try await createDraft(api: api, client: client, request: request)
+        console.info("created draft release \(release.id) for \(tag)")
+        return (release, true)
+    }
+
+    public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
+        let (api, _) = try api(request, context: context)
+        let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: context.console)
+        var checker = GiteaAttachmentCheck(api: api)
+        var plan = try await checker.plan(request.assets.assets, remote: [])
+        if let release {
+            plan = try await checker.plan(
+                request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
+            let shown = "release \(request.tag) (id \(release.id))"
+            if !plan.differing.isEmpty, !request.replace {
+                throw PublishError.differingAssets(release: shown, names: plan.differing)
+            }
+            if !plan.differing.isEmpty, !release.draft {
+                throw PublishError.replaceOnPublic(release: shown, names: plan.differing)
+            }
+        }
+        let missing = plan.missing + plan.differing
+        return PublishReport(
+            publisher: id, repository: api.repository.description, tag: request.tag, releaseID: release?.id ?? 0,
+            url: release?.htmlURL ?? "", outcome: .rehearsed, created: false, prerelease: request.version.isPrerelease,
+            latest: nil, uploaded: missing.sorted(), unchanged: request.assets.names.filter { !missing.contains($0) },
+            replaced: [], repaired: [])
+    }
+
+    /// Creates the draft. When the answer is lost (reset, 5xx) or Gitea says the tag already has
+    /// a release (409: an earlier attempt got there), the list says what exists before any retry.
+    private func createDraft(
+        api: GiteaReleaseAPI, client: RetryingHTTPClient, request: PublishRequest
+    ) async throws -> GiteaRelease {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await api.createDraft(
+                    tag: request.tag, title: request.title, body: request.body, prerelease: request.version.isPrerelease
+                )
+            } catch let error
+                where (GitHubPublisher.outcomeUnknown(error) || Self.conflict(error))
+                && attempt < client.policy.maxAttempts
+            {
+                if GitHubPublisher.outcomeUnknown(error) {
+                    try await client.backoff(
+                        after: attempt,
+                        reason:
+                            "creating the draft for \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")"
+                    )
+                }
+                if let found = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent) {
+                    return found
+                }
+            }
+        }
+    }
+
+    /// Uploads one attachment and checks the bytes it serves. When an attempt ends without a clear
+    /// answer, the list says whether it arrived (checked, done) or not (upload again).
+    private func upload(
+        _ asset: LocalAsset, to release: GiteaRelease, api: GiteaReleaseAPI, client: RetryingHTTPClient,
+        checker: inout GiteaAttachmentCheck, console: Console
+    ) async throws {
+        var attempt = 0
+        while true {
+            attempt += 1
+            console.info("uploading \(asset.name) (\(ByteCount.format(asset.size)))")
+            let progress = UploadProgress(console: console, name: asset.name, total: asset.size)
+            do {
+                let stored: GiteaAttachment
+                do {
+                    defer { progress.finish() }
+                    stored = try await api.upload(asset, releaseID: release.id, progress: { progress.update($0) })
+                }
+                if try await checker.matches(stored, asset) { return }
+                // Bytes changed in transit: never leave them.
+                try await api.deleteAsset(releaseID: release.id, id: stored.id)
+                guard attempt < client.policy.maxAttempts else {
+                    throw PublishError.incomplete(
+                        release: "release \(release.tagName) (id \(release.id))",
+                        problems: ["`\(asset.name)` arrived with other bytes than the local file"])
+                }
+            } catch let error where GitHubPublisher.outcomeUnknown(error) && attempt < client.policy.maxAttempts {
+                try await client.backoff(
+                    after: attempt,
+                    reason: "uploading \(asset.name): \((error as? any RelctlError)?.message ?? "\(error)")")
+                for there in try await api.listAssets(releaseID: release.id) where there.name == asset.name {
+                    if try await checker.matches(there, asset) { return }
+                }
+            } catch let error as NetworkError {
+                throw PublishError.uploadFailed(
+                    asset: asset.name, release: "\(release.tagName) (id \(release.id))", reason: error.message)
+            }
+        }
+    }
+
+    /// 409 Conflict on creating a release: the tag already has one.
+    package static func conflict(_ error: any Error) -> Bool {
+        if case let PublishError.api(_, status, _, _, _)? = error as? PublishError { return status == 409 }
+        return false
+    }
+}

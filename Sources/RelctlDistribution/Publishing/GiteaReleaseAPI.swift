@@ -1,0 +1,207 @@
+import Crypto
+import Foundation
+import RelctlArtifacts
+import RelctlBasics
+
+/// The REST calls of Gitea's and Forgejo's API v1 for releases and their attachments, as their
+/// swagger documents them (https://gitea.com/api/swagger, https://codeberg.org/api/swagger):
+/// `GET/POST /repos/{owner}/{repo}/releases`, `PATCH …/releases/{id}`, `GET/POST
+/// …/releases/{id}/assets` (upload: multipart field `attachment`, query `name`), `DELETE
+/// …/releases/{id}/assets/{attachment_id}`, `GET /repos/{owner}/{repo}/tags/{tag}`. The token
+/// goes as `Authorization: token …` (docs.gitea.com, "API Usage"), to the API's origin only.
+package struct GiteaReleaseAPI: Sendable {
+    package var baseURL: URL
+    package var repository: GitHubRepository
+    package var client: ForgeAPIClient
+    /// Gitea's default `MAX_RESPONSE_ITEMS` is 50: a larger `limit` is cut to it anyway.
+    package static let pageSize = 50
+
+    package init(
+        baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60
+    ) {
+        self.baseURL = baseURL
+        self.repository = repository
+        client = ForgeAPIClient(
+            forge: "Gitea/Forgejo", http: http,
+            credential: HTTPCredential(authorization: "token \(token)", for: baseURL),
+            secret: token,
+            headers: ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"], timeout: timeout,
+            apiError: Self.apiError)
+    }
+
+    /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
+    package var deadline: TimeInterval {
+        get { client.deadline }
+        set { client.deadline = newValue }
+    }
+
+    /// `GITEA_API_URL`, else `GITEA_SERVER_URL` + `/api/v1`; there is no default server.
+    package static func baseURL(environment: [String: String]) throws -> URL {
+        let example = "https://codeberg.org/api/v1"
+        var variable = "GITEA_API_URL"
+        var raw = environment[variable] ?? ""
+        if raw.isEmpty, let server = environment["GITEA_SERVER_URL"], !server.isEmpty {
+            variable = "GITEA_SERVER_URL"
+            var trimmed = server
+            while trimmed.hasSuffix("/") { trimmed.removeLast() }
+            raw = trimmed + "/api/v1"
+        }
+        guard !raw.isEmpty else {
+            throw PublishError.noForgeURL(
+                forge: "Gitea/Forgejo", variables: ["GITEA_API_URL", "GITEA_SERVER_URL"], example: example)
+        }
+        guard let url = ForgeAPIClient.baseURL(raw) else {
+            throw PublishError.badForgeURL(variable: variable, value: environment[variable] ?? raw, example: example)
+        }
+        return url
+    }
+
+    package var repositoryURL: URL {
+        baseURL.appendingPathComponent("repos").appendingPathComponent(repository.owner).appendingPathComponent(
+            repository.name)
+    }
+
+    /// The tag's object on the server (`Tag.id`: the tag object of an annotated tag, the commit of
+    /// a lightweight one) and its commit; nil when the tag is not there.
+    package func tag(_ tag: String) async throws -> (object: String, commit: String?)? {
+        struct Tag: Decodable {
+            struct Commit: Decodable { var sha: String? }
+            var id: String
+            var commit: Commit?
+        }
+        let response = try await send(
+            "GET", repositoryURL.appendingPathComponent("tags").appendingPathComponent(tag), expect: [200, 404])
+        guard response.status == 200 else { return nil }
+        let found = try decode(Tag.self, response, request: "GET tags/\(tag)")
+        return (found.id, found.commit?.sha)
+    }
+
+    /// Every release, drafts included (listed to tokens that can write the repository), every page.
+    package func listReleases() async throws -> [GiteaRelease] {
+        try await listAll("releases", query: [])
+    }
+
+    /// Every page of `path` (under the repository) with `query`: `page` and `limit` added.
+    /// Gitea sends a Link header with rel="next" while pages remain; an empty page ends it too.
+    package func listAll<T: Decodable>(_ path: String, query: [URLQueryItem]) async throws -> [T] {
+        let base = repositoryURL.appendingPathComponent(path)
+        func page(_ number: Int) -> URL {
+            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+            components?.queryItems =
+                query + [
+                    URLQueryItem(name: "page", value: String(number)),
+                    URLQueryItem(name: "limit", value: String(Self.pageSize)),
+                ]
+            return components?.url ?? base
+        }
+        var number = 1
+        return try await client.list("GET \(path)", first: page(1)) { response, chunk, _ in
+            guard !chunk.isEmpty, LinkHeader.url(response.header("Link"), rel: "next") != nil else { return nil }
+            number += 1
+            return page(number)
+        }
+    }
+
+    package func createDraft(tag: String, title: String, body: String, prerelease: Bool) async throws -> GiteaRelease {
+        struct Fields: Encodable { var tag_name: String, name: String, body: String, draft: Bool, prerelease: Bool }
+        let response = try await send(
+            "POST", repositoryURL.appendingPathComponent("releases"),
+            json: Fields(tag_name: tag, name: title, body: body, draft: true, prerelease: prerelease), expect: [201])
+        return try decode(GiteaRelease.self, response, request: "POST releases")
+    }
+
+    /// Makes the draft public, with its final title and notes, in one request.
+    package func publish(releaseID: Int, title: String, body: String, prerelease: Bool) async throws -> GiteaRelease {
+        struct Fields: Encodable { var draft: Bool, name: String, body: String, prerelease: Bool }
+        let response = try await send(
+            "PATCH", repositoryURL.appendingPathComponent("releases/\(releaseID)"),
+            json: Fields(draft: false, name: title, body: body, prerelease: prerelease), expect: [200])
+        return try decode(GiteaRelease.self, response, request: "PATCH release")
+    }
+
+    package func listAssets(releaseID: Int) async throws -> [GiteaAttachment] {
+        let response = try await send(
+            "GET", repositoryURL.appendingPathComponent("releases/\(releaseID)/assets"), expect: [200])
+        return try decode([GiteaAttachment].self, response, request: "GET assets")
+    }
+
+    package func deleteAsset(releaseID: Int, id: Int) async throws {
+        // 404: already gone (an earlier attempt whose answer was lost).
+        _ = try await send(
+            "DELETE", repositoryURL.appendingPathComponent("releases/\(releaseID)/assets/\(id)"), expect: [204, 404])
+    }
+
+    /// Uploads one file as the multipart field `attachment`, streamed from a scratch copy.
+    package func upload(
+        _ asset: LocalAsset, releaseID: Int, progress: (@Sendable (Int64) -> Void)? = nil
+    ) async throws
+        -> GiteaAttachment
+    {
+        var components = URLComponents(
+            url: repositoryURL.appendingPathComponent("releases/\(releaseID)/assets"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "name", value: asset.name)]
+        guard let url = components?.url else {
+            throw PublishError.badAssetName(sums: "SHA256SUMS", name: asset.name, line: nil)
+        }
+        let body = try MultipartUpload(field: "attachment", asset: asset)
+        defer { body.remove() }
+        var request = client.request("POST", url, body: .file(body.url, size: body.size))
+        request.headers["Content-Type"] = body.contentType
+        request.progress = progress
+        let response = try await client.send(request, expect: [201])
+        return try decode(GiteaAttachment.self, response, request: "upload \(asset.name)")
+    }
+
+    /// The SHA256 of an attachment's bytes as the server serves them. The token goes along only
+    /// when the download URL is on the API's own origin (a private repository's attachments).
+    package func sha256(of attachment: GiteaAttachment) async throws -> String {
+        guard let url = URL(string: attachment.downloadURL) else {
+            throw PublishError.api(
+                request: "download \(attachment.name)", status: 0,
+                message: "the attachment's browser_download_url `\(attachment.downloadURL)` is not a URL",
+                documentationURL: nil, details: [])
+        }
+        // Streamed to a scratch file under the attachment's own size (the body limit's rule: only
+        // JSON documents are read into memory), hashed from disk, then removed.
+        let file = Temporaries.scratchURL("gitea-attachment")
+        defer { try? FileSystem.remove(file) }
+        var request = client.request("GET", url)
+        request.responseFile = file
+        request.responseLimit = max(0, attachment.size)
+        _ = try await client.send(request, expect: [200])
+        return try FileHasher.sha256(of: file)
+    }
+
+    // MARK: plumbing
+
+    private func send(
+        _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
+    ) async throws -> HTTPResponse {
+        try await client.send(method, url, json: json, expect: expect)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
+        try client.decode(type, response, request: request)
+    }
+
+    /// Gitea's error documents (swagger `APIError`: `message`, `url`; `APIValidationError` alike).
+    package static func apiError(_ response: HTTPResponse, request: String) -> PublishError {
+        struct Body: Decodable {
+            var message: String?
+            var url: String?
+            var errors: [String]?
+        }
+        let body = try? JSONDecoder().decode(Body.self, from: response.body)
+        var message = body?.message ?? (response.text.isEmpty ? "no message" : String(response.text.prefix(300)))
+        switch response.status {
+        case 401: message += " (check GITEA_TOKEN)"
+        case 403: message += " (the token needs the write:repository scope and write access to the repository)"
+        case 404: message += " (no such repository or release, or the token cannot see it)"
+        case 409: message += " (a release for this tag already exists)"
+        default: break
+        }
+        return .api(
+            request: request, status: response.status, message: message, documentationURL: body?.url,
+            details: body?.errors ?? [])
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import RelctlBasics
+
+/// What a release is about, resolved once before any stage runs and handed down unchanged:
+/// nothing after the preflight asks git for the commit, the time or the targets again.
+package struct ReleaseIdentity: Sendable {
+    package var project: String
+    package var tag: String
+    package var version: SemanticVersion
+    /// The commit being released (HEAD when the release started).
+    package var commit: String
+    /// Its committer time, seconds since the epoch.
+    package var commitTime: Int
+    /// SOURCE_DATE_EPOCH, when the environment sets it.
+    package var environmentEpoch: Int?
+    package var branch: String?
+    /// The selected targets (`--target`, `--host`); empty for a tag-only release.
+    package var targets: [Target]
+
+    package init(
+        project: String, tag: String, version: SemanticVersion, commit: String, commitTime: Int,
+        environmentEpoch: Int?, branch: String?, targets: [Target]
+    ) {
+        self.project = project
+        self.tag = tag
+        self.version = version
+        self.commit = commit
+        self.commitTime = commitTime
+        self.environmentEpoch = environmentEpoch
+        self.branch = branch
+        self.targets = targets
+    }
+
+    /// The clock written into archives and handed to builds: SOURCE_DATE_EPOCH when set, else
+    /// the commit time. Never the wall clock.
+    package var sourceDateEpoch: Int { environmentEpoch ?? commitTime }
+
+    /// The same release of another commit: a `before` hook committed, and the tag goes on what is there.
+    package func moved(to commit: String, time: Int) -> ReleaseIdentity {
+        var moved = self
+        moved.commit = commit
+        moved.commitTime = time
+        return moved
+    }
+
+    /// True when the project configures no `[[target]]`: check, notes, tag and push only.
+    package var isTagOnly: Bool { targets.isEmpty }
+
+    /// The placeholder and environment names every template and child process may use.
+    package var names: ReleaseNames { ReleaseNames(project: project, version: version.description, tag: tag) }
+
+    /// The placeholder values every template may use for this release.
+    package var placeholders: [String: String] { names.placeholders() }
+}

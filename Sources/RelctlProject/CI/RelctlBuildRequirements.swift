@@ -1,0 +1,59 @@
+import RelctlBasics
+
+/// What a machine needs beside Swift to build relctl: the one list that Package.swift, the
+/// generated "Install relctl" step, scripts/install-deps, relctl's own relctl.toml and the
+/// docs are checked against (BuildRequirementsTests fails when any of them disagrees).
+public enum RelctlBuildRequirements {
+    public static let libraries: [SystemLibrary] = [
+        SystemLibrary(
+            module: "CArchive", linuxPkgConfig: "libarchive", macOSPkgConfig: "libarchive",
+            apt: "libarchive-dev", brew: "libarchive", kegOnly: true),
+        // No pkg-config on Linux: its `-ldeflate` would link the shared library, and RelctlArtifacts
+        // links the static one (faster; see Package.swift).
+        SystemLibrary(
+            module: "CDeflate", linuxPkgConfig: nil, macOSPkgConfig: "libdeflate",
+            apt: "libdeflate-dev", brew: "libdeflate", kegOnly: false),
+        SystemLibrary(
+            module: "CSodium", linuxPkgConfig: "libsodium", macOSPkgConfig: "libsodium",
+            apt: "libsodium-dev", brew: "libsodium", kegOnly: false),
+    ]
+
+    /// SwiftPM runs pkg-config to find the libraries. Homebrew's `pkg-config` is an alias of
+    /// `pkgconf`; the formula is named by its own name.
+    public static let aptTools = ["pkg-config"]
+    public static let brewTools = ["pkgconf"]
+
+    /// `apt-get install` arguments, libraries first.
+    public static var aptPackages: [String] { libraries.map(\.apt) + aptTools }
+    /// `brew install` arguments, libraries first.
+    public static var brewPackages: [String] { libraries.map(\.brew) + brewTools }
+
+    /// The shell lines that install the packages on a GitHub-hosted Linux or macOS runner
+    /// (bash; `RUNNER_OS` set by the runner). Keg-only formulae's pkg-config folders are
+    /// exported too, for a build that does not go through SwiftPM's provider search.
+    package static var runnerInstallLines: [String] {
+        installLines(linux: "[ \"$RUNNER_OS\" = Linux ]", macOS: "[ \"$RUNNER_OS\" = macOS ]", sudo: "sudo ")
+    }
+
+    /// The same on a GitLab job: the Linux jobs run as root in a Docker image (no sudo there),
+    /// the macOS ones on GitLab's macOS VM; neither sets `RUNNER_OS`.
+    package static var gitLabInstallLines: [String] {
+        installLines(linux: "[ \"$(uname -s)\" = Linux ]", macOS: "[ \"$(uname -s)\" = Darwin ]", sudo: "")
+    }
+
+    private static func installLines(linux: String, macOS: String, sudo: String) -> [String] {
+        var lines = [
+            "if \(linux); then",
+            "  \(sudo)apt-get update -qq && \(sudo)apt-get install -y -qq \(aptPackages.joined(separator: " "))",
+            "elif \(macOS); then",
+            "  brew install \(brewPackages.joined(separator: " "))",
+        ]
+        let kegOnly = libraries.filter(\.kegOnly).map { "$(brew --prefix \($0.brew))/lib/pkgconfig" }
+        if !kegOnly.isEmpty {
+            lines.append("  PKG_CONFIG_PATH=\"\(kegOnly.joined(separator: ":"))${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}\"")
+            lines.append("  export PKG_CONFIG_PATH")
+        }
+        lines.append("fi")
+        return lines
+    }
+}

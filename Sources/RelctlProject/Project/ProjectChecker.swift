@@ -1,0 +1,250 @@
+import Foundation
+import RelctlArtifacts
+import RelctlBasics
+import RelctlDistribution
+import RelctlModel
+
+public enum ProjectChecker {
+    /// Loads the config (a config that cannot be read is thrown, exit 2) and checks the rest.
+    public static func check(configPath: String?, context: Context) async throws -> CheckReport {
+        let config = try ConfigLoader.load(path: configPath, context: context)
+        return await check(config, context: context)
+    }
+
+    /// The companions of a manifest that do not follow the version it holds now.
+    package static func staleCompanions(
+        of source: VersionSource, found: ManifestVersion, comparison: VersionComparison, root: URL
+    ) -> [StaleCompanion] {
+        guard let companions = try? CompanionFinder.companions(of: source, found: found, root: root) else { return [] }
+        return companions.compactMap { companion in
+            switch comparison {
+            case .semver:
+                guard let version = try? SemanticVersion(parsing: found.text.trimmingCharacters(in: .whitespaces)),
+                    let expected = companion.expectedText(for: version)
+                else { return nil }
+                return StaleCompanion(companion: companion, manifest: source.path, expected: expected)
+            case .pep440:
+                guard let declared = PEP440Version(found.text), PEP440Version(companion.text) != declared else {
+                    return nil
+                }
+                return StaleCompanion(companion: companion, manifest: source.path, expected: declared.description)
+            }
+        }
+    }
+
+    package static func check(_ config: RelctlConfig, context: Context) async -> CheckReport {
+        var report = CheckReport()
+        let seen = checkManifests(config, into: &report)
+        checkChannels(config, context: context, into: report)
+        checkTargets(config, into: &report)
+        checkArchivePaths(config, into: report)
+        await checkLayouts(
+            config, context: context, version: seen.lazy.compactMap { try? SemanticVersion(parsing: $0.version) }.first,
+            into: &report)
+        // Each pipeline `ci generate` writes ([ci] providers): what it cannot do as configured.
+        for problem in WorkflowWriter.problems(config.ci.providers, config: config) {
+            if problem.severity == .error { report.problem(problem) } else { report.warning(problem) }
+        }
+        await checkBinaryDirectories(config, context: context, into: &report)
+        for problem in LinuxPackageBuilder.problems(config: config, version: seen.first?.version) {
+            report.problem(problem)
+        }
+        if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
+            report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
+        }
+        await checkRepository(config, context: context, into: report)
+        return report
+    }
+
+    /// Manifests: readable, their versions valid, their companions following them, and agreeing
+    /// with each other. Returns each manifest's path and the version it holds.
+    private static func checkManifests(
+        _ config: RelctlConfig, into report: inout CheckReport
+    ) -> [(path: String, version: String)] {
+        var seen: [(path: String, version: String)] = []
+        for source in config.versions {
+            do {
+                let found = try ManifestReaders.read(source, root: config.root)
+                let reader = try ManifestReaders.reader(for: source.kind)
+                switch reader.comparison {
+                case .semver:
+                    if (try? SemanticVersion(parsing: found.text)) == nil,
+                        config.project.tagFormat.scheme != .calver
+                            || (try? VersionScheme.calendarVersion(found.text)) == nil
+                    {
+                        report.problem(
+                            Diagnostic(
+                                file: found.foundIn, line: found.line,
+                                "version `\(found.text)` is not a valid SemVer 2.0.0 version"))
+                    }
+                case .pep440:
+                    if PEP440Version(found.text) == nil {
+                        report.problem(
+                            Diagnostic(
+                                file: found.foundIn, line: found.line,
+                                "version `\(found.text)` is not a valid PEP 440 version"))
+                    }
+                }
+                for stale in staleCompanions(of: source, found: found, comparison: reader.comparison, root: config.root)
+                {
+                    report.mismatch(stale.diagnostic)
+                }
+                seen.append((source.path, found.text))
+                report.manifests += 1
+            } catch let error as RelctlError {
+                error.diagnostics.forEach { report.problem($0) }
+            } catch {}
+        }
+        if Set(seen.map(\.version)).count > 1 {
+            report.warning(
+                Diagnostic(
+                    file: config.path,
+                    "manifests disagree: " + seen.map { "\($0.path) has \($0.version)" }.joined(separator: ", ")
+                        + "; no tag can match them all"))
+        }
+        if config.versions.isEmpty {
+            report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
+        }
+        return seen
+    }
+
+    /// Channels: every plugin can run, no plugin takes a built-in's name, every chart loads.
+    private static func checkChannels(_ config: RelctlConfig, context: Context, into report: CheckReport) {
+        for problem in ChannelRegistry.problems(config, environment: context.environment) { report.problem(problem) }
+        for chart in config.channels.charts {
+            do {
+                _ = try HelmChartPackage.load(path: chart.path, root: config.root)
+            } catch let error as RelctlError {
+                error.diagnostics.forEach { report.problem($0) }
+            } catch {}
+        }
+    }
+
+    /// Targets: resolvable, listed once; unknown triples named even when they work.
+    private static func checkTargets(_ config: RelctlConfig, into report: inout CheckReport) {
+        for settings in config.targets {
+            do {
+                let target = try TargetResolver.resolve(settings)
+                if !target.isRecognized {
+                    report.warning(
+                        Diagnostic(
+                            file: config.path, line: settings.line,
+                            "unknown target triple `\(settings.triple)`: using the given runner `\(target.runner)` and format `\(target.format)`"
+                        ))
+                }
+                report.targets += 1
+            } catch let error as RelctlError {
+                error.diagnostics.forEach { report.problem(Diagnostic(file: config.path, line: $0.line, $0.message)) }
+            } catch {}
+        }
+        var listed: Set<String> = []
+        for settings in config.targets where !listed.insert(settings.triple).inserted {
+            report.problem(
+                Diagnostic(
+                    file: config.path, line: settings.line,
+                    "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first (several archive formats of one target: `format = [\"tar.gz\", \"zip\"]`)"
+                ))
+        }
+        if config.targets.isEmpty {
+            report.warning(
+                Diagnostic(
+                    file: config.path,
+                    "no [[target]] entries, so `relctl release` is a tag-only release (versions, notes, tag, push; nothing built or packaged), and `relctl ci generate` writes one release job with no build matrix (check the tag, publish the notes); build, package and matrix need at least one target; \(TargetResolver.addTargetHint)"
+                ))
+        }
+        if !config.targets.isEmpty, config.build.binaries.isEmpty {
+            report.warning(
+                Diagnostic(file: config.path, "[build] lists no `binaries`: archives will have an empty bin/"))
+        }
+    }
+
+    /// Packaged paths that do not depend on the target must exist now.
+    private static func checkArchivePaths(_ config: RelctlConfig, into report: CheckReport) {
+        if let level = config.archive.invalidCompressionLevel {
+            for diagnostic in PackagingError.compressionLevel(config: config.path, level: level).diagnostics {
+                report.problem(diagnostic)
+            }
+        }
+        for mapping in config.archive.files + config.archive.trees where mapping.from.placeholders.isEmpty {
+            let path = mapping.from.text
+            if !FileSystem.exists(atPath: config.root.appendingPathComponent(path).path) {
+                report.problem(
+                    Diagnostic(
+                        file: config.path,
+                        "archive path `\(path)` does not exist in the project; create it or remove it from [archive]"))
+            }
+        }
+    }
+
+    private static func checkRepository(_ config: RelctlConfig, context: Context, into report: CheckReport) async {
+        do {
+            if try await !Git(directory: config.root, context: context).isRepository() {
+                report.warning(
+                    Diagnostic(file: config.root.path, "not a git repository: tags, notes and release need one"))
+            }
+        } catch let error as RelctlError {
+            error.diagnostics.forEach { report.warning($0) }
+        } catch {
+            report.warning(Diagnostic("\(error)"))
+        }
+    }
+
+    /// Every target's archive layout, computed as `package` would before anything is built (a
+    /// missing binary stands in as an empty file): two sources for one path, unsafe or dangling
+    /// links and names a target's file system cannot hold are found now, not after the build.
+    /// Paths the build may still create are not judged here.
+    /// `version` (the manifests' version, when they hold one) names the archives as the next
+    /// release would, so a name too long for that tag is found now.
+    package static func checkLayouts(
+        _ config: RelctlConfig, context: Context, version: SemanticVersion? = nil, into report: inout CheckReport
+    ) async {
+        guard let targets = try? TargetResolver.resolveAll(config), !targets.isEmpty else { return }
+        let ignored = await IgnoredPaths.load(root: config.root, context: context)
+        let named = version ?? SemanticVersion(major: 0, minor: 0, patch: 0)
+        let placeholders = ReleaseNames(
+            project: config.project.name, version: named.description, tag: config.project.tagFormat.tag(for: named)
+        ).placeholders()
+        var seen: Set<String> = []
+        // Two targets (or formats) giving one archive name: `package` refuses them, so say it now.
+        var owners: [String: String] = [:]
+        for target in targets {
+            for format in target.formats {
+                let name =
+                    config.archive.name.render(placeholders.merging(target.placeholders) { $1 })
+                    + ArchiveFormats.fileExtension(format)
+                if let first = owners[name] {
+                    report.problem(
+                        Diagnostic(
+                            file: config.path,
+                            "targets \(first) and \(target.triple) both give the archive `\(name)`: `[archive] name = \"\(config.archive.name.text)\"` must tell them apart (add {target} to it)"
+                        ))
+                } else {
+                    owners[name] = target.triple
+                }
+            }
+        }
+        // Missing archive paths are `checkArchivePaths`'s to report.
+        func add(layoutErrors: [PackagingError], target: String) {
+            for error in layoutErrors {
+                if case .missingSource = error { continue }
+                for diagnostic in error.diagnostics where seen.insert(diagnostic.message).inserted {
+                    report.problem(Diagnostic(file: config.path, "\(target): \(diagnostic.message)"))
+                }
+            }
+        }
+        for target in targets {
+            do {
+                _ = try ArchiveLayout.compute(
+                    config: config, target: target, placeholders: placeholders, ignored: ignored, probe: true)
+            } catch let error as PackagingError {
+                add(layoutErrors: [error], target: target.triple)
+            } catch let error as LayoutProblems {
+                add(layoutErrors: error.errors, target: target.triple)
+            } catch let error as RelctlError {
+                for diagnostic in error.diagnostics where seen.insert(diagnostic.message).inserted {
+                    report.problem(Diagnostic(file: config.path, "\(target.triple): \(diagnostic.message)"))
+                }
+            } catch {}
+        }
+    }
+}

@@ -1,0 +1,612 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+
+/// `relctl init`: a commented starter `relctl.toml` built from the repository as it is: the tag
+/// format its tags already use, the manifests that really hold a version, the binaries the
+/// build really produces and the ecosystem's own build command. A project that produces no
+/// binary (a library) gets a tag-only configuration: versions, notes and tags, no `[[target]]`.
+public enum StarterConfig {
+    /// Manifest files relctl recognises at the project root, in the order they are listed.
+    package static let detectable = [
+        "Cargo.toml", "package.json", "pyproject.toml", "Package.swift", "go.mod", "VERSION",
+    ]
+
+    /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
+    @discardableResult
+    public static func write(path: String?, context: Context) async throws -> (url: URL, detected: [String]) {
+        let url = context.resolve(path ?? ConfigLoader.defaultFileName)
+        if FileSystem.exists(url) {
+            throw ConfigError.alreadyExists(path: path ?? ConfigLoader.defaultFileName)
+        }
+        let root = url.deletingLastPathComponent()
+        let detected = detectable.filter {
+            FileSystem.exists(atPath: root.appendingPathComponent($0).path)
+        }
+        let git = Git(directory: root, context: context)
+        let isRepository = await (try? git.isRepository()) == true
+        let tags = isRepository ? ((try? await git.tagList()) ?? []) : []
+        let remote = isRepository ? await git.configuredRemoteURL("origin") : nil
+        try AtomicFile.write(
+            render(root: root, detected: detected, tags: tags, repository: repositoryName(remote: remote, root: root)),
+            to: url)
+        return (url, detected)
+    }
+
+    /// What `init` learnt about the project, rendered by `render`.
+    package struct Findings {
+        package var name: String
+        package var tagFormat = "v{version}"
+        package var tagNote = "no tags yet: tags will look like v1.2.3"
+        package var versions: [(path: String, kind: String?, pattern: String?)] = []
+        package var versionNotes: [String] = []
+        package var binaries: [String] = []
+        /// Binaries built only on some platforms (`#if os(macOS)` in Package.swift).
+        package var optionalBinaries: [String] = []
+        package var versionScheme = VersionScheme.semver
+        package var build: (command: String, directory: String)?
+        /// Several packages with versions of their own: the `[workspace]` init offers.
+        package var workspace: WorkspaceOffer?
+    }
+
+    /// A `[workspace]` for a repository of several packages (a Cargo workspace whose crates have
+    /// versions of their own, npm workspaces, a `charts/` folder of charts). Written active when
+    /// the history or the versions say the members release on their own (member tags such as
+    /// `core-v1.2.0`, or no tags and differing versions); as a commented suggestion when they
+    /// look released in lockstep (one `v1.2.3` series, one version), so init never splits a
+    /// version line the project keeps together.
+    package struct WorkspaceOffer: Equatable {
+        package var members: [String]
+        package var active: Bool
+        package var tagFormat: String
+        package var reason: String
+    }
+
+    package static func render(root: URL, detected: [String], tags: [GitTag] = [], repository: String? = nil) -> String
+    {
+        let found = findings(root: root, detected: detected, tags: tags, repository: repository)
+        var text = render(found, root: root)
+        if let offer = found.workspace, !offer.active {
+            text += """
+
+                # Several packages were found (\(offer.members.joined(separator: ", "))), but \(offer.reason).
+                # To release each on its own (tags like core-v1.2.3; docs/monorepos.md), replace the
+                # [[version]] list above with:
+                # [workspace]
+                # members = [\(offer.members.map(QuotedString.basic).joined(separator: ", "))]
+                # tag-format = \(QuotedString.basic(offer.tagFormat))
+
+                """
+        }
+        return text
+    }
+
+    private static func render(_ found: Findings, root: URL) -> String {
+        if let offer = found.workspace, offer.active { return renderWorkspace(found, offer: offer) }
+        var text = """
+            # relctl.toml: how this project is released. Reference: relctl's README.
+            # Check it with `relctl check`, then try `relctl release X.Y.Z --dry-run`.
+
+            [project]
+            name = \(QuotedString.basic(found.name))
+            tag-format = \(QuotedString.basic(found.tagFormat))   # \(found.tagNote)\(found.versionScheme == .calver ? "\nversion-scheme = \"calver\"   # numbers compared one by one, zero padding kept" : "")
+
+            # Every manifest whose version must equal the tag's. The kind is inferred from the
+            # file name (cargo, npm, python, plain, swift); use kind = "regex" with a pattern otherwise.
+            # Lock files and pins that follow a manifest (Cargo.lock, package-lock.json, uv.lock) are
+            # found and updated automatically.
+
+            """
+        for note in found.versionNotes { text += "# \(note)\n" }
+        if found.versions.isEmpty && found.versionNotes.isEmpty {
+            text += """
+                # No manifest holding a version was found. For example:
+                # [[version]]
+                # path = "Sources/App/Version.swift"   # kind "swift": let version = "1.2.3"
+
+                """
+        }
+        text += "\n"
+        for entry in found.versions {
+            text += "[[version]]\npath = \(QuotedString.basic(entry.path))\n"
+            if let kind = entry.kind { text += "kind = \(QuotedString.basic(kind))\n" }
+            if let pattern = entry.pattern { text += "pattern = \(QuotedString.basic(pattern))\n" }
+            text += "\n"
+        }
+        guard let build = found.build, !found.binaries.isEmpty else {
+            text += """
+                # No binary is built here, so this is a tag-only release: `relctl release TAG` checks the
+                # versions, writes the notes and tags. To ship archives, add a [build] section with
+                # `command` and `binaries`, and one [[target]] per platform.
+
+                [release]
+                branches = ["main", "master"]
+
+                """
+            return text
+        }
+        text += """
+            [build]
+            # Run once per target through /bin/sh, in the project root. Placeholders:
+            # {project} {version} {tag} {target} {os} {arch}; RELCTL_TARGET, RELCTL_VERSION, RELCTL_TAG,
+            # RELCTL_COMMIT and SOURCE_DATE_EPOCH are in its environment.
+            command = \(QuotedString.basic(build.command))
+            binaries = [\(found.binaries.map(QuotedString.basic).joined(separator: ", "))]\(found.optionalBinaries.isEmpty ? "" : "\noptional-binaries = [\(found.optionalBinaries.map(QuotedString.basic).joined(separator: ", "))]   # built only where Package.swift's #if holds")
+            binary-dir = \(QuotedString.basic(build.directory))
+
+            # One [[target]] per platform; runner, archive format and links policy default by OS.
+            [[target]]
+            triple = "x86_64-unknown-linux-gnu"
+            [[target]]
+            triple = "aarch64-apple-darwin"
+            [[target]]
+            triple = "x86_64-pc-windows-msvc"   # zip, symlinks stored as copies, .exe added
+
+            [archive]
+            name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
+            # top-folder = false                 # a flat archive, files at its root (GoReleaser's default)
+            files = [\(archiveFiles(root: root).map(QuotedString.basic).joined(separator: ", "))]
+            # trees = [{ from = "demo", to = "demo" }]
+            setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
+
+            [release]
+            branches = ["main", "master"]
+
+            """
+        return text
+    }
+
+    /// A workspace root: the members, their tag format and the branches; each member's versions
+    /// come from its own manifests, and a member that ships binaries says how in its own file.
+    private static func renderWorkspace(_ found: Findings, offer: WorkspaceOffer) -> String {
+        var text = """
+            # relctl.toml: how this repository's packages are released. Reference: docs/monorepos.md.
+            # Check it with `relctl plan`, then `relctl bump --write` and `relctl release --pending --dry-run`.
+
+            [project]
+            name = \(QuotedString.basic(found.name))
+
+            # Several packages that release on their own: \(offer.reason).
+            # Each member gets its own tags, next version and notes from the commits touching its
+            # folder; its versions are read from its own manifests.
+            [workspace]
+            members = [\(offer.members.map(QuotedString.basic).joined(separator: ", "))]
+            tag-format = \(QuotedString.basic(offer.tagFormat))
+
+            """
+        if let build = found.build, !found.binaries.isEmpty {
+            text += """
+
+                # A member that ships binaries (\(found.binaries.joined(separator: ", "))) gets its own relctl.toml in its
+                # folder with what a single project has, for example:
+                # [build]
+                # command = \(QuotedString.basic(build.command))
+                # binaries = [\(found.binaries.map(QuotedString.basic).joined(separator: ", "))]
+                # binary-dir = \(QuotedString.basic(build.directory))
+                # [[target]]
+                # triple = "x86_64-unknown-linux-gnu"
+
+                """
+        }
+        text += """
+
+            [release]
+            branches = ["main", "master"]
+
+            """
+        return text
+    }
+
+    package static func findings(root: URL, detected: [String], tags: [GitTag], repository: String? = nil) -> Findings {
+        var found = Findings(name: projectName(root: root, detected: detected))
+        if detected.contains("Cargo.toml") { cargo(root: root, into: &found) }
+        if detected.contains("package.json") { npm(root: root, into: &found) }
+        if detected.contains("pyproject.toml") { python(root: root, into: &found) }
+        if detected.contains("Package.swift") { swift(root: root, into: &found) }
+        if detected.contains("VERSION") { found.versions.append(("VERSION", nil, nil)) }
+        // A chart's folder (metrics-server's charts/metrics-server): the chart's own version line,
+        // named as the chart is when no other manifest names the project.
+        let chart = root.appendingPathComponent(HelmChartFile.name)
+        if found.versions.isEmpty, FileSystem.exists(chart) {
+            found.versions.append((HelmChartFile.name, HelmManifestReader.versionKind, nil))
+            if detected.isEmpty,
+                let name = (try? HelmChartFile.read(chart, displayPath: HelmChartFile.name))?.values["name"]?.text,
+                !name.isEmpty
+            {
+                found.name = name
+            }
+        }
+        var seen: Set<String> = []
+        found.binaries = found.binaries.filter { seen.insert($0).inserted }
+        found.optionalBinaries = found.optionalBinaries.filter { found.binaries.contains($0) }
+        found.name = preferredName(found.name, binaries: found.binaries, repository: repository)
+        let history = TagHistory(tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected))
+        (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
+        if let series = ownSeries(of: found, root: root, tags: tags.map(\.name)) {
+            found.tagFormat = series.format
+            found.tagNote = "like \(series.tag), which names the version \(series.manifest) holds"
+        }
+        found.workspace = workspaceOffer(root: root, detected: detected, tags: tags.map(\.name))
+        if let offer = found.workspace, offer.active {
+            // The members' manifests are the members' own version lines, not the root's.
+            let folders = WorkspaceMembers.folders(matching: offer.members, root: root)
+            found.versions.removeAll { entry in folders.contains { entry.path.hasPrefix($0 + "/") } }
+            found.versionNotes.removeAll()
+        }
+        return found
+    }
+
+    /// The `[workspace]` to offer, or nil when the repository is one package.
+    package static func workspaceOffer(root: URL, detected: [String], tags: [String]) -> WorkspaceOffer? {
+        var globs: [String] = []
+        if detected.contains("Cargo.toml"),
+            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("Cargo.toml")),
+            let workspace = document.root["workspace"]?.table,
+            workspace["package"]?.table?["version"]?.string == nil
+        {
+            globs += (workspace["members"]?.array ?? []).compactMap(\.string)
+        }
+        if detected.contains("package.json"),
+            let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            globs +=
+                (object["workspaces"] as? [String])
+                ?? ((object["workspaces"] as? [String: Any])?["packages"] as? [String]) ?? []
+        }
+        if !WorkspaceMembers.folders(matching: ["charts/*"], root: root).isEmpty { globs.append("charts/*") }
+        var seen: Set<String> = []
+        globs = globs.filter { !$0.hasPrefix("!") && seen.insert($0).inserted }
+        let folders = WorkspaceMembers.folders(matching: globs, root: root)
+        guard folders.count >= 2 else { return nil }
+
+        let named = folders.map { (WorkspaceMembers.detectedName(root.appendingPathComponent($0), $0), $0) }
+        // Member tags decide the format: `core-v1.2.0`, `@scope/core@1.2.0`, `core-1.2.0`.
+        for (format, separator) in [
+            ("{member}-v{version}", "-v"), ("{member}@{version}", "@"), ("{member}-{version}", "-"),
+        ] {
+            for (name, _) in named {
+                if let tag = tags.first(where: {
+                    $0.hasPrefix(name + separator) && $0.dropFirst(name.count + separator.count).first?.isNumber == true
+                }) {
+                    return WorkspaceOffer(
+                        members: globs, active: true, tagFormat: format, reason: "tags such as `\(tag)` name a member")
+                }
+            }
+        }
+        let versions = Set(
+            folders.compactMap { folder -> String? in
+                let url = root.appendingPathComponent(folder)
+                return WorkspaceMembers.detectedVersions(url).lazy.compactMap { source in
+                    try? ManifestReaders.read(source, root: url).text
+                }.first
+            })
+        if tags.isEmpty, versions.count > 1 {
+            return WorkspaceOffer(
+                members: globs, active: true, tagFormat: "{member}-v{version}",
+                reason: "the members hold different versions and nothing is tagged yet")
+        }
+        return WorkspaceOffer(
+            members: globs, active: false, tagFormat: "{member}-v{version}",
+            reason: tags.isEmpty
+                ? "the members hold one version: released in lockstep, as this file does"
+                : "the tags are one series for the whole repository, as this file releases it")
+    }
+
+    /// The tag series of a package whose tags its name does not spell (pydantic's `pydantic-core`
+    /// folder releases as `core-v2.48.0`, beside the repository's own `v2.14.0`): when no tag of
+    /// the chosen format names the version the first manifest holds, and the tags naming it share
+    /// one prefix of their own (ending in `-`, `_`, `/` or `@`, then an optional `v`), that is the
+    /// series. Nil when the chosen format already names it, or nothing decides.
+    package static func ownSeries(
+        of found: Findings, root: URL, tags: [String]
+    ) -> (format: String, tag: String, manifest: String)? {
+        guard let first = found.versions.first,
+            let kind = first.kind ?? ManifestReaders.kind(forFileName: first.path),
+            let held = try? ManifestReaders.read(
+                VersionSource(path: first.path, kind: kind, pattern: first.pattern), root: root)
+        else { return nil }
+        let version = held.text.trimmingCharacters(in: .whitespaces)
+        guard !version.isEmpty, let format = try? TagFormat(found.tagFormat, project: found.name) else { return nil }
+        let chosenTag = format.prefix + version + format.suffix
+        if tags.contains(chosenTag) { return nil }
+        let prefixes = Set(
+            tags.compactMap { tag -> String? in
+                guard tag.hasSuffix(version), tag.count > version.count else { return nil }
+                let prefix = String(tag.dropLast(version.count))
+                return prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil ? prefix : nil
+            })
+        guard prefixes.count == 1, let prefix = prefixes.first else { return nil }
+        let ownName = !found.name.isEmpty && prefix.hasPrefix(found.name)
+        return (
+            (ownName ? "{project}" + prefix.dropFirst(found.name.count) : prefix) + "{version}", prefix + version,
+            held.foundIn
+        )
+    }
+
+    /// The name users know the project by: the package's, unless it is neither a binary nor the
+    /// repository and the repository is named after a binary (fd's package `fd-find` ships `fd`).
+    package static func preferredName(_ package: String, binaries: [String], repository: String?) -> String {
+        guard let repository, !binaries.contains(package), package != repository, binaries.contains(repository)
+        else { return package }
+        return repository
+    }
+
+    /// The repository's name from the `origin` URL (`https://github.com/sharkdp/fd.git` → `fd`),
+    /// else the folder's.
+    package static func repositoryName(remote: String?, root: URL) -> String? {
+        guard let remote else { return root.standardizedFileURL.lastPathComponent }
+        var last = remote.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
+        if last.hasSuffix(".git") { last.removeLast(4) }
+        return last.isEmpty ? nil : last
+    }
+
+    /// The files users expect next to the binaries, as they exist at the root: the README, every
+    /// license text (`LICENSE-MIT`, `UNLICENSE`, `COPYING`), the changelog and a NOTICE.
+    package static func archiveFiles(root: URL) -> [String] {
+        let kinds = ["readme", "license", "licence", "copying", "unlicense", "changelog", "notice"]
+        let names = ((try? FileSystem.names(in: root)) ?? []).filter { name in
+            let lower = name.lowercased()
+            return kinds.contains { lower.hasPrefix($0) } && !FileSystem.isDirectory(root.appendingPathComponent(name))
+        }
+        return names.sorted { a, b in
+            let (ra, rb) = (a.lowercased().hasPrefix("readme"), b.lowercased().hasPrefix("readme"))
+            return ra != rb ? ra : a < b
+        }
+    }
+
+    // MARK: Cargo
+
+    private static func cargo(root: URL, into found: inout Findings) {
+        let manifest = root.appendingPathComponent("Cargo.toml")
+        guard let document = try? TOMLDocument(contentsOf: manifest) else { return }
+        let workspace = try? CargoWorkspace.load(containing: manifest, projectRoot: root)
+        if document.root["package"]?.table?["version"] != nil
+            || document.root["workspace"]?.table?["package"]?.table?["version"]?.string != nil
+        {
+            found.versions.append(("Cargo.toml", nil, nil))
+        }
+        // A virtual workspace without a shared version: each member's own version is a manifest.
+        if document.root["package"] == nil,
+            document.root["workspace"]?.table?["package"]?.table?["version"]?.string == nil
+        {
+            let members = (workspace?.packages ?? []).filter { $0.versionFile == $0.manifest }
+            for member in members {
+                found.versions.append((CompanionFinder.display(member.manifest, root: root), nil, nil))
+            }
+            if !members.isEmpty {
+                found.versionNotes.append(
+                    "A virtual workspace: each member with its own version is listed; remove those you do not tag.")
+            }
+        }
+        // A member crate's config (ripgrep's crates/ignore) ships that crate's binaries, not the workspace's.
+        let inside = root.standardizedFileURL.path + "/"
+        var packages = (workspace?.packages ?? []).filter { $0.manifest.standardizedFileURL.path.hasPrefix(inside) }
+        if document.root["package"] != nil {
+            // `cargo build` in a package builds that package and the workspace's `default-members`,
+            // not every member: just's `publish = false` helper crates are never built.
+            let defaults = (document.root["workspace"]?.table?["default-members"]?.array ?? []).compactMap(\.string)
+            let built = Set(
+                [manifest.standardizedFileURL.path]
+                    + defaults.map {
+                        root.appendingPathComponent($0).appendingPathComponent("Cargo.toml").standardizedFileURL.path
+                    })
+            packages = packages.filter { built.contains($0.manifest.standardizedFileURL.path) }
+            if packages.isEmpty, let name = document.root["package"]?.table?["name"]?.string {
+                found.binaries += cargoBinaries(of: manifest, name: name)
+            }
+        }
+        for package in packages {
+            found.binaries += cargoBinaries(of: package.manifest, name: package.name)
+        }
+        if !found.binaries.isEmpty {
+            found.build = ("cargo build --release --locked --target {target}", "target/{target}/release")
+        }
+    }
+
+    /// A crate's binaries as Cargo finds them: `[[bin]]` names, then (unless `autobins = false`)
+    /// `src/main.rs` (named after the package), `src/bin/NAME.rs` and `src/bin/NAME/main.rs`.
+    package static func cargoBinaries(of manifest: URL, name: String) -> [String] {
+        guard let document = try? TOMLDocument(contentsOf: manifest) else { return [] }
+        let folder = manifest.deletingLastPathComponent()
+        var names: [String] = []
+        var explicitPaths: Set<String> = []
+        for bin in document.root["bin"]?.array ?? [] {
+            guard let table = bin.table else { continue }
+            if let path = table["path"]?.string {
+                explicitPaths.insert(folder.appendingPathComponent(path).standardizedFileURL.path)
+            }
+            names.append(table["name"]?.string ?? name)
+        }
+        guard document.root["package"]?.table?["autobins"]?.bool != false else { return names }
+        let main = folder.appendingPathComponent("src/main.rs")
+        if FileSystem.exists(main), !explicitPaths.contains(main.standardizedFileURL.path),
+            !names.contains(name)
+        {
+            names.insert(name, at: 0)
+        }
+        let binFolder = folder.appendingPathComponent("src/bin")
+        for entry in ((try? FileSystem.names(in: binFolder)) ?? []).sorted() {
+            let url = binFolder.appendingPathComponent(entry)
+            let candidate: (String, URL)? =
+                FileSystem.isDirectory(url)
+                ? (FileSystem.exists(url.appendingPathComponent("main.rs"))
+                    ? (entry, url.appendingPathComponent("main.rs")) : nil)
+                : (entry.hasSuffix(".rs") ? (String(entry.dropLast(3)), url) : nil)
+            if let (binary, path) = candidate, !explicitPaths.contains(path.standardizedFileURL.path),
+                !names.contains(binary)
+            {
+                names.append(binary)
+            }
+        }
+        return names
+    }
+
+    // MARK: npm, Python, Swift
+
+    private static func npm(root: URL, into found: inout Findings) {
+        guard let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return }
+        if object["version"] is String { found.versions.append(("package.json", nil, nil)) }
+        // `bin` entries are scripts npm links on install, not per-platform binaries to archive.
+        let bins =
+            (object["bin"] as? [String: Any]).map { $0.keys.sorted() }
+            ?? ((object["bin"] is String)
+                ? [(object["name"] as? String).map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "bin"]
+                : [])
+        if !bins.isEmpty {
+            found.versionNotes.append(
+                "package.json's bin (\(bins.joined(separator: ", "))) is installed by npm from the published package; add [build] only if you also ship native binaries."
+            )
+        }
+    }
+
+    private static func python(root: URL, into found: inout Findings) {
+        guard let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")) else {
+            return
+        }
+        let project = document.root["project"]?.table
+        if project?["version"]?.string != nil
+            || document.root["tool"]?.table?["poetry"]?.table?["version"]?.string != nil
+        {
+            found.versions.append(("pyproject.toml", nil, nil))
+            return
+        }
+        guard project?["dynamic"]?.array?.contains(.string("version")) == true else {
+            // setup.py reading `__version__` from the package (certifi): that file holds the version.
+            if project?["version"] == nil, let path = versionModule(root: root, name: project?["name"]?.string) {
+                found.versions.append((path, "python", nil))
+                found.versionNotes.append("\(path) holds `__version__`, compared by PEP 440 (kind \"python\").")
+            }
+            return
+        }
+        let hatch = document.root["tool"]?.table?["hatch"]?.table?["version"]?.table
+        if let path = hatch?["path"]?.string,
+            FileSystem.exists(atPath: root.appendingPathComponent(path).path)
+        {
+            // Kind python: `1.0.0b1` there is PEP 440 and equals tag v1.0.0-beta.1.
+            found.versions.append((path, "python", nil))
+            found.versionNotes.append("pyproject.toml reads its version from \(path) ([tool.hatch.version] path).")
+        } else {
+            found.versionNotes.append(
+                "pyproject.toml's version is dynamic (hatch-vcs, setuptools-scm…): it comes from the git tag, so no file holds one to check."
+            )
+        }
+    }
+
+    /// The package module holding `__version__ = "…"`: `NAME/__init__.py` or `src/NAME/__init__.py`
+    /// for the project's name, else the only such module among the root's folders.
+    package static func versionModule(root: URL, name: String?) -> String? {
+        func holdsVersion(_ path: String) -> Bool {
+            guard let data = FileSystem.contents(atPath: root.appendingPathComponent(path).path) else { return false }
+            return TextFile.decode(data).range(
+                of: #"(?m)^__version__\s*(:\s*str\s*)?=\s*["']"#, options: .regularExpression) != nil
+        }
+        if let name {
+            let module = name.lowercased().replacingOccurrences(of: "-", with: "_")
+            for path in ["\(module)/__init__.py", "src/\(module)/__init__.py"] where holdsVersion(path) { return path }
+        }
+        var found: [String] = []
+        for folder in [".", "src"] {
+            let base = root.appendingPathComponent(folder)
+            for entry in ((try? FileSystem.names(in: base)) ?? []).sorted() where !entry.hasPrefix(".") {
+                let path = (folder == "." ? "" : "src/") + entry + "/__init__.py"
+                if holdsVersion(path) { found.append(path) }
+            }
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// SwiftPM: `.executable(name: "x", …)` products, else (when the package offers no library,
+    /// whose executable targets are then examples and tools) `.executableTarget(name: "x", …)`
+    /// targets. One declared inside `#if os(macOS)` (without Linux) is built only there: optional.
+    private static func swift(root: URL, into found: inout Findings) {
+        guard let data = FileSystem.contents(atPath: root.appendingPathComponent("Package.swift").path) else {
+            return
+        }
+        let manifest = SwiftPackageManifest(TextFile.decode(data))
+        var executables = manifest.declarations(#"\.executable\(\s*name:\s*"([^"]+)""#)
+        if executables.isEmpty {
+            let targets = manifest.declarations(#"\.executableTarget\(\s*name:\s*"([^"]+)""#)
+            if manifest.declarations(#"\.library\(\s*name:\s*"([^"]+)""#).isEmpty {
+                executables = targets
+            } else if !targets.isEmpty {
+                found.versionNotes.append(
+                    "Package.swift offers libraries; its executable targets (\(targets.map(\.name).joined(separator: ", "))) are no products, so nothing is built for release: add [build] to ship them."
+                )
+            }
+        }
+        let binaries = executables.map(\.name)
+        found.binaries += binaries
+        found.optionalBinaries += executables.filter { !$0.buildsOnLinux }.map(\.name)
+        if !binaries.isEmpty, found.build == nil {
+            found.build = ("swift build -c release --product \(binaries[0])", ".build/release")
+            if binaries.count > 1 { found.build?.command = "swift build -c release" }
+        }
+    }
+
+    /// The package's full name where the project's is a shortened one: a scoped npm package
+    /// (`@changesets/cli`), whose tags monorepo tools spell `@changesets/cli@3.0.1`.
+    private static func packageNames(root: URL, detected: [String]) -> [String] {
+        guard detected.contains("package.json"),
+            let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let name = object["name"] as? String, name.contains("/")
+        else { return [] }
+        return [name]
+    }
+
+    /// The last element of go.mod's module path without its major-version suffix
+    /// (`github.com/derailed/k9s` → `k9s`, `example.com/tool/v2` → `tool`), as `go install` names
+    /// the binary.
+    package static func goModuleName(root: URL) -> String? {
+        guard let data = FileSystem.contents(atPath: root.appendingPathComponent("go.mod").path) else { return nil }
+        for line in String(decoding: data.prefix(64 * 1024), as: UTF8.self).split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.count >= 2, words[0] == "module" else { continue }
+            let path = words[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            var elements = path.split(separator: "/").map(String.init)
+            if elements.count > 1, let last = elements.last, last.count > 1, last.hasPrefix("v"),
+                last.dropFirst().allSatisfy(\.isNumber)
+            {
+                elements.removeLast()
+            }
+            guard let name = elements.last, !name.isEmpty,
+                name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+            else { return nil }
+            return name
+        }
+        return nil
+    }
+
+    private static func projectName(root: URL, detected: [String]) -> String {
+        if detected.contains("Cargo.toml"),
+            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("Cargo.toml")),
+            let name = document.root["package"]?.table?["name"]?.string
+        {
+            return name
+        }
+        if detected.contains("package.json"),
+            let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let name = object["name"] as? String
+        {
+            return name.split(separator: "/").last.map(String.init) ?? name
+        }
+        if detected.contains("go.mod"), let name = goModuleName(root: root) { return name }
+        if detected.contains("pyproject.toml"),
+            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")),
+            let name = document.root["project"]?.table?["name"]?.string
+                ?? document.root["tool"]?.table?["poetry"]?.table?["name"]?.string
+        {
+            return name
+        }
+        // The name becomes archive and folder names: a folder called `a\b` must not give archives
+        // that Windows would unpack into two folders.
+        return String(
+            root.lastPathComponent.map {
+                $0 == "\\" || $0 == "/" || ($0.asciiValue.map { $0 < 0x20 } ?? false) ? "-" : $0
+            })
+    }
+}

@@ -1,0 +1,132 @@
+import RelctlBasics
+import RelctlChanges
+import RelctlModel
+
+/// What a repository's tags say about how it releases, for `relctl init`: the tag format its
+/// recent releases use and whether their versions are calendar versions.
+///
+/// The most recent releases decide (by the date each was tagged, then by version), by majority,
+/// not the whole history and not one odd tag: fzf has 139 old tags without `v` and 39 recent ones
+/// with it, and its next tag is `v0.75.0`; pydantic's one old `V0.17` and its two-number `v2.0`
+/// say nothing about its `v2.14.0b1`. Tags named after the project (`ignore-0.4.33` for the
+/// `ignore` crate of ripgrep's workspace) win over the repository's bare tags, which belong to the
+/// application; so do tags named after the package's full name (`@changesets/cli@3.0.1` for the
+/// npm package `@changesets/cli`, whose project is `cli`).
+package struct TagHistory {
+    /// How many of the most recent releases vote.
+    package static let recentCount = 5
+
+    /// One version-like tag: the text before its version (`v`, `ignore-`) and the version.
+    package struct Release {
+        package var tag: String
+        package var prefix: String
+        package var inner: String
+        package var version: SemanticVersion
+        package var date: Int = 0
+
+        /// The prefix with a final `V` read as `v`: `V0.17` and `v2.13.4` are one family.
+        package var family: String {
+            prefix.last == "V" ? String(prefix.dropLast()) + "v" : prefix
+        }
+    }
+
+    package var format = "v{version}"
+    package var scheme = VersionScheme.semver
+    /// Why, for the comment next to `tag-format` in the starter file.
+    package var note = "no tags yet: tags will look like v1.2.3"
+
+    /// `aliases` are other names the project's tags may start with (a scoped npm package's name).
+    package init(tags: [String], project: String, aliases: [String] = []) {
+        self.init(tags: tags.map { GitTag(name: $0, commit: nil, date: 0) }, project: project, aliases: aliases)
+    }
+
+    /// The same, with when each tag was made: the most recent releases decide.
+    package init(tags: [GitTag], project: String, aliases: [String] = []) {
+        let names = [project] + aliases.filter { $0 != project && !$0.isEmpty }
+        let releases = tags.compactMap { tag in
+            names.lazy.compactMap { Self.release(in: tag.name, project: $0) }.first.map { release in
+                var dated = release
+                dated.date = tag.date
+                return dated
+            }
+        }
+        guard !releases.isEmpty else {
+            if !tags.isEmpty { note = "no version tag yet: tags will look like v1.2.3" }
+            return
+        }
+        let named = releases.filter { !Self.isGeneric($0.prefix) }
+        let candidates = named.isEmpty ? releases : named
+        let byRecency = candidates.sorted {
+            if $0.date != $1.date { return $0.date > $1.date }
+            if !$0.version.hasSamePrecedence(as: $1.version) { return $1.version < $0.version }
+            return $0.tag < $1.tag
+        }
+        let recent = Array(byRecency.prefix(Self.recentCount))
+        // The family most of the recent releases use; a tie goes to the most recent release's.
+        var votes: [String: Int] = [:]
+        for release in recent { votes[release.family, default: 0] += 1 }
+        let best = votes.values.max() ?? 0
+        let family = recent.first { votes[$0.family] == best }?.family ?? recent[0].family
+        // Spelled as most of that family's recent tags are (`v`, not the odd `V`).
+        var spellings: [String: Int] = [:]
+        for release in recent where release.family == family { spellings[release.prefix, default: 0] += 1 }
+        let chosen =
+            recent.first { $0.family == family && spellings[$0.prefix] == spellings.values.max() }?.prefix ?? family
+        let members = candidates.filter { $0.family == family }
+        let newest = byRecency.first { $0.family == family } ?? members[0]
+        // A prefix spelled with the project's name says `{project}`; one spelled with an alias is
+        // written as it stands, since `{project}` would expand to the short name.
+        let ownName = !project.isEmpty && chosen.hasPrefix(project)
+        format =
+            (Self.isGeneric(chosen) || !ownName ? chosen : "{project}" + chosen.dropFirst(project.count)) + "{version}"
+        let familyRecent = recent.filter { $0.family == family }
+        if familyRecent.filter(Self.isCalendar).count * 2 > familyRecent.count { scheme = .calver }
+        let others = candidates.count - members.count
+        note =
+            "like the \(members.count) existing tag\(members.count == 1 ? "" : "s") (\(newest.tag))"
+            + (others == 0
+                ? ""
+                : "; \(others) older tag\(others == 1 ? " is" : "s are") spelled otherwise: not releases of this format, and bump never proposes their versions")
+            + (scheme == .calver ? "; calendar versions" : "")
+    }
+
+    /// The text before the version is empty or a bare `v` (or `V`): tags of the whole repository.
+    package static func isGeneric(_ prefix: String) -> Bool { prefix.isEmpty || prefix == "v" || prefix == "V" }
+
+    /// `tag` as a release of `project`: a version after nothing, `v`, or the project's name and a
+    /// separator (`ignore-`, `ignore-v`, `ignore/v`); nil for any other tag (another crate's).
+    package static func release(in tag: String, project: String) -> Release? {
+        var prefix = ""
+        if !project.isEmpty, tag.hasPrefix(project), let separator = tag.dropFirst(project.count).first,
+            "-_/@".contains(separator)
+        {
+            prefix = project + String(separator)
+        }
+        var inner = Substring(tag.dropFirst(prefix.count))
+        if inner.first == "v" || inner.first == "V" {
+            prefix.append(inner.removeFirst())
+        }
+        guard inner.first?.isNumber == true,
+            let version = ReleasedVersions.reading(String(inner), scheme: .calver)
+        else { return nil }
+        return Release(tag: tag, prefix: prefix, inner: String(inner), version: version)
+    }
+
+    /// A calendar-shaped version: zero padding SemVer refuses (`2026.07.22`, `25.07`), a year as the
+    /// first number (`2024.1.2`), or two numbers of which the first is a two-digit year and the
+    /// second a month (helix's `23.10`). Two numbers alone are not (`v2.0`, `v0.13`).
+    package static func isCalendar(_ release: Release) -> Bool {
+        let core = release.inner.prefix { $0 != "-" && $0 != "+" }
+        let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard (2...3).contains(numbers.count), numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) })
+        else { return false }
+        if numbers.contains(where: { $0.count > 1 && $0.first == "0" }) { return true }
+        if numbers[0].count == 4, ("1990"..."2199").contains(numbers[0]) { return true }
+        if numbers.count == 2, numbers[0].count == 2, let month = Int(numbers[1]), (1...12).contains(month),
+            let year = Int(numbers[0]), year >= 15
+        {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import RelctlBasics
+import RelctlChanges
+import RelctlModel
+
+/// What `relctl plan` shows for one member (a single project is one member at `.`): the rules
+/// of `VersionBump` over the member's own tags and changes, then the workspace's groups.
+package struct MemberPlan: Sendable {
+    package var name: String
+    package var path: String
+    package var config: RelctlConfig
+    package var bump: VersionBump
+    /// Nil when nothing changed since the latest release (and no group raises it).
+    package var next: SemanticVersion?
+    package var tag: String?
+    /// `breaking`, `feat`, `fix`, `dependency`, `group` or `none`.
+    package var reason: String
+    package var history: ReleaseHistory
+    /// The members this one depends on that get a release, with their next versions: what its
+    /// changelog says moved.
+    package var movedDependencies: [(name: String, version: String)] = []
+    /// The members' dependencies on this one: the requirements its release rewrites.
+    package var dependents: [WorkspaceDependency] = []
+
+    package init(name: String, path: String, config: RelctlConfig, bump: VersionBump, history: ReleaseHistory) {
+        (self.name, self.path, self.config, self.bump, self.history) = (name, path, config, bump, history)
+        let changed = bump.commitCount > 0
+        next = changed ? bump.next : nil
+        tag = changed ? bump.nextTag : nil
+        switch (changed, bump.changeLevel) {
+        case (false, _): reason = "none"
+        case (true, .major): reason = "breaking"
+        case (true, .minor): reason = "feat"
+        case (true, _): reason = "fix"
+        }
+    }
+
+    /// The version as the member's manifests and tag spell it.
+    package var nextText: String? {
+        guard let next else { return nil }
+        return next.hasSamePrecedence(as: bump.next) ? bump.nextText : next.description
+    }
+}
+
+/// The next versions of a project, or of every member of its `[workspace]`, read from one tag
+/// list (`relctl plan`, `relctl bump`). Not the release pipeline's plan (`ReleasePlan`).
+package enum VersionPlan {
+    /// With `oneWalk` (the default) a workspace's history is read in one pass shared by every
+    /// member (`SharedHistoryWalk`); without it each member walks its own, the reference the one
+    /// pass is tested against.
+    package static func compute(
+        config: RelctlConfig, git: Git, target: String = "HEAD", oneWalk: Bool = true
+    ) async throws -> [MemberPlan] {
+        let targetCommit = try await git.rangeEnd(target)
+        guard let workspace = config.workspace else {
+            let history = try await ReleaseHistory.read(git: git, config: config)
+            let bump = try await VersionBump.compute(
+                history: history, git: git, config: config, target: target, targetCommit: targetCommit)
+            return [MemberPlan(name: config.project.name, path: ".", config: config, bump: bump, history: history)]
+        }
+        let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
+        let tags = try await git.tagList()
+        let histories = members.map {
+            ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: $0.config), paths: $0.history)
+        }
+        let shared =
+            oneWalk ? try await sharedInputs(members, histories: histories, git: git, target: targetCommit) : nil
+        var plans: [MemberPlan] = []
+        for (index, member) in members.enumerated() {
+            let history = histories[index]
+            let bump = try await VersionBump.compute(
+                history: history, git: git, config: member.config, target: target, targetCommit: targetCommit,
+                shared: shared?[index])
+            plans.append(
+                MemberPlan(name: member.name, path: member.path, config: member.config, bump: bump, history: history))
+        }
+        for group in workspace.groups { lockstep(&plans, group: group) }
+        try dependencyPass(&plans, members: members, workspace: workspace, config: config)
+        return plans
+    }
+
+    /// After the groups: the members' dependencies on each other (a cycle is exit 2), the
+    /// `dependency` releases they call for, and on each member the requirements its release moves.
+    package static func dependencyPass(
+        _ plans: inout [MemberPlan], members: [WorkspaceMember], workspace: WorkspaceSettings, config: RelctlConfig
+    ) throws {
+        let dependencies = try WorkspaceDependencies.read(members)
+        _ = try WorkspaceDependencies.order(members.map(\.name), along: dependencies, config: config.path)
+        WorkspaceDependencies.raise(&plans, along: dependencies, groups: workspace.groups)
+        for index in plans.indices {
+            plans[index].dependents = dependencies.filter { $0.dependency == plans[index].name }
+        }
+    }
+
+    /// Each member's inputs to its bump from one walk of the history: the changes since every
+    /// release its bump counts from (`VersionBump.walkStarts`), and the current branch, read once.
+    package static func sharedInputs(
+        _ members: [WorkspaceMember], histories: [ReleaseHistory], git: Git, target: String
+    ) async throws -> [SharedBumpInputs] {
+        let branch =
+            members.contains { !$0.config.branches.isEmpty } ? await BranchRule.currentBranch(git: git) : nil
+        var requests: [SharedHistoryWalk.Request] = []
+        var starts: [[(since: String?, request: Int)]] = []
+        for (index, member) in members.enumerated() {
+            let rule = BranchRule.applying(to: branch, in: member.config.branches)
+            starts.append(
+                VersionBump.walkStarts(history: histories[index], rule: rule).map { since in
+                    requests.append(SharedHistoryWalk.Request(history: histories[index], since: since))
+                    return (since?.tag, requests.count - 1)
+                })
+        }
+        let answers = try await SharedHistoryWalk.run(git: git, target: target, requests: requests)
+        return starts.map { own in
+            SharedBumpInputs(currentBranch: branch) { since in
+                guard let start = own.first(where: { $0.since == since?.tag }),
+                    case .walked(let collector, let walk) = answers[start.request]
+                else { return nil }
+                return (collector, walk)
+            }
+        }
+    }
+
+    /// One version for every member of `group` when any of them changed: the highest the changes
+    /// of any member call for, above every member's latest release, taken by no member's tags.
+    package static func lockstep(_ plans: inout [MemberPlan], group: WorkspaceSettings.Group) {
+        let indices = plans.indices.filter { group.members.contains(plans[$0].name) }
+        let changed = indices.filter { plans[$0].next != nil }
+        guard !changed.isEmpty else { return }
+        let level = changed.map { plans[$0].bump.changeLevel }.max() ?? .patch
+        var version = changed.compactMap { plans[$0].next }.max()!
+        for index in indices {
+            guard let current = plans[index].bump.current else { continue }
+            let candidate = VersionBump.next(after: current, level: current.isPrerelease ? .prerelease : level)
+            if version < candidate { version = candidate }
+        }
+        while indices.contains(where: { plans[$0].history.taken(version) != nil }) {
+            version = VersionBump.next(after: version, level: version.isPrerelease ? .prerelease : .patch)
+        }
+        for index in indices {
+            plans[index].next = version
+            plans[index].tag = plans[index].history.format.tag(for: version)
+            if plans[index].reason == "none" { plans[index].reason = "group" }
+        }
+    }
+}

@@ -1,0 +1,343 @@
+import Foundation
+import RelctlBasics
+import RelctlChanges
+import RelctlModel
+
+/// One member of a `[workspace]`: a folder with its own version line.
+package struct WorkspaceMember: Sendable {
+    /// `{member}` in the tag format: the member's `relctl.toml` `[project] name`, else its
+    /// manifest's package name (Cargo, npm, pyproject, SwiftPM, Chart.yaml), else the folder's.
+    package var name: String
+    /// The folder, relative to the workspace root, as `relctl plan` shows it.
+    package var path: String
+    /// How the member is released: its own relctl.toml, or one made from its manifests, with the
+    /// workspace's tag format and branch rules where it sets none.
+    package var config: RelctlConfig
+    /// The paths whose commits are the member's changes (relative to the repository's top).
+    package var history: HistoryPaths
+}
+
+/// Finds a workspace's members: `[workspace] members` expanded (a glob matches folders that hold
+/// a manifest or a relctl.toml; a plain folder must exist), each read once.
+package enum WorkspaceMembers {
+    /// The members of `config`'s workspace, sorted by path. `prefix` is the workspace root's folder
+    /// relative to the repository's top (`""` at the top).
+    package static func resolve(_ config: RelctlConfig, prefix: String = "") throws -> [WorkspaceMember] {
+        guard let workspace = config.workspace else { return [] }
+        var folders: [String] = []
+        var problems: [any RelctlError] = []
+        for pattern in workspace.members {
+            let trimmed = HistoryPaths(folder: pattern).folder
+            if trimmed.contains(where: { "*?[".contains($0) }) {
+                let found = expand(trimmed, root: config.root).filter { isMemberFolder(config.root, $0) }
+                if found.isEmpty {
+                    problems.append(WorkspaceMemberError.noMatch(config: config.path, pattern: pattern))
+                }
+                folders += found
+            } else if FileSystem.isDirectory(config.root.appendingPathComponent(trimmed)) {
+                folders.append(trimmed)
+            } else {
+                problems.append(WorkspaceMemberError.noFolder(config: config.path, folder: pattern))
+            }
+        }
+        var seen: Set<String> = []
+        folders = folders.filter { seen.insert($0).inserted }.sorted()
+        var members: [WorkspaceMember] = []
+        for folder in folders {
+            do {
+                // Through the one path rule: a member folder (or a folder on its way) that is a link
+                // out of the workspace would make relctl read another tree's manifests and config.
+                _ = try ConfinedPath.resolveInside(folder, root: config.root, what: "[workspace] members")
+                members.append(
+                    try member(
+                        at: folder, workspace: workspace, config: config, prefix: prefix,
+                        nested: nested(in: folder, among: folders)))
+            } catch let error as RelctlError {
+                problems.append(error)
+            }
+        }
+        var byName: [String: String] = [:]
+        for member in members {
+            if let other = byName[member.name] {
+                problems.append(
+                    WorkspaceMemberError.duplicateName(
+                        config: config.path, name: member.name, folders: [other, member.path]))
+            }
+            byName[member.name] = member.path
+        }
+        for group in workspace.groups {
+            for name in group.members where byName[name] == nil {
+                problems.append(
+                    WorkspaceMemberError.unknownGroupMember(
+                        config: config.path, group: group.name, name: name, known: members.map(\.name)))
+            }
+        }
+        if !problems.isEmpty { throw ProblemList(problems) }
+        return members
+    }
+
+    /// `config` as its workspace sees it, when it is the own relctl.toml of a member of a
+    /// `[workspace]` further up (relctl run in `crates/core`): the member's name, tag format,
+    /// branch rules and history, as at the root, so a member releases alike from either place.
+    /// Nil when no enclosing relctl.toml (up to the repository's top) has it as a member.
+    package static func enclosing(of config: RelctlConfig) throws -> RelctlConfig? {
+        guard config.workspace == nil, config.workspaceMember == nil else { return nil }
+        let own = config.root.standardizedFileURL
+        var folder = own
+        var found: (root: URL, document: TOMLDocument)?
+        for _ in 0..<32 {
+            let atTop = FileSystem.exists(folder.appendingPathComponent(".git"))
+            if folder.path != own.path, found == nil {
+                let candidate = folder.appendingPathComponent(RelctlConfig.fileName)
+                if FileSystem.exists(candidate),
+                    let document = try? TOMLDocument(contentsOf: candidate, displayPath: candidate.path),
+                    document.root["workspace"]?.table != nil
+                {
+                    found = (folder, document)
+                }
+            }
+            if atTop { break }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { break }
+            folder = parent
+        }
+        guard let (root, document) = found else { return nil }
+        let workspaceConfig = try ConfigLoader.parse(document, root: root)
+        guard let workspace = workspaceConfig.workspace else { return nil }
+        let relative = String(own.path.dropFirst(root.path.count + 1))
+        let all = folders(matching: workspace.members, root: root)
+        guard all.contains(relative) else { return nil }
+        // The workspace root's folder relative to the repository's top (where `.git` was found).
+        let top = folder.path == root.path ? "" : String(root.path.dropFirst(folder.path.count + 1))
+        var member = try self.member(
+            at: relative, workspace: workspace, config: workspaceConfig, prefix: top,
+            nested: nested(in: relative, among: all)
+        ).config
+        member.path = config.path
+        return member
+    }
+
+    /// The member `tag` is a release of (`relctl release core-v1.2.0` at the workspace root).
+    /// A tag no member's format reads, or one several read, is bad input naming the formats.
+    package static func member(
+        forTag tag: String, in members: [WorkspaceMember], config: RelctlConfig
+    ) throws
+        -> WorkspaceMember
+    {
+        let matching = members.filter {
+            if case .release = $0.config.project.tagFormat.reading(of: tag) { return true }
+            return false
+        }
+        guard matching.count == 1 else {
+            throw WorkspaceMemberError.tagOfNoMember(
+                config: config.path, tag: tag, matching: matching.map(\.name),
+                formats: members.prefix(3).map {
+                    $0.config.project.tagFormat.tag(for: SemanticVersion(major: 1, minor: 2, patch: 0))
+                })
+        }
+        return matching[0]
+    }
+
+    /// The member folders `patterns` name under `root` (globs expanded), as `resolve` finds them,
+    /// without reading any member: what `init` offers.
+    package static func folders(matching patterns: [String], root: URL) -> [String] {
+        var found: [String] = []
+        for pattern in patterns {
+            let trimmed = HistoryPaths(folder: pattern).folder
+            let candidates = trimmed.contains(where: { "*?[".contains($0) }) ? expand(trimmed, root: root) : [trimmed]
+            found += candidates.filter { isMemberFolder(root, $0) }
+        }
+        var seen: Set<String> = []
+        return found.filter { seen.insert($0).inserted }.sorted()
+    }
+
+    /// Folders under `root` matching `pattern` component by component (`crates/*`, `packages/*/js`);
+    /// hidden folders only when the component names them.
+    package static func expand(_ pattern: String, root: URL) -> [String] {
+        var found = [""]
+        for component in pattern.split(separator: "/").map(String.init) {
+            var next: [String] = []
+            for base in found {
+                let folder = base.isEmpty ? root : root.appendingPathComponent(base)
+                let names = ((try? FileSystem.names(in: folder)) ?? []).sorted()
+                for name in names where Glob.matches(component, name) {
+                    guard !name.hasPrefix(".") || component.hasPrefix(".") else { continue }
+                    let path = base.isEmpty ? name : base + "/" + name
+                    if FileSystem.isDirectory(root.appendingPathComponent(path)) { next.append(path) }
+                }
+            }
+            found = next
+        }
+        return found
+    }
+
+    /// Whether a folder a glob matched is a member: it holds a relctl.toml or a manifest.
+    package static func isMemberFolder(_ root: URL, _ folder: String) -> Bool {
+        let url = root.appendingPathComponent(folder)
+        return ([RelctlConfig.fileName, HelmChartFile.name] + StarterConfig.detectable).contains {
+            FileSystem.exists(url.appendingPathComponent($0))
+        }
+    }
+
+    /// The members inside `folder` (a root member `.` holding `charts/*`), as exclude globs
+    /// relative to it: their commits are theirs, not the enclosing member's too.
+    package static func nested(in folder: String, among folders: [String]) -> [String] {
+        folders.compactMap { other in
+            guard other != folder else { return nil }
+            if folder.isEmpty { return other + "/**" }
+            return other.hasPrefix(folder + "/") ? String(other.dropFirst(folder.count + 1)) + "/**" : nil
+        }
+    }
+
+    package static func member(
+        at folder: String, workspace: WorkspaceSettings, config: RelctlConfig, prefix: String, nested: [String] = []
+    ) throws -> WorkspaceMember {
+        let url = config.root.appendingPathComponent(folder)
+        let shownConfig = folder + "/" + RelctlConfig.fileName
+        var member: RelctlConfig
+        var ownFormat = false
+        if FileSystem.exists(url.appendingPathComponent(RelctlConfig.fileName)) {
+            let document = try TOMLDocument(
+                contentsOf: url.appendingPathComponent(RelctlConfig.fileName), displayPath: shownConfig)
+            member = try ConfigLoader.parse(document, root: url)
+            ownFormat = document.root["project"]?.table?["tag-format"] != nil
+            if document.root["project"]?.table?["name"] == nil { member.project.name = detectedName(url, folder) }
+            if member.versions.isEmpty { member.versions = detectedVersions(url) }
+            // The tag names the member already (`core-v1.1.0`): `{project}-{tag}` would say it twice.
+            if document.root["archive"]?.table?["name"] == nil {
+                member.archive.name = Template("{project}-{version}-{target}")
+            }
+        } else {
+            member = RelctlConfig.defaults(root: url)
+            member.path = config.path
+            member.project.name = detectedName(url, folder)
+            member.versions = detectedVersions(url)
+        }
+        member.project.tagFormat.readsPEP440 = ManifestReaders.comparesByPEP440(member.versions)
+        if !ownFormat {
+            do {
+                var format = try workspace.tagFormat(for: member.project.name, scheme: member.project.tagFormat.scheme)
+                format.readsPEP440 = member.project.tagFormat.readsPEP440
+                member.project.tagFormat = format
+            } catch let error as RelctlError {
+                throw WorkspaceMemberError.badMemberTagFormat(
+                    config: config.path, folder: folder, name: member.project.name, reason: error.message)
+            }
+        }
+        if member.branches.isEmpty { member.branches = config.branches }
+        member.workspaceMember = member.project.name
+        // A root member `.` reads the workspace's own relctl.toml: as a member it has no members.
+        member.workspace = nil
+        member.project.exclude += nested.filter { !member.project.exclude.contains($0) }
+        let top = [prefix, folder].filter { !$0.isEmpty }.joined(separator: "/")
+        return WorkspaceMember(
+            name: member.project.name, path: folder.isEmpty ? "." : folder, config: member,
+            history: HistoryPaths(folder: top, include: member.project.include, exclude: member.project.exclude))
+    }
+
+    /// A chart's `name`, else what `init` would call a project in the folder, else the folder's name.
+    package static func detectedName(_ url: URL, _ folder: String) -> String {
+        let chart = url.appendingPathComponent(HelmChartFile.name)
+        if FileSystem.exists(chart),
+            let name = try? HelmChartFile.read(chart, displayPath: HelmChartFile.name)
+                .values["name"]?.text, !name.isEmpty
+        {
+            return name
+        }
+        let detected = StarterConfig.detectable.filter { FileSystem.exists(url.appendingPathComponent($0)) }
+        guard !detected.isEmpty else { return url.lastPathComponent }
+        return StarterConfig.findings(root: url, detected: detected, tags: []).name
+    }
+
+    /// The version locations `init` would write for the folder; a chart's own `version` when it
+    /// has no other manifest.
+    package static func detectedVersions(_ url: URL) -> [VersionSource] {
+        let detected = StarterConfig.detectable.filter { FileSystem.exists(url.appendingPathComponent($0)) }
+        var versions = StarterConfig.findings(root: url, detected: detected, tags: []).versions.compactMap {
+            entry -> VersionSource? in
+            guard let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) else { return nil }
+            return VersionSource(path: entry.path, kind: kind, pattern: entry.pattern)
+        }
+        if versions.isEmpty, FileSystem.exists(url.appendingPathComponent(HelmChartFile.name)) {
+            versions.append(VersionSource(path: HelmChartFile.name, kind: HelmManifestReader.versionKind))
+        }
+        return versions
+    }
+}
+
+/// Problems with `[workspace]`: bad input (exit 2), every one listed.
+package enum WorkspaceMemberError: RelctlError {
+    case noFolder(config: String, folder: String)
+    case noMatch(config: String, pattern: String)
+    case duplicateName(config: String, name: String, folders: [String])
+    case unknownGroupMember(config: String, group: String, name: String, known: [String])
+    case badMemberTagFormat(config: String, folder: String, name: String, reason: String)
+    case unknownMember(config: String, name: String, known: [String])
+    /// `release TAG` at a workspace root with a tag that is no single member's release.
+    case tagOfNoMember(config: String, tag: String, matching: [String], formats: [String])
+    /// `--member` where relctl.toml has no `[workspace]`.
+    case notAWorkspace(config: String)
+
+    package var exitCode: RelctlExitCode { .badInput }
+
+    package var diagnostics: [Diagnostic] {
+        switch self {
+        case let .noFolder(config, folder):
+            return [
+                Diagnostic(file: config, "[workspace] member `\(folder)` is not a folder; fix `members` or create it")
+            ]
+        case let .noMatch(config, pattern):
+            return [
+                Diagnostic(
+                    file: config,
+                    "[workspace] members `\(pattern)` matches no folder holding a manifest or a relctl.toml; fix the glob"
+                )
+            ]
+        case let .duplicateName(config, name, folders):
+            return [
+                Diagnostic(
+                    file: config,
+                    "members \(folders.map { "`\($0)`" }.joined(separator: " and ")) are both named `\(name)`, so their tags would collide; give one a [project] name in its own relctl.toml"
+                )
+            ]
+        case let .unknownGroupMember(config, group, name, known):
+            return [
+                Diagnostic(
+                    file: config,
+                    "[[workspace.group]] `\(group)` names `\(name)`, which is no member\(Suggestion.hint(for: name, in: known)); members: \(known.joined(separator: ", "))"
+                )
+            ]
+        case let .badMemberTagFormat(config, folder, name, reason):
+            return [
+                Diagnostic(
+                    file: config,
+                    "member `\(folder)` (named `\(name)`) cannot have tags in [workspace] tag-format: \(reason)")
+            ]
+        case .notAWorkspace(let config):
+            return [
+                Diagnostic(
+                    file: config,
+                    "has no [workspace], so it has no members: `--member` and `relctl ci pending` are for a workspace's root (docs/monorepos.md)"
+                )
+            ]
+        case let .tagOfNoMember(config, tag, matching, formats):
+            let why =
+                matching.isEmpty
+                ? "is no release of a workspace member (member tags look like \(formats.map { "`\($0)`" }.joined(separator: ", ")))"
+                : "reads as a release of several members (\(matching.joined(separator: ", "))); give one of them its own tag-format"
+            return [
+                Diagnostic(
+                    file: config,
+                    "`\(tag)` \(why); release a member with its tag, or every pending member with `relctl release --pending`"
+                )
+            ]
+        case let .unknownMember(config, name, known):
+            return [
+                Diagnostic(
+                    file: config,
+                    "no workspace member is named `\(name)`\(Suggestion.hint(for: name, in: known)); members: \(known.joined(separator: ", "))"
+                )
+            ]
+        }
+    }
+}
