@@ -25,7 +25,7 @@ struct Build: RelctlCommand {
         String?
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let problem = ParallelJobs.problem(jobs) { throw ValidationError(problem) }
         if host, !targets.isEmpty { throw ValidationError("--host and --target cannot be combined") }
     }
 
@@ -46,7 +46,7 @@ struct Build: RelctlCommand {
             context.console.warning(warning.description)
         }
         let report = try await BuildRunner(context: context).run(
-            targets: selected, config: config, tag: tag, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            targets: selected, config: config, tag: tag, jobs: ParallelJobs.count(jobs)
         )
         if global.json { try emitJSON(report, context) }
         if let failure = report.failure { throw failure }

@@ -21,7 +21,7 @@ struct Checksum: RelctlCommand {
     @Option(help: ArgumentHelp("Files hashed at once (default: one per core).", valueName: "n")) var jobs: Int?
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let problem = ParallelJobs.problem(jobs) { throw ValidationError(problem) }
         try EnumeratedOption.check(
             algorithm.map { [$0] } ?? [], option: "--algorithm <name>",
             known: ChecksumAlgorithm.allCases.map(\.rawValue)

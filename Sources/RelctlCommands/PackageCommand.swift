@@ -34,7 +34,7 @@ struct PackageCommand: RelctlCommand {
     @Flag(help: "Remove this tag's existing archives for these targets first.") var clean = false
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let problem = ParallelJobs.problem(jobs) { throw ValidationError(problem) }
     }
 
     func execute(_ context: Context) async throws {

@@ -63,7 +63,7 @@ struct Release: RelctlCommand {
             throw ValidationError("--publish needs --push: a GitHub release needs its tag on GitHub first")
         }
         if host && !target.isEmpty { throw ValidationError("--host and --target cannot be combined") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let problem = ParallelJobs.problem(jobs) { throw ValidationError(problem) }
     }
 
     /// `--pending`'s answer when no release waits: one line (a JSON document with --json).

@@ -34,14 +34,14 @@ struct TrainRunCommand: RelctlCommand {
     var setVersion = false
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let problem = ParallelJobs.problem(jobs) { throw ValidationError(problem) }
     }
 
     func execute(_ context: Context) async throws {
         let workspace = try Workspace.load(path: train.workspace, context: context)
         let runner = TrainRunner(executable: Self.selfExecutable, context: context)
         let options = TrainRunOptions(
-            tag: train.tag, dryRun: dryRun, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            tag: train.tag, dryRun: dryRun, jobs: ParallelJobs.count(jobs),
             setVersion: setVersion)
         do {
             let report = try await runner.run(workspace: workspace, options: options)

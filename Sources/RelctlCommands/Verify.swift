@@ -39,7 +39,7 @@ struct Verify: RelctlCommand {
     var repositoryKey: String?
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let problem = ParallelJobs.problem(jobs) { throw ValidationError(problem) }
     }
 
     func execute(_ context: Context) async throws {

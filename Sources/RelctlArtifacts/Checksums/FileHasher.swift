@@ -32,7 +32,7 @@ public enum FileHasher {
         of urls: [URL], algorithms: Set<ChecksumAlgorithm>, jobs: Int? = nil
     ) async throws -> [FileDigest] {
         guard !urls.isEmpty else { return [] }
-        let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, urls.count))
+        let workers = max(1, min(ParallelJobs.count(jobs), urls.count))
         // Largest first, so one big file does not start last and stretch the wall time.
         let sizes = urls.map { FileSystem.size(of: $0) ?? 0 }
         let order = urls.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
@@ -55,7 +55,7 @@ public enum FileHasher {
         named names: [String], in directory: URL, sha512: Bool, jobs: Int? = nil
     ) async throws -> HashedFiles {
         guard !names.isEmpty else { return HashedFiles(count: 0) }
-        let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, names.count))
+        let workers = max(1, min(ParallelJobs.count(jobs), names.count))
         let folder = directory.path
         let paths = { @Sendable (index: Int) in
             folder.hasSuffix("/") ? folder + names[index] : folder + "/" + names[index]

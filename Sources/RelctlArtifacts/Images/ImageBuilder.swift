@@ -103,7 +103,9 @@ public struct ImageBuilder: Sendable {
         }
         let writer = try OCILayoutWriter(destination: folder.appendingPathComponent(image.name))
         do {
-            let level = config.archive.compressionLevel.map { min(max($0, 1), 9) }
+            let level = config.archive.compressionLevel.map {
+                CompressionLevels.clamped($0, to: CompressionLevels.deflateLevels)
+            }
             let layers = try await writeLayers(
                 plans.map(\.entries), mtime: release.time, level: level, into: writer.blobs, cache: cache,
                 upload: upload)
@@ -227,7 +229,7 @@ public struct ImageBuilder: Sendable {
         // among archives: each layer's pipeline holds 2 x workers + 1 chunks of 2 MiB, so two
         // layers with every core each were 17 MB of buffers and twice the threads there are
         // cores (`bench-image DISTINCT=1`: 65 MB peak RSS; issue 31).
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, distinct.count))
+        let workers = max(1, ParallelJobs.count(nil) / max(1, distinct.count))
         let console = context.console
         let fresh = try await withThrowingTaskGroup(of: (String, ImageLayer.Written).self) { group in
             for (key, entries) in distinct {

@@ -128,7 +128,7 @@ public struct LinuxPackageBuilder: Sendable {
         // as in `Packager`.
         var firstFault: Int?
         let results = await ParallelJobs.map(
-            specs, limit: max(1, ProcessInfo.processInfo.activeProcessorCount),
+            specs, limit: ParallelJobs.count(nil),
             finished: { index, result in
                 if firstFault == nil, case .failure(let error) = result, StorageFault.code(of: error) != nil {
                     firstFault = index

@@ -37,7 +37,7 @@ package struct ArchiveWriterFormat: Sendable {
 
     /// `level` (or the default) moved into `levels`.
     package func effectiveLevel(_ level: Int?) -> Int {
-        min(max(level ?? defaultLevel, levels.lowerBound), levels.upperBound)
+        CompressionLevels.clamped(level ?? defaultLevel, to: levels)
     }
 
     /// Sets the format, filter and options on a fresh `archive_write`; nil when all succeeded,

@@ -8,7 +8,8 @@ package enum ArchiveWriterFormats {
             // pax restricted: plain ustar headers unless a name, link or size needs an extension. No
             // libarchive filter: the tar stream is gzipped in parallel chunks (ChunkedGzipCompressor).
             ArchiveWriterFormat(
-                id: "tar.gz", defaultLevel: CompressionLevels.archiveDeflate, levels: 1...9, earliestTime: 0,
+                id: "tar.gz", defaultLevel: CompressionLevels.archiveDeflate, levels: CompressionLevels.deflateLevels,
+                earliestTime: 0,
                 chunkedGzip: true
             ) {
                 archive, _, _ in
@@ -35,7 +36,8 @@ package enum ArchiveWriterFormats {
             },
             // Written by ZipArchiveWriter; libarchive's settings stay for anything that asks for them.
             ArchiveWriterFormat(
-                id: "zip", defaultLevel: CompressionLevels.archiveDeflate, levels: 1...9, earliestTime: 315_532_800,
+                id: "zip", defaultLevel: CompressionLevels.archiveDeflate, levels: CompressionLevels.deflateLevels,
+                earliestTime: 315_532_800,
                 parallelZip: true
             ) {
                 archive, level, _ in

@@ -13,4 +13,13 @@ package enum CompressionLevels {
     /// and flake tarballs): 9. These files are small, so the time does not matter, and level 9 sets
     /// the gzip header's "maximum compression" flag that lintian checks on changelog.gz.
     package static let wholeBuffer = 9
+
+    /// The levels of deflate as tar.gz, zip and image layers use it.
+    package static let deflateLevels = 1...9
+
+    /// `level` moved into `range`: the one place a configured level is clamped (each archive
+    /// format to its own range, image layers to deflate's).
+    package static func clamped(_ level: Int, to range: ClosedRange<Int>) -> Int {
+        min(max(level, range.lowerBound), range.upperBound)
+    }
 }

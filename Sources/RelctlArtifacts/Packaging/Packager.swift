@@ -81,8 +81,8 @@ public struct Packager: Sendable {
         let level = config.archive.compressionLevel
         if let level {
             for format in Set(plans.map(\.format.id)).sorted() {
-                guard let range = ArchiveWriterFormats.all[format]?.levels, !range.contains(level) else { continue }
-                let used = min(max(level, range.lowerBound), range.upperBound)
+                guard let writer = ArchiveWriterFormats.all[format], !writer.levels.contains(level) else { continue }
+                let range = writer.levels, used = writer.effectiveLevel(level)
                 context.console.warning(
                     "\(config.path): compression-level \(level) is outside \(format)'s \(range.lowerBound)-\(range.upperBound); \(format) archives use \(used)"
                 )
@@ -94,7 +94,7 @@ public struct Packager: Sendable {
         let tag = inputs.tag
         let context = self.context
         let mtime = inputs.mtime
-        let limit = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let limit = ParallelJobs.count(jobs)
         // Cores left over when there are fewer archives than `limit` (the CI case: one target per
         // runner) compress inside each archive; the total stays `limit`.
         let workers = max(1, limit / max(1, min(limit, plans.count)))

@@ -4,6 +4,17 @@ import Foundation
 /// `limit` at once, and results come back in input order. Used for builds, archives and hashes
 /// alike, so `--jobs N` means the same thing everywhere.
 package enum ParallelJobs {
+    /// `--jobs` as given, else one job per core: the one default of every command and stage.
+    package static func count(_ jobs: Int?) -> Int {
+        max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// What is wrong with a `--jobs` value, checked once where the command line parses it.
+    package static func problem(_ jobs: Int?) -> String? {
+        if let jobs, jobs < 1 { return "--jobs must be at least 1" }
+        return nil
+    }
+
     /// Runs `job` for each item, at most `limit` at a time; `finished` sees each result as it
     /// lands (for progress), in completion order. When `stopsTheRest` says so of a result (a full
     /// disk under one archive), the jobs still running are cancelled and the rest start cancelled,

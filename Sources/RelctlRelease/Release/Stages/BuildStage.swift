@@ -23,7 +23,7 @@ struct BuildStage: ReleaseStage {
             outputs.builtTargets = targets
             return "\(targets.count) target(s), prebuilt binaries from \(artifacts.path)"
         }
-        let jobs = run.options.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let jobs = ParallelJobs.count(run.options.jobs)
         let report = await runner.run(targets: targets, config: run.config, inputs: inputs, jobs: jobs)
         if let failure = report.failure { throw failure }
         outputs.builtTargets = targets
