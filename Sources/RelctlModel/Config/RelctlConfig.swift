@@ -62,3 +62,35 @@ public struct RelctlConfig: Sendable {
         )
     }
 }
+
+extension RelctlConfig {
+    /// A relctl.toml with no `[[target]]`: its releases are a tag and notes only, with no archive
+    /// and so no `SHA256SUMS`; commands that read the list treat its absence as "nothing to do".
+    public var releasesTagsOnly: Bool { isFromFile && targets.isEmpty }
+}
+
+// The one-key sections of relctl.toml, beside the config that holds them.
+
+public struct ChecksumSettings: Sendable {
+    /// `sha256` (default) or `sha512`.
+    public var algorithm: String = "sha256"
+    package init() {}
+}
+
+/// `[sbom]`: a CycloneDX SBOM (`NAME.cdx.json`) next to each archive.
+package struct SBOMSettings: Sendable, Equatable {
+    package var enabled: Bool = true
+    package init() {}
+}
+
+/// `[installer]`: `{project}-installer.sh` / `.ps1` in dist/ during `relctl release`.
+package struct InstallerSettings: Sendable, Equatable {
+    package var enabled: Bool = false
+    package init() {}
+}
+
+/// `[provenance]`: `dist/{project}-{tag}.intoto.jsonl`, the release's signed SLSA provenance.
+package struct ProvenanceSettings: Sendable, Equatable {
+    package var enabled: Bool = false
+    package init() {}
+}

@@ -26,3 +26,8 @@ package struct TargetSettings: Sendable {
         self.line = line
     }
 }
+
+/// How symlinks are stored: `keep` as links (tar), `copy` as the target's bytes (zip for Windows).
+package enum LinksPolicy: String, Sendable, CaseIterable, Codable {
+    case keep, copy
+}

@@ -131,3 +131,9 @@ package final class TableReader {
         }
     }
 }
+
+/// One of two shapes a config value may take.
+package enum Either<Left, Right> {
+    case left(Left)
+    case right(Right)
+}
