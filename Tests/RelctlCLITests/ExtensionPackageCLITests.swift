@@ -12,9 +12,16 @@ struct ExtensionPackageCLITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// The extension's relctl, built once per run for all the suite's tests (each test used to
+    /// build it again: a `swift build` with nothing to do still loads and plans the package,
+    /// seconds of CPU). A failed build fails every test that needs it, with the build's output.
+    static let example = Result { try buildExampleOnce() }
+
+    static func buildExample() throws -> URL { try example.get() }
+
     /// A scratch folder of its own next to .build (git-ignored), kept between runs so only the
     /// first build is slow; `swift test`'s own build holds .build's lock meanwhile.
-    static func buildExample() throws -> URL {
+    static func buildExampleOnce() throws -> URL {
         let scratch = root.appendingPathComponent(".build-examples")
         let package = root.appendingPathComponent("Examples/relctl-gradle")
         let arguments = ["build", "--package-path", package.path, "--scratch-path", scratch.path]
@@ -27,7 +34,7 @@ struct ExtensionPackageCLITests {
             try? FileManager.default.removeItem(at: scratch)
             build = try run("swift", arguments)
         }
-        try #require(build.status == 0, "\(build)")
+        guard build.status == 0 else { throw TestFailure("swift build of Examples/relctl-gradle failed: \(build)") }
         return scratch.appendingPathComponent("debug/relctl-gradle")
     }
 

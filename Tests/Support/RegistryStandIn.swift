@@ -111,6 +111,8 @@ public final class RegistryStandIn: Sendable {
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # No 40 ms wait for the client's delayed ACK between the headers and the body.
+            disable_nagle_algorithm = True
 
             def handle_any(self):
                 length = self.headers.get("Content-Length")

@@ -64,6 +64,9 @@ class Store:
 
 class BaseHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes; with Nagle's algorithm on, the body waits for the
+    # client's delayed ACK of the headers (40 ms on Linux) on every kept-alive request.
+    disable_nagle_algorithm = True
     store = None  # set by each stand-in
     pulls = None  # a pulls_standin.Pulls, for stand-ins with pull requests
     secret_headers = ("Authorization",)
