@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Bounded parallelism in structured concurrency: every job runs in a child task, at most
 /// `limit` at once, and results come back in input order. Used for builds, archives and hashes
@@ -44,5 +45,17 @@ package enum ParallelJobs {
             }
         }
         return results.map { $0! }
+    }
+}
+
+/// A count shared by concurrent jobs (archives written so far, for progress).
+package final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    package init() {}
+
+    /// Adds one and returns the new count.
+    package func increment() -> Int {
+        value.add(1, ordering: .relaxed).newValue
     }
 }

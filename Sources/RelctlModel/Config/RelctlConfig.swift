@@ -94,3 +94,77 @@ package struct ProvenanceSettings: Sendable, Equatable {
     package var enabled: Bool = false
     package init() {}
 }
+
+/// The one place that turns a path written in `relctl.toml` into a location: absolute paths as
+/// written, anything else relative to the project root (the folder holding the config). Every
+/// command resolves config paths here, so `check` and the command that uses a path never
+/// disagree about where it is.
+extension RelctlConfig {
+    /// The release output folder of the project.
+    package static let distFolderName = "dist"
+
+    /// `dist/` in the project.
+    public var distDirectory: URL { root.appendingPathComponent(Self.distFolderName) }
+
+    /// A config path resolved against the project root (absolute paths kept).
+    package func resolve(_ path: String) -> URL { Self.resolve(path, root: root) }
+
+    /// A config path resolved against `root`, for code that holds the root but not the config.
+    package static func resolve(_ path: String, root: URL) -> URL {
+        AbsolutePath(path, relativeTo: AbsolutePath(root)).url
+    }
+}
+
+public struct ReleaseSettings: Sendable {
+    package var branches: [String] = ["main", "master"]
+    public var remote: String = "origin"
+    package var sign: Bool = false
+    package var before: [String] = []
+    package var after: [String] = []
+    package init() {}
+}
+
+package struct BuildSettings: Sendable {
+    /// Shell command run per target; nil means there is nothing to build (prebuilt binaries).
+    package var command: Template?
+    package var binaries: [String] = []
+    /// Binaries packaged when the build made them and skipped (with a note) when it did not: a
+    /// tool built only on some platforms.
+    package var optionalBinaries: [String] = []
+    package var binaryDirectory: Template = Template("target/{target}/release")
+    /// Extra environment variables for the build command.
+    package var environment: [String: String] = [:]
+    package init() {}
+}
+
+/// `[publish]`: where `relctl publish` sends the release.
+public struct PublishSettings: Sendable {
+    /// `OWNER/REPO` on GitHub; nil means `GITHUB_REPOSITORY`, else the release remote's URL.
+    public var github: String?
+    /// `group/subgroup/project` on GitLab; nil means `CI_PROJECT_PATH` (with `--forge gitlab`).
+    public var gitlab: String?
+    /// `OWNER/REPO` on Gitea or Forgejo; nil means the release remote's URL (with `--forge gitea`).
+    public var gitea: String?
+    /// `[publish] ID = "…"` for each publisher a program built on relctl added (`RelctlExtensions.addPublisher`).
+    public var extensions: [String: String] = [:]
+    package init() {}
+}
+
+/// `[sign]`: keys that sign `SHA256SUMS` and the public keys `verify` checks against. Paths are
+/// relative to the project root; the environment variables in `SigningKeys` take precedence
+/// for the secret keys (CI keeps them in secrets, not files).
+public struct SignSettings: Sendable, Equatable {
+    package var sshKey: String?
+    package var minisignKey: String?
+    package var allowedSigners: String?
+    package var minisignPublicKey: String?
+    package init(
+        sshKey: String? = nil, minisignKey: String? = nil, allowedSigners: String? = nil,
+        minisignPublicKey: String? = nil
+    ) {
+        self.sshKey = sshKey
+        self.minisignKey = minisignKey
+        self.allowedSigners = allowedSigners
+        self.minisignPublicKey = minisignPublicKey
+    }
+}

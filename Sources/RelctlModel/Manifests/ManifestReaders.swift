@@ -95,3 +95,44 @@ package enum ManifestReaders {
         return try reader(for: source.kind).readVersion(at: url, source: source, displayPath: source.path)
     }
 }
+
+/// A `VERSION` file: its whole content, trimmed.
+package struct PlainManifestReader: ManifestReader {
+    package var comparison: VersionComparison { .semver }
+    package init() {}
+
+    package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+        let content = try ManifestText.read(url, displayPath: displayPath)
+        guard let start = content.firstIndex(where: { !$0.isWhitespace }) else {
+            throw ManifestError.noVersion(path: displayPath, hint: "the file is empty")
+        }
+        let text = content[start...].trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = ManifestText.line(of: start, in: content)
+        if text.contains(where: \.isNewline) {
+            throw ManifestError.invalid(
+                path: displayPath, line: line + 1,
+                reason:
+                    "a `plain` version file must hold only the version; use kind `regex` with a `pattern` for anything else"
+            )
+        }
+        return ManifestVersion(text: text, foundIn: displayPath, line: line)
+    }
+}
+
+/// A Swift source file (Swift packages have no version field in Package.swift): the first
+/// `let version = "…"` (or `var`, or with `: String`), or a custom `pattern`.
+package struct SwiftManifestReader: ManifestReader {
+    package static let defaultPattern = #"(?:let|var)\s+version\s*(?::\s*String\s*)?=\s*"(?<version>[^"]+)""#
+    package var comparison: VersionComparison { .semver }
+    package init() {}
+
+    package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
+        do {
+            return try RegexManifestReader.match(
+                source.pattern ?? Self.defaultPattern, in: url, displayPath: displayPath)
+        } catch ManifestError.noVersion where source.pattern == nil {
+            throw ManifestError.noVersion(
+                path: displayPath, hint: "expected a declaration like `let version = \"1.2.3\"`, or give a `pattern`")
+        }
+    }
+}
