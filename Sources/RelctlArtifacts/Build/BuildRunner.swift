@@ -128,3 +128,34 @@ public struct BuildRunner: Sendable {
         }
     }
 }
+
+/// Every target's result, in the order the targets were given.
+public struct BuildReport: Sendable, Encodable {
+    public var tag: String
+    package var version: String
+    package var commit: String
+    public var results: [TargetBuildResult]
+
+    package var failed: [TargetBuildResult] { results.filter { !$0.succeeded } }
+    package var succeeded: Bool { failed.isEmpty }
+
+    /// The error to exit with (1) when any target failed, naming each one and why.
+    public var failure: BuildError? { succeeded ? nil : .failed(failed) }
+}
+
+/// The last N lines of a child's output, appended to from two reader threads.
+package final class OutputTail: Sendable {
+    private let capacity: Int
+    private let buffer = Mutex<[String]>([])
+
+    package init(capacity: Int) { self.capacity = capacity }
+
+    package func append(_ line: String) {
+        buffer.withLock { lines in
+            lines.append(line)
+            if lines.count > capacity { lines.removeFirst(lines.count - capacity) }
+        }
+    }
+
+    package var lines: [String] { buffer.withLock { $0 } }
+}

@@ -16,3 +16,70 @@ package enum OCIJSON {
         }
     }
 }
+
+/// The media types relctl writes and the Docker ones it accepts from base images.
+package enum OCIMediaType {
+    package static let index = "application/vnd.oci.image.index.v1+json"
+    package static let manifest = "application/vnd.oci.image.manifest.v1+json"
+    package static let config = "application/vnd.oci.image.config.v1+json"
+    package static let layerGzip = "application/vnd.oci.image.layer.v1.tar+gzip"
+    package static let dockerList = "application/vnd.docker.distribution.manifest.list.v2+json"
+    package static let dockerManifest = "application/vnd.docker.distribution.manifest.v2+json"
+    package static let dockerConfig = "application/vnd.docker.container.image.v1+json"
+    package static let dockerLayerGzip = "application/vnd.docker.image.rootfs.diff.tar.gzip"
+
+    /// A base image's layer type restated in OCI terms (the bytes, hence the digest, are the same).
+    package static func ociLayer(_ type: String) -> String {
+        type == dockerLayerGzip ? layerGzip : type
+    }
+
+    package static let isIndex: Set<String> = [index, dockerList]
+}
+
+/// An OCI content descriptor: what a manifest or index says about a blob it points to.
+package struct OCIDescriptor: Sendable, Codable, Equatable {
+    package var mediaType: String
+    package var digest: String
+    package var size: Int64
+    package var platform: ImagePlatform?
+    package var annotations: [String: String]?
+
+    package init(
+        mediaType: String, digest: String, size: Int64, platform: ImagePlatform? = nil,
+        annotations: [String: String]? = nil
+    ) {
+        self.mediaType = mediaType
+        self.digest = digest
+        self.size = size
+        self.platform = platform
+        self.annotations = annotations
+    }
+}
+
+/// An OCI image index: the multi-platform entry point (and the shape of a layout's `index.json`).
+package struct OCIIndex: Sendable, Codable, Equatable {
+    package var schemaVersion = 2
+    package var mediaType: String? = OCIMediaType.index
+    package var manifests: [OCIDescriptor]
+    package var annotations: [String: String]?
+
+    package init(manifests: [OCIDescriptor], annotations: [String: String]?) {
+        self.manifests = manifests
+        self.annotations = annotations
+    }
+}
+
+/// An OCI image manifest: one platform's config and layers.
+package struct OCIManifest: Sendable, Codable, Equatable {
+    package var schemaVersion = 2
+    package var mediaType: String? = OCIMediaType.manifest
+    package var config: OCIDescriptor
+    package var layers: [OCIDescriptor]
+    package var annotations: [String: String]?
+
+    package init(config: OCIDescriptor, layers: [OCIDescriptor], annotations: [String: String]?) {
+        self.config = config
+        self.layers = layers
+        self.annotations = annotations
+    }
+}

@@ -153,3 +153,35 @@ package struct DebPackageWriter: LinuxPackageFormat {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+
+/// `/usr/share/lintian/overrides/{package}`: the tags lintian raises for choices a release binary
+/// makes on purpose. Only tags that apply are written (an unused override is itself a finding):
+/// a statically linked binary (musl builds, Go) is what makes one package run on every
+/// distribution release.
+package enum LintianOverrides {
+    package static func render(_ spec: LinuxPackageSpec) throws -> String {
+        // ELF headers and program headers sit at the front (gABI: the program headers follow the
+        // 64-byte header in every linker's output), so 64 KiB tells without reading a whole binary.
+        try spec.files.filter { try !$0.isDirectory && ELFFile.isStaticExecutable($0.head(64 << 10)) }.map {
+            "\(spec.name): statically-linked-binary [\($0.path.dropFirst())]\n"
+        }.joined()
+    }
+}
+
+/// A System V `ar` archive as dpkg-deb writes a .deb: `!<arch>\n`, then per member a 60-byte
+/// header (name without the GNU `/`, mtime, uid and gid 0, mode 100644, size) and the data,
+/// padded to an even length with `\n`. `DebPackageWriter` writes the pieces as it makes them.
+package enum ArStream {
+    package static let magic = Array("!<arch>\n".utf8)
+
+    /// A member's header; the `size` bytes after it are padded to an even length with `\n`.
+    package static func header(_ name: String, mtime: Int, size: Int) -> [UInt8] {
+        func field(_ text: String, _ width: Int) -> String {
+            text.padding(toLength: width, withPad: " ", startingAt: 0)
+        }
+        let header =
+            field(name, 16) + field(String(mtime), 12) + field("0", 6) + field("0", 6) + field("100644", 8)
+            + field(String(size), 10) + "`\n"
+        return Array(header.utf8)
+    }
+}

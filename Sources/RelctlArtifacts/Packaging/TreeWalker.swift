@@ -134,3 +134,29 @@ package struct TreeWalker {
         }
     }
 }
+
+/// Where an archive file entry's bytes are read from: an absolute path, kept as its string only.
+/// A `URL` per entry cost ~320 bytes (the URL object and its parsed storage) on top of the path:
+/// 32 MB for a tree of 100,000 files (issue 31). The entry's `origin` shares this string.
+package struct ArchiveSource: Sendable, Equatable {
+    package var path: String
+
+    package init(path: String) { self.path = path }
+}
+
+/// A file's device and inode: names the same folder however the path to it is spelled.
+package struct FileIdentity: Equatable {
+    package var device: UInt64
+    package var inode: UInt64
+
+    package init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
+    /// Nil when nothing is at `path` yet.
+    package init?(path: String) {
+        guard let status = FileSystem.statusIfPresent(atPath: path) else { return nil }
+        self.init(device: status.device, inode: status.inode)
+    }
+}

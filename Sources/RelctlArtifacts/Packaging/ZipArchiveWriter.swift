@@ -521,3 +521,35 @@ private struct ZipBytes {
     }
     mutating func append(_ more: [UInt8]) { bytes.append(contentsOf: more) }
 }
+
+/// A chunk's place in its entry.
+package struct ZipChunk: Sendable {
+    /// On an entry's first chunk only.
+    package var header: ZipEntryHeader?
+    package var isLast: Bool
+    /// The whole entry's CRC-32, on its last chunk.
+    package var crc: UInt32 = 0
+    package var deflate: Bool
+    /// On the first chunk of a file the archive holds again later (a link `copy` makes): the writer
+    /// remembers where its compressed data lies under this number.
+    package var recordAs: Int? = nil
+    /// On the one chunk of a later copy of such a file: it carries no bytes, and the writer
+    /// repeats the compressed data recorded under this number.
+    package var repeatOf: Int? = nil
+}
+
+/// What an entry's header needs, known before its data is read.
+package struct ZipEntryHeader: Sendable {
+    package enum Kind: Sendable {
+        case directory
+        /// Deflated, CRC and sizes in the data descriptor.
+        case file(size: Int64)
+        /// Stored, the link's target as data, CRC and size in the local header.
+        case symlink(target: [UInt8])
+    }
+    package var name: [UInt8]
+    package var kind: Kind
+    /// Permission bits with the file type (S_IFREG, S_IFDIR, S_IFLNK).
+    package var mode: UInt32
+    package var mtime: Int
+}

@@ -127,3 +127,60 @@ package struct SSHSignature: Sendable, Equatable {
         return try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
     }
 }
+
+/// Reads the SSH wire encoding; every read is bounds-checked and a short buffer throws.
+package struct SSHWireReader {
+    package struct Truncated: Error {}
+
+    private let bytes: [UInt8]
+    package private(set) var offset = 0
+
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    package var isAtEnd: Bool { offset == bytes.count }
+    package var remaining: ArraySlice<UInt8> { bytes[offset...] }
+
+    package mutating func raw(_ count: Int) throws -> [UInt8] {
+        guard count >= 0, bytes.count - offset >= count else { throw Truncated() }
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    package mutating func uint32() throws -> UInt32 {
+        let b = try raw(4)
+        return UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
+    }
+
+    package mutating func string() throws -> [UInt8] { try raw(Int(try uint32())) }
+
+    package mutating func text() throws -> String { String(decoding: try string(), as: UTF8.self) }
+}
+
+/// The SSH wire encoding (RFC 4251 §5) used by OpenSSH keys and SSHSIG: big-endian `uint32`
+/// and length-prefixed `string`s.
+package struct SSHWireWriter {
+    package private(set) var bytes: [UInt8] = []
+
+    package mutating func raw(_ data: some Sequence<UInt8>) { bytes.append(contentsOf: data) }
+
+    package mutating func uint32(_ value: UInt32) {
+        bytes += [UInt8(value >> 24), UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff), UInt8(value & 0xff)]
+    }
+
+    package mutating func string(_ data: some Collection<UInt8>) {
+        uint32(UInt32(data.count))
+        bytes.append(contentsOf: data)
+    }
+
+    package mutating func string(_ text: String) { string(Array(text.utf8)) }
+}
+
+/// OpenSSH's key fingerprint, `SHA256:` and the unpadded base64 of the SHA-256 of the public
+/// key's wire blob, as `ssh-keygen -lf KEY` prints it. DSSE envelopes name their signing key by it.
+package enum SSHKeyFingerprint {
+    package static func sha256(ofBlob blob: [UInt8]) -> String {
+        var text = Data(SHA256.hash(data: Data(blob))).base64EncodedString()
+        while text.hasSuffix("=") { text.removeLast() }
+        return "SHA256:" + text
+    }
+}

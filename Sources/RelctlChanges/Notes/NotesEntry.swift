@@ -40,3 +40,25 @@ public struct NotesEntry: Sendable, Equatable {
         self.authorEmail = authorEmail
     }
 }
+
+/// A commit author, after `.mailmap`.
+package struct NotesContributor: Sendable, Equatable, Codable {
+    package var name: String
+    package var email: String
+
+    package init(name: String, email: String) {
+        self.name = name
+        self.email = email
+    }
+}
+
+/// A titled group of entries (`Breaking changes`, `Features`, …).
+package struct NotesSection: Sendable, Equatable {
+    package var title: String
+    package var entries: [NotesEntry]
+
+    package init(title: String, entries: [NotesEntry]) {
+        self.title = title
+        self.entries = entries
+    }
+}

@@ -29,3 +29,37 @@ public struct TrainRepositoryResult: Sendable, Encodable {
     /// Why the repository was skipped or resumed, when it was.
     var note: String?
 }
+
+/// The outcome of `relctl train run`.
+public struct TrainReport: Sendable, Encodable {
+    var tag: String
+    var dryRun: Bool
+    var ok: Bool = false
+    public var repositories: [TrainRepositoryResult] = []
+    /// Parallel repositories per wave (`--jobs`).
+    var jobs: Int = 1
+    /// One line per action of the rollback (tag deleted, pin commit reverted, dist/ files removed).
+    var rolledBack: [String] = []
+    /// One line per thing the rollback could not undo, with the exact command to run.
+    var notRolledBack: [String] = []
+    public var seconds: Double = 0
+}
+
+/// What the train did in one repository, kept for the rollback: exactly the objects this run
+/// created, so it never deletes a tag or reverts a commit that is not its own.
+struct TrainAttempt: Sendable {
+    var step: TrainStep
+    var result: TrainRepositoryResult
+    /// The tag this run created (its object id), read back right after the child released.
+    var createdTag: TagRef?
+    /// The pin commit this run made.
+    var pinCommit: String?
+    var pinPushed = false
+    /// Files the child moved into dist/ (absolute).
+    var distFiles: [URL] = []
+    /// The problems to report when this repository failed (already prefixed by its name).
+    var failure: [Diagnostic] = []
+    var exitCode: RelctlExitCode = .failure
+    /// Whether anything of this attempt may need undoing.
+    var touched: Bool { createdTag != nil || pinCommit != nil || !distFiles.isEmpty }
+}
