@@ -65,7 +65,8 @@ struct LinuxPackage: RelctlCommand {
         let selected = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: targets)
         let output = out.map { context.resolve($0) } ?? config.distDirectory
         let packaged = try LinuxPackageBuilder.selection(config: config, targets: selected, formats: formats)
-        let identity = try await ReleaseIdentity.resolve(tag: tag, config: packaged.config, context: context, .packaging)
+        let identity = try await ReleaseIdentity.resolve(
+            tag: tag, config: packaged.config, context: context, .packaging)
         let packages = try await LinuxPackageBuilder.package(
             config: packaged.config, identity: identity, targets: packaged.targets, outputDirectory: output,
             binaryRoot: artifacts.map { context.resolve($0) }, context: context)

@@ -396,10 +396,8 @@ public enum ChecksumWriter {
         let format = config.project.tagFormat
         // A version-less name renders the same for any release: any version finds its target.
         let anyRelease = spellsRelease(config.archive.name) ? nil : "0.0.0"
-        guard
-            let version = parsed.version ?? parsed.tag.flatMap({ TagReader(format).releaseVersion(of: $0)?.description })
-                ?? anyRelease
-        else { return nil }
+        let spelled = parsed.version ?? parsed.tag.flatMap { TagReader(format).releaseVersion(of: $0)?.description }
+        guard let version = spelled ?? anyRelease else { return nil }
         let tag = parsed.tag ?? "\(format.prefix)\(version)\(format.suffix)"
         let matching = targets.filter { target in
             let names = ReleaseNames(project: parsed.project ?? config.project.name, version: version, tag: tag)

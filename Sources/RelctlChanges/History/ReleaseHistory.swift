@@ -41,7 +41,7 @@ package struct HistoryPaths: Sendable, Equatable {
 /// `release` and `init` alike.
 ///
 /// The tags are read once (`git for-each-ref`, with the commit and date of each), every one is
-/// classified against the tag format (`TagReader.reading(of:)`), and the changes of a release are
+/// classified against the tag format (`TagReader.read`), and the changes of a release are
 /// one `git log` walk (`changes(in:to:since:_:)`). Several formats (monorepo members) can classify
 /// the same tag list: `init(tags:format:paths:)` reads no git.
 package struct ReleaseHistory: Sendable {
@@ -95,7 +95,7 @@ package struct ReleaseHistory: Sendable {
         var versions: [ReleasedVersions.Entry] = []
         for tag in tags {
             byName[tag.name] = tag
-            switch reader.reading(of: tag.name) {
+            switch reader.read(tag.name) {
             case .release(let version, let exact):
                 versions.append(.init(tag: tag.name, version: version))
                 guard let commit = tag.commit else { continue }

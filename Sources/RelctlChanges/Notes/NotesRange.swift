@@ -29,7 +29,8 @@ package struct NotesRange: Sendable, Equatable {
         // An existing release is read as the history reads it (`V1.2.0`, `v2.0`); a new tag strictly,
         // in the format the history spells calendar versions in.
         if let tag, version == nil {
-            version = try history.release(named: tag)?.version ?? ReleaseIdentity.check(tag, format: history.format).version
+            version =
+                try history.release(named: tag)?.version ?? ReleaseIdentity.check(tag, format: history.format).version
         }
         var targetCommit: String
         if to == nil, let tag, let commit = history.tag(named: tag)?.commit {

@@ -21,7 +21,7 @@ package struct TagReader: Sendable {
 
     /// What `tag` is to the format, read tolerantly (the contract's "Versions come from the tag
     /// history"): a release, the same version spelled otherwise, malformed, or unrelated.
-    package func reading(of tag: String) -> TagFormat.Reading { format.reading(of: tag) }
+    package func read(_ tag: String) -> TagFormat.Reading { format.reading(of: tag) }
 
     /// Whether a release tag spells its version the PEP 440 way (`v2.14.0b1`, not `v2.14.0-beta.1`).
     package func spellsPEP440(_ tag: String) -> Bool {
