@@ -102,7 +102,8 @@ struct ReleaseIdentityTests {
         #expect(throws: TagValidationError.self) {
             try ReleaseIdentity.check("v1.3.0", config: config, manifests: .matching)
         }
-        #expect(try ReleaseIdentity.check("v1.2.3", config: config, manifests: .matching).validation?.version == "1.2.3")
+        #expect(
+            try ReleaseIdentity.check("v1.2.3", config: config, manifests: .matching).validation?.version == "1.2.3")
     }
 
     @Test func examiningKeepsTheVersionOfATagThatFailsItsOtherChecks() throws {
