@@ -45,9 +45,9 @@ struct Build: RelctlCommand {
         for warning in TargetResolver.unrecognizedWarnings(selected, config: config) {
             context.console.warning(warning.description)
         }
-        let report = try await BuildRunner(context: context).run(
-            targets: selected, config: config, tag: tag, jobs: ParallelJobs.count(jobs)
-        )
+        let identity = try await ReleaseIdentity.resolve(tag: tag, config: config, context: context, .build)
+        let report = await BuildRunner(context: context).run(
+            targets: selected, config: config, inputs: identity.buildInputs, jobs: ParallelJobs.count(jobs))
         if global.json { try emitJSON(report, context) }
         if let failure = report.failure { throw failure }
         context.console.info(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RelctlBasics
 import RelctlDistribution
+import RelctlModel
 import RelctlProject
 import RelctlRelease
 
@@ -32,8 +33,10 @@ struct ChannelCommand: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
+        let checked = try ReleaseIdentity.check(tag, config: config, manifests: .compared)
         let report = try await ChannelStep.run(
-            name: name, tag: tag, config: config, context: context, dist: dist, publish: publish, dryRun: dryRun)
+            name: name, checked: checked, config: config, context: context, dist: dist, publish: publish,
+            dryRun: dryRun)
         if global.json { try emitJSON(report, context) }
     }
 }

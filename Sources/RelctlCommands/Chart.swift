@@ -1,6 +1,7 @@
 import ArgumentParser
 import RelctlBasics
 import RelctlDistribution
+import RelctlModel
 import RelctlProject
 import RelctlRelease
 
@@ -27,8 +28,10 @@ struct Chart: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
+        let checked = try ReleaseIdentity.check(tag, config: config, manifests: .compared)
         let report = try await ChannelStep.run(
-            name: "chart", tag: tag, config: config, context: context, dist: dist, publish: push, dryRun: dryRun)
+            name: "chart", checked: checked, config: config, context: context, dist: dist, publish: push,
+            dryRun: dryRun)
         if global.json { try emitJSON(report, context) }
     }
 }

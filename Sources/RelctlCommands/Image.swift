@@ -67,7 +67,8 @@ struct Image: RelctlCommand {
                 connections[image.name] = pusher.connect(to: image.repository, base: image.base)
             }
         }
-        let release = try await builder.release(config: config, tag: tag)
+        let identity = try await ReleaseIdentity.resolve(tag: tag, config: config, context: context, .image)
+        let release = await builder.release(identity, config: config)
         var images = try await builder.build(
             config: config, release: release, targets: selected, outputDirectory: output,
             binaryRoot: artifacts.map { context.resolve($0) }, names: names,

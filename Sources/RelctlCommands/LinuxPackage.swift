@@ -64,8 +64,11 @@ struct LinuxPackage: RelctlCommand {
         guard let tag else { return }
         let selected = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: targets)
         let output = out.map { context.resolve($0) } ?? config.distDirectory
+        let packaged = try LinuxPackageBuilder.selection(config: config, targets: selected, formats: formats)
+        let identity = try await ReleaseIdentity.resolve(
+            tag: tag, config: packaged.config, context: context, .packaging)
         let packages = try await LinuxPackageBuilder.package(
-            config: config, tag: tag, targets: selected, formats: formats, outputDirectory: output,
+            config: packaged.config, identity: identity, targets: packaged.targets, outputDirectory: output,
             binaryRoot: artifacts.map { context.resolve($0) }, context: context)
         if global.json { try emitJSON(packages, context) }
     }

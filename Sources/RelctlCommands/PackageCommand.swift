@@ -41,9 +41,10 @@ struct PackageCommand: RelctlCommand {
         let config = try ConfigLoader.load(path: global.config, context: context)
         let selected = try TargetResolver.select(try TargetResolver.resolveAll(config), globs: targets)
         let output = out.map { context.resolve($0) } ?? config.distDirectory
+        let identity = try await ReleaseIdentity.resolve(tag: tag, config: config, context: context, .packaging)
         let artifactList = try await Packager(context: context).package(
-            config: config, tag: tag, targets: selected, outputDirectory: output,
-            binaryRoot: artifacts.map { context.resolve($0) }, jobs: jobs, clean: clean)
+            config: config, inputs: identity.packagingInputs, targets: selected, outputDirectory: output,
+            binaryRoot: artifacts.map { context.resolve($0) }, jobs: jobs, clean: clean, updateManifest: true)
         if global.json { try emitJSON(artifactList, context) }
     }
 }

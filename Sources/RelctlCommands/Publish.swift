@@ -3,6 +3,7 @@ import Foundation
 import RelctlArtifacts
 import RelctlBasics
 import RelctlDistribution
+import RelctlModel
 import RelctlProject
 import RelctlRelease
 
@@ -38,7 +39,7 @@ struct Publish: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
-        let version = try config.project.tagFormat.version(of: tag)
+        let version = try ReleaseIdentity.check(tag, config: config, manifests: .unread).version
         let forges = try ForgeSelection(settings: config.publish, only: forge, http: context.http)
         // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
         let git = Git(directory: config.root, context: context)

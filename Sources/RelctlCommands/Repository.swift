@@ -2,6 +2,7 @@ import ArgumentParser
 import RelctlArtifacts
 import RelctlBasics
 import RelctlDistribution
+import RelctlModel
 import RelctlProject
 
 struct Repository: RelctlCommand {
@@ -28,12 +29,14 @@ struct Repository: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
-        let output = out.map { context.resolve($0) }
-        var report = try await RepositoryBuilder(context: context).build(config: config, tag: tag, output: output)
+        let dist = out.map { context.resolve($0) } ?? config.distDirectory
+        // Only the clock: the repositories take the packages' versions, not the tag's.
+        let time = try await ReleaseIdentity.clock(forTag: tag, root: config.root, context: context)
+        var report = try await RepositoryBuilder(context: context).write(
+            config: config, epoch: time, dist: dist, keysRoot: config.root)
         if publish {
-            let time = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
             report.published = try await RepositoryPublisher(context: context).publish(
-                config: config, dist: output ?? config.distDirectory, tag: tag, time: time, dryRun: false)
+                config: config, dist: dist, tag: tag, time: time, dryRun: false)
         }
         if global.json { try emitJSON(report, context) }
     }

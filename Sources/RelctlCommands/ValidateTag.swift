@@ -17,7 +17,10 @@ struct ValidateTag: RelctlCommand {
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.load(path: global.config, context: context)
-        let validation = try TagValidator.validate(tag: tag, config: config)
+        // `.compared` reads every manifest, so the validation is always there.
+        guard let validation = try ReleaseIdentity.check(tag, config: config, manifests: .compared).validation else {
+            return
+        }
         if global.json { try emitJSON(validation, context) }
         if let error = validation.mismatchError { throw error }
         if config.versions.isEmpty {

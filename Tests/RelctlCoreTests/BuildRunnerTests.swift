@@ -30,8 +30,9 @@ struct BuildRunnerTests {
             workingDirectory: directory.url, environment: ProcessInfo.processInfo.environment, console: console)
         let config = try ConfigLoader.load(path: nil, context: context)
         let targets = try TargetResolver.resolveAll(config)
-        let report = try await BuildRunner(context: context).run(
-            targets: targets, config: config, tag: "v3.0.0", jobs: 2)
+        let identity = try await ReleaseIdentity.resolve(tag: "v3.0.0", config: config, context: context, .build)
+        let report = await BuildRunner(context: context).run(
+            targets: targets, config: config, inputs: identity.buildInputs, jobs: 2)
 
         #expect(report.tag == "v3.0.0" && report.version == "3.0.0")
         #expect(report.results.map(\.target) == ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc"])

@@ -191,6 +191,35 @@ struct LayerTests {
         #expect(offenders.isEmpty, "call FileSystem/FileStatus/ReadableFile/AtomicFile instead: \(offenders.sorted())")
     }
 
+    /// A tag is read in two places (issue 41): the identity resolver, where the tag a command is
+    /// handed becomes the release's identity once, and `TagReader`, for the tags relctl finds (the
+    /// history, a workspace's member tags, a forge's releases, archive names). Everything else takes
+    /// the identity or its version; and only the resolver asks `TagValidator` about a tag.
+    @Test func tagsAreReadInTwoPlaces() throws {
+        let parser =
+            #/\.(version|reading|respelling|inner)\(of:|tolerantVersion\(|[Ff]ormat\.matches\(|learningSpelling\(from:/#
+        let validator = #/TagValidator\.(validate|checkName)\(/#
+        var parsing: Set<String> = []
+        var validating: Set<String> = []
+        let sources = Self.root.appendingPathComponent("Sources")
+        for target in try FileManager.default.contentsOfDirectory(atPath: sources.path) {
+            let folder = sources.appendingPathComponent(target)
+            let paths = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            for path in paths
+            where path.hasSuffix(".swift") && "\(target)/\(path)" != "RelctlModel/Versioning/TagFormat.swift" {
+                let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+                // Code only: doc comments name the parser without calling it.
+                let code = text.split(separator: "\n").map { $0.replacing(#/\/\/.*/#, with: "") }
+                if code.contains(where: { $0.contains(parser) }) { parsing.insert("\(target)/\(path)") }
+                if code.contains(where: { $0.contains(validator) }) { validating.insert("\(target)/\(path)") }
+            }
+        }
+        let resolver = "RelctlModel/Identity/ReleaseIdentity+Resolve.swift"
+        let reader = "RelctlModel/Versioning/TagReader.swift"
+        #expect(parsing == [resolver, reader], "TagFormat's parser is called from \(parsing.sorted())")
+        #expect(validating == [resolver], "TagValidator is asked about a tag from \(validating.sorted())")
+    }
+
     /// Foundation's FileManager is a second door to the file system (it follows links and reads
     /// without limits by default), so only RelctlBasics may use it.
     @Test func onlyTheDoorUsesFileManager() throws {

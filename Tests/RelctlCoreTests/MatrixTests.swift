@@ -74,10 +74,12 @@ struct MatrixTests {
         let head = try repo.commit("initial")
         let context = Context(workingDirectory: repo.url, environment: [:])
         let config = try ConfigLoader.load(path: nil, context: context)
-        let inputs = try await BuildInputs.resolve(tag: nil, config: config, context: context)
-        #expect(inputs == BuildInputs(tag: "v1.2.3", version: "1.2.3", commit: head, sourceDateEpoch: "1767323045"))
+        let identity = try await ReleaseIdentity.resolve(tag: nil, config: config, context: context, .build)
+        #expect(
+            identity.buildInputs
+                == BuildInputs(tag: "v1.2.3", version: "1.2.3", commit: head, sourceDateEpoch: "1767323045"))
         await #expect(throws: VersionError.self) {
-            try await BuildInputs.resolve(tag: "1.2.3", config: config, context: context)
+            try await ReleaseIdentity.resolve(tag: "1.2.3", config: config, context: context, .build)
         }
     }
 }

@@ -247,9 +247,9 @@ import Testing
             environment["SOURCE_DATE_EPOCH"] = nil
             let context = Context(workingDirectory: dir.url, environment: environment)
             do {
-                _ = try await ArchiveTimestamp.resolve(tag: "v1.0.0", root: dir.url, context: context)
+                _ = try await ReleaseIdentity.clock(forTag: "v1.0.0", root: dir.url, context: context)
                 Issue.record("a timestamp without any commit")
-            } catch let error as PackagingError {
+            } catch let error as IdentityError {
                 #expect(error.exitCode == .badInput)
                 #expect(
                     error.description.contains("has no commit yet") && error.description.contains("SOURCE_DATE_EPOCH"),
@@ -314,12 +314,12 @@ import Testing
         var env = ProcessInfo.processInfo.environment
         env["SOURCE_DATE_EPOCH"] = nil
         let context = Context(workingDirectory: fixture.url, environment: env)
-        let time = try await ArchiveTimestamp.resolve(tag: "v1.0.0", root: fixture.url, context: context)
+        let time = try await ReleaseIdentity.clock(forTag: "v1.0.0", root: fixture.url, context: context)
         #expect(time == 1_741_064_767)
-        #expect(try await ArchiveTimestamp.resolve(tag: "v9.9.9", root: fixture.url, context: context) == 1_748_736_000)
+        #expect(try await ReleaseIdentity.clock(forTag: "v9.9.9", root: fixture.url, context: context) == 1_748_736_000)
         await #expect(throws: EnvironmentError.self) {
-            try await ArchiveTimestamp.resolve(
-                tag: "v1.0.0", root: fixture.url,
+            try await ReleaseIdentity.clock(
+                forTag: "v1.0.0", root: fixture.url,
                 context: Context(workingDirectory: fixture.url, environment: ["SOURCE_DATE_EPOCH": "yesterday"]))
         }
     }

@@ -129,3 +129,17 @@ public struct PackagingFixture: Sendable {
         ((try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? []).sorted()
     }
 }
+
+extension Packager {
+    /// What `relctl package --tag TAG` does: the release resolved once (`.packaging`: the tag
+    /// matches the manifests, names HEAD, and gives the clock), then packaged into `outputDirectory`.
+    package func package(
+        config: RelctlConfig, tag: String, targets: [Target], outputDirectory: URL, jobs: Int? = nil,
+        clean: Bool = false
+    ) async throws -> [PackagedArtifact] {
+        let identity = try await ReleaseIdentity.resolve(tag: tag, config: config, context: context, .packaging)
+        return try await package(
+            config: config, inputs: identity.packagingInputs, targets: targets, outputDirectory: outputDirectory,
+            jobs: jobs, clean: clean, updateManifest: true)
+    }
+}

@@ -9,17 +9,13 @@ public enum BuildError: RelctlError, CustomStringConvertible {
     case noHostTarget(configured: [String], file: String)
     /// No targets to build (exit 2).
     case noTargets(file: String)
-    /// No `--tag` and no `[[version]]` to derive one from (exit 2); `example` is a tag in the format.
-    case noVersionSource(config: String, example: String)
-    /// The manifest's version is not SemVer, so no tag follows from it (exit 2).
-    case versionNotSemVer(path: String, line: Int?, version: String)
     /// `--prebuilt` lacks binaries (exit 2).
     case prebuiltMissing(directory: String, missing: [String])
 
     public var exitCode: RelctlExitCode {
         switch self {
         case .failed: return .failure
-        case .noHostTarget, .noTargets, .noVersionSource, .versionNotSemVer, .prebuiltMissing: return .badInput
+        case .noHostTarget, .noTargets, .prebuiltMissing: return .badInput
         }
     }
 
@@ -52,19 +48,6 @@ public enum BuildError: RelctlError, CustomStringConvertible {
             ]
         case .noTargets(let file):
             return [Diagnostic(file: file, "no [[target]] entries to build; \(TargetResolver.addTargetHint)")]
-        case let .noVersionSource(config, example):
-            return [
-                Diagnostic(
-                    file: config,
-                    "no [[version]] entry to take the version from; pass --tag TAG (e.g. --tag \(example)) or add a [[version]] manifest"
-                )
-            ]
-        case let .versionNotSemVer(path, line, version):
-            return [
-                Diagnostic(
-                    file: path, line: line,
-                    "version `\(version)` is not SemVer 2.0.0, so no tag can be derived from it; pass --tag TAG")
-            ]
         case let .prebuiltMissing(directory, missing):
             return [
                 Diagnostic(

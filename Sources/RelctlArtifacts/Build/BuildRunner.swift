@@ -15,14 +15,8 @@ public struct BuildRunner: Sendable {
         self.context = context
     }
 
-    /// Builds `targets` and returns every result; a failed target never stops the others.
-    /// Throws only for bad input (an unresolvable tag). Check `report.failure` for build failures.
-    public func run(targets: [Target], config: RelctlConfig, tag: String?, jobs: Int) async throws -> BuildReport {
-        let inputs = try await BuildInputs.resolve(tag: tag, config: config, context: context)
-        return await run(targets: targets, config: config, inputs: inputs, jobs: jobs)
-    }
-
-    /// Builds with inputs already resolved (the release command resolves them once for every step).
+    /// Builds `targets` for the release `inputs` names (`ReleaseIdentity.buildInputs`) and returns
+    /// every result; a failed target never stops the others. Check `report.failure` for build failures.
     package func run(targets: [Target], config: RelctlConfig, inputs: BuildInputs, jobs: Int) async -> BuildReport {
         let limit = max(1, min(jobs, targets.count))
         // Streaming is readable only when one build runs at a time; parallel builds print a line

@@ -38,9 +38,10 @@ package struct ArtifactName: Sendable, Equatable {
         guard let format = format(of: fileName) else { return nil }
         let stem = String(fileName.dropLast(ArchiveFormats.fileExtension(format).count))
         let pieces = template.segments
+        let tags = TagReader(tagFormat)
         var best: (score: Int, values: [String: String])?
         match(Array(stem), from: 0, pieces: pieces[...], values: [:]) { values in
-            guard let score = score(values, tagFormat: tagFormat, project: project, knownTargets: knownTargets) else {
+            guard let score = score(values, tags: tags, project: project, knownTargets: knownTargets) else {
                 return
             }
             // Ties keep the first found: placeholders are tried shortest first.
@@ -51,7 +52,7 @@ package struct ArtifactName: Sendable, Equatable {
             format: format, stem: stem, project: values["project"], tag: values["tag"], version: values["version"],
             target: values["target"])
         if result.version == nil, let tag = result.tag {
-            result.version = (try? tagFormat.version(of: tag))?.description
+            result.version = tags.releaseVersion(of: tag)?.description
         }
         return result
     }
@@ -90,16 +91,16 @@ package struct ArtifactName: Sendable, Equatable {
 
     /// Nil rejects a split; higher is a more plausible one.
     private static func score(
-        _ values: [String: String], tagFormat: TagFormat, project: String?, knownTargets: [String]
+        _ values: [String: String], tags: TagReader, project: String?, knownTargets: [String]
     ) -> Int? {
         if let project, let value = values["project"], value != project { return nil }
-        if let tag = values["tag"], !tagFormat.matches(tag) { return nil }
-        if let version = values["version"], (try? SemanticVersion(parsing: version)) == nil { return nil }
-        if let tag = values["tag"], let version = values["version"],
-            (try? tagFormat.version(of: tag))?.description != version
-        {
-            return nil
+        var tagVersion: SemanticVersion?
+        if let tag = values["tag"] {
+            guard let version = tags.releaseVersion(of: tag) else { return nil }
+            tagVersion = version
         }
+        if let version = values["version"], (try? SemanticVersion(parsing: version)) == nil { return nil }
+        if let tagVersion, let version = values["version"], tagVersion.description != version { return nil }
         var score = 0
         if let target = values["target"] {
             if knownTargets.contains(target) { score += 4 } else if TargetTriple(target).isRecognized { score += 2 }

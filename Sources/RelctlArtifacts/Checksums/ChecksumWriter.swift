@@ -279,8 +279,11 @@ public enum ChecksumWriter {
         }
 
         if group.isScan { warnAboutStaleSidecars(in: group, algorithm: algorithm, context: context) }
+        // The tag the archives' names (or the folder's manifest.json) spell is read, not handed:
+        // a CI merge job has only the archives.
+        let reader = TagReader(config.project.tagFormat)
         let releaseTag = tags.keys.first ?? existing?.tag ?? ""
-        let releaseVersion = (try? config.project.tagFormat.version(of: releaseTag))?.description
+        let releaseVersion = reader.releaseVersion(of: releaseTag)?.description
         for name in LinuxPackageFiles.ofRelease(group.packages, config: config, version: releaseVersion) {
             entries.append(entry(name, digests.package(named: name), algorithm))
         }
@@ -304,7 +307,7 @@ public enum ChecksumWriter {
         }
         let version =
             tag.isEmpty
-            ? "" : ((try? config.project.tagFormat.version(of: tag))?.description ?? existing?.version ?? "")
+            ? "" : (reader.releaseVersion(of: tag)?.description ?? existing?.version ?? "")
         let project =
             config.isFromFile
             ? config.project.name : (projects.count == 1 ? projects.first! : existing?.project ?? config.project.name)
@@ -393,10 +396,8 @@ public enum ChecksumWriter {
         let format = config.project.tagFormat
         // A version-less name renders the same for any release: any version finds its target.
         let anyRelease = spellsRelease(config.archive.name) ? nil : "0.0.0"
-        guard
-            let version = parsed.version ?? parsed.tag.flatMap({ (try? format.version(of: $0))?.description })
-                ?? anyRelease
-        else { return nil }
+        let spelled = parsed.version ?? parsed.tag.flatMap { TagReader(format).releaseVersion(of: $0)?.description }
+        guard let version = spelled ?? anyRelease else { return nil }
         let tag = parsed.tag ?? "\(format.prefix)\(version)\(format.suffix)"
         let matching = targets.filter { target in
             let names = ReleaseNames(project: parsed.project ?? config.project.name, version: version, tag: tag)
@@ -464,9 +465,8 @@ public enum ChecksumWriter {
     package static func releaseTagAtHead(config: RelctlConfig, context: Context, shown: String) async -> String? {
         let listed =
             (try? await Git(directory: config.root, context: context).run(["tag", "--points-at", "HEAD"])) ?? ""
-        let tags = listed.split(separator: "\n").map(String.init).filter {
-            (try? config.project.tagFormat.version(of: $0)) != nil
-        }
+        let reader = TagReader(config.project.tagFormat)
+        let tags = listed.split(separator: "\n").map(String.init).filter { reader.releaseVersion(of: $0) != nil }
         if tags.count != 1 {
             let found = tags.isEmpty ? "no release tag" : "several release tags (\(tags.joined(separator: ", ")))"
             context.console.warning(

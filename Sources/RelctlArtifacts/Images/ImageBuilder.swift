@@ -12,17 +12,13 @@ public struct ImageBuilder: Sendable {
         self.context = context
     }
 
-    /// Reads the tag's version, commit and time the way `package` does.
-    public func release(config: RelctlConfig, tag: String) async throws -> ImageRelease {
-        let validation = try TagValidator.validate(tag: tag, config: config)
-        if let error = validation.mismatchError { throw error }
-        let time = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
-        let git = Git(directory: config.root, context: context)
-        // Two git processes at once: on an unchanged image they are a good part of the run.
-        async let remote = git.remoteURL(config.release.remote)
-        let commit = await (try? git.commit(of: git.localTagExists(tag) ? "refs/tags/\(tag)" : "HEAD")) ?? ""
-        let source = await remote.flatMap { RepositoryLinks(remoteURL: $0)?.baseURL }
-        return ImageRelease(tag: tag, version: validation.version, commit: commit, time: time, source: source)
+    /// What an image records of the release `identity` names (`relctl image` resolves it with
+    /// `.image`), and the repository it comes from.
+    package func release(_ identity: ReleaseIdentity, config: RelctlConfig) async -> ImageRelease {
+        let remote = await Git(directory: config.root, context: context).remoteURL(config.release.remote)
+        return ImageRelease(
+            tag: identity.tag, version: identity.version.description, commit: identity.commit,
+            time: identity.sourceDateEpoch, source: remote.flatMap { RepositoryLinks(remoteURL: $0)?.baseURL })
     }
 
     /// Builds every configured image (or those named in `names`) for the selected targets.

@@ -11,40 +11,17 @@ public struct Packager: Sendable {
         self.context = context
     }
 
-    /// Validates the tag, computes and checks every layout, then writes the archives concurrently
-    /// (at most `jobs` at a time), each with its `.sha256`, and updates `manifest.json`.
+    /// Computes and checks every layout, then writes the archives concurrently (at most `jobs` at a
+    /// time), each with its `.sha256`, and updates `manifest.json` when `updateManifest`.
+    /// `inputs` is the release's identity (`ReleaseIdentity.packagingInputs`), resolved once by
+    /// `relctl package` (`.packaging`: the tag matches the manifests and names HEAD) or the release.
+    /// With `updateManifest` false the caller writes `manifest.json` itself, from the returned
+    /// artifacts, so it is written once per release.
     /// - Parameters:
     ///   - binaryRoot: read binaries from here instead of the project (prebuilt artifacts).
     ///   - jobs: concurrent archives; nil means one per core.
     ///   - clean: remove this tag's archives for these targets first; without it an existing archive is an error.
     /// - Returns: the artifacts in target order.
-    public func package(
-        config: RelctlConfig, tag: String, targets: [Target], outputDirectory: URL,
-        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false
-    ) async throws -> [PackagedArtifact] {
-        let inputs = try await resolveInputs(config: config, tag: tag)
-        return try await package(
-            config: config, inputs: inputs, targets: targets, outputDirectory: outputDirectory,
-            binaryRoot: binaryRoot, jobs: jobs, clean: clean, updateManifest: true)
-    }
-
-    /// The tag checked against the manifests, the commit it names (HEAD must be it) and the one
-    /// timestamp: what every step command that packages (`package`, `linux-package`) starts from.
-    package func resolveInputs(config: RelctlConfig, tag: String) async throws -> PackagingInputs {
-        let validation = try TagValidator.validate(tag: tag, config: config)
-        if let error = validation.mismatchError { throw error }
-        let mtime = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
-        let git = Git(directory: config.root, context: context)
-        let head = try? await git.commit(of: "HEAD")
-        let tagged = await git.localTagExists(tag) ? try? git.commit(of: "refs/tags/\(tag)") : nil
-        if let tagged, let head, tagged != head { throw PackagingError.notAtTag(tag: tag, tagged: tagged, head: head) }
-        let commit = tagged ?? head ?? ""
-        return PackagingInputs(tag: tag, version: validation.version, commit: commit, mtime: mtime)
-    }
-
-    /// Packages with the release's identity already resolved (`relctl release` checked the tag and
-    /// read the commit once). With `updateManifest` false the caller writes `manifest.json` itself,
-    /// from the returned artifacts, so it is written once per release.
     public func package(
         config: RelctlConfig, inputs: PackagingInputs, targets: [Target], outputDirectory: URL,
         binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false,

@@ -21,9 +21,6 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
     /// The storage refused a write of the archive (`StorageFault`: a full disk, a file-size
     /// limit, a read-only mount, an I/O error); `code` is the `errno`.
     case writeRefused(path: String, code: Int32)
-    case noClock(String)
-    /// The tag exists and HEAD is another commit: its files are not the tag's.
-    case notAtTag(tag: String, tagged: String, head: String)
     /// An input that resolves (through a symlink) outside the project or the build output.
     /// `through`: the step that leaves it (`ConfinedPathError.step`).
     case outsideProject(path: String, through: String, key: String)
@@ -45,7 +42,7 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
 
     package var exitCode: RelctlExitCode {
         switch self {
-        case .archiveExists, .writeFailed, .writeRefused, .notAtTag, .targetFailed: return .failure
+        case .archiveExists, .writeFailed, .writeRefused, .targetFailed: return .failure
         default: return .badInput
         }
     }
@@ -71,12 +68,6 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
                 Diagnostic(
                     file: path,
                     "\(through) leads outside the project (\(key)); a release packages only what the repository and its build hold: replace the link with the file itself"
-                )
-            ]
-        case .notAtTag(let tag, let tagged, let head):
-            return [
-                Diagnostic(
-                    "tag \(tag) is commit \(tagged.prefix(12)) but HEAD is \(head.prefix(12)); the archives would hold HEAD's files under \(tag)'s name: `git checkout \(tag)` first, or package a new tag"
                 )
             ]
         case let .missingBinary(binary, path, target):
@@ -161,8 +152,6 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
             return [Diagnostic(file: path, "cannot write the archive: \(reason)")]
         case let .writeRefused(path, code):
             return [Diagnostic(file: path, "cannot write the archive: \(StorageFault.reason(code))")]
-        case let .noClock(reason):
-            return [Diagnostic("cannot choose the archive timestamp: \(reason)")]
         case let .unknownFormat(id):
             return [
                 Diagnostic(

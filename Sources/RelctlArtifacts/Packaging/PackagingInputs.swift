@@ -2,8 +2,8 @@ import Foundation
 import RelctlBasics
 import RelctlModel
 
-/// What every archive of one release shares: resolved once, by `relctl package` from the tag and
-/// the repository, or handed down by `relctl release` from its `ReleaseIdentity`.
+/// What every archive of one release shares: a view of its `ReleaseIdentity`, resolved once (by
+/// `relctl package` and `linux-package` with `.packaging`, by the release's preflight).
 public struct PackagingInputs: Sendable {
     package var tag: String
     package var version: String

@@ -25,12 +25,6 @@ package struct RepositoryBuilder {
         package var published: [String]?
     }
 
-    package func build(config: RelctlConfig, tag: String, output: URL? = nil) async throws -> Report {
-        let epoch = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
-        return try await write(
-            config: config, epoch: epoch, dist: output ?? config.distDirectory, keysRoot: config.root)
-    }
-
     /// Writes the configured repositories into `dist` from the packages there.
     /// - Parameter keysRoot: where `signing-key` and `previous` resolve (the project: a dry run's
     ///   scratch clone lacks git-ignored key folders).

@@ -41,7 +41,7 @@ package struct HistoryPaths: Sendable, Equatable {
 /// `release` and `init` alike.
 ///
 /// The tags are read once (`git for-each-ref`, with the commit and date of each), every one is
-/// classified against the tag format (`TagFormat.reading(of:)`), and the changes of a release are
+/// classified against the tag format (`TagReader.read`), and the changes of a release are
 /// one `git log` walk (`changes(in:to:since:_:)`). Several formats (monorepo members) can classify
 /// the same tag list: `init(tags:format:paths:)` reads no git.
 package struct ReleaseHistory: Sendable {
@@ -91,24 +91,18 @@ package struct ReleaseHistory: Sendable {
     /// Classifies `tags` against `format` (reads no git).
     package init(tags: [GitTag], format: TagFormat, paths: HistoryPaths = .wholeRepository) {
         self.paths = paths
-        var format = format.learningSpelling(from: tags.map(\.name))
+        let reader = TagReader(learningFrom: tags.map(\.name), format: format)
         var versions: [ReleasedVersions.Entry] = []
         for tag in tags {
             byName[tag.name] = tag
-            switch format.reading(of: tag.name) {
+            switch reader.read(tag.name) {
             case .release(let version, let exact):
                 versions.append(.init(tag: tag.name, version: version))
                 guard let commit = tag.commit else { continue }
-                var pep440 = false
-                if version.isPrerelease,
-                    let inner = TagFormat.inner(of: tag.name, prefix: format.prefix, suffix: format.suffix)
-                {
-                    pep440 = (try? SemanticVersion(parsing: inner)) == nil && PEP440Version(inner) != nil
-                }
                 releases.append(
                     Release(
                         tag: tag.name, version: version, commit: commit, date: tag.date, exact: exact,
-                        spelledPEP440: pep440))
+                        spelledPEP440: version.isPrerelease && reader.spellsPEP440(tag.name)))
             case .otherSpelling(let version):
                 versions.append(.init(tag: tag.name, version: version))
                 ignored.append(Ignored(tag: tag.name, date: tag.date, reason: .otherSpelling(version)))
@@ -122,6 +116,7 @@ package struct ReleaseHistory: Sendable {
         releases.sort(by: Self.ordered)
         ignored.sort { $0.date != $1.date ? $0.date > $1.date : $0.tag < $1.tag }
         // The next prerelease is spelled as the latest one is: pydantic's `v2.14.0b1` → `v2.14.0b2`.
+        var format = reader.format
         if format.readsPEP440, let prerelease = releases.first(where: \.version.isPrerelease), prerelease.spelledPEP440
         {
             format.prereleaseSpelling = .pep440

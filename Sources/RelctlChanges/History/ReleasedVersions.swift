@@ -14,10 +14,11 @@ package struct ReleasedVersions: Sendable {
     package private(set) var entries: [Entry] = []
 
     /// Reads every tag of `tags` that is a spelling of `format`: its releases and the same versions
-    /// in another format (`TagFormat.reading(of:)`).
+    /// in another format (`TagReader.read`).
     package init(tags: [String], format: TagFormat) {
+        let reader = TagReader(format)
         for tag in tags {
-            switch format.reading(of: tag) {
+            switch reader.read(tag) {
             case .release(let version, _), .otherSpelling(let version):
                 entries.append(Entry(tag: tag, version: version))
             case .malformed, .unrelated: break

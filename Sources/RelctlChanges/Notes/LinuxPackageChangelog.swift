@@ -13,12 +13,11 @@ extension LinuxPackageBuilder {
         }
     }
 
-    /// `relctl linux-package`: the packages of `tag` for the selected targets, into `outputDirectory`.
-    /// - Parameter formats: only these `[[package]]` formats (default: every table).
-    public static func package(
-        config: RelctlConfig, tag: String, targets: [Target], formats: [String], outputDirectory: URL,
-        binaryRoot: URL?, context: Context
-    ) async throws -> [LinuxPackageArtifact] {
+    /// What `relctl linux-package` packages, checked before the release is resolved: the config with
+    /// only the `[[package]]` tables of `formats` (default: every table), and the Linux targets.
+    package static func selection(
+        config: RelctlConfig, targets: [Target], formats: [String]
+    ) throws -> (config: RelctlConfig, targets: [Target]) {
         var config = config
         for format in formats where !config.linuxPackages.contains(where: { $0.format == format }) {
             _ = try LinuxPackageFormats.format(format)
@@ -40,19 +39,27 @@ extension LinuxPackageBuilder {
                     "none of the selected targets (\(targets.map(\.triple).joined(separator: ", "))) is a Linux target with a Debian/RPM architecture"
             )
         }
-        let inputs = try await Packager(context: context).resolveInputs(config: config, tag: tag)
+        return (config, linux)
+    }
+
+    /// `relctl linux-package`: the packages of the release `identity` names (resolved with
+    /// `.packaging`) for `selection`'s config and targets, into `outputDirectory`.
+    package static func package(
+        config: RelctlConfig, identity: ReleaseIdentity, targets: [Target], outputDirectory: URL, binaryRoot: URL?,
+        context: Context
+    ) async throws -> [LinuxPackageArtifact] {
         var quiet = context
         quiet.console = .silent
         // Outside a repository (prebuilt binaries and SOURCE_DATE_EPOCH) there is no history to
         // tell: the changelog then says only which version this is.
         var changes: [String] = []
-        if !inputs.commit.isEmpty {
+        if !identity.commit.isEmpty {
             let notes = try await ReleaseNotesBuilder(context: quiet).build(
-                config: config, tag: tag, to: inputs.commit, manifest: nil)
+                config: config, tag: identity.tag, version: identity.version, to: identity.commit, manifest: nil)
             changes = Self.changes(from: notes)
         }
         return try await LinuxPackageBuilder(context: context).write(
-            config: config, inputs: inputs, targets: linux, changes: changes, into: outputDirectory,
+            config: config, inputs: identity.packagingInputs, targets: targets, changes: changes, into: outputDirectory,
             binaryRoot: binaryRoot)
     }
 }

@@ -20,13 +20,18 @@ package struct NotesRange: Sendable, Equatable {
     /// the prereleases *of that same version* are skipped when `skipPrereleases` (notes for
     /// `v1.0.0` start at `v0.9.0`, not at `v1.0.0-rc.2`), while prereleases of other versions
     /// (`v0.0.1-test.9` before `v0.1.0`) are real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
+    /// `version`: the tag's, when the caller resolved the release already (`relctl release`, `linux-package`).
     package static func resolve(
-        git: Git, history: ReleaseHistory, skipPrereleases: Bool, tag: String?, from: String?, to: String?
+        git: Git, history: ReleaseHistory, skipPrereleases: Bool, tag: String?, version known: SemanticVersion? = nil,
+        from: String?, to: String?
     ) async throws -> NotesRange {
-        let format = history.format
-        var version: SemanticVersion?
-        // An existing release is read as the history reads it (`V1.2.0`, `v2.0`); a new tag strictly.
-        if let tag { version = try history.release(named: tag)?.version ?? format.version(of: tag) }
+        var version = known
+        // An existing release is read as the history reads it (`V1.2.0`, `v2.0`); a new tag strictly,
+        // in the format the history spells calendar versions in.
+        if let tag, version == nil {
+            version =
+                try history.release(named: tag)?.version ?? ReleaseIdentity.check(tag, format: history.format).version
+        }
         var targetCommit: String
         if to == nil, let tag, let commit = history.tag(named: tag)?.commit {
             targetCommit = commit

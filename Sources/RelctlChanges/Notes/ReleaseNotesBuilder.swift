@@ -26,21 +26,23 @@ public struct ReleaseNotesBuilder: Sendable {
     /// The same, with the release's manifest already in memory (`relctl release`), and the
     /// remote's URL when the caller knows it already (`.some(nil)`: there is no such remote).
     /// `distDirectory`, when given, is where installers and signatures are looked for;
-    /// `keysRoot` is where `[sign]` paths resolve (the project, also on a dry run).
+    /// `keysRoot` is where `[sign]` paths resolve (the project, also on a dry run). `version` is
+    /// the tag's when the caller resolved the release (`ReleaseIdentity`): the tag is not read again.
     public func build(
-        config: RelctlConfig, tag: String? = nil, from: String? = nil, to: String? = nil, manifest: ReleaseManifest?,
-        remoteURL known: String?? = nil, distDirectory: URL? = nil, keysRoot: URL? = nil
+        config: RelctlConfig, tag: String? = nil, version: SemanticVersion? = nil, from: String? = nil,
+        to: String? = nil, manifest: ReleaseManifest?, remoteURL known: String?? = nil, distDirectory: URL? = nil,
+        keysRoot: URL? = nil
     ) async throws -> ReleaseNotes {
         try await build(
-            config: config, history: nil, tag: tag, from: from, to: to, manifest: manifest, remoteURL: known,
-            distDirectory: distDirectory, keysRoot: keysRoot)
+            config: config, history: nil, tag: tag, version: version, from: from, to: to, manifest: manifest,
+            remoteURL: known, distDirectory: distDirectory, keysRoot: keysRoot)
     }
 
     /// The same over a history already read: a workspace member's, whose paths are its folder
     /// with its `include` and `exclude` globs (its own commits only).
     package func build(
-        config: RelctlConfig, history given: ReleaseHistory?, tag: String? = nil, from: String? = nil,
-        to: String? = nil, manifest: ReleaseManifest?, remoteURL known: String?? = nil,
+        config: RelctlConfig, history given: ReleaseHistory?, tag: String? = nil, version: SemanticVersion? = nil,
+        from: String? = nil, to: String? = nil, manifest: ReleaseManifest?, remoteURL known: String?? = nil,
         distDirectory: URL? = nil, keysRoot: URL? = nil
     ) async throws -> ReleaseNotes {
         let git = Git(directory: config.root, context: context)
@@ -53,7 +55,8 @@ public struct ReleaseNotesBuilder: Sendable {
                 history = try await ReleaseHistory.read(git: git, config: config)
             }
             range = try await NotesRange.resolve(
-                git: git, history: history, skipPrereleases: config.notes.skipPrereleases, tag: tag, from: from,
+                git: git, history: history, skipPrereleases: config.notes.skipPrereleases, tag: tag, version: version,
+                from: from,
                 to: to)
         } catch {
             // Asked only when something failed: outside a repository that is the whole story.

@@ -253,7 +253,7 @@ public struct VersionBump: Sendable, Equatable {
         let version: SemanticVersion
         if let parsed = try? SemanticVersion(parsing: text) {
             version = parsed
-        } else if let fromTag = try? config.project.tagFormat.version(of: text) {
+        } else if let fromTag = try? ReleaseIdentity.check(text, config: config, manifests: .unread).version {
             version = fromTag
         } else {
             version = try SemanticVersion(parsing: text)

@@ -15,24 +15,26 @@ public enum ChannelStep {
         package var published: [String]
     }
 
-    public static func run(
-        name: String, tag: String, config: RelctlConfig, context: Context, dist: String?, publish: Bool,
-        dryRun: Bool
+    /// Writes (and with `publish` publishes) channel `name` for the release of `checked`: the tag
+    /// the command checked (`ReleaseIdentity.check`, `.compared`: a channel may describe a tag
+    /// whose manifests moved on). Its commit and clock are fixed here, once `dist/` holds the release.
+    package static func run(
+        name: String, checked: ReleaseIdentity.CheckedTag, config: RelctlConfig, context: Context, dist: String?,
+        publish: Bool, dryRun: Bool
     ) async throws -> Report {
-        _ = try TagValidator.validate(tag: tag, config: config)
+        let tag = checked.tag
         let channels = try ChannelRegistry.named(name, config: config, environment: context.environment)
         let distURL =
             dist.map { context.resolve($0) } ?? config.root.appendingPathComponent(RelctlConfig.distFolderName)
         let shown = dist ?? ChecksumWriter.defaultFolder(config: config, context: context)
         let found = try ReleaseManifest.read(in: distURL)
-        let manifest: ReleaseManifest
-        if channels.allSatisfy({ $0.id == HelmChannel.id }), found?.tag != tag {
-            // A chart needs no archives (a chart-only project has none): the release is the tag.
-            let version = try config.project.tagFormat.version(of: tag).description
-            let git = Git(directory: config.root, context: context)
-            var commit = try? await git.commit(of: "refs/tags/\(tag)")
-            if commit == nil { commit = try? await git.commit(of: "HEAD") }
-            manifest = ReleaseManifest(project: config.project.name, tag: tag, version: version, commit: commit ?? "")
+        var manifest: ReleaseManifest
+        // A chart needs no archives (a chart-only project has none): the release is the tag, and
+        // its commit the tag's (HEAD's before the tag exists).
+        let chartOnly = channels.allSatisfy({ $0.id == HelmChannel.id }) && found?.tag != tag
+        if chartOnly {
+            manifest = ReleaseManifest(
+                project: config.project.name, tag: tag, version: checked.version.description, commit: "")
             try FileSystem.createDirectory(distURL)
         } else if let found {
             manifest = found
@@ -47,7 +49,10 @@ public enum ChannelStep {
             )
         }
         let algorithm = try ChecksumAlgorithm(id: config.checksum.algorithm, file: config.path)
-        let time = try await ArchiveTimestamp.resolve(tag: tag, root: config.root, context: context)
+        let identity = try await ReleaseIdentity.resolve(
+            checked, config: config, context: context, commit: chartOnly ? .tagged : .none, clock: .required)
+        if chartOnly { manifest.commit = identity.commit }
+        let time = identity.sourceDateEpoch
         let git = Git(directory: config.root, context: context)
         let downloadBase = ChannelRelease.downloadBase(
             tag: tag, config: config, remoteURL: await git.remoteURL(), context: context)

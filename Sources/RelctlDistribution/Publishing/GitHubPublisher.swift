@@ -1,5 +1,6 @@
 import Foundation
 import RelctlBasics
+import RelctlModel
 
 /// Publishes to GitHub Releases, draft first: find this tag's release (drafts included) or
 /// create a draft, bring its assets to exactly the local set, check the whole set, then make it
@@ -351,8 +352,9 @@ public struct GitHubPublisher: Publisher {
     /// `make_latest` only for a final version at least as high as every other published final one.
     package func isLatest(_ request: PublishRequest, among releases: [GitHubRelease]) -> Bool {
         guard !request.version.isPrerelease else { return false }
+        let reader = TagReader(request.tagFormat)
         let others = releases.filter { !$0.draft && !$0.prerelease && $0.tagName != request.tag }
-            .compactMap { try? request.tagFormat.version(of: $0.tagName) }
+            .compactMap { reader.releaseVersion(of: $0.tagName) }
             .filter { !$0.isPrerelease }
         return others.allSatisfy { $0 < request.version || $0.hasSamePrecedence(as: request.version) }
     }

@@ -1,16 +1,19 @@
 import Foundation
 import RelctlBasics
 
-/// What a release is about, resolved once before any stage runs and handed down unchanged:
-/// nothing after the preflight asks git for the commit, the time or the targets again.
+/// What a release is about, resolved once (`ReleaseIdentity.resolve`, or the release preflight)
+/// and handed down unchanged: nothing after it reads the tag, or asks git for the commit, the
+/// time or the targets, again.
 package struct ReleaseIdentity: Sendable {
     package var project: String
     package var tag: String
     package var version: SemanticVersion
-    /// The commit being released (HEAD when the release started).
+    /// The commit being released (HEAD when the release started); empty when there is none
+    /// (`build` outside a repository, `package` with SOURCE_DATE_EPOCH and no git).
     package var commit: String
-    /// Its committer time, seconds since the epoch.
-    package var commitTime: Int
+    /// Its committer time, seconds since the epoch; nil when it was not needed (SOURCE_DATE_EPOCH
+    /// set) or there is no commit.
+    package var commitTime: Int?
     /// SOURCE_DATE_EPOCH, when the environment sets it.
     package var environmentEpoch: Int?
     package var branch: String?
@@ -18,7 +21,7 @@ package struct ReleaseIdentity: Sendable {
     package var targets: [Target]
 
     package init(
-        project: String, tag: String, version: SemanticVersion, commit: String, commitTime: Int,
+        project: String, tag: String, version: SemanticVersion, commit: String, commitTime: Int?,
         environmentEpoch: Int?, branch: String?, targets: [Target]
     ) {
         self.project = project
@@ -32,8 +35,12 @@ package struct ReleaseIdentity: Sendable {
     }
 
     /// The clock written into archives and handed to builds: SOURCE_DATE_EPOCH when set, else
-    /// the commit time. Never the wall clock.
-    package var sourceDateEpoch: Int { environmentEpoch ?? commitTime }
+    /// the commit time. Never the wall clock. Nil only for a `build` with neither.
+    package var clock: Int? { environmentEpoch ?? commitTime }
+
+    /// The clock of a resolution that required one (every release, `package`, `image`, the
+    /// channels: `Resolution.Clock.required`); `build`, which may have none, reads `clock`.
+    package var sourceDateEpoch: Int { clock ?? 0 }
 
     /// The same release of another commit: a `before` hook committed, and the tag goes on what is there.
     package func moved(to commit: String, time: Int) -> ReleaseIdentity {

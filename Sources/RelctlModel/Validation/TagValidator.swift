@@ -1,23 +1,28 @@
 import Foundation
 import RelctlBasics
 
-/// Checks a tag's syntax against the tag format and its version against the manifests.
+/// The rules a tag meets beyond its format: a name git accepts, and the version every manifest holds.
 public enum TagValidator {
     /// The longest tag relctl releases, in bytes. A release names folders after its tag
     /// (`dist/.relctl-staging-TAG-PID`, the dry run's `relctl-dry-run-TAG-XXXXXXXX`), and a file
     /// name holds at most 255 bytes; a longer tag would fail half-way with "file name too long".
     package static let maximumTagLength = 255 - ".relctl-staging-".utf8.count - "-".utf8.count - 10
 
-    /// Reads every manifest (collecting all read errors, exit 2) and compares.
-    public static func validate(tag: String, config: RelctlConfig) throws -> TagValidation {
+    /// The tag's name: short enough for the folders named after it, and one git accepts. The
+    /// identity resolver checks it before the version is even read: git would refuse the tag at
+    /// the very end.
+    package static func checkName(_ tag: String) throws {
         if tag.utf8.count > maximumTagLength {
             throw TagValidationError.tooLong(tag: tag, maximum: maximumTagLength)
         }
-        // Refused before the version is even read: git would refuse the tag at the very end.
         if let why = GitRefName.problem(in: tag) {
             throw TagValidationError.notARefName(tag: tag, reason: why)
         }
-        let version = try config.project.tagFormat.version(of: tag)
+    }
+
+    /// Reads every manifest (collecting all read errors, exit 2) and compares it with `version`,
+    /// the tag's as the identity resolver read it (`ReleaseIdentity.check`).
+    public static func validate(tag: String, version: SemanticVersion, config: RelctlConfig) throws -> TagValidation {
         var sources: [TagValidation.Source] = []
         var stale: [StaleCompanion] = []
         var companionCount = 0

@@ -125,7 +125,7 @@ package enum WorkspaceMembers {
         -> WorkspaceMember
     {
         let matching = members.filter {
-            if case .release = $0.config.project.tagFormat.reading(of: tag) { return true }
+            if case .release = TagReader($0.config.project.tagFormat).read(tag) { return true }
             return false
         }
         guard matching.count == 1 else {

@@ -47,7 +47,7 @@ enum ReleasePreflight {
         if !options.rebuild,
             !(recovery.map { $0.resumes(options.tag) || (options.dryRun && $0.rollsBack(options.tag)) } ?? false)
         {
-            checkDist(options.tag, config: config, into: &report)
+            checkDist(options.tag, version: report.version, config: config, into: &report)
         }
         if let directory = options.artifactsDirectory {
             if !FileSystem.isDirectory(directory) {
@@ -85,9 +85,7 @@ enum ReleasePreflight {
     /// Every archive name this tag gives, short enough for what `package` writes beside it: found
     /// here rather than after the build.
     private static func checkArchiveNames(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
-        guard let targets = report.targets, let version = try? config.project.tagFormat.version(of: tag) else {
-            return
-        }
+        guard let targets = report.targets, let version = report.version else { return }
         for target in targets {
             let values = ReleaseNames(project: config.project.name, version: version.description, tag: tag)
                 .placeholders(for: target)
@@ -99,16 +97,17 @@ enum ReleasePreflight {
         }
     }
 
+    /// The tag through the identity resolver's first step, every problem reported: a well-formed
+    /// tag whose name or manifests fail still has a version to plan with.
     private static func checkTag(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
-        do {
-            let validation = try TagValidator.validate(tag: tag, config: config)
-            report.version = try config.project.tagFormat.version(of: tag)
-            if let mismatch = validation.mismatchError { report.fail(.failure, mismatch.diagnostics) }
-        } catch let error as RelctlError {
+        let examined = ReleaseIdentity.examine(tag, config: config, manifests: .compared)
+        report.version = examined.version
+        switch examined.checked {
+        case .success(let checked):
+            if let mismatch = checked.validation?.mismatchError { report.fail(.failure, mismatch.diagnostics) }
+        case .failure(let error as RelctlError):
             report.fail(error.exitCode, error.diagnostics)
-            // A well-formed tag whose manifests cannot be read still has a version to plan with.
-            if report.version == nil { report.version = try? config.project.tagFormat.version(of: tag) }
-        } catch {
+        case .failure(let error):
             report.fail(file: config.path, "\(error)")
         }
     }
@@ -274,10 +273,12 @@ enum ReleasePreflight {
     }
 
     /// An archive this release would write, or a manifest recording the tag, means it was (partly) released.
-    private static func checkDist(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
+    private static func checkDist(
+        _ tag: String, version: SemanticVersion?, config: RelctlConfig, into report: inout PreflightReport
+    ) {
         let dist = config.distDirectory
         guard let names = try? FileSystem.names(in: dist) else { return }
-        let stems = archiveStems(tag: tag, config: config)
+        let stems = version.map { archiveStems(tag: tag, version: $0, config: config) } ?? []
         let clashes = names.filter { name in stems.contains { name == $0 || name.hasPrefix($0 + ".") } }.sorted()
         let shown =
             clashes.prefix(5).joined(separator: ", ") + (clashes.count > 5 ? " and \(clashes.count - 5) more" : "")
@@ -307,10 +308,9 @@ enum ReleasePreflight {
     /// The archive names (`[archive] name`, before the extension) this tag's release writes for every
     /// configured target. Matching whole names, not "contains the tag", keeps `demo-v1.0.0-rc.1-…`
     /// from blocking v1.0.0 and `v1.0.10` files from blocking v1.0.1. Empty when they cannot be
-    /// worked out (a bad tag or target is reported by its own check).
-    static func archiveStems(tag: String, config: RelctlConfig) -> [String] {
-        guard let version = try? config.project.tagFormat.version(of: tag) else { return [] }
-        return stems(config: config, tag: tag, version: version.description)
+    /// worked out (a bad target is reported by its own check).
+    static func archiveStems(tag: String, version: SemanticVersion, config: RelctlConfig) -> [String] {
+        stems(config: config, tag: tag, version: version.description)
     }
 
     /// false for version-less names (eza's `{project}_{target}`): then every release writes the

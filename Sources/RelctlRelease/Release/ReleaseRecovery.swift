@@ -186,7 +186,11 @@ struct ReleaseRecovery: Sendable {
                     : "could not delete its tag \(dead.tag) (`git tag -d \(dead.tag)` if it is still the killed run's)")
         }
         let dist = config.distDirectory
-        let stems = ReleasePreflight.archiveStems(tag: dead.tag, config: config)
+        // The killed run recorded its tag, not its version: read back as a found tag is.
+        let stems =
+            TagReader(config.project.tagFormat).releaseVersion(of: dead.tag).map {
+                ReleasePreflight.archiveStems(tag: dead.tag, version: $0, config: config)
+            } ?? []
         var removed = 0
         for name in dead.distFiles ?? [] where stems.contains(where: { name == $0 || name.hasPrefix($0 + ".") }) {
             if (try? FileSystem.remove(dist.appendingPathComponent(name))) != nil { removed += 1 }

@@ -208,7 +208,11 @@ public struct TrainRunner: Sendable {
         local.workingDirectory = repository.directory
         let config = try? ConfigLoader.load(path: nil, context: local)
         let tag = options.tag
-        let version = (try? config?.project.tagFormat.version(of: tag))?.description ?? Self.plainVersion(of: tag)
+        // Read once: the version for the pins, and (with --set-version) the manifests bump will fix.
+        let examined = config.map {
+            ReleaseIdentity.examine(tag, config: $0, manifests: options.setVersion ? .compared : .unread)
+        }
+        let version = examined?.version?.description ?? Self.plainVersion(of: tag)
         let git = Git(directory: repository.directory, context: context)
         var step = await TrainStep(
             index: index, wave: wave, repository: repository, remote: config?.release.remote ?? "origin",
@@ -216,7 +220,7 @@ public struct TrainRunner: Sendable {
         if !repository.pins.isEmpty {
             step.pins = try PinPlan.make(for: repository, tag: tag, version: version, workspaceFile: workspace.path)
         }
-        if options.setVersion, let config, let validation = try? TagValidator.validate(tag: tag, config: config) {
+        if options.setVersion, let validation = try? examined?.checked.get().validation {
             step.versionMismatches = validation.mismatchError?.diagnostics.map(\.message) ?? []
         }
         // Resume: after the pins, the commit to tag is HEAD when they are all in place already.

@@ -19,7 +19,7 @@ struct DistStage: ReleaseStage {
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let names = Self.stagedNames(in: run.stagingDirectory)
         // Checked for every name before anything moves, so a refusal leaves dist/ as it was.
-        let stems = ReleasePreflight.archiveStems(tag: run.tag, config: run.config)
+        let stems = ReleasePreflight.archiveStems(tag: run.tag, version: run.identity.version, config: run.config)
         let blocked = names.compactMap { name in
             Self.obstruction(at: run.distDirectory.appendingPathComponent(name), name: name, stems: stems)
         }

@@ -54,7 +54,7 @@ struct HookStage: ReleaseStage {
         let git = run.git
         let (head, time) = try await git.commitAndTime(of: "HEAD")
         guard head != run.identity.commit else { return nil }
-        let validation = try TagValidator.validate(tag: run.tag, config: run.config)
+        let validation = try run.identity.validation(config: run.config)
         if let mismatch = validation.mismatchError {
             let moved = Diagnostic(
                 "the hooks committed \(head.prefix(12)), where the manifests no longer match \(run.tag); release the version they set, or make the hooks leave it"

@@ -22,7 +22,8 @@ struct LinuxPackageStage: ReleaseStage {
         var quiet = run.context
         quiet.console = .silent  // the notes stage says what the notes cover; once is enough
         let notes = try await ReleaseNotesBuilder(context: quiet).build(
-            config: run.config, tag: run.tag, to: run.identity.commit, manifest: nil, remoteURL: .some(run.remoteURL))
+            config: run.config, tag: run.tag, version: run.identity.version, to: run.identity.commit, manifest: nil,
+            remoteURL: .some(run.remoteURL))
         let packages = try await LinuxPackageBuilder(context: run.context).write(
             config: run.config, inputs: run.identity.packagingInputs, targets: targets,
             changes: LinuxPackageBuilder.changes(from: notes), into: run.stagingDirectory,

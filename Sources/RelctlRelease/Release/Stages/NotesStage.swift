@@ -14,8 +14,9 @@ public struct NotesStage: ReleaseStage {
 
     public func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let notes = try await ReleaseNotesBuilder(context: run.context).build(
-            config: run.config, tag: run.tag, to: run.identity.commit, manifest: outputs.checksums?.manifest,
-            remoteURL: .some(run.remoteURL), distDirectory: run.stagingDirectory, keysRoot: run.projectRoot
+            config: run.config, tag: run.tag, version: run.identity.version, to: run.identity.commit,
+            manifest: outputs.checksums?.manifest, remoteURL: .some(run.remoteURL), distDirectory: run.stagingDirectory,
+            keysRoot: run.projectRoot
         )
         let markdown = notes.markdown
         try AtomicFile.write(markdown, to: run.stagingDirectory.appendingPathComponent(Self.fileName))
