@@ -1,5 +1,6 @@
 import ArgumentParser
 import RelctlBasics
+import RelctlModel
 import RelctlProject
 import RelctlRelease
 
@@ -19,6 +20,37 @@ struct Check: RelctlCommand {
         if let error = report.error { throw error }
         context.console.info(
             "\(global.config ?? "relctl.toml"): ok (\(report.manifests) manifest\(report.manifests == 1 ? "" : "s"), \(report.targets) target\(report.targets == 1 ? "" : "s")\(report.targets == 0 ? ": a tag-only release" : ""))"
+        )
+    }
+}
+
+struct ValidateTag: RelctlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate-tag",
+        abstract: "Check that TAG is well-formed and equals the version in every configured manifest.",
+        discussion:
+            "Exit 0 when all match, 1 on a mismatch (each file named with the version it holds), 2 for a malformed tag, bad config or missing manifest."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The tag to check, e.g. v1.2.0.") var tag: String
+
+    func execute(_ context: Context) async throws {
+        let config = try ConfigLoader.load(path: global.config, context: context)
+        // `.compared` reads every manifest, so the validation is always there.
+        guard let validation = try ReleaseIdentity.check(tag, config: config, manifests: .compared).validation else {
+            return
+        }
+        if global.json { try emitJSON(validation, context) }
+        if let error = validation.mismatchError { throw error }
+        if config.versions.isEmpty {
+            context.console.warning("\(config.path): no [[version]] entries; only the tag's syntax was checked")
+        }
+        let companions =
+            validation.companionCount == 0
+            ? "" : " and \(validation.companionCount) lock/pin entr\(validation.companionCount == 1 ? "y" : "ies")"
+        context.console.info(
+            "tag \(tag) matches \(validation.sources.count) manifest\(validation.sources.count == 1 ? "" : "s")\(companions) (version \(validation.version))"
         )
     }
 }

@@ -153,3 +153,61 @@ package final class OutputTail: Sendable {
 
     package var lines: [String] { buffer.withLock { $0 } }
 }
+
+/// What every build of one release shares: the tag, its version, the commit and the reproducible
+/// clock; a view of the release's `ReleaseIdentity` (`relctl build` resolves it with `.build`).
+package struct BuildInputs: Sendable, Equatable {
+    package var tag: String
+    package var version: String
+    /// The full hash of HEAD, or empty outside a git repository.
+    package var commit: String
+    /// `SOURCE_DATE_EPOCH` from the environment when set, else HEAD's committer time; nil without either.
+    package var sourceDateEpoch: String?
+
+    package init(tag: String, version: String, commit: String, sourceDateEpoch: String?) {
+        self.tag = tag
+        self.version = version
+        self.commit = commit
+        self.sourceDateEpoch = sourceDateEpoch
+    }
+}
+
+extension ReleaseIdentity {
+    /// What the build commands see, without asking git again.
+    package var buildInputs: BuildInputs {
+        BuildInputs(tag: tag, version: version.description, commit: commit, sourceDateEpoch: clock.map(String.init))
+    }
+}
+
+/// How one target's build ended.
+public struct TargetBuildResult: Sendable, Encodable {
+    package enum Outcome: String, Sendable, Encodable {
+        case succeeded
+        /// The command exited non-zero.
+        case failed
+        /// The command succeeded but expected binaries are missing.
+        case missingBinaries = "missing-binaries"
+    }
+
+    package var target: String
+    package var outcome: Outcome
+    /// The command line run (after placeholders), or nil when `[build] command` is unset (prebuilt binaries).
+    package var command: String?
+    package var exitStatus: Int32
+    /// The binary folder, relative to the project root.
+    package var binaryDirectory: String
+    /// Expected binary paths (relative to the project root) that do not exist.
+    package var missing: [String]
+    /// The last lines of the command's combined output, kept for failures.
+    package var outputTail: [String]
+    package var seconds: Double
+
+    package var succeeded: Bool { outcome == .succeeded }
+
+    package enum CodingKeys: String, CodingKey {
+        case target, outcome, command, missing, seconds
+        case exitStatus = "exit-status"
+        case binaryDirectory = "binary-dir"
+        case outputTail = "output-tail"
+    }
+}

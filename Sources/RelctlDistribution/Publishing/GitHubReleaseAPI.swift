@@ -195,3 +195,105 @@ package struct GitHubReleaseAPI: Sendable {
         try client.decode(type, response, request: request)
     }
 }
+
+/// A release as the REST API returns it (the fields relctl reads).
+package struct GitHubRelease: Decodable, Sendable, Equatable {
+    package var id: Int
+    package var tagName: String
+    package var name: String?
+    package var draft: Bool
+    package var prerelease: Bool
+    package var htmlURL: String
+    /// A URI template (`…/assets{?name,label}`), usually on another host than the API.
+    package var uploadURL: String
+
+    package enum CodingKeys: String, CodingKey {
+        case id, name, draft, prerelease
+        case tagName = "tag_name"
+        case htmlURL = "html_url"
+        case uploadURL = "upload_url"
+    }
+}
+
+/// A release asset as the REST API returns it.
+package struct GitHubAsset: Decodable, Sendable, Equatable {
+    package var id: Int
+    package var name: String
+    /// `uploaded` when complete; anything else (`starter`, `open`) is an upload that never finished.
+    package var state: String
+    package var size: Int64
+    /// `sha256:HEX`, computed by GitHub from the bytes it stored; absent on servers that predate it.
+    package var digest: String?
+
+    package var isUploaded: Bool { state == "uploaded" }
+
+    /// The lowercase hex SHA256 when the server reports one.
+    package var sha256: String? {
+        guard let digest, digest.lowercased().hasPrefix("sha256:") else { return nil }
+        return String(digest.dropFirst("sha256:".count)).lowercased()
+    }
+
+    /// Whether this asset holds exactly the local file's bytes. Without a digest (older GitHub
+    /// Enterprise Server), only the size can be compared.
+    package func matches(_ local: LocalAsset) -> Bool {
+        if let sha256 { return sha256 == local.sha256 }
+        return size == local.size
+    }
+}
+
+/// docs.github.com, "REST API endpoints for pull requests": `GET /repos/{owner}/{repo}/pulls`
+/// filtered with `head=OWNER:BRANCH` and `state=open` (Link pagination), `POST …/pulls`,
+/// `PATCH …/pulls/{number}` (title, body, `state: closed`).
+extension GitHubReleaseAPI: ReleaseRequestAPI {
+    private struct Pull: Decodable {
+        struct Ref: Decodable { package var ref: String }
+        var number: Int
+        var title: String
+        var body: String?
+        var html_url: String
+        var head: Ref
+        var base: Ref
+        var request: ForgeRequest {
+            ForgeRequest(number: number, title: title, body: body ?? "", head: head.ref, base: base.ref, url: html_url)
+        }
+    }
+
+    package var noun: String { "pull request" }
+    package var place: String { repository.description }
+
+    package func openRequests(head: String) async throws -> [ForgeRequest] {
+        var components = URLComponents(
+            url: repositoryURL.appendingPathComponent("pulls"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [
+            URLQueryItem(name: "state", value: "open"),
+            URLQueryItem(name: "head", value: "\(repository.owner):\(head)"),
+        ]
+        guard let url = components?.url else { return [] }
+        let pulls: [Pull] = try await listAll(url)
+        // The filter is the server's; a server that ignored it must not make us adopt another branch's request.
+        return pulls.map(\.request).filter { $0.head == head }
+    }
+
+    package func create(head: String, base: String, title: String, body: String) async throws -> ForgeRequest {
+        struct Fields: Encodable { var title: String, head: String, base: String, body: String }
+        let response = try await client.send(
+            "POST", repositoryURL.appendingPathComponent("pulls"),
+            json: Fields(title: title, head: head, base: base, body: body), expect: [201])
+        return try client.decode(Pull.self, response, request: "POST pulls").request
+    }
+
+    package func update(_ number: Int, title: String, body: String) async throws -> ForgeRequest {
+        struct Fields: Encodable { var title: String, body: String }
+        let response = try await client.send(
+            "PATCH", repositoryURL.appendingPathComponent("pulls/\(number)"), json: Fields(title: title, body: body),
+            expect: [200])
+        return try client.decode(Pull.self, response, request: "PATCH pulls/\(number)").request
+    }
+
+    package func close(_ number: Int) async throws {
+        struct Fields: Encodable { var state: String }
+        _ = try await client.send(
+            "PATCH", repositoryURL.appendingPathComponent("pulls/\(number)"), json: Fields(state: "closed"),
+            expect: [200])
+    }
+}

@@ -208,3 +208,181 @@ package struct GitLabAPI: Sendable {
             request: request, status: response.status, message: message, documentationURL: nil, details: details)
     }
 }
+
+/// A release as GitLab's Releases API returns it (docs.gitlab.com, "Releases API"), the fields
+/// relctl reads. There is no draft: a GitLab release is public once it exists, so relctl creates
+/// it last, with every link, after the package files are checked.
+package struct GitLabRelease: Decodable, Sendable, Equatable {
+    package struct Links: Decodable, Sendable, Equatable {
+        package var selfURL: String?
+        package enum CodingKeys: String, CodingKey { case selfURL = "self" }
+    }
+    package struct Assets: Decodable, Sendable, Equatable {
+        package var links: [GitLabReleaseLink]?
+    }
+
+    package var tagName: String
+    package var name: String?
+    package var assets: Assets?
+    package var links: Links?
+
+    package enum CodingKeys: String, CodingKey {
+        case name, assets
+        case tagName = "tag_name"
+        case links = "_links"
+    }
+}
+
+/// A release asset link (docs.gitlab.com, "Release links API"). `link_type` is one of `other`,
+/// `runbook`, `image`, `package`; `direct_asset_path` gives it the permanent URL
+/// `…/-/releases/TAG/downloads/PATH`.
+package struct GitLabReleaseLink: Codable, Sendable, Equatable {
+    package var name: String
+    package var url: String
+    package var directAssetPath: String?
+    package var linkType: String?
+    /// In answers only: GitLab's permanent `…/-/releases/TAG/downloads/PATH` alias of this same
+    /// link (or `url` itself when it has no path). It redirects to `url`, so `url` is what a
+    /// download gets.
+    package var directAssetURL: String?
+
+    package enum CodingKeys: String, CodingKey {
+        case name, url
+        case directAssetPath = "direct_asset_path"
+        case linkType = "link_type"
+        case directAssetURL = "direct_asset_url"
+    }
+
+    /// The link for one asset: `package` for what users install (archives, Linux packages),
+    /// `other` for the list, signatures, manifests.
+    package init(asset name: String, url: String) {
+        self.name = name
+        self.url = url
+        directAssetPath = "/" + name
+        let packages = [".tar.gz", ".tgz", ".tar.xz", ".tar.zst", ".zip", ".deb", ".rpm", ".apk"]
+        linkType = packages.contains { name.hasSuffix($0) } ? "package" : "other"
+    }
+}
+
+/// One file of a package (docs.gitlab.com, "Packages API": "List package files"). GitLab keeps
+/// every upload of a name as its own package file, and a download by name serves the newest.
+package struct GitLabPackageFile: Decodable, Sendable, Equatable {
+    package var id: Int
+    package var packageID: Int
+    package var fileName: String
+    package var size: Int64
+    /// Lowercase hex, computed by GitLab from the stored bytes.
+    package var fileSHA256: String?
+
+    package enum CodingKeys: String, CodingKey {
+        case id, size
+        case packageID = "package_id"
+        case fileName = "file_name"
+        case fileSHA256 = "file_sha256"
+    }
+
+    /// The copy a download by `name` serves: the newest (highest id) among same-name files.
+    package static func newest(_ files: [GitLabPackageFile]) -> [String: GitLabPackageFile] {
+        Dictionary(files.map { ($0.fileName, $0) }, uniquingKeysWith: { $0.id > $1.id ? $0 : $1 })
+    }
+}
+
+/// A GitLab project by its full path (`group/subgroup/project`), the form the REST API accepts
+/// URL-encoded in place of the numeric id (docs.gitlab.com, "REST API": "Namespaced paths").
+package struct GitLabProject: Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+
+    /// At least a namespace and a name; each part as GitLab allows in a path (letters, digits,
+    /// `_`, `-`, `.`; not starting with `-`, never `.` or `..`).
+    package init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2,
+            parts.allSatisfy({ part in
+                !part.isEmpty && part != "." && part != ".." && !part.hasPrefix("-")
+                    && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+            })
+        else { return nil }
+        path = trimmed
+    }
+
+    package var description: String { path }
+
+    /// The path as the `:id` of an API URL: every `/` as `%2F`.
+    package var encoded: String { path.replacingOccurrences(of: "/", with: "%2F") }
+
+    /// `[publish] gitlab`, else `CI_PROJECT_PATH` (set in every GitLab CI job).
+    package static func resolve(configured: String?, environment: [String: String]) throws -> GitLabProject {
+        if let configured {
+            guard let project = GitLabProject(configured) else {
+                throw PublishError.badProjectPath(value: configured, source: "relctl.toml [publish] gitlab")
+            }
+            return project
+        }
+        if let fromCI = environment["CI_PROJECT_PATH"], !fromCI.isEmpty {
+            guard let project = GitLabProject(fromCI) else {
+                throw PublishError.badProjectPath(value: fromCI, source: "CI_PROJECT_PATH")
+            }
+            return project
+        }
+        throw PublishError.noProject(
+            forge: "GitLab",
+            hint: "set `gitlab = \"GROUP/PROJECT\"` in relctl.toml's [publish] section or CI_PROJECT_PATH")
+    }
+}
+
+/// docs.gitlab.com, "Merge requests API": `GET /projects/:id/merge_requests` filtered with
+/// `source_branch` and `state=opened` (offset pagination, `X-Next-Page`), `POST
+/// /projects/:id/merge_requests`, `PUT /projects/:id/merge_requests/:iid` (title, description,
+/// `state_event: close`).
+extension GitLabAPI: ReleaseRequestAPI {
+    private struct MergeRequest: Decodable {
+        var iid: Int
+        var title: String
+        var description: String?
+        var web_url: String
+        var source_branch: String
+        var target_branch: String
+        var request: ForgeRequest {
+            ForgeRequest(
+                number: iid, title: title, body: description ?? "", head: source_branch, base: target_branch,
+                url: web_url)
+        }
+    }
+
+    package var noun: String { "merge request" }
+    package var place: String { project.description }
+
+    package func openRequests(head: String) async throws -> [ForgeRequest] {
+        let found: [MergeRequest] = try await listAll(
+            "/merge_requests", query: ["state": "opened", "source_branch": head])
+        return found.map(\.request).filter { $0.head == head }
+    }
+
+    package func create(head: String, base: String, title: String, body: String) async throws -> ForgeRequest {
+        struct Fields: Encodable {
+            var source_branch: String, target_branch: String, title: String, description: String
+            /// The branch is relctl's: GitLab deletes it once the request is merged.
+            var remove_source_branch: Bool
+        }
+        let response = try await client.send(
+            "POST", url("/merge_requests"),
+            json: Fields(
+                source_branch: head, target_branch: base, title: title, description: body, remove_source_branch: true),
+            expect: [201])
+        return try client.decode(MergeRequest.self, response, request: "POST merge_requests").request
+    }
+
+    package func update(_ number: Int, title: String, body: String) async throws -> ForgeRequest {
+        struct Fields: Encodable { var title: String, description: String }
+        let response = try await client.send(
+            "PUT", url("/merge_requests/\(number)"), json: Fields(title: title, description: body), expect: [200])
+        return try client.decode(MergeRequest.self, response, request: "PUT merge_requests/\(number)").request
+    }
+
+    package func close(_ number: Int) async throws {
+        struct Fields: Encodable { var state_event: String }
+        _ = try await client.send(
+            "PUT", url("/merge_requests/\(number)"), json: Fields(state_event: "close"), expect: [200])
+    }
+}

@@ -64,3 +64,70 @@ public struct VersionSource: Sendable, Equatable {
         self.line = line
     }
 }
+
+package struct NotesSettings: Sendable {
+    /// A Mustache template rendered over the notes data instead of the built-in Markdown.
+    package var template: String?
+    package var groups: [NotesGroup] = NotesSettings.defaultGroups
+    /// Non-conventional commits go to "Other changes" (true) or are dropped (false).
+    package var includeOther: Bool = true
+    package var includeMerges: Bool = false
+    /// For a final release, earlier prereleases are skipped when choosing the previous tag.
+    package var skipPrereleases: Bool = true
+
+    package static let defaultGroups: [NotesGroup] = [
+        NotesGroup(title: "Features", types: ["feat"]),
+        NotesGroup(title: "Bug fixes", types: ["fix"]),
+        NotesGroup(title: "Performance", types: ["perf"]),
+        NotesGroup(title: "Documentation", types: ["docs"]),
+        NotesGroup(title: "Refactoring", types: ["refactor"]),
+        // A revert that cancels nothing in the range undoes something users already had.
+        NotesGroup(title: "Reverts", types: ["revert"]),
+    ]
+    package init() {}
+}
+
+/// A section of the release notes and the commit types it collects.
+package struct NotesGroup: Sendable, Equatable {
+    package var title: String
+    package var types: [String]
+    package init(title: String, types: [String]) {
+        self.title = title
+        self.types = types
+    }
+}
+
+/// `[workspace]`: a repository whose members release on their own, each with its own version,
+/// tags (`[workspace] tag-format`, `{member}-v{version}` by default) and changes (the commits
+/// touching its folder). Members are folders; `relctl plan` lists them.
+package struct WorkspaceSettings: Sendable, Equatable {
+    /// `[[workspace.group]]`: members released in lockstep, at one version.
+    package struct Group: Sendable, Equatable {
+        package var name: String
+        package var members: [String]
+
+        package init(name: String, members: [String]) {
+            self.name = name
+            self.members = members
+        }
+    }
+
+    package static let defaultTagFormat = "{member}-v{version}"
+
+    /// Folders or globs (`crates/*`), relative to the workspace root.
+    package var members: [String]
+    /// The members' tag format: `{member}` is the member's name.
+    package var tagFormat: String = defaultTagFormat
+    package var groups: [Group] = []
+
+    /// The tag format of the member `name`.
+    package func tagFormat(for name: String, scheme: VersionScheme) throws -> TagFormat {
+        try TagFormat(tagFormat.replacingOccurrences(of: "{member}", with: name), project: name, scheme: scheme)
+    }
+
+    package init(members: [String], tagFormat: String = defaultTagFormat, groups: [Group] = []) {
+        self.members = members
+        self.tagFormat = tagFormat
+        self.groups = groups
+    }
+}

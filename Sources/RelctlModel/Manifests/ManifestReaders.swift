@@ -136,3 +136,77 @@ package struct SwiftManifestReader: ManifestReader {
         }
     }
 }
+
+/// Reads the version out of one kind of manifest. The built-ins are in this folder; a program
+/// built on relctl's libraries adds its own through `RelctlExtensions` (Examples/relctl-gradle).
+/// A reader throws a `RelctlError` naming `displayPath` when the file holds no version.
+public protocol ManifestReader: Sendable {
+    /// How versions of this kind compare with a tag's.
+    var comparison: VersionComparison { get }
+    /// Reads the version. `url` is the manifest; `source` carries kind-specific settings (pattern).
+    func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion
+}
+
+/// The version a manifest declares, as written, and where it came from.
+public struct ManifestVersion: Sendable, Equatable {
+    public var text: String
+    /// The file the version was actually found in (a Cargo workspace root, for inherited versions).
+    public var foundIn: String
+    /// The 1-based line of the version text, for `bump --write` and messages.
+    public var line: Int?
+
+    public init(text: String, foundIn: String, line: Int? = nil) {
+        self.text = text
+        self.foundIn = foundIn
+        self.line = line
+    }
+}
+
+/// How a manifest's version is compared with the tag's.
+public enum VersionComparison: Sendable {
+    /// SemVer 2.0.0 equality (build metadata included).
+    case semver
+    /// PEP 440 normalisation: `1.2.3rc1` equals `v1.2.3-rc.1`.
+    case pep440
+}
+
+/// Shared helpers for readers.
+package enum ManifestText {
+    package static func read(_ url: URL, displayPath: String) throws -> String {
+        guard let text = try TextFile.read(url, displayPath: displayPath) else {
+            // Present but unopenable is not "missing": say what it is.
+            let failure: SystemCallFailure
+            do {
+                _ = try ReadableFile(path: url.path)
+                failure = SystemCallFailure(code: EIO)
+            } catch {
+                failure = error
+            }
+            if failure.isMissing { throw ManifestError.missing(path: displayPath) }
+            throw ManifestError.invalid(
+                path: displayPath, line: nil, reason: "cannot be read: \(failure); check its permissions")
+        }
+        return text
+    }
+
+    /// The 1-based line holding the character offset.
+    package static func line(of index: String.Index, in text: String) -> Int {
+        text[..<index].reduce(1) { $1.isLineBreak ? $0 + 1 : $0 }
+    }
+
+    /// The line of the first `version = "…"` assignment inside the `[header]` table of a TOML file.
+    package static func tomlVersionLine(in text: String, table header: String) -> Int? {
+        var inside = header.isEmpty
+        for (index, raw) in text.fileLines.enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                inside = line.hasPrefix("[\(header)]")
+            } else if inside, line.hasPrefix("version"),
+                line.dropFirst(7).trimmingCharacters(in: .whitespaces).hasPrefix("=")
+            {
+                return index + 1
+            }
+        }
+        return nil
+    }
+}

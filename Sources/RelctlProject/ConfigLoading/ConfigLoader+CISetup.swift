@@ -1,4 +1,5 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 import RelctlModel
 
@@ -223,5 +224,66 @@ extension ConfigLoader {
             }
         }
         return secrets
+    }
+}
+
+/// `[ci] providers = ["github", "gitlab"]`: the pipelines `relctl ci generate` writes.
+extension ConfigLoader {
+    /// The providers in `CIProvider` order, each once; an unknown id or an empty list is
+    /// reported at the key (exit 2), naming the known ids.
+    package static func readProviders(_ ids: [String], table: TableReader) -> [CIProvider] {
+        let unknown = ids.filter { CIProvider(rawValue: $0) == nil }
+        for id in unknown {
+            // The id is shown quoted: a line break in it must not start a new diagnostic line.
+            let shown = WorkflowValue.problem(in: id) == nil ? id : QuotedString.basic(id)
+            table.report("providers", "`ci.providers`: " + CIProvider.unknown(shown))
+        }
+        if ids.isEmpty {
+            table.report(
+                "providers",
+                "`ci.providers` is empty; name at least one of \(CIProvider.ids.map { "\"\($0)\"" }.joined(separator: ", ")) (or remove the key for GitHub only)"
+            )
+        }
+        guard unknown.isEmpty, !ids.isEmpty else { return [.github] }
+        let chosen = Set(ids.compactMap(CIProvider.init(rawValue:)))
+        return CIProvider.allCases.filter(chosen.contains)
+    }
+}
+
+/// `[ci] relctl = "source" | "release"` and `[ci] relctl-minisign-key`: how the default
+/// "Install relctl" step gets relctl (RelctlInstallMode).
+extension ConfigLoader {
+    /// An unknown mode, a key that is not a minisign public key, or either beside a `[ci] setup`
+    /// that replaces the default step is reported at its key (exit 2).
+    package static func readRelctlInstall(_ table: TableReader, into ci: inout CISettings) {
+        if let mode = table.string("relctl") {
+            if let known = RelctlInstallMode(rawValue: mode) {
+                ci.relctl = known
+            } else {
+                let shown = WorkflowValue.problem(in: mode) == nil ? mode : QuotedString.basic(mode)
+                table.report("relctl", "`ci.relctl`: " + RelctlInstallMode.unknown(shown))
+            }
+        }
+        if let key = table.string("relctl-minisign-key") {
+            if (try? MinisignPublicKey(text: key, source: "ci.relctl-minisign-key")) == nil || key.contains("\n") {
+                table.report(
+                    "relctl-minisign-key",
+                    "`ci.relctl-minisign-key` is not a minisign public key: give the base64 line of relctl's minisign .pub file (`RW…`, as `minisign -P` takes it)"
+                )
+            } else if ci.relctl != .release {
+                table.report(
+                    "relctl-minisign-key",
+                    "`ci.relctl-minisign-key` checks the relctl archive the workflow downloads; it needs `relctl = \"release\"` in [ci]"
+                )
+            } else {
+                ci.relctlMinisignKey = key
+            }
+        }
+        if table.values["relctl"] != nil, !ci.usesDefaultSetup {
+            table.report(
+                "relctl",
+                "`ci.relctl` chooses how the default \"Install relctl\" step works, and `ci.setup` replaces that step; keep one of them"
+            )
+        }
     }
 }
