@@ -23,6 +23,36 @@ struct ProcessRunnerTests {
         #expect(result.stderrText == "done\n")
     }
 
+    /// A bare name is found on PATH as execvp finds it (the first executable regular file) and
+    /// exec'd directly; what execvp would resolve against the working directory (an empty or
+    /// relative entry) is left to env, as is a name found nowhere.
+    @Test func aBareNameIsFoundOnPathAsExecvpWould() async throws {
+        try await withTemporaryDirectory { directory in
+            let first = directory.url.appendingPathComponent("first")
+            let second = directory.url.appendingPathComponent("second")
+            let third = directory.url.appendingPathComponent("third")
+            for folder in [first, second, third] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            // Not executable, then a folder of that name, then the real one.
+            try Data("#!/bin/sh\necho wrong\n".utf8).write(to: first.appendingPathComponent("tool"))
+            try FileManager.default.createDirectory(
+                at: second.appendingPathComponent("tool"), withIntermediateDirectories: true)
+            let real = third.appendingPathComponent("tool")
+            try Data("#!/bin/sh\necho \"right $1\"\n".utf8).write(to: real)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: real.path)
+            let path = [first, second, third].map(\.path).joined(separator: ":") + ":/usr/bin:/bin"
+            #expect(ProcessRunner.searchPath(for: "tool", path: path)?.path == real.path)
+            #expect(ProcessRunner.searchPath(for: "tool", path: "relative:" + path) == nil)
+            #expect(ProcessRunner.searchPath(for: "tool", path: path + "::") == nil)
+            #expect(ProcessRunner.searchPath(for: "no-such-tool", path: path) == nil)
+            let result = try await ProcessRunner().run(Command("tool", ["x"], environment: ["PATH": path]))
+            #expect(result.status == 0 && result.stdoutText == "right x\n", "\(result.stderrText)")
+            let missing = try await ProcessRunner().run(Command("no-such-tool", [], environment: ["PATH": path]))
+            #expect(missing.status == 127, "env reports a name found nowhere")
+        }
+    }
+
     /// The gate holds the command until a line arrives on stdin, which the runner writes only
     /// after the launch observer (the release lock's pid record) has returned. Driven by hand
     /// here, since the observer is process-wide and other suites run beside this one. No clock:

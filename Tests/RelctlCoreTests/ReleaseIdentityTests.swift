@@ -51,6 +51,33 @@ struct ReleaseIdentityTests {
         #expect(packaging.commit == head && packaging.sourceDateEpoch == 1_748_736_000)
     }
 
+    /// Every command resolves an identity, so its git calls are a fixed cost of each (an unchanged
+    /// image re-push is ~0.05 s in all): a tag naming a commit is read in one call with its time,
+    /// and packaging adds only HEAD. A wrapper on PATH counts the calls.
+    @Test func aTaggedCommitAndItsTimeCostOneGitCall() async throws {
+        let repository = try GitRepository()
+        try project(in: repository.directory)
+        let tagged = try repository.commit("release", date: "2025-03-04T05:06:07Z")
+        try repository.git("tag", "-a", "v1.2.3", "-m", "v1.2.3")
+        let wrappers = try TemporaryDirectory()
+        let log = wrappers.url.appendingPathComponent("calls")
+        let git = wrappers.url.appendingPathComponent("git")
+        try Data("#!/bin/sh\necho \"$*\" >> '\(log.path)'\nexec /usr/bin/git \"$@\"\n".utf8).write(to: git)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: git.path)
+        let (config, context) = try load(repository.url, environment: ["PATH": wrappers.url.path + ":/usr/bin:/bin"])
+        func calls() throws -> [String] {
+            defer { try? FileManager.default.removeItem(at: log) }
+            guard FileManager.default.fileExists(atPath: log.path) else { return [] }
+            return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+        let image = try await ReleaseIdentity.resolve(tag: "v1.2.3", config: config, context: context, .image)
+        #expect(image.commit == tagged && image.sourceDateEpoch == 1_741_064_767)
+        #expect(try calls().count == 1)
+        let packaging = try await ReleaseIdentity.resolve(tag: "v1.2.3", config: config, context: context, .packaging)
+        #expect(packaging.commit == tagged && packaging.sourceDateEpoch == 1_741_064_767)
+        #expect(try calls().count == 2, "the tag's commit and time, then HEAD")
+    }
+
     @Test func buildNeedsNoGitWherePackagingNeedsAClock() async throws {
         let directory = try TemporaryDirectory()
         try project(in: directory)

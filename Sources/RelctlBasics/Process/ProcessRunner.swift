@@ -91,14 +91,40 @@ public struct ProcessRunner: ProcessRunning {
             process.executableURL =
                 AbsolutePath(command.executable, relativeTo: AbsolutePath(FileSystem.currentDirectory)).url
             process.arguments = command.arguments
+        } else if let found = Self.searchPath(
+            for: command.executable, path: (command.environment ?? ProcessInfo.processInfo.environment)["PATH"])
+        {
+            // Found on PATH as a shell would find it: exec'd directly, one process start instead of
+            // env's two (every git call paid both: 5 of an unchanged image re-push's 0.05 s).
+            process.executableURL = found
+            process.arguments = command.arguments
         } else {
-            // Let env search PATH so callers can name `git` or `tar` as a user would.
+            // Not found here: env searches again and says so in its own words (exit 127).
             process.executableURL = Self.env
             process.arguments = [command.executable] + command.arguments
         }
         if let directory = command.directory { process.currentDirectoryURL = directory }
         if let environment = command.environment { process.environment = environment }
         return process
+    }
+
+    /// Where a bare command name is on `path`: the first folder holding an executable regular file
+    /// of that name, as `execvp` (and so `env`) picks. A few stat calls: not worth remembering, and
+    /// a tool installed mid-run is found.
+    package static func searchPath(for name: String, path: String?) -> URL? {
+        guard let path, !path.isEmpty else { return nil }
+        let folders = path.split(separator: ":", omittingEmptySubsequences: false)
+        // An empty or relative entry means the working directory to execvp: env keeps that rule.
+        guard folders.allSatisfy({ $0.hasPrefix("/") }) else { return nil }
+        for folder in folders {
+            let candidate = String(folder.hasSuffix("/") ? folder + name : folder + "/" + name)
+            var info = stat()
+            guard stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 else {
+                continue
+            }
+            if let url = AbsolutePath(absolute: candidate)?.url { return url }
+        }
+        return nil
     }
 
     private func launch(_ process: Process, _ command: Command) throws {

@@ -120,8 +120,16 @@ extension ReleaseIdentity {
         let git = Git(directory: config.root, context: context)
         let environmentEpoch = clock == .none ? nil : try SourceDateEpoch.from(context.environment)
         var commitTime: Int?
-        if clock == .required, environmentEpoch == nil {
-            commitTime = try await taggedCommitTime(checked.tag, git: git, root: config.root)
+        let needsClock = clock == .required && environmentEpoch == nil
+        // A tag naming a commit, the common case, costs one git call for its commit and time; what
+        // is missing or odd takes the slower path below, which names the problem.
+        let tagged =
+            rule == .tagged || rule == .taggedAtHead || needsClock
+            ? try? await git.commitAndTime(of: "refs/tags/\(checked.tag)") : nil
+        if needsClock {
+            if let tagged { commitTime = tagged.1 } else {
+                commitTime = try await taggedCommitTime(checked.tag, git: git, root: config.root)
+            }
         }
         var commit = ""
         switch rule {
@@ -134,13 +142,11 @@ extension ReleaseIdentity {
                 if clock != .none, commitTime == nil { commitTime = head.1 }
             }
         case .tagged, .taggedAtHead:
-            let head = try? await git.commit(of: "HEAD")
-            let tagged =
-                await git.localTagExists(checked.tag) ? try? await git.commit(of: "refs/tags/\(checked.tag)") : nil
-            if rule == .taggedAtHead, let tagged, let head, tagged != head {
-                throw IdentityError.notAtTag(tag: checked.tag, tagged: tagged, head: head)
+            let head = rule == .taggedAtHead || tagged == nil ? try? await git.commit(of: "HEAD") : nil
+            if rule == .taggedAtHead, let tagged, let head, tagged.0 != head {
+                throw IdentityError.notAtTag(tag: checked.tag, tagged: tagged.0, head: head)
             }
-            commit = tagged ?? head ?? ""
+            commit = tagged?.0 ?? head ?? ""
         }
         return ReleaseIdentity(
             project: config.project.name, tag: checked.tag, version: checked.version, commit: commit,
@@ -160,6 +166,9 @@ extension ReleaseIdentity {
     }
 
     private static func taggedCommitTime(_ tag: String, git: Git, root: URL) async throws -> Int {
+        if let tagged = try? await git.commitAndTime(of: "refs/tags/\(tag)") { return tagged.1 }
+        if await !git.localTagExists(tag), let head = try? await git.commitAndTime(of: "HEAD") { return head.1 }
+        // Not a repository, no commit yet, or a tag that names no commit: find out which, and say so.
         guard try await git.isRepository() else {
             throw IdentityError.noClock(
                 "\(root.path) is not a git repository; set SOURCE_DATE_EPOCH or run inside the project's git repository"
