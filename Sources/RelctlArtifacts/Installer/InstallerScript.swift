@@ -39,13 +39,13 @@ package struct InstallerScript: Sendable {
     }
 
     /// Archives per machine, best first: statically linked (musl) before glibc, tarballs before zip.
-    package var unixChoices: [(machine: String, archives: [ReleaseManifest.Artifact])] {
-        var byMachine: [String: [ReleaseManifest.Artifact]] = [:]
+    package var unixChoices: [(machine: String, archives: [Artifact])] {
+        var byMachine: [String: [Artifact]] = [:]
         for artifact in manifest.artifacts {
             guard let machine = Self.machine(of: TargetTriple(artifact.target)) else { continue }
             byMachine[machine, default: []].append(artifact)
         }
-        func rank(_ artifact: ReleaseManifest.Artifact) -> Int {
+        func rank(_ artifact: Artifact) -> Int {
             let env = TargetTriple(artifact.target).env ?? ""
             return (env.hasPrefix("musl") ? 0 : env.hasPrefix("gnu") ? 1 : 2) * 10
                 + (artifact.format == "tar.gz" ? 0 : artifact.format == "zip" ? 2 : 1)

@@ -133,11 +133,17 @@ public struct Packager: Sendable {
                         throw error
                     }
                 }
+                // The SBOM describes this target's archive: it carries the target too.
+                var sbom = sbomBox.value
+                sbom?.target = plan.target.triple
+                let archive = Artifact(
+                    name: plan.layout.fileName, kind: .archive, target: plan.target.triple, format: plan.format.id,
+                    size: written.size, sha256: written.sha256, sha512: written.sha512, path: url.path,
+                    producedBy: .package)
                 return .success(
                     PackagedArtifact(
-                        name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
-                        size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries,
-                        seconds: context.clock.seconds(since: started), sbom: sbomBox.value))
+                        artifact: archive, entries: written.entries, seconds: context.clock.seconds(since: started),
+                        sbom: sbom))
             } catch {
                 return .failure(error)
             }

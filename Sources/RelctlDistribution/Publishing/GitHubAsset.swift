@@ -1,4 +1,5 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 
 /// A release asset as the REST API returns it.
@@ -21,7 +22,7 @@ package struct GitHubAsset: Decodable, Sendable, Equatable {
 
     /// Whether this asset holds exactly the local file's bytes. Without a digest (older GitHub
     /// Enterprise Server), only the size can be compared.
-    package func matches(_ local: LocalAsset) -> Bool {
+    package func matches(_ local: Artifact) -> Bool {
         if let sha256 { return sha256 == local.sha256 }
         return size == local.size
     }
