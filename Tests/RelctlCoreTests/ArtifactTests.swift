@@ -92,9 +92,11 @@ import Testing
         plain.sha512 = nil
         #expect(plain.checksumEntry(.sha512) == nil)
         #expect(plain.path == archive.path)
-        // A digest that is not canonical hex is kept as its text.
+        // A digest that is not canonical hex is kept as its text, and listed as the list spells
+        // digests (lowercase), as the manifest entry it replaced listed it.
         let odd = Artifact(name: "odd.zip", format: "zip", size: 1, sha256: "ABC")
-        #expect(odd.sha256Entry.rendered == "ABC  odd.zip\n")
+        #expect(odd.sha256 == "ABC")
+        #expect(odd.sha256Entry.rendered == "abc  odd.zip\n")
     }
 
     @Test func theReleaseListHoldsArchivesTheirSBOMsAndThePackages() throws {
@@ -118,12 +120,12 @@ import Testing
             #expect(
                 try dir.read("SHA256SUMS")
                     == """
-                    \(Self.digest)  velo-v1.0.0-x86_64-unknown-linux-musl.tar.gz
-                    \(String(repeating: "1", count: 64))  velo-v1.0.0-x86_64-unknown-linux-musl.cdx.json
                     \(String(repeating: "5", count: 64))  velo-installer.sh
+                    \(String(repeating: "1", count: 64))  velo-v1.0.0-x86_64-unknown-linux-musl.cdx.json
+                    \(Self.digest)  velo-v1.0.0-x86_64-unknown-linux-musl.tar.gz
                     \(String(repeating: "3", count: 64))  velo_1.0.0_amd64.deb
 
-                    """)
+                    """, "sorted bytewise: `-` before `_`, `i` before `v`, `c` before `t`")
             // Only the archive is in manifest.json, as a manifest entry.
             #expect(set.manifest.artifacts == [archive.manifestEntry])
             _ = try ChecksumWriter.writeRelease([packaged], identity: identity, algorithm: .sha512, in: dir.url, packages: [deb])

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlBasics
+import RelctlModel
 
 /// What a file a release made is. Each reader picks its files by kind (`manifest.json` lists the
 /// archives, `SHA256SUMS` everything but itself and its signatures); a new channel or stage whose
@@ -36,18 +37,19 @@ public enum ArtifactProducer: String, Sendable, CaseIterable {
 /// that wrote or found it.
 public struct Artifact: Sendable, Equatable, Codable {
     /// The file name in dist/ (`velostream-v1.0.0-x86_64-unknown-linux-musl.tar.gz`).
-    package var name: String
+    public package(set) var name: String
     /// The target triple; empty when the file belongs to no target (an installer, a list) or its
     /// name fits none (`manifest.json` spells "none" as `""`, so this does too).
-    package var target: String
+    public package(set) var target: String
     /// The archive format id (`tar.gz`, `zip`), `deb`/`rpm`, or for other kinds what the file is.
-    package var format: String
-    package var size: Int64
-    package var kind: ArtifactKind
-    /// Nil for a file known from a list or a manifest: those do not record who wrote it.
-    package var producedBy: ArtifactProducer?
-    /// Inline: `checksum` over 100,000 archives holds 100,000 artifacts (issue 31).
+    public package(set) var format: String
+    public package(set) var size: Int64
+    /// Inline: `checksum` over 100,000 archives holds 100,000 artifacts (issue 31). Declared
+    /// before the one-byte kind and producer, which then sit in its padding (104 bytes, not 112).
     private var digest: StoredHex
+    public package(set) var kind: ArtifactKind
+    /// Nil for a file known from a list or a manifest: those do not record who wrote it.
+    public package(set) var producedBy: ArtifactProducer?
     /// The path and SHA-512 together behind one optional reference: only a file written or found
     /// in this run has them, and the 100,000 entries of a scanned folder's manifest then carry
     /// 8 bytes of nil instead of two empty optional strings (issue 31's memory budget).
@@ -63,20 +65,20 @@ public struct Artifact: Sendable, Equatable, Codable {
     }
 
     /// Lowercase hex.
-    package var sha256: String {
+    public package(set) var sha256: String {
         get { digest.text }
         set { digest = StoredHex(newValue) }
     }
 
     /// Lowercase hex; only when `[checksum] algorithm = "sha512"` (archives) or always (packages,
     /// SBOMs), hashed from the same write stream as the SHA-256.
-    package var sha512: String? {
+    public package(set) var sha512: String? {
         get { located?.sha512 }
         set { located = Self.located(path: path, sha512: newValue) }
     }
 
     /// Absolute path of the file; nil for an entry read back from `manifest.json`.
-    package var path: String? {
+    public package(set) var path: String? {
         get { located?.path }
         set { located = Self.located(path: newValue, sha512: sha512) }
     }

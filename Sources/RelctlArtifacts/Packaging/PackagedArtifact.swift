@@ -14,7 +14,7 @@ public struct PackagedArtifact: Sendable, Encodable, Equatable {
     /// `NAME.cdx.json` next to the archive (kind `.sbom`), when an SBOM was written.
     package var sbom: Artifact?
 
-    package subscript<Value>(dynamicMember keyPath: KeyPath<Artifact, Value>) -> Value { artifact[keyPath: keyPath] }
+    public subscript<Value>(dynamicMember keyPath: KeyPath<Artifact, Value>) -> Value { artifact[keyPath: keyPath] }
 
     /// The artifact's line in `manifest.json`.
     package var manifestEntry: Artifact { artifact.manifestEntry }
