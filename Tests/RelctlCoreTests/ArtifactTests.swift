@@ -11,7 +11,7 @@ import Testing
 
 /// One record for every file a release makes (issue 41): what each reader writes from it must be
 /// exactly what the five types it replaced wrote.
-@Suite(.timeLimit(.minutes(10)), .removesTemporaries) struct ArtifactTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ArtifactTests {
     static let digest = String(repeating: "0123456789abcdef", count: 4)
     static let sha512 = String(repeating: "fedcba9876543210", count: 8)
 
