@@ -70,6 +70,6 @@ struct LinuxPackage: RelctlCommand {
         let packages = try await LinuxPackageBuilder.package(
             config: packaged.config, identity: identity, targets: packaged.targets, outputDirectory: output,
             binaryRoot: artifacts.map { context.resolve($0) }, context: context)
-        if global.json { try emitJSON(packages, context) }
+        if global.json { try emitJSON(packages.map(\.fileReport), context) }
     }
 }

@@ -94,23 +94,24 @@ import Testing
         let artifacts = try await package(fixture)
         #expect(artifacts.count == 4)
         for artifact in artifacts {
+            let path = try #require(artifact.path)
             let name = fixture.archiveName(artifact.target)
             // sha256sum agrees with the hash computed while writing.
             let sums = try sh("sha256sum -c \(artifact.name).sha256", in: fixture.dist)
             #expect(sums.status == 0, "\(sums)")
             let digest = try sh("sha256sum \(artifact.name)", in: fixture.dist).stdout
             #expect(digest.hasPrefix(artifact.sha256))
-            let python = try run("python3", ["-c", Self.pythonLister, artifact.path])
+            let python = try run("python3", ["-c", Self.pythonLister, path])
             #expect(python.status == 0, "\(python)")
             let listed = python.stdout.split(separator: "\n").map(String.init)
             #expect(listed.first == name + "/")
             #expect(listed.count == artifact.entries)
             if artifact.format == "zip" {
-                let test = try run("unzip", ["-t", artifact.path])
+                let test = try run("unzip", ["-t", path])
                 #expect(test.status == 0, "\(test)")
                 #expect(listed.contains("\(name)/target/release/velo-sql.exe file"), "\(listed)")
             } else {
-                let gnu = try run("tar", ["-tvf", artifact.path])
+                let gnu = try run("tar", ["-tvf", path])
                 #expect(gnu.status == 0, "\(gnu)")
                 #expect(gnu.stdout.contains("\(name)/target/release/velo-sql -> ../../bin/velo-sql"), "\(gnu.stdout)")
                 #expect(gnu.stdout.contains("root/root") || gnu.stdout.contains("0/0"), "\(gnu.stdout)")
@@ -119,11 +120,11 @@ import Testing
             #expect(listed.contains("\(name)/\(PackagingFixture.unicodePath) file"), "non-ASCII name lost: \(listed)")
             if artifact.format == "tar.gz" {
                 // gzip header: no FNAME flag, MTIME zero (`gzip -n`).
-                let header = try [UInt8](Data(contentsOf: URL(fileURLWithPath: artifact.path)).prefix(10))
+                let header = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)).prefix(10))
                 #expect(header[3] == 0 && header[4..<8].allSatisfy { $0 == 0 }, "\(header)")
                 #expect(listed.contains("\(name)/\(PackagingFixture.longPath) file"), "long name lost")
             }
-            let bsd = try run("bsdtar", ["-tf", artifact.path])
+            let bsd = try run("bsdtar", ["-tf", path])
             #expect(bsd.status == 0, "\(bsd)")
             #expect(bsd.stdout.split(separator: "\n").count == artifact.entries)
         }

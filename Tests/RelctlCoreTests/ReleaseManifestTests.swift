@@ -17,15 +17,15 @@ import Testing
     private func artifact(
         _ name: String, target: String = "x86_64-unknown-linux-gnu", size: Int64 = 4096
     )
-        -> ReleaseManifest.Artifact
+        -> Artifact
     {
-        ReleaseManifest.Artifact(
+        Artifact(
             name: name, target: target, format: ArtifactName.format(of: name) ?? "", size: size,
             sha256: String(repeating: "ab", count: 32))
     }
 
     @Test func theStreamedDocumentIsTheWholeDocumentByteForByte() throws {
-        let shapes: [[ReleaseManifest.Artifact]] = [
+        let shapes: [[Artifact]] = [
             [],
             [artifact("velo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz")],
             [

@@ -51,25 +51,20 @@ public enum ChecksumWriter {
     /// more files of this release to list (the installers), with their digests.
     package static func writeRelease(
         _ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
-        in directory: URL, others: [ChecksumFile.Entry] = [], packages: [LinuxPackageArtifact] = []
+        in directory: URL, others: [ChecksumFile.Entry] = [], packages: [Artifact] = []
     ) throws -> ChecksumSet {
         var entries: [ChecksumFile.Entry] = []
         for archive in archives {
-            let digest = algorithm == .sha256 ? archive.sha256 : archive.sha512
-            guard let digest else {
-                throw ChecksumError.noDigest(path: archive.path, algorithm: algorithm.rawValue)
+            guard let entry = archive.artifact.checksumEntry(algorithm) else {
+                throw ChecksumError.noDigest(path: archive.path ?? archive.name, algorithm: algorithm.rawValue)
             }
-            entries.append(ChecksumFile.Entry(name: archive.name, digest: digest, algorithm: algorithm))
+            entries.append(entry)
         }
-        // SBOMs are listed (and so signed) with the archives, but get no sidecar of their own.
-        let sboms = archives.compactMap(\.sbom).map {
-            ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm)
-        }
-        // .deb/.rpm packages are release assets like the archives, but not archives in manifest.json.
-        let listedPackages = packages.map {
-            ChecksumFile.Entry(name: $0.name, digest: $0.digest(algorithm), algorithm: algorithm)
-        }
-        let sums = ChecksumFile(entries: entries + sboms + others + listedPackages).sorted
+        // SBOMs and .deb/.rpm packages are listed (and so signed) with the archives, but get no
+        // sidecar of their own and are not archives in manifest.json. Both are always hashed with
+        // both algorithms.
+        let listed = (archives.compactMap(\.sbom) + packages).compactMap { $0.checksumEntry(algorithm) }
+        let sums = ChecksumFile(entries: entries + listed + others).sorted
         if algorithm != .sha256 {
             for entry in entries {
                 try writeSidecar(
@@ -330,10 +325,10 @@ public enum ChecksumWriter {
     /// its name spells (a name that fits no target is listed without one, with a warning).
     private static func describeArchives(
         _ group: Group, digests: GroupDigests, pinnedProject: String?, config: RelctlConfig, context: Context
-    ) -> (artifacts: [ReleaseManifest.Artifact], projects: Set<String>, tags: [String: [String]]) {
+    ) -> (artifacts: [Artifact], projects: Set<String>, tags: [String: [String]]) {
         let knownTargets = config.targets.map(\.triple)
         let configuredTargets = (try? TargetResolver.resolveAll(config)) ?? []
-        var artifacts: [ReleaseManifest.Artifact] = []
+        var artifacts: [Artifact] = []
         var projects: Set<String> = []
         var tags: [String: [String]] = [:]
         var unfit: [String] = []
@@ -493,4 +488,31 @@ public enum ChecksumWriter {
         }
         try plan.manifest.write(in: plan.group.directory)
     }
+}
+
+/// What the checksum stage wrote.
+package struct ChecksumSet: Sendable {
+    package var algorithm: ChecksumAlgorithm
+    /// The combined file (`SHA256SUMS`).
+    package var sumsFile: URL
+    package var manifest: ReleaseManifest
+}
+
+/// What `relctl checksum` wrote, per folder (the `--json` document).
+public struct ChecksumReport: Codable, Sendable, Equatable {
+    public struct Folder: Codable, Sendable, Equatable {
+        /// The folder, as shown to the user.
+        public var directory: String
+        /// The combined file written (`SHA256SUMS`), relative to `directory`.
+        public var sums: String
+        /// The manifest written (`manifest.json`), relative to `directory`.
+        public var manifest: String
+        /// The archives hashed in this run, sorted bytewise by name.
+        public var hashed: [String]
+        /// The manifest as written.
+        public var release: ReleaseManifest
+    }
+
+    package var algorithm: ChecksumAlgorithm
+    public var folders: [Folder]
 }

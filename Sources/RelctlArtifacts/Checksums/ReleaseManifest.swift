@@ -4,64 +4,6 @@ import RelctlBasics
 /// `dist/manifest.json` (contract schema 1): the machine-readable record of a release's
 /// artifacts that CI, release notes and installers read.
 public struct ReleaseManifest: Codable, Sendable, Equatable {
-    public struct Artifact: Codable, Sendable, Equatable {
-        package var name: String
-        package var target: String
-        package var format: String
-        package var size: Int64
-        /// Lowercase hex.
-        package var sha256: String {
-            get { digest.text }
-            set { digest = StoredHex(newValue) }
-        }
-        /// Inline: `checksum` over 100,000 archives holds 100,000 artifacts (issue 31).
-        private var digest: StoredHex
-        /// The list line for this artifact, from the digest as stored (no hex text on the way).
-        package var sha256Entry: ChecksumFile.Entry {
-            digest.sha256.map { ChecksumFile.Entry(name: name, sha256: $0) }
-                ?? ChecksumFile.Entry(name: name, digest: digest.text, algorithm: .sha256)
-        }
-
-        package init(name: String, target: String, format: String, size: Int64, sha256: String) {
-            self.init(name: name, target: target, format: format, size: size, digest: StoredHex(sha256))
-        }
-
-        package init(name: String, target: String, format: String, size: Int64, sha256: SHA256Bytes) {
-            self.init(name: name, target: target, format: format, size: size, digest: StoredHex(sha256))
-        }
-
-        private init(name: String, target: String, format: String, size: Int64, digest: StoredHex) {
-            self.name = name
-            self.target = target
-            self.format = format
-            self.size = size
-            self.digest = digest
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case name, target, format, size, sha256
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(
-                name: try container.decode(String.self, forKey: .name),
-                target: try container.decode(String.self, forKey: .target),
-                format: try container.decode(String.self, forKey: .format),
-                size: try container.decode(Int64.self, forKey: .size),
-                sha256: try container.decode(String.self, forKey: .sha256))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(target, forKey: .target)
-            try container.encode(format, forKey: .format)
-            try container.encode(size, forKey: .size)
-            try container.encode(sha256, forKey: .sha256)
-        }
-    }
-
     package static let fileName = "manifest.json"
 
     package var schema: Int = 1
@@ -69,7 +11,7 @@ public struct ReleaseManifest: Codable, Sendable, Equatable {
     package var tag: String
     package var version: String
     package var commit: String
-    /// Sorted bytewise by name.
+    /// The archives, sorted bytewise by name; each encodes as exactly schema 1's five keys.
     public var artifacts: [Artifact]
 
     package init(project: String, tag: String, version: String, commit: String, artifacts: [Artifact] = []) {

@@ -39,13 +39,13 @@ package struct InstallerScript: Sendable {
     }
 
     /// Archives per machine, best first: statically linked (musl) before glibc, tarballs before zip.
-    package var unixChoices: [(machine: String, archives: [ReleaseManifest.Artifact])] {
-        var byMachine: [String: [ReleaseManifest.Artifact]] = [:]
+    package var unixChoices: [(machine: String, archives: [Artifact])] {
+        var byMachine: [String: [Artifact]] = [:]
         for artifact in manifest.artifacts {
             guard let machine = Self.machine(of: TargetTriple(artifact.target)) else { continue }
             byMachine[machine, default: []].append(artifact)
         }
-        func rank(_ artifact: ReleaseManifest.Artifact) -> Int {
+        func rank(_ artifact: Artifact) -> Int {
             let env = TargetTriple(artifact.target).env ?? ""
             return (env.hasPrefix("musl") ? 0 : env.hasPrefix("gnu") ? 1 : 2) * 10
                 + (artifact.format == "tar.gz" ? 0 : artifact.format == "zip" ? 2 : 1)
@@ -106,5 +106,41 @@ package struct InstallerScript: Sendable {
                 "TABLE": table, "COMMENT_PROJECT": PowerShellEmitter.comment(manifest.project),
                 "COMMENT_TAG": PowerShellEmitter.comment(manifest.tag),
             ], lines: ["TABLE"])
+    }
+}
+
+/// Fills `@NAME@` placeholders in one pass over the template: a value is pasted once and never
+/// searched again, so a value that itself holds `@COMMENT_PROJECT@` (or any other placeholder)
+/// stays text. Replacing placeholders one after another would find later ones inside values
+/// already pasted, outside their quotes.
+package struct PlaceholderTemplate: Sendable {
+    package var text: String
+
+    package init(_ text: String) {
+        self.text = text
+    }
+
+    /// - Parameters:
+    ///   - values: by placeholder name (`PROJECT` for `@PROJECT@`), already quoted for the target language.
+    ///   - lines: placeholders that stand on a line of their own: the line break after one is
+    ///     dropped, the value brings its own.
+    package func filled(_ values: [String: String], lines: Set<String> = []) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let at = rest.firstIndex(of: "@") {
+            result += rest[..<at]
+            let afterAt = rest.index(after: at)
+            let name = rest[afterAt...].prefix { $0 == "_" || ("A"..."Z").contains($0) }
+            let close = name.endIndex
+            guard !name.isEmpty, close < rest.endIndex, rest[close] == "@", let value = values[String(name)] else {
+                result += "@"
+                rest = rest[afterAt...]
+                continue
+            }
+            result += value
+            rest = rest[rest.index(after: close)...]
+            if lines.contains(String(name)), rest.first == "\n" { rest = rest.dropFirst() }
+        }
+        return result + rest
     }
 }

@@ -81,7 +81,7 @@ public struct LinuxPackageBuilder: Sendable {
     package func write(
         config: RelctlConfig, inputs: PackagingInputs, targets: [Target], changes: [String], into directory: URL,
         binaryRoot: URL? = nil, keysRoot: URL? = nil
-    ) async throws -> [LinuxPackageArtifact] {
+    ) async throws -> [Artifact] {
         if let problem = LinuxPackageVersion.problem(in: inputs.version) {
             throw LinuxPackageError.badVersion(version: inputs.version, reason: problem)
         }
@@ -138,7 +138,7 @@ public struct LinuxPackageBuilder: Sendable {
                 if case .failure(let error) = result { return StorageFault.code(of: error) != nil }
                 return false
             }
-        ) { item -> Result<LinuxPackageArtifact, any Error> in
+        ) { item -> Result<Artifact, any Error> in
             do {
                 try Task.checkCancellation()
                 return .success(
@@ -149,7 +149,7 @@ public struct LinuxPackageBuilder: Sendable {
                 return .failure(error)
             }
         }
-        var written: [LinuxPackageArtifact] = []
+        var written: [Artifact] = []
         var failures: [any RelctlError] = []
         for (index, result) in results.enumerated() {
             switch result {
@@ -173,13 +173,13 @@ public struct LinuxPackageBuilder: Sendable {
     /// One package, written atomically, with its digests.
     private static func writeOne(
         _ spec: LinuxPackageSpec, format: any LinuxPackageFormat, target: String, into directory: URL
-    ) throws -> LinuxPackageArtifact {
+    ) throws -> Artifact {
         let name = format.fileName(spec)
         let url = directory.appendingPathComponent(name)
         let written = try format.write(spec, to: url)
-        return LinuxPackageArtifact(
-            name: name, format: format.id, target: target, path: url.path, size: written.size, sha256: written.sha256,
-            sha512: written.sha512)
+        return Artifact(
+            name: name, kind: format.id == "rpm" ? .rpm : .deb, target: target, format: format.id, size: written.size,
+            sha256: written.sha256, sha512: written.sha512, path: url.path, producedBy: .linuxPackage)
     }
 
     /// `/usr/bin/NAME` for each configured binary the build made (an optional one may be missing).

@@ -149,4 +149,4 @@ package final class SendableBox<Value: Sendable>: Sendable {
 }
 
 package typealias RecordedFiles = SendableBox<[ArchivedFile]>
-package typealias SBOMBox = SendableBox<SBOMFile>
+package typealias SBOMBox = SendableBox<Artifact>

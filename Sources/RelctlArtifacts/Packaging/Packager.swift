@@ -133,11 +133,17 @@ public struct Packager: Sendable {
                         throw error
                     }
                 }
+                // The SBOM describes this target's archive: it carries the target too.
+                var sbom = sbomBox.value
+                sbom?.target = plan.target.triple
+                let archive = Artifact(
+                    name: plan.layout.fileName, kind: .archive, target: plan.target.triple, format: plan.format.id,
+                    size: written.size, sha256: written.sha256, sha512: written.sha512, path: url.path,
+                    producedBy: .package)
                 return .success(
                     PackagedArtifact(
-                        name: plan.layout.fileName, target: plan.target.triple, format: plan.format.id, path: url.path,
-                        size: written.size, sha256: written.sha256, sha512: written.sha512, entries: written.entries,
-                        seconds: context.clock.seconds(since: started), sbom: sbomBox.value))
+                        artifact: archive, entries: written.entries, seconds: context.clock.seconds(since: started),
+                        sbom: sbom))
             } catch {
                 return .failure(error)
             }
@@ -431,5 +437,34 @@ public struct Packager: Sendable {
         if !inputs.commit.isEmpty { updated.commit = inputs.commit }
         updated.upsert(artifacts.map(\.manifestEntry))
         try updated.write(in: directory)
+    }
+}
+
+/// Layout problems of several targets, one line per distinct problem: an unsafe link in a shared
+/// demo tree is one problem, not one per target.
+package struct TargetProblems {
+    private var problems: [(diagnostic: Diagnostic, targets: [String])] = []
+
+    package var isEmpty: Bool { problems.isEmpty }
+
+    package mutating func add(_ diagnostic: Diagnostic, target: String) {
+        if let index = problems.firstIndex(where: { $0.diagnostic == diagnostic }) {
+            problems[index].targets.append(target)
+        } else {
+            problems.append((diagnostic, [target]))
+        }
+    }
+
+    /// Each problem prefixed with the targets it concerns, unless it names its target already or
+    /// concerns every one of `targetCount` (> 1) targets.
+    package func diagnostics(targetCount: Int) -> [Diagnostic] {
+        problems.map { diagnostic, targets in
+            let message = diagnostic.message
+            if targets.contains(where: message.contains) || (targetCount > 1 && targets.count == targetCount) {
+                return diagnostic
+            }
+            return Diagnostic(
+                file: diagnostic.file, line: diagnostic.line, "\(targets.joined(separator: ", ")): \(message)")
+        }
     }
 }

@@ -25,10 +25,14 @@ package struct RepositoryBuilder {
         package var published: [String]?
     }
 
-    /// Writes the configured repositories into `dist` from the packages there.
+    /// Writes the configured repositories into `dist` from this release's packages.
     /// - Parameter keysRoot: where `signing-key` and `previous` resolve (the project: a dry run's
     ///   scratch clone lacks git-ignored key folders).
-    package func write(config: RelctlConfig, epoch: Int, dist: URL, keysRoot: URL) async throws -> Report {
+    /// - Parameter packages: the packages `relctl release` just wrote; nil for `relctl repository`,
+    ///   which takes the ones dist/'s `SHA256SUMS` lists.
+    package func write(
+        config: RelctlConfig, epoch: Int, dist: URL, keysRoot: URL, packages: [Artifact]? = nil
+    ) async throws -> Report {
         let settings = config.repositories
         guard settings.isEnabled else {
             throw RepositoryError.badInput(
@@ -63,7 +67,7 @@ package struct RepositoryBuilder {
             }
         }
         if let suite = settings.aptSuite {
-            let debs = try Self.releaseFiles(in: dist, suffix: ".deb")
+            let debs = try Self.releaseFiles(packages, kind: .deb, in: dist)
             let apt = AptRepository(suite: suite, origin: config.project.name, epoch: epoch, key: key)
             let folder = dist.appendingPathComponent(Self.aptFolder)
             report.aptPackages = try apt.write(
@@ -74,7 +78,7 @@ package struct RepositoryBuilder {
             )
         }
         if settings.dnf {
-            let rpms = try Self.releaseFiles(in: dist, suffix: ".rpm")
+            let rpms = try Self.releaseFiles(packages, kind: .rpm, in: dist)
             var extraKeys: [String: String] = [:]
             for table in config.linuxPackages where table.format == "rpm" {
                 if let rpmKey = try RpmSigningKey.load(
@@ -128,6 +132,14 @@ package struct RepositoryBuilder {
             throw RepositoryError.badInput(path: location, reason: "`[repository] previous` is not a folder")
         }
         return url
+    }
+
+    /// The packages of `kind` among `packages`, sorted by name; without them, those dist/ holds.
+    package static func releaseFiles(_ packages: [Artifact]?, kind: ArtifactKind, in dist: URL) throws -> [URL] {
+        guard let packages else { return try releaseFiles(in: dist, suffix: "." + kind.rawValue) }
+        return packages.filter { $0.kind == kind }.sorted { $0.name < $1.name }.map {
+            URL(fileURLWithPath: $0.path ?? dist.appendingPathComponent($0.name).path)
+        }
     }
 
     /// This release's files in dist/ ending in `suffix`: those SHA256SUMS lists when it exists

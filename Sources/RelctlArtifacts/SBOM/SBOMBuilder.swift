@@ -64,13 +64,14 @@ package enum SBOMBuilder {
         )
     }
 
-    /// Writes `DIR/NAME.cdx.json` atomically; returns it with the digests of what was written.
+    /// Writes `DIR/NAME.cdx.json` atomically; returns it (kind `.sbom`) with the size and digests
+    /// of what was written, so the checksum stage lists it without reading it back.
     /// The bytes are `JSONOutput.encode(document(…))`, streamed (`SBOMJSONStream`) and hashed on
     /// the way, so the document is never whole in memory.
     @discardableResult
     package static func write(
         _ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL
-    ) throws -> SBOMFile {
+    ) throws -> Artifact {
         try WorkProfile.shared.measure(.sbom) {
             try writeUnmeasured(subject, dependencies: dependencies, stem: stem, in: directory)
         }
@@ -78,7 +79,7 @@ package enum SBOMBuilder {
 
     private static func writeUnmeasured(
         _ subject: Subject, dependencies: [SBOMDocument.Component], stem: String, in directory: URL
-    ) throws -> SBOMFile {
+    ) throws -> Artifact {
         let url = directory.appendingPathComponent(stem + fileExtension)
         let temporary = AtomicFile.temporaryURL(for: url)
         let descriptor = CleanupRegistry.shared.create(temporary)
@@ -98,7 +99,10 @@ package enum SBOMBuilder {
             open = false
             if close(descriptor) != 0 { throw AtomicFile.writeError(errno, url) }
             try AtomicFile.commit(temporary, to: url)
-            return SBOMFile(url: url, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex() ?? "")
+            return Artifact(
+                name: url.lastPathComponent, kind: .sbom, format: String(fileExtension.dropFirst()),
+                size: sink.byteCount, sha256: sink.finalizeHex(), sha512: sink.finalizeSHA512Hex() ?? "",
+                path: url.path, producedBy: .sbom)
         } catch {
             if open { close(descriptor) }
             FileSystem.removeFile(atPath: temporary.path)
@@ -130,5 +134,21 @@ package enum SBOMBuilder {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+}
+
+/// A lockfile the SBOM reads that cannot be parsed: bad input (exit 2) naming it.
+package struct SBOMError: RelctlError {
+    package var file: String
+    package var reason: String
+
+    package init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
+
+    package var exitCode: RelctlExitCode { .badInput }
+    package var diagnostics: [Diagnostic] {
+        [Diagnostic(file: file, "\(reason); fix the lockfile or set `[sbom] enabled = false`")]
     }
 }

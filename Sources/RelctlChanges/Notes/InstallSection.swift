@@ -96,7 +96,7 @@ package enum InstallSection {
     }
 
     package static func commands(
-        for artifact: ReleaseManifest.Artifact, platform: String, tag: String, links: RepositoryLinks?
+        for artifact: Artifact, platform: String, tag: String, links: RepositoryLinks?
     ) -> String {
         let name = artifact.name
         let url = links?.downloadURL(tag: tag, file: name) ?? name

@@ -47,7 +47,7 @@ extension LinuxPackageBuilder {
     package static func package(
         config: RelctlConfig, identity: ReleaseIdentity, targets: [Target], outputDirectory: URL, binaryRoot: URL?,
         context: Context
-    ) async throws -> [LinuxPackageArtifact] {
+    ) async throws -> [Artifact] {
         var quiet = context
         quiet.console = .silent
         // Outside a repository (prebuilt binaries and SOURCE_DATE_EPOCH) there is no history to

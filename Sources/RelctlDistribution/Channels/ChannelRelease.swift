@@ -13,7 +13,8 @@ public struct ChannelRelease: Sendable {
     public package(set) var commit: String
     /// SOURCE_DATE_EPOCH or the commit time: the only clock written into channel files.
     public package(set) var time: Int
-    public package(set) var archives: [ChannelArchive]
+    /// The release's archives as `manifest.json` lists them, each with its absolute `path`.
+    public package(set) var archives: [Artifact]
     /// Where the files go: the release's staging folder, or dist/ for a step command.
     public package(set) var dist: URL
     public package(set) var dryRun: Bool
@@ -32,10 +33,9 @@ public struct ChannelRelease: Sendable {
         commit = manifest.commit
         self.time = time
         archives = manifest.artifacts.map { artifact in
-            ChannelArchive(
-                name: artifact.name, target: artifact.target, format: artifact.format, size: artifact.size,
-                sha256: artifact.sha256, path: dist.appendingPathComponent(artifact.name).path,
-                url: downloadBase.map { $0 + Self.percentEncoded(artifact.name) })
+            var archive = artifact
+            archive.path = dist.appendingPathComponent(artifact.name).path
+            return archive
         }
         self.dist = dist
         self.dryRun = dryRun
@@ -44,9 +44,14 @@ public struct ChannelRelease: Sendable {
         self.context = context
     }
 
+    /// The URL users download the archive from; nil when the repository is unknown.
+    package func downloadURL(of archive: Artifact) -> String? {
+        downloadBase.map { $0 + Self.percentEncoded(archive.name) }
+    }
+
     /// The URL users download the archive from; a channel that publishes URLs cannot do without it.
-    public func url(of archive: ChannelArchive, for channel: String) throws -> String {
-        guard let url = archive.url else { throw ChannelError.noDownloadURL(channel: channel) }
+    public func url(of archive: Artifact, for channel: String) throws -> String {
+        guard let url = downloadURL(of: archive) else { throw ChannelError.noDownloadURL(channel: channel) }
         return url
     }
 

@@ -33,7 +33,7 @@ package struct NixChannel: Channel {
 
     /// The `flake.nix` text.
     package static func flake(_ release: ChannelRelease) throws -> String {
-        var packages: [(system: String, archive: ChannelArchive, url: String)] = []
+        var packages: [(system: String, archive: Artifact, url: String)] = []
         for entry in systems {
             guard
                 let archive = PlatformArchives.pick(

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 import RelctlModel
 
@@ -17,22 +18,22 @@ package enum PlatformArchives {
 
     /// The archive for `os` (`linux`, `macos`, `windows`) and `cpu`, among `formats`.
     package static func pick(
-        _ archives: [ChannelArchive], os: String, cpu: String, formats: Set<String>
-    ) -> ChannelArchive? {
+        _ archives: [Artifact], os: String, cpu: String, formats: Set<String>
+    ) -> Artifact? {
         let candidates = archives.filter {
             $0.triple.os == os && Self.cpu($0.triple) == cpu && formats.contains($0.format)
         }
         return candidates.min { rank($0) < rank($1) }
     }
 
-    private static func rank(_ archive: ChannelArchive) -> (Int, String) {
+    private static func rank(_ archive: Artifact) -> (Int, String) {
         let env = archive.triple.env ?? ""
         return (env.hasPrefix("musl") ? 0 : env.hasPrefix("gnu") ? 1 : 2, archive.name)
     }
 
     /// The archive's single top-level folder: its name without the format's extension; nil for a
     /// flat archive (`[archive] top-folder = false`), whose entries sit at its root.
-    package static func topFolder(_ archive: ChannelArchive, flat: Bool) -> String? {
+    package static func topFolder(_ archive: Artifact, flat: Bool) -> String? {
         if flat { return nil }
         let suffix = "." + archive.format
         return archive.name.hasSuffix(suffix) ? String(archive.name.dropLast(suffix.count)) : archive.name

@@ -1,10 +1,11 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 
 /// The local asset set compared with what a release holds, by name and SHA256.
 package struct AssetPlan {
     package struct Pair {
-        package var local: LocalAsset
+        package var local: Artifact
         package var remote: GitHubAsset
     }
 
@@ -13,11 +14,11 @@ package struct AssetPlan {
     /// Same name, complete, different bytes.
     package var differing: [Pair] = []
     /// Local assets with no complete remote counterpart.
-    package var missing: [LocalAsset] = []
+    package var missing: [Artifact] = []
     /// Complete remote assets that are not in the local set.
     package var extra: [String] = []
 
-    package init(local: [LocalAsset], remote: [GitHubAsset]) {
+    package init(local: [Artifact], remote: [GitHubAsset]) {
         let localNames = Set(local.map(\.name))
         for asset in remote where !asset.isUploaded { unfinished.append(asset) }
         let complete = Dictionary(
@@ -33,5 +34,5 @@ package struct AssetPlan {
     }
 
     /// What to send: the missing ones and, once deleted, the differing ones.
-    package var toUpload: [LocalAsset] { (missing + differing.map(\.local)).sorted { $0.name < $1.name } }
+    package var toUpload: [Artifact] { (missing + differing.map(\.local)).sorted { $0.name < $1.name } }
 }

@@ -191,7 +191,7 @@ package struct MultipartUpload {
     package var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     /// `field` carries `asset`'s bytes under its name, with its media type.
-    package init(field: String, asset: LocalAsset) throws {
+    package init(field: String, asset: Artifact) throws {
         // Random, so no file can contain it by accident (RFC 2046 5.1.1: at most 70 characters).
         boundary = "relctl-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let quotedName = asset.name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
@@ -207,7 +207,7 @@ package struct MultipartUpload {
         do {
             defer { close(descriptor) }
             try AtomicFile.writeAll(head, to: descriptor, reportedAs: url)
-            let input = try FileHandle(forReadingFrom: asset.url)
+            let input = try FileHandle(forReadingFrom: asset.fileURL)
             defer { try? input.close() }
             while let chunk = try input.read(upToCount: FileHasher.bufferSize), !chunk.isEmpty {
                 try AtomicFile.writeAll(chunk, to: descriptor, reportedAs: url)

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 import RelctlModel
 
@@ -256,7 +257,7 @@ public struct GitHubPublisher: Publisher {
     /// Uploads one asset. When an attempt fails without a clear answer, the asset list says
     /// what happened: complete and identical (done), unfinished (deleted), or absent (upload again).
     private func upload(
-        _ asset: LocalAsset, to release: GitHubRelease, api: GitHubReleaseAPI, client: RetryingHTTPClient,
+        _ asset: Artifact, to release: GitHubRelease, api: GitHubReleaseAPI, client: RetryingHTTPClient,
         console: Console, policy: RetryPolicy, replace: Bool
     ) async throws {
         var attempt = 0

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 
 /// The REST calls for releases and their assets (docs.github.com: "REST API endpoints for
@@ -119,7 +120,7 @@ package struct GitHubReleaseAPI: Sendable {
 
     /// Uploads one file, streamed from disk, to the release's expanded `upload_url`.
     package func upload(
-        _ asset: LocalAsset, to release: GitHubRelease, progress: (@Sendable (Int64) -> Void)? = nil
+        _ asset: Artifact, to release: GitHubRelease, progress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> GitHubAsset {
         let target = URITemplate(release.uploadURL).expand(["name": asset.name])
         guard let url = URL(string: target) else {
@@ -128,7 +129,7 @@ package struct GitHubReleaseAPI: Sendable {
                 message: "the release's upload_url `\(release.uploadURL)` is not a URL template", documentationURL: nil,
                 details: [])
         }
-        var request = client.request("POST", url, body: .file(asset.url, size: asset.size))
+        var request = client.request("POST", url, body: .file(asset.fileURL, size: asset.size))
         // The upload host is the one the API named (uploads.github.com beside api.github.com): the
         // token goes there too, but never over plain HTTP when the API itself is HTTPS.
         request.credential = nil
@@ -235,7 +236,7 @@ package struct GitHubAsset: Decodable, Sendable, Equatable {
 
     /// Whether this asset holds exactly the local file's bytes. Without a digest (older GitHub
     /// Enterprise Server), only the size can be compared.
-    package func matches(_ local: LocalAsset) -> Bool {
+    package func matches(_ local: Artifact) -> Bool {
         if let sha256 { return sha256 == local.sha256 }
         return size == local.size
     }

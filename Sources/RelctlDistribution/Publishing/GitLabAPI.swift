@@ -1,4 +1,5 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 
 /// The REST v4 calls relctl makes on GitLab (docs.gitlab.com/api): "Generic packages API" (`PUT
@@ -110,12 +111,12 @@ package struct GitLabAPI: Sendable {
     /// Uploads one file into the generic package, streamed from disk; GitLab answers with the
     /// package file it stored (`select=package_file`), its SHA256 included.
     package func upload(
-        _ asset: LocalAsset, package: String, version: String, progress: (@Sendable (Int64) -> Void)? = nil
+        _ asset: Artifact, package: String, version: String, progress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> GitLabPackageFile {
         let target = url(
             "/packages/generic/\(Self.segment(package))/\(Self.segment(version))/\(Self.segment(asset.name))",
             query: ["select": "package_file"])
-        var request = client.request("PUT", target, body: .file(asset.url, size: asset.size))
+        var request = client.request("PUT", target, body: .file(asset.fileURL, size: asset.size))
         request.headers["Content-Type"] = "application/octet-stream"
         request.progress = progress
         // Each PUT adds a package file: a 502 whose upload landed must not be sent again blindly.

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 
 /// Publishes to GitLab. A GitLab release has no draft state, so the order makes the promise: every
@@ -56,12 +57,12 @@ public struct GitLabPublisher: Publisher {
 
     /// The local assets against the package's newest same-name files.
     private struct Plan {
-        var missing: [LocalAsset] = []
+        var missing: [Artifact] = []
         var differing: [String] = []
         /// Names with more than one package file (earlier retries or runs); the newest is what counts.
         var duplicated: [String] = []
 
-        init(_ local: [LocalAsset], files: [GitLabPackageFile]) {
+        init(_ local: [Artifact], files: [GitLabPackageFile]) {
             let newest = GitLabPackageFile.newest(files)
             for asset in local {
                 guard let file = newest[asset.name] else {
@@ -178,7 +179,7 @@ public struct GitLabPublisher: Publisher {
     /// Uploads one file. A copy that arrived with other bytes is superseded by uploading again:
     /// the newest copy is the one GitLab serves (and the one the check compares).
     private func upload(
-        _ asset: LocalAsset, api: GitLabAPI, client: RetryingHTTPClient, package: String, version: String,
+        _ asset: Artifact, api: GitLabAPI, client: RetryingHTTPClient, package: String, version: String,
         console: Console
     ) async throws {
         for attempt in 1...client.policy.maxAttempts {

@@ -1,4 +1,5 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 
 /// Compares a release's attachments with the local asset set by name, size and SHA256. Gitea
@@ -27,7 +28,7 @@ package struct GiteaAttachmentCheck {
     package init(api: GiteaReleaseAPI) { self.api = api }
 
     /// Whether `attachment` holds exactly `asset`'s bytes: its size, then the SHA256 of what it serves.
-    package mutating func matches(_ attachment: GiteaAttachment, _ asset: LocalAsset) async throws -> Bool {
+    package mutating func matches(_ attachment: GiteaAttachment, _ asset: Artifact) async throws -> Bool {
         guard attachment.name == asset.name, attachment.size == asset.size else { return false }
         if let known = hashes[attachment.id] { return known == asset.sha256 }
         let sha256 = try await api.sha256(of: attachment)
@@ -35,7 +36,7 @@ package struct GiteaAttachmentCheck {
         return sha256 == asset.sha256
     }
 
-    package mutating func plan(_ local: [LocalAsset], remote: [GiteaAttachment]) async throws -> Plan {
+    package mutating func plan(_ local: [Artifact], remote: [GiteaAttachment]) async throws -> Plan {
         var plan = Plan()
         plan.extra = Array(Set(remote.map(\.name)).subtracting(local.map(\.name))).sorted()
         for asset in local {

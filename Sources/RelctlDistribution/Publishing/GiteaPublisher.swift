@@ -1,4 +1,5 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 
 /// Publishes to Gitea or Forgejo (one API v1), as GitHubPublisher does: find this tag's release
@@ -209,7 +210,7 @@ public struct GiteaPublisher: Publisher {
     /// Uploads one attachment and checks the bytes it serves. When an attempt ends without a clear
     /// answer, the list says whether it arrived (checked, done) or not (upload again).
     private func upload(
-        _ asset: LocalAsset, to release: GiteaRelease, api: GiteaReleaseAPI, client: RetryingHTTPClient,
+        _ asset: Artifact, to release: GiteaRelease, api: GiteaReleaseAPI, client: RetryingHTTPClient,
         checker: inout GiteaAttachmentCheck, console: Console
     ) async throws {
         var attempt = 0

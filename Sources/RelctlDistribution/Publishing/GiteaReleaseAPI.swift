@@ -133,7 +133,7 @@ package struct GiteaReleaseAPI: Sendable {
 
     /// Uploads one file as the multipart field `attachment`, streamed from a scratch copy.
     package func upload(
-        _ asset: LocalAsset, releaseID: Int, progress: (@Sendable (Int64) -> Void)? = nil
+        _ asset: Artifact, releaseID: Int, progress: (@Sendable (Int64) -> Void)? = nil
     ) async throws
         -> GiteaAttachment
     {

@@ -1,21 +1,12 @@
 import Foundation
+import RelctlArtifacts
 import RelctlBasics
 
-/// One file to attach to a release, hashed locally.
-public struct LocalAsset: Sendable, Equatable {
-    /// The asset name: the file's name in dist/.
-    public package(set) var name: String
-    public package(set) var url: URL
-    public package(set) var size: Int64
-    /// Lowercase hex SHA256 of the file as it is now.
-    public package(set) var sha256: String
-
-    package init(name: String, url: URL, size: Int64, sha256: String) {
-        self.name = name
-        self.url = url
-        self.size = size
-        self.sha256 = sha256
-    }
+/// A file attached to a release is an `Artifact` of the release's dist/ (its name is the asset
+/// name, its SHA-256 hashed as the file is now); these are what the forges' uploads need of it.
+extension Artifact {
+    /// The file to send; an artifact without a path is the file of that name in the working folder.
+    package var fileURL: URL { URL(fileURLWithPath: path ?? name) }
 
     /// The media type announced on upload; GitHub serves the asset with it.
     public var contentType: String {

@@ -13,10 +13,11 @@ public struct ReleaseAssetSet: Sendable, Equatable {
     /// Companions of the list that are attached when they exist.
     package static let companions = [ReleaseManifest.fileName, sumsFileName + ".sig", sumsFileName + ".minisig"]
 
-    /// Sorted by name, so uploads happen in the same order on every run.
-    public package(set) var assets: [LocalAsset]
+    /// Sorted by name, so uploads happen in the same order on every run; each with its path and
+    /// its SHA-256 as the file is now.
+    public package(set) var assets: [Artifact]
 
-    public init(assets: [LocalAsset]) {
+    public init(assets: [Artifact]) {
         self.assets = assets.sorted { $0.name < $1.name }
     }
 
@@ -69,10 +70,13 @@ public struct ReleaseAssetSet: Sendable, Equatable {
         let digests = try await FileHasher.digests(
             of: ordered.map { dist.appendingPathComponent($0) }, algorithms: [.sha256], jobs: jobs)
         var changed: [String] = []
-        var assets: [LocalAsset] = []
+        var assets: [Artifact] = []
         for (name, digest) in zip(ordered, digests) {
             if let expected = listed[name], expected != digest[.sha256] { changed.append(name) }
-            assets.append(LocalAsset(name: name, url: digest.url, size: digest.size, sha256: digest[.sha256]))
+            assets.append(
+                Artifact(
+                    name: name, kind: .of(fileName: name), format: ArtifactName.format(of: name) ?? "",
+                    size: digest.size, sha256: digest[.sha256], path: digest.url.path))
         }
         if !changed.isEmpty { throw PublishError.changedFiles(sums: shownSums, names: changed) }
         return ReleaseAssetSet(assets: assets)

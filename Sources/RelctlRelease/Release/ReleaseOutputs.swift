@@ -14,7 +14,7 @@ public struct ReleaseOutputs: Sendable {
     /// `.archives`: every archive written, with size and SHA-256 from the write stream.
     var archives: [PackagedArtifact]?
     /// `.linuxPackages`: the .deb/.rpm files written, with their digests.
-    var linuxPackages: [LinuxPackageArtifact]?
+    var linuxPackages: [Artifact]?
     /// `.repositories`: what `relctl repository` would report for this release.
     var repositories: RepositoryBuilder.Report?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
@@ -51,7 +51,7 @@ public struct ReleaseOutputs: Sendable {
     init() {}
 
     /// The archives as `manifest.json` lists them (sorted by name), once packaged.
-    var artifacts: [ReleaseManifest.Artifact] {
+    var artifacts: [Artifact] {
         checksums?.manifest.artifacts ?? archives?.map(\.manifestEntry) ?? []
     }
 

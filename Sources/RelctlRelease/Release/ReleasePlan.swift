@@ -21,7 +21,7 @@ public struct ReleasePlan: Sendable, Codable {
     var problemDetails: [Diagnostic] = []
     var warnings: [String] = []
     var stages: [StageRecord] = []
-    var artifacts: [ReleaseManifest.Artifact] = []
+    var artifacts: [Artifact] = []
     /// `[[image]]`s built: name, repository, index digest, tags, platforms (the same digest on a
     /// dry run and the real run of one commit).
     var images: [BuiltImage] = []

@@ -19,7 +19,7 @@ struct RepositoryStage: ReleaseStage {
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let report = try await RepositoryBuilder(context: run.context).write(
             config: run.config, epoch: run.identity.packagingInputs.mtime, dist: run.stagingDirectory,
-            keysRoot: run.projectRoot)
+            keysRoot: run.projectRoot, packages: outputs.linuxPackages)
         outputs.repositories = report
         return [report.aptPackages.map { "apt: \($0) package(s)" }, report.dnfPackages.map { "dnf: \($0) package(s)" }]
             .compactMap { $0 }.joined(separator: ", ")

@@ -91,7 +91,7 @@ struct TagStage: ReleaseStage {
     }
 
     /// `<project> <tag>`, a line with version and commit, then one `SHA256  NAME` line per artifact.
-    static func message(identity: ReleaseIdentity, artifacts: [ReleaseManifest.Artifact]) -> String {
+    static func message(identity: ReleaseIdentity, artifacts: [Artifact]) -> String {
         var lines = ["\(identity.project) \(identity.tag)", ""]
         lines.append("Release \(identity.version) of \(identity.project), commit \(identity.commit).")
         if artifacts.isEmpty {
