@@ -19,6 +19,8 @@ final class ReleaseProgress: Sendable {
     private let console: Console
     private let ticker = Mutex<Task<Void, Never>?>(nil)
     private let status = Mutex<String?>(nil)
+    /// The stages running now with their labels, latest last: stages may overlap.
+    private let running = Mutex<[(name: String, label: String)]>([])
 
     init(console: Console, environment: [String: String]) {
         self.console = console
@@ -46,6 +48,7 @@ final class ReleaseProgress: Sendable {
     /// A stage begins.
     func begin(_ stage: String, index: Int, of total: Int) {
         let label = "[\(index)/\(total)] \(stage)"
+        running.withLock { $0.append((stage, label)) }
         switch style {
         case .plain:
             console.info("==> \(label)")
@@ -86,7 +89,12 @@ final class ReleaseProgress: Sendable {
 
     /// A stage ended.
     func end(_ record: StageRecord) {
-        stopTicker()
+        let stillRunning = running.withLock { running in
+            running.removeAll { $0.name == record.name }
+            return running.last?.label
+        }
+        // The live line goes on for a stage still running alongside.
+        if let stillRunning, style == .live { status.withLock { $0 = stillRunning } } else { stopTicker() }
         let time = Self.format(record.seconds)
         let detail = record.detail.map { " — \($0)" } ?? ""
         let mark: String

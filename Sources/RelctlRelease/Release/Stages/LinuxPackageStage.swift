@@ -10,8 +10,10 @@ import RelctlChanges
 struct LinuxPackageStage: ReleaseStage {
     init() {}
     var name: String { "linux-package" }
-    var needs: Set<ReleaseFact> { [.binaries, .archives] }
+    /// The binaries, not the archives: the packages are written while the archives are.
+    var needs: Set<ReleaseFact> { [.binaries] }
     var produces: Set<ReleaseFact> { [.linuxPackages] }
+    var runsAlongside: Bool { true }
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.config.linuxPackages.isEmpty ? "no [[package]] in \(run.config.path)" : nil

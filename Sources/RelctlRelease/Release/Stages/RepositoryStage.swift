@@ -11,6 +11,7 @@ struct RepositoryStage: ReleaseStage {
     var name: String { "repository" }
     var needs: Set<ReleaseFact> { [.linuxPackages] }
     var produces: Set<ReleaseFact> { [.repositories] }
+    var runsAlongside: Bool { true }
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.config.repositories.isEnabled ? nil : "no [apt] or [dnf] in \(run.config.path)"
