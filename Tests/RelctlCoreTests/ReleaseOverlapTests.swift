@@ -97,7 +97,7 @@ struct ReleaseOverlapTests {
         let repository = try GitRepository()
         let config = try config(repository)
         var context = Context(workingDirectory: repository.url)
-        if serial { context.environment[ReleasePipeline.serialVariable] = "1" }
+        context.environment[ReleasePipeline.serialVariable] = serial ? "1" : nil
         var options = ReleaseOptions(tag: "v1.0.0")
         options.dryRun = dryRun
         let outcome = try await ReleasePipeline(stages: stages).run(options, config: config, context: context)
@@ -134,7 +134,7 @@ struct ReleaseOverlapTests {
         #expect(overlapped.error == nil, "\(overlapped.error?.message ?? "")")
         let (serial, _) = try await run(Self.readerStages(gated: false), serial: true)
         #expect(serial.error == nil, "\(serial.error?.message ?? "")")
-        let reader = "reader installers=slow provenance=signals"
+        let reader = "reader provenance=signals installers=slow"
         #expect(overlapped.plan.notes == "notes signatures=\(reader)")
         for outcome in [overlapped, serial] {
             #expect(outcome.plan.stages.map(\.name) == ["preflight", "scratch", "slow", "signals", "reader", "notes"])

@@ -21,6 +21,9 @@ final class ReleaseProgress: Sendable {
     private let status = Mutex<String?>(nil)
     /// The stages running now with their labels, latest last: stages may overlap.
     private let running = Mutex<[(name: String, label: String)]>([])
+    /// Under GitHub Actions, the stage whose output the open group folds: groups do not nest, so a
+    /// stage that starts while another runs gets a line, not a group.
+    private let openGroup = Mutex<String?>(nil)
 
     init(console: Console, environment: [String: String]) {
         self.console = console
@@ -53,7 +56,12 @@ final class ReleaseProgress: Sendable {
         case .plain:
             console.info("==> \(label)")
         case .githubActions:
-            console.stderr("::group::relctl: \(stage)\n")
+            let opens = openGroup.withLock { open in
+                guard open == nil else { return false }
+                open = stage
+                return true
+            }
+            if opens { console.stderr("::group::relctl: \(stage)\n") } else { console.info("==> \(label)") }
         case .live:
             let start = ContinuousClock.now
             status.withLock { $0 = label }
@@ -111,8 +119,13 @@ final class ReleaseProgress: Sendable {
                     ? "--  \(record.name): \(mark)\(detail)" : "    \(record.name): \(mark) (\(time))\(detail)")
         case .githubActions:
             console.info("    \(record.name): \(mark) (\(time))\(detail)")
-            // Skipped stages never opened a group.
-            if record.status != .skipped { console.stderr("::endgroup::\n") }
+            // Skipped stages never opened a group, nor did stages that started beside another.
+            let closes = openGroup.withLock { open in
+                guard open == record.name, record.status != .skipped else { return false }
+                open = nil
+                return true
+            }
+            if closes { console.stderr("::endgroup::\n") }
         case .live:
             clearLine()
             console.info(
