@@ -38,6 +38,7 @@ struct GatedStage: ReleaseStage {
     var timeout: Duration = .seconds(30)
     var opens: StageGate?
     var fails = false
+    var warns: String?
     var alongside = true
 
     var produces: Set<ReleaseFact> { [fact] }
@@ -48,6 +49,7 @@ struct GatedStage: ReleaseStage {
         announces?.open()
         try await waitsFor?.wait(timeout: timeout)
         opens?.open()
+        if let warns { run.context.console.warning(warns) }
         if fails { throw TestFailure("\(name) broke") }
         // What it saw of the facts it reads, so a test can tell it ran after them.
         let seen = reading.sorted().map { "\($0.rawValue)=\(Self.value(of: $0, in: outputs) ?? "none")" }
@@ -142,6 +144,18 @@ struct ReleaseOverlapTests {
         }
         #expect(overlapped.plan.stages.map(\.detail).dropFirst(2) == serial.plan.stages.map(\.detail).dropFirst(2))
         #expect(overlapped.plan.notes == serial.plan.notes)
+    }
+
+    /// `later` warns first (`earlier` waits for it to start), yet the run lists the warnings in
+    /// stage order, as a serial run does.
+    @Test func warningsAreRecordedInStageOrder() async throws {
+        let started = StageGate()
+        let (outcome, _) = try await run([
+            GatedStage(name: "earlier", fact: .installers, waitsFor: started, warns: "from earlier"),
+            GatedStage(name: "later", fact: .signatures, opens: started, warns: "from later"),
+        ])
+        #expect(outcome.error == nil, "\(outcome.error?.message ?? "")")
+        #expect(outcome.plan.warnings.filter { $0.hasPrefix("from ") } == ["from earlier", "from later"])
     }
 
     /// `breaks` fails once `finishes` has started; `finishes` ends only after that, and still

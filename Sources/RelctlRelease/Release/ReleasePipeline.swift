@@ -153,7 +153,8 @@ public struct ReleasePipeline: Sendable {
                     let warnings = StageSchedule.runsAlongside(stage, run) ? DiagnosticsEngine() : nil
                     let alongside = schedule.started(index, run, warnings: warnings)
                     let given = alongside ? outputs.only(stage.needs.union(stage.reads)) : outputs
-                    let stageRun = warnings.map { run.printing(to: Self.console(run.context.console, recording: $0)) } ?? run
+                    let stageRun =
+                        warnings.map { run.printing(to: Self.console(run.context.console, recording: $0)) } ?? run
                     group.addTask {
                         var given = given
                         do {
