@@ -40,10 +40,13 @@ struct GatedStage: ReleaseStage {
     var fails = false
     var warns: String?
     var alongside = true
+    /// Stands for a run whose configuration has the stage run a user command (`[archive] stage`).
+    var commands = false
 
     var produces: Set<ReleaseFact> { [fact] }
     var reads: Set<ReleaseFact> { reading }
     var runsAlongside: Bool { alongside }
+    func runsCommands(_ run: ReleaseRun) -> Bool { commands }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         announces?.open()
@@ -198,6 +201,14 @@ struct ReleaseOverlapTests {
         // `would-open` never starts while `alone` runs: `alone` gives up waiting.
         #expect(blocked.error?.message.contains("stage `alone` failed") == true)
         #expect(blocked.plan.stages.map(\.status).suffix(2) == [.failed, .notRun])
+        // Nor beside a stage that would run alongside, were it not to run a user command this time.
+        let commanded = StageGate()
+        let (withCommand, _) = try await run([
+            GatedStage(name: "commands", fact: .installers, waitsFor: commanded, timeout: .seconds(1), commands: true),
+            GatedStage(name: "would-open", fact: .signatures, opens: commanded),
+        ])
+        #expect(withCommand.error?.message.contains("stage `commands` failed") == true)
+        #expect(withCommand.plan.stages.map(\.status).suffix(2) == [.failed, .notRun])
     }
 
     @Test func theContractRefusesReadsOfLaterStagesAndOverlappingReleaseStages() {
