@@ -24,14 +24,20 @@ struct ProfileCLITests {
         let result = try relctl(["release", "v1.0.0", "--dry-run", "--profile", "-q"], in: fixture.url)
         #expect(result.status == 0, "\(result)")
         let rows = Self.rows(result.stderr)
+        let whole = try #require(rows["whole run"]).compactMap(Double.init)
+        #expect(whole.count == 2)
+        // Start, end, wall and CPU: the offsets show which stages overlapped (issue 45).
         for stage in ["preflight", "build", "package", "checksum", "notes", "tag"] {
             let numbers = try #require(rows[stage], "no row for the \(stage) stage:\n\(result.stderr)")
-            #expect(numbers.count == 2 && numbers.allSatisfy { Double($0)! >= 0 })
+                .compactMap(Double.init)
+            #expect(numbers.count == 4 && numbers.allSatisfy { $0 >= 0 }, "\(stage): \(numbers)")
+            #expect(abs(numbers[0] + numbers[2] - numbers[1]) < 0.0015, "\(stage): end = start + wall")
+            #expect(numbers[1] <= whole[0] + 0.001, "\(stage) ends within the whole run")
         }
-        let whole = try #require(rows["whole run"]).compactMap(Double.init)
-        let stages = ["preflight", "build", "package", "checksum", "notes", "tag"].compactMap { rows[$0]?.first }
-            .compactMap(Double.init)
-        #expect(whole.count == 2 && whole[0] >= stages.reduce(0, +), "the stages fit in the whole run")
+        // Stages that run alone do not overlap: the tag starts after the notes end.
+        let notes = try #require(rows["notes"]).compactMap(Double.init)
+        let tag = try #require(rows["tag"]).compactMap(Double.init)
+        #expect(tag[0] >= notes[1] - 0.001, "notes \(notes), tag \(tag)")
         // git ran (preflight, scratch clone, tag); archives were compressed and hashed, SBOMs and
         // files written; the configuration was read (the project's, then the scratch clone's).
         for kind in ["git", "compression", "hashing", "SBOM", "writes", "configuration", "process start"] {
@@ -70,6 +76,37 @@ struct ProfileCLITests {
             }
             #expect(!paths.contains("\(name)/demo/1brc/scratch.tmp"), "\(file) holds an excluded file")
         }
+    }
+
+    /// The plan without its clock: every `seconds` taken out, and the scratch clone's own path.
+    static func timeless(_ json: String) throws -> NSDictionary {
+        func strip(_ value: Any) -> Any {
+            if var object = value as? [String: Any] {
+                if object["name"] as? String == "scratch" { object["detail"] = nil }
+                return object.filter { $0.key != "seconds" }.mapValues(strip)
+            }
+            if let array = value as? [Any] { return array.map(strip) }
+            return value
+        }
+        return try #require(strip(try JSONSerialization.jsonObject(with: Data(json.utf8))) as? NSDictionary)
+    }
+
+    /// `RELCTL_SERIAL_STAGES=1` runs the stages one after another (issue 45): the plan, warnings and
+    /// stage records are the overlapping run's, but for the clock.
+    @Test func theSerialRunPrintsTheSamePlan() throws {
+        let fixture = try ReleaseFixture()
+        let overlapped = try relctl(["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url)
+        #expect(overlapped.status == 0, "\(overlapped)")
+        let serial = try relctl(
+            ["release", "v1.0.0", "--dry-run", "--json"], in: fixture.url,
+            environment: ["RELCTL_SERIAL_STAGES": "1"])
+        #expect(serial.status == 0, "\(serial)")
+        let plan = try Self.timeless(overlapped.stdout), serialPlan = try Self.timeless(serial.stdout)
+        let differing = Set((plan.allKeys + serialPlan.allKeys).compactMap { $0 as? String }).filter {
+            (plan[$0] as? NSObject) != (serialPlan[$0] as? NSObject)
+        }
+        #expect(differing.isEmpty, "\(differing.sorted()): \(overlapped.stdout)\n\(serial.stdout)")
+        #expect((plan["stages"] as? [Any])?.count ?? 0 > 10)
     }
 
     @Test func theEnvironmentProfilesAnyCommandAndIsOffOtherwise() throws {

@@ -36,6 +36,8 @@ public final class WorkProfile: Sendable {
 
     struct Section: Sendable {
         var name: String
+        /// Seconds from the run's start to the stage's: stages of a release may overlap.
+        var start: Double
         var wall: Double
         var cpu: Double
     }
@@ -96,7 +98,10 @@ public final class WorkProfile: Sendable {
     /// Records a stage that began at `mark`.
     package func endSection(_ name: String, since mark: Mark?) {
         guard let mark else { return }
-        let section = Section(name: name, wall: Self.wallNow() - mark.wall, cpu: Self.processCPU() - mark.cpu)
+        let runStart = started.withLock { $0.wall }
+        let section = Section(
+            name: name, start: mark.wall - runStart, wall: Self.wallNow() - mark.wall,
+            cpu: Self.processCPU() - mark.cpu)
         sections.withLock { $0.append(section) }
     }
 
@@ -108,7 +113,9 @@ public final class WorkProfile: Sendable {
         }
     }
 
-    /// The report: stages in the order they ran, then every kind of work that was measured.
+    /// The report: stages in the order they ended, each with its start and end offset in the run
+    /// (stages that overlap show it there; their CPU columns overlap too, the process's CPU being
+    /// shared), then every kind of work that was measured.
     public func report() -> String {
         let (wall0, cpu0) = started.withLock { $0 }
         let totalWall = Self.wallNow() - wall0, totalCPU = Self.processCPU() - cpu0
@@ -117,8 +124,12 @@ public final class WorkProfile: Sendable {
         var lines = ["profile: seconds of wall and CPU time (CPU includes the children waited for)"]
         let stages = sections.withLock { $0 }
         if !stages.isEmpty {
-            lines.append("  \(name("stage"))     wall      CPU")
-            for stage in stages { lines.append("  \(name(stage.name)) \(seconds(stage.wall)) \(seconds(stage.cpu))") }
+            lines.append("  \(name("stage"))    start      end     wall      CPU")
+            for stage in stages {
+                lines.append(
+                    "  \(name(stage.name)) \(seconds(stage.start)) \(seconds(stage.start + stage.wall))"
+                        + " \(seconds(stage.wall)) \(seconds(stage.cpu))")
+            }
         }
         lines.append("  \(name("whole run")) \(seconds(totalWall)) \(seconds(totalCPU))")
         let kinds = tallies.withLock { $0 }

@@ -55,6 +55,40 @@ public struct ReleaseOutputs: Sendable {
         checksums?.manifest.artifacts ?? archives?.map(\.manifestEntry) ?? []
     }
 
+    /// These outputs with only `facts`: what a stage that runs alongside others is handed, so it
+    /// sees the same whether its siblings have ended or not (and whether they overlap at all).
+    func only(_ facts: Set<ReleaseFact>) -> ReleaseOutputs {
+        var subset = ReleaseOutputs()
+        for fact in facts { subset.take(fact, from: self) }
+        return subset
+    }
+
+    /// Copies what records `fact` from `other`: a stage's results, merged back from the copy it ran on.
+    mutating func take(_ fact: ReleaseFact, from other: ReleaseOutputs) {
+        switch fact {
+        case .binaries: builtTargets = other.builtTargets
+        case .archives: archives = other.archives
+        case .linuxPackages: linuxPackages = other.linuxPackages
+        case .repositories: repositories = other.repositories
+        case .checksums: checksums = other.checksums
+        case .channels: channels = other.channels
+        case .publishedChannels: publishedChannels = other.publishedChannels
+        case .publishedRepositories: publishedRepositories = other.publishedRepositories
+        case .signatures: signatures = other.signatures
+        case .provenance: provenance = other.provenance
+        case .installers: installers = other.installers
+        case .notes: notes = other.notes
+        case .tag: tag = other.tag
+        case .pushedTag:
+            pushedTo = other.pushedTo
+            pushedObject = other.pushedObject
+        case .dist: distFiles = other.distFiles
+        case .published: published = other.published
+        case .images: images = other.images
+        case .pushedImages: pushedImages = other.pushedImages
+        }
+    }
+
     /// Whether the stage that produces `fact` has run.
     func has(_ fact: ReleaseFact) -> Bool {
         switch fact {

@@ -24,16 +24,28 @@ public struct ReleasePipeline: Sendable {
         self.stages = stages
     }
 
-    /// Needs no earlier stage produces, and facts produced twice: a stage list with either cannot run.
+    /// Needs or reads no earlier stage produces, facts produced twice, and stages that create or
+    /// seal the release yet say they run alongside others: a stage list with any cannot run.
     static func contractProblems(_ stages: [any ReleaseStage]) -> [String] {
         var produced: Set<ReleaseFact> = []
         var problems: [String] = []
-        for stage in stages {
+        for (index, stage) in stages.enumerated() {
             for fact in stage.needs.subtracting(produced).sorted() {
                 problems.append("`\(stage.name)` needs \(fact.rawValue), which no earlier stage produces")
             }
+            // Run alongside its producer, a stage reading a later stage's fact would see it or not
+            // depending on the clock: it is handed only what earlier stages produced, so it never would.
+            for fact in stage.reads.subtracting(produced).sorted() {
+                let later = stages[(index + 1)...].first { $0.produces.contains(fact) }
+                problems.append(
+                    "`\(stage.name)` reads \(fact.rawValue), which "
+                        + (later.map { "only the later stage `\($0.name)` produces" } ?? "no earlier stage produces"))
+            }
             for fact in stage.produces.intersection(produced).sorted() {
                 problems.append("`\(stage.name)` produces \(fact.rawValue) again")
+            }
+            if stage.runsAlongside, stage.sealsRelease || stage.needsPassingPreflight {
+                problems.append("`\(stage.name)` creates or seals the release, so it cannot run alongside other stages")
             }
             produced.formUnion(stage.produces)
         }
@@ -111,40 +123,100 @@ public struct ReleasePipeline: Sendable {
     }
 
     /// Every stage in order. A stage is skipped when it says so, when a fact it needs was not
-    /// produced, or (on a dry run whose preflight failed) when it would create the tag. The first
-    /// failure undoes what the completed stages did, newest first, unless the release was sealed.
+    /// produced, or (on a dry run whose preflight failed) when it would create the tag. Stages
+    /// that run alongside others overlap (see `StageSchedule`); each works on its own copy of the
+    /// outputs, and what it produces is merged back as it ends, so every stage sees what it
+    /// would see in a serial run. The first failure (in stage order) stops new stages; those
+    /// still running finish, then what the completed stages did is undone, newest first, unless
+    /// the release was sealed.
     private func runStages(
         _ run: ReleaseRun, _ outputs: inout ReleaseOutputs, report: inout ReleaseReporter, preflightFailed: Bool
     ) async -> (any RelctlError)? {
         var run = run
-        var completed: [any ReleaseStage] = []
-        for (index, stage) in stages.enumerated() {
-            if let skip = skipReason(stage, run, outputs, preflightFailed: preflightFailed) {
-                report.skipped(stage.name, detail: skip)
-                continue
-            }
-            let started = report.begin(stage.name)
-            do {
-                let detail = try await stage.perform(run, &outputs)
-                for fact in stage.produces where !outputs.has(fact) {
-                    preconditionFailure("stage `\(stage.name)` declared \(fact.rawValue) but did not produce it")
+        var schedule = StageSchedule(
+            stages: stages, overlap: !Self.serialRequested(run.context.environment),
+            diagnostics: run.context.console.diagnostics)
+        var failed: (index: Int, error: any Error)?
+        await withTaskGroup(of: StageResult.self) { group in
+            while true {
+                // Start every stage that may start now, in stage order.
+                while failed == nil, let index = schedule.nextStartable(run) {
+                    let stage = stages[index]
+                    if let skip = skipReason(stage, run, outputs, preflightFailed: preflightFailed) {
+                        report.skipped(stage.name, detail: skip)
+                        schedule.skipped(index)
+                        continue
+                    }
+                    let started = report.begin(stage.name)
+                    // A stage alone works on the outputs themselves (copied back as it ends); one
+                    // alongside others on the facts it reads, its warnings held apart.
+                    let warnings = StageSchedule.runsAlongside(stage, run) ? DiagnosticsEngine() : nil
+                    let alongside = schedule.started(index, run, warnings: warnings)
+                    let given = alongside ? outputs.only(stage.needs.union(stage.reads)) : outputs
+                    let stageRun =
+                        warnings.map { run.printing(to: Self.console(run.context.console, recording: $0)) } ?? run
+                    group.addTask {
+                        var given = given
+                        do {
+                            let detail = try await stage.perform(stageRun, &given)
+                            return StageResult(
+                                index: index, started: started, outputs: given, outcome: .success(detail))
+                        } catch {
+                            return StageResult(
+                                index: index, started: started, outputs: given, outcome: .failure(error))
+                        }
+                    }
                 }
-                report.ended(stage.name, .ok, since: started, detail: detail)
-                completed.append(stage)
-                // Tag what is there: a hook that committed moves the release to its commit.
-                if let moved = outputs.movedHead, moved.commit != run.identity.commit {
-                    run = run.releasing(run.identity.moved(to: moved.commit, time: moved.time))
-                    report.moved(to: moved.commit)
+                guard let result = await group.next() else { break }
+                let stage = stages[result.index]
+                let alongside = schedule.isAlongside(result.index)
+                schedule.ended(result.index)
+                switch result.outcome {
+                case .success(let detail):
+                    for fact in stage.produces where !result.outputs.has(fact) {
+                        preconditionFailure("stage `\(stage.name)` declared \(fact.rawValue) but did not produce it")
+                    }
+                    if alongside {
+                        for fact in stage.produces { outputs.take(fact, from: result.outputs) }
+                    } else {
+                        outputs = result.outputs
+                    }
+                    report.ended(stage.name, .ok, since: result.started, detail: detail)
+                    schedule.completed(result.index)
+                    // Tag what is there: a hook that committed moves the release to its commit.
+                    if let moved = outputs.movedHead, moved.commit != run.identity.commit {
+                        run = run.releasing(run.identity.moved(to: moved.commit, time: moved.time))
+                        report.moved(to: moved.commit)
+                    }
+                    // The release is out: an interrupt from here on must not take the tag back.
+                    if stage.sealsRelease { run.guards.releaseAll() }
+                case .failure(let error):
+                    if !alongside { outputs = result.outputs }
+                    report.ended(stage.name, .failed, since: result.started)
+                    if failed.map({ result.index < $0.index }) ?? true { failed = (result.index, error) }
                 }
-                // The release is out: an interrupt from here on must not take the tag back.
-                if stage.sealsRelease { run.guards.releaseAll() }
-            } catch {
-                report.ended(stage.name, .failed, since: started)
-                report.notRun(stages.dropFirst(index + 1))
-                return await failure(of: stage, error, completed: completed, run, &outputs)
             }
         }
-        return nil
+        guard let failed else { return nil }
+        report.notRun(schedule.notStarted)
+        return await failure(
+            of: stages[failed.index], failed.error, completed: schedule.completedStages, run, &outputs)
+    }
+
+    /// `RELCTL_SERIAL_STAGES=1` runs every stage alone, one after another (to compare with the
+    /// overlapping run: the records and files are the same).
+    static let serialVariable = "RELCTL_SERIAL_STAGES"
+
+    static func serialRequested(_ environment: [String: String]) -> Bool {
+        environment[serialVariable].map { !$0.isEmpty && $0 != "0" } ?? false
+    }
+
+    /// `console`'s output, with its warnings recorded in `diagnostics` (moved into the run's own
+    /// in stage order once the stages before have ended, so `--json` lists them as a serial run would).
+    private static func console(_ console: Console, recording diagnostics: DiagnosticsEngine) -> Console {
+        Console(
+            verbosity: console.verbosity, color: console.color, isInteractive: console.isInteractive,
+            diagnostics: diagnostics, out: { console.stdout($0) }, err: { console.stderr($0) })
     }
 
     private func skipReason(
@@ -245,4 +317,12 @@ public struct ReleasePipeline: Sendable {
             return (.failed(ReleaseError.workspaceFailed(reason: "\(error)")), StageRecordDraft(ok: false))
         }
     }
+}
+
+/// How a stage the pipeline started ended, with the outputs it worked on.
+private struct StageResult: Sendable {
+    let index: Int
+    let started: ReleaseReporter.Started
+    let outputs: ReleaseOutputs
+    let outcome: Result<String?, any Error>
 }

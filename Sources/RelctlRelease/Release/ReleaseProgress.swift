@@ -19,6 +19,11 @@ final class ReleaseProgress: Sendable {
     private let console: Console
     private let ticker = Mutex<Task<Void, Never>?>(nil)
     private let status = Mutex<String?>(nil)
+    /// The stages running now with their labels, latest last: stages may overlap.
+    private let running = Mutex<[(name: String, label: String)]>([])
+    /// Under GitHub Actions, the stage whose output the open group folds: groups do not nest, so a
+    /// stage that starts while another runs gets a line, not a group.
+    private let openGroup = Mutex<String?>(nil)
 
     init(console: Console, environment: [String: String]) {
         self.console = console
@@ -46,11 +51,17 @@ final class ReleaseProgress: Sendable {
     /// A stage begins.
     func begin(_ stage: String, index: Int, of total: Int) {
         let label = "[\(index)/\(total)] \(stage)"
+        running.withLock { $0.append((stage, label)) }
         switch style {
         case .plain:
             console.info("==> \(label)")
         case .githubActions:
-            console.stderr("::group::relctl: \(stage)\n")
+            let opens = openGroup.withLock { open in
+                guard open == nil else { return false }
+                open = stage
+                return true
+            }
+            if opens { console.stderr("::group::relctl: \(stage)\n") } else { console.info("==> \(label)") }
         case .live:
             let start = ContinuousClock.now
             status.withLock { $0 = label }
@@ -86,7 +97,12 @@ final class ReleaseProgress: Sendable {
 
     /// A stage ended.
     func end(_ record: StageRecord) {
-        stopTicker()
+        let stillRunning = running.withLock { running in
+            running.removeAll { $0.name == record.name }
+            return running.last?.label
+        }
+        // The live line goes on for a stage still running alongside.
+        if let stillRunning, style == .live { status.withLock { $0 = stillRunning } } else { stopTicker() }
         let time = Self.format(record.seconds)
         let detail = record.detail.map { " — \($0)" } ?? ""
         let mark: String
@@ -103,8 +119,13 @@ final class ReleaseProgress: Sendable {
                     ? "--  \(record.name): \(mark)\(detail)" : "    \(record.name): \(mark) (\(time))\(detail)")
         case .githubActions:
             console.info("    \(record.name): \(mark) (\(time))\(detail)")
-            // Skipped stages never opened a group.
-            if record.status != .skipped { console.stderr("::endgroup::\n") }
+            // Skipped stages never opened a group, nor did stages that started beside another.
+            let closes = openGroup.withLock { open in
+                guard open == record.name, record.status != .skipped else { return false }
+                open = nil
+                return true
+            }
+            if closes { console.stderr("::endgroup::\n") }
         case .live:
             clearLine()
             console.info(

@@ -14,8 +14,15 @@ struct ReleaseReporter {
     /// Preflight and workspace, then the stages.
     private let total: Int
     private var position = 0
-    /// The running stage's start for `--profile` (stages run one after another).
-    private var profileMark: WorkProfile.Mark?
+
+    /// An entry that has begun: when, and where its record goes in the plan.
+    struct Started: Sendable {
+        let date: Date
+        /// Its index in `plan.stages`: overlapping stages end in any order, their records stay in stage order.
+        let slot: Int
+        /// Where it starts for `--profile`.
+        let mark: WorkProfile.Mark?
+    }
 
     init(options: ReleaseOptions, config: RelctlConfig, context: Context, stageCount: Int) {
         progress = ReleaseProgress(console: context.console, environment: context.environment)
@@ -47,19 +54,19 @@ struct ReleaseReporter {
         return report
     }
 
-    /// Starts the next numbered entry; returns its start time.
-    mutating func begin(_ name: String) -> Date {
+    /// Starts the next numbered entry, its record in place until it ends.
+    mutating func begin(_ name: String) -> Started {
         position += 1
         progress.begin(name, index: position, of: total)
-        profileMark = WorkProfile.shared.mark()
-        return clock.now()
+        plan.stages.append(StageRecord(name: name, status: .notRun))
+        return Started(date: clock.now(), slot: plan.stages.count - 1, mark: WorkProfile.shared.mark())
     }
 
-    mutating func ended(_ name: String, _ status: StageStatus, since start: Date, detail: String? = nil) {
-        let record = StageRecord(name: name, status: status, seconds: clock.seconds(since: start), detail: detail)
-        WorkProfile.shared.endSection(name, since: profileMark)
-        profileMark = nil
-        plan.stages.append(record)
+    mutating func ended(_ name: String, _ status: StageStatus, since start: Started, detail: String? = nil) {
+        let record = StageRecord(
+            name: name, status: status, seconds: clock.seconds(since: start.date), detail: detail)
+        WorkProfile.shared.endSection(name, since: start.mark)
+        plan.stages[start.slot] = record
         progress.end(record)
     }
 

@@ -60,6 +60,16 @@ public struct ReleaseRun: Sendable {
             stagingDirectory: stagingDirectory, distDirectory: distDirectory, remoteURL: remoteURL, progress: progress,
             guards: guards, lock: lock, recovery: recovery)
     }
+    /// This run, printing through `console` (a stage that runs alongside others keeps its
+    /// warnings apart until they can be recorded in stage order).
+    func printing(to console: Console) -> ReleaseRun {
+        var context = context
+        context.console = console
+        return ReleaseRun(
+            options: options, identity: identity, config: config, context: context, projectRoot: projectRoot,
+            stagingDirectory: stagingDirectory, distDirectory: distDirectory, remoteURL: remoteURL, progress: progress,
+            guards: guards, lock: lock, recovery: recovery)
+    }
     var isDryRun: Bool { options.dryRun }
 
     /// Git in the tree the stages work in.

@@ -11,6 +11,10 @@ struct ChecksumStage: ReleaseStage {
     var name: String { "checksum" }
     var needs: Set<ReleaseFact> { [.archives] }
     var produces: Set<ReleaseFact> { [.checksums] }
+    /// Every file the checksum file lists: the installers (hashed here) and the packages. The
+    /// images and repositories are not release assets, so it does not wait for them.
+    var reads: Set<ReleaseFact> { [.installers, .linuxPackages] }
+    var runsAlongside: Bool { true }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let algorithm = try ChecksumAlgorithm(id: run.config.checksum.algorithm, file: run.config.path)

@@ -11,6 +11,7 @@ struct ImageStage: ReleaseStage {
     var name: String { "image" }
     var needs: Set<ReleaseFact> { [.binaries] }
     var produces: Set<ReleaseFact> { [.images] }
+    var runsAlongside: Bool { true }
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         if run.config.images.isEmpty { return "no [[image]] in relctl.toml" }

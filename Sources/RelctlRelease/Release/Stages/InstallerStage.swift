@@ -11,6 +11,7 @@ struct InstallerStage: ReleaseStage {
     var name: String { "installer" }
     var needs: Set<ReleaseFact> { [.archives] }
     var produces: Set<ReleaseFact> { [.installers] }
+    var runsAlongside: Bool { true }
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         run.config.installer.enabled ? nil : "[installer] enabled is false"

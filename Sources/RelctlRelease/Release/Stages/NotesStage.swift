@@ -9,6 +9,9 @@ public struct NotesStage: ReleaseStage {
     init() {}
     public var name: String { "notes" }
     public var produces: Set<ReleaseFact> { [.notes] }
+    /// The Install section: the manifest, and the installers and signatures found in the staging folder.
+    public var reads: Set<ReleaseFact> { [.checksums, .installers, .signatures] }
+    public var runsAlongside: Bool { true }
 
     public static let fileName = "RELEASE_NOTES.md"
 

@@ -10,6 +10,10 @@ struct PackageStage: ReleaseStage {
     var name: String { "package" }
     var needs: Set<ReleaseFact> { [.binaries] }
     var produces: Set<ReleaseFact> { [.archives] }
+    var runsAlongside: Bool { true }
+
+    /// `[archive] stage` is the user's command: it runs alone, as a hook would.
+    func runsCommands(_ run: ReleaseRun) -> Bool { run.config.archive.stage != nil }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let targets = outputs.builtTargets ?? run.identity.targets

@@ -11,6 +11,9 @@ struct ProvenanceStage: ReleaseStage {
     var name: String { "provenance" }
     var needs: Set<ReleaseFact> { [.checksums] }
     var produces: Set<ReleaseFact> { [.provenance] }
+    /// The channels list their assets in the checksum file whose files this attests.
+    var reads: Set<ReleaseFact> { [.channels] }
+    var runsAlongside: Bool { true }
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         if run.options.rebuild { return "a rebuild signs nothing" }

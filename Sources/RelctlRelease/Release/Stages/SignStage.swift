@@ -11,6 +11,9 @@ struct SignStage: ReleaseStage {
     var name: String { "sign" }
     var needs: Set<ReleaseFact> { [.checksums] }
     var produces: Set<ReleaseFact> { [.signatures] }
+    /// The channels list their assets in the checksum file this signs.
+    var reads: Set<ReleaseFact> { [.channels] }
+    var runsAlongside: Bool { true }
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         if run.options.rebuild { return "a rebuild signs nothing" }
