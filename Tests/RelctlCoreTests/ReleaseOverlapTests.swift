@@ -88,7 +88,7 @@ struct OverlappingTagStage: ReleaseStage {
 
 /// The pipeline overlaps stages that run alongside others (issue 45): proven with gates that
 /// deadlock a serial run, the records and outputs the same as the serial order's.
-@Suite("ReleaseOverlap", .timeLimit(.minutes(10)), .removesTemporaries)
+@Suite("ReleaseOverlap", .timeLimit(.minutes(30)), .removesTemporaries)
 struct ReleaseOverlapTests {
     func config(_ repository: GitRepository) throws -> RelctlConfig {
         try repository.commit(

@@ -138,7 +138,7 @@ package struct RepositoryBuilder {
     package static func releaseFiles(_ packages: [Artifact]?, kind: ArtifactKind, in dist: URL) throws -> [URL] {
         guard let packages else { return try releaseFiles(in: dist, suffix: "." + kind.rawValue) }
         return packages.filter { $0.kind == kind }.sorted { $0.name < $1.name }.map {
-            URL(fileURLWithPath: $0.path ?? dist.appendingPathComponent($0.name).path)
+            AbsolutePath($0.path ?? $0.name, relativeTo: AbsolutePath(dist)).url
         }
     }
 

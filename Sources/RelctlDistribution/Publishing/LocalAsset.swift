@@ -6,7 +6,10 @@ import RelctlBasics
 /// name, its SHA-256 hashed as the file is now); these are what the forges' uploads need of it.
 extension Artifact {
     /// The file to send; an artifact without a path is the file of that name in the working folder.
-    package var fileURL: URL { URL(fileURLWithPath: path ?? name) }
+    /// Public: a publisher an extension adds reads the file through it (Examples/relctl-gradle).
+    public var fileURL: URL {
+        AbsolutePath(path ?? name, relativeTo: AbsolutePath(FileSystem.currentDirectory)).url
+    }
 
     /// The media type announced on upload; GitHub serves the asset with it.
     public var contentType: String {

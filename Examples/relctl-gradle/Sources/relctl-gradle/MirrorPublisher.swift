@@ -28,7 +28,7 @@ struct MirrorPublisher: Publisher {
             for asset in plan.toCopy {
                 let temporary = folder.appendingPathComponent(".\(asset.name).mirror-tmp")
                 try? manager.removeItem(at: temporary)
-                try manager.copyItem(at: asset.url, to: temporary)
+                try manager.copyItem(at: asset.fileURL, to: temporary)
                 // rename(2) replaces in one step: a reader sees the old file or the new one.
                 guard rename(temporary.path, folder.appendingPathComponent(asset.name).path) == 0 else {
                     let reason = String(cString: strerror(errno))
@@ -67,7 +67,7 @@ struct MirrorPublisher: Publisher {
     }
 
     private struct Plan {
-        var toCopy: [LocalAsset] = []
+        var toCopy: [Artifact] = []
         var unchanged: [String] = []
         var replaced: [String] = []
     }
