@@ -87,17 +87,33 @@ public func run(
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-    let process = Process()
-    process.executableURL = executableURL
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    process.environment = env
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = out
-    process.standardError = err
     let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    try process.run()
+    var process = Process()
+    // A script a test has just written can be busy (ETXTBSY) for a moment: a child another test
+    // started at that instant inherited the writing descriptor until its own exec closes it.
+    // The kernel's answer, not the program's: start again, a few times.
+    for attempt in 1... {
+        process = Process()
+        process.executableURL = executableURL
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = env
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        process.terminationHandler = { _ in exited.signal() }
+        do {
+            try process.run()
+            break
+        } catch let error as NSError
+            where attempt < 50
+            && (error.userInfo[NSUnderlyingErrorKey] as? NSError).map({
+                $0.domain == NSPOSIXErrorDomain && $0.code == Int(ETXTBSY)
+            }) == true
+        {
+            usleep(20_000)
+        }
+    }
     // Woken by the exit at once; every 100 ms it looks whether the test was cancelled.
     while exited.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
         if TestCancellation.isCancelled {
