@@ -109,20 +109,24 @@ public struct ProcessRunner: ProcessRunning {
     }
 
     /// Where a bare command name is on `path`: the first folder holding an executable regular file
-    /// of that name, as `execvp` (and so `env`) picks. A few stat calls: not worth remembering, and
-    /// a tool installed mid-run is found.
+    /// of that name, as `execvp` (and so `env`) picks. Nil when an entry is empty or relative
+    /// (execvp reads those against the working directory: env keeps that rule) or nothing matches.
     package static func searchPath(for name: String, path: String?) -> URL? {
-        guard let path, !path.isEmpty else { return nil }
-        let folders = path.split(separator: ":", omittingEmptySubsequences: false)
-        // An empty or relative entry means the working directory to execvp: env keeps that rule.
-        guard folders.allSatisfy({ $0.hasPrefix("/") }) else { return nil }
-        for folder in folders {
-            let candidate = String(folder.hasSuffix("/") ? folder + name : folder + "/" + name)
-            var info = stat()
-            guard stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 else {
-                continue
+        guard let path, !path.isEmpty,
+            path.split(separator: ":", omittingEmptySubsequences: false).allSatisfy({ $0.hasPrefix("/") })
+        else { return nil }
+        return firstExecutable(name, onPath: path)
+    }
+
+    /// The first absolute folder of `path` holding an executable regular file `name`; relative
+    /// entries are skipped. A few stat calls: not worth remembering, and a tool installed mid-run
+    /// is found.
+    package static func firstExecutable(_ name: String, onPath path: String?) -> URL? {
+        for folder in (path ?? "").split(separator: ":") where folder.hasPrefix("/") {
+            guard let candidate = AbsolutePath(absolute: String(folder))?.appending(name) else { continue }
+            if FileKind.isRegularFile(candidate.pathString), FileSystem.isAccessible(atPath: candidate.pathString, X_OK) {
+                return candidate.url
             }
-            if let url = AbsolutePath(absolute: candidate)?.url { return url }
         }
         return nil
     }

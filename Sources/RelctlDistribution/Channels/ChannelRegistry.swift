@@ -163,11 +163,7 @@ public enum ChannelRegistry {
     }
 
     package static func findOnPath(_ name: String, environment: [String: String]) -> String? {
-        for folder in (environment["PATH"] ?? "").split(separator: ":") where folder.hasPrefix("/") {
-            let candidate = "\(folder)/\(name)"
-            if FileKind.isRegularFile(candidate), FileSystem.isAccessible(atPath: candidate, X_OK) { return candidate }
-        }
-        return nil
+        ProcessRunner.firstExecutable(name, onPath: environment["PATH"])?.path
     }
 
     package static func pluginsOnPath(environment: [String: String]) -> [String] {
