@@ -101,7 +101,7 @@ import Testing
             "\(result)")
         #expect(try fixture.localTags().isEmpty && fixture.remoteTags().isEmpty)
         let dist = fixture.url.appendingPathComponent("dist")
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? []
+        let left = (try folderNames(dist.path))
         #expect(left.isEmpty, "dist/ holds \(left)")
     }
 

@@ -65,7 +65,7 @@ struct ConfinedLinksCLITests {
         let built = try relctl(["linux-package", "--tag", "v1.0.0", "--out", "pk"], in: repository.url)
         #expect(built.status == 2, "\(built)")
         #expect(built.stderr.contains(shown) && built.stderr.contains(target), "\(built)")
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: repository.url.path + "/pk")) ?? []
+        let left = (try folderNames(repository.url.path + "/pk"))
         #expect(left.filter { $0.hasSuffix(".deb") || $0.hasSuffix(".rpm") }.isEmpty, "written: \(left)")
     }
 

@@ -98,7 +98,7 @@ struct DebControlCLITests {
             let built = try relctl(["linux-package", "--tag", "v1.0.0", "--out", "pk"], in: repository.url)
             #expect(built.status == 2, "\(hostile.key): \(built)")
             #expect(built.stderr.contains("`\(hostile.key)`"), "\(hostile.key): \(built)")
-            let written = (try? FileManager.default.contentsOfDirectory(atPath: repository.url.path + "/pk")) ?? []
+            let written = (try folderNames(repository.url.path + "/pk"))
             #expect(written.isEmpty, "\(hostile.key): \(written)")
         }
     }

@@ -73,8 +73,7 @@ struct HostileInputCLITests {
                 #expect(packaged.status == 2, "\(what): \(packaged)")
                 #expect(packaged.stderr.contains("outside the project (\(what))"), "\(what): \(packaged)")
                 let archives =
-                    (try? FileManager.default.contentsOfDirectory(
-                        atPath: fixture.url.appendingPathComponent("dist").path)) ?? []
+                    (try folderNames(fixture.url.appendingPathComponent("dist").path))
                 #expect(!archives.contains { $0.hasSuffix(".tar.gz") }, "\(what): \(archives)")
                 if what != "binaries" {
                     let check = try relctl(["check"], in: fixture.url)
@@ -194,8 +193,7 @@ struct HostileFilesCLITests {
                 #expect(result.stderr.contains("cannot be extracted on Windows"), "\(name): \(result)")
             }
             let dist =
-                (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
-                ?? []
+                (try folderNames(fixture.url.appendingPathComponent("dist").path))
             #expect(!dist.contains { $0.hasSuffix(".zip") }, "\(name): \(dist)")
         }
     }

@@ -188,8 +188,7 @@ struct HostileLeftoversCLITests {
         #expect(
             result.stderr.contains("\(binary.path) changed size while it was being archived"), "\(result)")
         let dist =
-            (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
-            ?? []
+            (try folderNames(fixture.url.appendingPathComponent("dist").path))
         #expect(!dist.contains { $0.contains(".tar.gz") }, "\(dist)")
     }
 
@@ -335,8 +334,7 @@ struct HostileLeftoversCLITests {
         #expect(package.status == 2, "\(package)")
         #expect(package.stderr.contains("is 240 bytes"), "\(package)")
         let dist =
-            (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
-            ?? []
+            (try folderNames(fixture.url.appendingPathComponent("dist").path))
         #expect(dist.isEmpty, "\(dist)")
     }
 }

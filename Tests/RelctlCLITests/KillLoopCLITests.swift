@@ -113,10 +113,10 @@ struct KillLoopCLITests {
         if signal == SIGINT, process.terminationReason == .exit {
             #expect([0, 130].contains(process.terminationStatus), "\(what): exit \(process.terminationStatus)")
         }
-        checkVisibleFilesAreComplete(what)
+        try checkVisibleFilesAreComplete(what)
         if signal == SIGINT {
             // The handler cleans up before it exits: nothing waits for a next run.
-            #expect(leftovers().isEmpty, "\(what): Ctrl-C left \(leftovers())")
+            #expect(try leftovers().isEmpty, "\(what): Ctrl-C left \((try? leftovers()) ?? [])")
         }
 
         // The next, ordinary run.
@@ -154,8 +154,8 @@ struct KillLoopCLITests {
             #expect(next.status == 0, "\(what): the next run failed: \(next)")
             #expect(try sh("sha256sum -c *.sha256", in: dist).status == 0, "\(what)")
         }
-        checkVisibleFilesAreComplete(what)
-        #expect(leftovers().isEmpty, "\(what): the next run left \(leftovers())")
+        try checkVisibleFilesAreComplete(what)
+        #expect(try leftovers().isEmpty, "\(what): the next run left \((try? leftovers()) ?? [])")
         return outcome
     }
 
@@ -180,8 +180,8 @@ struct KillLoopCLITests {
 
     /// Every file a user can see in dist/ is whole: archives decompress to the end, checksum files
     /// match what they name, JSON parses.
-    func checkVisibleFilesAreComplete(_ what: String) {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? []).filter {
+    func checkVisibleFilesAreComplete(_ what: String) throws {
+        let names = (try folderNames(dist.path)).filter {
             !$0.hasPrefix(".")
         }
         for name in names {
@@ -203,14 +203,13 @@ struct KillLoopCLITests {
 
     /// Temporaries of any kind: hidden entries in dist/, anything in the TMPDIR relctl used, the
     /// release lock and its updates.
-    func leftovers() -> [String] {
-        let hidden = ((try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? []).filter {
+    func leftovers() throws -> [String] {
+        let hidden = (try folderNames(dist.path)).filter {
             $0.hasPrefix(".")
         }
-        let temporary = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []
+        let temporary = (try folderNames(scratch.path))
         let git =
-            ((try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent(".git").path))
-            ?? []).filter { $0.contains("relctl") }
+            (try folderNames(fixture.url.appendingPathComponent(".git").path)).filter { $0.contains("relctl") }
         return hidden.map { "dist/" + $0 } + temporary.map { "$TMPDIR/" + $0 } + git.map { ".git/" + $0 }
     }
 

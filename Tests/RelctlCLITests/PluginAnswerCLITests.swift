@@ -102,7 +102,7 @@ struct PluginAnswerCLITests {
             #expect(result.status == 2, "\(claimed): \(result)")
             #expect(result.stderr.contains("channel `sneaky`") && result.stderr.contains("`\(claimed)`"), "\(result)")
             #expect(try fixture.localTags().isEmpty, "\(claimed): tagged")
-            let dist = (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.path + "/dist")) ?? []
+            let dist = (try folderNames(fixture.url.path + "/dist"))
             #expect(dist.isEmpty, "\(claimed): dist/ holds \(dist)")
         }
     }

@@ -168,8 +168,7 @@ struct ReleaseCLITests {
         #expect(try fixture.localTags().isEmpty)
         #expect(try fixture.remoteTags().isEmpty)
         let left =
-            (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
-            ?? []
+            (try folderNames(fixture.url.appendingPathComponent("dist").path))
         #expect(left.isEmpty, "nothing is published when the push fails: \(left)")
     }
 
@@ -306,8 +305,7 @@ struct ReleaseCLITests {
         #expect(try fixture.localTags().isEmpty)
         #expect(!fixture.repository.directory.exists(".git/relctl-release.lock"))
         let left =
-            (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
-            ?? []
+            (try folderNames(fixture.url.appendingPathComponent("dist").path))
         #expect(left.isEmpty, "\(left)")
     }
 }

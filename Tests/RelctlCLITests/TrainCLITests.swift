@@ -121,8 +121,7 @@ struct TrainCLITests {
         #expect(report.rolledBack.contains { $0.hasPrefix("sdk: removed") && $0.contains("SHA256SUMS") })
         for fixture in train.repositories.values {
             let left =
-                (try? FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("dist").path))
-                ?? []
+                (try folderNames(fixture.url.appendingPathComponent("dist").path))
             #expect(left.filter { !$0.hasPrefix(".") }.isEmpty, "\(fixture.name): \(left)")
         }
     }

@@ -28,7 +28,7 @@ import Testing
         } catch let error as RelctlError {
             #expect(error.exitCode == .badInput, sourceLocation: sourceLocation)
             #expect(
-                fixture.distContents().isEmpty, "left behind: \(fixture.distContents())", sourceLocation: sourceLocation
+                try fixture.distContents().isEmpty, "left behind: \((try? fixture.distContents()) ?? [])", sourceLocation: sourceLocation
             )
             return error.diagnostics.map(\.description).joined(separator: "\n")
         }

@@ -125,8 +125,8 @@ public struct PackagingFixture: Sendable {
     }
 
     /// Every file (not folder) under dist/, hidden ones included, for "nothing left behind" checks.
-    public func distContents() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? []).sorted()
+    public func distContents() throws -> [String] {
+        (try folderNames(dist.path)).sorted()
     }
 }
 

@@ -143,8 +143,8 @@ public struct ReleaseFixtureRepository: Sendable {
     }
 
     /// Files in the repository's dist/ (none when it does not exist), hidden ones included.
-    public func distFiles() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent("dist").path)) ?? []).sorted()
+    public func distFiles() throws -> [String] {
+        (try folderNames(url.appendingPathComponent("dist").path)).sorted()
     }
 
     public func remove() {
