@@ -42,7 +42,8 @@ import Testing
         let arch = try hostArch()
         let fixture = try fixture(
             build: "mkdir -p out/{target} && cp /usr/bin/true out/{target}/hello",
-            targets: "[[target]]\ntriple = \"\(arch)-unknown-linux-gnu\"\n[[target]]\ntriple = \"\(arch)-apple-darwin\"\n")
+            targets:
+                "[[target]]\ntriple = \"\(arch)-unknown-linux-gnu\"\n[[target]]\ntriple = \"\(arch)-apple-darwin\"\n")
         let result = try relctl(
             ["release", "v1.0.0", "--dry-run", "--target", "*linux*", "--target", "*darwin*"], in: fixture.url)
         #expect(result.status == 1, "\(result)")
@@ -85,13 +86,13 @@ import Testing
     private static func machO(cpu: UInt32, subtype: UInt32, payload: String) -> Data {
         var data = Data()
         for word: UInt32 in [0xFEED_FACF, cpu, subtype, 2, 0, 0, 0, 0] {
-            withUnwrappedLittleEndian(word) { data.append(contentsOf: $0) }
+            littleEndianBytes(word) { data.append(contentsOf: $0) }
         }
         data.append(Data(payload.utf8))
         return data
     }
 
-    private static func withUnwrappedLittleEndian(_ word: UInt32, _ body: ([UInt8]) -> Void) {
+    private static func littleEndianBytes(_ word: UInt32, _ body: ([UInt8]) -> Void) {
         body([UInt8(word & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word >> 16 & 0xFF), UInt8(word >> 24)])
     }
 
@@ -99,7 +100,8 @@ import Testing
     private func commitBinaries(_ fixture: ReleaseFixture, _ files: [String: Data]) throws {
         for (path, data) in files {
             let url = fixture.url.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
             try fixture.repository.git("add", path)
         }
@@ -182,7 +184,9 @@ import Testing
     /// issue 58 item 3: `check` refused a duplicate [[target]] that `package` and `release` took.
     @Test func everyCommandRefusesADuplicateTarget() throws {
         let fixture = try fixture(
-            targets: "[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\n[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\n")
+            targets:
+                "[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\n[[target]]\ntriple = \"x86_64-unknown-linux-gnu\"\n"
+        )
         for command in [
             ["check"], ["build"], ["package", "--tag", "v1.0.0"], ["release", "v1.0.0", "--dry-run"], ["matrix"],
         ] {

@@ -44,7 +44,9 @@ package enum FatMachO {
         let alignment = 1 << Int(alignmentPower)
         var output = Data()
         func put(_ value: UInt32) {
-            output.append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+            output.append(contentsOf: [
+                UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
+            ])
         }
         put(0xCAFE_BABE)
         put(UInt32(slices.count))

@@ -82,7 +82,8 @@ package struct GoPlatform: Sendable, Equatable {
         default: self.arch = arch == "universal" ? "all" : arch
         }
         if canonical == "arm" {
-            let version = arch.hasPrefix("armv5") ? "5" : arch.hasPrefix("armv7") || arch.hasPrefix("thumbv7") ? "7" : "6"
+            let version =
+                arch.hasPrefix("armv5") ? "5" : arch.hasPrefix("armv7") || arch.hasPrefix("thumbv7") ? "7" : "6"
             self.arm = "v" + version
         } else {
             self.arm = ""
@@ -158,7 +159,8 @@ package struct TargetTriple: Sendable, Hashable, CustomStringConvertible {
         let system = osPart.flatMap { Self.knownSystems[$0] ?? Self.knownSystems[Self.withoutVersion($0)] }
         self.os = system ?? osPart ?? "unknown"
         self.isRecognized =
-            Self.knownArchitectures.contains(archPart) && system != nil && (archPart != "universal" || system == "macos")
+            Self.knownArchitectures.contains(archPart) && system != nil
+            && (archPart != "universal" || system == "macos")
     }
 
     /// `macosx13.0` without its version: `macosx`.
