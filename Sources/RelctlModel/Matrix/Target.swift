@@ -70,7 +70,7 @@ package struct GoPlatform: Sendable, Equatable {
         let canonical = TargetTriple.canonicalArch(arch)
         switch canonical {
         case "x86_64": self.arch = "amd64"
-        case "aarch64": self.arch = arch == "universal" ? "all" : "arm64"
+        case "aarch64": self.arch = "arm64"
         case "i686": self.arch = "386"
         case "arm": self.arch = "arm"
         case "riscv64": self.arch = "riscv64"
