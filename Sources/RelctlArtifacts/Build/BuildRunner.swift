@@ -18,6 +18,18 @@ public struct BuildRunner: Sendable {
     /// Builds `targets` for the release `inputs` names (`ReleaseIdentity.buildInputs`) and returns
     /// every result; a failed target never stops the others. Check `report.failure` for build failures.
     package func run(targets: [Target], config: RelctlConfig, inputs: BuildInputs, jobs: Int) async -> BuildReport {
+        // `universal-apple-darwin` is not built: relctl joins its two macOS targets' binaries, so
+        // those are built with it.
+        var targets = targets
+        for universal in targets where universal.isUniversal {
+            for triple in TargetTriple.universalSlices where !targets.contains(where: { $0.triple == triple }) {
+                if let settings = config.targets.first(where: { $0.triple == triple }),
+                    let slice = try? TargetResolver.resolve(settings)
+                {
+                    targets.insert(slice, at: targets.firstIndex { $0.triple == universal.triple } ?? targets.count)
+                }
+            }
+        }
         let limit = max(1, min(jobs, targets.count))
         // Streaming is readable only when one build runs at a time; parallel builds print a line
         // per target and keep their output for the failure report.
@@ -63,11 +75,13 @@ public struct BuildRunner: Sendable {
         let start = context.clock.now()
         let values = placeholders(for: target, config: config, inputs: inputs)
         let settings = config.targets.first { $0.triple == target.triple }
-        let command = (settings?.command ?? config.build.command)?.renderForShell(values)
+        let command =
+            target.isUniversal ? nil : (settings?.command ?? config.build.command)?.renderForShell(values)
         let directory = binaryDirectory(for: target, config: config, inputs: inputs)
         var result = TargetBuildResult(
             target: target.triple, outcome: .succeeded, command: command, exitStatus: 0, binaryDirectory: directory,
             missing: [], outputTail: [], seconds: 0)
+        if target.isUniversal { return result }
         if let command {
             let tail = OutputTail(capacity: Self.tailLength)
             let console = context.console

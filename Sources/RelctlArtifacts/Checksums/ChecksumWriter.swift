@@ -336,15 +336,29 @@ public enum ChecksumWriter {
         let spellsTarget = !Self.targetPlaceholders.isDisjoint(with: config.archive.name.placeholders)
         for (index, name) in group.names.enumerated() {
             let digest = digests.archive(index)
-            let parsed = ArtifactName.parse(
+            var parsed = ArtifactName.parse(
                 name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject,
                 knownTargets: knownTargets)
             // The configured target whose name this is, whatever the template spells (`{os}_{arch}`
             // names no triple); else the triple the name spells (the configured string when it is one,
             // so 100,000 artifacts share a handful of strings).
-            let target =
+            var target =
                 parsed.flatMap { configuredTarget(of: $0, targets: configuredTargets, config: config) }
                 ?? parsed?.target.map { spelled in knownTargets.first { $0 == spelled } ?? spelled }
+            // A target with a name of its own (`swiftformat_linux`): its template, its target.
+            if target == nil {
+                for own in configuredTargets where own.archiveName != nil {
+                    guard
+                        let fits = ArtifactName.parse(
+                            name, template: config.archiveName(for: own), tagFormat: config.project.tagFormat,
+                            project: pinnedProject, knownTargets: knownTargets),
+                        configuredTarget(of: fits, targets: [own], config: config) != nil
+                    else { continue }
+                    parsed = fits
+                    target = own.triple
+                    break
+                }
+            }
             if parsed == nil || (spellsTarget && target == nil) { unfit.append(name) }
             if let project = parsed?.project, !projects.contains(project) { projects.insert(project) }
             if let tag = parsed?.tag
@@ -383,20 +397,20 @@ public enum ChecksumWriter {
     }
 
     /// The placeholders a target fills in an archive name.
-    package static let targetPlaceholders: Set<String> = ["target", "os", "arch", "exe"]
+    package static let targetPlaceholders: Set<String> = ["target", "os", "arch", "exe", "goos", "goarch", "goarm"]
 
     /// The triple of the configured target whose archive `parsed` is: the template rendered for each
     /// target with the release the name parsed to must give the name back (the format breaks a tie).
     package static func configuredTarget(of parsed: ArtifactName, targets: [Target], config: RelctlConfig) -> String? {
         let format = config.project.tagFormat
         // A version-less name renders the same for any release: any version finds its target.
-        let anyRelease = spellsRelease(config.archive.name) ? nil : "0.0.0"
+        let anyRelease = targets.allSatisfy { spellsRelease(config.archiveName(for: $0)) } ? nil : "0.0.0"
         let spelled = parsed.version ?? parsed.tag.flatMap { TagReader(format).releaseVersion(of: $0)?.description }
         guard let version = spelled ?? anyRelease else { return nil }
         let tag = parsed.tag ?? "\(format.prefix)\(version)\(format.suffix)"
         let matching = targets.filter { target in
             let names = ReleaseNames(project: parsed.project ?? config.project.name, version: version, tag: tag)
-            return config.archive.name.render(names.placeholders(for: target)) == parsed.stem
+            return config.archiveName(for: target).render(names.placeholders(for: target)) == parsed.stem
         }
         let sameFormat = matching.filter { $0.format == parsed.format }
         if sameFormat.count == 1 { return sameFormat[0].triple }

@@ -40,14 +40,17 @@ package struct ArchiveLayout: Sendable {
     package static func compute(
         config: RelctlConfig, target: Target, placeholders: [String: String], binaryRoot: URL? = nil,
         outputDirectory: URL? = nil, ignored: IgnoredPaths? = nil, probe: Bool = false, staged: URL? = nil,
-        walks: TreeWalks? = nil
+        walks: TreeWalks? = nil, prepared: URL? = nil
     ) throws -> ArchiveLayout {
         var values = placeholders
         for (key, value) in target.placeholders { values[key] = value }
-        let name = config.archive.name.render(values)
+        let name = config.archiveName(for: target).render(values)
         if name.isEmpty || name.contains("/") || name == "." || name == ".." {
             throw PackagingError.unsafePath(
-                path: name, reason: "is not a usable archive name; fix [archive] name in relctl.toml")
+                path: name,
+                reason:
+                    "is not a usable archive name; fix \(target.archiveName == nil ? "[archive] name" : "`name` of [[target]] \(target.triple)") in relctl.toml"
+            )
         }
         try ArchivePath.checkName(name)
         try ArchivePath.checkArchiveFileName(name + ArchiveFormats.fileExtension(target.format))
@@ -69,7 +72,7 @@ package struct ArchiveLayout: Sendable {
         let packagedBinaries = try collect([]) {
             try addBinaries(
                 config: config, target: target, values: values, binaryRoot: binaryRoot, probe: probe,
-                containment: containment, into: &builder)
+                prepared: prepared, containment: containment, into: &builder)
         }
         try collect(()) { try addFiles(config: config, values: values, containment: containment, into: &builder) }
 
@@ -110,7 +113,7 @@ package struct ArchiveLayout: Sendable {
     /// one the build did not make is left out; under `probe` a missing one stands in empty).
     private static func addBinaries(
         config: RelctlConfig, target: Target, values: [String: String], binaryRoot: URL?, probe: Bool,
-        containment: Containment, into builder: inout LayoutBuilder
+        prepared: URL?, containment: Containment, into builder: inout LayoutBuilder
     ) throws -> [String] {
         let settings = config.targets.first { $0.triple == target.triple }
         let binaryDirectory = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
@@ -118,6 +121,16 @@ package struct ArchiveLayout: Sendable {
         var missing: [PackagingError] = []
         for binary in config.build.binaries {
             let fileName = target.executableName(binary)
+            // A universal binary relctl joined: its own file (the slices were checked already).
+            if let prepared {
+                let joined = prepared.appendingPathComponent(fileName)
+                if FileKind.isRegularFile(joined.path) {
+                    try builder.add(
+                        ArchiveEntry(path: "bin/" + fileName, content: .file(joined), mode: 0o755, origin: joined.path))
+                    packagedBinaries.append(binary)
+                }
+                continue
+            }
             let source = locateBinary(
                 fileName, directory: binaryDirectory, root: config.root, override: binaryRoot, triple: target.triple)
             guard FileKind.isRegularFile(source.path) else {

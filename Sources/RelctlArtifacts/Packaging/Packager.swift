@@ -33,15 +33,26 @@ public struct Packager: Sendable {
         let placeholders = ReleaseNames(project: config.project.name, version: inputs.version, tag: inputs.tag)
             .placeholders()
         let staged = try await stage(config: config, targets: targets, placeholders: placeholders)
-        defer {
+        let joined: [String: URL]
+        do {
+            joined = try joinUniversal(
+                config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot)
+        } catch {
             for folder in staged.values {
+                try? FileSystem.remove(folder)
+                CleanupRegistry.shared.unregister(folder)
+            }
+            throw error
+        }
+        defer {
+            for folder in staged.values.map({ $0 }) + joined.values.map({ $0 }) {
                 try? FileSystem.remove(folder)
                 CleanupRegistry.shared.unregister(folder)
             }
         }
         let plans = try await plan(
             config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot,
-            outputDirectory: outputDirectory, staged: staged)
+            outputDirectory: outputDirectory, staged: staged, joined: joined)
 
         // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
         let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
@@ -204,7 +215,7 @@ public struct Packager: Sendable {
                 )
                 .export(into: &environment)
                 environment["RELCTL_ROOT"] = config.root.path
-                environment["RELCTL_ARCHIVE"] = config.archive.name.render(values)
+                environment["RELCTL_ARCHIVE"] = config.archiveName(for: target).render(values)
                 let line = command.renderForShell(values)
                 let result = try await context.processes.run(.shell(line, directory: folder, environment: environment))
                 guard result.succeeded else {
@@ -212,6 +223,67 @@ public struct Packager: Sendable {
                         command: "[archive] stage for \(target.triple): \(line)", status: result.status,
                         output: result.stderrText + result.stdoutText)
                 }
+            }
+        } catch {
+            for folder in folders.values {
+                try? FileSystem.remove(folder)
+                CleanupRegistry.shared.unregister(folder)
+            }
+            throw error
+        }
+        return folders
+    }
+
+    /// `universal-apple-darwin`: each binary joined from the two macOS targets' binaries into one
+    /// fat Mach-O, in a scratch folder per universal target (returned by triple), before any layout
+    /// is computed. A slice that is missing or no thin Mach-O of its CPU stops the run.
+    private func joinUniversal(
+        config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?
+    ) throws -> [String: URL] {
+        var folders: [String: URL] = [:]
+        do {
+            for target in targets where target.isUniversal {
+                let slices = try TargetTriple.universalSlices.map { triple -> Target in
+                    guard let settings = config.targets.first(where: { $0.triple == triple }) else {
+                        throw PackagingError.missingSource(path: triple, key: "[[target]] of \(target.triple)")
+                    }
+                    return try TargetResolver.resolve(settings)
+                }
+                let folder = Temporaries.scratchURL("universal-\(target.triple)")
+                try CleanupRegistry.shared.makeDirectory(folder)
+                folders[target.triple] = folder
+                var missing: [PackagingError] = []
+                for binary in config.build.binaries {
+                    let sources = slices.map { slice -> URL in
+                        var values = placeholders
+                        for (key, value) in slice.placeholders { values[key] = value }
+                        let settings = config.targets.first { $0.triple == slice.triple }
+                        let directory = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
+                        return ArchiveLayout.locateBinary(
+                            slice.executableName(binary), directory: directory, root: config.root,
+                            override: binaryRoot, triple: slice.triple)
+                    }
+                    let absent = sources.filter { !FileKind.isRegularFile($0.path) }
+                    if absent.count == sources.count, config.build.optionalBinaries.contains(binary) { continue }
+                    for (slice, source) in zip(slices, sources) where absent.contains(source) {
+                        missing.append(.missingBinary(binary: binary, path: source.path, target: slice.triple))
+                    }
+                    guard absent.isEmpty else { continue }
+                    var thin: [FatMachO.Slice] = []
+                    for (slice, source) in zip(slices, sources) {
+                        let header = try BinaryHeader.read(path: source.path)
+                        if let header, let reason = header.mismatch(for: slice) {
+                            throw PackagingError.wrongPlatform(
+                                binary: binary, path: source.path, target: slice.triple, found: header.summary,
+                                reason: reason)
+                        }
+                        thin.append(try FatMachO.slice(path: source.path, target: target.triple))
+                    }
+                    try AtomicFile.write(
+                        try FatMachO.join(thin), to: folder.appendingPathComponent(target.executableName(binary)),
+                        permissions: 0o755)
+                }
+                try LayoutProblems.raise(missing)
             }
         } catch {
             for folder in folders.values {
@@ -260,7 +332,7 @@ public struct Packager: Sendable {
     /// lists the problems of all targets at once.
     private func plan(
         config: RelctlConfig, targets: [Target], placeholders: [String: String], binaryRoot: URL?, outputDirectory: URL,
-        staged: [String: URL]
+        staged: [String: URL], joined: [String: URL]
     ) async throws -> [Plan] {
         var plans: [Plan] = []
         var problems = TargetProblems()
@@ -279,7 +351,8 @@ public struct Packager: Sendable {
                 do {
                     var layout = try ArchiveLayout.compute(
                         config: config, target: target, placeholders: placeholders, binaryRoot: binaryRoot,
-                        outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple], walks: walks)
+                        outputDirectory: outputDirectory, ignored: ignored, staged: staged[target.triple], walks: walks,
+                        prepared: joined[target.triple])
                     layout.sharesName = configured.formats.count > 1
                     plans.append(
                         Plan(target: target, layout: layout, format: try ArchiveWriterFormats.format(target.format)))
@@ -295,6 +368,7 @@ public struct Packager: Sendable {
             throw ProblemList(
                 exitCode: .badInput, diagnostics: (level ?? []) + problems.diagnostics(targetCount: targets.count))
         }
+        try checkPlatforms(plans, targets: targets, config: config)
         var seen: [String: String] = [:]
         for plan in plans {
             if let other = seen[plan.layout.fileName] {
@@ -316,6 +390,29 @@ public struct Packager: Sendable {
             }
         }
         return plans
+    }
+
+    /// Every binary's header against its target (once per target, whatever its formats): a
+    /// binary built for another platform stops the run (exit 1) before anything is written. A
+    /// file with no binary header (a script, a stand-in) fits any target.
+    private func checkPlatforms(_ plans: [Plan], targets: [Target], config: RelctlConfig) throws {
+        var problems: [PackagingError] = []
+        var checked: Set<String> = []
+        for plan in plans where checked.insert(plan.target.triple).inserted {
+            for binary in config.build.binaries {
+                let name = plan.target.executableName(binary)
+                guard let entry = plan.layout.entries.first(where: { $0.path == "bin/" + name }),
+                    case .file(let source) = entry.content,
+                    let header = try BinaryHeader.read(path: source.path),
+                    let reason = header.mismatch(for: plan.target)
+                else { continue }
+                problems.append(
+                    .wrongPlatform(
+                        binary: name, path: source.path, target: plan.target.triple, found: header.summary,
+                        reason: reason))
+            }
+        }
+        if !problems.isEmpty { throw ProblemList(problems) }
     }
 
     /// Creates the folder, reads its manifest.json (a damaged one stops the run before anything is

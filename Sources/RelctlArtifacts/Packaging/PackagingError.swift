@@ -39,10 +39,12 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
     case sharedArtifact(path: String, first: String, second: String)
     /// `[archive] compression-level` outside what any format takes.
     case compressionLevel(config: String, level: Int)
+    /// The binary's header says it was built for another platform than its target.
+    case wrongPlatform(binary: String, path: String, target: String, found: String, reason: String)
 
     package var exitCode: RelctlExitCode {
         switch self {
-        case .archiveExists, .writeFailed, .writeRefused, .targetFailed: return .failure
+        case .archiveExists, .writeFailed, .writeRefused, .targetFailed, .wrongPlatform: return .failure
         default: return .badInput
         }
     }
@@ -54,6 +56,13 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
                 Diagnostic(
                     file: config,
                     "[archive] compression-level must be between 0 and 19 (gzip and zip 1-9, xz 0-9, zstd 1-19), found \(level)"
+                )
+            ]
+        case let .wrongPlatform(binary, path, target, found, reason):
+            return [
+                Diagnostic(
+                    file: path,
+                    "binary `\(binary)` is \(found), not a binary for target \(target) (\(reason)); nothing was packaged: build it for \(target) (a build command that passes {target}, or a per-target `command`), or remove the target"
                 )
             ]
         case let .sharedArtifact(path, first, second):

@@ -58,6 +58,8 @@ package struct TargetSettings: Sendable {
     package var links: LinksPolicy?
     package var command: Template?
     package var binaryDirectory: Template?
+    /// This target's own archive name (`swiftformat_linux`), instead of `[archive] name`.
+    package var archiveName: Template?
     package var line: Int?
 
     package init(

@@ -4,9 +4,13 @@ import RelctlBasics
 /// A string with `{placeholder}` slots, checked against the placeholders its field allows.
 package struct Template: Sendable, Hashable, CustomStringConvertible {
     /// Every placeholder relctl knows, in the contract's order.
-    package static let all: [String] = ["project", "version", "tag", "target", "os", "arch", "exe", "binary"]
+    package static let all: [String] = [
+        "project", "version", "tag", "target", "os", "arch", "exe", "goos", "goarch", "goarm", "binary",
+    ]
     /// Placeholders available wherever a target is known, but not per binary.
-    package static let perTarget: [String] = ["project", "version", "tag", "target", "os", "arch", "exe"]
+    package static let perTarget: [String] = [
+        "project", "version", "tag", "target", "os", "arch", "exe", "goos", "goarch", "goarm",
+    ]
 
     /// A piece of a template: text kept as written, or a `{name}` slot.
     package enum Segment: Sendable, Hashable {

@@ -24,6 +24,7 @@ public enum TargetResolver {
             format: format,
             extraFormats: settings.extraFormats.isEmpty ? nil : settings.extraFormats,
             links: settings.links ?? (windows || format == "zip" && windows ? .copy : .keep),
+            archiveName: settings.archiveName?.text,
             executableSuffix: windows ? ".exe" : "",
             isRecognized: triple.isRecognized
         )
@@ -99,7 +100,9 @@ public enum TargetResolver {
     /// The target that matches this machine's OS and architecture, for `--host`.
     public static func host(in targets: [Target]) -> Target? {
         let os = hostOS, arches = hostArchitectures
-        let candidates = targets.filter { $0.os == os && arches.contains($0.arch) }
+        let candidates = targets.filter {
+            $0.os == os && (arches.contains($0.arch) || $0.machines.count == 1 && arches.contains($0.machines[0]))
+        }
         // Prefer the platform's usual C library (gnu) when there are several.
         return candidates.first { $0.env == "gnu" } ?? candidates.first
     }

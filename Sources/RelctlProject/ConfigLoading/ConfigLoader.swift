@@ -71,9 +71,33 @@ public enum ConfigLoader {
         readChannels(top, into: &config)
         readRepositories(top, into: &config)
         top.finish()
+        validate(config, problems: problems)
 
         try problems.throwIfErrors()
         return config
+    }
+
+    /// The rules between keys and tables that every command needs (`check`, `build`, `package`,
+    /// `release`… all load through here): one validation, so what `check` refuses no other
+    /// command accepts.
+    private static func validate(_ config: RelctlConfig, problems: DiagnosticsEngine) {
+        var listed: Set<String> = []
+        for settings in config.targets where !listed.insert(settings.triple).inserted {
+            problems.error(
+                .badInput, file: config.path, line: settings.line,
+                "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first (several archive formats of one target: `format = [\"tar.gz\", \"zip\"]`)"
+            )
+        }
+        // `universal-apple-darwin` joins the binaries of the two macOS targets: both must be there.
+        for settings in config.targets where TargetTriple(settings.triple).isUniversal {
+            let missing = TargetTriple.universalSlices.filter { !listed.contains($0) }
+            if !missing.isEmpty {
+                problems.error(
+                    .badInput, file: config.path, line: settings.line,
+                    "target `\(settings.triple)` joins the binaries of \(TargetTriple.universalSlices.joined(separator: " and ")) into one; add [[target]] \(missing.map { "triple = \"\($0)\"" }.joined(separator: " and "))"
+                )
+            }
+        }
     }
 
     // MARK: sections
@@ -257,6 +281,7 @@ public enum ConfigLoader {
         }
         target.command = template(table, "command")
         target.binaryDirectory = binaryDirectory(table)
+        target.archiveName = template(table, "name")
         guard let triple = table.values["triple"] else {
             table.report(nil, "every [[target]] needs `triple`, e.g. `x86_64-unknown-linux-musl`")
             return nil

@@ -137,14 +137,8 @@ public enum ProjectChecker {
                 error.diagnostics.forEach { report.problem(Diagnostic(file: config.path, line: $0.line, $0.message)) }
             } catch {}
         }
-        var listed: Set<String> = []
-        for settings in config.targets where !listed.insert(settings.triple).inserted {
-            report.problem(
-                Diagnostic(
-                    file: config.path, line: settings.line,
-                    "target `\(settings.triple)` is listed more than once; remove this [[target]] entry or merge it with the first (several archive formats of one target: `format = [\"tar.gz\", \"zip\"]`)"
-                ))
-        }
+        // A triple listed twice is refused when relctl.toml is loaded (ConfigLoader.validate), for
+        // every command.
         if config.targets.isEmpty {
             report.warning(
                 Diagnostic(
@@ -210,13 +204,13 @@ public enum ProjectChecker {
         for target in targets {
             for format in target.formats {
                 let name =
-                    config.archive.name.render(placeholders.merging(target.placeholders) { $1 })
+                    config.archiveName(for: target).render(placeholders.merging(target.placeholders) { $1 })
                     + ArchiveFormats.fileExtension(format)
                 if let first = owners[name] {
                     report.problem(
                         Diagnostic(
                             file: config.path,
-                            "targets \(first) and \(target.triple) both give the archive `\(name)`: `[archive] name = \"\(config.archive.name.text)\"` must tell them apart (add {target} to it)"
+                            "targets \(first) and \(target.triple) both give the archive `\(name)`: `[archive] name = \"\(config.archive.name.text)\"` must tell them apart (add {target} to it, or give one of them a `name` of its own)"
                         ))
                 } else {
                     owners[name] = target.triple

@@ -89,7 +89,7 @@ enum ReleasePreflight {
         for target in targets {
             let values = ReleaseNames(project: config.project.name, version: version.description, tag: tag)
                 .placeholders(for: target)
-            let fileName = config.archive.name.render(values) + ArchiveFormats.fileExtension(target.format)
+            let fileName = config.archiveName(for: target).render(values) + ArchiveFormats.fileExtension(target.format)
             do { try ArchivePath.checkArchiveFileName(fileName) } catch let error as RelctlError {
                 report.fail(error.exitCode, error.diagnostics.map { Diagnostic(file: config.path, $0.message) })
                 return
@@ -326,7 +326,7 @@ enum ReleasePreflight {
     private static func stems(config: RelctlConfig, tag: String, version: String) -> [String] {
         guard let targets = try? TargetResolver.resolveAll(config) else { return [] }
         return targets.map { target in
-            config.archive.name.render(
+            config.archiveName(for: target).render(
                 ReleaseNames(project: config.project.name, version: version, tag: tag).placeholders(for: target))
         }
     }
