@@ -306,6 +306,25 @@ struct LayerTests {
         ),
     ]
 
+    /// `ProjectFile.open(location:)` holds a file only to its own folder; it is for a location the
+    /// read rule (or `WriteTarget`) already resolved, or one found by walking up as a tool does.
+    /// Each use, by file, with why no wider root applies.
+    static let ownFolderReads: [String: (count: Int, reason: String)] = [
+        "RelctlModel/Companions/CargoWorkspace.swift": (3, "walks up to the Cargo workspace root as cargo does"),
+        "RelctlModel/Companions/CompanionFinder.swift": (4, "companions of a manifest the rule resolved; a lock above"),
+        "RelctlModel/Manifests/CargoManifestReader.swift": (2, "the resolved manifest, and an inherited workspace root"),
+        "RelctlModel/Manifests/ManifestReaders.swift": (1, "ManifestText: the manifest `read` resolved in the project"),
+        "RelctlModel/Manifests/PythonManifestReader.swift": (1, "the manifest `ManifestReaders.read` resolved"),
+        "RelctlRelease/Train/Workspace.swift": (1, "the train's workspace file the command line names"),
+        "RelctlRelease/Train/PinPlan.swift": (1, "WriteTarget's location, resolved in the pinned repository"),
+        "RelctlChanges/Notes/VersionBump.swift": (2, "WriteTarget's location, resolved in the repository"),
+        "RelctlProject/Workspace/WorkspaceDependencies.swift": (3, "member manifests in folders resolved as members"),
+        "RelctlProject/Workspace/DependentRequirements.swift": (2, "member manifests, and the workspace lock above them"),
+        "RelctlProject/Workspace/WorkspaceMembers.swift": (1, "the workspace relctl.toml found walking up to git's top"),
+        "RelctlProject/ConfigLoading/ConfigLoader.swift": (1, "relctl.toml, held to the project folder it defines"),
+        "RelctlProject/Project/StarterConfig.swift": (2, "init's detection of manifests in member folders"),
+    ]
+
     @Test func projectFilesAreOpenedOnlyThroughProjectFile() throws {
         let raw =
             #/FileSystem\.contents\(|FileSystem\.prefix\(|FileSystem\.copy\(|TextFile\.read\(|ReadableFile\(path|FileHandle\(forReadingAt|String\(contentsOf|Data\(contentsOf|TOMLDocument\(contentsOf/#
@@ -335,6 +354,18 @@ struct LayerTests {
             offenders.append("\(file) no longer reads raw: drop it from LayerTests.rawReads")
         }
         #expect(offenders.isEmpty, "open project files through ProjectFile.open: \(offenders)")
+        var ownFolder: [String] = []
+        for layer in Self.layers.dropFirst() + ["RelctlCommands", "relctl"] {
+            let folder = Self.root.appendingPathComponent("Sources/\(layer)")
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let count = text.components(separatedBy: "ProjectFile.open(location:").count - 1
+                let allowed = Self.ownFolderReads["\(layer)/\(file)"]?.count ?? 0
+                if count != allowed { ownFolder.append("\(layer)/\(file): \(count), \(allowed) allowed") }
+            }
+        }
+        #expect(ownFolder.isEmpty, "open through the project's root, not the file's own folder: \(ownFolder)")
         // The door itself: ProjectFile is made only by `open`, which goes through ConfinedPath.
         let door = try String(
             contentsOf: Self.root.appendingPathComponent("Sources/RelctlBasics/Support/ProjectFile.swift"),
