@@ -199,8 +199,8 @@ package enum WorkspaceMembers {
         // The member's own relctl.toml is a project file: a link out of the repository is refused
         // before it is read as the member's name, tags and build command (issue 55, finding 5).
         let ownConfig = try ProjectFile.open(
-            folder + "/" + RelctlConfig.fileName, in: config.root, what: "the member's configuration",
-            shown: shownConfig)
+            folder.isEmpty ? RelctlConfig.fileName : folder + "/" + RelctlConfig.fileName, in: config.root,
+            what: "the member's configuration", shown: shownConfig)
         if ownConfig.exists {
             let document = try TOMLDocument(file: ownConfig)
             member = try ConfigLoader.parse(document, root: url)
