@@ -98,4 +98,24 @@ struct PreviousFolderCLITests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("InRelease"), "\(result)")
     }
+
+    /// The same for dnf: a repomd.xml changed without re-signing is refused before it is extended.
+    @Test func aRepomdChangedWithoutResigningIsRefused() throws {
+        let dnfTests = DnfRepositoryCLITests()
+        let (fixture, _) = try dnfTests.project()
+        let first = try dnfTests.released(fixture, version: "1.0.0")
+        try #require(first.status == 0, "\(first)")
+        let published = try TemporaryDirectory(prefix: "relctl-published")
+        _ = try sh("cp -a dist/dnf \"$OUT\"/dnf", in: fixture.url, environment: ["OUT": published.path])
+        let config = fixture.url.appendingPathComponent("relctl.toml")
+        try Data((try String(contentsOf: config, encoding: .utf8) + "previous = \"\(published.path)\"\n").utf8)
+            .write(to: config)
+        let untouched = try relctl(["repository", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(untouched.status == 0, "\(untouched)")
+        let repomd = published.url.appendingPathComponent("dnf/repodata/repomd.xml")
+        try Data((try String(contentsOf: repomd, encoding: .utf8) + "<!-- changed -->\n").utf8).write(to: repomd)
+        let result = try relctl(["repository", "--tag", "v1.0.0"], in: fixture.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("repomd.xml"), "\(result)")
+    }
 }
