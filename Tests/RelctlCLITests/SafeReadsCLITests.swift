@@ -71,8 +71,9 @@ struct SafeReadsCLITests {
         let result = try relctl(["bump", "--write"], in: repo.url)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("crates/core/CHANGELOG.md") && result.stderr.contains(secret), "\(result)")
-        let kind = try FileManager.default.attributesOfItem(
-            atPath: repo.url.appendingPathComponent("crates/core/CHANGELOG.md").path)[.type] as? FileAttributeType
+        let kind =
+            try FileManager.default.attributesOfItem(
+                atPath: repo.url.appendingPathComponent("crates/core/CHANGELOG.md").path)[.type] as? FileAttributeType
         #expect(kind == .typeSymbolicLink, "the link is left as it was")
         let grep = try run("grep", ["-rl", "the-secret", repo.url.path, "--exclude-dir=.git"])
         #expect(grep.stdout.isEmpty, "the outside file's content is nowhere in the tree: \(grep.stdout)")

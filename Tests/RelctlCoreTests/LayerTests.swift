@@ -253,7 +253,9 @@ struct LayerTests {
         "RelctlArtifacts/Checksums/DigestMemo.swift": (1, "relctl's digest memo in dist/"),
         "RelctlArtifacts/Checksums/FileHasher.swift": (1, "hashes files relctl built or a checked path names"),
         "RelctlArtifacts/Checksums/ReleaseManifest.swift": (2, "dist/manifest.json, relctl's output"),
-        "RelctlArtifacts/Checksums/ChecksumFile.swift": (2, "a SHA256SUMS list in dist/ (relctl's) or one `verify` is given"),
+        "RelctlArtifacts/Checksums/ChecksumFile.swift": (
+            2, "a SHA256SUMS list in dist/ (relctl's) or one `verify` is given"
+        ),
         "RelctlArtifacts/Images/LayerCache.swift": (3, "the layer cache under ~/.cache/relctl, hashed again on use"),
         "RelctlArtifacts/Images/StreamedBlobUpload.swift": (1, "an image layer relctl wrote"),
         "RelctlArtifacts/Images/ELFInterpreter.swift": (1, "a built binary's ELF header"),
@@ -273,7 +275,9 @@ struct LayerTests {
         "RelctlArtifacts/Repositories/RepositoryBuilder.swift": (
             2, "the repository signing key the config names (a secret, never published) and dist/SHA256SUMS"
         ),
-        "RelctlArtifacts/Repositories/RepositoryVerifier.swift": (7, "the repository relctl wrote in dist/, and its key"),
+        "RelctlArtifacts/Repositories/RepositoryVerifier.swift": (
+            7, "the repository relctl wrote in dist/, and its key"
+        ),
         "RelctlArtifacts/Repositories/RpmHeaderReader.swift": (1, "an .rpm in dist/ or the verified scratch copy"),
         "RelctlArtifacts/LinuxPackages/PackagedFile.swift": (
             1, "streams a package's files: built binaries and `[[package]] files` opened through ProjectFile"
@@ -312,15 +316,21 @@ struct LayerTests {
     static let ownFolderReads: [String: (count: Int, reason: String)] = [
         "RelctlModel/Companions/CargoWorkspace.swift": (3, "walks up to the Cargo workspace root as cargo does"),
         "RelctlModel/Companions/CompanionFinder.swift": (4, "companions of a manifest the rule resolved; a lock above"),
-        "RelctlModel/Manifests/CargoManifestReader.swift": (2, "the resolved manifest, and an inherited workspace root"),
+        "RelctlModel/Manifests/CargoManifestReader.swift": (
+            2, "the resolved manifest, and an inherited workspace root"
+        ),
         "RelctlModel/Manifests/ManifestReaders.swift": (1, "ManifestText: the manifest `read` resolved in the project"),
         "RelctlModel/Manifests/PythonManifestReader.swift": (1, "the manifest `ManifestReaders.read` resolved"),
         "RelctlRelease/Train/Workspace.swift": (1, "the train's workspace file the command line names"),
         "RelctlRelease/Train/PinPlan.swift": (1, "WriteTarget's location, resolved in the pinned repository"),
         "RelctlChanges/Notes/VersionBump.swift": (2, "WriteTarget's location, resolved in the repository"),
         "RelctlProject/Workspace/WorkspaceDependencies.swift": (3, "member manifests in folders resolved as members"),
-        "RelctlProject/Workspace/DependentRequirements.swift": (2, "member manifests, and the workspace lock above them"),
-        "RelctlProject/Workspace/WorkspaceMembers.swift": (1, "the workspace relctl.toml found walking up to git's top"),
+        "RelctlProject/Workspace/DependentRequirements.swift": (
+            2, "member manifests, and the workspace lock above them"
+        ),
+        "RelctlProject/Workspace/WorkspaceMembers.swift": (
+            1, "the workspace relctl.toml found walking up to git's top"
+        ),
         "RelctlProject/ConfigLoading/ConfigLoader.swift": (1, "relctl.toml, held to the project folder it defines"),
         "RelctlProject/Project/StarterConfig.swift": (2, "init's detection of manifests in member folders"),
     ]

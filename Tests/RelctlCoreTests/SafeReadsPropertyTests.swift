@@ -77,7 +77,8 @@ struct SafeReadsPropertyTests {
                 var names = try ConfinedPathPropertyTests.makeTree(in: directory.url, &random)
                 // Every file holds TOML every reader accepts; the secret beside the root too.
                 try Data(Self.secret.utf8).write(to: directory.url.appendingPathComponent("outside/secret"))
-                for name in names where FileKind.isRegularFile(directory.path + "/root/" + name)
+                for name in names
+                where FileKind.isRegularFile(directory.path + "/root/" + name)
                     && !ConfinedPathPropertyTests.isLink(directory.path + "/root/" + name)
                 {
                     try Data("x = \"\(name)\"\n".utf8).write(to: directory.url.appendingPathComponent("root/" + name))
@@ -124,6 +125,8 @@ struct SafeReadsPropertyTests {
                 }
             }
         }
-        #expect(read > 100 && refused > 100 && secretRefused > 50, "read \(read), refused \(refused) (\(secretRefused) outside)")
+        #expect(
+            read > 100 && refused > 100 && secretRefused > 50,
+            "read \(read), refused \(refused) (\(secretRefused) outside)")
     }
 }

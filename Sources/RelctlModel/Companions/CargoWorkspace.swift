@@ -35,7 +35,9 @@ package struct CargoWorkspace {
         var found: (URL, TOMLDocument)?
         while directory.path.hasPrefix(top) {
             let candidate = directory.appendingPathComponent("Cargo.toml")
-            if let document = try? TOMLDocument(file: ProjectFile.open(location: candidate)), document.root["workspace"]?.table != nil {
+            if let document = try? TOMLDocument(file: ProjectFile.open(location: candidate)),
+                document.root["workspace"]?.table != nil
+            {
                 found = (candidate, document)
                 break
             }
@@ -101,7 +103,8 @@ package struct CargoWorkspace {
     }
 
     private static func package(at manifest: URL, workspace: (URL, TOMLDocument)?) throws -> Package? {
-        guard let document = try? TOMLDocument(file: ProjectFile.open(location: manifest)), let table = document.root["package"]?.table,
+        guard let document = try? TOMLDocument(file: ProjectFile.open(location: manifest)),
+            let table = document.root["package"]?.table,
             let name = table["name"]?.string
         else { return nil }
         var package = Package(name: name, manifest: manifest)

@@ -90,7 +90,8 @@ package enum WorkspaceMembers {
             if folder.path != own.path, found == nil {
                 let candidate = folder.appendingPathComponent(RelctlConfig.fileName)
                 if FileSystem.exists(candidate),
-                    let document = try? TOMLDocument(file: ProjectFile.open(location: candidate, shown: candidate.path)),
+                    let document = try? TOMLDocument(
+                        file: ProjectFile.open(location: candidate, shown: candidate.path)),
                     document.root["workspace"]?.table != nil
                 {
                     found = (folder, document)
