@@ -71,8 +71,13 @@ struct Notes: RelctlCommand {
             context.console.stdout(text)
         }
         if let changelog {
+            // Confined to the project (the working directory) when it names a file there; a file
+            // elsewhere the user named is held to its own folder. Either way no link leads out.
+            let url = context.resolve(changelog)
+            let inside = url.path.hasPrefix(context.workingDirectory.path + "/")
             let (remarks, changed) = try Changelog.updateReporting(
-                context.resolve(changelog), with: notes, force: force, displayPath: changelog)
+                url, in: inside ? context.workingDirectory : url.deletingLastPathComponent(), with: notes,
+                force: force, displayPath: changelog)
             for remark in remarks { context.console.warning(remark) }
             context.console.info(changed ? "updated \(changelog)" : "\(changelog) already holds these notes; unchanged")
         }

@@ -28,7 +28,7 @@ public enum RelctlCLI {
             for diagnostic in error.diagnostics {
                 FileHandle.standardError.write(Data("relctl: error: \(diagnostic.description)\n".utf8))
             }
-            exit(error.exitCode.rawValue)
+            ProcessEnd.terminate(error.exitCode.rawValue)
         }
         await Relctl.run(Array(CommandLine.arguments.dropFirst()))
     }
@@ -46,11 +46,13 @@ extension Relctl {
             } else {
                 try command.run()
             }
-            Foundation.exit(0)
+            ProcessEnd.terminate(0)
         } catch {
             let code = exitCode(for: error)
-            // Help, --version, and relctl's own errors (printed already; `ExitCode` carries the code).
-            if code == .success || error is ExitCode { exit(withError: error) }
+            // relctl's own errors, printed already: `ExitCode` carries the code.
+            if let exit = error as? ExitCode { ProcessEnd.terminate(exit.rawValue) }
+            // Help and --version print as ArgumentParser prints them.
+            if code == .success { exit(withError: error) }
             let full = fullMessage(for: error)
             let text = full.hasPrefix("Error: ") ? String(full.dropFirst("Error: ".count)) : full
             FileHandle.standardError.write(Data("relctl: error: \(text)\n".utf8))
@@ -58,7 +60,8 @@ extension Relctl {
                 let document = ErrorDocument(exitCode: code.rawValue, messages: [Self.message(for: error)])
                 FileHandle.standardOutput.write(Data(document.rendered().utf8))
             }
-            Foundation.exit(code.rawValue)
+            // Never `exit(3)`: see `ProcessEnd` (a task still loading the trust store crashed it).
+            ProcessEnd.terminate(code.rawValue)
         }
     }
 

@@ -204,7 +204,9 @@ import Testing
             try FileManager.default.createDirectory(
                 at: dir.url.appendingPathComponent("relctl.toml"), withIntermediateDirectories: true)
             let error = #expect(throws: ConfigError.self) {
-                try TOMLDocument(contentsOf: dir.url.appendingPathComponent("relctl.toml"), displayPath: "relctl.toml")
+                try TOMLDocument(
+                    file: ProjectFile.open(
+                        location: dir.url.appendingPathComponent("relctl.toml"), shown: "relctl.toml"))
             }
             #expect(
                 error?.diagnostics.map(\.description) == [

@@ -237,4 +237,150 @@ struct LayerTests {
         }
         #expect(offenders.isEmpty, "use FileSystem (RelctlBasics) instead of FileManager: \(offenders.sorted())")
     }
+
+    /// The read rule (issue 55): above the door, a file relctl reads from the project or from a
+    /// `previous` source is opened only through `ProjectFile` (ConfinedPath against the
+    /// repository, project or previous folder: a link leading outside is refused, exit 2). The raw
+    /// ways to read a file (`FileSystem.contents`/`prefix`/`copy`, `TextFile.read`,
+    /// `ReadableFile(path:)`, `FileHandle(forReadingAtPath:)`, `String`/`Data(contentsOf:)`) are
+    /// left only where what is read is not a project file, each file with how many such calls it
+    /// holds and why; a new raw read anywhere, an allowed file's count changing, or an entry no
+    /// longer needed fails here, so each one is looked at.
+    static let rawReads: [String: (count: Int, reason: String)] = [
+        // relctl's own output: dist/, scratch copies it wrote, caches, its lock.
+        "RelctlArtifacts/Provenance/ProvenanceVerifier.swift": (1, "the provenance document in dist/, relctl's output"),
+        "RelctlArtifacts/Installer/InstallerWriter.swift": (1, "dist/SHA256SUMS, relctl's output"),
+        "RelctlArtifacts/Checksums/DigestMemo.swift": (1, "relctl's digest memo in dist/"),
+        "RelctlArtifacts/Checksums/FileHasher.swift": (1, "hashes files relctl built or a checked path names"),
+        "RelctlArtifacts/Checksums/ReleaseManifest.swift": (2, "dist/manifest.json, relctl's output"),
+        "RelctlArtifacts/Checksums/ChecksumFile.swift": (
+            2, "a SHA256SUMS list in dist/ (relctl's) or one `verify` is given"
+        ),
+        "RelctlArtifacts/Images/LayerCache.swift": (3, "the layer cache under ~/.cache/relctl, hashed again on use"),
+        "RelctlArtifacts/Images/StreamedBlobUpload.swift": (1, "an image layer relctl wrote"),
+        "RelctlArtifacts/Images/ELFInterpreter.swift": (1, "a built binary's ELF header"),
+        "RelctlArtifacts/Images/OCILayoutWriter.swift": (1, "a base-image blob from relctl's cache"),
+        "RelctlArtifacts/Images/BaseImageStore.swift": (2, "registry answers and blobs relctl downloaded"),
+        "RelctlArtifacts/Images/ImagePusher.swift": (1, "the OCI layout relctl wrote"),
+        "RelctlArtifacts/Images/DockerCredentials.swift": (1, "the user's Docker config (~/.docker/config.json)"),
+        "RelctlArtifacts/Repositories/AptRepository.swift": (
+            2, "this release's .debs in dist/ and the verified scratch copy of `previous` (RemoteRepository)"
+        ),
+        "RelctlArtifacts/Repositories/DnfRepository.swift": (
+            1, "this release's .rpms in dist/ and the verified scratch copy of `previous`"
+        ),
+        "RelctlArtifacts/Repositories/RemoteRepository.swift": (
+            2, "reads back the scratch copy it just verified (the folder itself is read through ProjectFile)"
+        ),
+        "RelctlArtifacts/Repositories/RepositoryBuilder.swift": (
+            2, "the repository signing key the config names (a secret, never published) and dist/SHA256SUMS"
+        ),
+        "RelctlArtifacts/Repositories/RepositoryVerifier.swift": (
+            7, "the repository relctl wrote in dist/, and its key"
+        ),
+        "RelctlArtifacts/Repositories/RpmHeaderReader.swift": (1, "an .rpm in dist/ or the verified scratch copy"),
+        "RelctlArtifacts/LinuxPackages/PackagedFile.swift": (
+            1, "streams a package's files: built binaries and `[[package]] files` opened through ProjectFile"
+        ),
+        "RelctlArtifacts/LinuxPackages/PackageFileWriter.swift": (1, "the package relctl is writing"),
+        "RelctlArtifacts/Packaging/LibArchiveWriter.swift": (
+            1, "streams archive entries Containment has held to the project through ProjectFile"
+        ),
+        "RelctlArtifacts/Packaging/ZipArchiveWriter.swift": (
+            1, "streams archive entries Containment has held to the project through ProjectFile"
+        ),
+        "RelctlDistribution/Channels/TapRepository.swift": (2, "channel files relctl generated into dist/"),
+        "RelctlDistribution/Channels/HelmChartPusher.swift": (1, "the chart package relctl wrote into dist/"),
+        "RelctlRelease/Release/ReleaseLock.swift": (2, "git's own `.git` file and relctl's lock in the git directory"),
+        "RelctlRelease/Release/ReleaseLock+Unreadable.swift": (2, "relctl's lock file"),
+        "RelctlRelease/Release/ReleaseRecovery.swift": (1, "/proc/PID/cmdline"),
+        "RelctlRelease/Reproduce/FileComparison.swift": (1, "two builds' outputs being compared"),
+        "RelctlRelease/Reproduce/Reproducer.swift": (1, "the rebuilt dist/manifest.json"),
+        "RelctlRelease/Reproduce/PublishedRelease.swift": (2, "files downloaded from the published release"),
+        "RelctlCommands/Publish.swift": (1, "dist/RELEASE_NOTES.md, relctl's output"),
+        // Secrets the configuration or environment names, often outside the project on purpose
+        // (~/.config/relctl/…): only a signature or public half ever leaves the machine.
+        "RelctlArtifacts/LinuxPackages/RpmSigningKey.swift": (1, "the rpm signing key (a secret the config names)"),
+        "RelctlArtifacts/Signing/SigningKeys.swift": (1, "a [sign] key (a secret the config names)"),
+        "RelctlArtifacts/Signing/MinisignSignature.swift": (1, "a minisign key or signature `verify` is given"),
+        "RelctlArtifacts/Signing/Sodium.swift": (1, "hashes a file in dist/ for its signature"),
+        "RelctlArtifacts/Signing/ReleaseSigner.swift": (1, "SHA256SUMS in dist/, the file it signs"),
+        "RelctlArtifacts/Signing/SignatureVerifier.swift": (
+            4, "`verify`'s inputs: dist/'s signatures and the allowed_signers it is given"
+        ),
+    ]
+
+    /// `ProjectFile.open(location:)` holds a file only to its own folder; it is for a location the
+    /// read rule (or `WriteTarget`) already resolved, or one found by walking up as a tool does.
+    /// Each use, by file, with why no wider root applies.
+    static let ownFolderReads: [String: (count: Int, reason: String)] = [
+        "RelctlModel/Companions/CargoWorkspace.swift": (3, "walks up to the Cargo workspace root as cargo does"),
+        "RelctlModel/Companions/CompanionFinder.swift": (4, "companions of a manifest the rule resolved; a lock above"),
+        "RelctlModel/Manifests/CargoManifestReader.swift": (
+            2, "the resolved manifest, and an inherited workspace root"
+        ),
+        "RelctlModel/Manifests/ManifestReaders.swift": (1, "ManifestText: the manifest `read` resolved in the project"),
+        "RelctlModel/Manifests/PythonManifestReader.swift": (1, "the manifest `ManifestReaders.read` resolved"),
+        "RelctlRelease/Train/Workspace.swift": (1, "the train's workspace file the command line names"),
+        "RelctlRelease/Train/PinPlan.swift": (1, "WriteTarget's location, resolved in the pinned repository"),
+        "RelctlChanges/Notes/VersionBump.swift": (2, "WriteTarget's location, resolved in the repository"),
+        "RelctlProject/Workspace/WorkspaceDependencies.swift": (3, "member manifests in folders resolved as members"),
+        "RelctlProject/Workspace/DependentRequirements.swift": (
+            2, "member manifests, and the workspace lock above them"
+        ),
+        "RelctlProject/Workspace/WorkspaceMembers.swift": (
+            1, "the workspace relctl.toml found walking up to git's top"
+        ),
+        "RelctlProject/ConfigLoading/ConfigLoader.swift": (1, "relctl.toml, held to the project folder it defines"),
+        "RelctlProject/Project/StarterConfig.swift": (2, "init's detection of manifests in member folders"),
+    ]
+
+    @Test func projectFilesAreOpenedOnlyThroughProjectFile() throws {
+        let raw =
+            #/FileSystem\.contents\(|FileSystem\.prefix\(|FileSystem\.copy\(|TextFile\.read\(|ReadableFile\(path|FileHandle\(forReadingAt|String\(contentsOf|Data\(contentsOf|TOMLDocument\(contentsOf/#
+        var found: [String: Int] = [:]
+        for layer in Self.layers.dropFirst() + ["RelctlCommands", "relctl"] {
+            let folder = Self.root.appendingPathComponent("Sources/\(layer)")
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let count = text.split(separator: "\n").filter {
+                    !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                }.reduce(0) { $0 + $1.matches(of: raw).count }
+                if count > 0 { found["\(layer)/\(file)"] = count }
+            }
+        }
+        var offenders: [String] = []
+        for (file, count) in found.sorted(by: { $0.key < $1.key }) {
+            guard let allowed = Self.rawReads[file] else {
+                offenders.append("\(file) reads \(count) file(s) without ProjectFile")
+                continue
+            }
+            if allowed.count != count {
+                offenders.append("\(file) holds \(count) raw reads, \(allowed.count) allowed (\(allowed.reason))")
+            }
+        }
+        for file in Self.rawReads.keys.sorted() where found[file] == nil {
+            offenders.append("\(file) no longer reads raw: drop it from LayerTests.rawReads")
+        }
+        #expect(offenders.isEmpty, "open project files through ProjectFile.open: \(offenders)")
+        var ownFolder: [String] = []
+        for layer in Self.layers.dropFirst() + ["RelctlCommands", "relctl"] {
+            let folder = Self.root.appendingPathComponent("Sources/\(layer)")
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let count = text.components(separatedBy: "ProjectFile.open(location:").count - 1
+                let allowed = Self.ownFolderReads["\(layer)/\(file)"]?.count ?? 0
+                if count != allowed { ownFolder.append("\(layer)/\(file): \(count), \(allowed) allowed") }
+            }
+        }
+        #expect(ownFolder.isEmpty, "open through the project's root, not the file's own folder: \(ownFolder)")
+        // The door itself: ProjectFile is made only by `open`, which goes through ConfinedPath.
+        let door = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/RelctlBasics/Support/ProjectFile.swift"),
+            encoding: .utf8)
+        #expect(door.contains("private init(") && door.contains("ConfinedPath.resolveInside("))
+        #expect(!door.contains(#/(?m)^\s*(public|package|internal)\s+init\(/#), "ProjectFile has one way in")
+    }
 }

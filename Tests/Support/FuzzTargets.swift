@@ -14,7 +14,7 @@ package enum FuzzTargets {
         FuzzTarget(name: "relctl.toml", seeds: FuzzCorpus.config) { input, scratch in
             let file = write(input, "relctl.toml", in: scratch)
             return await FuzzTarget.judge(naming: "relctl.toml") {
-                let document = try TOMLDocument(contentsOf: file, displayPath: "relctl.toml")
+                let document = try TOMLDocument(file: ProjectFile.open(location: file, shown: "relctl.toml"))
                 _ = try ConfigLoader.parse(document, root: scratch)
             }
         },

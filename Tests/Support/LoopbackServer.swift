@@ -47,6 +47,27 @@ public final class LoopbackServer: Sendable {
         server.serve_forever()
         """
 
+    /// Accepts every connection and never answers: a client's TLS handshake starts (it loads its
+    /// trust store) and then waits.
+    static let holder = """
+        import os, signal, socket, sys
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen(128)
+        with open(sys.argv[1] + ".tmp", "w") as out:
+            out.write(str(server.getsockname()[1]))
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+        held = []
+        while True:
+            held.append(server.accept()[0])
+        """
+
+    /// A server that accepts connections and never answers them.
+    public convenience init(holdingConnections: Void) throws {
+        try self.init(script: Self.holder) { [$0] }
+    }
+
     public convenience init(serving directory: URL) throws {
         try self.init(script: Self.script) { [directory.path, $0] }
     }

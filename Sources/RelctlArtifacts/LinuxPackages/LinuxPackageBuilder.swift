@@ -209,7 +209,7 @@ public struct LinuxPackageBuilder: Sendable {
         try settings.files.map { from, to in
             // Read through the one path rule: a `from` that is (or passes through) a link out of
             // the project would put that file into the package.
-            let source = try ConfinedPath.resolveInside(from, root: config.root, what: "[[package]] files")
+            let source = try ProjectFile.open(from, in: config.root, what: "[[package]] files").location
             guard FileKind.isRegularFile(source.path) else {
                 throw LinuxPackageError.unreadable(path: source.path, reason: "no such file ([[package]] files)")
             }
@@ -246,19 +246,21 @@ public struct LinuxPackageBuilder: Sendable {
     private func licenseText(_ settings: LinuxPackageSettings, config: RelctlConfig) throws -> String? {
         let candidates = settings.licenseFile.map { [$0] } ?? ["LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING"]
         for candidate in candidates {
-            let url = try ConfinedPath.resolveInside(
-                candidate, root: config.root,
+            let file = try ProjectFile.open(
+                candidate, in: config.root,
                 what: settings.licenseFile == nil ? "the license file" : "[[package]] license-file")
-            guard FileKind.isRegularFile(url.path) else {
+            let url = file.location
+            guard file.isRegularFile else {
                 if settings.licenseFile != nil {
                     throw LinuxPackageError.unreadable(
                         path: url.path, reason: "no such file ([[package]] license-file)")
                 }
                 continue
             }
-            do { return try String(contentsOf: url, encoding: .utf8) } catch {
+            guard let data = file.data(), let text = String(data: data, encoding: .utf8) else {
                 throw LinuxPackageError.unreadable(path: url.path, reason: "not UTF-8 text")
             }
+            return text
         }
         return nil
     }

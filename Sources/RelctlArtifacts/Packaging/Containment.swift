@@ -18,7 +18,7 @@ package struct Containment {
         var refusals: [ConfinedPathError] = []
         for root in roots {
             do {
-                _ = try ConfinedPath.resolveInside(source.path, root: root, what: key)
+                _ = try ProjectFile.open(source.path, in: root, what: key)
                 return
             } catch let error as ConfinedPathError {
                 refusals.append(error)

@@ -24,8 +24,30 @@ package struct RemoteRepository {
     }
 
     package let base: URL
-    private let http: any HTTPClient
+    /// Where the files come from: a server, or a folder read under the read rule (`ProjectFile`,
+    /// held to the folder: a link in it leading outside is refused, exit 2, naming it).
+    private enum Source {
+        case http(any HTTPClient)
+        case folder(URL)
+    }
+    private let source: Source
     private let keys: [[UInt8]: RepositoryVerifier.PublicKey]
+
+    /// `[repository] previous` as a folder (issue 55, findings 3 and 4): read exactly as a URL
+    /// is, its signed indexes checked with the repository key and every index and package with
+    /// the size and SHA-256 the signed chain gives, copied into the scratch folder the builders
+    /// extend. Nothing unsigned, and nothing behind a link out of the folder, is ever extended.
+    package init(folder: URL, key: OpenPGPSecretKey) throws {
+        base = folder.standardizedFileURL
+        source = .folder(base)
+        keys = try RepositoryVerifier.publicKeys(Data(key.publicKeyring), source: "the repository key")
+    }
+
+    /// Where the repository was read from, for a message.
+    package var shown: String {
+        if case .folder = source { return base.path }
+        return base.absoluteString
+    }
 
     /// - Parameter location: the URL as configured (`[repository] previous`).
     package init(location: String, key: OpenPGPSecretKey, http: any HTTPClient) throws {
@@ -49,7 +71,7 @@ package struct RemoteRepository {
         }
         if !url.path.hasSuffix("/") { url = url.appendingPathComponent("") }
         base = url
-        self.http = http
+        source = .http(http)
         keys = try RepositoryVerifier.publicKeys(Data(key.publicKeyring), source: "the repository key")
     }
 
@@ -67,12 +89,12 @@ package struct RemoteRepository {
         let dists = "\(RepositoryBuilder.aptFolder)/dists/\(suite)"
         guard let inRelease = try await document("\(dists)/InRelease") else {
             throw RepositoryError.badInput(
-                path: url("\(dists)/InRelease").absoluteString,
+                path: address("\(dists)/InRelease"),
                 reason:
-                    "`[repository] previous` has no apt suite `\(suite)` here (HTTP 404); name the root that holds apt/ and dnf/, or leave `previous` out for the first release"
+                    "`[repository] previous` has no apt suite `\(suite)` here (\(absent)); name the root that holds apt/ and dnf/, or leave `previous` out for the first release"
             )
         }
-        let source = url("\(dists)/InRelease").absoluteString
+        let source = address("\(dists)/InRelease")
         let (text, signature) = try RepositoryVerifier.clearsignedParts(
             String(decoding: inRelease, as: UTF8.self), source: source)
         try RepositoryVerifier.check(
@@ -94,7 +116,7 @@ package struct RemoteRepository {
             try await download(
                 "\(dists)/\(path)", to: index, size: size, sha256: sha256, limit: Limits.index, listedIn: source)
             indexes += 1
-            let indexSource = url("\(dists)/\(path)").absoluteString
+            let indexSource = address("\(dists)/\(path)")
             guard let data = FileSystem.contents(of: index) else {
                 throw RepositoryError.badInput(path: index.path, reason: "cannot be read back")
             }
@@ -145,22 +167,22 @@ package struct RemoteRepository {
 
     private func fetchDnf(into root: URL) async throws {
         let repodata = "\(RepositoryBuilder.dnfFolder)/repodata"
-        let source = url("\(repodata)/repomd.xml").absoluteString
+        let source = address("\(repodata)/repomd.xml")
         guard let repomd = try await document("\(repodata)/repomd.xml") else {
             throw RepositoryError.badInput(
                 path: source,
                 reason:
-                    "`[repository] previous` has no dnf repository here (HTTP 404); name the root that holds apt/ and dnf/, or leave `previous` out for the first release"
+                    "`[repository] previous` has no dnf repository here (\(absent)); name the root that holds apt/ and dnf/, or leave `previous` out for the first release"
             )
         }
         guard let signature = try await document("\(repodata)/repomd.xml.asc") else {
             throw RepositoryError.mismatch(
-                path: url("\(repodata)/repomd.xml.asc").absoluteString,
-                reason: "missing (HTTP 404): the previous repository's repomd.xml is not signed")
+                path: address("\(repodata)/repomd.xml.asc"),
+                reason: "missing (\(absent)): the previous repository's repomd.xml is not signed")
         }
         try RepositoryVerifier.check(
             String(decoding: signature, as: UTF8.self), over: [UInt8](repomd), keys: keys,
-            source: url("\(repodata)/repomd.xml.asc").absoluteString)
+            source: address("\(repodata)/repomd.xml.asc"))
         try FileSystem.createDirectory(root.appendingPathComponent("repodata"))
         try FileSystem.createDirectory(root.appendingPathComponent("Packages"))
         try AtomicFile.write(repomd, to: root.appendingPathComponent("repodata/repomd.xml"))
@@ -186,7 +208,7 @@ package struct RemoteRepository {
                 }
                 primary = (
                     file, openSize, Self.between(block, "<open-checksum type=\"sha256\">", "</open-checksum>"),
-                    url("\(RepositoryBuilder.dnfFolder)/\(location)").absoluteString
+                    address("\(RepositoryBuilder.dnfFolder)/\(location)")
                 )
             }
         }
@@ -283,8 +305,43 @@ package struct RemoteRepository {
         path.split(separator: "/").reduce(base) { $0.appendingPathComponent(String($1)) }
     }
 
-    /// A small signed document in memory, nil on 404.
+    /// `path` as a message names it: its URL, or its path in the folder.
+    private func address(_ path: String) -> String {
+        if case .folder = source { return url(path).path }
+        return url(path).absoluteString
+    }
+
+    /// How a file that is not there is described.
+    private var absent: String {
+        if case .folder = source { return "not in the folder" }
+        return "HTTP 404"
+    }
+
+    /// `path` in the previous folder, under the read rule.
+    private func local(_ path: String, in folder: URL) throws -> ProjectFile {
+        try ProjectFile.open(path, in: folder, what: "[repository] previous", shown: address(path))
+    }
+
+    /// A small signed document in memory, nil on 404 (or when the folder does not hold it).
     private func document(_ path: String) async throws -> Data? {
+        guard case .http = source else {
+            guard case .folder(let folder) = source else { return nil }
+            let file = try local(path, in: folder)
+            guard file.exists else { return nil }
+            guard file.isRegularFile else {
+                throw RepositoryError.mismatch(path: file.shown, reason: "is not a regular file")
+            }
+            switch file.data(limit: Int(Limits.signedIndex)) {
+            case .whole(let data)?: return data
+            case .tooLarge?:
+                throw RepositoryError.mismatch(
+                    path: file.shown,
+                    reason:
+                        "holds more than \(ByteCount.format(Limits.signedIndex)), the most relctl reads of a signed index"
+                )
+            case nil: throw RepositoryError.badInput(path: file.shown, reason: "cannot be read")
+            }
+        }
         var request = HTTPRequest(method: "GET", url: url(path), timeout: 120)
         request.responseLimit = Limits.signedIndex
         let response = try await send(request, listedIn: nil)
@@ -301,7 +358,7 @@ package struct RemoteRepository {
     private func download(
         _ path: String, to file: URL, size: Int64, sha256: String, limit: Int64, listedIn: String
     ) async throws {
-        let address = url(path).absoluteString
+        let address = address(path)
         guard size >= 0, size <= limit else {
             throw RepositoryError.mismatch(
                 path: address,
@@ -310,6 +367,34 @@ package struct RemoteRepository {
             )
         }
         try FileSystem.createDirectory(file.deletingLastPathComponent())
+        if case .folder(let folder) = source {
+            let local = try local(path, in: folder)
+            guard local.isRegularFile else {
+                throw RepositoryError.mismatch(
+                    path: address,
+                    reason:
+                        "is missing (or not a regular file), though \(listedIn) lists it; the previous repository is incomplete: publish it whole again"
+                )
+            }
+            guard local.size == size else {
+                throw RepositoryError.mismatch(
+                    path: address,
+                    reason: "its size differs from what \(listedIn) lists; the file was changed after it was signed")
+            }
+            if FileSystem.kind(of: file) != nil { try FileSystem.remove(file) }
+            try local.copy(to: file)
+        } else {
+            try await fetch(path, to: file, size: size, address: address, listedIn: listedIn)
+        }
+        guard FileSystem.size(of: file) == size, try FileHasher.sha256(of: file) == sha256.lowercased() else {
+            throw RepositoryError.mismatch(
+                path: address,
+                reason: "its size or SHA-256 differs from what \(listedIn) lists; the published file was changed")
+        }
+    }
+
+    /// `path` streamed from the server into `file`, cut off past `size`.
+    private func fetch(_ path: String, to file: URL, size: Int64, address: String, listedIn: String) async throws {
         var request = HTTPRequest(method: "GET", url: url(path), timeout: 120)
         request.responseFile = file
         request.responseLimit = size
@@ -322,14 +407,12 @@ package struct RemoteRepository {
                     "the server answers HTTP \(response.status), though \(listedIn) lists it; the previous repository is incomplete: publish it whole again"
             )
         }
-        guard FileSystem.size(of: file) == size, try FileHasher.sha256(of: file) == sha256.lowercased() else {
-            throw RepositoryError.mismatch(
-                path: address,
-                reason: "its size or SHA-256 differs from what \(listedIn) lists; the published file was changed")
-        }
     }
 
     private func send(_ request: HTTPRequest, listedIn: String?) async throws -> HTTPResponse {
+        guard case .http(let http) = source else {
+            throw RepositoryError.badInput(path: request.url.path, reason: "is a folder, not a server")
+        }
         do { return try await http.send(request) } catch NetworkError.responseTooLarge(_, let limit, _) {
             throw RepositoryError.mismatch(
                 path: request.url.absoluteString,

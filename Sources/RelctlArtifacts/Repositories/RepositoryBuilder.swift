@@ -52,19 +52,21 @@ package struct RepositoryBuilder {
             }
         }
         if let location = settings.previous {
-            if location.hasPrefix("http://") || location.hasPrefix("https://") {
-                let remote = try RemoteRepository(
-                    location: location, key: key, http: RetryingHTTPClient(base: context.http))
-                let folder = Temporaries.scratchURL("repository-previous")
-                fetched = folder
-                try CleanupRegistry.shared.makeDirectory(folder)
-                try await remote.fetch(aptSuite: settings.aptSuite, dnf: settings.dnf, into: folder)
-                context.console.detail(
-                    "fetched and verified the previous repository from \(remote.base.absoluteString)")
-                previous = folder
-            } else {
-                previous = try previousFolder(location, root: keysRoot)
-            }
+            // A URL or a folder, the same verified source: the signed indexes checked with the
+            // repository key, every index and package with its signed size and SHA-256, copied
+            // into a scratch folder; the builders extend only that copy (issue 55).
+            let isURL = location.hasPrefix("http://") || location.hasPrefix("https://")
+            let remote =
+                isURL
+                ? try RemoteRepository(location: location, key: key, http: RetryingHTTPClient(base: context.http))
+                : try RemoteRepository(folder: try previousFolder(location, root: keysRoot), key: key)
+            let folder = Temporaries.scratchURL("repository-previous")
+            fetched = folder
+            try CleanupRegistry.shared.makeDirectory(folder)
+            try await remote.fetch(aptSuite: settings.aptSuite, dnf: settings.dnf, into: folder)
+            context.console.detail(
+                "\(isURL ? "fetched" : "read") and verified the previous repository from \(remote.shown)")
+            previous = folder
         }
         if let suite = settings.aptSuite {
             let debs = try Self.releaseFiles(packages, kind: .deb, in: dist)

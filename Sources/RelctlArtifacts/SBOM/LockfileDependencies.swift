@@ -13,8 +13,8 @@ package enum LockfileDependencies {
     package static func read(root: URL) throws -> [SBOMDocument.Component] {
         var byReference: [String: SBOMDocument.Component] = [:]
         for name in fileNames {
-            let url = root.appendingPathComponent(name)
-            guard let data = FileSystem.contents(of: url) else { continue }
+            // A lockfile committed as a link out of the project is refused, not read (issue 55).
+            guard let data = try ProjectFile.open(name, in: root).data() else { continue }
             let components: [SBOMDocument.Component]
             switch name {
             case "Cargo.lock": components = try cargo(data, file: name)

@@ -19,7 +19,7 @@ package struct ProjectPackage: Sendable, Equatable {
         if let name = cargoName(root: root, project: project) {
             return ProjectPackage(name: name, purl: "pkg:cargo/\(segment(name))\(at)")
         }
-        if let data = FileSystem.contents(of: root.appendingPathComponent("package.json")),
+        if let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let name = (try? LockfileDependencies.json(data, file: "package.json"))?["name"] as? String, !name.isEmpty
         {
             let purlName =
@@ -28,7 +28,7 @@ package struct ProjectPackage: Sendable, Equatable {
                 : segment(name)
             return ProjectPackage(name: name, purl: "pkg:npm/\(purlName)\(at)")
         }
-        if let data = FileSystem.contents(of: root.appendingPathComponent("pyproject.toml")),
+        if let data = (try? ProjectFile.open("pyproject.toml", in: root))?.data(),
             let document = try? LockfileDependencies.toml(data, file: "pyproject.toml"),
             let name = document["project"]?.table?["name"]?.string
                 ?? document["tool"]?.table?["poetry"]?.table?["name"]?.string,
@@ -51,13 +51,13 @@ package struct ProjectPackage: Sendable, Equatable {
     /// The crate: Cargo.toml's `[package] name`, or in a virtual workspace the Cargo.lock package
     /// without a source (a member) named like the project.
     package static func cargoName(root: URL, project: String) -> String? {
-        if let data = FileSystem.contents(of: root.appendingPathComponent("Cargo.toml")),
+        if let data = (try? ProjectFile.open("Cargo.toml", in: root))?.data(),
             let name = (try? LockfileDependencies.toml(data, file: "Cargo.toml"))?["package"]?.table?["name"]?.string,
             !name.isEmpty
         {
             return name
         }
-        guard let data = FileSystem.contents(of: root.appendingPathComponent("Cargo.lock")),
+        guard let data = (try? ProjectFile.open("Cargo.lock", in: root))?.data(),
             let packages = (try? LockfileDependencies.toml(data, file: "Cargo.lock"))?["package"]?.array
         else { return nil }
         let members = packages.compactMap { node -> String? in

@@ -27,7 +27,7 @@ public enum Interrupts {
                 CleanupRegistry.shared.removeAll()
                 InterruptActions.shared.runAll()
                 onInterrupt(signalNumber)
-                exit(128 + signalNumber)
+                ProcessEnd.terminate(128 + signalNumber)
             }
             source.resume()
             sources.append(source)

@@ -206,19 +206,24 @@ public enum Changelog {
         }
     }
 
-    /// Reads, updates and atomically rewrites the changelog file; returns what the user should hear.
+    /// Reads, updates and atomically rewrites the changelog file at `url` (inside `root`, the
+    /// repository or project folder it must stay in); returns what the user should hear.
     public static func update(
-        _ url: URL, with notes: ReleaseNotes, force: Bool, displayPath: String
+        _ url: URL, in root: URL, with notes: ReleaseNotes, force: Bool, displayPath: String
     ) throws -> [Diagnostic] {
-        try updateReporting(url, with: notes, force: force, displayPath: displayPath).remarks
+        try updateReporting(url, in: root, with: notes, force: force, displayPath: displayPath).remarks
     }
 
     /// `update`, also saying whether the file changed (a run that finds the section already there
-    /// writes nothing, and says so).
+    /// writes nothing, and says so). The changelog is read under the read rule (`ProjectFile`): one
+    /// committed as a link leading outside `root` is refused (exit 2) before a byte of it is read,
+    /// so an outside file's content never reaches a commit or the tree (issue 55, finding 1). The
+    /// new text replaces the file at `url` (a link that stays inside is replaced by the file).
     public static func updateReporting(
-        _ url: URL, with notes: ReleaseNotes, force: Bool, displayPath: String
+        _ url: URL, in root: URL, with notes: ReleaseNotes, force: Bool, displayPath: String
     ) throws -> (remarks: [Diagnostic], changed: Bool) {
-        let existing = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
+        let file = try ProjectFile.open(url.path, in: root, what: displayPath, shown: displayPath)
+        let existing = file.data().map { String(decoding: $0, as: UTF8.self) }
         let edit = try insert(notes, into: existing, force: force, displayPath: displayPath)
         if edit.text != existing { try AtomicFile.write(edit.text, to: url) }
         return (edit.remarks, edit.text != existing)

@@ -9,8 +9,10 @@ package struct NotesTemplate: Sendable {
     package var displayPath: String
 
     /// Reads and parses the template; a missing file or syntax error is bad input naming file and line.
-    package static func load(_ url: URL, displayPath: String) throws -> NotesTemplate {
-        guard let data = FileSystem.contents(of: url) else {
+    package static func load(_ path: String, root: URL) throws -> NotesTemplate {
+        let displayPath = path
+        // A template committed as a link out of the project is refused, not rendered (issue 55).
+        guard let data = try ProjectFile.open(path, in: root, what: "[notes] template").data() else {
             throw NotesError.templateNotFound(path: displayPath)
         }
         return try NotesTemplate(text: String(decoding: data, as: UTF8.self), displayPath: displayPath)

@@ -117,8 +117,7 @@ public struct ReleaseNotesBuilder: Sendable {
             }
         }
         if let template = config.notes.template {
-            let url = config.resolve(template)
-            notes.customMarkdown = try NotesTemplate.load(url, displayPath: template).render(notes)
+            notes.customMarkdown = try NotesTemplate.load(template, root: config.root).render(notes)
         }
         return notes
     }

@@ -491,7 +491,8 @@ public struct VersionBump: Sendable, Equatable {
             let key = target.url
             if let note = target.note, !linkNotes.contains(note) { linkNotes.append(note) }
             if contents[key] == nil {
-                guard let data = FileSystem.contents(of: key) else {
+                // `key` is WriteTarget's: resolved inside the repository, no link left on the way.
+                guard let data = try ProjectFile.open(location: key, shown: edit.display).data() else {
                     throw ManifestError.missing(path: edit.display)
                 }
                 contents[key] = String(decoding: data, as: UTF8.self)
@@ -517,7 +518,9 @@ public struct VersionBump: Sendable, Equatable {
         var written: [String] = []
         for (url, display) in order {
             guard let text = contents[url] else { continue }
-            let original = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
+            let original = try ProjectFile.open(location: url, shown: display).data().map {
+                String(decoding: $0, as: UTF8.self)
+            }
             if text != original {
                 try AtomicFile.write(text, to: url, permissions: Self.permissions(of: url))
                 written.append(display)

@@ -103,8 +103,8 @@ package struct HelmChartPackage {
                     path: shown + "/" + path, line: nil, reason: "cannot be read (a broken link?)")
             }
             // Links are followed as Helm follows them, but only while they stay inside the chart.
-            let resolved: URL
-            do { resolved = try ConfinedPath.resolveInside(path, root: root, what: "chart \(shown)") } catch let error
+            let resolved: ProjectFile
+            do { resolved = try ProjectFile.open(path, in: root, what: "chart \(shown)") } catch let error
                 as ConfinedPathError
             {
                 throw ChannelError.chartInvalid(
@@ -123,7 +123,7 @@ package struct HelmChartPackage {
                 throw ChannelError.chartInvalid(
                     path: shown + "/" + path, line: nil, reason: "is not a regular file; Helm cannot package it")
             }
-            guard let data = FileSystem.contents(of: resolved) else {
+            guard let data = resolved.data() else {
                 throw ChannelError.chartInvalid(path: shown + "/" + path, line: nil, reason: "cannot be read")
             }
             var bytes = [UInt8](data)

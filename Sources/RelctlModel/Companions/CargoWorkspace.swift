@@ -35,7 +35,9 @@ package struct CargoWorkspace {
         var found: (URL, TOMLDocument)?
         while directory.path.hasPrefix(top) {
             let candidate = directory.appendingPathComponent("Cargo.toml")
-            if let document = try? TOMLDocument(contentsOf: candidate), document.root["workspace"]?.table != nil {
+            if let document = try? TOMLDocument(file: ProjectFile.open(location: candidate)),
+                document.root["workspace"]?.table != nil
+            {
                 found = (candidate, document)
                 break
             }
@@ -101,7 +103,8 @@ package struct CargoWorkspace {
     }
 
     private static func package(at manifest: URL, workspace: (URL, TOMLDocument)?) throws -> Package? {
-        guard let document = try? TOMLDocument(contentsOf: manifest), let table = document.root["package"]?.table,
+        guard let document = try? TOMLDocument(file: ProjectFile.open(location: manifest)),
+            let table = document.root["package"]?.table,
             let name = table["name"]?.string
         else { return nil }
         var package = Package(name: name, manifest: manifest)
@@ -116,7 +119,7 @@ package struct CargoWorkspace {
     }
 
     private static func pathDependencies(of manifest: URL) -> [URL] {
-        guard let document = try? TOMLDocument(contentsOf: manifest) else { return [] }
+        guard let document = try? TOMLDocument(file: ProjectFile.open(location: manifest)) else { return [] }
         var tables: [[String: TOMLNode]] = []
         for key in ["dependencies", "dev-dependencies", "build-dependencies"] {
             if let table = document.root[key]?.table { tables.append(table) }

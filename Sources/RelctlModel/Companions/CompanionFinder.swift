@@ -35,7 +35,7 @@ package enum CompanionFinder {
     }
 
     private static func lines(of url: URL) -> [String]? {
-        guard let data = FileSystem.contents(of: url) else { return nil }
+        guard let data = (try? ProjectFile.open(location: url))?.data() else { return nil }
         return TextFile.decode(data).utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
     }
@@ -229,13 +229,13 @@ package enum CompanionFinder {
     ]
 
     private static func npm(manifest: URL, root: URL) -> [Companion] {
-        guard let data = FileSystem.contents(of: manifest) else { return [] }
+        guard let data = (try? ProjectFile.open(location: manifest))?.data() else { return [] }
         let text = TextFile.decode(data)
         let scan = JSONStringLines(text)
         guard let name = scan.entry(at: ["name"])?.value else { return [] }
         var companions = pins(in: scan, prefix: [], own: name, file: display(manifest, root: root))
         let lock = manifest.deletingLastPathComponent().appendingPathComponent("package-lock.json")
-        if let lockData = FileSystem.contents(of: lock) {
+        if let lockData = (try? ProjectFile.open(location: lock))?.data() {
             let lockScan = JSONStringLines(TextFile.decode(lockData))
             let shown = display(lock, root: root)
             // lockfileVersion 1 has only the top-level entry; 2 and 3 also `packages[""]`.
@@ -295,7 +295,7 @@ package enum CompanionFinder {
     }
 
     private static func python(manifest: URL, root: URL) -> [Companion] {
-        guard let document = try? TOMLDocument(contentsOf: manifest),
+        guard let document = try? TOMLDocument(file: ProjectFile.open(location: manifest)),
             let name = document.root["project"]?.table?["name"]?.string
         else { return [] }
         let projectFolder = manifest.deletingLastPathComponent().standardizedFileURL

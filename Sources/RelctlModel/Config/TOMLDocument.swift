@@ -21,15 +21,15 @@ package struct TOMLDocument: Sendable {
         locator = SourceLocator(text: text)
     }
 
-    /// Reads and parses a file; a missing file is `badInput` naming it.
-    package init(contentsOf url: URL, displayPath: String? = nil) throws {
-        let shown = displayPath ?? url.path
-        let kind = FileSystem.kind(of: url)
-        if kind == .directory { throw ConfigError.isDirectory(path: shown) }
-        guard let text = try TextFile.read(url, displayPath: shown) else {
-            throw ConfigError.unreadable(path: shown, exists: kind != nil)
+    /// Reads and parses a project file (opened under the read rule); a missing file is `badInput`
+    /// naming it.
+    package init(file: ProjectFile) throws {
+        let kind = file.kind
+        if kind == .directory { throw ConfigError.isDirectory(path: file.shown) }
+        guard let text = try file.text() else {
+            throw ConfigError.unreadable(path: file.shown, exists: kind != nil)
         }
-        try self.init(text: text, path: shown)
+        try self.init(text: text, path: file.shown)
     }
 }
 

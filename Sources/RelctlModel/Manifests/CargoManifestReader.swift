@@ -8,7 +8,7 @@ package struct CargoManifestReader: ManifestReader {
     package init() {}
 
     package func readVersion(at url: URL, source: VersionSource, displayPath: String) throws -> ManifestVersion {
-        let document = try TOMLDocument(contentsOf: url, displayPath: displayPath)
+        let document = try TOMLDocument(file: ProjectFile.open(location: url, shown: displayPath))
         if let package = document.root["package"]?.table, let version = package["version"] {
             if let text = version.string {
                 return ManifestVersion(
@@ -38,7 +38,7 @@ package struct CargoManifestReader: ManifestReader {
             let candidate = directory.appendingPathComponent("Cargo.toml")
             if FileSystem.exists(candidate) {
                 let shown = relativePath(candidate, from: member, display: displayPath)
-                let document = try TOMLDocument(contentsOf: candidate, displayPath: shown)
+                let document = try TOMLDocument(file: ProjectFile.open(location: candidate, shown: shown))
                 if let workspace = document.root["workspace"]?.table {
                     guard let text = workspace["package"]?.table?["version"]?.string else {
                         throw ManifestError.noVersion(

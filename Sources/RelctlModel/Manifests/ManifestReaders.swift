@@ -172,12 +172,15 @@ public enum VersionComparison: Sendable {
 
 /// Shared helpers for readers.
 package enum ManifestText {
+    /// The manifest at `url` as text, opened under the read rule (held to its folder: `read`
+    /// above has already resolved it inside the project).
     package static func read(_ url: URL, displayPath: String) throws -> String {
-        guard let text = try TextFile.read(url, displayPath: displayPath) else {
+        let file = try ProjectFile.open(location: url, shown: displayPath)
+        guard let text = try file.text() else {
             // Present but unopenable is not "missing": say what it is.
             let failure: SystemCallFailure
             do {
-                _ = try ReadableFile(path: url.path)
+                _ = try file.readable()
                 failure = SystemCallFailure(code: EIO)
             } catch {
                 failure = error

@@ -22,7 +22,7 @@ package struct PythonManifestReader: ManifestReader {
                     path: displayPath, hint: "expected `__version__ = \"1.2.3\"`, or give a `pattern`")
             }
         }
-        let document = try TOMLDocument(contentsOf: url, displayPath: displayPath)
+        let document = try TOMLDocument(file: ProjectFile.open(location: url, shown: displayPath))
         if let project = document.root["project"]?.table {
             if let version = project["version"]?.string {
                 return ManifestVersion(

@@ -36,7 +36,9 @@ public enum WorkflowWriter {
         _ shown: String, generated: String, config: RelctlConfig, check: Bool, force: Bool
     ) throws -> (path: String, outcome: WorkflowOutcome) {
         let url = config.root.appendingPathComponent(shown)
-        let existing = FileSystem.contents(of: url).map { String(decoding: $0, as: UTF8.self) }
+        // The workflow already there is a project file: one that is a link out of the project is
+        // refused, not compared or replaced (issue 55).
+        let existing = try ProjectFile.open(shown, in: config.root).data().map { String(decoding: $0, as: UTF8.self) }
         let state = GeneratedFile.state(existing: existing, generated: generated)
         if check {
             guard state == .current else { throw CIError.outOfDate(path: shown, state: state) }

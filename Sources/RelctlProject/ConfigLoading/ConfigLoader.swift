@@ -16,7 +16,7 @@ public enum ConfigLoader {
             throw ConfigError.notFound(path: shown)
         }
         return try WorkProfile.shared.measure(.configuration) {
-            let document = try TOMLDocument(contentsOf: url, displayPath: shown)
+            let document = try TOMLDocument(file: ProjectFile.open(location: url, shown: shown))
             let config = try parse(document, root: url.deletingLastPathComponent())
             // A workspace member's own file, read from its folder, is the member the root reads.
             return try WorkspaceMembers.enclosing(of: config) ?? config

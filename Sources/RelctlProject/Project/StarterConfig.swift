@@ -240,14 +240,14 @@ public enum StarterConfig {
     package static func workspaceOffer(root: URL, detected: [String], tags: [String]) -> WorkspaceOffer? {
         var globs: [String] = []
         if detected.contains("Cargo.toml"),
-            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("Cargo.toml")),
+            let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: root)),
             let workspace = document.root["workspace"]?.table,
             workspace["package"]?.table?["version"]?.string == nil
         {
             globs += (workspace["members"]?.array ?? []).compactMap(\.string)
         }
         if detected.contains("package.json"),
-            let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+            let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         {
             globs +=
@@ -359,7 +359,7 @@ public enum StarterConfig {
 
     private static func cargo(root: URL, into found: inout Findings) {
         let manifest = root.appendingPathComponent("Cargo.toml")
-        guard let document = try? TOMLDocument(contentsOf: manifest) else { return }
+        guard let document = try? TOMLDocument(file: ProjectFile.open(location: manifest)) else { return }
         let workspace = try? CargoWorkspace.load(containing: manifest, projectRoot: root)
         if document.root["package"]?.table?["version"] != nil
             || document.root["workspace"]?.table?["package"]?.table?["version"]?.string != nil
@@ -407,7 +407,7 @@ public enum StarterConfig {
     /// A crate's binaries as Cargo finds them: `[[bin]]` names, then (unless `autobins = false`)
     /// `src/main.rs` (named after the package), `src/bin/NAME.rs` and `src/bin/NAME/main.rs`.
     package static func cargoBinaries(of manifest: URL, name: String) -> [String] {
-        guard let document = try? TOMLDocument(contentsOf: manifest) else { return [] }
+        guard let document = try? TOMLDocument(file: ProjectFile.open(location: manifest)) else { return [] }
         let folder = manifest.deletingLastPathComponent()
         var names: [String] = []
         var explicitPaths: Set<String> = []
@@ -445,7 +445,7 @@ public enum StarterConfig {
     // MARK: npm, Python, Swift
 
     private static func npm(root: URL, into found: inout Findings) {
-        guard let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+        guard let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return }
         if object["version"] is String { found.versions.append(("package.json", nil, nil)) }
@@ -463,7 +463,7 @@ public enum StarterConfig {
     }
 
     private static func python(root: URL, into found: inout Findings) {
-        guard let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")) else {
+        guard let document = try? TOMLDocument(file: ProjectFile.open("pyproject.toml", in: root)) else {
             return
         }
         let project = document.root["project"]?.table
@@ -499,7 +499,7 @@ public enum StarterConfig {
     /// for the project's name, else the only such module among the root's folders.
     package static func versionModule(root: URL, name: String?) -> String? {
         func holdsVersion(_ path: String) -> Bool {
-            guard let data = FileSystem.contents(atPath: root.appendingPathComponent(path).path) else { return false }
+            guard let data = (try? ProjectFile.open(path, in: root))?.data() else { return false }
             return TextFile.decode(data).range(
                 of: #"(?m)^__version__\s*(:\s*str\s*)?=\s*["']"#, options: .regularExpression) != nil
         }
@@ -522,7 +522,7 @@ public enum StarterConfig {
     /// whose executable targets are then examples and tools) `.executableTarget(name: "x", …)`
     /// targets. One declared inside `#if os(macOS)` (without Linux) is built only there: optional.
     private static func swift(root: URL, into found: inout Findings) {
-        guard let data = FileSystem.contents(atPath: root.appendingPathComponent("Package.swift").path) else {
+        guard let data = (try? ProjectFile.open("Package.swift", in: root))?.data() else {
             return
         }
         let manifest = SwiftPackageManifest(TextFile.decode(data))
@@ -550,7 +550,7 @@ public enum StarterConfig {
     /// (`@changesets/cli`), whose tags monorepo tools spell `@changesets/cli@3.0.1`.
     private static func packageNames(root: URL, detected: [String]) -> [String] {
         guard detected.contains("package.json"),
-            let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+            let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let name = object["name"] as? String, name.contains("/")
         else { return [] }
@@ -561,7 +561,7 @@ public enum StarterConfig {
     /// (`github.com/derailed/k9s` → `k9s`, `example.com/tool/v2` → `tool`), as `go install` names
     /// the binary.
     package static func goModuleName(root: URL) -> String? {
-        guard let data = FileSystem.contents(atPath: root.appendingPathComponent("go.mod").path) else { return nil }
+        guard let data = (try? ProjectFile.open("go.mod", in: root))?.data() else { return nil }
         for line in String(decoding: data.prefix(64 * 1024), as: UTF8.self).split(separator: "\n") {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard words.count >= 2, words[0] == "module" else { continue }
@@ -582,13 +582,13 @@ public enum StarterConfig {
 
     private static func projectName(root: URL, detected: [String]) -> String {
         if detected.contains("Cargo.toml"),
-            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("Cargo.toml")),
+            let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: root)),
             let name = document.root["package"]?.table?["name"]?.string
         {
             return name
         }
         if detected.contains("package.json"),
-            let data = FileSystem.contents(atPath: root.appendingPathComponent("package.json").path),
+            let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let name = object["name"] as? String
         {
@@ -596,7 +596,7 @@ public enum StarterConfig {
         }
         if detected.contains("go.mod"), let name = goModuleName(root: root) { return name }
         if detected.contains("pyproject.toml"),
-            let document = try? TOMLDocument(contentsOf: root.appendingPathComponent("pyproject.toml")),
+            let document = try? TOMLDocument(file: ProjectFile.open("pyproject.toml", in: root)),
             let name = document.root["project"]?.table?["name"]?.string
                 ?? document.root["tool"]?.table?["poetry"]?.table?["name"]?.string
         {

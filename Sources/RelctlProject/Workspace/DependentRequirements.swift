@@ -39,7 +39,7 @@ package enum DependentRequirements {
                 }
             case .npm:
                 let shown = CompanionFinder.display(file, root: root)
-                guard let text = try TextFile.read(file, displayPath: shown) else { continue }
+                guard let text = try ProjectFile.open(location: file, shown: shown).text() else { continue }
                 npm(
                     JSONStringLines(text), prefix: [], package: edge.package, file: file, shown: shown,
                     who: edge.dependent, version: version, into: &result)
@@ -111,7 +111,7 @@ package enum DependentRequirements {
         }
         guard let lock else { return }
         let shown = CompanionFinder.display(lock, root: root)
-        guard let text = try TextFile.read(lock, displayPath: shown) else { return }
+        guard let text = try ProjectFile.open(location: lock, shown: shown).text() else { return }
         let scan = JSONStringLines(text)
         func key(_ url: URL) -> String { WriteTarget.relative(url.standardizedFileURL.path, to: directory.path) }
         if let entry = scan.entry(at: ["packages", key(folder), "version"]), entry.value != version.description {

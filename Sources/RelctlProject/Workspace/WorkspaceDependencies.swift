@@ -151,7 +151,7 @@ package enum WorkspaceDependencies {
                 }
             }
             let swift = root.appendingPathComponent("Package.swift")
-            if let text = try TextFile.read(swift, displayPath: member.path + "/Package.swift") {
+            if let text = try ProjectFile.open(location: swift, shown: member.path + "/Package.swift").text() {
                 for path in swiftPathPackages(text) {
                     guard let target = holder(of: root.appendingPathComponent(path), not: index) else { continue }
                     add(index, target, .swiftpm, .normal, file: nil, package: members[target].name)
@@ -206,7 +206,7 @@ package enum WorkspaceDependencies {
 
     private static func toml(_ url: URL, shown: String) throws -> TOMLDocument? {
         guard FileSystem.exists(url) else { return nil }
-        return try TOMLDocument(contentsOf: url, displayPath: shown)
+        return try TOMLDocument(file: ProjectFile.open(location: url, shown: shown))
     }
 
     private struct NpmManifest {
@@ -218,7 +218,7 @@ package enum WorkspaceDependencies {
     private static func npmManifest(in folder: URL, shown: String) throws -> NpmManifest? {
         let url = folder.appendingPathComponent("package.json")
         let display = shown + "/package.json"
-        guard let text = try TextFile.read(url, displayPath: display) else { return nil }
+        guard let text = try ProjectFile.open(location: url, shown: display).text() else { return nil }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
             throw ManifestError.invalid(path: display, line: nil, reason: "not a JSON object")
         }

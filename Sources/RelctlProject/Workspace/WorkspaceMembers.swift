@@ -90,7 +90,8 @@ package enum WorkspaceMembers {
             if folder.path != own.path, found == nil {
                 let candidate = folder.appendingPathComponent(RelctlConfig.fileName)
                 if FileSystem.exists(candidate),
-                    let document = try? TOMLDocument(contentsOf: candidate, displayPath: candidate.path),
+                    let document = try? TOMLDocument(
+                        file: ProjectFile.open(location: candidate, shown: candidate.path)),
                     document.root["workspace"]?.table != nil
                 {
                     found = (folder, document)
@@ -196,9 +197,13 @@ package enum WorkspaceMembers {
         let shownConfig = folder + "/" + RelctlConfig.fileName
         var member: RelctlConfig
         var ownFormat = false
-        if FileSystem.exists(url.appendingPathComponent(RelctlConfig.fileName)) {
-            let document = try TOMLDocument(
-                contentsOf: url.appendingPathComponent(RelctlConfig.fileName), displayPath: shownConfig)
+        // The member's own relctl.toml is a project file: a link out of the repository is refused
+        // before it is read as the member's name, tags and build command (issue 55, finding 5).
+        let ownConfig = try ProjectFile.open(
+            folder.isEmpty ? RelctlConfig.fileName : folder + "/" + RelctlConfig.fileName, in: config.root,
+            what: "the member's configuration", shown: shownConfig)
+        if ownConfig.exists {
+            let document = try TOMLDocument(file: ownConfig)
             member = try ConfigLoader.parse(document, root: url)
             ownFormat = document.root["project"]?.table?["tag-format"] != nil
             if document.root["project"]?.table?["name"] == nil { member.project.name = detectedName(url, folder) }

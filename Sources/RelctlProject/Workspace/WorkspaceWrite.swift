@@ -47,10 +47,20 @@ package enum WorkspaceWrite {
         guard FileSystem.exists(url) else { return nil }
         let shown = workspacePath(plan.path, "CHANGELOG.md")
         let notes = try await notes(plan, tag: tag, context: context)
-        let (remarks, changed) = try Changelog.updateReporting(url, with: notes, force: false, displayPath: shown)
+        let (remarks, changed) = try Changelog.updateReporting(
+            url, in: workspaceRoot(plan), with: notes, force: false, displayPath: shown)
         for remark in remarks { warning(remark.message) }
         if changed { info("\(shown): section for \(tag) added") }
         return changed ? shown : nil
+    }
+
+    /// The workspace's root: the member's folder less its path from there.
+    private static func workspaceRoot(_ plan: MemberPlan) -> URL {
+        var root = plan.config.root.standardizedFileURL
+        if plan.path != "." {
+            for _ in plan.path.split(separator: "/") { root = root.deletingLastPathComponent() }
+        }
+        return root
     }
 
     /// `file` (relative to the member's folder, `../../Cargo.lock` for the workspace's lock) as a

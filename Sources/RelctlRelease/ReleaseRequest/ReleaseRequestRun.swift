@@ -313,7 +313,9 @@ package struct ReleaseRequestRun {
             if written.isEmpty, !scratchConfig.versions.isEmpty { return false }
             let changelog = scratchConfig.root.appendingPathComponent("CHANGELOG.md")
             if FileSystem.exists(changelog) {
-                for remark in try Changelog.update(changelog, with: notes, force: false, displayPath: "CHANGELOG.md") {
+                for remark in try Changelog.update(
+                    changelog, in: root, with: notes, force: false, displayPath: "CHANGELOG.md")
+                {
                     context.console.warning(remark.message)
                 }
             }

@@ -48,7 +48,8 @@ struct PinPlan: Sendable {
             pin.path = target.display
             let url = target.url
             if texts[pin.path] == nil {
-                guard let data = FileSystem.contents(of: url),
+                // `url` is WriteTarget's: inside the pinned repository, no link left on the way.
+                guard let data = (try? ProjectFile.open(location: url, shown: shown))?.data(),
                     let text = String(data: data, encoding: .utf8)
                 else {
                     let why =

@@ -33,7 +33,7 @@ public struct Workspace: Sendable {
         guard FileSystem.exists(url) else {
             throw WorkspaceError.notFound(path: path)
         }
-        let document = try TOMLDocument(contentsOf: url, displayPath: path)
+        let document = try TOMLDocument(file: ProjectFile.open(location: url, shown: path))
         let workspace = try parse(document, base: url.deletingLastPathComponent())
         let missing = workspace.repositories.filter { !FileSystem.exists($0.directory) }
         if !missing.isEmpty {
