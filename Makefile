@@ -32,12 +32,16 @@ test-deps:
 	scripts/install-deps --test
 
 # Record the commit and build date for `relctl --version` (a plain `swift build` reports "unknown").
+# With SOURCE_DATE_EPOCH (relctl's release build, scripts/build-release) the date is that time and
+# the file is rewritten whenever it differs, so a build of one commit always prints the same;
+# without it the date is the clock's, kept until the commit changes (one C file recompiles then).
 buildinfo:
 	@commit=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo ""); \
 	if [ -n "$$commit" ] && [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$$commit-dirty"; fi; \
 	date=$$(date -u $${SOURCE_DATE_EPOCH:+-d @$$SOURCE_DATE_EPOCH} +%Y-%m-%dT%H:%M:%SZ); \
 	new="#define RELCTL_COMMIT \"$$commit\"\n#define RELCTL_BUILD_DATE \"$$date\""; \
-	if [ ! -f $(INFO) ] || ! grep -q "\"$$commit\"" $(INFO); then printf "$$new\n" > $(INFO); fi
+	if [ ! -f $(INFO) ] || ! grep -q "\"$$commit\"" $(INFO) || \
+		{ [ -n "$${SOURCE_DATE_EPOCH:-}" ] && ! grep -q "\"$$date\"" $(INFO); }; then printf "$$new\n" > $(INFO); fi
 
 bench:
 	scripts/bench

@@ -10,6 +10,28 @@ let deflatePkgConfig: String? = "libdeflate"
 let deflatePkgConfig: String? = nil
 #endif
 
+// RELCTL_STATIC=1 (relctl's own release build, scripts/build-release): on Linux, libarchive and
+// libsodium are linked from the Debian -dev packages' static archives, with what libarchive.a
+// pulls in (`pkg-config --static --libs libarchive`: nettle, acl, lzma, zstd, lz4, bz2, zlib,
+// libxml2 and its ICU), so the released binary needs no -dev package and, with
+// `--static-swift-stdlib`, no Swift toolchain (docs/releasing-relctl.md). A plain `swift build`
+// leaves this unset and links the shared libraries through pkg-config, as before.
+#if os(Linux)
+let staticCLibraries = Context.environment["RELCTL_STATIC"] == "1"
+#else
+let staticCLibraries = false
+#endif
+// The static archives, each before what it needs (the linker reads them left to right, and SwiftPM
+// names each library once: libxml2 comes before the lzma and zlib both it and libarchive need).
+let staticArchives = [
+    "archive", "nettle", "acl", "xml2", "icui18n", "icuuc", "icudata", "lzma", "zstd", "lz4", "bz2", "z", "sodium",
+]
+let cLibraryLinks: [LinkerSetting] =
+    staticCLibraries
+    ? staticArchives.map { .linkedLibrary(":lib\($0).a", .when(platforms: [.linux])) }
+        + ["stdc++", "m", "pthread", "dl"].map { .linkedLibrary($0, .when(platforms: [.linux])) }
+    : [.linkedLibrary("archive"), .linkedLibrary("sodium")]
+
 let package = Package(
     name: "relctl",
     platforms: [.macOS(.v13)],
@@ -36,7 +58,7 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CArchive",
-            pkgConfig: "libarchive",
+            pkgConfig: staticCLibraries ? nil : "libarchive",
             // Homebrew's libarchive is keg-only (macOS ships one): SwiftPM finds its .pc in
             // `$(brew --prefix)/opt/libarchive/lib/pkgconfig` because the formula is named here.
             providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
@@ -50,7 +72,7 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CSodium",
-            pkgConfig: "libsodium",
+            pkgConfig: staticCLibraries ? nil : "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
         // Infrastructure with no release knowledge: the filesystem door, paths, child processes,
@@ -89,7 +111,7 @@ let package = Package(
                 // version 1.14), and compression is most of `relctl package`'s CPU time.
                 .linkedLibrary(":libdeflate.a", .when(platforms: [.linux])),
                 .linkedLibrary("deflate", .when(platforms: [.macOS])),
-            ]
+            ] + cLibraryLinks
         ),
         // What changed: the tag history, commits classified, the next version, notes, changelogs.
         .target(

@@ -69,4 +69,30 @@ struct DocumentationTests {
         let ci = try String(contentsOf: Self.root.appendingPathComponent(".ci/run"), encoding: .utf8)
         #expect(ci.split(separator: "\n").contains("make test"), "\(ci)")
     }
+
+    /// Issue 56: users install a release, contributors build from source. The Install section
+    /// comes before the quick start and opens with one command: relctl's own installer, by the
+    /// name relctl.toml's `[installer]` gives it, from its `[publish] github` repository; then
+    /// Homebrew (its `[homebrew] tap`) and the packages; "Build from source" stays.
+    @Test func theInstallSectionOpensWithOneCommandForUsers() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let opening = "\n## Install\n\n```sh\n"
+        let start = try #require(readme.range(of: opening), "README has no Install section opening with a sh block")
+        let section = readme[start.upperBound...].components(separatedBy: "\n## ")[0]
+        let fenced = section.components(separatedBy: "```\n")
+        let commands = fenced[0].split(separator: "\n")
+        #expect(
+            commands == ["curl -fsSL https://github.com/relctl/relctl/releases/latest/download/relctl-installer.sh | sh"],
+            "\(commands)")
+        let rest = fenced.dropFirst().joined(separator: "```\n")
+        #expect(rest.contains("brew install relctl/tap/relctl"))
+        #expect(rest.contains("sudo apt install relctl"))
+        let config = try String(contentsOf: Self.root.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("github = \"relctl/relctl\"") && config.contains("tap = \"relctl/homebrew-tap\""))
+        #expect(config.contains("[installer]\nenabled = true"))
+        let order = ["\n## Install\n", "\n## Quick start\n", "\n## Build from source\n"].map {
+            readme.range(of: $0)?.lowerBound
+        }
+        #expect(order.allSatisfy { $0 != nil } && order == order.sorted { $0! < $1! }, "the sections and their order")
+    }
 }

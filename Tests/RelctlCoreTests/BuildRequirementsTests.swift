@@ -79,6 +79,35 @@ struct BuildRequirementsTests {
                 "apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
     }
 
+    /// The static release build (issue 56): Package.swift's `RELCTL_STATIC` archives cover every
+    /// library `pkg-config --static` names for libarchive and libsodium on this machine, and the
+    /// -dev packages holding them are installed by relctl's own workflow and `install-deps --static`.
+    @Test func staticReleaseBuildLinksAndInstallsWhatLibarchivePullsIn() throws {
+        let flags = try run("pkg-config", ["--static", "--libs", "libarchive", "libsodium"])
+        try #require(flags.status == 0, "\(flags)")
+        let libraries = flags.stdout.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("-l") }.map {
+            String($0.dropFirst(2))
+        }
+        #expect(libraries.contains("archive") && libraries.contains("sodium"), "\(flags)")
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let archives = try #require(
+            manifest.components(separatedBy: "let staticArchives = [").dropFirst().first?.components(separatedBy: "]")
+                .first)
+        for library in libraries {
+            #expect(archives.contains("\"\(library)\""), "Package.swift's staticArchives lacks \(library)")
+        }
+        let line = "apt-get install -y -qq \(RelctlBuildRequirements.staticAptPackages.joined(separator: " ")); fi"
+        let config = try String(contentsOf: Self.root.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains(line))
+        let workflow = try String(
+            contentsOf: Self.root.appendingPathComponent(".github/workflows/release.yml"), encoding: .utf8)
+        #expect(workflow.contains(line))
+        let script = try String(contentsOf: Self.root.appendingPathComponent("scripts/install-deps"), encoding: .utf8)
+        #expect(
+            script.contains(
+                "static_packages=\"\(RelctlBuildRequirements.staticAptPackages.joined(separator: " "))\""))
+    }
+
     /// README's install line and docs/development.md's source layout name the same packages.
     @Test func docsNameTheListedPackages() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)

@@ -23,6 +23,17 @@ public enum RelctlBuildRequirements {
     public static let aptTools = ["pkg-config"]
     public static let brewTools = ["pkgconf"]
 
+    /// What relctl's release build (scripts/build-release, `RELCTL_STATIC=1` in Package.swift) adds
+    /// on Linux: the -dev packages holding the static archives libarchive.a pulls in
+    /// (`pkg-config --static --libs libarchive`: nettle, acl, lzma, zstd, lz4, bz2, zlib, libxml2
+    /// with its ICU), and libcurl4-openssl-dev for the `-lcurl` of `--static-swift-stdlib`'s
+    /// FoundationNetworking, which stays a shared library (Debian's libcurl.a needs Kerberos'
+    /// GSSAPI, shipped shared only). A release binary then needs the C library family and libcurl.
+    public static let staticAptPackages = [
+        "nettle-dev", "libacl1-dev", "liblzma-dev", "libzstd-dev", "liblz4-dev", "libbz2-dev", "zlib1g-dev",
+        "libxml2-dev", "libicu-dev", "libcurl4-openssl-dev",
+    ]
+
     /// `apt-get install` arguments, libraries first.
     public static var aptPackages: [String] { libraries.map(\.apt) + aptTools }
     /// `brew install` arguments, libraries first.
