@@ -43,8 +43,7 @@ package enum WorkspaceMembers {
                 problems.append(WorkspaceMemberError.noFolder(config: config.path, folder: pattern))
             }
         }
-        var seen: Set<String> = []
-        folders = folders.filter { seen.insert($0).inserted }.sorted()
+        folders = once(folders, root: config.root)
         var members: [WorkspaceMember] = []
         for folder in folders {
             do {
@@ -155,8 +154,20 @@ package enum WorkspaceMembers {
             let candidates = trimmed.contains(where: { "*?[".contains($0) }) ? expand(trimmed, root: root) : [trimmed]
             found += candidates.filter { isMemberFolder(root, $0) }
         }
+        return once(found, root: root)
+    }
+
+    /// Each folder once, sorted, where it really is: a folder named twice, or a link to another
+    /// member's folder or to the root (`crates/loop` → `..` beside the root member `.`), is the
+    /// member it leads to, read once.
+    package static func once(_ folders: [String], root: URL) -> [String] {
         var seen: Set<String> = []
-        return found.filter { seen.insert($0).inserted }.sorted()
+        var places: Set<String> = []
+        return Array(Set(folders)).sorted().filter { folder in
+            let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
+            let place = FileSystem.realPath(url.path) ?? url.standardizedFileURL.path
+            return seen.insert(folder).inserted && places.insert(place).inserted
+        }
     }
 
     /// Folders under `root` matching `pattern` component by component (`crates/*`, `packages/*/js`);
