@@ -119,10 +119,14 @@ package struct WorkspaceSettings: Sendable, Equatable {
     /// The members' tag format: `{member}` is the member's name.
     package var tagFormat: String = defaultTagFormat
     package var groups: [Group] = []
+    /// `[workspace.tag-formats]`: members whose tags are spelled otherwise, by member name (a
+    /// release-plz workspace's application tagged `v{version}` beside `{member}-v{version}` libraries).
+    package var memberTagFormats: [String: String] = [:]
 
-    /// The tag format of the member `name`.
+    /// The tag format of the member `name`: its entry in `tag-formats`, else the workspace's.
     package func tagFormat(for name: String, scheme: VersionScheme) throws -> TagFormat {
-        try TagFormat(tagFormat.replacingOccurrences(of: "{member}", with: name), project: name, scheme: scheme)
+        let pattern = memberTagFormats[name] ?? tagFormat
+        return try TagFormat(pattern.replacingOccurrences(of: "{member}", with: name), project: name, scheme: scheme)
     }
 
     package init(members: [String], tagFormat: String = defaultTagFormat, groups: [Group] = []) {

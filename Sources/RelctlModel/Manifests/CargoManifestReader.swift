@@ -16,6 +16,19 @@ package struct CargoManifestReader: ManifestReader {
                     line: ManifestText.tomlVersionLine(in: document.text, table: "package"))
             }
             if version.table?["workspace"]?.bool == true {
+                // A root package inheriting from its own workspace (wasmtime's Cargo.toml is both).
+                if document.root["workspace"]?.table != nil {
+                    guard let text = document.root["workspace"]?.table?["package"]?.table?["version"]?.string else {
+                        throw ManifestError.noVersion(
+                            path: displayPath,
+                            hint:
+                                "it inherits `version.workspace = true` from its own [workspace], which has no [workspace.package] version"
+                        )
+                    }
+                    return ManifestVersion(
+                        text: text, foundIn: displayPath,
+                        line: ManifestText.tomlVersionLine(in: document.text, table: "workspace.package"))
+                }
                 return try inherited(from: url, displayPath: displayPath)
             }
             throw ManifestError.invalid(
@@ -31,7 +44,7 @@ package struct CargoManifestReader: ManifestReader {
             path: displayPath, hint: "expected `version` under [package] or [workspace.package]")
     }
 
-    /// Walks up from the member's folder to the first Cargo.toml with a `[workspace]` table.
+    /// Walks up from the member's folder's parent to the first Cargo.toml with a `[workspace]` table.
     private func inherited(from member: URL, displayPath: String) throws -> ManifestVersion {
         var directory = member.deletingLastPathComponent().deletingLastPathComponent()
         while directory.path != "/" && !directory.path.isEmpty {

@@ -434,6 +434,18 @@ public enum ConfigLoader {
                 } catch {}
             }
         }
+        if let formats = table.table("tag-formats") {
+            defer { formats.finish() }
+            for name in formats.values.keys.sorted() {
+                guard let format = formats.string(name) else { continue }
+                do {
+                    _ = try WorkspaceSettings(members: [], tagFormat: format).tagFormat(for: name, scheme: .semver)
+                    workspace.memberTagFormats[name] = format
+                } catch let error as RelctlError {
+                    formats.report(name, error.message)
+                } catch {}
+            }
+        }
         for group in table.tables("group") {
             defer { group.finish() }
             guard let name = group.string("name"), let members = group.strings("members"), !members.isEmpty else {

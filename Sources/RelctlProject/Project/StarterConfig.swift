@@ -60,6 +60,21 @@ public enum StarterConfig {
         package var active: Bool
         package var tagFormat: String
         package var reason: String
+        /// `[workspace.tag-formats]`: members whose own tags are spelled otherwise.
+        package var tagFormats: [TagFormatEntry] = []
+
+        package struct TagFormatEntry: Equatable {
+            package var name: String
+            package var format: String
+        }
+
+        package init(
+            members: [String], active: Bool, tagFormat: String, reason: String,
+            tagFormats: [(name: String, format: String)] = []
+        ) {
+            (self.members, self.active, self.tagFormat, self.reason) = (members, active, tagFormat, reason)
+            self.tagFormats = tagFormats.map { TagFormatEntry(name: $0.name, format: $0.format) }
+        }
     }
 
     package static func render(root: URL, detected: [String], tags: [GitTag] = [], repository: String? = nil) -> String
@@ -174,6 +189,20 @@ public enum StarterConfig {
             tag-format = \(QuotedString.basic(offer.tagFormat))
 
             """
+        if !offer.tagFormats.isEmpty {
+            text += """
+
+                # Members whose own tags are spelled otherwise, by member name.
+                [workspace.tag-formats]
+
+                """
+            for entry in offer.tagFormats {
+                let key =
+                    entry.name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+                    ? entry.name : QuotedString.basic(entry.name)
+                text += "\(key) = \(QuotedString.basic(entry.format))\n"
+            }
+        }
         if let build = found.build, !found.binaries.isEmpty {
             text += """
 
@@ -197,7 +226,32 @@ public enum StarterConfig {
         return text
     }
 
+    /// What `init` learns about the repository at `root`: its package (`package(root:detected:)`),
+    /// then its tags and, when it holds several packages, the `[workspace]` to offer.
     package static func findings(root: URL, detected: [String], tags: [GitTag], repository: String? = nil) -> Findings {
+        var found = package(root: root, detected: detected, repository: repository)
+        let history = TagHistory(tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected))
+        (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
+        keepApplicationLine(&found, root: root, tags: tags.map(\.name))
+        if let series = ownSeries(of: found, root: root, tags: tags.map(\.name)) {
+            found.tagFormat = series.format
+            found.tagNote = "like \(series.tag), which names the version \(series.manifest) holds"
+        }
+        found.workspace = workspaceOffer(root: root, detected: detected, tags: tags.map(\.name))
+        if let offer = found.workspace, offer.active {
+            // The members' manifests are the members' own version lines, not the root's.
+            let folders = WorkspaceMembers.folders(matching: offer.members, root: root)
+            found.versions.removeAll { entry in folders.contains { entry.path.hasPrefix($0 + "/") } }
+            found.versionNotes.removeAll()
+        }
+        return found
+    }
+
+    /// The one package in the folder `root`: its name, version locations, binaries and build,
+    /// read from its own manifests only. It never looks at members or tags, so reading a workspace's
+    /// members (a root package listing itself as `.` among them) cannot lead back here: the walk
+    /// over members is one level deep by construction.
+    package static func package(root: URL, detected: [String], repository: String? = nil) -> Findings {
         var found = Findings(name: projectName(root: root, detected: detected))
         if detected.contains("Cargo.toml") { cargo(root: root, into: &found) }
         if detected.contains("package.json") { npm(root: root, into: &found) }
@@ -220,67 +274,81 @@ public enum StarterConfig {
         found.binaries = found.binaries.filter { seen.insert($0).inserted }
         found.optionalBinaries = found.optionalBinaries.filter { found.binaries.contains($0) }
         found.name = preferredName(found.name, binaries: found.binaries, repository: repository)
-        let history = TagHistory(tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected))
-        (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
-        if let series = ownSeries(of: found, root: root, tags: tags.map(\.name)) {
-            found.tagFormat = series.format
-            found.tagNote = "like \(series.tag), which names the version \(series.manifest) holds"
-        }
-        found.workspace = workspaceOffer(root: root, detected: detected, tags: tags.map(\.name))
-        if let offer = found.workspace, offer.active {
-            // The members' manifests are the members' own version lines, not the root's.
-            let folders = WorkspaceMembers.folders(matching: offer.members, root: root)
-            found.versions.removeAll { entry in folders.contains { entry.path.hasPrefix($0 + "/") } }
-            found.versionNotes.removeAll()
-        }
         return found
+    }
+
+    /// A virtual Cargo workspace whose crates hold several versions (alacritty's 0.16, 0.25 and 0.2
+    /// lines; ruff's 0.16.4, 0.0.10 and 0.0.0) is not one version line: the line the project's tags
+    /// release is the crates holding the latest tag's version, else those holding the next version
+    /// after it (a development version such as `0.16.0-dev`), else the crate named as the project.
+    /// The other crates keep their own versions, said in a note; nothing decides, nothing is listed.
+    package static func keepApplicationLine(_ found: inout Findings, root: URL, tags: [String]) {
+        let crates = found.versions.compactMap { entry -> (path: String, version: SemanticVersion, text: String)? in
+            guard entry.kind == nil, entry.path.hasSuffix("/Cargo.toml"),
+                let held = try? ManifestReaders.read(VersionSource(path: entry.path, kind: "cargo"), root: root),
+                let version = try? SemanticVersion(parsing: held.text.trimmingCharacters(in: .whitespaces))
+            else { return nil }
+            return (entry.path, version, held.text)
+        }
+        let lines = Set(crates.map(\.text))
+        guard lines.count > 1, let format = try? TagFormat(found.tagFormat, project: found.name) else { return }
+        let released = tags.compactMap { tag -> SemanticVersion? in
+            if case .release(let version, _) = TagReader(format).read(tag), !version.isPrerelease { return version }
+            return nil
+        }.max()
+        var line: [String] = []
+        if let latest = released {
+            line = crates.filter { $0.version.hasSamePrecedence(as: latest) }.map(\.path)
+            if line.isEmpty {
+                let after = crates.filter { latest < $0.version }
+                if let next = after.map(\.version).min() {
+                    line = after.filter { $0.version.hasSamePrecedence(as: next) }.map(\.path)
+                }
+            }
+        }
+        if line.isEmpty {
+            let named = crates.filter { entry in
+                let folder = (entry.path as NSString).deletingLastPathComponent
+                return (folder as NSString).lastPathComponent == found.name
+            }
+            line = named.map(\.path)
+        }
+        let others = crates.filter { !line.contains($0.path) }
+        found.versions.removeAll { entry in others.contains { $0.path == entry.path } }
+        found.versionNotes.removeAll { $0.hasPrefix("A virtual workspace:") }
+        // Grouped by version, a few folders each: ruff has 40 crates at 0.0.0.
+        let listed = Dictionary(grouping: others, by: \.text).sorted { $0.key < $1.key }.map { text, crates in
+            let folders = crates.map { ($0.path as NSString).deletingLastPathComponent }.sorted()
+            let shown = folders.prefix(3).joined(separator: ", ")
+            return "\(text) in \(shown)\(folders.count > 3 ? " and \(folders.count - 3) more" : "")"
+        }
+        found.versionNotes.append(
+            line.isEmpty
+                ? "A virtual workspace whose crates hold several versions (\(listed.joined(separator: "; "))) and no tag says which is the project's: list the manifests of the line you tag, or release each crate on its own with a [workspace] (docs/monorepos.md)."
+                : "Crates on other version lines are not released with this one: \(listed.joined(separator: "; ")). To release them on their own, use a [workspace] (docs/monorepos.md)."
+        )
     }
 
     /// The `[workspace]` to offer, or nil when the repository is one package.
     package static func workspaceOffer(root: URL, detected: [String], tags: [String]) -> WorkspaceOffer? {
-        var globs: [String] = []
-        if detected.contains("Cargo.toml"),
-            let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: root)),
-            let workspace = document.root["workspace"]?.table,
-            workspace["package"]?.table?["version"]?.string == nil
-        {
-            globs += (workspace["members"]?.array ?? []).compactMap(\.string)
-        }
-        if detected.contains("package.json"),
-            let data = (try? ProjectFile.open("package.json", in: root))?.data(),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        {
-            globs +=
-                (object["workspaces"] as? [String])
-                ?? ((object["workspaces"] as? [String: Any])?["packages"] as? [String]) ?? []
-        }
-        if !WorkspaceMembers.folders(matching: ["charts/*"], root: root).isEmpty { globs.append("charts/*") }
-        var seen: Set<String> = []
-        globs = globs.filter { !$0.hasPrefix("!") && seen.insert($0).inserted }
-        let folders = WorkspaceMembers.folders(matching: globs, root: root)
+        let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
+        let folders = MemberDiscovery.folders(root: root, members: declared.members, excluded: declared.excluded)
         guard folders.count >= 2 else { return nil }
-
-        let named = folders.map { (WorkspaceMembers.detectedName(root.appendingPathComponent($0), $0), $0) }
-        // Member tags decide the format: `core-v1.2.0`, `@scope/core@1.2.0`, `core-1.2.0`.
-        for (format, separator) in [
-            ("{member}-v{version}", "-v"), ("{member}@{version}", "@"), ("{member}-{version}", "-"),
-        ] {
-            for (name, _) in named {
-                if let tag = tags.first(where: {
-                    $0.hasPrefix(name + separator) && $0.dropFirst(name.count + separator.count).first?.isNumber == true
-                }) {
-                    return WorkspaceOffer(
-                        members: globs, active: true, tagFormat: format, reason: "tags such as `\(tag)` name a member")
-                }
-            }
+        // A negated glob (pnpm's `!**/test/**`) that leaves a folder out: the folders, named one by one.
+        let globs =
+            folders == WorkspaceMembers.folders(matching: declared.members, root: root)
+            ? declared.members : folders.map { $0.isEmpty ? "." : $0 }
+        let members = MemberDiscovery.members(root: root, folders: folders)
+        // Member tags decide: each member's format from its own series (`core-v1.2.0`,
+        // `@scope/core@1.2.0`), the bare `v1.2.3` series to the member holding its version.
+        if let series = MemberTagSeries.read(members: members, tags: tags) {
+            var reason = "tags such as `\(series.example)` name a member"
+            if let bare = series.bare { reason += ", and `\(bare.tag)` releases \(bare.name)" }
+            return WorkspaceOffer(
+                members: globs, active: true, tagFormat: series.format, reason: reason,
+                tagFormats: series.exceptions.map { ($0.name, $0.format) })
         }
-        let versions = Set(
-            folders.compactMap { folder -> String? in
-                let url = root.appendingPathComponent(folder)
-                return WorkspaceMembers.detectedVersions(url).lazy.compactMap { source in
-                    try? ManifestReaders.read(source, root: url).text
-                }.first
-            })
+        let versions = Set(members.compactMap(\.version))
         if tags.isEmpty, versions.count > 1 {
             return WorkspaceOffer(
                 members: globs, active: true, tagFormat: "{member}-v{version}",

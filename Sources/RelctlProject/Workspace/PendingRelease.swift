@@ -53,6 +53,14 @@ package enum PendingRelease: Sendable, Equatable {
         let tags = try await git.tagList()
         let branch = await BranchRule.currentBranch(git: git)
         return try members.map { member in
+            if member.unpublished,
+                ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: member.config)).latest == nil
+            {
+                return (
+                    member,
+                    .nothing(reason: "\(member.name): never released, and its manifest says it is not published")
+                )
+            }
             do {
                 return (member, try find(config: member.config, tags: tags, branch: branch))
             } catch PendingReleaseError.noManifestVersion {

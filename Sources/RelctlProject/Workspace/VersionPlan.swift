@@ -13,7 +13,8 @@ package struct MemberPlan: Sendable {
     /// Nil when nothing changed since the latest release (and no group raises it).
     package var next: SemanticVersion?
     package var tag: String?
-    /// `breaking`, `feat`, `fix`, `dependency`, `group` or `none`.
+    /// `breaking`, `feat`, `fix`, `dependency`, `group`, `unpublished` (never tagged, and its
+    /// manifest says it is not published) or `none`.
     package var reason: String
     package var history: ReleaseHistory
     /// The members this one depends on that get a release, with their next versions: what its
@@ -71,11 +72,20 @@ package enum VersionPlan {
             let bump = try await VersionBump.compute(
                 history: history, git: git, config: member.config, target: target, targetCommit: targetCommit,
                 shared: shared?[index])
-            plans.append(
-                MemberPlan(name: member.name, path: member.path, config: member.config, bump: bump, history: history))
+            var plan = MemberPlan(
+                name: member.name, path: member.path, config: member.config, bump: bump, history: history)
+            // A package that says it is never published and was never tagged is not released.
+            if member.unpublished, history.latest == nil {
+                (plan.next, plan.tag, plan.reason) = (nil, nil, "unpublished")
+            }
+            plans.append(plan)
         }
         for group in workspace.groups { lockstep(&plans, group: group) }
         try dependencyPass(&plans, members: members, workspace: workspace, config: config)
+        // Nor does a dependency it has, or a group, release it.
+        for (index, member) in members.enumerated() where member.unpublished && histories[index].latest == nil {
+            (plans[index].next, plans[index].tag, plans[index].reason) = (nil, nil, "unpublished")
+        }
         return plans
     }
 

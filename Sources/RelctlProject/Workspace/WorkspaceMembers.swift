@@ -15,6 +15,9 @@ package struct WorkspaceMember: Sendable {
     package var config: RelctlConfig
     /// The paths whose commits are the member's changes (relative to the repository's top).
     package var history: HistoryPaths
+    /// Its manifest says it is never published (`publish = false`, `"private": true`): until it is
+    /// tagged, nothing of it is released (`plan` gives no next version, `--pending` skips it).
+    package var unpublished = false
 }
 
 /// Finds a workspace's members: `[workspace] members` expanded (a glob matches folders that hold
@@ -40,8 +43,7 @@ package enum WorkspaceMembers {
                 problems.append(WorkspaceMemberError.noFolder(config: config.path, folder: pattern))
             }
         }
-        var seen: Set<String> = []
-        folders = folders.filter { seen.insert($0).inserted }.sorted()
+        folders = once(folders, root: config.root)
         var members: [WorkspaceMember] = []
         for folder in folders {
             do {
@@ -64,6 +66,11 @@ package enum WorkspaceMembers {
                         config: config.path, name: member.name, folders: [other, member.path]))
             }
             byName[member.name] = member.path
+        }
+        for name in workspace.memberTagFormats.keys.sorted() where byName[name] == nil {
+            problems.append(
+                WorkspaceMemberError.unknownTagFormatMember(config: config.path, name: name, known: members.map(\.name))
+            )
         }
         for group in workspace.groups {
             for name in group.members where byName[name] == nil {
@@ -148,8 +155,20 @@ package enum WorkspaceMembers {
             let candidates = trimmed.contains(where: { "*?[".contains($0) }) ? expand(trimmed, root: root) : [trimmed]
             found += candidates.filter { isMemberFolder(root, $0) }
         }
+        return once(found, root: root)
+    }
+
+    /// Each folder once, sorted, where it really is: a folder named twice, or a link to another
+    /// member's folder or to the root (`crates/loop` → `..` beside the root member `.`), is the
+    /// member it leads to, read once.
+    package static func once(_ folders: [String], root: URL) -> [String] {
         var seen: Set<String> = []
-        return found.filter { seen.insert($0).inserted }.sorted()
+        var places: Set<String> = []
+        return Array(Set(folders)).sorted().filter { folder in
+            let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
+            let place = FileSystem.realPath(url.path) ?? url.standardizedFileURL.path
+            return seen.insert(folder).inserted && places.insert(place).inserted
+        }
     }
 
     /// Folders under `root` matching `pattern` component by component (`crates/*`, `packages/*/js`);
@@ -237,7 +256,8 @@ package enum WorkspaceMembers {
         let top = [prefix, folder].filter { !$0.isEmpty }.joined(separator: "/")
         return WorkspaceMember(
             name: member.project.name, path: folder.isEmpty ? "." : folder, config: member,
-            history: HistoryPaths(folder: top, include: member.project.include, exclude: member.project.exclude))
+            history: HistoryPaths(folder: top, include: member.project.include, exclude: member.project.exclude),
+            unpublished: MemberDiscovery.isUnpublished(url))
     }
 
     /// A chart's `name`, else what `init` would call a project in the folder, else the folder's name.
@@ -251,14 +271,14 @@ package enum WorkspaceMembers {
         }
         let detected = StarterConfig.detectable.filter { FileSystem.exists(url.appendingPathComponent($0)) }
         guard !detected.isEmpty else { return url.lastPathComponent }
-        return StarterConfig.findings(root: url, detected: detected, tags: []).name
+        return StarterConfig.package(root: url, detected: detected).name
     }
 
     /// The version locations `init` would write for the folder; a chart's own `version` when it
     /// has no other manifest.
     package static func detectedVersions(_ url: URL) -> [VersionSource] {
         let detected = StarterConfig.detectable.filter { FileSystem.exists(url.appendingPathComponent($0)) }
-        var versions = StarterConfig.findings(root: url, detected: detected, tags: []).versions.compactMap {
+        var versions = StarterConfig.package(root: url, detected: detected).versions.compactMap {
             entry -> VersionSource? in
             guard let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) else { return nil }
             return VersionSource(path: entry.path, kind: kind, pattern: entry.pattern)
@@ -278,6 +298,8 @@ package enum WorkspaceMemberError: RelctlError {
     case unknownGroupMember(config: String, group: String, name: String, known: [String])
     case badMemberTagFormat(config: String, folder: String, name: String, reason: String)
     case unknownMember(config: String, name: String, known: [String])
+    /// `[workspace.tag-formats]` naming no member.
+    case unknownTagFormatMember(config: String, name: String, known: [String])
     /// `release TAG` at a workspace root with a tag that is no single member's release.
     case tagOfNoMember(config: String, tag: String, matching: [String], formats: [String])
     /// `--member` where relctl.toml has no `[workspace]`.
@@ -334,6 +356,13 @@ package enum WorkspaceMemberError: RelctlError {
                 Diagnostic(
                     file: config,
                     "`\(tag)` \(why); release a member with its tag, or every pending member with `relctl release --pending`"
+                )
+            ]
+        case let .unknownTagFormatMember(config, name, known):
+            return [
+                Diagnostic(
+                    file: config,
+                    "[workspace.tag-formats] names `\(name)`, which is no member\(Suggestion.hint(for: name, in: known)); members: \(known.joined(separator: ", "))"
                 )
             ]
         case let .unknownMember(config, name, known):

@@ -1,0 +1,252 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+
+/// A package of the repository that its own manifests declare as a member, as `init` finds it
+/// and `[workspace]` then names it: the folder, the name, the manifest's full package name, the
+/// version it holds and whether it is ever published.
+package struct DiscoveredMember: Sendable, Equatable {
+    /// Relative to the root; `""` for the root itself (a Cargo root package listing `.`).
+    package var folder: String
+    /// `{member}`: what `WorkspaceMembers` calls it.
+    package var name: String
+    /// The manifest's own name where it differs (`@sveltejs/kit` for the member `kit`).
+    package var packageName: String?
+    /// The version its first manifest holds.
+    package var version: String?
+    /// `publish = false` (Cargo) or `"private": true` (npm).
+    package var unpublished: Bool
+}
+
+/// Which member globs a repository declares, and the members they give: one reading used by
+/// `init` and by `[workspace]` members. Each member folder is read on its own
+/// (`StarterConfig.package`), never its members, so the walk is one level deep and a member
+/// listed twice (`.` and `crates/*`, or a glob matching the root) is read once.
+package enum MemberDiscovery {
+    /// The member globs the root's manifests declare, in order: Cargo `[workspace] members`
+    /// (unless the workspace shares one `[workspace.package] version`), npm and yarn
+    /// `workspaces`, pnpm's `pnpm-workspace.yaml` `packages`, and a `charts/` folder of charts.
+    /// `excluded` are the negated globs (`!**/test/**`), without their `!`.
+    package static func declaredGlobs(root: URL, detected: [String]) -> (members: [String], excluded: [String]) {
+        var globs: [String] = []
+        if detected.contains("Cargo.toml"),
+            let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: root)),
+            let workspace = document.root["workspace"]?.table,
+            workspace["package"]?.table?["version"]?.string == nil
+        {
+            globs += (workspace["members"]?.array ?? []).compactMap(\.string)
+        }
+        if detected.contains("package.json"), let object = npmManifest(root) {
+            globs +=
+                (object["workspaces"] as? [String])
+                ?? ((object["workspaces"] as? [String: Any])?["packages"] as? [String]) ?? []
+        }
+        globs += pnpmPackages(root: root)
+        if !WorkspaceMembers.folders(matching: ["charts/*"], root: root).isEmpty { globs.append("charts/*") }
+        var seen: Set<String> = []
+        globs = globs.map(normalized).filter { seen.insert($0).inserted }
+        return (globs.filter { !$0.hasPrefix("!") }, globs.filter { $0.hasPrefix("!") }.map { String($0.dropFirst()) })
+    }
+
+    /// `./packages/*` and `packages/*/` as `[workspace]` writes them: `packages/*`; the root as `.`.
+    private static func normalized(_ glob: String) -> String {
+        var text = Substring(glob.trimmingCharacters(in: .whitespaces))
+        let negated = text.first == "!"
+        if negated { text = text.dropFirst() }
+        while text.hasPrefix("./") { text = text.dropFirst(2) }
+        while text.count > 1 && text.hasSuffix("/") { text = text.dropLast() }
+        if text.isEmpty { text = "." }
+        return (negated ? "!" : "") + text
+    }
+
+    /// `pnpm-workspace.yaml`'s `packages` list, block (`- 'packages/*'`) or flow (`['a/*']`) style.
+    package static func pnpmPackages(root: URL) -> [String] {
+        guard let data = (try? ProjectFile.open("pnpm-workspace.yaml", in: root))?.data() else {
+            return []
+        }
+        func unquoted(_ text: Substring) -> String {
+            var value = text.trimmingCharacters(in: .whitespaces)
+            if let comment = value.range(of: " #") { value = String(value[..<comment.lowerBound]) }
+            value = value.trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let quote = value.first, quote == "\"" || quote == "'", value.last == quote {
+                value = String(value.dropFirst().dropLast())
+            }
+            return value
+        }
+        var found: [String] = []
+        var inPackages = false
+        for raw in TextFile.decode(data).split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if let first = line.first, first != " ", first != "\t", first != "-" {
+                inPackages = false
+                guard trimmed.hasPrefix("packages:") else { continue }
+                let rest = trimmed.dropFirst("packages:".count).trimmingCharacters(in: .whitespaces)
+                if rest.hasPrefix("["), rest.hasSuffix("]") {
+                    found += rest.dropFirst().dropLast().split(separator: ",").map(unquoted).filter { !$0.isEmpty }
+                } else {
+                    inPackages = rest.isEmpty
+                }
+                continue
+            }
+            if inPackages, trimmed.hasPrefix("-") {
+                let value = unquoted(trimmed.dropFirst())
+                if !value.isEmpty { found.append(value) }
+            }
+        }
+        return found
+    }
+
+    /// The member folders `globs` give, less those an excluded glob matches, each once, sorted.
+    package static func folders(root: URL, members: [String], excluded: [String]) -> [String] {
+        WorkspaceMembers.folders(matching: members, root: root).filter { folder in
+            !excluded.contains { matchesPath($0, folder) }
+        }
+    }
+
+    /// Every member, read once: name, full package name, version and whether it is published.
+    package static func members(root: URL, folders: [String]) -> [DiscoveredMember] {
+        folders.map { folder in
+            let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
+            let name = WorkspaceMembers.detectedName(url, folder)
+            let version = WorkspaceMembers.detectedVersions(url).lazy.compactMap { source in
+                try? ManifestReaders.read(source, root: url).text
+            }.first
+            let full = npmManifest(url)?["name"] as? String
+            return DiscoveredMember(
+                folder: folder, name: name, packageName: full.flatMap { $0 == name ? nil : $0 }, version: version,
+                unpublished: isUnpublished(url))
+        }
+    }
+
+    /// Whether the package in `folder` says it is never published: Cargo's `publish = false`
+    /// (or an empty registry list), npm's `"private": true`.
+    package static func isUnpublished(_ folder: URL) -> Bool {
+        if let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: folder)),
+            let publish = document.root["package"]?.table?["publish"]
+        {
+            if publish.bool == false || publish.array?.isEmpty == true { return true }
+        }
+        if let object = npmManifest(folder), object["private"] as? Bool == true { return true }
+        return false
+    }
+
+    private static func npmManifest(_ folder: URL) -> [String: Any]? {
+        guard let data = (try? ProjectFile.open("package.json", in: folder))?.data() else {
+            return nil
+        }
+        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    }
+
+    /// A relative path against a glob whose `**` spans any number of folders (pnpm's `!**/test/**`).
+    package static func matchesPath(_ glob: String, _ path: String) -> Bool {
+        func match(_ pattern: ArraySlice<String>, _ parts: ArraySlice<String>) -> Bool {
+            guard let first = pattern.first else { return parts.isEmpty }
+            if first == "**" {
+                return (parts.startIndex...parts.endIndex).contains { match(pattern.dropFirst(), parts[$0...]) }
+            }
+            guard let part = parts.first, Glob.matches(first, part) else { return false }
+            return match(pattern.dropFirst(), parts.dropFirst())
+        }
+        let pattern = normalized(glob).split(separator: "/").map(String.init)
+        return match(pattern[...], path.split(separator: "/").map(String.init)[...])
+    }
+}
+
+/// The tag series of a workspace's members, read from the repository's tags: each member's
+/// format comes from its own tags (`binstalk-v0.28.80`, `@sveltejs/kit@2.2.0`), the one most
+/// members use becomes `[workspace] tag-format`, and the others are listed by name. The
+/// repository's bare series (`v1.22.0`) belongs to the member whose manifest holds its latest
+/// version (a release-plz workspace's application). One odd tag only ever names its own member.
+package struct MemberTagSeries: Equatable {
+    /// `[workspace] tag-format`, with `{member}`.
+    package var format: String
+    /// `[workspace.tag-formats]`: member name → its format, where it is not `format`.
+    package var exceptions: [(name: String, format: String)]
+    /// A member's tag, for the reason init gives.
+    package var example: String
+    /// The member the bare series belongs to, and one of its tags.
+    package var bare: (name: String, tag: String)?
+
+    package static func == (a: MemberTagSeries, b: MemberTagSeries) -> Bool {
+        a.format == b.format && a.example == b.example && a.bare?.name == b.bare?.name
+            && a.exceptions.map(\.name) == b.exceptions.map(\.name)
+            && a.exceptions.map(\.format) == b.exceptions.map(\.format)
+    }
+
+    /// Nil when no tag names a member.
+    package static func read(members: [DiscoveredMember], tags: [String]) -> MemberTagSeries? {
+        var own: [(member: DiscoveredMember, format: String, tags: [String])] = []
+        var named: Set<String> = []
+        for member in members {
+            let names = [member.name] + (member.packageName.map { [$0] } ?? [])
+            let mine = tags.filter { tag in
+                names.contains { name in
+                    TagHistory.release(in: tag, project: name).map { !TagHistory.isGeneric($0.prefix) } ?? false
+                }
+            }
+            named.formUnion(mine)
+            guard !mine.isEmpty else { continue }
+            let spelled = TagHistory(tags: mine, project: member.name, aliases: member.packageName.map { [$0] } ?? [])
+                .format
+            own.append((member, generic(spelled, member: member), mine))
+        }
+        guard !own.isEmpty else { return nil }
+        // The format most tagged members use; a tie goes to the one sorting first, so the same tags
+        // always give the same file.
+        var votes: [String: Int] = [:]
+        for entry in own where entry.format.contains("{member}") { votes[entry.format, default: 0] += 1 }
+        let format =
+            votes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first?.key
+            ?? WorkspaceSettings.defaultTagFormat
+        var exceptions: [(String, String)] = []
+        for entry in own where entry.format != format {
+            exceptions.append(
+                (entry.member.name, entry.format.replacingOccurrences(of: "{member}", with: entry.member.name)))
+        }
+        // An untagged npm member outside the scope the format spells (`create-svelte` beside
+        // `@sveltejs/{member}@{version}`) is tagged by its own package name.
+        let untagged = members.filter { member in !own.contains { $0.member.folder == member.folder } }
+        if let range = format.range(of: "{member}"), format[..<range.lowerBound].hasSuffix("/") {
+            let scope = String(format[..<range.lowerBound])
+            for member in untagged where (member.packageName ?? member.name) != scope + member.name {
+                exceptions.append((member.name, (member.packageName ?? member.name) + format[range.upperBound...]))
+            }
+        }
+        // The bare series (`v1.22.0`): tags naming no member, read as the repository's own releases.
+        let bareTags = tags.filter { tag in
+            !named.contains(tag)
+                && TagHistory.release(in: tag, project: "").map { TagHistory.isGeneric($0.prefix) } == true
+        }
+        var bare: (name: String, tag: String)?
+        if let latest = bareTags.compactMap({ tag in
+            TagHistory.release(in: tag, project: "").map { (tag, $0.version) }
+        }).filter({ !$0.1.isPrerelease }).max(by: { $0.1 < $1.1 }) {
+            let holding = untagged.filter { member in
+                member.version.flatMap { try? SemanticVersion(parsing: $0) }?.hasSamePrecedence(as: latest.1) == true
+            }
+            let owner = holding.count == 1 ? holding[0] : holding.first { $0.folder.isEmpty }
+            if let owner {
+                let spelled = TagHistory(tags: bareTags, project: "").format
+                exceptions.removeAll { $0.0 == owner.name }
+                exceptions.append((owner.name, spelled))
+                bare = (owner.name, latest.0)
+            }
+        }
+        exceptions.sort { $0.0 < $1.0 }
+        return MemberTagSeries(
+            format: format, exceptions: exceptions, example: own.map { $0.tags.sorted()[0] }.sorted()[0], bare: bare)
+    }
+
+    /// A member's own format said for any member: `{project}-v{version}` → `{member}-v{version}`,
+    /// `@sveltejs/kit@{version}` → `@sveltejs/{member}@{version}`.
+    private static func generic(_ format: String, member: DiscoveredMember) -> String {
+        if format.hasPrefix("{project}") { return "{member}" + format.dropFirst("{project}".count) }
+        if let full = member.packageName, full.hasSuffix("/" + member.name), format.hasPrefix(full) {
+            return full.dropLast(member.name.count) + "{member}" + format.dropFirst(full.count)
+        }
+        if format.hasPrefix(member.name) { return "{member}" + format.dropFirst(member.name.count) }
+        return format
+    }
+}
