@@ -149,3 +149,25 @@ struct VersionConventionsCLITests {
         #expect(above != "2.5.1" && above.hasPrefix("3.0.0"), "\(ruled)")
     }
 }
+
+/// Issue 54 (item 10): a chart at the project's own folder (`[[chart]] path = "."`) whose
+/// `Chart.yaml` is also a `[[version]]`: one file, read once, never "another" manifest.
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
+struct ChartAtTheRootCLITests {
+    @Test func theChartsOwnFileIsNotAnotherManifest() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "chore: start",
+            files: [
+                "Chart.yaml": "apiVersion: v2\nname: app\nversion: 1.2.0\nappVersion: \"7.0.1\"\n",
+                "relctl.toml":
+                    "[project]\nname = \"app\"\n\n[[version]]\npath = \"Chart.yaml\"\nkind = \"helm\"\n\n[[chart]]\npath = \".\"\n",
+            ])
+        try repository.git("tag", "-a", "v1.2.0", "-m", "v1.2.0")
+        let check = try relctl(["check"], in: repository.url)
+        #expect(check.status == 0, "\(check)")
+        #expect(!check.stderr.contains("./Chart.yaml") && !check.stderr.contains("disagree"), "\(check)")
+        #expect((check.stdout + check.stderr).contains("(1 manifest,"), "\(check)")
+        #expect(try relctl(["validate-tag", "v1.2.0"], in: repository.url).status == 0)
+    }
+}
