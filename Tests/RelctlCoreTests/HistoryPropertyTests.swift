@@ -18,7 +18,8 @@ import Testing
 /// (`vV9.0.0`, a `v` added or removed), two-number, `V` and PEP 440 spellings, prereleases, and
 /// projects in a folder of the repository. On each history:
 ///
-/// - `bump` at every branch head proposes a version above the latest release and no version a tag
+/// - `bump` at every branch head proposes a version above the latest release as that branch sees
+///   it (the highest final release, or a prerelease above it the branch contains) and no version a tag
 ///   names in any spelling (no maintenance range: releases are made on one line at a time, the
 ///   maintenance lines of `[[branch]]` are the next issue's);
 /// - `notes` and `bump` agree on the changes, and both equal the rule computed here from the
@@ -343,7 +344,13 @@ import Testing
         let git = Git(directory: root, context: context)
         let config = try Self.config(history, root: root, skipPrereleases: false)
         let byVersion = history.releases.sorted { $0.version < $1.version }
-        guard let latest = byVersion.last else { return [] }
+        guard !byVersion.isEmpty else { return [] }
+        // The latest release as a branch sees it (round 5): the highest final release anywhere, or a
+        // prerelease above it that the branch contains; another line's prerelease does not lift it.
+        func latest(at head: Int) -> GeneratedRelease? {
+            let ancestors = history.ancestors(of: head)
+            return byVersion.last { !$0.version.isPrerelease || ancestors.contains($0.node) }
+        }
         let read = try await ReleaseHistory.read(git: git, config: config)
         if read.releases.map(\.tag).sorted() != history.releases.map(\.tag).sorted() {
             problems.append("\(shape): releases read \(read.releases.map(\.tag)), made \(history.releases.map(\.tag))")
@@ -354,18 +361,21 @@ import Testing
         for (branch, head) in history.heads.sorted(by: { $0.key < $1.key }) {
             let bump = try await VersionBump.compute(git: git, config: config, target: commits[head])
             if branch == "main" { bumpAtHead = bump }
-            if !(latest.version < bump.next) || read.taken(bump.next) != nil {
-                problems.append("\(shape): bump on \(branch) proposed \(bump.next) with \(latest.tag) released")
-            }
-            if bump.previousTag != latest.tag {
+            let latest = latest(at: head)
+            if latest.map({ !($0.version < bump.next) }) == true || read.taken(bump.next) != nil {
                 problems.append(
-                    "\(shape): bump on \(branch) counted from \(bump.previousTag ?? "nothing"), not \(latest.tag)")
+                    "\(shape): bump on \(branch) proposed \(bump.next) with \(latest?.tag ?? "a tag naming it") released"
+                )
+            }
+            if bump.previousTag != latest?.tag {
+                problems.append(
+                    "\(shape): bump on \(branch) counted from \(bump.previousTag ?? "nothing"), not \(latest?.tag ?? "nothing")")
             }
         }
 
         // Notes and bump agree on the unreleased changes, and both are the rule's.
         let head = history.heads["main"] ?? 0
-        let expected = history.changes(to: head, since: latest)
+        let expected = history.changes(to: head, since: latest(at: head))
         let unreleased = try await ReleaseNotesBuilder(context: context).build(config: config)
         let listed = Set(unreleased.entries.map(\.commit))
         if unreleased.previous != bumpAtHead?.previousTag || listed != Set(history.listed(expected).map { commits[$0] })

@@ -167,6 +167,23 @@ package struct ReleaseHistory: Sendable {
     /// The latest release: the highest version anywhere in the repository, on any branch.
     package var latest: Release? { releases.first }
 
+    /// The latest release as the branch of `target` sees it (the contract's round 5): the highest
+    /// *final* release anywhere, or a prerelease above it that `target` contains (its own line
+    /// continues: `v2.0.0-rc.1` on main gives `2.0.0-rc.2`) or whose name a `[[branch]]` rule gives
+    /// (`named`: the project declared that prerelease line). A prerelease of another line
+    /// (`3.0.0-next.4` on `version-3` while main ships 2.x) never lifts it. One
+    /// `git for-each-ref --no-merged` when a prerelease tops the releases, none otherwise.
+    package func latest(seenFrom target: String, git: Git, named: Set<String>) async throws -> Release? {
+        var notMerged: Set<String>?
+        for release in releases {
+            guard release.version.isPrerelease else { return release }
+            if let name = release.version.prereleaseName, named.contains(name) { return release }
+            if notMerged == nil { notMerged = try await git.tagNames(notMergedInto: target) }
+            if notMerged?.contains(release.tag) == false { return release }
+        }
+        return nil
+    }
+
     /// The release a release of `version` follows: the highest one below it. For a final release
     /// with `skippingItsPrereleases`, that version's own prereleases are passed over (notes for
     /// `v1.0.0` start at `v0.9.0`, not `v1.0.0-rc.2`); prereleases of other versions are not.

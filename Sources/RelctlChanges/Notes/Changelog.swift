@@ -27,10 +27,11 @@ public enum Changelog {
     ) throws
         -> Edit
     {
+        let format = ChangelogDocument.Format(path: displayPath)
         guard let existing, !existing.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            let section = render(notes, style: .standard)
+            let section = render(notes, style: style(of: ChangelogDocument(lines: [], format: format)), format: format)
             return Edit(
-                text: ([defaultTitle, ""] + section.lines + ["", section.marker]).joined(separator: "\n") + "\n",
+                text: (title(format) + [""] + section.lines + ["", section.marker]).joined(separator: "\n") + "\n",
                 remarks: [])
         }
         let crlf = existing.contains("\r\n")
@@ -39,22 +40,29 @@ public enum Changelog {
         if endsWithNewline { text.removeLast() }
         var edit = try edit(
             notes, lines: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), force: force,
-            displayPath: displayPath)
+            displayPath: displayPath, format: format)
         if endsWithNewline || edit.text.isEmpty { edit.text += "\n" }
         if crlf { edit.text = edit.text.replacingOccurrences(of: "\n", with: "\r\n") }
         return edit
     }
 
+    /// The title a new changelog gets, in its format.
+    package static func title(_ format: ChangelogDocument.Format) -> [String] {
+        format == .restructuredText ? ["=========", "Changelog", "========="] : [defaultTitle]
+    }
+
     private static func edit(
-        _ notes: ReleaseNotes, lines original: [String], force: Bool, displayPath: String
+        _ notes: ReleaseNotes, lines original: [String], force: Bool, displayPath: String,
+        format: ChangelogDocument.Format
     ) throws
         -> Edit
     {
         var lines = original
-        var document = ChangelogDocument(lines: lines)
+        let names = Set(notes.projectName.map { [$0.lowercased()] } ?? [])
+        var document = ChangelogDocument(lines: lines, format: format, names: names)
         var remarks: [Diagnostic] = []
         let style = Self.style(of: document)
-        let section = render(notes, style: style)
+        let section = render(notes, style: style, format: format)
         let block = section.lines + ["", section.marker]
 
         let sameRelease =
@@ -99,14 +107,14 @@ public enum Changelog {
                             severity: .warning))
                 }
             }
-            document = ChangelogDocument(lines: lines)
+            document = ChangelogDocument(lines: lines, format: format, names: names)
         }
 
         var at = insertionLine(for: notes.version, in: document)
         if document.headings.isEmpty {
             // A file with no title and no releases (an introduction only) gets the title relctl would create.
-            lines.insert(contentsOf: [defaultTitle, ""], at: 0)
-            at += 2
+            lines.insert(contentsOf: title(format) + [""], at: 0)
+            at += title(format).count + 1
         }
         var inserted = block
         if at < lines.count { inserted.append("") }
@@ -137,21 +145,41 @@ public enum Changelog {
 
     /// The style of the newest release heading; without one, relctl's layout at the level the
     /// `Unreleased` heading uses, or one below the title.
+    /// In reStructuredText the headings are adorned as the file's release headings are (else with
+    /// the next style the file does not use yet), never linked, and the notes' sections take the
+    /// style of the level below (towncrier's `Features` under `-----`).
     package static func style(of document: ChangelogDocument) -> ChangelogHeadingStyle {
-        if let newest = document.releaseHeadings.first { return ChangelogHeadingStyle(learningFrom: newest) }
         var style = ChangelogHeadingStyle.standard
-        if let unreleased = document.headings.first(where: \.isUnreleased) {
+        if let newest = document.releaseHeadings.first {
+            style = ChangelogHeadingStyle(learningFrom: newest)
+        } else if let unreleased = document.headings.first(where: \.isUnreleased) {
             style.level = unreleased.level
         } else if let title = document.headings.first {
             style.level = min(title.level + 1, 6)
         }
+        guard document.format == .restructuredText else { return style }
+        style.link = .none
+        let order: [Character] = ["=", "-", "~", "^", "\"", "'", "+", "*"]
+        func unused(after used: [ChangelogDocument.RSTStyle]) -> ChangelogDocument.RSTStyle {
+            let free = order.first { char in !used.contains { $0.adornment == char && !$0.overline } } ?? "~"
+            return ChangelogDocument.RSTStyle(adornment: free, overline: false)
+        }
+        var styles = document.rstStyles
+        if style.adornment == nil {
+            let own = styles.indices.contains(style.level - 1) ? styles[style.level - 1] : unused(after: styles)
+            (style.adornment, style.overline) = (own.adornment, own.overline)
+            if !styles.contains(own) { styles.append(own) }
+            style.level = (styles.firstIndex(of: own) ?? 0) + 1
+        }
+        let below = styles.indices.contains(style.level) ? styles[style.level] : unused(after: styles)
+        style.sectionAdornment = below.adornment
         return style
     }
 
     /// The section's lines (heading first), its closing marker and, for link-reference headings,
     /// the definition to add.
     package static func render(
-        _ notes: ReleaseNotes, style: ChangelogHeadingStyle
+        _ notes: ReleaseNotes, style: ChangelogHeadingStyle, format: ChangelogDocument.Format = .markdown
     ) -> (
         lines: [String], marker: String, definition: String?, title: String
     ) {
@@ -161,12 +189,16 @@ public enum Changelog {
         let heading = style.heading(versionText: versionText, url: notes.compareURL, date: notes.date)
         var text =
             notes.customMarkdown
-            ?? NotesMarkdown.render(
-                notes, heading: heading.lines.joined(separator: "\n"), sectionLevel: style.level + 1)
+            ?? (format == .restructuredText
+                ? NotesRST.render(
+                    notes, heading: heading.lines.joined(separator: "\n"), sectionAdornment: style.sectionAdornment)
+                : NotesMarkdown.render(
+                    notes, heading: heading.lines.joined(separator: "\n"), sectionLevel: style.level + 1))
         while text.hasSuffix("\n") { text.removeLast() }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         return (
-            lines, ChangelogDocument.marker(for: lines.joined(separator: "\n") + "\n"), heading.definition,
+            lines, ChangelogDocument.marker(for: lines.joined(separator: "\n") + "\n", format: format),
+            heading.definition,
             versionText ?? "the release"
         )
     }

@@ -7,6 +7,23 @@ import RelctlModel
 /// markers, ignoring whatever sits in fenced code or HTML comments (a `# comment` in a shell
 /// example, a commented-out heading template).
 package struct ChangelogDocument: Sendable {
+    /// The changelog's markup, from its name: `.rst` (`CHANGELOG.rst`, towncrier's) is
+    /// reStructuredText, anything else Markdown.
+    package enum Format: Sendable, Equatable {
+        case markdown, restructuredText
+
+        package init(path: String) {
+            let lower = path.lowercased()
+            self = lower.hasSuffix(".rst") || lower.hasSuffix(".rest") ? .restructuredText : .markdown
+        }
+    }
+
+    package var format: Format = .markdown
+    /// The project's names a release heading may carry (`pytest 9.1.1`), lowercased.
+    package var names: Set<String> = []
+    /// reStructuredText title styles (adornment, overline) in the order the file first uses them:
+    /// the index is the level, less one.
+    package var rstStyles: [RSTStyle] = []
     /// The file's lines, LF-separated, without the final line break.
     package var lines: [String]
     package var headings: [ChangelogHeading] = []
@@ -17,22 +34,92 @@ package struct ChangelogDocument: Sendable {
 
     package static let markerPrefix = "<!-- relctl-digest: sha256:"
     package static let markerSuffix = " -->"
+    /// The marker in reStructuredText: a comment, which renders as nothing.
+    package static let rstMarkerPrefix = ".. relctl-digest: sha256:"
 
-    package init(lines: [String]) {
+    package struct RSTStyle: Sendable, Equatable {
+        package var adornment: Character
+        package var overline: Bool
+    }
+
+    package init(lines: [String], format: Format = .markdown, names: Set<String> = []) {
         self.lines = lines
-        scan()
+        self.format = format
+        self.names = names
+        if format == .restructuredText { scanRST() } else { scan() }
+        for index in headings.indices { headings[index].names = names }
     }
 
     /// The marker line closing a section relctl wrote, covering `sectionText`.
-    package static func marker(for sectionText: String) -> String {
-        markerPrefix + GeneratedFile.digest(sectionText) + markerSuffix
+    package static func marker(for sectionText: String, format: Format = .markdown) -> String {
+        format == .restructuredText
+            ? rstMarkerPrefix + GeneratedFile.digest(sectionText)
+            : markerPrefix + GeneratedFile.digest(sectionText) + markerSuffix
     }
 
     /// The digest a marker line records, or nil when the line is no marker.
     package static func recordedDigest(_ line: String) -> String? {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix(rstMarkerPrefix) { return String(trimmed.dropFirst(rstMarkerPrefix.count)) }
         guard trimmed.hasPrefix(markerPrefix), trimmed.hasSuffix(markerSuffix) else { return nil }
         return String(trimmed.dropFirst(markerPrefix.count).dropLast(markerSuffix.count))
+    }
+
+    /// The adornment character of a reStructuredText title line (`=====`, `-----`), else nil.
+    package static func rstAdornment(_ line: String) -> Character? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count >= 3, line.first.map({ !$0.isWhitespace }) == true, let first = trimmed.first,
+            "=-~^\"'`#*+.:_!<>$%&,;?@|/".contains(first), trimmed.allSatisfy({ $0 == first })
+        else { return nil }
+        return first
+    }
+
+    /// reStructuredText titles: a text line underlined (or over- and underlined) with one
+    /// punctuation character at least as long as the text; levels in the order the styles first
+    /// appear, as docutils numbers them. Indented lines (literal blocks, list bodies) are no titles.
+    private mutating func scanRST() {
+        func level(_ style: RSTStyle) -> Int {
+            if let index = rstStyles.firstIndex(of: style) { return index + 1 }
+            rstStyles.append(style)
+            return rstStyles.count
+        }
+        func isText(_ line: String) -> Bool {
+            !line.trimmingCharacters(in: .whitespaces).isEmpty && line.first.map({ !$0.isWhitespace }) == true
+                && Self.rstAdornment(line) == nil
+        }
+        var index = 0
+        while index < lines.count {
+            let line = lines[index]
+            if Self.recordedDigest(line) != nil { markers.append(index) }
+            if let over = Self.rstAdornment(line), index + 2 < lines.count,
+                !lines[index + 1].trimmingCharacters(in: .whitespaces).isEmpty,
+                Self.rstAdornment(lines[index + 2]) == over
+            {
+                let text = lines[index + 1].trimmingCharacters(in: .whitespaces)
+                let style = RSTStyle(adornment: over, overline: true)
+                var heading = ChangelogHeading(
+                    line: index, lineCount: 3, level: level(style), text: text, isSetext: true)
+                (heading.adornment, heading.overline) = (over, true)
+                headings.append(heading)
+                index += 3
+                continue
+            }
+            if isText(line), index + 1 < lines.count, let under = Self.rstAdornment(lines[index + 1]),
+                lines[index + 1].trimmingCharacters(in: .whitespaces).count
+                    >= line.trimmingCharacters(in: .whitespaces).count,
+                index == 0 || lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty
+            {
+                let style = RSTStyle(adornment: under, overline: false)
+                var heading = ChangelogHeading(
+                    line: index, lineCount: 2, level: level(style), text: line.trimmingCharacters(in: .whitespaces),
+                    isSetext: true)
+                heading.adornment = under
+                headings.append(heading)
+                index += 2
+                continue
+            }
+            index += 1
+        }
     }
 
     /// Release headings in file order, at the highest level any has (a `### 1.2 notes` subsection

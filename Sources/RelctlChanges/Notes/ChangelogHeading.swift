@@ -2,8 +2,9 @@ import Foundation
 import RelctlBasics
 import RelctlModel
 
-/// A Markdown heading of a changelog (ATX `## 1.2.0` or setext `1.2.0` underlined with `---`),
-/// with the release it names, if any.
+/// A heading of a changelog, with the release it names, if any: Markdown (ATX `## 1.2.0` or setext
+/// `1.2.0` underlined with `---`) or reStructuredText (a title underlined, or over- and underlined,
+/// with one punctuation character: towncrier's `pytest 9.1.1 (2026-06-19)` over `=====`).
 package struct ChangelogHeading: Sendable, Equatable {
     /// Index of the heading's first line (the text line of a setext heading).
     package var line: Int
@@ -13,10 +14,16 @@ package struct ChangelogHeading: Sendable, Equatable {
     /// The heading's text, without `#` marks or underline.
     package var text: String
     package var isSetext: Bool
+    /// reStructuredText: the adornment character and whether the title has an overline too.
+    package var adornment: Character? = nil
+    package var overline = false
+    /// The project's names (lowercased) a release heading may carry before its version
+    /// (`pytest 9.1.1`): a heading such as `Python 3.12 support` still names no release.
+    package var names: Set<String> = []
 
     /// The release version the heading names (`[1.2.0] - date`, `v10.2.0`, `Version 8.5.0`, `25.07`,
     /// `v2.14.0b1`).
-    package var version: SemanticVersion? { Self.versionMatch(in: text).map(\.version) }
+    package var version: SemanticVersion? { Self.versionMatch(in: text, names: names).map(\.version) }
 
     /// `Unreleased`, `[Unreleased]`, `UNRELEASED`, `Upcoming release`: changes not yet released.
     package var isUnreleased: Bool {
@@ -40,10 +47,11 @@ package struct ChangelogHeading: Sendable, Equatable {
     /// Words a changelog may write before a release's version.
     package static let versionWords: Set<String> = ["version", "release", "ver.", "ver", "v."]
 
-    /// Finds the version a release heading names: an optional `Version`/`Release` word or bracket,
-    /// an optional `v`, then two or more dot-separated numbers, at the start of the heading; a
-    /// heading such as `Python 3.12 support` or `Release 10 notes` is not a release.
-    package static func versionMatch(in text: String) -> VersionMatch? {
+    /// Finds the version a release heading names: an optional `Version`/`Release` word or one of
+    /// the project's `names` (`pytest 9.1.1`) or a bracket, an optional `v`, then two or more
+    /// dot-separated numbers, at the start of the heading; a heading such as `Python 3.12 support`
+    /// or `Release 10 notes` is not a release.
+    package static func versionMatch(in text: String, names: Set<String> = []) -> VersionMatch? {
         let body = Substring(text)
         guard let first = body.firstIndex(where: \.isNumber) else { return nil }
         var prefix = body[..<first]
@@ -57,7 +65,7 @@ package struct ChangelogHeading: Sendable, Equatable {
         }
         // A prefix is `Version ` or `Release ` and/or an opening bracket: `Python 3.12 support` is no release.
         let word = prefix.filter { $0 != "[" }.trimmingCharacters(in: .whitespaces).lowercased()
-        guard word.isEmpty || Self.versionWords.contains(word) else { return nil }
+        guard word.isEmpty || Self.versionWords.contains(word) || names.contains(word) else { return nil }
         guard hasV || prefix.isEmpty || prefix.last == " " || prefix.last == "[" else { return nil }
         let tail = body[first...]
         var end = tail.startIndex

@@ -25,6 +25,11 @@ package struct ChangelogHeadingStyle: Sendable, Equatable {
     package var date: ChangelogDateForm? = .iso
     package var beforeDate = " - "
     package var afterDate = ""
+    /// reStructuredText: the release heading's adornment (and overline), and the one its sections
+    /// use (`Features` underlined with `-` in towncrier's changelogs).
+    package var adornment: Character? = nil
+    package var overline = false
+    package var sectionAdornment: Character = "-"
 
     /// relctl's own layout, for a changelog with no release heading to learn from.
     package static let standard = ChangelogHeadingStyle()
@@ -36,7 +41,9 @@ package struct ChangelogHeadingStyle: Sendable, Equatable {
     package init(learningFrom heading: ChangelogHeading) {
         level = heading.level
         isSetext = heading.isSetext
-        guard let match = ChangelogHeading.versionMatch(in: heading.text) else { return }
+        adornment = heading.adornment
+        overline = heading.overline
+        guard let match = ChangelogHeading.versionMatch(in: heading.text, names: heading.names) else { return }
         hasV = match.hasV
         var prefixText = match.prefix
         var rest = match.rest
@@ -91,6 +98,10 @@ package struct ChangelogHeadingStyle: Sendable, Equatable {
             if self == .standard { text = "Unreleased" }
         }
         if let date { text += beforeDate + date.render(isoDate) + afterDate } else { text += afterDate }
+        if let adornment {
+            let line = String(repeating: adornment, count: max(text.count, 3))
+            return ((overline ? [line] : []) + [text, line], nil)
+        }
         if isSetext, level <= 2 {
             return ([text, String(repeating: level == 1 ? "=" : "-", count: max(text.count, 3))], definition)
         }

@@ -16,14 +16,15 @@ package struct NotesRange: Sendable, Equatable {
 
     /// Resolves the range by the rules in docs/notes.md, on the project's release history:
     /// the previous release is the highest release below the release's version, on any branch
-    /// (for unreleased changes, the latest release, as `bump` counts them); for a final release,
+    /// (for unreleased changes, the latest release as the target's branch sees it, as `bump` counts
+    /// them: `ReleaseHistory.latest(seenFrom:)`, `namedPrereleases` the `[[branch]]` rules' names); for a final release,
     /// the prereleases *of that same version* are skipped when `skipPrereleases` (notes for
     /// `v1.0.0` start at `v0.9.0`, not at `v1.0.0-rc.2`), while prereleases of other versions
     /// (`v0.0.1-test.9` before `v0.1.0`) are real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
     /// `version`: the tag's, when the caller resolved the release already (`relctl release`, `linux-package`).
     package static func resolve(
         git: Git, history: ReleaseHistory, skipPrereleases: Bool, tag: String?, version known: SemanticVersion? = nil,
-        from: String?, to: String?
+        from: String?, to: String?, namedPrereleases: Set<String> = []
     ) async throws -> NotesRange {
         var version = known
         // An existing release is read as the history reads it (`V1.2.0`, `v2.0`); a new tag strictly,
@@ -48,8 +49,13 @@ package struct NotesRange: Sendable, Equatable {
                 tag: releaseTag, version: version, previous: from, previousCommit: try await git.commit(of: from),
                 previousRelease: nil, targetCommit: targetCommit)
         }
-        let previous =
-            version.map { history.previous(before: $0, skippingItsPrereleases: skipPrereleases) } ?? history.latest
+        var previous: ReleaseHistory.Release?
+        if let version {
+            previous = history.previous(before: version, skippingItsPrereleases: skipPrereleases)
+        } else {
+            // As `bump` counts: a prerelease of another line does not bound them.
+            previous = try await history.latest(seenFrom: targetCommit, git: git, named: namedPrereleases)
+        }
         return NotesRange(
             tag: releaseTag, version: version, previous: previous?.tag, previousCommit: previous?.commit,
             previousRelease: previous, targetCommit: targetCommit)

@@ -29,6 +29,8 @@ public struct ReleaseNotes: Sendable {
     /// Workspace members this release depends on that moved with it (`core 1.3.0`): a member's
     /// changelog says which dependency a `dependency` release is for.
     package var dependencies: [String] = []
+    /// The project's name: a changelog's release headings may carry it (`pytest 9.1.1`).
+    package var projectName: String?
 
     /// What the range ends at, in links: the tag when there is one.
     package var targetName: String { tag ?? String(targetCommit.prefix(12)) }

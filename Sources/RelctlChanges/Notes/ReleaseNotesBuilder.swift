@@ -56,8 +56,7 @@ public struct ReleaseNotesBuilder: Sendable {
             }
             range = try await NotesRange.resolve(
                 git: git, history: history, skipPrereleases: config.notes.skipPrereleases, tag: tag, version: version,
-                from: from,
-                to: to)
+                from: from, to: to, namedPrereleases: BranchRule.prereleaseNames(in: config.branches))
         } catch {
             // Asked only when something failed: outside a repository that is the whole story.
             guard try await git.isRepository() else { throw GitError.notARepository(config.root.path) }
@@ -104,6 +103,7 @@ public struct ReleaseNotesBuilder: Sendable {
             links: remoteURL.flatMap(RepositoryLinks.init(remoteURL:)),
             manifest: manifest
         )
+        notes.projectName = config.project.name
         if let dist = distDirectory, let manifest = notes.manifest {
             notes.verification = InstallVerification.find(
                 in: dist, project: manifest.project, settings: config.sign, root: keysRoot ?? config.root)

@@ -62,7 +62,9 @@ public struct VersionBump: Sendable, Equatable {
             if shared == nil { branch = await BranchRule.currentBranch(git: git) }
             rule = BranchRule.applying(to: branch, in: config.branches)
         }
-        let last = countedFrom(history: history, rule: rule)
+        let latest = try await history.latest(
+            seenFrom: targetCommit, git: git, named: BranchRule.prereleaseNames(in: config.branches))
+        let last = countedFrom(history: history, rule: rule, latest: latest)
         func changes(since release: ReleaseHistory.Release?) async throws -> (BumpCollector, ReleaseHistory.Walk) {
             if let answer = shared?.changes(release) { return answer }
             let collector = Mutex(BumpCollector())
@@ -76,13 +78,17 @@ public struct VersionBump: Sendable, Equatable {
         var bump: VersionBump
         if case .prerelease(let identifier)? = rule?.line {
             // Whether anything is new since the latest release of any kind (an rc already made).
-            if let latest = history.latest, latest.tag != last?.tag {
+            if let latest, latest.tag != last?.tag {
                 commitCount = try await changes(since: latest).0.finish().count
             }
-            let next = prereleaseNext(
-                identifier: identifier, lastFinal: last?.version, level: level, history: history)
+            var base = last.map { Self.next(after: $0.version, level: level) } ?? initialVersion
+            // A manifest naming the version in preparation (`0.18.0-dev`, `2.0.0`) lifts the base.
+            if let intent = manifestIntent(config: config, history: history, rule: rule), base < intent.version.final {
+                base = intent.version.final
+            }
+            let next = prereleaseNext(identifier: identifier, base: base, latest: latest, history: history)
             bump = VersionBump(
-                previousTag: history.latest?.tag, current: history.latest?.version, next: next, level: .prerelease,
+                previousTag: latest?.tag, current: latest?.version, next: next, level: .prerelease,
                 commitCount: commitCount)
         } else if case .maintenance(let range)? = rule?.line {
             let next = last.map { Self.next(after: $0.version, level: level) } ?? range.lowest
@@ -119,14 +125,21 @@ public struct VersionBump: Sendable, Equatable {
         }
         if let ignored = history.ignoredSummary { bump.notes.append(ignored) }
         let exists: (SemanticVersion) -> Bool = { history.taken($0) != nil }
-        // Every manifest's version is a floor: it may already name the release in preparation.
-        if let highest = highestFloor(above: bump.next, config: config), highest.below || last == nil {
-            let (found, floor, below) = highest
+        // Every manifest's version is a floor: it may already name the release in preparation
+        // (a development marker or a released prerelease: its final, see `manifestIntent`).
+        if let intent = manifestIntent(config: config, history: history, rule: rule),
+            bump.next < intent.version || last == nil
+        {
+            let (found, floor, below) = (intent.found, intent.version, bump.next < intent.version)
             // Before the first tag the manifest's version has not shipped: it is the next one.
             let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
             if below {
+                let why =
+                    intent.promoted
+                    ? "; \(found.text) is \(floor)'s \(intent.marker ? "development version" : "prerelease, released already"), so the next release is \(floor)"
+                    : ""
                 bump.notes.append(
-                    "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(history.taken(floor) ?? format.tag(for: floor)) exists already)" : "")"
+                    "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(history.taken(floor) ?? format.tag(for: floor)) exists already)" : "")\(why)"
                 )
             }
             bump.next = chosen
@@ -159,50 +172,106 @@ public struct VersionBump: Sendable, Equatable {
     /// The release the changes count from: on a maintenance line the highest one in its range,
     /// on a prerelease line the last final one (the base comes from all changes since then),
     /// else the latest release anywhere.
-    package static func countedFrom(history: ReleaseHistory, rule: BranchRule?) -> ReleaseHistory.Release? {
+    /// `latest`: the latest release as the target's branch sees it (`ReleaseHistory.latest(seenFrom:)`).
+    package static func countedFrom(
+        history: ReleaseHistory, rule: BranchRule?, latest: ReleaseHistory.Release?
+    ) -> ReleaseHistory.Release? {
         switch rule?.line {
         case .maintenance(let range)?: history.releases.first { range.contains($0.version) }
         case .prerelease?: history.releases.first { !$0.version.isPrerelease }
-        case nil: history.latest
+        case nil: latest
         }
     }
 
     /// Every release `compute` reads the changes since: `countedFrom`, and on a prerelease line
     /// also the latest release when that is another (whether anything is new since an rc).
-    package static func walkStarts(history: ReleaseHistory, rule: BranchRule?) -> [ReleaseHistory.Release?] {
-        let last = countedFrom(history: history, rule: rule)
-        if case .prerelease? = rule?.line, let latest = history.latest, latest.tag != last?.tag {
+    package static func walkStarts(
+        history: ReleaseHistory, rule: BranchRule?, latest: ReleaseHistory.Release?
+    ) -> [ReleaseHistory.Release?] {
+        let last = countedFrom(history: history, rule: rule, latest: latest)
+        if case .prerelease? = rule?.line, let latest, latest.tag != last?.tag {
             return [last, latest]
         }
         return [last]
     }
 
-    /// The next release on a prerelease line: `BASE-ID.N`, BASE what `level` makes of the last final
-    /// release (a `feat` after `2.0.0-rc.1`, itself due to a breaking change, stays on 2.0.0), N one
-    /// above the highest existing `BASE-ID.N` in any spelling. Never at or below the latest release
-    /// anywhere: a higher line's prerelease (`2.1.0-rc.1`) lifts the base to its version.
+    /// The next release on a prerelease line: `BASE-ID.N`, BASE what the changes make of the last
+    /// final release (a `feat` after `2.0.0-rc.1`, itself due to a breaking change, stays on 2.0.0),
+    /// N one above the highest existing `BASE-ID.N` in any spelling. The counter is glued to the
+    /// name (`BASE-rcN`) when the project's latest prerelease of that name is spelled so
+    /// (alacritty's `v0.17.0-rc1` → `v0.17.0-rc2`). Never at or below `latest` (the latest release
+    /// as the branch sees it): a higher line's prerelease (`2.1.0-rc.1`) lifts the base to its version.
     package static func prereleaseNext(
-        identifier: String, lastFinal: SemanticVersion?, level: Level, history: ReleaseHistory
+        identifier: String, base given: SemanticVersion, latest: ReleaseHistory.Release?, history: ReleaseHistory
     ) -> SemanticVersion {
-        var base = lastFinal.map { Self.next(after: $0, level: level) } ?? initialVersion
-        if let latest = history.latest?.version, latest.final > base {
+        var base = given
+        if let latest = latest?.version, latest.final > base {
             base = latest.final
         }
         let counters = history.released.entries.compactMap { entry -> Int? in
-            let version = entry.version
-            guard version.final.hasSamePrecedence(as: base), version.prerelease.count == 2,
-                version.prerelease[0] == .alphanumeric(identifier)
-            else { return nil }
-            return version.prerelease[1].number
+            guard entry.version.final.hasSamePrecedence(as: base) else { return nil }
+            return counter(of: entry.version, named: identifier)?.number
         }
+        // Releases are highest first: the highest prerelease of this name says how it is spelled.
+        let glued =
+            history.releases.lazy.compactMap { counter(of: $0.version, named: identifier) }.first?.glued ?? false
+        let number = (counters.max() ?? 0) + 1
         var proposed = base
-        proposed.prerelease = [.alphanumeric(identifier), .numeric(String((counters.max() ?? 0) + 1))]
-        if let latest = history.latest?.version, !(latest < proposed) {
+        proposed.prerelease =
+            glued
+            ? [.alphanumeric(identifier + String(number))] : [.alphanumeric(identifier), .numeric(String(number))]
+        if let latest = latest?.version, !(latest < proposed),
+            !(latest.final.hasSamePrecedence(as: base) && counter(of: latest, named: identifier) != nil)
+        {
             // Another identifier sorting above this one on the same base (`rc` after `rc2`): count on
-            // from the latest instead of going below it.
+            // from the latest instead of going below it. (Not for `rc9` → `rc10`, which SemVer
+            // sorts below `rc9` by its letters.)
             proposed = next(after: latest, level: .prerelease)
         }
         return proposed
+    }
+
+    /// The counter of a prerelease of the line `name`: `-rc.3` (3, not glued) or `-rc3` (3, glued).
+    package static func counter(of version: SemanticVersion, named name: String) -> (number: Int, glued: Bool)? {
+        let identifiers = version.prerelease
+        if identifiers.count == 2, identifiers[0] == .alphanumeric(name), let number = identifiers[1].number {
+            return (number, false)
+        }
+        if identifiers.count == 1, case .alphanumeric(let word) = identifiers[0],
+            let glued = SemanticVersion.Identifier.glued(word), glued.name == name
+        {
+            return (glued.number, true)
+        }
+        return nil
+    }
+
+    /// What the manifests say of the next release: the highest version they declare as a release
+    /// (`releasableVersion`), where a development marker (`0.18.0-dev`, `-pre`, `-alpha.0`, as
+    /// PEP 440's `.dev`) stands for its final, and so does a prerelease a tag already released
+    /// (`2.0.0-rc.1` left in the manifest after `v2.0.0-rc.1`: promoted, not repeated), except on a
+    /// prerelease line, where the rule counts on. Nil when no manifest holds a version.
+    package static func manifestIntent(
+        config: RelctlConfig, history: ReleaseHistory, rule: BranchRule?
+    ) -> (found: ManifestVersion, version: SemanticVersion, promoted: Bool, marker: Bool)? {
+        let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
+        var prereleaseLine = false
+        if case .prerelease? = rule?.line { prereleaseLine = true }
+        var best: (found: ManifestVersion, version: SemanticVersion, promoted: Bool, marker: Bool)?
+        for source in config.versions {
+            guard let found = try? ManifestReaders.read(source, root: config.root),
+                let reader = try? ManifestReaders.reader(for: source.kind),
+                var version = releasableVersion(ofManifestText: found.text, comparison: reader.comparison),
+                version > zero
+            else { continue }
+            var promoted = false
+            let marker = version.isDevelopmentMarker
+            if marker || (version.isPrerelease && !prereleaseLine && history.taken(version) != nil) {
+                version = version.final
+                promoted = true
+            }
+            if best == nil || best!.version < version { best = (found, version, promoted, marker) }
+        }
+        return best
     }
 
     /// The highest version the configured manifests declare (as a releasable version), the
@@ -336,6 +405,11 @@ public struct VersionBump: Sendable, Equatable {
                 let number = next.prerelease[index].number
             {
                 next.prerelease[index] = .numeric(String(number + 1))
+            } else if case .alphanumeric(let word)? = next.prerelease.last,
+                let glued = SemanticVersion.Identifier.glued(word)
+            {
+                // The project's spelling continues: `rc1` → `rc2`, not `rc1.1`.
+                next.prerelease[next.prerelease.count - 1] = .alphanumeric(glued.name + String(glued.number + 1))
             } else {
                 next.prerelease.append(.numeric("1"))
             }

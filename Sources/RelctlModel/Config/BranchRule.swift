@@ -35,6 +35,15 @@ package struct BranchRule: Sendable, Equatable, CustomStringConvertible {
         return rules.first { $0.matches(branch) }
     }
 
+    /// The prerelease names the rules give (`rc` for `prerelease = "rc"`): prereleases so named
+    /// are a line of the project, and the branches without a rule stay above them.
+    package static func prereleaseNames(in rules: [BranchRule]) -> Set<String> {
+        Set(
+            rules.compactMap { rule in
+                if case .prerelease(let identifier) = rule.line { identifier } else { nil }
+            })
+    }
+
     /// What `bump` and `plan` say about the rule.
     package var description: String {
         switch line {

@@ -8,8 +8,13 @@ package struct HelmChartFile: Sendable {
     package static let name = "Chart.yaml"
 
     /// `path/Chart.yaml` for a chart folder as written in relctl.toml.
+    /// `Chart.yaml` in `folder`, relative to the project: the chart at the project's root (`.`) is
+    /// `Chart.yaml`, the same file a `[[version]]` names that way (issue 54).
     package static func fileName(in folder: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        var folder = Substring(folder)
+        while folder.hasPrefix("./") { folder = folder.dropFirst(2) }
+        if folder == "." || folder.isEmpty { return name }
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
     package struct Value: Sendable, Equatable {

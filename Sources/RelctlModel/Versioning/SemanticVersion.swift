@@ -29,6 +29,19 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
             }
         }
 
+        /// A counter glued to a name (`rc1`, `beta12`, as alacritty spells its prereleases): the
+        /// name (letters and `-`, ending in a letter) and the number; nil for anything else.
+        package static func glued(_ word: String) -> (name: String, number: Int)? {
+            guard let digitStart = word.firstIndex(where: { $0.isASCII && $0.isNumber }),
+                digitStart != word.startIndex
+            else { return nil }
+            let name = word[..<digitStart], digits = word[digitStart...]
+            guard name.last?.isLetter == true, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }),
+                digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 9, let number = Int(digits)
+            else { return nil }
+            return (String(name), number)
+        }
+
         /// The value of a numeric identifier when it fits, for bumping counters.
         package var number: Int? {
             if case .numeric(let digits) = self { return Int(digits) }
@@ -132,6 +145,30 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         if !prerelease.isEmpty { text += "-" + prerelease.map(\.description).joined(separator: ".") }
         if !build.isEmpty { text += "+" + build.joined(separator: ".") }
         return text
+    }
+
+    /// A development marker: a prerelease naming no release of its own but the work towards its
+    /// final (`0.18.0-dev`, `-dev.2`, `-pre`, `-snapshot`, `-alpha.0`, `-0`), as PEP 440's `.dev`
+    /// does. The next release of a manifest holding one is its final.
+    package var isDevelopmentMarker: Bool {
+        guard let first = prerelease.first else { return false }
+        switch first {
+        case .numeric(let digits):
+            return prerelease.count == 1 && digits == "0"
+        case .alphanumeric(let word):
+            let lower = word.lowercased()
+            if ["dev", "pre", "snapshot"].contains(lower) {
+                return prerelease.dropFirst().allSatisfy { $0.number != nil }
+            }
+            return lower == "alpha" && prerelease.count == 2 && prerelease[1] == .numeric("0")
+        }
+    }
+
+    /// The name of a prerelease's line: its first identifier without a counter glued to it
+    /// (`rc` for `-rc.2` and `-rc2`, `next` for `-next.4`); nil for a final or a numeric first one.
+    package var prereleaseName: String? {
+        guard case .alphanumeric(let word)? = prerelease.first else { return nil }
+        return Identifier.glued(word)?.name ?? word
     }
 
     /// A digit string plus one, however long (`"9"` → `"10"`).

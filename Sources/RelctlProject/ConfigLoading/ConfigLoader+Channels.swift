@@ -35,7 +35,12 @@ extension ConfigLoader {
             }
             channels.charts.append(chart)
             let chartFile = HelmChartFile.fileName(in: path)
-            if !config.versions.contains(where: { $0.path == chartFile }) {
+            func plain(_ path: String) -> Substring {
+                var path = Substring(path)
+                while path.hasPrefix("./") { path = path.dropFirst(2) }
+                return path
+            }
+            if !config.versions.contains(where: { plain($0.path) == plain(chartFile) }) {
                 config.versions.append(
                     VersionSource(path: chartFile, kind: HelmManifestReader.versionKind, line: table.line))
                 config.versions.append(

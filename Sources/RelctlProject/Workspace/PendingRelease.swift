@@ -25,6 +25,12 @@ package enum PendingRelease: Sendable, Equatable {
         guard let (found, version, _) = VersionBump.highestFloor(above: zero, config: config) else {
             throw PendingReleaseError.noManifestVersion(config: config.path)
         }
+        if version.isDevelopmentMarker {
+            return .nothing(
+                reason:
+                    "nothing pending: \(found.foundIn) holds \(found.text), a development version of \(version.final); run `relctl bump --write` to set the release's version"
+            )
+        }
         let history = ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: config))
         if let taken = history.taken(version) {
             return .nothing(

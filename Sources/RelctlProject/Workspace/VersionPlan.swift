@@ -113,8 +113,10 @@ package enum VersionPlan {
         var starts: [[(since: String?, request: Int)]] = []
         for (index, member) in members.enumerated() {
             let rule = BranchRule.applying(to: branch, in: member.config.branches)
+            let latest = try await histories[index].latest(
+                seenFrom: target, git: git, named: BranchRule.prereleaseNames(in: member.config.branches))
             starts.append(
-                VersionBump.walkStarts(history: histories[index], rule: rule).map { since in
+                VersionBump.walkStarts(history: histories[index], rule: rule, latest: latest).map { since in
                     requests.append(SharedHistoryWalk.Request(history: histories[index], since: since))
                     return (since?.tag, requests.count - 1)
                 })
