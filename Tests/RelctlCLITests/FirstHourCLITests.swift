@@ -128,4 +128,17 @@ import Testing
         let release = try relctl(["release", "v0.1.0", "--dry-run", "--host"], in: repo.url)
         #expect(release.status == 0, "\(release)")
     }
+
+    /// With no tags yet the manifest's version is the first release: bump takes it without a
+    /// warning that it is "above" what the commits give.
+    @Test func firstBumpTakesTheManifestsVersionSilently() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"pyx\"\nversion = \"0.4.1\"\n")
+        try repo.directory.write(
+            "relctl.toml", "[project]\nname = \"pyx\"\n\n[[version]]\npath = \"pyproject.toml\"\n")
+        try repo.commit("feat: start")
+        let bump = try relctl(["bump"], in: repo.url)
+        #expect(bump.status == 0 && bump.stdout == "0.4.1\n", "\(bump)")
+        #expect(!bump.stderr.contains("warning"), "\(bump)")
+    }
 }

@@ -124,7 +124,8 @@ public struct VersionBump: Sendable, Equatable {
             let (found, floor, below) = highest
             // Before the first tag the manifest's version has not shipped: it is the next one.
             let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
-            if below {
+            // A first release takes the manifest's version: nothing to warn about (issue 57).
+            if below, last != nil {
                 bump.notes.append(
                     "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(history.taken(floor) ?? format.tag(for: floor)) exists already)" : "")"
                 )
