@@ -141,4 +141,28 @@ import Testing
         #expect(bump.status == 0 && bump.stdout == "0.4.1\n", "\(bump)")
         #expect(!bump.stderr.contains("warning"), "\(bump)")
     }
+
+    /// `release-pr --dry-run` with no token and no network is a preview: the request it would
+    /// open (branch, title, body), one line naming what it could not read, exit 0.
+    @Test func releasePRDryRunWorksOffline() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("VERSION", "1.2.0\n")
+        try repo.directory.write(
+            "relctl.toml", "[project]\nname = \"demo\"\n\n[[version]]\npath = \"VERSION\"\n")
+        try repo.commit("chore: start")
+        try repo.git("tag", "v1.2.0")
+        try repo.commit("feat: more")
+        try repo.git("remote", "add", "origin", "https://127.0.0.1:9/acme/demo.git")
+        let head = try repo.git("rev-parse", "HEAD")
+        let result = try relctl(
+            ["release-pr", "--dry-run"], in: repo.url, environment: ["GITHUB_TOKEN": "", "GH_TOKEN": ""])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("pull request from relctl/release into main"), "\(result)")
+        #expect(result.stdout.contains("title  chore: release v1.3.0"), "\(result)")
+        #expect(result.stdout.contains("    | "), "the body: \(result)")
+        let unread = result.stderr.split(separator: "\n").filter { $0.contains("could not read") }
+        #expect(unread.count == 1 && unread[0].contains("no GitHub token"), "\(result)")
+        #expect(unread.first?.hasSuffix("planned from this repository alone") == true, "one line: \(result)")
+        #expect(try repo.git("rev-parse", "HEAD") == head && (try repo.git("status", "--porcelain")).isEmpty)
+    }
 }
