@@ -165,4 +165,35 @@ import Testing
         #expect(unread.first?.hasSuffix("planned from this repository alone") == true, "one line: \(result)")
         #expect(try repo.git("rev-parse", "HEAD") == head && (try repo.git("status", "--porcelain")).isEmpty)
     }
+
+    /// A plain (non-terminal) log says every interval which stages still run, with the elapsed
+    /// time: a long build no longer shows only its start. The interval is shortened for the test.
+    @Test func aPlainLogHasAHeartbeatDuringALongStage() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("VERSION", "1.2.3\n")
+        try repo.directory.write(".gitignore", "out/\n")
+        try repo.directory.write(
+            "relctl.toml",
+            """
+            [project]
+            name = "demo"
+
+            [[version]]
+            path = "VERSION"
+
+            [build]
+            command = "sleep 3 && mkdir -p out && printf '#!/bin/sh\\n' > out/demo && chmod +x out/demo"
+            binaries = ["demo"]
+            binary-dir = "out"
+
+            [[target]]
+            triple = \(Self.hostTriple.debugDescription)
+
+            """)
+        try repo.commit("feat: start")
+        let release = try relctl(
+            ["release", "v1.2.3", "--dry-run"], in: repo.url, environment: ["RELCTL_HEARTBEAT_SECONDS": "0.5"])
+        #expect(release.status == 0, "\(release)")
+        #expect(release.stderr.contains("    … build: still running ("), "\(release)")
+    }
 }
