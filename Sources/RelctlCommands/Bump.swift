@@ -119,19 +119,17 @@ struct Bump: RelctlCommand {
                 context.console.info("every version location already holds \(bump.nextText); nothing written")
             }
         }
+        // The version as it is written and tagged: a calendar version keeps its padding (2026.09.03).
+        let shown = bump.nextText.isEmpty ? bump.next.description : bump.nextText
         if global.json {
             try emitJSON(
                 Output(
-                    previous: bump.previousTag, current: bump.current?.description, next: bump.next.description,
+                    previous: bump.previousTag, current: bump.current?.description, next: shown,
                     tag: bump.nextTag, level: setVersion != nil ? "set" : bump.level.rawValue,
                     commits: bump.commitCount, written: written, notes: bump.notes, branch: bump.branch?.name),
                 context)
         } else {
-            context.console.stdout(bump.next.description + "\n")
-            // stdout keeps the SemVer reading for scripts; a calendar tag pads it, which is said.
-            if !bump.nextText.isEmpty, bump.nextText != bump.next.description {
-                context.console.info("\(bump.next) is spelled \(bump.nextText) in the tag \(bump.nextTag)")
-            }
+            context.console.stdout(shown + "\n")
             if setVersion != nil { return }
             context.console.detail(
                 "\(bump.level.rawValue) bump from \(bump.previousTag ?? "no previous release") over \(bump.commitCount) commit\(bump.commitCount == 1 ? "" : "s")"

@@ -132,7 +132,9 @@ struct DocClaimsCLITests {
         #expect(bump.status == 0, "\(bump)")
         #expect(try repo.directory.read("app/__init__.py").contains("\"2026.09.03\""))
         #expect(bump.stderr.contains("2026.07.22 → 2026.09.03"), "\(bump)")
-        #expect(bump.stderr.contains("spelled 2026.09.03 in the tag 2026.09.03"), "\(bump)")
+        // Issue 57: printed as written and tagged, never 2026.9.3.
+        #expect(bump.stdout == "2026.09.03\n", "\(bump)")
+        #expect(!bump.stdout.contains("2026.9.3") && !bump.stderr.contains("2026.9.3"), "\(bump)")
         #expect(!bump.stderr.contains("set to 2026.9.3"), "\(bump)")
         // Nothing left to write is said as such.
         let again = try relctl(["bump", "--set", "2026.9.3", "--write"], in: repo.url)

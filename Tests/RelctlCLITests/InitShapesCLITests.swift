@@ -79,7 +79,8 @@ import Testing
         #expect(
             config.contains("path = \"helix-core/Cargo.toml\"") && config.contains("path = \"helix-term/Cargo.toml\""))
         #expect(!config.contains("path = \"Cargo.toml\""), "a virtual workspace root holds no version")
-        #expect(config.contains("command = \"cargo build --release --locked --target {target}\""))
+        // No Cargo.lock: `--locked` would fail the build (issue 57).
+        #expect(config.contains("command = \"cargo build --release --target {target}\""), "\(config)")
     }
 
     @Test func velostreamAutobins() throws {

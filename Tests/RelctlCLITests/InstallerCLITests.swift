@@ -169,6 +169,22 @@ import Testing
         #expect(installed(target) == ["velo-cli", "velo-sql"])
     }
 
+    /// Issue 57: a failing `relctl installer` writes nothing: a malformed SHA256SUMS is found
+    /// before either script is written (it used to exit 2 with both written).
+    @Test func aFailingInstallerWritesNoScript() throws {
+        let fixture = try PackagingFixture(extraConfig: "")
+        try makeRelease(fixture, targets: [PackagingFixture.linuxGNU])
+        let sums = fixture.dist.appendingPathComponent("SHA256SUMS")
+        let before = try String(contentsOf: sums, encoding: .utf8) + "garbage line\n"
+        try before.write(to: sums, atomically: true, encoding: .utf8)
+        let result = try relctl(["installer", "--repository", "acme/velostream"], in: fixture.url)
+        #expect(result.status == 2 && result.stderr.contains("SHA256SUMS:"), "\(result)")
+        for name in ["velostream-installer.sh", "velostream-installer.ps1"] {
+            #expect(!FileManager.default.fileExists(atPath: fixture.dist.appendingPathComponent(name).path), "\(name)")
+        }
+        #expect(try String(contentsOf: sums, encoding: .utf8) == before)
+    }
+
     @Test func noArchiveForThisMachineAndNoKnownRepository() throws {
         let fixture = try release(targets: [PackagingFixture.linuxARM, PackagingFixture.windows])
         let server = try LoopbackServer(serving: fixture.dist)

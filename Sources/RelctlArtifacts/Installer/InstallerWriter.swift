@@ -34,6 +34,9 @@ public enum InstallerWriter {
                 "\(shown)/\(sums) is missing: the installers download and check it; run `relctl checksum` (sha256), then `relctl installer` again, before publishing"
             )
         }
+        // A failing command writes nothing: every checksum list the installers join is read before
+        // either script is written, so a malformed one stops the command with dist/ as it was.
+        try InstallerListing.readLists(in: directory, shown: shown)
         let remote = await Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote)
         let report = try write(
             manifest: manifest, into: directory, shown: shown, config: config, keysRoot: config.root,
@@ -82,8 +85,10 @@ public enum InstallerWriter {
         }
         let sh = directory.appendingPathComponent(shellFileName(project: manifest.project))
         let ps1 = directory.appendingPathComponent(powerShellFileName(project: manifest.project))
-        try AtomicFile.write(try script.shell(), to: sh, permissions: 0o755)
-        try AtomicFile.write(try script.powerShell(), to: ps1)
+        // Both texts first: a script that cannot be made leaves neither written.
+        let (shellText, powerShellText) = (try script.shell(), try script.powerShell())
+        try AtomicFile.write(shellText, to: sh, permissions: 0o755)
+        try AtomicFile.write(powerShellText, to: ps1)
         return Report(
             files: [sh.lastPathComponent, ps1.lastPathComponent].map { "\(shown)/\($0)" }, baseURL: baseURL,
             machines: machines, minisignKey: key != nil)
@@ -115,6 +120,16 @@ public enum InstallerWriter {
 /// users download from the release must be in `SHA256SUMS`: that list is what `relctl publish`
 /// uploads and what the signatures cover.
 package enum InstallerListing {
+    /// Reads every `<ALG>SUMS` in `directory`, throwing (exit 2, naming file and line) on a
+    /// malformed one: what `list` would fail on, found before anything is written.
+    package static func readLists(in directory: URL, shown: String) throws {
+        for algorithm in ChecksumAlgorithm.allCases {
+            let sumsURL = directory.appendingPathComponent(algorithm.sumsFileName)
+            guard FileSystem.exists(sumsURL) else { continue }
+            _ = try ChecksumFile.read(sumsURL, displayPath: "\(shown)/\(algorithm.sumsFileName)")
+        }
+    }
+
     /// Upserts `files` (in `directory`) into every `<ALG>SUMS` there, each rewritten atomically;
     /// warns when a signature of a list it changed exists, since it no longer matches.
     package static func list(_ files: [URL], in directory: URL, shown: String, context: Context) async throws {

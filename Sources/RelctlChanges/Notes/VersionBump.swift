@@ -133,7 +133,8 @@ public struct VersionBump: Sendable, Equatable {
             let (found, floor, below) = (intent.found, intent.version, bump.next < intent.version)
             // Before the first tag the manifest's version has not shipped: it is the next one.
             let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
-            if below {
+            // A first release takes the manifest's version: nothing to warn about (issue 57).
+            if below, last != nil {
                 let why =
                     intent.promoted
                     ? "; \(found.text) is \(floor)'s \(intent.marker ? "development version" : "prerelease, released already"), so the next release is \(floor)"

@@ -102,7 +102,8 @@ public enum ProjectChecker {
                     "manifests disagree: " + seen.map { "\($0.path) has \($0.version)" }.joined(separator: ", ")
                         + "; no tag can match them all"))
         }
-        if config.versions.isEmpty {
+        // A Swift package, a Go module or a dynamic pyproject.toml version: the tag is the version.
+        if config.versions.isEmpty, StarterConfig.versionOnlyInTags(root: config.root) == nil {
             report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
         }
         return seen
@@ -139,7 +140,9 @@ public enum ProjectChecker {
         }
         // A triple listed twice is refused when relctl.toml is loaded (ConfigLoader.validate), for
         // every command.
-        if config.targets.isEmpty {
+        // Without [build] a tag-only release is what the file says (the ok line names it); with a
+        // build command or binaries, the missing targets are a mistake.
+        if config.targets.isEmpty, config.build.command != nil || !config.build.binaries.isEmpty {
             report.warning(
                 Diagnostic(
                     file: config.path,

@@ -45,6 +45,15 @@ public enum StarterConfig {
         package var optionalBinaries: [String] = []
         package var versionScheme = VersionScheme.semver
         package var build: (command: String, directory: String)?
+        /// Whether the build command builds any target it is given (`cargo build --target`) or
+        /// only this machine's (`swift build`); either way init lists only this machine's target
+        /// (a cross target needs a toolchain few machines have) and suggests the others.
+        package var crossNote = ""
+        /// The tag the header's `relctl release` example names: the manifest's version when no
+        /// tag holds it yet, else `X.Y.Z`, spelt in the tag format.
+        package var exampleTag = "vX.Y.Z"
+        /// Why no [[version]] is needed: the ecosystem keeps the version in the tag only.
+        package var tagIsTheVersion: String?
         /// Several packages with versions of their own: the `[workspace]` init offers.
         package var workspace: WorkspaceOffer?
     }
@@ -99,8 +108,8 @@ public enum StarterConfig {
     private static func render(_ found: Findings, root: URL) -> String {
         if let offer = found.workspace, offer.active { return renderWorkspace(found, offer: offer) }
         var text = """
-            # relctl.toml: how this project is released. Reference: relctl's README.
-            # Check it with `relctl check`, then try `relctl release X.Y.Z --dry-run`.
+            # relctl.toml: how this project is released. Reference: \(referenceURL)
+            # Check it with `relctl check`, then try `relctl release \(found.exampleTag) --dry-run`.
 
             [project]
             name = \(QuotedString.basic(found.name))
@@ -113,7 +122,9 @@ public enum StarterConfig {
 
             """
         for note in found.versionNotes { text += "# \(note)\n" }
-        if found.versions.isEmpty && found.versionNotes.isEmpty {
+        if found.versions.isEmpty, let reason = found.tagIsTheVersion {
+            text += "# No version entry: \(reason), so tags are checked for their syntax only.\n"
+        } else if found.versions.isEmpty && found.versionNotes.isEmpty {
             text += """
                 # No manifest holding a version was found. For example:
                 # [[version]]
@@ -150,12 +161,10 @@ public enum StarterConfig {
             binary-dir = \(QuotedString.basic(build.directory))
 
             # One [[target]] per platform; runner, archive format and links policy default by OS.
+            # Only this machine's is listed: \(found.crossNote).
             [[target]]
-            triple = "x86_64-unknown-linux-gnu"
-            [[target]]
-            triple = "aarch64-apple-darwin"
-            [[target]]
-            triple = "x86_64-pc-windows-msvc"   # zip, symlinks stored as copies, .exe added
+            triple = \(QuotedString.basic(hostTriple))
+            \(otherTriples.map { "# [[target]]\n# triple = \(QuotedString.basic($0))" }.joined(separator: "\n"))
 
             [archive]
             name = "{project}-{tag}-{target}"    # file stem and the single top-level folder
@@ -237,6 +246,14 @@ public enum StarterConfig {
             found.tagFormat = series.format
             found.tagNote = "like \(series.tag), which names the version \(series.manifest) holds"
         }
+        if found.versions.isEmpty, found.tagIsTheVersion == nil {
+            if detected.contains("Package.swift") {
+                found.tagIsTheVersion = "SwiftPM takes a package's version from its tags"
+            } else if detected.contains("go.mod") {
+                found.tagIsTheVersion = "Go takes a module's version from its tags"
+            }
+        }
+        found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
         found.workspace = workspaceOffer(root: root, detected: detected, tags: tags.map(\.name))
         if let offer = found.workspace, offer.active {
             // The members' manifests are the members' own version lines, not the root's.
@@ -327,6 +344,53 @@ public enum StarterConfig {
                 ? "A virtual workspace whose crates hold several versions (\(listed.joined(separator: "; "))) and no tag says which is the project's: list the manifests of the line you tag, or release each crate on its own with a [workspace] (docs/monorepos.md)."
                 : "Crates on other version lines are not released with this one: \(listed.joined(separator: "; ")). To release them on their own, use a [workspace] (docs/monorepos.md)."
         )
+    }
+
+    /// Why a single project needs no `[[version]]`: its ecosystem takes the version from the tag
+    /// (a Swift package, a Go module, a dynamic pyproject.toml version); nil when a manifest holds
+    /// one. `check` says nothing of the missing `[[version]]` then.
+    package static func versionOnlyInTags(root: URL) -> String? {
+        let detected = detectable.filter { FileSystem.exists(atPath: root.appendingPathComponent($0).path) }
+        let found = findings(root: root, detected: detected, tags: [])
+        return found.versions.isEmpty && found.workspace == nil ? found.tagIsTheVersion : nil
+    }
+
+    /// Where the header sends readers: the configuration reference.
+    package static let referenceURL = RelctlVersion.repository + "/blob/main/docs/configuration.md"
+
+    /// This machine's target, the one target whose build `init` can promise.
+    package static var hostTriple: String {
+        let arch = TargetResolver.hostArchitectures.first ?? "x86_64"
+        switch TargetResolver.hostOS {
+        case "macos": return "\(arch)-apple-darwin"
+        case "windows": return "\(arch)-pc-windows-msvc"
+        default: return "\(arch)-unknown-linux-gnu"
+        }
+    }
+
+    /// The other usual platforms, suggested in comments.
+    package static var otherTriples: [String] {
+        ["x86_64-unknown-linux-gnu", "aarch64-apple-darwin", "x86_64-pc-windows-msvc"].filter { $0 != hostTriple }
+    }
+
+    /// The header's example tag: the manifest's version in the tag format when no tag holds it
+    /// yet (the first release of a fresh crate), else `X.Y.Z` in the tag format.
+    private static func exampleTag(_ found: Findings, root: URL, tags: Set<String>) -> String {
+        func spelt(_ version: String) -> String {
+            found.tagFormat.replacingOccurrences(of: "{project}", with: found.name)
+                .replacingOccurrences(of: "{version}", with: version)
+        }
+        let version = found.versions.first.flatMap { entry -> String? in
+            guard let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) else { return nil }
+            return try? ManifestReaders.read(VersionSource(path: entry.path, kind: kind, pattern: entry.pattern), root: root)
+                .text
+        }
+        if let version, version.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil,
+            !tags.contains(spelt(version))
+        {
+            return spelt(version)
+        }
+        return spelt("X.Y.Z")
     }
 
     /// The `[workspace]` to offer, or nil when the repository is one package.
@@ -468,7 +532,12 @@ public enum StarterConfig {
             found.binaries += cargoBinaries(of: package.manifest, name: package.name)
         }
         if !found.binaries.isEmpty {
-            found.build = ("cargo build --release --locked --target {target}", "target/{target}/release")
+            // `--locked` with no Cargo.lock fails: cargo would have to write one.
+            let lockRoot = workspace?.root ?? root
+            let locked = FileSystem.exists(lockRoot.appendingPathComponent("Cargo.lock")) ? " --locked" : ""
+            found.build = ("cargo build --release\(locked) --target {target}", "target/{target}/release")
+            found.crossNote =
+                "cargo builds another (rustup target add TRIPLE) where its linker and C library are installed, or on its own runner (`relctl ci generate`)"
         }
     }
 
@@ -557,9 +626,7 @@ public enum StarterConfig {
             found.versions.append((path, "python", nil))
             found.versionNotes.append("pyproject.toml reads its version from \(path) ([tool.hatch.version] path).")
         } else {
-            found.versionNotes.append(
-                "pyproject.toml's version is dynamic (hatch-vcs, setuptools-scm…): it comes from the git tag, so no file holds one to check."
-            )
+            found.tagIsTheVersion = "pyproject.toml's version is dynamic (hatch-vcs, setuptools-scm…): it comes from the git tag"
         }
     }
 
@@ -611,6 +678,8 @@ public enum StarterConfig {
         if !binaries.isEmpty, found.build == nil {
             found.build = ("swift build -c release --product \(binaries[0])", ".build/release")
             if binaries.count > 1 { found.build?.command = "swift build -c release" }
+            found.crossNote =
+                "`swift build` builds for the machine it runs on, so add another where a job on its own runner builds it (`relctl ci generate`)"
         }
     }
 

@@ -59,13 +59,14 @@ enum ReleasePreflight {
         return report
     }
 
-    /// `--host` or `--target` globs over the configured targets; none configured is a tag-only release.
+    /// `--host` or `--target` globs over the configured targets; none configured is a tag-only release
+    /// (with `--host` too: the first dry run of a library succeeds).
     private static func checkTargets(
         _ options: ReleaseOptions, config: RelctlConfig, into report: inout PreflightReport
     ) {
         do {
             let all = try TargetResolver.resolveAll(config)
-            if options.hostOnly {
+            if options.hostOnly, !all.isEmpty {
                 guard let host = TargetResolver.host(in: all) else {
                     throw BuildError.noHostTarget(configured: all.map(\.triple), file: config.path)
                 }

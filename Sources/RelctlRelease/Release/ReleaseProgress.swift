@@ -24,9 +24,16 @@ final class ReleaseProgress: Sendable {
     /// Under GitHub Actions, the stage whose output the open group folds: groups do not nest, so a
     /// stage that starts while another runs gets a line, not a group.
     private let openGroup = Mutex<String?>(nil)
+    /// In a plain log, how often a line says which stages still run (a long build would otherwise
+    /// show only its start until it ends): every 30 s, or `RELCTL_HEARTBEAT_SECONDS`.
+    let heartbeat: Duration
+    /// When each running stage began, for the heartbeat's elapsed times.
+    private let started = Mutex<[String: ContinuousClock.Instant]>([:])
 
     init(console: Console, environment: [String: String]) {
         self.console = console
+        let seconds = environment["RELCTL_HEARTBEAT_SECONDS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+        heartbeat = .milliseconds(Int((seconds ?? 30) * 1000))
         if environment["GITHUB_ACTIONS"] == "true" {
             style = .githubActions
         } else if console.isInteractive && console.verbosity >= .normal {
@@ -55,6 +62,7 @@ final class ReleaseProgress: Sendable {
         switch style {
         case .plain:
             console.info("==> \(label)")
+            startHeartbeat(stage)
         case .githubActions:
             let opens = openGroup.withLock { open in
                 guard open == nil else { return false }
@@ -101,8 +109,13 @@ final class ReleaseProgress: Sendable {
             running.removeAll { $0.name == record.name }
             return running.last?.label
         }
-        // The live line goes on for a stage still running alongside.
-        if let stillRunning, style == .live { status.withLock { $0 = stillRunning } } else { stopTicker() }
+        started.withLock { _ = $0.removeValue(forKey: record.name) }
+        // The live line (or the log's heartbeat) goes on for a stage still running alongside.
+        if let stillRunning, style == .live {
+            status.withLock { $0 = stillRunning }
+        } else if stillRunning == nil || style != .plain {
+            stopTicker()
+        }
         let time = Self.format(record.seconds)
         let detail = record.detail.map { " — \($0)" } ?? ""
         let mark: String
@@ -158,6 +171,27 @@ final class ReleaseProgress: Sendable {
     static func escapeAnnotation(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// A plain log's heartbeat: every `heartbeat`, one line per running stage with its elapsed time.
+    private func startHeartbeat(_ stage: String) {
+        started.withLock { $0[stage] = ContinuousClock.now }
+        let interval = heartbeat
+        ticker.withLock { ticker in
+            guard ticker == nil else { return }
+            ticker = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard !Task.isCancelled, let self else { return }
+                    let now = ContinuousClock.now
+                    let stages = self.started.withLock { $0 }.sorted { $0.value < $1.value }
+                    for (name, start) in stages {
+                        let elapsed = (now - start).components
+                        self.console.info("    … \(name): still running (\(Self.format(Double(elapsed.seconds))))")
+                    }
+                }
+            }
+        }
     }
 
     private func redraw(_ label: String, elapsed: Double) {

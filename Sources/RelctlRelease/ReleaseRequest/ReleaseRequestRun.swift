@@ -29,25 +29,59 @@ package struct ReleaseRequestRun {
         let remote = config.release.remote
         let base = try await baseBranch(git)
         let remoteURL = await git.configuredRemoteURL(remote)
-        // Token, API base and repository first: a missing token is exit 2 before any push.
+        // Token, API base and repository first: a missing token is exit 2 before any push. A dry
+        // run is a preview: what it cannot read (no token, no network) it says in one line and
+        // plans from this repository alone.
+        var unread: [String] = []
+        func reading<T>(_ what: String, _ read: () async throws -> T) async throws -> T? {
+            do { return try await read() } catch where options.dryRun {
+                // One line: git's output lines joined.
+                let text = (error as? any RelctlError)?.diagnostics.first?.message ?? "\(error)"
+                let words = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                unread.append("\(what) (\(words.filter { !$0.isEmpty }.joined(separator: " ")))")
+                return nil
+            }
+        }
         let forgeID = try ReleaseRequestForge.chosen(only: options.forge, settings: config.publish)
-        let forge = try ReleaseRequestForge(
-            id: forgeID, settings: config.publish, remoteURL: remoteURL, context: context, http: context.http)
-        let api = forge.api
-        let defaultBranch = try await defaultBranch(git, remote: remote) ?? base
-        let branch = base == defaultBranch ? "relctl/release" : "relctl/release-\(base)"
+        let forge = try await reading("the forge") {
+            try ReleaseRequestForge(
+                id: forgeID, settings: config.publish, remoteURL: remoteURL, context: context, http: context.http)
+        }
+        let api = forge?.api
+        let noun = api?.noun ?? (forgeID == "gitlab" ? "merge request" : "pull request")
+        let unreadBefore = unread.count
+        let remoteDefault = try await reading("the remote `\(remote)`") { try await self.defaultBranch(git, remote: remote) }
+        let remoteReachable = unread.count == unreadBefore
+        let mainBranch = remoteDefault.flatMap { $0 } ?? base
+        let branch = base == mainBranch ? "relctl/release" : "relctl/release-\(base)"
         var outcome = ReleaseRequestOutcome(
             action: .nothing, dryRun: options.dryRun, forge: forgeID, branch: branch, base: base, tags: [], number: nil,
             url: nil, commit: nil)
+        defer {
+            if !unread.isEmpty {
+                context.console.warning(
+                    "dry run: could not read \(unread.joined(separator: "; ")); planned from this repository alone")
+            }
+        }
 
-        let remoteTip = try await remoteCommit(git, remote: remote, branch: branch)
+        var remoteTip: String?
+        if remoteReachable {
+            remoteTip = try await reading("the remote `\(remote)`") {
+                try await remoteCommit(git, remote: remote, branch: branch)
+            }.flatMap { $0 }
+        }
         if let remoteTip {
             try await git.run(["fetch", "--quiet", "--no-write-fetch-head", remote, "refs/heads/\(branch)"])
             try await checkOwnership(git, commit: remoteTip, branch: branch)
         }
         outcome.commit = remoteTip
-        let open = try await api.openRequests(head: branch).filter { $0.base == base }.sorted { $0.number < $1.number }
-        if open.count > 1 {
+        var open: [ForgeRequest] = []
+        if let api {
+            open =
+                try await reading("\(api.place)'s \(noun)s") { try await api.openRequests(head: branch) }?
+                .filter { $0.base == base }.sorted { $0.number < $1.number } ?? []
+        }
+        if let api, open.count > 1 {
             console.warning(
                 "\(api.place): \(open.count) open \(api.noun)s from \(branch); relctl keeps #\(open[0].number) and leaves the others"
             )
@@ -56,11 +90,11 @@ package struct ReleaseRequestRun {
         if config.workspace != nil {
             guard let proposal = try await workspaceProposal(git, base: base, branch: branch) else {
                 return try await close(
-                    open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, api: api, outcome: outcome)
+                    open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, api: api, noun: noun, outcome: outcome)
             }
             return try await propose(
                 proposal, open: open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, base: base,
-                api: api, forge: forge, outcome: outcome)
+                api: api, noun: noun, forge: forge, outcome: outcome)
         }
 
         let bump = try await VersionBump.compute(git: git, config: config)
@@ -80,14 +114,14 @@ package struct ReleaseRequestRun {
 
         guard let commit, let notes else {
             return try await close(
-                open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, api: api, outcome: outcome)
+                open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, api: api, noun: noun, outcome: outcome)
         }
         let tags = [bump.nextTag]
         let proposal = Proposal(
             tags: tags, body: Self.body(bump: bump, config: config, notes: notes, branch: branch), commit: commit)
         return try await propose(
             proposal, open: open, remoteTip: remoteTip, git: git, remote: remote, branch: branch, base: base, api: api,
-            forge: forge, outcome: outcome)
+            noun: noun, forge: forge, outcome: outcome)
     }
 
     /// What the request proposes: its tags (the title names them), its body and the commit.
@@ -101,7 +135,8 @@ package struct ReleaseRequestRun {
     /// Pushes the branch and opens or updates the request (or, on a dry run, says it would).
     private func propose(
         _ proposal: Proposal, open: [ForgeRequest], remoteTip: String?, git: Git, remote: String, branch: String,
-        base: String, api: any ReleaseRequestAPI, forge: ReleaseRequestForge, outcome: ReleaseRequestOutcome
+        base: String, api: (any ReleaseRequestAPI)?, noun: String, forge: ReleaseRequestForge?,
+        outcome: ReleaseRequestOutcome
     ) async throws -> ReleaseRequestOutcome {
         var outcome = outcome
         let console = context.console
@@ -114,15 +149,20 @@ package struct ReleaseRequestRun {
                 outcome.action = existing.title == title && existing.body == body ? .unchanged : .updated
                 (outcome.number, outcome.url) = (existing.number, existing.url)
                 console.info(
-                    "would \(commit == remoteTip ? "leave" : "push") \(branch) (\(commit.prefix(12))) and \(outcome.action == .unchanged ? "leave" : "update") \(api.noun) #\(existing.number): \(title)"
+                    "would \(commit == remoteTip ? "leave" : "push") \(branch) (\(commit.prefix(12))) and \(outcome.action == .unchanged ? "leave" : "update") \(noun) #\(existing.number): \(title)"
                 )
             } else {
                 outcome.action = .opened
                 console.info(
-                    "would push \(branch) (\(commit.prefix(12))) and open a \(api.noun) into \(base): \(title)")
+                    "would push \(branch) (\(commit.prefix(12))) and open a \(noun) into \(base): \(title)")
             }
+            // The request itself, as it would be opened: branch, title and body.
+            var shown = "\(noun) from \(branch) into \(base)\n  title  \(title)\n  body\n"
+            for line in body.split(separator: "\n", omittingEmptySubsequences: false) { shown += "    | \(line)\n" }
+            console.stdout(shown)
             return outcome
         }
+        guard let api, let forge else { return outcome }
 
         if commit != remoteTip {
             try await push(
@@ -217,7 +257,7 @@ package struct ReleaseRequestRun {
 
     private func close(
         _ open: [ForgeRequest], remoteTip: String?, git: Git, remote: String, branch: String,
-        api: any ReleaseRequestAPI, outcome: ReleaseRequestOutcome
+        api: (any ReleaseRequestAPI)?, noun: String, outcome: ReleaseRequestOutcome
     ) async throws -> ReleaseRequestOutcome {
         var outcome = outcome
         let console = context.console
@@ -229,10 +269,11 @@ package struct ReleaseRequestRun {
         outcome.number = open.first?.number
         outcome.url = open.first?.url
         if options.dryRun {
-            for request in open { console.info("would close \(api.noun) #\(request.number): nothing to release") }
+            for request in open { console.info("would close \(noun) #\(request.number): nothing to release") }
             if remoteTip != nil { console.info("would delete \(branch)") }
             return outcome
         }
+        guard let api else { return outcome }
         for request in open {
             try await api.close(request.number)
             console.info("closed \(api.noun) #\(request.number): nothing to release")

@@ -1,0 +1,199 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// Issue 57, "the first hour": what a newcomer meets first. `init` writes only targets its
+/// build command can build, `check` raises no warning about what `init` wrote, and the first
+/// `release --dry-run --host` of a fresh project succeeds where its toolchain is installed.
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct FirstHourCLITests {
+    /// The triple `init` writes for this machine.
+    static let hostTriple: String = {
+        #if arch(x86_64)
+        let arch = "x86_64"
+        #else
+        let arch = "aarch64"
+        #endif
+        #if os(macOS)
+        return "\(arch)-apple-darwin"
+        #else
+        return "\(arch)-unknown-linux-gnu"
+        #endif
+    }()
+
+    /// init, then check: both pass and check says nothing about what init wrote.
+    func initThenCleanCheck(_ repo: GitRepository) throws -> String {
+        let initialised = try relctl(["init"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let written = try repo.directory.read("relctl.toml")
+        let check = try relctl(["check"], in: repo.url)
+        #expect(check.status == 0, "\(check)\n\(written)")
+        #expect(!check.stderr.contains("warning"), "check warns about what init wrote: \(check.stderr)\n\(written)")
+        return written
+    }
+
+    /// The active `[[target]]` triples of a relctl.toml (commented suggestions left out).
+    static func targets(_ config: String) -> [String] {
+        let lines = config.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return lines.indices.compactMap { index in
+            guard lines[index] == "[[target]]", index + 1 < lines.count,
+                lines[index + 1].hasPrefix("triple = \"")
+            else { return nil }
+            return String(lines[index + 1].dropFirst("triple = \"".count).prefix { $0 != "\"" })
+        }
+    }
+
+    /// `swift package init --type executable`: `swift build --product hello` builds for this
+    /// machine only, so init lists only this machine's target and the whole dry run succeeds.
+    @Test func swiftPackageListsOnlyTargetsItsBuildCanBuild() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "Package.swift",
+            """
+            // swift-tools-version: 6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "hello",
+                targets: [.executableTarget(name: "hello")]
+            )
+
+            """)
+        try repo.directory.write("Sources/hello/main.swift", "print(\"Hello, world!\")\n")
+        try repo.directory.write(".gitignore", ".build/\n")
+        try repo.commit("feat: start")
+        let config = try initThenCleanCheck(repo)
+        #expect(Self.targets(config) == [Self.hostTriple], "\(config)")
+        #expect(config.contains("# triple = \"aarch64-apple-darwin\""), "other platforms are suggested: \(config)")
+        try repo.commit("chore: relctl.toml")
+        let release = try relctl(["release", "v0.1.0", "--dry-run"], in: repo.url)
+        #expect(release.status == 0, "\(release)")
+        let host = try relctl(["release", "v0.1.0", "--dry-run", "--host"], in: repo.url)
+        #expect(host.status == 0, "\(host)")
+    }
+
+    /// `cargo init`: no Cargo.lock yet, so no `--locked`; only this machine's target; the first
+    /// `release --dry-run --host` builds and succeeds.
+    @Test func rustCrateWithoutLockfileReleasesOnTheHost() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "Cargo.toml", "[package]\nname = \"crab\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n")
+        try repo.directory.write("src/main.rs", "fn main() {\n    println!(\"Hello, world!\");\n}\n")
+        try repo.directory.write(".gitignore", "/target\n")
+        try repo.commit("feat: start")
+        let config = try initThenCleanCheck(repo)
+        #expect(config.contains("command = \"cargo build --release --target {target}\""), "\(config)")
+        #expect(Self.targets(config) == [Self.hostTriple], "\(config)")
+        try repo.commit("chore: relctl.toml")
+        let release = try relctl(["release", "v0.1.0", "--dry-run", "--host"], in: repo.url)
+        #expect(release.status == 0, "\(release)")
+
+        // With a lockfile, the build keeps to it.
+        let locked = try GitRepository()
+        try locked.directory.write("Cargo.toml", "[package]\nname = \"crab\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+        try locked.directory.write("src/main.rs", "fn main() {}\n")
+        try locked.directory.write(".gitignore", "/target\n")
+        try locked.directory.write("Cargo.lock", "version = 4\n\n[[package]]\nname = \"crab\"\nversion = \"0.1.0\"\n")
+        try locked.commit("feat: start")
+        #expect(
+            try initThenCleanCheck(locked).contains("command = \"cargo build --release --locked --target {target}\""))
+    }
+
+    /// The header's release command spells a tag of the tag format, and the reference is a link.
+    @Test func headerShowsTheTagFormatsReleaseCommandAndALink() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"pyx\"\nversion = \"0.1.0\"\n")
+        try repo.commit("feat: start")
+        let config = try initThenCleanCheck(repo)
+        #expect(config.contains("`relctl release v0.1.0 --dry-run`"), "\(config)")
+        #expect(config.contains("Reference: https://github.com/relctl/relctl/blob/main/docs/configuration.md"), "\(config)")
+        try repo.commit("chore: relctl.toml")
+        #expect(try relctl(["release", "v0.1.0", "--dry-run", "--host"], in: repo.url).status == 0)
+
+        let bare = try GitRepository()
+        try bare.directory.write("pyproject.toml", "[project]\nname = \"pyx\"\nversion = \"2.1.0\"\n")
+        try bare.commit("feat: start")
+        try bare.git("tag", "2.0.0")
+        #expect(try initThenCleanCheck(bare).contains("`relctl release 2.1.0 --dry-run`"))
+    }
+
+    /// A Go module keeps its version in its tags: init writes no [[version]] and check says nothing of it.
+    @Test func goModulePassesCheckWithoutWarnings() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module example.com/gox\n\ngo 1.22\n")
+        try repo.directory.write("main.go", "package main\n\nfunc main() {}\n")
+        try repo.commit("feat: start")
+        _ = try initThenCleanCheck(repo)
+        try repo.commit("chore: relctl.toml")
+        let release = try relctl(["release", "v0.1.0", "--dry-run", "--host"], in: repo.url)
+        #expect(release.status == 0, "\(release)")
+    }
+
+    /// With no tags yet the manifest's version is the first release: bump takes it without a
+    /// warning that it is "above" what the commits give.
+    @Test func firstBumpTakesTheManifestsVersionSilently() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"pyx\"\nversion = \"0.4.1\"\n")
+        try repo.directory.write(
+            "relctl.toml", "[project]\nname = \"pyx\"\n\n[[version]]\npath = \"pyproject.toml\"\n")
+        try repo.commit("feat: start")
+        let bump = try relctl(["bump"], in: repo.url)
+        #expect(bump.status == 0 && bump.stdout == "0.4.1\n", "\(bump)")
+        #expect(!bump.stderr.contains("warning"), "\(bump)")
+    }
+
+    /// `release-pr --dry-run` with no token and no network is a preview: the request it would
+    /// open (branch, title, body), one line naming what it could not read, exit 0.
+    @Test func releasePRDryRunWorksOffline() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("VERSION", "1.2.0\n")
+        try repo.directory.write(
+            "relctl.toml", "[project]\nname = \"demo\"\n\n[[version]]\npath = \"VERSION\"\n")
+        try repo.commit("chore: start")
+        try repo.git("tag", "v1.2.0")
+        try repo.commit("feat: more")
+        try repo.git("remote", "add", "origin", "https://127.0.0.1:9/acme/demo.git")
+        let head = try repo.git("rev-parse", "HEAD")
+        let result = try relctl(
+            ["release-pr", "--dry-run"], in: repo.url, environment: ["GITHUB_TOKEN": "", "GH_TOKEN": ""])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("pull request from relctl/release into main"), "\(result)")
+        #expect(result.stdout.contains("title  chore: release v1.3.0"), "\(result)")
+        #expect(result.stdout.contains("    | "), "the body: \(result)")
+        let unread = result.stderr.split(separator: "\n").filter { $0.contains("could not read") }
+        #expect(unread.count == 1 && unread[0].contains("no GitHub token"), "\(result)")
+        #expect(unread.first?.hasSuffix("planned from this repository alone") == true, "one line: \(result)")
+        #expect(try repo.git("rev-parse", "HEAD") == head && (try repo.git("status", "--porcelain")).isEmpty)
+    }
+
+    /// A plain (non-terminal) log says every interval which stages still run, with the elapsed
+    /// time: a long build no longer shows only its start. The interval is shortened for the test.
+    @Test func aPlainLogHasAHeartbeatDuringALongStage() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("VERSION", "1.2.3\n")
+        try repo.directory.write(".gitignore", "out/\n")
+        try repo.directory.write(
+            "relctl.toml",
+            """
+            [project]
+            name = "demo"
+
+            [[version]]
+            path = "VERSION"
+
+            [build]
+            command = "sleep 3 && mkdir -p out && printf '#!/bin/sh\\n' > out/demo && chmod +x out/demo"
+            binaries = ["demo"]
+            binary-dir = "out"
+
+            [[target]]
+            triple = \(Self.hostTriple.debugDescription)
+
+            """)
+        try repo.commit("feat: start")
+        let release = try relctl(
+            ["release", "v1.2.3", "--dry-run"], in: repo.url, environment: ["RELCTL_HEARTBEAT_SECONDS": "0.5"])
+        #expect(release.status == 0, "\(release)")
+        #expect(release.stderr.contains("    … build: still running ("), "\(release)")
+    }
+}
