@@ -246,18 +246,21 @@ import Testing
             ? "gitlab = \"\(ForgeStandIn.gitlabProject)\"" : "gitea = \"\(ForgeStandIn.giteaRepository)\""
         let fixture = try await TemporaryScope.blocking {
             try ReleaseFixture(
-                buildCommand: "touch '\(marker.path)' && " + ReleaseFixture.standInBuild, release: "\n[publish]\n\(line)\n")
+                buildCommand: "touch '\(marker.path)' && " + ReleaseFixture.standInBuild,
+                release: "\n[publish]\n\(line)\n")
         }
         let server = try ForgeStandIn(forge, tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
         try await server.seed(
             forge == .gitlab ? #"{"tag_name":"v1.0.0"}"# : #"{"tag_name":"v1.0.0","draft":false,"assets":[]}"#)
         let result = try await TemporaryScope.blocking {
-            try relctl(["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: server.environment())
+            try relctl(
+                ["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: server.environment())
         }
         #expect(result.status == 1, "\(result)")
         for triple in ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"] {
-            #expect(result.stderr.contains("already published without asset `demo-v1.0.0-\(triple).tar.gz`"), "\(result)")
+            #expect(
+                result.stderr.contains("already published without asset `demo-v1.0.0-\(triple).tar.gz`"), "\(result)")
         }
         #expect(!FileManager.default.fileExists(atPath: marker.path), "the build ran")
         #expect(try fixture.remoteTags().isEmpty)

@@ -326,7 +326,8 @@ import Testing
             try await server.seed(tag: "v1.0.0", draft: false, assets: assets)
             let same = try await publish(["v1.0.0", "--json"], fixture, server)
             #expect(same.status == 0 && same.stderr.contains("already published"), "\(same)")
-            #expect(try JSONDecoder().decode(PublishReport.self, from: Data(same.stdout.utf8)).outcome == .alreadyPublished)
+            #expect(
+                try JSONDecoder().decode(PublishReport.self, from: Data(same.stdout.utf8)).outcome == .alreadyPublished)
             #expect(try await server.log().allSatisfy { $0.method == "GET" })
         }
     }

@@ -107,7 +107,8 @@ import Testing
         for dry in [[], ["--dry-run"]] {
             let result = try await TemporaryScope.blocking {
                 try relctl(
-                    ["release", "v1.0.0", "--push", "--publish"] + dry, in: fixture.url, environment: environment(server))
+                    ["release", "v1.0.0", "--push", "--publish"] + dry, in: fixture.url,
+                    environment: environment(server))
             }
             #expect(result.status == 1, "\(dry) \(result)")
             for triple in ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"] {

@@ -133,7 +133,8 @@ public struct GitLabPublisher: Publisher {
         guard let created = try await createRelease(api: api, client: client, request: request, links: links) else {
             // Created meanwhile (an earlier attempt whose answer was lost, a concurrent run): compared only.
             guard let existing = try await api.release(tag) else {
-                throw PublishError.incomplete(release: "\(project) \(tag)", problems: ["the release could not be created"])
+                throw PublishError.incomplete(
+                    release: "\(project) \(tag)", problems: ["the release could not be created"])
             }
             return try await comparePublished(existing, request: request, api: api, console: console)
         }
@@ -159,7 +160,9 @@ public struct GitLabPublisher: Publisher {
     ) async throws -> PublishReport {
         let (tag, project) = (request.tag, api.project.description)
         try await requirePublishedComplete(request, api: api)
-        console.info("\(tag) is already published on \(project) with the same \(request.assets.assets.count) assets: nothing to do")
+        console.info(
+            "\(tag) is already published on \(project) with the same \(request.assets.assets.count) assets: nothing to do"
+        )
         return PublishReport(
             publisher: id, repository: project, tag: tag, releaseID: 0,
             url: existing.links?.selfURL ?? "", outcome: .alreadyPublished, created: false,

@@ -140,7 +140,8 @@ public struct GiteaPublisher: Publisher {
         _ release: GiteaRelease, shown: String, api: GiteaReleaseAPI, checker: inout GiteaAttachmentCheck,
         request: PublishRequest
     ) async throws -> GiteaAttachmentCheck.Plan {
-        let plan = try await checker.plan(request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
+        let plan = try await checker.plan(
+            request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
         if request.replace, !plan.differing.isEmpty {
             throw PublishError.replaceOnPublic(release: shown, names: plan.differing)
         }

@@ -73,7 +73,8 @@ package enum PublishError: RelctlError, CustomStringConvertible {
             .noProject,
             .replaceUnsupported:
             return .badInput
-        case .changedFiles, .differingAssets, .replaceOnPublic, .publishedReleaseDiffers, .api, .incomplete, .tagNotPushed, .tagDiffers,
+        case .changedFiles, .differingAssets, .replaceOnPublic, .publishedReleaseDiffers, .api, .incomplete,
+            .tagNotPushed, .tagDiffers,
             .uploadFailed, .differingPackageFiles, .forgeStopped, .listingTooLong, .foreignLink:
             return .failure
         }
@@ -182,7 +183,9 @@ package enum PublishError: RelctlError, CustomStringConvertible {
             }
         case let .publishedReleaseDiffers(release, missing, differing):
             return missing.map { Diagnostic("\(release) is already published without asset `\($0)`") }
-                + differing.map { Diagnostic("\(release) is already published with another `\($0)` (a different SHA256)") }
+                + differing.map {
+                    Diagnostic("\(release) is already published with another `\($0)` (a different SHA256)")
+                }
                 + [
                     Diagnostic(
                         "a published release is never changed (GitHub's immutable releases refuse it, and users may have downloaded it already), so nothing was sent: release these files as a new version, or delete the release on the forge by hand if it was never meant to be public"
