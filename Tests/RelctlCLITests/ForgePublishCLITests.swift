@@ -204,6 +204,71 @@ import Testing
         }
     }
 
+    /// Issue 59: a release already published (a GitLab release is public once it exists) is
+    /// compared, never written to: lacking assets or holding another one is exit 1 naming each,
+    /// with only GETs sent and the forge's state as it was.
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func anAlreadyPublishedReleaseIsComparedAndNeverWrittenTo(forge: Forge) async throws {
+        try await withStandIn(forge) { fixture, server in
+            let other = Data("other bytes".utf8).base64EncodedString()
+            switch forge {
+            case .gitlab:
+                try await server.seed(#"{"tag_name":"v1.0.0"}"#)
+            case .gitea:
+                try await server.seed(
+                    #"{"tag_name":"v1.0.0","draft":false,"assets":[{"name":"\#(ChecksumFixtures.linux)","data":"\#(other)"}]}"#
+                )
+            }
+            let before = try JSONSerialization.data(withJSONObject: try await server.state(), options: .sortedKeys)
+            let refused = try await publish(["v1.0.0", "--forge", forge.rawValue], fixture, server)
+            #expect(refused.status == 1, "\(refused)")
+            for name in try fixture.expectedAssets() where forge == .gitlab || name != ChecksumFixtures.linux {
+                #expect(refused.stderr.contains("already published without asset `\(name)`"), "\(name): \(refused)")
+            }
+            if forge == .gitea {
+                #expect(refused.stderr.contains("already published with another `\(ChecksumFixtures.linux)`"))
+            }
+            let log = try await server.log()
+            #expect(log.allSatisfy { $0.method == "GET" }, "\(log.map { "\($0.method) \($0.path)" })")
+            let after = try JSONSerialization.data(withJSONObject: try await server.state(), options: .sortedKeys)
+            #expect(before == after)
+        }
+    }
+
+    /// Issue 59: `release --push --publish` asks the forge before the build; a published release
+    /// without this release's archives stops it there (the build's marker is never written, no tag).
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func aPublishedReleaseLackingAssetsStopsTheReleaseBeforeTheBuild(forge: Forge) async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-build-ran-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: marker) }
+        let line =
+            forge == .gitlab
+            ? "gitlab = \"\(ForgeStandIn.gitlabProject)\"" : "gitea = \"\(ForgeStandIn.giteaRepository)\""
+        let fixture = try await TemporaryScope.blocking {
+            try ReleaseFixture(
+                buildCommand: "touch '\(marker.path)' && " + ReleaseFixture.standInBuild,
+                release: "\n[publish]\n\(line)\n")
+        }
+        let server = try ForgeStandIn(forge, tags: [], gitDirectory: fixture.remote.url)
+        defer { server.stop() }
+        try await server.seed(
+            forge == .gitlab ? #"{"tag_name":"v1.0.0"}"# : #"{"tag_name":"v1.0.0","draft":false,"assets":[]}"#)
+        let result = try await TemporaryScope.blocking {
+            try relctl(
+                ["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: server.environment())
+        }
+        #expect(result.status == 1, "\(result)")
+        for triple in ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"] {
+            #expect(
+                result.stderr.contains("already published without asset `demo-v1.0.0-\(triple).tar.gz`"), "\(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "the build ran")
+        #expect(try fixture.remoteTags().isEmpty)
+        #expect(try fixture.repository.git("tag", "--list").isEmpty)
+        let log = try await server.log()
+        #expect(log.allSatisfy { $0.method == "GET" }, "\(log.map { "\($0.method) \($0.path)" })")
+    }
+
     /// GitLab keeps every upload of a name as its own package file and serves the newest: an older
     /// copy with other bytes does not matter, a newest copy with other bytes stops the run.
     @Test func gitLabComparesTheNewestOfDuplicatePackageFiles() async throws {
@@ -222,7 +287,10 @@ import Testing
             // Someone uploads other bytes under the name afterwards: they are what downloads serve now.
             try await server.seed(#"{"package":"velostream","version":"1.0.0","file":"\#(name)","data":"\#(other)"}"#)
             let refused = try await publish(["v1.0.0", "--forge", "gitlab"], fixture, server)
-            #expect(refused.status == 1 && refused.stderr.contains("`\(name)` with a different SHA256"), "\(refused)")
+            // The release exists, so it is public: compared, never written to (issue 59).
+            #expect(
+                refused.status == 1 && refused.stderr.contains("already published with another `\(name)`"),
+                "\(refused)")
         }
     }
 

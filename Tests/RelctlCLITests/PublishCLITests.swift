@@ -299,6 +299,39 @@ import Testing
         }
     }
 
+    /// Issue 59: a release that is already published is compared, never written to. Lacking
+    /// assets or holding another one: exit 1 naming each, and only GETs were sent (GitHub's
+    /// immutable releases would answer 422; a mutable one would change under its users). The same
+    /// assets: nothing to do.
+    @Test func anAlreadyPublishedReleaseIsComparedAndNeverWrittenTo() async throws {
+        try await withStandIn { fixture, server in
+            try await server.seed(
+                tag: "v1.0.0", draft: false, assets: [ChecksumFixtures.linux: Data("other bytes".utf8)])
+            let refused = try await publish(["v1.0.0"], fixture, server)
+            #expect(refused.status == 1, "\(refused)")
+            for name in try fixture.expectedAssets() where name != ChecksumFixtures.linux {
+                #expect(refused.stderr.contains("already published without asset `\(name)`"), "\(name): \(refused)")
+            }
+            #expect(refused.stderr.contains("already published with another `\(ChecksumFixtures.linux)`"), "\(refused)")
+            let log = try await server.log()
+            #expect(log.allSatisfy { $0.method == "GET" }, "\(log.map { "\($0.method) \($0.path) \($0.status)" })")
+            #expect(log.allSatisfy { $0.to_published != true })
+            #expect(try await server.releases().first?.assets.map(\.name) == [ChecksumFixtures.linux])
+        }
+        try await withStandIn { fixture, server in
+            var assets: [String: Data] = [:]
+            for name in try fixture.expectedAssets() {
+                assets[name] = try Data(contentsOf: fixture.dist.appendingPathComponent(name))
+            }
+            try await server.seed(tag: "v1.0.0", draft: false, assets: assets)
+            let same = try await publish(["v1.0.0", "--json"], fixture, server)
+            #expect(same.status == 0 && same.stderr.contains("already published"), "\(same)")
+            #expect(
+                try JSONDecoder().decode(PublishReport.self, from: Data(same.stdout.utf8)).outcome == .alreadyPublished)
+            #expect(try await server.log().allSatisfy { $0.method == "GET" })
+        }
+    }
+
     @Test func withoutATokenNothingIsSent() async throws {
         try await withStandIn { fixture, server in
             let result = try await publish(["v1.0.0"], fixture, server, environment: server.environment(token: nil))
@@ -460,7 +493,13 @@ import Testing
             try await server.send("PATCH", releases + "/1", headers: auth, body: #"{"make_latest":true}"#).0 == 422,
             "make_latest is a string")
 
-        let upload = "/uploads/repos/acme/velostream/releases/1/assets?name=a.txt"
+        // Release 1 is published, and published releases are immutable: no asset goes up there.
+        let immutable = try await server.send(
+            "POST", "/uploads/repos/acme/velostream/releases/1/assets?name=a.txt",
+            headers: auth.merging(["Content-Type": "text/plain"]) { $1 }, body: "hello\n")
+        #expect(
+            immutable.0 == 422 && immutable.1.contains("Cannot upload assets to an immutable release"), "\(immutable)")
+        let upload = "/uploads/repos/acme/velostream/releases/2/assets?name=a.txt"
         let first = try await server.send(
             "POST", upload, headers: auth.merging(["Content-Type": "text/plain"]) { $1 }, body: "hello\n")
         #expect(

@@ -103,7 +103,9 @@ import Testing
             try repo.git("push", "-q", "origin", "main")
         }
 
-        func ours(_ pulls: [StandInPull]) -> [StandInPull] { pulls.filter { $0.head == "relctl/release" } }
+        func ours(_ pulls: [StandInPull]) -> [StandInPull] {
+            pulls.filter { $0.head == "relctl/release" && $0.fork == nil }
+        }
     }
 
     static let forges = ["github", "gitlab", "gitea"]
@@ -181,6 +183,75 @@ import Testing
         #expect(ours.count == 1 && ours.first?.state == "closed", "\(ours)")
         #expect(try project.remote("branch", "--list", "relctl/*").isEmpty)
         #expect(try await project.forge.pulls().filter { $0.state == "open" }.count == 75, "unrelated ones untouched")
+    }
+
+    /// Issue 55: a fork's request from a branch also named `relctl/release` is not relctl's. It is
+    /// never updated, adopted or closed; relctl opens its own beside it and says so.
+    @Test(arguments: forges) func aForksRequestFromABranchOfTheSameNameIsNeverRelctls(_ id: String) async throws {
+        let project = try Project(forge: id)
+        defer { project.forge.stop() }
+        let forkBody = "mallory's changes"
+        _ = try await project.forge.pulls(
+            #"{"fork": {"owner": "mallory", "head": "relctl/release", "base": "main", "title": "chore: release v1.1.0", "body": "\#(forkBody)"}}"#
+        )
+        let fork = try #require(try await project.forge.pulls().first { $0.fork != nil })
+        func forkUntouched() async throws {
+            let now = try #require(try await project.forge.pulls().first { $0.number == fork.number })
+            #expect(now.state == "open" && now.edits == 0, "\(now)")
+            #expect(now.title == fork.title && now.body == forkBody, "\(now)")
+        }
+
+        let dry = try await project.relctl(["--dry-run"])
+        #expect(dry.status == 0 && dry.stderr.contains("and open a"), "\(dry)")
+        #expect(!dry.stderr.contains("#\(fork.number)") || dry.stderr.contains("fork"), "\(dry)")
+
+        let opened = try await project.relctl([])
+        #expect(opened.status == 0, "\(opened)")
+        // GitLab and Gitea list the fork's request too (their filter is the branch name): relctl says it leaves it.
+        // GitHub's `head=OWNER:BRANCH` filter never returns it.
+        #expect(
+            id == "github" || (opened.stderr.contains("#\(fork.number)") && opened.stderr.contains("fork")),
+            "\(opened)")
+        let ours = project.ours(try await project.forge.pulls())
+        #expect(ours.count == 1 && ours.first?.number != fork.number, "\(ours)")
+        #expect(ours.first?.title == "chore: release v1.1.0" && ours.first?.state == "open", "\(ours)")
+        try await forkUntouched()
+
+        // Again: relctl's own request is up to date; the fork's is still not touched.
+        let again = try await project.relctl([])
+        #expect(again.status == 0 && again.stderr.contains("up to date"), "\(again)")
+        try await forkUntouched()
+
+        // Nothing to release: relctl closes its own request only.
+        try project.repo.git("tag", "v1.1.0")
+        try project.repo.git("push", "-q", "origin", "v1.1.0")
+        let closed = try await project.relctl([])
+        #expect(closed.status == 0, "\(closed)")
+        #expect(project.ours(try await project.forge.pulls()).first?.state == "closed")
+        try await forkUntouched()
+    }
+
+    /// Issue 62: the open request is found by its head branch, not its title. A `feat!:` after the
+    /// first request changes the version: the same request's title moves from v1.1.0 to v2.0.0.
+    @Test(arguments: forges) func aBreakingChangeAfterTheRequestRetitlesTheSameRequest(_ id: String) async throws {
+        let project = try Project(forge: id)
+        defer { project.forge.stop() }
+        let opened = try await project.relctl([])
+        #expect(opened.status == 0, "\(opened)")
+        let first = try #require(project.ours(try await project.forge.pulls()).first, "\(opened)")
+        #expect(first.title == "chore: release v1.1.0")
+
+        try project.land("feat!: drop the version 1 frame format", file: "frames.txt")
+        let updated = try await project.relctl([])
+        #expect(updated.status == 0, "\(updated)")
+        let ours = project.ours(try await project.forge.pulls())
+        #expect(ours.count == 1 && ours.first?.number == first.number && ours.first?.state == "open", "\(ours)")
+        #expect(ours.first?.title == "chore: release v2.0.0", "\(ours)")
+        #expect(ours.first?.edits == 1, "\(ours)")
+        #expect(
+            ours.first?.body.contains("| velostream | 1.0.0 | 2.0.0 | v2.0.0 | breaking | 2 |") == true,
+            "\(ours.first?.body ?? "")")
+        #expect(try project.remote("show", "relctl/release:VERSION") == "2.0.0")
     }
 
     /// Merged as each forge can (a merge commit, a squash, a rebase), the request's versions are

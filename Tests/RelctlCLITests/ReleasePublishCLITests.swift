@@ -60,11 +60,14 @@ import Testing
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
         defer { server.stop() }
 
-        // Wrong token: tag pushed and dist/ sealed, the publish stage fails and says how to finish.
+        // Creating the draft fails (a 502, retries off): tag pushed and dist/ sealed, the publish
+        // stage fails and says how to finish. (A wrong token now stops the preflight, before the build.)
+        try await server.setFaults(#"[{"kind": "create", "action": "status", "status": 502, "times": 5}]"#)
+        var failing = environment(server)
+        failing["RELCTL_HTTP_RETRIES"] = "1"
+        let fixed = failing
         let failed = try await TemporaryScope.blocking {
-            try relctl(
-                ["release", "v1.0.0", "--push", "--publish"], in: fixture.url,
-                environment: environment(server, token: "nope"))
+            try relctl(["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: fixed)
         }
         #expect(failed.status == 1, "\(failed)")
         #expect(failed.stderr.contains("finish publishing with `relctl publish v1.0.0`"), "\(failed)")
@@ -85,6 +88,41 @@ import Testing
                 "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz",
                 "manifest.json",
             ])
+    }
+
+    /// Issue 59: the tag's release is already published (by hand, or an earlier run) without the
+    /// archives this release would publish. The preflight asks GitHub before the build: exit 1
+    /// naming them, the build never runs (its marker is never written), no tag here or on the
+    /// remote, and only GETs reach GitHub.
+    @Test func aPublishedReleaseLackingAssetsStopsTheReleaseBeforeTheBuild() async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-build-ran-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: marker) }
+        let fixture = try await TemporaryScope.blocking {
+            try ReleaseFixture(buildCommand: "touch '\(marker.path)' && " + ReleaseFixture.standInBuild)
+        }
+        let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
+        defer { server.stop() }
+        try await server.seed(tag: "v1.0.0", draft: false, assets: ["SHA256SUMS": Data("by hand\n".utf8)])
+        // The real run first (a dry run goes on in its scratch clone to show every problem it finds).
+        for dry in [[], ["--dry-run"]] {
+            let result = try await TemporaryScope.blocking {
+                try relctl(
+                    ["release", "v1.0.0", "--push", "--publish"] + dry, in: fixture.url,
+                    environment: environment(server))
+            }
+            #expect(result.status == 1, "\(dry) \(result)")
+            for triple in ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gnu"] {
+                #expect(
+                    result.stderr.contains("already published without asset `demo-v1.0.0-\(triple).tar.gz`"),
+                    "\(dry) \(result)")
+            }
+            if dry.isEmpty { #expect(!FileManager.default.fileExists(atPath: marker.path), "the build ran") }
+        }
+        #expect(try fixture.remoteTags().isEmpty)
+        #expect(try fixture.repository.git("tag", "--list").isEmpty)
+        let log = try await server.log()
+        #expect(log.allSatisfy { $0.method == "GET" }, "\(log.map { "\($0.method) \($0.path)" })")
+        #expect(try await server.releases().first?.assets.map(\.name) == ["SHA256SUMS"])
     }
 
     @Test func publishIsTheLastStageOfARealRelease() async throws {

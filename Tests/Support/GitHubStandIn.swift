@@ -50,6 +50,8 @@ public final class GitHubStandIn: Sendable {
         /// The `x-ratelimit-reset` a rate-limit fault announced.
         public var reset: Double?
         public var fields: [String: StandInValue]?
+        /// A write (upload, delete, edit) addressed to a release already published.
+        public var to_published: Bool?
     }
 
     /// A JSON scalar from a logged request body.
@@ -89,9 +91,10 @@ public final class GitHubStandIn: Sendable {
 
     /// `tags` are the tags the repository holds (a release's tag must be pushed before it is published).
     /// `gitDirectory`: a bare repository whose tags the API reports (where `release --push` pushes).
+    /// Published releases are immutable (GitHub's immutable releases) unless `mutable`.
     public init(
         repository: String = "acme/velostream", prefix: String = "", maxPerPage: Int = 100, tags: [String] = ["v1.0.0"],
-        gitDirectory: URL? = nil
+        gitDirectory: URL? = nil, mutable: Bool = false
     ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -100,7 +103,7 @@ public final class GitHubStandIn: Sendable {
                 "python3", Self.script.path, "--token", Self.token, "--repo", repository, "--prefix", prefix,
                 "--max-per-page", String(maxPerPage),
             ] + tags.flatMap { ["--tag", $0] }
-            + (gitDirectory.map { ["--git-dir", $0.path] } ?? [])
+            + (gitDirectory.map { ["--git-dir", $0.path] } ?? []) + (mutable ? ["--mutable"] : [])
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -14,4 +14,6 @@ public struct StandInPull: Decodable, Sendable {
     public var sha: String
     /// PATCH/PUT requests it received.
     public var edits: Int
+    /// The fork's owner, for a request from a fork; nil for one from the repository itself.
+    public var fork: String?
 }

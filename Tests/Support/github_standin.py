@@ -24,6 +24,12 @@ What it enforces like GitHub:
     (GitHub redirects or streams; this streams), for assets up to 64 MiB (larger ones keep no bytes).
   - GET /OWNER/REPO/releases/download/TAG/NAME (an asset's browser_download_url) needs no token,
     serves published releases only, and answers 302 to /release-assets/ID, which has the bytes.
+  - Immutable releases ("About immutable releases", docs.github.com; on unless --mutable): once a
+    release is published its assets cannot be added, deleted or edited and its tag cannot change.
+    An upload answers 422 "Cannot upload assets to an immutable release", an asset DELETE or PATCH
+    422 "Cannot delete or modify assets of an immutable release", a release PATCH naming another
+    tag_name 422 "Cannot change the tag of an immutable release". Every write request addressed to
+    a published release is logged with "to_published": true, refused or not (with --mutable).
 
 Test-only endpoints (no auth), under /_standin/:
   GET  /_standin/log      every request received: method, path, query, status, time, headers...
@@ -31,7 +37,7 @@ Test-only endpoints (no auth), under /_standin/:
   POST /_standin/faults   replace the fault list (JSON array, see Fault below)
   POST /_standin/seed     add a release: {"tag_name", "draft", "prerelease", "assets": [{"name", "data"}]}
 
-Usage: github_standin.py --token T --repo OWNER/REPO [--prefix /api/v3] [--max-per-page N]
+Usage: github_standin.py --token T --repo OWNER/REPO [--prefix /api/v3] [--max-per-page N] [--mutable]
 Prints "PORT <n>" on stdout once listening; stops on SIGTERM or when stdin closes.
 """
 
@@ -52,6 +58,7 @@ sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(_
 import pulls_standin  # noqa: E402
 
 DOCS = "https://docs.github.com/rest/releases"
+IMMUTABLE_DOCS = "https://docs.github.com/code-security/supply-chain-security/understanding-your-software-supply-chain/immutable-releases"
 API_VERSIONS = {"2022-11-28"}
 
 lock = threading.RLock()
@@ -505,6 +512,11 @@ class Handler(BaseHTTPRequestHandler):
         if "make_latest" in fields and fields["make_latest"] not in ("true", "false", "legacy"):
             return self.error(422, "Validation Failed", errors=[{"resource": "Release", "code": "invalid", "field": "make_latest"}], kind="patch")
         with lock:
+            if not release["draft"] and not options.mutable and "tag_name" in fields \
+                    and fields["tag_name"] != release["tag_name"]:
+                return self.error(422, "Cannot change the tag of an immutable release", doc=IMMUTABLE_DOCS,
+                                  kind="patch", to_published=True)
+            to_published = not release["draft"]
             publishing = release["draft"] and fields.get("draft") is False
             if publishing and any(r is not release and r["repo"] == repo and r["tag_name"] == release["tag_name"] and not r["draft"]
                                   for r in state["releases"]):
@@ -516,7 +528,8 @@ class Handler(BaseHTTPRequestHandler):
                 release["published_at"] = now_iso()
             snapshot = [{"name": a["name"], "state": a["state"], "digest": a["digest"]} for a in release["assets"]]
             body = release_json(release, self.host())
-        self.send_json(200, body, kind="patch", published=publishing, assets_at_publish=snapshot if publishing else None, fields=fields)
+        self.send_json(200, body, kind="patch", published=publishing, assets_at_publish=snapshot if publishing else None, fields=fields,
+                       to_published=to_published)
 
     # -- assets -----------------------------------------------------------------------------
 
@@ -536,7 +549,12 @@ class Handler(BaseHTTPRequestHandler):
                     continue
                 for asset in release["assets"]:
                     if str(asset["id"]) == asset_id:
+                        if self.command in ("DELETE", "PATCH") and not release["draft"] and not options.mutable:
+                            return self.error(422, "Cannot delete or modify assets of an immutable release",
+                                              doc=IMMUTABLE_DOCS, kind="delete" if self.command == "DELETE" else "other",
+                                              name=asset["name"], to_published=True)
                         if self.command == "DELETE":
+                            to_published = not release["draft"]
                             release["assets"].remove(asset)
                             name = asset["name"]
                             break
@@ -546,7 +564,7 @@ class Handler(BaseHTTPRequestHandler):
                         return self.send_json(200, body)
                 else:
                     continue
-                return self.send_json(204, None, kind="delete", name=name)
+                return self.send_json(204, None, kind="delete", name=name, to_published=to_published)
         self.error(404, "Not Found", kind="delete" if self.command == "DELETE" else "other")
 
     def browser_download(self, path):
@@ -598,6 +616,10 @@ class Handler(BaseHTTPRequestHandler):
             release = self.find_release(repo, release_id)
             if release is None:
                 return self.error(404, "Not Found", close=True, kind="upload", name=name)
+            if not release["draft"] and not options.mutable:
+                return self.error(422, "Cannot upload assets to an immutable release", doc=IMMUTABLE_DOCS, close=True,
+                                  kind="upload", name=name, to_published=True)
+            to_published = not release["draft"]
             if any(a["name"] == name for a in release["assets"]):
                 return self.error(422, "Validation Failed", errors=[{"resource": "ReleaseAsset", "code": "already_exists", "field": "name"}],
                                   doc="https://docs.github.com/rest/releases/assets#upload-a-release-asset", close=True, kind="upload", name=name)
@@ -640,7 +662,7 @@ class Handler(BaseHTTPRequestHandler):
             asset["size"] = received
             asset["digest"] = "sha256:" + digest.hexdigest()
             body = asset_json(asset, release, self.host())
-        self.send_json(201, body, kind="upload", name=name, bytes=received)
+        self.send_json(201, body, kind="upload", name=name, bytes=received, to_published=to_published)
 
 
 def main():
@@ -651,6 +673,7 @@ def main():
     parser.add_argument("--prefix", default="")
     parser.add_argument("--upload-prefix", default=None)
     parser.add_argument("--max-per-page", type=int, default=100)
+    parser.add_argument("--mutable", action="store_true", help="published releases take new assets (no immutability)")
     parser.add_argument("--git-dir", default=None, help="a (bare) repository whose tags the API reports")
     parser.add_argument("--tag", action="append", default=[], help="NAME[=SHA]: a tag the repository holds (repeatable)")
     options = parser.parse_args()

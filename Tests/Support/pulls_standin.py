@@ -20,8 +20,14 @@ Written from the official REST documentation:
           when an open pull request exists for head and base; GET …/pulls/{index}: 200;
           PATCH …/pulls/{index} (title, body, state open|closed): 201.
 A head must be a branch of the repository (the bare repository given with --git-dir, when any).
+A request from a fork carries the fork's identity as each forge reports it: GitHub `head.repo`
+(another `full_name` and `id`, `fork: true`) and `head.label` `OWNER:BRANCH`; GitLab
+`source_project_id` other than `target_project_id`; Gitea `head.repo_id`/`head.repo` other than
+`base.repo_id`/`base.repo`. A fork's branch is not a branch of the repository, and an open request
+from it never blocks one from the repository's own branch of the same name.
 Test control: GET /_standin/pulls lists every request; POST /_standin/pulls with
-{"unrelated": N} opens N requests from other branches, {"merge": NUMBER} marks one merged.
+{"unrelated": N} opens N requests from other branches, {"merge": NUMBER} marks one merged,
+{"fork": {"owner": O, "head": H, "base": B, "title": T, "body": D}} opens one from O's fork.
 """
 
 import subprocess
@@ -53,11 +59,11 @@ class Pulls:
                                capture_output=True, text=True)
         return found.stdout.strip() if found.returncode == 0 else None
 
-    def add(self, head, base, title, body, sha):
+    def add(self, head, base, title, body, sha, fork=None):
         with lock:
             item = {"number": self.next_number, "id": 1000 + self.next_number, "head": head, "base": base,
                     "title": title, "body": body or "", "state": "open", "merged": False, "sha": sha,
-                    "created_at": now_iso(), "updated_at": now_iso(), "edits": 0}
+                    "created_at": now_iso(), "updated_at": now_iso(), "edits": 0, "fork": fork}
             self.next_number += 1
             self.items.append(item)
             return item
@@ -66,15 +72,20 @@ class Pulls:
         with lock:
             return next((p for p in self.items if str(p["number"]) == str(number)), None)
 
-    def open_for(self, head, base=None):
+    def open_for(self, head, base=None, fork=None):
+        """Open requests from `head` of the repository itself (or of the fork `fork`)."""
         with lock:
             return [p for p in self.items if p["state"] == "open" and p["head"] == head
-                    and (base is None or p["base"] == base)]
+                    and p.get("fork") == fork and (base is None or p["base"] == base)]
 
     def control(self, seed):
         with lock:
             for n in range(int(seed.get("unrelated", 0))):
                 self.add(f"feature/unrelated-{self.next_number}", "main", f"Unrelated change {n}", "", "0" * 40)
+            if "fork" in seed:
+                f = seed["fork"]
+                self.add(f["head"], f.get("base", "main"), f.get("title", "From a fork"), f.get("body", ""),
+                         "f" * 40, fork=f.get("owner", "mallory"))
             if "merge" in seed:
                 item = self.find(seed["merge"])
                 if item:
@@ -107,14 +118,26 @@ def link_header(host, path, query, page, pages, size_key):
 
 # -- GitHub ---------------------------------------------------------------------------------------
 
+REPOSITORY_ID = 4242
+FORK_ID = 7777
+
+
+def head_owner(p, repo):
+    return p.get("fork") or repo.split("/")[0]
+
+
 def github_json(p, repo, host, prefix):
     owner = repo.split("/")[0]
     state = "closed" if p["state"] != "open" else "open"
+    name = repo.split("/")[-1]
+    base_repo = {"id": REPOSITORY_ID, "full_name": repo, "fork": False}
+    head_repo = ({"id": FORK_ID, "full_name": f"{p['fork']}/{name}", "fork": True} if p.get("fork") else base_repo)
     return {"url": f"http://{host}{prefix}/repos/{repo}/pulls/{p['number']}", "id": p["id"], "number": p["number"],
             "html_url": f"http://{host}/{repo}/pull/{p['number']}", "state": state, "title": p["title"],
             "body": p["body"], "merged_at": p["updated_at"] if p["merged"] else None,
-            "head": {"label": f"{owner}:{p['head']}", "ref": p["head"], "sha": p["sha"]},
-            "base": {"label": f"{owner}:{p['base']}", "ref": p["base"]},
+            "head": {"label": f"{head_owner(p, repo)}:{p['head']}", "ref": p["head"], "sha": p["sha"],
+                     "repo": head_repo},
+            "base": {"label": f"{owner}:{p['base']}", "ref": p["base"], "repo": base_repo},
             "created_at": p["created_at"], "updated_at": p["updated_at"]}
 
 
@@ -134,7 +157,7 @@ def github(pulls, method, rest, query, fields, repo, host, prefix):
             items = [p for p in pulls.items if state == "all" or (p["state"] == "open") == (state == "open")]
             if head is not None:
                 user, _, branch = head.partition(":")
-                items = [p for p in items if user == owner and p["head"] == branch]
+                items = [p for p in items if user == head_owner(p, repo) and p["head"] == branch]
             base = (query.get("base") or [None])[0]
             if base is not None:
                 items = [p for p in items if p["base"] == base]
@@ -150,7 +173,10 @@ def github(pulls, method, rest, query, fields, repo, host, prefix):
                                                for k in ("title", "head", "base")):
             return 422, {"message": "Validation Failed", "errors": [{"resource": "PullRequest", "code": "missing_field",
                                                                      "field": "title, head and base"}]}, {}
-        head = fields["head"].split(":", 1)[-1]
+        user, _, head = fields["head"].rpartition(":")
+        if user and user != repo.split("/")[0]:
+            return 422, {"message": "Validation Failed", "errors": [{"resource": "PullRequest", "field": "head",
+                                                                     "code": "invalid"}]}, {}
         sha = pulls.branch_sha(head)
         if sha is None:
             return 422, {"message": "Validation Failed", "errors": [{"resource": "PullRequest", "field": "head",
@@ -192,6 +218,7 @@ def gitlab_json(p, project, host):
     state = {"open": "opened"}.get(p["state"], "merged" if p["merged"] else "closed")
     return {"id": p["id"], "iid": p["number"], "project_id": 42, "title": p["title"], "description": p["body"],
             "state": state, "source_branch": p["head"], "target_branch": p["base"], "sha": p["sha"],
+            "source_project_id": 77 if p.get("fork") else 42, "target_project_id": 42,
             "web_url": f"http://{host}/{project}/-/merge_requests/{p['number']}",
             "created_at": p["created_at"], "updated_at": p["updated_at"]}
 
@@ -252,11 +279,15 @@ def gitlab(pulls, method, rest, query, fields, project, host):
 # -- Gitea / Forgejo ------------------------------------------------------------------------------
 
 def gitea_json(p, repo, host):
+    name = repo.split("/")[-1]
+    base_repo = {"id": REPOSITORY_ID, "full_name": repo, "fork": False}
+    head_repo = ({"id": FORK_ID, "full_name": f"{p['fork']}/{name}", "fork": True} if p.get("fork") else base_repo)
     return {"id": p["id"], "number": p["number"], "title": p["title"], "body": p["body"],
             "state": "open" if p["state"] == "open" else "closed", "merged": p["merged"],
             "html_url": f"http://{host}/{repo}/pulls/{p['number']}",
-            "head": {"label": p["head"], "ref": p["head"], "sha": p["sha"]},
-            "base": {"label": p["base"], "ref": p["base"]},
+            "head": {"label": f"{p['fork']}:{p['head']}" if p.get("fork") else p["head"], "ref": p["head"],
+                     "sha": p["sha"], "repo_id": head_repo["id"], "repo": head_repo},
+            "base": {"label": p["base"], "ref": p["base"], "repo_id": REPOSITORY_ID, "repo": base_repo},
             "created_at": p["created_at"], "updated_at": p["updated_at"]}
 
 

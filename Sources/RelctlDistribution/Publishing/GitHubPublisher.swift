@@ -64,6 +64,11 @@ public struct GitHubPublisher: Publisher {
         let (release, created) = try await findOrCreateRelease(
             among: releases, api: api, client: client, request: request, policy: policy, console: console)
         let shown = "release \(tag) (id \(release.id))"
+        // A published release is compared, never written to: the same assets, nothing to do;
+        // anything else, exit 1 with no write request (immutable releases would answer 422).
+        if !release.draft {
+            return try await comparePublished(release, shown: shown, api: api, request: request, console: console)
+        }
         // Decide everything before changing anything: a differing asset stops the run untouched.
         let plan = try await planAssets(of: release, shown: shown, api: api, request: request, console: console)
         let (uploaded, replaced, repaired) = try await applyAssets(
@@ -73,22 +78,10 @@ public struct GitHubPublisher: Publisher {
         let unchanged = request.assets.names.filter { name in
             !uploaded.contains(name) && !repaired.contains(name) && !replaced.contains(name)
         }
-        let changedSomething = !(uploaded.isEmpty && repaired.isEmpty && replaced.isEmpty)
         var report = PublishReport(
             publisher: id, repository: repository.description, tag: tag, releaseID: release.id, url: release.htmlURL,
             outcome: .published, created: created, prerelease: prerelease, latest: nil,
             uploaded: uploaded, unchanged: unchanged, replaced: replaced, repaired: repaired)
-        if !release.draft {
-            report.prerelease = release.prerelease
-            report.outcome = changedSomething ? .updated : .alreadyPublished
-            if changedSomething { console.warning("\(shown) was already public; its assets were completed in place") }
-            console.info(
-                changedSomething
-                    ? "\(shown): assets updated, \(release.htmlURL)"
-                    : "\(tag) is already published with the same \(unchanged.count) assets: nothing to do (\(release.htmlURL))"
-            )
-            return report
-        }
         if request.draftOnly {
             report.outcome = .draft
             console.info(
@@ -104,6 +97,55 @@ public struct GitHubPublisher: Publisher {
             "published \(tag)\(prerelease ? " as a prerelease" : "")\(latest ? ", marked latest" : "") with \(request.assets.assets.count) assets: \(published.htmlURL)"
         )
         return report
+    }
+
+    /// A published release against the local set, by name and SHA256, with reads only: identical
+    /// is "already published"; a missing or different asset is exit 1 naming each (`--replace`
+    /// on a differing one says why it cannot be done).
+    private func comparePublished(
+        _ release: GitHubRelease, shown: String, api: GitHubReleaseAPI, request: PublishRequest, console: Console
+    ) async throws -> PublishReport {
+        let plan = try await publishedPlan(release, shown: shown, api: api, request: request)
+        for extra in plan.extra {
+            console.warning("\(shown): asset `\(outside: extra)` is not in this dist/ folder; left as it is")
+        }
+        console.info(
+            "\(request.tag) is already published with the same \(request.assets.assets.count) assets: nothing to do (\(release.htmlURL))"
+        )
+        return PublishReport(
+            publisher: id, repository: api.repository.description, tag: request.tag, releaseID: release.id,
+            url: release.htmlURL, outcome: .alreadyPublished, created: false, prerelease: release.prerelease,
+            latest: nil, uploaded: [], unchanged: request.assets.names, replaced: [], repaired: [])
+    }
+
+    /// The published release's assets against the local set; throws unless every one is there
+    /// with the local SHA256.
+    private func publishedPlan(
+        _ release: GitHubRelease, shown: String, api: GitHubReleaseAPI, request: PublishRequest
+    ) async throws -> AssetPlan {
+        let plan = AssetPlan(local: request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
+        if request.replace, !plan.differing.isEmpty {
+            throw PublishError.replaceOnPublic(release: shown, names: plan.differing.map(\.local.name))
+        }
+        if !plan.missing.isEmpty || !plan.differing.isEmpty {
+            throw PublishError.publishedReleaseDiffers(
+                release: "\(shown) on \(api.repository)", missing: plan.missing.map(\.name).sorted(),
+                differing: plan.differing.map(\.local.name).sorted())
+        }
+        return plan
+    }
+
+    public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
+        let (token, base, repository) = try settings(request, context: context)
+        let policy = try Self.policy(self.policy, environment: context.environment)
+        let console = context.console
+        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
+        let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client)
+        guard let release = choose(try await api.listReleases(), tag: request.tag, console: .silent), !release.draft
+        else { return nil }
+        let assets = try await api.listAssets(releaseID: release.id).filter(\.isUploaded)
+        return PublishedForgeRelease(
+            shown: "release \(request.tag) (id \(release.id)) on \(repository)", assetNames: Set(assets.map(\.name)))
     }
 
     /// The release for this tag (a draft is created when there is none), and whether it is new.
@@ -206,6 +248,11 @@ public struct GitHubPublisher: Publisher {
         let releases = try await api.listReleases()
         let release = choose(releases, tag: request.tag, console: console)
         var remote: [GitHubAsset] = []
+        if let release, !release.draft {
+            // What the real run would find: a published release is compared, never written to.
+            _ = try await publishedPlan(
+                release, shown: "release \(request.tag) (id \(release.id))", api: api, request: request)
+        }
         if let release { remote = try await api.listAssets(releaseID: release.id) }
         let plan = AssetPlan(local: request.assets.assets, remote: remote)
         if !plan.differing.isEmpty, let release {

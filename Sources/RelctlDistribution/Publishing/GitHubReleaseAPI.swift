@@ -247,7 +247,9 @@ package struct GitHubAsset: Decodable, Sendable, Equatable {
 /// `PATCH …/pulls/{number}` (title, body, `state: closed`).
 extension GitHubReleaseAPI: ReleaseRequestAPI {
     private struct Pull: Decodable {
-        struct Ref: Decodable { package var ref: String }
+        struct Repository: Decodable { var id: Int }
+        /// `repo` is null when the head's fork was deleted.
+        struct Ref: Decodable { var ref: String, repo: Repository? }
         var number: Int
         var title: String
         var body: String?
@@ -255,7 +257,9 @@ extension GitHubReleaseAPI: ReleaseRequestAPI {
         var head: Ref
         var base: Ref
         var request: ForgeRequest {
-            ForgeRequest(number: number, title: title, body: body ?? "", head: head.ref, base: base.ref, url: html_url)
+            ForgeRequest(
+                number: number, title: title, body: body ?? "", head: head.ref, base: base.ref, url: html_url,
+                sourceRepository: head.repo?.id, targetRepository: base.repo?.id)
         }
     }
 

@@ -344,10 +344,13 @@ extension GitLabAPI: ReleaseRequestAPI {
         var web_url: String
         var source_branch: String
         var target_branch: String
+        /// The project the source branch belongs to: a fork's id for a request from a fork.
+        var source_project_id: Int?
+        var target_project_id: Int?
         var request: ForgeRequest {
             ForgeRequest(
                 number: iid, title: title, body: description ?? "", head: source_branch, base: target_branch,
-                url: web_url)
+                url: web_url, sourceRepository: source_project_id, targetRepository: target_project_id)
         }
     }
 

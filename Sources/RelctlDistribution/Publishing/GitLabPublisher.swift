@@ -6,7 +6,8 @@ import RelctlBasics
 /// asset goes into the project's generic package registry first (package = project name, version =
 /// version), the package files are listed and each one's SHA256 compared with the local file, and
 /// only then is the release created, once, with the notes and one link per asset. A re-run learns
-/// what exists (package files, the release, its links) and adds only what is missing. GitLab keeps
+/// what exists (package files, the release, its links): before the release, it uploads only what
+/// is missing; once the release exists it is public and is compared, never written to. GitLab keeps
 /// every upload of a name as its own package file and serves the newest: that is the copy compared.
 public struct GitLabPublisher: Publisher {
     public static let id = "gitlab"
@@ -86,7 +87,11 @@ public struct GitLabPublisher: Publisher {
         let remoteTag = try await api.tag(tag)
         try PushedTagCheck.require(
             tag, found: remoteTag.map { ($0.object, $0.commit) }, local: request.localTagObject, repository: project)
-        let existing = try await api.release(tag)
+        // A GitLab release is public once it exists: one that exists is compared, never written
+        // to (no upload, no link); the same assets, nothing to do; anything else, exit 1.
+        if let existing = try await api.release(tag) {
+            return try await comparePublished(existing, request: request, api: api, console: console)
+        }
 
         // Decide everything before changing anything: a differing file stops the run untouched.
         var plan = Plan(request.assets.assets, files: try await api.packageFiles(package: package, version: version))
@@ -112,49 +117,82 @@ public struct GitLabPublisher: Publisher {
             )
         }
 
-        let links = request.assets.names.map {
-            GitLabReleaseLink(asset: $0, url: api.packageFileURL(package: package, version: version, file: $0))
-        }
+        let links = wantedLinks(request, api: api)
         var report = PublishReport(
-            publisher: id, repository: project, tag: tag, releaseID: 0, url: existing?.links?.selfURL ?? "",
+            publisher: id, repository: project, tag: tag, releaseID: 0, url: "",
             outcome: .published, created: false, prerelease: request.version.isPrerelease, latest: nil,
             uploaded: uploaded, unchanged: request.assets.names.filter { !uploaded.contains($0) }, replaced: [],
             repaired: [])
-        if existing == nil, request.draftOnly {
+        if request.draftOnly {
             report.outcome = .draft
             console.info(
                 "\(tag): every asset is in package \(package) \(version) and checked; no release created (--draft: a GitLab release is public once it exists)"
             )
             return report
         }
-        if existing == nil,
-            let created = try await createRelease(api: api, client: client, request: request, links: links)
-        {
-            report.created = true
-            report.url = created.links?.selfURL ?? ""
-            console.info("published \(tag) on \(project) with \(links.count) assets: \(report.url)")
-            return report
+        guard let created = try await createRelease(api: api, client: client, request: request, links: links) else {
+            // Created meanwhile (an earlier attempt whose answer was lost, a concurrent run): compared only.
+            guard let existing = try await api.release(tag) else {
+                throw PublishError.incomplete(
+                    release: "\(project) \(tag)", problems: ["the release could not be created"])
+            }
+            return try await comparePublished(existing, request: request, api: api, console: console)
         }
-
-        // The release exists (from an earlier run, or a lost answer): add only the missing links.
-        // A link of the right name counts only when it leads to the package file: one leading
-        // elsewhere would have users download something else from a release called published.
-        let present = try await api.links(tag)
-        for link in links { try Self.requireSameTarget(link, among: present, release: "\(project) \(tag)") }
-        let names = Set(present.map(\.name))
-        var added: [String] = []
-        for link in links where !names.contains(link.name) {
-            try await addLink(link, api: api, client: client, tag: tag)
-            added.append(link.name)
-        }
-        if report.url.isEmpty { report.url = try await api.release(tag)?.links?.selfURL ?? "" }
-        let changed = !(uploaded.isEmpty && added.isEmpty)
-        report.outcome = changed ? .updated : .alreadyPublished
-        console.info(
-            changed
-                ? "\(tag) on \(project): \(added.count) link(s) added, \(uploaded.count) file(s) uploaded"
-                : "\(tag) is already published on \(project) with the same \(links.count) assets: nothing to do")
+        report.created = true
+        report.url = created.links?.selfURL ?? ""
+        console.info("published \(tag) on \(project) with \(links.count) assets: \(report.url)")
         return report
+    }
+
+    /// The links this release has: one per asset, to its package file.
+    private func wantedLinks(_ request: PublishRequest, api: GitLabAPI) -> [GitLabReleaseLink] {
+        let (package, version) = (request.projectName, request.version.description)
+        return request.assets.names.map {
+            GitLabReleaseLink(asset: $0, url: api.packageFileURL(package: package, version: version, file: $0))
+        }
+    }
+
+    /// An existing (so public) release against the local set, with reads only: every asset linked
+    /// to its package file and that file's newest copy holding the local bytes is "already
+    /// published"; a missing link or file, or other bytes, is exit 1 naming each.
+    private func comparePublished(
+        _ existing: GitLabRelease, request: PublishRequest, api: GitLabAPI, console: Console
+    ) async throws -> PublishReport {
+        let (tag, project) = (request.tag, api.project.description)
+        try await requirePublishedComplete(request, api: api)
+        console.info(
+            "\(tag) is already published on \(project) with the same \(request.assets.assets.count) assets: nothing to do"
+        )
+        return PublishReport(
+            publisher: id, repository: project, tag: tag, releaseID: 0,
+            url: existing.links?.selfURL ?? "", outcome: .alreadyPublished, created: false,
+            prerelease: request.version.isPrerelease, latest: nil, uploaded: [], unchanged: request.assets.names,
+            replaced: [], repaired: [])
+    }
+
+    /// Throws unless the existing release links every asset to its package file and each file's
+    /// newest copy holds the local bytes.
+    private func requirePublishedComplete(_ request: PublishRequest, api: GitLabAPI) async throws {
+        let (tag, project) = (request.tag, api.project.description)
+        let plan = Plan(
+            request.assets.assets,
+            files: try await api.packageFiles(package: request.projectName, version: request.version.description))
+        let present = try await api.links(tag)
+        let wanted = wantedLinks(request, api: api)
+        for link in wanted { try Self.requireSameTarget(link, among: present, release: "\(project) \(tag)") }
+        let linked = Set(present.map(\.name))
+        let missing = Set(plan.missing.map(\.name)).union(wanted.map(\.name).filter { !linked.contains($0) })
+        if !missing.isEmpty || !plan.differing.isEmpty {
+            throw PublishError.publishedReleaseDiffers(
+                release: "release \(tag) on \(project)", missing: missing.sorted(), differing: plan.differing.sorted())
+        }
+    }
+
+    public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
+        let (api, _) = try api(request, context: context)
+        guard try await api.release(request.tag) != nil else { return nil }
+        let names = try await api.links(request.tag).map(\.name)
+        return PublishedForgeRelease(shown: "release \(request.tag) on \(api.project)", assetNames: Set(names))
     }
 
     public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
@@ -162,6 +200,8 @@ public struct GitLabPublisher: Publisher {
         let project = api.project.description
         let version = request.version.description
         let existing = try await api.release(request.tag)
+        // What the real run would find: an existing release is compared, never written to.
+        if existing != nil { try await requirePublishedComplete(request, api: api) }
         let plan = Plan(
             request.assets.assets, files: try await api.packageFiles(package: request.projectName, version: version))
         if !plan.differing.isEmpty {
@@ -232,34 +272,6 @@ public struct GitLabPublisher: Publisher {
                     reason: "creating the release \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")"
                 )
                 if try await api.release(request.tag) != nil { return nil }
-            }
-        }
-    }
-
-    /// Adds one link; a lost answer is settled by the list (the link is there, or it is sent again).
-    private func addLink(
-        _ link: GitLabReleaseLink, api: GitLabAPI, client: RetryingHTTPClient, tag: String
-    ) async throws {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                return try await api.addLink(link, tag: tag)
-            } catch let error
-                where (GitHubPublisher.outcomeUnknown(error) || Self.status(error) == 400 || Self.status(error) == 422)
-                && attempt < client.policy.maxAttempts
-            {
-                if GitHubPublisher.outcomeUnknown(error) {
-                    try await client.backoff(
-                        after: attempt,
-                        reason: "linking \(link.name): \((error as? any RelctlError)?.message ?? "\(error)")")
-                }
-                let present = try await api.links(tag)
-                if present.contains(where: { $0.name == link.name }) {
-                    try Self.requireSameTarget(link, among: present, release: "\(api.project) \(tag)")
-                    return
-                }
-                if !GitHubPublisher.outcomeUnknown(error) { throw error }
             }
         }
     }

@@ -75,6 +75,19 @@ public struct GiteaPublisher: Publisher {
         let shown = "release \(tag) (id \(release.id))"
         var checker = GiteaAttachmentCheck(api: api)
 
+        // A published release is compared, never written to: the same assets, nothing to do;
+        // anything else, exit 1 with no write request.
+        if !release.draft {
+            _ = try await publishedPlan(release, shown: shown, api: api, checker: &checker, request: request)
+            console.info(
+                "\(tag) is already published on \(repository) with the same \(request.assets.assets.count) assets: nothing to do"
+            )
+            return PublishReport(
+                publisher: id, repository: repository, tag: tag, releaseID: release.id, url: release.htmlURL ?? "",
+                outcome: .alreadyPublished, created: false, prerelease: release.prerelease, latest: nil, uploaded: [],
+                unchanged: request.assets.names, replaced: [], repaired: [])
+        }
+
         // Decide everything before changing anything: a differing attachment stops the run untouched.
         var plan = try await checker.plan(
             request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
@@ -90,9 +103,7 @@ public struct GiteaPublisher: Publisher {
             console.warning("\(shown): attachment `\(outside: extra)` is not in this dist/ folder; left as it is")
         }
         let replaced = plan.differing
-        if release.draft {
-            for id in plan.differingIDs + plan.duplicates { try await api.deleteAsset(releaseID: release.id, id: id) }
-        }
+        for id in plan.differingIDs + plan.duplicates { try await api.deleteAsset(releaseID: release.id, id: id) }
         var uploaded: [String] = []
         for asset in request.assets.assets where !plan.present.contains(asset.name) {
             try await upload(asset, to: release, api: api, client: client, checker: &checker, console: console)
@@ -106,21 +117,10 @@ public struct GiteaPublisher: Publisher {
         if !problems.isEmpty { throw PublishError.incomplete(release: shown, problems: problems) }
 
         let unchanged = request.assets.names.filter { !uploaded.contains($0) && !replaced.contains($0) }
-        let changed = !(uploaded.isEmpty && replaced.isEmpty)
         var report = PublishReport(
             publisher: id, repository: repository, tag: tag, releaseID: release.id, url: release.htmlURL ?? "",
             outcome: .published, created: created, prerelease: request.version.isPrerelease, latest: nil,
             uploaded: uploaded, unchanged: unchanged, replaced: replaced, repaired: [])
-        if !release.draft {
-            report.prerelease = release.prerelease
-            report.outcome = changed ? .updated : .alreadyPublished
-            console.info(
-                changed
-                    ? "\(shown) was already public; its attachments were completed in place"
-                    : "\(tag) is already published on \(repository) with the same \(unchanged.count) assets: nothing to do"
-            )
-            return report
-        }
         if request.draftOnly {
             report.outcome = .draft
             console.info(
@@ -132,6 +132,35 @@ public struct GiteaPublisher: Publisher {
         report.url = published.htmlURL ?? report.url
         console.info("published \(tag) on \(repository) with \(request.assets.assets.count) assets: \(report.url)")
         return report
+    }
+
+    /// A published release's attachments against the local set (reads only); throws unless every
+    /// asset is there with its bytes.
+    private func publishedPlan(
+        _ release: GiteaRelease, shown: String, api: GiteaReleaseAPI, checker: inout GiteaAttachmentCheck,
+        request: PublishRequest
+    ) async throws -> GiteaAttachmentCheck.Plan {
+        let plan = try await checker.plan(
+            request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
+        if request.replace, !plan.differing.isEmpty {
+            throw PublishError.replaceOnPublic(release: shown, names: plan.differing)
+        }
+        if !plan.missing.isEmpty || !plan.differing.isEmpty {
+            throw PublishError.publishedReleaseDiffers(
+                release: "\(shown) on \(api.repository)", missing: plan.missing.sorted(),
+                differing: plan.differing.sorted())
+        }
+        return plan
+    }
+
+    public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
+        let (api, _) = try api(request, context: context)
+        guard let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent),
+            !release.draft
+        else { return nil }
+        let names = try await api.listAssets(releaseID: release.id).map(\.name)
+        return PublishedForgeRelease(
+            shown: "release \(request.tag) (id \(release.id)) on \(api.repository)", assetNames: Set(names))
     }
 
     /// The release for the pushed tag (checked to be the tag made here), created as a draft when
@@ -158,7 +187,12 @@ public struct GiteaPublisher: Publisher {
         let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: context.console)
         var checker = GiteaAttachmentCheck(api: api)
         var plan = try await checker.plan(request.assets.assets, remote: [])
-        if let release {
+        if let release, !release.draft {
+            // What the real run would find: a published release is compared, never written to.
+            plan = try await publishedPlan(
+                release, shown: "release \(request.tag) (id \(release.id))", api: api, checker: &checker,
+                request: request)
+        } else if let release {
             plan = try await checker.plan(
                 request.assets.assets, remote: try await api.listAssets(releaseID: release.id))
             let shown = "release \(request.tag) (id \(release.id))"

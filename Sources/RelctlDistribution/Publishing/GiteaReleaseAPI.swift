@@ -240,7 +240,8 @@ package struct GiteaAttachment: Decodable, Sendable, Equatable {
 /// …/pulls`, `PATCH …/pulls/{index}` (title, body, `state: closed`; answered with 201).
 extension GiteaReleaseAPI: ReleaseRequestAPI {
     private struct Pull: Decodable {
-        struct Ref: Decodable { package var ref: String }
+        /// `repo_id` is the repository the branch belongs to (a fork's for a request from a fork).
+        struct Ref: Decodable { var ref: String, repo_id: Int? }
         var number: Int
         var title: String
         var body: String?
@@ -248,7 +249,9 @@ extension GiteaReleaseAPI: ReleaseRequestAPI {
         var head: Ref
         var base: Ref
         var request: ForgeRequest {
-            ForgeRequest(number: number, title: title, body: body ?? "", head: head.ref, base: base.ref, url: html_url)
+            ForgeRequest(
+                number: number, title: title, body: body ?? "", head: head.ref, base: base.ref, url: html_url,
+                sourceRepository: head.repo_id, targetRepository: base.repo_id)
         }
     }
 

@@ -41,6 +41,10 @@ package enum PublishError: RelctlError, CustomStringConvertible {
     /// `--replace` on a release that is already public: deleting first could leave the public
     /// release without a file its SHA256SUMS lists, so relctl does not do it.
     case replaceOnPublic(release: String, names: [String])
+    /// The tag's release is already published and lacks (`missing`) or holds other bytes under
+    /// (`differing`) assets of this release: a published release is never changed, so nothing
+    /// was sent (GitHub's immutable releases would answer 422; elsewhere users would get other files).
+    case publishedReleaseDiffers(release: String, missing: [String], differing: [String])
     /// The API answered with an error: its message and documentation URL, as given.
     case api(request: String, status: Int, message: String, documentationURL: String?, details: [String])
     /// The tag is not on the server: publishing would create it on the default branch.
@@ -69,7 +73,8 @@ package enum PublishError: RelctlError, CustomStringConvertible {
             .noProject,
             .replaceUnsupported:
             return .badInput
-        case .changedFiles, .differingAssets, .replaceOnPublic, .api, .incomplete, .tagNotPushed, .tagDiffers,
+        case .changedFiles, .differingAssets, .replaceOnPublic, .publishedReleaseDiffers, .api, .incomplete,
+            .tagNotPushed, .tagDiffers,
             .uploadFailed, .differingPackageFiles, .forgeStopped, .listingTooLong, .foreignLink:
             return .failure
         }
@@ -176,6 +181,16 @@ package enum PublishError: RelctlError, CustomStringConvertible {
                     "\(release): asset `\($0)` is already there with a different SHA256; it is never replaced silently: delete it on the release page, or run again with --replace"
                 )
             }
+        case let .publishedReleaseDiffers(release, missing, differing):
+            return missing.map { Diagnostic("\(release) is already published without asset `\($0)`") }
+                + differing.map {
+                    Diagnostic("\(release) is already published with another `\($0)` (a different SHA256)")
+                }
+                + [
+                    Diagnostic(
+                        "a published release is never changed (GitHub's immutable releases refuse it, and users may have downloaded it already), so nothing was sent: release these files as a new version, or delete the release on the forge by hand if it was never meant to be public"
+                    )
+                ]
         case let .replaceOnPublic(release, names):
             return names.map {
                 Diagnostic(

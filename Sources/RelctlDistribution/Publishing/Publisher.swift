@@ -16,6 +16,33 @@ public protocol Publisher: Sendable {
     /// A dry run: read-only requests proving the API answers with these credentials, and what a
     /// real run would find (the release, which assets it lacks, any differing asset as an error).
     func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport
+    /// Read-only: the tag's release when it is already published (a draft is not), with its
+    /// assets' names; nil when the tag has no published release. `release --publish` asks this
+    /// before the build, so a release that would have to change a published one stops first.
+    func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease?
+}
+
+extension Publisher {
+    /// A publisher that cannot tell (an extension's) answers nil: its publish stage decides.
+    public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
+        nil
+    }
+}
+
+/// A tag's release that is already public on a forge, as `Publisher.publishedRelease` reports it.
+public struct PublishedForgeRelease: Sendable, Equatable {
+    /// How messages name it, e.g. `release v1.1.0 (id 3) on acme/velostream`.
+    public var shown: String
+    /// Its assets' names (GitLab: its links' names).
+    public var assetNames: Set<String>
+
+    public init(shown: String, assetNames: Set<String>) {
+        self.shown = shown
+        self.assetNames = assetNames
+    }
+
+    /// The names of `wanted` the release does not hold, sorted.
+    public func lacking(_ wanted: [String]) -> [String] { Set(wanted).subtracting(assetNames).sorted() }
 }
 
 /// Publishers keyed by id. The built-in forges are registered here, and a program built on

@@ -8,6 +8,8 @@ package protocol ReleaseRequestAPI: Sendable {
     var noun: String { get }
     /// The repository or project, as messages name it.
     var place: String { get }
+    /// Every open request whose head branch is named `head`, forks' included, each with the
+    /// repository it comes from: `relctlRequests(head:)` keeps the ones that are relctl's.
     func openRequests(head: String) async throws -> [ForgeRequest]
     func create(head: String, base: String, title: String, body: String) async throws -> ForgeRequest
     func update(_ number: Int, title: String, body: String) async throws -> ForgeRequest
@@ -37,9 +39,16 @@ extension ReleaseRequestAPI {
                             "opening the \(noun) from \(head): \((error as? any RelctlError)?.message ?? "\(error)")"
                     )
                 }
-                if let found = try await openRequests(head: head).first(where: { $0.base == base }) { return found }
+                if let found = try await relctlRequests(head: head).first(where: { $0.base == base }) { return found }
             }
         }
+    }
+
+    /// The open requests that are relctl's: from the branch `head` of this repository itself. A
+    /// fork's request from a branch of the same name is someone else's: never updated, closed or
+    /// adopted (its commits are the fork's).
+    package func relctlRequests(head: String) async throws -> [ForgeRequest] {
+        try await openRequests(head: head).filter { $0.isRelctls(head: head) }
     }
 
     /// GitHub's 422 "A pull request already exists", GitLab's and Gitea's 409.
@@ -51,7 +60,10 @@ extension ReleaseRequestAPI {
 }
 
 /// A pull request (GitLab: merge request) as relctl handles one: the number the API addresses it
-/// by (GitHub's and Gitea's `number`, GitLab's `iid`), its title and body, its branches and its page.
+/// by (GitHub's and Gitea's `number`, GitLab's `iid`), its title and body, its branches and its
+/// page, and the repositories its head and base branches belong to (the forge's numeric ids:
+/// GitHub's and Gitea's `head.repo.id`/`base.repo.id`, GitLab's `source_project_id` and
+/// `target_project_id`; nil when the forge names none, as for a deleted fork).
 package struct ForgeRequest: Sendable, Equatable {
     package var number: Int
     package var title: String
@@ -59,13 +71,26 @@ package struct ForgeRequest: Sendable, Equatable {
     package var head: String
     package var base: String
     package var url: String
+    package var sourceRepository: Int?
+    package var targetRepository: Int?
 
-    package init(number: Int, title: String, body: String, head: String, base: String, url: String) {
+    package init(
+        number: Int, title: String, body: String, head: String, base: String, url: String, sourceRepository: Int?,
+        targetRepository: Int?
+    ) {
         self.number = number
         self.title = title
         self.body = body
         self.head = head
         self.base = base
         self.url = url
+        self.sourceRepository = sourceRepository
+        self.targetRepository = targetRepository
+    }
+
+    /// The request identity rule: relctl's only when its head branch is `head` and it comes from
+    /// the repository it targets (known on both sides), never from a fork.
+    package func isRelctls(head: String) -> Bool {
+        self.head == head && sourceRepository != nil && sourceRepository == targetRepository
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RelctlArtifacts
 import RelctlBasics
+import RelctlDistribution
 import RelctlModel
 
 /// `relctl release` preflight: repository, clean tree, allowed branch, tag syntax and manifest
@@ -56,7 +57,62 @@ enum ReleasePreflight {
                     "--artifacts folder not found; pass the folder holding the prebuilt binaries")
             }
         }
+        if options.publish, !options.rebuild {
+            await checkPublished(options.tag, config: config, context: context, into: &report)
+        }
         return report
+    }
+
+    /// `--publish`: each forge is asked (reads only) whether the tag's release is already
+    /// published. A published release is never changed, so one without an asset this release
+    /// would publish (its archives and SHA256SUMS, named before any build) stops the release
+    /// here: exit 1 naming each, before the build, the tag or any request that writes. One holding
+    /// every name is compared by SHA256 in the publish stage, which then sends nothing that writes.
+    private static func checkPublished(
+        _ tag: String, config: RelctlConfig, context: Context, into report: inout PreflightReport
+    ) async {
+        guard let version = report.version else { return }
+        var request = PublishRequest(
+            tag: tag, version: version, tagFormat: config.project.tagFormat, projectName: config.project.name,
+            title: "", body: "", assets: ReleaseAssetSet(assets: []), configuredRepository: config.publish.github,
+            remoteURL: await Git(directory: config.root, context: context).configuredRemoteURL(config.release.remote))
+        request.configuredGitLabProject = config.publish.gitlab
+        request.configuredGiteaRepository = config.publish.gitea
+        request.extensionSettings = config.publish.extensions
+        let wanted = predictedAssetNames(tag, config: config, report: report)
+        do {
+            let forges = try ForgeSelection(settings: config.publish, http: context.http)
+            try forges.preflight(request, context: context)
+            for publisher in forges.publishers {
+                guard let published = try await publisher.publishedRelease(request, context: context) else { continue }
+                let lacking = published.lacking(wanted)
+                guard lacking.isEmpty else {
+                    report.fail(
+                        .failure,
+                        PublishError.publishedReleaseDiffers(release: published.shown, missing: lacking, differing: [])
+                            .diagnostics)
+                    continue
+                }
+                report.warn(
+                    "\(published.shown) is already published: the publish stage compares this release's files with it and changes nothing there"
+                )
+            }
+        } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+        } catch {
+            report.fail(file: config.path, "\(error)")
+        }
+    }
+
+    /// The assets a release of `tag` publishes whose names are known before the build: one archive
+    /// per target and `SHA256SUMS`.
+    private static func predictedAssetNames(_ tag: String, config: RelctlConfig, report: PreflightReport) -> [String] {
+        guard let targets = report.targets, !targets.isEmpty, let version = report.version else { return [] }
+        return targets.map { target in
+            let values = ReleaseNames(project: config.project.name, version: version.description, tag: tag)
+                .placeholders(for: target)
+            return config.archive.name.render(values) + ArchiveFormats.fileExtension(target.format)
+        } + ["SHA256SUMS"]
     }
 
     /// `--host` or `--target` globs over the configured targets; none configured is a tag-only release

@@ -75,11 +75,19 @@ package struct ReleaseRequestRun {
             try await checkOwnership(git, commit: remoteTip, branch: branch)
         }
         outcome.commit = remoteTip
+        // relctl's requests only: from this repository's own branch. A fork's request from a branch
+        // of the same name is never updated, closed or adopted (merging it would merge the fork's commits).
         var open: [ForgeRequest] = []
         if let api {
-            open =
+            let found =
                 try await reading("\(api.place)'s \(noun)s") { try await api.openRequests(head: branch) }?
                 .filter { $0.base == base }.sorted { $0.number < $1.number } ?? []
+            open = found.filter { $0.isRelctls(head: branch) }
+            for request in found where !request.isRelctls(head: branch) {
+                console.warning(
+                    "\(api.place): \(api.noun) #\(request.number) from \(branch) comes from a fork, not from this repository: not relctl's, left as it is"
+                )
+            }
         }
         if let api, open.count > 1 {
             console.warning(
