@@ -156,20 +156,26 @@ enum WriteFaults {
 
     /// Every checksum file in `folder` still matches what it lists, and every JSON file parses.
     static func expectWhole(_ folder: URL, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        // A folder that cannot be listed fails here: it is not an empty one (issue 62).
-        let names = try folderNames(folder)
-        for name in names where !name.hasPrefix(".") {
+        for problem in try wholenessProblems(folder) {
+            Issue.record("\(what): \(problem)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// What is not whole in `folder`: a checksum file that does not match, or names a file that is
+    /// gone (strict: no `--ignore-missing`), and JSON that does not parse. A folder that cannot be
+    /// listed throws: it is not an empty one (issue 62).
+    static func wholenessProblems(_ folder: URL) throws -> [String] {
+        var problems: [String] = []
+        for name in try folderNames(folder) where !name.hasPrefix(".") {
             if name == "SHA256SUMS" || name.hasSuffix(".sha256") {
-                // Strict: a checksum file naming a file that is gone is not whole.
                 let check = try sh("sha256sum -c '\(name)'", in: folder)
-                #expect(check.status == 0, "\(what): \(name) does not match: \(check)", sourceLocation: sourceLocation)
+                if check.status != 0 { problems.append("\(name) does not match: \(check)") }
             } else if name.hasSuffix(".json") {
                 let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) ?? Data()
-                #expect(
-                    (try? JSONSerialization.jsonObject(with: data)) != nil, "\(what): \(name) is not whole",
-                    sourceLocation: sourceLocation)
+                if (try? JSONSerialization.jsonObject(with: data)) == nil { problems.append("\(name) is not whole") }
             }
         }
+        return problems
     }
 
     // MARK: mounts

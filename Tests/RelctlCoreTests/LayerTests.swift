@@ -259,6 +259,10 @@ struct LayerTests {
         "RelctlArtifacts/Images/LayerCache.swift": (3, "the layer cache under ~/.cache/relctl, hashed again on use"),
         "RelctlArtifacts/Images/StreamedBlobUpload.swift": (1, "an image layer relctl wrote"),
         "RelctlArtifacts/Images/ELFInterpreter.swift": (1, "a built binary's ELF header"),
+        "RelctlArtifacts/Packaging/BinaryHeader.swift": (
+            1, "a built binary's header (ELF, Mach-O, PE), found by the packager's contained binary walk"
+        ),
+        "RelctlArtifacts/Packaging/FatMachO.swift": (2, "the two built macOS slices it joins (read once to check, once to join)"),
         "RelctlArtifacts/Images/OCILayoutWriter.swift": (1, "a base-image blob from relctl's cache"),
         "RelctlArtifacts/Images/BaseImageStore.swift": (2, "registry answers and blobs relctl downloaded"),
         "RelctlArtifacts/Images/ImagePusher.swift": (1, "the OCI layout relctl wrote"),
