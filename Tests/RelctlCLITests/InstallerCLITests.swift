@@ -58,7 +58,7 @@ import Testing
             in: fixture.url, environment: environment)
     }
 
-    func installed(_ folder: URL) -> [String] {
+    func installed(_ folder: URL) throws -> [String] {
         (try folderNames(folder.path)).sorted()
     }
 
@@ -96,12 +96,12 @@ import Testing
         #expect(result.stderr.contains("SHA256SUMS: good minisign signature"), "\(result.stderr)")
         #expect(result.stderr.contains(": SHA-256 ok"))
         #expect(result.stderr.contains("is not on your PATH; add it with: export PATH="), "\(result.stderr)")
-        #expect(installed(target) == ["velo-cli", "velo-sql"])
+        #expect(try installed(target) == ["velo-cli", "velo-sql"])
         let ran = try run(target.appendingPathComponent("velo-sql").path, ["--version"])
         #expect(ran.status == 0 && ran.stdout == "velo-sql --version\n", "\(ran)")
         // Installing again replaces the binaries in place.
         #expect(try install(fixture, shell: shell, server: server, to: target).status == 0)
-        #expect(installed(target) == ["velo-cli", "velo-sql"])
+        #expect(try installed(target) == ["velo-cli", "velo-sql"])
     }
 
     @Test func refusesATamperedArchiveABadOrMissingSignatureAndNoHashTool() throws {
@@ -166,7 +166,7 @@ import Testing
             atPath: tools.appendingPathComponent("sha256sum").path, withDestinationPath: sha256sum)
         let withHash = try install(fixture, shell: ["/usr/bin/dash"], server: server, to: target, path: tools.path)
         #expect(withHash.status == 0, "\(withHash)")
-        #expect(installed(target) == ["velo-cli", "velo-sql"])
+        #expect(try installed(target) == ["velo-cli", "velo-sql"])
     }
 
     /// Issue 57: a failing `relctl installer` writes nothing: a malformed SHA256SUMS is found
