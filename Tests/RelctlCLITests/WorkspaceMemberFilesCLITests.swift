@@ -6,7 +6,7 @@ import Testing
 /// A member's files may be anywhere inside the repository (issue 54, item 8; the contract's
 /// "Round 5 → Reading a project"): a `[[version]]` naming `../../charts/app/Chart.yaml` and an
 /// `include` naming `../../proto/**` are the member's, never a place outside the repository.
-@Suite(.timeLimit(.minutes(20)), .removesTemporaries)
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
 struct WorkspaceMemberFilesCLITests {
     static func cargo(_ version: String) -> String {
         "[package]\nname = \"app\"\nversion = \"\(version)\"\nedition = \"2021\"\n"
