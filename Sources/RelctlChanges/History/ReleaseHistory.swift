@@ -28,12 +28,33 @@ package struct HistoryPaths: Sendable, Equatable {
     /// is `:(top)`: git's log matches nothing with `:(top).`.
     package var pathspecs: [String] {
         guard !folder.isEmpty || !include.isEmpty || !exclude.isEmpty else { return [] }
-        func inside(_ glob: String) -> String { folder.isEmpty ? glob : folder + "/" + glob }
+        func inside(_ glob: String) -> String { Self.joined(folder: folder, glob: glob) ?? glob }
         // The top is `:(top)` alone: `:(top).` matches nothing once an exclude is added.
         return [":(top)" + (folder.isEmpty ? "" : folder + "/")]
             + include.map { ":(top,glob)" + inside($0) }
             + exclude.map { ":(top,glob,exclude)" + inside($0) }
     }
+
+    /// `glob` (relative to `folder`) relative to the repository's top, its `..` steps taken
+    /// (`crates/app` with `../../proto/**` is `proto/**`: git's `:(top)` pathspec does not take
+    /// them); nil when it climbs above the top or is absolute.
+    package static func joined(folder: String, glob: String) -> String? {
+        guard !glob.hasPrefix("/") else { return nil }
+        var parts = folder.split(separator: "/").map(String.init)
+        for part in glob.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+                continue
+            }
+            parts.append(String(part))
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// Whether `glob`, relative to `folder`, leads above the repository's top (or is absolute).
+    package static func leavesTop(folder: String, glob: String) -> Bool { joined(folder: folder, glob: glob) == nil }
 }
 
 /// A project's releases as its tags say, and the changes since one of them: the one place the

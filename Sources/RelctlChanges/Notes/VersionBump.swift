@@ -259,7 +259,7 @@ public struct VersionBump: Sendable, Equatable {
         if case .prerelease? = rule?.line { prereleaseLine = true }
         var best: (found: ManifestVersion, version: SemanticVersion, promoted: Bool, marker: Bool)?
         for source in config.versions {
-            guard let found = try? ManifestReaders.read(source, root: config.root),
+            guard let found = try? ManifestReaders.read(source, config: config),
                 let reader = try? ManifestReaders.reader(for: source.kind),
                 var version = releasableVersion(ofManifestText: found.text, comparison: reader.comparison),
                 version > zero
@@ -287,7 +287,7 @@ public struct VersionBump: Sendable, Equatable {
         var best: (ManifestVersion, SemanticVersion)?
         var anyBelow = false
         for source in config.versions {
-            guard let found = try? ManifestReaders.read(source, root: config.root),
+            guard let found = try? ManifestReaders.read(source, config: config),
                 let reader = try? ManifestReaders.reader(for: source.kind),
                 let floor = releasableVersion(ofManifestText: found.text, comparison: reader.comparison), floor > zero
             else { continue }
@@ -504,7 +504,7 @@ public struct VersionBump: Sendable, Equatable {
                     what: planned.what, planned: true))
         }
         for source in config.versions {
-            let found = try ManifestReaders.read(source, root: config.root)
+            let found = try ManifestReaders.read(source, config: config)
             let reader = try ManifestReaders.reader(for: source.kind)
             var spelled = version.description
             if reader.comparison == .pep440 {

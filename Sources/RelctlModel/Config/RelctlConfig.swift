@@ -25,6 +25,11 @@ public struct RelctlConfig: Sendable {
     /// The member's name when this is a `[workspace]` member's configuration (set by the
     /// workspace, never read from a file): its history is its folder's, its release lock its own.
     package var workspaceMember: String?
+    /// The repository's top when this is a `[workspace]` member's configuration (set by the
+    /// workspace): the folder its version files and `include` globs must stay in, not the member's
+    /// own (`../../charts/app/Chart.yaml` is one of its version files). Nil for a project, whose
+    /// files stay in `root`.
+    package var repositoryRoot: URL?
     package var ci: CISettings
     public var publish: PublishSettings
     /// `[[image]]`: container images built from the Linux binaries.

@@ -192,7 +192,7 @@ extension ReleaseIdentity {
             throw IdentityError.noVersionSource(
                 config: config.path, example: format.tag(for: SemanticVersion(major: 1, minor: 0, patch: 0)))
         }
-        let found = try ManifestReaders.read(source, root: config.root)
+        let found = try ManifestReaders.read(source, config: config)
         let version: SemanticVersion
         do { version = try SemanticVersion(parsing: found.text) } catch {
             throw IdentityError.versionNotSemVer(path: found.foundIn, line: found.line, version: found.text)

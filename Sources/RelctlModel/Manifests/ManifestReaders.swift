@@ -76,8 +76,11 @@ package enum ManifestReaders {
     /// Reads a source's version from the project at `root`. The location goes through the one
     /// path rule first: a manifest that is (or lies behind) a link out of the project is refused
     /// before a byte of it is read, naming the link and its target (exit 2).
-    package static func read(_ source: VersionSource, root: URL) throws -> ManifestVersion {
-        let url = try ConfinedPath.resolveInside(source.path, root: root, what: "[[version]] path")
+    ///
+    /// `within` is the folder the file must stay in when it is wider than `root`: a workspace
+    /// member's version file may be anywhere in the repository (`../../charts/app/Chart.yaml`).
+    package static func read(_ source: VersionSource, root: URL, within: URL? = nil) throws -> ManifestVersion {
+        let url = try location(of: source.path, root: root, within: within)
         let info: FileStatus
         do { info = try FileSystem.status(atPath: url.path) } catch {
             // Only a name that is not there is "not found": a folder on the way that may not be
@@ -93,6 +96,28 @@ package enum ManifestReaders {
                 reason: "is a directory; point `path` in its [[version]] entry at the manifest file inside it")
         }
         return try reader(for: source.kind).readVersion(at: url, source: source, displayPath: source.path)
+    }
+}
+
+extension ManifestReaders {
+    /// Reads a source's version from the project `config` describes, its file held to the
+    /// repository when `config` is a workspace member's (`RelctlConfig.repositoryRoot`).
+    package static func read(_ source: VersionSource, config: RelctlConfig) throws -> ManifestVersion {
+        try read(source, root: config.root, within: config.repositoryRoot)
+    }
+
+    /// Where `path` (relative to `root`, or absolute) is, through the one path rule: held to
+    /// `within` when given (`root` lies inside it), else to `root`. A `..` climbing above it, or a
+    /// link leading out of it, is refused (exit 2) naming the path.
+    package static func location(of path: String, root: URL, within: URL?) throws -> URL {
+        guard let within else { return try ConfinedPath.resolveInside(path, root: root, what: "[[version]] path") }
+        let full = path.hasPrefix("/") ? path : root.standardizedFileURL.path + "/" + path
+        do {
+            return try ProjectFile.open(full, in: within, what: "[[version]] path", shown: path).location
+        } catch ConfinedPathError.outside(_, let link, let target, let top, let what) {
+            // Named as the project wrote it, not as the joined path.
+            throw ConfinedPathError.outside(path: path, link: link, target: target, root: top, what: what)
+        }
     }
 }
 

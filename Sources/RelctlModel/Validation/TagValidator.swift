@@ -29,7 +29,7 @@ public enum TagValidator {
         var errors: [any RelctlError] = []
         for source in config.versions {
             do {
-                let found = try ManifestReaders.read(source, root: config.root)
+                let found = try ManifestReaders.read(source, config: config)
                 let reader = try ManifestReaders.reader(for: source.kind)
                 let note = reader.comparison == .pep440 ? PEP440Version.refusal(for: version) : nil
                 sources.append(

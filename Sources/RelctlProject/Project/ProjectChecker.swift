@@ -64,7 +64,7 @@ public enum ProjectChecker {
         var seen: [(path: String, version: String)] = []
         for source in config.versions {
             do {
-                let found = try ManifestReaders.read(source, root: config.root)
+                let found = try ManifestReaders.read(source, config: config)
                 let reader = try ManifestReaders.reader(for: source.kind)
                 switch reader.comparison {
                 case .semver:

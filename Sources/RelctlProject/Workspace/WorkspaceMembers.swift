@@ -254,6 +254,24 @@ package enum WorkspaceMembers {
         member.workspace = nil
         member.project.exclude += nested.filter { !member.project.exclude.contains($0) }
         let top = [prefix, folder].filter { !$0.isEmpty }.joined(separator: "/")
+        // The rule for its files is the repository, not its folder: a version file or an include
+        // glob may name `../../charts/app/Chart.yaml` or `../../proto/**`, never a place above the top.
+        var repository = config.root
+        for _ in prefix.split(separator: "/") { repository.deleteLastPathComponent() }
+        member.repositoryRoot = repository
+        for source in member.versions {
+            do {
+                _ = try ManifestReaders.location(of: source.path, root: url, within: repository)
+            } catch let error as ConfinedPathError {
+                throw WorkspaceMemberError.outsideRepository(
+                    config: ownConfig.exists ? shownConfig : config.path, folder: folder, what: "[[version]] path", path: source.path, step: error.step)
+            }
+        }
+        for include in member.project.include where HistoryPaths.leavesTop(folder: top, glob: include) {
+            throw WorkspaceMemberError.outsideRepository(
+                config: ownConfig.exists ? shownConfig : config.path, folder: folder, what: "[project] include", path: include,
+                step: "`\(include)` (`..` above the repository's top, or an absolute path)")
+        }
         return WorkspaceMember(
             name: member.project.name, path: folder.isEmpty ? "." : folder, config: member,
             history: HistoryPaths(folder: top, include: member.project.include, exclude: member.project.exclude),
@@ -304,6 +322,9 @@ package enum WorkspaceMemberError: RelctlError {
     case tagOfNoMember(config: String, tag: String, matching: [String], formats: [String])
     /// `--member` where relctl.toml has no `[workspace]`.
     case notAWorkspace(config: String)
+    /// A member's `[[version]] path` or `include` glob leading out of the repository (`..` above
+    /// its top, an absolute path elsewhere, a link out): `step` says which.
+    case outsideRepository(config: String, folder: String, what: String, path: String, step: String)
 
     package var exitCode: RelctlExitCode { .badInput }
 
@@ -339,6 +360,13 @@ package enum WorkspaceMemberError: RelctlError {
                 Diagnostic(
                     file: config,
                     "member `\(folder)` (named `\(name)`) cannot have tags in [workspace] tag-format: \(reason)")
+            ]
+        case let .outsideRepository(config, folder, what, path, step):
+            return [
+                Diagnostic(
+                    file: config,
+                    "member `\(folder.isEmpty ? "." : folder)`: \(what) `\(Console.printable(path))` leads outside the repository through \(step); a member's files may be anywhere in the repository (`../../charts/app/Chart.yaml`), never outside it: name a file inside it"
+                )
             ]
         case .notAWorkspace(let config):
             return [
