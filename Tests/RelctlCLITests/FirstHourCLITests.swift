@@ -196,4 +196,25 @@ import Testing
         #expect(release.status == 0, "\(release)")
         #expect(release.stderr.contains("    … build: still running ("), "\(release)")
     }
+
+    /// A dry run's log shows the notes and the tag message once (with `-v` too), and its step
+    /// counter has no gaps: skipped stages carry their numbers.
+    @Test func aDryRunLogShowsTheNotesOnceAndCountsEveryStage() throws {
+        let repo = try GitRepository()
+        try repo.commit(
+            "feat: the first feature",
+            files: ["relctl.toml": "[project]\nname = \"x\"\n[release]\n", "VERSION": "1.0.0\n"])
+        for extra in [[], ["-v"]] {
+            let release = try relctl(["release", "v1.0.0", "--dry-run"] + extra, in: repo.url)
+            #expect(release.status == 0, "\(release)")
+            let log = release.stderr
+            #expect(log.components(separatedBy: "- the first feature (").count == 2, "notes once: \(log)")
+            #expect(log.components(separatedBy: "Release 1.0.0 of x, commit").count == 2, "tag message once: \(log)")
+            let numbers = log.split(separator: "\n").compactMap { line -> Int? in
+                guard line.hasPrefix("==> [") || line.hasPrefix("--  [") else { return nil }
+                return Int(line.dropFirst(5).prefix { $0 != "/" })
+            }
+            #expect(numbers == Array(1...22), "\(log)")
+        }
+    }
 }

@@ -40,6 +40,10 @@ struct GatedStage: ReleaseStage {
     var fails = false
     var warns: String?
     var alongside = true
+    /// Lines it prints: one as it starts, one once it has waited.
+    var says = false
+    /// Why it is skipped, if it is.
+    var skips: String?
     /// Stands for a run whose configuration has the stage run a user command (`[archive] stage`).
     var commands = false
 
@@ -47,10 +51,13 @@ struct GatedStage: ReleaseStage {
     var reads: Set<ReleaseFact> { reading }
     var runsAlongside: Bool { alongside }
     func runsCommands(_ run: ReleaseRun) -> Bool { commands }
+    func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? { skips }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+        if says { run.context.console.info("line of \(name): starting") }
         announces?.open()
         try await waitsFor?.wait(timeout: timeout)
+        if says { run.context.console.info("line of \(name): done") }
         opens?.open()
         if let warns { run.context.console.warning(warns) }
         if fails { throw TestFailure("\(name) broke") }
@@ -97,12 +104,16 @@ struct ReleaseOverlapTests {
     }
 
     func run(
-        _ stages: [any ReleaseStage], serial: Bool = false, dryRun: Bool = true
+        _ stages: [any ReleaseStage], serial: Bool = false, dryRun: Bool = true, log: Log? = nil
     ) async throws -> (outcome: ReleaseOutcome, repository: GitRepository) {
         let repository = try GitRepository()
         let config = try config(repository)
         var context = Context(workingDirectory: repository.url)
         context.environment[ReleasePipeline.serialVariable] = serial ? "1" : nil
+        if let log {
+            context.environment["GITHUB_ACTIONS"] = nil
+            context.console = Console(out: { _ in }, err: { text in log.text.withLock { $0 += text } })
+        }
         var options = ReleaseOptions(tag: "v1.0.0")
         options.dryRun = dryRun
         let outcome = try await ReleasePipeline(stages: stages).run(options, config: config, context: context)
@@ -209,6 +220,57 @@ struct ReleaseOverlapTests {
         ])
         #expect(withCommand.error?.message.contains("stage `commands` failed") == true)
         #expect(withCommand.plan.stages.map(\.status).suffix(2) == [.failed, .notRun])
+    }
+
+    /// What a release printed on stderr (a plain log).
+    final class Log: Sendable {
+        let text = Mutex("")
+        var lines: [String] { text.withLock { $0 }.split(separator: "\n").map(String.init) }
+    }
+
+    /// Issue 57: `first` prints a line, then waits for `second`, which prints its lines and ends
+    /// meanwhile; each stage's lines still sit under its own `==>` header, in stage order.
+    @Test func overlappingStagesPrintUnderTheirOwnHeaders() async throws {
+        let gate = StageGate()
+        let log = Log()
+        let (outcome, _) = try await run(
+            [
+                GatedStage(name: "first", fact: .installers, waitsFor: gate, says: true),
+                GatedStage(name: "second", fact: .signatures, opens: gate, says: true),
+            ], log: log)
+        #expect(outcome.error == nil, "\(outcome.error?.message ?? "")")
+        var header: String?
+        var seen: [String] = []
+        for line in log.lines {
+            if line.hasPrefix("==> ") {
+                header = line.split(separator: " ").last.map(String.init)
+                seen.append(header ?? "")
+            } else if line.hasPrefix("line of ") || line.hasPrefix("    first:") || line.hasPrefix("    second:") {
+                let stage = line.dropFirst(line.hasPrefix("line of ") ? 8 : 4).prefix { $0 != ":" }
+                #expect(String(stage) == header, "\(line) printed under \(header ?? "no header"):\n\(log.lines)")
+            }
+        }
+        #expect(seen == ["preflight", "scratch", "first", "second"], "\(log.lines)")
+        #expect(log.lines.filter { $0.hasPrefix("line of ") }.count == 4, "\(log.lines)")
+    }
+
+    /// Issue 57: the step counter counts every stage, run or skipped, without gaps: a skipped
+    /// stage's line carries its number.
+    @Test func theStepCounterHasNoGaps() async throws {
+        let log = Log()
+        let (outcome, _) = try await run(
+            [
+                GatedStage(name: "runs", fact: .installers),
+                GatedStage(name: "skipped", fact: .signatures, skips: "nothing to sign"),
+                GatedStage(name: "also-runs", fact: .provenance),
+            ], log: log)
+        #expect(outcome.error == nil, "\(outcome.error?.message ?? "")")
+        let numbers = log.lines.compactMap { line -> String? in
+            guard line.hasPrefix("==> [") || line.hasPrefix("--  [") else { return nil }
+            return String(line.dropFirst(5).prefix { $0 != "]" })
+        }
+        #expect(numbers == ["1/5", "2/5", "3/5", "4/5", "5/5"], "\(log.lines)")
+        #expect(log.lines.contains("--  [4/5] skipped: skipped — nothing to sign"), "\(log.lines)")
     }
 
     @Test func theContractRefusesReadsOfLaterStagesAndOverlappingReleaseStages() {

@@ -153,17 +153,22 @@ public struct ReleasePipeline: Sendable {
                     let warnings = StageSchedule.runsAlongside(stage, run) ? DiagnosticsEngine() : nil
                     let alongside = schedule.started(index, run, warnings: warnings)
                     let given = alongside ? outputs.only(stage.needs.union(stage.reads)) : outputs
+                    // Its lines held until its turn (see `ReleaseProgress`): under its own header.
                     let stageRun =
-                        warnings.map { run.printing(to: Self.console(run.context.console, recording: $0)) } ?? run
+                        warnings.map {
+                            run.printing(to: run.progress.stageConsole(for: stage.name, diagnostics: $0))
+                        } ?? run
                     group.addTask {
-                        var given = given
-                        do {
-                            let detail = try await stage.perform(stageRun, &given)
-                            return StageResult(
-                                index: index, started: started, outputs: given, outcome: .success(detail))
-                        } catch {
-                            return StageResult(
-                                index: index, started: started, outputs: given, outcome: .failure(error))
+                        await ReleaseProgress.$stage.withValue(stage.name) {
+                            var given = given
+                            do {
+                                let detail = try await stage.perform(stageRun, &given)
+                                return StageResult(
+                                    index: index, started: started, outputs: given, outcome: .success(detail))
+                            } catch {
+                                return StageResult(
+                                    index: index, started: started, outputs: given, outcome: .failure(error))
+                            }
                         }
                     }
                 }
@@ -209,14 +214,6 @@ public struct ReleasePipeline: Sendable {
 
     static func serialRequested(_ environment: [String: String]) -> Bool {
         environment[serialVariable].map { !$0.isEmpty && $0 != "0" } ?? false
-    }
-
-    /// `console`'s output, with its warnings recorded in `diagnostics` (moved into the run's own
-    /// in stage order once the stages before have ended, so `--json` lists them as a serial run would).
-    private static func console(_ console: Console, recording diagnostics: DiagnosticsEngine) -> Console {
-        Console(
-            verbosity: console.verbosity, color: console.color, isInteractive: console.isInteractive,
-            diagnostics: diagnostics, out: { console.stdout($0) }, err: { console.stderr($0) })
     }
 
     private func skipReason(

@@ -21,9 +21,18 @@ final class ReleaseProgress: Sendable {
     private let status = Mutex<String?>(nil)
     /// The stages running now with their labels, latest last: stages may overlap.
     private let running = Mutex<[(name: String, label: String)]>([])
-    /// Under GitHub Actions, the stage whose output the open group folds: groups do not nest, so a
-    /// stage that starts while another runs gets a line, not a group.
-    private let openGroup = Mutex<String?>(nil)
+    /// Stages whose lines are not all printed yet, in stage order. The first one's lines print as
+    /// they come; each later one's (its header, what it prints, its end line) are held until
+    /// every stage before it has ended, so overlapping stages never print under each other's
+    /// headers. A stage running alone is always first: it streams live.
+    private let turns = Mutex<[Turn]>([])
+    private struct Turn {
+        let name: String
+        var held: [@Sendable () -> Void]
+        var ended: Bool
+    }
+    /// The stage the running task works for, so `update` and `note` lines go under its header.
+    @TaskLocal static var stage: String?
     /// In a plain log, how often a line says which stages still run (a long build would otherwise
     /// show only its start until it ends): every 30 s, or `RELCTL_HEARTBEAT_SECONDS`.
     let heartbeat: Duration
@@ -55,22 +64,43 @@ final class ReleaseProgress: Sendable {
         )
     }
 
+    /// A console for a stage running alongside others: what it prints is held until its turn.
+    func stageConsole(for stage: String, diagnostics: DiagnosticsEngine) -> Console {
+        let console = stageConsole()
+        return Console(
+            verbosity: console.verbosity, color: console.color, isInteractive: console.isInteractive,
+            diagnostics: diagnostics, out: { console.stdout($0) },
+            err: { [weak self] text in
+                guard let self else { return console.stderr(text) }
+                self.show(for: stage) { console.stderr(text) }
+            })
+    }
+
+    /// Prints now what `stage` prints when it is its turn (or no stage is named), or holds it.
+    private func show(for stage: String?, _ line: @escaping @Sendable () -> Void) {
+        turns.withLock { turns in
+            guard let stage, let index = turns.firstIndex(where: { $0.name == stage }), index > 0 else {
+                return line()
+            }
+            turns[index].held.append(line)
+        }
+    }
+
     /// A stage begins.
     func begin(_ stage: String, index: Int, of total: Int) {
         let label = "[\(index)/\(total)] \(stage)"
         running.withLock { $0.append((stage, label)) }
+        let console = self.console
+        let header: @Sendable () -> Void
         switch style {
         case .plain:
-            console.info("==> \(label)")
+            header = { console.info("==> \(label)") }
             startHeartbeat(stage)
         case .githubActions:
-            let opens = openGroup.withLock { open in
-                guard open == nil else { return false }
-                open = stage
-                return true
-            }
-            if opens { console.stderr("::group::relctl: \(stage)\n") } else { console.info("==> \(label)") }
+            // Stages print one after another, so each folds into its own group.
+            header = { console.stderr("::group::relctl: \(stage)\n") }
         case .live:
+            header = {}
             let start = ContinuousClock.now
             status.withLock { $0 = label }
             redraw(label, elapsed: 0)
@@ -87,24 +117,38 @@ final class ReleaseProgress: Sendable {
                 $0?.cancel(); $0 = task
             }
         }
+        turns.withLock { turns in
+            if turns.isEmpty {
+                header()
+                turns.append(Turn(name: stage, held: [], ended: false))
+            } else {
+                turns.append(Turn(name: stage, held: [header], ended: false))
+            }
+        }
     }
 
     /// Replaces the live status text (e.g. "packaging 2/5"); a plain line otherwise at `-v`.
     func update(_ text: String) {
         switch style {
         case .live: status.withLock { $0 = text }
-        case .plain, .githubActions: console.detail("    \(text)")
+        case .plain, .githubActions:
+            let console = self.console
+            show(for: Self.stage) { console.detail("    \(text)") }
         }
     }
 
     /// A line of detail inside the running stage (build output, hook output).
     func note(_ line: String) {
-        clearLine()
-        console.detail("    \(line)")
+        let console = self.console
+        let live = style == .live
+        show(for: Self.stage) {
+            if live { console.stderr("\r\u{1B}[K") }
+            console.detail("    \(line)")
+        }
     }
 
-    /// A stage ended.
-    func end(_ record: StageRecord) {
+    /// A stage ended (or was skipped: `label` is then its number, e.g. `[6/22]`).
+    func end(_ record: StageRecord, label: String? = nil) {
         let stillRunning = running.withLock { running in
             running.removeAll { $0.name == record.name }
             return running.last?.label
@@ -118,6 +162,7 @@ final class ReleaseProgress: Sendable {
         }
         let time = Self.format(record.seconds)
         let detail = record.detail.map { " — \($0)" } ?? ""
+        let console = self.console
         let mark: String
         switch record.status {
         case .ok: mark = console.paint("ok", code: "32")
@@ -125,25 +170,51 @@ final class ReleaseProgress: Sendable {
         case .skipped: mark = console.paint("skipped", code: "2")
         case .notRun: mark = "not run"
         }
+        let line: @Sendable () -> Void
         switch style {
         case .plain:
-            console.info(
+            let number = label.map { "\($0) " } ?? ""
+            let text =
                 record.status == .skipped
-                    ? "--  \(record.name): \(mark)\(detail)" : "    \(record.name): \(mark) (\(time))\(detail)")
+                ? "--  \(number)\(record.name): \(mark)\(detail)" : "    \(record.name): \(mark) (\(time))\(detail)"
+            line = { console.info(text) }
         case .githubActions:
-            console.info("    \(record.name): \(mark) (\(time))\(detail)")
-            // Skipped stages never opened a group, nor did stages that started beside another.
-            let closes = openGroup.withLock { open in
-                guard open == record.name, record.status != .skipped else { return false }
-                open = nil
-                return true
+            // Skipped stages never opened a group.
+            let closes = record.status != .skipped
+            let text = "    \(record.name): \(mark) (\(time))\(detail)"
+            line = {
+                console.info(text)
+                if closes { console.stderr("::endgroup::\n") }
             }
-            if closes { console.stderr("::endgroup::\n") }
         case .live:
-            clearLine()
-            console.info(
-                "  \(record.status == .ok ? "✓" : record.status == .failed ? "✗" : "–") \(record.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(mark) \(time)\(detail)"
-            )
+            let symbol = record.status == .ok ? "✓" : record.status == .failed ? "✗" : "–"
+            let text =
+                "  \(symbol) \(record.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(mark) \(time)\(detail)"
+            line = {
+                console.stderr("\r\u{1B}[K")
+                console.info(text)
+            }
+        }
+        turns.withLock { turns in
+            guard let index = turns.firstIndex(where: { $0.name == record.name }) else {
+                // Skipped: in its place in stage order, after what the stages before it print.
+                if turns.isEmpty { line() } else { turns.append(Turn(name: record.name, held: [line], ended: true)) }
+                return
+            }
+            guard index == 0 else {
+                turns[index].held.append(line)
+                turns[index].ended = true
+                return
+            }
+            line()
+            turns.removeFirst()
+            // The next stages' turn: what they held, and (while they run) their lines as they come.
+            while !turns.isEmpty {
+                for held in turns[0].held { held() }
+                turns[0].held = []
+                guard turns[0].ended else { break }
+                turns.removeFirst()
+            }
         }
     }
 

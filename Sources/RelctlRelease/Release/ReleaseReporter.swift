@@ -74,7 +74,7 @@ struct ReleaseReporter {
         position += 1
         let record = StageRecord(name: name, status: .skipped, detail: detail)
         plan.stages.append(record)
-        progress.end(record)
+        progress.end(record, label: "[\(position)/\(total)]")
     }
 
     mutating func notRun(_ stages: some Sequence<any ReleaseStage>, detail: String? = nil) {
