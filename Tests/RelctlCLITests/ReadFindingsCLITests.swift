@@ -1,0 +1,31 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// Issue 55's "seen but not promised anywhere" findings, each driving the built binary: a Cargo
+/// version beyond 64 bits, a manifest's name holding a newline, a licence `check` let through,
+/// and `repository` under `ulimit -f` leaving `apt/` without `dnf/`.
+@Suite("issue 55 read-side findings", .serialized, .timeLimit(.minutes(20)), .removesTemporaries)
+struct ReadFindingsCLITests {
+    /// `bump --write` wrote `1.0.18446744073709551616` into Cargo.toml, which no cargo can read.
+    @Test func bumpWriteRefusesACargoVersionBeyondSixtyFourBits() throws {
+        let manifest = "[package]\nname = \"huge\"\nversion = \"1.0.18446744073709551615\"\n"
+        let repo = try GitRepository()
+        try repo.commit(
+            "chore: start",
+            files: [
+                "relctl.toml": "[project]\nname = \"huge\"\n\n[[version]]\npath = \"Cargo.toml\"\n",
+                "Cargo.toml": manifest,
+            ])
+        try repo.git("tag", "v1.0.18446744073709551615")
+        try repo.commit("fix: one more", files: ["src/lib.rs": "pub fn f() {}\n"])
+
+        let result = try relctl(["bump", "--write"], in: repo.url)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("Cargo.toml") && result.stderr.contains("1.0.18446744073709551616"), "\(result)")
+        let after = try String(contentsOf: repo.url.appendingPathComponent("Cargo.toml"), encoding: .utf8)
+        #expect(after == manifest, "nothing written")
+        #expect(try repo.git("status", "--porcelain").isEmpty, "the tree is as it was")
+    }
+}
