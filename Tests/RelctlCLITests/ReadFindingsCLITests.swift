@@ -28,4 +28,25 @@ struct ReadFindingsCLITests {
         #expect(after == manifest, "nothing written")
         #expect(try repo.git("status", "--porcelain").isEmpty, "the tree is as it was")
     }
+
+    /// `check` passed a licence with blanks that the AUR stage then refused, after building and
+    /// packaging; now `check` (and every command's load) refuses it first, naming it quoted.
+    @Test(arguments: ["[project]", "[aur]"])
+    func checkRefusesTheLicenceTheAurStageWouldRefuse(_ place: String) throws {
+        let projectLicence = place == "[project]" ? "license = \"MIT License\"\n" : ""
+        let aurLicence = place == "[aur]" ? "license = \"MIT License\"\n" : ""
+        let repo = try GitRepository()
+        try repo.commit(
+            "chore: start",
+            files: [
+                "relctl.toml":
+                    "[project]\nname = \"tool\"\n\(projectLicence)\n[[version]]\npath = \"VERSION\"\n\n[aur]\nrepository = \"/nonexistent/aur.git\"\n\(aurLicence)",
+                "VERSION": "1.0.0\n",
+            ])
+        for command in [["check"], ["build"]] {
+            let result = try relctl(command, in: repo.url)
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(result.stderr.contains("\"MIT License\"") && result.stderr.contains("relctl.toml"), "\(result)")
+        }
+    }
 }
