@@ -49,4 +49,22 @@ struct ReadFindingsCLITests {
             #expect(result.stderr.contains("\"MIT License\"") && result.stderr.contains("relctl.toml"), "\(result)")
         }
     }
+
+    /// A member's package.json `name` holding a newline reached an error line raw: the second
+    /// half began a line of its own (`::error::…`, a command to a CI log). It is shown escaped.
+    @Test func aManifestNameWithANewlineIsShownOnOneLine() throws {
+        let repo = try GitRepository()
+        try repo.commit(
+            "feat: start",
+            files: [
+                "relctl.toml": "[workspace]\nmembers = [\"packages/*\"]\n",
+                "packages/a/package.json": "{\"name\": \"evil\\n::error::forged\", \"version\": \"1.0.0\"}\n",
+            ])
+        for command in [["bump"], ["plan"]] {
+            let result = try relctl(command, in: repo.url)
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(result.stderr.contains("evil\\n::error::forged"), "shown escaped: \(result)")
+            #expect(!result.stderr.split(separator: "\n").contains { $0.hasPrefix("::error::") }, "\(result)")
+        }
+    }
 }
