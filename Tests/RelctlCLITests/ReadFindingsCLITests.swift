@@ -6,7 +6,7 @@ import Testing
 /// Issue 55's "seen but not promised anywhere" findings, each driving the built binary: a Cargo
 /// version beyond 64 bits, a manifest's name holding a newline, a licence `check` let through,
 /// and `repository` under `ulimit -f` leaving `apt/` without `dnf/`.
-@Suite("issue 55 read-side findings", .serialized, .timeLimit(.minutes(20)), .removesTemporaries)
+@Suite("issue 55 read-side findings", .serialized, .timeLimit(.minutes(30)), .removesTemporaries)
 struct ReadFindingsCLITests {
     /// `bump --write` wrote `1.0.18446744073709551616` into Cargo.toml, which no cargo can read.
     @Test func bumpWriteRefusesACargoVersionBeyondSixtyFourBits() throws {
