@@ -67,4 +67,33 @@ struct ReadFindingsCLITests {
             #expect(!result.stderr.split(separator: "\n").contains { $0.hasPrefix("::error::") }, "\(result)")
         }
     }
+
+    /// Under `ulimit -f` that the .deb fits and the .rpm does not, `repository` left a new `apt/`
+    /// and no `dnf/`: both are now staged and moved in together, so neither appears.
+    @Test func repositoryUnderAFileSizeLimitWritesBothRepositoriesOrNeither() throws {
+        let folder = try TemporaryDirectory(prefix: "relctl-read-findings")
+        let scratch = try TemporaryDirectory(prefix: "relctl-read-findings-scratch")
+        defer {
+            folder.remove()
+            scratch.remove()
+        }
+        let project = try FaultProject(at: folder.url)
+        let key = try GPGKey()
+        try project.addRepositories(key: key, keyFile: scratch.url.appendingPathComponent("repo.asc"))
+        try project.succeed(["linux-package", "--tag", "v1.0.0"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: project.dist.path)
+        let deb = try #require(names.first { $0.hasSuffix(".deb") })
+        let rpm = try #require(names.first { $0.hasSuffix(".rpm") })
+        let debBytes = WriteFaults.length(project.dist.appendingPathComponent(deb))
+        let rpmBytes = WriteFaults.length(project.dist.appendingPathComponent(rpm))
+        // The smallest limit (in KiB) the .deb fits under; the .rpm must not.
+        let limit = Int((debBytes + 1023) / 1024)
+        try #require(Int64(limit) * 1024 < rpmBytes, "the .rpm is the larger: \(debBytes) \(rpmBytes)")
+
+        let limited = try project.fault(["repository", "--tag", "v1.0.0"], fileSizeKiB: limit)
+        #expect(limited.status != 0, "\(limited)")
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: project.dist.path))
+        #expect(!after.contains("apt") && !after.contains("dnf"), "both or neither: \(after.sorted())")
+        #expect(after == Set(names), "nothing left in dist/: \(after.subtracting(names).sorted())")
+    }
 }
