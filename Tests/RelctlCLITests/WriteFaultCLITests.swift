@@ -556,8 +556,8 @@ struct WriteFaultCLITests {
         // dnf's six files, its swap). The log shows where the fault landed.
         let cases: [(what: String, settings: [String: String], file: String, call: String?)] = [
             ("the first index", ["RELCTL_FAULT_WRITE_CALLS": "0"], apt + "/dists/", nil),
-            ("the swap of apt/", ["RELCTL_FAULT_RENAME_CALLS": "9"], apt, apt),
-            ("the swap of dnf/", ["RELCTL_FAULT_RENAME_CALLS": "16"], dnf, dnf),
+            ("the swap of apt/", ["RELCTL_FAULT_RENAME_CALLS": "21"], apt, apt),
+            ("the swap of dnf/", ["RELCTL_FAULT_RENAME_CALLS": "22"], dnf, dnf),
         ]
         for (index, (what, settings, file, call)) in cases.enumerated() {
             let log = scratch.url.appendingPathComponent("faults-repository-\(index).log")

@@ -68,16 +68,71 @@ package struct RepositoryBuilder {
                 "\(isURL ? "fetched" : "read") and verified the previous repository from \(remote.shown)")
             previous = folder
         }
+        // Both folders are built whole in one staging folder beside them and only then moved into
+        // place together: a fault while writing either (a full disk, `ulimit -f`) leaves the old
+        // `apt/` and `dnf/` as they were, never a new `apt/` beside an old or missing `dnf/`.
+        let stage = AtomicFile.temporaryURL(for: dist.appendingPathComponent("repositories"))
+        do {
+            try CleanupRegistry.shared.makeDirectory(stage)
+        } catch let error as FileSystemError {
+            // Named as the first folder it was to become (a read-only dist/ refuses `apt/`).
+            let first = settings.aptSuite != nil ? Self.aptFolder : Self.dnfFolder
+            throw error.relocated(from: stage, to: dist.appendingPathComponent(first))
+        }
+        defer {
+            try? FileSystem.remove(stage)
+            CleanupRegistry.shared.unregister(stage)
+        }
+        var staged: [String] = []
+        do {
+            try stageRepositories(
+                settings: settings, config: config, packages: packages, dist: dist, stage: stage, previous: previous,
+                epoch: epoch, key: key, report: &report, staged: &staged)
+        } catch let error as FileSystemError {
+            throw error.relocated(from: stage, to: dist)
+        }
+        try Self.moveIntoPlace(staged, from: stage, to: dist)
+        for name in staged {
+            let folder = dist.appendingPathComponent(name)
+            if name == Self.aptFolder {
+                report.apt = folder.path
+                context.console.info(
+                    "wrote \(folder.path): \(report.aptPackages ?? 0) packages, suite \(settings.aptSuite ?? ""), signed by \(key.fingerprintText)"
+                )
+            } else {
+                report.dnf = folder.path
+                context.console.info(
+                    "wrote \(folder.path): \(report.dnfPackages ?? 0) packages, repomd.xml signed by \(key.fingerprintText)"
+                )
+            }
+        }
+        return report
+    }
+
+    /// Swaps each staged folder for its place in `dist` (one atomic exchange each, as
+    /// `AtomicFile.writeFolder` does). Every byte is written before the first swap, so a write
+    /// fault (a full disk, `ulimit -f`) changes neither folder.
+    private static func moveIntoPlace(_ names: [String], from stage: URL, to dist: URL) throws {
+        for name in names {
+            let destination = dist.appendingPathComponent(name)
+            do { try AtomicFile.replaceFolder(stage.appendingPathComponent(name), at: destination) } catch {
+                throw FileSystemError(
+                    path: destination.path, action: "cannot move the finished folder into place", errno: error.code)
+            }
+        }
+    }
+
+    private func stageRepositories(
+        settings: RepositorySettings, config: RelctlConfig, packages: [Artifact]?, dist: URL, stage: URL,
+        previous: URL?, epoch: Int, key: OpenPGPSecretKey, report: inout Report, staged: inout [String]
+    ) throws {
         if let suite = settings.aptSuite {
             let debs = try Self.releaseFiles(packages, kind: .deb, in: dist)
             let apt = AptRepository(suite: suite, origin: config.project.name, epoch: epoch, key: key)
-            let folder = dist.appendingPathComponent(Self.aptFolder)
+            let folder = stage.appendingPathComponent(Self.aptFolder)
             report.aptPackages = try apt.write(
                 debs: debs, previous: previous.map { $0.appendingPathComponent(Self.aptFolder) }, into: folder)
-            report.apt = folder.path
-            context.console.info(
-                "wrote \(folder.path): \(report.aptPackages ?? 0) packages, suite \(suite), signed by \(key.fingerprintText)"
-            )
+            staged.append(Self.aptFolder)
         }
         if settings.dnf {
             let rpms = try Self.releaseFiles(packages, kind: .rpm, in: dist)
@@ -90,16 +145,12 @@ package struct RepositoryBuilder {
                 }
             }
             let dnf = DnfRepository(origin: config.project.name, epoch: epoch, key: key)
-            let folder = dist.appendingPathComponent(Self.dnfFolder)
+            let folder = stage.appendingPathComponent(Self.dnfFolder)
             report.dnfPackages = try dnf.write(
                 rpms: rpms, previous: previous.map { $0.appendingPathComponent(Self.dnfFolder) }, into: folder,
                 extraKeys: extraKeys)
-            report.dnf = folder.path
-            context.console.info(
-                "wrote \(folder.path): \(report.dnfPackages ?? 0) packages, repomd.xml signed by \(key.fingerprintText)"
-            )
+            staged.append(Self.dnfFolder)
         }
-        return report
     }
 
     /// The repository key: `$RELCTL_REPOSITORY_KEY` (the key's text), else `[repository] signing-key`.

@@ -526,6 +526,10 @@ public struct VersionBump: Sendable, Equatable {
                     spelled = calendar
                 }
             }
+            if source.kind == "cargo", [version.major, version.minor, version.patch].contains(where: { UInt64($0) == nil })
+            {
+                throw VersionWriteError.beyondCargo(path: found.foundIn, line: found.line, version: version.description)
+            }
             guard isOrderable(found.text) else {
                 throw VersionWriteError.unorderable(path: found.foundIn, line: found.line, found: found.text)
             }

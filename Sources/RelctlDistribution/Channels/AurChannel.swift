@@ -9,6 +9,13 @@ import RelctlModel
 /// `--publish` commits both to the AUR git repository (or any git URL) and pushes.
 package struct AurChannel: Channel {
     package static let id = "aur"
+
+    /// Whether `value` fits one word of a PKGBUILD array (a package name, version, licence or
+    /// binary name): no blanks, no `/`. `check` holds the licence to the same rule, so a licence
+    /// the stage would refuse is refused before anything is built.
+    package static func isWord(_ value: String) -> Bool {
+        !value.contains { $0.isWhitespace || $0 == "/" }
+    }
     package static let folder = "aur"
     package var settings: ChannelSettings.Repository
 
@@ -74,7 +81,7 @@ package struct AurChannel: Channel {
         let license = settings.license ?? metadata.license ?? "unknown"
         let version = pkgver(release.version)
         let binaries = release.config.build.binaries
-        for value in [name, version, license] + binaries where value.contains(where: { $0.isWhitespace || $0 == "/" }) {
+        for value in [name, version, license] + binaries where !Self.isWord(value) {
             throw RepositoryError.badValue(
                 field: "PKGBUILD", value: value,
                 reason: "a package name, version, licence or binary name cannot hold blanks or `/`")

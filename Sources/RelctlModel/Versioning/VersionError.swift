@@ -46,11 +46,14 @@ package enum VersionError: RelctlError, CustomStringConvertible, Equatable {
 public enum VersionWriteError: RelctlError, CustomStringConvertible {
     case alreadyReleased(version: String, tag: String)
     case unorderable(path: String, line: Int?, found: String)
+    /// A Cargo manifest cannot hold the version: Cargo reads each of major, minor and patch as an
+    /// unsigned 64-bit number, so a component above 18446744073709551615 breaks every build.
+    case beyondCargo(path: String, line: Int?, version: String)
 
     public var exitCode: RelctlExitCode {
         switch self {
         case .alreadyReleased: return .failure
-        case .unorderable: return .badInput
+        case .unorderable, .beyondCargo: return .badInput
         }
     }
 
@@ -67,6 +70,13 @@ public enum VersionWriteError: RelctlError, CustomStringConvertible {
                 Diagnostic(
                     file: path, line: line,
                     "holds `\(found)`, which no version scheme reads (SemVer, calendar, PEP 440), so relctl cannot tell whether the new version would lower it; nothing was written: set a version by hand"
+                )
+            ]
+        case let .beyondCargo(path, line, version):
+            return [
+                Diagnostic(
+                    file: path, line: line,
+                    "cannot hold version \(version): Cargo reads major, minor and patch as numbers up to 18446744073709551615 (64 bits), so every cargo build would refuse it; nothing was written: set a smaller version (`relctl bump --set`)"
                 )
             ]
         }

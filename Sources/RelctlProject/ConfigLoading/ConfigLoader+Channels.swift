@@ -59,6 +59,15 @@ extension ConfigLoader {
         }
         if let aur = top.table("aur") {
             channels.aur = repository(aur, key: "repository", project: config.project.name)
+            // The AUR stage's rule (`AurChannel.isWord`), said by `check` rather than after the build.
+            if let settings = channels.aur, let license = settings.license ?? config.project.metadata.license,
+                !AurChannel.isWord(license)
+            {
+                aur.report(
+                    settings.license == nil ? nil : "license",
+                    "the PKGBUILD licence \(QuotedString.basic(license))\(settings.license == nil ? " (from [project] `license`)" : "") cannot hold blanks or `/`: it is one word of the PKGBUILD's `license` array; write one SPDX identifier (e.g. \"MIT\") in [aur] `license`"
+                )
+            }
         }
         if let winget = top.table("winget") {
             let identifier = winget.string("identifier")

@@ -345,7 +345,7 @@ package enum WorkspaceMemberError: RelctlError {
             return [
                 Diagnostic(
                     file: config,
-                    "members \(folders.map { "`\($0)`" }.joined(separator: " and ")) are both named `\(name)`, so their tags would collide; give one a [project] name in its own relctl.toml"
+                    "members \(folders.map { "`\($0)`" }.joined(separator: " and ")) are both named `\(outside: name)`, so their tags would collide; give one a [project] name in its own relctl.toml"
                 )
             ]
         case let .unknownGroupMember(config, group, name, known):
@@ -359,7 +359,7 @@ package enum WorkspaceMemberError: RelctlError {
             return [
                 Diagnostic(
                     file: config,
-                    "member `\(folder)` (named `\(name)`) cannot have tags in [workspace] tag-format: \(reason)")
+                    "member `\(outside: folder)` (named `\(outside: name)`) cannot have tags in [workspace] tag-format: \(outside: reason)")
             ]
         case let .outsideRepository(config, folder, what, path, step):
             return [
