@@ -266,7 +266,7 @@ public struct VersionBump: Sendable, Equatable {
             else { continue }
             var promoted = false
             let marker = version.isDevelopmentMarker
-            if marker || (version.isPrerelease && !prereleaseLine && history.taken(version) != nil) {
+            if marker || (version.isReleaseCandidate && !prereleaseLine && history.taken(version) != nil) {
                 version = version.final
                 promoted = true
             }

@@ -150,6 +150,15 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     /// A development marker: a prerelease naming no release of its own but the work towards its
     /// final (`0.18.0-dev`, `-dev.2`, `-pre`, `-snapshot`, `-alpha.0`, `-0`), as PEP 440's `.dev`
     /// does. The next release of a manifest holding one is its final.
+    /// A release candidate (`-rc.1`, `-rc1`, PEP 440's `rc1`): a candidate for its final, which a
+    /// manifest still holding it after its tag means to release. Alphas and betas are not: a
+    /// project on a beta line (pydantic's `2.14.0b1`) goes on to the next beta.
+    package var isReleaseCandidate: Bool {
+        guard case .alphanumeric(let word)? = prerelease.first else { return false }
+        let lower = word.lowercased()
+        return lower == "rc" || (lower.hasPrefix("rc") && lower.dropFirst(2).allSatisfy(\.isNumber))
+    }
+
     package var isDevelopmentMarker: Bool {
         guard let first = prerelease.first else { return false }
         switch first {
