@@ -356,13 +356,14 @@ import Testing
         // The next release follows the commit's month, spelled like the existing tags.
         try repo.commit("fix: later", date: "2026-03-02T10:00:00Z")
         let bump = try relctl(["bump", "--json"], in: repo.url)
-        #expect(bump.stdout.contains("\"next\" : \"26.3.0\"") && bump.stdout.contains("\"tag\" : \"26.03\""), "\(bump)")
+        // `next` is spelled as relctl tags it (issue 57); Cargo.toml still gets Cargo's 26.3.1 below.
+        #expect(bump.stdout.contains("\"next\" : \"26.03\"") && bump.stdout.contains("\"tag\" : \"26.03\""), "\(bump)")
         try repo.commit("fix: same month", date: "2026-03-20T10:00:00Z")
         try repo.git("tag", "26.03")
         try repo.commit("fix: again", date: "2026-03-21T10:00:00Z")
         let patch = try relctl(["bump", "--write"], in: repo.url)
         let member = try repo.directory.read("helix-term/Cargo.toml")
-        #expect(patch.stdout == "26.3.1\n" && member.contains("version = \"26.3.1\""), "\(patch)")
+        #expect(patch.stdout == "26.03.1\n" && member.contains("version = \"26.3.1\""), "\(patch)")
         #expect(try relctl(["validate-tag", "26.03.1"], in: repo.url).status == 0)
     }
 }
