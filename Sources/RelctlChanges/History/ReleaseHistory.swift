@@ -194,15 +194,35 @@ package struct ReleaseHistory: Sendable {
     /// (`named`: the project declared that prerelease line). A prerelease of another line
     /// (`3.0.0-next.4` on `version-3` while main ships 2.x) never lifts it. One
     /// `git for-each-ref --no-merged` when a prerelease tops the releases, none otherwise.
+    ///
+    /// A prerelease `target` contains is abandoned when the branch went on to release lower finals
+    /// after it (httpx's `1.0.0b0` of 2019 on master, followed by 0.24.0 … 0.28.1): a final of a
+    /// lower version, tagged later, that `target` contains and that contains the prerelease. It
+    /// lifts nothing (one `git merge-base --is-ancestor` per such prerelease).
     package func latest(seenFrom target: String, git: Git, named: Set<String>) async throws -> Release? {
         var notMerged: Set<String>?
         for release in releases {
             guard release.version.isPrerelease else { return release }
             if let name = release.version.prereleaseName, named.contains(name) { return release }
             if notMerged == nil { notMerged = try await git.tagNames(notMergedInto: target) }
-            if notMerged?.contains(release.tag) == false { return release }
+            guard notMerged?.contains(release.tag) == false else { continue }
+            if await isAbandoned(release, notMerged: notMerged ?? [], git: git) { continue }
+            return release
         }
         return nil
+    }
+
+    /// Whether the branch released a lower final after `prerelease` on top of it: the newest final
+    /// below it that the target contains (not in `notMerged`) is dated after it and contains it.
+    private func isAbandoned(_ prerelease: Release, notMerged: Set<String>, git: Git) async -> Bool {
+        let later = releases.filter {
+            !$0.version.isPrerelease && $0.version < prerelease.version && $0.date > prerelease.date
+                && !notMerged.contains($0.tag)
+        }
+        guard let newest = later.max(by: { $0.date != $1.date ? $0.date < $1.date : $0.tag > $1.tag }) else {
+            return false
+        }
+        return await git.isAncestor(prerelease.commit, of: newest.commit) == true
     }
 
     /// The release a release of `version` follows: the highest one below it. For a final release
