@@ -6,7 +6,7 @@ import Testing
 /// Issue 63: the relctl bugs the back-test (`scripts/backtest`) found on real histories, each
 /// rebuilt as a generated repository of the same shape and driven through the built binary the
 /// way a new user would (`init`, then `bump`/`plan`).
-@Suite(.removesTemporaries, .timeLimit(.minutes(20))) struct BacktestFindingsCLITests {
+@Suite(.removesTemporaries, .timeLimit(.minutes(30))) struct BacktestFindingsCLITests {
     @discardableResult
     static func commit(
         _ repo: GitRepository, _ message: String, day: Int, files: [String: String] = [:]
@@ -56,5 +56,95 @@ import Testing
         let next = try relctl(["bump", "--json"], in: live.url)
         #expect(try Self.field(next.stdout, "previous") as? String == "1.0.0-beta.0", "\(next)")
         #expect(try Self.field(next.stdout, "next") as? String == "1.0.0-beta.1", "\(next)")
+    }
+
+    /// Twisted: the package is `Twisted`, its tags `twisted-22.1.0` … `twisted-24.7.0`, its version
+    /// in no manifest. `init` reads the tags as the project's series (its name in another case)
+    /// and `bump` counts from the newest.
+    @Test func initReadsTagsNamedAfterTheProjectInAnotherCase() throws {
+        let repo = try GitRepository()
+        // The version is incremental's `Version("Twisted", 24, 3, 0)`: no manifest names it.
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"Twisted\"\ndynamic = [\"version\"]\n")
+        for (day, version) in ["22.1.0", "23.8.0", "24.3.0"].enumerated() {
+            try Self.commit(repo, "Release \(version)", day: day + 1, files: ["NEWS.rst": version + "\n"])
+            try repo.git("tag", "twisted-\(version)")
+        }
+        try Self.commit(repo, "Remove a deprecated module", day: 10, files: ["a.py": "a\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("tag-format = \"twisted-{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "previous") as? String == "twisted-24.3.0", "\(bump)")
+        #expect(try Self.field(bump.stdout, "tag") as? String == "twisted-24.3.1", "\(bump)")
+    }
+
+    /// yargs: 176 `v*` tags, and two old `yargs-v16.2.1`, `yargs-v7.1.2` of 2021. The series the
+    /// recent history uses (the one whose tag names the version package.json holds; ten bare
+    /// releases since the named ones) wins over the two named after the package.
+    @Test func initPrefersTheSeriesNamingTheManifestVersionOverOldNamedTags() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["package.json": "{\n  \"name\": \"yargs\",\n  \"version\": \"\(version)\"\n}\n"]
+        }
+        try Self.commit(repo, "chore: release 16.2.0", day: 1, files: manifest("16.2.0"))
+        try repo.git("tag", "v16.2.0")
+        try Self.commit(repo, "fix: a backport", day: 2, files: ["a.js": "a\n"])
+        try repo.git("tag", "yargs-v16.2.1")
+        try repo.git("tag", "yargs-v7.1.2")
+        for minor in 0...9 {
+            let version = minor == 9 ? "17.5.0" : "17.0.\(minor)"
+            try Self.commit(repo, "chore: release \(version)", day: 3 + minor, files: manifest(version))
+            try repo.git("tag", "v\(version)")
+        }
+        try Self.commit(repo, "fix: strict mode with async middleware", day: 20, files: ["b.js": "b\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("tag-format = \"v{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "previous") as? String == "v17.5.0", "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "17.5.1", "\(bump)")
+
+        // On the 17.x.x branch the manifest holds `17.5.1-candidate.0`, which no tag names: the ten
+        // bare releases since the named tags still make `v{version}` the series.
+        try FileManager.default.removeItem(at: repo.url.appendingPathComponent("relctl.toml"))
+        try Self.commit(repo, "chore: bump version for prerelease", day: 21, files: manifest("17.5.1-candidate.0"))
+        let again = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(again.status == 0, "\(again)")
+        let second = try repo.directory.read("relctl.toml")
+        #expect(second.contains("tag-format = \"v{version}\""), "\(second)")
+    }
+
+    /// ripgrep: the root Cargo.toml is the `ripgrep` package and a `[workspace]` of `crates/*`.
+    /// Cargo counts the root package as a member; so does `init`: `plan` has a `.` row, released
+    /// by the bare `14.1.0` tags, counting only the commits outside the other members.
+    @Test func initKeepsTheRootPackageOfACargoWorkspace() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "Cargo.toml",
+            "[package]\nname = \"ripgrep\"\nversion = \"14.1.0\"\n\n[workspace]\nmembers = [\"crates/globset\", \"crates/ignore\"]\n")
+        try repo.directory.write("crates/core/main.rs", "fn main() {}\n")
+        try repo.directory.write("crates/ignore/Cargo.toml", "[package]\nname = \"ignore\"\nversion = \"0.4.22\"\n")
+        try repo.directory.write("crates/ignore/src/lib.rs", "\n")
+        try repo.directory.write("crates/globset/Cargo.toml", "[package]\nname = \"globset\"\nversion = \"0.4.14\"\n")
+        try repo.directory.write("crates/globset/src/lib.rs", "\n")
+        try Self.commit(repo, "14.1.0", day: 1)
+        try repo.git("tag", "14.1.0")
+        try repo.git("tag", "ignore-0.4.22")
+        try repo.git("tag", "globset-0.4.14")
+        try Self.commit(repo, "ignore: fix a crash", day: 2, files: ["crates/ignore/src/lib.rs": "// fixed\n"])
+        try Self.commit(repo, "core: fix the --files output", day: 3, files: ["crates/core/main.rs": "fn main() { }\n"])
+
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let (plan, members) = try MemberPlanDocument.run(in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let root = members.first { $0.path == "." }
+        #expect(root?.name == "ripgrep", "\(plan.stdout)")
+        #expect(root?.current == "14.1.0" && root?.next == "14.1.1" && root?.tag == "14.1.1", "\(plan.stdout)")
+        #expect(root?.commits == 1, "only the commit outside crates/ignore: \(plan.stdout)")
+        let ignore = members.first { $0.path == "crates/ignore" }
+        #expect(ignore?.next == "0.4.23" && ignore?.tag == "ignore-0.4.23", "\(plan.stdout)")
     }
 }

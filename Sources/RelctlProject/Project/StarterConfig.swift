@@ -442,10 +442,14 @@ public enum StarterConfig {
         guard !version.isEmpty, let format = try? TagFormat(found.tagFormat, project: found.name) else { return nil }
         let chosenTag = format.prefix + version + format.suffix
         if tags.contains(chosenTag) { return nil }
+        // When the chosen format is named after the project, the repository's bare tags are a
+        // series too: yargs' two old `yargs-v16.2.1` tags against the `v17.5.0` naming its version.
+        let named = !TagHistory.isGeneric(format.prefix) || !format.suffix.isEmpty
         let prefixes = Set(
             tags.compactMap { tag -> String? in
-                guard tag.hasSuffix(version), tag.count > version.count else { return nil }
+                guard tag.hasSuffix(version), tag.count >= version.count else { return nil }
                 let prefix = String(tag.dropLast(version.count))
+                if named, TagHistory.isGeneric(prefix) { return prefix }
                 return prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil ? prefix : nil
             })
         guard prefixes.count == 1, let prefix = prefixes.first else { return nil }

@@ -11,10 +11,13 @@ import RelctlModel
 /// say nothing about its `v2.14.0b1`. Tags named after the project (`ignore-0.4.33` for the
 /// `ignore` crate of ripgrep's workspace) win over the repository's bare tags, which belong to the
 /// application; so do tags named after the package's full name (`@changesets/cli@3.0.1` for the
-/// npm package `@changesets/cli`, whose project is `cli`).
+/// npm package `@changesets/cli`, whose project is `cli`) — unless the history moved on from them:
+/// `staleAfter` bare releases after the newest named one (yargs) make all of them vote.
 package struct TagHistory {
     /// How many of the most recent releases vote.
     package static let recentCount = 5
+    /// How many bare releases after the newest tag named after the project make that name stale.
+    package static let staleAfter = 10
 
     /// One version-like tag: the text before its version (`v`, `ignore-`) and the version.
     package struct Release {
@@ -55,7 +58,14 @@ package struct TagHistory {
             return
         }
         let named = releases.filter { !Self.isGeneric($0.prefix) }
-        let candidates = named.isEmpty ? releases : named
+        var candidates = named.isEmpty ? releases : named
+        // Named tags the history has moved on from vote with the rest: yargs' two `yargs-v16.2.1`
+        // of 2021, followed by more than `staleAfter` bare `v17.0.0` … releases.
+        if let newestNamed = named.map(\.date).max(), newestNamed > 0,
+            releases.count(where: { Self.isGeneric($0.prefix) && $0.date > newestNamed }) >= Self.staleAfter
+        {
+            candidates = releases
+        }
         let byRecency = candidates.sorted {
             if $0.date != $1.date { return $0.date > $1.date }
             if !$0.version.hasSamePrecedence(as: $1.version) { return $1.version < $0.version }
@@ -93,14 +103,16 @@ package struct TagHistory {
     /// The text before the version is empty or a bare `v` (or `V`): tags of the whole repository.
     package static func isGeneric(_ prefix: String) -> Bool { prefix.isEmpty || prefix == "v" || prefix == "V" }
 
-    /// `tag` as a release of `project`: a version after nothing, `v`, or the project's name and a
-    /// separator (`ignore-`, `ignore-v`, `ignore/v`); nil for any other tag (another crate's).
+    /// `tag` as a release of `project`: a version after nothing, `v`, or the project's name (in any
+    /// case: Twisted's tags are `twisted-24.7.0`) and a separator (`ignore-`, `ignore-v`,
+    /// `ignore/v`); nil for any other tag (another crate's). The prefix is spelled as the tag is.
     package static func release(in tag: String, project: String) -> Release? {
         var prefix = ""
-        if !project.isEmpty, tag.hasPrefix(project), let separator = tag.dropFirst(project.count).first,
-            "-_/@".contains(separator)
+        let head = String(tag.prefix(project.count))
+        if !project.isEmpty, head == project || head.lowercased() == project.lowercased(),
+            let separator = tag.dropFirst(project.count).first, "-_/@".contains(separator)
         {
-            prefix = project + String(separator)
+            prefix = head + String(separator)
         }
         var inner = Substring(tag.dropFirst(prefix.count))
         if inner.first == "v" || inner.first == "V" {

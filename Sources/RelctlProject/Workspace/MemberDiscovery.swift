@@ -34,7 +34,17 @@ package enum MemberDiscovery {
             let workspace = document.root["workspace"]?.table,
             workspace["package"]?.table?["version"]?.string == nil
         {
-            globs += (workspace["members"]?.array ?? []).compactMap(\.string)
+            let members = (workspace["members"]?.array ?? []).compactMap(\.string)
+            // A root Cargo.toml with a `[package]` of its own is a member too (Cargo's root
+            // package: ripgrep's `ripgrep` beside its ten `crates/*`), released by the bare tags,
+            // once the listed members make a workspace of their own (one crate beside the
+            // application is not one: the root stays a single project).
+            if document.root["package"]?.table != nil,
+                WorkspaceMembers.folders(matching: members, root: root).count >= 2
+            {
+                globs.append(".")
+            }
+            globs += members
         }
         if detected.contains("package.json"), let object = npmManifest(root) {
             globs +=
