@@ -77,6 +77,18 @@ import Testing
         let bump = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(bump.stdout, "previous") as? String == "twisted-24.3.0", "\(bump)")
         #expect(try Self.field(bump.stdout, "tag") as? String == "twisted-24.3.1", "\(bump)")
+
+        // Twisted in 2022: pyproject.toml names no project; setup.cfg's `[metadata]` does.
+        let older = try GitRepository()
+        try older.directory.write("pyproject.toml", "[build-system]\nrequires = [\"setuptools\"]\n")
+        try older.directory.write("setup.cfg", "[metadata]\nname = Twisted\nversion = attr: twisted.__version__\n")
+        try Self.commit(older, "Release 22.4.0", day: 1)
+        try older.git("tag", "twisted-22.4.0")
+        try Self.commit(older, "Fix a conch bug", day: 2, files: ["a.py": "a\n"])
+        let olderInit = try relctl(["init", "--quiet"], in: older.url)
+        #expect(olderInit.status == 0, "\(olderInit)")
+        let olderConfig = try older.directory.read("relctl.toml")
+        #expect(olderConfig.contains("name = \"Twisted\"") && olderConfig.contains("tag-format = \"twisted-{version}\""), "\(olderConfig)")
     }
 
     /// yargs: 176 `v*` tags, and two old `yargs-v16.2.1`, `yargs-v7.1.2` of 2021. The series the

@@ -721,6 +721,27 @@ public enum StarterConfig {
         return nil
     }
 
+    /// setup.cfg's `[metadata] name` (Twisted's before its pyproject.toml named it), if the file
+    /// has one.
+    private static func setupConfigName(root: URL) -> String? {
+        guard let data = (try? ProjectFile.open("setup.cfg", in: root))?.data() else { return nil }
+        var inMetadata = false
+        for raw in TextFile.decode(data).split(separator: "\n") {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                inMetadata = line == "[metadata]"
+                continue
+            }
+            guard inMetadata, let equals = line.firstIndex(where: { $0 == "=" || $0 == ":" }),
+                line[..<equals].trimmingCharacters(in: .whitespaces) == "name"
+            else { continue }
+            let name = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let plain = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+            return !name.isEmpty && plain ? name : nil
+        }
+        return nil
+    }
+
     private static func projectName(root: URL, detected: [String]) -> String {
         if detected.contains("Cargo.toml"),
             let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: root)),
@@ -743,6 +764,7 @@ public enum StarterConfig {
         {
             return name
         }
+        if let name = setupConfigName(root: root) { return name }
         // The name becomes archive and folder names: a folder called `a\b` must not give archives
         // that Windows would unpack into two folders.
         return String(
