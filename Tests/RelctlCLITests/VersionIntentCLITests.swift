@@ -266,8 +266,8 @@ struct VersionIntentCLITests {
             members.map(\.path) == ["packages/a", "packages/group/b", "packages/group/deeper/c"], "\(result)")
     }
 
-    /// Issue 54: SwiftFormat keeps its version in a source file (`let version = "0.62.1"`) and a
-    /// podspec; `init` and `check` say so, naming each file, instead of staying silent.
+    /// Issue 54: SwiftFormat keeps its version in a source file (`let swiftFormatVersion = "0.62.1"`)
+    /// and a podspec; `init` and `check` say so, naming each file, instead of staying silent.
     @Test func aVersionRelctlCannotLocateIsSaid() throws {
         let repository = try GitRepository()
         try repository.commit(
@@ -275,14 +275,17 @@ struct VersionIntentCLITests {
             files: [
                 "Package.swift":
                     "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"SwiftFormat\", products: [.executable(name: \"swiftformat\", targets: [\"CommandLineTool\"])], targets: [.executableTarget(name: \"CommandLineTool\")])\n",
-                "Sources/SwiftFormat/SwiftFormat.swift": "import Foundation\n\n/// The version\npublic let swiftFormatVersion = \"x\"\npublic let version = \"0.62.1\"\n",
+                "Sources/SwiftFormat.swift": "import Foundation\n\n/// The version\nlet swiftFormatName = \"x\"\nlet swiftFormatVersion = \"0.62.1\"\n",
                 "Sources/CommandLineTool/main.swift": "print(1)\n",
                 "SwiftFormat.podspec.json": "{\n  \"name\": \"SwiftFormat\",\n  \"version\": \"0.62.1\"\n}\n",
             ])
         try repository.git("tag", "-a", "0.62.1", "-m", "0.62.1")
         let result = try relctl(["init"], in: repository.url)
         #expect(result.status == 0, "\(result)")
-        for file in ["Sources/SwiftFormat/SwiftFormat.swift holds `let version = \"0.62.1\"`", "SwiftFormat.podspec.json holds version 0.62.1"] {
+        for file in [
+            "Sources/SwiftFormat.swift holds `let swiftFormatVersion = \"0.62.1\"`",
+            "SwiftFormat.podspec.json holds version 0.62.1",
+        ] {
             #expect(result.stderr.contains(file), "\(file): \(result)")
             let check = try relctl(["check"], in: repository.url)
             #expect((check.stdout + check.stderr).contains(file), "\(file): \(check)")

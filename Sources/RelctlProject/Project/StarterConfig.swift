@@ -42,7 +42,7 @@ public enum StarterConfig {
             render(root: root, detected: detected, tags: tags, repository: repository, versioning: versioning),
             to: url)
         let named = Set(found.versions.map(\.path))
-        return (url, detected, found.workspace?.active == true ? [] : unlocatedVersions(root: root, named: named))
+        return (url, detected, found.workspace?.active == true ? [] : unlocatedVersions(root: root, named: named, project: found.name))
     }
 
     /// What `init` learnt about the project, rendered by `render`.
@@ -139,7 +139,7 @@ public enum StarterConfig {
             """
         for note in found.versionNotes { text += "# \(note)\n" }
         let named = Set(found.versions.map(\.path))
-        for note in unlocatedVersions(root: root, named: named) { text += "# \(note)\n" }
+        for note in unlocatedVersions(root: root, named: named, project: found.name) { text += "# \(note)\n" }
         if found.versions.isEmpty, let reason = found.tagIsTheVersion {
             text += "# No version entry: \(reason), so tags are checked for their syntax only.\n"
         } else if found.versions.isEmpty && found.versionNotes.isEmpty {
@@ -373,7 +373,12 @@ public enum StarterConfig {
     /// holding `let version = "1.2.3"` (SwiftFormat's). One sentence each, naming the file and what
     /// it holds, for `init` and `check` to say out loud rather than propose versions without them.
     /// `named`: the paths the configuration already lists.
-    package static func unlocatedVersions(root: URL, named: Set<String> = []) -> [String] {
+    /// A Swift declaration counts when it is named `version` or after the project, the package
+    /// (`Package(name:)`), its file or its folder, then `Version`, in any case
+    /// (`swiftFormatVersion` in `Sources/SwiftFormat.swift`), not any constant that holds a
+    /// version of something else (winget's `manifestVersion` in `WingetChannel.swift`).
+    package static func unlocatedVersions(root: URL, named: Set<String> = [], project: String = "") -> [String] {
+        func letters(_ text: String) -> String { String(text.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }) }
         var found: [(path: String, text: String)] = []
         func read(_ path: String) -> String? {
             guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile,
@@ -385,7 +390,7 @@ public enum StarterConfig {
             guard let regex = try? Regex(pattern), let match = text.firstMatch(of: regex),
                 let group = match.output[1].substring
             else { return nil }
-            return String(group)
+            return String(group).trimmingCharacters(in: .whitespaces)
         }
         let names = ((try? FileSystem.names(in: root)) ?? []).sorted()
         for name in names where name.hasSuffix(".podspec") || name.hasSuffix(".podspec.json") {
@@ -394,21 +399,39 @@ public enum StarterConfig {
                 name.hasSuffix(".json") ? #""version"\s*:\s*"([^"]+)""# : #"\.version\s*=\s*['"]([^'"]+)['"]"#
             if let version = first(pattern, in: text) { found.append((name, "version \(version)")) }
         }
-        let sources = root.appendingPathComponent("Sources")
+        // `Sources/` and three folders below it (SwiftFormat's `Sources/SwiftFormat.swift`, relctl's
+        // `Sources/RelctlBasics/Support/RelctlVersion.swift`), at most 400 files.
         var swiftFiles: [String] = []
-        for target in ((try? FileSystem.names(in: sources)) ?? []).sorted() where !target.hasPrefix(".") {
-            for file in ((try? FileSystem.names(in: sources.appendingPathComponent(target))) ?? []).sorted()
-            where file.hasSuffix(".swift") {
-                swiftFiles.append("Sources/\(target)/\(file)")
+        var folders = ["Sources"]
+        for _ in 0..<4 {
+            var deeper: [String] = []
+            for folder in folders {
+                for name in ((try? FileSystem.names(in: root.appendingPathComponent(folder))) ?? []).sorted()
+                where !name.hasPrefix(".") {
+                    let path = folder + "/" + name
+                    if name.hasSuffix(".swift") {
+                        swiftFiles.append(path)
+                    } else if FileSystem.isDirectory(root.appendingPathComponent(path)) {
+                        deeper.append(path)
+                    }
+                }
             }
+            folders = deeper
         }
+        let package = read("Package.swift").flatMap { first(#"Package\(\s*name:\s*"([^"]+)""#, in: $0) } ?? ""
         for path in swiftFiles.prefix(400) where !named.contains(path) {
+            // A declaration of a three-number version (`let version = "0.62.1"`, `let swiftFormatVersion = …`).
+            let parts = path.split(separator: "/").map(String.init)
+            let stems = Set(
+                [project, package, String(parts[parts.count - 1].dropLast(".swift".count)), parts[parts.count - 2]]
+                    .map(letters).filter { !$0.isEmpty })
+            let stem = stems.sorted().joined(separator: "|")
             guard let text = read(path),
-                let version = first(
-                    #"(?m)^\s*(?:(?:public|internal|package|static|private|fileprivate)\s+)*(?:let|var)\s+version\s*(?::\s*String\s*)?=\s*"([0-9]+\.[0-9]+(?:\.[0-9]+)?[^"]*)""#,
+                let declaration = first(
+                    #"(?m)^\s*((?:(?:public|internal|package|static|private|fileprivate)\s+)*(?:let|var)\s+(?i:(?:\#(stem))?version)\s*(?::\s*String\s*)?=\s*"[0-9]+\.[0-9]+\.[0-9]+[^"]*")"#,
                     in: text)
             else { continue }
-            found.append((path, "`let version = \"\(version)\"`"))
+            found.append((path, "`\(declaration)`"))
         }
         return found.map {
             "\($0.path) holds \($0.text), but no [[version]] names it: relctl neither checks it against the tag nor writes it; if it is the project's version, add a [[version]] for it (docs/configuration.md)"
