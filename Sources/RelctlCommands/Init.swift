@@ -11,7 +11,8 @@ struct Init: RelctlCommand {
     @OptionGroup var global: GlobalOptions
 
     func execute(_ context: Context) async throws {
-        let (_, detected) = try await StarterConfig.write(path: global.config, context: context)
+        let (_, detected, warnings) = try await StarterConfig.write(path: global.config, context: context)
+        for warning in warnings { context.console.warning(warning) }
         let found = detected.isEmpty ? "no manifest found" : "found " + detected.joined(separator: ", ")
         // The path as the user gave it: with --config the file is not ./relctl.toml.
         context.console.info(

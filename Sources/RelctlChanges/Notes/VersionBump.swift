@@ -75,13 +75,22 @@ public struct VersionBump: Sendable, Equatable {
         }
         let (collector, walk) = try await changes(since: last)
         var (level, commitCount) = collector.finish()
+        // What the project recorded beside its commits (`[versioning]`): the highest of both.
+        var intentNotes: [String] = []
+        let intent = try intendedLevel(
+            level, config: config, base: last?.version, rule: rule, commits: commitCount, notes: &intentNotes)
+        let changeLevel = intent.changeLevel
+        level = intent.level
+        let step = { (version: SemanticVersion) in
+            Self.next(after: version, level: level, majorBelowOne: intent.literalMajor)
+        }
         var bump: VersionBump
         if case .prerelease(let identifier)? = rule?.line {
             // Whether anything is new since the latest release of any kind (an rc already made).
             if let latest, latest.tag != last?.tag {
                 commitCount = try await changes(since: latest).0.finish().count
             }
-            var base = last.map { Self.next(after: $0.version, level: level) } ?? initialVersion
+            var base = last.map { step($0.version) } ?? initialVersion
             // A manifest naming the version in preparation (`0.18.0-dev`, `2.0.0`) lifts the base.
             if let intent = manifestIntent(config: config, history: history, rule: rule), base < intent.version.final {
                 base = intent.version.final
@@ -91,7 +100,7 @@ public struct VersionBump: Sendable, Equatable {
                 previousTag: latest?.tag, current: latest?.version, next: next, level: .prerelease,
                 commitCount: commitCount)
         } else if case .maintenance(let range)? = rule?.line {
-            let next = last.map { Self.next(after: $0.version, level: level) } ?? range.lowest
+            let next = last.map { step($0.version) } ?? range.lowest
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next,
                 level: last?.version.isPrerelease == true ? .prerelease : level, commitCount: commitCount)
@@ -100,6 +109,11 @@ public struct VersionBump: Sendable, Equatable {
                     branch: rule?.name ?? "", range: range.description, version: next.description,
                     commit: raising.name, subject: raising.subject)
             }
+        } else if config.versioning.cadence == .yearCounter {
+            let time = try await git.committerTime(of: targetCommit)
+            let next = yearCounterNext(after: last?.version, commitTime: time, history: history)
+            bump = VersionBump(
+                previousTag: last?.tag, current: last?.version, next: next, level: .minor, commitCount: commitCount)
         } else if format.scheme == .calver {
             let time = try await git.committerTime(of: targetCommit)
             let next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
@@ -107,14 +121,15 @@ public struct VersionBump: Sendable, Equatable {
                 previousTag: last?.tag, current: last?.version, next: next, level: .patch, commitCount: commitCount)
         } else if let last {
             bump = VersionBump(
-                previousTag: last.tag, current: last.version, next: next(after: last.version, level: level),
+                previousTag: last.tag, current: last.version, next: step(last.version),
                 level: last.version.isPrerelease ? .prerelease : level, commitCount: commitCount)
         } else {
             bump = VersionBump(
                 previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commitCount)
         }
-        bump.changeLevel = level
+        bump.changeLevel = changeLevel
         bump.branch = rule
+        bump.notes += intentNotes
         // The walk tells in most histories; where it cannot (other release lines), git is asked.
         var ancestor = walk.previousIsAncestor
         if let last, ancestor == nil { ancestor = await git.isAncestor(last.commit, of: targetCommit) }
@@ -148,10 +163,11 @@ public struct VersionBump: Sendable, Equatable {
         var skipped: [String] = []
         // Up at the level the changes call for: a `feat` after 0.53.0 whose 0.54.0 to 0.56.0 were
         // tagged `v0.54.0`… in another spelling gives 0.57.0, not 0.54.1.
-        let step: Level = format.scheme == .calver ? .patch : level
+        let moveUp: Level =
+            config.versioning.cadence == .yearCounter ? .minor : format.scheme == .calver ? .patch : level
         while let taken = history.taken(bump.next) {
             skipped.append(taken)
-            bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : step)
+            bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : moveUp)
         }
         if case .maintenance(let range)? = rule?.line, !range.contains(bump.next) {
             // The commits fit the range, but the manifests or the tags moved it out.
@@ -395,6 +411,90 @@ public struct VersionBump: Sendable, Equatable {
         if let version = try? SemanticVersion(parsing: text) { return version }
         guard let pep = PEP440Version(text), pep.post == nil, pep.dev == nil, pep.local == nil else { return nil }
         return releasableVersion(ofManifestText: text, comparison: .pep440)
+    }
+
+    /// The level the release takes: what the commits call for (`level`), raised by the change
+    /// fragments (`[versioning] fragments`: the highest of both), then, below 1.0.0, Cargo's rule
+    /// when `zero-major = "cargo"` (a feat gives a patch, a breaking change a minor), then the
+    /// project's cadence (`minor` or `major` every release) outside a maintenance line. Each
+    /// change of level is told in `notes`. `changeLevel` is what the changes alone call for
+    /// (commits and fragments), `relctl plan`'s reason.
+    package static func intendedLevel(
+        _ commitLevel: Level, config: RelctlConfig, base: SemanticVersion?, rule: BranchRule?, commits: Int,
+        notes: inout [String]
+    ) throws -> (level: Level, changeLevel: Level, literalMajor: Bool) {
+        var level = commitLevel
+        var literalMajor = false
+        let belowOne = base.map { $0.major == "0" } ?? false
+        if commits > 0, let fragments = try ChangeFragments.read(config: config) {
+            let what = "\(fragments.count) change fragment\(fragments.count == 1 ? "" : "s") ([versioning] fragments = \"\(config.versioning.fragments?.rawValue ?? "")\")"
+            if level < fragments.level {
+                notes.append(
+                    "\(what): \(fragments.file) calls for a \(fragments.level.rawValue), above the commits' \(level.rawValue)")
+                level = fragments.level
+            }
+            if fragments.literalMajor, level == .major, fragments.level == .major, belowOne {
+                literalMajor = true
+            }
+        }
+        let changeLevel = level
+        if config.versioning.zeroMajor == .cargo, belowOne, !literalMajor, level == .minor || level == .major {
+            let cargo: Level = level == .major ? .minor : .patch
+            notes.append(
+                "below 1.0.0 a \(level == .major ? "breaking change" : "feat") gives a \(cargo.rawValue) ([versioning] zero-major = \"cargo\")"
+            )
+            level = cargo
+        }
+        var onLine = true
+        if case .maintenance? = rule?.line { onLine = false }
+        if onLine, let cadence = config.versioning.cadence, cadence != .yearCounter {
+            let floor: Level = cadence == .major ? .major : .minor
+            // Below 1.0.0 a major level is a minor step (`next`): a major cadence means 1.0.0.
+            let steps = level == .major && belowOne && !literalMajor ? Level.minor : level
+            if steps < floor {
+                notes.append(
+                    "every release is a \(floor.rawValue) ([versioning] cadence = \"\(cadence.rawValue)\"); the changes call for a \(level.rawValue)"
+                )
+                level = floor
+                if floor == .major, belowOne { literalMajor = true }
+            }
+        }
+        return (level, changeLevel, literalMajor)
+    }
+
+    /// `YY.N.0` (`[versioning] cadence = "year-counter"`): the year of the commit released (two
+    /// or four digits, as the latest release writes it), and N one above the latest release's in
+    /// that year, else the first number the project gives a year's first release (attrs' 1 in
+    /// `24.1.0`, pip's 0 in `24.0`; 1 when no earlier year says).
+    package static func yearCounterNext(
+        after last: SemanticVersion?, commitTime: Int, history: ReleaseHistory
+    ) -> SemanticVersion {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let year = calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval(commitTime)))
+        let fullYear = last.map { $0.major.count >= 4 } ?? false
+        let major = String(fullYear ? year : year % 100)
+        guard let last else { return SemanticVersion(major: fullYear ? year : year % 100, minor: 1, patch: 0) }
+        let lastYear = Int(last.major) ?? 0
+        if let current = Int(major), current > lastYear {
+            let finals = history.releases.map(\.version).filter { !$0.isPrerelease && $0.major != last.major }
+            let firsts = Dictionary(grouping: finals, by: \.major).values.compactMap { $0.compactMap { Int($0.minor) }.min() }
+            var version = last.final
+            (version.major, version.minor, version.patch) = (major, String(firsts.min() ?? 1), "0")
+            return version
+        }
+        return next(after: last.final, level: .minor)
+    }
+
+    /// Applies the rules to one version. `majorBelowOne`: a major is a major below 1.0.0 too (a
+    /// changeset's `major`, a major cadence), not a minor.
+    package static func next(after current: SemanticVersion, level: Level, majorBelowOne: Bool) -> SemanticVersion {
+        if majorBelowOne, level == .major, !current.isPrerelease, current.major == "0" {
+            var version = current.final
+            (version.major, version.minor, version.patch) = ("1", "0", "0")
+            return version
+        }
+        return next(after: current, level: level)
     }
 
     /// Applies the rules to one version.

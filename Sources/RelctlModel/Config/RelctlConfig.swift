@@ -20,6 +20,8 @@ public struct RelctlConfig: Sendable {
     public var release: ReleaseSettings
     /// `[[branch]]` rules: prerelease and maintenance lines.
     package var branches: [BranchRule] = []
+    /// `[versioning]`: change fragments, the 0.x rule and the release cadence.
+    package var versioning = VersioningSettings()
     /// `[workspace]`: members that release on their own.
     package var workspace: WorkspaceSettings?
     /// The member's name when this is a `[workspace]` member's configuration (set by the

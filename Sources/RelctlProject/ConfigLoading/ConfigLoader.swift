@@ -50,6 +50,7 @@ public enum ConfigLoader {
         if let notes = top.table("notes") { config.notes = readNotes(notes) }
         if let release = top.table("release") { config.release = readRelease(release) }
         config.branches = top.tables("branch").compactMap(readBranch)
+        if let versioning = top.table("versioning") { config.versioning = readVersioning(versioning) }
         if let workspace = top.table("workspace") { config.workspace = readWorkspace(workspace) }
         if let ci = top.table("ci") { config.ci = readCI(ci) }
         if let publish = top.table("publish") { config.publish = readPublish(publish) }
@@ -455,6 +456,28 @@ public enum ConfigLoader {
             workspace.groups.append(.init(name: name, members: members))
         }
         return workspace
+    }
+
+    /// `[versioning]`: fragments, the 0.x rule and the release cadence, each one of its values.
+    private static func readVersioning(_ table: TableReader) -> VersioningSettings {
+        defer { table.finish() }
+        var settings = VersioningSettings()
+        settings.isSet = true
+        func choice<Value: RawRepresentable & CaseIterable>(_ key: String, _: Value.Type) -> Value?
+        where Value.RawValue == String {
+            guard let text = table.string(key) else { return nil }
+            if let value = Value(rawValue: text) { return value }
+            let known = Value.allCases.map(\.rawValue)
+            table.report(
+                key,
+                "unknown [versioning] \(key) `\(text)`\(Suggestion.hint(for: text, in: known)); use \(known.map { "`\($0)`" }.joined(separator: " or ")) (docs/versions.md)"
+            )
+            return nil
+        }
+        settings.fragments = choice("fragments", VersioningSettings.Fragments.self)
+        if let rule = choice("zero-major", VersioningSettings.ZeroMajor.self) { settings.zeroMajor = rule }
+        settings.cadence = choice("cadence", VersioningSettings.Cadence.self)
+        return settings
     }
 
     /// A `[[branch]]`: `name` and exactly one of `prerelease` and `range`.

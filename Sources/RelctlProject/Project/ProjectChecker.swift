@@ -106,6 +106,14 @@ public enum ProjectChecker {
         if config.versions.isEmpty, StarterConfig.versionOnlyInTags(root: config.root) == nil {
             report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
         }
+        // A version relctl cannot locate is said out loud, never skipped (issue 54).
+        if config.workspace == nil {
+            let named = Set(config.versions.map { $0.path.hasPrefix("./") ? String($0.path.dropFirst(2)) : $0.path })
+            for note in StarterConfig.unlocatedVersions(
+                root: config.root, named: named, project: config.project.name) {
+                report.warning(Diagnostic(file: config.path, note))
+            }
+        }
         return seen
     }
 

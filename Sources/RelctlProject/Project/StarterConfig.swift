@@ -14,7 +14,9 @@ public enum StarterConfig {
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
     @discardableResult
-    public static func write(path: String?, context: Context) async throws -> (url: URL, detected: [String]) {
+    public static func write(
+        path: String?, context: Context
+    ) async throws -> (url: URL, detected: [String], warnings: [String]) {
         let url = context.resolve(path ?? ConfigLoader.defaultFileName)
         if FileSystem.exists(url) {
             throw ConfigError.alreadyExists(path: path ?? ConfigLoader.defaultFileName)
@@ -27,10 +29,20 @@ public enum StarterConfig {
         let isRepository = await (try? git.isRepository()) == true
         let tags = isRepository ? ((try? await git.tagList()) ?? []) : []
         let remote = isRepository ? await git.configuredRemoteURL("origin") : nil
+        let repository = repositoryName(remote: remote, root: root)
+        let found = findings(root: root, detected: detected, tags: tags, repository: repository)
+        // Each member of a workspace has its own tag series: a cadence is read for a single project.
+        let format =
+            found.workspace?.active == true
+            ? nil : try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)
+        let versioning = await VersioningDetection.detect(
+            root: root, git: isRepository ? git : nil, tags: tags, format: format,
+            cargo: detected.contains("Cargo.toml"))
         try AtomicFile.write(
-            render(root: root, detected: detected, tags: tags, repository: repositoryName(remote: remote, root: root)),
+            render(root: root, detected: detected, tags: tags, repository: repository, versioning: versioning),
             to: url)
-        return (url, detected)
+        let named = Set(found.versions.map(\.path))
+        return (url, detected, found.workspace?.active == true ? [] : unlocatedVersions(root: root, named: named, project: found.name))
     }
 
     /// What `init` learnt about the project, rendered by `render`.
@@ -86,10 +98,12 @@ public enum StarterConfig {
         }
     }
 
-    package static func render(root: URL, detected: [String], tags: [GitTag] = [], repository: String? = nil) -> String
-    {
+    package static func render(
+        root: URL, detected: [String], tags: [GitTag] = [], repository: String? = nil,
+        versioning: VersioningFindings = VersioningFindings()
+    ) -> String {
         let found = findings(root: root, detected: detected, tags: tags, repository: repository)
-        var text = render(found, root: root)
+        var text = render(found, root: root, versioning: versioning)
         if let offer = found.workspace, !offer.active {
             text += """
 
@@ -105,8 +119,10 @@ public enum StarterConfig {
         return text
     }
 
-    private static func render(_ found: Findings, root: URL) -> String {
-        if let offer = found.workspace, offer.active { return renderWorkspace(found, offer: offer) }
+    private static func render(_ found: Findings, root: URL, versioning: VersioningFindings) -> String {
+        if let offer = found.workspace, offer.active {
+            return renderWorkspace(found, offer: offer, versioning: versioning)
+        }
         var text = """
             # relctl.toml: how this project is released. Reference: \(referenceURL)
             # Check it with `relctl check`, then try `relctl release \(found.exampleTag) --dry-run`.
@@ -122,6 +138,8 @@ public enum StarterConfig {
 
             """
         for note in found.versionNotes { text += "# \(note)\n" }
+        let named = Set(found.versions.map(\.path))
+        for note in unlocatedVersions(root: root, named: named, project: found.name) { text += "# \(note)\n" }
         if found.versions.isEmpty, let reason = found.tagIsTheVersion {
             text += "# No version entry: \(reason), so tags are checked for their syntax only.\n"
         } else if found.versions.isEmpty && found.versionNotes.isEmpty {
@@ -139,6 +157,7 @@ public enum StarterConfig {
             if let pattern = entry.pattern { text += "pattern = \(QuotedString.basic(pattern))\n" }
             text += "\n"
         }
+        text += versioning.rendered
         guard let build = found.build, !found.binaries.isEmpty else {
             text += """
                 # No binary is built here, so this is a tag-only release: `relctl release TAG` checks the
@@ -182,7 +201,9 @@ public enum StarterConfig {
 
     /// A workspace root: the members, their tag format and the branches; each member's versions
     /// come from its own manifests, and a member that ships binaries says how in its own file.
-    private static func renderWorkspace(_ found: Findings, offer: WorkspaceOffer) -> String {
+    private static func renderWorkspace(_ found: Findings, offer: WorkspaceOffer, versioning: VersioningFindings)
+        -> String
+    {
         var text = """
             # relctl.toml: how this repository's packages are released. Reference: docs/monorepos.md.
             # Check it with `relctl plan`, then `relctl bump --write` and `relctl release --pending --dry-run`.
@@ -212,6 +233,7 @@ public enum StarterConfig {
                 text += "\(key) = \(QuotedString.basic(entry.format))\n"
             }
         }
+        if !versioning.isEmpty { text += "\n" + versioning.rendered }
         if let build = found.build, !found.binaries.isEmpty {
             text += """
 
@@ -344,6 +366,76 @@ public enum StarterConfig {
                 ? "A virtual workspace whose crates hold several versions (\(listed.joined(separator: "; "))) and no tag says which is the project's: list the manifests of the line you tag, or release each crate on its own with a [workspace] (docs/monorepos.md)."
                 : "Crates on other version lines are not released with this one: \(listed.joined(separator: "; ")). To release them on their own, use a [workspace] (docs/monorepos.md)."
         )
+    }
+
+    /// Files that seem to hold the project's version where no manifest relctl reads says so: a
+    /// podspec (`*.podspec`, `*.podspec.json`) at the root, a Swift source file under `Sources/`
+    /// holding `let version = "1.2.3"` (SwiftFormat's). One sentence each, naming the file and what
+    /// it holds, for `init` and `check` to say out loud rather than propose versions without them.
+    /// `named`: the paths the configuration already lists.
+    /// A Swift declaration counts when it is named `version` or after the project, the package
+    /// (`Package(name:)`), its file or its folder, then `Version`, in any case
+    /// (`swiftFormatVersion` in `Sources/SwiftFormat.swift`), not any constant that holds a
+    /// version of something else (winget's `manifestVersion` in `WingetChannel.swift`).
+    package static func unlocatedVersions(root: URL, named: Set<String> = [], project: String = "") -> [String] {
+        func letters(_ text: String) -> String { String(text.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }) }
+        var found: [(path: String, text: String)] = []
+        func read(_ path: String) -> String? {
+            guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile,
+                case .whole(let data)? = file.data(limit: 512 * 1024)
+            else { return nil }
+            return TextFile.decode(data)
+        }
+        func first(_ pattern: String, in text: String) -> String? {
+            guard let regex = try? Regex(pattern), let match = text.firstMatch(of: regex),
+                let group = match.output[1].substring
+            else { return nil }
+            return String(group).trimmingCharacters(in: .whitespaces)
+        }
+        let names = ((try? FileSystem.names(in: root)) ?? []).sorted()
+        for name in names where name.hasSuffix(".podspec") || name.hasSuffix(".podspec.json") {
+            guard !named.contains(name), let text = read(name) else { continue }
+            let pattern =
+                name.hasSuffix(".json") ? #""version"\s*:\s*"([^"]+)""# : #"\.version\s*=\s*['"]([^'"]+)['"]"#
+            if let version = first(pattern, in: text) { found.append((name, "version \(version)")) }
+        }
+        // `Sources/` and three folders below it (SwiftFormat's `Sources/SwiftFormat.swift`, relctl's
+        // `Sources/RelctlBasics/Support/RelctlVersion.swift`), at most 400 files.
+        var swiftFiles: [String] = []
+        var folders = ["Sources"]
+        for _ in 0..<4 {
+            var deeper: [String] = []
+            for folder in folders {
+                for name in ((try? FileSystem.names(in: root.appendingPathComponent(folder))) ?? []).sorted()
+                where !name.hasPrefix(".") {
+                    let path = folder + "/" + name
+                    if name.hasSuffix(".swift") {
+                        swiftFiles.append(path)
+                    } else if FileSystem.isDirectory(root.appendingPathComponent(path)) {
+                        deeper.append(path)
+                    }
+                }
+            }
+            folders = deeper
+        }
+        let package = read("Package.swift").flatMap { first(#"Package\(\s*name:\s*"([^"]+)""#, in: $0) } ?? ""
+        for path in swiftFiles.prefix(400) where !named.contains(path) {
+            // A declaration of a three-number version (`let version = "0.62.1"`, `let swiftFormatVersion = …`).
+            let parts = path.split(separator: "/").map(String.init)
+            let stems = Set(
+                [project, package, String(parts[parts.count - 1].dropLast(".swift".count)), parts[parts.count - 2]]
+                    .map(letters).filter { !$0.isEmpty })
+            let stem = stems.sorted().joined(separator: "|")
+            guard let text = read(path),
+                let declaration = first(
+                    #"(?m)^\s*((?:(?:public|internal|package|static|private|fileprivate)\s+)*(?:let|var)\s+(?i:(?:\#(stem))?version)\s*(?::\s*String\s*)?=\s*"[0-9]+\.[0-9]+\.[0-9]+[^"]*")"#,
+                    in: text)
+            else { continue }
+            found.append((path, "`\(declaration)`"))
+        }
+        return found.map {
+            "\($0.path) holds \($0.text), but no [[version]] names it: relctl neither checks it against the tag nor writes it; if it is the project's version, add a [[version]] for it (docs/configuration.md)"
+        }
     }
 
     /// Why a single project needs no `[[version]]`: its ecosystem takes the version from the tag

@@ -171,11 +171,21 @@ package enum WorkspaceMembers {
         }
     }
 
+    /// How many folders deep a `**` in a member glob looks.
+    package static let deepestGlob = 8
+
     /// Folders under `root` matching `pattern` component by component (`crates/*`, `packages/*/js`);
-    /// hidden folders only when the component names them.
+    /// hidden folders only when the component names them. `**` spans any number of folders
+    /// (`packages/**`: every folder below `packages`, at most `deepestGlob` deep, never into
+    /// `node_modules` or hidden folders, each real folder once, so a link back up ends the walk).
     package static func expand(_ pattern: String, root: URL) -> [String] {
         var found = [""]
-        for component in pattern.split(separator: "/").map(String.init) {
+        let components = pattern.split(separator: "/").map(String.init)
+        for (position, component) in components.enumerated() {
+            if component == "**" {
+                found = deep(below: found, root: root, includingBases: position < components.count - 1)
+                continue
+            }
             var next: [String] = []
             for base in found {
                 let folder = base.isEmpty ? root : root.appendingPathComponent(base)
@@ -189,6 +199,30 @@ package enum WorkspaceMembers {
             found = next
         }
         return found
+    }
+
+    /// `bases` and the folders below them (`**`), breadth first, each real folder once.
+    private static func deep(below bases: [String], root: URL, includingBases: Bool) -> [String] {
+        var queue = bases.map { (path: $0, depth: 0) }
+        var seen: Set<String> = []
+        var found: [String] = []
+        var index = 0
+        while index < queue.count {
+            let (base, depth) = queue[index]
+            index += 1
+            let folder = base.isEmpty ? root : root.appendingPathComponent(base)
+            guard seen.insert(FileSystem.realPath(folder.path) ?? folder.standardizedFileURL.path).inserted else {
+                continue
+            }
+            if depth > 0 || includingBases { found.append(base) }
+            guard depth < deepestGlob else { continue }
+            for name in ((try? FileSystem.names(in: folder)) ?? []).sorted()
+            where !name.hasPrefix(".") && name != "node_modules" {
+                let path = base.isEmpty ? name : base + "/" + name
+                if FileSystem.isDirectory(root.appendingPathComponent(path)) { queue.append((path, depth + 1)) }
+            }
+        }
+        return found.sorted()
     }
 
     /// Whether a folder a glob matched is a member: it holds a relctl.toml or a manifest.
@@ -249,6 +283,7 @@ package enum WorkspaceMembers {
             }
         }
         if member.branches.isEmpty { member.branches = config.branches }
+        if !member.versioning.isSet { member.versioning = config.versioning }
         member.workspaceMember = member.project.name
         // A root member `.` reads the workspace's own relctl.toml: as a member it has no members.
         member.workspace = nil

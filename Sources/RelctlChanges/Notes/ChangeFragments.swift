@@ -1,0 +1,189 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+
+/// The bump level the project's change fragments call for (`[versioning] fragments`): one file
+/// per change, written with the change and removed when the release is made, so the ones in the
+/// working tree are the next release's.
+///
+/// - towncrier: the fragment folder (`[tool.towncrier] directory` in towncrier.toml or
+///   pyproject.toml; else `{package_dir}/{package}/newsfragments` when `package` is set; else the
+///   first of `changelog.d`, `newsfragments` and `changelog` that exists), files named
+///   `ISSUE.TYPE[.COUNTER][.EXT]` (`123.feature.rst`, `+orphan.bugfix.md`). A type of a breaking
+///   change or removal calls for a major (a minor below 1.0.0, as a breaking commit does), a
+///   feature or a deprecation for a minor, any other type for a patch.
+/// - changesets: `.changeset/*.md` (in the project's folder or at the repository's top) whose front
+///   matter names the package (its package.json `name` or the project's name) with `major`,
+///   `minor` or `patch`; the highest wins. A changeset's `major` is a major also below 1.0.0, as
+///   `changeset version` makes it.
+package struct ChangeFragments: Sendable, Equatable {
+    package var level: VersionBump.Level
+    /// A major taken as written below 1.0.0 (changesets), not read as a minor.
+    package var literalMajor: Bool
+    /// The fragment that calls for `level` (the first by name), relative to the project root.
+    package var file: String
+    /// How many fragments count.
+    package var count: Int
+
+    /// The towncrier types that call for a major and a minor; every other type is a patch.
+    package static let majorTypes: Set<String> = [
+        "breaking", "removal", "removals", "breaking-change", "breaking-changes", "breaking_change", "incompatible",
+        "major",
+    ]
+    package static let minorTypes: Set<String> = [
+        "feature", "features", "feat", "added", "deprecation", "deprecations", "deprecated", "minor",
+    ]
+    /// towncrier's own default types (with the two above it does not name).
+    package static let defaultTypes: Set<String> = ["feature", "bugfix", "doc", "removal", "misc", "breaking"]
+    /// Where towncrier fragments are looked for when the configuration names no folder.
+    package static let defaultFolders = ["changelog.d", "newsfragments", "changelog"]
+
+    /// The fragments `config` reads, nil when it reads none or none is there.
+    package static func read(config: RelctlConfig) throws -> ChangeFragments? {
+        switch config.versioning.fragments {
+        case nil: return nil
+        case .towncrier?: return try towncrier(root: config.root)
+        case .changesets?:
+            return try changesets(
+                root: config.root, repository: config.repositoryRoot, names: packageNames(config: config))
+        }
+    }
+
+    // MARK: towncrier
+
+    /// The fragment folder and the type names of the towncrier configuration at `root`: nil
+    /// folder when it names none; nil types when it lists none.
+    package static func towncrierSettings(root: URL) throws -> (folder: String?, types: Set<String>?, file: String?) {
+        for name in ["towncrier.toml", "pyproject.toml"] {
+            let file = try ProjectFile.open(name, in: root)
+            guard file.isRegularFile, let text = try file.text(),
+                let document = try? TOMLDocument(text: text, path: name),
+                let settings = document.root["tool"]?.table?["towncrier"]?.table
+            else { continue }
+            var folder = settings["directory"]?.string
+            if folder == nil, let package = settings["package"]?.string, !package.isEmpty {
+                let packageFolder = settings["package_dir"]?.string ?? "."
+                folder = (packageFolder == "." ? "" : packageFolder + "/") + package + "/newsfragments"
+            }
+            var types: Set<String> = []
+            for entry in settings["type"]?.array ?? [] {
+                if let name = entry.table?["directory"]?.string { types.insert(name) }
+            }
+            for name in (settings["fragment"]?.table ?? [:]).keys { types.insert(name) }
+            return (folder, types.isEmpty ? nil : types, name)
+        }
+        return (nil, nil, nil)
+    }
+
+    /// The towncrier fragment folder at `root` (configured, else the first default that exists).
+    package static func towncrierFolder(root: URL) throws -> String? {
+        let settings = try towncrierSettings(root: root)
+        if let folder = settings.folder { return folder }
+        return try defaultFolders.first { try ProjectFile.open($0, in: root).isDirectory }
+    }
+
+    static func towncrier(root: URL) throws -> ChangeFragments? {
+        let settings = try towncrierSettings(root: root)
+        guard let folder = try settings.folder ?? defaultFolders.first(where: { try ProjectFile.open($0, in: root).isDirectory }) else {
+            return nil
+        }
+        let directory = try ProjectFile.open(folder, in: root, what: "the towncrier fragment folder")
+        guard directory.isDirectory else { return nil }
+        let known = settings.types ?? defaultTypes.union(majorTypes).union(minorTypes)
+        var found: ChangeFragments?
+        for name in try FileSystem.names(in: directory.location).sorted() where !name.hasPrefix(".") {
+            guard let type = fragmentType(of: name, known: known) else { continue }
+            let level: VersionBump.Level =
+                majorTypes.contains(type) ? .major : minorTypes.contains(type) ? .minor : .patch
+            let path = folder + "/" + name
+            if var current = found {
+                current.count += 1
+                if current.level < level { (current.level, current.file) = (level, path) }
+                found = current
+            } else {
+                found = ChangeFragments(level: level, literalMajor: false, file: path, count: 1)
+            }
+        }
+        return found
+    }
+
+    /// The type of a towncrier fragment file name (`123.feature.rst` → `feature`): the last
+    /// dot-separated part after the first that names a known type; nil for other files.
+    package static func fragmentType(of name: String, known: Set<String>) -> String? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2 else { return nil }
+        for index in stride(from: parts.count - 1, through: 1, by: -1) where known.contains(parts[index]) {
+            return parts[index]
+        }
+        return nil
+    }
+
+    // MARK: changesets
+
+    /// The names a changeset may give the project: its package.json `name` and its own name.
+    static func packageNames(config: RelctlConfig) -> Set<String> {
+        var names: Set<String> = [config.project.name]
+        if let file = try? ProjectFile.open("package.json", in: config.root), file.isRegularFile,
+            let data = file.data(), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let name = object["name"] as? String
+        {
+            names.insert(name)
+        }
+        return names
+    }
+
+    /// The folder holding changesets for a project at `root`: its own `.changeset`, else the
+    /// repository's (a workspace member's).
+    package static func changesetFolder(root: URL, repository: URL?) throws -> (root: URL, prefix: String)? {
+        if try ProjectFile.open(".changeset", in: root).isDirectory { return (root, "") }
+        guard let repository, repository.standardizedFileURL.path != root.standardizedFileURL.path,
+            try ProjectFile.open(".changeset", in: repository).isDirectory
+        else { return nil }
+        let relative = String(root.standardizedFileURL.path.dropFirst(repository.standardizedFileURL.path.count))
+        let depth = relative.split(separator: "/").count
+        return (repository, String(repeating: "../", count: depth))
+    }
+
+    static func changesets(root: URL, repository: URL?, names: Set<String>) throws -> ChangeFragments? {
+        guard let (top, prefix) = try changesetFolder(root: root, repository: repository) else { return nil }
+        let directory = try ProjectFile.open(".changeset", in: top)
+        var found: ChangeFragments?
+        for name in try FileSystem.names(in: directory.location).sorted()
+        where name.hasSuffix(".md") && name.lowercased() != "readme.md" && !name.hasPrefix(".") {
+            let path = ".changeset/" + name
+            let file = try ProjectFile.open(path, in: top, what: "a changeset")
+            guard file.isRegularFile, let text = try file.text() else { continue }
+            guard let level = changesetLevel(text, names: names) else { continue }
+            if var current = found {
+                current.count += 1
+                if current.level < level { (current.level, current.file) = (level, prefix + path) }
+                found = current
+            } else {
+                found = ChangeFragments(level: level, literalMajor: true, file: prefix + path, count: 1)
+            }
+        }
+        return found
+    }
+
+    /// The highest level a changeset's front matter gives any of `names` (`"@scope/pkg": minor`).
+    package static func changesetLevel(_ text: String, names: Set<String>) -> VersionBump.Level? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+        }
+        guard lines.first == "---" else { return nil }
+        var level: VersionBump.Level?
+        for line in lines.dropFirst() {
+            if line == "---" { break }
+            guard let colon = line.lastIndex(of: ":") else { continue }
+            let unquote = { (text: Substring) in
+                text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            }
+            let name = unquote(line[..<colon]), value = unquote(line[line.index(after: colon)...])
+            guard names.contains(name), let found = VersionBump.Level(rawValue: value), found != .prerelease else {
+                continue
+            }
+            if level == nil || level! < found { level = found }
+        }
+        return level
+    }
+}

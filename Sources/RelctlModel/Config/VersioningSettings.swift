@@ -1,0 +1,47 @@
+import RelctlBasics
+
+/// `[versioning]`: where the project records the size of its next release besides its commit
+/// subjects (issue 63, "Read intent where projects record it"). `relctl init` writes each key it
+/// recognises in the repository; a member of a `[workspace]` inherits the root's table unless its
+/// own relctl.toml has one.
+package struct VersioningSettings: Sendable, Equatable {
+    /// `fragments`: change fragments that give the bump level, one file per change.
+    package enum Fragments: String, Sendable, CaseIterable {
+        /// towncrier: `changelog.d/123.feature.rst`, `newsfragments/45.bugfix.md`.
+        case towncrier
+        /// changesets: `.changeset/*.md` whose front matter says `"pkg": minor`.
+        case changesets
+    }
+
+    /// `zero-major`: what a change does to a version below 1.0.0.
+    package enum ZeroMajor: String, Sendable, CaseIterable {
+        /// A breaking change gives a minor, as a feat does (0.13.4 → 0.14.0 either way).
+        case minor
+        /// Cargo's rule as release-plz applies it: a breaking change gives a minor, a feat a patch
+        /// (0.13.44 → 0.13.45).
+        case cargo
+    }
+
+    /// `cadence`: the step the project takes every release, whatever its commits say.
+    package enum Cadence: String, Sendable, CaseIterable {
+        /// Every release is at least a minor (`1.4.0` → `1.5.0`); a breaking change still gives a major.
+        case minor
+        /// Every release is a major (`48.0.0` → `49.0.0`).
+        case major
+        /// `YY.N.0`: the first number the year of the commit released (as the tags write it), the
+        /// second counting that year's releases (attrs' `24.2.0` → `24.3.0`, then `25.1.0`).
+        case yearCounter = "year-counter"
+    }
+
+    package var fragments: Fragments?
+    package var zeroMajor: ZeroMajor = .minor
+    package var cadence: Cadence?
+    /// Whether the table was written (a member's own `[versioning]` replaces the root's).
+    package var isSet = false
+
+    package init(fragments: Fragments? = nil, zeroMajor: ZeroMajor = .minor, cadence: Cadence? = nil) {
+        self.fragments = fragments
+        self.zeroMajor = zeroMajor
+        self.cadence = cadence
+    }
+}

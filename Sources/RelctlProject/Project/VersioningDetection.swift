@@ -1,0 +1,142 @@
+import Foundation
+import RelctlBasics
+import RelctlChanges
+import RelctlModel
+import Synchronization
+
+/// What `relctl init` reads of the project's intent besides its commit subjects, written as
+/// `[versioning]` (docs/versions.md): change fragments in the tree, Cargo's 0.x rule in the
+/// releases of a Cargo project, and a cadence the recent releases keep.
+package struct VersioningFindings: Equatable, Sendable {
+    package var fragments: (kind: VersioningSettings.Fragments, why: String)?
+    package var zeroMajor: String?
+    package var cadence: (kind: VersioningSettings.Cadence, why: String)?
+
+    package init() {}
+
+    package var isEmpty: Bool { fragments == nil && zeroMajor == nil && cadence == nil }
+
+    package static func == (a: VersioningFindings, b: VersioningFindings) -> Bool {
+        a.fragments?.kind == b.fragments?.kind && a.fragments?.why == b.fragments?.why && a.zeroMajor == b.zeroMajor
+            && a.cadence?.kind == b.cadence?.kind && a.cadence?.why == b.cadence?.why
+    }
+
+    /// The `[versioning]` table, each key with why it was written; empty when nothing was found.
+    package var rendered: String {
+        guard !isEmpty else { return "" }
+        var text = "# What the project records of its next release's size besides its commits (docs/versions.md).\n"
+        text += "[versioning]\n"
+        if let fragments { text += "fragments = \"\(fragments.kind.rawValue)\"   # \(fragments.why)\n" }
+        if let zeroMajor { text += "zero-major = \"cargo\"   # \(zeroMajor)\n" }
+        if let cadence { text += "cadence = \"\(cadence.kind.rawValue)\"   # \(cadence.why)\n" }
+        return text + "\n"
+    }
+}
+
+package enum VersioningDetection {
+    /// How many of the latest releases must keep a cadence for `init` to write it.
+    package static let cadenceReleases = 6
+
+    /// What the repository at `root` records: `format` is the tag format init chose, `cargo`
+    /// whether the project is a Cargo package. `git` nil outside a repository (fragments only).
+    package static func detect(
+        root: URL, git: Git?, tags: [GitTag], format: TagFormat?, cargo: Bool
+    ) async -> VersioningFindings {
+        var found = VersioningFindings()
+        found.fragments = fragments(root: root)
+        guard let git, let format, !tags.isEmpty else { return found }
+        let history = ReleaseHistory(tags: tags, format: format)
+        let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
+        // The releases this branch made, newest version first: a maintenance branch's patches
+        // (wasmtime's 30.0.1 on release-30.0.0) are not the cadence of the branch.
+        let finals = history.releases.filter { !$0.version.isPrerelease && !unmerged.contains($0.tag) }
+        if format.scheme != .calver { found.cadence = cadence(finals) }
+        if cargo, found.cadence == nil { found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git) }
+        return found
+    }
+
+    /// towncrier when its configuration or fragment folder is there; changesets when `.changeset` is.
+    package static func fragments(root: URL) -> (kind: VersioningSettings.Fragments, why: String)? {
+        if (try? ProjectFile.open(".changeset/config.json", in: root))?.isRegularFile == true {
+            return (.changesets, ".changeset/config.json: changesets give each package's bump level")
+        }
+        if let settings = try? ChangeFragments.towncrierSettings(root: root), let file = settings.file {
+            let folder = settings.folder.map { " (fragments in \($0)/)" } ?? ""
+            return (.towncrier, "\(file) configures towncrier\(folder): its fragments give the bump level")
+        }
+        for folder in ChangeFragments.defaultFolders {
+            guard let directory = try? ProjectFile.open(folder, in: root), directory.isDirectory,
+                let names = try? FileSystem.names(in: directory.location)
+            else { continue }
+            let known = ChangeFragments.defaultTypes.union(ChangeFragments.majorTypes).union(
+                ChangeFragments.minorTypes)
+            if let name = names.sorted().first(where: { ChangeFragments.fragmentType(of: $0, known: known) != nil }) {
+                return (.towncrier, "\(folder)/\(name) is a towncrier fragment: fragments give the bump level")
+            }
+        }
+        return nil
+    }
+
+    /// The cadence the latest `cadenceReleases` releases keep (newest version first): each a
+    /// minor step, each a major step, or `YY.N.0` (the first number the year each was tagged in,
+    /// the second counting that year's releases).
+    package static func cadence(_ finals: [ReleaseHistory.Release]) -> (kind: VersioningSettings.Cadence, why: String)? {
+        guard finals.count >= cadenceReleases else { return nil }
+        let recent = Array(finals.prefix(cadenceReleases))
+        let pairs = zip(recent.dropFirst(), recent).map { (older: $0.version, newer: $1.version) }
+        let span = "\(recent.last!.tag) to \(recent[0].tag)"
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let years = recent.map { calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval($0.date))) }
+        let yearly = zip(recent, years).allSatisfy { release, year in
+            release.version.patch == "0" && (release.version.major == String(year % 100) || release.version.major == String(year))
+        }
+        let counting = pairs.allSatisfy { pair in
+            pair.older.major == pair.newer.major
+                ? Int(pair.newer.minor) == (Int(pair.older.minor) ?? -2) + 1
+                : (Int(pair.newer.minor) ?? 9) <= 1
+        }
+        if yearly, counting, Set(years).count >= 2 {
+            return (.yearCounter, "\(span): the year each was tagged in, then a count of the year's releases")
+        }
+        if pairs.allSatisfy({ SemanticVersion.increment($0.older.major) == $0.newer.major && $0.newer.minor == "0" && $0.newer.patch == "0" }) {
+            return (.major, "\(span): each of the last \(pairs.count) releases a major")
+        }
+        if pairs.allSatisfy({
+            $0.older.major == $0.newer.major && SemanticVersion.increment($0.older.minor) == $0.newer.minor
+                && $0.newer.patch == "0"
+        }) {
+            return (.minor, "\(span): each of the last \(pairs.count) releases a minor")
+        }
+        return nil
+    }
+
+    /// Cargo's 0.x rule when the project's 0.x releases show it: at least two releases whose
+    /// changes held a feat (and no breaking change) made as patches, and none made as a minor.
+    package static func cargoZeroMajor(
+        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git
+    ) async -> String? {
+        let zeros = Array(finals.filter { $0.version.major == "0" }.prefix(11))
+        guard zeros.count >= 3 else { return nil }
+        var featPatches: [String] = []
+        var featMinors = 0
+        for (newer, older) in zip(zeros, zeros.dropFirst()) {
+            let collector = Mutex(BumpCollector())
+            guard
+                (try? await history.changes(in: git, to: newer.commit, since: older) { commit in
+                    collector.withLock { $0.add(commit) }
+                }) != nil
+            else { return nil }
+            let level = collector.withLock { $0 }.finish().level
+            guard level == .minor else { continue }
+            if newer.version.minor == older.version.minor {
+                featPatches.append(newer.tag)
+            } else {
+                featMinors += 1
+            }
+        }
+        guard featPatches.count >= 2, featMinors == 0 else { return nil }
+        return
+            "feat commits were released as patches below 1.0.0 (\(featPatches.prefix(3).joined(separator: ", "))), as release-plz does"
+    }
+}
