@@ -62,7 +62,7 @@ import Testing
         #expect(packaged.status == 1, "\(packaged)")
         #expect(packaged.stderr.contains("\(arch)-apple-darwin"), "\(packaged.stderr)")
         let dist = fixture.url.appendingPathComponent("dist")
-        let written = (try? FileManager.default.contentsOfDirectory(atPath: dist.path)) ?? []
+        let written = try folderNames(dist)  // a dist/ that cannot be listed fails, not passes
         #expect(!written.contains { $0.hasSuffix(".tar.gz") }, "no archive written: \(written)")
 
         // The Linux target alone is fine: the header matches.

@@ -41,6 +41,22 @@ import Testing
         #expect(!result.stderr.contains("pyproject.toml:3: holds"))
     }
 
+    /// Issue 62's mutation audit: a tag one patch release away from the manifests (v1.2.4 on
+    /// 1.2.3) is a mismatch in every manifest, Cargo's and Python's alike, and the same files pass
+    /// with the tag that names their version.
+    @Test func validateTagDifferingOnlyInThePatchIsAMismatch() throws {
+        let dir = try project(cargo: "1.2.3", python: "1.2.3")
+        let result = try relctl(["validate-tag", "v1.2.4"], in: dir.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("Cargo.toml:3: holds version 1.2.3, but tag v1.2.4 says 1.2.4"), "\(result)")
+        #expect(result.stderr.contains("pyproject.toml:3: holds version 1.2.3, but tag v1.2.4 says 1.2.4"), "\(result)")
+        let json = try relctl(["validate-tag", "v1.2.4", "--json"], in: dir.url)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let sources = try #require(object["sources"] as? [[String: Any]])
+        #expect(sources.map { $0["matches"] as? Bool } == [false, false], "\(json)")
+        #expect(try relctl(["validate-tag", "v1.2.3"], in: dir.url).status == 0)
+    }
+
     @Test func validateTagJSON() throws {
         let dir = try project(cargo: "1.2.2")
         let result = try relctl(["validate-tag", "v1.2.3-rc.1", "--json"], in: dir.url)

@@ -75,14 +75,14 @@ struct HostileLeftoversCLITests {
                 pattern = '(?<version>(a+)+)b'
                 """)
             try dir.write("sdk/version.txt", String(repeating: "a", count: 64) + "\n")
-            let started = Date()
             // Exponential backtracking: without a bound this runs for longer than the universe.
+            // `timeout` is the hang guard; relctl's own exit 2 and message prove its bound stopped
+            // the match (no wall-clock check: a loaded machine stretches any, issue 62).
             let runaway = try sh("timeout 120 '\(relctlBinary.path)' validate-tag v1.0.0", in: dir.url)
             #expect(runaway.status == 2, "\(runaway)")
             #expect(
                 runaway.stderr.contains("sdk/version.txt: pattern `(?<version>(a+)+)b` ran for more than 3 s"),
                 "\(runaway)")
-            #expect(Date().timeIntervalSince(started) < 60)
 
             try dir.write(
                 "relctl.toml",

@@ -25,11 +25,11 @@ enum WriteFaults {
         }
     }
 
-    /// A run must end within this (a debug build on a loaded 2-core machine); the watchdog kills it
-    /// after `watchdog` seconds.
-    static let bound = 20.0
+    /// The watchdog kills a run after this many seconds: the hang guard, as a time limit is, not a
+    /// bound on how fast a fault case fails. A case takes seconds; no check decides on its wall
+    /// time, which a loaded machine stretches (issue 62: a 20 s bound risked false reds).
     /// `RELCTL_FAULT_WATCHDOG` shortens it, to run the suite against a build that hangs.
-    static let watchdog = ProcessInfo.processInfo.environment["RELCTL_FAULT_WATCHDOG"].flatMap(Double.init) ?? 90.0
+    static let watchdog = ProcessInfo.processInfo.environment["RELCTL_FAULT_WATCHDOG"].flatMap(Double.init) ?? 600.0
 
     /// Runs the built relctl with `arguments`, killing it after `watchdog` seconds.
     /// - Parameter fileSizeKiB: `ulimit -f` for relctl (bash counts in KiB).
@@ -83,7 +83,7 @@ enum WriteFaults {
             seconds: seconds, timedOut: timedOut)
     }
 
-    /// The checks of every fault case: exit 1 within the bound, exactly one error line, naming
+    /// The checks of every fault case: exit 1 (no hang), exactly one error line, naming
     /// one of `files` (a path suffix) and saying `reason`.
     static func expectCleanFailure(
         _ outcome: Outcome, reason: String, naming files: [String], _ what: String,
@@ -91,7 +91,6 @@ enum WriteFaults {
     ) {
         #expect(!outcome.timedOut, "\(what): relctl hung: \(outcome)", sourceLocation: sourceLocation)
         #expect(outcome.status == 1, "\(what): \(outcome)", sourceLocation: sourceLocation)
-        #expect(outcome.seconds < bound, "\(what): took too long: \(outcome)", sourceLocation: sourceLocation)
         let errors = outcome.errorLines
         #expect(errors.count == 1, "\(what): one error line expected: \(outcome)", sourceLocation: sourceLocation)
         guard let line = errors.first else { return }

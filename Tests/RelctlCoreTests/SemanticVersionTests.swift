@@ -155,6 +155,19 @@ import Testing
         #expect(!TagValidator.matches(python, try SemanticVersion(parsing: semver), .pep440))
     }
 
+    /// Issue 62's mutation audit: versions one patch apart never match, under either comparison,
+    /// nor do versions apart in any one field.
+    @Test(arguments: [
+        ("1.2.3", "1.2.4"), ("1.2.4", "1.2.3"), ("1.2.3", "1.3.3"), ("1.2.3", "2.2.3"), ("1.2.3", "1.2.3-rc.1"),
+    ])
+    func versionsOneFieldApartNeverMatch(manifest: String, tag: String) throws {
+        let version = try SemanticVersion(parsing: tag)
+        #expect(!TagValidator.matches(manifest, version, .semver), "\(manifest) vs \(tag)")
+        #expect(!TagValidator.matches(manifest, version, .pep440), "\(manifest) vs \(tag) (PEP 440)")
+        #expect(TagValidator.matches(tag, version, .semver))
+        #expect(TagValidator.matches(manifest, try SemanticVersion(parsing: manifest), .semver))
+    }
+
     @Test func normalisedSpelling() {
         #expect(PEP440Version("1.0.0-RC.1")?.description == "1.0.0rc1")
         #expect(PEP440Version("1.0.0_post_2.dev3")?.description == "1.0.0.post2.dev3")

@@ -19,7 +19,10 @@ public struct RemovesTemporaries: TestTrait, SuiteTrait, TestScoping {
             Issue.record(
                 "\(test.name) has no time limit: give its suite a `.timeLimit(.minutes(N))` (docs/development.md)")
         }
-        try await TemporaryScope.run(function)
+        // On the test threads, not the cooperative pool: a test blocked on a child holds one of
+        // many threads, not one of the pool's one per core (`TestThreads`).
+        guard let threads = TestThreads.shared else { return try await TemporaryScope.run(function) }
+        try await withTaskExecutorPreference(threads) { try await TemporaryScope.run(function) }
     }
 }
 
