@@ -484,7 +484,7 @@ import Testing
             try relctl(["publish", "v1.0.0", "--forge", "gitee"], in: fixture.url, environment: environment)
         }
         // A value outside --forge's list is a usage error (issue 46), listing the valid ones.
-        #expect(unknown.status == 64 && unknown.stderr.contains("use one of: gitea, github, gitlab"), "\(unknown)")
+        #expect(unknown.status == 64 && unknown.stderr.contains("Please provide one of 'gitea', 'github' or 'gitlab'."), "\(unknown)")
     }
 
     /// `release --push --publish` publishes to the forge `[publish]` names, as its last stage.
