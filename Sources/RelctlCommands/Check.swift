@@ -5,6 +5,19 @@ import RelctlProject
 import RelctlRelease
 
 struct Check: RelctlCommand {
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// One line per member: where it is, what was read of it and how it is tagged.
+    func printMembers(_ members: [CheckReport.Member], _ context: Context) {
+        for member in members {
+            let manifests = member.manifests == 0 ? "no manifest" : Self.count(member.manifests, "manifest")
+            let targets = member.targets == 0 ? "no target (tag only)" : Self.count(member.targets, "target")
+            context.console.info(
+                "member \(outside: member.name) (\(outside: member.path == "." ? "./" : member.path + "/")): \(manifests), \(targets), tags \(outside: member.tagFormat)\(member.ownConfig ? ", its own relctl.toml" : "")"
+            )
+        }
+    }
+
     static let configuration = CommandConfiguration(
         abstract: "Validate relctl.toml and the repository, listing every problem found."
     )
@@ -17,9 +30,17 @@ struct Check: RelctlCommand {
             context.console.warning(Diagnostic(file: warning.file, line: warning.line, warning.message).description)
         }
         if global.json { try emitJSON(report, context) }
+        if let members = report.members { printMembers(members, context) }
         if let error = report.error { throw error }
+        let file = global.config ?? "relctl.toml"
+        if let members = report.members {
+            context.console.info(
+                "\(file): ok (a workspace of \(Self.count(members.count, "member")); at its root \(Self.count(report.manifests, "manifest")), \(Self.count(report.targets, "target")))"
+            )
+            return
+        }
         context.console.info(
-            "\(global.config ?? "relctl.toml"): ok (\(report.manifests) manifest\(report.manifests == 1 ? "" : "s"), \(report.targets) target\(report.targets == 1 ? "" : "s")\(report.targets == 0 ? ": a tag-only release" : ""))"
+            "\(file): ok (\(Self.count(report.manifests, "manifest")), \(Self.count(report.targets, "target"))\(report.targets == 0 ? ": a tag-only release" : ""))"
         )
     }
 }

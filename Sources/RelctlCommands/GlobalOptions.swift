@@ -66,8 +66,24 @@ enum EnumeratedOption {
         _ values: [String], option: String, known: [String], normalise: (String) -> String = { $0 }
     ) throws {
         for value in values where !known.contains(normalise(value)) {
-            throw ValidationError(
-                "The value '\(value)' is invalid for '\(option)'; use one of: \(known.joined(separator: ", "))")
+            throw ValidationError(message(value: value, option: option, known: known))
         }
+    }
+
+    /// ArgumentParser's own text for a value outside an enum's cases, word for word, so a script
+    /// reads one text whichever kind of list the option has: "The value 'x' is invalid for
+    /// '--format <id>'. Please provide one of 'a', 'b' or 'c'." (a bulleted list from six values).
+    static func message(value: String, option: String, known: [String]) -> String {
+        let head = "The value '\(value)' is invalid for '\(option)'"
+        guard !known.isEmpty else { return head }
+        if known.count < 6 {
+            let quoted = known.map { "'\($0)'" }
+            let list =
+                quoted.count <= 2
+                ? quoted.joined(separator: " and ")
+                : quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
+            return head + ". Please provide one of \(list)."
+        }
+        return head + ". Please provide one of the following:\n" + known.map { "  - \($0)" }.joined(separator: "\n")
     }
 }

@@ -10,6 +10,12 @@ struct LinuxPackage: RelctlCommand {
     static let configuration = CommandConfiguration(
         commandName: "linux-package",
         abstract: "Write the [[package]] .deb and .rpm files of the Linux targets into dist/.",
+        // --tag is optional only beside --export-key: the usage shows both forms, so --help does
+        // not offer a run without --tag that is then refused (exit 64).
+        usage: """
+            relctl linux-package --tag <tag> [--target <triple|glob> ...] [--format <id> ...] [--out <dir>] [--artifacts <dir>] [<global options>]
+            relctl linux-package --export-key <file> [<global options>]
+            """,
         discussion: """
             Native packages without an external packager: the built binaries in /usr/bin (0755 root:root), the \
             copyright (DEP-5) and, in the .deb, changelog.gz from the release notes under /usr/share/doc/{project}/. \
@@ -23,7 +29,9 @@ struct LinuxPackage: RelctlCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(
-        help: "Required (except with --export-key): the release tag, e.g. v1.2.0 (checked against the manifests first)."
+        help: ArgumentHelp(
+            "Required (except with --export-key): the release tag, e.g. v1.2.0 (checked against the manifests first).",
+            valueName: "tag")
     ) var tag: String?
     @Option(
         name: .customLong("target"),

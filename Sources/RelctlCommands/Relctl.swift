@@ -84,6 +84,7 @@ struct Relctl: AsyncParsableCommand {
             Notes.self, Bump.self, Plan.self,
             CI.self,
             Release.self, ReleasePR.self, Publish.self, Reproduce.self, Train.self,
+            Completions.self, Manual.self,
         ]
     )
 

@@ -162,7 +162,7 @@ import Testing
 
             let bad = try relctl(["checksum", "--algorithm", "md5"], in: dir.url)
             // A value outside --algorithm's list is a usage error (issue 46), listing the valid ones.
-            #expect(bad.status == 64 && bad.stderr.contains("use one of: sha256, sha512"), "\(bad)")
+            #expect(bad.status == 64 && bad.stderr.contains("Please provide one of 'sha256' and 'sha512'."), "\(bad)")
         }
     }
 

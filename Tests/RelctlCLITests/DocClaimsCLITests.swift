@@ -265,4 +265,99 @@ struct DocClaimsCLITests {
             ["image", "--tag", "v1.0.0", "--artifacts", "flat", "--target", ImageFixture.amd64], in: fixture.url)
         #expect(one.status == 0, "\(one)")
     }
+
+    static func page(_ name: String) throws -> String {
+        try String(contentsOf: DogfoodCLITests.repositoryRoot.appendingPathComponent(name), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// Issue 57, item 11: release-pull-requests.md said `release --pending` and `release-pr` do not
+    /// take a workspace (exit 2); they do.
+    @Test func pendingAndReleasePRTakeAWorkspace() throws {
+        let repo = try GitRepository()
+        try repo.commit(
+            "chore: start",
+            files: [
+                "relctl.toml": "[project]\nname = \"mono\"\n\n[workspace]\nmembers = [\"crates/*\"]\n",
+                "crates/core/Cargo.toml": "[package]\nname = \"core\"\nversion = \"1.1.0\"\nedition = \"2021\"\n",
+                "crates/cli/Cargo.toml": "[package]\nname = \"cli\"\nversion = \"0.3.0\"\nedition = \"2021\"\n",
+            ])
+        try repo.git("tag", "core-v1.0.0")
+        try repo.git("tag", "cli-v0.3.0")
+        let pending = try relctl(["release", "--pending", "--dry-run"], in: repo.url)
+        #expect(pending.status == 0, "\(pending)")
+        #expect(pending.stdout.contains("relctl release core-v1.1.0") || pending.stderr.contains("relctl release core-v1.1.0"), "\(pending)")
+        let request = try relctl(["release-pr", "--dry-run"], in: repo.url, environment: ["GITHUB_TOKEN": "", "GH_TOKEN": ""])
+        #expect(request.status == 0, "\(request)")
+        let page = try Self.page("docs/release-pull-requests.md")
+        #expect(!page.contains("do not take a workspace"))
+        #expect(page.contains("`release --pending` and `release-pr` take a workspace too"))
+    }
+
+    /// matrix.md said an unknown triple is a warning: it is an error until `runner` and `format`
+    /// are given; then silent when relctl knows its words, a warning when it cannot read it.
+    @Test func anUnknownTripleIsAnErrorUntilItsRunnerIsGiven() throws {
+        try withTemporaryDirectory { dir in
+            func config(_ triple: String, _ extra: String) throws {
+                _ = try dir.write("relctl.toml", "[project]\nname = \"x\"\n\n[[target]]\ntriple = \"\(triple)\"\n\(extra)")
+            }
+            for command in [["check"], ["matrix"]] {
+                try config("riscv64-unknown-freebsd", "")
+                let bare = try relctl(command, in: dir.url)
+                #expect(bare.status == 2, "\(command) \(bare)")
+                #expect(bare.stderr.contains("relctl.toml:4: unknown target triple `riscv64-unknown-freebsd`"), "\(bare)")
+                #expect(bare.stderr.contains("give `runner`"), "\(bare)")
+                try config("riscv64-unknown-freebsd", "runner = \"self-hosted\"\nformat = \"tar.gz\"\n")
+                let given = try relctl(command, in: dir.url)
+                #expect(given.status == 0 && !given.stderr.contains("unknown target triple"), "\(command) \(given)")
+                try config("mips99-unknown-weird", "runner = \"r\"\nformat = \"tar.gz\"\n")
+                let odd = try relctl(command, in: dir.url)
+                #expect(odd.status == 0, "\(command) \(odd)")
+                #expect(odd.stderr.contains("warning: relctl.toml:4: unknown target triple `mips99-unknown-weird`"), "\(odd)")
+            }
+            #expect(!(try Self.page("docs/matrix.md")).contains("is reported as a warning"))
+        }
+    }
+
+    /// channels.md says `check` fails on a plugin that cannot be found: it passed on a `command`
+    /// whose program does not exist (and failed only at run time).
+    @Test func checkFailsOnAPluginCommandThatCannotBeFound() throws {
+        try withTemporaryDirectory { dir in
+            for (command, expected) in [
+                (#"["channels/missing.py"]"#, "its command `channels/missing.py` is not an executable file in the project"),
+                (#"["relctl-no-such-program", "x"]"#, "its command `relctl-no-such-program` is not on PATH"),
+            ] {
+                _ = try dir.write(
+                    "relctl.toml", "[project]\nname = \"x\"\n\n[[channel]]\nname = \"announce\"\ncommand = \(command)\n")
+                let check = try relctl(["check"], in: dir.url)
+                #expect(check.status == 2, "\(check)")
+                #expect(check.stderr.contains("relctl.toml:4: [[channel]] `announce`: \(expected)"), "\(check)")
+            }
+            _ = try dir.write("channels/announce.sh", "#!/bin/sh\necho '{\"files\": []}'\n", executable: true)
+            _ = try dir.write(
+                "relctl.toml", "[project]\nname = \"x\"\n\n[[channel]]\nname = \"announce\"\ncommand = [\"channels/announce.sh\"]\n")
+            let found = try relctl(["check"], in: dir.url)
+            #expect(found.status == 0, "\(found)")
+        }
+    }
+
+    /// checksums.md said SHA256SUMS has one line per archive: a release lists its SBOMs too. The
+    /// README and linux-packages.md said the rpm is rpmlint-clean: unsigned, rpmlint reports
+    /// `no-signature` (LinuxPackageCLITests runs rpmlint); the pages now say when it is clean.
+    @Test func theReleaseListsItsSBOMsAndThePagesSayWhenAnRpmIsClean() throws {
+        let fixture = try ReleaseFixture()
+        let result = try relctl(["release", "v1.0.0"], in: fixture.url)
+        #expect(result.status == 0, "\(result)")
+        let sums = try fixture.repository.directory.read("dist/SHA256SUMS")
+        #expect(sums.contains(".cdx.json\n") && sums.contains(".tar.gz\n"), "\(sums)")
+        #expect(!sums.contains("manifest.json"), "\(sums)")
+        let checksums = try Self.page("docs/checksums.md")
+        #expect(!checksums.contains("one such line per archive,"))
+        #expect(checksums.contains("SBOMs (`.cdx.json`)"))
+        for page in ["README.md", "docs/linux-packages.md"] {
+            let text = try Self.page(page)
+            #expect(!text.contains("lintian/rpmlint-clean") && !text.contains("pass lintian and rpmlint without errors"), "\(page)")
+            #expect(text.contains("no-signature"), "\(page)")
+        }
+    }
 }

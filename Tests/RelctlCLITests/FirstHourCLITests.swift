@@ -217,4 +217,86 @@ import Testing
             #expect(numbers == Array(1...22), "\(log)")
         }
     }
+
+    /// Item 6: `check` at a workspace root names each member and what it read of it, instead of
+    /// "0 manifests, 0 targets: a tag-only release"; a member's bad manifest is named by its file.
+    @Test func checkAtAWorkspaceRootNamesTheMembers() throws {
+        let repository = try GitRepository()
+        var files = InitWorkspaceCLITests.cargoWorkspace
+        files["relctl.toml"] = """
+            [project]
+            name = "mono"
+
+            [workspace]
+            members = ["crates/*"]
+            tag-format = "{member}-v{version}"
+
+            """
+        files["crates/cli/relctl.toml"] = """
+            [project]
+            name = "cli"
+
+            [[version]]
+            path = "Cargo.toml"
+
+            [build]
+            command = "cargo build --release"
+            binaries = ["cli"]
+
+            [[target]]
+            triple = "x86_64-unknown-linux-gnu"
+
+            """
+        try repository.commit("chore: start", files: files)
+        let check = try relctl(["check"], in: repository.url)
+        #expect(check.status == 0, "\(check)")
+        #expect(!check.stderr.contains("tag-only release"), "\(check)")
+        #expect(check.stderr.contains("member cli (crates/cli/): 1 manifest, 1 target, tags cli-v{version}, its own relctl.toml"), "\(check)")
+        #expect(check.stderr.contains("member core (crates/core/): 1 manifest, no target (tag only), tags core-v{version}"), "\(check)")
+        #expect(check.stderr.contains("relctl.toml: ok (a workspace of 2 members"), "\(check)")
+        let json = try relctl(["check", "--json"], in: repository.url)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+        let members = try #require(document["members"] as? [[String: Any]], "\(json)")
+        #expect(members.map { $0["name"] as? String } == ["cli", "core"], "\(json)")
+        #expect(members.map { $0["targets"] as? Int } == [1, 0], "\(json)")
+        // A member's manifest that cannot be read is a problem of check at the root, named by its file.
+        try repository.directory.write("crates/core/Cargo.toml", "[package]\nname = \"core\"\nversion = \"one\"\n")
+        let broken = try relctl(["check"], in: repository.url)
+        #expect(broken.status == 2, "\(broken)")
+        #expect(broken.stderr.contains("crates/core/Cargo.toml"), "\(broken)")
+        #expect(broken.stderr.contains("`one`"), "\(broken)")
+    }
+
+    /// Item 9: a value outside an option's list reads the same whichever kind of list the option
+    /// has (ArgumentParser's enum or relctl's registry check); `validate-tag --json` carries `ok` on
+    /// a mismatch; `linux-package --help` shows `--tag` as required (beside `--export-key`).
+    @Test func optionTextsAreOneForScripts() throws {
+        let repo = try GitRepository()
+        try repo.commit("chore: start", files: ["relctl.toml": "[project]\nname = \"demo\"\n\n[[version]]\npath = \"VERSION\"\n", "VERSION": "1.0.0\n"])
+        let cases: [([String], String)] = [
+            (["checksum", "--algorithm", "md5"], "'--algorithm <name>'. Please provide one of 'sha256' and 'sha512'."),
+            (["matrix", "--format", "yaml"], "'--format <format>'. Please provide one of 'table', 'json' or 'github'."),
+            (["linux-package", "--tag", "v1.0.0", "--format", "snap"], "'--format <id>'. Please provide one of 'deb' and 'rpm'."),
+            (["publish", "v1.0.0", "--forge", "svn"], "'--forge <name>'. Please provide one of 'gitea', 'github' or 'gitlab'."),
+            (["release", "v1.0.0", "--color", "pink"], "'--color <color>'. Please provide one of 'auto', 'always' or 'never'."),
+        ]
+        for (arguments, text) in cases {
+            let result = try relctl(arguments, in: repo.url)
+            #expect(result.status == 64, "\(arguments): \(result)")
+            let value = arguments[arguments.count - 1]
+            #expect(result.stderr.contains("relctl: error: The value '\(value)' is invalid for \(text)"), "\(arguments): \(result)")
+        }
+        let mismatch = try relctl(["validate-tag", "v2.0.0", "--json"], in: repo.url)
+        #expect(mismatch.status == 1, "\(mismatch)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(mismatch.stdout.utf8)) as? [String: Any])
+        #expect(document["ok"] as? Bool == false, "\(mismatch)")
+        let matching = try relctl(["validate-tag", "v1.0.0", "--json"], in: repo.url)
+        #expect(matching.stdout.contains("\"ok\" : true"), "\(matching)")
+        let help = try relctl(["linux-package", "--help"], in: repo.url)
+        #expect(help.stdout.contains("USAGE: relctl linux-package --tag <tag> "), "\(help)")
+        #expect(help.stdout.contains("relctl linux-package --export-key <file>"), "\(help)")
+        let noTag = try relctl(["linux-package"], in: repo.url)
+        #expect(noTag.status == 64 && noTag.stderr.contains("Missing expected argument '--tag <tag>'"), "\(noTag)")
+    }
 }

@@ -269,6 +269,57 @@ import Testing
         #expect(log.allSatisfy { $0.method == "GET" }, "\(log.map { "\($0.method) \($0.path)" })")
     }
 
+    /// Issue 59's leftover on Gitea and GitLab: a published release holding every name this release
+    /// publishes with other bytes. After the build and before the tag, every asset is compared with
+    /// the forge's files: exit 1 naming each, the build ran, no tag, only GETs, the forge unchanged.
+    @Test(arguments: [Forge.gitlab, .gitea])
+    func aPublishedReleaseWithOtherBytesStopsTheReleaseBeforeTheTag(forge: Forge) async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-build-ran-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: marker) }
+        let line =
+            forge == .gitlab
+            ? "gitlab = \"\(ForgeStandIn.gitlabProject)\"" : "gitea = \"\(ForgeStandIn.giteaRepository)\""
+        let fixture = try await TemporaryScope.blocking {
+            try ReleaseFixture(
+                buildCommand: "touch '\(marker.path)' && " + ReleaseFixture.standInBuild,
+                release: "\n[publish]\n\(line)\n")
+        }
+        let server = try ForgeStandIn(forge, tags: [], gitDirectory: fixture.remote.url)
+        defer { server.stop() }
+        let names = ReleasePublishCLITests.assetNames
+        let data = { (name: String) in Data("by hand: \(name)\n".utf8).base64EncodedString() }
+        switch forge {
+        case .gitlab:
+            let base = server.apiURL + "/projects/" + GitLabAPI.segment(ForgeStandIn.gitlabProject)
+            for name in names {
+                try await server.seed(#"{"package":"demo","version":"1.0.0","file":"\#(name)","data":"\#(data(name))"}"#)
+            }
+            let links = names.map {
+                #"{"name":"\#($0)","url":"\#(base)/packages/generic/demo/1.0.0/\#($0)","link_type":"package"}"#
+            }
+            try await server.seed(#"{"tag_name":"v1.0.0","links":[\#(links.joined(separator: ","))]}"#)
+        case .gitea:
+            let assets = names.map { #"{"name":"\#($0)","data":"\#(data($0))"}"# }
+            try await server.seed(#"{"tag_name":"v1.0.0","draft":false,"assets":[\#(assets.joined(separator: ","))]}"#)
+        }
+        let before = try JSONSerialization.data(withJSONObject: try await server.state(), options: .sortedKeys)
+        let result = try await TemporaryScope.blocking {
+            try relctl(
+                ["release", "v1.0.0", "--push", "--publish"], in: fixture.url, environment: server.environment())
+        }
+        #expect(result.status == 1, "\(result)")
+        for name in names {
+            #expect(result.stderr.contains("already published with another `\(name)`"), "\(name): \(result)")
+        }
+        #expect(FileManager.default.fileExists(atPath: marker.path), "the build ran: the bytes are known after it")
+        #expect(try fixture.remoteTags().isEmpty)
+        #expect(try fixture.repository.git("tag", "--list").isEmpty)
+        let log = try await server.log()
+        #expect(log.allSatisfy { $0.method == "GET" }, "\(log.map { "\($0.method) \($0.path)" })")
+        let after = try JSONSerialization.data(withJSONObject: try await server.state(), options: .sortedKeys)
+        #expect(before == after)
+    }
+
     /// GitLab keeps every upload of a name as its own package file and serves the newest: an older
     /// copy with other bytes does not matter, a newest copy with other bytes stops the run.
     @Test func gitLabComparesTheNewestOfDuplicatePackageFiles() async throws {
@@ -484,7 +535,7 @@ import Testing
             try relctl(["publish", "v1.0.0", "--forge", "gitee"], in: fixture.url, environment: environment)
         }
         // A value outside --forge's list is a usage error (issue 46), listing the valid ones.
-        #expect(unknown.status == 64 && unknown.stderr.contains("use one of: gitea, github, gitlab"), "\(unknown)")
+        #expect(unknown.status == 64 && unknown.stderr.contains("Please provide one of 'gitea', 'github' or 'gitlab'."), "\(unknown)")
     }
 
     /// `release --push --publish` publishes to the forge `[publish]` names, as its last stage.

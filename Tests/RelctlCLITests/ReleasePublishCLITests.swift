@@ -125,6 +125,79 @@ import Testing
         #expect(try await server.releases().first?.assets.map(\.name) == ["SHA256SUMS"])
     }
 
+    /// Issue 59's leftover: the tag's release is already published (immutable) with every name this
+    /// release publishes but other bytes. The preflight can compare names only; once the files are
+    /// built, before the tag, every asset's SHA256 is compared with the digests GitHub reports:
+    /// exit 1 naming each differing asset, no tag here or on the remote, only GETs sent.
+    @Test func aPublishedReleaseWithOtherBytesStopsTheReleaseBeforeTheTag() async throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-build-ran-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: marker) }
+        let fixture = try await TemporaryScope.blocking {
+            try ReleaseFixture(buildCommand: "touch '\(marker.path)' && " + ReleaseFixture.standInBuild)
+        }
+        let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
+        defer { server.stop() }
+        let names = Self.assetNames
+        var assets: [String: Data] = [:]
+        for name in names { assets[name] = Data("by hand: \(name)\n".utf8) }
+        try await server.seed(tag: "v1.0.0", draft: false, assets: assets)
+        for dry in [["--dry-run"], []] {
+            let result = try await TemporaryScope.blocking {
+                try relctl(
+                    ["release", "v1.0.0", "--push", "--publish"] + dry, in: fixture.url,
+                    environment: environment(server))
+            }
+            #expect(result.status == 1, "\(dry) \(result)")
+            for name in names {
+                #expect(result.stderr.contains("already published with another `\(name)`"), "\(dry) \(name): \(result)")
+            }
+            #expect(!result.stderr.contains("without asset"), "\(dry) \(result)")
+        }
+        #expect(FileManager.default.fileExists(atPath: marker.path), "the build ran: the bytes are known after it")
+        #expect(try fixture.remoteTags().isEmpty)
+        #expect(try fixture.repository.git("tag", "--list").isEmpty)
+        let log = try await server.log()
+        #expect(log.allSatisfy { $0.method == "GET" }, "\(log.map { "\($0.method) \($0.path)" })")
+        #expect(try await server.releases().first?.assets.map(\.name).sorted() == names)
+    }
+
+    /// The same published release holding exactly this release's bytes passes the check before the
+    /// tag: a dry run goes through every stage (the stand-in's seeded release carries a tag of its
+    /// own, so a real run's publish stage would stop on the tag object, which is another check).
+    @Test func aPublishedReleaseWithTheSameBytesPassesTheCheckBeforeTheTag() async throws {
+        // The bytes a first release writes (same inputs, same bytes), published by it.
+        let first = try await TemporaryScope.blocking { try ReleaseFixture() }
+        let firstServer = try GitHubStandIn(tags: [], gitDirectory: first.remote.url)
+        defer { firstServer.stop() }
+        let published = try await TemporaryScope.blocking {
+            try relctl(["release", "v1.0.0", "--push", "--publish"], in: first.url, environment: environment(firstServer))
+        }
+        #expect(published.status == 0, "\(published)")
+        var assets: [String: Data] = [:]
+        for name in Self.assetNames {
+            assets[name] = try Data(contentsOf: first.url.appendingPathComponent("dist").appendingPathComponent(name))
+        }
+        let fixture = try await TemporaryScope.blocking { try ReleaseFixture() }
+        let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)
+        defer { server.stop() }
+        try await server.seed(tag: "v1.0.0", draft: false, assets: assets)
+        let result = try await TemporaryScope.blocking {
+            try relctl(
+                ["release", "v1.0.0", "--dry-run", "--push", "--publish"], in: fixture.url,
+                environment: environment(server))
+        }
+        #expect(result.stderr.contains("is already published with these 6 assets (same SHA256)"), "\(result)")
+        #expect(!result.stderr.contains("already published with another"), "\(result)")
+        #expect(result.stderr.contains("tag: ok"), "\(result)")
+        let log = try await server.log()
+        #expect(log.allSatisfy { $0.method == "GET" }, "\(log.map { "\($0.method) \($0.path)" })")
+    }
+
+    static let assetNames = [
+        "SHA256SUMS", "demo-v1.0.0-aarch64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-aarch64-unknown-linux-gnu.tar.gz",
+        "demo-v1.0.0-x86_64-unknown-linux-gnu.cdx.json", "demo-v1.0.0-x86_64-unknown-linux-gnu.tar.gz", "manifest.json",
+    ]
+
     @Test func publishIsTheLastStageOfARealRelease() async throws {
         let fixture = try await TemporaryScope.blocking { try ReleaseFixture() }
         let server = try GitHubStandIn(tags: [], gitDirectory: fixture.remote.url)

@@ -48,6 +48,16 @@ import Testing
         }
         let installer = try String(
             contentsOf: folder.appendingPathComponent("Acme.Velostream.installer.yaml"), encoding: .utf8)
+        // docs/channels.md (issue 57, item 11): every value is a double-quoted YAML string, the
+        // installer's Architecture included.
+        for file in ["Acme.Velostream.yaml", "Acme.Velostream.installer.yaml", "Acme.Velostream.locale.en-US.yaml"] {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.hasSuffix(":") {
+                let value = try #require(line.firstRange(of: ": ").map { line[$0.upperBound...] }, "\(file): \(line)")
+                #expect(value.hasPrefix("\"") && value.hasSuffix("\""), "\(file): \(line)")
+            }
+        }
+        #expect(installer.contains("- Architecture: \"x64\"\n"), "\(installer)")
         let name = "velostream-v1.0.0-x86_64-pc-windows-msvc.zip"
         let sha256 = try #require(try fixture.sums()[name])
         #expect(installer.contains("InstallerSha256: \"\(sha256.uppercased())\"\n"), "\(installer)")

@@ -103,7 +103,7 @@ struct GeneratorSourceScanTests {
             "version": notCode, "Self.folder": notCode,
             "Self.manifestFolder(identifier: identifier, version: release.version)": notCode, "name": notCode,
             "identifier": "a commit message or branch name; the identifier is checked against winget's grammar",
-            "release.version": notCode, "architecture": constant, "manifestVersion": constant,
+            "release.version": notCode, "manifestVersion": constant,
         ],
         "CI/ReleasePRWorkflow.swift": ["CIRunners.coordinator": "a relctl constant"],
         "CI/WorkspaceWorkflow.swift": [

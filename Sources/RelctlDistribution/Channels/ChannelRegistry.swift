@@ -129,9 +129,27 @@ public enum ChannelRegistry {
                         file: config.path, line: plugin.line,
                         "unknown channel `\(plugin.name)`\(Suggestion.hint(for: plugin.name, in: known)): no `\(pluginPrefix)\(plugin.name)` on PATH and no `command`; known channels: \(known.joined(separator: ", "))"
                     ))
+            } else if let program = plugin.command?.first, !commandExists(program, root: config.root, environment: environment) {
+                // What the channel stage would find at run time (exit 127), said before any build.
+                diagnostics.append(
+                    Diagnostic(
+                        file: config.path, line: plugin.line,
+                        program.contains("/")
+                            ? "[[channel]] `\(plugin.name)`: its command `\(program)` is not an executable file in the project; fix the path or make it executable (chmod +x)"
+                            : "[[channel]] `\(plugin.name)`: its command `\(program)` is not on PATH; install it or give its path"
+                    ))
             }
         }
         return diagnostics
+    }
+
+    /// A `command`'s program as the channel stage would start it: a path with a `/` relative to
+    /// the project (an executable file), a bare name on PATH.
+    private static func commandExists(_ program: String, root: URL, environment: [String: String]) -> Bool {
+        if program.contains("/") {
+            return FileSystem.isExecutable(RelctlConfig.resolve(program, root: root))
+        }
+        return findOnPath(program, environment: environment) != nil
     }
 
     private static func pluginChannel(

@@ -67,7 +67,7 @@ package struct WingetChannel: Channel {
             // A flat archive (`[archive] top-folder = false`) holds bin\ at its root.
             let top =
                 PlatformArchives.topFolder(archive, flat: !release.config.archive.topFolder).map { $0 + "\\" } ?? ""
-            installers += "- Architecture: \(architecture)\n"
+            installers += "- Architecture: \(RepositoryText.yamlQuoted(architecture))\n"
             installers += "  InstallerUrl: \(RepositoryText.yamlQuoted(try release.url(of: archive, for: Self.id)))\n"
             installers += "  InstallerSha256: \(RepositoryText.yamlQuoted(archive.sha256.uppercased()))\n"
             installers += "  NestedInstallerFiles:\n"

@@ -44,6 +44,26 @@ package struct ForgeSelection: Sendable {
         try await each(request, context: context) { try await $0.rehearse(request, context: context) }
     }
 
+    /// Every forge's published release of the tag against the release's files (reads only): the
+    /// problems of all forges together, so one run names every differing asset.
+    package func comparePublished(_ request: PublishRequest, context: Context) async throws -> [PublishedForgeRelease] {
+        var found: [PublishedForgeRelease] = []
+        var problems: [Diagnostic] = []
+        var code = RelctlExitCode.success
+        for publisher in publishers {
+            do {
+                if let published = try await publisher.comparePublished(request, context: context) {
+                    found.append(published)
+                }
+            } catch let error as any RelctlError {
+                problems += error.diagnostics
+                code = max(code, error.exitCode)
+            }
+        }
+        if !problems.isEmpty { throw ProblemList(exitCode: code, diagnostics: problems) }
+        return found
+    }
+
     private func each(
         _ request: PublishRequest, context: Context, _ step: (any Publisher) async throws -> PublishReport
     ) async throws -> [PublishReport] {

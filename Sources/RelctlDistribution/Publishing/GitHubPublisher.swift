@@ -135,6 +135,19 @@ public struct GitHubPublisher: Publisher {
         return plan
     }
 
+    public func comparePublished(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
+        let (token, base, repository) = try settings(request, context: context)
+        let policy = try Self.policy(self.policy, environment: context.environment)
+        let console = context.console
+        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
+        let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client)
+        guard let release = choose(try await api.listReleases(), tag: request.tag, console: .silent), !release.draft
+        else { return nil }
+        let shown = "release \(request.tag) (id \(release.id))"
+        _ = try await publishedPlan(release, shown: shown, api: api, request: request)
+        return PublishedForgeRelease(shown: "\(shown) on \(repository)", assetNames: Set(request.assets.names))
+    }
+
     public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
         let (token, base, repository) = try settings(request, context: context)
         let policy = try Self.policy(self.policy, environment: context.environment)

@@ -188,6 +188,14 @@ public struct GitLabPublisher: Publisher {
         }
     }
 
+    public func comparePublished(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
+        let (api, _) = try api(request, context: context)
+        guard try await api.release(request.tag) != nil else { return nil }
+        try await requirePublishedComplete(request, api: api)
+        return PublishedForgeRelease(
+            shown: "release \(request.tag) on \(api.project)", assetNames: Set(request.assets.names))
+    }
+
     public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
         let (api, _) = try api(request, context: context)
         guard try await api.release(request.tag) != nil else { return nil }

@@ -153,6 +153,17 @@ public struct GiteaPublisher: Publisher {
         return plan
     }
 
+    public func comparePublished(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
+        let (api, _) = try api(request, context: context)
+        guard let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent),
+            !release.draft
+        else { return nil }
+        let shown = "release \(request.tag) (id \(release.id))"
+        var checker = GiteaAttachmentCheck(api: api)
+        _ = try await publishedPlan(release, shown: shown, api: api, checker: &checker, request: request)
+        return PublishedForgeRelease(shown: "\(shown) on \(api.repository)", assetNames: Set(request.assets.names))
+    }
+
     public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
         let (api, _) = try api(request, context: context)
         guard let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent),

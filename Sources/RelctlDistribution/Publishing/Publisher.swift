@@ -20,9 +20,27 @@ public protocol Publisher: Sendable {
     /// assets' names; nil when the tag has no published release. `release --publish` asks this
     /// before the build, so a release that would have to change a published one stops first.
     func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease?
+    /// Read-only, once the release's files exist: when the tag's release is already published,
+    /// every asset of `request` is compared with it by name and SHA256 (the digests the forge
+    /// reports, or its files' bytes where it reports none): any missing or different one throws
+    /// `PublishError.publishedReleaseDiffers` naming each. Nil when there is no published release;
+    /// the release when it holds exactly these bytes. `release --publish` asks this after the
+    /// build and before the tag, so a release whose bytes differ stops before anything is tagged.
+    func comparePublished(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease?
 }
 
 extension Publisher {
+    /// By name only, for a publisher that reports no digests (an extension's): a missing asset
+    /// stops the release; its publish stage compares the bytes.
+    public func comparePublished(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
+        guard let published = try await publishedRelease(request, context: context) else { return nil }
+        let lacking = published.lacking(request.assets.names)
+        if !lacking.isEmpty {
+            throw PublishError.publishedReleaseDiffers(release: published.shown, missing: lacking, differing: [])
+        }
+        return published
+    }
+
     /// A publisher that cannot tell (an extension's) answers nil: its publish stage decides.
     public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
         nil

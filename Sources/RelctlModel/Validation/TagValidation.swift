@@ -28,7 +28,19 @@ public struct TagValidation: Sendable, Encodable {
     /// How many companions were compared (stale or not), for the summary line.
     public var companionCount = 0
 
-    package enum CodingKeys: String, CodingKey { case tag, version, sources, staleCompanions = "stale-companions" }
+    package enum CodingKeys: String, CodingKey {
+        case ok, tag, version, sources, staleCompanions = "stale-companions"
+    }
+
+    /// `ok` first-class, as in every other `--json` document: false on a mismatch (exit 1).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mismatchError == nil, forKey: .ok)
+        try container.encode(tag, forKey: .tag)
+        try container.encode(version, forKey: .version)
+        try container.encode(sources, forKey: .sources)
+        try container.encode(staleCompanions, forKey: .staleCompanions)
+    }
 
     /// The mismatch error (exit 1) naming each file and the version it holds, or nil when all match.
     public var mismatchError: TagValidationError? {

@@ -14,12 +14,24 @@ public struct CheckReport: Sendable, Encodable {
     package let diagnostics = DiagnosticsEngine()
     public var manifests: Int = 0
     public var targets: Int = 0
+    /// At a workspace root: each member and what was checked of it (its manifests and targets).
+    public var members: [Member]?
+
+    public struct Member: Sendable, Encodable, Equatable {
+        public var name: String
+        public var path: String
+        public var tagFormat: String
+        public var manifests: Int
+        public var targets: Int
+        /// Its own relctl.toml, or a config made from its manifests.
+        public var ownConfig: Bool
+    }
 
     package var ok: Bool { !diagnostics.hasErrors }
     package var problems: [Item] { diagnostics.errors.map(Item.init) }
     public var warnings: [Item] { diagnostics.warnings.map(Item.init) }
 
-    package enum CodingKeys: String, CodingKey { case ok, problems, warnings, manifests, targets }
+    package enum CodingKeys: String, CodingKey { case ok, problems, warnings, manifests, targets, members }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ok, forKey: .ok)
@@ -27,6 +39,7 @@ public struct CheckReport: Sendable, Encodable {
         try container.encode(warnings, forKey: .warnings)
         try container.encode(manifests, forKey: .manifests)
         try container.encode(targets, forKey: .targets)
+        try container.encodeIfPresent(members, forKey: .members)
     }
 
     // What `check` finds is bad input (exit 2), except a mismatch between versions that are all

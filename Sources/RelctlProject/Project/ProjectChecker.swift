@@ -35,6 +35,7 @@ public enum ProjectChecker {
     package static func check(_ config: RelctlConfig, context: Context) async -> CheckReport {
         var report = CheckReport()
         let seen = checkManifests(config, into: &report)
+        if config.workspace != nil { checkMembers(config, into: &report) }
         checkChannels(config, context: context, into: report)
         checkTargets(config, into: &report)
         checkArchivePaths(config, into: report)
@@ -54,6 +55,43 @@ public enum ProjectChecker {
         }
         await checkRepository(config, context: context, into: report)
         return report
+    }
+
+    /// A workspace root: each member found, its manifests read and its targets resolved as for a
+    /// single project, each problem named by the member's files. A member that cannot be read
+    /// (no folder, a duplicate name) is a problem of the workspace's relctl.toml.
+    private static func checkMembers(_ config: RelctlConfig, into report: inout CheckReport) {
+        let members: [WorkspaceMember]
+        do {
+            members = try WorkspaceMembers.resolve(config)
+        } catch let error as RelctlError {
+            error.diagnostics.forEach { report.problem($0) }
+            report.members = []
+            return
+        } catch {
+            report.problem(Diagnostic(file: config.path, "\(error)"))
+            report.members = []
+            return
+        }
+        report.members = members.map { member in
+            var own = CheckReport()
+            _ = checkManifests(member.config, into: &own)
+            checkTargets(member.config, into: &own)
+            // Named from the workspace root: `crates/core/Cargo.toml`, not the member's `Cargo.toml`.
+            let named = { (item: Diagnostic) -> Diagnostic in
+                guard let file = item.file, !file.hasPrefix("/"), member.path != "." else { return item }
+                var moved = item
+                moved.file = member.path + "/" + file
+                return moved
+            }
+            for item in own.diagnostics.errors { report.problem(named(item)) }
+            for item in own.diagnostics.warnings { report.warning(named(item)) }
+            return CheckReport.Member(
+                name: member.name, path: member.path, tagFormat: member.config.project.tagFormat.pattern,
+                manifests: own.manifests, targets: own.targets,
+                ownConfig: FileSystem.exists(
+                    atPath: config.root.appendingPathComponent(member.path).appendingPathComponent("relctl.toml").path))
+        }
     }
 
     /// Manifests: readable, their versions valid, their companions following them, and agreeing

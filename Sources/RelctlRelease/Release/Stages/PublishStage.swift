@@ -19,14 +19,14 @@ struct PublishStage: ReleaseStage {
         run.options.publish ? nil : "no --publish (publish later with `relctl publish \(run.tag)`)"
     }
 
-    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
-        let forges = try ForgeSelection(settings: run.config.publish, http: run.context.http)
+    /// The request for this release's files in `folder` (its notes as the body).
+    static func request(_ run: ReleaseRun, notes: String?, folder: URL) async throws -> PublishRequest {
         let identity = run.identity
         let project = Git(directory: run.projectRoot, context: run.context)
         var request = PublishRequest(
             tag: identity.tag, version: identity.version, tagFormat: run.config.project.tagFormat,
             projectName: identity.project,
-            title: "\(identity.project) \(identity.tag)", body: outputs.notes ?? "",
+            title: "\(identity.project) \(identity.tag)", body: notes ?? "",
             assets: ReleaseAssetSet(assets: []),
             configuredRepository: run.config.publish.github,
             // As configured: an insteadOf rewrite (a mirror) must not hide the GitHub repository.
@@ -35,11 +35,18 @@ struct PublishStage: ReleaseStage {
         request.configuredGitLabProject = run.config.publish.gitlab
         request.configuredGiteaRepository = run.config.publish.gitea
         request.extensionSettings = run.config.publish.extensions
-        try forges.preflight(request, context: run.context)
-        // The files of this release: dist/ once sealed, the scratch clone's dist/ on a dry run.
-        let folder = run.isDryRun ? run.stagingDirectory : run.distDirectory
         request.assets = try await ReleaseAssetSet.collect(
             dist: folder, shownDist: "dist", tag: identity.tag, tagOnly: identity.isTagOnly)
+        return request
+    }
+
+    func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
+        let forges = try ForgeSelection(settings: run.config.publish, http: run.context.http)
+        let identity = run.identity
+        // The files of this release: dist/ once sealed, the scratch clone's dist/ on a dry run.
+        let folder = run.isDryRun ? run.stagingDirectory : run.distDirectory
+        var request = try await Self.request(run, notes: outputs.notes, folder: folder)
+        try forges.preflight(request, context: run.context)
         if run.isDryRun {
             let reports = try await forges.rehearse(request, context: run.context)
             outputs.published = reports.first

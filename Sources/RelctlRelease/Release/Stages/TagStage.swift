@@ -1,6 +1,7 @@
 import Foundation
 import RelctlArtifacts
 import RelctlBasics
+import RelctlDistribution
 import RelctlModel
 
 /// Creates the annotated tag (`git tag -s` when `[release] sign`) on the released commit, with a
@@ -22,6 +23,7 @@ struct TagStage: ReleaseStage {
         if let recovery = run.recovery, recovery.resumes(tag) {
             return try await keep(recovery, message: message, run, &outputs)
         }
+        if run.options.publish { try await Self.comparePublished(run, outputs) }
         if run.isDryRun, run.recovery?.rollsBack(tag) == true {
             // The scratch clone copied the killed release's tag, which the real run deletes first.
             _ = await git.deleteLocalTag(tag)
@@ -70,6 +72,20 @@ struct TagStage: ReleaseStage {
         outputs.tag = CreatedTag(name: tag, message: message, signed: run.config.release.sign)
         return
             "kept \(tag), created and pushed by the killed release (pid \(recovery.dead.pid)); it lists the same archives"
+    }
+
+    /// `--publish`, with the release's files made and nothing tagged yet: a forge whose release of
+    /// the tag is already published is compared with them by SHA256 (reads only). The preflight
+    /// could compare names only; the bytes are known now. A difference stops the release here,
+    /// exit 1 naming each asset: no tag is created or pushed and nothing is uploaded.
+    static func comparePublished(_ run: ReleaseRun, _ outputs: ReleaseOutputs) async throws {
+        let forges = try ForgeSelection(settings: run.config.publish, http: run.context.http)
+        let request = try await PublishStage.request(run, notes: outputs.notes, folder: run.stagingDirectory)
+        guard !request.assets.assets.isEmpty else { return }
+        for published in try await forges.comparePublished(request, context: run.context) {
+            run.context.console.info(
+                "\(published.shown) is already published with these \(request.assets.assets.count) assets (same SHA256)")
+        }
     }
 
     /// Runs `body` recording the children it starts in the lock (a dry run has none).
