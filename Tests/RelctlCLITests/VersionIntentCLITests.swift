@@ -39,7 +39,8 @@ struct VersionIntentCLITests {
         let repository = try GitRepository()
         let towncrier = "[tool.towncrier]\ndirectory = \"changelog.d\"\n"
         try repository.commit(
-            "Release 1.4.0", files: ["pyproject.toml": Self.pyproject("1.4.0", towncrier: towncrier), "README.md": "x\n"])
+            "Release 1.4.0",
+            files: ["pyproject.toml": Self.pyproject("1.4.0", towncrier: towncrier), "README.md": "x\n"])
         try repository.git("tag", "-a", "1.4.0", "-m", "1.4.0")
         try repository.commit(
             "Add a way to frobnicate", files: ["src/a.py": "a\n", "changelog.d/1234.feature.md": "Frobnicate.\n"])
@@ -80,7 +81,8 @@ struct VersionIntentCLITests {
             name = "Fixes"
 
             """
-        let config = "[project]\nname = \"frob\"\ntag-format = \"v{version}\"\n\n[[version]]\npath = \"pyproject.toml\"\n\n[versioning]\nfragments = \"towncrier\"\n"
+        let config =
+            "[project]\nname = \"frob\"\ntag-format = \"v{version}\"\n\n[[version]]\npath = \"pyproject.toml\"\n\n[versioning]\nfragments = \"towncrier\"\n"
         try repository.commit(
             "v0.7.2", files: ["pyproject.toml": Self.pyproject("0.7.2", towncrier: towncrier), "relctl.toml": config])
         try repository.git("tag", "-a", "v0.7.2", "-m", "v0.7.2")
@@ -103,7 +105,8 @@ struct VersionIntentCLITests {
         try repository.commit(
             "chore: release",
             files: [
-                "package.json": "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+                "package.json":
+                    "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
                 ".changeset/config.json": "{}\n",
                 ".changeset/README.md": "---\n\"@acme/kit\": major\n---\nNot a changeset.\n",
                 "packages/kit/package.json": package("@acme/kit", "2.2.0"),
@@ -119,7 +122,8 @@ struct VersionIntentCLITests {
             "Add the thing",
             files: [
                 "packages/kit/src/a.js": "a\n", "packages/adapter/src/b.js": "b\n", "packages/other/src/c.js": "c\n",
-                ".changeset/brave-dogs-sing.md": "---\n\"@acme/kit\": minor\n'@acme/adapter': patch\n---\n\nThe thing.\n",
+                ".changeset/brave-dogs-sing.md":
+                    "---\n\"@acme/kit\": minor\n'@acme/adapter': patch\n---\n\nThe thing.\n",
                 ".changeset/calm-cats-run.md": "---\n\"@acme/adapter\": major\n\"@acme/kit\": patch\n---\n\nBig.\n",
             ])
         let (result, members) = try MemberPlanDocument.run(in: repository.url)
@@ -165,7 +169,8 @@ struct VersionIntentCLITests {
         try repository.commit("chore: release", files: ["Cargo.toml": cargo("0.1.0"), "src/lib.rs": "\n"])
         try repository.git("tag", "-a", "v0.1.0", "-m", "v0.1.0")
         for (index, version) in ["0.2.0", "0.2.1", "0.3.0"].enumerated() {
-            try repository.commit(version.hasSuffix(".1") ? "fix: a fix" : "feat: a feature", files: ["src/f\(index).rs": "\n"])
+            try repository.commit(
+                version.hasSuffix(".1") ? "fix: a fix" : "feat: a feature", files: ["src/f\(index).rs": "\n"])
             try repository.commit("chore: release \(version)", files: ["Cargo.toml": cargo(version)])
             try repository.git("tag", "-a", "v\(version)", "-m", "v\(version)")
         }
@@ -275,7 +280,8 @@ struct VersionIntentCLITests {
             files: [
                 "Package.swift":
                     "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"SwiftFormat\", products: [.executable(name: \"swiftformat\", targets: [\"CommandLineTool\"])], targets: [.executableTarget(name: \"CommandLineTool\")])\n",
-                "Sources/SwiftFormat.swift": "import Foundation\n\n/// The version\nlet swiftFormatName = \"x\"\nlet swiftFormatVersion = \"0.62.1\"\n",
+                "Sources/SwiftFormat.swift":
+                    "import Foundation\n\n/// The version\nlet swiftFormatName = \"x\"\nlet swiftFormatVersion = \"0.62.1\"\n",
                 "Sources/CommandLineTool/main.swift": "print(1)\n",
                 "SwiftFormat.podspec.json": "{\n  \"name\": \"SwiftFormat\",\n  \"version\": \"0.62.1\"\n}\n",
             ])

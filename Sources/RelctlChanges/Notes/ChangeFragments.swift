@@ -84,7 +84,10 @@ package struct ChangeFragments: Sendable, Equatable {
 
     static func towncrier(root: URL) throws -> ChangeFragments? {
         let settings = try towncrierSettings(root: root)
-        guard let folder = try settings.folder ?? defaultFolders.first(where: { try ProjectFile.open($0, in: root).isDirectory }) else {
+        guard
+            let folder = try settings.folder
+                ?? defaultFolders.first(where: { try ProjectFile.open($0, in: root).isDirectory })
+        else {
             return nil
         }
         let directory = try ProjectFile.open(folder, in: root, what: "the towncrier fragment folder")

@@ -148,7 +148,8 @@ public enum ProjectChecker {
         if config.workspace == nil {
             let named = Set(config.versions.map { $0.path.hasPrefix("./") ? String($0.path.dropFirst(2)) : $0.path })
             for note in StarterConfig.unlocatedVersions(
-                root: config.root, named: named, project: config.project.name) {
+                root: config.root, named: named, project: config.project.name)
+            {
                 report.warning(Diagnostic(file: config.path, note))
             }
         }

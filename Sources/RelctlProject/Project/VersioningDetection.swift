@@ -80,7 +80,8 @@ package enum VersioningDetection {
     /// The cadence the latest `cadenceReleases` releases keep (newest version first): each a
     /// minor step, each a major step, or `YY.N.0` (the first number the year each was tagged in,
     /// the second counting that year's releases).
-    package static func cadence(_ finals: [ReleaseHistory.Release]) -> (kind: VersioningSettings.Cadence, why: String)? {
+    package static func cadence(_ finals: [ReleaseHistory.Release]) -> (kind: VersioningSettings.Cadence, why: String)?
+    {
         guard finals.count >= cadenceReleases else { return nil }
         let recent = Array(finals.prefix(cadenceReleases))
         let pairs = zip(recent.dropFirst(), recent).map { (older: $0.version, newer: $1.version) }
@@ -89,7 +90,8 @@ package enum VersioningDetection {
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let years = recent.map { calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval($0.date))) }
         let yearly = zip(recent, years).allSatisfy { release, year in
-            release.version.patch == "0" && (release.version.major == String(year % 100) || release.version.major == String(year))
+            release.version.patch == "0"
+                && (release.version.major == String(year % 100) || release.version.major == String(year))
         }
         let counting = pairs.allSatisfy { pair in
             pair.older.major == pair.newer.major
@@ -99,7 +101,10 @@ package enum VersioningDetection {
         if yearly, counting, Set(years).count >= 2 {
             return (.yearCounter, "\(span): the year each was tagged in, then a count of the year's releases")
         }
-        if pairs.allSatisfy({ SemanticVersion.increment($0.older.major) == $0.newer.major && $0.newer.minor == "0" && $0.newer.patch == "0" }) {
+        if pairs.allSatisfy({
+            SemanticVersion.increment($0.older.major) == $0.newer.major && $0.newer.minor == "0"
+                && $0.newer.patch == "0"
+        }) {
             return (.major, "\(span): each of the last \(pairs.count) releases a major")
         }
         if pairs.allSatisfy({
