@@ -97,7 +97,8 @@ class Handler(BaseHTTPRequestHandler):
         path = urllib.parse.urlparse(self.path).path
         if path == "/_standin/log":
             with LOCK:
-                return self.reply(200, list(LOG))
+                log = list(LOG)
+            return self.reply(200, log)
         if self.auth == "bad":
             return self.reply(401, {"error": "bad token"})
         fault = self.fault()

@@ -79,6 +79,9 @@ public struct NpmPackageBuilder: Sendable {
             throw NpmError.badVersion(version: inputs.version)
         }
         let platforms = try Self.platforms(settings: settings, targets: targets, config: config.path)
+        // relctl's own output folder (the staging folder, which a dry run's stages alongside may
+        // not have made yet).
+        try FileSystem.createDirectory(directory)
         let metadata = config.project.metadata
         let summary = metadata.description.flatMap { $0.split(separator: "\n").first.map(String.init) }
         let repository = NpmPackageDocument.repositoryURL(remoteURL: remoteURL).map {
