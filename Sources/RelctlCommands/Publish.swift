@@ -20,13 +20,16 @@ struct Publish: RelctlCommand {
             Exit 0 when published (or already published with the same assets), 1 when an asset differs or the API \
             refuses, 2 for a missing token, file or repository (nothing is sent then). Every forge [publish] names \
             (github, gitlab, gitea, in that order) or --forge NAME; GitLab and Gitea/Forgejo: see \
-            docs/publishing-forges.md.
+            docs/publishing-forges.md. With [npm], the npm packages in dist/ go to the npm registry after the forges \
+            (token NPM_TOKEN, checked before anything is sent); --forge npm publishes them alone (docs/registries.md).
             """
     )
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The release tag (e.g. v1.2.0).", valueName: "tag")) var tag: String
-    @Option(help: ArgumentHelp("Publish to this forge only: github, gitlab or gitea.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Publish to this forge only: github, gitlab or gitea; npm for the [npm] packages alone.", valueName: "name"))
     var forge: String?
     @Flag(help: "Leave the release as a complete draft instead of publishing it.") var draft = false
     @Flag(help: "Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.") var replace =
@@ -34,12 +37,21 @@ struct Publish: RelctlCommand {
 
     func validate() throws {
         try EnumeratedOption.check(
-            forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs)
+            forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs + ["npm"])
     }
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let version = try ReleaseIdentity.check(tag, config: config, manifests: .unread).version
+        // The npm token first: a missing one is exit 2 before any forge or registry is sent anything.
+        let npmToken = try config.npm.map { try NpmPublisher.token(environment: context.environment, settings: $0) }
+        if forge == "npm" {
+            guard let settings = config.npm, let npmToken else {
+                throw NpmError.notConfigured(config: config.path)
+            }
+            try await publishNpm(settings, token: npmToken, version: version, config: config, context: context)
+            return
+        }
         let forges = try ForgeSelection(settings: config.publish, only: forge, http: context.http)
         // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
         let git = Git(directory: config.root, context: context)
@@ -71,9 +83,23 @@ struct Publish: RelctlCommand {
             )
         }
         let reports = try await forges.publish(request, context: context)
+        if let settings = config.npm, let npmToken {
+            try await publishNpm(settings, token: npmToken, version: version, config: config, context: context)
+        }
         // One forge: its report, as before there were several; several: one report each, in order.
         if global.json {
             if reports.count == 1 { try emitJSON(reports[0], context) } else { try emitJSON(reports, context) }
         }
+    }
+
+    /// The `[npm]` packages of dist/ to the registry, platform packages first.
+    private func publishNpm(
+        _ settings: NpmSettings, token: String, version: SemanticVersion, config: RelctlConfig, context: Context
+    ) async throws {
+        let dist = ChecksumWriter.defaultFolder(config: config, context: context)
+        let packages = try NpmPublisher.packages(in: context.resolve(dist), shownDist: dist, tag: tag)
+        let publisher = NpmPublisher(
+            settings: settings, http: RetryingHTTPClient(base: context.http), console: context.console)
+        _ = try await publisher.publish(packages, version: version, token: token, dryRun: false)
     }
 }

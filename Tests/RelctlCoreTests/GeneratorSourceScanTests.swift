@@ -58,6 +58,9 @@ struct GeneratorSourceScanTests {
         ],
         "Channels/TapChannel.swift": ["table": message],
         "Installer/InstallerScript.swift": ["triple.os": constant, "arch": constant],
+        // The npm launcher's only variable part is one JSON object JSONSerialization writes, and
+        // package.json is JSONEncoder's: neither interpolates a value.
+        "Npm/NpmLauncher.swift": [:], "Npm/NpmPackageDocument.swift": [:],
         "CI/GitLabPipeline.swift": [
             "name": message, "index + 1": message, "label": message, "action.text": message, "path": message,
             "windowsTag": constant, "target.triple": checkedName, "message": message, "targets.count": message,

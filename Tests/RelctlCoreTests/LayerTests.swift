@@ -253,6 +253,7 @@ struct LayerTests {
         "RelctlArtifacts/Checksums/DigestMemo.swift": (1, "relctl's digest memo in dist/"),
         "RelctlArtifacts/Checksums/FileHasher.swift": (1, "hashes files relctl built or a checked path names"),
         "RelctlArtifacts/Checksums/ReleaseManifest.swift": (2, "dist/manifest.json, relctl's output"),
+        "RelctlArtifacts/Npm/NpmTarball.swift": (1, "an [npm] package in dist/, relctl's output, read to publish it"),
         "RelctlArtifacts/Checksums/ChecksumFile.swift": (
             2, "a SHA256SUMS list in dist/ (relctl's) or one `verify` is given"
         ),

@@ -7,6 +7,8 @@ import RelctlModel
 /// files go up with the release adds a case here, not a type of its own.
 public enum ArtifactKind: String, Sendable, CaseIterable {
     case archive, sbom, deb, rpm, installer, checksums, signature, provenance, manifest, chart
+    /// An `[npm]` package tarball (`acme-velostream-linux-x64-1.0.0.tgz`).
+    case npm
 
     /// The kind of a file in dist/ known only by its name (a listed file, a companion of the list).
     package static func of(fileName name: String) -> ArtifactKind {
@@ -28,6 +30,8 @@ public enum ArtifactKind: String, Sendable, CaseIterable {
 /// both `package`): what `relctl release` reports a file came from.
 public enum ArtifactProducer: String, Sendable, CaseIterable {
     case package, linuxPackage = "linux-package", sbom, installer, checksum, sign, provenance, chart, channel
+    /// The release's npm stage (`[npm]`).
+    case npm
 }
 
 /// One file a release made: the one record `manifest.json`, the checksum lists, SBOMs, publish,

@@ -56,6 +56,13 @@ public struct ReleaseManifest: Codable, Sendable, Equatable {
         }
     }
 
+    /// Formats of artifacts that are packages for another installer, not archives to unpack:
+    /// `[npm]`'s tarballs. The archives' readers (installers, notes, channels) leave them out.
+    package static let packageFormats: Set<String> = ["npm"]
+
+    /// The archives among the artifacts (every artifact but the packages of `packageFormats`).
+    package var archives: [Artifact] { artifacts.filter { !Self.packageFormats.contains($0.format) } }
+
     /// Adds or replaces artifacts by name, keeping the list sorted bytewise.
     package mutating func upsert(_ new: [Artifact]) {
         // The common case, a fresh list of distinct names (a folder scanned): no dictionary of

@@ -41,7 +41,7 @@ package struct InstallerScript: Sendable {
     /// Archives per machine, best first: statically linked (musl) before glibc, tarballs before zip.
     package var unixChoices: [(machine: String, archives: [Artifact])] {
         var byMachine: [String: [Artifact]] = [:]
-        for artifact in manifest.artifacts {
+        for artifact in manifest.archives {
             guard let machine = Self.machine(of: TargetTriple(artifact.target)) else { continue }
             byMachine[machine, default: []].append(artifact)
         }
@@ -85,7 +85,7 @@ package struct InstallerScript: Sendable {
     /// The PowerShell installer: values through PowerShellEmitter.
     package func powerShell() throws -> String {
         var table = ""
-        for artifact in manifest.artifacts where TargetTriple(artifact.target).isWindows && artifact.format == "zip" {
+        for artifact in manifest.archives where TargetTriple(artifact.target).isWindows && artifact.format == "zip" {
             let arch: String
             switch TargetTriple(artifact.target).arch {
             case "x86_64": arch = "AMD64"

@@ -53,10 +53,10 @@ public enum InstallerWriter {
         manifest: ReleaseManifest, into directory: URL, shown: String, config: RelctlConfig, keysRoot: URL,
         repository: String?, remoteURL: String?, context: Context
     ) throws -> Report {
-        guard !manifest.tag.isEmpty, !manifest.artifacts.isEmpty else {
+        guard !manifest.tag.isEmpty, !manifest.archives.isEmpty else {
             throw InstallerError.noTaggedArchives(path: "\(shown)/\(ReleaseManifest.fileName)")
         }
-        for artifact in manifest.artifacts {
+        for artifact in manifest.archives {
             if let bad = artifact.name.unicodeScalars.first(where: { !Self.isSafeInArchiveName($0) }) {
                 throw InstallerError.unsafeArchiveName(
                     path: "\(shown)/\(ReleaseManifest.fileName)", name: artifact.name, character: bad)

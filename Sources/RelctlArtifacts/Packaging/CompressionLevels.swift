@@ -14,6 +14,9 @@ package enum CompressionLevels {
     /// the gzip header's "maximum compression" flag that lintian checks on changelog.gz.
     package static let wholeBuffer = 9
 
+    /// npm packages (`[npm]`): 9, as `npm pack` gzips its tarballs.
+    package static let npmPackage = 9
+
     /// The levels of deflate as tar.gz, zip and image layers use it.
     package static let deflateLevels = 1...9
 

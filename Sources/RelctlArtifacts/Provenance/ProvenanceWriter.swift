@@ -87,7 +87,7 @@ public enum ProvenanceWriter {
         return ProvenanceInputs(
             project: identity.project, tag: identity.tag, version: identity.version.description,
             commit: identity.commit, sourceDateEpoch: identity.sourceDateEpoch,
-            targets: Array(Set(manifest.artifacts.map(\.target))).sorted(), configPath: path, configSHA256: digest,
+            targets: Array(Set(manifest.archives.map(\.target))).sorted(), configPath: path, configSHA256: digest,
             repositoryURL: remoteURL ?? publishedRepository(config))
     }
 
@@ -126,7 +126,7 @@ public enum ProvenanceWriter {
         let (path, digest) = try configDigest(config)
         return ProvenanceInputs(
             project: manifest.project, tag: manifest.tag, version: manifest.version, commit: manifest.commit,
-            sourceDateEpoch: epoch, targets: Array(Set(manifest.artifacts.map(\.target))).sorted(), configPath: path,
+            sourceDateEpoch: epoch, targets: Array(Set(manifest.archives.map(\.target))).sorted(), configPath: path,
             configSHA256: digest, repositoryURL: remoteURL ?? publishedRepository(config))
     }
 

@@ -23,7 +23,7 @@ package enum InstallSection {
         ]
         var covered: Set<String> = []
         for (title, matches) in platforms {
-            let artifacts = manifest.artifacts.filter { matches(TargetTriple($0.target)) }
+            let artifacts = manifest.archives.filter { matches(TargetTriple($0.target)) }
             guard !artifacts.isEmpty else { continue }
             covered.formUnion(artifacts.map(\.name))
             out += "\n**\(title)**\n\n"
@@ -33,7 +33,7 @@ package enum InstallSection {
             }
             out += "```\n"
         }
-        let rest = manifest.artifacts.filter { !covered.contains($0.name) }
+        let rest = manifest.archives.filter { !covered.contains($0.name) }
         if !rest.isEmpty {
             out += "\n**Other platforms**\n\n```sh\n"
             for artifact in rest { out += commands(for: artifact, platform: "Linux", tag: manifest.tag, links: links) }

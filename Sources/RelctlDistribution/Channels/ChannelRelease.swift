@@ -32,7 +32,7 @@ public struct ChannelRelease: Sendable {
         version = manifest.version
         commit = manifest.commit
         self.time = time
-        archives = manifest.artifacts.map { artifact in
+        archives = manifest.archives.map { artifact in
             var archive = artifact
             archive.path = dist.appendingPathComponent(artifact.name).path
             return archive

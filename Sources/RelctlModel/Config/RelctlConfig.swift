@@ -46,6 +46,8 @@ public struct RelctlConfig: Sendable {
     package var channels: ChannelSettings = ChannelSettings()
     /// `[apt]`, `[dnf]`, `[repository]`: signed package repositories.
     package var repositories: RepositorySettings = RepositorySettings()
+    /// `[npm]`: one npm package per target and a main package with a launcher; nil without the table.
+    package var npm: NpmSettings?
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     /// The config file's name in a project's root.

@@ -71,6 +71,7 @@ public enum ConfigLoader {
         config.linuxPackages = readLinuxPackages(top.tables("package"), config: config)
         readChannels(top, into: &config)
         readRepositories(top, into: &config)
+        if let npm = top.table("npm") { config.npm = readNpm(npm) }
         top.finish()
         validate(config, problems: problems)
 

@@ -50,6 +50,14 @@ public enum ProjectChecker {
         for problem in LinuxPackageBuilder.problems(config: config, version: seen.first?.version) {
             report.problem(problem)
         }
+        // `[npm]`: a target npm can name, no two named alike, a version npm accepts.
+        if let npm = config.npm, let targets = try? TargetResolver.resolveAll(config), !targets.isEmpty {
+            do { _ = try NpmPackageBuilder.platforms(settings: npm, targets: targets, config: config.path) } catch let
+                error as RelctlError
+            {
+                error.diagnostics.forEach { report.problem($0) }
+            } catch {}
+        }
         if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }

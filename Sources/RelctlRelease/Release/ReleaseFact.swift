@@ -14,6 +14,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case images
     /// `[[package]]` .deb/.rpm files in the staging folder, with their digests.
     case linuxPackages
+    /// `[npm]` package tarballs in the staging folder, with their digests.
+    case npmPackages
     /// `apt/` and `dnf/`: the signed package repositories holding this release's packages.
     case repositories
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
@@ -42,6 +44,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case publishedChannels
     /// `apt/` and `dnf/` committed to `[repository] branch` (`--publish`).
     case publishedRepositories
+    /// The `[npm]` packages in their registry (`--publish`).
+    case publishedNpm
 
     public static func < (lhs: ReleaseFact, rhs: ReleaseFact) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -15,6 +15,10 @@ public struct ReleaseOutputs: Sendable {
     var archives: [PackagedArtifact]?
     /// `.linuxPackages`: the .deb/.rpm files written, with their digests.
     var linuxPackages: [Artifact]?
+    /// `.npmPackages`: the `[npm]` tarballs written, platform packages first, the main package last.
+    var npmPackages: [Artifact]?
+    /// `.publishedNpm`: the packages sent to the registry (those already there are not listed).
+    var publishedNpm: [String]?
     /// `.repositories`: what `relctl repository` would report for this release.
     var repositories: RepositoryBuilder.Report?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
@@ -69,6 +73,8 @@ public struct ReleaseOutputs: Sendable {
         case .binaries: builtTargets = other.builtTargets
         case .archives: archives = other.archives
         case .linuxPackages: linuxPackages = other.linuxPackages
+        case .npmPackages: npmPackages = other.npmPackages
+        case .publishedNpm: publishedNpm = other.publishedNpm
         case .repositories: repositories = other.repositories
         case .checksums: checksums = other.checksums
         case .channels: channels = other.channels
@@ -95,6 +101,8 @@ public struct ReleaseOutputs: Sendable {
         case .binaries: return builtTargets != nil
         case .archives: return archives != nil
         case .linuxPackages: return linuxPackages != nil
+        case .npmPackages: return npmPackages != nil
+        case .publishedNpm: return publishedNpm != nil
         case .repositories: return repositories != nil
         case .checksums: return checksums != nil
         case .channels: return channels != nil

@@ -60,6 +60,14 @@ enum ReleasePreflight {
         if options.publish, !options.rebuild {
             await checkPublished(options.tag, config: config, context: context, into: &report)
         }
+        // `[npm]` with --publish: no token is exit 2 here, before the build and any upload.
+        if options.publish, let npm = config.npm {
+            do { _ = try NpmPublisher.token(environment: context.environment, settings: npm) } catch let error
+                as RelctlError
+            {
+                report.fail(error.exitCode, error.diagnostics)
+            } catch {}
+        }
         return report
     }
 
