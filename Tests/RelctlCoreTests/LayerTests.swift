@@ -337,6 +337,9 @@ struct LayerTests {
         ),
         "RelctlProject/ConfigLoading/ConfigLoader.swift": (1, "relctl.toml, held to the project folder it defines"),
         "RelctlProject/Project/StarterConfig.swift": (2, "init's detection of manifests in member folders"),
+        "RelctlArtifacts/WindowsInstaller/MSIBuilder.swift": (
+            3, "the build's binaries (found as the archives' are) copied into relctl's scratch folder; the MSI wixl and osslsigncode wrote there"
+        ),
     ]
 
     @Test func projectFilesAreOpenedOnlyThroughProjectFile() throws {

@@ -6,7 +6,7 @@ import RelctlModel
 /// archives, `SHA256SUMS` everything but itself and its signatures); a new channel or stage whose
 /// files go up with the release adds a case here, not a type of its own.
 public enum ArtifactKind: String, Sendable, CaseIterable {
-    case archive, sbom, deb, rpm, installer, checksums, signature, provenance, manifest, chart
+    case archive, sbom, deb, rpm, msi, installer, checksums, signature, provenance, manifest, chart
 
     /// The kind of a file in dist/ known only by its name (a listed file, a companion of the list).
     package static func of(fileName name: String) -> ArtifactKind {
@@ -19,6 +19,7 @@ public enum ArtifactKind: String, Sendable, CaseIterable {
         if name.hasSuffix(SBOMBuilder.fileExtension) { return .sbom }
         if name.hasSuffix(".deb") { return .deb }
         if name.hasSuffix(".rpm") { return .rpm }
+        if name.hasSuffix(".msi") { return .msi }
         if name.hasSuffix(".sh") || name.hasSuffix(".ps1") { return .installer }
         return .archive
     }
@@ -27,7 +28,7 @@ public enum ArtifactKind: String, Sendable, CaseIterable {
 /// The command or stage that wrote a file (`relctl package` and the release's package stage are
 /// both `package`): what `relctl release` reports a file came from.
 public enum ArtifactProducer: String, Sendable, CaseIterable {
-    case package, linuxPackage = "linux-package", sbom, installer, checksum, sign, provenance, chart, channel
+    case package, linuxPackage = "linux-package", msi, sbom, installer, checksum, sign, provenance, chart, channel
 }
 
 /// One file a release made: the one record `manifest.json`, the checksum lists, SBOMs, publish,

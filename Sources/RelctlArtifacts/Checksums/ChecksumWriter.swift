@@ -51,7 +51,7 @@ public enum ChecksumWriter {
     /// more files of this release to list (the installers), with their digests.
     package static func writeRelease(
         _ archives: [PackagedArtifact], identity: ReleaseIdentity, algorithm: ChecksumAlgorithm,
-        in directory: URL, others: [ChecksumFile.Entry] = [], packages: [Artifact] = []
+        in directory: URL, others: [ChecksumFile.Entry] = [], packages: [Artifact] = [], installers: [Artifact] = []
     ) throws -> ChecksumSet {
         var entries: [ChecksumFile.Entry] = []
         for archive in archives {
@@ -63,7 +63,9 @@ public enum ChecksumWriter {
         // SBOMs and .deb/.rpm packages are listed (and so signed) with the archives, but get no
         // sidecar of their own and are not archives in manifest.json. Both are always hashed with
         // both algorithms.
-        let listed = (archives.compactMap(\.sbom) + packages).compactMap { $0.checksumEntry(algorithm) }
+        // The MSI installers are listed too, and are artifacts of manifest.json (format `msi`): a
+        // channel (winget) finds them there beside the archives.
+        let listed = (archives.compactMap(\.sbom) + packages + installers).compactMap { $0.checksumEntry(algorithm) }
         let sums = ChecksumFile(entries: entries + listed + others).sorted
         if algorithm != .sha256 {
             for entry in entries {
@@ -73,7 +75,8 @@ public enum ChecksumWriter {
         }
         let sumsFile = directory.appendingPathComponent(algorithm.sumsFileName)
         try AtomicFile.write(sums.render(), to: sumsFile)
-        let manifest = releaseManifest(archives, identity: identity)
+        var manifest = releaseManifest(archives, identity: identity)
+        manifest.upsert(installers.map(\.manifestEntry))
         try manifest.write(in: directory)
         return ChecksumSet(algorithm: algorithm, sumsFile: sumsFile, manifest: manifest)
     }

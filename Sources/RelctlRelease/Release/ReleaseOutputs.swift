@@ -15,6 +15,8 @@ public struct ReleaseOutputs: Sendable {
     var archives: [PackagedArtifact]?
     /// `.linuxPackages`: the .deb/.rpm files written, with their digests.
     var linuxPackages: [Artifact]?
+    /// `.msiInstallers`: the MSI installers written, with their digests.
+    var msiInstallers: [Artifact]?
     /// `.repositories`: what `relctl repository` would report for this release.
     var repositories: RepositoryBuilder.Report?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
@@ -69,6 +71,7 @@ public struct ReleaseOutputs: Sendable {
         case .binaries: builtTargets = other.builtTargets
         case .archives: archives = other.archives
         case .linuxPackages: linuxPackages = other.linuxPackages
+        case .msiInstallers: msiInstallers = other.msiInstallers
         case .repositories: repositories = other.repositories
         case .checksums: checksums = other.checksums
         case .channels: channels = other.channels
@@ -95,6 +98,7 @@ public struct ReleaseOutputs: Sendable {
         case .binaries: return builtTargets != nil
         case .archives: return archives != nil
         case .linuxPackages: return linuxPackages != nil
+        case .msiInstallers: return msiInstallers != nil
         case .repositories: return repositories != nil
         case .checksums: return checksums != nil
         case .channels: return channels != nil
