@@ -29,7 +29,8 @@ import Testing
     func table(_ msi: URL, _ name: String) throws -> [[String]] {
         let exported = try run("msiinfo", ["export", msi.path, name])
         try #require(exported.status == 0, "\(exported)")
-        return exported.stdout.split(separator: "\n").dropFirst(3).map {
+        // msiinfo ends its lines with CR LF.
+        return exported.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").dropFirst(3).map {
             $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         }
     }
@@ -88,8 +89,9 @@ import Testing
         #expect(!summary.stdout.contains("Created: " + Self.today()), "\(summary)")
 
         // The same commit released again (a second later, from a new build): the same bytes.
+        let first = try TemporaryDirectory(prefix: "relctl-msi-first")
         try FileManager.default.moveItem(
-            at: fixture.url.appendingPathComponent("dist"), to: fixture.url.appendingPathComponent("dist-first"))
+            at: fixture.url.appendingPathComponent("dist"), to: first.url.appendingPathComponent("dist"))
         try untag(fixture, "v1.0.0")
         _ = try sh("rm -rf out && sleep 1", in: fixture.url)
         let again = try relctl(["release", "v1.0.0"], in: fixture.url)
@@ -121,6 +123,50 @@ import Testing
         #expect(planned.stdout.contains("\"msi\""), "\(planned.stdout)")
         #expect(planned.stdout.contains(Self.msi), "\(planned.stdout)")
         #expect(!FileManager.default.fileExists(atPath: fixture.url.appendingPathComponent("dist/\(Self.msi)").path))
+    }
+
+    func schema(_ kind: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/winget/manifest.\(kind).1.6.0.json").path
+    }
+
+    @Test func wingetInstallsTheMSIInsteadOfTheZip() throws {
+        let fixture = try ReleaseFixture(
+            buildCommand: Self.build,
+            release: Self.windows + "\n[winget]\nidentifier = \"Acme.Demo\"\nrepository = \"/nonexistent/winget-pkgs.git\"\n")
+        let released = try relctl(
+            ["release", "v1.0.0"], in: fixture.url,
+            environment: ["INSTALLER_BASE_URL": "https://downloads.example.com/demo/v1.0.0/"])
+        try #require(released.status == 0, "\(released)")
+        let folder = fixture.url.appendingPathComponent("dist/winget/manifests/a/Acme/Demo/1.0.0")
+        for (file, kind) in [
+            ("Acme.Demo.yaml", "version"), ("Acme.Demo.installer.yaml", "installer"),
+            ("Acme.Demo.locale.en-US.yaml", "defaultLocale"),
+        ] {
+            let checked = try run(
+                "check-jsonschema", ["--schemafile", schema(kind), folder.appendingPathComponent(file).path])
+            #expect(checked.status == 0, "\(file): \(checked)")
+        }
+        let msi = fixture.url.appendingPathComponent("dist/\(Self.msi)")
+        let parsed = try run(
+            "python3",
+            [
+                "-c",
+                "import sys, yaml, json; print(json.dumps(yaml.safe_load(open(sys.argv[1]))['Installers']))",
+                folder.appendingPathComponent("Acme.Demo.installer.yaml").path,
+            ])
+        try #require(parsed.status == 0, "\(parsed)")
+        let installers = try #require(
+            try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String: Any]])
+        #expect(installers.count == 1, "\(installers)")
+        let installer = try #require(installers.first)
+        let digest = try run("sha256sum", [msi.path]).stdout.prefix(64).uppercased()
+        #expect(installer["InstallerType"] as? String == "wix")
+        #expect(installer["InstallerUrl"] as? String == "https://downloads.example.com/demo/v1.0.0/\(Self.msi)")
+        #expect(installer["InstallerSha256"] as? String == digest)
+        #expect(installer["ProductCode"] as? String == (try property(msi, "ProductCode")))
+        let entries = try #require(installer["AppsAndFeaturesEntries"] as? [[String: Any]])
+        #expect(entries.first?["UpgradeCode"] as? String == (try property(msi, "UpgradeCode")))
     }
 
     /// A PATH holding every program of /usr/bin and /bin but `wixl`.
