@@ -288,8 +288,8 @@ struct ReleaseOverlapTests {
         let alongside = ReleasePipeline.standardStages.filter(\.runsAlongside).map(\.name)
         #expect(
             alongside == [
-                "package", "image", "linux-package", "repository", "installer", "checksum", "sign", "provenance",
-                "notes",
+                "package", "image", "linux-package", "repository", "msi", "installer", "checksum", "sign",
+                "provenance", "notes",
             ])
     }
 }

@@ -156,8 +156,8 @@ struct ReleasePipelineTests {
         let names = ReleasePipeline.standardStages.map(\.name)
         #expect(
             names == [
-                "before-hooks", "build", "package", "image", "linux-package", "repository", "installer", "checksum",
-                "channels",
+                "before-hooks", "build", "package", "image", "linux-package", "repository", "msi", "installer",
+                "checksum", "channels",
                 "sign", "provenance", "notes", "tag", "push", "dist", "image-push", "after-hooks", "publish",
                 "channel-publish", "repository-publish",
             ])
