@@ -72,12 +72,15 @@ import Testing
         #expect(upgradeCode.count == 38 && productCode.count == 38 && upgradeCode != productCode)
         let upgrade = try table(msi, "Upgrade")
         #expect(
-            upgrade.contains { $0[0] == upgradeCode && $0[2] == "1.0.0" && $0[4] == "513" }, "same-version upgrades: \(upgrade)")
+            upgrade.contains { $0[0] == upgradeCode && $0[2] == "1.0.0" && $0[4] == "513" },
+            "same-version upgrades: \(upgrade)")
         // Installed under ProgramFiles64Folder\demo, and that folder appended to the system PATH.
         #expect(try table(msi, "Directory").contains(["INSTALLFOLDER", "ProgramFiles64Folder", "demo"]))
         #expect(try table(msi, "Environment") == [["PathEntry", "=-*PATH", "[~];[INSTALLFOLDER]", "Binaries"]])
         let sequence = try table(msi, "InstallExecuteSequence")
-        #expect(sequence.contains { $0[0] == "WriteEnvironmentStrings" } && sequence.contains { $0[0] == "RemoveEnvironmentStrings" })
+        #expect(
+            sequence.contains { $0[0] == "WriteEnvironmentStrings" }
+                && sequence.contains { $0[0] == "RemoveEnvironmentStrings" })
         let unpacked = try TemporaryDirectory(prefix: "relctl-msiextract")
         let extracted = try run("msiextract", ["-C", unpacked.path, msi.path])
         #expect(extracted.status == 0, "\(extracted)")
@@ -133,7 +136,8 @@ import Testing
     @Test func wingetInstallsTheMSIInsteadOfTheZip() throws {
         let fixture = try ReleaseFixture(
             buildCommand: Self.build,
-            release: Self.windows + "\n[winget]\nidentifier = \"Acme.Demo\"\nrepository = \"/nonexistent/winget-pkgs.git\"\n")
+            release: Self.windows
+                + "\n[winget]\nidentifier = \"Acme.Demo\"\nrepository = \"/nonexistent/winget-pkgs.git\"\n")
         let released = try relctl(
             ["release", "v1.0.0"], in: fixture.url,
             environment: ["INSTALLER_BASE_URL": "https://downloads.example.com/demo/v1.0.0/"])
@@ -184,7 +188,9 @@ import Testing
         let bin = try pathWithoutWixl()
         let checked = try relctl(["check"], in: fixture.url, environment: ["PATH": bin.path])
         #expect(checked.status == 2, "\(checked)")
-        #expect(checked.stderr.contains("`wixl` is not on PATH") && checked.stderr.contains("apt-get install wixl"), "\(checked)")
+        #expect(
+            checked.stderr.contains("`wixl` is not on PATH") && checked.stderr.contains("apt-get install wixl"),
+            "\(checked)")
         let released = try relctl(["release", "v1.0.0"], in: fixture.url, environment: ["PATH": bin.path])
         #expect(released.status == 2, "\(released)")
         #expect(released.stderr.contains("`wixl` is not on PATH"), "\(released)")

@@ -128,7 +128,8 @@ package enum CompoundFileSummary {
                 let nameLength = min(Int(u16(file, entry + 0x40)), 64)
                 let units = stride(from: 0, to: max(0, nameLength - 2), by: 2).map { u16(file, entry + $0) }
                 let size = Int(u32(file, entry + 0x78)) | (sectorShift == 12 ? Int(u32(file, entry + 0x7C)) << 32 : 0)
-                entries.append((String(decoding: units, as: UTF16.self), file[entry + 0x42], u32(file, entry + 0x74), size))
+                entries.append(
+                    (String(decoding: units, as: UTF16.self), file[entry + 0x42], u32(file, entry + 0x74), size))
             }
         }
         guard let root = entries.first, root.type == 5 else { throw Problem.malformed("root entry") }
@@ -170,6 +171,7 @@ package enum CompoundFileSummary {
 
     static func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
         guard at + 4 <= bytes.count else { return 0 }
-        return UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+        return UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3])
+            << 24
     }
 }

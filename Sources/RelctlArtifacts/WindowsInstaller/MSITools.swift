@@ -21,7 +21,9 @@ package enum MSITools {
     package static func fedoraPackage(of tool: String) -> String { tool == osslsigncode ? tool : "msitools" }
 
     /// What each needed tool is for, in the order they run.
-    package static func requirements(_ settings: WindowsSettings, environment: [String: String]) -> [(
+    package static func requirements(
+        _ settings: WindowsSettings, environment: [String: String]
+    ) -> [(
         tool: String, why: String
     )] {
         guard settings.msi else { return [] }

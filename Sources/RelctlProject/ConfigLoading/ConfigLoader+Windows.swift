@@ -10,7 +10,8 @@ extension ConfigLoader {
         if let msi = table.bool("msi") { settings.msi = msi }
         if let key = table.string("signing-key") {
             if key.isEmpty {
-                table.report("signing-key", "`[windows] signing-key` must be a PKCS#12 file path (relative to the project root)")
+                table.report(
+                    "signing-key", "`[windows] signing-key` must be a PKCS#12 file path (relative to the project root)")
             } else {
                 settings.signingKey = key
             }
