@@ -23,6 +23,8 @@ struct GeneratorSourceScanTests {
         // The repositories' own emitters, inside RepositoryText: XML text and attribute values
         // (escaped, control characters refused) and one-line deb822/ini values (a line break refused).
         "xml(", "singleLine(", "yamlQuoted(", "bashQuoted(",
+        // The WiX source of an MSI (issue 60).
+        "XMLEmitter.",
     ]
 
     static let constant = "a relctl constant"
@@ -109,6 +111,15 @@ struct GeneratorSourceScanTests {
             "release.version": notCode, "manifestVersion": constant,
         ],
         "CI/ReleasePRWorkflow.swift": ["CIRunners.coordinator": "a relctl constant"],
+        // The WiX source wixl compiles, and the SQL msibuild runs on its database (issue 60).
+        "WindowsInstaller/WixSource.swift": [
+            "name": "the project name, written by XMLEmitter.attribute just above",
+            "downgrade": "a message holding the project name, written by XMLEmitter.attribute just above",
+            "programFiles": constant, "win64": constant, "Self.folderID": constant, "Self.componentID": constant,
+            "index": number, "keyPath": constant,
+            "productVersion": "MAJOR.MINOR.PATCH digits MSICodes.productVersion checked, in an SQL string",
+            "upgradeCode": "a braced GUID MSICodes derived, in an SQL string", "Character(bad)": message,
+        ],
         "CI/WorkspaceWorkflow.swift": [
             "CIRunners.coordinator": constant, "ReleaseWorkflow.uploadArtifact": constant,
             "ReleaseWorkflow.pinComment": constant, "ReleaseWorkflow.downloadArtifact": constant,

@@ -247,6 +247,9 @@ struct LayerTests {
     /// holds and why; a new raw read anywhere, an allowed file's count changing, or an entry no
     /// longer needed fails here, so each one is looked at.
     static let rawReads: [String: (count: Int, reason: String)] = [
+        "RelctlArtifacts/WindowsInstaller/MSIBuilder.swift": (
+            3, "the build's binaries (found as the archives' are) copied into relctl's scratch folder; the MSI wixl and osslsigncode wrote there"
+        ),
         // relctl's own output: dist/, scratch copies it wrote, caches, its lock.
         "RelctlArtifacts/Provenance/ProvenanceVerifier.swift": (1, "the provenance document in dist/, relctl's output"),
         "RelctlArtifacts/Installer/InstallerWriter.swift": (1, "dist/SHA256SUMS, relctl's output"),

@@ -288,7 +288,7 @@ struct ReleaseOverlapTests {
         let alongside = ReleasePipeline.standardStages.filter(\.runsAlongside).map(\.name)
         #expect(
             alongside == [
-                "package", "image", "linux-package", "repository", "npm", "installer", "checksum", "sign",
+                "package", "image", "linux-package", "repository", "npm", "msi", "installer", "checksum", "sign",
                 "provenance", "notes",
             ])
     }

@@ -156,7 +156,7 @@ struct ReleasePipelineTests {
         let names = ReleasePipeline.standardStages.map(\.name)
         #expect(
             names == [
-                "before-hooks", "build", "package", "image", "linux-package", "repository", "npm", "installer",
+                "before-hooks", "build", "package", "image", "linux-package", "repository", "npm", "msi", "installer",
                 "checksum", "channels",
                 "sign", "provenance", "notes", "tag", "push", "dist", "image-push", "after-hooks", "publish",
                 "channel-publish", "repository-publish", "npm-publish",

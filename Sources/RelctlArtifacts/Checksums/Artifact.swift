@@ -6,7 +6,7 @@ import RelctlModel
 /// archives, `SHA256SUMS` everything but itself and its signatures); a new channel or stage whose
 /// files go up with the release adds a case here, not a type of its own.
 public enum ArtifactKind: String, Sendable, CaseIterable {
-    case archive, sbom, deb, rpm, installer, checksums, signature, provenance, manifest, chart
+    case archive, sbom, deb, rpm, msi, installer, checksums, signature, provenance, manifest, chart
     /// An `[npm]` package tarball (`acme-velostream-linux-x64-1.0.0.tgz`).
     case npm
 
@@ -21,6 +21,7 @@ public enum ArtifactKind: String, Sendable, CaseIterable {
         if name.hasSuffix(SBOMBuilder.fileExtension) { return .sbom }
         if name.hasSuffix(".deb") { return .deb }
         if name.hasSuffix(".rpm") { return .rpm }
+        if name.hasSuffix(".msi") { return .msi }
         if name.hasSuffix(".sh") || name.hasSuffix(".ps1") { return .installer }
         return .archive
     }
@@ -29,7 +30,7 @@ public enum ArtifactKind: String, Sendable, CaseIterable {
 /// The command or stage that wrote a file (`relctl package` and the release's package stage are
 /// both `package`): what `relctl release` reports a file came from.
 public enum ArtifactProducer: String, Sendable, CaseIterable {
-    case package, linuxPackage = "linux-package", sbom, installer, checksum, sign, provenance, chart, channel
+    case package, linuxPackage = "linux-package", msi, sbom, installer, checksum, sign, provenance, chart, channel
     /// The release's npm stage (`[npm]`).
     case npm
 }

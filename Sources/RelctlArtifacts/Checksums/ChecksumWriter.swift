@@ -64,8 +64,9 @@ public enum ChecksumWriter {
         // SBOMs and .deb/.rpm packages are listed (and so signed) with the archives, but get no
         // sidecar of their own and are not archives in manifest.json. Both are always hashed with
         // both algorithms.
-        // The npm packages are listed too, and are artifacts of manifest.json beside the archives
-        // (format `npm`, which the archives' readers leave out: `ReleaseManifest.archives`).
+        // The npm packages and MSI installers are listed too, and are artifacts of manifest.json beside
+        // the archives (formats `npm` and `msi`): the archives' readers leave npm out
+        // (`ReleaseManifest.archives`); a channel (winget) finds the MSIs there.
         let listed = (archives.compactMap(\.sbom) + packages + listedInManifest).compactMap {
             $0.checksumEntry(algorithm)
         }

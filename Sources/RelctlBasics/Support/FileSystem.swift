@@ -204,6 +204,17 @@ public enum FileSystem {
         }
     }
 
+    /// Sets a file's modification time (Unix seconds): a tool that records it (wixl's cabinet)
+    /// then writes the same bytes from run to run.
+    package static func setModificationTime(_ url: URL, seconds: Int) throws {
+        do {
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSince1970: TimeInterval(seconds))], ofItemAtPath: url.path)
+        } catch {
+            throw FileSystemError(error, path: url.path, action: "cannot set the modification time")
+        }
+    }
+
     /// The text of the POSIX error `code` ("Permission denied"), for messages about a failed call.
     package static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
 

@@ -107,7 +107,10 @@ package enum InstallSection {
             if links != nil { text += "Invoke-WebRequest -Uri \(url) -OutFile \(name)\n" }
             text +=
                 "if ((Get-FileHash \(name) -Algorithm SHA256).Hash -ne '\(artifact.sha256.uppercased())') { throw 'checksum mismatch: \(name)' }\n"
-            text += (artifact.format == "zip" ? "Expand-Archive \(name) -DestinationPath .\n" : "tar -xf \(name)\n")
+            text +=
+                artifact.format == "msi"
+                ? "msiexec /i \(name)\n"
+                : (artifact.format == "zip" ? "Expand-Archive \(name) -DestinationPath .\n" : "tar -xf \(name)\n")
             return text
         // The digest is written out here: the per-archive `.sha256` files are CI's hand-over
         // between jobs, not release assets, so a command must not download one.

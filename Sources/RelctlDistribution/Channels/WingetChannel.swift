@@ -6,7 +6,9 @@ import RelctlModel
 /// `[winget] identifier = …`: the version, installer and default-locale manifests (schema 1.6.0)
 /// of this release's Windows zip archives, written to `dist/winget/manifests/…` in winget-pkgs'
 /// layout. Each archive is a `zip` installer of `portable` nested files (every `[build]` binary,
-/// with its name as the command alias), `InstallerSha256` the release's. `--publish` commits them
+/// with its name as the command alias), `InstallerSha256` the release's; with `[windows] msi = true`
+/// the target's MSI takes the zip's place (`InstallerType: wix`, its ProductCode and UpgradeCode).
+/// `--publish` commits them
 /// to the branch `{identifier}-{version}` of the configured fork of winget-pkgs; opening the pull
 /// request upstream is left to the maintainer (winget-pkgs' own review asks for it by hand).
 package struct WingetChannel: Channel {
@@ -61,13 +63,32 @@ package struct WingetChannel: Channel {
                 reason: "must be `Publisher.Package` (letters, digits, `-`, `_`, dot-separated)")
         }
         var installers = ""
+        // An MSI (`[windows] msi = true`) is installed in place of the zip: winget runs it as a
+        // `wix` installer, and tracks it by its ProductCode and UpgradeCode.
+        let msis = release.archives.filter { $0.format == "msi" }
         for (architecture, cpu) in [("x64", "x86_64"), ("arm64", "aarch64"), ("x86", "i686")] {
+            if let msi = PlatformArchives.pick(msis, os: "windows", cpu: cpu, formats: ["msi"]) {
+                let productCode = MSICodes.productCode(
+                    project: release.project, version: release.version, target: msi.target)
+                installers += "- Architecture: \(RepositoryText.yamlQuoted(architecture))\n"
+                installers += "  InstallerType: wix\n"
+                installers += "  Scope: machine\n"
+                installers += "  InstallerUrl: \(RepositoryText.yamlQuoted(try release.url(of: msi, for: Self.id)))\n"
+                installers += "  InstallerSha256: \(RepositoryText.yamlQuoted(msi.sha256.uppercased()))\n"
+                installers += "  ProductCode: \(RepositoryText.yamlQuoted(productCode))\n"
+                installers += "  AppsAndFeaturesEntries:\n"
+                installers +=
+                    "  - UpgradeCode: \(RepositoryText.yamlQuoted(MSICodes.upgradeCode(project: release.project)))\n"
+                installers += "    ProductCode: \(RepositoryText.yamlQuoted(productCode))\n"
+                continue
+            }
             guard let archive = PlatformArchives.pick(release.archives, os: "windows", cpu: cpu, formats: ["zip"])
             else { continue }
             // A flat archive (`[archive] top-folder = false`) holds bin\ at its root.
             let top =
                 PlatformArchives.topFolder(archive, flat: !release.config.archive.topFolder).map { $0 + "\\" } ?? ""
             installers += "- Architecture: \(RepositoryText.yamlQuoted(architecture))\n"
+            if !msis.isEmpty { installers += "  InstallerType: zip\n  NestedInstallerType: portable\n" }
             installers += "  InstallerUrl: \(RepositoryText.yamlQuoted(try release.url(of: archive, for: Self.id)))\n"
             installers += "  InstallerSha256: \(RepositoryText.yamlQuoted(archive.sha256.uppercased()))\n"
             installers += "  NestedInstallerFiles:\n"
@@ -89,10 +110,9 @@ package struct WingetChannel: Channel {
             tail: [("ManifestType", "version"), ("ManifestVersion", manifestVersion)])
         let installer = RepositoryText.wingetManifest(
             schema: "installer.\(manifestVersion)",
-            head + [
-                ("InstallerType", "zip"), ("NestedInstallerType", "portable"),
-                ("ReleaseDate", formatter.string(from: date)),
-            ],
+            head
+                + (msis.isEmpty ? [("InstallerType", "zip"), ("NestedInstallerType", "portable")] : [])
+                + [("ReleaseDate", formatter.string(from: date))],
             blocks: "Installers:\n" + installers,
             tail: [("ManifestType", "installer"), ("ManifestVersion", manifestVersion)])
         let description =

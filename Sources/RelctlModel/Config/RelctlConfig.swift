@@ -48,6 +48,8 @@ public struct RelctlConfig: Sendable {
     package var repositories: RepositorySettings = RepositorySettings()
     /// `[npm]`: one npm package per target and a main package with a launcher; nil without the table.
     package var npm: NpmSettings?
+    /// `[windows]`: MSI installers and the Windows signing key.
+    package var windows: WindowsSettings = WindowsSettings()
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     /// The config file's name in a project's root.

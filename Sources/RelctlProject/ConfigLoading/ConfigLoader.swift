@@ -72,6 +72,7 @@ public enum ConfigLoader {
         readChannels(top, into: &config)
         readRepositories(top, into: &config)
         if let npm = top.table("npm") { config.npm = readNpm(npm) }
+        if let windows = top.table("windows") { config.windows = readWindows(windows) }
         top.finish()
         validate(config, problems: problems)
 

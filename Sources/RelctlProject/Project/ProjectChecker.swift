@@ -58,6 +58,13 @@ public enum ProjectChecker {
                 error.diagnostics.forEach { report.problem($0) }
             } catch {}
         }
+        // `[windows] msi = true`: wixl and msibuild (and osslsigncode with a key) on PATH, names an
+        // MSI can hold, a version that is an MSI ProductVersion.
+        for problem in MSIBuilder.problems(
+            config: config, version: seen.first?.version, environment: context.environment)
+        {
+            report.problem(problem)
+        }
         if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }

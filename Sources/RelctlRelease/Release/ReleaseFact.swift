@@ -16,6 +16,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case linuxPackages
     /// `[npm]` package tarballs in the staging folder, with their digests.
     case npmPackages
+    /// `[windows] msi`: one .msi per Windows target in the staging folder, with its digests.
+    case msiInstallers
     /// `apt/` and `dnf/`: the signed package repositories holding this release's packages.
     case repositories
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.

@@ -19,6 +19,8 @@ public struct ReleaseOutputs: Sendable {
     var npmPackages: [Artifact]?
     /// `.publishedNpm`: the packages sent to the registry (those already there are not listed).
     var publishedNpm: [String]?
+    /// `.msiInstallers`: the MSI installers written, with their digests.
+    var msiInstallers: [Artifact]?
     /// `.repositories`: what `relctl repository` would report for this release.
     var repositories: RepositoryBuilder.Report?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
@@ -75,6 +77,7 @@ public struct ReleaseOutputs: Sendable {
         case .linuxPackages: linuxPackages = other.linuxPackages
         case .npmPackages: npmPackages = other.npmPackages
         case .publishedNpm: publishedNpm = other.publishedNpm
+        case .msiInstallers: msiInstallers = other.msiInstallers
         case .repositories: repositories = other.repositories
         case .checksums: checksums = other.checksums
         case .channels: channels = other.channels
@@ -103,6 +106,7 @@ public struct ReleaseOutputs: Sendable {
         case .linuxPackages: return linuxPackages != nil
         case .npmPackages: return npmPackages != nil
         case .publishedNpm: return publishedNpm != nil
+        case .msiInstallers: return msiInstallers != nil
         case .repositories: return repositories != nil
         case .checksums: return checksums != nil
         case .channels: return channels != nil

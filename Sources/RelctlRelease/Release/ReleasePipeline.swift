@@ -12,7 +12,7 @@ public struct ReleasePipeline: Sendable {
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
         HookStage(.before), BuildStage(), PackageStage(), ImageStage(), LinuxPackageStage(), RepositoryStage(),
-        NpmStage(), InstallerStage(),
+        NpmStage(), MSIStage(), InstallerStage(),
         ChecksumStage(), ChannelStage(), SignStage(), ProvenanceStage(), NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
         ChannelPublishStage(), RepositoryPublishStage(), NpmPublishStage(),

@@ -50,6 +50,14 @@ enum ReleasePreflight {
         {
             checkDist(options.tag, version: report.version, config: config, into: &report)
         }
+        // `[windows] msi = true` needs its tools before anything is built or tagged.
+        if config.windows.msi, (report.targets ?? []).contains(where: { $0.os == "windows" }) {
+            for problem in MSIBuilder.problems(
+                config: config, version: report.version?.description, environment: context.environment)
+            {
+                report.fail(.badInput, [problem])
+            }
+        }
         if let directory = options.artifactsDirectory {
             if !FileSystem.isDirectory(directory) {
                 report.fail(
