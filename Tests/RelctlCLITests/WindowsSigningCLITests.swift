@@ -6,7 +6,7 @@ import Testing
 /// `[windows] signing-key`: every `.exe` of a Windows target is Authenticode-signed before it is
 /// archived. A program built by mingw-w64, a test CA's code-signing certificate exported with
 /// `openssl pkcs12 -export`, and `osslsigncode verify` judging the `.exe` taken out of the zip.
-@Suite(.serialized, .timeLimit(.minutes(20)), .removesTemporaries) struct WindowsSigningCLITests {
+@Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct WindowsSigningCLITests {
     static let windows = "x86_64-pc-windows-msvc"
     static let linux = "x86_64-unknown-linux-gnu"
 

@@ -9,7 +9,7 @@ import Testing
 /// Authenticode signing of PE images built by mingw-w64, judged by osslsigncode: its `verify`
 /// accepts every signed file with the test CA (and the TSA's CA when timestamped), and the digest
 /// and checksum relctl computes are the ones osslsigncode computes.
-@Suite(.serialized, .timeLimit(.minutes(10)), .removesTemporaries) struct AuthenticodeTests {
+@Suite(.serialized, .timeLimit(.minutes(30)), .removesTemporaries) struct AuthenticodeTests {
     func fixture() throws -> (AuthenticodeFixture, TemporaryDirectory) {
         let folder = try TemporaryDirectory(prefix: "relctl-authenticode")
         return (try AuthenticodeFixture(in: folder.url.appendingPathComponent("keys")), folder)
