@@ -52,6 +52,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // DER for Authenticode: PKCS#12 read, PKCS#7 SignedData and RFC 3161 requests written. Already
+        // resolved as swift-crypto's own dependency, so it adds no checkout.
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
@@ -103,6 +106,7 @@ let package = Package(
                 // RSA repository keys (`_RSA.Signing`, PKCS#1 v1.5): the product's current name;
                 // `_CryptoExtras` is its deprecated alias.
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 "RelctlTOML",
             ],
             linkerSettings: [

@@ -266,6 +266,12 @@ struct LayerTests {
         "RelctlArtifacts/Packaging/BinaryHeader.swift": (
             1, "a built binary's header (ELF, Mach-O, PE), found by the packager's contained binary walk"
         ),
+        "RelctlArtifacts/Signing/Authenticode/AuthenticodeKey.swift": (
+            1, "the PKCS#12 file `RELCTL_WINDOWS_KEY` names (a CI secret's file; `signing-key` goes through ProjectFile)"
+        ),
+        "RelctlArtifacts/Signing/Authenticode/AuthenticodeSigner+Layout.swift": (
+            1, "a built .exe the packager's contained layout holds, read to sign it"
+        ),
         "RelctlArtifacts/Packaging/FatMachO.swift": (2, "the two built macOS slices it joins (read once to check, once to join)"),
         "RelctlArtifacts/Images/OCILayoutWriter.swift": (1, "a base-image blob from relctl's cache"),
         "RelctlArtifacts/Images/BaseImageStore.swift": (2, "registry answers and blobs relctl downloaded"),

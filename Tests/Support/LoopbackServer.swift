@@ -79,7 +79,7 @@ public final class LoopbackServer: Sendable {
     }
 
     /// - Parameter arguments: the script's arguments, given the file it writes its port to.
-    private init(script: String, arguments: (String) -> [String]) throws {
+    init(script: String, arguments: (String) -> [String]) throws {
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("relctl-http-\(UUID().uuidString)")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -21,15 +21,21 @@ public struct Packager: Sendable {
     ///   - binaryRoot: read binaries from here instead of the project (prebuilt artifacts).
     ///   - jobs: concurrent archives; nil means one per core.
     ///   - clean: remove this tag's archives for these targets first; without it an existing archive is an error.
+    ///   - keysRoot: where `[windows] signing-key` is found (the project, also when `config` is a
+    ///     dry run's scratch clone that lacks git-ignored key folders); nil: the config's root.
     /// - Returns: the artifacts in target order.
     public func package(
         config: RelctlConfig, inputs: PackagingInputs, targets: [Target], outputDirectory: URL,
-        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false,
+        binaryRoot: URL? = nil, jobs: Int? = nil, clean: Bool = false, keysRoot: URL? = nil,
         updateManifest: Bool, onArchive: @escaping @Sendable (PackagedArtifact) -> Void = { _ in }
     ) async throws -> [PackagedArtifact] {
         guard !targets.isEmpty else {
             throw PackagingError.noTargets(config: config.path)
         }
+        // `[windows]`: the key is read before anything runs or is written (a wrong password is exit 2 here).
+        let signer =
+            targets.contains(where: { TargetTriple($0.triple).isWindows })
+            ? try AuthenticodeSigner.load(config: config, keysRoot: keysRoot ?? config.root, context: context) : nil
         let placeholders = ReleaseNames(project: config.project.name, version: inputs.version, tag: inputs.tag)
             .placeholders()
         let staged = try await stage(config: config, targets: targets, placeholders: placeholders)
@@ -50,9 +56,18 @@ public struct Packager: Sendable {
                 CleanupRegistry.shared.unregister(folder)
             }
         }
-        let plans = try await plan(
+        var plans = try await plan(
             config: config, targets: targets, placeholders: placeholders, binaryRoot: binaryRoot,
             outputDirectory: outputDirectory, staged: staged, joined: joined)
+        // Every `.exe` of a Windows target is signed before it is archived, so the archive, its
+        // checksums and its SBOM carry the signed bytes.
+        if let signer {
+            var signed: [String: Data] = [:]
+            for index in plans.indices where TargetTriple(plans[index].target.triple).isWindows {
+                try await signer.signExecutables(
+                    in: &plans[index].layout, target: plans[index].target.triple, signed: &signed)
+            }
+        }
 
         // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
         let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []

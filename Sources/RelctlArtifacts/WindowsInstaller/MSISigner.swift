@@ -10,8 +10,10 @@ package protocol MSISigning: Sendable {
 }
 
 /// `osslsigncode sign -pkcs12 KEY -readpass FILE -h sha256 [-ts URL]`: the key is the PKCS#12 of
-/// `[windows] signing-key` (or `RELCTL_WINDOWS_KEY`, the file's bytes in base64), its password
+/// `[windows] signing-key` (or the file `RELCTL_WINDOWS_KEY` names), its password
 /// `RELCTL_WINDOWS_KEY_PASSWORD`, handed over in a 0600 scratch file, never on the command line.
+/// The key is read as the executables' signer reads it (AuthenticodeKey), so a wrong password is
+/// the same error, found in the preflight before anything is built.
 package struct OsslsigncodeSigner: MSISigning {
     package var key: Data
     package var password: String
@@ -21,25 +23,15 @@ package struct OsslsigncodeSigner: MSISigning {
 
     /// The signer `[windows]` and the environment configure; nil when no key is set.
     package static func configured(
-        _ settings: WindowsSettings, root: URL, environment: [String: String]
+        _ settings: WindowsSettings, config: String, root: URL, environment: [String: String]
     ) throws -> OsslsigncodeSigner? {
+        guard let (bytes, source) = try AuthenticodeKey.bytes(settings: settings, config: config, root: root, environment: environment)
+        else { return nil }
         let password = environment[WindowsSettings.passwordVariable] ?? ""
-        if let encoded = environment[WindowsSettings.keyVariable], !encoded.isEmpty {
-            guard let key = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters), !key.isEmpty else {
-                throw MSIError.signingKey(
-                    source: "$" + WindowsSettings.keyVariable,
-                    reason: "not base64; set it to the PKCS#12 file's bytes in base64 (`base64 -w0 key.p12`)")
-            }
-            return OsslsigncodeSigner(
-                key: key, password: password, timestampURL: settings.timestampURL,
-                source: "$" + WindowsSettings.keyVariable)
-        }
-        guard let path = settings.signingKey else { return nil }
-        let file = try ProjectFile.open(path, in: root, what: "[windows] signing-key")
-        guard file.isRegularFile, let key = file.data() else {
-            throw MSIError.signingKey(source: file.location.path, reason: "no such file ([windows] signing-key)")
-        }
-        return OsslsigncodeSigner(key: key, password: password, timestampURL: settings.timestampURL, source: path)
+        // Opens it first: a wrong password or an unreadable file is relctl's own error (exit 2).
+        _ = try AuthenticodeKey(pkcs12: Array(bytes), password: password, source: source)
+        return OsslsigncodeSigner(
+            key: bytes, password: password, timestampURL: settings.timestampURL?.absoluteString, source: source)
     }
 
     package func sign(_ input: URL, to output: URL, context: Context) async throws {

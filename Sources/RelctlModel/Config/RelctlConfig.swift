@@ -37,6 +37,8 @@ public struct RelctlConfig: Sendable {
     /// `[[image]]`: container images built from the Linux binaries.
     public var images: [ImageSettings] = []
     public var sign: SignSettings = SignSettings()
+    /// `[windows]`: Authenticode signing of the Windows executables, and MSI installers.
+    package var windows: WindowsSettings = WindowsSettings()
     package var sbom: SBOMSettings = SBOMSettings()
     package var installer: InstallerSettings = InstallerSettings()
     package var provenance: ProvenanceSettings = ProvenanceSettings()

@@ -1,19 +1,21 @@
 import Foundation
 
-/// `[windows]`: what a release makes for its Windows targets. `msi` writes one MSI installer per
-/// Windows target (RelctlArtifacts/WindowsInstaller); `signing-key` (a PKCS#12 file, relative to
-/// the project root) and `timestamp-url` (RFC 3161) sign what Windows users run.
+/// `[windows]`: how Windows targets are signed and installed. Kept on its own so the Authenticode
+/// signing (RelctlArtifacts/Signing/Authenticode) and the MSI writer (RelctlArtifacts/WindowsInstaller)
+/// each read only their keys.
 package struct WindowsSettings: Sendable, Equatable {
-    /// `msi = true`: one `.msi` per Windows target.
-    package var msi: Bool = false
-    /// `signing-key`: the PKCS#12 file that signs the executables and the MSI.
+    /// `signing-key`: a PKCS#12 file inside the project (its password in
+    /// `RELCTL_WINDOWS_KEY_PASSWORD`); `RELCTL_WINDOWS_KEY` (a path) takes its place when set.
     package var signingKey: String?
-    /// `timestamp-url`: the RFC 3161 time-stamping authority asked to countersign.
-    package var timestampURL: String?
-    /// The table's line in relctl.toml, for messages.
+    /// `timestamp-url`: an RFC 3161 time-stamping authority; nil signs without a timestamp
+    /// (reproducible bytes).
+    package var timestampURL: URL?
+    /// `msi`: one MSI installer per Windows target.
+    package var msi: Bool = false
+    /// The `[windows]` header's line, for messages.
     package var line: Int?
 
-    /// The key's bytes as base64 (CI keeps it in a secret, not a file); wins over `signing-key`.
+    /// The path of a PKCS#12 file (a CI secret written to a file), in place of `signing-key`.
     package static let keyVariable = "RELCTL_WINDOWS_KEY"
     /// The PKCS#12 file's password (empty when unset).
     package static let passwordVariable = "RELCTL_WINDOWS_KEY_PASSWORD"

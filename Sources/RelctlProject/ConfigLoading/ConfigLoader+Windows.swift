@@ -2,33 +2,34 @@ import Foundation
 import RelctlBasics
 import RelctlModel
 
-/// `[windows]`: `msi`, `signing-key`, `timestamp-url`.
+/// `[windows]`: the Authenticode key, the time-stamping authority and the MSI switch.
 extension ConfigLoader {
     package static func readWindows(_ table: TableReader) -> WindowsSettings {
-        var settings = WindowsSettings()
-        settings.line = table.line
-        if let msi = table.bool("msi") { settings.msi = msi }
-        if let key = table.string("signing-key") {
-            if key.isEmpty {
+        var windows = WindowsSettings()
+        windows.line = table.line
+        if let path = table.string("signing-key") {
+            if path.isEmpty {
                 table.report(
-                    "signing-key", "`[windows] signing-key` must be a PKCS#12 file path (relative to the project root)")
+                    "signing-key",
+                    "`windows.signing-key` must be the path of a PKCS#12 file (.p12/.pfx) relative to the project root")
             } else {
-                settings.signingKey = key
+                windows.signingKey = path
             }
         }
-        if let url = table.string("timestamp-url") {
-            if (url.hasPrefix("http://") || url.hasPrefix("https://")),
-                !url.contains(where: { $0.isWhitespace || $0.isNewline || "\"'`$\\".contains($0) })
+        if let text = table.string("timestamp-url") {
+            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                let host = url.host, !host.isEmpty
             {
-                settings.timestampURL = url
+                windows.timestampURL = url
             } else {
                 table.report(
                     "timestamp-url",
-                    "`[windows] timestamp-url` must be the http(s) URL of an RFC 3161 time-stamping authority, without blanks or quotes (e.g. \"http://timestamp.digicert.com\")"
+                    "`windows.timestamp-url` must be an http:// or https:// URL of an RFC 3161 time-stamping authority (e.g. \"http://timestamp.digicert.com\"), found `\(text)`"
                 )
             }
         }
+        if let msi = table.bool("msi") { windows.msi = msi }
         table.finish()
-        return settings
+        return windows
     }
 }

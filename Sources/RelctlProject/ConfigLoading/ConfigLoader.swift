@@ -56,6 +56,7 @@ public enum ConfigLoader {
         if let publish = top.table("publish") { config.publish = readPublish(publish) }
         config.images = readImages(top.tables("image"), config: config)
         if let sign = top.table("sign") { config.sign = readSign(sign) }
+        if let windows = top.table("windows") { config.windows = readWindows(windows) }
         if let sbom = top.table("sbom") {
             if let enabled = sbom.bool("enabled") { config.sbom.enabled = enabled }
             sbom.finish()

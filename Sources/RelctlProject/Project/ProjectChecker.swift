@@ -68,6 +68,7 @@ public enum ProjectChecker {
         if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }
+        checkWindowsSigning(config, context: context, into: report)
         await checkRepository(config, context: context, into: report)
         return report
     }
@@ -106,6 +107,24 @@ public enum ProjectChecker {
                 manifests: own.manifests, targets: own.targets,
                 ownConfig: FileSystem.exists(
                     atPath: config.root.appendingPathComponent(member.path).appendingPathComponent("relctl.toml").path))
+        }
+    }
+
+    /// `[windows]`: the Authenticode key opens with its password (the same reading `package`
+    /// and `release` do), and some target is a Windows one.
+    private static func checkWindowsSigning(_ config: RelctlConfig, context: Context, into report: CheckReport) {
+        guard AuthenticodeKey.isConfigured(config.windows, environment: context.environment) else { return }
+        do {
+            _ = try AuthenticodeKey.load(
+                settings: config.windows, config: config.path, root: config.root, environment: context.environment)
+        } catch let error as RelctlError {
+            error.diagnostics.forEach { report.problem($0) }
+        } catch {}
+        if !config.targets.contains(where: { TargetTriple($0.triple).isWindows }) {
+            report.warning(
+                Diagnostic(
+                    file: config.path, line: config.windows.line,
+                    "[windows] names a signing key but no [[target]] is a Windows one; nothing will be signed"))
         }
     }
 

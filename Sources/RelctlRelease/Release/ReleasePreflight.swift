@@ -20,6 +20,7 @@ enum ReleasePreflight {
         checkTag(options.tag, config: config, into: &report)
         checkTargets(options, config: config, into: &report)
         checkArchiveNames(options.tag, config: config, into: &report)
+        checkWindowsKey(config: config, context: context, into: &report)
         do { report.sourceDateEpoch = try SourceDateEpoch.from(context.environment) } catch let error as RelctlError {
             report.fail(error.exitCode, error.diagnostics)
         } catch {}
@@ -148,6 +149,22 @@ enum ReleasePreflight {
             } else {
                 report.targets = try TargetResolver.select(all, globs: options.targets)
             }
+        } catch let error as RelctlError {
+            report.fail(error.exitCode, error.diagnostics)
+        } catch {
+            report.fail(file: config.path, "\(error)")
+        }
+    }
+
+    /// `[windows]`: the Authenticode key of the Windows targets opens (exists, is a PKCS#12 file
+    /// relctl reads, takes the password), so a wrong one stops the release before anything is written.
+    private static func checkWindowsKey(config: RelctlConfig, context: Context, into report: inout PreflightReport) {
+        guard let targets = report.targets, targets.contains(where: { TargetTriple($0.triple).isWindows }) else {
+            return
+        }
+        do {
+            _ = try AuthenticodeKey.load(
+                settings: config.windows, config: config.path, root: config.root, environment: context.environment)
         } catch let error as RelctlError {
             report.fail(error.exitCode, error.diagnostics)
         } catch {

@@ -20,7 +20,7 @@ struct MSIStage: ReleaseStage {
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
         let targets = outputs.builtTargets ?? run.identity.targets
         let signer = try OsslsigncodeSigner.configured(
-            run.config.windows, root: run.projectRoot, environment: run.context.environment)
+            run.config.windows, config: run.config.path, root: run.projectRoot, environment: run.context.environment)
         let installers = try await MSIBuilder(context: run.context).write(
             config: run.config, inputs: run.identity.packagingInputs, targets: targets, into: run.stagingDirectory,
             binaryRoot: run.options.artifactsDirectory, signer: signer)

@@ -23,7 +23,8 @@ struct PackageStage: ReleaseStage {
         let packaged = try await Packager(context: run.context).package(
             config: run.config, inputs: run.identity.packagingInputs, targets: targets,
             outputDirectory: run.stagingDirectory,
-            binaryRoot: run.options.artifactsDirectory, jobs: run.options.jobs, updateManifest: false,
+            binaryRoot: run.options.artifactsDirectory, jobs: run.options.jobs, keysRoot: run.projectRoot,
+            updateManifest: false,
             onArchive: { _ in progress.update("packaging: \(done.increment())/\(targets.count) archive(s) written") }
         )
         outputs.archives = packaged
