@@ -28,6 +28,10 @@ struct Publish: RelctlCommand {
     @Argument(help: ArgumentHelp("The release tag (e.g. v1.2.0).", valueName: "tag")) var tag: String
     @Option(help: ArgumentHelp("Publish to this forge only: github, gitlab or gitea.", valueName: "name"))
     var forge: String?
+    @Option(
+        help: ArgumentHelp(
+            "Publish to this package registry only (pypi: the [pypi] wheels), not to the forges.", valueName: "name"))
+    var registry: String?
     @Flag(help: "Leave the release as a complete draft instead of publishing it.") var draft = false
     @Flag(help: "Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.") var replace =
         false
@@ -35,11 +39,28 @@ struct Publish: RelctlCommand {
     func validate() throws {
         try EnumeratedOption.check(
             forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs)
+        try EnumeratedOption.check(registry.map { [$0] } ?? [], option: "--registry <name>", known: ["pypi"])
+        if registry != nil, forge != nil {
+            throw ValidationError("--registry publishes to a package registry only; leave out --forge")
+        }
     }
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let version = try ReleaseIdentity.check(tag, config: config, manifests: .unread).version
+        if registry != nil {
+            guard let settings = config.pypi else {
+                throw ProblemList(
+                    exitCode: .badInput,
+                    diagnostics: [Diagnostic(file: config.path, "--registry pypi publishes the [pypi] wheels; add [pypi] package = \"NAME\"")])
+            }
+            let report = try await PyPIPublisher(http: context.http).publishRelease(
+                settings, config: config, tag: tag, version: version.description, context: context)
+            if global.json { try emitJSON(report, context) }
+            return
+        }
+        // `[pypi]` too: its token is checked with the forges', before anything is sent.
+        if config.pypi != nil { _ = try PyPIPublisher.token(environment: context.environment) }
         let forges = try ForgeSelection(settings: config.publish, only: forge, http: context.http)
         // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
         let git = Git(directory: config.root, context: context)
@@ -71,9 +92,14 @@ struct Publish: RelctlCommand {
             )
         }
         let reports = try await forges.publish(request, context: context)
+        if let settings = config.pypi {
+            _ = try await PyPIPublisher(http: context.http).publishRelease(
+                settings, config: config, tag: tag, version: version.description, context: context)
+        }
         // One forge: its report, as before there were several; several: one report each, in order.
         if global.json {
             if reports.count == 1 { try emitJSON(reports[0], context) } else { try emitJSON(reports, context) }
         }
     }
 }
+

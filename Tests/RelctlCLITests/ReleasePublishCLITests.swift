@@ -36,7 +36,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
         // Only the channels and the repository branch (none configured here) publish after the GitHub release.
-        let stage = try #require(plan.stages.last { !["channel-publish", "repository-publish"].contains($0.name) })
+        let stage = try #require(plan.stages.last { !["channel-publish", "repository-publish", "pypi-publish"].contains($0.name) })
         #expect(stage.name == "publish" && stage.status == "ok", "\(plan.stages)")
         // Two archives, their two SBOMs, SHA256SUMS and manifest.json.
         #expect(
@@ -136,7 +136,7 @@ import Testing
         }
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
-        let publish = plan.stages.last { !["channel-publish", "repository-publish"].contains($0.name) }
+        let publish = plan.stages.last { !["channel-publish", "repository-publish", "pypi-publish"].contains($0.name) }
         #expect(publish?.name == "publish" && publish?.status == "ok", "\(plan.stages)")
         let release = try #require(try await server.releases().first)
         // Archives, SBOMs, SHA256SUMS and manifest.json.

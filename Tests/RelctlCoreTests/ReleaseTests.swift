@@ -156,10 +156,10 @@ struct ReleasePipelineTests {
         let names = ReleasePipeline.standardStages.map(\.name)
         #expect(
             names == [
-                "before-hooks", "build", "package", "image", "linux-package", "repository", "installer", "checksum",
-                "channels",
+                "before-hooks", "build", "package", "image", "linux-package", "repository", "python-wheel", "installer",
+                "checksum", "channels",
                 "sign", "provenance", "notes", "tag", "push", "dist", "image-push", "after-hooks", "publish",
-                "channel-publish", "repository-publish",
+                "channel-publish", "repository-publish", "pypi-publish",
             ])
         #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])
     }

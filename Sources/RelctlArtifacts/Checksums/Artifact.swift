@@ -7,6 +7,8 @@ import RelctlModel
 /// files go up with the release adds a case here, not a type of its own.
 public enum ArtifactKind: String, Sendable, CaseIterable {
     case archive, sbom, deb, rpm, installer, checksums, signature, provenance, manifest, chart
+    /// A Python wheel of `[pypi]` (`NAME-VERSION-py3-none-PLATFORM.whl`).
+    case wheel
 
     /// The kind of a file in dist/ known only by its name (a listed file, a companion of the list).
     package static func of(fileName name: String) -> ArtifactKind {
@@ -19,6 +21,7 @@ public enum ArtifactKind: String, Sendable, CaseIterable {
         if name.hasSuffix(SBOMBuilder.fileExtension) { return .sbom }
         if name.hasSuffix(".deb") { return .deb }
         if name.hasSuffix(".rpm") { return .rpm }
+        if name.hasSuffix(".whl") { return .wheel }
         if name.hasSuffix(".sh") || name.hasSuffix(".ps1") { return .installer }
         return .archive
     }
@@ -28,6 +31,8 @@ public enum ArtifactKind: String, Sendable, CaseIterable {
 /// both `package`): what `relctl release` reports a file came from.
 public enum ArtifactProducer: String, Sendable, CaseIterable {
     case package, linuxPackage = "linux-package", sbom, installer, checksum, sign, provenance, chart, channel
+    /// The release's `python-wheel` stage (`[pypi]`).
+    case pythonWheel = "python-wheel"
 }
 
 /// One file a release made: the one record `manifest.json`, the checksum lists, SBOMs, publish,

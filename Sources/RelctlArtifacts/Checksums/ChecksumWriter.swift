@@ -73,7 +73,9 @@ public enum ChecksumWriter {
         }
         let sumsFile = directory.appendingPathComponent(algorithm.sumsFileName)
         try AtomicFile.write(sums.render(), to: sumsFile)
-        let manifest = releaseManifest(archives, identity: identity)
+        var manifest = releaseManifest(archives, identity: identity)
+        let registryPackages = packages.filter { $0.kind == .wheel }.map(\.manifestEntry)
+        if !registryPackages.isEmpty { manifest.packages = registryPackages.sorted { bytewiseLess($0.name, $1.name) } }
         try manifest.write(in: directory)
         return ChecksumSet(algorithm: algorithm, sumsFile: sumsFile, manifest: manifest)
     }

@@ -44,6 +44,8 @@ public struct RelctlConfig: Sendable {
     package var channels: ChannelSettings = ChannelSettings()
     /// `[apt]`, `[dnf]`, `[repository]`: signed package repositories.
     package var repositories: RepositorySettings = RepositorySettings()
+    /// `[pypi]`: a wheel per target with the binaries, for PyPI.
+    package var pypi: PyPISettings?
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     /// The config file's name in a project's root.

@@ -70,6 +70,7 @@ public enum ConfigLoader {
         config.linuxPackages = readLinuxPackages(top.tables("package"), config: config)
         readChannels(top, into: &config)
         readRepositories(top, into: &config)
+        config.pypi = readPyPI(top.table("pypi"))
         top.finish()
         validate(config, problems: problems)
 

@@ -49,6 +49,9 @@ public enum ProjectChecker {
         for problem in LinuxPackageBuilder.problems(config: config, version: seen.first?.version) {
             report.problem(problem)
         }
+        for problem in PythonWheelBuilder.problems(config: config, version: seen.first?.version) {
+            report.problem(problem)
+        }
         if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }

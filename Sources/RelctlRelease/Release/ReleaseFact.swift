@@ -14,6 +14,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case images
     /// `[[package]]` .deb/.rpm files in the staging folder, with their digests.
     case linuxPackages
+    /// `[pypi]` wheels (and their SBOMs) in the staging folder, with their digests.
+    case wheels
     /// `apt/` and `dnf/`: the signed package repositories holding this release's packages.
     case repositories
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
@@ -42,6 +44,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case publishedChannels
     /// `apt/` and `dnf/` committed to `[repository] branch` (`--publish`).
     case publishedRepositories
+    /// The `[pypi]` wheels on the index (`--publish`).
+    case publishedWheels
 
     public static func < (lhs: ReleaseFact, rhs: ReleaseFact) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -15,6 +15,10 @@ public struct ReleaseOutputs: Sendable {
     var archives: [PackagedArtifact]?
     /// `.linuxPackages`: the .deb/.rpm files written, with their digests.
     var linuxPackages: [Artifact]?
+    /// `.wheels`: the `[pypi]` wheels and their SBOMs, with their digests.
+    var wheels: PythonWheelBuilder.Written?
+    /// `.publishedWheels`: the wheels the index holds after the upload.
+    var publishedWheels: [String]?
     /// `.repositories`: what `relctl repository` would report for this release.
     var repositories: RepositoryBuilder.Report?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
@@ -69,6 +73,8 @@ public struct ReleaseOutputs: Sendable {
         case .binaries: builtTargets = other.builtTargets
         case .archives: archives = other.archives
         case .linuxPackages: linuxPackages = other.linuxPackages
+        case .wheels: wheels = other.wheels
+        case .publishedWheels: publishedWheels = other.publishedWheels
         case .repositories: repositories = other.repositories
         case .checksums: checksums = other.checksums
         case .channels: channels = other.channels
@@ -95,6 +101,8 @@ public struct ReleaseOutputs: Sendable {
         case .binaries: return builtTargets != nil
         case .archives: return archives != nil
         case .linuxPackages: return linuxPackages != nil
+        case .wheels: return wheels != nil
+        case .publishedWheels: return publishedWheels != nil
         case .repositories: return repositories != nil
         case .checksums: return checksums != nil
         case .channels: return channels != nil
