@@ -95,6 +95,8 @@ package struct PythonWheelBuilder: Sendable {
         let version = try WheelName.version(inputs.version)
         let metadata = try WheelContents.metadata(try Self.metadata(settings, config: config, version: version))
         let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
+        // The staging folder may not exist yet: this stage runs alongside the package stage.
+        try FileSystem.createDirectory(directory)
         var written = Written()
         for target in targets {
             guard WheelName.platformTag(triple: target.triple) != nil else {

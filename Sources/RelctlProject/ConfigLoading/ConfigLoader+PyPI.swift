@@ -8,17 +8,17 @@ extension ConfigLoader {
     package static func readPyPI(_ table: TableReader?) -> PyPISettings? {
         guard let table else { return nil }
         defer { table.finish() }
-        guard let name = table.string("package") else {
-            if table.values["package"] == nil {
-                table.report(nil, "[pypi] needs `package`: the distribution's name on PyPI (e.g. package = \"velostream\")")
-            }
-            return nil
+        // Every key is read even when `package` is wrong, so all problems show at once.
+        var valid = true
+        let name = table.string("package")
+        if name == nil, table.values["package"] == nil {
+            table.report(nil, "[pypi] needs `package`: the distribution's name on PyPI (e.g. package = \"velostream\")")
         }
-        if let problem = WheelName.problem(inName: name) {
+        if let name, let problem = WheelName.problem(inName: name) {
             table.report("package", problem)
-            return nil
+            valid = false
         }
-        var settings = PyPISettings(package: name)
+        var settings = PyPISettings(package: name ?? "")
         settings.line = table.line
         for key in ["repository-url", "index-url"] {
             guard let url = table.string(key) else { continue }
@@ -48,6 +48,6 @@ extension ConfigLoader {
                 settings.requiresPython = requires
             }
         }
-        return settings
+        return valid && name != nil ? settings : nil
     }
 }
