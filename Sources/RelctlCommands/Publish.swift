@@ -52,7 +52,11 @@ struct Publish: RelctlCommand {
             guard let settings = config.pypi else {
                 throw ProblemList(
                     exitCode: .badInput,
-                    diagnostics: [Diagnostic(file: config.path, "--registry pypi publishes the [pypi] wheels; add [pypi] package = \"NAME\"")])
+                    diagnostics: [
+                        Diagnostic(
+                            file: config.path,
+                            "--registry pypi publishes the [pypi] wheels; add [pypi] package = \"NAME\"")
+                    ])
             }
             let report = try await PyPIPublisher(http: context.http).publishRelease(
                 settings, config: config, tag: tag, version: version.description, context: context)
@@ -102,4 +106,3 @@ struct Publish: RelctlCommand {
         }
     }
 }
-

@@ -105,7 +105,8 @@ import Testing
         for name in names.values {
             #expect(FileManager.default.fileExists(atPath: project.dist.appendingPathComponent(name).path), "\(name)")
             // An SBOM per wheel, as per archive.
-            #expect(FileManager.default.fileExists(atPath: project.dist.appendingPathComponent(name + ".cdx.json").path))
+            #expect(
+                FileManager.default.fileExists(atPath: project.dist.appendingPathComponent(name + ".cdx.json").path))
         }
         // Listed (so signed and covered by the provenance) and recorded in manifest.json.
         let sums = try String(contentsOf: project.dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
@@ -113,8 +114,9 @@ import Testing
             #expect(sums.contains("  \(name)\n"), "\(name) not in\n\(sums)")
             #expect(sums.contains("  \(name).cdx.json\n"))
         }
-        let manifest = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: project.dist.appendingPathComponent("manifest.json"))) as! [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: project.dist.appendingPathComponent("manifest.json"))) as! [String: Any]
         let packages = (manifest["packages"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(packages == names.values.sorted(), "\(manifest)")
         let archives = (manifest["artifacts"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
@@ -149,8 +151,10 @@ import Testing
         let files = lines.prefix { $0.contains(" 0o") }
         #expect(files.last == "velo_stream-1.0.0.dist-info/RECORD 0o100644 True", "\(listing.stdout)")
         for field in [
-            "Wheel-Version: 1.0", "Root-Is-Purelib: false", "Tag: py3-none-" + names["linux"]!.dropFirst(Self.wheelStem.count).dropLast(4),
-            "Metadata-Version: 2.1", "Name: Velo_Stream", "Version: 1.0.0", "Summary: Streams velocities from a release.",
+            "Wheel-Version: 1.0", "Root-Is-Purelib: false",
+            "Tag: py3-none-" + names["linux"]!.dropFirst(Self.wheelStem.count).dropLast(4),
+            "Metadata-Version: 2.1", "Name: Velo_Stream", "Version: 1.0.0",
+            "Summary: Streams velocities from a release.",
             "License: MIT", "Home-page: https://example.com/velostream", "Requires-Python: >=3.7",
             "Description-Content-Type: text/markdown", "Streams **velocities**.",
         ] {
@@ -238,7 +242,8 @@ import Testing
         try repositoryURL(index.url, in: project)
 
         // No token: exit 2 before anything is sent.
-        let without = try relctl(["publish", "v1.0.0", "--registry", "pypi"], in: project.url, environment: ["PYPI_TOKEN": ""])
+        let without = try relctl(
+            ["publish", "v1.0.0", "--registry", "pypi"], in: project.url, environment: ["PYPI_TOKEN": ""])
         #expect(without.status == 2 && without.stderr.contains("PYPI_TOKEN"), "\(without)")
         #expect(try index.files().isEmpty)
 
@@ -267,7 +272,10 @@ import Testing
         #expect(try run(bin.appendingPathComponent("velostream").path, []).stdout == "velostream 1.0.0\n")
 
         // Again: the index holds every wheel with the same SHA-256, so nothing is sent.
-        let before = try index.files().map { try FileManager.default.attributesOfItem(atPath: index.packages.appendingPathComponent($0).path)[.modificationDate] as? Date }
+        let before = try index.files().map {
+            try FileManager.default.attributesOfItem(atPath: index.packages.appendingPathComponent($0).path)[
+                .modificationDate] as? Date
+        }
         let again = try relctl(
             ["publish", "v1.0.0", "--registry", "pypi", "--json"], in: project.url,
             environment: ["PYPI_TOKEN": Self.token])
@@ -275,7 +283,10 @@ import Testing
         let second = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
         #expect((second?["uploaded"] as? [String]) == [], "\(again.stdout)")
         #expect((second?["unchanged"] as? [String])?.sorted() == names.values.sorted(), "\(again.stdout)")
-        let after = try index.files().map { try FileManager.default.attributesOfItem(atPath: index.packages.appendingPathComponent($0).path)[.modificationDate] as? Date }
+        let after = try index.files().map {
+            try FileManager.default.attributesOfItem(atPath: index.packages.appendingPathComponent($0).path)[
+                .modificationDate] as? Date
+        }
         #expect(before == after)
     }
 
@@ -315,7 +326,8 @@ import Testing
     }
 
     @Test func checkRefusesABadPackageNameAndAPlainHTTPIndexElsewhere() throws {
-        let project = try Project(pypi: "[pypi]\npackage = \"velo stream\"\nrepository-url = \"http://pypi.example/legacy/\"\n")
+        let project = try Project(
+            pypi: "[pypi]\npackage = \"velo stream\"\nrepository-url = \"http://pypi.example/legacy/\"\n")
         let check = try relctl(["check"], in: project.url)
         #expect(check.status == 2, "\(check)")
         #expect(check.stderr.contains("velo stream") && check.stderr.contains("PEP 508"), "\(check)")

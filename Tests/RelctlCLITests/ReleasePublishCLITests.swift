@@ -36,7 +36,8 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
         // Only the channels and the repository branch (none configured here) publish after the GitHub release.
-        let stage = try #require(plan.stages.last { !["channel-publish", "repository-publish", "pypi-publish"].contains($0.name) })
+        let stage = try #require(
+            plan.stages.last { !["channel-publish", "repository-publish", "pypi-publish"].contains($0.name) })
         #expect(stage.name == "publish" && stage.status == "ok", "\(plan.stages)")
         // Two archives, their two SBOMs, SHA256SUMS and manifest.json.
         #expect(

@@ -262,8 +262,12 @@ struct LayerTests {
         "RelctlArtifacts/Packaging/BinaryHeader.swift": (
             1, "a built binary's header (ELF, Mach-O, PE), found by the packager's contained binary walk"
         ),
-        "RelctlArtifacts/Packaging/FatMachO.swift": (2, "the two built macOS slices it joins (read once to check, once to join)"),
-        "RelctlArtifacts/PythonWheels/ELFVersionNeeds.swift": (1, "a built binary's ELF section headers and .gnu.version_r"),
+        "RelctlArtifacts/Packaging/FatMachO.swift": (
+            2, "the two built macOS slices it joins (read once to check, once to join)"
+        ),
+        "RelctlArtifacts/PythonWheels/ELFVersionNeeds.swift": (
+            1, "a built binary's ELF section headers and .gnu.version_r"
+        ),
         "RelctlArtifacts/PythonWheels/PythonWheelBuilder.swift": (1, "a built binary, hashed for the wheel's RECORD"),
         "RelctlDistribution/Publishing/PyPIPublisher.swift": (
             2, "the wheels relctl wrote in dist/ (hashed again, then sent), listed by its own manifest.json"

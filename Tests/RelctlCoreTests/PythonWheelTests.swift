@@ -63,8 +63,8 @@ struct PythonWheelTests {
     }
 
     @Test func theNeededSymbolVersionsAreWhatReadelfLists() throws {
-        for binary in ["/bin/ls", "/usr/bin/git", "/usr/bin/python3"] where FileManager.default.fileExists(atPath: binary)
-        {
+        for binary in ["/bin/ls", "/usr/bin/git", "/usr/bin/python3"]
+        where FileManager.default.fileExists(atPath: binary) {
             let resolved = URL(fileURLWithPath: binary).resolvingSymlinksInPath().path
             let readelf = try run("readelf", ["--version-info", "-W", resolved])
             try #require(readelf.status == 0, "\(readelf)")
@@ -106,7 +106,8 @@ struct PythonWheelTests {
         #expect(throws: PythonWheelError.self) { try WheelContents.metadata(metadata) }
         metadata.summary = "Streams velocities"
         let text = String(decoding: try WheelContents.metadata(metadata), as: UTF8.self)
-        #expect(text.hasPrefix("Metadata-Version: 2.1\nName: velostream\nVersion: 1.0.0\nSummary: Streams velocities\n"))
+        #expect(
+            text.hasPrefix("Metadata-Version: 2.1\nName: velostream\nVersion: 1.0.0\nSummary: Streams velocities\n"))
     }
 
     @Test func theSimpleIndexLinksAreReadWithTheirDigests() {
@@ -141,7 +142,8 @@ struct PythonWheelTests {
 
     @Test func theSameInputsGiveTheSameWheel() async throws {
         let project = try TemporaryDirectory()
-        _ = try project.write("out/x86_64-unknown-linux-musl/velostream", "#!/bin/sh\necho velostream\n", executable: true)
+        _ = try project.write(
+            "out/x86_64-unknown-linux-musl/velostream", "#!/bin/sh\necho velostream\n", executable: true)
         _ = try project.write("README.md", "# velostream\n")
         let document = try TOMLDocument(
             text: """

@@ -86,7 +86,9 @@ package enum ELFVersionNeeds {
             {
                 var auxAt = at + Int(aux)
                 for _ in 0..<Int(auxCount) {
-                    guard let name = number(data, auxAt + 8, 4), let auxNext = number(data, auxAt + 12, 4) else { break }
+                    guard let name = number(data, auxAt + 8, 4), let auxNext = number(data, auxAt + 12, 4) else {
+                        break
+                    }
                     if let value = string(name) { names.append(value) }
                     if auxNext == 0 { break }
                     auxAt += Int(auxNext)

@@ -34,11 +34,15 @@ package struct PythonWheelBuilder: Sendable {
         var problems: [Diagnostic] = []
         if let version {
             do { _ = try WheelName.version(version) } catch let error as RelctlError {
-                problems += error.diagnostics.map { $0.file == nil ? Diagnostic(file: config.path, line: settings.line, $0.message) : $0 }
+                problems += error.diagnostics.map {
+                    $0.file == nil ? Diagnostic(file: config.path, line: settings.line, $0.message) : $0
+                }
             } catch {}
         }
         do { _ = try longDescription(settings, config: config) } catch let error as RelctlError {
-            problems += error.diagnostics.map { $0.file == nil ? Diagnostic(file: config.path, line: settings.line, $0.message) : $0 }
+            problems += error.diagnostics.map {
+                $0.file == nil ? Diagnostic(file: config.path, line: settings.line, $0.message) : $0
+            }
         } catch {}
         return problems
     }

@@ -90,7 +90,9 @@ package enum WheelContents {
     }
 
     /// `RECORD`: a line per file in the order given, then RECORD's own line with no hash or size.
-    package static func record(_ files: [(path: String, digest: SHA256.Digest, size: Int64)], recordPath: String)
+    package static func record(
+        _ files: [(path: String, digest: SHA256.Digest, size: Int64)], recordPath: String
+    )
         -> Data
     {
         var text = ""

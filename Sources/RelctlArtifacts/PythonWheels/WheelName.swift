@@ -44,7 +44,8 @@ package enum WheelName {
             guard pep440.local == nil else {
                 throw PythonWheelError.badVersion(
                     version: text,
-                    reason: "its build metadata would be a PEP 440 local label (`+…`), which PyPI refuses; release it without `+…`"
+                    reason:
+                        "its build metadata would be a PEP 440 local label (`+…`), which PyPI refuses; release it without `+…`"
                 )
             }
             return pep440.description

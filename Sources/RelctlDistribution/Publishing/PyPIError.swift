@@ -51,7 +51,8 @@ package enum PyPIError: RelctlError, CustomStringConvertible {
         case .notListed(let index, let names):
             return [
                 Diagnostic(
-                    "\(index) accepted \(names.joined(separator: ", ")) but does not list it; run `relctl publish` again to check")
+                    "\(index) accepted \(names.joined(separator: ", ")) but does not list it; run `relctl publish` again to check"
+                )
             ]
         }
     }

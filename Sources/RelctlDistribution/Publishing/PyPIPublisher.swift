@@ -92,7 +92,8 @@ package struct PyPIPublisher: Sendable {
         let token = try Self.token(environment: context.environment)
         let dist = ChecksumWriter.defaultFolder(config: config, context: context)
         let wheels = try Self.wheels(in: context.resolve(dist), shownDist: dist, tag: tag)
-        let metadata = try PythonWheelBuilder.metadata(settings, config: config, version: try WheelName.version(version))
+        let metadata = try PythonWheelBuilder.metadata(
+            settings, config: config, version: try WheelName.version(version))
         let report = try await publish(wheels, settings: settings, metadata: metadata, token: token, context: context)
         context.console.info("pypi: \(report.summary)")
         return report
@@ -131,7 +132,8 @@ package struct PyPIPublisher: Sendable {
             guard now == wheel.sha256.lowercased() else {
                 throw PyPIError.unreadable(
                     request: wheel.url.path,
-                    reason: "its SHA-256 is not the one manifest.json records; it changed since the release, so run the release again"
+                    reason:
+                        "its SHA-256 is not the one manifest.json records; it changed since the release, so run the release again"
                 )
             }
             switch held[wheel.name] {

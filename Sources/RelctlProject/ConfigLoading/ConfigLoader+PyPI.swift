@@ -23,8 +23,11 @@ extension ConfigLoader {
         for key in ["repository-url", "index-url"] {
             guard let url = table.string(key) else { continue }
             // The token goes to the upload URL's origin: https, or plain http on this machine only.
-            if let parsed = URL(string: url), let origin = HTTPOrigin(parsed), origin.scheme == "https" || origin.isLoopback,
-                !url.contains(where: { $0.isWhitespace || $0.unicodeScalars.first!.properties.generalCategory == .control })
+            if let parsed = URL(string: url), let origin = HTTPOrigin(parsed),
+                origin.scheme == "https" || origin.isLoopback,
+                !url.contains(where: {
+                    $0.isWhitespace || $0.unicodeScalars.first!.properties.generalCategory == .control
+                })
             {
                 if key == "repository-url" { settings.repositoryURL = url } else { settings.indexURL = url }
             } else {

@@ -17,7 +17,8 @@ struct PyPIPublishStage: ReleaseStage {
 
     func skipReason(_ run: ReleaseRun, _ outputs: ReleaseOutputs) -> String? {
         guard run.config.pypi != nil else { return "no [pypi] in \(run.config.path)" }
-        return run.options.publish ? nil : "no --publish (publish later with `relctl publish \(run.tag) --registry pypi`)"
+        return run.options.publish
+            ? nil : "no --publish (publish later with `relctl publish \(run.tag) --registry pypi`)"
     }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {

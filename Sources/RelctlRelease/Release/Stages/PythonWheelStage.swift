@@ -24,7 +24,8 @@ struct PythonWheelStage: ReleaseStage {
             settings: settings, config: run.config, inputs: run.identity.packagingInputs, targets: targets,
             into: run.stagingDirectory, binaryRoot: run.options.artifactsDirectory)
         outputs.wheels = written
-        var summary = written.wheels.isEmpty ? "no target PyPI has a tag for" : written.wheels.map(\.name).joined(separator: ", ")
+        var summary =
+            written.wheels.isEmpty ? "no target PyPI has a tag for" : written.wheels.map(\.name).joined(separator: ", ")
         if !written.skipped.isEmpty { summary += " (no wheel for \(written.skipped.joined(separator: ", ")))" }
         return summary
     }
