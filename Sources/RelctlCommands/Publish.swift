@@ -21,7 +21,8 @@ struct Publish: RelctlCommand {
             refuses, 2 for a missing token, file or repository (nothing is sent then). Every forge [publish] names \
             (github, gitlab, gitea, in that order) or --forge NAME; GitLab and Gitea/Forgejo: see \
             docs/publishing-forges.md. With [npm], the npm packages in dist/ go to the npm registry after the forges \
-            (token NPM_TOKEN, checked before anything is sent); --forge npm publishes them alone (docs/registries.md).
+            (token NPM_TOKEN, checked before anything is sent); --forge npm (or --registry npm) publishes them alone. With [pypi], the wheels go to PyPI after the forges \
+            (token PYPI_TOKEN, checked before anything is sent); --registry pypi publishes them alone (docs/registries.md).
             """
     )
 
@@ -31,6 +32,10 @@ struct Publish: RelctlCommand {
         help: ArgumentHelp(
             "Publish to this forge only: github, gitlab or gitea; npm for the [npm] packages alone.", valueName: "name"))
     var forge: String?
+    @Option(
+        help: ArgumentHelp(
+            "Publish to this package registry only (npm: the [npm] packages; pypi: the [pypi] wheels), not to the forges.", valueName: "name"))
+    var registry: String?
     @Flag(help: "Leave the release as a complete draft instead of publishing it.") var draft = false
     @Flag(help: "Replace same-name assets whose SHA256 differs (with a warning) instead of refusing.") var replace =
         false
@@ -38,20 +43,41 @@ struct Publish: RelctlCommand {
     func validate() throws {
         try EnumeratedOption.check(
             forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs + ["npm"])
+        try EnumeratedOption.check(registry.map { [$0] } ?? [], option: "--registry <name>", known: ["npm", "pypi"])
+        if registry != nil, forge != nil {
+            throw ValidationError("--registry publishes to a package registry only; leave out --forge")
+        }
     }
 
     func execute(_ context: Context) async throws {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let version = try ReleaseIdentity.check(tag, config: config, manifests: .unread).version
         // The npm token first: a missing one is exit 2 before any forge or registry is sent anything.
-        let npmToken = try config.npm.map { try NpmPublisher.token(environment: context.environment, settings: $0) }
-        if forge == "npm" {
+        let npmToken = registry == "pypi" ? nil : try config.npm.map { try NpmPublisher.token(environment: context.environment, settings: $0) }
+        if forge == "npm" || registry == "npm" {
             guard let settings = config.npm, let npmToken else {
                 throw NpmError.notConfigured(config: config.path)
             }
             try await publishNpm(settings, token: npmToken, version: version, config: config, context: context)
             return
         }
+        if registry == "pypi" {
+            guard let settings = config.pypi else {
+                throw ProblemList(
+                    exitCode: .badInput,
+                    diagnostics: [
+                        Diagnostic(
+                            file: config.path,
+                            "--registry pypi publishes the [pypi] wheels; add [pypi] package = \"NAME\"")
+                    ])
+            }
+            let report = try await PyPIPublisher(http: context.http).publishRelease(
+                settings, config: config, tag: tag, version: version.description, context: context)
+            if global.json { try emitJSON(report, context) }
+            return
+        }
+        // `[pypi]` too: its token is checked with the forges', before anything is sent.
+        if config.pypi != nil { _ = try PyPIPublisher.token(environment: context.environment) }
         let forges = try ForgeSelection(settings: config.publish, only: forge, http: context.http)
         // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
         let git = Git(directory: config.root, context: context)
@@ -85,6 +111,10 @@ struct Publish: RelctlCommand {
         let reports = try await forges.publish(request, context: context)
         if let settings = config.npm, let npmToken {
             try await publishNpm(settings, token: npmToken, version: version, config: config, context: context)
+        }
+        if let settings = config.pypi {
+            _ = try await PyPIPublisher(http: context.http).publishRelease(
+                settings, config: config, tag: tag, version: version.description, context: context)
         }
         // One forge: its report, as before there were several; several: one report each, in order.
         if global.json {

@@ -35,9 +35,9 @@ import Testing
         }
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
-        // Only the channels, the repository branch and npm (none configured here) publish after the GitHub release.
+        // Only the channels, the repository branch, npm and PyPI (none configured here) publish after the GitHub release.
         let stage = try #require(
-            plan.stages.last { !["channel-publish", "repository-publish", "npm-publish"].contains($0.name) })
+            plan.stages.last { !["channel-publish", "repository-publish", "npm-publish", "pypi-publish"].contains($0.name) })
         #expect(stage.name == "publish" && stage.status == "ok", "\(plan.stages)")
         // Two archives, their two SBOMs, SHA256SUMS and manifest.json.
         #expect(
@@ -210,7 +210,7 @@ import Testing
         }
         #expect(result.status == 0, "\(result)")
         let plan = try JSONDecoder().decode(Plan.self, from: Data(result.stdout.utf8))
-        let publish = plan.stages.last { !["channel-publish", "repository-publish", "npm-publish"].contains($0.name) }
+        let publish = plan.stages.last { !["channel-publish", "repository-publish", "npm-publish", "pypi-publish"].contains($0.name) }
         #expect(publish?.name == "publish" && publish?.status == "ok", "\(plan.stages)")
         let release = try #require(try await server.releases().first)
         // Archives, SBOMs, SHA256SUMS and manifest.json.

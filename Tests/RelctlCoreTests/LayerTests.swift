@@ -272,7 +272,16 @@ struct LayerTests {
         "RelctlArtifacts/Signing/Authenticode/AuthenticodeSigner+Layout.swift": (
             1, "a built .exe the packager's contained layout holds, read to sign it"
         ),
-        "RelctlArtifacts/Packaging/FatMachO.swift": (2, "the two built macOS slices it joins (read once to check, once to join)"),
+        "RelctlArtifacts/Packaging/FatMachO.swift": (
+            2, "the two built macOS slices it joins (read once to check, once to join)"
+        ),
+        "RelctlArtifacts/PythonWheels/ELFVersionNeeds.swift": (
+            1, "a built binary's ELF section headers and .gnu.version_r"
+        ),
+        "RelctlArtifacts/PythonWheels/PythonWheelBuilder.swift": (1, "a built binary, hashed for the wheel's RECORD"),
+        "RelctlDistribution/Publishing/PyPIPublisher.swift": (
+            2, "the wheels relctl wrote in dist/ (hashed again, then sent), listed by its own manifest.json"
+        ),
         "RelctlArtifacts/Images/OCILayoutWriter.swift": (1, "a base-image blob from relctl's cache"),
         "RelctlArtifacts/Images/BaseImageStore.swift": (2, "registry answers and blobs relctl downloaded"),
         "RelctlArtifacts/Images/ImagePusher.swift": (1, "the OCI layout relctl wrote"),

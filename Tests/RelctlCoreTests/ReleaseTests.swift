@@ -156,10 +156,11 @@ struct ReleasePipelineTests {
         let names = ReleasePipeline.standardStages.map(\.name)
         #expect(
             names == [
-                "before-hooks", "build", "package", "image", "linux-package", "repository", "npm", "msi", "installer",
+                "before-hooks", "build", "package", "image", "linux-package", "repository", "npm", "msi", "python-wheel",
+                "installer",
                 "checksum", "channels",
                 "sign", "provenance", "notes", "tag", "push", "dist", "image-push", "after-hooks", "publish",
-                "channel-publish", "repository-publish", "npm-publish",
+                "channel-publish", "repository-publish", "npm-publish", "pypi-publish",
             ])
         #expect(ReleasePipeline.standardStages.filter(\.sealsRelease).map(\.name) == ["dist"])
     }

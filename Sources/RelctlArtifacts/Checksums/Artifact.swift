@@ -9,6 +9,8 @@ public enum ArtifactKind: String, Sendable, CaseIterable {
     case archive, sbom, deb, rpm, msi, installer, checksums, signature, provenance, manifest, chart
     /// An `[npm]` package tarball (`acme-velostream-linux-x64-1.0.0.tgz`).
     case npm
+    /// A Python wheel of `[pypi]` (`NAME-VERSION-py3-none-PLATFORM.whl`).
+    case wheel
 
     /// The kind of a file in dist/ known only by its name (a listed file, a companion of the list).
     package static func of(fileName name: String) -> ArtifactKind {
@@ -22,6 +24,7 @@ public enum ArtifactKind: String, Sendable, CaseIterable {
         if name.hasSuffix(".deb") { return .deb }
         if name.hasSuffix(".rpm") { return .rpm }
         if name.hasSuffix(".msi") { return .msi }
+        if name.hasSuffix(".whl") { return .wheel }
         if name.hasSuffix(".sh") || name.hasSuffix(".ps1") { return .installer }
         return .archive
     }
@@ -33,6 +36,8 @@ public enum ArtifactProducer: String, Sendable, CaseIterable {
     case package, linuxPackage = "linux-package", msi, sbom, installer, checksum, sign, provenance, chart, channel
     /// The release's npm stage (`[npm]`).
     case npm
+    /// The release's `python-wheel` stage (`[pypi]`).
+    case pythonWheel = "python-wheel"
 }
 
 /// One file a release made: the one record `manifest.json`, the checksum lists, SBOMs, publish,

@@ -81,6 +81,8 @@ public enum ChecksumWriter {
         try AtomicFile.write(sums.render(), to: sumsFile)
         var manifest = releaseManifest(archives, identity: identity)
         manifest.upsert(listedInManifest.map(\.manifestEntry))
+        let registryPackages = packages.filter { $0.kind == .wheel }.map(\.manifestEntry)
+        if !registryPackages.isEmpty { manifest.packages = registryPackages.sorted { bytewiseLess($0.name, $1.name) } }
         try manifest.write(in: directory)
         return ChecksumSet(algorithm: algorithm, sumsFile: sumsFile, manifest: manifest)
     }

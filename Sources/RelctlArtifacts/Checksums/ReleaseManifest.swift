@@ -13,6 +13,10 @@ public struct ReleaseManifest: Codable, Sendable, Equatable {
     package var commit: String
     /// The archives, sorted bytewise by name; each encodes as exactly schema 1's five keys.
     public var artifacts: [Artifact]
+    /// Packages for a language's registry (`[pypi]` wheels), sorted bytewise by name, in the same
+    /// five keys; absent when the release has none, so a manifest without them is byte for byte
+    /// what it was. Kept apart from `artifacts`, which the installers and channels read as archives.
+    package var packages: [Artifact]?
 
     package init(project: String, tag: String, version: String, commit: String, artifacts: [Artifact] = []) {
         self.project = project

@@ -264,6 +264,22 @@ package final class ReadableFile {
         return FileStatus(info)
     }
 
+    /// Reads up to `buffer.count` bytes at `offset` (pread(2)), leaving the read position where
+    /// it was; fewer at the end of the file. Retries an interrupted read and short reads.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemCallFailure) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemCallFailure(code: errno)
+            }
+            done += count
+        }
+        return done
+    }
+
     /// Reads up to `buffer.count` bytes; 0 at the end of the file. Retries an interrupted read.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallFailure) -> Int {
         while true {

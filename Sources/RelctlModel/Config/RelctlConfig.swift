@@ -52,6 +52,8 @@ public struct RelctlConfig: Sendable {
     package var npm: NpmSettings?
     /// `[windows]`: MSI installers and the Windows signing key.
     package var windows: WindowsSettings = WindowsSettings()
+    /// `[pypi]`: a wheel per target with the binaries, for PyPI.
+    package var pypi: PyPISettings?
 
     /// Defaults for a project without relctl.toml (`notes`, `checksum`, `verify` and `train` work there).
     /// The config file's name in a project's root.

@@ -74,6 +74,7 @@ public enum ConfigLoader {
         readRepositories(top, into: &config)
         if let npm = top.table("npm") { config.npm = readNpm(npm) }
         if let windows = top.table("windows") { config.windows = readWindows(windows) }
+        config.pypi = readPyPI(top.table("pypi"))
         top.finish()
         validate(config, problems: problems)
 

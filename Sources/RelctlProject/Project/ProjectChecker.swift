@@ -65,6 +65,9 @@ public enum ProjectChecker {
         {
             report.problem(problem)
         }
+        for problem in PythonWheelBuilder.problems(config: config, version: seen.first?.version) {
+            report.problem(problem)
+        }
         if let template = config.notes.template, !FileSystem.exists(atPath: config.resolve(template).path) {
             report.problem(Diagnostic(file: config.path, "notes template `\(template)` does not exist"))
         }

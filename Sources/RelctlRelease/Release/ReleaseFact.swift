@@ -18,6 +18,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case npmPackages
     /// `[windows] msi`: one .msi per Windows target in the staging folder, with its digests.
     case msiInstallers
+    /// `[pypi]` wheels (and their SBOMs) in the staging folder, with their digests.
+    case wheels
     /// `apt/` and `dnf/`: the signed package repositories holding this release's packages.
     case repositories
     /// `SHA256SUMS` (or the configured algorithm's file) and `manifest.json`.
@@ -48,6 +50,8 @@ public enum ReleaseFact: String, Sendable, CaseIterable, Comparable {
     case publishedRepositories
     /// The `[npm]` packages in their registry (`--publish`).
     case publishedNpm
+    /// The `[pypi]` wheels on the index (`--publish`).
+    case publishedWheels
 
     public static func < (lhs: ReleaseFact, rhs: ReleaseFact) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

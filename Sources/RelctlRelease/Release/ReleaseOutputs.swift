@@ -21,6 +21,10 @@ public struct ReleaseOutputs: Sendable {
     var publishedNpm: [String]?
     /// `.msiInstallers`: the MSI installers written, with their digests.
     var msiInstallers: [Artifact]?
+    /// `.wheels`: the `[pypi]` wheels and their SBOMs, with their digests.
+    var wheels: PythonWheelBuilder.Written?
+    /// `.publishedWheels`: the wheels the index holds after the upload.
+    var publishedWheels: [String]?
     /// `.repositories`: what `relctl repository` would report for this release.
     var repositories: RepositoryBuilder.Report?
     /// `.checksums`: the combined checksum file and the manifest written from `archives`.
@@ -78,6 +82,8 @@ public struct ReleaseOutputs: Sendable {
         case .npmPackages: npmPackages = other.npmPackages
         case .publishedNpm: publishedNpm = other.publishedNpm
         case .msiInstallers: msiInstallers = other.msiInstallers
+        case .wheels: wheels = other.wheels
+        case .publishedWheels: publishedWheels = other.publishedWheels
         case .repositories: repositories = other.repositories
         case .checksums: checksums = other.checksums
         case .channels: channels = other.channels
@@ -107,6 +113,8 @@ public struct ReleaseOutputs: Sendable {
         case .npmPackages: return npmPackages != nil
         case .publishedNpm: return publishedNpm != nil
         case .msiInstallers: return msiInstallers != nil
+        case .wheels: return wheels != nil
+        case .publishedWheels: return publishedWheels != nil
         case .repositories: return repositories != nil
         case .checksums: return checksums != nil
         case .channels: return channels != nil

@@ -12,10 +12,10 @@ public struct ReleasePipeline: Sendable {
     /// The stages of a release, in order.
     public static let standardStages: [any ReleaseStage] = [
         HookStage(.before), BuildStage(), PackageStage(), ImageStage(), LinuxPackageStage(), RepositoryStage(),
-        NpmStage(), MSIStage(), InstallerStage(),
+        NpmStage(), MSIStage(), PythonWheelStage(), InstallerStage(),
         ChecksumStage(), ChannelStage(), SignStage(), ProvenanceStage(), NotesStage(),
         TagStage(), PushStage(), DistStage(), ImagePushStage(), HookStage(.after), PublishStage(),
-        ChannelPublishStage(), RepositoryPublishStage(), NpmPublishStage(),
+        ChannelPublishStage(), RepositoryPublishStage(), NpmPublishStage(), PyPIPublishStage(),
     ]
 
     public init(stages: [any ReleaseStage] = ReleasePipeline.standardStages) {

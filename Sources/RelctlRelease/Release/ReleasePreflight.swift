@@ -59,6 +59,13 @@ enum ReleasePreflight {
                 report.fail(.badInput, [problem])
             }
         }
+        // `[pypi]`: a version PEP 440 cannot spell, or a readme that is not there, stops the
+        // release before the build, not in its wheel stage.
+        if let version = report.version {
+            for problem in PythonWheelBuilder.problems(config: config, version: version.description) {
+                report.fail(.badInput, [problem])
+            }
+        }
         if let directory = options.artifactsDirectory {
             if !FileSystem.isDirectory(directory) {
                 report.fail(
@@ -68,6 +75,12 @@ enum ReleasePreflight {
         }
         if options.publish, !options.rebuild {
             await checkPublished(options.tag, config: config, context: context, into: &report)
+            // `[pypi]`: the token before any build, as the forges' (exit 2, nothing uploaded).
+            if config.pypi != nil {
+                do { _ = try PyPIPublisher.token(environment: context.environment) } catch let error as RelctlError {
+                    report.fail(error.exitCode, error.diagnostics)
+                } catch {}
+            }
         }
         // `[npm]` with --publish: no token is exit 2 here, before the build and any upload.
         if options.publish, let npm = config.npm {

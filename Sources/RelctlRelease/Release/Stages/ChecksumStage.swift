@@ -13,7 +13,7 @@ struct ChecksumStage: ReleaseStage {
     var produces: Set<ReleaseFact> { [.checksums] }
     /// Every file the checksum file lists: the installers (hashed here) and the packages. The
     /// images and repositories are not release assets, so it does not wait for them.
-    var reads: Set<ReleaseFact> { [.installers, .linuxPackages, .npmPackages, .msiInstallers] }
+    var reads: Set<ReleaseFact> { [.installers, .linuxPackages, .npmPackages, .msiInstallers, .wheels] }
     var runsAlongside: Bool { true }
 
     func perform(_ run: ReleaseRun, _ outputs: inout ReleaseOutputs) async throws -> String? {
@@ -27,7 +27,7 @@ struct ChecksumStage: ReleaseStage {
             others: installers.map {
                 ChecksumFile.Entry(name: $0.url.lastPathComponent, digest: $0[algorithm], algorithm: algorithm)
             },
-            packages: outputs.linuxPackages ?? [],
+            packages: (outputs.linuxPackages ?? []) + (outputs.wheels.map { $0.wheels + $0.sboms } ?? []),
             listedInManifest: (outputs.npmPackages ?? []) + (outputs.msiInstallers ?? []))
         outputs.checksums = set
         return "\(algorithm.sumsFileName) and \(ReleaseManifest.fileName) (\(archives.count) archive(s))"
