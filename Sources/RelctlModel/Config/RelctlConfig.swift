@@ -50,8 +50,6 @@ public struct RelctlConfig: Sendable {
     package var repositories: RepositorySettings = RepositorySettings()
     /// `[npm]`: one npm package per target and a main package with a launcher; nil without the table.
     package var npm: NpmSettings?
-    /// `[windows]`: MSI installers and the Windows signing key.
-    package var windows: WindowsSettings = WindowsSettings()
     /// `[pypi]`: a wheel per target with the binaries, for PyPI.
     package var pypi: PyPISettings?
 

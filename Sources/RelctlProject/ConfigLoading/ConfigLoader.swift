@@ -73,7 +73,6 @@ public enum ConfigLoader {
         readChannels(top, into: &config)
         readRepositories(top, into: &config)
         if let npm = top.table("npm") { config.npm = readNpm(npm) }
-        if let windows = top.table("windows") { config.windows = readWindows(windows) }
         config.pypi = readPyPI(top.table("pypi"))
         top.finish()
         validate(config, problems: problems)
