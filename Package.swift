@@ -191,7 +191,7 @@ let package = Package(
             // the write-fault shim is compiled with gcc by the test that loads it.
             exclude: [
                 "github_standin.py", "workflow_runner.py", "gitlab_pipeline_runner.py", "forge_standin.py",
-                "gitlab_standin.py", "gitea_standin.py", "pulls_standin.py", "write_faults.c",
+                "gitlab_standin.py", "gitea_standin.py", "pulls_standin.py", "npm_registry_standin.py", "write_faults.c",
             ]
         ),
         // The parser fuzzer's driver (scripts/fuzz); the fuzzer itself is in RelctlTestSupport, so

@@ -21,7 +21,7 @@ struct Publish: RelctlCommand {
             refuses, 2 for a missing token, file or repository (nothing is sent then). Every forge [publish] names \
             (github, gitlab, gitea, in that order) or --forge NAME; GitLab and Gitea/Forgejo: see \
             docs/publishing-forges.md. With [npm], the npm packages in dist/ go to the npm registry after the forges \
-            (token NPM_TOKEN, checked before anything is sent); --forge npm (or --registry npm) publishes them alone. With [pypi], the wheels go to PyPI after the forges \
+            (token NPM_TOKEN, checked before anything is sent); --registry npm publishes them alone. With [pypi], the wheels go to PyPI after the forges \
             (token PYPI_TOKEN, checked before anything is sent); --registry pypi publishes them alone (docs/registries.md).
             """
     )
@@ -30,7 +30,7 @@ struct Publish: RelctlCommand {
     @Argument(help: ArgumentHelp("The release tag (e.g. v1.2.0).", valueName: "tag")) var tag: String
     @Option(
         help: ArgumentHelp(
-            "Publish to this forge only: github, gitlab or gitea; npm for the [npm] packages alone.", valueName: "name"))
+            "Publish to this forge only: github, gitlab or gitea.", valueName: "name"))
     var forge: String?
     @Option(
         help: ArgumentHelp(
@@ -42,7 +42,7 @@ struct Publish: RelctlCommand {
 
     func validate() throws {
         try EnumeratedOption.check(
-            forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs + ["npm"])
+            forge.map { [$0] } ?? [], option: "--forge <name>", known: PublisherRegistry.knownIDs)
         try EnumeratedOption.check(registry.map { [$0] } ?? [], option: "--registry <name>", known: ["npm", "pypi"])
         if registry != nil, forge != nil {
             throw ValidationError("--registry publishes to a package registry only; leave out --forge")
@@ -54,7 +54,7 @@ struct Publish: RelctlCommand {
         let version = try ReleaseIdentity.check(tag, config: config, manifests: .unread).version
         // The npm token first: a missing one is exit 2 before any forge or registry is sent anything.
         let npmToken = registry == "pypi" ? nil : try config.npm.map { try NpmPublisher.token(environment: context.environment, settings: $0) }
-        if forge == "npm" || registry == "npm" {
+        if registry == "npm" {
             guard let settings = config.npm, let npmToken else {
                 throw NpmError.notConfigured(config: config.path)
             }

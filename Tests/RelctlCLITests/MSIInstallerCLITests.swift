@@ -201,40 +201,48 @@ import Testing
         #expect(ok.status == 0, "\(ok)")
     }
 
+    /// With a Windows key, the executable inside is signed by relctl (AuthenticodeSigner) before it
+    /// is packed, and the MSI around it by osslsigncode: both verify with the test CA.
     @Test func aSigningKeySignsTheMSIAndOsslsigncodeVerifiesIt() throws {
-        let keys = try TemporaryDirectory(prefix: "relctl-codesign")
-        let made = try sh(
-            """
-            printf '[leaf]\\nbasicConstraints=critical,CA:FALSE\\nkeyUsage=critical,digitalSignature\\nextendedKeyUsage=codeSigning\\n' > ext.cnf
-            openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 3650 -subj '/CN=relctl test CA' \
-              -addext 'basicConstraints=critical,CA:TRUE' -addext 'keyUsage=critical,keyCertSign,cRLSign' 2>/dev/null
-            openssl req -newkey rsa:2048 -nodes -keyout leaf.key -out leaf.csr -subj '/CN=relctl test signer' 2>/dev/null
-            openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out leaf.pem -days 3650 \
-              -extfile ext.cnf -extensions leaf 2>/dev/null
-            openssl pkcs12 -export -inkey leaf.key -in leaf.pem -certfile ca.pem -out codesign.p12 -passout pass:s3cret
-            """, in: keys.url)
-        try #require(made.status == 0, "\(made)")
-        let key = keys.url.appendingPathComponent("codesign.p12").path
-        let fixture = try self.fixture()
-        let environment = ["RELCTL_WINDOWS_KEY": key, "RELCTL_WINDOWS_KEY_PASSWORD": "s3cret"]
+        let scratch = try TemporaryDirectory(prefix: "relctl-codesign")
+        let keys = try AuthenticodeFixture(in: scratch.url.appendingPathComponent("keys"))
+        let program = try keys.program("hello")
+        // The Windows target gets the mingw-w64 program; the others the usual stand-in.
+        let build =
+            #"mkdir -p out/{target} && case {target} in *windows*) cp "# + program.path
+            + #" out/{target}/hello.exe ;; *) printf 'stand-in\n' > out/{target}/hello ;; esac"#
+        let fixture = try ReleaseFixture(
+            buildCommand: build,
+            release: Self.windows)
+        let environment = [
+            "RELCTL_WINDOWS_KEY": keys.signingKey.path, "RELCTL_WINDOWS_KEY_PASSWORD": AuthenticodeFixture.password,
+        ]
         let released = try relctl(["release", "v1.0.0"], in: fixture.url, environment: environment)
         try #require(released.status == 0, "\(released)")
         let msi = fixture.url.appendingPathComponent("dist/\(Self.msi)")
-        let verified = try run(
-            "osslsigncode", ["verify", "-CAfile", keys.url.appendingPathComponent("ca.pem").path, "-in", msi.path])
+        let verified = try keys.verify(msi)
         #expect(verified.status == 0 && verified.stdout.contains("Signature verification: ok"), "\(verified)")
+        // The executable the MSI installs is the signed one.
+        let unpacked = try TemporaryDirectory(prefix: "relctl-msiextract")
+        let extracted = try run("msiextract", ["-C", unpacked.path, msi.path])
+        #expect(extracted.status == 0, "\(extracted)")
+        let installed = try keys.verify(unpacked.url.appendingPathComponent("demo/hello.exe"))
+        #expect(installed.status == 0 && installed.stdout.contains("Signature verification: ok"), "\(installed)")
         // SHA256SUMS lists the signed bytes, and msitools still reads the signed MSI.
         let digest = try run("sha256sum", [msi.path]).stdout.prefix(64)
         let sums = try String(contentsOf: fixture.url.appendingPathComponent("dist/SHA256SUMS"), encoding: .utf8)
         #expect(sums.contains("\(digest)  \(Self.msi)\n"), "\(sums)")
         #expect(try property(msi, "ProductVersion") == "1.0.0")
-        // A wrong password fails (osslsigncode cannot open the key).
-        let other = try self.fixture()
+        // A wrong password is bad input (exit 2) named in the preflight: no tag, no MSI.
+        let other = try ReleaseFixture(
+            buildCommand: build,
+            release: Self.windows)
         let refused = try relctl(
             ["release", "v1.0.0"], in: other.url,
-            environment: ["RELCTL_WINDOWS_KEY": key, "RELCTL_WINDOWS_KEY_PASSWORD": "wrong"])
+            environment: ["RELCTL_WINDOWS_KEY": keys.signingKey.path, "RELCTL_WINDOWS_KEY_PASSWORD": "wrong"])
         #expect(refused.status == 2, "\(refused)")
         #expect(refused.stderr.contains("RELCTL_WINDOWS_KEY_PASSWORD"), "\(refused)")
         #expect(try other.localTags().isEmpty, "a failed release left its tag")
+        #expect(!FileManager.default.fileExists(atPath: other.url.appendingPathComponent("dist/\(Self.msi)").path))
     }
 }

@@ -152,7 +152,7 @@ import Testing
         try #require(released.status == 0, "\(released)")
 
         // No token: exit 2 before any request.
-        let noToken = try relctl(["publish", "v1.0.0", "--forge", "npm"], in: fixture.url, environment: ["NPM_TOKEN": ""])
+        let noToken = try relctl(["publish", "v1.0.0", "--registry", "npm"], in: fixture.url, environment: ["NPM_TOKEN": ""])
         #expect(noToken.status == 2 && noToken.stderr.contains("NPM_TOKEN"), "\(noToken)")
         #expect(try await registry.log().isEmpty)
 
@@ -162,7 +162,7 @@ import Testing
         try await registry.setFaults(
             #"[{"method": "PUT", "status": 500, "count": 1}, {"method": "PUT", "status": 500, "count": 1, "store": true}]"#)
         let environment = ["NPM_TOKEN": NpmRegistryStandIn.token, "RELCTL_HTTP_RETRIES": "3"]
-        let published = try relctl(["publish", "v1.0.0", "--forge", "npm"], in: fixture.url, environment: environment)
+        let published = try relctl(["publish", "v1.0.0", "--registry", "npm"], in: fixture.url, environment: environment)
         #expect(published.status == 0, "\(published)")
         #expect(!(published.stdout + published.stderr).contains(NpmRegistryStandIn.token))
         let log = try await registry.log()
@@ -184,7 +184,7 @@ import Testing
 
         // Again: every version is there with the same integrity; nothing is sent.
         let before = try await registry.log().count
-        let again = try relctl(["publish", "v1.0.0", "--forge", "npm"], in: fixture.url, environment: environment)
+        let again = try relctl(["publish", "v1.0.0", "--registry", "npm"], in: fixture.url, environment: environment)
         #expect(again.status == 0 && again.stderr.contains("already published"), "\(again)")
         #expect(try await registry.log().dropFirst(before).allSatisfy { $0.method == "GET" })
     }
@@ -197,7 +197,7 @@ import Testing
         try #require(released.status == 0, "\(released)")
         try await registry.seed(name: "@acme/hello-linux-arm64", version: "1.0.0", integrity: "sha512-AAAA")
         let published = try relctl(
-            ["publish", "v1.0.0", "--forge", "npm"], in: fixture.url, environment: ["NPM_TOKEN": NpmRegistryStandIn.token])
+            ["publish", "v1.0.0", "--registry", "npm"], in: fixture.url, environment: ["NPM_TOKEN": NpmRegistryStandIn.token])
         #expect(published.status == 1, "\(published)")
         #expect(published.stderr.contains("@acme/hello-linux-arm64@1.0.0"), "\(published)")
         // The main package is never sent while a platform package is not right.

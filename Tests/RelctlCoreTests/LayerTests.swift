@@ -270,7 +270,7 @@ struct LayerTests {
             1, "the PKCS#12 file `RELCTL_WINDOWS_KEY` names (a CI secret's file; `signing-key` goes through ProjectFile)"
         ),
         "RelctlArtifacts/Signing/Authenticode/AuthenticodeSigner+Layout.swift": (
-            1, "a built .exe the packager's contained layout holds, read to sign it"
+            2, "a built .exe the packager's contained layout holds, and the MSI builder's scratch copy of one, read to sign it"
         ),
         "RelctlArtifacts/Packaging/FatMachO.swift": (
             2, "the two built macOS slices it joins (read once to check, once to join)"

@@ -288,8 +288,8 @@ struct ReleaseOverlapTests {
         let alongside = ReleasePipeline.standardStages.filter(\.runsAlongside).map(\.name)
         #expect(
             alongside == [
-                "package", "image", "linux-package", "repository", "npm", "msi", "installer", "checksum", "sign",
-                "provenance", "notes",
+                "package", "image", "linux-package", "repository", "npm", "msi", "python-wheel", "installer",
+                "checksum", "sign", "provenance", "notes",
             ])
     }
 }

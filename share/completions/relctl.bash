@@ -779,7 +779,7 @@ _relctl_publish() {
     repeating_flags=()
     non_repeating_flags=(--json -q --quiet -v --verbose --draft --replace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--config --color --forge)
+    non_repeating_options=(--config --color --forge --registry)
     __relctl_offer_flags_options 1
 
     # Offer option value completions
@@ -792,6 +792,9 @@ _relctl_publish() {
         return
         ;;
     '--forge')
+        return
+        ;;
+    '--registry')
         return
         ;;
     esac

@@ -4,7 +4,7 @@ import RelctlBasics
 /// Problems making or publishing the `[npm]` packages: bad input (exit 2) for what the
 /// configuration or the environment must fix, a failure (exit 1) for what the registry holds or says.
 package enum NpmError: RelctlError, CustomStringConvertible {
-    /// `--forge npm` in a project without `[npm]`.
+    /// `--registry npm` in a project without `[npm]`.
     case notConfigured(config: String)
     /// No target npm has words for.
     case noPlatform(config: String, targets: [String])

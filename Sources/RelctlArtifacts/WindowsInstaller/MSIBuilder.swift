@@ -67,9 +67,11 @@ public struct MSIBuilder: Sendable {
     /// - Parameters:
     ///   - binaryRoot: prebuilt binaries, as for `relctl package`.
     ///   - signer: signs each MSI once it is pinned; nil leaves it unsigned.
+    ///   - executableSigner: Authenticode-signs each `.exe` before it goes in, as the archives' are
+    ///     (without a timestamp the same bytes as the zip's); nil installs them as built.
     package func write(
         config: RelctlConfig, inputs: PackagingInputs, targets: [Target], into directory: URL,
-        binaryRoot: URL? = nil, signer: (any MSISigning)? = nil
+        binaryRoot: URL? = nil, signer: (any MSISigning)? = nil, executableSigner: AuthenticodeSigner? = nil
     ) async throws -> [Artifact] {
         if let error = MSITools.missing(config.windows, environment: context.environment).first { throw error }
         let (productVersion, problem) = MSICodes.productVersion(inputs.version)
@@ -87,7 +89,8 @@ public struct MSIBuilder: Sendable {
             let name = Self.fileName(config: config, names: names, target: target)
             let artifact = try await writeOne(
                 name: name, config: config, inputs: inputs, productVersion: productVersion, target: target,
-                architecture: architecture, into: directory, binaryRoot: binaryRoot, signer: signer)
+                architecture: architecture, into: directory, binaryRoot: binaryRoot, signer: signer,
+                executableSigner: executableSigner)
             context.console.info("packaged \(artifact.name): \(ByteCount.format(artifact.size))")
             written.append(artifact)
         }
@@ -96,7 +99,8 @@ public struct MSIBuilder: Sendable {
 
     private func writeOne(
         name: String, config: RelctlConfig, inputs: PackagingInputs, productVersion: String, target: Target,
-        architecture: String, into directory: URL, binaryRoot: URL?, signer: (any MSISigning)?
+        architecture: String, into directory: URL, binaryRoot: URL?, signer: (any MSISigning)?,
+        executableSigner: AuthenticodeSigner?
     ) async throws -> Artifact {
         let stage = Temporaries.scratchURL("msi")
         try FileSystem.createDirectory(stage)
@@ -107,6 +111,10 @@ public struct MSIBuilder: Sendable {
         for (index, source) in try binaries(config: config, target: target, binaryRoot: binaryRoot).enumerated() {
             let staged = "files/\(index)-\(source.lastPathComponent)"
             try FileSystem.copy(source, to: stage.appendingPathComponent(staged))
+            if let executableSigner, source.lastPathComponent.lowercased().hasSuffix(".exe") {
+                try await executableSigner.signFile(
+                    stage.appendingPathComponent(staged), shown: source.path, target: target.triple)
+            }
             try FileSystem.setModificationTime(stage.appendingPathComponent(staged), seconds: inputs.mtime)
             files.append(WixSource.File(name: source.lastPathComponent, source: staged))
         }

@@ -47,4 +47,19 @@ extension AuthenticodeSigner {
             layout.entries[index].content = .generated(result)
         }
     }
+
+    /// `file` (a scratch copy of a built `.exe`) replaced by its signed bytes; `shown` names the
+    /// built file in messages.
+    package func signFile(_ file: URL, shown: String, target: String) async throws {
+        guard let data = FileSystem.contents(of: file) else {
+            throw AuthenticodeError.notSignable(file: shown, target: target, reason: "it cannot be read")
+        }
+        let image: PEImage
+        do {
+            image = try PEImage(Array(data))
+        } catch {
+            throw AuthenticodeError.notSignable(file: shown, target: target, reason: error.reason)
+        }
+        try AtomicFile.write(Data(try await sign(image)), to: file)
+    }
 }

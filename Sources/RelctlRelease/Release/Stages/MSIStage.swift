@@ -23,7 +23,8 @@ struct MSIStage: ReleaseStage {
             run.config.windows, config: run.config.path, root: run.projectRoot, environment: run.context.environment)
         let installers = try await MSIBuilder(context: run.context).write(
             config: run.config, inputs: run.identity.packagingInputs, targets: targets, into: run.stagingDirectory,
-            binaryRoot: run.options.artifactsDirectory, signer: signer)
+            binaryRoot: run.options.artifactsDirectory, signer: signer,
+            executableSigner: try AuthenticodeSigner.load(config: run.config, keysRoot: run.projectRoot, context: run.context))
         outputs.msiInstallers = installers
         var parts = installers.map(\.name)
         for target in MSIBuilder.skipped(targets) {

@@ -27,7 +27,7 @@ struct NpmStage: ReleaseStage {
 }
 
 /// With `--publish` and `[npm]`: sends the packages to the npm registry once the release is out,
-/// as `relctl publish TAG --forge npm` does (platform packages first, the main package last;
+/// as `relctl publish TAG --registry npm` does (platform packages first, the main package last;
 /// what the registry holds already is left). A failure takes nothing back (the tag is out) and
 /// says how to finish; a dry run asks the registry what it holds and sends nothing.
 struct NpmPublishStage: ReleaseStage {
@@ -61,7 +61,7 @@ struct NpmPublishStage: ReleaseStage {
                 exitCode: error.exitCode,
                 diagnostics: error.diagnostics + [
                     Diagnostic(
-                        "\(run.tag) is released; once fixed, finish with `relctl publish \(run.tag) --forge npm`")
+                        "\(run.tag) is released; once fixed, finish with `relctl publish \(run.tag) --registry npm`")
                 ])
         }
         let sent = results.filter { $0.outcome != .alreadyPublished }.map(\.name)
