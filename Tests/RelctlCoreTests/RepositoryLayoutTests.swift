@@ -16,6 +16,8 @@ struct RepositoryLayoutTests {
     static let intendedAtRoot: Set<String> = [
         ".ci", ".github", ".gitignore", ".swift-format", "BENCHMARKS.md", "Examples", "LICENSE", "Makefile",
         "Package.swift", "README.md", "Sources", "Tests", "docs", "relctl.toml", "scripts",
+        // The shell completions and the man page relctl's own release ships (scripts/generate-shell-files).
+        "share",
     ]
 
     @Test func theRootHoldsOnlyIntendedFiles() throws {

@@ -31,7 +31,10 @@ extension AuthenticodeSigner {
             case .generated(let data):
                 bytes = Array(data)
             default:
-                guard let path = entry.sourcePath, let data = FileSystem.contents(of: URL(fileURLWithPath: path)) else {
+                // The layout's sources are absolute paths (the packager's contained walk).
+                guard let path = entry.sourcePath, let location = AbsolutePath(absolute: path),
+                    let data = FileSystem.contents(of: location.url)
+                else {
                     throw AuthenticodeError.notSignable(file: origin, target: target, reason: "it cannot be read")
                 }
                 bytes = Array(data)
