@@ -184,19 +184,14 @@ public struct LinuxPackageBuilder: Sendable {
 
     /// `/usr/bin/NAME` for each configured binary the build made (an optional one may be missing).
     private func binaries(config: RelctlConfig, target: Target, binaryRoot: URL?) throws -> [PackagedFile] {
-        var values = target.placeholders
-        values["project"] = config.project.name  // as `relctl check` renders binary-dir: no version yet
-        let settings = config.targets.first { $0.triple == target.triple }
-        let folder = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
         var files: [PackagedFile] = []
-        for binary in config.build.binaries {
-            let fileName = target.executableName(binary)
-            let source = ArchiveLayout.locateBinary(
-                fileName, directory: folder, root: config.root, override: binaryRoot, triple: target.triple)
-            guard FileKind.isRegularFile(source.path) else {
-                if config.build.optionalBinaries.contains(binary) { continue }
-                throw LinuxPackageError.missingBinary(binary: fileName, path: source.path, target: target.triple)
+        for binary in ArchiveLayout.builtBinaries(config: config, target: target, override: binaryRoot).binaries {
+            guard binary.exists else {
+                if binary.optional { continue }
+                throw LinuxPackageError.missingBinary(
+                    binary: binary.fileName, path: binary.source.path, target: target.triple)
             }
+            let fileName = binary.fileName, source = binary.source
             // Read while the package is written, never whole (issue 39, finding 10).
             files.append(PackagedFile(path: "/usr/bin/" + fileName, kind: .source(source.path), mode: 0o755))
         }

@@ -282,6 +282,36 @@ package struct ArchiveLayout: Sendable {
         return shared
     }
 
+    /// A configured binary of `target` where the build left it: its file name (`hello.exe` on
+    /// Windows), where it was looked for, and whether it may be missing (`optional-binaries`).
+    package struct BuiltBinary: Sendable {
+        package var fileName: String
+        package var source: URL
+        package var optional: Bool
+        package var exists: Bool { FileKind.isRegularFile(source.path) }
+    }
+
+    /// Each configured binary of `target`, located as `relctl package` locates it (the target's
+    /// `binary-dir`, or the prebuilt binaries in `override`), in configuration order; the
+    /// packagers other than the archive (deb/rpm, MSI) read their files from here.
+    package static func builtBinaries(config: RelctlConfig, target: Target, override: URL?) -> (
+        folder: String, binaries: [BuiltBinary]
+    ) {
+        var values = target.placeholders
+        values["project"] = config.project.name  // as `relctl check` renders binary-dir: no version yet
+        let settings = config.targets.first { $0.triple == target.triple }
+        let folder = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
+        let binaries = config.build.binaries.map { binary in
+            let fileName = target.executableName(binary)
+            return BuiltBinary(
+                fileName: fileName,
+                source: locateBinary(
+                    fileName, directory: folder, root: config.root, override: override, triple: target.triple),
+                optional: config.build.optionalBinaries.contains(binary))
+        }
+        return (folder, binaries)
+    }
+
     /// Where a binary is read from: `ROOT/<binary-dir>/NAME`; with prebuilt binaries in `override`,
     /// `override/<binary-dir>/NAME`, else `override/<triple>/NAME` (the per-target folders CI jobs
     /// hand over), else `override/NAME`.

@@ -170,20 +170,14 @@ public struct MSIBuilder: Sendable {
 
     /// Each configured binary the build made for the target (an optional one may be missing).
     private func binaries(config: RelctlConfig, target: Target, binaryRoot: URL?) throws -> [URL] {
-        var values = target.placeholders
-        values["project"] = config.project.name
-        let settings = config.targets.first { $0.triple == target.triple }
-        let folder = (settings?.binaryDirectory ?? config.build.binaryDirectory).render(values)
+        let (folder, binaries) = ArchiveLayout.builtBinaries(config: config, target: target, override: binaryRoot)
         var found: [URL] = []
-        for binary in config.build.binaries {
-            let fileName = target.executableName(binary)
-            let source = ArchiveLayout.locateBinary(
-                fileName, directory: folder, root: config.root, override: binaryRoot, triple: target.triple)
-            guard FileKind.isRegularFile(source.path) else {
-                if config.build.optionalBinaries.contains(binary) { continue }
-                throw MSIError.missingBinary(binary: fileName, path: source.path, target: target.triple)
+        for binary in binaries {
+            guard binary.exists else {
+                if binary.optional { continue }
+                throw MSIError.missingBinary(binary: binary.fileName, path: binary.source.path, target: target.triple)
             }
-            found.append(source)
+            found.append(binary.source)
         }
         guard !found.isEmpty else {
             throw MSIError.missingBinary(binary: "(any)", path: folder, target: target.triple)
