@@ -46,13 +46,11 @@ public struct GitLabPublisher: Publisher {
         }
         let base = try GitLabAPI.baseURL(environment: environment)
         let project = try GitLabProject.resolve(configured: request.configuredGitLabProject, environment: environment)
-        let console = context.console
-        let policy = try GitHubPublisher.policy(self.policy, environment: environment)
-        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
-        var api = GitLabAPI(
+        let connection = try ForgeConnection(policy, environment: environment)
+        let client = connection.retrying(http, console: context.console)
+        let api = GitLabAPI(
             baseURL: base, project: project, token: token, tokenHeader: header, http: client,
-            timeout: try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", environment) ?? 60)
-        api.deadline = try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", environment) ?? HTTPRequest.defaultDeadline
+            timeout: connection.timeout, deadline: connection.deadline)
         return (api, client)
     }
 

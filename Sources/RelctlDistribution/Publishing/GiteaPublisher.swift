@@ -32,9 +32,7 @@ public struct GiteaPublisher: Publisher {
             throw PublishError.noToken(publisher: "Gitea/Forgejo", variables: Self.tokenVariables)
         }
         let base = try GiteaReleaseAPI.baseURL(environment: context.environment)
-        _ = try GitHubPublisher.policy(policy, environment: context.environment)
-        _ = try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", context.environment)
-        _ = try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", context.environment)
+        _ = try ForgeConnection(policy, environment: context.environment)
         return (token, base, try Self.repository(request))
     }
 
@@ -54,14 +52,11 @@ public struct GiteaPublisher: Publisher {
 
     private func api(_ request: PublishRequest, context: Context) throws -> (GiteaReleaseAPI, RetryingHTTPClient) {
         let (token, base, repository) = try settings(request, context: context)
-        let console = context.console
-        let policy = try GitHubPublisher.policy(self.policy, environment: context.environment)
-        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
-        var api = GiteaReleaseAPI(
-            baseURL: base, repository: repository, token: token, http: client,
-            timeout: try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", context.environment) ?? 60)
-        api.deadline =
-            try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", context.environment) ?? HTTPRequest.defaultDeadline
+        let connection = try ForgeConnection(policy, environment: context.environment)
+        let client = connection.retrying(http, console: context.console)
+        let api = GiteaReleaseAPI(
+            baseURL: base, repository: repository, token: token, http: client, timeout: connection.timeout,
+            deadline: connection.deadline)
         return (api, client)
     }
 
@@ -227,28 +222,11 @@ public struct GiteaPublisher: Publisher {
     private func createDraft(
         api: GiteaReleaseAPI, client: RetryingHTTPClient, request: PublishRequest
     ) async throws -> GiteaRelease {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                return try await api.createDraft(
-                    tag: request.tag, title: request.title, body: request.body, prerelease: request.version.isPrerelease
-                )
-            } catch let error
-                where (GitHubPublisher.outcomeUnknown(error) || Self.conflict(error))
-                && attempt < client.policy.maxAttempts
-            {
-                if GitHubPublisher.outcomeUnknown(error) {
-                    try await client.backoff(
-                        after: attempt,
-                        reason:
-                            "creating the draft for \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")"
-                    )
-                }
-                if let found = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent) {
-                    return found
-                }
-            }
+        try await client.createOnce("creating the draft for \(request.tag)", exists: Self.conflict) {
+            try await api.createDraft(
+                tag: request.tag, title: request.title, body: request.body, prerelease: request.version.isPrerelease)
+        } find: {
+            ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent)
         }
     }
 

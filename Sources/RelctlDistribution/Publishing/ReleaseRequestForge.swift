@@ -26,12 +26,9 @@ package struct ReleaseRequestForge: Sendable {
         id: String, settings: PublishSettings, remoteURL: String?, context: Context, http: (any HTTPClient)? = nil
     ) throws {
         let environment = context.environment
-        let console = context.console
-        let policy = try GitHubPublisher.policy(.standard, environment: environment)
-        let timeout = try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", environment) ?? 60
-        let deadline = try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", environment) ?? HTTPRequest.defaultDeadline
-        let client = RetryingHTTPClient(
-            base: http ?? URLSessionHTTPClient.shared, policy: policy, onWait: { console.warning($0) })
+        let connection = try ForgeConnection(environment: environment)
+        let (timeout, deadline) = (connection.timeout, connection.deadline)
+        let client = connection.retrying(http ?? URLSessionHTTPClient.shared, console: context.console)
         func token(_ variables: [String], forge: String) throws -> (String, String) {
             for variable in variables {
                 if let value = environment[variable], !value.isEmpty { return (value, variable) }
@@ -43,20 +40,21 @@ package struct ReleaseRequestForge: Sendable {
             let (secret, _) = try token(GitHubPublisher.tokenVariables, forge: "GitHub")
             let repository = try GitHubRepository.resolve(
                 configured: settings.github, environment: environment, remoteURL: remoteURL, remoteName: "origin")
-            var api = GitHubReleaseAPI(
-                baseURL: try GitHubReleaseAPI.baseURL(environment: environment), repository: repository,
-                token: secret, http: client, timeout: timeout)
-            api.deadline = deadline
-            self.api = api
+            self.api =
+                GitHubReleaseAPI(
+                    baseURL: try GitHubReleaseAPI.baseURL(environment: environment), repository: repository,
+                    token: secret, http: client, timeout: timeout, deadline: deadline
+                ).requests
         case GitLabPublisher.id:
             let (secret, variable) = try token(GitLabPublisher.tokenVariables, forge: "GitLab")
-            var api = GitLabAPI(
-                baseURL: try GitLabAPI.baseURL(environment: environment),
-                project: try GitLabProject.resolve(configured: settings.gitlab, environment: environment),
-                token: secret, tokenHeader: variable == "CI_JOB_TOKEN" ? "JOB-TOKEN" : "PRIVATE-TOKEN", http: client,
-                timeout: timeout)
-            api.deadline = deadline
-            self.api = api
+            self.api =
+                GitLabAPI(
+                    baseURL: try GitLabAPI.baseURL(environment: environment),
+                    project: try GitLabProject.resolve(configured: settings.gitlab, environment: environment),
+                    token: secret, tokenHeader: variable == "CI_JOB_TOKEN" ? "JOB-TOKEN" : "PRIVATE-TOKEN",
+                    http: client,
+                    timeout: timeout, deadline: deadline
+                ).requests
         case GiteaPublisher.id:
             let (secret, _) = try token(GiteaPublisher.tokenVariables, forge: "Gitea/Forgejo")
             let repository: GitHubRepository
@@ -71,11 +69,11 @@ package struct ReleaseRequestForge: Sendable {
                 throw PublishError.noProject(
                     forge: "Gitea/Forgejo", hint: "set `gitea = \"OWNER/REPO\"` in relctl.toml's [publish] section")
             }
-            var api = GiteaReleaseAPI(
-                baseURL: try GiteaReleaseAPI.baseURL(environment: environment), repository: repository,
-                token: secret, http: client, timeout: timeout)
-            api.deadline = deadline
-            self.api = api
+            self.api =
+                GiteaReleaseAPI(
+                    baseURL: try GiteaReleaseAPI.baseURL(environment: environment), repository: repository,
+                    token: secret, http: client, timeout: timeout, deadline: deadline
+                ).requests
         default:
             throw PublishError.unknownPublisher(id: id, known: Self.ids)
         }
