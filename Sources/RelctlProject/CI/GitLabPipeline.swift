@@ -272,6 +272,9 @@ package enum GitLabPipeline {
         var patterns =
             ArchiveFormats.ids.map { "dist/*.\($0)" } + ["dist/*.sha256", "dist/*\(SBOMBuilder.fileExtension)"]
         if linuxPackage { patterns += LinuxPackageFormats.ids.map { "dist/*.\($0)" } }
+        // `relctl package` writes the npm packages, wheels and MSIs too; the publish job's
+        // `relctl publish` sends them on (NPM_TOKEN, PYPI_TOKEN: masked CI/CD variables).
+        patterns += ReleaseWorkflow.registryPackagePatterns(config: config)
         for pattern in patterns { y.add("      - \(YAMLLines.quote(pattern))") }
     }
 

@@ -237,7 +237,9 @@ public enum ReleaseWorkflow {
         y.add("          path: |")
         for pattern in ArchiveFormats.ids.map({ "dist/*.\($0)" }) + [
             "dist/*.sha256", "dist/*\(SBOMBuilder.fileExtension)",
-        ] + (config.linuxPackages.isEmpty ? [] : LinuxPackageFormats.ids.map { "dist/*.\($0)" }) {
+        ] + (config.linuxPackages.isEmpty ? [] : LinuxPackageFormats.ids.map { "dist/*.\($0)" })
+            + registryPackagePatterns(config: config)
+        {
             y.add("            \(pattern)")
         }
         y.add("          if-no-files-found: error")
@@ -283,8 +285,23 @@ public enum ReleaseWorkflow {
             y.add("        with:")
             y.add("          subject-checksums: dist/SHA256SUMS")
         }
-        notesAndPublish(&y)
+        notesAndPublish(&y, config: config)
         if !config.images.isEmpty { pushImages(&y, config: config) }
+    }
+
+    /// The files `relctl package` writes beside the archives for `[npm]` (`.tgz`), `[pypi]`
+    /// (`.whl`; their SBOMs are `.cdx.json`) and `[windows] msi = true` (`.msi`), which the build
+    /// jobs hand to the release job with the archives; none without those tables, so other
+    /// projects' workflows stay as they were.
+    package static func registryPackagePatterns(config: RelctlConfig) -> [String] {
+        (config.npm == nil ? [] : ["dist/*.tgz"]) + (config.pypi == nil ? [] : ["dist/*.whl"])
+            + (config.windows.msi ? ["dist/*.msi"] : [])
+    }
+
+    /// The registry tokens `relctl publish` needs with `[npm]` (`NPM_TOKEN`) and `[pypi]`
+    /// (`PYPI_TOKEN`), from the repository secrets of the same names, through `env:` only.
+    package static func registryTokenSecrets(config: RelctlConfig) -> [String] {
+        (config.npm == nil ? [] : ["NPM_TOKEN"]) + (config.pypi == nil ? [] : ["PYPI_TOKEN"])
     }
 
     /// A project without `[[target]]` builds nothing: one job checks the tag against the
@@ -306,7 +323,7 @@ public enum ReleaseWorkflow {
         if !config.channels.charts.isEmpty {
             step(&y, name: "Write the Helm charts", run: ["relctl chart --tag \"$TAG\""])
         }
-        notesAndPublish(&y)
+        notesAndPublish(&y, config: config)
     }
 
     private static func validateTag(_ y: inout YAMLLines) {
@@ -314,13 +331,14 @@ public enum ReleaseWorkflow {
     }
 
     /// The release job's last steps: the notes become the release's body.
-    private static func notesAndPublish(_ y: inout YAMLLines) {
+    private static func notesAndPublish(_ y: inout YAMLLines, config: RelctlConfig) {
         step(&y, name: "Write the release notes", run: ["relctl notes --tag \"$TAG\" --output dist/RELEASE_NOTES.md"])
         // A draft first, public only once every asset is attached; a re-run of a failed job
         // finishes the same release (the runner sets GITHUB_REPOSITORY and GITHUB_API_URL).
-        step(
-            &y, name: "Publish the GitHub release", env: ["GITHUB_TOKEN": "${{ github.token }}"],
-            run: ["relctl publish \"$TAG\""])
+        // With [npm] / [pypi], the same command then publishes the packages (after the forges).
+        var env = ["GITHUB_TOKEN": "${{ github.token }}"]
+        for secret in registryTokenSecrets(config: config) { env[secret] = "${{ secrets.\(secret) }}" }
+        step(&y, name: "Publish the GitHub release", env: env, run: ["relctl publish \"$TAG\""])
     }
 
     /// Where users install from (`[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]`, `[[channel]]`): each
