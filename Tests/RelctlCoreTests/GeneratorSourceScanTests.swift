@@ -81,7 +81,7 @@ struct GeneratorSourceScanTests {
             "list": "triples (checked names) in a GitHub expression", "SigningKeys.sshKeyVariable": constant,
             "SigningKeys.minisignKeyVariable": constant, "SigningKeys.minisignPasswordVariable": constant,
             "checkout": constant, "secret": "a secret name, checked as an environment variable name",
-            "setupPinComment": constant, "id": constant,
+            "setupPinComment": constant, "id": constant, "RepositoryBuilder.keyVariable": constant,
         ],
         "CI/RelctlBuildRequirements.swift": [
             "linux": constant, "sudo": constant, "aptPackages.joined(separator: \" \")": constant, "macOS": constant,

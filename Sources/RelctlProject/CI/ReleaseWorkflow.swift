@@ -255,7 +255,9 @@ public enum ReleaseWorkflow {
         y.add("    needs: [plan, build]")
         y.add("    runs-on: \(CIRunners.coordinator)")
         y.add("    permissions:")
-        y.add("      contents: write # relctl publish: the release and its assets")
+        y.add(
+            "      contents: write # relctl publish: the release and its assets"
+                + (publishesRepository(config) ? "; relctl repository --publish: the pages branch" : ""))
         if pushesToGHCR(config) { y.add("      packages: write # relctl image --push to ghcr.io with the job's token") }
         if config.ci.attest {
             y.add("      id-token: write # attest-build-provenance: the OIDC token Sigstore signs with")
@@ -286,6 +288,7 @@ public enum ReleaseWorkflow {
             y.add("          subject-checksums: dist/SHA256SUMS")
         }
         notesAndPublish(&y, config: config)
+        if publishesRepository(config) { publishRepository(&y, config: config) }
         if !config.images.isEmpty { pushImages(&y, config: config) }
     }
 
@@ -302,6 +305,57 @@ public enum ReleaseWorkflow {
     /// (`PYPI_TOKEN`), from the repository secrets of the same names, through `env:` only.
     package static func registryTokenSecrets(config: RelctlConfig) -> [String] {
         (config.npm == nil ? [] : ["NPM_TOKEN"]) + (config.pypi == nil ? [] : ["PYPI_TOKEN"])
+    }
+
+    /// Whether the release job publishes the signed APT/DNF repository: packages, `[apt]` or
+    /// `[dnf]`, and `[repository] branch` to publish to (without a branch there is nowhere to
+    /// serve it from; `relctl repository` still writes it locally).
+    package static func publishesRepository(_ config: RelctlConfig) -> Bool {
+        !config.linuxPackages.isEmpty && config.repositories.isEnabled && config.repositories.branch != nil
+    }
+
+    /// `relctl repository --tag TAG --publish` once the release is public (issue 56): the packages
+    /// SHA256SUMS lists, added to the published repository (the branch, when the remote has it,
+    /// checked out under the runner's temporary folder and given as `--previous`, so no published version is
+    /// dropped; the first release makes the branch) and pushed to `[repository] branch`. A re-run
+    /// of a failed job finishes it: the same inputs give the same bytes, and pushing them again is
+    /// a no-op. The checkout keeps no credentials: git reads the job's token through a credential
+    /// helper given in the step's environment (`GIT_CONFIG_*`), and the branch, folder and remote
+    /// reach the script as variables, never pasted into it.
+    private static func publishRepository(_ y: inout YAMLLines, config: RelctlConfig) {
+        let settings = config.repositories
+        let env = [
+            RepositoryBuilder.keyVariable: "${{ secrets.\(RepositoryBuilder.keyVariable) }}",
+            "GITHUB_TOKEN": "${{ github.token }}",
+            "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "credential.helper",
+            "GIT_CONFIG_VALUE_0":
+                "!f() { test \"$1\" = get && echo username=x-access-token && echo \"password=$GITHUB_TOKEN\"; }; f",
+            "PAGES_REMOTE": config.release.remote,
+            "PAGES_BRANCH": settings.branch ?? "",
+            "PAGES_FOLDER": settings.folder ?? "",
+        ]
+        step(
+            &y, name: "Publish the APT and DNF repository", env: env,
+            run: [
+                "published=\"$RUNNER_TEMP/published\"",
+                "previous=\"$published${PAGES_FOLDER:+/$PAGES_FOLDER}\"",
+                // ls-remote: 0 when the branch exists, 2 when it does not (the first release), else an error.
+                "status=0",
+                "git ls-remote --exit-code --heads \"$PAGES_REMOTE\" \"$PAGES_BRANCH\" > /dev/null || status=$?",
+                "if [ \"$status\" = 0 ]; then",
+                "  git fetch --no-tags --depth=1 \"$PAGES_REMOTE\" \"$PAGES_BRANCH\"",
+                "  git worktree add --detach \"$published\" FETCH_HEAD",
+                "elif [ \"$status\" != 2 ]; then",
+                "  exit \"$status\"",
+                "fi",
+                // The branch may exist without the repository yet (a site published before it).
+                "if [ -d \"$previous\" ]; then",
+                "  relctl repository --tag \"$TAG\" --previous \"$previous\" --publish",
+                "else",
+                "  relctl repository --tag \"$TAG\" --publish",
+                "fi",
+            ])
     }
 
     /// A project without `[[target]]` builds nothing: one job checks the tag against the
