@@ -4,7 +4,7 @@ import Testing
 
 /// Where test bodies run (`TestThreads`, `RemovesTemporaries`): the suite's longest test
 /// (`.startsAtOnce`) on a thread of its own from the start, the others on the shared threads.
-@Suite("The test threads", .timeLimit(.minutes(1)), .removesTemporaries)
+@Suite("The test threads", .timeLimit(.minutes(30)), .removesTemporaries)
 struct TestThreadsTests {
     @Test(.startsAtOnce) func aTestMarkedStartsAtOnceRunsOnAThreadOfItsOwn() {
         #expect(Thread.current.name == "relctl-at-once")
