@@ -13,7 +13,7 @@ import RelctlBasics
 ///   its checkout time and is rebuilt.
 /// - Cargo (a `Cargo.toml` beside a `target/` folder, at the project or the repository root): the
 ///   project's `target/` is copied into the clone, copy-on-write where the filesystem can
-///   (`cp --reflink=auto` on Linux: btrfs, XFS; clonefile on macOS) and a plain copy elsewhere
+///   (`cp -a --reflink=auto` on Linux: btrfs, XFS; `cp -c` on macOS: APFS) and a plain copy elsewhere
 ///   (ext4). A copy, never hard links: Cargo rewrites fingerprint files in place, which through a
 ///   link would change the project's own `target/`.
 /// - Go: nothing to copy. Go's build cache (`GOCACHE`, outside the project) is content-addressed
@@ -94,28 +94,21 @@ enum DryRunCache {
     /// `destination` and a warning says the build runs cold.
     private static func copyTree(_ source: URL, to destination: URL, context: Context) async -> Bool {
         #if canImport(Darwin)
-            // copyfile(3) behind Foundation's copy clones on APFS and keeps the times.
-            do {
-                try FileSystem.copy(source, to: destination)
-                return true
-            } catch {
-                try? FileSystem.remove(destination)
-                context.console.warning(
-                    "dry run: could not copy \(source.path) into the scratch clone (\(error)); building cold")
-                return false
-            }
+            // clonefile on APFS (`-c`); where it cannot clone, a plain copy.
+            let attempts = [["-c", "-pR"], ["-pR"]]
         #else
-            let command = Command(
-                "cp", ["-a", "--reflink=auto", "--", source.path, destination.path], environment: context.environment)
-            let result = try? await context.processes.run(command)
-            guard let result, result.succeeded else {
-                try? FileSystem.remove(destination)
-                let why = result.map { Console.oneLine($0.stderrText, limit: 300) } ?? "cp did not run"
-                context.console.warning(
-                    "dry run: could not copy \(source.path) into the scratch clone (\(why)); building cold")
-                return false
-            }
-            return true
+            let attempts = [["-a", "--reflink=auto"]]
         #endif
+        var why = "cp did not run"
+        for flags in attempts {
+            let command = Command("cp", flags + ["--", source.path, destination.path], environment: context.environment)
+            if let result = try? await context.processes.run(command) {
+                if result.succeeded { return true }
+                why = Console.oneLine(result.stderrText, limit: 300)
+            }
+            try? FileSystem.remove(destination)
+        }
+        context.console.warning("dry run: could not copy \(source.path) into the scratch clone (\(why)); building cold")
+        return false
     }
 }
