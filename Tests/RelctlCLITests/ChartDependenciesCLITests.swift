@@ -159,6 +159,9 @@ import Testing
         #expect(
             stale.status == 1 && stale.stderr.contains("charts/velostream/Chart.lock")
                 && stale.stderr.contains("out of sync"), "\(stale)")
+        // `check` says so too, before any release is built.
+        let checked = try relctl(["check"], in: fixture.url, environment: ChannelFixture.environment)
+        #expect(checked.status != 0 && checked.stderr.contains("out of sync"), "\(checked)")
 
         // A vendored archive of another version than the lock pins.
         _ = try fixture.directory.write(
