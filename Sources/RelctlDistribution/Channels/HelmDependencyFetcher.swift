@@ -49,7 +49,7 @@ package struct HelmDependencyFetcher: Sendable {
             }
             let version = locked?.version ?? dependency.version
             if let present = chart.subcharts.first(where: { $0.name == dependency.name }) {
-                if let locked, present.version != locked.version {
+                if let locked, Self.isExact(locked.version), !Self.same(present.version, locked.version) {
                     problems.append(
                         .init(
                             dependency: dependency,
@@ -66,7 +66,10 @@ package struct HelmDependencyFetcher: Sendable {
             do {
                 let source = try source(of: dependency, version: version, pinnedByLock: locked != nil)
                 let fetched = try await fetch(dependency, from: source, version: version)
-                guard fetched.chart.name == dependency.name, fetched.chart.version == version else {
+                // A range (a file:// dependency without a lock may name one) is Helm's to judge.
+                guard fetched.chart.name == dependency.name,
+                    !Self.isExact(version) || Self.same(fetched.chart.version, version)
+                else {
                     throw Failure(
                         "\(fetched.source) holds the chart \(fetched.chart.name) \(fetched.chart.version), not \(dependency.name) \(version)"
                     )
@@ -112,7 +115,7 @@ package struct HelmDependencyFetcher: Sendable {
             if dependencies.lock != nil, locked == nil {
                 problems.append(.init(dependency: dependency, reason: "\(lockShown) does not lock it"))
             } else if let present = chart.subcharts.first(where: { $0.name == dependency.name }) {
-                if let locked, present.version != locked.version {
+                if let locked, Self.isExact(locked.version), !Self.same(present.version, locked.version) {
                     problems.append(
                         .init(
                             dependency: dependency,
@@ -190,6 +193,17 @@ package struct HelmDependencyFetcher: Sendable {
         case .oci: return try await oci(dependency, version: version)
         case .index: return try await indexed(dependency, version: version)
         }
+    }
+
+    /// The same version, however written (`=1.2.3`, `v1.2.3`, `1.2.3`).
+    static func same(_ first: String, _ second: String) -> Bool {
+        func bare(_ text: String) -> Substring {
+            var text = Substring(text.trimmingCharacters(in: .whitespaces))
+            if text.hasPrefix("=") { text = text.dropFirst() }
+            if text.hasPrefix("v") { text = text.dropFirst() }
+            return text
+        }
+        return bare(first) == bare(second)
     }
 
     /// `1.2.3`, `v1.2.3` or `=1.2.3`: one version, not a range.
