@@ -37,13 +37,8 @@ package struct HelmDependencyFetcher: Sendable {
     package func complete(_ chart: HelmChartPackage) async throws -> HelmChartPackage {
         let dependencies = chart.dependencies
         guard !dependencies.declared.isEmpty else { return chart }
-        let lockShown = (chartPath == "." ? "" : chartPath + "/") + "Chart.lock"
-        if let lock = dependencies.lock {
-            let computed = HelmDependencies.digest(declared: dependencies.declared, locked: lock.dependencies)
-            guard computed == lock.digest else {
-                throw HelmDependencyError.lockOutOfSync(lock: lockShown, digest: lock.digest, computed: computed)
-            }
-        }
+        try checkLock(dependencies)
+        let lockShown = self.lockShown
         var completed = chart
         var problems: [HelmDependencyError.Problem] = []
         for (index, dependency) in dependencies.declared.enumerated() {
@@ -54,7 +49,7 @@ package struct HelmDependencyFetcher: Sendable {
             }
             let version = locked?.version ?? dependency.version
             if let present = chart.subcharts.first(where: { $0.name == dependency.name }) {
-                if let locked, present.version != locked.version {
+                if let locked, Self.isExact(locked.version), !Self.same(present.version, locked.version) {
                     problems.append(
                         .init(
                             dependency: dependency,
@@ -69,8 +64,12 @@ package struct HelmDependencyFetcher: Sendable {
                 continue
             }
             do {
-                let fetched = try await fetch(dependency, version: version, pinnedByLock: locked != nil)
-                guard fetched.chart.name == dependency.name, fetched.chart.version == version else {
+                let source = try source(of: dependency, version: version, pinnedByLock: locked != nil)
+                let fetched = try await fetch(dependency, from: source, version: version)
+                // A range (a file:// dependency without a lock may name one) is Helm's to judge.
+                guard fetched.chart.name == dependency.name,
+                    !Self.isExact(version) || Self.same(fetched.chart.version, version)
+                else {
                     throw Failure(
                         "\(fetched.source) holds the chart \(fetched.chart.name) \(fetched.chart.version), not \(dependency.name) \(version)"
                     )
@@ -91,16 +90,72 @@ package struct HelmDependencyFetcher: Sendable {
         return completed
     }
 
+    private var lockShown: String { (chartPath == "." ? "" : chartPath + "/") + "Chart.lock" }
+
+    /// Helm's rule: Chart.lock's digest is that of Chart.yaml's dependencies and the lock's.
+    private func checkLock(_ dependencies: HelmDependencies) throws {
+        guard let lock = dependencies.lock else { return }
+        let computed = HelmDependencies.digest(declared: dependencies.declared, locked: lock.dependencies)
+        guard computed == lock.digest else {
+            throw HelmDependencyError.lockOutOfSync(lock: lockShown, digest: lock.digest, computed: computed)
+        }
+    }
+
+    /// What `relctl check` can tell without the network: the lock matches Chart.yaml, every
+    /// dependency is vendored at the locked version, or inside the project (`file://`), or has a
+    /// repository relctl can fetch from at one pinned version.
+    package func checkOffline(_ chart: HelmChartPackage) throws {
+        let dependencies = chart.dependencies
+        guard !dependencies.declared.isEmpty else { return }
+        try checkLock(dependencies)
+        var problems: [HelmDependencyError.Problem] = []
+        for (index, dependency) in dependencies.declared.enumerated() {
+            let locked = dependencies.locked(dependency, at: index)
+            let version = locked?.version ?? dependency.version
+            if dependencies.lock != nil, locked == nil {
+                problems.append(.init(dependency: dependency, reason: "\(lockShown) does not lock it"))
+            } else if let present = chart.subcharts.first(where: { $0.name == dependency.name }) {
+                if let locked, Self.isExact(locked.version), !Self.same(present.version, locked.version) {
+                    problems.append(
+                        .init(
+                            dependency: dependency,
+                            reason:
+                                "\(chartPath)/\(present.origin) holds version \(present.version), \(lockShown) locks \(locked.version)"
+                        ))
+                }
+            } else {
+                do {
+                    if case .file(let path) = try source(of: dependency, version: version, pinnedByLock: locked != nil)
+                    {
+                        _ = try local(dependency, path: path)
+                    }
+                } catch let failure as Failure {
+                    problems.append(.init(dependency: dependency, version: version, reason: failure.reason))
+                }
+            }
+        }
+        guard problems.isEmpty else { throw HelmDependencyError.missing(chart: chartPath, problems: problems) }
+    }
+
+    /// Where a dependency comes from.
+    enum Source {
+        case file(String)
+        case oci
+        case index
+    }
+
     /// Why one dependency could not be fetched, in words for the error's list.
     struct Failure: Error {
         var reason: String
         init(_ reason: String) { self.reason = reason }
     }
 
-    private func fetch(
-        _ dependency: HelmDependencies.Dependency, version: String, pinnedByLock: Bool
-    ) async throws
-        -> (chart: HelmChartPackage, source: String)
+    /// The dependency's source, refused here when relctl cannot fetch it (no repository, a
+    /// `helm repo add` name, a range without a lock, another scheme).
+    private func source(
+        of dependency: HelmDependencies.Dependency, version: String, pinnedByLock: Bool
+    ) throws
+        -> Source
     {
         let repository = dependency.repository
         if repository.isEmpty {
@@ -113,19 +168,42 @@ package struct HelmDependencyFetcher: Sendable {
                 "`\(repository)` names a repository added with `helm repo add`, which relctl does not read; write the repository's URL in Chart.yaml (and run `helm dependency update`)"
             )
         }
-        if repository.hasPrefix("file://") { return try local(dependency, path: String(repository.dropFirst(7))) }
+        if repository.hasPrefix("file://") { return .file(String(repository.dropFirst(7))) }
         guard pinnedByLock || Self.isExact(version) else {
             throw Failure(
                 "Chart.yaml asks for `\(version)`, a range, and there is no Chart.lock to pin it; run `helm dependency update` to write Chart.lock (relctl packages the locked versions), or name an exact version"
             )
         }
-        if repository.hasPrefix("oci://") { return try await oci(dependency, version: version) }
+        if repository.hasPrefix("oci://") { return .oci }
         let lowered = repository.lowercased()
         guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://") else {
             throw Failure(
                 "`\(repository)` is neither http(s)://, oci:// nor file://; Helm fetches dependencies from those")
         }
-        return try await indexed(dependency, version: version)
+        return .index
+    }
+
+    private func fetch(
+        _ dependency: HelmDependencies.Dependency, from source: Source, version: String
+    ) async throws
+        -> (chart: HelmChartPackage, source: String)
+    {
+        switch source {
+        case .file(let path): return try local(dependency, path: path)
+        case .oci: return try await oci(dependency, version: version)
+        case .index: return try await indexed(dependency, version: version)
+        }
+    }
+
+    /// The same version, however written (`=1.2.3`, `v1.2.3`, `1.2.3`).
+    static func same(_ first: String, _ second: String) -> Bool {
+        func bare(_ text: String) -> Substring {
+            var text = Substring(text.trimmingCharacters(in: .whitespaces))
+            if text.hasPrefix("=") { text = text.dropFirst() }
+            if text.hasPrefix("v") { text = text.dropFirst() }
+            return text
+        }
+        return bare(first) == bare(second)
     }
 
     /// `1.2.3`, `v1.2.3` or `=1.2.3`: one version, not a range.

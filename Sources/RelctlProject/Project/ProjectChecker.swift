@@ -198,7 +198,9 @@ public enum ProjectChecker {
         for problem in ChannelRegistry.problems(config, environment: context.environment) { report.problem(problem) }
         for chart in config.channels.charts {
             do {
-                _ = try HelmChartPackage.load(path: chart.path, root: config.root)
+                // Its dependencies as far as can be told offline (the lock, vendored versions, sources).
+                try HelmDependencyFetcher(context: context, root: config.root, chartPath: chart.path).checkOffline(
+                    try HelmChartPackage.load(path: chart.path, root: config.root))
             } catch let error as RelctlError {
                 error.diagnostics.forEach { report.problem($0) }
             } catch {}
