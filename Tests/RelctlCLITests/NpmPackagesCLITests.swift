@@ -203,6 +203,33 @@ import Testing
         #expect(try await registry.log().dropFirst(before).allSatisfy { $0.method == "GET" })
     }
 
+    /// `relctl publish TAG --json` publishing to a forge and to npm: one report each, forge first,
+    /// npm's in the forge's shape.
+    @Test func publishJSONReportsTheForgeThenTheRegistry() async throws {
+        let registry = try NpmRegistryStandIn()
+        defer { registry.stop() }
+        let fixture = try fixture(registry: registry.url)
+        let released = try relctl(["release", "v1.0.0"], in: fixture.url)
+        try #require(released.status == 0, "\(released)")
+        // The forge holds the tag the release made.
+        let tag = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0")
+        let forge = try GitHubStandIn(repository: "acme/hello", tags: ["v1.0.0=\(tag)"])
+        defer { forge.stop() }
+        let environment = forge.environment(repository: "acme/hello").merging(
+            ["NPM_TOKEN": NpmRegistryStandIn.token]) { _, new in new }
+        let published = try relctl(["publish", "v1.0.0", "--json"], in: fixture.url, environment: environment)
+        try #require(published.status == 0, "\(published)")
+        let reports = try #require(
+            try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [[String: Any]], "\(published.stdout)")
+        #expect(reports.map { $0["publisher"] as? String } == ["github", "npm"], "\(published.stdout)")
+        #expect(reports.allSatisfy { $0["tag"] as? String == "v1.0.0" && $0["outcome"] as? String == "published" })
+        #expect(
+            Set(reports[1]["uploaded"] as? [String] ?? []) == Set(Self.platformNames + [Self.mainName]),
+            "\(published.stdout)")
+        // The forge got the npm tarballs as assets too (SHA256SUMS lists them).
+        #expect(Set(reports[0]["uploaded"] as? [String] ?? []).isSuperset(of: Self.platformNames + [Self.mainName]))
+    }
+
     @Test func aVersionTheRegistryHoldsWithOtherBytesIsExitOneNamingIt() async throws {
         let registry = try NpmRegistryStandIn()
         defer { registry.stop() }
