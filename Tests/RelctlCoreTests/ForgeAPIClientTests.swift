@@ -5,6 +5,7 @@ import Testing
 
 @testable import RelctlBasics
 @testable import RelctlDistribution
+@testable import RelctlModel
 
 /// The one forge client (`ForgeAPIClient`) that GitHub's, GitLab's and Gitea's calls go through,
 /// on the strict stand-ins of the three forges: a listing read page by page as each forge pages
@@ -189,5 +190,90 @@ struct ForgeAPIClientTests {
         #expect(plain.message.contains("HTTP 401: <html>bad gateway</html> (check CI_JOB_TOKEN)"), "\(plain.message)")
         let empty = client(GiteaReleaseAPI.errors).apiError(answer(500, ""), request: "GET releases")
         #expect(empty.message.contains("HTTP 500: no message"), "\(empty.message)")
+    }
+}
+
+/// What the three forges' publishers share: one release and one asset model read from either
+/// forge's JSON, one token rule, and one Gitea repository lookup for `publish` and `release-pr`.
+extension ForgeAPIClientTests {
+    static func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(json.utf8))
+    }
+
+    static let githubAsset =
+        #"[{"id":1,"name":"a.tar.gz","size":5,"state":"starter","digest":null},"#
+        + #"{"id":2,"name":"b.zip","size":3,"state":"uploaded","digest":"sha256:ABC"}]"#
+    static let giteaAttachment =
+        #"[{"id":9,"name":"a.tar.gz","size":5,"browser_download_url":"https://codeberg.org/attachments/9"}]"#
+
+    @Test func oneReleaseModelReadsBothForgesAndKeepsWhatEachRequires() throws {
+        let github = try Self.decode(
+            GitHubRelease.self,
+            #"{"id":7,"tag_name":"v1.0.0","name":null,"draft":true,"prerelease":false,"#
+                + #""html_url":"https://github.com/acme/velostream/releases/tag/v1.0.0","#
+                + #""upload_url":"https://uploads.github.com/repos/acme/velostream/releases/7/assets{?name,label}"}"#)
+        #expect(github.id == 7 && github.tagName == "v1.0.0" && github.draft && !github.prerelease)
+        #expect(github.htmlURL.hasSuffix("/tag/v1.0.0") && github.uploadURL.hasPrefix("https://uploads.github.com/"))
+        // Gitea may leave out html_url; GitHub may not leave out upload_url.
+        let gitea = try Self.decode(GiteaRelease.self, #"{"id":3,"tag_name":"v1.0.0","draft":false,"prerelease":true}"#)
+        #expect(gitea.id == 3 && gitea.tagName == "v1.0.0" && !gitea.draft && gitea.prerelease && gitea.htmlURL == nil)
+        #expect(throws: DecodingError.self) {
+            try Self.decode(GitHubRelease.self, #"{"id":3,"tag_name":"v1.0.0","draft":false,"prerelease":true}"#)
+        }
+        // Both are the one release model the draft choice works on.
+        #expect(ReleaseChoice.choose([gitea], tag: "v1.0.0", console: .silent)?.id == 3)
+        #expect(ReleaseChoice.choose([github], tag: "v1.0.0", console: .silent)?.id == 7)
+    }
+
+    @Test func oneAssetModelReadsBothForgesAndKeepsWhatEachRequires() throws {
+        let assets = try Self.decode([GitHubAsset].self, Self.githubAsset)
+        #expect(assets.map(\.name) == ["a.tar.gz", "b.zip"] && assets.map(\.size) == [5, 3])
+        #expect(assets.map(\.isUploaded) == [false, true] && assets.map(\.sha256) == [nil, "abc"])
+        let attachments = try Self.decode([GiteaAttachment].self, Self.giteaAttachment)
+        #expect(attachments.map(\.id) == [9] && attachments.first?.size == 5)
+        #expect(attachments.first?.downloadURL == "https://codeberg.org/attachments/9")
+        // Each forge's own fields stay required: a GitHub asset needs its state, a Gitea attachment its URL.
+        #expect(throws: DecodingError.self) { try Self.decode([GitHubAsset].self, Self.giteaAttachment) }
+        #expect(throws: DecodingError.self) { try Self.decode([GiteaAttachment].self, Self.githubAsset) }
+    }
+
+    @Test func everyForgeReadsItsTokenByOneRule() throws {
+        // The first variable set and non-empty wins; GitLab's decides the header it goes in.
+        let job = try GitLabPublisher.token(["GITLAB_TOKEN": "", "CI_JOB_TOKEN": "job"])
+        #expect(
+            job.value == "job" && job.variable == "CI_JOB_TOKEN" && GitLabAPI.tokenHeader(job.variable) == "JOB-TOKEN")
+        let personal = try GitLabPublisher.token(["GITLAB_TOKEN": "mine", "CI_JOB_TOKEN": "job"])
+        #expect(personal.value == "mine" && GitLabAPI.tokenHeader(personal.variable) == "PRIVATE-TOKEN")
+        #expect(try GitHubPublisher.token(["GITHUB_TOKEN": "a", "GH_TOKEN": "b"]).variable == "GITHUB_TOKEN")
+        #expect(try GitHubPublisher.token(["GH_TOKEN": "b"]).value == "b")
+        let none = #expect(throws: PublishError.self) { try GiteaPublisher.token(["GITHUB_TOKEN": "a"]) }
+        #expect(
+            none?.message.contains("no Gitea/Forgejo token: set GITEA_TOKEN") == true, "\(String(describing: none))")
+    }
+
+    @Test func publishAndReleasePRFindAGiteaRepositoryAlike() throws {
+        let remote = "https://codeberg.org/other/tool.git"
+        #expect(
+            try GiteaPublisher.repository(configured: "acme/velostream", remoteURL: remote).description
+                == "acme/velostream")
+        #expect(try GiteaPublisher.repository(configured: nil, remoteURL: remote).description == "other/tool")
+        let bad = #expect(throws: PublishError.self) {
+            try GiteaPublisher.repository(configured: "acme", remoteURL: remote)
+        }
+        #expect(bad?.message.contains("relctl.toml [publish] gitea") == true, "\(String(describing: bad))")
+        // No setting and no remote: release-pr now gives publish's hint, the remote included
+        // (before, release-pr's hint left the remote out).
+        let context = Context(
+            workingDirectory: FileManager.default.temporaryDirectory,
+            environment: ["GITEA_TOKEN": "t", "GITEA_API_URL": "https://codeberg.org/api/v1"])
+        let missing = #expect(throws: PublishError.self) {
+            try ReleaseRequestForge(
+                id: GiteaPublisher.id, settings: PublishSettings(), remoteURL: nil, context: context,
+                http: URLSessionHTTPClient())
+        }
+        #expect(
+            missing?.message.contains(
+                "cannot tell which Gitea/Forgejo project to publish to: set `gitea = \"OWNER/REPO\"` in relctl.toml's [publish] section (or give the project a remote); nothing was sent"
+            ) == true, "\(String(describing: missing))")
     }
 }

@@ -7,45 +7,32 @@ import RelctlModel
 /// create a draft, bring its assets to exactly the local set, check the whole set, then make it
 /// public in one request. Each step starts from what the API reports, so the same command run
 /// again after a crash, a kill or a network failure finishes the job without uploading twice.
-public struct GitHubPublisher: Publisher {
+public struct GitHubPublisher: ForgePublisher {
     public static let id = "github"
+    package static let forge = "GitHub"
     package static let tokenVariables = ["GITHUB_TOKEN", "GH_TOKEN"]
 
-    public var id: String { Self.id }
-    private let http: any HTTPClient
-    private let policy: RetryPolicy
-
-    package init(http: any HTTPClient, policy: RetryPolicy = .standard) {
-        self.http = http
-        self.policy = policy
-    }
-
-    public func preflight(_ request: PublishRequest, context: Context) throws {
-        _ = try settings(request, context: context)
-    }
-
     /// Token, API base and repository, all checked before the first request.
-    private func settings(
+    package func prepare(
         _ request: PublishRequest, context: Context
     ) throws -> (token: String, base: URL, repository: GitHubRepository) {
-        guard let token = Self.tokenVariables.lazy.compactMap({ context.environment[$0] }).first(where: { !$0.isEmpty })
-        else {
-            throw PublishError.noToken(publisher: "GitHub", variables: Self.tokenVariables)
-        }
+        let token = try Self.token(context.environment).value
         let base = try GitHubReleaseAPI.baseURL(environment: context.environment)
-        _ = try ForgeConnection(policy, environment: context.environment)
+        _ = try session.connection(context.environment)
         let repository = try GitHubRepository.resolve(
             configured: request.configuredRepository, environment: context.environment,
             remoteURL: request.remoteURL, remoteName: "origin")
         return (token, base, repository)
     }
 
+    package let session: ForgeSession
+    package init(session: ForgeSession) { self.session = session }
+
     public func publish(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (token, base, repository) = try settings(request, context: context)
+        let (token, base, repository) = try prepare(request, context: context)
         let console = context.console
-        let connection = try ForgeConnection(self.policy, environment: context.environment)
+        let (connection, client) = try session.connect(context)
         let policy = connection.policy
-        let client = connection.retrying(http, console: console)
         let api = GitHubReleaseAPI(
             baseURL: base, repository: repository, token: token, http: client, timeout: connection.timeout,
             deadline: connection.deadline)
@@ -154,9 +141,8 @@ public struct GitHubPublisher: Publisher {
     private func published(
         _ request: PublishRequest, context: Context
     ) async throws -> (GitHubReleaseAPI, GitHubRelease)? {
-        let (token, base, repository) = try settings(request, context: context)
-        let client = try ForgeConnection(policy, environment: context.environment).retrying(
-            http, console: context.console)
+        let (token, base, repository) = try prepare(request, context: context)
+        let client = try session.connect(context).client
         let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client)
         guard let release = choose(try await api.listReleases(), tag: request.tag, console: .silent), !release.draft
         else { return nil }
@@ -253,9 +239,9 @@ public struct GitHubPublisher: Publisher {
     }
 
     public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (token, base, repository) = try settings(request, context: context)
+        let (token, base, repository) = try prepare(request, context: context)
         let console = context.console
-        let client = try ForgeConnection(self.policy, environment: context.environment).retrying(http, console: console)
+        let client = try session.connect(context).client
         let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client)
         // Listing releases needs the token to be valid and to see the repository; drafts are
         // listed only to tokens that can write, so a draft seen here also proves write access.

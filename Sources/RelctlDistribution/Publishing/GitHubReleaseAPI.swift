@@ -149,40 +149,40 @@ package struct GitHubReleaseAPI: Sendable {
     }
 }
 
-/// A release as the REST API returns it (the fields relctl reads).
-package struct GitHubRelease: Decodable, Sendable, Equatable {
-    package var id: Int
-    package var tagName: String
+/// GitHub's own fields of a release (docs.github.com, "Get a release"), beside `ForgeRelease`'s.
+package struct GitHubReleaseFields: Decodable, Sendable, Equatable {
     package var name: String?
-    package var draft: Bool
-    package var prerelease: Bool
     package var htmlURL: String
     /// A URI template (`…/assets{?name,label}`), usually on another host than the API.
     package var uploadURL: String
 
-    package enum CodingKeys: String, CodingKey {
-        case id, name, draft, prerelease
-        case tagName = "tag_name"
+    private enum CodingKeys: String, CodingKey {
+        case name
         case htmlURL = "html_url"
         case uploadURL = "upload_url"
     }
 }
 
-/// A release asset as the REST API returns it.
-package struct GitHubAsset: Decodable, Sendable, Equatable {
-    package var id: Int
-    package var name: String
+/// A release as GitHub's REST API returns it (the fields relctl reads).
+package typealias GitHubRelease = ForgeRelease<GitHubReleaseFields>
+
+/// GitHub's own fields of a release asset: its upload state and the digest GitHub computed.
+package struct GitHubAssetFields: Decodable, Sendable, Equatable {
     /// `uploaded` when complete; anything else (`starter`, `open`) is an upload that never finished.
     package var state: String
-    package var size: Int64
     /// `sha256:HEX`, computed by GitHub from the bytes it stored; absent on servers that predate it.
     package var digest: String?
+}
 
-    package var isUploaded: Bool { state == "uploaded" }
+/// A release asset as GitHub's REST API returns it.
+package typealias GitHubAsset = ForgeAsset<GitHubAssetFields>
+
+extension ForgeAsset where Fields == GitHubAssetFields {
+    package var isUploaded: Bool { fields.state == "uploaded" }
 
     /// The lowercase hex SHA256 when the server reports one.
     package var sha256: String? {
-        guard let digest, digest.lowercased().hasPrefix("sha256:") else { return nil }
+        guard let digest = fields.digest, digest.lowercased().hasPrefix("sha256:") else { return nil }
         return String(digest.dropFirst("sha256:".count)).lowercased()
     }
 

@@ -31,6 +31,12 @@ package struct GitLabAPI: Sendable {
             paging: .header("X-Next-Page"), errors: Self.errors(variable: variable))
     }
 
+    /// The header a token from `variable` goes in: `JOB-TOKEN` for a CI job's `CI_JOB_TOKEN`,
+    /// `PRIVATE-TOKEN` for any other (a personal, project or group access token).
+    package static func tokenHeader(_ variable: String) -> String {
+        variable == "CI_JOB_TOKEN" ? "JOB-TOKEN" : "PRIVATE-TOKEN"
+    }
+
     /// GitLab's error documents: `{"message": "…"}`, `{"message": {"field": ["…"]}}` or `{"error":
     /// "…"}`, with no documentation link; the hints name the token's variable.
     package static func errors(variable: String) -> ForgeErrorShape {

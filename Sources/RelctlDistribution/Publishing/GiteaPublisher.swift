@@ -8,60 +8,43 @@ import RelctlBasics
 /// one is checked by its size and then by the SHA256 of the bytes it serves (downloaded once per
 /// attachment and run). Every step starts from what the API reports, so a re-run after any failure
 /// finishes the job without uploading twice.
-public struct GiteaPublisher: Publisher {
+public struct GiteaPublisher: ForgePublisher {
     public static let id = "gitea"
+    package static let forge = "Gitea/Forgejo"
     package static let tokenVariables = ["GITEA_TOKEN"]
 
-    public var id: String { Self.id }
-    private let http: any HTTPClient
-    private let policy: RetryPolicy
-
-    package init(http: any HTTPClient, policy: RetryPolicy = .standard) {
-        self.http = http
-        self.policy = policy
-    }
-
-    public func preflight(_ request: PublishRequest, context: Context) throws {
-        _ = try settings(request, context: context)
-    }
-
-    private func settings(
-        _ request: PublishRequest, context: Context
-    ) throws -> (token: String, base: URL, repository: GitHubRepository) {
-        guard let token = context.environment["GITEA_TOKEN"], !token.isEmpty else {
-            throw PublishError.noToken(publisher: "Gitea/Forgejo", variables: Self.tokenVariables)
-        }
+    package func prepare(_ request: PublishRequest, context: Context) throws -> (GiteaReleaseAPI, RetryingHTTPClient) {
+        let token = try Self.token(context.environment).value
         let base = try GiteaReleaseAPI.baseURL(environment: context.environment)
-        _ = try ForgeConnection(policy, environment: context.environment)
-        return (token, base, try Self.repository(request))
-    }
-
-    /// `[publish] gitea`, else the release remote's URL (a Forgejo Actions checkout's origin).
-    package static func repository(_ request: PublishRequest) throws -> GitHubRepository {
-        if let configured = request.configuredGiteaRepository {
-            guard let repository = GitHubRepository(configured) else {
-                throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] gitea")
-            }
-            return repository
-        }
-        if let remote = request.remoteURL, let repository = GitHubRepository(remoteURL: remote) { return repository }
-        throw PublishError.noProject(
-            forge: "Gitea/Forgejo",
-            hint: "set `gitea = \"OWNER/REPO\"` in relctl.toml's [publish] section (or give the project a remote)")
-    }
-
-    private func api(_ request: PublishRequest, context: Context) throws -> (GiteaReleaseAPI, RetryingHTTPClient) {
-        let (token, base, repository) = try settings(request, context: context)
-        let connection = try ForgeConnection(policy, environment: context.environment)
-        let client = connection.retrying(http, console: context.console)
+        let (connection, client) = try session.connect(context)
+        let repository = try Self.repository(
+            configured: request.configuredGiteaRepository, remoteURL: request.remoteURL)
         let api = GiteaReleaseAPI(
             baseURL: base, repository: repository, token: token, http: client, timeout: connection.timeout,
             deadline: connection.deadline)
         return (api, client)
     }
 
+    /// `[publish] gitea`, else the remote's URL (a Forgejo Actions checkout's origin): `publish`
+    /// and `release-pr` find the repository alike.
+    package static func repository(configured: String?, remoteURL: String?) throws -> GitHubRepository {
+        if let configured {
+            guard let repository = GitHubRepository(configured) else {
+                throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] gitea")
+            }
+            return repository
+        }
+        if let remoteURL, let repository = GitHubRepository(remoteURL: remoteURL) { return repository }
+        throw PublishError.noProject(
+            forge: forge,
+            hint: "set `gitea = \"OWNER/REPO\"` in relctl.toml's [publish] section (or give the project a remote)")
+    }
+
+    package let session: ForgeSession
+    package init(session: ForgeSession) { self.session = session }
+
     public func publish(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (api, client) = try api(request, context: context)
+        let (api, client) = try prepare(request, context: context)
         let console = context.console
         let tag = request.tag
         let repository = api.repository.description
@@ -149,7 +132,7 @@ public struct GiteaPublisher: Publisher {
     }
 
     public func comparePublished(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
-        let (api, _) = try api(request, context: context)
+        let (api, _) = try prepare(request, context: context)
         guard let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent),
             !release.draft
         else { return nil }
@@ -160,7 +143,7 @@ public struct GiteaPublisher: Publisher {
     }
 
     public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
-        let (api, _) = try api(request, context: context)
+        let (api, _) = try prepare(request, context: context)
         guard let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent),
             !release.draft
         else { return nil }
@@ -189,7 +172,7 @@ public struct GiteaPublisher: Publisher {
     }
 
     public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (api, _) = try api(request, context: context)
+        let (api, _) = try prepare(request, context: context)
         let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: context.console)
         var checker = GiteaAttachmentCheck(api: api)
         var plan = try await checker.plan(request.assets.assets, remote: [])

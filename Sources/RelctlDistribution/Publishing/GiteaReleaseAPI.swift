@@ -174,34 +174,26 @@ package struct GiteaReleaseAPI: Sendable {
     }
 }
 
-/// A release as Gitea's and Forgejo's API v1 return it (swagger model `Release`), the fields relctl reads.
-package struct GiteaRelease: Decodable, Sendable, Equatable {
-    package var id: Int
-    package var tagName: String
-    package var draft: Bool
-    package var prerelease: Bool
+/// Gitea's own field of a release (swagger model `Release`): its page, which may be absent.
+package struct GiteaReleaseFields: Decodable, Sendable, Equatable {
     package var htmlURL: String?
 
-    package enum CodingKeys: String, CodingKey {
-        case id, draft, prerelease
-        case tagName = "tag_name"
-        case htmlURL = "html_url"
-    }
+    private enum CodingKeys: String, CodingKey { case htmlURL = "html_url" }
 }
 
-/// A release attachment (swagger model `Attachment`). Gitea stores no digest of it, so its bytes
-/// are checked by downloading `browser_download_url` and hashing them.
-package struct GiteaAttachment: Decodable, Sendable, Equatable {
-    package var id: Int
-    package var name: String
-    package var size: Int64
+/// A release as Gitea's and Forgejo's API v1 return it, the fields relctl reads.
+package typealias GiteaRelease = ForgeRelease<GiteaReleaseFields>
+
+/// Gitea's own field of a release attachment (swagger model `Attachment`). Gitea stores no
+/// digest of it, so its bytes are checked by downloading `browser_download_url` and hashing them.
+package struct GiteaAttachmentFields: Decodable, Sendable, Equatable {
     package var downloadURL: String
 
-    package enum CodingKeys: String, CodingKey {
-        case id, name, size
-        case downloadURL = "browser_download_url"
-    }
+    private enum CodingKeys: String, CodingKey { case downloadURL = "browser_download_url" }
 }
+
+/// A release attachment as Gitea's and Forgejo's API v1 return it.
+package typealias GiteaAttachment = ForgeAsset<GiteaAttachmentFields>
 
 /// Gitea's and Forgejo's swagger: `GET /repos/{owner}/{repo}/pulls?state=open` (`page`/`limit`,
 /// a Link header; there is no head filter, so every page is read and filtered here), `POST

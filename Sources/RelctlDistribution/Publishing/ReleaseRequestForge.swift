@@ -29,15 +29,9 @@ package struct ReleaseRequestForge: Sendable {
         let connection = try ForgeConnection(environment: environment)
         let (timeout, deadline) = (connection.timeout, connection.deadline)
         let client = connection.retrying(http ?? URLSessionHTTPClient.shared, console: context.console)
-        func token(_ variables: [String], forge: String) throws -> (String, String) {
-            for variable in variables {
-                if let value = environment[variable], !value.isEmpty { return (value, variable) }
-            }
-            throw PublishError.noToken(publisher: forge, variables: variables)
-        }
         switch id {
         case GitHubPublisher.id:
-            let (secret, _) = try token(GitHubPublisher.tokenVariables, forge: "GitHub")
+            let secret = try GitHubPublisher.token(environment).value
             let repository = try GitHubRepository.resolve(
                 configured: settings.github, environment: environment, remoteURL: remoteURL, remoteName: "origin")
             self.api =
@@ -46,29 +40,17 @@ package struct ReleaseRequestForge: Sendable {
                     token: secret, http: client, timeout: timeout, deadline: deadline
                 ).requests
         case GitLabPublisher.id:
-            let (secret, variable) = try token(GitLabPublisher.tokenVariables, forge: "GitLab")
+            let (secret, variable) = try GitLabPublisher.token(environment)
             self.api =
                 GitLabAPI(
                     baseURL: try GitLabAPI.baseURL(environment: environment),
                     project: try GitLabProject.resolve(configured: settings.gitlab, environment: environment),
-                    token: secret, tokenHeader: variable == "CI_JOB_TOKEN" ? "JOB-TOKEN" : "PRIVATE-TOKEN",
-                    http: client,
+                    token: secret, tokenHeader: GitLabAPI.tokenHeader(variable), http: client,
                     timeout: timeout, deadline: deadline
                 ).requests
         case GiteaPublisher.id:
-            let (secret, _) = try token(GiteaPublisher.tokenVariables, forge: "Gitea/Forgejo")
-            let repository: GitHubRepository
-            if let configured = settings.gitea {
-                guard let parsed = GitHubRepository(configured) else {
-                    throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] gitea")
-                }
-                repository = parsed
-            } else if let remoteURL, let parsed = GitHubRepository(remoteURL: remoteURL) {
-                repository = parsed
-            } else {
-                throw PublishError.noProject(
-                    forge: "Gitea/Forgejo", hint: "set `gitea = \"OWNER/REPO\"` in relctl.toml's [publish] section")
-            }
+            let secret = try GiteaPublisher.token(environment).value
+            let repository = try GiteaPublisher.repository(configured: settings.gitea, remoteURL: remoteURL)
             self.api =
                 GiteaReleaseAPI(
                     baseURL: try GiteaReleaseAPI.baseURL(environment: environment), repository: repository,
