@@ -111,6 +111,10 @@ struct GeneratorSourceScanTests {
             "release.version": notCode, "manifestVersion": constant,
         ],
         "CI/ReleasePRWorkflow.swift": ["CIRunners.coordinator": "a relctl constant"],
+        "CI/GitLabWorkspacePipeline.swift": [
+            "stage": constant, "childPath": constant, "prebuilt": constant, "GitLabPipeline.macOSTag": constant,
+            "GitLabPipeline.windowsTag": constant,
+        ],
         // The WiX source wixl compiles, and the SQL msibuild runs on its database (issue 60).
         "WindowsInstaller/WixSource.swift": [
             "name": "the project name, written by XMLEmitter.attribute just above",

@@ -722,7 +722,7 @@ _relctl_ci_pending() {
         return
         ;;
     '--format')
-        __relctl_add_completions -W 'table'$'\n''github'
+        __relctl_add_completions -W 'table'$'\n''github'$'\n''gitlab'
         return
         ;;
     esac

@@ -371,7 +371,7 @@ complete -c 'relctl' -n '__relctl_should_offer_completions_for_flags_or_options 
 complete -c 'relctl' -n '__relctl_should_offer_completions_for_flags_or_options "relctl ci pending" color' -l 'color' -d 'Colour in human output: auto, always or never (NO_COLOR is honoured).' -rfka 'auto always never'
 complete -c 'relctl' -n '__relctl_should_offer_completions_for_flags_or_options "relctl ci pending" q quiet' -s 'q' -l 'quiet' -d 'Print only warnings and errors (no progress or summaries).'
 complete -c 'relctl' -n '__relctl_should_offer_completions_for_flags_or_options "relctl ci pending" v verbose' -s 'v' -l 'verbose' -d 'Print more detail.'
-complete -c 'relctl' -n '__relctl_should_offer_completions_for_flags_or_options "relctl ci pending" format' -l 'format' -d 'table (default) or github ($GITHUB_OUTPUT lines).' -rfka 'table github'
+complete -c 'relctl' -n '__relctl_should_offer_completions_for_flags_or_options "relctl ci pending" format' -l 'format' -d 'table (default), github ($GITHUB_OUTPUT lines) or gitlab (the child pipeline that builds and releases them).' -rfka 'table github gitlab'
 complete -c 'relctl' -n '__relctl_should_offer_completions_for_flags_or_options "relctl ci pending" version' -l 'version' -d 'Show the version.'
 complete -c 'relctl' -n '__relctl_should_offer_completions_for_flags_or_options "relctl ci pending" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'relctl' -n '__relctl_should_offer_completions_for_flags_or_options "relctl release" config' -l 'config' -d 'Path to the config file (default ./relctl.toml). The folder holding it is the project root: paths in it, dist/ and git run there.' -rfka ''

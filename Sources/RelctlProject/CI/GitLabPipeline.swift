@@ -393,6 +393,17 @@ package enum GitLabPipeline {
 extension GitLabPipeline {
     package static let releasePRRule = "$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH"
 
+    /// The lines that let a branch pipeline's job push: the commit identity, GITLAB_TOKEN through
+    /// a credential helper, origin over https, and the branch checked out (GitLab checks out the
+    /// commit detached). Shared with a workspace's release jobs (GitLabWorkspacePipeline).
+    package static let pushSetup = [
+        "git config --global user.name \"${GITLAB_USER_NAME:-relctl}\"",
+        "git config --global user.email \"${GITLAB_USER_EMAIL:-relctl@users.noreply.gitlab.com}\"",
+        "git config --global credential.helper '!f() { echo username=oauth2; echo \"password=$GITLAB_TOKEN\"; }; f'",
+        "git remote set-url origin \"$CI_PROJECT_URL.git\"",
+        "git checkout -B \"$CI_COMMIT_BRANCH\" \"$CI_COMMIT_SHA\"",
+    ].joined(separator: "\n")
+
     /// Under a job's `stage:`: with branch pipelines allowed, the tag jobs say they are tag-only.
     package static func tagPipelinesOnly(_ y: inout YAMLLines, config: RelctlConfig) {
         guard config.ci.releasePR else { return }
@@ -416,13 +427,7 @@ extension GitLabPipeline {
         script(
             &y,
             try setup(config: config, job: .release, shell: .bash) + [
-                [
-                    "git config --global user.name \"${GITLAB_USER_NAME:-relctl}\"",
-                    "git config --global user.email \"${GITLAB_USER_EMAIL:-relctl@users.noreply.gitlab.com}\"",
-                    "git config --global credential.helper '!f() { echo username=oauth2; echo \"password=$GITLAB_TOKEN\"; }; f'",
-                    "git remote set-url origin \"$CI_PROJECT_URL.git\"",
-                    "git checkout -B \"$CI_COMMIT_BRANCH\" \"$CI_COMMIT_SHA\"",
-                ].joined(separator: "\n"),
+                pushSetup,
                 "relctl release --pending --push --publish",
                 "relctl release-pr --forge gitlab",
             ])

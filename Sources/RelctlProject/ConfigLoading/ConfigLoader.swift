@@ -512,9 +512,18 @@ public enum ConfigLoader {
                 "range",
                 "a [[branch]] is a prerelease line or a maintenance line: give `prerelease` or `range`, not both")
         case (nil, nil):
-            if table.values["prerelease"] == nil, table.values["range"] == nil {
+            guard table.values["prerelease"] == nil, table.values["range"] == nil else { break }
+            // Without either, the name gives the range (`9.1.x`, `release-3.5`), or, for a glob
+            // (`[0-9]*.x`, `release-*`), the name of each branch it matches does (docs/branches.md).
+            if let name, let range = BranchRule.range(fromName: name) {
+                line = .maintenance(range)
+            } else if let name, name.contains(where: { "*?[".contains($0) }) {
+                line = .rangeFromName
+            } else {
                 table.report(
-                    nil, "[[branch]] `\(name ?? "")` needs `prerelease` (e.g. `\"rc\"`) or `range` (e.g. `\"5.x\"`)")
+                    nil,
+                    "[[branch]] `\(name ?? "")` needs `prerelease` (e.g. `\"rc\"`) or `range` (e.g. `\"5.x\"`); only a name ending in a version line (`9.1.x`, `release-3.5`) or a glob (`[0-9]*.x`) gives its range itself"
+                )
             }
         }
         guard let name, !name.isEmpty, let line else { return nil }

@@ -35,7 +35,19 @@ public enum ProjectChecker {
     package static func check(_ config: RelctlConfig, context: Context) async -> CheckReport {
         var report = CheckReport()
         let seen = checkManifests(config, into: &report)
-        if config.workspace != nil { checkMembers(config, into: &report) }
+        if config.workspace != nil {
+            // The members as `plan` and `bump` read them (ProjectModel): the repository's top, not
+            // the workspace root, bounds their files (issue 54).
+            let members: Result<[WorkspaceMember], any Error>
+            do {
+                members = .success(
+                    try await ProjectModel.read(config, git: Git(directory: config.root, context: context), tolerant: true)
+                        .members)
+            } catch {
+                members = .failure(error)
+            }
+            checkMembers(config, members: members, into: &report)
+        }
         checkChannels(config, context: context, into: report)
         checkTargets(config, into: &report)
         checkArchivePaths(config, into: report)
@@ -79,10 +91,12 @@ public enum ProjectChecker {
     /// A workspace root: each member found, its manifests read and its targets resolved as for a
     /// single project, each problem named by the member's files. A member that cannot be read
     /// (no folder, a duplicate name) is a problem of the workspace's relctl.toml.
-    private static func checkMembers(_ config: RelctlConfig, into report: inout CheckReport) {
+    private static func checkMembers(
+        _ config: RelctlConfig, members read: Result<[WorkspaceMember], any Error>, into report: inout CheckReport
+    ) {
         let members: [WorkspaceMember]
         do {
-            members = try WorkspaceMembers.resolve(config)
+            members = try read.get()
         } catch let error as RelctlError {
             error.diagnostics.forEach { report.problem($0) }
             report.members = []
