@@ -65,6 +65,15 @@ import Testing
         #expect(line?.contains(name) == true, "\(notes.stdout)")
         #expect(line?.hasSuffix("checksum: \"\(checksum)\")") == true, "\(notes.stdout)")
 
+        // One target's job (CI) writes no partial bundle under the release-wide name.
+        let partial = try relctl(
+            ["package", "--tag", "v1.0.0", "--target", "x86_64-unknown-linux-gnu", "--out", "partial"], in: fixture.url)
+        #expect(partial.status == 0, "\(partial)")
+        #expect(partial.stderr.contains("no artifact bundle written"), "\(partial.stderr)")
+        #expect(
+            !FileManager.default.fileExists(atPath: fixture.url.appendingPathComponent("partial/\(name)").path),
+            "no partial bundle")
+
         // Packaging the release again gives the same bytes.
         let again = try relctl(["package", "--tag", "v1.0.0", "--out", "again"], in: fixture.url)
         #expect(again.status == 0, "\(again)")

@@ -235,6 +235,18 @@ public struct Packager: Sendable {
     ) throws -> ArchiveLayout? {
         let asking = targets.filter { $0.formats.contains(ArtifactBundle.format) }
         guard !asking.isEmpty else { return nil }
+        // A run of some targets (a per-target CI job) would write a partial bundle under the
+        // release-wide name: the bundle is made only where every target asking for it is packaged.
+        let configured = config.targets.filter {
+            $0.format == ArtifactBundle.format || $0.extraFormats.contains(ArtifactBundle.format)
+        }
+        let left = configured.map(\.triple).filter { triple in !asking.contains { $0.triple == triple } }
+        if !left.isEmpty {
+            context.console.warning(
+                "\(config.path): no artifact bundle written: it holds every target asking for it, and this run does not package \(left.joined(separator: ", ")) (package all targets, or use --artifacts DIR in the merge job)"
+            )
+            return nil
+        }
         let served = asking.filter { ArtifactBundle.swiftTriples($0.triple) != nil }
         guard !served.isEmpty else {
             throw PackagingError.artifactBundleWithoutTargets(config: config.path, targets: asking.map(\.triple))
