@@ -27,7 +27,7 @@ import Testing
         }
         let layout = try ArtifactBundle.layout(
             project: "hello", version: "1.2.0", binaries: ["hello"], variants: variants)
-        #expect(layout.fileName == "hello.artifactbundle.zip")
+        #expect(layout.fileName == "hello-1.2.0.artifactbundle.zip")
         let format = try ArchiveWriterFormats.format("zip")
         let first = folder.url.appendingPathComponent("one/hello.artifactbundle.zip")
         let second = folder.url.appendingPathComponent("two/hello.artifactbundle.zip")
@@ -43,14 +43,14 @@ import Testing
             import json, sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as bundle:
                 print(json.dumps({"names": bundle.namelist(),
-                                  "info": json.loads(bundle.read("hello.artifactbundle/info.json"))}))
+                                  "info": json.loads(bundle.read("hello-1.2.0.artifactbundle/info.json"))}))
             """
         let read = try run("python3", ["-c", reader, first.path])
         #expect(read.status == 0, "\(read)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])
         let names = try #require(object["names"] as? [String])
-        #expect(names.contains("hello.artifactbundle/hello-1.2.0-x86_64-apple-darwin/bin/hello"), "\(names)")
-        #expect(names.contains("hello.artifactbundle/hello-1.2.0-aarch64-unknown-linux-gnu/bin/hello"), "\(names)")
+        #expect(names.contains("hello-1.2.0.artifactbundle/hello-1.2.0-x86_64-apple-darwin/bin/hello"), "\(names)")
+        #expect(names.contains("hello-1.2.0.artifactbundle/hello-1.2.0-aarch64-unknown-linux-gnu/bin/hello"), "\(names)")
         #expect(!names.contains { $0.contains("windows") }, "\(names)")
         let info = try #require(object["info"] as? [String: Any])
         #expect(info["schemaVersion"] as? String == "1.0")

@@ -367,6 +367,12 @@ public enum ChecksumWriter {
         let spellsTarget = !Self.targetPlaceholders.isDisjoint(with: config.archive.name.placeholders)
         for (index, name) in group.names.enumerated() {
             let digest = digests.archive(index)
+            // The release-wide SwiftPM bundle belongs to no target and fits no archive name.
+            if name.hasSuffix(ArtifactBundle.fileSuffix) {
+                artifacts.append(
+                    .init(name: name, format: ArtifactBundle.format, size: digest.size, sha256: digest.sha256))
+                continue
+            }
             var parsed = ArtifactName.parse(
                 name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject,
                 knownTargets: knownTargets)

@@ -2,14 +2,20 @@ import Foundation
 import RelctlBasics
 import RelctlModel
 
-/// A SwiftPM artifact bundle of the release's executables (issue 58, item 6; not yet reachable
-/// from relctl.toml): `{project}.artifactbundle.zip` holding the folder `{project}.artifactbundle/`
+/// A SwiftPM artifact bundle of the release's executables (issue 58, item 6; `format =
+/// "artifactbundle"`, written by `Packager` after the targets' archives):
+/// `{project}-{version}.artifactbundle.zip` holding the folder `{project}-{version}.artifactbundle/`
 /// with `info.json` (schema 1.0: each binary an `executable` artifact of the release's version,
 /// one variant per target, `{project}-{version}-{triple}/bin/{binary}` with the target's Swift
 /// triples) and the binaries, written by relctl's reproducible zip writer. SwiftPM's
 /// `binaryTarget(url:checksum:)` checksum is what `swift package compute-checksum` prints: the
 /// SHA-256 of the zip file, which `ArchiveFile.write` returns.
 package enum ArtifactBundle {
+    /// The `[archive]`/`[[target]]` format id that asks for the release-wide bundle.
+    package static let format = "artifactbundle"
+    /// How a bundle's file name ends (`relctl checksum` knows it by this, not by the name template).
+    package static let fileSuffix = ".artifactbundle.zip"
+
     /// One target's binaries in the bundle.
     package struct Variant: Sendable {
         package var triple: String
@@ -68,7 +74,8 @@ package enum ArtifactBundle {
             withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
     }
 
-    /// `{project}.artifactbundle.zip`: the layout to write with `ArchiveFile.write` in zip format.
+    /// `{project}-{version}.artifactbundle.zip` (the version in the name, so two releases' bundles
+    /// never share a name): the layout to write with `ArchiveFile.write` in zip format.
     package static func layout(
         project: String, version: String, binaries: [String], variants: [Variant]
     ) throws
@@ -92,6 +99,6 @@ package enum ArtifactBundle {
             }
         }
         return ArchiveLayout(
-            name: "\(project).artifactbundle", format: "zip", links: .copy, entries: try builder.finish())
+            name: "\(project)-\(version).artifactbundle", format: "zip", links: .copy, entries: try builder.finish())
     }
 }

@@ -258,9 +258,11 @@ public enum ConfigLoader {
         // entry's other keys into "unknown key" reports.
         var target = TargetSettings(triple: table.string("triple") ?? "", line: table.line)
         target.runner = table.string("runner")
-        // One format, or several (`["tar.gz", "zip"]`): each is an archive of its own.
+        // One format, or several (`["tar.gz", "zip"]`): each is an archive of its own;
+        // `artifactbundle` puts the target's binaries in the release's one SwiftPM bundle.
+        let known = ArchiveFormats.ids + [ArtifactBundle.format]
         for format in table.strings("format") ?? [] {
-            if ArchiveFormats.ids.contains(format) {
+            if known.contains(format) {
                 if target.format == nil {
                     target.format = format
                 } else if target.format != format && !target.extraFormats.contains(format) {
@@ -269,7 +271,7 @@ public enum ConfigLoader {
             } else {
                 table.report(
                     "format",
-                    "unknown archive format `\(format)`\(Suggestion.hint(for: format, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))"
+                    "unknown archive format `\(format)`\(Suggestion.hint(for: format, in: known)); known formats: \(known.joined(separator: ", "))"
                 )
             }
         }

@@ -305,7 +305,7 @@ public enum ProjectChecker {
         // Two targets (or formats) giving one archive name: `package` refuses them, so say it now.
         var owners: [String: String] = [:]
         for target in targets {
-            for format in target.formats {
+            for format in target.formats where format != ArtifactBundle.format {
                 let name =
                     config.archiveName(for: target).render(placeholders.merging(target.placeholders) { $1 })
                     + ArchiveFormats.fileExtension(format)
