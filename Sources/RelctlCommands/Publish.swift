@@ -21,7 +21,7 @@ struct Publish: RelctlCommand {
             refuses, 2 for a missing token, file or repository (nothing is sent then). Every forge [publish] names \
             (github, gitlab, gitea, in that order) or --forge NAME; GitLab and Gitea/Forgejo: see \
             docs/publishing-forges.md. With [npm], the npm packages in dist/ go to the npm registry after the forges \
-            (token NPM_TOKEN, checked before anything is sent); --registry npm publishes them alone. With [pypi], the wheels go to PyPI after the forges \
+            (token NPM_TOKEN, checked before anything is sent); --registry npm publishes them alone; --forge NAME publishes to that forge alone, no registry. With [pypi], the wheels go to PyPI after the forges \
             (token PYPI_TOKEN, checked before anything is sent); --registry pypi publishes them alone (docs/registries.md).
             """
     )
@@ -53,7 +53,11 @@ struct Publish: RelctlCommand {
         let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
         let version = try ReleaseIdentity.check(tag, config: config, manifests: .unread).version
         // The npm token first: a missing one is exit 2 before any forge or registry is sent anything.
-        let npmToken = registry == "pypi" ? nil : try config.npm.map { try NpmPublisher.token(environment: context.environment, settings: $0) }
+        // --forge NAME is that forge alone, as its help says: no registry is sent anything then.
+        let registries = forge == nil
+        let npmToken =
+            registry == "pypi" || !registries
+            ? nil : try config.npm.map { try NpmPublisher.token(environment: context.environment, settings: $0) }
         if registry == "npm" {
             guard let settings = config.npm, let npmToken else {
                 throw NpmError.notConfigured(config: config.path)
@@ -78,7 +82,7 @@ struct Publish: RelctlCommand {
             return
         }
         // `[pypi]` too: its token is checked with the forges', before anything is sent.
-        if config.pypi != nil { _ = try PyPIPublisher.token(environment: context.environment) }
+        if registries, config.pypi != nil { _ = try PyPIPublisher.token(environment: context.environment) }
         let forges = try ForgeSelection(settings: config.publish, only: forge, http: context.http)
         // As configured: an insteadOf rewrite (a mirror, a credential helper URL) must not hide the repository.
         let git = Git(directory: config.root, context: context)
@@ -115,7 +119,7 @@ struct Publish: RelctlCommand {
                 .registry(
                     try await publishNpm(settings, token: npmToken, version: version, config: config, context: context)))
         }
-        if let settings = config.pypi {
+        if registries, let settings = config.pypi {
             let report = try await PyPIPublisher(http: context.http).publishRelease(
                 settings, config: config, tag: tag, version: version.description, context: context)
             reports.append(.registry(registryReport(report)))

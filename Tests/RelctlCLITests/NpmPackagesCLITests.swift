@@ -230,6 +230,28 @@ import Testing
         #expect(Set(reports[0]["uploaded"] as? [String] ?? []).isSuperset(of: Self.platformNames + [Self.mainName]))
     }
 
+    /// `--forge NAME` is that forge alone, as its help says: with [npm] configured and no
+    /// NPM_TOKEN it publishes to the forge and sends the registry nothing (it used to ask for the
+    /// npm token, exit 2, and with one it published the packages too).
+    @Test func publishToOneForgeSendsTheRegistryNothing() async throws {
+        let registry = try NpmRegistryStandIn()
+        defer { registry.stop() }
+        let fixture = try fixture(registry: registry.url)
+        let released = try relctl(["release", "v1.0.0"], in: fixture.url)
+        try #require(released.status == 0, "\(released)")
+        let tag = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0")
+        let forge = try GitHubStandIn(repository: "acme/hello", tags: ["v1.0.0=\(tag)"])
+        defer { forge.stop() }
+        let environment = forge.environment(repository: "acme/hello").merging(["NPM_TOKEN": ""]) { _, new in new }
+        let published = try relctl(
+            ["publish", "v1.0.0", "--forge", "github", "--json"], in: fixture.url, environment: environment)
+        try #require(published.status == 0, "\(published)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: Any], "\(published.stdout)")
+        #expect(report["publisher"] as? String == "github", "\(published.stdout)")
+        #expect(try await registry.log().isEmpty, "the registry was sent nothing")
+    }
+
     @Test func aVersionTheRegistryHoldsWithOtherBytesIsExitOneNamingIt() async throws {
         let registry = try NpmRegistryStandIn()
         defer { registry.stop() }

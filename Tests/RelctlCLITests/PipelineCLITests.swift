@@ -31,7 +31,10 @@ struct PipelineCLITests {
         return fixture
     }
 
-    @Test func aTwoTargetDryRunStartsGitAtMostFifteenTimes() throws {
+    /// 15 git starts before the warm dry run (issue 62, section 3), which adds two: `git diff
+    /// --name-only COMMIT` in the project and `git ls-files` in the scratch clone, to give unchanged
+    /// files the project's modification times.
+    @Test func aTwoTargetDryRunStartsGitAtMostSeventeenTimes() throws {
         let fixture = try ReleaseFixture()
         try withTemporaryDirectory { shim in
             let log = shim.url.appendingPathComponent("calls.log").path
@@ -46,7 +49,7 @@ struct PipelineCLITests {
             #expect(result.status == 0, "\(result)")
             let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             #expect(calls.contains { $0.contains("tag -a") }, "the shim saw the dry run's tag: \(calls)")
-            #expect(calls.count <= 15, "\(calls.count) git calls:\n\(calls.joined(separator: "\n"))")
+            #expect(calls.count <= 17, "\(calls.count) git calls:\n\(calls.joined(separator: "\n"))")
         }
     }
 

@@ -68,7 +68,11 @@ enum DryRunCache {
     /// modification time; returns how many. Git's own view decides "the same bytes": every tracked
     /// path but those `git diff --name-only COMMIT` lists (the working tree against the commit).
     private static func stampTimes(clone: URL, top: URL, commit: String, context: Context) async -> Int {
-        let project = Git(directory: top, context: context)
+        // `git diff` against the working tree otherwise refreshes the project's .git/index, a
+        // write a dry run promises not to make (ReleaseCLITests.aDryRunDoesNotEvenRefreshTheIndex).
+        var readOnly = context
+        readOnly.environment["GIT_OPTIONAL_LOCKS"] = "0"
+        let project = Git(directory: top, context: readOnly)
         let scratch = Git(directory: clone, context: context)
         guard let changedText = try? await project.run(["diff", "--name-only", "--no-renames", "-z", commit, "--"]),
             let trackedText = try? await scratch.run(["ls-files", "-z", "--cached"])
