@@ -26,6 +26,12 @@ let staticCLibraries = false
 let staticArchives = [
     "archive", "nettle", "acl", "xml2", "icui18n", "icuuc", "icudata", "lzma", "zstd", "lz4", "bz2", "z", "sodium",
 ]
+// RELCTL_STATIC_CURL_LIB (scripts/build-release): the folder of the libcurl.a that
+// scripts/build-static-curl builds with its OpenSSL and zlib. FoundationNetworking, linked by
+// `--static-swift-stdlib`, asks for `-lcurl`; this folder, given to swiftc as `-L` on the link
+// only, comes before the system's library folders, so that finds the static archive instead of
+// the distribution's libcurl.so.4 and the binary needs no libcurl package.
+let staticCurlFolder = staticCLibraries ? Context.environment["RELCTL_STATIC_CURL_LIB"] : nil
 let cLibraryLinks: [LinkerSetting] =
     staticCLibraries
     ? staticArchives.map { .linkedLibrary(":lib\($0).a", .when(platforms: [.linux])) }
@@ -179,7 +185,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "relctl", dependencies: ["RelctlCommands"]),
+        // The release build's own libcurl (RELCTL_STATIC_CURL_LIB above); main.swift points its
+        // OpenSSL at the distribution's CA bundle.
+        .executableTarget(
+            name: "relctl", dependencies: ["RelctlCommands"],
+            swiftSettings: staticCurlFolder == nil ? [] : [.define("RELCTL_STATIC_CURL")],
+            linkerSettings: staticCurlFolder.map { [.unsafeFlags(["-L", $0])] } ?? []
+        ),
         .target(
             name: "RelctlTestSupport",
             dependencies: [

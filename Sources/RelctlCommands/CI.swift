@@ -83,15 +83,16 @@ struct CIPending: RelctlCommand {
         abstract:
             "Print the workspace members a release is pending for, and their build matrix (the plan job of a workspace's workflow).",
         discussion:
-            "A member is pending when its manifests hold a version no tag names yet (a merged release pull request): what `relctl release --pending` releases. --format github prints `pending=[names]`, `builds=true|false` and `matrix={\"include\":[{member, path, tag, target, runner, os, arch, binaries}]}` lines for $GITHUB_OUTPUT; --json the same as one document."
+            "A member is pending when its manifests hold a version no tag names yet (a merged release pull request): what `relctl release --pending` releases. --format github prints `pending=[names]`, `builds=true|false` and `matrix={\"include\":[{member, path, tag, target, runner, os, arch, binaries}]}` lines for $GITHUB_OUTPUT; --format gitlab the GitLab child pipeline of one build job per pending member and target and one release job (the plan job of a workspace's .gitlab-ci.yml); --json the same as one document."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, github
+        case table, github, gitlab
     }
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "table (default) or github ($GITHUB_OUTPUT lines).") var format: Format = .table
+    @Option(help: "table (default), github ($GITHUB_OUTPUT lines) or gitlab (the child pipeline that builds and releases them).")
+    var format: Format = .table
 
     struct Document: Encodable {
         var pending: [WorkspaceBuildMatrix.Member]
@@ -107,6 +108,8 @@ struct CIPending: RelctlCommand {
             try emitJSON(Document(pending: matrix.pending, builds: matrix.builds), context)
         } else if format == .github {
             context.console.stdout(try matrix.githubOutput)
+        } else if format == .gitlab {
+            context.console.stdout(try GitLabWorkspacePipeline.child(config: config, matrix: matrix))
         } else if matrix.pending.isEmpty {
             context.console.info("nothing pending: no member's manifests hold a version without its tag")
         } else {

@@ -36,9 +36,12 @@ struct Checksum: RelctlCommand {
             paths: paths, algorithm: chosen, config: config, context: context, jobs: jobs)
         if global.json { try emitJSON(report, context) }
         for folder in report.folders {
-            let count = folder.release.artifacts.count
+            // The npm tarballs and MSIs are artifacts of manifest.json too, the wheels its `packages`.
+            let count = folder.release.artifacts.filter { !["npm", "msi"].contains($0.format) }.count
+            let packages = folder.release.artifacts.count - count + (folder.release.packages?.count ?? 0)
+            let also = packages == 0 ? "" : " and \(packages) package\(packages == 1 ? "" : "s")"
             context.console.info(
-                "\(folder.directory): \(folder.sums) and \(folder.manifest) list \(count) archive\(count == 1 ? "" : "s") (\(folder.hashed.count) hashed)"
+                "\(folder.directory): \(folder.sums) and \(folder.manifest) list \(count) archive\(count == 1 ? "" : "s")\(also) (\(folder.hashed.count) hashed)"
             )
             for name in folder.hashed { context.console.detail("  \(name)") }
         }

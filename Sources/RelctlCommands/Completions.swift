@@ -182,6 +182,8 @@ enum ManualPageTree {
     }
 
     private static func usage(path: String, _ info: CommandInfo) -> String {
+        // A usage the command writes itself (linux-package's two forms) is what --help shows.
+        if let written = writtenUsages[path] { return written }
         if let children = info.subcommands, !children.isEmpty { return path + " <command> [<options>]" }
         var words = [path]
         if options(of: info).contains(where: { !$0.synopsis.hasPrefix("<") }) { words.append("[<options>]") }
@@ -192,6 +194,21 @@ enum ManualPageTree {
         }
         return words.joined(separator: " ")
     }
+
+    /// `CommandConfiguration.usage` by command path (`relctl linux-package`): the help dump does
+    /// not carry it, so the command types are walked as `--help` reads them.
+    private static let writtenUsages: [String: String] = {
+        var found: [String: String] = [:]
+        func walk(_ command: any ParsableCommand.Type, path: String) {
+            for child in command.configuration.subcommands {
+                let childPath = path + " " + child._commandName
+                if let usage = child.configuration.usage, !usage.isEmpty { found[childPath] = usage }
+                walk(child, path: childPath)
+            }
+        }
+        walk(Relctl.self, path: Relctl._commandName)
+        return found
+    }()
 
     private static func options(of info: CommandInfo) -> [ManualPageEmitter.Option] {
         (info.arguments ?? []).filter(\.shouldDisplay).map { argument in

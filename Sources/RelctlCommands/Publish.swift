@@ -58,7 +58,8 @@ struct Publish: RelctlCommand {
             guard let settings = config.npm, let npmToken else {
                 throw NpmError.notConfigured(config: config.path)
             }
-            try await publishNpm(settings, token: npmToken, version: version, config: config, context: context)
+            let report = try await publishNpm(settings, token: npmToken, version: version, config: config, context: context)
+            if global.json { try emitJSON(report, context) }
             return
         }
         if registry == "pypi" {
@@ -73,7 +74,7 @@ struct Publish: RelctlCommand {
             }
             let report = try await PyPIPublisher(http: context.http).publishRelease(
                 settings, config: config, tag: tag, version: version.description, context: context)
-            if global.json { try emitJSON(report, context) }
+            if global.json { try emitJSON(registryReport(report), context) }
             return
         }
         // `[pypi]` too: its token is checked with the forges', before anything is sent.
@@ -108,28 +109,45 @@ struct Publish: RelctlCommand {
                 "\(dist)/\(NotesStage.fileName) not found; the release body will be empty (write it with `relctl notes --tag \(tag) --output \(dist)/\(NotesStage.fileName)`)"
             )
         }
-        let reports = try await forges.publish(request, context: context)
+        var reports = try await forges.publish(request, context: context).map(PublishedReport.forge)
         if let settings = config.npm, let npmToken {
-            try await publishNpm(settings, token: npmToken, version: version, config: config, context: context)
+            reports.append(
+                .registry(
+                    try await publishNpm(settings, token: npmToken, version: version, config: config, context: context)))
         }
         if let settings = config.pypi {
-            _ = try await PyPIPublisher(http: context.http).publishRelease(
+            let report = try await PyPIPublisher(http: context.http).publishRelease(
                 settings, config: config, tag: tag, version: version.description, context: context)
+            reports.append(.registry(registryReport(report)))
         }
-        // One forge: its report, as before there were several; several: one report each, in order.
+        // One report (one forge, no registry): the object, as before there were several; several
+        // (forges, then npm, then PyPI): one report each, in order.
         if global.json {
             if reports.count == 1 { try emitJSON(reports[0], context) } else { try emitJSON(reports, context) }
         }
     }
 
+    /// PyPI's upload report in the shape of the others.
+    private func registryReport(_ report: PyPIPublisher.Report) -> RegistryPublishReport {
+        RegistryPublishReport(
+            publisher: "pypi", repository: report.repository, index: report.index, tag: tag,
+            rehearsed: report.rehearsed, uploaded: report.uploaded, unchanged: report.unchanged)
+    }
+
     /// The `[npm]` packages of dist/ to the registry, platform packages first.
     private func publishNpm(
         _ settings: NpmSettings, token: String, version: SemanticVersion, config: RelctlConfig, context: Context
-    ) async throws {
+    ) async throws -> RegistryPublishReport {
         let dist = ChecksumWriter.defaultFolder(config: config, context: context)
         let packages = try NpmPublisher.packages(in: context.resolve(dist), shownDist: dist, tag: tag)
         let publisher = NpmPublisher(
             settings: settings, http: RetryingHTTPClient(base: context.http), console: context.console)
-        _ = try await publisher.publish(packages, version: version, token: token, dryRun: false)
+        let results = try await publisher.publish(packages, version: version, token: token, dryRun: false)
+        // The tarballs' file names, as the forges and PyPI name what they sent.
+        let files = zip(packages, results).map { ($0.0.url.lastPathComponent, $0.1.outcome) }
+        return RegistryPublishReport(
+            publisher: "npm", repository: settings.registry, tag: tag, rehearsed: false,
+            uploaded: files.filter { $0.1 == .published }.map(\.0),
+            unchanged: files.filter { $0.1 == .alreadyPublished }.map(\.0))
     }
 }

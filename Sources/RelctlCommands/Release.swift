@@ -115,7 +115,7 @@ struct Release: RelctlCommand {
         if config.workspace != nil {
             // A member's tag at the workspace root releases that member, with its own configuration.
             let git = Git(directory: config.root, context: context)
-            let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
+            let members = try await ProjectModel.members(of: config, git: git)
             config = try WorkspaceMembers.member(forTag: tag, in: members, config: config).config
         }
         return try await ReleasePipeline().run(options(context, tag: tag), config: config, context: context)
@@ -145,7 +145,7 @@ struct Release: RelctlCommand {
     /// released together (`WorkspaceRelease`).
     private func releasePendingMembers(_ context: Context, config: RelctlConfig) async throws {
         let git = Git(directory: config.root, context: context)
-        let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
+        let members = try await ProjectModel.members(of: config, git: git)
         // Every member after the members it depends on (a cycle is exit 2 naming it).
         let order = try WorkspaceDependencies.order(
             members.map(\.name), along: try WorkspaceDependencies.read(members), config: config.path)

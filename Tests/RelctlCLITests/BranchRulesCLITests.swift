@@ -145,6 +145,46 @@ struct BranchRulesCLITests {
         }
     }
 
+    /// Issue 54: one root `[[branch]]` serves every member of a workspace, and a glob without
+    /// `range` takes the range from the branch's name (`1.x` → 1.x), as semantic-release does; a
+    /// member's own rule of the same name wins for that member. Before, the root rule without
+    /// `range` was refused (exit 2) and a maintenance line needed a `range` in every member.
+    @Test func aRootBranchRuleServesEveryMemberWithTheRangeFromTheBranchName() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "feat: start",
+            files: [
+                "relctl.toml": "[workspace]\nmembers = [\"crates/*\"]\n\n[[branch]]\nname = \"[0-9]*.x\"\n",
+                "crates/core/Cargo.toml": "[package]\nname = \"core\"\nversion = \"1.2.0\"\n",
+                "crates/cli/Cargo.toml": "[package]\nname = \"cli\"\nversion = \"1.0.0\"\n",
+                "crates/cli/relctl.toml":
+                    "[project]\nname = \"cli\"\n\n[[branch]]\nname = \"[0-9]*.x\"\nrange = \"1.0.x\"\n",
+            ])
+        try repository.git("tag", "-a", "core-v1.2.0", "-m", "core 1.2.0")
+        try repository.git("tag", "-a", "cli-v1.0.0", "-m", "cli 1.0.0")
+        try repository.git("branch", "1.x")
+        try repository.commit(
+            "feat!: two",
+            files: [
+                "crates/core/Cargo.toml": "[package]\nname = \"core\"\nversion = \"2.0.0\"\n",
+                "crates/cli/Cargo.toml": "[package]\nname = \"cli\"\nversion = \"2.0.0\"\n",
+            ])
+        try repository.git("tag", "-a", "core-v2.0.0", "-m", "core 2.0.0")
+        try repository.git("tag", "-a", "cli-v2.0.0", "-m", "cli 2.0.0")
+
+        try repository.git("checkout", "-q", "1.x")
+        try repository.commit("feat: core learns a trick", files: ["crates/core/src/lib.rs": "pub fn trick() {}\n"])
+        let (result, members) = try MemberPlanDocument.run(in: repository.url)
+        #expect(result.status == 0, "\(result)")
+        let core = try #require(members.first { $0.name == "core" }, "\(result)")
+        #expect(core.next == "1.3.0" && core.tag == "core-v1.3.0" && core.branch == "[0-9]*.x", "\(core)")
+
+        // cli's own rule (range 1.0.x) wins over the root's 1.x: a feature would leave it.
+        try repository.commit("feat: cli gets a flag", files: ["crates/cli/src/main.rs": "fn main() {}\n"])
+        let bumped = try Self.bump(repository)
+        #expect(bumped.status == 1 && bumped.stderr.contains("1.0.x"), "\(bumped)")
+    }
+
     /// Whether `version` is above `other` by SemVer precedence (the test asks git, which sorts
     /// tags as versions, so no rule of relctl's decides it).
     static func isAbove(_ version: String, _ other: String, in repository: GitRepository) throws -> Bool {

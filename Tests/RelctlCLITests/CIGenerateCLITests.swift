@@ -313,6 +313,52 @@ struct CISetupStepTests {
         secrets = { REGISTRY_TOKEN = "CARGO_REGISTRY_TOKEN" }
         """
 
+    /// `[npm]`, `[pypi]` and `[windows] msi = true`: the build jobs (whose `relctl package` writes
+    /// them) hand the npm tarballs, wheels and MSIs to the release job with the archives, and its
+    /// `relctl publish` gets the registries' tokens from secrets of the same names. Without those
+    /// tables neither appears.
+    @Test func registryPackagesAndMSIsGoFromTheBuildJobsToThePublishWithTheirTokens() throws {
+        try withTemporaryDirectory { dir in
+            let registries = "[npm]\npackage = \"@acme/demo\"\n\n[pypi]\npackage = \"demo\"\n\n[windows]\nmsi = true\n"
+            try MatrixFixtures.project(
+                in: dir, targets: ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc"], extra: registries)
+            let generated = try relctl(["ci", "generate"], in: dir.url)
+            try #require(generated.status == 0, "\(generated)")
+            let upload = try #require(try Self.jobSteps("build", in: dir).first { $0["name"] as? String == "Upload the archive" })
+            let paths = ((upload["with"] as? [String: Any])?["path"] as? String ?? "").split(separator: "\n").map(String.init)
+            for pattern in ["dist/*.tgz", "dist/*.whl", "dist/*.msi", "dist/*.cdx.json"] {
+                #expect(paths.contains(pattern), "\(pattern) not uploaded: \(paths)")
+            }
+            let publish = try #require(
+                try Self.jobSteps("release", in: dir).first { $0["name"] as? String == "Publish the GitHub release" })
+            #expect(publish["run"] as? String == "relctl publish \"$TAG\"", "\(publish)")
+            #expect(
+                publish["env"] as? [String: String] == [
+                    "GITHUB_TOKEN": "${{ github.token }}", "NPM_TOKEN": "${{ secrets.NPM_TOKEN }}",
+                    "PYPI_TOKEN": "${{ secrets.PYPI_TOKEN }}",
+                ], "\(publish)")
+            // The release job's checksum step lists what the build jobs handed over.
+            #expect(try Self.jobSteps("release", in: dir).contains { $0["run"] as? String == "relctl checksum dist" })
+
+            let gitlab = try relctl(["ci", "generate", "--provider", "gitlab"], in: dir.url)
+            try #require(gitlab.status == 0, "\(gitlab)")
+            let document = try GitLabPipelineCLITests.read(dir)
+            let build = try GitLabPipelineCLITests.job(document, "build:x86_64-pc-windows-msvc")
+            let artifacts = (build["artifacts"] as? [String: Any])?["paths"] as? [String] ?? []
+            for pattern in ["dist/*.tgz", "dist/*.whl", "dist/*.msi"] {
+                #expect(artifacts.contains(pattern), "\(pattern) not among \(artifacts)")
+            }
+            #expect(GitLabPipelineCLITests.script(build).contains { $0.hasPrefix("relctl package ") })
+
+            // Without the tables, the workflow uploads and passes what it did before.
+            try MatrixFixtures.project(in: dir, targets: ["x86_64-unknown-linux-gnu"])
+            let plain = try relctl(["ci", "generate"], in: dir.url)
+            try #require(plain.status == 0, "\(plain)")
+            let text = try dir.read(Self.workflow)
+            #expect(!text.contains("dist/*.tgz") && !text.contains("dist/*.whl") && !text.contains("NPM_TOKEN"))
+        }
+    }
+
     static func project(_ dir: TemporaryDirectory, setup: String = steps) throws {
         try MatrixFixtures.project(
             in: dir, targets: ["x86_64-unknown-linux-gnu", "x86_64-pc-windows-msvc"], extra: setup)

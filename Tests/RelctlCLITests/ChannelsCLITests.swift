@@ -451,3 +451,70 @@ import Testing
         #expect(validation.status == 0 && validation.stdout == "5\n", "\(validation)")
     }
 }
+
+extension ChannelsCLITests {
+    /// The formula installs the completions and manual page the archive carries (issue 57): its
+    /// `install` run by a stand-in of Homebrew's Pathname#install in the unpacked Linux archive puts
+    /// each where Homebrew links it from, byte for byte what the project ships; files the archive
+    /// does not carry (README.md) are not named.
+    @Test func homebrewFormulaInstallsTheCompletionsAndManualPageOfTheArchive() throws {
+        let fixture = try ChannelFixture()
+        let config = fixture.url.appendingPathComponent("relctl.toml")
+        let shipped = [
+            "share/velo.bash": "complete -F _velo velo-sql\n", "share/_velo": "#compdef velo-sql\n",
+            "share/velo.fish": "complete -c velo-sql\n", "share/velo-sql.1": ".TH VELO-SQL 1\n",
+        ]
+        for (path, text) in shipped { _ = try fixture.directory.write(path, text) }
+        let text = try String(contentsOf: config, encoding: .utf8)
+        try #require(text.contains("files = [\"README.md\"]"))
+        try Data(
+            text.replacingOccurrences(
+                of: "files = [\"README.md\"]",
+                with: """
+                    files = [
+                        "README.md",
+                        { from = "share/velo.bash", to = "completions/velo.bash" },
+                        { from = "share/_velo", to = "completions/_velo" },
+                        { from = "share/velo.fish", to = "completions/velo.fish" },
+                        { from = "share/velo-sql.1", to = "man/velo-sql.1" },
+                    ]
+                    """
+            ).utf8
+        ).write(to: config)
+        try fixture.packageAndChecksum()
+        let written = try relctl(
+            ["channel", "homebrew", "--tag", "v1.0.0"], in: fixture.url, environment: ChannelFixture.environment)
+        #expect(written.status == 0, "\(written)")
+        let formula = fixture.dist.appendingPathComponent("homebrew/Formula/velostream.rb")
+        let syntax = try run("ruby", ["-c", formula.path])
+        #expect(syntax.status == 0 && syntax.stdout.contains("Syntax OK"), "\(syntax)")
+        let source = try String(contentsOf: formula, encoding: .utf8)
+        #expect(!source.contains("README"), "\(source)")
+
+        let unpacked = try TemporaryDirectory(prefix: "relctl-brew-unpacked")
+        let prefix = try TemporaryDirectory(prefix: "relctl-brew-prefix")
+        let archive = fixture.dist.appendingPathComponent("velostream-v1.0.0-x86_64-unknown-linux-musl.tar.gz")
+        let extracted = try run("tar", ["-xzf", archive.path, "-C", unpacked.path])
+        try #require(extracted.status == 0, "\(extracted)")
+        let top = unpacked.url.appendingPathComponent("velostream-v1.0.0-x86_64-unknown-linux-musl")
+        let installed = try run(
+            "ruby",
+            [ChannelFixture.fixture("homebrew_install_stub.rb").path, formula.path, "Velostream", prefix.path],
+            in: top)
+        #expect(installed.status == 0, "\(installed)")
+        let expected = [
+            "bin/velo-sql": nil, "bin/velo-cli": nil,
+            "etc/bash_completion.d/velo": "share/velo.bash", "share/zsh/site-functions/_velo": "share/_velo",
+            "share/fish/vendor_completions.d/velo.fish": "share/velo.fish",
+            "share/man/man1/velo-sql.1": "share/velo-sql.1",
+        ]
+        for (path, origin) in expected {
+            let file = prefix.url.appendingPathComponent(path)
+            #expect(installed.stdout.contains(file.path + "\n"), "\(path): \(installed)")
+            if let origin {
+                #expect(try String(contentsOf: file, encoding: .utf8) == shipped[origin], "\(path)")
+            }
+        }
+        #expect(installed.stdout.split(separator: "\n").count == expected.count, "\(installed)")
+    }
+}

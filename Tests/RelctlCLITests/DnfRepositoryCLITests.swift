@@ -326,3 +326,86 @@ extension DnfRepositoryCLITests {
         #expect(both.split(separator: "\n").filter { $0.hasSuffix("-primary.xml.gz") }.count == 1, "\(both)")
     }
 }
+
+extension DnfRepositoryCLITests {
+    /// The release workflow `ci generate` writes for `[repository] branch` (issue 56) publishes the
+    /// repository: its "Publish the APT and DNF repository" step, read from the YAML and run by
+    /// bash as a runner runs it, makes `gh-pages` with the first release and, on the next release
+    /// from a fresh dist/, checks the branch out as `--previous` so both versions are published.
+    @Test func theGeneratedWorkflowPublishesTheRepositoryAndKeepsEveryVersion() throws {
+        let (fixture, _) = try project(tables: "[[package]]\nformat = \"deb\"\n\n[apt]\nsuite = \"stable\"\n")
+        let config = fixture.url.appendingPathComponent("relctl.toml")
+        let remote = try TemporaryDirectory(prefix: "relctl-pages-remote")
+        let runnerTemp = try TemporaryDirectory(prefix: "relctl-runner-temp")
+        _ = try fixture.repository.commit(
+            "chore: publish the repositories",
+            files: [
+                "relctl.toml": try String(contentsOf: config, encoding: .utf8)
+                    + "branch = \"gh-pages\"\nfolder = \"packages\"\n"
+            ])
+        let made = try run("git", ["init", "-q", "--bare", "-b", "main", remote.path])
+        try #require(made.status == 0, "\(made)")
+        _ = try fixture.repository.git("remote", "add", "origin", remote.path)
+        _ = try fixture.repository.git("push", "-q", "origin", "HEAD:refs/heads/main")
+
+        let generated = try relctl(["ci", "generate"], in: fixture.url)
+        try #require(generated.status == 0, "\(generated)")
+        let read = try run(
+            "python3",
+            [
+                "-c",
+                "import json, sys, yaml; print(json.dumps([s.get('name') for s in yaml.safe_load(open(sys.argv[1]))['jobs']['release']['steps']])); print(json.dumps([s for s in yaml.safe_load(open(sys.argv[1]))['jobs']['release']['steps'] if s.get('name') == 'Publish the APT and DNF repository']))",
+                fixture.url.appendingPathComponent(".github/workflows/release.yml").path,
+            ])
+        try #require(read.status == 0, "\(read)")
+        let lines = read.stdout.split(separator: "\n").map { Data($0.utf8) }
+        let names = try #require(try JSONSerialization.jsonObject(with: lines[0]) as? [String])
+        #expect(
+            names.suffix(2) == ["Publish the GitHub release", "Publish the APT and DNF repository"],
+            "the repository is published after the release: \(names)")
+        let steps = try #require(try JSONSerialization.jsonObject(with: lines[1]) as? [[String: Any]])
+        try #require(steps.count == 1, "\(read.stdout)")
+        let env = try #require(steps[0]["env"] as? [String: String])
+        let script = try #require(steps[0]["run"] as? String)
+        #expect(env["RELCTL_REPOSITORY_KEY"] == "${{ secrets.RELCTL_REPOSITORY_KEY }}", "\(env)")
+        #expect(env["PAGES_BRANCH"] == "gh-pages" && env["PAGES_FOLDER"] == "packages", "\(env)")
+        #expect(!script.contains("gh-pages") && !script.contains("${{"), "values reach the script as variables: \(script)")
+
+        // The step as the runner runs it: its env (expressions left out: no secret here, the key is
+        // the config's file), TAG, RUNNER_TEMP and the relctl under test on PATH.
+        func runStep(tag: String) throws -> RunResult {
+            var environment = env.filter { !$0.value.contains("${{") }
+            environment["TAG"] = tag
+            environment["RUNNER_TEMP"] = runnerTemp.path
+            environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
+            environment["PATH"] =
+                relctlBinary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+            return try run(
+                "bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], in: fixture.url,
+                environment: environment)
+        }
+        let first = try released(fixture, version: "1.0.0")
+        try #require(first.status == 0, "\(first)")
+        let published = try runStep(tag: "v1.0.0")
+        #expect(published.status == 0, "\(published)")
+        let listed = try run("git", ["-C", remote.path, "ls-tree", "-r", "--name-only", "gh-pages"])
+        #expect(listed.stdout.contains("packages/apt/pool/main/h/hello/hello_1.0.0_amd64.deb\n"), "\(listed)")
+
+        // The next release from a fresh dist/: without the branch as `--previous` it would be refused.
+        _ = try fixture.repository.commit("feat: say more", files: ["VERSION": "1.1.0\n"])
+        try FileManager.default.removeItem(at: fixture.dist)
+        let second = try released(fixture, version: "1.1.0")
+        try #require(second.status == 0, "\(second)")
+        let extended = try runStep(tag: "v1.1.0")
+        #expect(extended.status == 0, "\(extended)")
+        #expect(try run("git", ["-C", remote.path, "rev-list", "--count", "gh-pages"]).stdout == "2\n")
+        let both = try run("git", ["-C", remote.path, "ls-tree", "-r", "--name-only", "gh-pages"]).stdout
+        for path in [
+            "packages/apt/pool/main/h/hello/hello_1.0.0_amd64.deb",
+            "packages/apt/pool/main/h/hello/hello_1.1.0_amd64.deb",
+            "packages/dnf/Packages/hello-1.0.0-1.x86_64.rpm", "packages/dnf/Packages/hello-1.1.0-1.x86_64.rpm",
+        ] {
+            #expect(both.contains(path + "\n"), "\(path) missing in\n\(both)")
+        }
+    }
+}

@@ -259,13 +259,14 @@ struct GitLabPipelineCLITests {
                 #expect(
                     Self.script(linux).last
                         == "relctl linux-package --tag \"$CI_COMMIT_TAG\" --target x86_64-unknown-linux-musl")
-                // The same files the GitHub workflow uploads, the .deb and .rpm too.
+                // The same files the GitHub workflow uploads, the .deb and .rpm too, and the
+                // example's npm packages and wheels.
                 #expect(
                     (linux["artifacts"] as? [String: Any])?["paths"] as? [String]
                         == ArchiveFormats.ids.map { "dist/*.\($0)" } + [
                             "dist/*.sha256", "dist/*\(SBOMBuilder.fileExtension)",
                         ]
-                        + LinuxPackageFormats.ids.map { "dist/*.\($0)" })
+                        + LinuxPackageFormats.ids.map { "dist/*.\($0)" } + ["dist/*.tgz", "dist/*.whl"])
                 #expect(Self.script(linux).contains { $0.hasPrefix("relctl linux-package") })
                 let mac = try Self.job(document, "build:x86_64-apple-darwin")
                 #expect(!Self.script(mac).contains { $0.hasPrefix("relctl linux-package") })

@@ -192,5 +192,10 @@ struct GitLabPipelineRunCLITests {
         #expect(files.contains { $0.hasSuffix(".deb") } && files.contains { $0.hasSuffix(".rpm") }, "\(files)")
         #expect(files.contains { $0.hasSuffix("-flake.tar.gz") }, "\(files)")
         #expect(files.contains("RELEASE_NOTES.md"), "\(files)")
+        // The build jobs' npm packages and wheels, listed by the merge job's `relctl checksum`.
+        let sums = try String(contentsOf: outcome.dist.appendingPathComponent("SHA256SUMS"), encoding: .utf8)
+        for name in ExampleRegistriesCLITests.npmPackages + ExampleRegistriesCLITests.wheels {
+            #expect(sums.contains("  \(name)\n"), "\(name) not in\n\(sums)")
+        }
     }
 }

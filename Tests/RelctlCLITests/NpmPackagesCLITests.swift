@@ -162,8 +162,18 @@ import Testing
         try await registry.setFaults(
             #"[{"method": "PUT", "status": 500, "count": 1}, {"method": "PUT", "status": 500, "count": 1, "store": true}]"#)
         let environment = ["NPM_TOKEN": NpmRegistryStandIn.token, "RELCTL_HTTP_RETRIES": "3"]
-        let published = try relctl(["publish", "v1.0.0", "--registry", "npm"], in: fixture.url, environment: environment)
+        let published = try relctl(
+            ["publish", "v1.0.0", "--registry", "npm", "--json"], in: fixture.url, environment: environment)
         #expect(published.status == 0, "\(published)")
+        // `--json`: the registry's report in the shape of a forge's.
+        let report = try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: Any]
+        #expect(report?["publisher"] as? String == "npm" && report?["outcome"] as? String == "published")
+        #expect(report?["tag"] as? String == "v1.0.0" && report?["repository"] as? String == registry.url, "\(published.stdout)")
+        // (The package whose PUT was stored before its 500 is found there by the retry: unchanged.)
+        let uploaded = report?["uploaded"] as? [String] ?? []
+        let unchanged = report?["unchanged"] as? [String] ?? []
+        #expect(uploaded.count == 3 && unchanged.count == 1, "\(published.stdout)")
+        #expect(Set(uploaded + unchanged) == Set(Self.platformNames + [Self.mainName]), "\(published.stdout)")
         #expect(!(published.stdout + published.stderr).contains(NpmRegistryStandIn.token))
         let log = try await registry.log()
         let puts = log.filter { $0.method == "PUT" }
@@ -184,9 +194,40 @@ import Testing
 
         // Again: every version is there with the same integrity; nothing is sent.
         let before = try await registry.log().count
-        let again = try relctl(["publish", "v1.0.0", "--registry", "npm"], in: fixture.url, environment: environment)
+        let again = try relctl(
+            ["publish", "v1.0.0", "--registry", "npm", "--json"], in: fixture.url, environment: environment)
         #expect(again.status == 0 && again.stderr.contains("already published"), "\(again)")
+        let second = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        #expect(second?["outcome"] as? String == "already-published" && (second?["uploaded"] as? [String]) == [])
+        #expect(Set(second?["unchanged"] as? [String] ?? []) == Set(Self.platformNames + [Self.mainName]), "\(again.stdout)")
         #expect(try await registry.log().dropFirst(before).allSatisfy { $0.method == "GET" })
+    }
+
+    /// `relctl publish TAG --json` publishing to a forge and to npm: one report each, forge first,
+    /// npm's in the forge's shape.
+    @Test func publishJSONReportsTheForgeThenTheRegistry() async throws {
+        let registry = try NpmRegistryStandIn()
+        defer { registry.stop() }
+        let fixture = try fixture(registry: registry.url)
+        let released = try relctl(["release", "v1.0.0"], in: fixture.url)
+        try #require(released.status == 0, "\(released)")
+        // The forge holds the tag the release made.
+        let tag = try fixture.repository.git("rev-parse", "refs/tags/v1.0.0")
+        let forge = try GitHubStandIn(repository: "acme/hello", tags: ["v1.0.0=\(tag)"])
+        defer { forge.stop() }
+        let environment = forge.environment(repository: "acme/hello").merging(
+            ["NPM_TOKEN": NpmRegistryStandIn.token]) { _, new in new }
+        let published = try relctl(["publish", "v1.0.0", "--json"], in: fixture.url, environment: environment)
+        try #require(published.status == 0, "\(published)")
+        let reports = try #require(
+            try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [[String: Any]], "\(published.stdout)")
+        #expect(reports.map { $0["publisher"] as? String } == ["github", "npm"], "\(published.stdout)")
+        #expect(reports.allSatisfy { $0["tag"] as? String == "v1.0.0" && $0["outcome"] as? String == "published" })
+        #expect(
+            Set(reports[1]["uploaded"] as? [String] ?? []) == Set(Self.platformNames + [Self.mainName]),
+            "\(published.stdout)")
+        // The forge got the npm tarballs as assets too (SHA256SUMS lists them).
+        #expect(Set(reports[0]["uploaded"] as? [String] ?? []).isSuperset(of: Self.platformNames + [Self.mainName]))
     }
 
     @Test func aVersionTheRegistryHoldsWithOtherBytesIsExitOneNamingIt() async throws {

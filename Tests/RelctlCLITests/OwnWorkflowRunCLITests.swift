@@ -13,8 +13,9 @@ import Testing
 ///
 /// One job only: a release build of relctl from scratch is the longest thing the suite does (see
 /// docs/ci-local-runner.md for what it costs), and each further job of this workflow is a fresh
-/// runner that builds it again. The suite of its own lets it run beside the others instead of
-/// after the serialized workflow tests. Skip it while iterating with
+/// runner that builds it again. The suite of its own and `.startsAtOnce` (a thread of its own
+/// from the run's first second, not a place in the shared test threads' queue) let it run beside
+/// all the others instead of after some of them. Skip it while iterating with
 /// `swift test --skip OwnWorkflowRunCLITests`.
 @Suite("relctl's own workflow, run", .timeLimit(.minutes(60)), .removesTemporaries)
 struct OwnWorkflowRunCLITests {
@@ -23,7 +24,7 @@ struct OwnWorkflowRunCLITests {
 
     /// The install step runs `sudo apt-get`: as root the runner's `sudo` shim runs it, otherwise
     /// sudo must not ask for a password (as on GitHub's runners).
-    @Test(.requires(.packageInstall))
+    @Test(.requires(.packageInstall), .startsAtOnce)
     func ownPlanJobBuildsRelctlFromTheCheckoutAndRunsIt() throws {
         let version = RelctlVersion.version
         let tag = "v" + version

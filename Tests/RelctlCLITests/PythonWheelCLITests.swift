@@ -255,6 +255,9 @@ import Testing
         #expect(!published.stdout.contains(Self.token) && !published.stderr.contains(Self.token), "\(published)")
         let report = try JSONSerialization.jsonObject(with: Data(published.stdout.utf8)) as? [String: Any]
         #expect((report?["uploaded"] as? [String])?.sorted() == names.values.sorted(), "\(published.stdout)")
+        // In the shape of a forge's report (`relctl publish --json`).
+        #expect(report?["publisher"] as? String == "pypi" && report?["outcome"] as? String == "published")
+        #expect(report?["tag"] as? String == "v1.0.0", "\(published.stdout)")
         // What the index stores is dist/'s bytes.
         for name in names.values {
             #expect(
@@ -282,6 +285,7 @@ import Testing
         #expect(again.status == 0, "\(again)")
         let second = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
         #expect((second?["uploaded"] as? [String]) == [], "\(again.stdout)")
+        #expect(second?["outcome"] as? String == "already-published", "\(again.stdout)")
         #expect((second?["unchanged"] as? [String])?.sorted() == names.values.sorted(), "\(again.stdout)")
         let after = try index.files().map {
             try FileManager.default.attributesOfItem(atPath: index.packages.appendingPathComponent($0).path)[

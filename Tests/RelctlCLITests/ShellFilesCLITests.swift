@@ -113,6 +113,15 @@ import Testing
                 #expect(shown.stdout.contains("   relctl \(command)\n"), "no section for relctl \(command)")
             }
             #expect(help.stdout.contains("completions"), "\(help)")
+            // A command that writes its own usage (linux-package: --tag is required unless
+            // --export-key) shows those lines, as its --help does, not a generic one.
+            for line in [
+                "       relctl linux-package --tag <tag> [--target <triple|glob> ...] [--format <id> ...]",
+                "       relctl linux-package --export-key <file> [<global options>]\n",
+            ] {
+                #expect(shown.stdout.contains(line), "\(line): \(shown.stdout)")
+            }
+            #expect(!shown.stdout.contains("relctl linux-package [<options>]"))
             #expect(shown.stdout.contains("--dry-run"), "\(shown.stdout.prefix(400))")
             #expect(shown.stdout.contains("EXIT STATUS"))
             #expect(page.stdout.hasPrefix(".TH \"RELCTL\" 1 \"2026-11-25\" \"relctl\""), "\(page.stdout.prefix(200))")
@@ -191,6 +200,20 @@ import Testing
             "/usr/share/fish/vendor_completions.d/relctl.fish", "/usr/share/man/man1/relctl.1.gz",
         ] {
             #expect(rpm.stdout.split(separator: "\n").contains(Substring(path)), "\(rpm)")
+        }
+        // Its Homebrew formula installs them from the archive too.
+        let summed = try relctl(["checksum"], in: repo.url)
+        #expect(summed.status == 0, "\(summed)")
+        let channel = try relctl(["channel", "homebrew", "--tag", tag], in: repo.url)
+        #expect(channel.status == 0, "\(channel)")
+        let formula = try String(
+            contentsOf: repo.url.appendingPathComponent("dist/homebrew/Formula/relctl.rb"), encoding: .utf8)
+        for line in [
+            "    bash_completion.install \"completions/relctl.bash\" => \"relctl\"\n",
+            "    zsh_completion.install \"completions/_relctl\"\n",
+            "    fish_completion.install \"completions/relctl.fish\"\n", "    man1.install \"man/relctl.1\"\n",
+        ] {
+            #expect(formula.contains(line), "\(line): \(formula)")
         }
     }
 }

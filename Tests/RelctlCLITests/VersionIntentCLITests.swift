@@ -272,8 +272,10 @@ struct VersionIntentCLITests {
     }
 
     /// Issue 54: SwiftFormat keeps its version in a source file (`let swiftFormatVersion = "0.62.1"`)
-    /// and a podspec; `init` and `check` say so, naming each file, instead of staying silent.
-    @Test func aVersionRelctlCannotLocateIsSaid() throws {
+    /// and a podspec. `init` writes a [[version]] for each (it only named them before), so `check`
+    /// passes, `validate-tag` compares them and `bump --write` updates both lines; a file holding
+    /// another version is not the project's: `init` and `check` name it, and it is left alone.
+    @Test func aVersionInASwiftConstantOrAPodspecIsWrittenAsAVersionEntry() throws {
         let repository = try GitRepository()
         try repository.commit(
             "start",
@@ -283,19 +285,36 @@ struct VersionIntentCLITests {
                 "Sources/SwiftFormat.swift":
                     "import Foundation\n\n/// The version\nlet swiftFormatName = \"x\"\nlet swiftFormatVersion = \"0.62.1\"\n",
                 "Sources/CommandLineTool/main.swift": "print(1)\n",
+                "Sources/CommandLineTool/CommandLineTool.swift": "let version = \"9.9.9\"\n",
                 "SwiftFormat.podspec.json": "{\n  \"name\": \"SwiftFormat\",\n  \"version\": \"0.62.1\"\n}\n",
             ])
         try repository.git("tag", "-a", "0.62.1", "-m", "0.62.1")
         let result = try relctl(["init"], in: repository.url)
         #expect(result.status == 0, "\(result)")
-        for file in [
-            "Sources/SwiftFormat.swift holds `let swiftFormatVersion = \"0.62.1\"`",
-            "SwiftFormat.podspec.json holds version 0.62.1",
-        ] {
-            #expect(result.stderr.contains(file), "\(file): \(result)")
-            let check = try relctl(["check"], in: repository.url)
-            #expect((check.stdout + check.stderr).contains(file), "\(file): \(check)")
-        }
+        let config = try repository.directory.read("relctl.toml")
+        #expect(config.contains("[[version]]\npath = \"Sources/SwiftFormat.swift\"\nkind = \"swift\""), "\(config)")
+        #expect(config.contains("[[version]]\npath = \"SwiftFormat.podspec.json\"\nkind = \"regex\""), "\(config)")
+        #expect(!config.contains("path = \"Sources/CommandLineTool/CommandLineTool.swift\""), "\(config)")
+        let other = "Sources/CommandLineTool/CommandLineTool.swift holds `let version = \"9.9.9\"`"
+        #expect(result.stderr.contains(other), "\(result)")
+        #expect(!result.stderr.contains("SwiftFormat.podspec.json holds"), "\(result)")
+        try repository.commit("chore: relctl.toml")
+
+        let check = try relctl(["check"], in: repository.url)
+        #expect(check.status == 0, "\(check)")
+        #expect((check.stdout + check.stderr).contains(other), "\(check)")
+        #expect(!(check.stdout + check.stderr).contains("Sources/SwiftFormat.swift holds"), "\(check)")
+        #expect(try relctl(["validate-tag", "0.62.1"], in: repository.url).status == 0)
+        let mismatch = try relctl(["validate-tag", "0.63.0"], in: repository.url)
+        #expect(mismatch.status == 1 && mismatch.stderr.contains("Sources/SwiftFormat.swift"), "\(mismatch)")
+
+        try repository.commit("feat: a new rule", files: ["Sources/CommandLineTool/main.swift": "print(2)\n"])
+        let bumped = try relctl(["bump", "--write"], in: repository.url)
+        #expect(bumped.status == 0, "\(bumped)")
+        #expect(
+            try repository.directory.read("Sources/SwiftFormat.swift").contains("let swiftFormatVersion = \"0.63.0\"\n"))
+        #expect(try repository.directory.read("SwiftFormat.podspec.json").contains("\"version\": \"0.63.0\""))
+        #expect(try repository.directory.read("Sources/CommandLineTool/CommandLineTool.swift") == "let version = \"9.9.9\"\n")
     }
 
     /// An unknown value is exit 2 naming the key and the values it takes.

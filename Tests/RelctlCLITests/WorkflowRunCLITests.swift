@@ -52,11 +52,27 @@ struct WorkflowRunCLITests {
     @Test func velostreamExampleReleasesThroughItsWorkflow() async throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/velostream")
-        let fixture = try WorkflowFixture(copying: example)
+        // Its [npm] packages and [pypi] wheels go to a registry stand-in and a local pypiserver,
+        // with the tokens the release job takes from the repository's secrets.
+        let npm = try NpmRegistryStandIn()
+        defer { npm.stop() }
+        let index = try PythonWheelCLITests.LocalIndex()
+        defer { index.stop() }
+        let fixture = try WorkflowFixture(copying: example) { config in
+            config.replacingOccurrences(of: "\n[npm]\n", with: "\n[npm]\nregistry = \"\(npm.url)\"\n")
+                .replacingOccurrences(of: "\n[pypi]\n", with: "\n[pypi]\nrepository-url = \"\(index.url)\"\n")
+        }
         // Its stand-in builds run anywhere, so its macOS and Windows legs run here too.
         try await releaseThroughTheWorkflow(
             fixture, repository: "acme/velostream", targets: 5,
-            runAsLinux: ["macos-15-intel", "macos-14", "windows-latest"])
+            runAsLinux: ["macos-15-intel", "macos-14", "windows-latest"],
+            secrets: ["NPM_TOKEN": NpmRegistryStandIn.token, "PYPI_TOKEN": PythonWheelCLITests.token])
+        // Each build job wrote its target's npm package and wheel (and the same main package); the
+        // release job listed them and its `relctl publish` sent each once (the re-run sent nothing).
+        let puts = try await npm.log().filter { $0.method == "PUT" }
+        #expect(puts.count == 6 && puts.allSatisfy { $0.status == 200 }, "\(puts)")
+        #expect(puts.last?.path == "/@acme%2fvelostream", "the main package goes last: \(puts)")
+        #expect(try index.files().count == 5 && index.files().allSatisfy { $0.hasPrefix("velostream-1.0.0-py3-none-") })
     }
 
     /// A tag-only project (Examples/workspace-tag-only: no `[[target]]`) gets one release job:
@@ -256,13 +272,14 @@ struct WorkflowRunCLITests {
     @discardableResult
     private func releaseThroughTheWorkflow(
         _ fixture: WorkflowFixture, tag: String = WorkflowRunCLITests.tag, repository: String, targets: Int,
-        runAsLinux: [String] = []
+        runAsLinux: [String] = [], secrets: [String: String] = [:]
     ) async throws -> GitHubStandIn.Release? {
         // What a maintainer's dry run predicts for this very commit, before the tag exists.
         let dryRun = try relctl(["release", tag, "--dry-run", "--keep", "--json"], in: fixture.url)
         try #require(dryRun.status == 0, "\(dryRun)")
         let plan = try JSONDecoder().decode(PlanDocument.self, from: Data(dryRun.stdout.utf8))
-        #expect(plan.artifacts.count == targets)
+        // One archive per target (manifest.json's artifacts also hold the npm packages, `.tgz`).
+        #expect(plan.artifacts.filter { !$0.name.hasSuffix(".tgz") }.count == targets)
         // Every file the dry run's SHA256SUMS lists (archives and their SBOMs), with its SHA256.
         let scratch = try #require(plan.scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -279,7 +296,7 @@ struct WorkflowRunCLITests {
         let standIn = try GitHubStandIn(repository: repository, tags: [], gitDirectory: fixture.remote.url)
         defer { standIn.stop() }
         let outcome = try fixture.runWorkflow(
-            tag: tag, standIn: standIn, repository: repository, runAsLinux: runAsLinux)
+            tag: tag, standIn: standIn, repository: repository, runAsLinux: runAsLinux, secrets: secrets)
         #expect(outcome.status == 0, "\(outcome)")
         let jobs = try #require(outcome.report?.jobs, "\(outcome)")
         #expect(jobs.map(\.id) == ["plan"] + Array(repeating: "build", count: targets) + ["release"])
@@ -336,7 +353,7 @@ struct WorkflowRunCLITests {
         // Every job again (a re-run of the whole workflow from fresh runners): nothing changes.
         let requestsBefore = try await standIn.log().count
         let again = try fixture.runWorkflow(
-            tag: tag, standIn: standIn, repository: repository, runAsLinux: runAsLinux)
+            tag: tag, standIn: standIn, repository: repository, runAsLinux: runAsLinux, secrets: secrets)
         #expect(again.status == 0, "\(again)")
         let writes = try await standIn.log().dropFirst(requestsBefore).filter { $0.method != "GET" }
         #expect(writes.isEmpty, "a re-run wrote to the release: \(writes.map { "\($0.method) \($0.path)" })")

@@ -108,6 +108,29 @@ struct BuildRequirementsTests {
                 "static_packages=\"\(RelctlBuildRequirements.staticAptPackages.joined(separator: " "))\""))
     }
 
+    /// scripts/build-static-curl (issue 56) merges the static OpenSSL and zlib into its libcurl.a and
+    /// unpacks curl's source with dpkg-source: the packages holding them on this machine are among
+    /// the static build's, so `install-deps --static` and the workflow install them.
+    @Test func theStaticCurlBuildNeedsOnlyListedPackages() throws {
+        var files: [String] = []
+        for archive in ["libssl.a", "libcrypto.a", "libz.a"] {
+            let found = try run("gcc", ["-print-file-name=\(archive)"])
+            let real = try run("readlink", ["-f", found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+            try #require(found.status == 0 && real.status == 0, "\(found) \(real)")
+            files.append(real.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        files.append(try Tool.path("dpkg-source"))
+        for file in files {
+            let owner = try run("dpkg", ["-S", file])
+            try #require(owner.status == 0, "\(owner)")
+            let package = String(owner.stdout.prefix { $0 != ":" })
+            #expect(RelctlBuildRequirements.staticAptPackages.contains(package), "\(file) comes from \(package)")
+        }
+        let script = try String(
+            contentsOf: Self.root.appendingPathComponent("scripts/build-static-curl"), encoding: .utf8)
+        #expect(script.contains("--without-gssapi") && script.contains("--disable-ldap"), "the small libcurl")
+    }
+
     /// README's install line and docs/development.md's source layout name the same packages.
     @Test func docsNameTheListedPackages() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)

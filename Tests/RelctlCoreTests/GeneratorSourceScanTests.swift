@@ -81,7 +81,7 @@ struct GeneratorSourceScanTests {
             "list": "triples (checked names) in a GitHub expression", "SigningKeys.sshKeyVariable": constant,
             "SigningKeys.minisignKeyVariable": constant, "SigningKeys.minisignPasswordVariable": constant,
             "checkout": constant, "secret": "a secret name, checked as an environment variable name",
-            "setupPinComment": constant, "id": constant,
+            "setupPinComment": constant, "id": constant, "RepositoryBuilder.keyVariable": constant,
         ],
         "CI/RelctlBuildRequirements.swift": [
             "linux": constant, "sudo": constant, "aptPackages.joined(separator: \" \")": constant, "macOS": constant,
@@ -111,6 +111,10 @@ struct GeneratorSourceScanTests {
             "release.version": notCode, "manifestVersion": constant,
         ],
         "CI/ReleasePRWorkflow.swift": ["CIRunners.coordinator": "a relctl constant"],
+        "CI/GitLabWorkspacePipeline.swift": [
+            "stage": constant, "childPath": constant, "prebuilt": constant, "GitLabPipeline.macOSTag": constant,
+            "GitLabPipeline.windowsTag": constant,
+        ],
         // The WiX source wixl compiles, and the SQL msibuild runs on its database (issue 60).
         "WindowsInstaller/WixSource.swift": [
             "name": "the project name, written by XMLEmitter.attribute just above",

@@ -314,6 +314,7 @@ struct LayerTests {
         ),
         "RelctlDistribution/Channels/TapRepository.swift": (2, "channel files relctl generated into dist/"),
         "RelctlDistribution/Channels/HelmChartPusher.swift": (1, "the chart package relctl wrote into dist/"),
+        "RelctlDistribution/Channels/HelmDependencyFetcher.swift": (1, "a chart layer relctl downloaded and checks"),
         "RelctlRelease/Release/ReleaseLock.swift": (2, "git's own `.git` file and relctl's lock in the git directory"),
         "RelctlRelease/Release/ReleaseLock+Unreadable.swift": (2, "relctl's lock file"),
         "RelctlRelease/Release/ReleaseRecovery.swift": (1, "/proc/PID/cmdline"),

@@ -86,12 +86,13 @@ public struct WorkflowFixture: Sendable {
 
     /// An existing project folder (e.g. one of Examples/) copied into a fresh repository, with
     /// `[ci] setup` appended to its relctl.toml.
-    public init(copying folder: URL) throws {
+    /// `editing` changes the copy's relctl.toml first (a registry of the test's own, say).
+    public init(copying folder: URL, editing edit: (String) -> String = { $0 }) throws {
         repository = try GitRepository()
         let copy = try run("cp", ["-R", folder.path + "/.", repository.url.path])
         guard copy.status == 0 else { throw TestFailure("cp failed: \(copy)") }
         remote = try repository.addBareRemote()
-        let config = try repository.directory.read("relctl.toml")
+        let config = edit(try repository.directory.read("relctl.toml"))
         try repository.directory.write("relctl.toml", config + "\n[ci]\nsetup = ['\(Self.setup)']\n")
         try repository.commit("chore: import the example")
         try commitWorkflow()
@@ -112,7 +113,8 @@ public struct WorkflowFixture: Sendable {
 
     /// Runs the generated workflow (or `workflow`) for `tag`, publishing to `standIn`.
     public func runWorkflow(
-        tag: String, standIn: GitHubStandIn, repository: String, workflow: URL? = nil, runAsLinux: [String] = []
+        tag: String, standIn: GitHubStandIn, repository: String, workflow: URL? = nil, runAsLinux: [String] = [],
+        secrets: [String: String] = [:]
     ) throws -> WorkflowRunner.Outcome {
         let work = try TemporaryDirectory(prefix: "relctl-runner")
         defer { work.remove() }
@@ -120,7 +122,7 @@ public struct WorkflowFixture: Sendable {
             workflow: workflow ?? self.workflow, remote: remote.url, tag: tag, work: work.url, repository: repository,
             token: GitHubStandIn.token,
             environment: ["GITHUB_API_URL": standIn.apiURL, "RELCTL_UNDER_TEST": relctlBinary.path],
-            runAsLinux: runAsLinux)
+            runAsLinux: runAsLinux, secrets: secrets)
     }
 
     public func remove() {

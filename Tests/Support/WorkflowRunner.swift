@@ -45,11 +45,12 @@ public enum WorkflowRunner {
     /// given, are the only jobs run (the others are reported skipped).
     public static func run(
         workflow: URL, remote: URL, tag: String, work: URL, repository: String = "acme/project", token: String = "",
-        environment: [String: String] = [:], runAsLinux: [String] = [], jobs: [String] = []
+        environment: [String: String] = [:], runAsLinux: [String] = [], jobs: [String] = [],
+        secrets: [String: String] = [:]
     ) throws -> Outcome {
         try run(
             workflow: workflow, remote: remote, push: ["--tag", tag], work: work, repository: repository, token: token,
-            environment: environment, runAsLinux: runAsLinux, jobs: jobs)
+            environment: environment, runAsLinux: runAsLinux, jobs: jobs, secrets: secrets)
     }
 
     /// Runs `workflow` for a push to `branch` of `remote` (a workspace's workflow).
@@ -64,7 +65,7 @@ public enum WorkflowRunner {
 
     private static func run(
         workflow: URL, remote: URL, push: [String], work: URL, repository: String, token: String,
-        environment: [String: String], runAsLinux: [String], jobs: [String]
+        environment: [String: String], runAsLinux: [String], jobs: [String], secrets: [String: String] = [:]
     ) throws -> Outcome {
         let folder = work.appendingPathComponent("run-\(UUID().uuidString.prefix(8))")
         var arguments =
@@ -72,6 +73,7 @@ public enum WorkflowRunner {
                 "--work", folder.path, "--repository", repository, "--token", token,
             ]
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["--env", "\(name)=\(value)"] }
+        for (name, value) in secrets.sorted(by: { $0.key < $1.key }) { arguments += ["--secret", "\(name)=\(value)"] }
         for label in runAsLinux { arguments += ["--run-as-linux", label] }
         for job in jobs { arguments += ["--job", job] }
         let result = try RelctlTestSupport.run("python3", arguments)

@@ -17,10 +17,19 @@ so are the jobs needing it, unless each tag is named by --run-as-linux (its scri
 bash here). `image` is recorded, not pulled: scripts run on this machine. Anything the pipeline
 uses that this file does not emulate stops the run with exit 2 and a line saying what.
 
-Usage: gitlab_pipeline_runner.py --pipeline FILE --remote GIT_DIR --tag TAG --work DIR
-           [--project-path GROUP/PROJECT] [--token T] [--env NAME=VALUE]...
+A branch push (--branch instead of --tag) runs as GitLab runs a branch pipeline: CI_COMMIT_BRANCH
+and CI_DEFAULT_BRANCH set, no CI_COMMIT_TAG, the branch's refspec fetched into a clone whose
+`origin` is the remote (as the Runner's CI_REPOSITORY_URL). A trigger job (`trigger: include:
+- artifact: FILE, job: JOB`, "Dynamic child pipelines") runs the child pipeline that JOB left as
+an artifact, its jobs reported with `"pipeline": TRIGGER_JOB`; with `strategy: depend` the trigger
+job ends as the child pipeline does, without it as soon as the child was created. Each job gets
+its own global git configuration (GIT_CONFIG_GLOBAL, a copy of this machine's), as each GitLab
+job starts on a fresh machine: a job's `git config --global` stays in that job.
+
+Usage: gitlab_pipeline_runner.py --pipeline FILE --remote GIT_DIR (--tag TAG | --branch BRANCH) --work DIR
+           [--default-branch NAME] [--project-path GROUP/PROJECT] [--token T] [--env NAME=VALUE]...
            [--run-as-linux TAG]... [--skip-job NAME]...
-Prints one JSON report on stdout: {"result", "jobs": [{"id", "stage", "result", "reason"}]}.
+Prints one JSON report on stdout: {"result", "jobs": [{"id", "stage", "result", "reason", "pipeline"}]}.
 Exit 0 when every job ran and succeeded (or was skipped with --skip-job), 1 when one failed or
 was skipped, or the tag does not start the pipeline, 2 when the pipeline uses what is not emulated.
 """
@@ -43,7 +52,7 @@ class Unsupported(Exception):
 
 
 GLOBAL_KEYS = {"workflow", "stages", "variables"}
-JOB_KEYS = {"stage", "image", "tags", "needs", "variables", "script", "artifacts", "resource_group"}
+JOB_KEYS = {"stage", "image", "tags", "needs", "variables", "script", "artifacts", "resource_group", "trigger"}
 VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
@@ -65,9 +74,13 @@ def expand_variables(text, env):
 
 
 def rule_matches(expression, env):
-    """The two forms of `rules:if` the generator writes: `$VAR` (set and not empty) and
-    `$VAR =~ /RE2/` (an unset variable matches nothing)."""
+    """The forms of `rules:if` the generators write: `$VAR` (set and not empty),
+    `$VAR =~ /RE2/` (an unset variable matches nothing) and `$VAR == $OTHER` or `$VAR == "text"`."""
     expression = expression.strip()
+    match = re.fullmatch(r'\$([A-Za-z_][A-Za-z0-9_]*)\s*==\s*(?:\$([A-Za-z_][A-Za-z0-9_]*)|"([^"$]*)")', expression)
+    if match:
+        other = env.get(match.group(2)) if match.group(2) else match.group(3)
+        return env.get(match.group(1)) == other
     match = re.fullmatch(r"\$([A-Za-z_][A-Za-z0-9_]*)\s*=~\s*/(.*)/", expression)
     if match:
         value = env.get(match.group(1))
@@ -76,7 +89,7 @@ def rule_matches(expression, env):
     match = re.fullmatch(r"\$([A-Za-z_][A-Za-z0-9_]*)", expression)
     if match:
         return bool(env.get(match.group(1)))
-    raise Unsupported(f"rules:if `{expression}`: only `$VAR` and `$VAR =~ /regex/` are emulated")
+    raise Unsupported(f"rules:if `{expression}`: only `$VAR`, `$VAR =~ /regex/` and `$VAR == $VAR|\"text\"` are emulated")
 
 
 def variables_of(mapping, where, env):
@@ -94,24 +107,31 @@ def variables_of(mapping, where, env):
 
 
 class Run:
-    def __init__(self, options):
+    def __init__(self, options, work=None, source="push"):
         self.options = options
-        self.work = os.path.abspath(options.work)
+        self.source = source
+        self.work = os.path.abspath(work or options.work)
         self.artifacts = os.path.join(self.work, "artifacts")
         os.makedirs(self.artifacts, exist_ok=True)
+        if options.tag:
+            self.ref, shown = f"refs/tags/{options.tag}", f"tag {options.tag}"
+        else:
+            self.ref, shown = f"refs/heads/{options.branch}", f"branch {options.branch}"
         found = subprocess.run(["git", "-C", options.remote, "rev-parse", "--verify", "-q",
-                                f"refs/tags/{options.tag}^{{commit}}"], capture_output=True, text=True)
+                                f"{self.ref}^{{commit}}"], capture_output=True, text=True)
         if found.returncode != 0:
-            raise Unsupported(f"{options.remote} holds no tag {options.tag}: push the tag first")
+            raise Unsupported(f"{options.remote} holds no {shown}: push it first")
         self.sha = found.stdout.strip()
         self.extra_env = dict(item.split("=", 1) for item in options.env)
         self.host_env = {k: v for k, v in os.environ.items() if not k.startswith(("CI_", "GITLAB_")) and k != "CI"}
 
     def predefined(self, job_id, stage, project_dir):
         project = self.options.project_path
+        ref = {"CI_COMMIT_TAG": self.options.tag} if self.options.tag else {
+            "CI_COMMIT_BRANCH": self.options.branch, "CI_DEFAULT_BRANCH": self.options.default_branch}
         return {
-            "CI": "true", "GITLAB_CI": "true", "CI_SERVER": "yes", "CI_PIPELINE_SOURCE": "push",
-            "CI_COMMIT_TAG": self.options.tag, "CI_COMMIT_REF_NAME": self.options.tag,
+            **ref, "CI": "true", "GITLAB_CI": "true", "CI_SERVER": "yes", "CI_PIPELINE_SOURCE": self.source,
+            "CI_COMMIT_REF_NAME": self.options.tag or self.options.branch,
             "CI_COMMIT_SHA": self.sha, "CI_COMMIT_SHORT_SHA": self.sha[:8],
             "CI_PROJECT_PATH": project, "CI_PROJECT_NAME": project.split("/")[-1],
             "CI_PROJECT_NAMESPACE": "/".join(project.split("/")[:-1]),
@@ -120,8 +140,8 @@ class Run:
             "CI_SERVER_URL": "https://gitlab.example", "CI_API_V4_URL": "https://gitlab.example/api/v4",
         }
 
-    def main(self):
-        pipeline = yaml.safe_load(open(self.options.pipeline, encoding="utf-8"))
+    def main(self, path=None):
+        pipeline = yaml.safe_load(open(path or self.options.pipeline, encoding="utf-8"))
         if not isinstance(pipeline, dict):
             raise Unsupported("the pipeline is not a mapping")
         workflow = pipeline.get("workflow") or {}
@@ -146,6 +166,9 @@ class Run:
             check_keys(job, JOB_KEYS, job_id)
             if job.get("stage", "test") not in stages:
                 raise Unsupported(f"{job_id}: stage `{job.get('stage')}` is not in stages")
+            if "trigger" in job and set(job) - {"stage", "trigger", "needs"}:
+                raise Unsupported(f"{job_id}: a trigger job with {sorted(set(job) - {'stage', 'trigger', 'needs'})}"
+                                  " is not emulated")
         order = sorted(jobs, key=lambda j: stages.index(jobs[j].get("stage", "test")))
         global_variables = variables_of(pipeline.get("variables"), "variables", {})
         results, reports = {}, []
@@ -165,6 +188,12 @@ class Run:
                 results[job_id] = "skipped"
                 reports.append({"id": job_id, "stage": stage, "result": "skipped", "reason": reason})
                 log(f"== {job_id}: skipped ({reason})")
+                continue
+            if "trigger" in job:
+                result, child = self.run_child(job_id, job, jobs)
+                results[job_id] = result
+                reports.append({"id": job_id, "stage": stage, "result": result, "reason": None})
+                reports += [{**r, "pipeline": job_id} for r in child]
                 continue
             result = self.run_job(job_id, job, stage, needs, global_variables)
             results[job_id] = result
@@ -190,15 +219,50 @@ class Run:
             result.append((name, need.get("artifacts", True)))
         return result
 
+    def run_child(self, job_id, job, jobs):
+        """A trigger job: the child pipeline another job left as an artifact, run as GitLab runs
+        a dynamic child pipeline (same commit, CI_PIPELINE_SOURCE parent_pipeline, its own jobs
+        and artifacts). Returns the trigger job's result and the child's job reports."""
+        trigger = job["trigger"]
+        check_keys(trigger, {"include", "strategy"}, f"{job_id}.trigger")
+        include = trigger.get("include")
+        if not isinstance(include, list) or len(include) != 1:
+            raise Unsupported(f"{job_id}.trigger.include: one `artifact` entry is emulated")
+        check_keys(include[0], {"artifact", "job"}, f"{job_id}.trigger.include[]")
+        source_job, artifact = include[0].get("job"), include[0].get("artifact")
+        if source_job not in jobs:
+            raise Unsupported(f"{job_id}.trigger.include: `{source_job}` is not a job")
+        if trigger.get("strategy") not in (None, "depend"):
+            raise Unsupported(f"{job_id}.trigger.strategy: only `depend` is emulated")
+        path = os.path.join(self.artifacts, source_job, artifact)
+        log(f"== {job_id}: child pipeline {artifact} of {source_job}")
+        if not os.path.isfile(path):
+            log(f"{job_id}: the artifact {artifact} of {source_job} does not exist")
+            return "failed", []
+        child = Run(self.options, work=os.path.join(self.work, "child", re.sub(r"[^A-Za-z0-9_.-]", "_", job_id)),
+                    source="parent_pipeline")
+        report = child.main(path)
+        if trigger.get("strategy") != "depend":
+            return "success", report["jobs"]
+        return ("success" if report["result"] == "success" else "failed"), report["jobs"]
+
     def checkout(self, project_dir, variables):
-        """A fresh clone of the tag as the Runner makes it: the tag's refspec only (all tags
-        with `--tags` in GIT_FETCH_EXTRA_FLAGS), GIT_DEPTH deep (20 unless set; 0 = whole history)."""
+        """A fresh clone of the tag or branch as the Runner makes it: that ref's refspec only
+        (all tags with `--tags` in GIT_FETCH_EXTRA_FLAGS), GIT_DEPTH deep (20 unless set; 0 =
+        whole history). A branch pipeline's clone has the remote as `origin`."""
         remote = "file://" + os.path.abspath(self.options.remote)
         depth = variables.get("GIT_DEPTH", "20")
         flags = shlex.split(variables.get("GIT_FETCH_EXTRA_FLAGS", "--prune --quiet"))
-        commands = [["git", "init", "-q", project_dir],
+        if self.options.tag:
+            source, refspec = remote, f"+refs/tags/{self.options.tag}:refs/tags/{self.options.tag}"
+            origin = []
+        else:
+            branch = self.options.branch
+            source, refspec = "origin", f"+refs/heads/{branch}:refs/remotes/origin/{branch}"
+            origin = [["git", "-C", project_dir, "remote", "add", "origin", remote]]
+        commands = [["git", "init", "-q", project_dir], *origin,
                     ["git", "-C", project_dir, "fetch", *flags, *(["--depth", depth] if depth != "0" else []),
-                     remote, f"+refs/tags/{self.options.tag}:refs/tags/{self.options.tag}"],
+                     source, refspec],
                     ["git", "-C", project_dir, "checkout", "-q", "-f", self.sha]]
         for command in commands:
             done = subprocess.run(command, capture_output=True, text=True)
@@ -209,6 +273,14 @@ class Run:
         log(f"== {job_id} (stage {stage}, image {job.get('image', '-')})")
         project_dir = os.path.join(self.work, "builds", re.sub(r"[^A-Za-z0-9_.-]", "_", job_id), "project")
         env = {**self.host_env, **self.predefined(job_id, stage, project_dir), **self.extra_env}
+        # A fresh machine per job: `git config --global` in one job stays there.
+        env["GIT_CONFIG_GLOBAL"] = os.path.join(self.work, "builds", re.sub(r"[^A-Za-z0-9_.-]", "_", job_id) + ".gitconfig")
+        os.makedirs(os.path.dirname(env["GIT_CONFIG_GLOBAL"]), exist_ok=True)
+        machine = os.environ.get("GIT_CONFIG_GLOBAL") or os.path.expanduser("~/.gitconfig")
+        if os.path.isfile(machine):
+            shutil.copyfile(machine, env["GIT_CONFIG_GLOBAL"])
+        else:
+            open(env["GIT_CONFIG_GLOBAL"], "w").close()
         variables = {**global_variables, **variables_of(job.get("variables"), f"{job_id}.variables",
                                                          {**env, **global_variables})}
         try:
@@ -264,7 +336,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pipeline", required=True)
     parser.add_argument("--remote", required=True)
-    parser.add_argument("--tag", required=True)
+    ref = parser.add_mutually_exclusive_group(required=True)
+    ref.add_argument("--tag")
+    ref.add_argument("--branch")
+    parser.add_argument("--default-branch", default="main")
     parser.add_argument("--work", required=True)
     parser.add_argument("--project-path", default="acme/project")
     parser.add_argument("--token", default="")

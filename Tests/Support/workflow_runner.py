@@ -17,7 +17,8 @@ expression function, a context property that is not there) stops the run with ex
 saying what: a generator that starts using something new cannot pass by being faked.
 
 Usage: workflow_runner.py --workflow FILE --remote GIT_DIR (--tag TAG | --branch NAME) --work DIR
-           [--repository OWNER/REPO] [--token T] [--env NAME=VALUE]... [--run-as-linux LABEL]...
+           [--repository OWNER/REPO] [--token T] [--env NAME=VALUE]... [--secret NAME=VALUE]...
+           [--run-as-linux LABEL]...
            [--job ID]...
 Prints one JSON report on stdout: {"result", "jobs": [{"id", "name", "matrix", "result",
 "reason", "outputs", "steps": [{"name", "result"}]}]}. Exit 0 when every job succeeded, 1 when one failed,
@@ -406,6 +407,8 @@ class Run:
         self.sha = found.stdout.strip()
         self.run_id = str(int.from_bytes(os.urandom(4), "big"))
         self.extra_env = dict(item.split("=", 1) for item in options.env)
+        # The repository's secrets: the job's token and what --secret adds (unset ones read as '').
+        self.secrets = {"GITHUB_TOKEN": options.token, **dict(item.split("=", 1) for item in options.secret)}
         # The runner's own environment, without anything a real runner would set itself.
         self.host_env = {k: v for k, v in os.environ.items()
                          if not k.startswith(("GITHUB_", "RUNNER_")) and k not in ("CI",)}
@@ -454,7 +457,7 @@ class Run:
                 # A job's `if:` decides with the needs' results; without a status function it means
                 # success() && …, and success() is false when a needed job failed or was skipped.
                 contexts = {"github": self.github(job_id), "needs": needs_context, "env": {},
-                            "secrets": {"GITHUB_TOKEN": self.options.token}}
+                            "secrets": dict(self.secrets)}
                 if condition(job["if"], contexts, "failure" if blocked else "success"):
                     blocked = []
                 else:
@@ -483,7 +486,7 @@ class Run:
         return {"result": "success" if not failed else failed[0]["result"], "jobs": reports}
 
     def run_job(self, job_id, job, needs_context, reports):
-        base = {"github": self.github(job_id), "needs": needs_context, "secrets": {"GITHUB_TOKEN": self.options.token},
+        base = {"github": self.github(job_id), "needs": needs_context, "secrets": dict(self.secrets),
                 "env": {}, "runner": {"os": "Linux", "arch": "X64"}}
         strategy = job.get("strategy") or {}
         check_keys(strategy, {"matrix", "fail-fast", "max-parallel"}, f"jobs.{job_id}.strategy")
@@ -702,6 +705,7 @@ def main():
     parser.add_argument("--repository", default="acme/project")
     parser.add_argument("--token", default="")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for every step")
+    parser.add_argument("--secret", action="append", default=[], help="NAME=VALUE: a repository secret")
     parser.add_argument("--run-as-linux", action="append", default=[], help="a runs-on label to run here anyway")
     parser.add_argument("--job", action="append", default=[],
                         help="run only this job (repeatable); the others, and the jobs that need them, are skipped")

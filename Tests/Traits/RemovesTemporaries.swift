@@ -21,9 +21,29 @@ public struct RemovesTemporaries: TestTrait, SuiteTrait, TestScoping {
         }
         // On the test threads, not the cooperative pool: a test blocked on a child holds one of
         // many threads, not one of the pool's one per core (`TestThreads`).
-        guard let threads = TestThreads.shared else { return try await TemporaryScope.run(function) }
-        try await withTaskExecutorPreference(threads) { try await TemporaryScope.run(function) }
+        // A test marked `.startsAtOnce` gets a thread of its own at once instead of a place in
+        // the shared threads' queue behind the suite's other tests.
+        let threads = test.traits.contains { $0 is StartsAtOnce } ? TestThreads.dedicated() : TestThreads.shared
+        guard let threads else { return try await TemporaryScope.run(function) }
+        try await withTaskExecutorPreference(threads) {
+            // Entering the preference moves the task only when it next suspends, and a
+            // synchronous test body never does: the yield is that suspension, so the body starts
+            // on the test threads whatever runs between here and it.
+            await Task.yield()
+            try await TemporaryScope.run(function)
+        }
     }
+}
+
+/// Marks the test whose own work is the suite's longest (relctl's release build in
+/// `OwnWorkflowRunCLITests`): it starts when the run starts, on a thread of its own, so the rest
+/// of the suite runs beside it instead of before it (`RemovesTemporaries`; docs/development.md,
+/// "Where the suite's time goes"). The suite must carry `.removesTemporaries`, as every suite does.
+public struct StartsAtOnce: TestTrait {}
+
+extension Trait where Self == StartsAtOnce {
+    /// Runs the test at the start of the run, on its own thread.
+    public static var startsAtOnce: Self { StartsAtOnce() }
 }
 
 extension Trait where Self == RemovesTemporaries {

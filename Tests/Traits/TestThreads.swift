@@ -20,19 +20,29 @@ public final class TestThreads: TaskExecutor, @unchecked Sendable {
         return width > 0 ? TestThreads(width: width) : nil
     }()
 
+    /// One thread of its own, for a test that must not wait for a place in the shared queue
+    /// (`StartsAtOnce`). Its thread stays parked once the test has ended.
+    public static func dedicated() -> TestThreads { TestThreads(width: 1, name: "relctl-at-once") }
+
     public let width: Int
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var head = 0
 
-    init(width: Int) {
+    init(width: Int, name: String? = nil) {
         self.width = width
         for index in 0..<width {
-            let thread = Thread { [unowned self] in self.serve() }
-            thread.name = "relctl-test-\(index)"
-            // Test bodies wait on children with the default 8 MiB the pool's threads have.
-            thread.stackSize = 8 << 20
-            thread.start()
+            // Each thread is a dispatch worker that serves the queue for good. Not a Foundation
+            // `Thread`: the Swift runtime ran no job on one (a task with this executor as its
+            // preference ran on the cooperative pool all the same, as /proc/thread-self/comm
+            // showed), so every test body held a pool thread (TestThreadsTests checks this).
+            // Dispatch's threads have the pool threads' default 8 MiB stack. (A thread's name is at
+            // most 15 bytes on Linux: a longer one is not set.)
+            let label = name ?? "relctl-test-\(index)"
+            DispatchQueue(label: label).async { [unowned self] in
+                Thread.current.name = label
+                self.serve()
+            }
         }
     }
 

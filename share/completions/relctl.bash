@@ -370,7 +370,7 @@ _relctl_repository() {
     repeating_flags=()
     non_repeating_flags=(--json -q --quiet -v --verbose --publish --version -h --help)
     repeating_options=()
-    non_repeating_options=(--config --color --tag --out)
+    non_repeating_options=(--config --color --tag --out --previous)
     __relctl_offer_flags_options 0
 
     # Offer option value completions
@@ -386,6 +386,9 @@ _relctl_repository() {
         return
         ;;
     '--out')
+        return
+        ;;
+    '--previous')
         return
         ;;
     esac
@@ -719,7 +722,7 @@ _relctl_ci_pending() {
         return
         ;;
     '--format')
-        __relctl_add_completions -W 'table'$'\n''github'
+        __relctl_add_completions -W 'table'$'\n''github'$'\n''gitlab'
         return
         ;;
     esac

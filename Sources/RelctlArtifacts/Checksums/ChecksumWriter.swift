@@ -213,7 +213,8 @@ public enum ChecksumWriter {
                     problems.append(ChecksumError.noArchives(path: input))
                 }
                 group.names += names
-                group.packages = LinuxPackageFiles.candidates(in: url)
+                // .deb/.rpm, then the npm tarballs, MSIs and wheels CI's build jobs hand over.
+                group.packages = LinuxPackageFiles.candidates(in: url) + ReleasePackageFiles.candidates(in: url)
                 group.isScan = true
             } else if ArtifactName.format(of: url.lastPathComponent) == nil {
                 problems.append(ChecksumError.notAnArchive(path: input))
@@ -291,6 +292,11 @@ public enum ChecksumWriter {
         for name in LinuxPackageFiles.ofRelease(group.packages, config: config, version: releaseVersion) {
             entries.append(entry(name, digests.package(named: name), algorithm))
         }
+        let registryFiles = ReleasePackageFiles.ofRelease(
+            group.packages, config: config, tag: releaseTag, version: releaseVersion)
+        for file in registryFiles {
+            entries.append(entry(file.name, digests.package(named: file.name), algorithm))
+        }
         for (index, name) in group.sboms.enumerated() {
             entries.append(entry(name, digests.sbom(index), algorithm))
         }
@@ -326,7 +332,23 @@ public enum ChecksumWriter {
                 FileSystem.exists(atPath: group.directory.appendingPathComponent($0.name).path)
             }
         }
+        if !group.isScan, let kept = existing?.packages {
+            let present = kept.filter { FileSystem.exists(atPath: group.directory.appendingPathComponent($0.name).path) }
+            if !present.isEmpty { manifest.packages = present }
+        }
         manifest.upsert(artifacts)
+        // As the release's checksum stage records them: the npm packages and MSIs among the
+        // artifacts, the wheels under `packages`.
+        let recorded = registryFiles.filter { $0.kind != .sbom }.map { file in
+            let digest = digests.package(named: file.name)
+            return Artifact(
+                name: file.name, kind: file.kind, target: file.target, format: file.format, size: digest.size,
+                sha256: digest.sha256
+            ).manifestEntry
+        }
+        manifest.upsert(recorded.filter { $0.format != "whl" })
+        let wheels = recorded.filter { $0.format == "whl" }
+        if !wheels.isEmpty { manifest.packages = wheels.sorted { bytewiseLess($0.name, $1.name) } }
         return Plan(group: group, algorithm: algorithm, others: others, sha512: sha512, manifest: manifest)
     }
 
@@ -345,6 +367,12 @@ public enum ChecksumWriter {
         let spellsTarget = !Self.targetPlaceholders.isDisjoint(with: config.archive.name.placeholders)
         for (index, name) in group.names.enumerated() {
             let digest = digests.archive(index)
+            // The release-wide SwiftPM bundle belongs to no target and fits no archive name.
+            if name.hasSuffix(ArtifactBundle.fileSuffix) {
+                artifacts.append(
+                    .init(name: name, format: ArtifactBundle.format, size: digest.size, sha256: digest.sha256))
+                continue
+            }
             var parsed = ArtifactName.parse(
                 name, template: config.archive.name, tagFormat: config.project.tagFormat, project: pinnedProject,
                 knownTargets: knownTargets)

@@ -62,7 +62,7 @@ public struct ReleaseManifest: Codable, Sendable, Equatable {
 
     /// Formats of artifacts that are packages for another installer, not archives to unpack:
     /// `[npm]`'s tarballs. The archives' readers (installers, notes, channels) leave them out.
-    package static let packageFormats: Set<String> = ["npm"]
+    package static let packageFormats: Set<String> = ["npm", ArtifactBundle.format]
 
     /// The archives among the artifacts (every artifact but the packages of `packageFormats`).
     package var archives: [Artifact] { artifacts.filter { !Self.packageFormats.contains($0.format) } }

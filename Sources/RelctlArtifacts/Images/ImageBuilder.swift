@@ -288,6 +288,10 @@ public struct ImageBuilder: Sendable {
             guard FileKind.isRegularFile(source.path) else {
                 throw PackagingError.missingBinary(binary: fileName, path: source.path, target: target.triple)
             }
+            // A binary built for another platform never goes into the image (as for archives).
+            if let problem = try BinaryHeader.wrongPlatform(binary: fileName, path: source, target: target) {
+                throw problem
+            }
             try builder.add(
                 ArchiveEntry(path: "local/bin/" + fileName, content: .file(source), mode: 0o755, origin: source.path))
         }

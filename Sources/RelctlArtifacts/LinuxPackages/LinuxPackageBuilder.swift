@@ -185,6 +185,7 @@ public struct LinuxPackageBuilder: Sendable {
     /// `/usr/bin/NAME` for each configured binary the build made (an optional one may be missing).
     private func binaries(config: RelctlConfig, target: Target, binaryRoot: URL?) throws -> [PackagedFile] {
         var files: [PackagedFile] = []
+        var wrong: [PackagingError] = []
         for binary in ArchiveLayout.builtBinaries(config: config, target: target, override: binaryRoot).binaries {
             guard binary.exists else {
                 if binary.optional { continue }
@@ -192,9 +193,15 @@ public struct LinuxPackageBuilder: Sendable {
                     binary: binary.fileName, path: binary.source.path, target: target.triple)
             }
             let fileName = binary.fileName, source = binary.source
+            // A binary built for another platform never goes into the package (as for archives).
+            if let problem = try BinaryHeader.wrongPlatform(binary: fileName, path: source, target: target) {
+                wrong.append(problem)
+                continue
+            }
             // Read while the package is written, never whole (issue 39, finding 10).
             files.append(PackagedFile(path: "/usr/bin/" + fileName, kind: .source(source.path), mode: 0o755))
         }
+        if !wrong.isEmpty { throw ProblemList(wrong) }
         return files
     }
 

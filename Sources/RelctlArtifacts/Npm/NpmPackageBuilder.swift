@@ -40,6 +40,20 @@ public struct NpmPackageBuilder: Sendable {
         return found
     }
 
+    /// package.json's `libc` of a platform package. A musl build (static) runs on a glibc system
+    /// too, and npm skips an optional dependency whose `libc` is not the system's: a musl package
+    /// says `musl` only when the release has a glibc package for the same OS and CPU (which glibc
+    /// systems then get); alone, it has no `libc`, so every Linux system of its CPU installs it.
+    package static func libc(of platform: NpmPlatform, among platforms: [NpmPlatform]) -> [String]? {
+        guard let libc = platform.libc else { return nil }
+        if libc == "musl",
+            !platforms.contains(where: { $0.os == platform.os && $0.cpu == platform.cpu && $0.libc == "glibc" })
+        {
+            return nil
+        }
+        return [libc]
+    }
+
     /// `npm pack`'s file name: the name without `@`, `/` as `-`, then the version.
     package static func fileName(package name: String, version: String) -> String {
         var stem = name
@@ -70,15 +84,18 @@ public struct NpmPackageBuilder: Sendable {
     /// - Parameters:
     ///   - remoteURL: the release remote's URL, for package.json's `repository` when GitHub or GitLab hosts it.
     ///   - binaryRoot: prebuilt binaries, as for `relctl package`.
+    ///   - mainTargets: the targets the main package depends on, when more than `targets` (a CI
+    ///     build job writes its own target's package and the same main package as every other job).
     package func write(
         config: RelctlConfig, inputs: PackagingInputs, targets: [Target], remoteURL: String?, into directory: URL,
-        binaryRoot: URL? = nil
+        binaryRoot: URL? = nil, mainTargets: [Target]? = nil
     ) async throws -> [Artifact] {
         guard let settings = config.npm else { return [] }
         guard (try? SemanticVersion(parsing: inputs.version)) != nil else {
             throw NpmError.badVersion(version: inputs.version)
         }
         let platforms = try Self.platforms(settings: settings, targets: targets, config: config.path)
+        let mainPlatforms = try mainTargets.map { try Self.platforms(settings: settings, targets: $0, config: config.path) }
         // relctl's own output folder (the staging folder, which a dry run's stages alongside may
         // not have made yet).
         try FileSystem.createDirectory(directory)
@@ -104,7 +121,8 @@ public struct NpmPackageBuilder: Sendable {
                 description: "The " + item.platform.suffix + " binary of " + settings.package
                     + (summary.map { ": " + $0 } ?? ""),
                 license: metadata.license, homepage: metadata.homepage, repository: repository,
-                os: [item.platform.os], cpu: [item.platform.cpu], libc: item.platform.libc.map { [$0] },
+                os: [item.platform.os], cpu: [item.platform.cpu],
+                libc: Self.libc(of: item.platform, among: (mainPlatforms ?? platforms).map(\.platform)),
                 preferUnplugged: true)
             entries.append(
                 ArchiveEntry(
@@ -115,6 +133,7 @@ public struct NpmPackageBuilder: Sendable {
                     into: directory))
             launched[item.platform.suffix] = item.name
         }
+        for item in mainPlatforms ?? [] { launched[item.platform.suffix] = item.name }
         var entries: [ArchiveEntry] = []
         var bin: [String: String] = [:]
         for binary in config.build.binaries {
@@ -129,7 +148,8 @@ public struct NpmPackageBuilder: Sendable {
         let main = NpmPackageDocument(
             name: settings.package, version: inputs.version, description: summary ?? config.project.name,
             license: metadata.license, homepage: metadata.homepage, repository: repository, bin: bin,
-            optionalDependencies: Dictionary(uniqueKeysWithValues: platforms.map { ($0.name, inputs.version) }))
+            optionalDependencies: Dictionary(
+                uniqueKeysWithValues: (mainPlatforms ?? platforms).map { ($0.name, inputs.version) }))
         entries.append(
             ArchiveEntry(path: "package.json", content: .generated(try main.encoded()), mode: 0o644, origin: "generated"))
         written.append(

@@ -170,4 +170,13 @@ package struct BinaryHeader: Sendable, Equatable {
         }
         return nil
     }
+
+    /// The refusal for a built binary at `path` that cannot run on `target`, or nil when it can
+    /// (or has no binary header: a script fits any target). The deb/rpm and image writers check
+    /// each binary as `relctl package` does, before anything is written.
+    package static func wrongPlatform(binary: String, path: URL, target: Target) throws -> PackagingError? {
+        guard let header = try read(path: path.path), let reason = header.mismatch(for: target) else { return nil }
+        return .wrongPlatform(
+            binary: binary, path: path.path, target: target.triple, found: header.summary, reason: reason)
+    }
 }

@@ -69,15 +69,20 @@ public struct Packager: Sendable {
             }
         }
 
+        // `format = "artifactbundle"`: the one release-wide SwiftPM bundle, checked with the archives.
+        let bundle = try bundleLayout(
+            config: config, targets: targets, version: inputs.version, binaryRoot: binaryRoot, joined: joined)
+
         // Lockfiles are read before anything is written, so a broken one stops the run cleanly.
         let dependencies = config.sbom.enabled ? try LockfileDependencies.read(root: config.root) : []
         let package =
             config.sbom.enabled
             ? ProjectPackage.find(root: config.root, project: config.project.name, version: inputs.version) : nil
         // Every check that can refuse the run is done: only now may --clean delete anything.
-        let existingManifest = try prepareOutputFolder(outputDirectory, for: plans.map(\.layout), clean: clean)
+        let existingManifest = try prepareOutputFolder(
+            outputDirectory, for: plans.map(\.layout) + (bundle.map { [$0] } ?? []), clean: clean)
 
-        let usesZip = plans.contains { $0.format.earliestTime > 0 }
+        let usesZip = plans.contains { $0.format.earliestTime > 0 } || bundle != nil
         if usesZip { UTCTimeZoneScope.enter() }
         defer { if usesZip { UTCTimeZoneScope.leave() } }
 
@@ -177,7 +182,7 @@ public struct Packager: Sendable {
         var results = started
         for (slot, index) in order.enumerated() { results[index] = started[slot] }
 
-        let artifacts = results.compactMap { try? $0.get() }
+        var artifacts = results.compactMap { try? $0.get() }
         // After a storage fault: that one fault (the others' are the same disk saying the same),
         // the other failures of their own, and no word of the archives it cancelled.
         var failures = results.indices.compactMap { index -> (any RelctlError)? in
@@ -189,12 +194,25 @@ public struct Packager: Sendable {
             return error as? RelctlError
                 ?? PackagingError.targetFailed(target: plans[index].target.triple, reason: "\(error)")
         }
+        // The bundle holds every target's binaries: written once they all packaged.
+        if let bundle, failures.isEmpty {
+            do {
+                let written = try await writeBundle(
+                    bundle, level: level, mtime: mtime, workers: limit, alsoSHA512: alsoSHA512, in: outputDirectory)
+                report(written)
+                artifacts.append(written)
+            } catch {
+                failures.append(
+                    error as? RelctlError
+                        ?? PackagingError.targetFailed(target: ArtifactBundle.format, reason: "\(error)"))
+            }
+        }
         if updateManifest, !artifacts.isEmpty || (clean && existingManifest != nil) {
             let cleaned: Set<String> =
                 clean
                 ? Set(
-                    plans.flatMap { plan in
-                        ArchiveFormats.ids.map { plan.layout.name + ArchiveFormats.fileExtension($0) }
+                    (plans.map(\.layout) + (bundle.map { [$0] } ?? [])).flatMap { layout in
+                        ArchiveFormats.ids.map { layout.name + ArchiveFormats.fileExtension($0) }
                     }) : []
             do {
                 try self.updateManifest(
@@ -206,6 +224,76 @@ public struct Packager: Sendable {
         }
         if !failures.isEmpty { throw ProblemList(failures) }
         return artifacts
+    }
+
+    /// `format = "artifactbundle"` (issue 58, item 6): the layout of the one SwiftPM bundle holding
+    /// the binaries of every Apple and Linux target that asks for it (a universal target's joined
+    /// binaries); nil when none asks. A Windows target is left out with a warning; when only such
+    /// targets ask, the run is refused (exit 2), and a missing binary is refused like an archive's.
+    private func bundleLayout(
+        config: RelctlConfig, targets: [Target], version: String, binaryRoot: URL?, joined: [String: URL]
+    ) throws -> ArchiveLayout? {
+        let asking = targets.filter { $0.formats.contains(ArtifactBundle.format) }
+        guard !asking.isEmpty else { return nil }
+        // A run of some targets (a per-target CI job) would write a partial bundle under the
+        // release-wide name: the bundle is made only where every target asking for it is packaged.
+        let configured = config.targets.filter {
+            $0.format == ArtifactBundle.format || $0.extraFormats.contains(ArtifactBundle.format)
+        }
+        let left = configured.map(\.triple).filter { triple in !asking.contains { $0.triple == triple } }
+        if !left.isEmpty {
+            context.console.warning(
+                "\(config.path): no artifact bundle written: it holds every target asking for it, and this run does not package \(left.joined(separator: ", ")) (package all targets, or use --artifacts DIR in the merge job)"
+            )
+            return nil
+        }
+        let served = asking.filter { ArtifactBundle.swiftTriples($0.triple) != nil }
+        guard !served.isEmpty else {
+            throw PackagingError.artifactBundleWithoutTargets(config: config.path, targets: asking.map(\.triple))
+        }
+        for target in asking where ArtifactBundle.swiftTriples(target.triple) == nil {
+            context.console.warning(
+                "\(config.path): \(target.triple) is left out of the artifact bundle (SwiftPM bundles hold Apple and Linux executables)"
+            )
+        }
+        var missing: [PackagingError] = []
+        var variants: [ArtifactBundle.Variant] = []
+        for target in served {
+            let built = ArchiveLayout.builtBinaries(config: config, target: target, override: binaryRoot).binaries
+            var binaries: [(name: String, source: URL)] = []
+            for (binary, file) in zip(config.build.binaries, built) {
+                let source = joined[target.triple]?.appendingPathComponent(file.fileName) ?? file.source
+                if FileKind.isRegularFile(source.path) {
+                    binaries.append((binary, source))
+                } else if !file.optional {
+                    missing.append(.missingBinary(binary: binary, path: source.path, target: target.triple))
+                }
+            }
+            variants.append(ArtifactBundle.Variant(triple: target.triple, binaries: binaries))
+        }
+        try LayoutProblems.raise(missing)
+        return try ArtifactBundle.layout(
+            project: config.project.name, version: version, binaries: config.build.binaries, variants: variants)
+    }
+
+    /// Writes the bundle with its `.sha256`; its SHA-256 is SwiftPM's `compute-checksum`.
+    private func writeBundle(
+        _ layout: ArchiveLayout, level: Int?, mtime: Int, workers: Int, alsoSHA512: Bool, in directory: URL
+    ) async throws -> PackagedArtifact {
+        context.console.detail("writing \(layout.fileName)")
+        let started = context.clock.now()
+        let url = directory.appendingPathComponent(layout.fileName)
+        let written = try await ArchiveFile.write(
+            layout, format: try ArchiveWriterFormats.format("zip"), level: level, mtime: mtime, workers: workers,
+            to: url, alsoSHA512: alsoSHA512
+        ) { written in
+            try ChecksumWriter.writeSidecar(for: url, digest: written.sha256)
+        }
+        let artifact = Artifact(
+            name: layout.fileName, kind: .archive, target: "", format: ArtifactBundle.format, size: written.size,
+            sha256: written.sha256, sha512: written.sha512, path: url.path, producedBy: .package)
+        return PackagedArtifact(
+            artifact: artifact, entries: written.entries, seconds: context.clock.seconds(since: started), sbom: nil)
     }
 
     /// `[archive] stage`: runs the command once per target in an empty folder of its own (what it
@@ -361,7 +449,8 @@ public struct Packager: Sendable {
         let walks = targets.reduce(0) { $0 + $1.formats.count } > 1 ? TreeWalks() : nil
         // A target shipping several formats is one archive per format, from one build.
         for configured in targets {
-            for format in configured.formats {
+            // The artifact bundle is the release's, not this target's (`bundleLayout`).
+            for format in configured.formats where format != ArtifactBundle.format {
                 let target = configured.packaged(as: format)
                 do {
                     var layout = try ArchiveLayout.compute(

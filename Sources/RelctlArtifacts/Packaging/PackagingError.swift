@@ -39,6 +39,8 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
     case sharedArtifact(path: String, first: String, second: String)
     /// `[archive] compression-level` outside what any format takes.
     case compressionLevel(config: String, level: Int)
+    /// `format = "artifactbundle"` asked only by targets a SwiftPM bundle cannot serve (Windows).
+    case artifactBundleWithoutTargets(config: String, targets: [String])
     /// The binary's header says it was built for another platform than its target.
     case wrongPlatform(binary: String, path: String, target: String, found: String, reason: String)
 
@@ -165,6 +167,13 @@ package enum PackagingError: RelctlError, CustomStringConvertible, StorageFaultC
             return [
                 Diagnostic(
                     "unknown archive format `\(id)`\(Suggestion.hint(for: id, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))"
+                )
+            ]
+        case let .artifactBundleWithoutTargets(config, targets):
+            return [
+                Diagnostic(
+                    file: config,
+                    "format \"\(ArtifactBundle.format)\" needs an Apple or Linux [[target]]; SwiftPM artifact bundles hold no Windows or other executables, and \(targets.joined(separator: ", ")) would give an empty bundle: drop the format or add such a target"
                 )
             ]
         case let .noTargets(config):

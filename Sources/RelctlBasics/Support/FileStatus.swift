@@ -114,6 +114,26 @@ extension FileSystem {
         guard Foundation.rename(source, destination) == 0 else { throw SystemCallFailure(code: errno) }
     }
 
+    /// Sets the modification time of the file at `path` (not following a link) to `nanoseconds`
+    /// since the epoch, leaving its access time (utimensat(2)).
+    package static func setModificationTime(
+        atPath path: String, nanoseconds: Int64
+    ) throws(SystemCallFailure) {
+        #if canImport(Darwin)
+            let omit = -2  // UTIME_OMIT
+        #else
+            let omit = (1 << 30) - 2  // UTIME_OMIT
+        #endif
+        let times = [
+            timespec(tv_sec: 0, tv_nsec: omit),
+            timespec(
+                tv_sec: time_t(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000)),
+        ]
+        guard utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw SystemCallFailure(code: errno)
+        }
+    }
+
     /// A hard link at `destination` to the file at `source` (link(2)); fails with `EEXIST` instead
     /// of replacing anything.
     package static func hardLink(atPath source: String, to destination: String) throws(SystemCallFailure) {

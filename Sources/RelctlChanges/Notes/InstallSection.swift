@@ -39,6 +39,7 @@ package enum InstallSection {
             for artifact in rest { out += commands(for: artifact, platform: "Linux", tag: manifest.tag, links: links) }
             out += "```\n"
         }
+        out += binaryTargets(manifest, links: links)
         if let verification, verification.hasSignatures {
             out += signatures(verification, tag: manifest.tag, links: links)
         }
@@ -48,6 +49,20 @@ package enum InstallSection {
             out += "| `\(artifact.name)` | `\(artifact.target)` | \(size(artifact.size)) | `\(artifact.sha256)` |\n"
         }
         return out
+    }
+
+    /// The SwiftPM artifact bundle (`format = "artifactbundle"`) as a `Package.swift` line: its
+    /// checksum is the zip's SHA-256, which `swift package compute-checksum` prints.
+    package static func binaryTargets(_ manifest: ReleaseManifest, links: RepositoryLinks?) -> String {
+        let bundles = manifest.artifacts.filter { $0.format == ArtifactBundle.format }
+        guard !bundles.isEmpty else { return "" }
+        var out = "\n**Swift packages** (a `binaryTarget` of the artifact bundle):\n\n```swift\n"
+        for bundle in bundles {
+            let url = links?.downloadURL(tag: manifest.tag, file: bundle.name) ?? bundle.name
+            out +=
+                ".binaryTarget(name: \"\(manifest.project)\", url: \"\(url)\", checksum: \"\(bundle.sha256)\")\n"
+        }
+        return out + "```\n"
     }
 
     /// The one-line installers, which verify the checksum (and the signature, where minisign is

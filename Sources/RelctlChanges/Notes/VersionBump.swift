@@ -206,7 +206,8 @@ public struct VersionBump: Sendable, Equatable {
         switch rule?.line {
         case .maintenance(let range)?: history.releases.first { range.contains($0.version) }
         case .prerelease?: history.releases.first { !$0.version.isPrerelease }
-        case nil: latest
+        // `applying` resolves a rule taking its range from the branch name; none reaches here.
+        case .rangeFromName?, nil: latest
         }
     }
 

@@ -33,7 +33,10 @@ package struct HelmChannel: Channel {
     }
 
     package func write(_ release: ChannelRelease) async throws -> ChannelOutput {
-        let loaded = try load(release)
+        // Its dependencies are part of the package: taken from charts/ or fetched, never left out.
+        let loaded = try await HelmDependencyFetcher(
+            context: release.context, root: release.config.root, chartPath: chart.path
+        ).complete(try load(release))
         let destination = release.dist.appendingPathComponent(loaded.fileName)
         let bytes = try ChannelTarball.bytes(
             loaded.entries, mtime: release.time, destination: destination.path, gzipExtra: ChannelTarball.helmExtra,

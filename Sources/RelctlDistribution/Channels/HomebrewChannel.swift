@@ -4,7 +4,8 @@ import RelctlModel
 
 /// `[homebrew] tap = …`: `dist/homebrew/Formula/{project}.rb`, a formula with one url + sha256 per
 /// OS (`on_macos`/`on_linux`) and CPU (`on_arm`/`on_intel`) from this release's archives, installing
-/// every binary of `bin/`, with a `test do` block. `--publish` commits it to the tap and pushes.
+/// every binary of `bin/` and the completions and manual pages the archive carries, with a
+/// `test do` block. `--publish` commits it to the tap and pushes.
 package struct HomebrewChannel: TapChannel {
     package static let id = "homebrew"
     package static let folder = "homebrew"
@@ -65,6 +66,9 @@ package struct HomebrewChannel: TapChannel {
         lines += [
             "  def install",
             "    bin.install Dir[\"bin/*\"]",
+        ]
+        lines += Self.shellFileInstalls(release.config.archive.files)
+        lines += [
             "  end",
             "",
             "  test do",
@@ -75,6 +79,38 @@ package struct HomebrewChannel: TapChannel {
         if binaries.isEmpty { lines.append("    assert_predicate bin, :directory?") }
         lines += ["  end", "end", ""]
         return lines.joined(separator: "\n")
+    }
+
+    /// The completion scripts and manual pages the archive carries (`[archive] files`, by their
+    /// place in it; issue 57), installed where Homebrew links them into its prefix: a `*.bash`
+    /// file as bash's completion named without the suffix, a `_name` file under a completions or
+    /// zsh folder as zsh's, a `*.fish` file as fish's, and `NAME.N` under a man folder as section
+    /// N's page. A place that depends on the target (a `{placeholder}`) is left out: it is not
+    /// the same in every archive.
+    package static func shellFileInstalls(_ files: [PathMapping]) -> [String] {
+        var lines: [String] = []
+        for mapping in files where mapping.to.placeholders.isEmpty {
+            let path = mapping.to.text
+            let folders = path.split(separator: "/").dropLast().map { $0.lowercased() }
+            guard let name = path.split(separator: "/").last.map(String.init), !path.hasPrefix("/"),
+                !folders.contains("..")
+            else { continue }
+            let quoted = RubyEmitter.string(path)
+            let completions = folders.contains { $0.contains("completion") }
+            if name.hasSuffix(".bash"), name.count > 5 {
+                lines.append("    bash_completion.install " + quoted + " => " + RubyEmitter.string(String(name.dropLast(5))))
+            } else if name.hasPrefix("_"), name.count > 1, completions || folders.contains("zsh") {
+                lines.append("    zsh_completion.install " + quoted)
+            } else if name.hasSuffix(".fish"), name.count > 5 {
+                lines.append("    fish_completion.install " + quoted)
+            } else if folders.contains(where: { $0 == "man" || $0.hasPrefix("man") && $0.count == 4 }),
+                let section = name.split(separator: ".").last, section.count == 1, let digit = section.first,
+                ("1"..."9").contains(digit), name.count > 2
+            {
+                lines.append("    man" + String(digit) + ".install " + quoted)
+            }
+        }
+        return lines
     }
 
     /// `https://github.com/OWNER/REPO` from a GitHub download base.

@@ -3,9 +3,13 @@ import RelctlArtifacts
 import RelctlBasics
 import Synchronization
 
-/// What every forge's REST client shares: its headers on each request, the token bound to the
-/// API's origin (in whichever header the forge reads it), the idle timeout and overall deadline,
-/// JSON bodies, the statuses a call expects, and error bodies read with the token masked.
+/// The one HTTP client of the three forges (GitHub, GitLab, Gitea/Forgejo): their release, asset,
+/// tag and pull-request calls all go through it. It holds what they share: the forge's headers on
+/// each request, the token bound to the API's origin (in whichever header the forge reads it), the
+/// idle timeout and overall deadline, JSON bodies, the statuses a call expects, listings paged
+/// within one page and byte bound, and error bodies read once (`ForgeErrorShape`) with the token
+/// masked. Retries and rate limits are the `RetryingHTTPClient` it is given. A forge keeps only
+/// its URLs, its headers and its JSON shapes.
 package struct ForgeAPIClient: Sendable {
     /// The forge's name in messages: GitHub, GitLab, Gitea/Forgejo.
     package var forge: String
@@ -15,9 +19,27 @@ package struct ForgeAPIClient: Sendable {
     package var secret: String
     package var headers: [String: String]
     package var timeout: TimeInterval
-    package var deadline: TimeInterval = HTTPRequest.defaultDeadline
-    /// The forge's error document read into an error, from a response already masked.
-    package var apiError: @Sendable (_ response: HTTPResponse, _ request: String) -> PublishError
+    package var deadline: TimeInterval
+    /// How the forge's listings name their next page.
+    package var paging: ForgePaging
+    /// What the forge's error documents hold beyond the common fields, and its hints per status.
+    package var errors: ForgeErrorShape
+
+    package init(
+        forge: String, http: any HTTPClient, credential: HTTPCredential?, secret: String, headers: [String: String],
+        timeout: TimeInterval, deadline: TimeInterval, paging: ForgePaging, errors: ForgeErrorShape
+    ) {
+        self.forge = forge
+        self.http = http
+        self.credential = credential
+        self.secret = secret
+        // Every forge is told who calls it.
+        self.headers = headers.merging(["User-Agent": "relctl/\(RelctlVersion.version)"]) { old, _ in old }
+        self.timeout = timeout
+        self.deadline = deadline
+        self.paging = paging
+        self.errors = errors
+    }
 
     /// A request with the forge's headers, the credential, the timeout and the deadline.
     package func request(_ method: String, _ url: URL, body: HTTPRequest.Body = .none) -> HTTPRequest {
@@ -46,9 +68,25 @@ package struct ForgeAPIClient: Sendable {
         let response = try await http.send(request)
         guard expect.contains(response.status) else {
             // Whatever the status (a 2xx the call did not expect too): the body becomes a message.
-            throw apiError(response.maskingSecrets([secret]), request.summary)
+            throw apiError(response.maskingSecrets([secret]), request: request.summary)
         }
         return response
+    }
+
+    /// One call whose answer is a JSON document: sent, its status checked, its body decoded.
+    /// `shown` names the call in messages (`POST releases`).
+    package func call<T: Decodable>(
+        _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>, as type: T.Type,
+        shown: String
+    ) async throws -> T {
+        try decode(type, try await send(method, url, json: json, expect: expect), request: shown)
+    }
+
+    /// A GET of something that may be absent: the document, or nil on 404.
+    package func find<T: Decodable>(_ url: URL, as type: T.Type, shown: String) async throws -> T? {
+        let response = try await send("GET", url, expect: [200, 404])
+        guard response.status == 200 else { return nil }
+        return try decode(type, response, request: shown)
     }
 
     package func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
@@ -60,48 +98,6 @@ package struct ForgeAPIClient: Sendable {
                 message: "unexpected answer: \(String(SecretMask.mask(start, hiding: [secret]).prefix(200)))",
                 documentationURL: nil, details: [])
         }
-    }
-
-    // MARK: listings
-
-    /// The most pages one listing follows: 100,000 items at GitHub's and GitLab's 100 per page.
-    package static let listingPageLimit = 1000
-    /// The most bytes one listing reads, all its pages together: what a listing may cost in memory.
-    package static let listingByteLimit: Int64 = 64 << 20
-
-    /// Every page of a listing, from `first` on while `next` names another page (nil ends it). A
-    /// server that keeps naming pages, or whose pages add up past the byte budget, is an error
-    /// naming the forge, the listing and the limit: a list cut short silently would make a
-    /// release look incomplete, or an asset absent, that is not.
-    package func list<T: Decodable>(
-        _ listing: String, first: URL, pageLimit: Int = listingPageLimit, byteLimit: Int64 = listingByteLimit,
-        next: (_ response: HTTPResponse, _ page: [T], _ url: URL) -> URL?
-    ) async throws -> [T] {
-        var items: [T] = []
-        var url: URL? = first
-        var pages = 0
-        var bytes: Int64 = 0
-        while let page = url {
-            guard pages < pageLimit else {
-                throw PublishError.listingTooLong(forge: forge, listing: listing, limit: .pages(pageLimit))
-            }
-            pages += 1
-            var request = request("GET", page)
-            // A page may use what is left of the budget and no more: memory never grows past it.
-            let left = byteLimit - bytes
-            request.responseLimit = min(HTTPRequest.documentLimit, left)
-            let response: HTTPResponse
-            do { response = try await send(request, expect: [200]) } catch NetworkError.responseTooLarge
-                where left < HTTPRequest.documentLimit
-            {
-                throw PublishError.listingTooLong(forge: forge, listing: listing, limit: .bytes(byteLimit))
-            }
-            bytes += Int64(response.body.count)
-            let chunk = try decode([T].self, response, request: "GET \(listing)")
-            items += chunk
-            url = next(response, chunk, page)
-        }
-        return items
     }
 
     /// `raw` as an API base: http(s) with a host, without trailing slashes; nil otherwise.

@@ -7,49 +7,35 @@ import RelctlModel
 /// create a draft, bring its assets to exactly the local set, check the whole set, then make it
 /// public in one request. Each step starts from what the API reports, so the same command run
 /// again after a crash, a kill or a network failure finishes the job without uploading twice.
-public struct GitHubPublisher: Publisher {
+public struct GitHubPublisher: ForgePublisher {
     public static let id = "github"
+    package static let forge = "GitHub"
     package static let tokenVariables = ["GITHUB_TOKEN", "GH_TOKEN"]
 
-    public var id: String { Self.id }
-    private let http: any HTTPClient
-    private let policy: RetryPolicy
-
-    package init(http: any HTTPClient, policy: RetryPolicy = .standard) {
-        self.http = http
-        self.policy = policy
-    }
-
-    public func preflight(_ request: PublishRequest, context: Context) throws {
-        _ = try settings(request, context: context)
-    }
-
     /// Token, API base and repository, all checked before the first request.
-    private func settings(
+    package func prepare(
         _ request: PublishRequest, context: Context
     ) throws -> (token: String, base: URL, repository: GitHubRepository) {
-        guard let token = Self.tokenVariables.lazy.compactMap({ context.environment[$0] }).first(where: { !$0.isEmpty })
-        else {
-            throw PublishError.noToken(publisher: "GitHub", variables: Self.tokenVariables)
-        }
+        let token = try Self.token(context.environment).value
         let base = try GitHubReleaseAPI.baseURL(environment: context.environment)
-        _ = try Self.policy(policy, environment: context.environment)
-        _ = try Self.seconds("RELCTL_HTTP_TIMEOUT", context.environment)
-        _ = try Self.seconds("RELCTL_HTTP_DEADLINE", context.environment)
+        _ = try session.connection(context.environment)
         let repository = try GitHubRepository.resolve(
             configured: request.configuredRepository, environment: context.environment,
             remoteURL: request.remoteURL, remoteName: "origin")
         return (token, base, repository)
     }
 
+    package let session: ForgeSession
+    package init(session: ForgeSession) { self.session = session }
+
     public func publish(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (token, base, repository) = try settings(request, context: context)
+        let (token, base, repository) = try prepare(request, context: context)
         let console = context.console
-        let policy = try Self.policy(self.policy, environment: context.environment)
-        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
-        let timeout = try Self.seconds("RELCTL_HTTP_TIMEOUT", context.environment) ?? 60
-        var api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client, timeout: timeout)
-        api.deadline = try Self.seconds("RELCTL_HTTP_DEADLINE", context.environment) ?? HTTPRequest.defaultDeadline
+        let (connection, client) = try session.connect(context)
+        let policy = connection.policy
+        let api = GitHubReleaseAPI(
+            baseURL: base, repository: repository, token: token, http: client, timeout: connection.timeout,
+            deadline: connection.deadline)
         let prerelease = request.version.isPrerelease
         let tag = request.tag
 
@@ -62,7 +48,7 @@ public struct GitHubPublisher: Publisher {
         }
         let releases = try await api.listReleases()
         let (release, created) = try await findOrCreateRelease(
-            among: releases, api: api, client: client, request: request, policy: policy, console: console)
+            among: releases, api: api, client: client, request: request, console: console)
         let shown = "release \(tag) (id \(release.id))"
         // A published release is compared, never written to: the same assets, nothing to do;
         // anything else, exit 1 with no write request (immutable releases would answer 422).
@@ -136,35 +122,37 @@ public struct GitHubPublisher: Publisher {
     }
 
     public func comparePublished(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
-        let (token, base, repository) = try settings(request, context: context)
-        let policy = try Self.policy(self.policy, environment: context.environment)
-        let console = context.console
-        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
-        let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client)
-        guard let release = choose(try await api.listReleases(), tag: request.tag, console: .silent), !release.draft
-        else { return nil }
+        guard case let (api, release)? = try await published(request, context: context) else { return nil }
         let shown = "release \(request.tag) (id \(release.id))"
         _ = try await publishedPlan(release, shown: shown, api: api, request: request)
-        return PublishedForgeRelease(shown: "\(shown) on \(repository)", assetNames: Set(request.assets.names))
+        return PublishedForgeRelease(shown: "\(shown) on \(api.repository)", assetNames: Set(request.assets.names))
     }
 
     public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
-        let (token, base, repository) = try settings(request, context: context)
-        let policy = try Self.policy(self.policy, environment: context.environment)
-        let console = context.console
-        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
+        guard case let (api, release)? = try await published(request, context: context) else { return nil }
+        let assets = try await api.listAssets(releaseID: release.id).filter(\.isUploaded)
+        return PublishedForgeRelease(
+            shown: "release \(request.tag) (id \(release.id)) on \(api.repository)",
+            assetNames: Set(assets.map(\.name)))
+    }
+
+    /// This tag's published release (nil when there is none, or only a draft) and the API that
+    /// read it, with reads only.
+    private func published(
+        _ request: PublishRequest, context: Context
+    ) async throws -> (GitHubReleaseAPI, GitHubRelease)? {
+        let (token, base, repository) = try prepare(request, context: context)
+        let client = try session.connect(context).client
         let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client)
         guard let release = choose(try await api.listReleases(), tag: request.tag, console: .silent), !release.draft
         else { return nil }
-        let assets = try await api.listAssets(releaseID: release.id).filter(\.isUploaded)
-        return PublishedForgeRelease(
-            shown: "release \(request.tag) (id \(release.id)) on \(repository)", assetNames: Set(assets.map(\.name)))
+        return (api, release)
     }
 
     /// The release for this tag (a draft is created when there is none), and whether it is new.
     private func findOrCreateRelease(
         among releases: [GitHubRelease], api: GitHubReleaseAPI, client: RetryingHTTPClient, request: PublishRequest,
-        policy: RetryPolicy, console: Console
+        console: Console
     ) async throws -> (GitHubRelease, created: Bool) {
         let tag = request.tag
         if let found = choose(releases, tag: tag, console: console) {
@@ -172,7 +160,7 @@ public struct GitHubPublisher: Publisher {
             return (found, false)
         }
         let release = try await createDraft(
-            api: api, client: client, request: request, prerelease: request.version.isPrerelease, policy: policy)
+            api: api, client: client, request: request, prerelease: request.version.isPrerelease)
         console.info("created draft release \(release.id) for \(tag)")
         return (release, true)
     }
@@ -251,10 +239,9 @@ public struct GitHubPublisher: Publisher {
     }
 
     public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (token, base, repository) = try settings(request, context: context)
+        let (token, base, repository) = try prepare(request, context: context)
         let console = context.console
-        let policy = try Self.policy(self.policy, environment: context.environment)
-        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
+        let client = try session.connect(context).client
         let api = GitHubReleaseAPI(baseURL: base, repository: repository, token: token, http: client)
         // Listing releases needs the token to be valid and to see the repository; drafts are
         // listed only to tokens that can write, so a draft seen here also proves write access.
@@ -295,22 +282,13 @@ public struct GitHubPublisher: Publisher {
     /// Creates the draft. If the answer is lost (reset, 5xx), the draft may exist anyway: look
     /// before creating again, so a flaky network does not leave several drafts behind.
     private func createDraft(
-        api: GitHubReleaseAPI, client: RetryingHTTPClient, request: PublishRequest, prerelease: Bool,
-        policy: RetryPolicy
+        api: GitHubReleaseAPI, client: RetryingHTTPClient, request: PublishRequest, prerelease: Bool
     ) async throws -> GitHubRelease {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                return try await api.createDraft(
-                    tag: request.tag, title: request.title, body: request.body, prerelease: prerelease)
-            } catch let error where Self.outcomeUnknown(error) && attempt < policy.maxAttempts {
-                try await client.backoff(
-                    after: attempt,
-                    reason:
-                        "creating the draft for \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")")
-                if let found = choose(try await api.listReleases(), tag: request.tag, console: .silent) { return found }
-            }
+        try await client.createOnce("creating the draft for \(request.tag)") {
+            try await api.createDraft(
+                tag: request.tag, title: request.title, body: request.body, prerelease: prerelease)
+        } find: {
+            choose(try await api.listReleases(), tag: request.tag, console: .silent)
         }
     }
 

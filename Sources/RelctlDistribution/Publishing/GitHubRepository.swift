@@ -49,18 +49,13 @@ package struct GitHubRepository: Sendable, Equatable, CustomStringConvertible {
     package static func resolve(
         configured: String?, environment: [String: String], remoteURL: String?, remoteName: String
     ) throws -> GitHubRepository {
-        if let configured {
-            guard let repository = GitHubRepository(configured) else {
-                throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] github")
-            }
-            return repository
-        }
-        if let fromEnvironment = environment["GITHUB_REPOSITORY"], !fromEnvironment.isEmpty {
-            guard let repository = GitHubRepository(fromEnvironment) else {
-                throw PublishError.badRepository(value: fromEnvironment, source: "GITHUB_REPOSITORY")
-            }
-            return repository
-        }
+        let named = try ForgeSetting.first(
+            [
+                (configured, "relctl.toml [publish] github"),
+                (ForgeSetting.set(environment["GITHUB_REPOSITORY"]), "GITHUB_REPOSITORY"),
+            ],
+            { GitHubRepository($0) }, bad: PublishError.badRepository(value:source:))
+        if let named { return named }
         if let remoteURL, let repository = GitHubRepository(remoteURL: remoteURL) { return repository }
         let why =
             remoteURL.map { "the remote `\(remoteName)` (\($0)) is not a GitHub URL" }
@@ -68,4 +63,23 @@ package struct GitHubRepository: Sendable, Equatable, CustomStringConvertible {
         throw PublishError.noRepository(
             hint: "\(why); set `github = \"OWNER/REPO\"` in relctl.toml's [publish] section or GITHUB_REPOSITORY")
     }
+}
+
+/// Where a forge's repository or project is named: the first place that names it wins.
+package enum ForgeSetting {
+    /// The value of the first of `places` that holds one, read by `parse`; a value it refuses is
+    /// `bad(value, source)`, naming where it came from. Nil when no place holds a value.
+    package static func first<T>(
+        _ places: [(value: String?, source: String)], _ parse: (String) -> T?,
+        bad: (_ value: String, _ source: String) -> PublishError
+    ) throws -> T? {
+        for case let (value?, source) in places {
+            guard let parsed = parse(value) else { throw bad(value, source) }
+            return parsed
+        }
+        return nil
+    }
+
+    /// An environment variable's value, nil when it is unset or empty.
+    package static func set(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
 }

@@ -9,7 +9,8 @@ import RelctlBasics
 /// /projects/:id/releases/:tag_name/assets/links`) and "Tags API" (`GET
 /// /projects/:id/repository/tags/:tag_name`). `:id` is the project's path, URL-encoded. The token
 /// goes in `PRIVATE-TOKEN` (a personal, project or group access token) or `JOB-TOKEN` (a CI job's
-/// `CI_JOB_TOKEN`), to the API's origin only.
+/// `CI_JOB_TOKEN`), to the API's origin only. The merge requests are `requests`. Every call goes
+/// through `ForgeAPIClient`: this type holds GitLab's URLs, headers, JSON shapes and error hints only.
 package struct GitLabAPI: Sendable {
     package static let defaultBaseURL = "https://gitlab.com/api/v4"
 
@@ -19,22 +20,34 @@ package struct GitLabAPI: Sendable {
 
     package init(
         baseURL: URL, project: GitLabProject, token: String, tokenHeader: String, http: any HTTPClient,
-        timeout: TimeInterval = 60
+        timeout: TimeInterval = 60, deadline: TimeInterval = HTTPRequest.defaultDeadline
     ) {
         self.baseURL = baseURL
         self.project = project
         let variable = tokenHeader == "JOB-TOKEN" ? "CI_JOB_TOKEN" : "GITLAB_TOKEN"
         client = ForgeAPIClient(
             forge: "GitLab", http: http, credential: HTTPCredential(header: tokenHeader, value: token, for: baseURL),
-            secret: token,
-            headers: ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"], timeout: timeout,
-            apiError: { Self.apiError($0, request: $1, variable: variable) })
+            secret: token, headers: ["Accept": "application/json"], timeout: timeout, deadline: deadline,
+            paging: .header("X-Next-Page"), errors: Self.errors(variable: variable))
     }
 
-    /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
-    package var deadline: TimeInterval {
-        get { client.deadline }
-        set { client.deadline = newValue }
+    /// The header a token from `variable` goes in: `JOB-TOKEN` for a CI job's `CI_JOB_TOKEN`,
+    /// `PRIVATE-TOKEN` for any other (a personal, project or group access token).
+    package static func tokenHeader(_ variable: String) -> String {
+        variable == "CI_JOB_TOKEN" ? "JOB-TOKEN" : "PRIVATE-TOKEN"
+    }
+
+    /// GitLab's error documents: `{"message": "…"}`, `{"message": {"field": ["…"]}}` or `{"error":
+    /// "…"}`, with no documentation link; the hints name the token's variable.
+    package static func errors(variable: String) -> ForgeErrorShape {
+        ForgeErrorShape(
+            documentationKey: nil,
+            hints: [
+                401: "check \(variable)",
+                403:
+                    "\(variable) needs the api scope (or the CI job token) and at least the Developer role on the project",
+                404: "no such project, or \(variable) cannot see it",
+            ])
     }
 
     /// `GITLAB_API_URL`, else `CI_API_V4_URL` (set in every GitLab CI job), else gitlab.com's.
@@ -86,9 +99,10 @@ package struct GitLabAPI: Sendable {
             var target: String
             var commit: Commit?
         }
-        let response = try await send("GET", url("/repository/tags/\(Self.segment(tag))"), expect: [200, 404])
-        guard response.status == 200 else { return nil }
-        let found = try decode(Tag.self, response, request: "GET repository/tags/\(tag)")
+        let url = url("/repository/tags/\(Self.segment(tag))")
+        guard let found = try await client.find(url, as: Tag.self, shown: "GET repository/tags/\(tag)") else {
+            return nil
+        }
         return (found.target, found.commit?.id)
     }
 
@@ -122,15 +136,14 @@ package struct GitLabAPI: Sendable {
         // Each PUT adds a package file: a 502 whose upload landed must not be sent again blindly.
         request.retriedBlindly = false
         let response = try await client.send(request, expect: [200, 201])
-        return try decode(GitLabPackageFile.self, response, request: "PUT \(asset.name)")
+        return try client.decode(GitLabPackageFile.self, response, request: "PUT \(asset.name)")
     }
 
     // MARK: releases
 
     package func release(_ tag: String) async throws -> GitLabRelease? {
-        let response = try await send("GET", url("/releases/\(Self.segment(tag))"), expect: [200, 404])
-        guard response.status == 200 else { return nil }
-        return try decode(GitLabRelease.self, response, request: "GET releases/\(tag)")
+        try await client.find(
+            url("/releases/\(Self.segment(tag))"), as: GitLabRelease.self, shown: "GET releases/\(tag)")
     }
 
     /// Creates the release with every link in one request: it is public from that moment.
@@ -143,11 +156,10 @@ package struct GitLabAPI: Sendable {
             struct Assets: Encodable { var links: [GitLabReleaseLink] }
             var tag_name: String, name: String, description: String, assets: Assets
         }
-        let response = try await send(
+        return try await client.call(
             "POST", url("/releases"),
             json: Fields(tag_name: tag, name: title, description: description, assets: .init(links: links)),
-            expect: [201])
-        return try decode(GitLabRelease.self, response, request: "POST releases")
+            expect: [201], as: GitLabRelease.self, shown: "POST releases")
     }
 
     package func links(_ tag: String) async throws -> [GitLabReleaseLink] {
@@ -155,7 +167,7 @@ package struct GitLabAPI: Sendable {
     }
 
     package func addLink(_ link: GitLabReleaseLink, tag: String) async throws {
-        _ = try await send("POST", url("/releases/\(Self.segment(tag))/assets/links"), json: link, expect: [201])
+        _ = try await client.send("POST", url("/releases/\(Self.segment(tag))/assets/links"), json: link, expect: [201])
     }
 
     // MARK: plumbing
@@ -163,50 +175,9 @@ package struct GitLabAPI: Sendable {
     /// Offset pagination (docs.gitlab.com, "REST API": "Pagination"): `per_page` up to 100, and
     /// `X-Next-Page` names the next page, empty on the last.
     package func listAll<T: Decodable>(_ rest: String, query: [String: String]) async throws -> [T] {
-        let first = url(rest, query: query.merging(["per_page": "100", "page": "1"]) { $1 })
-        return try await client.list("GET \(rest.drop { $0 == "/" })", first: first) { response, _, _ in
-            guard let next = response.header("X-Next-Page"), !next.isEmpty, Int(next) != nil else { return nil }
-            return url(rest, query: query.merging(["per_page": "100", "page": next]) { $1 })
+        try await client.listAll("GET \(rest.drop { $0 == "/" })") { page in
+            url(rest, query: query.merging(["per_page": "100", "page": String(page)]) { $1 })
         }
-    }
-
-    private func send(
-        _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
-    ) async throws -> HTTPResponse {
-        try await client.send(method, url, json: json, expect: expect)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
-        try client.decode(type, response, request: request)
-    }
-
-    /// GitLab's error documents: `{"message": "…"}`, `{"message": {"field": ["…"]}}` or `{"error": "…"}`.
-    package static func apiError(_ response: HTTPResponse, request: String, variable: String) -> PublishError {
-        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-        var message: String
-        var details: [String] = []
-        if let text = object?["message"] as? String {
-            message = text
-        } else if let fields = object?["message"] as? [String: Any] {
-            message = "rejected"
-            details = fields.keys.sorted().map { key in
-                "\(key) \((fields[key] as? [String])?.joined(separator: ", ") ?? "\(fields[key] ?? "")")"
-            }
-        } else if let text = object?["error"] as? String {
-            message = text
-        } else {
-            message = response.text.isEmpty ? "no message" : String(response.text.prefix(300))
-        }
-        switch response.status {
-        case 401: message += " (check \(variable))"
-        case 403:
-            message +=
-                " (\(variable) needs the api scope (or the CI job token) and at least the Developer role on the project)"
-        case 404: message += " (no such project, or \(variable) cannot see it)"
-        default: break
-        }
-        return .api(
-            request: request, status: response.status, message: message, documentationURL: nil, details: details)
     }
 }
 
@@ -314,18 +285,13 @@ package struct GitLabProject: Sendable, Equatable, CustomStringConvertible {
 
     /// `[publish] gitlab`, else `CI_PROJECT_PATH` (set in every GitLab CI job).
     package static func resolve(configured: String?, environment: [String: String]) throws -> GitLabProject {
-        if let configured {
-            guard let project = GitLabProject(configured) else {
-                throw PublishError.badProjectPath(value: configured, source: "relctl.toml [publish] gitlab")
-            }
-            return project
-        }
-        if let fromCI = environment["CI_PROJECT_PATH"], !fromCI.isEmpty {
-            guard let project = GitLabProject(fromCI) else {
-                throw PublishError.badProjectPath(value: fromCI, source: "CI_PROJECT_PATH")
-            }
-            return project
-        }
+        let named = try ForgeSetting.first(
+            [
+                (configured, "relctl.toml [publish] gitlab"),
+                (ForgeSetting.set(environment["CI_PROJECT_PATH"]), "CI_PROJECT_PATH"),
+            ],
+            { GitLabProject($0) }, bad: PublishError.badProjectPath(value:source:))
+        if let named { return named }
         throw PublishError.noProject(
             forge: "GitLab",
             hint: "set `gitlab = \"GROUP/PROJECT\"` in relctl.toml's [publish] section or CI_PROJECT_PATH")
@@ -336,57 +302,45 @@ package struct GitLabProject: Sendable, Equatable, CustomStringConvertible {
 /// `source_branch` and `state=opened` (offset pagination, `X-Next-Page`), `POST
 /// /projects/:id/merge_requests`, `PUT /projects/:id/merge_requests/:iid` (title, description,
 /// `state_event: close`).
-extension GitLabAPI: ReleaseRequestAPI {
-    private struct MergeRequest: Decodable {
-        var iid: Int
-        var title: String
-        var description: String?
-        var web_url: String
-        var source_branch: String
-        var target_branch: String
-        /// The project the source branch belongs to: a fork's id for a request from a fork.
-        var source_project_id: Int?
-        var target_project_id: Int?
-        var request: ForgeRequest {
-            ForgeRequest(
-                number: iid, title: title, body: description ?? "", head: source_branch, base: target_branch,
-                url: web_url, sourceRepository: source_project_id, targetRepository: target_project_id)
-        }
+extension GitLabAPI {
+    package var requests: ForgeRequests<GitLabMergeRequest> {
+        let api = self
+        return ForgeRequests(
+            client: client, noun: "merge request", place: project.description, collection: "merge_requests",
+            url: { api.url("/" + $0) },
+            listOpen: { head in
+                try await api.listAll("/merge_requests", query: ["state": "opened", "source_branch": head])
+            },
+            changeMethod: "PUT", changed: [200])
+    }
+}
+
+/// A merge request as GitLab's Merge requests API returns it, and the bodies its calls take.
+package struct GitLabMergeRequest: ForgeRequestDocument {
+    var iid: Int, title: String, description: String?, web_url: String
+    var source_branch: String, target_branch: String
+    /// The projects the branches belong to: a fork's id as the source of a request from a fork.
+    var source_project_id: Int?, target_project_id: Int?
+
+    package var request: ForgeRequest {
+        ForgeRequest(
+            number: iid, title: title, body: description ?? "", head: source_branch, base: target_branch,
+            url: web_url, sourceRepository: source_project_id, targetRepository: target_project_id)
     }
 
-    package var noun: String { "merge request" }
-    package var place: String { project.description }
-
-    package func openRequests(head: String) async throws -> [ForgeRequest] {
-        let found: [MergeRequest] = try await listAll(
-            "/merge_requests", query: ["state": "opened", "source_branch": head])
-        return found.map(\.request).filter { $0.head == head }
+    struct Creating: Encodable {
+        var source_branch: String, target_branch: String, title: String, description: String
+        /// The branch is relctl's: GitLab deletes it once the request is merged.
+        var remove_source_branch = true
     }
+    struct Updating: Encodable { var title: String, description: String }
+    struct Closing: Encodable { var state_event = "close" }
 
-    package func create(head: String, base: String, title: String, body: String) async throws -> ForgeRequest {
-        struct Fields: Encodable {
-            var source_branch: String, target_branch: String, title: String, description: String
-            /// The branch is relctl's: GitLab deletes it once the request is merged.
-            var remove_source_branch: Bool
-        }
-        let response = try await client.send(
-            "POST", url("/merge_requests"),
-            json: Fields(
-                source_branch: head, target_branch: base, title: title, description: body, remove_source_branch: true),
-            expect: [201])
-        return try client.decode(MergeRequest.self, response, request: "POST merge_requests").request
+    package static func creating(head: String, base: String, title: String, body: String) -> any Encodable {
+        Creating(source_branch: head, target_branch: base, title: title, description: body)
     }
-
-    package func update(_ number: Int, title: String, body: String) async throws -> ForgeRequest {
-        struct Fields: Encodable { var title: String, description: String }
-        let response = try await client.send(
-            "PUT", url("/merge_requests/\(number)"), json: Fields(title: title, description: body), expect: [200])
-        return try client.decode(MergeRequest.self, response, request: "PUT merge_requests/\(number)").request
+    package static func updating(title: String, body: String) -> any Encodable {
+        Updating(title: title, description: body)
     }
-
-    package func close(_ number: Int) async throws {
-        struct Fields: Encodable { var state_event: String }
-        _ = try await client.send(
-            "PUT", url("/merge_requests/\(number)"), json: Fields(state_event: "close"), expect: [200])
-    }
+    package static var closing: any Encodable { Closing() }
 }

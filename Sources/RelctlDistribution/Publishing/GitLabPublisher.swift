@@ -9,34 +9,14 @@ import RelctlBasics
 /// what exists (package files, the release, its links): before the release, it uploads only what
 /// is missing; once the release exists it is public and is compared, never written to. GitLab keeps
 /// every upload of a name as its own package file and serves the newest: that is the copy compared.
-public struct GitLabPublisher: Publisher {
+public struct GitLabPublisher: ForgePublisher {
     public static let id = "gitlab"
+    package static let forge = "GitLab"
     package static let tokenVariables = ["GITLAB_TOKEN", "CI_JOB_TOKEN"]
 
-    public var id: String { Self.id }
-    private let http: any HTTPClient
-    private let policy: RetryPolicy
-
-    package init(http: any HTTPClient, policy: RetryPolicy = .standard) {
-        self.http = http
-        self.policy = policy
-    }
-
-    public func preflight(_ request: PublishRequest, context: Context) throws {
-        _ = try api(request, context: context)
-    }
-
-    private func api(_ request: PublishRequest, context: Context) throws -> (GitLabAPI, RetryingHTTPClient) {
+    package func prepare(_ request: PublishRequest, context: Context) throws -> (GitLabAPI, RetryingHTTPClient) {
         let environment = context.environment
-        let token: String
-        let header: String
-        if let personal = environment["GITLAB_TOKEN"], !personal.isEmpty {
-            (token, header) = (personal, "PRIVATE-TOKEN")
-        } else if let job = environment["CI_JOB_TOKEN"], !job.isEmpty {
-            (token, header) = (job, "JOB-TOKEN")
-        } else {
-            throw PublishError.noToken(publisher: "GitLab", variables: Self.tokenVariables)
-        }
+        let (token, variable) = try Self.token(environment)
         if request.replace {
             throw PublishError.replaceUnsupported(
                 forge: "GitLab",
@@ -46,15 +26,15 @@ public struct GitLabPublisher: Publisher {
         }
         let base = try GitLabAPI.baseURL(environment: environment)
         let project = try GitLabProject.resolve(configured: request.configuredGitLabProject, environment: environment)
-        let console = context.console
-        let policy = try GitHubPublisher.policy(self.policy, environment: environment)
-        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
-        var api = GitLabAPI(
-            baseURL: base, project: project, token: token, tokenHeader: header, http: client,
-            timeout: try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", environment) ?? 60)
-        api.deadline = try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", environment) ?? HTTPRequest.defaultDeadline
+        let (connection, client) = try session.connect(context)
+        let api = GitLabAPI(
+            baseURL: base, project: project, token: token, tokenHeader: GitLabAPI.tokenHeader(variable), http: client,
+            timeout: connection.timeout, deadline: connection.deadline)
         return (api, client)
     }
+
+    package let session: ForgeSession
+    package init(session: ForgeSession) { self.session = session }
 
     /// The local assets against the package's newest same-name files.
     private struct Plan {
@@ -77,7 +57,7 @@ public struct GitLabPublisher: Publisher {
     }
 
     public func publish(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (api, client) = try api(request, context: context)
+        let (api, client) = try prepare(request, context: context)
         let console = context.console
         let tag = request.tag
         let project = api.project.description
@@ -189,7 +169,7 @@ public struct GitLabPublisher: Publisher {
     }
 
     public func comparePublished(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
-        let (api, _) = try api(request, context: context)
+        let (api, _) = try prepare(request, context: context)
         guard try await api.release(request.tag) != nil else { return nil }
         try await requirePublishedComplete(request, api: api)
         return PublishedForgeRelease(
@@ -197,14 +177,14 @@ public struct GitLabPublisher: Publisher {
     }
 
     public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
-        let (api, _) = try api(request, context: context)
+        let (api, _) = try prepare(request, context: context)
         guard try await api.release(request.tag) != nil else { return nil }
         let names = try await api.links(request.tag).map(\.name)
         return PublishedForgeRelease(shown: "release \(request.tag) on \(api.project)", assetNames: Set(names))
     }
 
     public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (api, _) = try api(request, context: context)
+        let (api, _) = try prepare(request, context: context)
         let project = api.project.description
         let version = request.version.description
         let existing = try await api.release(request.tag)

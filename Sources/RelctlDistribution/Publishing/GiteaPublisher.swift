@@ -8,65 +8,43 @@ import RelctlBasics
 /// one is checked by its size and then by the SHA256 of the bytes it serves (downloaded once per
 /// attachment and run). Every step starts from what the API reports, so a re-run after any failure
 /// finishes the job without uploading twice.
-public struct GiteaPublisher: Publisher {
+public struct GiteaPublisher: ForgePublisher {
     public static let id = "gitea"
+    package static let forge = "Gitea/Forgejo"
     package static let tokenVariables = ["GITEA_TOKEN"]
 
-    public var id: String { Self.id }
-    private let http: any HTTPClient
-    private let policy: RetryPolicy
-
-    package init(http: any HTTPClient, policy: RetryPolicy = .standard) {
-        self.http = http
-        self.policy = policy
-    }
-
-    public func preflight(_ request: PublishRequest, context: Context) throws {
-        _ = try settings(request, context: context)
-    }
-
-    private func settings(
-        _ request: PublishRequest, context: Context
-    ) throws -> (token: String, base: URL, repository: GitHubRepository) {
-        guard let token = context.environment["GITEA_TOKEN"], !token.isEmpty else {
-            throw PublishError.noToken(publisher: "Gitea/Forgejo", variables: Self.tokenVariables)
-        }
+    package func prepare(_ request: PublishRequest, context: Context) throws -> (GiteaReleaseAPI, RetryingHTTPClient) {
+        let token = try Self.token(context.environment).value
         let base = try GiteaReleaseAPI.baseURL(environment: context.environment)
-        _ = try GitHubPublisher.policy(policy, environment: context.environment)
-        _ = try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", context.environment)
-        _ = try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", context.environment)
-        return (token, base, try Self.repository(request))
+        let (connection, client) = try session.connect(context)
+        let repository = try Self.repository(
+            configured: request.configuredGiteaRepository, remoteURL: request.remoteURL)
+        let api = GiteaReleaseAPI(
+            baseURL: base, repository: repository, token: token, http: client, timeout: connection.timeout,
+            deadline: connection.deadline)
+        return (api, client)
     }
 
-    /// `[publish] gitea`, else the release remote's URL (a Forgejo Actions checkout's origin).
-    package static func repository(_ request: PublishRequest) throws -> GitHubRepository {
-        if let configured = request.configuredGiteaRepository {
+    /// `[publish] gitea`, else the remote's URL (a Forgejo Actions checkout's origin): `publish`
+    /// and `release-pr` find the repository alike.
+    package static func repository(configured: String?, remoteURL: String?) throws -> GitHubRepository {
+        if let configured {
             guard let repository = GitHubRepository(configured) else {
                 throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] gitea")
             }
             return repository
         }
-        if let remote = request.remoteURL, let repository = GitHubRepository(remoteURL: remote) { return repository }
+        if let remoteURL, let repository = GitHubRepository(remoteURL: remoteURL) { return repository }
         throw PublishError.noProject(
-            forge: "Gitea/Forgejo",
+            forge: forge,
             hint: "set `gitea = \"OWNER/REPO\"` in relctl.toml's [publish] section (or give the project a remote)")
     }
 
-    private func api(_ request: PublishRequest, context: Context) throws -> (GiteaReleaseAPI, RetryingHTTPClient) {
-        let (token, base, repository) = try settings(request, context: context)
-        let console = context.console
-        let policy = try GitHubPublisher.policy(self.policy, environment: context.environment)
-        let client = RetryingHTTPClient(base: http, policy: policy, onWait: { console.warning($0) })
-        var api = GiteaReleaseAPI(
-            baseURL: base, repository: repository, token: token, http: client,
-            timeout: try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", context.environment) ?? 60)
-        api.deadline =
-            try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", context.environment) ?? HTTPRequest.defaultDeadline
-        return (api, client)
-    }
+    package let session: ForgeSession
+    package init(session: ForgeSession) { self.session = session }
 
     public func publish(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (api, client) = try api(request, context: context)
+        let (api, client) = try prepare(request, context: context)
         let console = context.console
         let tag = request.tag
         let repository = api.repository.description
@@ -154,7 +132,7 @@ public struct GiteaPublisher: Publisher {
     }
 
     public func comparePublished(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
-        let (api, _) = try api(request, context: context)
+        let (api, _) = try prepare(request, context: context)
         guard let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent),
             !release.draft
         else { return nil }
@@ -165,7 +143,7 @@ public struct GiteaPublisher: Publisher {
     }
 
     public func publishedRelease(_ request: PublishRequest, context: Context) async throws -> PublishedForgeRelease? {
-        let (api, _) = try api(request, context: context)
+        let (api, _) = try prepare(request, context: context)
         guard let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent),
             !release.draft
         else { return nil }
@@ -194,7 +172,7 @@ public struct GiteaPublisher: Publisher {
     }
 
     public func rehearse(_ request: PublishRequest, context: Context) async throws -> PublishReport {
-        let (api, _) = try api(request, context: context)
+        let (api, _) = try prepare(request, context: context)
         let release = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: context.console)
         var checker = GiteaAttachmentCheck(api: api)
         var plan = try await checker.plan(request.assets.assets, remote: [])
@@ -227,28 +205,11 @@ public struct GiteaPublisher: Publisher {
     private func createDraft(
         api: GiteaReleaseAPI, client: RetryingHTTPClient, request: PublishRequest
     ) async throws -> GiteaRelease {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                return try await api.createDraft(
-                    tag: request.tag, title: request.title, body: request.body, prerelease: request.version.isPrerelease
-                )
-            } catch let error
-                where (GitHubPublisher.outcomeUnknown(error) || Self.conflict(error))
-                && attempt < client.policy.maxAttempts
-            {
-                if GitHubPublisher.outcomeUnknown(error) {
-                    try await client.backoff(
-                        after: attempt,
-                        reason:
-                            "creating the draft for \(request.tag): \((error as? any RelctlError)?.message ?? "\(error)")"
-                    )
-                }
-                if let found = ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent) {
-                    return found
-                }
-            }
+        try await client.createOnce("creating the draft for \(request.tag)", exists: Self.conflict) {
+            try await api.createDraft(
+                tag: request.tag, title: request.title, body: request.body, prerelease: request.version.isPrerelease)
+        } find: {
+            ReleaseChoice.choose(try await api.listReleases(), tag: request.tag, console: .silent)
         }
     }
 

@@ -7,8 +7,10 @@ import RelctlBasics
 /// swagger documents them (https://gitea.com/api/swagger, https://codeberg.org/api/swagger):
 /// `GET/POST /repos/{owner}/{repo}/releases`, `PATCH …/releases/{id}`, `GET/POST
 /// …/releases/{id}/assets` (upload: multipart field `attachment`, query `name`), `DELETE
-/// …/releases/{id}/assets/{attachment_id}`, `GET /repos/{owner}/{repo}/tags/{tag}`. The token
-/// goes as `Authorization: token …` (docs.gitea.com, "API Usage"), to the API's origin only.
+/// …/releases/{id}/assets/{attachment_id}`, `GET /repos/{owner}/{repo}/tags/{tag}`, and the pull
+/// requests (`requests`). The token goes as `Authorization: token …` (docs.gitea.com, "API
+/// Usage"), to the API's origin only. Every call goes through `ForgeAPIClient`: this type holds
+/// Gitea's URLs, headers, JSON shapes and error hints only.
 package struct GiteaReleaseAPI: Sendable {
     package var baseURL: URL
     package var repository: GitHubRepository
@@ -16,24 +18,29 @@ package struct GiteaReleaseAPI: Sendable {
     /// Gitea's default `MAX_RESPONSE_ITEMS` is 50: a larger `limit` is cut to it anyway.
     package static let pageSize = 50
 
+    /// `timeout`: each request's idle timeout; `deadline`: its overall deadline (seconds).
     package init(
-        baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60
+        baseURL: URL, repository: GitHubRepository, token: String, http: any HTTPClient, timeout: TimeInterval = 60,
+        deadline: TimeInterval = HTTPRequest.defaultDeadline
     ) {
         self.baseURL = baseURL
         self.repository = repository
         client = ForgeAPIClient(
             forge: "Gitea/Forgejo", http: http,
-            credential: HTTPCredential(authorization: "token \(token)", for: baseURL),
-            secret: token,
-            headers: ["Accept": "application/json", "User-Agent": "relctl/\(RelctlVersion.version)"], timeout: timeout,
-            apiError: Self.apiError)
+            credential: HTTPCredential(authorization: "token \(token)", for: baseURL), secret: token,
+            headers: ["Accept": "application/json"], timeout: timeout, deadline: deadline, paging: .counted,
+            errors: Self.errors)
     }
 
-    /// Per-request overall deadline, in seconds (`RELCTL_HTTP_DEADLINE`).
-    package var deadline: TimeInterval {
-        get { client.deadline }
-        set { client.deadline = newValue }
-    }
+    /// Gitea's error documents (swagger `APIError`: `message`, `url`; `APIValidationError` alike).
+    package static let errors = ForgeErrorShape(
+        documentationKey: "url",
+        hints: [
+            401: "check GITEA_TOKEN",
+            403: "the token needs the write:repository scope and write access to the repository",
+            404: "no such repository or release, or the token cannot see it",
+            409: "a release for this tag already exists",
+        ])
 
     /// `GITEA_API_URL`, else `GITEA_SERVER_URL` + `/api/v1`; there is no default server.
     package static func baseURL(environment: [String: String]) throws -> URL {
@@ -69,10 +76,8 @@ package struct GiteaReleaseAPI: Sendable {
             var id: String
             var commit: Commit?
         }
-        let response = try await send(
-            "GET", repositoryURL.appendingPathComponent("tags").appendingPathComponent(tag), expect: [200, 404])
-        guard response.status == 200 else { return nil }
-        let found = try decode(Tag.self, response, request: "GET tags/\(tag)")
+        let url = repositoryURL.appendingPathComponent("tags").appendingPathComponent(tag)
+        guard let found = try await client.find(url, as: Tag.self, shown: "GET tags/\(tag)") else { return nil }
         return (found.id, found.commit?.sha)
     }
 
@@ -94,40 +99,36 @@ package struct GiteaReleaseAPI: Sendable {
                 ]
             return components?.url ?? base
         }
-        var number = 1
-        return try await client.list("GET \(path)", first: page(1)) { response, chunk, _ in
-            guard !chunk.isEmpty, LinkHeader.url(response.header("Link"), rel: "next") != nil else { return nil }
-            number += 1
-            return page(number)
-        }
+        return try await client.listAll("GET \(path)", page: page)
     }
 
     package func createDraft(tag: String, title: String, body: String, prerelease: Bool) async throws -> GiteaRelease {
         struct Fields: Encodable { var tag_name: String, name: String, body: String, draft: Bool, prerelease: Bool }
-        let response = try await send(
+        return try await client.call(
             "POST", repositoryURL.appendingPathComponent("releases"),
-            json: Fields(tag_name: tag, name: title, body: body, draft: true, prerelease: prerelease), expect: [201])
-        return try decode(GiteaRelease.self, response, request: "POST releases")
+            json: Fields(tag_name: tag, name: title, body: body, draft: true, prerelease: prerelease), expect: [201],
+            as: GiteaRelease.self, shown: "POST releases")
     }
 
     /// Makes the draft public, with its final title and notes, in one request.
     package func publish(releaseID: Int, title: String, body: String, prerelease: Bool) async throws -> GiteaRelease {
         struct Fields: Encodable { var draft: Bool, name: String, body: String, prerelease: Bool }
-        let response = try await send(
+        return try await client.call(
             "PATCH", repositoryURL.appendingPathComponent("releases/\(releaseID)"),
-            json: Fields(draft: false, name: title, body: body, prerelease: prerelease), expect: [200])
-        return try decode(GiteaRelease.self, response, request: "PATCH release")
+            json: Fields(draft: false, name: title, body: body, prerelease: prerelease), expect: [200],
+            as: GiteaRelease.self, shown: "PATCH release")
     }
 
     package func listAssets(releaseID: Int) async throws -> [GiteaAttachment] {
-        let response = try await send(
-            "GET", repositoryURL.appendingPathComponent("releases/\(releaseID)/assets"), expect: [200])
-        return try decode([GiteaAttachment].self, response, request: "GET assets")
+        // One page: Gitea answers with every attachment of a release.
+        try await client.call(
+            "GET", repositoryURL.appendingPathComponent("releases/\(releaseID)/assets"), expect: [200],
+            as: [GiteaAttachment].self, shown: "GET assets")
     }
 
     package func deleteAsset(releaseID: Int, id: Int) async throws {
         // 404: already gone (an earlier attempt whose answer was lost).
-        _ = try await send(
+        _ = try await client.send(
             "DELETE", repositoryURL.appendingPathComponent("releases/\(releaseID)/assets/\(id)"), expect: [204, 404])
     }
 
@@ -149,7 +150,7 @@ package struct GiteaReleaseAPI: Sendable {
         request.headers["Content-Type"] = body.contentType
         request.progress = progress
         let response = try await client.send(request, expect: [201])
-        return try decode(GiteaAttachment.self, response, request: "upload \(asset.name)")
+        return try client.decode(GiteaAttachment.self, response, request: "upload \(asset.name)")
     }
 
     /// The SHA256 of an attachment's bytes as the server serves them. The token goes along only
@@ -171,118 +172,37 @@ package struct GiteaReleaseAPI: Sendable {
         _ = try await client.send(request, expect: [200])
         return try FileHasher.sha256(of: file)
     }
-
-    // MARK: plumbing
-
-    private func send(
-        _ method: String, _ url: URL, json: (any Encodable)? = nil, expect: Set<Int>
-    ) async throws -> HTTPResponse {
-        try await client.send(method, url, json: json, expect: expect)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, request: String) throws -> T {
-        try client.decode(type, response, request: request)
-    }
-
-    /// Gitea's error documents (swagger `APIError`: `message`, `url`; `APIValidationError` alike).
-    package static func apiError(_ response: HTTPResponse, request: String) -> PublishError {
-        struct Body: Decodable {
-            var message: String?
-            var url: String?
-            var errors: [String]?
-        }
-        let body = try? JSONDecoder().decode(Body.self, from: response.body)
-        var message = body?.message ?? (response.text.isEmpty ? "no message" : String(response.text.prefix(300)))
-        switch response.status {
-        case 401: message += " (check GITEA_TOKEN)"
-        case 403: message += " (the token needs the write:repository scope and write access to the repository)"
-        case 404: message += " (no such repository or release, or the token cannot see it)"
-        case 409: message += " (a release for this tag already exists)"
-        default: break
-        }
-        return .api(
-            request: request, status: response.status, message: message, documentationURL: body?.url,
-            details: body?.errors ?? [])
-    }
 }
 
-/// A release as Gitea's and Forgejo's API v1 return it (swagger model `Release`), the fields relctl reads.
-package struct GiteaRelease: Decodable, Sendable, Equatable {
-    package var id: Int
-    package var tagName: String
-    package var draft: Bool
-    package var prerelease: Bool
+/// Gitea's own field of a release (swagger model `Release`): its page, which may be absent.
+package struct GiteaReleaseFields: Decodable, Sendable, Equatable {
     package var htmlURL: String?
 
-    package enum CodingKeys: String, CodingKey {
-        case id, draft, prerelease
-        case tagName = "tag_name"
-        case htmlURL = "html_url"
-    }
+    private enum CodingKeys: String, CodingKey { case htmlURL = "html_url" }
 }
 
-/// A release attachment (swagger model `Attachment`). Gitea stores no digest of it, so its bytes
-/// are checked by downloading `browser_download_url` and hashing them.
-package struct GiteaAttachment: Decodable, Sendable, Equatable {
-    package var id: Int
-    package var name: String
-    package var size: Int64
+/// A release as Gitea's and Forgejo's API v1 return it, the fields relctl reads.
+package typealias GiteaRelease = ForgeRelease<GiteaReleaseFields>
+
+/// Gitea's own field of a release attachment (swagger model `Attachment`). Gitea stores no
+/// digest of it, so its bytes are checked by downloading `browser_download_url` and hashing them.
+package struct GiteaAttachmentFields: Decodable, Sendable, Equatable {
     package var downloadURL: String
 
-    package enum CodingKeys: String, CodingKey {
-        case id, name, size
-        case downloadURL = "browser_download_url"
-    }
+    private enum CodingKeys: String, CodingKey { case downloadURL = "browser_download_url" }
 }
+
+/// A release attachment as Gitea's and Forgejo's API v1 return it.
+package typealias GiteaAttachment = ForgeAsset<GiteaAttachmentFields>
 
 /// Gitea's and Forgejo's swagger: `GET /repos/{owner}/{repo}/pulls?state=open` (`page`/`limit`,
 /// a Link header; there is no head filter, so every page is read and filtered here), `POST
 /// …/pulls`, `PATCH …/pulls/{index}` (title, body, `state: closed`; answered with 201).
-extension GiteaReleaseAPI: ReleaseRequestAPI {
-    private struct Pull: Decodable {
-        /// `repo_id` is the repository the branch belongs to (a fork's for a request from a fork).
-        struct Ref: Decodable { var ref: String, repo_id: Int? }
-        var number: Int
-        var title: String
-        var body: String?
-        var html_url: String
-        var head: Ref
-        var base: Ref
-        var request: ForgeRequest {
-            ForgeRequest(
-                number: number, title: title, body: body ?? "", head: head.ref, base: base.ref, url: html_url,
-                sourceRepository: head.repo_id, targetRepository: base.repo_id)
+extension GiteaReleaseAPI {
+    package var requests: ForgeRequests<PullRequestDocument> {
+        let api = self
+        return .pulls(client: client, repository: repository, at: repositoryURL, changed: [200, 201]) { _ in
+            try await api.listAll("pulls", query: [URLQueryItem(name: "state", value: "open")])
         }
-    }
-
-    package var noun: String { "pull request" }
-    package var place: String { repository.description }
-
-    package func openRequests(head: String) async throws -> [ForgeRequest] {
-        let pulls: [Pull] = try await listAll("pulls", query: [URLQueryItem(name: "state", value: "open")])
-        return pulls.map(\.request).filter { $0.head == head }
-    }
-
-    package func create(head: String, base: String, title: String, body: String) async throws -> ForgeRequest {
-        struct Fields: Encodable { var head: String, base: String, title: String, body: String }
-        let response = try await client.send(
-            "POST", repositoryURL.appendingPathComponent("pulls"),
-            json: Fields(head: head, base: base, title: title, body: body), expect: [201])
-        return try client.decode(Pull.self, response, request: "POST pulls").request
-    }
-
-    package func update(_ number: Int, title: String, body: String) async throws -> ForgeRequest {
-        struct Fields: Encodable { var title: String, body: String }
-        let response = try await client.send(
-            "PATCH", repositoryURL.appendingPathComponent("pulls/\(number)"), json: Fields(title: title, body: body),
-            expect: [200, 201])
-        return try client.decode(Pull.self, response, request: "PATCH pulls/\(number)").request
-    }
-
-    package func close(_ number: Int) async throws {
-        struct Fields: Encodable { var state: String }
-        _ = try await client.send(
-            "PATCH", repositoryURL.appendingPathComponent("pulls/\(number)"), json: Fields(state: "closed"),
-            expect: [200, 201])
     }
 }

@@ -116,9 +116,6 @@ package protocol DraftableRelease {
     var draft: Bool { get }
 }
 
-extension GitHubRelease: DraftableRelease {}
-extension GiteaRelease: DraftableRelease {}
-
 /// Which of a tag's releases a publisher works on, the same on every forge with drafts.
 package enum ReleaseChoice {
     /// The published one when there is one (a forge allows only one), else the oldest draft

@@ -23,24 +23,10 @@ extension ReleaseRequestAPI {
     package func create(
         head: String, base: String, title: String, body: String, client: RetryingHTTPClient
     ) async throws -> ForgeRequest {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                return try await create(head: head, base: base, title: title, body: body)
-            } catch let error
-                where (GitHubPublisher.outcomeUnknown(error) || Self.alreadyOpen(error))
-                && attempt < client.policy.maxAttempts
-            {
-                if GitHubPublisher.outcomeUnknown(error) {
-                    try await client.backoff(
-                        after: attempt,
-                        reason:
-                            "opening the \(noun) from \(head): \((error as? any RelctlError)?.message ?? "\(error)")"
-                    )
-                }
-                if let found = try await relctlRequests(head: head).first(where: { $0.base == base }) { return found }
-            }
+        try await client.createOnce("opening the \(noun) from \(head)", exists: Self.alreadyOpen) {
+            try await create(head: head, base: base, title: title, body: body)
+        } find: {
+            try await relctlRequests(head: head).first { $0.base == base }
         }
     }
 

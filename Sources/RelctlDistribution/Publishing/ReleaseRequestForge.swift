@@ -26,56 +26,36 @@ package struct ReleaseRequestForge: Sendable {
         id: String, settings: PublishSettings, remoteURL: String?, context: Context, http: (any HTTPClient)? = nil
     ) throws {
         let environment = context.environment
-        let console = context.console
-        let policy = try GitHubPublisher.policy(.standard, environment: environment)
-        let timeout = try GitHubPublisher.seconds("RELCTL_HTTP_TIMEOUT", environment) ?? 60
-        let deadline = try GitHubPublisher.seconds("RELCTL_HTTP_DEADLINE", environment) ?? HTTPRequest.defaultDeadline
-        let client = RetryingHTTPClient(
-            base: http ?? URLSessionHTTPClient.shared, policy: policy, onWait: { console.warning($0) })
-        func token(_ variables: [String], forge: String) throws -> (String, String) {
-            for variable in variables {
-                if let value = environment[variable], !value.isEmpty { return (value, variable) }
-            }
-            throw PublishError.noToken(publisher: forge, variables: variables)
-        }
+        let connection = try ForgeConnection(environment: environment)
+        let (timeout, deadline) = (connection.timeout, connection.deadline)
+        let client = connection.retrying(http ?? URLSessionHTTPClient.shared, console: context.console)
         switch id {
         case GitHubPublisher.id:
-            let (secret, _) = try token(GitHubPublisher.tokenVariables, forge: "GitHub")
+            let secret = try GitHubPublisher.token(environment).value
             let repository = try GitHubRepository.resolve(
                 configured: settings.github, environment: environment, remoteURL: remoteURL, remoteName: "origin")
-            var api = GitHubReleaseAPI(
-                baseURL: try GitHubReleaseAPI.baseURL(environment: environment), repository: repository,
-                token: secret, http: client, timeout: timeout)
-            api.deadline = deadline
-            self.api = api
+            self.api =
+                GitHubReleaseAPI(
+                    baseURL: try GitHubReleaseAPI.baseURL(environment: environment), repository: repository,
+                    token: secret, http: client, timeout: timeout, deadline: deadline
+                ).requests
         case GitLabPublisher.id:
-            let (secret, variable) = try token(GitLabPublisher.tokenVariables, forge: "GitLab")
-            var api = GitLabAPI(
-                baseURL: try GitLabAPI.baseURL(environment: environment),
-                project: try GitLabProject.resolve(configured: settings.gitlab, environment: environment),
-                token: secret, tokenHeader: variable == "CI_JOB_TOKEN" ? "JOB-TOKEN" : "PRIVATE-TOKEN", http: client,
-                timeout: timeout)
-            api.deadline = deadline
-            self.api = api
+            let (secret, variable) = try GitLabPublisher.token(environment)
+            self.api =
+                GitLabAPI(
+                    baseURL: try GitLabAPI.baseURL(environment: environment),
+                    project: try GitLabProject.resolve(configured: settings.gitlab, environment: environment),
+                    token: secret, tokenHeader: GitLabAPI.tokenHeader(variable), http: client,
+                    timeout: timeout, deadline: deadline
+                ).requests
         case GiteaPublisher.id:
-            let (secret, _) = try token(GiteaPublisher.tokenVariables, forge: "Gitea/Forgejo")
-            let repository: GitHubRepository
-            if let configured = settings.gitea {
-                guard let parsed = GitHubRepository(configured) else {
-                    throw PublishError.badRepository(value: configured, source: "relctl.toml [publish] gitea")
-                }
-                repository = parsed
-            } else if let remoteURL, let parsed = GitHubRepository(remoteURL: remoteURL) {
-                repository = parsed
-            } else {
-                throw PublishError.noProject(
-                    forge: "Gitea/Forgejo", hint: "set `gitea = \"OWNER/REPO\"` in relctl.toml's [publish] section")
-            }
-            var api = GiteaReleaseAPI(
-                baseURL: try GiteaReleaseAPI.baseURL(environment: environment), repository: repository,
-                token: secret, http: client, timeout: timeout)
-            api.deadline = deadline
-            self.api = api
+            let secret = try GiteaPublisher.token(environment).value
+            let repository = try GiteaPublisher.repository(configured: settings.gitea, remoteURL: remoteURL)
+            self.api =
+                GiteaReleaseAPI(
+                    baseURL: try GiteaReleaseAPI.baseURL(environment: environment), repository: repository,
+                    token: secret, http: client, timeout: timeout, deadline: deadline
+                ).requests
         default:
             throw PublishError.unknownPublisher(id: id, known: Self.ids)
         }

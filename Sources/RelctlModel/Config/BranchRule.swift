@@ -11,6 +11,9 @@ package struct BranchRule: Sendable, Equatable, CustomStringConvertible {
         case prerelease(String)
         /// Releases here stay inside the range; a change that would leave it is refused.
         case maintenance(VersionRange)
+        /// A glob without `range` (`[0-9]*.x`, `release-*`): each branch it matches is a maintenance
+        /// line whose range its name gives (`range(fromName:)`); `applying` resolves it.
+        case rangeFromName
     }
 
     /// The branch name or glob (`release/5.*`), as configured.
@@ -29,10 +32,20 @@ package struct BranchRule: Sendable, Equatable, CustomStringConvertible {
     /// release branches.
     package func matches(_ branch: String) -> Bool { fnmatch(name, branch, 0) == 0 }
 
-    /// The first rule matching `branch`, in the order relctl.toml lists them.
+    /// The first rule matching `branch`, in the order relctl.toml lists them. A rule taking its
+    /// range from the branch's name comes back as that maintenance line; a branch whose name gives
+    /// no range (`release-next`) is not one of its lines, and the next rule is tried.
     package static func applying(to branch: String?, in rules: [BranchRule]) -> BranchRule? {
         guard let branch else { return nil }
-        return rules.first { $0.matches(branch) }
+        for rule in rules where rule.matches(branch) {
+            guard rule.line == .rangeFromName else { return rule }
+            if let range = range(fromName: branch) {
+                var resolved = rule
+                resolved.line = .maintenance(range)
+                return resolved
+            }
+        }
+        return nil
     }
 
     /// The prerelease names the rules give (`rc` for `prerelease = "rc"`): prereleases so named
@@ -44,11 +57,28 @@ package struct BranchRule: Sendable, Equatable, CustomStringConvertible {
             })
     }
 
+    /// The maintenance line a branch's name gives, as semantic-release reads `N.x`, `N.N.x` and
+    /// `N.x.x`: the number or two numbers that end the name, with or without a last `.x`
+    /// (`9.1.x` → 9.1.x, `1.x.x` → 1.x, `release-3.5` → 3.5.x, `v2` → 2.x). Nil when the name does
+    /// not end so (`main`, `release-3.5.2`, `2026.11.25`).
+    package static func range(fromName branch: String) -> VersionRange? {
+        var parts = branch.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        // Up to two wildcards at the end: `9.1.x`, `1.x.x`.
+        for _ in 0..<2 where parts.count > 1 && ["x", "X", "*"].contains(parts[parts.count - 1]) { parts.removeLast() }
+        guard (1...2).contains(parts.count) else { return nil }
+        // The first number is the digits that end the first part (`release-3`, `v2`, `9`).
+        let digits = parts[0].reversed().prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        parts[0] = String(digits.reversed())
+        return VersionRange(parts.joined(separator: ".") + ".x")
+    }
+
     /// What `bump` and `plan` say about the rule.
     package var description: String {
         switch line {
         case .prerelease(let identifier): return "`\(name)` (prerelease `\(identifier)`)"
         case .maintenance(let range): return "`\(name)` (range `\(range)`)"
+        case .rangeFromName: return "`\(name)` (range from the branch name)"
         }
     }
 

@@ -20,6 +20,10 @@ extension CIProvider {
                 header: GeneratedFile.header(command: "relctl ci generate", config: config),
                 body: WorkspaceWorkflow.body(config: config))
         case .github: ReleaseWorkflow.render(config: config)
+        case .gitlab where config.workspace != nil:
+            GeneratedFile.render(
+                header: GeneratedFile.header(command: "relctl ci generate --provider gitlab", config: config),
+                body: try GitLabWorkspacePipeline.body(config: config))
         case .gitlab: try GitLabPipeline.render(config: config)
         }
     }
@@ -29,13 +33,6 @@ extension CIProvider {
     public func problems(config: RelctlConfig) -> [Diagnostic] {
         switch self {
         case .github: ReleaseWorkflow.problems(config: config)
-        case .gitlab where config.workspace != nil:
-            [
-                Diagnostic(
-                    file: config.path,
-                    "has a [workspace]: relctl writes a workspace's pipeline for GitHub Actions only so far; use `[ci] providers = [\"github\"]`, or run `relctl release --pending --push --publish` from your own GitLab job (docs/monorepos.md)"
-                )
-            ]
         case .gitlab: GitLabPipeline.problems(config: config)
         }
     }

@@ -272,6 +272,9 @@ package enum GitLabPipeline {
         var patterns =
             ArchiveFormats.ids.map { "dist/*.\($0)" } + ["dist/*.sha256", "dist/*\(SBOMBuilder.fileExtension)"]
         if linuxPackage { patterns += LinuxPackageFormats.ids.map { "dist/*.\($0)" } }
+        // `relctl package` writes the npm packages, wheels and MSIs too; the publish job's
+        // `relctl publish` sends them on (NPM_TOKEN, PYPI_TOKEN: masked CI/CD variables).
+        patterns += ReleaseWorkflow.registryPackagePatterns(config: config)
         for pattern in patterns { y.add("      - \(YAMLLines.quote(pattern))") }
     }
 
@@ -390,6 +393,17 @@ package enum GitLabPipeline {
 extension GitLabPipeline {
     package static let releasePRRule = "$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH"
 
+    /// The lines that let a branch pipeline's job push: the commit identity, GITLAB_TOKEN through
+    /// a credential helper, origin over https, and the branch checked out (GitLab checks out the
+    /// commit detached). Shared with a workspace's release jobs (GitLabWorkspacePipeline).
+    package static let pushSetup = [
+        "git config --global user.name \"${GITLAB_USER_NAME:-relctl}\"",
+        "git config --global user.email \"${GITLAB_USER_EMAIL:-relctl@users.noreply.gitlab.com}\"",
+        "git config --global credential.helper '!f() { echo username=oauth2; echo \"password=$GITLAB_TOKEN\"; }; f'",
+        "git remote set-url origin \"$CI_PROJECT_URL.git\"",
+        "git checkout -B \"$CI_COMMIT_BRANCH\" \"$CI_COMMIT_SHA\"",
+    ].joined(separator: "\n")
+
     /// Under a job's `stage:`: with branch pipelines allowed, the tag jobs say they are tag-only.
     package static func tagPipelinesOnly(_ y: inout YAMLLines, config: RelctlConfig) {
         guard config.ci.releasePR else { return }
@@ -413,13 +427,7 @@ extension GitLabPipeline {
         script(
             &y,
             try setup(config: config, job: .release, shell: .bash) + [
-                [
-                    "git config --global user.name \"${GITLAB_USER_NAME:-relctl}\"",
-                    "git config --global user.email \"${GITLAB_USER_EMAIL:-relctl@users.noreply.gitlab.com}\"",
-                    "git config --global credential.helper '!f() { echo username=oauth2; echo \"password=$GITLAB_TOKEN\"; }; f'",
-                    "git remote set-url origin \"$CI_PROJECT_URL.git\"",
-                    "git checkout -B \"$CI_COMMIT_BRANCH\" \"$CI_COMMIT_SHA\"",
-                ].joined(separator: "\n"),
+                pushSetup,
                 "relctl release --pending --push --publish",
                 "relctl release-pr --forge gitlab",
             ])

@@ -26,12 +26,13 @@ public enum RelctlBuildRequirements {
     /// What relctl's release build (scripts/build-release, `RELCTL_STATIC=1` in Package.swift) adds
     /// on Linux: the -dev packages holding the static archives libarchive.a pulls in
     /// (`pkg-config --static --libs libarchive`: nettle, acl, lzma, zstd, lz4, bz2, zlib, libxml2
-    /// with its ICU), and libcurl4-openssl-dev for the `-lcurl` of `--static-swift-stdlib`'s
-    /// FoundationNetworking, which stays a shared library (Debian's libcurl.a needs Kerberos'
-    /// GSSAPI, shipped shared only). A release binary then needs the C library family and libcurl.
+    /// with its ICU), and what scripts/build-static-curl needs to build the static libcurl that
+    /// `--static-swift-stdlib`'s FoundationNetworking links (`-lcurl`): libssl-dev's libssl.a and
+    /// libcrypto.a, dpkg-dev's dpkg-source (and make) for `apt-get source curl`, gcc. A release
+    /// binary then needs only the C library family.
     public static let staticAptPackages = [
         "nettle-dev", "libacl1-dev", "liblzma-dev", "libzstd-dev", "liblz4-dev", "libbz2-dev", "zlib1g-dev",
-        "libxml2-dev", "libicu-dev", "libcurl4-openssl-dev",
+        "libxml2-dev", "libicu-dev", "libssl-dev", "dpkg-dev", "gcc",
     ]
 
     /// `apt-get install` arguments, libraries first.

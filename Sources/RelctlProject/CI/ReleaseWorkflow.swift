@@ -237,7 +237,9 @@ public enum ReleaseWorkflow {
         y.add("          path: |")
         for pattern in ArchiveFormats.ids.map({ "dist/*.\($0)" }) + [
             "dist/*.sha256", "dist/*\(SBOMBuilder.fileExtension)",
-        ] + (config.linuxPackages.isEmpty ? [] : LinuxPackageFormats.ids.map { "dist/*.\($0)" }) {
+        ] + (config.linuxPackages.isEmpty ? [] : LinuxPackageFormats.ids.map { "dist/*.\($0)" })
+            + registryPackagePatterns(config: config)
+        {
             y.add("            \(pattern)")
         }
         y.add("          if-no-files-found: error")
@@ -253,7 +255,9 @@ public enum ReleaseWorkflow {
         y.add("    needs: [plan, build]")
         y.add("    runs-on: \(CIRunners.coordinator)")
         y.add("    permissions:")
-        y.add("      contents: write # relctl publish: the release and its assets")
+        y.add(
+            "      contents: write # relctl publish: the release and its assets"
+                + (publishesRepository(config) ? "; relctl repository --publish: the pages branch" : ""))
         if pushesToGHCR(config) { y.add("      packages: write # relctl image --push to ghcr.io with the job's token") }
         if config.ci.attest {
             y.add("      id-token: write # attest-build-provenance: the OIDC token Sigstore signs with")
@@ -283,8 +287,75 @@ public enum ReleaseWorkflow {
             y.add("        with:")
             y.add("          subject-checksums: dist/SHA256SUMS")
         }
-        notesAndPublish(&y)
+        notesAndPublish(&y, config: config)
+        if publishesRepository(config) { publishRepository(&y, config: config) }
         if !config.images.isEmpty { pushImages(&y, config: config) }
+    }
+
+    /// The files `relctl package` writes beside the archives for `[npm]` (`.tgz`), `[pypi]`
+    /// (`.whl`; their SBOMs are `.cdx.json`) and `[windows] msi = true` (`.msi`), which the build
+    /// jobs hand to the release job with the archives; none without those tables, so other
+    /// projects' workflows stay as they were.
+    package static func registryPackagePatterns(config: RelctlConfig) -> [String] {
+        (config.npm == nil ? [] : ["dist/*.tgz"]) + (config.pypi == nil ? [] : ["dist/*.whl"])
+            + (config.windows.msi ? ["dist/*.msi"] : [])
+    }
+
+    /// The registry tokens `relctl publish` needs with `[npm]` (`NPM_TOKEN`) and `[pypi]`
+    /// (`PYPI_TOKEN`), from the repository secrets of the same names, through `env:` only.
+    package static func registryTokenSecrets(config: RelctlConfig) -> [String] {
+        (config.npm == nil ? [] : ["NPM_TOKEN"]) + (config.pypi == nil ? [] : ["PYPI_TOKEN"])
+    }
+
+    /// Whether the release job publishes the signed APT/DNF repository: packages, `[apt]` or
+    /// `[dnf]`, and `[repository] branch` to publish to (without a branch there is nowhere to
+    /// serve it from; `relctl repository` still writes it locally).
+    package static func publishesRepository(_ config: RelctlConfig) -> Bool {
+        !config.linuxPackages.isEmpty && config.repositories.isEnabled && config.repositories.branch != nil
+    }
+
+    /// `relctl repository --tag TAG --publish` once the release is public (issue 56): the packages
+    /// SHA256SUMS lists, added to the published repository (the branch, when the remote has it,
+    /// checked out under the runner's temporary folder and given as `--previous`, so no published version is
+    /// dropped; the first release makes the branch) and pushed to `[repository] branch`. A re-run
+    /// of a failed job finishes it: the same inputs give the same bytes, and pushing them again is
+    /// a no-op. The checkout keeps no credentials: git reads the job's token through a credential
+    /// helper given in the step's environment (`GIT_CONFIG_*`), and the branch, folder and remote
+    /// reach the script as variables, never pasted into it.
+    private static func publishRepository(_ y: inout YAMLLines, config: RelctlConfig) {
+        let settings = config.repositories
+        let env = [
+            RepositoryBuilder.keyVariable: "${{ secrets.\(RepositoryBuilder.keyVariable) }}",
+            "GITHUB_TOKEN": "${{ github.token }}",
+            "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "credential.helper",
+            "GIT_CONFIG_VALUE_0":
+                "!f() { test \"$1\" = get && echo username=x-access-token && echo \"password=$GITHUB_TOKEN\"; }; f",
+            "PAGES_REMOTE": config.release.remote,
+            "PAGES_BRANCH": settings.branch ?? "",
+            "PAGES_FOLDER": settings.folder ?? "",
+        ]
+        step(
+            &y, name: "Publish the APT and DNF repository", env: env,
+            run: [
+                "published=\"$RUNNER_TEMP/published\"",
+                "previous=\"$published${PAGES_FOLDER:+/$PAGES_FOLDER}\"",
+                // ls-remote: 0 when the branch exists, 2 when it does not (the first release), else an error.
+                "status=0",
+                "git ls-remote --exit-code --heads \"$PAGES_REMOTE\" \"$PAGES_BRANCH\" > /dev/null || status=$?",
+                "if [ \"$status\" = 0 ]; then",
+                "  git fetch --no-tags --depth=1 \"$PAGES_REMOTE\" \"$PAGES_BRANCH\"",
+                "  git worktree add --detach \"$published\" FETCH_HEAD",
+                "elif [ \"$status\" != 2 ]; then",
+                "  exit \"$status\"",
+                "fi",
+                // The branch may exist without the repository yet (a site published before it).
+                "if [ -d \"$previous\" ]; then",
+                "  relctl repository --tag \"$TAG\" --previous \"$previous\" --publish",
+                "else",
+                "  relctl repository --tag \"$TAG\" --publish",
+                "fi",
+            ])
     }
 
     /// A project without `[[target]]` builds nothing: one job checks the tag against the
@@ -306,7 +377,7 @@ public enum ReleaseWorkflow {
         if !config.channels.charts.isEmpty {
             step(&y, name: "Write the Helm charts", run: ["relctl chart --tag \"$TAG\""])
         }
-        notesAndPublish(&y)
+        notesAndPublish(&y, config: config)
     }
 
     private static func validateTag(_ y: inout YAMLLines) {
@@ -314,13 +385,14 @@ public enum ReleaseWorkflow {
     }
 
     /// The release job's last steps: the notes become the release's body.
-    private static func notesAndPublish(_ y: inout YAMLLines) {
+    private static func notesAndPublish(_ y: inout YAMLLines, config: RelctlConfig) {
         step(&y, name: "Write the release notes", run: ["relctl notes --tag \"$TAG\" --output dist/RELEASE_NOTES.md"])
         // A draft first, public only once every asset is attached; a re-run of a failed job
         // finishes the same release (the runner sets GITHUB_REPOSITORY and GITHUB_API_URL).
-        step(
-            &y, name: "Publish the GitHub release", env: ["GITHUB_TOKEN": "${{ github.token }}"],
-            run: ["relctl publish \"$TAG\""])
+        // With [npm] / [pypi], the same command then publishes the packages (after the forges).
+        var env = ["GITHUB_TOKEN": "${{ github.token }}"]
+        for secret in registryTokenSecrets(config: config) { env[secret] = "${{ secrets.\(secret) }}" }
+        step(&y, name: "Publish the GitHub release", env: env, run: ["relctl publish \"$TAG\""])
     }
 
     /// Where users install from (`[[chart]]`, `[nix]`, `[homebrew]`, `[scoop]`, `[[channel]]`): each

@@ -30,7 +30,7 @@ package struct WorkspaceBuildMatrix: Sendable, Equatable {
     package var builds: [Build]
 
     package static func compute(config: RelctlConfig, git: Git) async throws -> WorkspaceBuildMatrix {
-        let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
+        let members = try await ProjectModel.members(of: config, git: git)
         var matrix = WorkspaceBuildMatrix(pending: [], builds: [])
         for (member, found) in try await PendingRelease.members(members, git: git) {
             guard case .pending(let version, let tag, _) = found else { continue }

@@ -258,9 +258,11 @@ public enum ConfigLoader {
         // entry's other keys into "unknown key" reports.
         var target = TargetSettings(triple: table.string("triple") ?? "", line: table.line)
         target.runner = table.string("runner")
-        // One format, or several (`["tar.gz", "zip"]`): each is an archive of its own.
+        // One format, or several (`["tar.gz", "zip"]`): each is an archive of its own;
+        // `artifactbundle` puts the target's binaries in the release's one SwiftPM bundle.
+        let known = ArchiveFormats.ids + [ArtifactBundle.format]
         for format in table.strings("format") ?? [] {
-            if ArchiveFormats.ids.contains(format) {
+            if known.contains(format) {
                 if target.format == nil {
                     target.format = format
                 } else if target.format != format && !target.extraFormats.contains(format) {
@@ -269,7 +271,7 @@ public enum ConfigLoader {
             } else {
                 table.report(
                     "format",
-                    "unknown archive format `\(format)`\(Suggestion.hint(for: format, in: ArchiveFormats.ids)); known formats: \(ArchiveFormats.ids.joined(separator: ", "))"
+                    "unknown archive format `\(format)`\(Suggestion.hint(for: format, in: known)); known formats: \(known.joined(separator: ", "))"
                 )
             }
         }
@@ -512,9 +514,18 @@ public enum ConfigLoader {
                 "range",
                 "a [[branch]] is a prerelease line or a maintenance line: give `prerelease` or `range`, not both")
         case (nil, nil):
-            if table.values["prerelease"] == nil, table.values["range"] == nil {
+            guard table.values["prerelease"] == nil, table.values["range"] == nil else { break }
+            // Without either, the name gives the range (`9.1.x`, `release-3.5`), or, for a glob
+            // (`[0-9]*.x`, `release-*`), the name of each branch it matches does (docs/branches.md).
+            if let name, let range = BranchRule.range(fromName: name) {
+                line = .maintenance(range)
+            } else if let name, name.contains(where: { "*?[".contains($0) }) {
+                line = .rangeFromName
+            } else {
                 table.report(
-                    nil, "[[branch]] `\(name ?? "")` needs `prerelease` (e.g. `\"rc\"`) or `range` (e.g. `\"5.x\"`)")
+                    nil,
+                    "[[branch]] `\(name ?? "")` needs `prerelease` (e.g. `\"rc\"`) or `range` (e.g. `\"5.x\"`); only a name ending in a version line (`9.1.x`, `release-3.5`) or a glob (`[0-9]*.x`) gives its range itself"
+                )
             }
         }
         guard let name, !name.isEmpty, let line else { return nil }

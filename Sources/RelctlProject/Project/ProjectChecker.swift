@@ -35,7 +35,19 @@ public enum ProjectChecker {
     package static func check(_ config: RelctlConfig, context: Context) async -> CheckReport {
         var report = CheckReport()
         let seen = checkManifests(config, into: &report)
-        if config.workspace != nil { checkMembers(config, into: &report) }
+        if config.workspace != nil {
+            // The members as `plan` and `bump` read them (ProjectModel): the repository's top, not
+            // the workspace root, bounds their files (issue 54).
+            let members: Result<[WorkspaceMember], any Error>
+            do {
+                members = .success(
+                    try await ProjectModel.read(config, git: Git(directory: config.root, context: context), tolerant: true)
+                        .members)
+            } catch {
+                members = .failure(error)
+            }
+            checkMembers(config, members: members, into: &report)
+        }
         checkChannels(config, context: context, into: report)
         checkTargets(config, into: &report)
         checkArchivePaths(config, into: report)
@@ -79,10 +91,12 @@ public enum ProjectChecker {
     /// A workspace root: each member found, its manifests read and its targets resolved as for a
     /// single project, each problem named by the member's files. A member that cannot be read
     /// (no folder, a duplicate name) is a problem of the workspace's relctl.toml.
-    private static func checkMembers(_ config: RelctlConfig, into report: inout CheckReport) {
+    private static func checkMembers(
+        _ config: RelctlConfig, members read: Result<[WorkspaceMember], any Error>, into report: inout CheckReport
+    ) {
         let members: [WorkspaceMember]
         do {
-            members = try WorkspaceMembers.resolve(config)
+            members = try read.get()
         } catch let error as RelctlError {
             error.diagnostics.forEach { report.problem($0) }
             report.members = []
@@ -198,7 +212,9 @@ public enum ProjectChecker {
         for problem in ChannelRegistry.problems(config, environment: context.environment) { report.problem(problem) }
         for chart in config.channels.charts {
             do {
-                _ = try HelmChartPackage.load(path: chart.path, root: config.root)
+                // Its dependencies as far as can be told offline (the lock, vendored versions, sources).
+                try HelmDependencyFetcher(context: context, root: config.root, chartPath: chart.path).checkOffline(
+                    try HelmChartPackage.load(path: chart.path, root: config.root))
             } catch let error as RelctlError {
                 error.diagnostics.forEach { report.problem($0) }
             } catch {}
@@ -289,7 +305,7 @@ public enum ProjectChecker {
         // Two targets (or formats) giving one archive name: `package` refuses them, so say it now.
         var owners: [String: String] = [:]
         for target in targets {
-            for format in target.formats {
+            for format in target.formats where format != ArtifactBundle.format {
                 let name =
                     config.archiveName(for: target).render(placeholders.merging(target.placeholders) { $1 })
                     + ArchiveFormats.fileExtension(format)

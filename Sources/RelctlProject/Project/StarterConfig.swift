@@ -274,7 +274,11 @@ public enum StarterConfig {
 
     /// What `init` learns about the repository at `root`: its package (`package(root:detected:)`),
     /// then its tags and, when it holds several packages, the `[workspace]` to offer.
-    package static func findings(root: URL, detected: [String], tags: [GitTag], repository: String? = nil) -> Findings {
+    /// `adoptingSourceVersions`: a Swift `let version` or a podspec holding the project's version
+    /// becomes a `[[version]]` (what `init` writes), not only a note.
+    package static func findings(
+        root: URL, detected: [String], tags: [GitTag], repository: String? = nil, adoptingSourceVersions: Bool = true
+    ) -> Findings {
         var found = package(root: root, detected: detected, repository: repository)
         let history = TagHistory(tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected))
         (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
@@ -292,6 +296,13 @@ public enum StarterConfig {
         }
         found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
         found.workspace = workspaceOffer(root: root, detected: detected, tags: tags.map(\.name))
+        if adoptingSourceVersions, found.workspace?.active != true {
+            let listed = found.versions.count
+            adoptUnlocatedVersions(&found, root: root)
+            if found.versions.count != listed {
+                found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
+            }
+        }
         if let offer = found.workspace, offer.active {
             // The members' manifests are the members' own version lines, not the root's.
             let folders = WorkspaceMembers.folders(matching: offer.members, root: root)
@@ -393,8 +404,27 @@ public enum StarterConfig {
     /// (`swiftFormatVersion` in `Sources/SwiftFormat.swift`), not any constant that holds a
     /// version of something else (winget's `manifestVersion` in `WingetChannel.swift`).
     package static func unlocatedVersions(root: URL, named: Set<String> = [], project: String = "") -> [String] {
+        unlocatedVersionEntries(root: root, named: named, project: project).map {
+            "\($0.path) holds \($0.shown), but no [[version]] names it: relctl neither checks it against the tag nor writes it; if it is the project's version, add a [[version]] for it (docs/configuration.md)"
+        }
+    }
+
+    /// A version `unlocatedVersions` found: the file, the version it holds, how it is shown, and
+    /// the `[[version]]` entry (kind and pattern) that reads and writes it.
+    package struct UnlocatedVersion {
+        package var path: String
+        package var version: String
+        package var shown: String
+        package var kind: String
+        package var pattern: String?
+    }
+
+    /// The entries behind `unlocatedVersions`, in the same order.
+    package static func unlocatedVersionEntries(
+        root: URL, named: Set<String> = [], project: String = ""
+    ) -> [UnlocatedVersion] {
         func letters(_ text: String) -> String { String(text.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }) }
-        var found: [(path: String, text: String)] = []
+        var found: [UnlocatedVersion] = []
         func read(_ path: String) -> String? {
             guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile,
                 case .whole(let data)? = file.data(limit: 512 * 1024)
@@ -412,7 +442,13 @@ public enum StarterConfig {
             guard !named.contains(name), let text = read(name) else { continue }
             let pattern =
                 name.hasSuffix(".json") ? #""version"\s*:\s*"([^"]+)""# : #"\.version\s*=\s*['"]([^'"]+)['"]"#
-            if let version = first(pattern, in: text) { found.append((name, "version \(version)")) }
+            if let version = first(pattern, in: text) {
+                // The same match, its group named as a `regex` [[version]] needs it.
+                found.append(
+                    UnlocatedVersion(
+                        path: name, version: version, shown: "version \(version)", kind: "regex",
+                        pattern: pattern.replacingOccurrences(of: "([^", with: "(?<version>[^")))
+            }
         }
         // `Sources/` and three folders below it (SwiftFormat's `Sources/SwiftFormat.swift`, relctl's
         // `Sources/RelctlBasics/Support/RelctlVersion.swift`), at most 400 files.
@@ -446,10 +482,37 @@ public enum StarterConfig {
                     #"(?m)^\s*((?:(?:public|internal|package|static|private|fileprivate)\s+)*(?:let|var)\s+(?i:(?:\#(stem))?version)\s*(?::\s*String\s*)?=\s*"[0-9]+\.[0-9]+\.[0-9]+[^"]*")"#,
                     in: text)
             else { continue }
-            found.append((path, "`\(declaration)`"))
+            guard let name = first(#"(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)"#, in: declaration),
+                let version = first(#""([^"]+)""#, in: declaration)
+            else { continue }
+            // `let version` is the swift kind's own pattern; another name gets one of its own.
+            let pattern =
+                name == "version"
+                ? nil : #"(?:let|var)\s+"# + name + #"\s*(?::\s*String\s*)?=\s*"(?<version>[^"]+)""#
+            found.append(
+                UnlocatedVersion(
+                    path: path, version: version, shown: "`\(declaration)`", kind: "swift", pattern: pattern))
         }
-        return found.map {
-            "\($0.path) holds \($0.text), but no [[version]] names it: relctl neither checks it against the tag nor writes it; if it is the project's version, add a [[version]] for it (docs/configuration.md)"
+        return found
+    }
+
+    /// `init` writes a `[[version]]` for each version `unlocatedVersionEntries` finds that holds
+    /// the project's version: the one the manifests already listed hold, else the one most of these
+    /// files hold (SwiftFormat's `let swiftFormatVersion` and podspec). A file holding another
+    /// version stays a note, said out loud.
+    package static func adoptUnlocatedVersions(_ found: inout Findings, root: URL) {
+        let candidates = unlocatedVersionEntries(root: root, named: Set(found.versions.map(\.path)), project: found.name)
+        guard !candidates.isEmpty else { return }
+        let listed = found.versions.lazy.compactMap { entry -> String? in
+            let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) ?? "plain"
+            let source = VersionSource(path: entry.path, kind: kind, pattern: entry.pattern)
+            return try? ManifestReaders.read(source, root: root).text
+        }.first
+        let counts = Dictionary(grouping: candidates, by: \.version).mapValues(\.count)
+        let most = candidates.max { counts[$0.version]! < counts[$1.version]! }?.version
+        guard let version = listed ?? most else { return }
+        for entry in candidates where entry.version == version {
+            found.versions.append((entry.path, entry.kind, entry.pattern))
         }
     }
 
@@ -458,7 +521,7 @@ public enum StarterConfig {
     /// one. `check` says nothing of the missing `[[version]]` then.
     package static func versionOnlyInTags(root: URL) -> String? {
         let detected = detectable.filter { FileSystem.exists(atPath: root.appendingPathComponent($0).path) }
-        let found = findings(root: root, detected: detected, tags: [])
+        let found = findings(root: root, detected: detected, tags: [], adoptingSourceVersions: false)
         return found.versions.isEmpty && found.workspace == nil ? found.tagIsTheVersion : nil
     }
 

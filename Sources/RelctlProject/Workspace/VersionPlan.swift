@@ -59,7 +59,7 @@ package enum VersionPlan {
                 history: history, git: git, config: config, target: target, targetCommit: targetCommit)
             return [MemberPlan(name: config.project.name, path: ".", config: config, bump: bump, history: history)]
         }
-        let members = try WorkspaceMembers.resolve(config, prefix: try await git.prefixFromTop())
+        let members = try await ProjectModel.members(of: config, git: git)
         let tags = try await git.tagList()
         let histories = members.map {
             ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: $0.config), paths: $0.history)

@@ -282,7 +282,8 @@ package enum WorkspaceMembers {
                     config: config.path, folder: folder, name: member.project.name, reason: error.message)
             }
         }
-        if member.branches.isEmpty { member.branches = config.branches }
+        // The root's [[branch]] rules serve every member; a member's own rule of the same name wins.
+        member.branches += config.branches.filter { root in !member.branches.contains { $0.name == root.name } }
         if !member.versioning.isSet { member.versioning = config.versioning }
         member.workspaceMember = member.project.name
         // A root member `.` reads the workspace's own relctl.toml: as a member it has no members.

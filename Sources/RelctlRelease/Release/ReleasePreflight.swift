@@ -138,10 +138,12 @@ enum ReleasePreflight {
     /// per target and `SHA256SUMS`.
     private static func predictedAssetNames(_ tag: String, config: RelctlConfig, report: PreflightReport) -> [String] {
         guard let targets = report.targets, !targets.isEmpty, let version = report.version else { return [] }
-        return targets.map { target in
+        // A target asking only for the artifact bundle has no archive of its own.
+        return targets.compactMap { target in
+            guard let format = target.formats.first(where: { $0 != ArtifactBundle.format }) else { return nil }
             let values = ReleaseNames(project: config.project.name, version: version.description, tag: tag)
                 .placeholders(for: target)
-            return config.archive.name.render(values) + ArchiveFormats.fileExtension(target.format)
+            return config.archive.name.render(values) + ArchiveFormats.fileExtension(format)
         } + ["SHA256SUMS"]
     }
 
@@ -189,7 +191,7 @@ enum ReleasePreflight {
     /// here rather than after the build.
     private static func checkArchiveNames(_ tag: String, config: RelctlConfig, into report: inout PreflightReport) {
         guard let targets = report.targets, let version = report.version else { return }
-        for target in targets {
+        for target in targets where target.format != ArtifactBundle.format {
             let values = ReleaseNames(project: config.project.name, version: version.description, tag: tag)
                 .placeholders(for: target)
             let fileName = config.archiveName(for: target).render(values) + ArchiveFormats.fileExtension(target.format)

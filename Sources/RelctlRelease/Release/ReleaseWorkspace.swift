@@ -110,6 +110,8 @@ final class ReleaseWorkspace {
             CleanupRegistry.shared.unregister(scratch)
             throw error
         }
+        // Warm, not shared: the project's build cache copied in, unchanged files' times kept.
+        await DryRunCache.warm(clone: clone, top: topLevel, project: config.root, commit: commit, context: context)
         let relative = Self.relativePath(of: config.root, under: topLevel)
         let root = relative.isEmpty ? clone : clone.appendingPathComponent(relative)
         var rooted = config
