@@ -159,4 +159,158 @@ import Testing
         let ignore = members.first { $0.path == "crates/ignore" }
         #expect(ignore?.next == "0.4.23" && ignore?.tag == "ignore-0.4.23", "\(plan.stdout)")
     }
+
+    /// express: bare `4.21.x` tags (the 4.x branch) and `5.0.0-beta.2`, then `v5.0.0` spelt with a
+    /// `v`. `init` keeps the recent bare spelling; the latest release `main` sees is `v5.0.0`, the
+    /// other spelling's final, not the beta it finalised: a `feat` gives 5.1.0, not `5.0.0-beta.3`.
+    @Test func latestReleaseCountsAFinalTaggedInTheOtherSpelling() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["package.json": "{\n  \"name\": \"express\",\n  \"version\": \"\(version)\"\n}\n"]
+        }
+        try Self.commit(repo, "4.19.2", day: 1, files: manifest("4.19.2"))
+        try repo.git("tag", "4.19.2")
+        try Self.commit(repo, "5.0.0-beta.2", day: 2, files: manifest("5.0.0-beta.2"))
+        try repo.git("tag", "5.0.0-beta.2")
+        try repo.git("checkout", "-q", "-b", "4.x", "4.19.2")
+        for (day, version) in ["4.20.0", "4.21.0", "4.21.1", "4.21.2"].enumerated() {
+            try Self.commit(repo, version, day: 3 + day, files: manifest(version))
+            try repo.git("tag", version)
+        }
+        try repo.git("checkout", "-q", "main")
+        try Self.commit(repo, "5.0.0", day: 7, files: manifest("5.0.0"))
+        try repo.git("tag", "v5.0.0")
+        try Self.commit(repo, "feat: add a router option", day: 8, files: ["lib/router.js": "r\n"])
+
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        #expect(try repo.directory.read("relctl.toml").contains("tag-format = \"{version}\""))
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "previous") as? String == "v5.0.0", "not the beta: \(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "5.1.0", "\(bump)")
+
+        // On the 4.x branch, which does not contain v5.0.0, the 4.x line goes on.
+        try repo.git("checkout", "-q", "4.x")
+        try Self.commit(repo, "fix: a 4.x backport", day: 9, files: ["lib/a.js": "a\n"])
+        let branch = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(branch.stdout, "previous") as? String == "4.21.2", "\(branch)")
+    }
+
+    /// Twisted: `twisted-YY.M.P`, named after the month each was tagged in. `init` reads calendar
+    /// versions; `24.2.0rc1` was never released as a final, and 24.3.0 followed in March. A
+    /// calendar prerelease is promoted within its month (24.2.0 in February) and left behind once
+    /// the month has passed: the commit's date gives 24.3.0, not `24.2.0-rc.2`.
+    @Test func calendarMonthVersionsAndAPrereleaseOfAPastMonth() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"Twisted\"\ndynamic = [\"version\"]\n")
+        for (version, date) in [
+            ("23.8.0", "2023-08-28"), ("23.10.0", "2023-10-31"), ("24.2.0rc1", "2024-02-21"),
+        ] {
+            try repo.commit("Release \(version)", files: ["NEWS.rst": version + "\n"], date: date + "T10:00:00Z")
+            try repo.git("tag", "twisted-\(version)")
+        }
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("version-scheme = \"calver\""), "\(config)")
+
+        try repo.commit("Fix a regression in the rc", files: ["a.py": "a\n"], date: "2024-02-26T10:00:00Z")
+        let february = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(february.stdout, "tag") as? String == "twisted-24.2.0", "\(february)")
+        try repo.commit("Prep for final release.", files: ["b.py": "b\n"], date: "2024-03-01T10:00:00Z")
+        let march = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(march.stdout, "tag") as? String == "twisted-24.3.0", "\(march)")
+
+        // A SemVer project at major 24 in 2024 is not a calendar project: one major only.
+        let semver = try GitRepository()
+        try semver.directory.write("package.json", "{\n  \"name\": \"app\",\n  \"version\": \"24.3.0\"\n}\n")
+        for (version, date) in [("24.1.0", "2024-01-10"), ("24.2.0", "2024-02-10"), ("24.3.0", "2024-03-10")] {
+            try semver.commit("chore: release \(version)", date: date + "T10:00:00Z")
+            try semver.git("tag", "v\(version)")
+        }
+        #expect(try relctl(["init", "--quiet"], in: semver.url).status == 0)
+        #expect(!(try semver.directory.read("relctl.toml")).contains("calver"))
+    }
+
+    /// grpc-go tags `v1.80.0-dev` on master as 1.80's development opens (version.go holds
+    /// `1.80.0-dev`): the next release is 1.80.0, not `1.80.0-dev.1`.
+    @Test func aDevelopmentTagIsFollowedByItsFinal() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module google.golang.org/grpc\n\ngo 1.24\n")
+        try Self.commit(repo, "Change version to 1.79.0 (#1)", day: 1, files: ["version.go": "package grpc\n\nconst Version = \"1.79.0\"\n"])
+        try repo.git("tag", "v1.79.0")
+        try Self.commit(repo, "Change version to 1.80.0-dev (#2)", day: 2, files: ["version.go": "package grpc\n\nconst Version = \"1.80.0-dev\"\n"])
+        try repo.git("tag", "v1.80.0-dev")
+        try Self.commit(repo, "xds: add panic recovery in resource unmarshalling (#3)", day: 3, files: ["xds.go": "package grpc\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "1.80.0", "\(bump)")
+        #expect(try Self.field(bump.stdout, "tag") as? String == "v1.80.0", "\(bump)")
+    }
+
+    /// axios: `init` run on the `v0.x` branch, while 1.x ships from `main`, writes a `[[branch]]`
+    /// range for it: a fix there gives 0.27.3, not 1.1.1. On `main` it writes none.
+    @Test func initWritesAMaintenanceRangeForTheBranchItRunsOn() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["package.json": "{\n  \"name\": \"axios\",\n  \"version\": \"\(version)\"\n}\n"]
+        }
+        try Self.commit(repo, "chore: release v0.27.2", day: 1, files: manifest("0.27.2"))
+        try repo.git("tag", "v0.27.2")
+        try Self.commit(repo, "feat!: fetch adapter", day: 2, files: manifest("1.0.0"))
+        try repo.git("tag", "v1.0.0")
+        try Self.commit(repo, "feat: form data", day: 3, files: manifest("1.1.0"))
+        try repo.git("tag", "v1.1.0")
+        try Self.commit(repo, "fix: headers", day: 4, files: ["lib/h.js": "h\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        #expect(!(try repo.directory.read("relctl.toml")).contains("[[branch]]"))
+        try FileManager.default.removeItem(at: repo.url.appendingPathComponent("relctl.toml"))
+
+        try repo.git("checkout", "-q", "-b", "v0.x", "v0.27.2")
+        try Self.commit(repo, "fix: backport a security fix", day: 5, files: ["lib/a.js": "a\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("[[branch]]\nname = \"v0.x\"\nrange = \"0.x\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "0.27.3", "\(bump)")
+
+        // poetry's `1.8` branch after 1.8.0, the latest release: named after its line, a range too.
+        try FileManager.default.removeItem(at: repo.url.appendingPathComponent("relctl.toml"))
+        try repo.git("checkout", "-q", "-b", "1.1", "v1.1.0")
+        try Self.commit(repo, "fix: lazy wheel status codes", day: 6, files: ["lib/w.js": "w\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let line = try repo.directory.read("relctl.toml")
+        #expect(line.contains("[[branch]]\nname = \"1.1\"\nrange = \"1.1.x\""), "\(line)")
+    }
+
+    /// release-plz's own crates: a Cargo workspace whose 0.x crate released its feats as patches.
+    /// `init` reads Cargo's 0.x rule from the member's own releases and writes it for the workspace.
+    @Test func initReadsCargosZeroMajorRuleFromAWorkspaceMember() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")
+        func crate(_ name: String, _ version: String) -> [String: String] {
+            ["crates/\(name)/Cargo.toml": "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\n"]
+        }
+        try Self.commit(repo, "chore: release", day: 1, files: crate("core", "0.3.0").merging(crate("cli", "0.5.0")) { a, _ in a })
+        try repo.git("tag", "core-v0.3.0")
+        try repo.git("tag", "cli-v0.5.0")
+        for (index, version) in ["0.3.1", "0.3.2", "0.3.3"].enumerated() {
+            try Self.commit(repo, "feat: option \(index)", day: 2 + 2 * index, files: ["crates/core/src/o\(index).rs": "\n"])
+            try Self.commit(repo, "chore: release", day: 3 + 2 * index, files: crate("core", version))
+            try repo.git("tag", "core-v\(version)")
+        }
+        try Self.commit(repo, "feat: one more option", day: 10, files: ["crates/core/src/more.rs": "\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("[workspace]") && config.contains("zero-major = \"cargo\""), "\(config)")
+        let (plan, members) = try MemberPlanDocument.run(in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        #expect(members.first { $0.path == "crates/core" }?.next == "0.3.4", "\(plan.stdout)")
+    }
 }

@@ -108,6 +108,10 @@ package struct ReleaseHistory: Sendable {
     package private(set) var released: ReleasedVersions
     /// Every tag as read, by name.
     private var byName: [String: GitTag] = [:]
+    /// Final releases tagged in another spelling of the format (express's `v5.0.0` among bare
+    /// `4.21.2` and `5.0.0-beta.2`), highest version first: never proposed again, and the latest
+    /// release as a branch sees it counts them (`latest(seenFrom:git:named:)`).
+    private var otherSpellingFinals: [Release] = []
 
     /// Classifies `tags` against `format` (reads no git).
     package init(tags: [GitTag], format: TagFormat, paths: HistoryPaths = .wholeRepository) {
@@ -126,6 +130,12 @@ package struct ReleaseHistory: Sendable {
                         spelledPEP440: version.isPrerelease && reader.spellsPEP440(tag.name)))
             case .otherSpelling(let version):
                 versions.append(.init(tag: tag.name, version: version))
+                if !version.isPrerelease, let commit = tag.commit {
+                    otherSpellingFinals.append(
+                        Release(
+                            tag: tag.name, version: version, commit: commit, date: tag.date, exact: false,
+                            spelledPEP440: false))
+                }
                 ignored.append(Ignored(tag: tag.name, date: tag.date, reason: .otherSpelling(version)))
             case .malformed:
                 ignored.append(Ignored(tag: tag.name, date: tag.date, reason: .noVersion))
@@ -135,6 +145,7 @@ package struct ReleaseHistory: Sendable {
         }
         released = ReleasedVersions(entries: versions)
         releases.sort(by: Self.ordered)
+        otherSpellingFinals.sort(by: Self.ordered)
         ignored.sort { $0.date != $1.date ? $0.date > $1.date : $0.tag < $1.tag }
         // The next prerelease is spelled as the latest one is: pydantic's `v2.14.0b1` → `v2.14.0b2`.
         var format = reader.format
@@ -199,17 +210,36 @@ package struct ReleaseHistory: Sendable {
     /// after it (httpx's `1.0.0b0` of 2019 on master, followed by 0.24.0 … 0.28.1): a final of a
     /// lower version, tagged later, that `target` contains and that contains the prerelease. It
     /// lifts nothing (one `git merge-base --is-ancestor` per such prerelease).
+    ///
+    /// A final release tagged in another spelling (express's `v5.0.0` while the format, chosen by
+    /// its recent bare `4.21.x` tags, is `{version}`) counts when `target` contains it and it is
+    /// above what the format's own tags give: the latest release is then that tag, not the format's
+    /// `5.0.0-beta.2` it finalised. A spelling is how a tag is written, not another version line.
     package func latest(seenFrom target: String, git: Git, named: Set<String>) async throws -> Release? {
         var notMerged: Set<String>?
-        for release in releases {
-            guard release.version.isPrerelease else { return release }
-            if let name = release.version.prereleaseName, named.contains(name) { return release }
+        func contained(_ release: Release) async throws -> Bool {
             if notMerged == nil { notMerged = try await git.tagNames(notMergedInto: target) }
-            guard notMerged?.contains(release.tag) == false else { continue }
-            if await isAbandoned(release, notMerged: notMerged ?? [], git: git) { continue }
-            return release
+            return notMerged?.contains(release.tag) == false
         }
-        return nil
+        var found: Release?
+        for release in releases {
+            guard release.version.isPrerelease else {
+                found = release
+                break
+            }
+            if let name = release.version.prereleaseName, named.contains(name) {
+                found = release
+                break
+            }
+            guard try await contained(release) else { continue }
+            if await isAbandoned(release, notMerged: notMerged ?? [], git: git) { continue }
+            found = release
+            break
+        }
+        for other in otherSpellingFinals where found.map({ $0.version < other.version }) ?? true {
+            if try await contained(other) { return other }
+        }
+        return found
     }
 
     /// Whether the branch released a lower final after `prerelease` on top of it: the newest final

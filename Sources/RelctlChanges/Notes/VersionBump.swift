@@ -119,6 +119,16 @@ public struct VersionBump: Sendable, Equatable {
             let next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next, level: .patch, commitCount: commitCount)
+        } else if let last, last.version.isDevelopmentTag {
+            // grpc-go tags `v1.80.0-dev` as 1.80's development opens: it is no release whose counter
+            // continues (`1.80.0-dev.1`), it names the release in preparation, as a manifest's
+            // development marker does.
+            bump = VersionBump(
+                previousTag: last.tag, current: last.version, next: last.version.final, level: level,
+                commitCount: commitCount)
+            bump.notes.append(
+                "\(last.tag) marks the start of \(last.version.final)'s development (no counter to continue): the next release is \(last.version.final)"
+            )
         } else if let last {
             bump = VersionBump(
                 previousTag: last.tag, current: last.version, next: step(last.version),

@@ -147,9 +147,6 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         return text
     }
 
-    /// A development marker: a prerelease naming no release of its own but the work towards its
-    /// final (`0.18.0-dev`, `-dev.2`, `-pre`, `-snapshot`, `-alpha.0`, `-0`), as PEP 440's `.dev`
-    /// does. The next release of a manifest holding one is its final.
     /// A release candidate (`-rc.1`, `-rc1`, PEP 440's `rc1`): a candidate for its final, which a
     /// manifest still holding it after its tag means to release. Alphas and betas are not: a
     /// project on a beta line (pydantic's `2.14.0b1`) goes on to the next beta.
@@ -159,6 +156,17 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         return lower == "rc" || (lower.hasPrefix("rc") && lower.dropFirst(2).allSatisfy(\.isNumber))
     }
 
+    /// A tag that opens a version's development rather than releasing a prerelease of it: one
+    /// identifier, `dev`, `pre` or `snapshot`, with no counter (grpc-go's `v1.80.0-dev`, tagged on
+    /// master as 1.80 begins). Such a tag is followed by its final, not by `-dev.1`.
+    package var isDevelopmentTag: Bool {
+        guard prerelease.count == 1, case .alphanumeric(let word) = prerelease[0] else { return false }
+        return ["dev", "pre", "snapshot"].contains(word.lowercased())
+    }
+
+    /// A development marker: a prerelease naming no release of its own but the work towards its
+    /// final (`0.18.0-dev`, `-dev.2`, `-pre`, `-snapshot`, `-alpha.0`, `-0`), as PEP 440's `.dev`
+    /// does. The next release of a manifest holding one is its final.
     package var isDevelopmentMarker: Bool {
         guard let first = prerelease.first else { return false }
         switch first {

@@ -35,9 +35,21 @@ public enum StarterConfig {
         let format =
             found.workspace?.active == true
             ? nil : try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)
-        let versioning = await VersioningDetection.detect(
+        var versioning = await VersioningDetection.detect(
             root: root, git: isRepository ? git : nil, tags: tags, format: format,
             cargo: detected.contains("Cargo.toml"))
+        // A Cargo workspace's members release on their own: Cargo's 0.x rule is read from theirs.
+        if let offer = found.workspace, offer.active, isRepository, detected.contains("Cargo.toml") {
+            let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
+            let members = MemberDiscovery.members(
+                root: root,
+                folders: MemberDiscovery.folders(root: root, members: declared.members, excluded: declared.excluded))
+            versioning.zeroMajor = await VersioningDetection.workspaceZeroMajor(
+                members: members.map { member in
+                    let own = offer.tagFormats.first { $0.name == member.name }?.format
+                    return (member.folder, own ?? offer.tagFormat.replacingOccurrences(of: "{member}", with: member.name))
+                }, tags: tags, git: git)
+        }
         try AtomicFile.write(
             render(root: root, detected: detected, tags: tags, repository: repository, versioning: versioning),
             to: url)
@@ -158,6 +170,9 @@ public enum StarterConfig {
             text += "\n"
         }
         text += versioning.rendered
+        text += versioning.renderedBranch
+        let branches = (["main", "master"] + (versioning.maintenance.map { [$0.branch] } ?? [])).map(QuotedString.basic)
+            .joined(separator: ", ")
         guard let build = found.build, !found.binaries.isEmpty else {
             text += """
                 # No binary is built here, so this is a tag-only release: `relctl release TAG` checks the
@@ -165,7 +180,7 @@ public enum StarterConfig {
                 # `command` and `binaries`, and one [[target]] per platform.
 
                 [release]
-                branches = ["main", "master"]
+                branches = [\(branches)]
 
                 """
             return text
@@ -193,7 +208,7 @@ public enum StarterConfig {
             setup-env = true                     # setup-env.sh / setup-env.bat put bin/ on PATH
 
             [release]
-            branches = ["main", "master"]
+            branches = [\(branches)]
 
             """
         return text

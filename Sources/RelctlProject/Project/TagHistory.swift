@@ -1,3 +1,4 @@
+import Foundation
 import RelctlBasics
 import RelctlChanges
 import RelctlModel
@@ -90,7 +91,15 @@ package struct TagHistory {
         format =
             (Self.isGeneric(chosen) || !ownName ? chosen : "{project}" + chosen.dropFirst(project.count)) + "{version}"
         let familyRecent = recent.filter { $0.family == family }
-        if familyRecent.filter(Self.isCalendar).count * 2 > familyRecent.count { scheme = .calver }
+        if familyRecent.filter(Self.isCalendar).count * 2 > familyRecent.count {
+            scheme = .calver
+        } else {
+            // `YY.M.P` named after the month each was tagged in (Twisted's 24.3.0 of March 2024,
+            // black's 24.10.0): calendar versions SemVer can also read. Over two years at least, so a
+            // SemVer project at major 24 in 2024 is not taken for one.
+            let dated = familyRecent.filter(Self.isMonthDated)
+            if dated.count * 2 > familyRecent.count, Set(dated.map(\.version.major)).count >= 2 { scheme = .calver }
+        }
         let others = candidates.count - members.count
         note =
             "like the \(members.count) existing tag\(members.count == 1 ? "" : "s") (\(newest.tag))"
@@ -122,6 +131,20 @@ package struct TagHistory {
             let version = ReleasedVersions.reading(String(inner), scheme: .calver)
         else { return nil }
         return Release(tag: tag, prefix: prefix, inner: String(inner), version: version)
+    }
+
+    /// `YY.M.P` whose year is the year the tag was made in and whose month is that month or one
+    /// of the two before it (a release prepared in July and tagged in August): Twisted's
+    /// `twisted-24.7.0` of 2024-08-08. False for a tag without a date.
+    package static func isMonthDated(_ release: Release) -> Bool {
+        guard release.date > 0, let year = Int(release.version.major), let month = Int(release.version.minor),
+            release.version.major.count == 2, (1...12).contains(month)
+        else { return false }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let date = Date(timeIntervalSince1970: TimeInterval(release.date))
+        let (taggedYear, taggedMonth) = (calendar.component(.year, from: date), calendar.component(.month, from: date))
+        return taggedYear % 100 == year && (taggedMonth - 2...taggedMonth).contains(month)
     }
 
     /// A calendar-shaped version: zero padding SemVer refuses (`2026.07.22`, `25.07`), a year as the

@@ -11,6 +11,9 @@ package struct VersioningFindings: Equatable, Sendable {
     package var fragments: (kind: VersioningSettings.Fragments, why: String)?
     package var zeroMajor: String?
     package var cadence: (kind: VersioningSettings.Cadence, why: String)?
+    /// The checked-out branch is a maintenance line (axios' `v0.x` while 1.x ships from `main`):
+    /// the `[[branch]]` range init writes for it (docs/branches.md).
+    package var maintenance: (branch: String, range: VersionRange, why: String)?
 
     package init() {}
 
@@ -19,6 +22,14 @@ package struct VersioningFindings: Equatable, Sendable {
     package static func == (a: VersioningFindings, b: VersioningFindings) -> Bool {
         a.fragments?.kind == b.fragments?.kind && a.fragments?.why == b.fragments?.why && a.zeroMajor == b.zeroMajor
             && a.cadence?.kind == b.cadence?.kind && a.cadence?.why == b.cadence?.why
+            && a.maintenance?.branch == b.maintenance?.branch && a.maintenance?.range == b.maintenance?.range
+            && a.maintenance?.why == b.maintenance?.why
+    }
+
+    /// The `[[branch]]` table for a maintenance branch init ran on; empty when it is none.
+    package var renderedBranch: String {
+        guard let maintenance else { return "" }
+        return "# \(maintenance.why) (docs/branches.md).\n[[branch]]\nname = \(QuotedString.basic(maintenance.branch))\nrange = \(QuotedString.basic(maintenance.range.description))\n\n"
     }
 
     /// The `[versioning]` table, each key with why it was written; empty when nothing was found.
@@ -50,9 +61,51 @@ package enum VersioningDetection {
         // The releases this branch made, newest version first: a maintenance branch's patches
         // (wasmtime's 30.0.1 on release-30.0.0) are not the cadence of the branch.
         let finals = history.releases.filter { !$0.version.isPrerelease && !unmerged.contains($0.tag) }
-        if format.scheme != .calver { found.cadence = cadence(finals) }
+        // Under calendar versions only attrs' year counter is a cadence (it decides before the month).
+        found.cadence = cadence(finals)
+        if format.scheme == .calver, found.cadence?.kind != .yearCounter { found.cadence = nil }
         if cargo, found.cadence == nil { found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git) }
+        if let branch = try? await git.currentBranch() {
+            found.maintenance = maintenanceLine(branch: branch, history: history, unmerged: unmerged)
+            // A maintenance line takes the steps its range allows, not the main line's cadence.
+            if found.maintenance != nil, found.cadence?.kind != .yearCounter { found.cadence = nil }
+        }
         return found
+    }
+
+    /// Branch names that are a project's main line, never a maintenance line.
+    package static let mainBranchNames: Set<String> = ["main", "master", "trunk", "develop", "development", "dev"]
+
+    /// The range of a maintenance branch: the branch's own latest final release is below the
+    /// repository's highest one, which the branch does not contain, and the branch's name carries
+    /// that release's major (`v0.x`, `17.x.x`, `4.x`) and, for a minor line, its minor too
+    /// (`release-3.5`, `v1.9`, `8.4.x`). Nil on any other branch: a main line stays above every
+    /// release anywhere (pytest tags its releases on `8.4.x`, which `main` does not contain).
+    package static func maintenanceLine(
+        branch: String, history: ReleaseHistory, unmerged: Set<String>
+    ) -> (branch: String, range: VersionRange, why: String)? {
+        guard !mainBranchNames.contains(branch.lowercased()) else { return nil }
+        let finals = history.releases.filter { !$0.version.isPrerelease }
+        guard let highest = finals.first, let own = finals.first(where: { !unmerged.contains($0.tag) }) else {
+            return nil
+        }
+        let numbers = branch.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard let major = numbers.first, String(major) == own.version.major else { return nil }
+        let namesMinor = numbers.count >= 2 && String(numbers[1]) == own.version.minor
+        if own.tag == highest.tag {
+            // The branch holds the latest release: a maintenance line only when its name is that
+            // release's minor line (poetry's `1.8` after 1.8.0, pytest's `8.4.x`).
+            guard namesMinor, let range = VersionRange("\(major).\(numbers[1]).x") else { return nil }
+            return (branch, range, "`\(branch)` is named after the line of its latest release \(own.tag)")
+        }
+        guard own.version < highest.version, unmerged.contains(highest.tag) else { return nil }
+        let minorLine = namesMinor && highest.version.major == own.version.major
+        guard let range = VersionRange(minorLine ? "\(major).\(numbers[1]).x" : "\(major).x"), !range.contains(highest.version)
+        else { return nil }
+        return (
+            branch, range,
+            "`\(branch)` is a maintenance branch: its latest release \(own.tag) is below \(highest.tag), which it does not contain"
+        )
     }
 
     /// towncrier when its configuration or fragment folder is there; changesets when `.changeset` is.
@@ -116,12 +169,38 @@ package enum VersioningDetection {
         return nil
     }
 
+    /// How many members of a workspace `workspaceZeroMajor` reads at most.
+    package static let zeroMajorMembers = 3
+    /// How many of a member's latest 0.x releases `workspaceZeroMajor` compares (each pair one walk).
+    package static let zeroMajorMemberReleases = 6
+
+    /// Cargo's 0.x rule for a Cargo workspace (release-plz's own crates): the first of its members
+    /// (folder and tag format) whose own latest 0.x releases (`zeroMajorMemberReleases`), over its
+    /// own folder, show it; at most `zeroMajorMembers` members with three 0.x releases are read.
+    package static func workspaceZeroMajor(
+        members: [(folder: String, tagFormat: String)], tags: [GitTag], git: Git
+    ) async -> String? {
+        let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
+        var read = 0
+        for member in members where read < zeroMajorMembers {
+            guard member.tagFormat.contains("{version}"), let format = try? TagFormat(member.tagFormat) else { continue }
+            let history = ReleaseHistory(tags: tags, format: format, paths: HistoryPaths(folder: member.folder))
+            let finals = history.releases.filter { !$0.version.isPrerelease && !unmerged.contains($0.tag) }
+            guard finals.filter({ $0.version.major == "0" }).count >= 3 else { continue }
+            read += 1
+            if let why = await cargoZeroMajor(finals, history: history, git: git, releases: zeroMajorMemberReleases) {
+                return "\(member.folder.isEmpty ? "the root crate" : member.folder): " + why
+            }
+        }
+        return nil
+    }
+
     /// Cargo's 0.x rule when the project's 0.x releases show it: at least two releases whose
     /// changes held a feat (and no breaking change) made as patches, and none made as a minor.
     package static func cargoZeroMajor(
-        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git
+        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11
     ) async -> String? {
-        let zeros = Array(finals.filter { $0.version.major == "0" }.prefix(11))
+        let zeros = Array(finals.filter { $0.version.major == "0" }.prefix(releases))
         guard zeros.count >= 3 else { return nil }
         var featPatches: [String] = []
         var featMinors = 0
