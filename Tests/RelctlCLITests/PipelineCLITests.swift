@@ -31,7 +31,7 @@ struct PipelineCLITests {
         return fixture
     }
 
-    /// 15 git starts before the warm dry run (issue 62, section 3), which adds two: `git diff
+    /// 15 git starts before the warm dry run (issue 62, section 3), which adds two: `git diff-index
     /// --name-only COMMIT` in the project and `git ls-files` in the scratch clone, to give unchanged
     /// files the project's modification times.
     @Test func aTwoTargetDryRunStartsGitAtMostSeventeenTimes() throws {

@@ -8,7 +8,7 @@ import RelctlBasics
 /// - Modification times. A fresh checkout stamps every file "now", so a build tool that judges
 ///   freshness by modification time (Cargo for the project's own crates, make) rebuilds
 ///   everything. Each tracked file whose bytes in the clone are the bytes of the project's working
-///   tree (git: not in `git diff --name-only COMMIT`) gets the project file's modification time,
+///   tree (git: not in `git diff-index --name-only COMMIT`) gets the project file's modification time,
 ///   so the tool decides in the clone what it decides in the project; a file that differs keeps
 ///   its checkout time and is rebuilt.
 /// - Cargo (a `Cargo.toml` beside a `target/` folder, at the project or the repository root): the
@@ -66,15 +66,16 @@ enum DryRunCache {
 
     /// Gives each tracked file of the clone that is byte for byte the project's the project file's
     /// modification time; returns how many. Git's own view decides "the same bytes": every tracked
-    /// path but those `git diff --name-only COMMIT` lists (the working tree against the commit).
+    /// path but those `git diff-index --name-only COMMIT` lists (the working tree against the commit).
     private static func stampTimes(clone: URL, top: URL, commit: String, context: Context) async -> Int {
-        // `git diff` against the working tree otherwise refreshes the project's .git/index, a
-        // write a dry run promises not to make (ReleaseCLITests.aDryRunDoesNotEvenRefreshTheIndex).
-        var readOnly = context
-        readOnly.environment["GIT_OPTIONAL_LOCKS"] = "0"
-        let project = Git(directory: top, context: readOnly)
+        // Plumbing, not `git diff`: porcelain diff refreshes the project's .git/index afterwards
+        // (GIT_OPTIONAL_LOCKS does not stop it), a write a dry run promises not to make
+        // (ReleaseCLITests.aDryRunDoesNotEvenRefreshTheIndex). diff-index does not refresh, so a
+        // file touched without a change is listed too and keeps its checkout time: rebuilt, never
+        // wrongly taken as fresh.
+        let project = Git(directory: top, context: context)
         let scratch = Git(directory: clone, context: context)
-        guard let changedText = try? await project.run(["diff", "--name-only", "--no-renames", "-z", commit, "--"]),
+        guard let changedText = try? await project.run(["diff-index", "--name-only", "--no-renames", "-z", commit, "--"]),
             let trackedText = try? await scratch.run(["ls-files", "-z", "--cached"])
         else { return 0 }
         let changed = Set(changedText.split(separator: "\0").map(String.init))
