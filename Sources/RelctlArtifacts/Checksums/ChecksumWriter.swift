@@ -240,14 +240,7 @@ public enum ChecksumWriter {
 
     /// Regular files directly in `directory` with a recognised archive extension, sorted bytewise.
     package static func archives(in directory: URL) -> [String] {
-        var names: [String] = []
-        let folder = directory.path.hasSuffix("/") ? directory.path : directory.path + "/"
-        try? FileSystem.forEachName(in: directory) { name in
-            if !name.hasPrefix("."), ArtifactName.format(of: name) != nil, FileKind.isRegularFile(folder + name) {
-                names.append(name)
-            }
-        }
-        return names.sorted(by: bytewiseLess)
+        FolderScan.regularFiles(in: directory) { ArtifactName.format(of: $0) != nil }
     }
 
     /// `NAME.cdx.json` for the archive `NAME.<ext>` when that file exists; `NAME.<ext>.cdx.json`

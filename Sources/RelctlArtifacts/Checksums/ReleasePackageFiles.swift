@@ -14,15 +14,7 @@ package enum ReleasePackageFiles {
 
     /// Regular files with one of `extensions` directly in `directory`, sorted bytewise.
     package static func candidates(in directory: URL) -> [String] {
-        var names: [String] = []
-        try? FileSystem.forEachName(in: directory) { name in
-            if !name.hasPrefix("."), extensions.contains(where: { name.hasSuffix($0) }),
-                FileKind.isRegularFile(directory.appendingPathComponent(name).path)
-            {
-                names.append(name)
-            }
-        }
-        return names.sorted(by: bytewiseLess)
+        FolderScan.regularFiles(in: directory) { name in extensions.contains { name.hasSuffix($0) } }
     }
 
     /// One file of the release found among the candidates.
