@@ -160,4 +160,34 @@ struct ConfinedPathPropertyTests {
             }
         }
     }
+
+    /// `ConfinedPath.resolve`, the rule for writes into a clone: a link anywhere on the way is
+    /// refused, whether it leads to a folder, a file, nowhere, or stays inside (lstat(2), never
+    /// stat(2): the mutation audit's confined-link mutant, stat, survived this suite).
+    @Test("a write into a clone refuses a link on the way wherever it leads")
+    func aWriteRefusesEveryLinkOnTheWay() throws {
+        try withTemporaryDirectory { directory in
+            let root = directory.url.appendingPathComponent("clone")
+            let outside = directory.url.appendingPathComponent("outside")
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent("inside"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: outside.appendingPathComponent("file"))
+            let links = [
+                "Formula": outside.path, "bucket": outside.path + "/file", "dangling": outside.path + "/missing",
+                "sideways": "inside",
+            ]
+            for (name, target) in links {
+                try FileManager.default.createSymbolicLink(atPath: root.path + "/" + name, withDestinationPath: target)
+            }
+            for path in ["Formula/hello.rb", "bucket", "dangling", "sideways/hello.json"] {
+                #expect(throws: ConfinedPathError.self, "\(path)") {
+                    try ConfinedPath.resolve(path, in: root, what: "homebrew: tap")
+                }
+            }
+            for path in ["inside/hello.rb", "new/hello.rb"] {
+                #expect(try ConfinedPath.resolve(path, in: root, what: "test").path == root.path + "/" + path)
+            }
+        }
+    }
 }

@@ -91,6 +91,24 @@ struct TemporariesTests {
                 ])
         }
     }
+
+    /// A write that fails part way leaves the destination as it was and no hidden temporary
+    /// beside it: the stream already wrote bytes to the temporary, then the writer threw (the
+    /// mutation audit's atomic-temporary mutant, the temporary kept, survived every other suite).
+    @Test func aFailedAtomicWriteLeavesNoTemporaryAndTheOldFileWhole() throws {
+        try withTemporaryDirectory { dir in
+            let destination = dir.url.appendingPathComponent("SHA256SUMS")
+            try AtomicFile.write("old\n", to: destination)
+            #expect(throws: TestFailure.self) {
+                try AtomicFile.write(to: destination) { piece in
+                    try piece(String(repeating: "partial line\n", count: 10_000))
+                    throw TestFailure("the writer stops part way")
+                }
+            }
+            #expect(try folderNames(dir.url) == ["SHA256SUMS"])
+            #expect(try String(contentsOf: destination, encoding: .utf8) == "old\n")
+        }
+    }
 }
 
 @Suite("ReleaseLock discovery", .timeLimit(.minutes(30)), .removesTemporaries)
