@@ -2,12 +2,13 @@ import Foundation
 import RelctlTestTraits
 import Testing
 
+@testable import RelctlBasics
 @testable import RelctlChanges
 @testable import RelctlModel
 
 /// `[versioning] changelog` (issue 63): what the newest section of a changelog written ahead of
 /// the release says of the next one, in the shapes the back-test's projects write.
-@Suite(.timeLimit(.minutes(10))) struct ChangelogIntentTests {
+@Suite(.timeLimit(.minutes(30))) struct ChangelogIntentTests {
     static func version(_ text: String) throws -> SemanticVersion { try SemanticVersion(parsing: text) }
 
     static func intent(_ text: String, path: String = "CHANGELOG.md", latest: String) throws -> ChangelogIntent? {
@@ -150,6 +151,26 @@ import Testing
             in: "pytest 9.2.0 (unreleased)\n=========================\n\n- x\n", path: "CHANGELOG.rst",
             names: ["pytest"], latest: try Self.version("9.1.1"))
         #expect(named?.finding == .version(try Self.version("9.2.0")), "\(String(describing: named))")
+    }
+
+    /// zoxide: below 1.0.0 its `### Added` sections ship as patches, which `init` reads as
+    /// Cargo's 0.x rule; a project whose feature sections ship as minors (bat) does not.
+    @Test func featuresReleasedAsPatchesBelowOne() {
+        func changelog(_ releases: [(String, String)]) -> ChangelogDocument {
+            let text = releases.map { "## [\($0.0)]\n\n### \($0.1)\n\n- Entry.\n" }.joined(separator: "\n")
+            return ChangelogDocument(lines: text.fileLines.map(String.init))
+        }
+        let zoxide = changelog([
+            ("0.9.8", "Added"), ("0.9.7", "Added"), ("0.9.6", "Fixed"), ("0.9.5", "Added"), ("0.9.4", "Fixed"),
+            ("0.9.3", "Added"), ("0.9.2", "Fixed"), ("0.9.1", "Added"), ("0.9.0", "Removed"), ("0.8.3", "Added"),
+            ("0.8.2", "Fixed"), ("0.8.1", "Fixed"), ("0.8.0", "Added"),
+        ])
+        #expect(ChangelogIntent.featuresReleasedAsPatches(in: zoxide) == ["0.9.8", "0.9.7", "0.9.5", "0.9.3", "0.9.1", "0.8.3"])
+        let bat = changelog([
+            ("0.25.0", "Features"), ("0.24.0", "Features"), ("0.23.0", "Features"), ("0.22.1", "Features"),
+            ("0.22.0", "Features"), ("0.21.0", "Features"),
+        ])
+        #expect(ChangelogIntent.featuresReleasedAsPatches(in: bat) == nil)
     }
 
     /// Which headings are unreleased sections, and what subsection titles call for.

@@ -96,9 +96,20 @@ package struct ChangelogIntent: Sendable, Equatable {
             return ChangelogIntent(
                 finding: .version(floor), file: path, line: top.line + 1, heading: top.text, section: top.text)
         }
-        // The subsections of the unreleased section, at the first level below it.
+        guard let found = sectionLevel(of: top, in: document) else { return nil }
+        return ChangelogIntent(
+            finding: .level(found.level), file: path, line: found.heading.line + 1, heading: found.heading.text,
+            section: top.text)
+    }
+
+    /// The level the subsections of the section under `top` call for (the highest among those
+    /// holding entries, at the first level below it) and the subsection that calls for it; nil
+    /// when none holds an entry.
+    package static func sectionLevel(
+        of top: ChangelogHeading, in document: ChangelogDocument
+    ) -> (level: VersionBump.Level, heading: ChangelogHeading)? {
         let end = document.sectionEnd(of: top)
-        let inside = document.headings[(index + 1)...].filter { $0.line < end && $0.level > top.level }
+        let inside = document.headings.filter { $0.line > top.line && $0.line < end && $0.level > top.level }
         guard let subLevel = inside.map(\.level).min() else { return nil }
         let subsections = inside.filter { $0.level == subLevel }
         var best: (level: VersionBump.Level, heading: ChangelogHeading)?
@@ -107,16 +118,32 @@ package struct ChangelogIntent: Sendable, Equatable {
             let headingLines = Set(
                 inside.filter { $0.line < stop }.flatMap { $0.line..<($0.line + $0.lineCount) })
             let body = (subsection.line + subsection.lineCount)..<max(stop, subsection.line + subsection.lineCount)
-            guard hasEntries(lines: lines, range: body, skipping: headingLines, format: document.format) else {
-                continue
-            }
+            guard hasEntries(lines: document.lines, range: body, skipping: headingLines, format: document.format)
+            else { continue }
             let level = level(ofSubsection: subsection.text)
             if best == nil || best!.level < level { best = (level, subsection) }
         }
-        guard let best else { return nil }
-        return ChangelogIntent(
-            finding: .level(best.level), file: path, line: best.heading.line + 1, heading: best.heading.text,
-            section: top.text)
+        return best
+    }
+
+    /// Cargo's 0.x rule as the changelog's own releases show it: among the sections of its latest
+    /// `releases` releases below 1.0.0 (newest first, prereleases aside) whose subsections call for
+    /// a minor, at least 3 were released as patches and 3 times as many as were released as
+    /// minors (zoxide's `### Added` in 0.9.8, 0.9.7, 0.9.5). The patches, newest first; nil otherwise.
+    package static func featuresReleasedAsPatches(in document: ChangelogDocument, releases: Int = 12) -> [String]? {
+        let zeros = Array(
+            document.releaseHeadings.filter { heading in
+                heading.version.map { $0.major == "0" && !$0.isPrerelease } ?? false
+            }.prefix(releases))
+        var patches: [String] = []
+        var minors = 0
+        for (newer, older) in zip(zeros, zeros.dropFirst()) {
+            guard let version = newer.version, let before = older.version,
+                sectionLevel(of: newer, in: document)?.level == .minor
+            else { continue }
+            if version.minor == before.minor { patches.append(version.description) } else { minors += 1 }
+        }
+        return patches.count >= 3 && patches.count >= 3 * minors ? patches : nil
     }
 
     /// A heading for changes not released yet: `Unreleased`, `[Unreleased]`, `Upcoming release`,

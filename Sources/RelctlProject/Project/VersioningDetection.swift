@@ -70,6 +70,12 @@ package enum VersioningDetection {
         found.cadence = cadence(finals)
         if format.scheme == .calver, found.cadence?.kind != .yearCounter { found.cadence = nil }
         if cargo, found.cadence == nil { found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git) }
+        // The changelog read for the next release also shows how features shipped below 1.0.0.
+        if found.zeroMajor == nil, found.cadence == nil, let changelog = found.changelog,
+            history.latest?.version.major == "0"
+        {
+            found.zeroMajor = changelogZeroMajor(root: root, path: changelog.path)
+        }
         if let branch = try? await git.currentBranch() {
             found.maintenance = maintenanceLine(branch: branch, history: history, unmerged: unmerged)
             // A maintenance line takes the steps its range allows, not the main line's cadence.
@@ -137,6 +143,19 @@ package enum VersioningDetection {
             return (name, "\(name):\(intent.line) \(said): its newest section gives the next release")
         }
         return nil
+    }
+
+    /// Cargo's 0.x rule when the changelog's own 0.x releases show features released as patches
+    /// (`ChangelogIntent.featuresReleasedAsPatches`): zoxide's `### Added` sections in 0.9.x.
+    package static func changelogZeroMajor(root: URL, path: String) -> String? {
+        guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile, let text = try? file.text() else {
+            return nil
+        }
+        let document = ChangelogDocument(
+            lines: text.fileLines.map(String.init), format: ChangelogDocument.Format(path: path))
+        guard let patches = ChangelogIntent.featuresReleasedAsPatches(in: document) else { return nil }
+        return
+            "\(path): sections adding features were released as patches below 1.0.0 (\(patches.prefix(3).joined(separator: ", ")))"
     }
 
     /// towncrier when its configuration or fragment folder is there; changesets when `.changeset` is.
