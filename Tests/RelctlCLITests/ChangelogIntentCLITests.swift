@@ -82,4 +82,35 @@ struct ChangelogIntentCLITests {
             ])
         #expect(try Self.bump(repository).1 == "0.7.3", "a feature section under cargo's rule is a patch")
     }
+
+    /// zoxide: below 1.0.0 its `### Added` sections ship as patches. `init` writes the changelog
+    /// and, from the same file, Cargo's 0.x rule, so an `Added` section gives 0.9.4, not 0.10.0.
+    @Test func initReadsFeaturesReleasedAsPatchesBelowOne() throws {
+        let repository = try GitRepository()
+        let released = ["0.9.3", "0.9.2", "0.9.1", "0.9.0"].map { version in
+            "## [\(version)]\n\n### \(version == "0.9.0" ? "Removed" : "Added")\n\n- Something.\n"
+        }.joined(separator: "\n")
+        try repository.commit(
+            "Release 0.9.3",
+            files: [
+                "Cargo.toml": "[package]\nname = \"frob\"\nversion = \"0.9.3\"\nedition = \"2021\"\n",
+                "src/main.rs": "fn main() {}\n", "CHANGELOG.md": "# Changelog\n\n" + released,
+            ])
+        try repository.git("tag", "-a", "v0.9.3", "-m", "v0.9.3")
+        try repository.commit(
+            "Add a way to frobnicate",
+            files: [
+                "src/a.rs": "a\n",
+                "CHANGELOG.md": "# Changelog\n\n## [Unreleased]\n\n### Added\n\n- Frobnicate.\n\n" + released,
+            ])
+        let initialised = try relctl(["init"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let written = try repository.directory.read("relctl.toml")
+        #expect(written.contains("changelog = \"CHANGELOG.md\""), "\(written)")
+        #expect(
+            written.contains(
+                "zero-major = \"cargo\"   # CHANGELOG.md: sections adding features were released as patches below 1.0.0 (0.9.3, 0.9.2, 0.9.1)"
+            ), "\(written)")
+        #expect(try Self.bump(repository).1 == "0.9.4", "an Added section is a patch under cargo's rule")
+    }
 }
