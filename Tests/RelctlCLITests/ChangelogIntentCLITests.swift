@@ -113,4 +113,35 @@ struct ChangelogIntentCLITests {
             ), "\(written)")
         #expect(try Self.bump(repository).1 == "0.9.4", "an Added section is a patch under cargo's rule")
     }
+
+    /// In a `[workspace]` each member reads its own changelog (the root's `[versioning]` table,
+    /// inherited): `a`'s `Features` section makes it a minor, `b`, without a changelog, a patch.
+    @Test func workspaceMembersReadTheirOwnChangelog() throws {
+        let repository = try GitRepository()
+        func package(_ name: String) -> String { "{\n  \"name\": \"\(name)\",\n  \"version\": \"1.0.0\"\n}\n" }
+        try repository.commit(
+            "Release 1.0.0",
+            files: [
+                "relctl.toml":
+                    "[project]\nname = \"mono\"\n\n[workspace]\nmembers = [\"packages/*\"]\n\n[versioning]\nchangelog = \"CHANGELOG.md\"\n",
+                "packages/a/package.json": package("a"), "packages/b/package.json": package("b"),
+                "packages/a/CHANGELOG.md": "# 1.0.0\n\n- First.\n",
+            ])
+        try repository.git("tag", "-a", "a-v1.0.0", "-m", "a")
+        try repository.git("tag", "-a", "b-v1.0.0", "-m", "b")
+        try repository.commit(
+            "Frobnicate",
+            files: [
+                "packages/a/index.js": "a\n", "packages/b/index.js": "b\n",
+                "packages/a/CHANGELOG.md": "# Upcoming release\n\n## Features\n\n- Frobnicate.\n\n# 1.0.0\n\n- First.\n",
+            ])
+        let (result, members) = try MemberPlanDocument.run(in: repository.url)
+        let next = Dictionary(uniqueKeysWithValues: members.map { ($0.name, $0.next ?? "") })
+        #expect(next == ["a": "1.1.0", "b": "1.0.1"], "\(result)")
+        #expect(members.first { $0.name == "a" }?.reason == "feat", "\(result)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(
+            bump.stderr.contains("packages/a/CHANGELOG.md:3 `Upcoming release` has entries under `Features`"),
+            "\(bump)")
+    }
 }
