@@ -77,8 +77,12 @@ public struct VersionBump: Sendable, Equatable {
         var (level, commitCount) = collector.finish()
         // What the project recorded beside its commits (`[versioning]`): the highest of both.
         var intentNotes: [String] = []
+        // The changelog's newest section, written ahead of the release (`[versioning] changelog`).
+        let changelog =
+            commitCount > 0 ? try last.flatMap { try ChangelogIntent.read(config: config, latest: $0.version) } : nil
         let intent = try intendedLevel(
-            level, config: config, base: last?.version, rule: rule, commits: commitCount, notes: &intentNotes)
+            level, config: config, base: last?.version, rule: rule, commits: commitCount, changelog: changelog,
+            notes: &intentNotes)
         let changeLevel = intent.changeLevel
         level = intent.level
         let step = { (version: SemanticVersion) in
@@ -169,6 +173,16 @@ public struct VersionBump: Sendable, Equatable {
                 )
             }
             bump.next = chosen
+        }
+        // A changelog heading naming the next version is a floor as a manifest's version is (not on
+        // a branch rule's line, nor under calendar versions, which the date decides).
+        if case .version(let floor)? = changelog?.finding, rule == nil, format.scheme != .calver,
+            config.versioning.cadence != .yearCounter, bump.next < floor, let changelog
+        {
+            bump.notes.append(
+                "\(changelog.file):\(changelog.line) `\(changelog.heading)` names \(floor), above \(bump.next); using \(floor) ([versioning] changelog)"
+            )
+            bump.next = floor
         }
         var skipped: [String] = []
         // Up at the level the changes call for: a `feat` after 0.53.0 whose 0.54.0 to 0.56.0 were
@@ -425,14 +439,15 @@ public struct VersionBump: Sendable, Equatable {
     }
 
     /// The level the release takes: what the commits call for (`level`), raised by the change
-    /// fragments (`[versioning] fragments`: the highest of both), then, below 1.0.0, Cargo's rule
+    /// fragments (`[versioning] fragments`) and the changelog's newest section (`[versioning]
+    /// changelog`, read by `compute`): the highest of them, then, below 1.0.0, Cargo's rule
     /// when `zero-major = "cargo"` (a feat gives a patch, a breaking change a minor), then the
     /// project's cadence (`minor` or `major` every release) outside a maintenance line. Each
     /// change of level is told in `notes`. `changeLevel` is what the changes alone call for
-    /// (commits and fragments), `relctl plan`'s reason.
+    /// (commits, fragments and changelog), `relctl plan`'s reason.
     package static func intendedLevel(
         _ commitLevel: Level, config: RelctlConfig, base: SemanticVersion?, rule: BranchRule?, commits: Int,
-        notes: inout [String]
+        changelog: ChangelogIntent? = nil, notes: inout [String]
     ) throws -> (level: Level, changeLevel: Level, literalMajor: Bool) {
         var level = commitLevel
         var literalMajor = false
@@ -447,6 +462,18 @@ public struct VersionBump: Sendable, Equatable {
             if fragments.literalMajor, level == .major, fragments.level == .major, belowOne {
                 literalMajor = true
             }
+        }
+        if commits > 0, let changelog, let base, level < changelog.level(after: base) {
+            let found = changelog.level(after: base)
+            let said =
+                switch changelog.finding {
+                case .version(let version): "`\(changelog.heading)` names \(version)"
+                case .level: "`\(changelog.section)` has entries under `\(changelog.heading)`"
+                }
+            notes.append(
+                "\(changelog.file):\(changelog.line) \(said) ([versioning] changelog): calls for a \(found.rawValue), above the commits' \(level.rawValue)"
+            )
+            level = found
         }
         let changeLevel = level
         if config.versioning.zeroMajor == .cargo, belowOne, !literalMajor, level == .minor || level == .major {

@@ -34,6 +34,10 @@ package struct VersioningSettings: Sendable, Equatable {
     }
 
     package var fragments: Fragments?
+    /// `changelog`: the changelog file (relative to the project's folder: a workspace member reads
+    /// its own) whose newest section, written ahead of the release, gives the next release's
+    /// version or level (`ChangelogIntent`).
+    package var changelog: String?
     package var zeroMajor: ZeroMajor = .minor
     package var cadence: Cadence?
     /// Whether the table was written (a member's own `[versioning]` replaces the root's).

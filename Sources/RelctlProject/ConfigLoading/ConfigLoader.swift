@@ -463,7 +463,7 @@ public enum ConfigLoader {
         return workspace
     }
 
-    /// `[versioning]`: fragments, the 0.x rule and the release cadence, each one of its values.
+    /// `[versioning]`: fragments, the changelog file, the 0.x rule and the release cadence.
     private static func readVersioning(_ table: TableReader) -> VersioningSettings {
         defer { table.finish() }
         var settings = VersioningSettings()
@@ -480,6 +480,14 @@ public enum ConfigLoader {
             return nil
         }
         settings.fragments = choice("fragments", VersioningSettings.Fragments.self)
+        if let changelog = table.string("changelog") {
+            if changelog.trimmingCharacters(in: .whitespaces).isEmpty {
+                table.report(
+                    "changelog", "[versioning] changelog is empty; name the changelog file (`CHANGELOG.md`) or remove the key")
+            } else {
+                settings.changelog = changelog
+            }
+        }
         if let rule = choice("zero-major", VersioningSettings.ZeroMajor.self) { settings.zeroMajor = rule }
         settings.cadence = choice("cadence", VersioningSettings.Cadence.self)
         return settings

@@ -9,6 +9,8 @@ import Synchronization
 /// releases of a Cargo project, and a cadence the recent releases keep.
 package struct VersioningFindings: Equatable, Sendable {
     package var fragments: (kind: VersioningSettings.Fragments, why: String)?
+    /// The changelog whose newest section is ahead of the latest release, and what it says.
+    package var changelog: (path: String, why: String)?
     package var zeroMajor: String?
     package var cadence: (kind: VersioningSettings.Cadence, why: String)?
     /// The checked-out branch is a maintenance line (axios' `v0.x` while 1.x ships from `main`):
@@ -17,10 +19,11 @@ package struct VersioningFindings: Equatable, Sendable {
 
     package init() {}
 
-    package var isEmpty: Bool { fragments == nil && zeroMajor == nil && cadence == nil }
+    package var isEmpty: Bool { fragments == nil && changelog == nil && zeroMajor == nil && cadence == nil }
 
     package static func == (a: VersioningFindings, b: VersioningFindings) -> Bool {
-        a.fragments?.kind == b.fragments?.kind && a.fragments?.why == b.fragments?.why && a.zeroMajor == b.zeroMajor
+        a.fragments?.kind == b.fragments?.kind && a.fragments?.why == b.fragments?.why
+            && a.changelog?.path == b.changelog?.path && a.changelog?.why == b.changelog?.why && a.zeroMajor == b.zeroMajor
             && a.cadence?.kind == b.cadence?.kind && a.cadence?.why == b.cadence?.why
             && a.maintenance?.branch == b.maintenance?.branch && a.maintenance?.range == b.maintenance?.range
             && a.maintenance?.why == b.maintenance?.why
@@ -38,6 +41,7 @@ package struct VersioningFindings: Equatable, Sendable {
         var text = "# What the project records of its next release's size besides its commits (docs/versions.md).\n"
         text += "[versioning]\n"
         if let fragments { text += "fragments = \"\(fragments.kind.rawValue)\"   # \(fragments.why)\n" }
+        if let changelog { text += "changelog = \(QuotedString.basic(changelog.path))   # \(changelog.why)\n" }
         if let zeroMajor { text += "zero-major = \"cargo\"   # \(zeroMajor)\n" }
         if let cadence { text += "cadence = \"\(cadence.kind.rawValue)\"   # \(cadence.why)\n" }
         return text + "\n"
@@ -57,6 +61,7 @@ package enum VersioningDetection {
         found.fragments = fragments(root: root)
         guard let git, let format, !tags.isEmpty else { return found }
         let history = ReleaseHistory(tags: tags, format: format)
+        if let latest = history.latest { found.changelog = changelog(root: root, latest: latest) }
         let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
         // The releases this branch made, newest version first: a maintenance branch's patches
         // (wasmtime's 30.0.1 on release-30.0.0) are not the cadence of the branch.
@@ -65,6 +70,12 @@ package enum VersioningDetection {
         found.cadence = cadence(finals)
         if format.scheme == .calver, found.cadence?.kind != .yearCounter { found.cadence = nil }
         if cargo, found.cadence == nil { found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git) }
+        // The changelog read for the next release also shows how features shipped below 1.0.0.
+        if found.zeroMajor == nil, found.cadence == nil, let changelog = found.changelog,
+            history.latest?.version.major == "0"
+        {
+            found.zeroMajor = changelogZeroMajor(root: root, path: changelog.path)
+        }
         if let branch = try? await git.currentBranch() {
             found.maintenance = maintenanceLine(branch: branch, history: history, unmerged: unmerged)
             // A maintenance line takes the steps its range allows, not the main line's cadence.
@@ -106,6 +117,45 @@ package enum VersioningDetection {
             branch, range,
             "`\(branch)` is a maintenance branch: its latest release \(own.tag) is below \(highest.tag), which it does not contain"
         )
+    }
+
+    /// Where projects keep their changelog, in the order `init` looks.
+    package static let changelogNames = [
+        "CHANGELOG.md", "CHANGELOG.rst", "CHANGELOG", "CHANGES.md", "CHANGES.rst", "CHANGES", "HISTORY.md",
+        "HISTORY.rst", "NEWS.md", "NEWS.rst", "NEWS", "RELEASES.md", "docs/changelog.md", "docs/CHANGELOG.md",
+        "docs/changelog.rst", "doc/changelog.md",
+    ]
+
+    /// The first changelog at `root` (`changelogNames`) whose newest section is ahead of `latest`
+    /// (an unreleased section with entries, or a heading naming a version above it).
+    package static func changelog(root: URL, latest: ReleaseHistory.Release) -> (path: String, why: String)? {
+        for name in changelogNames {
+            guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile else { continue }
+            guard let text = try? file.text(),
+                let intent = ChangelogIntent.section(in: text, path: name, latest: latest.version)
+            else { return nil }
+            let said =
+                switch intent.finding {
+                case .version(let version): "`\(intent.heading)` names \(version), above \(latest.tag)"
+                case .level(let level):
+                    "`\(intent.section)` has entries under `\(intent.heading)` (a \(level.rawValue)), after \(latest.tag)"
+                }
+            return (name, "\(name):\(intent.line) \(said): its newest section gives the next release")
+        }
+        return nil
+    }
+
+    /// Cargo's 0.x rule when the changelog's own 0.x releases show features released as patches
+    /// (`ChangelogIntent.featuresReleasedAsPatches`): zoxide's `### Added` sections in 0.9.x.
+    package static func changelogZeroMajor(root: URL, path: String) -> String? {
+        guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile, let text = try? file.text() else {
+            return nil
+        }
+        let document = ChangelogDocument(
+            lines: text.fileLines.map(String.init), format: ChangelogDocument.Format(path: path))
+        guard let patches = ChangelogIntent.featuresReleasedAsPatches(in: document) else { return nil }
+        return
+            "\(path): sections adding features were released as patches below 1.0.0 (\(patches.prefix(3).joined(separator: ", ")))"
     }
 
     /// towncrier when its configuration or fragment folder is there; changesets when `.changeset` is.

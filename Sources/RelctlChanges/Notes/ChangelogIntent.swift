@@ -1,0 +1,202 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+
+/// What the project's changelog says of its next release (`[versioning] changelog`): the newest
+/// section, when it is not a release already made. Many projects write the changelog ahead of the
+/// release (fd's `# Upcoming release` / `## Features`, click's `Version 8.3.0` over `Unreleased`,
+/// Keep a Changelog's `## [Unreleased]` / `### Added`), with commit subjects that carry no type.
+///
+/// - A heading naming a version above the latest release (`## [1.3.0]`, `Version 8.3.0`): that
+///   version, a floor for the next release as a manifest declaring it is.
+/// - An `Unreleased`-style heading (`Unreleased`, `Upcoming release`, `Next`, `Not yet released`,
+///   `In progress`): the level of its subsections that hold entries: `Breaking`, `Removed`,
+///   `Incompatible` call for a major (a minor below 1.0.0, as a breaking commit does); `Added`,
+///   `Features`, `New`, `Enhancements`, `Deprecated` for a minor; any other (`Fixed`, `Changed`) a
+///   patch. A section without subsections, or whose subsections are empty, says nothing.
+package struct ChangelogIntent: Sendable, Equatable {
+    package enum Finding: Sendable, Equatable {
+        /// The heading names the next release's version.
+        case version(SemanticVersion)
+        /// The unreleased section's subsections call for this level.
+        case level(VersionBump.Level)
+    }
+
+    package var finding: Finding
+    /// The file as the project names it (`CHANGELOG.md`, `crates/core/CHANGELOG.md`).
+    package var file: String
+    /// The 1-based line of the heading that decides: the version heading, or the subsection that
+    /// calls for the level.
+    package var line: Int
+    /// That heading's text (`[1.3.0] - unreleased`, `Features`).
+    package var heading: String
+    /// The section's heading text (`Upcoming release`), the same as `heading` for a version.
+    package var section: String
+
+    /// The level a version finding calls for after `latest` (major, minor or patch numbers moved).
+    package func level(after latest: SemanticVersion) -> VersionBump.Level {
+        switch finding {
+        case .level(let level): return level
+        case .version(let version):
+            if version.major != latest.major { return .major }
+            if version.minor != latest.minor { return .minor }
+            return .patch
+        }
+    }
+
+    /// Subsection titles whose entries call for a major.
+    package static let majorWords = [
+        "breaking", "backward incompatible", "backwards incompatible", "backward-incompatible",
+        "backwards-incompatible", "incompatible", "removed", "removal", "removals", "major",
+    ]
+    /// Subsection titles whose entries call for a minor.
+    package static let minorWords = [
+        "added", "addition", "additions", "feature", "features", "new", "enhancement", "enhancements", "deprecated",
+        "deprecation", "deprecations", "minor",
+    ]
+
+    /// The changelog `config` names (`[versioning] changelog`), read in the project's folder (a
+    /// workspace member's own file) under the read rule, against `latest`, the latest release; nil
+    /// when no changelog is configured, the file is not there or says nothing ahead of `latest`.
+    package static func read(config: RelctlConfig, latest: SemanticVersion) throws -> ChangelogIntent? {
+        guard let path = config.versioning.changelog else { return nil }
+        let root = config.repositoryRoot ?? config.root
+        let location = config.resolve(path)
+        // A member's file as the repository names it (`crates/core/CHANGELOG.md`).
+        let shown = config.repositoryRoot == nil ? path : CompanionFinder.display(location, root: root)
+        let file = try ProjectFile.open(location.path, in: root, what: "[versioning] changelog", shown: shown)
+        guard file.isRegularFile, let text = try file.text() else { return nil }
+        return section(
+            in: text, path: shown, names: [config.project.name.lowercased()], latest: latest)
+    }
+
+    /// The intent of the changelog `text` (named `path`, whose suffix gives its format) against
+    /// `latest`, the latest release.
+    package static func section(
+        in text: String, path: String, names: Set<String> = [], latest: SemanticVersion
+    ) -> ChangelogIntent? {
+        let lines = text.fileLines.map(String.init)
+        let document = ChangelogDocument(
+            lines: lines, format: ChangelogDocument.Format(path: path), names: names)
+        let releaseLevel = document.releaseHeadings.first?.level
+        // The newest section: the first heading that names a version at the release headings'
+        // level, or an unreleased heading before it.
+        guard
+            let index = document.headings.firstIndex(where: { heading in
+                if let releaseLevel, heading.level > releaseLevel { return false }
+                return (heading.version != nil && heading.level == releaseLevel) || isUnreleased(heading.text)
+            })
+        else { return nil }
+        let top = document.headings[index]
+        if let version = top.version {
+            // A release heading at or below the latest release (a prerelease's own final
+            // included: `## 2.0.0` while its rc ships) says nothing new.
+            guard latest.final < version.final else { return nil }
+            let floor = version.isDevelopmentMarker ? version.final : version
+            return ChangelogIntent(
+                finding: .version(floor), file: path, line: top.line + 1, heading: top.text, section: top.text)
+        }
+        guard let found = sectionLevel(of: top, in: document) else { return nil }
+        return ChangelogIntent(
+            finding: .level(found.level), file: path, line: found.heading.line + 1, heading: found.heading.text,
+            section: top.text)
+    }
+
+    /// The level the subsections of the section under `top` call for (the highest among those
+    /// holding entries, at the first level below it) and the subsection that calls for it; nil
+    /// when none holds an entry.
+    package static func sectionLevel(
+        of top: ChangelogHeading, in document: ChangelogDocument
+    ) -> (level: VersionBump.Level, heading: ChangelogHeading)? {
+        let end = document.sectionEnd(of: top)
+        let inside = document.headings.filter { $0.line > top.line && $0.line < end && $0.level > top.level }
+        guard let subLevel = inside.map(\.level).min() else { return nil }
+        let subsections = inside.filter { $0.level == subLevel }
+        var best: (level: VersionBump.Level, heading: ChangelogHeading)?
+        for (position, subsection) in subsections.enumerated() {
+            let stop = position + 1 < subsections.count ? subsections[position + 1].line : end
+            let headingLines = Set(
+                inside.filter { $0.line < stop }.flatMap { $0.line..<($0.line + $0.lineCount) })
+            let body = (subsection.line + subsection.lineCount)..<max(stop, subsection.line + subsection.lineCount)
+            guard hasEntries(lines: document.lines, range: body, skipping: headingLines, format: document.format)
+            else { continue }
+            let level = level(ofSubsection: subsection.text)
+            if best == nil || best!.level < level { best = (level, subsection) }
+        }
+        return best
+    }
+
+    /// Cargo's 0.x rule as the changelog's own releases show it: among the sections of its latest
+    /// `releases` releases below 1.0.0 (newest first, prereleases aside) whose subsections call for
+    /// a minor, at least 3 were released as patches and 3 times as many as were released as
+    /// minors (zoxide's `### Added` in 0.9.8, 0.9.7, 0.9.5). The patches, newest first; nil otherwise.
+    package static func featuresReleasedAsPatches(in document: ChangelogDocument, releases: Int = 12) -> [String]? {
+        let zeros = Array(
+            document.releaseHeadings.filter { heading in
+                heading.version.map { $0.major == "0" && !$0.isPrerelease } ?? false
+            }.prefix(releases))
+        var patches: [String] = []
+        var minors = 0
+        for (newer, older) in zip(zeros, zeros.dropFirst()) {
+            guard let version = newer.version, let before = older.version,
+                sectionLevel(of: newer, in: document)?.level == .minor
+            else { continue }
+            if version.minor == before.minor { patches.append(version.description) } else { minors += 1 }
+        }
+        return patches.count >= 3 && patches.count >= 3 * minors ? patches : nil
+    }
+
+    /// A heading for changes not released yet: `Unreleased`, `[Unreleased]`, `Upcoming release`,
+    /// `Next`, `Next release`, `Not yet released`, `In progress`, `Work in progress`.
+    package static func isUnreleased(_ text: String) -> Bool {
+        let words = text.lowercased().drop(while: { !$0.isLetter }).split(whereSeparator: { !$0.isLetter })
+        guard let first = words.first else { return false }
+        if ["unreleased", "upcoming"].contains(first) { return true }
+        let phrase = words.prefix(3).joined(separator: " ")
+        if phrase.hasPrefix("not yet released") || phrase.hasPrefix("in progress")
+            || phrase.hasPrefix("work in progress") || phrase.hasPrefix("in development")
+        {
+            return true
+        }
+        return first == "next" && (words.count == 1 || ["release", "version"].contains(words[1]))
+    }
+
+    /// The level a subsection's title calls for (`### Added` → minor, `## Bugfixes` → patch).
+    package static func level(ofSubsection text: String) -> VersionBump.Level {
+        let title = String(text.lowercased().drop(while: { !$0.isLetter }))
+        func starts(_ words: [String]) -> Bool {
+            words.contains { word in
+                guard title.hasPrefix(word) else { return false }
+                return title.dropFirst(word.count).first.map { !$0.isLetter } ?? true
+            }
+        }
+        if starts(majorWords) { return .major }
+        if starts(minorWords) || title.hasPrefix("new features") { return .minor }
+        return .patch
+    }
+
+    /// Whether `range` of `lines` holds an entry: a line with text that is not a heading, a
+    /// comment (`<!-- … -->`, reStructuredText's `..`) or a link definition.
+    static func hasEntries(
+        lines: [String], range: Range<Int>, skipping headings: Set<Int>, format: ChangelogDocument.Format
+    ) -> Bool {
+        var inComment = false
+        for index in range where index < lines.count && !headings.contains(index) {
+            let line = lines[index].trimmingCharacters(in: .whitespaces)
+            if inComment {
+                if line.contains("-->") { inComment = false }
+                continue
+            }
+            if line.isEmpty { continue }
+            if line.hasPrefix("<!--") {
+                if !line.contains("-->") { inComment = true }
+                continue
+            }
+            if format == .restructuredText, line.hasPrefix("..") { continue }
+            if ChangelogDocument.definitionLabel(Substring(line)) != nil { continue }
+            if ChangelogDocument.rstAdornment(line) != nil { continue }
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import RelctlTestTraits
+import Testing
+
+@testable import RelctlBasics
+@testable import RelctlChanges
+@testable import RelctlModel
+
+/// `[versioning] changelog` (issue 63): what the newest section of a changelog written ahead of
+/// the release says of the next one, in the shapes the back-test's projects write.
+@Suite(.timeLimit(.minutes(30))) struct ChangelogIntentTests {
+    static func version(_ text: String) throws -> SemanticVersion { try SemanticVersion(parsing: text) }
+
+    static func intent(_ text: String, path: String = "CHANGELOG.md", latest: String) throws -> ChangelogIntent? {
+        ChangelogIntent.section(in: text, path: path, latest: try version(latest))
+    }
+
+    /// Keep a Changelog: `## [Unreleased]` with an `### Added` entry is a minor, the subsection
+    /// that decides named with its line.
+    @Test func keepAChangelogUnreleasedAdded() throws {
+        let text = """
+            # Changelog
+
+            ## [Unreleased]
+
+            ### Fixed
+
+            - A crash on empty input.
+
+            ### Added
+
+            - `--frobnicate`.
+
+            ## [1.4.0] - 2026-01-02
+
+            ### Added
+
+            - Everything.
+
+            [Unreleased]: https://example.com/compare/v1.4.0...HEAD
+            """
+        let found = try #require(try Self.intent(text, latest: "1.4.0"))
+        #expect(found.finding == .level(.minor))
+        #expect(found.line == 9 && found.heading == "Added" && found.section == "[Unreleased]", "\(found)")
+        #expect(found.level(after: try Self.version("1.4.0")) == .minor)
+    }
+
+    /// fd: `# Upcoming release` at the release headings' level, `## Features` with entries and an
+    /// empty `## Bugfixes`; a `## Breaking changes` with an entry wins over both.
+    @Test func fdUpcomingReleaseFeatures() throws {
+        let text = """
+            # Upcoming release
+
+            ## Features
+
+            - Add `--format`, see #1234 (@someone)
+
+            ## Bugfixes
+
+
+            ## Changes
+
+
+            # v8.6.0
+
+            ## Features
+
+            - Older.
+            """
+        let found = try #require(try Self.intent(text, latest: "8.6.0"))
+        #expect(found.finding == .level(.minor) && found.heading == "Features" && found.line == 3, "\(found)")
+        let breaking = text.replacingOccurrences(of: "## Changes\n", with: "## Breaking changes\n\n- Drop `-x`.\n")
+        #expect(try Self.intent(breaking, latest: "8.6.0")?.finding == .level(.major))
+        // Only fixes: a patch, which the commits already give.
+        let fixes = text.replacingOccurrences(of: "## Features\n\n- Add", with: "## Bugfixes\n\n- Fix")
+        #expect(try Self.intent(fixes, latest: "8.6.0")?.finding == .level(.patch))
+    }
+
+    /// click's CHANGES.rst: `Version 8.3.0` over `-------------`, then `Unreleased` as text: the
+    /// heading names the next version, above the latest release 8.2.1.
+    @Test func restructuredTextVersionAboveTheLatest() throws {
+        let text = """
+            .. currentmodule:: click
+
+            Version 8.3.0
+            -------------
+
+            Unreleased
+
+            -   Drop support for Python 3.9.
+
+            Version 8.2.1
+            -------------
+
+            Released 2025-05-20
+
+            -   Fix flag value handling.
+            """
+        let found = try #require(try Self.intent(text, path: "CHANGES.rst", latest: "8.2.1"))
+        #expect(found.finding == .version(try Self.version("8.3.0")) && found.line == 3, "\(found)")
+        #expect(found.level(after: try Self.version("8.2.1")) == .minor)
+        // An rst `Unreleased` title with a `Features` subsection is read as in Markdown.
+        let towncrier = """
+            Unreleased
+            ==========
+
+            Features
+            --------
+
+            - Frobnicate.
+
+            8.2.1 (2025-05-20)
+            ==================
+            """
+        #expect(try Self.intent(towncrier, path: "CHANGES.rst", latest: "8.2.1")?.finding == .level(.minor))
+    }
+
+    /// An Unreleased section whose subsections hold nothing (the template left after a release),
+    /// or with no subsections, says nothing.
+    @Test func emptyUnreleasedSaysNothing() throws {
+        let text = """
+            # Changelog
+
+            ## [Unreleased]
+
+            ### Added
+
+            <!-- new entries here -->
+
+            ### Fixed
+
+            ## [1.4.0] - 2026-01-02
+
+            ### Added
+
+            - Everything.
+            """
+        #expect(try Self.intent(text, latest: "1.4.0") == nil)
+        #expect(try Self.intent("## Unreleased\n\n## 1.4.0\n\n### Added\n\n- x\n", latest: "1.4.0") == nil)
+    }
+
+    /// A newest heading naming the latest release (or an older one, or the final of the latest
+    /// prerelease) is a release made: nothing ahead.
+    @Test func headingNamingTheLatestReleaseSaysNothing() throws {
+        let text = "# Changelog\n\n## [1.4.0] - 2026-01-02\n\n### Added\n\n- x\n\n## [1.3.0]\n\n- y\n"
+        #expect(try Self.intent(text, latest: "1.4.0") == nil)
+        #expect(try Self.intent(text, latest: "1.5.2") == nil)
+        #expect(try Self.intent(text, latest: "1.4.0-rc.2") == nil)
+        // With the project's name before the version (`pytest 9.1.1`), above the latest: a version.
+        let named = ChangelogIntent.section(
+            in: "pytest 9.2.0 (unreleased)\n=========================\n\n- x\n", path: "CHANGELOG.rst",
+            names: ["pytest"], latest: try Self.version("9.1.1"))
+        #expect(named?.finding == .version(try Self.version("9.2.0")), "\(String(describing: named))")
+    }
+
+    /// zoxide: below 1.0.0 its `### Added` sections ship as patches, which `init` reads as
+    /// Cargo's 0.x rule; a project whose feature sections ship as minors (bat) does not.
+    @Test func featuresReleasedAsPatchesBelowOne() {
+        func changelog(_ releases: [(String, String)]) -> ChangelogDocument {
+            let text = releases.map { "## [\($0.0)]\n\n### \($0.1)\n\n- Entry.\n" }.joined(separator: "\n")
+            return ChangelogDocument(lines: text.fileLines.map(String.init))
+        }
+        let zoxide = changelog([
+            ("0.9.8", "Added"), ("0.9.7", "Added"), ("0.9.6", "Fixed"), ("0.9.5", "Added"), ("0.9.4", "Fixed"),
+            ("0.9.3", "Added"), ("0.9.2", "Fixed"), ("0.9.1", "Added"), ("0.9.0", "Removed"), ("0.8.3", "Added"),
+            ("0.8.2", "Fixed"), ("0.8.1", "Fixed"), ("0.8.0", "Added"),
+        ])
+        #expect(ChangelogIntent.featuresReleasedAsPatches(in: zoxide) == ["0.9.8", "0.9.7", "0.9.5", "0.9.3", "0.9.1", "0.8.3"])
+        let bat = changelog([
+            ("0.25.0", "Features"), ("0.24.0", "Features"), ("0.23.0", "Features"), ("0.22.1", "Features"),
+            ("0.22.0", "Features"), ("0.21.0", "Features"),
+        ])
+        #expect(ChangelogIntent.featuresReleasedAsPatches(in: bat) == nil)
+    }
+
+    /// Which headings are unreleased sections, and what subsection titles call for.
+    @Test func headingWords() {
+        for text in ["Unreleased", "[Unreleased]", "UNRELEASED", "Upcoming release", "Next", "Next release", "Not yet released"] {
+            #expect(ChangelogIntent.isUnreleased(text), "\(text)")
+        }
+        for text in ["Changelog", "Nextcloud support", "Release notes", "Next steps"] {
+            #expect(!ChangelogIntent.isUnreleased(text), "\(text)")
+        }
+        #expect(ChangelogIntent.level(ofSubsection: "Breaking Changes") == .major)
+        #expect(ChangelogIntent.level(ofSubsection: "Removed") == .major)
+        #expect(ChangelogIntent.level(ofSubsection: "🚀 Features") == .minor)
+        #expect(ChangelogIntent.level(ofSubsection: "New features") == .minor)
+        #expect(ChangelogIntent.level(ofSubsection: "Enhancements") == .minor)
+        #expect(ChangelogIntent.level(ofSubsection: "Newline handling") == .patch)
+        #expect(ChangelogIntent.level(ofSubsection: "Fixed") == .patch)
+        #expect(ChangelogIntent.level(ofSubsection: "Changed") == .patch)
+    }
+}
