@@ -1,6 +1,7 @@
 import Foundation
 import RelctlTestSupport
 import RelctlTestTraits
+import Synchronization
 import Testing
 
 @testable import RelctlArtifacts
@@ -203,6 +204,53 @@ struct HTTPPolicyTests {
         #expect(cdn.map(\.path) == ["/cdn/sha256:" + String(repeating: "a", count: 64)])
         #expect(cdn.allSatisfy { $0.authorization == nil })
         #expect(received.contains { $0.origin == "A" && $0.authorization?.hasPrefix("Basic ") == true })
+    }
+
+    /// Every request a client sends, by URL, passed on to the real transport.
+    final class RecordingHTTPClient: HTTPClient, Sendable {
+        let urls = Mutex<[String]>([])
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            urls.withLock { $0.append(request.url.absoluteString) }
+            return try await URLSessionHTTPClient.shared.send(request)
+        }
+    }
+
+    /// Issue 62.4: a registry on this machine that serves plain HTTP is asked over HTTP first;
+    /// the TLS attempt before it loaded the CA bundle to be refused (most of an unchanged
+    /// re-push's own CPU). Failed before the change: the first request was `https://…/v2/`.
+    @Test("registry: a loopback registry is asked over plain HTTP first, and only once")
+    func loopbackRegistryPlainHTTPFirst() async throws {
+        let root = try TemporaryDirectory(prefix: "relctl-ping")
+        try root.write("v2/index.html", "{}")
+        let server = try LoopbackServer(serving: root.url)
+        defer { server.stop() }
+        let recorder = RecordingHTTPClient()
+        let client = RegistryClient(
+            reference: ImageReference(registry: "127.0.0.1:\(server.port)", repository: "acme/app"),
+            credentials: nil, push: true, http: recorder)
+        try await client.ping()
+        #expect(recorder.urls.withLock { $0 } == ["http://127.0.0.1:\(server.port)/v2/"])
+        #expect(client.url("tags/list")?.absoluteString == "http://127.0.0.1:\(server.port)/v2/acme/app/tags/list")
+    }
+
+    /// A loopback HTTP answer that is not a registry's (here 404) is not taken at once: HTTPS is
+    /// asked too, and with no answer there, the HTTP answer decides as before.
+    @Test("registry: a loopback host that is no registry is still refused with its answer")
+    func loopbackNonRegistryStillRefused() async throws {
+        let root = try TemporaryDirectory(prefix: "relctl-ping")
+        let server = try LoopbackServer(serving: root.url)
+        defer { server.stop() }
+        let recorder = RecordingHTTPClient()
+        let client = RegistryClient(
+            reference: ImageReference(registry: "127.0.0.1:\(server.port)", repository: "acme/app"),
+            credentials: nil, push: true, http: recorder)
+        let error = await #expect(throws: ImageError.self) { try await client.ping() }
+        #expect(
+            error?.message.contains("http://127.0.0.1:\(server.port)/v2/ answered 404") == true,
+            "\(String(describing: error))")
+        #expect(
+            recorder.urls.withLock { $0 }
+                == ["http://127.0.0.1:\(server.port)/v2/", "https://127.0.0.1:\(server.port)/v2/"])
     }
 
     @Test("registry: Basic credentials are not sent where the token realm redirects")

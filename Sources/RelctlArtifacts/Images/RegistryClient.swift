@@ -45,30 +45,66 @@ package final class RegistryClient: Sendable {
     package var registry: String { reference.registry }
     package var repository: String { reference.repository }
 
-    /// `GET /v2/`: finds the scheme (HTTPS; plain HTTP only for loopback, after HTTPS failed) and
-    /// learns how the registry wants to be authenticated.
+    /// `GET /v2/`: finds the scheme and learns how the registry wants to be authenticated. HTTPS,
+    /// and plain HTTP only for loopback (as docker allows). On loopback plain HTTP is asked first:
+    /// a registry on this machine (a CI service container, a test) nearly always serves it, and a
+    /// TLS attempt first loaded the system's CA bundle only to be refused, most of an unchanged
+    /// re-push's own CPU time. Plain HTTP is taken at once only when it answers as a registry
+    /// (200 or 401); any other answer, or none, and HTTPS is asked, the HTTP answer being used when
+    /// HTTPS gives none (what trying HTTPS first, then HTTP, did).
     package func ping() async throws {
-        let schemes = reference.isLoopback ? ["https", "http"] : ["https"]
-        var lastError: Error?
-        for scheme in schemes {
-            guard let url = URL(string: "\(scheme)://\(reference.apiHost)/v2/") else { continue }
-            do {
-                let response = try await transport.send(HTTPRequest(method: "GET", url: url))
-                state.withLock { $0.base = URL(string: "\(scheme)://\(reference.apiHost)") }
-                if response.status == 401 {
-                    try await authenticate(AuthChallenge(header: response.header("WWW-Authenticate")))
-                } else if response.status == 404 {
-                    throw ImageError.unreachable(
-                        registry: registry, reason: "\(url) answered 404: this host does not serve the registry API")
-                }
-                return
-            } catch let error as ImageError {
-                throw error
-            } catch {
-                lastError = error
-            }
+        do {
+            try await findScheme()
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            throw ImageError.unreachable(registry: registry, reason: Self.reason(error))
         }
-        throw ImageError.unreachable(registry: registry, reason: lastError.map(Self.reason) ?? "no answer")
+    }
+
+    private func findScheme() async throws {
+        guard reference.isLoopback else {
+            try await use("https", try await probe("https"))
+            return
+        }
+        let plain: HTTPResponse?
+        var plainError: (any Error)?
+        do { plain = try await probe("http") } catch {
+            plain = nil
+            plainError = error
+        }
+        if let plain, plain.status == 200 || plain.status == 401 {
+            try await use("http", plain)
+            return
+        }
+        do {
+            try await use("https", try await probe("https"))
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            guard let plain else { throw plainError ?? error }
+            try await use("http", plain)
+        }
+    }
+
+    /// One `GET /v2/` over `scheme`, without retries: a failure means "try the other scheme".
+    private func probe(_ scheme: String) async throws -> HTTPResponse {
+        guard let url = URL(string: "\(scheme)://\(reference.apiHost)/v2/") else {
+            throw ImageError.unreachable(registry: registry, reason: "`\(reference.apiHost)` is not a host name")
+        }
+        return try await transport.send(HTTPRequest(method: "GET", url: url))
+    }
+
+    /// Takes `scheme` for every later request, after `response` to `GET /v2/` over it.
+    private func use(_ scheme: String, _ response: HTTPResponse) async throws {
+        state.withLock { $0.base = URL(string: "\(scheme)://\(reference.apiHost)") }
+        if response.status == 401 {
+            try await authenticate(AuthChallenge(header: response.header("WWW-Authenticate")))
+        } else if response.status == 404 {
+            throw ImageError.unreachable(
+                registry: registry,
+                reason: "\(scheme)://\(reference.apiHost)/v2/ answered 404: this host does not serve the registry API")
+        }
     }
 
     /// A transport failure in words, without repeating the request the message names anyway.

@@ -75,7 +75,8 @@ package final class ChunkPipeline<Tag: Sendable>: Sendable {
     /// Hands a filled chunk to the workers; `chunk` is nil afterwards (its buffers are theirs now).
     package func submit(_ chunk: inout PipelineChunk<Tag>?) throws(Stopped) {
         guard let filled = chunk.take() else { return }
-        try queued.send(filled)
+        // Moved on: a worker writes into the chunk's output buffer, which must not be shared.
+        try queued.send(consume filled)
     }
 
     /// Pages are touched only when bytes are written into them.
@@ -156,7 +157,10 @@ package final class ChunkPipeline<Tag: Sendable>: Sendable {
         // Compressed out of order: each waits for the chunks before it (at most `capacity`).
         var early: [Int: PipelineChunk<Tag>] = [:]
         while let chunk = try compressed.receive() {
-            early[chunk.index] = chunk
+            // Moved into `early`: a reference left in `chunk` would still hold the buffers when
+            // they go back to the producer, whose next write would then copy them whole.
+            let index = chunk.index
+            early[index] = consume chunk
             while let ready = early.removeValue(forKey: next) {
                 try stop.check()
                 try writer.write(ready)

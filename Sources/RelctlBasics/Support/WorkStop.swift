@@ -99,7 +99,10 @@ package final class BlockingChannel<Element: Sendable>: @unchecked Sendable {
         defer { condition.unlock() }
         while count == slots.count, !stop.isStopped { condition.wait() }
         if stop.isStopped || closed { throw WorkStop.Stopped() }
-        slots[(head + count) % slots.count] = element
+        // Moved, not copied: a copy would live until this function returns, after the unlock, and
+        // a receiver woken meanwhile would find the buffer shared and copy all of it on its first
+        // write (a 1 MiB chunk copied, its pages faulted in, then unmapped).
+        slots[(head + count) % slots.count] = consume element
         count += 1
         condition.broadcast()
     }
