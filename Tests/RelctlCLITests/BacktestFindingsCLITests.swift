@@ -313,4 +313,56 @@ import Testing
         #expect(plan.status == 0, "\(plan)")
         #expect(members.first { $0.path == "crates/core" }?.next == "0.3.4", "\(plan.stdout)")
     }
+
+    /// release-plz's own workspace: `cargo_utils`, `git_cmd` and `next_version` come first in
+    /// folder order, with 0.x releases that show no rule, and `release_plz` (223 releases) last.
+    /// `init` reads the members with the most 0.x releases first, so the crate that releases most
+    /// decides Cargo's 0.x rule, not the first three folders.
+    @Test func initReadsCargosZeroMajorRuleFromTheMembersThatReleaseMost() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")
+        let quiet = ["cargo_utils", "git_cmd", "next_version"]
+        func crates(_ versions: [String: String]) -> [String: String] {
+            var files: [String: String] = [:]
+            for (name, version) in versions {
+                files["crates/\(name)/Cargo.toml"] = "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\n"
+            }
+            return files
+        }
+        var day = 1
+        try Self.commit(
+            repo, "chore: release", day: day,
+            files: crates(Dictionary(uniqueKeysWithValues: (quiet + ["release_plz"]).map { ($0, "0.1.0") })))
+        for name in quiet + ["release_plz"] { try repo.git("tag", "\(name)-v0.1.0") }
+        // The three first folders: four 0.x releases of fixes each, no feat (no rule shown).
+        for patch in 1...3 {
+            day += 1
+            try Self.commit(
+                repo, "fix: a bug \(patch)", day: day,
+                files: Dictionary(uniqueKeysWithValues: quiet.map { ("crates/\($0)/src/f\(patch).rs", "\n") }))
+            day += 1
+            try Self.commit(
+                repo, "chore: release", day: day,
+                files: crates(Dictionary(uniqueKeysWithValues: quiet.map { ($0, "0.1.\(patch)") })))
+            for name in quiet { try repo.git("tag", "\(name)-v0.1.\(patch)") }
+        }
+        // The last folder: five 0.x releases, each of a feat released as a patch.
+        for patch in 1...4 {
+            day += 1
+            try Self.commit(repo, "feat: option \(patch)", day: day, files: ["crates/release_plz/src/o\(patch).rs": "\n"])
+            day += 1
+            try Self.commit(repo, "chore: release", day: day, files: crates(["release_plz": "0.1.\(patch)"]))
+            try repo.git("tag", "release_plz-v0.1.\(patch)")
+        }
+        day += 1
+        try Self.commit(repo, "feat: one more option", day: day, files: ["crates/release_plz/src/more.rs": "\n"])
+
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("zero-major = \"cargo\"   # crates/release_plz:"), "\(config)")
+        let (plan, members) = try MemberPlanDocument.run(in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        #expect(members.first { $0.path == "crates/release_plz" }?.next == "0.1.5", "\(plan.stdout)")
+    }
 }
