@@ -365,4 +365,37 @@ import Testing
         #expect(plan.status == 0, "\(plan)")
         #expect(members.first { $0.path == "crates/release_plz" }?.next == "0.1.5", "\(plan.stdout)")
     }
+
+    /// biome: a Cargo workspace of 105 crates. `init` asks each member's folder what it would write
+    /// there, and each asked for the whole workspace again: every Cargo.toml was parsed once per
+    /// member, several times over (705 s of wall time on biome's HEAD). It reads each manifest about
+    /// once now: counted in bytes read (`/proc/PID/io`), not in seconds.
+    @Test func initReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")
+        // Each manifest padded to about 8 KB with comments, so that reading them dominates the count.
+        let padding = String(repeating: "# " + String(repeating: "x", count: 78) + "\n", count: 100)
+        var manifestBytes = 0
+        let crates = 30
+        for index in 0..<crates {
+            let name = String(format: "crate_%02d", index)
+            let dependency = index == 0 ? "" : String(format: "crate_%02d = { path = \"../crate_%02d\" }\n", index - 1, index - 1)
+            let text = "[package]\nname = \"\(name)\"\nversion = \"0.1.0\"\n\n[dependencies]\n\(dependency)\(padding)"
+            manifestBytes += text.utf8.count
+            try repo.directory.write("crates/\(name)/Cargo.toml", text)
+            try repo.directory.write("crates/\(name)/src/lib.rs", "\n")
+        }
+        try Self.commit(repo, "chore: release", day: 1)
+        for index in 0..<crates { try repo.git("tag", String(format: "crate_%02d-v0.1.0", index)) }
+        try Self.commit(repo, "fix: a bug", day: 2, files: ["crates/crate_07/src/lib.rs": "// fixed\n"])
+
+        let (initialised, bytesRead) = try runCountingReads(
+            relctlBinary.path, ["init", "--quiet"], in: repo.url, environment: ["NO_COLOR": "1"])
+        #expect(initialised.status == 0, "\(initialised)")
+        #expect(try repo.directory.read("relctl.toml").contains("members = [\"crates/*\"]"))
+        // Once per member would be 30 times the manifests (it was more than 100 times).
+        #expect(
+            bytesRead < 10 * manifestBytes,
+            "init read \(bytesRead) bytes for \(manifestBytes) bytes of manifests: it reads them once per member")
+    }
 }

@@ -13,8 +13,17 @@ public enum StarterConfig {
     ]
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
+    /// The project's TOML files are parsed once (`TOMLReadCache`): nothing writes them here.
     @discardableResult
     public static func write(
+        path: String?, context: Context
+    ) async throws -> (url: URL, detected: [String], warnings: [String]) {
+        try await TOMLReadCache.$current.withValue(TOMLReadCache()) {
+            try await writeReadingOnce(path: path, context: context)
+        }
+    }
+
+    private static func writeReadingOnce(
         path: String?, context: Context
     ) async throws -> (url: URL, detected: [String], warnings: [String]) {
         let url = context.resolve(path ?? ConfigLoader.defaultFileName)
