@@ -398,4 +398,44 @@ import Testing
             bytesRead < 10 * manifestBytes,
             "init read \(bytesRead) bytes for \(manifestBytes) bytes of manifests: it reads them once per member")
     }
+
+    /// pydantic-core: its folder inside pydantic releases as `core-v2.45.0`, and its Cargo.toml
+    /// already holds the coming 2.46.0 before the tag. No tag names 2.46.0, so `init` took the
+    /// repository's `v` series (`v2.13.0`: current 2.13.0, tag `v2.46.0`). The manifest's version
+    /// continues `core-v2.45.0` (one minor above it): that is the series. Two series a step below
+    /// decide nothing.
+    @Test func initTakesTheSeriesTheManifestsComingVersionContinues() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "pyproject.toml",
+            "[project]\nname = \"pydantic\"\ndynamic = [\"version\"]\n\n[tool.hatch.version]\npath = \"pydantic/version.py\"\n")
+        try repo.directory.write("pydantic/version.py", "VERSION = '2.13.0'\n")
+        try repo.directory.write("pydantic-core/Cargo.toml", "[package]\nname = \"pydantic-core\"\nversion = \"2.45.0\"\n")
+        try repo.directory.write("pydantic-core/pyproject.toml", "[project]\nname = \"pydantic_core\"\ndynamic = [\"version\"]\n")
+        try repo.directory.write("pydantic-core/src/lib.rs", "\n")
+        try Self.commit(repo, "Prepare release v2.13.0", day: 1)
+        try repo.git("tag", "v2.13.0")
+        try repo.git("tag", "core-v2.45.0")
+        try Self.commit(repo, "Fix a validator", day: 2, files: ["pydantic-core/src/lib.rs": "// fixed\n"])
+        try Self.commit(
+            repo, "Bump pydantic-core to 2.46.0", day: 3,
+            files: ["pydantic-core/Cargo.toml": "[package]\nname = \"pydantic-core\"\nversion = \"2.46.0\"\n"])
+        let core = repo.url.appendingPathComponent("pydantic-core")
+
+        let initialised = try relctl(["init", "--quiet"], in: core)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try String(contentsOf: core.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("tag-format = \"core-v{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: core)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "previous") as? String == "core-v2.45.0", "\(bump)")
+        #expect(try Self.field(bump.stdout, "tag") as? String == "core-v2.46.0", "\(bump)")
+
+        // A second series one step below 2.46.0 leaves the choice to the tags, as before.
+        try FileManager.default.removeItem(at: core.appendingPathComponent("relctl.toml"))
+        try repo.git("tag", "other-v2.45.3")
+        #expect(try relctl(["init", "--quiet"], in: core).status == 0)
+        let ambiguous = try String(contentsOf: core.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(!ambiguous.contains("tag-format = \"core-v{version}\""), "\(ambiguous)")
+    }
 }
