@@ -71,8 +71,8 @@ package struct CargoWorkspace {
     /// path dependencies inside its folder. Read once per `TOMLReadCache` scope.
     private static func packages(ofWorkspace rootManifest: URL, document rootDocument: TOMLDocument) throws -> [Package] {
         let cache = TOMLReadCache.current
-        let key = rootManifest.standardizedFileURL.path
-        if let cached = cache?.packages(ofWorkspace: key) { return cached }
+        let key = "Cargo workspace " + rootManifest.standardizedFileURL.path
+        if let cached = cache?.value(key, as: [Package].self) { return cached }
         let rootDirectory = rootManifest.deletingLastPathComponent()
         let workspace = rootDocument.root["workspace"]?.table ?? [:]
         let excluded = Set(
@@ -103,7 +103,7 @@ package struct CargoWorkspace {
                 queue.append(dependency)
             }
         }
-        cache?.keep(packages: packages, ofWorkspace: key)
+        cache?.keep(packages, for: key)
         return packages
     }
 

@@ -12,7 +12,7 @@ package final class TOMLReadCache: Sendable {
     @TaskLocal package static var current: TOMLReadCache?
 
     private let documents = Mutex<[String: TOMLDocument]>([:])
-    private let workspaces = Mutex<[String: [CargoWorkspace.Package]]>([:])
+    private let values = Mutex<[String: any Sendable]>([:])
 
     package init() {}
 
@@ -25,13 +25,13 @@ package final class TOMLReadCache: Sendable {
         documents.withLock { $0[Self.key(file)] = document }
     }
 
-    /// The packages of the workspace whose root manifest is at `rootManifest` (a standardized path).
-    func packages(ofWorkspace rootManifest: String) -> [CargoWorkspace.Package]? {
-        workspaces.withLock { $0[rootManifest] }
+    /// Something made from files read in the scope (a Cargo workspace's packages), kept under `key`.
+    package func value<Value: Sendable>(_ key: String, as type: Value.Type) -> Value? {
+        values.withLock { $0[key] as? Value }
     }
 
-    func keep(packages: [CargoWorkspace.Package], ofWorkspace rootManifest: String) {
-        workspaces.withLock { $0[rootManifest] = packages }
+    package func keep(_ value: some Sendable, for key: String) {
+        values.withLock { $0[key] = value }
     }
 
     private static func key(_ file: ProjectFile) -> String { file.location.path + "\u{0}" + file.shown }
