@@ -438,4 +438,32 @@ import Testing
         let ambiguous = try String(contentsOf: core.appendingPathComponent("relctl.toml"), encoding: .utf8)
         #expect(!ambiguous.contains("tag-format = \"core-v{version}\""), "\(ambiguous)")
     }
+
+    /// hyperfine, just: a project that releases a minor each time, with one patch among the last
+    /// ten releases (1.7.1 after 1.7.0). The last six are not all minors, yet a maintainer sees
+    /// the cadence: `init` writes `cadence = "minor"`, and an untyped change gives 1.10.0. With the
+    /// newest release a patch, no cadence is written.
+    @Test func initReadsAMinorCadenceWithOnePatchAmongTenReleases() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[package]\nname = \"tool\"\nversion = \"1.0.0\"\n")
+        var day = 1
+        for version in ["1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", "1.7.1", "1.8.0", "1.9.0"] {
+            try Self.commit(repo, "Release \(version)", day: day, files: ["Cargo.toml": "[package]\nname = \"tool\"\nversion = \"\(version)\"\n"])
+            try repo.git("tag", "v\(version)")
+            day += 1
+        }
+        try Self.commit(repo, "Add a --shell option", day: day, files: ["src/main.rs": "fn main() {}\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("cadence = \"minor\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "1.10.0", "\(bump)")
+
+        // The newest release a patch: nothing says the next is a minor.
+        try FileManager.default.removeItem(at: repo.url.appendingPathComponent("relctl.toml"))
+        try repo.git("tag", "v1.9.1")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        #expect(!(try repo.directory.read("relctl.toml")).contains("cadence"))
+    }
 }

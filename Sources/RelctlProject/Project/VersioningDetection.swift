@@ -166,8 +166,27 @@ package enum VersioningDetection {
         }) {
             return (.minor, "\(span): each of the last \(pairs.count) releases a minor")
         }
+        // One patch among nine minors is still a project that releases a minor each time (hyperfine,
+        // just): of the last `cadenceWindow` steps, all but one minors, the newest a minor too.
+        if finals.count > cadenceWindow {
+            let window = Array(finals.prefix(cadenceWindow + 1))
+            let minors = zip(window.dropFirst(), window).map { older, newer in
+                older.version.major == newer.version.major
+                    && SemanticVersion.increment(older.version.minor) == newer.version.minor
+                    && newer.version.patch == "0"
+            }
+            if minors.first == true, minors.filter({ $0 }).count >= cadenceWindow - 1 {
+                return (
+                    .minor,
+                    "\(window.last!.tag) to \(window[0].tag): \(cadenceWindow - 1) of the last \(cadenceWindow) releases a minor, the latest too"
+                )
+            }
+        }
         return nil
     }
+
+    /// How many of the latest release steps the looser minor cadence reads (all but one minors).
+    package static let cadenceWindow = 10
 
     /// How many members of a workspace `workspaceZeroMajor` reads at most.
     package static let zeroMajorMembers = 3
