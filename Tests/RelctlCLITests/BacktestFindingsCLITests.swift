@@ -313,4 +313,157 @@ import Testing
         #expect(plan.status == 0, "\(plan)")
         #expect(members.first { $0.path == "crates/core" }?.next == "0.3.4", "\(plan.stdout)")
     }
+
+    /// release-plz's own workspace: `cargo_utils`, `git_cmd` and `next_version` come first in
+    /// folder order, with 0.x releases that show no rule, and `release_plz` (223 releases) last.
+    /// `init` reads the members with the most 0.x releases first, so the crate that releases most
+    /// decides Cargo's 0.x rule, not the first three folders.
+    @Test func initReadsCargosZeroMajorRuleFromTheMembersThatReleaseMost() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")
+        let quiet = ["cargo_utils", "git_cmd", "next_version"]
+        func crates(_ versions: [String: String]) -> [String: String] {
+            var files: [String: String] = [:]
+            for (name, version) in versions {
+                files["crates/\(name)/Cargo.toml"] = "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\n"
+            }
+            return files
+        }
+        var day = 1
+        try Self.commit(
+            repo, "chore: release", day: day,
+            files: crates(Dictionary(uniqueKeysWithValues: (quiet + ["release_plz"]).map { ($0, "0.1.0") })))
+        for name in quiet + ["release_plz"] { try repo.git("tag", "\(name)-v0.1.0") }
+        // The three first folders: four 0.x releases of fixes each, no feat (no rule shown).
+        for patch in 1...3 {
+            day += 1
+            try Self.commit(
+                repo, "fix: a bug \(patch)", day: day,
+                files: Dictionary(uniqueKeysWithValues: quiet.map { ("crates/\($0)/src/f\(patch).rs", "\n") }))
+            day += 1
+            try Self.commit(
+                repo, "chore: release", day: day,
+                files: crates(Dictionary(uniqueKeysWithValues: quiet.map { ($0, "0.1.\(patch)") })))
+            for name in quiet { try repo.git("tag", "\(name)-v0.1.\(patch)") }
+        }
+        // The last folder: five 0.x releases, each of a feat released as a patch.
+        for patch in 1...4 {
+            day += 1
+            try Self.commit(repo, "feat: option \(patch)", day: day, files: ["crates/release_plz/src/o\(patch).rs": "\n"])
+            day += 1
+            try Self.commit(repo, "chore: release", day: day, files: crates(["release_plz": "0.1.\(patch)"]))
+            try repo.git("tag", "release_plz-v0.1.\(patch)")
+        }
+        day += 1
+        try Self.commit(repo, "feat: one more option", day: day, files: ["crates/release_plz/src/more.rs": "\n"])
+
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("zero-major = \"cargo\"   # crates/release_plz:"), "\(config)")
+        let (plan, members) = try MemberPlanDocument.run(in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        #expect(members.first { $0.path == "crates/release_plz" }?.next == "0.1.5", "\(plan.stdout)")
+    }
+
+    /// biome: a Cargo workspace of 105 crates. `init` asks each member's folder what it would write
+    /// there, and each asked for the whole workspace again: every Cargo.toml was parsed once per
+    /// member, several times over (705 s of wall time on biome's HEAD). It reads each manifest about
+    /// once now: counted in bytes read (`/proc/PID/io`), not in seconds.
+    @Test func initReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")
+        // Each manifest padded to about 8 KB with comments, so that reading them dominates the count.
+        let padding = String(repeating: "# " + String(repeating: "x", count: 78) + "\n", count: 100)
+        var manifestBytes = 0
+        let crates = 30
+        for index in 0..<crates {
+            let name = String(format: "crate_%02d", index)
+            let dependency = index == 0 ? "" : String(format: "crate_%02d = { path = \"../crate_%02d\" }\n", index - 1, index - 1)
+            let text = "[package]\nname = \"\(name)\"\nversion = \"0.1.0\"\n\n[dependencies]\n\(dependency)\(padding)"
+            manifestBytes += text.utf8.count
+            try repo.directory.write("crates/\(name)/Cargo.toml", text)
+            try repo.directory.write("crates/\(name)/src/lib.rs", "\n")
+        }
+        try Self.commit(repo, "chore: release", day: 1)
+        for index in 0..<crates { try repo.git("tag", String(format: "crate_%02d-v0.1.0", index)) }
+        try Self.commit(repo, "fix: a bug", day: 2, files: ["crates/crate_07/src/lib.rs": "// fixed\n"])
+
+        let (initialised, bytesRead) = try runCountingReads(
+            relctlBinary.path, ["init", "--quiet"], in: repo.url, environment: ["NO_COLOR": "1"])
+        #expect(initialised.status == 0, "\(initialised)")
+        #expect(try repo.directory.read("relctl.toml").contains("members = [\"crates/*\"]"))
+        // Once per member would be 30 times the manifests (it was more than 100 times).
+        #expect(
+            bytesRead < 10 * manifestBytes,
+            "init read \(bytesRead) bytes for \(manifestBytes) bytes of manifests: it reads them once per member")
+    }
+
+    /// pydantic-core: its folder inside pydantic releases as `core-v2.45.0`, and its Cargo.toml
+    /// already holds the coming 2.46.0 before the tag. No tag names 2.46.0, so `init` took the
+    /// repository's `v` series (`v2.13.0`: current 2.13.0, tag `v2.46.0`). The manifest's version
+    /// continues `core-v2.45.0` (one minor above it): that is the series. Two series a step below
+    /// decide nothing.
+    @Test func initTakesTheSeriesTheManifestsComingVersionContinues() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "pyproject.toml",
+            "[project]\nname = \"pydantic\"\ndynamic = [\"version\"]\n\n[tool.hatch.version]\npath = \"pydantic/version.py\"\n")
+        try repo.directory.write("pydantic/version.py", "VERSION = '2.13.0'\n")
+        try repo.directory.write("pydantic-core/Cargo.toml", "[package]\nname = \"pydantic-core\"\nversion = \"2.45.0\"\n")
+        try repo.directory.write("pydantic-core/pyproject.toml", "[project]\nname = \"pydantic_core\"\ndynamic = [\"version\"]\n")
+        try repo.directory.write("pydantic-core/src/lib.rs", "\n")
+        try Self.commit(repo, "Prepare release v2.13.0", day: 1)
+        try repo.git("tag", "v2.13.0")
+        try repo.git("tag", "core-v2.45.0")
+        try Self.commit(repo, "Fix a validator", day: 2, files: ["pydantic-core/src/lib.rs": "// fixed\n"])
+        try Self.commit(
+            repo, "Bump pydantic-core to 2.46.0", day: 3,
+            files: ["pydantic-core/Cargo.toml": "[package]\nname = \"pydantic-core\"\nversion = \"2.46.0\"\n"])
+        let core = repo.url.appendingPathComponent("pydantic-core")
+
+        let initialised = try relctl(["init", "--quiet"], in: core)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try String(contentsOf: core.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("tag-format = \"core-v{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: core)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "previous") as? String == "core-v2.45.0", "\(bump)")
+        #expect(try Self.field(bump.stdout, "tag") as? String == "core-v2.46.0", "\(bump)")
+
+        // A second series one step below 2.46.0 leaves the choice to the tags, as before.
+        try FileManager.default.removeItem(at: core.appendingPathComponent("relctl.toml"))
+        try repo.git("tag", "other-v2.45.3")
+        #expect(try relctl(["init", "--quiet"], in: core).status == 0)
+        let ambiguous = try String(contentsOf: core.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(!ambiguous.contains("tag-format = \"core-v{version}\""), "\(ambiguous)")
+    }
+
+    /// hyperfine, just: a project that releases a minor each time, with one patch among the last
+    /// ten releases (1.7.1 after 1.7.0). The last six are not all minors, yet a maintainer sees
+    /// the cadence: `init` writes `cadence = "minor"`, and an untyped change gives 1.10.0. With the
+    /// newest release a patch, no cadence is written.
+    @Test func initReadsAMinorCadenceWithOnePatchAmongTenReleases() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[package]\nname = \"tool\"\nversion = \"1.0.0\"\n")
+        var day = 1
+        for version in ["1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", "1.7.1", "1.8.0", "1.9.0"] {
+            try Self.commit(repo, "Release \(version)", day: day, files: ["Cargo.toml": "[package]\nname = \"tool\"\nversion = \"\(version)\"\n"])
+            try repo.git("tag", "v\(version)")
+            day += 1
+        }
+        try Self.commit(repo, "Add a --shell option", day: day, files: ["src/main.rs": "fn main() {}\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("cadence = \"minor\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "1.10.0", "\(bump)")
+
+        // The newest release a patch: nothing says the next is a minor.
+        try FileManager.default.removeItem(at: repo.url.appendingPathComponent("relctl.toml"))
+        try repo.git("tag", "v1.9.1")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        #expect(!(try repo.directory.read("relctl.toml")).contains("cadence"))
+    }
 }

@@ -10,7 +10,7 @@ import Darwin
 /// The packages of the Cargo workspace a manifest belongs to, and where each one's version is
 /// written: what Cargo.lock and path-dependency requirements must follow.
 package struct CargoWorkspace {
-    package struct Package {
+    package struct Package: Sendable {
         package var name: String
         package var manifest: URL
         /// The file and line holding this package's version (the workspace root's
@@ -52,6 +52,28 @@ package struct CargoWorkspace {
                 packages: package.map { [$0] } ?? [])
         }
         let rootDirectory = rootManifest.deletingLastPathComponent()
+        let packages = try Self.packages(ofWorkspace: rootManifest, document: rootDocument)
+        // A workspace above the project that does not list this crate is not its workspace.
+        let standalone = manifest.standardizedFileURL
+        if projectRoot.standardizedFileURL.path.hasPrefix(rootDirectory.standardizedFileURL.path + "/"),
+            !packages.contains(where: { $0.manifest.path == standalone.path })
+        {
+            let package = try Self.package(at: standalone, workspace: nil)
+            return CargoWorkspace(
+                root: standalone.deletingLastPathComponent(), rootManifest: standalone,
+                packages: package.map { [$0] } ?? [])
+        }
+        return CargoWorkspace(
+            root: rootDirectory.standardizedFileURL, rootManifest: rootManifest.standardizedFileURL, packages: packages)
+    }
+
+    /// The packages of the workspace whose root manifest is `rootManifest`: its members and the
+    /// path dependencies inside its folder. Read once per `TOMLReadCache` scope.
+    private static func packages(ofWorkspace rootManifest: URL, document rootDocument: TOMLDocument) throws -> [Package] {
+        let cache = TOMLReadCache.current
+        let key = "Cargo workspace " + rootManifest.standardizedFileURL.path
+        if let cached = cache?.value(key, as: [Package].self) { return cached }
+        let rootDirectory = rootManifest.deletingLastPathComponent()
         let workspace = rootDocument.root["workspace"]?.table ?? [:]
         let excluded = Set(
             (workspace["exclude"]?.array ?? []).compactMap(\.string).map {
@@ -81,18 +103,8 @@ package struct CargoWorkspace {
                 queue.append(dependency)
             }
         }
-        // A workspace above the project that does not list this crate is not its workspace.
-        let standalone = manifest.standardizedFileURL
-        if projectRoot.standardizedFileURL.path.hasPrefix(rootDirectory.standardizedFileURL.path + "/"),
-            !packages.contains(where: { $0.manifest.path == standalone.path })
-        {
-            let package = try Self.package(at: standalone, workspace: nil)
-            return CargoWorkspace(
-                root: standalone.deletingLastPathComponent(), rootManifest: standalone,
-                packages: package.map { [$0] } ?? [])
-        }
-        return CargoWorkspace(
-            root: rootDirectory.standardizedFileURL, rootManifest: rootManifest.standardizedFileURL, packages: packages)
+        cache?.keep(packages, for: key)
+        return packages
     }
 
     /// Every Cargo.toml whose dependency tables may name an own crate.

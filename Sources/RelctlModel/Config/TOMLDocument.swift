@@ -23,13 +23,20 @@ package struct TOMLDocument: Sendable {
 
     /// Reads and parses a project file (opened under the read rule); a missing file is `badInput`
     /// naming it.
+    /// Inside a `TOMLReadCache` scope, a file already parsed there is not read again.
     package init(file: ProjectFile) throws {
+        let cache = TOMLReadCache.current
+        if let cached = cache?.document(at: file) {
+            self = cached
+            return
+        }
         let kind = file.kind
         if kind == .directory { throw ConfigError.isDirectory(path: file.shown) }
         guard let text = try file.text() else {
             throw ConfigError.unreadable(path: file.shown, exists: kind != nil)
         }
         try self.init(text: text, path: file.shown)
+        cache?.keep(self, for: file)
     }
 }
 

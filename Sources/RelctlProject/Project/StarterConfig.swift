@@ -13,8 +13,17 @@ public enum StarterConfig {
     ]
 
     /// Writes the starter file; exit 2 if one already exists (it is never overwritten).
+    /// The project's TOML files are parsed once (`TOMLReadCache`): nothing writes them here.
     @discardableResult
     public static func write(
+        path: String?, context: Context
+    ) async throws -> (url: URL, detected: [String], warnings: [String]) {
+        try await TOMLReadCache.$current.withValue(TOMLReadCache()) {
+            try await writeReadingOnce(path: path, context: context)
+        }
+    }
+
+    private static func writeReadingOnce(
         path: String?, context: Context
     ) async throws -> (url: URL, detected: [String], warnings: [String]) {
         let url = context.resolve(path ?? ConfigLoader.defaultFileName)
@@ -285,7 +294,10 @@ public enum StarterConfig {
         keepApplicationLine(&found, root: root, tags: tags.map(\.name))
         if let series = ownSeries(of: found, root: root, tags: tags.map(\.name)) {
             found.tagFormat = series.format
-            found.tagNote = "like \(series.tag), which names the version \(series.manifest) holds"
+            found.tagNote =
+                series.coming
+                ? "like \(series.tag): \(series.manifest) holds the version after it, not yet tagged"
+                : "like \(series.tag), which names the version \(series.manifest) holds"
         }
         if found.versions.isEmpty, found.tagIsTheVersion == nil {
             if detected.contains("Package.swift") {
@@ -599,10 +611,15 @@ public enum StarterConfig {
     /// folder releases as `core-v2.48.0`, beside the repository's own `v2.14.0`): when no tag of
     /// the chosen format names the version the first manifest holds, and the tags naming it share
     /// one prefix of their own (ending in `-`, `_`, `/` or `@`, then an optional `v`), that is the
-    /// series. Nil when the chosen format already names it, or nothing decides.
+    /// series. When no tag names it, the manifest may hold the coming version, written before its
+    /// tag (pydantic-core's Cargo.toml holds 2.46.0 while `core-v2.45.0` is its latest release):
+    /// the series is then the one prefix whose tags name the version one step below it (its
+    /// previous patch, or a release of the previous minor or major line), provided the chosen
+    /// format has no such tag (`coming` true). Nil when the chosen format already names it or
+    /// continues to it, or nothing decides.
     package static func ownSeries(
         of found: Findings, root: URL, tags: [String]
-    ) -> (format: String, tag: String, manifest: String)? {
+    ) -> (format: String, tag: String, manifest: String, coming: Bool)? {
         guard let first = found.versions.first,
             let kind = first.kind ?? ManifestReaders.kind(forFileName: first.path),
             let held = try? ManifestReaders.read(
@@ -622,12 +639,49 @@ public enum StarterConfig {
                 if named, TagHistory.isGeneric(prefix) { return prefix }
                 return prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil ? prefix : nil
             })
-        guard prefixes.count == 1, let prefix = prefixes.first else { return nil }
-        let ownName = !found.name.isEmpty && prefix.hasPrefix(found.name)
+        var series: (prefix: String, tag: String, coming: Bool)
+        if prefixes.count == 1, let prefix = prefixes.first {
+            series = (prefix, prefix + version, false)
+        } else if prefixes.isEmpty, let continued = continuedSeries(coming: version, chosen: format.prefix, named: named, tags: tags) {
+            series = (continued.prefix, continued.tag, true)
+        } else {
+            return nil
+        }
+        let ownName = !found.name.isEmpty && series.prefix.hasPrefix(found.name)
         return (
-            (ownName ? "{project}" + prefix.dropFirst(found.name.count) : prefix) + "{version}", prefix + version,
-            held.foundIn
+            (ownName ? "{project}" + series.prefix.dropFirst(found.name.count) : series.prefix) + "{version}", series.tag,
+            held.foundIn, series.coming
         )
+    }
+
+    /// The one series (tag prefix) the manifest's version `coming` continues: its tags name the
+    /// version one step below (`2.46.2` for 2.46.3; a `2.45.x` for 2.46.0; a `1.x.y` for 2.0.0) and
+    /// no tag of it names `coming` or anything above. Nil when the chosen format's tags (`chosen`,
+    /// its `v` or none alike when generic) have such a step too, or when two series have one.
+    private static func continuedSeries(
+        coming: String, chosen: String, named: Bool, tags: [String]
+    ) -> (prefix: String, tag: String)? {
+        guard let target = try? SemanticVersion(parsing: coming), !target.isPrerelease,
+            let x = Int(target.major), let y = Int(target.minor), let z = Int(target.patch)
+        else { return nil }
+        var steps: [String: (tag: String, version: (Int, Int, Int))] = [:]
+        var reached: Set<String> = []
+        for tag in tags {
+            guard let match = tag.wholeMatch(of: /(.*?)(\d+)\.(\d+)\.(\d+)/),
+                let a = Int(match.2), let b = Int(match.3), let c = Int(match.4)
+            else { continue }
+            let prefix = String(match.1)
+            if (a, b, c) >= (x, y, z) { reached.insert(prefix) }
+            let step = (a == x && b == y && c + 1 == z) || (a == x && b + 1 == y && z == 0) || (a + 1 == x && y == 0 && z == 0)
+            guard step else { continue }
+            if prefix == chosen || (TagHistory.isGeneric(prefix) && TagHistory.isGeneric(chosen)) { return nil }
+            let accepted =
+                (named && TagHistory.isGeneric(prefix)) || prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil
+            if accepted, steps[prefix].map({ $0.version < (a, b, c) }) ?? true { steps[prefix] = (tag, (a, b, c)) }
+        }
+        let candidates = steps.filter { !reached.contains($0.key) }
+        guard candidates.count == 1, let (prefix, step) = candidates.first else { return nil }
+        return (prefix, step.tag)
     }
 
     /// The name users know the project by: the package's, unless it is neither a binary nor the

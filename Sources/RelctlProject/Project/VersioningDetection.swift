@@ -216,8 +216,27 @@ package enum VersioningDetection {
         }) {
             return (.minor, "\(span): each of the last \(pairs.count) releases a minor")
         }
+        // One patch among nine minors is still a project that releases a minor each time (hyperfine,
+        // just): of the last `cadenceWindow` steps, all but one minors, the newest a minor too.
+        if finals.count > cadenceWindow {
+            let window = Array(finals.prefix(cadenceWindow + 1))
+            let minors = zip(window.dropFirst(), window).map { older, newer in
+                older.version.major == newer.version.major
+                    && SemanticVersion.increment(older.version.minor) == newer.version.minor
+                    && newer.version.patch == "0"
+            }
+            if minors.first == true, minors.filter({ $0 }).count >= cadenceWindow - 1 {
+                return (
+                    .minor,
+                    "\(window.last!.tag) to \(window[0].tag): \(cadenceWindow - 1) of the last \(cadenceWindow) releases a minor, the latest too"
+                )
+            }
+        }
         return nil
     }
+
+    /// How many of the latest release steps the looser minor cadence reads (all but one minors).
+    package static let cadenceWindow = 10
 
     /// How many members of a workspace `workspaceZeroMajor` reads at most.
     package static let zeroMajorMembers = 3
@@ -226,20 +245,32 @@ package enum VersioningDetection {
 
     /// Cargo's 0.x rule for a Cargo workspace (release-plz's own crates): the first of its members
     /// (folder and tag format) whose own latest 0.x releases (`zeroMajorMemberReleases`), over its
-    /// own folder, show it; at most `zeroMajorMembers` members with three 0.x releases are read.
+    /// own folder, show it. At most `zeroMajorMembers` members with three 0.x releases are read,
+    /// those with the most 0.x releases first (folder order among equals): the crates that release
+    /// most say the most of the project's rule (release-plz's `release_plz`, 223 releases, not the
+    /// `cargo_utils` that comes first in its folder).
     package static func workspaceZeroMajor(
         members: [(folder: String, tagFormat: String)], tags: [GitTag], git: Git
     ) async -> String? {
         let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
-        var read = 0
-        for member in members where read < zeroMajorMembers {
+        var candidates: [(folder: String, history: ReleaseHistory, finals: [ReleaseHistory.Release], zeros: Int)] = []
+        for member in members {
             guard member.tagFormat.contains("{version}"), let format = try? TagFormat(member.tagFormat) else { continue }
             let history = ReleaseHistory(tags: tags, format: format, paths: HistoryPaths(folder: member.folder))
             let finals = history.releases.filter { !$0.version.isPrerelease && !unmerged.contains($0.tag) }
-            guard finals.filter({ $0.version.major == "0" }).count >= 3 else { continue }
-            read += 1
-            if let why = await cargoZeroMajor(finals, history: history, git: git, releases: zeroMajorMemberReleases) {
-                return "\(member.folder.isEmpty ? "the root crate" : member.folder): " + why
+            let zeros = finals.filter { $0.version.major == "0" }.count
+            guard zeros >= 3 else { continue }
+            candidates.append((member.folder, history, finals, zeros))
+        }
+        // A stable sort: among members with as many 0.x releases, the folder order stays.
+        let ordered = candidates.enumerated().sorted { a, b in
+            a.element.zeros != b.element.zeros ? a.element.zeros > b.element.zeros : a.offset < b.offset
+        }.map(\.element)
+        for candidate in ordered.prefix(zeroMajorMembers) {
+            if let why = await cargoZeroMajor(
+                candidate.finals, history: candidate.history, git: git, releases: zeroMajorMemberReleases)
+            {
+                return "\(candidate.folder.isEmpty ? "the root crate" : candidate.folder): " + why
             }
         }
         return nil
