@@ -466,4 +466,58 @@ import Testing
         #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
         #expect(!(try repo.directory.read("relctl.toml")).contains("cadence"))
     }
+
+    /// biome: `changeset version` applies the changesets whatever the commits say, so a `feat:`
+    /// whose changeset says `"@biomejs/biome": patch` is released as a patch. `init`, run inside
+    /// the member folder `packages/@biomejs/biome` of a repository whose top keeps
+    /// `.changeset/config.json` (and is a Cargo workspace), writes `fragments = "changesets"`, and
+    /// bump reads the top's changesets: they give the level, lower or higher than the commits'.
+    @Test func changesetsDecideTheLevelFromAMemberFolder() throws {
+        let repo = try GitRepository()
+        let member = "packages/@biomejs/biome"
+        try Self.commit(
+            repo, "chore: release", day: 1,
+            files: [
+                "Cargo.toml": "[workspace]\nmembers = [\"crates/*\"]\n", ".changeset/config.json": "{}\n",
+                "\(member)/package.json": "{\n  \"name\": \"@biomejs/biome\",\n  \"version\": \"2.0.0\"\n}\n",
+            ])
+        try repo.git("tag", "-a", "@biomejs/biome@2.0.0", "-m", "@biomejs/biome@2.0.0")
+        try Self.commit(
+            repo, "feat: add ignore primitives", day: 2,
+            files: [
+                "\(member)/a.js": "a\n",
+                ".changeset/add-ignore-primitives.md": "---\n\"@biomejs/biome\": patch\n---\n\nIgnore primitives.\n",
+            ])
+        let folder = repo.url.appendingPathComponent(member)
+        let initialised = try relctl(["init", "--quiet"], in: folder)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("\(member)/relctl.toml")
+        #expect(config.contains("fragments = \"changesets\""), "\(config)")
+        let bump = try relctl(["bump"], in: folder)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2.0.1", "the changeset's patch: \(bump)")
+        #expect(bump.stderr.contains("the changesets decide"), "says why: \(bump)")
+
+        // A changeset saying minor raises fixes to a minor, as before.
+        try repo.git("reset", "-q", "--hard", "HEAD~1")
+        try Self.commit(
+            repo, "fix: a crash", day: 3,
+            files: [
+                "\(member)/b.js": "b\n",
+                ".changeset/new-rule.md": "---\n\"@biomejs/biome\": minor\n---\n\nA new rule.\n",
+            ])
+        try repo.directory.write("\(member)/relctl.toml", config)
+        let minor = try relctl(["bump"], in: folder)
+        #expect(minor.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2.1.0", "\(minor)")
+
+        // A package no changeset names keeps its commits' level.
+        try Self.commit(
+            repo, "fix: more", day: 4,
+            files: [
+                "\(member)/c.js": "c\n",
+                ".changeset/new-rule.md": "---\n\"@biomejs/js-api\": major\n---\n\nAnother package.\n",
+            ])
+        let commits = try relctl(["bump"], in: folder)
+        #expect(commits.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2.0.1", "\(commits)")
+    }
 }

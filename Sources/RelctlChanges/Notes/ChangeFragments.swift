@@ -14,7 +14,8 @@ import RelctlModel
 ///   feature or a deprecation for a minor, any other type for a patch.
 /// - changesets: `.changeset/*.md` (in the project's folder or at the repository's top) whose front
 ///   matter names the package (its package.json `name` or the project's name) with `major`,
-///   `minor` or `patch`; the highest wins. A changeset's `major` is a major also below 1.0.0, as
+///   `minor` or `patch`; the highest of them gives the level, whatever the commits say, as
+///   `changeset version` applies them. A changeset's `major` is a major also below 1.0.0, as
 ///   `changeset version` makes it.
 package struct ChangeFragments: Sendable, Equatable {
     package var level: VersionBump.Level
@@ -136,9 +137,13 @@ package struct ChangeFragments: Sendable, Equatable {
     }
 
     /// The folder holding changesets for a project at `root`: its own `.changeset`, else the
-    /// repository's (a workspace member's).
+    /// repository's top's (a workspace member's, or a project in a member folder of a changesets
+    /// repository: biome's `packages/@biomejs/biome`). `repository` is the workspace's repository
+    /// top when known; else the top is found from `root`.
     package static func changesetFolder(root: URL, repository: URL?) throws -> (root: URL, prefix: String)? {
         if try ProjectFile.open(".changeset", in: root).isDirectory { return (root, "") }
+        let top = Git.repositoryTop(of: root.standardizedFileURL.path).flatMap { AbsolutePath(absolute: $0)?.url }
+        let repository = repository ?? top
         guard let repository, repository.standardizedFileURL.path != root.standardizedFileURL.path,
             try ProjectFile.open(".changeset", in: repository).isDirectory
         else { return nil }

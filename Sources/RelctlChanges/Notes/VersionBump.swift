@@ -440,7 +440,8 @@ public struct VersionBump: Sendable, Equatable {
 
     /// The level the release takes: what the commits call for (`level`), raised by the change
     /// fragments (`[versioning] fragments`) and the changelog's newest section (`[versioning]
-    /// changelog`, read by `compute`): the highest of them, then, below 1.0.0, Cargo's rule
+    /// changelog`, read by `compute`): the highest of them (changesets naming the package give
+    /// the level in place of the commits', as `changeset version` does), then, below 1.0.0, Cargo's rule
     /// when `zero-major = "cargo"` (a feat gives a patch, a breaking change a minor), then the
     /// project's cadence (`minor` or `major` every release) outside a maintenance line. Each
     /// change of level is told in `notes`. `changeLevel` is what the changes alone call for
@@ -454,7 +455,13 @@ public struct VersionBump: Sendable, Equatable {
         let belowOne = base.map { $0.major == "0" } ?? false
         if commits > 0, let fragments = try ChangeFragments.read(config: config) {
             let what = "\(fragments.count) change fragment\(fragments.count == 1 ? "" : "s") ([versioning] fragments = \"\(config.versioning.fragments?.rawValue ?? "")\")"
-            if level < fragments.level {
+            if config.versioning.fragments == .changesets {
+                // `changeset version` applies the changesets whatever the commits say.
+                let commits = level == fragments.level ? "" : ", not the commits' \(level.rawValue)"
+                notes.append(
+                    "\(what): \(fragments.file) calls for a \(fragments.level.rawValue); the changesets decide\(commits)")
+                level = fragments.level
+            } else if level < fragments.level {
                 notes.append(
                     "\(what): \(fragments.file) calls for a \(fragments.level.rawValue), above the commits' \(level.rawValue)")
                 level = fragments.level

@@ -158,10 +158,21 @@ package enum VersioningDetection {
             "\(path): sections adding features were released as patches below 1.0.0 (\(patches.prefix(3).joined(separator: ", ")))"
     }
 
-    /// towncrier when its configuration or fragment folder is there; changesets when `.changeset` is.
+    /// towncrier when its configuration or fragment folder is there; changesets when
+    /// `.changeset/config.json` is, in `root` or at the top of its repository (biome's
+    /// `packages/@biomejs/biome` in a repository whose top keeps the changesets).
     package static func fragments(root: URL) -> (kind: VersioningSettings.Fragments, why: String)? {
         if (try? ProjectFile.open(".changeset/config.json", in: root))?.isRegularFile == true {
             return (.changesets, ".changeset/config.json: changesets give each package's bump level")
+        }
+        if let top = Git.repositoryTop(of: root.standardizedFileURL.path), top != root.standardizedFileURL.path,
+            let location = AbsolutePath(absolute: top)?.url,
+            (try? ProjectFile.open(".changeset/config.json", in: location))?.isRegularFile == true
+        {
+            return (
+                .changesets,
+                ".changeset/config.json at the repository's top: changesets give each package's bump level"
+            )
         }
         if let settings = try? ChangeFragments.towncrierSettings(root: root), let file = settings.file {
             let folder = settings.folder.map { " (fragments in \($0)/)" } ?? ""
