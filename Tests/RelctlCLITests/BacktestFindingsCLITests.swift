@@ -58,6 +58,36 @@ import Testing
         #expect(try Self.field(next.stdout, "next") as? String == "1.0.0-beta.1", "\(next)")
     }
 
+    /// pnpm: `v11.14.0` and `v12.0.0-alpha.14` tagged on one release commit, the next final and
+    /// prerelease again together, then `v12.0.0-alpha.15-1` alone. The alphas are a line running
+    /// beside main's finals: main's latest release is its newest final (failed before the fix:
+    /// previous 12.0.0-alpha.14 and next 12.0.0-alpha.15, then 12.0.0-alpha.15-1 and its .1).
+    @Test func prereleasesTaggedBesideTheFinalsNeverLiftTheBranch() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("relctl.toml", "[project]\nname = \"pnpm\"\ntag-format = \"v{version}\"\n")
+        try Self.commit(repo, "chore(release): 11.14.0, pacquet 12.0.0-alpha.14", day: 1)
+        try repo.git("tag", "v11.14.0")
+        try repo.git("tag", "v12.0.0-alpha.14")
+        try Self.commit(repo, "fix: keep the wanted-dep cache clean", day: 2, files: ["a.txt": "a\n"])
+        let first = try relctl(["bump", "--json"], in: repo.url)
+        #expect(first.status == 0, "\(first)")
+        #expect(try Self.field(first.stdout, "current") as? String == "11.14.0", "\(first)")
+        #expect(try Self.field(first.stdout, "previous") as? String == "v11.14.0", "\(first)")
+        #expect(try Self.field(first.stdout, "next") as? String == "11.14.1", "\(first)")
+
+        try Self.commit(repo, "chore(release): 11.15.0, pacquet 12.0.0-alpha.15", day: 3, files: ["b.txt": "b\n"])
+        try repo.git("tag", "v11.15.0")
+        try repo.git("tag", "v12.0.0-alpha.15")
+        try Self.commit(repo, "chore(release): pacquet 12.0.0-alpha.15-1", day: 4, files: ["c.txt": "c\n"])
+        try repo.git("tag", "v12.0.0-alpha.15-1")
+        try Self.commit(repo, "feat: hoist optional peers", day: 5, files: ["d.txt": "d\n"])
+        let second = try relctl(["bump", "--json"], in: repo.url)
+        #expect(second.status == 0, "\(second)")
+        #expect(try Self.field(second.stdout, "current") as? String == "11.15.0", "\(second)")
+        #expect(try Self.field(second.stdout, "previous") as? String == "v11.15.0", "\(second)")
+        #expect(try Self.field(second.stdout, "next") as? String == "11.16.0", "\(second)")
+    }
+
     /// Twisted: the package is `Twisted`, its tags `twisted-22.1.0` … `twisted-24.7.0`, its version
     /// in no manifest. `init` reads the tags as the project's series (its name in another case)
     /// and `bump` counts from the newest.

@@ -209,7 +209,10 @@ package struct ReleaseHistory: Sendable {
     /// A prerelease `target` contains is abandoned when the branch went on to release lower finals
     /// after it (httpx's `1.0.0b0` of 2019 on master, followed by 0.24.0 … 0.28.1): a final of a
     /// lower version, tagged later, that `target` contains and that contains the prerelease. It
-    /// lifts nothing (one `git merge-base --is-ancestor` per such prerelease).
+    /// lifts nothing (one `git merge-base --is-ancestor` per such prerelease). A final tagged on the
+    /// prerelease's own commit counts as after it, and once one prerelease of a version is
+    /// abandoned the later ones of that version are too: pnpm releases `12.0.0-alpha.N` beside its
+    /// 11.x finals, on their commits and between them.
     ///
     /// A final release tagged in another spelling (express's `v5.0.0` while the format, chosen by
     /// its recent bare `4.21.x` tags, is `{version}`) counts when `target` contains it and it is
@@ -222,6 +225,7 @@ package struct ReleaseHistory: Sendable {
             return notMerged?.contains(release.tag) == false
         }
         var found: Release?
+        var parallelLines: [SemanticVersion] = []
         for release in releases {
             guard release.version.isPrerelease else {
                 found = release
@@ -231,8 +235,13 @@ package struct ReleaseHistory: Sendable {
                 found = release
                 break
             }
+            // A line found beside the finals once is skipped at once for its lower prereleases.
+            if parallelLines.contains(where: { $0.hasSamePrecedence(as: release.version.final) }) { continue }
             guard try await contained(release) else { continue }
-            if await isAbandoned(release, notMerged: notMerged ?? [], git: git) { continue }
+            if try await isParallelLine(release, contained: contained, git: git, notMerged: { notMerged ?? [] }) {
+                parallelLines.append(release.version.final)
+                continue
+            }
             found = release
             break
         }
@@ -242,11 +251,34 @@ package struct ReleaseHistory: Sendable {
         return found
     }
 
+    /// Whether `prerelease`'s line runs beside the branch's finals instead of leading it: the
+    /// prerelease itself is abandoned, or an earlier prerelease of the same version the target
+    /// contains is. pnpm tags `v11.14.0` and `v12.0.0-alpha.14` on one release commit, then
+    /// `v12.0.0-alpha.15-1` alone: once a line has shipped beside lower finals, its later
+    /// prereleases are that other line's too, and the branch's latest release stays its final.
+    private func isParallelLine(
+        _ prerelease: Release, contained: (Release) async throws -> Bool, git: Git,
+        notMerged: () -> Set<String>
+    ) async throws -> Bool {
+        if await isAbandoned(prerelease, notMerged: notMerged(), git: git) { return true }
+        let final = prerelease.version.final
+        for earlier in releases
+        where earlier.version.isPrerelease && earlier.version < prerelease.version
+            && earlier.version.final.hasSamePrecedence(as: final)
+        {
+            guard try await contained(earlier) else { continue }
+            if await isAbandoned(earlier, notMerged: notMerged(), git: git) { return true }
+        }
+        return false
+    }
+
     /// Whether the branch released a lower final after `prerelease` on top of it: the newest final
-    /// below it that the target contains (not in `notMerged`) is dated after it and contains it.
+    /// below it that the target contains (not in `notMerged`) is dated after it, or tagged on the
+    /// same commit, and contains it.
     private func isAbandoned(_ prerelease: Release, notMerged: Set<String>, git: Git) async -> Bool {
         let later = releases.filter {
-            !$0.version.isPrerelease && $0.version < prerelease.version && $0.date > prerelease.date
+            !$0.version.isPrerelease && $0.version < prerelease.version
+                && ($0.date > prerelease.date || $0.commit == prerelease.commit)
                 && !notMerged.contains($0.tag)
         }
         guard let newest = later.max(by: { $0.date != $1.date ? $0.date < $1.date : $0.tag > $1.tag }) else {
