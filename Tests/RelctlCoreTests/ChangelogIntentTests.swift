@@ -76,6 +76,32 @@ import Testing
         #expect(try Self.intent(fixes, latest: "8.6.0")?.finding == .level(.patch))
     }
 
+    /// fd 10.0.0: `- Breaking: No longer automatically ignore .git` under `## Features` is a major
+    /// (the project released 10.0.0; before, the section read as a minor, 9.1.0). A word that only
+    /// starts with "breaking" is not the marker.
+    @Test func anEntryMarkedBreakingIsAMajorWhateverItsSubsection() throws {
+        let text = """
+            # Upcoming release
+
+            ## Features
+
+            - Add `dir` as an alias to `directory`.
+            - Breaking: No longer automatically ignore `.git` when using `--hidden`.
+
+            # v9.0.0
+
+            ## Features
+
+            - Older.
+            """
+        let found = try #require(try Self.intent(text, latest: "9.0.0"))
+        #expect(found.finding == .level(.major) && found.heading == "Features", "\(found)")
+        let bold = text.replacingOccurrences(of: "- Breaking:", with: "* **BREAKING**:")
+        #expect(try Self.intent(bold, latest: "9.0.0")?.finding == .level(.major))
+        let word = text.replacingOccurrences(of: "- Breaking: No", with: "- Breakingly fast: no")
+        #expect(try Self.intent(word, latest: "9.0.0")?.finding == .level(.minor))
+    }
+
     /// click's CHANGES.rst: `Version 8.3.0` over `-------------`, then `Unreleased` as text: the
     /// heading names the next version, above the latest release 8.2.1.
     @Test func restructuredTextVersionAboveTheLatest() throws {

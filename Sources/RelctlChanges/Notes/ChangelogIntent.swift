@@ -120,7 +120,10 @@ package struct ChangelogIntent: Sendable, Equatable {
             let body = (subsection.line + subsection.lineCount)..<max(stop, subsection.line + subsection.lineCount)
             guard hasEntries(lines: document.lines, range: body, skipping: headingLines, format: document.format)
             else { continue }
-            let level = level(ofSubsection: subsection.text)
+            var level = level(ofSubsection: subsection.text)
+            if level < .major, marksBreaking(lines: document.lines, range: body, skipping: headingLines) {
+                level = .major
+            }
             if best == nil || best!.level < level { best = (level, subsection) }
         }
         return best
@@ -173,6 +176,21 @@ package struct ChangelogIntent: Sendable, Equatable {
         if starts(majorWords) { return .major }
         if starts(minorWords) || title.hasPrefix("new features") { return .minor }
         return .patch
+    }
+
+    /// Whether an entry of `range` says it breaks something in its first word, whatever the
+    /// subsection: fd's `- Breaking: No longer automatically ignore .git` under `## Features`,
+    /// `* **BREAKING**: …`, `- [breaking] …`.
+    static func marksBreaking(lines: [String], range: Range<Int>, skipping headings: Set<Int>) -> Bool {
+        for index in range where index < lines.count && !headings.contains(index) {
+            let line = lines[index].trimmingCharacters(in: .whitespaces)
+            guard let marker = line.first, "-*+".contains(marker), line.dropFirst().first == " " else { continue }
+            let text = line.dropFirst(2).drop(while: { "*_[`( ".contains($0) }).lowercased()
+            guard text.hasPrefix("breaking") else { continue }
+            let rest = text.dropFirst("breaking".count)
+            if rest.first.map({ !$0.isLetter }) ?? true { return true }
+        }
+        return false
     }
 
     /// Whether `range` of `lines` holds an entry: a line with text that is not a heading, a
