@@ -88,6 +88,45 @@ import Testing
         #expect(try Self.field(second.stdout, "next") as? String == "11.16.0", "\(second)")
     }
 
+    /// vite: a pnpm workspace whose `vite` package is tagged `v8.0.16`, `v8.1.0-beta.0` (the
+    /// repository's bare series) while the others are tagged `plugin-legacy@8.0.1`,
+    /// `create-vite@9.0.6`. At the commit before 8.1.0 the package holds `8.1.0-beta.0`, the
+    /// bare series' newest tag: the series is vite's (failed before the fix: init wrote no format
+    /// for vite, so it took `{member}@{version}` and found no release).
+    @Test func theBareSeriesBelongsToTheMemberHoldingItsNewestPrerelease() throws {
+        let repo = try GitRepository()
+        func package(_ name: String, _ version: String) -> String {
+            #"{"name": "\#(name)", "version": "\#(version)"}"#
+        }
+        try Self.commit(
+            repo, "release: v8.0.16", day: 1,
+            files: [
+                "package.json": #"{"name": "vite-monorepo", "private": true}"#,
+                "pnpm-workspace.yaml": "packages:\n  - 'packages/*'\n",
+                "packages/vite/package.json": package("vite", "8.0.16"),
+                "packages/plugin-legacy/package.json": package("@vitejs/plugin-legacy", "8.0.1"),
+                "packages/create-vite/package.json": package("create-vite", "9.0.6"),
+            ])
+        try repo.git("tag", "v8.0.16")
+        try repo.git("tag", "plugin-legacy@8.0.1")
+        try repo.git("tag", "create-vite@9.0.6")
+        try Self.commit(
+            repo, "release: v8.1.0-beta.0", day: 2,
+            files: ["packages/vite/package.json": package("vite", "8.1.0-beta.0")])
+        try repo.git("tag", "v8.1.0-beta.0")
+        try Self.commit(repo, "fix(css): keep the order", day: 3, files: ["packages/vite/src.ts": "a\n"])
+
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let written = try repo.directory.read("relctl.toml")
+        #expect(written.contains(#"vite = "v{version}""#), "\(written)")
+        let (planned, members) = try MemberPlanDocument.run(in: repo.url)
+        #expect(planned.status == 0, "\(planned)")
+        let vite = try #require(members.first { $0.path == "packages/vite" }, "\(members)")
+        #expect(vite.current == "8.1.0-beta.0", "\(members)")
+        #expect(vite.tag?.hasPrefix("v8.1.0") == true, "\(members)")
+    }
+
     /// Twisted: the package is `Twisted`, its tags `twisted-22.1.0` … `twisted-24.7.0`, its version
     /// in no manifest. `init` reads the tags as the project's series (its name in another case)
     /// and `bump` counts from the newest.

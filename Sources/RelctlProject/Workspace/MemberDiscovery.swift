@@ -235,11 +235,19 @@ package struct MemberTagSeries: Equatable {
                 && TagHistory.release(in: tag, project: "").map { TagHistory.isGeneric($0.prefix) } == true
         }
         var bare: (name: String, tag: String)?
-        if let latest = bareTags.compactMap({ tag in
+        let bareReleases = bareTags.compactMap { tag in
             TagHistory.release(in: tag, project: "").map { (tag, $0.version) }
-        }).filter({ !$0.1.isPrerelease }).max(by: { $0.1 < $1.1 }) {
+        }
+        // The member holding the latest final, or the prerelease tagged after it (vite's
+        // packages/vite holds `8.1.0-beta.0`, tagged `v8.1.0-beta.0` above `v8.0.16`).
+        let candidates = [
+            bareReleases.filter { !$0.1.isPrerelease }.max(by: { $0.1 < $1.1 }),
+            bareReleases.max(by: { $0.1 < $1.1 }).flatMap { $0.1.isPrerelease ? $0 : nil },
+        ].compactMap { $0 }
+        if let latest = candidates.first {
             let holding = untagged.filter { member in
-                member.version.flatMap { try? SemanticVersion(parsing: $0) }?.hasSamePrecedence(as: latest.1) == true
+                guard let held = member.version.flatMap({ try? SemanticVersion(parsing: $0) }) else { return false }
+                return candidates.contains { held.hasSamePrecedence(as: $0.1) }
             }
             let owner = holding.count == 1 ? holding[0] : holding.first { $0.folder.isEmpty }
             if let owner {
