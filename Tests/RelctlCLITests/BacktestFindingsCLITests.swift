@@ -18,6 +18,12 @@ import Testing
         (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?[key]
     }
 
+    /// The `next` of the member at `path` in `plan --json`.
+    static func planNext(_ json: String, _ path: String) throws -> String? {
+        let members = try field(json, "members") as? [[String: Any]] ?? []
+        return members.first { $0["path"] as? String == path }?["next"] as? String
+    }
+
     /// httpx: a `1.0.0b0` tagged on master in 2019, then master went on releasing 0.x finals
     /// (0.24.0 … 0.28.1). The beta is abandoned: the latest release is the newest final, and the
     /// next is its patch, not `1.0.0b1`. A prerelease the branch has not left (no final after it)
@@ -466,6 +472,75 @@ import Testing
         #expect(
             bytesRead < 10 * manifestBytes,
             "init read \(bytesRead) bytes for \(manifestBytes) bytes of manifests: it reads them once per member")
+    }
+
+    /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
+    /// per member, as `init` did before: each member asks what `init` would write for its folder.
+    @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")
+        let padding = String(repeating: "# " + String(repeating: "x", count: 78) + "\n", count: 100)
+        var manifestBytes = 0
+        let crates = 30
+        for index in 0..<crates {
+            let name = String(format: "crate_%02d", index)
+            let dependency = index == 0 ? "" : String(format: "crate_%02d = { path = \"../crate_%02d\" }\n", index - 1, index - 1)
+            let text = "[package]\nname = \"\(name)\"\nversion = \"0.1.0\"\n\n[dependencies]\n\(dependency)\(padding)"
+            manifestBytes += text.utf8.count
+            try repo.directory.write("crates/\(name)/Cargo.toml", text)
+            try repo.directory.write("crates/\(name)/src/lib.rs", "\n")
+        }
+        try Self.commit(repo, "chore: release", day: 1)
+        for index in 0..<crates { try repo.git("tag", String(format: "crate_%02d-v0.1.0", index)) }
+        try Self.commit(repo, "fix: a bug", day: 2, files: ["crates/crate_07/src/lib.rs": "// fixed\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+
+        let (planned, bytesRead) = try runCountingReads(
+            relctlBinary.path, ["plan", "--json"], in: repo.url, environment: ["NO_COLOR": "1"])
+        #expect(planned.status == 0, "\(planned)")
+        #expect(try Self.planNext(planned.stdout, "crates/crate_07") == "0.1.1", "\(planned)")
+        #expect(
+            bytesRead < 10 * manifestBytes,
+            "plan read \(bytesRead) bytes for \(manifestBytes) bytes of manifests: it reads them once per member")
+    }
+
+    /// biome's crates/biome_cli/Cargo.toml spreads an inline table over three lines (TOML 1.1,
+    /// which Cargo reads): `plan` refused the whole workspace, exit 2 naming the file. It reads it
+    /// now, and `bump --write` changes the version line only.
+    @Test func aCargoManifestInTOML11IsReadAndWrittenBack() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n\n[workspace.dependencies]\ntokio = \"1\"\n")
+        try repo.directory.write("crates/core/Cargo.toml", "[package]\nname = \"core\"\nversion = \"0.3.0\"\n")
+        try repo.directory.write("crates/core/src/lib.rs", "\n")
+        let cli = """
+            [package]
+            name = "cli"
+            version = "1.4.0"
+
+            [dependencies]
+            core  = { path = "../core", version = "0.3.0" }
+            tokio = {
+              workspace = true,
+              features  = ["io-std", "macros"], # trailing comma and comment: TOML 1.1
+            }
+
+            """
+        try repo.directory.write("crates/cli/Cargo.toml", cli)
+        try repo.directory.write("crates/cli/src/main.rs", "fn main() {}\n")
+        try Self.commit(repo, "chore: release", day: 1)
+        try repo.git("tag", "core-v0.3.0")
+        try repo.git("tag", "cli-v1.4.0")
+        try Self.commit(repo, "feat: a flag", day: 2, files: ["crates/cli/src/main.rs": "fn main() { }\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+
+        let planned = try relctl(["plan", "--json"], in: repo.url)
+        #expect(planned.status == 0, "\(planned)")
+        #expect(try Self.planNext(planned.stdout, "crates/cli") == "1.5.0", "\(planned)")
+        let bumped = try relctl(["bump", "--write"], in: repo.url)
+        #expect(bumped.status == 0, "\(bumped)")
+        #expect(try repo.directory.read("crates/cli/Cargo.toml") == cli.replacingOccurrences(of: "version = \"1.4.0\"", with: "version = \"1.5.0\""))
     }
 
     /// pydantic-core: its folder inside pydantic releases as `core-v2.45.0`, and its Cargo.toml

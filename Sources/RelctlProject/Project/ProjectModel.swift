@@ -25,7 +25,14 @@ package struct ProjectModel: Sendable {
         } else {
             prefix = config.workspace == nil ? "" : try await git.prefixFromTop()
         }
-        return ProjectModel(config: config, prefix: prefix, members: try WorkspaceMembers.resolve(config, prefix: prefix))
+        // Each member asks what `init` would write for its folder, and each of those reads the
+        // Cargo workspace it belongs to: one parse per file for the whole reading, not one per
+        // member (biome's 112 members: 17.6 s of plan, 76% of it re-parsing Cargo.toml files).
+        // Nothing writes the files while the members are read.
+        let members = try TOMLReadCache.$current.withValue(TOMLReadCache()) {
+            try WorkspaceMembers.resolve(config, prefix: prefix)
+        }
+        return ProjectModel(config: config, prefix: prefix, members: members)
     }
 
     /// The members of `config`'s workspace, as `read` finds them.
