@@ -519,7 +519,10 @@ import Testing
             version = "1.4.0"
 
             [dependencies]
-            core  = { path = "../core", version = "0.3.0" }
+            core  = {
+              path    = "../core", # the member: its requirement follows its releases
+              version = "0.3.0",
+            }
             tokio = {
               workspace = true,
               features  = ["io-std", "macros"], # trailing comma and comment: TOML 1.1
@@ -532,15 +535,20 @@ import Testing
         try repo.git("tag", "core-v0.3.0")
         try repo.git("tag", "cli-v1.4.0")
         try Self.commit(repo, "feat: a flag", day: 2, files: ["crates/cli/src/main.rs": "fn main() { }\n"])
+        try Self.commit(repo, "fix: an edge", day: 3, files: ["crates/core/src/lib.rs": "// fixed\n"])
         let initialised = try relctl(["init", "--quiet"], in: repo.url)
         #expect(initialised.status == 0, "\(initialised)")
 
         let planned = try relctl(["plan", "--json"], in: repo.url)
         #expect(planned.status == 0, "\(planned)")
         #expect(try Self.planNext(planned.stdout, "crates/cli") == "1.5.0", "\(planned)")
+        #expect(try Self.planNext(planned.stdout, "crates/core") == "0.3.1", "\(planned)")
         let bumped = try relctl(["bump", "--write"], in: repo.url)
         #expect(bumped.status == 0, "\(bumped)")
-        #expect(try repo.directory.read("crates/cli/Cargo.toml") == cli.replacingOccurrences(of: "version = \"1.4.0\"", with: "version = \"1.5.0\""))
+        // The version line and the requirement inside the spread table change; nothing else.
+        let expected = cli.replacingOccurrences(of: "version = \"1.4.0\"", with: "version = \"1.5.0\"")
+            .replacingOccurrences(of: "version = \"0.3.0\",", with: "version = \"0.3.1\",")
+        #expect(try repo.directory.read("crates/cli/Cargo.toml") == expected)
     }
 
     /// pydantic-core: its folder inside pydantic releases as `core-v2.45.0`, and its Cargo.toml

@@ -55,6 +55,8 @@ package enum FuzzCorpus {
         "[package]\nname = \"demo\"\nversion = \"1.2.3\"\nedition = \"2021\"\n\n[dependencies]\nserde = \"1\"\n",
         "[workspace]\nmembers = [\"a\"]\n[workspace.package]\nversion = \"0.4.0-rc.1\"\n",
         "[package]\nname = \"a\"\nversion.workspace = true\n",
+        // TOML 1.1, lowered to 1.0 before toml++ reads it (TOML11Lowering).
+        "[package]\nname = \"b\"\nversion = \"0.2.0\"\n[dependencies]\nt = {\n  version = \"1\", # c\n  f = [\"x\",\n  \"y\"],\n  s = \"\"\"\nz\"\"\",\n}\ne = \"\\e\\x41\"\n",
     ] + examples("Cargo.toml")
 
     package static let npm = [

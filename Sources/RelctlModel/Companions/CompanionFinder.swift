@@ -129,8 +129,34 @@ package enum CompanionFinder {
             }
             block = nil
         }
+        // A TOML 1.1 inline table spread over lines (`core = {` … `}`): its key, its fields so
+        // far, and the line each field is on.
+        var spread: (key: String, fields: [String: String], versionLine: Int?)?
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if var current = spread {
+                let code = Self.withoutComment(trimmed)
+                let brace = code.firstIndex(of: "}")
+                let closes = brace != nil
+                for (key, value) in inlineFields(String(code[..<(brace ?? code.endIndex)])) {
+                    current.fields[key] = value
+                    if key == "version" { current.versionLine = index + 1 }
+                }
+                spread = current
+                guard closes else { continue }
+                spread = nil
+                if current.fields["path"] != nil, let version = current.fields["version"],
+                    let versionLine = current.versionLine
+                {
+                    let crate = current.fields["package"] ?? current.key
+                    if names.contains(crate),
+                        let companion = requirement(version, crate: crate, file: shown, line: versionLine)
+                    {
+                        companions.append(companion)
+                    }
+                }
+                continue
+            }
             if trimmed.hasPrefix("[") {
                 flushBlock()
                 let header = String(trimmed.dropFirst().prefix(while: { $0 != "]" })).trimmingCharacters(
@@ -155,12 +181,22 @@ package enum CompanionFinder {
                 }
                 continue
             }
-            guard inlineTable, let equals = trimmed.firstIndex(of: "="), let open = trimmed.firstIndex(of: "{"),
-                equals < open,
-                let close = trimmed.lastIndex(of: "}")
+            let code = Self.withoutComment(trimmed)
+            guard inlineTable, let equals = code.firstIndex(of: "="), let open = code.firstIndex(of: "{"),
+                equals < open
             else { continue }
-            let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
-            let body = String(trimmed[trimmed.index(after: open)..<close])
+            let key = code[..<equals].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
+            guard let close = code.lastIndex(of: "}") else {
+                var fields: [String: String] = [:]
+                var versionLine: Int?
+                for (field, value) in inlineFields(String(code[code.index(after: open)...])) {
+                    fields[field] = value
+                    if field == "version" { versionLine = index + 1 }
+                }
+                spread = (key, fields, versionLine)
+                continue
+            }
+            let body = String(code[code.index(after: open)..<close])
             let fields = inlineFields(body)
             guard fields["path"] != nil, let version = fields["version"] else { continue }
             let crate = fields["package"] ?? key
@@ -170,6 +206,22 @@ package enum CompanionFinder {
         }
         flushBlock()
         return companions
+    }
+
+    /// A TOML line without its comment: the text before a `#` outside a string.
+    private static func withoutComment(_ line: String) -> String {
+        var quote: Character?
+        for position in line.indices {
+            let c = line[position]
+            if let open = quote {
+                if c == open { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "#" {
+                return String(line[..<position])
+            }
+        }
+        return line
     }
 
     /// The string fields of a one-line inline table (`path = "x", version = "1"`).
