@@ -474,6 +474,44 @@ import Testing
             "init read \(bytesRead) bytes for \(manifestBytes) bytes of manifests: it reads them once per member")
     }
 
+    /// vite and sveltejs/kit: pnpm-workspace.yaml lists `playground/**` and
+    /// `packages/**/__tests__/**` beside `packages/*`; the test apps there share names (several
+    /// `nested`, some not private) and kit's have names without the scope. init wrote every glob,
+    /// and its own `[workspace.tag-formats]` repeated a key: `plan` refused the file (duplicate
+    /// names, exit 2; a TOML error on kit). The globs holding no released package, beside one that
+    /// holds released ones, are left out (named in a comment), with their tag formats.
+    @Test func initLeavesOutWorkspaceGlobsThatHoldNoReleasedPackage() throws {
+        let repo = try GitRepository()
+        func package(_ name: String, _ version: String, _ extra: String = "") -> String {
+            #"{"name": "\#(name)", "version": "\#(version)"\#(extra)}"#
+        }
+        try Self.commit(
+            repo, "release", day: 1,
+            files: [
+                "package.json": #"{"name": "vite-monorepo", "private": true}"#,
+                "pnpm-workspace.yaml": "packages:\n  - 'packages/*'\n  - 'playground/**'\n  - 'packages/**/__tests__/**'\n",
+                "packages/vite/package.json": package("vite", "8.0.1"),
+                "packages/plugin-legacy/package.json": package("@vitejs/plugin-legacy", "8.0.1"),
+                "packages/vite/__tests__/fixtures/a/nested/package.json": package("nested", "0.0.0"),
+                "packages/vite/__tests__/fixtures/b/nested/package.json": package("nested", "0.0.0"),
+                "playground/hmr/package.json": package("test-hmr", "0.0.0", #", "private": true"#),
+                "playground/module-graph/package.json": package("test-hmr", "0.0.0", #", "private": true"#),
+            ])
+        try repo.git("tag", "vite@8.0.1")
+        try repo.git("tag", "plugin-legacy@8.0.1")
+        try Self.commit(repo, "fix(legacy): keep the order", day: 2, files: ["packages/plugin-legacy/index.js": "a\n"])
+
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let written = try repo.directory.read("relctl.toml")
+        #expect(written.contains(#"members = ["packages/*"]"#), "\(written)")
+        #expect(written.contains(#"#   "playground/**""#) && written.contains(#"#   "packages/**/__tests__/**""#), "\(written)")
+        let (planned, members) = try MemberPlanDocument.run(in: repo.url)
+        #expect(planned.status == 0, "\(planned)")
+        #expect(members.map(\.path) == ["packages/plugin-legacy", "packages/vite"], "\(members)")
+        #expect(members.first { $0.path == "packages/plugin-legacy" }?.next == "8.0.2", "\(members)")
+    }
+
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {

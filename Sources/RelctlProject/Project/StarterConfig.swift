@@ -104,6 +104,9 @@ public enum StarterConfig {
         package var reason: String
         /// `[workspace.tag-formats]`: members whose own tags are spelled otherwise.
         package var tagFormats: [TagFormatEntry] = []
+        /// Globs the manifests declare that hold no released package, beside globs that do
+        /// (vite's `playground/**` and `packages/**/__tests__/**`): not written as members.
+        package var leftOut: [String] = []
 
         package struct TagFormatEntry: Equatable {
             package var name: String
@@ -243,6 +246,15 @@ public enum StarterConfig {
             tag-format = \(QuotedString.basic(offer.tagFormat))
 
             """
+        if !offer.leftOut.isEmpty {
+            text += """
+
+                # Left out: the workspace's manifests list these, but no package in them has a release
+                # tag (test fixtures, playgrounds, docs). Add one to `members` to release what it holds.
+
+                """
+            for glob in offer.leftOut { text += "#   \(QuotedString.basic(glob))\n" }
+        }
         if !offer.tagFormats.isEmpty {
             text += """
 
@@ -590,9 +602,26 @@ public enum StarterConfig {
         if let series = MemberTagSeries.read(members: members, tags: tags) {
             var reason = "tags such as `\(series.example)` name a member"
             if let bare = series.bare { reason += ", and `\(bare.tag)` releases \(bare.name)" }
-            return WorkspaceOffer(
+            var offer = WorkspaceOffer(
                 members: globs, active: true, tagFormat: series.format, reason: reason,
                 tagFormats: series.exceptions.map { ($0.name, $0.format) })
+            if globs == declared.members {
+                let released = releasedFolders(members, format: series.format, exceptions: series.exceptions, tags: tags)
+                let kept = globs.filter { glob in
+                    WorkspaceMembers.folders(matching: [glob], root: root).contains { released.contains($0) }
+                }
+                if !kept.isEmpty, kept.count < globs.count {
+                    offer.members = kept
+                    offer.leftOut = globs.filter { !kept.contains($0) }
+                    let keptFolders = Set(WorkspaceMembers.folders(matching: kept, root: root))
+                    let keptNames = Set(members.filter { keptFolders.contains($0.folder) }.map(\.name))
+                    offer.tagFormats.removeAll { !keptNames.contains($0.name) }
+                }
+            }
+            // One line per name: two members of one name (test apps) would repeat a TOML key.
+            var named: Set<String> = []
+            offer.tagFormats.removeAll { !named.insert($0.name).inserted }
+            return offer
         }
         let versions = Set(members.compactMap(\.version))
         if tags.isEmpty, versions.count > 1 {
@@ -605,6 +634,25 @@ public enum StarterConfig {
             reason: tags.isEmpty
                 ? "the members hold one version: released in lockstep, as this file does"
                 : "the tags are one series for the whole repository, as this file releases it")
+    }
+
+    /// The folders of the members with a release tag in their series (`{member}@{version}` with
+    /// the member's name, or its own format): a tag starting with the format's text before
+    /// `{version}` and going on with a digit.
+    private static func releasedFolders(
+        _ members: [DiscoveredMember], format: String, exceptions: [(name: String, format: String)], tags: [String]
+    ) -> Set<String> {
+        var released: Set<String> = []
+        for member in members {
+            let own = exceptions.first { $0.name == member.name }?.format
+                ?? format.replacingOccurrences(of: "{member}", with: member.name)
+            guard let marker = own.range(of: "{version}") else { continue }
+            let prefix = String(own[..<marker.lowerBound])
+            if tags.contains(where: { $0.hasPrefix(prefix) && $0.dropFirst(prefix.count).first?.isNumber == true }) {
+                released.insert(member.folder)
+            }
+        }
+        return released
     }
 
     /// The tag series of a package whose tags its name does not spell (pydantic's `pydantic-core`
