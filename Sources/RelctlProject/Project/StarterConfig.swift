@@ -605,10 +605,19 @@ public enum StarterConfig {
             var offer = WorkspaceOffer(
                 members: globs, active: true, tagFormat: series.format, reason: reason,
                 tagFormats: series.exceptions.map { ($0.name, $0.format) })
-            if globs == declared.members {
+            // With the root a package itself (`.`), a folder left out would count as the root's.
+            if globs == declared.members, !globs.contains(".") {
                 let released = releasedFolders(members, format: series.format, exceptions: series.exceptions, tags: tags)
+                let unpublished = Set(members.filter(\.unpublished).map(\.folder))
+                // A glob is left out when nothing in it was released and it says what it holds is
+                // never published: every package private, or a test, fixture or playground folder.
+                // Crates released in step with the root (clap's `clap_builder`) stay members.
                 let kept = globs.filter { glob in
-                    WorkspaceMembers.folders(matching: [glob], root: root).contains { released.contains($0) }
+                    let matched = WorkspaceMembers.folders(matching: [glob], root: root)
+                    if matched.contains(where: { released.contains($0) }) { return true }
+                    let segments = glob.lowercased().split(separator: "/").map(String.init)
+                    let fixtures = segments.contains { Self.fixtureFolders.contains($0) }
+                    return !(fixtures || (!matched.isEmpty && matched.allSatisfy { unpublished.contains($0) }))
                 }
                 if !kept.isEmpty, kept.count < globs.count {
                     offer.members = kept
@@ -635,6 +644,11 @@ public enum StarterConfig {
                 ? "the members hold one version: released in lockstep, as this file does"
                 : "the tags are one series for the whole repository, as this file releases it")
     }
+
+    /// Folder names that hold what a workspace tests or shows, never what it releases.
+    static let fixtureFolders: Set<String> = [
+        "test", "tests", "__tests__", "fixture", "fixtures", "playground", "playgrounds", "example", "examples", "e2e",
+    ]
 
     /// The folders of the members with a release tag in their series (`{member}@{version}` with
     /// the member's name, or its own format): a tag starting with the format's text before

@@ -244,18 +244,30 @@ package struct MemberTagSeries: Equatable {
             bareReleases.filter { !$0.1.isPrerelease }.max(by: { $0.1 < $1.1 }),
             bareReleases.max(by: { $0.1 < $1.1 }).flatMap { $0.1.isPrerelease ? $0 : nil },
         ].compactMap { $0 }
-        if let latest = candidates.first {
-            let holding = untagged.filter { member in
-                guard let held = member.version.flatMap({ try? SemanticVersion(parsing: $0) }) else { return false }
-                return candidates.contains { held.hasSamePrecedence(as: $0.1) }
+        // Else the member holding the highest version the series released, when only one holds
+        // it: on a maintenance branch (vite's `v6.2`, packages/vite at 6.2.6) the newest tags
+        // are main's, and test apps hold `1.0.0`s the series released long ago.
+        func owner(holdingOneOf releases: [(String, SemanticVersion)]) -> (DiscoveredMember, String)? {
+            var found: [(member: DiscoveredMember, tag: String, version: SemanticVersion)] = []
+            for member in untagged {
+                guard let held = member.version.flatMap({ try? SemanticVersion(parsing: $0) }),
+                    let release = releases.first(where: { held.hasSamePrecedence(as: $0.1) })
+                else { continue }
+                found.append((member, release.0, release.1))
             }
-            let owner = holding.count == 1 ? holding[0] : holding.first { $0.folder.isEmpty }
-            if let owner {
-                let spelled = TagHistory(tags: bareTags, project: "").format
-                exceptions.removeAll { $0.0 == owner.name }
-                exceptions.append((owner.name, spelled))
-                bare = (owner.name, latest.0)
-            }
+            guard let highest = found.map(\.version).max() else { return nil }
+            let top = found.filter { $0.version.hasSamePrecedence(as: highest) }
+            let chosen = top.count == 1 ? top[0] : top.first { $0.member.folder.isEmpty }
+            return chosen.map { ($0.member, $0.tag) }
+        }
+        if let latest = candidates.first,
+            let (member, tag) = owner(holdingOneOf: candidates).map({ ($0.0, latest.0) })
+                ?? owner(holdingOneOf: bareReleases)
+        {
+            let spelled = TagHistory(tags: bareTags, project: "").format
+            exceptions.removeAll { $0.0 == member.name }
+            exceptions.append((member.name, spelled))
+            bare = (member.name, tag)
         }
         exceptions.sort { $0.0 < $1.0 }
         return MemberTagSeries(

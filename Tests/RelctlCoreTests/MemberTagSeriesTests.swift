@@ -1,0 +1,47 @@
+import RelctlTestTraits
+import Testing
+
+@testable import RelctlProject
+
+/// Which member the repository's bare tag series (`v6.2.6`) belongs to (`MemberTagSeries.read`).
+@Suite("the bare tag series of a workspace", .timeLimit(.minutes(30)))
+struct MemberTagSeriesTests {
+    func member(_ folder: String, _ name: String, _ version: String, package: String? = nil) -> DiscoveredMember {
+        DiscoveredMember(folder: folder, name: name, packageName: package, version: version, unpublished: false)
+    }
+
+    /// vite on its `v6.2` maintenance branch: packages/vite holds 6.2.6 while main has tagged
+    /// v6.3.4; a test app holds 1.0.0, which the series released in 2020. Before, no member held
+    /// the newest tags, vite got `{member}@{version}` and `plan` found no release of it.
+    @Test func onAMaintenanceBranchTheMemberHoldingTheHighestReleasedVersionOwnsIt() throws {
+        let members = [
+            member("packages/vite", "vite", "6.2.6"),
+            member("packages/plugin-legacy", "plugin-legacy", "6.0.2", package: "@vitejs/plugin-legacy"),
+            member("playground/app", "test-app", "1.0.0"),
+        ]
+        let tags = ["v1.0.0", "v6.2.5", "v6.2.6", "v6.3.4", "plugin-legacy@6.1.0", "plugin-legacy@6.1.1"]
+        let series = try #require(MemberTagSeries.read(members: members, tags: tags))
+        #expect(series.format == "{member}@{version}")
+        #expect(series.bare?.name == "vite", "\(String(describing: series.bare))")
+        #expect(series.exceptions.map(\.name) == ["vite"])
+        #expect(series.exceptions.first?.format == "v{version}")
+    }
+
+    @Test func theMemberHoldingTheNewestReleaseStillComesFirst() throws {
+        let members = [member("packages/vite", "vite", "6.3.4"), member("packages/other", "other", "6.2.6")]
+        let tags = ["v6.2.6", "v6.3.4", "plugin-legacy@6.1.1"]
+        let series = try #require(
+            MemberTagSeries.read(members: members + [member("packages/plugin-legacy", "plugin-legacy", "6.1.1")], tags: tags))
+        #expect(series.bare?.name == "vite")
+    }
+
+    @Test func twoMembersHoldingTheSameHighestReleaseOwnNothing() throws {
+        let members = [
+            member("packages/a", "a", "2.0.0"), member("packages/b", "b", "2.0.0"),
+            member("packages/c", "c", "1.0.0"),
+        ]
+        let tags = ["v1.0.0", "v2.0.0", "v3.0.0", "c@1.0.0"]
+        let series = try #require(MemberTagSeries.read(members: members, tags: tags))
+        #expect(series.bare == nil)
+    }
+}
