@@ -512,6 +512,39 @@ import Testing
         #expect(members.first { $0.path == "packages/plugin-legacy" }?.next == "8.0.2", "\(members)")
     }
 
+    /// pnpm at its head: the Rust crate `pnpr/crates/pnpr` and its private npm wrapper
+    /// `@pnpm/pnpr` in `pnpr/npm/pnpr` are both the member `pnpr`: init listed both and `plan`
+    /// refused the file (exit 2, their tags would collide). The private namesake of a published
+    /// member is not listed now; a comment names it.
+    @Test func initDoesNotListAPrivateNamesakeOfAPublishedMember() throws {
+        let repo = try GitRepository()
+        func package(_ name: String, _ version: String, _ extra: String = "") -> String {
+            #"{"name": "\#(name)", "version": "\#(version)"\#(extra)}"#
+        }
+        try Self.commit(
+            repo, "release", day: 1,
+            files: [
+                "package.json": #"{"name": "monorepo", "private": true}"#,
+                "pnpm-workspace.yaml": "packages:\n  - 'packages/*'\n",
+                "packages/core/package.json": package("@acme/core", "1.0.0"),
+                "packages/cli/package.json": package("@acme/cli", "2.0.0"),
+                "packages/core-npm/package.json": package("@acme-npm/core", "1.0.0", #", "private": true"#),
+            ])
+        try repo.git("tag", "@acme/core@1.0.0")
+        try repo.git("tag", "@acme/cli@2.0.0")
+        try Self.commit(repo, "fix(core): an edge", day: 2, files: ["packages/core/index.js": "a\n"])
+
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let written = try repo.directory.read("relctl.toml")
+        #expect(written.contains(#"members = ["packages/cli", "packages/core"]"#), "\(written)")
+        #expect(written.contains("#   `packages/core-npm` (private, named `core` like `packages/core`"), "\(written)")
+        #expect(!written.contains("@acme-npm"), "\(written)")
+        let (planned, members) = try MemberPlanDocument.run(in: repo.url)
+        #expect(planned.status == 0, "\(planned)")
+        #expect(members.first { $0.path == "packages/core" }?.next == "1.0.1", "\(members)")
+    }
+
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {

@@ -107,6 +107,8 @@ public enum StarterConfig {
         /// Globs the manifests declare that hold no released package, beside globs that do
         /// (vite's `playground/**` and `packages/**/__tests__/**`): not written as members.
         package var leftOut: [String] = []
+        /// Private members not listed because a published member has their name, and why.
+        package var notListed: [String] = []
 
         package struct TagFormatEntry: Equatable {
             package var name: String
@@ -254,6 +256,10 @@ public enum StarterConfig {
 
                 """
             for glob in offer.leftOut { text += "#   \(QuotedString.basic(glob))\n" }
+        }
+        if !offer.notListed.isEmpty {
+            text += "\n# Not listed, so that no two members share a name and its tags:\n"
+            for line in offer.notListed { text += "#   \(line)\n" }
         }
         if !offer.tagFormats.isEmpty {
             text += """
@@ -630,19 +636,44 @@ public enum StarterConfig {
             // One line per name: two members of one name (test apps) would repeat a TOML key.
             var named: Set<String> = []
             offer.tagFormats.removeAll { !named.insert($0.name).inserted }
+            unlistPrivateNamesakes(&offer, members: members, root: root)
             return offer
         }
         let versions = Set(members.compactMap(\.version))
         if tags.isEmpty, versions.count > 1 {
-            return WorkspaceOffer(
+            var offer = WorkspaceOffer(
                 members: globs, active: true, tagFormat: "{member}-v{version}",
                 reason: "the members hold different versions and nothing is tagged yet")
+            unlistPrivateNamesakes(&offer, members: members, root: root)
+            return offer
         }
         return WorkspaceOffer(
             members: globs, active: false, tagFormat: "{member}-v{version}",
             reason: tags.isEmpty
                 ? "the members hold one version: released in lockstep, as this file does"
                 : "the tags are one series for the whole repository, as this file releases it")
+    }
+
+    /// Two members of one name would share their tags, and `plan` refuses them: pnpm's Rust
+    /// `pnpr/crates/pnpr` and its private npm wrapper `@pnpm/pnpr` in `pnpr/npm/pnpr`. When exactly
+    /// one of the namesakes is published, the private ones are not listed (the members are then
+    /// written folder by folder) and a comment names them.
+    private static func unlistPrivateNamesakes(_ offer: inout WorkspaceOffer, members: [DiscoveredMember], root: URL) {
+        let listed = Set(WorkspaceMembers.folders(matching: offer.members, root: root))
+        let candidates = members.filter { listed.contains($0.folder) }
+        var unlisted: [String: String] = [:]
+        for (_, namesakes) in Dictionary(grouping: candidates, by: \.name) where namesakes.count > 1 {
+            let published = namesakes.filter { !$0.unpublished }
+            guard published.count == 1 else { continue }
+            for member in namesakes where member.unpublished {
+                unlisted[member.folder] =
+                    "`\(member.folder)` (private, named `\(member.name)` like `\(published[0].folder)`, whose tags it would share)"
+            }
+        }
+        guard !unlisted.isEmpty else { return }
+        offer.members = WorkspaceMembers.folders(matching: offer.members, root: root)
+            .filter { unlisted[$0] == nil }.map { $0.isEmpty ? "." : $0 }
+        offer.notListed = unlisted.keys.sorted().compactMap { unlisted[$0] }
     }
 
     /// Folder names that hold what a workspace tests or shows, never what it releases.

@@ -225,7 +225,11 @@ package struct MemberTagSeries: Equatable {
         let untagged = members.filter { member in !own.contains { $0.member.folder == member.folder } }
         if let range = format.range(of: "{member}"), format[..<range.lowerBound].hasSuffix("/") {
             let scope = String(format[..<range.lowerBound])
-            for member in untagged where (member.packageName ?? member.name) != scope + member.name {
+            // Not a namesake of a tagged member (a private npm wrapper of a crate): the entry,
+            // keyed by name, would be the tagged member's format too.
+            let taggedNames = Set(own.map(\.member.name))
+            for member in untagged
+            where (member.packageName ?? member.name) != scope + member.name && !taggedNames.contains(member.name) {
                 exceptions.append((member.name, (member.packageName ?? member.name) + format[range.upperBound...]))
             }
         }
