@@ -510,6 +510,11 @@ import Testing
         #expect(planned.status == 0, "\(planned)")
         #expect(members.map(\.path) == ["packages/plugin-legacy", "packages/vite"], "\(members)")
         #expect(members.first { $0.path == "packages/plugin-legacy" }?.next == "8.0.2", "\(members)")
+        // The contract: what init writes passes check without warnings about itself (a
+        // workspace root has no [[version]] of its own: "no [[version]] entries" was one).
+        let checked = try relctl(["check"], in: repo.url)
+        #expect(checked.status == 0, "\(checked)")
+        #expect(!checked.stderr.contains("warning"), "\(checked.stderr)")
     }
 
     /// pnpm at its head: the Rust crate `pnpr/crates/pnpr` and its private npm wrapper

@@ -192,7 +192,9 @@ public enum ProjectChecker {
                         + "; no tag can match them all"))
         }
         // A Swift package, a Go module or a dynamic pyproject.toml version: the tag is the version.
-        if config.versions.isEmpty, StarterConfig.versionOnlyInTags(root: config.root) == nil {
+        // A workspace's root has none of its own: its members' versions are checked, member by
+        // member (init writes no [[version]] there, and check must not warn about init's file).
+        if config.versions.isEmpty, config.workspace == nil, StarterConfig.versionOnlyInTags(root: config.root) == nil {
             report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
         }
         // A version relctl cannot locate is said out loud, never skipped (issue 54).
