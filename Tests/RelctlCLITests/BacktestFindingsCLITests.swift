@@ -550,6 +550,31 @@ import Testing
         #expect(members.first { $0.path == "packages/core" }?.next == "1.0.1", "\(members)")
     }
 
+    /// pre-commit keeps its version in setuptools' declarative setup.cfg (`[metadata] version =
+    /// 4.6.2`, no pyproject.toml): init wrote no [[version]] and `check` said "no [[version]]
+    /// entries: tags are checked for syntax only". init writes a regex entry on that line now; a
+    /// version taken from the code (`attr:`) is not one.
+    @Test func initReadsTheVersionOfADeclarativeSetupCfg() throws {
+        let repo = try GitRepository()
+        let config = "[metadata]\nname = pre_commit\nversion = 4.6.2\n\n[options]\npackages = find:\n\n[bdist_wheel]\nuniversal = True\n"
+        try Self.commit(repo, "v4.6.2", day: 1, files: ["setup.cfg": config, "setup.py": "from setuptools import setup\nsetup()\n"])
+        try repo.git("tag", "v4.6.2")
+        try Self.commit(repo, "Fix the hook runner on empty input", day: 2, files: ["pre_commit/main.py": "a\n"])
+
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let checked = try relctl(["check"], in: repo.url)
+        #expect(checked.status == 0 && !checked.stderr.contains("warning"), "\(checked)")
+        let bumped = try relctl(["bump", "--write"], in: repo.url)
+        #expect(bumped.status == 0, "\(bumped)")
+        #expect(try repo.directory.read("setup.cfg") == config.replacingOccurrences(of: "4.6.2", with: "4.6.3"))
+
+        let other = try GitRepository()
+        try other.commit("start", files: ["setup.cfg": "[metadata]\nname = x\nversion = attr: x.__version__\n"])
+        #expect(try relctl(["init", "--quiet"], in: other.url).status == 0)
+        #expect(!(try other.directory.read("relctl.toml")).contains("path = \"setup.cfg\""))
+    }
+
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {

@@ -365,6 +365,12 @@ public enum StarterConfig {
                 found.name = name
             }
         }
+        // setuptools' declarative setup.cfg (pre-commit: `[metadata] version = 4.6.2`, no
+        // pyproject.toml), when nothing above names a version: its first `version =` line.
+        if found.versions.isEmpty, let version = setupConfigVersion(root: root) {
+            found.versions.append(("setup.cfg", "regex", #"(?m)^version\s*=\s*(?<version>[0-9][^\s#;]*)"#))
+            found.versionNotes.append("setup.cfg's [metadata] version (\(version)) is read and written by a regex entry.")
+        }
         var seen: Set<String> = []
         found.binaries = found.binaries.filter { seen.insert($0).inserted }
         found.optionalBinaries = found.optionalBinaries.filter { found.binaries.contains($0) }
@@ -1034,6 +1040,28 @@ public enum StarterConfig {
                 name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
             else { return nil }
             return name
+        }
+        return nil
+    }
+
+    /// setup.cfg's `[metadata] version` when it is written out (`4.6.2`, not `attr: pkg.__version__`
+    /// or `file: VERSION`) and is the file's first `version =` line, the one the entry init writes
+    /// for it reads.
+    package static func setupConfigVersion(root: URL) -> String? {
+        guard let data = (try? ProjectFile.open("setup.cfg", in: root))?.data() else { return nil }
+        var section = ""
+        for raw in TextFile.decode(data).split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                section = line
+                continue
+            }
+            guard raw.hasPrefix("version"), let equals = line.firstIndex(of: "="),
+                line[..<equals].trimmingCharacters(in: .whitespaces) == "version"
+            else { continue }
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let plain = value.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil
+            return section == "[metadata]" && plain ? value : nil
         }
         return nil
     }
