@@ -18,6 +18,29 @@ import Testing
         (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?[key]
     }
 
+    /// A Cargo workspace of 30 crates, each depending on the one before, their manifests padded
+    /// to about 8 KB with comments so that reading them dominates a count of bytes read; all
+    /// tagged `crate_NN-v0.1.0`, then a fix in crate_07. Returns it and the manifests' size.
+    static func paddedCargoWorkspace() throws -> (GitRepository, Int) {
+        let repo = try GitRepository()
+        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")
+        let padding = String(repeating: "# " + String(repeating: "x", count: 78) + "\n", count: 100)
+        var manifestBytes = 0
+        let crates = 30
+        for index in 0..<crates {
+            let name = String(format: "crate_%02d", index)
+            let dependency = index == 0 ? "" : String(format: "crate_%02d = { path = \"../crate_%02d\" }\n", index - 1, index - 1)
+            let text = "[package]\nname = \"\(name)\"\nversion = \"0.1.0\"\n\n[dependencies]\n\(dependency)\(padding)"
+            manifestBytes += text.utf8.count
+            try repo.directory.write("crates/\(name)/Cargo.toml", text)
+            try repo.directory.write("crates/\(name)/src/lib.rs", "\n")
+        }
+        try commit(repo, "chore: release", day: 1)
+        for index in 0..<crates { try repo.git("tag", String(format: "crate_%02d-v0.1.0", index)) }
+        try commit(repo, "fix: a bug", day: 2, files: ["crates/crate_07/src/lib.rs": "// fixed\n"])
+        return (repo, manifestBytes)
+    }
+
     /// The `next` of the member at `path` in `plan --json`.
     static func planNext(_ json: String, _ path: String) throws -> String? {
         let members = try field(json, "members") as? [[String: Any]] ?? []
@@ -446,23 +469,7 @@ import Testing
     /// member, several times over (705 s of wall time on biome's HEAD). It reads each manifest about
     /// once now: counted in bytes read (`/proc/PID/io`), not in seconds.
     @Test func initReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {
-        let repo = try GitRepository()
-        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")
-        // Each manifest padded to about 8 KB with comments, so that reading them dominates the count.
-        let padding = String(repeating: "# " + String(repeating: "x", count: 78) + "\n", count: 100)
-        var manifestBytes = 0
-        let crates = 30
-        for index in 0..<crates {
-            let name = String(format: "crate_%02d", index)
-            let dependency = index == 0 ? "" : String(format: "crate_%02d = { path = \"../crate_%02d\" }\n", index - 1, index - 1)
-            let text = "[package]\nname = \"\(name)\"\nversion = \"0.1.0\"\n\n[dependencies]\n\(dependency)\(padding)"
-            manifestBytes += text.utf8.count
-            try repo.directory.write("crates/\(name)/Cargo.toml", text)
-            try repo.directory.write("crates/\(name)/src/lib.rs", "\n")
-        }
-        try Self.commit(repo, "chore: release", day: 1)
-        for index in 0..<crates { try repo.git("tag", String(format: "crate_%02d-v0.1.0", index)) }
-        try Self.commit(repo, "fix: a bug", day: 2, files: ["crates/crate_07/src/lib.rs": "// fixed\n"])
+        let (repo, manifestBytes) = try Self.paddedCargoWorkspace()
 
         let (initialised, bytesRead) = try runCountingReads(
             relctlBinary.path, ["init", "--quiet"], in: repo.url, environment: ["NO_COLOR": "1"])
@@ -578,22 +585,7 @@ import Testing
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {
-        let repo = try GitRepository()
-        try repo.directory.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")
-        let padding = String(repeating: "# " + String(repeating: "x", count: 78) + "\n", count: 100)
-        var manifestBytes = 0
-        let crates = 30
-        for index in 0..<crates {
-            let name = String(format: "crate_%02d", index)
-            let dependency = index == 0 ? "" : String(format: "crate_%02d = { path = \"../crate_%02d\" }\n", index - 1, index - 1)
-            let text = "[package]\nname = \"\(name)\"\nversion = \"0.1.0\"\n\n[dependencies]\n\(dependency)\(padding)"
-            manifestBytes += text.utf8.count
-            try repo.directory.write("crates/\(name)/Cargo.toml", text)
-            try repo.directory.write("crates/\(name)/src/lib.rs", "\n")
-        }
-        try Self.commit(repo, "chore: release", day: 1)
-        for index in 0..<crates { try repo.git("tag", String(format: "crate_%02d-v0.1.0", index)) }
-        try Self.commit(repo, "fix: a bug", day: 2, files: ["crates/crate_07/src/lib.rs": "// fixed\n"])
+        let (repo, manifestBytes) = try Self.paddedCargoWorkspace()
         let initialised = try relctl(["init", "--quiet"], in: repo.url)
         #expect(initialised.status == 0, "\(initialised)")
 

@@ -129,32 +129,30 @@ package enum CompanionFinder {
             }
             block = nil
         }
-        // A TOML 1.1 inline table spread over lines (`core = {` … `}`): its key, its fields so
-        // far, and the line each field is on.
-        var spread: (key: String, fields: [String: String], versionLine: Int?)?
+        // An inline table being read (`core = { … }`, or over lines as TOML 1.1 allows): its key,
+        // its fields so far, and the line its `version` is on.
+        var open: (key: String, fields: [String: String], versionLine: Int?)?
+        /// Feeds `code`, the open table's text on line `number`, and at its `}` takes the requirement.
+        func read(_ code: Substring, line number: Int) {
+            guard var current = open else { return }
+            let close = code.lastIndex(of: "}")
+            for (key, value) in inlineFields(String(code[..<(close ?? code.endIndex)])) {
+                current.fields[key] = value
+                if key == "version" { current.versionLine = number }
+            }
+            open = close == nil ? current : nil
+            guard close != nil, current.fields["path"] != nil, let version = current.fields["version"],
+                let versionLine = current.versionLine
+            else { return }
+            let crate = current.fields["package"] ?? current.key
+            if names.contains(crate), let companion = requirement(version, crate: crate, file: shown, line: versionLine) {
+                companions.append(companion)
+            }
+        }
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if var current = spread {
-                let code = Self.withoutComment(trimmed)
-                let brace = code.firstIndex(of: "}")
-                let closes = brace != nil
-                for (key, value) in inlineFields(String(code[..<(brace ?? code.endIndex)])) {
-                    current.fields[key] = value
-                    if key == "version" { current.versionLine = index + 1 }
-                }
-                spread = current
-                guard closes else { continue }
-                spread = nil
-                if current.fields["path"] != nil, let version = current.fields["version"],
-                    let versionLine = current.versionLine
-                {
-                    let crate = current.fields["package"] ?? current.key
-                    if names.contains(crate),
-                        let companion = requirement(version, crate: crate, file: shown, line: versionLine)
-                    {
-                        companions.append(companion)
-                    }
-                }
+            if open != nil {
+                read(Substring(Self.withoutComment(trimmed)), line: index + 1)
                 continue
             }
             if trimmed.hasPrefix("[") {
@@ -182,27 +180,12 @@ package enum CompanionFinder {
                 continue
             }
             let code = Self.withoutComment(trimmed)
-            guard inlineTable, let equals = code.firstIndex(of: "="), let open = code.firstIndex(of: "{"),
-                equals < open
+            guard inlineTable, let equals = code.firstIndex(of: "="), let brace = code.firstIndex(of: "{"),
+                equals < brace
             else { continue }
             let key = code[..<equals].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\"", with: "")
-            guard let close = code.lastIndex(of: "}") else {
-                var fields: [String: String] = [:]
-                var versionLine: Int?
-                for (field, value) in inlineFields(String(code[code.index(after: open)...])) {
-                    fields[field] = value
-                    if field == "version" { versionLine = index + 1 }
-                }
-                spread = (key, fields, versionLine)
-                continue
-            }
-            let body = String(code[code.index(after: open)..<close])
-            let fields = inlineFields(body)
-            guard fields["path"] != nil, let version = fields["version"] else { continue }
-            let crate = fields["package"] ?? key
-            if names.contains(crate), let companion = requirement(version, crate: crate, file: shown, line: index + 1) {
-                companions.append(companion)
-            }
+            open = (key, [:], nil)
+            read(code[code.index(after: brace)...], line: index + 1)
         }
         flushBlock()
         return companions

@@ -665,7 +665,8 @@ public enum StarterConfig {
     /// one of the namesakes is published, the private ones are not listed (the members are then
     /// written folder by folder) and a comment names them.
     private static func unlistPrivateNamesakes(_ offer: inout WorkspaceOffer, members: [DiscoveredMember], root: URL) {
-        let listed = Set(WorkspaceMembers.folders(matching: offer.members, root: root))
+        let listedFolders = WorkspaceMembers.folders(matching: offer.members, root: root)
+        let listed = Set(listedFolders)
         let candidates = members.filter { listed.contains($0.folder) }
         var unlisted: [String: String] = [:]
         for (_, namesakes) in Dictionary(grouping: candidates, by: \.name) where namesakes.count > 1 {
@@ -677,8 +678,7 @@ public enum StarterConfig {
             }
         }
         guard !unlisted.isEmpty else { return }
-        offer.members = WorkspaceMembers.folders(matching: offer.members, root: root)
-            .filter { unlisted[$0] == nil }.map { $0.isEmpty ? "." : $0 }
+        offer.members = listedFolders.filter { unlisted[$0] == nil }.map { $0.isEmpty ? "." : $0 }
         offer.notListed = unlisted.keys.sorted().compactMap { unlisted[$0] }
     }
 
