@@ -550,7 +550,7 @@ import Testing
         #expect(initialised.status == 0, "\(initialised)")
         let written = try repo.directory.read("relctl.toml")
         #expect(written.contains(#"members = ["packages/cli", "packages/core"]"#), "\(written)")
-        #expect(written.contains("#   `packages/core-npm` (private, named `core` like `packages/core`"), "\(written)")
+        #expect(written.contains(#"#   "packages/core-npm" (private, named "core" like "packages/core""#), "\(written)")
         #expect(!written.contains("@acme-npm"), "\(written)")
         let (planned, members) = try MemberPlanDocument.run(in: repo.url)
         #expect(planned.status == 0, "\(planned)")

@@ -673,8 +673,9 @@ public enum StarterConfig {
             let published = namesakes.filter { !$0.unpublished }
             guard published.count == 1 else { continue }
             for member in namesakes where member.unpublished {
+                // Folder and package names are the repository's: quoted, so none can end the comment.
                 unlisted[member.folder] =
-                    "`\(member.folder)` (private, named `\(member.name)` like `\(published[0].folder)`, whose tags it would share)"
+                    "\(QuotedString.basic(member.folder)) (private, named \(QuotedString.basic(member.name)) like \(QuotedString.basic(published[0].folder)), whose tags it would share)"
             }
         }
         guard !unlisted.isEmpty else { return }
