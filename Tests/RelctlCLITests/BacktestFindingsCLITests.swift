@@ -386,6 +386,59 @@ import Testing
         #expect(line.contains("[[branch]]\nname = \"1.1\"\nrange = \"1.1.x\""), "\(line)")
     }
 
+    /// vite's `v6.2` branch: packages/vite released 6.2.x there while `main` tagged v6.3.0, and its
+    /// plugins release from `main` only. `init` on the branch writes a range for `vite` alone
+    /// (a root range would bind every member), so a backported fix is 6.2.2, not 6.3.1; on `main`
+    /// it writes none. A `members` entry naming no member, or `members` without a workspace, is
+    /// refused (exit 2) naming it.
+    @Test func initWritesAMaintenanceRangeForTheWorkspaceMembersTheBranchIsALineOf() throws {
+        let repo = try GitRepository()
+        func manifests(vite: String, legacy: String = "6.0.0") -> [String: String] {
+            [
+                "package.json": "{\n  \"name\": \"vite-monorepo\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+                "packages/vite/package.json": "{\n  \"name\": \"vite\",\n  \"version\": \"\(vite)\"\n}\n",
+                "packages/plugin-legacy/package.json":
+                    "{\n  \"name\": \"@vitejs/plugin-legacy\",\n  \"version\": \"\(legacy)\"\n}\n",
+            ]
+        }
+        try Self.commit(repo, "release: v6.2.0", day: 1, files: manifests(vite: "6.2.0"))
+        try repo.git("tag", "v6.2.0")
+        try repo.git("tag", "plugin-legacy@6.0.0")
+        try Self.commit(repo, "release: v6.2.1", day: 2, files: manifests(vite: "6.2.1"))
+        try repo.git("tag", "v6.2.1")
+        try repo.git("branch", "v6.2")
+        try Self.commit(repo, "feat: environment api", day: 3, files: ["packages/vite/env.js": "env\n"])
+        try Self.commit(repo, "release: v6.3.0", day: 4, files: manifests(vite: "6.3.0"))
+        try repo.git("tag", "v6.3.0")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        #expect(!(try repo.directory.read("relctl.toml")).contains("[[branch]]"))
+        try FileManager.default.removeItem(at: repo.url.appendingPathComponent("relctl.toml"))
+
+        try repo.git("checkout", "-q", "v6.2")
+        try Self.commit(repo, "fix: backport a css fix", day: 5, files: ["packages/vite/css.js": "css\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("[[branch]]\nname = \"v6.2\"\nrange = \"6.2.x\"\nmembers = [\"vite\"]\n"), "\(config)")
+        #expect(config.contains("branches = [\"main\", \"master\", \"v6.2\"]"), "\(config)")
+        let (result, members) = try MemberPlanDocument.run(in: repo.url)
+        #expect(result.status == 0, "\(result)")
+        let vite = try #require(members.first { $0.name == "vite" }, "\(result)")
+        #expect(vite.next == "6.2.2" && vite.tag == "v6.2.2" && vite.branch == "v6.2", "\(vite)")
+        let legacy = try #require(members.first { $0.name == "plugin-legacy" }, "\(result)")
+        #expect(legacy.branch == nil && legacy.next == nil, "\(legacy)")
+        let checked = try relctl(["check"], in: repo.url)
+        #expect(checked.status == 0 && !checked.stderr.contains("warning"), "\(checked)")
+
+        try repo.directory.write("relctl.toml", config.replacingOccurrences(of: "members = [\"vite\"]", with: "members = [\"vit\"]"))
+        let unknown = try relctl(["plan"], in: repo.url)
+        #expect(unknown.status == 2 && unknown.stderr.contains("`vit`") && unknown.stderr.contains("vite"), "\(unknown)")
+        try repo.directory.write(
+            "relctl.toml", "[project]\nname = \"vite\"\n\n[[branch]]\nname = \"v6.2\"\nrange = \"6.2.x\"\nmembers = [\"vite\"]\n")
+        let single = try relctl(["check"], in: repo.url)
+        #expect(single.status == 2 && single.stderr.contains("no [workspace]"), "\(single)")
+    }
+
     /// release-plz's own crates: a Cargo workspace whose 0.x crate released its feats as patches.
     /// `init` reads Cargo's 0.x rule from the member's own releases and writes it for the workspace.
     @Test func initReadsCargosZeroMajorRuleFromAWorkspaceMember() throws {

@@ -21,12 +21,20 @@ package struct BranchRule: Sendable, Equatable, CustomStringConvertible {
     package var line: Line
     /// The `[[branch]]` table's line in relctl.toml, for messages.
     package var configLine: Int?
+    /// In a workspace root's relctl.toml, the members the rule serves (`members = ["vite"]`); nil
+    /// for every member. vite's `v6.2` branch is a 6.2.x line of `vite` only: its other members
+    /// release from `main`, so a range there would bind them to a line they never had.
+    package var members: [String]?
 
-    package init(name: String, line: Line, configLine: Int? = nil) {
+    package init(name: String, line: Line, configLine: Int? = nil, members: [String]? = nil) {
         self.name = name
         self.line = line
         self.configLine = configLine
+        self.members = members
     }
+
+    /// Whether the rule serves the workspace member named `member`.
+    package func serves(member: String) -> Bool { members?.contains(member) ?? true }
 
     /// `*` matches `/` too (fnmatch without FNM_PATHNAME): `release/*` and `release/5.*` both name
     /// release branches.

@@ -102,6 +102,13 @@ public enum ConfigLoader {
                 )
             }
         }
+        // `members` picks among a workspace's members: without [workspace] there is none to pick.
+        for rule in config.branches where rule.members != nil && config.workspace == nil {
+            problems.error(
+                .badInput, file: config.path, line: rule.configLine,
+                "[[branch]] `\(rule.name)` has `members`, but this relctl.toml has no [workspace]: remove `members` (a member's own rule serves only it)"
+            )
+        }
     }
 
     // MARK: sections
@@ -493,7 +500,8 @@ public enum ConfigLoader {
         return settings
     }
 
-    /// A `[[branch]]`: `name` and exactly one of `prerelease` and `range`.
+    /// A `[[branch]]`: `name` and exactly one of `prerelease` and `range`; in a workspace root,
+    /// `members` when the line is some members' only.
     private static func readBranch(_ table: TableReader) -> BranchRule? {
         defer { table.finish() }
         let name = table.string("name")
@@ -536,8 +544,12 @@ public enum ConfigLoader {
                 )
             }
         }
+        let members = table.strings("members")
+        if let members, members.isEmpty || members.contains(where: \.isEmpty) {
+            table.report("members", "`members` names the workspace members the rule serves; leave it out for every member")
+        }
         guard let name, !name.isEmpty, let line else { return nil }
-        return BranchRule(name: name, line: line, configLine: table.line)
+        return BranchRule(name: name, line: line, configLine: table.line, members: members)
     }
 
     private static func readCI(_ table: TableReader) -> CISettings {

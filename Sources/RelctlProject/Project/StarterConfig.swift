@@ -47,17 +47,26 @@ public enum StarterConfig {
         var versioning = await VersioningDetection.detect(
             root: root, git: isRepository ? git : nil, tags: tags, format: format,
             cargo: detected.contains("Cargo.toml"))
-        // A Cargo workspace's members release on their own: Cargo's 0.x rule is read from theirs.
-        if let offer = found.workspace, offer.active, isRepository, detected.contains("Cargo.toml") {
+        // A workspace's members release on their own: Cargo's 0.x rule and a maintenance line
+        // are read from their tag series.
+        if let offer = found.workspace, offer.active, isRepository {
             let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
             let members = MemberDiscovery.members(
                 root: root,
-                folders: MemberDiscovery.folders(root: root, members: declared.members, excluded: declared.excluded))
-            versioning.zeroMajor = await VersioningDetection.workspaceZeroMajor(
-                members: members.map { member in
-                    let own = offer.tagFormats.first { $0.name == member.name }?.format
-                    return (member.folder, own ?? offer.tagFormat.replacingOccurrences(of: "{member}", with: member.name))
-                }, tags: tags, git: git)
+                folders: MemberDiscovery.folders(root: root, members: declared.members, excluded: declared.excluded)
+            ).map { member in
+                let own = offer.tagFormats.first { $0.name == member.name }?.format
+                return (
+                    name: member.name, folder: member.folder,
+                    tagFormat: own ?? offer.tagFormat.replacingOccurrences(of: "{member}", with: member.name)
+                )
+            }
+            if detected.contains("Cargo.toml") {
+                versioning.zeroMajor = await VersioningDetection.workspaceZeroMajor(
+                    members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git)
+            }
+            versioning.memberMaintenance = await VersioningDetection.workspaceMaintenance(
+                members: members, tags: tags, git: git)
         }
         try AtomicFile.write(
             render(root: root, detected: detected, tags: tags, repository: repository, versioning: versioning),
@@ -185,7 +194,7 @@ public enum StarterConfig {
         }
         text += versioning.rendered
         text += versioning.renderedBranch
-        let branches = (["main", "master"] + (versioning.maintenance.map { [$0.branch] } ?? [])).map(QuotedString.basic)
+        let branches = (["main", "master"] + (versioning.maintenanceBranch.map { [$0] } ?? [])).map(QuotedString.basic)
             .joined(separator: ", ")
         guard let build = found.build, !found.binaries.isEmpty else {
             text += """
@@ -276,6 +285,9 @@ public enum StarterConfig {
             }
         }
         if !versioning.isEmpty { text += "\n" + versioning.rendered }
+        if !versioning.memberMaintenance.isEmpty {
+            text += (versioning.isEmpty ? "\n" : "") + versioning.renderedBranch.dropLast()
+        }
         if let build = found.build, !found.binaries.isEmpty {
             text += """
 
@@ -293,7 +305,7 @@ public enum StarterConfig {
         text += """
 
             [release]
-            branches = ["main", "master"]
+            branches = [\((["main", "master"] + (versioning.maintenanceBranch.map { [$0] } ?? [])).map(QuotedString.basic).joined(separator: ", "))]
 
             """
         return text

@@ -16,6 +16,16 @@ package struct VersioningFindings: Equatable, Sendable {
     /// The checked-out branch is a maintenance line (axios' `v0.x` while 1.x ships from `main`):
     /// the `[[branch]]` range init writes for it (docs/branches.md).
     package var maintenance: (branch: String, range: VersionRange, why: String)?
+    /// A workspace's members on the maintenance branch init ran on, one entry a range: vite's
+    /// `v6.2` is a 6.2.x line of `vite` only, its plugins release from `main`.
+    package var memberMaintenance: [MemberLine] = []
+
+    package struct MemberLine: Equatable, Sendable {
+        package var branch: String
+        package var range: VersionRange
+        package var why: String
+        package var members: [String]
+    }
 
     package init() {}
 
@@ -26,13 +36,23 @@ package struct VersioningFindings: Equatable, Sendable {
             && a.changelog?.path == b.changelog?.path && a.changelog?.why == b.changelog?.why && a.zeroMajor == b.zeroMajor
             && a.cadence?.kind == b.cadence?.kind && a.cadence?.why == b.cadence?.why
             && a.maintenance?.branch == b.maintenance?.branch && a.maintenance?.range == b.maintenance?.range
-            && a.maintenance?.why == b.maintenance?.why
+            && a.maintenance?.why == b.maintenance?.why && a.memberMaintenance == b.memberMaintenance
     }
+
+    /// The branch init ran on when it is a maintenance line of the project or of some members.
+    package var maintenanceBranch: String? { maintenance?.branch ?? memberMaintenance.first?.branch }
 
     /// The `[[branch]]` table for a maintenance branch init ran on; empty when it is none.
     package var renderedBranch: String {
-        guard let maintenance else { return "" }
-        return "# \(maintenance.why) (docs/branches.md).\n[[branch]]\nname = \(QuotedString.basic(maintenance.branch))\nrange = \(QuotedString.basic(maintenance.range.description))\n\n"
+        var text = ""
+        if let maintenance {
+            text += "# \(maintenance.why) (docs/branches.md).\n[[branch]]\nname = \(QuotedString.basic(maintenance.branch))\nrange = \(QuotedString.basic(maintenance.range.description))\n\n"
+        }
+        for line in memberMaintenance {
+            text += "# \(line.why) (docs/branches.md).\n[[branch]]\nname = \(QuotedString.basic(line.branch))\nrange = \(QuotedString.basic(line.range.description))\n"
+            text += "members = [\(line.members.map(QuotedString.basic).joined(separator: ", "))]\n\n"
+        }
+        return text
     }
 
     /// The `[versioning]` table, each key with why it was written; empty when nothing was found.
@@ -248,6 +268,30 @@ package enum VersioningDetection {
 
     /// How many of the latest release steps the looser minor cadence reads (all but one minors).
     package static let cadenceWindow = 10
+
+    /// The maintenance lines of a workspace's members on the checked-out branch (`maintenanceLine`
+    /// over each member's own tag series), members of one range together, in the order given.
+    /// Empty on a main line or when no member's releases make the branch one.
+    package static func workspaceMaintenance(
+        members: [(name: String, folder: String, tagFormat: String)], tags: [GitTag], git: Git
+    ) async -> [VersioningFindings.MemberLine] {
+        guard let branch = try? await git.currentBranch(), !mainBranchNames.contains(branch.lowercased()) else {
+            return []
+        }
+        let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
+        var lines: [VersioningFindings.MemberLine] = []
+        for member in members {
+            guard member.tagFormat.contains("{version}"), let format = try? TagFormat(member.tagFormat) else { continue }
+            let history = ReleaseHistory(tags: tags, format: format, paths: HistoryPaths(folder: member.folder))
+            guard let line = maintenanceLine(branch: branch, history: history, unmerged: unmerged) else { continue }
+            if let index = lines.firstIndex(where: { $0.range == line.range }) {
+                if !lines[index].members.contains(member.name) { lines[index].members.append(member.name) }
+            } else {
+                lines.append(.init(branch: branch, range: line.range, why: "\(member.name): \(line.why)", members: [member.name]))
+            }
+        }
+        return lines
+    }
 
     /// How many members of a workspace `workspaceZeroMajor` reads at most.
     package static let zeroMajorMembers = 3

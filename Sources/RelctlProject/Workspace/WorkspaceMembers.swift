@@ -79,6 +79,13 @@ package enum WorkspaceMembers {
                         config: config.path, group: group.name, name: name, known: members.map(\.name)))
             }
         }
+        for rule in config.branches {
+            for name in rule.members ?? [] where byName[name] == nil {
+                problems.append(
+                    WorkspaceMemberError.unknownBranchMember(
+                        config: config.path, branch: rule.name, name: name, known: members.map(\.name)))
+            }
+        }
         if !problems.isEmpty { throw ProblemList(problems) }
         return members
     }
@@ -282,8 +289,15 @@ package enum WorkspaceMembers {
                     config: config.path, folder: folder, name: member.project.name, reason: error.message)
             }
         }
-        // The root's [[branch]] rules serve every member; a member's own rule of the same name wins.
-        member.branches += config.branches.filter { root in !member.branches.contains { $0.name == root.name } }
+        // The root's [[branch]] rules serve every member they name (all without `members`); a
+        // member's own rule of the same name wins.
+        member.branches += config.branches.filter { root in
+            root.serves(member: member.project.name) && !member.branches.contains { $0.name == root.name }
+        }.map { root in
+            var served = root
+            served.members = nil
+            return served
+        }
         if !member.versioning.isSet { member.versioning = config.versioning }
         member.workspaceMember = member.project.name
         // A root member `.` reads the workspace's own relctl.toml: as a member it has no members.
@@ -350,6 +364,8 @@ package enum WorkspaceMemberError: RelctlError {
     case noMatch(config: String, pattern: String)
     case duplicateName(config: String, name: String, folders: [String])
     case unknownGroupMember(config: String, group: String, name: String, known: [String])
+    /// A root `[[branch]]`'s `members` naming no member.
+    case unknownBranchMember(config: String, branch: String, name: String, known: [String])
     case badMemberTagFormat(config: String, folder: String, name: String, reason: String)
     case unknownMember(config: String, name: String, known: [String])
     /// `[workspace.tag-formats]` naming no member.
@@ -389,6 +405,13 @@ package enum WorkspaceMemberError: RelctlError {
                 Diagnostic(
                     file: config,
                     "[[workspace.group]] `\(group)` names `\(name)`, which is no member\(Suggestion.hint(for: name, in: known)); members: \(known.joined(separator: ", "))"
+                )
+            ]
+        case let .unknownBranchMember(config, branch, name, known):
+            return [
+                Diagnostic(
+                    file: config,
+                    "[[branch]] `\(outside: branch)` names `\(outside: name)` in `members`, which is no member\(Suggestion.hint(for: name, in: known)); members: \(known.joined(separator: ", "))"
                 )
             ]
         case let .badMemberTagFormat(config, folder, name, reason):
