@@ -439,6 +439,32 @@ import Testing
         #expect(single.status == 2 && single.stderr.contains("no [workspace]"), "\(single)")
     }
 
+    /// opentelemetry-go: `go.opentelemetry.io/otel` has no `/v2`, so Go refuses a v2.0.0 tag of
+    /// it; its breaking changes ship in 1.x minors. relctl proposed 2.0.0 (five back-test points).
+    /// Once go.mod names `/v2`, the next release is 2.0.0 whatever the commits say, and a
+    /// breaking change in a `/v2` module is a minor again.
+    @Test func aGoModuleReleasesOnlyTheMajorItsPathNames() throws {
+        let repo = try GitRepository()
+        try Self.commit(repo, "feat: tracing", day: 1, files: ["go.mod": "module go.opentelemetry.io/otel\n\ngo 1.23\n"])
+        try repo.git("tag", "v1.35.0")
+        try Self.commit(repo, "feat!: drop the deprecated exporter", day: 2, files: ["trace.go": "package otel\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        try repo.git("add", "relctl.toml")
+        try Self.commit(repo, "chore: relctl", day: 3)
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "1.36.0", "\(bump)")
+        #expect(bump.stderr.contains("change the path to `go.opentelemetry.io/otel/v2`"), "\(bump)")
+
+        try Self.commit(repo, "fix: module path for v2", day: 4, files: ["go.mod": "module go.opentelemetry.io/otel/v2\n\ngo 1.23\n"])
+        let moved = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(moved.stdout, "next") as? String == "2.0.0", "\(moved)")
+        try repo.git("tag", "v2.0.0")
+        try Self.commit(repo, "feat!: another break", day: 5, files: ["trace.go": "package otel // 2\n"])
+        let again = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(again.stdout, "next") as? String == "2.1.0", "\(again)")
+    }
+
     /// release-plz's own crates: a Cargo workspace whose 0.x crate released its feats as patches.
     /// `init` reads Cargo's 0.x rule from the member's own releases and writes it for the workspace.
     @Test func initReadsCargosZeroMajorRuleFromAWorkspaceMember() throws {

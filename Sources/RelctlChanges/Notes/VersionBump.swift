@@ -504,7 +504,33 @@ public struct VersionBump: Sendable, Equatable {
                 if floor == .major, belowOne { literalMajor = true }
             }
         }
+        if commits > 0 { try goModuleRule(&level, literalMajor: &literalMajor, config: config, base: base, notes: &notes) }
         return (level, changeLevel, literalMajor)
+    }
+
+    /// Go's major version rule, last because Go enforces it: a module whose path has no `/v2`
+    /// cannot release 2.0.0, so a breaking change gives a minor there (opentelemetry-go's
+    /// `go.opentelemetry.io/otel` ships its breaking changes in 1.x minors); a path already
+    /// changed to the next major's suffix (`…/v2` after 1.x) is that major's release.
+    static func goModuleRule(
+        _ level: inout Level, literalMajor: inout Bool, config: RelctlConfig, base: SemanticVersion?,
+        notes: inout [String]
+    ) throws {
+        guard let base, let major = Int(base.major), let module = try GoModulePath.read(root: config.root) else {
+            return
+        }
+        let raisesMajor = level == .major && (major > 0 || literalMajor)
+        let next = String(major + 1)
+        if raisesMajor, !base.isPrerelease, module.allows(major: base.major), !module.allows(major: next) {
+            notes.append(
+                "go.mod's module path `\(module.path)` cannot release \(next).0.0 (Go's major version rule): the breaking change gives a minor; to release \(next).0.0, change the path to `\(module.path(forMajor: next))`"
+            )
+            level = .minor
+            literalMajor = false
+        } else if level < .major, major > 0, !base.isPrerelease, module.suffixMajor == major + 1 {
+            notes.append("go.mod's module path `\(module.path)` names major \(next): the next release is \(next).0.0")
+            level = .major
+        }
     }
 
     /// `YY.N.0` (`[versioning] cadence = "year-counter"`): the year of the commit released (two

@@ -1,5 +1,6 @@
 import Foundation
 import RelctlBasics
+import RelctlChanges
 import RelctlModel
 
 /// `relctl init`: a commented starter `relctl.toml` built from the repository as it is: the tag
@@ -1038,23 +1039,11 @@ public enum StarterConfig {
     /// (`github.com/derailed/k9s` → `k9s`, `example.com/tool/v2` → `tool`), as `go install` names
     /// the binary.
     package static func goModuleName(root: URL) -> String? {
-        guard let data = (try? ProjectFile.open("go.mod", in: root))?.data() else { return nil }
-        for line in String(decoding: data.prefix(64 * 1024), as: UTF8.self).split(separator: "\n") {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard words.count >= 2, words[0] == "module" else { continue }
-            let path = words[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            var elements = path.split(separator: "/").map(String.init)
-            if elements.count > 1, let last = elements.last, last.count > 1, last.hasPrefix("v"),
-                last.dropFirst().allSatisfy(\.isNumber)
-            {
-                elements.removeLast()
-            }
-            guard let name = elements.last, !name.isEmpty,
-                name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
-            else { return nil }
-            return name
-        }
-        return nil
+        guard let module = try? GoModulePath.read(root: root),
+            let name = module.basePath.split(separator: "/").last.map(String.init), !name.isEmpty,
+            name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+        else { return nil }
+        return name
     }
 
     /// setup.cfg's `[metadata] version` when it is written out (`4.6.2`, not `attr: pkg.__version__`
