@@ -661,6 +661,57 @@ import Testing
         #expect(!(try other.directory.read("relctl.toml")).contains("path = \"setup.cfg\""))
     }
 
+    /// aiohttp and sqlalchemy: `dynamic = ["version"]` read by setuptools from the package's
+    /// `__version__` (`[tool.setuptools.dynamic] version = {attr = …}`, sqlalchemy's packages in
+    /// `lib/`). `init` said the version came from the git tag and wrote no [[version]]: `plan`
+    /// proposed 4.0.0 where the file holds 4.0.0a2.dev0 (aiohttp) and 0.1.0 for sqlalchemy. A
+    /// setuptools-scm build still reads the tag.
+    @Test func initReadsASetuptoolsDynamicVersionFromThePackage() throws {
+        let repo = try GitRepository()
+        let pyproject = """
+            [build-system]
+            requires = ["setuptools >= 67.0"]
+            build-backend = "setuptools.build_meta"
+
+            [project]
+            name = "SQLAlchemy"
+            dynamic = ["version"]
+
+            [tool.setuptools.packages.find]
+            where = ["lib"]
+
+            [tool.setuptools.dynamic]
+            version = {attr = "sqlalchemy.__version__"}
+
+            """
+        try Self.commit(
+            repo, "Version 2.0.40", day: 1,
+            files: ["pyproject.toml": pyproject, "lib/sqlalchemy/__init__.py": "__version__ = \"2.0.40\"\n"])
+        try repo.git("tag", "v2.0.40")
+        try Self.commit(repo, "fix: a pool leak", day: 2, files: ["lib/sqlalchemy/pool.py": "a\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("path = \"lib/sqlalchemy/__init__.py\"\nkind = \"python\""), "\(config)")
+        let checked = try relctl(["check"], in: repo.url)
+        #expect(checked.status == 0 && !checked.stderr.contains("warning"), "\(checked)")
+        let bumped = try relctl(["bump", "--write"], in: repo.url)
+        #expect(bumped.status == 0 && bumped.stdout.contains("2.0.41"), "\(bumped)")
+        #expect(try repo.directory.read("lib/sqlalchemy/__init__.py") == "__version__ = \"2.0.41\"\n")
+
+        let scm = try GitRepository()
+        try scm.commit(
+            "start",
+            files: [
+                "pyproject.toml":
+                    "[build-system]\nrequires = [\"setuptools>=64\", \"setuptools-scm>=8\"]\n\n[project]\nname = \"x\"\ndynamic = [\"version\"]\n",
+                "x/__init__.py": "__version__ = \"0.0.0\"\n",
+            ])
+        #expect(try relctl(["init", "--quiet"], in: scm.url).status == 0)
+        let tagged = try scm.directory.read("relctl.toml")
+        #expect(!tagged.contains("[[version]]") && tagged.contains("comes from the git tag"), "\(tagged)")
+    }
+
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {

@@ -959,26 +959,101 @@ public enum StarterConfig {
             }
             return
         }
-        let hatch = document.root["tool"]?.table?["hatch"]?.table?["version"]?.table
-        if let path = hatch?["path"]?.string,
+        let tool = document.root["tool"]?.table
+        let hatch = tool?["hatch"]?.table?["version"]?.table
+        let pdm = tool?["pdm"]?.table?["version"]?.table
+        if let path = hatch?["path"]?.string ?? (pdm?["source"]?.string == "file" ? pdm?["path"]?.string : nil),
             FileSystem.exists(atPath: root.appendingPathComponent(path).path)
         {
             // Kind python: `1.0.0b1` there is PEP 440 and equals tag v1.0.0-beta.1.
             found.versions.append((path, "python", nil))
-            found.versionNotes.append("pyproject.toml reads its version from \(path) ([tool.hatch.version] path).")
+            let table = hatch?["path"]?.string != nil ? "[tool.hatch.version] path" : "[tool.pdm.version] path"
+            found.versionNotes.append("pyproject.toml reads its version from \(path) (\(table)).")
+        } else if let (path, kind, why) = setuptoolsDynamicVersion(document: document, root: root) {
+            found.versions.append((path, kind, nil))
+            found.versionNotes.append("pyproject.toml reads its version from \(path) (\(why)).")
+        } else if !versionFromTag(document: document),
+            let path = versionModule(root: root, name: project?["name"]?.string)
+        {
+            // flit and plain setuptools read `__version__` from the package when no plugin reads the tag.
+            found.versions.append((path, "python", nil))
+            found.versionNotes.append("\(path) holds `__version__`, compared by PEP 440 (kind \"python\").")
         } else {
             found.tagIsTheVersion = "pyproject.toml's version is dynamic (hatch-vcs, setuptools-scm…): it comes from the git tag"
         }
     }
 
+    /// Build plugins that take a dynamic version from the git tag.
+    static let tagVersionPlugins = [
+        "setuptools-scm", "setuptools_scm", "hatch-vcs", "hatch_vcs", "versioningit", "poetry-dynamic-versioning",
+        "flit-scm", "flit_scm", "dunamai", "uv-dynamic-versioning", "pbr",
+    ]
+
+    /// Whether the build takes its version from the tag: a plugin for it in `[build-system]
+    /// requires`, `[tool.hatch.version] source = "vcs"`, `[tool.pdm.version] source = "scm"`, or
+    /// a `[tool.setuptools_scm]` table.
+    static func versionFromTag(document: TOMLDocument) -> Bool {
+        let requires = document.root["build-system"]?.table?["requires"]?.array?.compactMap(\.string) ?? []
+        let names = requires.map { requirement in
+            String(requirement.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }).lowercased()
+        }
+        let tool = document.root["tool"]?.table
+        return names.contains(where: tagVersionPlugins.contains)
+            || tool?["hatch"]?.table?["version"]?.table?["source"]?.string == "vcs"
+            || tool?["pdm"]?.table?["version"]?.table?["source"]?.string == "scm"
+            || tool?["setuptools_scm"] != nil || tool?["setuptools-scm"] != nil
+    }
+
+    /// `[tool.setuptools.dynamic] version`: `{attr = "aiohttp.__version__"}`, the module file
+    /// in the folders setuptools finds packages in (`[tool.setuptools.packages.find] where`,
+    /// `package-dir`'s root, else the root and `src`: sqlalchemy's `lib/sqlalchemy/__init__.py`),
+    /// or `{file = "VERSION"}`. Nil when it names neither, or a file that is not there.
+    static func setuptoolsDynamicVersion(document: TOMLDocument, root: URL) -> (path: String, kind: String, why: String)? {
+        let setuptools = document.root["tool"]?.table?["setuptools"]?.table
+        guard let version = setuptools?["dynamic"]?.table?["version"]?.table else { return nil }
+        func regular(_ path: String) -> Bool {
+            !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/").contains("..")
+                && (try? ProjectFile.open(path, in: root))?.isRegularFile == true
+        }
+        if let file = version["file"]?.string ?? version["file"]?.array?.first?.string {
+            let path = file.hasPrefix("./") ? String(file.dropFirst(2)) : file
+            guard regular(path) else { return nil }
+            let kind = ManifestReaders.kind(forFileName: path) ?? "plain"
+            return (path, kind, "[tool.setuptools.dynamic] version file")
+        }
+        guard let attr = version["attr"]?.string, attr.contains(".") else { return nil }
+        var parts = attr.split(separator: ".").map(String.init)
+        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) else {
+            return nil
+        }
+        let name = parts.removeLast()
+        guard name == "__version__" else { return nil }
+        var folders: [String] = setuptools?["packages"]?.table?["find"]?.table?["where"]?.array?.compactMap(\.string) ?? []
+        if let base = setuptools?["package-dir"]?.table?[""]?.string { folders.append(base) }
+        folders += [".", "src"]
+        let module = parts.joined(separator: "/")
+        for folder in folders {
+            let prefix = folder == "." || folder.isEmpty ? "" : folder.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/"
+            for path in ["\(prefix)\(module)/__init__.py", "\(prefix)\(module).py"]
+            where regular(path) && holdsVersionLiteral(path, root: root) {
+                return (path, "python", "[tool.setuptools.dynamic] version attr \(attr)")
+            }
+        }
+        return nil
+    }
+
+    /// Whether the module at `path` assigns a string literal to `__version__` (what kind "python" reads).
+    static func holdsVersionLiteral(_ path: String, root: URL) -> Bool {
+        guard let data = (try? ProjectFile.open(path, in: root))?.data(limit: 4 << 20), case .whole(let bytes) = data
+        else { return false }
+        return TextFile.decode(bytes).range(
+            of: #"(?m)^__version__\s*(:\s*str\s*)?=\s*["']"#, options: .regularExpression) != nil
+    }
+
     /// The package module holding `__version__ = "…"`: `NAME/__init__.py` or `src/NAME/__init__.py`
     /// for the project's name, else the only such module among the root's folders.
     package static func versionModule(root: URL, name: String?) -> String? {
-        func holdsVersion(_ path: String) -> Bool {
-            guard let data = (try? ProjectFile.open(path, in: root))?.data() else { return false }
-            return TextFile.decode(data).range(
-                of: #"(?m)^__version__\s*(:\s*str\s*)?=\s*["']"#, options: .regularExpression) != nil
-        }
+        func holdsVersion(_ path: String) -> Bool { holdsVersionLiteral(path, root: root) }
         if let name {
             let module = name.lowercased().replacingOccurrences(of: "-", with: "_")
             for path in ["\(module)/__init__.py", "src/\(module)/__init__.py"] where holdsVersion(path) { return path }
