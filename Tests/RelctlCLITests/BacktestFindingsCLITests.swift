@@ -712,6 +712,46 @@ import Testing
         #expect(!tagged.contains("[[version]]") && tagged.contains("comes from the git tag"), "\(tagged)")
     }
 
+    /// vue and zod release their npm workspace in lockstep (one `v3.5.41` series). `init` listed
+    /// only the private root's package.json (vue: a release left its eleven packages at the old
+    /// version) or nothing at all (zod's root has no version: `check` warned about what init
+    /// wrote). Every published package holding the line's version is listed; a private one or a
+    /// package on its own version is not.
+    @Test func initListsTheLockstepPackagesOfAnNpmWorkspace() throws {
+        func manifest(_ name: String, _ version: String?, private isPrivate: Bool = false) -> String {
+            "{\n  \"name\": \"\(name)\",\n" + (version.map { "  \"version\": \"\($0)\",\n" } ?? "")
+                + (isPrivate ? "  \"private\": true,\n" : "") + "  \"workspaces\": [\"packages/*\"]\n}\n"
+        }
+        for rootVersion in ["3.5.41", nil] {
+            let repo = try GitRepository()
+            try Self.commit(
+                repo, "release: v3.5.41", day: 1,
+                files: [
+                    "package.json": manifest("core", rootVersion, private: true),
+                    "packages/vue/package.json": manifest("vue", "3.5.41"),
+                    "packages/shared/package.json": manifest("@vue/shared", "3.5.41"),
+                    "packages/playground/package.json": manifest("playground", "3.5.41", private: true),
+                    "packages/tooling/package.json": manifest("@vue/tooling", "0.4.0"),
+                ])
+            try repo.git("tag", "v3.5.41")
+            try Self.commit(repo, "fix: a hydration mismatch", day: 2, files: ["packages/vue/index.js": "a\n"])
+            let initialised = try relctl(["init", "--quiet"], in: repo.url)
+            #expect(initialised.status == 0, "\(initialised)")
+            let config = try repo.directory.read("relctl.toml")
+            #expect(config.contains("path = \"packages/vue/package.json\""), "\(config)")
+            #expect(config.contains("path = \"packages/shared/package.json\""), "\(config)")
+            #expect(!config.contains("playground/package.json") && !config.contains("tooling/package.json"), "\(config)")
+            #expect(config.contains("path = \"package.json\"") == (rootVersion != nil), "\(config)")
+            let checked = try relctl(["check"], in: repo.url)
+            #expect(checked.status == 0 && !checked.stderr.contains("warning"), "\(checked)")
+            let bumped = try relctl(["bump", "--write"], in: repo.url)
+            #expect(bumped.status == 0, "\(bumped)")
+            #expect(try repo.directory.read("packages/vue/package.json") == manifest("vue", "3.5.42"))
+            #expect(try repo.directory.read("packages/shared/package.json") == manifest("@vue/shared", "3.5.42"))
+            #expect(try repo.directory.read("packages/tooling/package.json") == manifest("@vue/tooling", "0.4.0"))
+        }
+    }
+
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {

@@ -339,6 +339,7 @@ public enum StarterConfig {
         }
         found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
         found.workspace = workspaceOffer(root: root, detected: detected, tags: tags.map(\.name))
+        if let offer = found.workspace, !offer.active { listLockstepPackages(&found, root: root, detected: detected, tags: tags) }
         if adoptingSourceVersions, found.workspace?.active != true {
             let listed = found.versions.count
             adoptUnlocatedVersions(&found, root: root)
@@ -563,6 +564,40 @@ public enum StarterConfig {
         for entry in candidates where entry.version == version {
             found.versions.append((entry.path, entry.kind, entry.pattern))
         }
+    }
+
+    /// An npm workspace released in lockstep (one tag series, one version): every published
+    /// member's package.json holding the line's version is a version of the release, as vue's
+    /// release script writes all eleven (`init` listed only the private root's, and a release
+    /// left the packages behind) and zod's only public package holds it while the root has none.
+    /// The line's version is the root's, else the latest release's.
+    private static func listLockstepPackages(_ found: inout Findings, root: URL, detected: [String], tags: [GitTag]) {
+        let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
+        guard !declared.members.isEmpty else { return }
+        var line: SemanticVersion?
+        if let first = found.versions.first {
+            let kind = first.kind ?? ManifestReaders.kind(forFileName: first.path) ?? "plain"
+            let source = VersionSource(path: first.path, kind: kind, pattern: first.pattern)
+            line = (try? ManifestReaders.read(source, root: root)).flatMap { try? SemanticVersion(parsing: $0.text) }
+        } else if let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme) {
+            line = ReleaseHistory(tags: tags, format: format).latest?.version
+        }
+        guard let line else { return }
+        let members = MemberDiscovery.members(
+            root: root, folders: MemberDiscovery.folders(root: root, members: declared.members, excluded: declared.excluded))
+        var added: [String] = []
+        for member in members where !member.folder.isEmpty && !member.unpublished {
+            let path = member.folder + "/package.json"
+            guard !found.versions.contains(where: { $0.path == path }),
+                let text = try? ManifestReaders.read(VersionSource(path: path, kind: "npm"), root: root).text,
+                let held = try? SemanticVersion(parsing: text), held.hasSamePrecedence(as: line)
+            else { continue }
+            found.versions.append((path, nil, nil))
+            added.append(member.folder)
+        }
+        guard !added.isEmpty else { return }
+        found.versionNotes.append(
+            "Released in lockstep: the workspace's published packages holding \(line) are listed too (\(added.count)), so a release writes them all.")
     }
 
     /// Why a single project needs no `[[version]]`: its ecosystem takes the version from the tag
