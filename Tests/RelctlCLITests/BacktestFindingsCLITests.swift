@@ -752,6 +752,38 @@ import Testing
         }
     }
 
+    /// tauri: the example app `examples/api` is named `api` like the published `crates/api`
+    /// (whose old `api-v…` tags made the example look released), and `examples/file-associations`
+    /// holds 1.0.0, which the old bare `v1.0.0` series released. `init` listed both `api`s (check:
+    /// exit 2, two members named `api`) and gave the example the bare series; and every `plan`
+    /// warned about the moving major tag `tauri-v2` as a release in another spelling.
+    @Test func initNeverListsAnExampleBesideThePublishedPackageOfItsName() throws {
+        let repo = try GitRepository()
+        func crate(_ name: String, _ version: String) -> String { "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\n" }
+        try Self.commit(
+            repo, "chore: release", day: 1,
+            files: [
+                "Cargo.toml": "[workspace]\nmembers = [\"crates/*\", \"examples/*\"]\n",
+                "crates/tauri/Cargo.toml": crate("tauri", "2.0.1"),
+                "crates/api/Cargo.toml": crate("api", "2.0.0"),
+                "examples/api/Cargo.toml": crate("api", "0.1.0"),
+                "examples/file-associations/Cargo.toml": crate("file-associations", "1.0.0"),
+            ])
+        for tag in ["v1.0.0", "tauri-v2.0.1", "tauri-v2", "api-v2.0.0"] { try repo.git("tag", tag) }
+        try Self.commit(repo, "fix: a window leak", day: 2, files: ["crates/tauri/src/lib.rs": "a\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("\"examples/api\" (an example or test, named \"api\" like \"crates/api\""), "\(config)")
+        #expect(!config.contains("file-associations = \"v{version}\""), "\(config)")
+        let checked = try relctl(["check"], in: repo.url)
+        #expect(checked.status == 0, "\(checked)")
+        let (planned, members) = try MemberPlanDocument.run(in: repo.url)
+        #expect(planned.status == 0 && !planned.stderr.contains("tauri-v2`"), "\(planned)")
+        let tauri = try #require(members.first { $0.name == "tauri" }, "\(planned)")
+        #expect(tauri.next == "2.0.2" && tauri.tag == "tauri-v2.0.2", "\(tauri)")
+    }
+
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {

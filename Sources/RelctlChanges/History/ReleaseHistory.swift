@@ -136,7 +136,10 @@ package struct ReleaseHistory: Sendable {
                             tag: tag.name, version: version, commit: commit, date: tag.date, exact: false,
                             spelledPEP440: false))
                 }
-                ignored.append(Ignored(tag: tag.name, date: tag.date, reason: .otherSpelling(version)))
+                // A moving major tag (`v2`, tauri's `tauri-v2`) names a line, not a release: not worth a warning.
+                if !Self.isMajorAlias(tag.name, version: version, format: format) {
+                    ignored.append(Ignored(tag: tag.name, date: tag.date, reason: .otherSpelling(version)))
+                }
             case .malformed:
                 ignored.append(Ignored(tag: tag.name, date: tag.date, reason: .noVersion))
             case .unrelated:
@@ -367,6 +370,18 @@ package struct ReleaseHistory: Sendable {
     }
 
     /// The one line `bump` says about tags it did not count, or nil when there are none.
+    /// Whether `tag` is the format's prefix and a major number alone (`tauri-v2` of
+    /// `tauri-v{version}`): the tag a project moves to its latest release of that major.
+    static func isMajorAlias(_ tag: String, version: SemanticVersion, format: TagFormat) -> Bool {
+        let digits = tag.reversed().prefix { $0.isASCII && $0.isNumber }.count
+        guard digits > 0, digits < tag.count, version.minor == "0", version.patch == "0", !version.isPrerelease else {
+            return false
+        }
+        let head = tag.dropLast(digits)
+        return String(tag.suffix(digits)) == version.major && format.tag(for: version).hasPrefix(head)
+            && !head.hasSuffix(".")
+    }
+
     package var ignoredSummary: String? {
         guard !ignored.isEmpty else { return nil }
         let shown = ignored.prefix(5).map { item -> String in

@@ -718,17 +718,24 @@ public enum StarterConfig {
         let candidates = members.filter { listed.contains($0.folder) }
         var unlisted: [String: String] = [:]
         for (_, namesakes) in Dictionary(grouping: candidates, by: \.name) where namesakes.count > 1 {
-            let published = namesakes.filter { !$0.unpublished }
-            guard published.count == 1 else { continue }
-            for member in namesakes where member.unpublished {
+            // tauri's `examples/api` and `examples/api/src-tauri` are named `api` like the
+            // published `packages/api`: an example is not released, published or not.
+            let released = namesakes.filter { !$0.unpublished && !isFixture($0.folder) }
+            guard released.count == 1 else { continue }
+            for member in namesakes where member.folder != released[0].folder {
                 // Folder and package names are the repository's: quoted, so none can end the comment.
                 unlisted[member.folder] =
-                    "\(QuotedString.basic(member.folder)) (private, named \(QuotedString.basic(member.name)) like \(QuotedString.basic(published[0].folder)), whose tags it would share)"
+                    "\(QuotedString.basic(member.folder)) (\(member.unpublished ? "private" : "an example or test"), named \(QuotedString.basic(member.name)) like \(QuotedString.basic(released[0].folder)), whose tags it would share)"
             }
         }
         guard !unlisted.isEmpty else { return }
         offer.members = listedFolders.filter { unlisted[$0] == nil }.map { $0.isEmpty ? "." : $0 }
         offer.notListed = unlisted.keys.sorted().compactMap { unlisted[$0] }
+    }
+
+    /// Whether `folder` lies in a folder that tests or shows (`fixtureFolders`).
+    static func isFixture(_ folder: String) -> Bool {
+        folder.lowercased().split(separator: "/").contains { fixtureFolders.contains(String($0)) }
     }
 
     /// Folder names that hold what a workspace tests or shows, never what it releases.

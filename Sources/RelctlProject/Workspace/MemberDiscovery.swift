@@ -253,7 +253,8 @@ package struct MemberTagSeries: Equatable {
         // are main's, and test apps hold `1.0.0`s the series released long ago.
         func owner(holdingOneOf releases: [(String, SemanticVersion)]) -> (DiscoveredMember, String)? {
             var found: [(member: DiscoveredMember, tag: String, version: SemanticVersion)] = []
-            for member in untagged {
+            // An example app (tauri's `examples/file-associations` at 1.0.0) never owns the series.
+            for member in untagged where !StarterConfig.isFixture(member.folder) {
                 guard let held = member.version.flatMap({ try? SemanticVersion(parsing: $0) }),
                     let release = releases.first(where: { held.hasSamePrecedence(as: $0.1) })
                 else { continue }
