@@ -185,6 +185,38 @@ struct BranchRulesCLITests {
         #expect(bumped.status == 1 && bumped.stderr.contains("1.0.x"), "\(bumped)")
     }
 
+    /// aiohttp's `3.13` branch: feature fragments are backported with their main-line type
+    /// (`CHANGES/11633.feature.rst`) and the branch ships them in 3.13.x patches. `plan` exited 1
+    /// blaming "a manifest" (none was configured); the range is the maintainers' call, so the
+    /// fragment gives what fits inside it, and says so. A `feat:` commit itself still leaves it.
+    @Test func aFragmentBackportedToAMaintenanceLineStaysInsideItsRange() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "Release 3.13.0",
+            files: [
+                "relctl.toml":
+                    "[project]\nname = \"aiohttp\"\n\n[versioning]\nfragments = \"towncrier\"\n\n[[branch]]\nname = \"3.13\"\nrange = \"3.13.x\"\n",
+                "pyproject.toml": "[tool.towncrier]\ndirectory = \"CHANGES/\"\n",
+                "CHANGES/.gitignore": "!.gitignore\n",
+            ])
+        try repository.git("tag", "-a", "v3.13.0", "-m", "v3.13.0")
+        try repository.git("branch", "3.13")
+        try repository.commit("Release 3.14.0", files: ["aiohttp/web.py": "web\n"])
+        try repository.git("tag", "-a", "v3.14.0", "-m", "v3.14.0")
+        try repository.git("checkout", "-q", "3.13")
+        try repository.commit(
+            "[PR #11633/backport][3.13] Add a cookie jar filter",
+            files: ["aiohttp/cookiejar.py": "jar\n", "CHANGES/11633.feature.rst": "Added a cookie jar filter.\n"])
+        let member = try Self.plan(repository)
+        #expect(member.next == "3.13.1" && member.branch == "3.13", "\(member)")
+        let bumped = try Self.bump(repository)
+        #expect(bumped.status == 0 && bumped.stderr.contains("inside the range"), "\(bumped)")
+
+        try repository.commit("feat: a new client option", files: ["aiohttp/client.py": "client\n"])
+        let refused = try Self.bump(repository)
+        #expect(refused.status == 1 && refused.stderr.contains("a new client option"), "\(refused)")
+    }
+
     /// Whether `version` is above `other` by SemVer precedence (the test asks git, which sorts
     /// tags as versions, so no rule of relctl's decides it).
     static func isAbove(_ version: String, _ other: String, in repository: GitRepository) throws -> Bool {

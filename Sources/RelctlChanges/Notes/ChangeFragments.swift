@@ -61,7 +61,8 @@ package struct ChangeFragments: Sendable, Equatable {
                 let document = try? TOMLDocument(text: text, path: name),
                 let settings = document.root["tool"]?.table?["towncrier"]?.table
             else { continue }
-            var folder = settings["directory"]?.string
+            // `directory = "CHANGES/"` (aiohttp): the folder without its trailing slash, so paths read `CHANGES/1.feature.rst`.
+            var folder = settings["directory"]?.string.map { String($0.reversed().drop { $0 == "/" }.reversed()) }
             if folder == nil, let package = settings["package"]?.string, !package.isEmpty {
                 let packageFolder = settings["package_dir"]?.string ?? "."
                 folder = (packageFolder == "." ? "" : packageFolder + "/") + package + "/newsfragments"

@@ -84,6 +84,7 @@ public struct VersionBump: Sendable, Equatable {
             level, config: config, base: last?.version, rule: rule, commits: commitCount, changelog: changelog,
             notes: &intentNotes)
         let changeLevel = intent.changeLevel
+        let commitsLevel = level
         level = intent.level
         let step = { (version: SemanticVersion) in
             Self.next(after: version, level: level, majorBelowOne: intent.literalMajor)
@@ -104,7 +105,21 @@ public struct VersionBump: Sendable, Equatable {
                 previousTag: latest?.tag, current: latest?.version, next: next, level: .prerelease,
                 commitCount: commitCount)
         } else if case .maintenance(let range)? = rule?.line {
-            let next = last.map { step($0.version) } ?? range.lowest
+            var next = last.map { step($0.version) } ?? range.lowest
+            // A fragment or changelog entry backported with its main-line type (aiohttp's
+            // `CHANGES/11633.feature.rst` on 3.13): the branch's range is the maintainers' call, so
+            // what the commits allow inside it is the release; a commit leaving it is refused below.
+            if let last, !range.contains(next), !last.version.isPrerelease {
+                for lower in [Level.minor, .patch] where lower < level && lower >= commitsLevel {
+                    let inside = Self.next(after: last.version, level: lower)
+                    guard range.contains(inside) else { continue }
+                    intentNotes.append(
+                        "the change fragments or changelog call for a \(level.rawValue), which would leave \(range) on `\(rule?.name ?? "")`: a \(lower.rawValue) inside the range"
+                    )
+                    (next, level) = (inside, lower)
+                    break
+                }
+            }
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next,
                 level: last?.version.isPrerelease == true ? .prerelease : level, commitCount: commitCount)
