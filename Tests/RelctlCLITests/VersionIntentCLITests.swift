@@ -53,8 +53,22 @@ struct VersionIntentCLITests {
         let planned = try MemberPlanDocument.run(in: repository.url).members.first
         #expect(planned?.next == "1.5.0" && planned?.reason == "feat", "\(String(describing: planned))")
 
-        // A removal is a major; a custom folder from `[tool.towncrier] directory` is read.
+        // towncrier's default `removal` is "Deprecations and Removals" (urllib3 ships them in
+        // minors); a breaking fragment is a major. A custom folder from `[tool.towncrier] directory` is read.
         try repository.commit("Drop Python 3.8", files: ["changelog.d/1250.removal.md": "Gone.\n"])
+        #expect(try Self.bump(repository).1 == "1.5.0")
+        try repository.commit("Rename the entry point", files: ["changelog.d/1251.breaking.md": "Renamed.\n"])
+        #expect(try Self.bump(repository).1 == "2.0.0")
+        try repository.git("rm", "-q", "changelog.d/1251.breaking.md")
+        try repository.commit("Keep the entry point")
+        // Where the project names its removals breaking (pytest), a removal is a major.
+        try repository.directory.write(
+            "pyproject.toml",
+            Self.pyproject(
+                "1.4.0",
+                towncrier: towncrier
+                    + "\n[[tool.towncrier.type]]\ndirectory = \"removal\"\nname = \"Removals and backward incompatible breaking changes\"\n\n[[tool.towncrier.type]]\ndirectory = \"feature\"\nname = \"Features\"\n"))
+        try repository.commit("Name the removals")
         #expect(try Self.bump(repository).1 == "2.0.0")
 
         // Without the key, the same history is a patch: the fragments are what made it a minor.

@@ -55,6 +55,24 @@ package struct ChangeFragments: Sendable, Equatable {
     /// The fragment folder and the type names of the towncrier configuration at `root`: nil
     /// folder when it names none; nil types when it lists none.
     package static func towncrierSettings(root: URL) throws -> (folder: String?, types: Set<String>?, file: String?) {
+        let settings = try towncrierConfiguration(root: root)
+        return (settings.folder, settings.types, settings.file)
+    }
+
+    /// towncrier's `removal` type is "Deprecations and Removals" by default (urllib3, twisted):
+    /// what a minor release may carry. It is a major only where the project's own name for it
+    /// says the removals break (`Removals and backward incompatible breaking changes`).
+    static let removalTypes: Set<String> = ["removal", "removals"]
+
+    static func removalBreaks(_ name: String?) -> Bool {
+        guard let name = name?.lowercased() else { return false }
+        return ["break", "incompatib"].contains { name.contains($0) }
+    }
+
+    /// `towncrierSettings` and the heading each configured type is given (`name`).
+    static func towncrierConfiguration(
+        root: URL
+    ) throws -> (folder: String?, types: Set<String>?, file: String?, names: [String: String]) {
         for name in ["towncrier.toml", "pyproject.toml"] {
             let file = try ProjectFile.open(name, in: root)
             guard file.isRegularFile, let text = try file.text(),
@@ -68,13 +86,20 @@ package struct ChangeFragments: Sendable, Equatable {
                 folder = (packageFolder == "." ? "" : packageFolder + "/") + package + "/newsfragments"
             }
             var types: Set<String> = []
+            var names: [String: String] = [:]
             for entry in settings["type"]?.array ?? [] {
-                if let name = entry.table?["directory"]?.string { types.insert(name) }
+                if let type = entry.table?["directory"]?.string {
+                    types.insert(type)
+                    names[type] = entry.table?["name"]?.string
+                }
             }
-            for name in (settings["fragment"]?.table ?? [:]).keys { types.insert(name) }
-            return (folder, types.isEmpty ? nil : types, name)
+            for (type, value) in settings["fragment"]?.table ?? [:] {
+                types.insert(type)
+                names[type] = value.table?["name"]?.string
+            }
+            return (folder, types.isEmpty ? nil : types, name, names)
         }
-        return (nil, nil, nil)
+        return (nil, nil, nil, [:])
     }
 
     /// The towncrier fragment folder at `root` (configured, else the first default that exists).
@@ -85,7 +110,7 @@ package struct ChangeFragments: Sendable, Equatable {
     }
 
     static func towncrier(root: URL) throws -> ChangeFragments? {
-        let settings = try towncrierSettings(root: root)
+        let settings = try towncrierConfiguration(root: root)
         guard
             let folder = try settings.folder
                 ?? defaultFolders.first(where: { try ProjectFile.open($0, in: root).isDirectory })
@@ -99,7 +124,9 @@ package struct ChangeFragments: Sendable, Equatable {
         for name in try FileSystem.names(in: directory.location).sorted() where !name.hasPrefix(".") {
             guard let type = fragmentType(of: name, known: known) else { continue }
             let level: VersionBump.Level =
-                majorTypes.contains(type) ? .major : minorTypes.contains(type) ? .minor : .patch
+                removalTypes.contains(type)
+                ? (removalBreaks(settings.names[type]) ? .major : .minor)
+                : majorTypes.contains(type) ? .major : minorTypes.contains(type) ? .minor : .patch
             let path = folder + "/" + name
             if var current = found {
                 current.count += 1
