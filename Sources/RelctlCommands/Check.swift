@@ -57,7 +57,8 @@ struct ValidateTag: RelctlCommand {
     @Argument(help: "The tag to check, e.g. v1.2.0.") var tag: String
 
     func execute(_ context: Context) async throws {
-        let config = try ConfigLoader.load(path: global.config, context: context)
+        // At a workspace root the tag names its member (`core-v1.2.0`): that member's manifests.
+        let config = try await ConfigLoader.load(path: global.config, context: context).forTag(tag, context: context)
         // `.compared` reads every manifest, so the validation is always there.
         guard let validation = try ReleaseIdentity.check(tag, config: config, manifests: .compared).validation else {
             return

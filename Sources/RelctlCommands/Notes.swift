@@ -47,7 +47,16 @@ struct Notes: RelctlCommand {
             guard let path, path != "-" else { continue }
             if FileSystem.isDirectory(context.resolve(path)) { throw NotesError.outputIsFolder(path: path, flag: flag) }
         }
-        let config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
+        var config = try ConfigLoader.loadIfPresent(path: global.config, context: context)
+        if config.workspace != nil {
+            if let tag {
+                // A member's release at the workspace root: its own tags, folder and history.
+                config = try await config.forTag(tag, context: context)
+            } else {
+                context.console.warning(
+                    "\(config.path) is a workspace root: these notes cover the whole repository; `relctl notes --tag TAG` with a member's tag gives that member's notes")
+            }
+        }
         let notes = try await ReleaseNotesBuilder(context: context).build(
             config: config, tag: tag, from: from, to: to, distDirectory: config.root.appendingPathComponent(dist)
         )

@@ -111,13 +111,8 @@ struct Release: RelctlCommand {
     }
 
     private func release(_ context: Context, tag: String) async throws -> ReleaseOutcome {
-        var config = try ConfigLoader.load(path: global.config, context: context)
-        if config.workspace != nil {
-            // A member's tag at the workspace root releases that member, with its own configuration.
-            let git = Git(directory: config.root, context: context)
-            let members = try await ProjectModel.members(of: config, git: git)
-            config = try WorkspaceMembers.member(forTag: tag, in: members, config: config).config
-        }
+        // A member's tag at the workspace root releases that member, with its own configuration.
+        let config = try await ConfigLoader.load(path: global.config, context: context).forTag(tag, context: context)
         return try await ReleasePipeline().run(options(context, tag: tag), config: config, context: context)
     }
 

@@ -90,6 +90,25 @@ struct WorkspacePlanCLITests {
         #expect(unknown.status == 2 && unknown.stderr.contains("`core`"), "suggests the member: \(unknown)")
     }
 
+    /// tokio's root: `validate-tag tokio-1.53.1` and `notes --tag tokio-1.53.1` read the tag as the
+    /// repository's own (`v{version}`: exit 2, and notes of every commit since the first). A
+    /// member's tag at the root names that member, as `release TAG` does.
+    @Test func aMembersTagAtTheRootNamesThatMember() throws {
+        let repository = try Self.workspace()
+        try repository.commit("feat: core learns a trick", files: ["crates/core/src/lib.rs": "pub fn trick() {}\n"])
+        try repository.commit("fix: the cli's exit code", files: ["crates/cli/src/main.rs": "fn main() { }\n"])
+        #expect(try relctl(["bump", "--write", "--member", "core"], in: repository.url).status == 0)
+        let valid = try relctl(["validate-tag", "core-v1.1.0"], in: repository.url)
+        #expect(valid.status == 0 && valid.stderr.contains("tag core-v1.1.0 matches 1 manifest"), "\(valid)")
+        let mismatch = try relctl(["validate-tag", "core-v1.2.0"], in: repository.url)
+        #expect(mismatch.status == 1, "\(mismatch)")
+        let unknown = try relctl(["validate-tag", "nothing-v1.0.0"], in: repository.url)
+        #expect(unknown.status == 2 && unknown.stderr.contains("`core-v1.2.0`"), "\(unknown)")
+        let notes = try relctl(["notes", "--tag", "core-v1.1.0"], in: repository.url)
+        #expect(notes.status == 0 && notes.stdout.contains("learns a trick"), "\(notes)")
+        #expect(!notes.stdout.contains("exit code") && !notes.stdout.contains("chore: start"), "\(notes)")
+    }
+
     /// A member's own relctl.toml: its name, and `exclude` globs whose changes do not count.
     @Test func aMembersOwnConfigNamesItAndExcludesPaths() throws {
         let repository = try Self.workspace(
