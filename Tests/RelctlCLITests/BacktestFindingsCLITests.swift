@@ -784,6 +784,31 @@ import Testing
         #expect(tauri.next == "2.0.2" && tauri.tag == "tauri-v2.0.2", "\(tauri)")
     }
 
+    /// tauri's crate folder: Cargo.toml holds 2.0.1 before its tag, and `@tauri-apps/api-v2.0.1`
+    /// (another package, released first) names that version. `init` took the api's series
+    /// (`plan`: tag `@tauri-apps/api-v2.0.2` for the crate); the crate has tags of its own name.
+    @Test func initKeepsTheProjectsOwnSeriesOverAnotherPackageNamingItsVersion() throws {
+        let repo = try GitRepository()
+        func crate(_ version: String) -> String { "[package]\nname = \"tauri\"\nversion = \"\(version)\"\n" }
+        try Self.commit(
+            repo, "chore: v2", day: 1,
+            files: ["crates/tauri/Cargo.toml": crate("2.0.0"), "packages/api/package.json": "{\"name\": \"@tauri-apps/api\", \"version\": \"2.0.0\"}\n"])
+        try repo.git("tag", "tauri-v2.0.0")
+        try repo.git("tag", "@tauri-apps/api-v2.0.0")
+        try Self.commit(
+            repo, "fix(api): a path", day: 2,
+            files: ["packages/api/package.json": "{\"name\": \"@tauri-apps/api\", \"version\": \"2.0.1\"}\n"])
+        try repo.git("tag", "@tauri-apps/api-v2.0.1")
+        try Self.commit(repo, "fix(core): a leak; apply version updates", day: 3, files: ["crates/tauri/Cargo.toml": crate("2.0.1")])
+        let folder = repo.url.appendingPathComponent("crates/tauri")
+        let initialised = try relctl(["init", "--quiet"], in: folder)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("crates/tauri/relctl.toml")
+        #expect(config.contains("tag-format = \"{project}-v{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: folder)
+        #expect(try Self.field(bump.stdout, "tag") as? String == "tauri-v2.0.1", "\(bump)")
+    }
+
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {

@@ -787,11 +787,20 @@ public enum StarterConfig {
         // When the chosen format is named after the project, the repository's bare tags are a
         // series too: yargs' two old `yargs-v16.2.1` tags against the `v17.5.0` naming its version.
         let named = !TagHistory.isGeneric(format.prefix) || !format.suffix.isEmpty
+        // A project with tags of its own name never takes another package's series because one of
+        // its tags names the same version (tauri's crate at 2.0.1 beside `@tauri-apps/api-v2.0.1`).
+        let hasOwnTags = named && tags.contains { $0.hasPrefix(format.prefix) }
+        func namesAnotherPackage(_ prefix: String) -> Bool {
+            guard hasOwnTags, !found.name.isEmpty else { return false }
+            let last = prefix.split(separator: "/").last.map(String.init) ?? prefix
+            return !last.lowercased().hasPrefix(found.name.lowercased())
+        }
         let prefixes = Set(
             tags.compactMap { tag -> String? in
                 guard tag.hasSuffix(version), tag.count >= version.count else { return nil }
                 let prefix = String(tag.dropLast(version.count))
                 if named, TagHistory.isGeneric(prefix) { return prefix }
+                if namesAnotherPackage(prefix) { return nil }
                 return prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil ? prefix : nil
             })
         var series: (prefix: String, tag: String, coming: Bool)
