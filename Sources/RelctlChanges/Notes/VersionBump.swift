@@ -179,12 +179,11 @@ public struct VersionBump: Sendable, Equatable {
             let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
             // A first release takes the manifest's version: nothing to warn about (issue 57).
             if below, last != nil {
-                let why =
-                    intent.promoted
-                    ? "; \(found.text) is \(floor)'s \(intent.marker ? "development version" : "prerelease, released already"), so the next release is \(floor)"
-                    : ""
+                // A promoted prerelease is compared as its final (`3.6.0-rc.2` as 3.6.0, above the
+                // commits' `3.6.0-rc.3`): the message names what was compared.
+                let held = intent.promoted ? "\(found.text) (\(floor)'s \(intent.marker ? "development version" : "prerelease, released already"))" : found.text
                 bump.notes.append(
-                    "\(found.foundIn) holds \(found.text), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(history.taken(floor) ?? format.tag(for: floor)) exists already)" : "")\(why)"
+                    "\(found.foundIn) holds \(held), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(history.taken(floor) ?? format.tag(for: floor)) exists already)" : "")"
                 )
             }
             bump.next = chosen
