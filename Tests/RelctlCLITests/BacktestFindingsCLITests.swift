@@ -809,6 +809,28 @@ import Testing
         #expect(try Self.field(bump.stdout, "tag") as? String == "tauri-v2.0.1", "\(bump)")
     }
 
+    /// tauri's packages/cli: a napi crate's Cargo.toml holds the placeholder 0.0.0 beside
+    /// package.json's 2.0.4 (pnpm's registry-mock too). `init` listed both and `check` warned that
+    /// the manifests disagree, about init's own file; the placeholder is left out and said.
+    @Test func initLeavesOutAPlaceholderVersionBesideARealOne() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "chore: release", day: 1,
+            files: [
+                "Cargo.toml": "[package]\nname = \"tauri-cli-node\"\nversion = \"0.0.0\"\n",
+                "package.json": "{\n  \"name\": \"@tauri-apps/cli\",\n  \"version\": \"2.0.4\"\n}\n",
+            ])
+        try repo.git("tag", "v2.0.4")
+        try Self.commit(repo, "fix: a flag", day: 2, files: ["src/lib.rs": "a\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("path = \"package.json\"") && !config.contains("path = \"Cargo.toml\""), "\(config)")
+        #expect(config.contains("Cargo.toml holds 0.0.0, a placeholder"), "\(config)")
+        let checked = try relctl(["check"], in: repo.url)
+        #expect(checked.status == 0 && !checked.stderr.contains("warning"), "\(checked)")
+    }
+
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {

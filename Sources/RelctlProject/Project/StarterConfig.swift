@@ -385,11 +385,34 @@ public enum StarterConfig {
             found.versions.append(("setup.cfg", "regex", #"(?m)^version\s*=\s*(?<version>[0-9][^\s#;]*)"#))
             found.versionNotes.append("setup.cfg's [metadata] version (\(version)) is read and written by a regex entry.")
         }
+        dropPlaceholderVersions(&found, root: root)
         var seen: Set<String> = []
         found.binaries = found.binaries.filter { seen.insert($0).inserted }
         found.optionalBinaries = found.optionalBinaries.filter { found.binaries.contains($0) }
         found.name = preferredName(found.name, binaries: found.binaries, repository: repository)
         return found
+    }
+
+    /// A manifest holding `0.0.0` beside one holding a real version is a placeholder its build
+    /// never publishes (tauri's napi crate in packages/cli beside package.json's 2.0.4, pnpm's
+    /// registry-mock Cargo.toml beside package.json's 1100.0.0): listed, it made `check` warn
+    /// that the manifests disagree. It is left out and said.
+    private static func dropPlaceholderVersions(_ found: inout Findings, root: URL) {
+        guard found.versions.count > 1 else { return }
+        let held = found.versions.map { entry -> String? in
+            guard let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) else { return nil }
+            let source = VersionSource(path: entry.path, kind: kind, pattern: entry.pattern)
+            return (try? ManifestReaders.read(source, root: root))?.text.trimmingCharacters(in: .whitespaces)
+        }
+        let placeholders = held.indices.filter { held[$0] == "0.0.0" }
+        guard !placeholders.isEmpty, let real = held.indices.first(where: { held[$0] != nil && held[$0] != "0.0.0" })
+        else { return }
+        for index in placeholders {
+            found.versionNotes.append(
+                "\(found.versions[index].path) holds 0.0.0, a placeholder beside \(found.versions[real].path)'s \(held[real] ?? ""): not listed.")
+        }
+        let dropped = Set(placeholders)
+        found.versions = found.versions.indices.filter { !dropped.contains($0) }.map { found.versions[$0] }
     }
 
     /// A virtual Cargo workspace whose crates hold several versions (alacritty's 0.16, 0.25 and 0.2
