@@ -831,6 +831,37 @@ import Testing
         #expect(checked.status == 0 && !checked.stderr.contains("warning"), "\(checked)")
     }
 
+    /// tauri records each change in covector's `.changes/*.md` (`"tauri": patch:feat`) and ships
+    /// its `feat:` commits as patches (2.0.2 to 2.0.5): relctl read only the commits and proposed
+    /// 2.1.0. `init` writes `fragments = "covector"`, and the change files decide the level, as
+    /// `covector version` does; a `minor:feat` file gives the minor.
+    @Test func covectorChangeFilesGiveTheLevel() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "apply version updates", day: 1,
+            files: [
+                "Cargo.toml": "[package]\nname = \"tauri\"\nversion = \"2.0.1\"\n",
+                ".changes/config.json": "{\n  \"packages\": {\"tauri\": {\"path\": \".\", \"manager\": \"rust\"}}\n}\n",
+                ".changes/readme.md": "# Changes\n",
+            ])
+        try repo.git("tag", "tauri-v2.0.1")
+        try Self.commit(
+            repo, "feat(core): expose the window's scale factor", day: 2,
+            files: ["src/window.rs": "a\n", ".changes/scale-factor.md": "---\n\"tauri\": patch:feat\n---\n\nExpose the scale factor.\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("fragments = \"covector\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "2.0.2", "\(bump)")
+        #expect(bump.stderr.contains(".changes/scale-factor.md calls for a patch; the change files decide"), "\(bump)")
+        try Self.commit(
+            repo, "feat: tray menus", day: 3,
+            files: ["src/tray.rs": "t\n", ".changes/tray.md": "---\n'tauri': 'minor:feat'\n\"tauri-utils\": major:breaking\n---\n\nTray menus.\n"])
+        let minor = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(minor.stdout, "next") as? String == "2.1.0", "\(minor)")
+    }
+
     /// biome's `plan` (112 members) spent 76% of its 17.6 s re-reading the Cargo workspace once
     /// per member, as `init` did before: each member asks what `init` would write for its folder.
     @Test func planReadsACargoWorkspacesManifestsOnceNotOncePerMember() throws {

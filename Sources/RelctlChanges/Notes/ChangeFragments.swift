@@ -47,6 +47,10 @@ package struct ChangeFragments: Sendable, Equatable {
         case .changesets?:
             return try changesets(
                 root: config.root, repository: config.repositoryRoot, names: packageNames(config: config))
+        case .covector?:
+            return try changesets(
+                root: config.root, repository: config.repositoryRoot, names: packageNames(config: config),
+                folder: ".changes")
         }
     }
 
@@ -168,25 +172,32 @@ package struct ChangeFragments: Sendable, Equatable {
     /// repository's top's (a workspace member's, or a project in a member folder of a changesets
     /// repository: biome's `packages/@biomejs/biome`). `repository` is the workspace's repository
     /// top when known; else the top is found from `root`.
-    package static func changesetFolder(root: URL, repository: URL?) throws -> (root: URL, prefix: String)? {
-        if try ProjectFile.open(".changeset", in: root).isDirectory { return (root, "") }
+    package static func changesetFolder(
+        root: URL, repository: URL?, folder: String = ".changeset"
+    ) throws -> (root: URL, prefix: String)? {
+        if try ProjectFile.open(folder, in: root).isDirectory { return (root, "") }
         let top = Git.repositoryTop(of: root.standardizedFileURL.path).flatMap { AbsolutePath(absolute: $0)?.url }
         let repository = repository ?? top
         guard let repository, repository.standardizedFileURL.path != root.standardizedFileURL.path,
-            try ProjectFile.open(".changeset", in: repository).isDirectory
+            try ProjectFile.open(folder, in: repository).isDirectory
         else { return nil }
         let relative = String(root.standardizedFileURL.path.dropFirst(repository.standardizedFileURL.path.count))
         let depth = relative.split(separator: "/").count
         return (repository, String(repeating: "../", count: depth))
     }
 
-    static func changesets(root: URL, repository: URL?, names: Set<String>) throws -> ChangeFragments? {
-        guard let (top, prefix) = try changesetFolder(root: root, repository: repository) else { return nil }
-        let directory = try ProjectFile.open(".changeset", in: top)
+    /// The changesets (or covector's change files, `folder` `.changes`) naming one of `names`.
+    static func changesets(
+        root: URL, repository: URL?, names: Set<String>, folder: String = ".changeset"
+    ) throws -> ChangeFragments? {
+        guard let (top, prefix) = try changesetFolder(root: root, repository: repository, folder: folder) else {
+            return nil
+        }
+        let directory = try ProjectFile.open(folder, in: top)
         var found: ChangeFragments?
         for name in try FileSystem.names(in: directory.location).sorted()
         where name.hasSuffix(".md") && name.lowercased() != "readme.md" && !name.hasPrefix(".") {
-            let path = ".changeset/" + name
+            let path = folder + "/" + name
             let file = try ProjectFile.open(path, in: top, what: "a changeset")
             guard file.isRegularFile, let text = try file.text() else { continue }
             guard let level = changesetLevel(text, names: names) else { continue }
@@ -201,7 +212,8 @@ package struct ChangeFragments: Sendable, Equatable {
         return found
     }
 
-    /// The highest level a changeset's front matter gives any of `names` (`"@scope/pkg": minor`).
+    /// The highest level a changeset's front matter gives any of `names` (`"@scope/pkg": minor`;
+    /// covector's `"tauri": patch:bug`, the level before the tag).
     package static func changesetLevel(_ text: String, names: Set<String>) -> VersionBump.Level? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
@@ -210,11 +222,20 @@ package struct ChangeFragments: Sendable, Equatable {
         var level: VersionBump.Level?
         for line in lines.dropFirst() {
             if line == "---" { break }
-            guard let colon = line.lastIndex(of: ":") else { continue }
+            // The name ends at its closing quote when quoted (`"@scope/pkg"` holds no colon, but
+            // covector's value does: `patch:bug`), else at the first colon.
+            var colon = line.firstIndex(of: ":")
+            if let quote = line.first, quote == "\"" || quote == "'",
+                let close = line.dropFirst().firstIndex(of: quote)
+            {
+                colon = line[close...].firstIndex(of: ":")
+            }
+            guard let colon else { continue }
             let unquote = { (text: Substring) in
                 text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
             }
-            let name = unquote(line[..<colon]), value = unquote(line[line.index(after: colon)...])
+            let name = unquote(line[..<colon])
+            let value = unquote(line[line.index(after: colon)...]).split(separator: ":").first.map(String.init) ?? ""
             guard names.contains(name), let found = VersionBump.Level(rawValue: value), found != .prerelease else {
                 continue
             }

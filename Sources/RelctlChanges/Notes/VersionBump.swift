@@ -469,11 +469,11 @@ public struct VersionBump: Sendable, Equatable {
         let belowOne = base.map { $0.major == "0" } ?? false
         if commits > 0, let fragments = try ChangeFragments.read(config: config) {
             let what = "\(fragments.count) change fragment\(fragments.count == 1 ? "" : "s") ([versioning] fragments = \"\(config.versioning.fragments?.rawValue ?? "")\")"
-            if config.versioning.fragments == .changesets {
+            if config.versioning.fragments == .changesets || config.versioning.fragments == .covector {
                 // `changeset version` applies the changesets whatever the commits say.
                 let commits = level == fragments.level ? "" : ", not the commits' \(level.rawValue)"
                 notes.append(
-                    "\(what): \(fragments.file) calls for a \(fragments.level.rawValue); the changesets decide\(commits)")
+                    "\(what): \(fragments.file) calls for a \(fragments.level.rawValue); the \(config.versioning.fragments == .covector ? "change files" : "changesets") decide\(commits)")
                 level = fragments.level
             } else if level < fragments.level {
                 notes.append(

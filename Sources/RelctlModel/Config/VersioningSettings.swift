@@ -11,6 +11,9 @@ package struct VersioningSettings: Sendable, Equatable {
         case towncrier
         /// changesets: `.changeset/*.md` whose front matter says `"pkg": minor`.
         case changesets
+        /// covector (tauri): `.changes/*.md` whose front matter says `"pkg": patch:bug`, the level
+        /// before the colon.
+        case covector
     }
 
     /// `zero-major`: what a change does to a version below 1.0.0.

@@ -194,6 +194,11 @@ package enum VersioningDetection {
                 ".changeset/config.json at the repository's top: changesets give each package's bump level"
             )
         }
+        // covector (tauri): `.changes/config.json` here or at the repository's top.
+        for location in [root] + (Git.repositoryTop(of: root.standardizedFileURL.path).flatMap { AbsolutePath(absolute: $0)?.url }.map { [$0] } ?? [])
+        where (try? ProjectFile.open(".changes/config.json", in: location))?.isRegularFile == true {
+            return (.covector, ".changes/config.json: covector's change files give each package's bump level")
+        }
         if let settings = try? ChangeFragments.towncrierSettings(root: root), let file = settings.file {
             let folder = settings.folder.map { " (fragments in \($0)/)" } ?? ""
             return (.towncrier, "\(file) configures towncrier\(folder): its fragments give the bump level")
