@@ -163,6 +163,53 @@ import Testing
         #expect(try Self.subjects(notes.stdout) == ["new on main", "also new"], "\(notes.stdout)")
     }
 
+    /// tokio's LTS lines: a fix released first on the older line (`1.51.1`, tagged after `1.52.0`)
+    /// and merged forward into `1.52.x` is new to 1.52 and is its next patch's change; and a feat
+    /// picked from `main` onto `1.x` and released there after `2.0.0` is still new to 2.x. A lower
+    /// release tagged after the latest is another line's, not one this line already shipped.
+    @Test func aLowerLinesLaterReleaseDoesNotHideChangesNewToThisLine() throws {
+        let repo = try GitRepository()
+        try Self.commit(repo, "feat: start", day: 1)
+        try repo.git("tag", "v1.51.0")
+        try repo.git("branch", "1.51.x")
+        try Self.commit(repo, "feat: new api", day: 2, files: ["api.txt": "api\n"])
+        try repo.git("tag", "v1.52.0")
+        try repo.git("checkout", "-q", "-b", "1.52.x")
+        try repo.git("checkout", "-q", "1.51.x")
+        try Self.commit(repo, "fix: underflow in len()", day: 3, files: ["len.txt": "len\n"])
+        try repo.git("tag", "v1.51.1")
+        try repo.git("checkout", "-q", "1.52.x")
+        try repo.git("merge", "-q", "--no-ff", "-m", "Merge 'v1.51.1' into '1.52.x'", "1.51.x")
+
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "previous") as? String == "v1.52.0", "\(bump)")
+        #expect(try Self.field(bump.stdout, "commits") as? Int == 1, "the forward-merged fix: \(bump)")
+        #expect(!bump.stderr.contains("no commits"), "\(bump)")
+        let notes = try relctl(["notes", "--json"], in: repo.url)
+        #expect(notes.status == 0, "\(notes)")
+        #expect(try Self.subjects(notes.stdout) == ["underflow in len()"], "\(notes.stdout)")
+
+        let backport = try GitRepository()
+        try Self.commit(backport, "feat: start", day: 1)
+        try backport.git("tag", "v1.9.0")
+        try backport.git("branch", "1.x")
+        try Self.commit(backport, "feat!: the 2.0 api", day: 2, files: ["api.txt": "2\n"])
+        try backport.git("tag", "v2.0.0")
+        let feature = try Self.commit(backport, "feat: export as csv", day: 3, files: ["csv.txt": "csv\n"])
+        try backport.git("checkout", "-q", "1.x")
+        try backport.git(
+            ["cherry-pick", feature],
+            environment: ["GIT_AUTHOR_DATE": "2026-01-04T10:00:00Z", "GIT_COMMITTER_DATE": "2026-01-04T10:00:00Z"])
+        try backport.git("tag", "v1.10.0")
+        try backport.git("checkout", "-q", "main")
+        let main = try relctl(["bump", "--json"], in: backport.url)
+        #expect(main.status == 0, "\(main)")
+        #expect(try Self.field(main.stdout, "next") as? String == "2.1.0", "1.x shipping the pick hides nothing from 2.x: \(main)")
+        let mainNotes = try relctl(["notes", "--json"], in: backport.url)
+        #expect(try Self.subjects(mainNotes.stdout) == ["export as csv"], "\(mainNotes.stdout)")
+    }
+
     /// Finding 5 (swift-format): releases are made only on release branches, which receive
     /// cherry-picks from main. On main, `bump` proposes above the latest of them, never a patch of
     /// the last release main contains; `notes` leave out the picks that release shipped.

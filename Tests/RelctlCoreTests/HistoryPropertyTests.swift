@@ -143,14 +143,15 @@ import Testing
         }
 
         /// The changes of a release made at `target` after `previous`, by the rule: reachable from
-        /// the target and from no release at or below the previous one, less those whose change
+        /// the target and from no release at or below the previous one tagged no later than it, less those whose change
         /// one of those releases carries and the target does not, touching the project's folder;
         /// merges left out.
         mutating func changes(to target: Int, since previous: GeneratedRelease?) -> Set<Int> {
             var right = ancestors(of: target)
             var patches: Set<Int> = []
             if let previous {
-                let lower = releases.filter { !(previous.version < $0.version) }
+                // Lower releases tagged later (a commit's date is its index) are another line's.
+                let lower = releases.filter { !(previous.version < $0.version) && $0.node <= previous.node }
                 var excluded: Set<Int> = []
                 for release in lower { excluded.formUnion(ancestors(of: release.node)) }
                 right.subtract(excluded)

@@ -154,6 +154,16 @@ public struct Git: Sendable {
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The branch `origin`'s HEAD names (the default branch of the repository it was cloned
+    /// from), or nil when the clone recorded none.
+    package func remoteDefaultBranch() async -> String? {
+        guard let result = try? await runUnchecked(["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]),
+            result.succeeded
+        else { return nil }
+        let name = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.hasPrefix("origin/") ? String(name.dropFirst("origin/".count)) : nil
+    }
+
     /// `git status --porcelain` lines: empty when the work tree is clean.
     package func dirtyPaths() async throws -> [String] {
         // quotePath off: a dirty `café.txt` is listed as such, not as "caf\303\251.txt".

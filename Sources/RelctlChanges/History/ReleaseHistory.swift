@@ -323,16 +323,25 @@ package struct ReleaseHistory: Sendable {
     /// one of those releases carries and `target` does not (`--cherry-pick`: the release branch's
     /// backports, a release commit made off the branch), touching `paths`. The releases below
     /// `previous` count only where it does not contain them (`notMerged`: the names of the tags
-    /// that are not ancestors of `previous`): a release line left without merging it back, or
-    /// merged back later.
+    /// that are not ancestors of `previous`) and they came before it (`earlierLines`).
     package func range(to target: String, since previous: Release?, notMerged: Set<String> = []) -> GitLogRange {
         guard let previous else { return GitLogRange(target: target, paths: paths.pathspecs) }
         var bases = [previous.commit]
-        for release in releases
-        where release.version < previous.version && notMerged.contains(release.tag) && !bases.contains(release.commit) {
+        for release in earlierLines(below: previous)
+        where notMerged.contains(release.tag) && !bases.contains(release.commit) {
             bases.append(release.commit)
         }
         return GitLogRange(target: target, bases: bases, paths: paths.pathspecs)
+    }
+
+    /// The releases below `previous` tagged no later than it: a release line that came before it
+    /// (left without merging it back, or merged back later), whose changes a release after
+    /// `previous` does not list again. A lower release tagged after `previous` is another line's
+    /// maintenance release (tokio's LTS `1.43.3` after `1.47.1`, a backport to `1.x` after
+    /// `2.0.0`): what it shipped is still new to this line, whether its fix is merged forward or
+    /// was picked from here.
+    package func earlierLines(below previous: Release) -> [Release] {
+        releases.filter { $0.version < previous.version && $0.date <= previous.date }
     }
 
     /// How a walk of the changes went.
@@ -350,7 +359,7 @@ package struct ReleaseHistory: Sendable {
         in git: Git, to target: String, since previous: Release?, _ body: @escaping @Sendable (GitCommitRecord) -> Void
     ) async throws -> Walk {
         var notMerged: Set<String> = []
-        if let previous, releases.contains(where: { $0.version < previous.version }) {
+        if let previous, !earlierLines(below: previous).isEmpty {
             notMerged = try await git.tagNames(notMergedInto: previous.commit)
         }
         let range = range(to: target, since: previous, notMerged: notMerged)

@@ -89,13 +89,11 @@ package enum SharedHistoryWalk {
                 }
                 requestsOfPath[pathOf[index]].append(index)
                 guard let since = request.since else { continue }
-                // The releases at or below `since`: its own walk stops at `since` and at those
-                // `since` does not contain. Those it contains stop nothing more, so every one
-                // can be a base here, with no `git for-each-ref --no-merged` per member.
+                // `since` and the earlier lines below it: its own walk stops at `since` and at
+                // those `since` does not contain. Those it contains stop nothing more, so every
+                // one can be a base here, with no `git for-each-ref --no-merged` per member.
                 var bases = [since.commit]
-                for release in request.history.releases where release.version < since.version {
-                    bases.append(release.commit)
-                }
+                for release in request.history.earlierLines(below: since) { bases.append(release.commit) }
                 for base in Set(bases) { owners[CommitName(base), default: []].append(index) }
             }
             self.requestsOfPath = requestsOfPath
@@ -188,7 +186,7 @@ package enum SharedHistoryWalk {
                 // walk leaves out of the changes (`--cherry-pick`): a release line not merged back.
                 let bases =
                     [since.commit]
-                    + requests[index].history.releases.filter { $0.version < since.version }.map(\.commit)
+                    + requests[index].history.earlierLines(below: since).map(\.commit)
                 if let missing = bases.first(where: { !seenBases.contains(CommitName($0)) }) {
                     return .ownWalk(
                         reason:

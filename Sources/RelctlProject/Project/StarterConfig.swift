@@ -195,8 +195,7 @@ public enum StarterConfig {
         }
         text += versioning.rendered
         text += versioning.renderedBranch
-        let branches = (["main", "master"] + (versioning.maintenanceBranch.map { [$0] } ?? [])).map(QuotedString.basic)
-            .joined(separator: ", ")
+        let branches = versioning.releaseBranches.map(QuotedString.basic).joined(separator: ", ")
         guard let build = found.build, !found.binaries.isEmpty else {
             text += """
                 # No binary is built here, so this is a tag-only release: `relctl release TAG` checks the
@@ -306,7 +305,7 @@ public enum StarterConfig {
         text += """
 
             [release]
-            branches = [\((["main", "master"] + (versioning.maintenanceBranch.map { [$0] } ?? [])).map(QuotedString.basic).joined(separator: ", "))]
+            branches = [\(versioning.releaseBranches.map(QuotedString.basic).joined(separator: ", "))]
 
             """
         return text

@@ -19,6 +19,9 @@ package struct VersioningFindings: Equatable, Sendable {
     /// A workspace's members on the maintenance branch init ran on, one entry a range: vite's
     /// `v6.2` is a 6.2.x line of `vite` only, its plugins release from `main`.
     package var memberMaintenance: [MemberLine] = []
+    /// The checked-out branch when it is the project's main line under a name other than `main`
+    /// or `master` (marshmallow's `dev`, jinja's `stable`, the clone's default branch).
+    package var mainLine: String?
 
     package struct MemberLine: Equatable, Sendable {
         package var branch: String
@@ -37,10 +40,21 @@ package struct VersioningFindings: Equatable, Sendable {
             && a.cadence?.kind == b.cadence?.kind && a.cadence?.why == b.cadence?.why
             && a.maintenance?.branch == b.maintenance?.branch && a.maintenance?.range == b.maintenance?.range
             && a.maintenance?.why == b.maintenance?.why && a.memberMaintenance == b.memberMaintenance
+            && a.mainLine == b.mainLine
     }
 
     /// The branch init ran on when it is a maintenance line of the project or of some members.
     package var maintenanceBranch: String? { maintenance?.branch ?? memberMaintenance.first?.branch }
+
+    /// `[release] branches`: `main` and `master`, and the branch init ran on when it is the
+    /// project's main line under another name or a maintenance line.
+    package var releaseBranches: [String] {
+        var branches = ["main", "master"]
+        for branch in [mainLine, maintenanceBranch].compactMap(\.self) where !branches.contains(branch) {
+            branches.append(branch)
+        }
+        return branches
+    }
 
     /// The `[[branch]]` table for a maintenance branch init ran on; empty when it is none.
     package var renderedBranch: String {
@@ -79,6 +93,10 @@ package enum VersioningDetection {
     ) async -> VersioningFindings {
         var found = VersioningFindings()
         found.fragments = fragments(root: root)
+        let branch = try? await git?.currentBranch()
+        if let git, let branch {
+            found.mainLine = await mainLine(branch: branch, git: git)
+        }
         guard let git, let format, !tags.isEmpty else { return found }
         let history = ReleaseHistory(tags: tags, format: format)
         if let latest = history.latest { found.changelog = changelog(root: root, latest: latest) }
@@ -96,12 +114,24 @@ package enum VersioningDetection {
         {
             found.zeroMajor = changelogZeroMajor(root: root, path: changelog.path)
         }
-        if let branch = try? await git.currentBranch() {
+        if let branch {
             found.maintenance = maintenanceLine(branch: branch, history: history, unmerged: unmerged)
             // A maintenance line takes the steps its range allows, not the main line's cadence.
             if found.maintenance != nil, found.cadence?.kind != .yearCounter { found.cadence = nil }
+            if found.maintenance != nil { found.mainLine = nil }
         }
         return found
+    }
+
+    /// The checked-out branch when releases are made from it though it is neither `main` nor
+    /// `master`: a main line's usual other names, `stable` (jinja tags its releases there while
+    /// `main` carries the next minor), or the branch the clone's `origin` calls its default.
+    /// A feature branch is none of these and stays out of `[release] branches`.
+    static func mainLine(branch: String, git: Git) async -> String? {
+        let name = branch.lowercased()
+        guard name != "main", name != "master" else { return nil }
+        if mainBranchNames.contains(name) || name == "stable" { return branch }
+        return await git.remoteDefaultBranch() == branch ? branch : nil
     }
 
     /// Branch names that are a project's main line, never a maintenance line.
