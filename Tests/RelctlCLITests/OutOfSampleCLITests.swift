@@ -53,4 +53,23 @@ import Testing
         let feature = try repo.directory.read("relctl.toml")
         #expect(feature.contains("branches = [\"main\", \"master\"]\n"), "\(feature)")
     }
+
+    /// viper's `v1.18.x`: a Go module whose path cannot take 2.0.0 gets a minor for a breaking
+    /// change, which leaves the branch's `1.18.x`; the refusal names that commit, not "a manifest
+    /// holds a version above it" in a repository with no manifest.
+    @Test func aGoModulesBreakingChangeOnAMaintenanceLineNamesTheCommit() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module example.com/tool\n\ngo 1.22\n")
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"tool\"\n\n[[branch]]\nname = \"v1.4.x\"\nrange = \"1.4.x\"\n")
+        try Self.commit(repo, "feat: start", day: 1)
+        try repo.git("tag", "v1.4.0")
+        try repo.git("checkout", "-q", "-b", "v1.4.x")
+        try Self.commit(repo, "fix!: breaks 1.4.x", day: 2, files: ["tool.go": "package tool\n"])
+        let bump = try relctl(["bump"], in: repo.url)
+        #expect(bump.status == 1, "\(bump)")
+        #expect(bump.stderr.contains("(fix!: breaks 1.4.x) calls for 1.5.0"), "\(bump)")
+        #expect(!bump.stderr.contains("a manifest holds"), "\(bump)")
+    }
 }

@@ -912,11 +912,12 @@ package struct BumpCollector: Sendable {
         }
     }
 
-    /// The oldest commit (not reverted) that calls for `level`, for a message naming it.
+    /// The oldest commit (not reverted) that calls for `level` or more, for a message naming it.
     package func raisingCommit(at level: VersionBump.Level) -> (name: String, subject: String)? {
         let cancelled = ledger.cancelled()
-        // `git log` lists newest first: the last match is the oldest.
-        return raising.last { $0.level == level && !cancelled.contains($0.name) }.map {
+        // `git log` lists newest first: the last match is the oldest. At or above the level: a
+        // rule may have lowered the commits' (a Go module's breaking change gives a minor).
+        return raising.last { $0.level >= level && !cancelled.contains($0.name) }.map {
             ($0.name.description, $0.subject)
         }
     }
