@@ -72,4 +72,40 @@ import Testing
         #expect(bump.stderr.contains("(fix!: breaks 1.4.x) calls for 1.5.0"), "\(bump)")
         #expect(!bump.stderr.contains("a manifest holds"), "\(bump)")
     }
+
+    /// zap: `exp/` is a Go module of its own (tagged `exp/v0.2.0`), `tools/` one never tagged;
+    /// opentelemetry-go's `bridge/` is tagged with the root's own versions (released with it).
+    /// `init` excludes the first two from the root module's changes, so an `exp` feat is neither
+    /// in the notes nor the size of the root's next release; the lockstep module still counts.
+    @Test func initLeavesNestedGoModulesWithVersionsOfTheirOwnOutOfTheRootsChanges() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module go.uber.org/zap\n\ngo 1.22\n")
+        try repo.directory.write("exp/go.mod", "module go.uber.org/zap/exp\n\ngo 1.22\n")
+        try repo.directory.write("tools/go.mod", "module go.uber.org/zap/tools\n\ngo 1.22\n")
+        try repo.directory.write("bridge/go.mod", "module go.uber.org/zap/bridge\n\ngo 1.22\n")
+        try repo.directory.write("internal/testdata/go.mod", "module fixture\n")
+        try Self.commit(repo, "feat: start", day: 1)
+        try repo.git("tag", "v1.26.0")
+        try repo.git("tag", "exp/v0.2.0")
+        try repo.git("tag", "bridge/v1.26.0")
+        try Self.commit(repo, "feat(zapslog): stack traces", day: 2, files: ["exp/zapslog/h.go": "package zapslog\n"])
+        try Self.commit(repo, "feat: lint with a newer linter", day: 3, files: ["tools/tools.go": "package tools\n"])
+        try Self.commit(repo, "fix: a field's encoding", day: 4, files: ["field.go": "package zap\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("exclude = [\"exp/**\", \"tools/**\"]"), "\(config)")
+        #expect(config.contains("exp (tagged exp/vX.Y.Z), tools (untagged)"), "\(config)")
+        #expect(try relctl(["check"], in: repo.url).status == 0)
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "1.26.1", "only the root's fix counts: \(bump)")
+        #expect(try Self.field(bump.stdout, "commits") as? Int == 1, "\(bump)")
+        let notes = try relctl(["notes"], in: repo.url)
+        #expect(notes.stdout.contains("a field's encoding") && !notes.stdout.contains("stack traces"), "\(notes)")
+
+        // In lockstep (bridge tagged with the root's version): its feat is the root release's.
+        try Self.commit(repo, "feat: bridge spans", day: 5, files: ["bridge/b.go": "package bridge\n"])
+        let lockstep = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(lockstep.stdout, "next") as? String == "1.27.0", "\(lockstep)")
+    }
 }

@@ -99,6 +99,9 @@ public enum StarterConfig {
         package var tagIsTheVersion: String?
         /// Several packages with versions of their own: the `[workspace]` init offers.
         package var workspace: WorkspaceOffer?
+        /// Folders whose commits are not the project's changes (`[project] exclude`): a Go
+        /// module's nested modules with versions of their own (`NestedGoModules`).
+        package var excluded: [(folder: String, why: String)] = []
     }
 
     /// A `[workspace]` for a repository of several packages (a Cargo workspace whose crates have
@@ -155,6 +158,15 @@ public enum StarterConfig {
         return text
     }
 
+    /// `[project] exclude` for the folders whose commits are not the project's, each said why.
+    private static func renderedExclude(_ excluded: [(folder: String, why: String)]) -> String {
+        guard !excluded.isEmpty else { return "" }
+        let listed = excluded.map { "\($0.folder) (\($0.why))" }.joined(separator: ", ")
+        return "\n# Folders with a go.mod of their own are other Go modules, whose commits are not this one's\n"
+            + "# changes: \(listed).\n"
+            + "exclude = [\(excluded.map { QuotedString.basic($0.folder + "/**") }.joined(separator: ", "))]"
+    }
+
     private static func render(_ found: Findings, root: URL, versioning: VersioningFindings) -> String {
         if let offer = found.workspace, offer.active {
             return renderWorkspace(found, offer: offer, versioning: versioning)
@@ -165,7 +177,7 @@ public enum StarterConfig {
 
             [project]
             name = \(QuotedString.basic(found.name))
-            tag-format = \(QuotedString.basic(found.tagFormat))   # \(found.tagNote)\(found.versionScheme == .calver ? "\nversion-scheme = \"calver\"   # numbers compared one by one, zero padding kept" : "")
+            tag-format = \(QuotedString.basic(found.tagFormat))   # \(found.tagNote)\(found.versionScheme == .calver ? "\nversion-scheme = \"calver\"   # numbers compared one by one, zero padding kept" : "")\(renderedExclude(found.excluded))
 
             # Every manifest whose version must equal the tag's. The kind is inferred from the
             # file name (cargo, npm, python, plain, swift); use kind = "regex" with a pattern otherwise.
@@ -338,6 +350,11 @@ public enum StarterConfig {
         }
         found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
         found.workspace = workspaceOffer(root: root, detected: detected, tags: tags.map(\.name))
+        if detected.contains("go.mod"), found.workspace?.active != true {
+            let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)
+            let latest = format.flatMap { ReleaseHistory(tags: tags, format: $0).latest?.version }
+            found.excluded = NestedGoModules.ownLines(root: root, tags: Set(tags.map(\.name)), latest: latest)
+        }
         if let offer = found.workspace, !offer.active { listLockstepPackages(&found, root: root, detected: detected, tags: tags) }
         if adoptingSourceVersions, found.workspace?.active != true {
             let listed = found.versions.count

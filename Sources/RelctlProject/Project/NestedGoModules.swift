@@ -1,0 +1,58 @@
+import Foundation
+import RelctlBasics
+import RelctlModel
+
+/// The Go modules inside a Go module's folder: each folder holding its own `go.mod` is another
+/// module (the go tool never builds it as part of the enclosing one), so its commits are not the
+/// enclosing module's changes. zap's `exp/` (tagged `exp/v0.3.0`) and `tools/` (never tagged)
+/// are such; opentelemetry-go's `bridge/opencensus/`, tagged with the root's own versions, is a
+/// module released in lockstep with it, whose changes the root's release does carry.
+package enum NestedGoModules {
+    /// Folders never walked: the go tool ignores `vendor`, `testdata` and names starting with
+    /// `.` or `_`; `node_modules` is a JavaScript tree.
+    static func skipped(_ name: String) -> Bool {
+        name == "vendor" || name == "testdata" || name == "node_modules" || name.hasPrefix(".") || name.hasPrefix("_")
+    }
+
+    /// How many folders the walk reads at most: a tree larger than this is read only that far.
+    package static let maximumFolders = 20_000
+
+    /// The folders below `root` (relative, never `root` itself) holding a `go.mod`, sorted. Links
+    /// are never followed.
+    package static func folders(root: URL) -> [String] {
+        var found: [String] = []
+        var queue = [""]
+        var read = 0
+        while let folder = queue.first, read < maximumFolders {
+            queue.removeFirst()
+            read += 1
+            let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
+            try? FileSystem.forEachName(in: url) { name in
+                let path = folder.isEmpty ? name : folder + "/" + name
+                if name == "go.mod", !folder.isEmpty {
+                    found.append(folder)
+                    return
+                }
+                guard !skipped(name) else { return }
+                var status = stat()
+                if lstat(root.appendingPathComponent(path).path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                    queue.append(path)
+                }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The nested modules whose commits are not the root module's, each with why: those with no
+    /// tag naming the root's latest version in their own series (`exp/v{version}`). With no
+    /// release of the root yet, every nested module is its own.
+    package static func ownLines(root: URL, tags: Set<String>, latest: SemanticVersion?) -> [(folder: String, why: String)] {
+        var own: [(folder: String, why: String)] = []
+        for folder in folders(root: root) where !own.contains(where: { folder.hasPrefix($0.folder + "/") }) {
+            if let latest, tags.contains("\(folder)/v\(latest)") { continue }
+            let released = tags.contains { $0.hasPrefix(folder + "/v") }
+            own.append((folder, released ? "tagged \(folder)/vX.Y.Z" : "untagged"))
+        }
+        return own
+    }
+}
