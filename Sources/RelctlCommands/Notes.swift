@@ -52,6 +52,14 @@ struct Notes: RelctlCommand {
             if let tag {
                 // A member's release at the workspace root: its own tags, folder and history.
                 config = try await config.forTag(tag, context: context)
+            } else if let member = try await ProjectModel.members(
+                of: config, git: Git(directory: config.root, context: context)
+            ).first(where: { $0.path == "." }) {
+                // The root is a member (apollo-client's `@apollo/client`): its unreleased changes,
+                // since its own latest tag, not the whole repository's since a `v{version}` tag.
+                config = member.config
+                context.console.detail(
+                    "notes of the root member `\(member.name)` (tag format \(member.config.project.tagFormat.pattern))")
             } else {
                 context.console.warning(
                     "\(config.path) is a workspace root: these notes cover the whole repository; `relctl notes --tag TAG` with a member's tag gives that member's notes")

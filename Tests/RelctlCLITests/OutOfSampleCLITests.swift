@@ -108,4 +108,66 @@ import Testing
         let lockstep = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(lockstep.stdout, "next") as? String == "1.27.0", "\(lockstep)")
     }
+
+    /// apollo-client's `release-4.3`: changesets' prerelease mode (`.changeset/pre.json`, `"mode":
+    /// "pre"`) makes releases `X.Y.Z-TAG.N` counting from 0; a new tag in pre.json starts its own
+    /// counter; `"mode": "exit"` gives the final. Before, the released `4.3.0-alpha.0` in
+    /// package.json was promoted to 4.3.0 at the next fix.
+    @Test func changesetsPrereleaseModeIsAPrereleaseLine() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["package.json": "{\n  \"name\": \"@apollo/client\",\n  \"version\": \"\(version)\"\n}\n"]
+        }
+        func pre(_ mode: String, _ tag: String) -> [String: String] {
+            [".changeset/pre.json": "{\n  \"mode\": \"\(mode)\",\n  \"tag\": \"\(tag)\",\n  \"initialVersions\": {},\n  \"changesets\": []\n}\n"]
+        }
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"client\"\ntag-format = \"v{version}\"\n\n[[version]]\npath = \"package.json\"\n\n[versioning]\nfragments = \"changesets\"\n")
+        try repo.directory.write(".changeset/config.json", "{}\n")
+        try Self.commit(repo, "chore: release 4.2.12", day: 1, files: manifest("4.2.12"))
+        try repo.git("tag", "v4.2.12")
+        try Self.commit(
+            repo, "feat: local state", day: 2,
+            files: pre("pre", "alpha").merging([".changeset/brave-owls.md": "---\n\"@apollo/client\": minor\n---\n\nLocal state.\n"]) { $1 })
+        func next() throws -> String? {
+            let bump = try relctl(["bump", "--json"], in: repo.url)
+            #expect(bump.status == 0, "\(bump)")
+            return try Self.field(bump.stdout, "next") as? String
+        }
+        #expect(try next() == "4.3.0-alpha.0")
+        try Self.commit(repo, "chore: version packages", day: 3, files: manifest("4.3.0-alpha.0"))
+        try repo.git("tag", "v4.3.0-alpha.0")
+        try Self.commit(
+            repo, "fix: cache", day: 4, files: [".changeset/calm-cats.md": "---\n\"@apollo/client\": patch\n---\n\nCache.\n"])
+        #expect(try next() == "4.3.0-alpha.1", "the released alpha in package.json is not promoted in pre mode")
+        try Self.commit(repo, "chore: pre rc", day: 5, files: pre("pre", "rc"))
+        #expect(try next() == "4.3.0-rc.0")
+        try Self.commit(repo, "chore: exit pre", day: 6, files: pre("exit", "rc"))
+        #expect(try next() == "4.3.0")
+    }
+
+    /// apollo-client: a workspace whose root is a member (`@apollo/client@{version}` tags beside
+    /// an old `v{version}` series). `notes` at the root without `--tag` listed every commit since
+    /// `v4.0.0-alpha.15`; it is the root member's notes, since its own latest tag.
+    @Test func notesAtAWorkspaceRootThatIsAMemberAreThatMembers() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"client\"\n\n[workspace]\nmembers = [\".\", \"codegen\"]\ntag-format = \"@apollo/{member}@{version}\"\n")
+        try repo.directory.write("package.json", "{\n  \"name\": \"client\",\n  \"version\": \"4.2.12\"\n}\n")
+        try repo.directory.write("codegen/package.json", "{\n  \"name\": \"codegen\",\n  \"version\": \"1.0.0\"\n}\n")
+        try Self.commit(repo, "feat: old line", day: 1)
+        try repo.git("tag", "v4.0.0-alpha.15")
+        try Self.commit(repo, "fix: shipped in 4.2.12", day: 2, files: ["src/a.ts": "a\n"])
+        try repo.git("tag", "@apollo/client@4.2.12")
+        try repo.git("tag", "@apollo/codegen@1.0.0")
+        try Self.commit(repo, "fix: new in the client", day: 3, files: ["src/b.ts": "b\n"])
+        try Self.commit(repo, "feat: new in codegen", day: 4, files: ["codegen/c.ts": "c\n"])
+        let notes = try relctl(["notes", "--json"], in: repo.url)
+        #expect(notes.status == 0, "\(notes)")
+        #expect(try Self.field(notes.stdout, "previous") as? String == "@apollo/client@4.2.12", "\(notes.stdout)")
+        #expect(notes.stdout.contains("new in the client") && !notes.stdout.contains("shipped in 4.2.12"), "\(notes.stdout)")
+        #expect(!notes.stdout.contains("new in codegen"), "codegen's commit is codegen's: \(notes.stdout)")
+    }
 }

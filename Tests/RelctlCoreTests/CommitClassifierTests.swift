@@ -30,6 +30,46 @@ import Testing
         #expect(CommitClassifier(settings: dropOther).sections(for: commits).map(\.title) == ["Features"])
     }
 
+    /// zap's `release v1.28.0 (#1547)` and hyper's `v1.11.0` listed under Other changes of the
+    /// release they make (the second out-of-sample round): a release commit is no change.
+    @Test func aReleaseCommitIsNoChange() {
+        for subject in [
+            "release v1.28.0 (#1547)", "v1.11.0", "Release 2.0.0-rc.1", "Bump version to 1.2.3",
+            "Prepare for release v0.3.0", "exp: Release v0.3.0", "1.4.2",
+        ] {
+            #expect(CommitClassifier.namesARelease(subject) || subject.hasPrefix("exp:"), "\(subject)")
+            let sections = CommitClassifier(settings: NotesSettings()).sections(for: [record(1, subject)])
+            #expect(sections.isEmpty, "\(subject): \(sections)")
+        }
+        for subject in [
+            "Bump golang.org/x/net to 0.17.0", "Release notes for 1.2.3 are wrong", "Support Go 1.22",
+            "Update 1.2", "release: add arm64 builds", "fix v1.2.3 regression",
+        ] {
+            #expect(!CommitClassifier.namesARelease(subject), "\(subject)")
+        }
+        let kept = CommitClassifier(settings: NotesSettings()).sections(for: [record(1, "Bump golang.org/x/net to 0.17.0")])
+        #expect(kept.flatMap(\.entries).map(\.summary) == ["Bump golang.org/x/net to 0.17.0"])
+    }
+
+    /// apollo-client's `Revert "Version Packages" (#13172)`, squash-merged from GitHub's revert
+    /// button: its body cites the pull request (`Reverts apollographql/apollo-client#13152`), not
+    /// a commit. The pair cancels; a `Reverts` line naming a request outside the range cancels nothing.
+    @Test func aSquashMergedRevertCitingAPullRequestCancelsIt() {
+        var revert = record(3, "Revert \"feat: version packages\" (#13172)")
+        revert.body = "Reverts apollographql/apollo-client#13152"
+        let commits = [revert, record(2, "feat: version packages (#13152)"), record(1, "fix: kept (#13100)")]
+        let sections = CommitClassifier(settings: NotesSettings()).sections(for: commits)
+        #expect(sections.flatMap(\.entries).map(\.summary) == ["kept (#13100)"], "\(sections)")
+        var bump = BumpCollector()
+        for commit in commits { bump.add(commit) }
+        #expect(bump.finish().level == .patch, "the reverted feat raises nothing")
+
+        var elsewhere = record(3, "Revert \"feat: older\" (#13173)")
+        elsewhere.body = "Reverts #12000"
+        let kept = CommitClassifier(settings: NotesSettings()).sections(for: [elsewhere, record(2, "feat: new (#13152)")])
+        #expect(kept.flatMap(\.entries).count == 2, "\(kept)")
+    }
+
     @Test func aReapplyRevertsTheRevertSoTheOriginalChangeStays() {
         // What git 2.43+ writes when a revert is reverted.
         let original = record(1, "feat: add x")

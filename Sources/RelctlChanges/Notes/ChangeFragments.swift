@@ -54,6 +54,22 @@ package struct ChangeFragments: Sendable, Equatable {
         }
     }
 
+    /// changesets' prerelease mode (`changeset pre enter rc`): `.changeset/pre.json` with
+    /// `"mode": "pre"` and the prerelease's `"tag"`. While it is there (apollo-client's
+    /// `release-4.3`), releases are `X.Y.Z-TAG.N`, the counter starting at 0; `changeset pre
+    /// exit` sets `"mode": "exit"` and the next release is the final. Nil outside pre mode.
+    package static func changesetsPrerelease(config: RelctlConfig) -> String? {
+        guard config.versioning.fragments == .changesets,
+            let (top, _) = try? changesetFolder(root: config.root, repository: config.repositoryRoot),
+            let file = try? ProjectFile.open(".changeset/pre.json", in: top, what: "changesets' pre.json"),
+            file.isRegularFile, case .whole(let data)? = file.data(limit: 1 << 20),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            object["mode"] as? String == "pre", let tag = object["tag"] as? String,
+            !tag.isEmpty, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        else { return nil }
+        return tag
+    }
+
     // MARK: towncrier
 
     /// The fragment folder and the type names of the towncrier configuration at `root`: nil

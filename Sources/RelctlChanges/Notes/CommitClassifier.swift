@@ -32,7 +32,8 @@ package struct CommitClassifier: Sendable {
     fileprivate func place(_ commit: GitCommitRecord) -> Placement {
         if commit.isMerge && !settings.includeMerges { return .left }
         guard let conventional = ConventionalCommit(subject: commit.subject, body: commit.body) else {
-            return settings.includeOther
+            // The release commit itself (`release v1.28.0 (#1547)`, `v1.11.0`) is not a change.
+            return settings.includeOther && !Self.namesARelease(commit.subject)
                 ? .other(entry(commit, type: "other", scope: nil, summary: commit.subject)) : .left
         }
         var item = entry(commit, type: conventional.type, scope: conventional.scope, summary: conventional.description)
@@ -47,9 +48,39 @@ package struct CommitClassifier: Sendable {
         // Housekeeping types (chore, ci, test, build, style) are left out. A `revert:` naming
         // nothing in this range, or a type nobody grouped (`security:`, `Notes:`), may be news
         // for users: list it rather than lose it.
-        guard !Self.housekeepingTypes.contains(conventional.type), settings.includeOther else { return .left }
+        guard !Self.housekeepingTypes.contains(conventional.type), settings.includeOther,
+            !Self.namesARelease(conventional.description)
+        else { return .left }
         item.showsType = true
         return .other(item)
+    }
+
+    /// Words a release commit's subject starts with, before the version (`Release v1.2.3`,
+    /// `Bump version to 1.2.3`, `Prepare for release 1.2.3`).
+    static let releaseWords: Set<String> = ["release", "releasing", "prepare", "bump", "cut", "tag"]
+    static let releaseFillers: Set<String> = ["version", "to", "for", "release", "of", "the", "v"]
+
+    /// Whether a subject says only that a version is released: a version alone (`v1.11.0`), or
+    /// release words and one version (`release v1.28.0 (#1547)`, zap's `exp: Release v0.3.0`).
+    /// `Bump golang.org/x/net to 0.17.0` names a dependency, not a release.
+    package static func namesARelease(_ subject: String) -> Bool {
+        var words = subject.split(separator: " ", omittingEmptySubsequences: true).map { $0.lowercased() }
+        if let last = words.last, last.hasPrefix("(#"), last.hasSuffix(")") { words.removeLast() }
+        guard let version = words.last, isVersionWord(version) else { return false }
+        let before = words.dropLast()
+        guard let first = before.first else { return true }
+        return releaseWords.contains(first) && before.dropFirst().allSatisfy { releaseFillers.contains($0) }
+    }
+
+    private static func isVersionWord(_ word: String) -> Bool {
+        var text = Substring(word)
+        while let last = text.last, ".,:;".contains(last) { text = text.dropLast() }
+        if text.first == "v" { text = text.dropFirst() }
+        let core = text.prefix { $0.isNumber || $0 == "." }
+        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard (2...4).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else { return false }
+        let rest = text.dropFirst(core.count)
+        return rest.isEmpty || ((rest.first == "-" || rest.first == "+") && rest.count > 1)
     }
 
     private func entry(_ commit: GitCommitRecord, type: String, scope: String?, summary: String) -> NotesEntry {
@@ -65,6 +96,24 @@ package struct CommitClassifier: Sendable {
         for commit in commits { ledger.add(commit) }
         let cancelled = ledger.cancelled()
         return cancelled.isEmpty ? commits : commits.filter { !cancelled.contains(CommitName($0.hash)) }
+    }
+
+    /// The pull requests a squash-merged revert cites: `Reverts OWNER/REPO#N` or `Reverts #N`
+    /// lines of its body (what GitHub's revert button writes).
+    package static func revertedPullRequests(of commit: GitCommitRecord) -> [Int] {
+        commit.body.split(separator: "\n").compactMap { line -> Int? in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix("Reverts "), let hash = text.lastIndex(of: "#") else { return nil }
+            let repository = text.dropFirst("Reverts ".count)[..<hash]
+            guard repository.isEmpty || (repository.contains("/") && !repository.contains(" ")) else { return nil }
+            return Int(text[text.index(after: hash)...])
+        }
+    }
+
+    /// The pull request a squash merge names at the end of its subject: `… (#13152)`.
+    package static func pullRequestNumber(of subject: String) -> Int? {
+        guard subject.hasSuffix(")"), let open = subject.range(of: "(#", options: .backwards) else { return nil }
+        return Int(subject[open.upperBound..<subject.index(before: subject.endIndex)])
     }
 
     package static func looksLikeRevert(_ subject: String) -> Bool {
@@ -109,6 +158,11 @@ package struct CommitClassifier: Sendable {
 package struct RevertLedger: Sendable {
     private var names: [CommitName] = []
     private var reverts: [(index: Int, cited: [String])] = []
+    /// GitHub's revert button squash-merged: `Reverts OWNER/REPO#13152` cites a pull request,
+    /// and the commit that merged it ends its subject with `(#13152)`. Only the numbers a revert
+    /// cites are looked for (a revert comes before what it reverts, newest first).
+    private var citedRequests: [Int: [Int]] = [:]
+    private var requestCommits: [Int: CommitName] = [:]
 
     package init() {}
 
@@ -116,6 +170,14 @@ package struct RevertLedger: Sendable {
         if CommitClassifier.looksLikeRevert(commit.subject) {
             let cited = CommitClassifier.revertedHashes(of: commit)
             if !cited.isEmpty { reverts.append((names.count, cited)) }
+            let requests = cited.isEmpty ? CommitClassifier.revertedPullRequests(of: commit) : []
+            for number in requests { citedRequests[number, default: []].append(names.count) }
+            if !requests.isEmpty { reverts.append((names.count, [])) }
+        }
+        if !citedRequests.isEmpty, let number = CommitClassifier.pullRequestNumber(of: commit.subject),
+            citedRequests[number] != nil, requestCommits[number] == nil
+        {
+            requestCommits[number] = CommitName(commit.hash)
         }
         names.append(CommitName(commit.hash))
     }
@@ -142,10 +204,17 @@ package struct RevertLedger: Sendable {
             }
             return best.map { names[$0] }
         }
+        var requestsOf: [Int: [CommitName]] = [:]
+        for (number, reverters) in citedRequests {
+            guard let target = requestCommits[number] else { continue }
+            for index in reverters { requestsOf[index, default: []].append(target) }
+        }
         var cancelled: Set<CommitName> = []
         for revert in reverts where !cancelled.contains(names[revert.index]) {
             let own = names[revert.index]
-            let live = revert.cited.compactMap(newest(citedBy:)).filter { $0 != own && !cancelled.contains($0) }
+            let live = (revert.cited.compactMap(newest(citedBy:)) + (requestsOf[revert.index] ?? [])).filter {
+                $0 != own && !cancelled.contains($0)
+            }
             guard !live.isEmpty else { continue }
             cancelled.formUnion(live)
             cancelled.insert(own)

@@ -62,6 +62,7 @@ public struct VersionBump: Sendable, Equatable {
             if shared == nil { branch = await BranchRule.currentBranch(git: git) }
             rule = BranchRule.applying(to: branch, in: config.branches)
         }
+        rule = rule ?? changesetsPrereleaseRule(config: config)
         let latest = try await history.latest(
             seenFrom: targetCommit, git: git, named: BranchRule.prereleaseNames(in: config.branches))
         let last = countedFrom(history: history, rule: rule, latest: latest)
@@ -100,7 +101,8 @@ public struct VersionBump: Sendable, Equatable {
             if let intent = manifestIntent(config: config, history: history, rule: rule), base < intent.version.final {
                 base = intent.version.final
             }
-            let next = prereleaseNext(identifier: identifier, base: base, latest: latest, history: history)
+            let next = prereleaseNext(
+                identifier: identifier, base: base, latest: latest, history: history, first: rule?.firstCounter ?? 1)
             bump = VersionBump(
                 previousTag: latest?.tag, current: latest?.version, next: next, level: .prerelease,
                 commitCount: commitCount)
@@ -228,6 +230,14 @@ public struct VersionBump: Sendable, Equatable {
     /// on a prerelease line the last final one (the base comes from all changes since then),
     /// else the latest release anywhere.
     /// `latest`: the latest release as the target's branch sees it (`ReleaseHistory.latest(seenFrom:)`).
+    /// changesets' prerelease mode read as a prerelease line (`ChangeFragments.changesetsPrerelease`)
+    /// where no `[[branch]]` rule applies: its counter starts at 0, as changesets' does.
+    package static func changesetsPrereleaseRule(config: RelctlConfig) -> BranchRule? {
+        ChangeFragments.changesetsPrerelease(config: config).map {
+            BranchRule(name: ".changeset/pre.json", line: .prerelease($0), firstCounter: 0)
+        }
+    }
+
     package static func countedFrom(
         history: ReleaseHistory, rule: BranchRule?, latest: ReleaseHistory.Release?
     ) -> ReleaseHistory.Release? {
@@ -258,7 +268,8 @@ public struct VersionBump: Sendable, Equatable {
     /// (alacritty's `v0.17.0-rc1` → `v0.17.0-rc2`). Never at or below `latest` (the latest release
     /// as the branch sees it): a higher line's prerelease (`2.1.0-rc.1`) lifts the base to its version.
     package static func prereleaseNext(
-        identifier: String, base given: SemanticVersion, latest: ReleaseHistory.Release?, history: ReleaseHistory
+        identifier: String, base given: SemanticVersion, latest: ReleaseHistory.Release?, history: ReleaseHistory,
+        first: Int = 1
     ) -> SemanticVersion {
         var base = given
         if let latest = latest?.version, latest.final > base {
@@ -271,7 +282,7 @@ public struct VersionBump: Sendable, Equatable {
         // Releases are highest first: the highest prerelease of this name says how it is spelled.
         let glued =
             history.releases.lazy.compactMap { counter(of: $0.version, named: identifier) }.first?.glued ?? false
-        let number = (counters.max() ?? 0) + 1
+        let number = counters.max().map { $0 + 1 } ?? first
         var proposed = base
         proposed.prerelease =
             glued
@@ -320,7 +331,9 @@ public struct VersionBump: Sendable, Equatable {
                 version > zero
             else { continue }
             var promoted = false
-            let marker = version.isDevelopmentMarker
+            // On a prerelease line a tagged `-alpha.0` is that line's first release (changesets'
+            // pre mode), not a marker of the final in preparation.
+            let marker = version.isDevelopmentMarker && !(prereleaseLine && history.taken(version) != nil)
             if marker || (version.isReleaseCandidate && !prereleaseLine && history.taken(version) != nil) {
                 version = version.final
                 promoted = true

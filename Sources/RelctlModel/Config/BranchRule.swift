@@ -25,12 +25,18 @@ package struct BranchRule: Sendable, Equatable, CustomStringConvertible {
     /// for every member. vite's `v6.2` branch is a 6.2.x line of `vite` only: its other members
     /// release from `main`, so a range there would bind them to a line they never had.
     package var members: [String]?
+    /// A prerelease line's first counter: 1 (`-rc.1`), or 0 where the tool keeping the line
+    /// starts there (changesets' pre mode: `-rc.0`).
+    package var firstCounter = 1
 
-    package init(name: String, line: Line, configLine: Int? = nil, members: [String]? = nil) {
+    package init(
+        name: String, line: Line, configLine: Int? = nil, members: [String]? = nil, firstCounter: Int = 1
+    ) {
         self.name = name
         self.line = line
         self.configLine = configLine
         self.members = members
+        self.firstCounter = firstCounter
     }
 
     /// Whether the rule serves the workspace member named `member`.

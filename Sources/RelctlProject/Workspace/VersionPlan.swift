@@ -112,7 +112,9 @@ package enum VersionPlan {
         var requests: [SharedHistoryWalk.Request] = []
         var starts: [[(since: String?, request: Int)]] = []
         for (index, member) in members.enumerated() {
-            let rule = BranchRule.applying(to: branch, in: member.config.branches)
+            let rule =
+                BranchRule.applying(to: branch, in: member.config.branches)
+                ?? VersionBump.changesetsPrereleaseRule(config: member.config)
             let latest = try await histories[index].latest(
                 seenFrom: target, git: git, named: BranchRule.prereleaseNames(in: member.config.branches))
             starts.append(
