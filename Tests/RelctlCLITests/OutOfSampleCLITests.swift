@@ -170,4 +170,117 @@ import Testing
         #expect(notes.stdout.contains("new in the client") && !notes.stdout.contains("shipped in 4.2.12"), "\(notes.stdout)")
         #expect(!notes.stdout.contains("new in codegen"), "codegen's commit is codegen's: \(notes.stdout)")
     }
+
+    /// rust-lang/regex: the crate at the root is released by bare tags (`1.13.1`), but one
+    /// `regex-1.3.7` of 2020 named it; its members have series of their own. `init` gave the root
+    /// `regex-{version}` (plan: current 1.3.7, next `regex-1.13.1`, a version already released);
+    /// the bare series is the root's, since its manifest holds the series' latest release.
+    @Test func aStrayOwnTagDoesNotTakeAMemberOffTheBareSeriesItsManifestHolds() throws {
+        let repo = try GitRepository()
+        func crate(_ name: String, _ version: String) -> String {
+            "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\n"
+        }
+        try repo.directory.write(
+            "Cargo.toml", crate("regex", "1.13.1") + "\n[workspace]\nmembers = [\"regex-syntax\", \"regex-automata\"]\n")
+        try repo.directory.write("src/lib.rs", "\n")
+        for (name, version) in [("regex-syntax", "0.8.5"), ("regex-automata", "0.4.9")] {
+            try repo.directory.write("\(name)/Cargo.toml", crate(name, version))
+            try repo.directory.write("\(name)/src/lib.rs", "\n")
+        }
+        try Self.commit(repo, "chore: old", day: 1)
+        try repo.git("tag", "regex-1.3.7")
+        try Self.commit(repo, "chore: releases", day: 2, files: ["src/a.rs": "a\n"])
+        for tag in ["1.12.0", "1.13.0", "1.13.1", "regex-syntax-0.8.5", "regex-automata-0.4.9"] { try repo.git("tag", tag) }
+        try Self.commit(repo, "fix: a panic", day: 3, files: ["src/b.rs": "b\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("regex = \"{version}\""), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let members = try Self.field(plan.stdout, "members") as? [[String: Any]] ?? []
+        let root = members.first { $0["path"] as? String == "." }
+        #expect(root?["next"] as? String == "1.13.2", "\(plan.stdout)")
+        #expect(root?["tag"] as? String == "1.13.2", "\(plan.stdout)")
+    }
+
+    /// swr: pnpm-workspace.yaml lists `core`, a folder that does not exist; `init` wrote it as a
+    /// member and `check` refused its own file (exit 2).
+    @Test func initListsNoWorkspaceMemberThatIsNoFolder() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("pnpm-workspace.yaml", "packages:\n  - a\n  - b\n  - gone\n")
+        try repo.directory.write("package.json", "{\n  \"name\": \"root\",\n  \"private\": true\n}\n")
+        try repo.directory.write("a/package.json", "{\n  \"name\": \"a\",\n  \"version\": \"1.0.0\"\n}\n")
+        try repo.directory.write("b/package.json", "{\n  \"name\": \"b\",\n  \"version\": \"2.0.0\"\n}\n")
+        try Self.commit(repo, "chore: start", day: 1)
+        try repo.git("tag", "a-v1.0.0")
+        try repo.git("tag", "b-v2.0.0")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("members = [\"a\", \"b\"]"), "\(config)")
+        let check = try relctl(["check"], in: repo.url)
+        #expect(check.status == 0, "\(check)")
+    }
+
+    /// pip-tools: 123 bare tags, then `v7.5.0` and `v7.5.1`. The five most recent still vote for
+    /// `{version}`, but the comment said the two `v` tags were older; it says they are newer.
+    @Test func initSaysWhenTheTagsSpelledOtherwiseAreTheNewest() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("pyproject.toml", "[project]\nname = \"pip-tools\"\nversion = \"7.5.1\"\n")
+        for (day, tag) in ["7.4.0", "7.4.1", "7.4.2", "v7.5.0", "v7.5.1"].enumerated() {
+            try Self.commit(repo, "fix: \(tag)", day: day + 1, files: ["f\(day).py": "\(day)\n"])
+            try repo.git("tag", tag)
+        }
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("tag-format = \"{version}\""), "\(config)")
+        #expect(config.contains("2 tags are spelled otherwise, all newer (v7.5.1)"), "\(config)")
+        #expect(!config.contains("older tags are spelled otherwise"), "\(config)")
+    }
+
+    /// pipx takes its version from its tags (hatch-vcs): no `[[version]]`, yet its tags are PEP
+    /// 440 (`1.17.0rc1`). A fix after the release candidate is the next candidate, not `1.17.0`
+    /// with `1.17.0rc1` called "not a release".
+    @Test func aPythonPackageVersionedByItsTagsReadsPEP440Tags() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "pyproject.toml",
+            "[project]\nname = \"pipx\"\ndynamic = [\"version\"]\n\n[tool.hatch.version]\nsource = \"vcs\"\n")
+        try repo.directory.write("relctl.toml", "[project]\nname = \"pipx\"\ntag-format = \"{version}\"\n")
+        try Self.commit(repo, "chore: start", day: 1)
+        try repo.git("tag", "1.16.0")
+        try Self.commit(repo, "feat: x", day: 2, files: ["x.py": "x\n"])
+        try repo.git("tag", "1.17.0rc1")
+        try Self.commit(repo, "fix: y", day: 3, files: ["y.py": "y\n"])
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "previous") as? String == "1.17.0rc1", "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "1.17.0-rc.2", "\(bump)")
+        #expect(!bump.stderr.contains("not a release"), "\(bump)")
+    }
+
+    /// swr tagged `v2.5.0-beta.0` on its release branch and squash-merged that branch into `main`,
+    /// whose package.json holds 2.5.0-beta.0. `main`'s next release is `2.5.0-beta.1`, not 2.5.0:
+    /// a prerelease the manifests hold counts as the branch's though its tag is elsewhere.
+    @Test func aPrereleaseTheManifestHoldsCountsThoughItsTagIsOnASquashedBranch() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["package.json": "{\n  \"name\": \"swr\",\n  \"version\": \"\(version)\"\n}\n"]
+        }
+        try repo.directory.write("relctl.toml", "[project]\nname = \"swr\"\n\n[[version]]\npath = \"package.json\"\n")
+        try Self.commit(repo, "chore: release 2.4.2", day: 1, files: manifest("2.4.2"))
+        try repo.git("tag", "v2.4.2")
+        try repo.git("checkout", "-q", "-b", "release/2.5")
+        try Self.commit(repo, "feat: infinite preload", day: 2, files: manifest("2.5.0-beta.0").merging(["a.js": "a\n"]) { $1 })
+        try repo.git("tag", "v2.5.0-beta.0")
+        try repo.git("checkout", "-q", "main")
+        try repo.git("merge", "-q", "--squash", "release/2.5")
+        try Self.commit(repo, "2.5.0-beta.0 (#4291)", day: 3)
+        try repo.git("branch", "-q", "-D", "release/2.5")
+        try Self.commit(repo, "fix: revalidate on focus", day: 4, files: ["b.js": "b\n"])
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "previous") as? String == "v2.5.0-beta.0", "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "2.5.0-beta.1", "\(bump)")
+    }
 }

@@ -221,7 +221,13 @@ package struct ReleaseHistory: Sendable {
     /// its recent bare `4.21.x` tags, is `{version}`) counts when `target` contains it and it is
     /// above what the format's own tags give: the latest release is then that tag, not the format's
     /// `5.0.0-beta.2` it finalised. A spelling is how a tag is written, not another version line.
-    package func latest(seenFrom target: String, git: Git, named: Set<String>) async throws -> Release? {
+    ///
+    /// A prerelease the project's manifests hold counts as contained though its tag is not: swr
+    /// tagged `v2.5.0-beta.0` on its release branch and squash-merged it into `main`, whose
+    /// package.json holds 2.5.0-beta.0, so `main`'s next release is `2.5.0-beta.1`.
+    package func latest(
+        seenFrom target: String, git: Git, named: Set<String>, held: Set<SemanticVersion> = []
+    ) async throws -> Release? {
         var notMerged: Set<String>?
         func contained(_ release: Release) async throws -> Bool {
             if notMerged == nil { notMerged = try await git.tagNames(notMergedInto: target) }
@@ -240,7 +246,10 @@ package struct ReleaseHistory: Sendable {
             }
             // A line found beside the finals once is skipped at once for its lower prereleases.
             if parallelLines.contains(where: { $0.hasSamePrecedence(as: release.version.final) }) { continue }
-            guard try await contained(release) else { continue }
+            let isHeld = held.contains { $0.isPrerelease && $0.hasSamePrecedence(as: release.version) }
+            if !isHeld {
+                guard try await contained(release) else { continue }
+            }
             if try await isParallelLine(release, contained: contained, git: git, notMerged: { notMerged ?? [] }) {
                 parallelLines.append(release.version.final)
                 continue

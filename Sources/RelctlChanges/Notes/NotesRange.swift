@@ -24,7 +24,7 @@ package struct NotesRange: Sendable, Equatable {
     /// `version`: the tag's, when the caller resolved the release already (`relctl release`, `linux-package`).
     package static func resolve(
         git: Git, history: ReleaseHistory, skipPrereleases: Bool, tag: String?, version known: SemanticVersion? = nil,
-        from: String?, to: String?, namedPrereleases: Set<String> = []
+        from: String?, to: String?, namedPrereleases: Set<String> = [], held: Set<SemanticVersion> = []
     ) async throws -> NotesRange {
         var version = known
         // An existing release is read as the history reads it (`V1.2.0`, `v2.0`); a new tag strictly,
@@ -54,7 +54,8 @@ package struct NotesRange: Sendable, Equatable {
             previous = history.previous(before: version, skippingItsPrereleases: skipPrereleases)
         } else {
             // As `bump` counts: a prerelease of another line does not bound them.
-            previous = try await history.latest(seenFrom: targetCommit, git: git, named: namedPrereleases)
+            previous = try await history.latest(
+                seenFrom: targetCommit, git: git, named: namedPrereleases, held: held)
         }
         return NotesRange(
             tag: releaseTag, version: version, previous: previous?.tag, previousCommit: previous?.commit,

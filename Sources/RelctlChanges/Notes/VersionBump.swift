@@ -64,7 +64,8 @@ public struct VersionBump: Sendable, Equatable {
         }
         rule = rule ?? changesetsPrereleaseRule(config: config)
         let latest = try await history.latest(
-            seenFrom: targetCommit, git: git, named: BranchRule.prereleaseNames(in: config.branches))
+            seenFrom: targetCommit, git: git, named: BranchRule.prereleaseNames(in: config.branches),
+            held: heldVersions(config: config))
         let last = countedFrom(history: history, rule: rule, latest: latest)
         func changes(since release: ReleaseHistory.Release?) async throws -> (BumpCollector, ReleaseHistory.Walk) {
             if let answer = shared?.changes(release) { return answer }
@@ -436,6 +437,19 @@ public struct VersionBump: Sendable, Equatable {
     /// for SemVer; for PEP 440, `3.2.0.dev0` → 3.2.0 (a dev release precedes its final),
     /// `1.0rc1.dev2` → 1.0.0-rc.1, `1.0.post1` → 1.0.1 (a post-release follows 1.0.0). Nil when
     /// there is no SemVer reading (epochs, more than three release numbers).
+    /// The versions the configured manifests hold, read as `manifestIntent` reads them.
+    package static func heldVersions(config: RelctlConfig) -> Set<SemanticVersion> {
+        var held: Set<SemanticVersion> = []
+        for source in config.versions {
+            guard let found = try? ManifestReaders.read(source, config: config),
+                let reader = try? ManifestReaders.reader(for: source.kind),
+                let version = releasableVersion(ofManifestText: found.text, comparison: reader.comparison)
+            else { continue }
+            held.insert(version)
+        }
+        return held
+    }
+
     package static func releasableVersion(
         ofManifestText text: String, comparison: VersionComparison
     ) -> SemanticVersion? {

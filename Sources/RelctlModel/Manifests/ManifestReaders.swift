@@ -54,6 +54,17 @@ package enum ManifestReaders {
         sources.contains { (try? reader(for: $0.kind))?.comparison == .pep440 }
     }
 
+    /// Whether a project's tags may spell PEP 440 versions: a manifest is compared by PEP 440, or
+    /// none is configured and the folder is a Python package whose version comes from its tags
+    /// (setuptools-scm, hatch-vcs: pipx's `1.1.0rc0`, pip-tools' `3.0.0rc1`).
+    package static func readsPEP440Tags(_ sources: [VersionSource], root: URL) -> Bool {
+        if comparesByPEP440(sources) { return true }
+        guard sources.isEmpty else { return false }
+        return ["pyproject.toml", "setup.py", "setup.cfg"].contains {
+            FileSystem.kind(of: root.appendingPathComponent($0)) == .file
+        }
+    }
+
     /// The kind a file name implies, or nil when it must be given.
     package static func kind(forFileName path: String) -> String? {
         let name = (path as NSString).lastPathComponent

@@ -42,7 +42,7 @@ public enum ConfigLoader {
         readProject(top.table("project"), into: &config)
         config.versions = top.tables("version").compactMap(readVersion)
         // A Python manifest's versions are PEP 440: so may its tags be (`v2.14.0b1`).
-        config.project.tagFormat.readsPEP440 = ManifestReaders.comparesByPEP440(config.versions)
+        config.project.tagFormat.readsPEP440 = ManifestReaders.readsPEP440Tags(config.versions, root: root)
         if let build = top.table("build") { config.build = readBuild(build) }
         config.targets = top.tables("target").compactMap(readTarget)
         if let archive = top.table("archive") { config.archive = readArchive(archive) }

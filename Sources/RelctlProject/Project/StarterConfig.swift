@@ -688,7 +688,10 @@ public enum StarterConfig {
 
     /// The `[workspace]` to offer, or nil when the repository is one package.
     package static func workspaceOffer(root: URL, detected: [String], tags: [String]) -> WorkspaceOffer? {
-        let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
+        var declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
+        // An entry naming no folder (swr's `core` in pnpm-workspace.yaml) would be written as a
+        // member `check` refuses: only what matches something is listed.
+        declared.members.removeAll { WorkspaceMembers.folders(matching: [$0], root: root).isEmpty }
         let folders = MemberDiscovery.folders(root: root, members: declared.members, excluded: declared.excluded)
         guard folders.count >= 2 else { return nil }
         // A negated glob (pnpm's `!**/test/**`) that leaves a folder out: the folders, named one by one.

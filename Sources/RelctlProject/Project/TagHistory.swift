@@ -101,11 +101,17 @@ package struct TagHistory {
             if dated.count * 2 > familyRecent.count, Set(dated.map(\.version.major)).count >= 2 { scheme = .calver }
         }
         let others = candidates.count - members.count
+        // Tags of another spelling made after the newest of this one (pip-tools' `v7.5.0` and
+        // `v7.5.1` after 123 bare tags): said as newer, since the project may have switched.
+        let newer = candidates.filter { $0.family != family && $0.date > newest.date }
+            .sorted { $0.date > $1.date }
+        let spelledOtherwise =
+            newer.isEmpty
+            ? "; \(others) older tag\(others == 1 ? " is" : "s are") spelled otherwise: not releases of this format, and bump never proposes their versions"
+            : "; \(others) tag\(others == 1 ? " is" : "s are") spelled otherwise, \(newer.count == others ? (others == 1 ? "newer" : "all newer") : "\(newer.count) of them newer") (\(newer[0].tag)): not releases of this format, and bump never proposes their versions; if the project now spells its tags that way, change tag-format"
         note =
             "like the \(members.count) existing tag\(members.count == 1 ? "" : "s") (\(newest.tag))"
-            + (others == 0
-                ? ""
-                : "; \(others) older tag\(others == 1 ? " is" : "s are") spelled otherwise: not releases of this format, and bump never proposes their versions")
+            + (others == 0 ? "" : spelledOtherwise)
             + (scheme == .calver ? "; calendar versions" : "")
     }
 

@@ -251,13 +251,26 @@ package struct MemberTagSeries: Equatable {
         // Else the member holding the highest version the series released, when only one holds
         // it: on a maintenance branch (vite's `v6.2`, packages/vite at 6.2.6) the newest tags
         // are main's, and test apps hold `1.0.0`s the series released long ago.
+        // A member with a few tags of its own whose series stopped below the version it holds
+        // (regex's one `regex-1.3.7` of 2020, the crate at 1.13.1 tagged `1.13.1`) may own it too.
+        func ownLatest(_ member: DiscoveredMember) -> SemanticVersion? {
+            guard let entry = own.first(where: { $0.member.folder == member.folder }) else { return nil }
+            return entry.tags.compactMap { tag in
+                ([member.name] + (member.packageName.map { [$0] } ?? [])).lazy.compactMap {
+                    TagHistory.release(in: tag, project: $0)?.version
+                }.first
+            }.max()
+        }
         func owner(holdingOneOf releases: [(String, SemanticVersion)]) -> (DiscoveredMember, String)? {
             var found: [(member: DiscoveredMember, tag: String, version: SemanticVersion)] = []
             // An example app (tauri's `examples/file-associations` at 1.0.0) never owns the series.
-            for member in untagged where !StarterConfig.isFixture(member.folder) {
+            for member in members where !StarterConfig.isFixture(member.folder) {
                 guard let held = member.version.flatMap({ try? SemanticVersion(parsing: $0) }),
                     let release = releases.first(where: { held.hasSamePrecedence(as: $0.1) })
                 else { continue }
+                let tagged = !untagged.contains { $0.folder == member.folder }
+                if tagged, let latest = ownLatest(member), !(latest < release.1) { continue }
+                if tagged, ownLatest(member) == nil { continue }
                 found.append((member, release.0, release.1))
             }
             guard let highest = found.map(\.version).max() else { return nil }

@@ -116,7 +116,8 @@ package enum VersionPlan {
                 BranchRule.applying(to: branch, in: member.config.branches)
                 ?? VersionBump.changesetsPrereleaseRule(config: member.config)
             let latest = try await histories[index].latest(
-                seenFrom: target, git: git, named: BranchRule.prereleaseNames(in: member.config.branches))
+                seenFrom: target, git: git, named: BranchRule.prereleaseNames(in: member.config.branches),
+                held: VersionBump.heldVersions(config: member.config))
             starts.append(
                 VersionBump.walkStarts(history: histories[index], rule: rule, latest: latest).map { since in
                     requests.append(SharedHistoryWalk.Request(history: histories[index], since: since))

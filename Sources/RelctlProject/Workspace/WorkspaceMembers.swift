@@ -278,7 +278,7 @@ package enum WorkspaceMembers {
             member.project.name = detectedName(url, folder)
             member.versions = detectedVersions(url)
         }
-        member.project.tagFormat.readsPEP440 = ManifestReaders.comparesByPEP440(member.versions)
+        member.project.tagFormat.readsPEP440 = ManifestReaders.readsPEP440Tags(member.versions, root: url)
         if !ownFormat {
             do {
                 var format = try workspace.tagFormat(for: member.project.name, scheme: member.project.tagFormat.scheme)
