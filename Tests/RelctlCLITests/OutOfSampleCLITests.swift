@@ -283,4 +283,77 @@ import Testing
         #expect(try Self.field(bump.stdout, "previous") as? String == "v2.5.0-beta.0", "\(bump)")
         #expect(try Self.field(bump.stdout, "next") as? String == "2.5.0-beta.1", "\(bump)")
     }
+
+    /// nats.go keeps `Version = "1.53.1"` in nats.go and updates it in every release commit (its
+    /// 1.53.0 was tagged with 1.52.0 there and re-released as 1.53.1 to fix it). `init` writes a
+    /// `[[version]]` for a Go constant that names the latest release, so `validate-tag` checks it
+    /// and `bump --write` moves it; a constant holding another version (`minGoVersion`) is left.
+    @Test func initListsTheGoVersionConstantThatNamesTheLatestRelease() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module github.com/nats-io/nats.go\n\ngo 1.22\n")
+        try repo.directory.write(
+            "nats.go", "package nats\n\nconst (\n\tVersion                   = \"1.53.1\"\n\tDefaultURL = \"nats://127.0.0.1:4222\"\n)\n")
+        try repo.directory.write("tools.go", "package nats\n\nconst minGoVersion = \"1.21.0\"\n")
+        try Self.commit(repo, "Release v1.53.1", day: 1)
+        try repo.git("tag", "v1.53.1")
+        try Self.commit(repo, "fix: reconnect", day: 2, files: ["conn.go": "package nats\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("[[version]]\npath = \"nats.go\"\nkind = \"regex\""), "\(config)")
+        #expect(!config.contains("path = \"tools.go\""), "\(config)")
+        #expect(try relctl(["validate-tag", "v1.53.1"], in: repo.url).status == 0)
+        let write = try relctl(["bump", "--write"], in: repo.url)
+        #expect(write.status == 0, "\(write)")
+        #expect(try repo.directory.read("nats.go").contains("\tVersion                   = \"1.53.2\"\n"))
+        #expect(try repo.directory.read("tools.go").contains("\"1.21.0\""))
+    }
+
+    /// swift-snapshot-testing cloned as `snap`: the project was named after the folder; it is
+    /// the name Package.swift gives.
+    @Test func initNamesASwiftPackageAsItsManifestDoes() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "Package.swift",
+            "// swift-tools-version:5.9\nimport PackageDescription\n\nlet package = Package(\n  name: \"swift-snapshot-testing\",\n  products: []\n)\n")
+        try Self.commit(repo, "chore: start", day: 1)
+        try repo.git("tag", "1.18.0")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("name = \"swift-snapshot-testing\""), "\(config)")
+    }
+
+    /// lerna's fixed mode (lerna, trpc): the line's version is in `lerna.json`, the packages pin
+    /// each other exactly (`"@trpc/server": "11.18.0"` in `@trpc/client`), and the root
+    /// package-lock.json records each package's version. `bump --write` left all three behind
+    /// (only the package.json files moved); now the release commit's files all move.
+    @Test func aLernaLockstepReleaseWritesLernaJsonTheSiblingPinsAndTheRootLock() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "package.json", "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n")
+        try repo.directory.write("lerna.json", "{\n  \"packages\": [\"packages/*\"],\n  \"version\": \"11.18.0\"\n}\n")
+        try repo.directory.write(
+            "packages/server/package.json", "{\n  \"name\": \"@trpc/server\",\n  \"version\": \"11.18.0\"\n}\n")
+        try repo.directory.write(
+            "packages/client/package.json",
+            "{\n  \"name\": \"@trpc/client\",\n  \"version\": \"11.18.0\",\n  \"peerDependencies\": {\n    \"@trpc/server\": \"11.18.0\",\n    \"@tanstack/query\": \"5.0.0\"\n  }\n}\n")
+        try repo.directory.write(
+            "package-lock.json",
+            "{\n  \"name\": \"root\",\n  \"lockfileVersion\": 3,\n  \"packages\": {\n    \"\": {\n      \"name\": \"root\"\n    },\n    \"packages/client\": {\n      \"name\": \"@trpc/client\",\n      \"version\": \"11.18.0\"\n    },\n    \"packages/server\": {\n      \"name\": \"@trpc/server\",\n      \"version\": \"11.18.0\"\n    }\n  }\n}\n")
+        try Self.commit(repo, "chore: release 11.18.0", day: 1)
+        try repo.git("tag", "v11.18.0")
+        try Self.commit(repo, "fix: a link", day: 2, files: ["packages/client/src/a.ts": "a\n"])
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("path = \"lerna.json\"\nkind = \"npm\""), "\(config)")
+        let write = try relctl(["bump", "--write"], in: repo.url)
+        #expect(write.status == 0, "\(write)")
+        #expect(try repo.directory.read("lerna.json").contains("\"version\": \"11.18.1\""))
+        let client = try repo.directory.read("packages/client/package.json")
+        #expect(client.contains("\"@trpc/server\": \"11.18.1\""), "\(client)")
+        #expect(client.contains("\"@tanstack/query\": \"5.0.0\""), "another scope's pin stays: \(client)")
+        let lock = try repo.directory.read("package-lock.json")
+        #expect(!lock.contains("11.18.0") && lock.components(separatedBy: "11.18.1").count == 3, "\(lock)")
+        #expect(try relctl(["validate-tag", "v11.18.1"], in: repo.url).status == 0)
+    }
 }

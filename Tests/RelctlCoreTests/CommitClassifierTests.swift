@@ -70,6 +70,23 @@ import Testing
         #expect(kept.flatMap(\.entries).count == 2, "\(kept)")
     }
 
+    /// nats.go's subjects: `[ADDED] …` is a feat, `[FIXED] …` a fix, `[BREAKING] …` breaking;
+    /// `[IMPROVED]` and `[skip ci]` name no type.
+    @Test func aBracketedChangeTypeIsRead() {
+        #expect(ConventionalCommit(subject: "[ADDED] AllowMsgSchedules field (#1942)", body: "")?.type == "feat")
+        #expect(ConventionalCommit(subject: "[FIXED] omitempty on AllowMsgTTL", body: "")?.type == "fix")
+        #expect(ConventionalCommit(subject: "[Breaking] drop Go 1.20", body: "")?.isBreaking == true)
+        #expect(ConventionalCommit(subject: "[IMPROVED] subject validation", body: "") == nil)
+        #expect(ConventionalCommit(subject: "[skip ci] docs", body: "") == nil)
+        #expect(ConventionalCommit(subject: "[ADDED]", body: "") == nil)
+        var bump = BumpCollector()
+        bump.add(record(2, "[ADDED] KV sources"))
+        bump.add(record(1, "[FIXED] a leak"))
+        #expect(bump.finish().level == .minor)
+        let sections = CommitClassifier(settings: NotesSettings()).sections(for: [record(1, "[ADDED] KV sources")])
+        #expect(sections.map(\.title) == ["Features"] && sections[0].entries.map(\.summary) == ["KV sources"])
+    }
+
     @Test func aReapplyRevertsTheRevertSoTheOriginalChangeStays() {
         // What git 2.43+ writes when a revert is reverted.
         let original = record(1, "feat: add x")

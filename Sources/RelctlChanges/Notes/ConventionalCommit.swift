@@ -85,6 +85,7 @@ package struct ConventionalCommit: Sendable, Equatable {
         _ subject: String
     ) -> (type: String, scope: String?, bang: Bool, description: String)? {
         let bytes = Array(subject.utf8)
+        if bytes.first == UInt8(ascii: "[") { return bracketHeader(bytes) }
         var index = 0
         while index < bytes.count, isTypeCharacter(bytes[index]) { index += 1 }
         guard index > 0, let first = bytes.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A)
@@ -109,6 +110,24 @@ package struct ConventionalCommit: Sendable, Equatable {
         let description = String(decoding: bytes[(index + 2)...], as: UTF8.self).trimmingSpaces()
         guard !description.isEmpty else { return nil }
         return (type, scope, bang, description)
+    }
+
+    /// The change types a bracketed word names (NATS' `[ADDED]`, `[FIXED]`, `[BREAKING]`): the
+    /// words that say what a conventional type says; any other (`[IMPROVED]`, `[skip ci]`) is no type.
+    static let bracketTypes: [String: String] = [
+        "added": "feat", "add": "feat", "new": "feat", "feature": "feat", "feat": "feat",
+        "fixed": "fix", "fix": "fix", "bugfix": "fix", "breaking": "breaking",
+    ]
+
+    /// `[ADDED] description`: a change type in brackets, as nats.go and nats-server write their
+    /// subjects; `[BREAKING]` is a breaking change.
+    private static func bracketHeader(_ bytes: [UInt8]) -> (type: String, scope: String?, bang: Bool, description: String)? {
+        guard let close = bytes.prefix(12).firstIndex(of: UInt8(ascii: "]")) else { return nil }
+        let word = String(decoding: bytes[1..<close], as: UTF8.self).lowercased()
+        guard let type = bracketTypes[word] else { return nil }
+        let description = String(decoding: bytes[(close + 1)...], as: UTF8.self).trimmingSpaces()
+        guard !description.isEmpty else { return nil }
+        return (type, nil, type == "breaking", description)
     }
 
     /// A footer's first line: `Token: value` or `Token #value`, token `[A-Za-z0-9-]+` or `BREAKING CHANGE`.

@@ -268,7 +268,10 @@ package enum CompanionFinder {
         let text = TextFile.decode(data)
         let scan = JSONStringLines(text)
         guard let name = scan.entry(at: ["name"])?.value else { return [] }
-        var companions = pins(in: scan, prefix: [], own: name, file: display(manifest, root: root))
+        var companions = pins(
+            in: scan, prefix: [], own: name, file: display(manifest, root: root),
+            version: scan.entry(at: ["version"])?.value)
+        companions += workspaceLock(of: manifest, root: root)
         let lock = manifest.deletingLastPathComponent().appendingPathComponent("package-lock.json")
         if let lockData = (try? ProjectFile.open(location: lock))?.data() {
             let lockScan = JSONStringLines(TextFile.decode(lockData))
@@ -292,18 +295,51 @@ package enum CompanionFinder {
         return companions
     }
 
+    /// The package's entry in the lock of the npm workspace holding it (lerna's root
+    /// `package-lock.json`, `packages["packages/lerna"].version`): the nearest folder above the
+    /// manifest's, up to `root`, with a lock that has an entry for it.
+    private static func workspaceLock(of manifest: URL, root: URL) -> [Companion] {
+        let top = root.standardizedFileURL.path
+        let folder = manifest.deletingLastPathComponent().standardizedFileURL.path
+        guard folder.hasPrefix(top + "/") else { return [] }
+        var parts = folder.dropFirst(top.count + 1).split(separator: "/").map(String.init)
+        var relative: [String] = []
+        while let last = parts.popLast() {
+            relative.insert(last, at: 0)
+            let lock = (parts + ["package-lock.json"]).joined(separator: "/")
+            guard let file = try? ProjectFile.open(lock, in: root), file.isRegularFile, let data = file.data() else {
+                continue
+            }
+            let key = relative.joined(separator: "/")
+            let scan = JSONStringLines(TextFile.decode(data))
+            guard let entry = scan.entry(at: ["packages", key, "version"]) else { return [] }
+            return [
+                Companion(
+                    kind: .npmLock, file: lock, line: entry.line, text: entry.value,
+                    what: "package-lock.json packages[\"\(key)\"] version", column: entry.column)
+            ]
+        }
+        return []
+    }
+
     /// Exact pins on the package's own per-platform packages (`"git-cliff-linux-x64": "2.6.1"`
-    /// in `git-cliff`'s optionalDependencies): names that start with the package's own name and a dash.
-    private static func pins(in scan: JSONStringLines, prefix: [String], own name: String, file: String) -> [Companion]
-    {
+    /// in `git-cliff`'s optionalDependencies): names that start with the package's own name and a
+    /// dash; and, given the package's `version`, exact pins at that version on packages of its
+    /// own npm scope (trpc's `"@trpc/server": "11.18.0"` in `@trpc/client`, released in lockstep).
+    private static func pins(
+        in scan: JSONStringLines, prefix: [String], own name: String, file: String, version: String? = nil
+    ) -> [Companion] {
         let bare = name.split(separator: "/").last.map(String.init) ?? name
+        let scope = name.hasPrefix("@") ? name.split(separator: "/").first.map { $0 + "/" } : nil
         return scan.entries.compactMap { entry in
             guard entry.path.count == prefix.count + 2, Array(entry.path.prefix(prefix.count)) == prefix,
                 npmDependencyTables.contains(entry.path[prefix.count])
             else { return nil }
             let dependency = entry.path[prefix.count + 1]
             let dependencyBare = dependency.split(separator: "/").last.map(String.init) ?? dependency
-            guard dependencyBare.hasPrefix(bare + "-"), (try? SemanticVersion(parsing: entry.value)) != nil else {
+            let sibling = scope.map { dependency.hasPrefix($0) && dependency != name } == true && entry.value == version
+            guard dependencyBare.hasPrefix(bare + "-") || sibling, (try? SemanticVersion(parsing: entry.value)) != nil
+            else {
                 return nil
             }
             return Companion(

@@ -34,8 +34,9 @@ package enum NestedGoModules {
                     return
                 }
                 guard !skipped(name) else { return }
-                var status = stat()
-                if lstat(root.appendingPathComponent(path).path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                if FileSystem.statusIfPresent(atPath: root.appendingPathComponent(path).path, followingLinks: false)?
+                    .isDirectory == true
+                {
                     queue.append(path)
                 }
             }

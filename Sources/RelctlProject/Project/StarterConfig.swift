@@ -356,9 +356,12 @@ public enum StarterConfig {
             found.excluded = NestedGoModules.ownLines(root: root, tags: Set(tags.map(\.name)), latest: latest)
         }
         if let offer = found.workspace, !offer.active { listLockstepPackages(&found, root: root, detected: detected, tags: tags) }
+        if found.workspace?.active != true { listLernaVersion(&found, root: root) }
         if adoptingSourceVersions, found.workspace?.active != true {
             let listed = found.versions.count
-            adoptUnlocatedVersions(&found, root: root)
+            let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)
+            adoptUnlocatedVersions(
+                &found, root: root, latest: format.flatMap { ReleaseHistory(tags: tags, format: $0).latest?.version })
             if found.versions.count != listed {
                 found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
             }
@@ -582,6 +585,25 @@ public enum StarterConfig {
                 UnlocatedVersion(
                     path: path, version: version, shown: "`\(declaration)`", kind: "swift", pattern: pattern))
         }
+        // Go: a constant the release commit updates beside the tag (nats.go's `Version = "1.53.1"`
+        // in nats.go; its 1.53.0 was tagged with 1.52.0 there and re-released to fix it), named
+        // `Version` or after the project, in a top-level file or in `version/`.
+        if FileSystem.exists(root.appendingPathComponent("go.mod")) {
+            let inVersion = ((try? FileSystem.names(in: root.appendingPathComponent("version"))) ?? []).map { "version/" + $0 }
+            let goFiles = (names + inVersion.sorted()).filter { $0.hasSuffix(".go") && !$0.hasSuffix("_test.go") }
+            let stem = letters(project)
+            let declaration =
+                #"(?m)^[ \t]*(?:(?:const|var)[ \t]+)?((?i:(?:\#(stem))?version))[ \t]*(?:string[ \t]*)?=[ \t]*"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
+            for path in goFiles.prefix(200) where !named.contains(path) {
+                guard let text = read(path), let regex = try? Regex(declaration), let match = text.firstMatch(of: regex),
+                    let name = match.output[1].substring, let version = match.output[2].substring
+                else { continue }
+                found.append(
+                    UnlocatedVersion(
+                        path: path, version: String(version), shown: "`\(name) = \"\(version)\"`", kind: "regex",
+                        pattern: #"\b"# + name + #"[ \t]*(?:string[ \t]*)?=[ \t]*"v?(?<version>[^"]+)""#))
+            }
+        }
         return found
     }
 
@@ -589,8 +611,13 @@ public enum StarterConfig {
     /// the project's version: the one the manifests already listed hold, else the one most of these
     /// files hold (SwiftFormat's `let swiftFormatVersion` and podspec). A file holding another
     /// version stays a note, said out loud.
-    package static func adoptUnlocatedVersions(_ found: inout Findings, root: URL) {
-        let candidates = unlocatedVersionEntries(root: root, named: Set(found.versions.map(\.path)), project: found.name)
+    package static func adoptUnlocatedVersions(_ found: inout Findings, root: URL, latest: SemanticVersion? = nil) {
+        var candidates = unlocatedVersionEntries(root: root, named: Set(found.versions.map(\.path)), project: found.name)
+        // A Go constant is the project's version only when it names the latest release: the tag
+        // is the module's version, and a constant holding another is something else's.
+        candidates.removeAll { entry in
+            entry.path.hasSuffix(".go") && latest.map { (try? SemanticVersion(parsing: entry.version)) != $0 } ?? true
+        }
         guard !candidates.isEmpty else { return }
         let listed = found.versions.lazy.compactMap { entry -> String? in
             let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) ?? "plain"
@@ -603,6 +630,17 @@ public enum StarterConfig {
         for entry in candidates where entry.version == version {
             found.versions.append((entry.path, entry.kind, entry.pattern))
         }
+    }
+
+    /// lerna's fixed mode keeps the line's version in `lerna.json` (`"version": "10.0.1"`), and
+    /// its release commit writes it with the packages (lerna's, trpc's): a `[[version]]` of kind
+    /// npm (`"independent"` is no version: each package has its own).
+    private static func listLernaVersion(_ found: inout Findings, root: URL) {
+        guard !found.versions.contains(where: { $0.path == "lerna.json" }),
+            let text = try? ManifestReaders.read(VersionSource(path: "lerna.json", kind: "npm"), root: root).text,
+            (try? SemanticVersion(parsing: text)) != nil
+        else { return }
+        found.versions.append(("lerna.json", "npm", nil))
     }
 
     /// An npm workspace released in lockstep (one tag series, one version): every published
@@ -1280,6 +1318,16 @@ public enum StarterConfig {
             return name
         }
         if let name = setupConfigName(root: root) { return name }
+        // SwiftPM's `Package(name: "swift-snapshot-testing")`, read without running the manifest;
+        // a name built by an expression is not a string literal and is not taken.
+        if detected.contains("Package.swift"),
+            let file = try? ProjectFile.open("Package.swift", in: root), case .whole(let data)? = file.data(limit: 1 << 20),
+            let name = SwiftPackageManifest(TextFile.decode(data))
+                .declarations(#"Package\(\s*name:\s*"([^"\\]+)""#).first?.name,
+            !name.isEmpty, !name.contains("/"), !name.contains("\\")
+        {
+            return name
+        }
         // The name becomes archive and folder names: a folder called `a\b` must not give archives
         // that Windows would unpack into two folders.
         return String(
