@@ -356,4 +356,44 @@ import Testing
         #expect(!lock.contains("11.18.0") && lock.components(separatedBy: "11.18.1").count == 3, "\(lock)")
         #expect(try relctl(["validate-tag", "v11.18.1"], in: repo.url).status == 0)
     }
+
+    /// pytest takes its version from its tags and tags `X.Y.0.dev0` on `main` as X.Y's work begins.
+    /// Read as PEP 440 now, `8.5.0.dev0` opens 8.5.0's development (as grpc-go's `v1.80.0-dev`),
+    /// not a counter to continue (`8.5.0-dev.1`), and a breaking change after it gives 9.0.0.
+    /// prometheus' VERSION at `3.11.0-rc.0`, cut on its release branch, is promoted, not continued.
+    @Test func aPEP440DevelopmentTagOpensItsFinalAndABreakingChangeGoesBeyond() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "pyproject.toml", "[project]\nname = \"pytest\"\ndynamic = [\"version\"]\n\n[tool.setuptools_scm]\n")
+        try repo.directory.write("relctl.toml", "[project]\nname = \"pytest\"\ntag-format = \"{version}\"\n")
+        try Self.commit(repo, "chore: start", day: 1)
+        try repo.git("tag", "8.4.2")
+        try Self.commit(repo, "chore: open 8.5", day: 2)
+        try repo.git("tag", "8.5.0.dev0")
+        try Self.commit(repo, "fix: a fixture", day: 2, files: ["a.py": "a\n"])
+        func next() throws -> String? {
+            let bump = try relctl(["bump", "--json"], in: repo.url)
+            #expect(bump.status == 0, "\(bump)")
+            return try Self.field(bump.stdout, "next") as? String
+        }
+        #expect(try next() == "8.5.0")
+        try Self.commit(repo, "feat!: drop Python 3.9", day: 3, files: ["b.py": "b\n"])
+        #expect(try next() == "9.0.0")
+
+        let prometheus = try GitRepository()
+        try prometheus.directory.write("relctl.toml", "[project]\nname = \"prometheus\"\n\n[[version]]\npath = \"VERSION\"\n")
+        try prometheus.directory.write("VERSION", "3.10.0\n")
+        try Self.commit(prometheus, "chore: 3.10.0", day: 1)
+        try prometheus.git("tag", "v3.10.0")
+        try prometheus.git("checkout", "-q", "-b", "release-3.11")
+        try Self.commit(prometheus, "Release 3.11.0-rc.0", day: 2, files: ["VERSION": "3.11.0-rc.0\n"])
+        try prometheus.git("tag", "v3.11.0-rc.0")
+        try prometheus.git("checkout", "-q", "main")
+        try prometheus.git("merge", "-q", "--squash", "release-3.11")
+        try Self.commit(prometheus, "Merge release-3.11", day: 3)
+        try prometheus.git("branch", "-q", "-D", "release-3.11")
+        let plan = try relctl(["plan", "--json"], in: prometheus.url)
+        let members = try Self.field(plan.stdout, "members") as? [[String: Any]] ?? []
+        #expect(members.first?["next"] as? String == "3.11.0", "the rc's final, not nothing: \(plan)")
+    }
 }

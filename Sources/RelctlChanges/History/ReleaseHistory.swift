@@ -224,7 +224,8 @@ package struct ReleaseHistory: Sendable {
     ///
     /// A prerelease the project's manifests hold counts as contained though its tag is not: swr
     /// tagged `v2.5.0-beta.0` on its release branch and squash-merged it into `main`, whose
-    /// package.json holds 2.5.0-beta.0, so `main`'s next release is `2.5.0-beta.1`.
+    /// package.json holds 2.5.0-beta.0, so `main`'s next release is `2.5.0-beta.1`. Not a release
+    /// candidate, which the manifest rule promotes to its final (docs/versions.md).
     package func latest(
         seenFrom target: String, git: Git, named: Set<String>, held: Set<SemanticVersion> = []
     ) async throws -> Release? {
@@ -246,7 +247,11 @@ package struct ReleaseHistory: Sendable {
             }
             // A line found beside the finals once is skipped at once for its lower prereleases.
             if parallelLines.contains(where: { $0.hasSamePrecedence(as: release.version.final) }) { continue }
-            let isHeld = held.contains { $0.isPrerelease && $0.hasSamePrecedence(as: release.version) }
+            // A release candidate the manifest holds is promoted to its final instead (prometheus'
+            // VERSION at 3.11.0-rc.0 after cutting it on `release-3.11`: the next is 3.11.0).
+            let isHeld = held.contains {
+                $0.isPrerelease && !$0.isReleaseCandidate && $0.hasSamePrecedence(as: release.version)
+            }
             if !isHeld {
                 guard try await contained(release) else { continue }
             }

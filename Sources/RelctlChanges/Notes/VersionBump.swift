@@ -144,12 +144,20 @@ public struct VersionBump: Sendable, Equatable {
         } else if let last, last.version.isDevelopmentTag {
             // grpc-go tags `v1.80.0-dev` as 1.80's development opens: it is no release whose counter
             // continues (`1.80.0-dev.1`), it names the release in preparation, as a manifest's
-            // development marker does.
+            // development marker does. The changes since it may call for more (pytest tagged
+            // `8.5.0.dev0`, then a breaking change made it 9.0.0): above the final release below.
+            var next = last.version.final
+            var beyond = ""
+            if let final = history.releases.first(where: { !$0.version.isPrerelease && $0.version < last.version }),
+                next < step(final.version)
+            {
+                next = step(final.version)
+                beyond = ", as the changes since it call for a \(level.rawValue) after \(final.tag)"
+            }
             bump = VersionBump(
-                previousTag: last.tag, current: last.version, next: last.version.final, level: level,
-                commitCount: commitCount)
+                previousTag: last.tag, current: last.version, next: next, level: level, commitCount: commitCount)
             bump.notes.append(
-                "\(last.tag) marks the start of \(last.version.final)'s development (no counter to continue): the next release is \(last.version.final)"
+                "\(last.tag) marks the start of \(last.version.final)'s development (no counter to continue): the next release is \(next)\(beyond)"
             )
         } else if let last {
             bump = VersionBump(

@@ -160,8 +160,11 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     /// identifier, `dev`, `pre` or `snapshot`, with no counter (grpc-go's `v1.80.0-dev`, tagged on
     /// master as 1.80 begins). Such a tag is followed by its final, not by `-dev.1`.
     package var isDevelopmentTag: Bool {
-        guard prerelease.count == 1, case .alphanumeric(let word) = prerelease[0] else { return false }
-        return ["dev", "pre", "snapshot"].contains(word.lowercased())
+        guard case .alphanumeric(let word)? = prerelease.first else { return false }
+        // PEP 440's `.dev0` tag (pytest tags `8.5.0.dev0` on `main` as 8.5's work begins) reads
+        // as `-dev.0`: the same opening of a version's development, not a counter to continue.
+        if prerelease.count == 2 { return word.lowercased() == "dev" && prerelease[1] == .numeric("0") }
+        return prerelease.count == 1 && ["dev", "pre", "snapshot"].contains(word.lowercased())
     }
 
     /// A development marker: a prerelease naming no release of its own but the work towards its

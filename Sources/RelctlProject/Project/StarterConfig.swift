@@ -418,11 +418,7 @@ public enum StarterConfig {
     /// that the manifests disagree. It is left out and said.
     private static func dropPlaceholderVersions(_ found: inout Findings, root: URL) {
         guard found.versions.count > 1 else { return }
-        let held = found.versions.map { entry -> String? in
-            guard let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) else { return nil }
-            let source = VersionSource(path: entry.path, kind: kind, pattern: entry.pattern)
-            return (try? ManifestReaders.read(source, root: root))?.text.trimmingCharacters(in: .whitespaces)
-        }
+        let held = found.versions.map { versionHeld($0, root: root)?.text.trimmingCharacters(in: .whitespaces) }
         let placeholders = held.indices.filter { held[$0] == "0.0.0" }
         guard !placeholders.isEmpty, let real = held.indices.first(where: { held[$0] != nil && held[$0] != "0.0.0" })
         else { return }
@@ -619,11 +615,7 @@ public enum StarterConfig {
             entry.path.hasSuffix(".go") && latest.map { (try? SemanticVersion(parsing: entry.version)) != $0 } ?? true
         }
         guard !candidates.isEmpty else { return }
-        let listed = found.versions.lazy.compactMap { entry -> String? in
-            let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) ?? "plain"
-            let source = VersionSource(path: entry.path, kind: kind, pattern: entry.pattern)
-            return try? ManifestReaders.read(source, root: root).text
-        }.first
+        let listed = found.versions.lazy.compactMap { versionHeld($0, root: root, unknownAs: "plain")?.text }.first
         let counts = Dictionary(grouping: candidates, by: \.version).mapValues(\.count)
         let most = candidates.max { counts[$0.version]! < counts[$1.version]! }?.version
         guard let version = listed ?? most else { return }
@@ -643,6 +635,15 @@ public enum StarterConfig {
         found.versions.append(("lerna.json", "npm", nil))
     }
 
+    /// The version an entry of `Findings.versions` holds, read as its `[[version]]` will be; an
+    /// entry whose kind neither it nor its file name gives is read as `unknownAs` (nil: not read).
+    private static func versionHeld(
+        _ entry: (path: String, kind: String?, pattern: String?), root: URL, unknownAs fallback: String? = nil
+    ) -> ManifestVersion? {
+        guard let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) ?? fallback else { return nil }
+        return try? ManifestReaders.read(VersionSource(path: entry.path, kind: kind, pattern: entry.pattern), root: root)
+    }
+
     /// An npm workspace released in lockstep (one tag series, one version): every published
     /// member's package.json holding the line's version is a version of the release, as vue's
     /// release script writes all eleven (`init` listed only the private root's, and a release
@@ -653,9 +654,7 @@ public enum StarterConfig {
         guard !declared.members.isEmpty else { return }
         var line: SemanticVersion?
         if let first = found.versions.first {
-            let kind = first.kind ?? ManifestReaders.kind(forFileName: first.path) ?? "plain"
-            let source = VersionSource(path: first.path, kind: kind, pattern: first.pattern)
-            line = (try? ManifestReaders.read(source, root: root)).flatMap { try? SemanticVersion(parsing: $0.text) }
+            line = versionHeld(first, root: root, unknownAs: "plain").flatMap { try? SemanticVersion(parsing: $0.text) }
         } else if let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme) {
             line = ReleaseHistory(tags: tags, format: format).latest?.version
         }
@@ -711,11 +710,7 @@ public enum StarterConfig {
             found.tagFormat.replacingOccurrences(of: "{project}", with: found.name)
                 .replacingOccurrences(of: "{version}", with: version)
         }
-        let version = found.versions.first.flatMap { entry -> String? in
-            guard let kind = entry.kind ?? ManifestReaders.kind(forFileName: entry.path) else { return nil }
-            return try? ManifestReaders.read(VersionSource(path: entry.path, kind: kind, pattern: entry.pattern), root: root)
-                .text
-        }
+        let version = found.versions.first.flatMap { versionHeld($0, root: root)?.text }
         if let version, version.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil,
             !tags.contains(spelt(version))
         {
@@ -855,11 +850,7 @@ public enum StarterConfig {
     package static func ownSeries(
         of found: Findings, root: URL, tags: [String]
     ) -> (format: String, tag: String, manifest: String, coming: Bool)? {
-        guard let first = found.versions.first,
-            let kind = first.kind ?? ManifestReaders.kind(forFileName: first.path),
-            let held = try? ManifestReaders.read(
-                VersionSource(path: first.path, kind: kind, pattern: first.pattern), root: root)
-        else { return nil }
+        guard let first = found.versions.first, let held = versionHeld(first, root: root) else { return nil }
         let version = held.text.trimmingCharacters(in: .whitespaces)
         guard !version.isEmpty, let format = try? TagFormat(found.tagFormat, project: found.name) else { return nil }
         let chosenTag = format.prefix + version + format.suffix
