@@ -8,16 +8,15 @@ import Testing
 /// swift-crypto): each relctl bug they showed, rebuilt as a generated repository of the same
 /// shape and driven through the built binary as a new user would.
 @Suite(.removesTemporaries, .timeLimit(.minutes(30))) struct OutOfSampleCLITests {
+    // The back-test findings' helpers: a commit dated in January 2026, a field of a JSON object.
     @discardableResult
     static func commit(
         _ repo: GitRepository, _ message: String, day: Int, files: [String: String] = [:]
     ) throws -> String {
-        try repo.commit(message, files: files, date: String(format: "2026-01-%02dT10:00:00Z", day))
+        try BacktestFindingsCLITests.commit(repo, message, day: day, files: files)
     }
 
-    static func field(_ json: String, _ key: String) throws -> Any? {
-        (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?[key]
-    }
+    static func field(_ json: String, _ key: String) throws -> Any? { try BacktestFindingsCLITests.field(json, key) }
 
     /// marshmallow releases from `dev` (its default branch), jinja from `stable`: `init` there
     /// lists that branch in `[release] branches`, so the first `release --dry-run` is not refused

@@ -22,10 +22,10 @@ package enum NestedGoModules {
     package static func folders(root: URL) -> [String] {
         var found: [String] = []
         var queue = [""]
-        var read = 0
-        while let folder = queue.first, read < maximumFolders {
-            queue.removeFirst()
-            read += 1
+        var next = 0
+        while next < queue.count, next < maximumFolders {
+            let folder = queue[next]
+            next += 1
             let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
             try? FileSystem.forEachName(in: url) { name in
                 let path = folder.isEmpty ? name : folder + "/" + name

@@ -350,18 +350,18 @@ public enum StarterConfig {
         }
         found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
         found.workspace = workspaceOffer(root: root, detected: detected, tags: tags.map(\.name))
+        // The latest release in the chosen format: what a nested Go module or a Go constant is compared with.
+        // Read once, and only where one is compared with it.
+        lazy var latest = (try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme))
+            .flatMap { ReleaseHistory(tags: tags, format: $0).latest?.version }
         if detected.contains("go.mod"), found.workspace?.active != true {
-            let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)
-            let latest = format.flatMap { ReleaseHistory(tags: tags, format: $0).latest?.version }
             found.excluded = NestedGoModules.ownLines(root: root, tags: Set(tags.map(\.name)), latest: latest)
         }
         if let offer = found.workspace, !offer.active { listLockstepPackages(&found, root: root, detected: detected, tags: tags) }
         if found.workspace?.active != true { listLernaVersion(&found, root: root) }
         if adoptingSourceVersions, found.workspace?.active != true {
             let listed = found.versions.count
-            let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)
-            adoptUnlocatedVersions(
-                &found, root: root, latest: format.flatMap { ReleaseHistory(tags: tags, format: $0).latest?.version })
+            adoptUnlocatedVersions(&found, root: root, latest: latest)
             if found.versions.count != listed {
                 found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
             }
