@@ -395,4 +395,30 @@ import Testing
         let members = try Self.field(plan.stdout, "members") as? [[String: Any]] ?? []
         #expect(members.first?["next"] as? String == "3.11.0", "the rc's final, not nothing: \(plan)")
     }
+
+    /// trpc's and astro's private workspace roots are called `root`, lerna's `lerna-monorepo`,
+    /// svelte's `kit-monorepo`: init named the project (its archives, notes and release titles)
+    /// `root`. The word for the root's role is dropped; with nothing else left the folder names it.
+    /// A published package keeps its name whatever it is.
+    @Test func initDoesNotNameTheProjectAfterAPrivateRootsRole() throws {
+        func named(_ package: String) throws -> (config: String, folder: String) {
+            let repo = try GitRepository()
+            try repo.directory.write("package.json", package)
+            try repo.directory.write(
+                "packages/server/package.json", "{\"name\": \"@trpc/server\", \"version\": \"11.1.0\"}\n")
+            try Self.commit(repo, "chore: start", day: 1)
+            try repo.git("tag", "v11.1.0")
+            let made = try relctl(["init", "--quiet"], in: repo.url)
+            #expect(made.status == 0, "\(made)")
+            return (try repo.directory.read("relctl.toml"), repo.url.lastPathComponent)
+        }
+        let trpc = try named("{\"name\": \"root\", \"private\": true, \"workspaces\": [\"packages/*\"]}\n")
+        #expect(trpc.config.contains("name = \"\(trpc.folder)\"\n"), "\(trpc.config)")
+        let lerna = try named("{\"name\": \"lerna-monorepo\", \"private\": true, \"workspaces\": [\"packages/*\"]}\n")
+        #expect(lerna.config.contains("name = \"lerna\"\n"), "\(lerna.config)")
+        let biome = try named("{\"name\": \"@biomejs/monorepo\", \"private\": true}\n")
+        #expect(biome.config.contains("name = \"\(biome.folder)\"\n"), "\(biome.config)")
+        let published = try named("{\"name\": \"root\", \"version\": \"11.1.0\"}\n")
+        #expect(published.config.contains("name = \"root\"\n"), "\(published.config)")
+    }
 }

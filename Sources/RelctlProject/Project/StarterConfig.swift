@@ -1286,6 +1286,18 @@ public enum StarterConfig {
         return nil
     }
 
+    /// npm's name without its scope. A private root is often named for its role in the repository
+    /// (trpc's `root`, lerna's `lerna-monorepo`, pnpm's `monorepo-root`, `@biomejs/monorepo`): that
+    /// word names nothing released, so it is dropped, and a name of nothing else gives way to the
+    /// folder's. A published package's name is never changed.
+    static func packageName(_ name: String, isPrivate: Bool) -> String? {
+        let unscoped = name.split(separator: "/").last.map(String.init) ?? name
+        guard isPrivate else { return unscoped }
+        let roles: Set<String> = ["root", "mono", "monorepo", "workspace", "workspaces", "repository", "repo"]
+        let kept = unscoped.split(separator: "-").filter { !roles.contains($0.lowercased()) }
+        return kept.isEmpty ? nil : kept.joined(separator: "-")
+    }
+
     private static func projectName(root: URL, detected: [String]) -> String {
         if detected.contains("Cargo.toml"),
             let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: root)),
@@ -1296,9 +1308,10 @@ public enum StarterConfig {
         if detected.contains("package.json"),
             let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let name = object["name"] as? String
+            let name = object["name"] as? String,
+            let chosen = packageName(name, isPrivate: object["private"] as? Bool == true)
         {
-            return name.split(separator: "/").last.map(String.init) ?? name
+            return chosen
         }
         if detected.contains("go.mod"), let name = goModuleName(root: root) { return name }
         if detected.contains("pyproject.toml"),
