@@ -107,6 +107,30 @@ struct BranchRulesCLITests {
         #expect(github.next == "5.1.0" && github.branch == "release/5.*", "\(github)")
     }
 
+    /// setuptools' `maint/75.3`: `notes` of the unreleased changes on a maintenance branch start
+    /// where `bump` counts from, the range's latest release, not main's newer line (they said "No
+    /// notable changes" since `v6.0.0`, with a compare link from it).
+    @Test func unreleasedNotesOnAMaintenanceLineStartAtTheRangesLatestRelease() throws {
+        let repository = try GitRepository()
+        try repository.commit("feat: five", files: ["relctl.toml": Self.config])
+        try repository.git("tag", "-a", "v5.0.0", "-m", "v5.0.0")
+        try repository.commit("feat!: six", files: ["changes/4.txt": "feat!: six\n"])
+        try repository.git("tag", "-a", "v6.0.0", "-m", "v6.0.0")
+        try repository.git("checkout", "-q", "-b", "release/5.x", "v5.0.0")
+        try repository.commit("fix: a backport", files: ["changes/5.txt": "fix: a backport\n"])
+
+        let notes = try relctl(["notes", "--json"], in: repository.url)
+        #expect(notes.status == 0, "\(notes)")
+        #expect(notes.stdout.contains("\"previous\" : \"v5.0.0\""), "\(notes)")
+        #expect(notes.stdout.contains("a backport"), "\(notes)")
+        #expect(try Self.bump(repository).stdout == "5.0.1\n")
+        // On main the newest line is still the bound.
+        try repository.git("checkout", "-q", "main")
+        try repository.commit("fix: on main", files: ["changes/6.txt": "fix: on main\n"])
+        let onMain = try relctl(["notes", "--json"], in: repository.url)
+        #expect(onMain.stdout.contains("\"previous\" : \"v6.0.0\""), "\(onMain)")
+    }
+
     /// Every problem of every [[branch]] table is listed at once, exit 2.
     @Test func badBranchTablesAreListedTogether() throws {
         let repository = try GitRepository()

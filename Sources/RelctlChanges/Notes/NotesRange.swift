@@ -22,9 +22,11 @@ package struct NotesRange: Sendable, Equatable {
     /// `v1.0.0` start at `v0.9.0`, not at `v1.0.0-rc.2`), while prereleases of other versions
     /// (`v0.0.1-test.9` before `v0.1.0`) are real bounds. Unknown refs are `GitError.unknownRef` (exit 2).
     /// `version`: the tag's, when the caller resolved the release already (`relctl release`, `linux-package`).
+    /// `rule`: the `[[branch]]` rule of the branch the notes are read on.
     package static func resolve(
         git: Git, history: ReleaseHistory, skipPrereleases: Bool, tag: String?, version known: SemanticVersion? = nil,
-        from: String?, to: String?, namedPrereleases: Set<String> = [], held: Set<SemanticVersion> = []
+        from: String?, to: String?, namedPrereleases: Set<String> = [], held: Set<SemanticVersion> = [],
+        rule: BranchRule? = nil
     ) async throws -> NotesRange {
         var version = known
         // An existing release is read as the history reads it (`V1.2.0`, `v2.0`); a new tag strictly,
@@ -53,9 +55,13 @@ package struct NotesRange: Sendable, Equatable {
         if let version {
             previous = history.previous(before: version, skippingItsPrereleases: skipPrereleases)
         } else {
-            // As `bump` counts: a prerelease of another line does not bound them.
+            // As `bump` counts: a prerelease of another line does not bound them, and on a
+            // maintenance branch (`rule`) the range's latest release does, not main's newer line.
             previous = try await history.latest(
                 seenFrom: targetCommit, git: git, named: namedPrereleases, held: held)
+            if case .maintenance? = rule?.line {
+                previous = VersionBump.countedFrom(history: history, rule: rule, latest: previous)
+            }
         }
         return NotesRange(
             tag: releaseTag, version: version, previous: previous?.tag, previousCommit: previous?.commit,

@@ -57,7 +57,9 @@ public struct ReleaseNotesBuilder: Sendable {
             range = try await NotesRange.resolve(
                 git: git, history: history, skipPrereleases: config.notes.skipPrereleases, tag: tag, version: version,
                 from: from, to: to, namedPrereleases: BranchRule.prereleaseNames(in: config.branches),
-                held: tag == nil ? VersionBump.heldVersions(config: config) : [])
+                held: tag == nil ? VersionBump.heldVersions(config: config) : [],
+                rule: tag == nil && !config.branches.isEmpty
+                    ? BranchRule.applying(to: await BranchRule.currentBranch(git: git), in: config.branches) : nil)
         } catch {
             // Asked only when something failed: outside a repository that is the whole story.
             guard try await git.isRepository() else { throw GitError.notARepository(config.root.path) }
