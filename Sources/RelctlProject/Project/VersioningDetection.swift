@@ -140,7 +140,7 @@ package enum VersioningDetection {
     /// The range of a maintenance branch: the branch's own latest final release is below the
     /// repository's highest one, which the branch does not contain, and the branch's name carries
     /// that release's major (`v0.x`, `17.x.x`, `4.x`) and, for a minor line, its minor too
-    /// (`release-3.5`, `v1.9`, `8.4.x`). Nil on any other branch: a main line stays above every
+    /// (`release-3.5`, `v1.9`, `8.4.x`: a minor line when a later release of that major is not on it). Nil on any other branch: a main line stays above every
     /// release anywhere (pytest tags its releases on `8.4.x`, which `main` does not contain).
     package static func maintenanceLine(
         branch: String, history: ReleaseHistory, unmerged: Set<String>
@@ -160,7 +160,13 @@ package enum VersioningDetection {
             return (branch, range, "`\(branch)` is named after the line of its latest release \(own.tag)")
         }
         guard own.version < highest.version, unmerged.contains(highest.tag) else { return nil }
-        let minorLine = namesMinor && highest.version.major == own.version.major
+        // The minor line when the name gives it and its major went on elsewhere: setuptools'
+        // `maint/75.3` while main released 75.9.1 and then 84.0.0 (`75.x` would count from 75.9.1).
+        let minorLine =
+            namesMinor
+            && finals.contains {
+                $0.version.major == own.version.major && own.version < $0.version && unmerged.contains($0.tag)
+            }
         guard let range = VersionRange(minorLine ? "\(major).\(numbers[1]).x" : "\(major).x"), !range.contains(highest.version)
         else { return nil }
         return (
