@@ -41,4 +41,26 @@ struct OutOfSampleRound3CLITests {
         let bump = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(bump.stdout, "next") as? String == "75.3.1", "\(bump)")
     }
+
+    /// rustls tags `v/0.23.33`, its post-quantum crate `rustls-post-quantum-v/0.2.1`: init read
+    /// none of them ("no version tag yet") and plan proposed `v0.1.0`-like first releases.
+    @Test func initReadsTagsWithASlashAfterTheV() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["Cargo.toml": "[package]\nname = \"rustls\"\nversion = \"\(version)\"\nedition = \"2021\"\n"]
+        }
+        try Self.commit(repo, "Prepare 0.23.32", day: 1, files: manifest("0.23.32"))
+        try repo.git("tag", "v/0.23.32")
+        try Self.commit(repo, "Prepare 0.23.33", day: 2, files: manifest("0.23.33"))
+        try repo.git("tag", "v/0.23.33")
+        // The manifest moved on to a development version: no tag names what it holds.
+        try Self.commit(repo, "fix: a handshake bug", day: 3, files: manifest("0.24.0-dev.1"))
+        let made = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(made.status == 0, "\(made)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("tag-format = \"v/{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "current") as? String == "0.23.33", "\(bump)")
+        #expect(try Self.field(bump.stdout, "tag") as? String == "v/0.24.0", "\(bump)")
+    }
 }

@@ -115,8 +115,10 @@ package struct TagHistory {
             + (scheme == .calver ? "; calendar versions" : "")
     }
 
-    /// The text before the version is empty or a bare `v` (or `V`): tags of the whole repository.
-    package static func isGeneric(_ prefix: String) -> Bool { prefix.isEmpty || prefix == "v" || prefix == "V" }
+    /// The text before the version is empty or a bare `v` (or `V`, or rustls' `v/`): tags of the whole repository.
+    package static func isGeneric(_ prefix: String) -> Bool {
+        prefix.isEmpty || prefix == "v" || prefix == "V" || prefix == "v/"
+    }
 
     /// `tag` as a release of `project`: a version after nothing, `v`, or the project's name (in any
     /// case: Twisted's tags are `twisted-24.7.0`) and a separator (`ignore-`, `ignore-v`,
@@ -132,6 +134,8 @@ package struct TagHistory {
         var inner = Substring(tag.dropFirst(prefix.count))
         if inner.first == "v" || inner.first == "V" {
             prefix.append(inner.removeFirst())
+            // rustls' `v/0.23.33` and `rustls-post-quantum-v/0.2.1`.
+            if inner.first == "/" { prefix.append(inner.removeFirst()) }
         }
         guard inner.first?.isNumber == true,
             let version = ReleasedVersions.reading(String(inner), scheme: .calver)
