@@ -63,4 +63,77 @@ struct OutOfSampleRound3CLITests {
         #expect(try Self.field(bump.stdout, "current") as? String == "0.23.33", "\(bump)")
         #expect(try Self.field(bump.stdout, "tag") as? String == "v/0.24.0", "\(bump)")
     }
+
+    /// rand's workspace at the commit before 0.8.5: the root crate holds 0.8.5, the version about
+    /// to be tagged after the bare `0.8.4`, and rand_core holds 0.6.4, a version rand tagged in
+    /// 2019. init gave the bare series to rand_core; it is the root crate's, the one preparing the
+    /// series' next version.
+    @Test func theBareSeriesGoesToTheCratePreparingItsNextVersion() throws {
+        let repo = try GitRepository()
+        func crate(_ name: String, _ version: String) -> String {
+            "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\nedition = \"2018\"\n"
+        }
+        let workspace = "[workspace]\nmembers = [\"rand_core\", \"rand_chacha\"]\n\n"
+        try Self.commit(
+            repo, "Release 0.6.4", day: 1,
+            files: [
+                "Cargo.toml": workspace + crate("rand", "0.6.4"), "rand_core/Cargo.toml": crate("rand_core", "0.4.0"),
+                "rand_chacha/Cargo.toml": crate("rand_chacha", "0.3.1"),
+            ])
+        try repo.git("tag", "0.6.4")
+        try repo.git("tag", "rand_chacha-0.3.1")
+        try Self.commit(repo, "Release 0.8.4", day: 2, files: ["Cargo.toml": workspace + crate("rand", "0.8.4")])
+        try repo.git("tag", "0.8.4")
+        try Self.commit(repo, "rand_core 0.6.3", day: 3, files: ["rand_core/Cargo.toml": crate("rand_core", "0.6.3")])
+        try repo.git("tag", "rand_core-0.6.3")
+        try Self.commit(repo, "rand_core 0.6.4", day: 4, files: ["rand_core/Cargo.toml": crate("rand_core", "0.6.4")])
+        try Self.commit(repo, "Prepare 0.8.5", day: 5, files: ["Cargo.toml": workspace + crate("rand", "0.8.5")])
+        let made = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(made.status == 0, "\(made)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("rand = \"{version}\""), "\(config)")
+        #expect(!config.contains("rand_core = \"{version}\""), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        let members = try Self.field(plan.stdout, "members") as? [[String: Any]] ?? []
+        let rand = members.first { $0["name"] as? String == "rand" }
+        #expect(rand?["tag"] as? String == "0.8.5", "\(plan)")
+    }
+
+    /// crossbeam's `benchmarks` crate (publish = false, 0.0.0 beside an old `v0.0.0` tag) and
+    /// tonic's `tonic-protobuf` (publish = false at 0.14.0, the old lockstep tag `v0.14.0`) were
+    /// given the repository's bare series and planned as releases; tonic's `codegen`, a crate
+    /// without a version (Cargo: 0.0.0, never published), was planned as a first release.
+    @Test func anUnpublishedCrateNeverTakesTheBareSeriesOrAFirstRelease() throws {
+        let repo = try GitRepository()
+        func crate(_ name: String, _ version: String?, publish: Bool = true) -> String {
+            "[package]\nname = \"\(name)\"\n" + (version.map { "version = \"\($0)\"\n" } ?? "")
+                + (publish ? "" : "publish = false\n")
+        }
+        try Self.commit(
+            repo, "Release 0.14.0", day: 1,
+            files: [
+                "Cargo.toml": "[workspace]\nmembers = [\"tonic\", \"tonic-protobuf\", \"codegen\", \"benchmarks\"]\n",
+                "tonic/Cargo.toml": crate("tonic", "0.14.0"), "tonic-protobuf/Cargo.toml": crate("tonic-protobuf", "0.14.0"),
+                "codegen/Cargo.toml": crate("codegen", nil), "benchmarks/Cargo.toml": crate("benchmarks", "0.0.0", publish: false),
+            ])
+        try repo.git("tag", "v0.0.0")
+        try repo.git("tag", "v0.14.0")
+        try Self.commit(repo, "Release tonic 0.14.1", day: 2, files: ["tonic/Cargo.toml": crate("tonic", "0.14.1")])
+        try repo.git("tag", "v0.14.1")
+        try Self.commit(repo, "Release tonic 0.14.2", day: 2, files: ["tonic/Cargo.toml": crate("tonic", "0.14.2")])
+        try repo.git("tag", "tonic-v0.14.2")
+        try Self.commit(
+            repo, "Mark tonic-protobuf unpublished", day: 3,
+            files: ["tonic-protobuf/Cargo.toml": crate("tonic-protobuf", "0.14.0", publish: false)])
+        try Self.commit(repo, "fix: everywhere", day: 4, files: ["codegen/src/main.rs": "\n", "benchmarks/src/main.rs": "\n", "tonic/src/lib.rs": "\n", "tonic-protobuf/src/lib.rs": "\n"])
+        let made = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(made.status == 0, "\(made)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(!config.contains("= \"v{version}\""), "no member takes the bare series: \(config)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let members = try Self.field(plan.stdout, "members") as? [[String: Any]] ?? []
+        let planned = members.filter { $0["next"] is String }.compactMap { $0["name"] as? String }
+        #expect(planned == ["tonic"], "\(plan)")
+    }
 }

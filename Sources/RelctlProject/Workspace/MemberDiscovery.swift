@@ -131,12 +131,15 @@ package enum MemberDiscovery {
     }
 
     /// Whether the package in `folder` says it is never published: Cargo's `publish = false`
-    /// (or an empty registry list), npm's `"private": true`.
+    /// (or an empty registry list) or no `version`, npm's `"private": true`.
     package static func isUnpublished(_ folder: URL) -> Bool {
         if let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: folder)),
-            let publish = document.root["package"]?.table?["publish"]
+            let package = document.root["package"]?.table
         {
-            if publish.bool == false || publish.array?.isEmpty == true { return true }
+            if let publish = package["publish"], publish.bool == false || publish.array?.isEmpty == true { return true }
+            // Since Cargo 1.75 a package without `version` is 0.0.0 and never published (tonic's
+            // `codegen` and `interop`); `version.workspace = true` is a version.
+            if package["version"] == nil { return true }
         }
         if let object = npmManifest(folder), object["private"] as? Bool == true { return true }
         return false
@@ -261,11 +264,18 @@ package struct MemberTagSeries: Equatable {
                 }.first
             }.max()
         }
-        func owner(holdingOneOf releases: [(String, SemanticVersion)]) -> (DiscoveredMember, String)? {
+        /// `publishedOnly`: for the weakest reading, a member holding an old release of the series;
+        /// an unpublished crate at such a version (tonic's `tonic-protobuf` at 0.14.0, the old
+        /// lockstep tag) is not the project the series releases.
+        func owner(
+            holdingOneOf releases: [(String, SemanticVersion)], publishedOnly: Bool = false
+        ) -> (DiscoveredMember, String)? {
             var found: [(member: DiscoveredMember, tag: String, version: SemanticVersion)] = []
-            // An example app (tauri's `examples/file-associations` at 1.0.0) never owns the series.
-            for member in members where !StarterConfig.isFixture(member.folder) {
+            // An example app (tauri's `examples/file-associations` at 1.0.0) never owns the series,
+            // nor does a placeholder `0.0.0` (crossbeam's benchmarks crate beside a `v0.0.0` tag).
+            for member in members where !StarterConfig.isFixture(member.folder) && !(publishedOnly && member.unpublished) {
                 guard let held = member.version.flatMap({ try? SemanticVersion(parsing: $0) }),
+                    held != SemanticVersion(major: 0, minor: 0, patch: 0),
                     let release = releases.first(where: { held.hasSamePrecedence(as: $0.1) })
                 else { continue }
                 let tagged = !untagged.contains { $0.folder == member.folder }
@@ -278,9 +288,29 @@ package struct MemberTagSeries: Equatable {
             let chosen = top.count == 1 ? top[0] : top.first { $0.member.folder.isEmpty }
             return chosen.map { ($0.member, $0.tag) }
         }
+        // Else the member holding the series' next version, the release being prepared (rand's
+        // root crate at 0.8.5 after the tag 0.8.4; rustls at 0.24.0-dev.1 after v/0.23.43): the one
+        // member doing so, or the root among several. Before the reading of an old release, which
+        // gave rand's bare series to rand_core (at 0.6.4, a version rand once tagged).
+        func continuing(_ latest: (String, SemanticVersion)) -> DiscoveredMember? {
+            let base = latest.1.final
+            var steps = [base, base, base]
+            steps[0].patch = SemanticVersion.increment(base.patch)
+            (steps[1].minor, steps[1].patch) = (SemanticVersion.increment(base.minor), "0")
+            (steps[2].major, steps[2].minor, steps[2].patch) = (SemanticVersion.increment(base.major), "0", "0")
+            let next = members.filter { member in
+                guard !StarterConfig.isFixture(member.folder),
+                    !own.contains(where: { $0.member.folder == member.folder }),
+                    let held = member.version.flatMap({ try? SemanticVersion(parsing: $0) })
+                else { return false }
+                return steps.contains { $0.hasSamePrecedence(as: held.final) }
+            }
+            return next.count == 1 ? next[0] : next.first { $0.folder.isEmpty }
+        }
         if let latest = candidates.first,
             let (member, tag) = owner(holdingOneOf: candidates).map({ ($0.0, latest.0) })
-                ?? owner(holdingOneOf: bareReleases)
+                ?? continuing(latest).map({ ($0, latest.0) })
+                ?? owner(holdingOneOf: bareReleases, publishedOnly: true)
         {
             let spelled = TagHistory(tags: bareTags, project: "").format
             exceptions.removeAll { $0.0 == member.name }
