@@ -136,4 +136,34 @@ struct OutOfSampleRound3CLITests {
         let planned = members.filter { $0["next"] is String }.compactMap { $0["name"] as? String }
         #expect(planned == ["tonic"], "\(plan)")
     }
+
+    /// babel: one lightweight tag `@babel/core@7.23.2` of 2023, on a commit pushed by mistake, then
+    /// hundreds of `v7.x`/`v8.x` releases of every package together. init read a workspace of
+    /// separately tagged members (156 in babel, 154 never released) and plan proposed `v8.0.4`'s
+    /// packages as first releases. Member tags the history moved on from do not decide.
+    @Test func oneOldStrayMemberTagDoesNotMakeALockstepRepositoryAWorkspace() throws {
+        let repo = try GitRepository()
+        func packages(_ version: String) -> [String: String] {
+            [
+                "package.json": "{\"name\": \"babel\", \"private\": true, \"version\": \"\(version)\", \"workspaces\": [\"packages/*\"]}\n",
+                "packages/babel-core/package.json": "{\"name\": \"@babel/core\", \"version\": \"\(version)\"}\n",
+                "packages/babel-parser/package.json": "{\"name\": \"@babel/parser\", \"version\": \"\(version)\"}\n",
+            ]
+        }
+        try Self.commit(repo, "v7.23.2", day: 1, files: packages("7.23.2"))
+        try repo.git("tag", "@babel/core@7.23.2")
+        try repo.git("tag", "v7.23.2")
+        for patch in 3...14 {
+            try Self.commit(repo, "v7.23.\(patch)", day: patch, files: packages("7.23.\(patch)"))
+            try repo.git("tag", "v7.23.\(patch)")
+        }
+        try Self.commit(repo, "fix(parser): a crash", day: 20, files: ["packages/babel-parser/src/a.js": "\n"])
+        let made = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(made.status == 0, "\(made)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("tag-format = \"v{version}\""), "\(config)")
+        #expect(!config.contains("\n[workspace]"), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "7.23.15", "\(bump)")
+    }
 }

@@ -188,8 +188,13 @@ package struct MemberTagSeries: Equatable {
             && a.exceptions.map(\.format) == b.exceptions.map(\.format)
     }
 
-    /// Nil when no tag names a member.
-    package static func read(members: [DiscoveredMember], tags: [String]) -> MemberTagSeries? {
+    /// Nil when no tag names a member, or when the history moved on from the tags that do:
+    /// `TagHistory.staleAfter` bare releases made after the newest of them (`dates`, when each tag
+    /// was made). babel's one stray `@babel/core@7.23.2` of 2023, before 900 `v8.0.4`-like tags,
+    /// made init write 156 separately tagged members.
+    package static func read(
+        members: [DiscoveredMember], tags: [String], dates: [String: Int] = [:]
+    ) -> MemberTagSeries? {
         var own: [(member: DiscoveredMember, format: String, tags: [String])] = []
         var named: Set<String> = []
         // Only a tag starting with a member's name can be that member's: the others are not parsed
@@ -211,6 +216,13 @@ package struct MemberTagSeries: Equatable {
             own.append((member, generic(spelled, member: member), mine))
         }
         guard !own.isEmpty else { return nil }
+        if let newestNamed = named.compactMap({ dates[$0] }).max(), newestNamed > 0 {
+            let bareAfter = tags.lazy.filter { tag in
+                !named.contains(tag) && (dates[tag] ?? 0) > newestNamed
+                    && TagHistory.release(in: tag, project: "").map { TagHistory.isGeneric($0.prefix) } == true
+            }
+            if bareAfter.count >= TagHistory.staleAfter { return nil }
+        }
         // The format most tagged members use; a tie goes to the one sorting first, so the same tags
         // always give the same file.
         var votes: [String: Int] = [:]
