@@ -166,4 +166,41 @@ struct OutOfSampleRound3CLITests {
         let bump = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(bump.stdout, "next") as? String == "7.23.15", "\(bump)")
     }
+
+    /// date-fns' v2 branch: package.json's version is a sentence its publishing replaces, and
+    /// init listed it, so `check` refused init's own file (exit 2). With a real version, its
+    /// devDependency `@date-fns/date-fns-scripts` (0.0.6) was read as one of date-fns' platform
+    /// packages: `validate-tag` refused the release and `bump --write` wrote date-fns' version into
+    /// it; an unscoped `date-fns-tz` by another author was caught the same way.
+    @Test func aPlaceholderVersionIsNotListedAndAnotherPackagesPinIsNotMoved() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> String {
+            """
+            {
+              "name": "date-fns",
+              "version": "\(version)",
+              "dependencies": { "date-fns-tz": "1.3.7" },
+              "devDependencies": { "@date-fns/date-fns-scripts": "0.0.6" }
+            }
+
+            """
+        }
+        try Self.commit(
+            repo, "Release", day: 1,
+            files: ["package.json": manifest("DON'T CHANGE; IT'S SET AUTOMATICALLY DURING DEPLOYMENT; ALSO, USE YARN")])
+        try repo.git("tag", "v2.30.0")
+        try Self.commit(repo, "fix: parse", day: 2, files: ["src/parse.js": "\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let check = try relctl(["check"], in: repo.url)
+        #expect(check.status == 0, "\(check)")
+        #expect(!(try repo.directory.read("relctl.toml")).contains("path = \"package.json\""))
+
+        try repo.directory.write("relctl.toml", "[project]\nname = \"date-fns\"\n\n[[version]]\npath = \"package.json\"\n")
+        try Self.commit(repo, "chore: a version", day: 3, files: ["package.json": manifest("2.30.0")])
+        let valid = try relctl(["validate-tag", "v2.30.0"], in: repo.url)
+        #expect(valid.status == 0, "\(valid)")
+        let write = try relctl(["bump", "--set", "2.30.1", "--write"], in: repo.url)
+        #expect(write.status == 0, "\(write)")
+        #expect(try repo.directory.read("package.json") == manifest("2.30.1"))
+    }
 }

@@ -323,8 +323,8 @@ package enum CompanionFinder {
     }
 
     /// Exact pins on the package's own per-platform packages (`"git-cliff-linux-x64": "2.6.1"`
-    /// in `git-cliff`'s optionalDependencies): names that start with the package's own name and a
-    /// dash; and, given the package's `version`, exact pins at that version on packages of its
+    /// in `git-cliff`'s optionalDependencies): optional dependencies of the package's own scope whose
+    /// names start with the package's own name and a dash; and, given the package's `version`, exact pins at that version on packages of its
     /// own npm scope (trpc's `"@trpc/server": "11.18.0"` in `@trpc/client`, released in lockstep).
     private static func pins(
         in scan: JSONStringLines, prefix: [String], own name: String, file: String, version: String? = nil
@@ -337,8 +337,16 @@ package enum CompanionFinder {
             else { return nil }
             let dependency = entry.path[prefix.count + 1]
             let dependencyBare = dependency.split(separator: "/").last.map(String.init) ?? dependency
+            let dependencyScope =
+                dependency.hasPrefix("@") ? dependency.split(separator: "/").first.map { $0 + "/" } : nil
             let sibling = scope.map { dependency.hasPrefix($0) && dependency != name } == true && entry.value == version
-            guard dependencyBare.hasPrefix(bare + "-") || sibling, (try? SemanticVersion(parsing: entry.value)) != nil
+            // A platform package is optional and of the package's own scope: date-fns' devDependency
+            // `@date-fns/date-fns-scripts` (0.0.6) is a tool, and `bump --write` wrote date-fns'
+            // version into it.
+            let platform =
+                dependencyBare.hasPrefix(bare + "-") && dependencyScope == scope
+                && entry.path[prefix.count] == "optionalDependencies"
+            guard platform || sibling, (try? SemanticVersion(parsing: entry.value)) != nil
             else {
                 return nil
             }

@@ -1053,7 +1053,16 @@ public enum StarterConfig {
         guard let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return }
-        if object["version"] is String { found.versions.append(("package.json", nil, nil)) }
+        if let version = object["version"] as? String {
+            if (try? SemanticVersion(parsing: version)) != nil {
+                found.versions.append(("package.json", nil, nil))
+            } else {
+                // date-fns' v2 holds "DON'T CHANGE; IT'S SET AUTOMATICALLY DURING DEPLOYMENT": its
+                // publishing sets it from the tag. Listed, `check` refused init's own file.
+                found.tagIsTheVersion =
+                    "package.json's version (\(QuotedString.basic(version.count > 40 ? version.prefix(40) + "…" : version))) is no version: it is set when the package is published"
+            }
+        }
         // `bin` entries are scripts npm links on install, not per-platform binaries to archive.
         let bins =
             (object["bin"] as? [String: Any]).map { $0.keys.sorted() }
