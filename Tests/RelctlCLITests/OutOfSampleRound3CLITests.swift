@@ -203,4 +203,49 @@ struct OutOfSampleRound3CLITests {
         #expect(write.status == 0, "\(write)")
         #expect(try repo.directory.read("package.json") == manifest("2.30.1"))
     }
+
+    /// prettier keeps `X.(Y+1).0-dev` in package.json, on main and on its `v3.8.x` branch, and
+    /// lowers it to the release's version only in each release commit. relctl took the marker as
+    /// the floor: 3.9.0 where the project released 3.8.3 (18 of 20 points), and on `v3.8.x`
+    /// (init's `range = "3.8.x"`) plan exited 1, refusing init's own file. A marker that stood above
+    /// the previous release binds nothing; on a maintenance line one outside the range neither.
+    @Test func aDevelopmentMarkerThatStoodAboveThePreviousReleaseIsNoFloor() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["package.json": "{\n  \"name\": \"prettier\",\n  \"version\": \"\(version)\"\n}\n"]
+        }
+        try Self.commit(repo, "Release 3.8.0", day: 1, files: manifest("3.8.0"))
+        try repo.git("tag", "3.8.0")
+        try Self.commit(repo, "Bump to dev", day: 2, files: manifest("3.9.0-dev"))
+        try Self.commit(repo, "Fix a crash", day: 3, files: ["src/a.js": "a\n"])
+        try Self.commit(repo, "Release 3.8.1", day: 4, files: manifest("3.8.1"))
+        try repo.git("tag", "3.8.1")
+        try Self.commit(repo, "Bump to dev", day: 5, files: manifest("3.9.0-dev"))
+        try Self.commit(repo, "Fix another crash", day: 6, files: ["src/b.js": "b\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "3.8.2", "\(bump)")
+
+        // A marker the previous release was not made under still binds (grpc-go's `-dev`).
+        let grpc = try GitRepository()
+        try Self.commit(grpc, "Release 1.65.0", day: 1, files: manifest("1.65.0"))
+        try grpc.git("tag", "1.65.0")
+        try Self.commit(grpc, "Start 1.66.0", day: 2, files: manifest("1.66.0-dev"))
+        try Self.commit(grpc, "Fix a leak", day: 3, files: ["src/a.js": "a\n"])
+        try grpc.directory.write("relctl.toml", "[project]\nname = \"grpc\"\ntag-format = \"{version}\"\n\n[[version]]\npath = \"package.json\"\n")
+        let dev = try relctl(["bump", "--json"], in: grpc.url)
+        #expect(try Self.field(dev.stdout, "next") as? String == "1.66.0", "\(dev)")
+
+        // The maintenance branch holding main's marker: its range decides, and plan does not refuse.
+        try repo.git("checkout", "-q", "-b", "v3.8.x", "3.8.1")
+        try Self.commit(repo, "Keep the marker", day: 7, files: manifest("3.10.0-dev"))
+        try Self.commit(repo, "Fix on 3.8", day: 8, files: ["src/c.js": "c\n"])
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"prettier\"\ntag-format = \"{version}\"\n\n[[version]]\npath = \"package.json\"\n\n[[branch]]\nname = \"v3.8.x\"\nrange = \"3.8.x\"\n")
+        let line = try relctl(["plan", "--json"], in: repo.url)
+        #expect(line.status == 0, "\(line)")
+        let members = try Self.field(line.stdout, "members") as? [[String: Any]] ?? []
+        #expect(members.first?["next"] as? String == "3.8.2", "\(line)")
+    }
 }

@@ -100,6 +100,17 @@ public struct Git: Sendable {
         throw GitError.dubiousOwnership(path.isEmpty ? directory.path : String(path))
     }
 
+    /// The text of `path` (relative to this directory) as `revision` holds it; nil when it holds
+    /// no such file, or one larger than `limit` bytes (its size is asked first).
+    package func fileText(_ path: String, at revision: String, limit: Int = 1 << 20) async -> String? {
+        let object = "\(revision):./\(path)"
+        guard let size = try? await runUnchecked(["cat-file", "-s", object]), size.succeeded,
+            let bytes = Int(size.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)), bytes <= limit,
+            let shown = try? await runUnchecked(["cat-file", "blob", object]), shown.succeeded
+        else { return nil }
+        return shown.stdoutText
+    }
+
     /// The top of the work tree.
     package func topLevel() async throws -> URL {
         URL(

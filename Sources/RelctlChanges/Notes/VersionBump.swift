@@ -182,9 +182,26 @@ public struct VersionBump: Sendable, Equatable {
         let exists: (SemanticVersion) -> Bool = { history.taken($0) != nil }
         // Every manifest's version is a floor: it may already name the release in preparation
         // (a development marker or a released prerelease: its final, see `manifestIntent`).
-        if let intent = manifestIntent(config: config, history: history, rule: rule),
-            bump.next < intent.version || last == nil
-        {
+        var held = manifestIntent(config: config, history: history, rule: rule)
+        if let marker = held, marker.marker, let last, bump.next < marker.version {
+            if case .maintenance(let range)? = rule?.line, !range.contains(marker.version) {
+                // prettier's `v3.9.x` holds main's `3.10.0-dev`: the branch's range decides.
+                bump.notes.append(
+                    "\(marker.found.foundIn) holds \(marker.found.text), the development version of a release outside \(range) on `\(rule?.name ?? "")`: not a floor here"
+                )
+                held = nil
+            } else if let before = await git.fileText(marker.found.foundIn, at: last.commit + "^"),
+                before.contains(marker.found.text)
+            {
+                // prettier keeps `3.9.0-dev` on main and lowers it to 3.8.3 only in the release
+                // commit: a marker that stood above the previous release does not bind this one.
+                bump.notes.append(
+                    "\(marker.found.foundIn) held \(marker.found.text) already before \(last.tag) was released: the development marker does not bind the next release"
+                )
+                held = nil
+            }
+        }
+        if let intent = held, bump.next < intent.version || last == nil {
             let (found, floor, below) = (intent.found, intent.version, bump.next < intent.version)
             // Before the first tag the manifest's version has not shipped: it is the next one.
             let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
