@@ -248,4 +248,72 @@ struct OutOfSampleRound3CLITests {
         let members = try Self.field(line.stdout, "members") as? [[String: Any]] ?? []
         #expect(members.first?["next"] as? String == "3.8.2", "\(line)")
     }
+
+    /// The OpenTelemetry collector's changelog heads each release `## v1.65.0/v0.159.0`, its
+    /// stable modules' version and its 0.x modules'. init read the first, above the latest tag
+    /// `v0.159.0`, as the next release: `[versioning] changelog`, and plan proposed 1.65.0 (0 of 10
+    /// points). A heading naming the latest release among others is a released section.
+    @Test func aChangelogHeadingNamingTheLatestReleaseAmongOthersIsReleased() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module go.opentelemetry.io/collector\n\ngo 1.24\n")
+        try Self.commit(
+            repo, "Prepare release v1.65.0/v0.159.0", day: 1,
+            files: ["CHANGELOG.md": "# Changelog\n\n<!-- next version -->\n\n## v1.65.0/v0.159.0\n\n### 🧰 Bug fixes 🧰\n\n- a fix\n\n## v1.64.0/v0.158.0\n\n- older\n"])
+        try repo.git("tag", "v0.159.0")
+        try Self.commit(repo, "[chore] fix a test", day: 2, files: ["a.go": "package collector\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(!config.contains("changelog = "), "\(config)")
+        try repo.directory.write(
+            "relctl.toml", "[project]\nname = \"collector\"\n\n[versioning]\nchangelog = \"CHANGELOG.md\"\n")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "0.159.1", "\(bump)")
+    }
+
+    /// The collector's nested Go modules are tagged with their folder's path, as Go requires
+    /// (`cmd/builder/v0.159.0`); init in `cmd/builder` wrote the root's `v{version}` and plan
+    /// proposed `v0.160.0`, the root module's tag. (`pdata` was right only because its name is
+    /// its folder.)
+    @Test func initInANestedGoModuleUsesItsFolderPathTags() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module go.opentelemetry.io/collector\n\ngo 1.24\n")
+        try repo.directory.write("cmd/builder/go.mod", "module go.opentelemetry.io/collector/cmd/builder\n\ngo 1.24\n")
+        try Self.commit(repo, "Prepare release", day: 1, files: ["cmd/builder/main.go": "package main\n"])
+        try repo.git("tag", "v0.159.0")
+        try repo.git("tag", "cmd/builder/v0.159.0")
+        try Self.commit(repo, "fix(builder): a flag", day: 2, files: ["cmd/builder/flag.go": "package main\n"])
+        let builder = repo.url.appendingPathComponent("cmd/builder")
+        #expect(try relctl(["init", "--quiet"], in: builder).status == 0)
+        let config = try String(contentsOf: builder.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("tag-format = \"cmd/builder/v{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: builder)
+        #expect(try Self.field(bump.stdout, "tag") as? String == "cmd/builder/v0.159.1", "\(bump)")
+    }
+
+    /// echo's `v4` branch bumps `Version` in echo.go with every 4.x release while master is at
+    /// 5.3.1: init on `v4` compared the constant with 5.3.1, left it out, and `check` warned about
+    /// init's own file; `bump --write` would leave echo.go behind.
+    @Test func onAMaintenanceBranchAGoConstantNamingTheLinesLatestReleaseIsListed() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module github.com/labstack/echo/v4\n\ngo 1.22\n")
+        func constant(_ version: String) -> [String: String] {
+            ["echo.go": "package echo\n\nconst (\n\t// Version of Echo\n\tVersion = \"\(version)\"\n)\n"]
+        }
+        try Self.commit(repo, "Changelog for v4.15.4", day: 1, files: constant("4.15.4"))
+        try repo.git("tag", "v4.15.4")
+        try repo.git("branch", "v4")
+        try Self.commit(repo, "v5", day: 2, files: constant("5.3.1"))
+        try repo.git("tag", "v5.3.1")
+        try repo.git("checkout", "-q", "v4")
+        try Self.commit(repo, "fix: a header", day: 3, files: ["context.go": "package echo\n"])
+        let made = try relctl(["init"], in: repo.url)
+        #expect(made.status == 0, "\(made)")
+        #expect(!made.stderr.contains("no [[version]] names it"), "\(made)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("[[version]]\npath = \"echo.go\""), "\(config)")
+        #expect(config.contains("range = \"4.x\""), "\(config)")
+        let write = try relctl(["bump", "--write"], in: repo.url)
+        #expect(write.status == 0, "\(write)")
+        #expect(try repo.directory.read("echo.go").contains("Version = \"4.15.5\""))
+    }
 }

@@ -92,6 +92,9 @@ package struct ChangelogIntent: Sendable, Equatable {
             // A release heading at or below the latest release (a prerelease's own final
             // included: `## 2.0.0` while its rc ships) says nothing new.
             guard latest.final < version.final else { return nil }
+            // A heading naming several versions (the OpenTelemetry collector's `v1.65.0/v0.159.0`,
+            // its stable and its 0.x modules) is a released section when any of them is.
+            guard !otherVersions(in: top.text).contains(where: { !(latest.final < $0.final) }) else { return nil }
             let floor = version.isDevelopmentMarker ? version.final : version
             return ChangelogIntent(
                 finding: .version(floor), file: path, line: top.line + 1, heading: top.text, section: top.text)
@@ -100,6 +103,14 @@ package struct ChangelogIntent: Sendable, Equatable {
         return ChangelogIntent(
             finding: .level(found.level), file: path, line: found.heading.line + 1, heading: found.heading.text,
             section: top.text)
+    }
+
+    /// Every SemVer version spelled in a heading (`v1.65.0/v0.159.0` → 1.65.0, 0.159.0).
+    static func otherVersions(in heading: String) -> [SemanticVersion] {
+        heading.split(whereSeparator: { !($0.isNumber || $0.isLetter || "-.+".contains($0)) }).compactMap { word in
+            let text = word.first == "v" || word.first == "V" ? word.dropFirst() : word[...]
+            return text.first?.isNumber == true ? try? SemanticVersion(parsing: String(text)) : nil
+        }
     }
 
     /// The level the subsections of the section under `top` call for (the highest among those

@@ -69,11 +69,16 @@ public enum StarterConfig {
             versioning.memberMaintenance = await VersioningDetection.workspaceMaintenance(
                 members: members, tags: tags, git: git)
         }
+        // On a maintenance branch the line's latest release is what a Go constant names.
+        let final =
+            versioning.maintenance.map {
+                findings(root: root, detected: detected, tags: tags, repository: repository, within: $0.range)
+            } ?? found
         try AtomicFile.write(
-            render(root: root, detected: detected, tags: tags, repository: repository, versioning: versioning),
+            render(root: root, detected: detected, tags: tags, repository: repository, versioning: versioning, found: final),
             to: url)
-        let named = Set(found.versions.map(\.path))
-        return (url, detected, found.workspace?.active == true ? [] : unlocatedVersions(root: root, named: named, project: found.name))
+        let named = Set(final.versions.map(\.path))
+        return (url, detected, final.workspace?.active == true ? [] : unlocatedVersions(root: root, named: named, project: final.name))
     }
 
     /// What `init` learnt about the project, rendered by `render`.
@@ -139,9 +144,13 @@ public enum StarterConfig {
 
     package static func render(
         root: URL, detected: [String], tags: [GitTag] = [], repository: String? = nil,
-        versioning: VersioningFindings = VersioningFindings()
+        versioning: VersioningFindings = VersioningFindings(), found known: Findings? = nil
     ) -> String {
-        let found = findings(root: root, detected: detected, tags: tags, repository: repository)
+        let found =
+            known
+            ?? findings(
+                root: root, detected: detected, tags: tags, repository: repository,
+                within: versioning.maintenance?.range)
         var text = render(found, root: root, versioning: versioning)
         if let offer = found.workspace, !offer.active {
             text += """
@@ -327,8 +336,12 @@ public enum StarterConfig {
     /// then its tags and, when it holds several packages, the `[workspace]` to offer.
     /// `adoptingSourceVersions`: a Swift `let version` or a podspec holding the project's version
     /// becomes a `[[version]]` (what `init` writes), not only a note.
+    /// `within`: the range of the maintenance branch init runs on; its latest release is then
+    /// the one a Go constant or a nested module is compared with (echo's `v4` at 4.15.4 while
+    /// master released 5.3.1).
     package static func findings(
-        root: URL, detected: [String], tags: [GitTag], repository: String? = nil, adoptingSourceVersions: Bool = true
+        root: URL, detected: [String], tags: [GitTag], repository: String? = nil, adoptingSourceVersions: Bool = true,
+        within range: VersionRange? = nil
     ) -> Findings {
         var found = package(root: root, detected: detected, repository: repository)
         let history = TagHistory(tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected))
@@ -355,7 +368,11 @@ public enum StarterConfig {
         // The latest release in the chosen format: what a nested Go module or a Go constant is compared with.
         // Read once, and only where one is compared with it.
         lazy var latest = (try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme))
-            .flatMap { ReleaseHistory(tags: tags, format: $0).latest?.version }
+            .flatMap { format in
+                let history = ReleaseHistory(tags: tags, format: format)
+                return range.map { range in history.releases.first { range.contains($0.version) }?.version }
+                    ?? history.latest?.version
+            }
         if detected.contains("go.mod"), found.workspace?.active != true {
             found.excluded = NestedGoModules.ownLines(root: root, tags: Set(tags.map(\.name)), latest: latest)
         }
@@ -1236,8 +1253,16 @@ public enum StarterConfig {
     }
 
     /// The package's full name where the project's is a shortened one: a scoped npm package
-    /// (`@changesets/cli`), whose tags monorepo tools spell `@changesets/cli@3.0.1`.
+    /// (`@changesets/cli`), whose tags monorepo tools spell `@changesets/cli@3.0.1`; a nested Go
+    /// module's folder path.
     private static func packageNames(root: URL, detected: [String]) -> [String] {
+        // A Go module in a subfolder is tagged with its folder's path (`cmd/builder/v0.152.0`):
+        // Go's own rule for nested modules.
+        if detected.contains("go.mod"), let top = Git.repositoryTop(of: root.standardizedFileURL.path),
+            root.standardizedFileURL.path.hasPrefix(top + "/")
+        {
+            return [String(root.standardizedFileURL.path.dropFirst(top.count + 1))]
+        }
         guard detected.contains("package.json"),
             let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
