@@ -316,4 +316,38 @@ struct OutOfSampleRound3CLITests {
         #expect(write.status == 0, "\(write)")
         #expect(try repo.directory.read("echo.go").contains("Version = \"4.15.5\""))
     }
+
+    /// hypothesis builds with maturin, whose dynamic version comes from `rust/Cargo.toml`
+    /// (`[tool.maturin] manifest-path`): init read the version as the tag's and wrote no entry, so
+    /// a release would tag 6.165.11 while the wheel still built 6.165.10. setuptools' release
+    /// commits write `.bumpversion.cfg`'s `current_version` beside pyproject.toml: init left it out.
+    @Test func initListsMaturinsCargoManifestAndBumpversionsCurrentVersion() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "Bump hypothesis version to 6.165.10", day: 1,
+            files: [
+                "pyproject.toml": "[build-system]\nrequires = [\"maturin>=1.5\"]\nbuild-backend = \"maturin\"\n\n[project]\nname = \"hypothesis\"\ndynamic = [\"version\"]\n\n[tool.maturin]\nmanifest-path = \"rust/Cargo.toml\"\n",
+                "rust/Cargo.toml": "[package]\nname = \"hypothesis\"\nversion = \"6.165.10\"\nedition = \"2021\"\n",
+            ])
+        try repo.git("tag", "v6.165.10")
+        try Self.commit(repo, "fix: shrink better", day: 2, files: ["rust/src/lib.rs": "\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("[[version]]\npath = \"rust/Cargo.toml\""), "\(config)")
+        #expect(try relctl(["validate-tag", "v6.165.10"], in: repo.url).status == 0)
+
+        let setuptools = try GitRepository()
+        try Self.commit(
+            setuptools, "Bump version: 83.0.0 → 84.0.0", day: 1,
+            files: [
+                "pyproject.toml": "[project]\nname = \"setuptools\"\nversion = \"84.0.0\"\n",
+                ".bumpversion.cfg": "[bumpversion]\ncurrent_version = 84.0.0\ncommit = True\ntag = True\n",
+            ])
+        try setuptools.git("tag", "v84.0.0")
+        try Self.commit(setuptools, "fix: a path", day: 2, files: ["setuptools/a.py": "\n"])
+        #expect(try relctl(["init", "--quiet"], in: setuptools.url).status == 0)
+        let written = try relctl(["bump", "--write"], in: setuptools.url)
+        #expect(written.status == 0, "\(written)")
+        #expect(try setuptools.directory.read(".bumpversion.cfg").contains("current_version = 84.0.1\n"))
+    }
 }

@@ -557,6 +557,17 @@ public enum StarterConfig {
                         pattern: pattern.replacingOccurrences(of: "([^", with: "(?<version>[^")))
             }
         }
+        // bump2version's `.bumpversion.cfg` (setuptools': `current_version = 84.0.0`), which its
+        // release commit writes beside the manifest.
+        let bumpversion = #"(?m)^current_version[ \t]*=[ \t]*([0-9][^\s]*)"#
+        if !named.contains(".bumpversion.cfg"), let text = read(".bumpversion.cfg"),
+            let version = first(bumpversion, in: text)
+        {
+            found.append(
+                UnlocatedVersion(
+                    path: ".bumpversion.cfg", version: version, shown: "current_version = \(version)", kind: "regex",
+                    pattern: bumpversion.replacingOccurrences(of: "([0-9]", with: "(?<version>[0-9]")))
+        }
         // `Sources/` and three folders below it (SwiftFormat's `Sources/SwiftFormat.swift`, relctl's
         // `Sources/RelctlBasics/Support/RelctlVersion.swift`), at most 400 files.
         var swiftFiles: [String] = []
@@ -1122,6 +1133,10 @@ public enum StarterConfig {
             found.versions.append((path, "python", nil))
             let table = hatch?["path"]?.string != nil ? "[tool.hatch.version] path" : "[tool.pdm.version] path"
             found.versionNotes.append("pyproject.toml reads its version from \(path) (\(table)).")
+        } else if let path = maturinManifest(document: document, root: root) {
+            // maturin takes a dynamic version from the crate it builds (hypothesis' rust/Cargo.toml).
+            if !found.versions.contains(where: { $0.path == path }) { found.versions.append((path, nil, nil)) }
+            found.versionNotes.append("pyproject.toml's version is dynamic: maturin reads it from \(path).")
         } else if let (path, kind, why) = setuptoolsDynamicVersion(document: document, root: root) {
             found.versions.append((path, kind, nil))
             found.versionNotes.append("pyproject.toml reads its version from \(path) (\(why)).")
@@ -1134,6 +1149,21 @@ public enum StarterConfig {
         } else {
             found.tagIsTheVersion = "pyproject.toml's version is dynamic (hatch-vcs, setuptools-scm…): it comes from the git tag"
         }
+    }
+
+    /// The Cargo.toml a maturin build takes its version from: `[tool.maturin] manifest-path`, else
+    /// the one beside pyproject.toml; nil for another backend or when it holds no version.
+    static func maturinManifest(document: TOMLDocument, root: URL) -> String? {
+        let system = document.root["build-system"]?.table
+        let requires = system?["requires"]?.array?.compactMap(\.string) ?? []
+        guard system?["build-backend"]?.string == "maturin" || requires.contains(where: { $0.lowercased().hasPrefix("maturin") })
+        else { return nil }
+        var path = document.root["tool"]?.table?["maturin"]?.table?["manifest-path"]?.string ?? "Cargo.toml"
+        if path.hasPrefix("./") { path.removeFirst(2) }
+        guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."),
+            (try? ManifestReaders.read(VersionSource(path: path, kind: "cargo"), root: root)) != nil
+        else { return nil }
+        return path
     }
 
     /// Build plugins that take a dynamic version from the git tag.
