@@ -350,4 +350,29 @@ struct OutOfSampleRound3CLITests {
         #expect(written.status == 0, "\(written)")
         #expect(try setuptools.directory.read(".bumpversion.cfg").contains("current_version = 84.0.1\n"))
     }
+
+    /// FastAPI writes gitmoji subjects (`✨ Add support for …`, `🐛 Fix …`, `📝 Update release
+    /// notes`): relctl read no type in them and proposed 0.140.2 where FastAPI released 0.141.0.
+    /// ✨ is a feature, 🐛 a fix, 💥 a breaking change, as emoji or `:shortcode:`; 📝 is no type.
+    @Test func gitmojiSubjectsCarryTheirChangeType() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "🔖 Release version 0.140.1", day: 1,
+            files: ["pyproject.toml": "[project]\nname = \"fastapi\"\nversion = \"0.140.1\"\n"])
+        try repo.git("tag", "0.140.1")
+        try Self.commit(repo, "📝 Update release notes", day: 2, files: ["docs/release-notes.md": "x\n"])
+        try Self.commit(repo, "🐛 Fix a crash with empty bodies (#16001)", day: 3, files: ["fastapi/a.py": "\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        var bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "0.140.2", "\(bump)")
+        try Self.commit(repo, "\u{2728}\u{FE0F} Add support for Pydantic models in forms (#16002)", day: 4, files: ["fastapi/b.py": "\n"])
+        bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "0.141.0", "\(bump)")
+        let notes = try relctl(["notes"], in: repo.url)
+        #expect(notes.stdout.contains("### Features\n\n- Add support for Pydantic models in forms (#16002)"), "\(notes)")
+        #expect(notes.stdout.contains("### Bug fixes\n\n- Fix a crash with empty bodies (#16001)"), "\(notes)")
+        try Self.commit(repo, ":boom: Drop Python 3.8", day: 5, files: ["fastapi/c.py": "\n"])
+        bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "level") as? String == "major", "\(bump)")
+    }
 }

@@ -86,6 +86,7 @@ package struct ConventionalCommit: Sendable, Equatable {
     ) -> (type: String, scope: String?, bang: Bool, description: String)? {
         let bytes = Array(subject.utf8)
         if bytes.first == UInt8(ascii: "[") { return bracketHeader(bytes) }
+        if let first = bytes.first, first >= 0x80 || first == UInt8(ascii: ":") { return gitmojiHeader(subject) }
         var index = 0
         while index < bytes.count, isTypeCharacter(bytes[index]) { index += 1 }
         guard index > 0, let first = bytes.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A)
@@ -126,6 +127,26 @@ package struct ConventionalCommit: Sendable, Equatable {
         let word = String(decoding: bytes[1..<close], as: UTF8.self).lowercased()
         guard let type = bracketTypes[word] else { return nil }
         let description = String(decoding: bytes[(close + 1)...], as: UTF8.self).trimmingSpaces()
+        guard !description.isEmpty else { return nil }
+        return (type, nil, type == "breaking", description)
+    }
+
+    /// The gitmoji (gitmoji.dev) that say what a conventional type says, as the emoji and as its
+    /// `:shortcode:`: ✨ a feature, 🐛 and 🚑 a fix, 🔒 a security fix, 💥 a breaking change. Any
+    /// other (📝, ⬆️, ♻️) is no type.
+    static let gitmojiTypes: [String: String] = [
+        "\u{2728}": "feat", ":sparkles:": "feat", "\u{1F41B}": "fix", ":bug:": "fix", "\u{1F691}": "fix",
+        ":ambulance:": "fix", "\u{1F512}": "fix", ":lock:": "fix", "\u{1F4A5}": "breaking", ":boom:": "breaking",
+    ]
+
+    /// `✨ Add a feature` or `:sparkles: Add a feature`: a gitmoji, as FastAPI and many others
+    /// write their subjects (a variation selector after the emoji is allowed).
+    private static func gitmojiHeader(_ subject: String) -> (type: String, scope: String?, bang: Bool, description: String)? {
+        let word = subject.prefix { $0 != " " }
+        guard word.count <= 24 else { return nil }
+        let emoji = String(word.unicodeScalars.filter { $0.value != 0xFE0F })
+        guard let type = gitmojiTypes[emoji] else { return nil }
+        let description = String(subject.dropFirst(word.count)).trimmingSpaces()
         guard !description.isEmpty else { return nil }
         return (type, nil, type == "breaking", description)
     }
