@@ -375,4 +375,34 @@ struct OutOfSampleRound3CLITests {
         bump = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(bump.stdout, "level") as? String == "major", "\(bump)")
     }
+
+    /// eslint's last five releases were minors, each with a `feat:` among its commits: init wrote
+    /// `cadence = "minor"`, and a fix-only range (9.39.1) was proposed as 9.40.0. Where every step
+    /// is what its commits call for, the cadence adds nothing and is not written; where a step
+    /// says more than its commits (a fix-only range released as a minor), it is.
+    @Test func aMinorCadenceTheCommitsAlreadyExplainIsNotWritten() throws {
+        func history(fixOnlyMinor: Bool) throws -> GitRepository {
+            let repo = try GitRepository()
+            let manifest = { (version: String) in
+                ["package.json": "{\n  \"name\": \"eslint\",\n  \"version\": \"\(version)\"\n}\n"]
+            }
+            try Self.commit(repo, "chore: 9.33.0", day: 1, files: manifest("9.33.0"))
+            try repo.git("tag", "v9.33.0")
+            for minor in 34...39 {
+                let type = fixOnlyMinor && minor == 36 ? "fix" : "feat"
+                try Self.commit(repo, "\(type): change \(minor)", day: minor - 32, files: ["lib/\(minor).js": "\n"])
+                try Self.commit(repo, "chore: 9.\(minor).0", day: minor - 32, files: manifest("9.\(minor).0"))
+                try repo.git("tag", "v9.\(minor).0")
+            }
+            try Self.commit(repo, "fix: a crash", day: 10, files: ["lib/fix.js": "\n"])
+            #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+            return repo
+        }
+        let typed = try history(fixOnlyMinor: false)
+        #expect(!(try typed.directory.read("relctl.toml")).contains("cadence = "))
+        let bump = try relctl(["bump", "--json"], in: typed.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "9.39.1", "\(bump)")
+        let habit = try history(fixOnlyMinor: true)
+        #expect(try habit.directory.read("relctl.toml").contains("cadence = \"minor\""))
+    }
 }

@@ -107,6 +107,11 @@ package enum VersioningDetection {
         // Under calendar versions only attrs' year counter is a cadence (it decides before the month).
         found.cadence = cadence(finals)
         if format.scheme == .calver, found.cadence?.kind != .yearCounter { found.cadence = nil }
+        if found.cadence?.kind == .minor,
+            await commitsExplainEveryStep(Array(finals.prefix(cadenceReleases)), history: history, git: git)
+        {
+            found.cadence = nil
+        }
         if cargo, found.cadence == nil { found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git) }
         // The changelog read for the next release also shows how features shipped below 1.0.0.
         if found.zeroMajor == nil, found.cadence == nil, let changelog = found.changelog,
@@ -374,6 +379,29 @@ package enum VersioningDetection {
 
     /// Cargo's 0.x rule when the project's 0.x releases show it: at least two releases whose
     /// changes held a feat (and no breaking change) made as patches, and none made as a minor.
+    /// Whether the commits of each step between `finals` (newest first) already call for the
+    /// level it took: eslint's minors each held a `feat:`, so a minor cadence adds nothing and
+    /// would turn its fix-only 9.39.1 into 9.40.0. A cadence is the project's habit only where a
+    /// step says more than its commits.
+    package static func commitsExplainEveryStep(
+        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git
+    ) async -> Bool {
+        for (newer, older) in zip(finals, finals.dropFirst()) {
+            let collector = Mutex(BumpCollector())
+            guard
+                (try? await history.changes(in: git, to: newer.commit, since: older) { commit in
+                    collector.withLock { $0.add(commit) }
+                }) != nil
+            else { return false }
+            let level = collector.withLock { $0 }.finish().level
+            let step: VersionBump.Level =
+                newer.version.major != older.version.major
+                ? .major : newer.version.minor != older.version.minor ? .minor : .patch
+            if level < step { return false }
+        }
+        return true
+    }
+
     package static func cargoZeroMajor(
         _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11
     ) async -> String? {
