@@ -405,4 +405,32 @@ struct OutOfSampleRound3CLITests {
         let habit = try history(fixOnlyMinor: true)
         #expect(try habit.directory.read("relctl.toml").contains("cadence = \"minor\""))
     }
+
+    /// setuptools keeps towncrier's default types, and its newsfragments/README.rst says
+    /// "``removal``: Any backwards-compatibility breaking change": each release with a removal
+    /// fragment was a major (74.0.0 … 84.0.0), relctl proposed minors (4 points). Where the
+    /// fragment folder's README calls the type breaking, a removal is a major; elsewhere
+    /// (urllib3's "Deprecations and Removals" in minors) it stays a minor.
+    @Test func aRemovalFragmentIsAMajorWhereTheFragmentReadmeSaysItBreaks() throws {
+        func project(readme: String) throws -> GitRepository {
+            let repo = try GitRepository()
+            try Self.commit(
+                repo, "Bump version: 80.10.2", day: 1,
+                files: [
+                    "pyproject.toml": "[project]\nname = \"setuptools\"\nversion = \"80.10.2\"\n\n[tool.towncrier]\ndirectory = \"newsfragments\"\n",
+                    "newsfragments/README.rst": readme,
+                ])
+            try repo.git("tag", "v80.10.2")
+            try Self.commit(repo, "Remove the deprecated easy_install", day: 2, files: ["newsfragments/4872.removal.rst": "Removed easy_install.\n"])
+            #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+            return repo
+        }
+        let setuptools = try project(
+            readme: "Categories:\n\n- ``feature``: Any backwards compatible code change\n- ``removal``: Any backwards-compatibility breaking change\n")
+        let bump = try relctl(["bump", "--json"], in: setuptools.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "81.0.0", "\(bump)")
+        let other = try project(readme: "- ``removal``: a deprecation or a removal, never a breaking change in a minor... (non-breaking)\n")
+        let minor = try relctl(["bump", "--json"], in: other.url)
+        #expect(try Self.field(minor.stdout, "next") as? String == "80.11.0", "\(minor)")
+    }
 }

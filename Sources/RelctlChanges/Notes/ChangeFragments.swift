@@ -89,6 +89,23 @@ package struct ChangeFragments: Sendable, Equatable {
         return ["break", "incompatib"].contains { name.contains($0) }
     }
 
+    /// Whether the fragment folder's README describes `type` as breaking: setuptools'
+    /// newsfragments/README.rst says "``removal``: Any backwards-compatibility breaking change",
+    /// and each of its releases with a removal fragment was a major (81.0.0 … 84.0.0).
+    static func readmeSaysBreaks(_ text: String?, type: String) -> Bool {
+        guard let text else { return false }
+        return text.split(whereSeparator: \.isNewline).contains { line in
+            let lower = line.lowercased()
+            guard let found = lower.range(of: type),
+                lower[..<found.lowerBound].allSatisfy({ " \t-*`'\"".contains($0) }),
+                lower[found.upperBound...].first.map({ !$0.isLetter }) ?? false
+            else { return false }
+            let said = lower[found.upperBound...]
+            return removalBreaks(String(said))
+                && !["non-break", "not break", "without break", "no break"].contains { said.contains($0) }
+        }
+    }
+
     /// `towncrierSettings` and the heading each configured type is given (`name`).
     static func towncrierConfiguration(
         root: URL
@@ -141,11 +158,19 @@ package struct ChangeFragments: Sendable, Equatable {
         guard directory.isDirectory else { return nil }
         let known = settings.types ?? defaultTypes.union(majorTypes).union(minorTypes)
         var found: ChangeFragments?
-        for name in try FileSystem.names(in: directory.location).sorted() where !name.hasPrefix(".") {
+        let names = try FileSystem.names(in: directory.location).sorted()
+        lazy var readme = names.first { $0.lowercased().hasPrefix("readme") }.flatMap {
+            try? ProjectFile.open(folder + "/" + $0, in: root)
+        }
+        .flatMap { file -> String? in
+            guard file.isRegularFile, case .whole(let data)? = file.data(limit: 64 * 1024) else { return nil }
+            return TextFile.decode(data)
+        }
+        for name in names where !name.hasPrefix(".") {
             guard let type = fragmentType(of: name, known: known) else { continue }
             let level: VersionBump.Level =
                 removalTypes.contains(type)
-                ? (removalBreaks(settings.names[type]) ? .major : .minor)
+                ? (removalBreaks(settings.names[type]) || readmeSaysBreaks(readme, type: type) ? .major : .minor)
                 : majorTypes.contains(type) ? .major : minorTypes.contains(type) ? .minor : .patch
             let path = folder + "/" + name
             if var current = found {
