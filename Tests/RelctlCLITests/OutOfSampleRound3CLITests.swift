@@ -7,7 +7,7 @@ import Testing
 /// serde_json, crossbeam, tonic, rand, gin, testify, logrus, echo, the OpenTelemetry collector,
 /// caddy, setuptools, virtualenv, fastapi, jsonschema, hypothesis, pdm and more), each on a
 /// generated repository of the shape that was read wrong.
-@Suite(.timeLimit(.minutes(20)), .removesTemporaries)
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
 struct OutOfSampleRound3CLITests {
     @discardableResult
     static func commit(
@@ -432,5 +432,62 @@ struct OutOfSampleRound3CLITests {
         let other = try project(readme: "- ``removal``: a deprecation or a removal, never a breaking change in a minor... (non-breaking)\n")
         let minor = try relctl(["bump", "--json"], in: other.url)
         #expect(try Self.field(minor.stdout, "next") as? String == "80.11.0", "\(minor)")
+    }
+
+    /// futures-rs' `1.20` of 2018, a typo tag on the commit of 0.1.20, contained by the 0.1.21 …
+    /// 0.1.31 released after it: relctl took it as the latest release, proposed `2.0.0` on main
+    /// (whose latest is 0.3.33) and `1.20.1` on the `0.1` branch, where init wrote no range. A final
+    /// its own line went on past with lower versions is no release; a new major beside a later
+    /// backport (which never contains it) still is.
+    @Test func aStrayFinalTagItsLineWentOnPastIsNotTheLatestRelease() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["Cargo.toml": "[package]\nname = \"futures\"\nversion = \"\(version)\"\n"]
+        }
+        try Self.commit(repo, "Bump to 0.1.20", day: 1, files: manifest("0.1.20"))
+        try repo.git("tag", "0.1.20")
+        try repo.git("tag", "1.20")
+        try repo.git("branch", "0.1")
+        try Self.commit(repo, "Bump to 0.3.0", day: 2, files: manifest("0.3.0"))
+        try repo.git("tag", "0.3.0")
+        try Self.commit(repo, "fix: poll order", day: 3, files: ["src/lib.rs": "\n"])
+        try repo.git("checkout", "-q", "0.1")
+        try Self.commit(repo, "Bump to 0.1.21", day: 4, files: manifest("0.1.21"))
+        try repo.git("tag", "0.1.21")
+        try Self.commit(repo, "fix: a 0.1 leak", day: 5, files: ["src/old.rs": "\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("range = \"0.1.x\""), "\(config)")
+        let line = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(line.stdout, "next") as? String == "0.1.22", "\(line)")
+        try FileManager.default.removeItem(at: repo.url.appendingPathComponent("relctl.toml"))
+        try repo.git("checkout", "-q", "main")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let main = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(main.stdout, "current") as? String == "0.3.0", "\(main)")
+        #expect(try Self.field(main.stdout, "next") as? String == "0.3.1", "\(main)")
+    }
+
+    /// futures-rs' virtual workspace: init listed the unpublished `futures/tests/macro-tests` and
+    /// `examples/functional` crates' binaries under `[build]`, for a library that ships none.
+    @Test func initListsNoBinaryOfAnUnpublishedTestOrExampleCrate() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "start", day: 1,
+            files: [
+                "Cargo.toml": "[workspace]\nmembers = [\"futures\", \"futures/tests/macro-tests\", \"examples/functional\", \"tool\"]\n",
+                "futures/Cargo.toml": "[package]\nname = \"futures\"\nversion = \"0.3.33\"\n",
+                "futures/src/lib.rs": "\n",
+                "futures/tests/macro-tests/Cargo.toml": "[package]\nname = \"macro-tests\"\nversion = \"0.0.0\"\npublish = false\n",
+                "futures/tests/macro-tests/src/main.rs": "fn main() {}\n",
+                "examples/functional/Cargo.toml": "[package]\nname = \"futures-example-functional\"\nversion = \"0.0.0\"\npublish = false\n",
+                "examples/functional/src/main.rs": "fn main() {}\n",
+                "tool/Cargo.toml": "[package]\nname = \"futures-tool\"\nversion = \"0.3.33\"\npublish = false\n",
+                "tool/src/main.rs": "fn main() {}\n",
+            ])
+        try repo.git("tag", "0.3.33")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("binaries = [\"futures-tool\"]"), "an unpublished application is kept: \(config)")
     }
 }

@@ -158,6 +158,13 @@ extension Git {
                 .split(separator: "\n").map(String.init))
     }
 
+    /// The tags whose commit contains `commit` (`git for-each-ref --contains`).
+    package func tagNames(containing commit: String) async throws -> Set<String> {
+        Set(
+            try await run(["for-each-ref", "--contains=\(commit)", "--format=%(refname:strip=2)", "refs/tags"])
+                .split(separator: "\n").map(String.init))
+    }
+
     /// Whether `ancestor` is an ancestor of (or equal to) `commit` (`git merge-base --is-ancestor`);
     /// nil when git cannot say.
     package func isAncestor(_ ancestor: String, of commit: String) async -> Bool? {

@@ -238,6 +238,7 @@ package struct ReleaseHistory: Sendable {
         var parallelLines: [SemanticVersion] = []
         for release in releases {
             guard release.version.isPrerelease else {
+                if await isStray(release, git: git) { continue }
                 found = release
                 break
             }
@@ -287,6 +288,21 @@ package struct ReleaseHistory: Sendable {
             if await isAbandoned(earlier, notMerged: notMerged(), git: git) { return true }
         }
         return false
+    }
+
+    /// Whether a final release is a stray tag its own line went on past with lower versions:
+    /// futures-rs' `1.20` of 2018, a typo on the commit of 0.1.20, contained by the 0.1.21 …
+    /// 0.1.31 tagged after it. Asked only of the one final of its major with lower finals tagged
+    /// after it (one `git for-each-ref --contains`): a maintenance release of a lower line never
+    /// contains the higher line's tags, so a new major beside backports stays the latest.
+    package func isStray(_ final: Release, git: Git) async -> Bool {
+        guard !releases.contains(where: { $0.tag != final.tag && !$0.version.isPrerelease && $0.version.major == final.version.major })
+        else { return false }
+        let later = releases.filter {
+            !$0.version.isPrerelease && $0.version < final.version && $0.date > final.date && $0.commit != final.commit
+        }
+        guard !later.isEmpty, let containing = try? await git.tagNames(containing: final.commit) else { return false }
+        return later.contains { containing.contains($0.tag) }
     }
 
     /// Whether the branch released a lower final after `prerelease` on top of it: the newest final

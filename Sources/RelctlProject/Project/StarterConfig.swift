@@ -1024,7 +1024,7 @@ public enum StarterConfig {
                 found.binaries += cargoBinaries(of: manifest, name: name)
             }
         }
-        for package in packages {
+        for package in packages where !isAuxiliaryCrate(package.manifest.deletingLastPathComponent(), root: root, name: package.name) {
             found.binaries += cargoBinaries(of: package.manifest, name: package.name)
         }
         if !found.binaries.isEmpty {
@@ -1035,6 +1035,19 @@ public enum StarterConfig {
             found.crossNote =
                 "cargo builds another (rustup target add TRIPLE) where its linker and C library are installed, or on its own runner (`relctl ci generate`)"
         }
+    }
+
+    /// An unpublished crate that tests, benchmarks or shows the project (futures-rs' `futures/tests/macro-tests`
+    /// and `examples/functional`, rustls' `ci-bench` and `rustls-bench`): its binaries are not
+    /// the project's to ship. A published crate, or an unpublished application, is kept.
+    static func isAuxiliaryCrate(_ folder: URL, root: URL, name: String) -> Bool {
+        guard MemberDiscovery.isUnpublished(folder) else { return false }
+        let top = root.standardizedFileURL.path + "/"
+        let relative = folder.standardizedFileURL.path.hasPrefix(top) ? String(folder.standardizedFileURL.path.dropFirst(top.count)) : ""
+        let words: Set<String> = fixtureFolders.union(["bench", "benches", "benchmark", "benchmarks", "fuzz", "xtask"])
+        let pieces = relative.lowercased().split(separator: "/").map(String.init)
+            + name.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        return pieces.contains(where: words.contains)
     }
 
     /// A crate's binaries as Cargo finds them: `[[bin]]` names, then (unless `autobins = false`)

@@ -98,7 +98,12 @@ package enum VersioningDetection {
             found.mainLine = await mainLine(branch: branch, git: git)
         }
         guard let git, let format, !tags.isEmpty else { return found }
-        let history = ReleaseHistory(tags: tags, format: format)
+        var history = ReleaseHistory(tags: tags, format: format)
+        // A stray tag above its own line (futures-rs' `1.20`) is no release of it: the maintenance
+        // branch `0.1` is a line below main's 0.3.33, not the holder of the highest release.
+        if let top = history.releases.first(where: { !$0.version.isPrerelease }), await history.isStray(top, git: git) {
+            history = ReleaseHistory(tags: tags.filter { $0.name != top.tag }, format: format)
+        }
         if let latest = history.latest { found.changelog = changelog(root: root, latest: latest) }
         let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
         // The releases this branch made, newest version first: a maintenance branch's patches
