@@ -490,4 +490,47 @@ struct OutOfSampleRound3CLITests {
         let config = try repo.directory.read("relctl.toml")
         #expect(config.contains("binaries = [\"futures-tool\"]"), "an unpublished application is kept: \(config)")
     }
+
+    /// go-playground/validator has a branch `v9` and a tag `v9`: git's `--short` spells the branch
+    /// `heads/v9`, and init wrote `[[branch]] name = "heads/v9"`, which CI's `GITHUB_REF_NAME=v9`
+    /// never matches (a detached checkout then got main's 10.30.4). vitest's `v4` holds the latest
+    /// final (4.1.11) while main releases `5.0.0-rc.N`: init wrote no range and left `v4` out of
+    /// `[release] branches`, so `release --dry-run` refused the branch the project releases from.
+    @Test func aBranchNamedLikeATagAndAMajorLineBesideTheNextMajorsPrereleases() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["package.json": "{\n  \"name\": \"vitest\",\n  \"version\": \"\(version)\"\n}\n"]
+        }
+        try Self.commit(repo, "chore: release v9.31.0", day: 1, files: manifest("9.31.0"))
+        try repo.git("tag", "v9.31.0")
+        try repo.git("tag", "v9")
+        try repo.git("branch", "v9")
+        try Self.commit(repo, "chore: release v10.30.3", day: 2, files: manifest("10.30.3"))
+        try repo.git("tag", "v10.30.3")
+        try repo.git("checkout", "-q", "v9")
+        try Self.commit(repo, "fix: a v9 backport", day: 3, files: ["lib/a.js": "\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("[[branch]]\nname = \"v9\"\nrange = \"9.x\""), "\(config)")
+        try repo.git("checkout", "-q", "--detach")
+        let ci = try relctl(
+            ["bump", "--json"], in: repo.url, environment: ["GITHUB_REF_TYPE": "branch", "GITHUB_REF_NAME": "v9"])
+        #expect(try Self.field(ci.stdout, "next") as? String == "9.31.1", "\(ci)")
+
+        let vitest = try GitRepository()
+        try Self.commit(vitest, "chore: release v4.1.11", day: 1, files: manifest("4.1.11"))
+        try vitest.git("tag", "v4.1.11")
+        try vitest.git("branch", "v4")
+        try Self.commit(vitest, "chore: release v5.0.0-rc.2", day: 2, files: manifest("5.0.0-rc.2"))
+        try vitest.git("tag", "v5.0.0-rc.2")
+        try vitest.git("checkout", "-q", "v4")
+        try Self.commit(vitest, "fix: a runner crash", day: 3, files: ["lib/b.js": "\n"])
+        #expect(try relctl(["init", "--quiet"], in: vitest.url).status == 0)
+        let line = try vitest.directory.read("relctl.toml")
+        #expect(line.contains("[[branch]]\nname = \"v4\"\nrange = \"4.x\""), "\(line)")
+        #expect(try relctl(["bump", "--write"], in: vitest.url).status == 0)
+        try Self.commit(vitest, "chore: release v4.1.12", day: 4)
+        let dry = try relctl(["release", "v4.1.12", "--dry-run"], in: vitest.url)
+        #expect(dry.status == 0, "\(dry)")
+    }
 }

@@ -159,20 +159,25 @@ public struct Git: Sendable {
     }
 
     /// The checked-out branch, or nil on a detached HEAD.
+    /// The full ref is read and `refs/heads/` dropped: git's `--short` spells a branch that
+    /// shares its name with a tag `heads/v9` (go-playground/validator's `v9` branch and tag), and
+    /// init wrote that into `[[branch]] name`, which CI's `GITHUB_REF_NAME=v9` never matches.
     package func currentBranch() async throws -> String? {
-        let result = try await runUnchecked(["symbolic-ref", "--quiet", "--short", "HEAD"])
+        let result = try await runUnchecked(["symbolic-ref", "--quiet", "HEAD"])
         guard result.succeeded else { return nil }
-        return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let ref = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        return ref.hasPrefix("refs/heads/") ? String(ref.dropFirst("refs/heads/".count)) : ref
     }
 
     /// The branch `origin`'s HEAD names (the default branch of the repository it was cloned
     /// from), or nil when the clone recorded none.
     package func remoteDefaultBranch() async -> String? {
-        guard let result = try? await runUnchecked(["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]),
+        guard let result = try? await runUnchecked(["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"]),
             result.succeeded
         else { return nil }
         let name = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        return name.hasPrefix("origin/") ? String(name.dropFirst("origin/".count)) : nil
+        let prefix = "refs/remotes/origin/"
+        return name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : nil
     }
 
     /// `git status --porcelain` lines: empty when the work tree is clean.

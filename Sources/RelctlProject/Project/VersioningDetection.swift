@@ -164,10 +164,22 @@ package enum VersioningDetection {
         guard let major = numbers.first, String(major) == own.version.major else { return nil }
         let namesMinor = numbers.count >= 2 && String(numbers[1]) == own.version.minor
         if own.tag == highest.tag {
-            // The branch holds the latest release: a maintenance line only when its name is that
-            // release's minor line (poetry's `1.8` after 1.8.0, pytest's `8.4.x`).
-            guard namesMinor, let range = VersionRange("\(major).\(numbers[1]).x") else { return nil }
-            return (branch, range, "`\(branch)` is named after the line of its latest release \(own.tag)")
+            // The branch holds the latest release: a maintenance line when its name is that
+            // release's minor line (poetry's `1.8` after 1.8.0, pytest's `8.4.x`), or its major
+            // line while another branch releases the next major's prereleases (vitest's `v4` at
+            // 4.1.11 beside main's `5.0.0-rc.2`).
+            if namesMinor, let range = VersionRange("\(major).\(numbers[1]).x") {
+                return (branch, range, "`\(branch)` is named after the line of its latest release \(own.tag)")
+            }
+            guard let next = history.releases.first(where: {
+                $0.version.isPrerelease && own.version < $0.version && $0.version.major != own.version.major
+                    && unmerged.contains($0.tag)
+            }), let range = VersionRange("\(major).x")
+            else { return nil }
+            return (
+                branch, range,
+                "`\(branch)` holds the latest final \(own.tag) while \(next.tag), which it does not contain, opens the next major"
+            )
         }
         guard own.version < highest.version, unmerged.contains(highest.tag) else { return nil }
         // The minor line when the name gives it and its major went on elsewhere: setuptools'
