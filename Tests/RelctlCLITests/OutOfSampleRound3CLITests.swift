@@ -533,4 +533,21 @@ struct OutOfSampleRound3CLITests {
         let dry = try relctl(["release", "v4.1.12", "--dry-run"], in: vitest.url)
         #expect(dry.status == 0, "\(dry)")
     }
+
+    /// go-playground/validator's `_examples/validate_fn` has its own go.mod: the go tool ignores
+    /// `_` folders, and init skipped them when looking for nested modules, so dependabot's bumps
+    /// there made a root release (`fix(examples): tweak` gave v10.30.4).
+    @Test func aNestedGoModuleInAnUnderscoreFolderIsNotTheRootsChange() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module github.com/go-playground/validator/v10\n\ngo 1.22\n")
+        try repo.directory.write("_examples/validate_fn/go.mod", "module main\n\ngo 1.22\n")
+        try Self.commit(repo, "Release v10.30.3", day: 1, files: ["validator.go": "package validator\n"])
+        try repo.git("tag", "v10.30.3")
+        try Self.commit(repo, "fix(examples): tweak", day: 2, files: ["_examples/validate_fn/main.go": "package main\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("\"_examples/validate_fn/**\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "commits") as? Int == 0, "\(bump)")
+    }
 }

@@ -8,10 +8,12 @@ import RelctlModel
 /// are such; opentelemetry-go's `bridge/opencensus/`, tagged with the root's own versions, is a
 /// module released in lockstep with it, whose changes the root's release does carry.
 package enum NestedGoModules {
-    /// Folders never walked: the go tool ignores `vendor`, `testdata` and names starting with
-    /// `.` or `_`; `node_modules` is a JavaScript tree.
+    /// Folders never walked: `vendor`, `testdata` and hidden folders hold other code or fixtures;
+    /// `node_modules` is a JavaScript tree. A folder starting with `_` is walked: the go tool
+    /// ignores it, so a module there (validator's `_examples/validate_fn`, whose dependabot bumps
+    /// made a root release) is not the root's code either.
     static func skipped(_ name: String) -> Bool {
-        name == "vendor" || name == "testdata" || name == "node_modules" || name.hasPrefix(".") || name.hasPrefix("_")
+        name == "vendor" || name == "testdata" || name == "node_modules" || name.hasPrefix(".")
     }
 
     /// How many folders the walk reads at most: a tree larger than this is read only that far.
