@@ -550,4 +550,23 @@ struct OutOfSampleRound3CLITests {
         let bump = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(bump.stdout, "commits") as? Int == 0, "\(bump)")
     }
+
+    /// pydantic-core keeps a package.json at 1.0.0 "for running wasm tests" beside Cargo.toml's
+    /// 2.41.5: init listed both, `check` warned that they disagree, `validate-tag v2.41.5` refused
+    /// the project's own release tag and `bump --write` wrote 2.41.6 into the test file.
+    @Test func aNeverTaggedManifestBelowTheLatestReleaseIsNotListed() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "Bump version to 2.41.5", day: 1,
+            files: [
+                "Cargo.toml": "[package]\nname = \"pydantic-core\"\nversion = \"2.41.5\"\n",
+                "package.json": "{\n  \"name\": \"pydantic-core\",\n  \"version\": \"1.0.0\",\n  \"description\": \"for running wasm tests.\"\n}\n",
+            ])
+        try repo.git("tag", "v2.41.5")
+        try Self.commit(repo, "fix: a validator", day: 2, files: ["src/lib.rs": "\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(!config.contains("path = \"package.json\""), "\(config)")
+        #expect(try relctl(["validate-tag", "v2.41.5"], in: repo.url).status == 0)
+    }
 }

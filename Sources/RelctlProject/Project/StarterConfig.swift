@@ -385,6 +385,9 @@ public enum StarterConfig {
                 found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
             }
         }
+        if found.versions.count >= 2, found.workspace?.active != true, let released = latest {
+            dropStaleManifests(&found, root: root, latest: released, tags: Set(tags.map(\.name)))
+        }
         if let offer = found.workspace, offer.active {
             // The members' manifests are the members' own version lines, not the root's.
             let folders = WorkspaceMembers.folders(matching: offer.members, root: root)
@@ -652,6 +655,29 @@ public enum StarterConfig {
         for entry in candidates where entry.version == version {
             found.versions.append((entry.path, entry.kind, entry.pattern))
         }
+    }
+
+    /// A manifest holding a version below the latest release that no tag names, beside one holding
+    /// the latest release or more, is not the project's version (pydantic-core's package.json at
+    /// 1.0.0, "for running wasm tests", beside Cargo.toml's 2.41.5: `validate-tag` refused the
+    /// project's own release tag and `bump --write` moved it). It is left out, and said so.
+    private static func dropStaleManifests(
+        _ found: inout Findings, root: URL, latest: SemanticVersion, tags: Set<String>
+    ) {
+        let held = found.versions.map { entry -> SemanticVersion? in
+            versionHeld(entry, root: root).flatMap { try? SemanticVersion(parsing: $0.text) }
+        }
+        guard held.contains(where: { $0.map { !($0.final < latest) } ?? false }) else { return }
+        var kept: [(path: String, kind: String?, pattern: String?)] = []
+        for (entry, version) in zip(found.versions, held) {
+            if let version, version.final < latest, !tags.contains(where: { $0.hasSuffix(version.description) }) {
+                found.versionNotes.append(
+                    "\(entry.path) holds \(version), below the latest release \(latest) and never tagged: not listed as the project's version.")
+                continue
+            }
+            kept.append(entry)
+        }
+        found.versions = kept
     }
 
     /// lerna's fixed mode keeps the line's version in `lerna.json` (`"version": "10.0.1"`), and
