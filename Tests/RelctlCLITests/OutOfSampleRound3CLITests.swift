@@ -569,4 +569,39 @@ struct OutOfSampleRound3CLITests {
         #expect(!config.contains("path = \"package.json\""), "\(config)")
         #expect(try relctl(["validate-tag", "v2.41.5"], in: repo.url).status == 0)
     }
+
+    /// poetry-core's release commits write `src/poetry/core/__init__.py` beside pyproject.toml,
+    /// rollup's `browser/package.json` beside package.json: init listed only the manifest, so
+    /// `bump --write` left the others behind and `validate-tag` passed on a stale `__version__`.
+    /// A file the latest release commit moved from the previous version to the released one, on
+    /// one line, is listed; a changelog's new heading or a lock file is not.
+    @Test func initListsTheFilesTheLatestReleaseCommitWroteTheVersionInto() throws {
+        let repo = try GitRepository()
+        func files(_ version: String, changelog: String) -> [String: String] {
+            [
+                "pyproject.toml": "[project]\nname = \"poetry-core\"\nversion = \"\(version)\"\n",
+                "src/poetry/core/__init__.py": "from __future__ import annotations\n\n__version__ = \"\(version)\"\n",
+                "src/version.rs": "pub const VERSION: &str = \"\(version)\";\n",
+                "CHANGELOG.md": changelog,
+            ]
+        }
+        try Self.commit(repo, "release: bump version to 2.3.1", day: 1, files: files("2.3.1", changelog: "# Changelog\n\n## [2.3.1]\n"))
+        try repo.git("tag", "2.3.1")
+        try Self.commit(repo, "fix: markers", day: 2, files: ["src/poetry/core/m.py": "\n"])
+        try Self.commit(
+            repo, "release: bump version to 2.3.2", day: 3,
+            files: files("2.3.2", changelog: "# Changelog\n\n## [2.3.2]\n\n## [2.3.1]\n"))
+        try repo.git("tag", "2.3.2")
+        try Self.commit(repo, "fix: a wheel tag", day: 4, files: ["src/poetry/core/w.py": "\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("path = \"src/poetry/core/__init__.py\""), "\(config)")
+        #expect(config.contains("path = \"src/version.rs\"\nkind = \"regex\""), "\(config)")
+        #expect(!config.contains("path = \"CHANGELOG.md\""), "\(config)")
+        #expect(try relctl(["check"], in: repo.url).status == 0)
+        let write = try relctl(["bump", "--write"], in: repo.url)
+        #expect(write.status == 0, "\(write)")
+        #expect(try repo.directory.read("src/poetry/core/__init__.py").contains("__version__ = \"2.3.3\""))
+        #expect(try repo.directory.read("src/version.rs") == "pub const VERSION: &str = \"2.3.3\";\n")
+    }
 }

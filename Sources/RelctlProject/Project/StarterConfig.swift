@@ -70,15 +70,39 @@ public enum StarterConfig {
                 members: members, tags: tags, git: git)
         }
         // On a maintenance branch the line's latest release is what a Go constant names.
-        let final =
+        var final =
             versioning.maintenance.map {
                 findings(root: root, detected: detected, tags: tags, repository: repository, within: $0.range)
             } ?? found
+        if isRepository, final.workspace?.active != true {
+            await adoptReleaseCommitFiles(&final, root: root, git: git, tags: tags, within: versioning.maintenance?.range)
+        }
         try AtomicFile.write(
             render(root: root, detected: detected, tags: tags, repository: repository, versioning: versioning, found: final),
             to: url)
         let named = Set(final.versions.map(\.path))
         return (url, detected, final.workspace?.active == true ? [] : unlocatedVersions(root: root, named: named, project: final.name))
+    }
+
+    /// The files the latest release commit wrote the version into beside the listed manifests
+    /// (`ReleaseCommitFiles`), each holding the version the first listed manifest holds.
+    private static func adoptReleaseCommitFiles(
+        _ found: inout Findings, root: URL, git: Git, tags: [GitTag], within range: VersionRange?
+    ) async {
+        guard let first = found.versions.first, let held = versionHeld(first, root: root, unknownAs: "plain")?.text,
+            let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)
+        else { return }
+        let history = ReleaseHistory(tags: tags, format: format)
+        let finals = history.releases.filter { !$0.version.isPrerelease && (range?.contains($0.version) ?? true) }
+        guard finals.count >= 2, let prefix = try? await git.prefixFromTop() else { return }
+        let entries = await ReleaseCommitFiles.entries(
+            root: root, git: git, prefix: prefix, latest: finals[0], previous: finals[1], expected: held,
+            listed: Set(found.versions.map(\.path)))
+        for entry in entries {
+            found.versions.append((entry.path, entry.kind, entry.pattern))
+            found.versionNotes.append(
+                "\(entry.path): the release commit of \(finals[0].tag) moved it from \(finals[1].version) to \(finals[0].version) with \(first.path).")
+        }
     }
 
     /// What `init` learnt about the project, rendered by `render`.

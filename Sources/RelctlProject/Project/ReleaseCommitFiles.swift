@@ -1,0 +1,128 @@
+import Foundation
+import RelctlBasics
+import RelctlChanges
+import RelctlModel
+
+/// The files the latest release commit moved from the previous release's version to its own, on
+/// one line (poetry-core's `src/poetry/core/__init__.py`, rollup's `browser/package.json`): the
+/// project's release writes them, so `init` lists each that still holds the listed version. A
+/// file the commit changed otherwise (a changelog's new heading, a lock file, which relctl
+/// updates as a companion) is not one.
+package enum ReleaseCommitFiles {
+    /// A file to list: its path from the project's folder, and the kind and pattern to read it with.
+    package struct Entry: Equatable, Sendable {
+        package var path: String
+        package var kind: String?
+        package var pattern: String?
+    }
+
+    /// Bounds on the commit read: a release commit that changes more is a merge of other work.
+    static let maximumFiles = 300
+    static let maximumLines = 20_000
+
+    static let lockNames: Set<String> = [
+        "Cargo.lock", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "uv.lock",
+        "poetry.lock", "pdm.lock", "Gemfile.lock", "go.sum", "Package.resolved", "composer.lock",
+    ]
+    static let proseExtensions: Set<String> = ["md", "rst", "txt", "adoc", "html", "htm", "markdown"]
+
+    /// The entries the release commit of `latest` (after `previous`) shows, read from `root`
+    /// (`prefix`: its folder from the repository's top, `""` or ending in `/`), each holding
+    /// `expected` now; `listed` paths are left out.
+    package static func entries(
+        root: URL, git: Git, prefix: String, latest: ReleaseHistory.Release, previous: ReleaseHistory.Release,
+        expected: String, listed: Set<String>
+    ) async -> [Entry] {
+        let (old, new) = (previous.version.description, latest.version.description)
+        guard old != new,
+            let stat = try? await git.run(["show", "--numstat", "--format=", "--no-renames", latest.commit])
+        else { return [] }
+        let counts = stat.split(separator: "\n").map { $0.split(separator: "\t") }
+        let lines = counts.reduce(0) { $0 + (Int($1.first ?? "") ?? 0) + (Int($1.dropFirst().first ?? "") ?? 0) }
+        guard counts.count <= maximumFiles, lines <= maximumLines,
+            let diff = try? await git.run([
+                "show", "--format=", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames", latest.commit,
+            ])
+        else { return [] }
+        var found: [Entry] = []
+        for (path, line) in movedLines(in: diff, from: old, to: new) {
+            guard path.hasPrefix(prefix) else { continue }
+            let relative = String(path.dropFirst(prefix.count))
+            guard !listed.contains(relative), !found.contains(where: { $0.path == relative }), isCandidate(relative),
+                let entry = entry(for: relative, line: line, version: new),
+                let held = try? ManifestReaders.read(
+                    VersionSource(path: entry.path, kind: entry.kind ?? ManifestReaders.kind(forFileName: entry.path) ?? "plain", pattern: entry.pattern),
+                    root: root),
+                held.text == expected
+            else { continue }
+            found.append(entry)
+        }
+        return found
+    }
+
+    /// The `+` lines of `diff` (`git show --unified=0`) that are a `-` line of the same hunk with
+    /// `old` replaced by `new`, with their file's path from the repository's top.
+    static func movedLines(in diff: String, from old: String, to new: String) -> [(path: String, line: String)] {
+        var result: [(String, String)] = []
+        var path: String?
+        var removed: [Substring] = []
+        var added: [Substring] = []
+        func flush() {
+            if let path {
+                for line in added where removed.contains(where: { $0.replacingOccurrences(of: old, with: new) == line }) {
+                    if line.contains(new) { result.append((path, String(line))) }
+                }
+            }
+            removed = []
+            added = []
+        }
+        for line in diff.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("diff --git ") {
+                flush()
+                path = nil
+            } else if line.hasPrefix("+++ ") {
+                path = line.hasPrefix("+++ b/") ? String(line.dropFirst(6)) : nil
+            } else if line.hasPrefix("--- ") {
+                continue
+            } else if line.hasPrefix("@@") {
+                flush()
+            } else if line.hasPrefix("-") {
+                removed.append(line.dropFirst())
+            } else if line.hasPrefix("+") {
+                added.append(line.dropFirst())
+            }
+        }
+        flush()
+        return result
+    }
+
+    /// Not a lock file (a companion relctl updates itself), prose (a changelog, a README's install
+    /// line), CI or a test fixture.
+    static func isCandidate(_ path: String) -> Bool {
+        let parts = path.split(separator: "/").map(String.init)
+        guard let name = parts.last, !lockNames.contains(name) else { return false }
+        let stem = name.uppercased()
+        if ["CHANGELOG", "CHANGES", "NEWS", "HISTORY", "RELEASE", "README"].contains(where: { stem.hasPrefix($0) }) {
+            return false
+        }
+        if let dot = name.lastIndex(of: "."), proseExtensions.contains(String(name[name.index(after: dot)...]).lowercased()) {
+            return false
+        }
+        return !parts.dropLast().contains {
+            $0.hasPrefix(".") || StarterConfig.fixtureFolders.contains($0.lowercased()) || $0 == "docs" || $0 == "doc"
+        }
+    }
+
+    /// How to read `path` whose `line` holds `version`: the kind its name gives (package.json,
+    /// Cargo.toml, pyproject.toml), Python's `__version__`, else a `regex` on the text before it.
+    static func entry(for path: String, line: String, version: String) -> Entry? {
+        if ManifestReaders.kind(forFileName: path) != nil { return Entry(path: path, kind: nil, pattern: nil) }
+        if path.hasSuffix(".py"), line.contains("__version__") { return Entry(path: path, kind: "python", pattern: nil) }
+        guard let range = line.range(of: version) else { return nil }
+        let before = line[..<range.lowerBound].drop { $0 == " " || $0 == "\t" }
+        // Words before the version (`version = "`, `VERSION: &str = "`), not a bare number.
+        guard before.contains(where: \.isLetter), before.count <= 80 else { return nil }
+        let pattern = NSRegularExpression.escapedPattern(for: String(before)) + #"(?<version>[0-9][0-9A-Za-z.+-]*)"#
+        return Entry(path: path, kind: "regex", pattern: pattern)
+    }
+}
