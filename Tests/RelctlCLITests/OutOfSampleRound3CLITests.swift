@@ -236,6 +236,19 @@ struct OutOfSampleRound3CLITests {
         let dev = try relctl(["bump", "--json"], in: grpc.url)
         #expect(try Self.field(dev.stdout, "next") as? String == "1.66.0", "\(dev)")
 
+        // A marker released as such (commander's `13.0.0-0`, tagged on a commit after the bump) is
+        // still promoted to its final: it is the previous release, not a marker above it.
+        let commander = try GitRepository()
+        try Self.commit(commander, "12.1.0", day: 1, files: manifest("12.1.0"))
+        try commander.git("tag", "12.1.0")
+        try Self.commit(commander, "Bump to 13.0.0-0", day: 2, files: manifest("13.0.0-0"))
+        try Self.commit(commander, "Add 13.0.0-0 changes to CHANGELOG", day: 3, files: ["CHANGELOG.md": "x\n"])
+        try commander.git("tag", "13.0.0-0")
+        try Self.commit(commander, "Add save/restore state", day: 4, files: ["lib/s.js": "s\n"])
+        try commander.directory.write("relctl.toml", "[project]\nname = \"commander\"\ntag-format = \"{version}\"\n\n[[version]]\npath = \"package.json\"\n")
+        let promoted = try relctl(["bump", "--json"], in: commander.url)
+        #expect(try Self.field(promoted.stdout, "next") as? String == "13.0.0", "\(promoted)")
+
         // The maintenance branch holding main's marker: its range decides, and plan does not refuse.
         try repo.git("checkout", "-q", "-b", "v3.8.x", "3.8.1")
         try Self.commit(repo, "Keep the marker", day: 7, files: manifest("3.10.0-dev"))

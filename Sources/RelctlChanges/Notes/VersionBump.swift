@@ -190,9 +190,11 @@ public struct VersionBump: Sendable, Equatable {
                     "\(marker.found.foundIn) holds \(marker.found.text), the development version of a release outside \(range) on `\(rule?.name ?? "")`: not a floor here"
                 )
                 held = nil
-            } else if let before = await git.fileText(marker.found.foundIn, at: last.commit + "^"),
+            } else if (try? SemanticVersion(parsing: marker.found.text)).map({ !$0.hasSamePrecedence(as: last.version) }) ?? true,
+                let before = await git.fileText(marker.found.foundIn, at: last.commit + "^"),
                 before.contains(marker.found.text)
             {
+                // (Not the previous release itself: commander's `13.0.0-0`, tagged, is promoted.)
                 // prettier keeps `3.9.0-dev` on main and lowers it to 3.8.3 only in the release
                 // commit: a marker that stood above the previous release does not bind this one.
                 bump.notes.append(
