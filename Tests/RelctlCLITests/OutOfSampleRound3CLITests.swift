@@ -617,4 +617,27 @@ struct OutOfSampleRound3CLITests {
         #expect(try repo.directory.read("src/poetry/core/__init__.py").contains("__version__ = \"2.3.3\""))
         #expect(try repo.directory.read("src/version.rs") == "pub const VERSION: &str = \"2.3.3\";\n")
     }
+
+    /// apollo-client's `version-3.x` (range `3.x`, init's since the branch holds the latest final
+    /// beside main's 4.0 prereleases) while `3.14.0-rc.0` is tagged on `release-3.14`, which it
+    /// does not contain: the branch counted from the rc and proposed 3.14.0-rc.1; its next was 3.13.9.
+    @Test func aMaintenanceLineCountsFromNoPrereleaseItDoesNotContain() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["package.json": "{\n  \"name\": \"@apollo/client\",\n  \"version\": \"\(version)\"\n}\n"]
+        }
+        try Self.commit(repo, "Version Packages", day: 1, files: manifest("3.13.8"))
+        try repo.git("tag", "v3.13.8")
+        try repo.git("branch", "version-3.x")
+        try repo.git("checkout", "-q", "-b", "release-3.14")
+        try Self.commit(repo, "Version Packages (rc)", day: 2, files: manifest("3.14.0-rc.0"))
+        try repo.git("tag", "v3.14.0-rc.0")
+        try repo.git("checkout", "-q", "version-3.x")
+        try Self.commit(repo, "fix: a cache leak", day: 3, files: ["src/cache.ts": "\n"])
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"client\"\n\n[[version]]\npath = \"package.json\"\n\n[[branch]]\nname = \"version-3.x\"\nrange = \"3.x\"\n")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "3.13.9", "\(bump)")
+    }
 }

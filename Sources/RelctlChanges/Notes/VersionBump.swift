@@ -270,7 +270,10 @@ public struct VersionBump: Sendable, Equatable {
         history: ReleaseHistory, rule: BranchRule?, latest: ReleaseHistory.Release?
     ) -> ReleaseHistory.Release? {
         switch rule?.line {
-        case .maintenance(let range)?: history.releases.first { range.contains($0.version) }
+        // A prerelease in the range counts only as the latest the branch sees: apollo-client's
+        // `3.14.0-rc.0`, tagged on `release-3.14`, is not `version-3.x`'s (its next was 3.13.9).
+        case .maintenance(let range)?:
+            history.releases.first { range.contains($0.version) && (!$0.version.isPrerelease || $0.tag == latest?.tag) }
         case .prerelease?: history.releases.first { !$0.version.isPrerelease }
         // `applying` resolves a rule taking its range from the branch name; none reaches here.
         case .rangeFromName?, nil: latest
