@@ -394,8 +394,20 @@ package enum VersioningDetection {
         return nil
     }
 
-    /// Cargo's 0.x rule when the project's 0.x releases show it: at least two releases whose
-    /// changes held a feat (and no breaking change) made as patches, and none made as a minor.
+    /// The level the commits of one release step call for (from `older` to `newer`); nil when the
+    /// history cannot be read.
+    static func commitsLevel(
+        from older: ReleaseHistory.Release, to newer: ReleaseHistory.Release, history: ReleaseHistory, git: Git
+    ) async -> VersionBump.Level? {
+        let collector = Mutex(BumpCollector())
+        guard
+            (try? await history.changes(in: git, to: newer.commit, since: older) { commit in
+                collector.withLock { $0.add(commit) }
+            }) != nil
+        else { return nil }
+        return collector.withLock { $0 }.finish().level
+    }
+
     /// Whether the commits of each step between `finals` (newest first) already call for the
     /// level it took: eslint's minors each held a `feat:`, so a minor cadence adds nothing and
     /// would turn its fix-only 9.39.1 into 9.40.0. A cadence is the project's habit only where a
@@ -404,13 +416,7 @@ package enum VersioningDetection {
         _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git
     ) async -> Bool {
         for (newer, older) in zip(finals, finals.dropFirst()) {
-            let collector = Mutex(BumpCollector())
-            guard
-                (try? await history.changes(in: git, to: newer.commit, since: older) { commit in
-                    collector.withLock { $0.add(commit) }
-                }) != nil
-            else { return false }
-            let level = collector.withLock { $0 }.finish().level
+            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { return false }
             let step: VersionBump.Level =
                 newer.version.major != older.version.major
                 ? .major : newer.version.minor != older.version.minor ? .minor : .patch
@@ -419,6 +425,8 @@ package enum VersioningDetection {
         return true
     }
 
+    /// Cargo's 0.x rule when the project's 0.x releases show it: at least two releases whose
+    /// changes held a feat (and no breaking change) made as patches, and none made as a minor.
     package static func cargoZeroMajor(
         _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11
     ) async -> String? {
@@ -427,13 +435,7 @@ package enum VersioningDetection {
         var featPatches: [String] = []
         var featMinors = 0
         for (newer, older) in zip(zeros, zeros.dropFirst()) {
-            let collector = Mutex(BumpCollector())
-            guard
-                (try? await history.changes(in: git, to: newer.commit, since: older) { commit in
-                    collector.withLock { $0.add(commit) }
-                }) != nil
-            else { return nil }
-            let level = collector.withLock { $0 }.finish().level
+            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { return nil }
             guard level == .minor else { continue }
             if newer.version.minor == older.version.minor {
                 featPatches.append(newer.tag)
