@@ -27,6 +27,24 @@ import Testing
         #expect(commit.breakingNote == "`extends` key in config file is now used for extending other config files")
     }
 
+    /// pypa/build writes an emoji before a conventional header (`⚠️ feat(util): …`, `🐛 fix(cli): …`):
+    /// the header after it gives the type, scope and description; 💥 before one makes it breaking.
+    @Test func aConventionalHeaderAfterAGitmojiGivesTheType() throws {
+        let deprecation = try #require(ConventionalCommit(message: "\u{26A0}\u{FE0F} feat(util): deprecate x"))
+        #expect(deprecation.type == "feat" && deprecation.scope == "util" && deprecation.description == "deprecate x")
+        #expect(!deprecation.isBreaking)
+        let dropped = try #require(ConventionalCommit(message: "\u{1F4DD} feat!: drop old api"))
+        #expect(dropped.type == "feat" && dropped.isBreaking)
+        let fix = try #require(ConventionalCommit(message: "\u{1F41B} fix(cli): show full chain"))
+        #expect(fix.type == "fix" && fix.scope == "cli" && fix.description == "show full chain")
+        let boom = try #require(ConventionalCommit(message: "\u{1F4A5} refactor: rename the option"))
+        #expect(boom.type == "refactor" && boom.isBreaking)
+        // Without a header after it, the emoji alone says the type, as before.
+        let plain = try #require(ConventionalCommit(message: "\u{2728} Add support for forms"))
+        #expect(plain.type == "feat" && plain.description == "Add support for forms")
+        #expect(ConventionalCommit(message: "\u{1F9EA} add a test") == nil)
+    }
+
     @Test func bangDrawsAttention() throws {
         let commit = try #require(
             ConventionalCommit(message: "feat!: send an email to the customer when a product is shipped"))

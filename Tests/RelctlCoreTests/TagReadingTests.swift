@@ -76,6 +76,22 @@ import Testing
         let helix = TagHistory(
             tags: ["22.12", "23.03", "23.10", "24.07", "25.07"].enumerated().map { tag($1, $0) }, project: "helix")
         #expect(helix.format == "{version}" && helix.scheme == .calver, "\(helix)")
+        // packaging counts each year's releases from `.0` (`26.0rc3` a candidate of the first):
+        // calendar versions where each tag was made in its year, none where the years do not match.
+        func dated(_ name: String, _ date: String) -> GitTag {
+            GitTag(name: name, commit: nil, date: Int(ISO8601DateFormatter().date(from: date + "T12:00:00Z")!.timeIntervalSince1970))
+        }
+        let counted: [(String, String)] = [
+            ("24.0", "2024-03-10"), ("24.1", "2024-06-10"), ("24.2", "2024-11-08"), ("25.0", "2025-04-19"),
+            ("26.0rc1", "2026-01-08"), ("26.0rc3", "2026-01-14"), ("26.0", "2026-01-20"), ("26.1", "2026-04-14"),
+        ]
+        let packaging = TagHistory(tags: counted.map { dated($0, $1) }, project: "packaging")
+        #expect(packaging.format == "{version}" && packaging.scheme == .calver, "\(packaging)")
+        let notYears = TagHistory(
+            tags: [("24.0", "2019-01-10"), ("24.13", "2019-02-10"), ("24.14", "2019-03-10"), ("25.0", "2019-04-10"), ("25.13", "2019-05-10")]
+                .map { dated($0, $1) },
+            project: "packaging")
+        #expect(notYears.scheme == .semver, "\(notYears)")
         // Most of the recent ones, not the newest alone.
         let mixed = TagHistory(
             tags: [tag("v1.0.0", 1), tag("v1.1.0", 2), tag("v1.2.0", 3), tag("v1.3.0", 4), tag("1.4.0", 5)],

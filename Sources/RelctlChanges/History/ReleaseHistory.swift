@@ -111,7 +111,7 @@ package struct ReleaseHistory: Sendable {
     /// Final releases tagged in another spelling of the format (express's `v5.0.0` among bare
     /// `4.21.2` and `5.0.0-beta.2`), highest version first: never proposed again, and the latest
     /// release as a branch sees it counts them (`latest(seenFrom:git:named:)`).
-    private var otherSpellingFinals: [Release] = []
+    package private(set) var otherSpellingFinals: [Release] = []
 
     /// Classifies `tags` against `format` (reads no git).
     package init(tags: [GitTag], format: TagFormat, paths: HistoryPaths = .wholeRepository) {

@@ -140,14 +140,21 @@ package struct ConventionalCommit: Sendable, Equatable {
     ]
 
     /// `✨ Add a feature` or `:sparkles: Add a feature`: a gitmoji, as FastAPI and many others
-    /// write their subjects (a variation selector after the emoji is allowed).
+    /// write their subjects (a variation selector after the emoji is allowed). A conventional
+    /// header after the emoji gives the type, scope and description (pypa/build's `⚠️ feat(util):
+    /// deprecate x`, `🐛 fix(cli): …`), and 💥 before it makes it breaking.
     private static func gitmojiHeader(_ subject: String) -> (type: String, scope: String?, bang: Bool, description: String)? {
         let word = subject.prefix { $0 != " " }
         guard word.count <= 24 else { return nil }
         let emoji = String(word.unicodeScalars.filter { $0.value != 0xFE0F })
-        guard let type = gitmojiTypes[emoji] else { return nil }
         let description = String(subject.dropFirst(word.count)).trimmingSpaces()
         guard !description.isEmpty else { return nil }
+        if let first = description.utf8.first, first < 0x80, first != UInt8(ascii: ":"), first != UInt8(ascii: "["),
+            let header = parseHeader(description)
+        {
+            return (header.type, header.scope, header.bang || gitmojiTypes[emoji] == "breaking", header.description)
+        }
+        guard let type = gitmojiTypes[emoji] else { return nil }
         return (type, nil, type == "breaking", description)
     }
 

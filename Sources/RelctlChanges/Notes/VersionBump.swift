@@ -273,7 +273,19 @@ public struct VersionBump: Sendable, Equatable {
         // A prerelease in the range counts only as the latest the branch sees: apollo-client's
         // `3.14.0-rc.0`, tagged on `release-3.14`, is not `version-3.x`'s (its next was 3.13.9).
         case .maintenance(let range)?:
-            history.releases.first { range.contains($0.version) && (!$0.version.isPrerelease || $0.tag == latest?.tag) }
+            {
+                let found = history.releases.first {
+                    range.contains($0.version) && (!$0.version.isPrerelease || $0.tag == latest?.tag)
+                }
+                // zustand's `v4` line tagged its 4.5.7 without the `v` of its other tags: a final of
+                // the range in another spelling is the line's latest release too, as on a main line.
+                if let other = history.otherSpellingFinals.first(where: { range.contains($0.version) }),
+                    found.map({ $0.version < other.version }) ?? true
+                {
+                    return other
+                }
+                return found
+            }()
         case .prerelease?: history.releases.first { !$0.version.isPrerelease }
         // `applying` resolves a rule taking its range from the branch name; none reaches here.
         case .rangeFromName?, nil: latest
@@ -483,7 +495,17 @@ public struct VersionBump: Sendable, Equatable {
     package static func releasableVersion(
         ofManifestText text: String, comparison: VersionComparison
     ) -> SemanticVersion? {
-        if let version = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) { return version }
+        if var version = try? SemanticVersion(parsing: text.trimmingCharacters(in: .whitespaces)) {
+            // mypy holds `2.4.0+dev` between releases (PEP 440's local label, SemVer's build
+            // metadata): the development marker of 2.4.0, as `2.4.0-dev` is, not a version to tag.
+            if version.prerelease.isEmpty, version.build.count == 1,
+                ["dev", "pre", "snapshot"].contains(version.build[0].lowercased())
+            {
+                version.prerelease = [.alphanumeric(version.build[0].lowercased())]
+                version.build = []
+            }
+            return version
+        }
         if let version = try? VersionScheme.calendarVersion(text.trimmingCharacters(in: .whitespaces)) {
             return version
         }

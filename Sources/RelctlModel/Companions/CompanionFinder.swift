@@ -271,9 +271,19 @@ package enum CompanionFinder {
         var companions = pins(
             in: scan, prefix: [], own: name, file: display(manifest, root: root),
             version: scan.entry(at: ["version"])?.value)
-        companions += workspaceLock(of: manifest, root: root)
+        let workspace = workspaceLock(of: manifest, root: root)
+        companions += workspace
+        // A package-lock.json npm never reads is no companion: a workspace member's (npm installs
+        // from the workspace's lock: lit's stale packages/labs/cli-localize/package-lock.json), or
+        // one beside a `packageManager` that is not npm (zustand's, committed by mistake under pnpm).
+        let manager = scan.entry(at: ["packageManager"])?.value
+        // A member's own relctl.toml has its folder as `root`: the workspace's lock is looked for
+        // up to the repository's top (read only, to decide; its entry is the root config's to write).
+        let top = Git.repositoryTop(of: root.standardizedFileURL.path).map { URL(fileURLWithPath: $0) } ?? root
+        let inWorkspace = !workspace.isEmpty || (top != root && !workspaceLock(of: manifest, root: top).isEmpty)
+        let npmReadsIt = !inWorkspace && (manager.map { $0.hasPrefix("npm@") } ?? true)
         let lock = manifest.deletingLastPathComponent().appendingPathComponent("package-lock.json")
-        if let lockData = (try? ProjectFile.open(location: lock))?.data() {
+        if npmReadsIt, let lockData = (try? ProjectFile.open(location: lock))?.data() {
             let lockScan = JSONStringLines(TextFile.decode(lockData))
             let shown = display(lock, root: root)
             // lockfileVersion 1 has only the top-level entry; 2 and 3 also `packages[""]`.

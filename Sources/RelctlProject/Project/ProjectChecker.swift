@@ -194,7 +194,10 @@ public enum ProjectChecker {
         // A Swift package, a Go module or a dynamic pyproject.toml version: the tag is the version.
         // A workspace's root has none of its own: its members' versions are checked, member by
         // member (init writes no [[version]] there, and check must not warn about init's file).
-        if config.versions.isEmpty, config.workspace == nil, StarterConfig.versionOnlyInTags(root: config.root) == nil {
+        // Nor has a member that is never published (rayon's `rayon-demo`: `publish = false`, no version).
+        if config.versions.isEmpty, config.workspace == nil, StarterConfig.versionOnlyInTags(root: config.root) == nil,
+            !MemberDiscovery.isUnpublished(config.root)
+        {
             report.warning(Diagnostic(file: config.path, "no [[version]] entries: tags are checked for syntax only"))
         }
         // A version relctl cannot locate is said out loud, never skipped (issue 54).

@@ -401,7 +401,11 @@ public enum StarterConfig {
             found.excluded = NestedGoModules.ownLines(root: root, tags: Set(tags.map(\.name)), latest: latest)
         }
         if let offer = found.workspace, !offer.active { listLockstepPackages(&found, root: root, detected: detected, tags: tags) }
-        if found.workspace?.active != true { listLernaVersion(&found, root: root) }
+        if found.workspace?.active != true {
+            listLernaVersion(&found, root: root)
+            // jest's private root package.json at 0.0.0 beside lerna.json's 30.4.2.
+            dropPlaceholderVersions(&found, root: root)
+        }
         if adoptingSourceVersions, found.workspace?.active != true {
             let listed = found.versions.count
             adoptUnlocatedVersions(&found, root: root, latest: latest)
@@ -447,8 +451,14 @@ public enum StarterConfig {
         // setuptools' declarative setup.cfg (pre-commit: `[metadata] version = 4.6.2`, no
         // pyproject.toml), when nothing above names a version: its first `version =` line.
         if found.versions.isEmpty, let version = setupConfigVersion(root: root) {
-            found.versions.append(("setup.cfg", "regex", #"(?m)^version\s*=\s*(?<version>[0-9][^\s#;]*)"#))
-            found.versionNotes.append("setup.cfg's [metadata] version (\(version)) is read and written by a regex entry.")
+            switch version {
+            case .written(let text):
+                found.versions.append(("setup.cfg", "regex", #"(?m)^version\s*=\s*(?<version>[0-9][^\s#;]*)"#))
+                found.versionNotes.append("setup.cfg's [metadata] version (\(text)) is read and written by a regex entry.")
+            case .attribute(let attr, let path):
+                found.versions.append((path, "python", nil))
+                found.versionNotes.append("setup.cfg's [metadata] version is `attr: \(attr)`, held in \(path).")
+            }
         }
         dropPlaceholderVersions(&found, root: root)
         var seen: Set<String> = []
@@ -647,14 +657,27 @@ public enum StarterConfig {
             let stem = letters(project)
             let declaration =
                 #"(?m)^[ \t]*(?:(?:const|var)[ \t]+)?((?i:(?:\#(stem))?version))[ \t]*(?:string[ \t]*)?=[ \t]*"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
+            // go-redis: `func Version() string { return "9.22.0" }`, which its release commit bumps.
+            let function =
+                #"(?m)^func[ \t]+((?i:(?:\#(stem))?version))\(\)[ \t]*string[ \t]*\{\s*return[ \t]+"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
             for path in goFiles.prefix(200) where !named.contains(path) {
-                guard let text = read(path), let regex = try? Regex(declaration), let match = text.firstMatch(of: regex),
+                guard let text = read(path) else { continue }
+                if let regex = try? Regex(declaration), let match = text.firstMatch(of: regex),
                     let name = match.output[1].substring, let version = match.output[2].substring
-                else { continue }
-                found.append(
-                    UnlocatedVersion(
-                        path: path, version: String(version), shown: "`\(name) = \"\(version)\"`", kind: "regex",
-                        pattern: #"\b"# + name + #"[ \t]*(?:string[ \t]*)?=[ \t]*"v?(?<version>[^"]+)""#))
+                {
+                    found.append(
+                        UnlocatedVersion(
+                            path: path, version: String(version), shown: "`\(name) = \"\(version)\"`", kind: "regex",
+                            pattern: #"\b"# + name + #"[ \t]*(?:string[ \t]*)?=[ \t]*"v?(?<version>[^"]+)""#))
+                } else if let regex = try? Regex(function), let match = text.firstMatch(of: regex),
+                    let name = match.output[1].substring, let version = match.output[2].substring
+                {
+                    found.append(
+                        UnlocatedVersion(
+                            path: path, version: String(version), shown: "`func \(name)() string` returning \"\(version)\"",
+                            kind: "regex",
+                            pattern: #"\bfunc[ \t]+"# + name + #"\(\)[ \t]*string[ \t]*\{\s*return[ \t]+"v?(?<version>[^"]+)""#))
+                }
             }
         }
         return found
@@ -869,7 +892,9 @@ public enum StarterConfig {
     /// Two members of one name would share their tags, and `plan` refuses them: pnpm's Rust
     /// `pnpr/crates/pnpr` and its private npm wrapper `@pnpm/pnpr` in `pnpr/npm/pnpr`. When exactly
     /// one of the namesakes is published, the private ones are not listed (the members are then
-    /// written folder by folder) and a comment names them.
+    /// written folder by folder) and a comment names them. When none is (pinia's two private
+    /// `@pinia/playground` folders), none is listed; when several are (lit's `@lit/context` and
+    /// `@lit-labs/context`), the one nearest the top is, and the comment says how to add the others.
     private static func unlistPrivateNamesakes(_ offer: inout WorkspaceOffer, members: [DiscoveredMember], root: URL) {
         let listedFolders = WorkspaceMembers.folders(matching: offer.members, root: root)
         let listed = Set(listedFolders)
@@ -879,16 +904,29 @@ public enum StarterConfig {
             // tauri's `examples/api` and `examples/api/src-tauri` are named `api` like the
             // published `packages/api`: an example is not released, published or not.
             let released = namesakes.filter { !$0.unpublished && !isFixture($0.folder) }
-            guard released.count == 1 else { continue }
-            for member in namesakes where member.folder != released[0].folder {
+            if released.isEmpty {
+                for member in namesakes {
+                    unlisted[member.folder] =
+                        "\(QuotedString.basic(member.folder)) (\(member.unpublished ? "private" : "an example or test"), named \(QuotedString.basic(member.name)) like another such folder, whose tags it would share)"
+                }
+                continue
+            }
+            let kept = released.min { ($0.folder.split(separator: "/").count, $0.folder) < ($1.folder.split(separator: "/").count, $1.folder) }!
+            for member in namesakes where member.folder != kept.folder {
                 // Folder and package names are the repository's: quoted, so none can end the comment.
+                let what =
+                    member.unpublished
+                    ? "private" : isFixture(member.folder) ? "an example or test" : "published too: give it a [project] name in its own relctl.toml and list it to release it"
                 unlisted[member.folder] =
-                    "\(QuotedString.basic(member.folder)) (\(member.unpublished ? "private" : "an example or test"), named \(QuotedString.basic(member.name)) like \(QuotedString.basic(released[0].folder)), whose tags it would share)"
+                    "\(QuotedString.basic(member.folder)) (\(what), named \(QuotedString.basic(member.name)) like \(QuotedString.basic(kept.folder)), whose tags it would share)"
             }
         }
         guard !unlisted.isEmpty else { return }
         offer.members = listedFolders.filter { unlisted[$0] == nil }.map { $0.isEmpty ? "." : $0 }
         offer.notListed = unlisted.keys.sorted().compactMap { unlisted[$0] }
+        // A tag format for a name no listed member has would name no member: `check` refuses it.
+        let names = Set(candidates.filter { unlisted[$0.folder] == nil }.map(\.name))
+        offer.tagFormats.removeAll { !names.contains($0.name) }
     }
 
     /// Whether `folder` lies in a folder that tests or shows (`fixtureFolders`).
@@ -1094,7 +1132,11 @@ public enum StarterConfig {
         guard MemberDiscovery.isUnpublished(folder) else { return false }
         let top = root.standardizedFileURL.path + "/"
         let relative = folder.standardizedFileURL.path.hasPrefix(top) ? String(folder.standardizedFileURL.path.dropFirst(top.count)) : ""
-        let words: Set<String> = fixtureFolders.union(["bench", "benches", "benchmark", "benchmarks", "fuzz", "xtask"])
+        // Test runners and demos a library's workspace builds but never ships: prost's
+        // `conformance`, rustls' `bogo` (BoringSSL's test suite shim), rayon's `rayon-demo`.
+        let words: Set<String> = fixtureFolders.union([
+            "bench", "benches", "benchmark", "benchmarks", "fuzz", "xtask", "conformance", "interop", "bogo", "demo", "demos",
+        ])
         let pieces = relative.lowercased().split(separator: "/").map(String.init)
             + name.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         return pieces.contains(where: words.contains)
@@ -1203,6 +1245,9 @@ public enum StarterConfig {
         } else if let (path, kind, why) = setuptoolsDynamicVersion(document: document, root: root) {
             found.versions.append((path, kind, nil))
             found.versionNotes.append("pyproject.toml reads its version from \(path) (\(why)).")
+        } else if !versionFromTag(document: document), let path = setupScriptVersionModule(root: root) {
+            found.versions.append((path, "python", nil))
+            found.versionNotes.append("pyproject.toml's version is dynamic: setup.py imports `__version__` from \(path).")
         } else if !versionFromTag(document: document),
             let path = versionModule(root: root, name: project?["name"]?.string)
         {
@@ -1267,25 +1312,42 @@ public enum StarterConfig {
             let kind = ManifestReaders.kind(forFileName: path) ?? "plain"
             return (path, kind, "[tool.setuptools.dynamic] version file")
         }
-        guard let attr = version["attr"]?.string, attr.contains(".") else { return nil }
-        var parts = attr.split(separator: ".").map(String.init)
-        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) else {
-            return nil
-        }
-        let name = parts.removeLast()
-        guard name == "__version__" else { return nil }
+        guard let attr = version["attr"]?.string else { return nil }
         var folders: [String] = setuptools?["packages"]?.table?["find"]?.table?["where"]?.array?.compactMap(\.string) ?? []
         if let base = setuptools?["package-dir"]?.table?[""]?.string { folders.append(base) }
-        folders += [".", "src"]
+        return versionAttributeModule(attr, folders: folders, root: root).map {
+            ($0, "python", "[tool.setuptools.dynamic] version attr \(attr)")
+        }
+    }
+
+    /// The module file `attr` (`flake8.__version__`) names, in `folders` and else the root and
+    /// `src`, when it assigns `__version__` a string literal; nil otherwise.
+    static func versionAttributeModule(_ attr: String, folders: [String] = [], root: URL) -> String? {
+        var parts = attr.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }),
+            parts.removeLast() == "__version__"
+        else { return nil }
         let module = parts.joined(separator: "/")
-        for folder in folders {
-            let prefix = folder == "." || folder.isEmpty ? "" : folder.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/"
+        for folder in folders + [".", "src"] {
+            let trimmed = folder.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            guard !trimmed.hasPrefix("/"), !trimmed.split(separator: "/").contains("..") else { continue }
+            let prefix = trimmed == "." || trimmed.isEmpty ? "" : trimmed + "/"
             for path in ["\(prefix)\(module)/__init__.py", "\(prefix)\(module).py"]
-            where regular(path) && holdsVersionLiteral(path, root: root) {
-                return (path, "python", "[tool.setuptools.dynamic] version attr \(attr)")
+            where (try? ProjectFile.open(path, in: root))?.isRegularFile == true && holdsVersionLiteral(path, root: root) {
+                return path
             }
         }
         return nil
+    }
+
+    /// The module a `setup.py` imports `__version__` from (mypy's `from mypy.version import
+    /// __version__ as version`, beside a pyproject.toml whose version is dynamic), when it assigns
+    /// one a string literal.
+    static func setupScriptVersionModule(root: URL) -> String? {
+        guard let data = (try? ProjectFile.open("setup.py", in: root))?.data(limit: 1 << 20), case .whole(let bytes) = data,
+            let match = TextFile.decode(bytes).firstMatch(of: /(?m)^from\s+([A-Za-z_][A-Za-z0-9_.]*)\s+import\s+__version__\b/)
+        else { return nil }
+        return versionAttributeModule(String(match.1) + ".__version__", root: root)
     }
 
     /// Whether the module at `path` assigns a string literal to `__version__` (what kind "python" reads).
@@ -1375,10 +1437,17 @@ public enum StarterConfig {
         return name
     }
 
-    /// setup.cfg's `[metadata] version` when it is written out (`4.6.2`, not `attr: pkg.__version__`
-    /// or `file: VERSION`) and is the file's first `version =` line, the one the entry init writes
-    /// for it reads.
-    package static func setupConfigVersion(root: URL) -> String? {
+    /// setup.cfg's `[metadata] version`, as init lists it.
+    package enum SetupConfigVersion: Equatable {
+        /// Written out (`4.6.2`) as the file's first `version =` line, the one a regex entry reads.
+        case written(String)
+        /// `attr: flake8.__version__`, resolved to the module assigning it a literal.
+        case attribute(String, path: String)
+    }
+
+    /// setup.cfg's `[metadata] version` when it is written out (`4.6.2`, not `file: VERSION`) and is
+    /// the file's first `version =` line, or an `attr:` naming a module that holds the literal.
+    package static func setupConfigVersion(root: URL) -> SetupConfigVersion? {
         guard let data = (try? ProjectFile.open("setup.cfg", in: root))?.data() else { return nil }
         var section = ""
         for raw in TextFile.decode(data).split(separator: "\n", omittingEmptySubsequences: false) {
@@ -1391,8 +1460,13 @@ public enum StarterConfig {
                 line[..<equals].trimmingCharacters(in: .whitespaces) == "version"
             else { continue }
             let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            guard section == "[metadata]" else { return nil }
+            if value.hasPrefix("attr:") {
+                let attr = value.dropFirst(5).trimmingCharacters(in: .whitespaces)
+                return versionAttributeModule(attr, root: root).map { .attribute(attr, path: $0) }
+            }
             let plain = value.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil
-            return section == "[metadata]" && plain ? value : nil
+            return plain ? .written(value) : nil
         }
         return nil
     }

@@ -19,6 +19,9 @@ package struct TagHistory {
     package static let recentCount = 5
     /// How many bare releases after the newest tag named after the project make that name stale.
     package static let staleAfter = 10
+    /// How long (seconds: two years) a project's tags may lie behind its repository's newer tags of
+    /// other series before its own series counts as left behind.
+    package static let movedOnAfter = 2 * 365 * 86_400
 
     /// One version-like tag: the text before its version (`v`, `ignore-`) and the version.
     package struct Release {
@@ -47,11 +50,28 @@ package struct TagHistory {
     /// The same, with when each tag was made: the most recent releases decide.
     package init(tags: [GitTag], project: String, aliases: [String] = []) {
         let names = [project] + aliases.filter { $0 != project && !$0.isEmpty }
-        let releases = tags.compactMap { tag in
+        var releases = tags.compactMap { tag in
             names.lazy.compactMap { Self.release(in: tag.name, project: $0) }.first.map { release in
                 var dated = release
                 dated.date = tag.date
                 return dated
+            }
+        }
+        // ingress-nginx's `ingress-nginx-3.15.2` of 2020, then 226 `helm-chart-4.x` and
+        // `controller-v1.x` tags over five years: the history moved on to series named otherwise,
+        // and the old name says nothing of the next release (its chart holds 4.15.1).
+        if let newest = releases.map(\.date).max(), newest > 0 {
+            let ours = Set(releases.map(\.tag))
+            let later = tags.filter {
+                $0.date > newest && !ours.contains($0.name) && $0.name.contains(/[0-9]+\.[0-9]+/)
+            }
+            if later.count >= Self.staleAfter, let last = later.max(by: { $0.date < $1.date }),
+                last.date - newest > Self.movedOnAfter
+            {
+                releases = []
+                note =
+                    "no version tag of this project since \(later.count) newer tags spelled otherwise (\(last.name)): tags will look like v1.2.3 unless tag-format names their series"
+                return
             }
         }
         guard !releases.isEmpty else {
@@ -159,18 +179,30 @@ package struct TagHistory {
 
     /// A calendar-shaped version: zero padding SemVer refuses (`2026.07.22`, `25.07`), a year as the
     /// first number (`2024.1.2`), or two numbers of which the first is a two-digit year and the
-    /// second a month (helix's `23.10`). Two numbers alone are not (`v2.0`, `v0.13`).
+    /// second a month (helix's `23.10`) or, where the year is the one the tag was made in, a count
+    /// of that year's releases (packaging's `26.0` … `26.3` of 2026, and its `26.0rc3`). Two numbers
+    /// alone are not (`v2.0`, `v0.13`).
     package static func isCalendar(_ release: Release) -> Bool {
-        let core = release.inner.prefix { $0 != "-" && $0 != "+" }
+        var core = Substring(release.inner.prefix { $0 != "-" && $0 != "+" })
+        // PEP 440 glues its prereleases on: `26.0rc3` is a candidate of `26.0`.
+        if let glued = core.firstRange(of: /(a|b|rc)[0-9]+$/), glued.lowerBound > core.startIndex {
+            core = core[..<glued.lowerBound]
+        }
         let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
         guard (2...3).contains(numbers.count), numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) })
         else { return false }
         if numbers.contains(where: { $0.count > 1 && $0.first == "0" }) { return true }
         if numbers[0].count == 4, ("1990"..."2199").contains(numbers[0]) { return true }
-        if numbers.count == 2, numbers[0].count == 2, let month = Int(numbers[1]), (1...12).contains(month),
-            let year = Int(numbers[0]), year >= 15
+        if numbers.count == 2, numbers[0].count == 2, let second = Int(numbers[1]), let year = Int(numbers[0]),
+            year >= 15
         {
-            return true
+            if (1...12).contains(second) { return true }
+            if release.date > 0 {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+                let tagged = calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval(release.date)))
+                return tagged % 100 == year
+            }
         }
         return false
     }

@@ -112,6 +112,13 @@ package enum VersioningDetection {
         // Under calendar versions only attrs' year counter is a cadence (it decides before the month).
         found.cadence = cadence(finals)
         if format.scheme == .calver, found.cadence?.kind != .yearCounter { found.cadence = nil }
+        // A year counter is the series' own count, wherever each release was tagged: tzdata tags
+        // 2025.1 … 2025.3 on release branches main never merges, and main alone reads 2022.7 → 2023.4.
+        if format.scheme == .calver, found.cadence == nil,
+            let all = cadence(history.releases.filter { !$0.version.isPrerelease }), all.kind == .yearCounter
+        {
+            found.cadence = all
+        }
         if found.cadence?.kind == .minor,
             await commitsExplainEveryStep(Array(finals.prefix(cadenceReleases)), history: history, git: git)
         {
@@ -182,14 +189,10 @@ package enum VersioningDetection {
             )
         }
         guard own.version < highest.version, unmerged.contains(highest.tag) else { return nil }
-        // The minor line when the name gives it and its major went on elsewhere: setuptools'
-        // `maint/75.3` while main released 75.9.1 and then 84.0.0 (`75.x` would count from 75.9.1).
-        let minorLine =
-            namesMinor
-            && finals.contains {
-                $0.version.major == own.version.major && own.version < $0.version && unmerged.contains($0.tag)
-            }
-        guard let range = VersionRange(minorLine ? "\(major).\(numbers[1]).x" : "\(major).x"), !range.contains(highest.version)
+        // The minor line when the name gives it: setuptools' `maint/75.3` while main released
+        // 75.9.1 and then 84.0.0 (`75.x` would count from 75.9.1), helm's `release-3.21` while main
+        // releases 4.x (`3.x` made a backported `feat` 3.22.0, a version helm never cuts there).
+        guard let range = VersionRange(namesMinor ? "\(major).\(numbers[1]).x" : "\(major).x"), !range.contains(highest.version)
         else { return nil }
         return (
             branch, range,
@@ -426,7 +429,9 @@ package enum VersioningDetection {
     }
 
     /// Cargo's 0.x rule when the project's 0.x releases show it: at least two releases whose
-    /// changes held a feat (and no breaking change) made as patches, and none made as a minor.
+    /// changes held a feat (and no breaking change) made as patches, and at least four for each
+    /// one made as a minor (prost's 0.13.0 held one `feat` and broke its API unmarked; five feat
+    /// patches followed it, and the one minor vetoed the rule).
     package static func cargoZeroMajor(
         _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11
     ) async -> String? {
@@ -443,7 +448,7 @@ package enum VersioningDetection {
                 featMinors += 1
             }
         }
-        guard featPatches.count >= 2, featMinors == 0 else { return nil }
+        guard featPatches.count >= 2, featPatches.count >= 4 * featMinors else { return nil }
         return
             "feat commits were released as patches below 1.0.0 (\(featPatches.prefix(3).joined(separator: ", "))), as release-plz does"
     }

@@ -141,7 +141,18 @@ package enum MemberDiscovery {
             // `codegen` and `interop`); `version.workspace = true` is a version.
             if package["version"] == nil { return true }
         }
-        if let object = npmManifest(folder), object["private"] as? Bool == true { return true }
+        if let object = npmManifest(folder) {
+            if object["private"] as? Bool == true { return true }
+            // npm publishes no package without a version: redux-toolkit's docusaurus `website` and
+            // `docs` folders (unless another manifest beside it holds the folder's version).
+            if object["version"] == nil,
+                !["Cargo.toml", "pyproject.toml", "go.mod", "Chart.yaml", "Package.swift", "VERSION"].contains(where: {
+                    FileSystem.exists(folder.appendingPathComponent($0))
+                })
+            {
+                return true
+            }
+        }
         return false
     }
 
@@ -188,9 +199,9 @@ package struct MemberTagSeries: Equatable {
             && a.exceptions.map(\.format) == b.exceptions.map(\.format)
     }
 
-    /// Nil when no tag names a member, or when the history moved on from the tags that do:
-    /// `TagHistory.staleAfter` bare releases made after the newest of them (`dates`, when each tag
-    /// was made). babel's one stray `@babel/core@7.23.2` of 2023, before 900 `v8.0.4`-like tags,
+    /// Nil when no tag names a member, or when the history moved on from the stray tags that do
+    /// (fewer than three a member): `TagHistory.staleAfter` bare releases made after the newest of
+    /// them (`dates`, when each tag was made). babel's one stray `@babel/core@7.23.2` of 2023, before 900 `v8.0.4`-like tags,
     /// made init write 156 separately tagged members.
     package static func read(
         members: [DiscoveredMember], tags: [String], dates: [String: Int] = [:]
@@ -216,7 +227,9 @@ package struct MemberTagSeries: Equatable {
             own.append((member, generic(spelled, member: member), mine))
         }
         guard !own.isEmpty else { return nil }
-        if let newestNamed = named.compactMap({ dates[$0] }).max(), newestNamed > 0 {
+        // A member releasing rarely keeps its series (redux-toolkit's 14 `@rtk-query/codegen-openapi@`
+        // tags, then 11 `v2.x` of the toolkit): only stray tags, a member's one or two, go stale.
+        if own.allSatisfy({ $0.tags.count < 3 }), let newestNamed = named.compactMap({ dates[$0] }).max(), newestNamed > 0 {
             let bareAfter = tags.lazy.filter { tag in
                 !named.contains(tag) && (dates[tag] ?? 0) > newestNamed
                     && TagHistory.release(in: tag, project: "").map { TagHistory.isGeneric($0.prefix) } == true
@@ -236,15 +249,20 @@ package struct MemberTagSeries: Equatable {
                 (entry.member.name, entry.format.replacingOccurrences(of: "{member}", with: entry.member.name)))
         }
         // An untagged npm member outside the scope the format spells (`create-svelte` beside
-        // `@sveltejs/{member}@{version}`) is tagged by its own package name.
+        // `@sveltejs/{member}@{version}`; socket.io's `@socket.io/component-emitter` beside
+        // `{member}@{version}`) is tagged by its own package name, as changesets tags it.
         let untagged = members.filter { member in !own.contains { $0.member.folder == member.folder } }
-        if let range = format.range(of: "{member}"), format[..<range.lowerBound].hasSuffix("/") {
+        if let range = format.range(of: "{member}"),
+            format[..<range.lowerBound].hasSuffix("/") || format[..<range.lowerBound].isEmpty
+        {
             let scope = String(format[..<range.lowerBound])
             // Not a namesake of a tagged member (a private npm wrapper of a crate): the entry,
             // keyed by name, would be the tagged member's format too.
             let taggedNames = Set(own.map(\.member.name))
             for member in untagged
-            where (member.packageName ?? member.name) != scope + member.name && !taggedNames.contains(member.name) {
+            where (member.packageName ?? member.name) != scope + member.name && !taggedNames.contains(member.name)
+                && (!scope.isEmpty || member.packageName.map { $0.hasPrefix("@") && $0.hasSuffix("/" + member.name) } == true)
+            {
                 exceptions.append((member.name, (member.packageName ?? member.name) + format[range.upperBound...]))
             }
         }
@@ -293,6 +311,17 @@ package struct MemberTagSeries: Equatable {
                 let tagged = !untagged.contains { $0.folder == member.folder }
                 if tagged, let latest = ownLatest(member), !(latest < release.1) { continue }
                 if tagged, ownLatest(member) == nil { continue }
+                if publishedOnly, let made = dates[release.0], made > 0 {
+                    // An old release of the series that a member's version only happens to equal
+                    // is not the member's: lit's labs/compiler at 1.1.2, tagged
+                    // `@lit-labs/compiler@1.1.1` in 2025, against lit-html's `v1.1.2` of 2019;
+                    // socket.io's untagged component-emitter at 3.1.2, socket.io's own tag of 2021,
+                    // three years before the series' newest.
+                    let ownNewest = own.first { $0.member.folder == member.folder }?.tags.compactMap { dates[$0] }.max()
+                    let seriesNewest = releases.compactMap { dates[$0.0] }.max() ?? made
+                    if let ownNewest, ownNewest > made { continue }
+                    if seriesNewest - made > TagHistory.movedOnAfter { continue }
+                }
                 found.append((member, release.0, release.1))
             }
             guard let highest = found.map(\.version).max() else { return nil }
