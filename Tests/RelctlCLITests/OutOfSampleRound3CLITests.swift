@@ -391,8 +391,9 @@ struct OutOfSampleRound3CLITests {
 
     /// eslint's last five releases were minors, each with a `feat:` among its commits: init wrote
     /// `cadence = "minor"`, and a fix-only range (9.39.1) was proposed as 9.40.0. Where every step
-    /// is what its commits call for, the cadence adds nothing and is not written; where a step
-    /// says more than its commits (a fix-only range released as a minor), it is.
+    /// is what its commits call for, the cadence adds nothing and is not written; where most steps
+    /// say more than their commits (fix-only ranges released as minors), it is (session 62: one
+    /// such step among five is no habit, mocha's release-please cut one minor by hand).
     @Test func aMinorCadenceTheCommitsAlreadyExplainIsNotWritten() throws {
         func history(fixOnlyMinor: Bool) throws -> GitRepository {
             let repo = try GitRepository()
@@ -402,7 +403,7 @@ struct OutOfSampleRound3CLITests {
             try Self.commit(repo, "chore: 9.33.0", day: 1, files: manifest("9.33.0"))
             try repo.git("tag", "v9.33.0")
             for minor in 34...39 {
-                let type = fixOnlyMinor && minor == 36 ? "fix" : "feat"
+                let type = fixOnlyMinor && (35...37).contains(minor) ? "fix" : "feat"
                 try Self.commit(repo, "\(type): change \(minor)", day: minor - 32, files: ["lib/\(minor).js": "\n"])
                 try Self.commit(repo, "chore: 9.\(minor).0", day: minor - 32, files: manifest("9.\(minor).0"))
                 try repo.git("tag", "v9.\(minor).0")

@@ -341,4 +341,33 @@ struct OutOfSampleRound5CLITests {
         let checked = try relctl(["check"], in: repo.url)
         #expect(checked.status == 0 && !checked.stderr.contains("disagree"), "\(checked)")
     }
+
+    /// libc's `libc-0.2` branch keeps `ctest` as a `publish = false` dummy at 0.1.0 while main tags
+    /// the real crate `ctest-v0.5.x`: plan proposed ctest 0.5.2 on the branch and `bump --write`
+    /// wrote 0.5.2 into the dummy.
+    @Test func anUnpublishedDummyWhoseTagsAreOnAnotherBranchIsNotReleased() throws {
+        let repo = try GitRepository()
+        let workspace = "[package]\nname = \"libc\"\nversion = \"0.2.180\"\n\n[workspace]\nmembers = [\"ctest\"]\n"
+        let dummy = "[package]\nname = \"ctest\"\nversion = \"0.1.0\"\npublish = false\n"
+        try BacktestFindingsCLITests.commit(
+            repo, "start", day: 1, files: ["Cargo.toml": workspace, "src/lib.rs": "\n", "ctest/Cargo.toml": dummy, "ctest/src/lib.rs": "\n"])
+        try repo.git("tag", "0.2.180")
+        try repo.git("branch", "libc-0.2")
+        try BacktestFindingsCLITests.commit(
+            repo, "ctest: the real crate", day: 2,
+            files: ["ctest/Cargo.toml": "[package]\nname = \"ctest\"\nversion = \"0.5.1\"\n", "ctest/src/lib.rs": "// real\n"])
+        try repo.git("tag", "ctest-v0.5.1")
+        try repo.git("checkout", "-q", "libc-0.2")
+        try BacktestFindingsCLITests.commit(repo, "fix: a constant", day: 3, files: ["src/lib.rs": "// a\n", "ctest/src/lib.rs": "// b\n"])
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"libc\"\ntag-format = \"{version}\"\n\n[workspace]\nmembers = [\".\", \"ctest\"]\n\n[workspace.tag-formats]\nctest = \"ctest-v{version}\"\nlibc = \"{version}\"\n")
+        let plan = try relctl(["plan"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let row = plan.stdout.split(separator: "\n").first { $0.hasPrefix("ctest ") }.map(String.init) ?? ""
+        #expect(row.contains("unpublished") && !row.contains("0.5.2"), "\(plan)")
+        let bumped = try relctl(["bump", "--write"], in: repo.url)
+        #expect(bumped.status == 0, "\(bumped)")
+        #expect(try repo.directory.read("ctest/Cargo.toml") == dummy)
+    }
 }

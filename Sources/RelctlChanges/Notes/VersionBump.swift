@@ -32,6 +32,9 @@ public struct VersionBump: Sendable, Equatable {
     public var nextText: String = ""
     /// The `[[branch]]` rule applied, if one matched the branch (`relctl plan`'s `branch`).
     package var branch: BranchRule?
+    /// A changeset (or covector change file) names the package though no commit touched it since
+    /// its latest release: `changeset version` releases it all the same (svelte-check 4.7.3).
+    package var namedByChangesets = false
 
     /// The first version of a project without release tags.
     package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
@@ -141,7 +144,7 @@ public struct VersionBump: Sendable, Equatable {
             let next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next, level: .patch, commitCount: commitCount)
-        } else if let last, last.version.isDevelopmentTag {
+        } else if let last, Self.opensDevelopment(last.version, history: history) {
             // grpc-go tags `v1.80.0-dev` as 1.80's development opens: it is no release whose counter
             // continues (`1.80.0-dev.1`), it names the release in preparation, as a manifest's
             // development marker does. The changes since it may call for more (pytest tagged
@@ -169,6 +172,7 @@ public struct VersionBump: Sendable, Equatable {
         }
         bump.changeLevel = changeLevel
         bump.branch = rule
+        bump.namedByChangesets = intent.namedByChangesets && commitCount == 0
         bump.notes += intentNotes
         // The walk tells in most histories; where it cannot (other release lines), git is asked.
         var ancestor = walk.previousIsAncestor
@@ -260,6 +264,24 @@ public struct VersionBump: Sendable, Equatable {
     /// `latest`: the latest release as the target's branch sees it (`ReleaseHistory.latest(seenFrom:)`).
     /// changesets' prerelease mode read as a prerelease line (`ChangeFragments.changesetsPrerelease`)
     /// where no `[[branch]]` rule applies: its counter starts at 0, as changesets' does.
+    /// A development tag (`-dev`, `-pre`, `-snapshot`), or a bare `-alpha` / `-beta` where the
+    /// project opens each version so: kind tags `v0.32.0-alpha` on the commit after v0.31.0, has
+    /// never tagged an `-alpha.N`, and an earlier `-alpha` was followed by its final.
+    package static func opensDevelopment(_ version: SemanticVersion, history: ReleaseHistory) -> Bool {
+        if version.isDevelopmentTag { return true }
+        guard version.prerelease.count == 1, case .alphanumeric(let word) = version.prerelease[0],
+            ["alpha", "beta"].contains(word.lowercased())
+        else { return false }
+        let counted = history.releases.contains {
+            $0.version.prereleaseName?.lowercased() == word.lowercased() && $0.version.prerelease != version.prerelease
+        }
+        guard !counted else { return false }
+        return history.releases.contains {
+            $0.version.prerelease == version.prerelease && !$0.version.final.hasSamePrecedence(as: version.final)
+                && history.taken($0.version.final) != nil
+        }
+    }
+
     package static func changesetsPrereleaseRule(config: RelctlConfig) -> BranchRule? {
         ChangeFragments.changesetsPrerelease(config: config).map {
             BranchRule(name: ".changeset/pre.json", line: .prerelease($0), firstCounter: 0)
@@ -542,11 +564,14 @@ public struct VersionBump: Sendable, Equatable {
     package static func intendedLevel(
         _ commitLevel: Level, config: RelctlConfig, base: SemanticVersion?, rule: BranchRule?, commits: Int,
         changelog: ChangelogIntent? = nil, notes: inout [String]
-    ) throws -> (level: Level, changeLevel: Level, literalMajor: Bool) {
+    ) throws -> (level: Level, changeLevel: Level, literalMajor: Bool, namedByChangesets: Bool) {
         var level = commitLevel
         var literalMajor = false
+        var namedByChangesets = false
         let belowOne = base.map { $0.major == "0" } ?? false
-        if commits > 0, let fragments = try ChangeFragments.read(config: config) {
+        let changesetsDecide = config.versioning.fragments == .changesets || config.versioning.fragments == .covector
+        if commits > 0 || changesetsDecide, let fragments = try ChangeFragments.read(config: config) {
+            namedByChangesets = changesetsDecide
             let what = "\(fragments.count) change fragment\(fragments.count == 1 ? "" : "s") ([versioning] fragments = \"\(config.versioning.fragments?.rawValue ?? "")\")"
             if config.versioning.fragments == .changesets || config.versioning.fragments == .covector {
                 // `changeset version` applies the changesets whatever the commits say.
@@ -598,7 +623,7 @@ public struct VersionBump: Sendable, Equatable {
             }
         }
         if commits > 0 { try goModuleRule(&level, literalMajor: &literalMajor, config: config, base: base, notes: &notes) }
-        return (level, changeLevel, literalMajor)
+        return (level, changeLevel, literalMajor, namedByChangesets)
     }
 
     /// Go's major version rule, last because Go enforces it: a module whose path has no `/v2`

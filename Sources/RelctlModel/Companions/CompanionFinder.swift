@@ -279,7 +279,7 @@ package enum CompanionFinder {
         let manager = scan.entry(at: ["packageManager"])?.value
         // A member's own relctl.toml has its folder as `root`: the workspace's lock is looked for
         // up to the repository's top (read only, to decide; its entry is the root config's to write).
-        let top = Git.repositoryTop(of: root.standardizedFileURL.path).map { URL(fileURLWithPath: $0) } ?? root
+        let top = Git.repositoryTop(of: root.standardizedFileURL.path).flatMap { AbsolutePath(absolute: $0)?.url } ?? root
         let inWorkspace = !workspace.isEmpty || (top != root && !workspaceLock(of: manifest, root: top).isEmpty)
         let npmReadsIt = !inWorkspace && (manager.map { $0.hasPrefix("npm@") } ?? true)
         let lock = manifest.deletingLastPathComponent().appendingPathComponent("package-lock.json")

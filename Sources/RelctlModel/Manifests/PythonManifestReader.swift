@@ -6,7 +6,7 @@ import RelctlBasics
 /// or what `pattern` captures. Compared by PEP 440 whichever way it is read.
 package struct PythonManifestReader: ManifestReader {
     package static let moduleVersionPattern =
-        #"^\s*(?:__version__|VERSION|version)\s*(?::\s*str\s*)?=\s*["'](?<version>[^"'\n]+)["']"#
+        #"^\s*(?:__version__|VERSION|version)\s*(?::\s*(?:str|(?:typing\.)?Final(?:\[str\])?)\s*)?=\s*["'](?<version>[^"'\n]+)["']"#
     package var comparison: VersionComparison { .pep440 }
     package init() {}
 

@@ -30,13 +30,16 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         }
 
         /// A counter glued to a name (`rc1`, `beta12`, as alacritty spells its prereleases): the
-        /// name (letters and `-`, ending in a letter) and the number; nil for anything else.
+        /// name (letters and `-`, ending in a letter, or in a letter and `-`: `beta-8`) and the number;
+        /// nil for anything else.
         package static func glued(_ word: String) -> (name: String, number: Int)? {
             guard let digitStart = word.firstIndex(where: { $0.isASCII && $0.isNumber }),
                 digitStart != word.startIndex
             else { return nil }
             let name = word[..<digitStart], digits = word[digitStart...]
-            guard name.last?.isLetter == true, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }),
+            // mocha's release-please tags `v12.0.0-beta-8`: the hyphen is part of the spelling kept.
+            let named = name.last?.isLetter == true || (name.last == "-" && name.dropLast().last?.isLetter == true)
+            guard named, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }),
                 digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 9, let number = Int(digits)
             else { return nil }
             return (String(name), number)

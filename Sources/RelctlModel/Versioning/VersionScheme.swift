@@ -52,12 +52,19 @@ package enum VersionScheme: String, Sendable, Hashable, CaseIterable {
 
         /// Learnt from the inner version texts of existing tags (or a manifest's version).
         package init(learningFrom texts: [String]) {
+            // Padding where most texts that could show it do: pipenv's one `2018.05.18` among
+            // some 410 `2026.8.1`-like tags does not pad its next.
+            var (paddedMinor, bareMinor, paddedPatch, barePatch) = (0, 0, 0, 0)
             for text in texts {
                 let numbers = text.prefix(while: { $0 != "-" && $0 != "+" }).split(separator: ".")
                 if numbers.count == 2 { omitsZeroPatch = true }
-                if numbers.count >= 2, numbers[1].count == 2, numbers[1].first == "0" { padsMinor = true }
-                if numbers.count == 3, numbers[2].count == 2, numbers[2].first == "0" { padsPatch = true }
+                if numbers.count >= 2, numbers[1].count == 2, numbers[1].first == "0" { paddedMinor += 1 }
+                if numbers.count >= 2, numbers[1].count == 1 { bareMinor += 1 }
+                if numbers.count == 3, numbers[2].count == 2, numbers[2].first == "0" { paddedPatch += 1 }
+                if numbers.count == 3, numbers[2].count == 1 { barePatch += 1 }
             }
+            padsMinor = paddedMinor > bareMinor
+            padsPatch = paddedPatch > barePatch
         }
 
         /// Whether `text` (spelled this way) shows it does not pad where `other` does: a

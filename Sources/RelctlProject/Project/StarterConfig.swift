@@ -47,7 +47,7 @@ public enum StarterConfig {
             ? nil : try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)
         var versioning = await VersioningDetection.detect(
             root: root, git: isRepository ? git : nil, tags: tags, format: format,
-            cargo: detected.contains("Cargo.toml"))
+            cargo: detected.contains("Cargo.toml"), project: found.name)
         // A workspace's members release on their own: Cargo's 0.x rule and a maintenance line
         // are read from their tag series.
         if let offer = found.workspace, offer.active, isRepository {
@@ -501,12 +501,13 @@ public enum StarterConfig {
         }
         let lines = Set(crates.map(\.text))
         guard lines.count > 1, let format = try? TagFormat(found.tagFormat, project: found.name) else { return }
-        let released = tags.compactMap { tag -> SemanticVersion? in
-            if case .release(let version, _) = TagReader(format).read(tag), !version.isPrerelease { return version }
+        let reader = TagReader(format)
+        let finals = tags.compactMap { tag -> SemanticVersion? in
+            if case .release(let version, _) = reader.read(tag), !version.isPrerelease { return version }
             return nil
-        }.max()
+        }
         var line: [String] = []
-        if let latest = released {
+        if let latest = finals.max() {
             line = crates.filter { $0.version.hasSamePrecedence(as: latest) }.map(\.path)
             if line.isEmpty {
                 let after = crates.filter { latest < $0.version }
@@ -514,6 +515,15 @@ public enum StarterConfig {
                     line = after.filter { $0.version.hasSamePrecedence(as: next) }.map(\.path)
                 }
             }
+        }
+        // Else the crates at one of the latest few versions tagged: rust-bindgen's main holds
+        // 0.72.0 while 0.72.1 was tagged on a release branch (not tailwindcss' crates at 0.1.0, a
+        // version the project tagged in 2017).
+        let recent = Array(finals.sorted(by: >).prefix(5))
+        if line.isEmpty,
+            let top = crates.map(\.version).filter({ held in recent.contains { $0.hasSamePrecedence(as: held) } }).max()
+        {
+            line = crates.filter { $0.version.hasSamePrecedence(as: top) }.map(\.path)
         }
         if line.isEmpty {
             let named = crates.filter { entry in
@@ -756,25 +766,47 @@ public enum StarterConfig {
         let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
         guard !declared.members.isEmpty else { return }
         var line: SemanticVersion?
-        if let first = found.versions.first {
+        let latest = (try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)).flatMap {
+            ReleaseHistory(tags: tags, format: $0).latest?.version
+        }
+        // A private root package.json at a version no release has (tailwindcss' `@tailwindcss/root`
+        // at 1.0.0 while its packages hold v4.3.3) is no manifest of the line: the tags give it.
+        var privateRoot = false
+        if let first = found.versions.first, first.path == "package.json", let latest,
+            MemberDiscovery.isUnpublished(root),
+            let held = versionHeld(first, root: root, unknownAs: "plain").flatMap({ try? SemanticVersion(parsing: $0.text) }),
+            !held.hasSamePrecedence(as: latest), held < latest
+        {
+            privateRoot = true
+            line = latest
+        } else if let first = found.versions.first {
             line = versionHeld(first, root: root, unknownAs: "plain").flatMap { try? SemanticVersion(parsing: $0.text) }
-        } else if let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme) {
-            line = ReleaseHistory(tags: tags, format: format).latest?.version
+        } else {
+            line = latest
         }
         guard let line else { return }
         let members = MemberDiscovery.members(
             root: root, folders: MemberDiscovery.folders(root: root, members: declared.members, excluded: declared.excluded))
         var added: [String] = []
         for member in members where !member.folder.isEmpty && !member.unpublished {
-            let path = member.folder + "/package.json"
-            guard !found.versions.contains(where: { $0.path == path }),
-                let text = try? ManifestReaders.read(VersionSource(path: path, kind: "npm"), root: root).text,
-                let held = try? SemanticVersion(parsing: text), held.hasSamePrecedence(as: line)
-            else { continue }
-            found.versions.append((path, nil, nil))
-            added.append(member.folder)
+            // zellij's crates hold the root package's version as literals its release commit
+            // writes (`version.workspace = true` is the root's to write, not listed again).
+            for (name, kind) in [("package.json", "npm"), ("Cargo.toml", "cargo")] {
+                let path = member.folder + "/" + name
+                guard !found.versions.contains(where: { $0.path == path }),
+                    let read = try? ManifestReaders.read(VersionSource(path: path, kind: kind), root: root),
+                    read.foundIn == path,
+                    let held = try? SemanticVersion(parsing: read.text), held.hasSamePrecedence(as: line)
+                else { continue }
+                found.versions.append((path, nil, nil))
+                added.append(member.folder)
+            }
         }
         guard !added.isEmpty else { return }
+        if privateRoot {
+            found.versions.removeAll { $0.path == "package.json" }
+            found.versionNotes.append("package.json is private and holds no released version: not listed.")
+        }
         found.versionNotes.append(
             "Released in lockstep: the workspace's published packages holding \(line) are listed too (\(added.count)), so a release writes them all.")
     }
@@ -1234,8 +1266,15 @@ public enum StarterConfig {
         if let path = hatch?["path"]?.string ?? (pdm?["source"]?.string == "file" ? pdm?["path"]?.string : nil),
             FileSystem.exists(atPath: root.appendingPathComponent(path).path)
         {
-            // Kind python: `1.0.0b1` there is PEP 440 and equals tag v1.0.0-beta.1.
-            found.versions.append((path, "python", nil))
+            // Kind python: `1.0.0b1` there is PEP 440 and equals tag v1.0.0-beta.1. A file that is
+            // no Python module (scrapy's `scrapy/VERSION` holding `2.18.0`) is read by hatch's
+            // `pattern` (Python's `(?P<version>…)` spelled as Swift's), else as the file's first word.
+            let pattern: String? =
+                path.hasSuffix(".py")
+                ? nil
+                : hatch?["pattern"]?.string.map { $0.replacingOccurrences(of: "(?P<", with: "(?<") }
+                    ?? #"\A\s*(?<version>[0-9][^\s]*)"#
+            found.versions.append((path, "python", pattern))
             let table = hatch?["path"]?.string != nil ? "[tool.hatch.version] path" : "[tool.pdm.version] path"
             found.versionNotes.append("pyproject.toml reads its version from \(path) (\(table)).")
         } else if let path = maturinManifest(document: document, root: root) {
@@ -1322,7 +1361,7 @@ public enum StarterConfig {
 
     /// The module file `attr` (`flake8.__version__`) names, in `folders` and else the root and
     /// `src`, when it assigns `__version__` a string literal; nil otherwise.
-    static func versionAttributeModule(_ attr: String, folders: [String] = [], root: URL) -> String? {
+    static func versionAttributeModule(_ attr: String, folders: [String] = [], root: URL, following: Bool = true) -> String? {
         var parts = attr.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }),
             parts.removeLast() == "__version__"
@@ -1333,21 +1372,32 @@ public enum StarterConfig {
             guard !trimmed.hasPrefix("/"), !trimmed.split(separator: "/").contains("..") else { continue }
             let prefix = trimmed == "." || trimmed.isEmpty ? "" : trimmed + "/"
             for path in ["\(prefix)\(module)/__init__.py", "\(prefix)\(module).py"]
-            where (try? ProjectFile.open(path, in: root))?.isRegularFile == true && holdsVersionLiteral(path, root: root) {
-                return path
+            where (try? ProjectFile.open(path, in: root))?.isRegularFile == true {
+                if holdsVersionLiteral(path, root: root) { return path }
+                // pipenv's `pipenv/__init__.py` re-exports it: `from pipenv.__version__ import __version__`.
+                if following, let imported = importedVersionModule(path, root: root),
+                    let found = versionAttributeModule(imported + ".__version__", folders: folders, root: root, following: false)
+                {
+                    return found
+                }
             }
         }
         return nil
+    }
+
+    /// The module `path` imports `__version__` from (`from pipenv.__version__ import __version__`).
+    static func importedVersionModule(_ path: String, root: URL) -> String? {
+        guard let data = (try? ProjectFile.open(path, in: root))?.data(limit: 1 << 20), case .whole(let bytes) = data,
+            let match = TextFile.decode(bytes).firstMatch(of: /(?m)^from\s+([A-Za-z_][A-Za-z0-9_.]*)\s+import\s+__version__\b/)
+        else { return nil }
+        return String(match.1)
     }
 
     /// The module a `setup.py` imports `__version__` from (mypy's `from mypy.version import
     /// __version__ as version`, beside a pyproject.toml whose version is dynamic), when it assigns
     /// one a string literal.
     static func setupScriptVersionModule(root: URL) -> String? {
-        guard let data = (try? ProjectFile.open("setup.py", in: root))?.data(limit: 1 << 20), case .whole(let bytes) = data,
-            let match = TextFile.decode(bytes).firstMatch(of: /(?m)^from\s+([A-Za-z_][A-Za-z0-9_.]*)\s+import\s+__version__\b/)
-        else { return nil }
-        return versionAttributeModule(String(match.1) + ".__version__", root: root)
+        importedVersionModule("setup.py", root: root).flatMap { versionAttributeModule($0 + ".__version__", root: root) }
     }
 
     /// Whether the module at `path` assigns a string literal to `__version__` (what kind "python" reads).
@@ -1355,7 +1405,7 @@ public enum StarterConfig {
         guard let data = (try? ProjectFile.open(path, in: root))?.data(limit: 4 << 20), case .whole(let bytes) = data
         else { return false }
         return TextFile.decode(bytes).range(
-            of: #"(?m)^__version__\s*(:\s*str\s*)?=\s*["']"#, options: .regularExpression) != nil
+            of: #"(?m)^__version__\s*(:\s*(str|(typing\.)?Final(\[str\])?)\s*)?=\s*["']"#, options: .regularExpression) != nil
     }
 
     /// The package module holding `__version__ = "…"`: `NAME/__init__.py` or `src/NAME/__init__.py`

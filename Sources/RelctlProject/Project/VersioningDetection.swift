@@ -89,7 +89,7 @@ package enum VersioningDetection {
     /// What the repository at `root` records: `format` is the tag format init chose, `cargo`
     /// whether the project is a Cargo package. `git` nil outside a repository (fragments only).
     package static func detect(
-        root: URL, git: Git?, tags: [GitTag], format: TagFormat?, cargo: Bool
+        root: URL, git: Git?, tags: [GitTag], format: TagFormat?, cargo: Bool, project: String = ""
     ) async -> VersioningFindings {
         var found = VersioningFindings()
         found.fragments = fragments(root: root)
@@ -104,7 +104,7 @@ package enum VersioningDetection {
         if let top = history.releases.first(where: { !$0.version.isPrerelease }), await history.isStray(top, git: git) {
             history = ReleaseHistory(tags: tags.filter { $0.name != top.tag }, format: format)
         }
-        if let latest = history.latest { found.changelog = changelog(root: root, latest: latest) }
+        if let latest = history.latest { found.changelog = changelog(root: root, latest: latest, project: project) }
         let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
         // The releases this branch made, newest version first: a maintenance branch's patches
         // (wasmtime's 30.0.1 on release-30.0.0) are not the cadence of the branch.
@@ -120,7 +120,7 @@ package enum VersioningDetection {
             found.cadence = all
         }
         if found.cadence?.kind == .minor,
-            await commitsExplainEveryStep(Array(finals.prefix(cadenceReleases)), history: history, git: git)
+            await commitsExplainMostSteps(Array(finals.prefix(cadenceReleases)), history: history, git: git)
         {
             found.cadence = nil
         }
@@ -209,11 +209,15 @@ package enum VersioningDetection {
 
     /// The first changelog at `root` (`changelogNames`) whose newest section is ahead of `latest`
     /// (an unreleased section with entries, or a heading naming a version above it).
-    package static func changelog(root: URL, latest: ReleaseHistory.Release) -> (path: String, why: String)? {
+    /// `project`: a heading may name it before the version (pytest-xdist's `pytest-xdist 3.3.0 (2023-05-12)`).
+    package static func changelog(
+        root: URL, latest: ReleaseHistory.Release, project: String = ""
+    ) -> (path: String, why: String)? {
         for name in changelogNames {
             guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile else { continue }
             guard let text = try? file.text(),
-                let intent = ChangelogIntent.section(in: text, path: name, latest: latest.version)
+                let intent = ChangelogIntent.section(
+                    in: text, path: name, names: project.isEmpty ? [] : [project.lowercased()], latest: latest.version)
             else { return nil }
             let said =
                 switch intent.finding {
@@ -288,18 +292,25 @@ package enum VersioningDetection {
         let span = "\(recent.last!.tag) to \(recent[0].tag)"
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let years = recent.map { calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval($0.date))) }
-        let yearly = zip(recent, years).allSatisfy { release, year in
-            release.version.patch == "0"
-                && (release.version.major == String(year % 100) || release.version.major == String(year))
-        }
-        let counting = pairs.allSatisfy { pair in
-            pair.older.major == pair.newer.major
-                ? Int(pair.newer.minor) == (Int(pair.older.minor) ?? -2) + 1
-                : (Int(pair.newer.minor) ?? 9) <= 1
-        }
-        if yearly, counting, Set(years).count >= 2 {
-            return (.yearCounter, "\(span): the year each was tagged in, then a count of the year's releases")
+        // A year counter's emergency patches (cattrs' 25.1.1, and 24.1.3 tagged in 2025) are not
+        // steps of the count: the releases ending in `.0` are read.
+        let counted = Array(finals.filter { $0.version.patch == "0" }.prefix(cadenceReleases))
+        if counted.count == cadenceReleases {
+            let years = counted.map { calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval($0.date))) }
+            let yearly = zip(counted, years).allSatisfy { release, year in
+                release.version.major == String(year % 100) || release.version.major == String(year)
+            }
+            let counting = zip(counted.dropFirst(), counted).allSatisfy { older, newer in
+                older.version.major == newer.version.major
+                    ? Int(newer.version.minor) == (Int(older.version.minor) ?? -2) + 1
+                    : (Int(newer.version.minor) ?? 9) <= 1
+            }
+            if yearly, counting, Set(years).count >= 2 {
+                return (
+                    .yearCounter,
+                    "\(counted.last!.tag) to \(counted[0].tag): the year each was tagged in, then a count of the year's releases"
+                )
+            }
         }
         if pairs.allSatisfy({
             SemanticVersion.increment($0.older.major) == $0.newer.major && $0.newer.minor == "0"
@@ -411,21 +422,24 @@ package enum VersioningDetection {
         return collector.withLock { $0 }.finish().level
     }
 
-    /// Whether the commits of each step between `finals` (newest first) already call for the
+    /// Whether the commits of most steps between `finals` (newest first) already call for the
     /// level it took: eslint's minors each held a `feat:`, so a minor cadence adds nothing and
-    /// would turn its fix-only 9.39.1 into 9.40.0. A cadence is the project's habit only where a
-    /// step says more than its commits.
-    package static func commitsExplainEveryStep(
+    /// would turn its fix-only 9.39.1 into 9.40.0; mocha's did four times in five (release-please
+    /// cut 11.4.0 by hand once), and its fix-only 11.7.1 followed. A cadence is the project's
+    /// habit only where most steps say more than their commits.
+    package static func commitsExplainMostSteps(
         _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git
     ) async -> Bool {
+        var (explained, steps) = (0, 0)
         for (newer, older) in zip(finals, finals.dropFirst()) {
-            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { return false }
+            steps += 1
+            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { continue }
             let step: VersionBump.Level =
                 newer.version.major != older.version.major
                 ? .major : newer.version.minor != older.version.minor ? .minor : .patch
-            if level < step { return false }
+            if level >= step { explained += 1 }
         }
-        return true
+        return steps > 0 && explained * 2 > steps
     }
 
     /// Cargo's 0.x rule when the project's 0.x releases show it: at least two releases whose

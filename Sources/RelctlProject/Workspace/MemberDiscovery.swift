@@ -322,6 +322,19 @@ package struct MemberTagSeries: Equatable {
                     if let ownNewest, ownNewest > made { continue }
                     if seriesNewest - made > TagHistory.movedOnAfter { continue }
                 }
+                if publishedOnly {
+                    // Another member's own tag names that version: the bare tag was its release
+                    // (solid tags `v1.9.2` beside `solid-js@1.9.2`; solid-element only holds 1.9.2 now).
+                    let anothers = own.contains { entry in
+                        entry.member.folder != member.folder
+                            && entry.tags.contains { tag in
+                                ([entry.member.name] + (entry.member.packageName.map { [$0] } ?? [])).lazy.compactMap {
+                                    TagHistory.release(in: tag, project: $0)?.version
+                                }.first.map { $0.hasSamePrecedence(as: release.1) } ?? false
+                            }
+                    }
+                    if anothers { continue }
+                }
                 found.append((member, release.0, release.1))
             }
             guard let highest = found.map(\.version).max() else { return nil }
@@ -348,10 +361,20 @@ package struct MemberTagSeries: Equatable {
             }
             return next.count == 1 ? next[0] : next.first { $0.folder.isEmpty }
         }
+        // A member whose own tags took over from the bare series (solid's `solid-js@1.9.15` after
+        // 358 `v` tags up to v1.9.13) released it under its old spelling: no other member holding an
+        // old version of it (solid-element at 1.9.2) owns it.
+        let bareNewest = bareTags.compactMap { dates[$0] }.max() ?? 0
+        let continuedElsewhere = own.contains { entry in
+            guard let latest = candidates.first, let mine = ownLatest(entry.member), latest.1 < mine, bareNewest > 0,
+                let first = entry.tags.compactMap({ dates[$0] }).min()
+            else { return false }
+            return first > bareNewest
+        }
         if let latest = candidates.first,
             let (member, tag) = owner(holdingOneOf: candidates).map({ ($0.0, latest.0) })
                 ?? continuing(latest).map({ ($0, latest.0) })
-                ?? owner(holdingOneOf: bareReleases, publishedOnly: true)
+                ?? (continuedElsewhere ? nil : owner(holdingOneOf: bareReleases, publishedOnly: true))
         {
             let spelled = TagHistory(tags: bareTags, project: "").format
             exceptions.removeAll { $0.0 == member.name }

@@ -25,7 +25,7 @@ package struct MemberPlan: Sendable {
 
     package init(name: String, path: String, config: RelctlConfig, bump: VersionBump, history: ReleaseHistory) {
         (self.name, self.path, self.config, self.bump, self.history) = (name, path, config, bump, history)
-        let changed = bump.commitCount > 0
+        let changed = bump.commitCount > 0 || bump.namedByChangesets
         next = changed ? bump.next : nil
         tag = changed ? bump.nextTag : nil
         switch (changed, bump.changeLevel) {
@@ -66,6 +66,22 @@ package enum VersionPlan {
         }
         let shared =
             oneWalk ? try await sharedInputs(members, histories: histories, git: git, target: targetCommit) : nil
+        // A package that says it is never published is released only where it was tagged: never
+        // tagged, or (libc's `libc-0.2` branch, whose `ctest` is a 0.1.0 dummy while main tags
+        // `ctest-v0.5.x`) its tags are neither on this branch nor at or below its manifest's version.
+        var neverReleasedHere: Set<Int> = []
+        for (index, member) in members.enumerated() where member.unpublished {
+            guard let latest = histories[index].latest else {
+                neverReleasedHere.insert(index)
+                continue
+            }
+            let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
+            if let held = VersionBump.highestFloor(above: zero, config: member.config)?.floor,
+                held.final < latest.version.final, await git.isAncestor(latest.commit, of: targetCommit) == false
+            {
+                neverReleasedHere.insert(index)
+            }
+        }
         var plans: [MemberPlan] = []
         for (index, member) in members.enumerated() {
             let history = histories[index]
@@ -74,8 +90,7 @@ package enum VersionPlan {
                 shared: shared?[index])
             var plan = MemberPlan(
                 name: member.name, path: member.path, config: member.config, bump: bump, history: history)
-            // A package that says it is never published and was never tagged is not released.
-            if member.unpublished, history.latest == nil {
+            if neverReleasedHere.contains(index) {
                 (plan.next, plan.tag, plan.reason) = (nil, nil, "unpublished")
             }
             plans.append(plan)
@@ -83,7 +98,7 @@ package enum VersionPlan {
         for group in workspace.groups { lockstep(&plans, group: group) }
         try dependencyPass(&plans, members: members, workspace: workspace, config: config)
         // Nor does a dependency it has, or a group, release it.
-        for (index, member) in members.enumerated() where member.unpublished && histories[index].latest == nil {
+        for index in neverReleasedHere {
             (plans[index].next, plans[index].tag, plans[index].reason) = (nil, nil, "unpublished")
         }
         return plans
