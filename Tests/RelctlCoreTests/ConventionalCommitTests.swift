@@ -42,6 +42,8 @@ import Testing
         // Without a header after it, the emoji alone says the type, as before.
         let plain = try #require(ConventionalCommit(message: "\u{2728} Add support for forms"))
         #expect(plain.type == "feat" && plain.description == "Add support for forms")
+        let word = try #require(ConventionalCommit(message: "\u{2728} Add: forms"))
+        #expect(word.type == "feat" && word.description == "Add: forms")
         #expect(ConventionalCommit(message: "\u{1F9EA} add a test") == nil)
     }
 

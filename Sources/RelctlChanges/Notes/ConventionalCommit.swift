@@ -139,6 +139,12 @@ package struct ConventionalCommit: Sendable, Equatable {
         ":ambulance:": "fix", "\u{1F512}": "fix", ":lock:": "fix", "\u{1F4A5}": "breaking", ":boom:": "breaking",
     ]
 
+    /// The types of the Conventional Commits presets: after a gitmoji that says a type itself, only
+    /// one of these overrides it (`✨ Add: forms` stays a feature).
+    static let conventionalTypes: Set<String> = [
+        "feat", "fix", "docs", "style", "refactor", "perf", "test", "build", "ci", "chore", "revert", "deps",
+    ]
+
     /// `✨ Add a feature` or `:sparkles: Add a feature`: a gitmoji, as FastAPI and many others
     /// write their subjects (a variation selector after the emoji is allowed). A conventional
     /// header after the emoji gives the type, scope and description (pypa/build's `⚠️ feat(util):
@@ -150,7 +156,8 @@ package struct ConventionalCommit: Sendable, Equatable {
         let description = String(subject.dropFirst(word.count)).trimmingSpaces()
         guard !description.isEmpty else { return nil }
         if let first = description.utf8.first, first < 0x80, first != UInt8(ascii: ":"), first != UInt8(ascii: "["),
-            let header = parseHeader(description)
+            let header = parseHeader(description),
+            gitmojiTypes[emoji] == nil || conventionalTypes.contains(header.type)
         {
             return (header.type, header.scope, header.bang || gitmojiTypes[emoji] == "breaking", header.description)
         }
