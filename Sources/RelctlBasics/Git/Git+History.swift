@@ -153,9 +153,12 @@ extension Git {
     /// The names of the tags whose commits are not ancestors of (or equal to) `commit`, from one
     /// `git for-each-ref --no-merged`.
     package func tagNames(notMergedInto commit: String) async throws -> Set<String> {
-        Set(
+        if let memo, let known = memo.notMerged.withLock({ $0[commit] }) { return known }
+        let names = Set(
             try await run(["for-each-ref", "--no-merged=\(commit)", "--format=%(refname:strip=2)", "refs/tags"])
                 .split(separator: "\n").map(String.init))
+        memo?.notMerged.withLock { $0[commit] = names }
+        return names
     }
 
     /// The tags whose commit contains `commit` (`git for-each-ref --contains`).

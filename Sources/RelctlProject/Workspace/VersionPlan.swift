@@ -50,8 +50,11 @@ package enum VersionPlan {
     /// member (`SharedHistoryWalk`); without it each member walks its own, the reference the one
     /// pass is tested against.
     package static func compute(
-        config: RelctlConfig, git: Git, target: String = "HEAD", oneWalk: Bool = true
+        config: RelctlConfig, git given: Git, target: String = "HEAD", oneWalk: Bool = true
     ) async throws -> [MemberPlan] {
+        // A plan moves no ref: the members share what git said of the same tags and commits.
+        var git = given
+        if git.memo == nil { git.memo = GitQueryMemo() }
         let targetCommit = try await git.rangeEnd(target)
         guard let workspace = config.workspace else {
             let history = try await ReleaseHistory.read(git: git, config: config)
