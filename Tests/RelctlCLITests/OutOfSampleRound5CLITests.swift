@@ -369,5 +369,32 @@ struct OutOfSampleRound5CLITests {
         let bumped = try relctl(["bump", "--write"], in: repo.url)
         #expect(bumped.status == 0, "\(bumped)")
         #expect(try repo.directory.read("ctest/Cargo.toml") == dummy)
+
+        // apollo-client's root is `"private": true` (it publishes from dist/) at 4.2.3, tagged, while
+        // a 4.3.0 prerelease was tagged on another branch: still released (the first cut of this rule
+        // read it as a dummy and proposed nothing, 10 points of the back-test).
+        let apollo = try GitRepository()
+        func root(_ version: String) -> [String: String] {
+            [
+                "package.json":
+                    "{\"name\":\"@apollo/client\",\"version\":\"\(version)\",\"private\":true,\"workspaces\":[\"codegen\"]}\n"
+            ]
+        }
+        var files = root("4.2.3")
+        files["codegen/package.json"] = "{\"name\":\"@apollo/client-graphql-codegen\",\"version\":\"2.0.0\"}\n"
+        try BacktestFindingsCLITests.commit(apollo, "Version Packages", day: 1, files: files)
+        try apollo.git("tag", "@apollo/client@4.2.3")
+        try apollo.git("tag", "@apollo/client-graphql-codegen@2.0.0")
+        try apollo.git("checkout", "-q", "-b", "release-4.3")
+        try BacktestFindingsCLITests.commit(apollo, "Version Packages (alpha)", day: 2, files: root("4.3.0-alpha.0"))
+        try apollo.git("tag", "@apollo/client@4.3.0-alpha.0")
+        try apollo.git("checkout", "-q", "main")
+        try BacktestFindingsCLITests.commit(apollo, "fix: a cache merge", day: 3, files: ["src/cache.ts": "a\n"])
+        try apollo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"client\"\n\n[workspace]\nmembers = [\".\", \"codegen\"]\ntag-format = \"@apollo/{member}@{version}\"\n")
+        let apolloPlan = try relctl(["plan"], in: apollo.url)
+        let client = apolloPlan.stdout.split(separator: "\n").first { $0.hasPrefix("client ") }.map(String.init) ?? ""
+        #expect(client.contains("4.2.4") && !client.contains("unpublished"), "\(apolloPlan)")
     }
 }

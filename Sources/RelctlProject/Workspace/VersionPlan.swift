@@ -71,7 +71,8 @@ package enum VersionPlan {
             oneWalk ? try await sharedInputs(members, histories: histories, git: git, target: targetCommit) : nil
         // A package that says it is never published is released only where it was tagged: never
         // tagged, or (libc's `libc-0.2` branch, whose `ctest` is a 0.1.0 dummy while main tags
-        // `ctest-v0.5.x`) its tags are neither on this branch nor at or below its manifest's version.
+        // `ctest-v0.5.x`) its manifest's version is below all its tags and the latest is not on
+        // this branch. (apollo-client's private root at 4.2.3, tagged, is released.)
         var neverReleasedHere: Set<Int> = []
         for (index, member) in members.enumerated() where member.unpublished {
             guard let latest = histories[index].latest else {
@@ -80,7 +81,8 @@ package enum VersionPlan {
             }
             let zero = SemanticVersion(major: 0, minor: 0, patch: 0)
             if let held = VersionBump.highestFloor(above: zero, config: member.config)?.floor,
-                held.final < latest.version.final, await git.isAncestor(latest.commit, of: targetCommit) == false
+                let lowest = histories[index].releases.last?.version, held.final < lowest.final,
+                await git.isAncestor(latest.commit, of: targetCommit) == false
             {
                 neverReleasedHere.insert(index)
             }
