@@ -75,7 +75,8 @@ import Testing
     /// zap: `exp/` is a Go module of its own (tagged `exp/v0.2.0`), `tools/` one never tagged;
     /// opentelemetry-go's `bridge/` is tagged with the root's own versions (released with it).
     /// `init` excludes the first two from the root module's changes, so an `exp` feat is neither
-    /// in the notes nor the size of the root's next release; the lockstep module still counts.
+    /// in the notes nor the size of the root's next release; the lockstep module is a member
+    /// grouped with the root (go-redis' `extra/*`), so its feat lifts both and both are tagged.
     @Test func initLeavesNestedGoModulesWithVersionsOfTheirOwnOutOfTheRootsChanges() throws {
         let repo = try GitRepository()
         try repo.directory.write("go.mod", "module go.uber.org/zap\n\ngo 1.22\n")
@@ -95,17 +96,48 @@ import Testing
         let config = try repo.directory.read("relctl.toml")
         #expect(config.contains("exclude = [\"exp/**\", \"tools/**\"]"), "\(config)")
         #expect(config.contains("exp (tagged exp/vX.Y.Z), tools (untagged)"), "\(config)")
+        #expect(config.contains("members = [\".\", \"bridge\"]"), "\(config)")
+        #expect(config.contains("bridge = \"bridge/v{version}\""), "\(config)")
         #expect(try relctl(["check"], in: repo.url).status == 0)
-        let bump = try relctl(["bump", "--json"], in: repo.url)
-        #expect(try Self.field(bump.stdout, "next") as? String == "1.26.1", "only the root's fix counts: \(bump)")
-        #expect(try Self.field(bump.stdout, "commits") as? Int == 1, "\(bump)")
+        func rows() throws -> [String: [String: Any]] {
+            let plan = try relctl(["plan", "--json"], in: repo.url)
+            #expect(plan.status == 0, "\(plan)")
+            let members = try Self.field(plan.stdout, "members") as? [[String: Any]] ?? []
+            return Dictionary(uniqueKeysWithValues: members.map { ($0["path"] as? String ?? "?", $0) })
+        }
+        let before = try rows()
+        #expect(before["."]?["next"] as? String == "1.26.1", "only the root's fix counts: \(before)")
+        #expect(before["."]?["commits"] as? Int == 1, "\(before)")
+        #expect(before["bridge"]?["tag"] as? String == "bridge/v1.26.1", "\(before)")
+        #expect(before["bridge"]?["reason"] as? String == "group", "\(before)")
         let notes = try relctl(["notes"], in: repo.url)
         #expect(notes.stdout.contains("a field's encoding") && !notes.stdout.contains("stack traces"), "\(notes)")
 
-        // In lockstep (bridge tagged with the root's version): its feat is the root release's.
+        // In lockstep (bridge tagged with the root's version): its feat makes the group's minor.
         try Self.commit(repo, "feat: bridge spans", day: 5, files: ["bridge/b.go": "package bridge\n"])
-        let lockstep = try relctl(["bump", "--json"], in: repo.url)
-        #expect(try Self.field(lockstep.stdout, "next") as? String == "1.27.0", "\(lockstep)")
+        let after = try rows()
+        #expect(after["."]?["next"] as? String == "1.27.0", "\(after)")
+        #expect(after["bridge"]?["tag"] as? String == "bridge/v1.27.0", "\(after)")
+    }
+
+    /// opentelemetry-go's `metric` and `sdk/metric`, both tagged with the root's versions, would be
+    /// two members named `metric`, which the workspace refuses: init lists none of the lockstep
+    /// modules, says why, and writes a file `check` accepts.
+    @Test func lockstepGoModulesSharingANameAreNotListed() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module go.opentelemetry.io/otel\n\ngo 1.22\n")
+        try repo.directory.write("metric/go.mod", "module go.opentelemetry.io/otel/metric\n\ngo 1.22\n")
+        try repo.directory.write("sdk/metric/go.mod", "module go.opentelemetry.io/otel/sdk/metric\n\ngo 1.22\n")
+        try Self.commit(repo, "feat: start", day: 1)
+        for tag in ["v1.40.0", "metric/v1.40.0", "sdk/metric/v1.40.0"] { try repo.git("tag", tag) }
+        try Self.commit(repo, "fix: a span's name", day: 2, files: ["trace.go": "package otel\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(!config.contains("\n[workspace]\n"), "\(config)")
+        #expect(config.contains("since `metric` and `sdk/metric` would share the name `metric`"), "\(config)")
+        #expect(try relctl(["check"], in: repo.url).status == 0)
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "1.40.1", "\(bump)")
     }
 
     /// apollo-client's `release-4.3`: changesets' prerelease mode (`.changeset/pre.json`, `"mode":

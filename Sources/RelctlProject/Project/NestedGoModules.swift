@@ -50,12 +50,26 @@ package enum NestedGoModules {
     /// tag naming the root's latest version in their own series (`exp/v{version}`). With no
     /// release of the root yet, every nested module is its own.
     package static func ownLines(root: URL, tags: Set<String>, latest: SemanticVersion?) -> [(folder: String, why: String)] {
+        partition(root: root, tags: tags, latest: latest).own
+    }
+
+    /// The nested modules split in two: `own`, those on versions of their own (as `ownLines`), and
+    /// `lockstep`, those tagged with the root's latest version in their own series
+    /// (`extra/redisotel/v9.22.0` beside go-redis' `v9.22.0`): released with the root, each needing
+    /// its own tag, since the go tool resolves a nested module only by a tag naming its folder.
+    package static func partition(root: URL, tags: Set<String>, latest: SemanticVersion?)
+        -> (own: [(folder: String, why: String)], lockstep: [String])
+    {
         var own: [(folder: String, why: String)] = []
+        var lockstep: [String] = []
         for folder in folders(root: root) where !own.contains(where: { folder.hasPrefix($0.folder + "/") }) {
-            if let latest, tags.contains("\(folder)/v\(latest)") { continue }
+            if let latest, tags.contains("\(folder)/v\(latest)") {
+                lockstep.append(folder)
+                continue
+            }
             let released = tags.contains { $0.hasPrefix(folder + "/v") }
             own.append((folder, released ? "tagged \(folder)/vX.Y.Z" : "untagged"))
         }
-        return own
+        return (own, lockstep)
     }
 }

@@ -131,6 +131,11 @@ public enum StarterConfig {
         /// Folders whose commits are not the project's changes (`[project] exclude`): a Go
         /// module's nested modules with versions of their own (`NestedGoModules`).
         package var excluded: [(folder: String, why: String)] = []
+        /// Nested Go modules tagged with the root module's versions, by folder and member name:
+        /// written as workspace members grouped with the root, so a release tags each of them.
+        package var lockstepModules: [(folder: String, name: String)] = []
+        /// Why nested Go modules tagged with the root's versions are not listed as members.
+        package var lockstepUnlisted: String?
     }
 
     /// A `[workspace]` for a repository of several packages (a Cargo workspace whose crates have
@@ -191,6 +196,64 @@ public enum StarterConfig {
         return text
     }
 
+    /// The nested Go modules released with the root module, as members with their names: none when
+    /// two would share a name (the workspace would refuse them; opentelemetry-go's `metric` and
+    /// `sdk/metric`), or one has the root's name, so init never writes a file `check` rejects.
+    private static func lockstepMembers(_ folders: [String], root: URL, project: String)
+        -> (members: [(folder: String, name: String)], unlisted: String?)
+    {
+        let members = folders.map { (folder: $0, name: WorkspaceMembers.detectedName(root.appendingPathComponent($0), $0)) }
+        var seen: [String: String] = [project: "."]
+        for member in members {
+            if let other = seen[member.name] {
+                let why =
+                    "# Nested Go modules tagged with this module's versions (\(folders.count): \(folders.prefix(3).joined(separator: ", "))\(folders.count > 3 ? ", …" : ""))\n"
+                    + "# are not listed as members, since `\(other)` and `\(member.folder)` would share the name `\(member.name)`;\n"
+                    + "# their commits count as this module's. Tag each with every release (FOLDER/vX.Y.Z), or list\n"
+                    + "# them in a [workspace] with a relctl.toml naming each (docs/monorepos.md).\n"
+                return ([], why)
+            }
+            seen[member.name] = member.folder
+        }
+        return (members, nil)
+    }
+
+    /// The `[workspace]` of the root module and its lockstep nested modules, one group: a release
+    /// tags `v1.2.3` and `extra/redisotel/v1.2.3` together, as go-redis does by hand.
+    private static func renderedLockstepModules(_ found: Findings) -> String {
+        guard !found.lockstepModules.isEmpty else { return found.lockstepUnlisted.map { $0 + "\n" } ?? "" }
+        let folders = found.lockstepModules.map(\.folder)
+        var text = """
+            # Go modules in nested folders, tagged with this module's versions (\(folders[0])/vX.Y.Z beside
+            # each release): members released with it in one group, each tagged as the go tool expects.
+            # A nested module's commits are its own changes; the group gives all one version.
+            [workspace]
+            members = [\((["."] + folders).map(QuotedString.basic).joined(separator: ", "))]
+            tag-format = "{member}/v{version}"
+
+            [workspace.tag-formats]
+
+            """
+        for member in found.lockstepModules {
+            text += "\(tomlKey(member.name)) = \(QuotedString.basic(member.folder + "/v{version}"))\n"
+        }
+        text += """
+
+            [[workspace.group]]
+            name = \(QuotedString.basic(found.name))
+            members = [\(([found.name] + found.lockstepModules.map(\.name)).map(QuotedString.basic).joined(separator: ", "))]
+
+
+            """
+        return text
+    }
+
+    /// A TOML key: bare when it can be, else quoted.
+    private static func tomlKey(_ name: String) -> String {
+        name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            ? name : QuotedString.basic(name)
+    }
+
     /// `[project] exclude` for the folders whose commits are not the project's, each said why.
     private static func renderedExclude(_ excluded: [(folder: String, why: String)]) -> String {
         guard !excluded.isEmpty else { return "" }
@@ -238,6 +301,7 @@ public enum StarterConfig {
             if let pattern = entry.pattern { text += "pattern = \(QuotedString.basic(pattern))\n" }
             text += "\n"
         }
+        text += renderedLockstepModules(found)
         text += versioning.rendered
         text += versioning.renderedBranch
         let branches = versioning.releaseBranches.map(QuotedString.basic).joined(separator: ", ")
@@ -398,7 +462,10 @@ public enum StarterConfig {
                     ?? history.latest?.version
             }
         if detected.contains("go.mod"), found.workspace?.active != true {
-            found.excluded = NestedGoModules.ownLines(root: root, tags: Set(tags.map(\.name)), latest: latest)
+            let nested = NestedGoModules.partition(root: root, tags: Set(tags.map(\.name)), latest: latest)
+            found.excluded = nested.own
+            (found.lockstepModules, found.lockstepUnlisted) = lockstepMembers(
+                nested.lockstep, root: root, project: found.name)
         }
         if let offer = found.workspace, !offer.active { listLockstepPackages(&found, root: root, detected: detected, tags: tags) }
         if found.workspace?.active != true {
