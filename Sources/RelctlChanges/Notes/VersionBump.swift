@@ -162,6 +162,22 @@ public struct VersionBump: Sendable, Equatable {
             bump.notes.append(
                 "\(last.tag) marks the start of \(last.version.final)'s development (no counter to continue): the next release is \(next)\(beyond)"
             )
+        } else if let last, last.version.isPrerelease, config.versioning.fragments == .changesets {
+            // changesets releases a prerelease only in pre mode (`.changeset/pre.json`, read as a
+            // rule above); out of it the next release is a final: apollo-server tagged
+            // `@apollo/server-plugin-response-cache@5.0.1-rc.0`, then left pre mode with the
+            // package back at 5.0.0, and its next release is 5.0.1, not `5.0.1-rc.1`.
+            var next = last.version.final
+            if let final = history.releases.first(where: { !$0.version.isPrerelease && $0.version < last.version }),
+                next < step(final.version)
+            {
+                next = step(final.version)
+            }
+            bump = VersionBump(
+                previousTag: last.tag, current: last.version, next: next, level: level, commitCount: commitCount)
+            bump.notes.append(
+                "\(last.tag) is a prerelease, and changesets is not in prerelease mode (no `.changeset/pre.json` in mode `pre`): the next release is \(next)"
+            )
         } else if let last {
             bump = VersionBump(
                 previousTag: last.tag, current: last.version, next: step(last.version),
