@@ -397,4 +397,36 @@ struct OutOfSampleRound5CLITests {
         let client = apolloPlan.stdout.split(separator: "\n").first { $0.hasPrefix("client ") }.map(String.init) ?? ""
         #expect(client.contains("4.2.4") && !client.contains("unpublished"), "\(apolloPlan)")
     }
+
+    /// hummingbird's Package.swift offers its libraries and a `PerformanceTest` executable: init
+    /// listed it as the release's binary, with a [build] that ships a benchmark. A tool the
+    /// library ships beside them (`hb-cli` here; swift-protobuf's `protoc-gen-swift`) stays.
+    @Test func aSwiftLibrarysTestExecutableIsNoBinary() throws {
+        let repo = try GitRepository()
+        let manifest = """
+            // swift-tools-version:5.9
+            import PackageDescription
+
+            let package = Package(
+                name: "hummingbird",
+                products: [
+                    .library(name: "Hummingbird", targets: ["Hummingbird"]),
+                    .executable(name: "PerformanceTest", targets: ["PerformanceTest"]),
+                    .executable(name: "hb-cli", targets: ["hb-cli"]),
+                ],
+                targets: [
+                    .target(name: "Hummingbird"),
+                    .executableTarget(name: "PerformanceTest", dependencies: ["Hummingbird"]),
+                    .executableTarget(name: "hb-cli", dependencies: ["Hummingbird"]),
+                ]
+            )
+
+            """
+        try repo.commit("Start", files: ["Package.swift": manifest, "Sources/Hummingbird/A.swift": "let a = 1\n"])
+        try repo.git("tag", "2.26.0")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("binaries = [\"hb-cli\"]\n"), "\(config)")
+        #expect(config.contains("executable PerformanceTest tests or shows the libraries"), "\(config)")
+    }
 }

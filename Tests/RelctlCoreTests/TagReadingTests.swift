@@ -98,4 +98,15 @@ import Testing
             project: "x")
         #expect(mixed.format == "v{version}", "\(mixed)")
     }
+
+    /// A Swift library's executables named as tests, benchmarks or demos are not its binaries;
+    /// words split at case changes, `-` and `_`, so `Latest` holds no `test`.
+    @Test func auxiliarySwiftExecutablesAreReadFromTheirNamesWords() {
+        for name in ["PerformanceTest", "NIOPerformanceTester", "swift-format-benchmarks", "ExampleServer", "demo_app"] {
+            #expect(StarterConfig.isAuxiliaryExecutable(name), "\(name)")
+        }
+        for name in ["protoc-gen-swift", "Latest", "swift-format", "NIOTLSServer", "Contest"] {
+            #expect(!StarterConfig.isAuxiliaryExecutable(name), "\(name)")
+        }
+    }
 }

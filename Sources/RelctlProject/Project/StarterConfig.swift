@@ -1513,6 +1513,17 @@ public enum StarterConfig {
                 )
             }
         }
+        // A library's test and demo executables are products too (hummingbird's `PerformanceTest`,
+        // swift-nio's `NIOPerformanceTester`): nothing its users install.
+        if !manifest.declarations(#"\.library\(\s*name:\s*"([^"]+)""#).isEmpty {
+            let auxiliary = executables.filter { isAuxiliaryExecutable($0.name) }
+            if !auxiliary.isEmpty {
+                executables.removeAll { isAuxiliaryExecutable($0.name) }
+                found.versionNotes.append(
+                    "Package.swift's executable\(auxiliary.count == 1 ? "" : "s") \(auxiliary.map(\.name).joined(separator: ", ")) test\(auxiliary.count == 1 ? "s" : "") or show\(auxiliary.count == 1 ? "s" : "") the libraries, so \(auxiliary.count == 1 ? "it is" : "they are") not listed as binaries: add [build] to ship \(auxiliary.count == 1 ? "it" : "them")."
+                )
+            }
+        }
         let binaries = executables.map(\.name)
         found.binaries += binaries
         found.optionalBinaries += executables.filter { !$0.buildsOnLinux }.map(\.name)
@@ -1522,6 +1533,31 @@ public enum StarterConfig {
             found.crossNote =
                 "`swift build` builds for the machine it runs on, so add another where a job on its own runner builds it (`relctl ci generate`)"
         }
+    }
+
+    /// An executable named as a test, benchmark or demo: `PerformanceTest`, `NIOPerformanceTester`,
+    /// `swift-format-benchmarks`, `ExampleServer` (words split at case changes, `-` and `_`).
+    static func isAuxiliaryExecutable(_ name: String) -> Bool {
+        var words: [String] = []
+        var current = ""
+        var previous: Character?
+        for character in name {
+            let boundary =
+                character == "-" || character == "_"
+                || (character.isUppercase && (previous?.isLowercase == true || previous?.isNumber == true))
+            if boundary, !current.isEmpty {
+                words.append(current.lowercased())
+                current = ""
+            }
+            if character != "-" && character != "_" { current.append(character) }
+            previous = character
+        }
+        if !current.isEmpty { words.append(current.lowercased()) }
+        let auxiliary: Set<String> = [
+            "test", "tests", "tester", "bench", "benchmark", "benchmarks", "perf", "performance", "example", "examples",
+            "demo", "demos", "sample", "samples", "fuzz", "fuzzer",
+        ]
+        return words.contains(where: auxiliary.contains)
     }
 
     /// The package's full name where the project's is a shortened one: a scoped npm package
