@@ -312,4 +312,35 @@ struct OutOfSampleRound6CLITests {
         #expect(try Self.field(bump.stdout, "next") as? String == "5.0.1", "\(bump)")
         #expect(bump.stderr.contains("not in prerelease mode"), "\(bump)")
     }
+
+    /// pyOpenSSL's setup.py reads `__version__` from `os.path.join("src", "OpenSSL", "version.py")`
+    /// with a regex, and its pyproject.toml holds tool settings only: init listed no version, so
+    /// `bump --write` changed nothing.
+    @Test func aVersionFileSetupPyNamesByPathIsListed() throws {
+        let repo = try GitRepository()
+        let setup = """
+            import os, re
+            from setuptools import setup
+            META_PATH = os.path.join("src", "OpenSSL", "version.py")
+            META_FILE = open(META_PATH).read()
+            def find_meta(meta):
+                return re.search(rf"^__{meta}__ = ['\\"]([^'\\"]*)['\\"]", META_FILE, re.M).group(1)
+            setup(name="pyOpenSSL", version=find_meta("version"))
+
+            """
+        try Self.commit(
+            repo, "Prepare 25.3.0", day: 1,
+            files: [
+                "setup.py": setup, "pyproject.toml": "[tool.mypy]\nstrict = true\n",
+                "src/OpenSSL/version.py": "__title__ = \"pyOpenSSL\"\n__version__ = \"25.3.0\"\n",
+            ])
+        try repo.git("tag", "25.3.0")
+        try Self.commit(repo, "Fix a verify callback", day: 2, files: ["src/OpenSSL/SSL.py": "a\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("path = \"src/OpenSSL/version.py\""), "\(config)")
+        let bumped = try relctl(["bump", "--write"], in: repo.url)
+        #expect(bumped.status == 0, "\(bumped)")
+        #expect(try repo.directory.read("src/OpenSSL/version.py").contains("__version__ = \"25.3.1\""))
+    }
 }

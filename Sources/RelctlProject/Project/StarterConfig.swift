@@ -527,6 +527,12 @@ public enum StarterConfig {
                 found.versionNotes.append("setup.cfg's [metadata] version is `attr: \(attr)`, held in \(path).")
             }
         }
+        // A setup.py that reads `__version__` from a file it names (pyOpenSSL's
+        // `os.path.join("src", "OpenSSL", "version.py")`) or imports it from a module.
+        if found.versions.isEmpty, let path = setupScriptVersionFile(root: root) ?? setupScriptVersionModule(root: root) {
+            found.versions.append((path, "python", nil))
+            found.versionNotes.append("setup.py reads `__version__` from \(path).")
+        }
         dropPlaceholderVersions(&found, root: root)
         var seen: Set<String> = []
         found.binaries = found.binaries.filter { seen.insert($0).inserted }
@@ -1465,6 +1471,25 @@ public enum StarterConfig {
     /// one a string literal.
     static func setupScriptVersionModule(root: URL) -> String? {
         importedVersionModule("setup.py", root: root).flatMap { versionAttributeModule($0 + ".__version__", root: root) }
+    }
+
+    /// The Python file a `setup.py` names, as one string (`"src/pkg/version.py"`) or as the
+    /// literal pieces of an `os.path.join(…)`, that assigns `__version__`: the first such.
+    static func setupScriptVersionFile(root: URL) -> String? {
+        guard let data = (try? ProjectFile.open("setup.py", in: root))?.data(limit: 1 << 20), case .whole(let bytes) = data
+        else { return nil }
+        let text = TextFile.decode(bytes)
+        var candidates: [String] = []
+        let joined = #/join\(\s*((?:["'][^"'\n]+["']\s*,\s*)+["'][^"'\n]+\.py["'])\s*\)/#
+        for match in text.matches(of: joined) {
+            let pieces = String(match.1).matches(of: #/["']([^"'\n]+)["']/#).map { String($0.1) }
+            candidates.append(pieces.joined(separator: "/"))
+        }
+        for match in text.matches(of: #/["']([A-Za-z0-9_./-]+/[A-Za-z0-9_]+\.py)["']/#) { candidates.append(String(match.1)) }
+        return candidates.first { path in
+            !path.hasPrefix("/") && !path.split(separator: "/").contains("..") && path != "setup.py"
+                && holdsVersionLiteral(path, root: root)
+        }
     }
 
     /// Whether the module at `path` assigns a string literal to `__version__` (what kind "python" reads).
