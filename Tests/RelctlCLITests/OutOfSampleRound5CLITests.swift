@@ -10,6 +10,11 @@ import Testing
 struct OutOfSampleRound5CLITests {
     static func field(_ json: String, _ key: String) throws -> Any? { try BacktestFindingsCLITests.field(json, key) }
 
+    @discardableResult
+    static func commit(_ repo: GitRepository, _ message: String, day: Int, files: [String: String] = [:]) throws -> String {
+        try BacktestFindingsCLITests.commit(repo, message, day: day, files: files)
+    }
+
     /// The first member row of `plan --json`.
     static func planRow(_ json: String) throws -> [String: Any]? {
         ((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["members"] as? [[String: Any]])?
@@ -428,5 +433,28 @@ struct OutOfSampleRound5CLITests {
         let config = try repo.directory.read("relctl.toml")
         #expect(config.contains("binaries = [\"hb-cli\"]\n"), "\(config)")
         #expect(config.contains("executable PerformanceTest tests or shows the libraries"), "\(config)")
+    }
+
+    /// ingress-nginx: its Go module has no tag of its name, its chart `charts/ingress-nginx`
+    /// (`version: 4.15.1`, `appVersion: 1.15.1`) is tagged `helm-chart-4.15.1`, the controller
+    /// `controller-v1.15.1`: init wrote `v{version}` and plan proposed 0.1.0 (10 of 10 missed).
+    /// The series the chart's appVersion names is the application's.
+    @Test func theSeriesAChartsAppVersionNamesIsTheRootApplications() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module k8s.io/ingress-nginx\n\ngo 1.22\n")
+        func chart(_ version: String, _ app: String) -> [String: String] {
+            ["charts/ingress-nginx/Chart.yaml": "apiVersion: v2\nname: ingress-nginx\nversion: \(version)\nappVersion: \(app)\n"]
+        }
+        for (day, (chartVersion, app)) in [("4.13.0", "1.13.0"), ("4.14.0", "1.14.0"), ("4.15.0", "1.15.0")].enumerated() {
+            try Self.commit(repo, "Release controller v\(app) and chart v\(chartVersion)", day: day + 1, files: chart(chartVersion, app))
+            try repo.git("tag", "controller-v\(app)")
+            try repo.git("tag", "helm-chart-\(chartVersion)")
+        }
+        try Self.commit(repo, "Fix a config reload race", day: 5, files: ["internal/a.go": "package internal\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("tag-format = \"controller-v{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "tag") as? String == "controller-v1.15.1", "\(bump)")
     }
 }

@@ -442,6 +442,10 @@ public enum StarterConfig {
                 ? "like \(series.tag): \(series.manifest) holds the version after it, not yet tagged"
                 : "like \(series.tag), which names the version \(series.manifest) holds"
         }
+        if !history.fromTags, found.versions.isEmpty, let series = chartApplicationSeries(root: root, tags: tags.map(\.name)) {
+            found.tagFormat = series.format
+            found.tagNote = "like the \(series.count) tags \(series.tag) leads, the version \(series.chart)'s appVersion names"
+        }
         if found.versions.isEmpty, found.tagIsTheVersion == nil {
             if detected.contains("Package.swift") {
                 found.tagIsTheVersion = "SwiftPM takes a package's version from its tags"
@@ -1113,6 +1117,39 @@ public enum StarterConfig {
             (ownName ? "{project}" + series.prefix.dropFirst(found.name.count) : series.prefix) + "{version}", series.tag,
             held.foundIn, series.coming
         )
+    }
+
+    /// The tag series of the application a chart in the repository deploys, for a project whose
+    /// own tags name no version: ingress-nginx's Go module has no tag of its name, its chart's
+    /// `appVersion: 1.15.1` is `controller-v1.15.1`, one of 110 `controller-v` tags (beside the
+    /// chart's own `helm-chart-4.15.1`). Nil unless exactly one prefix names the appVersion and at
+    /// least three tags carry it.
+    static func chartApplicationSeries(root: URL, tags: [String]) -> (format: String, tag: String, count: Int, chart: String)? {
+        var charts: [String] = ["Chart.yaml", "chart/Chart.yaml", "helm/Chart.yaml"]
+        for folder in ["charts", "deploy", "deploy/charts", "helm", "deployments/helm"] {
+            let names = (try? FileSystem.names(in: root.appendingPathComponent(folder))) ?? []
+            charts += names.sorted().filter { !$0.hasPrefix(".") }.map { "\(folder)/\($0)/Chart.yaml" }
+        }
+        var found: [(prefix: String, tag: String, chart: String)] = []
+        for chart in charts {
+            let url = root.appendingPathComponent(chart)
+            guard FileSystem.statusIfPresent(atPath: url.path, followingLinks: false)?.isRegularFile == true,
+                let text = (try? HelmChartFile.read(url, displayPath: chart))?.values["appVersion"]?.text
+            else { continue }
+            var version = text.trimmingCharacters(in: .whitespaces)
+            if version.hasPrefix("v") { version.removeFirst() }
+            guard (try? SemanticVersion(parsing: version)) != nil else { continue }
+            for tag in tags where tag.hasSuffix(version) && tag.count > version.count {
+                let prefix = String(tag.dropLast(version.count))
+                if prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil, !found.contains(where: { $0.prefix == prefix }) {
+                    found.append((prefix, tag, chart))
+                }
+            }
+        }
+        guard found.count == 1, let series = found.first else { return nil }
+        let count = tags.count { $0.hasPrefix(series.prefix) && (try? SemanticVersion(parsing: String($0.dropFirst(series.prefix.count)))) != nil }
+        guard count >= 3 else { return nil }
+        return (series.prefix + "{version}", series.tag, count, series.chart)
     }
 
     /// The one series (tag prefix) the manifest's version `coming` continues: its tags name the

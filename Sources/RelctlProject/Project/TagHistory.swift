@@ -41,6 +41,8 @@ package struct TagHistory {
     package var scheme = VersionScheme.semver
     /// Why, for the comment next to `tag-format` in the starter file.
     package var note = "no tags yet: tags will look like v1.2.3"
+    /// Whether the format was read from the project's own tags (else it is the default).
+    package var fromTags = false
 
     /// `aliases` are other names the project's tags may start with (a scoped npm package's name).
     package init(tags: [String], project: String, aliases: [String] = []) {
@@ -120,6 +122,7 @@ package struct TagHistory {
             let dated = familyRecent.filter(Self.isMonthDated)
             if dated.count * 2 > familyRecent.count, Set(dated.map(\.version.major)).count >= 2 { scheme = .calver }
         }
+        fromTags = true
         let others = candidates.count - members.count
         // Tags of another spelling made after the newest of this one (pip-tools' `v7.5.0` and
         // `v7.5.1` after 123 bare tags): said as newer, since the project may have switched.
