@@ -165,6 +165,19 @@ import Testing
         #expect(try Self.intent("## Unreleased\n\n## 1.4.0\n\n### Added\n\n- x\n", latest: "1.4.0") == nil)
     }
 
+    /// dotenv: one `# [8.0.0]` of 2019 (conventional-changelog heads majors with `#`) among `##`
+    /// release headings made the `## [Unreleased]` above a subsection, and the file said nothing;
+    /// an empty `## [Unreleased](…)` placeholder above the coming release's `## [17.2.0]` hid it.
+    @Test func anOldFirstLevelMajorAndAnEmptyPlaceholderDoNotHideTheNewestSection() throws {
+        let old = "\n## [8.1.0]\n\n### Added\n\n- b\n\n# [8.0.0] (2019-05-02)\n\n### Changed\n\n- a\n"
+        let unreleased = "# Changelog\n\n## [Unreleased]\n\n### Removed\n\n- `config()` options.\n\n## [17.1.0]\n\n### Added\n\n- x\n" + old
+        #expect(try Self.intent(unreleased, latest: "17.1.0")?.finding == .level(.major))
+        let placeholder = "# Changelog\n\n## [Unreleased](https://x/compare/v17.2.0...master)\n\n## [17.2.0](https://x)\n\n### Added\n\n- y\n\n## [17.1.0]\n\n- x\n" + old
+        #expect(try Self.intent(placeholder, latest: "17.1.0")?.finding == .version(try Self.version("17.2.0")))
+        // Released already: the placeholder and the heading below it say nothing ahead.
+        #expect(try Self.intent(placeholder, latest: "17.2.0") == nil)
+    }
+
     /// A newest heading naming the latest release (or an older one, or the final of the latest
     /// prerelease) is a release made: nothing ahead.
     @Test func headingNamingTheLatestReleaseSaysNothing() throws {

@@ -78,16 +78,25 @@ package struct ChangelogIntent: Sendable, Equatable {
         let lines = text.fileLines.map(String.init)
         let document = ChangelogDocument(
             lines: lines, format: ChangelogDocument.Format(path: path), names: names)
-        let releaseLevel = document.releaseHeadings.first?.level
+        let releaseLevel = usualReleaseLevel(document)
         // The newest section: the first heading that names a version at the release headings'
         // level, or an unreleased heading before it.
-        guard
-            let index = document.headings.firstIndex(where: { heading in
-                if let releaseLevel, heading.level > releaseLevel { return false }
-                return (heading.version != nil && heading.level == releaseLevel) || isUnreleased(heading.text)
+        let candidates = document.headings.filter { heading in
+            if let releaseLevel, heading.level > releaseLevel { return false }
+            return (heading.version != nil && heading.level == releaseLevel) || isUnreleased(heading.text)
+        }
+        guard var top = candidates.first else { return nil }
+        // An empty `## [Unreleased]` placeholder above the coming release's own heading (dotenv
+        // writes `## [17.2.0]` with its `### Added` before tagging it) says nothing; the heading
+        // below it does.
+        if top.version == nil, sectionLevel(of: top, in: document) == nil, candidates.count > 1,
+            candidates[1].version != nil,
+            !document.lines[(top.line + 1)..<document.sectionEnd(of: top)].contains(where: {
+                !$0.trimmingCharacters(in: .whitespaces).isEmpty
             })
-        else { return nil }
-        let top = document.headings[index]
+        {
+            top = candidates[1]
+        }
         if let version = top.version {
             // A release heading at or below the latest release (a prerelease's own final
             // included: `## 2.0.0` while its rc ships) says nothing new.
@@ -103,6 +112,17 @@ package struct ChangelogIntent: Sendable, Equatable {
         return ChangelogIntent(
             finding: .level(found.level), file: path, line: found.heading.line + 1, heading: found.heading.text,
             section: top.text)
+    }
+
+    /// The level most headings naming a version have, the newest one's on a tie: dotenv's one
+    /// `# [8.0.0]` of 2019 (conventional-changelog heads majors so) among 200 `## [x.y.z]` does not
+    /// make its `## [Unreleased]` a subsection.
+    static func usualReleaseLevel(_ document: ChangelogDocument) -> Int? {
+        let versioned = document.headings.filter { $0.version != nil }
+        var counts: [Int: Int] = [:]
+        for heading in versioned { counts[heading.level, default: 0] += 1 }
+        guard let most = counts.values.max() else { return nil }
+        return versioned.first { counts[$0.level] == most }?.level
     }
 
     /// Every SemVer version spelled in a heading (`v1.65.0/v0.159.0` → 1.65.0, 0.159.0).
