@@ -132,7 +132,8 @@ package enum VersioningDetection {
             found.zeroMajor = changelogZeroMajor(root: root, path: changelog.path)
         }
         if let branch {
-            found.maintenance = maintenanceLine(branch: branch, history: history, unmerged: unmerged)
+            let offBranch = await releasedOffBranch(branch: branch, history: history, unmerged: unmerged, git: git)
+            found.maintenance = maintenanceLine(branch: branch, history: history, unmerged: unmerged.subtracting(offBranch))
             // A maintenance line takes the steps its range allows, not the main line's cadence.
             if found.maintenance != nil, found.cadence?.kind != .yearCounter { found.cadence = nil }
             if found.maintenance != nil { found.mainLine = nil }
@@ -159,6 +160,22 @@ package enum VersioningDetection {
     /// that release's major (`v0.x`, `17.x.x`, `4.x`) and, for a minor line, its minor too
     /// (`release-3.5`, `v1.9`, `8.4.x`: a minor line when a later release of that major is not on it). Nil on any other branch: a main line stays above every
     /// release anywhere (pytest tags its releases on `8.4.x`, which `main` does not contain).
+    /// The branch's latest release when it was tagged on a commit made beside the branch from its
+    /// tip: jquery's `3.x-stable` holds 3.7.1's source, and `3.7.1` tags a commit adding the built
+    /// files whose parent is on the branch, so git counts no release as merged there. Only the
+    /// highest final of the major the branch's name gives is asked about (one git run).
+    static func releasedOffBranch(
+        branch: String, history: ReleaseHistory, unmerged: Set<String>, git: Git
+    ) async -> Set<String> {
+        guard !mainBranchNames.contains(branch.lowercased()),
+            let major = branch.split(whereSeparator: { !$0.isNumber }).first.map(String.init),
+            !history.releases.contains(where: { !$0.version.isPrerelease && $0.version.major == major && !unmerged.contains($0.tag) }),
+            let candidate = history.releases.first(where: { !$0.version.isPrerelease && $0.version.major == major }),
+            unmerged.contains(candidate.tag), await git.isAncestor(candidate.commit + "^", of: "HEAD") == true
+        else { return [] }
+        return [candidate.tag]
+    }
+
     package static func maintenanceLine(
         branch: String, history: ReleaseHistory, unmerged: Set<String>
     ) -> (branch: String, range: VersionRange, why: String)? {

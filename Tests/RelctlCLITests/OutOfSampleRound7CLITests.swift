@@ -1,0 +1,79 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// What the seventh out-of-sample round of the back-test found (session 64: jquery, dotenv, …),
+/// each on a generated repository of the shape that was read wrong.
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
+struct OutOfSampleRound7CLITests {
+    static func field(_ json: String, _ key: String) throws -> Any? { try BacktestFindingsCLITests.field(json, key) }
+
+    @discardableResult
+    static func commit(_ repo: GitRepository, _ message: String, day: Int, files: [String: String] = [:]) throws -> String {
+        try BacktestFindingsCLITests.commit(repo, message, day: day, files: files)
+    }
+
+    /// jquery tags each release on a commit adding the built files, made beside the branch from
+    /// its tip: on `3.x-stable` git counts no release as merged, so init wrote no `[[branch]]` and
+    /// plan proposed 4.0.1 from main's 4.0.0.
+    @Test func aReleaseTaggedBesideTheMaintenanceBranchMakesItsLine() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] { ["package.json": "{\"name\": \"jquery\", \"version\": \"\(version)\"}\n"] }
+        try Self.commit(repo, "Release: 3.7.1 source", day: 1, files: manifest("3.7.1"))
+        try repo.git("branch", "3.x-stable")
+        // The release commit: the built file, beside main and the branch.
+        try repo.git("checkout", "-q", "--detach")
+        try Self.commit(repo, "3.7.1", day: 2, files: ["dist/jquery.js": "/* 3.7.1 */\n"])
+        try repo.git("tag", "3.7.1")
+        try repo.git("checkout", "-q", "main")
+        try Self.commit(repo, "Core: drop IE", day: 3, files: manifest("4.0.0"))
+        try repo.git("checkout", "-q", "--detach")
+        try Self.commit(repo, "4.0.0", day: 4, files: ["dist/jquery.js": "/* 4.0.0 */\n"])
+        try repo.git("tag", "4.0.0")
+        try repo.git("checkout", "-q", "3.x-stable")
+        try Self.commit(repo, "Ajax: fix a header", day: 5, files: ["src/ajax.js": "a\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("[[branch]]\nname = \"3.x-stable\"\nrange = \"3.x\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "3.7.2", "\(bump)")
+    }
+
+    /// dotenv's CHANGELOG.md heads one 2019 major `# [8.0.0]` (conventional-changelog's style)
+    /// among `##` releases: init wrote no `changelog`, and its `## [Unreleased]` with `### Removed`
+    /// entries gave nothing (plan 17.4.3 where the section calls for 18.0.0).
+    @Test func anOldFirstLevelMajorHeadingDoesNotHideTheUnreleasedSection() throws {
+        let repo = try GitRepository()
+        try Self.commit(repo, "Release 17.4.2", day: 1, files: ["package.json": "{\"name\": \"dotenv\", \"version\": \"17.4.2\"}\n"])
+        try repo.git("tag", "v17.4.2")
+        let changelog = """
+            # Changelog
+
+            ## [Unreleased](https://github.com/motdotla/dotenv/compare/v17.4.2...master)
+
+            ### Removed
+
+            * The `debug` option.
+
+            ## [17.4.2](https://github.com/motdotla/dotenv/compare/v17.4.1...v17.4.2)
+
+            ### Changed
+
+            * Docs.
+
+            # [8.0.0](https://github.com/motdotla/dotenv/compare/v7.0.0...v8.0.0) (2019-05-02)
+
+            ### Changed
+
+            * Drop node 6.
+
+            """
+        try Self.commit(repo, "Remove debug", day: 2, files: ["CHANGELOG.md": changelog, "lib/main.js": "a\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("changelog = \"CHANGELOG.md\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "18.0.0", "\(bump)")
+    }
+}
