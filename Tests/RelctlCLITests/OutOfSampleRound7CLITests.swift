@@ -76,4 +76,33 @@ struct OutOfSampleRound7CLITests {
         let bump = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(bump.stdout, "next") as? String == "18.0.0", "\(bump)")
     }
+
+    /// fasthttp's lightweight `v20180529` of 2017 read as 20180529.0.0 in another spelling, and
+    /// being on the branch it became the latest release: plan proposed `v20180529.1.0` where the
+    /// project tags `v1.N.0`. A moving major tag names a line, never the latest release.
+    @Test func aOneNumberTagIsNeverTheLatestRelease() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module github.com/valyala/fasthttp\n\ngo 1.22\n")
+        try Self.commit(repo, "initial", day: 1)
+        try repo.git("tag", "v20180529")
+        try Self.commit(repo, "feat: client timeouts", day: 2, files: ["client.go": "package fasthttp\n"])
+        try repo.git("tag", "v1.73.0")
+        try Self.commit(repo, "fix: header parsing", day: 3, files: ["header.go": "package fasthttp\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "1.73.1", "\(bump)")
+    }
+
+    /// koanf's `providers/vault` at 0.2.2 changed its module path to `…/vault/v2` and released
+    /// v2.0.0: bump proposed 0.3.0, which the go tool never resolves for a `/v2` path.
+    @Test func aZeroMajorModuleMovedToAV2PathReleasesTwoZeroZero() throws {
+        let repo = try GitRepository()
+        try Self.commit(repo, "initial", day: 1, files: ["go.mod": "module github.com/knadh/koanf/providers/vault\n\ngo 1.22\n"])
+        try repo.git("tag", "v0.2.2")
+        try Self.commit(repo, "feat: Bump vault provider to v2", day: 2, files: ["go.mod": "module github.com/knadh/koanf/providers/vault/v2\n\ngo 1.22\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "2.0.0", "\(bump)")
+        #expect(bump.stderr.contains("names major 2"), "\(bump)")
+    }
 }

@@ -130,14 +130,17 @@ package struct ReleaseHistory: Sendable {
                         spelledPEP440: version.isPrerelease && reader.spellsPEP440(tag.name)))
             case .otherSpelling(let version):
                 versions.append(.init(tag: tag.name, version: version))
-                if !version.isPrerelease, let commit = tag.commit {
+                // A moving major tag names a line, never the latest release: fasthttp's 2017
+                // `v20180529`, read as 20180529.0.0, made plan propose 20180529.1.0.
+                let alias = Self.isMajorAlias(tag.name, version: version, format: format)
+                if !version.isPrerelease, !alias, let commit = tag.commit {
                     otherSpellingFinals.append(
                         Release(
                             tag: tag.name, version: version, commit: commit, date: tag.date, exact: false,
                             spelledPEP440: false))
                 }
                 // A moving major tag (`v2`, tauri's `tauri-v2`) names a line, not a release: not worth a warning.
-                if !Self.isMajorAlias(tag.name, version: version, format: format) {
+                if !alias {
                     ignored.append(Ignored(tag: tag.name, date: tag.date, reason: .otherSpelling(version)))
                 }
             case .malformed:

@@ -248,6 +248,17 @@ public struct VersionBump: Sendable, Equatable {
             )
             bump.next = floor
         }
+        // A module path naming a major above the proposal's is that major's first release, as Go
+        // resolves nothing else for it: koanf's `providers/vault` at 0.2.2 moved to `…/vault/v2`
+        // and released 2.0.0 (from 1.x `goModuleRule` gives the same as a major step).
+        if rule == nil, commitCount > 0, !bump.next.isPrerelease,
+            let module = try? GoModulePath.read(root: config.root), let suffix = module.suffixMajor, suffix >= 2,
+            let proposed = Int(bump.next.major), proposed < suffix
+        {
+            let first = SemanticVersion(major: suffix, minor: 0, patch: 0)
+            bump.notes.append("go.mod's module path `\(module.path)` names major \(suffix): the next release is \(first)")
+            bump.next = first
+        }
         var skipped: [String] = []
         // Up at the level the changes call for: a `feat` after 0.53.0 whose 0.54.0 to 0.56.0 were
         // tagged `v0.54.0`… in another spelling gives 0.57.0, not 0.54.1.
