@@ -105,4 +105,24 @@ struct OutOfSampleRound7CLITests {
         #expect(try Self.field(bump.stdout, "next") as? String == "2.0.0", "\(bump)")
         #expect(bump.stderr.contains("names major 2"), "\(bump)")
     }
+
+    /// mongo-go-driver's release commits bump `var Driver = "2.8.0"` in `version/version.go`: init
+    /// listed no version file, so `bump --write` left it behind. In a `version/` package any name
+    /// holding the latest release is the project's version.
+    @Test func aGoVersionPackagesConstantOfAnyNameIsListed() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "BUMP v2.8.0", day: 1,
+            files: [
+                "go.mod": "module go.mongodb.org/mongo-driver/v2\n\ngo 1.22\n",
+                "version/version.go": "// Package version defines the Go Driver version.\npackage version\n\n// Driver is the current version of the driver.\nvar Driver = \"2.8.0\"\n",
+            ])
+        try repo.git("tag", "v2.8.0")
+        try Self.commit(repo, "GODRIVER-1: fix a pool leak", day: 2, files: ["x/pool.go": "package x\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("path = \"version/version.go\""), "\(config)")
+        #expect(try relctl(["bump", "--write"], in: repo.url).status == 0)
+        #expect(try repo.directory.read("version/version.go").contains("var Driver = \"2.8.1\""))
+    }
 }

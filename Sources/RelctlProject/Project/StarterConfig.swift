@@ -747,9 +747,12 @@ public enum StarterConfig {
             // go-redis: `func Version() string { return "9.22.0" }`, which its release commit bumps.
             let function =
                 #"(?m)^func[ \t]+((?i:(?:\#(stem))?version))\(\)[ \t]*string[ \t]*\{\s*return[ \t]+"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
+            // In a `version/` package any name will do (mongo-go-driver's `var Driver = "2.8.0"` in
+            // `version/version.go`): init adopts a Go constant only when it names the latest release.
+            let anyName = #"(?m)^[ \t]*(?:(?:const|var)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:string[ \t]*)?=[ \t]*"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
             for path in goFiles.prefix(200) where !named.contains(path) {
                 guard let text = read(path) else { continue }
-                if let regex = try? Regex(declaration), let match = text.firstMatch(of: regex),
+                if let regex = try? Regex(path.hasPrefix("version/") ? anyName : declaration), let match = text.firstMatch(of: regex),
                     let name = match.output[1].substring, let version = match.output[2].substring
                 {
                     found.append(
