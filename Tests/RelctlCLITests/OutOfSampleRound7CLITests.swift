@@ -125,4 +125,22 @@ struct OutOfSampleRound7CLITests {
         #expect(try relctl(["bump", "--write"], in: repo.url).status == 0)
         #expect(try repo.directory.read("version/version.go").contains("var Driver = \"2.8.1\""))
     }
+
+    /// coverage.py: setup.py says `name="coverage"` in a folder called `coveragepy`, and its
+    /// version is a tuple relctl does not read: init named the project after the folder and
+    /// suggested a Swift file as the example version location.
+    @Test func aSetupScriptsNameAndAPythonExample() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "Release 7.11.3", day: 1,
+            files: [
+                "setup.py": "from setuptools import setup\nsetup(\n    name=\"coverage\",\n    version=get_version(),\n)\n",
+                "coverage/version.py": "version_info = (7, 11, 3, \"final\", 0)\n",
+            ])
+        try repo.git("tag", "7.11.3")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("name = \"coverage\""), "\(config)")
+        #expect(config.contains("# path = \"coverage/__init__.py\"") && !config.contains("Version.swift"), "\(config)")
+    }
 }

@@ -287,10 +287,14 @@ public enum StarterConfig {
         if found.versions.isEmpty, let reason = found.tagIsTheVersion {
             text += "# No version entry: \(reason), so tags are checked for their syntax only.\n"
         } else if found.versions.isEmpty && found.versionNotes.isEmpty {
+            let python = FileSystem.exists(root.appendingPathComponent("setup.py"))
+                || FileSystem.exists(root.appendingPathComponent("pyproject.toml"))
             text += """
                 # No manifest holding a version was found. For example:
                 # [[version]]
-                # path = "Sources/App/Version.swift"   # kind "swift": let version = "1.2.3"
+                \(python
+                    ? "# path = \"\(found.name.lowercased().replacingOccurrences(of: "-", with: "_"))/__init__.py\"   # kind \"python\": __version__ = \"1.2.3\""
+                    : "# path = \"Sources/App/Version.swift\"   # kind \"swift\": let version = \"1.2.3\"")
 
                 """
         }
@@ -1691,6 +1695,15 @@ public enum StarterConfig {
 
     /// setup.cfg's `[metadata] name` (Twisted's before its pyproject.toml named it), if the file
     /// has one.
+    /// setup.py's `setup(name="coverage", …)` as a string literal (coverage.py's folder is
+    /// `coveragepy`); a name built by an expression is not taken.
+    private static func setupScriptName(root: URL) -> String? {
+        guard let data = (try? ProjectFile.open("setup.py", in: root))?.data(limit: 1 << 20), case .whole(let bytes) = data,
+            let match = TextFile.decode(bytes).firstMatch(of: #/\bname\s*=\s*["']([A-Za-z0-9][A-Za-z0-9._-]*)["']/#)
+        else { return nil }
+        return String(match.1)
+    }
+
     private static func setupConfigName(root: URL) -> String? {
         guard let data = (try? ProjectFile.open("setup.cfg", in: root))?.data() else { return nil }
         var inMetadata = false
@@ -1745,7 +1758,7 @@ public enum StarterConfig {
         {
             return name
         }
-        if let name = setupConfigName(root: root) { return name }
+        if let name = setupConfigName(root: root) ?? setupScriptName(root: root) { return name }
         // SwiftPM's `Package(name: "swift-snapshot-testing")`, read without running the manifest;
         // a name built by an expression is not a string literal and is not taken.
         if detected.contains("Package.swift"),
