@@ -143,4 +143,64 @@ struct OutOfSampleRound7CLITests {
         #expect(config.contains("name = \"coverage\""), "\(config)")
         #expect(config.contains("# path = \"coverage/__init__.py\"") && !config.contains("Version.swift"), "\(config)")
     }
+
+    /// external-secrets' chart holds `version: 2.9.0` and `appVersion: "v2.9.0"`: init in the chart
+    /// folder took the application's `v2.9.0` series (0 of 10), where the chart is tagged
+    /// `helm-chart-2.9.0`.
+    @Test func aChartAtItsAppsVersionKeepsItsOwnSeries() throws {
+        let repo = try GitRepository()
+        try repo.directory.write("go.mod", "module github.com/external-secrets/external-secrets\n\ngo 1.22\n")
+        for (day, version) in ["2.8.0", "2.9.0"].enumerated() {
+            try Self.commit(
+                repo, "chore: release v\(version)", day: day + 1,
+                files: ["deploy/charts/external-secrets/Chart.yaml": "apiVersion: v2\nname: external-secrets\nversion: \(version)\nappVersion: \"v\(version)\"\n"])
+            try repo.git("tag", "v\(version)")
+            try repo.git("tag", "helm-chart-\(version)")
+        }
+        try Self.commit(repo, "fix(charts): a webhook port", day: 4, files: ["deploy/charts/external-secrets/values.yaml": "a: 1\n"])
+        let chart = repo.url.appendingPathComponent("deploy/charts/external-secrets")
+        #expect(try relctl(["init", "--quiet"], in: chart).status == 0)
+        let config = try String(contentsOf: chart.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("tag-format = \"helm-chart-{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: chart)
+        #expect(try Self.field(bump.stdout, "tag") as? String == "helm-chart-2.9.1", "\(bump)")
+    }
+
+    /// external-secrets' root go.mod replaces 61 untagged nested modules with their folders
+    /// (`=> ./providers/v1/keepersecurity`): init excluded them, and the `feat` that touched only
+    /// them made no minor (2.5.1 where the project released 2.6.0).
+    @Test func aNestedModuleTheRootReplacesLocallyIsTheRootsCode() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "go.mod",
+            "module github.com/external-secrets/external-secrets\n\ngo 1.22\n\nreplace (\n\tgithub.com/external-secrets/external-secrets/providers/v1/keeper => ./providers/v1/keeper\n)\n")
+        try repo.directory.write("providers/v1/keeper/go.mod", "module github.com/external-secrets/external-secrets/providers/v1/keeper\n")
+        try repo.directory.write("e2e/go.mod", "module github.com/external-secrets/external-secrets-e2e\n")
+        try Self.commit(repo, "chore: start", day: 1)
+        try repo.git("tag", "v2.5.0")
+        try Self.commit(repo, "feat(keeper): a metric", day: 2, files: ["providers/v1/keeper/m.go": "package keeper\n"])
+        try Self.commit(repo, "feat(e2e): a suite", day: 3, files: ["e2e/s.go": "package e2e\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("exclude = [\"e2e/**\"]"), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "2.6.0", "\(bump)")
+        #expect(try Self.field(bump.stdout, "commits") as? Int == 1, "\(bump)")
+    }
+
+    /// openai-python keeps a private `package.json` without a version for its tools (pyright):
+    /// init named the project `openai-python-tooling` instead of pyproject.toml's `openai`.
+    @Test func aPrivateToolingPackageJSONDoesNotNameThePythonProject() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "release: 2.51.0", day: 1,
+            files: [
+                "pyproject.toml": "[project]\nname = \"openai\"\nversion = \"2.51.0\"\n",
+                "package.json": "{\"name\": \"openai-python-tooling\", \"private\": true, \"devDependencies\": {\"pyright\": \"1\"}}\n",
+            ])
+        try repo.git("tag", "v2.51.0")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("name = \"openai\""), "\(config)")
+    }
 }

@@ -62,14 +62,33 @@ package enum NestedGoModules {
     {
         var own: [(folder: String, why: String)] = []
         var lockstep: [String] = []
+        let replaced = locallyReplaced(root: root)
         for folder in folders(root: root) where !own.contains(where: { folder.hasPrefix($0.folder + "/") }) {
             if let latest, tags.contains("\(folder)/v\(latest)") {
                 lockstep.append(folder)
                 continue
             }
             let released = tags.contains { $0.hasPrefix(folder + "/v") }
+            // An untagged module the root's go.mod replaces with its folder is built into the
+            // root's release (external-secrets' 61 `replace … => ./providers/v1/…`): its commits
+            // are the root's changes.
+            if !released, replaced.contains(folder) { continue }
             own.append((folder, released ? "tagged \(folder)/vX.Y.Z" : "untagged"))
         }
         return (own, lockstep)
+    }
+
+    /// The folders the root's go.mod `replace` directives point at (`=> ./apis`), relative to
+    /// the root, without `./` or a trailing `/`.
+    static func locallyReplaced(root: URL) -> Set<String> {
+        guard let data = (try? ProjectFile.open("go.mod", in: root))?.data(limit: 1 << 20), case .whole(let bytes) = data
+        else { return [] }
+        var folders: Set<String> = []
+        for match in TextFile.decode(bytes).matches(of: #/=>\s*\.\/([^\s]+)/#) {
+            var folder = String(match.1)
+            while folder.hasSuffix("/") { folder.removeLast() }
+            if !folder.isEmpty, !folder.split(separator: "/").contains("..") { folders.insert(folder) }
+        }
+        return folders
     }
 }

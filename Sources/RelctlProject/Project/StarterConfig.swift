@@ -1091,6 +1091,27 @@ public enum StarterConfig {
         let version = held.text.trimmingCharacters(in: .whitespaces)
         guard !version.isEmpty, let format = try? TagFormat(found.tagFormat, project: found.name) else { return nil }
         let chosenTag = format.prefix + version + format.suffix
+        // A chart whose version equals its appVersion (external-secrets' chart 2.9.0 deploys
+        // v2.9.0): the repository's bare tag names the application; the chart's own is the one
+        // named series naming the version too (`helm-chart-2.9.0`).
+        if tags.contains(chosenTag), first.path == HelmChartFile.name, TagHistory.isGeneric(format.prefix),
+            format.suffix.isEmpty,
+            let app = (try? HelmChartFile.read(root.appendingPathComponent(HelmChartFile.name), displayPath: HelmChartFile.name))?
+                .values["appVersion"]?.text,
+            app.trimmingCharacters(in: .whitespaces).drop(while: { $0 == "v" }) == version
+        {
+            let named = Set(
+                tags.compactMap { tag -> String? in
+                    guard tag.hasSuffix(version), tag.count > version.count else { return nil }
+                    let prefix = String(tag.dropLast(version.count))
+                    return !TagHistory.isGeneric(prefix) && prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil
+                        ? prefix : nil
+                })
+            if named.count == 1, let prefix = named.first {
+                let ownName = !found.name.isEmpty && prefix.hasPrefix(found.name)
+                return ((ownName ? "{project}" + prefix.dropFirst(found.name.count) : prefix) + "{version}", prefix + version, held.foundIn, false)
+            }
+        }
         if tags.contains(chosenTag) { return nil }
         // When the chosen format is named after the project, the repository's bare tags are a
         // series too: yargs' two old `yargs-v16.2.1` tags against the `v17.5.0` naming its version.
@@ -1746,7 +1767,10 @@ public enum StarterConfig {
             let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let name = object["name"] as? String,
-            let chosen = packageName(name, isPrivate: object["private"] as? Bool == true)
+            let chosen = packageName(name, isPrivate: object["private"] as? Bool == true),
+            // A private package.json without a version holds tools (openai-python's
+            // `openai-python-tooling` for pyright): another manifest names the project.
+            !(object["private"] as? Bool == true && object["version"] == nil && detected.contains { $0 != "package.json" })
         {
             return chosen
         }
