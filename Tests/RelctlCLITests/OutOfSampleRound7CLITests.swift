@@ -203,4 +203,23 @@ struct OutOfSampleRound7CLITests {
         let config = try repo.directory.read("relctl.toml")
         #expect(config.contains("name = \"openai\""), "\(config)")
     }
+
+    /// rust-url's `url` crate holds 2.5.7 after the tag v2.5.5 (2.5.6 was published untagged):
+    /// no member took the bare series, and plan proposed a new `url-v2.5.7` series.
+    @Test func aMemberPastAnUntaggedPatchKeepsTheBareSeries() throws {
+        let repo = try GitRepository()
+        func crate(_ name: String, _ version: String) -> String { "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\n" }
+        try Self.commit(
+            repo, "Release", day: 1,
+            files: ["Cargo.toml": "[workspace]\nmembers = [\"url\", \"idna\"]\n", "url/Cargo.toml": crate("url", "2.5.5"), "idna/Cargo.toml": crate("idna", "1.0.3")])
+        try repo.git("tag", "v2.5.5")
+        try repo.git("tag", "idna-v1.0.3")
+        try Self.commit(repo, "Publish url 2.5.6", day: 2, files: ["url/Cargo.toml": crate("url", "2.5.6")])
+        try Self.commit(repo, "Bump url to 2.5.7", day: 3, files: ["url/Cargo.toml": crate("url", "2.5.7")])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("url = \"v{version}\""), "\(config)")
+        let plan = try relctl(["plan"], in: repo.url)
+        #expect(plan.stdout.contains("v2.5.7") && !plan.stdout.contains("url-v2.5.7"), "\(plan)")
+    }
 }

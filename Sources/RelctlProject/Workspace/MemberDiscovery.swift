@@ -352,14 +352,22 @@ package struct MemberTagSeries: Equatable {
             steps[0].patch = SemanticVersion.increment(base.patch)
             (steps[1].minor, steps[1].patch) = (SemanticVersion.increment(base.minor), "0")
             (steps[2].major, steps[2].minor, steps[2].patch) = (SemanticVersion.increment(base.major), "0", "0")
-            let next = members.filter { member in
-                guard !StarterConfig.isFixture(member.folder),
-                    !own.contains(where: { $0.member.folder == member.folder }),
-                    let held = member.version.flatMap({ try? SemanticVersion(parsing: $0) })
-                else { return false }
-                return steps.contains { $0.hasSamePrecedence(as: held.final) }
+            func holding(_ accepts: (SemanticVersion) -> Bool) -> [DiscoveredMember] {
+                members.filter { member in
+                    guard !StarterConfig.isFixture(member.folder),
+                        !own.contains(where: { $0.member.folder == member.folder }),
+                        let held = member.version.flatMap({ try? SemanticVersion(parsing: $0) })
+                    else { return false }
+                    return accepts(held.final)
+                }
             }
-            return next.count == 1 ? next[0] : next.first { $0.folder.isEmpty }
+            let next = holding { held in steps.contains { $0.hasSamePrecedence(as: held) } }
+            if let found = next.count == 1 ? next[0] : next.first(where: { $0.folder.isEmpty }) { return found }
+            // Further up the same minor line, past patches published without a tag (rust-url's
+            // `url` at 2.5.7 after the tag v2.5.5; 2.5.6 went to crates.io untagged): the one
+            // member there.
+            let line = holding { held in held.major == base.major && held.minor == base.minor && base < held }
+            return line.count == 1 ? line[0] : nil
         }
         // A member whose own tags took over from the bare series (solid's `solid-js@1.9.15` after
         // 358 `v` tags up to v1.9.13) released it under its old spelling: no other member holding an
