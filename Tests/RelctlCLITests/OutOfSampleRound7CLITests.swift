@@ -222,4 +222,32 @@ struct OutOfSampleRound7CLITests {
         let plan = try relctl(["plan"], in: repo.url)
         #expect(plan.stdout.contains("v2.5.7") && !plan.stdout.contains("url-v2.5.7"), "\(plan)")
     }
+
+    /// graphiql's language server: `changeset version` wrote 2.14.3 (manifest and changelog), the
+    /// tag was never made, and a new patch changeset is pending: bump proposed 2.14.3 again where
+    /// changesets makes 2.14.4. Pending changesets are newer than the manifest's version.
+    @Test func pendingChangesetsApplyOnTopOfAnUntaggedVersionedManifest() throws {
+        let repo = try GitRepository()
+        func manifest(_ version: String) -> [String: String] {
+            ["package.json": "{\"name\": \"graphql-language-service-server\", \"version\": \"\(version)\"}\n"]
+        }
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"graphql-language-service-server\"\ntag-format = \"{project}@{version}\"\n\n[[version]]\npath = \"package.json\"\n\n[versioning]\nfragments = \"changesets\"\n")
+        try repo.directory.write(".changeset/config.json", "{}\n")
+        try Self.commit(repo, "Version Packages", day: 1, files: manifest("2.14.2"))
+        try repo.git("tag", "graphql-language-service-server@2.14.2")
+        try Self.commit(repo, "Version Packages", day: 2, files: manifest("2.14.3"))
+        try Self.commit(
+            repo, "fix: a hover crash", day: 3,
+            files: [".changeset/wild-paws-smash.md": "---\n\"graphql-language-service-server\": patch\n---\n\nHover.\n"])
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "2.14.4", "\(bump)")
+        // Once `changeset version` consumed it, the manifest's version is the coming release.
+        try repo.git("rm", "-q", ".changeset/wild-paws-smash.md")
+        try Self.commit(repo, "Version Packages", day: 4, files: manifest("2.14.4"))
+        let versioned = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(versioned.stdout, "next") as? String == "2.14.4", "\(versioned)")
+    }
 }

@@ -223,18 +223,29 @@ public struct VersionBump: Sendable, Equatable {
                 held = nil
             }
         }
-        if let intent = held, bump.next < intent.version || last == nil {
-            let (found, floor, below) = (intent.found, intent.version, bump.next < intent.version)
+        // Pending changesets are newer than the manifest's version: `changeset version` deletes the
+        // changesets it applies, so a version above the latest tag beside pending ones was written
+        // already (graphiql's language server at 2.14.3, versioned but never tagged, with a patch
+        // changeset pending: changesets makes 2.14.4).
+        let versionedAlready = intent.namedByChangesets && config.versioning.fragments == .changesets && rule == nil
+        if let held = held,
+            case let consumed = versionedAlready && !held.version.isPrerelease && !held.promoted && !exists(held.version)
+                && last.map({ $0.version < held.version }) == true,
+            bump.next < held.version || last == nil || (consumed && !(held.version < bump.next))
+        {
+            let (found, floor, below) = (held.found, held.version, !(held.version < bump.next))
             // Before the first tag the manifest's version has not shipped: it is the next one.
-            let chosen = exists(floor) ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
+            let chosen = exists(floor) || consumed ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
             // A first release takes the manifest's version: nothing to warn about (issue 57).
             if below, last != nil {
                 // A promoted prerelease is compared as its final (`3.6.0-rc.2` as 3.6.0, above the
                 // commits' `3.6.0-rc.3`): the message names what was compared.
-                let held = intent.promoted ? "\(found.text) (\(floor)'s \(intent.marker ? "development version" : "prerelease, released already"))" : found.text
-                bump.notes.append(
-                    "\(found.foundIn) holds \(held), above \(bump.next) from the commits; using \(chosen)\(exists(floor) ? " (\(history.taken(floor) ?? format.tag(for: floor)) exists already)" : "")"
-                )
+                let shown = held.promoted ? "\(found.text) (\(floor)'s \(held.marker ? "development version" : "prerelease, released already"))" : found.text
+                let why =
+                    exists(floor)
+                    ? " (\(history.taken(floor) ?? format.tag(for: floor)) exists already)"
+                    : chosen != floor ? " (versioned already: the pending changesets are newer)" : ""
+                bump.notes.append("\(found.foundIn) holds \(shown), above \(bump.next) from the commits; using \(chosen)\(why)")
             }
             bump.next = chosen
         }
