@@ -250,4 +250,28 @@ struct OutOfSampleRound7CLITests {
         let versioned = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(versioned.stdout, "next") as? String == "2.14.4", "\(versioned)")
     }
+
+    /// GRDB's `GRDB6` line: init wrote `cadence = "minor"` (v6.24.2 to v6.29.0) and `changelog`,
+    /// whose newest heading named 6.29.1, the version its podspec held too: bump proposed 6.30.0.
+    /// A heading naming the next version is not overridden by a habit.
+    @Test func aChangelogNamingTheNextVersionOutweighsTheCadence() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"GRDB\"\n\n[versioning]\nchangelog = \"CHANGELOG.md\"\ncadence = \"minor\"\n")
+        try Self.commit(repo, "v6.29.0", day: 1, files: ["CHANGELOG.md": "# Release Notes\n\n## 6.29.0\n\n- New: things\n"])
+        try repo.git("tag", "v6.29.0")
+        try Self.commit(
+            repo, "Fix a crash in ValueObservation", day: 2,
+            files: ["CHANGELOG.md": "# Release Notes\n\n## 6.29.1\n\n- Fixed: a crash\n\n## 6.29.0\n\n- New: things\n"])
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "6.29.1", "\(bump)")
+        // Without the heading the habit holds.
+        try Self.commit(repo, "Release 6.29.1", day: 3)
+        try repo.git("tag", "v6.29.1")
+        try Self.commit(repo, "Fix another crash", day: 4, files: ["a.swift": "let a = 1\n"])
+        let habit = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(habit.stdout, "next") as? String == "6.30.0", "\(habit)")
+    }
 }

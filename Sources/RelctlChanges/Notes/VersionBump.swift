@@ -648,6 +648,9 @@ public struct VersionBump: Sendable, Equatable {
         }
         var onLine = true
         if case .maintenance? = rule?.line { onLine = false }
+        // A changelog heading naming the next version is the maintainer's word on its size: a
+        // habit does not override it (GRDB's `GRDB6` line, minors five times, wrote `6.29.1`).
+        if commits > 0, case .version(let named)? = changelog?.finding, let base, base < named { onLine = false }
         if onLine, let cadence = config.versioning.cadence, cadence != .yearCounter {
             let floor: Level = cadence == .major ? .major : .minor
             // Below 1.0.0 a major level is a minor step (`next`): a major cadence means 1.0.0.
