@@ -274,4 +274,30 @@ struct OutOfSampleRound7CLITests {
         let habit = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(habit.stdout, "next") as? String == "6.30.0", "\(habit)")
     }
+
+    /// emotion links react, styled and cache in `.changeset/config.json`: react at 11.10.6 with a
+    /// patch changeset, beside cache's tag 11.10.7, releases 11.10.8 (the group's highest version
+    /// raised by its highest changeset); bump proposed 11.10.7, cache's version.
+    @Test func changesetsLinkedGroupsShareTheirHighestVersion() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"react\"\ntag-format = \"@emotion/react@{version}\"\n\n[[version]]\npath = \"package.json\"\n\n[versioning]\nfragments = \"changesets\"\n")
+        try repo.directory.write(".changeset/config.json", "{\"linked\": [[\"@emotion/react\", \"@emotion/styled\", \"@emotion/cache\"]]}\n")
+        try Self.commit(repo, "Version Packages", day: 1, files: ["package.json": "{\"name\": \"@emotion/react\", \"version\": \"11.10.6\"}\n"])
+        try repo.git("tag", "@emotion/react@11.10.6")
+        try repo.git("tag", "@emotion/cache@11.10.7")
+        try repo.git("tag", "@emotion/unlinked@12.0.0")
+        try Self.commit(
+            repo, "Fix a hydration mismatch", day: 2,
+            files: [".changeset/odd-owls.md": "---\n\"@emotion/react\": patch\n---\n\nHydration.\n"])
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "11.10.8", "\(bump)")
+        // styled going minor in the same release takes react with it.
+        try Self.commit(
+            repo, "Add a prop", day: 3, files: [".changeset/big-cats.md": "---\n\"@emotion/styled\": minor\n---\n\nProp.\n"])
+        let minor = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(minor.stdout, "next") as? String == "11.11.0", "\(minor)")
+    }
 }

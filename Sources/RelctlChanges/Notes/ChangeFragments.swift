@@ -227,6 +227,62 @@ package struct ChangeFragments: Sendable, Equatable {
         return (repository, String(repeating: "../", count: depth))
     }
 
+    /// The names of changesets' `linked` group holding this package (`.changeset/config.json`:
+    /// `"linked": [["@emotion/react", "@emotion/styled", …]]`), a `*` in a name matching any
+    /// text; nil when none holds it.
+    package static func changesetsLinked(config: RelctlConfig) -> [String]? {
+        guard config.versioning.fragments == .changesets,
+            let (top, _) = try? changesetFolder(root: config.root, repository: config.repositoryRoot),
+            let file = try? ProjectFile.open(".changeset/config.json", in: top, what: "changesets' config.json"),
+            file.isRegularFile, case .whole(let data)? = file.data(limit: 1 << 20),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let groups = object["linked"] as? [[String]]
+        else { return nil }
+        let own = packageNames(config: config).filter { !$0.isEmpty }
+        return groups.first { group in group.contains { pattern in own.contains { matches($0, pattern) } } }
+    }
+
+    /// Whether a package name matches a changesets pattern (`@tiptap/*`: `*` any text).
+    static func matches(_ name: String, _ pattern: String) -> Bool {
+        guard pattern.contains("*") else { return name == pattern }
+        let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        var rest = name[...]
+        for (index, piece) in pieces.enumerated() {
+            if index == 0 {
+                guard rest.hasPrefix(piece) else { return false }
+                rest = rest.dropFirst(piece.count)
+            } else if index == pieces.count - 1 {
+                return piece.isEmpty || rest.hasSuffix(piece)
+            } else if let found = rest.range(of: piece) {
+                rest = rest[found.upperBound...]
+            } else {
+                return false
+            }
+        }
+        return rest.isEmpty
+    }
+
+    /// The changesets naming any package a linked group's patterns match: the group's level.
+    static func changesetsLevel(config: RelctlConfig, matching patterns: [String]) throws -> ChangeFragments? {
+        guard let (top, prefix) = try changesetFolder(root: config.root, repository: config.repositoryRoot) else { return nil }
+        let directory = try ProjectFile.open(".changeset", in: top)
+        var found: ChangeFragments?
+        for name in try FileSystem.names(in: directory.location).sorted()
+        where name.hasSuffix(".md") && name.lowercased() != "readme.md" && !name.hasPrefix(".") {
+            let path = ".changeset/" + name
+            let file = try ProjectFile.open(path, in: top, what: "a changeset")
+            guard file.isRegularFile, let text = try file.text() else { continue }
+            let named = Set(
+                text.matches(of: #/(?m)^\s*["']?([^"':\n]+)["']?\s*:/#).map { String($0.1).trimmingCharacters(in: .whitespaces) }
+                    .filter { candidate in patterns.contains { matches(candidate, $0) } })
+            guard !named.isEmpty, let level = changesetLevel(text, names: named) else { continue }
+            if found == nil || found!.level < level {
+                found = ChangeFragments(level: level, literalMajor: true, file: prefix + path, count: 1)
+            }
+        }
+        return found
+    }
+
     /// The changesets (or covector's change files, `folder` `.changes`) naming one of `names`.
     static func changesets(
         root: URL, repository: URL?, names: Set<String>, folder: String = ".changeset"

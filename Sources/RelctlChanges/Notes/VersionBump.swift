@@ -186,6 +186,30 @@ public struct VersionBump: Sendable, Equatable {
             bump = VersionBump(
                 previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commitCount)
         }
+        // changesets' `linked` group: a package with changesets takes the group's highest version
+        // raised by the group's highest changeset (emotion's react at 11.10.6 beside cache's tag
+        // 11.10.7, a patch: 11.10.8).
+        if intent.namedByChangesets, rule == nil, let last, !last.version.isPrerelease,
+            let linked = ChangeFragments.changesetsLinked(config: config), linked.count > 1,
+            let group = try? ChangeFragments.changesetsLevel(config: config, matching: linked)
+        {
+            var highest: (version: SemanticVersion, tag: String) = (last.version, last.tag)
+            for tag in (try? await git.tags()) ?? [] {
+                guard let at = tag.lastIndex(of: "@"), at > tag.startIndex,
+                    linked.contains(where: { ChangeFragments.matches(String(tag[..<at]), $0) }),
+                    let version = try? SemanticVersion(parsing: String(tag[tag.index(after: at)...])),
+                    !version.isPrerelease, highest.version < version
+                else { continue }
+                highest = (version, tag)
+            }
+            let linkedNext = Self.next(after: highest.version, level: max(level, group.level), majorBelowOne: intent.literalMajor)
+            if bump.next < linkedNext {
+                bump.notes.append(
+                    "changesets' linked group (\(linked.joined(separator: ", "))): its highest version \(highest.tag) raised by its changesets' \(max(level, group.level).rawValue) gives \(linkedNext)"
+                )
+                bump.next = linkedNext
+            }
+        }
         bump.changeLevel = changeLevel
         bump.branch = rule
         bump.namedByChangesets = intent.namedByChangesets && commitCount == 0
