@@ -163,9 +163,12 @@ extension Git {
 
     /// The tags whose commit contains `commit` (`git for-each-ref --contains`).
     package func tagNames(containing commit: String) async throws -> Set<String> {
-        Set(
+        if let memo, let known = memo.containing.withLock({ $0[commit] }) { return known }
+        let names = Set(
             try await run(["for-each-ref", "--contains=\(commit)", "--format=%(refname:strip=2)", "refs/tags"])
                 .split(separator: "\n").map(String.init))
+        memo?.containing.withLock { $0[commit] = names }
+        return names
     }
 
     /// Whether `ancestor` is an ancestor of (or equal to) `commit` (`git merge-base --is-ancestor`);

@@ -7,6 +7,8 @@ import Synchronization
 /// tag is made or moved while it is attached.
 package final class GitQueryMemo: Sendable {
     let notMerged = Mutex<[String: Set<String>]>([:])
+    /// `tagNames(containing:)`: tiptap's 76 members asked it 106 times for one commit, 51 of 74 s.
+    let containing = Mutex<[String: Set<String>]>([:])
     package init() {}
 }
 
