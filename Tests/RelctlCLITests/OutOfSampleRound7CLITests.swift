@@ -300,4 +300,33 @@ struct OutOfSampleRound7CLITests {
         let minor = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(minor.stdout, "next") as? String == "11.11.0", "\(minor)")
     }
+
+    /// GRDB's release commits bump `Support/Info.plist`'s `CFBundleShortVersionString` beside the
+    /// podspec: init listed the podspec only, so `bump --write` left the plist behind.
+    @Test func anInfoPlistHoldingTheVersionIsListed() throws {
+        let repo = try GitRepository()
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>CFBundleShortVersionString</key>
+            \t<string>7.8.0</string>
+            </dict>
+            </plist>
+
+            """
+        try Self.commit(
+            repo, "v7.8.0", day: 1,
+            files: [
+                "GRDB.swift.podspec": "Pod::Spec.new do |s|\n  s.name = 'GRDB.swift'\n  s.version = '7.8.0'\nend\n",
+                "Support/Info.plist": plist, "Package.swift": "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"GRDB\", products: [.library(name: \"GRDB\", targets: [\"GRDB\"])], targets: [.target(name: \"GRDB\")])\n",
+            ])
+        try repo.git("tag", "v7.8.0")
+        try Self.commit(repo, "Fix a crash", day: 2, files: ["GRDB/A.swift": "let a = 1\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("path = \"Support/Info.plist\""), "\(config)")
+        #expect(try relctl(["bump", "--write"], in: repo.url).status == 0)
+        #expect(try repo.directory.read("Support/Info.plist").contains("<string>7.8.1</string>"))
+    }
 }

@@ -685,6 +685,22 @@ public enum StarterConfig {
                         pattern: pattern.replacingOccurrences(of: "([^", with: "(?<version>[^")))
             }
         }
+        // An Info.plist's `CFBundleShortVersionString` (GRDB's `Support/Info.plist`, Kingfisher's
+        // `Sources/Info.plist`), which the release commits bump beside the podspec: at the root,
+        // in `Support/`, `Sources/` or a folder of `Sources/`.
+        var plists = ["Info.plist", "Support/Info.plist", "Sources/Info.plist"]
+        for folder in ((try? FileSystem.names(in: root.appendingPathComponent("Sources"))) ?? []).sorted().prefix(50)
+        where !folder.hasPrefix(".") {
+            plists.append("Sources/\(folder)/Info.plist")
+        }
+        let plist = #"CFBundleShortVersionString</key>\s*<string>([0-9]+\.[0-9]+(?:\.[0-9]+)?[^<]*)</string>"#
+        for path in plists where !named.contains(path) {
+            guard let text = read(path), let version = first(plist, in: text) else { continue }
+            found.append(
+                UnlocatedVersion(
+                    path: path, version: version, shown: "CFBundleShortVersionString \(version)", kind: "regex",
+                    pattern: #"CFBundleShortVersionString</key>\s*<string>(?<version>[^<]+)</string>"#))
+        }
         // bump2version's `.bumpversion.cfg` (setuptools': `current_version = 84.0.0`), which its
         // release commit writes beside the manifest.
         let bumpversion = #"(?m)^current_version[ \t]*=[ \t]*([0-9][^\s]*)"#
