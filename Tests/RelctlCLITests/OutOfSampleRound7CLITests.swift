@@ -329,4 +329,26 @@ struct OutOfSampleRound7CLITests {
         #expect(try relctl(["bump", "--write"], in: repo.url).status == 0)
         #expect(try repo.directory.read("Support/Info.plist").contains("<string>7.8.1</string>"))
     }
+
+    /// parking_lot tags its three crates on one commit (`0.12.0`, `core-0.9.0`, `lock_api-0.4.6`);
+    /// in `core`, whose Cargo.toml holds 0.9.0 (a version the bare series released in 2019), init
+    /// chose the bare series, and `validate-tag 0.12.1` refused the crate's own manifest.
+    @Test func aMemberFolderTakesTheNamedSeriesNamingItsVersion() throws {
+        let repo = try GitRepository()
+        func crate(_ name: String, _ version: String) -> String { "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\n" }
+        try Self.commit(repo, "0.9.0", day: 1, files: ["Cargo.toml": crate("parking_lot", "0.9.0")])
+        try repo.git("tag", "0.9.0")
+        try Self.commit(
+            repo, "Release", day: 2,
+            files: ["Cargo.toml": crate("parking_lot", "0.12.0") + "\n[workspace]\nmembers = [\"core\"]\n", "core/Cargo.toml": crate("parking_lot_core", "0.9.0")])
+        try repo.git("tag", "0.12.0")
+        try repo.git("tag", "core-0.9.0")
+        try Self.commit(repo, "Fix a spin loop", day: 3, files: ["core/src/lib.rs": "fn a() {}\n"])
+        let core = repo.url.appendingPathComponent("core")
+        #expect(try relctl(["init", "--quiet"], in: core).status == 0)
+        let config = try String(contentsOf: core.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("tag-format = \"core-{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: core)
+        #expect(try Self.field(bump.stdout, "tag") as? String == "core-0.9.1", "\(bump)")
+    }
 }

@@ -1128,6 +1128,32 @@ public enum StarterConfig {
                 return ((ownName ? "{project}" + prefix.dropFirst(found.name.count) : prefix) + "{version}", prefix + version, held.foundIn, false)
             }
         }
+        // The chosen series released this version long ago and went on (parking_lot's bare
+        // `0.12.0` beside `core-0.9.0`, all three crates tagged on one commit): in the `core`
+        // folder, whose Cargo.toml holds 0.9.0, the one named series whose newest tag names
+        // exactly that version is the crate's.
+        if tags.contains(chosenTag), TagHistory.isGeneric(format.prefix), format.suffix.isEmpty,
+            let heldVersion = try? SemanticVersion(parsing: version),
+            tags.contains(where: { tag in
+                tag.hasPrefix(format.prefix)
+                    && (try? SemanticVersion(parsing: String(tag.dropFirst(format.prefix.count)))).map { heldVersion < $0 && !$0.isPrerelease }
+                        == true
+            })
+        {
+            var newest: [String: SemanticVersion] = [:]
+            for tag in tags {
+                guard let match = tag.firstMatch(of: /^([A-Za-z0-9._@\/-]*[-_\/@][vV]?)([0-9]+\.[0-9]+\.[0-9]+.*)$/),
+                    !TagHistory.isGeneric(String(match.1)), let parsed = try? SemanticVersion(parsing: String(match.2))
+                else { continue }
+                let prefix = String(match.1)
+                if newest[prefix].map({ $0 < parsed }) ?? true { newest[prefix] = parsed }
+            }
+            let owners = newest.filter { $0.value.hasSamePrecedence(as: heldVersion) }.map(\.key)
+            if owners.count == 1, let prefix = owners.first {
+                let ownName = !found.name.isEmpty && prefix.hasPrefix(found.name)
+                return ((ownName ? "{project}" + prefix.dropFirst(found.name.count) : prefix) + "{version}", prefix + version, held.foundIn, false)
+            }
+        }
         if tags.contains(chosenTag) { return nil }
         // When the chosen format is named after the project, the repository's bare tags are a
         // series too: yargs' two old `yargs-v16.2.1` tags against the `v17.5.0` naming its version.
