@@ -351,4 +351,33 @@ struct OutOfSampleRound7CLITests {
         let bump = try relctl(["bump", "--json"], in: core)
         #expect(try Self.field(bump.stdout, "tag") as? String == "core-0.9.1", "\(bump)")
     }
+
+    /// graphiql's examples are private and in changesets' `ignore`, with stray `@0.0.0` tags;
+    /// emotion's private packages were tagged by lerna in 2019 and `privatePackages` is false:
+    /// plan proposed releases for both, which `release --pending` would have tagged.
+    @Test func whatChangesetsNeverReleasesGetsNoRelease() throws {
+        let repo = try GitRepository()
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"graphiql\"\n\n[workspace]\nmembers = [\"packages/*\", \"examples/*\"]\ntag-format = \"{member}@{version}\"\n\n[versioning]\nfragments = \"changesets\"\n")
+        try repo.directory.write(
+            ".changeset/config.json", "{\"ignore\": [\"example-*\"], \"privatePackages\": {\"version\": true, \"tag\": false}}\n")
+        try Self.commit(
+            repo, "Version Packages", day: 1,
+            files: [
+                "packages/graphiql/package.json": "{\"name\": \"graphiql\", \"version\": \"5.2.0\"}\n",
+                "examples/webpack/package.json": "{\"name\": \"example-graphiql-webpack\", \"version\": \"1.1.0\", \"private\": true}\n",
+                "packages/site/package.json": "{\"name\": \"site\", \"version\": \"9.2.14\", \"private\": true}\n",
+            ])
+        for tag in ["graphiql@5.2.0", "example-graphiql-webpack@1.1.0", "site@9.2.14"] { try repo.git("tag", tag) }
+        try Self.commit(
+            repo, "feat: everywhere", day: 2,
+            files: ["packages/graphiql/a.ts": "a\n", "examples/webpack/a.ts": "a\n", "packages/site/a.ts": "a\n"])
+        let plan = try relctl(["plan"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let rows = plan.stdout.split(separator: "\n").map(String.init)
+        #expect(rows.contains { $0.hasPrefix("graphiql ") && $0.contains("5.3.0") }, "\(plan)")
+        #expect(rows.contains { $0.hasPrefix("example-graphiql-webpack ") && $0.contains("unpublished") }, "\(plan)")
+        #expect(rows.contains { $0.hasPrefix("site ") && $0.contains("unpublished") }, "\(plan)")
+    }
 }

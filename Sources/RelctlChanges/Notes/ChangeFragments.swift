@@ -242,6 +242,31 @@ package struct ChangeFragments: Sendable, Equatable {
         return groups.first { group in group.contains { pattern in own.contains { matches($0, pattern) } } }
     }
 
+    /// Whether changesets never releases this package: its name matches `ignore`, or it is
+    /// private and `privatePackages` says so outright (`false`, or `"tag": false`; the default
+    /// is left alone, since apollo-client publishes its private root by a script of its own).
+    package static func changesetsNeverReleases(config: RelctlConfig, isPrivate: Bool) -> String? {
+        guard config.versioning.fragments == .changesets,
+            let (top, _) = try? changesetFolder(root: config.root, repository: config.repositoryRoot),
+            let file = try? ProjectFile.open(".changeset/config.json", in: top, what: "changesets' config.json"),
+            file.isRegularFile, case .whole(let data)? = file.data(limit: 1 << 20),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        let names = packageNames(config: config).filter { !$0.isEmpty }
+        if let ignore = object["ignore"] as? [String],
+            let pattern = ignore.first(where: { pattern in names.contains { matches($0, pattern) } })
+        {
+            return "changesets' config ignores it (`\(pattern)`)"
+        }
+        if isPrivate {
+            if object["privatePackages"] as? Bool == false { return "private, and changesets' `privatePackages` is false" }
+            if let table = object["privatePackages"] as? [String: Any], table["tag"] as? Bool == false {
+                return "private, and changesets' `privatePackages` tags none"
+            }
+        }
+        return nil
+    }
+
     /// Whether a package name matches a changesets pattern (`@tiptap/*`: `*` any text).
     static func matches(_ name: String, _ pattern: String) -> Bool {
         guard pattern.contains("*") else { return name == pattern }

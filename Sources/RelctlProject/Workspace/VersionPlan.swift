@@ -74,6 +74,12 @@ package enum VersionPlan {
         // `ctest-v0.5.x`) its manifest's version is below all its tags and the latest is not on
         // this branch. (apollo-client's private root at 4.2.3, tagged, is released.)
         var neverReleasedHere: Set<Int> = []
+        // What changesets never releases (graphiql's examples in `ignore`, emotion's private
+        // packages under `"privatePackages": false`, last tagged by lerna in 2019).
+        for (index, member) in members.enumerated()
+        where ChangeFragments.changesetsNeverReleases(config: member.config, isPrivate: member.unpublished) != nil {
+            neverReleasedHere.insert(index)
+        }
         for (index, member) in members.enumerated() where member.unpublished {
             guard let latest = histories[index].latest else {
                 neverReleasedHere.insert(index)
