@@ -380,4 +380,46 @@ struct OutOfSampleRound7CLITests {
         #expect(rows.contains { $0.hasPrefix("example-graphiql-webpack ") && $0.contains("unpublished") }, "\(plan)")
         #expect(rows.contains { $0.hasPrefix("site ") && $0.contains("unpublished") }, "\(plan)")
     }
+
+    /// parking_lot's root Cargo.toml has `[workspace] exclude = ["benchmark"]` and no `members`:
+    /// its path dependencies `core` and `lock_api` are members by Cargo's rule, tagged on their
+    /// own; env_logger lists one crate, `crates/env_filter`, with `env_filter-v` tags. init wrote a
+    /// single project both times, whose notes held the member's commits.
+    @Test func implicitAndSingleCargoMembersWithTagsMakeAWorkspace() throws {
+        func crate(_ name: String, _ version: String, _ extra: String = "") -> String {
+            "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\n\(extra)"
+        }
+        let implicit = try GitRepository()
+        try Self.commit(
+            implicit, "Release", day: 1,
+            files: [
+                "Cargo.toml": crate("parking_lot", "0.12.5", "\n[dependencies]\ncore = { path = \"core\", package = \"parking_lot_core\", version = \"0.9\" }\n\n[workspace]\nexclude = [\"benchmark\"]\n"),
+                "core/Cargo.toml": crate("parking_lot_core", "0.9.12"),
+                "benchmark/Cargo.toml": crate("benchmark", "0.0.0"),
+            ])
+        for tag in ["parking_lot-v0.12.3", "parking_lot-v0.12.4", "parking_lot-v0.12.5", "parking_lot_core-v0.9.10", "parking_lot_core-v0.9.11", "parking_lot_core-v0.9.12"] {
+            try implicit.git("tag", tag)
+        }
+        try Self.commit(implicit, "core: use AtomicPtr", day: 2, files: ["core/src/word_lock.rs": "a\n"])
+        #expect(try relctl(["init", "--quiet"], in: implicit.url).status == 0)
+        let config = try implicit.directory.read("relctl.toml")
+        #expect(config.contains("members = [\".\", \"core\"]"), "\(config)")
+        let plan = try relctl(["plan"], in: implicit.url)
+        #expect(plan.stdout.contains("parking_lot_core-v0.9.13"), "\(plan)")
+
+        let single = try GitRepository()
+        try Self.commit(
+            single, "Release", day: 1,
+            files: [
+                "Cargo.toml": crate("env_logger", "0.11.11", "\n[workspace]\nmembers = [\"crates/*\"]\n"),
+                "crates/env_filter/Cargo.toml": crate("env_filter", "2.0.0"),
+            ])
+        for tag in ["v0.11.10", "v0.11.11", "env_filter-v1.0.0", "env_filter-v1.0.1", "env_filter-v2.0.0"] { try single.git("tag", tag) }
+        try Self.commit(single, "filter: no_std", day: 2, files: ["crates/env_filter/src/lib.rs": "a\n"])
+        #expect(try relctl(["init", "--quiet"], in: single.url).status == 0)
+        let plan2 = try relctl(["plan"], in: single.url)
+        #expect(plan2.stdout.contains("env_filter-v2.0.1"), "\(plan2)")
+        let rootRow = plan2.stdout.split(separator: "\n").first { $0.hasPrefix("env_logger ") }.map(String.init) ?? ""
+        #expect(rootRow.contains(" none "), "the root has no change of its own: \(plan2)")
+    }
 }

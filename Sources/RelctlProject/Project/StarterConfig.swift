@@ -51,7 +51,7 @@ public enum StarterConfig {
         // A workspace's members release on their own: Cargo's 0.x rule and a maintenance line
         // are read from their tag series.
         if let offer = found.workspace, offer.active, isRepository {
-            let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
+            let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected, tags: tags.map(\.name))
             let members = MemberDiscovery.members(
                 root: root,
                 folders: MemberDiscovery.folders(root: root, members: declared.members, excluded: declared.excluded)
@@ -863,7 +863,7 @@ public enum StarterConfig {
     /// left the packages behind) and zod's only public package holds it while the root has none.
     /// The line's version is the root's, else the latest release's.
     private static func listLockstepPackages(_ found: inout Findings, root: URL, detected: [String], tags: [GitTag]) {
-        let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
+        let declared = MemberDiscovery.declaredGlobs(root: root, detected: detected, tags: tags.map(\.name))
         guard !declared.members.isEmpty else { return }
         var line: SemanticVersion?
         let latest = (try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)).flatMap {
@@ -959,7 +959,7 @@ public enum StarterConfig {
     package static func workspaceOffer(
         root: URL, detected: [String], tags: [String], dates: [String: Int] = [:]
     ) -> WorkspaceOffer? {
-        var declared = MemberDiscovery.declaredGlobs(root: root, detected: detected)
+        var declared = MemberDiscovery.declaredGlobs(root: root, detected: detected, tags: tags)
         // An entry naming no folder (swr's `core` in pnpm-workspace.yaml) would be written as a
         // member `check` refuses: only what matches something is listed.
         declared.members.removeAll { WorkspaceMembers.folders(matching: [$0], root: root).isEmpty }

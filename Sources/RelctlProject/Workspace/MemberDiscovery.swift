@@ -27,21 +27,40 @@ package enum MemberDiscovery {
     /// (unless the workspace shares one `[workspace.package] version`), npm and yarn
     /// `workspaces`, pnpm's `pnpm-workspace.yaml` `packages`, and a `charts/` folder of charts.
     /// `excluded` are the negated globs (`!**/test/**`), without their `!`.
-    package static func declaredGlobs(root: URL, detected: [String]) -> (members: [String], excluded: [String]) {
+    package static func declaredGlobs(root: URL, detected: [String], tags: [String] = []) -> (members: [String], excluded: [String]) {
         var globs: [String] = []
         if detected.contains("Cargo.toml"),
             let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: root)),
             let workspace = document.root["workspace"]?.table,
             workspace["package"]?.table?["version"]?.string == nil
         {
-            let members = (workspace["members"]?.array ?? []).compactMap(\.string)
+            var members = (workspace["members"]?.array ?? []).compactMap(\.string)
+            let package = document.root["package"]?.table
+            // Cargo's implicit members: with no `members`, the root package's path dependencies
+            // inside the repository (parking_lot's `core` and `lock_api`, tagged by release-plz).
+            if workspace["members"] == nil, package != nil {
+                let excluded = Set((workspace["exclude"]?.array ?? []).compactMap(\.string))
+                for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+                    for (_, value) in document.root[table]?.table ?? [:] {
+                        guard var path = value.table?["path"]?.string else { continue }
+                        while path.hasPrefix("./") { path.removeFirst(2) }
+                        while path.hasSuffix("/") { path.removeLast() }
+                        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains(".."),
+                            !excluded.contains(path), !members.contains(path),
+                            FileSystem.exists(root.appendingPathComponent(path).appendingPathComponent("Cargo.toml"))
+                        else { continue }
+                        members.append(path)
+                    }
+                }
+                members.sort()
+            }
             // A root Cargo.toml with a `[package]` of its own is a member too (Cargo's root
             // package: ripgrep's `ripgrep` beside its ten `crates/*`), released by the bare tags,
-            // once the listed members make a workspace of their own (one crate beside the
-            // application is not one: the root stays a single project).
-            if document.root["package"]?.table != nil,
-                WorkspaceMembers.folders(matching: members, root: root).count >= 2
-            {
+            // once the listed members make a workspace of their own: two crates or more, or one
+            // with tags of its own (env_logger's `crates/env_filter`, `env_filter-v2.0.0`); one
+            // crate beside the application otherwise is not one, and the root stays a single project.
+            let listed = WorkspaceMembers.folders(matching: members, root: root)
+            if package != nil, listed.count >= 2 || (listed.count == 1 && hasOwnTags(root.appendingPathComponent(listed[0]), tags: tags)) {
                 globs.append(".")
             }
             globs += members
@@ -132,6 +151,22 @@ package enum MemberDiscovery {
 
     /// Whether the package in `folder` says it is never published: Cargo's `publish = false`
     /// (or an empty registry list) or no `version`, npm's `"private": true`.
+    /// Whether a crate's name starts three tags or more (`env_filter-v2.0.0`, `name-1.2.3`).
+    static func hasOwnTags(_ folder: URL, tags: [String]) -> Bool {
+        guard let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: folder)),
+            let name = document.root["package"]?.table?["name"]?.string, !name.isEmpty
+        else { return false }
+        let own = tags.count { tag in
+            guard tag.hasPrefix(name) else { return false }
+            var rest = tag.dropFirst(name.count)
+            guard let separator = rest.first, "-_@/".contains(separator) else { return false }
+            rest = rest.dropFirst()
+            if rest.first == "v" { rest = rest.dropFirst() }
+            return rest.first?.isNumber == true
+        }
+        return own >= 3
+    }
+
     package static func isUnpublished(_ folder: URL) -> Bool {
         if let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: folder)),
             let package = document.root["package"]?.table
