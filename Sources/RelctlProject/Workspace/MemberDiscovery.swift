@@ -34,26 +34,8 @@ package enum MemberDiscovery {
             let workspace = document.root["workspace"]?.table,
             workspace["package"]?.table?["version"]?.string == nil
         {
-            var members = (workspace["members"]?.array ?? []).compactMap(\.string)
+            let members = (workspace["members"]?.array ?? []).compactMap(\.string)
             let package = document.root["package"]?.table
-            // Cargo's implicit members: with no `members`, the root package's path dependencies
-            // inside the repository (parking_lot's `core` and `lock_api`, tagged by release-plz).
-            if workspace["members"] == nil, package != nil {
-                let excluded = Set((workspace["exclude"]?.array ?? []).compactMap(\.string))
-                for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
-                    for (_, value) in document.root[table]?.table ?? [:] {
-                        guard var path = value.table?["path"]?.string else { continue }
-                        while path.hasPrefix("./") { path.removeFirst(2) }
-                        while path.hasSuffix("/") { path.removeLast() }
-                        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains(".."),
-                            !excluded.contains(path), !members.contains(path),
-                            FileSystem.exists(root.appendingPathComponent(path).appendingPathComponent("Cargo.toml"))
-                        else { continue }
-                        members.append(path)
-                    }
-                }
-                members.sort()
-            }
             // A root Cargo.toml with a `[package]` of its own is a member too (Cargo's root
             // package: ripgrep's `ripgrep` beside its ten `crates/*`), released by the bare tags,
             // once the listed members make a workspace of their own: two crates or more, or one
