@@ -59,12 +59,7 @@ package struct ChangeFragments: Sendable, Equatable {
     /// `release-4.3`), releases are `X.Y.Z-TAG.N`, the counter starting at 0; `changeset pre
     /// exit` sets `"mode": "exit"` and the next release is the final. Nil outside pre mode.
     package static func changesetsPrerelease(config: RelctlConfig) -> String? {
-        guard config.versioning.fragments == .changesets,
-            let (top, _) = try? changesetFolder(root: config.root, repository: config.repositoryRoot),
-            let file = try? ProjectFile.open(".changeset/pre.json", in: top, what: "changesets' pre.json"),
-            file.isRegularFile, case .whole(let data)? = file.data(limit: 1 << 20),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            object["mode"] as? String == "pre", let tag = object["tag"] as? String,
+        guard let object = changesetsJSON("pre.json", config: config), object["mode"] as? String == "pre", let tag = object["tag"] as? String,
             !tag.isEmpty, tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
         else { return nil }
         return tag
@@ -227,16 +222,22 @@ package struct ChangeFragments: Sendable, Equatable {
         return (repository, String(repeating: "../", count: depth))
     }
 
+    /// A JSON object file of `.changeset/` (`config.json`, `pre.json`) under `fragments =
+    /// "changesets"`, read through the project's confined reader, at most 1 MiB; nil otherwise.
+    static func changesetsJSON(_ name: String, config: RelctlConfig) -> [String: Any]? {
+        guard config.versioning.fragments == .changesets,
+            let (top, _) = try? changesetFolder(root: config.root, repository: config.repositoryRoot),
+            let file = try? ProjectFile.open(".changeset/" + name, in: top, what: "changesets' " + name),
+            file.isRegularFile, case .whole(let data)? = file.data(limit: 1 << 20)
+        else { return nil }
+        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    }
+
     /// The names of changesets' `linked` group holding this package (`.changeset/config.json`:
     /// `"linked": [["@emotion/react", "@emotion/styled", …]]`), a `*` in a name matching any
     /// text; nil when none holds it.
     package static func changesetsLinked(config: RelctlConfig) -> [String]? {
-        guard config.versioning.fragments == .changesets,
-            let (top, _) = try? changesetFolder(root: config.root, repository: config.repositoryRoot),
-            let file = try? ProjectFile.open(".changeset/config.json", in: top, what: "changesets' config.json"),
-            file.isRegularFile, case .whole(let data)? = file.data(limit: 1 << 20),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let groups = object["linked"] as? [[String]]
+        guard let object = changesetsJSON("config.json", config: config), let groups = object["linked"] as? [[String]]
         else { return nil }
         let own = packageNames(config: config).filter { !$0.isEmpty }
         return groups.first { group in group.contains { pattern in own.contains { matches($0, pattern) } } }
@@ -246,12 +247,7 @@ package struct ChangeFragments: Sendable, Equatable {
     /// private and `privatePackages` says so outright (`false`, or `"tag": false`; the default
     /// is left alone, since apollo-client publishes its private root by a script of its own).
     package static func changesetsNeverReleases(config: RelctlConfig, isPrivate: Bool) -> String? {
-        guard config.versioning.fragments == .changesets,
-            let (top, _) = try? changesetFolder(root: config.root, repository: config.repositoryRoot),
-            let file = try? ProjectFile.open(".changeset/config.json", in: top, what: "changesets' config.json"),
-            file.isRegularFile, case .whole(let data)? = file.data(limit: 1 << 20),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
+        guard let object = changesetsJSON("config.json", config: config) else { return nil }
         let names = packageNames(config: config).filter { !$0.isEmpty }
         if let ignore = object["ignore"] as? [String],
             let pattern = ignore.first(where: { pattern in names.contains { matches($0, pattern) } })

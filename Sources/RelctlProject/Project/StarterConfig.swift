@@ -391,10 +391,7 @@ public enum StarterConfig {
 
                 """
             for entry in offer.tagFormats {
-                let key =
-                    entry.name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-                    ? entry.name : QuotedString.basic(entry.name)
-                text += "\(key) = \(QuotedString.basic(entry.format))\n"
+                text += "\(tomlKey(entry.name)) = \(QuotedString.basic(entry.format))\n"
             }
         }
         if !versioning.isEmpty { text += "\n" + versioning.rendered }
@@ -1120,7 +1117,7 @@ public enum StarterConfig {
                 tags.compactMap { tag -> String? in
                     guard tag.hasSuffix(version), tag.count > version.count else { return nil }
                     let prefix = String(tag.dropLast(version.count))
-                    return !TagHistory.isGeneric(prefix) && prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil
+                    return !TagHistory.isGeneric(prefix) && isSeriesPrefix(prefix)
                         ? prefix : nil
                 })
             if named.count == 1, let prefix = named.first {
@@ -1172,7 +1169,7 @@ public enum StarterConfig {
                 let prefix = String(tag.dropLast(version.count))
                 if named, TagHistory.isGeneric(prefix) { return prefix }
                 if namesAnotherPackage(prefix) { return nil }
-                return prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil ? prefix : nil
+                return isSeriesPrefix(prefix) ? prefix : nil
             })
         var series: (prefix: String, tag: String, coming: Bool)
         if prefixes.count == 1, let prefix = prefixes.first {
@@ -1211,7 +1208,7 @@ public enum StarterConfig {
             guard (try? SemanticVersion(parsing: version)) != nil else { continue }
             for tag in tags where tag.hasSuffix(version) && tag.count > version.count {
                 let prefix = String(tag.dropLast(version.count))
-                if prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil, !found.contains(where: { $0.prefix == prefix }) {
+                if isSeriesPrefix(prefix), !found.contains(where: { $0.prefix == prefix }) {
                     found.append((prefix, tag, chart))
                 }
             }
@@ -1220,6 +1217,12 @@ public enum StarterConfig {
         let count = tags.count { $0.hasPrefix(series.prefix) && (try? SemanticVersion(parsing: String($0.dropFirst(series.prefix.count)))) != nil }
         guard count >= 3 else { return nil }
         return (series.prefix + "{version}", series.tag, count, series.chart)
+    }
+
+    /// Text a tag series puts before its version: a name ending in `-`, `_`, `/` or `@`, then an
+    /// optional `v` (`core-v`, `helm-chart-`, `@scope/pkg@`).
+    static func isSeriesPrefix(_ prefix: String) -> Bool {
+        prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil
     }
 
     /// The one series (tag prefix) the manifest's version `coming` continues: its tags name the
@@ -1244,7 +1247,7 @@ public enum StarterConfig {
             guard step else { continue }
             if prefix == chosen || (TagHistory.isGeneric(prefix) && TagHistory.isGeneric(chosen)) { return nil }
             let accepted =
-                (named && TagHistory.isGeneric(prefix)) || prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil
+                (named && TagHistory.isGeneric(prefix)) || isSeriesPrefix(prefix)
             if accepted, steps[prefix].map({ $0.version < (a, b, c) }) ?? true { steps[prefix] = (tag, (a, b, c)) }
         }
         let candidates = steps.filter { !reached.contains($0.key) }
