@@ -44,4 +44,30 @@ struct MemberTagSeriesTests {
         let series = try #require(MemberTagSeries.read(members: members, tags: tags))
         #expect(series.bare == nil)
     }
+
+    /// tiptap: every package tagged `@tiptap/core@3.0.0-next.3` until 2024, then one `v3.x.y` a
+    /// release, every package at that version. Init split the line into 76 member series (4 of 10
+    /// releases right, plan 22 s); the member tags are stale now and the line is one series.
+    @Test func aLockstepLineThatLeftMemberTagsForOneBareSeriesIsOneSeries() throws {
+        let members = [
+            member("packages/core", "core", "3.9.0", package: "@tiptap/core"),
+            member("packages/react", "react", "3.9.0", package: "@tiptap/react"),
+        ]
+        var tags = ["core", "react"].flatMap { name in (1...3).map { "@tiptap/\(name)@3.0.0-next.\($0)" } }
+        var dates = Dictionary(uniqueKeysWithValues: tags.enumerated().map { ($1, 100 + $0) })
+        for minor in 0...9 {
+            tags.append("v3.\(minor).0")
+            dates["v3.\(minor).0"] = 200 + minor
+        }
+        #expect(MemberTagSeries.read(members: members, tags: tags, dates: dates) == nil)
+        // Nine bare releases since: not yet stale.
+        let fewer = tags.filter { $0 != "v3.0.0" }
+        #expect(MemberTagSeries.read(members: members, tags: fewer, dates: dates) != nil)
+        // A tagged member on a version of its own (redux-toolkit's codegen beside the toolkit's
+        // `v2.x`) keeps its series.
+        var own = members
+        own[1].version = "1.4.0"
+        let series = try #require(MemberTagSeries.read(members: own, tags: tags, dates: dates))
+        #expect(series.format == "@tiptap/{member}@{version}")
+    }
 }

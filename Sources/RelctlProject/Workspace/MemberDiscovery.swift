@@ -220,6 +220,34 @@ package struct MemberTagSeries: Equatable {
     /// (fewer than three a member): `TagHistory.staleAfter` bare releases made after the newest of
     /// them (`dates`, when each tag was made). babel's one stray `@babel/core@7.23.2` of 2023, before 900 `v8.0.4`-like tags,
     /// made init write 156 separately tagged members.
+    /// A lockstep line that left member tags for one bare series: tiptap tagged every package
+    /// (`@tiptap/core@3.0.0-next.3`) until it switched to one `v3.x.y` a release (270 since), every
+    /// package at that version. The member series are stale when `TagHistory.staleAfter` bare releases
+    /// were made after the newest member tag and every tagged member's manifest holds the latest
+    /// bare release. A member that keeps a line of its own (redux-toolkit's codegen, at its own
+    /// version beside the toolkit's `v2.x`) holds another version, and keeps its series.
+    static func movedToOneSeries(
+        own: [(member: DiscoveredMember, tags: [String])], named: Set<String>, tags: [String], dates: [String: Int]
+    ) -> Bool {
+        guard own.count >= 2, let newestNamed = named.compactMap({ dates[$0] }).max(), newestNamed > 0 else {
+            return false
+        }
+        var after: [SemanticVersion] = []
+        for tag in tags where !named.contains(tag) && (dates[tag] ?? 0) > newestNamed {
+            guard let release = TagHistory.release(in: tag, project: ""), TagHistory.isGeneric(release.prefix) else {
+                continue
+            }
+            after.append(release.version)
+        }
+        guard after.count >= TagHistory.staleAfter,
+            let latest = after.filter({ !$0.isPrerelease }).max() ?? after.max()
+        else { return false }
+        return own.allSatisfy { entry in
+            entry.member.version.flatMap { try? SemanticVersion(parsing: $0) }.map { $0.hasSamePrecedence(as: latest) }
+                ?? false
+        }
+    }
+
     package static func read(
         members: [DiscoveredMember], tags: [String], dates: [String: Int] = [:]
     ) -> MemberTagSeries? {
@@ -252,6 +280,9 @@ package struct MemberTagSeries: Equatable {
                     && TagHistory.release(in: tag, project: "").map { TagHistory.isGeneric($0.prefix) } == true
             }
             if bareAfter.count >= TagHistory.staleAfter { return nil }
+        }
+        if movedToOneSeries(own: own.map { ($0.member, $0.tags) }, named: named, tags: tags, dates: dates) {
+            return nil
         }
         // The format most tagged members use; a tie goes to the one sorting first, so the same tags
         // always give the same file.
