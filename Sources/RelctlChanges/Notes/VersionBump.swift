@@ -731,10 +731,18 @@ public struct VersionBump: Sendable, Equatable {
         guard let last else { return SemanticVersion(major: fullYear ? year : year % 100, minor: 1, patch: 0) }
         let lastYear = Int(last.major) ?? 0
         if let current = Int(major), current > lastYear {
+            // How a year's first release is numbered, as the recent years did it: structlog's
+            // 17.1.0 … 25.1.0 start at 1, its 0.x and 15.0.0/16.0.0 from before the calendar did not.
             let finals = history.releases.map(\.version).filter { !$0.isPrerelease && $0.major != last.major }
-            let firsts = Dictionary(grouping: finals, by: \.major).values.compactMap { $0.compactMap { Int($0.minor) }.min() }
+            let years = Dictionary(grouping: finals, by: \.major).compactMap { major, versions in
+                Int(major).flatMap { year in versions.compactMap { Int($0.minor) }.min().map { (year, $0) } }
+            }.filter { $0.0 <= lastYear }.sorted { $0.0 > $1.0 }.prefix(5)
+            var votes: [Int: Int] = [:]
+            for (_, first) in years { votes[first, default: 0] += 1 }
+            // The most years' numbering; on a tie, the most recent year's.
+            let first = years.first { votes[$0.1] == votes.values.max() }?.1 ?? 1
             var version = last.final
-            (version.major, version.minor, version.patch) = (major, String(firsts.min() ?? 1), "0")
+            (version.major, version.minor, version.patch) = (major, String(first), "0")
             return version
         }
         return next(after: last.final, level: .minor)
@@ -894,7 +902,19 @@ public struct VersionBump: Sendable, Equatable {
             guard let line = found.line else {
                 throw NotesError.versionLineUnknown(path: found.foundIn, found: found.text)
             }
-            if found.text != spelled {
+            if let literal = found.tuple {
+                // `version_info = (26, 1, 0)`: the tuple is rewritten in its own shape.
+                guard let tuple = VersionTuple(literal: literal), let written = tuple.spelling(of: spelled) else {
+                    throw VersionWriteError.tupleCannotHold(
+                        path: found.foundIn, line: found.line, tuple: literal, version: spelled)
+                }
+                if written != literal {
+                    add(
+                        Edit(
+                            url: config.resolve(found.foundIn), display: found.foundIn, line: line, old: literal,
+                            new: written))
+                }
+            } else if found.text != spelled {
                 add(
                     Edit(
                         url: config.resolve(found.foundIn), display: found.foundIn, line: line, old: found.text,

@@ -190,11 +190,15 @@ public struct ManifestVersion: Sendable, Equatable {
     public var foundIn: String
     /// The 1-based line of the version text, for `bump --write` and messages.
     public var line: Int?
+    /// The tuple literal on `line` when the version is kept as one (`(26, 1, 0)`, `VersionTuple`):
+    /// `bump --write` rewrites that literal, not `text`.
+    public var tuple: String?
 
-    public init(text: String, foundIn: String, line: Int? = nil) {
+    public init(text: String, foundIn: String, line: Int? = nil, tuple: String? = nil) {
         self.text = text
         self.foundIn = foundIn
         self.line = line
+        self.tuple = tuple
     }
 }
 

@@ -49,11 +49,14 @@ public enum VersionWriteError: RelctlError, CustomStringConvertible {
     /// A Cargo manifest cannot hold the version: Cargo reads each of major, minor and patch as an
     /// unsigned 64-bit number, so a component above 18446744073709551615 breaks every build.
     case beyondCargo(path: String, line: Int?, version: String)
+    /// A version tuple (`version_info = (26, 1, 0)`) has no place for the version: a prerelease in
+    /// a tuple of numbers only, a `.dev` or `.post` part, more numbers than it holds.
+    case tupleCannotHold(path: String, line: Int?, tuple: String, version: String)
 
     public var exitCode: RelctlExitCode {
         switch self {
         case .alreadyReleased: return .failure
-        case .unorderable, .beyondCargo: return .badInput
+        case .unorderable, .beyondCargo, .tupleCannotHold: return .badInput
         }
     }
 
@@ -77,6 +80,13 @@ public enum VersionWriteError: RelctlError, CustomStringConvertible {
                 Diagnostic(
                     file: path, line: line,
                     "cannot hold version \(version): Cargo reads major, minor and patch as numbers up to 18446744073709551615 (64 bits), so every cargo build would refuse it; nothing was written: set a smaller version (`relctl bump --set`)"
+                )
+            ]
+        case let .tupleCannotHold(path, line, tuple, version):
+            return [
+                Diagnostic(
+                    file: path, line: line,
+                    "keeps its version as the tuple `\(tuple)`, which cannot spell \(version) (a tuple of numbers holds a final release, one with a release level such as \"alpha\" a prerelease too, neither a .dev or .post part); nothing was written: choose a version the tuple can hold, or write it by hand"
                 )
             ]
         }

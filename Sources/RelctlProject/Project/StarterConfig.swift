@@ -1602,12 +1602,18 @@ public enum StarterConfig {
         }
     }
 
-    /// Whether the module at `path` assigns a string literal to `__version__` (what kind "python" reads).
+    /// Whether the module at `path` assigns a string literal to `__version__`, or keeps its version
+    /// as a tuple (`version_info = (26, 1, 0)`, `__version__` joined from it): what kind "python" reads.
     static func holdsVersionLiteral(_ path: String, root: URL) -> Bool {
         guard let data = (try? ProjectFile.open(path, in: root))?.data(limit: 4 << 20), case .whole(let bytes) = data
         else { return false }
-        return TextFile.decode(bytes).range(
-            of: #"(?m)^__version__\s*(:\s*(str|(typing\.)?Final(\[str\])?)\s*)?=\s*["']"#, options: .regularExpression) != nil
+        let text = TextFile.decode(bytes)
+        return text.range(
+            of: #"(?m)^__version__\s*(:\s*(str|(typing\.)?Final(\[str\])?)\s*)?=\s*["'][^"'\n]+["'][ \t]*(#.*)?$"#,
+            options: .regularExpression) != nil
+            || text.range(
+                of: #"(?m)^(__version_info__|version_info|VERSION_INFO)[ \t]*=[ \t]*\([ \t]*[0-9]+[ \t]*,"#,
+                options: .regularExpression) != nil
     }
 
     /// The package module holding `__version__ = "…"`: `NAME/__init__.py` or `src/NAME/__init__.py`

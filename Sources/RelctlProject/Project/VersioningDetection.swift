@@ -222,6 +222,11 @@ package enum VersioningDetection {
         "CHANGELOG.md", "CHANGELOG.rst", "CHANGELOG", "CHANGES.md", "CHANGES.rst", "CHANGES", "HISTORY.md",
         "HISTORY.rst", "NEWS.md", "NEWS.rst", "NEWS", "RELEASES.md", "docs/changelog.md", "docs/CHANGELOG.md",
         "docs/changelog.rst", "doc/changelog.md",
+        // Documentation sites that hold the changelog as a page (gunicorn's Sphinx `docs/source/news.rst`,
+        // later its mkdocs `docs/content/news.md`; h11's `docs/source/changes.rst`).
+        "docs/changes.rst", "docs/changes.md", "docs/news.rst", "docs/news.md", "docs/history.rst",
+        "docs/source/changelog.rst", "docs/source/changes.rst", "docs/source/news.rst", "docs/source/history.rst",
+        "docs/content/news.md", "docs/content/changelog.md",
     ]
 
     /// The first changelog at `root` (`changelogNames`) whose newest section is ahead of `latest`

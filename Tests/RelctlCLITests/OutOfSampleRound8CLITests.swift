@@ -1,0 +1,119 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// What the eighth out-of-sample round of the back-test found (session 65: gunicorn, structlog,
+/// tiptap, …), each on a generated repository of the shape that was read wrong.
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
+struct OutOfSampleRound8CLITests {
+    static func field(_ json: String, _ key: String) throws -> Any? { try BacktestFindingsCLITests.field(json, key) }
+
+    @discardableResult
+    static func commit(_ repo: GitRepository, _ message: String, day: Int, files: [String: String] = [:]) throws -> String {
+        try BacktestFindingsCLITests.commit(repo, message, day: day, files: files)
+    }
+
+    /// gunicorn keeps its version as `version_info = (26, 1, 0)` and joins `__version__` from it:
+    /// relctl read `__version__ = ".".join(…)` as the version `.`, so `check` exited 2 straight
+    /// after `init`, and plan ignored the manifest (7 of gunicorn's 20 release points missed).
+    @Test func aVersionTupleIsReadCheckedAndWrittenInItsShape() throws {
+        let repo = try GitRepository()
+        let module = """
+            # gunicorn/__init__.py
+            version_info = (25, 1, 0)
+            __version__ = ".".join([str(v) for v in version_info])
+            SERVER = "gunicorn"
+
+            """
+        let pyproject = """
+            [project]
+            name = "gunicorn"
+            dynamic = ["version"]
+
+            [tool.setuptools.dynamic]
+            version = {attr = "gunicorn.__version__"}
+
+            """
+        try Self.commit(repo, "release 25.1.0", day: 1, files: ["pyproject.toml": pyproject, "gunicorn/__init__.py": module])
+        try repo.git("tag", "25.1.0")
+        // The maintainers raise the tuple ahead of the release, with untyped subjects.
+        try Self.commit(
+            repo, "Add the ASGI worker", day: 2,
+            files: ["gunicorn/__init__.py": module.replacingOccurrences(of: "(25, 1, 0)", with: "(25, 2, 0)")])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("path = \"gunicorn/__init__.py\""), "\(config)")
+        let check = try relctl(["check"], in: repo.url)
+        #expect(check.status == 0, "\(check)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "25.2.0", "\(bump)")
+        try Self.commit(repo, "Fix the reload", day: 3)
+        let written = try relctl(["bump", "--write", "--set", "25.2.1"], in: repo.url)
+        #expect(written.status == 0, "\(written)")
+        let after = try repo.directory.read("gunicorn/__init__.py")
+        #expect(after.contains("version_info = (25, 2, 1)\n__version__ = \".\".join("), "\(after)")
+        // A prerelease has no place in a tuple of numbers: refused, nothing written.
+        let refused = try relctl(["bump", "--write", "--set", "26.0.0rc1"], in: repo.url)
+        #expect(refused.status == 2 && refused.stderr.contains("tuple `(25, 2, 1)`"), "\(refused)")
+        #expect(try repo.directory.read("gunicorn/__init__.py") == after)
+    }
+
+    /// structlog numbers each year's releases from 1 (`17.1.0` … `25.1.0`), after 0.x and 15.0.0 /
+    /// 16.0.0 from before the calendar: the first release of a new year was proposed as `YY.0.0`,
+    /// the lowest first number over every year ever (3 of structlog's 10 release points).
+    @Test func aYearsFirstReleaseIsNumberedAsTheRecentYearsWere() throws {
+        let repository = try GitRepository()
+        let releases = [
+            ("0.4.2", "2014-07-26"), ("15.0.0", "2015-01-23"), ("16.0.0", "2016-01-28"), ("17.1.0", "2017-04-24"),
+            ("18.1.0", "2018-01-27"), ("19.1.0", "2019-02-02"), ("19.2.0", "2019-10-16"), ("20.1.0", "2020-01-28"),
+            ("21.1.0", "2021-02-18"), ("22.1.0", "2022-07-20"),
+        ]
+        for (version, day) in releases {
+            let date = day + "T10:00:00Z"
+            try repository.commit("Prepare \(version)", files: ["VERSION": version + "\n"], date: date)
+            try repository.git(
+                ["tag", "-a", version, "-m", version],
+                environment: ["GIT_COMMITTER_DATE": date, "GIT_AUTHOR_DATE": date])
+        }
+        try repository.commit("Fix a thing", files: ["src/a.txt": "a\n"], date: "2023-03-01T10:00:00Z")
+        let initialised = try relctl(["init"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repository.directory.read("relctl.toml")
+        #expect(config.contains("cadence = \"year-counter\""), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "23.1.0", "\(bump)")
+    }
+
+    /// gunicorn 19.x kept its changelog as a Sphinx page, `docs/source/news.rst`, headed
+    /// `19.8.0 / not released` ahead of the release: init looked only at the root and `docs/`, so
+    /// the untyped history gave 19.7.2.
+    @Test func aChangelogKeptAsADocumentationPageIsRead() throws {
+        let repo = try GitRepository()
+        try Self.commit(repo, "release 19.7.1", day: 1, files: ["VERSION": "19.7.1\n"])
+        try repo.git("tag", "19.7.1")
+        let news = """
+            =========
+            Changelog
+            =========
+
+            19.8.0 / not released
+            =====================
+
+            - Eventlet 0.21.0 support
+            - fix: close unlinked temporary files
+
+            19.7.1 / 2017/03/21
+            ===================
+
+            - fix: continue if SO_REUSEPORT seems to be available but fails
+
+            """
+        try Self.commit(repo, "Add eventlet 0.21 support", day: 2, files: ["docs/source/news.rst": news])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("changelog = \"docs/source/news.rst\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "19.8.0", "\(bump)")
+    }
+}
