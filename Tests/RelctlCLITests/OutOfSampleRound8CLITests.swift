@@ -116,4 +116,38 @@ struct OutOfSampleRound8CLITests {
         let bump = try relctl(["bump", "--json"], in: repo.url)
         #expect(try Self.field(bump.stdout, "next") as? String == "19.8.0", "\(bump)")
     }
+
+    /// sentry-python: pyproject.toml names no version; the release commit `release: 2.68.0` moves
+    /// `setup.py`'s `version="…",` and `sentry_sdk/consts.py`'s `VERSION` from 2.67.0 (2.67.1 was
+    /// made beside it), and the tag sits on a later `Update CHANGELOG.md`. init listed no version
+    /// file, so `check` compared nothing and `bump --write` wrote nothing.
+    @Test func theReleaseCommitUnderAChangelogCommitNamesTheVersionFiles() throws {
+        let repo = try GitRepository()
+        func files(_ version: String) -> [String: String] {
+            [
+                "setup.py": "from setuptools import setup\n\nsetup(\n    name=\"sentry-sdk\",\n    version=\"\(version)\",\n)\n",
+                "sentry_sdk/consts.py": "DEFAULT_QUEUE_SIZE = 100\nVERSION = \"\(version)\"\n",
+                "pyproject.toml": "[dependency-groups]\ndev = [\"tox\"]\n",
+            ]
+        }
+        try Self.commit(repo, "release: 2.67.0", day: 1, files: files("2.67.0"))
+        try repo.git("tag", "2.67.0")
+        try repo.git("checkout", "-q", "-b", "patches")
+        try Self.commit(repo, "release: 2.67.1", day: 2, files: files("2.67.1"))
+        try repo.git("tag", "2.67.1")
+        try repo.git("checkout", "-q", "main")
+        try Self.commit(repo, "feat: gate prompts", day: 3, files: ["sentry_sdk/ai.py": "x = 1\n"])
+        try Self.commit(repo, "release: 2.68.0", day: 4, files: files("2.68.0"))
+        try Self.commit(repo, "Update CHANGELOG.md", day: 5, files: ["CHANGELOG.md": "## 2.68.0\n\n- Gate prompts\n"])
+        try repo.git("tag", "2.68.0")
+        try Self.commit(repo, "fix: flush spans", day: 6, files: ["sentry_sdk/ai.py": "x = 2\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("path = \"sentry_sdk/consts.py\"") && config.contains("path = \"setup.py\""), "\(config)")
+        #expect(try relctl(["check"], in: repo.url).status == 0)
+        let written = try relctl(["bump", "--write"], in: repo.url)
+        #expect(written.status == 0, "\(written)")
+        #expect(try repo.directory.read("setup.py").contains("    version=\"2.68.1\",\n"))
+        #expect(try repo.directory.read("sentry_sdk/consts.py").contains("VERSION = \"2.68.1\"\n"))
+    }
 }

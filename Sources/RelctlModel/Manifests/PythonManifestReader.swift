@@ -5,10 +5,11 @@ import RelctlBasics
 /// file (hatch's `[tool.hatch.version] path`, a package's `__init__.py`): `__version__ = "…"`;
 /// or what `pattern` captures. Compared by PEP 440 whichever way it is read.
 package struct PythonManifestReader: ManifestReader {
-    /// A string literal that is the whole value (`__version__ = "1.2.3"  # comment`): gunicorn's
+    /// A string literal that is the whole value (`__version__ = "1.2.3"  # comment`, or a keyword
+    /// argument, setup.py's `version="1.2.3",`): gunicorn's
     /// `__version__ = ".".join([str(v) for v in version_info])` is an expression, not version `.`.
     package static let moduleVersionPattern =
-        #"^\s*(?:__version__|VERSION|version)\s*(?::\s*(?:str|(?:typing\.)?Final(?:\[str\])?)\s*)?=\s*["'](?<version>[^"'\n]+)["'][ \t]*(?:#.*)?$"#
+        #"^\s*(?:__version__|VERSION|version)\s*(?::\s*(?:str|(?:typing\.)?Final(?:\[str\])?)\s*)?=\s*["'](?<version>[^"'\n]+)["'][ \t]*,?[ \t]*(?:#.*)?$"#
     package var comparison: VersionComparison { .pep440 }
     package init() {}
 

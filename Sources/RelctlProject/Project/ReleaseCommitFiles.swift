@@ -34,16 +34,34 @@ package enum ReleaseCommitFiles {
         expected: String, listed: Set<String>
     ) async -> [Entry] {
         let (old, new) = (previous.version.description, latest.version.description)
-        guard old != new,
-            let stat = try? await git.run(["show", "--numstat", "--format=", "--no-renames", latest.commit])
-        else { return [] }
-        let counts = stat.split(separator: "\n").map { $0.split(separator: "\t") }
-        let lines = counts.reduce(0) { $0 + (Int($1.first ?? "") ?? 0) + (Int($1.dropFirst().first ?? "") ?? 0) }
-        guard counts.count <= maximumFiles, lines <= maximumLines,
-            let diff = try? await git.run([
-                "show", "--format=", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames", latest.commit,
-            ])
-        else { return [] }
+        guard old != new else { return [] }
+        // The tag may sit on a commit that only writes prose after the release commit (sentry-python
+        // tags `Update README` after `Update CHANGELOG.md` after `release: 2.68.0`): up to
+        // `proseCommitsAbove` such commits are passed over, along first parents.
+        var commit = latest.commit
+        var diff = ""
+        for step in 0...proseCommitsAbove {
+            guard let stat = try? await git.run(["show", "--numstat", "--format=", "--no-renames", commit]) else {
+                return []
+            }
+            let counts = stat.split(separator: "\n").map { $0.split(separator: "\t") }
+            let paths = counts.compactMap { $0.count >= 3 ? String($0[2]) : nil }
+            let lines = counts.reduce(0) { $0 + (Int($1.first ?? "") ?? 0) + (Int($1.dropFirst().first ?? "") ?? 0) }
+            if step < proseCommitsAbove, !paths.isEmpty, paths.allSatisfy(isProse), commit != previous.commit,
+                let parent = try? await git.run(["rev-parse", "--verify", "--quiet", commit + "^1"])
+            {
+                commit = parent.trimmingCharacters(in: .whitespacesAndNewlines)
+                if commit == previous.commit { return [] }
+                continue
+            }
+            guard counts.count <= maximumFiles, lines <= maximumLines,
+                let shown = try? await git.run([
+                    "show", "--format=", "--unified=0", "--no-color", "--no-ext-diff", "--no-renames", commit,
+                ])
+            else { return [] }
+            diff = shown
+            break
+        }
         var found: [Entry] = []
         for (path, line) in movedLines(in: diff, from: old, to: new) {
             guard path.hasPrefix(prefix) else { continue }
@@ -94,6 +112,21 @@ package enum ReleaseCommitFiles {
         }
         flush()
         return result
+    }
+
+    /// How many commits that only write prose (a changelog, a README) may sit between the release
+    /// commit and its tag.
+    static let proseCommitsAbove = 3
+
+    /// A changelog, a README or another document: what a commit after the release commit writes.
+    static func isProse(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = name.uppercased()
+        if ["CHANGELOG", "CHANGES", "NEWS", "HISTORY", "RELEASE", "README"].contains(where: { stem.hasPrefix($0) }) {
+            return true
+        }
+        guard let dot = name.lastIndex(of: ".") else { return false }
+        return proseExtensions.contains(String(name[name.index(after: dot)...]).lowercased())
     }
 
     /// Not a lock file (a companion relctl updates itself), prose (a changelog, a README's install

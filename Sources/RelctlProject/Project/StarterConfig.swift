@@ -85,23 +85,45 @@ public enum StarterConfig {
     }
 
     /// The files the latest release commit wrote the version into beside the listed manifests
-    /// (`ReleaseCommitFiles`), each holding the version the first listed manifest holds.
+    /// (`ReleaseCommitFiles`), each holding the version the first listed manifest holds; with no
+    /// manifest listed and a version the tag does not carry alone, each holding the latest
+    /// release's version (sentry-python's `setup.py` `version="2.68.0"` and `sentry_sdk/consts.py`,
+    /// which its release commit writes while pyproject.toml names no version).
     private static func adoptReleaseCommitFiles(
         _ found: inout Findings, root: URL, git: Git, tags: [GitTag], within range: VersionRange?
     ) async {
-        guard let first = found.versions.first, let held = versionHeld(first, root: root, unknownAs: "plain")?.text,
-            let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme)
-        else { return }
+        guard let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme) else {
+            return
+        }
         let history = ReleaseHistory(tags: tags, format: format)
         let finals = history.releases.filter { !$0.version.isPrerelease && (range?.contains($0.version) ?? true) }
-        guard finals.count >= 2, let prefix = try? await git.prefixFromTop() else { return }
-        let entries = await ReleaseCommitFiles.entries(
-            root: root, git: git, prefix: prefix, latest: finals[0], previous: finals[1], expected: held,
-            listed: Set(found.versions.map(\.path)))
+        guard finals.count >= 2 else { return }
+        let first = found.versions.first
+        let held: String
+        if let first {
+            guard let text = versionHeld(first, root: root, unknownAs: "plain")?.text else { return }
+            held = text
+        } else {
+            guard found.tagIsTheVersion == nil else { return }
+            held = finals[0].version.description
+        }
+        guard let prefix = try? await git.prefixFromTop() else { return }
+        // The release commit moves the files from the release before it on its line, which may not
+        // be the highest before it: sentry-python's 2.68.0 from 2.67.0, with 2.67.1 made beside.
+        var entries: [ReleaseCommitFiles.Entry] = []
+        var previous = finals[1]
+        for candidate in finals.dropFirst().prefix(3) {
+            previous = candidate
+            entries = await ReleaseCommitFiles.entries(
+                root: root, git: git, prefix: prefix, latest: finals[0], previous: candidate, expected: held,
+                listed: Set(found.versions.map(\.path)))
+            if !entries.isEmpty { break }
+        }
         for entry in entries {
             found.versions.append((entry.path, entry.kind, entry.pattern))
             found.versionNotes.append(
-                "\(entry.path): the release commit of \(finals[0].tag) moved it from \(finals[1].version) to \(finals[0].version) with \(first.path).")
+                "\(entry.path): the release commit of \(finals[0].tag) moved it from \(previous.version) to \(finals[0].version)"
+                    + (first.map { " with \($0.path)." } ?? "."))
         }
     }
 
