@@ -150,4 +150,34 @@ struct OutOfSampleRound8CLITests {
         #expect(try repo.directory.read("setup.py").contains("    version=\"2.68.1\",\n"))
         #expect(try repo.directory.read("sentry_sdk/consts.py").contains("VERSION = \"2.68.1\"\n"))
     }
+
+    /// alembic and SQLAlchemy tag `rel_1_19_1`: relctl read none of them (init wrote `v{version}`
+    /// with "no version tag yet", plan counted the whole history, 1,823 commits) and had no way to
+    /// spell one (`rel_{version}` writes `rel_1.19.2`).
+    @Test func tagsJoiningTheVersionsPartsWithUnderscoresAreReadAndWritten() throws {
+        let repo = try GitRepository()
+        func module(_ version: String) -> [String: String] {
+            [
+                "alembic/__init__.py": "__version__ = \"\(version)\"\n",
+                "pyproject.toml": "[project]\nname = \"alembic\"\ndynamic = [\"version\"]\n\n[tool.setuptools.dynamic]\nversion = {attr = \"alembic.__version__\"}\n",
+            ]
+        }
+        try Self.commit(repo, "- 1.18.4", day: 1, files: module("1.18.4"))
+        try repo.git("tag", "rel_1_18_4")
+        try Self.commit(repo, "- 1.19.0", day: 2, files: module("1.19.0"))
+        try repo.git("tag", "rel_1_19_0")
+        try Self.commit(repo, "Version 1.19.1 placeholder", day: 3, files: module("1.19.1"))
+        try Self.commit(repo, "fix autogenerate of computed columns", day: 4, files: ["alembic/autogen.py": "x = 1\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("tag-format = \"rel_{major}_{minor}_{patch}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "current") as? String == "1.19.0", "\(bump)")
+        #expect(try Self.field(bump.stdout, "next") as? String == "1.19.1", "\(bump)")
+        #expect(try Self.field(bump.stdout, "tag") as? String == "rel_1_19_1", "\(bump)")
+        #expect(try Self.field(bump.stdout, "commits") as? Int == 2, "\(bump)")
+        #expect(try relctl(["validate-tag", "rel_1_19_1"], in: repo.url).status == 0)
+        let dotted = try relctl(["validate-tag", "rel_1.19.1"], in: repo.url)
+        #expect(dotted.status == 2 && dotted.stderr.contains("`rel_1_2_3`"), "\(dotted)")
+    }
 }

@@ -109,4 +109,23 @@ import Testing
             #expect(!StarterConfig.isAuxiliaryExecutable(name), "\(name)")
         }
     }
+
+    /// alembic's `rel_1_19_1`: a format spelling the version's parts with underscores.
+    @Test func aFormatJoiningThePartsWithUnderscores() throws {
+        var format = try TagFormat("rel_{major}_{minor}_{patch}", scheme: .semver)
+        #expect(try format.version(of: "rel_1_19_1") == Self.v("1.19.1"))
+        #expect(format.tag(for: try Self.v("1.19.2")) == "rel_1_19_2")
+        #expect(format.reading(of: "rel_1_19_1") == .release(try Self.v("1.19.1"), exact: true))
+        #expect(format.reading(of: "rel_2_0") == .release(try Self.v("2.0.0"), exact: false))
+        #expect(format.reading(of: "v1.19.1") == .unrelated)
+        #expect(throws: VersionError.self) { try format.version(of: "rel_1.19.1") }
+        format.readsPEP440 = true
+        format.prereleaseSpelling = .pep440
+        #expect(format.tag(for: try Self.v("2.1.0-beta.1")) == "rel_2_1_0b1")
+        #expect(TagGlob.pattern(for: format) == "rel_*_*_*")
+        #expect(TagRegex.pattern(for: format) == #"^rel_[^\x2F]*_[^\x2F]*_[^\x2F]*$"#)
+        #expect(throws: VersionError.self) { try TagFormat("rel_{major}_{minor}_{patch}-{version}", scheme: .semver) }
+        let history = TagHistory(tags: ["rel_1_18_4", "rel_1_19_0", "rel_2_0_0b1"], project: "alembic")
+        #expect(history.format == "rel_{major}_{minor}_{patch}", "\(history.note)")
+    }
 }

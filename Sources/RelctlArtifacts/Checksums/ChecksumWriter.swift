@@ -437,7 +437,9 @@ public enum ChecksumWriter {
         let anyRelease = targets.allSatisfy { spellsRelease(config.archiveName(for: $0)) } ? nil : "0.0.0"
         let spelled = parsed.version ?? parsed.tag.flatMap { TagReader(format).releaseVersion(of: $0)?.description }
         guard let version = spelled ?? anyRelease else { return nil }
-        let tag = parsed.tag ?? "\(format.prefix)\(version)\(format.suffix)"
+        let tag =
+            parsed.tag
+            ?? "\(format.prefix)\(format.separator == "." ? version : version.replacingOccurrences(of: ".", with: String(format.separator)))\(format.suffix)"
         let matching = targets.filter { target in
             let names = ReleaseNames(project: parsed.project ?? config.project.name, version: version, tag: tag)
             return config.archiveName(for: target).render(names.placeholders(for: target)) == parsed.stem

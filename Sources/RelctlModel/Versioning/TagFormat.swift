@@ -8,6 +8,11 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     package let pattern: String
     package let prefix: String
     package let suffix: String
+    /// What stands between the version's parts in the tag: `.`, or `_` for a format spelling the
+    /// parts one by one, `rel_{major}_{minor}_{patch}` (alembic's and SQLAlchemy's `rel_1_19_1`).
+    package private(set) var separator: Character = "."
+    /// The parts of a format that spells the version with underscores.
+    package static let underscoredVersion = "{major}_{minor}_{patch}"
     /// How the version inside a tag is read (`[project] version-scheme`).
     package var scheme: VersionScheme = .semver
     /// For calendar versions: how tags are spelled (learnt from the existing ones, see `learningSpelling`).
@@ -50,7 +55,12 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// Builds a format from `pattern`, expanding `{project}`; it must hold `{version}` exactly once.
     package init(_ pattern: String, project: String = "") throws {
-        let expanded = pattern.replacingOccurrences(of: "{project}", with: project)
+        var expanded = pattern.replacingOccurrences(of: "{project}", with: project)
+        let underscored = expanded.contains(Self.underscoredVersion)
+        if underscored {
+            guard !expanded.contains("{version}") else { throw VersionError.formatVersionCount(format: pattern) }
+            expanded = expanded.replacingOccurrences(of: Self.underscoredVersion, with: "{version}")
+        }
         let pieces = expanded.components(separatedBy: "{version}")
         guard pieces.count == 2 else {
             throw VersionError.formatVersionCount(format: pattern)
@@ -64,6 +74,19 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
             throw VersionError.formatNotARefName(format: pattern, sample: sample, reason: why)
         }
         self.init(validated: pattern, prefix: pieces[0], suffix: pieces[1])
+        if underscored { separator = "_" }
+    }
+
+    /// The version text inside `tag` after `prefix` and before the suffix, its parts joined by `.`
+    /// whatever the format's separator (`rel_1_19_1` → `1.19.1`).
+    func versionText(of tag: String, prefix: String) -> String? {
+        guard let inner = Self.inner(of: tag, prefix: prefix, suffix: suffix) else { return nil }
+        return separator == "." ? inner : inner.replacingOccurrences(of: String(separator), with: ".")
+    }
+
+    /// `text` (a version as relctl spells it) with the format's separator between its parts.
+    func spelledParts(_ text: String) -> String {
+        separator == "." ? text : text.replacingOccurrences(of: ".", with: String(separator))
     }
 
     /// The version a tag names, or `VersionError.malformedTag` saying what is wrong.
@@ -79,7 +102,16 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
                 ? "end with `\(suffix)`, e.g." : suffix.isEmpty ? "start with `\(prefix)`, e.g." : "look like"
             throw VersionError.malformedTag(tag: tag, format: pattern, reason: "it should \(expected) `\(example)`")
         }
-        let inner = String(tag.dropFirst(prefix.count).dropLast(suffix.count))
+        var inner = String(tag.dropFirst(prefix.count).dropLast(suffix.count))
+        if separator != "." {
+            // `rel_1_19_1`: only underscores between the parts; a `.` is another spelling.
+            guard !inner.contains(".") else {
+                throw VersionError.malformedTag(
+                    tag: tag, format: pattern,
+                    reason: "it should spell the version's parts with `_`, e.g. `\(self.tag(for: SemanticVersion(major: 1, minor: 2, patch: 3)))`")
+            }
+            inner = inner.replacingOccurrences(of: String(separator), with: ".")
+        }
         if scheme == .calver {
             do {
                 return try VersionScheme.calendarVersion(inner)
@@ -126,13 +158,13 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     /// format's `v`; nil otherwise.
     package func respelling(of tag: String) -> String? {
         for other in [prefix] + otherPrefixes {
-            guard let inner = Self.inner(of: tag, prefix: other, suffix: suffix),
+            guard let inner = versionText(of: tag, prefix: other),
                 !(other == prefix && tag.hasPrefix(prefix))
             else { continue }
             let valid =
                 scheme == .calver
                 ? (try? VersionScheme.calendarVersion(inner)) != nil : (try? SemanticVersion(parsing: inner)) != nil
-            if valid { return prefix + inner + suffix }
+            if valid { return prefix + spelledParts(inner) + suffix }
         }
         return nil
     }
@@ -141,13 +173,13 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     package func matches(_ tag: String) -> Bool { (try? version(of: tag)) != nil }
 
     package func tag(for version: SemanticVersion) -> String {
-        if scheme == .calver { return prefix + calendarSpelling.spell(version) + suffix }
+        if scheme == .calver { return prefix + spelledParts(calendarSpelling.spell(version)) + suffix }
         if prereleaseSpelling == .pep440, version.isPrerelease, version.build.isEmpty,
             let pep = PEP440Version(semver: version), pep.semanticReading() == version
         {
-            return prefix + pep.description + suffix
+            return prefix + spelledParts(pep.description) + suffix
         }
-        return prefix + version.description + suffix
+        return prefix + spelledParts(version.description) + suffix
     }
 
     // MARK: Reading the tags of a history
@@ -177,7 +209,7 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     /// versions are PEP 440. The version must start with a digit: `vV9.0.0` is no release of
     /// anything.
     package func reading(of tag: String) -> Reading {
-        if let inner = Self.inner(of: tag, prefix: prefix, suffix: suffix) {
+        if let inner = versionText(of: tag, prefix: prefix) {
             if let (version, exact) = Self.tolerantVersion(inner, scheme: scheme, pep440: readsPEP440) {
                 return .release(version, exact: exact && tag.hasPrefix(prefix))
             }
@@ -186,7 +218,7 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
             }
         }
         for other in otherPrefixes {
-            if let inner = Self.inner(of: tag, prefix: other, suffix: suffix),
+            if let inner = versionText(of: tag, prefix: other),
                 let (version, _) = Self.tolerantVersion(inner, scheme: scheme, pep440: true)
             {
                 return .otherSpelling(version)

@@ -25,7 +25,7 @@ package struct TagReader: Sendable {
 
     /// Whether a release tag spells its version the PEP 440 way (`v2.14.0b1`, not `v2.14.0-beta.1`).
     package func spellsPEP440(_ tag: String) -> Bool {
-        guard let inner = TagFormat.inner(of: tag, prefix: format.prefix, suffix: format.suffix) else { return false }
+        guard let inner = format.versionText(of: tag, prefix: format.prefix) else { return false }
         return (try? SemanticVersion(parsing: inner)) == nil && PEP440Version(inner) != nil
     }
 

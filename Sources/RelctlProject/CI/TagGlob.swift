@@ -7,7 +7,7 @@ package enum TagGlob {
     package static let special: Set<Character> = ["*", "?", "+", "[", "]", "!", "\\"]
 
     package static func pattern(for format: TagFormat) -> String {
-        escape(format.prefix) + "*.*.*" + escape(format.suffix)
+        escape(format.prefix) + ["*", "*", "*"].joined(separator: String(format.separator)) + escape(format.suffix)
     }
 
     package static func escape(_ text: String) -> String {
@@ -26,7 +26,8 @@ package enum TagRegex {
 
     package static func pattern(for format: TagFormat) -> String {
         let part = #"[^\x2F]*"#
-        return "^" + escape(format.prefix) + [part, part, part].joined(separator: #"\."#) + escape(format.suffix) + "$"
+        let between = format.separator == "." ? #"\."# : escape(String(format.separator))
+        return "^" + escape(format.prefix) + [part, part, part].joined(separator: between) + escape(format.suffix) + "$"
     }
 
     /// Every ASCII character but letters, digits, `-` and `_` as `\xHH`: no regex operator, no

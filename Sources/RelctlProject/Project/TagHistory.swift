@@ -30,10 +30,13 @@ package struct TagHistory {
         package var inner: String
         package var version: SemanticVersion
         package var date: Int = 0
+        /// The version's parts are joined by `_` in the tag (`rel_1_19_1`); `inner` has them joined by `.`.
+        package var underscored = false
 
-        /// The prefix with a final `V` read as `v`: `V0.17` and `v2.13.4` are one family.
+        /// The prefix with a final `V` read as `v`: `V0.17` and `v2.13.4` are one family; an
+        /// underscored spelling is a family of its own.
         package var family: String {
-            prefix.last == "V" ? String(prefix.dropLast()) + "v" : prefix
+            (prefix.last == "V" ? String(prefix.dropLast()) + "v" : prefix) + (underscored ? TagFormat.underscoredVersion : "")
         }
     }
 
@@ -110,8 +113,10 @@ package struct TagHistory {
         // A prefix spelled with the project's name says `{project}`; one spelled with an alias is
         // written as it stands, since `{project}` would expand to the short name.
         let ownName = !project.isEmpty && chosen.hasPrefix(project)
+        let underscored = recent.first { $0.family == family }?.underscored ?? false
         format =
-            (Self.isGeneric(chosen) || !ownName ? chosen : "{project}" + chosen.dropFirst(project.count)) + "{version}"
+            (Self.isGeneric(chosen) || !ownName ? chosen : "{project}" + chosen.dropFirst(project.count))
+            + (underscored ? TagFormat.underscoredVersion : "{version}")
         let familyRecent = recent.filter { $0.family == family }
         if familyRecent.filter(Self.isCalendar).count * 2 > familyRecent.count {
             scheme = .calver
@@ -162,8 +167,21 @@ package struct TagHistory {
         }
         guard inner.first?.isNumber == true,
             let version = ReleasedVersions.reading(String(inner), scheme: .calver)
-        else { return nil }
+        else { return underscoredRelease(in: tag) }
         return Release(tag: tag, prefix: prefix, inner: String(inner), version: version)
+    }
+
+    /// alembic's and SQLAlchemy's `rel_1_19_1`, `rel_2_0_0b1`: a word and `_`, then three numbers
+    /// joined by `_`, and a PEP 440 prerelease glued on.
+    static func underscoredRelease(in tag: String) -> Release? {
+        guard let match = tag.wholeMatch(of: /([A-Za-z][A-Za-z0-9]*_)([0-9]+_[0-9]+_[0-9]+)((?:a|b|rc)[0-9]+)?/) else {
+            return nil
+        }
+        let inner = match.output.2.replacingOccurrences(of: "_", with: ".") + (match.output.3.map(String.init) ?? "")
+        guard let version = ReleasedVersions.reading(inner, scheme: .semver) else { return nil }
+        var release = Release(tag: tag, prefix: String(match.output.1), inner: inner, version: version)
+        release.underscored = true
+        return release
     }
 
     /// `YY.M.P` whose year is the year the tag was made in and whose month is that month or one
