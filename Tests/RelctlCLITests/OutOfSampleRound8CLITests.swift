@@ -180,4 +180,29 @@ struct OutOfSampleRound8CLITests {
         let dotted = try relctl(["validate-tag", "rel_1.19.1"], in: repo.url)
         #expect(dotted.status == 2 && dotted.stderr.contains("`rel_1_2_3`"), "\(dotted)")
     }
+
+    /// ratatui releases with release-plz (`release-plz.toml`), which takes a feat below 1.0.0 as a
+    /// patch; its members had one or two 0.x releases each, too few for init to see the rule in
+    /// the history, so a feat gave 0.31.0 where release-plz cut 0.30.1 (5 release points).
+    @Test func releasePlzsConfigurationSaysCargosZeroMajorRule() throws {
+        let repo = try GitRepository()
+        let manifest = "[package]\nname = \"ratatui\"\nversion = \"0.30.0\"\nedition = \"2021\"\n"
+        try Self.commit(
+            repo, "chore: release v0.30.0", day: 1,
+            files: ["Cargo.toml": manifest, "src/lib.rs": "\n", "release-plz.toml": "[workspace]\nsemver_check = false\n"])
+        try repo.git("tag", "v0.30.0")
+        try Self.commit(repo, "feat(layout): add Flex::SpaceEvenly", day: 2, files: ["src/lib.rs": "pub fn a() {}\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("zero-major = \"cargo\"   # release-plz.toml"), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try Self.field(bump.stdout, "next") as? String == "0.30.1", "\(bump)")
+        // `features_always_increment_minor = true` turns the rule off.
+        try Self.commit(
+            repo, "chore: features are minors", day: 3,
+            files: ["release-plz.toml": "[workspace]\nfeatures_always_increment_minor = true\n"])
+        try FileManager.default.removeItem(at: repo.url.appendingPathComponent("relctl.toml"))
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        #expect(try !repo.directory.read("relctl.toml").contains("zero-major"))
+    }
 }

@@ -63,8 +63,12 @@ public enum StarterConfig {
                 )
             }
             if detected.contains("Cargo.toml") {
-                versioning.zeroMajor = await VersioningDetection.workspaceZeroMajor(
-                    members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git)
+                if let releasePlz = VersioningDetection.releasePlzZeroMajor(root: root) {
+                    versioning.zeroMajor = releasePlz
+                } else {
+                    versioning.zeroMajor = await VersioningDetection.workspaceZeroMajor(
+                        members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git)
+                }
             }
             versioning.memberMaintenance = await VersioningDetection.workspaceMaintenance(
                 members: members, tags: tags, git: git)

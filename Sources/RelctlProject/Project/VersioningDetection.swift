@@ -124,7 +124,13 @@ package enum VersioningDetection {
         {
             found.cadence = nil
         }
-        if cargo, found.cadence == nil { found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git) }
+        if cargo, found.cadence == nil {
+            if let releasePlz = releasePlzZeroMajor(root: root) {
+                found.zeroMajor = releasePlz
+            } else {
+                found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git)
+            }
+        }
         // The changelog read for the next release also shows how features shipped below 1.0.0.
         if found.zeroMajor == nil, found.cadence == nil, let changelog = found.changelog,
             history.latest?.version.major == "0"
@@ -396,6 +402,23 @@ package enum VersioningDetection {
     package static let zeroMajorMembers = 3
     /// How many of a member's latest 0.x releases `workspaceZeroMajor` compares (each pair one walk).
     package static let zeroMajorMemberReleases = 6
+
+    /// Cargo's 0.x rule where the project releases with release-plz (`release-plz.toml` or
+    /// `.release-plz.toml` at the root): its next version below 1.0.0 takes a breaking change as a
+    /// minor and a feat as a patch, unless `features_always_increment_minor = true`. ratatui's
+    /// members had one or two 0.x releases each, too few for the history to show the rule.
+    package static func releasePlzZeroMajor(root: URL) -> String? {
+        for name in ["release-plz.toml", ".release-plz.toml"] {
+            guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile, let text = try? file.text() else {
+                continue
+            }
+            if text.range(of: #"(?m)^\s*features_always_increment_minor\s*=\s*true"#, options: .regularExpression) != nil {
+                return nil
+            }
+            return "\(name): release-plz releases a feat below 1.0.0 as a patch, a breaking change as a minor"
+        }
+        return nil
+    }
 
     /// Cargo's 0.x rule for a Cargo workspace (release-plz's own crates): the first of its members
     /// (folder and tag format) whose own latest 0.x releases (`zeroMajorMemberReleases`), over its
