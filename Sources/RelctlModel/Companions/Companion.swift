@@ -106,7 +106,7 @@ package struct StaleCompanion: Sendable, Equatable, Encodable {
     package var diagnostic: Diagnostic {
         Diagnostic(
             file: companion.file, line: companion.line,
-            "\(companion.what) holds \(companion.text), but \(manifest) needs \(expected); run `relctl bump --write` (or `bump --set VERSION --write`), which updates companions with their manifest"
+            "\(companion.what) holds \(companion.text), but \(manifest) needs \(expected); run `relctl bump --write` (or `bump --set VERSION --write`), which updates companions with their manifest; when \(expected) is released already (bump refuses its version then), let the package manager write the lock file again (`npm install --package-lock-only`, `cargo update --workspace`)"
         )
     }
 

@@ -1037,8 +1037,18 @@ public enum StarterConfig {
             unlistPrivateNamesakes(&offer, members: members, root: root)
             return offer
         }
+        // Offered in a comment only: never private packages or test fixtures (Chart.js'
+        // `"private": "true"` docs and `test/integration/*`), which no release would publish.
+        let unpublished = Set(members.filter(\.unpublished).map(\.folder))
+        let offered = globs.filter { glob in
+            let matched = WorkspaceMembers.folders(matching: [glob], root: root)
+            let segments = glob.lowercased().split(separator: "/").map(String.init)
+            return !segments.contains { Self.fixtureFolders.contains($0) }
+                && !(!matched.isEmpty && matched.allSatisfy { unpublished.contains($0) })
+        }
+        guard offered.count >= 2 || (offered.count == 1 && offered[0].contains("*")) else { return nil }
         return WorkspaceOffer(
-            members: globs, active: false, tagFormat: "{member}-v{version}",
+            members: offered, active: false, tagFormat: "{member}-v{version}",
             reason: tags.isEmpty
                 ? "the members hold one version: released in lockstep, as this file does"
                 : "the tags are one series for the whole repository, as this file releases it")
@@ -1844,10 +1854,10 @@ public enum StarterConfig {
             let data = (try? ProjectFile.open("package.json", in: root))?.data(),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let name = object["name"] as? String,
-            let chosen = packageName(name, isPrivate: object["private"] as? Bool == true),
+            let chosen = packageName(name, isPrivate: MemberDiscovery.isPrivate(object)),
             // A private package.json without a version holds tools (openai-python's
             // `openai-python-tooling` for pyright): another manifest names the project.
-            !(object["private"] as? Bool == true && object["version"] == nil && detected.contains { $0 != "package.json" })
+            !(MemberDiscovery.isPrivate(object) && object["version"] == nil && detected.contains { $0 != "package.json" })
         {
             return chosen
         }

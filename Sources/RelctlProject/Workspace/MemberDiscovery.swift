@@ -159,7 +159,7 @@ package enum MemberDiscovery {
             if package["version"] == nil { return true }
         }
         if let object = npmManifest(folder) {
-            if object["private"] as? Bool == true { return true }
+            if isPrivate(object) { return true }
             // npm publishes no package without a version: redux-toolkit's docusaurus `website` and
             // `docs` folders (unless another manifest beside it holds the folder's version).
             if object["version"] == nil,
@@ -200,6 +200,14 @@ package enum MemberDiscovery {
 /// members use becomes `[workspace] tag-format`, and the others are listed by name. The
 /// repository's bare series (`v1.22.0`) belongs to the member whose manifest holds its latest
 /// version (a release-plz workspace's application). One odd tag only ever names its own member.
+extension MemberDiscovery {
+    /// npm's `"private": true`, or the string `"true"` npm reads the same way (Chart.js' docs).
+    package static func isPrivate(_ packageJSON: [String: Any]) -> Bool {
+        if let flag = packageJSON["private"] as? Bool { return flag }
+        return (packageJSON["private"] as? String)?.lowercased() == "true"
+    }
+}
+
 package struct MemberTagSeries: Equatable {
     /// `[workspace] tag-format`, with `{member}`.
     package var format: String
