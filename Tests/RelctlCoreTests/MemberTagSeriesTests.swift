@@ -70,4 +70,25 @@ struct MemberTagSeriesTests {
         let series = try #require(MemberTagSeries.read(members: own, tags: tags, dates: dates))
         #expect(series.format == "@tiptap/{member}@{version}")
     }
+
+    /// nuxt: `@nuxt/ui-templates@1.3.3` of 2024 the only member tags, that package private since,
+    /// then 300 `v4.x` of the whole line: its old series said nothing of the line (plan proposed
+    /// `nuxt@4.5.2` with no current release).
+    @Test func aPrivateMembersOldSeriesSaysNothingOfTheLine() throws {
+        let ui = DiscoveredMember(
+            folder: "packages/ui-templates", name: "ui-templates", packageName: "@nuxt/ui-templates", version: "1.3.3",
+            unpublished: true)
+        let members = [member("packages/nuxt", "nuxt", "4.5.2"), ui]
+        var tags = ["@nuxt/ui-templates@1.3.1", "@nuxt/ui-templates@1.3.2", "@nuxt/ui-templates@1.3.3"]
+        var dates = Dictionary(uniqueKeysWithValues: tags.enumerated().map { ($1, 100 + $0) })
+        for patch in 0...9 {
+            tags.append("v4.5.\(patch)")
+            dates["v4.5.\(patch)"] = 200 + patch
+        }
+        #expect(MemberTagSeries.read(members: members, tags: tags, dates: dates) == nil)
+        // Published still, at its own version: its series stands.
+        var published = ui
+        published.unpublished = false
+        #expect(MemberTagSeries.read(members: [members[0], published], tags: tags, dates: dates) != nil)
+    }
 }

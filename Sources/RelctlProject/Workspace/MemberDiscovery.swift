@@ -232,12 +232,13 @@ package struct MemberTagSeries: Equatable {
     /// (`@tiptap/core@3.0.0-next.3`) until it switched to one `v3.x.y` a release (270 since), every
     /// package at that version. The member series are stale when `TagHistory.staleAfter` bare releases
     /// were made after the newest member tag and every tagged member's manifest holds the latest
-    /// bare release. A member that keeps a line of its own (redux-toolkit's codegen, at its own
-    /// version beside the toolkit's `v2.x`) holds another version, and keeps its series.
+    /// bare release or is private now. A member that keeps a line of its own (redux-toolkit's
+    /// codegen, at its own version beside the toolkit's `v2.x`) holds another version, and keeps
+    /// its series.
     static func movedToOneSeries(
         own: [(member: DiscoveredMember, tags: [String])], named: Set<String>, tags: [String], dates: [String: Int]
     ) -> Bool {
-        guard own.count >= 2, let newestNamed = named.compactMap({ dates[$0] }).max(), newestNamed > 0 else {
+        guard !own.isEmpty, let newestNamed = named.compactMap({ dates[$0] }).max(), newestNamed > 0 else {
             return false
         }
         var after: [SemanticVersion] = []
@@ -250,9 +251,13 @@ package struct MemberTagSeries: Equatable {
         guard after.count >= TagHistory.staleAfter,
             let latest = after.filter({ !$0.isPrerelease }).max() ?? after.max()
         else { return false }
+        // A member no release publishes any more (nuxt's `@nuxt/ui-templates`, private since its
+        // last tag of 2024) says nothing of the line.
+        guard own.contains(where: { !$0.member.unpublished }) || own.count >= 2 else { return true }
         return own.allSatisfy { entry in
-            entry.member.version.flatMap { try? SemanticVersion(parsing: $0) }.map { $0.hasSamePrecedence(as: latest) }
-                ?? false
+            entry.member.unpublished
+                || entry.member.version.flatMap { try? SemanticVersion(parsing: $0) }.map { $0.hasSamePrecedence(as: latest) }
+                    ?? false
         }
     }
 

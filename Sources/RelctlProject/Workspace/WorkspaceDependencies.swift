@@ -265,14 +265,17 @@ package enum WorkspaceDependencies {
     }
 
     /// The members in an order they can be released in: every member after the members it
-    /// depends on (dev-dependencies aside), otherwise in the order given. A cycle is exit 2
-    /// naming its members.
+    /// depends on (dev- and peer dependencies aside), otherwise in the order given. A cycle is
+    /// exit 2 naming its members. A peer dependency orders nothing: the package manager installs
+    /// the peer beside the dependent, so neither needs the other published first, and a peer is
+    /// how a plugin names its host (nuxt depends on `@nuxt/nitro-server`, which names `nuxt` as its
+    /// peer: a cycle that made plan exit 2 at every release of nuxt).
     package static func order(
         _ names: [String], along dependencies: [WorkspaceDependency], config: String
     ) throws -> [String] {
         var needs: [String: Set<String>] = [:]
         for edge in dependencies
-        where edge.counts && names.contains(edge.dependency) && edge.dependent != edge.dependency {
+        where edge.counts && edge.kind != .peer && names.contains(edge.dependency) && edge.dependent != edge.dependency {
             needs[edge.dependent, default: []].insert(edge.dependency)
         }
         var ordered: [String] = []
