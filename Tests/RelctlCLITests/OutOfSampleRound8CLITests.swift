@@ -239,4 +239,17 @@ struct OutOfSampleRound8CLITests {
         let bump = try relctl(["bump"], in: repo.url)
         #expect(bump.status == 0, "\(bump)")
     }
+
+    /// cue's module is `cuelang.org/go` and resty's `resty.dev/v3`: init named the projects `go`
+    /// and `resty.dev`, the host's words; the repository's folder names them.
+    @Test func aVanityModulePathDoesNotNameTheProject() throws {
+        for module in ["cuelang.org/go", "resty.dev/v3"] {
+            let repo = try GitRepository()
+            try Self.commit(repo, "initial", day: 1, files: ["go.mod": "module \(module)\n\ngo 1.22\n", "main.go": "package main\n"])
+            try repo.git("tag", "v0.1.0")
+            #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+            let config = try repo.directory.read("relctl.toml")
+            #expect(config.contains("name = \"\(repo.url.lastPathComponent)\""), "\(module): \(config)")
+        }
+    }
 }

@@ -1762,7 +1762,10 @@ public enum StarterConfig {
     package static func goModuleName(root: URL) -> String? {
         guard let module = try? GoModulePath.read(root: root),
             let name = module.basePath.split(separator: "/").last.map(String.init), !name.isEmpty,
-            name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+            name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }),
+            // A vanity path names a host, not the project: cue's `cuelang.org/go`, resty's
+            // `resty.dev/v3`. The repository's folder names it then.
+            name != "go", !name.contains(".")
         else { return nil }
         return name
     }
