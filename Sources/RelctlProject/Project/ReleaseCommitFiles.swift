@@ -133,14 +133,7 @@ package enum ReleaseCommitFiles {
     /// line), CI or a test fixture.
     static func isCandidate(_ path: String) -> Bool {
         let parts = path.split(separator: "/").map(String.init)
-        guard let name = parts.last, !lockNames.contains(name) else { return false }
-        let stem = name.uppercased()
-        if ["CHANGELOG", "CHANGES", "NEWS", "HISTORY", "RELEASE", "README"].contains(where: { stem.hasPrefix($0) }) {
-            return false
-        }
-        if let dot = name.lastIndex(of: "."), proseExtensions.contains(String(name[name.index(after: dot)...]).lowercased()) {
-            return false
-        }
+        guard let name = parts.last, !lockNames.contains(name), !isProse(name) else { return false }
         return !parts.dropLast().contains {
             $0.hasPrefix(".") || StarterConfig.fixtureFolders.contains($0.lowercased()) || $0 == "docs" || $0 == "doc"
         }

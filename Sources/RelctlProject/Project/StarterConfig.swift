@@ -1011,9 +1011,7 @@ public enum StarterConfig {
                 let kept = globs.filter { glob in
                     let matched = WorkspaceMembers.folders(matching: [glob], root: root)
                     if matched.contains(where: { released.contains($0) }) { return true }
-                    let segments = glob.lowercased().split(separator: "/").map(String.init)
-                    let fixtures = segments.contains { Self.fixtureFolders.contains($0) }
-                    return !(fixtures || (!matched.isEmpty && matched.allSatisfy { unpublished.contains($0) }))
+                    return !holdsNothingPublished(glob, matched: matched, unpublished: unpublished)
                 }
                 if !kept.isEmpty, kept.count < globs.count {
                     offer.members = kept
@@ -1041,10 +1039,8 @@ public enum StarterConfig {
         // `"private": "true"` docs and `test/integration/*`), which no release would publish.
         let unpublished = Set(members.filter(\.unpublished).map(\.folder))
         let offered = globs.filter { glob in
-            let matched = WorkspaceMembers.folders(matching: [glob], root: root)
-            let segments = glob.lowercased().split(separator: "/").map(String.init)
-            return !segments.contains { Self.fixtureFolders.contains($0) }
-                && !(!matched.isEmpty && matched.allSatisfy { unpublished.contains($0) })
+            !holdsNothingPublished(
+                glob, matched: WorkspaceMembers.folders(matching: [glob], root: root), unpublished: unpublished)
         }
         guard offered.count >= 2 || (offered.count == 1 && offered[0].contains("*")) else { return nil }
         return WorkspaceOffer(
@@ -1092,6 +1088,12 @@ public enum StarterConfig {
         // A tag format for a name no listed member has would name no member: `check` refuses it.
         let names = Set(candidates.filter { unlisted[$0.folder] == nil }.map(\.name))
         offer.tagFormats.removeAll { !names.contains($0.name) }
+    }
+
+    /// A member glob that says what it holds is never published: a test, fixture or playground
+    /// folder, or folders (`matched`) whose packages are all private (`unpublished`).
+    static func holdsNothingPublished(_ glob: String, matched: [String], unpublished: Set<String>) -> Bool {
+        isFixture(glob) || (!matched.isEmpty && matched.allSatisfy { unpublished.contains($0) })
     }
 
     /// Whether `folder` lies in a folder that tests or shows (`fixtureFolders`).
