@@ -208,7 +208,8 @@ import Testing
         var shared = 0
         var own = 0
         var reasons: [String: Int] = [:]
-        try await withThrowingTaskGroup(of: (Int, Int, [String: Int]).self) { group in
+        var acrossLines = 0
+        try await withThrowingTaskGroup(of: (Int, Int, [String: Int], Int).self) { group in
             var pending = Self.seeds[...]
             func next() -> Bool {
                 guard let seed = pending.popFirst() else { return false }
@@ -216,21 +217,26 @@ import Testing
                 return true
             }
             for _ in 0..<4 where next() {}
-            while let (seedShared, seedOwn, seedReasons) = try await group.next() {
+            while let (seedShared, seedOwn, seedReasons, seedAcross) = try await group.next() {
                 shared += seedShared
+                acrossLines += seedAcross
                 own += seedOwn
                 reasons.merge(seedReasons, uniquingKeysWith: +)
                 _ = next()
             }
         }
-        print("shared walk answered \(shared) requests, \(own) walked their own: \(reasons)")
+        print("shared walk answered \(shared) requests (\(acrossLines) across an unmerged earlier line), \(own) walked their own: \(reasons)")
         // Both ways were taken: the shared walk answered most requests, and the ones it cannot
         // (release lines not merged back, reverted merges, includes outside the folder) walked their own.
-        #expect(shared > own && reasons.count == 4, "shared \(shared), own walks \(own): \(reasons)")
+        #expect(shared > own && reasons.count >= 4, "shared \(shared), own walks \(own): \(reasons)")
+        // Requests with a release line the target does not contain below their release were
+        // answered by the shared walk too, and matched their own `--cherry-pick` walks.
+        #expect(acrossLines > 0, "no request with an unmerged earlier line was answered by the shared walk")
     }
 
     /// One seed's workspace: (requests the shared walk answered, requests walked on their own, why).
-    static func check(seed: UInt64) async throws -> (Int, Int, [String: Int]) {
+    static func check(seed: UInt64) async throws -> (Int, Int, [String: Int], Int) {
+        var acrossLines = 0
         var shared = 0
         var own = 0
         var reasons: [String: Int] = [:]
@@ -268,18 +274,26 @@ import Testing
                     }
                 }
                 let head = try await git.rangeEnd("HEAD")
+                let notMerged = try await git.tagNames(notMergedInto: head)
                 let answers = try await SharedHistoryWalk.run(git: git, target: head, requests: requests)
                 for (request, answer) in zip(requests, answers) {
                     guard case .walked(let collector, let walk) = answer else {
                         own += 1
                         if case .ownWalk(let reason) = answer {
                             let kind =
-                                reason.hasPrefix("release commit") ? "a release not in the target's history" : reason
+                                reason.hasPrefix("release commit")
+                                ? "a release not in the target's history"
+                                : reason.hasPrefix("commit ") ? "a commit that may carry an unmerged line's patch" : reason
                             reasons[kind, default: 0] += 1
                         }
                         continue
                     }
                     shared += 1
+                    if let since = request.since, !notMerged.contains(since.tag),
+                        request.history.earlierLines(below: since).contains(where: { notMerged.contains($0.tag) })
+                    {
+                        acrossLines += 1
+                    }
                     var reference = BumpCollector()
                     let referenceWalk = try await Self.ownWalk(request, git: git, target: head, into: &reference)
                     let what =
@@ -297,7 +311,7 @@ import Testing
                 }
             }
         }
-        return (shared, own, reasons)
+        return (shared, own, reasons, acrossLines)
     }
 
     static func ownWalk(
@@ -309,6 +323,64 @@ import Testing
         }
         collector = collected.withLock { $0 }
         return walk
+    }
+
+    /// Runs a shell script that builds a workspace in `repo`; its configuration and git.
+    static func run(_ script: String, in repo: GitRepository) throws -> (RelctlConfig, Git) {
+        try Data(script.utf8).write(to: repo.url.appendingPathComponent(".git/generate.sh"))
+        let made = try sh("bash .git/generate.sh", in: repo.url, environment: GitRepository.fixedEnvironment)
+        guard made.status == 0 else { throw TestFailure("the script failed: \(made)") }
+        let context = Context(workingDirectory: repo.url)
+        return (try ConfigLoader.load(path: nil, context: context), Git(directory: repo.url, context: context))
+    }
+
+    /// A maintenance line never merged back, released before main's release: the shared walk
+    /// stops where the line meets main and answers the member whose changes share no files with
+    /// the line's commits; the member whose commit on main may carry a line commit's patch (a fix
+    /// picked from the line) walks its own, and `--cherry-pick` leaves that commit out.
+    @Test func anUnmergedEarlierLineIsAnsweredUnlessAPatchMayBeShared() async throws {
+        let repo = try GitRepository()
+        let script = """
+            set -e
+            c() { s=$1; shift; for f in "$@"; do mkdir -p "$(dirname "$f")"; echo "$s" > "$f"; done; git add -A; git commit -q -m "$s"; }
+            printf '[workspace]\nmembers = ["pkgs/*"]\n' > relctl.toml
+            for m in a b; do mkdir -p pkgs/$m && printf '[package]\nname = "%s"\nversion = "0.1.0"\n' $m > pkgs/$m/Cargo.toml; done
+            c 'chore: start' pkgs/a/start.rs pkgs/b/start.rs
+            git checkout -q -b release/1
+            c 'fix: guard the parser' pkgs/a/parse.rs
+            c 'fix: b on the line' pkgs/b/line.rs
+            git tag a-v0.1.1 && git tag b-v0.1.1
+            git checkout -q main
+            c 'feat: a api' pkgs/a/api.rs
+            c 'feat: b api' pkgs/b/api.rs
+            git tag a-v0.2.0 && git tag b-v0.2.0
+            git cherry-pick release/1~1 >/dev/null
+            c 'fix: b after' pkgs/b/after.rs
+            c 'chore: a tidy' pkgs/a/tidy.rs
+            """
+        let (config, git) = try Self.run(script, in: repo)
+        let plans = await Self.plan(config, git: git, oneWalk: true)
+        #expect(Self.describe(plans) == Self.describe(await Self.plan(config, git: git, oneWalk: false)))
+        // The picked fix is the line's patch: a's changes since 0.2.0 are the tidy alone.
+        #expect(try plans.get().map(\.bump.commitCount) == [1, 1], "\(Self.describe(plans))")
+        let tags = try await git.tagList()
+        var requests: [SharedHistoryWalk.Request] = []
+        for member in try WorkspaceMembers.resolve(config) {
+            let history = ReleaseHistory(tags: tags, format: ReleaseHistory.format(of: member.config), paths: member.history)
+            #expect(history.latest.map { history.earlierLines(below: $0).map(\.tag) } == ["\(member.name)-v0.1.1"])
+            requests.append(SharedHistoryWalk.Request(history: history, since: history.latest))
+        }
+        let answers = try await SharedHistoryWalk.run(git: git, target: try await git.rangeEnd("HEAD"), requests: requests)
+        guard case .ownWalk(let reason) = answers[0] else {
+            Issue.record("a's commit picked from the line was answered by the shared walk: \(answers[0])")
+            return
+        }
+        #expect(reason.contains("release line the target does not contain"), "\(reason)")
+        guard case .walked(let collector, let walk) = answers[1] else {
+            Issue.record("b was not answered by the shared walk: \(answers[1])")
+            return
+        }
+        #expect(collector.finish() == (.patch, 1) && walk.previousIsAncestor == true)
     }
 
     /// A release line merged back after main's next release: main's latest release does not
@@ -331,12 +403,7 @@ import Testing
             git merge -q --no-ff -m 'Merge the line' release/1
             c 'fix: after both' pkgs/a/after.rs
             """
-        try Data(script.utf8).write(to: repo.url.appendingPathComponent(".git/generate.sh"))
-        let made = try sh("bash .git/generate.sh", in: repo.url, environment: GitRepository.fixedEnvironment)
-        try #require(made.status == 0, "\(made)")
-        let context = Context(workingDirectory: repo.url)
-        let config = try ConfigLoader.load(path: nil, context: context)
-        let git = Git(directory: repo.url, context: context)
+        let (config, git) = try Self.run(script, in: repo)
         let plans = try await VersionPlan.compute(config: config, git: git)
         #expect(
             plans.map(\.nextText) == ["0.2.1"] && plans.map(\.bump.commitCount) == [1],

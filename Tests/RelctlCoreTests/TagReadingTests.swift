@@ -128,4 +128,19 @@ import Testing
         let history = TagHistory(tags: ["rel_1_18_4", "rel_1_19_0", "rel_2_0_0b1"], project: "alembic")
         #expect(history.format == "rel_{major}_{minor}_{patch}", "\(history.note)")
     }
+
+    /// The underscore reading (a word, `_`, three numbers joined by `_`, a PEP 440 prerelease
+    /// glued on) takes those tags whole and nothing else.
+    @Test func anUnderscoredTagIsReadWholeOrNotAtAll() throws {
+        let read = { (tag: String) in TagHistory.underscoredRelease(in: tag).map { "\($0.prefix) \($0.version)" } }
+        #expect(read("rel_1_19_1") == "rel_ 1.19.1")
+        #expect(read("SQLA2_rel_1_0_0") == nil)
+        #expect(read("py3_1_2_10") == "py3_ 1.2.10")
+        #expect(read("v2_0_10") == nil)
+        #expect(read("rel_2_0_0b1") == "rel_ 2.0.0-beta.1")
+        #expect(read("rel_2_0_0rc12") == "rel_ 2.0.0-rc.12")
+        for tag in ["rel_1_2", "rel_1_2_3_4", "rel_1_2_3x1", "rel_1_2_3b", "1_2_3", "_1_2_3", "rel_1_2_", "rel-1_2_3", "rel_1__2_3", "rél_1_2_3"] {
+            #expect(read(tag) == nil, "\(tag)")
+        }
+    }
 }

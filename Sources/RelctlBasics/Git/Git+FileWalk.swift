@@ -23,10 +23,20 @@ extension Git {
     package func forEachCommitWithFiles(
         from target: String, _ body: @escaping @Sendable (GitFileWalkCommit) -> Void
     ) async throws {
-        let command = self.command([
+        try await forEachCommitWithFiles(from: [target], notFrom: [], body)
+    }
+
+    /// The same walk of the commits reachable from any of `tips` and from none of `notFrom`: the
+    /// commits of release lines a target does not contain (`SharedHistoryWalk`). The revisions go
+    /// on stdin, so any number of them never meets the argument limit.
+    package func forEachCommitWithFiles(
+        from tips: [String], notFrom excluded: [String], _ body: @escaping @Sendable (GitFileWalkCommit) -> Void
+    ) async throws {
+        var command = self.command([
             "-c", "diff.relative=false", "log", "-z", "--topo-order", "--no-color", "--no-show-signature",
-            "--name-only", "--no-renames", "--root", "--format=%x1e%H%x1f%P%x1f%s%x1f%b", target, "--",
+            "--name-only", "--no-renames", "--root", "--format=%x1e%H%x1f%P%x1f%s%x1f%b", "--stdin", "--",
         ])
+        command.input = Data((tips.map { $0 + "\n" } + excluded.map { "^" + $0 + "\n" }).joined().utf8)
         let parser = Mutex(FileWalkParser())
         let errors = Mutex(Data())
         let status = try await context.processes.streamChunks(command) { channel, chunk in
@@ -41,7 +51,10 @@ extension Git {
             let output = String(decoding: errors.withLock { $0 }, as: UTF8.self)
             if output.contains("not a git repository") { throw GitError.notARepository(directory.path) }
             throw GitError.failed(
-                CommandError(command: "git log --name-only \(target)", status: status, output: output))
+                CommandError(
+                    command: "git log --name-only \(tips.joined(separator: " "))"
+                        + excluded.map { " ^" + $0 }.joined(),
+                    status: status, output: output))
         }
         parser.withLock { $0.finish(into: body) }
     }

@@ -174,10 +174,14 @@ extension Git {
     /// Whether `ancestor` is an ancestor of (or equal to) `commit` (`git merge-base --is-ancestor`);
     /// nil when git cannot say.
     package func isAncestor(_ ancestor: String, of commit: String) async -> Bool? {
+        let key = ancestor + " " + commit
+        if let memo, let known = memo.ancestry.withLock({ $0[key] }) { return known }
         guard let result = try? await runUnchecked(["merge-base", "--is-ancestor", ancestor, commit]) else {
             return nil
         }
-        return result.status == 0 ? true : result.status == 1 ? false : nil
+        let answer = result.status == 0 ? true : result.status == 1 ? false : nil
+        if let memo, let answer { memo.ancestry.withLock { $0[key] = answer } }
+        return answer
     }
 
     /// The folder the repository is read from, relative to the top of its work tree (`""` at the

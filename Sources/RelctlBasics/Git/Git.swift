@@ -9,6 +9,8 @@ package final class GitQueryMemo: Sendable {
     let notMerged = Mutex<[String: Set<String>]>([:])
     /// `tagNames(containing:)`: tiptap's 76 members asked it 106 times for one commit, 51 of 74 s.
     let containing = Mutex<[String: Set<String>]>([:])
+    /// `isAncestor(_:of:)`, keyed by the two commits: astro's members asked one pair 11 times a plan.
+    let ancestry = Mutex<[String: Bool]>([:])
     package init() {}
 }
 

@@ -35,7 +35,8 @@ package enum SharedHistoryWalk {
 
     /// One walk from `target` (a commit) answering every request, in order.
     package static func run(git: Git, target: String, requests: [Request]) async throws -> [Answer] {
-        var state = WalkState(requests: requests)
+        let lines = try await UnmergedLines.read(git: git, target: target, requests: requests)
+        var state = WalkState(requests: requests, unmerged: lines)
         guard state.walking else { return state.answers() }
         let shared = Mutex(state)
         try await git.forEachCommitWithFiles(from: target) { commit in
@@ -65,8 +66,15 @@ package enum SharedHistoryWalk {
         private var touched: [Int] = []
         private var stamps: [Int]
         private var serial = 0
+        /// The path set each request reads.
+        private let pathOf: [Int]
+        /// For a request whose earlier lines include one the target does not contain: each commit
+        /// of those lines as its paths keep it. A commit of the target's side kept the same way
+        /// may carry the same patch, which its own walk (`--cherry-pick`) leaves out.
+        private let lineCommits: [Set<[String]>?]
+        private let unmerged: UnmergedLines
 
-        package init(requests: [Request]) {
+        package init(requests: [Request], unmerged: UnmergedLines = UnmergedLines()) {
             self.requests = requests
             var unique: [HistoryPaths] = []
             var pathOf: [Int] = []
@@ -82,6 +90,7 @@ package enum SharedHistoryWalk {
             var requestsOfPath = Array(repeating: [Int](), count: unique.count)
             var ownWalk = Array(repeating: String?.none, count: requests.count)
             var owners: [CommitName: [Int]] = [:]
+            var lineCommits = Array(repeating: Set<[String]>?.none, count: requests.count)
             for (index, request) in requests.enumerated() {
                 if let reason = paths.unsupported[pathOf[index]] {
                     ownWalk[index] = reason
@@ -92,10 +101,32 @@ package enum SharedHistoryWalk {
                 // `since` and the earlier lines below it: its own walk stops at `since` and at
                 // those `since` does not contain. Those it contains stop nothing more, so every
                 // one can be a base here, with no `git for-each-ref --no-merged` per member.
+                // An earlier line the target does not contain stops the walk where its history
+                // meets the target's (its entries), and its own commits are the other side.
                 var bases = [since.commit]
                 for release in request.history.earlierLines(below: since) { bases.append(release.commit) }
-                for base in Set(bases) { owners[CommitName(base), default: []].append(index) }
+                var lines = UnmergedLines.Mask(repeating: 0, count: unmerged.words)
+                for base in Set(bases) {
+                    if base != since.commit, let bit = unmerged.bases[CommitName(base)] {
+                        lines[bit / 64] |= 1 << UInt64(bit % 64)
+                    } else {
+                        owners[CommitName(base), default: []].append(index)
+                    }
+                }
+                guard lines.contains(where: { $0 != 0 }) else { continue }
+                for (entry, mask) in unmerged.entries where UnmergedLines.meet(mask, lines) {
+                    owners[entry, default: []].append(index)
+                }
+                var kept: Set<[String]> = []
+                for commit in unmerged.commits where UnmergedLines.meet(commit.lines, lines) {
+                    let files = paths.held(commit.files, by: pathOf[index])
+                    if !files.isEmpty || paths.keepsEveryCommit(pathOf[index]) { kept.insert(files) }
+                }
+                lineCommits[index] = kept
             }
+            self.pathOf = pathOf
+            self.lineCommits = lineCommits
+            self.unmerged = unmerged
             self.requestsOfPath = requestsOfPath
             self.ownWalk = ownWalk
             baseOwners = owners
@@ -149,6 +180,12 @@ package enum SharedHistoryWalk {
                 for request in requestsOfPath[path] where !stopped(request) {
                     collectors[request].add(commit.record)
                     receivers.append(request)
+                    if let kept = lineCommits[request], !kept.isEmpty, ownWalk[request] == nil,
+                        kept.contains(paths.held(commit.files, by: path))
+                    {
+                        ownWalk[request] =
+                            "commit \(commit.record.hash) changes the files a commit of a release line the target does not contain changes; its own walk compares their patches"
+                    }
                 }
             }
             if looksLikeRevert, !receivers.isEmpty {
@@ -158,6 +195,7 @@ package enum SharedHistoryWalk {
         }
 
         package func answers() -> [Answer] {
+            let unmerged = self.unmerged
             var ownWalk = self.ownWalk
             // Merges are not handed over; a revert citing one would cancel it in its own walk.
             let merges = self.merges.sorted()
@@ -186,7 +224,9 @@ package enum SharedHistoryWalk {
                 // walk leaves out of the changes (`--cherry-pick`): a release line not merged back.
                 let bases =
                     [since.commit]
-                    + requests[index].history.earlierLines(below: since).map(\.commit)
+                    + requests[index].history.earlierLines(below: since).map(\.commit).filter {
+                        unmerged.bases[CommitName($0)] == nil
+                    }
                 if let missing = bases.first(where: { !seenBases.contains(CommitName($0)) }) {
                     return .ownWalk(
                         reason:
@@ -195,6 +235,74 @@ package enum SharedHistoryWalk {
                 }
                 return .walked(collectors[index], ReleaseHistory.Walk(previousIsAncestor: true))
             }
+        }
+    }
+}
+
+/// The releases of earlier lines that a walk's target does not contain (a maintenance branch
+/// never merged back, an abandoned beta line), read in one `git log` of their own commits: where
+/// each line's history meets the target's, and the files each of its commits changes. A request
+/// with such a line among its bases is answered from the shared walk (its own walk is git's
+/// `--cherry-pick` of `LINE...TARGET`): the commits the line and the target share are the ones
+/// reachable from its entries, and a commit of the target's side can carry a patch of the line's
+/// only when both change the same files under the request's paths, which the walk checks.
+package struct UnmergedLines: Sendable {
+    package typealias Request = SharedHistoryWalk.Request
+    package typealias Mask = [UInt64]
+    /// Each unmerged release commit's bit in the masks.
+    package var bases: [CommitName: Int] = [:]
+    /// The target's commits the lines' commits have as parents, with the lines reaching them:
+    /// everything a line shares with the target is reachable from these.
+    package var entries: [CommitName: Mask] = [:]
+    /// Each of the lines' commits that is no merge, with the lines holding it (an empty commit has
+    /// a patch too, which an empty commit of the target's carries when no paths limit the walk).
+    package var commits: [(files: [String], lines: Mask)] = []
+    package var words = 0
+
+    package init() {}
+
+    static func meet(_ left: Mask, _ right: Mask) -> Bool {
+        zip(left, right).contains { $0 & $1 != 0 }
+    }
+
+    /// The lines among the requests' earlier lines whose release `target` does not contain.
+    package static func read(git: Git, target: String, requests: [Request]) async throws -> UnmergedLines {
+        var candidates: [String: String] = [:]
+        for request in requests {
+            guard let since = request.since else { continue }
+            for release in request.history.earlierLines(below: since) { candidates[release.tag] = release.commit }
+        }
+        guard !candidates.isEmpty else { return UnmergedLines() }
+        let notMerged = try await git.tagNames(notMergedInto: target)
+        let commits = Set(candidates.filter { notMerged.contains($0.key) }.values).sorted()
+        guard !commits.isEmpty else { return UnmergedLines() }
+        var lines = UnmergedLines()
+        lines.words = (commits.count + 63) / 64
+        for (bit, commit) in commits.enumerated() { lines.bases[CommitName(commit)] = bit }
+        let walk = Mutex((lines: lines, pending: [CommitName: Mask]()))
+        try await git.forEachCommitWithFiles(from: commits, notFrom: [target]) { commit in
+            walk.withLock { state in
+                let name = CommitName(commit.record.hash)
+                var marks = state.pending.removeValue(forKey: name) ?? Mask(repeating: 0, count: state.lines.words)
+                if let bit = state.lines.bases[name] { marks[bit / 64] |= 1 << UInt64(bit % 64) }
+                // Children come first (`--topo-order`): what is still pending at the end is a parent
+                // the walk did not list, one of the target's commits.
+                for parent in commit.parents {
+                    if let known = state.pending[parent] {
+                        state.pending[parent] = zip(known, marks).map { $0 | $1 }
+                    } else {
+                        state.pending[parent] = marks
+                    }
+                }
+                if !commit.record.isMerge {
+                    state.lines.commits.append((commit.files, marks))
+                }
+            }
+        }
+        return walk.withLock { state in
+            var lines = state.lines
+            lines.entries = state.pending
+            return lines
         }
     }
 }
@@ -213,11 +321,14 @@ package struct HistoryPathIndex: Sendable {
     /// Path sets whose folder is the repository's top, with exclude globs.
     private var top: [Int] = []
     private var excludes: [[PathspecGlob]]
+    /// Each set's folder ("" for the top), nil for the whole repository.
+    private var folders: [String?]
     /// Why a path set cannot be matched here, by index.
     package private(set) var unsupported: [Int: String] = [:]
 
     package init(_ sets: [HistoryPaths]) {
         excludes = Array(repeating: [], count: sets.count)
+        folders = Array(repeating: nil, count: sets.count)
         for (index, paths) in sets.enumerated() {
             if let include = paths.include.first(where: { !PathspecGlob.staysInside($0) }) {
                 unsupported[index] =
@@ -234,6 +345,7 @@ package struct HistoryPathIndex: Sendable {
             }
             if unsupported[index] != nil { continue }
             excludes[index] = globs
+            if !paths.pathspecs.isEmpty { folders[index] = paths.folder }
             if paths.pathspecs.isEmpty {
                 everything.append(index)
             } else if paths.folder.isEmpty {
@@ -241,6 +353,20 @@ package struct HistoryPathIndex: Sendable {
             } else {
                 byFolder[paths.folder[...], default: []].append(index)
             }
+        }
+    }
+
+    /// Whether the path set `index` is the whole repository: every commit is its, an empty one too.
+    package func keepsEveryCommit(_ index: Int) -> Bool { folders[index] == nil && unsupported[index] == nil }
+
+    /// Which of `files` the path set `index` holds, in their order (all of them for the whole
+    /// repository): what git's pathspec keeps of a commit's diff.
+    package func held(_ files: [String], by index: Int) -> [String] {
+        guard let folder = folders[index] else { return files }
+        return files.filter { file in
+            guard folder.isEmpty || (file.hasPrefix(folder) && file.utf8.dropFirst(folder.utf8.count).first == UInt8(ascii: "/"))
+            else { return false }
+            return !excludes[index].contains { $0.matches(file) }
         }
     }
 

@@ -209,6 +209,12 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     /// versions are PEP 440. The version must start with a digit: `vV9.0.0` is no release of
     /// anything.
     package func reading(of tag: String) -> Reading {
+        // Every spelling read below starts with the prefix less a `v` ending it: a tag that does
+        // not is unrelated. Read by bytes when that stem is ASCII (no other character equals an
+        // ASCII one): a workspace reads each of its thousands of tags once per member (astro:
+        // 40 members, 3,336 tags, a quarter of a plan's time went here).
+        let stem = prefix.hasSuffix("v") || prefix.hasSuffix("V") ? prefix.utf8.dropLast() : prefix.utf8[...]
+        if stem.allSatisfy({ $0 < 0x80 }), !tag.utf8.starts(with: stem) { return .unrelated }
         if let inner = versionText(of: tag, prefix: prefix) {
             if let (version, exact) = Self.tolerantVersion(inner, scheme: scheme, pep440: readsPEP440) {
                 return .release(version, exact: exact && tag.hasPrefix(prefix))

@@ -174,12 +174,40 @@ package struct TagHistory {
     /// alembic's and SQLAlchemy's `rel_1_19_1`, `rel_2_0_0b1`: a word and `_`, then three numbers
     /// joined by `_`, and a PEP 440 prerelease glued on.
     static func underscoredRelease(in tag: String) -> Release? {
-        guard let match = tag.wholeMatch(of: /([A-Za-z][A-Za-z0-9]*_)([0-9]+_[0-9]+_[0-9]+)((?:a|b|rc)[0-9]+)?/) else {
-            return nil
+        // Read by bytes: a regex literal is parsed again at every call, and init reads every tag
+        // of a workspace once per member (astro: an eighth of `init`).
+        let bytes = Array(tag.utf8)
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte) }
+        func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+        guard let first = bytes.first, isLetter(first) else { return nil }
+        var index = 1
+        while index < bytes.count, isLetter(bytes[index]) || isDigit(bytes[index]) { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "_") else { return nil }
+        index += 1
+        let prefixEnd = index
+        var numbers: [String] = []
+        while numbers.count < 3 {
+            let start = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            guard index > start else { return nil }
+            numbers.append(String(decoding: bytes[start..<index], as: UTF8.self))
+            if numbers.count < 3 {
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "_") else { return nil }
+                index += 1
+            }
         }
-        let inner = match.output.2.replacingOccurrences(of: "_", with: ".") + (match.output.3.map(String.init) ?? "")
+        let rest = String(decoding: bytes[index...], as: UTF8.self)
+        if !rest.isEmpty {
+            let marker = rest.prefix { isLetter($0.asciiValue ?? 0) }
+            let count = rest.dropFirst(marker.count)
+            guard ["a", "b", "rc"].contains(marker), !count.isEmpty, count.allSatisfy({ isDigit($0.asciiValue ?? 0) }) else {
+                return nil
+            }
+        }
+        let inner = numbers.joined(separator: ".") + rest
         guard let version = ReleasedVersions.reading(inner, scheme: .semver) else { return nil }
-        var release = Release(tag: tag, prefix: String(match.output.1), inner: inner, version: version)
+        var release = Release(
+            tag: tag, prefix: String(decoding: bytes[..<prefixEnd], as: UTF8.self), inner: inner, version: version)
         release.underscored = true
         return release
     }

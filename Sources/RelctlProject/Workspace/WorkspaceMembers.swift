@@ -158,9 +158,18 @@ package enum WorkspaceMembers {
     package static func folders(matching patterns: [String], root: URL) -> [String] {
         var found: [String] = []
         for pattern in patterns {
+            // Within one read of a project (`TOMLReadCache`) no folder changes, and init asks the
+            // same globs several times: astro's `packages/**/*` lists thousands of folders.
+            let key = "member-glob\u{0}" + root.path + "\u{0}" + pattern
+            if let known = TOMLReadCache.current?.value(key, as: [String].self) {
+                found += known
+                continue
+            }
             let trimmed = HistoryPaths(folder: pattern).folder
             let candidates = trimmed.contains(where: { "*?[".contains($0) }) ? expand(trimmed, root: root) : [trimmed]
-            found += candidates.filter { isMemberFolder(root, $0) }
+            let members = candidates.filter { isMemberFolder(root, $0) }
+            TOMLReadCache.current?.keep(members, for: key)
+            found += members
         }
         return once(found, root: root)
     }
