@@ -167,7 +167,12 @@ package enum VersionPlan {
         let indices = plans.indices.filter { group.members.contains(plans[$0].name) }
         let changed = indices.filter { plans[$0].next != nil }
         guard !changed.isEmpty else { return }
-        let level = changed.map { plans[$0].bump.changeLevel }.max() ?? .patch
+        // The level each member releases at: what its changes call for after its own rules
+        // (Go's major version rule turns a breaking change of `go.opentelemetry.io/contrib`
+        // into a minor), the changes' level where a prerelease counter continues.
+        let level =
+            changed.map { plans[$0].bump.level == .prerelease ? plans[$0].bump.changeLevel : plans[$0].bump.level }
+            .max() ?? .patch
         var version = changed.compactMap { plans[$0].next }.max()!
         for index in indices {
             guard let current = plans[index].bump.current else { continue }
