@@ -82,4 +82,83 @@ struct OutOfSampleRound9CLITests {
         let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
         #expect(members.first?["next"] as? String == "0.39.0", "\(plan)")
     }
+
+    /// dask tags a release most months, `YYYY.M.P` named after the month it was tagged in, and
+    /// once tagged `1.0` (a history it merged): init read the monthly run as a year counter (a
+    /// count of the year's releases) and the one `1.0` made every next tag drop its `.0`
+    /// (`2026.2` for 2026.2.0).
+    @Test func aMonthlyCalendarIsNoYearCounterAndOneShortTagSpellsNothing() throws {
+        let repository = try GitRepository()
+        let pyproject = { (version: String) in "[project]\nname = \"dask\"\nversion = \"\(version)\"\n" }
+        try repository.commit("Start", files: ["pyproject.toml": pyproject("1.0")], date: "2024-03-12T10:00:00Z")
+        try repository.git("tag", "1.0")
+        let releases = [
+            ("2025.7.0", "2025-07-11"), ("2025.8.0", "2025-08-15"), ("2025.9.0", "2025-09-12"),
+            ("2025.10.0", "2025-10-17"), ("2025.11.0", "2025-11-14"), ("2025.12.0", "2025-12-12"),
+            ("2026.1.0", "2026-01-16"),
+        ]
+        for (version, day) in releases {
+            try repository.commit("Release \(version)", files: ["pyproject.toml": pyproject(version)], date: day + "T10:00:00Z")
+            try repository.git("tag", version)
+        }
+        try repository.commit("Fix the scheduler", files: ["dask/a.py": "a\n"], date: "2026-01-20T10:00:00Z")
+        #expect(try relctl(["init", "--quiet"], in: repository.url).status == 0)
+        let config = try repository.directory.read("relctl.toml")
+        #expect(!config.contains("year-counter"), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: repository.url)
+        let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        let tag = try #require(members.first?["tag"] as? String, "\(plan)")
+        #expect(tag.split(separator: ".").count == 3 && tag.hasPrefix("2026."), "\(plan)")
+    }
+
+    /// tokei tags every release `v13.0.0` and, for a while, also `tokei@13.0.0` on the same
+    /// commit: init took the project-named twin series (7 tags) over the bare one (36), and every
+    /// proposed tag was spelled `tokei@…` (8 of its 10 tag spellings).
+    @Test func aNamedTwinOfTheBareSeriesIsNotTheFormat() throws {
+        let repository = try GitRepository()
+        let cargo = { (version: String) in "[package]\nname = \"tokei\"\nversion = \"\(version)\"\n" }
+        for minor in 0...9 {
+            let version = "12.\(minor).0"
+            try Self.commit(repository, "Version \(version)", day: minor + 1, files: ["Cargo.toml": cargo(version)])
+            try repository.git("tag", "v" + version)
+            if minor >= 6 { try repository.git("tag", "tokei@" + version) }
+        }
+        try Self.commit(repository, "fix: count nested comments", day: 20, files: ["src/a.rs": "a\n"])
+        #expect(try relctl(["init", "--quiet"], in: repository.url).status == 0)
+        let config = try repository.directory.read("relctl.toml")
+        #expect(config.contains("tag-format = \"v{version}\""), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: repository.url)
+        let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        // Ten minors in a row: the cadence gives the next one.
+        #expect(members.first?["tag"] as? String == "v12.10.0", "\(plan)")
+    }
+
+    /// opentelemetry-go-contrib keeps `detectors/aws/ec2/v2` (module path ending in `/v2`) beside
+    /// the v1 module in `detectors/aws/ec2`, and tags it `detectors/aws/ec2/v2.3.0`, as Go reads a
+    /// major version subfolder: init in the subfolder wrote `detectors/aws/ec2/v2/v{version}`,
+    /// so it found no release (7 of 10 points) and proposed the tag `v2.0.0` at its first.
+    @Test func aMajorVersionSubfolderIsNoPartOfTheTagPrefix() throws {
+        let repository = try GitRepository()
+        try Self.commit(
+            repository, "Add the v2 module", day: 1,
+            files: [
+                "go.mod": "module example.com/contrib\n\ngo 1.23\n",
+                "detectors/ec2/go.mod": "module example.com/contrib/detectors/ec2\n\ngo 1.23\n",
+                "detectors/ec2/v2/go.mod": "module example.com/contrib/detectors/ec2/v2\n\ngo 1.23\n",
+                "detectors/ec2/v2/ec2.go": "package ec2\n",
+            ])
+        try repository.git("tag", "detectors/ec2/v1.9.0")
+        try repository.git("tag", "detectors/ec2/v2.0.0")
+        try Self.commit(repository, "feat(ec2): read the instance tags", day: 2, files: ["detectors/ec2/v2/ec2.go": "package ec2\n// tags\n"])
+        try repository.git("tag", "detectors/ec2/v2.1.0")
+        try Self.commit(repository, "fix(ec2): retry the metadata call", day: 3, files: ["detectors/ec2/v2/ec2.go": "package ec2\n// retry\n"])
+        let folder = repository.url.appendingPathComponent("detectors/ec2/v2")
+        #expect(try relctl(["init", "--quiet"], in: folder).status == 0)
+        let config = try String(contentsOf: folder.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("tag-format = \"detectors/ec2/v{version}\""), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: folder)
+        let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        #expect(members.first?["current"] as? String == "2.1.0", "\(plan)")
+        #expect(members.first?["tag"] as? String == "detectors/ec2/v2.1.1", "\(plan)")
+    }
 }

@@ -54,10 +54,14 @@ package enum VersionScheme: String, Sendable, Hashable, CaseIterable {
         package init(learningFrom texts: [String]) {
             // Padding where most texts that could show it do: pipenv's one `2018.05.18` among
             // some 410 `2026.8.1`-like tags does not pad its next.
+            // A zero third number left out where most texts that could show it do: dask's one
+            // `1.0` (from a history it merged) among some 335 `2026.8.0`-like tags keeps the `.0`.
             var (paddedMinor, bareMinor, paddedPatch, barePatch) = (0, 0, 0, 0)
+            var (twoNumbers, zeroPatch) = (0, 0)
             for text in texts {
                 let numbers = text.prefix(while: { $0 != "-" && $0 != "+" }).split(separator: ".")
-                if numbers.count == 2 { omitsZeroPatch = true }
+                if numbers.count == 2 { twoNumbers += 1 }
+                if numbers.count == 3, numbers[2].allSatisfy({ $0 == "0" }) { zeroPatch += 1 }
                 if numbers.count >= 2, numbers[1].count == 2, numbers[1].first == "0" { paddedMinor += 1 }
                 if numbers.count >= 2, numbers[1].count == 1 { bareMinor += 1 }
                 if numbers.count == 3, numbers[2].count == 2, numbers[2].first == "0" { paddedPatch += 1 }
@@ -65,6 +69,7 @@ package enum VersionScheme: String, Sendable, Hashable, CaseIterable {
             }
             padsMinor = paddedMinor > bareMinor
             padsPatch = paddedPatch > barePatch
+            omitsZeroPatch = twoNumbers > zeroPatch
         }
 
         /// Whether `text` (spelled this way) shows it does not pad where `other` does: a

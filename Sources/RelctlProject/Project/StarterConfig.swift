@@ -1748,7 +1748,17 @@ public enum StarterConfig {
         if detected.contains("go.mod"), let top = Git.repositoryTop(of: root.standardizedFileURL.path),
             root.standardizedFileURL.path.hasPrefix(top + "/")
         {
-            return [String(root.standardizedFileURL.path.dropFirst(top.count + 1))]
+            var folder = String(root.standardizedFileURL.path.dropFirst(top.count + 1))
+            // A major version subfolder (`detectors/aws/ec2/v2`, module path ending in `/v2`) is
+            // no part of the tag prefix: Go reads `detectors/aws/ec2/v2.3.0` for it.
+            if let last = folder.split(separator: "/").last, last.count >= 2, last.first == "v",
+                let major = Int(last.dropFirst()), major >= 2,
+                (try? GoModulePath.read(root: root))?.path.hasSuffix("/" + last) == true
+            {
+                folder = String(folder.dropLast(last.count + 1))
+                if folder.isEmpty { return [] }
+            }
+            return [folder]
         }
         guard detected.contains("package.json"),
             let data = (try? ProjectFile.open("package.json", in: root))?.data(),

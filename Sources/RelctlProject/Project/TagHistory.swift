@@ -85,6 +85,19 @@ package struct TagHistory {
         }
         let named = releases.filter { !Self.isGeneric($0.prefix) }
         var candidates = named.isEmpty ? releases : named
+        // Named tags that each twin a bare one of the same version on the same commit, the bare
+        // series the longer (tokei's 7 `tokei@13.0.0` beside 36 `v13.0.0`): the bare series is
+        // the one the project keeps whole.
+        let commitOf = Dictionary(tags.map { ($0.name, $0.commit) }, uniquingKeysWith: { first, _ in first })
+        let generic = releases.filter { Self.isGeneric($0.prefix) }
+        let bareAt = Set(generic.compactMap { release in commitOf[release.tag]?.map { "\($0) \(release.version)" } })
+        if !named.isEmpty, generic.count > named.count,
+            named.allSatisfy({ release in
+                commitOf[release.tag]?.map { bareAt.contains("\($0) \(release.version)") } ?? false
+            })
+        {
+            candidates = generic
+        }
         // Named tags the history has moved on from vote with the rest: yargs' two `yargs-v16.2.1`
         // of 2021, followed by more than `staleAfter` bare `v17.0.0` … releases.
         if let newestNamed = named.map(\.date).max(), newestNamed > 0,

@@ -340,7 +340,13 @@ package enum VersioningDetection {
                     ? Int(newer.version.minor) == (Int(older.version.minor) ?? -2) + 1
                     : (Int(newer.version.minor) ?? 9) <= 1
             }
-            if yearly, counting, Set(years).count >= 2 {
+            // A month calendar counts the same way when it releases every month (dask's
+            // 2024.12.0, 2025.1.0, …): each number is the month it was tagged in (or the one before).
+            let monthly = counted.allSatisfy { release in
+                let month = calendar.component(.month, from: Date(timeIntervalSince1970: TimeInterval(release.date)))
+                return Int(release.version.minor).map { $0 == month || $0 % 12 + 1 == month } ?? false
+            }
+            if yearly, counting, !monthly, Set(years).count >= 2 {
                 return (
                     .yearCounter,
                     "\(counted.last!.tag) to \(counted[0].tag): the year each was tagged in, then a count of the year's releases"
