@@ -161,4 +161,48 @@ struct OutOfSampleRound9CLITests {
         #expect(members.first?["current"] as? String == "2.1.0", "\(plan)")
         #expect(members.first?["tag"] as? String == "detectors/ec2/v2.1.1", "\(plan)")
     }
+
+    /// Four of round 9's five testers typed `relctl bump --dry-run` (as `release` takes it) and
+    /// got exit 64: bump writes nothing without `--write`, and now says so by taking the flag.
+    @Test func bumpTakesDryRunAndWritesNothing() throws {
+        let repository = try GitRepository()
+        let cargo = "[package]\nname = \"velo\"\nversion = \"1.2.0\"\n"
+        try Self.commit(repository, "Release 1.2.0", day: 1, files: ["Cargo.toml": cargo])
+        try repository.git("tag", "v1.2.0")
+        try Self.commit(repository, "fix: mend the parser", day: 2, files: ["src/a.rs": "a\n"])
+        #expect(try relctl(["init", "--quiet"], in: repository.url).status == 0)
+        let plain = try relctl(["bump"], in: repository.url)
+        let dry = try relctl(["bump", "--dry-run"], in: repository.url)
+        #expect(dry.status == 0 && dry.stdout == plain.stdout && dry.stdout.contains("1.2.1"), "\(dry)")
+        #expect(try repository.directory.read("Cargo.toml") == cargo)
+        let both = try relctl(["bump", "--dry-run", "--write"], in: repository.url)
+        #expect(both.status == 64 && both.stderr.contains("--dry-run and --write"), "\(both)")
+        #expect(try repository.directory.read("Cargo.toml") == cargo)
+    }
+
+    /// jQuery tags every release, patches too, on a commit main never merges: counting only the
+    /// unmerged `.0` releases (the lexical fix's first form) read 3.0.0 … 3.5.0 as a minor every
+    /// time and proposed 3.6.0 for a fix (6 of its 10 points in the whole run). Its patches are
+    /// steps of the line as much as its minors: no cadence.
+    @Test func offBranchPatchesAreStepsOfTheLineToo() throws {
+        let repo = try GitRepository()
+        let manifest = { (version: String) in "{\n  \"name\": \"jquery\",\n  \"version\": \"\(version)-pre\"\n}\n" }
+        var day = 1
+        try Self.commit(repo, "Initial commit", day: day, files: ["package.json": manifest("3.0.0"), "src/a.js": "a\n"])
+        for version in ["3.0.0", "3.1.0", "3.1.1", "3.2.0", "3.2.1", "3.3.0", "3.3.1", "3.4.0", "3.4.1", "3.5.0"] {
+            day += 1
+            try Self.commit(repo, "Core: mend \(version)", day: day, files: ["src/a.js": "a \(version)\n"])
+            try repo.git("checkout", "-q", "--detach")
+            try Self.commit(repo, "\(version)", day: day, files: ["dist/jquery.js": version + "\n"])
+            try repo.git("tag", version)
+            try repo.git("checkout", "-q", "main")
+        }
+        try Self.commit(repo, "Ajax: fix the timeout", day: day + 1, files: ["src/a.js": "b\n"])
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let config = try repo.directory.read("relctl.toml")
+        #expect(!config.contains("cadence = "), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        #expect(members.first?["next"] as? String == "3.5.1", "\(plan)")
+    }
 }

@@ -108,13 +108,14 @@ package enum VersioningDetection {
         let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
         // The releases this branch made, newest version first: a maintenance branch's patches
         // (wasmtime's 30.0.1 on release-30.0.0) are not the cadence of the branch.
-        // A release tagged off the branch above all it holds is the line's newest all the same
-        // (lexical tags each minor on a commit main never merges): its `.0` releases count.
+        // Releases tagged off the branch above all it holds are the line's own all the same
+        // (lexical tags each minor on a commit main never merges; jQuery each release, patches
+        // too: leaving its patches out made a run of minors of 3.0.0 … 3.5.0).
         let mergedTop = history.releases.first { !$0.version.isPrerelease && !unmerged.contains($0.tag) }?.version
         let finals = history.releases.filter { release in
             guard !release.version.isPrerelease else { return false }
             guard unmerged.contains(release.tag) else { return true }
-            return release.version.patch == "0" && mergedTop.map { release.version > $0 } ?? true
+            return mergedTop.map { release.version > $0 } ?? true
         }
         // Under calendar versions only attrs' year counter is a cadence (it decides before the month).
         found.cadence = cadence(finals)
@@ -447,14 +448,13 @@ package enum VersioningDetection {
         for member in members {
             guard member.tagFormat.contains("{version}"), let format = try? TagFormat(member.tagFormat) else { continue }
             let history = ReleaseHistory(tags: tags, format: format, paths: HistoryPaths(folder: member.folder))
-            // A release tagged off the branch above all it holds is the line's newest all the same
-        // (lexical tags each minor on a commit main never merges): its `.0` releases count.
-        let mergedTop = history.releases.first { !$0.version.isPrerelease && !unmerged.contains($0.tag) }?.version
-        let finals = history.releases.filter { release in
-            guard !release.version.isPrerelease else { return false }
-            guard unmerged.contains(release.tag) else { return true }
-            return release.version.patch == "0" && mergedTop.map { release.version > $0 } ?? true
-        }
+            // Releases tagged off the branch above all it holds are the line's own (as in `detect`).
+            let mergedTop = history.releases.first { !$0.version.isPrerelease && !unmerged.contains($0.tag) }?.version
+            let finals = history.releases.filter { release in
+                guard !release.version.isPrerelease else { return false }
+                guard unmerged.contains(release.tag) else { return true }
+                return mergedTop.map { release.version > $0 } ?? true
+            }
             let zeros = finals.filter { $0.version.major == "0" }.count
             guard zeros >= 3 else { continue }
             candidates.append((member.folder, history, finals, zeros))
