@@ -617,7 +617,7 @@ _relctl_notes() {
 
 _relctl_bump() {
     repeating_flags=()
-    non_repeating_flags=(--json -q --quiet -v --verbose --write --version -h --help)
+    non_repeating_flags=(--json -q --quiet -v --verbose --write --dry-run --version -h --help)
     repeating_options=(--member)
     non_repeating_options=(--config --color --set)
     __relctl_offer_flags_options 0
