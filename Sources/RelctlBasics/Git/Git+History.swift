@@ -38,11 +38,18 @@ package struct GitLogRange: Sendable, Equatable {
     /// The arguments after `git log`'s options: the first base's range on the command line, the
     /// other ranges and the excluded commits on stdin (`--stdin`), so thousands of tags never
     /// meet the argument limit.
-    package var arguments: [String] {
+    package var arguments: [String] { arguments(cherryPick: true) }
+
+    /// Without `cherryPick`, both sides of a range with bases, each commit marked with its side,
+    /// none dropped (`Git.patchTwins(in:)` drops them where paths limit the walk).
+    package func arguments(cherryPick: Bool, boundary: Bool = true) -> [String] {
         var arguments: [String] = []
         if let base = bases.first {
             // The boundary says whether the base is an ancestor of the target (it is then the boundary).
-            arguments += ["--cherry-pick", "--left-right", "--boundary", "\(base)...\(target)"]
+            if cherryPick { arguments.append("--cherry-pick") }
+            arguments.append("--left-right")
+            if boundary { arguments.append("--boundary") }
+            arguments.append("\(base)...\(target)")
         } else {
             arguments.append(target)
         }
@@ -108,6 +115,9 @@ extension Git {
         package var otherSide = 0
         /// The boundary commits of a cherry-pick range: a base itself when it is an ancestor of
         /// the target (else their merge base), and the excluded commits the walk stopped at.
+        /// Where paths limit the walk, git adds the parents of shown commits that the paths leave
+        /// out, and the parents of patch twins (`patchTwins(in:)`); a base on the boundary is an
+        /// ancestor of the target all the same, the one question readers ask of it.
         package var boundaries: Set<String> = []
     }
 
@@ -119,14 +129,20 @@ extension Git {
     package func forEachCommit(
         in range: GitLogRange, _ body: @escaping @Sendable (GitCommitRecord) -> Void
     ) async throws -> LogWalk {
+        // Where paths limit a range with bases, git's own `--cherry-pick` (2.39) costs up to 16
+        // times the walk without paths: libc's `ctest/` across its `libc-0.2` branch, 26 s against
+        // 1.6 s. The same commits are dropped from patch ids of the commits touching the paths.
+        let ownTwins = !range.bases.isEmpty && !range.paths.isEmpty
+        let twins = ownTwins ? try await patchTwins(in: range) : []
         var command = self.command(
             ["log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat]
-                + range.arguments)
+                + range.arguments(cherryPick: !ownTwins))
         command.input = range.input
         let parser = Mutex(LogStreamParser())
         let errors = Mutex(Data())
         let walk = Mutex(LogWalk())
         let keep: @Sendable (GitCommitRecord) -> Void = { record in
+            if record.side != .boundary, twins.contains(record.hash) { return }
             switch record.side {
             case .target: body(record)
             case .other: walk.withLock { $0.otherSide += 1 }
@@ -148,6 +164,59 @@ extension Git {
         }
         parser.withLock { $0.finish(into: keep) }
         return walk.withLock { $0 }
+    }
+
+    /// The commits of a range with bases and paths that `--cherry-pick` drops: each whose change
+    /// under the paths has the patch id (`git patch-id --stable`, of `git diff-tree -p` limited to
+    /// the paths) of a commit on the other side. Merges have none, as in git's own comparison.
+    package func patchTwins(in range: GitLogRange) async throws -> Set<String> {
+        var listing = command(
+            ["log", "--no-color", "--format=%m%H"] + range.arguments(cherryPick: false, boundary: false))
+        listing.input = range.input
+        let listed = try await context.processes.run(listing)
+        guard listed.succeeded else {
+            throw GitError.failed(
+                CommandError(command: "git log \(range.description)", status: listed.status, output: listed.stderrText))
+        }
+        var sides: [String: Bool] = [:]  // hash → on the target's side
+        for line in listed.stdoutText.split(separator: "\n") where line.count > 1 {
+            sides[String(line.dropFirst())] = line.first == ">"
+        }
+        guard sides.values.contains(true), sides.values.contains(false) else { return [] }
+        var ids: [String: (target: [String], other: [String])] = [:]
+        // In batches, so a long range never holds all its diffs at once.
+        let hashes = sides.keys.sorted()
+        for start in stride(from: 0, to: hashes.count, by: 400) {
+            let batch = hashes[start..<min(start + 400, hashes.count)]
+            var diff = command(
+                ["-c", "diff.relative=false", "diff-tree", "--stdin", "-p", "--root", "--no-color", "--no-renames",
+                 "--no-ext-diff", "--"] + range.paths)
+            diff.input = Data(batch.map { $0 + "\n" }.joined().utf8)
+            let diffs = try await context.processes.run(diff)
+            guard diffs.succeeded else {
+                throw GitError.failed(
+                    CommandError(command: "git diff-tree --stdin -p", status: diffs.status, output: diffs.stderrText))
+            }
+            var patchID = command(["patch-id", "--stable"])
+            patchID.input = diffs.stdout
+            let result = try await context.processes.run(patchID)
+            guard result.succeeded else {
+                throw GitError.failed(
+                    CommandError(command: "git patch-id --stable", status: result.status, output: result.stderrText))
+            }
+            for line in result.stdoutText.split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                guard fields.count == 2, let onTarget = sides[String(fields[1])] else { continue }
+                let (id, hash) = (String(fields[0]), String(fields[1]))
+                if onTarget { ids[id, default: ([], [])].target.append(hash) } else { ids[id, default: ([], [])].other.append(hash) }
+            }
+        }
+        var twins: Set<String> = []
+        for pair in ids.values where !pair.target.isEmpty && !pair.other.isEmpty {
+            twins.formUnion(pair.target)
+            twins.formUnion(pair.other)
+        }
+        return twins
     }
 
     /// The names of the tags whose commits are not ancestors of (or equal to) `commit`, from one
