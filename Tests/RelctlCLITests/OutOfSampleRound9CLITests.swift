@@ -205,4 +205,84 @@ struct OutOfSampleRound9CLITests {
         let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
         #expect(members.first?["next"] as? String == "3.5.1", "\(plan)")
     }
+
+    /// DataDog's extended-daemon-set chart says `version: v0.3.3` (Helm takes the `v`; every
+    /// release since v0.1.0 is spelled so): `check` refused it with exit 2 in the workspace init
+    /// wrote, and `bump --write` wrote `0.3.4` without the `v`.
+    @Test func aChartVersionWithALeadingVIsReadAndKept() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "chore: charts", day: 1,
+            files: [
+                "charts/eds/Chart.yaml": "apiVersion: v2\nname: extendeddaemonset\nversion: v0.3.3\nappVersion: v0.3.3\n",
+                "charts/other/Chart.yaml": "apiVersion: v2\nname: other\nversion: 1.2.0\n",
+            ])
+        try repo.git("tag", "extendeddaemonset-v0.3.3")
+        try repo.git("tag", "other-1.2.0")
+        try Self.commit(repo, "fix: the daemon's probe", day: 2, files: ["charts/eds/values.yaml": "probe: true\n"])
+        let initialized = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialized.status == 0, "\(initialized)")
+        let check = try relctl(["check"], in: repo.url)
+        #expect(check.status == 0, "\(check)")
+        #expect(try relctl(["validate-tag", "extendeddaemonset-v0.3.3"], in: repo.url).status == 0)
+        let bump = try relctl(["bump", "--write", "--member", "extendeddaemonset"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        let chart = try String(contentsOf: repo.url.appendingPathComponent("charts/eds/Chart.yaml"), encoding: .utf8)
+        #expect(chart.contains("\nversion: v0.3.4\n"), "\(chart)")
+        #expect(chart.contains("\nappVersion: v0.3.3\n"), "\(chart)")
+    }
+
+    /// DataDog's datadog-operator chart tags its `-dev.N` counters as releases
+    /// (`datadog-operator-2.25.0-dev.1`, `-dev.2`, …, then 2.25.0): a Chart.yaml holding
+    /// `2.25.0-dev.2` is that release, not 2.25.0's development marker (relctl proposed 2.25.0
+    /// at 4 of the line's 10 points and, at one, read 2.23.2 as the latest release).
+    @Test func aTaggedDevCounterIsAReleaseNotAMarker() throws {
+        let repo = try GitRepository()
+        let chart = { (version: String) in "apiVersion: v2\nname: datadog-operator\nversion: \(version)\n" }
+        try Self.commit(
+            repo, "Release 2.24.0", day: 1,
+            files: [
+                "charts/datadog-operator/Chart.yaml": chart("2.24.0"),
+                "charts/datadog/Chart.yaml": "apiVersion: v2\nname: datadog\nversion: 3.1.0\n",
+            ])
+        try repo.git("tag", "datadog-operator-2.24.0")
+        try repo.git("tag", "datadog-3.1.0")
+        try Self.commit(
+            repo, "Update operator for 1.29.0-rc.1", day: 2, files: ["charts/datadog-operator/Chart.yaml": chart("2.25.0-dev.1")])
+        try repo.git("tag", "datadog-operator-2.25.0-dev.1")
+        try Self.commit(
+            repo, "Add untaint controller config", day: 3,
+            files: ["charts/datadog-operator/Chart.yaml": chart("2.25.0-dev.2"), "charts/datadog-operator/values.yaml": "untaint: true\n"])
+        let initialized = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialized.status == 0, "\(initialized)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        let row = members.first { $0["name"] as? String == "datadog-operator" }
+        #expect(row?["current"] as? String == "2.25.0-dev.1", "\(plan)")
+        #expect(row?["next"] as? String == "2.25.0-dev.2", "\(plan)")
+        #expect(!plan.stderr.contains("development version"), "\(plan)")
+    }
+
+    /// otelhttp released v0.47.0 … v0.61.0, a minor every time and no patch in two years; its
+    /// `feat` subjects explained the last six steps, so init dropped the cadence as needless, and
+    /// a range of fixes alone got 0.61.1 where the project released 0.62.0 (5 of 10 points). A
+    /// run of twelve minors is the project's rule whatever the commits say; a short one is not.
+    @Test func aLongRunOfMinorsKeepsItsCadence() throws {
+        for (releases, expected) in [(15, "0.62.0"), (7, "0.\(47 + 7 - 1).1")] {
+            let repo = try GitRepository()
+            try Self.commit(repo, "chore: start", day: 1, files: ["go.mod": "module example.com/otelhttp\n\ngo 1.23\n"])
+            for index in 0..<releases {
+                try Self.commit(repo, "feat: handler option \(index)", day: 2 + index, files: ["option\(index).go": "package otelhttp\n"])
+                try repo.git("tag", "v0.\(47 + index).0")
+            }
+            try Self.commit(repo, "fix: close the body", day: 2 + releases, files: ["body.go": "package otelhttp\n"])
+            let initialized = try relctl(["init", "--quiet"], in: repo.url)
+            #expect(initialized.status == 0, "\(initialized)")
+            let config = try String(contentsOf: repo.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+            let plan = try relctl(["plan", "--json"], in: repo.url)
+            let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+            #expect(members.first?["next"] as? String == expected, "\(releases) releases\n\(config)\n\(plan)")
+        }
+    }
 }

@@ -13,7 +13,7 @@ import Testing
 /// histories (whole picks, picks with more changed beside the paths, a change made alike on both
 /// sides, merges, a second base, excluded commits), both give the same commits in the same order,
 /// the same count on the other side, and the first base on the boundary alike.
-@Suite(.removesTemporaries, .timeLimit(.minutes(20))) struct PatchTwinsTests {
+@Suite(.removesTemporaries, .timeLimit(.minutes(30))) struct PatchTwinsTests {
     typealias Random = FuzzRandom
 
     static let pathSets: [[String]] = [

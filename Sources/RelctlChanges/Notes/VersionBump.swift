@@ -460,7 +460,16 @@ public struct VersionBump: Sendable, Equatable {
             var promoted = false
             // On a prerelease line a tagged `-alpha.0` is that line's first release (changesets'
             // pre mode), not a marker of the final in preparation.
-            let marker = version.isDevelopmentMarker && !(prereleaseLine && history.taken(version) != nil)
+            // A `-dev.N` is a release of its own where the project tags that line's counters
+            // (DataDog's charts: `datadog-operator-2.25.0-dev.1`, `-dev.2`, … before 2.25.0).
+            let tagsItsCounters =
+                version.prerelease.count == 2 && version.prerelease[1].number != nil
+                && history.releases.contains {
+                    $0.version.prerelease.count == 2 && $0.version.prerelease[0] == version.prerelease[0]
+                        && $0.version.prerelease[1].number != nil
+                }
+            let marker =
+                version.isDevelopmentMarker && !(prereleaseLine && history.taken(version) != nil) && !tagsItsCounters
             if marker || (version.isReleaseCandidate && !prereleaseLine && history.taken(version) != nil) {
                 version = version.final
                 promoted = true

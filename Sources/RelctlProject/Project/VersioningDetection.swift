@@ -127,7 +127,10 @@ package enum VersioningDetection {
         {
             found.cadence = all
         }
-        if found.cadence?.kind == .minor,
+        // Typed commits that explain the minors make the cadence needless, unless the run of minors
+        // is long enough to be the project's rule (otelhttp: v0.47.0 … v0.61.0, no patch in two
+        // years, while its `feat` subjects explained the last steps and a fix-only range got a patch).
+        if found.cadence?.kind == .minor, minorRun(finals) < longMinorRun,
             await commitsExplainMostSteps(Array(finals.prefix(cadenceReleases)), history: history, git: git)
         {
             found.cadence = nil
@@ -492,6 +495,23 @@ package enum VersioningDetection {
     /// would turn its fix-only 9.39.1 into 9.40.0; mocha's did four times in five (release-please
     /// cut 11.4.0 by hand once), and its fix-only 11.7.1 followed. A cadence is the project's
     /// habit only where most steps say more than their commits.
+    /// Releases in a row, newest first, each the next minor of the one before: past this many, a
+    /// minor cadence stands whatever the commits say.
+    package static let longMinorRun = 12
+
+    /// How many of the newest finals (newest version first) are each the next minor of the one
+    /// below, counting the lowest of the run.
+    package static func minorRun(_ finals: [ReleaseHistory.Release]) -> Int {
+        var run = finals.isEmpty ? 0 : 1
+        for (newer, older) in zip(finals, finals.dropFirst()) {
+            guard older.version.major == newer.version.major,
+                SemanticVersion.increment(older.version.minor) == newer.version.minor, newer.version.patch == "0"
+            else { break }
+            run += 1
+        }
+        return run
+    }
+
     package static func commitsExplainMostSteps(
         _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git
     ) async -> Bool {
