@@ -285,4 +285,57 @@ struct OutOfSampleRound9CLITests {
             #expect(members.first?["next"] as? String == expected, "\(releases) releases\n\(config)\n\(plan)")
         }
     }
+
+    /// Where no manifest names the project, init named it after the folder it was cloned into,
+    /// though `origin` names the repository (lexical, floating-ui); and typos' `setup.py`, which
+    /// pre-commit needs as `pre_commit_placeholder_package` 0.0.0, named typos so.
+    @Test func aProjectNoManifestNamesTakesTheRepositorysName() throws {
+        let repo = try GitRepository()
+        try Self.commit(repo, "chore: start", day: 1, files: ["README.md": "# lexical\n"])
+        try repo.git("remote", "add", "origin", "https://github.com/facebook/lexical.git")
+        let initialized = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialized.status == 0, "\(initialized)")
+        let config = try String(contentsOf: repo.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("name = \"lexical\""), "\(config)")
+
+        let typos = try GitRepository()
+        try Self.commit(
+            typos, "chore: start", day: 1,
+            files: [
+                "setup.py": "from setuptools import setup\n\nsetup(\n    name='pre_commit_placeholder_package',\n    version='0.0.0',\n)\n",
+                "README.md": "# typos\n",
+            ])
+        try typos.git("remote", "add", "origin", "git@github.com:crate-ci/typos.git")
+        #expect(try relctl(["init", "--quiet"], in: typos.url).status == 0)
+        let written = try String(contentsOf: typos.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(written.contains("name = \"typos\""), "\(written)")
+    }
+
+    /// kedacore/charts keeps each chart in a top-level folder (`keda/`, `http-add-on/`), none at
+    /// the root: init wrote one project from `keda/Chart.yaml`, tagged `v{version}`, and the
+    /// add-on's commits were listed in KEDA's notes.
+    @Test func chartsInTopLevelFoldersAreMembers() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "chore: charts", day: 1,
+            files: [
+                "keda/Chart.yaml": "apiVersion: v2\nname: keda\nversion: 2.20.2\n",
+                "http-add-on/Chart.yaml": "apiVersion: v2\nname: keda-add-ons-http\nversion: 0.12.2\n",
+                "README.md": "# charts\n",
+            ])
+        try repo.git("tag", "v2.20.2")
+        try repo.git("tag", "keda-add-ons-http-v0.12.2")
+        try Self.commit(repo, "fix(http-add-on): the interceptor's port", day: 2, files: ["http-add-on/values.yaml": "port: 8080\n"])
+        let initialized = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialized.status == 0, "\(initialized)")
+        let config = try String(contentsOf: repo.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("members = [\"http-add-on\", \"keda\"]"), "\(config)")
+        #expect(try relctl(["check"], in: repo.url).status == 0)
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        let rows = Dictionary(uniqueKeysWithValues: members.compactMap { row in
+            (row["name"] as? String).map { ($0, (row["next"] as? String) ?? "-") }
+        })
+        #expect(rows == ["keda-add-ons-http": "0.12.3", "keda": "-"], "\(config)\n\(plan)")
+    }
 }

@@ -528,7 +528,7 @@ public enum StarterConfig {
     /// members (a root package listing itself as `.` among them) cannot lead back here: the walk
     /// over members is one level deep by construction.
     package static func package(root: URL, detected: [String], repository: String? = nil) -> Findings {
-        var found = Findings(name: projectName(root: root, detected: detected))
+        var found = Findings(name: projectName(root: root, detected: detected, repository: repository))
         if detected.contains("Cargo.toml") { cargo(root: root, into: &found) }
         if detected.contains("package.json") { npm(root: root, into: &found) }
         if detected.contains("pyproject.toml") { python(root: root, into: &found) }
@@ -1822,7 +1822,10 @@ public enum StarterConfig {
     /// `coveragepy`); a name built by an expression is not taken.
     private static func setupScriptName(root: URL) -> String? {
         guard let data = (try? ProjectFile.open("setup.py", in: root))?.data(limit: 1 << 20), case .whole(let bytes) = data,
-            let match = TextFile.decode(bytes).firstMatch(of: #/\bname\s*=\s*["']([A-Za-z0-9][A-Za-z0-9._-]*)["']/#)
+            let match = TextFile.decode(bytes).firstMatch(of: #/\bname\s*=\s*["']([A-Za-z0-9][A-Za-z0-9._-]*)["']/#),
+            // pre-commit's convention for a hook that installs a binary: a package named
+            // `pre_commit_placeholder_package` (typos, 0.0.0), never the project.
+            !match.1.hasPrefix("pre_commit_")
         else { return nil }
         return String(match.1)
     }
@@ -1858,7 +1861,10 @@ public enum StarterConfig {
         return kept.isEmpty ? nil : kept.joined(separator: "-")
     }
 
-    private static func projectName(root: URL, detected: [String]) -> String {
+    /// Where no manifest names the project, the repository does (`origin`'s last path part:
+    /// lexical and floating-ui cloned into another folder are still `lexical` and `floating-ui`),
+    /// else the folder.
+    private static func projectName(root: URL, detected: [String], repository: String? = nil) -> String {
         if detected.contains("Cargo.toml"),
             let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: root)),
             let name = document.root["package"]?.table?["name"]?.string
@@ -1897,8 +1903,9 @@ public enum StarterConfig {
         }
         // The name becomes archive and folder names: a folder called `a\b` must not give archives
         // that Windows would unpack into two folders.
+        let fallback = repository.flatMap { $0.isEmpty || $0 == "." || $0 == ".." ? nil : $0 } ?? root.lastPathComponent
         return String(
-            root.lastPathComponent.map {
+            fallback.map {
                 $0 == "\\" || $0 == "/" || ($0.asciiValue.map { $0 < 0x20 } ?? false) ? "-" : $0
             })
     }

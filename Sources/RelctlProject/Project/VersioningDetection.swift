@@ -417,8 +417,10 @@ package enum VersioningDetection {
 
     /// How many members of a workspace `workspaceZeroMajor` reads at most.
     package static let zeroMajorMembers = 3
-    /// How many of a member's latest 0.x releases `workspaceZeroMajor` compares (each pair one walk).
-    package static let zeroMajorMemberReleases = 6
+    /// How many of a member's latest 0.x releases `workspaceZeroMajor` compares (each pair one
+    /// walk): as many as for a single crate. With 6, typos-dict's monthly `feat(dict)` patches
+    /// between fix releases left one feat patch in five steps, and the rule came and went with the month.
+    package static let zeroMajorMemberReleases = 11
 
     /// Cargo's 0.x rule where the project releases with release-plz (`release-plz.toml` or
     /// `.release-plz.toml` at the root): its next version below 1.0.0 takes a breaking change as a

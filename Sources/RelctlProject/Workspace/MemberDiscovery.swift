@@ -54,6 +54,15 @@ package enum MemberDiscovery {
         }
         globs += pnpmPackages(root: root)
         if !WorkspaceMembers.folders(matching: ["charts/*"], root: root).isEmpty { globs.append("charts/*") }
+        // A repository of charts in top-level folders (kedacore/charts: `keda/`, `http-add-on/`,
+        // `external-scaler-azure-cosmos-db/`), none at the root: each folder is a member.
+        if !FileSystem.exists(root.appendingPathComponent(HelmChartFile.name)) {
+            let charts = ((try? FileSystem.names(in: root)) ?? []).sorted().filter { name in
+                !name.hasPrefix(".") && FileSystem.isDirectory(root.appendingPathComponent(name))
+                    && FileSystem.exists(root.appendingPathComponent(name).appendingPathComponent(HelmChartFile.name))
+            }
+            if charts.count >= 2 { globs += charts }
+        }
         var seen: Set<String> = []
         globs = globs.map(normalized).filter { seen.insert($0).inserted }
         return (globs.filter { !$0.hasPrefix("!") }, globs.filter { $0.hasPrefix("!") }.map { String($0.dropFirst()) })
