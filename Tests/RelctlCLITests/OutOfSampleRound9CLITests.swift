@@ -338,4 +338,39 @@ struct OutOfSampleRound9CLITests {
         })
         #expect(rows == ["keda-add-ons-http": "0.12.3", "keda": "-"], "\(config)\n\(plan)")
     }
+
+    /// typos-dict releases a `feat(dict)` dictionary update as a patch each month, fix releases
+    /// between them (0.13.12 … 0.13.30, no minor since 0.13.0): over a workspace member's last six
+    /// releases one feat patch showed, too few for Cargo's 0.x rule, and relctl proposed 0.14.0
+    /// where the project released 0.13.31. Read over eleven, as for a single crate.
+    @Test func aWorkspaceMembersZeroMajorRuleIsReadOverElevenReleases() throws {
+        let repo = try GitRepository()
+        let cargo = { (name: String, version: String) in "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\nedition = \"2021\"\n" }
+        try Self.commit(
+            repo, "chore: start", day: 1,
+            files: [
+                "Cargo.toml": "[workspace]\nmembers = [\"crates/typos-dict\", \"crates/typos-cli\"]\n",
+                "crates/typos-dict/Cargo.toml": cargo("typos-dict", "0.13.20"), "crates/typos-dict/src/lib.rs": "\n",
+                "crates/typos-cli/Cargo.toml": cargo("typos-cli", "1.30.0"), "crates/typos-cli/src/main.rs": "fn main() {}\n",
+            ])
+        try repo.git("tag", "typos-dict-v0.13.20")
+        try repo.git("tag", "typos-cli-v1.30.0")
+        // Ten steps: feat patches at the 2nd and 6th, fixes at the rest (the last five hold one feat).
+        for step in 1...10 {
+            let feat = step == 2 || step == 6
+            try Self.commit(
+                repo, feat ? "feat(dict): month \(step) updates" : "fix(dict): correction \(step)", day: 1 + step,
+                files: ["crates/typos-dict/src/lib.rs": "// \(step)\n", "crates/typos-dict/Cargo.toml": cargo("typos-dict", "0.13.\(20 + step)")])
+            try repo.git("tag", "typos-dict-v0.13.\(20 + step)")
+        }
+        try Self.commit(repo, "feat(dict): June updates", day: 20, files: ["crates/typos-dict/src/lib.rs": "// june\n"])
+        let initialized = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialized.status == 0, "\(initialized)")
+        let config = try String(contentsOf: repo.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("zero-major = \"cargo\""), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        let dict = members.first { $0["name"] as? String == "typos-dict" }
+        #expect(dict?["next"] as? String == "0.13.31", "\(config)\n\(plan)")
+    }
 }
