@@ -373,4 +373,37 @@ struct OutOfSampleRound9CLITests {
         let dict = members.first { $0["name"] as? String == "typos-dict" }
         #expect(dict?["next"] as? String == "0.13.31", "\(config)\n\(plan)")
     }
+
+    /// init lists the files the latest release commit moved from the previous version to its own.
+    /// wasm-bindgen's release commit of 0.2.100 moved `SCHEMA_VERSION` 0.2.99 → 0.2.100, a
+    /// constant that held 0.2.96 at 0.2.97 and 0.2.98; opentelemetry-go-contrib's moved sibling
+    /// modules' `require` lines in 23 go.mod files. Both were listed, for `bump --write` to
+    /// rewrite; a version file that held each release's version stays listed.
+    @Test func onlyFilesThatHeldEachReleasesVersionAreAdopted() throws {
+        let repo = try GitRepository()
+        let releases: [(version: String, schema: String)] = [
+            ("0.2.97", "0.2.96"), ("0.2.98", "0.2.96"), ("0.2.99", "0.2.99"), ("0.2.100", "0.2.100"),
+        ]
+        var previous = "0.2.96"
+        for (index, release) in releases.enumerated() {
+            try Self.commit(
+                repo, "Release \(release.version)", day: 1 + index,
+                files: [
+                    "Cargo.toml": "[package]\nname = \"bindgen\"\nversion = \"\(release.version)\"\nedition = \"2021\"\n",
+                    "src/lib.rs": "pub const SCHEMA_VERSION: &str = \"\(release.schema)\";\n",
+                    "src/version.rs": "pub const VERSION: &str = \"\(release.version)\";\n",
+                    "tools/go.mod": "module example.com/tools\n\nrequire example.com/bindgen v\(release.version)\n",
+                    "tools/main.go": "package main\n// after \(previous)\n",
+                ])
+            try repo.git("tag", release.version)
+            previous = release.version
+        }
+        try Self.commit(repo, "fix: the closure's drop", day: 9, files: ["src/closure.rs": "// drop\n"])
+        let initialized = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialized.status == 0, "\(initialized)")
+        let config = try String(contentsOf: repo.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("path = \"src/version.rs\""), "\(config)")
+        #expect(!config.contains("path = \"src/lib.rs\""), "\(config)")
+        #expect(!config.contains("go.mod"), "\(config)")
+    }
 }

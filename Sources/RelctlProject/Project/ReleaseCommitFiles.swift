@@ -133,10 +133,34 @@ package enum ReleaseCommitFiles {
     /// line), CI or a test fixture.
     static func isCandidate(_ path: String) -> Bool {
         let parts = path.split(separator: "/").map(String.init)
-        guard let name = parts.last, !lockNames.contains(name), !isProse(name) else { return false }
+        // go.mod declares no version of its own module: a line the release commit moved there is
+        // a requirement of a sibling module (opentelemetry-go-contrib's 23 `go.opentelemetry.io/otel`).
+        guard let name = parts.last, !lockNames.contains(name), !isProse(name), name != "go.mod" else { return false }
         return !parts.dropLast().contains {
             $0.hasPrefix(".") || StarterConfig.fixtureFolders.contains($0.lowercased()) || $0 == "docs" || $0 == "doc"
         }
+    }
+
+    /// Whether a `regex` entry held each earlier release's own version at that release's commit,
+    /// where the file was there: a version file does; a constant the latest release commit
+    /// happened to move does not (wasm-bindgen's `SCHEMA_VERSION`, 0.2.96 at 0.2.97 and 0.2.98).
+    static func heldEarlier(
+        _ entry: Entry, releases: [ReleaseHistory.Release], git: Git, prefix: String
+    ) async -> Bool {
+        guard entry.kind == "regex", let pattern = entry.pattern,
+            let regex = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        else { return true }
+        for release in releases {
+            guard let result = try? await git.runUnchecked(["show", "\(release.commit):\(prefix)\(entry.path)"]),
+                result.succeeded, result.stdout.count <= RegexManifestReader.sizeLimit
+            else { continue }
+            let text = result.stdoutText
+            guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                let range = Range(match.range(withName: "version"), in: text)
+            else { return false }
+            if text[range] != release.version.description { return false }
+        }
+        return true
     }
 
     /// How to read `path` whose `line` holds `version`: the kind its name gives (package.json,

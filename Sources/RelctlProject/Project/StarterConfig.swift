@@ -123,7 +123,9 @@ public enum StarterConfig {
                 listed: Set(found.versions.map(\.path)))
             if !entries.isEmpty { break }
         }
-        for entry in entries {
+        for entry in entries
+        where await ReleaseCommitFiles.heldEarlier(entry, releases: Array(finals.dropFirst().prefix(3)), git: git, prefix: prefix)
+        {
             found.versions.append((entry.path, entry.kind, entry.pattern))
             found.versionNotes.append(
                 "\(entry.path): the release commit of \(finals[0].tag) moved it from \(previous.version) to \(finals[0].version)"
