@@ -406,4 +406,32 @@ struct OutOfSampleRound9CLITests {
         #expect(!config.contains("path = \"src/lib.rs\""), "\(config)")
         #expect(!config.contains("go.mod"), "\(config)")
     }
+
+    /// faker's `.bumpversion.cfg` says which files carry the version (`files = VERSION
+    /// faker/__init__.py docs/conf.py`); init read its `current_version` but not the list, so
+    /// `bump --write` left docs/conf.py's `version` and `release` at the old version.
+    @Test func bumpversionsFilesAreListedEachLineToo() throws {
+        let repo = try GitRepository()
+        try Self.commit(
+            repo, "Bump version: 40.34.0 → 40.35.0", day: 1,
+            files: [
+                ".bumpversion.cfg": "[bumpversion]\ncurrent_version = 40.35.0\nfiles = VERSION faker/__init__.py docs/conf.py\ncommit = True\n\n[bumpversion:file:tools/release.sh]\n",
+                "VERSION": "40.35.0\n",
+                "faker/__init__.py": "VERSION = \"40.35.0\"\n__version__ = VERSION\n",
+                "docs/conf.py": "project = \"Faker\"\n# The short X.Y version.\nversion = \"40.35.0\"\n# The full version.\nrelease = \"40.35.0\"\n",
+                "tools/release.sh": "#!/bin/sh\nFAKER_VERSION=40.35.0\n",
+            ])
+        try repo.git("tag", "v40.35.0")
+        try Self.commit(repo, "Add a provider", day: 2, files: ["faker/providers/cat.py": "\n"])
+        let initialized = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialized.status == 0, "\(initialized)")
+        let config = try String(contentsOf: repo.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(try relctl(["check"], in: repo.url).status == 0, "\(config)")
+        let bump = try relctl(["bump", "--write", "--set", "40.36.0"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        for path in ["VERSION", "faker/__init__.py", "docs/conf.py", "tools/release.sh", ".bumpversion.cfg"] {
+            let text = try String(contentsOf: repo.url.appendingPathComponent(path), encoding: .utf8)
+            #expect(!text.contains("40.35.0") && text.contains("40.36.0"), "\(path): \(text)\n\(config)")
+        }
+    }
 }

@@ -165,9 +165,13 @@ package enum ReleaseCommitFiles {
 
     /// How to read `path` whose `line` holds `version`: the kind its name gives (package.json,
     /// Cargo.toml, pyproject.toml), Python's `__version__`, else a `regex` on the text before it.
-    static func entry(for path: String, line: String, version: String) -> Entry? {
-        if ManifestReaders.kind(forFileName: path) != nil { return Entry(path: path, kind: nil, pattern: nil) }
-        if path.hasSuffix(".py"), line.contains("__version__") { return Entry(path: path, kind: "python", pattern: nil) }
+    /// With `byKind` false, always the `regex` on the line's own text, so each of several lines of
+    /// one file holding the version is an entry of its own.
+    static func entry(for path: String, line: String, version: String, byKind: Bool = true) -> Entry? {
+        if byKind {
+            if ManifestReaders.kind(forFileName: path) != nil { return Entry(path: path, kind: nil, pattern: nil) }
+            if path.hasSuffix(".py"), line.contains("__version__") { return Entry(path: path, kind: "python", pattern: nil) }
+        }
         guard let range = line.range(of: version) else { return nil }
         let before = line[..<range.lowerBound].drop { $0 == " " || $0 == "\t" }
         // Words before the version (`version = "`, `VERSION: &str = "`), not a bare number.

@@ -81,6 +81,7 @@ public enum StarterConfig {
         if isRepository, final.workspace?.active != true {
             await adoptReleaseCommitFiles(&final, root: root, git: git, tags: tags, within: versioning.maintenance?.range)
         }
+        if final.workspace?.active != true { adoptBumpversionFiles(&final, root: root) }
         try AtomicFile.write(
             render(root: root, detected: detected, tags: tags, repository: repository, versioning: versioning, found: final),
             to: url)
@@ -130,6 +131,61 @@ public enum StarterConfig {
             found.versionNotes.append(
                 "\(entry.path): the release commit of \(finals[0].tag) moved it from \(previous.version) to \(finals[0].version)"
                     + (first.map { " with \($0.path)." } ?? "."))
+        }
+    }
+
+    /// The files bump2version's `.bumpversion.cfg` says carry the version (`files = VERSION
+    /// faker/__init__.py docs/conf.py`, or a `[bumpversion:file:PATH]` section), each line of one
+    /// holding `current_version` an entry (faker's docs/conf.py: `version` and `release`), so
+    /// `bump --write` leaves none behind.
+    static func adoptBumpversionFiles(_ found: inout Findings, root: URL) {
+        guard let file = try? ProjectFile.open(".bumpversion.cfg", in: root), file.isRegularFile,
+            case .whole(let data)? = file.data(limit: 256 * 1024)
+        else { return }
+        let text = TextFile.decode(data)
+        guard let current = text.firstMatch(of: #/(?m)^current_version[ \t]*=[ \t]*([0-9][^\s]*)/#)?.1 else { return }
+        var paths: [String] = []
+        var section = ""
+        var inFiles = false
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                section = line
+                inFiles = false
+                if let match = line.firstMatch(of: #/^\[bumpversion:file(?:\([^)]*\))?:([^\]]+)\]$/#) {
+                    paths.append(String(match.1).trimmingCharacters(in: .whitespaces))
+                }
+                continue
+            }
+            guard section == "[bumpversion]" else { continue }
+            if let match = line.firstMatch(of: #/^files[ \t]*=(.*)$/#) {
+                paths += match.1.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                inFiles = true
+            } else if inFiles, raw.first == " " || raw.first == "\t", !line.isEmpty {
+                paths += line.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+            } else {
+                inFiles = false
+            }
+        }
+        var listed = Set(found.versions.map(\.path))
+        for path in paths where !listed.contains(path) && !path.hasPrefix("/") && !path.split(separator: "/").contains("..") {
+            guard let held = try? ProjectFile.open(path, in: root), held.isRegularFile,
+                case .whole(let bytes)? = held.data(limit: 512 * 1024)
+            else { continue }
+            let lines = TextFile.decode(bytes).split(separator: "\n").filter { $0.contains(current) }
+            var prefixes: Set<String> = []
+            for line in lines.prefix(3) {
+                // One line: the file's own kind reads it (VERSION, `__version__`); several: each its pattern.
+                guard
+                    let entry = ReleaseCommitFiles.entry(
+                        for: path, line: String(line), version: String(current), byKind: lines.count == 1),
+                    prefixes.insert(entry.pattern ?? "").inserted
+                else { continue }
+                found.versions.append((entry.path, entry.kind, entry.pattern))
+            }
+            if listed.insert(path).inserted, found.versions.contains(where: { $0.path == path }) {
+                found.versionNotes.append("\(path): .bumpversion.cfg lists it among the files that carry the version.")
+            }
         }
     }
 
