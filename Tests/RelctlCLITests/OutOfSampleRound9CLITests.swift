@@ -434,4 +434,25 @@ struct OutOfSampleRound9CLITests {
             #expect(!text.contains("40.35.0") && text.contains("40.36.0"), "\(path): \(text)\n\(config)")
         }
     }
+
+    /// nats-server keeps `VERSION = "2.15.0-dev"` in `server/const.go` while main prepares 2.15.0
+    /// (2.14.x ships from a release branch): init read Go constants only at the top and in
+    /// `version/`, and only one naming the latest release, so plan proposed 2.14.6.
+    @Test func aGoDevelopmentConstantOneFolderDownGivesTheNextRelease() throws {
+        let repo = try GitRepository()
+        let constants = { (version: String) in "package server\n\nconst (\n\t// VERSION is the current version.\n\tVERSION = \"\(version)\"\n)\n" }
+        try Self.commit(
+            repo, "Release v2.14.5", day: 1,
+            files: ["go.mod": "module github.com/nats-io/nats-server/v2\n\ngo 1.23\n", "main.go": "package main\n", "server/const.go": constants("2.14.5")])
+        try repo.git("tag", "v2.14.5")
+        try Self.commit(repo, "Start 2.15.0", day: 2, files: ["server/const.go": constants("2.15.0-dev")])
+        try Self.commit(repo, "Fix the route pool", day: 3, files: ["server/route.go": "package server\n"])
+        let initialized = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialized.status == 0, "\(initialized)")
+        let config = try String(contentsOf: repo.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(config.contains("path = \"server/const.go\""), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        #expect(members.first?["next"] as? String == "2.15.0", "\(config)\n\(plan)")
+    }
 }

@@ -841,7 +841,19 @@ public enum StarterConfig {
         // `Version` or after the project, in a top-level file or in `version/`.
         if FileSystem.exists(root.appendingPathComponent("go.mod")) {
             let inVersion = ((try? FileSystem.names(in: root.appendingPathComponent("version"))) ?? []).map { "version/" + $0 }
-            let goFiles = (names + inVersion.sorted()).filter { $0.hasSuffix(".go") && !$0.hasSuffix("_test.go") }
+            // And a version or constants file one folder down (nats-server's `server/const.go`,
+            // `VERSION = "2.15.0-dev"`).
+            var below: [String] = []
+            for folder in names.prefix(200)
+            where !folder.hasPrefix(".") && !["version", "vendor", "testdata"].contains(folder)
+                && FileSystem.isDirectory(root.appendingPathComponent(folder))
+            {
+                for file in ["version.go", "const.go", "constants.go"]
+                where FileSystem.exists(root.appendingPathComponent(folder).appendingPathComponent(file)) {
+                    below.append(folder + "/" + file)
+                }
+            }
+            let goFiles = (names + inVersion.sorted() + below).filter { $0.hasSuffix(".go") && !$0.hasSuffix("_test.go") }
             let stem = letters(project)
             let declaration =
                 #"(?m)^[ \t]*(?:(?:const|var)[ \t]+)?((?i:(?:\#(stem))?version))[ \t]*(?:string[ \t]*)?=[ \t]*"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
@@ -880,10 +892,13 @@ public enum StarterConfig {
     /// version stays a note, said out loud.
     package static func adoptUnlocatedVersions(_ found: inout Findings, root: URL, latest: SemanticVersion? = nil) {
         var candidates = unlocatedVersionEntries(root: root, named: Set(found.versions.map(\.path)), project: found.name)
-        // A Go constant is the project's version only when it names the latest release: the tag
-        // is the module's version, and a constant holding another is something else's.
+        // A Go constant is the project's version only when it names the latest release, or marks
+        // the development of a later one (nats-server's `2.15.0-dev` after 2.14.x): the tag is the
+        // module's version, and a constant holding another is something else's.
         candidates.removeAll { entry in
-            entry.path.hasSuffix(".go") && latest.map { (try? SemanticVersion(parsing: entry.version)) != $0 } ?? true
+            guard entry.path.hasSuffix(".go") else { return false }
+            guard let latest, let held = try? SemanticVersion(parsing: entry.version) else { return true }
+            return held != latest && !(held.isDevelopmentMarker && held.final > latest)
         }
         guard !candidates.isEmpty else { return }
         let listed = found.versions.lazy.compactMap { versionHeld($0, root: root, unknownAs: "plain")?.text }.first
