@@ -454,5 +454,27 @@ struct OutOfSampleRound9CLITests {
         let plan = try relctl(["plan", "--json"], in: repo.url)
         let members = try #require(try Self.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
         #expect(members.first?["next"] as? String == "2.15.0", "\(config)\n\(plan)")
+
+        // uber-go/fx goes "back to development" at the next minor after each release, then
+        // releases patches from it too (1.19.2 from `1.20.0-dev`): there the marker binds nothing.
+        let fx = try GitRepository()
+        let version = { (text: String) in "package fx\n\n// Version is exported for runtime compatibility checks.\nconst Version = \"\(text)\"\n" }
+        try Self.commit(fx, "Prepare release v1.19.1", day: 1, files: ["go.mod": "module go.uber.org/fx\n\ngo 1.22\n", "version.go": version("1.19.1")])
+        try fx.git("tag", "v1.19.1")
+        try Self.commit(fx, "Back to development", day: 2, files: ["version.go": version("1.20.0-dev")])
+        try Self.commit(fx, "Fix a lifecycle leak", day: 3, files: ["app.go": "package fx\n"])
+        try Self.commit(fx, "Prepare release v1.19.2", day: 4, files: ["version.go": version("1.19.2")])
+        try fx.git("tag", "v1.19.2")
+        try Self.commit(fx, "Back to development", day: 5, files: ["version.go": version("1.20.0-dev")])
+        try Self.commit(fx, "Add fx.Private", day: 6, files: ["private.go": "package fx\n"])
+        try Self.commit(fx, "Prepare release v1.20.0", day: 7, files: ["version.go": version("1.20.0")])
+        try fx.git("tag", "v1.20.0")
+        try Self.commit(fx, "Back to development", day: 8, files: ["version.go": version("1.21.0-dev")])
+        try Self.commit(fx, "Fix the decorator's scope", day: 9, files: ["decorate.go": "package fx\n"])
+        #expect(try relctl(["init", "--quiet"], in: fx.url).status == 0)
+        let fxConfig = try String(contentsOf: fx.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        let fxPlan = try relctl(["plan", "--json"], in: fx.url)
+        let fxMembers = try #require(try Self.field(fxPlan.stdout, "members") as? [[String: Any]], "\(fxPlan)")
+        #expect(fxMembers.first?["next"] as? String == "1.20.1", "\(fxConfig)\n\(fxPlan)")
     }
 }

@@ -82,6 +82,7 @@ public enum StarterConfig {
             await adoptReleaseCommitFiles(&final, root: root, git: git, tags: tags, within: versioning.maintenance?.range)
         }
         if final.workspace?.active != true { adoptBumpversionFiles(&final, root: root) }
+        if isRepository { await dropLoweredGoMarkers(&final, root: root, git: git, tags: tags) }
         try AtomicFile.write(
             render(root: root, detected: detected, tags: tags, repository: repository, versioning: versioning, found: final),
             to: url)
@@ -132,6 +133,43 @@ public enum StarterConfig {
                 "\(entry.path): the release commit of \(finals[0].tag) moved it from \(previous.version) to \(finals[0].version)"
                     + (first.map { " with \($0.path)." } ?? "."))
         }
+    }
+
+    /// A Go constant holding a development marker (`1.21.0-dev`) binds nothing where the project's
+    /// releases lower it: uber-go/fx goes "back to development" at the next minor after each
+    /// release, then releases patches (1.20.1 from `1.21.0-dev`), where nats-server's marker is
+    /// main's next release. Read from the release commits of the latest five finals: a parent
+    /// holding a marker above the release it made drops the entry.
+    static func dropLoweredGoMarkers(_ found: inout Findings, root: URL, git: Git, tags: [GitTag]) async {
+        guard let format = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme) else {
+            return
+        }
+        let finals = ReleaseHistory(tags: tags, format: format).releases.filter { !$0.version.isPrerelease }.prefix(5)
+        guard let prefix = try? await git.prefixFromTop() else { return }
+        var dropped: [String] = []
+        for entry in found.versions where entry.path.hasSuffix(".go") && entry.kind == "regex" {
+            guard let pattern = entry.pattern, let held = versionHeld(entry, root: root),
+                (try? SemanticVersion(parsing: held.text))?.isDevelopmentMarker == true,
+                let regex = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+            else { continue }
+            for release in finals {
+                guard let result = try? await git.runUnchecked(["show", "\(release.commit)^:\(prefix)\(entry.path)"]),
+                    result.succeeded
+                else { continue }
+                let text = result.stdoutText
+                guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                    let range = Range(match.range(withName: "version"), in: text),
+                    let before = try? SemanticVersion(parsing: String(text[range]))
+                else { continue }
+                if before.isDevelopmentMarker, before.final > release.version {
+                    dropped.append(entry.path)
+                    found.versionNotes.append(
+                        "\(entry.path) holds \(held.text), but \(release.tag) was released from \(before): the project lowers its development marker, so it is not listed.")
+                    break
+                }
+            }
+        }
+        found.versions.removeAll { dropped.contains($0.path) }
     }
 
     /// The files bump2version's `.bumpversion.cfg` says carry the version (`files = VERSION
