@@ -132,8 +132,14 @@ extension Git {
         // Where paths limit a range with bases, git's own `--cherry-pick` (2.39) costs up to 16
         // times the walk without paths: libc's `ctest/` across its `libc-0.2` branch, 26 s against
         // 1.6 s. The same commits are dropped from patch ids of the commits touching the paths.
-        let ownTwins = !range.bases.isEmpty && !range.paths.isEmpty
-        let twins = ownTwins ? try await patchTwins(in: range) : []
+        var ownTwins = !range.bases.isEmpty && !range.paths.isEmpty
+        var found: Set<String> = []
+        if ownTwins {
+            // A diff git cannot make (an object missing from a partial clone) leaves the
+            // comparison to git's own `--cherry-pick`, which compares file names first.
+            if let answer = try? await patchTwins(in: range) { found = answer } else { ownTwins = false }
+        }
+        let twins = found
         var command = self.command(
             ["log", "-z", "--topo-order", "--no-color", "--no-show-signature", "--use-mailmap", Self.logFormat]
                 + range.arguments(cherryPick: !ownTwins))
@@ -169,6 +175,8 @@ extension Git {
     /// The commits of a range with bases and paths that `--cherry-pick` drops: each whose change
     /// under the paths has the patch id (`git patch-id --stable`, of `git diff-tree -p` limited to
     /// the paths) of a commit on the other side. Merges have none, as in git's own comparison.
+    /// Only commits whose set of changed files a commit of the other side shares are diffed (git's
+    /// own first step), so a history where few commits were picked reads few blobs.
     package func patchTwins(in range: GitLogRange) async throws -> Set<String> {
         var listing = command(
             ["log", "--no-color", "--format=%m%H"] + range.arguments(cherryPick: false, boundary: false))
@@ -183,9 +191,39 @@ extension Git {
             sides[String(line.dropFirst())] = line.first == ">"
         }
         guard sides.values.contains(true), sides.values.contains(false) else { return [] }
+        // As git does, the files each commit changes first: only commits whose set of files a
+        // commit on the other side changes too can carry its patch, and only theirs are diffed.
+        var names = command(
+            ["-c", "diff.relative=false", "diff-tree", "--stdin", "-r", "--name-only", "--root", "--no-renames", "--"]
+                + range.paths)
+        names.input = Data(sides.keys.sorted().map { $0 + "\n" }.joined().utf8)
+        let named = try await context.processes.run(names)
+        guard named.succeeded else {
+            throw GitError.failed(
+                CommandError(command: "git diff-tree --stdin --name-only", status: named.status, output: named.stderrText))
+        }
+        var files: [String: [Substring]] = [:]
+        var current: String?
+        for line in named.stdoutText.split(separator: "\n") {
+            if line.count == 40 || line.count == 64, sides[String(line)] != nil {
+                current = String(line)
+            } else if let current {
+                files[current, default: []].append(line)
+            }
+        }
+        var keys: [String: (target: Bool, other: Bool)] = [:]
+        for (hash, changed) in files {
+            let key = changed.sorted().joined(separator: "\0")
+            if sides[hash] == true { keys[key, default: (false, false)].target = true } else { keys[key, default: (false, false)].other = true }
+        }
+        let candidates = files.compactMap { hash, changed -> String? in
+            let key = keys[changed.sorted().joined(separator: "\0")]
+            return key?.target == true && key?.other == true ? hash : nil
+        }
+        guard !candidates.isEmpty else { return [] }
         var ids: [String: (target: [String], other: [String])] = [:]
         // In batches, so a long range never holds all its diffs at once.
-        let hashes = sides.keys.sorted()
+        let hashes = candidates.sorted()
         for start in stride(from: 0, to: hashes.count, by: 400) {
             let batch = hashes[start..<min(start + 400, hashes.count)]
             var diff = command(

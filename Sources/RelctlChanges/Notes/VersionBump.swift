@@ -462,8 +462,11 @@ public struct VersionBump: Sendable, Equatable {
             // pre mode), not a marker of the final in preparation.
             // A `-dev.N` is a release of its own where the project tags that line's counters
             // (DataDog's charts: `datadog-operator-2.25.0-dev.1`, `-dev.2`, … before 2.25.0).
+            // Not one a tag released already (react-router's `8.0.0-pre.2`, sqlx's `-alpha.0`
+            // left in the manifest: promoted to the final as before), and `dev` alone.
             let tagsItsCounters =
                 version.prerelease.count == 2 && version.prerelease[1].number != nil
+                && version.prerelease[0] == .alphanumeric("dev") && history.taken(version) == nil
                 && history.releases.contains {
                     $0.version.prerelease.count == 2 && $0.version.prerelease[0] == version.prerelease[0]
                         && $0.version.prerelease[1].number != nil
