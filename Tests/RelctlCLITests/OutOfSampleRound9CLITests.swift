@@ -297,6 +297,13 @@ struct OutOfSampleRound9CLITests {
         #expect(initialized.status == 0, "\(initialized)")
         let config = try String(contentsOf: repo.url.appendingPathComponent("relctl.toml"), encoding: .utf8)
         #expect(config.contains("name = \"lexical\""), "\(config)")
+        // In a subfolder the folder names it (formatjs' `packages/react-intl`, tagged
+        // `react-intl@10.1.13`): the repository's name would read another tag series.
+        try Self.commit(repo, "chore: a package", day: 2, files: ["packages/react-intl/BUILD.bazel": "# bazel\n"])
+        let folder = repo.url.appendingPathComponent("packages/react-intl")
+        #expect(try relctl(["init", "--quiet"], in: folder).status == 0)
+        let inFolder = try String(contentsOf: folder.appendingPathComponent("relctl.toml"), encoding: .utf8)
+        #expect(inFolder.contains("name = \"react-intl\""), "\(inFolder)")
 
         let typos = try GitRepository()
         try Self.commit(

@@ -624,7 +624,10 @@ public enum StarterConfig {
     /// members (a root package listing itself as `.` among them) cannot lead back here: the walk
     /// over members is one level deep by construction.
     package static func package(root: URL, detected: [String], repository: String? = nil) -> Findings {
-        var found = Findings(name: projectName(root: root, detected: detected, repository: repository))
+        // The repository names the project at its top only: in a subfolder (formatjs'
+        // `packages/react-intl`, tagged `react-intl@10.1.13`) the folder's name is the package's.
+        let atTop = FileSystem.exists(root.appendingPathComponent(".git"))
+        var found = Findings(name: projectName(root: root, detected: detected, repository: atTop ? repository : nil))
         if detected.contains("Cargo.toml") { cargo(root: root, into: &found) }
         if detected.contains("package.json") { npm(root: root, into: &found) }
         if detected.contains("pyproject.toml") { python(root: root, into: &found) }
