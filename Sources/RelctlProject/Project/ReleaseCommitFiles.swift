@@ -151,16 +151,33 @@ package enum ReleaseCommitFiles {
             let regex = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
         else { return true }
         for release in releases {
-            guard let result = try? await git.runUnchecked(["show", "\(release.commit):\(prefix)\(entry.path)"]),
-                result.succeeded, result.stdout.count <= RegexManifestReader.sizeLimit
-            else { continue }
-            let text = result.stdoutText
-            guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                let range = Range(match.range(withName: "version"), in: text)
-            else { return false }
-            if text[range] != release.version.description { return false }
+            switch await versionText(of: entry.path, at: release.commit, prefix: prefix, regex: regex, git: git) {
+            case .absent: continue
+            case .found(let text) where text == release.version.description: continue
+            default: return false
+            }
         }
         return true
+    }
+
+    /// What a file held at a commit, read by a `regex` entry's pattern.
+    enum HeldText: Equatable {
+        case absent, unmatched, found(String)
+    }
+
+    /// The version text `regex` reads in `path` (from the project's folder, `prefix` its place
+    /// from the top) at `commit`: `git show COMMIT:PATH`, at most the regex reader's size limit.
+    static func versionText(
+        of path: String, at commit: String, prefix: String, regex: NSRegularExpression, git: Git
+    ) async -> HeldText {
+        guard let result = try? await git.runUnchecked(["show", "\(commit):\(prefix)\(path)"]), result.succeeded,
+            result.stdout.count <= RegexManifestReader.sizeLimit
+        else { return .absent }
+        let text = result.stdoutText
+        guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let range = Range(match.range(withName: "version"), in: text)
+        else { return .unmatched }
+        return .found(String(text[range]))
     }
 
     /// How to read `path` whose `line` holds `version`: the kind its name gives (package.json,

@@ -153,13 +153,10 @@ public enum StarterConfig {
                 let regex = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
             else { continue }
             for release in finals {
-                guard let result = try? await git.runUnchecked(["show", "\(release.commit)^:\(prefix)\(entry.path)"]),
-                    result.succeeded
-                else { continue }
-                let text = result.stdoutText
-                guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                    let range = Range(match.range(withName: "version"), in: text),
-                    let before = try? SemanticVersion(parsing: String(text[range]))
+                guard
+                    case .found(let text) = await ReleaseCommitFiles.versionText(
+                        of: entry.path, at: release.commit + "^", prefix: prefix, regex: regex, git: git),
+                    let before = try? SemanticVersion(parsing: text)
                 else { continue }
                 if before.isDevelopmentMarker, before.final > release.version {
                     dropped.append(entry.path)
