@@ -217,7 +217,8 @@ struct HostileLeftoversCLITests {
             let bin = hidden.appendingPathComponent("bin")
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
             let binary = bin.appendingPathComponent("relctl")
-            try FileManager.default.copyItem(at: relctlBinary, to: binary)
+            // A child copies it: a copy this process wrote could be busy to exec (`writeExecutable`).
+            try #require(try run("/bin/cp", [relctlBinary.path, binary.path]).status == 0)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.path)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: hidden.path)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)

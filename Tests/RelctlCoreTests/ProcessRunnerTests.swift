@@ -39,8 +39,7 @@ struct ProcessRunnerTests {
             try FileManager.default.createDirectory(
                 at: second.appendingPathComponent("tool"), withIntermediateDirectories: true)
             let real = third.appendingPathComponent("tool")
-            try Data("#!/bin/sh\necho \"right $1\"\n".utf8).write(to: real)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: real.path)
+            try writeExecutable("#!/bin/sh\necho \"right $1\"\n", to: real)
             let path = [first, second, third].map(\.path).joined(separator: ":") + ":/usr/bin:/bin"
             #expect(ProcessRunner.searchPath(for: "tool", path: path)?.path == real.path)
             #expect(ProcessRunner.searchPath(for: "tool", path: "relative:" + path) == nil)

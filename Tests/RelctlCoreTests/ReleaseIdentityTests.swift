@@ -62,8 +62,7 @@ struct ReleaseIdentityTests {
         let wrappers = try TemporaryDirectory()
         let log = wrappers.url.appendingPathComponent("calls")
         let git = wrappers.url.appendingPathComponent("git")
-        try Data("#!/bin/sh\necho \"$*\" >> '\(log.path)'\nexec /usr/bin/git \"$@\"\n".utf8).write(to: git)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: git.path)
+        try writeExecutable("#!/bin/sh\necho \"$*\" >> '\(log.path)'\nexec /usr/bin/git \"$@\"\n", to: git)
         let (config, context) = try load(repository.url, environment: ["PATH": wrappers.url.path + ":/usr/bin:/bin"])
         func calls() throws -> [String] {
             defer { try? FileManager.default.removeItem(at: log) }

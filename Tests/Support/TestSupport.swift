@@ -22,13 +22,13 @@ public struct TemporaryDirectory: Sendable {
 
     public var path: String { url.path }
 
-    /// Writes a file (creating folders), returning its URL.
+    /// Writes a file (creating folders), returning its URL. An executable is written by a child
+    /// (`writeExecutable`), so relctl's children can run it at once.
     @discardableResult
     public func write(_ relativePath: String, _ contents: String, executable: Bool = false) throws -> URL {
         let file = url.appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: file)
-        if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path) }
+        if executable { try writeExecutable(contents, to: file) } else { try Data(contents.utf8).write(to: file) }
         return file
     }
 
@@ -62,6 +62,22 @@ public struct RunResult: Sendable, CustomStringConvertible {
     public var stdout: String
     public var stderr: String
     public var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+}
+
+/// Writes a script that a child may run the next instant. A file this process writes itself can
+/// refuse to run (ETXTBSY, "text file busy") while any child forked during the write still holds
+/// the writing descriptor, until that child's own exec: under load that window is long, and
+/// relctl's runner (through `env`) reports it as exit 126, not as a retry. The bytes go to a
+/// sibling file first and a child `cp` writes the script itself: no process of ours ever holds
+/// the script open for writing.
+public func writeExecutable(_ contents: String, to file: URL) throws {
+    let source = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).source")
+    try Data(contents.utf8).write(to: source)
+    defer { try? FileManager.default.removeItem(at: source) }
+    try? FileManager.default.removeItem(at: file)
+    let copied = try run("/bin/cp", [source.path, file.path])
+    guard copied.status == 0 else { throw TestFailure("cp \(file.path): \(copied.stderr)") }
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
 }
 
 /// Runs any program (searched on PATH) and captures its output. A program not on PATH, or a
