@@ -552,7 +552,9 @@ public enum StarterConfig {
         within range: VersionRange? = nil
     ) -> Findings {
         var found = package(root: root, detected: detected, repository: repository)
-        let history = TagHistory(tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected))
+        let history = TagHistory(
+            tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected),
+            ownsBareTags: FileSystem.exists(root.appendingPathComponent(".git")))
         (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
         keepApplicationLine(&found, root: root, tags: tags.map(\.name))
         if let series = ownSeries(of: found, root: root, tags: tags.map(\.name)) {

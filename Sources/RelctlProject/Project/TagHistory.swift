@@ -52,8 +52,16 @@ package struct TagHistory {
         self.init(tags: tags.map { GitTag(name: $0, commit: nil, date: 0) }, project: project, aliases: aliases)
     }
 
-    /// The same, with when each tag was made: the most recent releases decide.
-    package init(tags: [GitTag], project: String, aliases: [String] = []) {
+    /// How many bare releases, over more than `movedOnAfter`, leave a repository's own project
+    /// behind its old named tags (`ownsBareTags`).
+    package static let ownMovedOnAfter = 3
+
+    /// The same, with when each tag was made: the most recent releases decide. `ownsBareTags`:
+    /// the project is the repository's own (init at its top), so its bare tags are its releases
+    /// too, not an application's beside it: jmoiron/sqlx's `sqlx-v1.0` and `sqlx-v1.1` of 2014-15,
+    /// then eight `v1.2.0` … `v1.4.0` over six years; a named series the bare releases left
+    /// `ownMovedOnAfter` times over more than `movedOnAfter` votes with them.
+    package init(tags: [GitTag], project: String, aliases: [String] = [], ownsBareTags: Bool = false) {
         let names = [project] + aliases.filter { $0 != project && !$0.isEmpty }
         var releases = tags.compactMap { tag in
             names.lazy.compactMap { Self.release(in: tag.name, project: $0) }.first.map { release in
@@ -100,10 +108,12 @@ package struct TagHistory {
         }
         // Named tags the history has moved on from vote with the rest: yargs' two `yargs-v16.2.1`
         // of 2021, followed by more than `staleAfter` bare `v17.0.0` … releases.
-        if let newestNamed = named.map(\.date).max(), newestNamed > 0,
-            releases.count(where: { Self.isGeneric($0.prefix) && $0.date > newestNamed }) >= Self.staleAfter
-        {
-            candidates = releases
+        if let newestNamed = named.map(\.date).max(), newestNamed > 0 {
+            let bareAfter = releases.filter { Self.isGeneric($0.prefix) && $0.date > newestNamed }
+            let leftBehind =
+                ownsBareTags && bareAfter.count >= Self.ownMovedOnAfter
+                && (bareAfter.map(\.date).max() ?? 0) - newestNamed > Self.movedOnAfter
+            if bareAfter.count >= Self.staleAfter || leftBehind { candidates = releases }
         }
         let byRecency = candidates.sorted {
             if $0.date != $1.date { return $0.date > $1.date }
