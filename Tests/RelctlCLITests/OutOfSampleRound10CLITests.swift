@@ -51,4 +51,42 @@ struct OutOfSampleRound10CLITests {
         let config = try repo.directory.read("relctl.toml")
         #expect(config.contains("tag-format = \"{project}-v{version}\""), "\(config)")
     }
+
+    /// TanStack form: changesets' `fixed` group releases `@tanstack/form-core` with every release of
+    /// its group, changes or not (ten points with no commit of its own, 4 of 10); init read the
+    /// changesets but not the group. It writes `[[workspace.group]]` now, and form-core follows
+    /// its group's fix; a package outside the group (devtools) does not.
+    @Test func changesetsFixedGroupsAreWorkspaceGroups() throws {
+        let repo = try GitRepository()
+        let manifest = { (name: String, version: String) in
+            "{\n  \"name\": \"@acme/\(name)\",\n  \"version\": \"\(version)\"\n}\n"
+        }
+        try repo.commit(
+            "chore: release",
+            files: [
+                "package.json": "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+                ".changeset/config.json": """
+                    {"fixed": [["@acme/form-*", "@acme/react-form"]], "linked": [], "ignore": []}
+                    """,
+                "packages/form-core/package.json": manifest("form-core", "1.2.0"),
+                "packages/form-core/index.js": "core\n",
+                "packages/react-form/package.json": manifest("react-form", "1.2.0"),
+                "packages/react-form/index.js": "react\n",
+                "packages/devtools/package.json": manifest("devtools", "0.3.0"),
+                "packages/devtools/index.js": "devtools\n",
+            ], date: "2026-01-01T10:00:00Z")
+        for tag in ["@acme/form-core@1.2.0", "@acme/react-form@1.2.0", "@acme/devtools@0.3.0"] { try repo.git("tag", tag) }
+        try repo.commit("fix(react-form): keep the field's id", files: ["packages/react-form/index.js": "react 2\n"], date: "2026-01-02T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("[[workspace.group]]\nname = \"form-core\"\nmembers = [\"form-core\", \"react-form\"]"), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let members = try #require(try BacktestFindingsCLITests.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        let rows = Dictionary(uniqueKeysWithValues: members.map { ($0["name"] as? String ?? "", $0) })
+        #expect(rows["form-core"]?["next"] as? String == "1.2.1" && rows["form-core"]?["reason"] as? String == "group", "\(plan)")
+        #expect(rows["react-form"]?["next"] as? String == "1.2.1", "\(plan)")
+        #expect(rows["devtools"]?["next"] is NSNull, "\(plan)")
+    }
 }

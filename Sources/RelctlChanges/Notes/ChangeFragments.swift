@@ -264,7 +264,7 @@ package struct ChangeFragments: Sendable, Equatable {
     }
 
     /// Whether a package name matches a changesets pattern (`@tiptap/*`: `*` any text).
-    static func matches(_ name: String, _ pattern: String) -> Bool {
+    package static func matches(_ name: String, _ pattern: String) -> Bool {
         guard pattern.contains("*") else { return name == pattern }
         let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
         var rest = name[...]

@@ -275,6 +275,14 @@ public enum StarterConfig {
         package var leftOut: [String] = []
         /// Private members not listed because a published member has their name, and why.
         package var notListed: [String] = []
+        /// `[[workspace.group]]`s: changesets' `fixed` groups, by member name.
+        package var groups: [(name: String, members: [String])] = []
+
+        package static func == (lhs: WorkspaceOffer, rhs: WorkspaceOffer) -> Bool {
+            (lhs.members, lhs.active, lhs.tagFormat, lhs.reason) == (rhs.members, rhs.active, rhs.tagFormat, rhs.reason)
+                && (lhs.tagFormats, lhs.leftOut, lhs.notListed) == (rhs.tagFormats, rhs.leftOut, rhs.notListed)
+                && lhs.groups.map { [$0.name] + $0.members } == rhs.groups.map { [$0.name] + $0.members }
+        }
 
         package struct TagFormatEntry: Equatable {
             package var name: String
@@ -512,6 +520,16 @@ public enum StarterConfig {
             for entry in offer.tagFormats {
                 text += "\(tomlKey(entry.name)) = \(QuotedString.basic(entry.format))\n"
             }
+        }
+        for group in offer.groups {
+            text += """
+
+                # changesets' `fixed` group (.changeset/config.json): released together, one version.
+                [[workspace.group]]
+                name = \(QuotedString.basic(group.name))
+                members = [\(group.members.map(QuotedString.basic).joined(separator: ", "))]
+
+                """
         }
         if !versioning.isEmpty { text += "\n" + versioning.rendered }
         if !versioning.memberMaintenance.isEmpty {
@@ -1138,6 +1156,7 @@ public enum StarterConfig {
             var named: Set<String> = []
             offer.tagFormats.removeAll { !named.insert($0.name).inserted }
             unlistPrivateNamesakes(&offer, members: members, root: root)
+            offer.groups = changesetsFixedGroups(root: root, members: members, listed: offer.members)
             return offer
         }
         let versions = Set(members.compactMap(\.version))
@@ -1161,6 +1180,42 @@ public enum StarterConfig {
             reason: tags.isEmpty
                 ? "the members hold one version: released in lockstep, as this file does"
                 : "the tags are one series for the whole repository, as this file releases it")
+    }
+
+    /// changesets' `fixed` groups (`.changeset/config.json`: `"fixed": [["@tanstack/form-core",
+    /// "@tanstack/react-form", …]]`, a `*` matching any text): packages changesets always releases
+    /// together with one version, which is what a `[[workspace.group]]` does. TanStack form's
+    /// `form-core` was released ten times with its group and no change of its own. Each group of
+    /// at least two listed members, named after its first; a member already in a group is not
+    /// put in a second (`plan` would refuse it). changesets' `linked` groups share only a
+    /// level, not releases: not groups (ChangeFragments reads them).
+    static func changesetsFixedGroups(
+        root: URL, members: [DiscoveredMember], listed: [String]
+    ) -> [(name: String, members: [String])] {
+        guard let file = try? ProjectFile.open(".changeset/config.json", in: root), file.isRegularFile,
+            case .whole(let data)? = file.data(limit: 1 << 20),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let fixed = object["fixed"] as? [[String]]
+        else { return [] }
+        let listedFolders = Set(WorkspaceMembers.folders(matching: listed, root: root))
+        let candidates = members.filter { listedFolders.contains($0.folder) }
+        var taken: Set<String> = []
+        var groups: [(name: String, members: [String])] = []
+        for patterns in fixed {
+            var names: [String] = []
+            for pattern in patterns {
+                for member in candidates
+                where ChangeFragments.matches(member.packageName ?? member.name, pattern) && !taken.contains(member.name)
+                    && !names.contains(member.name)
+                {
+                    names.append(member.name)
+                }
+            }
+            guard names.count >= 2 else { continue }
+            taken.formUnion(names)
+            groups.append((names[0], names))
+        }
+        return groups
     }
 
     /// Two members of one name would share their tags, and `plan` refuses them: pnpm's Rust
