@@ -55,7 +55,9 @@ struct OutOfSampleRound10CLITests {
     /// TanStack form: changesets' `fixed` group releases `@tanstack/form-core` with every release of
     /// its group, changes or not (ten points with no commit of its own, 4 of 10); init read the
     /// changesets but not the group. It writes `[[workspace.group]]` now, and form-core follows
-    /// its group's fix; a package outside the group (devtools) does not.
+    /// its group's fix; a package outside the group (devtools) does not, nor does a package of
+    /// the group that is never tagged (biome's platform packages): its commits would size the
+    /// group's release.
     @Test func changesetsFixedGroupsAreWorkspaceGroups() throws {
         let repo = try GitRepository()
         let manifest = { (name: String, version: String) in
@@ -74,9 +76,12 @@ struct OutOfSampleRound10CLITests {
                 "packages/react-form/index.js": "react\n",
                 "packages/devtools/package.json": manifest("devtools", "0.3.0"),
                 "packages/devtools/index.js": "devtools\n",
+                "packages/form-linux/package.json": manifest("form-linux", "0.0.0"),
+                "packages/form-linux/index.js": "linux\n",
             ], date: "2026-01-01T10:00:00Z")
         for tag in ["@acme/form-core@1.2.0", "@acme/react-form@1.2.0", "@acme/devtools@0.3.0"] { try repo.git("tag", tag) }
         try repo.commit("fix(react-form): keep the field's id", files: ["packages/react-form/index.js": "react 2\n"], date: "2026-01-02T10:00:00Z")
+        try repo.commit("feat(form-linux): a new binary", files: ["packages/form-linux/index.js": "linux 2\n"], date: "2026-01-03T10:00:00Z")
         let initialised = try relctl(["init", "--quiet"], in: repo.url)
         #expect(initialised.status == 0, "\(initialised)")
         let config = try repo.directory.read("relctl.toml")

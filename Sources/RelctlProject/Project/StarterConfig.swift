@@ -1156,7 +1156,9 @@ public enum StarterConfig {
             var named: Set<String> = []
             offer.tagFormats.removeAll { !named.insert($0.name).inserted }
             unlistPrivateNamesakes(&offer, members: members, root: root)
-            offer.groups = changesetsFixedGroups(root: root, members: members, listed: offer.members)
+            offer.groups = changesetsFixedGroups(
+                root: root, members: members, listed: offer.members,
+                released: releasedFolders(members, format: series.format, exceptions: series.exceptions, tags: tags))
             return offer
         }
         let versions = Set(members.compactMap(\.version))
@@ -1187,10 +1189,12 @@ public enum StarterConfig {
     /// together with one version, which is what a `[[workspace.group]]` does. TanStack form's
     /// `form-core` was released ten times with its group and no change of its own. Each group of
     /// at least two listed members, named after its first; a member already in a group is not
-    /// put in a second (`plan` would refuse it). changesets' `linked` groups share only a
-    /// level, not releases: not groups (ChangeFragments reads them).
+    /// put in a second (`plan` would refuse it). Only members with a tag of their own: biome's
+    /// fixed group holds its eleven platform packages, published but never tagged, whose commits
+    /// would size the group's release (every release a minor). changesets' `linked` groups share
+    /// only a level, not releases: not groups (ChangeFragments reads them).
     static func changesetsFixedGroups(
-        root: URL, members: [DiscoveredMember], listed: [String]
+        root: URL, members: [DiscoveredMember], listed: [String], released: Set<String>
     ) -> [(name: String, members: [String])] {
         guard let file = try? ProjectFile.open(".changeset/config.json", in: root), file.isRegularFile,
             case .whole(let data)? = file.data(limit: 1 << 20),
@@ -1198,7 +1202,7 @@ public enum StarterConfig {
             let fixed = object["fixed"] as? [[String]]
         else { return [] }
         let listedFolders = Set(WorkspaceMembers.folders(matching: listed, root: root))
-        let candidates = members.filter { listedFolders.contains($0.folder) }
+        let candidates = members.filter { listedFolders.contains($0.folder) && released.contains($0.folder) }
         var taken: Set<String> = []
         var groups: [(name: String, members: [String])] = []
         for patterns in fixed {
