@@ -94,4 +94,48 @@ struct OutOfSampleRound10CLITests {
         #expect(rows["react-form"]?["next"] as? String == "1.2.1", "\(plan)")
         #expect(rows["devtools"]?["next"] is NSNull, "\(plan)")
     }
+
+    /// traefik's chart keeps a `v39.0` line whose releases are patches, features backported
+    /// included: `plan` refused each `feat` there (exit 1, 8 of its 10 points). A line whose
+    /// earlier release already shipped a feature inside its range gets `keep-in-range = true` from
+    /// init, and bump proposes the patch, saying which commit asked for more.
+    @Test func aMaintenanceLineThatShipsFeaturesAsPatchesKeepsItsRange() throws {
+        let repo = try GitRepository()
+        let chart = { (version: String) in "apiVersion: v2\nname: app\nversion: \(version)\n" }
+        try repo.commit("feat: the chart", files: ["Chart.yaml": chart("3.0.0"), "values.yaml": "a: 1\n"], date: "2026-01-01T10:00:00Z")
+        try repo.git("tag", "v3.0.0")
+        try repo.git("checkout", "-q", "-b", "v3.0")
+        try repo.commit("feat(deployment): support templating for podLabels", files: ["values.yaml": "a: 2\n"], date: "2026-01-02T10:00:00Z")
+        try repo.commit("chore(release): publish 3.0.1", files: ["Chart.yaml": chart("3.0.1")], date: "2026-01-03T10:00:00Z")
+        try repo.git("tag", "v3.0.1")
+        try repo.git("checkout", "-q", "main")
+        try repo.commit("feat!: values renamed", files: ["values.yaml": "b: 1\n"], date: "2026-01-04T10:00:00Z")
+        try repo.commit("chore(release): publish 4.0.0", files: ["Chart.yaml": chart("4.0.0")], date: "2026-01-05T10:00:00Z")
+        try repo.git("tag", "v4.0.0")
+        try repo.git("checkout", "-q", "v3.0")
+        try repo.commit("feat: allow IBM cloud values", files: ["values.yaml": "a: 3\n"], date: "2026-01-06T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = try repo.directory.read("relctl.toml")
+        #expect(config.contains("range = \"3.0.x\"\nkeep-in-range = true   # v3.0.1 shipped a minor's changes inside 3.0.x on this line"), "\(config)")
+        try repo.commit("chore: relctl", files: ["relctl.toml": config], date: "2026-01-07T10:00:00Z")
+        let bump = try relctl(["bump"], in: repo.url)
+        #expect(bump.status == 0 && bump.stdout == "3.0.2\n", "\(bump)")
+        #expect(bump.stderr.contains("calls for a minor, which would leave 3.0.x on `v3.0`: a patch inside the range (keep-in-range)"), "\(bump)")
+        // Without the key the line refuses the feature, as before.
+        try repo.directory.write("relctl.toml", config.replacingOccurrences(of: "keep-in-range = true", with: "# kept out"))
+        let refused = try relctl(["bump"], in: repo.url)
+        #expect(refused.status == 1 && refused.stderr.contains("releases within 3.0.x, but commit"), "\(refused)")
+    }
+
+    /// The key belongs to a maintenance line: on a prerelease line it is refused, naming it.
+    @Test func keepInRangeOnAPrereleaseLineIsRefused() throws {
+        let repo = try GitRepository()
+        try repo.commit(
+            "feat: start",
+            files: ["relctl.toml": "[project]\nname = \"demo\"\n\n[[branch]]\nname = \"next\"\nprerelease = \"rc\"\nkeep-in-range = true\n"])
+        let check = try relctl(["bump"], in: repo.url)
+        #expect(check.status == 2, "\(check)")
+        #expect(check.stderr.contains("`keep-in-range` is for a maintenance line (`range`)"), "\(check)")
+    }
 }

@@ -126,9 +126,26 @@ public struct VersionBump: Sendable, Equatable {
                     break
                 }
             }
+            // `keep-in-range`: the line ships what its commits call for inside the range (traefik's
+            // chart backports a `feat` to v39.0 as 39.0.x), and says which commit asked for more.
+            var kept: String?
+            if rule?.keepsInRange == true, let last, !range.contains(next), !last.version.isPrerelease {
+                for lower in [Level.minor, .patch] where lower < level {
+                    let inside = Self.next(after: last.version, level: lower)
+                    guard range.contains(inside) else { continue }
+                    let asking = collector.raisingCommit(at: level).map {
+                        "commit \($0.name.prefix(12)) (\(Console.printable($0.subject))) calls for a \(level.rawValue)"
+                    }
+                    kept =
+                        "\(asking ?? "the changes call for a \(level.rawValue)"), which would leave \(range) on `\(rule?.name ?? "")`: a \(lower.rawValue) inside the range (keep-in-range)"
+                    (next, level) = (inside, lower)
+                    break
+                }
+            }
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next,
                 level: last?.version.isPrerelease == true ? .prerelease : level, commitCount: commitCount)
+            if let kept { bump.notes.append(kept) }
             if !range.contains(next), let raising = collector.raisingCommit(at: level) {
                 throw VersionBumpError.leavesRange(
                     branch: rule?.name ?? "", range: range.description, version: next.description,

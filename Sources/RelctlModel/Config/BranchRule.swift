@@ -28,15 +28,21 @@ package struct BranchRule: Sendable, Equatable, CustomStringConvertible {
     /// A prerelease line's first counter: 1 (`-rc.1`), or 0 where the tool keeping the line
     /// starts there (changesets' pre mode: `-rc.0`).
     package var firstCounter = 1
+    /// `keep-in-range = true`: on this maintenance line a change calling for more than the range
+    /// allows (a `feat` on `39.0.x`) ships as the highest step inside it, as traefik's chart
+    /// backports features as patches; without it such a commit is refused (exit 1).
+    package var keepsInRange = false
 
     package init(
-        name: String, line: Line, configLine: Int? = nil, members: [String]? = nil, firstCounter: Int = 1
+        name: String, line: Line, configLine: Int? = nil, members: [String]? = nil, firstCounter: Int = 1,
+        keepsInRange: Bool = false
     ) {
         self.name = name
         self.line = line
         self.configLine = configLine
         self.members = members
         self.firstCounter = firstCounter
+        self.keepsInRange = keepsInRange
     }
 
     /// Whether the rule serves the workspace member named `member`.

@@ -548,8 +548,14 @@ public enum ConfigLoader {
         if let members, members.isEmpty || members.contains(where: \.isEmpty) {
             table.report("members", "`members` names the workspace members the rule serves; leave it out for every member")
         }
+        let keepsInRange = table.bool("keep-in-range") ?? false
+        if keepsInRange, case .prerelease? = line {
+            table.report(
+                "keep-in-range",
+                "`keep-in-range` is for a maintenance line (`range`); a prerelease line has no range to keep")
+        }
         guard let name, !name.isEmpty, let line else { return nil }
-        return BranchRule(name: name, line: line, configLine: table.line, members: members)
+        return BranchRule(name: name, line: line, configLine: table.line, members: members, keepsInRange: keepsInRange)
     }
 
     private static func readCI(_ table: TableReader) -> CISettings {

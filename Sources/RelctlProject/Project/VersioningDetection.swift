@@ -16,6 +16,9 @@ package struct VersioningFindings: Equatable, Sendable {
     /// The checked-out branch is a maintenance line (axios' `v0.x` while 1.x ships from `main`):
     /// the `[[branch]]` range init writes for it (docs/branches.md).
     package var maintenance: (branch: String, range: VersionRange, why: String)?
+    /// Why the maintenance line keeps in its range what its commits call beyond it
+    /// (`keep-in-range = true`): a release of the line already did.
+    package var keepsInRange: String?
     /// A workspace's members on the maintenance branch init ran on, one entry a range: vite's
     /// `v6.2` is a 6.2.x line of `vite` only, its plugins release from `main`.
     package var memberMaintenance: [MemberLine] = []
@@ -40,7 +43,7 @@ package struct VersioningFindings: Equatable, Sendable {
             && a.cadence?.kind == b.cadence?.kind && a.cadence?.why == b.cadence?.why
             && a.maintenance?.branch == b.maintenance?.branch && a.maintenance?.range == b.maintenance?.range
             && a.maintenance?.why == b.maintenance?.why && a.memberMaintenance == b.memberMaintenance
-            && a.mainLine == b.mainLine
+            && a.mainLine == b.mainLine && a.keepsInRange == b.keepsInRange
     }
 
     /// The branch init ran on when it is a maintenance line of the project or of some members.
@@ -60,7 +63,9 @@ package struct VersioningFindings: Equatable, Sendable {
     package var renderedBranch: String {
         var text = ""
         if let maintenance {
-            text += "# \(maintenance.why) (docs/branches.md).\n[[branch]]\nname = \(QuotedString.basic(maintenance.branch))\nrange = \(QuotedString.basic(maintenance.range.description))\n\n"
+            text += "# \(maintenance.why) (docs/branches.md).\n[[branch]]\nname = \(QuotedString.basic(maintenance.branch))\nrange = \(QuotedString.basic(maintenance.range.description))\n"
+            if let keepsInRange { text += "keep-in-range = true   # \(keepsInRange)\n" }
+            text += "\n"
         }
         for line in memberMaintenance {
             text += "# \(line.why) (docs/branches.md).\n[[branch]]\nname = \(QuotedString.basic(line.branch))\nrange = \(QuotedString.basic(line.range.description))\n"
@@ -154,8 +159,33 @@ package enum VersioningDetection {
             // A maintenance line takes the steps its range allows, not the main line's cadence.
             if found.maintenance != nil, found.cadence?.kind != .yearCounter { found.cadence = nil }
             if found.maintenance != nil { found.mainLine = nil }
+            if let line = found.maintenance {
+                found.keepsInRange = await keepsInRange(line.range, finals: finals, unmerged: unmerged, history: history, git: git)
+            }
         }
         return found
+    }
+
+    /// How many of a maintenance line's newest releases are read for `keepsInRange`.
+    package static let keptReleases = 6
+
+    /// Whether a maintenance line already shipped, inside its range, changes that called for
+    /// more (traefik's chart released 39.0.1 from a `feat(deployment): …` on `v39.0`; libc 0.2.x
+    /// its `feat`s): then the line keeps its range (`keep-in-range = true`), and `bump` proposes
+    /// the step inside it instead of refusing. The line's own releases only (on this branch),
+    /// up to `keptReleases`; nil when none did so.
+    static func keepsInRange(
+        _ range: VersionRange, finals: [ReleaseHistory.Release], unmerged: Set<String>, history: ReleaseHistory,
+        git: Git
+    ) async -> String? {
+        let line = Array(finals.filter { range.contains($0.version) && !unmerged.contains($0.tag) }.prefix(keptReleases + 1))
+        for (newer, older) in zip(line, line.dropFirst()) {
+            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git),
+                !range.contains(VersionBump.next(after: older.version, level: level))
+            else { continue }
+            return "\(newer.tag) shipped a \(level.rawValue)'s changes inside \(range) on this line"
+        }
+        return nil
     }
 
     /// The checked-out branch when releases are made from it though it is neither `main` nor
