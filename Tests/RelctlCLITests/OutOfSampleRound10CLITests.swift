@@ -138,4 +138,48 @@ struct OutOfSampleRound10CLITests {
         #expect(check.status == 2, "\(check)")
         #expect(check.stderr.contains("`keep-in-range` is for a maintenance line (`range`)"), "\(check)")
     }
+
+    /// keystone: `@keystone-6/auth` names `@keystone-6/core` `^5.0.0` as a peer; changesets released
+    /// core 6.0.0 and auth 8.0.0 with it (a peer leaving its range is a major of the dependent in
+    /// changesets), where relctl proposed auth's patch. Under `fragments = "changesets"` relctl
+    /// follows changesets' rule; `bumpVersionsWithWorkspaceProtocolOnly` (sveltejs/kit) keeps a
+    /// plain range out of it, and the dependent gets relctl's own patch.
+    @Test func aPeerLeavingItsRangeIsAMajorOfTheDependentUnderChangesets() throws {
+        func plan(_ options: String) throws -> [String: [String: Any]] {
+            let repo = try GitRepository()
+            let manifest = { (name: String, version: String, peers: String) in
+                "{\n  \"name\": \"@acme/\(name)\",\n  \"version\": \"\(version)\"\(peers)\n}\n"
+            }
+            try repo.commit(
+                "chore: release",
+                files: [
+                    "package.json": "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+                    ".changeset/config.json": "{\"linked\": [], \(options)}\n",
+                    "packages/core/package.json": manifest("core", "5.0.0", ""),
+                    "packages/core/index.js": "core\n",
+                    "packages/auth/package.json": manifest(
+                        "auth", "7.0.3", ",\n  \"peerDependencies\": {\"@acme/core\": \"^5.0.0\"}"),
+                    "packages/auth/index.js": "auth\n",
+                ], date: "2026-01-01T10:00:00Z")
+            for tag in ["@acme/core@5.0.0", "@acme/auth@7.0.3"] { try repo.git("tag", tag) }
+            try repo.commit(
+                "Remove deprecated exports",
+                files: [
+                    "packages/core/index.js": "core 6\n",
+                    ".changeset/remove-exports.md": "---\n\"@acme/core\": major\n---\n\nRemove deprecated exports.\n",
+                ], date: "2026-01-02T10:00:00Z")
+            let initialised = try relctl(["init", "--quiet"], in: repo.url)
+            #expect(initialised.status == 0, "\(initialised)")
+            let planned = try relctl(["plan", "--json"], in: repo.url)
+            #expect(planned.status == 0, "\(planned)")
+            let members = try #require(try BacktestFindingsCLITests.field(planned.stdout, "members") as? [[String: Any]], "\(planned)")
+            return Dictionary(uniqueKeysWithValues: members.map { ($0["name"] as? String ?? "", $0) })
+        }
+        let outOfRange = try plan(#""___experimentalUnsafeOptions_WILL_CHANGE_IN_PATCH": {"onlyUpdatePeerDependentsWhenOutOfRange": true}"#)
+        #expect(outOfRange["core"]?["next"] as? String == "6.0.0")
+        #expect(outOfRange["auth"]?["next"] as? String == "8.0.0" && outOfRange["auth"]?["reason"] as? String == "dependency")
+        let workspaceOnly = try plan(#""bumpVersionsWithWorkspaceProtocolOnly": true"#)
+        #expect(workspaceOnly["core"]?["next"] as? String == "6.0.0")
+        #expect(workspaceOnly["auth"]?["next"] as? String == "7.0.4", "relctl's own rule: a patch with the range raised")
+    }
 }

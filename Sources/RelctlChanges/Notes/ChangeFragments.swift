@@ -224,7 +224,7 @@ package struct ChangeFragments: Sendable, Equatable {
 
     /// A JSON object file of `.changeset/` (`config.json`, `pre.json`) under `fragments =
     /// "changesets"`, read through the project's confined reader, at most 1 MiB; nil otherwise.
-    static func changesetsJSON(_ name: String, config: RelctlConfig) -> [String: Any]? {
+    package static func changesetsJSON(_ name: String, config: RelctlConfig) -> [String: Any]? {
         guard config.versioning.fragments == .changesets,
             let (top, _) = try? changesetFolder(root: config.root, repository: config.repositoryRoot),
             let file = try? ProjectFile.open(".changeset/" + name, in: top, what: "changesets' " + name),

@@ -123,6 +123,10 @@ package enum VersionPlan {
         let dependencies = try WorkspaceDependencies.read(members)
         _ = try WorkspaceDependencies.order(members.map(\.name), along: dependencies, config: config.path)
         WorkspaceDependencies.raise(&plans, along: dependencies, groups: workspace.groups)
+        if let options = ChangeFragments.changesetsJSON("config.json", config: config) {
+            WorkspaceDependencies.raiseChangesetsPeers(
+                &plans, along: dependencies, groups: workspace.groups, options: options)
+        }
         for index in plans.indices {
             plans[index].dependents = dependencies.filter { $0.dependency == plans[index].name }
         }

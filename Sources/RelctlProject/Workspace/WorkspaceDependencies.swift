@@ -1,5 +1,6 @@
 import Foundation
 import RelctlBasics
+import RelctlChanges
 import RelctlModel
 
 /// One member's dependency on another, as its manifest states it.
@@ -20,6 +21,8 @@ package struct WorkspaceDependency: Sendable, Equatable {
     package var requirementFile: URL?
     /// The dependency's package name there (Cargo crate or npm package).
     package var package: String
+    /// The range the dependent's manifest gives (npm: `^5.0.0`, `workspace:^`); nil elsewhere.
+    package var range: String? = nil
 
     /// Whether a release of the dependency raises the dependent and orders the two.
     package var counts: Bool { kind != .dev }
@@ -69,11 +72,11 @@ package enum WorkspaceDependencies {
         var found: [WorkspaceDependency] = []
         func add(
             _ dependent: Int, _ dependency: Int, _ ecosystem: WorkspaceDependency.Ecosystem,
-            _ kind: WorkspaceDependency.Kind, file: URL?, package: String
+            _ kind: WorkspaceDependency.Kind, file: URL?, package: String, range: String? = nil
         ) {
             let edge = WorkspaceDependency(
                 dependent: members[dependent].name, dependency: members[dependency].name, ecosystem: ecosystem,
-                kind: kind, requirementFile: file?.standardizedFileURL, package: package)
+                kind: kind, requirementFile: file?.standardizedFileURL, package: package, range: range)
             if !found.contains(edge) { found.append(edge) }
         }
         var workspaceRoots: [String: (URL, TOMLDocument)?] = [:]
@@ -126,7 +129,7 @@ package enum WorkspaceDependencies {
                         if linked {
                             add(
                                 index, target, .npm, kind, file: root.appendingPathComponent("package.json"),
-                                package: name)
+                                package: name, range: spec)
                         }
                     }
                 }
@@ -260,6 +263,62 @@ package enum WorkspaceDependencies {
             plans[position].movedDependencies = plans[position].movedDependencies.map { moved in
                 guard let dependency = index[moved.name] else { return moved }
                 return (moved.name, plans[dependency].nextText ?? moved.version)
+            }
+        }
+    }
+
+    /// changesets' rule for a peer dependency, where the project keeps changesets
+    /// (`fragments = "changesets"`): a member whose peer dependency gets a minor or a major is
+    /// released as a major (`shouldBumpMajor` in changesets' assemble-release-plan: a peer range
+    /// the dependent's users must now meet may break them). With
+    /// `onlyUpdatePeerDependentsWhenOutOfRange` (or `autoBumpPeerDependentsCondition =
+    /// "out-of-range"`) only when the new version leaves the dependent's range (`workspace:^` and
+    /// `workspace:~` are `^` and `~` of the dependency's current version, as changesets reads them
+    /// since 2.27: xstate's `@xstate/react` went major with each major of `xstate`; `workspace:*`
+    /// is kept, as changesets long read it; a range relctl cannot read is taken as kept); with
+    /// `bumpVersionsWithWorkspaceProtocolOnly`
+    /// only for a `workspace:` range (sveltejs/kit's adapters name `^2.4.0`); with
+    /// `autoBumpPeerDependentsStrategy = "follow"` never. keystone's `@keystone-6/auth` went
+    /// 7.0.3 → 8.0.0 when `@keystone-6/core` left its `^5.0.0` for 6.0.0; relctl's own rule (a
+    /// patch with the range raised) stays for projects without changesets.
+    package static func raiseChangesetsPeers(
+        _ plans: inout [MemberPlan], along dependencies: [WorkspaceDependency], groups: [WorkspaceSettings.Group],
+        options: [String: Any]
+    ) {
+        let experimental = options["___experimentalUnsafeOptions_WILL_CHANGE_IN_PATCH"] as? [String: Any]
+        guard options["autoBumpPeerDependentsStrategy"] as? String != "follow",
+            options["autoBumpPeerDependentsInSameChangeset"] as? Bool != false
+        else { return }
+        let outOfRangeOnly =
+            experimental?["onlyUpdatePeerDependentsWhenOutOfRange"] as? Bool == true
+            || options["autoBumpPeerDependentsCondition"] as? String == "out-of-range"
+        let index = Dictionary(plans.indices.map { (plans[$0].name, $0) }, uniquingKeysWith: { first, _ in first })
+        var changed = true
+        while changed {
+            changed = false
+            for edge in dependencies where edge.kind == .peer && edge.ecosystem == .npm {
+                guard let dependent = index[edge.dependent], let dependency = index[edge.dependency],
+                    let next = plans[dependency].next, let was = plans[dependency].bump.current, !next.isPrerelease,
+                    next.major != was.major || next.minor != was.minor,
+                    let current = plans[dependent].bump.current, !current.isPrerelease
+                else { continue }
+                let range = edge.range ?? ""
+                let workspace = range.hasPrefix("workspace:")
+                if options["bumpVersionsWithWorkspaceProtocolOnly"] as? Bool == true, !workspace { continue }
+                if outOfRangeOnly {
+                    var stated = workspace ? String(range.dropFirst("workspace:".count)) : range
+                    if stated == "^" || stated == "~" { stated += was.description }
+                    if ["*", ""].contains(stated) || NpmRange.satisfies(stated, next) != false { continue }
+                }
+                let major = VersionBump.next(after: current, level: .major, majorBelowOne: true)
+                guard plans[dependent].next.map({ $0 < major }) ?? true else { continue }
+                plans[dependent].next = major
+                plans[dependent].tag = plans[dependent].history.format.tag(for: major)
+                plans[dependent].reason = "dependency"
+                changed = true
+                for group in groups where group.members.contains(edge.dependent) {
+                    VersionPlan.lockstep(&plans, group: group)
+                }
             }
         }
     }
