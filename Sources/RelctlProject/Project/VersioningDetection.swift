@@ -180,9 +180,17 @@ package enum VersioningDetection {
     ) async -> String? {
         let line = Array(finals.filter { range.contains($0.version) && !unmerged.contains($0.tag) }.prefix(keptReleases + 1))
         for (newer, older) in zip(line, line.dropFirst()) {
-            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git),
-                !range.contains(VersionBump.next(after: older.version, level: level))
+            // One plain `git log` of the line between its two releases: the commits made on the
+            // branch are the evidence, and a release walk (bases, paths, patch twins) for each
+            // pair cost etcd's `release-3.4` 1.9 s of init for nothing found.
+            guard
+                let log = try? await git.runUnchecked(["log", "-z", Git.logFormat, "\(older.commit)..\(newer.commit)"]),
+                log.succeeded
             else { continue }
+            var collector = BumpCollector()
+            for record in Git.parseLog(log.stdout) { collector.add(record) }
+            let level = collector.finish().level
+            guard !range.contains(VersionBump.next(after: older.version, level: level)) else { continue }
             return "\(newer.tag) shipped a \(level.rawValue)'s changes inside \(range) on this line"
         }
         return nil
