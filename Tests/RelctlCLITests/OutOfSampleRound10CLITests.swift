@@ -182,4 +182,42 @@ struct OutOfSampleRound10CLITests {
         #expect(workspaceOnly["core"]?["next"] as? String == "6.0.0")
         #expect(workspaceOnly["auth"]?["next"] as? String == "7.0.4", "relctl's own rule: a patch with the range raised")
     }
+
+    /// A member raised to a major by changesets' peer rule is a release its own dependents follow:
+    /// `app` depends on `auth`, and its notes name the version auth is released at (8.0.0), not
+    /// the patch the dependency pass gave auth before the peer rule.
+    @Test func aDependentOfAPeerRaisedMemberNamesItsMajor() throws {
+        let repo = try GitRepository()
+        let manifest = { (name: String, version: String, extra: String) in
+            "{\n  \"name\": \"@acme/\(name)\",\n  \"version\": \"\(version)\"\(extra)\n}\n"
+        }
+        try repo.commit(
+            "chore: release",
+            files: [
+                "package.json": "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+                ".changeset/config.json": "{\"linked\": []}\n",
+                "packages/core/package.json": manifest("core", "5.0.0", ""),
+                "packages/core/index.js": "core\n",
+                "packages/auth/package.json": manifest(
+                    "auth", "7.0.3", ",\n  \"peerDependencies\": {\"@acme/core\": \"^5.0.0\"}"),
+                "packages/auth/index.js": "auth\n",
+                "packages/app/package.json": manifest(
+                    "app", "2.1.0", ",\n  \"dependencies\": {\"@acme/auth\": \"^7.0.3\"}"),
+                "packages/app/index.js": "app\n",
+                "packages/app/CHANGELOG.md": "# Changelog\n",
+            ], date: "2026-01-01T10:00:00Z")
+        for tag in ["@acme/core@5.0.0", "@acme/auth@7.0.3", "@acme/app@2.1.0"] { try repo.git("tag", tag) }
+        try repo.commit(
+            "Add a hook",
+            files: [
+                "packages/core/index.js": "core 5.1\n",
+                ".changeset/add-hook.md": "---\n\"@acme/core\": minor\n---\n\nAdd a hook.\n",
+            ], date: "2026-01-02T10:00:00Z")
+        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let written = try relctl(["bump", "--write"], in: repo.url)
+        #expect(written.status == 0, "\(written)")
+        #expect(try repo.directory.read("packages/auth/package.json").contains("\"version\": \"8.0.0\""))
+        let changelog = try repo.directory.read("packages/app/CHANGELOG.md")
+        #expect(changelog.contains("- auth 8.0.0"), "\(changelog)")
+    }
 }

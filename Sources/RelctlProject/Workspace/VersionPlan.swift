@@ -126,6 +126,9 @@ package enum VersionPlan {
         if let options = ChangeFragments.changesetsJSON("config.json", config: config) {
             WorkspaceDependencies.raiseChangesetsPeers(
                 &plans, along: dependencies, groups: workspace.groups, options: options)
+            // A member the rule released or raised to a major: its own dependents follow it, and
+            // the requirements they move name its new version.
+            WorkspaceDependencies.raise(&plans, along: dependencies, groups: workspace.groups)
         }
         for index in plans.indices {
             plans[index].dependents = dependencies.filter { $0.dependency == plans[index].name }
