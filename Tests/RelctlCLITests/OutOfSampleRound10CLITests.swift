@@ -139,6 +139,42 @@ struct OutOfSampleRound10CLITests {
         #expect(check.stderr.contains("`keep-in-range` is for a maintenance line (`range`)"), "\(check)")
     }
 
+    /// An npm workspace of `core` 5.0.0 and `auth` 7.0.3 naming core `^5.0.0` as its peer (and
+    /// `app` 2.1.0 depending on auth, with a CHANGELOG.md, when `app`), all tagged, then a commit to
+    /// core with a changeset giving it `level`; `.changeset/config.json` holds `options`.
+    func peerWorkspace(options: String = "", level: String, app: Bool = false) throws -> GitRepository {
+        let repo = try GitRepository()
+        let manifest = { (name: String, version: String, extra: String) in
+            "{\n  \"name\": \"@acme/\(name)\",\n  \"version\": \"\(version)\"\(extra)\n}\n"
+        }
+        var files = [
+            "package.json": "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+            ".changeset/config.json": "{\"linked\": []\(options.isEmpty ? "" : ", " + options)}\n",
+            "packages/core/package.json": manifest("core", "5.0.0", ""),
+            "packages/core/index.js": "core\n",
+            "packages/auth/package.json": manifest("auth", "7.0.3", ",\n  \"peerDependencies\": {\"@acme/core\": \"^5.0.0\"}"),
+            "packages/auth/index.js": "auth\n",
+        ]
+        var tags = ["@acme/core@5.0.0", "@acme/auth@7.0.3"]
+        if app {
+            files["packages/app/package.json"] = manifest("app", "2.1.0", ",\n  \"dependencies\": {\"@acme/auth\": \"^7.0.3\"}")
+            files["packages/app/index.js"] = "app\n"
+            files["packages/app/CHANGELOG.md"] = "# Changelog\n"
+            tags.append("@acme/app@2.1.0")
+        }
+        try repo.commit("chore: release", files: files, date: "2026-01-01T10:00:00Z")
+        for tag in tags { try repo.git("tag", tag) }
+        try repo.commit(
+            "Change the core",
+            files: [
+                "packages/core/index.js": "core 2\n",
+                ".changeset/change-core.md": "---\n\"@acme/core\": \(level)\n---\n\nChange the core.\n",
+            ], date: "2026-01-02T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        return repo
+    }
+
     /// keystone: `@keystone-6/auth` names `@keystone-6/core` `^5.0.0` as a peer; changesets released
     /// core 6.0.0 and auth 8.0.0 with it (a peer leaving its range is a major of the dependent in
     /// changesets), where relctl proposed auth's patch. Under `fragments = "changesets"` relctl
@@ -146,30 +182,7 @@ struct OutOfSampleRound10CLITests {
     /// plain range out of it, and the dependent gets relctl's own patch.
     @Test func aPeerLeavingItsRangeIsAMajorOfTheDependentUnderChangesets() throws {
         func plan(_ options: String) throws -> [String: [String: Any]] {
-            let repo = try GitRepository()
-            let manifest = { (name: String, version: String, peers: String) in
-                "{\n  \"name\": \"@acme/\(name)\",\n  \"version\": \"\(version)\"\(peers)\n}\n"
-            }
-            try repo.commit(
-                "chore: release",
-                files: [
-                    "package.json": "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
-                    ".changeset/config.json": "{\"linked\": [], \(options)}\n",
-                    "packages/core/package.json": manifest("core", "5.0.0", ""),
-                    "packages/core/index.js": "core\n",
-                    "packages/auth/package.json": manifest(
-                        "auth", "7.0.3", ",\n  \"peerDependencies\": {\"@acme/core\": \"^5.0.0\"}"),
-                    "packages/auth/index.js": "auth\n",
-                ], date: "2026-01-01T10:00:00Z")
-            for tag in ["@acme/core@5.0.0", "@acme/auth@7.0.3"] { try repo.git("tag", tag) }
-            try repo.commit(
-                "Remove deprecated exports",
-                files: [
-                    "packages/core/index.js": "core 6\n",
-                    ".changeset/remove-exports.md": "---\n\"@acme/core\": major\n---\n\nRemove deprecated exports.\n",
-                ], date: "2026-01-02T10:00:00Z")
-            let initialised = try relctl(["init", "--quiet"], in: repo.url)
-            #expect(initialised.status == 0, "\(initialised)")
+            let repo = try peerWorkspace(options: options, level: "major")
             let planned = try relctl(["plan", "--json"], in: repo.url)
             #expect(planned.status == 0, "\(planned)")
             let members = try #require(try BacktestFindingsCLITests.field(planned.stdout, "members") as? [[String: Any]], "\(planned)")
@@ -187,33 +200,7 @@ struct OutOfSampleRound10CLITests {
     /// `app` depends on `auth`, and its notes name the version auth is released at (8.0.0), not
     /// the patch the dependency pass gave auth before the peer rule.
     @Test func aDependentOfAPeerRaisedMemberNamesItsMajor() throws {
-        let repo = try GitRepository()
-        let manifest = { (name: String, version: String, extra: String) in
-            "{\n  \"name\": \"@acme/\(name)\",\n  \"version\": \"\(version)\"\(extra)\n}\n"
-        }
-        try repo.commit(
-            "chore: release",
-            files: [
-                "package.json": "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
-                ".changeset/config.json": "{\"linked\": []}\n",
-                "packages/core/package.json": manifest("core", "5.0.0", ""),
-                "packages/core/index.js": "core\n",
-                "packages/auth/package.json": manifest(
-                    "auth", "7.0.3", ",\n  \"peerDependencies\": {\"@acme/core\": \"^5.0.0\"}"),
-                "packages/auth/index.js": "auth\n",
-                "packages/app/package.json": manifest(
-                    "app", "2.1.0", ",\n  \"dependencies\": {\"@acme/auth\": \"^7.0.3\"}"),
-                "packages/app/index.js": "app\n",
-                "packages/app/CHANGELOG.md": "# Changelog\n",
-            ], date: "2026-01-01T10:00:00Z")
-        for tag in ["@acme/core@5.0.0", "@acme/auth@7.0.3", "@acme/app@2.1.0"] { try repo.git("tag", tag) }
-        try repo.commit(
-            "Add a hook",
-            files: [
-                "packages/core/index.js": "core 5.1\n",
-                ".changeset/add-hook.md": "---\n\"@acme/core\": minor\n---\n\nAdd a hook.\n",
-            ], date: "2026-01-02T10:00:00Z")
-        #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
+        let repo = try peerWorkspace(level: "minor", app: true)
         let written = try relctl(["bump", "--write"], in: repo.url)
         #expect(written.status == 0, "\(written)")
         #expect(try repo.directory.read("packages/auth/package.json").contains("\"version\": \"8.0.0\""))
