@@ -101,6 +101,54 @@ struct ReleaseLockTests {
     }
 }
 
+extension ReleaseLockTests {
+    /// A killed holder's pid given to another process before the next release looks (a busy CI
+    /// machine): the lock is still stale, because the process holding that pid started later.
+    @Test func aHolderWhosePidWasReusedIsStale() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.url.appendingPathComponent(ReleaseLock.fileName)
+            let other = Process()
+            other.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            other.arguments = ["60"]
+            try other.run()
+            defer {
+                kill(other.processIdentifier, SIGKILL)
+                other.waitUntilExit()
+            }
+            let live = try #require(ProcessStart.token(of: other.processIdentifier))
+            #expect(ProcessStart.token(of: other.processIdentifier) == live)
+            #expect(ProcessStart.token(of: getpid()) != live)
+
+            func holder(_ process: String?) -> ReleaseLock.Holder {
+                var holder = ReleaseLock.Holder(
+                    pid: other.processIdentifier, host: ProcessInfo.processInfo.hostName, tag: "v0.1.0",
+                    started: "then")
+                holder.process = process
+                return holder
+            }
+            // The same process: held. A lock from before the start was recorded: liveness alone.
+            for held in [holder(live), holder(nil)] {
+                try JSONOutput.encode(held).write(to: url, atomically: true, encoding: .utf8)
+                #expect(!held.isStale)
+                #expect(throws: ReleaseError.self) {
+                    _ = try ReleaseLock.acquire(at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { _ in })
+                }
+            }
+            // The killed holder started at another moment: the live process is not it.
+            let reused = holder(live.split(separator: ":").first.map { "\($0):1" })
+            #expect(reused.isStale)
+            try JSONOutput.encode(reused).write(to: url, atomically: true, encoding: .utf8)
+            var takenFrom: ReleaseLock.Holder?
+            let lock = try ReleaseLock.acquire(
+                at: url, tag: "v1.0.0", clock: SystemClock(), onStale: { takenFrom = $0 })
+            #expect(takenFrom == reused)
+            // What this release records names its own process, so the next one can tell the same.
+            #expect(ReleaseLock.currentHolder(at: url)?.process == ProcessStart.token(of: getpid()))
+            lock.release()
+        }
+    }
+}
+
 /// A stage that always fails, to exercise the pipeline's undo.
 struct ExplodingStage: ReleaseStage {
     var name: String { "explode" }

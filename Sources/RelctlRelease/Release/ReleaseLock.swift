@@ -31,6 +31,9 @@ final class ReleaseLock: Sendable {
         var tag: String
         /// ISO 8601 time the holder started.
         var started: String
+        /// The holder's process as `ProcessStart` names it, so that another process given the same
+        /// pid later is not taken for the holder. Nil in locks written before it was recorded.
+        var process: String?
         /// The commit being released.
         var commit: String?
         /// True from just before `git tag` runs: a tag may exist without `tagObject` recorded yet.
@@ -58,10 +61,11 @@ final class ReleaseLock: Sendable {
 
         var summary: String { "relctl release \(tag) (pid \(pid) on \(host), started \(started))" }
 
-        /// True when the holder ran on this host and its process no longer exists.
+        /// True when the holder ran on this host and its process no longer exists: gone, or its
+        /// pid now belongs to a process that started later.
         var isStale: Bool {
             guard host == ReleaseLock.hostName else { return false }
-            return Temporaries.isGone(pid)
+            return Temporaries.isGone(pid) || ProcessStart.isReused(pid, recorded: process)
         }
 
         /// The same holder, whatever progress it recorded since.
@@ -137,9 +141,10 @@ final class ReleaseLock: Sendable {
     static func acquire(
         at url: URL, tag: String, commit: String? = nil, clock: any WallClock, onStale: (Holder) -> Void
     ) throws -> ReleaseLock {
-        let me = Holder(
+        var me = Holder(
             pid: getpid(), host: hostName, tag: tag, started: ISO8601DateFormatter().string(from: clock.now()),
             commit: commit)
+        me.process = ProcessStart.token(of: getpid())
         let data = try JSONOutput.encode(me)
         // Updates of a killed holder's lock that never reached their rename.
         Temporaries.reclaim(in: url.deletingLastPathComponent(), prefix: ".\(fileName)")
