@@ -142,8 +142,9 @@ import Testing
 
     /// apollo-client's `release-4.3`: changesets' prerelease mode (`.changeset/pre.json`, `"mode":
     /// "pre"`) makes releases `X.Y.Z-TAG.N` counting from 0; a new tag in pre.json starts its own
-    /// counter; `"mode": "exit"` gives the final. Before, the released `4.3.0-alpha.0` in
-    /// package.json was promoted to 4.3.0 at the next fix.
+    /// counter where the project's history did so before (its `4.2.0-alpha.1`, then `4.2.0-rc.0`;
+    /// changesets itself counts on, `OutOfSampleRound11CLITests`); `"mode": "exit"` gives the
+    /// final. Before, the released `4.3.0-alpha.0` in package.json was promoted to 4.3.0 at the next fix.
     @Test func changesetsPrereleaseModeIsAPrereleaseLine() throws {
         let repo = try GitRepository()
         func manifest(_ version: String) -> [String: String] {
@@ -156,6 +157,10 @@ import Testing
             "relctl.toml",
             "[project]\nname = \"client\"\ntag-format = \"v{version}\"\n\n[[version]]\npath = \"package.json\"\n\n[versioning]\nfragments = \"changesets\"\n")
         try repo.directory.write(".changeset/config.json", "{}\n")
+        try Self.commit(repo, "chore: release 4.2.0-alpha.1", day: 1, files: manifest("4.2.0-alpha.1"))
+        try repo.git("tag", "v4.2.0-alpha.1")
+        try Self.commit(repo, "chore: release 4.2.0-rc.0", day: 1, files: manifest("4.2.0-rc.0"))
+        try repo.git("tag", "v4.2.0-rc.0")
         try Self.commit(repo, "chore: release 4.2.12", day: 1, files: manifest("4.2.12"))
         try repo.git("tag", "v4.2.12")
         try Self.commit(

@@ -27,6 +27,34 @@ struct MemberTagSeriesTests {
         #expect(series.exceptions.first?.format == "v{version}")
     }
 
+    /// actix-web: the crates `actix-web`, `actix-http`, … are tagged `web-v4.15.0`, `http-v3.13.3`:
+    /// the workspace's shared first word left off. Before, init wrote `{member}-v{version}` and
+    /// `plan` found no release of either (actix-web 3 of 10 in the back-test, its tags 0 of 10).
+    @Test func membersTaggedWithoutTheirSharedFirstWordAreRead() throws {
+        let members = [
+            member("actix-web", "actix-web", "4.15.0"), member("actix-http", "actix-http", "3.13.3"),
+            member("actix-http-test", "actix-http-test", "3.2.0"), member("awc", "awc", "3.8.0"),
+        ]
+        let tags = ["web-v4.14.0", "web-v4.15.0", "http-v3.13.3", "http-test-v3.2.0", "awc-v3.8.0"]
+        let series = try #require(MemberTagSeries.read(members: members, tags: tags))
+        let formats = Dictionary(uniqueKeysWithValues: series.exceptions.map { ($0.name, $0.format) })
+        #expect(formats["actix-web"] == "web-v{version}", "\(series.exceptions)")
+        #expect(formats["actix-http"] == "http-v{version}")
+        #expect(formats["actix-http-test"] == "http-test-v{version}")
+        #expect(formats["awc"] == nil && series.format == "{member}-v{version}")
+    }
+
+    /// A short name is only taken where it names one member: `core` is a member of its own here,
+    /// and `acme-util`'s and `other-util`'s `util` would name two.
+    @Test func aShortNameTakenOrSharedIsNotRead() {
+        let members = [
+            member("core", "core", "1.0.0"), member("acme-core", "acme-core", "2.0.0"),
+            member("acme-util", "acme-util", "1.0.0"), member("other-util", "other-util", "1.0.0"),
+            member("other-cli", "other-cli", "1.0.0"), member("solo-thing", "solo-thing", "1.0.0"),
+        ]
+        #expect(MemberTagSeries.shortNames(of: members) == ["other-cli": "cli"])
+    }
+
     @Test func theMemberHoldingTheNewestReleaseStillComesFirst() throws {
         let members = [member("packages/vite", "vite", "6.3.4"), member("packages/other", "other", "6.2.6")]
         let tags = ["v6.2.6", "v6.3.4", "plugin-legacy@6.1.1"]

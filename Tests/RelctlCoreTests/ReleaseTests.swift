@@ -113,7 +113,7 @@ extension ReleaseLockTests {
             try other.run()
             defer {
                 kill(other.processIdentifier, SIGKILL)
-                other.waitUntilExit()
+                try? other.waitForExit()
             }
             let live = try #require(ProcessStart.token(of: other.processIdentifier))
             #expect(ProcessStart.token(of: other.processIdentifier) == live)

@@ -106,7 +106,8 @@ public struct VersionBump: Sendable, Equatable {
                 base = intent.version.final
             }
             let next = prereleaseNext(
-                identifier: identifier, base: base, latest: latest, history: history, first: rule?.firstCounter ?? 1)
+                identifier: identifier, base: base, latest: latest, history: history, first: rule?.firstCounter ?? 1,
+                acrossNames: (rule?.countsAcrossNames ?? false) && (countsOnAcrossNames(history) ?? true))
             bump = VersionBump(
                 previousTag: latest?.tag, current: latest?.version, next: next, level: .prerelease,
                 commitCount: commitCount)
@@ -363,7 +364,9 @@ public struct VersionBump: Sendable, Equatable {
 
     package static func changesetsPrereleaseRule(config: RelctlConfig) -> BranchRule? {
         ChangeFragments.changesetsPrerelease(config: config).map {
-            BranchRule(name: ".changeset/pre.json", line: .prerelease($0), firstCounter: 0)
+            var rule = BranchRule(name: ".changeset/pre.json", line: .prerelease($0), firstCounter: 0)
+            rule.countsAcrossNames = true
+            return rule
         }
     }
 
@@ -413,7 +416,7 @@ public struct VersionBump: Sendable, Equatable {
     /// as the branch sees it): a higher line's prerelease (`2.1.0-rc.1`) lifts the base to its version.
     package static func prereleaseNext(
         identifier: String, base given: SemanticVersion, latest: ReleaseHistory.Release?, history: ReleaseHistory,
-        first: Int = 1
+        first: Int = 1, acrossNames: Bool = false
     ) -> SemanticVersion {
         var base = given
         if let latest = latest?.version, latest.final > base {
@@ -421,7 +424,9 @@ public struct VersionBump: Sendable, Equatable {
         }
         let counters = history.released.entries.compactMap { entry -> Int? in
             guard entry.version.final.hasSamePrecedence(as: base) else { return nil }
-            return counter(of: entry.version, named: identifier)?.number
+            if let own = counter(of: entry.version, named: identifier)?.number { return own }
+            guard acrossNames, entry.version.prerelease.count == 2 else { return nil }
+            return entry.version.prerelease[1].number
         }
         // Releases are highest first: the highest prerelease of this name says how it is spelled.
         let glued =
@@ -440,6 +445,30 @@ public struct VersionBump: Sendable, Equatable {
             proposed = next(after: latest, level: .prerelease)
         }
         return proposed
+    }
+
+    /// What the project did the last time its prereleases of one version changed name: counted
+    /// on (effect's `4.0.0-beta.107`, then `4.0.0-rc.108`, as changesets' pre mode does) or started
+    /// the new name over (apollo-client's `3.9.0-alpha.5`, then `3.9.0-beta.0`: versions it set
+    /// itself). Nil when its history has no such change.
+    package static func countsOnAcrossNames(_ history: ReleaseHistory) -> Bool? {
+        var byBase: [SemanticVersion: [SemanticVersion]] = [:]
+        for entry in history.released.entries where entry.version.prerelease.count == 2 {
+            guard case .alphanumeric = entry.version.prerelease[0], entry.version.prerelease[1].number != nil else {
+                continue
+            }
+            byBase[entry.version.final, default: []].append(entry.version)
+        }
+        for base in byBase.keys.sorted(by: >) {
+            let versions = (byBase[base] ?? []).sorted()
+            for (earlier, later) in zip(versions, versions.dropFirst()).reversed()
+            where earlier.prerelease[0] != later.prerelease[0] {
+                guard let before = earlier.prerelease[1].number, let after = later.prerelease[1].number else { continue }
+                if after == before + 1 { return true }
+                if after < before { return false }
+            }
+        }
+        return nil
     }
 
     /// The counter of a prerelease of the line `name`: `-rc.3` (3, not glued) or `-rc3` (3, glued).
@@ -905,6 +934,15 @@ public struct VersionBump: Sendable, Equatable {
                         reason: PEP440Version.refusal(for: version) ?? "it has no PEP 440 spelling")
                 }
                 spelled = pep.description
+                // The file's own spelling where PEP 440 reads it alike: datasette's `1.0a37` is
+                // 1.0.0-alpha.37 already, and its next, 1.0a38, leaves the zero out as it does.
+                if let held = PEP440Version(found.text), held == pep {
+                    spelled = found.text
+                } else if PEP440Version(found.text)?.release.count == 2, pep.release.count == 3, pep.release[2] == "0" {
+                    var short = pep
+                    short.release.removeLast()
+                    spelled = short.description
+                }
             }
             if scheme == .calver, !["cargo", "npm"].contains(source.kind) {
                 // The project's spelling (`2026.07.22`), not the normalised one: PEP 440 reads both

@@ -28,6 +28,10 @@ package struct BranchRule: Sendable, Equatable, CustomStringConvertible {
     /// A prerelease line's first counter: 1 (`-rc.1`), or 0 where the tool keeping the line
     /// starts there (changesets' pre mode: `-rc.0`).
     package var firstCounter = 1
+    /// The counter goes on from the base's highest prerelease of any name, as changesets' pre mode
+    /// does (it counts on from the package's current `-NAME.N`): effect's `4.0.0-beta.107`, then
+    /// `changeset pre enter rc`, then `4.0.0-rc.108`, not `-rc.0`.
+    package var countsAcrossNames = false
     /// `keep-in-range = true`: on this maintenance line a change calling for more than the range
     /// allows (a `feat` on `39.0.x`) ships as the highest step inside it, as traefik's chart
     /// backports features as patches; without it such a commit is refused (exit 1).

@@ -278,8 +278,10 @@ package struct MemberTagSeries: Equatable {
         // Only a tag starting with a member's name can be that member's: the others are not parsed
         // (pnpm: 150 members and 2,000 tags, every pair a version parse, 14 s of CPU).
         let lowered = tags.map { $0.lowercased() }
+        let shortNames = shortNames(of: members)
         for member in members {
-            let names = [member.name] + (member.packageName.map { [$0] } ?? [])
+            let aliases = (member.packageName.map { [$0] } ?? []) + (shortNames[member.folder].map { [$0] } ?? [])
+            let names = [member.name] + aliases
             let prefixes = names.filter { !$0.isEmpty }.map { $0.lowercased() }
             let mine = zip(tags, lowered).filter { tag, lower in
                 prefixes.contains { lower.count > $0.count && lower.hasPrefix($0) }
@@ -289,8 +291,7 @@ package struct MemberTagSeries: Equatable {
             }.map(\.0)
             named.formUnion(mine)
             guard !mine.isEmpty else { continue }
-            let spelled = TagHistory(tags: mine, project: member.name, aliases: member.packageName.map { [$0] } ?? [])
-                .format
+            let spelled = TagHistory(tags: mine, project: member.name, aliases: aliases).format
             own.append((member, generic(spelled, member: member), mine))
         }
         guard !own.isEmpty else { return nil }
@@ -466,6 +467,30 @@ package struct MemberTagSeries: Equatable {
 
     /// A member's own format said for any member: `{project}-v{version}` → `{member}-v{version}`,
     /// `@sveltejs/kit@{version}` → `@sveltejs/{member}@{version}`.
+    /// The names members' tags may spell without the first word most of them share, by folder:
+    /// actix-web's crates `actix-web` and `actix-http` are tagged `web-v4.15.0` and `http-v3.13.3`.
+    /// Only a word two members or more start with, and only a short name that no other member is
+    /// called or shortens to, so a tag never reads as two members' release.
+    static func shortNames(of members: [DiscoveredMember]) -> [String: String] {
+        func split(_ name: String) -> (word: Substring, rest: Substring)? {
+            guard let separator = name.firstIndex(where: { $0 == "-" || $0 == "_" }) else { return nil }
+            let rest = name[name.index(after: separator)...]
+            guard !rest.isEmpty, rest.first?.isLetter == true else { return nil }
+            return (name[..<separator], rest)
+        }
+        var words: [Substring: Int] = [:]
+        for member in members { if let word = split(member.name)?.word { words[word, default: 0] += 1 } }
+        var candidates: [String: String] = [:]
+        var seen: [String: Int] = [:]
+        for member in members {
+            guard let (word, rest) = split(member.name), words[word, default: 0] >= 2 else { continue }
+            candidates[member.folder] = String(rest)
+            seen[String(rest).lowercased(), default: 0] += 1
+        }
+        let taken = Set(members.flatMap { [$0.name.lowercased()] + ($0.packageName.map { [$0.lowercased()] } ?? []) })
+        return candidates.filter { seen[$0.value.lowercased()] == 1 && !taken.contains($0.value.lowercased()) }
+    }
+
     private static func generic(_ format: String, member: DiscoveredMember) -> String {
         if format.hasPrefix("{project}") { return "{member}" + format.dropFirst("{project}".count) }
         if let full = member.packageName, full.hasSuffix("/" + member.name), format.hasPrefix(full) {
