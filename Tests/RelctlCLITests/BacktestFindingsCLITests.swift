@@ -18,6 +18,17 @@ import Testing
         (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?[key]
     }
 
+    /// `relctl init` as a newcomer runs it, then `plan --json`: the relctl.toml it wrote and the
+    /// plan's members (each expected to succeed).
+    static func initialisedPlan(_ repo: GitRepository) throws -> (config: String, members: [[String: Any]]) {
+        let initialised = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let members = try #require(try field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
+        return (try repo.directory.read("relctl.toml"), members)
+    }
+
     /// A Cargo workspace of 30 crates, each depending on the one before, their manifests padded
     /// to about 8 KB with comments so that reading them dominates a count of bytes read; all
     /// tagged `crate_NN-v0.1.0`, then a fix in crate_07. Returns it and the manifests' size.

@@ -146,17 +146,9 @@ import Testing
     /// changesets itself counts on, `OutOfSampleRound11CLITests`); `"mode": "exit"` gives the
     /// final. Before, the released `4.3.0-alpha.0` in package.json was promoted to 4.3.0 at the next fix.
     @Test func changesetsPrereleaseModeIsAPrereleaseLine() throws {
-        let repo = try GitRepository()
-        func manifest(_ version: String) -> [String: String] {
-            ["package.json": "{\n  \"name\": \"@apollo/client\",\n  \"version\": \"\(version)\"\n}\n"]
-        }
-        func pre(_ mode: String, _ tag: String) -> [String: String] {
-            [".changeset/pre.json": "{\n  \"mode\": \"\(mode)\",\n  \"tag\": \"\(tag)\",\n  \"initialVersions\": {},\n  \"changesets\": []\n}\n"]
-        }
-        try repo.directory.write(
-            "relctl.toml",
-            "[project]\nname = \"client\"\ntag-format = \"v{version}\"\n\n[[version]]\npath = \"package.json\"\n\n[versioning]\nfragments = \"changesets\"\n")
-        try repo.directory.write(".changeset/config.json", "{}\n")
+        let client = try ChangesetsPackageFixture(package: "@apollo/client", project: "client", tagFormat: "v{version}")
+        let repo = client.repo
+        let manifest = client.manifest
         try Self.commit(repo, "chore: release 4.2.0-alpha.1", day: 1, files: manifest("4.2.0-alpha.1"))
         try repo.git("tag", "v4.2.0-alpha.1")
         try Self.commit(repo, "chore: release 4.2.0-rc.0", day: 1, files: manifest("4.2.0-rc.0"))
@@ -165,7 +157,7 @@ import Testing
         try repo.git("tag", "v4.2.12")
         try Self.commit(
             repo, "feat: local state", day: 2,
-            files: pre("pre", "alpha").merging([".changeset/brave-owls.md": "---\n\"@apollo/client\": minor\n---\n\nLocal state.\n"]) { $1 })
+            files: client.pre("pre", "alpha").merging(client.changeset("brave-owls", "minor", "Local state.")) { $1 })
         func next() throws -> String? {
             let bump = try relctl(["bump", "--json"], in: repo.url)
             #expect(bump.status == 0, "\(bump)")
@@ -175,11 +167,11 @@ import Testing
         try Self.commit(repo, "chore: version packages", day: 3, files: manifest("4.3.0-alpha.0"))
         try repo.git("tag", "v4.3.0-alpha.0")
         try Self.commit(
-            repo, "fix: cache", day: 4, files: [".changeset/calm-cats.md": "---\n\"@apollo/client\": patch\n---\n\nCache.\n"])
+            repo, "fix: cache", day: 4, files: client.changeset("calm-cats", "patch", "Cache."))
         #expect(try next() == "4.3.0-alpha.1", "the released alpha in package.json is not promoted in pre mode")
-        try Self.commit(repo, "chore: pre rc", day: 5, files: pre("pre", "rc"))
+        try Self.commit(repo, "chore: pre rc", day: 5, files: client.pre("pre", "rc"))
         #expect(try next() == "4.3.0-rc.0")
-        try Self.commit(repo, "chore: exit pre", day: 6, files: pre("exit", "rc"))
+        try Self.commit(repo, "chore: exit pre", day: 6, files: client.pre("exit", "rc"))
         #expect(try next() == "4.3.0")
     }
 

@@ -12,9 +12,7 @@ struct OutOfSampleRound11CLITests {
     /// proposed `actix-web-v4.0.0`, the manifest's version, as if nothing had been released.
     @Test func membersTaggedByTheirShortNamesAreReleasesOfThem() throws {
         let repo = try GitRepository()
-        func crate(_ name: String, _ version: String) -> String {
-            "[package]\nname = \"\(name)\"\nversion = \"\(version)\"\nedition = \"2021\"\n"
-        }
+        let crate = { (name: String, version: String) in MonorepoShapesCLITests.crate(name, version) }
         try repo.commit(
             "first",
             files: [
@@ -26,18 +24,12 @@ struct OutOfSampleRound11CLITests {
         try repo.git("tag", "http-v3.0.0")
         try repo.commit("fix(web): a header", files: ["actix-web/src/lib.rs": "// fixed\n"])
 
-        let initialised = try relctl(["init", "--quiet"], in: repo.url)
-        #expect(initialised.status == 0, "\(initialised)")
-        let config = try repo.directory.read("relctl.toml")
+        let (config, members) = try BacktestFindingsCLITests.initialisedPlan(repo)
         #expect(config.contains("actix-web = \"web-v{version}\""), "\(config)")
-        let plan = try relctl(["plan", "--json"], in: repo.url)
-        #expect(plan.status == 0, "\(plan)")
-        let members = try #require(
-            try BacktestFindingsCLITests.field(plan.stdout, "members") as? [[String: Any]], "\(plan)")
-        let web = try #require(members.first { $0["name"] as? String == "actix-web" }, "\(plan)")
-        #expect(web["current"] as? String == "4.0.0" && web["tag"] as? String == "web-v4.0.1", "\(plan)")
-        let http = try #require(members.first { $0["name"] as? String == "actix-http" }, "\(plan)")
-        #expect(http["current"] as? String == "3.0.0", "\(plan)")
+        let web = try #require(members.first { $0["name"] as? String == "actix-web" }, "\(members)")
+        #expect(web["current"] as? String == "4.0.0" && web["tag"] as? String == "web-v4.0.1", "\(members)")
+        let http = try #require(members.first { $0["name"] as? String == "actix-http" }, "\(members)")
+        #expect(http["current"] as? String == "3.0.0", "\(members)")
     }
 
     /// effect: changesets' pre mode moved from `beta` to `rc` after `effect@4.0.0-beta.107`, and
@@ -45,26 +37,16 @@ struct OutOfSampleRound11CLITests {
     /// prerelease whatever its name. relctl proposed `4.0.0-rc.0`. Where the project's own history
     /// started a new name over (apollo-client, `OutOfSampleCLITests`), that is followed instead.
     @Test func changesetsPreModeCountsOnAcrossANameChange() throws {
-        let repo = try GitRepository()
-        func manifest(_ version: String) -> [String: String] {
-            ["package.json": "{\n  \"name\": \"effect\",\n  \"version\": \"\(version)\"\n}\n"]
-        }
-        func pre(_ tag: String) -> [String: String] {
-            [".changeset/pre.json": "{\n  \"mode\": \"pre\",\n  \"tag\": \"\(tag)\",\n  \"initialVersions\": {},\n  \"changesets\": []\n}\n"]
-        }
-        try repo.directory.write(
-            "relctl.toml",
-            "[project]\nname = \"effect\"\ntag-format = \"{project}@{version}\"\n\n[[version]]\npath = \"package.json\"\n\n[versioning]\nfragments = \"changesets\"\n")
-        try repo.directory.write(".changeset/config.json", "{}\n")
-        try repo.commit("chore: release 3.19.0", files: manifest("3.19.0"))
+        let effect = try ChangesetsPackageFixture(package: "effect", project: "effect", tagFormat: "{project}@{version}")
+        let repo = effect.repo
+        try repo.commit("chore: release 3.19.0", files: effect.manifest("3.19.0"))
         try repo.git("tag", "effect@3.19.0")
         try repo.commit(
-            "feat!: effect 4",
-            files: pre("beta").merging([".changeset/big-bang.md": "---\n\"effect\": major\n---\n\nEffect 4.\n"]) { $1 })
-        try repo.commit("chore: version packages (beta)", files: manifest("4.0.0-beta.6"))
+            "feat!: effect 4", files: effect.pre("pre", "beta").merging(effect.changeset("big-bang", "major", "Effect 4.")) { $1 })
+        try repo.commit("chore: version packages (beta)", files: effect.manifest("4.0.0-beta.6"))
         try repo.git("tag", "effect@4.0.0-beta.6")
         try repo.commit(
-            "fix: a fiber", files: pre("rc").merging([".changeset/calm.md": "---\n\"effect\": patch\n---\n\nFiber.\n"]) { $1 })
+            "fix: a fiber", files: effect.pre("pre", "rc").merging(effect.changeset("calm", "patch", "Fiber.")) { $1 })
         let bump = try relctl(["bump", "--json"], in: repo.url)
         #expect(bump.status == 0, "\(bump)")
         #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == "4.0.0-rc.7", "\(bump)")

@@ -289,24 +289,18 @@ struct OutOfSampleRound6CLITests {
     /// it with the package back at 5.0.0 and `.changeset/pre.json` gone: plan proposed
     /// `5.0.1-rc.1`. Out of pre mode changesets releases finals.
     @Test func aChangesetsPrereleaseLeftBehindIsNotContinued() throws {
-        let repo = try GitRepository()
-        func manifest(_ version: String) -> [String: String] {
-            ["package.json": "{\n  \"name\": \"@apollo/server-plugin-response-cache\",\n  \"version\": \"\(version)\"\n}\n"]
-        }
-        try repo.directory.write(
-            "relctl.toml",
-            "[project]\nname = \"cache\"\ntag-format = \"v{version}\"\n\n[[version]]\npath = \"package.json\"\n\n[versioning]\nfragments = \"changesets\"\n")
-        try repo.directory.write(".changeset/config.json", "{}\n")
+        let cache = try ChangesetsPackageFixture(
+            package: "@apollo/server-plugin-response-cache", project: "cache", tagFormat: "v{version}")
+        let (repo, manifest) = (cache.repo, cache.manifest)
         try Self.commit(repo, "Version packages", day: 1, files: manifest("5.0.0"))
         try repo.git("tag", "v5.0.0")
-        let pre = [".changeset/pre.json": "{\n  \"mode\": \"pre\",\n  \"tag\": \"rc\",\n  \"initialVersions\": {},\n  \"changesets\": []\n}\n"]
-        try Self.commit(repo, "Version packages (rc)", day: 2, files: manifest("5.0.1-rc.0").merging(pre) { $1 })
+        try Self.commit(repo, "Version packages (rc)", day: 2, files: manifest("5.0.1-rc.0").merging(cache.pre("pre", "rc")) { $1 })
         try repo.git("tag", "v5.0.1-rc.0")
         try Self.commit(repo, "Exit pre mode", day: 3, files: manifest("5.0.0"))
         try repo.git("rm", "-q", ".changeset/pre.json")
         try Self.commit(
             repo, "Fix a cache key", day: 4,
-            files: [".changeset/calm-cats.md": "---\n\"@apollo/server-plugin-response-cache\": patch\n---\n\nCache key.\n"])
+            files: cache.changeset("calm-cats", "patch", "Cache key."))
         let bump = try relctl(["bump", "--json"], in: repo.url)
         #expect(bump.status == 0, "\(bump)")
         #expect(try Self.field(bump.stdout, "next") as? String == "5.0.1", "\(bump)")
