@@ -63,8 +63,7 @@ struct VersionConventionsCLITests {
     }
 
     /// An `-rc.N` left in the manifest after its tag (`v2.0.0-rc.1`) is promoted to its final, not
-    /// repeated or counted on (issue 63); on a prerelease line the rule counts on (`2.0.0-rc.2`),
-    /// and so it does once two candidates of the version are tagged.
+    /// repeated or counted on (issue 63); on a prerelease line the rule counts on (`2.0.0-rc.2`).
     @Test func aReleasedPrereleaseInTheManifestIsPromoted() throws {
         let repository = try GitRepository()
         try repository.commit("chore: 1.9.0", files: ["relctl.toml": Self.config, "Cargo.toml": Self.cargo("1.9.0")])
@@ -88,13 +87,6 @@ struct VersionConventionsCLITests {
         try repository.commit("chore: rc.2", files: ["Cargo.toml": Self.cargo("2.0.0-rc.2")])
         let (prepared, named) = try Self.bump(repository)
         #expect(named == "2.0.0-rc.2", "\(prepared)")
-
-        // Two candidates tagged: the project iterates them (RustCrypto's elliptic-curve went to
-        // `-rc.36`, vue `3.6.0-rc.5`, mocha `12.0.0-rc.6`), and the next is the next candidate.
-        try repository.git("tag", "-a", "v2.0.0-rc.2", "-m", "v2.0.0-rc.2")
-        try repository.commit("fix: after the second rc", files: ["src/b.txt": "b\n"])
-        let (iterating, third) = try Self.bump(repository)
-        #expect(third == "2.0.0-rc.3", "\(iterating)")
     }
 
     /// alacritty's 68 tags spell prereleases `-rc1`, `-rc2`: on a `prerelease = "rc"` branch after

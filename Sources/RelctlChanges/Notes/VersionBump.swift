@@ -489,8 +489,7 @@ public struct VersionBump: Sendable, Equatable {
     /// (`releasableVersion`), where a development marker (`0.18.0-dev`, `-pre`, `-alpha.0`, as
     /// PEP 440's `.dev`) stands for its final, and so does a prerelease a tag already released
     /// (`2.0.0-rc.1` left in the manifest after `v2.0.0-rc.1`: promoted, not repeated), except on a
-    /// prerelease line, where the rule counts on, and after two or more tagged candidates of that
-    /// version, where the project is iterating them. Nil when no manifest holds a version.
+    /// prerelease line, where the rule counts on. Nil when no manifest holds a version.
     package static func manifestIntent(
         config: RelctlConfig, history: ReleaseHistory, rule: BranchRule?
     ) -> (found: ManifestVersion, version: SemanticVersion, promoted: Bool, marker: Bool)? {
@@ -520,17 +519,7 @@ public struct VersionBump: Sendable, Equatable {
                 }
             let marker =
                 version.isDevelopmentMarker && !(prereleaseLine && history.taken(version) != nil) && !tagsItsCounters
-            // A released candidate is promoted while it is the version's first: once two or more
-            // candidates of it are tagged, the project is iterating them (RustCrypto's
-            // elliptic-curve `0.14.0-rc.28` … `-rc.36`, vue's `3.6.0-rc.1` … `-rc.5`, mocha's
-            // `12.0.0-rc.1` … `-rc.6`), and the commits' next candidate stands.
-            let iterating =
-                version.isReleaseCandidate
-                && history.releases.lazy.filter {
-                    $0.version.final.hasSamePrecedence(as: version.final)
-                        && $0.version.prereleaseName == version.prereleaseName
-                }.prefix(2).count >= 2
-            if marker || (version.isReleaseCandidate && !prereleaseLine && history.taken(version) != nil && !iterating) {
+            if marker || (version.isReleaseCandidate && !prereleaseLine && history.taken(version) != nil) {
                 version = version.final
                 promoted = true
             }
