@@ -44,6 +44,29 @@ struct MemberTagSeriesTests {
         #expect(formats["awc"] == nil && series.format == "{member}-v{version}")
     }
 
+    /// minijinja: a lockstep Cargo workspace tagged `2.24.0`, whose Go module `minijinja-go` is
+    /// tagged `minijinja-go/v2.24.0` on the same commit since 2.15.0 (the first on a fix-up commit).
+    /// init made it a workspace of `{member}/v{version}` members, none holding the bare series:
+    /// 0 of 10 release points. The bare series is the repository's release.
+    @Test func memberTagsTwinningTheBareSeriesLeaveItTheRepositorys() {
+        let members = [
+            member("minijinja", "minijinja", "2.24.0"), member("minijinja-cli", "minijinja-cli", "2.24.0"),
+            member("minijinja-go", "minijinja-go", "2.24.0"),
+        ]
+        var tags = ["2.14.0", "2.15.0", "minijinja-go/v2.15.0"]
+        var commits = ["2.14.0": "c14", "2.15.0": "c15", "minijinja-go/v2.15.0": "c15b"]
+        for minor in 16...19 {
+            tags += ["2.\(minor).0", "minijinja-go/v2.\(minor).0"]
+            commits["2.\(minor).0"] = "c\(minor)"
+            commits["minijinja-go/v2.\(minor).0"] = "c\(minor)"
+        }
+        #expect(MemberTagSeries.read(members: members, tags: tags, commits: commits) == nil)
+        // Tags of their own commits are a member's series, as before.
+        commits["minijinja-go/v2.19.0"] = "elsewhere"
+        commits["minijinja-go/v2.18.0"] = "elsewhere too"
+        #expect(MemberTagSeries.read(members: members, tags: tags, commits: commits)?.format == "{member}/v{version}")
+    }
+
     /// A short name is only taken where it names one member: `core` is a member of its own here,
     /// and `acme-util`'s and `other-util`'s `util` would name two.
     @Test func aShortNameTakenOrSharedIsNotRead() {

@@ -596,7 +596,8 @@ public enum StarterConfig {
         found.exampleTag = exampleTag(found, root: root, tags: Set(tags.map(\.name)))
         found.workspace = workspaceOffer(
             root: root, detected: detected, tags: tags.map(\.name),
-            dates: Dictionary(tags.map { ($0.name, $0.date) }, uniquingKeysWith: max))
+            dates: Dictionary(tags.map { ($0.name, $0.date) }, uniquingKeysWith: max),
+            commits: Dictionary(tags.compactMap { tag in tag.commit.map { (tag.name, $0) } }, uniquingKeysWith: { a, _ in a }))
         // The latest release in the chosen format: what a nested Go module or a Go constant is compared with.
         // Read once, and only where one is compared with it.
         lazy var latest = (try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme))
@@ -1111,7 +1112,7 @@ public enum StarterConfig {
     /// The `[workspace]` to offer, or nil when the repository is one package.
     /// `dates`: when each tag was made, so member tags the history moved on from do not decide.
     package static func workspaceOffer(
-        root: URL, detected: [String], tags: [String], dates: [String: Int] = [:]
+        root: URL, detected: [String], tags: [String], dates: [String: Int] = [:], commits: [String: String] = [:]
     ) -> WorkspaceOffer? {
         var declared = MemberDiscovery.declaredGlobs(root: root, detected: detected, tags: tags)
         // An entry naming no folder (swr's `core` in pnpm-workspace.yaml) would be written as a
@@ -1126,7 +1127,7 @@ public enum StarterConfig {
         let members = MemberDiscovery.members(root: root, folders: folders)
         // Member tags decide: each member's format from its own series (`core-v1.2.0`,
         // `@scope/core@1.2.0`), the bare `v1.2.3` series to the member holding its version.
-        if let series = MemberTagSeries.read(members: members, tags: tags, dates: dates) {
+        if let series = MemberTagSeries.read(members: members, tags: tags, dates: dates, commits: commits) {
             var reason = "tags such as `\(series.example)` name a member"
             if let bare = series.bare { reason += ", and `\(bare.tag)` releases \(bare.name)" }
             var offer = WorkspaceOffer(

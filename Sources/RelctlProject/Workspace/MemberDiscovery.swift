@@ -271,7 +271,7 @@ package struct MemberTagSeries: Equatable {
     }
 
     package static func read(
-        members: [DiscoveredMember], tags: [String], dates: [String: Int] = [:]
+        members: [DiscoveredMember], tags: [String], dates: [String: Int] = [:], commits: [String: String] = [:]
     ) -> MemberTagSeries? {
         var own: [(member: DiscoveredMember, format: String, tags: [String])] = []
         var named: Set<String> = []
@@ -307,6 +307,7 @@ package struct MemberTagSeries: Equatable {
         if movedToOneSeries(own: own.map { ($0.member, $0.tags) }, named: named, tags: tags, dates: dates) {
             return nil
         }
+        if twinsTheBareSeries(named: named, tags: tags, commits: commits) { return nil }
         // The format most tagged members use; a tie goes to the one sorting first, so the same tags
         // always give the same file.
         var votes: [String: Int] = [:]
@@ -467,6 +468,33 @@ package struct MemberTagSeries: Equatable {
 
     /// A member's own format said for any member: `{project}-v{version}` → `{member}-v{version}`,
     /// `@sveltejs/kit@{version}` → `@sveltejs/{member}@{version}`.
+    /// (Nearly) every member tag twins a bare one, of the same version on the same commit, and the bare
+    /// series is the longer: minijinja tags its lockstep workspace `2.24.0` and, on the same
+    /// commit, its Go module `minijinja-go/v2.24.0` (Go requires that spelling) since 2.15.0. The
+    /// bare series is the repository's release, not one member's series among others.
+    static func twinsTheBareSeries(named: Set<String>, tags: [String], commits: [String: String]) -> Bool {
+        guard !named.isEmpty, !commits.isEmpty else { return false }
+        var bare: Set<String> = []
+        var bareCount = 0
+        for tag in tags where !named.contains(tag) {
+            guard let release = TagHistory.release(in: tag, project: ""), TagHistory.isGeneric(release.prefix),
+                let commit = commits[tag]
+            else { continue }
+            bare.insert("\(commit) \(release.version)")
+            bareCount += 1
+        }
+        guard bareCount > named.count else { return false }
+        let twins = named.filter { tag in
+            guard let commit = commits[tag], let slash = tag.lastIndex(where: { "/@-_".contains($0) }) else { return false }
+            var inner = tag[tag.index(after: slash)...]
+            if inner.first == "v" || inner.first == "V" { inner = inner.dropFirst() }
+            guard let version = try? SemanticVersion(parsing: String(inner)) else { return false }
+            return bare.contains("\(commit) \(version)")
+        }.count
+        // Nearly all: minijinja's first Go tag, `minijinja-go/v2.15.0`, sits on a fix-up commit after `2.15.0`.
+        return twins >= 3 && twins * 5 >= named.count * 4
+    }
+
     /// The names members' tags may spell without the first word most of them share, by folder:
     /// actix-web's crates `actix-web` and `actix-http` are tagged `web-v4.15.0` and `http-v3.13.3`.
     /// Only a word two members or more start with, and only a short name that no other member is
