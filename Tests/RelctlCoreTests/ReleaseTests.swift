@@ -149,6 +149,37 @@ extension ReleaseLockTests {
     }
 }
 
+extension ReleaseLockTests {
+    /// A killed release's `git push` group id given to a later process group (a session leader of
+    /// another program): the next release does not wait 120 s for it and refuse, because the
+    /// group's leader started at another moment than the child the lock recorded.
+    @Test func aChildGroupLedByALaterProcessIsNotWaitedFor() async throws {
+        try await withTemporaryDirectory { directory in
+            // Foundation starts a child as the leader of a process group of its own; it outlives
+            // the 120 s a release waits for a child left running.
+            let other = Process()
+            other.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            other.arguments = ["600"]
+            try other.run()
+            defer {
+                kill(other.processIdentifier, SIGKILL)
+                try? other.waitForExit()
+            }
+            let group = other.processIdentifier
+            try #require(ChildProcesses.isGroupAlive(group), "sleep leads a process group of its own")
+            let start = try #require(ProcessStart.token(of: group))
+
+            var dead = ReleaseLock.Holder(
+                pid: Int32.max - 1, host: ProcessInfo.processInfo.hostName, tag: "v1.0.0", started: "then")
+            dead.children = [group]
+            dead.childStarts = [String(group): String(start.prefix { $0 != ":" }) + ":1"]
+            let running = await ReleaseRecovery.waitForChildren(
+                of: dead, in: directory.url, context: Context(workingDirectory: directory.url))
+            #expect(running == nil)
+        }
+    }
+}
+
 /// A stage that always fails, to exercise the pipeline's undo.
 struct ExplodingStage: ReleaseStage {
     var name: String { "explode" }

@@ -46,6 +46,9 @@ final class ReleaseLock: Sendable {
         var pushed: Bool?
         /// Process groups of children (`git tag`, `git push`) that outlive a killed holder.
         var children: [Int32]?
+        /// Each child's process as `ProcessStart` names it, by its process group: a group whose
+        /// leader is a later process with the same pid is not the killed holder's child.
+        var childStarts: [String: String]?
         /// The files being moved from the staging folder into dist/.
         var distFiles: [String]?
         /// True once dist/ is complete: the release is out.
@@ -192,7 +195,11 @@ final class ReleaseLock: Sendable {
     /// after relctl is killed; the next release waits for it before judging what it left).
     func recordingChildren<T>(_ body: () async throws -> T) async rethrows -> T {
         ChildProcesses.shared.observeLaunches { [self] pid in
-            record { $0.children = ($0.children ?? []) + [pid] }
+            let start = ProcessStart.token(of: pid)
+            record {
+                $0.children = ($0.children ?? []) + [pid]
+                if let start { $0.childStarts = ($0.childStarts ?? [:]).merging([String(pid): start]) { _, new in new } }
+            }
         }
         defer { ChildProcesses.shared.observeLaunches(nil) }
         return try await body()

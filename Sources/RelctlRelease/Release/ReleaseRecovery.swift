@@ -244,7 +244,11 @@ struct ReleaseRecovery: Sendable {
         // A SIGKILL between starting `git push` and recording its pid leaves a push nobody
         // recorded: found by its command line (the refspec names the tag), it is waited for too.
         let unrecorded = dead.pushing != nil && dead.pushed == nil ? orphanedPushes(of: dead.tag, in: repository) : []
-        let groups = ((dead.children ?? []) + unrecorded).filter(ChildProcesses.isGroupAlive)
+        // A group id stays taken while any of its processes lives, so a group of that id led by
+        // a process that started later is another program's, not a child left running.
+        let groups = ((dead.children ?? []) + unrecorded).filter { group in
+            ChildProcesses.isGroupAlive(group) && !ProcessStart.isReused(group, recorded: dead.childStarts?[String(group)])
+        }
         guard let first = groups.first else { return nil }
         context.console.warning(
             "waiting for `git` (process group \(first)) that the release of \(dead.tag) killed at pid \(dead.pid) left running"
