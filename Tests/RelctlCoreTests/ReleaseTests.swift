@@ -102,19 +102,27 @@ struct ReleaseLockTests {
 }
 
 extension ReleaseLockTests {
+    /// A process that lives longer than the 120 s a release waits for a child left running, until `end`.
+    static func liveProcess() throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        process.arguments = ["600"]
+        try process.run()
+        return process
+    }
+
+    static func end(_ process: Process) {
+        kill(process.processIdentifier, SIGKILL)
+        try? process.waitForExit()
+    }
+
     /// A killed holder's pid given to another process before the next release looks (a busy CI
     /// machine): the lock is still stale, because the process holding that pid started later.
     @Test func aHolderWhosePidWasReusedIsStale() throws {
         try withTemporaryDirectory { directory in
             let url = directory.url.appendingPathComponent(ReleaseLock.fileName)
-            let other = Process()
-            other.executableURL = URL(fileURLWithPath: "/bin/sleep")
-            other.arguments = ["60"]
-            try other.run()
-            defer {
-                kill(other.processIdentifier, SIGKILL)
-                try? other.waitForExit()
-            }
+            let other = try Self.liveProcess()
+            defer { Self.end(other) }
             let live = try #require(ProcessStart.token(of: other.processIdentifier))
             #expect(ProcessStart.token(of: other.processIdentifier) == live)
             #expect(ProcessStart.token(of: getpid()) != live)
@@ -155,16 +163,9 @@ extension ReleaseLockTests {
     /// group's leader started at another moment than the child the lock recorded.
     @Test func aChildGroupLedByALaterProcessIsNotWaitedFor() async throws {
         try await withTemporaryDirectory { directory in
-            // Foundation starts a child as the leader of a process group of its own; it outlives
-            // the 120 s a release waits for a child left running.
-            let other = Process()
-            other.executableURL = URL(fileURLWithPath: "/bin/sleep")
-            other.arguments = ["600"]
-            try other.run()
-            defer {
-                kill(other.processIdentifier, SIGKILL)
-                try? other.waitForExit()
-            }
+            // Foundation starts a child as the leader of a process group of its own.
+            let other = try Self.liveProcess()
+            defer { Self.end(other) }
             let group = other.processIdentifier
             try #require(ChildProcesses.isGroupAlive(group), "sleep leads a process group of its own")
             let start = try #require(ProcessStart.token(of: group))
