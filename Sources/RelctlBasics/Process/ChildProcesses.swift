@@ -85,11 +85,7 @@ package final class ChildProcesses: Sendable {
     private static func groupHasLiveMember(_ group: Int32) -> Bool {
         guard let entries = try? FileSystem.names(atPath: "/proc") else { return true }
         for entry in entries where entry.first?.isNumber == true {
-            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { continue }
-            // After the command name: state, ppid, pgrp, …
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard let fields = ProcessStart.statFields(of: entry) else { continue }
             if fields.count > 2, Int32(fields[2]) == group, fields[0] != "Z" { return true }
         }
         return false

@@ -7,13 +7,10 @@ import Foundation
 package enum ProcessStart {
     /// `BOOT-ID:TICKS` for `pid`, or nil where `/proc` does not say (macOS, a process already gone).
     package static func token(of pid: Int32) -> String? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        // After the command name (which may hold spaces and parentheses): state is field 3, so
-        // the start time, field 22, is the 20th from there.
-        let fields = stat[stat.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)
-        guard fields.count > 19, fields[19].allSatisfy(\.isNumber) else { return nil }
+        // State is field 3, the first after the command name, so the start time, field 22, is the 20th.
+        guard let fields = statFields(of: String(pid)), fields.count > 19, fields[19].allSatisfy(\.isNumber) else {
+            return nil
+        }
         return "\(bootID ?? "boot"):\(fields[19])"
     }
 
@@ -23,6 +20,16 @@ package enum ProcessStart {
     package static func isReused(_ pid: Int32, recorded token: String?) -> Bool {
         guard let token, let now = self.token(of: pid) else { return false }
         return now != token
+    }
+
+    /// The fields of `/proc/PID/stat` after the command name (which may hold spaces and
+    /// parentheses): the state first, then the parent, the process group, …; nil where `/proc`
+    /// does not say.
+    package static func statFields(of pid: String) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ")
     }
 
     private static let bootID: String? = {

@@ -45,10 +45,7 @@ package enum Temporaries {
     /// A killed process whose parent died too stays a zombie until something reaps it, and some
     /// container inits never do; it has exited all the same.
     package static func isZombie(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        guard let state = ProcessStart.statFields(of: String(pid))?.first else { return false }
         return state == "Z" || state == "X"
     }
 

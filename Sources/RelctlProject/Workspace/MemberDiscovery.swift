@@ -275,6 +275,7 @@ package struct MemberTagSeries: Equatable {
     ) -> MemberTagSeries? {
         var own: [(member: DiscoveredMember, format: String, tags: [String])] = []
         var named: Set<String> = []
+        var namedVersions: [String: SemanticVersion] = [:]
         // Only a tag starting with a member's name can be that member's: the others are not parsed
         // (pnpm: 150 members and 2,000 tags, every pair a version parse, 14 s of CPU).
         let lowered = tags.map { $0.lowercased() }
@@ -283,12 +284,15 @@ package struct MemberTagSeries: Equatable {
             let aliases = (member.packageName.map { [$0] } ?? []) + (shortNames[member.folder].map { [$0] } ?? [])
             let names = [member.name] + aliases
             let prefixes = names.filter { !$0.isEmpty }.map { $0.lowercased() }
-            let mine = zip(tags, lowered).filter { tag, lower in
-                prefixes.contains { lower.count > $0.count && lower.hasPrefix($0) }
-                    && names.contains { name in
-                        TagHistory.release(in: tag, project: name).map { !TagHistory.isGeneric($0.prefix) } ?? false
-                    }
-            }.map(\.0)
+            var mine: [String] = []
+            for (tag, lower) in zip(tags, lowered) where prefixes.contains(where: { lower.count > $0.count && lower.hasPrefix($0) }) {
+                guard
+                    let release = names.lazy.compactMap({ TagHistory.release(in: tag, project: $0) })
+                        .first(where: { !TagHistory.isGeneric($0.prefix) })
+                else { continue }
+                mine.append(tag)
+                namedVersions[tag] = release.version
+            }
             named.formUnion(mine)
             guard !mine.isEmpty else { continue }
             let spelled = TagHistory(tags: mine, project: member.name, aliases: aliases).format
@@ -307,7 +311,7 @@ package struct MemberTagSeries: Equatable {
         if movedToOneSeries(own: own.map { ($0.member, $0.tags) }, named: named, tags: tags, dates: dates) {
             return nil
         }
-        if twinsTheBareSeries(named: named, tags: tags, commits: commits) { return nil }
+        if twinsTheBareSeries(named: namedVersions, tags: tags, commits: commits) { return nil }
         // The format most tagged members use; a tie goes to the one sorting first, so the same tags
         // always give the same file.
         var votes: [String: Int] = [:]
@@ -472,11 +476,11 @@ package struct MemberTagSeries: Equatable {
     /// series is the longer: minijinja tags its lockstep workspace `2.24.0` and, on the same
     /// commit, its Go module `minijinja-go/v2.24.0` (Go requires that spelling) since 2.15.0. The
     /// bare series is the repository's release, not one member's series among others.
-    static func twinsTheBareSeries(named: Set<String>, tags: [String], commits: [String: String]) -> Bool {
+    static func twinsTheBareSeries(named: [String: SemanticVersion], tags: [String], commits: [String: String]) -> Bool {
         guard !named.isEmpty, !commits.isEmpty else { return false }
         var bare: Set<String> = []
         var bareCount = 0
-        for tag in tags where !named.contains(tag) {
+        for tag in tags where named[tag] == nil {
             guard let release = TagHistory.release(in: tag, project: ""), TagHistory.isGeneric(release.prefix),
                 let commit = commits[tag]
             else { continue }
@@ -484,13 +488,7 @@ package struct MemberTagSeries: Equatable {
             bareCount += 1
         }
         guard bareCount > named.count else { return false }
-        let twins = named.filter { tag in
-            guard let commit = commits[tag], let slash = tag.lastIndex(where: { "/@-_".contains($0) }) else { return false }
-            var inner = tag[tag.index(after: slash)...]
-            if inner.first == "v" || inner.first == "V" { inner = inner.dropFirst() }
-            guard let version = try? SemanticVersion(parsing: String(inner)) else { return false }
-            return bare.contains("\(commit) \(version)")
-        }.count
+        let twins = named.filter { tag, version in commits[tag].map { bare.contains("\($0) \(version)") } ?? false }.count
         // Nearly all: minijinja's first Go tag, `minijinja-go/v2.15.0`, sits on a fix-up commit after `2.15.0`.
         return twins >= 3 && twins * 5 >= named.count * 4
     }
