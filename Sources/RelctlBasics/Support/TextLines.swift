@@ -13,6 +13,43 @@ extension StringProtocol {
     package var fileLines: [SubSequence] { split(omittingEmptySubsequences: false, whereSeparator: \.isLineBreak) }
 }
 
+extension Substring {
+    /// Without the scalars Foundation's `.whitespaces` holds (tab, the Unicode space separators
+    /// and, as Foundation has it, the zero-width space) at either end, and with `newlines` those
+    /// of `.whitespacesAndNewlines` too; the same answer as `trimmingCharacters(in:)`, read
+    /// natively. Foundation's bridges every string through NSString, and a commit body is
+    /// trimmed several times: a twentieth of a 40-member plan.
+    package func trimmingBlanks(newlines: Bool = false) -> String {
+        let scalars = unicodeScalars
+        let blank: (Unicode.Scalar) -> Bool = { scalar in
+            switch scalar.value {
+            case 0x09, 0x20, 0x200B: return true
+            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return newlines
+            case 0..<0x80: return false
+            default: return scalar.properties.generalCategory == .spaceSeparator
+            }
+        }
+        guard let first = scalars.firstIndex(where: { !blank($0) }),
+            let last = scalars.lastIndex(where: { !blank($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+
+    /// Whether the text is empty or blanks alone (`trimmingBlanks().isEmpty`, without the copy).
+    package var isBlank: Bool {
+        unicodeScalars.allSatisfy { $0.value == 0x09 || $0.value == 0x20 || $0.value == 0x200B
+            || ($0.value >= 0x80 && $0.properties.generalCategory == .spaceSeparator) }
+    }
+}
+
+extension String {
+    /// `Substring.trimmingBlanks(newlines:)` of the whole string.
+    package func trimmingBlanks(newlines: Bool = false) -> String { self[...].trimmingBlanks(newlines: newlines) }
+
+    /// `Substring.isBlank` of the whole string.
+    package var isBlank: Bool { self[...].isBlank }
+}
+
 /// Decoding files users edit.
 package enum TextFile {
     /// The most relctl reads of a config, manifest, lockfile or checksum file: far above any real

@@ -334,7 +334,7 @@ package struct ChangeFragments: Sendable, Equatable {
     /// covector's `"tauri": patch:bug`, the level before the tag).
     package static func changesetLevel(_ text: String, names: Set<String>) -> VersionBump.Level? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            $0.trimmingBlanks(newlines: true)
         }
         guard lines.first == "---" else { return nil }
         var level: VersionBump.Level?

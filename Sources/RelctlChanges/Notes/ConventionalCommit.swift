@@ -197,14 +197,14 @@ package struct ConventionalCommit: Sendable, Equatable {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var footerStartLine: Int?
         for (index, line) in lines.enumerated()
-        where index == 0 || lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty {
+        where index == 0 || lines[index - 1].isBlank {
             if footerStart(line) != nil {
                 footerStartLine = index
                 break
             }
         }
         let bodyLines = lines[..<(footerStartLine ?? lines.count)]
-        let body = bodyLines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = bodyLines.joined(separator: "\n").trimmingBlanks(newlines: true)
         var footers: [Footer] = []
         if let footerStartLine {
             for line in lines[footerStartLine...] {
@@ -215,7 +215,7 @@ package struct ConventionalCommit: Sendable, Equatable {
                 }
             }
             for index in footers.indices {
-                footers[index].value = footers[index].value.trimmingCharacters(in: .whitespacesAndNewlines)
+                footers[index].value = footers[index].value.trimmingBlanks(newlines: true)
             }
         }
         return (body.isEmpty ? nil : body, footers)
@@ -223,5 +223,5 @@ package struct ConventionalCommit: Sendable, Equatable {
 }
 
 extension String {
-    package func trimmingSpaces() -> String { trimmingCharacters(in: .whitespaces) }
+    package func trimmingSpaces() -> String { trimmingBlanks() }
 }

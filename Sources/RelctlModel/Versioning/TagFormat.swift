@@ -41,7 +41,7 @@ public struct TagFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This format spelling calendar versions the way `tags` (existing tag names) do.
-    package func learningSpelling(from tags: [String]) -> TagFormat {
+    package func learningSpelling(from tags: some Sequence<String>) -> TagFormat {
         guard scheme == .calver else { return self }
         var copy = self
         let inner = tags.filter {

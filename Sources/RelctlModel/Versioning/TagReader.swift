@@ -15,7 +15,7 @@ package struct TagReader: Sendable {
     }
 
     /// A reader of `tags` that spells calendar versions the way they do (zero padding, a short year).
-    package init(learningFrom tags: [String], format: TagFormat) {
+    package init(learningFrom tags: some Sequence<String>, format: TagFormat) {
         self.format = format.learningSpelling(from: tags)
     }
 
