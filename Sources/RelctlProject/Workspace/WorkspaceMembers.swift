@@ -195,21 +195,23 @@ package enum WorkspaceMembers {
     /// (`packages/**`: every folder below `packages`, at most `deepestGlob` deep, never into
     /// `node_modules` or hidden folders, each real folder once, so a link back up ends the walk).
     package static func expand(_ pattern: String, root: URL) -> [String] {
+        // Paths as text, not URLs: astro's `packages/**/*` visits thousands of folders, and
+        // Foundation's URL appending was a sixth of its init.
+        let top = Self.path(of: root)
         var found = [""]
         let components = pattern.split(separator: "/").map(String.init)
         for (position, component) in components.enumerated() {
             if component == "**" {
-                found = deep(below: found, root: root, includingBases: position < components.count - 1)
+                found = deep(below: found, top: top, includingBases: position < components.count - 1)
                 continue
             }
             var next: [String] = []
             for base in found {
-                let folder = base.isEmpty ? root : root.appendingPathComponent(base)
-                let names = ((try? FileSystem.names(in: folder)) ?? []).sorted()
+                let names = ((try? FileSystem.names(atPath: Self.join(top, base))) ?? []).sorted()
                 for name in names where Glob.matches(component, name) {
                     guard !name.hasPrefix(".") || component.hasPrefix(".") else { continue }
                     let path = base.isEmpty ? name : base + "/" + name
-                    if FileSystem.isDirectory(root.appendingPathComponent(path)) { next.append(path) }
+                    if FileSystem.kind(atPath: Self.join(top, path)) == .directory { next.append(path) }
                 }
             }
             found = next
@@ -218,7 +220,7 @@ package enum WorkspaceMembers {
     }
 
     /// `bases` and the folders below them (`**`), breadth first, each real folder once.
-    private static func deep(below bases: [String], root: URL, includingBases: Bool) -> [String] {
+    private static func deep(below bases: [String], top: String, includingBases: Bool) -> [String] {
         var queue = bases.map { (path: $0, depth: 0) }
         var seen: Set<String> = []
         var found: [String] = []
@@ -226,26 +228,35 @@ package enum WorkspaceMembers {
         while index < queue.count {
             let (base, depth) = queue[index]
             index += 1
-            let folder = base.isEmpty ? root : root.appendingPathComponent(base)
-            guard seen.insert(FileSystem.realPath(folder.path) ?? folder.standardizedFileURL.path).inserted else {
-                continue
-            }
+            let folder = Self.join(top, base)
+            guard seen.insert(FileSystem.realPath(folder) ?? folder).inserted else { continue }
             if depth > 0 || includingBases { found.append(base) }
             guard depth < deepestGlob else { continue }
-            for name in ((try? FileSystem.names(in: folder)) ?? []).sorted()
+            for name in ((try? FileSystem.names(atPath: folder)) ?? []).sorted()
             where !name.hasPrefix(".") && name != "node_modules" {
                 let path = base.isEmpty ? name : base + "/" + name
-                if FileSystem.isDirectory(root.appendingPathComponent(path)) { queue.append((path, depth + 1)) }
+                if FileSystem.kind(atPath: Self.join(top, path)) == .directory { queue.append((path, depth + 1)) }
             }
         }
         return found.sorted()
     }
 
+    /// The root's path as text, without a trailing slash (`/` stays `/`).
+    private static func path(of root: URL) -> String {
+        let path = root.standardizedFileURL.path
+        return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
+    /// `relative` (`a/b`, or empty for the root itself) inside the folder `top`.
+    private static func join(_ top: String, _ relative: String) -> String {
+        relative.isEmpty ? top : (top == "/" ? "/" + relative : top + "/" + relative)
+    }
+
     /// Whether a folder a glob matched is a member: it holds a relctl.toml or a manifest.
     package static func isMemberFolder(_ root: URL, _ folder: String) -> Bool {
-        let url = root.appendingPathComponent(folder)
+        let folder = join(path(of: root), folder)
         return ([RelctlConfig.fileName, HelmChartFile.name] + StarterConfig.detectable).contains {
-            FileSystem.exists(url.appendingPathComponent($0))
+            FileSystem.exists(atPath: folder + "/" + $0)
         }
     }
 
