@@ -44,6 +44,30 @@ struct MemberTagSeriesTests {
         #expect(formats["awc"] == nil && series.format == "{member}-v{version}")
     }
 
+    /// aws-lambda-rust-runtime: the crate `lambda_runtime` lives in `lambda-runtime/` and is tagged
+    /// `lambda-runtime-0.11.1`. Before, init wrote `{member}-{version}` alone, and `plan` found no
+    /// release of any crate whose name has an `_` (0 of 20 back-test points, tags included).
+    @Test func membersTaggedWithTheirNameSpelledWithDashesAreRead() throws {
+        let members = [
+            member("lambda-runtime", "lambda_runtime", "0.11.0"), member("lambda-http", "lambda_http", "0.11.0"),
+            member("lambda-runtime-api-client", "lambda_runtime_api_client", "0.11.0"),
+            member("lambda-extension", "lambda-extension", "0.10.0"),
+        ]
+        let tags = [
+            "lambda-runtime-0.10.0", "lambda-runtime-0.11.0", "lambda-http-0.11.0", "lambda-runtime-api-client-0.11.0",
+            "lambda-extension-0.10.0",
+        ]
+        let series = try #require(MemberTagSeries.read(members: members, tags: tags))
+        let formats = Dictionary(uniqueKeysWithValues: series.exceptions.map { ($0.name, $0.format) })
+        #expect(formats["lambda_runtime"] == "lambda-runtime-{version}", "\(series.exceptions)")
+        #expect(formats["lambda_http"] == "lambda-http-{version}")
+        #expect(formats["lambda_runtime_api_client"] == "lambda-runtime-api-client-{version}")
+        #expect(formats["lambda-extension"] == nil && series.format == "{member}-{version}")
+        // A spelling another member holds is that member's: `a_b` beside a member named `a-b`.
+        let clash = [member("a_b", "a_b", "1.0.0"), member("a-b", "a-b", "1.0.0")]
+        #expect(MemberTagSeries.otherSpellings(of: clash).isEmpty)
+    }
+
     /// minijinja: a lockstep Cargo workspace tagged `2.24.0`, whose Go module `minijinja-go` is
     /// tagged `minijinja-go/v2.24.0` on the same commit since 2.15.0 (the first on a fix-up commit).
     /// init made it a workspace of `{member}/v{version}` members, none holding the bare series:

@@ -280,8 +280,11 @@ package struct MemberTagSeries: Equatable {
         // (pnpm: 150 members and 2,000 tags, every pair a version parse, 14 s of CPU).
         let lowered = tags.map { $0.lowercased() }
         let shortNames = shortNames(of: members)
+        let otherSpellings = otherSpellings(of: members)
         for member in members {
-            let aliases = (member.packageName.map { [$0] } ?? []) + (shortNames[member.folder].map { [$0] } ?? [])
+            let aliases =
+                (member.packageName.map { [$0] } ?? []) + (shortNames[member.folder].map { [$0] } ?? [])
+                + (otherSpellings[member.folder] ?? [])
             let names = [member.name] + aliases
             let prefixes = names.filter { !$0.isEmpty }.map { $0.lowercased() }
             var mine: [String] = []
@@ -517,6 +520,28 @@ package struct MemberTagSeries: Equatable {
         }
         let taken = Set(members.flatMap { [$0.name.lowercased()] + ($0.packageName.map { [$0.lowercased()] } ?? []) })
         return candidates.filter { seen[$0.value.lowercased()] == 1 && !taken.contains($0.value.lowercased()) }
+    }
+
+    /// Each member's name with `_` spelled `-` and the other way round, where that differs from it
+    /// and names no other member: aws-lambda-rust-runtime's crate `lambda_runtime` lives in
+    /// `lambda-runtime/` and is tagged `lambda-runtime-0.11.1`, as Cargo and crates.io hold both
+    /// spellings one name. (init found no release of any crate so named: 0 of 20 points.)
+    static func otherSpellings(of members: [DiscoveredMember]) -> [String: [String]] {
+        let taken = Set(members.flatMap { [$0.name.lowercased()] + ($0.packageName.map { [$0.lowercased()] } ?? []) })
+        var spellings: [String: [String]] = [:]
+        var seen: [String: Int] = [:]
+        for member in members {
+            let variants = Set([
+                member.name.replacingOccurrences(of: "_", with: "-"), member.name.replacingOccurrences(of: "-", with: "_"),
+            ]).subtracting([member.name]).filter { !taken.contains($0.lowercased()) }.sorted()
+            guard !variants.isEmpty else { continue }
+            spellings[member.folder] = variants
+            for variant in variants { seen[variant.lowercased(), default: 0] += 1 }
+        }
+        return spellings.compactMapValues { variants in
+            let own = variants.filter { seen[$0.lowercased()] == 1 }
+            return own.isEmpty ? nil : own
+        }
     }
 
     private static func generic(_ format: String, member: DiscoveredMember) -> String {
