@@ -143,4 +143,18 @@ import Testing
             #expect(read(tag) == nil, "\(tag)")
         }
     }
+
+    /// A workspace's calendar versions are read across its members' prefixes (mise's `v2026.8.1`,
+    /// `vfox-v2026.8.15`); dated bare tags beside members counting SemVer versions are not.
+    @Test func aWorkspacesTagsHoldCalendarVersionsAcrossPrefixes() {
+        func tags(_ names: [String]) -> [GitTag] {
+            names.enumerated().map { GitTag(name: $0.element, commit: "c\($0.offset)", date: 1_000 + $0.offset) }
+        }
+        #expect(TagHistory.holdsCalendarVersions(tags(["v2026.7.2", "vfox-v2026.7.2", "v2026.8.0", "aqua-registry-v2026.8.1"])))
+        #expect(
+            !TagHistory.holdsCalendarVersions(
+                tags(["2024.01.05", "@acme/core@1.2.0", "@acme/cli@0.4.1", "2024.02.01", "@acme/core@1.3.0", "cli-v0.5.0"])))
+        #expect(!TagHistory.holdsCalendarVersions(tags(["v2026.8.0", "notes", "latest"])))
+        #expect(TagHistory.trailingRelease(in: GitTag(name: "pkg/kadm/v1.16.1", commit: nil, date: 0))?.prefix == "pkg/kadm/v")
+    }
 }

@@ -554,8 +554,9 @@ public struct VersionBump: Sendable, Equatable {
 
     /// The next calendar version after `last` for a commit made at `commitTime`: the date's
     /// version (year and month, and the day for projects whose third number is a zero-padded day,
-    /// as certifi's `2026.07.22`), else the next patch of the last one when that is not below it.
-    /// The commit's date, not the wall clock, so the answer is reproducible.
+    /// as certifi's `2026.07.22`), else the next patch of the last one when that is not below it;
+    /// a prerelease not below it is promoted to its final (towncrier's `24.7.1rc1`, then a fix in
+    /// July: 24.7.1, not 24.7.2). The commit's date, not the wall clock, so the answer is reproducible.
     package static func calendarNext(
         after last: SemanticVersion?, commitTime: Int, spelling: VersionScheme.CalendarSpelling
     ) -> SemanticVersion {
@@ -567,7 +568,7 @@ public struct VersionBump: Sendable, Equatable {
         let day = spelling.padsPatch ? calendar.component(.day, from: date) : 0
         let dated = SemanticVersion(major: fullYear ? year : year % 100, minor: month, patch: day)
         guard let last, !(last < dated) else { return dated }
-        return next(after: last.final, level: .patch)
+        return last.isPrerelease ? last.final : next(after: last.final, level: .patch)
     }
 
     /// `bump --set`: `text` as the next version (a SemVer version, or a tag in the tag format),

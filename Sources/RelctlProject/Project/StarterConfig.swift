@@ -277,11 +277,15 @@ public enum StarterConfig {
         package var notListed: [String] = []
         /// `[[workspace.group]]`s: changesets' `fixed` groups, by member name.
         package var groups: [(name: String, members: [String])] = []
+        /// The members' tags hold calendar versions (`TagHistory.holdsCalendarVersions`): written as
+        /// the root's `version-scheme`, which every member without its own follows.
+        package var calendar = false
 
         package static func == (lhs: WorkspaceOffer, rhs: WorkspaceOffer) -> Bool {
             (lhs.members, lhs.active, lhs.tagFormat, lhs.reason) == (rhs.members, rhs.active, rhs.tagFormat, rhs.reason)
                 && (lhs.tagFormats, lhs.leftOut, lhs.notListed) == (rhs.tagFormats, rhs.leftOut, rhs.notListed)
                 && lhs.groups.map { [$0.name] + $0.members } == rhs.groups.map { [$0.name] + $0.members }
+                && lhs.calendar == rhs.calendar
         }
 
         package struct TagFormatEntry: Equatable {
@@ -487,7 +491,7 @@ public enum StarterConfig {
             # Check it with `relctl plan`, then `relctl bump --write` and `relctl release --pending --dry-run`.
 
             [project]
-            name = \(QuotedString.basic(found.name))
+            name = \(QuotedString.basic(found.name))\(offer.calendar ? "\nversion-scheme = \"calver\"   # the members' tags hold calendar versions; every member follows it" : "")
 
             # Several packages that release on their own: \(offer.reason).
             # Each member gets its own tags, next version and notes from the commits touching its
@@ -598,6 +602,7 @@ public enum StarterConfig {
             root: root, detected: detected, tags: tags.map(\.name),
             dates: Dictionary(tags.map { ($0.name, $0.date) }, uniquingKeysWith: max),
             commits: Dictionary(tags.compactMap { tag in tag.commit.map { (tag.name, $0) } }, uniquingKeysWith: { a, _ in a }))
+        if found.workspace?.active == true, TagHistory.holdsCalendarVersions(tags) { found.workspace?.calendar = true }
         // The latest release in the chosen format: what a nested Go module or a Go constant is compared with.
         // Read once, and only where one is compared with it.
         lazy var latest = (try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme))

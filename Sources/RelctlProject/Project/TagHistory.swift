@@ -146,9 +146,18 @@ package struct TagHistory {
         } else {
             // `YY.M.P` named after the month each was tagged in (Twisted's 24.3.0 of March 2024,
             // black's 24.10.0): calendar versions SemVer can also read. Over two years at least, so a
-            // SemVer project at major 24 in 2024 is not taken for one.
+            // SemVer project at major 24 in 2024 is not taken for one; where the recent releases
+            // all fall in one year (towncrier's 23.6.0 … 23.11.0rc1), the years are read from twice
+            // as many of the family's newest.
             let dated = familyRecent.filter(Self.isMonthDated)
-            if dated.count * 2 > familyRecent.count, Set(dated.map(\.version.major)).count >= 2 { scheme = .calver }
+            let wider = Array(byRecency.lazy.filter { $0.family == family }.prefix(Self.recentCount * 2))
+            let widerDated = wider.filter(Self.isMonthDated)
+            if dated.count * 2 > familyRecent.count,
+                Set(dated.map(\.version.major)).count >= 2
+                    || (widerDated.count * 2 > wider.count && Set(widerDated.map(\.version.major)).count >= 2)
+            {
+                scheme = .calver
+            }
         }
         fromTags = true
         let others = candidates.count - members.count
@@ -164,6 +173,33 @@ package struct TagHistory {
             "like the \(members.count) existing tag\(members.count == 1 ? "" : "s") (\(newest.tag))"
             + (others == 0 ? "" : spelledOtherwise)
             + (scheme == .calver ? "; calendar versions" : "")
+    }
+
+    /// Whether a workspace's tags, whatever each member's prefix, hold calendar versions: more than
+    /// half of the ten newest tags that end in a version (mise's `v2026.8.1`, `vfox-v2026.8.15`,
+    /// `aqua-registry-v2026.7.4`). A workspace whose bare tags are dated and whose members count
+    /// SemVer versions is not one.
+    package static func holdsCalendarVersions(_ tags: [GitTag]) -> Bool {
+        let newest = tags.sorted { $0.date != $1.date ? $0.date > $1.date : $0.name < $1.name }
+        let releases = Array(newest.lazy.compactMap(trailingRelease(in:)).prefix(recentCount * 2))
+        return releases.count >= 3 && releases.filter(isCalendar).count * 2 > releases.count
+    }
+
+    /// The version a tag ends with, whatever names it: the first digit after the start, `v`, `-`,
+    /// `_`, `/` or `@` from which the rest reads as a version.
+    static func trailingRelease(in tag: GitTag) -> Release? {
+        let name = tag.name
+        var previous: Character?
+        for index in name.indices {
+            defer { previous = name[index] }
+            guard name[index].isASCII, name[index].isNumber, previous.map({ "vV-_/@".contains($0) }) ?? true else {
+                continue
+            }
+            let inner = String(name[index...])
+            guard let version = ReleasedVersions.reading(inner, scheme: .calver) else { continue }
+            return Release(tag: name, prefix: String(name[..<index]), inner: inner, version: version, date: tag.date)
+        }
+        return nil
     }
 
     /// The text before the version is empty or a bare `v` (or `V`, or rustls' `v/`): tags of the whole repository.

@@ -277,6 +277,7 @@ package enum WorkspaceMembers {
         let shownConfig = folder + "/" + RelctlConfig.fileName
         var member: RelctlConfig
         var ownFormat = false
+        var ownScheme = false
         // The member's own relctl.toml is a project file: a link out of the repository is refused
         // before it is read as the member's name, tags and build command (issue 55, finding 5).
         let ownConfig = try ProjectFile.open(
@@ -286,6 +287,7 @@ package enum WorkspaceMembers {
             let document = try TOMLDocument(file: ownConfig)
             member = try ConfigLoader.parse(document, root: url)
             ownFormat = document.root["project"]?.table?["tag-format"] != nil
+            ownScheme = document.root["project"]?.table?["version-scheme"] != nil
             if document.root["project"]?.table?["name"] == nil { member.project.name = detectedName(url, folder) }
             if member.versions.isEmpty { member.versions = detectedVersions(url) }
             // The tag names the member already (`core-v1.1.0`): `{project}-{tag}` would say it twice.
@@ -298,6 +300,9 @@ package enum WorkspaceMembers {
             member.project.name = detectedName(url, folder)
             member.versions = detectedVersions(url)
         }
+        // The root's `version-scheme` is every member's that does not set its own (mise's
+        // `vfox-v2026.8.15` is a calendar version as its `v2026.8.1` is).
+        if !ownScheme { member.project.tagFormat.scheme = config.project.tagFormat.scheme }
         member.project.tagFormat.readsPEP440 = ManifestReaders.readsPEP440Tags(member.versions, root: url)
         if !ownFormat {
             do {
