@@ -21,24 +21,23 @@ extension Substring {
     /// trimmed several times: a twentieth of a 40-member plan.
     package func trimmingBlanks(newlines: Bool = false) -> String {
         let scalars = unicodeScalars
-        let blank: (Unicode.Scalar) -> Bool = { scalar in
-            switch scalar.value {
-            case 0x09, 0x20, 0x200B: return true
-            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return newlines
-            case 0..<0x80: return false
-            default: return scalar.properties.generalCategory == .spaceSeparator
-            }
-        }
-        guard let first = scalars.firstIndex(where: { !blank($0) }),
-            let last = scalars.lastIndex(where: { !blank($0) })
+        guard let first = scalars.firstIndex(where: { !Self.isBlank($0, newlines: newlines) }),
+            let last = scalars.lastIndex(where: { !Self.isBlank($0, newlines: newlines) })
         else { return "" }
         return String(scalars[first...last])
     }
 
     /// Whether the text is empty or blanks alone (`trimmingBlanks().isEmpty`, without the copy).
-    package var isBlank: Bool {
-        unicodeScalars.allSatisfy { $0.value == 0x09 || $0.value == 0x20 || $0.value == 0x200B
-            || ($0.value >= 0x80 && $0.properties.generalCategory == .spaceSeparator) }
+    package var isBlank: Bool { unicodeScalars.allSatisfy { Self.isBlank($0, newlines: false) } }
+
+    /// Whether Foundation's `.whitespaces` (with `newlines`, `.whitespacesAndNewlines`) holds `scalar`.
+    private static func isBlank(_ scalar: Unicode.Scalar, newlines: Bool) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x20, 0x200B: return true
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return newlines
+        case 0..<0x80: return false
+        default: return scalar.properties.generalCategory == .spaceSeparator
+        }
     }
 }
 

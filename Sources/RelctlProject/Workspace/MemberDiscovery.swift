@@ -518,8 +518,13 @@ package struct MemberTagSeries: Equatable {
             candidates[member.folder] = String(rest)
             seen[String(rest).lowercased(), default: 0] += 1
         }
-        let taken = Set(members.flatMap { [$0.name.lowercased()] + ($0.packageName.map { [$0.lowercased()] } ?? []) })
+        let taken = takenNames(of: members)
         return candidates.filter { seen[$0.value.lowercased()] == 1 && !taken.contains($0.value.lowercased()) }
+    }
+
+    /// Every member's name and package name, lowercased: what no short name or other spelling may be.
+    private static func takenNames(of members: [DiscoveredMember]) -> Set<String> {
+        Set(members.flatMap { [$0.name.lowercased()] + ($0.packageName.map { [$0.lowercased()] } ?? []) })
     }
 
     /// Each member's name with `_` spelled `-` and the other way round, where that differs from it
@@ -527,7 +532,7 @@ package struct MemberTagSeries: Equatable {
     /// `lambda-runtime/` and is tagged `lambda-runtime-0.11.1`, as Cargo and crates.io hold both
     /// spellings one name. (init found no release of any crate so named: 0 of 20 points.)
     static func otherSpellings(of members: [DiscoveredMember]) -> [String: [String]] {
-        let taken = Set(members.flatMap { [$0.name.lowercased()] + ($0.packageName.map { [$0.lowercased()] } ?? []) })
+        let taken = takenNames(of: members)
         var spellings: [String: [String]] = [:]
         var seen: [String: Int] = [:]
         for member in members {
