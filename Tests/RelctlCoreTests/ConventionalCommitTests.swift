@@ -130,6 +130,23 @@ import Testing
         #expect(commit.breakingNote == "handles are no longer\n  reused between calls")
     }
 
+    /// tokio's console wrote a commit with CRLF line ends whose `BREAKING CHANGE:` footer has its
+    /// text on the next line (console-subscriber 0.3.0): `"\r\n"` is one Character, so the lines
+    /// must be split at it as at `"\n"`, or the message is one line and the footer is lost.
+    @Test func aMessageWithCRLFLineEndsHasTheSameFooters() throws {
+        let lines = [
+            "chore: bump tonic to 0.11 (#547)", "", "Bump the dependency.", "", "BREAKING CHANGE:",
+            "This is a breaking change for users of console-api", "and console-subscriber.",
+        ]
+        let plain = try #require(ConventionalCommit(message: lines.joined(separator: "\n")))
+        let crlf = try #require(ConventionalCommit(message: lines.joined(separator: "\r\n")))
+        #expect(plain.isBreaking && crlf.isBreaking, "\(crlf)")
+        #expect(crlf.body == "Bump the dependency.", "\(crlf)")
+        #expect(crlf.breakingNote == plain.breakingNote && plain.breakingNote?.hasPrefix("This is a breaking") == true)
+        let split = ConventionalCommit.parseBody(lines.dropFirst(2).joined(separator: "\r\n"))
+        #expect(split.footers.map(\.token) == ["BREAKING CHANGE"], "\(split)")
+    }
+
     @Test func typesAreCaseInsensitive() throws {
         #expect(ConventionalCommit(message: "FEAT: shout")?.type == "feat")
     }

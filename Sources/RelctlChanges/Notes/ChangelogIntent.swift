@@ -99,11 +99,20 @@ package struct ChangelogIntent: Sendable, Equatable {
         }
         if let version = top.version {
             // A release heading at or below the latest release (a prerelease's own final
-            // included: `## 2.0.0` while its rc ships) says nothing new.
-            guard latest.final < version.final else { return nil }
+            // included: `## 2.0.0` while its rc ships) says nothing new, unless the prerelease has
+            // its own heading below it: terraform-plugin-go's `## 0.29.0` above `## 0.29.0-beta.1`
+            // names the final that ends the beta, as a manifest holding 0.29.0 would.
+            let endsPrerelease =
+                latest.isPrerelease && !version.isPrerelease && version == latest.final
+                && document.headings.contains { $0.line > top.line && $0.version == latest }
+            guard latest.final < version.final || endsPrerelease else { return nil }
             // A heading naming several versions (the OpenTelemetry collector's `v1.65.0/v0.159.0`,
             // its stable and its 0.x modules) is a released section when any of them is.
-            guard !otherVersions(in: top.text).contains(where: { !(latest.final < $0.final) }) else { return nil }
+            guard
+                !otherVersions(in: top.text).contains(where: {
+                    !(latest.final < $0.final) && !(endsPrerelease && $0 == version)
+                })
+            else { return nil }
             let floor = version.isDevelopmentMarker ? version.final : version
             return ChangelogIntent(
                 finding: .version(floor), file: path, line: top.line + 1, heading: top.text, section: top.text)
@@ -114,11 +123,16 @@ package struct ChangelogIntent: Sendable, Equatable {
             section: top.text)
     }
 
-    /// The level most headings naming a version have, the newest one's on a tie: dotenv's one
-    /// `# [8.0.0]` of 2019 (conventional-changelog heads majors so) among 200 `## [x.y.z]` does not
-    /// make its `## [Unreleased]` a subsection.
+    /// How many of the newest headings naming a version `usualReleaseLevel` counts.
+    static let releaseLevelWindow = 10
+
+    /// The level most of the newest headings naming a version have, the newest one's on a tie:
+    /// dotenv's one `# [8.0.0]` of 2019 (conventional-changelog heads majors so) among 200
+    /// `## [x.y.z]` does not make its `## [Unreleased]` a subsection. Only the newest count: a
+    /// changelog that changed its style keeps the old sections as they were (terraform-plugin-go's
+    /// twelve changie `## 0.23.0` sections above 21 older `# 0.14.3` ones).
     static func usualReleaseLevel(_ document: ChangelogDocument) -> Int? {
-        let versioned = document.headings.filter { $0.version != nil }
+        let versioned = document.headings.filter { $0.version != nil }.prefix(releaseLevelWindow)
         var counts: [Int: Int] = [:]
         for heading in versioned { counts[heading.level, default: 0] += 1 }
         guard let most = counts.values.max() else { return nil }

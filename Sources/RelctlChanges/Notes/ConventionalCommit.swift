@@ -70,9 +70,10 @@ package struct ConventionalCommit: Sendable, Equatable {
     }
 
     package static func splitMessage(_ message: String) -> (String, String) {
-        guard let newline = message.firstIndex(of: "\n") else { return (message, "") }
+        let isLineEnd: (Character) -> Bool = { $0 == "\n" || $0 == "\r\n" }
+        guard let newline = message.firstIndex(where: isLineEnd) else { return (message, "") }
         let subject = String(message[..<newline])
-        let rest = message[message.index(after: newline)...].drop(while: { $0 == "\n" })
+        let rest = message[message.index(after: newline)...].drop(while: isLineEnd)
         return (subject, String(rest))
     }
 
@@ -192,9 +193,11 @@ package struct ConventionalCommit: Sendable, Equatable {
     }
 
     /// Footers begin at the first paragraph whose first line is a footer; everything after belongs
-    /// to them (a value may continue on following lines, as the spec allows).
+    /// to them (a value may continue on following lines, as the spec allows). A message written
+    /// with CRLF line ends (tokio's console, `BREAKING CHANGE:` then its text on the next line)
+    /// has the same lines: `"\r\n"` is one Character, which a split at `"\n"` never finds.
     package static func parseBody(_ text: String) -> (body: String?, footers: [Footer]) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         var footerStartLine: Int?
         for (index, line) in lines.enumerated()
         where index == 0 || lines[index - 1].isBlank {

@@ -14,6 +14,10 @@ package struct VersioningSettings: Sendable, Equatable {
         /// covector (tauri): `.changes/*.md` whose front matter says `"pkg": patch:bug`, the level
         /// before the colon.
         case covector
+
+        /// Whether the fragments set the level whatever the commits say (changesets and covector
+        /// apply them as `changeset version` does); towncrier's only raise it.
+        package var decidesLevel: Bool { self != .towncrier }
     }
 
     /// `zero-major`: what a change does to a version below 1.0.0.

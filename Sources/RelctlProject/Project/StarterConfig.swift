@@ -62,13 +62,13 @@ public enum StarterConfig {
                     tagFormat: own ?? offer.tagFormat.replacingOccurrences(of: "{member}", with: member.name)
                 )
             }
-            if detected.contains("Cargo.toml") {
-                if let releasePlz = VersioningDetection.releasePlzZeroMajor(root: root) {
-                    versioning.zeroMajor = releasePlz
-                } else {
-                    versioning.zeroMajor = await VersioningDetection.workspaceZeroMajor(
-                        members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git)
-                }
+            // Any workspace's members, as for a single project (VersioningDetection.detect).
+            let cargo = detected.contains("Cargo.toml")
+            if let releasePlz = cargo ? VersioningDetection.releasePlzZeroMajor(root: root) : nil {
+                versioning.zeroMajor = releasePlz
+            } else if !offer.calendar, versioning.fragments?.kind.decidesLevel != true {
+                versioning.zeroMajor = await VersioningDetection.workspaceZeroMajor(
+                    members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git, cargo: cargo)
             }
             versioning.memberMaintenance = await VersioningDetection.workspaceMaintenance(
                 members: members, tags: tags, git: git)

@@ -154,7 +154,8 @@ package struct TagHistory {
             let widerDated = wider.filter(Self.isMonthDated)
             if dated.count * 2 > familyRecent.count,
                 Set(dated.map(\.version.major)).count >= 2
-                    || (widerDated.count * 2 > wider.count && Set(widerDated.map(\.version.major)).count >= 2)
+                    || (widerDated.count * 2 > wider.count
+                        && (Set(widerDated.map(\.version.major)).count >= 2 || Self.skipsMonths(widerDated)))
             {
                 scheme = .calver
             }
@@ -274,6 +275,18 @@ package struct TagHistory {
     /// `YY.M.P` whose year is the year the tag was made in and whose month is that month or one
     /// of the two before it (a release prepared in July and tagged in August): Twisted's
     /// `twisted-24.7.0` of 2024-08-08. False for a tag without a date.
+    /// Whether releases named after their months, all of one year, name three months at least
+    /// and leave one out between two of them (conda-build's 25.1.0, 25.3.0, 25.4.0, 25.5.0 of
+    /// 2025): SemVer never skips a minor, so a project at major 25 whose monthly minors happen to
+    /// match 2025's months is not read as calendar versions, while a dated one is before its
+    /// first release of the next year.
+    static func skipsMonths(_ dated: [Release]) -> Bool {
+        guard Set(dated.map(\.version.major)).count == 1 else { return false }
+        let months = Set(dated.compactMap { Int($0.version.minor) }).sorted()
+        guard months.count >= 3 else { return false }
+        return zip(months, months.dropFirst()).contains { $1 - $0 > 1 }
+    }
+
     package static func isMonthDated(_ release: Release) -> Bool {
         guard release.date > 0, let year = Int(release.version.major), let month = Int(release.version.minor),
             release.version.major.count == 2, (1...12).contains(month)

@@ -140,11 +140,15 @@ package enum VersioningDetection {
         {
             found.cadence = nil
         }
-        if cargo, found.cadence == nil {
-            if let releasePlz = releasePlzZeroMajor(root: root) {
+        // Cargo's 0.x rule is read from any project's 0.x releases: an npm package or a chart
+        // below 1.0.0 ships feats as patches as often as a crate does (tonic, vite's plugin-rsc,
+        // fluent-bit's chart). Not where changesets decide the level: a `minor` changeset is
+        // a minor below 1.0.0 too.
+        if found.cadence == nil, format.scheme != .calver, found.fragments?.kind.decidesLevel != true {
+            if let releasePlz = cargo ? releasePlzZeroMajor(root: root) : nil {
                 found.zeroMajor = releasePlz
             } else {
-                found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git)
+                found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git, cargo: cargo)
             }
         }
         // The changelog read for the next release also shows how features shipped below 1.0.0.
@@ -484,7 +488,7 @@ package enum VersioningDetection {
     /// most say the most of the project's rule (release-plz's `release_plz`, 223 releases, not the
     /// `cargo_utils` that comes first in its folder).
     package static func workspaceZeroMajor(
-        members: [(folder: String, tagFormat: String)], tags: [GitTag], git: Git
+        members: [(folder: String, tagFormat: String)], tags: [GitTag], git: Git, cargo: Bool = true
     ) async -> String? {
         let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
         var candidates: [(folder: String, history: ReleaseHistory, finals: [ReleaseHistory.Release], zeros: Int)] = []
@@ -508,9 +512,9 @@ package enum VersioningDetection {
         }.map(\.element)
         for candidate in ordered.prefix(zeroMajorMembers) {
             if let why = await cargoZeroMajor(
-                candidate.finals, history: candidate.history, git: git, releases: zeroMajorMemberReleases)
+                candidate.finals, history: candidate.history, git: git, releases: zeroMajorMemberReleases, cargo: cargo)
             {
-                return "\(candidate.folder.isEmpty ? "the root crate" : candidate.folder): " + why
+                return "\(candidate.folder.isEmpty ? (cargo ? "the root crate" : "the root package") : candidate.folder): " + why
             }
         }
         return nil
@@ -567,12 +571,14 @@ package enum VersioningDetection {
         return steps > 0 && explained * 2 > steps
     }
 
-    /// Cargo's 0.x rule when the project's 0.x releases show it: at least two releases whose
-    /// changes held a feat (and no breaking change) made as patches, and at least four for each
-    /// one made as a minor (prost's 0.13.0 held one `feat` and broke its API unmarked; five feat
-    /// patches followed it, and the one minor vetoed the rule).
+    /// Cargo's 0.x rule when the project's 0.x releases show it, whatever its ecosystem (an npm
+    /// package or a chart below 1.0.0 as often as a crate): at least two releases whose changes
+    /// held a feat or a breaking change made as patches, and at least four for each release of a
+    /// feat (and no breaking change) made as a minor (prost's 0.13.0 held one `feat` and broke its
+    /// API unmarked; five feat patches followed it, and the one minor vetoed the rule). `cargo`
+    /// says whether the reason names release-plz.
     package static func cargoZeroMajor(
-        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11
+        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11, cargo: Bool = true
     ) async -> String? {
         let zeros = Array(finals.filter { $0.version.major == "0" }.prefix(releases))
         guard zeros.count >= 3 else { return nil }
@@ -580,15 +586,18 @@ package enum VersioningDetection {
         var featMinors = 0
         for (newer, older) in zip(zeros, zeros.dropFirst()) {
             guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { return nil }
-            guard level == .minor else { continue }
+            // A breaking change released as a patch (console-subscriber 0.1.4, whose range held
+            // console-api's `BREAKING CHANGE:` footer) says as much as a feat released so; one
+            // released as a minor is what both rules give.
+            guard level >= .minor else { continue }
             if newer.version.minor == older.version.minor {
                 featPatches.append(newer.tag)
-            } else {
+            } else if level == .minor {
                 featMinors += 1
             }
         }
         guard featPatches.count >= 2, featPatches.count >= 4 * featMinors else { return nil }
         return
-            "feat commits were released as patches below 1.0.0 (\(featPatches.prefix(3).joined(separator: ", "))), as release-plz does"
+            "feat commits were released as patches below 1.0.0 (\(featPatches.prefix(3).joined(separator: ", ")))\(cargo ? ", as release-plz does" : "")"
     }
 }
