@@ -143,8 +143,11 @@ package enum VersioningDetection {
         // Cargo's 0.x rule is read from any project's 0.x releases: an npm package or a chart
         // below 1.0.0 ships feats as patches as often as a crate does (tonic, vite's plugin-rsc,
         // fluent-bit's chart). Not where changesets decide the level: a `minor` changeset is
-        // a minor below 1.0.0 too.
-        if found.cadence == nil, format.scheme != .calver, found.fragments?.kind.decidesLevel != true {
+        // a minor below 1.0.0 too. Outside Cargo only while the project is below 1.0.0: the rule
+        // changes nothing above it, and reading each old 0.x step is a walk of the history.
+        if found.cadence == nil, format.scheme != .calver, found.fragments?.kind.decidesLevel != true,
+            cargo || finals.first?.version.major == "0"
+        {
             if let releasePlz = cargo ? releasePlzZeroMajor(root: root) : nil {
                 found.zeroMajor = releasePlz
             } else {
@@ -503,7 +506,8 @@ package enum VersioningDetection {
                 return mergedTop.map { release.version > $0 } ?? true
             }
             let zeros = finals.filter { $0.version.major == "0" }.count
-            guard zeros >= 3 else { continue }
+            // Outside Cargo, only a member below 1.0.0 is read (as for a single project).
+            guard zeros >= 3, cargo || finals.first?.version.major == "0" else { continue }
             candidates.append((member.folder, history, finals, zeros))
         }
         // A stable sort: among members with as many 0.x releases, the folder order stays.
@@ -582,21 +586,31 @@ package enum VersioningDetection {
     ) async -> String? {
         let zeros = Array(finals.filter { $0.version.major == "0" }.prefix(releases))
         guard zeros.count >= 3 else { return nil }
+        // Each step read is a walk of the history (three git calls): the patch steps first, the
+        // minor steps only while they could still veto, and none once the rule cannot hold.
+        let steps = Array(zip(zeros, zeros.dropFirst()))
+        let patchSteps = steps.filter { $0.0.version.minor == $0.1.version.minor }
+        guard patchSteps.count >= 2, let newest = zeros.first, let oldest = zeros.last else { return nil }
+        // One walk over the whole span first: where it holds no feat and no breaking change (a
+        // fix-only or untyped history, most charts'), no step does.
+        guard let spanned = await commitsLevel(from: oldest, to: newest, history: history, git: git), spanned >= .minor
+        else { return nil }
         var featPatches: [String] = []
-        var featMinors = 0
-        for (newer, older) in zip(zeros, zeros.dropFirst()) {
+        for (index, (newer, older)) in patchSteps.enumerated() {
+            guard featPatches.count + patchSteps.count - index >= 2 else { return nil }
             guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { return nil }
             // A breaking change released as a patch (console-subscriber 0.1.4, whose range held
             // console-api's `BREAKING CHANGE:` footer) says as much as a feat released so; one
             // released as a minor is what both rules give.
-            guard level >= .minor else { continue }
-            if newer.version.minor == older.version.minor {
-                featPatches.append(newer.tag)
-            } else if level == .minor {
-                featMinors += 1
-            }
+            if level >= .minor { featPatches.append(newer.tag) }
         }
-        guard featPatches.count >= 2, featPatches.count >= 4 * featMinors else { return nil }
+        guard featPatches.count >= 2 else { return nil }
+        var featMinors = 0
+        for (newer, older) in steps where newer.version.minor != older.version.minor {
+            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { return nil }
+            if level == .minor { featMinors += 1 }
+            guard featPatches.count >= 4 * featMinors else { return nil }
+        }
         return
             "feat commits were released as patches below 1.0.0 (\(featPatches.prefix(3).joined(separator: ", ")))\(cargo ? ", as release-plz does" : "")"
     }
