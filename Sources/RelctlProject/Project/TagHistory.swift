@@ -272,9 +272,6 @@ package struct TagHistory {
         return release
     }
 
-    /// `YY.M.P` whose year is the year the tag was made in and whose month is that month or one
-    /// of the two before it (a release prepared in July and tagged in August): Twisted's
-    /// `twisted-24.7.0` of 2024-08-08. False for a tag without a date.
     /// Whether releases named after their months, all of one year, name three months at least
     /// and leave one out between two of them (conda-build's 25.1.0, 25.3.0, 25.4.0, 25.5.0 of
     /// 2025): SemVer never skips a minor, so a project at major 25 whose monthly minors happen to
@@ -287,6 +284,9 @@ package struct TagHistory {
         return zip(months, months.dropFirst()).contains { $1 - $0 > 1 }
     }
 
+    /// `YY.M.P` whose year is the year the tag was made in and whose month is that month or one
+    /// of the two before it (a release prepared in July and tagged in August): Twisted's
+    /// `twisted-24.7.0` of 2024-08-08. False for a tag without a date.
     package static func isMonthDated(_ release: Release) -> Bool {
         guard release.date > 0, let year = Int(release.version.major), let month = Int(release.version.minor),
             release.version.major.count == 2, (1...12).contains(month)
