@@ -179,6 +179,32 @@ public enum AtomicFile {
         unlink(temporary.path)
     }
 
+    /// Writes `data` whole to a temporary beside `url` and puts it at `url` only if nothing is
+    /// there, registered for cleanup as it appears: a file that exists only with its contents (a
+    /// lock created empty and written after is left empty by a kill between the two). Returns
+    /// false, leaving `url` alone, when something is already there. The temporary never outlives
+    /// the call; a kill leaves it named for a dead process, for `Temporaries.reclaim`.
+    package static func create(_ data: Data, at url: URL, action: String) throws -> Bool {
+        let temporary = temporaryURL(for: url)
+        let descriptor = CleanupRegistry.shared.create(temporary)
+        guard descriptor >= 0 else { throw FileSystemError(path: url.path, action: action, errno: errno) }
+        defer {
+            unlink(temporary.path)
+            CleanupRegistry.shared.unregister(temporary)
+        }
+        // writeAll closes the descriptor when it fails.
+        try writeAll(data, to: descriptor, reportedAs: url)
+        if close(descriptor) != 0 { throw writeError(errno, url) }
+        do {
+            try placeWithoutReplacing(temporary, at: url, registered: true)
+            return true
+        } catch .exists {
+            return false
+        } catch .failed(let failure) {
+            throw FileSystemError(path: url.path, action: action, errno: failure.code)
+        }
+    }
+
     /// Replaces the folder at `destination` with the finished `staging` folder, so that either the
     /// old or the new folder is there, never neither and never a mix. The two trade places in one
     /// rename (`RENAME_EXCHANGE`): a disk that fails it leaves the old folder untouched. Where the

@@ -4,7 +4,7 @@ import RelctlModel
 
 extension ReleaseLock {
     /// When something other than a lock relctl wrote sits at the lock's path (a folder, a link,
-    /// garbage, a file nobody may read, an empty file left by a release killed as it started), the
+    /// garbage, a file nobody may read, an empty file left by an older relctl killed as it started), the
     /// error saying what it is and how to remove it; nil when there is no lock or it names a holder.
     /// Reporting such a thing as "another release is running" would send the user waiting.
     static func unreadableLock(at url: URL) -> ReleaseError? {
@@ -29,14 +29,15 @@ extension ReleaseLock {
             )
         }
         if data.isEmpty {
-            // A release that is taking the lock writes it right after creating it.
+            // relctl links its lock into place already written; a release of an older relctl wrote
+            // it right after creating it.
             usleep(200_000)
             data = FileSystem.contents(atPath: url.path) ?? Data()
             if data.isEmpty {
                 return ReleaseError.unreadableLock(
                     path: url.path,
                     reason:
-                        "the release lock is empty (a release killed as it started leaves one), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
+                        "the release lock is empty (an older relctl killed as it started leaves one), so relctl cannot tell who holds it; \(removal): `rm '\(url.path)'`"
                 )
             }
         }

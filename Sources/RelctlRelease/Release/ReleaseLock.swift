@@ -149,28 +149,16 @@ final class ReleaseLock: Sendable {
             commit: commit)
         me.process = ProcessStart.token(of: getpid())
         let data = try JSONOutput.encode(me)
-        // Updates of a killed holder's lock that never reached their rename.
-        Temporaries.reclaim(in: url.deletingLastPathComponent(), prefix: ".\(fileName)")
+        // Records of a killed holder that never reached their rename or link.
+        Temporaries.reclaim(in: url.deletingLastPathComponent(), prefix: ".\(url.lastPathComponent)")
         for _ in 0..<2 {
-            // O_EXCL makes creation the test: two releases racing cannot both succeed. Created and
-            // registered for cleanup in one step, so Ctrl-C at any moment leaves no lock behind.
-            let fd = CleanupRegistry.shared.create(url)
-            if fd >= 0 {
-                // A lock that could not be written whole (a full disk) is not left behind empty:
-                // the next release would have to be told to remove it by hand.
-                do {
-                    // writeAll closes the descriptor when it fails.
-                    try AtomicFile.writeAll(Data(data.utf8), to: fd, reportedAs: url)
-                    if close(fd) != 0 { throw AtomicFile.writeError(errno, url) }
-                } catch {
-                    FileSystem.removeFile(atPath: url.path)
-                    CleanupRegistry.shared.unregister(url)
-                    throw error
-                }
+            // The record is written whole to a temporary first and then linked to the lock's name:
+            // link(2) fails when the name exists, so two releases racing cannot both succeed, and
+            // the lock never exists without its record (a kill between creating a lock and writing
+            // it left an empty one that the next release could only refuse). Registered for
+            // cleanup as it appears, so Ctrl-C at any moment leaves no lock behind.
+            if try AtomicFile.create(Data(data.utf8), at: url, action: "cannot create the release lock") {
                 return ReleaseLock(url: url, holder: me)
-            }
-            guard errno == EEXIST else {
-                throw FileSystemError(path: url.path, action: "cannot create the release lock", errno: errno)
             }
             if let unreadable = unreadableLock(at: url) { throw unreadable }
             guard let holder = currentHolder(at: url) else { continue }
