@@ -75,7 +75,7 @@ package struct ChangelogDocument: Sendable {
     }
 
     /// reStructuredText titles: a text line underlined (or over- and underlined) with one
-    /// punctuation character at least as long as the text; levels in the order the styles first
+    /// punctuation character as long as the text or four characters at least; levels in the order the styles first
     /// appear, as docutils numbers them. Indented lines (literal blocks, list bodies) are no titles.
     private mutating func scanRST() {
         func level(_ style: RSTStyle) -> Int {
@@ -104,9 +104,11 @@ package struct ChangelogDocument: Sendable {
                 index += 3
                 continue
             }
+            // An underline shorter than its title still makes one when it has four characters,
+            // as docutils reads it (with a warning): a long link heading's underline often is.
             if isText(line), index + 1 < lines.count, let under = Self.rstAdornment(lines[index + 1]),
                 lines[index + 1].trimmingCharacters(in: .whitespaces).count
-                    >= line.trimmingCharacters(in: .whitespaces).count,
+                    >= min(line.trimmingCharacters(in: .whitespaces).count, 4),
                 index == 0 || lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty
             {
                 let style = RSTStyle(adornment: under, overline: false)

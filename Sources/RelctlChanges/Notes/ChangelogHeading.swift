@@ -27,7 +27,7 @@ package struct ChangelogHeading: Sendable, Equatable {
 
     /// `Unreleased`, `[Unreleased]`, `UNRELEASED`, `Upcoming release`: changes not yet released.
     package var isUnreleased: Bool {
-        let words = text.lowercased().drop(while: { $0 == "[" || $0 == " " })
+        let words = text.lowercased().drop(while: { $0 == "[" || $0 == "`" || $0 == " " })
         return words.hasPrefix("unreleased") || words.hasPrefix("upcoming")
     }
 
@@ -58,15 +58,17 @@ package struct ChangelogHeading: Sendable, Equatable {
         var hasV = false
         if prefix.last == "v" || prefix.last == "V" {
             let beforeV = prefix.dropLast()
-            if beforeV.isEmpty || beforeV.last == " " || beforeV.last == "[" {
+            if beforeV.isEmpty || beforeV.last == " " || beforeV.last == "[" || beforeV.last == "`" {
                 hasV = true
                 prefix = beforeV
             }
         }
-        // A prefix is `Version ` or `Release ` and/or an opening bracket: `Python 3.12 support` is no release.
-        let word = prefix.filter { $0 != "[" }.trimmingCharacters(in: .whitespaces).lowercased()
+        // A prefix is `Version ` or `Release ` and/or an opening bracket, or the backquote of a
+        // reStructuredText link (pyjwt's `` `v2.10.1 <…/compare/2.10.0...2.10.1>`__ ``):
+        // `Python 3.12 support` is no release.
+        let word = prefix.filter { $0 != "[" && $0 != "`" }.trimmingCharacters(in: .whitespaces).lowercased()
         guard word.isEmpty || Self.versionWords.contains(word) || names.contains(word) else { return nil }
-        guard hasV || prefix.isEmpty || prefix.last == " " || prefix.last == "[" else { return nil }
+        guard hasV || prefix.isEmpty || prefix.last == " " || prefix.last == "[" || prefix.last == "`" else { return nil }
         let tail = body[first...]
         var end = tail.startIndex
         var dots = 0

@@ -57,6 +57,13 @@ package struct ChangelogHeadingStyle: Sendable, Equatable {
             } else {
                 link = .reference
             }
+        } else if prefixText.last == "`" {
+            // A reStructuredText link (pyjwt's `` `v2.10.1 <…/compare/2.10.0...2.10.1>`__ ``): a
+            // new heading names its version plainly, not the old heading's link.
+            prefixText = prefixText.dropLast()
+            link = .none
+            guard let close = rest.range(of: "`_") else { return }
+            rest = rest[close.upperBound...].drop { $0 == "_" }
         } else {
             link = .none
         }

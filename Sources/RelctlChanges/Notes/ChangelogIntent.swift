@@ -89,9 +89,12 @@ package struct ChangelogIntent: Sendable, Equatable {
         // An empty `## [Unreleased]` placeholder above the coming release's own heading (dotenv
         // writes `## [17.2.0]` with its `### Added` before tagging it) says nothing; the heading
         // below it does.
+        // Its section starts below its underline for a setext or reStructuredText heading
+        // (pyjwt's empty `` `Unreleased <…>`__ `` over `` `v2.10.1 <…>`__ ``).
+        let topEnd = document.sectionEnd(of: top)
         if top.version == nil, sectionLevel(of: top, in: document) == nil, candidates.count > 1,
             candidates[1].version != nil,
-            !document.lines[(top.line + 1)..<document.sectionEnd(of: top)].contains(where: {
+            !document.lines[min(top.line + top.lineCount, topEnd)..<topEnd].contains(where: {
                 !$0.trimmingCharacters(in: .whitespaces).isEmpty
             })
         {

@@ -35,12 +35,16 @@ public enum StarterConfig {
         let detected = detectable.filter {
             FileSystem.exists(atPath: root.appendingPathComponent($0).path)
         }
-        let git = Git(directory: root, context: context)
+        var git = Git(directory: root, context: context)
+        // init moves no ref: the readers below share their answers (which tags HEAD lacks, asked
+        // by the tag history, the versioning and each workspace reader).
+        git.memo = GitQueryMemo()
         let isRepository = await (try? git.isRepository()) == true
         let tags = isRepository ? ((try? await git.tagList()) ?? []) : []
         let remote = isRepository ? await git.configuredRemoteURL("origin") : nil
         let repository = repositoryName(remote: remote, root: root)
-        let found = findings(root: root, detected: detected, tags: tags, repository: repository)
+        let outOfLine = tags.isEmpty ? [] : ((try? await git.tagNames(notMergedInto: "HEAD")) ?? [])
+        let found = findings(root: root, detected: detected, tags: tags, repository: repository, outOfLine: outOfLine)
         // Each member of a workspace has its own tag series: a cadence is read for a single project.
         let format =
             found.workspace?.active == true
@@ -65,7 +69,9 @@ public enum StarterConfig {
             // Any workspace's members, as for a single project (VersioningDetection.detect).
             let cargo = detected.contains("Cargo.toml")
             if let releasePlz = cargo ? VersioningDetection.releasePlzZeroMajor(root: root) : nil {
-                versioning.zeroMajor = releasePlz
+                let overruled = await VersioningDetection.workspaceFeatsReleasedAsMinors(
+                    members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git)
+                versioning.zeroMajor = overruled ? nil : releasePlz
             } else if !offer.calendar, versioning.fragments?.kind.decidesLevel != true {
                 versioning.zeroMajor = await VersioningDetection.workspaceZeroMajor(
                     members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git, cargo: cargo)
@@ -76,7 +82,9 @@ public enum StarterConfig {
         // On a maintenance branch the line's latest release is what a Go constant names.
         var final =
             versioning.maintenance.map {
-                findings(root: root, detected: detected, tags: tags, repository: repository, within: $0.range)
+                findings(
+                    root: root, detected: detected, tags: tags, repository: repository, within: $0.range,
+                    outOfLine: outOfLine)
             } ?? found
         if isRepository, final.workspace?.active != true {
             await adoptReleaseCommitFiles(&final, root: root, git: git, tags: tags, within: versioning.maintenance?.range)
@@ -569,14 +577,15 @@ public enum StarterConfig {
     /// `within`: the range of the maintenance branch init runs on; its latest release is then
     /// the one a Go constant or a nested module is compared with (echo's `v4` at 4.15.4 while
     /// master released 5.3.1).
+    /// `outOfLine`: the tags HEAD does not contain (`TagHistory`).
     package static func findings(
         root: URL, detected: [String], tags: [GitTag], repository: String? = nil, adoptingSourceVersions: Bool = true,
-        within range: VersionRange? = nil
+        within range: VersionRange? = nil, outOfLine: Set<String> = []
     ) -> Findings {
         var found = package(root: root, detected: detected, repository: repository)
         let history = TagHistory(
             tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected),
-            ownsBareTags: FileSystem.exists(root.appendingPathComponent(".git")))
+            ownsBareTags: FileSystem.exists(root.appendingPathComponent(".git")), outOfLine: outOfLine)
         (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
         keepApplicationLine(&found, root: root, tags: tags.map(\.name))
         if let series = ownSeries(of: found, root: root, tags: tags.map(\.name)) {

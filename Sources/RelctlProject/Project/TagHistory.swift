@@ -61,7 +61,11 @@ package struct TagHistory {
     /// too, not an application's beside it: jmoiron/sqlx's `sqlx-v1.0` and `sqlx-v1.1` of 2014-15,
     /// then eight `v1.2.0` … `v1.4.0` over six years; a named series the bare releases left
     /// `ownMovedOnAfter` times over more than `movedOnAfter` votes with them.
-    package init(tags: [GitTag], project: String, aliases: [String] = [], ownsBareTags: Bool = false) {
+    /// `outOfLine`: tags HEAD does not contain; its prereleases among them do not vote.
+    package init(
+        tags: [GitTag], project: String, aliases: [String] = [], ownsBareTags: Bool = false,
+        outOfLine: Set<String> = []
+    ) {
         let names = [project] + aliases.filter { $0 != project && !$0.isEmpty }
         var releases = tags.compactMap { tag in
             names.lazy.compactMap { Self.release(in: tag.name, project: $0) }.first.map { release in
@@ -115,7 +119,10 @@ package struct TagHistory {
                 && (bareAfter.map(\.date).max() ?? 0) - newestNamed > Self.movedOnAfter
             if bareAfter.count >= Self.staleAfter || leftBehind { candidates = releases }
         }
-        let byRecency = candidates.sorted {
+        // Prereleases tagged on a line HEAD does not contain do not vote on this line's spelling:
+        // typeorm's three `v1.0.0-beta.N` on its 1.0 branch, newer than master's 104 plain `0.3.x`.
+        let voters = candidates.filter { !($0.version.isPrerelease && outOfLine.contains($0.tag)) }
+        let byRecency = (voters.isEmpty ? candidates : voters).sorted {
             if $0.date != $1.date { return $0.date > $1.date }
             if !$0.version.hasSamePrecedence(as: $1.version) { return $1.version < $0.version }
             return $0.tag < $1.tag

@@ -149,7 +149,7 @@ package enum VersioningDetection {
             cargo || finals.first?.version.major == "0"
         {
             if let releasePlz = cargo ? releasePlzZeroMajor(root: root) : nil {
-                found.zeroMajor = releasePlz
+                if await featsReleasedAsMinors(finals, history: history, git: git) != true { found.zeroMajor = releasePlz }
             } else {
                 found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git, cargo: cargo)
             }
@@ -289,6 +289,8 @@ package enum VersioningDetection {
         "docs/changes.rst", "docs/changes.md", "docs/news.rst", "docs/news.md", "docs/history.rst",
         "docs/source/changelog.rst", "docs/source/changes.rst", "docs/source/news.rst", "docs/source/history.rst",
         "docs/content/news.md", "docs/content/changelog.md",
+        // sqlc's `docs/reference/changelog.md` (MyST labels above its headings).
+        "docs/reference/changelog.md", "docs/reference/changelog.rst",
     ]
 
     /// The first changelog at `root` (`changelogNames`) whose newest section is ahead of `latest`
@@ -484,6 +486,49 @@ package enum VersioningDetection {
         return nil
     }
 
+    /// Whether a crate's own latest 0.x releases show feats released as minors where release-plz's
+    /// default would have made them patches: true for two steps at least whose commits called for
+    /// a minor and took one, and no feat released as a patch; false once a feat (or a breaking
+    /// change) was released as a patch; nil when the steps show neither. rig-core's feat-only
+    /// ranges were minors before its `release-plz.toml` and after (its API checks, which no commit
+    /// records): the history outranks the file's default there.
+    package static func featsReleasedAsMinors(
+        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11
+    ) async -> Bool? {
+        let zeros = Array(finals.filter { $0.version.major == "0" }.prefix(releases))
+        var featMinors = 0
+        for (newer, older) in zip(zeros, zeros.dropFirst()) {
+            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { return nil }
+            if newer.version.minor == older.version.minor {
+                if level >= .minor { return false }
+            } else if level == .minor {
+                featMinors += 1
+            }
+        }
+        return featMinors >= 2 ? true : nil
+    }
+
+    /// `featsReleasedAsMinors` for a workspace, over the members `workspaceZeroMajor` reads: true
+    /// when one shows feats released as minors and none a feat released as a patch (rig's
+    /// companion crates, with more releases than rig-core, ship no feats of their own).
+    package static func workspaceFeatsReleasedAsMinors(
+        members: [(folder: String, tagFormat: String)], tags: [GitTag], git: Git
+    ) async -> Bool {
+        var shown = false
+        for candidate in await zeroMajorCandidates(members: members, tags: tags, git: git, cargo: true)
+            .prefix(zeroMajorMembers)
+        {
+            switch await featsReleasedAsMinors(
+                candidate.finals, history: candidate.history, git: git, releases: zeroMajorMemberReleases)
+            {
+            case false?: return false
+            case true?: shown = true
+            case nil: break
+            }
+        }
+        return shown
+    }
+
     /// Cargo's 0.x rule for a Cargo workspace (release-plz's own crates): the first of its members
     /// (folder and tag format) whose own latest 0.x releases (`zeroMajorMemberReleases`), over its
     /// own folder, show it. At most `zeroMajorMembers` members with three 0.x releases are read,
@@ -493,6 +538,22 @@ package enum VersioningDetection {
     package static func workspaceZeroMajor(
         members: [(folder: String, tagFormat: String)], tags: [GitTag], git: Git, cargo: Bool = true
     ) async -> String? {
+        let ordered = await zeroMajorCandidates(members: members, tags: tags, git: git, cargo: cargo)
+        for candidate in ordered.prefix(zeroMajorMembers) {
+            if let why = await cargoZeroMajor(
+                candidate.finals, history: candidate.history, git: git, releases: zeroMajorMemberReleases, cargo: cargo)
+            {
+                return "\(candidate.folder.isEmpty ? (cargo ? "the root crate" : "the root package") : candidate.folder): " + why
+            }
+        }
+        return nil
+    }
+
+    /// The members with three 0.x releases at least (outside Cargo, only those below 1.0.0), the
+    /// most 0.x releases first, folder order among equals, each with its history and finals.
+    static func zeroMajorCandidates(
+        members: [(folder: String, tagFormat: String)], tags: [GitTag], git: Git, cargo: Bool
+    ) async -> [(folder: String, history: ReleaseHistory, finals: [ReleaseHistory.Release], zeros: Int)] {
         let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
         var candidates: [(folder: String, history: ReleaseHistory, finals: [ReleaseHistory.Release], zeros: Int)] = []
         for member in members {
@@ -511,17 +572,9 @@ package enum VersioningDetection {
             candidates.append((member.folder, history, finals, zeros))
         }
         // A stable sort: among members with as many 0.x releases, the folder order stays.
-        let ordered = candidates.enumerated().sorted { a, b in
+        return candidates.enumerated().sorted { a, b in
             a.element.zeros != b.element.zeros ? a.element.zeros > b.element.zeros : a.offset < b.offset
         }.map(\.element)
-        for candidate in ordered.prefix(zeroMajorMembers) {
-            if let why = await cargoZeroMajor(
-                candidate.finals, history: candidate.history, git: git, releases: zeroMajorMemberReleases, cargo: cargo)
-            {
-                return "\(candidate.folder.isEmpty ? (cargo ? "the root crate" : "the root package") : candidate.folder): " + why
-            }
-        }
-        return nil
     }
 
     /// The level the commits of one release step call for (from `older` to `newer`); nil when the
