@@ -509,8 +509,9 @@ package enum VersioningDetection {
     }
 
     /// `featsReleasedAsMinors` for a workspace, over the members `workspaceZeroMajor` reads: true
-    /// when one shows feats released as minors and none a feat released as a patch (rig's
-    /// companion crates, with more releases than rig-core, ship no feats of their own).
+    /// when one shows feats released as minors and none a feat released as a patch. rig keeps the
+    /// rule: its companion crates, read before rig-core for their more releases, shipped feats as
+    /// patches.
     package static func workspaceFeatsReleasedAsMinors(
         members: [(folder: String, tagFormat: String)], tags: [GitTag], git: Git
     ) async -> Bool {
