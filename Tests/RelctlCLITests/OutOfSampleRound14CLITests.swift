@@ -144,4 +144,40 @@ struct OutOfSampleRound14CLITests {
             if !betasOnThisLine { #expect(try Self.next(repo) == "0.3.6") }
         }
     }
+
+    /// opentelemetry-js: `api/v1.9.0` names a member, but the experimental packages are released
+    /// together on `experimental/v0.212.0` and the stable ones on `v2.x`. init gave every
+    /// untagged package a format of its own that no tag has (`@otel/sdk-node/v{version}`), so
+    /// sdk-node had no release and was proposed at its manifest's version as a first one. The
+    /// folder's series is now those members' format, and they are one group.
+    @Test func aFoldersTagSeriesReleasesTheMembersBelowItTogether() throws {
+        let repo = try GitRepository()
+        func package(_ name: String, _ version: String) -> String {
+            "{\"name\": \"@otel/\(name)\", \"version\": \"\(version)\"}\n"
+        }
+        try repo.commit(
+            "chore: init",
+            files: [
+                "package.json": #"{"name": "root", "private": true, "workspaces": ["api", "packages/*", "experimental/packages/*"]}"#
+                    + "\n",
+                "api/package.json": package("api", "1.0.0"),
+                "packages/core/package.json": package("core", "2.0.0"),
+                "packages/sdk-trace/package.json": package("sdk-trace", "2.0.0"),
+                "experimental/packages/sdk-node/package.json": package("sdk-node", "0.3.0"),
+                "experimental/packages/sdk-logs/package.json": package("sdk-logs", "0.3.0"),
+            ])
+        for tag in ["api/v1.0.0", "v2.0.0", "experimental/v0.1.0", "experimental/v0.2.0", "experimental/v0.3.0"] {
+            try repo.git("tag", tag)
+        }
+        try repo.commit("feat(sdk-node): a", files: ["experimental/packages/sdk-node/a.js": "\n"])
+        let config = try Self.initialise(repo)
+        #expect(config.contains("sdk-node = \"experimental/v{version}\""), "\(config)")
+        #expect(config.contains("name = \"experimental\"\nmembers = [\"sdk-logs\", \"sdk-node\"]"), "\(config)")
+        let check = try relctl(["check"], in: repo.url)
+        #expect(check.status == 0, "\(check)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        #expect(plan.stdout.contains("\"tag\" : \"experimental/v0.4.0\""), "\(plan.stdout)")
+        #expect(!plan.stdout.contains("@otel/sdk-node/v"), "\(plan.stdout)")
+    }
 }

@@ -285,6 +285,9 @@ public enum StarterConfig {
         package var notListed: [String] = []
         /// `[[workspace.group]]`s: changesets' `fixed` groups, by member name.
         package var groups: [(name: String, members: [String])] = []
+        /// `[[workspace.group]]`s of the members a folder's tag series releases together
+        /// (`MemberTagSeries.folderLines`), by folder and member name.
+        package var folderGroups: [(folder: String, members: [String])] = []
         /// The members' tags hold calendar versions (`TagHistory.holdsCalendarVersions`): written as
         /// the root's `version-scheme`, which every member without its own follows.
         package var calendar = false
@@ -293,6 +296,7 @@ public enum StarterConfig {
             (lhs.members, lhs.active, lhs.tagFormat, lhs.reason) == (rhs.members, rhs.active, rhs.tagFormat, rhs.reason)
                 && (lhs.tagFormats, lhs.leftOut, lhs.notListed) == (rhs.tagFormats, rhs.leftOut, rhs.notListed)
                 && lhs.groups.map { [$0.name] + $0.members } == rhs.groups.map { [$0.name] + $0.members }
+                && lhs.folderGroups.map { [$0.folder] + $0.members } == rhs.folderGroups.map { [$0.folder] + $0.members }
                 && lhs.calendar == rhs.calendar
         }
 
@@ -532,6 +536,16 @@ public enum StarterConfig {
             for entry in offer.tagFormats {
                 text += "\(tomlKey(entry.name)) = \(QuotedString.basic(entry.format))\n"
             }
+        }
+        for group in offer.folderGroups {
+            text += """
+
+                # Released together on \(group.folder)'s own tags: one version.
+                [[workspace.group]]
+                name = \(QuotedString.basic(group.folder))
+                members = [\(group.members.map(QuotedString.basic).joined(separator: ", "))]
+
+                """
         }
         for group in offer.groups {
             text += """
@@ -1203,6 +1217,11 @@ public enum StarterConfig {
             var named: Set<String> = []
             offer.tagFormats.removeAll { !named.insert($0.name).inserted }
             unlistPrivateNamesakes(&offer, members: members, root: root)
+            let listedNames = Set(offer.tagFormats.map(\.name))
+            offer.folderGroups = series.folderLines.compactMap { line in
+                let kept = line.members.filter { listedNames.contains($0) }
+                return kept.count >= 2 ? (line.folder, kept) : nil
+            }
             offer.groups = changesetsFixedGroups(
                 root: root, members: members, listed: offer.members,
                 released: releasedFolders(members, format: series.format, exceptions: series.exceptions, tags: tags))

@@ -226,11 +226,48 @@ package struct MemberTagSeries: Equatable {
     package var example: String
     /// The member the bare series belongs to, and one of its tags.
     package var bare: (name: String, tag: String)?
+    /// Folders whose own tag series releases the untagged members below them together
+    /// (`folderLines`), with those members' names.
+    package var folderLines: [(folder: String, members: [String])] = []
 
     package static func == (a: MemberTagSeries, b: MemberTagSeries) -> Bool {
         a.format == b.format && a.example == b.example && a.bare?.name == b.bare?.name
             && a.exceptions.map(\.name) == b.exceptions.map(\.name)
             && a.exceptions.map(\.format) == b.exceptions.map(\.format)
+            && a.folderLines.map { [$0.folder] + $0.members } == b.folderLines.map { [$0.folder] + $0.members }
+    }
+
+    /// Tag series named after a folder, not a member (`experimental/v0.212.0`), whose latest final
+    /// most of the published untagged members below that folder hold, two at least: a line those
+    /// members are released on together (opentelemetry-js' `experimental/packages/*`). Each with
+    /// the series' format and the members' names; a series needs three tags.
+    static func folderLines(
+        untagged: [DiscoveredMember], tags: [String], named: Set<String>
+    ) -> [(folder: String, format: String, members: [String])] {
+        var series: [String: [TagHistory.Release]] = [:]
+        for tag in tags where !named.contains(tag) {
+            guard let slash = tag.firstIndex(of: "/"), slash != tag.startIndex else { continue }
+            let folder = String(tag[..<slash])
+            guard let release = TagHistory.release(in: tag, project: folder),
+                release.prefix == folder + "/v" || release.prefix == folder + "/"
+            else { continue }
+            series[folder, default: []].append(release)
+        }
+        var lines: [(folder: String, format: String, members: [String])] = []
+        for (folder, releases) in series.sorted(by: { $0.key < $1.key }) where releases.count >= 3 {
+            guard let latest = releases.filter({ !$0.version.isPrerelease }).max(by: { $0.version < $1.version }) else {
+                continue
+            }
+            let below = untagged.filter {
+                $0.folder.hasPrefix(folder + "/") && !$0.unpublished && !StarterConfig.isFixture($0.folder)
+            }
+            let holding = below.filter { member in
+                member.version.flatMap { try? SemanticVersion(parsing: $0) }?.hasSamePrecedence(as: latest.version) ?? false
+            }
+            guard holding.count >= 2, holding.count * 2 > below.count else { continue }
+            lines.append((folder, latest.prefix + "{version}", holding.map(\.name)))
+        }
+        return lines
     }
 
     /// Nil when no tag names a member, or when the history moved on from the stray tags that do
@@ -346,6 +383,11 @@ package struct MemberTagSeries: Equatable {
             {
                 exceptions.append((member.name, (member.packageName ?? member.name) + format[range.upperBound...]))
             }
+        }
+        let lines = folderLines(untagged: untagged, tags: tags, named: named)
+        for line in lines {
+            exceptions.removeAll { line.members.contains($0.0) }
+            exceptions.append(contentsOf: line.members.map { ($0, line.format) })
         }
         // The bare series (`v1.22.0`): tags naming no member, read as the repository's own releases.
         let bareTags = tags.filter { tag in
@@ -472,7 +514,8 @@ package struct MemberTagSeries: Equatable {
         }
         exceptions.sort { $0.0 < $1.0 }
         return MemberTagSeries(
-            format: format, exceptions: exceptions, example: own.map { $0.tags.sorted()[0] }.sorted()[0], bare: bare)
+            format: format, exceptions: exceptions, example: own.map { $0.tags.sorted()[0] }.sorted()[0], bare: bare,
+            folderLines: lines.map { ($0.folder, $0.members.filter { $0 != bare?.name }) })
     }
 
     /// A member's own format said for any member: `{project}-v{version}` → `{member}-v{version}`,
