@@ -180,4 +180,37 @@ struct OutOfSampleRound14CLITests {
         #expect(plan.stdout.contains("\"tag\" : \"experimental/v0.4.0\""), "\(plan.stdout)")
         #expect(!plan.stdout.contains("@otel/sdk-node/v"), "\(plan.stdout)")
     }
+
+    /// freqtrade's release points are merges that replaced large `.whl` files a partial copy
+    /// lacked: `git show -s` of a merge still works out its combined diff, with rename detection
+    /// reading the blobs of files it added and removed, failed, and `plan` exited 1. A commit's
+    /// time is read with `git log -1`, which reads no blob.
+    @Test func aMergeWhoseBlobIsMissingStillPlans() throws {
+        let repo = try GitRepository()
+        let lines = (1...200).map(String.init).joined(separator: "\n") + "\n"
+        try repo.commit(
+            "chore: init",
+            files: ["pyproject.toml": "[project]\nname = \"bot\"\nversion = \"2024.3\"\n", "old.txt": lines])
+        try repo.git("tag", "2024.3")
+        try repo.git("checkout", "-q", "-b", "side")
+        try repo.commit("fix: side", files: ["g": "b\n"])
+        try repo.git("checkout", "-q", "main")
+        try repo.commit("fix: main", files: ["h": "c\n"])
+        try repo.git("merge", "-q", "--no-commit", "side")
+        try repo.git("rm", "-q", "old.txt")
+        try repo.directory.write("new.txt", lines + "x\n")
+        try repo.git("add", "new.txt")
+        try repo.git("commit", "-q", "-m", "Merge side")
+        let blob = try repo.git("rev-parse", "HEAD:new.txt").trimmingCharacters(in: .whitespacesAndNewlines)
+        try FileManager.default.removeItem(
+            at: repo.url.appendingPathComponent(".git/objects/\(blob.prefix(2))/\(blob.dropFirst(2))"))
+        #expect(throws: (any Error).self) { try repo.git("show", "-s", "--format=%ct", "HEAD") }
+        try repo.directory.write(
+            "relctl.toml",
+            "[project]\nname = \"bot\"\ntag-format = \"{version}\"\nversion-scheme = \"calver\"\n[[version]]\npath = \"pyproject.toml\"\n")
+        // A calendar version is dated by the commit: its time is read.
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        #expect(plan.stdout.contains("\"next\" : \"2026.1\""), "\(plan.stdout)")
+    }
 }

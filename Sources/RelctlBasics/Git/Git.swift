@@ -144,9 +144,11 @@ public struct Git: Sendable {
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The full hash and the committer time of a commit, in one call.
+    /// The full hash and the committer time of a commit, in one call. `git log -1`, not `git show
+    /// -s`: for a merge that one still works out the combined diff, reading the blobs a conflict
+    /// was resolved in (freqtrade's merges: blobs a partial clone lacks made `plan` exit 1).
     package func commitAndTime(of ref: String) async throws -> (String, Int) {
-        let result = try await runUnchecked(["show", "-s", "--format=%H %ct", "\(ref)^{commit}", "--"])
+        let result = try await runUnchecked(["log", "-1", "--no-show-signature", "--format=%H %ct", "\(ref)^{commit}", "--"])
         let fields = result.stdoutText.split(separator: " ")
         guard result.succeeded, fields.count == 2,
             let time = Int(fields[1].trimmingCharacters(in: .whitespacesAndNewlines))
@@ -159,7 +161,7 @@ public struct Git: Sendable {
 
     /// The committer time of a commit, in seconds since the epoch: the reproducible clock.
     package func committerTime(of ref: String) async throws -> Int {
-        let text = try await run(["show", "-s", "--format=%ct", try await commit(of: ref)]).trimmingCharacters(
+        let text = try await run(["log", "-1", "--no-show-signature", "--format=%ct", try await commit(of: ref), "--"]).trimmingCharacters(
             in: .whitespacesAndNewlines)
         return Int(text) ?? 0
     }
