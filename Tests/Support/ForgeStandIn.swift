@@ -39,7 +39,8 @@ public final class ForgeStandIn: Sendable {
         }
         /// When the request arrived.
         public var time: Double
-        /// When it was answered (the log is in this order).
+        /// When its answer was ready, logged just before it left (the log is in this order, so a
+        /// client's next request is always logged after the answer it waited for).
         public var end: Double
         public var method: String
         public var path: String

@@ -31,7 +31,9 @@ public final class GitHubStandIn: Sendable {
             public var state: String
             public var digest: String?
         }
+        /// When the stand-in began handling the request (its headers read).
         public var time: Double
+        /// When its answer was ready, logged just before it left (the log is in this order).
         public var end: Double
         public var method: String
         public var path: String

@@ -110,10 +110,11 @@ class BaseHandler(BaseHTTPRequestHandler):
         if close:
             self.send_header("Connection", "close")
             self.close_connection = True
+        # Logged before the answer leaves, so a client's next request is always logged after it.
+        self.record(status, **extra)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
-        self.record(status, **extra)
 
     def send_json(self, status, body, headers=None, close=False, **extra):
         data = b"" if body is None else json.dumps(body).encode()

@@ -177,9 +177,12 @@ class Handler(BaseHTTPRequestHandler):
         if close:
             self.send_header("Connection", "close")
             self.close_connection = True
+        # Logged before the answer leaves: a client that sends its next request only once it has
+        # this answer then always finds this entry earlier in the log (logged after the write, a
+        # thread descheduled between the two put the next request's entry first).
+        self.record(status, **extra)
         self.end_headers()
         self.wfile.write(data)
-        self.record(status, **extra)
 
     def error(self, status, message, errors=None, headers=None, close=False, doc=DOCS, **extra):
         body = {"message": message, "documentation_url": doc, "status": str(status)}
@@ -587,17 +590,17 @@ class Handler(BaseHTTPRequestHandler):
                         self.send_response(302)
                         self.send_header("Location", f"http://{self.host()}/release-assets/{asset['id']}")
                         self.send_header("Content-Length", "0")
-                        self.end_headers()
-                        return self.record(302, kind="download", name=asset["name"])
+                        self.record(302, kind="download", name=asset["name"])
+                        return self.end_headers()
         self.error(404, "Not Found", kind="download")
 
     def send_bytes(self, content):
         self.send_response(200)
         self.send_header("Content-Type", "application/octet-stream")
         self.send_header("Content-Length", str(len(content)))
+        self.record(200, kind="download")
         self.end_headers()
         self.wfile.write(content)
-        self.record(200, kind="download")
 
     def upload(self, repo, release_id, fault):
         query = urllib.parse.parse_qs(self.parsed.query)
