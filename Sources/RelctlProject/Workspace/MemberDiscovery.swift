@@ -47,12 +47,25 @@ package enum MemberDiscovery {
             }
             globs += members
         }
-        if detected.contains("package.json"), let object = npmManifest(root) {
-            globs +=
+        var npmGlobs: [String] = []
+        let npmRoot = detected.contains("package.json") ? npmManifest(root) : nil
+        if let object = npmRoot {
+            npmGlobs +=
                 (object["workspaces"] as? [String])
                 ?? ((object["workspaces"] as? [String: Any])?["packages"] as? [String]) ?? []
         }
-        globs += pnpmPackages(root: root)
+        npmGlobs += pnpmPackages(root: root)
+        // A root package.json that is a published package of its own beside the workspace's
+        // (anthropic-sdk-typescript's `@anthropic-ai/sdk`, `sdk-v0.120.0`, beside `packages/*`) is
+        // a member too, as release-please's manifest lists it (`"."`) or as tags of its own name
+        // show; a private root, or one no release names, is the workspace's tooling only.
+        if let object = npmRoot, !npmGlobs.isEmpty, !isPrivate(object), object["version"] is String,
+            let name = object["name"] as? String, !name.isEmpty,
+            releasePleaseListsRoot(root) || ownTagCount(names: [name, unscoped(name)], tags: tags) >= 3
+        {
+            globs.append(".")
+        }
+        globs += npmGlobs
         if !WorkspaceMembers.folders(matching: ["charts/*"], root: root).isEmpty { globs.append("charts/*") }
         // A repository of charts in top-level folders (kedacore/charts: `keda/`, `http-add-on/`,
         // `external-scaler-azure-cosmos-db/`), none at the root: each folder is a member.
@@ -147,15 +160,38 @@ package enum MemberDiscovery {
         guard let document = try? TOMLDocument(file: ProjectFile.open("Cargo.toml", in: folder)),
             let name = document.root["package"]?.table?["name"]?.string, !name.isEmpty
         else { return false }
-        let own = tags.count { tag in
-            guard tag.hasPrefix(name) else { return false }
-            var rest = tag.dropFirst(name.count)
-            guard let separator = rest.first, "-_@/".contains(separator) else { return false }
-            rest = rest.dropFirst()
-            if rest.first == "v" { rest = rest.dropFirst() }
-            return rest.first?.isNumber == true
+        return ownTagCount(names: [name], tags: tags) >= 3
+    }
+
+    /// The tags naming a release of a package called one of `names`: the name, a separator
+    /// (`-`, `_`, `@`, `/`), an optional `v` and a number (`env_filter-v2.0.0`, `sdk-v0.120.0`,
+    /// `@scope/name@1.2.0`).
+    static func ownTagCount(names: [String], tags: [String]) -> Int {
+        let names = Set(names.filter { !$0.isEmpty })
+        return tags.count { tag in
+            names.contains { name in
+                guard tag.hasPrefix(name) else { return false }
+                var rest = tag.dropFirst(name.count)
+                guard let separator = rest.first, "-_@/".contains(separator) else { return false }
+                rest = rest.dropFirst()
+                if rest.first == "v" { rest = rest.dropFirst() }
+                return rest.first?.isNumber == true
+            }
         }
-        return own >= 3
+    }
+
+    /// `sdk` of `@anthropic-ai/sdk`.
+    private static func unscoped(_ name: String) -> String {
+        name.hasPrefix("@") ? name.split(separator: "/", maxSplits: 1).last.map(String.init) ?? name : name
+    }
+
+    /// Whether release-please's `.release-please-manifest.json` holds a version for the root
+    /// (`".": "0.120.0"`): release-please releases the root package as one of the manifest's.
+    static func releasePleaseListsRoot(_ root: URL) -> Bool {
+        guard let data = (try? ProjectFile.open(".release-please-manifest.json", in: root))?.data(),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return false }
+        return object["."] is String
     }
 
     package static func isUnpublished(_ folder: URL) -> Bool {

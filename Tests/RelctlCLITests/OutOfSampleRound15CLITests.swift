@@ -1,0 +1,80 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// What session 73 found reading real repositories (anthropic-sdk-typescript, left from round 13,
+/// and the fifteenth out-of-sample round), each on a generated repository of the shape that was
+/// read wrong.
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
+struct OutOfSampleRound15CLITests {
+    static func rows(_ repo: GitRepository) throws -> [String: [String: Any]] {
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let members = try BacktestFindingsCLITests.field(plan.stdout, "members") as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: members.map { ($0["path"] as? String ?? "?", $0) })
+    }
+
+    static func initialise(_ repo: GitRepository) throws -> String {
+        let result = try relctl(["init", "--quiet"], in: repo.url)
+        #expect(result.status == 0, "\(result)")
+        return try repo.directory.read("relctl.toml")
+    }
+
+    /// anthropic-sdk-typescript: the root package.json is the published `@anthropic-ai/sdk`
+    /// (tags `sdk-v0.120.0`) beside pnpm's `packages/*` (`bedrock-sdk-v0.33.1`, …), and
+    /// release-please's manifest lists it as `"."`. init listed `packages/*` alone, so `plan` had no
+    /// row for the SDK itself: its release was never proposed.
+    static func sdkWorkspace(releasePlease: Bool, rootPrivate: Bool = false, rootTags: Int = 3) throws -> GitRepository {
+        let repo = try GitRepository()
+        func package(_ name: String, _ version: String, isPrivate: Bool = false) -> String {
+            "{\n  \"name\": \"\(name)\",\n  \"version\": \"\(version)\"\(isPrivate ? ",\n  \"private\": true" : "")\n}\n"
+        }
+        var files = [
+            "package.json": package("@acme/sdk", "0.3.0", isPrivate: rootPrivate),
+            "pnpm-workspace.yaml": "packages:\n  - 'packages/*'\n",
+            "src/index.ts": "export {}\n",
+            "packages/aws-sdk/package.json": package("@acme/aws-sdk", "0.2.0"),
+            "packages/vertex-sdk/package.json": package("@acme/vertex-sdk", "0.5.0"),
+        ]
+        if releasePlease {
+            files[".release-please-manifest.json"] =
+                "{\n  \".\": \"0.3.0\",\n  \"packages/aws-sdk\": \"0.2.0\",\n  \"packages/vertex-sdk\": \"0.5.0\"\n}\n"
+        }
+        try repo.commit("chore: start", files: files)
+        for version in ["0.1.0", "0.2.0", "0.3.0"].suffix(rootTags) { try repo.git("tag", "sdk-v\(version)") }
+        for version in ["0.1.0", "0.2.0"] { try repo.git("tag", "aws-sdk-v\(version)") }
+        for version in ["0.4.0", "0.5.0"] { try repo.git("tag", "vertex-sdk-v\(version)") }
+        try repo.commit("fix: retry on overload", files: ["src/index.ts": "export const retry = true\n"])
+        try repo.commit("fix(aws): region", files: ["packages/aws-sdk/index.ts": "export {}\n"])
+        return repo
+    }
+
+    @Test(arguments: [true, false])
+    func aPublishedRootPackageBesideItsWorkspaceIsAMember(releasePlease: Bool) throws {
+        // With release-please's manifest listing `.`, one tag of the root's own is enough.
+        let repo = try Self.sdkWorkspace(releasePlease: releasePlease, rootTags: releasePlease ? 1 : 3)
+        let config = try Self.initialise(repo)
+        #expect(config.contains("members = [\".\", \"packages/*\"]"), "\(config)")
+        #expect(try relctl(["check"], in: repo.url).status == 0)
+        let rows = try Self.rows(repo)
+        #expect(rows["."]?["current"] as? String == "0.3.0", "\(rows)")
+        #expect(rows["."]?["next"] as? String == "0.3.1", "\(rows)")
+        #expect(rows["."]?["tag"] as? String == "sdk-v0.3.1", "\(rows)")
+        #expect(rows["."]?["commits"] as? Int == 1, "the aws fix is not the root's: \(rows)")
+        #expect(rows["packages/aws-sdk"]?["tag"] as? String == "aws-sdk-v0.2.1", "\(rows)")
+    }
+
+    /// The usual shape stays as it was: a private root (the workspace's tooling), or a public one
+    /// no release names, is not a member.
+    @Test func aPrivateOrUnreleasedRootIsNotAMember() throws {
+        for repo in [
+            try Self.sdkWorkspace(releasePlease: false, rootPrivate: true),
+            try Self.sdkWorkspace(releasePlease: false, rootTags: 0),
+        ] {
+            let config = try Self.initialise(repo)
+            #expect(config.contains("members = [\"packages/*\"]"), "\(config)")
+            #expect(try Self.rows(repo)["."] == nil)
+        }
+    }
+}
