@@ -77,4 +77,35 @@ struct OutOfSampleRound15CLITests {
             #expect(try Self.rows(repo)["."] == nil)
         }
     }
+
+    /// python-telegram-bot's `v21.8` … `v22.8` look like two-digit years and months, but were tagged
+    /// in 2025 and 2026: init wrote `version-scheme = "calver"` and plan proposed today's date
+    /// (0 of 10). A year-and-month reading now needs the tag made within a year of it; helix's
+    /// `24.7`, tagged in July 2024, still reads as one.
+    @Test func twoNumbersTaggedYearsAfterTheirFirstAreNotCalendarVersions() throws {
+        func history(_ versions: [(String, String)]) throws -> GitRepository {
+            let repo = try GitRepository()
+            try repo.commit("chore: start", files: ["pyproject.toml": "[project]\nname = \"demo\"\ndynamic = [\"version\"]\n"])
+            for (version, date) in versions {
+                try repo.commit("Bump version to v\(version)", files: ["demo/_version.py": "__version__ = \"\(version)\"\n"], date: date)
+                try repo.git(["tag", "-a", "v\(version)", "-m", "v\(version)"], environment: ["GIT_COMMITTER_DATE": date])
+            }
+            try repo.commit("Fix a bug", files: ["demo/a.py": "x = 1\n"])
+            return repo
+        }
+        let semver = try history([
+            ("21.9", "2025-01-10T12:00:00Z"), ("21.10", "2025-02-10T12:00:00Z"), ("21.11", "2025-03-10T12:00:00Z"),
+            ("22.0", "2025-04-10T12:00:00Z"), ("22.1", "2025-05-10T12:00:00Z"), ("22.2", "2025-06-10T12:00:00Z"),
+        ])
+        let config = try Self.initialise(semver)
+        #expect(!config.contains("calver"), "\(config)")
+        let bumped = try relctl(["bump", "--json"], in: semver.url)
+        #expect(try BacktestFindingsCLITests.field(bumped.stdout, "next") as? String == "22.2.1", "\(bumped)")
+
+        let calendar = try history([
+            ("24.3", "2024-03-10T12:00:00Z"), ("24.7", "2024-07-10T12:00:00Z"), ("24.12", "2025-01-03T12:00:00Z"),
+            ("25.3", "2025-03-10T12:00:00Z"),
+        ])
+        #expect(try Self.initialise(calendar).contains("version-scheme = \"calver\""))
+    }
 }

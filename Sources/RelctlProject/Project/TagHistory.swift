@@ -307,9 +307,10 @@ package struct TagHistory {
 
     /// A calendar-shaped version: zero padding SemVer refuses (`2026.07.22`, `25.07`), a year as the
     /// first number (`2024.1.2`), or two numbers of which the first is a two-digit year and the
-    /// second a month (helix's `23.10`) or, where the year is the one the tag was made in, a count
-    /// of that year's releases (packaging's `26.0` … `26.3` of 2026, and its `26.0rc3`). Two numbers
-    /// alone are not (`v2.0`, `v0.13`).
+    /// second a month (helix's `23.10`, tagged within a year of it where the tag's date is known)
+    /// or, where the year is the one the tag was made in, a count of that year's releases
+    /// (packaging's `26.0` … `26.3` of 2026, and its `26.0rc3`). Two numbers alone are not (`v2.0`,
+    /// `v0.13`).
     package static func isCalendar(_ release: Release) -> Bool {
         var core = Substring(release.inner.prefix { $0 != "-" && $0 != "+" })
         // PEP 440 glues its prereleases on: `26.0rc3` is a candidate of `26.0`.
@@ -324,13 +325,14 @@ package struct TagHistory {
         if numbers.count == 2, numbers[0].count == 2, let second = Int(numbers[1]), let year = Int(numbers[0]),
             year >= 15
         {
-            if (1...12).contains(second) { return true }
-            if release.date > 0 {
-                var calendar = Calendar(identifier: .gregorian)
-                calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-                let tagged = calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval(release.date)))
-                return tagged % 100 == year
-            }
+            guard release.date > 0 else { return (1...12).contains(second) }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+            let tagged = calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval(release.date))) % 100
+            // A month of a year within one of the tag's (a December release tagged in January);
+            // python-telegram-bot's `v22.1` … `v22.8`, tagged in 2025 and 2026, are SemVer.
+            if (1...12).contains(second) { return abs(tagged - year) <= 1 }
+            return tagged == year
         }
         return false
     }
