@@ -109,3 +109,52 @@ struct OutOfSampleRound15CLITests {
         #expect(try Self.initialise(calendar).contains("version-scheme = \"calver\""))
     }
 }
+
+extension OutOfSampleRound15CLITests {
+    /// powertools-lambda-python heads its changelog with an empty H1 `# Unreleased` over H2 release
+    /// sections (`## [v2.39.0] - 2024-06-13`, then `## Features`, `## Bug Fixes`): the released
+    /// `## Features` below were read as unreleased, and a fix gave a minor (3 points). Its section
+    /// now ends at the first release heading; `notes --changelog --force` for the unreleased notes
+    /// replaces that empty section, not the whole file.
+    @Test func anUnreleasedHeadingAboveTheReleaseLevelEndsAtTheFirstRelease() throws {
+        let repo = try GitRepository()
+        let changelog = """
+            <a name="unreleased"></a>
+            # Unreleased
+
+
+            <a name="v1.1.0"></a>
+            ## [v1.1.0] - 2024-06-13
+            ## Bug Fixes
+
+            * **logger:** a fix
+
+            ## Features
+
+            * **handler:** a feature
+
+            ## Maintenance
+
+            * version bump
+
+            """
+        try repo.commit(
+            "chore: version bump",
+            files: ["pyproject.toml": "[project]\nname = \"demo\"\nversion = \"1.1.0\"\n", "CHANGELOG.md": changelog])
+        try repo.git("tag", "-a", "v1.1.0", "-m", "v1.1.0")
+        try repo.commit("fix(logger): another fix", files: ["a.py": "x = 1\n"])
+        // The empty section says nothing, so init leaves the changelog out (it read `## Features`
+        // as unreleased and wrote it); configured by hand, it still says nothing.
+        let config = try Self.initialise(repo)
+        #expect(!config.contains("changelog ="), "\(config)")
+        try repo.directory.write("relctl.toml", config + "\n[versioning]\nchangelog = \"CHANGELOG.md\"\n")
+        let bumped = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try BacktestFindingsCLITests.field(bumped.stdout, "next") as? String == "1.1.1", "\(bumped)")
+
+        let notes = try relctl(["notes", "--changelog", "CHANGELOG.md", "--force"], in: repo.url)
+        #expect(notes.status == 0, "\(notes)")
+        let written = try repo.directory.read("CHANGELOG.md")
+        #expect(written.contains("another fix"), "\(written)")
+        #expect(written.contains("## [v1.1.0] - 2024-06-13") && written.contains("* **handler:** a feature"), "\(written)")
+    }
+}

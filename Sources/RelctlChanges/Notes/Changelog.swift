@@ -73,7 +73,9 @@ public enum Changelog {
                 lines.replaceSubrange(generated, with: block)
                 return Edit(text: lines.joined(separator: "\n"), remarks: remarks)
             }
-            var end = document.sectionEnd(of: existing)
+            // An `Unreleased` heading above the release headings' level ends at the first of them.
+            var end = ChangelogIntent.unreleasedEnd(
+                of: existing, in: document, releaseLevel: ChangelogIntent.usualReleaseLevel(document))
             while end > existing.line + existing.lineCount,
                 lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty
             {

@@ -91,8 +91,8 @@ package struct ChangelogIntent: Sendable, Equatable {
         // below it does.
         // Its section starts below its underline for a setext or reStructuredText heading
         // (pyjwt's empty `` `Unreleased <…>`__ `` over `` `v2.10.1 <…>`__ ``).
-        let topEnd = document.sectionEnd(of: top)
-        if top.version == nil, sectionLevel(of: top, in: document) == nil, candidates.count > 1,
+        let topEnd = unreleasedEnd(of: top, in: document, releaseLevel: releaseLevel)
+        if top.version == nil, sectionLevel(of: top, in: document, end: topEnd) == nil, candidates.count > 1,
             candidates[1].version != nil,
             !document.lines[min(top.line + top.lineCount, topEnd)..<topEnd].contains(where: {
                 !$0.trimmingCharacters(in: .whitespaces).isEmpty
@@ -120,10 +120,25 @@ package struct ChangelogIntent: Sendable, Equatable {
             return ChangelogIntent(
                 finding: .version(floor), file: path, line: top.line + 1, heading: top.text, section: top.text)
         }
-        guard let found = sectionLevel(of: top, in: document) else { return nil }
+        guard let found = sectionLevel(of: top, in: document, end: unreleasedEnd(of: top, in: document, releaseLevel: releaseLevel))
+        else { return nil }
         return ChangelogIntent(
             finding: .level(found.level), file: path, line: found.heading.line + 1, heading: found.heading.text,
             section: top.text)
+    }
+
+    /// Where the section under `top` ends: at its next heading of the same or a higher level, or,
+    /// for an unreleased heading above the release headings' level, at the first release heading
+    /// below it (powertools' empty `# Unreleased` over its `## [v2.39.0]` sections, whose `## Features`
+    /// was read as unreleased).
+    static func unreleasedEnd(of top: ChangelogHeading, in document: ChangelogDocument, releaseLevel: Int?) -> Int {
+        let end = document.sectionEnd(of: top)
+        guard top.version == nil, let releaseLevel, top.level < releaseLevel,
+            let release = document.headings.first(where: {
+                $0.line > top.line && $0.line < end && $0.version != nil && $0.level == releaseLevel
+            })
+        else { return end }
+        return release.line
     }
 
     /// How many of the newest headings naming a version `usualReleaseLevel` counts.
@@ -154,9 +169,9 @@ package struct ChangelogIntent: Sendable, Equatable {
     /// holding entries, at the first level below it) and the subsection that calls for it; nil
     /// when none holds an entry.
     package static func sectionLevel(
-        of top: ChangelogHeading, in document: ChangelogDocument
+        of top: ChangelogHeading, in document: ChangelogDocument, end: Int? = nil
     ) -> (level: VersionBump.Level, heading: ChangelogHeading)? {
-        let end = document.sectionEnd(of: top)
+        let end = end ?? document.sectionEnd(of: top)
         let inside = document.headings.filter { $0.line > top.line && $0.line < end && $0.level > top.level }
         guard let subLevel = inside.map(\.level).min() else { return nil }
         let subsections = inside.filter { $0.level == subLevel }
