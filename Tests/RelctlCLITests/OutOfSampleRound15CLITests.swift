@@ -158,3 +158,29 @@ extension OutOfSampleRound15CLITests {
         #expect(written.contains("## [v1.1.0] - 2024-06-13") && written.contains("* **handler:** a feature"), "\(written)")
     }
 }
+
+extension OutOfSampleRound15CLITests {
+    /// charmbracelet/x's cellbuf released feats as patches at 0.0.z, so init wrote Cargo's rule,
+    /// which then made a breaking change 0.1.0; at 0.0.z Cargo counts each release incompatible
+    /// with the one before, and the project shipped its `!` commits as 0.0.(z+1) (3 points).
+    @Test func underCargosRuleABreakingChangeAtZeroZeroIsAPatch() throws {
+        let repo = try GitRepository()
+        try repo.commit("chore: init", files: ["go.mod": "module example.com/z\n", "z.go": "package z\n"])
+        try repo.git("tag", "v0.0.1")
+        for patch in 2...5 {
+            try repo.commit("feat: thing \(patch)", files: ["z\(patch).go": "package z\n"])
+            try repo.git("tag", "v0.0.\(patch)")
+        }
+        try repo.commit("refactor!: rename the API", files: ["z.go": "package z // renamed\n"])
+        let config = try Self.initialise(repo)
+        #expect(config.contains("zero-major = \"cargo\""), "\(config)")
+        let bumped = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try BacktestFindingsCLITests.field(bumped.stdout, "next") as? String == "0.0.6", "\(bumped)")
+
+        // At 0.1.0 and above the rule is as before: a breaking change gives the minor.
+        try repo.git("tag", "v0.1.0")
+        try repo.commit("feat!: drop the old API", files: ["z6.go": "package z\n"])
+        let minor = try relctl(["bump", "--json"], in: repo.url)
+        #expect(try BacktestFindingsCLITests.field(minor.stdout, "next") as? String == "0.2.0", "\(minor)")
+    }
+}

@@ -723,9 +723,13 @@ public struct VersionBump: Sendable, Equatable {
         }
         let changeLevel = level
         if config.versioning.zeroMajor == .cargo, belowOne, !literalMajor, level == .minor || level == .major {
-            let cargo: Level = level == .major ? .minor : .patch
+            // At 0.0.z every release is already incompatible with the one before, as Cargo reads
+            // it, and release-plz bumps the patch for a breaking change there too (charmbracelet's
+            // cellbuf went 0.0.1 → 0.0.15 through its `!` commits).
+            let belowMinor = base.map { $0.minor == "0" } ?? false
+            let cargo: Level = level == .major && !belowMinor ? .minor : .patch
             notes.append(
-                "below 1.0.0 a \(level == .major ? "breaking change" : "feat") gives a \(cargo.rawValue) ([versioning] zero-major = \"cargo\")"
+                "below \(belowMinor ? "0.1.0" : "1.0.0") a \(level == .major ? "breaking change" : "feat") gives a \(cargo.rawValue) ([versioning] zero-major = \"cargo\")"
             )
             level = cargo
         }
