@@ -230,8 +230,11 @@ struct WorkflowRunCLITests {
     func defaultInstallStepsAptLineInstallsWhatTheBuildNeeds() throws {
         let apt = try #require(try Self.defaultInstallLines().first { $0.contains("apt-get install -y -qq ") })
         let packages = try #require(apt.components(separatedBy: "apt-get install -y -qq ").last)
+        // Waits for the dpkg lock: relctl's own workflow's install step (OwnWorkflowRunCLITests,
+        // running beside this one) may hold it, and on a machine whose packages came in just
+        // before, its `apt-get update` held it long enough to fail this step (exit 100).
         let install = try sh(
-            "apt-get install -y -qq --no-install-recommends \(packages)",
+            "apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \(packages)",
             environment: ["DEBIAN_FRONTEND": "noninteractive"])
         #expect(install.status == 0, "\(install)")
         // The pkg-config names Package.swift gives SwiftPM (libdeflate has none on Linux: it links statically).
