@@ -17,6 +17,8 @@ import RelctlModel
 ///   `minor` or `patch`; the highest of them gives the level, whatever the commits say, as
 ///   `changeset version` applies them. A changeset's `major` is a major also below 1.0.0, as
 ///   `changeset version` makes it.
+/// - chango: `changes/unreleased/*.toml` (`[tool.chango] sys_path`), each note keyed by its
+///   sections, read as towncrier's types are.
 package struct ChangeFragments: Sendable, Equatable {
     package var level: VersionBump.Level
     /// A major taken as written below 1.0.0 (changesets), not read as a minor.
@@ -25,6 +27,14 @@ package struct ChangeFragments: Sendable, Equatable {
     package var file: String
     /// How many fragments count.
     package var count: Int
+
+    /// `found` with one more fragment calling for `level`: the highest level and its first file.
+    static func counting(_ found: ChangeFragments?, level: VersionBump.Level, file: String, literalMajor: Bool) -> ChangeFragments {
+        guard var current = found else { return ChangeFragments(level: level, literalMajor: literalMajor, file: file, count: 1) }
+        current.count += 1
+        if current.level < level { (current.level, current.file) = (level, file) }
+        return current
+    }
 
     /// The towncrier types that call for a major and a minor; every other type is a patch.
     package static let majorTypes: Set<String> = [
@@ -46,7 +56,8 @@ package struct ChangeFragments: Sendable, Equatable {
         case .towncrier?: return try towncrier(root: config.root)
         case .changesets?:
             return try changesets(
-                root: config.root, repository: config.repositoryRoot, names: packageNames(config: config))
+                root: config.root, repository: config.repositoryRoot, names: changesetNames(config: config))
+        case .chango?: return try chango(root: config.root)
         case .covector?:
             return try changesets(
                 root: config.root, repository: config.repositoryRoot, names: packageNames(config: config),
@@ -168,13 +179,7 @@ package struct ChangeFragments: Sendable, Equatable {
                 ? (removalBreaks(settings.names[type]) || readmeSaysBreaks(readme, type: type) ? .major : .minor)
                 : majorTypes.contains(type) ? .major : minorTypes.contains(type) ? .minor : .patch
             let path = folder + "/" + name
-            if var current = found {
-                current.count += 1
-                if current.level < level { (current.level, current.file) = (level, path) }
-                found = current
-            } else {
-                found = ChangeFragments(level: level, literalMajor: false, file: path, count: 1)
-            }
+            found = Self.counting(found, level: level, file: path, literalMajor: false)
         }
         return found
     }
@@ -190,18 +195,78 @@ package struct ChangeFragments: Sendable, Equatable {
         return nil
     }
 
+    // MARK: chango
+
+    /// chango's folder of unreleased change notes: `{sys_path}/unreleased` from `[tool.chango]`
+    /// in pyproject.toml (`sys_path = "changes"`, python-telegram-bot's), else
+    /// `changes/unreleased`. Nil when pyproject.toml configures no chango.
+    package static func changoFolder(root: URL) throws -> String? {
+        let file = try ProjectFile.open("pyproject.toml", in: root)
+        guard file.isRegularFile, let text = try file.text(),
+            let document = try? TOMLDocument(text: text, path: "pyproject.toml"),
+            let settings = document.root["tool"]?.table?["chango"]?.table
+        else { return nil }
+        let base = settings["sys_path"]?.string.map { String($0.reversed().drop { $0 == "/" }.reversed()) } ?? "changes"
+        // A folder outside the project is none of its notes (ProjectFile refuses it all the same).
+        guard !base.hasPrefix("/"), !base.split(separator: "/").contains("..") else { return nil }
+        return (base.isEmpty || base == "." ? "" : base + "/") + "unreleased"
+    }
+
+    /// The change notes in chango's unreleased folder: each TOML file's top-level keys name its
+    /// sections (`breaking`, `features`, `deprecations`, `bugfixes`, `internal`…), a breaking
+    /// section calling for a major, a feature or deprecation for a minor, any other for a patch.
+    static func chango(root: URL) throws -> ChangeFragments? {
+        guard let folder = try changoFolder(root: root) else { return nil }
+        let directory = try ProjectFile.open(folder, in: root, what: "chango's unreleased folder")
+        guard directory.isDirectory else { return nil }
+        var found: ChangeFragments?
+        for name in try FileSystem.names(in: directory.location).sorted().prefix(5_000)
+        where name.hasSuffix(".toml") && !name.hasPrefix(".") {
+            let path = folder + "/" + name
+            let file = try ProjectFile.open(path, in: root, what: "a chango change note")
+            guard file.isRegularFile, case .whole(let data)? = file.data(limit: 256 * 1024),
+                let document = try? TOMLDocument(text: TextFile.decode(data), path: path)
+            else { continue }
+            let sections = document.root.compactMap { key, value -> String? in
+                guard let text = value.string, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+                return key.lowercased()
+            }
+            guard !sections.isEmpty else { continue }
+            let level: VersionBump.Level =
+                sections.contains(where: majorTypes.contains)
+                ? .major : sections.contains(where: minorTypes.contains) ? .minor : .patch
+            found = Self.counting(found, level: level, file: path, literalMajor: false)
+        }
+        return found
+    }
+
     // MARK: changesets
 
     /// The names a changeset may give the project: its package.json `name` and its own name.
     static func packageNames(config: RelctlConfig) -> Set<String> {
         var names: Set<String> = [config.project.name]
-        if let file = try? ProjectFile.open("package.json", in: config.root), file.isRegularFile,
-            let data = file.data(), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let name = object["name"] as? String
-        {
-            names.insert(name)
+        if let name = packageName(at: "package.json", root: config.root) { names.insert(name) }
+        return names
+    }
+
+    /// `packageNames` and the names of the package.json files the project's `[[version]]` lists: a
+    /// changeset naming any of them counts (openai-agents-js tags one series `v{version}` over
+    /// five packages, and its changesets name `'@openai/agents-core': patch`).
+    static func changesetNames(config: RelctlConfig) -> Set<String> {
+        var names = packageNames(config: config)
+        for source in config.versions.prefix(100)
+        where source.kind == "npm" && source.path.hasSuffix("/package.json") {
+            if let name = packageName(at: source.path, root: config.root) { names.insert(name) }
         }
         return names
+    }
+
+    static func packageName(at path: String, root: URL) -> String? {
+        guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile,
+            case .whole(let data)? = file.data(limit: 1 << 20),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object["name"] as? String
     }
 
     /// The folder holding changesets for a project at `root`: its own `.changeset`, else the
@@ -319,13 +384,7 @@ package struct ChangeFragments: Sendable, Equatable {
             let file = try ProjectFile.open(path, in: top, what: "a changeset")
             guard file.isRegularFile, let text = try file.text() else { continue }
             guard let level = changesetLevel(text, names: names) else { continue }
-            if var current = found {
-                current.count += 1
-                if current.level < level { (current.level, current.file) = (level, prefix + path) }
-                found = current
-            } else {
-                found = ChangeFragments(level: level, literalMajor: true, file: prefix + path, count: 1)
-            }
+            found = Self.counting(found, level: level, file: prefix + path, literalMajor: true)
         }
         return found
     }

@@ -14,10 +14,13 @@ package struct VersioningSettings: Sendable, Equatable {
         /// covector (tauri): `.changes/*.md` whose front matter says `"pkg": patch:bug`, the level
         /// before the colon.
         case covector
+        /// chango (python-telegram-bot): `changes/unreleased/*.toml`, each keyed by its section
+        /// (`breaking = "…"`, `features = "…"`, `bugfixes = "…"`), read as towncrier's types are.
+        case chango
 
         /// Whether the fragments set the level whatever the commits say (changesets and covector
-        /// apply them as `changeset version` does); towncrier's only raise it.
-        package var decidesLevel: Bool { self != .towncrier }
+        /// apply them as `changeset version` does); towncrier's and chango's only raise it.
+        package var decidesLevel: Bool { self == .changesets || self == .covector }
     }
 
     /// `zero-major`: what a change does to a version below 1.0.0.

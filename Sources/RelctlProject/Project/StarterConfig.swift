@@ -959,7 +959,11 @@ public enum StarterConfig {
         // in nats.go; its 1.53.0 was tagged with 1.52.0 there and re-released to fix it), named
         // `Version` or after the project, in a top-level file or in `version/`.
         if FileSystem.exists(root.appendingPathComponent("go.mod")) {
-            let inVersion = ((try? FileSystem.names(in: root.appendingPathComponent("version"))) ?? []).map { "version/" + $0 }
+            // `version/` and `internal/version/` (goctl's `internal/version/version.go`, whose
+            // `const BuildVersion` its release commits bump, prerelease tags included).
+            let inVersion = ["version", "internal/version"].flatMap { folder in
+                ((try? FileSystem.names(in: root.appendingPathComponent(folder))) ?? []).sorted().map { folder + "/" + $0 }
+            }
             // And a version or constants file one folder down (nats-server's `server/const.go`,
             // `VERSION = "2.15.0-dev"`).
             var below: [String] = []
@@ -972,7 +976,7 @@ public enum StarterConfig {
                     below.append(folder + "/" + file)
                 }
             }
-            let goFiles = (names + inVersion.sorted() + below).filter { $0.hasSuffix(".go") && !$0.hasSuffix("_test.go") }
+            let goFiles = (names + inVersion + below).filter { $0.hasSuffix(".go") && !$0.hasSuffix("_test.go") }
             let stem = letters(project)
             let declaration =
                 #"(?m)^[ \t]*(?:(?:const|var)[ \t]+)?((?i:(?:\#(stem))?version))[ \t]*(?:string[ \t]*)?=[ \t]*"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
@@ -984,7 +988,8 @@ public enum StarterConfig {
             let anyName = #"(?m)^[ \t]*(?:(?:const|var)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:string[ \t]*)?=[ \t]*"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
             for path in goFiles.prefix(200) where !named.contains(path) {
                 guard let text = read(path), quotesThreeNumberVersion(text) else { continue }
-                if let regex = try? Regex(path.hasPrefix("version/") ? anyName : declaration), let match = text.firstMatch(of: regex),
+                let versionPackage = path.hasPrefix("version/") || path.hasPrefix("internal/version/")
+                if let regex = try? Regex(versionPackage ? anyName : declaration), let match = text.firstMatch(of: regex),
                     let name = match.output[1].substring, let version = match.output[2].substring
                 {
                     found.append(
@@ -1011,13 +1016,16 @@ public enum StarterConfig {
     /// version stays a note, said out loud.
     package static func adoptUnlocatedVersions(_ found: inout Findings, root: URL, latest: SemanticVersion? = nil) {
         var candidates = unlocatedVersionEntries(root: root, named: Set(found.versions.map(\.path)), project: found.name)
-        // A Go constant is the project's version only when it names the latest release, or marks
-        // the development of a later one (nats-server's `2.15.0-dev` after 2.14.x): the tag is the
-        // module's version, and a constant holding another is something else's.
+        // A Go constant is the project's version only when it names the latest release, marks
+        // the development of a later one (nats-server's `2.15.0-dev` after 2.14.x), or names the
+        // final of the latest prerelease (goctl's `BuildVersion = "1.8.3"` after its
+        // `tools/goctl/v1.8.3-beta`: the final is due): the tag is the module's version, and a
+        // constant holding another is something else's.
         candidates.removeAll { entry in
             guard entry.path.hasSuffix(".go") else { return false }
             guard let latest, let held = try? SemanticVersion(parsing: entry.version) else { return true }
-            return held != latest && !(held.isDevelopmentMarker && held.final > latest)
+            let finalOfPrerelease = latest.isPrerelease && !held.isPrerelease && held == latest.final
+            return held != latest && !(held.isDevelopmentMarker && held.final > latest) && !finalOfPrerelease
         }
         guard !candidates.isEmpty else { return }
         let listed = found.versions.lazy.compactMap { versionHeld($0, root: root, unknownAs: "plain")?.text }.first

@@ -135,10 +135,16 @@ package enum VersioningDetection {
         // Typed commits that explain the minors make the cadence needless, unless the run of minors
         // is long enough to be the project's rule (otelhttp: v0.47.0 … v0.61.0, no patch in two
         // years, while its `feat` subjects explained the last steps and a fix-only range got a patch).
-        if found.cadence?.kind == .minor, minorRun(finals) < longMinorRun,
-            await commitsExplainMostSteps(Array(finals.prefix(cadenceReleases)), history: history, git: git)
-        {
-            found.cadence = nil
+        // A long run each of whose steps a feat explains is no rule either (python-genai's v2.1.0 …
+        // v2.12.0 under release-please, every range with feats, its v1 fix-only ranges patches):
+        // there the fix-only 2.12.1 followed.
+        if found.cadence?.kind == .minor {
+            let run = minorRun(finals)
+            let explained =
+                run < longMinorRun
+                ? await commitsExplainMostSteps(Array(finals.prefix(cadenceReleases)), history: history, git: git)
+                : await commitsExplainEveryStep(Array(finals.prefix(min(run, longMinorRun))), history: history, git: git)
+            if explained { found.cadence = nil }
         }
         // Cargo's 0.x rule is read from any project's 0.x releases: an npm package or a chart
         // below 1.0.0 ships feats as patches as often as a crate does (tonic, vite's plugin-rsc,
@@ -291,6 +297,8 @@ package enum VersioningDetection {
         "docs/content/news.md", "docs/content/changelog.md",
         // sqlc's `docs/reference/changelog.md` (MyST labels above its headings).
         "docs/reference/changelog.md", "docs/reference/changelog.rst",
+        // docker-py's `docs/change-log.md` (setext `7.1.0` / `-----` headings).
+        "docs/change-log.md",
     ]
 
     /// The first changelog at `root` (`changelogNames`) whose newest section is ahead of `latest`
@@ -349,6 +357,10 @@ package enum VersioningDetection {
         for location in [root] + (Git.repositoryTop(of: root.standardizedFileURL.path).flatMap { AbsolutePath(absolute: $0)?.url }.map { [$0] } ?? [])
         where (try? ProjectFile.open(".changes/config.json", in: location))?.isRegularFile == true {
             return (.covector, ".changes/config.json: covector's change files give each package's bump level")
+        }
+        // chango (python-telegram-bot): `[tool.chango]` in pyproject.toml.
+        if let folder = try? ChangeFragments.changoFolder(root: root) {
+            return (.chango, "pyproject.toml configures chango (change notes in \(folder)/): their sections give the bump level")
         }
         if let settings = try? ChangeFragments.towncrierSettings(root: root), let file = settings.file {
             let folder = settings.folder.map { " (fragments in \($0)/)" } ?? ""
@@ -592,13 +604,8 @@ package enum VersioningDetection {
         return collector.withLock { $0 }.finish().level
     }
 
-    /// Whether the commits of most steps between `finals` (newest first) already call for the
-    /// level it took: eslint's minors each held a `feat:`, so a minor cadence adds nothing and
-    /// would turn its fix-only 9.39.1 into 9.40.0; mocha's did four times in five (release-please
-    /// cut 11.4.0 by hand once), and its fix-only 11.7.1 followed. A cadence is the project's
-    /// habit only where most steps say more than their commits.
     /// Releases in a row, newest first, each the next minor of the one before: past this many, a
-    /// minor cadence stands whatever the commits say.
+    /// minor cadence stands unless the commits of every step explain it.
     package static let longMinorRun = 12
 
     /// How many of the newest finals (newest version first) are each the next minor of the one
@@ -614,6 +621,32 @@ package enum VersioningDetection {
         return run
     }
 
+    /// Whether the commits of every step between `finals` (newest first) call for the level it
+    /// took; stops at the first that does not.
+    package static func commitsExplainEveryStep(
+        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git
+    ) async -> Bool {
+        var steps = 0
+        for (newer, older) in zip(finals, finals.dropFirst()) {
+            steps += 1
+            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git),
+                level >= step(from: older, to: newer)
+            else { return false }
+        }
+        return steps > 0
+    }
+
+    /// The level of the step from `older` to `newer`.
+    static func step(from older: ReleaseHistory.Release, to newer: ReleaseHistory.Release) -> VersionBump.Level {
+        newer.version.major != older.version.major
+            ? .major : newer.version.minor != older.version.minor ? .minor : .patch
+    }
+
+    /// Whether the commits of most steps between `finals` (newest first) already call for the
+    /// level it took: eslint's minors each held a `feat:`, so a minor cadence adds nothing and
+    /// would turn its fix-only 9.39.1 into 9.40.0; mocha's did four times in five (release-please
+    /// cut 11.4.0 by hand once), and its fix-only 11.7.1 followed. A cadence is the project's
+    /// habit only where most steps say more than their commits.
     package static func commitsExplainMostSteps(
         _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git
     ) async -> Bool {
@@ -621,10 +654,7 @@ package enum VersioningDetection {
         for (newer, older) in zip(finals, finals.dropFirst()) {
             steps += 1
             guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { continue }
-            let step: VersionBump.Level =
-                newer.version.major != older.version.major
-                ? .major : newer.version.minor != older.version.minor ? .minor : .patch
-            if level >= step { explained += 1 }
+            if level >= step(from: older, to: newer) { explained += 1 }
         }
         return steps > 0 && explained * 2 > steps
     }
