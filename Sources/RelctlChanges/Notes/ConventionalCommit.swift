@@ -17,8 +17,23 @@ package struct ConventionalCommit: Sendable, Equatable {
             self.value = value
         }
 
-        /// True for `BREAKING CHANGE` and its synonym `BREAKING-CHANGE`.
-        package var isBreaking: Bool { token == "BREAKING CHANGE" || token == "BREAKING-CHANGE" }
+        /// True for `BREAKING CHANGE` and its synonym `BREAKING-CHANGE`, unless its value says there
+        /// is none: a pull-request template filled in with `BREAKING CHANGE: N/A` (rxjs' `docs:`
+        /// typo fix on its 7.x line, which made plan refuse the branch's range).
+        package var isBreaking: Bool {
+            guard token == "BREAKING CHANGE" || token == "BREAKING-CHANGE" else { return false }
+            return !Self.saysNone(value)
+        }
+
+        /// `N/A`, `none`, `no`, `-` and the like as the value's first line (the template's next
+        /// paragraph, `Related issue (if exists): N/A`, is no footer, so it runs on in the value).
+        static func saysNone(_ value: String) -> Bool {
+            let first = value.trimmingCharacters(in: .whitespacesAndNewlines).split(whereSeparator: \.isNewline).first ?? ""
+            let said = first.trimmingCharacters(in: .whitespaces).lowercased()
+                .trimmingCharacters(in: CharacterSet(charactersIn: ".!"))
+            return ["n/a", "na", "n.a", "none", "no", "nope", "-", "--", "nothing", "not applicable", "no breaking changes"]
+                .contains(said)
+        }
     }
 
     /// Lowercased (the spec makes types case-insensitive).
