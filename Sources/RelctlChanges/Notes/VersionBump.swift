@@ -39,6 +39,30 @@ public struct VersionBump: Sendable, Equatable {
     /// The first version of a project without release tags.
     package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
 
+    /// The commit that wrote `version` into the manifest since `last` (the newest commit that
+    /// changed how often the manifest holds its text), when no commit after it calls for more than
+    /// `version`: nil otherwise, or when git cannot say.
+    static func writtenAfterTheChanges(
+        _ found: ManifestVersion, version: SemanticVersion, since last: ReleaseHistory.Release, target: String,
+        collector: BumpCollector, root: URL, git: Git
+    ) async -> String? {
+        // The manifest's path from git's folder: a workspace's members are read with the root's git.
+        let (folder, top) = (root.standardizedFileURL.path, git.directory.standardizedFileURL.path)
+        guard folder == top || folder.hasPrefix(top + "/") else { return nil }
+        let path = folder == top ? found.foundIn : String(folder.dropFirst(top.count + 1)) + "/" + found.foundIn
+        guard
+            let writer = try? await git.run(
+                ["log", "-1", "--format=%H", "-S", found.text, "\(last.commit)..\(target)", "--", path]
+            ).trimmingCharacters(in: .whitespacesAndNewlines),
+            !writer.isEmpty,
+            let newer = try? await git.run(["rev-list", "\(writer)..\(target)"])
+        else { return nil }
+        let after = Set(newer.split(whereSeparator: \.isNewline).map(String.init))
+        let calls = collector.raisingCommits().filter { after.contains($0.name) }.map(\.level).max()
+        guard let calls else { return writer }
+        return version < next(after: last.version, level: calls) ? nil : writer
+    }
+
     /// Rules: breaking → major (minor below 1.0.0), feat → minor, anything else → patch, over the
     /// changes since the latest release (`ReleaseHistory`: the highest release anywhere, the
     /// commits reachable from the target and not from it, less what it shipped as patches); after
@@ -290,6 +314,23 @@ public struct VersionBump: Sendable, Equatable {
                 bump.notes.append("\(found.foundIn) holds \(shown), above \(bump.next) from the commits; using \(chosen)\(why)")
             }
             bump.next = chosen
+        }
+        // A final version the project wrote after every change that calls for more is the release
+        // in preparation, not a floor under them: chart repositories bump `version:` in the pull
+        // request (codecentric's keycloakx: `bump chart to 7.1.5` after the feats of the range,
+        // released as 7.1.5; relctl proposed 7.2.0). A change calling for more after it lifts it.
+        if let held, let last, !held.marker, !held.promoted, !held.version.isPrerelease, !exists(held.version),
+            last.version < held.version, held.version < bump.next, rule == nil, format.scheme != .calver,
+            config.versioning.fragments == nil, config.versioning.cadence == nil, commitCount > 0,
+            changelog == nil || changeLevel <= commitsLevel,
+            let stands = await writtenAfterTheChanges(
+                held.found, version: held.version, since: last, target: targetCommit, collector: collector, root: config.root,
+                git: git)
+        {
+            bump.notes.append(
+                "\(held.found.foundIn) holds \(held.found.text), written by commit \(stands.prefix(12)) after every change in the range that calls for more: the release in preparation, not \(bump.next)"
+            )
+            bump.next = held.version
         }
         // A changelog heading naming the next version is a floor as a manifest's version is (not on
         // a branch rule's line, nor under calendar versions, which the date decides).
@@ -1181,6 +1222,12 @@ package struct BumpCollector: Sendable {
         return raising.last { $0.level >= level && !cancelled.contains($0.name) }.map {
             ($0.name.description, $0.subject)
         }
+    }
+
+    /// The commits (not reverted) that call for a minor or more, with their level.
+    package func raisingCommits() -> [(name: String, level: VersionBump.Level)] {
+        let cancelled = ledger.cancelled()
+        return raising.filter { !cancelled.contains($0.name) }.map { ($0.name.description, $0.level) }
     }
 
     /// The level the commits call for (patch when none raises it) and how many count.
