@@ -74,4 +74,54 @@ struct BacktestScriptCLITests {
             #expect(markdown.contains("**v1.3.0** (after 1.1.0, 1 commits): relctl 1.1.1"), "\(markdown)")
         }
     }
+
+    /// acme+line: minors v1.0.0 … v1.5.0 on main, each after a `fix:` (a minor cadence the commits
+    /// do not explain), then v1.5.1 made only on the branch `v1.5-stable` by a `Bumping version`
+    /// commit (yq's subject), above every release before it, so it is a point of the default line.
+    /// It is replayed at the fix, on that branch, as its maintainer made it: relctl reads a
+    /// maintenance line there and proposes 1.5.1. (With `main` reset onto the commit, main's minor
+    /// cadence gave 1.6.0: rclone's v1.74.1, fluxcd's runtime v0.110.1.)
+    @Test func aReleaseMadeOnlyOnAMaintenanceBranchIsReplayedOnThatBranch() throws {
+        try withTemporaryDirectory { mirrors in
+            let folder = try TemporaryDirectory(prefix: "relctl-backtest-line")
+            let repo = try GitRepository(directory: folder)
+            var day = 0
+            func commit(_ message: String, version: String? = nil, file: String? = nil) throws {
+                day += 1
+                var files: [String: String] = [:]
+                if let version { files["package.json"] = "{\n  \"name\": \"line\",\n  \"version\": \"\(version)\"\n}\n" }
+                if let file { files[file] = message + "\n" }
+                try repo.commit(message, files: files, date: String(format: "2026-01-%02dT03:00:00Z", day))
+            }
+            try commit("feat: start", version: "1.0.0", file: "index.js")
+            try repo.git("tag", "v1.0.0")
+            for minor in 1...5 {
+                try commit("fix: change \(minor)", file: "f\(minor).js")
+                try commit("Bumping version", version: "1.\(minor).0")
+                try repo.git("tag", "v1.\(minor).0")
+            }
+            try repo.git("checkout", "-q", "-b", "v1.5-stable")
+            try commit("fix: a crash, backported", file: "crash.js")
+            try commit("Bumping version", version: "1.5.1")
+            try repo.git("tag", "v1.5.1")
+            try repo.git("checkout", "-q", "main")
+            try commit("fix: change 6", file: "f6.js")
+            let cloned = try run("git", ["clone", "-q", "--bare", folder.path, mirrors.url.appendingPathComponent("acme+line").path])
+            #expect(cloned.status == 0, "\(cloned)")
+            let list = try mirrors.write("repos.txt", "acme+line kind=js\n")
+            let json = mirrors.url.appendingPathComponent("out.json")
+            let result = try run(
+                DogfoodCLITests.repositoryRoot.appendingPathComponent("scripts/backtest").path,
+                ["--relctl", relctlBinary.path, "--mirrors", mirrors.path, "--list", list.path, "--json", json.path],
+                in: mirrors.url, environment: ["NO_COLOR": "1"])
+            #expect(result.status == 0, "\(result)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+            let points = try #require((document["results"] as? [[String: Any]])?.first?["points"] as? [[String: Any]])
+            let point = try #require(points.first { $0["tag"] as? String == "v1.5.1" }, "\(points)")
+            // `Bumping version` is the release commit: the replay is at its parent, the fix.
+            #expect(point["subjects"] as? [String] == ["fix: a crash, backported"], "\(point)")
+            #expect((point["row"] as? [String: Any])?["next"] as? String == "1.5.1", "\(point)")
+            #expect(point["match"] as? Bool == true, "\(point)")
+        }
+    }
 }
