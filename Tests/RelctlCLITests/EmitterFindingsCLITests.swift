@@ -208,7 +208,7 @@ struct EmitterFindingsCLITests {
             let read = try Self.readBoth(dir)
             let job = try #require(read["1.1"]?["build:x86_64-unknown-linux-gnu"] as? [String: Any])
             let script = job["script"] as? [String] ?? []
-            #expect(script.contains { $0.contains("apt-get install -y -qq golang-go") }, "\(script)")
+            #expect(script.contains { $0.contains("apt-get install -y -qq -o DPkg::Lock::Timeout=600 golang-go") }, "\(script)")
         }
     }
 }

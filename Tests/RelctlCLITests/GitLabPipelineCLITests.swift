@@ -134,7 +134,7 @@ struct GitLabPipelineCLITests {
             // The default setup installs exactly the packages relctl's build needs, at this version.
             let install = try #require(Self.script(plan).first)
             #expect(
-                install.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " "))")
+                install.contains("\(RelctlBuildRequirements.aptGetInstall) \(RelctlBuildRequirements.aptPackages.joined(separator: " "))")
             )
             #expect(install.contains("brew install \(RelctlBuildRequirements.brewPackages.joined(separator: " "))"))
             #expect(!install.contains("sudo"), "GitLab's Linux jobs run as root in the image")

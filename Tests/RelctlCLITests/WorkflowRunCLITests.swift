@@ -212,9 +212,9 @@ struct WorkflowRunCLITests {
         #expect(
             expectedApt.count == 4 && expectedApt.contains("libarchive-dev"), "read from Package.swift: \(expectedApt)")
         let lines = try Self.defaultInstallLines()
-        let apt = try #require(lines.first { $0.contains("apt-get install -y -qq ") })
+        let apt = try #require(lines.first { $0.contains("apt-get install -y -qq -o DPkg::Lock::Timeout=600 ") })
         #expect(
-            apt.components(separatedBy: "apt-get install -y -qq ").last?.split(separator: " ").map(String.init)
+            apt.components(separatedBy: "apt-get install -y -qq -o DPkg::Lock::Timeout=600 ").last?.split(separator: " ").map(String.init)
                 == expectedApt, "\(apt)")
         let brew = try #require(lines.first { $0.hasPrefix("brew install ") })
         #expect(brew.dropFirst("brew install ".count).split(separator: " ").map(String.init) == expectedBrew, "\(brew)")
@@ -228,8 +228,8 @@ struct WorkflowRunCLITests {
     /// libdeflate's header and static library.
     @Test(.requires(.root, .packageInstall))
     func defaultInstallStepsAptLineInstallsWhatTheBuildNeeds() throws {
-        let apt = try #require(try Self.defaultInstallLines().first { $0.contains("apt-get install -y -qq ") })
-        let packages = try #require(apt.components(separatedBy: "apt-get install -y -qq ").last)
+        let apt = try #require(try Self.defaultInstallLines().first { $0.contains("apt-get install -y -qq -o DPkg::Lock::Timeout=600 ") })
+        let packages = try #require(apt.components(separatedBy: "apt-get install -y -qq -o DPkg::Lock::Timeout=600 ").last)
         // Waits for the dpkg lock: relctl's own workflow's install step (OwnWorkflowRunCLITests,
         // running beside this one) may hold it, and on a machine whose packages came in just
         // before, its `apt-get update` held it long enough to fail this step (exit 100).

@@ -61,7 +61,7 @@ struct BuildRequirementsTests {
     @Test func defaultSetupInstallsTheListedPackages() {
         let script = ReleaseWorkflow.defaultSetup.joined(separator: "\n")
         #expect(
-            script.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " "))\n"))
+            script.contains("\(RelctlBuildRequirements.aptGetInstall) \(RelctlBuildRequirements.aptPackages.joined(separator: " "))\n"))
         #expect(script.contains("brew install \(RelctlBuildRequirements.brewPackages.joined(separator: " "))\n"))
         #expect(script.contains("$(brew --prefix libarchive)/lib/pkgconfig"))
     }
@@ -70,13 +70,13 @@ struct BuildRequirementsTests {
     @Test func ownConfigInstallsTheListedPackages() throws {
         let config = try String(contentsOf: Self.root.appendingPathComponent("relctl.toml"), encoding: .utf8)
         #expect(
-            config.contains("apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
+            config.contains("\(RelctlBuildRequirements.aptGetInstall) \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
         #expect(config.contains("brew install \(RelctlBuildRequirements.brewPackages.joined(separator: " ")) "))
         let workflow = try String(
             contentsOf: Self.root.appendingPathComponent(".github/workflows/release.yml"), encoding: .utf8)
         #expect(
             workflow.contains(
-                "apt-get install -y -qq \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
+                "\(RelctlBuildRequirements.aptGetInstall) \(RelctlBuildRequirements.aptPackages.joined(separator: " ")); fi"))
     }
 
     /// The static release build (issue 56): Package.swift's `RELCTL_STATIC` archives cover every
@@ -96,7 +96,7 @@ struct BuildRequirementsTests {
         for library in libraries {
             #expect(archives.contains("\"\(library)\""), "Package.swift's staticArchives lacks \(library)")
         }
-        let line = "apt-get install -y -qq \(RelctlBuildRequirements.staticAptPackages.joined(separator: " ")); fi"
+        let line = "\(RelctlBuildRequirements.aptGetInstall) \(RelctlBuildRequirements.staticAptPackages.joined(separator: " ")); fi"
         let config = try String(contentsOf: Self.root.appendingPathComponent("relctl.toml"), encoding: .utf8)
         #expect(config.contains(line))
         let workflow = try String(

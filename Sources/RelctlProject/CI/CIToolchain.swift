@@ -28,7 +28,7 @@ package enum CIToolchain {
     /// distribution's Go, which fetches the toolchain go.mod names (GOTOOLCHAIN=auto). GitHub's
     /// runners have Go already.
     package static let goInstallLines = [
-        "if ! command -v go > /dev/null; then if command -v apt-get > /dev/null; then apt-get update -qq && apt-get install -y -qq golang-go; else brew install go; fi; fi"
+        "if ! command -v go > /dev/null; then if command -v apt-get > /dev/null; then apt-get update -qq && \(RelctlBuildRequirements.aptGetInstall) golang-go; else brew install go; fi; fi"
     ]
 
     /// The step's line: `$TARGET` comes from the job's environment.

@@ -35,6 +35,12 @@ public enum RelctlBuildRequirements {
         "libxml2-dev", "libicu-dev", "libssl-dev", "dpkg-dev", "gcc",
     ]
 
+    /// The install command of every generated apt line: it waits up to ten minutes for the dpkg
+    /// lock instead of failing at once with exit 100 when a runner's unattended upgrades or another
+    /// job's install holds it. (`apt-get update` takes the lists lock, which apt 2.6 does not wait
+    /// for under this option: measured, so only the install carries it.)
+    public static let aptGetInstall = "apt-get install -y -qq -o DPkg::Lock::Timeout=600"
+
     /// `apt-get install` arguments, libraries first.
     public static var aptPackages: [String] { libraries.map(\.apt) + aptTools }
     /// `brew install` arguments, libraries first.
@@ -56,7 +62,7 @@ public enum RelctlBuildRequirements {
     private static func installLines(linux: String, macOS: String, sudo: String) -> [String] {
         var lines = [
             "if \(linux); then",
-            "  \(sudo)apt-get update -qq && \(sudo)apt-get install -y -qq \(aptPackages.joined(separator: " "))",
+            "  \(sudo)apt-get update -qq && \(sudo)\(aptGetInstall) \(aptPackages.joined(separator: " "))",
             "elif \(macOS); then",
             "  brew install \(brewPackages.joined(separator: " "))",
         ]

@@ -49,7 +49,7 @@ public enum ReleaseWorkflow {
                 ? []
                 : [
                     "if ! command -v minisign > /dev/null; then",
-                    "  if [ \"$RUNNER_OS\" = Linux ]; then sudo apt-get install -y -qq minisign; else brew install minisign; fi",
+                    "  if [ \"$RUNNER_OS\" = Linux ]; then sudo \(RelctlBuildRequirements.aptGetInstall) minisign; else brew install minisign; fi",
                     "fi",
                 ]
             return windows + RelctlBuildRequirements.runnerInstallLines + minisign
