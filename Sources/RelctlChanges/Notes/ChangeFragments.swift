@@ -115,7 +115,7 @@ package struct ChangeFragments: Sendable, Equatable {
     /// `towncrierSettings` and the heading each configured type is given (`name`).
     static func towncrierConfiguration(
         root: URL
-    ) throws -> (folder: String?, types: Set<String>?, file: String?, names: [String: String]) {
+    ) throws -> (folder: String?, types: Set<String>?, file: String?, names: [String: String], notes: String?) {
         for name in ["towncrier.toml", "pyproject.toml"] {
             let file = try ProjectFile.open(name, in: root)
             guard file.isRegularFile, let text = try file.text(),
@@ -140,9 +140,15 @@ package struct ChangeFragments: Sendable, Equatable {
                 types.insert(type)
                 names[type] = value.table?["name"]?.string
             }
-            return (folder, types.isEmpty ? nil : types, name, names)
+            return (folder, types.isEmpty ? nil : types, name, names, settings["filename"]?.string ?? "NEWS.rst")
         }
-        return (nil, nil, nil, [:])
+        return (nil, nil, nil, [:], nil)
+    }
+
+    /// The file towncrier writes the released notes into (`filename`, `NEWS.rst` when the
+    /// configuration names none); nil without a towncrier configuration.
+    package static func towncrierNotes(root: URL) throws -> String? {
+        try towncrierConfiguration(root: root).notes
     }
 
     /// The towncrier fragment folder at `root` (configured, else the first default that exists).

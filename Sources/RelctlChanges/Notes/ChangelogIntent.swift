@@ -197,19 +197,40 @@ package struct ChangelogIntent: Sendable, Equatable {
     /// a minor, at least 3 were released as patches and 3 times as many as were released as
     /// minors (zoxide's `### Added` in 0.9.8, 0.9.7, 0.9.5). The patches, newest first; nil otherwise.
     package static func featuresReleasedAsPatches(in document: ChangelogDocument, releases: Int = 12) -> [String]? {
+        let steps = zeroMajorSteps(in: document, releases: releases).filter { $0.level == .minor }
+        let patches = steps.filter(\.patch).map(\.version)
+        return patches.count >= 3 && patches.count >= 3 * (steps.count - patches.count) ? patches : nil
+    }
+
+    /// Every change a patch below 1.0.0, as the changelog's own releases show it: among the
+    /// sections of its latest `releases` releases below 1.0.0 that call for a minor or more, at
+    /// least 3 that break something were released as patches, and all released as patches are 3
+    /// times as many as those released as minors (briefcase's towncrier notes: "Backward
+    /// Incompatible Changes" in 0.3.19 … 0.3.26 and 0.4.2, one minor, 0.4.0). The breaking
+    /// patches, newest first; nil otherwise.
+    package static func breakingReleasedAsPatches(in document: ChangelogDocument, releases: Int = 12) -> [String]? {
+        let steps = zeroMajorSteps(in: document, releases: releases)
+        let patches = steps.filter(\.patch)
+        let breaking = patches.filter { $0.level == .major }.map(\.version)
+        return breaking.count >= 3 && patches.count >= 3 * (steps.count - patches.count) ? breaking : nil
+    }
+
+    /// The steps between the latest `releases` releases below 1.0.0 (newest first, prereleases
+    /// aside) whose sections call for a minor or more: each version, its sections' level and
+    /// whether it was released as a patch.
+    static func zeroMajorSteps(
+        in document: ChangelogDocument, releases: Int
+    ) -> [(version: String, level: VersionBump.Level, patch: Bool)] {
         let zeros = Array(
             document.releaseHeadings.filter { heading in
                 heading.version.map { $0.major == "0" && !$0.isPrerelease } ?? false
             }.prefix(releases))
-        var patches: [String] = []
-        var minors = 0
-        for (newer, older) in zip(zeros, zeros.dropFirst()) {
+        return zip(zeros, zeros.dropFirst()).compactMap { newer, older in
             guard let version = newer.version, let before = older.version,
-                sectionLevel(of: newer, in: document)?.level == .minor
-            else { continue }
-            if version.minor == before.minor { patches.append(version.description) } else { minors += 1 }
+                let level = sectionLevel(of: newer, in: document)?.level, level > .patch
+            else { return nil }
+            return (version.description, level, version.minor == before.minor)
         }
-        return patches.count >= 3 && patches.count >= 3 * minors ? patches : nil
     }
 
     /// A heading for changes not released yet: `Unreleased`, `[Unreleased]`, `Upcoming release`,

@@ -719,7 +719,8 @@ public struct VersionBump: Sendable, Equatable {
     /// fragments (`[versioning] fragments`) and the changelog's newest section (`[versioning]
     /// changelog`, read by `compute`): the highest of them (changesets naming the package give
     /// the level in place of the commits', as `changeset version` does), then, below 1.0.0, Cargo's rule
-    /// when `zero-major = "cargo"` (a feat gives a patch, a breaking change a minor), then the
+    /// when `zero-major = "cargo"` (a feat gives a patch, a breaking change a minor) or a patch for
+    /// any change when `zero-major = "patch"`, then the
     /// project's cadence (`minor` or `major` every release) outside a maintenance line. Each
     /// change of level is told in `notes`. `changeLevel` is what the changes alone call for
     /// (commits, fragments and changelog), `relctl plan`'s reason.
@@ -773,6 +774,12 @@ public struct VersionBump: Sendable, Equatable {
                 "below \(belowMinor ? "0.1.0" : "1.0.0") a \(level == .major ? "breaking change" : "feat") gives a \(cargo.rawValue) ([versioning] zero-major = \"cargo\")"
             )
             level = cargo
+        }
+        if config.versioning.zeroMajor == .patch, belowOne, !literalMajor, level > .patch {
+            notes.append(
+                "below 1.0.0 a \(level == .major ? "breaking change" : "feat") gives a patch ([versioning] zero-major = \"patch\"): a minor is the version the project writes"
+            )
+            level = .patch
         }
         var onLine = true
         if case .maintenance? = rule?.line { onLine = false }

@@ -30,6 +30,10 @@ package struct VersioningSettings: Sendable, Equatable {
         /// Cargo's rule as release-plz applies it: a breaking change gives a minor, a feat a patch
         /// (0.13.44 → 0.13.45).
         case cargo
+        /// Below 1.0.0 every change gives a patch, a breaking one too (briefcase shipped eight
+        /// 0.3.x releases with "Backward Incompatible Changes"): the minor is the maintainers' word,
+        /// taken from a version they write (a changelog heading, a manifest).
+        case patch
     }
 
     /// `cadence`: the step the project takes every release, whatever its commits say.

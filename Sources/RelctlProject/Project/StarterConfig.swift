@@ -71,10 +71,11 @@ public enum StarterConfig {
             if let releasePlz = cargo ? VersioningDetection.releasePlzZeroMajor(root: root) : nil {
                 let overruled = await VersioningDetection.workspaceFeatsReleasedAsMinors(
                     members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git)
-                versioning.zeroMajor = overruled ? nil : releasePlz
+                versioning.zeroMajor = overruled ? nil : (.cargo, releasePlz)
             } else if !offer.calendar, versioning.fragments?.kind.decidesLevel != true {
                 versioning.zeroMajor = await VersioningDetection.workspaceZeroMajor(
-                    members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git, cargo: cargo)
+                    members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git, cargo: cargo
+                ).map { (.cargo, $0) }
             }
             versioning.memberMaintenance = await VersioningDetection.workspaceMaintenance(
                 members: members, tags: tags, git: git)

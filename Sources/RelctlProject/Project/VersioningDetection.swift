@@ -11,7 +11,7 @@ package struct VersioningFindings: Equatable, Sendable {
     package var fragments: (kind: VersioningSettings.Fragments, why: String)?
     /// The changelog whose newest section is ahead of the latest release, and what it says.
     package var changelog: (path: String, why: String)?
-    package var zeroMajor: String?
+    package var zeroMajor: (kind: VersioningSettings.ZeroMajor, why: String)?
     package var cadence: (kind: VersioningSettings.Cadence, why: String)?
     /// The checked-out branch is a maintenance line (axios' `v0.x` while 1.x ships from `main`):
     /// the `[[branch]]` range init writes for it (docs/branches.md).
@@ -39,7 +39,8 @@ package struct VersioningFindings: Equatable, Sendable {
 
     package static func == (a: VersioningFindings, b: VersioningFindings) -> Bool {
         a.fragments?.kind == b.fragments?.kind && a.fragments?.why == b.fragments?.why
-            && a.changelog?.path == b.changelog?.path && a.changelog?.why == b.changelog?.why && a.zeroMajor == b.zeroMajor
+            && a.changelog?.path == b.changelog?.path && a.changelog?.why == b.changelog?.why && a.zeroMajor?.kind == b.zeroMajor?.kind
+            && a.zeroMajor?.why == b.zeroMajor?.why
             && a.cadence?.kind == b.cadence?.kind && a.cadence?.why == b.cadence?.why
             && a.maintenance?.branch == b.maintenance?.branch && a.maintenance?.range == b.maintenance?.range
             && a.maintenance?.why == b.maintenance?.why && a.memberMaintenance == b.memberMaintenance
@@ -81,7 +82,7 @@ package struct VersioningFindings: Equatable, Sendable {
         text += "[versioning]\n"
         if let fragments { text += "fragments = \"\(fragments.kind.rawValue)\"   # \(fragments.why)\n" }
         if let changelog { text += "changelog = \(QuotedString.basic(changelog.path))   # \(changelog.why)\n" }
-        if let zeroMajor { text += "zero-major = \"cargo\"   # \(zeroMajor)\n" }
+        if let zeroMajor { text += "zero-major = \"\(zeroMajor.kind.rawValue)\"   # \(zeroMajor.why)\n" }
         if let cadence { text += "cadence = \"\(cadence.kind.rawValue)\"   # \(cadence.why)\n" }
         return text + "\n"
     }
@@ -155,16 +156,21 @@ package enum VersioningDetection {
             cargo || finals.first?.version.major == "0"
         {
             if let releasePlz = cargo ? releasePlzZeroMajor(root: root) : nil {
-                if await featsReleasedAsMinors(finals, history: history, git: git) != true { found.zeroMajor = releasePlz }
+                if await featsReleasedAsMinors(finals, history: history, git: git) != true {
+                    found.zeroMajor = (.cargo, releasePlz)
+                }
             } else {
-                found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git, cargo: cargo)
+                found.zeroMajor = await cargoZeroMajor(finals, history: history, git: git, cargo: cargo).map { (.cargo, $0) }
             }
         }
         // The changelog read for the next release also shows how features shipped below 1.0.0.
-        if found.zeroMajor == nil, found.cadence == nil, let changelog = found.changelog,
-            history.latest?.version.major == "0"
-        {
-            found.zeroMajor = changelogZeroMajor(root: root, path: changelog.path)
+        if found.zeroMajor == nil, found.cadence == nil, history.latest?.version.major == "0" {
+            // towncrier's notes are written at release time, so they are no `changelog` to read
+            // ahead of one, but they show how the 0.x releases shipped all the same.
+            let notes = found.fragments?.kind == .towncrier ? try? ChangeFragments.towncrierNotes(root: root) : nil
+            for path in [found.changelog?.path, notes].compactMap(\.self) where found.zeroMajor == nil {
+                found.zeroMajor = changelogZeroMajor(root: root, path: path)
+            }
         }
         if let branch {
             let offBranch = await releasedOffBranch(branch: branch, history: history, unmerged: unmerged, git: git)
@@ -324,17 +330,27 @@ package enum VersioningDetection {
         return nil
     }
 
-    /// Cargo's 0.x rule when the changelog's own 0.x releases show features released as patches
-    /// (`ChangelogIntent.featuresReleasedAsPatches`): zoxide's `### Added` sections in 0.9.x.
-    package static func changelogZeroMajor(root: URL, path: String) -> String? {
+    /// The 0.x rule the changelog's own 0.x releases show: every change a patch when sections
+    /// breaking something were released as patches (`ChangelogIntent.breakingReleasedAsPatches`:
+    /// briefcase's "Backward Incompatible Changes" in 0.3.x), else Cargo's when features were
+    /// (`featuresReleasedAsPatches`: zoxide's `### Added` sections in 0.9.x).
+    package static func changelogZeroMajor(root: URL, path: String) -> (kind: VersioningSettings.ZeroMajor, why: String)? {
         guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile, let text = try? file.text() else {
             return nil
         }
         let document = ChangelogDocument(
             lines: text.fileLines.map(String.init), format: ChangelogDocument.Format(path: path))
+        if let patches = ChangelogIntent.breakingReleasedAsPatches(in: document) {
+            return (
+                .patch,
+                "\(path): sections breaking something were released as patches below 1.0.0 (\(patches.prefix(3).joined(separator: ", ")))"
+            )
+        }
         guard let patches = ChangelogIntent.featuresReleasedAsPatches(in: document) else { return nil }
-        return
+        return (
+            .cargo,
             "\(path): sections adding features were released as patches below 1.0.0 (\(patches.prefix(3).joined(separator: ", ")))"
+        )
     }
 
     /// towncrier when its configuration or fragment folder is there; changesets when

@@ -1,0 +1,59 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// What the sixteenth out-of-sample round (session 74) left, taken up in session 75, each on a
+/// generated repository of the shape that was read wrong.
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
+struct OutOfSampleRound16LeftoversCLITests {
+    /// briefcase (towncrier) shipped "Backward Incompatible Changes" in eight 0.3.x patches and
+    /// in 0.4.2, one minor (0.4.0) between: relctl read each `removal` fragment as a minor below
+    /// 1.0.0 and proposed 0.4.0 and 0.5.0 (7 points). towncrier's own notes show how the 0.x
+    /// releases shipped; where they show the breaking sections released as minors, a removal
+    /// fragment still gives one.
+    @Test(arguments: [true, false])
+    func towncrierNotesShowingBreakingPatchesBelowOneKeepThePatch(patches: Bool) throws {
+        let repo = try GitRepository()
+        let pyproject = """
+            [project]
+            name = "demo"
+            version = "0.1.0"
+
+            [tool.towncrier]
+            directory = "changes"
+            filename = "docs/about/releases.md"
+            title_format = "## {version} ({project_date})"
+            type = [
+                { directory = "feature", name = "Features", showcontent = true },
+                { directory = "bugfix", name = "Bugfixes", showcontent = true },
+                { directory = "removal", name = "Backward Incompatible Changes", showcontent = true },
+            ]
+
+            """
+        let versions = patches ? ["0.3.0", "0.3.1", "0.3.2", "0.3.3", "0.3.4"] : ["0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.4.1"]
+        var notes = ""
+        for (index, version) in versions.enumerated() {
+            notes =
+                "## \(version) (2025-0\(index + 1)-01)\n\n### Features\n\n- A feature ([#\(index)0](x))\n\n"
+                + "### Backward Incompatible Changes\n\n- An option was removed ([#\(index)1](x))\n\n" + notes
+            try repo.commit(
+                "Release \(version)",
+                files: [
+                    "pyproject.toml": pyproject.replacingOccurrences(of: "0.1.0", with: version),
+                    "docs/about/releases.md": "# Release History\n\n<!-- towncrier release notes start -->\n\n" + notes,
+                    "changes/.gitignore": "!.gitignore\n",
+                ])
+            try repo.git("tag", "v\(version)")
+        }
+        try repo.commit(
+            "Drop the old --update flag", files: ["changes/90.removal.md": "The `--update` flag was removed.\n"])
+        try repo.commit("Add a new command", files: ["changes/91.feature.md": "A `dev` command.\n"])
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("fragments = \"towncrier\""), "\(config)")
+        #expect(config.contains("zero-major = \"patch\"") == patches, "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == (patches ? "0.3.5" : "0.5.0"), "\(bump)")
+    }
+}
