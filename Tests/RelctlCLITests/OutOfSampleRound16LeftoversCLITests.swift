@@ -56,4 +56,33 @@ struct OutOfSampleRound16LeftoversCLITests {
         #expect(bump.status == 0, "\(bump)")
         #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == (patches ? "0.3.5" : "0.5.0"), "\(bump)")
     }
+
+    /// moto writes the next version's changelog section in a "Prep release 5.1.19" commit after the
+    /// range's changes (new methods, a `feat(acm-pca)` among them) and released 5.1.19: relctl took
+    /// the heading as a floor under the feat's 5.2.0 (3 points). A heading written after every
+    /// change that calls for more is the release in preparation; a feat after it lifts it.
+    @Test(arguments: [false, true])
+    func aChangelogHeadingWrittenAfterTheFeatsIsTheRelease(featAfter: Bool) throws {
+        let repo = try GitRepository()
+        let history = "Changelog\n=========\n\n5.1.18\n------\n\n    Miscellaneous:\n        * A fix\n"
+        try repo.commit(
+            "Prep release 5.1.18",
+            files: ["CHANGELOG.md": history, "pyproject.toml": "[project]\nname = \"demo\"\nversion = \"5.1.18\"\n"])
+        try repo.git("tag", "5.1.18")
+        try repo.commit("feat(acm-pca): implement `RevokeCertificate` API (#8838)", files: ["src/acm.py": "a = 1\n"])
+        try repo.commit("EC2: fix flow logs type mismatch (#9531)", files: ["src/ec2.py": "b = 1\n"])
+        try repo.commit(
+            "Prep release 5.1.19 (#9597)",
+            files: [
+                "CHANGELOG.md": history.replacingOccurrences(
+                    of: "5.1.18\n", with: "5.1.19\n------\n\n    New Methods:\n        * ACM-PCA: revoke_certificate()\n\n5.1.18\n",
+                    options: [], range: history.range(of: "5.1.18\n"))
+            ])
+        if featAfter { try repo.commit("feat(s3): a later feature", files: ["src/s3.py": "c = 1\n"]) }
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("changelog = \"CHANGELOG.md\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == (featAfter ? "5.2.0" : "5.1.19"), "\(bump)")
+    }
 }

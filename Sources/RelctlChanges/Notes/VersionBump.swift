@@ -39,20 +39,20 @@ public struct VersionBump: Sendable, Equatable {
     /// The first version of a project without release tags.
     package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
 
-    /// The commit that wrote `version` into the manifest since `last` (the newest commit that
-    /// changed how often the manifest holds its text), when no commit after it calls for more than
-    /// `version`: nil otherwise, or when git cannot say.
+    /// The commit that wrote `version` into a file since `last` (the newest commit that changed
+    /// how often `file`, relative to the project's folder `root`, holds `text`), when no commit
+    /// after it calls for more than `version`: nil otherwise, or when git cannot say.
     static func writtenAfterTheChanges(
-        _ found: ManifestVersion, version: SemanticVersion, since last: ReleaseHistory.Release, target: String,
+        text: String, in file: String, version: SemanticVersion, since last: ReleaseHistory.Release, target: String,
         collector: BumpCollector, root: URL, git: Git
     ) async -> String? {
-        // The manifest's path from git's folder: a workspace's members are read with the root's git.
+        // The file's path from git's folder: a workspace's members are read with the root's git.
         let (folder, top) = (root.standardizedFileURL.path, git.directory.standardizedFileURL.path)
         guard folder == top || folder.hasPrefix(top + "/") else { return nil }
-        let path = folder == top ? found.foundIn : String(folder.dropFirst(top.count + 1)) + "/" + found.foundIn
+        let path = folder == top ? file : String(folder.dropFirst(top.count + 1)) + "/" + file
         guard
             let writer = try? await git.run(
-                ["log", "-1", "--format=%H", "-S", found.text, "\(last.commit)..\(target)", "--", path]
+                ["log", "-1", "--format=%H", "-S", text, "\(last.commit)..\(target)", "--", path]
             ).trimmingCharacters(in: .whitespacesAndNewlines),
             !writer.isEmpty,
             let newer = try? await git.run(["rev-list", "\(writer)..\(target)"])
@@ -324,8 +324,8 @@ public struct VersionBump: Sendable, Equatable {
             config.versioning.fragments == nil, config.versioning.cadence == nil, commitCount > 0,
             changelog == nil || changeLevel <= commitsLevel,
             let stands = await writtenAfterTheChanges(
-                held.found, version: held.version, since: last, target: targetCommit, collector: collector, root: config.root,
-                git: git)
+                text: held.found.text, in: held.found.foundIn, version: held.version, since: last, target: targetCommit,
+                collector: collector, root: config.root, git: git)
         {
             bump.notes.append(
                 "\(held.found.foundIn) holds \(held.found.text), written by commit \(stands.prefix(12)) after every change in the range that calls for more: the release in preparation, not \(bump.next)"
@@ -341,6 +341,21 @@ public struct VersionBump: Sendable, Equatable {
                 "\(changelog.file):\(changelog.line) `\(changelog.heading)` names \(floor), above \(bump.next); using \(floor) ([versioning] changelog)"
             )
             bump.next = floor
+        }
+        // The same for a changelog heading naming a version written after every change that calls
+        // for more (moto's "Prep release 5.1.19" writes `5.1.19` over the range's new methods and
+        // its `feat(acm-pca)`: released as 5.1.19; relctl proposed 5.2.0).
+        if case .version(let named)? = changelog?.finding, let changelog, let last, rule == nil,
+            format.scheme != .calver, config.versioning.fragments == nil, config.versioning.cadence == nil,
+            commitCount > 0, !named.isPrerelease, !exists(named), last.version < named, named < bump.next,
+            let stands = await writtenAfterTheChanges(
+                text: named.description, in: changelog.file, version: named, since: last, target: targetCommit,
+                collector: collector, root: config.root, git: git)
+        {
+            bump.notes.append(
+                "\(changelog.file):\(changelog.line) `\(changelog.heading)` names \(named), written by commit \(stands.prefix(12)) after every change in the range that calls for more: the release in preparation, not \(bump.next)"
+            )
+            bump.next = named
         }
         // A module path naming a major above the proposal's is that major's first release, as Go
         // resolves nothing else for it: koanf's `providers/vault` at 0.2.2 moved to `…/vault/v2`
