@@ -124,4 +124,41 @@ struct BacktestScriptCLITests {
             #expect(point["match"] as? Bool == true, "\(point)")
         }
     }
+
+    /// acme+rc: syncthing tags its final on the last rc's commit a week later (`v1.0.1-rc.1`, then
+    /// `v1.0.1` on the same commit). The rc existed before the release, so the replay shows it:
+    /// relctl's current is the rc (the script hid it, and a patch over v1.0.0 "matched"). Twin
+    /// tags made at the release itself stay hidden with it.
+    @Test func aPrereleaseTaggedDaysEarlierOnTheReleasedCommitIsVisible() throws {
+        try withTemporaryDirectory { mirrors in
+            let folder = try TemporaryDirectory(prefix: "relctl-backtest-rc")
+            let repo = try GitRepository(directory: folder)
+            func tag(_ name: String, on date: String) throws {
+                try repo.git(
+                    ["tag", "-a", name, "-m", name], environment: ["GIT_COMMITTER_DATE": date, "GIT_AUTHOR_DATE": date])
+            }
+            try repo.commit(
+                "feat: start", files: ["package.json": "{\"name\":\"rc\",\"version\":\"1.0.0\"}\n"],
+                date: "2026-01-01T00:00:00Z")
+            try tag("v1.0.0", on: "2026-01-01T00:00:00Z")
+            try repo.commit("fix: a crash", files: ["a.js": "a\n"], date: "2026-01-05T00:00:00Z")
+            try tag("v1.0.1-rc.1", on: "2026-01-05T00:00:00Z")
+            try tag("v1.0.1", on: "2026-01-12T00:00:00Z")
+            try tag("1.0.1", on: "2026-01-12T00:00:30Z")
+            let cloned = try run("git", ["clone", "-q", "--bare", folder.path, mirrors.url.appendingPathComponent("acme+rc").path])
+            #expect(cloned.status == 0, "\(cloned)")
+            let list = try mirrors.write("repos.txt", "acme+rc tags=v{version} kind=js\n")
+            let json = mirrors.url.appendingPathComponent("out.json")
+            let result = try run(
+                DogfoodCLITests.repositoryRoot.appendingPathComponent("scripts/backtest").path,
+                ["--relctl", relctlBinary.path, "--mirrors", mirrors.path, "--list", list.path, "--json", json.path],
+                in: mirrors.url, environment: ["NO_COLOR": "1"])
+            #expect(result.status == 0, "\(result)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+            let points = try #require((document["results"] as? [[String: Any]])?.first?["points"] as? [[String: Any]])
+            let point = try #require(points.first { $0["tag"] as? String == "v1.0.1" }, "\(points)")
+            #expect((point["row"] as? [String: Any])?["current"] as? String == "1.0.1-rc.1", "\(point)")
+            #expect(point["match"] as? Bool == false, "\(point)")
+        }
+    }
 }

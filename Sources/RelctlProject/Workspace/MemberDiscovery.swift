@@ -445,13 +445,12 @@ package struct MemberTagSeries: Equatable {
         // are main's, and test apps hold `1.0.0`s the series released long ago.
         // A member with a few tags of its own whose series stopped below the version it holds
         // (regex's one `regex-1.3.7` of 2020, the crate at 1.13.1 tagged `1.13.1`) may own it too.
+        // The versions as the member's own tags were read, under any of its names (watchexec's
+        // `watchexec-cli` tagged `cli-v1.20.6`: by its package name alone it had none, so the bare
+        // series its manifest's 2.3.3 continues was not given to it).
         func ownLatest(_ member: DiscoveredMember) -> SemanticVersion? {
             guard let entry = own.first(where: { $0.member.folder == member.folder }) else { return nil }
-            return entry.tags.compactMap { tag in
-                ([member.name] + (member.packageName.map { [$0] } ?? [])).lazy.compactMap {
-                    TagHistory.release(in: tag, project: $0)?.version
-                }.first
-            }.max()
+            return entry.tags.compactMap { namedVersions[$0] }.max()
         }
         /// `publishedOnly`: for the weakest reading, a member holding an old release of the series;
         /// an unpublished crate at such a version (tonic's `tonic-protobuf` at 0.14.0, the old
@@ -486,11 +485,7 @@ package struct MemberTagSeries: Equatable {
                     // (solid tags `v1.9.2` beside `solid-js@1.9.2`; solid-element only holds 1.9.2 now).
                     let anothers = own.contains { entry in
                         entry.member.folder != member.folder
-                            && entry.tags.contains { tag in
-                                ([entry.member.name] + (entry.member.packageName.map { [$0] } ?? [])).lazy.compactMap {
-                                    TagHistory.release(in: tag, project: $0)?.version
-                                }.first.map { $0.hasSamePrecedence(as: release.1) } ?? false
-                            }
+                            && entry.tags.contains { namedVersions[$0]?.hasSamePrecedence(as: release.1) ?? false }
                     }
                     if anothers { continue }
                 }
