@@ -55,4 +55,34 @@ struct OutOfSampleRound17CLITests {
         #expect(rows["crates/lib"]?["current"] as? String == "1.2.0", "\(rows)")
         #expect(rows["crates/events"]?["current"] as? String == "1.0.0", "\(rows)")
     }
+
+    /// hydrogen versions by its API's quarter (`2025.10.0`) and ships changesets: a `patch`
+    /// changeset made in February was released as 2025.10.1, and relctl proposed the date's
+    /// 2026.2.0 (3 points). Changesets that decide a patch keep the latest release's series; a
+    /// `minor` one still takes the date's version.
+    @Test(arguments: [("patch", "2025.10.1"), ("minor", "2026.2.0")])
+    func aPatchChangesetKeepsTheCalendarSeries(level: String, expected: String) throws {
+        let repo = try GitRepository()
+        func package(_ version: String) -> String { "{\n  \"name\": \"@acme/app\",\n  \"version\": \"\(version)\"\n}\n" }
+        try repo.commit(
+            "chore: changesets",
+            files: [".changeset/config.json": "{\"baseBranch\": \"main\"}\n", "package.json": package("2025.1.0")],
+            date: "2025-01-10T00:00:00Z")
+        try repo.git("tag", "v2025.1.0")
+        for (month, version) in [(4, "2025.4.0"), (7, "2025.7.0"), (10, "2025.10.0")] {
+            try repo.commit(
+                "Version Packages", files: ["package.json": package(version)],
+                date: String(format: "2025-%02d-10T00:00:00Z", month))
+            try repo.git("tag", "v\(version)")
+        }
+        try repo.commit(
+            "Fix the cart drawer",
+            files: [".changeset/plenty-schools-end.md": "---\n'@acme/app': \(level)\n---\n\nFix the cart drawer.\n", "src/cart.js": "x\n"],
+            date: "2026-02-06T00:00:00Z")
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("version-scheme = \"calver\"") && config.contains("fragments = \"changesets\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == expected, "\(bump)")
+    }
 }

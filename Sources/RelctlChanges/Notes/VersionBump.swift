@@ -183,7 +183,19 @@ public struct VersionBump: Sendable, Equatable {
                 previousTag: last?.tag, current: last?.version, next: next, level: .minor, commitCount: commitCount)
         } else if format.scheme == .calver {
             let time = try await git.committerTime(of: targetCommit)
-            let next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
+            var next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
+            // Changesets that decide a patch keep the latest release's calendar series: the
+            // maintainers said patch (hydrogen's `YYYY.M` is its API's quarter, not the date:
+            // 2025.10.0, then a patch changeset in February released as 2025.10.1).
+            if let last, !last.version.isPrerelease, level == .patch,
+                config.versioning.fragments?.decidesLevel == true,
+                next.major != last.version.major || next.minor != last.version.minor,
+                try ChangeFragments.read(config: config)?.level == .patch
+            {
+                next = Self.next(after: last.version, level: .patch)
+                intentNotes.append(
+                    "the \(config.versioning.fragments == .covector ? "change files" : "changesets") call for a patch: \(next) keeps \(last.tag)'s calendar series, not the date's")
+            }
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next, level: .patch, commitCount: commitCount)
         } else if let last, Self.opensDevelopment(last.version, history: history) {
