@@ -85,4 +85,23 @@ struct OutOfSampleRound16LeftoversCLITests {
         #expect(bump.status == 0, "\(bump)")
         #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == (featAfter ? "5.2.0" : "5.1.19"), "\(bump)")
     }
+
+    /// socket2's master holds 0.6.0 in Cargo.toml while its changelog's top names 0.5.10, a
+    /// backport released from the 0.5 branch and written there after the range's feats: the
+    /// heading is no release in preparation below what the manifest holds.
+    @Test func aChangelogHeadingBelowTheManifestsVersionIsNoRelease() throws {
+        let repo = try GitRepository()
+        func cargo(_ version: String) -> String { "[package]\nname = \"demo\"\nversion = \"\(version)\"\n" }
+        try repo.commit("chore: release 0.5.7", files: ["Cargo.toml": cargo("0.5.7"), "CHANGELOG.md": "# 0.5.7\n\n* A fix.\n"])
+        try repo.git("tag", "v0.5.7")
+        try repo.commit("chore: start 0.6", files: ["Cargo.toml": cargo("0.6.0")])
+        try repo.commit("feat: a new socket option", files: ["src/lib.rs": "pub fn a() {}\n"])
+        try repo.commit(
+            "docs: the 0.5.10 changelog",
+            files: ["CHANGELOG.md": "# 0.5.10\n\n* Backported fix.\n\n# 0.5.7\n\n* A fix.\n"])
+        _ = try OutOfSampleRound15CLITests.initialise(repo)
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == "0.6.0", "\(bump)")
+    }
 }

@@ -356,8 +356,10 @@ public struct VersionBump: Sendable, Equatable {
         }
         // The same for a changelog heading naming a version written after every change that calls
         // for more (moto's "Prep release 5.1.19" writes `5.1.19` over the range's new methods and
-        // its `feat(acm-pca)`: released as 5.1.19; relctl proposed 5.2.0).
+        // its `feat(acm-pca)`: released as 5.1.19; relctl proposed 5.2.0). Never below what a
+        // manifest holds (socket2's master at 0.6.0 beside a changelog naming the 0.5.10 backport).
         if case .version(let named)? = changelog?.finding, let changelog, let last, rule == nil,
+            held.map({ !(named < $0.version.final) }) ?? true,
             format.scheme != .calver, config.versioning.fragments == nil, config.versioning.cadence == nil,
             commitCount > 0, !named.isPrerelease, !exists(named), last.version < named, named < bump.next,
             let stands = await writtenAfterTheChanges(
