@@ -85,4 +85,33 @@ struct OutOfSampleRound17CLITests {
         #expect(bump.status == 0, "\(bump)")
         #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == expected, "\(bump)")
     }
+
+    /// datafusion-sqlparser-rs releases a minor every time; three of its last five ranges held one
+    /// contributor's `feat:` among some fifty untyped subjects, which counted as the commits
+    /// explaining those minors, so init wrote no cadence and the next untyped range got a patch.
+    /// A mostly untyped range explains nothing; in a typed history the feats still do.
+    @Test(arguments: [false, true])
+    func aFewTypedSubjectsInUntypedRangesDoNotExplainAMinorCadence(typed: Bool) throws {
+        let repo = try GitRepository()
+        func cargo(_ version: String) -> String { "[package]\nname = \"demo\"\nversion = \"\(version)\"\n" }
+        var file = 0
+        func change(_ subject: String) throws {
+            file += 1
+            try repo.commit(subject, files: ["src/f\(file).rs": "// \(file)\n"])
+        }
+        try repo.commit("Prepare 0.1.0 release", files: ["Cargo.toml": cargo("0.1.0")])
+        try repo.git("tag", "v0.1.0")
+        for minor in 2...6 {
+            for index in 0..<4 { try change(typed ? "fix: parse case \(minor).\(index)" : "Support case \(minor).\(index)") }
+            if (3...5).contains(minor) { try change("feat: support syntax \(minor)") }
+            try repo.commit("Prepare 0.\(minor).0 release", files: ["Cargo.toml": cargo("0.\(minor).0")])
+            try repo.git("tag", "v0.\(minor).0")
+        }
+        for index in 0..<3 { try change(typed ? "fix: parse more \(index)" : "Parse more \(index)") }
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("cadence = \"minor\"") == !typed, "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == (typed ? "0.6.1" : "0.7.0"), "\(bump)")
+    }
 }

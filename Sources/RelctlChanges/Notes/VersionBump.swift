@@ -1232,6 +1232,8 @@ package struct BumpCollector: Sendable {
     private var raising: [(name: CommitName, level: VersionBump.Level, subject: String)] = []
     private var merges: Set<CommitName> = []
     private var nonMerges = 0
+    /// How many of the commits (merges aside) carry a Conventional Commits type.
+    package private(set) var typed = 0
 
     package init() {}
 
@@ -1243,6 +1245,7 @@ package struct BumpCollector: Sendable {
         }
         nonMerges += 1
         guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else { return }
+        typed += 1
         if parsed.isBreaking {
             raising.append((CommitName(commit.hash), .major, commit.subject))
         } else if parsed.type == "feat" {
