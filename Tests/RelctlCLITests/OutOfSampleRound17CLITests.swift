@@ -114,4 +114,42 @@ struct OutOfSampleRound17CLITests {
         #expect(bump.status == 0, "\(bump)")
         #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == (typed ? "0.6.1" : "0.7.0"), "\(bump)")
     }
+
+    /// buf's changelog is a flat list under each heading (`- Add support for …`, `- Fix …`), no
+    /// `### Added`: relctl read nothing there and proposed patches for four minors. Where the
+    /// released sections show an added entry shipping as a minor, the Unreleased section's verbs
+    /// give the level; where they show it shipping as patches, they give none.
+    @Test(arguments: [true, false])
+    func aFlatUnreleasedListAddingSomethingIsAMinorWhereTheHistoryShowsIt(addsAreMinors: Bool) throws {
+        let repo = try GitRepository()
+        var released = ""
+        var version = (1, 60, 0)
+        // With minors, a fix-only patch now and then: no minor cadence decides.
+        let steps = addsAreMinors ? ["add", "add", "fix", "add", "add", "fix", "add", "add"] : Array(repeating: "add", count: 6)
+        for (index, step) in steps.enumerated() {
+            if addsAreMinors, step == "add" { version = (1, version.1 + 1, 0) } else { version = (1, version.1, version.2 + 1) }
+            let name = "\(version.0).\(version.1).\(version.2)"
+            let added = step == "add" ? "- Add the `lint \(index)` command.\n" : ""
+            released = "## [v\(name)] - 2026-01-0\(index + 1)\n\n\(added)- Fix a crash \(index).\n\n" + released
+            try repo.commit(
+                "Release v\(name)",
+                files: [
+                    "CHANGELOG.md": "# Changelog\n\n## [Unreleased]\n\n- No changes yet.\n\n" + released,
+                    "go.mod": "module example.com/buf\n\ngo 1.22\n", "main.go": "package main\n\nfunc main() {}\n// \(index)\n",
+                ])
+            try repo.git("tag", "v\(name)")
+        }
+        try repo.commit(
+            "Add OpenBSD release binaries",
+            files: [
+                "CHANGELOG.md": "# Changelog\n\n## [Unreleased]\n\n- Fix a panic in the LSP.\n- Add OpenBSD release binaries.\n\n" + released,
+                "release.sh": "echo\n",
+            ])
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("changelog = \"CHANGELOG.md\"") == addsAreMinors, "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        let expected = addsAreMinors ? "1.67.0" : "1.60.7"
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == expected, "\(bump)")
+    }
 }

@@ -120,11 +120,56 @@ package struct ChangelogIntent: Sendable, Equatable {
             return ChangelogIntent(
                 finding: .version(floor), file: path, line: top.line + 1, heading: top.text, section: top.text)
         }
-        guard let found = sectionLevel(of: top, in: document, end: unreleasedEnd(of: top, in: document, releaseLevel: releaseLevel))
-        else { return nil }
+        let end = unreleasedEnd(of: top, in: document, releaseLevel: releaseLevel)
+        guard let found = sectionLevel(of: top, in: document, end: end) else {
+            // A flat list under the heading, no subsections (buf's `- Add …`, `- Fix …`): its
+            // verbs give the level where the released sections show the project releasing so.
+            guard let level = flatLevel(lines: document.lines, range: (top.line + top.lineCount)..<end),
+                addsReleasedAsMinors(in: document)
+            else { return nil }
+            return ChangelogIntent(
+                finding: .level(level), file: path, line: top.line + 1, heading: top.text, section: top.text)
+        }
         return ChangelogIntent(
             finding: .level(found.level), file: path, line: found.heading.line + 1, heading: found.heading.text,
             section: top.text)
+    }
+
+    /// First words of a flat changelog entry that adds something.
+    static let addingVerbs: Set<String> = ["add", "adds", "added", "introduce", "introduces", "introduced", "new"]
+
+    /// The level a section without subsections calls for by its entries' first words: a minor
+    /// when a top-level list entry starts by adding something (`- Add …`), else a patch; nil when
+    /// the lines hold no top-level list entry, or a subsection heading.
+    static func flatLevel(lines: [String], range: Range<Int>) -> VersionBump.Level? {
+        var entries = 0
+        var adds = false
+        for index in range where index < lines.count {
+            let line = lines[index]
+            if line.hasPrefix("#") { return nil }
+            guard line.hasPrefix("- ") || line.hasPrefix("* ") else { continue }
+            entries += 1
+            let word = line.dropFirst(2).drop { !$0.isLetter }.prefix { $0.isLetter }.lowercased()
+            if addingVerbs.contains(word) { adds = true }
+        }
+        return entries == 0 ? nil : adds ? .minor : .patch
+    }
+
+    /// Whether the changelog's released sections without subsections show an entry that adds
+    /// something shipping as a minor: of the newest `releases` release headings, at least five
+    /// such sections, four times as many released as minors as released as patches (buf: 20 of
+    /// 21 since 1.47). A changelog whose patches "Add" as often (core-js' compat data) fails it.
+    static func addsReleasedAsMinors(in document: ChangelogDocument, releases: Int = 24) -> Bool {
+        let headings = Array(document.releaseHeadings.filter { $0.version.map { !$0.isPrerelease } ?? false }.prefix(releases))
+        var (minors, patches) = (0, 0)
+        for (newer, older) in zip(headings, headings.dropFirst()) {
+            guard let version = newer.version, let before = older.version, before < version,
+                flatLevel(lines: document.lines, range: (newer.line + newer.lineCount)..<document.sectionEnd(of: newer))
+                    == .minor
+            else { continue }
+            if version.major == before.major && version.minor == before.minor { patches += 1 } else { minors += 1 }
+        }
+        return minors + patches >= 5 && minors >= 4 * patches
     }
 
     /// Where the section under `top` ends: at its next heading of the same or a higher level, or,
