@@ -152,4 +152,47 @@ struct OutOfSampleRound17CLITests {
         let expected = addsAreMinors ? "1.67.0" : "1.60.7"
         #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == expected, "\(bump)")
     }
+
+    /// sqlalchemy's `rel_2_0` line is released from untyped commits; one contributor's `feat:`
+    /// among sixty subjects made `plan` refuse the line (exit 1). A line whose releases were made
+    /// from mostly untyped commits keeps its range; a typed line still refuses a feat.
+    @Test(arguments: [false, true])
+    func anUntypedMaintenanceLineKeepsItsRangeOverALoneFeat(typed: Bool) throws {
+        let repo = try GitRepository()
+        var day = 0
+        func commit(_ subject: String, _ files: [String: String]) throws {
+            day += 1
+            try repo.commit(subject, files: files, date: String(format: "2026-01-%02dT10:00:00Z", day))
+        }
+        func pyproject(_ version: String) -> [String: String] {
+            ["pyproject.toml": "[project]\nname = \"demo\"\nversion = \"\(version)\"\n"]
+        }
+        try commit("Version 2.0.0", pyproject("2.0.0"))
+        try repo.git("tag", "rel_2_0_0")
+        try repo.git("checkout", "-q", "-b", "rel_2_0")
+        var file = 0
+        for patch in 1...3 {
+            for _ in 0..<4 {
+                file += 1
+                try commit(typed ? "fix: handle case \(file)" : "Handle case \(file)", ["lib/f\(file).py": "x = \(file)\n"])
+            }
+            try commit("Version 2.0.\(patch)", pyproject("2.0.\(patch)"))
+            try repo.git("tag", "rel_2_0_\(patch)")
+        }
+        try repo.git("checkout", "-q", "main")
+        try commit("Version 2.1.0", pyproject("2.1.0").merging(["lib/new.py": "y = 1\n"]) { $1 })
+        try repo.git("tag", "rel_2_1_0")
+        try repo.git("checkout", "-q", "rel_2_0")
+        try commit("Handle another case", ["lib/a.py": "a = 1\n"])
+        try commit("feat: Support MySQL FOR SHARE locking syntax.", ["lib/b.py": "b = 1\n"])
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("range = \"2.0.x\""), "\(config)")
+        #expect(config.contains("keep-in-range = true") == !typed, "\(config)")
+        let bump = try relctl(["bump"], in: repo.url)
+        if typed {
+            #expect(bump.status == 1 && bump.stderr.contains("releases within 2.0.x, but commit"), "\(bump)")
+        } else {
+            #expect(bump.status == 0 && bump.stdout == "2.0.4\n", "\(bump)")
+        }
+    }
 }

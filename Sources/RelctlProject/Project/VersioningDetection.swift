@@ -192,12 +192,15 @@ package enum VersioningDetection {
     /// more (traefik's chart released 39.0.1 from a `feat(deployment): …` on `v39.0`; libc 0.2.x
     /// its `feat`s): then the line keeps its range (`keep-in-range = true`), and `bump` proposes
     /// the step inside it instead of refusing. The line's own releases only (on this branch),
-    /// up to `keptReleases`; nil when none did so.
+    /// up to `keptReleases`; nil when none did so. Also a line whose releases were made from
+    /// mostly untyped commits: there the branch's range is the rule, and one contributor's
+    /// `feat:` among sixty untyped subjects (sqlalchemy's `rel_2_0`) made `plan` refuse the line.
     static func keepsInRange(
         _ range: VersionRange, finals: [ReleaseHistory.Release], unmerged: Set<String>, history: ReleaseHistory,
         git: Git
     ) async -> String? {
         let line = Array(finals.filter { range.contains($0.version) && !unmerged.contains($0.tag) }.prefix(keptReleases + 1))
+        var (typed, counted) = (0, 0)
         for (newer, older) in zip(line, line.dropFirst()) {
             // One plain `git log` of the line between its two releases: the commits made on the
             // branch are the evidence, and a release walk (bases, paths, patch twins) for each
@@ -208,9 +211,13 @@ package enum VersioningDetection {
             else { continue }
             var collector = BumpCollector()
             for record in Git.parseLog(log.stdout) { collector.add(record) }
-            let level = collector.finish().level
+            let (level, count) = collector.finish()
+            (typed, counted) = (typed + collector.typed, counted + count)
             guard !range.contains(VersionBump.next(after: older.version, level: level)) else { continue }
             return "\(newer.tag) shipped a \(level.rawValue)'s changes inside \(range) on this line"
+        }
+        if line.count >= 3, counted >= 10, typed * 2 < counted {
+            return "\(line.count - 1) releases of this line were made from mostly untyped commits (\(typed) of \(counted) typed): its range decides"
         }
         return nil
     }
