@@ -82,13 +82,17 @@ struct GeneratorSourceScanTests {
             "SigningKeys.minisignKeyVariable": constant, "SigningKeys.minisignPasswordVariable": constant,
             "checkout": constant, "secret": "a secret name, checked as an environment variable name",
             "setupPinComment": constant, "id": constant, "RepositoryBuilder.keyVariable": constant,
+            "RelctlBuildRequirements.aptGetInstall": constant,
         ],
         "CI/RelctlBuildRequirements.swift": [
             "linux": constant, "sudo": constant, "aptPackages.joined(separator: \" \")": constant, "macOS": constant,
             "brewPackages.joined(separator: \" \")": constant, "$0.brew": constant,
-            "kegOnly.joined(separator: \":\")": constant,
+            "kegOnly.joined(separator: \":\")": constant, "aptGetInstall": constant,
         ],
-        "CI/CIToolchain.swift": ["target.triple": message, "target.runner": message, "target.arch": message],
+        "CI/CIToolchain.swift": [
+            "target.triple": message, "target.runner": message, "target.arch": message,
+            "RelctlBuildRequirements.aptGetInstall": constant,
+        ],
         "Channels/AurChannel.swift": [
             "Self.folder": notCode, "release.version": "a git commit message or file name, not PKGBUILD text",
             "release.project": notCode, "arch": constant, "name": "the package name, checked against the AUR grammar",
