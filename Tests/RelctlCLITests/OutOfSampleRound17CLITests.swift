@@ -195,4 +195,45 @@ struct OutOfSampleRound17CLITests {
             #expect(bump.status == 0 && bump.stdout == "2.0.4\n", "\(bump)")
         }
     }
+
+    /// vector's helm-charts repository holds one chart, `charts/vector`, tagged `vector-0.45.0`,
+    /// and nothing at its root: init there wrote no chart, `v{version}` and proposed 0.1.0. That
+    /// one chart is a workspace of one member when its own tags name it.
+    @Test func aRepositoryOfOneChartIsThatChart() throws {
+        let repo = try GitRepository()
+        func chart(_ version: String) -> String { "apiVersion: v2\nname: vector\nversion: \(version)\nappVersion: \"0.49.0\"\n" }
+        try repo.commit("Initial chart", files: ["README.md": "charts\n", "charts/vector/Chart.yaml": chart("0.43.0")])
+        try repo.git("tag", "vector-0.43.0")
+        for version in ["0.44.0", "0.45.0"] {
+            try repo.commit("feat(vector): release \(version)", files: ["charts/vector/Chart.yaml": chart(version)])
+            try repo.git("tag", "vector-\(version)")
+        }
+        try repo.commit("fix(vector): a template typo", files: ["charts/vector/templates/a.yaml": "a: 1\n"])
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("members = [\"charts/*\"]"), "\(config)")
+        let rows = try OutOfSampleRound15CLITests.rows(repo)
+        #expect(rows["charts/vector"]?["current"] as? String == "0.45.0", "\(rows)")
+        #expect(rows["charts/vector"]?["next"] as? String == "0.45.1", "\(rows)")
+        #expect(rows["charts/vector"]?["tag"] as? String == "vector-0.45.1", "\(rows)")
+    }
+
+    /// release-it's changelog lists breaking changes for each major (`## v21 (2026-07-25)` over
+    /// `## v20 (2026-03-24)`), written before the release: relctl read no version in a heading
+    /// naming a major alone and proposed 20.2.2. The heading naming the next major is its floor.
+    @Test func aChangelogHeadingNamingTheNextMajorAloneIsItsFloor() throws {
+        let repo = try GitRepository()
+        func package(_ version: String) -> String { "{\n  \"name\": \"release-it\",\n  \"version\": \"\(version)\"\n}\n" }
+        let v20 = "# Changelog\n\nThis document lists breaking changes for each major release.\n\n## v20 (2026-03-24)\n\n- Node 18 dropped.\n\n## v19 (2025-05-01)\n\n- Old hooks removed.\n"
+        try repo.commit("Release 20.2.1", files: ["package.json": package("20.2.1"), "CHANGELOG.md": v20])
+        try repo.git("tag", "20.2.1")
+        try repo.commit("Fix a prompt", files: ["lib/a.js": "a\n"])
+        try repo.commit(
+            "Update changelog for v21",
+            files: ["CHANGELOG.md": v20.replacingOccurrences(of: "## v20", with: "## v21 (2026-07-25)\n\n- Node 20 dropped.\n\n## v20")])
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("changelog = \"CHANGELOG.md\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == "21.0.0", "\(bump)")
+    }
 }

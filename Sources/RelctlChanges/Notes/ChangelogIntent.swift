@@ -85,7 +85,7 @@ package struct ChangelogIntent: Sendable, Equatable {
             if let releaseLevel, heading.level > releaseLevel { return false }
             return (heading.version != nil && heading.level == releaseLevel) || isUnreleased(heading.text)
         }
-        guard var top = candidates.first else { return nil }
+        guard var top = candidates.first else { return nextMajor(in: document, path: path, latest: latest) }
         // An empty `## [Unreleased]` placeholder above the coming release's own heading (dotenv
         // writes `## [17.2.0]` with its `### Added` before tagging it) says nothing; the heading
         // below it does.
@@ -133,6 +133,30 @@ package struct ChangelogIntent: Sendable, Equatable {
         return ChangelogIntent(
             finding: .level(found.level), file: path, line: found.heading.line + 1, heading: found.heading.text,
             section: top.text)
+    }
+
+    /// A changelog of majors alone (release-it's "breaking changes for each major release":
+    /// `## v21 (2026-07-25)` over `## v20 (2026-03-24)`), which names no version as a release
+    /// heading does: its newest heading naming the major after the latest release's, over one
+    /// naming the latest release's, is the next major, as `## 21.0.0` would be.
+    static func nextMajor(in document: ChangelogDocument, path: String, latest: SemanticVersion) -> ChangelogIntent? {
+        func major(_ text: String) -> Int? {
+            var rest = Substring(text).drop { $0 == "[" }
+            guard rest.first == "v" || rest.first == "V" else { return nil }
+            rest = rest.dropFirst()
+            let digits = rest.prefix(while: \.isNumber)
+            guard (1...3).contains(digits.count) else { return nil }
+            let after = rest.dropFirst(digits.count).first
+            guard after == nil || after == " " || after == "]" else { return nil }
+            return Int(digits)
+        }
+        let majors = document.headings.compactMap { heading in major(heading.text).map { (heading, $0) } }
+        guard majors.count >= 2, let current = Int(latest.major), majors[0].1 == current + 1, majors[1].1 == current
+        else { return nil }
+        let heading = majors[0].0
+        return ChangelogIntent(
+            finding: .version(SemanticVersion(major: current + 1, minor: 0, patch: 0)), file: path,
+            line: heading.line + 1, heading: heading.text, section: heading.text)
     }
 
     /// First words of a flat changelog entry that adds something.

@@ -1188,7 +1188,11 @@ public enum StarterConfig {
         // member `check` refuses: only what matches something is listed.
         declared.members.removeAll { WorkspaceMembers.folders(matching: [$0], root: root).isEmpty }
         let folders = MemberDiscovery.folders(root: root, members: declared.members, excluded: declared.excluded)
-        guard folders.count >= 2 else { return nil }
+        // One chart under `charts/` and no package at the root (vector's helm-charts: `charts/vector`,
+        // tagged `vector-0.56.0`) is a workspace of that one member when its own tags name it: at
+        // the root, init wrote no chart, `v{version}` and 0.1.0.
+        let lone = folders.count == 1 && folders[0].hasPrefix("charts/") && detected.isEmpty
+        guard folders.count >= 2 || lone else { return nil }
         // A negated glob (pnpm's `!**/test/**`) that leaves a folder out: the folders, named one by one.
         let globs =
             folders == WorkspaceMembers.folders(matching: declared.members, root: root)
@@ -1236,6 +1240,7 @@ public enum StarterConfig {
                 released: releasedFolders(members, format: series.format, exceptions: series.exceptions, tags: tags))
             return offer
         }
+        if lone { return nil }
         let versions = Set(members.compactMap(\.version))
         if tags.isEmpty, versions.count > 1 {
             var offer = WorkspaceOffer(
