@@ -106,17 +106,7 @@ struct BacktestScriptCLITests {
             try repo.git("tag", "v1.5.1")
             try repo.git("checkout", "-q", "main")
             try commit("fix: change 6", file: "f6.js")
-            let cloned = try run("git", ["clone", "-q", "--bare", folder.path, mirrors.url.appendingPathComponent("acme+line").path])
-            #expect(cloned.status == 0, "\(cloned)")
-            let list = try mirrors.write("repos.txt", "acme+line kind=js\n")
-            let json = mirrors.url.appendingPathComponent("out.json")
-            let result = try run(
-                DogfoodCLITests.repositoryRoot.appendingPathComponent("scripts/backtest").path,
-                ["--relctl", relctlBinary.path, "--mirrors", mirrors.path, "--list", list.path, "--json", json.path],
-                in: mirrors.url, environment: ["NO_COLOR": "1"])
-            #expect(result.status == 0, "\(result)")
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
-            let points = try #require((document["results"] as? [[String: Any]])?.first?["points"] as? [[String: Any]])
+            let points = try Self.replayedPoints(of: folder, as: "acme+line", entry: "acme+line kind=js", in: mirrors)
             let point = try #require(points.first { $0["tag"] as? String == "v1.5.1" }, "\(points)")
             // `Bumping version` is the release commit: the replay is at its parent, the fix.
             #expect(point["subjects"] as? [String] == ["fix: a crash, backported"], "\(point)")
@@ -145,20 +135,28 @@ struct BacktestScriptCLITests {
             try tag("v1.0.1-rc.1", on: "2026-01-05T00:00:00Z")
             try tag("v1.0.1", on: "2026-01-12T00:00:00Z")
             try tag("1.0.1", on: "2026-01-12T00:00:30Z")
-            let cloned = try run("git", ["clone", "-q", "--bare", folder.path, mirrors.url.appendingPathComponent("acme+rc").path])
-            #expect(cloned.status == 0, "\(cloned)")
-            let list = try mirrors.write("repos.txt", "acme+rc tags=v{version} kind=js\n")
-            let json = mirrors.url.appendingPathComponent("out.json")
-            let result = try run(
-                DogfoodCLITests.repositoryRoot.appendingPathComponent("scripts/backtest").path,
-                ["--relctl", relctlBinary.path, "--mirrors", mirrors.path, "--list", list.path, "--json", json.path],
-                in: mirrors.url, environment: ["NO_COLOR": "1"])
-            #expect(result.status == 0, "\(result)")
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
-            let points = try #require((document["results"] as? [[String: Any]])?.first?["points"] as? [[String: Any]])
+            let points = try Self.replayedPoints(of: folder, as: "acme+rc", entry: "acme+rc tags=v{version} kind=js", in: mirrors)
             let point = try #require(points.first { $0["tag"] as? String == "v1.0.1" }, "\(points)")
             #expect((point["row"] as? [String: Any])?["current"] as? String == "1.0.1-rc.1", "\(point)")
             #expect(point["match"] as? Bool == false, "\(point)")
         }
+    }
+
+    /// The points the script replays for `folder`'s repository, cloned bare into `mirrors` as `name`
+    /// and listed by `entry` (one entry, the script's exit checked).
+    static func replayedPoints(
+        of folder: TemporaryDirectory, as name: String, entry: String, in mirrors: TemporaryDirectory
+    ) throws -> [[String: Any]] {
+        let cloned = try run("git", ["clone", "-q", "--bare", folder.path, mirrors.url.appendingPathComponent(name).path])
+        #expect(cloned.status == 0, "\(cloned)")
+        let list = try mirrors.write("repos.txt", entry + "\n")
+        let json = mirrors.url.appendingPathComponent("out.json")
+        let result = try run(
+            DogfoodCLITests.repositoryRoot.appendingPathComponent("scripts/backtest").path,
+            ["--relctl", relctlBinary.path, "--mirrors", mirrors.path, "--list", list.path, "--json", json.path],
+            in: mirrors.url, environment: ["NO_COLOR": "1"])
+        #expect(result.status == 0, "\(result)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        return try #require((document["results"] as? [[String: Any]])?.first?["points"] as? [[String: Any]])
     }
 }

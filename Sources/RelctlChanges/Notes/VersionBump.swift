@@ -187,10 +187,9 @@ public struct VersionBump: Sendable, Equatable {
             // Changesets that decide a patch keep the latest release's calendar series: the
             // maintainers said patch (hydrogen's `YYYY.M` is its API's quarter, not the date:
             // 2025.10.0, then a patch changeset in February released as 2025.10.1).
-            if let last, !last.version.isPrerelease, level == .patch,
-                config.versioning.fragments?.decidesLevel == true,
-                next.major != last.version.major || next.minor != last.version.minor,
-                try ChangeFragments.read(config: config)?.level == .patch
+            // (`namedByChangesets`: the changesets were read and gave the level, read once there.)
+            if let last, !last.version.isPrerelease, level == .patch, intent.namedByChangesets,
+                next.major != last.version.major || next.minor != last.version.minor
             {
                 next = Self.next(after: last.version, level: .patch)
                 intentNotes.append(
