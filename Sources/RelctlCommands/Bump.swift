@@ -14,7 +14,8 @@ struct Bump: RelctlCommand {
             The latest release is the highest release in the tag format anywhere in the repository; its changes are \
             those `relctl notes` lists. Breaking change → major (minor below 1.0.0), feat → minor, anything else → \
             patch; after a prerelease \
-            the prerelease counter continues (1.0.0-rc.1 → 1.0.0-rc.2). The result is never below the first \
+            the prerelease counter continues (1.0.0-rc.1 → 1.0.0-rc.2); with nothing since it, its final \
+            (1.0.0-rc.1 → 1.0.0). The result is never below the first \
             manifest's version and never a version an existing tag names, in any spelling (0.54.0 and v0.54.0 are \
             one version). --set VERSION uses VERSION instead (a lockstep train); --write refuses a version below a \
             manifest's or one a tag names. --write updates every configured manifest and its companions (Cargo.lock, \
@@ -152,7 +153,13 @@ struct Bump: RelctlCommand {
         for name in members where !plans.contains(where: { $0.name == name }) {
             throw WorkspaceMemberError.unknownMember(config: config.path, name: name, known: plans.map(\.name))
         }
-        let chosen = plans.filter { members.isEmpty ? $0.next != nil : members.contains($0.name) }
+        // A prerelease's promotion is written only for a member named: `bump --write` releasing the
+        // members with changes must not turn another member's old beta into its final.
+        for plan in plans where members.isEmpty && plan.promotion {
+            context.console.info(
+                "\(plan.name): nothing since \(plan.bump.previousTag ?? "its prerelease"); `--member \(plan.name)` promotes it to \(plan.nextText ?? "its final")")
+        }
+        let chosen = plans.filter { members.isEmpty ? $0.next != nil && !$0.promotion : members.contains($0.name) }
         var output: [WorkspaceOutput.Member] = []
         for plan in chosen {
             for note in plan.bump.notes { context.console.warning("\(plan.name): \(note)") }

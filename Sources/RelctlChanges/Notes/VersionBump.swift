@@ -35,6 +35,10 @@ public struct VersionBump: Sendable, Equatable {
     /// A changeset (or covector change file) names the package though no commit touched it since
     /// its latest release: `changeset version` releases it all the same (svelte-check 4.7.3).
     package var namedByChangesets = false
+    /// Nothing changed since the latest release, a prerelease: the release left to make of this
+    /// commit is that prerelease's final (`next`). `plan` shows it; a workspace's `bump` writes it
+    /// only for a member it names, and `release-pr` never opens a request for it alone.
+    package var promotesPrerelease = false
 
     /// The first version of a project without release tags.
     package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
@@ -262,6 +266,19 @@ public struct VersionBump: Sendable, Equatable {
                 )
                 bump.next = linkedNext
             }
+        }
+        // Nothing since a prerelease: another prerelease of the same code is no release, so the one
+        // left to make is its final (unocss tags `v66.7.0-beta.1`, and on the next commit, which
+        // changes only the versions, `v66.7.0`; syncthing tags the final on its last rc's commit). A
+        // change since it continues the counter, as before; a development tag (`-dev`) opens a
+        // version and is no candidate; a prerelease line's rule counts on.
+        if rule == nil, commitCount == 0, let last, last.version.isPrerelease,
+            !Self.opensDevelopment(last.version, history: history), history.taken(last.version.final) == nil
+        {
+            bump.next = last.version.final
+            bump.promotesPrerelease = true
+            bump.notes.append(
+                "nothing changed since the prerelease \(last.tag): the release left to make is its final, \(bump.next)")
         }
         bump.changeLevel = changeLevel
         bump.branch = rule

@@ -22,6 +22,10 @@ package struct MemberPlan: Sendable {
     package var movedDependencies: [(name: String, version: String)] = []
     /// The members' dependencies on this one: the requirements its release rewrites.
     package var dependents: [WorkspaceDependency] = []
+    /// `next` is the final of the member's latest release, a prerelease with nothing since it
+    /// (`VersionBump.promotesPrerelease`): shown by `plan`, but no group or dependent moves with
+    /// it, and a workspace's `bump` writes it only when `--member` names the member.
+    package var promotion = false
 
     package init(name: String, path: String, config: RelctlConfig, bump: VersionBump, history: ReleaseHistory) {
         (self.name, self.path, self.config, self.bump, self.history) = (name, path, config, bump, history)
@@ -34,6 +38,13 @@ package struct MemberPlan: Sendable {
         case (true, .minor): reason = "feat"
         case (true, _): reason = "fix"
         }
+    }
+
+    /// A member with nothing to release whose latest release is a prerelease with nothing since
+    /// it: its final is the next release (`promotion`), the changes' reason staying `none`.
+    mutating func offerPromotion() {
+        guard next == nil, bump.promotesPrerelease else { return }
+        (next, tag, promotion) = (bump.next, bump.nextTag, true)
     }
 
     /// The version as the member's manifests and tag spell it.
@@ -60,7 +71,9 @@ package enum VersionPlan {
             let history = try await ReleaseHistory.read(git: git, config: config)
             let bump = try await VersionBump.compute(
                 history: history, git: git, config: config, target: target, targetCommit: targetCommit)
-            return [MemberPlan(name: config.project.name, path: ".", config: config, bump: bump, history: history)]
+            var plan = MemberPlan(name: config.project.name, path: ".", config: config, bump: bump, history: history)
+            plan.offerPromotion()
+            return [plan]
         }
         let members = try await ProjectModel.members(of: config, git: git)
         let tags = try await git.tagList()
@@ -112,6 +125,8 @@ package enum VersionPlan {
         for index in neverReleasedHere {
             (plans[index].next, plans[index].tag, plans[index].reason) = (nil, nil, "unpublished")
         }
+        // After the groups and dependencies: a promotion alone moves nothing else.
+        for index in plans.indices where !neverReleasedHere.contains(index) { plans[index].offerPromotion() }
         return plans
     }
 

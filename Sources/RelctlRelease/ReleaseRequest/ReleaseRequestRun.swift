@@ -206,7 +206,9 @@ package struct ReleaseRequestRun {
     /// written in a scratch worktree as `bump --write` writes it, one commit; nil when no member
     /// has one, or every one is already written and waits for `release --pending`.
     private func workspaceProposal(_ git: Git, base: String, branch: String) async throws -> Proposal? {
-        let plans = try await VersionPlan.compute(config: config, git: git).filter { $0.next != nil }
+        // A request is opened for changes: a prerelease's promotion alone waits for the maintainer
+        // (`bump --write --member NAME`), as a single project's does (its commit count is 0).
+        let plans = try await VersionPlan.compute(config: config, git: git).filter { $0.next != nil && !$0.promotion }
         guard !plans.isEmpty else { return nil }
         let tags = plans.compactMap(\.tag)
         var body = """
@@ -238,7 +240,8 @@ package struct ReleaseRequestRun {
                     scratchContext.environment["CI_COMMIT_BRANCH"] = base
                     let scratchConfig = try ConfigLoader.load(path: configURL.path, context: scratchContext)
                     let scratchPlans = try await VersionPlan.compute(
-                        config: scratchConfig, git: Git(directory: scratchGit.directory, context: scratchContext))
+                        config: scratchConfig, git: Git(directory: scratchGit.directory, context: scratchContext)
+                    ).filter { !$0.promotion }
                     // The same history and rules give the same plan; anything else is relctl's bug.
                     guard scratchPlans.compactMap(\.tag) == tags else {
                         throw ReleaseRequestError.planDiffers(
