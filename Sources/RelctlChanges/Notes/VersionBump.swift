@@ -271,9 +271,11 @@ public struct VersionBump: Sendable, Equatable {
         // left to make is its final (unocss tags `v66.7.0-beta.1`, and on the next commit, which
         // changes only the versions, `v66.7.0`; syncthing tags the final on its last rc's commit). A
         // change since it continues the counter, as before; a development tag (`-dev`) opens a
-        // version and is no candidate; a prerelease line's rule counts on.
+        // version and is no candidate; a prerelease line's rule counts on. Only where the target
+        // holds the prerelease: a checkout behind it has none of its code to promote.
         if rule == nil, commitCount == 0, let last, last.version.isPrerelease,
-            !Self.opensDevelopment(last.version, history: history), history.taken(last.version.final) == nil
+            !Self.opensDevelopment(last.version, history: history), history.taken(last.version.final) == nil,
+            await Self.holds(last, walk: walk, target: targetCommit, git: git)
         {
             bump.next = last.version.final
             bump.promotesPrerelease = true
@@ -422,6 +424,12 @@ public struct VersionBump: Sendable, Equatable {
             )
         }
         return bump
+    }
+
+    /// Whether the target holds `release`'s commit (the walk tells in most histories; else git).
+    private static func holds(_ release: ReleaseHistory.Release, walk: ReleaseHistory.Walk, target: String, git: Git) async -> Bool {
+        if let known = walk.previousIsAncestor { return known }
+        return await git.isAncestor(release.commit, of: target) == true
     }
 
     /// The release the changes count from: on a maintenance line the highest one in its range,
