@@ -188,6 +188,16 @@ public struct VersionBump: Sendable, Equatable {
         } else if format.scheme == .calver {
             let time = try await git.committerTime(of: targetCommit)
             var next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
+            // A calendar prerelease names the release it prepares, not the day its final is made:
+            // twisted tags `twisted-22.1.0rc1` in January and, after a few fixes, 22.1.0 in
+            // February (the date gave 22.2.0); towncrier the same.
+            if let last, last.version.isPrerelease, next != last.version.final,
+                !Self.opensDevelopment(last.version, history: history), history.taken(last.version.final) == nil
+            {
+                next = last.version.final
+                intentNotes.append(
+                    "\(last.tag) is a calendar prerelease: its final \(next) is the release it prepares, whatever the date")
+            }
             // Changesets that decide a patch keep the latest release's calendar series: the
             // maintainers said patch (hydrogen's `YYYY.M` is its API's quarter, not the date:
             // 2025.10.0, then a patch changeset in February released as 2025.10.1).
