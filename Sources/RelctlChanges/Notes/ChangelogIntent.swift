@@ -284,6 +284,29 @@ package struct ChangelogIntent: Sendable, Equatable {
         return breaking.count >= 3 && patches.count >= 3 * (steps.count - patches.count) ? breaking : nil
     }
 
+    /// The releases at 1.0.0 and above whose sections break something, among the latest
+    /// `releases`, shipped as minors: at least three, and twice the majors that did (pyinstaller's
+    /// "Incompatible Changes" in 5.4, 5.6, 5.7, 5.8 and 5.10 against 5.0 and 6.0). Nil otherwise.
+    package static func breakingReleasedAsMinors(in document: ChangelogDocument, releases: Int = 24) -> [String]? {
+        let finals = Array(
+            document.releaseHeadings.filter { heading in
+                heading.version.map { $0.major != "0" && !$0.isPrerelease } ?? false
+            }.prefix(releases))
+        var minors: [String] = []
+        var majors = 0
+        for (newer, older) in zip(finals, finals.dropFirst()) {
+            guard let version = newer.version, let before = older.version,
+                sectionLevel(of: newer, in: document)?.level == .major
+            else { continue }
+            if version.major != before.major {
+                majors += 1
+            } else if version.minor != before.minor {
+                minors.append(version.description)
+            }
+        }
+        return minors.count >= 3 && minors.count >= 2 * majors ? minors : nil
+    }
+
     /// The steps between the latest `releases` releases below 1.0.0 (newest first, prereleases
     /// aside) whose sections call for a minor or more: each version, its sections' level and
     /// whether it was released as a patch.

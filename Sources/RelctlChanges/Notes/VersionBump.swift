@@ -355,6 +355,18 @@ public struct VersionBump: Sendable, Equatable {
             }
             bump.next = chosen
         }
+        // Under changesets with none left naming the package, `changeset version` has run: the
+        // final it wrote, no tag naming it yet, is the release whatever the commits say (electric's
+        // client at 1.5.25 after a `feat(sync-service):` whose changeset said patch: not 1.6.0).
+        if let held, let last, config.versioning.fragments == .changesets, rule == nil, !intent.namedByChangesets,
+            !held.marker, !held.promoted, !held.version.isPrerelease, !exists(held.version),
+            last.version < held.version, held.version < bump.next
+        {
+            bump.notes.append(
+                "\(held.found.foundIn) holds \(held.found.text), untagged, and no changeset is left: `changeset version` wrote it, the release (the commits' \(bump.next) is not changesets' word)"
+            )
+            bump.next = held.version
+        }
         // A final version the project wrote after every change that calls for more is the release
         // in preparation, not a floor under them: chart repositories bump `version:` in the pull
         // request (codecentric's keycloakx: `bump chart to 7.1.5` after the feats of the range,
@@ -844,11 +856,19 @@ public struct VersionBump: Sendable, Equatable {
             )
             level = .patch
         }
+        if config.versioning.breaking == .minor, !belowOne, level == .major {
+            notes.append(
+                "a breaking change gives a minor ([versioning] breaking = \"minor\"): a major is the version the project writes")
+            level = .minor
+        }
         var onLine = true
         if case .maintenance? = rule?.line { onLine = false }
         // A changelog heading naming the next version is the maintainer's word on its size: a
         // habit does not override it (GRDB's `GRDB6` line, minors five times, wrote `6.29.1`).
         if commits > 0, case .version(let named)? = changelog?.finding, let base, base < named { onLine = false }
+        // Nor does it override changesets naming the package: `changeset version` makes the version
+        // they say (stylelint, a minor five times, released its `patch` changesets as 17.9.1).
+        if namedByChangesets { onLine = false }
         if onLine, let cadence = config.versioning.cadence, cadence != .yearCounter {
             let floor: Level = cadence == .major ? .major : .minor
             // Below 1.0.0 a major level is a minor step (`next`): a major cadence means 1.0.0.

@@ -36,6 +36,16 @@ package struct VersioningSettings: Sendable, Equatable {
         case patch
     }
 
+    /// `breaking`: what a breaking change does at 1.0.0 and above.
+    package enum Breaking: String, Sendable, CaseIterable {
+        /// A major (SemVer's rule).
+        case major
+        /// A minor, as a feat does: the project ships incompatible changes in minors (pyinstaller's
+        /// "Incompatible Changes" in 5.4, 5.6, 5.7, 5.8, 5.10), and a major is the maintainers'
+        /// word, taken from a version they write (a changelog heading, a manifest).
+        case minor
+    }
+
     /// `cadence`: the step the project takes every release, whatever its commits say.
     package enum Cadence: String, Sendable, CaseIterable {
         /// Every release is at least a minor (`1.4.0` → `1.5.0`); a breaking change still gives a major.
@@ -53,6 +63,7 @@ package struct VersioningSettings: Sendable, Equatable {
     /// version or level (`ChangelogIntent`).
     package var changelog: String?
     package var zeroMajor: ZeroMajor = .minor
+    package var breaking: Breaking = .major
     package var cadence: Cadence?
     /// Whether the table was written (a member's own `[versioning]` replaces the root's).
     package var isSet = false

@@ -236,6 +236,9 @@ public enum StarterConfig {
     /// What `init` learnt about the project, rendered by `render`.
     package struct Findings {
         package var name: String
+        /// The manifest's package name where the project is named otherwise (taplo's `taplo-cli`
+        /// crate, whose binary takes the repository's name, `taplo`): its tags may spell it.
+        package var packageName: String?
         package var tagFormat = "v{version}"
         package var tagNote = "no tags yet: tags will look like v1.2.3"
         package var versions: [(path: String, kind: String?, pattern: String?)] = []
@@ -714,7 +717,9 @@ public enum StarterConfig {
         var seen: Set<String> = []
         found.binaries = found.binaries.filter { seen.insert($0).inserted }
         found.optionalBinaries = found.optionalBinaries.filter { found.binaries.contains($0) }
+        let package = found.name
         found.name = preferredName(found.name, binaries: found.binaries, repository: repository)
+        if found.name != package { found.packageName = package }
         return found
     }
 
@@ -1447,11 +1452,40 @@ public enum StarterConfig {
         let named = !TagHistory.isGeneric(format.prefix) || !format.suffix.isEmpty
         // A project with tags of its own name never takes another package's series because one of
         // its tags names the same version (tauri's crate at 2.0.1 beside `@tauri-apps/api-v2.0.1`).
-        let hasOwnTags = named && tags.contains { $0.hasPrefix(format.prefix) }
+        // So do tags spelling its name inside a series prefix (taplo's `release-taplo-cli-0.8.0`):
+        // its manifest's 0.8.1, written before that tag, is not the VS Code extension's
+        // `release-vscode-0.8.1`, nor the library's `release-taplo-0.9.0` later.
+        let packageName = found.packageName ?? found.name
+        func spellsName(_ prefix: String) -> Bool {
+            guard !packageName.isEmpty else { return false }
+            var stem = prefix.lowercased()
+            if stem.hasSuffix("v") { stem.removeLast() }
+            guard let separator = stem.last, "-_/@".contains(separator) else { return false }
+            stem.removeLast()
+            let name = packageName.lowercased()
+            guard stem.hasSuffix(name) else { return false }
+            let before = stem.dropLast(name.count)
+            return before.isEmpty || before.last.map { "-_/@".contains($0) } == true
+        }
+        // Only a series that reaches the version held, or a step below it: ingress-nginx's chart
+        // left `ingress-nginx-3.15.2` behind for `helm-chart-4.x` years ago.
+        let heldNumbers = (try? SemanticVersion(parsing: version)).flatMap { held -> (Int, Int, Int)? in
+            guard let x = Int(held.major), let y = Int(held.minor), let z = Int(held.patch) else { return nil }
+            return (x, y, z)
+        }
+        let spelledTags = tags.contains { tag in
+            guard let (x, y, z) = heldNumbers, let match = tag.wholeMatch(of: /(.*[-_\/@][vV]?)(\d+)\.(\d+)\.(\d+)/),
+                let a = Int(match.2), let b = Int(match.3), let c = Int(match.4),
+                spellsName(String(match.1)), String(match.1) != format.prefix
+            else { return false }
+            return (a, b, c) == (x, y, z) || (a == x && b == y && c + 1 == z) || (a == x && b + 1 == y && z == 0)
+                || (a + 1 == x && y == 0 && z == 0)
+        }
+        let hasOwnTags = (named && tags.contains { $0.hasPrefix(format.prefix) }) || spelledTags
         func namesAnotherPackage(_ prefix: String) -> Bool {
             guard hasOwnTags, !found.name.isEmpty else { return false }
             let last = prefix.split(separator: "/").last.map(String.init) ?? prefix
-            return !last.lowercased().hasPrefix(found.name.lowercased())
+            return !last.lowercased().hasPrefix(found.name.lowercased()) && !spellsName(prefix)
         }
         let prefixes = Set(
             tags.compactMap { tag -> String? in

@@ -12,6 +12,8 @@ package struct VersioningFindings: Equatable, Sendable {
     /// The changelog whose newest section is ahead of the latest release, and what it says.
     package var changelog: (path: String, why: String)?
     package var zeroMajor: (kind: VersioningSettings.ZeroMajor, why: String)?
+    /// `breaking = "minor"`, and why.
+    package var breakingAsMinor: String?
     package var cadence: (kind: VersioningSettings.Cadence, why: String)?
     /// The checked-out branch is a maintenance line (axios' `v0.x` while 1.x ships from `main`):
     /// the `[[branch]]` range init writes for it (docs/branches.md).
@@ -35,7 +37,9 @@ package struct VersioningFindings: Equatable, Sendable {
 
     package init() {}
 
-    package var isEmpty: Bool { fragments == nil && changelog == nil && zeroMajor == nil && cadence == nil }
+    package var isEmpty: Bool {
+        fragments == nil && changelog == nil && zeroMajor == nil && breakingAsMinor == nil && cadence == nil
+    }
 
     package static func == (a: VersioningFindings, b: VersioningFindings) -> Bool {
         a.fragments?.kind == b.fragments?.kind && a.fragments?.why == b.fragments?.why
@@ -44,7 +48,7 @@ package struct VersioningFindings: Equatable, Sendable {
             && a.cadence?.kind == b.cadence?.kind && a.cadence?.why == b.cadence?.why
             && a.maintenance?.branch == b.maintenance?.branch && a.maintenance?.range == b.maintenance?.range
             && a.maintenance?.why == b.maintenance?.why && a.memberMaintenance == b.memberMaintenance
-            && a.mainLine == b.mainLine && a.keepsInRange == b.keepsInRange
+            && a.mainLine == b.mainLine && a.keepsInRange == b.keepsInRange && a.breakingAsMinor == b.breakingAsMinor
     }
 
     /// The branch init ran on when it is a maintenance line of the project or of some members.
@@ -83,6 +87,7 @@ package struct VersioningFindings: Equatable, Sendable {
         if let fragments { text += "fragments = \"\(fragments.kind.rawValue)\"   # \(fragments.why)\n" }
         if let changelog { text += "changelog = \(QuotedString.basic(changelog.path))   # \(changelog.why)\n" }
         if let zeroMajor { text += "zero-major = \"\(zeroMajor.kind.rawValue)\"   # \(zeroMajor.why)\n" }
+        if let breakingAsMinor { text += "breaking = \"minor\"   # \(breakingAsMinor)\n" }
         if let cadence { text += "cadence = \"\(cadence.kind.rawValue)\"   # \(cadence.why)\n" }
         return text + "\n"
     }
@@ -170,6 +175,16 @@ package enum VersioningDetection {
             let notes = found.fragments?.kind == .towncrier ? try? ChangeFragments.towncrierNotes(root: root) : nil
             for path in [found.changelog?.path, notes].compactMap(\.self) where found.zeroMajor == nil {
                 found.zeroMajor = changelogZeroMajor(root: root, path: path)
+            }
+        }
+        // The same notes show how breaking changes shipped at 1.0.0 and above (under a minor
+        // cadence too: a breaking change would still make a major there).
+        if found.cadence == nil || found.cadence?.kind == .minor, let latest = history.latest?.version, latest.major != "0",
+            found.fragments?.kind.decidesLevel != true
+        {
+            let notes = found.fragments?.kind == .towncrier ? try? ChangeFragments.towncrierNotes(root: root) : nil
+            for path in [found.changelog?.path, notes].compactMap(\.self) where found.breakingAsMinor == nil {
+                found.breakingAsMinor = changelogBreakingAsMinor(root: root, path: path)
             }
         }
         if let branch {
@@ -358,6 +373,18 @@ package enum VersioningDetection {
             .cargo,
             "\(path): sections adding features were released as patches below 1.0.0 (\(patches.prefix(3).joined(separator: ", ")))"
         )
+    }
+
+    /// `breaking = "minor"` where the changelog's releases at 1.0.0 and above shipped sections
+    /// breaking something as minors (`ChangelogIntent.breakingReleasedAsMinors`).
+    package static func changelogBreakingAsMinor(root: URL, path: String) -> String? {
+        guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile, let text = try? file.text() else {
+            return nil
+        }
+        let document = ChangelogDocument(
+            lines: text.fileLines.map(String.init), format: ChangelogDocument.Format(path: path))
+        guard let minors = ChangelogIntent.breakingReleasedAsMinors(in: document) else { return nil }
+        return "\(path): sections breaking something were released as minors (\(minors.prefix(3).joined(separator: ", ")))"
     }
 
     /// towncrier when its configuration or fragment folder is there; changesets when
