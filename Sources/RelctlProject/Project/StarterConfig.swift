@@ -1478,8 +1478,7 @@ public enum StarterConfig {
                 let a = Int(match.2), let b = Int(match.3), let c = Int(match.4),
                 spellsName(String(match.1)), String(match.1) != format.prefix
             else { return false }
-            return (a, b, c) == (x, y, z) || (a == x && b == y && c + 1 == z) || (a == x && b + 1 == y && z == 0)
-                || (a + 1 == x && y == 0 && z == 0)
+            return (a, b, c) == (x, y, z) || isStepBelow((a, b, c), (x, y, z))
         }
         let hasOwnTags = (named && tags.contains { $0.hasPrefix(format.prefix) }) || spelledTags
         func namesAnotherPackage(_ prefix: String) -> Bool {
@@ -1553,6 +1552,14 @@ public enum StarterConfig {
     /// version one step below (`2.46.2` for 2.46.3; a `2.45.x` for 2.46.0; a `1.x.y` for 2.0.0) and
     /// no tag of it names `coming` or anything above. Nil when the chosen format's tags (`chosen`,
     /// its `v` or none alike when generic) have such a step too, or when two series have one.
+    /// Whether `version` is one step below `coming`: its previous patch, a release of the previous
+    /// minor line for `x.y.0`, of the previous major for `x.0.0`.
+    private static func isStepBelow(_ version: (Int, Int, Int), _ coming: (Int, Int, Int)) -> Bool {
+        let (a, b, c) = version
+        let (x, y, z) = coming
+        return (a == x && b == y && c + 1 == z) || (a == x && b + 1 == y && z == 0) || (a + 1 == x && y == 0 && z == 0)
+    }
+
     private static func continuedSeries(
         coming: String, chosen: String, named: Bool, tags: [String]
     ) -> (prefix: String, tag: String)? {
@@ -1567,8 +1574,7 @@ public enum StarterConfig {
             else { continue }
             let prefix = String(match.1)
             if (a, b, c) >= (x, y, z) { reached.insert(prefix) }
-            let step = (a == x && b == y && c + 1 == z) || (a == x && b + 1 == y && z == 0) || (a + 1 == x && y == 0 && z == 0)
-            guard step else { continue }
+            guard isStepBelow((a, b, c), (x, y, z)) else { continue }
             if prefix == chosen || (TagHistory.isGeneric(prefix) && TagHistory.isGeneric(chosen)) { return nil }
             let accepted =
                 (named && TagHistory.isGeneric(prefix)) || isSeriesPrefix(prefix)
