@@ -856,6 +856,14 @@ public struct VersionBump: Sendable, Equatable {
             )
             level = .patch
         }
+        // A changelog heading naming the next version is the maintainers' word: a minor it names stays one.
+        let namedVersion: Bool
+        if case .version(let named)? = changelog?.finding, let base, base < named { namedVersion = commits > 0 } else { namedVersion = false }
+        if config.versioning.features == .patch, !belowOne, !namedVersion, !namedByChangesets, level == .minor {
+            notes.append(
+                "a feat gives a patch ([versioning] features = \"patch\"): a minor is the version the project writes")
+            level = .patch
+        }
         if config.versioning.breaking == .minor, !belowOne, level == .major {
             notes.append(
                 "a breaking change gives a minor ([versioning] breaking = \"minor\"): a major is the version the project writes")
@@ -865,7 +873,7 @@ public struct VersionBump: Sendable, Equatable {
         if case .maintenance? = rule?.line { onLine = false }
         // A changelog heading naming the next version is the maintainer's word on its size: a
         // habit does not override it (GRDB's `GRDB6` line, minors five times, wrote `6.29.1`).
-        if commits > 0, case .version(let named)? = changelog?.finding, let base, base < named { onLine = false }
+        if namedVersion { onLine = false }
         // Nor does it override changesets naming the package: `changeset version` makes the version
         // they say (stylelint, a minor five times, released its `patch` changesets as 17.9.1).
         if namedByChangesets { onLine = false }

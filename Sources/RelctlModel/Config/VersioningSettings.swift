@@ -46,6 +46,16 @@ package struct VersioningSettings: Sendable, Equatable {
         case minor
     }
 
+    /// `features`: what a feature does at 1.0.0 and above.
+    package enum Features: String, Sendable, CaseIterable {
+        /// A minor (SemVer's rule).
+        case minor
+        /// A patch, as a fix does: the project ships features in patches (go-zero's `feat:`
+        /// ranges released as 1.7.x patches seven times to two minors), and a minor is the
+        /// maintainers' word, taken from a version they write (a changelog heading, a manifest).
+        case patch
+    }
+
     /// `cadence`: the step the project takes every release, whatever its commits say.
     package enum Cadence: String, Sendable, CaseIterable {
         /// Every release is at least a minor (`1.4.0` → `1.5.0`); a breaking change still gives a major.
@@ -64,6 +74,7 @@ package struct VersioningSettings: Sendable, Equatable {
     package var changelog: String?
     package var zeroMajor: ZeroMajor = .minor
     package var breaking: Breaking = .major
+    package var features: Features = .minor
     package var cadence: Cadence?
     /// Whether the table was written (a member's own `[versioning]` replaces the root's).
     package var isSet = false

@@ -14,6 +14,8 @@ package struct VersioningFindings: Equatable, Sendable {
     package var zeroMajor: (kind: VersioningSettings.ZeroMajor, why: String)?
     /// `breaking = "minor"`, and why.
     package var breakingAsMinor: String?
+    /// `features = "patch"`, and why.
+    package var featuresAsPatches: String?
     package var cadence: (kind: VersioningSettings.Cadence, why: String)?
     /// The checked-out branch is a maintenance line (axios' `v0.x` while 1.x ships from `main`):
     /// the `[[branch]]` range init writes for it (docs/branches.md).
@@ -38,7 +40,8 @@ package struct VersioningFindings: Equatable, Sendable {
     package init() {}
 
     package var isEmpty: Bool {
-        fragments == nil && changelog == nil && zeroMajor == nil && breakingAsMinor == nil && cadence == nil
+        fragments == nil && changelog == nil && zeroMajor == nil && breakingAsMinor == nil && featuresAsPatches == nil
+            && cadence == nil
     }
 
     package static func == (a: VersioningFindings, b: VersioningFindings) -> Bool {
@@ -49,6 +52,7 @@ package struct VersioningFindings: Equatable, Sendable {
             && a.maintenance?.branch == b.maintenance?.branch && a.maintenance?.range == b.maintenance?.range
             && a.maintenance?.why == b.maintenance?.why && a.memberMaintenance == b.memberMaintenance
             && a.mainLine == b.mainLine && a.keepsInRange == b.keepsInRange && a.breakingAsMinor == b.breakingAsMinor
+            && a.featuresAsPatches == b.featuresAsPatches
     }
 
     /// The branch init ran on when it is a maintenance line of the project or of some members.
@@ -88,6 +92,7 @@ package struct VersioningFindings: Equatable, Sendable {
         if let changelog { text += "changelog = \(QuotedString.basic(changelog.path))   # \(changelog.why)\n" }
         if let zeroMajor { text += "zero-major = \"\(zeroMajor.kind.rawValue)\"   # \(zeroMajor.why)\n" }
         if let breakingAsMinor { text += "breaking = \"minor\"   # \(breakingAsMinor)\n" }
+        if let featuresAsPatches { text += "features = \"patch\"   # \(featuresAsPatches)\n" }
         if let cadence { text += "cadence = \"\(cadence.kind.rawValue)\"   # \(cadence.why)\n" }
         return text + "\n"
     }
@@ -186,6 +191,12 @@ package enum VersioningDetection {
             for path in [found.changelog?.path, notes].compactMap(\.self) where found.breakingAsMinor == nil {
                 found.breakingAsMinor = changelogBreakingAsMinor(root: root, path: path)
             }
+        }
+        // The typed history of the releases at 1.0.0 and above shows how features shipped.
+        if found.cadence == nil, format.scheme != .calver, found.fragments?.kind.decidesLevel != true,
+            let latest = history.latest?.version, latest.major != "0"
+        {
+            found.featuresAsPatches = await featuresReleasedAsPatches(finals, history: history, git: git)
         }
         if let branch {
             let offBranch = await releasedOffBranch(branch: branch, history: history, unmerged: unmerged, git: git)
@@ -716,6 +727,38 @@ package enum VersioningDetection {
         }
         return steps > 0 && explained * 2 > steps
     }
+
+    /// `features = "patch"` when the project's releases at 1.0.0 and above show it: at least
+    /// three patches whose typed commits held a feat (and no breaking change), and three for each
+    /// minor made of such commits (go-zero's 1.7.x and 1.8.x: seven feat ranges released as
+    /// patches to two as minors). A step whose subjects are mostly untyped says nothing; so does
+    /// a step across majors. Nil when the history does not show the rule.
+    package static func featuresReleasedAsPatches(
+        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11
+    ) async -> String? {
+        let ones = Array(finals.filter { $0.version.major != "0" }.prefix(releases))
+        let steps = zip(ones, ones.dropFirst()).filter { $0.0.version.major == $0.1.version.major }
+        let patchSteps = steps.filter { $0.0.version.minor == $0.1.version.minor }
+        guard patchSteps.count >= featurePatchesNeeded else { return nil }
+        var featPatches: [String] = []
+        for (index, (newer, older)) in patchSteps.enumerated() {
+            guard featPatches.count + patchSteps.count - index >= featurePatchesNeeded else { return nil }
+            let level = await commitsLevel(from: older, to: newer, history: history, git: git, typedOnly: true)
+            if level == .minor { featPatches.append(newer.tag) }
+        }
+        guard featPatches.count >= featurePatchesNeeded else { return nil }
+        var featMinors = 0
+        for (newer, older) in steps where newer.version.minor != older.version.minor {
+            let level = await commitsLevel(from: older, to: newer, history: history, git: git, typedOnly: true)
+            if level == .minor { featMinors += 1 }
+            guard featPatches.count >= featurePatchesNeeded * featMinors else { return nil }
+        }
+        return "feat commits were released as patches (\(featPatches.prefix(3).joined(separator: ", ")))"
+            + (featMinors > 0 ? ", \(featPatches.count) times to \(featMinors) minor\(featMinors == 1 ? "" : "s")" : "")
+    }
+
+    /// How many feat patches `featuresReleasedAsPatches` needs, and how many for each feat minor.
+    static let featurePatchesNeeded = 3
 
     /// Cargo's 0.x rule when the project's 0.x releases show it, whatever its ecosystem (an npm
     /// package or a chart below 1.0.0 as often as a crate): at least two releases whose changes
