@@ -42,3 +42,43 @@ struct OutOfSampleRound19CLITests {
         #expect(major.status == 0 && major.stdout == "2.0.0\n", "\(major)")
     }
 }
+
+extension OutOfSampleRound19CLITests {
+    /// PyGithub, date-fns and cheerio write no change types: "Add support for …", "Add
+    /// `intlFormatDistance`" went into minors, fixes into patches, and relctl proposed a patch for
+    /// every untyped range (PyGithub 3/10). Where the untyped releases show subjects adding
+    /// something released as minors (three at least, three for each released as a patch), init
+    /// writes `untyped-adds = "minor"`; a project that ships such subjects in patches keeps the patch.
+    @Test(arguments: [true, false])
+    func untypedHistoryShowingAddsAsMinorsGivesAMinor(minors: Bool) throws {
+        let repo = try GitRepository()
+        func setup(_ version: String) -> String { "from setuptools import setup\nsetup(name=\"demo\", version=\"\(version)\")\n" }
+        try repo.commit("Initial import", files: ["setup.py": setup("2.0.0"), "demo.py": "0\n"])
+        try repo.git("tag", "v2.0.0")
+        let steps: [(String, String)] =
+            minors
+            ? [("Add support for tokens", "2.1.0"), ("Fix the crash on empty input", "2.1.1"), ("Allow a custom base URL", "2.2.0"),
+               ("Handle timeouts", "2.2.1"), ("Implement the search API", "2.3.0")]
+            : [("Add support for tokens", "2.0.1"), ("Allow a custom base URL", "2.0.2"), ("Implement the search API", "2.0.3"),
+               ("Fix the crash on empty input", "2.0.4"), ("Handle timeouts", "2.0.5")]
+        for (index, (subject, version)) in steps.enumerated() {
+            try repo.commit(subject, files: ["demo.py": "\(index + 1)\n"])
+            try repo.commit("Release \(version)", files: ["setup.py": setup(version)])
+            try repo.git("tag", "v\(version)")
+        }
+        try repo.commit("Add a retry option (#42)", files: ["retry.py": "r\n"])
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("untyped-adds = \"minor\"") == minors, "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == (minors ? "2.4.0" : "2.0.6"), "\(bump)")
+        if minors {
+            #expect(bump.stderr.contains("(Add a retry option (#42)) adds something"), "\(bump)")
+            // A fix alone is still a patch.
+            try repo.git("tag", "v2.4.0")
+            try repo.commit("Fix the retry count", files: ["retry.py": "s\n"])
+            let fix = try relctl(["bump"], in: repo.url)
+            #expect(fix.status == 0 && fix.stdout == "2.4.1\n", "\(fix)")
+        }
+    }
+}

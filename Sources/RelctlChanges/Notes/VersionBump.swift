@@ -107,9 +107,14 @@ public struct VersionBump: Sendable, Equatable {
             return (collector.withLock { $0 }, walk)
         }
         let (collector, walk) = try await changes(since: last)
-        var (level, commitCount) = collector.finish()
+        let untypedAdds = config.versioning.untypedAdds == .minor
+        var (level, commitCount) = collector.finish(untypedAdds: untypedAdds)
         // What the project recorded beside its commits (`[versioning]`): the highest of both.
         var intentNotes: [String] = []
+        if untypedAdds, level == .minor, collector.finish().level < .minor, let adding = collector.addingCommit() {
+            intentNotes.append(
+                "commit \(adding.name.prefix(12)) (\(Console.printable(adding.subject))) adds something: a minor ([versioning] untyped-adds = \"minor\")")
+        }
         // The changelog's newest section, written ahead of the release (`[versioning] changelog`).
         let changelog =
             commitCount > 0 ? try last.flatMap { try ChangelogIntent.read(config: config, latest: $0.version) } : nil
@@ -1292,6 +1297,8 @@ public struct VersionBump: Sendable, Equatable {
 package struct BumpCollector: Sendable {
     private var ledger = RevertLedger()
     private var raising: [(name: CommitName, level: VersionBump.Level, subject: String)] = []
+    /// Commits without a type whose subject adds something (`UntypedSubject.adds`), newest first.
+    private var adding: [(name: CommitName, subject: String)] = []
     private var merges: Set<CommitName> = []
     private var nonMerges = 0
     /// How many of the commits (merges aside) carry a Conventional Commits type.
@@ -1306,7 +1313,10 @@ package struct BumpCollector: Sendable {
             return
         }
         nonMerges += 1
-        guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else { return }
+        guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else {
+            if UntypedSubject.adds(commit.subject) { adding.append((CommitName(commit.hash), commit.subject)) }
+            return
+        }
         typed += 1
         if parsed.isBreaking {
             raising.append((CommitName(commit.hash), .major, commit.subject))
@@ -1331,10 +1341,19 @@ package struct BumpCollector: Sendable {
         return raising.filter { !cancelled.contains($0.name) }.map { ($0.name.description, $0.level) }
     }
 
-    /// The level the commits call for (patch when none raises it) and how many count.
-    package func finish() -> (level: VersionBump.Level, count: Int) {
+    /// The oldest commit (not reverted) without a type whose subject adds something.
+    package func addingCommit() -> (name: String, subject: String)? {
         let cancelled = ledger.cancelled()
-        let level = raising.filter { !cancelled.contains($0.name) }.map(\.level).max() ?? .patch
+        return adding.last { !cancelled.contains($0.name) }.map { ($0.name.description, $0.subject) }
+    }
+
+    /// The level the commits call for (patch when none raises it) and how many count; with
+    /// `untypedAdds`, a commit without a type that adds something calls for a minor
+    /// (`[versioning] untyped-adds = "minor"`).
+    package func finish(untypedAdds: Bool = false) -> (level: VersionBump.Level, count: Int) {
+        let cancelled = ledger.cancelled()
+        var level = raising.filter { !cancelled.contains($0.name) }.map(\.level).max() ?? .patch
+        if untypedAdds, level < .minor, addingCommit() != nil { level = .minor }
         return (level, nonMerges - cancelled.subtracting(merges).count)
     }
 }

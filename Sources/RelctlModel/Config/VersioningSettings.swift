@@ -56,6 +56,16 @@ package struct VersioningSettings: Sendable, Equatable {
         case patch
     }
 
+    /// `untyped-adds`: what a commit without a type whose subject adds something (`Add …`,
+    /// `Support …`, `Implement …`; not `Add tests …`) calls for.
+    package enum UntypedAdds: String, Sendable, CaseIterable {
+        /// A patch, as every commit without a type does.
+        case patch
+        /// A minor, as a feat does: the project's releases show such subjects going into minors
+        /// (PyGithub, date-fns, cheerio).
+        case minor
+    }
+
     /// `cadence`: the step the project takes every release, whatever its commits say.
     package enum Cadence: String, Sendable, CaseIterable {
         /// Every release is at least a minor (`1.4.0` → `1.5.0`); a breaking change still gives a major.
@@ -75,6 +85,7 @@ package struct VersioningSettings: Sendable, Equatable {
     package var zeroMajor: ZeroMajor = .minor
     package var breaking: Breaking = .major
     package var features: Features = .minor
+    package var untypedAdds: UntypedAdds = .patch
     package var cadence: Cadence?
     /// Whether the table was written (a member's own `[versioning]` replaces the root's).
     package var isSet = false

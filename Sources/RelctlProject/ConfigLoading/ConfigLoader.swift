@@ -498,6 +498,7 @@ public enum ConfigLoader {
         if let rule = choice("zero-major", VersioningSettings.ZeroMajor.self) { settings.zeroMajor = rule }
         if let rule = choice("breaking", VersioningSettings.Breaking.self) { settings.breaking = rule }
         if let rule = choice("features", VersioningSettings.Features.self) { settings.features = rule }
+        if let rule = choice("untyped-adds", VersioningSettings.UntypedAdds.self) { settings.untypedAdds = rule }
         settings.cadence = choice("cadence", VersioningSettings.Cadence.self)
         return settings
     }

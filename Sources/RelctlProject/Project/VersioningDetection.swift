@@ -16,6 +16,8 @@ package struct VersioningFindings: Equatable, Sendable {
     package var breakingAsMinor: String?
     /// `features = "patch"`, and why.
     package var featuresAsPatches: String?
+    /// `untyped-adds = "minor"`, and why.
+    package var untypedAddsAsMinors: String?
     package var cadence: (kind: VersioningSettings.Cadence, why: String)?
     /// The checked-out branch is a maintenance line (axios' `v0.x` while 1.x ships from `main`):
     /// the `[[branch]]` range init writes for it (docs/branches.md).
@@ -40,7 +42,7 @@ package struct VersioningFindings: Equatable, Sendable {
     package init() {}
 
     package var isEmpty: Bool {
-        fragments == nil && changelog == nil && zeroMajor == nil && breakingAsMinor == nil && featuresAsPatches == nil
+        fragments == nil && changelog == nil && zeroMajor == nil && breakingAsMinor == nil && featuresAsPatches == nil && untypedAddsAsMinors == nil
             && cadence == nil
     }
 
@@ -52,7 +54,7 @@ package struct VersioningFindings: Equatable, Sendable {
             && a.maintenance?.branch == b.maintenance?.branch && a.maintenance?.range == b.maintenance?.range
             && a.maintenance?.why == b.maintenance?.why && a.memberMaintenance == b.memberMaintenance
             && a.mainLine == b.mainLine && a.keepsInRange == b.keepsInRange && a.breakingAsMinor == b.breakingAsMinor
-            && a.featuresAsPatches == b.featuresAsPatches
+            && a.featuresAsPatches == b.featuresAsPatches && a.untypedAddsAsMinors == b.untypedAddsAsMinors
     }
 
     /// The branch init ran on when it is a maintenance line of the project or of some members.
@@ -93,6 +95,7 @@ package struct VersioningFindings: Equatable, Sendable {
         if let zeroMajor { text += "zero-major = \"\(zeroMajor.kind.rawValue)\"   # \(zeroMajor.why)\n" }
         if let breakingAsMinor { text += "breaking = \"minor\"   # \(breakingAsMinor)\n" }
         if let featuresAsPatches { text += "features = \"patch\"   # \(featuresAsPatches)\n" }
+        if let untypedAddsAsMinors { text += "untyped-adds = \"minor\"   # \(untypedAddsAsMinors)\n" }
         if let cadence { text += "cadence = \"\(cadence.kind.rawValue)\"   # \(cadence.why)\n" }
         return text + "\n"
     }
@@ -197,6 +200,12 @@ package enum VersioningDetection {
             let latest = history.latest?.version, latest.major != "0"
         {
             found.featuresAsPatches = await featuresReleasedAsPatches(finals, history: history, git: git)
+        }
+        // The untyped releases show what a subject adding something made.
+        if found.cadence == nil, format.scheme != .calver, found.fragments?.kind.decidesLevel != true,
+            found.featuresAsPatches == nil
+        {
+            found.untypedAddsAsMinors = await untypedAddsReleasedAsMinors(finals, history: history, git: git)
         }
         if let branch {
             let offBranch = await releasedOffBranch(branch: branch, history: history, unmerged: unmerged, git: git)
@@ -651,19 +660,27 @@ package enum VersioningDetection {
         }.map(\.element)
     }
 
-    /// The level the commits of one release step call for (from `older` to `newer`); nil when the
-    /// history cannot be read.
-    static func commitsLevel(
-        from older: ReleaseHistory.Release, to newer: ReleaseHistory.Release, history: ReleaseHistory, git: Git,
-        typedOnly: Bool = false
-    ) async -> VersionBump.Level? {
+    /// The commits of one release step (from `older` to `newer`), collected as `bump` reads them;
+    /// nil when the history cannot be read.
+    static func stepCommits(
+        from older: ReleaseHistory.Release, to newer: ReleaseHistory.Release, history: ReleaseHistory, git: Git
+    ) async -> BumpCollector? {
         let collector = Mutex(BumpCollector())
         guard
             (try? await history.changes(in: git, to: newer.commit, since: older) { commit in
                 collector.withLock { $0.add(commit) }
             }) != nil
         else { return nil }
-        let collected = collector.withLock { $0 }
+        return collector.withLock { $0 }
+    }
+
+    /// The level the commits of one release step call for (from `older` to `newer`); nil when the
+    /// history cannot be read.
+    static func commitsLevel(
+        from older: ReleaseHistory.Release, to newer: ReleaseHistory.Release, history: ReleaseHistory, git: Git,
+        typedOnly: Bool = false
+    ) async -> VersionBump.Level? {
+        guard let collected = await stepCommits(from: older, to: newer, history: history, git: git) else { return nil }
         let (level, count) = collected.finish()
         // A range most of whose subjects carry no type says nothing by its few typed ones.
         if typedOnly, collected.typed * 2 < count { return nil }
@@ -755,6 +772,31 @@ package enum VersioningDetection {
         }
         return "feat commits were released as patches (\(featPatches.prefix(3).joined(separator: ", ")))"
             + (featMinors > 0 ? ", \(featPatches.count) times to \(featMinors) minor\(featMinors == 1 ? "" : "s")" : "")
+    }
+
+    /// `untyped-adds = "minor"` when the project's releases made from mostly untyped commits show
+    /// it: at least three minors whose range held no feat or breaking change but an untyped subject
+    /// adding something (`UntypedSubject.adds`), and three for each patch whose range held one
+    /// (PyGithub's "Add support for …" ranges released as 2.x minors, its fix-only ones as patches).
+    /// Steps across a major, and steps whose typed commits already call for a minor, say nothing.
+    package static func untypedAddsReleasedAsMinors(
+        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11
+    ) async -> String? {
+        let recent = Array(finals.prefix(releases))
+        var minors: [String] = []
+        var patches = 0
+        for (index, (newer, older)) in zip(recent, recent.dropFirst()).enumerated() {
+            // Too few steps left to reach three minors.
+            guard minors.count + recent.count - 1 - index >= featurePatchesNeeded else { break }
+            guard newer.version.major == older.version.major else { continue }
+            guard let collected = await stepCommits(from: older, to: newer, history: history, git: git) else { return nil }
+            let (level, count) = collected.finish()
+            guard count > 0, collected.typed * 2 < count, level == .patch, collected.addingCommit() != nil else { continue }
+            if step(from: older, to: newer) == .minor { minors.append(newer.tag) } else { patches += 1 }
+        }
+        guard minors.count >= featurePatchesNeeded, minors.count >= featurePatchesNeeded * patches else { return nil }
+        return "subjects without a type adding something were released as minors (\(minors.prefix(3).joined(separator: ", ")))"
+            + (patches > 0 ? ", \(minors.count) times to \(patches) patch\(patches == 1 ? "" : "es")" : "")
     }
 
     /// How many feat patches `featuresReleasedAsPatches` needs, and how many for each feat minor.

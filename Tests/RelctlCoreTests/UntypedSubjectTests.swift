@@ -1,0 +1,26 @@
+import RelctlTestTraits
+import Testing
+
+@testable import RelctlChanges
+
+/// Which subjects without a type say they add something (`[versioning] untyped-adds`).
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct UntypedSubjectTests {
+    @Test(arguments: [
+        "Add support for GitHub Apps (#3090)", "Adds `intlFormatDistance`", "added .wrapAll", "Support Python 3.13",
+        "Allow overriding the base URL", "Implement `Repository.get_rules`", "net/http: add Server.Protocols",
+        "[cli] Add a --json flag", "Introduce the `pick` function", "Expose `Timeout` in the public API",
+    ])
+    func addingSubjects(subject: String) {
+        #expect(UntypedSubject.adds(subject), "\(subject)")
+    }
+
+    @Test(arguments: [
+        "Add tests for the parser", "Add missing import", "Add CI job for macOS", "Fix the crash in `parse`",
+        "Update README", "Bump requests from 2.31 to 2.32", "Addressing review comments", "Add docs for `get_rules`",
+        "Adding a changeset", "Supporting the old API is dropped", "Remove the old flag", "",
+        "some area with spaces: add a flag",
+    ])
+    func otherSubjects(subject: String) {
+        #expect(!UntypedSubject.adds(subject), "\(subject)")
+    }
+}
