@@ -82,3 +82,27 @@ extension OutOfSampleRound19CLITests {
         }
     }
 }
+
+extension OutOfSampleRound19CLITests {
+    /// Home Assistant's supervisor: 99 SemVer-era tags `0.1` … `0.117`, then 273 calendar tags of
+    /// three numbers (`2026.06.0`). The old two-number tags outvoted the calendar ones, and a
+    /// month's first release was tagged `2026.07` (3 tag spellings of round 19). Only
+    /// calendar-shaped tags show how the calendar is spelled.
+    @Test func onlyCalendarTagsSayWhetherAZeroThirdNumberIsWritten() throws {
+        let repo = try GitRepository()
+        try repo.commit(
+            "Initial", files: ["relctl.toml": "[project]\nname = \"super\"\ntag-format = \"{version}\"\nversion-scheme = \"calver\"\n"],
+            date: "2017-01-01T00:00:00Z")
+        for minor in 1...8 {
+            try repo.commit("Release 0.\(minor)", files: ["v.txt": "0.\(minor)\n"], date: "2017-0\(minor)-02T00:00:00Z")
+            try repo.git("tag", "0.\(minor)")
+        }
+        for (version, date) in [("2026.05.0", "2026-05-06"), ("2026.05.1", "2026-05-20"), ("2026.06.0", "2026-06-03")] {
+            try repo.commit("Release \(version)", files: ["v.txt": version + "\n"], date: date + "T00:00:00Z")
+            try repo.git("tag", version)
+        }
+        try repo.commit("Fix the updater", files: ["u.txt": "u\n"], date: "2026-07-01T00:00:00Z")
+        let row = try OutOfSampleRound15CLITests.rows(repo)["."]
+        #expect(row?["tag"] as? String == "2026.07.0", "\(String(describing: row))")
+    }
+}

@@ -58,7 +58,14 @@ package enum VersionScheme: String, Sendable, Hashable, CaseIterable {
             // `1.0` (from a history it merged) among some 335 `2026.8.0`-like tags keeps the `.0`.
             var (paddedMinor, bareMinor, paddedPatch, barePatch) = (0, 0, 0, 0)
             var (twoNumbers, zeroPatch) = (0, 0)
-            for text in texts {
+            // Only calendar-shaped texts (a year of two or four digits first) show the calendar's
+            // spelling: supervisor's 99 SemVer-era `0.1` … `0.117` left out the third number its 273
+            // calendar tags (`2026.06.0`) all write.
+            let calendarShaped = texts.filter { text in
+                let year = text.prefix(while: { $0 != "." })
+                return year.count >= 2 && year.first != "0" && year.allSatisfy(\.isNumber)
+            }
+            for text in calendarShaped.isEmpty ? texts : calendarShaped {
                 let numbers = text.prefix(while: { $0 != "-" && $0 != "+" }).split(separator: ".")
                 if numbers.count == 2 { twoNumbers += 1 }
                 if numbers.count == 3, numbers[2].allSatisfy({ $0 == "0" }) { zeroPatch += 1 }
