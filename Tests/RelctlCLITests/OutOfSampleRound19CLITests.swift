@@ -106,3 +106,28 @@ extension OutOfSampleRound19CLITests {
         #expect(row?["tag"] as? String == "2026.07.0", "\(String(describing: row))")
     }
 }
+
+extension OutOfSampleRound19CLITests {
+    /// npm/cli's release-please-config.json leaves `workspaces` and `.github` out of the root
+    /// package's changes (`exclude-paths`); init did not read it, and 14 `fix!:` commits touching
+    /// a workspace's package.json and its CI workflow made the root 11.0.0 where release-please
+    /// made 10.9.0. init now writes them as the root's `[project] exclude`.
+    @Test func releasePleasesExcludePathsLeaveTheRootsChanges() throws {
+        let repo = try OutOfSampleRound15CLITests.sdkWorkspace(releasePlease: true, rootTags: 1)
+        try repo.commit(
+            "chore: release-please config",
+            files: [
+                "release-please-config.json":
+                    "{\n  \"packages\": {\n    \".\": {\"exclude-paths\": [\"packages\", \".github/\"]},\n    \"packages/aws-sdk\": {}\n  }\n}\n"
+            ])
+        try repo.commit(
+            "fix!: align aws-sdk to the new node range",
+            files: ["packages/aws-sdk/package.json": "{\n  \"name\": \"@acme/aws-sdk\",\n  \"version\": \"0.2.0\",\n  \"engines\": {\"node\": \">=20\"}\n}\n", ".github/workflows/aws.yml": "on: push\n"])
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("exclude = [\"packages/**\", \".github/**\"]"), "\(config)")
+        #expect(try relctl(["check"], in: repo.url).status == 0)
+        let rows = try OutOfSampleRound15CLITests.rows(repo)
+        #expect(rows["."]?["next"] as? String == "0.3.1", "\(rows)")
+        #expect(rows["packages/aws-sdk"]?["reason"] as? String == "breaking", "the member keeps its change: \(rows)")
+    }
+}

@@ -404,10 +404,40 @@ public enum StarterConfig {
     /// `[project] exclude` for the folders whose commits are not the project's, each said why.
     private static func renderedExclude(_ excluded: [(folder: String, why: String)]) -> String {
         guard !excluded.isEmpty else { return "" }
-        let listed = excluded.map { "\($0.folder) (\($0.why))" }.joined(separator: ", ")
-        return "\n# Folders with a go.mod of their own are other Go modules, whose commits are not this one's\n"
-            + "# changes: \(listed).\n"
-            + "exclude = [\(excluded.map { QuotedString.basic($0.folder + "/**") }.joined(separator: ", "))]"
+        let whys = Set(excluded.map(\.why))
+        let listed =
+            whys.count == 1 && excluded.count > 1
+            ? excluded.map(\.folder).joined(separator: ", ") + " (\(excluded[0].why))"
+            : excluded.map { "\($0.folder) (\($0.why))" }.joined(separator: ", ")
+        let goModules = excluded.contains { !$0.why.hasPrefix(releasePleaseConfig) }
+        return
+            (goModules
+            ? "\n# Folders with a go.mod of their own are other Go modules, whose commits are not this one's\n"
+            : "\n# Folders whose commits are not this package's ")
+            + (goModules ? "# changes: " : "changes: ") + "\(listed).\n"
+            + "exclude = [\(excluded.map { QuotedString.basic($0.folder.contains("*") ? $0.folder : $0.folder + "/**") }.joined(separator: ", "))]"
+    }
+
+    static let releasePleaseConfig = "release-please-config.json"
+
+    /// The folders release-please leaves out of the root package's changes
+    /// (`release-please-config.json`, `packages["."]["exclude-paths"]`, or the top level's for
+    /// every package): npm/cli's `workspaces`, whose `fix!:` commits made relctl propose 11.0.0
+    /// for the root's 10.9.0.
+    static func releasePleaseRootExcludes(root: URL) -> [(folder: String, why: String)] {
+        guard let data = (try? ProjectFile.open(releasePleaseConfig, in: root))?.data(),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return [] }
+        let own = ((object["packages"] as? [String: Any])?["."] as? [String: Any])?["exclude-paths"]
+        let paths = (own ?? object["exclude-paths"]) as? [String] ?? []
+        return paths.compactMap { path in
+            var folder = path.trimmingCharacters(in: .whitespaces)
+            while folder.hasPrefix("./") { folder.removeFirst(2) }
+            while folder.hasSuffix("/") { folder.removeLast() }
+            // Only folders inside the repository, spelled plainly.
+            guard !folder.isEmpty, !folder.hasPrefix("/"), !folder.split(separator: "/").contains("..") else { return nil }
+            return (folder, "\(releasePleaseConfig) exclude-paths")
+        }
     }
 
     private static func render(_ found: Findings, root: URL, versioning: VersioningFindings) -> String {
@@ -507,7 +537,7 @@ public enum StarterConfig {
             # Check it with `relctl plan`, then `relctl bump --write` and `relctl release --pending --dry-run`.
 
             [project]
-            name = \(QuotedString.basic(found.name))\(offer.calendar ? "\nversion-scheme = \"calver\"   # the members' tags hold calendar versions; every member follows it" : "")
+            name = \(QuotedString.basic(found.name))\(offer.calendar ? "\nversion-scheme = \"calver\"   # the members' tags hold calendar versions; every member follows it" : "")\(renderedExclude(found.excluded))
 
             # Several packages that release on their own: \(offer.reason).
             # Each member gets its own tags, next version and notes from the commits touching its
@@ -643,6 +673,11 @@ public enum StarterConfig {
             found.excluded = nested.own
             (found.lockstepModules, found.lockstepUnlisted) = lockstepMembers(
                 nested.lockstep, root: root, project: found.name)
+        }
+        if found.workspace?.active != true || found.workspace?.members.contains(".") == true {
+            for entry in releasePleaseRootExcludes(root: root) where !found.excluded.contains(where: { $0.folder == entry.folder }) {
+                found.excluded.append(entry)
+            }
         }
         if let offer = found.workspace, !offer.active { listLockstepPackages(&found, root: root, detected: detected, tags: tags) }
         if found.workspace?.active != true {
