@@ -131,3 +131,33 @@ extension OutOfSampleRound19CLITests {
         #expect(rows["packages/aws-sdk"]?["reason"] as? String == "breaking", "the member keeps its change: \(rows)")
     }
 }
+
+extension OutOfSampleRound19CLITests {
+    /// descheduler tags its application (`v0.32.0`) first and its chart, whose version follows the
+    /// application's, days later (`descheduler-helm-chart-0.32.0`). At the chart's release point,
+    /// init in `charts/descheduler` took the 33 bare tags, read 0.32.0 as released and proposed
+    /// 0.33.0 (4 points of round 19). The chart's own series is the one named after it whose newest
+    /// release is a step below the version Chart.yaml holds.
+    @Test func aChartTaggedAfterItsApplicationKeepsItsOwnSeries() throws {
+        let repo = try GitRepository()
+        func chart(_ version: String) -> String { "apiVersion: v2\nname: sched\nversion: \(version)\nappVersion: \(version)\n" }
+        try repo.commit("Initial", files: ["go.mod": "module example.com/sched\n", "main.go": "package main\n", "charts/sched/Chart.yaml": chart("0.1.0")])
+        for minor in 1...3 {
+            let version = "0.\(minor).0"
+            try repo.commit("Release \(version)", files: ["charts/sched/Chart.yaml": chart(version), "main.go": "package main\n// \(minor)\n"])
+            try repo.git("tag", "v\(version)")
+            if minor < 3 { try repo.git("tag", "sched-helm-chart-\(version)") }
+        }
+        try repo.commit("Chart: a new image value", files: ["charts/sched/values.yaml": "image: sched\n"])
+        let member = repo.url.appendingPathComponent("charts/sched")
+        let result = try relctl(["init", "--quiet"], in: member)
+        #expect(result.status == 0, "\(result)")
+        let config = try repo.directory.read("charts/sched/relctl.toml")
+        #expect(config.contains("tag-format = \"{project}-helm-chart-{version}\""), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: member)
+        let rows = try BacktestFindingsCLITests.field(plan.stdout, "members") as? [[String: Any]] ?? []
+        #expect(rows.first?["current"] as? String == "0.2.0", "\(plan)")
+        #expect(rows.first?["next"] as? String == "0.3.0", "\(plan)")
+        #expect(rows.first?["tag"] as? String == "sched-helm-chart-0.3.0", "\(plan)")
+    }
+}

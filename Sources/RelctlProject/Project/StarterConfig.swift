@@ -1454,6 +1454,32 @@ public enum StarterConfig {
                 let ownName = !found.name.isEmpty && prefix.hasPrefix(found.name)
                 return ((ownName ? "{project}" + prefix.dropFirst(found.name.count) : prefix) + "{version}", prefix + version, held.foundIn, false)
             }
+            // The application tags first, the chart days later (descheduler's `v0.32.0`, then
+            // `descheduler-helm-chart-0.32.0`): before the chart's tag, its own series is the one
+            // named after the chart whose newest release is a step below the version it holds.
+            if named.isEmpty, !found.name.isEmpty, let heldVersion = try? SemanticVersion(parsing: version),
+                let x = Int(heldVersion.major), let y = Int(heldVersion.minor), let z = Int(heldVersion.patch)
+            {
+                var newest: [String: (tag: String, version: SemanticVersion)] = [:]
+                for tag in tags {
+                    guard let match = tag.wholeMatch(of: /(.*[-_\/@][vV]?)(\d+\.\d+\.\d+)/),
+                        String(match.1).lowercased().hasPrefix(found.name.lowercased()), isSeriesPrefix(String(match.1)),
+                        let parsed = try? SemanticVersion(parsing: String(match.2))
+                    else { continue }
+                    let prefix = String(match.1)
+                    if newest[prefix].map({ $0.version < parsed }) ?? true { newest[prefix] = (tag, parsed) }
+                }
+                let continued = newest.filter { entry in
+                    guard let a = Int(entry.value.version.major), let b = Int(entry.value.version.minor),
+                        let c = Int(entry.value.version.patch)
+                    else { return false }
+                    return isStepBelow((a, b, c), (x, y, z))
+                }
+                if continued.count == 1, let (prefix, last) = continued.first {
+                    let spelled = prefix.hasPrefix(found.name) ? "{project}" + prefix.dropFirst(found.name.count) : prefix
+                    return (spelled + "{version}", last.tag, held.foundIn, true)
+                }
+            }
         }
         // The chosen series released this version long ago and went on (parking_lot's bare
         // `0.12.0` beside `core-0.9.0`, all three crates tagged on one commit): in the `core`
