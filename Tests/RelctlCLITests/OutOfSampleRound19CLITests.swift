@@ -161,3 +161,31 @@ extension OutOfSampleRound19CLITests {
         #expect(rows.first?["tag"] as? String == "sched-helm-chart-0.3.0", "\(plan)")
     }
 }
+
+extension OutOfSampleRound19CLITests {
+    /// sigstore tags its root module (`v1.10.9`) and, on the same commits, its nested KMS modules
+    /// (`pkg/signature/kms/aws/v1.10.9`). The 60 bare tags outvoted the folder's 38 twins, and init
+    /// in the module's folder wrote `v{version}`. Go reads a nested module's versions from its
+    /// folder's tags alone, so those are its series however many bare tags stand beside them.
+    @Test func aNestedGoModuleKeepsItsFolderTagsBesideTheRootsTwins() throws {
+        let repo = try GitRepository()
+        try repo.commit(
+            "Initial",
+            files: ["go.mod": "module example.com/sig\n", "sig.go": "package sig\n", "kms/aws/go.mod": "module example.com/sig/kms/aws\n", "kms/aws/aws.go": "package aws\n"])
+        for minor in 0...2 {
+            try repo.commit("Release 1.\(minor).0", files: ["sig.go": "package sig\n// \(minor)\n", "kms/aws/aws.go": "package aws\n// \(minor)\n"])
+            try repo.git("tag", "v1.\(minor).0")
+            try repo.git("tag", "kms/aws/v1.\(minor).0")
+        }
+        try repo.commit("fix: root only", files: ["sig.go": "package sig\n// root\n"])
+        try repo.git("tag", "v1.3.0")
+        try repo.commit("fix: aws retries", files: ["kms/aws/aws.go": "package aws\n// retries\n"])
+        let member = repo.url.appendingPathComponent("kms/aws")
+        let result = try relctl(["init", "--quiet"], in: member)
+        #expect(result.status == 0, "\(result)")
+        let config = try repo.directory.read("kms/aws/relctl.toml")
+        #expect(config.contains("tag-format = \"kms/aws/v{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: member)
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == "1.2.1", "\(bump)")
+    }
+}

@@ -631,9 +631,11 @@ public enum StarterConfig {
         within range: VersionRange? = nil, outOfLine: Set<String> = []
     ) -> Findings {
         var found = package(root: root, detected: detected, repository: repository)
+        let aliases = packageNames(root: root, detected: detected)
         let history = TagHistory(
-            tags: tags, project: found.name, aliases: packageNames(root: root, detected: detected),
-            ownsBareTags: FileSystem.exists(root.appendingPathComponent(".git")), outOfLine: outOfLine)
+            tags: tags, project: found.name, aliases: aliases,
+            ownsBareTags: FileSystem.exists(root.appendingPathComponent(".git")), outOfLine: outOfLine,
+            folderTagsOnly: detected.contains("go.mod") && aliases.contains { !$0.hasPrefix("@") })
         (found.tagFormat, found.tagNote, found.versionScheme) = (history.format, history.note, history.scheme)
         keepApplicationLine(&found, root: root, tags: tags.map(\.name))
         if let series = ownSeries(of: found, root: root, tags: tags.map(\.name)) {

@@ -64,7 +64,7 @@ package struct TagHistory {
     /// `outOfLine`: tags HEAD does not contain; its prereleases among them do not vote.
     package init(
         tags: [GitTag], project: String, aliases: [String] = [], ownsBareTags: Bool = false,
-        outOfLine: Set<String> = []
+        outOfLine: Set<String> = [], folderTagsOnly: Bool = false
     ) {
         let names = [project] + aliases.filter { $0 != project && !$0.isEmpty }
         var releases = tags.compactMap { tag in
@@ -103,7 +103,10 @@ package struct TagHistory {
         let commitOf = Dictionary(tags.map { ($0.name, $0.commit) }, uniquingKeysWith: { first, _ in first })
         let generic = releases.filter { Self.isGeneric($0.prefix) }
         let bareAt = Set(generic.compactMap { release in commitOf[release.tag]?.map { "\($0) \(release.version)" } })
-        if !named.isEmpty, generic.count > named.count,
+        // A nested Go module's version comes from its folder's tags alone (Go's rule), however
+        // many bare tags of the root module sit on the same commits (sigstore's 38
+        // `pkg/signature/kms/aws/v1.10.9` beside 60 `v1.10.9`).
+        if !named.isEmpty, !folderTagsOnly, generic.count > named.count,
             named.allSatisfy({ release in
                 commitOf[release.tag]?.map { bareAt.contains("\($0) \(release.version)") } ?? false
             })
@@ -117,7 +120,7 @@ package struct TagHistory {
             let leftBehind =
                 ownsBareTags && bareAfter.count >= Self.ownMovedOnAfter
                 && (bareAfter.map(\.date).max() ?? 0) - newestNamed > Self.movedOnAfter
-            if bareAfter.count >= Self.staleAfter || leftBehind { candidates = releases }
+            if !folderTagsOnly, bareAfter.count >= Self.staleAfter || leftBehind { candidates = releases }
         }
         // Prereleases tagged on a line HEAD does not contain do not vote on this line's spelling:
         // typeorm's three `v1.0.0-beta.N` on its 1.0 branch, newer than master's 104 plain `0.3.x`.
