@@ -7,6 +7,14 @@ import Testing
 /// reading real repositories, each on a generated repository of the shape that was read wrong.
 @Suite(.timeLimit(.minutes(30)), .removesTemporaries)
 struct OutOfSampleRound19CLITests {
+    /// `relctl init` run in a member's folder: the folder and the relctl.toml written there.
+    static func initialise(_ repo: GitRepository, member folder: String) throws -> (URL, String) {
+        let member = repo.url.appendingPathComponent(folder)
+        let result = try relctl(["init", "--quiet"], in: member)
+        #expect(result.status == 0, "\(result)")
+        return (member, try repo.directory.read(folder + "/relctl.toml"))
+    }
+
     /// go-zero released `feat:` ranges as 1.8.x/1.9.x patches seven times to two minors, unocss
     /// six to two: relctl proposed the next minor each time (regression set: go-zero 3/10, unocss
     /// 5/10). Where the typed history at 1.0.0 and above shows feats released as patches (three at
@@ -149,10 +157,7 @@ extension OutOfSampleRound19CLITests {
             if minor < 3 { try repo.git("tag", "sched-helm-chart-\(version)") }
         }
         try repo.commit("Chart: a new image value", files: ["charts/sched/values.yaml": "image: sched\n"])
-        let member = repo.url.appendingPathComponent("charts/sched")
-        let result = try relctl(["init", "--quiet"], in: member)
-        #expect(result.status == 0, "\(result)")
-        let config = try repo.directory.read("charts/sched/relctl.toml")
+        let (member, config) = try Self.initialise(repo, member: "charts/sched")
         #expect(config.contains("tag-format = \"{project}-helm-chart-{version}\""), "\(config)")
         let plan = try relctl(["plan", "--json"], in: member)
         let rows = try BacktestFindingsCLITests.field(plan.stdout, "members") as? [[String: Any]] ?? []
@@ -180,10 +185,7 @@ extension OutOfSampleRound19CLITests {
         try repo.commit("fix: root only", files: ["sig.go": "package sig\n// root\n"])
         try repo.git("tag", "v1.3.0")
         try repo.commit("fix: aws retries", files: ["kms/aws/aws.go": "package aws\n// retries\n"])
-        let member = repo.url.appendingPathComponent("kms/aws")
-        let result = try relctl(["init", "--quiet"], in: member)
-        #expect(result.status == 0, "\(result)")
-        let config = try repo.directory.read("kms/aws/relctl.toml")
+        let (member, config) = try Self.initialise(repo, member: "kms/aws")
         #expect(config.contains("tag-format = \"kms/aws/v{version}\""), "\(config)")
         let bump = try relctl(["bump", "--json"], in: member)
         #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == "1.2.1", "\(bump)")
