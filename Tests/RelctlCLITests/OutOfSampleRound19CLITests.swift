@@ -191,3 +191,32 @@ extension OutOfSampleRound19CLITests {
         #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == "1.2.1", "\(bump)")
     }
 }
+
+extension OutOfSampleRound19CLITests {
+    /// facet's release-plz.toml puts its 17 crates in one `version_group`: a fix in `facet-pretty`
+    /// released them all (`facet-v0.46.4`), and relctl, without the group, proposed nothing for
+    /// `facet` (3 points of round 19). init writes the group as a `[[workspace.group]]`, as it does
+    /// changesets' `fixed` groups; a crate outside it releases on its own.
+    @Test func releasePlzVersionGroupsAreWorkspaceGroups() throws {
+        let repo = try GitRepository()
+        func crate(_ name: String) -> String { "[package]\nname = \"\(name)\"\nversion = \"0.4.0\"\nedition = \"2021\"\n" }
+        var files = [
+            "Cargo.toml": "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n",
+            "release-plz.toml":
+                "[workspace]\nchangelog_update = false\n\n[[package]]\nname = \"shape\"\nversion_group = \"shape\"\n\n[[package]]\nname = \"shape-pretty\"\nversion_group = \"shape\"\n",
+        ]
+        for name in ["shape", "shape-pretty", "loader"] {
+            files["crates/\(name)/Cargo.toml"] = crate(name)
+            files["crates/\(name)/src/lib.rs"] = "\n"
+        }
+        try repo.commit("chore: release", files: files)
+        for name in ["shape", "shape-pretty", "loader"] { try repo.git("tag", "\(name)-v0.4.0") }
+        try repo.commit("fix(shape-pretty): align nested values", files: ["crates/shape-pretty/src/lib.rs": "// aligned\n"])
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("[[workspace.group]]\nname = \"shape\"\nmembers = [\"shape\", \"shape-pretty\"]"), "\(config)")
+        let rows = try OutOfSampleRound15CLITests.rows(repo)
+        #expect(rows["crates/shape"]?["next"] as? String == "0.4.1", "\(rows)")
+        #expect(rows["crates/shape-pretty"]?["next"] as? String == "0.4.1", "\(rows)")
+        #expect(rows["crates/loader"]?["next"] == nil || rows["crates/loader"]?["next"] is NSNull, "\(rows)")
+    }
+}

@@ -288,7 +288,7 @@ public enum StarterConfig {
         /// Private members not listed because a published member has their name, and why.
         package var notListed: [String] = []
         /// `[[workspace.group]]`s: changesets' `fixed` groups, by member name.
-        package var groups: [(name: String, members: [String])] = []
+        package var groups: [(name: String, members: [String], source: String)] = []
         /// `[[workspace.group]]`s of the members a folder's tag series releases together
         /// (`MemberTagSeries.folderLines`), by folder and member name.
         package var folderGroups: [(folder: String, members: [String])] = []
@@ -584,7 +584,7 @@ public enum StarterConfig {
         for group in offer.groups {
             text += """
 
-                # changesets' `fixed` group (.changeset/config.json): released together, one version.
+                # \(group.source): released together, one version.
                 [[workspace.group]]
                 name = \(QuotedString.basic(group.name))
                 members = [\(group.members.map(QuotedString.basic).joined(separator: ", "))]
@@ -1277,9 +1277,12 @@ public enum StarterConfig {
                 let kept = line.members.filter { listedNames.contains($0) }
                 return kept.count >= 2 ? (line.folder, kept) : nil
             }
-            offer.groups = changesetsFixedGroups(
-                root: root, members: members, listed: offer.members,
-                released: releasedFolders(members, format: series.format, exceptions: series.exceptions, tags: tags))
+            let released = releasedFolders(members, format: series.format, exceptions: series.exceptions, tags: tags)
+            offer.groups = changesetsFixedGroups(root: root, members: members, listed: offer.members, released: released)
+            let grouped = Set(offer.groups.flatMap(\.members))
+            offer.groups += releasePlzVersionGroups(root: root, members: members, listed: offer.members, released: released)
+                .map { group in (group.name, group.members.filter { !grouped.contains($0) }, group.source) }
+                .filter { $0.1.count >= 2 }
             return offer
         }
         if lone { return nil }
@@ -1317,7 +1320,7 @@ public enum StarterConfig {
     /// only a level, not releases: not groups (ChangeFragments reads them).
     static func changesetsFixedGroups(
         root: URL, members: [DiscoveredMember], listed: [String], released: Set<String>
-    ) -> [(name: String, members: [String])] {
+    ) -> [(name: String, members: [String], source: String)] {
         guard let file = try? ProjectFile.open(".changeset/config.json", in: root), file.isRegularFile,
             case .whole(let data)? = file.data(limit: 1 << 20),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -1326,7 +1329,7 @@ public enum StarterConfig {
         let listedFolders = Set(WorkspaceMembers.folders(matching: listed, root: root))
         let candidates = members.filter { listedFolders.contains($0.folder) && released.contains($0.folder) }
         var taken: Set<String> = []
-        var groups: [(name: String, members: [String])] = []
+        var groups: [(name: String, members: [String], source: String)] = []
         for patterns in fixed {
             var names: [String] = []
             for pattern in patterns {
@@ -1339,9 +1342,40 @@ public enum StarterConfig {
             }
             guard names.count >= 2 else { continue }
             taken.formUnion(names)
-            groups.append((names[0], names))
+            groups.append((names[0], names, "changesets' `fixed` group (.changeset/config.json)"))
         }
         return groups
+    }
+
+    /// release-plz's version groups (`release-plz.toml`: `[[package]] name = "facet-core"`,
+    /// `version_group = "facet"`): crates released together with one version, a
+    /// `[[workspace.group]]` named after the group. facet's 17 crates share one; a fix in
+    /// `facet-pretty` released them all, and without the group `facet` proposed nothing. Only
+    /// members with a tag of their own (facet's never-tagged `facet-zod` would size the group's
+    /// first release), each group of at least two.
+    static func releasePlzVersionGroups(
+        root: URL, members: [DiscoveredMember], listed: [String], released: Set<String>
+    ) -> [(name: String, members: [String], source: String)] {
+        for file in ["release-plz.toml", ".release-plz.toml"] {
+            guard let document = try? TOMLDocument(file: ProjectFile.open(file, in: root)) else { continue }
+            let listedFolders = Set(WorkspaceMembers.folders(matching: listed, root: root))
+            let candidates = members.filter { listedFolders.contains($0.folder) && released.contains($0.folder) }
+            var order: [String] = []
+            var byGroup: [String: [String]] = [:]
+            for entry in document.root["package"]?.array ?? [] {
+                guard let table = entry.table, let name = table["name"]?.string, let group = table["version_group"]?.string,
+                    let member = candidates.first(where: { ($0.packageName ?? $0.name) == name || $0.name == name })
+                else { continue }
+                if byGroup[group] == nil { order.append(group) }
+                if byGroup[group]?.contains(member.name) != true { byGroup[group, default: []].append(member.name) }
+            }
+            var taken: Set<String> = []
+            return order.compactMap { group in
+                let names = (byGroup[group] ?? []).filter { taken.insert($0).inserted }
+                return names.count >= 2 ? (group, names, "release-plz's version_group (\(file))") : nil
+            }
+        }
+        return []
     }
 
     /// Two members of one name would share their tags, and `plan` refuses them: pnpm's Rust
