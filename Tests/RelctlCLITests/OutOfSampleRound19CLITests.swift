@@ -220,3 +220,46 @@ extension OutOfSampleRound19CLITests {
         #expect(rows["crates/loader"]?["next"] == nil || rows["crates/loader"]?["next"] is NSNull, "\(rows)")
     }
 }
+
+extension OutOfSampleRound19CLITests {
+    /// react-pdf's renderer: `changeset version` wrote 4.4.0 into package.json and `## 4.4.0` into
+    /// its changelog, published it untagged, and one `patch` changeset was pending: the changelog
+    /// heading was read as a minor above 4.3.3 and stepped again from 4.4.0 (4.5.0); the project
+    /// released 4.4.1. The heading is the notes of the version the manifest holds.
+    @Test func aChangelogHeadingOfTheVersionedReleaseIsNotTheNextsSize() throws {
+        let repo = try GitRepository()
+        func package(_ version: String) -> String { "{\n  \"name\": \"renderer\",\n  \"version\": \"\(version)\"\n}\n" }
+        let config = """
+            [project]
+            name = "renderer"
+            tag-format = "v{version}"
+
+            [[version]]
+            path = "package.json"
+
+            [versioning]
+            fragments = "changesets"
+            changelog = "CHANGELOG.md"
+
+            """
+        try repo.commit(
+            "chore: release 4.3.3",
+            files: [
+                "package.json": package("4.3.3"), "relctl.toml": config, ".changeset/config.json": "{}\n",
+                "CHANGELOG.md": "# renderer\n\n## 4.3.3\n\n### Patch Changes\n\n- a fix\n", "src/a.js": "a\n",
+            ])
+        try repo.git("tag", "v4.3.3")
+        try repo.commit("feat: page labels", files: ["src/a.js": "b\n"])
+        try repo.commit(
+            "chore: version packages",
+            files: [
+                "package.json": package("4.4.0"),
+                "CHANGELOG.md": "# renderer\n\n## 4.4.0\n\n### Minor Changes\n\n- page labels\n\n## 4.3.3\n\n### Patch Changes\n\n- a fix\n",
+            ])
+        try repo.commit(
+            "fix: a page break", files: ["src/a.js": "c\n", ".changeset/small-rocks.md": "---\n\"renderer\": patch\n---\n\nA page break.\n"])
+        let bump = try relctl(["bump", "--json"], in: repo.url)
+        #expect(bump.status == 0, "\(bump)")
+        #expect(try BacktestFindingsCLITests.field(bump.stdout, "next") as? String == "4.4.1", "\(bump)")
+    }
+}

@@ -345,8 +345,23 @@ public struct VersionBump: Sendable, Equatable {
             bump.next < held.version || last == nil || (consumed && !(held.version < bump.next))
         {
             let (found, floor, below) = (held.found, held.version, !(held.version < bump.next))
+            // A changelog heading naming the version `changeset version` wrote is that version's
+            // notes, not the size of the next (react-pdf's `## 4.4.0`, versioned and untagged, with
+            // one `patch` changeset pending: 4.4.1, not 4.5.0): the pending changesets step from it.
+            var stepLevel = level
+            if consumed, case .version(let named)? = changelog?.finding, !(floor < named) {
+                var ignored: [String] = []
+                if let pending = try? intendedLevel(
+                    commitsLevel, config: config, base: last?.version, rule: rule, commits: commitCount, changelog: nil,
+                    notes: &ignored), pending.level < level
+                {
+                    stepLevel = pending.level
+                    bump.notes.append(
+                        "\(changelog?.file ?? "the changelog")'s `\(changelog?.heading ?? named.description)` is the notes of \(found.text), which \(found.foundIn) holds: not the size of the next release")
+                }
+            }
             // Before the first tag the manifest's version has not shipped: it is the next one.
-            let chosen = exists(floor) || consumed ? next(after: floor, level: floor.isPrerelease ? .prerelease : level) : floor
+            let chosen = exists(floor) || consumed ? next(after: floor, level: floor.isPrerelease ? .prerelease : stepLevel) : floor
             // A first release takes the manifest's version: nothing to warn about (issue 57).
             if below, last != nil {
                 // A promoted prerelease is compared as its final (`3.6.0-rc.2` as 3.6.0, above the
