@@ -425,7 +425,8 @@ public enum StarterConfig {
     /// every package): npm/cli's `workspaces`, whose `fix!:` commits made relctl propose 11.0.0
     /// for the root's 10.9.0.
     static func releasePleaseRootExcludes(root: URL) -> [(folder: String, why: String)] {
-        guard let data = (try? ProjectFile.open(releasePleaseConfig, in: root))?.data(),
+        guard let file = try? ProjectFile.open(releasePleaseConfig, in: root), file.isRegularFile,
+            case .whole(let data)? = file.data(limit: 1 << 20),
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         else { return [] }
         let own = ((object["packages"] as? [String: Any])?["."] as? [String: Any])?["exclude-paths"]

@@ -188,7 +188,8 @@ package enum MemberDiscovery {
     /// Whether release-please's `.release-please-manifest.json` holds a version for the root
     /// (`".": "0.120.0"`): release-please releases the root package as one of the manifest's.
     static func releasePleaseListsRoot(_ root: URL) -> Bool {
-        guard let data = (try? ProjectFile.open(".release-please-manifest.json", in: root))?.data(),
+        guard let file = try? ProjectFile.open(".release-please-manifest.json", in: root), file.isRegularFile,
+            case .whole(let data)? = file.data(limit: 1 << 20),
             let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         else { return false }
         return object["."] is String
