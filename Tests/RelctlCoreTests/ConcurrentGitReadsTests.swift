@@ -11,7 +11,7 @@ import Testing
 /// Walks of one repository run at once (a train's members, a task group of readers) each see
 /// every commit of their own range: a walk that came back short would read as "no changes" and
 /// exit 0 with a wrong version.
-@Suite(.removesTemporaries, .timeLimit(.minutes(10))) struct ConcurrentGitReadsTests {
+@Suite(.removesTemporaries, .timeLimit(.minutes(30))) struct ConcurrentGitReadsTests {
     @Test func concurrentWalksOfOneGitSeeTheirWholeRanges() async throws {
         let repo = try GitRepository()
         try sh(

@@ -77,6 +77,9 @@ public enum StarterConfig {
                     members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git, cargo: cargo
                 ).map { (.cargo, $0) }
             }
+            if versioning.changelog == nil, versioning.fragments?.kind.decidesLevel != true {
+                versioning.changelog = VersioningDetection.workspaceChangelog(root: root, members: members, tags: tags)
+            }
             versioning.memberMaintenance = await VersioningDetection.workspaceMaintenance(
                 members: members, tags: tags, git: git)
         }

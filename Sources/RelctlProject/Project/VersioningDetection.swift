@@ -378,6 +378,33 @@ package enum VersioningDetection {
         return nil
     }
 
+    /// The changelog name members of a workspace keep ahead of their own latest releases
+    /// (matrix-rust-sdk's `crates/matrix-sdk/CHANGELOG.md`, `## [Unreleased] - ReleaseDate` with
+    /// `[**breaking**]` entries under `### Features`): `[versioning] changelog` read in each
+    /// member's folder (`ChangelogIntent.read`). The name most such members use (the first
+    /// member's among equals); nil when no member's changelog is ahead. A member's file that is
+    /// not ahead says nothing for it, as for a single project.
+    package static func workspaceChangelog(
+        root: URL, members: [(name: String, folder: String, tagFormat: String)], tags: [GitTag]
+    ) -> (path: String, why: String)? {
+        var found: [(folder: String, path: String, why: String)] = []
+        for member in members {
+            guard member.tagFormat.contains("{version}"), let format = try? TagFormat(member.tagFormat) else { continue }
+            let history = ReleaseHistory(tags: tags, format: format, paths: HistoryPaths(folder: member.folder))
+            guard let latest = history.latest else { continue }
+            let folder = member.folder.isEmpty ? root : root.appendingPathComponent(member.folder, isDirectory: true)
+            guard let ahead = changelog(root: folder, latest: latest, project: member.name) else { continue }
+            found.append((member.folder, ahead.path, ahead.why))
+        }
+        var counts: [String: Int] = [:]
+        for item in found { counts[item.path, default: 0] += 1 }
+        guard let most = counts.values.max(), let first = found.first(where: { counts[$0.path] == most }) else { return nil }
+        let others = most - 1
+        let place = first.folder.isEmpty ? "" : first.folder + "/"
+        let more = others == 0 ? "" : " (and \(others) more member\(others == 1 ? "" : "s"))"
+        return (first.path, "each member's own: \(place)\(first.why)\(more)")
+    }
+
     /// The 0.x rule the changelog's own 0.x releases show: every change a patch when sections
     /// breaking something were released as patches (`ChangelogIntent.breakingReleasedAsPatches`:
     /// briefcase's "Backward Incompatible Changes" in 0.3.x), else Cargo's when features were
