@@ -115,6 +115,32 @@ struct BacktestScriptCLITests {
         }
     }
 
+    /// semantic-release/commit-analyzer merges its pull requests from branches of its own
+    /// organisation: "Merge pull request #608 from semantic-release/corepack" named no release,
+    /// yet the owner's `release` made it one, and the replay stood before the merged `feat!:`
+    /// (round 21, 3 points). The owner is not read; a branch named for a release still is.
+    @Test func aMergeFromAnOwnerNamedReleaseIsNoReleaseCommit() throws {
+        try withTemporaryDirectory { mirrors in
+            let folder = try TemporaryDirectory(prefix: "relctl-backtest-merge")
+            let repo = try GitRepository(directory: folder)
+            try repo.commit("feat: start", files: ["package.json": "{\"name\":\"ca\",\"version\":\"1.0.0\"}\n"], date: "2026-01-01T00:00:00Z")
+            try repo.git("tag", "v1.0.0")
+            try repo.git("checkout", "-q", "-b", "corepack")
+            try repo.commit("feat!: require Node.js 20", files: ["engines.js": "20\n"], date: "2026-01-02T00:00:00Z")
+            try repo.git("checkout", "-q", "main")
+            try repo.commit("fix: a parse error", files: ["parse.js": "p\n"], date: "2026-01-03T00:00:00Z")
+            try repo.git(
+                ["merge", "-q", "--no-ff", "-m", "Merge pull request #608 from semantic-release/corepack", "corepack"],
+                environment: ["GIT_COMMITTER_DATE": "2026-01-04T00:00:00Z", "GIT_AUTHOR_DATE": "2026-01-04T00:00:00Z"])
+            try repo.git("tag", "v2.0.0")
+            try repo.commit("fix: after", files: ["after.js": "a\n"], date: "2026-01-05T00:00:00Z")
+            let points = try Self.replayedPoints(of: folder, as: "acme+ca", entry: "acme+ca kind=js", in: mirrors)
+            let point = try #require(points.first { $0["tag"] as? String == "v2.0.0" }, "\(points)")
+            #expect((point["row"] as? [String: Any])?["next"] as? String == "2.0.0", "\(point)")
+            #expect(point["match"] as? Bool == true, "\(point)")
+        }
+    }
+
     /// acme+rc: syncthing tags its final on the last rc's commit a week later (`v1.0.1-rc.1`, then
     /// `v1.0.1` on the same commit). The rc existed before the release, so the replay shows it:
     /// relctl's current is the rc (the script hid it, and a patch over v1.0.0 "matched"). Twin

@@ -15,6 +15,76 @@ import Testing
         ChangelogIntent.section(in: text, path: path, latest: try version(latest))
     }
 
+    /// uniffi's changelog (cargo-release placeholders): `## [[NextUnreleasedUniFFIVersion]]`
+    /// holding only a compare link over `## [[UnreleasedUniFFIVersion]] (backend crates: …)`,
+    /// whose `### ⚠️ Breaking Changes ⚠️` is the coming release's. Neither placeholder read as
+    /// unreleased, and 0.30.0's breaking change was proposed as 0.29.5 (round 20, 2 points).
+    @Test func releaseToolPlaceholderHeadingsAreUnreleased() throws {
+        let text = """
+            <!-- next-header -->
+
+            ## [[NextUnreleasedUniFFIVersion]] (backend crates: [[UnreleasedBackendVersion]]) - (_[[ReleaseDate]]_)
+
+            [All changes in [[NextUnreleasedUniFFIVersion]]](https://github.com/mozilla/uniffi-rs/compare/v0.30.0...NEXT_HEAD).
+
+            ## [[UnreleasedUniFFIVersion]] (backend crates: v0.30.0) - (_2025-10-08_)
+
+            ### ⚠️ Breaking Changes ⚠️
+            - UDL-based trait interfaces must now be wrapped.
+
+            ### What's new?
+
+            - All user-defined types can now be renamed.
+
+            ## v0.29.4 (backend crates: v0.29.4) - (_2025-07-28_)
+
+            ### What's fixed?
+
+            - A crash.
+            """
+        let found = try #require(try Self.intent(text, latest: "0.29.4"))
+        #expect(found.finding == .level(.major))
+        #expect(found.section.hasPrefix("[[UnreleasedUniFFIVersion]]"), "\(found)")
+        // After the release the placeholder holds only the link, and says nothing.
+        let released = """
+            ## [[NextUnreleasedUniFFIVersion]] (backend crates: [[UnreleasedBackendVersion]]) - (_[[ReleaseDate]]_)
+
+            [All changes in [[NextUnreleasedUniFFIVersion]]](https://github.com/mozilla/uniffi-rs/compare/v0.30.0...NEXT_HEAD).
+
+            ## v0.30.0 (backend crates: v0.30.0) - (_2025-10-08_)
+
+            ### ⚠️ Breaking Changes ⚠️
+            - UDL-based trait interfaces must now be wrapped.
+            """
+        #expect(try Self.intent(released, latest: "0.30.0") == nil)
+        // A heading starting with the word only when it is a placeholder: prose is not.
+        #expect(!ChangelogIntent.isUnreleased("UnreleasedFeatures of the old API"))
+    }
+
+    /// opentelemetry-rust-contrib's crates: `## vNext` over a flat list whose entries start
+    /// `[Breaking]` (opentelemetry-datadog before 0.16.0, proposed as 0.15.1: round 20). `vNext`
+    /// is an unreleased heading, and an entry marked breaking makes a flat list breaking without
+    /// the calibration a flat list of adds needs.
+    @Test func vNextWithAFlatBreakingEntryIsAMajor() throws {
+        let text = """
+            # Changelog
+
+            ## vNext
+
+            - [Breaking] Replace `opentelemetry::global::shutdown_tracer_provider()` with the provider's own.
+            - Bump msrv to 1.75.0.
+
+            ## v0.15.0
+
+            - Bump opentelemetry to 0.28.
+            """
+        let found = try #require(try Self.intent(text, latest: "0.15.0"))
+        #expect(found.finding == .level(.major))
+        #expect(found.section == "vNext" && found.line == 3, "\(found)")
+        // A flat list with no entry marked breaking says nothing without the calibration.
+        #expect(try Self.intent(text.replacingOccurrences(of: "[Breaking] ", with: ""), latest: "0.15.0") == nil)
+    }
+
     /// Keep a Changelog: `## [Unreleased]` with an `### Added` entry is a minor, the subsection
     /// that decides named with its line.
     @Test func keepAChangelogUnreleasedAdded() throws {

@@ -19,6 +19,8 @@ import Testing
         "Update README", "Bump requests from 2.31 to 2.32", "Addressing review comments", "Add docs for `get_rules`",
         "Adding a changeset", "Supporting the old API is dropped", "Remove the old flag", "",
         "some area with spaces: add a flag",
+        // typeguard's release commit, in every range: its patches looked as adding as its minors.
+        "Added release date", "Add release notes for 4.4.0",
     ])
     func otherSubjects(subject: String) {
         #expect(!UntypedSubject.adds(subject), "\(subject)")

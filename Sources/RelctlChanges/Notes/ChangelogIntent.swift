@@ -92,10 +92,14 @@ package struct ChangelogIntent: Sendable, Equatable {
         // Its section starts below its underline for a setext or reStructuredText heading
         // (pyjwt's empty `` `Unreleased <…>`__ `` over `` `v2.10.1 <…>`__ ``).
         let topEnd = unreleasedEnd(of: top, in: document, releaseLevel: releaseLevel)
+        // So does one holding only a link to the changes since the last release (uniffi's
+        // `[All changes in [[NextUnreleasedUniFFIVersion]]](…/compare/v0.30.0...NEXT_HEAD)` over
+        // the placeholder section that holds the coming release's entries).
         if top.version == nil, sectionLevel(of: top, in: document, end: topEnd) == nil, candidates.count > 1,
-            candidates[1].version != nil,
+            candidates[1].version != nil || isUnreleased(candidates[1].text),
             !document.lines[min(top.line + top.lineCount, topEnd)..<topEnd].contains(where: {
-                !$0.trimmingCharacters(in: .whitespaces).isEmpty
+                let line = $0.trimmingCharacters(in: .whitespaces)
+                return !line.isEmpty && !isLinkOnly(line)
             })
         {
             top = candidates[1]
@@ -124,6 +128,13 @@ package struct ChangelogIntent: Sendable, Equatable {
         guard let found = sectionLevel(of: top, in: document, end: end) else {
             // A flat list under the heading, no subsections (buf's `- Add …`, `- Fix …`): its
             // verbs give the level where the released sections show the project releasing so.
+            // An entry marked breaking needs no such history (opentelemetry-datadog's `## vNext`
+            // over `- [Breaking] Replace …`), as in a subsection.
+            let flat = (top.line + top.lineCount)..<end
+            if marksBreaking(lines: document.lines, range: flat, skipping: []) {
+                return ChangelogIntent(
+                    finding: .level(.major), file: path, line: top.line + 1, heading: top.text, section: top.text)
+            }
             guard let level = flatLevel(lines: document.lines, range: (top.line + top.lineCount)..<end),
                 addsReleasedAsMinors(in: document)
             else { return nil }
@@ -330,7 +341,13 @@ package struct ChangelogIntent: Sendable, Equatable {
     package static func isUnreleased(_ text: String) -> Bool {
         let words = text.lowercased().drop(while: { !$0.isLetter }).split(whereSeparator: { !$0.isLetter })
         guard let first = words.first else { return false }
-        if ["unreleased", "upcoming"].contains(first) { return true }
+        // OpenTelemetry's Rust crates head theirs `## vNext`.
+        if ["unreleased", "upcoming", "vnext"].contains(first) { return true }
+        // A release tool's placeholder for the version it writes at release time (uniffi's
+        // cargo-release `## [[UnreleasedUniFFIVersion]] …`, `[[NextUnreleasedUniFFIVersion]]`).
+        if text.contains("[[") || text.contains("{{"), first.hasPrefix("unreleased") || first.hasPrefix("nextunreleased") {
+            return true
+        }
         let phrase = words.prefix(3).joined(separator: " ")
         if phrase.hasPrefix("not yet released") || phrase.hasPrefix("in progress")
             || phrase.hasPrefix("work in progress") || phrase.hasPrefix("in development")
@@ -338,6 +355,11 @@ package struct ChangelogIntent: Sendable, Equatable {
             return true
         }
         return first == "next" && (words.count == 1 || ["release", "version"].contains(words[1]))
+    }
+
+    /// Whether `line` is one Markdown link and nothing else (`[All changes in …](https://…)`).
+    static func isLinkOnly(_ line: String) -> Bool {
+        line.range(of: #"^\[[^\n]*\]\([^()\s]+\)\.?$"#, options: .regularExpression) != nil
     }
 
     /// The level a subsection's title calls for (`### Added` → minor, `## Bugfixes` → patch).

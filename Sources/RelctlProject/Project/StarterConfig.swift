@@ -1582,9 +1582,24 @@ public enum StarterConfig {
             return (a, b, c) == (x, y, z) || isStepBelow((a, b, c), (x, y, z))
         }
         let hasOwnTags = (named && tags.contains { $0.hasPrefix(format.prefix) }) || spelledTags
+        // A sibling package named after the project, beside the project's own named series:
+        // release-plz tagged `near-sdk-macros-v5.29.0` half an hour before `near-sdk-v5.29.0`, and
+        // near-sdk's 48 `near-sdk-v` tags are its own.
+        let ownSeriesTagged = named && tags.contains { $0.hasPrefix(format.prefix) }
+        func extendsName(_ last: String) -> Bool {
+            let text = last.lowercased(), name = found.name.lowercased()
+            guard ownSeriesTagged, text.hasPrefix(name), let next = text.dropFirst(name.count).first, "-_".contains(next)
+            else { return false }
+            var rest = text.dropFirst(name.count + 1)
+            while let end = rest.last, "-_/@".contains(end) { rest = rest.dropLast() }
+            if rest.last == "v", rest.dropLast().last.map({ "-_".contains($0) }) ?? true { rest = rest.dropLast() }
+            while let end = rest.last, "-_".contains(end) { rest = rest.dropLast() }
+            return rest.contains(where: \.isLetter)
+        }
         func namesAnotherPackage(_ prefix: String) -> Bool {
             guard hasOwnTags, !found.name.isEmpty else { return false }
             let last = prefix.split(separator: "/").last.map(String.init) ?? prefix
+            if prefix != format.prefix, extendsName(last) { return true }
             return !last.lowercased().hasPrefix(found.name.lowercased()) && !spellsName(prefix)
         }
         let prefixes = Set(

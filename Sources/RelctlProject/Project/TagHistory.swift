@@ -151,7 +151,18 @@ package struct TagHistory {
             (Self.isGeneric(chosen) || !ownName ? chosen : "{project}" + chosen.dropFirst(project.count))
             + (underscored ? TagFormat.underscoredVersion : "{version}")
         let familyRecent = recent.filter { $0.family == family }
-        if familyRecent.filter(Self.isCalendar).count * 2 > familyRecent.count {
+        // A patch of a calendar line's opener is a calendar version too (cloud-init's `25.1.4`
+        // of `25.1`, made on its `25.1.x` branch): patches filling the newest ten do not outvote
+        // the year's releases.
+        let openers = Set(
+            candidates.filter { $0.family == family && Self.isCalendar($0) && !$0.inner.contains(where: { $0 == "-" || $0 == "+" }) }
+                .filter { $0.inner.split(separator: ".").count == 2 }.map { "\($0.version.major).\($0.version.minor)" })
+        func calendarLike(_ release: Release) -> Bool {
+            Self.isCalendar(release)
+                || (release.inner.split(separator: ".").count == 3 && release.version.prerelease.isEmpty
+                    && openers.contains("\(release.version.major).\(release.version.minor)"))
+        }
+        if familyRecent.filter(calendarLike).count * 2 > familyRecent.count {
             scheme = .calver
         } else {
             // `YY.M.P` named after the month each was tagged in (Twisted's 24.3.0 of March 2024,

@@ -152,6 +152,16 @@ package enum VersioningDetection {
         // A long run each of whose steps a feat explains is no rule either (python-genai's v2.1.0 …
         // v2.12.0 under release-please, every range with feats, its v1 fix-only ranges patches):
         // there the fix-only 2.12.1 followed.
+        var maintenance: (branch: String, range: VersionRange, why: String)?
+        if let branch {
+            let offBranch = await releasedOffBranch(branch: branch, history: history, unmerged: unmerged, git: git)
+            maintenance = maintenanceLine(branch: branch, history: history, unmerged: unmerged.subtracting(offBranch))
+        }
+        // A maintenance line takes the steps its range allows, not the main line's cadence; the
+        // readings of its commits below then run as on any line without one, and the walks that
+        // test a minor cadence are not made (cloudnative-pg's `release-1.28`: eleven of them were
+        // 6 s of init's 6.5 s).
+        if maintenance != nil, found.cadence?.kind != .yearCounter { found.cadence = nil }
         if found.cadence?.kind == .minor {
             let run = minorRun(finals)
             let explained =
@@ -213,14 +223,17 @@ package enum VersioningDetection {
         if span != nil, !spanTyped, span?.addingCommit() != nil, found.featuresAsPatches == nil {
             found.untypedAddsAsMinors = await untypedAddsReleasedAsMinors(finals, history: history, git: git)
         }
-        if let branch {
-            let offBranch = await releasedOffBranch(branch: branch, history: history, unmerged: unmerged, git: git)
-            found.maintenance = maintenanceLine(branch: branch, history: history, unmerged: unmerged.subtracting(offBranch))
+        if branch != nil {
+            found.maintenance = maintenance
             // A maintenance line takes the steps its range allows, not the main line's cadence.
             if found.maintenance != nil, found.cadence?.kind != .yearCounter { found.cadence = nil }
             if found.maintenance != nil { found.mainLine = nil }
             if let line = found.maintenance {
                 found.keepsInRange = await keepsInRange(line.range, finals: finals, unmerged: unmerged, history: history, git: git)
+                if found.keepsInRange == nil { found.keepsInRange = releasePleaseBumpsPatch(root: root) }
+                if found.keepsInRange == nil {
+                    found.keepsInRange = await siblingLinesKeepRange(line.range, history: history, git: git)
+                }
             }
         }
         return found
@@ -261,6 +274,61 @@ package enum VersioningDetection {
             return "\(line.count - 1) releases of this line were made from mostly untyped commits (\(typed) of \(counted) typed): its range decides"
         }
         return nil
+    }
+
+    /// release-please's `"versioning": "always-bump-patch"` (for the root package, or at the top
+    /// of its config, at the root or in `.github/`): every release of the branch a patch, whatever
+    /// its commits say (go-elasticsearch's `9.2` branch ships its backported `feat`s as 9.2.x).
+    static func releasePleaseBumpsPatch(root: URL) -> String? {
+        for name in ["release-please-config.json", ".github/release-please-config.json"] {
+            guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile,
+                case .whole(let data)? = file.data(limit: 1 << 20),
+                let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            else { continue }
+            let own = ((object["packages"] as? [String: Any])?["."] as? [String: Any])?["versioning"]
+            if ((own ?? object["versioning"]) as? String) == "always-bump-patch" {
+                return "\(name): \"versioning\": \"always-bump-patch\""
+            }
+        }
+        return nil
+    }
+
+    /// How many of the project's other minor lines `siblingLinesKeepRange` reads.
+    package static let siblingLinesRead = 4
+
+    /// Whether the project's other minor lines shipped, in their first patch, changes that called
+    /// for more (cloudnative-pg's `v1.25.1`, `v1.26.1`, `v1.27.1` each with backported `feat`s):
+    /// a young line with no step of its own to show it keeps its range as they did. The newest
+    /// `siblingLinesRead` lines with a `.0` and a `.1` are read (one `git log X.Y.0..X.Y.1`
+    /// each, wherever those tags are); two at least, and most of those read, must show it. A
+    /// minor line only: a major line's siblings are other majors.
+    static func siblingLinesKeepRange(_ range: VersionRange, history: ReleaseHistory, git: Git) async -> String? {
+        guard let minor = range.minor else { return nil }
+        let finals = history.releases.filter { !$0.version.isPrerelease }
+        var steps: [(older: ReleaseHistory.Release, newer: ReleaseHistory.Release)] = []
+        var seen: Set<String> = ["\(range.major).\(minor)"]
+        for release in finals where release.version.patch == "1" {
+            let line = "\(release.version.major).\(release.version.minor)"
+            guard !seen.contains(line) else { continue }
+            seen.insert(line)
+            guard let first = finals.first(where: {
+                $0.version.major == release.version.major && $0.version.minor == release.version.minor && $0.version.patch == "0"
+            }) else { continue }
+            steps.append((first, release))
+            if steps.count == siblingLinesRead { break }
+        }
+        var shipped: [String] = []
+        for step in steps {
+            guard
+                let log = try? await git.runUnchecked(["log", "-z", Git.logFormat, "\(step.older.commit)..\(step.newer.commit)"]),
+                log.succeeded
+            else { continue }
+            var collector = BumpCollector()
+            for record in Git.parseLog(log.stdout) { collector.add(record) }
+            if collector.finish().level > .patch { shipped.append(step.newer.tag) }
+        }
+        guard shipped.count >= 2, shipped.count * 2 > steps.count else { return nil }
+        return "the project's other lines shipped more than a patch's changes in their first patch (\(shipped.joined(separator: ", ")))"
     }
 
     /// The checked-out branch when releases are made from it though it is neither `main` nor
@@ -654,13 +722,39 @@ package enum VersioningDetection {
     package static func workspaceZeroMajor(
         members: [(folder: String, tagFormat: String)], tags: [GitTag], git: Git, cargo: Bool = true
     ) async -> String? {
-        let ordered = await zeroMajorCandidates(members: members, tags: tags, git: git, cargo: cargo)
-        for candidate in ordered.prefix(zeroMajorMembers) {
-            if let why = await cargoZeroMajor(
-                candidate.finals, history: candidate.history, git: git, releases: zeroMajorMemberReleases, cargo: cargo)
-            {
-                return "\(candidate.folder.isEmpty ? (cargo ? "the root crate" : "the root package") : candidate.folder): " + why
+        let ordered = Array(await zeroMajorCandidates(members: members, tags: tags, git: git, cargo: cargo).prefix(zeroMajorMembers))
+        for (index, candidate) in ordered.enumerated() {
+            guard
+                let why = await cargoZeroMajor(
+                    candidate.finals, history: candidate.history, git: git, releases: zeroMajorMemberReleases, cargo: cargo)
+            else { continue }
+            // The rule is the workspace's only where no other member read shows feats released
+            // as minors: matrix-rust-sdk's FFI bindings shipped feats as patches, matrix-sdk its
+            // feat ranges as minors; actions-runner-controller's two charts likewise.
+            for (other, member) in ordered.enumerated() where other != index {
+                if await featsReleasedAsMinors(member.finals, history: member.history, git: git, releases: zeroMajorMemberReleases)
+                    == true
+                {
+                    return nil
+                }
             }
+            // Outside Cargo the habit is each package's own, not the ecosystem's: another member
+            // read must show it too (actions-runner-controller's old chart shipped feats as 0.x
+            // patches, its gha-runner-scale-set chart, with untyped commits, shows nothing).
+            if !cargo, ordered.count > 1 {
+                var corroborated = false
+                for (other, member) in ordered.enumerated() where other != index {
+                    if await cargoZeroMajor(
+                        member.finals, history: member.history, git: git, releases: zeroMajorMemberReleases, cargo: cargo)
+                        != nil
+                    {
+                        corroborated = true
+                        break
+                    }
+                }
+                guard corroborated else { return nil }
+            }
+            return "\(candidate.folder.isEmpty ? (cargo ? "the root crate" : "the root package") : candidate.folder): " + why
         }
         return nil
     }
