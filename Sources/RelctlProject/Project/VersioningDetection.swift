@@ -675,13 +675,19 @@ package enum VersioningDetection {
     /// change) was released as a patch; nil when the steps show neither. rig-core's feat-only
     /// ranges were minors before its `release-plz.toml` and after (its API checks, which no commit
     /// records): the history outranks the file's default there.
+    /// `added`: each step read as the commits it added (`addedCommits`, one `git log older..newer`),
+    /// not as `bump` walks it: a cheaper test of another member against a rule already shown.
     package static func featsReleasedAsMinors(
-        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11
+        _ finals: [ReleaseHistory.Release], history: ReleaseHistory, git: Git, releases: Int = 11, added: Bool = false
     ) async -> Bool? {
         let zeros = Array(finals.filter { $0.version.major == "0" }.prefix(releases))
         var featMinors = 0
         for (newer, older) in zip(zeros, zeros.dropFirst()) {
-            guard let level = await commitsLevel(from: older, to: newer, history: history, git: git) else { return nil }
+            let read =
+                added
+                ? await addedCommits(from: older, to: newer, history: history, git: git)?.finish().level
+                : await commitsLevel(from: older, to: newer, history: history, git: git)
+            guard let level = read else { return nil }
             if newer.version.minor == older.version.minor {
                 if level >= .minor { return false }
             } else if level == .minor {
@@ -732,8 +738,8 @@ package enum VersioningDetection {
             // as minors: matrix-rust-sdk's FFI bindings shipped feats as patches, matrix-sdk its
             // feat ranges as minors; actions-runner-controller's two charts likewise.
             for (other, member) in ordered.enumerated() where other != index {
-                if await featsReleasedAsMinors(member.finals, history: member.history, git: git, releases: zeroMajorMemberReleases)
-                    == true
+                if await featsReleasedAsMinors(
+                    member.finals, history: member.history, git: git, releases: zeroMajorMemberReleases, added: true) == true
                 {
                     return nil
                 }
