@@ -284,3 +284,38 @@ extension OutOfSampleRound20CLITests {
         #expect(bump.status == 0 && bump.stdout == "9.2.1\n", "\(bump)")
     }
 }
+
+extension OutOfSampleRound20CLITests {
+    /// PyGithub's `release-v2-6`: its untyped main line shipped "Add …" subjects as minors, so
+    /// once init on the maintenance branch read the commits without the main line's cadence, it
+    /// wrote `untyped-adds = "minor"` there, and the branch's "Add `CodeSecurityConfigRepository`"
+    /// made 2.7.0, outside the line (exit 1; the regression run's −1). The reading is the main
+    /// line's: not written on a maintenance line.
+    @Test func untypedAddsAreNotWrittenOnAMaintenanceLine() throws {
+        let repo = try GitRepository()
+        func setup(_ version: String) -> String { "from setuptools import setup\nsetup(name=\"demo\", version=\"\(version)\")\n" }
+        var day = 1
+        func commit(_ subject: String, _ files: [String: String]) throws {
+            try repo.commit(subject, files: files, date: String(format: "2026-04-%02dT10:00:00Z", day))
+            day += 1
+        }
+        try commit("Initial import", ["setup.py": setup("2.0.0"), "demo.py": "0\n"])
+        try repo.git("tag", "v2.0.0")
+        for (index, (subject, version)) in [("Add support for tokens", "2.1.0"), ("Fix the crash on empty input", "2.1.1"),
+            ("Allow a custom base URL", "2.2.0"), ("Handle timeouts", "2.2.1"), ("Implement the search API", "2.3.0")].enumerated() {
+            try commit(subject, ["demo.py": "\(index + 1)\n"])
+            try commit("Release \(version)", ["setup.py": setup(version)])
+            try repo.git("tag", "v\(version)")
+        }
+        try commit("Add the rules API", ["rules.py": "r\n"])
+        try commit("Release 2.4.0", ["setup.py": setup("2.4.0")])
+        try repo.git("tag", "v2.4.0")
+        try repo.git("checkout", "-q", "-b", "release-v2-3", "v2.3.0")
+        try commit("Add `CodeSecurityConfigRepository` returned by its getter (#3219)", ["security.py": "s\n"])
+        let config = try OutOfSampleRound15CLITests.initialise(repo)
+        #expect(config.contains("range = \"2.3.x\""), "\(config)")
+        #expect(!config.contains("untyped-adds"), "\(config)")
+        let bump = try relctl(["bump"], in: repo.url)
+        #expect(bump.status == 0 && bump.stdout == "2.3.1\n", "\(bump)")
+    }
+}

@@ -220,7 +220,9 @@ package enum VersioningDetection {
             found.featuresAsPatches = await featuresReleasedAsPatches(finals, history: history, git: git)
         }
         // The untyped releases show what a subject adding something made.
-        if span != nil, !spanTyped, span?.addingCommit() != nil, found.featuresAsPatches == nil {
+        // Not on a maintenance line, whose range holds its releases to patches: PyGithub's
+        // `release-v2-6` shipped "Add `CodeSecurityConfigRepository`" in 2.6.1.
+        if span != nil, !spanTyped, span?.addingCommit() != nil, found.featuresAsPatches == nil, maintenance == nil {
             found.untypedAddsAsMinors = await untypedAddsReleasedAsMinors(finals, history: history, git: git)
         }
         if branch != nil {
