@@ -21,6 +21,8 @@ import Testing
         "some area with spaces: add a flag",
         // typeguard's release commit, in every range: its patches looked as adding as its minors.
         "Added release date", "Add release notes for 4.4.0",
+        // RediStack's (round 21): a file for editors, nothing its users gain.
+        "add .editorconfig file",
     ])
     func otherSubjects(subject: String) {
         #expect(!UntypedSubject.adds(subject), "\(subject)")
