@@ -423,15 +423,21 @@ public enum StarterConfig {
 
     static let releasePleaseConfig = "release-please-config.json"
 
+    /// A release-please config's top object (`name` from the root, through the read rule, at
+    /// most 1 MiB); nil when it is missing, too large or not a JSON object.
+    static func releasePleaseObject(_ name: String, root: URL) -> [String: Any]? {
+        guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile,
+            case .whole(let data)? = file.data(limit: 1 << 20)
+        else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
     /// The folders release-please leaves out of the root package's changes
     /// (`release-please-config.json`, `packages["."]["exclude-paths"]`, or the top level's for
     /// every package): npm/cli's `workspaces`, whose `fix!:` commits made relctl propose 11.0.0
     /// for the root's 10.9.0.
     static func releasePleaseRootExcludes(root: URL) -> [(folder: String, why: String)] {
-        guard let file = try? ProjectFile.open(releasePleaseConfig, in: root), file.isRegularFile,
-            case .whole(let data)? = file.data(limit: 1 << 20),
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        else { return [] }
+        guard let object = releasePleaseObject(releasePleaseConfig, root: root) else { return [] }
         let own = ((object["packages"] as? [String: Any])?["."] as? [String: Any])?["exclude-paths"]
         let paths = (own ?? object["exclude-paths"]) as? [String] ?? []
         return paths.compactMap { path in

@@ -241,6 +241,19 @@ package enum VersioningDetection {
         return found
     }
 
+    /// The commits of one `git log older..newer`, no paths, no bases: what a maintenance line's
+    /// steps are read from (`keepsInRange`, `siblingLinesKeepRange`); nil when git cannot say.
+    static func branchCommits(
+        from older: ReleaseHistory.Release, to newer: ReleaseHistory.Release, git: Git
+    ) async -> BumpCollector? {
+        guard let log = try? await git.runUnchecked(["log", "-z", Git.logFormat, "\(older.commit)..\(newer.commit)"]),
+            log.succeeded
+        else { return nil }
+        var collector = BumpCollector()
+        for record in Git.parseLog(log.stdout) { collector.add(record) }
+        return collector
+    }
+
     /// How many of a maintenance line's newest releases are read for `keepsInRange`.
     package static let keptReleases = 6
 
@@ -261,12 +274,7 @@ package enum VersioningDetection {
             // One plain `git log` of the line between its two releases: the commits made on the
             // branch are the evidence, and a release walk (bases, paths, patch twins) for each
             // pair cost etcd's `release-3.4` 1.9 s of init for nothing found.
-            guard
-                let log = try? await git.runUnchecked(["log", "-z", Git.logFormat, "\(older.commit)..\(newer.commit)"]),
-                log.succeeded
-            else { continue }
-            var collector = BumpCollector()
-            for record in Git.parseLog(log.stdout) { collector.add(record) }
+            guard let collector = await branchCommits(from: older, to: newer, git: git) else { continue }
             let (level, count) = collector.finish()
             (typed, counted) = (typed + collector.typed, counted + count)
             guard !range.contains(VersionBump.next(after: older.version, level: level)) else { continue }
@@ -282,11 +290,8 @@ package enum VersioningDetection {
     /// of its config, at the root or in `.github/`): every release of the branch a patch, whatever
     /// its commits say (go-elasticsearch's `9.2` branch ships its backported `feat`s as 9.2.x).
     static func releasePleaseBumpsPatch(root: URL) -> String? {
-        for name in ["release-please-config.json", ".github/release-please-config.json"] {
-            guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile,
-                case .whole(let data)? = file.data(limit: 1 << 20),
-                let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-            else { continue }
+        for name in [StarterConfig.releasePleaseConfig, ".github/" + StarterConfig.releasePleaseConfig] {
+            guard let object = StarterConfig.releasePleaseObject(name, root: root) else { continue }
             let own = ((object["packages"] as? [String: Any])?["."] as? [String: Any])?["versioning"]
             if ((own ?? object["versioning"]) as? String) == "always-bump-patch" {
                 return "\(name): \"versioning\": \"always-bump-patch\""
@@ -321,12 +326,7 @@ package enum VersioningDetection {
         }
         var shipped: [String] = []
         for step in steps {
-            guard
-                let log = try? await git.runUnchecked(["log", "-z", Git.logFormat, "\(step.older.commit)..\(step.newer.commit)"]),
-                log.succeeded
-            else { continue }
-            var collector = BumpCollector()
-            for record in Git.parseLog(log.stdout) { collector.add(record) }
+            guard let collector = await branchCommits(from: step.older, to: step.newer, git: git) else { continue }
             if collector.finish().level > .patch { shipped.append(step.newer.tag) }
         }
         guard shipped.count >= 2, shipped.count * 2 > steps.count else { return nil }
