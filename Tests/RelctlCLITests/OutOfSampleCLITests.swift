@@ -121,23 +121,33 @@ import Testing
     }
 
     /// opentelemetry-go's `metric` and `sdk/metric`, both tagged with the root's versions, would be
-    /// two members named `metric`, which the workspace refuses: init lists none of the lockstep
-    /// modules, says why, and writes a file `check` accepts.
+    /// two members named `metric`, which the workspace refuses: init lists the first, leaves the
+    /// second out (its commits count as the root's), says why, and writes a file `check` accepts.
+    /// (Before session 79 it listed none; river's and gf's `cmd/river`, named as the root is, lost
+    /// their other modules' rows so.)
     @Test func lockstepGoModulesSharingANameAreNotListed() throws {
         let repo = try GitRepository()
         try repo.directory.write("go.mod", "module go.opentelemetry.io/otel\n\ngo 1.22\n")
         try repo.directory.write("metric/go.mod", "module go.opentelemetry.io/otel/metric\n\ngo 1.22\n")
         try repo.directory.write("sdk/metric/go.mod", "module go.opentelemetry.io/otel/sdk/metric\n\ngo 1.22\n")
+        try repo.directory.write("cmd/otel/go.mod", "module go.opentelemetry.io/otel/cmd/otel\n\ngo 1.22\n")
         try Self.commit(repo, "feat: start", day: 1)
-        for tag in ["v1.40.0", "metric/v1.40.0", "sdk/metric/v1.40.0"] { try repo.git("tag", tag) }
+        for tag in ["v1.40.0", "metric/v1.40.0", "sdk/metric/v1.40.0", "cmd/otel/v1.40.0"] { try repo.git("tag", tag) }
         try Self.commit(repo, "fix: a span's name", day: 2, files: ["trace.go": "package otel\n"])
+        try Self.commit(repo, "fix: a reader's name", day: 3, files: ["sdk/metric/r.go": "package metric\n"])
         #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
         let config = try repo.directory.read("relctl.toml")
-        #expect(!config.contains("\n[workspace]\n"), "\(config)")
-        #expect(config.contains("since `metric` and `sdk/metric` would share the name `metric`"), "\(config)")
+        #expect(config.contains("members = [\".\", \"metric\"]"), "\(config)")
+        #expect(config.contains("`sdk/metric` (named `metric` as `metric` is)"), "\(config)")
+        #expect(config.contains("`cmd/otel` (named `otel` as `.` is)"), "\(config)")
         #expect(try relctl(["check"], in: repo.url).status == 0)
-        let bump = try relctl(["bump", "--json"], in: repo.url)
-        #expect(try Self.field(bump.stdout, "next") as? String == "1.40.1", "\(bump)")
+        let plan = try relctl(["plan", "--json"], in: repo.url)
+        #expect(plan.status == 0, "\(plan)")
+        let members = try Self.field(plan.stdout, "members") as? [[String: Any]] ?? []
+        let rows = Dictionary(uniqueKeysWithValues: members.map { ($0["path"] as? String ?? "?", $0) })
+        #expect(rows["."]?["next"] as? String == "1.40.1", "\(rows)")
+        #expect(rows["."]?["commits"] as? Int == 2, "sdk/metric's fix counts as the root's: \(rows)")
+        #expect(rows["metric"]?["tag"] as? String == "metric/v1.40.1", "\(rows)")
     }
 
     /// apollo-client's `release-4.3`: changesets' prerelease mode (`.changeset/pre.json`, `"mode":

@@ -300,3 +300,72 @@ import Testing
         #expect(ChangelogIntent.level(ofSubsection: "Changed") == .patch)
     }
 }
+
+extension ChangelogIntentTests {
+    /// pueue writes `## [3.4.0] - unreleased` over the `## [3.3.1] - 2023-10-27` its patch
+    /// prepares; astroid keeps `What's New in astroid 4.1.0?` over an empty `4.0.2?` while the
+    /// patch is made. The newest section named the minor after the patch (round 21, 6 points;
+    /// pygments 4 of round 22): of the sections above the latest release, the lowest names the
+    /// next one, empty or not.
+    @Test func theLowestSectionAboveTheLatestReleaseIsTheNext() throws {
+        let pueue = """
+            # Changelog
+
+            ## [3.4.0] - unreleased
+
+            ### Added
+
+            - Groups can be paused.
+
+            ## [3.3.1] - 2023-10-27
+
+            ### Fixed
+
+            - The daemon's socket.
+
+            ## [3.3.0] - 2023-10-21
+            """
+        let found = try #require(try Self.intent(pueue, latest: "3.3.0"))
+        #expect(found.finding == .version(try Self.version("3.3.1")))
+        #expect(found.line == 9)
+        // With 3.3.1 released, 3.4.0 is next again.
+        #expect(try Self.intent(pueue, latest: "3.3.1")?.finding == .version(try Self.version("3.4.0")))
+
+        let astroid = """
+            ===================
+            astroid's ChangeLog
+            ===================
+
+            What's New in astroid 4.1.0?
+            ============================
+            Release date: TBA
+
+            * A new brain for ``enum``.
+
+            What's New in astroid 4.0.2?
+            ============================
+            Release date: TBA
+
+
+            What's New in astroid 4.0.1?
+            ============================
+            Release date: 2025-10-11
+
+            * A crash.
+            """
+        let read = ChangelogIntent.section(in: astroid, path: "ChangeLog", names: ["astroid"], latest: try Self.version("4.0.1"))
+        #expect(read?.finding == .version(try Self.version("4.0.2")), "\(String(describing: read))")
+    }
+
+    /// pygments opens `Version 2.17.0` / `(unreleased)` the day 2.16.0 ships, and its 2.16.1
+    /// hotfix was read as 2.17.0; pueue's empty `## [0.31.0] - unreleased` the same. A lone
+    /// section above the latest release with nothing but its status says nothing; with an entry
+    /// it names its version.
+    @Test func aLoneSectionHoldingOnlyItsStatusSaysNothing() throws {
+        let empty = "Pygments changelog\n==================\n\nVersion 2.17.0\n--------------\n(unreleased)\n\nVersion 2.16.0\n--------------\n(released August 6th, 2023)\n\n- New lexers\n"
+        #expect(try Self.intent(empty, path: "CHANGES", latest: "2.16.0") == nil)
+        #expect(try Self.intent("# Changelog\n\n## [0.31.0] - unreleased\n\n## [0.30.0] - 2025-07-07\n\n### Changed\n\n- A.\n", latest: "0.30.0") == nil)
+        let written = empty.replacingOccurrences(of: "(unreleased)\n", with: "(unreleased)\n\n- Lexers for Nix.\n")
+        #expect(try Self.intent(written, path: "CHANGES", latest: "2.16.0")?.finding == .version(try Self.version("2.17.0")))
+    }
+}

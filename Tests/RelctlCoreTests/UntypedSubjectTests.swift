@@ -23,6 +23,8 @@ import Testing
         "Added release date", "Add release notes for 4.4.0",
         // RediStack's (round 21): a file for editors, nothing its users gain.
         "add .editorconfig file",
+        // go-jose's (round 22): a bot's configuration, `.github/dependabot.yml` alone.
+        "Add dependabot configuration for Go and GH Actions (#119)", "Add renovate config",
     ])
     func otherSubjects(subject: String) {
         #expect(!UntypedSubject.adds(subject), "\(subject)")

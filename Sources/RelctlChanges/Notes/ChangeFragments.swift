@@ -58,6 +58,7 @@ package struct ChangeFragments: Sendable, Equatable {
             return try changesets(
                 root: config.root, repository: config.repositoryRoot, names: changesetNames(config: config))
         case .chango?: return try chango(root: config.root)
+        case .releaseFile?: return try releaseFile(root: config.root)
         case .covector?:
             return try changesets(
                 root: config.root, repository: config.repositoryRoot, names: packageNames(config: config),
@@ -199,6 +200,54 @@ package struct ChangeFragments: Sendable, Equatable {
             return parts[index]
         }
         return nil
+    }
+
+    // MARK: release file
+
+    /// The release files looked for at the project's root, in this order.
+    package static let releaseFileNames = ["RELEASE.md", "RELEASE.rst"]
+
+    /// The level a release file's text calls for: its first line, or a line of the front matter
+    /// it opens with (`---`), saying `release type: minor` (autopub; `Release type: patch` in its
+    /// older form) or `RELEASE_TYPE: minor` (hypothesis). A file that opens otherwise is no
+    /// release file (many projects' RELEASE.md tells how to release), and says nothing.
+    package static func releaseFileLevel(_ text: String) -> VersionBump.Level? {
+        let lines = text.split(separator: "\n").prefix(60).map { $0.trimmingBlanks(newlines: true) }.filter { !$0.isEmpty }
+        guard let first = lines.first else { return nil }
+        let candidates = first == "---" ? Array(lines.dropFirst().prefix { $0 != "---" }) : [first]
+        for line in candidates {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let key = line[..<colon].lowercased().replacingOccurrences(of: "_", with: " ")
+                .split(separator: " ").joined(separator: " ")
+            guard key == "release type" else { continue }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\"'")).lowercased()
+            guard let level = VersionBump.Level(rawValue: value), level != .prerelease else { return nil }
+            return level
+        }
+        return nil
+    }
+
+    /// The release file at `root` and the level it calls for; nil when there is none (no change
+    /// since the release that removed it) or it names no level.
+    package static func releaseFile(root: URL) throws -> ChangeFragments? {
+        for name in releaseFileNames {
+            let file = try ProjectFile.open(name, in: root, what: "the release file")
+            guard file.isRegularFile, case .whole(let data)? = file.data(limit: 256 * 1024),
+                let level = releaseFileLevel(TextFile.decode(data))
+            else { continue }
+            return ChangeFragments(level: level, literalMajor: true, file: name, count: 1)
+        }
+        return nil
+    }
+
+    /// Whether pyproject.toml at `root` configures autopub (`[tool.autopub]`, strawberry's), whose
+    /// releases are what the pull request's `RELEASE.md` says.
+    package static func autopubConfigured(root: URL) -> Bool {
+        guard let file = try? ProjectFile.open("pyproject.toml", in: root), file.isRegularFile, let text = try? file.text(),
+            let document = try? TOMLDocument(text: text, path: "pyproject.toml")
+        else { return false }
+        return document.root["tool"]?.table?["autopub"]?.table != nil
     }
 
     // MARK: chango

@@ -47,6 +47,15 @@ package struct ChangelogHeading: Sendable, Equatable {
     /// Words a changelog may write before a release's version.
     package static let versionWords: Set<String> = ["version", "release", "ver.", "ver", "v."]
 
+    /// pylint's and astroid's `What's New in astroid 4.3.0?`: the words before the version name
+    /// one of the project's `names` (or say `version`) after "what's new in".
+    static func isWhatsNew(_ word: String, names: Set<String>) -> Bool {
+        let word = word.replacingOccurrences(of: "\u{2019}", with: "'")
+        guard word.hasPrefix("what's new in ") else { return false }
+        let rest = String(word.dropFirst("what's new in ".count))
+        return names.contains(rest) || versionWords.contains(rest)
+    }
+
     /// Finds the version a release heading names: an optional `Version`/`Release` word or one of
     /// the project's `names` (`pytest 9.1.1`) or a bracket, an optional `v`, then two or more
     /// dot-separated numbers, at the start of the heading; a heading such as `Python 3.12 support`
@@ -67,7 +76,8 @@ package struct ChangelogHeading: Sendable, Equatable {
         // reStructuredText link (pyjwt's `` `v2.10.1 <…/compare/2.10.0...2.10.1>`__ ``):
         // `Python 3.12 support` is no release.
         let word = prefix.filter { $0 != "[" && $0 != "`" }.trimmingCharacters(in: .whitespaces).lowercased()
-        guard word.isEmpty || Self.versionWords.contains(word) || names.contains(word) else { return nil }
+        guard word.isEmpty || Self.versionWords.contains(word) || names.contains(word) || Self.isWhatsNew(word, names: names)
+        else { return nil }
         guard hasV || prefix.isEmpty || prefix.last == " " || prefix.last == "[" || prefix.last == "`" else { return nil }
         let tail = body[first...]
         var end = tail.startIndex

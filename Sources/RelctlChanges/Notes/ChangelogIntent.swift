@@ -104,6 +104,32 @@ package struct ChangelogIntent: Sendable, Equatable {
         {
             top = candidates[1]
         }
+        // Several sections above the latest release: the lowest is the release being made, the
+        // ones above it are written ahead of later ones (pueue's `## [3.4.0] - unreleased` over
+        // `## [3.3.1] - 2023-10-27` while v3.3.0 is the latest; astroid keeps `What's New in
+        // astroid 4.1.0?` over the `4.0.2` a patch prepares).
+        var lone = true
+        if let index = candidates.firstIndex(where: { $0.line == top.line }) {
+            let pending = candidates[(index + 1)...].prefix { heading in
+                guard let version = heading.version, !version.isPrerelease else { return false }
+                return latest.final < version.final
+            }
+            if let lowest = pending.last, top.version.map({ lowest.version! < $0 }) ?? true {
+                lone = top.version == nil && pending.count == 1
+                top = lowest
+            }
+        }
+        // A lone version section above the latest release that holds nothing but its status
+        // (pygments' `Version 2.17.0` / `(unreleased)` opened the day 2.16.0 shipped, pueue's empty
+        // `## [0.31.0] - unreleased`) names the version after the next minor's work, not the
+        // patch being made: it says nothing yet.
+        if lone, top.version != nil,
+            !hasEntries(
+                lines: document.lines.map { isStatusLine($0) ? "" : $0 }, range: (top.line + top.lineCount)..<document.sectionEnd(of: top),
+                skipping: [], format: document.format)
+        {
+            return nil
+        }
         if let version = top.version {
             // A release heading at or below the latest release (a prerelease's own final
             // included: `## 2.0.0` while its rc ships) says nothing new, unless the prerelease has
@@ -393,6 +419,16 @@ package struct ChangelogIntent: Sendable, Equatable {
 
     /// Whether `range` of `lines` holds an entry: a line with text that is not a heading, a
     /// comment (`<!-- … -->`, reStructuredText's `..`) or a link definition.
+    /// A line giving a section's status, no entry: `(unreleased)`, `Release date: TBA`, `*Not yet
+    /// released*`, `In development`.
+    static func isStatusLine(_ line: String) -> Bool {
+        let text = line.trimmingCharacters(in: CharacterSet(charactersIn: " \t()*_[]`")).lowercased()
+        guard !text.isEmpty, text.split(separator: " ").count <= 5 else { return false }
+        if text.hasPrefix("release date") || text.hasPrefix("released:") && text.contains("tb") { return true }
+        return ["unreleased", "not released", "not yet released", "in development", "in progress", "tba", "tbd", "upcoming"]
+            .contains { text == $0 || text.hasPrefix($0 + " ") || text.hasSuffix(" " + $0) }
+    }
+
     static func hasEntries(
         lines: [String], range: Range<Int>, skipping headings: Set<Int>, format: ChangelogDocument.Format
     ) -> Bool {

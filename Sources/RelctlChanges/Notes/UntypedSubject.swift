@@ -15,7 +15,7 @@ package enum UntypedSubject {
         "test", "tests", "testing", "doc", "docs", "documentation", "readme", "changelog", "ci", "workflow",
         "workflows", "typo", "typos", "link", "links", "badge", "badges", "funding", "example", "examples",
         "comment", "comments", "license", "contributor", "contributors", "sponsor", "sponsors", "logo", "missing",
-        "changeset", "changesets", "benchmark", "benchmarks", "gitignore", "editorconfig", "lint", "linter", "note", "notes", "release",
+        "changeset", "changesets", "benchmark", "benchmarks", "gitignore", "editorconfig", "dependabot", "renovate", "lint", "linter", "note", "notes", "release",
     ]
 
     /// Whether `subject` (one that carries no type) adds something: its first word, after an

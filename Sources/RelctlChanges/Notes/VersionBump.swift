@@ -145,7 +145,7 @@ public struct VersionBump: Sendable, Equatable {
                 previousTag: latest?.tag, current: latest?.version, next: next, level: .prerelease,
                 commitCount: commitCount)
         } else if case .maintenance(let range)? = rule?.line {
-            var next = last.map { step($0.version) } ?? range.lowest
+            var next = last.map { range.contains($0.version) ? step($0.version) : range.lowest } ?? range.lowest
             // A fragment or changelog entry backported with its main-line type (aiohttp's
             // `CHANGES/11633.feature.rst` on 3.13): the branch's range is the maintainers' call, so
             // what the commits allow inside it is the release; a commit leaving it is refused below.
@@ -514,8 +514,13 @@ public struct VersionBump: Sendable, Equatable {
         // `3.14.0-rc.0`, tagged on `release-3.14`, is not `version-3.x`'s (its next was 3.13.9).
         case .maintenance(let range)?:
             {
-                let found = history.releases.first {
+                var found = history.releases.first {
                     range.contains($0.version) && (!$0.version.isPrerelease || $0.tag == latest?.tag)
+                }
+                // A line no release has opened yet (elasticsearch-py's `9.2` while `9.1` ships
+                // 9.1.2) counts from the latest final below it: its changes since that release.
+                if found == nil {
+                    found = history.releases.first { !$0.version.isPrerelease && $0.version < range.lowest }
                 }
                 // zustand's `v4` line tagged its 4.5.7 without the `v` of its other tags: a final of
                 // the range in another spelling is the line's latest release too, as on a main line.
@@ -827,15 +832,22 @@ public struct VersionBump: Sendable, Equatable {
         var literalMajor = false
         var namedByChangesets = false
         let belowOne = base.map { $0.major == "0" } ?? false
-        let changesetsDecide = config.versioning.fragments == .changesets || config.versioning.fragments == .covector
-        if commits > 0 || changesetsDecide, let fragments = try ChangeFragments.read(config: config) {
-            namedByChangesets = changesetsDecide
+        let fragmentsDecide = config.versioning.fragments?.decidesLevel == true
+        if commits > 0 || fragmentsDecide, let fragments = try ChangeFragments.read(config: config) {
+            namedByChangesets = fragmentsDecide
             let what = "\(fragments.count) change fragment\(fragments.count == 1 ? "" : "s") ([versioning] fragments = \"\(config.versioning.fragments?.rawValue ?? "")\")"
-            if config.versioning.fragments == .changesets || config.versioning.fragments == .covector {
-                // `changeset version` applies the changesets whatever the commits say.
+            if fragmentsDecide {
+                // `changeset version` applies the changesets whatever the commits say; autopub
+                // releases what the release file says.
                 let commits = level == fragments.level ? "" : ", not the commits' \(level.rawValue)"
+                let deciders =
+                    switch config.versioning.fragments {
+                    case .covector?: "the change files decide"
+                    case .releaseFile?: "the release file decides"
+                    default: "the changesets decide"
+                    }
                 notes.append(
-                    "\(what): \(fragments.file) calls for a \(fragments.level.rawValue); the \(config.versioning.fragments == .covector ? "change files" : "changesets") decide\(commits)")
+                    "\(what): \(fragments.file) calls for a \(fragments.level.rawValue); \(deciders)\(commits)")
                 level = fragments.level
             } else if level < fragments.level {
                 notes.append(

@@ -17,10 +17,15 @@ package struct VersioningSettings: Sendable, Equatable {
         /// chango (python-telegram-bot): `changes/unreleased/*.toml`, each keyed by its section
         /// (`breaking = "…"`, `features = "…"`, `bugfixes = "…"`), read as towncrier's types are.
         case chango
+        /// A release file (autopub's `RELEASE.md`, strawberry's; hypothesis' `RELEASE.rst`): one
+        /// file a pull request adds, whose `release type: minor` (`RELEASE_TYPE: minor`) is the
+        /// release the merge makes; the release removes it.
+        case releaseFile = "release-file"
 
         /// Whether the fragments set the level whatever the commits say (changesets and covector
-        /// apply them as `changeset version` does); towncrier's and chango's only raise it.
-        package var decidesLevel: Bool { self == .changesets || self == .covector }
+        /// apply them as `changeset version` does, autopub releases what the file says);
+        /// towncrier's and chango's only raise it.
+        package var decidesLevel: Bool { self == .changesets || self == .covector || self == .releaseFile }
     }
 
     /// `zero-major`: what a change does to a version below 1.0.0.

@@ -163,6 +163,11 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     /// identifier, `dev`, `pre` or `snapshot`, with no counter (grpc-go's `v1.80.0-dev`, tagged on
     /// master as 1.80 begins). Such a tag is followed by its final, not by `-dev.1`.
     package var isDevelopmentTag: Bool {
+        // mvdan/sh tags `v3.6.0-0.dev` the day 3.5.0 ships, so Go's pseudo-versions sort above
+        // it: each was followed by its final, never by a `-1.dev`.
+        if prerelease.count == 2, prerelease[0] == .numeric("0"), case .alphanumeric(let word) = prerelease[1] {
+            return word.lowercased() == "dev"
+        }
         guard case .alphanumeric(let word)? = prerelease.first else { return false }
         // PEP 440's `.dev0` tag (pytest tags `8.5.0.dev0` on `main` as 8.5's work begins) reads
         // as `-dev.0`: the same opening of a version's development, not a counter to continue.

@@ -346,26 +346,33 @@ public enum StarterConfig {
         return text
     }
 
-    /// The nested Go modules released with the root module, as members with their names: none when
-    /// two would share a name (the workspace would refuse them; opentelemetry-go's `metric` and
-    /// `sdk/metric`), or one has the root's name, so init never writes a file `check` rejects.
+    /// The nested Go modules released with the root module, as members with their names. A module
+    /// whose name another already has (the root's: river's and gf's `cmd/river`, `cmd/gf`; an
+    /// earlier module's: opentelemetry-go's `sdk/metric` after `metric`) is left out, since the
+    /// workspace would refuse two members of one name, so init never writes a file `check`
+    /// rejects; its commits count as the root module's, and the note says so.
     private static func lockstepMembers(_ folders: [String], root: URL, project: String)
         -> (members: [(folder: String, name: String)], unlisted: String?)
     {
         let members = folders.map { (folder: $0, name: WorkspaceMembers.detectedName(root.appendingPathComponent($0), $0)) }
         var seen: [String: String] = [project: "."]
+        var listed: [(folder: String, name: String)] = []
+        var shared: [String] = []
         for member in members {
             if let other = seen[member.name] {
-                let why =
-                    "# Nested Go modules tagged with this module's versions (\(folders.count): \(folders.prefix(3).joined(separator: ", "))\(folders.count > 3 ? ", …" : ""))\n"
-                    + "# are not listed as members, since `\(other)` and `\(member.folder)` would share the name `\(member.name)`;\n"
-                    + "# their commits count as this module's. Tag each with every release (FOLDER/vX.Y.Z), or list\n"
-                    + "# them in a [workspace] with a relctl.toml naming each (docs/monorepos.md).\n"
-                return ([], why)
+                shared.append("`\(member.folder)` (named `\(member.name)` as `\(other)` is)")
+                continue
             }
             seen[member.name] = member.folder
+            listed.append(member)
         }
-        return (members, nil)
+        guard !shared.isEmpty else { return (members, nil) }
+        let why =
+            "# Nested Go modules tagged with this module's versions (\(folders.count): \(folders.prefix(3).joined(separator: ", "))\(folders.count > 3 ? ", …" : "")):\n"
+            + "# \(shared.prefix(3).joined(separator: ", "))\(shared.count > 3 ? ", …" : "") not listed as members, since two members would share a name;\n"
+            + "# their commits count as this module's. Tag each with every release (FOLDER/vX.Y.Z), or list\n"
+            + "# them in a [workspace] with a relctl.toml naming each (docs/monorepos.md).\n"
+        return (listed, why)
     }
 
     /// The `[workspace]` of the root module and its lockstep nested modules, one group: a release
@@ -373,7 +380,8 @@ public enum StarterConfig {
     private static func renderedLockstepModules(_ found: Findings) -> String {
         guard !found.lockstepModules.isEmpty else { return found.lockstepUnlisted.map { $0 + "\n" } ?? "" }
         let folders = found.lockstepModules.map(\.folder)
-        var text = """
+        var text = found.lockstepUnlisted ?? ""
+        text += """
             # Go modules in nested folders, tagged with this module's versions (\(folders[0])/vX.Y.Z beside
             # each release): members released with it in one group, each tagged as the go tool expects.
             # A nested module's commits are its own changes; the group gives all one version.

@@ -373,10 +373,21 @@ package enum VersioningDetection {
     ) -> (branch: String, range: VersionRange, why: String)? {
         guard !mainBranchNames.contains(branch.lowercased()) else { return nil }
         let finals = history.releases.filter { !$0.version.isPrerelease }
-        guard let highest = finals.first, let own = finals.first(where: { !unmerged.contains($0.tag) }) else {
-            return nil
-        }
         let numbers = branch.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard let highest = finals.first else { return nil }
+        // A branch named for the minor line after the latest release, which no release has opened
+        // yet, is that line being prepared: elasticsearch-py cuts `9.2` from main while `9.1`
+        // releases 9.1.2 (neither holds the other's release commits), bumps nothing until
+        // `Release 9.2.0`, and released 9.2.0 there.
+        let latest = highest
+        if numbers.count >= 2, String(numbers[0]) == latest.version.major, let minor = Int(latest.version.minor),
+            numbers[1] == minor + 1,
+            !history.releases.contains(where: { $0.version.major == latest.version.major && $0.version.minor == String(numbers[1]) }),
+            let range = VersionRange("\(numbers[0]).\(numbers[1]).x")
+        {
+            return (branch, range, "`\(branch)` is named after the line after \(latest.tag), which no release has opened yet")
+        }
+        guard let own = finals.first(where: { !unmerged.contains($0.tag) }) else { return nil }
         guard let major = numbers.first, String(major) == own.version.major else { return nil }
         let namesMinor = numbers.count >= 2 && String(numbers[1]) == own.version.minor
         if own.tag == highest.tag {
@@ -411,7 +422,7 @@ package enum VersioningDetection {
 
     /// Where projects keep their changelog, in the order `init` looks.
     package static let changelogNames = [
-        "CHANGELOG.md", "CHANGELOG.rst", "CHANGELOG", "CHANGES.md", "CHANGES.rst", "CHANGES", "HISTORY.md",
+        "CHANGELOG.md", "CHANGELOG.rst", "CHANGELOG", "ChangeLog", "CHANGES.md", "CHANGES.rst", "CHANGES", "HISTORY.md",
         "HISTORY.rst", "NEWS.md", "NEWS.rst", "NEWS", "RELEASES.md", "docs/changelog.md", "docs/CHANGELOG.md",
         "docs/changelog.rst", "doc/changelog.md",
         // Documentation sites that hold the changelog as a page (gunicorn's Sphinx `docs/source/news.rst`,
@@ -534,6 +545,14 @@ package enum VersioningDetection {
         // chango (python-telegram-bot): `[tool.chango]` in pyproject.toml.
         if let folder = try? ChangeFragments.changoFolder(root: root) {
             return (.chango, "pyproject.toml configures chango (change notes in \(folder)/): their sections give the bump level")
+        }
+        // autopub (strawberry): `[tool.autopub]`; a release file holding its level (hypothesis'
+        // RELEASE.rst, present between a merge and its release) says the same without it.
+        if ChangeFragments.autopubConfigured(root: root) {
+            return (.releaseFile, "pyproject.toml configures autopub: a pull request's RELEASE.md (`release type: minor`) gives the bump level")
+        }
+        if let found = try? ChangeFragments.releaseFile(root: root) {
+            return (.releaseFile, "\(found.file) names the release type (\(found.level.rawValue)): the release file gives the bump level")
         }
         if let settings = try? ChangeFragments.towncrierSettings(root: root), let file = settings.file {
             let folder = settings.folder.map { " (fragments in \($0)/)" } ?? ""
