@@ -365,7 +365,28 @@ extension ChangelogIntentTests {
         let empty = "Pygments changelog\n==================\n\nVersion 2.17.0\n--------------\n(unreleased)\n\nVersion 2.16.0\n--------------\n(released August 6th, 2023)\n\n- New lexers\n"
         #expect(try Self.intent(empty, path: "CHANGES", latest: "2.16.0") == nil)
         #expect(try Self.intent("# Changelog\n\n## [0.31.0] - unreleased\n\n## [0.30.0] - 2025-07-07\n\n### Changed\n\n- A.\n", latest: "0.30.0") == nil)
+        // A bare heading with no pending mark is the release being made (apollo-ios writes an
+        // empty `## v2.2.0` as it sets the release up): it names its version.
+        let bare = "# Change Log\n\n## v2.2.0\n\n\n## v2.1.2\n\n### Fixed\n- A crash.\n"
+        #expect(try Self.intent(bare, latest: "2.1.2")?.finding == .version(try Self.version("2.2.0")))
         let written = empty.replacingOccurrences(of: "(unreleased)\n", with: "(unreleased)\n\n- Lexers for Nix.\n")
         #expect(try Self.intent(written, path: "CHANGES", latest: "2.16.0")?.finding == .version(try Self.version("2.17.0")))
+    }
+}
+
+extension ChangelogIntentTests {
+    /// Python-Markdown ships each `### Changed` in a minor and its patches hold `### Fixed` alone;
+    /// its `[unreleased]` / `### Changed` was read as a patch (round 22, 4 points). A subsection
+    /// naming no size gives the level the changelog's released sections show it shipping in: five
+    /// at least, four minors for each patch.
+    @Test(arguments: [false, true])
+    func aSubsectionGivesTheLevelItShipsInByTheProjectsHistory(patchesChangeToo: Bool) throws {
+        var text = "# Changelog\n\n## [unreleased]\n\n### Changed\n\n- The TOC sanitation is reworked.\n\n"
+        for minor in stride(from: 9, through: 3, by: -1) {
+            text += "## [3.\(minor).1] - 2026-0\(minor)-20\n\n### \(patchesChangeToo ? "Changed" : "Fixed")\n\n- A crash.\n\n"
+            text += "## [3.\(minor).0] - 2026-0\(minor)-01\n\n### Changed\n\n- A new option.\n\n"
+        }
+        let found = try #require(try Self.intent(text, latest: "3.9.1"))
+        #expect(found.finding == .level(patchesChangeToo ? .patch : .minor))
     }
 }

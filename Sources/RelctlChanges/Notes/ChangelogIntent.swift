@@ -122,8 +122,11 @@ package struct ChangelogIntent: Sendable, Equatable {
         // A lone version section above the latest release that holds nothing but its status
         // (pygments' `Version 2.17.0` / `(unreleased)` opened the day 2.16.0 shipped, pueue's empty
         // `## [0.31.0] - unreleased`) names the version after the next minor's work, not the
-        // patch being made: it says nothing yet.
+        // patch being made: it says nothing yet. A bare heading with no such mark is the release
+        // being made (apollo-ios writes an empty `## v2.2.0` as it sets the release up).
         if lone, top.version != nil,
+            ([top.text] + document.lines[min(top.line + top.lineCount, document.lines.count)..<document.sectionEnd(of: top)])
+                .contains(where: isPendingMark),
             !hasEntries(
                 lines: document.lines.map { isStatusLine($0) ? "" : $0 }, range: (top.line + top.lineCount)..<document.sectionEnd(of: top),
                 skipping: [], format: document.format)
@@ -167,9 +170,33 @@ package struct ChangelogIntent: Sendable, Equatable {
             return ChangelogIntent(
                 finding: .level(level), file: path, line: top.line + 1, heading: top.text, section: top.text)
         }
+        // A subsection that names no size (`Changed`) gives the level the project's own released
+        // sections show it shipping in (Python-Markdown: each `### Changed` in a minor, its patches
+        // `Fixed` alone).
+        let level = found.level == .patch && subsectionReleasedAsMinors(found.heading.text, in: document) ? .minor : found.level
         return ChangelogIntent(
-            finding: .level(found.level), file: path, line: found.heading.line + 1, heading: found.heading.text,
+            finding: .level(level), file: path, line: found.heading.line + 1, heading: found.heading.text,
             section: top.text)
+    }
+
+    /// Whether the released sections show a subsection titled `title` shipping in minors: of the
+    /// newest `releases` release headings, at least five holding such a subsection, four released
+    /// as minors for each released as a patch (Python-Markdown's `Changed`: nine minors, none of
+    /// its 21 patches). A major or a first release counts as neither.
+    static func subsectionReleasedAsMinors(_ title: String, in document: ChangelogDocument, releases: Int = 30) -> Bool {
+        let key = title.trimmingCharacters(in: .whitespaces).lowercased()
+        let headings = Array(document.releaseHeadings.filter { $0.version.map { !$0.isPrerelease } ?? false }.prefix(releases))
+        var (minors, patches) = (0, 0)
+        for (newer, older) in zip(headings, headings.dropFirst()) {
+            guard let version = newer.version, let before = older.version, before < version, version.major == before.major
+            else { continue }
+            let end = document.sectionEnd(of: newer)
+            guard document.headings.contains(where: {
+                $0.line > newer.line && $0.line < end && $0.level > newer.level && $0.text.trimmingCharacters(in: .whitespaces).lowercased() == key
+            }) else { continue }
+            if version.minor == before.minor { patches += 1 } else { minors += 1 }
+        }
+        return minors + patches >= 5 && minors >= 4 * patches
     }
 
     /// A changelog of majors alone (release-it's "breaking changes for each major release":
@@ -427,6 +454,15 @@ package struct ChangelogIntent: Sendable, Equatable {
         if text.hasPrefix("release date") || text.hasPrefix("released:") && text.contains("tb") { return true }
         return ["unreleased", "not released", "not yet released", "in development", "in progress", "tba", "tbd", "upcoming"]
             .contains { text == $0 || text.hasPrefix($0 + " ") || text.hasSuffix(" " + $0) }
+    }
+
+    /// Whether a heading or a status line marks its section as not released yet (`- unreleased`,
+    /// `(unreleased)`, `Release date: TBA`, `not yet released`, `in development`).
+    static func isPendingMark(_ line: String) -> Bool {
+        let words = line.lowercased().split(whereSeparator: { !$0.isLetter })
+        if words.contains(where: { ["unreleased", "tba", "tbd", "upcoming"].contains($0) }) { return true }
+        let text = " " + words.joined(separator: " ") + " "
+        return [" not released ", " not yet released ", " in development ", " in progress "].contains { text.contains($0) }
     }
 
     static func hasEntries(
