@@ -75,9 +75,13 @@ extension OutOfSampleRound22CLITests {
     /// `Release 9.2.0`. On `9.2`, init wrote no branch rule and plan proposed 9.1.3 (4 points of
     /// round 23). A branch named for the minor line after the latest release, which no release has
     /// opened, is that line: init writes `[[branch]] range = "9.2.x"`, and plan proposes 9.2.0. A
-    /// branch named for a line further on is left alone.
-    @Test(arguments: ["9.2", "9.3"])
-    func aBranchNamedForTheNextMinorLineIsThatLine(branch: String) throws {
+    /// branch named for a line further on is left alone, and so is one whose line another tag of
+    /// the repository already names (tauri's `1.6` carries `tauri-v1.6.x` while its api package
+    /// ships 1.5.x patches there), or named as a maintenance line is once open (`v9.2.x`: socket2's
+    /// `v0.5.x`).
+    @Test(arguments: ["9.2", "9.3", "9.2 tagged", "v9.2.x"])
+    func aBranchNamedForTheNextMinorLineIsThatLine(argument: String) throws {
+        let branch = String(argument.split(separator: " ")[0])
         let repo = try GitRepository()
         var day = 1
         func commit(_ subject: String, _ files: [String: String]) throws {
@@ -100,9 +104,10 @@ extension OutOfSampleRound22CLITests {
         try commit("Add the inference API (#30)", ["search.py": "2\n"])
         try repo.git("checkout", "-q", "-b", branch)
         try commit("Auto-generated code for \(branch) (#31)", ["api.py": "1\n"])
+        if argument.hasSuffix("tagged") { try repo.git("tag", "core-v9.2.0") }
         let config = try OutOfSampleRound15CLITests.initialise(repo)
         let next = try OutOfSampleRound15CLITests.rows(repo)["."]?["next"] as? String
-        if branch == "9.2" {
+        if argument == "9.2" {
             #expect(config.contains("name = \"9.2\"") && config.contains("range = \"9.2.x\""), "\(config)")
             #expect(next == "9.2.0")
         } else {

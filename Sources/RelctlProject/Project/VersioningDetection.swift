@@ -155,7 +155,8 @@ package enum VersioningDetection {
         var maintenance: (branch: String, range: VersionRange, why: String)?
         if let branch {
             let offBranch = await releasedOffBranch(branch: branch, history: history, unmerged: unmerged, git: git)
-            maintenance = maintenanceLine(branch: branch, history: history, unmerged: unmerged.subtracting(offBranch))
+            maintenance = maintenanceLine(
+                branch: branch, history: history, unmerged: unmerged.subtracting(offBranch), tagNames: tags.map(\.name))
         }
         // A maintenance line takes the steps its range allows, not the main line's cadence; the
         // readings of its commits below then run as on any line without one, and the walks that
@@ -369,7 +370,7 @@ package enum VersioningDetection {
     }
 
     package static func maintenanceLine(
-        branch: String, history: ReleaseHistory, unmerged: Set<String>
+        branch: String, history: ReleaseHistory, unmerged: Set<String>, tagNames: [String] = []
     ) -> (branch: String, range: VersionRange, why: String)? {
         guard !mainBranchNames.contains(branch.lowercased()) else { return nil }
         let finals = history.releases.filter { !$0.version.isPrerelease }
@@ -378,11 +379,17 @@ package enum VersioningDetection {
         // A branch named for the minor line after the latest release, which no release has opened
         // yet, is that line being prepared: elasticsearch-py cuts `9.2` from main while `9.1`
         // releases 9.1.2 (neither holds the other's release commits), bumps nothing until
-        // `Release 9.2.0`, and released 9.2.0 there.
+        // `Release 9.2.0`, and released 9.2.0 there; lexical releases each minor from a branch
+        // named for it (`0.40.0__release`). Not a `.x` name (socket2's `v0.5.x` is a maintenance
+        // line's spelling, made once its line is open), nor where any tag of the repository already
+        // names the line: tauri's `1.6` branch carries `tauri-v1.6.x` while its api package, at
+        // 1.5.x, ships 1.5.4 there.
         let latest = highest
-        if numbers.count >= 2, String(numbers[0]) == latest.version.major, let minor = Int(latest.version.minor),
+        if !branch.lowercased().contains(".x"), numbers.count >= 2, String(numbers[0]) == latest.version.major,
+            let minor = Int(latest.version.minor),
             numbers[1] == minor + 1,
             !history.releases.contains(where: { $0.version.major == latest.version.major && $0.version.minor == String(numbers[1]) }),
+            !tagNames.contains(where: { tagNamesLine($0, major: numbers[0], minor: numbers[1]) }),
             let range = VersionRange("\(numbers[0]).\(numbers[1]).x")
         {
             return (branch, range, "`\(branch)` is named after the line after \(latest.tag), which no release has opened yet")
@@ -418,6 +425,13 @@ package enum VersioningDetection {
             branch, range,
             "`\(branch)` is a maintenance branch: its latest release \(own.tag) is below \(highest.tag), which it does not contain"
         )
+    }
+
+    /// Whether a tag's trailing version (`tauri-v1.6.0`, `v1.6.0-rc.1`, `1.6`) is of the line
+    /// `major.minor`.
+    static func tagNamesLine(_ tag: String, major: Int, minor: Int) -> Bool {
+        guard let match = tag.firstMatch(of: #/(\d+)\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?$/#) else { return false }
+        return Int(match.1) == major && Int(match.2) == minor
     }
 
     /// Where projects keep their changelog, in the order `init` looks.
@@ -653,10 +667,11 @@ package enum VersioningDetection {
         }
         let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []
         var lines: [VersioningFindings.MemberLine] = []
+        let names = tags.map(\.name)
         for member in members {
             guard member.tagFormat.contains("{version}"), let format = try? TagFormat(member.tagFormat) else { continue }
             let history = ReleaseHistory(tags: tags, format: format, paths: HistoryPaths(folder: member.folder))
-            guard let line = maintenanceLine(branch: branch, history: history, unmerged: unmerged) else { continue }
+            guard let line = maintenanceLine(branch: branch, history: history, unmerged: unmerged, tagNames: names) else { continue }
             if let index = lines.firstIndex(where: { $0.range == line.range }) {
                 if !lines[index].members.contains(member.name) { lines[index].members.append(member.name) }
             } else {
