@@ -124,14 +124,16 @@ package struct ChangelogIntent: Sendable, Equatable {
         // `## [0.31.0] - unreleased`) names the version after the next minor's work, not the
         // patch being made: it says nothing yet. A bare heading with no such mark is the release
         // being made (apollo-ios writes an empty `## v2.2.0` as it sets the release up).
-        if lone, top.version != nil,
-            ([top.text] + document.lines[min(top.line + top.lineCount, document.lines.count)..<document.sectionEnd(of: top)])
-                .contains(where: isPendingMark),
-            !hasEntries(
-                lines: document.lines.map { isStatusLine($0) ? "" : $0 }, range: (top.line + top.lineCount)..<document.sectionEnd(of: top),
-                skipping: [], format: document.format)
-        {
-            return nil
+        if lone, top.version != nil {
+            // The section's own lines only (not the whole file), its status lines blanked.
+            let start = min(top.line + top.lineCount, document.lines.count)
+            let body = document.lines[start..<max(start, min(document.sectionEnd(of: top), document.lines.count))]
+            let entries = body.map { isStatusLine($0) ? "" : $0 }
+            if ([top.text] + body).contains(where: isPendingMark),
+                !hasEntries(lines: entries, range: 0..<entries.count, skipping: [], format: document.format)
+            {
+                return nil
+            }
         }
         if let version = top.version {
             // A release heading at or below the latest release (a prerelease's own final
